@@ -1,0 +1,576 @@
+//! `capc check`: finds every declaration root under a folder, reads each file once (in
+//! parallel), and collects what is wrong.
+//!
+//! Discovery, in order: marketplaces (`.claude-plugin/marketplace.json`) name local plugin
+//! folders; plugins are folders with `.claude-plugin/plugin.json` or named by a
+//! marketplace; projects are folders with `.claude/` or `.mcp.json`; any `SKILL.md` left
+//! unclaimed belongs to a skill collection. Each file is claimed once, by the first root
+//! that reaches it, so a file is never read or counted twice.
+
+use crate::decl::manifest::{self, EntryInfo, PluginInfo};
+use crate::decl::markdown::{self, MarkdownKind};
+use crate::decl::{self, file_name, join_rel, parent, Counts, FileCx, FileKind, Scope};
+use crate::diagnostic::{Diagnostic, LineIndex, Severity, Sink};
+use crate::node::Node;
+use crate::rules;
+use crate::walk::{self, Content, Tree, WalkProblemKind};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What to check. The user and managed scopes are off unless asked for, so a check is
+/// reproducible from the repository alone.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub root: PathBuf,
+    /// A home folder: its `.claude/` is the user scope.
+    pub user_dir: Option<PathBuf>,
+    /// The managed-settings folder (`/etc/claude-code` on Linux).
+    pub managed_dir: Option<PathBuf>,
+}
+
+/// A file that was read, with its text for rendering positions.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// The path shown to people: relative to the root, `~/…` for the user scope,
+    /// `<managed>/…` for the managed scope.
+    pub path: String,
+    pub kind: FileKind,
+    pub scope: Scope,
+    pub text: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// Declaration files read (including those that could not be used).
+    pub files_checked: usize,
+    pub files: Vec<SourceFile>,
+    pub declarations: Counts,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Checked {
+    pub fn count(&self, severity: Severity) -> usize {
+        self.diagnostics.iter().filter(|d| d.severity == severity).count()
+    }
+    pub fn has_errors(&self) -> bool {
+        self.count(Severity::Error) > 0
+    }
+    pub fn files_of(&self, kind: FileKind) -> usize {
+        self.files.iter().filter(|f| f.kind == kind).count()
+    }
+    pub fn source(&self, path: &str) -> Option<&SourceFile> {
+        self.files.binary_search_by(|f| f.path.as_str().cmp(path)).ok().map(|i| &self.files[i])
+    }
+}
+
+/// Why a check could not run at all (exit code 2).
+#[derive(Debug)]
+pub enum CheckError {
+    NotADirectory(PathBuf),
+    Unreadable(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckError::NotADirectory(p) => write!(f, "`{}` is not a directory", p.display()),
+            CheckError::Unreadable(p, e) => write!(f, "cannot read `{}`: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+pub fn check(options: &Options) -> Result<Checked, CheckError> {
+    let mut roots = vec![(options.root.clone(), Realm::Project)];
+    if let Some(dir) = &options.user_dir {
+        roots.push((dir.clone(), Realm::User));
+    }
+    if let Some(dir) = &options.managed_dir {
+        roots.push((dir.clone(), Realm::Managed));
+    }
+    let mut all = Checked { files_checked: 0, files: Vec::new(), declarations: Counts::default(), diagnostics: Vec::new() };
+    for (dir, realm) in roots {
+        match std::fs::metadata(&dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return Err(CheckError::NotADirectory(dir)),
+            Err(e) => return Err(CheckError::Unreadable(dir, e)),
+        }
+        let one = check_root(&dir, realm);
+        all.files_checked += one.files_checked;
+        all.files.extend(one.files);
+        all.declarations += one.declarations;
+        all.diagnostics.extend(one.diagnostics);
+    }
+    all.files.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut keyed: Vec<((String, usize, &'static str, String), Diagnostic)> = all
+        .diagnostics
+        .into_iter()
+        .map(|d| ((d.path.clone(), d.span.map_or(0, |s| s.start), d.rule, d.message.clone()), d))
+        .collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    keyed.dedup_by(|a, b| a.0 == b.0);
+    all.diagnostics = keyed.into_iter().map(|(_, d)| d).collect();
+    Ok(all)
+}
+
+/// Which folder a walk covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Realm {
+    Project,
+    User,
+    Managed,
+}
+
+impl Realm {
+    fn display(self, rel: &str) -> String {
+        match self {
+            Realm::Project => rel.to_string(),
+            Realm::User => format!("~/{rel}"),
+            Realm::Managed => format!("<managed>/{rel}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Claim {
+    kind: FileKind,
+    scope: Scope,
+    plugin_root: Option<String>,
+    project_root: Option<String>,
+}
+
+struct Claims(BTreeMap<String, Claim>);
+
+impl Claims {
+    /// The first claim on a path wins.
+    fn add(&mut self, rel: &str, kind: FileKind, scope: Scope, plugin_root: Option<&str>, project_root: Option<&str>) {
+        self.0.entry(rel.to_string()).or_insert_with(|| Claim {
+            kind,
+            scope,
+            plugin_root: plugin_root.map(str::to_string),
+            project_root: project_root.map(str::to_string),
+        });
+    }
+}
+
+struct Outcome {
+    file: Option<SourceFile>,
+    counts: Counts,
+    diagnostics: Vec<Diagnostic>,
+    plugin: Option<PluginInfo>,
+}
+
+fn check_root(dir: &Path, realm: Realm) -> Checked {
+    let tree = walk::walk(dir);
+    let mut diagnostics = walk_problems(&tree, realm);
+    let mut claims = Claims(BTreeMap::new());
+    let mut counts = Counts::default();
+    let mut outcomes: Vec<Outcome> = Vec::new();
+
+    // Marketplaces first: they name plugin folders.
+    let mut entries_by_root: BTreeMap<String, Vec<(String, EntryInfo)>> = BTreeMap::new();
+    let marketplaces: Vec<String> = tree.files.iter().filter(|f| is_manifest(f, "marketplace.json")).cloned().collect();
+    for rel in &marketplaces {
+        let marketplace_root = parent(parent(rel)).to_string();
+        let (outcome, info) = read_json(dir, &tree, rel, realm, FileKind::Marketplace, |sink, cx, node| {
+            manifest::check_marketplace(sink, cx, node, &marketplace_root)
+        });
+        if outcome.file.is_some() {
+            counts.marketplaces += 1;
+        }
+        outcomes.push(outcome);
+        for entry in info.map(|i| i.entries).unwrap_or_default() {
+            if let Some(root) = entry.plugin_root.clone() {
+                entries_by_root.entry(root).or_default().push((rel.clone(), entry));
+            }
+        }
+        claims.add(rel, FileKind::Marketplace, Scope::Plugin, None, None);
+    }
+
+    // Plugins: manifests and marketplace-named folders.
+    let mut plugin_roots: BTreeMap<String, Option<String>> = BTreeMap::new();
+    for rel in tree.files.iter().filter(|f| is_manifest(f, "plugin.json")) {
+        plugin_roots.insert(parent(parent(rel)).to_string(), Some(rel.clone()));
+    }
+    for root in entries_by_root.keys() {
+        plugin_roots.entry(root.clone()).or_insert(None);
+    }
+    let project_roots: Vec<String> = tree
+        .dirs
+        .iter()
+        .filter(|d| {
+            let claude = join_rel(d, ".claude").unwrap_or_default();
+            tree.is_dir(&claude) || (tree.is_file(&join_rel(d, ".mcp.json").unwrap_or_default()) && !plugin_roots.contains_key(d.as_str()))
+        })
+        .filter(|d| file_name(d) != ".claude")
+        .cloned()
+        .collect();
+    for (root, manifest_rel) in &plugin_roots {
+        counts.plugins += 1;
+        let mut info = PluginInfo::default();
+        if let Some(rel) = manifest_rel {
+            let cx_root = root.clone();
+            let (outcome, plugin) = read_json(dir, &tree, rel, realm, FileKind::PluginManifest, |sink, cx, node| {
+                let cx = FileCx { plugin_root: Some(&cx_root), ..*cx };
+                let info = manifest::check_plugin(sink, &cx, node);
+                let mut counts = Counts::default();
+                counts.mcp_servers = info.inline_mcp;
+                counts.hooks = info.inline_hooks;
+                (info, counts)
+            });
+            claims.add(rel, FileKind::PluginManifest, Scope::Plugin, Some(root), None);
+            if let Some((plugin, extra)) = plugin {
+                counts += extra;
+                info = plugin;
+            }
+            outcomes.push(outcome);
+        }
+        let entries = entries_by_root.get(root).map(Vec::as_slice).unwrap_or_default();
+        cross_check_entries(&mut diagnostics, realm, &info, manifest_rel.as_deref(), entries);
+        let mut paths = info.paths.clone();
+        for (_, entry) in entries {
+            paths.extend(entry.paths.iter().cloned());
+        }
+        claim_plugin(&tree, &mut claims, root, &paths, &mut diagnostics, realm, project_roots.contains(root));
+    }
+
+    for root in &project_roots {
+        claim_project(&tree, &mut claims, root, plugin_roots.contains_key(root.as_str()), realm, &mut diagnostics);
+    }
+    if realm == Realm::Managed {
+        for rel in tree.files.iter() {
+            let in_settings_d = parent(rel) == "managed-settings.d" && rel.ends_with(".json");
+            if rel == "managed-settings.json" || in_settings_d {
+                claims.add(rel, FileKind::Settings, Scope::Managed, None, Some(""));
+            } else if rel == "managed-mcp.json" {
+                claims.add(rel, FileKind::ProjectMcp, Scope::Managed, None, None);
+            }
+        }
+    }
+    // Whatever SKILL.md is left belongs to a skill collection.
+    for rel in tree.files.iter().filter(|f| file_name(f) == "SKILL.md") {
+        claims.add(rel, FileKind::Skill, Scope::Collection, None, None);
+    }
+
+    let parsed: Vec<Outcome> = claims
+        .0
+        .par_iter()
+        .filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
+        .map(|(rel, claim)| read_claim(dir, &tree, rel, claim, realm))
+        .collect();
+    outcomes.extend(parsed);
+
+    let mut files = Vec::new();
+    let files_checked = outcomes.len();
+    for outcome in outcomes {
+        counts += outcome.counts;
+        diagnostics.extend(outcome.diagnostics);
+        files.extend(outcome.file);
+        let _ = outcome.plugin;
+    }
+    Checked { files_checked, files, declarations: counts, diagnostics }
+}
+
+fn is_manifest(rel: &str, name: &str) -> bool {
+    file_name(rel) == name && file_name(parent(rel)) == ".claude-plugin"
+}
+
+fn walk_problems(tree: &Tree, realm: Realm) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for problem in &tree.problems {
+        let path = realm.display(&problem.path);
+        let mut sink = Sink::new(&path);
+        match &problem.kind {
+            WalkProblemKind::EscapesRoot { target } => {
+                sink.report(&rules::unfollowed_symlink::RULE, None, format!("symbolic link to `{target}` leaves the checked folder; not followed"))
+                    .help("check the folder that holds the target instead, or copy the files in");
+            }
+            WalkProblemKind::Dangling { target } => {
+                sink.report(&rules::unfollowed_symlink::RULE, None, format!("symbolic link to `{target}` points at nothing"))
+                    .help("fix or remove the link");
+            }
+            WalkProblemKind::Loop { target } => {
+                sink.report(&rules::unfollowed_symlink::RULE, None, format!("symbolic link to `{target}` loops back to a folder that contains it; not followed"))
+                    .help("remove the link");
+            }
+            WalkProblemKind::Unreadable { error } => {
+                sink.report(&rules::unreadable_file::RULE, None, format!("cannot read this folder: {error}"));
+            }
+            WalkProblemKind::TooManyEntries => {
+                sink.report(&rules::unreadable_file::RULE, None, format!("more than {} entries; the rest of the tree was not checked", walk::MAX_ENTRIES))
+                    .help("check a smaller folder");
+            }
+        }
+        out.extend(sink.diagnostics);
+    }
+    out
+}
+
+/// Marketplace entry vs plugin.json: versions, and strict-mode conflicts.
+fn cross_check_entries(out: &mut Vec<Diagnostic>, realm: Realm, info: &PluginInfo, manifest_rel: Option<&str>, entries: &[(String, EntryInfo)]) {
+    for (marketplace_rel, entry) in entries {
+        let path = realm.display(marketplace_rel);
+        let mut sink = Sink::new(&path);
+        if let (Some((entry_version, span)), Some(plugin_version), Some(manifest)) = (&entry.version, &info.version, manifest_rel) {
+            if entry_version != plugin_version {
+                sink.report(&rules::version_mismatch::RULE, *span, format!("entry `{}` says version `{entry_version}`, but its plugin.json says `{plugin_version}`", entry.name))
+                    .help(format!("plugin.json (`{}`) wins; make them equal or drop the entry's `version`", realm.display(manifest)));
+            }
+        }
+        if !entry.strict && entry.declares_components && info.declares_components {
+            sink.report(&rules::conflicting_manifests::RULE, None, format!("entry `{}` has `strict: false` and declares components, and so does its plugin.json", entry.name))
+                .help("Claude Code fails with \"conflicting manifests\"; declare components in one place");
+        }
+        out.extend(sink.diagnostics);
+    }
+}
+
+fn claim_markdown_tree(tree: &Tree, claims: &mut Claims, dir: &str, kind: FileKind, scope: Scope, plugin_root: Option<&str>, project_root: Option<&str>) {
+    // A folder inside `commands/` that holds a SKILL.md (any case) is one skill; the other
+    // Markdown files beside and below it are not commands.
+    let skill_dirs: Vec<String> = if kind == FileKind::Command {
+        tree.files_under(dir).filter(|f| file_name(f).eq_ignore_ascii_case("skill.md")).map(|f| parent(f).to_string()).collect()
+    } else {
+        Vec::new()
+    };
+    for rel in tree.files_under(dir) {
+        if !rel.ends_with(".md") {
+            continue;
+        }
+        if let Some(skill_dir) = skill_dirs.iter().find(|d| rel.starts_with(&format!("{d}/"))) {
+            if parent(rel) == skill_dir && file_name(rel).eq_ignore_ascii_case("skill.md") {
+                claims.add(rel, FileKind::Skill, scope, plugin_root, project_root);
+            }
+            continue;
+        }
+        claims.add(rel, kind, scope, plugin_root, project_root);
+    }
+}
+
+fn claim_skills_dir(tree: &Tree, claims: &mut Claims, dir: &str, scope: Scope, plugin_root: Option<&str>, project_root: Option<&str>, out: &mut Vec<Diagnostic>, realm: Realm) {
+    let direct = join_rel(dir, "SKILL.md").unwrap_or_default();
+    if tree.is_file(&direct) {
+        claims.add(&direct, FileKind::Skill, scope, plugin_root, project_root);
+        return;
+    }
+    for child in tree.child_dirs(dir) {
+        let skill = format!("{child}/SKILL.md");
+        if tree.is_file(&skill) {
+            claims.add(&skill, FileKind::Skill, scope, plugin_root, project_root);
+        }
+    }
+    for rel in tree.files_under(dir).filter(|f| parent(f) == dir && f.ends_with(".md")) {
+        let path = realm.display(rel);
+        let mut sink = Sink::new(&path);
+        let stem = file_name(rel).trim_end_matches(".md");
+        sink.report(&rules::loose_skill_file::RULE, None, "a loose Markdown file in a skills folder is not a skill")
+            .help(format!("move it to `{dir}/{stem}/SKILL.md`"));
+        out.extend(sink.diagnostics);
+    }
+}
+
+fn claim_plugin(tree: &Tree, claims: &mut Claims, root: &str, paths: &[(&'static str, String)], out: &mut Vec<Diagnostic>, realm: Realm, is_project: bool) {
+    let at = |p: &str| join_rel(root, p).unwrap_or_default();
+    let listed = |field: &'static str| paths.iter().filter(move |(f, _)| *f == field).map(|(_, p)| p.as_str());
+    let plugin_root = Some(root);
+    let scope = Scope::Plugin;
+    // Skills: the default folder plus listed ones (`skills` adds).
+    if tree.is_dir(&at("skills")) {
+        claim_skills_dir(tree, claims, &at("skills"), scope, plugin_root, None, out, realm);
+    }
+    for dir in listed("skills") {
+        claim_skills_dir(tree, claims, dir, scope, plugin_root, None, out, realm);
+    }
+    if tree.is_file(&at("SKILL.md")) {
+        claims.add(&at("SKILL.md"), FileKind::Skill, scope, plugin_root, None);
+    }
+    // Commands and agents: listed paths replace the default folder.
+    for (field, folder, kind) in [("commands", "commands", FileKind::Command), ("agents", "agents", FileKind::Agent)] {
+        let mut any = false;
+        for path in listed(field) {
+            any = true;
+            if tree.is_dir(path) {
+                claim_markdown_tree(tree, claims, path, kind, scope, plugin_root, None);
+            } else if path.ends_with(".md") {
+                claims.add(path, kind, scope, plugin_root, None);
+            }
+        }
+        if !any && tree.is_dir(&at(folder)) {
+            claim_markdown_tree(tree, claims, &at(folder), kind, scope, plugin_root, None);
+        }
+    }
+    if tree.is_file(&at("hooks/hooks.json")) {
+        claims.add(&at("hooks/hooks.json"), FileKind::Hooks, scope, plugin_root, None);
+    }
+    for path in listed("hooks") {
+        claims.add(path, FileKind::Hooks, scope, plugin_root, None);
+    }
+    if tree.is_file(&at(".mcp.json")) {
+        claims.add(&at(".mcp.json"), FileKind::PluginMcp, scope, plugin_root, None);
+    }
+    for path in listed("mcpServers") {
+        claims.add(path, FileKind::PluginMcp, scope, plugin_root, None);
+    }
+    // Layout mistakes Claude Code is silent about.
+    let manifest_dir = at(".claude-plugin");
+    for folder in ["skills", "commands", "agents", "hooks"] {
+        let inside = join_rel(&manifest_dir, folder).unwrap_or_default();
+        if tree.is_dir(&inside) {
+            let path = realm.display(&inside);
+            let mut sink = Sink::new(&path);
+            sink.report(&rules::component_in_manifest_dir::RULE, None, format!("`{folder}/` inside `.claude-plugin/` is never loaded"))
+                .help(format!("move it to the plugin root: `{}`", realm.display(&at(folder))));
+            out.extend(sink.diagnostics);
+        }
+    }
+    if !is_project && tree.is_file(&at("CLAUDE.md")) {
+        let path = realm.display(&at("CLAUDE.md"));
+        let mut sink = Sink::new(&path);
+        sink.report(&rules::ignored_plugin_claude_md::RULE, None, "Claude Code does not load a plugin's CLAUDE.md")
+            .help("put instructions for the model in a skill or an agent");
+        out.extend(sink.diagnostics);
+    }
+}
+
+fn claim_project(tree: &Tree, claims: &mut Claims, root: &str, is_plugin: bool, realm: Realm, out: &mut Vec<Diagnostic>) {
+    let scope = match realm {
+        Realm::Project => Scope::Project,
+        Realm::User => Scope::User,
+        Realm::Managed => Scope::Managed,
+    };
+    let at = |p: &str| join_rel(root, p).unwrap_or_default();
+    let project_root = Some(root);
+    if tree.is_dir(&at(".claude/skills")) {
+        claim_skills_dir(tree, claims, &at(".claude/skills"), scope, None, project_root, out, realm);
+    }
+    if tree.is_dir(&at(".claude/commands")) {
+        claim_markdown_tree(tree, claims, &at(".claude/commands"), FileKind::Command, scope, None, project_root);
+    }
+    if tree.is_dir(&at(".claude/agents")) {
+        claim_markdown_tree(tree, claims, &at(".claude/agents"), FileKind::Agent, scope, None, project_root);
+    }
+    for settings in [".claude/settings.json", ".claude/settings.local.json"] {
+        if tree.is_file(&at(settings)) {
+            claims.add(&at(settings), FileKind::Settings, scope, None, project_root);
+        }
+    }
+    if !is_plugin && tree.is_file(&at(".mcp.json")) {
+        claims.add(&at(".mcp.json"), FileKind::ProjectMcp, scope, None, project_root);
+    }
+}
+
+/// Reads a file's text, reporting why it cannot be used; `None` when there is no text.
+fn load(dir: &Path, rel: &str, sink: &mut Sink<'_>) -> Option<String> {
+    match walk::read(&dir.join(rel)) {
+        Content::Text(text) => Some(text),
+        Content::TooLarge { bytes } => {
+            sink.report(&rules::file_too_large::RULE, None, format!("file is {} MiB; capc reads declaration files up to {} MiB", bytes / (1024 * 1024), walk::MAX_FILE_BYTES / (1024 * 1024)))
+                .help("a declaration this large is almost certainly a mistake; Claude Code would put it all into the model's context");
+            None
+        }
+        Content::NotText { offset, reason, .. } => {
+            sink.report(&rules::unreadable_file::RULE, None, format!("file {reason} (first bad byte at offset {offset})"))
+                .help("declarations must be UTF-8 text; re-save the file as UTF-8, or remove it if it is not a declaration");
+            None
+        }
+        Content::Error(e) => {
+            sink.report(&rules::unreadable_file::RULE, None, format!("cannot read file: {e}"));
+            None
+        }
+    }
+}
+
+fn read_json<T>(
+    dir: &Path,
+    tree: &Tree,
+    rel: &str,
+    realm: Realm,
+    kind: FileKind,
+    f: impl FnOnce(&mut Sink<'_>, &FileCx<'_>, &Node) -> T,
+) -> (Outcome, Option<T>) {
+    let path = realm.display(rel);
+    let mut sink = Sink::new(&path);
+    let scope = if realm == Realm::Project { Scope::Plugin } else { Scope::User };
+    let cx = FileCx { tree, rel, scope, plugin_root: None, project_root: None };
+    let Some(text) = load(dir, rel, &mut sink) else {
+        return (Outcome { file: None, counts: Counts::default(), diagnostics: sink.diagnostics, plugin: None }, None);
+    };
+    let result = match crate::json::parse(&text) {
+        Ok(node) => Some(f(&mut sink, &cx, &node)),
+        Err(e) => {
+            sink.report(&rules::invalid_json::RULE, e.span, e.message).help(json_help(kind));
+            None
+        }
+    };
+    let file = SourceFile { path: path.clone(), kind, scope: Scope::Plugin, text };
+    (Outcome { file: Some(file), counts: Counts::default(), diagnostics: sink.diagnostics, plugin: None }, result)
+}
+
+fn json_help(kind: FileKind) -> &'static str {
+    match kind {
+        FileKind::PluginManifest => "Claude Code cannot load this plugin until plugin.json parses",
+        FileKind::Marketplace => "Claude Code cannot add this marketplace until marketplace.json parses",
+        FileKind::ProjectMcp | FileKind::PluginMcp => "Claude Code reads none of these servers until the file parses",
+        FileKind::Hooks => "Claude Code fails the plugin's hooks until the file parses",
+        FileKind::Settings => "Claude Code ignores this settings file until it parses",
+        _ => "fix the JSON syntax",
+    }
+}
+
+fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -> Outcome {
+    let path = realm.display(rel);
+    let mut sink = Sink::new(&path);
+    let mut counts = Counts::default();
+    let cx = FileCx {
+        tree,
+        rel,
+        scope: claim.scope,
+        plugin_root: claim.plugin_root.as_deref(),
+        project_root: claim.project_root.as_deref(),
+    };
+    match claim.kind {
+        FileKind::Skill => counts.skills = 1,
+        FileKind::Command => counts.commands = 1,
+        FileKind::Agent => counts.agents = 1,
+        FileKind::Settings => counts.settings = 1,
+        _ => {}
+    }
+    let Some(text) = load(dir, rel, &mut sink) else {
+        return Outcome { file: None, counts, diagnostics: sink.diagnostics, plugin: None };
+    };
+    match claim.kind {
+        FileKind::Skill => {
+            markdown::check(&mut sink, &cx, &text, MarkdownKind::Skill);
+        }
+        FileKind::Command => {
+            markdown::check(&mut sink, &cx, &text, MarkdownKind::Command);
+        }
+        FileKind::Agent => {
+            markdown::check(&mut sink, &cx, &text, MarkdownKind::Agent);
+        }
+        kind => match crate::json::parse(&text) {
+            Err(e) => {
+                sink.report(&rules::invalid_json::RULE, e.span, e.message).help(json_help(kind));
+            }
+            Ok(node) => match kind {
+                FileKind::ProjectMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &node, true),
+                FileKind::PluginMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &node, false),
+                FileKind::Hooks => counts.hooks = decl::hooks::check_file(&mut sink, &cx, &node),
+                FileKind::Settings => counts.hooks = decl::settings::check(&mut sink, &cx, &node),
+                _ => {}
+            },
+        },
+    }
+    let file = SourceFile { path: path.clone(), kind: claim.kind, scope: claim.scope, text };
+    Outcome { file: Some(file), counts, diagnostics: sink.diagnostics, plugin: None }
+}
+
+/// 1-based (line, column) of a diagnostic's start and end in its file.
+pub fn positions(checked: &Checked, diagnostic: &Diagnostic) -> ((usize, usize), (usize, usize)) {
+    let Some(span) = diagnostic.span else { return ((1, 1), (1, 1)) };
+    let Some(file) = checked.source(&diagnostic.path) else { return ((1, 1), (1, 1)) };
+    let index = LineIndex::new(&file.text);
+    (index.position(&file.text, span.start), index.position(&file.text, span.end))
+}

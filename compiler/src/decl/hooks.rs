@@ -1,0 +1,223 @@
+//! Hooks: `hooks/hooks.json` (`{"description"?, "hooks": {Event: [group…]}}`), and the
+//! same event map inline in plugin.json, settings and skill or agent frontmatter.
+
+use super::{join_rel, FileCx};
+use crate::diagnostic::{did_you_mean, Sink};
+use crate::node::Node;
+use crate::rules;
+use crate::schema::{check_fields, field, require, Field, Ty, Unknown};
+
+/// Hook events of Claude Code v2.1.240 (case-sensitive).
+pub const EVENTS: &[&str] = &[
+    "ConfigChange", "CwdChanged", "DirectoryAdded", "Elicitation", "ElicitationResult", "FileChanged",
+    "InstructionsLoaded", "MessageDisplay", "Notification", "PermissionDenied", "PermissionRequest",
+    "PostCompact", "PostToolBatch", "PostToolUse", "PostToolUseFailure", "PreCompact", "PreToolUse",
+    "SessionEnd", "SessionStart", "Setup", "Stop", "StopFailure", "SubagentStart", "SubagentStop",
+    "TaskCompleted", "TaskCreated", "TeammateIdle", "UserPromptExpansion", "UserPromptSubmit",
+    "WorktreeCreate", "WorktreeRemove",
+];
+
+const FILE_FIELDS: &[Field] = &[field("description", Ty::String), field("hooks", Ty::Object), field("$schema", Ty::String)];
+const GROUP_FIELDS: &[Field] = &[field("matcher", Ty::String), field("hooks", Ty::Array)];
+const COMMON: [Field; 5] = [
+    field("type", Ty::String),
+    field("if", Ty::String),
+    field("timeout", Ty::Number),
+    field("statusMessage", Ty::String),
+    field("once", Ty::Bool),
+];
+
+fn handler_fields(kind: &str) -> Option<(Vec<Field>, &'static str)> {
+    let (extra, required): (&[Field], &str) = match kind {
+        "command" => (
+            &[field("command", Ty::String), field("args", Ty::StringArray), field("async", Ty::Bool), field("asyncRewake", Ty::Bool), field("shell", Ty::String)],
+            "command",
+        ),
+        "http" => (&[field("url", Ty::String), field("headers", Ty::Object), field("allowedEnvVars", Ty::StringArray)], "url"),
+        "mcp_tool" => (&[field("server", Ty::String), field("tool", Ty::String), field("input", Ty::Object)], "server"),
+        "prompt" | "agent" => (&[field("prompt", Ty::String), field("model", Ty::String)], "prompt"),
+        _ => return None,
+    };
+    let mut all = COMMON.to_vec();
+    all.extend_from_slice(extra);
+    Some((all, required))
+}
+
+/// A whole `hooks.json` file; returns the number of handlers.
+pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
+    if root.as_object().is_none() {
+        sink.report(&rules::wrong_field_type::RULE, root.span, format!("a hooks file must be an object, found {}", root.type_name()))
+            .help("write `{\"hooks\": {\"PreToolUse\": [ … ]}}`");
+        return 0;
+    }
+    // Events written at the top level are not loaded: only the `hooks` key is read.
+    let mut top_level_events = Vec::new();
+    for (key, _) in root.as_object().unwrap_or_default() {
+        if EVENTS.contains(&key.name.as_str()) {
+            top_level_events.push(key.clone());
+        }
+    }
+    for key in &top_level_events {
+        sink.report(&rules::hooks_at_top_level::RULE, key.span, format!("event `{}` sits at the top level, where Claude Code does not read it", key.name))
+            .help("move every event inside `\"hooks\": { … }`");
+    }
+    let known: Vec<Field> = FILE_FIELDS.iter().copied().chain(EVENTS.iter().map(|e| field(e, Ty::Any))).collect();
+    check_fields(sink, root, &known, "the hooks file", Unknown::Warn);
+    match root.get("hooks") {
+        Some(map) if map.as_object().is_some() => check_event_map(sink, cx, map, "`hooks`"),
+        Some(_) => 0,
+        None => {
+            if top_level_events.is_empty() {
+                require(sink, root, "hooks", "the hooks file");
+            }
+            0
+        }
+    }
+}
+
+/// An event map `{Event: [{matcher?, hooks: [handler…]}]}`; returns the number of handlers.
+pub fn check_event_map(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &str) -> usize {
+    let Some(entries) = map.as_object() else { return 0 };
+    let mut handlers = 0;
+    for (event, groups) in entries {
+        if !EVENTS.contains(&event.name.as_str()) {
+            let d = sink.report(&rules::unknown_hook_event::RULE, event.span, format!("`{}` is not a hook event", event.name));
+            match did_you_mean(&event.name, EVENTS.iter().copied()) {
+                Some(s) => d.help(format!("did you mean `{s}`? Event names are case-sensitive; Claude Code ignores unknown ones")),
+                None => d.help("Claude Code ignores unknown events; see `capc rules unknown-hook-event` for the list"),
+            };
+        }
+        let Some(groups) = groups.as_array() else {
+            sink.report(&rules::wrong_field_type::RULE, groups.span, format!("event `{}` in {what} must be an array of matcher groups, found {}", event.name, groups.type_name()))
+                .help("write `\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"…\"}]}]`");
+            continue;
+        };
+        for group in groups {
+            if group.as_object().is_none() {
+                sink.report(&rules::wrong_field_type::RULE, group.span, format!("a matcher group must be an object, found {}", group.type_name()));
+                continue;
+            }
+            check_fields(sink, group, GROUP_FIELDS, "a matcher group", Unknown::Warn);
+            if !require(sink, group, "hooks", "a matcher group") {
+                continue;
+            }
+            for handler in group.get("hooks").and_then(Node::as_array).unwrap_or_default() {
+                handlers += 1;
+                check_handler(sink, cx, handler);
+            }
+        }
+    }
+    handlers
+}
+
+fn check_handler(sink: &mut Sink<'_>, cx: &FileCx<'_>, handler: &Node) {
+    if handler.as_object().is_none() {
+        sink.report(&rules::wrong_field_type::RULE, handler.span, format!("a hook handler must be an object, found {}", handler.type_name()));
+        return;
+    }
+    let Some(kind_node) = handler.get("type") else {
+        sink.report(&rules::invalid_hook_handler::RULE, crate::span::Span::new(handler.span.start, handler.span.start + 1), "hook handler has no `type`")
+            .help("set `\"type\"` to `command`, `http`, `mcp_tool`, `prompt` or `agent`");
+        return;
+    };
+    let kind = kind_node.as_str().unwrap_or("");
+    let Some((fields, required)) = handler_fields(kind) else {
+        let d = sink.report(&rules::invalid_hook_handler::RULE, kind_node.span, format!("hook type `{kind}` does not exist"));
+        match did_you_mean(kind, ["command", "http", "mcp_tool", "prompt", "agent"]) {
+            Some(s) => d.help(format!("did you mean `{s}`?")),
+            None => d.help("use `command`, `http`, `mcp_tool`, `prompt` or `agent`; Claude Code rejects the hooks file otherwise"),
+        };
+        return;
+    };
+    check_fields(sink, handler, &fields, &format!("a `{kind}` hook"), Unknown::Warn);
+    if handler.get(required).is_none() {
+        sink.report(&rules::invalid_hook_handler::RULE, kind_node.span, format!("`{kind}` hook has no `{required}`"))
+            .help(format!("a `{kind}` hook needs `\"{required}\"`"));
+    }
+    if kind == "mcp_tool" && handler.get("tool").is_none() {
+        sink.report(&rules::invalid_hook_handler::RULE, kind_node.span, "`mcp_tool` hook has no `tool`");
+    }
+    if kind == "command" {
+        if let Some(command) = handler.get("command") {
+            if let Some(text) = command.as_str() {
+                let exec_form = handler.get("args").is_some();
+                check_command_text(sink, cx, command, text, exec_form);
+            }
+        }
+    }
+}
+
+const PATH_VARIABLES: &[&str] = &["CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "CLAUDE_PROJECT_DIR"];
+
+/// Finds `$VAR`/`${VAR}` path placeholders outside double quotes in a shell-form command,
+/// and scripts under `${CLAUDE_PLUGIN_ROOT}` or `$CLAUDE_PROJECT_DIR` that do not exist.
+fn check_command_text(sink: &mut Sink<'_>, cx: &FileCx<'_>, node: &Node, text: &str, exec_form: bool) {
+    let mut in_double = false;
+    let mut in_single = false;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if !in_single => i += 1,
+            b'"' if !in_single => in_double = !in_double,
+            b'\'' if !in_double => in_single = !in_single,
+            b'$' if !in_single => {
+                if let Some((name, len)) = placeholder_at(&text[i..]) {
+                    if !in_double && !exec_form {
+                        sink.report(
+                            &rules::unquoted_plugin_variable::RULE,
+                            node.span,
+                            format!("`${{{name}}}` is not quoted in a shell-form hook command"),
+                        )
+                        .help(format!("a path with spaces splits into several words; write `\"${{{name}}}/…\"` or use the exec form with `args`"));
+                    }
+                    let path: String = text[i + len..]
+                        .chars()
+                        .take_while(|c| !c.is_whitespace() && !matches!(c, '"' | '\'' | ';' | '&' | '|' | ')' | '<' | '>'))
+                        .collect();
+                    check_script(sink, cx, node, name, &path);
+                    i += len;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// `${NAME}` or `$NAME` for a path variable at the start of `s`: (name, length).
+fn placeholder_at(s: &str) -> Option<(&'static str, usize)> {
+    for name in PATH_VARIABLES {
+        if s[1..].starts_with('{') && s[2..].starts_with(name) && s[2 + name.len()..].starts_with('}') {
+            return Some((name, name.len() + 3));
+        }
+        if s[1..].starts_with(name) && !s[1 + name.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            return Some((name, name.len() + 1));
+        }
+    }
+    None
+}
+
+fn check_script(sink: &mut Sink<'_>, cx: &FileCx<'_>, node: &Node, variable: &str, path: &str) {
+    let base = match variable {
+        "CLAUDE_PLUGIN_ROOT" => cx.plugin_root,
+        "CLAUDE_PROJECT_DIR" => cx.project_root,
+        _ => None,
+    };
+    let (Some(base), Some(rest)) = (base, path.strip_prefix('/')) else { return };
+    if rest.is_empty() || rest.contains(['$', '*', '?', '`']) {
+        return;
+    }
+    match join_rel(base, rest) {
+        Some(target) if cx.tree.exists(&target) => {}
+        Some(target) => {
+            sink.report(&rules::missing_hook_script::RULE, node.span, format!("hook runs `{target}`, which does not exist"))
+                .help(format!("create the script, or fix the path after `${{{variable}}}`"));
+        }
+        None => {
+            sink.report(&rules::missing_hook_script::RULE, node.span, format!("hook script `{path}` is outside the {}", if variable == "CLAUDE_PLUGIN_ROOT" { "plugin" } else { "project" }))
+                .help("plugins are copied into a cache on install, so paths must stay inside the plugin");
+        }
+    }
+}

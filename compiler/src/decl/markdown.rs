@@ -1,0 +1,280 @@
+//! Skills (`SKILL.md`), commands (`commands/**/*.md`) and subagents (`agents/**/*.md`):
+//! Markdown with optional YAML frontmatter.
+
+use super::{file_name, parent, FileCx, Scope};
+use crate::diagnostic::{Severity, Sink};
+use crate::frontmatter::{self, Parsed, Split};
+use crate::node::{Node, NodeKind};
+use crate::rules;
+use crate::schema::{check_fields, field, Field, Ty, Unknown};
+
+/// Frontmatter Claude Code reads for skills (v2.1.240 docs, plus `version`, which its
+/// loader reads). Commands accept the same fields.
+pub const SKILL_FIELDS: &[Field] = &[
+    field("name", Ty::String),
+    field("description", Ty::String),
+    field("when_to_use", Ty::String),
+    field("argument-hint", Ty::Any),
+    field("arguments", Ty::StringOrList),
+    field("disable-model-invocation", Ty::BoolLike),
+    field("user-invocable", Ty::BoolLike),
+    field("allowed-tools", Ty::StringOrList),
+    field("disallowed-tools", Ty::StringOrList),
+    field("model", Ty::String),
+    field("effort", Ty::Any),
+    field("context", Ty::String),
+    field("agent", Ty::String),
+    field("background", Ty::BoolLike),
+    field("hooks", Ty::Object),
+    field("paths", Ty::StringOrList),
+    field("shell", Ty::String),
+    field("metadata", Ty::Any),
+    field("license", Ty::String),
+    field("compatibility", Ty::String),
+    field("version", Ty::Any),
+];
+
+/// Subagent frontmatter (v2.1.240 docs).
+pub const AGENT_FIELDS: &[Field] = &[
+    field("name", Ty::String),
+    field("description", Ty::String),
+    field("tools", Ty::StringOrList),
+    field("disallowedTools", Ty::StringOrList),
+    field("model", Ty::String),
+    field("permissionMode", Ty::String),
+    field("maxTurns", Ty::Integer),
+    field("skills", Ty::StringOrList),
+    field("mcpServers", Ty::Array),
+    field("hooks", Ty::Object),
+    field("memory", Ty::String),
+    field("background", Ty::BoolLike),
+    field("effort", Ty::Any),
+    field("isolation", Ty::String),
+    field("color", Ty::String),
+    field("initialPrompt", Ty::String),
+];
+
+/// The listing cuts `description` + `when_to_use` at this many characters
+/// (`skillListingMaxDescChars`, default 1,536).
+pub const MAX_LISTING_CHARS: usize = 1536;
+
+const EFFORTS: &[&str] = &["low", "medium", "high", "xhigh", "max"];
+const PERMISSION_MODES: &[&str] = &["default", "manual", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan"];
+const COLORS: &[&str] = &["red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan"];
+const MEMORY: &[&str] = &["user", "project", "local"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarkdownKind {
+    Skill,
+    Command,
+    Agent,
+}
+
+/// Reads one Markdown declaration; returns the frontmatter fields when there are any.
+pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKind) -> Option<Node> {
+    let fields = match frontmatter::split(text) {
+        Split::None => {
+            if text.trim().is_empty() {
+                sink.report(&rules::missing_frontmatter::RULE, None, "file is empty")
+                    .help(empty_help(kind));
+            } else if kind != MarkdownKind::Command {
+                no_frontmatter(sink, cx, kind, None, "file has no frontmatter");
+            }
+            return None;
+        }
+        Split::Unclosed { opener } => {
+            no_frontmatter(sink, cx, kind, Some(opener), "frontmatter is opened with `---` but never closed");
+            return None;
+        }
+        Split::Found(block) => match frontmatter::parse(text, &block) {
+            Parsed::Fields { node, lenient } => {
+                if let Some(note) = lenient {
+                    sink.report(
+                        &rules::lenient_frontmatter::RULE,
+                        note.span,
+                        format!("frontmatter is not valid YAML ({}); Claude Code 2.1.332 loads it only by quoting this value", note.yaml_error),
+                    )
+                    .help("wrap the value in quotes, or use a block scalar (`description: |`), so strict YAML readers and older Claude Code versions agree");
+                }
+                node
+            }
+            Parsed::Invalid { span, message } => {
+                let consequence = match kind {
+                    MarkdownKind::Agent if cx.scope == Scope::Plugin => "Claude Code loads this agent under its file name with every other field dropped",
+                    MarkdownKind::Agent => "Claude Code skips this agent",
+                    _ => "Claude Code loads the body with empty metadata: no description, no allowed-tools",
+                };
+                sink.report(&rules::invalid_frontmatter::RULE, span, format!("frontmatter is not valid YAML: {message}"))
+                    .help(format!("{consequence}; quote values that contain `: ` or start with a special character"));
+                return None;
+            }
+            Parsed::NotAMapping { span, found } => {
+                sink.report(&rules::invalid_frontmatter::RULE, span, format!("frontmatter must be a mapping of `field: value` lines, found {found}"));
+                return None;
+            }
+        },
+    };
+    match kind {
+        MarkdownKind::Skill => check_skill(sink, cx, &fields),
+        MarkdownKind::Command => check_command(sink, &fields),
+        MarkdownKind::Agent => check_agent(sink, cx, &fields),
+    }
+    check_common_values(sink, &fields);
+    if let Some(hooks) = fields.get("hooks") {
+        if hooks.as_object().is_some() {
+            super::hooks::check_event_map(sink, cx, hooks, "frontmatter `hooks`");
+        }
+    }
+    Some(fields)
+}
+
+fn empty_help(kind: MarkdownKind) -> &'static str {
+    match kind {
+        MarkdownKind::Skill => "a skill needs at least a `description` in frontmatter and instructions in the body",
+        MarkdownKind::Command => "a command's body is its prompt; write the prompt or delete the file",
+        MarkdownKind::Agent => "a subagent needs `name` and `description` in frontmatter and a system prompt in the body",
+    }
+}
+
+fn no_frontmatter(sink: &mut Sink<'_>, cx: &FileCx<'_>, kind: MarkdownKind, span: Option<crate::span::Span>, message: &str) {
+    let (severity, help) = match kind {
+        MarkdownKind::Agent if cx.scope != Scope::Plugin => (
+            Severity::Error,
+            "Claude Code skips a subagent without `name` and `description`; add them between `---` lines at the top",
+        ),
+        MarkdownKind::Agent => (Severity::Warning, "the agent loads under its file name with no description; add `name` and `description` between `---` lines at the top"),
+        MarkdownKind::Skill => (Severity::Warning, "without a `description` Claude Code guesses one from the body; add frontmatter between `---` lines at the top"),
+        MarkdownKind::Command => (Severity::Warning, "Claude Code reads no frontmatter and the whole file as the prompt; close the block with a `---` line"),
+    };
+    let help = if span.is_some() { "add a `---` line after the last field; until then Claude Code reads no frontmatter and the whole file as the body" } else { help };
+    sink.report(&rules::missing_frontmatter::RULE, span, message).severity(severity).help(help);
+}
+
+fn check_skill(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
+    check_fields(sink, fields, SKILL_FIELDS, "skill frontmatter", Unknown::Warn);
+    let description = fields.get("description").and_then(Node::as_str).unwrap_or("");
+    let when = fields.get("when_to_use").and_then(Node::as_str).unwrap_or("");
+    let listed = description.chars().count() + when.chars().count();
+    if listed > MAX_LISTING_CHARS {
+        let span = fields.get("description").or(fields.get("when_to_use")).map(|n| n.span);
+        sink.report(
+            &rules::skill_description_too_long::RULE,
+            span,
+            format!("`description` and `when_to_use` hold {listed} characters; the skill listing keeps only the first {MAX_LISTING_CHARS}"),
+        )
+        .help("put the key use case first and move detail into the body, which loads when the skill runs");
+    }
+    let skill_dir = parent(cx.rel);
+    if matches!(cx.scope, Scope::Managed | Scope::User | Scope::Project) && file_name(skill_dir).eq_ignore_ascii_case("synced") {
+        sink.report(&rules::reserved_name::RULE, None, "the skill folder name `synced` is reserved for skills synced from claude.ai; Claude Code skips this skill")
+            .help("rename the folder");
+    }
+    let both_off = |name: &str, off: bool| fields.get(name).and_then(bool_value) == Some(off);
+    if both_off("disable-model-invocation", true) && both_off("user-invocable", false) {
+        let span = fields.get("user-invocable").map(|n| n.span);
+        sink.report(&rules::invalid_field_value::RULE, span, "with `disable-model-invocation: true` and `user-invocable: false` nobody can invoke this skill")
+            .help("drop one of the two fields");
+    }
+}
+
+fn check_command(sink: &mut Sink<'_>, fields: &Node) {
+    check_fields(sink, fields, SKILL_FIELDS, "command frontmatter", Unknown::Warn);
+    for name in ["name", "paths"] {
+        if let Some((key, _)) = fields.get_entry(name) {
+            sink.report(&rules::ignored_field::RULE, key.span, format!("Claude Code ignores `{name}` in a command file"))
+                .help(if name == "name" {
+                    "a command's name comes from its file path; rename the file, or make it a skill (`skills/<name>/SKILL.md`)"
+                } else {
+                    "`paths` works only for skills; move this command to `skills/<name>/SKILL.md`"
+                });
+        }
+    }
+}
+
+fn check_agent(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
+    check_fields(sink, fields, AGENT_FIELDS, "agent frontmatter", Unknown::Warn);
+    let plugin = cx.scope == Scope::Plugin;
+    for required in ["name", "description"] {
+        if fields.get(required).is_none() {
+            let (severity, help) = if plugin {
+                (Severity::Warning, format!("the agent loads, but without `{required}` (the name falls back to the file name)"))
+            } else {
+                (Severity::Error, format!("Claude Code skips a subagent without `{required}`"))
+            };
+            sink.report(&rules::missing_required_field::RULE, fields.span, format!("agent frontmatter has no `{required}`"))
+                .severity(severity)
+                .help(help);
+        }
+    }
+    if let Some(name_node) = fields.get("name") {
+        if let Some(name) = name_node.as_str() {
+            if name.contains(':') || name.starts_with('-') || name.trim().is_empty() {
+                let why = if name.contains(':') { "contains `:`" } else if name.starts_with('-') { "starts with `-`" } else { "is empty" };
+                sink.report(&rules::invalid_agent_name::RULE, name_node.span, format!("agent name `{name}` {why}"))
+                    .help("Claude Code skips such agents; use lowercase letters, digits and hyphens");
+            }
+        }
+    }
+    if plugin {
+        for name in ["hooks", "mcpServers", "permissionMode"] {
+            if let Some((key, _)) = fields.get_entry(name) {
+                sink.report(&rules::ignored_field::RULE, key.span, format!("Claude Code ignores `{name}` in a plugin's agent"))
+                    .help("set it in the user's or project's own agent definition instead");
+            }
+        }
+    }
+    enum_value(sink, fields, "permissionMode", PERMISSION_MODES);
+    enum_value(sink, fields, "color", COLORS);
+    enum_value(sink, fields, "memory", MEMORY);
+    enum_value(sink, fields, "isolation", &["worktree"]);
+}
+
+/// Values shared by skills, commands and agents.
+fn check_common_values(sink: &mut Sink<'_>, fields: &Node) {
+    if let Some(effort) = fields.get("effort") {
+        let ok = match &effort.kind {
+            NodeKind::String(s) => EFFORTS.contains(&s.as_str()),
+            NodeKind::Number(n) => n.parse::<i64>().is_ok(),
+            _ => false,
+        };
+        if !ok {
+            sink.report(&rules::invalid_field_value::RULE, effort.span, "`effort` must be one of `low`, `medium`, `high`, `xhigh`, `max`")
+                .help("Claude Code ignores any other value");
+        }
+    }
+    if let Some(context) = fields.get("context").and_then(|n| n.as_str().map(|s| (s, n.span))) {
+        if context.0 != "fork" {
+            sink.report(&rules::invalid_field_value::RULE, context.1, format!("`context: {}` has no effect; only `fork` is recognised", context.0))
+                .help("remove `context` to run inline, or write `context: fork`");
+        }
+    }
+    enum_value(sink, fields, "shell", &["bash", "powershell"]);
+    if let Some(metadata) = fields.get("metadata") {
+        if metadata.as_object().is_none() && !matches!(metadata.kind, NodeKind::Null) {
+            sink.report(&rules::wrong_field_type::RULE, metadata.span, format!("`metadata` must be a mapping, found {}", metadata.type_name()))
+                .help("Claude Code drops a `metadata` value that is not a mapping");
+        }
+    }
+}
+
+fn enum_value(sink: &mut Sink<'_>, fields: &Node, name: &str, allowed: &[&str]) {
+    let Some(node) = fields.get(name) else { return };
+    let Some(value) = node.as_str() else { return };
+    if !allowed.contains(&value) {
+        let list = allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
+        let d = sink.report(&rules::invalid_field_value::RULE, node.span, format!("`{name}: {value}` is not one of {list}"));
+        if let Some(s) = crate::diagnostic::did_you_mean(value, allowed.iter().copied()) {
+            d.help(format!("did you mean `{s}`?"));
+        } else {
+            d.help("Claude Code ignores the value");
+        }
+    }
+}
+
+fn bool_value(node: &Node) -> Option<bool> {
+    match &node.kind {
+        NodeKind::Bool(b) => Some(*b),
+        NodeKind::String(s) => crate::schema::bool_like(s),
+        _ => None,
+    }
+}

@@ -1,0 +1,117 @@
+//! MCP server configs: a project's `.mcp.json` (`{"mcpServers": {…}}` required), a
+//! plugin's `.mcp.json` or inline `mcpServers` (the flat `{name: config}` form allowed too).
+
+use crate::diagnostic::{did_you_mean, Sink};
+use crate::node::Node;
+use crate::rules;
+use crate::schema::{check_fields, field, Field, Ty, Unknown};
+
+pub const TYPES: &[&str] = &["stdio", "http", "streamable-http", "sse", "ws"];
+
+/// Server names Claude Code skips with a warning (v2.1.240 docs).
+pub const RESERVED: &[&str] = &["workspace", "claude-in-chrome", "computer-use", "Claude Preview", "Claude Browser"];
+
+const SERVER_FIELDS: &[Field] = &[
+    field("type", Ty::String),
+    field("command", Ty::String),
+    field("args", Ty::StringArray),
+    field("env", Ty::Object),
+    field("cwd", Ty::String),
+    field("url", Ty::String),
+    field("headers", Ty::Object),
+    field("headersHelper", Ty::String),
+    field("oauth", Ty::Object),
+    field("timeout", Ty::Number),
+    field("alwaysLoad", Ty::Bool),
+];
+
+const FILE_FIELDS: &[Field] = &[field("mcpServers", Ty::Object), field("$schema", Ty::String)];
+
+/// A whole `.mcp.json`; `project` demands the `mcpServers` wrapper. Returns the servers.
+pub fn check_file(sink: &mut Sink<'_>, root: &Node, project: bool) -> usize {
+    let Some(entries) = root.as_object() else {
+        sink.report(&rules::wrong_field_type::RULE, root.span, format!("an MCP config must be an object, found {}", root.type_name()))
+            .help("write `{\"mcpServers\": {\"name\": {\"command\": \"…\"}}}`");
+        return 0;
+    };
+    match root.get("mcpServers") {
+        Some(servers) => {
+            check_fields(sink, root, FILE_FIELDS, "the MCP config", Unknown::Warn);
+            check_servers(sink, servers, "`mcpServers`")
+        }
+        None if project && !entries.is_empty() => {
+            sink.report(&rules::mcp_servers_key_missing::RULE, crate::span::Span::new(root.span.start, root.span.start + 1), "a project `.mcp.json` must put its servers under `mcpServers`")
+                .help("wrap the servers: `{\"mcpServers\": { … }}`; Claude Code reads none of them without it (the flat form works only in plugins)");
+            0
+        }
+        None => check_servers(sink, root, "the MCP config"),
+    }
+}
+
+/// A `{name: config}` map; returns the number of servers.
+pub fn check_servers(sink: &mut Sink<'_>, map: &Node, what: &str) -> usize {
+    let Some(entries) = map.as_object() else {
+        sink.report(&rules::wrong_field_type::RULE, map.span, format!("{what} must be an object of servers, found {}", map.type_name()));
+        return 0;
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    for (name, config) in entries {
+        if seen.contains(&name.name.as_str()) {
+            sink.report(&rules::duplicate_key::RULE, name.span, format!("server `{}` is defined more than once", name.name))
+                .help("the last definition wins; delete the other");
+        }
+        seen.push(&name.name);
+        if RESERVED.contains(&name.name.as_str()) {
+            sink.report(&rules::reserved_name::RULE, name.span, format!("`{}` is a reserved MCP server name", name.name))
+                .help("Claude Code skips this server; rename it");
+        }
+        check_server(sink, &name.name, name.span, config);
+    }
+    entries.len()
+}
+
+fn check_server(sink: &mut Sink<'_>, name: &str, name_span: crate::span::Span, config: &Node) {
+    let what = format!("server `{name}`");
+    if config.as_object().is_none() {
+        sink.report(&rules::wrong_field_type::RULE, config.span, format!("{what} must be an object, found {}", config.type_name()));
+        return;
+    }
+    check_fields(sink, config, SERVER_FIELDS, &what, Unknown::Warn);
+    let kind = config.get("type").and_then(Node::as_str);
+    match kind {
+        Some(t) if !TYPES.contains(&t) => {
+            let span = config.get("type").map_or(name_span, |n| n.span);
+            let d = sink.report(&rules::unknown_mcp_server_type::RULE, span, format!("{what} has unknown type `{t}`"));
+            match did_you_mean(t, TYPES.iter().copied()) {
+                Some(s) => d.help(format!("did you mean `{s}`? Claude Code skips the server otherwise")),
+                None => d.help("use `stdio`, `http`, `sse` or `ws`; Claude Code skips the server otherwise"),
+            };
+        }
+        None | Some("stdio") => {
+            if config.get("command").is_none() {
+                if config.get("url").is_some() && kind.is_none() {
+                    sink.report(&rules::mcp_server_without_transport::RULE, name_span, format!("{what} has a `url` but no `type`, so it is read as a stdio server"))
+                        .help("add `\"type\": \"http\"` (or `\"sse\"` / `\"ws\"`)");
+                } else {
+                    sink.report(&rules::mcp_server_without_transport::RULE, name_span, format!("{what} has no `command`"))
+                        .help("a stdio server needs `\"command\"`; a remote one needs `\"type\"` and `\"url\"`");
+                }
+            }
+        }
+        Some(_) => {
+            if config.get("url").is_none() {
+                sink.report(&rules::mcp_server_without_transport::RULE, name_span, format!("{what} has no `url`"))
+                    .help("a remote server needs `\"url\"`");
+            }
+        }
+    }
+    for map in ["env", "headers"] {
+        if let Some(values) = config.get(map).and_then(Node::as_object) {
+            for (key, value) in values {
+                if value.as_str().is_none() {
+                    sink.report(&rules::wrong_field_type::RULE, value.span, format!("`{map}.{}` in {what} must be a string, found {}", key.name, value.type_name()));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Readers for each declaration format. A reader never fails: it records what it could
+//! read and reports what is wrong, then the next file is read.
+
+pub mod hooks;
+pub mod manifest;
+pub mod markdown;
+pub mod mcp;
+pub mod settings;
+
+use crate::walk::Tree;
+
+/// Where a declaration comes from (managed > user > project; plugins are their own scope).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Scope {
+    Managed,
+    User,
+    Project,
+    Plugin,
+    /// A folder of skills that no project or plugin claims (an installable collection).
+    Collection,
+}
+
+impl Scope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Managed => "managed",
+            Scope::User => "user",
+            Scope::Project => "project",
+            Scope::Plugin => "plugin",
+            Scope::Collection => "collection",
+        }
+    }
+}
+
+/// What kind of file a path was claimed as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FileKind {
+    Skill,
+    Command,
+    Agent,
+    PluginManifest,
+    Marketplace,
+    /// `.mcp.json` of a project: the `mcpServers` wrapper is required.
+    ProjectMcp,
+    /// `.mcp.json` (or a manifest-named MCP file) of a plugin: the flat form is allowed too.
+    PluginMcp,
+    Hooks,
+    Settings,
+}
+
+impl FileKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileKind::Skill => "skill",
+            FileKind::Command => "command",
+            FileKind::Agent => "agent",
+            FileKind::PluginManifest => "plugin manifest",
+            FileKind::Marketplace => "marketplace",
+            FileKind::ProjectMcp | FileKind::PluginMcp => "MCP config",
+            FileKind::Hooks => "hooks",
+            FileKind::Settings => "settings",
+        }
+    }
+}
+
+/// What a reader needs beyond the file itself.
+#[derive(Debug, Clone, Copy)]
+pub struct FileCx<'a> {
+    pub tree: &'a Tree,
+    pub rel: &'a str,
+    pub scope: Scope,
+    /// For plugin files: the plugin's root directory (relative, `""` for the checked root).
+    pub plugin_root: Option<&'a str>,
+    /// For project files: the project root, where `$CLAUDE_PROJECT_DIR` points.
+    pub project_root: Option<&'a str>,
+}
+
+/// Declarations a file contributed, by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub skills: usize,
+    pub commands: usize,
+    pub agents: usize,
+    pub plugins: usize,
+    pub marketplaces: usize,
+    pub mcp_servers: usize,
+    pub hooks: usize,
+    pub settings: usize,
+}
+
+impl std::ops::AddAssign for Counts {
+    fn add_assign(&mut self, o: Counts) {
+        self.skills += o.skills;
+        self.commands += o.commands;
+        self.agents += o.agents;
+        self.plugins += o.plugins;
+        self.marketplaces += o.marketplaces;
+        self.mcp_servers += o.mcp_servers;
+        self.hooks += o.hooks;
+        self.settings += o.settings;
+    }
+}
+
+/// Joins a relative directory and a relative path, resolving `.` and `..`; `None` when the
+/// result would leave the checked root.
+pub fn join_rel(dir: &str, path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The parent directory of a relative path (`""` at the top).
+pub fn parent(rel: &str) -> &str {
+    rel.rfind('/').map_or("", |i| &rel[..i])
+}
+
+/// The last path segment.
+pub fn file_name(rel: &str) -> &str {
+    rel.rfind('/').map_or(rel, |i| &rel[i + 1..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joins() {
+        assert_eq!(join_rel("a/b", "./c").as_deref(), Some("a/b/c"));
+        assert_eq!(join_rel("a/b", "../c").as_deref(), Some("a/c"));
+        assert_eq!(join_rel("", "./"), Some(String::new()));
+        assert_eq!(join_rel("a", "../../x"), None);
+    }
+}

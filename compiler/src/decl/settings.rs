@@ -1,0 +1,139 @@
+//! `settings.json` / `settings.local.json` (and managed settings): permissions, plugin
+//! enablement, MCP approval keys and hooks. Claude Code has well over a hundred settings;
+//! capc types the ones that change capabilities and only suggests spellings for the rest.
+
+use super::FileCx;
+use crate::diagnostic::Sink;
+use crate::node::Node;
+use crate::rules;
+use crate::schema::{check_fields, field, Field, Ty, Unknown};
+
+const FIELDS: &[Field] = &[
+    field("$schema", Ty::String),
+    field("permissions", Ty::Object),
+    field("enabledPlugins", Ty::Object),
+    field("extraKnownMarketplaces", Ty::Object),
+    field("additionalMarketplaces", Ty::Object),
+    field("enableAllProjectMcpServers", Ty::Bool),
+    field("enabledMcpjsonServers", Ty::StringArray),
+    field("disabledMcpjsonServers", Ty::StringArray),
+    field("allowedMcpServers", Ty::Array),
+    field("deniedMcpServers", Ty::Array),
+    field("allowManagedMcpServersOnly", Ty::Bool),
+    field("allowManagedHooksOnly", Ty::Bool),
+    field("allowManagedPermissionRulesOnly", Ty::Bool),
+    field("hooks", Ty::Object),
+    field("disableAllHooks", Ty::Bool),
+    field("allowedHttpHookUrls", Ty::StringArray),
+    field("httpHookAllowedEnvVars", Ty::StringArray),
+    field("env", Ty::Object),
+    field("model", Ty::String),
+    field("availableModels", Ty::StringArray),
+    field("fallbackModel", Ty::String),
+    field("effortLevel", Ty::String),
+    field("outputStyle", Ty::String),
+    field("statusLine", Ty::Object),
+    field("subagentStatusLine", Ty::Object),
+    field("fileSuggestion", Ty::Object),
+    field("apiKeyHelper", Ty::String),
+    field("awsAuthRefresh", Ty::String),
+    field("awsCredentialExport", Ty::String),
+    field("cleanupPeriodDays", Ty::Number),
+    field("includeCoAuthoredBy", Ty::Bool),
+    field("includeGitInstructions", Ty::Bool),
+    field("attribution", Ty::Object),
+    field("forceLoginMethod", Ty::String),
+    field("forceLoginOrgUUID", Ty::Any),
+    field("otelHeadersHelper", Ty::String),
+    field("language", Ty::String),
+    field("alwaysThinkingEnabled", Ty::Bool),
+    field("spinnerTipsEnabled", Ty::Bool),
+    field("spinnerTipsOverride", Ty::Object),
+    field("spinnerVerbs", Ty::Object),
+    field("companyAnnouncements", Ty::StringArray),
+    field("autoUpdatesChannel", Ty::String),
+    field("respectGitignore", Ty::Bool),
+    field("sandbox", Ty::Object),
+    field("skillOverrides", Ty::Object),
+    field("skillListingBudgetFraction", Ty::Number),
+    field("skillListingMaxDescChars", Ty::Number),
+    field("disableBundledSkills", Ty::Bool),
+    field("disableSkillShellExecution", Ty::Bool),
+    field("syncClaudeAiSkills", Ty::Bool),
+    field("strictPluginOnlyCustomization", Ty::Any),
+    field("strictKnownMarketplaces", Ty::Array),
+    field("blockedMarketplaces", Ty::Array),
+    field("disableCommandPluginSources", Ty::Bool),
+    field("disableSideloadFlags", Ty::Bool),
+    field("disableClaudeAiConnectors", Ty::Bool),
+    field("allowAllClaudeAiMcps", Ty::Bool),
+    field("pluginConfigs", Ty::Object),
+    field("agent", Ty::String),
+    field("disableWorkflows", Ty::Bool),
+    field("disableArtifact", Ty::Bool),
+    field("disableAgentView", Ty::Bool),
+    field("useAutoModeDuringPlan", Ty::Bool),
+    field("autoMode", Ty::Object),
+    field("worktree", Ty::Object),
+    field("plansDirectory", Ty::String),
+    field("prefersReducedMotion", Ty::Bool),
+    field("showTurnDuration", Ty::Bool),
+    field("terminalProgressBarEnabled", Ty::Bool),
+    field("teammateMode", Ty::String),
+    field("autoMemoryEnabled", Ty::Bool),
+    field("claudeMdExcludes", Ty::StringArray),
+];
+
+const PERMISSION_FIELDS: &[Field] = &[
+    field("allow", Ty::StringArray),
+    field("deny", Ty::StringArray),
+    field("ask", Ty::StringArray),
+    field("additionalDirectories", Ty::StringArray),
+    field("defaultMode", Ty::String),
+    field("disableBypassPermissionsMode", Ty::String),
+    field("disableAutoMode", Ty::String),
+];
+
+const MODES: &[&str] = &["default", "manual", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"];
+
+/// Returns the number of hook handlers the settings declare.
+pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
+    if root.as_object().is_none() {
+        sink.report(&rules::wrong_field_type::RULE, root.span, format!("settings must be an object, found {}", root.type_name()));
+        return 0;
+    }
+    check_fields(sink, root, FIELDS, "settings", Unknown::SuggestOnly);
+    if let Some(permissions) = root.get("permissions").filter(|p| p.as_object().is_some()) {
+        check_fields(sink, permissions, PERMISSION_FIELDS, "`permissions`", Unknown::Warn);
+        if let Some(mode) = permissions.get("defaultMode") {
+            if let Some(value) = mode.as_str() {
+                if !MODES.contains(&value) {
+                    let list = MODES.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+                    sink.report(&rules::invalid_field_value::RULE, mode.span, format!("`defaultMode: {value}` is not one of {list}"));
+                }
+            }
+        }
+    }
+    if let Some(plugins) = root.get("enabledPlugins").and_then(Node::as_object) {
+        for (key, value) in plugins {
+            if value.as_bool().is_none() && !matches!(value.kind, crate::node::NodeKind::Array(_)) {
+                sink.report(&rules::wrong_field_type::RULE, value.span, format!("`enabledPlugins.{}` must be `true` or `false`, found {}", key.name, value.type_name()));
+            }
+            if !key.name.contains('@') {
+                sink.report(&rules::invalid_field_value::RULE, key.span, format!("`{}` does not name a marketplace", key.name))
+                    .help(format!("write `\"{}@<marketplace>\"`", key.name));
+            }
+        }
+    }
+    if let Some(env) = root.get("env").and_then(Node::as_object) {
+        for (key, value) in env {
+            if value.as_str().is_none() {
+                sink.report(&rules::wrong_field_type::RULE, value.span, format!("`env.{}` must be a string, found {}", key.name, value.type_name()));
+            }
+        }
+    }
+    match root.get("hooks") {
+        Some(hooks) if hooks.as_object().is_some() => super::hooks::check_event_map(sink, cx, hooks, "`hooks`"),
+        _ => 0,
+    }
+}

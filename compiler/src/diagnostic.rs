@@ -1,0 +1,156 @@
+//! Diagnostics are data: a rule, a severity, a place and words. Rendering (miette for
+//! people, JSON for tools) happens at the edge, in `report`.
+
+use crate::span::Span;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The stable kebab-case id of the rule (see `rules::RULES`).
+    pub rule: &'static str,
+    pub severity: Severity,
+    /// The file, relative to the checked root, with `/` separators.
+    pub path: String,
+    /// Where in the file; `None` blames the whole file (reported at 1:1).
+    pub span: Option<Span>,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+/// Collects the diagnostics of one file; the rule's default severity applies unless the
+/// finding sets another.
+#[derive(Debug)]
+pub struct Sink<'a> {
+    path: &'a str,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Sink<'a> {
+    pub fn new(path: &'a str) -> Sink<'a> {
+        Sink { path, diagnostics: Vec::new() }
+    }
+
+    pub fn path(&self) -> &str {
+        self.path
+    }
+
+    /// Reports a finding of `rule` at `span`.
+    pub fn report(&mut self, rule: &crate::rules::Rule, span: impl Into<Option<Span>>, message: impl Into<String>) -> &mut Diagnostic {
+        self.diagnostics.push(Diagnostic {
+            rule: rule.id,
+            severity: rule.severity,
+            path: self.path.to_string(),
+            span: span.into(),
+            message: message.into(),
+            help: None,
+        });
+        let last = self.diagnostics.len() - 1;
+        &mut self.diagnostics[last]
+    }
+}
+
+impl Diagnostic {
+    pub fn help(&mut self, help: impl Into<String>) -> &mut Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn severity(&mut self, severity: Severity) -> &mut Diagnostic {
+        self.severity = severity;
+        self
+    }
+}
+
+/// Line starts of a text, to turn byte offsets into 1-based line and column numbers.
+/// Columns count characters, as editors do.
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
+    }
+
+    /// (line, column), both 1-based.
+    pub fn position(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(text.len());
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.starts[line];
+        let mut end = offset;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let column = text[start..end].chars().count() + 1;
+        (line + 1, column)
+    }
+}
+
+/// The nearest candidate by edit distance, when it is close enough to be a likely typo.
+pub fn did_you_mean<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+    let lower = word.to_ascii_lowercase();
+    let normalized = normalize_separators(&lower);
+    candidates
+        .into_iter()
+        .filter_map(|c| {
+            let c_lower = c.to_ascii_lowercase();
+            // `mcp_servers` for `mcpServers`, `allowed_tools` for `allowed-tools`.
+            if normalize_separators(&c_lower) == normalized {
+                return Some((0, c));
+            }
+            let distance = strsim::levenshtein(&lower, &c_lower);
+            let limit = if word.len() <= 4 { 1 } else { 2 };
+            (distance <= limit).then_some((distance, c))
+        })
+        .min_by_key(|(d, c)| (*d, *c))
+        .map(|(_, c)| c)
+}
+
+fn normalize_separators(word: &str) -> String {
+    word.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_characters() {
+        let text = "ab\néé\nx";
+        let index = LineIndex::new(text);
+        assert_eq!(index.position(text, 0), (1, 1));
+        assert_eq!(index.position(text, 3), (2, 1));
+        assert_eq!(index.position(text, 5), (2, 2));
+        assert_eq!(index.position(text, 8), (3, 1));
+        assert_eq!(index.position(text, 99), (3, 2));
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(did_you_mean("mcp_servers", ["mcpServers", "commands"]), Some("mcpServers"));
+        assert_eq!(did_you_mean("descripton", ["description", "name"]), Some("description"));
+        assert_eq!(did_you_mean("zzz", ["name"]), None);
+        assert_eq!(did_you_mean("allowed_tools", ["allowed-tools"]), Some("allowed-tools"));
+    }
+}

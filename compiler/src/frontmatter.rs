@@ -1,0 +1,390 @@
+//! Frontmatter: the YAML between a first line `---` and the next line `---`.
+//!
+//! Claude Code 2.1.332 is more lenient than YAML: when the block does not parse, it
+//! double-quotes every column-0 `key: value` line whose value holds a YAML-special
+//! character (`: `, `#`, `[`, `*`, …) and tries again. So `description: Use this: when …`
+//! loads, while a block scalar followed by such a line, a tab indent or CRLF line endings
+//! (JavaScript's `.` stops at `\r`) still fail. This module reproduces that two-step parse;
+//! the behaviour was measured against `claude plugin validate` 2.1.332.
+
+use crate::node::{Key, Node, NodeKind};
+use crate::span::Span;
+
+/// Where the frontmatter sits in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Split {
+    /// No frontmatter: the file does not start with a `---` line.
+    None,
+    /// A `---` line opens a block that no later `---` line closes. Claude Code then sees no
+    /// frontmatter at all, and the `---` and everything after it is the body.
+    Unclosed { opener: Span },
+    Found(Block),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    /// The YAML text between the delimiter lines.
+    pub yaml: Span,
+    /// The whole block including both `---` lines.
+    pub whole: Span,
+    /// Where the Markdown body starts.
+    pub body_start: usize,
+}
+
+pub fn split(text: &str) -> Split {
+    let Some(first_end) = line_end(text, 0) else { return Split::None };
+    if !is_delimiter(&text[..first_end.content_end]) {
+        return Split::None;
+    }
+    let yaml_start = first_end.next;
+    let mut pos = yaml_start;
+    while pos < text.len() {
+        let Some(end) = line_end(text, pos) else { break };
+        if is_delimiter(&text[pos..end.content_end]) {
+            return Split::Found(Block {
+                yaml: Span::new(yaml_start, pos),
+                whole: Span::new(0, end.next),
+                body_start: end.next,
+            });
+        }
+        pos = end.next;
+    }
+    Split::Unclosed { opener: Span::new(0, first_end.content_end) }
+}
+
+struct LineEnd {
+    /// End of the line's text, before `\n`.
+    content_end: usize,
+    /// Start of the next line.
+    next: usize,
+}
+
+fn line_end(text: &str, start: usize) -> Option<LineEnd> {
+    if start > text.len() {
+        return None;
+    }
+    match memchr_newline(&text.as_bytes()[start..]) {
+        Some(i) => Some(LineEnd { content_end: start + i, next: start + i + 1 }),
+        None => Some(LineEnd { content_end: text.len(), next: text.len() }),
+    }
+}
+
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
+}
+
+/// `---` with optional trailing whitespace (the regex Claude Code uses is `---\s*`).
+fn is_delimiter(line: &str) -> bool {
+    line.strip_prefix("---").is_some_and(|rest| rest.chars().all(char::is_whitespace))
+}
+
+/// The outcome of reading a frontmatter block.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Parsed {
+    /// The fields, as a mapping node (empty when the block is empty).
+    Fields { node: Node, lenient: Option<LenientNote> },
+    /// YAML that even the lenient retry cannot read. Claude Code loads the file with
+    /// empty metadata (skills, commands) or skips it (subagents).
+    Invalid { span: Span, message: String },
+    /// Valid YAML that is not a mapping (`- a`, a bare scalar).
+    NotAMapping { span: Span, found: &'static str },
+}
+
+/// The YAML was invalid and loaded only because Claude Code 2.1.332 quoted these lines.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LenientNote {
+    /// The first value that needed quoting.
+    pub span: Span,
+    pub yaml_error: String,
+}
+
+/// Parses the YAML of `block` within `text`; spans in the result are file offsets.
+pub fn parse(text: &str, block: &Block) -> Parsed {
+    let yaml = &text[block.yaml.start..block.yaml.end];
+    match load(yaml) {
+        Ok(value) => to_fields(text, block, value, None),
+        Err(first) => {
+            let (quoted, first_quoted) = quote_problematic_values(yaml);
+            match first_quoted.and_then(|span| load(&quoted).ok().map(|v| (v, span))) {
+                Some((value, span)) => {
+                    let note = LenientNote { span: span.shift(block.yaml.start), yaml_error: first.message.clone() };
+                    to_fields(text, block, value, Some(note))
+                }
+                None => Parsed::Invalid { span: first.span.shift(block.yaml.start), message: first.message },
+            }
+        }
+    }
+}
+
+struct YamlError {
+    span: Span,
+    message: String,
+}
+
+fn load(yaml: &str) -> Result<serde_yaml::Value, YamlError> {
+    serde_yaml::from_str::<serde_yaml::Value>(yaml).map_err(|e| {
+        let offset = e.location().map_or(0, |l| l.index().min(yaml.len()));
+        let mut start = offset;
+        while !yaml.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = (start + 1).min(yaml.len());
+        while !yaml.is_char_boundary(end) {
+            end += 1;
+        }
+        // serde_yaml appends " at line L column C"; our span carries that.
+        let text = e.to_string();
+        let message = match text.find(" at line ") {
+            Some(i) => text[..i].to_string(),
+            None => text,
+        };
+        YamlError { span: Span::new(start, end), message }
+    })
+}
+
+/// The retry Claude Code makes: returns the rewritten YAML and the span (in `yaml`) of the
+/// first value it quoted, or `None` when no line qualified (then there is nothing to retry).
+fn quote_problematic_values(yaml: &str) -> (String, Option<Span>) {
+    let mut out = String::with_capacity(yaml.len() + 16);
+    let mut first = None;
+    let mut offset = 0;
+    for (i, line) in yaml.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        match problematic_value(line) {
+            Some((key_len, value_start)) => {
+                let value = &line[value_start..];
+                first.get_or_insert(Span::new(offset + value_start, offset + line.len()));
+                out.push_str(&line[..key_len]);
+                out.push_str(": \"");
+                for c in value.chars() {
+                    if c == '\\' || c == '"' {
+                        out.push('\\');
+                    }
+                    out.push(c);
+                }
+                out.push('"');
+            }
+            None => out.push_str(line),
+        }
+        offset += line.len() + 1;
+    }
+    (out, first)
+}
+
+/// For `key: value` at column 0 whose value needs quoting: (key length, value start).
+fn problematic_value(line: &str) -> Option<(usize, usize)> {
+    let key_len = line.bytes().take_while(|b| b.is_ascii_alphabetic() || *b == b'_' || *b == b'-').count();
+    if key_len == 0 || line.as_bytes().get(key_len) != Some(&b':') {
+        return None;
+    }
+    let after = &line[key_len + 1..];
+    let trimmed = after.trim_start_matches(is_js_whitespace);
+    if trimmed.len() == after.len() || trimmed.is_empty() {
+        return None; // `\s+` needs at least one whitespace, `(.+)` one character
+    }
+    // JavaScript's `.` does not match line terminators, so such a line is left alone.
+    if trimmed.contains(['\r', '\u{2028}', '\u{2029}']) {
+        return None;
+    }
+    let quoted = |q: char| trimmed.len() >= 2 && trimmed.starts_with(q) && trimmed.ends_with(q);
+    if quoted('"') || quoted('\'') {
+        return None;
+    }
+    let special = trimmed.contains(": ") || trimmed.contains(|c| "{}[]*&#!|>%@`".contains(c));
+    special.then_some((key_len, line.len() - trimmed.len()))
+}
+
+fn is_js_whitespace(c: char) -> bool {
+    c.is_whitespace() || c == '\u{feff}'
+}
+
+fn to_fields(text: &str, block: &Block, value: serde_yaml::Value, lenient: Option<LenientNote>) -> Parsed {
+    let spans = top_level_spans(text, block);
+    match value {
+        serde_yaml::Value::Null => Parsed::Fields { node: Node { kind: NodeKind::Object(Vec::new()), span: block.yaml }, lenient },
+        serde_yaml::Value::Mapping(map) => {
+            let mut entries = Vec::with_capacity(map.len());
+            for (k, v) in map {
+                let name = scalar_key(&k);
+                let (key_span, value_span) = spans
+                    .iter()
+                    .find(|s| s.name == name)
+                    .map_or((block.yaml, block.yaml), |s| (s.key, s.value));
+                entries.push((Key { name, span: key_span }, convert(v, value_span)));
+            }
+            Parsed::Fields { node: Node { kind: NodeKind::Object(entries), span: block.yaml }, lenient }
+        }
+        other => {
+            let found = convert(other, block.yaml).type_name();
+            Parsed::NotAMapping { span: block.yaml, found }
+        }
+    }
+}
+
+fn scalar_key(key: &serde_yaml::Value) -> String {
+    match key {
+        serde_yaml::Value::String(s) => s.clone(),
+        serde_yaml::Value::Bool(b) => b.to_string(),
+        serde_yaml::Value::Number(n) => n.to_string(),
+        serde_yaml::Value::Null => "null".to_string(),
+        other => serde_yaml::to_string(other).unwrap_or_default().trim().to_string(),
+    }
+}
+
+/// Nested values share the span of the top-level entry they sit in.
+fn convert(value: serde_yaml::Value, span: Span) -> Node {
+    let kind = match value {
+        serde_yaml::Value::Null => NodeKind::Null,
+        serde_yaml::Value::Bool(b) => NodeKind::Bool(b),
+        serde_yaml::Value::Number(n) => NodeKind::Number(n.to_string()),
+        serde_yaml::Value::String(s) => NodeKind::String(s),
+        serde_yaml::Value::Sequence(items) => NodeKind::Array(items.into_iter().map(|v| convert(v, span)).collect()),
+        serde_yaml::Value::Mapping(map) => NodeKind::Object(
+            map.into_iter().map(|(k, v)| (Key { name: scalar_key(&k), span }, convert(v, span))).collect(),
+        ),
+        serde_yaml::Value::Tagged(tagged) => return convert(tagged.value, span),
+    };
+    Node { kind, span }
+}
+
+struct EntrySpan {
+    name: String,
+    key: Span,
+    value: Span,
+}
+
+/// Finds each column-0 `key:` line and the extent of its value (up to the next column-0
+/// line), in file offsets.
+fn top_level_spans(text: &str, block: &Block) -> Vec<EntrySpan> {
+    let yaml = &text[block.yaml.start..block.yaml.end];
+    let mut out: Vec<EntrySpan> = Vec::new();
+    let mut offset = 0;
+    for line in yaml.split_inclusive('\n') {
+        let content = line.trim_end_matches(['\n', '\r']);
+        let starts_entry = content.chars().next().is_some_and(|c| !c.is_whitespace() && c != '#' && c != '-');
+        if starts_entry {
+            if let Some((key_text, key_end)) = entry_key(content) {
+                let value_start = key_end + 1 + (content[key_end + 1..].len() - content[key_end + 1..].trim_start().len());
+                let abs = block.yaml.start + offset;
+                out.push(EntrySpan {
+                    name: key_text,
+                    key: Span::new(abs, abs + key_end),
+                    value: Span::new(abs + value_start, abs + content.len()),
+                });
+            }
+        } else if let Some(last) = out.last_mut() {
+            // An indented or blank line continues the previous value.
+            if !content.trim().is_empty() && !content.trim_start().starts_with('#') {
+                last.value.end = block.yaml.start + offset + content.len();
+            }
+        }
+        offset += line.len();
+    }
+    for entry in &mut out {
+        if entry.value.is_empty() {
+            entry.value = entry.key;
+        }
+    }
+    out
+}
+
+/// The key of a `key: value` line and the byte index of its `:`; quoted keys are unquoted.
+fn entry_key(line: &str) -> Option<(String, usize)> {
+    if let Some(rest) = line.strip_prefix(['"', '\'']) {
+        let quote = line.as_bytes()[0] as char;
+        let close = rest.find(quote)?;
+        let colon = 1 + close + 1;
+        return (line.as_bytes().get(colon) == Some(&b':')).then(|| (rest[..close].to_string(), colon));
+    }
+    let colon = line.find(':')?;
+    let after = line.as_bytes().get(colon + 1);
+    if after.is_some_and(|b| !b.is_ascii_whitespace()) {
+        return None;
+    }
+    Some((line[..colon].trim_end().to_string(), colon))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check(text: &str, expected: &str) {
+        let actual = match split(text) {
+            Split::None => "none".to_string(),
+            Split::Unclosed { opener } => format!("unclosed {}..{}", opener.start, opener.end),
+            Split::Found(block) => match parse(text, &block) {
+                Parsed::Fields { node, lenient } => {
+                    let mut s = node.debug_tree();
+                    if let Some(note) = lenient {
+                        s.push_str(&format!(" lenient@{}..{}", note.span.start, note.span.end));
+                    }
+                    s
+                }
+                Parsed::Invalid { span, message } => format!("invalid {}..{}: {message}", span.start, span.end),
+                Parsed::NotAMapping { found, .. } => format!("not a mapping: {found}"),
+            },
+        };
+        assert_eq!(actual, expected, "input: {text:?}");
+    }
+
+    #[test]
+    fn splits() {
+        check("no frontmatter", "none");
+        check("", "none");
+        check("---\nname: x\n", "unclosed 0..3");
+        check("--- \nname: x\n---  \nbody", r#"{name@5..9: "x"@11..12}@5..13"#);
+        check("---\n---\nbody", "{}@4..4");
+        check("----\nname: x\n---\n", "none");
+    }
+
+    #[test]
+    fn plain_yaml() {
+        check(
+            "---\nname: a\ndescription: b c\n---\n",
+            r#"{name@4..8: "a"@10..11, description@12..23: "b c"@25..28}@4..29"#,
+        );
+        check("---\nallowed-tools:\n  - Read\n  - Bash\n---\n", r#"{allowed-tools@4..17: ["Read"@22..35, "Bash"@22..35]@22..35}@4..36"#);
+    }
+
+    #[test]
+    fn lenient_retry_matches_claude_code() {
+        // A plain scalar holding `: ` is invalid YAML but loads in 2.1.332.
+        check("---\ndescription: Use this: when x\n---\n", r#"{description@4..15: "Use this: when x"@17..33}@4..34 lenient@17..33"#);
+        check("---\ndescription: [unclosed\n---\n", r#"{description@4..15: "[unclosed"@17..26}@4..27 lenient@17..26"#);
+        // A line ending in `\r` is never quoted, so CRLF files with such a value fail.
+        assert!(check_invalid("---\r\ndescription: a: b\r\n---\r\n"));
+        // Quoting `|` breaks the block scalar that follows: still invalid.
+        assert!(check_invalid("---\ndescription: |\n  a\nmodel: x: y\n---\n"));
+        assert!(check_invalid("---\nname: a\n  description: \"a\" b\n---\n"));
+    }
+
+    fn check_invalid(text: &str) -> bool {
+        let Split::Found(block) = split(text) else { return false };
+        matches!(parse(text, &block), Parsed::Invalid { .. })
+    }
+
+    #[test]
+    fn not_a_mapping() {
+        check("---\n- a\n---\n", "not a mapping: an array");
+    }
+
+    #[test]
+    fn alias_bomb_is_bounded() {
+        let mut yaml = String::from("---\na0: &a0 [x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..30 {
+            let prev = i - 1;
+            yaml.push_str(&format!("a{i}: &a{i} [*a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}]\n"));
+        }
+        yaml.push_str("---\n");
+        let Split::Found(block) = split(&yaml) else { panic!("no block") };
+        // serde_yaml refuses the expansion; the retry then quotes every `[*a…]` value, as
+        // Claude Code does after its own alias limit, so the result is plain strings.
+        match parse(&yaml, &block) {
+            Parsed::Fields { lenient, .. } => assert!(lenient.is_some()),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+}

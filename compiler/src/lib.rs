@@ -1,0 +1,29 @@
+//! capc-compiler: files → declarations → diagnostics (→ graph → lock, in later issues).
+//!
+//! Map of the crate:
+//! - `walk`: the only file-system access; a bounded, symlink-safe walk and file reads.
+//! - `check`: discovery of roots (marketplaces, plugins, projects, skill collections),
+//!   claims of files, parallel reading, cross-file checks.
+//! - `json`, `frontmatter`: readers that keep byte spans, into the shared `node` tree.
+//! - `schema`: field tables and the one checker of types and unknown fields.
+//! - `decl`: a reader per format (Markdown declarations, manifests, MCP, hooks, settings).
+//! - `rules`: one file per rule with its docs; `RULES` is the sorted registry.
+//! - `diagnostic`: diagnostics as data; `report` renders them for people and tools.
+//!
+//! Nothing here panics on user input, and nothing returns `Err` for a user mistake: those
+//! are diagnostics, and every other file is still checked.
+
+pub mod check;
+pub mod decl;
+pub mod diagnostic;
+pub mod frontmatter;
+pub mod json;
+pub mod node;
+pub mod report;
+pub mod rules;
+pub mod schema;
+pub mod span;
+pub mod walk;
+
+pub use check::{check, CheckError, Checked, Options};
+pub use diagnostic::{Diagnostic, Severity};

@@ -1,0 +1,146 @@
+//! Rendering: diagnostics for people (miette, with the source line underlined) and for
+//! tools (`--format json`, schema version 1). Both come out in the same sorted order.
+
+use crate::check::{positions, Checked};
+use crate::diagnostic::{Diagnostic, Severity};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource};
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    version: u32,
+    files_checked: usize,
+    declarations: JsonCounts,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+    summary: JsonSummary,
+}
+
+#[derive(Serialize)]
+struct JsonCounts {
+    skills: usize,
+    commands: usize,
+    agents: usize,
+    plugins: usize,
+    marketplaces: usize,
+    mcp_servers: usize,
+    hooks: usize,
+    settings: usize,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    rule: &'a str,
+    severity: &'a str,
+    path: &'a str,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    message: &'a str,
+    help: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct JsonSummary {
+    errors: usize,
+    warnings: usize,
+    infos: usize,
+}
+
+pub fn to_json(checked: &Checked) -> String {
+    let c = checked.declarations;
+    let report = JsonReport {
+        version: 1,
+        files_checked: checked.files_checked,
+        declarations: JsonCounts {
+            skills: c.skills,
+            commands: c.commands,
+            agents: c.agents,
+            plugins: c.plugins,
+            marketplaces: c.marketplaces,
+            mcp_servers: c.mcp_servers,
+            hooks: c.hooks,
+            settings: c.settings,
+        },
+        diagnostics: checked
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let ((line, column), (end_line, end_column)) = positions(checked, d);
+                JsonDiagnostic {
+                    rule: d.rule,
+                    severity: d.severity.as_str(),
+                    path: &d.path,
+                    line,
+                    column,
+                    end_line,
+                    end_column,
+                    message: &d.message,
+                    help: d.help.as_deref(),
+                }
+            })
+            .collect(),
+        summary: JsonSummary {
+            errors: checked.count(Severity::Error),
+            warnings: checked.count(Severity::Warning),
+            infos: checked.count(Severity::Info),
+        },
+    };
+    let mut out = serde_json::to_string_pretty(&report).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+/// Renders every diagnostic for a terminal, then a one-line summary.
+pub fn to_text(checked: &Checked, color: bool, width: usize) -> String {
+    let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(width).with_links(false);
+    let mut out = String::new();
+    for d in &checked.diagnostics {
+        let rendered = render_one(&handler, checked, d);
+        out.push_str(&rendered);
+        if !rendered.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out.push_str(&summary_line(checked));
+    out.push('\n');
+    out
+}
+
+fn render_one(handler: &GraphicalReportHandler, checked: &Checked, d: &Diagnostic) -> String {
+    let severity = match d.severity {
+        Severity::Error => miette::Severity::Error,
+        Severity::Warning => miette::Severity::Warning,
+        Severity::Info => miette::Severity::Advice,
+    };
+    let mut diagnostic = MietteDiagnostic::new(d.message.clone()).with_code(d.rule).with_severity(severity);
+    if let Some(help) = &d.help {
+        diagnostic = diagnostic.with_help(help.clone());
+    }
+    let mut out = String::new();
+    let source = checked.source(&d.path);
+    match (d.span, source) {
+        (Some(span), Some(file)) => {
+            diagnostic = diagnostic.with_label(LabeledSpan::new_primary_with_span(None, (span.start, span.len())));
+            let report = miette::Report::new(diagnostic).with_source_code(NamedSource::new(&d.path, file.text.clone()));
+            let _ = handler.render_report(&mut out, report.as_ref());
+        }
+        _ => {
+            diagnostic.message = format!("{}: {}", d.path, d.message);
+            let _ = handler.render_report(&mut out, &diagnostic);
+        }
+    }
+    out
+}
+
+pub fn summary_line(checked: &Checked) -> String {
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    format!(
+        "checked {}: {}, {}, {}",
+        plural(checked.files_checked, "file", "files"),
+        plural(checked.count(Severity::Error), "error", "errors"),
+        plural(checked.count(Severity::Warning), "warning", "warnings"),
+        plural(checked.count(Severity::Info), "info", "infos"),
+    )
+}

@@ -1,0 +1,26 @@
+//! Rule `duplicate-key`: a JSON or YAML key appears twice in one object.
+
+use super::Rule;
+use crate::diagnostic::Severity;
+
+pub static RULE: Rule = Rule {
+    id: "duplicate-key",
+    severity: Severity::Warning,
+    summary: "a JSON or YAML key appears twice in one object",
+    docs: DOCS,
+};
+
+const DOCS: &str = r##"### What it does
+Flags a key written more than once in the same object, including an MCP server defined twice.
+
+### Why is this bad?
+Claude Code (JavaScript's `JSON.parse`) silently keeps the last value, so the first one is dead and readers are misled.
+
+### Example
+```json
+{ "name": "a", "name": "b" }
+```
+
+### Source
+ECMA-404 / JSON.parse behaviour
+"##;

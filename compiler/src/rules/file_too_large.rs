@@ -1,0 +1,26 @@
+//! Rule `file-too-large`: a declaration file is larger than capc reads.
+
+use super::Rule;
+use crate::diagnostic::Severity;
+
+pub static RULE: Rule = Rule {
+    id: "file-too-large",
+    severity: Severity::Error,
+    summary: "a declaration file is larger than capc reads",
+    docs: DOCS,
+};
+
+const DOCS: &str = r##"### What it does
+Flags declaration files over 10 MiB; capc does not parse them.
+
+### Why is this bad?
+A skill, command or config that large is almost certainly a mistake (a generated or binary file), and it would fill the model's context if it loaded.
+
+### Example
+```text
+skills/huge/SKILL.md   # 50 MB
+```
+
+### Source
+capc limit
+"##;

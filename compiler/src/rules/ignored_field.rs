@@ -1,0 +1,28 @@
+//! Rule `ignored-field`: a field that Claude Code ignores in this kind of file.
+
+use super::Rule;
+use crate::diagnostic::Severity;
+
+pub static RULE: Rule = Rule {
+    id: "ignored-field",
+    severity: Severity::Warning,
+    summary: "a field that Claude Code ignores in this kind of file",
+    docs: DOCS,
+};
+
+const DOCS: &str = r##"### What it does
+Flags `name` and `paths` in command files, and `hooks`, `mcpServers` and `permissionMode` in a plugin's agents.
+
+### Why is this bad?
+The field looks meaningful but has no effect: a command's name comes from its file path, and plugin agents may not change hooks, servers or permission modes.
+
+### Example
+```markdown
+---
+name: gsd:help      # ignored: the command is named after the file
+---
+```
+
+### Source
+D:skills; D:plugins-ref; issue anthropics/claude-code#19749
+"##;

@@ -1,0 +1,28 @@
+//! Rule `invalid-field-value`: a field holds a value Claude Code does not recognise.
+
+use super::Rule;
+use crate::diagnostic::Severity;
+
+pub static RULE: Rule = Rule {
+    id: "invalid-field-value",
+    severity: Severity::Warning,
+    summary: "a field holds a value Claude Code does not recognise",
+    docs: DOCS,
+};
+
+const DOCS: &str = r##"### What it does
+Checks enumerations and formats: `effort`, `context`, `shell`, agent `permissionMode`, `color`, `memory`, `isolation`, settings `defaultMode`, semver `version`, `enabledPlugins` keys, and skills no one can invoke.
+
+### Why is this bad?
+Claude Code ignores unknown values, so the setting silently has no effect.
+
+### Example
+```markdown
+---
+effort: extreme     # one of low, medium, high, xhigh, max
+---
+```
+
+### Source
+D:skills; D:agents; D:settings-ref
+"##;

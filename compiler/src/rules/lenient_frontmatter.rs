@@ -1,0 +1,28 @@
+//! Rule `lenient-frontmatter`: frontmatter loads only through Claude Code's lenient retry.
+
+use super::Rule;
+use crate::diagnostic::Severity;
+
+pub static RULE: Rule = Rule {
+    id: "lenient-frontmatter",
+    severity: Severity::Info,
+    summary: "frontmatter loads only through Claude Code's lenient retry",
+    docs: DOCS,
+};
+
+const DOCS: &str = r##"### What it does
+Notes frontmatter that is not valid YAML but that Claude Code 2.1.332 still loads, because its retry double-quotes `key: value` lines with special characters such as `: `.
+
+### Why is this bad?
+Strict YAML readers, other tools and older Claude Code versions (2.1.197 among them) reject the file, and the same text may break as soon as a block scalar is added.
+
+### Example
+```markdown
+---
+description: Use this agent when: the user asks
+---
+```
+
+### Source
+PEERS §6; measured with claude plugin validate 2.1.332
+"##;

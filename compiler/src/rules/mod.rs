@@ -1,0 +1,120 @@
+//! The rule registry. Each rule lives in its own file with its docs; this list is
+//! sorted by id and a test keeps it so. A rule id is public API: never rename one.
+
+use crate::diagnostic::Severity;
+
+pub mod component_in_manifest_dir;
+pub mod component_path_format;
+pub mod conflicting_manifests;
+pub mod duplicate_key;
+pub mod duplicate_plugin_entry;
+pub mod file_too_large;
+pub mod hooks_at_top_level;
+pub mod ignored_default_folder;
+pub mod ignored_field;
+pub mod ignored_plugin_claude_md;
+pub mod invalid_agent_name;
+pub mod invalid_field_value;
+pub mod invalid_frontmatter;
+pub mod invalid_hook_handler;
+pub mod invalid_json;
+pub mod invalid_plugin_source;
+pub mod lenient_frontmatter;
+pub mod loose_skill_file;
+pub mod mcp_server_without_transport;
+pub mod mcp_servers_key_missing;
+pub mod missing_component_path;
+pub mod missing_frontmatter;
+pub mod missing_hook_script;
+pub mod missing_required_field;
+pub mod name_not_kebab_case;
+pub mod reserved_name;
+pub mod skill_description_too_long;
+pub mod unfollowed_symlink;
+pub mod unknown_field;
+pub mod unknown_hook_event;
+pub mod unknown_mcp_server_type;
+pub mod unquoted_plugin_variable;
+pub mod unreadable_file;
+pub mod version_mismatch;
+pub mod wrong_field_type;
+
+/// A rule: a stable kebab-case id, its default severity, a one-line summary and docs
+/// (Markdown, with the sections What it does, Why is this bad?, Example, Source).
+#[derive(Debug)]
+pub struct Rule {
+    pub id: &'static str,
+    pub severity: Severity,
+    pub summary: &'static str,
+    pub docs: &'static str,
+}
+
+/// Every rule, sorted by id.
+pub static RULES: &[&Rule] = &[
+    &component_in_manifest_dir::RULE,
+    &component_path_format::RULE,
+    &conflicting_manifests::RULE,
+    &duplicate_key::RULE,
+    &duplicate_plugin_entry::RULE,
+    &file_too_large::RULE,
+    &hooks_at_top_level::RULE,
+    &ignored_default_folder::RULE,
+    &ignored_field::RULE,
+    &ignored_plugin_claude_md::RULE,
+    &invalid_agent_name::RULE,
+    &invalid_field_value::RULE,
+    &invalid_frontmatter::RULE,
+    &invalid_hook_handler::RULE,
+    &invalid_json::RULE,
+    &invalid_plugin_source::RULE,
+    &lenient_frontmatter::RULE,
+    &loose_skill_file::RULE,
+    &mcp_server_without_transport::RULE,
+    &mcp_servers_key_missing::RULE,
+    &missing_component_path::RULE,
+    &missing_frontmatter::RULE,
+    &missing_hook_script::RULE,
+    &missing_required_field::RULE,
+    &name_not_kebab_case::RULE,
+    &reserved_name::RULE,
+    &skill_description_too_long::RULE,
+    &unfollowed_symlink::RULE,
+    &unknown_field::RULE,
+    &unknown_hook_event::RULE,
+    &unknown_mcp_server_type::RULE,
+    &unquoted_plugin_variable::RULE,
+    &unreadable_file::RULE,
+    &version_mismatch::RULE,
+    &wrong_field_type::RULE,
+];
+
+pub fn find(id: &str) -> Option<&'static Rule> {
+    RULES.iter().copied().find(|r| r.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_are_sorted_unique_and_kebab_case() {
+        for pair in RULES.windows(2) {
+            assert!(pair[0].id < pair[1].id, "sort RULES in compiler/src/rules/mod.rs: `{}` before `{}`", pair[0].id, pair[1].id);
+        }
+        for rule in RULES {
+            assert!(rule.id.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "`{}` is not kebab-case", rule.id);
+        }
+    }
+
+    #[test]
+    fn docs_have_their_sections_in_order() {
+        for rule in RULES {
+            let mut at = 0;
+            for section in ["### What it does", "### Why is this bad?", "### Example", "### Source"] {
+                let found = rule.docs[at..].find(section).unwrap_or_else(|| panic!("`{}` docs lack `{section}` (in order)", rule.id));
+                at += found + section.len();
+            }
+            assert!(!rule.summary.ends_with('.'), "`{}` summary ends with a period", rule.id);
+        }
+    }
+}

@@ -1,0 +1,26 @@
+//! Rule `name-not-kebab-case`: a plugin or marketplace name is not kebab-case.
+
+use super::Rule;
+use crate::diagnostic::Severity;
+
+pub static RULE: Rule = Rule {
+    id: "name-not-kebab-case",
+    severity: Severity::Warning,
+    summary: "a plugin or marketplace name is not kebab-case",
+    docs: DOCS,
+};
+
+const DOCS: &str = r##"### What it does
+Flags plugin and marketplace names that are not lowercase letters, digits and single hyphens.
+
+### Why is this bad?
+`claude plugin validate` warns, Claude Desktop rejects some such names, and the name becomes every command's namespace (`/My Plugin:x`).
+
+### Example
+```json
+{ "name": "My_Plugin" }
+```
+
+### Source
+D:plugins-ref; D:mkt
+"##;

@@ -1,0 +1,28 @@
+//! Rule `skill-description-too-long`: a skill's description is cut in the listing.
+
+use super::Rule;
+use crate::diagnostic::Severity;
+
+pub static RULE: Rule = Rule {
+    id: "skill-description-too-long",
+    severity: Severity::Warning,
+    summary: "a skill's description is cut in the listing",
+    docs: DOCS,
+};
+
+const DOCS: &str = r##"### What it does
+Flags skills whose `description` plus `when_to_use` exceed 1,536 characters (`skillListingMaxDescChars`).
+
+### Why is this bad?
+The model sees only the first 1,536 characters when it decides which skill to use; the rest is dropped.
+
+### Example
+```markdown
+---
+description: (2,000 characters)
+---
+```
+
+### Source
+D:skills; D:settings-ref
+"##;

@@ -1,0 +1,159 @@
+//! Field tables and the one checker that walks an object against them, so every format
+//! reports wrong types, unknown fields and duplicate keys the same way.
+
+use crate::diagnostic::{did_you_mean, Severity, Sink};
+use crate::node::{Node, NodeKind};
+use crate::rules;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ty {
+    String,
+    Number,
+    Integer,
+    Bool,
+    /// Frontmatter booleans: since Claude Code 2.1.218 `true/false/yes/no/on/off/1/0` in any case.
+    BoolLike,
+    Object,
+    Array,
+    StringArray,
+    /// A path or a list of paths (plugin component fields).
+    StringOrStringArray,
+    /// A path, a list of paths, or an inline object (plugin `hooks`, `mcpServers`).
+    StringOrArrayOrObject,
+    /// A comma- or space-separated string, or a list of strings (`allowed-tools`, `paths`).
+    StringOrList,
+    Any,
+}
+
+impl Ty {
+    fn describe(self) -> &'static str {
+        match self {
+            Ty::String => "a string",
+            Ty::Number => "a number",
+            Ty::Integer => "a whole number",
+            Ty::Bool => "`true` or `false`",
+            Ty::BoolLike => "a boolean (`true` or `false`)",
+            Ty::Object => "an object",
+            Ty::Array => "an array",
+            Ty::StringArray => "an array of strings",
+            Ty::StringOrStringArray => "a path string or an array of path strings",
+            Ty::StringOrArrayOrObject => "a path, an array of paths or an object",
+            Ty::StringOrList => "a string or a list of strings",
+            Ty::Any => "any value",
+        }
+    }
+
+    pub fn accepts(self, node: &Node) -> bool {
+        let all_strings = |items: &[Node]| items.iter().all(|i| matches!(i.kind, NodeKind::String(_)));
+        match (self, &node.kind) {
+            (Ty::Any, _) => true,
+            (Ty::String, NodeKind::String(_)) => true,
+            (Ty::Number, NodeKind::Number(_)) => true,
+            (Ty::Integer, NodeKind::Number(n)) => n.parse::<i64>().is_ok(),
+            (Ty::Bool, NodeKind::Bool(_)) => true,
+            (Ty::BoolLike, NodeKind::Bool(_)) => true,
+            (Ty::BoolLike, NodeKind::String(s)) => bool_like(s).is_some(),
+            (Ty::BoolLike, NodeKind::Number(n)) => n == "0" || n == "1",
+            (Ty::Object, NodeKind::Object(_)) => true,
+            (Ty::Array, NodeKind::Array(_)) => true,
+            (Ty::StringArray, NodeKind::Array(items)) => all_strings(items),
+            (Ty::StringOrStringArray | Ty::StringOrList, NodeKind::String(_)) => true,
+            (Ty::StringOrStringArray | Ty::StringOrList, NodeKind::Array(items)) => all_strings(items),
+            (Ty::StringOrArrayOrObject, NodeKind::String(_) | NodeKind::Object(_)) => true,
+            (Ty::StringOrArrayOrObject, NodeKind::Array(items)) => all_strings(items),
+            _ => false,
+        }
+    }
+}
+
+pub fn bool_like(s: &str) -> Option<bool> {
+    match s.to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" => Some(true),
+        "false" | "no" | "off" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Field {
+    pub name: &'static str,
+    pub ty: Ty,
+}
+
+pub const fn field(name: &'static str, ty: Ty) -> Field {
+    Field { name, ty }
+}
+
+/// How unknown fields are treated in one format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unknown {
+    /// Reported as a warning (Claude Code ignores them).
+    Warn,
+    /// Reported only when a known field is a near miss (formats whose key list capc may
+    /// not know in full, such as settings): an unknown key with no suggestion is an info.
+    SuggestOnly,
+}
+
+/// Checks `object` against `fields`: wrong types are errors, unknown fields warnings with
+/// a suggestion, duplicate keys warnings. `what` names the thing in messages
+/// ("plugin.json", "frontmatter", "server `github`").
+pub fn check_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: &str, unknown: Unknown) {
+    let Some(entries) = object.as_object() else { return };
+    let mut seen: Vec<&str> = Vec::with_capacity(entries.len());
+    for (key, value) in entries {
+        if seen.contains(&key.name.as_str()) {
+            sink.report(&rules::duplicate_key::RULE, key.span, format!("`{}` appears more than once in {what}", key.name))
+                .help("the last value wins; delete the other");
+        }
+        seen.push(&key.name);
+        match fields.iter().find(|f| f.name == key.name) {
+            Some(f) => {
+                if !f.ty.accepts(value) {
+                    wrong_type(sink, value, &key.name, f.ty, what);
+                }
+            }
+            None => {
+                let suggestion = did_you_mean(&key.name, fields.iter().map(|f| f.name));
+                match (suggestion, unknown) {
+                    (Some(s), _) => {
+                        sink.report(&rules::unknown_field::RULE, key.span, format!("unknown field `{}` in {what}", key.name))
+                            .help(format!("did you mean `{s}`? Claude Code ignores fields it does not know"));
+                    }
+                    (None, Unknown::Warn) => {
+                        sink.report(&rules::unknown_field::RULE, key.span, format!("unknown field `{}` in {what}", key.name))
+                            .help("Claude Code ignores fields it does not know; remove it or check the spelling");
+                    }
+                    (None, Unknown::SuggestOnly) => {
+                        sink.report(&rules::unknown_field::RULE, key.span, format!("capc does not know field `{}` in {what}", key.name))
+                            .severity(Severity::Info)
+                            .help("Claude Code ignores fields it does not know; if this one is new, tell capc's maintainers");
+                    }
+                }
+            }
+        }
+    }
+}
+
+pub fn wrong_type(sink: &mut Sink<'_>, value: &Node, name: &str, expected: Ty, what: &str) {
+    let found = match &value.kind {
+        NodeKind::Array(items) if matches!(expected, Ty::StringArray | Ty::StringOrStringArray | Ty::StringOrList) => {
+            match items.iter().find(|i| i.as_str().is_none()) {
+                Some(item) => format!("an array holding {}", item.type_name()),
+                None => value.type_name().to_string(),
+            }
+        }
+        NodeKind::String(s) if expected == Ty::BoolLike => format!("the string `{s}`"),
+        _ => value.type_name().to_string(),
+    };
+    sink.report(&rules::wrong_field_type::RULE, value.span, format!("`{name}` in {what} must be {}, found {found}", expected.describe()));
+}
+
+/// Reports a missing required field on `object` (blamed on the object's span).
+pub fn require(sink: &mut Sink<'_>, object: &Node, name: &str, what: &str) -> bool {
+    if object.get(name).is_some() {
+        return true;
+    }
+    let span = object.span;
+    sink.report(&rules::missing_required_field::RULE, crate::span::Span::new(span.start, span.start.saturating_add(1).min(span.end)), format!("{what} has no `{name}`"));
+    false
+}

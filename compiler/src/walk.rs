@@ -1,0 +1,188 @@
+//! The only place the compiler touches the file system: walking a root and reading files.
+//!
+//! Symbolic links are followed when their target stays inside the root; a link that
+//! escapes the root, dangles or loops back to an ancestor is reported and not followed,
+//! so a walk always ends.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Directories never descended into: version control, dependency and build output, and
+/// hidden folders of other tools (`.cursor-plugin`, `.codex-plugin`, `.agents`, …).
+/// `.claude` and `.claude-plugin` are the hidden folders Claude Code reads.
+pub fn is_skipped_dir(name: &str) -> bool {
+    matches!(name, "node_modules" | "target" | "__pycache__")
+        || (name.starts_with('.') && !matches!(name, ".claude" | ".claude-plugin"))
+}
+
+/// Files larger than this are reported (`file-too-large`) and not parsed.
+pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
+
+/// Walks stop listing after this many entries, so a pathological tree stays bounded.
+pub const MAX_ENTRIES: usize = 2_000_000;
+
+#[derive(Debug, Default)]
+pub struct Tree {
+    /// Every file, relative to the root, `/`-separated.
+    pub files: BTreeSet<String>,
+    /// Every directory (the root is `""`).
+    pub dirs: BTreeSet<String>,
+    pub problems: Vec<WalkProblem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalkProblem {
+    pub path: String,
+    pub kind: WalkProblemKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WalkProblemKind {
+    EscapesRoot { target: String },
+    Dangling { target: String },
+    Loop { target: String },
+    Unreadable { error: String },
+    TooManyEntries,
+}
+
+impl Tree {
+    pub fn is_file(&self, rel: &str) -> bool {
+        self.files.contains(rel)
+    }
+    pub fn is_dir(&self, rel: &str) -> bool {
+        self.dirs.contains(rel)
+    }
+    pub fn exists(&self, rel: &str) -> bool {
+        self.is_file(rel) || self.is_dir(rel)
+    }
+    /// Files directly or indirectly below `dir` (`""` for all).
+    pub fn files_under<'a>(&'a self, dir: &str) -> impl Iterator<Item = &'a String> + 'a {
+        let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
+        self.files.range(prefix.clone()..).take_while(move |f| f.starts_with(&prefix))
+    }
+    /// Immediate child directories of `dir`.
+    pub fn child_dirs<'a>(&'a self, dir: &str) -> impl Iterator<Item = &'a String> + 'a {
+        let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
+        let len = prefix.len();
+        self.dirs
+            .range(prefix.clone()..)
+            .take_while(move |d| d.starts_with(&prefix))
+            .filter(move |d| !d.is_empty() && !d[len..].contains('/'))
+    }
+}
+
+/// Walks `root` (which must be a directory).
+pub fn walk(root: &Path) -> Tree {
+    let mut tree = Tree::default();
+    tree.dirs.insert(String::new());
+    let canonical_root = match root.canonicalize() {
+        Ok(p) => p,
+        Err(e) => {
+            tree.problems.push(WalkProblem { path: String::new(), kind: WalkProblemKind::Unreadable { error: e.to_string() } });
+            return tree;
+        }
+    };
+    let mut entries = 0usize;
+    // (absolute dir, relative dir, canonical ancestors including itself)
+    let mut stack: Vec<(PathBuf, String, Vec<PathBuf>)> = vec![(root.to_path_buf(), String::new(), vec![canonical_root.clone()])];
+    while let Some((dir, rel, ancestors)) = stack.pop() {
+        let read = match std::fs::read_dir(&dir) {
+            Ok(read) => read,
+            Err(e) => {
+                tree.problems.push(WalkProblem { path: rel.clone(), kind: WalkProblemKind::Unreadable { error: e.to_string() } });
+                continue;
+            }
+        };
+        let mut children: Vec<_> = read.filter_map(Result::ok).collect();
+        children.sort_by_key(|e| e.file_name());
+        for entry in children {
+            entries += 1;
+            if entries > MAX_ENTRIES {
+                tree.problems.push(WalkProblem { path: rel.clone(), kind: WalkProblemKind::TooManyEntries });
+                return tree;
+            }
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                continue; // not UTF-8: no Claude Code declaration has such a name
+            };
+            let child_rel = if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
+            let Ok(file_type) = entry.file_type() else { continue };
+            let path = entry.path();
+            if file_type.is_symlink() {
+                let target = std::fs::read_link(&path).map(|t| t.display().to_string()).unwrap_or_default();
+                let resolved = match path.canonicalize() {
+                    Ok(resolved) => resolved,
+                    Err(_) => {
+                        tree.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Dangling { target } });
+                        continue;
+                    }
+                };
+                if !resolved.starts_with(&canonical_root) {
+                    tree.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::EscapesRoot { target } });
+                    continue;
+                }
+                if resolved.is_dir() {
+                    if is_skipped_dir(&name) {
+                        continue;
+                    }
+                    if ancestors.contains(&resolved) {
+                        tree.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Loop { target } });
+                        continue;
+                    }
+                    let mut chain = ancestors.clone();
+                    chain.push(resolved);
+                    tree.dirs.insert(child_rel.clone());
+                    stack.push((path, child_rel, chain));
+                } else {
+                    tree.files.insert(child_rel);
+                }
+            } else if file_type.is_dir() {
+                if is_skipped_dir(&name) {
+                    continue;
+                }
+                let mut chain = ancestors.clone();
+                chain.push(ancestors.last().map_or_else(|| path.clone(), |a| a.join(&name)));
+                tree.dirs.insert(child_rel.clone());
+                stack.push((path, child_rel, chain));
+            } else if file_type.is_file() {
+                tree.files.insert(child_rel);
+            }
+        }
+    }
+    tree
+}
+
+/// What reading a file gave.
+#[derive(Debug)]
+pub enum Content {
+    Text(String),
+    /// Not UTF-8, or binary (NUL bytes); the text is a lossy copy for display.
+    NotText { lossy: String, offset: usize, reason: &'static str },
+    TooLarge { bytes: u64 },
+    Error(String),
+}
+
+pub fn read(path: &Path) -> Content {
+    let size = match std::fs::metadata(path) {
+        Ok(m) => m.len(),
+        Err(e) => return Content::Error(e.to_string()),
+    };
+    if size > MAX_FILE_BYTES {
+        return Content::TooLarge { bytes: size };
+    }
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => return Content::Error(e.to_string()),
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => match text.find('\0') {
+            Some(offset) => Content::NotText { lossy: text.clone(), offset, reason: "contains NUL bytes (a binary file?)" },
+            None => Content::Text(text),
+        },
+        Err(e) => {
+            let offset = e.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            // The lossy copy replaces bad bytes with U+FFFD; the valid prefix is unchanged.
+            Content::NotText { lossy, offset, reason: "is not valid UTF-8" }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! capc-grammar: the small languages hidden inside Claude Code declarations.
+//!
+//! Four languages, each with a pest grammar in `src/<language>.pest` that is lowered at once into an
+//! owned, typed AST (no pest type appears in a public signature), and each written down again, in
+//! EBNF with examples, in `GRAMMAR.md`:
+//!
+//! * **permission rules** (`permission`): `Bash(npm run:*)`, `Read(//etc/**)`, `mcp__github__*`, …
+//!   [`parse_permission_rule`] gives a [`PermissionRule`]; [`PermissionRule::matches`] and [`decide`]
+//!   (in `matching`) give them Claude Code's meaning against a [`ToolCall`].
+//! * **slash-command lines** (`command_line`): `/review 42 --fast` → [`parse_command_line`].
+//! * **prompt templates** (`template`): `$ARGUMENTS`, `$0`, `${CLAUDE_SKILL_DIR}`, `` !`cmd` ``, `@file`
+//!   → [`parse_template`], then [`expand`] with [`split_arguments`].
+//! * **`${VAR}` expansion** in `.mcp.json` (`env`): [`parse_env_refs`] and [`expand_env`].
+//!
+//! Which Claude Code version each behaviour follows is said where the behaviour is implemented: the
+//! target is Claude Code 2.1.332, the documentation snapshot describes 2.1.240 and the source digest
+//! 2.1.88. Where they disagree the newer one wins, and the code says so.
+//!
+//! **Architecture invariants.** This crate does no I/O and never sees a file path of its own; it never
+//! panics on any input (fuzzed, see `fuzz/`); every parse is linear in its input (see `benches/parse.rs`);
+//! every span is a byte range on char boundaries of the string that was parsed.
+
+mod command_line;
+mod env;
+mod error;
+mod matching;
+mod permission;
+mod template;
+mod tools;
+
+pub use command_line::{parse_command_line, CommandLine};
+pub use env::{expand_env, parse_env_refs, EnvRef};
+pub use error::SyntaxError;
+pub use matching::{decide, Behavior, Decision, DecisionBehavior, MatchContext, SourcedRule, ToolCall};
+pub use permission::{
+    parse_permission_rule, BashPattern, PathAnchor, PermissionRule, RuleContent, SkillPattern, Specifier, ToolKind,
+    ToolName, WildcardPiece,
+};
+pub use template::{
+    expand, parse_template, split_arguments, ExpandContext, FileRef, Part, PartKind, Placeholder, ShellCommand,
+    ShellKind, Template, TemplateVar,
+};
+pub use tools::{canonical_tool_name, primary_field, BUILTIN_TOOLS, LEGACY_TOOL_ALIASES};
+
+/// A half-open byte range `start..end` into the string that was parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+    /// Moves a span found inside a substring onto the enclosing text.
+    pub fn shift(self, by: usize) -> Span {
+        Span { start: self.start + by, end: self.end + by }
+    }
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+    /// An empty span at `offset`, for "expected …" errors that point between two characters.
+    pub fn at(offset: usize) -> Span {
+        Span { start: offset, end: offset }
+    }
+    /// The text this span covers in `source`, or `None` if it is out of bounds or not on char boundaries.
+    pub fn slice(self, source: &str) -> Option<&str> {
+        source.get(self.start..self.end)
+    }
+}
