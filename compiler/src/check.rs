@@ -171,6 +171,8 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
 
     // Marketplaces first: they name plugin folders.
     let mut entries_by_root: BTreeMap<String, Vec<(String, EntryInfo)>> = BTreeMap::new();
+    // Plugin folders listed by a marketplace that carries a reserved (Anthropic) name.
+    let mut anthropic_listed: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let marketplaces: Vec<String> = tree.files.iter().filter(|f| is_manifest(f, "marketplace.json")).cloned().collect();
     for rel in &marketplaces {
         let marketplace_root = parent(parent(rel)).to_string();
@@ -181,8 +183,12 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
             counts.marketplaces += 1;
         }
         outcomes.push(outcome);
+        let reserved = info.as_ref().is_some_and(|i| i.reserved);
         for entry in info.map(|i| i.entries).unwrap_or_default() {
             if let Some(root) = entry.plugin_root.clone() {
+                if reserved {
+                    anthropic_listed.insert(root.clone());
+                }
                 entries_by_root.entry(root).or_default().push((rel.clone(), entry));
             }
         }
@@ -202,7 +208,11 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
         .iter()
         .filter(|d| {
             let claude = join_rel(d, ".claude").unwrap_or_default();
-            tree.is_dir(&claude) || (tree.is_file(&join_rel(d, ".mcp.json").unwrap_or_default()) && !plugin_roots.contains_key(d.as_str()))
+            // A `.mcp.json` alone marks a project only at the checked root: Claude Code reads it
+            // from the folder it starts in, and a nested one (a test fixture, an example) is
+            // not a project unless a `.claude/` folder sits beside it.
+            let mcp_here = d.is_empty() && tree.is_file(".mcp.json") && !plugin_roots.contains_key("");
+            tree.is_dir(&claude) || mcp_here
         })
         .filter(|d| file_name(d) != ".claude")
         .cloned()
@@ -226,6 +236,15 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
                 info = plugin;
             }
             outcomes.push(outcome);
+        }
+        if let (Some(name), Some(span), Some(rel)) = (&info.name, info.name_span, manifest_rel) {
+            if manifest::is_reserved_plugin_name(name) && !anthropic_listed.contains(root) {
+                let path = realm.display(rel);
+                let mut sink = Sink::new(&path);
+                sink.report(&rules::reserved_name::RULE, span, format!("plugin name `{name}` is reserved for Anthropic"))
+                    .help("a third-party plugin may not be `claude`, `anthropic` or `claude-code`, start with `claude-`, `anthropic-` or `cc-plugin-`, or pair `official` with them; name it for what it does");
+                diagnostics.extend(sink.diagnostics);
+            }
         }
         let entries = entries_by_root.get(root).map(Vec::as_slice).unwrap_or_default();
         cross_check_entries(&mut diagnostics, realm, &info, manifest_rel.as_deref(), entries);
@@ -425,7 +444,8 @@ fn claim_plugin(tree: &Tree, claims: &mut Claims, root: &str, paths: &[(&'static
             out.extend(sink.diagnostics);
         }
     }
-    if !is_project && tree.is_file(&at("CLAUDE.md")) {
+    // A CLAUDE.md at the checked root is the repository's own memory file, not the plugin's.
+    if !is_project && !root.is_empty() && tree.is_file(&at("CLAUDE.md")) {
         let path = realm.display(&at("CLAUDE.md"));
         let mut sink = Sink::new(&path);
         sink.report(&rules::ignored_plugin_claude_md::RULE, None, "Claude Code does not load a plugin's CLAUDE.md")

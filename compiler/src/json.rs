@@ -238,10 +238,14 @@ impl Parser<'_> {
             self.skip_ws();
             match self.bytes.get(self.pos) {
                 Some(b',') => {
+                    let comma = self.pos;
                     self.pos += 1;
                     self.skip_ws();
                     if self.bytes.get(self.pos) == Some(&b']') {
-                        return Err(self.error_here("trailing comma before `]`; JSON does not allow it"));
+                        return Err(JsonError {
+                            span: Span::new(comma, comma + 1),
+                            message: "trailing comma before `]`; JSON does not allow it".into(),
+                        });
                     }
                 }
                 Some(b']') => {
@@ -281,10 +285,14 @@ impl Parser<'_> {
             self.skip_ws();
             match self.bytes.get(self.pos) {
                 Some(b',') => {
+                    let comma = self.pos;
                     self.pos += 1;
                     self.skip_ws();
                     if self.bytes.get(self.pos) == Some(&b'}') {
-                        return Err(self.error_here("trailing comma before `}`; JSON does not allow it"));
+                        return Err(JsonError {
+                            span: Span::new(comma, comma + 1),
+                            message: "trailing comma before `}`; JSON does not allow it".into(),
+                        });
                     }
                 }
                 Some(b'}') => {
@@ -340,13 +348,13 @@ mod tests {
     #[test]
     fn errors_point_at_the_offending_byte() {
         check("", "error 0..0: file is empty, expected a JSON value");
-        check("{\"a\": 1,}", "error 8..9: trailing comma before `}`; JSON does not allow it");
+        check("{\"a\": 1,}", "error 7..8: trailing comma before `}`; JSON does not allow it");
         check("[1 2]", "error 3..4: unexpected `2`, expected `,` or `]`");
         check("{a: 1}", "error 1..2: unexpected `a`, expected a key in double quotes");
         check("\"abc", "error 0..4: string is never closed, expected `\"`");
         check("[1] x", "error 4..5: unexpected content after the JSON value");
         check("tru", "error 0..1: unexpected `t`, expected a JSON value");
-        check("{\"é\": ü}", "error 8..10: unexpected `ü`, expected a JSON value");
+        check("{\"é\": ü}", "error 7..9: unexpected `ü`, expected a JSON value");
         check("01", "error 1..2: unexpected content after the JSON value");
     }
 

@@ -114,7 +114,7 @@ fn render_one(handler: &GraphicalReportHandler, checked: &Checked, d: &Diagnosti
         Severity::Warning => miette::Severity::Warning,
         Severity::Info => miette::Severity::Advice,
     };
-    let mut diagnostic = MietteDiagnostic::new(d.message.clone()).with_code(d.rule).with_severity(severity);
+    let mut diagnostic = MietteDiagnostic::new(format!("[{}] {}", d.rule, d.message)).with_severity(severity);
     if let Some(help) = &d.help {
         diagnostic = diagnostic.with_help(help.clone());
     }
@@ -127,7 +127,7 @@ fn render_one(handler: &GraphicalReportHandler, checked: &Checked, d: &Diagnosti
             let _ = handler.render_report(&mut out, report.as_ref());
         }
         _ => {
-            diagnostic.message = format!("{}: {}", d.path, d.message);
+            diagnostic.message = format!("[{}] {}: {}", d.rule, d.path, d.message);
             let _ = handler.render_report(&mut out, &diagnostic);
         }
     }

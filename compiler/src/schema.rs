@@ -112,6 +112,10 @@ pub fn check_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: 
                     wrong_type(sink, value, &key.name, f.ty, what);
                 }
             }
+            None if misplaced_hint(&key.name, what).is_some() => {
+                sink.report(&rules::unknown_field::RULE, key.span, format!("unknown field `{}` in {what}", key.name))
+                    .help(misplaced_hint(&key.name, what).unwrap_or_default());
+            }
             None => {
                 let suggestion = did_you_mean(&key.name, fields.iter().map(|f| f.name));
                 match (suggestion, unknown) {
@@ -132,6 +136,21 @@ pub fn check_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: 
             }
         }
     }
+}
+
+/// Fields that are real somewhere else, with where they belong.
+fn misplaced_hint(name: &str, what: &str) -> Option<&'static str> {
+    let frontmatter = what.contains("skill frontmatter") || what.contains("command frontmatter");
+    Some(match name {
+        "hide-from-slash-command-tool" if frontmatter => {
+            "a legacy field of the SlashCommand tool, which Claude Code merged into the Skill tool; to keep the model from invoking this, write `disable-model-invocation: true`"
+        }
+        "tools" if frontmatter => "`tools` is a subagent field; a skill or command pre-approves tools with `allowed-tools`",
+        "globs" if frontmatter => "`globs` is another tool's field; a skill limits itself to files with `paths`",
+        "author" | "tags" | "keywords" | "category" if frontmatter => "Claude Code ignores it; free-form data belongs under `metadata:`",
+        "allowed-tools" if what.contains("agent frontmatter") => "a subagent lists its tools in `tools`",
+        _ => return None,
+    })
 }
 
 pub fn wrong_type(sink: &mut Sink<'_>, value: &Node, name: &str, expected: Ty, what: &str) {

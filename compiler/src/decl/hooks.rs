@@ -30,7 +30,7 @@ const COMMON: [Field; 5] = [
 fn handler_fields(kind: &str) -> Option<(Vec<Field>, &'static str)> {
     let (extra, required): (&[Field], &str) = match kind {
         "command" => (
-            &[field("command", Ty::String), field("args", Ty::StringArray), field("async", Ty::Bool), field("asyncRewake", Ty::Bool), field("shell", Ty::String)],
+            &[field("command", Ty::String), field("args", Ty::StringArray), field("async", Ty::Bool), field("asyncRewake", Ty::Bool), field("rewakeMessage", Ty::String), field("rewakeSummary", Ty::String), field("shell", Ty::String)],
             "command",
         ),
         "http" => (&[field("url", Ty::String), field("headers", Ty::Object), field("allowedEnvVars", Ty::StringArray)], "url"),

@@ -90,6 +90,7 @@ const COMPONENTS: &[(&str, Option<&str>, bool, Option<&str>)] = &[
 #[derive(Debug, Clone, Default)]
 pub struct PluginInfo {
     pub name: Option<String>,
+    pub name_span: Option<Span>,
     pub version: Option<String>,
     /// Component paths, resolved against the plugin root, by field.
     pub paths: Vec<(&'static str, String)>,
@@ -110,8 +111,9 @@ pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> Plugin
     if require(sink, root, "name", "plugin.json") {
         if let Some(name) = root.get("name") {
             if let Some(s) = name.as_str() {
-                check_plugin_name(sink, name.span, s, "plugin");
+                check_kebab(sink, name.span, s, "plugin");
                 info.name = Some(s.to_string());
+                info.name_span = Some(name.span);
             }
         }
     }
@@ -169,13 +171,23 @@ fn check_semver(sink: &mut Sink<'_>, version: &Node) {
     }
 }
 
-fn check_plugin_name(sink: &mut Sink<'_>, span: Span, name: &str, what: &str) {
+/// Whether a plugin name passes as one of Anthropic's own (`claude plugin validate` 2.1.332).
+pub fn is_reserved_plugin_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    let reserved = RESERVED_PLUGIN_NAMES.contains(&lower.as_str()) || RESERVED_PREFIXES.iter().any(|p| lower.starts_with(p));
-    if reserved {
-        sink.report(&rules::reserved_name::RULE, span, format!("{what} name `{name}` is reserved for Anthropic"))
-            .help("third-party plugins may not be named `claude`, `anthropic`, or start with `claude-`, `anthropic-` or `cc-plugin-`");
-    }
+    RESERVED_PLUGIN_NAMES.contains(&lower.as_str())
+        || RESERVED_PREFIXES.iter().any(|p| lower.starts_with(p))
+        || (lower.contains("official") && (lower.contains("claude") || lower.contains("anthropic")))
+}
+
+/// Whether a marketplace name is, or imitates, one reserved for Anthropic.
+pub fn is_reserved_marketplace_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    RESERVED_MARKETPLACES.contains(&lower.as_str())
+        || RESERVED_MARKETPLACES.iter().any(|r| lower.starts_with(&format!("{r}-")))
+        || (lower.contains("official") && (lower.contains("claude") || lower.contains("anthropic")))
+}
+
+fn check_kebab(sink: &mut Sink<'_>, span: Span, name: &str, what: &str) {
     if !is_kebab_case(name) {
         sink.report(&rules::name_not_kebab_case::RULE, span, format!("{what} name `{name}` is not kebab-case"))
             .help("use lowercase letters, digits and single hyphens, such as `my-plugin`");
@@ -211,13 +223,14 @@ fn check_components(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_ro
         let mut points_into_default = false;
         for path_node in paths {
             let path = path_node.as_str().unwrap_or("");
-            let Some(resolved) = check_component_path(sink, cx, path_node, path, name, suffix, folder_ok, plugin_root) else { continue };
             if let Some(default) = replaces {
+                let named = join_rel(plugin_root, path).unwrap_or_default();
                 let default_dir = join_rel(plugin_root, default).unwrap_or_default();
-                if resolved == default_dir || resolved.starts_with(&format!("{default_dir}/")) {
+                if named == default_dir || named.starts_with(&format!("{default_dir}/")) {
                     points_into_default = true;
                 }
             }
+            let Some(resolved) = check_component_path(sink, cx, path_node, path, name, suffix, folder_ok, plugin_root) else { continue };
             info.paths.push((name, resolved));
         }
         if let Some(default) = replaces {
@@ -296,6 +309,8 @@ pub struct EntryInfo {
 
 #[derive(Debug, Clone, Default)]
 pub struct MarketplaceInfo {
+    /// The marketplace name is one of Anthropic's reserved names.
+    pub reserved: bool,
     pub entries: Vec<EntryInfo>,
 }
 
@@ -311,6 +326,7 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
     if let Some(name_node) = root.get("name") {
         if let Some(name) = name_node.as_str() {
             check_marketplace_name(sink, name_node.span, name);
+            info.reserved = is_reserved_marketplace_name(name);
         }
     }
     if require(sink, root, "owner", "marketplace.json") {
@@ -384,11 +400,12 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
 
 fn check_marketplace_name(sink: &mut Sink<'_>, span: Span, name: &str) {
     let lower = name.to_ascii_lowercase();
-    let imitates = RESERVED_MARKETPLACES.iter().any(|r| lower.starts_with(&format!("{r}-")))
-        || (lower.contains("official") && (lower.contains("claude") || lower.contains("anthropic")));
-    if RESERVED_MARKETPLACES.contains(&lower.as_str()) || imitates {
+    // Claude Code accepts a reserved name only from Anthropic's own repositories, which a
+    // check of files cannot see: a warning, not an error.
+    if is_reserved_marketplace_name(name) {
         sink.report(&rules::reserved_name::RULE, span, format!("marketplace name `{name}` is reserved for Anthropic"))
-            .help("Claude Code refuses third-party marketplaces with this name; choose another");
+            .severity(Severity::Warning)
+            .help("Claude Code refuses it unless the marketplace comes from Anthropic's own repository; choose another name");
     }
     if matches!(lower.as_str(), "org" | "org-provisioned" | "unknown") {
         sink.report(&rules::reserved_name::RULE, span, format!("Claude Desktop rejects the marketplace name `{name}`")).severity(Severity::Warning);

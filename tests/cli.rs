@@ -1,0 +1,83 @@
+//! The `capc` binary as users run it: exit codes, formats, and the rules commands.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn capc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_capc")).args(args).env("NO_COLOR", "1").output().expect("capc runs")
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name).join("in")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn clean_tree_exits_zero() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join(".claude/skills/deploy")).expect("mkdir");
+    std::fs::write(dir.path().join(".claude/skills/deploy/SKILL.md"), "---\ndescription: Deploy the app to staging\n---\nRun `make deploy`.\n").expect("write");
+    let out = capc(&["check", dir.path().to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "checked 1 file: 0 errors, 0 warnings, 0 infos\n");
+}
+
+#[test]
+fn errors_exit_one_and_render_the_source() {
+    let out = capc(&["check", fixture("invalid-json").to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(text.contains("[invalid-json] trailing comma before `}`"), "{text}");
+    assert!(text.contains(".claude-plugin/plugin.json:3:"), "{text}");
+}
+
+#[test]
+fn json_format_is_versioned_and_relative() {
+    let root = fixture("invalid-json");
+    let out = capc(&["check", "--format", "json", root.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    assert_eq!(value["version"], 1);
+    assert_eq!(value["files_checked"], 1);
+    assert_eq!(value["declarations"]["plugins"], 1);
+    let d = &value["diagnostics"][0];
+    assert_eq!(d["rule"], "invalid-json");
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["path"], ".claude-plugin/plugin.json");
+    assert_eq!((d["line"].as_u64(), d["column"].as_u64(), d["end_line"].as_u64(), d["end_column"].as_u64()), (Some(3), Some(21), Some(3), Some(22)));
+    assert_eq!(value["summary"]["errors"], 1);
+    assert!(!stdout(&out).contains(root.to_str().expect("utf-8")), "absolute paths leak into JSON");
+}
+
+#[test]
+fn missing_path_exits_two_with_one_line() {
+    let out = capc(&["check", "/nonexistent/capc-test"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: cannot read `/nonexistent/capc-test`"), "{err}");
+}
+
+#[test]
+fn bad_flag_exits_two() {
+    let out = capc(&["check", "--frobnicate"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn rules_lists_every_rule_and_prints_docs() {
+    let out = capc(&["rules"]);
+    assert_eq!(out.status.code(), Some(0));
+    let list = stdout(&out);
+    assert_eq!(list.lines().count(), capc_compiler::rules::RULES.len());
+    assert!(list.lines().any(|l| l.starts_with("invalid-json ") && l.contains("error")), "{list}");
+    let docs = capc(&["rules", "unknown-hook-event"]);
+    assert_eq!(docs.status.code(), Some(0));
+    assert!(stdout(&docs).contains("### What it does"));
+    let typo = capc(&["rules", "unknown-hook-evnt"]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&typo.stderr).contains("did you mean `unknown-hook-event`?"));
+}

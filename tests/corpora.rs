@@ -1,0 +1,191 @@
+//! Runs the compiler over every real tree in `../shared/corpora` and pins what it read.
+//!
+//! Two independent counts must agree for each corpus: what capc read, by kind, and a naive
+//! walk of the tree (`SKILL.md` files, `.md` files under a `commands/` or `agents/` folder,
+//! `.claude-plugin/plugin.json`, …) minus the files this test names as not declarations,
+//! each with its reason. A corpus that gains or loses a declaration fails here.
+
+use capc_compiler::decl::FileKind;
+use capc_compiler::{check, Options, Severity};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn corpora_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+    dir.is_dir().then_some(dir)
+}
+
+/// Expected files of each kind: skills, commands, agents, plugin.json, marketplace.json,
+/// .mcp.json, hooks.json.
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+struct Kinds {
+    skills: usize,
+    commands: usize,
+    agents: usize,
+    plugin_json: usize,
+    marketplace_json: usize,
+    mcp_json: usize,
+    hooks_json: usize,
+}
+
+struct Corpus {
+    name: &'static str,
+    kinds: Kinds,
+    /// Path prefixes (`*` matches one segment) whose commands, agents, hooks and MCP files
+    /// are not declarations, with the reason.
+    not_declarations: &'static [(&'static str, &'static str)],
+    /// Findings by rule, pinned: each was read and is a real problem (see the README).
+    findings: &'static [(&'static str, usize)],
+}
+
+const CORPORA: &[Corpus] = &[
+    Corpus {
+        name: "EveryInc__compound-engineering-plugin",
+        kinds: Kinds { skills: 39, commands: 1, agents: 0, plugin_json: 1, marketplace_json: 1, mcp_json: 0, hooks_json: 0 },
+        not_declarations: &[
+            ("tests/fixtures/", "converter fixtures: folders with `claude-plugin/` (no dot) are not plugins, so their commands, agents, hooks and `.mcp.json` are not read"),
+            ("skills/*/references/", "reference files inside a skill folder, loaded by the skill, not agents"),
+        ],
+        findings: &[("ignored-field", 1), ("unknown-field", 1)],
+    },
+    Corpus {
+        name: "K-Dense-AI__claude-scientific-skills",
+        kinds: Kinds { skills: 134, commands: 0, agents: 0, plugin_json: 0, marketplace_json: 1, mcp_json: 0, hooks_json: 0 },
+        not_declarations: &[],
+        findings: &[("skill-description-too-long", 1), ("unknown-field", 1)],
+    },
+    Corpus {
+        name: "anthropics__claude-plugins-official",
+        kinds: Kinds { skills: 31, commands: 30, agents: 31, plugin_json: 40, marketplace_json: 1, mcp_json: 15, hooks_json: 6 },
+        not_declarations: &[("plugins/skill-creator/skills/skill-creator/agents/", "prompt files inside a skill folder, not subagents")],
+        findings: &[("invalid-field-value", 1), ("lenient-frontmatter", 1), ("reserved-name", 1), ("unknown-field", 4)],
+    },
+    Corpus {
+        name: "obra__superpowers",
+        kinds: Kinds { skills: 14, commands: 0, agents: 0, plugin_json: 1, marketplace_json: 1, mcp_json: 0, hooks_json: 1 },
+        not_declarations: &[],
+        findings: &[],
+    },
+    Corpus {
+        name: "wshobson__agents",
+        kinds: Kinds { skills: 181, commands: 105, agents: 202, plugin_json: 91, marketplace_json: 1, mcp_json: 0, hooks_json: 2 },
+        not_declarations: &[],
+        findings: &[("component-path-format", 1), ("invalid-field-value", 2), ("unknown-field", 10)],
+    },
+];
+
+fn read_kinds(root: &Path) -> (Kinds, capc_compiler::Checked) {
+    let checked = check(&Options { root: root.to_path_buf(), ..Options::default() }).expect("corpus is a directory");
+    let kinds = Kinds {
+        skills: checked.files_of(FileKind::Skill),
+        commands: checked.files_of(FileKind::Command),
+        agents: checked.files_of(FileKind::Agent),
+        plugin_json: checked.files_of(FileKind::PluginManifest),
+        marketplace_json: checked.files_of(FileKind::Marketplace),
+        mcp_json: checked.files.iter().filter(|f| f.path.ends_with(".mcp.json")).count(),
+        hooks_json: checked.files.iter().filter(|f| f.path.ends_with("hooks.json")).count(),
+    };
+    (kinds, checked)
+}
+
+/// The naive count: every file that looks like a declaration by name and folder.
+fn naive_kinds(root: &Path, excluded: &[(&str, &str)]) -> Kinds {
+    let mut kinds = Kinds { skills: 0, commands: 0, agents: 0, plugin_json: 0, marketplace_json: 0, mcp_json: 0, hooks_json: 0 };
+    let mut stack = vec![(root.to_path_buf(), String::new())];
+    while let Some((dir, rel)) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("readable corpus").filter_map(Result::ok) {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let child = if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
+            let file_type = entry.file_type().expect("file type");
+            if file_type.is_dir() {
+                // Hidden folders other than Claude Code's own belong to other tools
+                // (`.cursor-plugin`, `.agents`, `.codex-plugin`, …).
+                let other_tool = name.starts_with('.') && name != ".claude" && name != ".claude-plugin";
+                if !other_tool && name != "node_modules" {
+                    stack.push((entry.path(), child));
+                }
+                continue;
+            }
+            // Every SKILL.md is a skill (unclaimed ones form a collection), so exclusions
+            // apply to the other kinds only.
+            if name != "SKILL.md" && excluded.iter().any(|(prefix, _)| matches_prefix(&child, prefix)) {
+                continue;
+            }
+            let segments: Vec<&str> = child.split('/').collect();
+            let folders = &segments[..segments.len() - 1];
+            if name == "SKILL.md" {
+                kinds.skills += 1;
+            } else if name.ends_with(".md") && folders.contains(&"commands") {
+                kinds.commands += 1;
+            } else if name.ends_with(".md") && folders.contains(&"agents") {
+                kinds.agents += 1;
+            } else if child.ends_with(".claude-plugin/plugin.json") {
+                kinds.plugin_json += 1;
+            } else if child.ends_with(".claude-plugin/marketplace.json") {
+                kinds.marketplace_json += 1;
+            } else if name == ".mcp.json" {
+                kinds.mcp_json += 1;
+            } else if name == "hooks.json" {
+                kinds.hooks_json += 1;
+            }
+        }
+    }
+    kinds
+}
+
+/// `prefix` may hold `*` for one path segment.
+fn matches_prefix(path: &str, prefix: &str) -> bool {
+    let pattern: Vec<&str> = prefix.trim_end_matches('/').split('/').collect();
+    let segments: Vec<&str> = path.split('/').collect();
+    segments.len() > pattern.len() && pattern.iter().zip(&segments).all(|(p, s)| *p == "*" || p == s)
+}
+
+#[test]
+fn corpora_are_read_completely() {
+    let Some(dir) = corpora_dir() else {
+        eprintln!("skipped: ../shared/corpora is absent, so the real-corpus test cannot run");
+        return;
+    };
+    let mut problems = Vec::new();
+    for corpus in CORPORA {
+        let root = dir.join(corpus.name);
+        if !root.is_dir() {
+            problems.push(format!("{}: corpus folder missing", corpus.name));
+            continue;
+        }
+        let (read, checked) = read_kinds(&root);
+        if read != corpus.kinds {
+            problems.push(format!("{}: capc read {read:?}, pinned {:?}", corpus.name, corpus.kinds));
+        }
+        let naive = naive_kinds(&root, corpus.not_declarations);
+        if naive != corpus.kinds {
+            problems.push(format!("{}: the tree holds {naive:?} (after exclusions), pinned {:?}", corpus.name, corpus.kinds));
+        }
+        let mut findings: BTreeMap<&str, usize> = BTreeMap::new();
+        for d in &checked.diagnostics {
+            *findings.entry(d.rule).or_default() += 1;
+        }
+        let pinned: BTreeMap<&str, usize> = corpus.findings.iter().copied().collect();
+        if findings != pinned {
+            let listing: Vec<String> = checked.diagnostics.iter().map(|d| format!("  {} {} {}", d.rule, d.path, d.message)).collect();
+            problems.push(format!("{}: findings {findings:?}, pinned {pinned:?}\n{}", corpus.name, listing.join("\n")));
+        }
+        let errors: Vec<String> = checked.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| format!("{} {}", d.rule, d.path)).collect();
+        eprintln!("{}: {} files, {} errors {:?}", corpus.name, checked.files_checked, errors.len(), errors);
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_corpus_is_pinned() {
+    let Some(dir) = corpora_dir() else { return };
+    let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+        .expect("readable")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    on_disk.sort();
+    let pinned: Vec<String> = CORPORA.iter().map(|c| c.name.to_string()).collect();
+    assert_eq!(on_disk, pinned, "a corpus was added or removed: pin its counts here");
+}

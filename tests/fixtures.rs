@@ -1,0 +1,99 @@
+//! Fixture trees: `tests/fixtures/<name>/in/` is checked as a repository and the human
+//! report (no color, 80 columns) must equal `tests/fixtures/<name>/expected.txt`.
+//! Every rule has a fixture named after it, whose report shows that rule.
+//!
+//! To accept new output, run `CAPC_BLESS=1 cargo test --test fixtures` and read the diff.
+
+use capc_compiler::{check, report, rules, Options};
+use std::path::{Path, PathBuf};
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn fixture_names() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(fixtures_dir())
+        .expect("tests/fixtures exists")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("in").is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Files too large to commit are listed in `big-files.txt` (`<path under in/> <MiB>`) and
+/// written here before the check; `.gitignore` keeps them out of git.
+fn make_big_files(dir: &Path) {
+    let Ok(list) = std::fs::read_to_string(dir.join("big-files.txt")) else { return };
+    for line in list.lines().filter(|l| !l.trim().is_empty()) {
+        let (path, mib) = line.rsplit_once(' ').expect("`<path> <MiB>`");
+        let target = dir.join("in").join(path);
+        let size = mib.trim().parse::<usize>().expect("MiB is a number") * 1024 * 1024;
+        if std::fs::metadata(&target).is_ok_and(|m| m.len() as usize == size) {
+            continue;
+        }
+        std::fs::create_dir_all(target.parent().expect("has a parent")).expect("create folder");
+        let mut text = String::from("---\ndescription: Every row of the quarterly export, pasted in by mistake\n---\n");
+        let row = "2026-09-30,EMEA,widgets,1284,19.99,shipped\n";
+        while text.len() + row.len() <= size {
+            text.push_str(row);
+        }
+        text.push_str(&"x".repeat(size - text.len()));
+        std::fs::write(&target, text).expect("write big file");
+    }
+}
+
+fn render(name: &str) -> String {
+    let dir = fixtures_dir().join(name);
+    make_big_files(&dir);
+    let mut options = Options { root: dir.join("in"), ..Options::default() };
+    if dir.join("user").is_dir() {
+        options.user_dir = Some(dir.join("user"));
+    }
+    if dir.join("managed").is_dir() {
+        options.managed_dir = Some(dir.join("managed"));
+    }
+    let checked = check(&options).expect("fixture root is a directory");
+    report::to_text(&checked, false, 80)
+}
+
+#[test]
+fn fixtures_match_their_expected_reports() {
+    let bless = std::env::var_os("CAPC_BLESS").is_some();
+    let mut failures = Vec::new();
+    for name in fixture_names() {
+        let actual = render(&name);
+        let expected_path = fixtures_dir().join(&name).join("expected.txt");
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if actual != expected {
+            if bless {
+                std::fs::write(&expected_path, &actual).expect("write expected.txt");
+            } else {
+                failures.push(format!("--- {name}: expected\n{expected}\n+++ {name}: actual\n{actual}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} fixture(s) differ (CAPC_BLESS=1 to accept):\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn every_rule_has_a_fixture_that_shows_it() {
+    let names = fixture_names();
+    let mut missing = Vec::new();
+    for rule in rules::RULES {
+        let shown = names.contains(&rule.id.to_string())
+            && std::fs::read_to_string(fixtures_dir().join(rule.id).join("expected.txt")).is_ok_and(|t| t.contains(&format!("[{}]", rule.id)));
+        if !shown {
+            missing.push(rule.id);
+        }
+    }
+    assert!(missing.is_empty(), "rules without a fixture that reports them: {missing:?}");
+}
+
+#[test]
+fn checking_twice_gives_identical_output() {
+    for name in fixture_names() {
+        assert_eq!(render(&name), render(&name), "fixture {name} is not deterministic");
+    }
+}
