@@ -39,6 +39,9 @@ enum Command {
         /// When to color human output
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
+        /// Print the declaration files found (path and kind, one per line) instead of diagnostics
+        #[arg(long)]
+        list_files: bool,
     },
     /// List every rule, or print one rule's documentation
     Rules {
@@ -63,12 +66,14 @@ enum Color {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { path, format, user_dir, managed_dir, color } => check(path, format, user_dir, managed_dir, color),
+        Command::Check { path, format, user_dir, managed_dir, color, list_files } => {
+            check(path, format, user_dir, managed_dir, color, list_files)
+        }
         Command::Rules { id } => rules_command(id.as_deref()),
     }
 }
 
-fn check(path: PathBuf, format: Format, user_dir: Option<PathBuf>, managed_dir: Option<PathBuf>, color: Color) -> ExitCode {
+fn check(path: PathBuf, format: Format, user_dir: Option<PathBuf>, managed_dir: Option<PathBuf>, color: Color, list_files: bool) -> ExitCode {
     let options = Options { root: path, user_dir, managed_dir };
     let checked = match capc_compiler::check(&options) {
         Ok(checked) => checked,
@@ -77,6 +82,10 @@ fn check(path: PathBuf, format: Format, user_dir: Option<PathBuf>, managed_dir: 
             return ExitCode::from(2);
         }
     };
+    if list_files {
+        let listing: String = checked.files.iter().map(|f| format!("{}\t{}\n", f.path, f.kind.as_str())).collect();
+        return if write_stdout(&listing).is_ok() { ExitCode::SUCCESS } else { ExitCode::from(2) };
+    }
     let output = match format {
         Format::Json => report::to_json(&checked),
         Format::Human => {

@@ -269,7 +269,8 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
         }
     }
     // Whatever SKILL.md is left belongs to a skill collection.
-    for rel in tree.files.iter().filter(|f| file_name(f) == "SKILL.md") {
+    // (Except inside `.claude-plugin/`, where nothing is loaded; see component-in-manifest-dir.)
+    for rel in tree.files.iter().filter(|f| file_name(f) == "SKILL.md" && !f.split('/').any(|s| s == ".claude-plugin")) {
         claims.add(rel, FileKind::Skill, Scope::Collection, None, None);
     }
 
@@ -339,7 +340,7 @@ fn cross_check_entries(out: &mut Vec<Diagnostic>, realm: Realm, info: &PluginInf
             }
         }
         if !entry.strict && entry.declares_components && info.declares_components {
-            sink.report(&rules::conflicting_manifests::RULE, None, format!("entry `{}` has `strict: false` and declares components, and so does its plugin.json", entry.name))
+            sink.report(&rules::conflicting_manifests::RULE, entry.strict_span, format!("entry `{}` has `strict: false` and declares components, and so does its plugin.json", entry.name))
                 .help("Claude Code fails with \"conflicting manifests\"; declare components in one place");
         }
         out.extend(sink.diagnostics);
@@ -440,7 +441,7 @@ fn claim_plugin(tree: &Tree, claims: &mut Claims, root: &str, paths: &[(&'static
             let path = realm.display(&inside);
             let mut sink = Sink::new(&path);
             sink.report(&rules::component_in_manifest_dir::RULE, None, format!("`{folder}/` inside `.claude-plugin/` is never loaded"))
-                .help(format!("move it to the plugin root: `{}`", realm.display(&at(folder))));
+                .help(format!("move it to the plugin root: `{}/`", realm.display(&at(folder))));
             out.extend(sink.diagnostics);
         }
     }
@@ -513,10 +514,10 @@ fn read_json<T>(
     let path = realm.display(rel);
     let mut sink = Sink::new(&path);
     let scope = if realm == Realm::Project { Scope::Plugin } else { Scope::User };
-    let cx = FileCx { tree, rel, scope, plugin_root: None, project_root: None };
     let Some(text) = load(dir, rel, &mut sink) else {
         return (Outcome { file: None, counts: Counts::default(), diagnostics: sink.diagnostics, plugin: None }, None);
     };
+    let cx = FileCx { tree, rel, scope, plugin_root: None, project_root: None, json_source: Some(&text) };
     let result = match crate::json::parse(&text) {
         Ok(node) => Some(f(&mut sink, &cx, &node)),
         Err(e) => {
@@ -543,13 +544,6 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
     let path = realm.display(rel);
     let mut sink = Sink::new(&path);
     let mut counts = Counts::default();
-    let cx = FileCx {
-        tree,
-        rel,
-        scope: claim.scope,
-        plugin_root: claim.plugin_root.as_deref(),
-        project_root: claim.project_root.as_deref(),
-    };
     match claim.kind {
         FileKind::Skill => counts.skills = 1,
         FileKind::Command => counts.commands = 1,
@@ -559,6 +553,15 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
     }
     let Some(text) = load(dir, rel, &mut sink) else {
         return Outcome { file: None, counts, diagnostics: sink.diagnostics, plugin: None };
+    };
+    let is_json = !matches!(claim.kind, FileKind::Skill | FileKind::Command | FileKind::Agent);
+    let cx = FileCx {
+        tree,
+        rel,
+        scope: claim.scope,
+        plugin_root: claim.plugin_root.as_deref(),
+        project_root: claim.project_root.as_deref(),
+        json_source: is_json.then_some(text.as_str()),
     };
     match claim.kind {
         FileKind::Skill => {

@@ -110,10 +110,19 @@ pub fn parse(text: &str, block: &Block) -> Parsed {
                     let note = LenientNote { span: span.shift(block.yaml.start), yaml_error: first.message.clone() };
                     to_fields(text, block, value, Some(note))
                 }
-                None => Parsed::Invalid { span: first.span.shift(block.yaml.start), message: first.message },
+                None => {
+                    let span = duplicate_key_span(text, block, &first.message).unwrap_or(first.span.shift(block.yaml.start));
+                    Parsed::Invalid { span, message: first.message }
+                }
             }
         }
     }
+}
+
+/// serde_yaml blames a duplicate key on the mapping; point at the second occurrence.
+fn duplicate_key_span(text: &str, block: &Block, message: &str) -> Option<Span> {
+    let key = message.strip_prefix("duplicate entry with key \"")?.strip_suffix('"')?;
+    top_level_spans(text, block).into_iter().filter(|e| e.name == key).nth(1).map(|e| e.key)
 }
 
 struct YamlError {

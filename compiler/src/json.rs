@@ -305,6 +305,53 @@ impl Parser<'_> {
     }
 }
 
+/// Maps a byte range of a decoded JSON string back onto its source. `literal` is the span
+/// of the string literal (quotes included) in `source`; `range` is in the decoded value.
+/// Returns `None` when the literal is not a JSON string.
+pub fn string_sub_span(source: &str, literal: Span, range: std::ops::Range<usize>) -> Option<Span> {
+    let raw = source.get(literal.start..literal.end)?;
+    let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
+    let base = literal.start + 1;
+    let mut decoded = 0usize;
+    let mut start = None;
+    let mut chars = inner.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if decoded >= range.start && start.is_none() {
+            start = Some(base + at);
+        }
+        if decoded >= range.end {
+            return Some(Span::new(start.unwrap_or(base + at), base + at));
+        }
+        if c == '\\' {
+            let Some((_, e)) = chars.next() else { break };
+            if e == 'u' {
+                let mut code = String::new();
+                for _ in 0..4 {
+                    if let Some((_, h)) = chars.next() {
+                        code.push(h);
+                    }
+                }
+                let value = u32::from_str_radix(&code, 16).unwrap_or(0xfffd);
+                // A surrogate pair decodes to one 4-byte character; lone halves to U+FFFD.
+                decoded += if (0xD800..0xDC00).contains(&value) && chars.peek().is_some_and(|(_, n)| *n == '\\') {
+                    for _ in 0..6 {
+                        chars.next();
+                    }
+                    4
+                } else {
+                    char::from_u32(value).map_or(3, char::len_utf8)
+                };
+            } else {
+                decoded += 1;
+            }
+        } else {
+            decoded += c.len_utf8();
+        }
+    }
+    let end = base + inner.len();
+    Some(Span::new(start.unwrap_or(end), end))
+}
+
 fn next_char_boundary(text: &str, pos: usize) -> usize {
     if pos >= text.len() {
         return text.len();
@@ -364,6 +411,25 @@ mod tests {
         let err = parse(&deep).unwrap_err();
         assert_eq!(err.span.start, MAX_DEPTH);
         assert!(err.message.contains("nested deeper"));
+    }
+
+    #[test]
+    fn sub_spans_follow_escapes() {
+        let source = r#"{"c": "\"${ROOT}\"/x.sh y"}"#;
+        let node = parse(source).unwrap();
+        let value = node.get("c").unwrap();
+        let decoded = value.as_str().unwrap();
+        let at = decoded.find("${ROOT}").unwrap();
+        let span = string_sub_span(source, value.span, at..at + 7).unwrap();
+        assert_eq!(&source[span.start..span.end], "${ROOT}");
+        let path_at = decoded.find("/x.sh").unwrap();
+        let span = string_sub_span(source, value.span, path_at..path_at + 5).unwrap();
+        assert_eq!(&source[span.start..span.end], "/x.sh");
+        let source = r#"["\u00e9\ud83d\ude00ab"]"#;
+        let node = parse(source).unwrap();
+        let item = &node.as_array().unwrap()[0];
+        let span = string_sub_span(source, item.span, 6..8).unwrap();
+        assert_eq!(&source[span.start..span.end], "ab");
     }
 
     #[test]

@@ -163,19 +163,18 @@ fn check_command_text(sink: &mut Sink<'_>, cx: &FileCx<'_>, node: &Node, text: &
             b'\'' if !in_double => in_single = !in_single,
             b'$' if !in_single => {
                 if let Some((name, len)) = placeholder_at(&text[i..]) {
+                    let written = &text[i..i + len];
                     if !in_double && !exec_form {
                         sink.report(
                             &rules::unquoted_plugin_variable::RULE,
-                            node.span,
-                            format!("`${{{name}}}` is not quoted in a shell-form hook command"),
+                            cx.sub_span(node, i..i + len),
+                            format!("`{written}` is not quoted in a shell-form hook command"),
                         )
-                        .help(format!("a path with spaces splits into several words; write `\"${{{name}}}/…\"` or use the exec form with `args`"));
+                        .help(format!("a path with spaces splits into several words; write `\"{written}/…\"` or use the exec form with `args`"));
                     }
-                    let path: String = text[i + len..]
-                        .chars()
-                        .take_while(|c| !c.is_whitespace() && !matches!(c, '"' | '\'' | ';' | '&' | '|' | ')' | '<' | '>'))
-                        .collect();
-                    check_script(sink, cx, node, name, &path);
+                    let (path, path_len) = script_path(&text[i + len..]);
+                    let path_span = cx.sub_span(node, i..i + len + path_len);
+                    check_script(sink, cx, path_span, name, written, &path);
                     i += len;
                     continue;
                 }
@@ -184,6 +183,23 @@ fn check_command_text(sink: &mut Sink<'_>, cx: &FileCx<'_>, node: &Node, text: &
         }
         i += 1;
     }
+}
+
+/// The path that follows a placeholder, up to the end of the shell word: quotes are
+/// dropped (`"$DIR"/x.sh` is the word `$DIR/x.sh`). Returns the path and the bytes it spans.
+fn script_path(rest: &str) -> (String, usize) {
+    let mut path = String::new();
+    let mut len = 0;
+    for c in rest.chars() {
+        if c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')' | '<' | '>') {
+            break;
+        }
+        len += c.len_utf8();
+        if c != '"' && c != '\'' {
+            path.push(c);
+        }
+    }
+    (path, len)
 }
 
 /// `${NAME}` or `$NAME` for a path variable at the start of `s`: (name, length).
@@ -199,7 +215,7 @@ fn placeholder_at(s: &str) -> Option<(&'static str, usize)> {
     None
 }
 
-fn check_script(sink: &mut Sink<'_>, cx: &FileCx<'_>, node: &Node, variable: &str, path: &str) {
+fn check_script(sink: &mut Sink<'_>, cx: &FileCx<'_>, span: crate::span::Span, variable: &str, written: &str, path: &str) {
     let base = match variable {
         "CLAUDE_PLUGIN_ROOT" => cx.plugin_root,
         "CLAUDE_PROJECT_DIR" => cx.project_root,
@@ -212,11 +228,12 @@ fn check_script(sink: &mut Sink<'_>, cx: &FileCx<'_>, node: &Node, variable: &st
     match join_rel(base, rest) {
         Some(target) if cx.tree.exists(&target) => {}
         Some(target) => {
-            sink.report(&rules::missing_hook_script::RULE, node.span, format!("hook runs `{target}`, which does not exist"))
-                .help(format!("create the script, or fix the path after `${{{variable}}}`"));
+            sink.report(&rules::missing_hook_script::RULE, span, format!("hook runs `{target}`, which does not exist"))
+                .help(format!("create the script, or fix the path after `{written}`"));
         }
         None => {
-            sink.report(&rules::missing_hook_script::RULE, node.span, format!("hook script `{path}` is outside the {}", if variable == "CLAUDE_PLUGIN_ROOT" { "plugin" } else { "project" }))
+            let place = if variable == "CLAUDE_PLUGIN_ROOT" { "plugin" } else { "project" };
+            sink.report(&rules::missing_hook_script::RULE, span, format!("hook script `{written}{path}` is outside the {place}"))
                 .help("plugins are copied into a cache on install, so paths must stay inside the plugin");
         }
     }

@@ -302,6 +302,8 @@ pub struct EntryInfo {
     pub plugin_root: Option<String>,
     pub version: Option<(String, Span)>,
     pub strict: bool,
+    /// Where `"strict": false` is written.
+    pub strict_span: Option<Span>,
     /// Component paths the entry itself declares (resolved), by field.
     pub paths: Vec<(&'static str, String)>,
     pub declares_components: bool,
@@ -344,8 +346,8 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
         return info;
     }
     let Some(entries) = root.get("plugins").and_then(Node::as_array) else { return info };
-    let mut names: Vec<(String, Span)> = Vec::new();
-    for entry in entries {
+    let mut names: Vec<(String, usize)> = Vec::new();
+    for (index, entry) in entries.iter().enumerate() {
         if entry.as_object().is_none() {
             sink.report(&rules::wrong_field_type::RULE, entry.span, format!("a plugin entry must be an object, found {}", entry.type_name()));
             continue;
@@ -357,11 +359,10 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
         require(sink, entry, "name", "a plugin entry");
         if let (Some(name), Some(name_node)) = (&name, entry.get("name")) {
             if let Some((_, first)) = names.iter().find(|(n, _)| n == name) {
-                let first = *first;
                 sink.report(&rules::duplicate_plugin_entry::RULE, name_node.span, format!("plugin `{name}` is listed more than once"))
-                    .help(format!("the first entry is at byte {}; remove one of them", first.start));
+                    .help(format!("`plugins[{first}]` has the same name; Claude Code rejects the marketplace until one is removed or renamed"));
             } else {
-                names.push((name.clone(), name_node.span));
+                names.push((name.clone(), index));
             }
             if !is_kebab_case(name) {
                 sink.report(&rules::name_not_kebab_case::RULE, name_node.span, format!("plugin name `{name}` is not kebab-case"))
@@ -384,6 +385,7 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
             plugin_root: plugin_root.clone(),
             version: entry.get("version").and_then(|v| v.as_str().map(|s| (s.to_string(), v.span))),
             strict,
+            strict_span: entry.get("strict").map(|n| n.span),
             paths: Vec::new(),
             declares_components: false,
         };
@@ -464,6 +466,16 @@ fn check_source(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &Node, marketplace
                     return None;
                 }
             };
+            let known: &[&str] = match kind {
+                "github" => &["source", "repo", "ref", "sha", "path"],
+                "url" => &["source", "url", "ref", "sha", "path"],
+                "git-subdir" => &["source", "url", "path", "ref", "sha"],
+                "npm" => &["source", "package", "version", "registry"],
+                "archive" => &["source", "url", "sha256"],
+                _ => &["source", "command", "timeout", "mode"],
+            };
+            let fields: Vec<Field> = known.iter().map(|k| field(k, Ty::Any)).collect();
+            check_fields(sink, source, &fields, &format!("a `{kind}` source"), Unknown::Warn);
             for field_name in required {
                 if source.get(field_name).is_none() {
                     sink.report(&rules::invalid_plugin_source::RULE, kind_node.span, format!("`{kind}` source has no `{field_name}`"));

@@ -104,12 +104,13 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
                     MarkdownKind::Agent => "Claude Code skips this agent",
                     _ => "Claude Code loads the body with empty metadata: no description, no allowed-tools",
                 };
-                sink.report(&rules::invalid_frontmatter::RULE, span, format!("frontmatter is not valid YAML: {message}"))
-                    .help(format!("{consequence}; quote values that contain `: ` or start with a special character"));
+                let (message, fix) = explain_yaml_error(text, span, &message);
+                sink.report(&rules::invalid_frontmatter::RULE, span, message).help(format!("{consequence}; {fix}"));
                 return None;
             }
             Parsed::NotAMapping { span, found } => {
-                sink.report(&rules::invalid_frontmatter::RULE, span, format!("frontmatter must be a mapping of `field: value` lines, found {found}"));
+                sink.report(&rules::invalid_frontmatter::RULE, span, format!("frontmatter must be a mapping of `field: value` lines, found {found}"))
+                    .help("write one `field: value` per line between the `---` lines, such as `description: …`");
                 return None;
             }
         },
@@ -126,6 +127,25 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
         }
     }
     Some(fields)
+}
+
+/// A message and a fix for the YAML errors people actually make.
+fn explain_yaml_error(text: &str, span: crate::span::Span, message: &str) -> (String, &'static str) {
+    let line_start = text[..span.start.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..].lines().next().unwrap_or("");
+    if let Some(key) = message.strip_prefix("duplicate entry with key \"").and_then(|k| k.strip_suffix('"')) {
+        return (format!("`{key}` appears twice in frontmatter"), "delete one of the two lines");
+    }
+    if line.starts_with('\t') || line.trim_start_matches(' ').starts_with('\t') {
+        return (format!("frontmatter is not valid YAML: {message}"), "YAML indents with spaces only; replace the tab");
+    }
+    if message.contains("mapping values are not allowed") {
+        return (
+            format!("frontmatter is not valid YAML: {message}"),
+            "quote the value (`key: \"a: b\"`) or use a block scalar (`key: |`)",
+        );
+    }
+    (format!("frontmatter is not valid YAML: {message}"), "fix the YAML syntax at this point")
 }
 
 fn empty_help(kind: MarkdownKind) -> &'static str {

@@ -84,7 +84,7 @@ fn check_server(sink: &mut Sink<'_>, name: &str, name_span: crate::span::Span, c
             let d = sink.report(&rules::unknown_mcp_server_type::RULE, span, format!("{what} has unknown type `{t}`"));
             match did_you_mean(t, TYPES.iter().copied()) {
                 Some(s) => d.help(format!("did you mean `{s}`? Claude Code skips the server otherwise")),
-                None => d.help("use `stdio`, `http`, `sse` or `ws`; Claude Code skips the server otherwise"),
+                None => d.help("use `stdio`, `http` (or its alias `streamable-http`), `sse` or `ws`; Claude Code skips the server otherwise"),
             };
         }
         None | Some("stdio") => {

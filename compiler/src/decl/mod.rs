@@ -73,6 +73,16 @@ pub struct FileCx<'a> {
     pub plugin_root: Option<&'a str>,
     /// For project files: the project root, where `$CLAUDE_PROJECT_DIR` points.
     pub project_root: Option<&'a str>,
+    /// The file's text when it is JSON, so a diagnostic can point inside a string value.
+    pub json_source: Option<&'a str>,
+}
+
+impl FileCx<'_> {
+    /// The span of `range` (in the decoded value) inside a string node, or the whole node
+    /// when the source is not JSON.
+    pub fn sub_span(&self, node: &crate::node::Node, range: std::ops::Range<usize>) -> crate::span::Span {
+        self.json_source.and_then(|source| crate::json::string_sub_span(source, node.span, range)).unwrap_or(node.span)
+    }
 }
 
 /// Declarations a file contributed, by kind.

@@ -109,7 +109,11 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
             if let Some(value) = mode.as_str() {
                 if !MODES.contains(&value) {
                     let list = MODES.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
-                    sink.report(&rules::invalid_field_value::RULE, mode.span, format!("`defaultMode: {value}` is not one of {list}"));
+                    let d = sink.report(&rules::invalid_field_value::RULE, mode.span, format!("`defaultMode: {value}` is not one of {list}"));
+                    match crate::diagnostic::did_you_mean(value, MODES.iter().copied()) {
+                        Some(s) => d.help(format!("did you mean `{s}`? Claude Code ignores an unknown mode")),
+                        None => d.help("Claude Code ignores an unknown mode and starts in `default`"),
+                    };
                 }
             }
         }

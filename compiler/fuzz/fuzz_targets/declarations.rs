@@ -1,0 +1,42 @@
+//! Every declaration reader on arbitrary text: the first byte picks the reader. None may
+//! panic, and every diagnostic span must lie inside the text.
+#![no_main]
+
+use capc_compiler::decl::markdown::{self, MarkdownKind};
+use capc_compiler::decl::{hooks, manifest, mcp, settings, FileCx, Scope};
+use capc_compiler::diagnostic::Sink;
+use capc_compiler::walk::Tree;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&selector, rest)) = data.split_first() else { return };
+    let Ok(text) = std::str::from_utf8(rest) else { return };
+    let tree = Tree::default();
+    let scope = if selector & 0x80 == 0 { Scope::Project } else { Scope::Plugin };
+    let json_source = (selector % 9 >= 3).then_some(text);
+    let cx = FileCx { tree: &tree, rel: "plugin/x", scope, plugin_root: Some("plugin"), project_root: Some(""), json_source };
+    let mut sink = Sink::new("x");
+    match selector % 9 {
+        0 => drop(markdown::check(&mut sink, &cx, text, MarkdownKind::Skill)),
+        1 => drop(markdown::check(&mut sink, &cx, text, MarkdownKind::Command)),
+        2 => drop(markdown::check(&mut sink, &cx, text, MarkdownKind::Agent)),
+        n => {
+            if let Ok(node) = capc_compiler::json::parse(text) {
+                match n {
+                    3 => drop(manifest::check_plugin(&mut sink, &cx, &node)),
+                    4 => drop(manifest::check_marketplace(&mut sink, &cx, &node, "")),
+                    5 => drop(mcp::check_file(&mut sink, &node, true)),
+                    6 => drop(mcp::check_file(&mut sink, &node, false)),
+                    7 => drop(hooks::check_file(&mut sink, &cx, &node)),
+                    _ => drop(settings::check(&mut sink, &cx, &node)),
+                }
+            }
+        }
+    }
+    for d in &sink.diagnostics {
+        if let Some(span) = d.span {
+            assert!(span.start <= span.end && span.end <= text.len(), "{d:?}");
+            assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end), "{d:?}");
+        }
+    }
+});

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Formats the files Claude just edited.
+exec npx prettier --write .
