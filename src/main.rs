@@ -39,7 +39,8 @@ enum Command {
         /// When to color human output
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
-        /// Print the declaration files found (path and kind, one per line) instead of diagnostics
+        /// Print the declaration files found (path, kind and, for skills, commands and agents, the name
+        /// Claude Code gives them; tab-separated) instead of diagnostics
         #[arg(long)]
         list_files: bool,
     },
@@ -83,7 +84,14 @@ fn check(path: PathBuf, format: Format, user_dir: Option<PathBuf>, managed_dir: 
         }
     };
     if list_files {
-        let listing: String = checked.files.iter().map(|f| format!("{}\t{}\n", f.path, f.kind.as_str())).collect();
+        let listing: String = checked
+            .files
+            .iter()
+            .map(|f| match &f.name {
+                Some(name) => format!("{}\t{}\t{name}\n", f.path, f.kind.as_str()),
+                None => format!("{}\t{}\n", f.path, f.kind.as_str()),
+            })
+            .collect();
         return if write_stdout(&listing).is_ok() { ExitCode::SUCCESS } else { ExitCode::from(2) };
     }
     let output = match format {

@@ -81,3 +81,50 @@ fn rules_lists_every_rule_and_prints_docs() {
     assert_eq!(typo.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&typo.stderr).contains("did you mean `unknown-hook-event`?"));
 }
+
+#[test]
+fn readme_lists_every_rule() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).expect("README.md");
+    for rule in capc_compiler::rules::RULES {
+        assert!(readme.contains(&format!("| `{}` | {} | {} |", rule.id, rule.severity.as_str(), rule.summary)), "README's rule table lacks or misstates `{}`", rule.id);
+    }
+}
+
+#[test]
+fn examples_check_as_documented() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let clean = capc(&["check", root.join("team-repo").to_str().expect("utf-8")]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
+    assert_eq!(stdout(&clean), "checked 12 files: 0 errors, 0 warnings, 0 infos\n");
+    let broken = capc(&["check", "--format", "json", root.join("broken-plugin").to_str().expect("utf-8")]);
+    assert_eq!(broken.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_slice(&broken.stdout).expect("JSON");
+    let mut rules: Vec<&str> = value["diagnostics"].as_array().expect("array").iter().map(|d| d["rule"].as_str().expect("rule")).collect();
+    rules.sort_unstable();
+    rules.dedup();
+    assert_eq!(
+        rules,
+        [
+            "component-path-format", "hooks-at-top-level", "ignored-field", "invalid-agent-name", "invalid-field-value",
+            "invalid-frontmatter", "invalid-hook-handler", "loose-skill-file", "unknown-field", "unknown-hook-event", "wrong-field-type",
+        ]
+    );
+}
+
+#[test]
+fn list_files_names_declarations_as_claude_code_does() {
+    let out = capc(&["check", "--list-files", fixture("names").to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stdout(&out),
+        "\
+.claude/agents/review/security.md\tagent\tsecurity-auditor
+.claude/commands/frontend/component.md\tcommand\tfrontend:component
+.claude/commands/tools/lint/SKILL.md\tskill\ttools:lint
+plugins/kit/.claude-plugin/plugin.json\tplugin manifest
+plugins/kit/agents/review/perf.md\tagent\tkit:review:perf
+plugins/kit/commands/release.md\tcommand\tkit:release
+plugins/kit/skills/fmt/SKILL.md\tskill\tkit:format
+"
+    );
+}

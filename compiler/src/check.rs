@@ -37,6 +37,9 @@ pub struct SourceFile {
     pub path: String,
     pub kind: FileKind,
     pub scope: Scope,
+    /// For skills, commands and agents: the name Claude Code gives it (`plugin:name`,
+    /// `frontend:component`, …).
+    pub name: Option<String>,
     pub text: String,
 }
 
@@ -133,25 +136,42 @@ impl Realm {
     }
 }
 
+/// Who a file belongs to.
+#[derive(Debug, Clone)]
+struct Owner {
+    scope: Scope,
+    plugin_root: Option<String>,
+    /// The plugin's namespace (`plugin.json` name, else the marketplace entry's, else the folder).
+    plugin_name: Option<String>,
+    project_root: Option<String>,
+}
+
+impl Owner {
+    fn plugin(root: &str, name: &str) -> Owner {
+        Owner { scope: Scope::Plugin, plugin_root: Some(root.to_string()), plugin_name: Some(name.to_string()), project_root: None }
+    }
+    fn project(scope: Scope, root: &str) -> Owner {
+        Owner { scope, plugin_root: None, plugin_name: None, project_root: Some(root.to_string()) }
+    }
+    fn bare(scope: Scope) -> Owner {
+        Owner { scope, plugin_root: None, plugin_name: None, project_root: None }
+    }
+}
+
 #[derive(Debug, Clone)]
 struct Claim {
     kind: FileKind,
-    scope: Scope,
-    plugin_root: Option<String>,
-    project_root: Option<String>,
+    owner: Owner,
+    /// For commands and agents: the folder their names are relative to.
+    base: Option<String>,
 }
 
 struct Claims(BTreeMap<String, Claim>);
 
 impl Claims {
     /// The first claim on a path wins.
-    fn add(&mut self, rel: &str, kind: FileKind, scope: Scope, plugin_root: Option<&str>, project_root: Option<&str>) {
-        self.0.entry(rel.to_string()).or_insert_with(|| Claim {
-            kind,
-            scope,
-            plugin_root: plugin_root.map(str::to_string),
-            project_root: project_root.map(str::to_string),
-        });
+    fn add(&mut self, rel: &str, kind: FileKind, owner: &Owner, base: Option<&str>) {
+        self.0.entry(rel.to_string()).or_insert_with(|| Claim { kind, owner: owner.clone(), base: base.map(str::to_string) });
     }
 }
 
@@ -164,6 +184,8 @@ struct Outcome {
 
 fn check_root(dir: &Path, realm: Realm) -> Checked {
     let tree = walk::walk(dir);
+    // The name of the checked folder itself, for a plugin at the root without a manifest.
+    let root_name = dir.canonicalize().ok().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())).unwrap_or_default();
     let mut diagnostics = walk_problems(&tree, realm);
     let mut claims = Claims(BTreeMap::new());
     let mut counts = Counts::default();
@@ -192,7 +214,7 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
                 entries_by_root.entry(root).or_default().push((rel.clone(), entry));
             }
         }
-        claims.add(rel, FileKind::Marketplace, Scope::Plugin, None, None);
+        claims.add(rel, FileKind::Marketplace, &Owner::bare(Scope::Plugin), None);
     }
 
     // Plugins: manifests and marketplace-named folders.
@@ -230,7 +252,7 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
                 counts.hooks = info.inline_hooks;
                 (info, counts)
             });
-            claims.add(rel, FileKind::PluginManifest, Scope::Plugin, Some(root), None);
+            claims.add(rel, FileKind::PluginManifest, &Owner::plugin(root, ""), None);
             if let Some((plugin, extra)) = plugin {
                 counts += extra;
                 info = plugin;
@@ -252,7 +274,12 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
         for (_, entry) in entries {
             paths.extend(entry.paths.iter().cloned());
         }
-        claim_plugin(&tree, &mut claims, root, &paths, &mut diagnostics, realm, project_roots.contains(root));
+        let name = info
+            .name
+            .clone()
+            .or_else(|| entries.first().map(|(_, e)| e.name.clone()).filter(|n| !n.is_empty()))
+            .unwrap_or_else(|| if root.is_empty() { root_name.clone() } else { file_name(root).to_string() });
+        claim_plugin(&tree, &mut claims, root, &name, &paths, &mut diagnostics, realm, project_roots.contains(root));
     }
 
     for root in &project_roots {
@@ -262,16 +289,16 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
         for rel in tree.files.iter() {
             let in_settings_d = parent(rel) == "managed-settings.d" && rel.ends_with(".json");
             if rel == "managed-settings.json" || in_settings_d {
-                claims.add(rel, FileKind::Settings, Scope::Managed, None, Some(""));
+                claims.add(rel, FileKind::Settings, &Owner::project(Scope::Managed, ""), None);
             } else if rel == "managed-mcp.json" {
-                claims.add(rel, FileKind::ProjectMcp, Scope::Managed, None, None);
+                claims.add(rel, FileKind::ProjectMcp, &Owner::bare(Scope::Managed), None);
             }
         }
     }
     // Whatever SKILL.md is left belongs to a skill collection.
     // (Except inside `.claude-plugin/`, where nothing is loaded; see component-in-manifest-dir.)
     for rel in tree.files.iter().filter(|f| file_name(f) == "SKILL.md" && !f.split('/').any(|s| s == ".claude-plugin")) {
-        claims.add(rel, FileKind::Skill, Scope::Collection, None, None);
+        claims.add(rel, FileKind::Skill, &Owner::bare(Scope::Collection), None);
     }
 
     let parsed: Vec<Outcome> = claims
@@ -347,7 +374,7 @@ fn cross_check_entries(out: &mut Vec<Diagnostic>, realm: Realm, info: &PluginInf
     }
 }
 
-fn claim_markdown_tree(tree: &Tree, claims: &mut Claims, dir: &str, kind: FileKind, scope: Scope, plugin_root: Option<&str>, project_root: Option<&str>) {
+fn claim_markdown_tree(tree: &Tree, claims: &mut Claims, dir: &str, kind: FileKind, owner: &Owner) {
     // A folder inside `commands/` that holds a SKILL.md (any case) is one skill; the other
     // Markdown files beside and below it are not commands.
     let skill_dirs: Vec<String> = if kind == FileKind::Command {
@@ -361,24 +388,24 @@ fn claim_markdown_tree(tree: &Tree, claims: &mut Claims, dir: &str, kind: FileKi
         }
         if let Some(skill_dir) = skill_dirs.iter().find(|d| rel.starts_with(&format!("{d}/"))) {
             if parent(rel) == skill_dir && file_name(rel).eq_ignore_ascii_case("skill.md") {
-                claims.add(rel, FileKind::Skill, scope, plugin_root, project_root);
+                claims.add(rel, FileKind::Skill, owner, Some(dir));
             }
             continue;
         }
-        claims.add(rel, kind, scope, plugin_root, project_root);
+        claims.add(rel, kind, owner, Some(dir));
     }
 }
 
-fn claim_skills_dir(tree: &Tree, claims: &mut Claims, dir: &str, scope: Scope, plugin_root: Option<&str>, project_root: Option<&str>, out: &mut Vec<Diagnostic>, realm: Realm) {
+fn claim_skills_dir(tree: &Tree, claims: &mut Claims, dir: &str, owner: &Owner, out: &mut Vec<Diagnostic>, realm: Realm) {
     let direct = join_rel(dir, "SKILL.md").unwrap_or_default();
     if tree.is_file(&direct) {
-        claims.add(&direct, FileKind::Skill, scope, plugin_root, project_root);
+        claims.add(&direct, FileKind::Skill, owner, None);
         return;
     }
     for child in tree.child_dirs(dir) {
         let skill = format!("{child}/SKILL.md");
         if tree.is_file(&skill) {
-            claims.add(&skill, FileKind::Skill, scope, plugin_root, project_root);
+            claims.add(&skill, FileKind::Skill, owner, None);
         }
     }
     for rel in tree.files_under(dir).filter(|f| parent(f) == dir && f.ends_with(".md")) {
@@ -391,20 +418,20 @@ fn claim_skills_dir(tree: &Tree, claims: &mut Claims, dir: &str, scope: Scope, p
     }
 }
 
-fn claim_plugin(tree: &Tree, claims: &mut Claims, root: &str, paths: &[(&'static str, String)], out: &mut Vec<Diagnostic>, realm: Realm, is_project: bool) {
+#[allow(clippy::too_many_arguments)]
+fn claim_plugin(tree: &Tree, claims: &mut Claims, root: &str, name: &str, paths: &[(&'static str, String)], out: &mut Vec<Diagnostic>, realm: Realm, is_project: bool) {
     let at = |p: &str| join_rel(root, p).unwrap_or_default();
     let listed = |field: &'static str| paths.iter().filter(move |(f, _)| *f == field).map(|(_, p)| p.as_str());
-    let plugin_root = Some(root);
-    let scope = Scope::Plugin;
+    let owner = Owner::plugin(root, name);
     // Skills: the default folder plus listed ones (`skills` adds).
     if tree.is_dir(&at("skills")) {
-        claim_skills_dir(tree, claims, &at("skills"), scope, plugin_root, None, out, realm);
+        claim_skills_dir(tree, claims, &at("skills"), &owner, out, realm);
     }
     for dir in listed("skills") {
-        claim_skills_dir(tree, claims, dir, scope, plugin_root, None, out, realm);
+        claim_skills_dir(tree, claims, dir, &owner, out, realm);
     }
     if tree.is_file(&at("SKILL.md")) {
-        claims.add(&at("SKILL.md"), FileKind::Skill, scope, plugin_root, None);
+        claims.add(&at("SKILL.md"), FileKind::Skill, &owner, None);
     }
     // Commands and agents: listed paths replace the default folder.
     for (field, folder, kind) in [("commands", "commands", FileKind::Command), ("agents", "agents", FileKind::Agent)] {
@@ -412,26 +439,26 @@ fn claim_plugin(tree: &Tree, claims: &mut Claims, root: &str, paths: &[(&'static
         for path in listed(field) {
             any = true;
             if tree.is_dir(path) {
-                claim_markdown_tree(tree, claims, path, kind, scope, plugin_root, None);
+                claim_markdown_tree(tree, claims, path, kind, &owner);
             } else if path.ends_with(".md") {
-                claims.add(path, kind, scope, plugin_root, None);
+                claims.add(path, kind, &owner, Some(parent(path)));
             }
         }
         if !any && tree.is_dir(&at(folder)) {
-            claim_markdown_tree(tree, claims, &at(folder), kind, scope, plugin_root, None);
+            claim_markdown_tree(tree, claims, &at(folder), kind, &owner);
         }
     }
     if tree.is_file(&at("hooks/hooks.json")) {
-        claims.add(&at("hooks/hooks.json"), FileKind::Hooks, scope, plugin_root, None);
+        claims.add(&at("hooks/hooks.json"), FileKind::Hooks, &owner, None);
     }
     for path in listed("hooks") {
-        claims.add(path, FileKind::Hooks, scope, plugin_root, None);
+        claims.add(path, FileKind::Hooks, &owner, None);
     }
     if tree.is_file(&at(".mcp.json")) {
-        claims.add(&at(".mcp.json"), FileKind::PluginMcp, scope, plugin_root, None);
+        claims.add(&at(".mcp.json"), FileKind::PluginMcp, &owner, None);
     }
     for path in listed("mcpServers") {
-        claims.add(path, FileKind::PluginMcp, scope, plugin_root, None);
+        claims.add(path, FileKind::PluginMcp, &owner, None);
     }
     // Layout mistakes Claude Code is silent about.
     let manifest_dir = at(".claude-plugin");
@@ -462,23 +489,23 @@ fn claim_project(tree: &Tree, claims: &mut Claims, root: &str, is_plugin: bool, 
         Realm::Managed => Scope::Managed,
     };
     let at = |p: &str| join_rel(root, p).unwrap_or_default();
-    let project_root = Some(root);
+    let owner = Owner::project(scope, root);
     if tree.is_dir(&at(".claude/skills")) {
-        claim_skills_dir(tree, claims, &at(".claude/skills"), scope, None, project_root, out, realm);
+        claim_skills_dir(tree, claims, &at(".claude/skills"), &owner, out, realm);
     }
     if tree.is_dir(&at(".claude/commands")) {
-        claim_markdown_tree(tree, claims, &at(".claude/commands"), FileKind::Command, scope, None, project_root);
+        claim_markdown_tree(tree, claims, &at(".claude/commands"), FileKind::Command, &owner);
     }
     if tree.is_dir(&at(".claude/agents")) {
-        claim_markdown_tree(tree, claims, &at(".claude/agents"), FileKind::Agent, scope, None, project_root);
+        claim_markdown_tree(tree, claims, &at(".claude/agents"), FileKind::Agent, &owner);
     }
     for settings in [".claude/settings.json", ".claude/settings.local.json"] {
         if tree.is_file(&at(settings)) {
-            claims.add(&at(settings), FileKind::Settings, scope, None, project_root);
+            claims.add(&at(settings), FileKind::Settings, &owner, None);
         }
     }
     if !is_plugin && tree.is_file(&at(".mcp.json")) {
-        claims.add(&at(".mcp.json"), FileKind::ProjectMcp, scope, None, project_root);
+        claims.add(&at(".mcp.json"), FileKind::ProjectMcp, &owner, None);
     }
 }
 
@@ -525,7 +552,7 @@ fn read_json<T>(
             None
         }
     };
-    let file = SourceFile { path: path.clone(), kind, scope: Scope::Plugin, text };
+    let file = SourceFile { path: path.clone(), kind, scope: Scope::Plugin, name: None, text };
     (Outcome { file: Some(file), counts: Counts::default(), diagnostics: sink.diagnostics, plugin: None }, result)
 }
 
@@ -558,20 +585,24 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
     let cx = FileCx {
         tree,
         rel,
-        scope: claim.scope,
-        plugin_root: claim.plugin_root.as_deref(),
-        project_root: claim.project_root.as_deref(),
+        scope: claim.owner.scope,
+        plugin_root: claim.owner.plugin_root.as_deref(),
+        project_root: claim.owner.project_root.as_deref(),
         json_source: is_json.then_some(text.as_str()),
     };
+    let mut name = None;
     match claim.kind {
         FileKind::Skill => {
-            markdown::check(&mut sink, &cx, &text, MarkdownKind::Skill);
+            let fields = markdown::check(&mut sink, &cx, &text, MarkdownKind::Skill);
+            name = Some(skill_name(rel, claim, fields.as_ref()));
         }
         FileKind::Command => {
             markdown::check(&mut sink, &cx, &text, MarkdownKind::Command);
+            name = Some(command_name(rel, claim));
         }
         FileKind::Agent => {
-            markdown::check(&mut sink, &cx, &text, MarkdownKind::Agent);
+            let fields = markdown::check(&mut sink, &cx, &text, MarkdownKind::Agent);
+            name = Some(agent_name(rel, claim, fields.as_ref()));
         }
         kind => match crate::json::parse(&text) {
             Err(e) => {
@@ -586,8 +617,63 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
             },
         },
     }
-    let file = SourceFile { path: path.clone(), kind: claim.kind, scope: claim.scope, text };
+    let file = SourceFile { path: path.clone(), kind: claim.kind, scope: claim.owner.scope, name, text };
     Outcome { file: Some(file), counts, diagnostics: sink.diagnostics, plugin: None }
+}
+
+/// `plugin:` in front of a plugin component's name.
+fn namespaced(claim: &Claim, name: &str) -> String {
+    match &claim.owner.plugin_name {
+        Some(plugin) => format!("{plugin}:{name}"),
+        None => name.to_string(),
+    }
+}
+
+/// The path of `rel` below `base`, without `.md`, its folders joined with `:`.
+fn relative_name(base: &str, rel: &str) -> String {
+    let below = rel.strip_prefix(base).unwrap_or(rel).trim_start_matches('/');
+    below.strip_suffix(".md").unwrap_or(below).replace('/', ":")
+}
+
+fn frontmatter_name(fields: Option<&Node>) -> Option<&str> {
+    fields?.get("name")?.as_str().map(str::trim).filter(|n| !n.is_empty())
+}
+
+/// A skill is named after its folder; a plugin skill may take its frontmatter `name`; a
+/// `SKILL.md` inside a commands folder takes the folder's path (`a:b`).
+fn skill_name(rel: &str, claim: &Claim, fields: Option<&Node>) -> String {
+    let dir = parent(rel);
+    if let Some(base) = &claim.base {
+        return namespaced(claim, &relative_name(base, dir));
+    }
+    let is_plugin = claim.owner.plugin_name.is_some();
+    let at_plugin_root = claim.owner.plugin_root.as_deref() == Some(dir);
+    let folder = if at_plugin_root { claim.owner.plugin_name.as_deref().unwrap_or(dir) } else { file_name(dir) };
+    let own = if is_plugin { frontmatter_name(fields).unwrap_or(folder) } else { folder };
+    namespaced(claim, own)
+}
+
+/// A command is named after its path below the commands folder: `frontend/component.md`
+/// is `frontend:component` (the loader's rule since Claude Code 1.0.45; the docs still say
+/// the subfolder does not count).
+fn command_name(rel: &str, claim: &Claim) -> String {
+    namespaced(claim, &relative_name(claim.base.as_deref().unwrap_or(parent(rel)), rel))
+}
+
+/// An agent is named by its frontmatter `name`, else its file name; a plugin's agents add
+/// their subfolders (`review:security`).
+fn agent_name(rel: &str, claim: &Claim, fields: Option<&Node>) -> String {
+    let stem = file_name(rel).strip_suffix(".md").unwrap_or(file_name(rel));
+    let own = frontmatter_name(fields).unwrap_or(stem);
+    if claim.owner.plugin_name.is_none() {
+        return own.to_string();
+    }
+    let folders = claim.base.as_deref().map(|base| relative_name(base, parent(rel))).unwrap_or_default();
+    if folders.is_empty() {
+        namespaced(claim, own)
+    } else {
+        namespaced(claim, &format!("{folders}:{own}"))
+    }
 }
 
 /// 1-based (line, column) of a diagnostic's start and end in its file.
