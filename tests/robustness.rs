@@ -71,3 +71,18 @@ fn a_file_is_reported_at_its_relative_path_whatever_the_absolute_root() {
     let render = |root: &Path| capc_compiler::report::to_json(&check(&Options { root: root.to_path_buf(), ..Options::default() }).expect("dir"));
     assert_eq!(render(a.path()), render(&b.path().join("nested/deeper")));
 }
+
+#[cfg(unix)]
+#[test]
+fn links_inside_the_root_are_followed_and_read_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "shared/skills/lint/SKILL.md", b"---\ndescription: Run the linters\ndescripton: typo\n---\nRun them.\n");
+    std::fs::create_dir_all(root.join(".claude/skills")).expect("mkdir");
+    std::os::unix::fs::symlink("../../shared/skills/lint", root.join(".claude/skills/lint")).expect("symlink");
+    let checked = check(&Options { root: root.to_path_buf(), ..Options::default() }).expect("dir");
+    let skills: Vec<&str> = checked.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(skills, [".claude/skills/lint/SKILL.md"], "the linked skill is read once, where Claude Code loads it");
+    assert_eq!(rules_at(&checked, ".claude/skills/lint/SKILL.md"), ["unknown-field"]);
+    assert!(checked.diagnostics.iter().all(|d| d.rule != "unfollowed-symlink"));
+}

@@ -297,7 +297,13 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
     }
     // Whatever SKILL.md is left belongs to a skill collection.
     // (Except inside `.claude-plugin/`, where nothing is loaded; see component-in-manifest-dir.)
+    // A file already claimed through a symbolic link is the same skill: Claude Code, too,
+    // loads a skill reachable from several places once, by its real path.
+    let claimed_real: std::collections::BTreeSet<String> = claims.0.keys().map(|k| tree.real_path(k)).collect();
     for rel in tree.files.iter().filter(|f| file_name(f) == "SKILL.md" && !f.split('/').any(|s| s == ".claude-plugin")) {
+        if claimed_real.contains(rel.as_str()) && !claims.0.contains_key(rel.as_str()) {
+            continue;
+        }
         claims.add(rel, FileKind::Skill, &Owner::bare(Scope::Collection), None);
     }
 

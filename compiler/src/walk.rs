@@ -28,6 +28,8 @@ pub struct Tree {
     /// Every directory (the root is `""`).
     pub dirs: BTreeSet<String>,
     pub problems: Vec<WalkProblem>,
+    /// Followed links to folders: the link's path → the target's path (both relative).
+    pub links: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,6 +62,24 @@ impl Tree {
         let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
         self.files.range(prefix.clone()..).take_while(move |f| f.starts_with(&prefix))
     }
+    /// The path of `rel` with every followed folder link resolved to its target.
+    pub fn real_path(&self, rel: &str) -> String {
+        let mut path = rel.to_string();
+        // Links inside link targets resolve one step at a time; the walk has no loops.
+        for _ in 0..64 {
+            let hit = self
+                .links
+                .iter()
+                .filter(|(link, _)| path == **link || path.starts_with(&format!("{link}/")))
+                .max_by_key(|(link, _)| link.len());
+            match hit {
+                Some((link, target)) => path = format!("{target}{}", &path[link.len()..]),
+                None => break,
+            }
+        }
+        path
+    }
+
     /// Immediate child directories of `dir`.
     pub fn child_dirs<'a>(&'a self, dir: &str) -> impl Iterator<Item = &'a String> + 'a {
         let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
@@ -127,6 +147,10 @@ pub fn walk(root: &Path) -> Tree {
                     if ancestors.contains(&resolved) {
                         tree.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Loop { target } });
                         continue;
+                    }
+                    if let Ok(target_rel) = resolved.strip_prefix(&canonical_root) {
+                        let target_rel = target_rel.to_string_lossy().replace('\\', "/");
+                        tree.links.insert(child_rel.clone(), target_rel);
                     }
                     let mut chain = ancestors.clone();
                     chain.push(resolved);
