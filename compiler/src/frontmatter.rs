@@ -102,7 +102,16 @@ pub struct LenientNote {
 pub fn parse(text: &str, block: &Block) -> Parsed {
     let yaml = &text[block.yaml.start..block.yaml.end];
     match load(yaml) {
-        Ok(value) => to_fields(text, block, value, None),
+        Ok(value) => {
+            let mut parsed = to_fields(text, block, value, None);
+            if let Parsed::Fields { node, .. } = &mut parsed {
+                let top = node.span;
+                crate::yaml_spans::refine(node, yaml, block.yaml.start);
+                // The mapping itself keeps the whole block as its span.
+                node.span = top;
+            }
+            parsed
+        }
         Err(first) => {
             let (quoted, first_quoted) = quote_problematic_values(yaml);
             match first_quoted.and_then(|span| load(&quoted).ok().map(|v| (v, span))) {
@@ -359,7 +368,7 @@ mod tests {
             "---\nname: a\ndescription: b c\n---\n",
             r#"{name@4..8: "a"@10..11, description@12..23: "b c"@25..28}@4..29"#,
         );
-        check("---\nallowed-tools:\n  - Read\n  - Bash\n---\n", r#"{allowed-tools@4..17: ["Read"@21..36, "Bash"@21..36]@21..36}@4..37"#);
+        check("---\nallowed-tools:\n  - Read\n  - Bash\n---\n", r#"{allowed-tools@4..17: ["Read"@23..27, "Bash"@32..36]@21..37}@4..37"#);
     }
 
     #[test]
@@ -377,6 +386,15 @@ mod tests {
     fn check_invalid(text: &str) -> bool {
         let Split::Found(block) = split(text) else { return false };
         matches!(parse(text, &block), Parsed::Invalid { .. })
+    }
+
+    #[test]
+    fn nested_values_have_exact_spans() {
+        check(
+            "---\nhooks:\n  PreToolUse:\n    - matcher: Bash\n---\n",
+            r#"{hooks@4..9: {PreToolUse@13..23: [{matcher@31..38: "Bash"@40..44}@31..45]@29..45}@13..45}@4..45"#,
+        );
+        check("---\ntools: [Read, \"Bash(git *)\"]\n---\n", r#"{tools@4..9: ["Read"@12..16, "Bash(git *)"@18..31]@11..32}@4..33"#);
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub mod rules;
 pub mod schema;
 pub mod span;
 pub mod walk;
+pub mod yaml_spans;
 
 pub use check::{check, CheckError, Checked, Options};
 pub use diagnostic::{Diagnostic, Severity};
