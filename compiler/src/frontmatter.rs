@@ -102,16 +102,7 @@ pub struct LenientNote {
 pub fn parse(text: &str, block: &Block) -> Parsed {
     let yaml = &text[block.yaml.start..block.yaml.end];
     match load(yaml) {
-        Ok(value) => {
-            let mut parsed = to_fields(text, block, value, None);
-            if let Parsed::Fields { node, .. } = &mut parsed {
-                let top = node.span;
-                crate::yaml_spans::refine(node, yaml, block.yaml.start);
-                // The mapping itself keeps the whole block as its span.
-                node.span = top;
-            }
-            parsed
-        }
+        Ok(value) => to_fields(text, block, value, None),
         Err(first) => {
             let (quoted, first_quoted) = quote_problematic_values(yaml);
             match first_quoted.and_then(|span| load(&quoted).ok().map(|v| (v, span))) {
@@ -134,13 +125,22 @@ fn duplicate_key_span(text: &str, block: &Block, message: &str) -> Option<Span> 
     top_level_spans(text, block).into_iter().filter(|e| e.name == key).nth(1).map(|e| e.key)
 }
 
+/// Gives every nested value of `node` (read from `block` without the lenient retry) its
+/// exact span. Costs a second parse, so callers do it only when they report something.
+pub fn refine_spans(text: &str, block: &Block, node: &mut Node) {
+    let top = node.span;
+    crate::yaml_spans::refine(node, &text[block.yaml.start..block.yaml.end], block.yaml.start);
+    // The mapping itself keeps the whole block as its span.
+    node.span = top;
+}
+
 struct YamlError {
     span: Span,
     message: String,
 }
 
-fn load(yaml: &str) -> Result<serde_yaml::Value, YamlError> {
-    serde_yaml::from_str::<serde_yaml::Value>(yaml).map_err(|e| {
+fn load(yaml: &str) -> Result<Node, YamlError> {
+    serde_yaml::from_str::<Loaded>(yaml).map(|l| l.0).map_err(|e| {
         let offset = e.location().map_or(0, |l| l.index().min(yaml.len()));
         let mut start = offset;
         while !yaml.is_char_boundary(start) {
@@ -218,53 +218,127 @@ fn is_js_whitespace(c: char) -> bool {
     c.is_whitespace() || c == '\u{feff}'
 }
 
-fn to_fields(text: &str, block: &Block, value: serde_yaml::Value, lenient: Option<LenientNote>) -> Parsed {
-    let spans = top_level_spans(text, block);
-    match value {
-        serde_yaml::Value::Null => Parsed::Fields { node: Node { kind: NodeKind::Object(Vec::new()), span: block.yaml }, lenient },
-        serde_yaml::Value::Mapping(map) => {
-            let mut entries = Vec::with_capacity(map.len());
-            for (k, v) in map {
-                let name = scalar_key(&k);
-                let (key_span, value_span) = spans
-                    .iter()
-                    .find(|s| s.name == name)
-                    .map_or((block.yaml, block.yaml), |s| (s.key, s.value));
-                entries.push((Key { name, span: key_span }, convert(v, value_span)));
-            }
+fn to_fields(text: &str, block: &Block, value: Node, lenient: Option<LenientNote>) -> Parsed {
+    match value.kind {
+        NodeKind::Null => Parsed::Fields { node: Node { kind: NodeKind::Object(Vec::new()), span: block.yaml }, lenient },
+        NodeKind::Object(entries) => {
+            let spans = top_level_spans(text, block);
+            let entries = entries
+                .into_iter()
+                .map(|(key, value)| {
+                    let (key_span, value_span) = spans.iter().find(|s| s.name == key.name).map_or((block.yaml, block.yaml), |s| (s.key, s.value));
+                    (Key { name: key.name, span: key_span }, with_span(value, value_span))
+                })
+                .collect();
             Parsed::Fields { node: Node { kind: NodeKind::Object(entries), span: block.yaml }, lenient }
         }
-        other => {
-            let found = convert(other, block.yaml).type_name();
-            Parsed::NotAMapping { span: block.yaml, found }
+        kind => Parsed::NotAMapping { span: block.yaml, found: Node { kind, span: block.yaml }.type_name() },
+    }
+}
+
+/// Nested values share the span of the top-level entry they sit in (until refined).
+fn with_span(mut node: Node, span: Span) -> Node {
+    node.span = span;
+    match &mut node.kind {
+        NodeKind::Array(items) => {
+            for item in items.iter_mut() {
+                *item = with_span(std::mem::replace(item, Node { kind: NodeKind::Null, span }), span);
+            }
         }
+        NodeKind::Object(entries) => {
+            for (key, value) in entries.iter_mut() {
+                key.span = span;
+                *value = with_span(std::mem::replace(value, Node { kind: NodeKind::Null, span }), span);
+            }
+        }
+        _ => {}
+    }
+    node
+}
+
+/// A YAML document read straight into a `Node` (spans are filled in afterwards).
+struct Loaded(Node);
+
+impl<'de> serde::Deserialize<'de> for Loaded {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Loaded, D::Error> {
+        deserializer.deserialize_any(NodeVisitor).map(Loaded)
     }
 }
 
-fn scalar_key(key: &serde_yaml::Value) -> String {
-    match key {
-        serde_yaml::Value::String(s) => s.clone(),
-        serde_yaml::Value::Bool(b) => b.to_string(),
-        serde_yaml::Value::Number(n) => n.to_string(),
-        serde_yaml::Value::Null => "null".to_string(),
-        other => serde_yaml::to_string(other).unwrap_or_default().trim().to_string(),
+struct NodeVisitor;
+
+fn leaf(kind: NodeKind) -> Node {
+    Node { kind, span: Span::default() }
+}
+
+impl<'de> serde::de::Visitor<'de> for NodeVisitor {
+    type Value = Node;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a YAML value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Node, E> {
+        Ok(leaf(NodeKind::Bool(v)))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Node, E> {
+        Ok(leaf(NodeKind::Number(v.to_string())))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Node, E> {
+        Ok(leaf(NodeKind::Number(v.to_string())))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
+        Ok(leaf(NodeKind::Number(serde_yaml::Number::from(v).to_string())))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Node, E> {
+        Ok(leaf(NodeKind::String(v.to_string())))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Node, E> {
+        Ok(leaf(NodeKind::String(v)))
+    }
+    fn visit_unit<E>(self) -> Result<Node, E> {
+        Ok(leaf(NodeKind::Null))
+    }
+    fn visit_none<E>(self) -> Result<Node, E> {
+        Ok(leaf(NodeKind::Null))
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
+        d.deserialize_any(NodeVisitor)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+        while let Some(Loaded(item)) = seq.next_element::<Loaded>()? {
+            items.push(item);
+        }
+        Ok(leaf(NodeKind::Array(items)))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+        let mut entries: Vec<(Key, Node)> = Vec::new();
+        while let Some(Loaded(key)) = map.next_key::<Loaded>()? {
+            let Loaded(value) = map.next_value::<Loaded>()?;
+            let name = scalar_key(&key);
+            // JavaScript's YAML readers refuse duplicate keys, as serde_yaml's `Value` does.
+            if entries.iter().any(|(k, _)| k.name == name) {
+                return Err(serde::de::Error::custom(format!("duplicate entry with key \"{name}\"")));
+            }
+            entries.push((Key { name, span: Span::default() }, value));
+        }
+        Ok(leaf(NodeKind::Object(entries)))
+    }
+    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<Node, A::Error> {
+        // A tagged value (`!tag value`): the tag has no meaning here; keep the value.
+        use serde::de::VariantAccess;
+        let (_tag, variant) = data.variant::<String>()?;
+        variant.newtype_variant::<Loaded>().map(|l| l.0)
     }
 }
 
-/// Nested values share the span of the top-level entry they sit in.
-fn convert(value: serde_yaml::Value, span: Span) -> Node {
-    let kind = match value {
-        serde_yaml::Value::Null => NodeKind::Null,
-        serde_yaml::Value::Bool(b) => NodeKind::Bool(b),
-        serde_yaml::Value::Number(n) => NodeKind::Number(n.to_string()),
-        serde_yaml::Value::String(s) => NodeKind::String(s),
-        serde_yaml::Value::Sequence(items) => NodeKind::Array(items.into_iter().map(|v| convert(v, span)).collect()),
-        serde_yaml::Value::Mapping(map) => NodeKind::Object(
-            map.into_iter().map(|(k, v)| (Key { name: scalar_key(&k), span }, convert(v, span))).collect(),
-        ),
-        serde_yaml::Value::Tagged(tagged) => return convert(tagged.value, span),
-    };
-    Node { kind, span }
+fn scalar_key(key: &Node) -> String {
+    match &key.kind {
+        NodeKind::String(s) | NodeKind::Number(s) => s.clone(),
+        NodeKind::Bool(b) => b.to_string(),
+        NodeKind::Null => "null".to_string(),
+        _ => key.debug_tree(),
+    }
 }
 
 struct EntrySpan {
@@ -338,7 +412,10 @@ mod tests {
             Split::None => "none".to_string(),
             Split::Unclosed { opener } => format!("unclosed {}..{}", opener.start, opener.end),
             Split::Found(block) => match parse(text, &block) {
-                Parsed::Fields { node, lenient } => {
+                Parsed::Fields { mut node, lenient } => {
+                    if lenient.is_none() {
+                        refine_spans(text, &block, &mut node);
+                    }
                     let mut s = node.debug_tree();
                     if let Some(note) = lenient {
                         s.push_str(&format!(" lenient@{}..{}", note.span.start, note.span.end));

@@ -186,17 +186,26 @@ pub enum Content {
 }
 
 pub fn read(path: &Path) -> Content {
-    let size = match std::fs::metadata(path) {
+    use std::io::Read;
+    let mut file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => return Content::Error(e.to_string()),
+    };
+    let size = match file.metadata() {
         Ok(m) => m.len(),
         Err(e) => return Content::Error(e.to_string()),
     };
     if size > MAX_FILE_BYTES {
         return Content::TooLarge { bytes: size };
     }
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => return Content::Error(e.to_string()),
-    };
+    let mut bytes = Vec::with_capacity(size as usize + 1);
+    // `take` bounds a file that grows while it is read.
+    if let Err(e) = (&mut file).take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes) {
+        return Content::Error(e.to_string());
+    }
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Content::TooLarge { bytes: bytes.len() as u64 };
+    }
     match String::from_utf8(bytes) {
         Ok(text) => match text.find('\0') {
             Some(offset) => Content::NotText { lossy: text.clone(), offset, reason: "contains NUL bytes (a binary file?)" },

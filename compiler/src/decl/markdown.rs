@@ -88,6 +88,7 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
         }
         Split::Found(block) => match frontmatter::parse(text, &block) {
             Parsed::Fields { node, lenient } => {
+                let exact = lenient.is_none();
                 if let Some(note) = lenient {
                     sink.report(
                         &rules::lenient_frontmatter::RULE,
@@ -96,7 +97,7 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
                     )
                     .help("wrap the value in quotes, or use a block scalar (`description: |`), so strict YAML readers and older Claude Code versions agree");
                 }
-                node
+                (node, block, exact)
             }
             Parsed::Invalid { span, message } => {
                 let consequence = match kind {
@@ -115,19 +116,35 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
             }
         },
     };
-    match kind {
-        MarkdownKind::Skill => check_skill(sink, cx, &fields),
-        MarkdownKind::Command => check_command(sink, &fields),
-        MarkdownKind::Agent => check_agent(sink, cx, &fields),
+    let (mut fields, block, exact) = fields;
+    let path = sink.path().to_string();
+    let mut findings = Sink::new(&path);
+    check_fields_of(&mut findings, cx, &fields, kind);
+    // Nested values carry their entry's span until something is reported; then the file is
+    // checked again with exact spans (a second YAML pass that clean files never pay for).
+    if exact && !findings.diagnostics.is_empty() {
+        frontmatter::refine_spans(text, &block, &mut fields);
+        findings = Sink::new(&path);
+        check_fields_of(&mut findings, cx, &fields, kind);
     }
-    check_common_values(sink, &fields);
+    sink.diagnostics.append(&mut findings.diagnostics);
+    Some(fields)
+}
+
+fn check_fields_of(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node, kind: MarkdownKind) {
+    match kind {
+        MarkdownKind::Skill => check_skill(sink, cx, fields),
+        MarkdownKind::Command => check_command(sink, fields),
+        MarkdownKind::Agent => check_agent(sink, cx, fields),
+    }
+    check_common_values(sink, fields);
     if let Some(hooks) = fields.get("hooks") {
         if hooks.as_object().is_some() {
             super::hooks::check_event_map(sink, cx, hooks, "frontmatter `hooks`");
         }
     }
-    Some(fields)
 }
+
 
 /// A message and a fix for the YAML errors people actually make.
 fn explain_yaml_error(text: &str, span: crate::span::Span, message: &str) -> (String, &'static str) {
@@ -147,6 +164,7 @@ fn explain_yaml_error(text: &str, span: crate::span::Span, message: &str) -> (St
     }
     (format!("frontmatter is not valid YAML: {message}"), "fix the YAML syntax at this point")
 }
+
 
 fn empty_help(kind: MarkdownKind) -> &'static str {
     match kind {
