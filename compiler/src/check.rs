@@ -229,7 +229,7 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
         .dirs
         .iter()
         .filter(|d| {
-            let claude = join_rel(d, ".claude").unwrap_or_default();
+            let claude = if d.is_empty() { ".claude".to_string() } else { format!("{d}/.claude") };
             // A `.mcp.json` alone marks a project only at the checked root: Claude Code reads it
             // from the folder it starts in, and a nested one (a test fixture, an example) is
             // not a project unless a `.claude/` folder sits beside it.

@@ -101,6 +101,15 @@ pub struct LenientNote {
 /// Parses the YAML of `block` within `text`; spans in the result are file offsets.
 pub fn parse(text: &str, block: &Block) -> Parsed {
     let yaml = &text[block.yaml.start..block.yaml.end];
+    if let Some(node) = flat(yaml, block.yaml.start) {
+        return Parsed::Fields { node, lenient: None };
+    }
+    parse_with_yaml(text, block)
+}
+
+/// The full path: serde_yaml, then Claude Code's lenient retry.
+pub fn parse_with_yaml(text: &str, block: &Block) -> Parsed {
+    let yaml = &text[block.yaml.start..block.yaml.end];
     match load(yaml) {
         Ok(value) => to_fields(text, block, value, None),
         Err(first) => {
@@ -123,6 +132,65 @@ pub fn parse(text: &str, block: &Block) -> Parsed {
 fn duplicate_key_span(text: &str, block: &Block, message: &str) -> Option<Span> {
     let key = message.strip_prefix("duplicate entry with key \"")?.strip_suffix('"')?;
     top_level_spans(text, block).into_iter().filter(|e| e.name == key).nth(1).map(|e| e.key)
+}
+
+/// The common case read without a YAML library: every line is blank, a `#` comment, or
+/// `key: value` at column 0 whose value is unambiguously a plain string (it starts with a
+/// letter, holds no `: `, ` #` or tab, and is not `true`, `null`, …). Anything else returns
+/// `None` and goes to serde_yaml. A fuzz target checks that both agree on what this accepts.
+pub fn flat(yaml: &str, offset: usize) -> Option<Node> {
+    let mut entries: Vec<(Key, Node)> = Vec::new();
+    let mut at = 0;
+    for line in yaml.split_inclusive('\n') {
+        let content = line.strip_suffix('\n').unwrap_or(line);
+        let start = at;
+        at += line.len();
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        let key_len = content.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-').count();
+        let first = content.as_bytes()[0];
+        if key_len == 0 || !(first.is_ascii_alphabetic() || first == b'_') || content.as_bytes().get(key_len) != Some(&b':') {
+            return None;
+        }
+        let key = &content[..key_len];
+        // `True:` or `null:` are not string keys in YAML.
+        if matches!(key.to_ascii_lowercase().as_str(), "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n") {
+            return None;
+        }
+        let rest = &content[key_len + 1..];
+        let value = rest.trim_start_matches(' ');
+        if value.len() == rest.len() || !is_plain_string(value) || entries.iter().any(|(k, _)| k.name == key) {
+            return None;
+        }
+        let value = value.trim_end_matches(' ');
+        let value_start = offset + start + key_len + 1 + (rest.len() - rest.trim_start_matches(' ').len());
+        entries.push((
+            Key { name: key.to_string(), span: Span::new(offset + start, offset + start + key_len) },
+            Node { kind: NodeKind::String(value.to_string()), span: Span::new(value_start, value_start + value.len()) },
+        ));
+    }
+    Some(Node { kind: NodeKind::Object(entries), span: Span::new(offset, offset + yaml.len()) })
+}
+
+/// A plain scalar that YAML 1.2 (and serde_yaml) reads as exactly this string.
+fn is_plain_string(value: &str) -> bool {
+    let Some(first) = value.chars().next() else { return false };
+    if !first.is_alphabetic() {
+        return false;
+    }
+    let trimmed = value.trim_end_matches(' ');
+    if trimmed.contains(": ") || trimmed.ends_with(':') || trimmed.contains(" #") {
+        return false;
+    }
+    // Control characters (tabs, `\r`), and line or paragraph separators, need the real parser.
+    if trimmed.chars().any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{85}')) {
+        return false;
+    }
+    let lower = trimmed.to_ascii_lowercase();
+    !matches!(lower.as_str(), "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n")
+        && !lower.starts_with(".inf")
+        && !lower.starts_with(".nan")
 }
 
 /// Gives every nested value of `node` (read from `block` without the lenient retry) its
@@ -463,6 +531,17 @@ mod tests {
     fn check_invalid(text: &str) -> bool {
         let Split::Found(block) = split(text) else { return false };
         matches!(parse(text, &block), Parsed::Invalid { .. })
+    }
+
+    #[test]
+    fn flat_fast_path_agrees_with_yaml() {
+        // Read by the fast path (exact spans, no YAML library)…
+        check("---\nname: a-b\ndescription: Reviews code, fast (and well)\n---\n", r#"{name@4..8: "a-b"@10..13, description@14..25: "Reviews code, fast (and well)"@27..56}@4..57"#);
+        assert!(flat("name: x\n# note\n\nmodel: sonnet  \n", 0).is_some());
+        // …and everything it is unsure of goes to serde_yaml.
+        for yaml in ["a: true", "a: 1.0", "a: [x]", "a: 'x'", "a: x: y", "a: x #c", "a: |", " a: x", "a:\n  - x", "a: x\r", "a: x\na: y", "a: Null", "1: x", "a: ~", "True: x"] {
+            assert!(flat(yaml, 0).is_none(), "{yaml:?}");
+        }
     }
 
     #[test]

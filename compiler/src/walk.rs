@@ -6,6 +6,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// Directories never descended into: version control, dependency and build output, and
 /// hidden folders of other tools (`.cursor-plugin`, `.codex-plugin`, `.agents`, …).
@@ -103,8 +104,9 @@ pub fn walk(root: &Path) -> Tree {
         }
     };
     let mut entries = 0usize;
-    // (absolute dir, relative dir, canonical ancestors including itself)
-    let mut stack: Vec<(PathBuf, String, Vec<PathBuf>)> = vec![(root.to_path_buf(), String::new(), vec![canonical_root.clone()])];
+    // (absolute dir, relative dir, the chain of real folders above and including it)
+    let root_chain = Rc::new(Chain { path: canonical_root.clone(), parent: None });
+    let mut stack: Vec<(PathBuf, String, Rc<Chain>)> = vec![(root.to_path_buf(), String::new(), root_chain)];
     while let Some((dir, rel, ancestors)) = stack.pop() {
         let read = match std::fs::read_dir(&dir) {
             Ok(read) => read,
@@ -124,7 +126,15 @@ pub fn walk(root: &Path) -> Tree {
             let Some(name) = entry.file_name().to_str().map(str::to_string) else {
                 continue; // not UTF-8: no Claude Code declaration has such a name
             };
-            let child_rel = if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
+            let child_rel = if rel.is_empty() {
+                name.clone()
+            } else {
+                let mut child = String::with_capacity(rel.len() + 1 + name.len());
+                child.push_str(&rel);
+                child.push('/');
+                child.push_str(&name);
+                child
+            };
             let Ok(file_type) = entry.file_type() else { continue };
             let path = entry.path();
             if file_type.is_symlink() {
@@ -152,8 +162,7 @@ pub fn walk(root: &Path) -> Tree {
                         let target_rel = target_rel.to_string_lossy().replace('\\', "/");
                         tree.links.insert(child_rel.clone(), target_rel);
                     }
-                    let mut chain = ancestors.clone();
-                    chain.push(resolved);
+                    let chain = Rc::new(Chain { path: resolved, parent: Some(ancestors.clone()) });
                     tree.dirs.insert(child_rel.clone());
                     stack.push((path, child_rel, chain));
                 } else {
@@ -163,8 +172,7 @@ pub fn walk(root: &Path) -> Tree {
                 if is_skipped_dir(&name) {
                     continue;
                 }
-                let mut chain = ancestors.clone();
-                chain.push(ancestors.last().map_or_else(|| path.clone(), |a| a.join(&name)));
+                let chain = Rc::new(Chain { path: ancestors.path.join(&name), parent: Some(ancestors.clone()) });
                 tree.dirs.insert(child_rel.clone());
                 stack.push((path, child_rel, chain));
             } else if file_type.is_file() {
@@ -173,6 +181,26 @@ pub fn walk(root: &Path) -> Tree {
         }
     }
     tree
+}
+
+/// The real folders from the root down to the one being read, so a link back to any of
+/// them is recognised as a loop. Shared between siblings, so descending costs one node.
+struct Chain {
+    path: PathBuf,
+    parent: Option<Rc<Chain>>,
+}
+
+impl Chain {
+    fn contains(&self, target: &Path) -> bool {
+        let mut at = Some(self);
+        while let Some(link) = at {
+            if link.path == target {
+                return true;
+            }
+            at = link.parent.as_deref();
+        }
+        false
+    }
 }
 
 /// What reading a file gave.
