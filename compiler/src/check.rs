@@ -279,11 +279,20 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
             .clone()
             .or_else(|| entries.first().map(|(_, e)| e.name.clone()).filter(|n| !n.is_empty()))
             .unwrap_or_else(|| if root.is_empty() { root_name.clone() } else { file_name(root).to_string() });
-        claim_plugin(&tree, &mut claims, root, &name, &paths, &mut diagnostics, realm, project_roots.contains(root));
+        // A CLAUDE.md at the checked root is the repository's own memory file when the root is
+        // a repository (a marketplace or a project), not when it is only a plugin.
+        let is_repository = project_roots.contains(root) || (root.is_empty() && !marketplaces.is_empty());
+        claim_plugin(&tree, &mut claims, root, &name, &paths, &mut diagnostics, realm, is_repository);
     }
 
     for root in &project_roots {
         claim_project(&tree, &mut claims, root, plugin_roots.contains_key(root.as_str()), realm, &mut diagnostics);
+    }
+    // `capc check path/to/.claude` (or `~/.claude`): the folder itself is a `.claude` folder;
+    // `$CLAUDE_PROJECT_DIR` is its parent, outside the check.
+    if root_name == ".claude" && realm == Realm::Project {
+        let owner = Owner { scope: Scope::Project, plugin_root: None, plugin_name: None, project_root: None };
+        claim_claude_dir(&tree, &mut claims, "", &owner, &mut diagnostics, realm);
     }
     if realm == Realm::Managed {
         for rel in tree.files.iter() {
@@ -478,8 +487,7 @@ fn claim_plugin(tree: &Tree, claims: &mut Claims, root: &str, name: &str, paths:
             out.extend(sink.diagnostics);
         }
     }
-    // A CLAUDE.md at the checked root is the repository's own memory file, not the plugin's.
-    if !is_project && !root.is_empty() && tree.is_file(&at("CLAUDE.md")) {
+    if !is_project && tree.is_file(&at("CLAUDE.md")) {
         let path = realm.display(&at("CLAUDE.md"));
         let mut sink = Sink::new(&path);
         sink.report(&rules::ignored_plugin_claude_md::RULE, None, "Claude Code does not load a plugin's CLAUDE.md")
@@ -496,22 +504,28 @@ fn claim_project(tree: &Tree, claims: &mut Claims, root: &str, is_plugin: bool, 
     };
     let at = |p: &str| join_rel(root, p).unwrap_or_default();
     let owner = Owner::project(scope, root);
-    if tree.is_dir(&at(".claude/skills")) {
-        claim_skills_dir(tree, claims, &at(".claude/skills"), &owner, out, realm);
-    }
-    if tree.is_dir(&at(".claude/commands")) {
-        claim_markdown_tree(tree, claims, &at(".claude/commands"), FileKind::Command, &owner);
-    }
-    if tree.is_dir(&at(".claude/agents")) {
-        claim_markdown_tree(tree, claims, &at(".claude/agents"), FileKind::Agent, &owner);
-    }
-    for settings in [".claude/settings.json", ".claude/settings.local.json"] {
-        if tree.is_file(&at(settings)) {
-            claims.add(&at(settings), FileKind::Settings, &owner, None);
-        }
-    }
+    claim_claude_dir(tree, claims, &at(".claude"), &owner, out, realm);
     if !is_plugin && tree.is_file(&at(".mcp.json")) {
         claims.add(&at(".mcp.json"), FileKind::ProjectMcp, &owner, None);
+    }
+}
+
+/// The contents of a `.claude` folder (`""` when the checked folder is one).
+fn claim_claude_dir(tree: &Tree, claims: &mut Claims, claude: &str, owner: &Owner, out: &mut Vec<Diagnostic>, realm: Realm) {
+    let at = |p: &str| join_rel(claude, p).unwrap_or_default();
+    if tree.is_dir(&at("skills")) {
+        claim_skills_dir(tree, claims, &at("skills"), owner, out, realm);
+    }
+    if tree.is_dir(&at("commands")) {
+        claim_markdown_tree(tree, claims, &at("commands"), FileKind::Command, owner);
+    }
+    if tree.is_dir(&at("agents")) {
+        claim_markdown_tree(tree, claims, &at("agents"), FileKind::Agent, owner);
+    }
+    for settings in ["settings.json", "settings.local.json"] {
+        if tree.is_file(&at(settings)) {
+            claims.add(&at(settings), FileKind::Settings, owner, None);
+        }
     }
 }
 

@@ -113,25 +113,23 @@ pub fn parse_with_yaml(text: &str, block: &Block) -> Parsed {
     match load(yaml) {
         Ok(value) => to_fields(text, block, value, None),
         Err(first) => {
+            // Claude Code's YAML reader accepts tabs that indent a nested block (`metadata:` then
+            // `\tkey: x`), where libyaml refuses them; read such text with the tabs as spaces.
+            if let Some(expanded) = expand_leading_tabs(yaml) {
+                if let Ok(value) = load(&expanded) {
+                    return to_fields(text, block, value, None);
+                }
+            }
             let (quoted, first_quoted) = quote_problematic_values(yaml);
             match first_quoted.and_then(|span| load(&quoted).ok().map(|v| (v, span))) {
                 Some((value, span)) => {
                     let note = LenientNote { span: span.shift(block.yaml.start), yaml_error: first.message.clone() };
                     to_fields(text, block, value, Some(note))
                 }
-                None => {
-                    let span = duplicate_key_span(text, block, &first.message).unwrap_or(first.span.shift(block.yaml.start));
-                    Parsed::Invalid { span, message: first.message }
-                }
+                None => Parsed::Invalid { span: first.span.shift(block.yaml.start), message: first.message },
             }
         }
     }
-}
-
-/// serde_yaml blames a duplicate key on the mapping; point at the second occurrence.
-fn duplicate_key_span(text: &str, block: &Block, message: &str) -> Option<Span> {
-    let key = message.strip_prefix("duplicate entry with key \"")?.strip_suffix('"')?;
-    top_level_spans(text, block).into_iter().filter(|e| e.name == key).nth(1).map(|e| e.key)
 }
 
 /// The common case read without a YAML library: every line is blank, a `#` comment, or
@@ -226,6 +224,26 @@ fn load(yaml: &str) -> Result<Node, YamlError> {
         };
         YamlError { span: Span::new(start, end), message }
     })
+}
+
+/// `yaml` with each tab in the leading whitespace of a line replaced by two spaces, or `None`
+/// when no line starts with a tab.
+fn expand_leading_tabs(yaml: &str) -> Option<String> {
+    if !yaml.split('\n').any(|l| l.trim_start_matches(' ').starts_with('\t')) {
+        return None;
+    }
+    let mut out = String::with_capacity(yaml.len() + 16);
+    for (i, line) in yaml.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+        for c in line[..indent].chars() {
+            out.push_str(if c == '\t' { "  " } else { " " });
+        }
+        out.push_str(&line[indent..]);
+    }
+    Some(out)
 }
 
 /// The retry Claude Code makes: returns the rewritten YAML and the span (in `yaml`) of the
@@ -383,12 +401,9 @@ impl<'de> serde::de::Visitor<'de> for NodeVisitor {
         let mut entries: Vec<(Key, Node)> = Vec::new();
         while let Some(Loaded(key)) = map.next_key::<Loaded>()? {
             let Loaded(value) = map.next_value::<Loaded>()?;
-            let name = scalar_key(&key);
-            // JavaScript's YAML readers refuse duplicate keys, as serde_yaml's `Value` does.
-            if entries.iter().any(|(k, _)| k.name == name) {
-                return Err(serde::de::Error::custom(format!("duplicate entry with key \"{name}\"")));
-            }
-            entries.push((Key { name, span: Span::default() }, value));
+            // Duplicate keys are kept: Claude Code 2.1.332 loads such frontmatter (the last value
+            // wins), and the field check reports the repetition (`duplicate-key`).
+            entries.push((Key { name: scalar_key(&key), span: Span::default() }, value));
         }
         Ok(leaf(NodeKind::Object(entries)))
     }
@@ -551,6 +566,16 @@ mod tests {
             r#"{hooks@4..9: {PreToolUse@13..23: [{matcher@31..38: "Bash"@40..44}@31..45]@29..45}@13..45}@4..45"#,
         );
         check("---\ntools: [Read, \"Bash(git *)\"]\n---\n", r#"{tools@4..9: ["Read"@12..16, "Bash(git *)"@18..31]@11..32}@4..33"#);
+    }
+
+    #[test]
+    fn tabs_and_duplicates_as_claude_code_reads_them() {
+        // A tab indenting a nested block loads (coarse spans: the exact reader refuses tabs);
+        // a tab before a top-level key does not.
+        check("---\nmetadata:\n\tteam: web\n---\n", r#"{metadata@4..12: {team@15..24: "web"@15..24}@15..24}@4..25"#);
+        assert!(check_invalid("---\nname: t4\n\tdescription: d\n---\n"));
+        // Duplicate keys load (the last wins); the field check reports them.
+        check("---\nname: a\nname: b\n---\n", r#"{name@4..8: "a"@10..11, name@12..16: "b"@18..19}@4..20"#);
     }
 
     #[test]

@@ -2,22 +2,33 @@
 //! same event map inline in plugin.json, settings and skill or agent frontmatter.
 
 use super::{join_rel, FileCx};
-use crate::diagnostic::{did_you_mean, Sink};
+use crate::diagnostic::{did_you_mean, Severity, Sink};
+use crate::span::Span;
 use crate::node::Node;
 use crate::rules;
-use crate::schema::{check_fields, field, require, Field, Ty, Unknown};
+use crate::schema::{check_fields, field, Field, Ty, Unknown};
 
-/// Hook events of Claude Code v2.1.240 (case-sensitive).
+/// Hook events (case-sensitive): the 31 of the v2.1.240 docs plus `PreModelSwitch`,
+/// `PostModelSwitch` and `PreSkillShellCommand`, which `claude plugin validate` 2.1.332 accepts.
 pub const EVENTS: &[&str] = &[
     "ConfigChange", "CwdChanged", "DirectoryAdded", "Elicitation", "ElicitationResult", "FileChanged",
     "InstructionsLoaded", "MessageDisplay", "Notification", "PermissionDenied", "PermissionRequest",
-    "PostCompact", "PostToolBatch", "PostToolUse", "PostToolUseFailure", "PreCompact", "PreToolUse",
-    "SessionEnd", "SessionStart", "Setup", "Stop", "StopFailure", "SubagentStart", "SubagentStop",
-    "TaskCompleted", "TaskCreated", "TeammateIdle", "UserPromptExpansion", "UserPromptSubmit",
-    "WorktreeCreate", "WorktreeRemove",
+    "PostCompact", "PostModelSwitch", "PostToolBatch", "PostToolUse", "PostToolUseFailure", "PreCompact",
+    "PreModelSwitch", "PreSkillShellCommand", "PreToolUse", "SessionEnd", "SessionStart", "Setup", "Stop",
+    "StopFailure", "SubagentStart", "SubagentStop", "TaskCompleted", "TaskCreated", "TeammateIdle",
+    "UserPromptExpansion", "UserPromptSubmit", "WorktreeCreate", "WorktreeRemove",
 ];
 
-const FILE_FIELDS: &[Field] = &[field("description", Ty::String), field("hooks", Ty::Object), field("$schema", Ty::String)];
+/// Guard events: written at the top level of a hooks file, they fail the whole plugin
+/// (measured with Claude Code 2.1.332), rather than being ignored.
+const GUARD_EVENTS: &[&str] = &["PermissionRequest", "PreSkillShellCommand", "PreToolUse"];
+
+const FILE_FIELDS: &[Field] = &[
+    field("description", Ty::String),
+    field("hooks", Ty::Object),
+    field("modules", Ty::Array),
+    field("$schema", Ty::String),
+];
 const GROUP_FIELDS: &[Field] = &[field("matcher", Ty::String), field("hooks", Ty::Array)];
 const COMMON: [Field; 5] = [
     field("type", Ty::String),
@@ -57,21 +68,29 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
             top_level_events.push(key.clone());
         }
     }
+    let has_hooks = root.get("hooks").is_some() || root.get("modules").is_some();
     for key in &top_level_events {
-        sink.report(&rules::hooks_at_top_level::RULE, key.span, format!("event `{}` sits at the top level, where Claude Code does not read it", key.name))
-            .help("move every event inside `\"hooks\": { … }`");
+        if GUARD_EVENTS.contains(&key.name.as_str()) {
+            sink.report(&rules::hooks_at_top_level::RULE, key.span, format!("guard event `{}` sits at the top level of the hooks file", key.name))
+                .help("Claude Code 2.1.332 then refuses to load the whole plugin; move every event inside `\"hooks\": { … }`");
+        } else if has_hooks {
+            sink.report(&rules::hooks_at_top_level::RULE, key.span, format!("event `{}` sits at the top level, where Claude Code does not read it", key.name))
+                .severity(Severity::Warning)
+                .help("these hooks never run; move the event inside `\"hooks\": { … }`");
+        } else {
+            sink.report(&rules::hooks_at_top_level::RULE, key.span, format!("event `{}` sits at the top level, and the file has no `hooks`", key.name))
+                .help("Claude Code rejects a hooks file without `hooks` (or `modules`); wrap the events in `\"hooks\": { … }`");
+        }
     }
     let known: Vec<Field> = FILE_FIELDS.iter().copied().chain(EVENTS.iter().map(|e| field(e, Ty::Any))).collect();
     check_fields(sink, root, &known, "the hooks file", Unknown::Warn);
+    if !has_hooks && top_level_events.is_empty() {
+        sink.report(&rules::missing_required_field::RULE, Span::new(root.span.start, root.span.start + 1), "the hooks file has neither `hooks` nor `modules`")
+            .help("write `{\"hooks\": {\"PreToolUse\": [ … ]}}`");
+    }
     match root.get("hooks") {
         Some(map) if map.as_object().is_some() => check_event_map(sink, cx, map, "`hooks`"),
-        Some(_) => 0,
-        None => {
-            if top_level_events.is_empty() {
-                require(sink, root, "hooks", "the hooks file");
-            }
-            0
-        }
+        _ => 0,
     }
 }
 
@@ -83,8 +102,8 @@ pub fn check_event_map(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &
         if !EVENTS.contains(&event.name.as_str()) {
             let d = sink.report(&rules::unknown_hook_event::RULE, event.span, format!("`{}` is not a hook event", event.name));
             match did_you_mean(&event.name, EVENTS.iter().copied()) {
-                Some(s) => d.help(format!("did you mean `{s}`? Event names are case-sensitive; Claude Code ignores unknown ones")),
-                None => d.help("Claude Code ignores unknown events; see `capc rules unknown-hook-event` for the list"),
+                Some(s) => d.help(format!("did you mean `{s}`? Event names are case-sensitive; Claude Code ignores this entry")),
+                None => d.help("Claude Code ignores this entry; `capc rules unknown-hook-event` lists the events"),
             };
         }
         let Some(groups) = groups.as_array() else {
@@ -98,7 +117,10 @@ pub fn check_event_map(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &
                 continue;
             }
             check_fields(sink, group, GROUP_FIELDS, "a matcher group", Unknown::Warn);
-            if !require(sink, group, "hooks", "a matcher group") {
+            if group.get("hooks").is_none() {
+                sink.report(&rules::missing_required_field::RULE, Span::new(group.span.start, group.span.start + 1), "a matcher group has no `hooks`")
+                    .severity(Severity::Warning)
+                    .help("Claude Code ignores this entry; list its handlers under `\"hooks\": [ … ]`");
                 continue;
             }
             for handler in group.get("hooks").and_then(Node::as_array).unwrap_or_default() {
@@ -125,14 +147,14 @@ fn check_handler(sink: &mut Sink<'_>, cx: &FileCx<'_>, handler: &Node) {
         let d = sink.report(&rules::invalid_hook_handler::RULE, kind_node.span, format!("hook type `{kind}` does not exist"));
         match did_you_mean(kind, ["command", "http", "mcp_tool", "prompt", "agent"]) {
             Some(s) => d.help(format!("did you mean `{s}`?")),
-            None => d.help("use `command`, `http`, `mcp_tool`, `prompt` or `agent`; Claude Code rejects the hooks file otherwise"),
+            None => d.help("use `command`, `http`, `mcp_tool`, `prompt` or `agent`; Claude Code ignores this handler"),
         };
         return;
     };
     check_fields(sink, handler, &fields, &format!("a `{kind}` hook"), Unknown::Warn);
     if handler.get(required).is_none() {
         sink.report(&rules::invalid_hook_handler::RULE, kind_node.span, format!("`{kind}` hook has no `{required}`"))
-            .help(format!("a `{kind}` hook needs `\"{required}\"`"));
+            .help(format!("a `{kind}` hook needs `\"{required}\"`; Claude Code ignores this handler"));
     }
     if kind == "mcp_tool" && handler.get("tool").is_none() {
         sink.report(&rules::invalid_hook_handler::RULE, kind_node.span, "`mcp_tool` hook has no `tool`");

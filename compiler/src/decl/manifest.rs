@@ -20,7 +20,6 @@ const PLUGIN_FIELDS: &[Field] = &[
     field("homepage", Ty::String),
     field("repository", Ty::String),
     field("license", Ty::String),
-    field("icon", Ty::String),
     field("keywords", Ty::StringArray),
     field("metadata", Ty::Any),
     field("defaultEnabled", Ty::Bool),
@@ -38,7 +37,32 @@ const PLUGIN_FIELDS: &[Field] = &[
     field("userConfig", Ty::Object),
     field("channels", Ty::Array),
     field("dependencies", Ty::Array),
+    field("optionalDependencies", Ty::Array),
+    field("engines", Ty::Object),
+    field("network", Ty::Object),
+    field("settings", Ty::Object),
+    field("types", Ty::Any),
+    field("binaries", Ty::Any),
 ];
+
+/// Fields `claude plugin validate` 2.1.332 accepts in plugin.json without checking them
+/// (listing metadata read by the plugin directory).
+const LISTING_FIELDS: &[&str] = &[
+    "icon", "screenshots", "classification", "privacyPolicyUrl", "privacy_policy", "privacyPolicy", "supportUrl",
+    "support", "bugs", "termsOfServiceUrl", "terms_of_service", "documentationUrl", "docs",
+];
+
+/// Keys of `experimental` (2.1.332).
+const EXPERIMENTAL_FIELDS: &[Field] = &[
+    field("themes", Ty::StringOrStringArray),
+    field("monitors", Ty::Any),
+    field("outputStyles", Ty::StringOrStringArray),
+    field("evals", Ty::Any),
+    field("syntaxHighlighting", Ty::Any),
+];
+
+/// Fields that belong in a marketplace entry, not in plugin.json.
+const ENTRY_ONLY: &[&str] = &["category", "source", "tags", "strict", "id", "relevance", "headers", "headersHelper"];
 
 /// Fields of a marketplace entry on top of the plugin.json fields.
 const ENTRY_EXTRA: &[Field] = &[
@@ -47,6 +71,9 @@ const ENTRY_EXTRA: &[Field] = &[
     field("tags", Ty::StringArray),
     field("strict", Ty::Bool),
     field("relevance", Ty::Object),
+    field("id", Ty::String),
+    field("headers", Ty::Object),
+    field("headersHelper", Ty::String),
 ];
 
 const MARKETPLACE_FIELDS: &[Field] = &[
@@ -59,7 +86,10 @@ const MARKETPLACE_FIELDS: &[Field] = &[
     field("metadata", Ty::Object),
     field("allowCrossMarketplaceDependenciesOn", Ty::StringArray),
     field("renames", Ty::Object),
+    field("forceRemoveDeletedPlugins", Ty::Bool),
 ];
+
+const MARKETPLACE_METADATA_FIELDS: &[Field] = &[field("description", Ty::String), field("version", Ty::String), field("pluginRoot", Ty::String)];
 
 const OWNER_FIELDS: &[Field] = &[field("name", Ty::String), field("email", Ty::String), field("url", Ty::String)];
 
@@ -82,8 +112,8 @@ const COMPONENTS: &[(&str, Option<&str>, bool, Option<&str>)] = &[
     ("workflows", None, true, Some("workflows")),
     ("outputStyles", None, true, Some("output-styles")),
     ("hooks", Some(".json"), false, None),
-    ("mcpServers", None, false, None),
-    ("lspServers", None, false, None),
+    ("mcpServers", Some(".json"), false, None),
+    ("lspServers", Some(".json"), false, None),
 ];
 
 /// What the rest of the check needs from a plugin.json.
@@ -111,7 +141,7 @@ pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> Plugin
     if require(sink, root, "name", "plugin.json") {
         if let Some(name) = root.get("name") {
             if let Some(s) = name.as_str() {
-                check_kebab(sink, name.span, s, "plugin");
+                check_name(sink, name.span, s, "plugin");
                 info.name = Some(s.to_string());
                 info.name_span = Some(name.span);
             }
@@ -123,6 +153,11 @@ pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> Plugin
     }
     check_author(sink, root);
     check_components(sink, cx, root, plugin_root, &mut info);
+    check_user_config(sink, root);
+    check_channels(sink, root);
+    check_dependencies(sink, root);
+    check_engines(sink, root);
+    check_experimental(sink, cx, root, plugin_root);
     if let Some(metadata) = root.get("metadata") {
         if metadata.as_object().is_none() {
             sink.report(&rules::wrong_field_type::RULE, metadata.span, format!("`metadata` in plugin.json must be an object, found {}", metadata.type_name()))
@@ -142,11 +177,11 @@ pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> Plugin
 /// `check_fields` plus the hint that marketplace-only fields do nothing in plugin.json.
 fn check_manifest_fields(sink: &mut Sink<'_>, root: &Node, fields: &[Field], what: &str) {
     let mut known: Vec<Field> = fields.to_vec();
-    for entry_only in ["category", "tags", "strict", "source", "relevance"] {
-        known.push(field(entry_only, Ty::Any));
+    for name in ENTRY_ONLY.iter().chain(LISTING_FIELDS) {
+        known.push(field(name, Ty::Any));
     }
     check_fields(sink, root, &known, what, Unknown::Warn);
-    for entry_only in ["category", "tags", "strict", "source", "relevance"] {
+    for &entry_only in ENTRY_ONLY {
         if let Some((key, _)) = root.get_entry(entry_only) {
             sink.report(&rules::unknown_field::RULE, key.span, format!("`{entry_only}` belongs in the marketplace entry, not in plugin.json"))
                 .help("Claude Code ignores it here; move it to the plugin's entry in marketplace.json");
@@ -185,6 +220,35 @@ pub fn is_reserved_marketplace_name(name: &str) -> bool {
     RESERVED_MARKETPLACES.contains(&lower.as_str())
         || RESERVED_MARKETPLACES.iter().any(|r| lower.starts_with(&format!("{r}-")))
         || (lower.contains("official") && (lower.contains("claude") || lower.contains("anthropic")))
+}
+
+/// A name Claude Code can load: `[A-Za-z0-9._-]`, starting with a letter or digit (it is
+/// part of every plugin id, `name@marketplace`). Anything else fails the load (2.1.332).
+pub fn is_loadable_name(name: &str) -> bool {
+    name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric()) && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}
+
+fn check_name(sink: &mut Sink<'_>, span: Span, name: &str, what: &str) {
+    if !is_loadable_name(name) {
+        let why = if name.chars().any(char::is_whitespace) { "contains spaces" } else { "holds characters other than letters, digits, `.`, `_` and `-`, or does not start with a letter or digit" };
+        sink.report(&rules::invalid_name::RULE, span, format!("{what} name `{name}` {why}"))
+            .help(format!("Claude Code cannot load it; use kebab-case, such as `{}`", kebab_suggestion(name)));
+        return;
+    }
+    check_kebab(sink, span, name, what);
+}
+
+fn kebab_suggestion(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let trimmed = out.trim_end_matches('-');
+    if trimmed.is_empty() { "my-plugin".to_string() } else { trimmed.to_string() }
 }
 
 fn check_kebab(sink: &mut Sink<'_>, span: Span, name: &str, what: &str) {
@@ -270,7 +334,8 @@ pub fn check_component_path(
     if let Some(suffix) = suffix {
         if !path.ends_with(suffix) {
             let mut message = format!("`{field_name}` path `{path}` must name a `{suffix}` file");
-            if !folder_ok {
+            let looks_like_folder = path.ends_with('/') || !super::file_name(path).contains('.');
+            if !folder_ok && looks_like_folder {
                 message.push_str(", not a folder");
             }
             sink.report(&rules::component_path_format::RULE, node.span, message)
@@ -287,8 +352,25 @@ pub fn check_component_path(
         }
     };
     if !cx.tree.exists(&resolved) {
+        let consequence = if field_name == "mcpServers" {
+            "Claude Code skips a missing MCP file without a word, so none of its servers load"
+        } else {
+            "Claude Code reports a load failure"
+        };
         sink.report(&rules::missing_component_path::RULE, node.span, format!("`{field_name}` path `{path}` does not exist"))
-            .help(format!("Claude Code reports a load failure; create `{resolved}` or fix the path"));
+            .help(format!("{consequence}; create `{resolved}` or fix the path"));
+        return None;
+    }
+    if field_name == "skills" && cx.tree.is_file(&resolved) {
+        let parent_dir = super::parent(path);
+        sink.report(&rules::component_path_format::RULE, node.span, format!("`skills` path `{path}` is a file; skills entries are folders"))
+            .help(format!("point to the folder that holds SKILL.md: `{parent_dir}`"));
+        return None;
+    }
+    if field_name == "commands" && cx.tree.is_file(&resolved) && !resolved.ends_with(".md") {
+        sink.report(&rules::component_path_format::RULE, node.span, format!("`commands` path `{path}` is not a `.md` file"))
+            .severity(Severity::Warning)
+            .help("Claude Code loads no command from it; list `.md` files or folders");
         return None;
     }
     Some(resolved)
@@ -337,6 +419,9 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
             require(sink, owner, "name", "`owner`");
         }
     }
+    if let Some(metadata) = root.get("metadata").filter(|m| m.as_object().is_some()) {
+        check_fields(sink, metadata, MARKETPLACE_METADATA_FIELDS, "`metadata`", Unknown::Warn);
+    }
     let plugin_root_base = root
         .get("metadata")
         .and_then(|m| m.get("pluginRoot"))
@@ -355,6 +440,18 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
         let mut fields = PLUGIN_FIELDS.to_vec();
         fields.extend_from_slice(ENTRY_EXTRA);
         check_fields(sink, entry, &fields, "a plugin entry", Unknown::Warn);
+        if let Some(relevance) = entry.get("relevance").filter(|r| r.as_object().is_some()) {
+            match relevance.get("signals") {
+                Some(signals) if signals.as_object().is_some() => {}
+                Some(signals) => {
+                    sink.report(&rules::wrong_field_type::RULE, signals.span, format!("`relevance.signals` must be an object, found {}", signals.type_name()));
+                }
+                None => {
+                    sink.report(&rules::missing_required_field::RULE, relevance.span, "`relevance` has no `signals`")
+                        .help("Claude Code refuses the marketplace entry; add `\"signals\": { … }` or remove `relevance`");
+                }
+            }
+        }
         let name = entry.get("name").and_then(Node::as_str).map(str::to_string);
         require(sink, entry, "name", "a plugin entry");
         if let (Some(name), Some(name_node)) = (&name, entry.get("name")) {
@@ -364,7 +461,10 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
             } else {
                 names.push((name.clone(), index));
             }
-            if !is_kebab_case(name) {
+            if !is_loadable_name(name) {
+                sink.report(&rules::invalid_name::RULE, name_node.span, format!("plugin name `{name}` contains characters Claude Code cannot use in a plugin id"))
+                    .help(format!("Claude Code drops this entry; use kebab-case, such as `{}`", kebab_suggestion(name)));
+            } else if !is_kebab_case(name) {
                 sink.report(&rules::name_not_kebab_case::RULE, name_node.span, format!("plugin name `{name}` is not kebab-case"))
                     .help("use lowercase letters, digits and single hyphens, such as `my-plugin`");
             }
@@ -402,12 +502,21 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
 
 fn check_marketplace_name(sink: &mut Sink<'_>, span: Span, name: &str) {
     let lower = name.to_ascii_lowercase();
-    // Claude Code accepts a reserved name only from Anthropic's own repositories, which a
-    // check of files cannot see: a warning, not an error.
-    if is_reserved_marketplace_name(name) {
+    // An exact reserved name is accepted only from Anthropic's own GitHub organisation,
+    // which a check of files cannot see: a warning. A name that imitates one is refused
+    // wherever it comes from (`claude plugin validate` 2.1.332).
+    if RESERVED_MARKETPLACES.contains(&lower.as_str()) {
         sink.report(&rules::reserved_name::RULE, span, format!("marketplace name `{name}` is reserved for Anthropic"))
             .severity(Severity::Warning)
-            .help("Claude Code refuses it unless the marketplace comes from Anthropic's own repository; choose another name");
+            .help("Claude Code accepts it only from Anthropic's own GitHub repositories; anyone else must choose another name");
+    } else if is_reserved_marketplace_name(name) {
+        sink.report(&rules::reserved_name::RULE, span, format!("marketplace name `{name}` imitates an official Anthropic marketplace"))
+            .help("Claude Code refuses to add it; choose a name without `official` next to `claude` or `anthropic`");
+    }
+    if !is_loadable_name(name) {
+        sink.report(&rules::invalid_name::RULE, span, format!("marketplace name `{name}` contains characters Claude Code cannot use in a plugin id"))
+            .help(format!("use kebab-case, such as `{}`", kebab_suggestion(name)));
+        return;
     }
     if matches!(lower.as_str(), "org" | "org-provisioned" | "unknown") {
         sink.report(&rules::reserved_name::RULE, span, format!("Claude Desktop rejects the marketplace name `{name}`")).severity(Severity::Warning);
@@ -482,8 +591,9 @@ fn check_source(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &Node, marketplace
                 }
             }
             if let Some(sha) = source.get("sha") {
-                if sha.as_str().is_some_and(|s| s.len() != 40 || !s.chars().all(|c| c.is_ascii_hexdigit())) {
-                    sink.report(&rules::invalid_plugin_source::RULE, sha.span, "`sha` must be a full 40-character commit hash");
+                if sha.as_str().is_some_and(|s| s.len() != 40 || !s.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))) {
+                    sink.report(&rules::invalid_plugin_source::RULE, sha.span, "`sha` must be a full 40-character lowercase commit hash")
+                        .help("copy the whole hash from `git rev-parse HEAD`");
                 }
             }
             if kind == "archive" {
@@ -503,6 +613,189 @@ fn check_source(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &Node, marketplace
         _ => {
             sink.report(&rules::invalid_plugin_source::RULE, source.span, format!("`source` must be a path or an object, found {}", source.type_name()));
             None
+        }
+    }
+}
+
+fn identifier(key: &str) -> bool {
+    key.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+const OPTION_FIELDS: &[Field] = &[
+    field("type", Ty::String),
+    field("title", Ty::String),
+    field("description", Ty::String),
+    field("sensitive", Ty::Bool),
+    field("required", Ty::Bool),
+    field("default", Ty::Any),
+    field("multiple", Ty::Bool),
+    field("min", Ty::Number),
+    field("max", Ty::Number),
+];
+
+const OPTION_TYPES: &[&str] = &["string", "number", "boolean", "directory", "file"];
+
+/// `userConfig`: identifier keys, each option `{type, title, description, …}` with no other
+/// key; 2.1.332 refuses the manifest otherwise.
+fn check_user_config(sink: &mut Sink<'_>, root: &Node) {
+    let Some(options) = root.get("userConfig").and_then(Node::as_object) else { return };
+    for (key, option) in options {
+        if !identifier(&key.name) {
+            sink.report(&rules::invalid_field_value::RULE, key.span, format!("`userConfig` key `{}` is not an identifier", key.name))
+                .severity(Severity::Error)
+                .help("Claude Code refuses the manifest; use letters, digits and `_`, starting with a letter");
+        }
+        if option.as_object().is_none() {
+            sink.report(&rules::wrong_field_type::RULE, option.span, format!("`userConfig.{}` must be an object, found {}", key.name, option.type_name()));
+            continue;
+        }
+        strict_fields(sink, option, OPTION_FIELDS, &format!("`userConfig.{}`", key.name));
+        for required in ["type", "title", "description"] {
+            if option.get(required).is_none() {
+                sink.report(&rules::missing_required_field::RULE, key.span, format!("`userConfig.{}` has no `{required}`", key.name))
+                    .help("each option needs `type`, `title` and `description`; Claude Code refuses the manifest otherwise");
+            }
+        }
+        if let Some(kind) = option.get("type") {
+            if let Some(value) = kind.as_str().filter(|v| !OPTION_TYPES.contains(v)) {
+                sink.report(&rules::invalid_field_value::RULE, kind.span, format!("`userConfig.{}.type` is `{value}`, not one of `string`, `number`, `boolean`, `directory`, `file`", key.name))
+                    .severity(Severity::Error)
+                    .help("Claude Code refuses the manifest");
+            }
+        }
+    }
+}
+
+/// Like `check_fields`, but unknown keys are errors: the schema is strict there.
+fn strict_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: &str) {
+    let before = sink.diagnostics.len();
+    check_fields(sink, object, fields, what, Unknown::Warn);
+    for d in &mut sink.diagnostics[before..] {
+        if d.rule == rules::unknown_field::RULE.id {
+            d.severity = Severity::Error;
+            d.help = Some(format!("{}; here Claude Code refuses the whole manifest", d.help.as_deref().unwrap_or("remove it")));
+        }
+    }
+}
+
+/// `channels`: `[{server, userConfig?}]`, `server` naming one of this plugin's MCP servers.
+fn check_channels(sink: &mut Sink<'_>, root: &Node) {
+    let Some(channels) = root.get("channels").and_then(Node::as_array) else { return };
+    let servers: Option<Vec<&str>> = root.get("mcpServers").and_then(Node::as_object).map(|m| m.iter().map(|(k, _)| k.name.as_str()).collect());
+    for channel in channels {
+        if channel.as_object().is_none() {
+            sink.report(&rules::wrong_field_type::RULE, channel.span, format!("a channel must be an object, found {}", channel.type_name()));
+            continue;
+        }
+        strict_fields(sink, channel, &[field("server", Ty::String), field("userConfig", Ty::Object)], "a channel");
+        match channel.get("server") {
+            None => {
+                sink.report(&rules::missing_required_field::RULE, channel.span, "a channel has no `server`")
+                    .help("name one of the plugin's MCP servers; Claude Code refuses the manifest otherwise");
+            }
+            Some(server) => {
+                if let (Some(name), Some(servers)) = (server.as_str(), &servers) {
+                    if !servers.contains(&name) {
+                        sink.report(&rules::invalid_field_value::RULE, server.span, format!("channel server `{name}` is not one of this plugin's `mcpServers`"))
+                            .severity(Severity::Error);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `dependencies`: each entry a plugin name or `{name, version?, marketplace?}`.
+fn check_dependencies(sink: &mut Sink<'_>, root: &Node) {
+    for field_name in ["dependencies", "optionalDependencies"] {
+        let Some(entries) = root.get(field_name).and_then(Node::as_array) else { continue };
+        for entry in entries {
+            match &entry.kind {
+                NodeKind::String(_) => {}
+                NodeKind::Object(_) => {
+                    strict_fields(sink, entry, &[field("name", Ty::String), field("version", Ty::String), field("marketplace", Ty::String)], &format!("a `{field_name}` entry"));
+                    if entry.get("name").is_none() {
+                        sink.report(&rules::missing_required_field::RULE, entry.span, format!("a `{field_name}` entry has no `name`"));
+                    }
+                    if let Some(range) = entry.get("version") {
+                        check_version_range(sink, range, &format!("`{field_name}` version"));
+                    }
+                }
+                _ => {
+                    sink.report(&rules::wrong_field_type::RULE, entry.span, format!("a `{field_name}` entry must be a plugin name or an object, found {}", entry.type_name()));
+                }
+            }
+        }
+    }
+}
+
+/// `engines`: `{"claude-code": ">=2.1.0"}`.
+fn check_engines(sink: &mut Sink<'_>, root: &Node) {
+    let Some(engines) = root.get("engines").and_then(Node::as_object) else { return };
+    for (key, value) in engines {
+        if key.name == "claude-code" {
+            check_version_range(sink, value, "`engines.claude-code`");
+        }
+    }
+}
+
+fn check_version_range(sink: &mut Sink<'_>, node: &Node, what: &str) {
+    let Some(range) = node.as_str() else {
+        sink.report(&rules::wrong_field_type::RULE, node.span, format!("{what} must be a string, found {}", node.type_name()));
+        return;
+    };
+    if !is_version_range(range) {
+        sink.report(&rules::invalid_field_value::RULE, node.span, format!("{what} `{range}` is not a version range"))
+            .severity(Severity::Error)
+            .help("write a range such as `>=2.1.0`, `^2.1` or `2.x`; Claude Code refuses the manifest otherwise");
+    }
+}
+
+/// An npm-style semver range: comparators (`>=1.2.3`, `^1.2`, `~1`, `1.x`, `*`) joined by
+/// spaces, ` - ` or `||`.
+pub fn is_version_range(range: &str) -> bool {
+    let range = range.trim();
+    if range.is_empty() {
+        return false;
+    }
+    range.split("||").all(|alternative| {
+        let words: Vec<&str> = alternative.split_whitespace().filter(|w| *w != "-").collect();
+        !words.is_empty() && words.iter().all(|w| is_comparator(w))
+    })
+}
+
+fn is_comparator(word: &str) -> bool {
+    let version = word.trim_start_matches(['>', '<', '=', '^', '~', 'v']);
+    if version == "*" || version.eq_ignore_ascii_case("x") {
+        return true;
+    }
+    let core = version.split(['-', '+']).next().unwrap_or("");
+    let parts: Vec<&str> = core.split('.').collect();
+    !core.is_empty()
+        && parts.len() <= 3
+        && parts.iter().all(|p| !p.is_empty() && (p.chars().all(|c| c.is_ascii_digit()) || *p == "x" || *p == "X" || *p == "*"))
+}
+
+/// `experimental`: an object of known keys; its `themes` and `monitors` paths must exist.
+fn check_experimental(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_root: &str) {
+    let Some(experimental) = root.get("experimental") else { return };
+    if experimental.as_object().is_none() {
+        sink.report(&rules::wrong_field_type::RULE, experimental.span, format!("`experimental` must be an object, found {}", experimental.type_name()))
+            .severity(Severity::Warning)
+            .help("Claude Code ignores it");
+        return;
+    }
+    check_fields(sink, experimental, EXPERIMENTAL_FIELDS, "`experimental`", Unknown::Warn);
+    for name in ["themes", "monitors"] {
+        let Some(value) = experimental.get(name) else { continue };
+        let paths: Vec<&Node> = match &value.kind {
+            NodeKind::String(_) => vec![value],
+            NodeKind::Array(items) => items.iter().filter(|i| i.as_str().is_some()).collect(),
+            _ => continue,
+        };
+        for path in paths {
+            let text = path.as_str().unwrap_or("");
+            check_component_path(sink, cx, path, text, &format!("experimental.{name}"), None, true, plugin_root);
         }
     }
 }

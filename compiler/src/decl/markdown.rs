@@ -150,9 +150,6 @@ fn check_fields_of(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node, kind: Ma
 fn explain_yaml_error(text: &str, span: crate::span::Span, message: &str) -> (String, &'static str) {
     let line_start = text[..span.start.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
     let line = text[line_start..].lines().next().unwrap_or("");
-    if let Some(key) = message.strip_prefix("duplicate entry with key \"").and_then(|k| k.strip_suffix('"')) {
-        return (format!("`{key}` appears twice in frontmatter"), "delete one of the two lines");
-    }
     if line.starts_with('\t') || line.trim_start_matches(' ').starts_with('\t') {
         return (format!("frontmatter is not valid YAML: {message}"), "YAML indents with spaces only; replace the tab");
     }

@@ -14,7 +14,7 @@ const DOCS: &str = r##"### What it does
 Flags event names such as `PreToolUse` written at the top level of `hooks/hooks.json` instead of inside `"hooks": { … }`.
 
 ### Why is this bad?
-Claude Code reads only the `hooks` key, so these hooks never run; a guard written this way silently guards nothing.
+Claude Code reads only the `hooks` (and `modules`) keys. A guard event (`PreToolUse`, `PermissionRequest`, `PreSkillShellCommand`) at the top level makes Claude Code 2.1.332 refuse the whole plugin; any other event there is silently ignored (a warning), and a file with events but no `hooks` key is rejected.
 
 ### Example
 ```json

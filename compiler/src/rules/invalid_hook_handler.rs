@@ -5,7 +5,7 @@ use crate::diagnostic::Severity;
 
 pub static RULE: Rule = Rule {
     id: "invalid-hook-handler",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "a hook handler with an unknown type or without its required field",
     docs: DOCS,
 };
@@ -14,7 +14,7 @@ const DOCS: &str = r##"### What it does
 Checks each handler: `type` must be `command`, `http`, `mcp_tool`, `prompt` or `agent`, with `command`, `url`, `server`+`tool` or `prompt` respectively.
 
 ### Why is this bad?
-Claude Code fails the whole hooks file on a bad handler, disabling every hook in it.
+Claude Code 2.1.332 ignores such a handler (measured with `claude plugin validate` and the plugin loader), so the hook silently never runs.
 
 ### Example
 ```json

@@ -18,6 +18,7 @@ pub mod invalid_field_value;
 pub mod invalid_frontmatter;
 pub mod invalid_hook_handler;
 pub mod invalid_json;
+pub mod invalid_name;
 pub mod invalid_plugin_source;
 pub mod lenient_frontmatter;
 pub mod loose_skill_file;
@@ -66,6 +67,7 @@ pub static RULES: &[&Rule] = &[
     &invalid_frontmatter::RULE,
     &invalid_hook_handler::RULE,
     &invalid_json::RULE,
+    &invalid_name::RULE,
     &invalid_plugin_source::RULE,
     &lenient_frontmatter::RULE,
     &loose_skill_file::RULE,

@@ -11,7 +11,7 @@ pub static RULE: Rule = Rule {
 };
 
 const DOCS: &str = r##"### What it does
-Flags plugin and marketplace names that are not lowercase letters, digits and single hyphens.
+Flags plugin and marketplace names that Claude Code loads but that are not lowercase letters, digits and single hyphens (`ReleaseTools`, `release_tools`). Names it cannot load at all are `invalid-name`.
 
 ### Why is this bad?
 `claude plugin validate` warns, Claude Desktop rejects some such names, and the name becomes every command's namespace (`/My Plugin:x`).

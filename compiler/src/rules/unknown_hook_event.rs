@@ -5,7 +5,7 @@ use crate::diagnostic::Severity;
 
 pub static RULE: Rule = Rule {
     id: "unknown-hook-event",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "a hook event that does not exist",
     docs: DOCS,
 };
@@ -14,7 +14,7 @@ const DOCS: &str = r##"### What it does
 Flags event names not in Claude Code's list (case-sensitive), with a suggestion.
 
 ### Why is this bad?
-Unknown events are silently ignored: `onSessionStart` or `pretooluse` never fire.
+Claude Code 2.1.332 loads the file but ignores the entry, so `onSessionStart` or `preToolUse` hooks never fire and nothing says so.
 
 ### Example
 ```json
