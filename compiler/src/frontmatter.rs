@@ -137,6 +137,11 @@ pub fn parse_with_yaml(text: &str, block: &Block) -> Parsed {
 /// letter, holds no `: `, ` #` or tab, and is not `true`, `null`, …). Anything else returns
 /// `None` and goes to serde_yaml. A fuzz target checks that both agree on what this accepts.
 pub fn flat(yaml: &str, offset: usize) -> Option<Node> {
+    // YAML refuses non-printable characters anywhere, comments included; tabs and `\r` have
+    // subtle rules. Leave all of those to the real parser.
+    if !yaml.chars().all(|c| c == '\n' || (c != '\t' && c != '\r' && is_yaml_printable(c))) {
+        return None;
+    }
     let mut entries: Vec<(Key, Node)> = Vec::new();
     let mut at = 0;
     for line in yaml.split_inclusive('\n') {
@@ -169,6 +174,12 @@ pub fn flat(yaml: &str, offset: usize) -> Option<Node> {
         ));
     }
     Some(Node { kind: NodeKind::Object(entries), span: Span::new(offset, offset + yaml.len()) })
+}
+
+/// The YAML 1.2 printable set (`c-printable`), which libyaml enforces.
+fn is_yaml_printable(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{7e}' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
+        && c != '\u{feff}'
 }
 
 /// A plain scalar that YAML 1.2 (and serde_yaml) reads as exactly this string.
@@ -554,7 +565,7 @@ mod tests {
         check("---\nname: a-b\ndescription: Reviews code, fast (and well)\n---\n", r#"{name@4..8: "a-b"@10..13, description@14..25: "Reviews code, fast (and well)"@27..56}@4..57"#);
         assert!(flat("name: x\n# note\n\nmodel: sonnet  \n", 0).is_some());
         // …and everything it is unsure of goes to serde_yaml.
-        for yaml in ["a: true", "a: 1.0", "a: [x]", "a: 'x'", "a: x: y", "a: x #c", "a: |", " a: x", "a:\n  - x", "a: x\r", "a: x\na: y", "a: Null", "1: x", "a: ~", "True: x"] {
+        for yaml in ["a: true", "a: 1.0", "a: [x]", "a: 'x'", "a: x: y", "a: x #c", "a: |", " a: x", "a:\n  - x", "a: x\r", "a: x\na: y", "a: Null", "1: x", "a: ~", "True: x", "#\0", "a: b\u{7f}"] {
             assert!(flat(yaml, 0).is_none(), "{yaml:?}");
         }
     }
