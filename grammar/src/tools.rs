@@ -63,10 +63,7 @@ pub const LEGACY_TOOL_ALIASES: &[(&str, &str)] = &[
 
 /// The name Claude Code matches a rule or a call under: the legacy alias target, or `name` itself.
 pub fn canonical_tool_name(name: &str) -> &str {
-    LEGACY_TOOL_ALIASES
-        .iter()
-        .find(|(legacy, _)| *legacy == name)
-        .map_or(name, |(_, canonical)| canonical)
+    LEGACY_TOOL_ALIASES.iter().find(|(legacy, _)| *legacy == name).map_or(name, |(_, canonical)| canonical)
 }
 
 /// The input field a tool's specifier is about, which parameter rules may not name

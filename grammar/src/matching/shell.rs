@@ -75,9 +75,9 @@ fn starts_with(text: &str, prefix: &str, fold_case: bool) -> bool {
 /// does not match `lsof`); also after a bare `xargs `.
 fn prefix_matches(prefix: &str, command: &str, fold_case: bool) -> bool {
     let xargs = format!("xargs {prefix}");
-    [prefix, xargs.as_str()].iter().any(|prefix| {
-        same(prefix, command, fold_case) || starts_with(command, &format!("{prefix} "), fold_case)
-    })
+    [prefix, xargs.as_str()]
+        .iter()
+        .any(|prefix| same(prefix, command, fold_case) || starts_with(command, &format!("{prefix} "), fold_case))
 }
 
 /// `matchWildcardPattern`: anchored at both ends; when the pattern ends in ` *` and that is its only
@@ -129,20 +129,20 @@ fn candidates(command: &str, deny_like: bool) -> Vec<String> {
 }
 
 /// Splits on `&&`, `||`, `;`, `|`, `|&`, `&` and newlines outside quotes, `$(…)` and backticks.
-/// Parts are trimmed; empty parts (from `a;;b` or a trailing `;`) are dropped.
+/// Parts are trimmed; empty parts (from `a;;b` or a trailing `;`) and comments are dropped.
 pub(crate) fn split_compound(command: &str) -> Vec<&str> {
     let bytes = command.as_bytes();
     let mut parts = Vec::new();
     let (mut start, mut i) = (0usize, 0usize);
     let (mut single, mut double, mut backtick) = (false, false, false);
     let mut subshell = 0usize;
-    let mut push = |parts: &mut Vec<&str>, from: usize, to: usize| {
+    fn push<'c>(parts: &mut Vec<&'c str>, command: &'c str, from: usize, to: usize) {
         if let Some(part) = command.get(from..to).map(str::trim) {
             if !part.is_empty() {
                 parts.push(part);
             }
         }
-    };
+    }
     while i < bytes.len() {
         let b = bytes[i];
         if single {
@@ -166,8 +166,15 @@ pub(crate) fn split_compound(command: &str) -> Vec<&str> {
             b'(' if subshell > 0 => subshell += 1,
             b')' if subshell > 0 => subshell -= 1,
             _ if double || backtick || subshell > 0 => {}
+            // A comment runs to the end of its line; nothing in it separates or runs.
+            b'#' if i == 0 || matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b';' | b'|' | b'&' | b'(') => {
+                push(&mut parts, command, start, i);
+                i += bytes[i..].iter().position(|&c| c == b'\n').unwrap_or(bytes.len() - i);
+                start = i;
+                continue;
+            }
             b'\n' | b';' => {
-                push(&mut parts, start, i);
+                push(&mut parts, command, start, i);
                 start = i + 1;
             }
             b'|' | b'&' => {
@@ -176,7 +183,7 @@ pub(crate) fn split_compound(command: &str) -> Vec<&str> {
                 // `>&`, `<&`, `&>` and `>|` are redirections, not separators.
                 let redirection = matches!(previous, b'>' | b'<') || (b == b'&' && next == Some(b'>'));
                 if !redirection {
-                    push(&mut parts, start, i);
+                    push(&mut parts, command, start, i);
                     let doubled = next == Some(b) || (b == b'|' && next == Some(b'&'));
                     i += if doubled { 2 } else { 1 };
                     start = i;
@@ -187,7 +194,7 @@ pub(crate) fn split_compound(command: &str) -> Vec<&str> {
         }
         i += 1;
     }
-    push(&mut parts, start, command.len());
+    push(&mut parts, command, start, command.len());
     parts
 }
 
@@ -428,16 +435,13 @@ fn wrapper_len(command: &str) -> Option<usize> {
         // v2.1.240 docs: these run their argument unchanged; `command -v` and `xargs -n1` do not.
         "command" | "builtin" | "noglob" | "xargs" => {
             cursor.blanks1()?;
-            if cursor.peek() == Some(b'-') && word != "xargs" {
-                cursor.end_of_options();
-            }
-            if cursor.peek() == Some(b'-') || cursor.at >= command.len() {
+            if cursor.peek() == Some(b'-') {
                 return None;
             }
         }
         _ => return None,
     }
-    (cursor.at < command.len() || cursor.at > 0).then_some(cursor.at)
+    Some(cursor.at)
 }
 
 /// One `timeout` option and the blanks after it, or `None`.
@@ -487,38 +491,62 @@ pub(crate) fn strip_all_leading_env_vars(command: &str) -> String {
 }
 
 fn any_assignment_len(command: &str) -> Option<usize> {
-    let bytes = command.as_bytes();
     let mut cursor = Cursor::new(command);
     cursor.identifier()?;
     if cursor.literal("[").is_some() {
-        cursor.at += bytes[cursor.at..].iter().position(|&c| c == b']')? + 1;
+        cursor.at += command.get(cursor.at..)?.find(']')? + 1;
     }
     cursor.literal("+");
     cursor.literal("=")?;
-    let mut i = cursor.at;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\'' => i += 1 + bytes[i + 1..].iter().position(|&c| c == b'\'' || c == b'\n' || c == b'\r').filter(|&p| bytes[i + 1 + p] == b'\'')? + 1,
-            b'"' => {
-                let mut j = i + 1;
-                loop {
-                    match bytes.get(j)? {
-                        b'\\' if j + 1 < bytes.len() => j += 2,
-                        b'"' => break,
-                        b'$' | b'`' | b'\\' | b'\n' | b'\r' => return None,
-                        _ => j += 1,
-                    }
+    // The value: a run of atoms, each a quoted string, a backslash pair, or one safe character.
+    let mut chars = command.get(cursor.at..)?.char_indices().peekable();
+    let mut end = cursor.at;
+    while let Some(&(offset, c)) = chars.peek() {
+        let atom_len = match c {
+            '\'' => {
+                let rest = &command[cursor.at + offset + 1..];
+                let close = rest.find(['\'', '\n', '\r'])?;
+                if !rest[close..].starts_with('\'') {
+                    return None;
                 }
-                i = j + 1;
+                close + 2
             }
-            b'\\' if i + 1 < bytes.len() => i += 2 + usize::from(bytes[i + 1] >= 0x80).min(0),
-            b' ' | b'\t' | b'\n' | b'\r' | b'$' | b'`' | b';' | b'|' | b'&' | b'(' | b')' | b'<' | b'>' | b'\\' | b'\'' | b'"' => break,
-            _ => i += 1,
+            '"' => {
+                let rest = &command[cursor.at + offset + 1..];
+                let mut inner = rest.char_indices();
+                let close = loop {
+                    match inner.next()? {
+                        (_, '\\') => {
+                            if let (_, '\n' | '\r') = inner.next()? {
+                                return None;
+                            }
+                        }
+                        (at, '"') => break at,
+                        (_, '$' | '`' | '\n' | '\r') => return None,
+                        _ => {}
+                    }
+                };
+                close + 2
+            }
+            '\\' => {
+                let next = command[cursor.at + offset + 1..].chars().next()?;
+                if matches!(next, '\n' | '\r' | '\u{2028}' | '\u{2029}') {
+                    return None;
+                }
+                1 + next.len_utf8()
+            }
+            ' ' | '\t' | '\n' | '\r' | '$' | '`' | ';' | '|' | '&' | '(' | ')' | '<' | '>' => break,
+            _ => c.len_utf8(),
+        };
+        end = cursor.at + offset + atom_len;
+        // Skip the characters of the atom just read.
+        while chars.peek().is_some_and(|&(at, _)| cursor.at + at < end) {
+            chars.next();
         }
     }
-    cursor.at = i;
+    cursor.at = end;
     cursor.blanks1()?;
-    command.is_char_boundary(cursor.at).then_some(cursor.at)
+    Some(cursor.at)
 }
 
 /// A byte cursor for the small regular expressions of `bashPermissions.ts`. Every token it reads is

@@ -273,7 +273,7 @@ fn check_mcp_name(written: &str, server: &str, tool: Option<&str>, span: Span) -
             Some(tool) => format!("mcp__{normalised_server}__{tool}"),
             None => format!("mcp__{normalised_server}"),
         };
-        return Err(SyntaxError::new(span, format!("MCP name `{written}` is not normalised"))
+        return Err(SyntaxError::new(span, format!("tool name `{written}` is not normalised"))
             .with_help(format!("Claude Code replaces characters outside `[A-Za-z0-9_-]` with `_`: write `{fixed}`")));
     }
     Ok(())
@@ -333,7 +333,7 @@ fn lower_specifier(text: &str, tool: ToolName, specifier: Pair<'_, Rule>) -> Res
     let raw = content_span.slice(text).unwrap_or("");
     check_parentheses(raw, content_span.start)?;
     if let ToolKind::Mcp { server, .. } = &tool.kind {
-        return Err(SyntaxError::new(spec_span, "MCP rules take no specifier in parentheses")
+        return Err(SyntaxError::new(spec_span, "an MCP rule takes no specifier in parentheses")
             .with_help(format!("write `{}`, or `mcp__{server}__*` for every tool of `{server}`", tool.written)));
     }
     let unescaped = unescape(raw);
@@ -432,8 +432,8 @@ fn lower_content(tool: &str, raw: &str, content: &str, span: Span) -> Result<Rul
     }
 }
 
-fn parse_sub(rule: Rule, content: &str) -> Result<Pair<'_, Rule>, SyntaxError> {
-    PermissionParser::parse(rule, content)
+fn parse_sub(start: Rule, content: &str) -> Result<Pair<'_, Rule>, SyntaxError> {
+    PermissionParser::parse(start, content)
         .map_err(|error| internal_error(&error, content.len()))?
         .next()
         .ok_or_else(|| SyntaxError::new(Span::at(0), "internal grammar error: no content"))
@@ -450,8 +450,11 @@ fn lower_shell(raw: &str, content: &str, span: Span) -> Result<RuleContent, Synt
     }
     if !content.ends_with(":*") {
         if let Some(at) = raw.find(":*") {
-            return Err(SyntaxError::new(Span::new(span.start + at, span.start + at + 2), "`:*` is only recognised at the end of a pattern")
-                .with_help("move `:*` to the end for a prefix rule, or use `*` as a wildcard anywhere"));
+            return Err(SyntaxError::new(
+                Span::new(span.start + at, span.start + at + 2),
+                "`:*` is only recognised at the end of a pattern",
+            )
+            .with_help("move `:*` to the end for a prefix rule, or use `*` as a wildcard anywhere"));
         }
     }
     let pair = parse_sub(Rule::shell_content, content)?;
@@ -497,8 +500,11 @@ fn wildcard_pieces(text: &str) -> Result<Vec<WildcardPiece>, SyntaxError> {
 
 fn lower_path(tool: &str, raw: &str, content: &str, span: Span) -> Result<RuleContent, SyntaxError> {
     if let Some(at) = raw.find(":*") {
-        return Err(SyntaxError::new(Span::new(span.start + at, span.start + at + 2), "`:*` is only for Bash prefix rules")
-            .with_help(format!("use a glob, as in `{tool}(src/**)` or `{tool}(*.ts)`")));
+        return Err(SyntaxError::new(
+            Span::new(span.start + at, span.start + at + 2),
+            "`:*` is only for Bash prefix rules",
+        )
+        .with_help(format!("use a glob, as in `{tool}(src/**)` or `{tool}(*.ts)`")));
     }
     let pair = parse_sub(Rule::path_content, content)?;
     let mut anchor = PathAnchor::Relative;
@@ -547,9 +553,10 @@ fn lower_webfetch(raw: &str, content: &str, span: Span) -> Result<RuleContent, S
             if host.contains(is_bad) {
                 // Locate the character in the raw text so the span is exact even after unescaping.
                 let raw_host = raw.get(host_start - span.start..).unwrap_or("");
-                let (at, bad) = raw_host.char_indices().find(|&(_, c)| is_bad(c)).unwrap_or((0, ' '));
-                let at = host_start + at;
-                return Err(SyntaxError::new(Span::new(at, at + bad.len_utf8()), "a `domain:` rule takes a host name only")
+                let bad = raw_host.char_indices().find(|&(_, c)| is_bad(c));
+                let bad = bad
+                    .map_or(Span::at(host_start), |(at, c)| Span::new(host_start + at, host_start + at + c.len_utf8()));
+                return Err(SyntaxError::new(bad, "a `domain:` rule takes a host name only")
                     .with_help("drop the path, query and user part; a domain rule covers every URL on the host"));
             }
             Ok(RuleContent::Domain { host: host.to_owned() })
@@ -560,7 +567,8 @@ fn lower_webfetch(raw: &str, content: &str, span: Span) -> Result<RuleContent, S
 }
 
 fn webfetch_needs_domain(span: Span) -> SyntaxError {
-    SyntaxError::new(span, "`WebFetch` rules must start with `domain:`").with_help("write `WebFetch(domain:example.com)`")
+    SyntaxError::new(span, "`WebFetch` rules must start with `domain:`")
+        .with_help("write `WebFetch(domain:example.com)`")
 }
 
 fn lower_skill(content: &str, span: Span) -> Result<RuleContent, SyntaxError> {
