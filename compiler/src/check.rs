@@ -8,6 +8,7 @@
 //! that reaches it, so a file is never read or counted twice.
 
 use crate::decl::manifest::{self, EntryInfo, PluginInfo};
+use crate::decl::permissions::ServerRef;
 use crate::decl::markdown::{self, MarkdownKind};
 use crate::decl::{self, file_name, join_rel, parent, Counts, FileCx, FileKind, Scope};
 use crate::diagnostic::{Diagnostic, LineIndex, Severity, Sink};
@@ -180,6 +181,30 @@ struct Outcome {
     counts: Counts,
     diagnostics: Vec<Diagnostic>,
     plugin: Option<PluginInfo>,
+    /// The MCP servers the file declares and the ones its rules name.
+    servers: ServerUse,
+}
+
+#[derive(Debug, Default)]
+struct ServerUse {
+    /// The file's path, as shown.
+    path: String,
+    /// The plugin the file belongs to.
+    plugin: Option<String>,
+    declared: Vec<String>,
+    named: Vec<ServerRef>,
+}
+
+impl Outcome {
+    fn new(sink: Sink<'_>, file: Option<SourceFile>, counts: Counts, plugin: Option<&str>) -> Outcome {
+        let servers = ServerUse {
+            path: sink.path().to_string(),
+            plugin: plugin.map(str::to_string),
+            declared: sink.declared_servers,
+            named: sink.server_refs,
+        };
+        Outcome { file, counts, diagnostics: sink.diagnostics, plugin: None, servers }
+    }
 }
 
 fn check_root(dir: &Path, realm: Realm) -> Checked {
@@ -326,13 +351,50 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
 
     let mut files = Vec::new();
     let files_checked = outcomes.len();
+    let mut declared: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut references: Vec<ServerUse> = Vec::new();
     for outcome in outcomes {
         counts += outcome.counts;
         diagnostics.extend(outcome.diagnostics);
         files.extend(outcome.file);
         let _ = outcome.plugin;
+        let mut servers = outcome.servers;
+        declared.extend(std::mem::take(&mut servers.declared));
+        if !servers.named.is_empty() {
+            references.push(servers);
+        }
     }
+    diagnostics.extend(undeclared_servers(&declared, references));
     Checked { files_checked, files, declarations: counts, diagnostics }
+}
+
+/// Permission rules that name an MCP server no file in the check declares. In a plugin,
+/// only the plugin's own servers written without their `plugin_<plugin>_` prefix are
+/// reported: plugins often rely on servers their users install.
+fn undeclared_servers(declared: &std::collections::BTreeSet<String>, references: Vec<ServerUse>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (use_, reference) in references.iter().flat_map(|u| u.named.iter().map(move |r| (u, r))) {
+        if declared.contains(&reference.server) {
+            continue;
+        }
+        let mut sink = Sink::new(&use_.path);
+        if let Some(plugin) = &use_.plugin {
+            let own = decl::mcp::normalize(&format!("plugin_{plugin}_{}", reference.server));
+            if declared.contains(&own) {
+                sink.report(&rules::unknown_mcp_server_in_rule::RULE, reference.span, format!("this plugin's server `{}` is named `{own}` in tool names", reference.server))
+                    .help(format!("write `mcp__{own}__…`; the bare `mcp__{}__…` matches nothing", reference.server));
+                out.extend(sink.diagnostics);
+            }
+            continue;
+        }
+        let d = sink.report(&rules::unknown_mcp_server_in_rule::RULE, reference.span, format!("no MCP server `{}` is declared here", reference.server));
+        match crate::diagnostic::did_you_mean(&reference.server, declared.iter().map(String::as_str)) {
+            Some(s) => d.help(format!("did you mean `{s}`? Server names are matched as their tools are named (characters outside `[A-Za-z0-9_-]` become `_`)")),
+            None => d.help("declare it in `.mcp.json` or a plugin; if it lives in `~/.claude.json` or another plugin, the rule is fine there (check with `--user-dir`)"),
+        };
+        out.extend(sink.diagnostics);
+    }
+    out
 }
 
 fn is_manifest(rel: &str, name: &str) -> bool {
@@ -562,9 +624,9 @@ fn read_json<T>(
     let mut sink = Sink::new(&path);
     let scope = if realm == Realm::Project { Scope::Plugin } else { Scope::User };
     let Some(text) = load(dir, rel, &mut sink) else {
-        return (Outcome { file: None, counts: Counts::default(), diagnostics: sink.diagnostics, plugin: None }, None);
+        return (Outcome::new(sink, None, Counts::default(), None), None);
     };
-    let cx = FileCx { tree, rel, scope, plugin_root: None, project_root: None, json_source: Some(&text) };
+    let cx = FileCx { tree, rel, scope, plugin_root: None, project_root: None, json_source: Some(&text), plugin_name: None };
     let result = match crate::json::parse(&text) {
         Ok(node) => Some(f(&mut sink, &cx, &node)),
         Err(e) => {
@@ -573,7 +635,7 @@ fn read_json<T>(
         }
     };
     let file = SourceFile { path: path.clone(), kind, scope: Scope::Plugin, name: None, text };
-    (Outcome { file: Some(file), counts: Counts::default(), diagnostics: sink.diagnostics, plugin: None }, result)
+    (Outcome::new(sink, Some(file), Counts::default(), None), result)
 }
 
 fn json_help(kind: FileKind) -> &'static str {
@@ -599,7 +661,7 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
         _ => {}
     }
     let Some(text) = load(dir, rel, &mut sink) else {
-        return Outcome { file: None, counts, diagnostics: sink.diagnostics, plugin: None };
+        return Outcome::new(sink, None, counts, claim.owner.plugin_name.as_deref());
     };
     let is_json = !matches!(claim.kind, FileKind::Skill | FileKind::Command | FileKind::Agent);
     let cx = FileCx {
@@ -609,6 +671,7 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
         plugin_root: claim.owner.plugin_root.as_deref(),
         project_root: claim.owner.project_root.as_deref(),
         json_source: is_json.then_some(text.as_str()),
+        plugin_name: claim.owner.plugin_name.as_deref(),
     };
     let mut name = None;
     match claim.kind {
@@ -629,8 +692,8 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
                 sink.report(&rules::invalid_json::RULE, e.span, e.message).help(json_help(kind));
             }
             Ok(node) => match kind {
-                FileKind::ProjectMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &node, true),
-                FileKind::PluginMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &node, false),
+                FileKind::ProjectMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &cx, &node, true),
+                FileKind::PluginMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &cx, &node, false),
                 FileKind::Hooks => counts.hooks = decl::hooks::check_file(&mut sink, &cx, &node),
                 FileKind::Settings => counts.hooks = decl::settings::check(&mut sink, &cx, &node),
                 _ => {}
@@ -638,7 +701,7 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
         },
     }
     let file = SourceFile { path: path.clone(), kind: claim.kind, scope: claim.owner.scope, name, text };
-    Outcome { file: Some(file), counts, diagnostics: sink.diagnostics, plugin: None }
+    Outcome::new(sink, Some(file), counts, claim.owner.plugin_name.as_deref())
 }
 
 /// `plugin:` in front of a plugin component's name.

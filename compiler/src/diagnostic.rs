@@ -41,11 +41,16 @@ pub struct Diagnostic {
 pub struct Sink<'a> {
     path: &'a str,
     pub diagnostics: Vec<Diagnostic>,
+    /// MCP servers this file declares, by the name their tools carry (`github`,
+    /// `plugin_kit_db`), for checks across files.
+    pub declared_servers: Vec<String>,
+    /// MCP servers this file's permission rules name.
+    pub server_refs: Vec<crate::decl::permissions::ServerRef>,
 }
 
 impl<'a> Sink<'a> {
     pub fn new(path: &'a str) -> Sink<'a> {
-        Sink { path, diagnostics: Vec::new() }
+        Sink { path, diagnostics: Vec::new(), declared_servers: Vec::new(), server_refs: Vec::new() }
     }
 
     pub fn path(&self) -> &str {

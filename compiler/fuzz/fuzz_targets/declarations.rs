@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
     let tree = Tree::default();
     let scope = if selector & 0x80 == 0 { Scope::Project } else { Scope::Plugin };
     let json_source = (selector % 9 >= 3).then_some(text);
-    let cx = FileCx { tree: &tree, rel: "plugin/x", scope, plugin_root: Some("plugin"), project_root: Some(""), json_source };
+    let cx = FileCx { tree: &tree, rel: "plugin/x", scope, plugin_root: Some("plugin"), project_root: Some(""), json_source, plugin_name: Some("kit") };
     let mut sink = Sink::new("x");
     match selector % 9 {
         0 => drop(markdown::check(&mut sink, &cx, text, MarkdownKind::Skill)),
@@ -25,8 +25,8 @@ fuzz_target!(|data: &[u8]| {
                 match n {
                     3 => drop(manifest::check_plugin(&mut sink, &cx, &node)),
                     4 => drop(manifest::check_marketplace(&mut sink, &cx, &node, "")),
-                    5 => drop(mcp::check_file(&mut sink, &node, true)),
-                    6 => drop(mcp::check_file(&mut sink, &node, false)),
+                    5 => drop(mcp::check_file(&mut sink, &cx, &node, true)),
+                    6 => drop(mcp::check_file(&mut sink, &cx, &node, false)),
                     7 => drop(hooks::check_file(&mut sink, &cx, &node)),
                     _ => drop(settings::check(&mut sink, &cx, &node)),
                 }

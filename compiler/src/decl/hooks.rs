@@ -152,6 +152,9 @@ fn check_handler(sink: &mut Sink<'_>, cx: &FileCx<'_>, handler: &Node) {
         return;
     };
     check_fields(sink, handler, &fields, &format!("a `{kind}` hook"), Unknown::Warn);
+    if let Some(condition) = handler.get("if").filter(|c| c.as_str().is_some()) {
+        super::permissions::check_value(sink, cx, cx.json_source.unwrap_or(""), condition, super::permissions::Use::HookIf);
+    }
     if handler.get(required).is_none() {
         sink.report(&rules::invalid_hook_handler::RULE, kind_node.span, format!("`{kind}` hook has no `{required}`"))
             .help(format!("a `{kind}` hook needs `\"{required}\"`; Claude Code ignores this handler"));

@@ -275,7 +275,11 @@ fn check_components(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_ro
             NodeKind::Array(items) => items.iter().filter(|i| i.as_str().is_some()).collect(),
             NodeKind::Object(entries) => {
                 match name {
-                    "mcpServers" => info.inline_mcp = crate::decl::mcp::check_servers(sink, value, "inline `mcpServers`"),
+                    "mcpServers" => {
+                        let name = root.get("name").and_then(Node::as_str).or(cx.plugin_name);
+                        let cx = FileCx { plugin_name: name, ..*cx };
+                        info.inline_mcp = crate::decl::mcp::check_servers(sink, &cx, value, "inline `mcpServers`", false);
+                    }
                     "hooks" => info.inline_hooks = crate::decl::hooks::check_event_map(sink, cx, value, "inline `hooks`"),
                     _ => {}
                 }

@@ -7,6 +7,7 @@ use crate::frontmatter::{self, Parsed, Split};
 use crate::node::{Node, NodeKind};
 use crate::rules;
 use crate::schema::{check_fields, field, Field, Ty, Unknown};
+use super::permissions::{self, Use};
 
 /// Frontmatter Claude Code reads for skills (v2.1.240 docs, plus `version`, which its
 /// loader reads). Commands accept the same fields.
@@ -119,23 +120,36 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
     let (mut fields, block, exact) = fields;
     let path = sink.path().to_string();
     let mut findings = Sink::new(&path);
-    check_fields_of(&mut findings, cx, &fields, kind);
+    check_fields_of(&mut findings, cx, text, &fields, kind);
     // Nested values carry their entry's span until something is reported; then the file is
     // checked again with exact spans (a second YAML pass that clean files never pay for).
     if exact && !findings.diagnostics.is_empty() {
         frontmatter::refine_spans(text, &block, &mut fields);
         findings = Sink::new(&path);
-        check_fields_of(&mut findings, cx, &fields, kind);
+        check_fields_of(&mut findings, cx, text, &fields, kind);
     }
     sink.diagnostics.append(&mut findings.diagnostics);
+    sink.server_refs.append(&mut findings.server_refs);
+    if kind != MarkdownKind::Agent {
+        check_named_arguments(sink, text, block.body_start, &fields);
+    }
     Some(fields)
 }
 
-fn check_fields_of(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node, kind: MarkdownKind) {
+fn check_fields_of(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, fields: &Node, kind: MarkdownKind) {
     match kind {
         MarkdownKind::Skill => check_skill(sink, cx, fields),
         MarkdownKind::Command => check_command(sink, fields),
         MarkdownKind::Agent => check_agent(sink, cx, fields),
+    }
+    let rule_fields: &[(&str, Use)] = match kind {
+        MarkdownKind::Agent => &[("tools", Use::AgentTools), ("disallowedTools", Use::Remove)],
+        _ => &[("allowed-tools", Use::PreApprove), ("disallowed-tools", Use::Remove)],
+    };
+    for (name, usage) in rule_fields {
+        if let Some(value) = fields.get(name) {
+            permissions::check_value(sink, cx, text, value, *usage);
+        }
     }
     check_common_values(sink, fields);
     if let Some(hooks) = fields.get("hooks") {
@@ -162,6 +176,35 @@ fn explain_yaml_error(text: &str, span: crate::span::Span, message: &str) -> (St
     (format!("frontmatter is not valid YAML: {message}"), "fix the YAML syntax at this point")
 }
 
+
+/// `$word` placeholders in the body of a skill or command that declares `arguments` but not
+/// `word`: Claude Code leaves them as literal text. Upper-case words (`$HOME`, `$PATH`) are
+/// shell variables, not placeholders, and are not reported.
+fn check_named_arguments(sink: &mut Sink<'_>, text: &str, body_start: usize, fields: &Node) {
+    let Some(arguments) = fields.get("arguments") else { return };
+    let names: Vec<&str> = match &arguments.kind {
+        NodeKind::String(s) => s.split_whitespace().collect(),
+        NodeKind::Array(items) => items.iter().filter_map(Node::as_str).collect(),
+        _ => return,
+    };
+    // Claude Code drops empty and all-digit names.
+    let names: Vec<&str> = names.into_iter().filter(|n| !n.is_empty() && !n.chars().all(|c| c.is_ascii_digit())).collect();
+    let body = &text[body_start.min(text.len())..];
+    let (template, _) = capc_grammar::parse_template(body);
+    let mut reported: Vec<String> = Vec::new();
+    for part in &template.parts {
+        let capc_grammar::PartKind::Placeholder(capc_grammar::Placeholder::Named(word)) = &part.kind else { continue };
+        let declared = names.iter().any(|n| word.strip_prefix(n).is_some_and(|rest| rest.is_empty() || rest.starts_with('-')));
+        let shell_like = word.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+        if declared || shell_like || reported.contains(word) {
+            continue;
+        }
+        reported.push(word.clone());
+        let list = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+        sink.report(&rules::undeclared_argument::RULE, part.span.shift(body_start), format!("`${word}` is not one of the declared `arguments` ({list})"))
+            .help(format!("Claude Code leaves `${word}` as written; add `{word}` to `arguments`, or write `\\${word}` for a literal `$`"));
+    }
+}
 
 fn empty_help(kind: MarkdownKind) -> &'static str {
     match kind {

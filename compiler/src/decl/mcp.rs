@@ -1,6 +1,7 @@
 //! MCP server configs: a project's `.mcp.json` (`{"mcpServers": {…}}` required), a
 //! plugin's `.mcp.json` or inline `mcpServers` (the flat `{name: config}` form allowed too).
 
+use super::FileCx;
 use crate::diagnostic::{did_you_mean, Sink};
 use crate::node::Node;
 use crate::rules;
@@ -27,8 +28,9 @@ const SERVER_FIELDS: &[Field] = &[
 
 const FILE_FIELDS: &[Field] = &[field("mcpServers", Ty::Object), field("$schema", Ty::String)];
 
-/// A whole `.mcp.json`; `project` demands the `mcpServers` wrapper. Returns the servers.
-pub fn check_file(sink: &mut Sink<'_>, root: &Node, project: bool) -> usize {
+/// A whole `.mcp.json`; `project` demands the `mcpServers` wrapper (and reports the
+/// environment variables a user must set). Returns the number of servers.
+pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, project: bool) -> usize {
     let Some(entries) = root.as_object() else {
         sink.report(&rules::wrong_field_type::RULE, root.span, format!("an MCP config must be an object, found {}", root.type_name()))
             .help("write `{\"mcpServers\": {\"name\": {\"command\": \"…\"}}}`");
@@ -37,19 +39,19 @@ pub fn check_file(sink: &mut Sink<'_>, root: &Node, project: bool) -> usize {
     match root.get("mcpServers") {
         Some(servers) => {
             check_fields(sink, root, FILE_FIELDS, "the MCP config", Unknown::Warn);
-            check_servers(sink, servers, "`mcpServers`")
+            check_servers(sink, cx, servers, "`mcpServers`", project)
         }
         None if project && !entries.is_empty() => {
             sink.report(&rules::mcp_servers_key_missing::RULE, crate::span::Span::new(root.span.start, root.span.start + 1), "a project `.mcp.json` must put its servers under `mcpServers`")
                 .help("wrap the servers: `{\"mcpServers\": { … }}`; Claude Code reads none of them without it (the flat form works only in plugins)");
             0
         }
-        None => check_servers(sink, root, "the MCP config"),
+        None => check_servers(sink, cx, root, "the MCP config", project),
     }
 }
 
 /// A `{name: config}` map; returns the number of servers.
-pub fn check_servers(sink: &mut Sink<'_>, map: &Node, what: &str) -> usize {
+pub fn check_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &str, project: bool) -> usize {
     let Some(entries) = map.as_object() else {
         sink.report(&rules::wrong_field_type::RULE, map.span, format!("{what} must be an object of servers, found {}", map.type_name()));
         return 0;
@@ -66,6 +68,13 @@ pub fn check_servers(sink: &mut Sink<'_>, map: &Node, what: &str) -> usize {
                 .help("Claude Code skips this server; rename it");
         }
         check_server(sink, &name.name, name.span, config);
+        if project {
+            check_env_refs(sink, cx, &name.name, config);
+        }
+        sink.declared_servers.push(match cx.plugin_name {
+            Some(plugin) => normalize(&format!("plugin_{plugin}_{}", name.name)),
+            None => normalize(&name.name),
+        });
     }
     entries.len()
 }
@@ -112,6 +121,42 @@ fn check_server(sink: &mut Sink<'_>, name: &str, name_span: crate::span::Span, c
                     sink.report(&rules::wrong_field_type::RULE, value.span, format!("`{map}.{}` in {what} must be a string, found {}", key.name, value.type_name()));
                 }
             }
+        }
+    }
+}
+
+/// How a server name appears in tool names: every character outside `[A-Za-z0-9_-]` becomes `_`.
+pub fn normalize(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect()
+}
+
+/// `${VAR}` references in the fields Claude Code expands (`command`, `args`, `env`, `url`,
+/// `headers`): a variable without a default must be set by whoever runs Claude Code.
+fn check_env_refs(sink: &mut Sink<'_>, cx: &FileCx<'_>, server: &str, config: &Node) {
+    let mut strings: Vec<&Node> = Vec::new();
+    for field in ["command", "url"] {
+        strings.extend(config.get(field).filter(|n| n.as_str().is_some()));
+    }
+    strings.extend(config.get("args").and_then(Node::as_array).unwrap_or_default().iter().filter(|n| n.as_str().is_some()));
+    for map in ["env", "headers"] {
+        strings.extend(config.get(map).and_then(Node::as_object).unwrap_or_default().iter().map(|(_, v)| v).filter(|n| n.as_str().is_some()));
+    }
+    for node in strings {
+        let text = node.as_str().unwrap_or("");
+        let (refs, errors) = capc_grammar::parse_env_refs(text);
+        for e in errors {
+            sink.report(&rules::invalid_env_reference::RULE, cx.sub_span(node, e.span.start..e.span.end), format!("server `{server}`: {}", e.message))
+                .help("Claude Code leaves this text as written; write `${NAME}` or `${NAME:-default}`");
+        }
+        for r in refs.iter().filter(|r| r.default.is_none()) {
+            if r.name == "CLAUDE_PROJECT_DIR" {
+                sink.report(&rules::required_env_variable::RULE, cx.sub_span(node, r.span.start..r.span.end), format!("server `{server}` uses `${{CLAUDE_PROJECT_DIR}}`, which is set only in the server's environment"))
+                    .severity(crate::diagnostic::Severity::Warning)
+                    .help("Claude Code expands it before the server starts, when it is still unset; write `${CLAUDE_PROJECT_DIR:-.}`");
+                continue;
+            }
+            sink.report(&rules::required_env_variable::RULE, cx.sub_span(node, r.span.start..r.span.end), format!("server `{server}` needs `{}` in the environment", r.name))
+                .help(format!("everyone who runs Claude Code here must set `{}`; unset, the text stays `${{{}}}` (give a default with `${{{}:-value}}`)", r.name, r.name, r.name));
         }
     }
 }

@@ -5,6 +5,7 @@ pub mod hooks;
 pub mod manifest;
 pub mod markdown;
 pub mod mcp;
+pub mod permissions;
 pub mod settings;
 
 use crate::walk::Tree;
@@ -75,6 +76,8 @@ pub struct FileCx<'a> {
     pub project_root: Option<&'a str>,
     /// The file's text when it is JSON, so a diagnostic can point inside a string value.
     pub json_source: Option<&'a str>,
+    /// For plugin files: the plugin's namespace.
+    pub plugin_name: Option<&'a str>,
 }
 
 impl FileCx<'_> {

@@ -2,6 +2,7 @@
 //! enablement, MCP approval keys and hooks. Claude Code has well over a hundred settings;
 //! capc types the ones that change capabilities and only suggests spellings for the rest.
 
+use super::permissions::{self, Use};
 use super::FileCx;
 use crate::diagnostic::Sink;
 use crate::node::Node;
@@ -105,6 +106,12 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
     check_fields(sink, root, FIELDS, "settings", Unknown::SuggestOnly);
     if let Some(permissions) = root.get("permissions").filter(|p| p.as_object().is_some()) {
         check_fields(sink, permissions, PERMISSION_FIELDS, "`permissions`", Unknown::Warn);
+        let source = cx.json_source.unwrap_or("");
+        for (key, usage) in [("allow", Use::Allow), ("ask", Use::Ask), ("deny", Use::Deny)] {
+            if let Some(list) = permissions.get(key).filter(|l| l.as_array().is_some()) {
+                permissions::check_value(sink, cx, source, list, usage);
+            }
+        }
         if let Some(mode) = permissions.get("defaultMode") {
             if let Some(value) = mode.as_str() {
                 if !MODES.contains(&value) {

@@ -3,6 +3,7 @@
 
 use crate::diagnostic::Severity;
 
+pub mod blanket_allow;
 pub mod component_in_manifest_dir;
 pub mod component_path_format;
 pub mod conflicting_manifests;
@@ -14,11 +15,13 @@ pub mod ignored_default_folder;
 pub mod ignored_field;
 pub mod ignored_plugin_claude_md;
 pub mod invalid_agent_name;
+pub mod invalid_env_reference;
 pub mod invalid_field_value;
 pub mod invalid_frontmatter;
 pub mod invalid_hook_handler;
 pub mod invalid_json;
 pub mod invalid_name;
+pub mod invalid_permission_rule;
 pub mod invalid_plugin_source;
 pub mod lenient_frontmatter;
 pub mod loose_skill_file;
@@ -29,12 +32,16 @@ pub mod missing_frontmatter;
 pub mod missing_hook_script;
 pub mod missing_required_field;
 pub mod name_not_kebab_case;
+pub mod required_env_variable;
 pub mod reserved_name;
 pub mod skill_description_too_long;
+pub mod undeclared_argument;
 pub mod unfollowed_symlink;
 pub mod unknown_field;
 pub mod unknown_hook_event;
+pub mod unknown_mcp_server_in_rule;
 pub mod unknown_mcp_server_type;
+pub mod unknown_tool_in_rule;
 pub mod unquoted_plugin_variable;
 pub mod unreadable_file;
 pub mod version_mismatch;
@@ -52,6 +59,7 @@ pub struct Rule {
 
 /// Every rule, sorted by id.
 pub static RULES: &[&Rule] = &[
+    &blanket_allow::RULE,
     &component_in_manifest_dir::RULE,
     &component_path_format::RULE,
     &conflicting_manifests::RULE,
@@ -63,11 +71,13 @@ pub static RULES: &[&Rule] = &[
     &ignored_field::RULE,
     &ignored_plugin_claude_md::RULE,
     &invalid_agent_name::RULE,
+    &invalid_env_reference::RULE,
     &invalid_field_value::RULE,
     &invalid_frontmatter::RULE,
     &invalid_hook_handler::RULE,
     &invalid_json::RULE,
     &invalid_name::RULE,
+    &invalid_permission_rule::RULE,
     &invalid_plugin_source::RULE,
     &lenient_frontmatter::RULE,
     &loose_skill_file::RULE,
@@ -78,12 +88,16 @@ pub static RULES: &[&Rule] = &[
     &missing_hook_script::RULE,
     &missing_required_field::RULE,
     &name_not_kebab_case::RULE,
+    &required_env_variable::RULE,
     &reserved_name::RULE,
     &skill_description_too_long::RULE,
+    &undeclared_argument::RULE,
     &unfollowed_symlink::RULE,
     &unknown_field::RULE,
     &unknown_hook_event::RULE,
+    &unknown_mcp_server_in_rule::RULE,
     &unknown_mcp_server_type::RULE,
+    &unknown_tool_in_rule::RULE,
     &unquoted_plugin_variable::RULE,
     &unreadable_file::RULE,
     &version_mismatch::RULE,

@@ -1,0 +1,27 @@
+//! Rule `unknown-tool-in-rule`: a permission rule names a tool Claude Code does not have.
+
+use super::Rule;
+use crate::diagnostic::Severity;
+
+pub static RULE: Rule = Rule {
+    id: "unknown-tool-in-rule",
+    severity: Severity::Warning,
+    summary: "a permission rule names a tool Claude Code does not have",
+    docs: DOCS,
+};
+
+const DOCS: &str = r##"### What it does
+Flags rules whose tool is not a Claude Code tool (with a did-you-mean: `bash` → `Bash`, `Webfetch` → `WebFetch`), and tool-name globs (`*`, `B*`, `mcp__*`) in allow rules and `allowed-tools`, where Claude Code ignores them. Names containing `_` are exempt, as in Claude Code.
+
+### Why is this bad?
+Tool names are case-sensitive; a rule for a misspelt tool matches nothing, so an allow never allows and a deny never denies.
+
+### Example
+```json
+{ "permissions": { "allow": ["bash(npm test:*)"] } }
+// did you mean `Bash`?
+```
+
+### Source
+D:perm; D:tools (built-in tools of v2.1.240)
+"##;
