@@ -139,7 +139,9 @@ pub fn parse_with_yaml(text: &str, block: &Block) -> Parsed {
 pub fn flat(yaml: &str, offset: usize) -> Option<Node> {
     // YAML refuses non-printable characters anywhere, comments included; tabs and `\r` have
     // subtle rules. Leave all of those to the real parser.
-    if !yaml.chars().all(|c| c == '\n' || (c != '\t' && c != '\r' && is_yaml_printable(c))) {
+    // libyaml also breaks lines at NEL, LS and PS (YAML 1.1), even inside comments.
+    let line_break = |c: char| matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}');
+    if !yaml.chars().all(|c| c == '\n' || (c != '\t' && c != '\r' && !line_break(c) && is_yaml_printable(c))) {
         return None;
     }
     let mut entries: Vec<(Key, Node)> = Vec::new();
@@ -565,7 +567,7 @@ mod tests {
         check("---\nname: a-b\ndescription: Reviews code, fast (and well)\n---\n", r#"{name@4..8: "a-b"@10..13, description@14..25: "Reviews code, fast (and well)"@27..56}@4..57"#);
         assert!(flat("name: x\n# note\n\nmodel: sonnet  \n", 0).is_some());
         // …and everything it is unsure of goes to serde_yaml.
-        for yaml in ["a: true", "a: 1.0", "a: [x]", "a: 'x'", "a: x: y", "a: x #c", "a: |", " a: x", "a:\n  - x", "a: x\r", "a: x\na: y", "a: Null", "1: x", "a: ~", "True: x", "#\0", "a: b\u{7f}"] {
+        for yaml in ["a: true", "a: 1.0", "a: [x]", "a: 'x'", "a: x: y", "a: x #c", "a: |", " a: x", "a:\n  - x", "a: x\r", "a: x\na: y", "a: Null", "1: x", "a: ~", "True: x", "#\0", "a: b\u{7f}", "# a\u{85}---", "a: b\u{2028}c"] {
             assert!(flat(yaml, 0).is_none(), "{yaml:?}");
         }
     }
