@@ -65,6 +65,13 @@ pub fn check_value(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &str, node: &No
         let whole = offset.map_or(node.span, |o| Span::new(o, o + text.len()));
         let at = |span: Span| offset.map_or(node.span, |o| span.shift(o));
         match parse_permission_rule(&text) {
+            Ok(rule) if rule.specifier.as_ref().is_some_and(|s| s.text.is_empty()) => {
+                let span = rule.specifier.as_ref().map_or(rule.span, |s| s.span);
+                sink.report(&rules::invalid_permission_rule::RULE, at(span), format!("permission rule `{text}` has empty parentheses"))
+                    .severity(crate::diagnostic::Severity::Warning)
+                    .help(format!("Claude Code's settings validator rejects `Tool()`; write `{}` for the whole tool", rule.tool.written));
+                check_rule(sink, cx, &rule, &text, usage, whole, &at, &mut refs);
+            }
             Err(e) => {
                 let d = sink.report(&rules::invalid_permission_rule::RULE, at(e.span), format!("permission rule `{text}`: {}", e.message));
                 if let Some(help) = &e.help {
