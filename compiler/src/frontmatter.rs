@@ -158,6 +158,10 @@ pub fn flat(yaml: &str, offset: usize) -> Option<Node> {
         if key_len == 0 || !(first.is_ascii_alphabetic() || first == b'_') || content.as_bytes().get(key_len) != Some(&b':') {
             return None;
         }
+        // YAML caps implicit keys at 1,024 characters (libyaml enforces it).
+        if key_len > 1000 {
+            return None;
+        }
         let key = &content[..key_len];
         // `True:` or `null:` are not string keys in YAML.
         if matches!(key.to_ascii_lowercase().as_str(), "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n") {
