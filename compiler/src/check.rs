@@ -108,7 +108,9 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         all.diagnostics.extend(one.diagnostics);
     }
     all.files.sort_by(|a, b| a.path.cmp(&b.path));
-    let mut keyed: Vec<((String, usize, &'static str, String), Diagnostic)> = all
+    // Sorted by (path, offset, rule, message); exact repeats are dropped.
+    type Key = (String, usize, &'static str, String);
+    let mut keyed: Vec<(Key, Diagnostic)> = all
         .diagnostics
         .into_iter()
         .map(|d| ((d.path.clone(), d.span.map_or(0, |s| s.start), d.rule, d.message.clone()), d))
@@ -272,9 +274,7 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
             let (outcome, plugin) = read_json(dir, &tree, rel, realm, FileKind::PluginManifest, |sink, cx, node| {
                 let cx = FileCx { plugin_root: Some(&cx_root), ..*cx };
                 let info = manifest::check_plugin(sink, &cx, node);
-                let mut counts = Counts::default();
-                counts.mcp_servers = info.inline_mcp;
-                counts.hooks = info.inline_hooks;
+                let counts = Counts { mcp_servers: info.inline_mcp, hooks: info.inline_hooks, ..Counts::default() };
                 (info, counts)
             });
             claims.add(rel, FileKind::PluginManifest, &Owner::plugin(root, ""), None);

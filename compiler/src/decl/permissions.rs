@@ -127,7 +127,7 @@ fn check_rule(sink: &mut Sink<'_>, cx: &FileCx<'_>, rule: &PermissionRule, text:
     }
     let blanket = rule.is_whole_tool() && matches!(tool.canonical.as_str(), "Bash" | "PowerShell");
     let project = matches!(cx.scope, Scope::Project);
-    if blanket && ((usage == Use::PreApprove && project) || (usage == Use::Allow && project)) {
+    if blanket && project && matches!(usage, Use::PreApprove | Use::Allow) {
         let what = if usage == Use::PreApprove { "this skill pre-approves every shell command for its turn" } else { "this project allows every shell command without asking" };
         sink.report(&rules::blanket_allow::RULE, whole, format!("`{text}`: {what}"))
             .help(format!("list the commands it needs, such as `{}(git status:*)`", tool.canonical));
