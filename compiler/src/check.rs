@@ -41,7 +41,9 @@ pub struct SourceFile {
     /// For skills, commands and agents: the name Claude Code gives it (`plugin:name`,
     /// `frontend:component`, …).
     pub name: Option<String>,
-    pub text: String,
+    /// The text, kept only for files something may be reported in (to render the report);
+    /// the text of a clean file is dropped as soon as it is read, so memory stays flat.
+    pub text: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -634,7 +636,8 @@ fn read_json<T>(
             None
         }
     };
-    let file = SourceFile { path: path.clone(), kind, scope: Scope::Plugin, name: None, text };
+    // Manifests stay: cross-file checks may report into them later.
+    let file = SourceFile { path: path.clone(), kind, scope: Scope::Plugin, name: None, text: Some(text) };
     (Outcome::new(sink, Some(file), Counts::default(), None), result)
 }
 
@@ -700,7 +703,9 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
             },
         },
     }
-    let file = SourceFile { path: path.clone(), kind: claim.kind, scope: claim.owner.scope, name, text };
+    // Cross-file checks report only into files with MCP server references.
+    let keep = !sink.diagnostics.is_empty() || !sink.server_refs.is_empty();
+    let file = SourceFile { path: path.clone(), kind: claim.kind, scope: claim.owner.scope, name, text: keep.then_some(text) };
     Outcome::new(sink, Some(file), counts, claim.owner.plugin_name.as_deref())
 }
 
@@ -763,6 +768,7 @@ fn agent_name(rel: &str, claim: &Claim, fields: Option<&Node>) -> String {
 pub fn positions(checked: &Checked, diagnostic: &Diagnostic) -> ((usize, usize), (usize, usize)) {
     let Some(span) = diagnostic.span else { return ((1, 1), (1, 1)) };
     let Some(file) = checked.source(&diagnostic.path) else { return ((1, 1), (1, 1)) };
-    let index = LineIndex::new(&file.text);
-    (index.position(&file.text, span.start), index.position(&file.text, span.end))
+    let Some(text) = &file.text else { return ((1, 1), (1, 1)) };
+    let index = LineIndex::new(text);
+    (index.position(text, span.start), index.position(text, span.end))
 }

@@ -120,10 +120,10 @@ fn render_one(handler: &GraphicalReportHandler, checked: &Checked, d: &Diagnosti
     }
     let mut out = String::new();
     let source = checked.source(&d.path);
-    match (d.span, source) {
-        (Some(span), Some(file)) => {
+    match (d.span, source.and_then(|f| f.text.as_ref())) {
+        (Some(span), Some(text)) => {
             diagnostic = diagnostic.with_label(LabeledSpan::new_primary_with_span(None, (span.start, span.len())));
-            let report = miette::Report::new(diagnostic).with_source_code(NamedSource::new(&d.path, file.text.clone()));
+            let report = miette::Report::new(diagnostic).with_source_code(NamedSource::new(&d.path, text.clone()));
             let _ = handler.render_report(&mut out, report.as_ref());
         }
         _ => {

@@ -6,7 +6,9 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// Directories never descended into: version control, dependency and build output, and
 /// hidden folders of other tools (`.cursor-plugin`, `.codex-plugin`, `.agents`, …).
@@ -92,7 +94,8 @@ impl Tree {
     }
 }
 
-/// Walks `root` (which must be a directory).
+/// Walks `root` (which must be a directory). Folders are read in parallel; the result is
+/// the same whatever the scheduling, because every collection in `Tree` is sorted.
 pub fn walk(root: &Path) -> Tree {
     let mut tree = Tree::default();
     tree.dirs.insert(String::new());
@@ -103,91 +106,118 @@ pub fn walk(root: &Path) -> Tree {
             return tree;
         }
     };
-    let mut entries = 0usize;
-    // (absolute dir, relative dir, the chain of real folders above and including it)
-    let root_chain = Rc::new(Chain { path: canonical_root.clone(), parent: None });
-    let mut stack: Vec<(PathBuf, String, Rc<Chain>)> = vec![(root.to_path_buf(), String::new(), root_chain)];
-    while let Some((dir, rel, ancestors)) = stack.pop() {
-        let read = match std::fs::read_dir(&dir) {
-            Ok(read) => read,
-            Err(e) => {
-                tree.problems.push(WalkProblem { path: rel.clone(), kind: WalkProblemKind::Unreadable { error: e.to_string() } });
-                continue;
-            }
+    let cx = WalkCx { canonical_root: &canonical_root, entries: AtomicUsize::new(0) };
+    let chain = Arc::new(Chain { path: canonical_root.clone(), parent: None });
+    let part = walk_dir(&cx, root.to_path_buf(), String::new(), chain);
+    tree.files.extend(part.files);
+    tree.dirs.extend(part.dirs);
+    tree.links.extend(part.links);
+    tree.problems = part.problems;
+    tree.problems.sort_by(|a, b| a.path.cmp(&b.path));
+    tree
+}
+
+struct WalkCx<'a> {
+    canonical_root: &'a Path,
+    /// Entries seen so far, across threads.
+    entries: AtomicUsize,
+}
+
+/// What one folder and everything below it holds.
+#[derive(Default)]
+struct Part {
+    files: Vec<String>,
+    dirs: Vec<String>,
+    links: Vec<(String, String)>,
+    problems: Vec<WalkProblem>,
+}
+
+fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>) -> Part {
+    let mut part = Part::default();
+    let read = match std::fs::read_dir(&dir) {
+        Ok(read) => read,
+        Err(e) => {
+            part.problems.push(WalkProblem { path: rel, kind: WalkProblemKind::Unreadable { error: e.to_string() } });
+            return part;
+        }
+    };
+    let mut subdirs: Vec<(PathBuf, String, Arc<Chain>)> = Vec::new();
+    for entry in read.filter_map(Result::ok) {
+        if cx.entries.fetch_add(1, Ordering::Relaxed) >= MAX_ENTRIES {
+            part.problems.push(WalkProblem { path: rel, kind: WalkProblemKind::TooManyEntries });
+            return part;
+        }
+        let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+            continue; // not UTF-8: no Claude Code declaration has such a name
         };
-        let mut children: Vec<_> = read.filter_map(Result::ok).collect();
-        children.sort_by_key(|e| e.file_name());
-        for entry in children {
-            entries += 1;
-            if entries > MAX_ENTRIES {
-                tree.problems.push(WalkProblem { path: rel.clone(), kind: WalkProblemKind::TooManyEntries });
-                return tree;
-            }
-            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
-                continue; // not UTF-8: no Claude Code declaration has such a name
-            };
-            let child_rel = if rel.is_empty() {
-                name.clone()
-            } else {
-                let mut child = String::with_capacity(rel.len() + 1 + name.len());
-                child.push_str(&rel);
-                child.push('/');
-                child.push_str(&name);
-                child
-            };
-            let Ok(file_type) = entry.file_type() else { continue };
-            let path = entry.path();
-            if file_type.is_symlink() {
-                let target = std::fs::read_link(&path).map(|t| t.display().to_string()).unwrap_or_default();
-                let resolved = match path.canonicalize() {
-                    Ok(resolved) => resolved,
-                    Err(_) => {
-                        tree.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Dangling { target } });
-                        continue;
-                    }
-                };
-                if !resolved.starts_with(&canonical_root) {
-                    tree.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::EscapesRoot { target } });
+        let child_rel = if rel.is_empty() {
+            name.clone()
+        } else {
+            let mut child = String::with_capacity(rel.len() + 1 + name.len());
+            child.push_str(&rel);
+            child.push('/');
+            child.push_str(&name);
+            child
+        };
+        let Ok(file_type) = entry.file_type() else { continue };
+        let path = entry.path();
+        if file_type.is_symlink() {
+            let target = std::fs::read_link(&path).map(|t| t.display().to_string()).unwrap_or_default();
+            let resolved = match path.canonicalize() {
+                Ok(resolved) => resolved,
+                Err(_) => {
+                    part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Dangling { target } });
                     continue;
                 }
-                if resolved.is_dir() {
-                    if is_skipped_dir(&name) {
-                        continue;
-                    }
-                    if ancestors.contains(&resolved) {
-                        tree.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Loop { target } });
-                        continue;
-                    }
-                    if let Ok(target_rel) = resolved.strip_prefix(&canonical_root) {
-                        let target_rel = target_rel.to_string_lossy().replace('\\', "/");
-                        tree.links.insert(child_rel.clone(), target_rel);
-                    }
-                    let chain = Rc::new(Chain { path: resolved, parent: Some(ancestors.clone()) });
-                    tree.dirs.insert(child_rel.clone());
-                    stack.push((path, child_rel, chain));
-                } else {
-                    tree.files.insert(child_rel);
-                }
-            } else if file_type.is_dir() {
+            };
+            if !resolved.starts_with(cx.canonical_root) {
+                part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::EscapesRoot { target } });
+                continue;
+            }
+            if resolved.is_dir() {
                 if is_skipped_dir(&name) {
                     continue;
                 }
-                let chain = Rc::new(Chain { path: ancestors.path.join(&name), parent: Some(ancestors.clone()) });
-                tree.dirs.insert(child_rel.clone());
-                stack.push((path, child_rel, chain));
-            } else if file_type.is_file() {
-                tree.files.insert(child_rel);
+                if ancestors.contains(&resolved) {
+                    part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Loop { target } });
+                    continue;
+                }
+                if let Ok(target_rel) = resolved.strip_prefix(cx.canonical_root) {
+                    let target_rel = target_rel.to_string_lossy().replace('\\', "/");
+                    part.links.push((child_rel.clone(), target_rel));
+                }
+                let chain = Arc::new(Chain { path: resolved, parent: Some(ancestors.clone()) });
+                part.dirs.push(child_rel.clone());
+                subdirs.push((path, child_rel, chain));
+            } else {
+                part.files.push(child_rel);
             }
+        } else if file_type.is_dir() {
+            if is_skipped_dir(&name) {
+                continue;
+            }
+            let chain = Arc::new(Chain { path: ancestors.path.join(&name), parent: Some(ancestors.clone()) });
+            part.dirs.push(child_rel.clone());
+            subdirs.push((path, child_rel, chain));
+        } else if file_type.is_file() {
+            part.files.push(child_rel);
         }
     }
-    tree
+    let below: Vec<Part> = subdirs.into_par_iter().map(|(path, rel, chain)| walk_dir(cx, path, rel, chain)).collect();
+    for sub in below {
+        part.files.extend(sub.files);
+        part.dirs.extend(sub.dirs);
+        part.links.extend(sub.links);
+        part.problems.extend(sub.problems);
+    }
+    part
 }
 
 /// The real folders from the root down to the one being read, so a link back to any of
 /// them is recognised as a loop. Shared between siblings, so descending costs one node.
 struct Chain {
     path: PathBuf,
-    parent: Option<Rc<Chain>>,
+    parent: Option<Arc<Chain>>,
 }
 
 impl Chain {
