@@ -13,6 +13,7 @@
 //! Nothing here panics on user input, and nothing returns `Err` for a user mistake: those
 //! are diagnostics, and every other file is still checked.
 
+pub mod builtins;
 pub mod check;
 pub mod decl;
 pub mod diagnostic;
