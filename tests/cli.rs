@@ -119,7 +119,7 @@ fn examples_check_as_documented() {
     assert_eq!(
         rules,
         [
-            "component-path-format", "hooks-at-top-level", "ignored-field", "invalid-agent-name", "invalid-field-value",
+            "component-path-format", "hooks-at-top-level", "ignored-field", "invalid-field-value",
             "invalid-frontmatter", "invalid-hook-handler", "loose-skill-file", "unknown-field", "unknown-hook-event", "wrong-field-type",
         ]
     );

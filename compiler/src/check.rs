@@ -287,13 +287,19 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
             outcomes.push(outcome);
         }
         if let (Some(name), Some(span), Some(rel)) = (&info.name, info.name_span, manifest_rel) {
-            if manifest::is_reserved_plugin_name(name) && !anthropic_listed.contains(root) {
-                let path = realm.display(rel);
-                let mut sink = Sink::new(&path);
+            let path = realm.display(rel);
+            let mut sink = Sink::new(&path);
+            if anthropic_listed.contains(root) {
+                // Listed by one of Anthropic's own marketplaces: its names are Anthropic's.
+            } else if manifest::is_reserved_plugin_name(name) {
                 sink.report(&rules::reserved_name::RULE, span, format!("plugin name `{name}` is reserved for Anthropic"))
                     .help("a third-party plugin may not be `claude`, `anthropic` or `claude-code`, start with `claude-`, `anthropic-` or `cc-plugin-`, or pair `official` with them; name it for what it does");
-                diagnostics.extend(sink.diagnostics);
+            } else if manifest::reads_as_anthropic(name) {
+                sink.report(&rules::reserved_name::RULE, span, format!("plugin name `{name}` reads as one of Anthropic's own"))
+                    .severity(Severity::Warning)
+                    .help("`claude plugin validate` warns about names that mention Claude or Anthropic; name it for what it does");
             }
+            diagnostics.extend(sink.diagnostics);
         }
         let entries = entries_by_root.get(root).map(Vec::as_slice).unwrap_or_default();
         cross_check_entries(&mut diagnostics, realm, &info, manifest_rel.as_deref(), entries);

@@ -68,7 +68,9 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
             top_level_events.push(key.clone());
         }
     }
-    let has_hooks = root.get("hooks").is_some() || root.get("modules").is_some();
+    check_modules(sink, cx, root);
+    let modules = root.get("modules").and_then(Node::as_array).is_some_and(|m| !m.is_empty());
+    let has_hooks = root.get("hooks").is_some() || modules;
     for key in &top_level_events {
         if GUARD_EVENTS.contains(&key.name.as_str()) {
             sink.report(&rules::hooks_at_top_level::RULE, key.span, format!("guard event `{}` sits at the top level of the hooks file", key.name))
@@ -91,6 +93,30 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
     match root.get("hooks") {
         Some(map) if map.as_object().is_some() => check_event_map(sink, cx, map, "`hooks`"),
         _ => 0,
+    }
+}
+
+/// `modules`: at most one hooks module per plugin, a path that exists (2.1.332).
+fn check_modules(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) {
+    let Some(modules) = root.get("modules").and_then(Node::as_array) else { return };
+    if modules.len() > 1 {
+        sink.report(&rules::invalid_field_value::RULE, modules[1].span, "a plugin names at most one hooks module")
+            .severity(Severity::Error)
+            .help("Claude Code refuses the hooks file; keep one entry in `modules`");
+    }
+    for module in modules {
+        let Some(path) = module.as_str() else {
+            sink.report(&rules::wrong_field_type::RULE, module.span, format!("a `modules` entry must be a path, found {}", module.type_name()));
+            continue;
+        };
+        let Some(root_dir) = cx.plugin_root else { continue };
+        match join_rel(root_dir, path) {
+            Some(target) if cx.tree.exists(&target) => {}
+            _ => {
+                sink.report(&rules::missing_component_path::RULE, module.span, format!("hooks module `{path}` does not exist"))
+                    .help("Claude Code fails to load the plugin's hooks; fix the path (relative to the plugin root)");
+            }
+        }
     }
 }
 

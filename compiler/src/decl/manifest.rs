@@ -37,8 +37,8 @@ const PLUGIN_FIELDS: &[Field] = &[
     field("userConfig", Ty::Object),
     field("channels", Ty::Array),
     field("dependencies", Ty::Array),
-    field("optionalDependencies", Ty::Array),
-    field("engines", Ty::Object),
+    field("optionalDependencies", Ty::Any),
+    field("engines", Ty::Any),
     field("network", Ty::Object),
     field("settings", Ty::Object),
     field("types", Ty::Any),
@@ -93,10 +93,10 @@ const MARKETPLACE_METADATA_FIELDS: &[Field] = &[field("description", Ty::String)
 
 const OWNER_FIELDS: &[Field] = &[field("name", Ty::String), field("email", Ty::String), field("url", Ty::String)];
 
-/// Names third parties may not use for a plugin or marketplace (v2.1.240 docs).
-const RESERVED_PLUGIN_NAMES: &[&str] = &["claude", "anthropic", "anthropics", "claude-code", "claude-mods"];
-const RESERVED_PREFIXES: &[&str] = &["claude-", "anthropic-", "anthropics-", "cc-plugin-"];
+/// Marketplace names reserved for Anthropic (v2.1.240 docs, plus three that
+/// `claude plugin validate` 2.1.332 also exempts).
 pub const RESERVED_MARKETPLACES: &[&str] = &[
+    "anthropic-plugin-directory", "claude-plugin-directory", "claude-tag-plugins",
     "claude-code-marketplace", "claude-code-plugins", "claude-plugins-official", "claude-plugins-community",
     "claude-community", "anthropic-marketplace", "anthropic-plugins", "agent-skills", "anthropic-agent-skills",
     "knowledge-work-plugins", "life-sciences", "claude-for-legal", "claude-for-financial-services",
@@ -154,6 +154,16 @@ pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> Plugin
     check_author(sink, root);
     check_components(sink, cx, root, plugin_root, &mut info);
     check_user_config(sink, root);
+    for (name, expected) in [("engines", "an object"), ("optionalDependencies", "an array")] {
+        if let Some(value) = root.get(name) {
+            let ok = if name == "engines" { value.as_object().is_some() } else { value.as_array().is_some() };
+            if !ok {
+                sink.report(&rules::wrong_field_type::RULE, value.span, format!("`{name}` in plugin.json must be {expected}, found {}", value.type_name()))
+                    .severity(Severity::Warning)
+                    .help("Claude Code ignores it at load time");
+            }
+        }
+    }
     check_channels(sink, root);
     check_dependencies(sink, root);
     check_engines(sink, root);
@@ -206,20 +216,95 @@ fn check_semver(sink: &mut Sink<'_>, version: &Node) {
     }
 }
 
-/// Whether a plugin name passes as one of Anthropic's own (`claude plugin validate` 2.1.332).
-pub fn is_reserved_plugin_name(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    RESERVED_PLUGIN_NAMES.contains(&lower.as_str())
-        || RESERVED_PREFIXES.iter().any(|p| lower.starts_with(p))
-        || (lower.contains("official") && (lower.contains("claude") || lower.contains("anthropic")))
+/// The lower-cased alphanumeric pieces of a name: `Claude_Code-x` → `[claude, code, x]`.
+fn pieces(name: &str) -> Vec<String> {
+    name.to_ascii_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).filter(|p| !p.is_empty()).map(str::to_string).collect()
 }
 
-/// Whether a marketplace name is, or imitates, one reserved for Anthropic.
+/// Whether a plugin name passes as one of Anthropic's own, by the rule of
+/// `claude plugin validate` 2.1.332: a leading run of pieces spells `claude`, `anthropic(s)`
+/// or `ccplugin`; the whole name spells one of the reserved names; or `official` stands
+/// next to `claude` or `anthropic`.
+pub fn is_reserved_plugin_name(name: &str) -> bool {
+    let pieces = pieces(name);
+    let mut joined = String::new();
+    for piece in &pieces {
+        joined.push_str(piece);
+        if matches!(joined.as_str(), "claude" | "anthropic" | "anthropics" | "ccplugin") {
+            return true;
+        }
+    }
+    if matches!(joined.as_str(), "claude" | "anthropic" | "anthropics" | "claudecode" | "claudemods") {
+        return true;
+    }
+    pieces.windows(2).any(|w| {
+        let brand = |p: &str| p == "claude" || p == "anthropic";
+        (w[0] == "official" && brand(&w[1])) || (brand(&w[0]) && w[1] == "official")
+    })
+}
+
+/// A plugin name that mentions Claude or Anthropic without being reserved: it reads as
+/// one of Anthropic's own (the validator warns).
+pub fn reads_as_anthropic(name: &str) -> bool {
+    pieces(name).iter().any(|p| p == "claude" || p == "anthropic" || p == "anthropics")
+}
+
+/// Whether a marketplace name imitates an Anthropic marketplace, by the rule of
+/// `claude plugin validate` 2.1.332 (the exact reserved names are exempt: they are
+/// Anthropic's own, accepted only from its GitHub organisation).
 pub fn is_reserved_marketplace_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    RESERVED_MARKETPLACES.contains(&lower.as_str())
-        || RESERVED_MARKETPLACES.iter().any(|r| lower.starts_with(&format!("{r}-")))
-        || (lower.contains("official") && (lower.contains("claude") || lower.contains("anthropic")))
+    if RESERVED_MARKETPLACES.contains(&lower.as_str()) {
+        return false;
+    }
+    if !name.chars().all(|c| c.is_ascii_graphic() || c == ' ') {
+        return true;
+    }
+    let trimmed = lower.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+    if imitates(&lower) || imitates(trimmed) {
+        return true;
+    }
+    let alnum: String = lower.chars().filter(char::is_ascii_alphanumeric).collect();
+    if ["officialclaude", "claudeofficial", "officialanthropic", "anthropicofficial"].iter().any(|w| alnum.contains(w)) {
+        return true;
+    }
+    let mut joined = String::new();
+    for piece in pieces(name) {
+        joined.push_str(&piece);
+        let bare = joined.strip_suffix('s').unwrap_or(&joined);
+        for brand in ["anthropic", "claude"] {
+            if let Some(rest) = joined.strip_prefix(brand).or_else(|| bare.strip_prefix(brand)) {
+                if matches!(rest, "marketplace" | "plugins" | "official" | "directory" | "directories") {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// `official` and a brand separated only by non-alphanumerics, or a name that starts with a
+/// brand followed by `marketplace`, `plugins`, `official` or `directory`.
+fn imitates(lower: &str) -> bool {
+    let brands = ["anthropic", "claude"];
+    let gap_then = |text: &str, word: &str| text.trim_start_matches(|c: char| !c.is_ascii_alphanumeric()).starts_with(word);
+    for (i, _) in lower.match_indices("official") {
+        if brands.iter().any(|b| gap_then(&lower[i + "official".len()..], b)) {
+            return true;
+        }
+    }
+    for brand in brands {
+        for (i, _) in lower.match_indices(brand) {
+            let after = &lower[i + brand.len()..];
+            if gap_then(after, "official") {
+                return true;
+            }
+            if i == 0 && ["marketplace", "plugins", "official", "directory", "directories"].iter().any(|w| gap_then(after, w)) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// A name Claude Code can load: `[A-Za-z0-9._-]`, starting with a letter or digit (it is
@@ -229,6 +314,14 @@ pub fn is_loadable_name(name: &str) -> bool {
 }
 
 fn check_name(sink: &mut Sink<'_>, span: Span, name: &str, what: &str) {
+    // The plugin loader refuses spaces and characters outside `[A-Za-z0-9._-]`, but loads a
+    // name that merely starts with `-`, `_` or `.` (the validator warns).
+    let charset_ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    if charset_ok && !is_loadable_name(name) {
+        sink.report(&rules::name_not_kebab_case::RULE, span, format!("{what} name `{name}` does not start with a letter or digit"))
+            .help(format!("it cannot be listed in a marketplace as is; use kebab-case, such as `{}`", kebab_suggestion(name)));
+        return;
+    }
     if !is_loadable_name(name) {
         let why = if name.chars().any(char::is_whitespace) { "contains spaces" } else { "holds characters other than letters, digits, `.`, `_` and `-`, or does not start with a letter or digit" };
         sink.report(&rules::invalid_name::RULE, span, format!("{what} name `{name}` {why}"))
@@ -280,6 +373,8 @@ fn check_components(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_ro
                         let cx = FileCx { plugin_name: name, ..*cx };
                         info.inline_mcp = crate::decl::mcp::check_servers(sink, &cx, value, "inline `mcpServers`", false);
                     }
+                    // Written in the file shape (`{"hooks": {…}}`), which Claude Code also loads.
+                    "hooks" if value.get("hooks").is_some() => info.inline_hooks = crate::decl::hooks::check_file(sink, cx, value),
                     "hooks" => info.inline_hooks = crate::decl::hooks::check_event_map(sink, cx, value, "inline `hooks`"),
                     _ => {}
                 }
@@ -446,6 +541,11 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
         check_fields(sink, entry, &fields, "a plugin entry", Unknown::Warn);
         if let Some(relevance) = entry.get("relevance").filter(|r| r.as_object().is_some()) {
             match relevance.get("signals") {
+                Some(signals) if signals.as_object().is_some_and(|s| s.is_empty()) => {
+                    sink.report(&rules::missing_required_field::RULE, signals.span, "`relevance.signals` declares no signal")
+                        .severity(Severity::Warning)
+                        .help("declare at least one signal, or remove `relevance`");
+                }
                 Some(signals) if signals.as_object().is_some() => {}
                 Some(signals) => {
                     sink.report(&rules::wrong_field_type::RULE, signals.span, format!("`relevance.signals` must be an object, found {}", signals.type_name()));
@@ -712,30 +812,66 @@ fn check_channels(sink: &mut Sink<'_>, root: &Node) {
 /// `dependencies`: each entry a plugin name or `{name, version?, marketplace?}`.
 fn check_dependencies(sink: &mut Sink<'_>, root: &Node) {
     for field_name in ["dependencies", "optionalDependencies"] {
+        // A bad `optionalDependencies` is ignored at load time; a bad `dependencies` fails it.
+        let optional = field_name == "optionalDependencies";
         let Some(entries) = root.get(field_name).and_then(Node::as_array) else { continue };
         for entry in entries {
             match &entry.kind {
-                NodeKind::String(_) => {}
+                NodeKind::String(text) => dependency_name(sink, entry, text, field_name, optional),
                 NodeKind::Object(_) => {
-                    strict_fields(sink, entry, &[field("name", Ty::String), field("version", Ty::String), field("marketplace", Ty::String)], &format!("a `{field_name}` entry"));
-                    if entry.get("name").is_none() {
-                        sink.report(&rules::missing_required_field::RULE, entry.span, format!("a `{field_name}` entry has no `name`"));
+                    check_fields(sink, entry, &[field("name", Ty::String), field("version", Ty::String), field("marketplace", Ty::String)], &format!("a `{field_name}` entry"), Unknown::Warn);
+                    match entry.get("name") {
+                        None => {
+                            sink.report(&rules::missing_required_field::RULE, entry.span, format!("a `{field_name}` entry has no `name`"));
+                        }
+                        Some(name) => {
+                            if let Some(text) = name.as_str() {
+                                dependency_name(sink, name, text, field_name, optional);
+                            }
+                        }
                     }
-                    if let Some(range) = entry.get("version") {
-                        check_version_range(sink, range, &format!("`{field_name}` version"));
+                    if let Some(marketplace) = entry.get("marketplace") {
+                        if marketplace.as_str().is_some_and(|m| !is_loadable_name(m)) {
+                            sink.report(&rules::invalid_field_value::RULE, marketplace.span, format!("`{field_name}` marketplace is not a marketplace name"))
+                                .severity(if optional { Severity::Warning } else { Severity::Error });
+                        }
                     }
                 }
                 _ => {
-                    sink.report(&rules::wrong_field_type::RULE, entry.span, format!("a `{field_name}` entry must be a plugin name or an object, found {}", entry.type_name()));
+                    sink.report(&rules::wrong_field_type::RULE, entry.span, format!("a `{field_name}` entry must be a plugin name or an object, found {}", entry.type_name()))
+                        .severity(if optional { Severity::Warning } else { Severity::Error });
                 }
             }
         }
     }
 }
 
+const DEPENDENCY_NAME_HELP: &str = "a dependency is `plugin`, `plugin@marketplace`, or `plugin@^1.2` (letters, digits, `.`, `_`, `-`, starting with a letter or digit)";
+
+/// A dependency as a string: `name`, `name@marketplace`, optionally `@^range`.
+fn dependency_name(sink: &mut Sink<'_>, node: &Node, text: &str, field_name: &str, optional: bool) {
+    let valid_name = |s: &str| is_loadable_name(s);
+    let mut parts = text.splitn(3, '@');
+    let name = parts.next().unwrap_or("");
+    let second = parts.next();
+    let third = parts.next();
+    let ok = valid_name(name)
+        && match (second, third) {
+            (None, _) => true,
+            (Some(m), None) => valid_name(m) || m.starts_with('^'),
+            (Some(m), Some(range)) => valid_name(m) && range.starts_with('^'),
+        };
+    if !ok {
+        sink.report(&rules::invalid_field_value::RULE, node.span, format!("`{field_name}` entry `{text}` is not a plugin reference"))
+            .severity(if optional { Severity::Warning } else { Severity::Error })
+            .help(if optional { "Claude Code ignores it".to_string() } else { format!("Claude Code refuses the manifest; {DEPENDENCY_NAME_HELP}") });
+    }
+}
+
 /// `engines`: `{"claude-code": ">=2.1.0"}`.
 fn check_engines(sink: &mut Sink<'_>, root: &Node) {
     let Some(engines) = root.get("engines").and_then(Node::as_object) else { return };
+
     for (key, value) in engines {
         if key.name == "claude-code" {
             check_version_range(sink, value, "`engines.claude-code`");
@@ -801,5 +937,42 @@ fn check_experimental(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_
             let text = path.as_str().unwrap_or("");
             check_component_path(sink, cx, path, text, &format!("experimental.{name}"), None, true, plugin_root);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reserved_marketplace_names_follow_the_validator() {
+        // Refused by `claude plugin validate` 2.1.332 (and by the runtime where it checks).
+        for name in [
+            "official-claude-plugins", "anthropic-plugins-v2", "my-claude-official", "claude-marketplace",
+            "claude-marketplaces", "claude-plugins", "claude_marketplace", "Claude-Plugins", "claudeplugins",
+            "anthropic-directory-x", "claude-plugins-extra",
+        ] {
+            assert!(is_reserved_marketplace_name(name), "{name} should be refused");
+        }
+        // Accepted: exact reserved names (Anthropic's own) and names that merely mention a brand.
+        for name in [
+            "claude-plugins-official", "agent-skills", "healthcare", "claude-tag-plugins", "anthropics-official-plugins",
+            "claudecode-official", "claude-tools-official", "agent-skills-foo", "healthcare-x", "claude-code-plugins-extra",
+            "acme-tools",
+        ] {
+            assert!(!is_reserved_marketplace_name(name), "{name} should be accepted");
+        }
+    }
+
+    #[test]
+    fn reserved_plugin_names_follow_the_validator() {
+        for name in ["claude", "claude-helper", "claude_x", "claude.tools", "claudecode", "cc_plugin-x", "anthropic-kit", "official-claude"] {
+            assert!(is_reserved_plugin_name(name), "{name} should be reserved");
+        }
+        for name in ["my-claude-tools-official", "lint-kit", "claudeish"] {
+            assert!(!is_reserved_plugin_name(name), "{name} should not be reserved");
+        }
+        assert!(reads_as_anthropic("my-claude-kit"));
+        assert!(!reads_as_anthropic("lint-kit"));
     }
 }
