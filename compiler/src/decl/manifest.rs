@@ -492,7 +492,7 @@ pub struct EntryInfo {
 
 #[derive(Debug, Clone, Default)]
 pub struct MarketplaceInfo {
-    /// The marketplace name is one of Anthropic's reserved names.
+    /// The marketplace has one of Anthropic's exact reserved names.
     pub reserved: bool,
     pub entries: Vec<EntryInfo>,
 }
@@ -509,7 +509,8 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
     if let Some(name_node) = root.get("name") {
         if let Some(name) = name_node.as_str() {
             check_marketplace_name(sink, name_node.span, name);
-            info.reserved = is_reserved_marketplace_name(name);
+            // One of Anthropic's own marketplaces: the plugins it lists may use reserved names.
+            info.reserved = RESERVED_MARKETPLACES.contains(&name.to_ascii_lowercase().as_str());
         }
     }
     if require(sink, root, "owner", "marketplace.json") {
