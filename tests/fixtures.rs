@@ -34,7 +34,11 @@ fn make_big_files(dir: &Path) {
             continue;
         }
         std::fs::create_dir_all(target.parent().expect("has a parent")).expect("create folder");
-        let mut text = String::from("---\ndescription: Every row of the quarterly export, pasted in by mistake\n---\n");
+        let mut text = if path.contains("/agents/") {
+            String::from("---\nname: citation-checker\ndescription: Checks every citation against the bundled bibliography\n---\n")
+        } else {
+            String::from("---\ndescription: Every row of the quarterly export, pasted in by mistake\n---\n")
+        };
         let row = "2026-09-30,EMEA,widgets,1284,19.99,shipped\n";
         while text.len() + row.len() <= size {
             text.push_str(row);

@@ -672,6 +672,12 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
     let Some(text) = load(dir, rel, &mut sink) else {
         return Outcome::new(sink, None, counts, claim.owner.plugin_name.as_deref());
     };
+    // The plugin agent loader of 2.1.332 skips agent files over 1 MiB (measured).
+    if claim.kind == FileKind::Agent && claim.owner.scope == Scope::Plugin && text.len() > PLUGIN_AGENT_MAX_BYTES {
+        sink.report(&rules::file_too_large::RULE, None, format!("agent file is {} KiB; Claude Code skips plugin agents over 1 MiB", text.len() / 1024))
+            .severity(Severity::Warning)
+            .help("move reference material out of the agent's prompt, into files it reads when needed");
+    }
     let is_json = !matches!(claim.kind, FileKind::Skill | FileKind::Command | FileKind::Agent);
     let cx = FileCx {
         tree,
@@ -769,6 +775,9 @@ fn agent_name(rel: &str, claim: &Claim, fields: Option<&Node>) -> String {
         namespaced(claim, &format!("{folders}:{own}"))
     }
 }
+
+/// The largest plugin agent file Claude Code 2.1.332 loads.
+const PLUGIN_AGENT_MAX_BYTES: usize = 1_048_576;
 
 /// 1-based (line, column) of a diagnostic's start and end in its file.
 pub fn positions(checked: &Checked, diagnostic: &Diagnostic) -> ((usize, usize), (usize, usize)) {
