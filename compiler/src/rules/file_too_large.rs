@@ -1,4 +1,4 @@
-//! Rule `file-too-large`: a declaration file is larger than capc reads.
+//! Rule `file-too-large`: a declaration file too large to read or to load.
 
 use super::Rule;
 use crate::diagnostic::Severity;
@@ -6,7 +6,7 @@ use crate::diagnostic::Severity;
 pub static RULE: Rule = Rule {
     id: "file-too-large",
     severity: Severity::Error,
-    summary: "a declaration file is larger than capc reads",
+    summary: "a declaration file too large to read or to load",
     docs: DOCS,
 };
 
