@@ -236,24 +236,33 @@ impl Parser<'_> {
             self.skip_ws();
             items.push(self.value(depth + 1)?);
             self.skip_ws();
-            match self.bytes.get(self.pos) {
-                Some(b',') => {
-                    let comma = self.pos;
-                    self.pos += 1;
-                    self.skip_ws();
-                    if self.bytes.get(self.pos) == Some(&b']') {
-                        return Err(JsonError {
-                            span: Span::new(comma, comma + 1),
-                            message: "trailing comma before `]`; JSON does not allow it".into(),
-                        });
-                    }
-                }
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(Node { kind: NodeKind::Array(items), span: Span::new(start, self.pos) });
-                }
-                _ => return Err(self.unexpected("`,` or `]`")),
+            if self.end_of_item(b']')? {
+                return Ok(Node { kind: NodeKind::Array(items), span: Span::new(start, self.pos) });
             }
+        }
+    }
+
+    /// After an array item or object entry: `true` at the closing bracket (consumed), `false`
+    /// after a `,` that another item follows; a trailing comma is an error.
+    fn end_of_item(&mut self, closer: u8) -> Result<bool, JsonError> {
+        match self.bytes.get(self.pos) {
+            Some(b',') => {
+                let comma = self.pos;
+                self.pos += 1;
+                self.skip_ws();
+                if self.bytes.get(self.pos) == Some(&closer) {
+                    return Err(JsonError {
+                        span: Span::new(comma, comma + 1),
+                        message: format!("trailing comma before `{}`; JSON does not allow it", closer as char),
+                    });
+                }
+                Ok(false)
+            }
+            Some(&b) if b == closer => {
+                self.pos += 1;
+                Ok(true)
+            }
+            _ => Err(self.unexpected(&format!("`,` or `{}`", closer as char))),
         }
     }
 
@@ -283,23 +292,8 @@ impl Parser<'_> {
             let value = self.value(depth + 1)?;
             entries.push((key, value));
             self.skip_ws();
-            match self.bytes.get(self.pos) {
-                Some(b',') => {
-                    let comma = self.pos;
-                    self.pos += 1;
-                    self.skip_ws();
-                    if self.bytes.get(self.pos) == Some(&b'}') {
-                        return Err(JsonError {
-                            span: Span::new(comma, comma + 1),
-                            message: "trailing comma before `}`; JSON does not allow it".into(),
-                        });
-                    }
-                }
-                Some(b'}') => {
-                    self.pos += 1;
-                    return Ok(Node { kind: NodeKind::Object(entries), span: Span::new(start, self.pos) });
-                }
-                _ => return Err(self.unexpected("`,` or `}`")),
+            if self.end_of_item(b'}')? {
+                return Ok(Node { kind: NodeKind::Object(entries), span: Span::new(start, self.pos) });
             }
         }
     }
