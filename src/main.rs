@@ -10,7 +10,9 @@ use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(name = "capc", version, about = "The capability compiler for Claude Code", long_about = None)]
-#[command(after_help = "Run `capc check` in a repository to lint its skills, commands, agents, plugins, marketplaces, MCP configs and settings.")]
+#[command(
+    after_help = "Run `capc check` in a repository to lint its skills, commands, agents, plugins, marketplaces, MCP configs and settings."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -74,7 +76,14 @@ fn main() -> ExitCode {
     }
 }
 
-fn check(path: PathBuf, format: Format, user_dir: Option<PathBuf>, managed_dir: Option<PathBuf>, color: Color, list_files: bool) -> ExitCode {
+fn check(
+    path: PathBuf,
+    format: Format,
+    user_dir: Option<PathBuf>,
+    managed_dir: Option<PathBuf>,
+    color: Color,
+    list_files: bool,
+) -> ExitCode {
     let options = Options { root: path, user_dir, managed_dir };
     let checked = match capc_compiler::check(&options) {
         Ok(checked) => checked,
@@ -129,7 +138,13 @@ fn rules_command(id: Option<&str>) -> ExitCode {
                 .collect::<String>()
         }
         Some(id) => match rules::find(id) {
-            Some(rule) => format!("# {}\n\nDefault severity: {}. {}.\n\n{}", rule.id, rule.severity.as_str(), capitalize(rule.summary), rule.docs),
+            Some(rule) => format!(
+                "# {}\n\nDefault severity: {}. {}.\n\n{}",
+                rule.id,
+                rule.severity.as_str(),
+                capitalize(rule.summary),
+                rule.docs
+            ),
             None => {
                 let suggestion = capc_compiler::diagnostic::did_you_mean(id, rules::RULES.iter().map(|r| r.id));
                 match suggestion {

@@ -19,7 +19,11 @@ fn stdout(o: &Output) -> String {
 fn clean_tree_exits_zero() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir_all(dir.path().join(".claude/skills/deploy")).expect("mkdir");
-    std::fs::write(dir.path().join(".claude/skills/deploy/SKILL.md"), "---\ndescription: Deploy the app to staging\n---\nRun `make deploy`.\n").expect("write");
+    std::fs::write(
+        dir.path().join(".claude/skills/deploy/SKILL.md"),
+        "---\ndescription: Deploy the app to staging\n---\nRun `make deploy`.\n",
+    )
+    .expect("write");
     let out = capc(&["check", dir.path().to_str().expect("utf-8 path")]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert_eq!(stdout(&out), "checked 1 file: 0 errors, 0 warnings, 0 infos\n");
@@ -47,7 +51,10 @@ fn json_format_is_versioned_and_relative() {
     assert_eq!(d["rule"], "invalid-json");
     assert_eq!(d["severity"], "error");
     assert_eq!(d["path"], ".claude-plugin/plugin.json");
-    assert_eq!((d["line"].as_u64(), d["column"].as_u64(), d["end_line"].as_u64(), d["end_column"].as_u64()), (Some(3), Some(21), Some(3), Some(22)));
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64(), d["end_line"].as_u64(), d["end_column"].as_u64()),
+        (Some(3), Some(21), Some(3), Some(22))
+    );
     assert_eq!(value["summary"]["errors"], 1);
     assert!(!stdout(&out).contains(root.to_str().expect("utf-8")), "absolute paths leak into JSON");
 }
@@ -113,14 +120,23 @@ fn examples_check_as_documented() {
     let broken = capc(&["check", "--format", "json", root.join("broken-plugin").to_str().expect("utf-8")]);
     assert_eq!(broken.status.code(), Some(1));
     let value: serde_json::Value = serde_json::from_slice(&broken.stdout).expect("JSON");
-    let mut rules: Vec<&str> = value["diagnostics"].as_array().expect("array").iter().map(|d| d["rule"].as_str().expect("rule")).collect();
+    let mut rules: Vec<&str> =
+        value["diagnostics"].as_array().expect("array").iter().map(|d| d["rule"].as_str().expect("rule")).collect();
     rules.sort_unstable();
     rules.dedup();
     assert_eq!(
         rules,
         [
-            "component-path-format", "hooks-at-top-level", "ignored-field", "invalid-field-value",
-            "invalid-frontmatter", "invalid-hook-handler", "loose-skill-file", "unknown-field", "unknown-hook-event", "wrong-field-type",
+            "component-path-format",
+            "hooks-at-top-level",
+            "ignored-field",
+            "invalid-field-value",
+            "invalid-frontmatter",
+            "invalid-hook-handler",
+            "loose-skill-file",
+            "unknown-field",
+            "unknown-hook-event",
+            "wrong-field-type",
         ]
     );
 }

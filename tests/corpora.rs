@@ -90,7 +90,8 @@ fn read_kinds(root: &Path) -> (Kinds, capc_compiler::Checked) {
 
 /// The naive count: every file that looks like a declaration by name and folder.
 fn naive_kinds(root: &Path, excluded: &[(&str, &str)]) -> Kinds {
-    let mut kinds = Kinds { skills: 0, commands: 0, agents: 0, plugin_json: 0, marketplace_json: 0, mcp_json: 0, hooks_json: 0 };
+    let mut kinds =
+        Kinds { skills: 0, commands: 0, agents: 0, plugin_json: 0, marketplace_json: 0, mcp_json: 0, hooks_json: 0 };
     let mut stack = vec![(root.to_path_buf(), String::new())];
     while let Some((dir, rel)) = stack.pop() {
         for entry in std::fs::read_dir(&dir).expect("readable corpus").filter_map(Result::ok) {
@@ -159,7 +160,10 @@ fn corpora_are_read_completely() {
         }
         let naive = naive_kinds(&root, corpus.not_declarations);
         if naive != corpus.kinds {
-            problems.push(format!("{}: the tree holds {naive:?} (after exclusions), pinned {:?}", corpus.name, corpus.kinds));
+            problems.push(format!(
+                "{}: the tree holds {naive:?} (after exclusions), pinned {:?}",
+                corpus.name, corpus.kinds
+            ));
         }
         let mut findings: BTreeMap<&str, usize> = BTreeMap::new();
         for d in &checked.diagnostics {
@@ -167,10 +171,16 @@ fn corpora_are_read_completely() {
         }
         let pinned: BTreeMap<&str, usize> = corpus.findings.iter().copied().collect();
         if findings != pinned {
-            let listing: Vec<String> = checked.diagnostics.iter().map(|d| format!("  {} {} {}", d.rule, d.path, d.message)).collect();
+            let listing: Vec<String> =
+                checked.diagnostics.iter().map(|d| format!("  {} {} {}", d.rule, d.path, d.message)).collect();
             problems.push(format!("{}: findings {findings:?}, pinned {pinned:?}\n{}", corpus.name, listing.join("\n")));
         }
-        let errors: Vec<String> = checked.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| format!("{} {}", d.rule, d.path)).collect();
+        let errors: Vec<String> = checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| format!("{} {}", d.rule, d.path))
+            .collect();
         eprintln!("{}: {} files, {} errors {:?}", corpus.name, checked.files_checked, errors.len(), errors);
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -78,7 +78,12 @@ fn fixtures_match_their_expected_reports() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} fixture(s) differ (CAPC_BLESS=1 to accept):\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} fixture(s) differ (CAPC_BLESS=1 to accept):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -87,7 +92,8 @@ fn every_rule_has_a_fixture_that_shows_it() {
     let mut missing = Vec::new();
     for rule in rules::RULES {
         let shown = names.contains(&rule.id.to_string())
-            && std::fs::read_to_string(fixtures_dir().join(rule.id).join("expected.txt")).is_ok_and(|t| t.contains(&format!("[{}]", rule.id)));
+            && std::fs::read_to_string(fixtures_dir().join(rule.id).join("expected.txt"))
+                .is_ok_and(|t| t.contains(&format!("[{}]", rule.id)));
         if !shown {
             missing.push(rule.id);
         }

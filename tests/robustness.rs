@@ -27,7 +27,10 @@ fn hostile_files_are_diagnosed_and_the_rest_still_checked() {
     write(root, ".claude/skills/unclosed/SKILL.md", b"---\ndescription: never closed\nbody text\n");
     let mut bomb = String::from("---\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
     for i in 1..40 {
-        bomb.push_str(&format!("a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n", p = i - 1));
+        bomb.push_str(&format!(
+            "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n",
+            p = i - 1
+        ));
     }
     bomb.push_str("---\n");
     write(root, ".claude/skills/bomb/SKILL.md", bomb.as_bytes());
@@ -57,7 +60,8 @@ fn hostile_files_are_diagnosed_and_the_rest_still_checked() {
         assert_eq!(rules_at(&checked, ".claude/skills/loop"), ["unfollowed-symlink"]);
         assert_eq!(rules_at(&checked, ".claude/skills/outside"), ["unfollowed-symlink"]);
     }
-    let deep_message = &checked.diagnostics.iter().find(|d| d.path == ".claude/settings.json").expect("reported").message;
+    let deep_message =
+        &checked.diagnostics.iter().find(|d| d.path == ".claude/settings.json").expect("reported").message;
     assert!(deep_message.contains("nested deeper than 128"), "{deep_message}");
 }
 
@@ -68,7 +72,11 @@ fn a_file_is_reported_at_its_relative_path_whatever_the_absolute_root() {
     for root in [a.path(), b.path().join("nested/deeper").as_path()] {
         write(root, ".claude/commands/review.md", b"---\nname: review\n---\nReview the diff.\n");
     }
-    let render = |root: &Path| capc_compiler::report::to_json(&check(&Options { root: root.to_path_buf(), ..Options::default() }).expect("dir"));
+    let render = |root: &Path| {
+        capc_compiler::report::to_json(
+            &check(&Options { root: root.to_path_buf(), ..Options::default() }).expect("dir"),
+        )
+    };
     assert_eq!(render(a.path()), render(&b.path().join("nested/deeper")));
 }
 
@@ -77,7 +85,11 @@ fn a_file_is_reported_at_its_relative_path_whatever_the_absolute_root() {
 fn links_inside_the_root_are_followed_and_read_once() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
-    write(root, "shared/skills/lint/SKILL.md", b"---\ndescription: Run the linters\ndescripton: typo\n---\nRun them.\n");
+    write(
+        root,
+        "shared/skills/lint/SKILL.md",
+        b"---\ndescription: Run the linters\ndescripton: typo\n---\nRun them.\n",
+    );
     std::fs::create_dir_all(root.join(".claude/skills")).expect("mkdir");
     std::os::unix::fs::symlink("../../shared/skills/lint", root.join(".claude/skills/lint")).expect("symlink");
     let checked = check(&Options { root: root.to_path_buf(), ..Options::default() }).expect("dir");

@@ -8,8 +8,8 @@
 //! that reaches it, so a file is never read or counted twice.
 
 use crate::decl::manifest::{self, EntryInfo, PluginInfo};
-use crate::decl::permissions::ServerRef;
 use crate::decl::markdown::{self, MarkdownKind};
+use crate::decl::permissions::ServerRef;
 use crate::decl::{self, file_name, join_rel, parent, Counts, FileCx, FileKind, Scope};
 use crate::diagnostic::{Diagnostic, LineIndex, Severity, Sink};
 use crate::node::Node;
@@ -96,7 +96,8 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     if let Some(dir) = &options.managed_dir {
         roots.push((dir.clone(), Realm::Managed));
     }
-    let mut all = Checked { files_checked: 0, files: Vec::new(), declarations: Counts::default(), diagnostics: Vec::new() };
+    let mut all =
+        Checked { files_checked: 0, files: Vec::new(), declarations: Counts::default(), diagnostics: Vec::new() };
     for (dir, realm) in roots {
         match std::fs::metadata(&dir) {
             Ok(m) if m.is_dir() => {}
@@ -153,7 +154,12 @@ struct Owner {
 
 impl Owner {
     fn plugin(root: &str, name: &str) -> Owner {
-        Owner { scope: Scope::Plugin, plugin_root: Some(root.to_string()), plugin_name: Some(name.to_string()), project_root: None }
+        Owner {
+            scope: Scope::Plugin,
+            plugin_root: Some(root.to_string()),
+            plugin_name: Some(name.to_string()),
+            project_root: None,
+        }
     }
     fn project(scope: Scope, root: &str) -> Owner {
         Owner { scope, plugin_root: None, plugin_name: None, project_root: Some(root.to_string()) }
@@ -176,7 +182,11 @@ struct Claims(BTreeMap<String, Claim>);
 impl Claims {
     /// The first claim on a path wins.
     fn add(&mut self, rel: &str, kind: FileKind, owner: &Owner, base: Option<&str>) {
-        self.0.entry(rel.to_string()).or_insert_with(|| Claim { kind, owner: owner.clone(), base: base.map(str::to_string) });
+        self.0.entry(rel.to_string()).or_insert_with(|| Claim {
+            kind,
+            owner: owner.clone(),
+            base: base.map(str::to_string),
+        });
     }
 }
 
@@ -214,7 +224,11 @@ impl Outcome {
 fn check_root(dir: &Path, realm: Realm) -> Checked {
     let tree = walk::walk(dir);
     // The name of the checked folder itself, for a plugin at the root without a manifest.
-    let root_name = dir.canonicalize().ok().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())).unwrap_or_default();
+    let root_name = dir
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default();
     let mut diagnostics = walk_problems(&tree, realm);
     let mut claims = Claims(BTreeMap::new());
     let mut counts = Counts::default();
@@ -342,7 +356,8 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
     // A file already claimed through a symbolic link is the same skill: Claude Code, too,
     // loads a skill reachable from several places once, by its real path.
     let claimed_real: std::collections::BTreeSet<String> = claims.0.keys().map(|k| tree.real_path(k)).collect();
-    for rel in tree.files.iter().filter(|f| file_name(f) == "SKILL.md" && !f.split('/').any(|s| s == ".claude-plugin")) {
+    for rel in tree.files.iter().filter(|f| file_name(f) == "SKILL.md" && !f.split('/').any(|s| s == ".claude-plugin"))
+    {
         if claimed_real.contains(rel.as_str()) && !claims.0.contains_key(rel.as_str()) {
             continue;
         }
@@ -389,13 +404,21 @@ fn undeclared_servers(declared: &std::collections::BTreeSet<String>, references:
         if let Some(plugin) = &use_.plugin {
             let own = decl::mcp::normalize(&format!("plugin_{plugin}_{}", reference.server));
             if declared.contains(&own) {
-                sink.report(&rules::unknown_mcp_server_in_rule::RULE, reference.span, format!("this plugin's server `{}` is named `{own}` in tool names", reference.server))
-                    .help(format!("write `mcp__{own}__…`; the bare `mcp__{}__…` matches nothing", reference.server));
+                sink.report(
+                    &rules::unknown_mcp_server_in_rule::RULE,
+                    reference.span,
+                    format!("this plugin's server `{}` is named `{own}` in tool names", reference.server),
+                )
+                .help(format!("write `mcp__{own}__…`; the bare `mcp__{}__…` matches nothing", reference.server));
                 out.extend(sink.diagnostics);
             }
             continue;
         }
-        let d = sink.report(&rules::unknown_mcp_server_in_rule::RULE, reference.span, format!("no MCP server `{}` is declared here", reference.server));
+        let d = sink.report(
+            &rules::unknown_mcp_server_in_rule::RULE,
+            reference.span,
+            format!("no MCP server `{}` is declared here", reference.server),
+        );
         match crate::diagnostic::did_you_mean(&reference.server, declared.iter().map(String::as_str)) {
             Some(s) => d.help(format!("did you mean `{s}`? Server names are matched as their tools are named (characters outside `[A-Za-z0-9_-]` become `_`)")),
             None => d.help("declare it in `.mcp.json` or a plugin; if it lives in `~/.claude.json` or another plugin, the rule is fine there (check with `--user-dir`)"),
@@ -416,23 +439,39 @@ fn walk_problems(tree: &Tree, realm: Realm) -> Vec<Diagnostic> {
         let mut sink = Sink::new(&path);
         match &problem.kind {
             WalkProblemKind::EscapesRoot { target } => {
-                sink.report(&rules::unfollowed_symlink::RULE, None, format!("symbolic link to `{target}` leaves the checked folder; not followed"))
-                    .help("check the folder that holds the target instead, or copy the files in");
+                sink.report(
+                    &rules::unfollowed_symlink::RULE,
+                    None,
+                    format!("symbolic link to `{target}` leaves the checked folder; not followed"),
+                )
+                .help("check the folder that holds the target instead, or copy the files in");
             }
             WalkProblemKind::Dangling { target } => {
-                sink.report(&rules::unfollowed_symlink::RULE, None, format!("symbolic link to `{target}` points at nothing"))
-                    .help("fix or remove the link");
+                sink.report(
+                    &rules::unfollowed_symlink::RULE,
+                    None,
+                    format!("symbolic link to `{target}` points at nothing"),
+                )
+                .help("fix or remove the link");
             }
             WalkProblemKind::Loop { target } => {
-                sink.report(&rules::unfollowed_symlink::RULE, None, format!("symbolic link to `{target}` loops back to a folder that contains it; not followed"))
-                    .help("remove the link");
+                sink.report(
+                    &rules::unfollowed_symlink::RULE,
+                    None,
+                    format!("symbolic link to `{target}` loops back to a folder that contains it; not followed"),
+                )
+                .help("remove the link");
             }
             WalkProblemKind::Unreadable { error } => {
                 sink.report(&rules::unreadable_file::RULE, None, format!("cannot read this folder: {error}"));
             }
             WalkProblemKind::TooManyEntries => {
-                sink.report(&rules::unreadable_file::RULE, None, format!("more than {} entries; the rest of the tree was not checked", walk::MAX_ENTRIES))
-                    .help("check a smaller folder");
+                sink.report(
+                    &rules::unreadable_file::RULE,
+                    None,
+                    format!("more than {} entries; the rest of the tree was not checked", walk::MAX_ENTRIES),
+                )
+                .help("check a smaller folder");
             }
         }
         out.extend(sink.diagnostics);
@@ -441,19 +480,44 @@ fn walk_problems(tree: &Tree, realm: Realm) -> Vec<Diagnostic> {
 }
 
 /// Marketplace entry vs plugin.json: versions, and strict-mode conflicts.
-fn cross_check_entries(out: &mut Vec<Diagnostic>, realm: Realm, info: &PluginInfo, manifest_rel: Option<&str>, entries: &[(String, EntryInfo)]) {
+fn cross_check_entries(
+    out: &mut Vec<Diagnostic>,
+    realm: Realm,
+    info: &PluginInfo,
+    manifest_rel: Option<&str>,
+    entries: &[(String, EntryInfo)],
+) {
     for (marketplace_rel, entry) in entries {
         let path = realm.display(marketplace_rel);
         let mut sink = Sink::new(&path);
-        if let (Some((entry_version, span)), Some(plugin_version), Some(manifest)) = (&entry.version, &info.version, manifest_rel) {
+        if let (Some((entry_version, span)), Some(plugin_version), Some(manifest)) =
+            (&entry.version, &info.version, manifest_rel)
+        {
             if entry_version != plugin_version {
-                sink.report(&rules::version_mismatch::RULE, *span, format!("entry `{}` says version `{entry_version}`, but its plugin.json says `{plugin_version}`", entry.name))
-                    .help(format!("plugin.json (`{}`) wins; make them equal or drop the entry's `version`", realm.display(manifest)));
+                sink.report(
+                    &rules::version_mismatch::RULE,
+                    *span,
+                    format!(
+                        "entry `{}` says version `{entry_version}`, but its plugin.json says `{plugin_version}`",
+                        entry.name
+                    ),
+                )
+                .help(format!(
+                    "plugin.json (`{}`) wins; make them equal or drop the entry's `version`",
+                    realm.display(manifest)
+                ));
             }
         }
         if !entry.strict && entry.declares_components && info.declares_components {
-            sink.report(&rules::conflicting_manifests::RULE, entry.strict_span, format!("entry `{}` has `strict: false` and declares components, and so does its plugin.json", entry.name))
-                .help("Claude Code fails with \"conflicting manifests\"; declare components in one place");
+            sink.report(
+                &rules::conflicting_manifests::RULE,
+                entry.strict_span,
+                format!(
+                    "entry `{}` has `strict: false` and declares components, and so does its plugin.json",
+                    entry.name
+                ),
+            )
+            .help("Claude Code fails with \"conflicting manifests\"; declare components in one place");
         }
         out.extend(sink.diagnostics);
     }
@@ -463,7 +527,10 @@ fn claim_markdown_tree(tree: &Tree, claims: &mut Claims, dir: &str, kind: FileKi
     // A folder inside `commands/` that holds a SKILL.md (any case) is one skill; the other
     // Markdown files beside and below it are not commands.
     let skill_dirs: Vec<String> = if kind == FileKind::Command {
-        tree.files_under(dir).filter(|f| file_name(f).eq_ignore_ascii_case("skill.md")).map(|f| parent(f).to_string()).collect()
+        tree.files_under(dir)
+            .filter(|f| file_name(f).eq_ignore_ascii_case("skill.md"))
+            .map(|f| parent(f).to_string())
+            .collect()
     } else {
         Vec::new()
     };
@@ -481,7 +548,14 @@ fn claim_markdown_tree(tree: &Tree, claims: &mut Claims, dir: &str, kind: FileKi
     }
 }
 
-fn claim_skills_dir(tree: &Tree, claims: &mut Claims, dir: &str, owner: &Owner, out: &mut Vec<Diagnostic>, realm: Realm) {
+fn claim_skills_dir(
+    tree: &Tree,
+    claims: &mut Claims,
+    dir: &str,
+    owner: &Owner,
+    out: &mut Vec<Diagnostic>,
+    realm: Realm,
+) {
     let direct = join_rel(dir, "SKILL.md").unwrap_or_default();
     if tree.is_file(&direct) {
         claims.add(&direct, FileKind::Skill, owner, None);
@@ -504,7 +578,16 @@ fn claim_skills_dir(tree: &Tree, claims: &mut Claims, dir: &str, owner: &Owner, 
 }
 
 #[allow(clippy::too_many_arguments)]
-fn claim_plugin(tree: &Tree, claims: &mut Claims, root: &str, name: &str, paths: &[(&'static str, String)], out: &mut Vec<Diagnostic>, realm: Realm, is_project: bool) {
+fn claim_plugin(
+    tree: &Tree,
+    claims: &mut Claims,
+    root: &str,
+    name: &str,
+    paths: &[(&'static str, String)],
+    out: &mut Vec<Diagnostic>,
+    realm: Realm,
+    is_project: bool,
+) {
     let at = |p: &str| join_rel(root, p).unwrap_or_default();
     let listed = |field: &'static str| paths.iter().filter(move |(f, _)| *f == field).map(|(_, p)| p.as_str());
     let owner = Owner::plugin(root, name);
@@ -552,8 +635,12 @@ fn claim_plugin(tree: &Tree, claims: &mut Claims, root: &str, name: &str, paths:
         if tree.is_dir(&inside) {
             let path = realm.display(&inside);
             let mut sink = Sink::new(&path);
-            sink.report(&rules::component_in_manifest_dir::RULE, None, format!("`{folder}/` inside `.claude-plugin/` is never loaded"))
-                .help(format!("move it to the plugin root: `{}/`", realm.display(&at(folder))));
+            sink.report(
+                &rules::component_in_manifest_dir::RULE,
+                None,
+                format!("`{folder}/` inside `.claude-plugin/` is never loaded"),
+            )
+            .help(format!("move it to the plugin root: `{}/`", realm.display(&at(folder))));
             out.extend(sink.diagnostics);
         }
     }
@@ -566,7 +653,14 @@ fn claim_plugin(tree: &Tree, claims: &mut Claims, root: &str, name: &str, paths:
     }
 }
 
-fn claim_project(tree: &Tree, claims: &mut Claims, root: &str, is_plugin: bool, realm: Realm, out: &mut Vec<Diagnostic>) {
+fn claim_project(
+    tree: &Tree,
+    claims: &mut Claims,
+    root: &str,
+    is_plugin: bool,
+    realm: Realm,
+    out: &mut Vec<Diagnostic>,
+) {
     let scope = match realm {
         Realm::Project => Scope::Project,
         Realm::User => Scope::User,
@@ -581,7 +675,14 @@ fn claim_project(tree: &Tree, claims: &mut Claims, root: &str, is_plugin: bool, 
 }
 
 /// The contents of a `.claude` folder (`""` when the checked folder is one).
-fn claim_claude_dir(tree: &Tree, claims: &mut Claims, claude: &str, owner: &Owner, out: &mut Vec<Diagnostic>, realm: Realm) {
+fn claim_claude_dir(
+    tree: &Tree,
+    claims: &mut Claims,
+    claude: &str,
+    owner: &Owner,
+    out: &mut Vec<Diagnostic>,
+    realm: Realm,
+) {
     let at = |p: &str| join_rel(claude, p).unwrap_or_default();
     if tree.is_dir(&at("skills")) {
         claim_skills_dir(tree, claims, &at("skills"), owner, out, realm);
@@ -609,8 +710,14 @@ fn load(dir: &Path, rel: &str, sink: &mut Sink<'_>) -> Option<String> {
             None
         }
         Content::NotText { offset, reason, .. } => {
-            sink.report(&rules::unreadable_file::RULE, None, format!("file {reason} (first bad byte at offset {offset})"))
-                .help("declarations must be UTF-8 text; re-save the file as UTF-8, or remove it if it is not a declaration");
+            sink.report(
+                &rules::unreadable_file::RULE,
+                None,
+                format!("file {reason} (first bad byte at offset {offset})"),
+            )
+            .help(
+                "declarations must be UTF-8 text; re-save the file as UTF-8, or remove it if it is not a declaration",
+            );
             None
         }
         Content::Error(e) => {
@@ -634,7 +741,8 @@ fn read_json<T>(
     let Some(text) = load(dir, rel, &mut sink) else {
         return (Outcome::new(sink, None, Counts::default(), None), None);
     };
-    let cx = FileCx { tree, rel, scope, plugin_root: None, project_root: None, json_source: Some(&text), plugin_name: None };
+    let cx =
+        FileCx { tree, rel, scope, plugin_root: None, project_root: None, json_source: Some(&text), plugin_name: None };
     let result = match crate::json::parse(&text) {
         Ok(node) => Some(f(&mut sink, &cx, &node)),
         Err(e) => {
@@ -674,9 +782,13 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
     };
     // The plugin agent loader of 2.1.332 skips agent files over 1 MiB (measured).
     if claim.kind == FileKind::Agent && claim.owner.scope == Scope::Plugin && text.len() > PLUGIN_AGENT_MAX_BYTES {
-        sink.report(&rules::file_too_large::RULE, None, format!("agent file is {} KiB; Claude Code skips plugin agents over 1 MiB", text.len() / 1024))
-            .severity(Severity::Warning)
-            .help("move reference material out of the agent's prompt, into files it reads when needed");
+        sink.report(
+            &rules::file_too_large::RULE,
+            None,
+            format!("agent file is {} KiB; Claude Code skips plugin agents over 1 MiB", text.len() / 1024),
+        )
+        .severity(Severity::Warning)
+        .help("move reference material out of the agent's prompt, into files it reads when needed");
     }
     let is_json = !matches!(claim.kind, FileKind::Skill | FileKind::Command | FileKind::Agent);
     let cx = FileCx {
@@ -717,7 +829,8 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
     }
     // Cross-file checks report only into files with MCP server references.
     let keep = !sink.diagnostics.is_empty() || !sink.server_refs.is_empty();
-    let file = SourceFile { path: path.clone(), kind: claim.kind, scope: claim.owner.scope, name, text: keep.then_some(text) };
+    let file =
+        SourceFile { path: path.clone(), kind: claim.kind, scope: claim.owner.scope, name, text: keep.then_some(text) };
     Outcome::new(sink, Some(file), counts, claim.owner.plugin_name.as_deref())
 }
 

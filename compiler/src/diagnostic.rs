@@ -58,7 +58,12 @@ impl<'a> Sink<'a> {
     }
 
     /// Reports a finding of `rule` at `span`.
-    pub fn report(&mut self, rule: &crate::rules::Rule, span: impl Into<Option<Span>>, message: impl Into<String>) -> &mut Diagnostic {
+    pub fn report(
+        &mut self,
+        rule: &crate::rules::Rule,
+        span: impl Into<Option<Span>>,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
         self.diagnostics.push(Diagnostic {
             rule: rule.id,
             severity: rule.severity,

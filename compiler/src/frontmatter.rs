@@ -17,7 +17,9 @@ pub enum Split {
     None,
     /// A `---` line opens a block that no later `---` line closes. Claude Code then sees no
     /// frontmatter at all, and the `---` and everything after it is the body.
-    Unclosed { opener: Span },
+    Unclosed {
+        opener: Span,
+    },
     Found(Block),
 }
 
@@ -155,7 +157,10 @@ pub fn flat(yaml: &str, offset: usize) -> Option<Node> {
         }
         let key_len = content.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-').count();
         let first = content.as_bytes()[0];
-        if key_len == 0 || !(first.is_ascii_alphabetic() || first == b'_') || content.as_bytes().get(key_len) != Some(&b':') {
+        if key_len == 0
+            || !(first.is_ascii_alphabetic() || first == b'_')
+            || content.as_bytes().get(key_len) != Some(&b':')
+        {
             return None;
         }
         // YAML caps implicit keys at 1,024 characters (libyaml enforces it).
@@ -164,7 +169,10 @@ pub fn flat(yaml: &str, offset: usize) -> Option<Node> {
         }
         let key = &content[..key_len];
         // `True:` or `null:` are not string keys in YAML.
-        if matches!(key.to_ascii_lowercase().as_str(), "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n") {
+        if matches!(
+            key.to_ascii_lowercase().as_str(),
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n"
+        ) {
             return None;
         }
         let rest = &content[key_len + 1..];
@@ -323,13 +331,18 @@ fn is_js_whitespace(c: char) -> bool {
 
 fn to_fields(text: &str, block: &Block, value: Node, lenient: Option<LenientNote>) -> Parsed {
     match value.kind {
-        NodeKind::Null => Parsed::Fields { node: Node { kind: NodeKind::Object(Vec::new()), span: block.yaml }, lenient },
+        NodeKind::Null => {
+            Parsed::Fields { node: Node { kind: NodeKind::Object(Vec::new()), span: block.yaml }, lenient }
+        }
         NodeKind::Object(entries) => {
             let spans = top_level_spans(text, block);
             let entries = entries
                 .into_iter()
                 .map(|(key, value)| {
-                    let (key_span, value_span) = spans.iter().find(|s| s.name == key.name).map_or((block.yaml, block.yaml), |s| (s.key, s.value));
+                    let (key_span, value_span) = spans
+                        .iter()
+                        .find(|s| s.name == key.name)
+                        .map_or((block.yaml, block.yaml), |s| (s.key, s.value));
                     (Key { name: key.name, span: key_span }, with_span(value, value_span))
                 })
                 .collect();
@@ -458,7 +471,8 @@ fn top_level_spans(text: &str, block: &Block) -> Vec<EntrySpan> {
         let starts_entry = content.chars().next().is_some_and(|c| !c.is_whitespace() && c != '#' && c != '-');
         if starts_entry {
             if let Some((key_text, key_end)) = entry_key(content) {
-                let value_start = key_end + 1 + (content[key_end + 1..].len() - content[key_end + 1..].trim_start().len());
+                let value_start =
+                    key_end + 1 + (content[key_end + 1..].len() - content[key_end + 1..].trim_start().len());
                 let abs = block.yaml.start + offset;
                 out.push(EntrySpan {
                     name: key_text,
@@ -545,13 +559,19 @@ mod tests {
             "---\nname: a\ndescription: b c\n---\n",
             r#"{name@4..8: "a"@10..11, description@12..23: "b c"@25..28}@4..29"#,
         );
-        check("---\nallowed-tools:\n  - Read\n  - Bash\n---\n", r#"{allowed-tools@4..17: ["Read"@23..27, "Bash"@32..36]@21..37}@4..37"#);
+        check(
+            "---\nallowed-tools:\n  - Read\n  - Bash\n---\n",
+            r#"{allowed-tools@4..17: ["Read"@23..27, "Bash"@32..36]@21..37}@4..37"#,
+        );
     }
 
     #[test]
     fn lenient_retry_matches_claude_code() {
         // A plain scalar holding `: ` is invalid YAML but loads in 2.1.332.
-        check("---\ndescription: Use this: when x\n---\n", r#"{description@4..15: "Use this: when x"@17..33}@4..34 lenient@17..33"#);
+        check(
+            "---\ndescription: Use this: when x\n---\n",
+            r#"{description@4..15: "Use this: when x"@17..33}@4..34 lenient@17..33"#,
+        );
         check("---\ndescription: [unclosed\n---\n", r#"{description@4..15: "[unclosed"@17..26}@4..27 lenient@17..26"#);
         // A line ending in `\r` is never quoted, so CRLF files with such a value fail.
         assert!(check_invalid("---\r\ndescription: a: b\r\n---\r\n"));
@@ -568,10 +588,33 @@ mod tests {
     #[test]
     fn flat_fast_path_agrees_with_yaml() {
         // Read by the fast path (exact spans, no YAML library)…
-        check("---\nname: a-b\ndescription: Reviews code, fast (and well)\n---\n", r#"{name@4..8: "a-b"@10..13, description@14..25: "Reviews code, fast (and well)"@27..56}@4..57"#);
+        check(
+            "---\nname: a-b\ndescription: Reviews code, fast (and well)\n---\n",
+            r#"{name@4..8: "a-b"@10..13, description@14..25: "Reviews code, fast (and well)"@27..56}@4..57"#,
+        );
         assert!(flat("name: x\n# note\n\nmodel: sonnet  \n", 0).is_some());
         // …and everything it is unsure of goes to serde_yaml.
-        for yaml in ["a: true", "a: 1.0", "a: [x]", "a: 'x'", "a: x: y", "a: x #c", "a: |", " a: x", "a:\n  - x", "a: x\r", "a: x\na: y", "a: Null", "1: x", "a: ~", "True: x", "#\0", "a: b\u{7f}", "# a\u{85}---", "a: b\u{2028}c"] {
+        for yaml in [
+            "a: true",
+            "a: 1.0",
+            "a: [x]",
+            "a: 'x'",
+            "a: x: y",
+            "a: x #c",
+            "a: |",
+            " a: x",
+            "a:\n  - x",
+            "a: x\r",
+            "a: x\na: y",
+            "a: Null",
+            "1: x",
+            "a: ~",
+            "True: x",
+            "#\0",
+            "a: b\u{7f}",
+            "# a\u{85}---",
+            "a: b\u{2028}c",
+        ] {
             assert!(flat(yaml, 0).is_none(), "{yaml:?}");
         }
     }
@@ -582,7 +625,10 @@ mod tests {
             "---\nhooks:\n  PreToolUse:\n    - matcher: Bash\n---\n",
             r#"{hooks@4..9: {PreToolUse@13..23: [{matcher@31..38: "Bash"@40..44}@31..45]@29..45}@13..45}@4..45"#,
         );
-        check("---\ntools: [Read, \"Bash(git *)\"]\n---\n", r#"{tools@4..9: ["Read"@12..16, "Bash(git *)"@18..31]@11..32}@4..33"#);
+        check(
+            "---\ntools: [Read, \"Bash(git *)\"]\n---\n",
+            r#"{tools@4..9: ["Read"@12..16, "Bash(git *)"@18..31]@11..32}@4..33"#,
+        );
     }
 
     #[test]

@@ -166,7 +166,9 @@ impl Parser<'_> {
                     self.pos += 1;
                     self.escape(&mut out)?;
                 }
-                Some(_) => return Err(self.error_here("control character in a string; write it as an escape such as `\\n`")),
+                Some(_) => {
+                    return Err(self.error_here("control character in a string; write it as an escape such as `\\n`"))
+                }
             }
         }
     }

@@ -102,8 +102,12 @@ pub fn check_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: 
     let mut seen: Vec<&str> = Vec::with_capacity(entries.len());
     for (key, value) in entries {
         if seen.contains(&key.name.as_str()) {
-            sink.report(&rules::duplicate_key::RULE, key.span, format!("`{}` appears more than once in {what}", key.name))
-                .help("the last value wins; delete the other");
+            sink.report(
+                &rules::duplicate_key::RULE,
+                key.span,
+                format!("`{}` appears more than once in {what}", key.name),
+            )
+            .help("the last value wins; delete the other");
         }
         seen.push(&key.name);
         match fields.iter().find(|f| f.name == key.name) {
@@ -120,17 +124,31 @@ pub fn check_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: 
                 let suggestion = did_you_mean(&key.name, fields.iter().map(|f| f.name));
                 match (suggestion, unknown) {
                     (Some(s), _) => {
-                        sink.report(&rules::unknown_field::RULE, key.span, format!("unknown field `{}` in {what}", key.name))
-                            .help(format!("did you mean `{s}`? Claude Code ignores fields it does not know"));
+                        sink.report(
+                            &rules::unknown_field::RULE,
+                            key.span,
+                            format!("unknown field `{}` in {what}", key.name),
+                        )
+                        .help(format!("did you mean `{s}`? Claude Code ignores fields it does not know"));
                     }
                     (None, Unknown::Warn) => {
-                        sink.report(&rules::unknown_field::RULE, key.span, format!("unknown field `{}` in {what}", key.name))
-                            .help("Claude Code ignores fields it does not know; remove it or check the spelling");
+                        sink.report(
+                            &rules::unknown_field::RULE,
+                            key.span,
+                            format!("unknown field `{}` in {what}", key.name),
+                        )
+                        .help("Claude Code ignores fields it does not know; remove it or check the spelling");
                     }
                     (None, Unknown::SuggestOnly) => {
-                        sink.report(&rules::unknown_field::RULE, key.span, format!("capc does not know field `{}` in {what}", key.name))
-                            .severity(Severity::Info)
-                            .help("Claude Code ignores fields it does not know; if this one is new, tell capc's maintainers");
+                        sink.report(
+                            &rules::unknown_field::RULE,
+                            key.span,
+                            format!("capc does not know field `{}` in {what}", key.name),
+                        )
+                        .severity(Severity::Info)
+                        .help(
+                            "Claude Code ignores fields it does not know; if this one is new, tell capc's maintainers",
+                        );
                     }
                 }
             }
@@ -164,7 +182,11 @@ pub fn wrong_type(sink: &mut Sink<'_>, value: &Node, name: &str, expected: Ty, w
         NodeKind::String(s) if expected == Ty::BoolLike => format!("the string `{s}`"),
         _ => value.type_name().to_string(),
     };
-    sink.report(&rules::wrong_field_type::RULE, value.span, format!("`{name}` in {what} must be {}, found {found}", expected.describe()));
+    sink.report(
+        &rules::wrong_field_type::RULE,
+        value.span,
+        format!("`{name}` in {what} must be {}, found {found}", expected.describe()),
+    );
 }
 
 /// Reports a missing required field on `object` (blamed on the object's span).
@@ -173,6 +195,10 @@ pub fn require(sink: &mut Sink<'_>, object: &Node, name: &str, what: &str) -> bo
         return true;
     }
     let span = object.span;
-    sink.report(&rules::missing_required_field::RULE, crate::span::Span::new(span.start, span.start.saturating_add(1).min(span.end)), format!("{what} has no `{name}`"));
+    sink.report(
+        &rules::missing_required_field::RULE,
+        crate::span::Span::new(span.start, span.start.saturating_add(1).min(span.end)),
+        format!("{what} has no `{name}`"),
+    );
     false
 }

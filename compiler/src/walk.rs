@@ -4,9 +4,9 @@
 //! escapes the root, dangles or loops back to an ancestor is reported and not followed,
 //! so a walk always ends.
 
+use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -102,7 +102,8 @@ pub fn walk(root: &Path) -> Tree {
     let canonical_root = match root.canonicalize() {
         Ok(p) => p,
         Err(e) => {
-            tree.problems.push(WalkProblem { path: String::new(), kind: WalkProblemKind::Unreadable { error: e.to_string() } });
+            tree.problems
+                .push(WalkProblem { path: String::new(), kind: WalkProblemKind::Unreadable { error: e.to_string() } });
             return tree;
         }
     };
@@ -238,8 +239,14 @@ impl Chain {
 pub enum Content {
     Text(String),
     /// Not UTF-8, or binary (NUL bytes); the text is a lossy copy for display.
-    NotText { lossy: String, offset: usize, reason: &'static str },
-    TooLarge { bytes: u64 },
+    NotText {
+        lossy: String,
+        offset: usize,
+        reason: &'static str,
+    },
+    TooLarge {
+        bytes: u64,
+    },
     Error(String),
 }
 
@@ -266,7 +273,9 @@ pub fn read(path: &Path) -> Content {
     }
     match String::from_utf8(bytes) {
         Ok(text) => match text.find('\0') {
-            Some(offset) => Content::NotText { lossy: text.clone(), offset, reason: "contains NUL bytes (a binary file?)" },
+            Some(offset) => {
+                Content::NotText { lossy: text.clone(), offset, reason: "contains NUL bytes (a binary file?)" }
+            }
             None => Content::Text(text),
         },
         Err(e) => {

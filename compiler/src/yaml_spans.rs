@@ -73,7 +73,9 @@ fn shape(yaml: &str, offset: usize) -> Option<Shape> {
             }
             Event::SequenceEnd | Event::MappingEnd => match stack.pop()? {
                 Open::Seq(start, items) => Some(Shape::Seq(Span::new(start.start, span.end.max(start.start)), items)),
-                Open::Map(start, entries, _) => Some(Shape::Map(Span::new(start.start, span.end.max(start.start)), entries)),
+                Open::Map(start, entries, _) => {
+                    Some(Shape::Map(Span::new(start.start, span.end.max(start.start)), entries))
+                }
             },
             _ => None,
         };

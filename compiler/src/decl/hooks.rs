@@ -3,20 +3,48 @@
 
 use super::{join_rel, FileCx};
 use crate::diagnostic::{did_you_mean, Severity, Sink};
-use crate::span::Span;
 use crate::node::Node;
 use crate::rules;
 use crate::schema::{check_fields, field, Field, Ty, Unknown};
+use crate::span::Span;
 
 /// Hook events (case-sensitive): the 31 of the v2.1.240 docs plus `PreModelSwitch`,
 /// `PostModelSwitch` and `PreSkillShellCommand`, which `claude plugin validate` 2.1.332 accepts.
 pub const EVENTS: &[&str] = &[
-    "ConfigChange", "CwdChanged", "DirectoryAdded", "Elicitation", "ElicitationResult", "FileChanged",
-    "InstructionsLoaded", "MessageDisplay", "Notification", "PermissionDenied", "PermissionRequest",
-    "PostCompact", "PostModelSwitch", "PostToolBatch", "PostToolUse", "PostToolUseFailure", "PreCompact",
-    "PreModelSwitch", "PreSkillShellCommand", "PreToolUse", "SessionEnd", "SessionStart", "Setup", "Stop",
-    "StopFailure", "SubagentStart", "SubagentStop", "TaskCompleted", "TaskCreated", "TeammateIdle",
-    "UserPromptExpansion", "UserPromptSubmit", "WorktreeCreate", "WorktreeRemove",
+    "ConfigChange",
+    "CwdChanged",
+    "DirectoryAdded",
+    "Elicitation",
+    "ElicitationResult",
+    "FileChanged",
+    "InstructionsLoaded",
+    "MessageDisplay",
+    "Notification",
+    "PermissionDenied",
+    "PermissionRequest",
+    "PostCompact",
+    "PostModelSwitch",
+    "PostToolBatch",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PreCompact",
+    "PreModelSwitch",
+    "PreSkillShellCommand",
+    "PreToolUse",
+    "SessionEnd",
+    "SessionStart",
+    "Setup",
+    "Stop",
+    "StopFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "TaskCompleted",
+    "TaskCreated",
+    "TeammateIdle",
+    "UserPromptExpansion",
+    "UserPromptSubmit",
+    "WorktreeCreate",
+    "WorktreeRemove",
 ];
 
 /// Guard events: written at the top level of a hooks file, they fail the whole plugin
@@ -41,10 +69,20 @@ const COMMON: [Field; 5] = [
 fn handler_fields(kind: &str) -> Option<(Vec<Field>, &'static str)> {
     let (extra, required): (&[Field], &str) = match kind {
         "command" => (
-            &[field("command", Ty::String), field("args", Ty::StringArray), field("async", Ty::Bool), field("asyncRewake", Ty::Bool), field("rewakeMessage", Ty::String), field("rewakeSummary", Ty::String), field("shell", Ty::String)],
+            &[
+                field("command", Ty::String),
+                field("args", Ty::StringArray),
+                field("async", Ty::Bool),
+                field("asyncRewake", Ty::Bool),
+                field("rewakeMessage", Ty::String),
+                field("rewakeSummary", Ty::String),
+                field("shell", Ty::String),
+            ],
             "command",
         ),
-        "http" => (&[field("url", Ty::String), field("headers", Ty::Object), field("allowedEnvVars", Ty::StringArray)], "url"),
+        "http" => {
+            (&[field("url", Ty::String), field("headers", Ty::Object), field("allowedEnvVars", Ty::StringArray)], "url")
+        }
         "mcp_tool" => (&[field("server", Ty::String), field("tool", Ty::String), field("input", Ty::Object)], "server"),
         "prompt" | "agent" => (&[field("prompt", Ty::String), field("model", Ty::String)], "prompt"),
         _ => return None,
@@ -57,8 +95,12 @@ fn handler_fields(kind: &str) -> Option<(Vec<Field>, &'static str)> {
 /// A whole `hooks.json` file; returns the number of handlers.
 pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
     if root.as_object().is_none() {
-        sink.report(&rules::wrong_field_type::RULE, root.span, format!("a hooks file must be an object, found {}", root.type_name()))
-            .help("write `{\"hooks\": {\"PreToolUse\": [ … ]}}`");
+        sink.report(
+            &rules::wrong_field_type::RULE,
+            root.span,
+            format!("a hooks file must be an object, found {}", root.type_name()),
+        )
+        .help("write `{\"hooks\": {\"PreToolUse\": [ … ]}}`");
         return 0;
     }
     // Events written at the top level are not loaded: only the `hooks` key is read.
@@ -73,12 +115,22 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
     let has_hooks = root.get("hooks").is_some() || modules;
     for key in &top_level_events {
         if GUARD_EVENTS.contains(&key.name.as_str()) {
-            sink.report(&rules::hooks_at_top_level::RULE, key.span, format!("guard event `{}` sits at the top level of the hooks file", key.name))
-                .help("Claude Code 2.1.332 then refuses to load the whole plugin; move every event inside `\"hooks\": { … }`");
+            sink.report(
+                &rules::hooks_at_top_level::RULE,
+                key.span,
+                format!("guard event `{}` sits at the top level of the hooks file", key.name),
+            )
+            .help(
+                "Claude Code 2.1.332 then refuses to load the whole plugin; move every event inside `\"hooks\": { … }`",
+            );
         } else if has_hooks {
-            sink.report(&rules::hooks_at_top_level::RULE, key.span, format!("event `{}` sits at the top level, where Claude Code does not read it", key.name))
-                .severity(Severity::Warning)
-                .help("these hooks never run; move the event inside `\"hooks\": { … }`");
+            sink.report(
+                &rules::hooks_at_top_level::RULE,
+                key.span,
+                format!("event `{}` sits at the top level, where Claude Code does not read it", key.name),
+            )
+            .severity(Severity::Warning)
+            .help("these hooks never run; move the event inside `\"hooks\": { … }`");
         } else {
             sink.report(&rules::hooks_at_top_level::RULE, key.span, format!("event `{}` sits at the top level, and the file has no `hooks`", key.name))
                 .help("Claude Code rejects a hooks file without `hooks` (or `modules`); wrap the events in `\"hooks\": { … }`");
@@ -87,8 +139,12 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
     let known: Vec<Field> = FILE_FIELDS.iter().copied().chain(EVENTS.iter().map(|e| field(e, Ty::Any))).collect();
     check_fields(sink, root, &known, "the hooks file", Unknown::Warn);
     if !has_hooks && top_level_events.is_empty() {
-        sink.report(&rules::missing_required_field::RULE, Span::new(root.span.start, root.span.start + 1), "the hooks file has neither `hooks` nor `modules`")
-            .help("write `{\"hooks\": {\"PreToolUse\": [ … ]}}`");
+        sink.report(
+            &rules::missing_required_field::RULE,
+            Span::new(root.span.start, root.span.start + 1),
+            "the hooks file has neither `hooks` nor `modules`",
+        )
+        .help("write `{\"hooks\": {\"PreToolUse\": [ … ]}}`");
     }
     match root.get("hooks") {
         Some(map) if map.as_object().is_some() => check_event_map(sink, cx, map, "`hooks`"),
@@ -106,15 +162,23 @@ fn check_modules(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) {
     }
     for module in modules {
         let Some(path) = module.as_str() else {
-            sink.report(&rules::wrong_field_type::RULE, module.span, format!("a `modules` entry must be a path, found {}", module.type_name()));
+            sink.report(
+                &rules::wrong_field_type::RULE,
+                module.span,
+                format!("a `modules` entry must be a path, found {}", module.type_name()),
+            );
             continue;
         };
         let Some(root_dir) = cx.plugin_root else { continue };
         match join_rel(root_dir, path) {
             Some(target) if cx.tree.exists(&target) => {}
             _ => {
-                sink.report(&rules::missing_component_path::RULE, module.span, format!("hooks module `{path}` does not exist"))
-                    .help("Claude Code fails to load the plugin's hooks; fix the path (relative to the plugin root)");
+                sink.report(
+                    &rules::missing_component_path::RULE,
+                    module.span,
+                    format!("hooks module `{path}` does not exist"),
+                )
+                .help("Claude Code fails to load the plugin's hooks; fix the path (relative to the plugin root)");
             }
         }
     }
@@ -126,9 +190,15 @@ pub fn check_event_map(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &
     let mut handlers = 0;
     for (event, groups) in entries {
         if !EVENTS.contains(&event.name.as_str()) {
-            let d = sink.report(&rules::unknown_hook_event::RULE, event.span, format!("`{}` is not a hook event", event.name));
+            let d = sink.report(
+                &rules::unknown_hook_event::RULE,
+                event.span,
+                format!("`{}` is not a hook event", event.name),
+            );
             match did_you_mean(&event.name, EVENTS.iter().copied()) {
-                Some(s) => d.help(format!("did you mean `{s}`? Event names are case-sensitive; Claude Code ignores this entry")),
+                Some(s) => d.help(format!(
+                    "did you mean `{s}`? Event names are case-sensitive; Claude Code ignores this entry"
+                )),
                 None => d.help("Claude Code ignores this entry; `capc rules unknown-hook-event` lists the events"),
             };
         }
@@ -139,14 +209,22 @@ pub fn check_event_map(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &
         };
         for group in groups {
             if group.as_object().is_none() {
-                sink.report(&rules::wrong_field_type::RULE, group.span, format!("a matcher group must be an object, found {}", group.type_name()));
+                sink.report(
+                    &rules::wrong_field_type::RULE,
+                    group.span,
+                    format!("a matcher group must be an object, found {}", group.type_name()),
+                );
                 continue;
             }
             check_fields(sink, group, GROUP_FIELDS, "a matcher group", Unknown::Warn);
             if group.get("hooks").is_none() {
-                sink.report(&rules::missing_required_field::RULE, Span::new(group.span.start, group.span.start + 1), "a matcher group has no `hooks`")
-                    .severity(Severity::Warning)
-                    .help("Claude Code ignores this entry; list its handlers under `\"hooks\": [ … ]`");
+                sink.report(
+                    &rules::missing_required_field::RULE,
+                    Span::new(group.span.start, group.span.start + 1),
+                    "a matcher group has no `hooks`",
+                )
+                .severity(Severity::Warning)
+                .help("Claude Code ignores this entry; list its handlers under `\"hooks\": [ … ]`");
                 continue;
             }
             for handler in group.get("hooks").and_then(Node::as_array).unwrap_or_default() {
@@ -160,17 +238,29 @@ pub fn check_event_map(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &
 
 fn check_handler(sink: &mut Sink<'_>, cx: &FileCx<'_>, handler: &Node) {
     if handler.as_object().is_none() {
-        sink.report(&rules::wrong_field_type::RULE, handler.span, format!("a hook handler must be an object, found {}", handler.type_name()));
+        sink.report(
+            &rules::wrong_field_type::RULE,
+            handler.span,
+            format!("a hook handler must be an object, found {}", handler.type_name()),
+        );
         return;
     }
     let Some(kind_node) = handler.get("type") else {
-        sink.report(&rules::invalid_hook_handler::RULE, crate::span::Span::new(handler.span.start, handler.span.start + 1), "hook handler has no `type`")
-            .help("set `\"type\"` to `command`, `http`, `mcp_tool`, `prompt` or `agent`");
+        sink.report(
+            &rules::invalid_hook_handler::RULE,
+            crate::span::Span::new(handler.span.start, handler.span.start + 1),
+            "hook handler has no `type`",
+        )
+        .help("set `\"type\"` to `command`, `http`, `mcp_tool`, `prompt` or `agent`");
         return;
     };
     let kind = kind_node.as_str().unwrap_or("");
     let Some((fields, required)) = handler_fields(kind) else {
-        let d = sink.report(&rules::invalid_hook_handler::RULE, kind_node.span, format!("hook type `{kind}` does not exist"));
+        let d = sink.report(
+            &rules::invalid_hook_handler::RULE,
+            kind_node.span,
+            format!("hook type `{kind}` does not exist"),
+        );
         match did_you_mean(kind, ["command", "http", "mcp_tool", "prompt", "agent"]) {
             Some(s) => d.help(format!("did you mean `{s}`?")),
             None => d.help("use `command`, `http`, `mcp_tool`, `prompt` or `agent`; Claude Code ignores this handler"),
@@ -179,7 +269,13 @@ fn check_handler(sink: &mut Sink<'_>, cx: &FileCx<'_>, handler: &Node) {
     };
     check_fields(sink, handler, &fields, &format!("a `{kind}` hook"), Unknown::Warn);
     if let Some(condition) = handler.get("if").filter(|c| c.as_str().is_some()) {
-        super::permissions::check_value(sink, cx, cx.json_source.unwrap_or(""), condition, super::permissions::Use::HookIf);
+        super::permissions::check_value(
+            sink,
+            cx,
+            cx.json_source.unwrap_or(""),
+            condition,
+            super::permissions::Use::HookIf,
+        );
     }
     if handler.get(required).is_none() {
         sink.report(&rules::invalid_hook_handler::RULE, kind_node.span, format!("`{kind}` hook has no `{required}`"))
@@ -259,14 +355,22 @@ fn placeholder_at(s: &str) -> Option<(&'static str, usize)> {
         if s[1..].starts_with('{') && s[2..].starts_with(name) && s[2 + name.len()..].starts_with('}') {
             return Some((name, name.len() + 3));
         }
-        if s[1..].starts_with(name) && !s[1 + name.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+        if s[1..].starts_with(name) && !s[1 + name.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        {
             return Some((name, name.len() + 1));
         }
     }
     None
 }
 
-fn check_script(sink: &mut Sink<'_>, cx: &FileCx<'_>, span: crate::span::Span, variable: &str, written: &str, path: &str) {
+fn check_script(
+    sink: &mut Sink<'_>,
+    cx: &FileCx<'_>,
+    span: crate::span::Span,
+    variable: &str,
+    written: &str,
+    path: &str,
+) {
     let base = match variable {
         "CLAUDE_PLUGIN_ROOT" => cx.plugin_root,
         "CLAUDE_PROJECT_DIR" => cx.project_root,
@@ -284,8 +388,12 @@ fn check_script(sink: &mut Sink<'_>, cx: &FileCx<'_>, span: crate::span::Span, v
         }
         None => {
             let place = if variable == "CLAUDE_PLUGIN_ROOT" { "plugin" } else { "project" };
-            sink.report(&rules::missing_hook_script::RULE, span, format!("hook script `{written}{path}` is outside the {place}"))
-                .help("plugins are copied into a cache on install, so paths must stay inside the plugin");
+            sink.report(
+                &rules::missing_hook_script::RULE,
+                span,
+                format!("hook script `{written}{path}` is outside the {place}"),
+            )
+            .help("plugins are copied into a cache on install, so paths must stay inside the plugin");
         }
     }
 }

@@ -48,8 +48,19 @@ const PLUGIN_FIELDS: &[Field] = &[
 /// Fields `claude plugin validate` 2.1.332 accepts in plugin.json without checking them
 /// (listing metadata read by the plugin directory).
 const LISTING_FIELDS: &[&str] = &[
-    "icon", "screenshots", "classification", "privacyPolicyUrl", "privacy_policy", "privacyPolicy", "supportUrl",
-    "support", "bugs", "termsOfServiceUrl", "terms_of_service", "documentationUrl", "docs",
+    "icon",
+    "screenshots",
+    "classification",
+    "privacyPolicyUrl",
+    "privacy_policy",
+    "privacyPolicy",
+    "supportUrl",
+    "support",
+    "bugs",
+    "termsOfServiceUrl",
+    "terms_of_service",
+    "documentationUrl",
+    "docs",
 ];
 
 /// Keys of `experimental` (2.1.332).
@@ -89,18 +100,33 @@ const MARKETPLACE_FIELDS: &[Field] = &[
     field("forceRemoveDeletedPlugins", Ty::Bool),
 ];
 
-const MARKETPLACE_METADATA_FIELDS: &[Field] = &[field("description", Ty::String), field("version", Ty::String), field("pluginRoot", Ty::String)];
+const MARKETPLACE_METADATA_FIELDS: &[Field] =
+    &[field("description", Ty::String), field("version", Ty::String), field("pluginRoot", Ty::String)];
 
 const OWNER_FIELDS: &[Field] = &[field("name", Ty::String), field("email", Ty::String), field("url", Ty::String)];
 
 /// Marketplace names reserved for Anthropic (v2.1.240 docs, plus three that
 /// `claude plugin validate` 2.1.332 also exempts).
 pub const RESERVED_MARKETPLACES: &[&str] = &[
-    "anthropic-plugin-directory", "claude-plugin-directory", "claude-tag-plugins",
-    "claude-code-marketplace", "claude-code-plugins", "claude-plugins-official", "claude-plugins-community",
-    "claude-community", "anthropic-marketplace", "anthropic-plugins", "agent-skills", "anthropic-agent-skills",
-    "knowledge-work-plugins", "life-sciences", "claude-for-legal", "claude-for-financial-services",
-    "financial-services-plugins", "first-party-plugins", "healthcare",
+    "anthropic-plugin-directory",
+    "claude-plugin-directory",
+    "claude-tag-plugins",
+    "claude-code-marketplace",
+    "claude-code-plugins",
+    "claude-plugins-official",
+    "claude-plugins-community",
+    "claude-community",
+    "anthropic-marketplace",
+    "anthropic-plugins",
+    "agent-skills",
+    "anthropic-agent-skills",
+    "knowledge-work-plugins",
+    "life-sciences",
+    "claude-for-legal",
+    "claude-for-financial-services",
+    "financial-services-plugins",
+    "first-party-plugins",
+    "healthcare",
 ];
 
 /// Component fields: (field, what a file entry must end with, whether a folder is allowed,
@@ -133,7 +159,11 @@ pub struct PluginInfo {
 pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> PluginInfo {
     let mut info = PluginInfo::default();
     if root.as_object().is_none() {
-        sink.report(&rules::wrong_field_type::RULE, root.span, format!("plugin.json must be an object, found {}", root.type_name()));
+        sink.report(
+            &rules::wrong_field_type::RULE,
+            root.span,
+            format!("plugin.json must be an object, found {}", root.type_name()),
+        );
         return info;
     }
     let plugin_root = cx.plugin_root.unwrap_or("");
@@ -158,9 +188,13 @@ pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> Plugin
         if let Some(value) = root.get(name) {
             let ok = if name == "engines" { value.as_object().is_some() } else { value.as_array().is_some() };
             if !ok {
-                sink.report(&rules::wrong_field_type::RULE, value.span, format!("`{name}` in plugin.json must be {expected}, found {}", value.type_name()))
-                    .severity(Severity::Warning)
-                    .help("Claude Code ignores it at load time");
+                sink.report(
+                    &rules::wrong_field_type::RULE,
+                    value.span,
+                    format!("`{name}` in plugin.json must be {expected}, found {}", value.type_name()),
+                )
+                .severity(Severity::Warning)
+                .help("Claude Code ignores it at load time");
             }
         }
     }
@@ -170,9 +204,13 @@ pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> Plugin
     check_experimental(sink, cx, root, plugin_root);
     if let Some(metadata) = root.get("metadata") {
         if metadata.as_object().is_none() {
-            sink.report(&rules::wrong_field_type::RULE, metadata.span, format!("`metadata` in plugin.json must be an object, found {}", metadata.type_name()))
-                .severity(Severity::Warning)
-                .help("Claude Code ignores a `metadata` that is not an object");
+            sink.report(
+                &rules::wrong_field_type::RULE,
+                metadata.span,
+                format!("`metadata` in plugin.json must be an object, found {}", metadata.type_name()),
+            )
+            .severity(Severity::Warning)
+            .help("Claude Code ignores a `metadata` that is not an object");
         }
     }
     for legacy in ["themes", "monitors"] {
@@ -193,8 +231,12 @@ fn check_manifest_fields(sink: &mut Sink<'_>, root: &Node, fields: &[Field], wha
     check_fields(sink, root, &known, what, Unknown::Warn);
     for &entry_only in ENTRY_ONLY {
         if let Some((key, _)) = root.get_entry(entry_only) {
-            sink.report(&rules::unknown_field::RULE, key.span, format!("`{entry_only}` belongs in the marketplace entry, not in plugin.json"))
-                .help("Claude Code ignores it here; move it to the plugin's entry in marketplace.json");
+            sink.report(
+                &rules::unknown_field::RULE,
+                key.span,
+                format!("`{entry_only}` belongs in the marketplace entry, not in plugin.json"),
+            )
+            .help("Claude Code ignores it here; move it to the plugin's entry in marketplace.json");
         }
     }
 }
@@ -218,7 +260,11 @@ fn check_semver(sink: &mut Sink<'_>, version: &Node) {
 
 /// The lower-cased alphanumeric pieces of a name: `Claude_Code-x` → `[claude, code, x]`.
 fn pieces(name: &str) -> Vec<String> {
-    name.to_ascii_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).filter(|p| !p.is_empty()).map(str::to_string).collect()
+    name.to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// Whether a plugin name passes as one of Anthropic's own, by the rule of
@@ -265,7 +311,8 @@ pub fn is_reserved_marketplace_name(name: &str) -> bool {
         return true;
     }
     let alnum: String = lower.chars().filter(char::is_ascii_alphanumeric).collect();
-    if ["officialclaude", "claudeofficial", "officialanthropic", "anthropicofficial"].iter().any(|w| alnum.contains(w)) {
+    if ["officialclaude", "claudeofficial", "officialanthropic", "anthropicofficial"].iter().any(|w| alnum.contains(w))
+    {
         return true;
     }
     let mut joined = String::new();
@@ -287,7 +334,8 @@ pub fn is_reserved_marketplace_name(name: &str) -> bool {
 /// brand followed by `marketplace`, `plugins`, `official` or `directory`.
 fn imitates(lower: &str) -> bool {
     let brands = ["anthropic", "claude"];
-    let gap_then = |text: &str, word: &str| text.trim_start_matches(|c: char| !c.is_ascii_alphanumeric()).starts_with(word);
+    let gap_then =
+        |text: &str, word: &str| text.trim_start_matches(|c: char| !c.is_ascii_alphanumeric()).starts_with(word);
     for (i, _) in lower.match_indices("official") {
         if brands.iter().any(|b| gap_then(&lower[i + "official".len()..], b)) {
             return true;
@@ -299,7 +347,9 @@ fn imitates(lower: &str) -> bool {
             if gap_then(after, "official") {
                 return true;
             }
-            if i == 0 && ["marketplace", "plugins", "official", "directory", "directories"].iter().any(|w| gap_then(after, w)) {
+            if i == 0
+                && ["marketplace", "plugins", "official", "directory", "directories"].iter().any(|w| gap_then(after, w))
+            {
                 return true;
             }
         }
@@ -310,20 +360,33 @@ fn imitates(lower: &str) -> bool {
 /// A name Claude Code can load: `[A-Za-z0-9._-]`, starting with a letter or digit (it is
 /// part of every plugin id, `name@marketplace`). Anything else fails the load (2.1.332).
 pub fn is_loadable_name(name: &str) -> bool {
-    name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric()) && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+    name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
 }
 
 fn check_name(sink: &mut Sink<'_>, span: Span, name: &str, what: &str) {
     // The plugin loader refuses spaces and characters outside `[A-Za-z0-9._-]`, but loads a
     // name that merely starts with `-`, `_` or `.` (the validator warns).
-    let charset_ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    let charset_ok =
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
     if charset_ok && !is_loadable_name(name) {
-        sink.report(&rules::name_not_kebab_case::RULE, span, format!("{what} name `{name}` does not start with a letter or digit"))
-            .help(format!("it cannot be listed in a marketplace as is; use kebab-case, such as `{}`", kebab_suggestion(name)));
+        sink.report(
+            &rules::name_not_kebab_case::RULE,
+            span,
+            format!("{what} name `{name}` does not start with a letter or digit"),
+        )
+        .help(format!(
+            "it cannot be listed in a marketplace as is; use kebab-case, such as `{}`",
+            kebab_suggestion(name)
+        ));
         return;
     }
     if !is_loadable_name(name) {
-        let why = if name.chars().any(char::is_whitespace) { "contains spaces" } else { "holds characters other than letters, digits, `.`, `_` and `-`, or does not start with a letter or digit" };
+        let why = if name.chars().any(char::is_whitespace) {
+            "contains spaces"
+        } else {
+            "holds characters other than letters, digits, `.`, `_` and `-`, or does not start with a letter or digit"
+        };
         sink.report(&rules::invalid_name::RULE, span, format!("{what} name `{name}` {why}"))
             .help(format!("Claude Code cannot load it; use kebab-case, such as `{}`", kebab_suggestion(name)));
         return;
@@ -341,7 +404,11 @@ fn kebab_suggestion(name: &str) -> String {
         }
     }
     let trimmed = out.trim_end_matches('-');
-    if trimmed.is_empty() { "my-plugin".to_string() } else { trimmed.to_string() }
+    if trimmed.is_empty() {
+        "my-plugin".to_string()
+    } else {
+        trimmed.to_string()
+    }
 }
 
 fn check_kebab(sink: &mut Sink<'_>, span: Span, name: &str, what: &str) {
@@ -371,11 +438,16 @@ fn check_components(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_ro
                     "mcpServers" => {
                         let name = root.get("name").and_then(Node::as_str).or(cx.plugin_name);
                         let cx = FileCx { plugin_name: name, ..*cx };
-                        info.inline_mcp = crate::decl::mcp::check_servers(sink, &cx, value, "inline `mcpServers`", false);
+                        info.inline_mcp =
+                            crate::decl::mcp::check_servers(sink, &cx, value, "inline `mcpServers`", false);
                     }
                     // Written in the file shape (`{"hooks": {…}}`), which Claude Code also loads.
-                    "hooks" if value.get("hooks").is_some() => info.inline_hooks = crate::decl::hooks::check_file(sink, cx, value),
-                    "hooks" => info.inline_hooks = crate::decl::hooks::check_event_map(sink, cx, value, "inline `hooks`"),
+                    "hooks" if value.get("hooks").is_some() => {
+                        info.inline_hooks = crate::decl::hooks::check_file(sink, cx, value)
+                    }
+                    "hooks" => {
+                        info.inline_hooks = crate::decl::hooks::check_event_map(sink, cx, value, "inline `hooks`")
+                    }
                     _ => {}
                 }
                 let _ = entries;
@@ -393,15 +465,22 @@ fn check_components(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_ro
                     points_into_default = true;
                 }
             }
-            let Some(resolved) = check_component_path(sink, cx, path_node, path, name, suffix, folder_ok, plugin_root) else { continue };
+            let Some(resolved) = check_component_path(sink, cx, path_node, path, name, suffix, folder_ok, plugin_root)
+            else {
+                continue;
+            };
             info.paths.push((name, resolved));
         }
         if let Some(default) = replaces {
             let default_dir = join_rel(plugin_root, default).unwrap_or_default();
             if cx.tree.is_dir(&default_dir) && !points_into_default {
                 let key_span = root.get_entry(name).map_or(value.span, |(k, _)| k.span);
-                sink.report(&rules::ignored_default_folder::RULE, key_span, format!("`{name}` replaces the default `{default}/` folder, so the files in it are not loaded"))
-                    .help(format!("add `\"./{default}/\"` to `{name}`, or move those files"));
+                sink.report(
+                    &rules::ignored_default_folder::RULE,
+                    key_span,
+                    format!("`{name}` replaces the default `{default}/` folder, so the files in it are not loaded"),
+                )
+                .help(format!("add `\"./{default}/\"` to `{name}`, or move those files"));
             }
         }
     }
@@ -427,7 +506,12 @@ pub fn check_component_path(
         } else {
             format!("write `./{}`", path.trim_start_matches("./"))
         };
-        sink.report(&rules::component_path_format::RULE, node.span, format!("`{field_name}` path `{path}` must start with `./`")).help(help);
+        sink.report(
+            &rules::component_path_format::RULE,
+            node.span,
+            format!("`{field_name}` path `{path}` must start with `./`"),
+        )
+        .help(help);
         return None;
     }
     if let Some(suffix) = suffix {
@@ -445,8 +529,12 @@ pub fn check_component_path(
     let resolved = match join_rel(plugin_root, path) {
         Some(r) if plugin_root.is_empty() || r == plugin_root || r.starts_with(&format!("{plugin_root}/")) => r,
         _ => {
-            sink.report(&rules::component_path_format::RULE, node.span, format!("`{field_name}` path `{path}` leaves the plugin folder"))
-                .help("installed plugins are copied into a cache, so paths must stay inside the plugin root");
+            sink.report(
+                &rules::component_path_format::RULE,
+                node.span,
+                format!("`{field_name}` path `{path}` leaves the plugin folder"),
+            )
+            .help("installed plugins are copied into a cache, so paths must stay inside the plugin root");
             return None;
         }
     };
@@ -456,20 +544,32 @@ pub fn check_component_path(
         } else {
             "Claude Code reports a load failure"
         };
-        sink.report(&rules::missing_component_path::RULE, node.span, format!("`{field_name}` path `{path}` does not exist"))
-            .help(format!("{consequence}; create `{resolved}` or fix the path"));
+        sink.report(
+            &rules::missing_component_path::RULE,
+            node.span,
+            format!("`{field_name}` path `{path}` does not exist"),
+        )
+        .help(format!("{consequence}; create `{resolved}` or fix the path"));
         return None;
     }
     if field_name == "skills" && cx.tree.is_file(&resolved) {
         let parent_dir = super::parent(path);
-        sink.report(&rules::component_path_format::RULE, node.span, format!("`skills` path `{path}` is a file; skills entries are folders"))
-            .help(format!("point to the folder that holds SKILL.md: `{parent_dir}`"));
+        sink.report(
+            &rules::component_path_format::RULE,
+            node.span,
+            format!("`skills` path `{path}` is a file; skills entries are folders"),
+        )
+        .help(format!("point to the folder that holds SKILL.md: `{parent_dir}`"));
         return None;
     }
     if field_name == "commands" && cx.tree.is_file(&resolved) && !resolved.ends_with(".md") {
-        sink.report(&rules::component_path_format::RULE, node.span, format!("`commands` path `{path}` is not a `.md` file"))
-            .severity(Severity::Warning)
-            .help("Claude Code loads no command from it; list `.md` files or folders");
+        sink.report(
+            &rules::component_path_format::RULE,
+            node.span,
+            format!("`commands` path `{path}` is not a `.md` file"),
+        )
+        .severity(Severity::Warning)
+        .help("Claude Code loads no command from it; list `.md` files or folders");
         return None;
     }
     Some(resolved)
@@ -501,7 +601,11 @@ pub struct MarketplaceInfo {
 pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, marketplace_root: &str) -> MarketplaceInfo {
     let mut info = MarketplaceInfo::default();
     if root.as_object().is_none() {
-        sink.report(&rules::wrong_field_type::RULE, root.span, format!("marketplace.json must be an object, found {}", root.type_name()));
+        sink.report(
+            &rules::wrong_field_type::RULE,
+            root.span,
+            format!("marketplace.json must be an object, found {}", root.type_name()),
+        );
         return info;
     }
     check_fields(sink, root, MARKETPLACE_FIELDS, "marketplace.json", Unknown::Warn);
@@ -534,7 +638,11 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
     let mut names: Vec<(String, usize)> = Vec::new();
     for (index, entry) in entries.iter().enumerate() {
         if entry.as_object().is_none() {
-            sink.report(&rules::wrong_field_type::RULE, entry.span, format!("a plugin entry must be an object, found {}", entry.type_name()));
+            sink.report(
+                &rules::wrong_field_type::RULE,
+                entry.span,
+                format!("a plugin entry must be an object, found {}", entry.type_name()),
+            );
             continue;
         }
         let mut fields = PLUGIN_FIELDS.to_vec();
@@ -543,17 +651,27 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
         if let Some(relevance) = entry.get("relevance").filter(|r| r.as_object().is_some()) {
             match relevance.get("signals") {
                 Some(signals) if signals.as_object().is_some_and(|s| s.is_empty()) => {
-                    sink.report(&rules::missing_required_field::RULE, signals.span, "`relevance.signals` declares no signal")
-                        .severity(Severity::Warning)
-                        .help("declare at least one signal, or remove `relevance`");
+                    sink.report(
+                        &rules::missing_required_field::RULE,
+                        signals.span,
+                        "`relevance.signals` declares no signal",
+                    )
+                    .severity(Severity::Warning)
+                    .help("declare at least one signal, or remove `relevance`");
                 }
                 Some(signals) if signals.as_object().is_some() => {}
                 Some(signals) => {
-                    sink.report(&rules::wrong_field_type::RULE, signals.span, format!("`relevance.signals` must be an object, found {}", signals.type_name()));
+                    sink.report(
+                        &rules::wrong_field_type::RULE,
+                        signals.span,
+                        format!("`relevance.signals` must be an object, found {}", signals.type_name()),
+                    );
                 }
                 None => {
                     sink.report(&rules::missing_required_field::RULE, relevance.span, "`relevance` has no `signals`")
-                        .help("Claude Code refuses the marketplace entry; add `\"signals\": { … }` or remove `relevance`");
+                        .help(
+                            "Claude Code refuses the marketplace entry; add `\"signals\": { … }` or remove `relevance`",
+                        );
                 }
             }
         }
@@ -567,11 +685,19 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
                 names.push((name.clone(), index));
             }
             if !is_loadable_name(name) {
-                sink.report(&rules::invalid_name::RULE, name_node.span, format!("plugin name `{name}` contains characters Claude Code cannot use in a plugin id"))
-                    .help(format!("Claude Code drops this entry; use kebab-case, such as `{}`", kebab_suggestion(name)));
+                sink.report(
+                    &rules::invalid_name::RULE,
+                    name_node.span,
+                    format!("plugin name `{name}` contains characters Claude Code cannot use in a plugin id"),
+                )
+                .help(format!("Claude Code drops this entry; use kebab-case, such as `{}`", kebab_suggestion(name)));
             } else if !is_kebab_case(name) {
-                sink.report(&rules::name_not_kebab_case::RULE, name_node.span, format!("plugin name `{name}` is not kebab-case"))
-                    .help("use lowercase letters, digits and single hyphens, such as `my-plugin`");
+                sink.report(
+                    &rules::name_not_kebab_case::RULE,
+                    name_node.span,
+                    format!("plugin name `{name}` is not kebab-case"),
+                )
+                .help("use lowercase letters, digits and single hyphens, such as `my-plugin`");
             }
         }
         if let Some(version) = entry.get("version") {
@@ -615,16 +741,25 @@ fn check_marketplace_name(sink: &mut Sink<'_>, span: Span, name: &str) {
             .severity(Severity::Warning)
             .help("Claude Code accepts it only from Anthropic's own GitHub repositories; anyone else must choose another name");
     } else if is_reserved_marketplace_name(name) {
-        sink.report(&rules::reserved_name::RULE, span, format!("marketplace name `{name}` imitates an official Anthropic marketplace"))
-            .help("Claude Code refuses to add it; choose a name without `official` next to `claude` or `anthropic`");
+        sink.report(
+            &rules::reserved_name::RULE,
+            span,
+            format!("marketplace name `{name}` imitates an official Anthropic marketplace"),
+        )
+        .help("Claude Code refuses to add it; choose a name without `official` next to `claude` or `anthropic`");
     }
     if !is_loadable_name(name) {
-        sink.report(&rules::invalid_name::RULE, span, format!("marketplace name `{name}` contains characters Claude Code cannot use in a plugin id"))
-            .help(format!("use kebab-case, such as `{}`", kebab_suggestion(name)));
+        sink.report(
+            &rules::invalid_name::RULE,
+            span,
+            format!("marketplace name `{name}` contains characters Claude Code cannot use in a plugin id"),
+        )
+        .help(format!("use kebab-case, such as `{}`", kebab_suggestion(name)));
         return;
     }
     if matches!(lower.as_str(), "org" | "org-provisioned" | "unknown") {
-        sink.report(&rules::reserved_name::RULE, span, format!("Claude Desktop rejects the marketplace name `{name}`")).severity(Severity::Warning);
+        sink.report(&rules::reserved_name::RULE, span, format!("Claude Desktop rejects the marketplace name `{name}`"))
+            .severity(Severity::Warning);
     }
     if !is_kebab_case(name) {
         sink.report(&rules::name_not_kebab_case::RULE, span, format!("marketplace name `{name}` is not kebab-case"))
@@ -635,13 +770,23 @@ fn check_marketplace_name(sink: &mut Sink<'_>, span: Span, name: &str) {
 const SOURCE_KINDS: &[&str] = &["github", "url", "git-subdir", "npm", "archive", "command"];
 
 /// Checks a plugin `source`; returns the local plugin folder when it is one that exists.
-fn check_source(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &Node, marketplace_root: &str, plugin_root_base: Option<&str>) -> Option<String> {
+fn check_source(
+    sink: &mut Sink<'_>,
+    cx: &FileCx<'_>,
+    source: &Node,
+    marketplace_root: &str,
+    plugin_root_base: Option<&str>,
+) -> Option<String> {
     match &source.kind {
         NodeKind::String(path) => {
             let base = if path.starts_with("./") || path == "." { Some(marketplace_root) } else { plugin_root_base };
             let Some(base) = base else {
-                sink.report(&rules::invalid_plugin_source::RULE, source.span, format!("relative source `{path}` must start with `./`"))
-                    .help(format!("write `./{path}` (a bare name works only with `metadata.pluginRoot`)"));
+                sink.report(
+                    &rules::invalid_plugin_source::RULE,
+                    source.span,
+                    format!("relative source `{path}` must start with `./`"),
+                )
+                .help(format!("write `./{path}` (a bare name works only with `metadata.pluginRoot`)"));
                 return None;
             };
             if path.split('/').any(|p| p == "..") {
@@ -651,8 +796,12 @@ fn check_source(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &Node, marketplace
             }
             let resolved = join_rel(base, path)?;
             if !cx.tree.is_dir(&resolved) {
-                sink.report(&rules::invalid_plugin_source::RULE, source.span, format!("source `{path}` is not a folder in this marketplace"))
-                    .help(format!("create `{resolved}/` or fix the path"));
+                sink.report(
+                    &rules::invalid_plugin_source::RULE,
+                    source.span,
+                    format!("source `{path}` is not a folder in this marketplace"),
+                )
+                .help(format!("create `{resolved}/` or fix the path"));
                 return None;
             }
             Some(resolved)
@@ -672,7 +821,11 @@ fn check_source(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &Node, marketplace
                 "archive" => &["url"],
                 "command" => &["command"],
                 _ => {
-                    let d = sink.report(&rules::invalid_plugin_source::RULE, kind_node.span, format!("unknown source kind `{kind}`"));
+                    let d = sink.report(
+                        &rules::invalid_plugin_source::RULE,
+                        kind_node.span,
+                        format!("unknown source kind `{kind}`"),
+                    );
                     match did_you_mean(kind, SOURCE_KINDS.iter().copied()) {
                         Some(s) => d.help(format!("did you mean `{s}`?")),
                         None => d.help("use `github`, `url`, `git-subdir`, `npm`, `archive` or `command`"),
@@ -692,19 +845,33 @@ fn check_source(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &Node, marketplace
             check_fields(sink, source, &fields, &format!("a `{kind}` source"), Unknown::Warn);
             for field_name in required {
                 if source.get(field_name).is_none() {
-                    sink.report(&rules::invalid_plugin_source::RULE, kind_node.span, format!("`{kind}` source has no `{field_name}`"));
+                    sink.report(
+                        &rules::invalid_plugin_source::RULE,
+                        kind_node.span,
+                        format!("`{kind}` source has no `{field_name}`"),
+                    );
                 }
             }
             if let Some(sha) = source.get("sha") {
-                if sha.as_str().is_some_and(|s| s.len() != 40 || !s.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))) {
-                    sink.report(&rules::invalid_plugin_source::RULE, sha.span, "`sha` must be a full 40-character lowercase commit hash")
-                        .help("copy the whole hash from `git rev-parse HEAD`");
+                if sha.as_str().is_some_and(|s| {
+                    s.len() != 40 || !s.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
+                }) {
+                    sink.report(
+                        &rules::invalid_plugin_source::RULE,
+                        sha.span,
+                        "`sha` must be a full 40-character lowercase commit hash",
+                    )
+                    .help("copy the whole hash from `git rev-parse HEAD`");
                 }
             }
             if kind == "archive" {
                 if let Some(url) = source.get("url").and_then(|u| u.as_str().map(|s| (s, u.span))) {
                     if !url.0.starts_with("https://") {
-                        sink.report(&rules::invalid_plugin_source::RULE, url.1, "an `archive` source must use an `https://` URL");
+                        sink.report(
+                            &rules::invalid_plugin_source::RULE,
+                            url.1,
+                            "an `archive` source must use an `https://` URL",
+                        );
                     }
                 }
                 if let Some(sum) = source.get("sha256") {
@@ -716,14 +883,19 @@ fn check_source(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &Node, marketplace
             None
         }
         _ => {
-            sink.report(&rules::invalid_plugin_source::RULE, source.span, format!("`source` must be a path or an object, found {}", source.type_name()));
+            sink.report(
+                &rules::invalid_plugin_source::RULE,
+                source.span,
+                format!("`source` must be a path or an object, found {}", source.type_name()),
+            );
             None
         }
     }
 }
 
 fn identifier(key: &str) -> bool {
-    key.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    key.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 const OPTION_FIELDS: &[Field] = &[
@@ -746,19 +918,33 @@ fn check_user_config(sink: &mut Sink<'_>, root: &Node) {
     let Some(options) = root.get("userConfig").and_then(Node::as_object) else { return };
     for (key, option) in options {
         if !identifier(&key.name) {
-            sink.report(&rules::invalid_field_value::RULE, key.span, format!("`userConfig` key `{}` is not an identifier", key.name))
-                .severity(Severity::Error)
-                .help("Claude Code refuses the manifest; use letters, digits and `_`, starting with a letter");
+            sink.report(
+                &rules::invalid_field_value::RULE,
+                key.span,
+                format!("`userConfig` key `{}` is not an identifier", key.name),
+            )
+            .severity(Severity::Error)
+            .help("Claude Code refuses the manifest; use letters, digits and `_`, starting with a letter");
         }
         if option.as_object().is_none() {
-            sink.report(&rules::wrong_field_type::RULE, option.span, format!("`userConfig.{}` must be an object, found {}", key.name, option.type_name()));
+            sink.report(
+                &rules::wrong_field_type::RULE,
+                option.span,
+                format!("`userConfig.{}` must be an object, found {}", key.name, option.type_name()),
+            );
             continue;
         }
         strict_fields(sink, option, OPTION_FIELDS, &format!("`userConfig.{}`", key.name));
         for required in ["type", "title", "description"] {
             if option.get(required).is_none() {
-                sink.report(&rules::missing_required_field::RULE, key.span, format!("`userConfig.{}` has no `{required}`", key.name))
-                    .help("each option needs `type`, `title` and `description`; Claude Code refuses the manifest otherwise");
+                sink.report(
+                    &rules::missing_required_field::RULE,
+                    key.span,
+                    format!("`userConfig.{}` has no `{required}`", key.name),
+                )
+                .help(
+                    "each option needs `type`, `title` and `description`; Claude Code refuses the manifest otherwise",
+                );
             }
         }
         if let Some(kind) = option.get("type") {
@@ -778,7 +964,10 @@ fn strict_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: &st
     for d in &mut sink.diagnostics[before..] {
         if d.rule == rules::unknown_field::RULE.id {
             d.severity = Severity::Error;
-            d.help = Some(format!("{}; here Claude Code refuses the whole manifest", d.help.as_deref().unwrap_or("remove it")));
+            d.help = Some(format!(
+                "{}; here Claude Code refuses the whole manifest",
+                d.help.as_deref().unwrap_or("remove it")
+            ));
         }
     }
 }
@@ -786,10 +975,15 @@ fn strict_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: &st
 /// `channels`: `[{server, userConfig?}]`, `server` naming one of this plugin's MCP servers.
 fn check_channels(sink: &mut Sink<'_>, root: &Node) {
     let Some(channels) = root.get("channels").and_then(Node::as_array) else { return };
-    let servers: Option<Vec<&str>> = root.get("mcpServers").and_then(Node::as_object).map(|m| m.iter().map(|(k, _)| k.name.as_str()).collect());
+    let servers: Option<Vec<&str>> =
+        root.get("mcpServers").and_then(Node::as_object).map(|m| m.iter().map(|(k, _)| k.name.as_str()).collect());
     for channel in channels {
         if channel.as_object().is_none() {
-            sink.report(&rules::wrong_field_type::RULE, channel.span, format!("a channel must be an object, found {}", channel.type_name()));
+            sink.report(
+                &rules::wrong_field_type::RULE,
+                channel.span,
+                format!("a channel must be an object, found {}", channel.type_name()),
+            );
             continue;
         }
         strict_fields(sink, channel, &[field("server", Ty::String), field("userConfig", Ty::Object)], "a channel");
@@ -801,8 +995,12 @@ fn check_channels(sink: &mut Sink<'_>, root: &Node) {
             Some(server) => {
                 if let (Some(name), Some(servers)) = (server.as_str(), &servers) {
                     if !servers.contains(&name) {
-                        sink.report(&rules::invalid_field_value::RULE, server.span, format!("channel server `{name}` is not one of this plugin's `mcpServers`"))
-                            .severity(Severity::Error);
+                        sink.report(
+                            &rules::invalid_field_value::RULE,
+                            server.span,
+                            format!("channel server `{name}` is not one of this plugin's `mcpServers`"),
+                        )
+                        .severity(Severity::Error);
                     }
                 }
             }
@@ -820,10 +1018,20 @@ fn check_dependencies(sink: &mut Sink<'_>, root: &Node) {
             match &entry.kind {
                 NodeKind::String(text) => dependency_name(sink, entry, text, field_name, optional),
                 NodeKind::Object(_) => {
-                    check_fields(sink, entry, &[field("name", Ty::String), field("version", Ty::String), field("marketplace", Ty::String)], &format!("a `{field_name}` entry"), Unknown::Warn);
+                    check_fields(
+                        sink,
+                        entry,
+                        &[field("name", Ty::String), field("version", Ty::String), field("marketplace", Ty::String)],
+                        &format!("a `{field_name}` entry"),
+                        Unknown::Warn,
+                    );
                     match entry.get("name") {
                         None => {
-                            sink.report(&rules::missing_required_field::RULE, entry.span, format!("a `{field_name}` entry has no `name`"));
+                            sink.report(
+                                &rules::missing_required_field::RULE,
+                                entry.span,
+                                format!("a `{field_name}` entry has no `name`"),
+                            );
                         }
                         Some(name) => {
                             if let Some(text) = name.as_str() {
@@ -833,14 +1041,29 @@ fn check_dependencies(sink: &mut Sink<'_>, root: &Node) {
                     }
                     if let Some(marketplace) = entry.get("marketplace") {
                         if marketplace.as_str().is_some_and(|m| !is_loadable_name(m)) {
-                            sink.report(&rules::invalid_field_value::RULE, marketplace.span, format!("`{field_name}` marketplace is not a marketplace name"))
-                                .severity(if optional { Severity::Warning } else { Severity::Error });
+                            sink.report(
+                                &rules::invalid_field_value::RULE,
+                                marketplace.span,
+                                format!("`{field_name}` marketplace is not a marketplace name"),
+                            )
+                            .severity(if optional {
+                                Severity::Warning
+                            } else {
+                                Severity::Error
+                            });
                         }
                     }
                 }
                 _ => {
-                    sink.report(&rules::wrong_field_type::RULE, entry.span, format!("a `{field_name}` entry must be a plugin name or an object, found {}", entry.type_name()))
-                        .severity(if optional { Severity::Warning } else { Severity::Error });
+                    sink.report(
+                        &rules::wrong_field_type::RULE,
+                        entry.span,
+                        format!(
+                            "a `{field_name}` entry must be a plugin name or an object, found {}",
+                            entry.type_name()
+                        ),
+                    )
+                    .severity(if optional { Severity::Warning } else { Severity::Error });
                 }
             }
         }
@@ -863,9 +1086,17 @@ fn dependency_name(sink: &mut Sink<'_>, node: &Node, text: &str, field_name: &st
             (Some(m), Some(range)) => valid_name(m) && range.starts_with('^'),
         };
     if !ok {
-        sink.report(&rules::invalid_field_value::RULE, node.span, format!("`{field_name}` entry `{text}` is not a plugin reference"))
-            .severity(if optional { Severity::Warning } else { Severity::Error })
-            .help(if optional { "Claude Code ignores it".to_string() } else { format!("Claude Code refuses the manifest; {DEPENDENCY_NAME_HELP}") });
+        sink.report(
+            &rules::invalid_field_value::RULE,
+            node.span,
+            format!("`{field_name}` entry `{text}` is not a plugin reference"),
+        )
+        .severity(if optional { Severity::Warning } else { Severity::Error })
+        .help(if optional {
+            "Claude Code ignores it".to_string()
+        } else {
+            format!("Claude Code refuses the manifest; {DEPENDENCY_NAME_HELP}")
+        });
     }
 }
 
@@ -882,7 +1113,11 @@ fn check_engines(sink: &mut Sink<'_>, root: &Node) {
 
 fn check_version_range(sink: &mut Sink<'_>, node: &Node, what: &str) {
     let Some(range) = node.as_str() else {
-        sink.report(&rules::wrong_field_type::RULE, node.span, format!("{what} must be a string, found {}", node.type_name()));
+        sink.report(
+            &rules::wrong_field_type::RULE,
+            node.span,
+            format!("{what} must be a string, found {}", node.type_name()),
+        );
         return;
     };
     if !is_version_range(range) {
@@ -914,16 +1149,22 @@ fn is_comparator(word: &str) -> bool {
     let parts: Vec<&str> = core.split('.').collect();
     !core.is_empty()
         && parts.len() <= 3
-        && parts.iter().all(|p| !p.is_empty() && (p.chars().all(|c| c.is_ascii_digit()) || *p == "x" || *p == "X" || *p == "*"))
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && (p.chars().all(|c| c.is_ascii_digit()) || *p == "x" || *p == "X" || *p == "*"))
 }
 
 /// `experimental`: an object of known keys; its `themes` and `monitors` paths must exist.
 fn check_experimental(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_root: &str) {
     let Some(experimental) = root.get("experimental") else { return };
     if experimental.as_object().is_none() {
-        sink.report(&rules::wrong_field_type::RULE, experimental.span, format!("`experimental` must be an object, found {}", experimental.type_name()))
-            .severity(Severity::Warning)
-            .help("Claude Code ignores it");
+        sink.report(
+            &rules::wrong_field_type::RULE,
+            experimental.span,
+            format!("`experimental` must be an object, found {}", experimental.type_name()),
+        )
+        .severity(Severity::Warning)
+        .help("Claude Code ignores it");
         return;
     }
     check_fields(sink, experimental, EXPERIMENTAL_FIELDS, "`experimental`", Unknown::Warn);
@@ -949,16 +1190,32 @@ mod tests {
     fn reserved_marketplace_names_follow_the_validator() {
         // Refused by `claude plugin validate` 2.1.332 (and by the runtime where it checks).
         for name in [
-            "official-claude-plugins", "anthropic-plugins-v2", "my-claude-official", "claude-marketplace",
-            "claude-marketplaces", "claude-plugins", "claude_marketplace", "Claude-Plugins", "claudeplugins",
-            "anthropic-directory-x", "claude-plugins-extra",
+            "official-claude-plugins",
+            "anthropic-plugins-v2",
+            "my-claude-official",
+            "claude-marketplace",
+            "claude-marketplaces",
+            "claude-plugins",
+            "claude_marketplace",
+            "Claude-Plugins",
+            "claudeplugins",
+            "anthropic-directory-x",
+            "claude-plugins-extra",
         ] {
             assert!(is_reserved_marketplace_name(name), "{name} should be refused");
         }
         // Accepted: exact reserved names (Anthropic's own) and names that merely mention a brand.
         for name in [
-            "claude-plugins-official", "agent-skills", "healthcare", "claude-tag-plugins", "anthropics-official-plugins",
-            "claudecode-official", "claude-tools-official", "agent-skills-foo", "healthcare-x", "claude-code-plugins-extra",
+            "claude-plugins-official",
+            "agent-skills",
+            "healthcare",
+            "claude-tag-plugins",
+            "anthropics-official-plugins",
+            "claudecode-official",
+            "claude-tools-official",
+            "agent-skills-foo",
+            "healthcare-x",
+            "claude-code-plugins-extra",
             "acme-tools",
         ] {
             assert!(!is_reserved_marketplace_name(name), "{name} should be accepted");
@@ -967,7 +1224,16 @@ mod tests {
 
     #[test]
     fn reserved_plugin_names_follow_the_validator() {
-        for name in ["claude", "claude-helper", "claude_x", "claude.tools", "claudecode", "cc_plugin-x", "anthropic-kit", "official-claude"] {
+        for name in [
+            "claude",
+            "claude-helper",
+            "claude_x",
+            "claude.tools",
+            "claudecode",
+            "cc_plugin-x",
+            "anthropic-kit",
+            "official-claude",
+        ] {
             assert!(is_reserved_plugin_name(name), "{name} should be reserved");
         }
         for name in ["my-claude-tools-official", "lint-kit", "claudeish"] {

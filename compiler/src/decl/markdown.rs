@@ -1,13 +1,13 @@
 //! Skills (`SKILL.md`), commands (`commands/**/*.md`) and subagents (`agents/**/*.md`):
 //! Markdown with optional YAML frontmatter.
 
+use super::permissions::{self, Use};
 use super::{file_name, parent, FileCx, Scope};
 use crate::diagnostic::{Severity, Sink};
 use crate::frontmatter::{self, Parsed, Split};
 use crate::node::{Node, NodeKind};
 use crate::rules;
 use crate::schema::{check_fields, field, Field, Ty, Unknown};
-use super::permissions::{self, Use};
 
 /// Frontmatter Claude Code reads for skills (v2.1.240 docs, plus `version`, which its
 /// loader reads). Commands accept the same fields.
@@ -76,8 +76,7 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
     let fields = match frontmatter::split(text) {
         Split::None => {
             if text.trim().is_empty() {
-                sink.report(&rules::missing_frontmatter::RULE, None, "file is empty")
-                    .help(empty_help(kind));
+                sink.report(&rules::missing_frontmatter::RULE, None, "file is empty").help(empty_help(kind));
             } else if kind != MarkdownKind::Command {
                 no_frontmatter(sink, cx, kind, None, "file has no frontmatter");
             }
@@ -102,7 +101,9 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
             }
             Parsed::Invalid { span, message } => {
                 let consequence = match kind {
-                    MarkdownKind::Agent if cx.scope == Scope::Plugin => "Claude Code loads this agent under its file name with every other field dropped",
+                    MarkdownKind::Agent if cx.scope == Scope::Plugin => {
+                        "Claude Code loads this agent under its file name with every other field dropped"
+                    }
                     MarkdownKind::Agent => "Claude Code skips this agent",
                     _ => "Claude Code loads the body with empty metadata: no description, no allowed-tools",
                 };
@@ -111,8 +112,12 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
                 return None;
             }
             Parsed::NotAMapping { span, found } => {
-                sink.report(&rules::invalid_frontmatter::RULE, span, format!("frontmatter must be a mapping of `field: value` lines, found {found}"))
-                    .help("write one `field: value` per line between the `---` lines, such as `description: …`");
+                sink.report(
+                    &rules::invalid_frontmatter::RULE,
+                    span,
+                    format!("frontmatter must be a mapping of `field: value` lines, found {found}"),
+                )
+                .help("write one `field: value` per line between the `---` lines, such as `description: …`");
                 return None;
             }
         },
@@ -159,7 +164,6 @@ fn check_fields_of(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, fields: &No
     }
 }
 
-
 /// A message and a fix for the YAML errors people actually make.
 fn explain_yaml_error(text: &str, span: crate::span::Span, message: &str) -> (String, &'static str) {
     let line_start = text[..span.start.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
@@ -176,7 +180,6 @@ fn explain_yaml_error(text: &str, span: crate::span::Span, message: &str) -> (St
     (format!("frontmatter is not valid YAML: {message}"), "fix the YAML syntax at this point")
 }
 
-
 /// `$word` placeholders in the body of a skill or command that declares `arguments` but not
 /// `word`: Claude Code leaves them as literal text. Upper-case words (`$HOME`, `$PATH`) are
 /// shell variables, not placeholders, and are not reported.
@@ -188,13 +191,15 @@ fn check_named_arguments(sink: &mut Sink<'_>, text: &str, body_start: usize, fie
         _ => return,
     };
     // Claude Code drops empty and all-digit names.
-    let names: Vec<&str> = names.into_iter().filter(|n| !n.is_empty() && !n.chars().all(|c| c.is_ascii_digit())).collect();
+    let names: Vec<&str> =
+        names.into_iter().filter(|n| !n.is_empty() && !n.chars().all(|c| c.is_ascii_digit())).collect();
     let body = &text[body_start.min(text.len())..];
     let (template, _) = capc_grammar::parse_template(body);
     let mut reported: Vec<String> = Vec::new();
     for part in &template.parts {
         let capc_grammar::PartKind::Placeholder(capc_grammar::Placeholder::Named(word)) = &part.kind else { continue };
-        let declared = names.iter().any(|n| word.strip_prefix(n).is_some_and(|rest| rest.is_empty() || rest.starts_with('-')));
+        let declared =
+            names.iter().any(|n| word.strip_prefix(n).is_some_and(|rest| rest.is_empty() || rest.starts_with('-')));
         let shell_like = word.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
         if declared || shell_like || reported.contains(word) {
             continue;
@@ -210,11 +215,19 @@ fn empty_help(kind: MarkdownKind) -> &'static str {
     match kind {
         MarkdownKind::Skill => "a skill needs at least a `description` in frontmatter and instructions in the body",
         MarkdownKind::Command => "a command's body is its prompt; write the prompt or delete the file",
-        MarkdownKind::Agent => "a subagent needs `name` and `description` in frontmatter and a system prompt in the body",
+        MarkdownKind::Agent => {
+            "a subagent needs `name` and `description` in frontmatter and a system prompt in the body"
+        }
     }
 }
 
-fn no_frontmatter(sink: &mut Sink<'_>, cx: &FileCx<'_>, kind: MarkdownKind, span: Option<crate::span::Span>, message: &str) {
+fn no_frontmatter(
+    sink: &mut Sink<'_>,
+    cx: &FileCx<'_>,
+    kind: MarkdownKind,
+    span: Option<crate::span::Span>,
+    message: &str,
+) {
     let (severity, help) = match kind {
         MarkdownKind::Agent if cx.scope != Scope::Plugin => (
             Severity::Error,
@@ -224,7 +237,11 @@ fn no_frontmatter(sink: &mut Sink<'_>, cx: &FileCx<'_>, kind: MarkdownKind, span
         MarkdownKind::Skill => (Severity::Warning, "without a `description` Claude Code guesses one from the body; add frontmatter between `---` lines at the top"),
         MarkdownKind::Command => (Severity::Warning, "Claude Code reads no frontmatter and the whole file as the prompt; close the block with a `---` line"),
     };
-    let help = if span.is_some() { "add a `---` line after the last field; until then Claude Code reads no frontmatter and the whole file as the body" } else { help };
+    let help = if span.is_some() {
+        "add a `---` line after the last field; until then Claude Code reads no frontmatter and the whole file as the body"
+    } else {
+        help
+    };
     sink.report(&rules::missing_frontmatter::RULE, span, message).severity(severity).help(help);
 }
 
@@ -243,15 +260,25 @@ fn check_skill(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
         .help("put the key use case first and move detail into the body, which loads when the skill runs");
     }
     let skill_dir = parent(cx.rel);
-    if matches!(cx.scope, Scope::Managed | Scope::User | Scope::Project) && file_name(skill_dir).eq_ignore_ascii_case("synced") {
-        sink.report(&rules::reserved_name::RULE, None, "the skill folder name `synced` is reserved for skills synced from claude.ai; Claude Code skips this skill")
-            .help("rename the folder");
+    if matches!(cx.scope, Scope::Managed | Scope::User | Scope::Project)
+        && file_name(skill_dir).eq_ignore_ascii_case("synced")
+    {
+        sink.report(
+            &rules::reserved_name::RULE,
+            None,
+            "the skill folder name `synced` is reserved for skills synced from claude.ai; Claude Code skips this skill",
+        )
+        .help("rename the folder");
     }
     let both_off = |name: &str, off: bool| fields.get(name).and_then(bool_value) == Some(off);
     if both_off("disable-model-invocation", true) && both_off("user-invocable", false) {
         let span = fields.get("user-invocable").map(|n| n.span);
-        sink.report(&rules::invalid_field_value::RULE, span, "with `disable-model-invocation: true` and `user-invocable: false` nobody can invoke this skill")
-            .help("drop one of the two fields");
+        sink.report(
+            &rules::invalid_field_value::RULE,
+            span,
+            "with `disable-model-invocation: true` and `user-invocable: false` nobody can invoke this skill",
+        )
+        .help("drop one of the two fields");
     }
 }
 
@@ -275,13 +302,20 @@ fn check_agent(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
     for required in ["name", "description"] {
         if fields.get(required).is_none() {
             let (severity, help) = if plugin {
-                (Severity::Warning, format!("the agent loads, but without `{required}` (the name falls back to the file name)"))
+                (
+                    Severity::Warning,
+                    format!("the agent loads, but without `{required}` (the name falls back to the file name)"),
+                )
             } else {
                 (Severity::Error, format!("Claude Code skips a subagent without `{required}`"))
             };
-            sink.report(&rules::missing_required_field::RULE, fields.span, format!("agent frontmatter has no `{required}`"))
-                .severity(severity)
-                .help(help);
+            sink.report(
+                &rules::missing_required_field::RULE,
+                fields.span,
+                format!("agent frontmatter has no `{required}`"),
+            )
+            .severity(severity)
+            .help(help);
         }
     }
     // The plugin agent loader has no name check (measured, 2.1.332); project and user agents
@@ -289,7 +323,13 @@ fn check_agent(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
     if let Some(name_node) = fields.get("name").filter(|_| !plugin) {
         if let Some(name) = name_node.as_str() {
             if name.contains(':') || name.starts_with('-') || name.trim().is_empty() {
-                let why = if name.contains(':') { "contains `:`" } else if name.starts_with('-') { "starts with `-`" } else { "is empty" };
+                let why = if name.contains(':') {
+                    "contains `:`"
+                } else if name.starts_with('-') {
+                    "starts with `-`"
+                } else {
+                    "is empty"
+                };
                 sink.report(&rules::invalid_agent_name::RULE, name_node.span, format!("agent name `{name}` {why}"))
                     .help("Claude Code skips such agents; use lowercase letters, digits and hyphens");
             }
@@ -298,8 +338,12 @@ fn check_agent(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
     if plugin {
         for name in ["hooks", "mcpServers", "permissionMode"] {
             if let Some((key, _)) = fields.get_entry(name) {
-                sink.report(&rules::ignored_field::RULE, key.span, format!("Claude Code ignores `{name}` in a plugin's agent"))
-                    .help("set it in the user's or project's own agent definition instead");
+                sink.report(
+                    &rules::ignored_field::RULE,
+                    key.span,
+                    format!("Claude Code ignores `{name}` in a plugin's agent"),
+                )
+                .help("set it in the user's or project's own agent definition instead");
             }
         }
     }
@@ -318,21 +362,33 @@ fn check_common_values(sink: &mut Sink<'_>, fields: &Node) {
             _ => false,
         };
         if !ok {
-            sink.report(&rules::invalid_field_value::RULE, effort.span, "`effort` must be one of `low`, `medium`, `high`, `xhigh`, `max`")
-                .help("Claude Code ignores any other value");
+            sink.report(
+                &rules::invalid_field_value::RULE,
+                effort.span,
+                "`effort` must be one of `low`, `medium`, `high`, `xhigh`, `max`",
+            )
+            .help("Claude Code ignores any other value");
         }
     }
     if let Some(context) = fields.get("context").and_then(|n| n.as_str().map(|s| (s, n.span))) {
         if context.0 != "fork" {
-            sink.report(&rules::invalid_field_value::RULE, context.1, format!("`context: {}` has no effect; only `fork` is recognised", context.0))
-                .help("remove `context` to run inline, or write `context: fork`");
+            sink.report(
+                &rules::invalid_field_value::RULE,
+                context.1,
+                format!("`context: {}` has no effect; only `fork` is recognised", context.0),
+            )
+            .help("remove `context` to run inline, or write `context: fork`");
         }
     }
     enum_value(sink, fields, "shell", &["bash", "powershell"]);
     if let Some(metadata) = fields.get("metadata") {
         if metadata.as_object().is_none() && !matches!(metadata.kind, NodeKind::Null) {
-            sink.report(&rules::wrong_field_type::RULE, metadata.span, format!("`metadata` must be a mapping, found {}", metadata.type_name()))
-                .help("Claude Code drops a `metadata` value that is not a mapping");
+            sink.report(
+                &rules::wrong_field_type::RULE,
+                metadata.span,
+                format!("`metadata` must be a mapping, found {}", metadata.type_name()),
+            )
+            .help("Claude Code drops a `metadata` value that is not a mapping");
         }
     }
 }
@@ -342,7 +398,11 @@ fn enum_value(sink: &mut Sink<'_>, fields: &Node, name: &str, allowed: &[&str]) 
     let Some(value) = node.as_str() else { return };
     if !allowed.contains(&value) {
         let list = allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
-        let d = sink.report(&rules::invalid_field_value::RULE, node.span, format!("`{name}: {value}` is not one of {list}"));
+        let d = sink.report(
+            &rules::invalid_field_value::RULE,
+            node.span,
+            format!("`{name}: {value}` is not one of {list}"),
+        );
         if let Some(s) = crate::diagnostic::did_you_mean(value, allowed.iter().copied()) {
             d.help(format!("did you mean `{s}`?"));
         } else {

@@ -32,8 +32,12 @@ const FILE_FIELDS: &[Field] = &[field("mcpServers", Ty::Object), field("$schema"
 /// environment variables a user must set). Returns the number of servers.
 pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, project: bool) -> usize {
     let Some(entries) = root.as_object() else {
-        sink.report(&rules::wrong_field_type::RULE, root.span, format!("an MCP config must be an object, found {}", root.type_name()))
-            .help("write `{\"mcpServers\": {\"name\": {\"command\": \"…\"}}}`");
+        sink.report(
+            &rules::wrong_field_type::RULE,
+            root.span,
+            format!("an MCP config must be an object, found {}", root.type_name()),
+        )
+        .help("write `{\"mcpServers\": {\"name\": {\"command\": \"…\"}}}`");
         return 0;
     };
     match root.get("mcpServers") {
@@ -53,19 +57,31 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, project: bo
 /// A `{name: config}` map; returns the number of servers.
 pub fn check_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &str, project: bool) -> usize {
     let Some(entries) = map.as_object() else {
-        sink.report(&rules::wrong_field_type::RULE, map.span, format!("{what} must be an object of servers, found {}", map.type_name()));
+        sink.report(
+            &rules::wrong_field_type::RULE,
+            map.span,
+            format!("{what} must be an object of servers, found {}", map.type_name()),
+        );
         return 0;
     };
     let mut seen: Vec<&str> = Vec::new();
     for (name, config) in entries {
         if seen.contains(&name.name.as_str()) {
-            sink.report(&rules::duplicate_key::RULE, name.span, format!("server `{}` is defined more than once", name.name))
-                .help("the last definition wins; delete the other");
+            sink.report(
+                &rules::duplicate_key::RULE,
+                name.span,
+                format!("server `{}` is defined more than once", name.name),
+            )
+            .help("the last definition wins; delete the other");
         }
         seen.push(&name.name);
         if RESERVED.contains(&name.name.as_str()) {
-            sink.report(&rules::reserved_name::RULE, name.span, format!("`{}` is a reserved MCP server name", name.name))
-                .help("Claude Code skips this server; rename it");
+            sink.report(
+                &rules::reserved_name::RULE,
+                name.span,
+                format!("`{}` is a reserved MCP server name", name.name),
+            )
+            .help("Claude Code skips this server; rename it");
         }
         check_server(sink, &name.name, name.span, config);
         if project {
@@ -82,7 +98,11 @@ pub fn check_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &st
 fn check_server(sink: &mut Sink<'_>, name: &str, name_span: crate::span::Span, config: &Node) {
     let what = format!("server `{name}`");
     if config.as_object().is_none() {
-        sink.report(&rules::wrong_field_type::RULE, config.span, format!("{what} must be an object, found {}", config.type_name()));
+        sink.report(
+            &rules::wrong_field_type::RULE,
+            config.span,
+            format!("{what} must be an object, found {}", config.type_name()),
+        );
         return;
     }
     check_fields(sink, config, SERVER_FIELDS, &what, Unknown::Warn);
@@ -99,11 +119,19 @@ fn check_server(sink: &mut Sink<'_>, name: &str, name_span: crate::span::Span, c
         None | Some("stdio") => {
             if config.get("command").is_none() {
                 if config.get("url").is_some() && kind.is_none() {
-                    sink.report(&rules::mcp_server_without_transport::RULE, name_span, format!("{what} has a `url` but no `type`, so it is read as a stdio server"))
-                        .help("add `\"type\": \"http\"` (or `\"sse\"` / `\"ws\"`)");
+                    sink.report(
+                        &rules::mcp_server_without_transport::RULE,
+                        name_span,
+                        format!("{what} has a `url` but no `type`, so it is read as a stdio server"),
+                    )
+                    .help("add `\"type\": \"http\"` (or `\"sse\"` / `\"ws\"`)");
                 } else {
-                    sink.report(&rules::mcp_server_without_transport::RULE, name_span, format!("{what} has no `command`"))
-                        .help("a stdio server needs `\"command\"`; a remote one needs `\"type\"` and `\"url\"`");
+                    sink.report(
+                        &rules::mcp_server_without_transport::RULE,
+                        name_span,
+                        format!("{what} has no `command`"),
+                    )
+                    .help("a stdio server needs `\"command\"`; a remote one needs `\"type\"` and `\"url\"`");
                 }
             }
         }
@@ -118,7 +146,11 @@ fn check_server(sink: &mut Sink<'_>, name: &str, name_span: crate::span::Span, c
         if let Some(values) = config.get(map).and_then(Node::as_object) {
             for (key, value) in values {
                 if value.as_str().is_none() {
-                    sink.report(&rules::wrong_field_type::RULE, value.span, format!("`{map}.{}` in {what} must be a string, found {}", key.name, value.type_name()));
+                    sink.report(
+                        &rules::wrong_field_type::RULE,
+                        value.span,
+                        format!("`{map}.{}` in {what} must be a string, found {}", key.name, value.type_name()),
+                    );
                 }
             }
         }
@@ -137,16 +169,30 @@ fn check_env_refs(sink: &mut Sink<'_>, cx: &FileCx<'_>, server: &str, config: &N
     for field in ["command", "url"] {
         strings.extend(config.get(field).filter(|n| n.as_str().is_some()));
     }
-    strings.extend(config.get("args").and_then(Node::as_array).unwrap_or_default().iter().filter(|n| n.as_str().is_some()));
+    strings.extend(
+        config.get("args").and_then(Node::as_array).unwrap_or_default().iter().filter(|n| n.as_str().is_some()),
+    );
     for map in ["env", "headers"] {
-        strings.extend(config.get(map).and_then(Node::as_object).unwrap_or_default().iter().map(|(_, v)| v).filter(|n| n.as_str().is_some()));
+        strings.extend(
+            config
+                .get(map)
+                .and_then(Node::as_object)
+                .unwrap_or_default()
+                .iter()
+                .map(|(_, v)| v)
+                .filter(|n| n.as_str().is_some()),
+        );
     }
     for node in strings {
         let text = node.as_str().unwrap_or("");
         let (refs, errors) = capc_grammar::parse_env_refs(text);
         for e in errors {
-            sink.report(&rules::invalid_env_reference::RULE, cx.sub_span(node, e.span.start..e.span.end), format!("server `{server}`: {}", e.message))
-                .help("Claude Code leaves this text as written; write `${NAME}` or `${NAME:-default}`");
+            sink.report(
+                &rules::invalid_env_reference::RULE,
+                cx.sub_span(node, e.span.start..e.span.end),
+                format!("server `{server}`: {}", e.message),
+            )
+            .help("Claude Code leaves this text as written; write `${NAME}` or `${NAME:-default}`");
         }
         for r in refs.iter().filter(|r| r.default.is_none()) {
             if r.name == "CLAUDE_PROJECT_DIR" {

@@ -57,7 +57,10 @@ pub fn check_value(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &str, node: &No
             .collect(),
         NodeKind::String(text) => {
             let base = value_offset(cx, source, node, text);
-            split_rule_list(text).into_iter().map(|(start, piece)| (piece.to_string(), base.map(|b| b + start))).collect()
+            split_rule_list(text)
+                .into_iter()
+                .map(|(start, piece)| (piece.to_string(), base.map(|b| b + start)))
+                .collect()
         }
         _ => return refs,
     };
@@ -67,13 +70,24 @@ pub fn check_value(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &str, node: &No
         match parse_permission_rule(&text) {
             Ok(rule) if rule.specifier.as_ref().is_some_and(|s| s.text.is_empty()) => {
                 let span = rule.specifier.as_ref().map_or(rule.span, |s| s.span);
-                sink.report(&rules::invalid_permission_rule::RULE, at(span), format!("permission rule `{text}` has empty parentheses"))
-                    .severity(crate::diagnostic::Severity::Warning)
-                    .help(format!("Claude Code's settings validator rejects `Tool()`; write `{}` for the whole tool", rule.tool.written));
+                sink.report(
+                    &rules::invalid_permission_rule::RULE,
+                    at(span),
+                    format!("permission rule `{text}` has empty parentheses"),
+                )
+                .severity(crate::diagnostic::Severity::Warning)
+                .help(format!(
+                    "Claude Code's settings validator rejects `Tool()`; write `{}` for the whole tool",
+                    rule.tool.written
+                ));
                 check_rule(sink, cx, &rule, &text, usage, whole, &at, &mut refs);
             }
             Err(e) => {
-                let d = sink.report(&rules::invalid_permission_rule::RULE, at(e.span), format!("permission rule `{text}`: {}", e.message));
+                let d = sink.report(
+                    &rules::invalid_permission_rule::RULE,
+                    at(e.span),
+                    format!("permission rule `{text}`: {}", e.message),
+                );
                 if let Some(help) = &e.help {
                     d.help(help.clone());
                 }
@@ -85,20 +99,40 @@ pub fn check_value(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &str, node: &No
 }
 
 #[allow(clippy::too_many_arguments)]
-fn check_rule(sink: &mut Sink<'_>, cx: &FileCx<'_>, rule: &PermissionRule, text: &str, usage: Use, whole: Span, at: &dyn Fn(Span) -> Span, refs: &mut Vec<ServerRef>) {
+fn check_rule(
+    sink: &mut Sink<'_>,
+    cx: &FileCx<'_>,
+    rule: &PermissionRule,
+    text: &str,
+    usage: Use,
+    whole: Span,
+    at: &dyn Fn(Span) -> Span,
+    refs: &mut Vec<ServerRef>,
+) {
     let tool = &rule.tool;
     match &tool.kind {
         ToolKind::Unknown => {
             // Claude Code warns at startup for deny and ask rules that name an unknown tool;
             // names with `_` or `*` are exempt (v2.1.240 docs).
             if let Some((_, replacement)) = RETIRED_TOOLS.iter().find(|(name, _)| *name == tool.written) {
-                let d = sink.report(&rules::unknown_tool_in_rule::RULE, at(tool.span), format!("`{}` is a tool of older Claude Code versions; 2.1.332 has none by that name", tool.written));
+                let d = sink.report(
+                    &rules::unknown_tool_in_rule::RULE,
+                    at(tool.span),
+                    format!(
+                        "`{}` is a tool of older Claude Code versions; 2.1.332 has none by that name",
+                        tool.written
+                    ),
+                );
                 match replacement {
                     Some(r) => d.help(format!("use `{r}`; as written the entry is dropped")),
                     None => d.help("remove it; as written the entry is dropped"),
                 };
             } else if !tool.written.contains('_') {
-                let d = sink.report(&rules::unknown_tool_in_rule::RULE, at(tool.span), format!("`{}` is not a Claude Code tool", tool.written));
+                let d = sink.report(
+                    &rules::unknown_tool_in_rule::RULE,
+                    at(tool.span),
+                    format!("`{}` is not a Claude Code tool", tool.written),
+                );
                 match tool.suggestion() {
                     Some(s) => d.help(format!("did you mean `{s}`? The rule matches nothing as written")),
                     None => d.help("the rule matches nothing; tool names are case-sensitive (`capc rules unknown-tool-in-rule` explains)"),
@@ -106,13 +140,21 @@ fn check_rule(sink: &mut Sink<'_>, cx: &FileCx<'_>, rule: &PermissionRule, text:
             }
         }
         ToolKind::Glob if matches!(usage, Use::Allow | Use::PreApprove) => {
-            sink.report(&rules::unknown_tool_in_rule::RULE, at(tool.span), format!("tool-name glob `{}` is ignored in an allow rule", tool.written))
-                .help("only `mcp__<server>__<glob>` with a literal server may use `*` in an allow rule; list the tools");
+            sink.report(
+                &rules::unknown_tool_in_rule::RULE,
+                at(tool.span),
+                format!("tool-name glob `{}` is ignored in an allow rule", tool.written),
+            )
+            .help("only `mcp__<server>__<glob>` with a literal server may use `*` in an allow rule; list the tools");
         }
         ToolKind::Mcp { server, tool: name } => {
             if matches!(usage, Use::Allow | Use::PreApprove) && tool.is_glob() && !tool.is_anchored_glob() {
-                sink.report(&rules::unknown_tool_in_rule::RULE, at(tool.span), format!("tool-name glob `{}` is ignored in an allow rule", tool.written))
-                    .help("name the server literally: `mcp__<server>__<glob>`");
+                sink.report(
+                    &rules::unknown_tool_in_rule::RULE,
+                    at(tool.span),
+                    format!("tool-name glob `{}` is ignored in an allow rule", tool.written),
+                )
+                .help("name the server literally: `mcp__<server>__<glob>`");
             }
             if !server.contains('*') && !server.is_empty() {
                 let _ = name;
@@ -128,7 +170,11 @@ fn check_rule(sink: &mut Sink<'_>, cx: &FileCx<'_>, rule: &PermissionRule, text:
     let blanket = rule.is_whole_tool() && matches!(tool.canonical.as_str(), "Bash" | "PowerShell");
     let project = matches!(cx.scope, Scope::Project);
     if blanket && project && matches!(usage, Use::PreApprove | Use::Allow) {
-        let what = if usage == Use::PreApprove { "this skill pre-approves every shell command for its turn" } else { "this project allows every shell command without asking" };
+        let what = if usage == Use::PreApprove {
+            "this skill pre-approves every shell command for its turn"
+        } else {
+            "this project allows every shell command without asking"
+        };
         sink.report(&rules::blanket_allow::RULE, whole, format!("`{text}`: {what}"))
             .help(format!("list the commands it needs, such as `{}(git status:*)`", tool.canonical));
     }
@@ -189,7 +235,8 @@ mod tests {
 
     #[test]
     fn splits_lists() {
-        let got: Vec<&str> = split_rule_list("Bash(git add:*), Bash(git status:*) Read,Edit").into_iter().map(|(_, s)| s).collect();
+        let got: Vec<&str> =
+            split_rule_list("Bash(git add:*), Bash(git status:*) Read,Edit").into_iter().map(|(_, s)| s).collect();
         assert_eq!(got, ["Bash(git add:*)", "Bash(git status:*)", "Read", "Edit"]);
         let got: Vec<(usize, &str)> = split_rule_list("Agent(a, b) mcp__x__*").into_iter().collect();
         assert_eq!(got, [(0, "Agent(a, b)"), (12, "mcp__x__*")]);

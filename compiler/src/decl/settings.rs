@@ -100,7 +100,11 @@ const MODES: &[&str] = &["default", "manual", "acceptEdits", "plan", "auto", "do
 /// Returns the number of hook handlers the settings declare.
 pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
     if root.as_object().is_none() {
-        sink.report(&rules::wrong_field_type::RULE, root.span, format!("settings must be an object, found {}", root.type_name()));
+        sink.report(
+            &rules::wrong_field_type::RULE,
+            root.span,
+            format!("settings must be an object, found {}", root.type_name()),
+        );
         return 0;
     }
     check_fields(sink, root, FIELDS, "settings", Unknown::SuggestOnly);
@@ -116,7 +120,11 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
             if let Some(value) = mode.as_str() {
                 if !MODES.contains(&value) {
                     let list = MODES.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
-                    let d = sink.report(&rules::invalid_field_value::RULE, mode.span, format!("`defaultMode: {value}` is not one of {list}"));
+                    let d = sink.report(
+                        &rules::invalid_field_value::RULE,
+                        mode.span,
+                        format!("`defaultMode: {value}` is not one of {list}"),
+                    );
                     match crate::diagnostic::did_you_mean(value, MODES.iter().copied()) {
                         Some(s) => d.help(format!("did you mean `{s}`? Claude Code ignores an unknown mode")),
                         None => d.help("Claude Code ignores an unknown mode and starts in `default`"),
@@ -128,18 +136,30 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
     if let Some(plugins) = root.get("enabledPlugins").and_then(Node::as_object) {
         for (key, value) in plugins {
             if value.as_bool().is_none() && !matches!(value.kind, crate::node::NodeKind::Array(_)) {
-                sink.report(&rules::wrong_field_type::RULE, value.span, format!("`enabledPlugins.{}` must be `true` or `false`, found {}", key.name, value.type_name()));
+                sink.report(
+                    &rules::wrong_field_type::RULE,
+                    value.span,
+                    format!("`enabledPlugins.{}` must be `true` or `false`, found {}", key.name, value.type_name()),
+                );
             }
             if !key.name.contains('@') {
-                sink.report(&rules::invalid_field_value::RULE, key.span, format!("`{}` does not name a marketplace", key.name))
-                    .help(format!("write `\"{}@<marketplace>\"`", key.name));
+                sink.report(
+                    &rules::invalid_field_value::RULE,
+                    key.span,
+                    format!("`{}` does not name a marketplace", key.name),
+                )
+                .help(format!("write `\"{}@<marketplace>\"`", key.name));
             }
         }
     }
     if let Some(env) = root.get("env").and_then(Node::as_object) {
         for (key, value) in env {
             if value.as_str().is_none() {
-                sink.report(&rules::wrong_field_type::RULE, value.span, format!("`env.{}` must be a string, found {}", key.name, value.type_name()));
+                sink.report(
+                    &rules::wrong_field_type::RULE,
+                    value.span,
+                    format!("`env.{}` must be a string, found {}", key.name, value.type_name()),
+                );
             }
         }
     }

@@ -3,12 +3,8 @@
 use super::Rule;
 use crate::diagnostic::Severity;
 
-pub static RULE: Rule = Rule {
-    id: "invalid-json",
-    severity: Severity::Error,
-    summary: "a JSON file does not parse",
-    docs: DOCS,
-};
+pub static RULE: Rule =
+    Rule { id: "invalid-json", severity: Severity::Error, summary: "a JSON file does not parse", docs: DOCS };
 
 const DOCS: &str = r##"### What it does
 Reports the line and column where a JSON declaration (plugin.json, marketplace.json, .mcp.json, hooks.json, settings) stops parsing, including trailing commas, comments and nesting deeper than 128 levels.

@@ -3,12 +3,8 @@
 use super::Rule;
 use crate::diagnostic::Severity;
 
-pub static RULE: Rule = Rule {
-    id: "missing-required-field",
-    severity: Severity::Error,
-    summary: "a required field is absent",
-    docs: DOCS,
-};
+pub static RULE: Rule =
+    Rule { id: "missing-required-field", severity: Severity::Error, summary: "a required field is absent", docs: DOCS };
 
 const DOCS: &str = r##"### What it does
 Flags plugin.json without `name`, marketplaces without `name`, `owner` (with `name`) or `plugins`, entries without `name` or `source`, matcher groups without `hooks`, and subagents without `name` or `description`.

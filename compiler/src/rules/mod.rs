@@ -115,7 +115,12 @@ mod tests {
     #[test]
     fn rules_are_sorted_unique_and_kebab_case() {
         for pair in RULES.windows(2) {
-            assert!(pair[0].id < pair[1].id, "sort RULES in compiler/src/rules/mod.rs: `{}` before `{}`", pair[0].id, pair[1].id);
+            assert!(
+                pair[0].id < pair[1].id,
+                "sort RULES in compiler/src/rules/mod.rs: `{}` before `{}`",
+                pair[0].id,
+                pair[1].id
+            );
         }
         for rule in RULES {
             assert!(rule.id.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "`{}` is not kebab-case", rule.id);
@@ -127,7 +132,9 @@ mod tests {
         for rule in RULES {
             let mut at = 0;
             for section in ["### What it does", "### Why is this bad?", "### Example", "### Source"] {
-                let found = rule.docs[at..].find(section).unwrap_or_else(|| panic!("`{}` docs lack `{section}` (in order)", rule.id));
+                let found = rule.docs[at..]
+                    .find(section)
+                    .unwrap_or_else(|| panic!("`{}` docs lack `{section}` (in order)", rule.id));
                 at += found + section.len();
             }
             assert!(!rule.summary.ends_with('.'), "`{}` summary ends with a period", rule.id);

@@ -3,12 +3,8 @@
 use super::Rule;
 use crate::diagnostic::Severity;
 
-pub static RULE: Rule = Rule {
-    id: "reserved-name",
-    severity: Severity::Error,
-    summary: "a name Claude Code reserves",
-    docs: DOCS,
-};
+pub static RULE: Rule =
+    Rule { id: "reserved-name", severity: Severity::Error, summary: "a name Claude Code reserves", docs: DOCS };
 
 const DOCS: &str = r##"### What it does
 Flags plugin and marketplace names reserved for Anthropic (`claude-…`, `anthropic-…`, `claude-plugins-official`, …), reserved MCP server names (`workspace`, `computer-use`, …) and the skill folder `synced`.

@@ -3,12 +3,8 @@
 use super::Rule;
 use crate::diagnostic::Severity;
 
-pub static RULE: Rule = Rule {
-    id: "unknown-field",
-    severity: Severity::Warning,
-    summary: "a field Claude Code does not know",
-    docs: DOCS,
-};
+pub static RULE: Rule =
+    Rule { id: "unknown-field", severity: Severity::Warning, summary: "a field Claude Code does not know", docs: DOCS };
 
 const DOCS: &str = r##"### What it does
 Flags unknown fields in plugin.json, marketplace entries, frontmatter, MCP servers, hooks and settings, with a did-you-mean suggestion; fields that belong elsewhere (`category` in plugin.json) say where.
