@@ -112,15 +112,11 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     }
     all.files.sort_by(|a, b| a.path.cmp(&b.path));
     // Sorted by (path, offset, rule, message); exact repeats are dropped.
-    type Key = (String, usize, &'static str, String);
-    let mut keyed: Vec<(Key, Diagnostic)> = all
-        .diagnostics
-        .into_iter()
-        .map(|d| ((d.path.clone(), d.span.map_or(0, |s| s.start), d.rule, d.message.clone()), d))
-        .collect();
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    keyed.dedup_by(|a, b| a.0 == b.0);
-    all.diagnostics = keyed.into_iter().map(|(_, d)| d).collect();
+    fn key(d: &Diagnostic) -> (&str, usize, &str, &str) {
+        (&d.path, d.span.map_or(0, |s| s.start), d.rule, &d.message)
+    }
+    all.diagnostics.sort_by(|a, b| key(a).cmp(&key(b)));
+    all.diagnostics.dedup_by(|a, b| key(a) == key(b));
     Ok(all)
 }
 
@@ -194,7 +190,6 @@ struct Outcome {
     file: Option<SourceFile>,
     counts: Counts,
     diagnostics: Vec<Diagnostic>,
-    plugin: Option<PluginInfo>,
     /// The MCP servers the file declares and the ones its rules name.
     servers: ServerUse,
 }
@@ -217,7 +212,7 @@ impl Outcome {
             declared: sink.declared_servers,
             named: sink.server_refs,
         };
-        Outcome { file, counts, diagnostics: sink.diagnostics, plugin: None, servers }
+        Outcome { file, counts, diagnostics: sink.diagnostics, servers }
     }
 }
 
@@ -268,7 +263,7 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
     for root in entries_by_root.keys() {
         plugin_roots.entry(root.clone()).or_insert(None);
     }
-    let project_roots: Vec<String> = tree
+    let project_roots: std::collections::BTreeSet<String> = tree
         .dirs
         .iter()
         .filter(|d| {
@@ -338,8 +333,7 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
     // `capc check path/to/.claude` (or `~/.claude`): the folder itself is a `.claude` folder;
     // `$CLAUDE_PROJECT_DIR` is its parent, outside the check.
     if root_name == ".claude" && realm == Realm::Project {
-        let owner = Owner { scope: Scope::Project, plugin_root: None, plugin_name: None, project_root: None };
-        claim_claude_dir(&tree, &mut claims, "", &owner, &mut diagnostics, realm);
+        claim_claude_dir(&tree, &mut claims, "", &Owner::bare(Scope::Project), &mut diagnostics, realm);
     }
     if realm == Realm::Managed {
         for rel in tree.files.iter() {
@@ -355,7 +349,11 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
     // (Except inside `.claude-plugin/`, where nothing is loaded; see component-in-manifest-dir.)
     // A file already claimed through a symbolic link is the same skill: Claude Code, too,
     // loads a skill reachable from several places once, by its real path.
-    let claimed_real: std::collections::BTreeSet<String> = claims.0.keys().map(|k| tree.real_path(k)).collect();
+    let claimed_real: std::collections::BTreeSet<String> = if tree.links.is_empty() {
+        std::collections::BTreeSet::new()
+    } else {
+        claims.0.keys().map(|k| tree.real_path(k)).collect()
+    };
     for rel in tree.files.iter().filter(|f| file_name(f) == "SKILL.md" && !f.split('/').any(|s| s == ".claude-plugin"))
     {
         if claimed_real.contains(rel.as_str()) && !claims.0.contains_key(rel.as_str()) {
@@ -380,7 +378,6 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
         counts += outcome.counts;
         diagnostics.extend(outcome.diagnostics);
         files.extend(outcome.file);
-        let _ = outcome.plugin;
         let mut servers = outcome.servers;
         declared.extend(std::mem::take(&mut servers.declared));
         if !servers.named.is_empty() {
@@ -538,7 +535,8 @@ fn claim_markdown_tree(tree: &Tree, claims: &mut Claims, dir: &str, kind: FileKi
         if !rel.ends_with(".md") {
             continue;
         }
-        if let Some(skill_dir) = skill_dirs.iter().find(|d| rel.starts_with(&format!("{d}/"))) {
+        let below = |d: &&String| rel.strip_prefix(d.as_str()).is_some_and(|rest| rest.starts_with('/'));
+        if let Some(skill_dir) = skill_dirs.iter().find(below) {
             if parent(rel) == skill_dir && file_name(rel).eq_ignore_ascii_case("skill.md") {
                 claims.add(rel, FileKind::Skill, owner, Some(dir));
             }
@@ -586,7 +584,7 @@ fn claim_plugin(
     paths: &[(&'static str, String)],
     out: &mut Vec<Diagnostic>,
     realm: Realm,
-    is_project: bool,
+    is_repository: bool,
 ) {
     let at = |p: &str| join_rel(root, p).unwrap_or_default();
     let listed = |field: &'static str| paths.iter().filter(move |(f, _)| *f == field).map(|(_, p)| p.as_str());
@@ -644,7 +642,7 @@ fn claim_plugin(
             out.extend(sink.diagnostics);
         }
     }
-    if !is_project && tree.is_file(&at("CLAUDE.md")) {
+    if !is_repository && tree.is_file(&at("CLAUDE.md")) {
         let path = realm.display(&at("CLAUDE.md"));
         let mut sink = Sink::new(&path);
         sink.report(&rules::ignored_plugin_claude_md::RULE, None, "Claude Code does not load a plugin's CLAUDE.md")
@@ -737,22 +735,33 @@ fn read_json<T>(
 ) -> (Outcome, Option<T>) {
     let path = realm.display(rel);
     let mut sink = Sink::new(&path);
-    let scope = if realm == Realm::Project { Scope::Plugin } else { Scope::User };
     let Some(text) = load(dir, rel, &mut sink) else {
         return (Outcome::new(sink, None, Counts::default(), None), None);
     };
-    let cx =
-        FileCx { tree, rel, scope, plugin_root: None, project_root: None, json_source: Some(&text), plugin_name: None };
-    let result = match crate::json::parse(&text) {
-        Ok(node) => Some(f(&mut sink, &cx, &node)),
+    let cx = FileCx {
+        tree,
+        rel,
+        scope: Scope::Plugin,
+        plugin_root: None,
+        project_root: None,
+        json_source: Some(&text),
+        plugin_name: None,
+    };
+    let result = parse_json(&mut sink, &text, kind).map(|node| f(&mut sink, &cx, &node));
+    // Manifests stay: cross-file checks may report into them later.
+    let file = SourceFile { path: path.clone(), kind, scope: Scope::Plugin, name: None, text: Some(text) };
+    (Outcome::new(sink, Some(file), Counts::default(), None), result)
+}
+
+/// The JSON of a declaration file, or `invalid-json` with what the failure costs.
+fn parse_json(sink: &mut Sink<'_>, text: &str, kind: FileKind) -> Option<Node> {
+    match crate::json::parse(text) {
+        Ok(node) => Some(node),
         Err(e) => {
             sink.report(&rules::invalid_json::RULE, e.span, e.message).help(json_help(kind));
             None
         }
-    };
-    // Manifests stay: cross-file checks may report into them later.
-    let file = SourceFile { path: path.clone(), kind, scope: Scope::Plugin, name: None, text: Some(text) };
-    (Outcome::new(sink, Some(file), Counts::default(), None), result)
+    }
 }
 
 fn json_help(kind: FileKind) -> &'static str {
@@ -814,18 +823,17 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
             let fields = markdown::check(&mut sink, &cx, &text, MarkdownKind::Agent);
             name = Some(agent_name(rel, claim, fields.as_ref()));
         }
-        kind => match crate::json::parse(&text) {
-            Err(e) => {
-                sink.report(&rules::invalid_json::RULE, e.span, e.message).help(json_help(kind));
+        kind => {
+            if let Some(node) = parse_json(&mut sink, &text, kind) {
+                match kind {
+                    FileKind::ProjectMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &cx, &node, true),
+                    FileKind::PluginMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &cx, &node, false),
+                    FileKind::Hooks => counts.hooks = decl::hooks::check_file(&mut sink, &cx, &node),
+                    FileKind::Settings => counts.hooks = decl::settings::check(&mut sink, &cx, &node),
+                    _ => {}
+                }
             }
-            Ok(node) => match kind {
-                FileKind::ProjectMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &cx, &node, true),
-                FileKind::PluginMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &cx, &node, false),
-                FileKind::Hooks => counts.hooks = decl::hooks::check_file(&mut sink, &cx, &node),
-                FileKind::Settings => counts.hooks = decl::settings::check(&mut sink, &cx, &node),
-                _ => {}
-            },
-        },
+        }
     }
     // Cross-file checks report only into files with MCP server references.
     let keep = !sink.diagnostics.is_empty() || !sink.server_refs.is_empty();

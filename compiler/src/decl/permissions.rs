@@ -47,9 +47,8 @@ pub struct ServerRef {
 }
 
 /// Checks a value holding rules: a JSON or YAML list of strings, or a comma- or
-/// space-separated string. Returns the MCP servers the rules name.
-pub fn check_value(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &str, node: &Node, usage: Use) -> Vec<ServerRef> {
-    let mut refs = Vec::new();
+/// space-separated string. The MCP servers the rules name go to `sink.server_refs`.
+pub fn check_value(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &str, node: &Node, usage: Use) {
     let pieces: Vec<(String, Option<usize>)> = match &node.kind {
         NodeKind::Array(items) => items
             .iter()
@@ -62,7 +61,7 @@ pub fn check_value(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &str, node: &No
                 .map(|(start, piece)| (piece.to_string(), base.map(|b| b + start)))
                 .collect()
         }
-        _ => return refs,
+        _ => return,
     };
     for (text, offset) in pieces {
         let whole = offset.map_or(node.span, |o| Span::new(o, o + text.len()));
@@ -80,7 +79,7 @@ pub fn check_value(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &str, node: &No
                     "Claude Code's settings validator rejects `Tool()`; write `{}` for the whole tool",
                     rule.tool.written
                 ));
-                check_rule(sink, cx, &rule, &text, usage, whole, &at, &mut refs);
+                check_rule(sink, cx, &rule, &text, usage, whole, &at);
             }
             Err(e) => {
                 let d = sink.report(
@@ -92,10 +91,9 @@ pub fn check_value(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &str, node: &No
                     d.help(help.clone());
                 }
             }
-            Ok(rule) => check_rule(sink, cx, &rule, &text, usage, whole, &at, &mut refs),
+            Ok(rule) => check_rule(sink, cx, &rule, &text, usage, whole, &at),
         }
     }
-    refs
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -107,7 +105,6 @@ fn check_rule(
     usage: Use,
     whole: Span,
     at: &dyn Fn(Span) -> Span,
-    refs: &mut Vec<ServerRef>,
 ) {
     let tool = &rule.tool;
     match &tool.kind {
@@ -158,7 +155,6 @@ fn check_rule(
             }
             if !server.contains('*') && !server.is_empty() {
                 let _ = name;
-                refs.push(ServerRef { server: server.clone(), span: at(tool.span) });
                 sink.server_refs.push(ServerRef { server: server.clone(), span: at(tool.span) });
             }
         }
