@@ -84,12 +84,24 @@ fn is_delimiter(line: &str) -> bool {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Parsed {
     /// The fields, as a mapping node (empty when the block is empty).
-    Fields { node: Node, lenient: Option<LenientNote> },
+    Fields { node: Node, lenient: Option<LenientNote>, spans: Spans },
     /// YAML that even the lenient retry cannot read. Claude Code loads the file with
     /// empty metadata (skills, commands) or skips it (subagents).
     Invalid { span: Span, message: String },
     /// Valid YAML that is not a mapping (`- a`, a bare scalar).
     NotAMapping { span: Span, found: &'static str },
+}
+
+/// How precise the spans of a parsed block are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spans {
+    /// Every value has its own span (the flat fast path).
+    Exact,
+    /// Nested values share their top-level entry's span; `refine_spans` can make them exact.
+    Refinable,
+    /// Nested values share their entry's span for good: the text that parsed is not the file's
+    /// (the lenient retry quoted values, or tabs were read as spaces).
+    Entry,
 }
 
 /// The YAML was invalid and loaded only because Claude Code 2.1.332 quoted these lines.
@@ -104,7 +116,7 @@ pub struct LenientNote {
 pub fn parse(text: &str, block: &Block) -> Parsed {
     let yaml = &text[block.yaml.start..block.yaml.end];
     if let Some(node) = flat(yaml, block.yaml.start) {
-        return Parsed::Fields { node, lenient: None };
+        return Parsed::Fields { node, lenient: None, spans: Spans::Exact };
     }
     parse_with_yaml(text, block)
 }
@@ -113,20 +125,20 @@ pub fn parse(text: &str, block: &Block) -> Parsed {
 pub fn parse_with_yaml(text: &str, block: &Block) -> Parsed {
     let yaml = &text[block.yaml.start..block.yaml.end];
     match load(yaml) {
-        Ok(value) => to_fields(text, block, value, None),
+        Ok(value) => to_fields(text, block, value, None, Spans::Refinable),
         Err(first) => {
             // Claude Code's YAML reader accepts tabs that indent a nested block (`metadata:` then
             // `\tkey: x`), where libyaml refuses them; read such text with the tabs as spaces.
             if let Some(expanded) = expand_leading_tabs(yaml) {
                 if let Ok(value) = load(&expanded) {
-                    return to_fields(text, block, value, None);
+                    return to_fields(text, block, value, None, Spans::Entry);
                 }
             }
             let (quoted, first_quoted) = quote_problematic_values(yaml);
             match first_quoted.and_then(|span| load(&quoted).ok().map(|v| (v, span))) {
                 Some((value, span)) => {
                     let note = LenientNote { span: span.shift(block.yaml.start), yaml_error: first.message.clone() };
-                    to_fields(text, block, value, Some(note))
+                    to_fields(text, block, value, Some(note), Spans::Entry)
                 }
                 None => Parsed::Invalid { span: first.span.shift(block.yaml.start), message: first.message },
             }
@@ -329,24 +341,24 @@ fn is_js_whitespace(c: char) -> bool {
     c.is_whitespace() || c == '\u{feff}'
 }
 
-fn to_fields(text: &str, block: &Block, value: Node, lenient: Option<LenientNote>) -> Parsed {
+fn to_fields(text: &str, block: &Block, value: Node, lenient: Option<LenientNote>, spans: Spans) -> Parsed {
     match value.kind {
         NodeKind::Null => {
-            Parsed::Fields { node: Node { kind: NodeKind::Object(Vec::new()), span: block.yaml }, lenient }
+            Parsed::Fields { node: Node { kind: NodeKind::Object(Vec::new()), span: block.yaml }, lenient, spans }
         }
         NodeKind::Object(entries) => {
-            let spans = top_level_spans(text, block);
+            let entry_spans = top_level_spans(text, block);
             let entries = entries
                 .into_iter()
                 .map(|(key, value)| {
-                    let (key_span, value_span) = spans
+                    let (key_span, value_span) = entry_spans
                         .iter()
                         .find(|s| s.name == key.name)
                         .map_or((block.yaml, block.yaml), |s| (s.key, s.value));
                     (Key { name: key.name, span: key_span }, with_span(value, value_span))
                 })
                 .collect();
-            Parsed::Fields { node: Node { kind: NodeKind::Object(entries), span: block.yaml }, lenient }
+            Parsed::Fields { node: Node { kind: NodeKind::Object(entries), span: block.yaml }, lenient, spans }
         }
         kind => Parsed::NotAMapping { span: block.yaml, found: Node { kind, span: block.yaml }.type_name() },
     }
@@ -526,8 +538,8 @@ mod tests {
             Split::None => "none".to_string(),
             Split::Unclosed { opener } => format!("unclosed {}..{}", opener.start, opener.end),
             Split::Found(block) => match parse(text, &block) {
-                Parsed::Fields { mut node, lenient } => {
-                    if lenient.is_none() {
+                Parsed::Fields { mut node, lenient, spans } => {
+                    if spans == Spans::Refinable {
                         refine_spans(text, &block, &mut node);
                     }
                     let mut s = node.debug_tree();

@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
             check_span(text, block.yaml.start, block.yaml.end);
             assert!(block.body_start <= text.len());
             match frontmatter::parse(text, &block) {
-                Parsed::Fields { node, lenient } => {
+                Parsed::Fields { node, lenient, .. } => {
                     check_node(text, &node);
                     if let Some(note) = lenient {
                         check_span(text, note.span.start, note.span.end);

@@ -87,8 +87,8 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
             return None;
         }
         Split::Found(block) => match frontmatter::parse(text, &block) {
-            Parsed::Fields { node, lenient } => {
-                let exact = lenient.is_none();
+            Parsed::Fields { node, lenient, spans } => {
+                let refinable = spans == frontmatter::Spans::Refinable;
                 if let Some(note) = lenient {
                     sink.report(
                         &rules::lenient_frontmatter::RULE,
@@ -97,7 +97,7 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
                     )
                     .help("wrap the value in quotes, or use a block scalar (`description: |`), so strict YAML readers and older Claude Code versions agree");
                 }
-                (node, block, exact)
+                (node, block, refinable)
             }
             Parsed::Invalid { span, message } => {
                 let consequence = match kind {
@@ -122,13 +122,13 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
             }
         },
     };
-    let (mut fields, block, exact) = fields;
+    let (mut fields, block, refinable) = fields;
     let path = sink.path().to_string();
     let mut findings = Sink::new(&path);
     check_fields_of(&mut findings, cx, text, &fields, kind);
     // Nested values carry their entry's span until something is reported; then the file is
     // checked again with exact spans (a second YAML pass that clean files never pay for).
-    if exact && !findings.diagnostics.is_empty() {
+    if refinable && !findings.diagnostics.is_empty() {
         frontmatter::refine_spans(text, &block, &mut fields);
         findings = Sink::new(&path);
         check_fields_of(&mut findings, cx, text, &fields, kind);
