@@ -900,11 +900,33 @@ fn agent_name(rel: &str, claim: &Claim, fields: Option<&Node>) -> String {
 /// The largest plugin agent file Claude Code 2.1.332 loads.
 const PLUGIN_AGENT_MAX_BYTES: usize = 1_048_576;
 
-/// 1-based (line, column) of a diagnostic's start and end in its file.
-pub fn positions(checked: &Checked, diagnostic: &Diagnostic) -> ((usize, usize), (usize, usize)) {
-    let Some(span) = diagnostic.span else { return ((1, 1), (1, 1)) };
-    let Some(file) = checked.source(&diagnostic.path) else { return ((1, 1), (1, 1)) };
-    let Some(text) = &file.text else { return ((1, 1), (1, 1)) };
-    let index = LineIndex::new(text);
-    (index.position(text, span.start), index.position(text, span.end))
+/// Turns diagnostics' spans into 1-based (line, column) pairs. Diagnostics come sorted by
+/// path, so the line index of a file is built once and reused for all of its findings.
+pub struct Positions<'a> {
+    checked: &'a Checked,
+    current: Option<(&'a str, &'a str, LineIndex)>,
+}
+
+impl<'a> Positions<'a> {
+    pub fn new(checked: &'a Checked) -> Positions<'a> {
+        Positions { checked, current: None }
+    }
+
+    /// Start and end of `diagnostic`; a finding without a span (or a file without text) is
+    /// placed at 1:1.
+    pub fn of(&mut self, diagnostic: &Diagnostic) -> ((usize, usize), (usize, usize)) {
+        let Some(span) = diagnostic.span else { return ((1, 1), (1, 1)) };
+        if self.current.as_ref().is_none_or(|(path, _, _)| *path != diagnostic.path) {
+            let checked = self.checked;
+            self.current = checked
+                .source(&diagnostic.path)
+                .and_then(|f| f.text.as_deref().map(|text| (f.path.as_str(), text, LineIndex::new(text))));
+        }
+        match &self.current {
+            Some((path, text, index)) if *path == diagnostic.path => {
+                (index.position(text, span.start), index.position(text, span.end))
+            }
+            _ => ((1, 1), (1, 1)),
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! Rendering: diagnostics for people (miette, with the source line underlined) and for
 //! tools (`--format json`, schema version 1). Both come out in the same sorted order.
 
-use crate::check::{positions, Checked};
+use crate::check::{Checked, Positions};
 use crate::diagnostic::{Diagnostic, Severity};
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource};
 use serde::Serialize;
@@ -49,6 +49,7 @@ struct JsonSummary {
 
 pub fn to_json(checked: &Checked) -> String {
     let c = checked.declarations;
+    let mut positions = Positions::new(checked);
     let report = JsonReport {
         version: 1,
         files_checked: checked.files_checked,
@@ -66,7 +67,7 @@ pub fn to_json(checked: &Checked) -> String {
             .diagnostics
             .iter()
             .map(|d| {
-                let ((line, column), (end_line, end_column)) = positions(checked, d);
+                let ((line, column), (end_line, end_column)) = positions.of(d);
                 JsonDiagnostic {
                     rule: d.rule,
                     severity: d.severity.as_str(),
