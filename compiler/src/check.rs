@@ -11,7 +11,7 @@ use crate::decl::manifest::{self, EntryInfo, PluginInfo};
 use crate::decl::markdown::{self, MarkdownKind};
 use crate::decl::permissions::ServerRef;
 use crate::decl::{self, file_name, join_rel, parent, Counts, FileCx, FileKind, Scope};
-use crate::diagnostic::{Diagnostic, LineIndex, Severity, Sink};
+use crate::diagnostic::{report_at, Diagnostic, LineIndex, Severity, Sink};
 use crate::node::Node;
 use crate::rules;
 use crate::walk::{self, Content, Tree, WalkProblemKind};
@@ -296,19 +296,16 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
             outcomes.push(outcome);
         }
         if let (Some(name), Some(span), Some(rel)) = (&info.name, info.name_span, manifest_rel) {
-            let path = realm.display(rel);
-            let mut sink = Sink::new(&path);
             if anthropic_listed.contains(root) {
                 // Listed by one of Anthropic's own marketplaces: its names are Anthropic's.
             } else if manifest::is_reserved_plugin_name(name) {
-                sink.report(&rules::reserved_name::RULE, span, format!("plugin name `{name}` is reserved for Anthropic"))
+                report_at(&mut diagnostics, realm.display(rel), &rules::reserved_name::RULE, span, format!("plugin name `{name}` is reserved for Anthropic"))
                     .help("a third-party plugin may not be `claude`, `anthropic` or `claude-code`, start with `claude-`, `anthropic-` or `cc-plugin-`, or pair `official` with them; name it for what it does");
             } else if manifest::reads_as_anthropic(name) {
-                sink.report(&rules::reserved_name::RULE, span, format!("plugin name `{name}` reads as one of Anthropic's own"))
+                report_at(&mut diagnostics, realm.display(rel), &rules::reserved_name::RULE, span, format!("plugin name `{name}` reads as one of Anthropic's own"))
                     .severity(Severity::Warning)
                     .help("`claude plugin validate` warns about names that mention Claude or Anthropic; name it for what it does");
             }
-            diagnostics.extend(sink.diagnostics);
         }
         let entries = entries_by_root.get(root).map(Vec::as_slice).unwrap_or_default();
         cross_check_entries(&mut diagnostics, realm, &info, manifest_rel.as_deref(), entries);
@@ -397,21 +394,23 @@ fn undeclared_servers(declared: &std::collections::BTreeSet<String>, references:
         if declared.contains(&reference.server) {
             continue;
         }
-        let mut sink = Sink::new(&use_.path);
         if let Some(plugin) = &use_.plugin {
             let own = decl::mcp::normalize(&format!("plugin_{plugin}_{}", reference.server));
             if declared.contains(&own) {
-                sink.report(
+                report_at(
+                    &mut out,
+                    use_.path.clone(),
                     &rules::unknown_mcp_server_in_rule::RULE,
                     reference.span,
                     format!("this plugin's server `{}` is named `{own}` in tool names", reference.server),
                 )
                 .help(format!("write `mcp__{own}__…`; the bare `mcp__{}__…` matches nothing", reference.server));
-                out.extend(sink.diagnostics);
             }
             continue;
         }
-        let d = sink.report(
+        let d = report_at(
+            &mut out,
+            use_.path.clone(),
             &rules::unknown_mcp_server_in_rule::RULE,
             reference.span,
             format!("no MCP server `{}` is declared here", reference.server),
@@ -420,7 +419,6 @@ fn undeclared_servers(declared: &std::collections::BTreeSet<String>, references:
             Some(s) => d.help(format!("did you mean `{s}`? Server names are matched as their tools are named (characters outside `[A-Za-z0-9_-]` become `_`)")),
             None => d.help("declare it in `.mcp.json` or a plugin; if it lives in `~/.claude.json` or another plugin, the rule is fine there (check with `--user-dir`)"),
         };
-        out.extend(sink.diagnostics);
     }
     out
 }
@@ -432,46 +430,33 @@ fn is_manifest(rel: &str, name: &str) -> bool {
 fn walk_problems(tree: &Tree, realm: Realm) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for problem in &tree.problems {
-        let path = realm.display(&problem.path);
-        let mut sink = Sink::new(&path);
-        match &problem.kind {
-            WalkProblemKind::EscapesRoot { target } => {
-                sink.report(
-                    &rules::unfollowed_symlink::RULE,
-                    None,
-                    format!("symbolic link to `{target}` leaves the checked folder; not followed"),
-                )
-                .help("check the folder that holds the target instead, or copy the files in");
-            }
-            WalkProblemKind::Dangling { target } => {
-                sink.report(
-                    &rules::unfollowed_symlink::RULE,
-                    None,
-                    format!("symbolic link to `{target}` points at nothing"),
-                )
-                .help("fix or remove the link");
-            }
-            WalkProblemKind::Loop { target } => {
-                sink.report(
-                    &rules::unfollowed_symlink::RULE,
-                    None,
-                    format!("symbolic link to `{target}` loops back to a folder that contains it; not followed"),
-                )
-                .help("remove the link");
-            }
+        let (rule, message, help) = match &problem.kind {
+            WalkProblemKind::EscapesRoot { target } => (
+                &rules::unfollowed_symlink::RULE,
+                format!("symbolic link to `{target}` leaves the checked folder; not followed"),
+                Some("check the folder that holds the target instead, or copy the files in"),
+            ),
+            WalkProblemKind::Dangling { target } => (
+                &rules::unfollowed_symlink::RULE,
+                format!("symbolic link to `{target}` points at nothing"),
+                Some("fix or remove the link"),
+            ),
+            WalkProblemKind::Loop { target } => (
+                &rules::unfollowed_symlink::RULE,
+                format!("symbolic link to `{target}` loops back to a folder that contains it; not followed"),
+                Some("remove the link"),
+            ),
             WalkProblemKind::Unreadable { error } => {
-                sink.report(&rules::unreadable_file::RULE, None, format!("cannot read this folder: {error}"));
+                (&rules::unreadable_file::RULE, format!("cannot read this folder: {error}"), None)
             }
-            WalkProblemKind::TooManyEntries => {
-                sink.report(
-                    &rules::unreadable_file::RULE,
-                    None,
-                    format!("more than {} entries; the rest of the tree was not checked", walk::MAX_ENTRIES),
-                )
-                .help("check a smaller folder");
-            }
-        }
-        out.extend(sink.diagnostics);
+            WalkProblemKind::TooManyEntries => (
+                &rules::unreadable_file::RULE,
+                format!("more than {} entries; the rest of the tree was not checked", walk::MAX_ENTRIES),
+                Some("check a smaller folder"),
+            ),
+        };
+        let d = report_at(&mut out, realm.display(&problem.path), rule, None, message);
+        d.help = help.map(str::to_string);
     }
     out
 }
@@ -566,12 +551,15 @@ fn claim_skills_dir(
         }
     }
     for rel in tree.files_under(dir).filter(|f| parent(f) == dir && f.ends_with(".md")) {
-        let path = realm.display(rel);
-        let mut sink = Sink::new(&path);
         let stem = file_name(rel).trim_end_matches(".md");
-        sink.report(&rules::loose_skill_file::RULE, None, "a loose Markdown file in a skills folder is not a skill")
-            .help(format!("move it to `{dir}/{stem}/SKILL.md`"));
-        out.extend(sink.diagnostics);
+        report_at(
+            out,
+            realm.display(rel),
+            &rules::loose_skill_file::RULE,
+            None,
+            "a loose Markdown file in a skills folder is not a skill",
+        )
+        .help(format!("move it to `{dir}/{stem}/SKILL.md`"));
     }
 }
 
@@ -631,23 +619,25 @@ fn claim_plugin(
     for folder in ["skills", "commands", "agents", "hooks"] {
         let inside = join_rel(&manifest_dir, folder).unwrap_or_default();
         if tree.is_dir(&inside) {
-            let path = realm.display(&inside);
-            let mut sink = Sink::new(&path);
-            sink.report(
+            report_at(
+                out,
+                realm.display(&inside),
                 &rules::component_in_manifest_dir::RULE,
                 None,
                 format!("`{folder}/` inside `.claude-plugin/` is never loaded"),
             )
             .help(format!("move it to the plugin root: `{}/`", realm.display(&at(folder))));
-            out.extend(sink.diagnostics);
         }
     }
     if !is_repository && tree.is_file(&at("CLAUDE.md")) {
-        let path = realm.display(&at("CLAUDE.md"));
-        let mut sink = Sink::new(&path);
-        sink.report(&rules::ignored_plugin_claude_md::RULE, None, "Claude Code does not load a plugin's CLAUDE.md")
-            .help("put instructions for the model in a skill or an agent");
-        out.extend(sink.diagnostics);
+        report_at(
+            out,
+            realm.display(&at("CLAUDE.md")),
+            &rules::ignored_plugin_claude_md::RULE,
+            None,
+            "Claude Code does not load a plugin's CLAUDE.md",
+        )
+        .help("put instructions for the model in a skill or an agent");
     }
 }
 

@@ -64,17 +64,29 @@ impl<'a> Sink<'a> {
         span: impl Into<Option<Span>>,
         message: impl Into<String>,
     ) -> &mut Diagnostic {
-        self.diagnostics.push(Diagnostic {
-            rule: rule.id,
-            severity: rule.severity,
-            path: self.path.to_string(),
-            span: span.into(),
-            message: message.into(),
-            help: None,
-        });
-        let last = self.diagnostics.len() - 1;
-        &mut self.diagnostics[last]
+        report_at(&mut self.diagnostics, self.path.to_string(), rule, span, message)
     }
+}
+
+/// Adds a finding of `rule` about `path` to `out`, with the rule's default severity. For
+/// findings about a file the check does not read (a stray folder, a link) or across files.
+pub fn report_at<'o>(
+    out: &'o mut Vec<Diagnostic>,
+    path: String,
+    rule: &crate::rules::Rule,
+    span: impl Into<Option<Span>>,
+    message: impl Into<String>,
+) -> &'o mut Diagnostic {
+    out.push(Diagnostic {
+        rule: rule.id,
+        severity: rule.severity,
+        path,
+        span: span.into(),
+        message: message.into(),
+        help: None,
+    });
+    let last = out.len() - 1;
+    &mut out[last]
 }
 
 impl Diagnostic {
