@@ -2,8 +2,9 @@
 //! calls one library function and maps the outcome to an exit code:
 //! 0 clean (warnings allowed), 1 errors found, 2 capc itself could not run.
 
-use capc_compiler::{report, rules, Options};
-use clap::{Parser, Subcommand, ValueEnum};
+use capc_compiler::lock::{view, write};
+use capc_compiler::{report, rules, Checked, Options};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,12 +33,8 @@ enum Command {
         /// Output format: `human` (annotated source) or `json` (stable, version 1)
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
-        /// Also check a user scope: a home folder whose `.claude/` holds skills, commands, agents and settings
-        #[arg(long, value_name = "DIR")]
-        user_dir: Option<PathBuf>,
-        /// Also check a managed scope: the folder of `managed-settings.json` (`/etc/claude-code` on Linux)
-        #[arg(long, value_name = "DIR")]
-        managed_dir: Option<PathBuf>,
+        #[command(flatten)]
+        scopes: Scopes,
         /// When to color human output
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
@@ -46,11 +43,97 @@ enum Command {
         #[arg(long)]
         list_files: bool,
     },
+    /// Resolve names and precedence and write PATH/capabilities.lock
+    ///
+    /// Checks PATH as `capc check` does, resolves which skill, command, agent and MCP server
+    /// each name reaches (and what it hides), and writes the result with a SHA-256 of every
+    /// source file. The file is rewritten only when its content changes. Refuses to write
+    /// when the check finds errors. Exits 0 when written or unchanged, 1 on errors or (with
+    /// --check) a stale or missing lock, 2 when capc could not run.
+    Lock {
+        /// The folder to lock
+        #[arg(default_value = ".")]
+        path: PathBuf,
+        /// Write nothing; exit 1 with a diff when the lock on disk is not what `capc lock` would write
+        #[arg(long)]
+        check: bool,
+        #[command(flatten)]
+        scopes: Scopes,
+    },
+    /// Print the resolved command table in lookup order, then agents, MCP servers and tools
+    ///
+    /// Hidden (shadowed) entries are listed too, with what hides them. In human output,
+    /// built-ins nothing hides are summarised (use --all); JSON lists everything.
+    Ls {
+        /// The folder to resolve
+        #[arg(default_value = ".")]
+        path: PathBuf,
+        /// Output format: `human` or `json` (stable, version 1)
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// List every built-in command and bundled skill too
+        #[arg(long)]
+        all: bool,
+        #[command(flatten)]
+        scopes: Scopes,
+    },
+    /// Show every candidate for a name, the winner first, and the rule that decided
+    ///
+    /// NAME may be a command (`deploy`, `/deploy`, `my-plugin:review`), an agent, an MCP
+    /// server (`github` or `mcp__github`), a built-in tool or a permission rule.
+    Explain {
+        /// The name to explain
+        name: String,
+        /// The folder to resolve
+        #[arg(default_value = ".")]
+        path: PathBuf,
+        #[command(flatten)]
+        scopes: Scopes,
+    },
+    /// Print the resolution graph: declarations and who shadows, removes or pre-empts whom
+    Graph {
+        /// The folder to resolve
+        #[arg(default_value = ".")]
+        path: PathBuf,
+        /// `dot` (Graphviz: `capc graph | dot -Tsvg > graph.svg`) or `json` (version 1)
+        #[arg(long, value_enum, default_value_t = GraphFormat::Dot)]
+        format: GraphFormat,
+        #[command(flatten)]
+        scopes: Scopes,
+    },
     /// List every rule, or print one rule's documentation
     Rules {
         /// A rule id such as `invalid-json`
         id: Option<String>,
     },
+}
+
+/// Scopes outside PATH; nothing outside PATH is read unless one is given.
+#[derive(Args, Clone, Default)]
+struct Scopes {
+    /// Also read a user scope: a home folder whose `.claude/` holds skills, commands, agents and
+    /// settings, and whose `.claude.json` holds user MCP servers
+    #[arg(long, value_name = "DIR")]
+    user_dir: Option<PathBuf>,
+    /// Also read a managed scope: the folder of `managed-settings.json` and `managed-mcp.json`
+    /// (`/etc/claude-code` on Linux)
+    #[arg(long, value_name = "DIR")]
+    managed_dir: Option<PathBuf>,
+    /// Also read the skills of DIR/.claude/skills, as `claude --add-dir DIR` does (repeatable)
+    #[arg(long, value_name = "DIR")]
+    add_dir: Vec<PathBuf>,
+}
+
+impl Scopes {
+    fn options(self, root: PathBuf) -> Options {
+        Options { root, user_dir: self.user_dir, managed_dir: self.managed_dir, add_dirs: self.add_dir }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum GraphFormat {
+    Dot,
+    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -69,28 +152,160 @@ enum Color {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { path, format, user_dir, managed_dir, color, list_files } => {
-            check(path, format, user_dir, managed_dir, color, list_files)
+        Command::Check { path, format, scopes, color, list_files } => {
+            check(scopes.options(path), format, color, list_files)
         }
+        Command::Lock { path, check, scopes } => lock(scopes.options(path), check),
+        Command::Ls { path, format, all, scopes } => ls(scopes.options(path), format, all),
+        Command::Explain { name, path, scopes } => explain(scopes.options(path), &name),
+        Command::Graph { path, format, scopes } => graph(scopes.options(path), format),
         Command::Rules { id } => rules_command(id.as_deref()),
     }
 }
 
-fn check(
-    path: PathBuf,
-    format: Format,
-    user_dir: Option<PathBuf>,
-    managed_dir: Option<PathBuf>,
-    color: Color,
-    list_files: bool,
-) -> ExitCode {
-    let options = Options { root: path, user_dir, managed_dir };
-    let checked = match capc_compiler::check(&options) {
-        Ok(checked) => checked,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
+/// Runs a check, or says why it could not run.
+fn run_check(options: &Options) -> Result<Checked, ExitCode> {
+    capc_compiler::check(options).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })
+}
+
+fn use_color(color: Color, terminal: bool) -> bool {
+    match color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => terminal && std::env::var_os("NO_COLOR").is_none(),
+    }
+}
+
+fn exit(result: std::io::Result<()>, code: u8) -> ExitCode {
+    if result.is_err() {
+        ExitCode::from(2)
+    } else {
+        ExitCode::from(code)
+    }
+}
+
+fn lock(options: Options, check_only: bool) -> ExitCode {
+    let checked = match run_check(&options) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let findings = checked.count(capc_compiler::Severity::Error) + checked.count(capc_compiler::Severity::Warning);
+    if findings > 0 {
+        let text = report::to_text(&checked, use_color(Color::Auto, std::io::stderr().is_terminal()), terminal_width());
+        eprint!("{text}");
+    }
+    if checked.has_errors() {
+        eprintln!("error: not writing {}: fix the errors above first", write::FILE_NAME);
+        return ExitCode::from(1);
+    }
+    let text = write::encode(&write::build(&checked));
+    let path = options.root.join(write::FILE_NAME);
+    if check_only {
+        return match std::fs::read_to_string(&path) {
+            Ok(old) if old == text => {
+                eprintln!("{} is up to date", path.display());
+                ExitCode::SUCCESS
+            }
+            Ok(old) => {
+                let diff = write::diff(&old, &text, write::FILE_NAME);
+                eprintln!("error: {} is stale; run `capc lock` to update it", path.display());
+                exit(write_stdout(&diff), 1)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                eprintln!("error: {} does not exist; run `capc lock` to create it", path.display());
+                ExitCode::from(1)
+            }
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", path.display());
+                ExitCode::from(2)
+            }
+        };
+    }
+    match write::write(&path, &text) {
+        Ok(written) => {
+            let verb = match written {
+                write::Written::Unchanged => "unchanged",
+                write::Written::Created => "created",
+                write::Written::Updated => "updated",
+            };
+            let lock = write::build(&checked);
+            eprintln!(
+                "{} {verb}: {} commands, {} agents, {} MCP servers, {} hooks, {} permission rules from {} files",
+                path.display(),
+                lock.commands.len(),
+                lock.agents.len(),
+                lock.mcp_servers.len(),
+                lock.hooks.len(),
+                lock.permissions.len(),
+                lock.sources.len()
+            );
+            ExitCode::SUCCESS
         }
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn resolution(checked: &Checked) -> &capc_compiler::lock::resolve::Resolution {
+    // `check` always resolves; this is set whenever a check returned.
+    checked.resolution.as_ref().unwrap_or_else(|| unreachable!("check() resolves"))
+}
+
+fn ls(options: Options, format: Format, all: bool) -> ExitCode {
+    let checked = match run_check(&options) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let r = resolution(&checked);
+    let text = match format {
+        Format::Json => view::ls_json(r),
+        Format::Human => view::ls_text(r, all),
+    };
+    exit(write_stdout(&text), 0)
+}
+
+fn explain(options: Options, name: &str) -> ExitCode {
+    let checked = match run_check(&options) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let r = resolution(&checked);
+    match view::explain(r, name) {
+        Some(text) => exit(write_stdout(&text), 0),
+        None => {
+            let bare = name.trim_start_matches('/');
+            let names = view::names(r);
+            match capc_compiler::diagnostic::did_you_mean(bare, names.iter().map(String::as_str)) {
+                Some(s) => eprintln!("error: nothing here is named `{bare}`; did you mean `{s}`?"),
+                None => eprintln!("error: nothing here is named `{bare}`; `capc ls` lists every name"),
+            }
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn graph(options: Options, format: GraphFormat) -> ExitCode {
+    let checked = match run_check(&options) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let r = resolution(&checked);
+    let text = match format {
+        GraphFormat::Dot => view::graph_dot(r),
+        GraphFormat::Json => view::graph_json(r),
+    };
+    exit(write_stdout(&text), 0)
+}
+
+fn check(options: Options, format: Format, color: Color, list_files: bool) -> ExitCode {
+    let checked = match run_check(&options) {
+        Ok(c) => c,
+        Err(code) => return code,
     };
     if list_files {
         let listing: String = checked
@@ -105,14 +320,7 @@ fn check(
     }
     let output = match format {
         Format::Json => report::to_json(&checked),
-        Format::Human => {
-            let color = match color {
-                Color::Always => true,
-                Color::Never => false,
-                Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-            };
-            report::to_text(&checked, color, terminal_width())
-        }
+        Format::Human => report::to_text(&checked, use_color(color, std::io::stdout().is_terminal()), terminal_width()),
     };
     if write_stdout(&output).is_err() {
         return ExitCode::from(2);

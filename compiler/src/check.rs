@@ -12,6 +12,7 @@ use crate::decl::markdown::{self, MarkdownKind};
 use crate::decl::permissions::ServerRef;
 use crate::decl::{self, file_name, join_rel, parent, Counts, FileCx, FileKind, Scope};
 use crate::diagnostic::{report_at, Diagnostic, LineIndex, Severity, Sink};
+use crate::lock::decls::{Decl, Item, Placement};
 use crate::node::Node;
 use crate::rules;
 use crate::walk::{self, Content, Tree, WalkProblemKind};
@@ -28,6 +29,8 @@ pub struct Options {
     pub user_dir: Option<PathBuf>,
     /// The managed-settings folder (`/etc/claude-code` on Linux).
     pub managed_dir: Option<PathBuf>,
+    /// `--add-dir` folders: only their `.claude/skills/` is read.
+    pub add_dirs: Vec<PathBuf>,
 }
 
 /// A file that was read, with its text for rendering positions.
@@ -53,6 +56,12 @@ pub struct Checked {
     pub files: Vec<SourceFile>,
     pub declarations: Counts,
     pub diagnostics: Vec<Diagnostic>,
+    /// Every declaration, for the resolver.
+    pub decls: Vec<Decl>,
+    /// Every file read, with its content hash, sorted by path.
+    pub sources: Vec<crate::lock::model::Source>,
+    /// Names and precedence resolved (set by [`check`]).
+    pub resolution: Option<crate::lock::resolve::Resolution>,
 }
 
 impl Checked {
@@ -96,8 +105,18 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     if let Some(dir) = &options.managed_dir {
         roots.push((dir.clone(), Realm::Managed));
     }
-    let mut all =
-        Checked { files_checked: 0, files: Vec::new(), declarations: Counts::default(), diagnostics: Vec::new() };
+    for (i, dir) in options.add_dirs.iter().enumerate() {
+        roots.push((dir.clone(), Realm::AddDir(i + 1)));
+    }
+    let mut all = Checked {
+        files_checked: 0,
+        files: Vec::new(),
+        declarations: Counts::default(),
+        diagnostics: Vec::new(),
+        decls: Vec::new(),
+        sources: Vec::new(),
+        resolution: None,
+    };
     for (dir, realm) in roots {
         match std::fs::metadata(&dir) {
             Ok(m) if m.is_dir() => {}
@@ -109,8 +128,26 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         all.files.extend(one.files);
         all.declarations += one.declarations;
         all.diagnostics.extend(one.diagnostics);
+        all.decls.extend(one.decls);
+        all.sources.extend(one.sources);
     }
     all.files.sort_by(|a, b| a.path.cmp(&b.path));
+    all.sources.sort_by(|a, b| a.path.cmp(&b.path));
+    // Declarations in a stable order whatever order the parallel reads finished in.
+    all.decls.sort_by(|a, b| (&a.path, a.span.map(|s| s.start)).cmp(&(&b.path, b.span.map(|s| s.start))));
+    let resolution = crate::lock::resolve::resolve(&all.decls);
+    // Findings of the resolver may point into files whose text was dropped as clean.
+    for d in &resolution.diagnostics {
+        if let Ok(i) = all.files.binary_search_by(|f| f.path.as_str().cmp(&d.path)) {
+            if all.files[i].text.is_none() && d.span.is_some() {
+                if let walk::Content::Text(text) = walk::read(&locate(options, &d.path)) {
+                    all.files[i].text = Some(text);
+                }
+            }
+        }
+    }
+    all.diagnostics.extend(resolution.diagnostics.iter().cloned());
+    all.resolution = Some(resolution);
     // Sorted by (path, offset, rule, message); exact repeats are dropped.
     fn key(d: &Diagnostic) -> (&str, usize, &str, &str) {
         (&d.path, d.span.map_or(0, |s| s.start), d.rule, &d.message)
@@ -126,6 +163,8 @@ enum Realm {
     Project,
     User,
     Managed,
+    /// The n-th `--add-dir` (from 1).
+    AddDir(usize),
 }
 
 impl Realm {
@@ -134,7 +173,60 @@ impl Realm {
             Realm::Project => rel.to_string(),
             Realm::User => format!("~/{rel}"),
             Realm::Managed => format!("<managed>/{rel}"),
+            Realm::AddDir(n) => format!("<add-dir {n}>/{rel}"),
         }
+    }
+}
+
+/// The file a shown path names, given the folders of a check.
+pub fn locate(options: &Options, shown: &str) -> PathBuf {
+    if let Some(rest) = shown.strip_prefix("~/") {
+        if let Some(dir) = &options.user_dir {
+            return dir.join(rest);
+        }
+    }
+    if let Some(rest) = shown.strip_prefix("<managed>/") {
+        if let Some(dir) = &options.managed_dir {
+            return dir.join(rest);
+        }
+    }
+    if let Some(rest) = shown.strip_prefix("<add-dir ") {
+        if let Some((n, rel)) = rest.split_once(">/") {
+            if let Some(dir) = n.parse::<usize>().ok().and_then(|n| options.add_dirs.get(n.wrapping_sub(1))) {
+                return dir.join(rel);
+            }
+        }
+    }
+    options.root.join(shown)
+}
+
+/// Where a claimed file's declarations land in the lock, or `None` when Claude Code started
+/// in the checked folder would not load it.
+fn placement<'c>(realm: Realm, rel: &str, claim: &'c Claim) -> Option<Placement<'c>> {
+    use crate::lock::model::Scope as L;
+    let nested = claim.owner.project_root.as_deref().filter(|r| !r.is_empty());
+    let mut at = Placement { scope: L::Project, plugin: None, dynamic: None };
+    at.scope = match (claim.owner.scope, realm) {
+        (Scope::Plugin, _) => {
+            at.plugin = claim.owner.plugin_name.as_deref();
+            return Some(Placement { scope: L::Plugin, ..at });
+        }
+        (Scope::Collection, _) => return None,
+        (_, Realm::AddDir(_)) => L::AddDir,
+        (Scope::Managed, _) => L::Managed,
+        (Scope::User, _) => L::User,
+        (Scope::Project, _) if file_name(rel) == "settings.local.json" => L::Local,
+        (Scope::Project, _) => L::Project,
+    };
+    match nested {
+        // Only the project Claude Code starts in is loaded; a nested `.claude/skills/` is
+        // found when a file below it is touched (a dynamic skill).
+        Some(root) if realm == Realm::Project && claim.kind == FileKind::Skill && claim.base.is_none() => {
+            at.dynamic = Some(root);
+            Some(at)
+        }
+        Some(_) => None,
+        None => Some(at),
     }
 }
 
@@ -188,6 +280,8 @@ impl Claims {
 
 struct Outcome {
     file: Option<SourceFile>,
+    source: Option<crate::lock::model::Source>,
+    decls: Vec<Decl>,
     counts: Counts,
     diagnostics: Vec<Diagnostic>,
     /// The MCP servers the file declares and the ones its rules name.
@@ -205,19 +299,30 @@ struct ServerUse {
 }
 
 impl Outcome {
-    fn new(sink: Sink<'_>, file: Option<SourceFile>, counts: Counts, plugin: Option<&str>) -> Outcome {
+    /// `source` is the file's hash, taken while its text was at hand (a clean file's text is
+    /// dropped).
+    fn new(
+        sink: Sink<'_>,
+        file: Option<SourceFile>,
+        source: Option<crate::lock::model::Source>,
+        counts: Counts,
+        plugin: Option<&str>,
+    ) -> Outcome {
         let servers = ServerUse {
             path: sink.path().to_string(),
             plugin: plugin.map(str::to_string),
             declared: sink.declared_servers,
             named: sink.server_refs,
         };
-        Outcome { file, counts, diagnostics: sink.diagnostics, servers }
+        Outcome { file, source, decls: sink.decls, counts, diagnostics: sink.diagnostics, servers }
     }
 }
 
 fn check_root(dir: &Path, realm: Realm) -> Checked {
     let tree = walk::walk(dir);
+    if let Realm::AddDir(_) = realm {
+        return check_added_dir(dir, &tree, realm);
+    }
     // The name of the checked folder itself, for a plugin at the root without a manifest.
     let root_name = dir
         .canonicalize()
@@ -234,6 +339,8 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
     // Plugin folders listed by a marketplace that carries a reserved (Anthropic) name.
     let mut anthropic_listed: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let marketplaces: Vec<String> = tree.files.iter().filter(|f| is_manifest(f, "marketplace.json")).cloned().collect();
+    let mut marketplace_names: BTreeMap<String, String> = BTreeMap::new();
+    let mut plugin_decls: Vec<Decl> = Vec::new();
     for rel in &marketplaces {
         let marketplace_root = parent(parent(rel)).to_string();
         let (outcome, info) = read_json(dir, &tree, rel, realm, FileKind::Marketplace, |sink, cx, node| {
@@ -244,6 +351,11 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
         }
         outcomes.push(outcome);
         let reserved = info.as_ref().is_some_and(|i| i.reserved);
+        if let Some(name) = info.as_ref().and_then(|i| i.name.clone()) {
+            let plugins = info.as_ref().map(|i| i.entries.iter().map(|e| e.name.clone()).collect()).unwrap_or_default();
+            marketplace_names.insert(rel.clone(), name.clone());
+            plugin_decls.push(Decl { path: realm.display(rel), span: None, item: Item::Marketplace { name, plugins } });
+        }
         for entry in info.map(|i| i.entries).unwrap_or_default() {
             if let Some(root) = entry.plugin_root.clone() {
                 if reserved {
@@ -318,6 +430,15 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
             .clone()
             .or_else(|| entries.first().map(|(_, e)| e.name.clone()).filter(|n| !n.is_empty()))
             .unwrap_or_else(|| if root.is_empty() { root_name.clone() } else { file_name(root).to_string() });
+        let marketplace = entries
+            .iter()
+            .find_map(|(rel, _)| marketplace_names.get(rel).cloned())
+            .or_else(|| cached_marketplace(root));
+        plugin_decls.push(Decl {
+            path: realm.display(manifest_rel.as_deref().unwrap_or(root)),
+            span: info.name_span,
+            item: Item::Plugin { name: name.clone(), root: realm.display(root), marketplace },
+        });
         // A CLAUDE.md at the checked root is the repository's own memory file when the root is
         // a repository (a marketplace or a project), not when it is only a plugin.
         let is_repository = project_roots.contains(root) || (root.is_empty() && !marketplaces.is_empty());
@@ -331,6 +452,9 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
     // `$CLAUDE_PROJECT_DIR` is its parent, outside the check.
     if root_name == ".claude" && realm == Realm::Project {
         claim_claude_dir(&tree, &mut claims, "", &Owner::bare(Scope::Project), &mut diagnostics, realm);
+    }
+    if realm == Realm::User && tree.is_file(".claude.json") {
+        claims.add(".claude.json", FileKind::UserConfig, &Owner::project(Scope::User, ""), None);
     }
     if realm == Realm::Managed {
         for rel in tree.files.iter() {
@@ -368,6 +492,8 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
     outcomes.extend(parsed);
 
     let mut files = Vec::new();
+    let mut sources = Vec::new();
+    let mut decls = plugin_decls;
     let files_checked = outcomes.len();
     let mut declared: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut references: Vec<ServerUse> = Vec::new();
@@ -375,6 +501,8 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
         counts += outcome.counts;
         diagnostics.extend(outcome.diagnostics);
         files.extend(outcome.file);
+        sources.extend(outcome.source);
+        decls.extend(outcome.decls);
         let mut servers = outcome.servers;
         declared.extend(std::mem::take(&mut servers.declared));
         if !servers.named.is_empty() {
@@ -382,7 +510,49 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
         }
     }
     diagnostics.extend(undeclared_servers(&declared, references));
-    Checked { files_checked, files, declarations: counts, diagnostics }
+    Checked { files_checked, files, declarations: counts, diagnostics, decls, sources, resolution: None }
+}
+
+/// The marketplace of a plugin in Claude Code's cache (`~/.claude/plugins/cache/<marketplace>/<plugin>/<version>`).
+fn cached_marketplace(root: &str) -> Option<String> {
+    let rest = root.strip_prefix(".claude/plugins/cache/")?;
+    let marketplace = rest.split('/').next()?;
+    (!marketplace.is_empty()).then(|| marketplace.to_string())
+}
+
+/// An `--add-dir` folder: Claude Code reads only the skills in its `.claude/skills/`.
+fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm) -> Checked {
+    let mut claims = Claims(BTreeMap::new());
+    let mut diagnostics = walk_problems(tree, realm);
+    if tree.is_dir(".claude/skills") {
+        claim_skills_dir(
+            tree,
+            &mut claims,
+            ".claude/skills",
+            &Owner::project(Scope::Project, ""),
+            &mut diagnostics,
+            realm,
+        );
+    }
+    let outcomes: Vec<Outcome> =
+        claims.0.par_iter().map(|(rel, claim)| read_claim(dir, tree, rel, claim, realm)).collect();
+    let mut checked = Checked {
+        files_checked: outcomes.len(),
+        files: Vec::new(),
+        declarations: Counts::default(),
+        diagnostics,
+        decls: Vec::new(),
+        sources: Vec::new(),
+        resolution: None,
+    };
+    for outcome in outcomes {
+        checked.declarations += outcome.counts;
+        checked.diagnostics.extend(outcome.diagnostics);
+        checked.files.extend(outcome.file);
+        checked.sources.extend(outcome.source);
+        checked.decls.extend(outcome.decls);
+    }
+    checked
 }
 
 /// Permission rules that name an MCP server no file in the check declares. In a plugin,
@@ -653,6 +823,7 @@ fn claim_project(
         Realm::Project => Scope::Project,
         Realm::User => Scope::User,
         Realm::Managed => Scope::Managed,
+        Realm::AddDir(_) => Scope::Project,
     };
     let at = |p: &str| join_rel(root, p).unwrap_or_default();
     let owner = Owner::project(scope, root);
@@ -726,7 +897,7 @@ fn read_json<T>(
     let path = realm.display(rel);
     let mut sink = Sink::new(&path);
     let Some(text) = load(dir, rel, &mut sink) else {
-        return (Outcome::new(sink, None, Counts::default(), None), None);
+        return (Outcome::new(sink, None, None, Counts::default(), None), None);
     };
     let cx = FileCx {
         tree,
@@ -736,11 +907,13 @@ fn read_json<T>(
         project_root: None,
         json_source: Some(&text),
         plugin_name: None,
+        placement: None,
     };
     let result = parse_json(&mut sink, &text, kind).map(|node| f(&mut sink, &cx, &node));
     // Manifests stay: cross-file checks may report into them later.
+    let source = hashed(&path, kind, &text);
     let file = SourceFile { path: path.clone(), kind, scope: Scope::Plugin, name: None, text: Some(text) };
-    (Outcome::new(sink, Some(file), Counts::default(), None), result)
+    (Outcome::new(sink, Some(file), Some(source), Counts::default(), None), result)
 }
 
 /// The JSON of a declaration file, or `invalid-json` with what the failure costs.
@@ -777,7 +950,7 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
         _ => {}
     }
     let Some(text) = load(dir, rel, &mut sink) else {
-        return Outcome::new(sink, None, counts, claim.owner.plugin_name.as_deref());
+        return Outcome::new(sink, None, None, counts, claim.owner.plugin_name.as_deref());
     };
     // The plugin agent loader of 2.1.332 skips agent files over 1 MiB (measured).
     if claim.kind == FileKind::Agent && claim.owner.scope == Scope::Plugin && text.len() > PLUGIN_AGENT_MAX_BYTES {
@@ -798,38 +971,87 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
         project_root: claim.owner.project_root.as_deref(),
         json_source: is_json.then_some(text.as_str()),
         plugin_name: claim.owner.plugin_name.as_deref(),
+        placement: placement(realm, rel, claim),
     };
     let mut name = None;
+    let mut decls = Vec::new();
     match claim.kind {
-        FileKind::Skill => {
-            let fields = markdown::check(&mut sink, &cx, &text, MarkdownKind::Skill);
-            name = Some(skill_name(rel, claim, fields.as_ref()));
-        }
-        FileKind::Command => {
-            markdown::check(&mut sink, &cx, &text, MarkdownKind::Command);
-            name = Some(command_name(rel, claim));
+        FileKind::Skill | FileKind::Command => {
+            let kind = if claim.kind == FileKind::Skill { MarkdownKind::Skill } else { MarkdownKind::Command };
+            let fields = markdown::check(&mut sink, &cx, &text, kind);
+            let own = match kind {
+                MarkdownKind::Skill => skill_name(rel, claim, fields.as_ref()),
+                _ => command_name(rel, claim),
+            };
+            if let Some(at) = cx.placement {
+                // What was loaded from a commands folder (a file or a SKILL.md folder) sits with
+                // the commands in the table; a skills folder's with the skills.
+                let form = if claim.base.is_some() { MarkdownKind::Command } else { MarkdownKind::Skill };
+                decls.push(crate::lock::decls::command(own.clone(), form, fields.as_ref(), &text, at, &path));
+            }
+            name = Some(own);
         }
         FileKind::Agent => {
             let fields = markdown::check(&mut sink, &cx, &text, MarkdownKind::Agent);
-            name = Some(agent_name(rel, claim, fields.as_ref()));
+            let own = agent_name(rel, claim, fields.as_ref());
+            if let Some(at) = cx.placement {
+                decls.extend(crate::lock::decls::agent(own.clone(), fields.as_ref(), at, &path));
+            }
+            name = Some(own);
         }
         kind => {
             if let Some(node) = parse_json(&mut sink, &text, kind) {
                 match kind {
                     FileKind::ProjectMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &cx, &node, true),
                     FileKind::PluginMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &cx, &node, false),
+                    FileKind::UserConfig => {
+                        if let Some(servers) = node.get("mcpServers") {
+                            counts.mcp_servers =
+                                decl::mcp::check_servers(&mut sink, &cx, servers, "`mcpServers`", false);
+                        }
+                    }
                     FileKind::Hooks => counts.hooks = decl::hooks::check_file(&mut sink, &cx, &node),
                     FileKind::Settings => counts.hooks = decl::settings::check(&mut sink, &cx, &node),
                     _ => {}
                 }
+                if let Some(at) = cx.placement {
+                    match kind {
+                        FileKind::Hooks => {
+                            if let Some(map) = node.get("hooks") {
+                                crate::lock::decls::hooks(map, at, &path, &mut decls);
+                            }
+                        }
+                        FileKind::Settings => {
+                            if let Some(map) = node.get("hooks") {
+                                crate::lock::decls::hooks(map, at, &path, &mut decls);
+                            }
+                            if let Some(permissions) = node.get("permissions") {
+                                crate::lock::decls::rules(permissions, at.scope, &path, &mut decls);
+                            }
+                            crate::lock::decls::settings(&node, at.scope, &path, &mut decls);
+                        }
+                        _ => {}
+                    }
+                }
             }
         }
     }
+    sink.decls.append(&mut decls);
+    let source = hashed(&path, claim.kind, &text);
     // Cross-file checks report only into files with MCP server references.
     let keep = !sink.diagnostics.is_empty() || !sink.server_refs.is_empty();
     let file =
         SourceFile { path: path.clone(), kind: claim.kind, scope: claim.owner.scope, name, text: keep.then_some(text) };
-    Outcome::new(sink, Some(file), counts, claim.owner.plugin_name.as_deref())
+    Outcome::new(sink, Some(file), Some(source), counts, claim.owner.plugin_name.as_deref())
+}
+
+/// A file's entry in the lock's list of sources.
+fn hashed(path: &str, kind: FileKind, text: &str) -> crate::lock::model::Source {
+    crate::lock::model::Source {
+        path: path.to_string(),
+        kind: kind.as_str().to_string(),
+        sha256: crate::lock::secrets::sha256_hex(text.as_bytes()),
+    }
 }
 
 /// `plugin:` in front of a plugin component's name.

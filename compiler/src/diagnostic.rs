@@ -46,11 +46,13 @@ pub struct Sink<'a> {
     pub declared_servers: Vec<String>,
     /// MCP servers this file's permission rules name.
     pub server_refs: Vec<crate::decl::permissions::ServerRef>,
+    /// What the file declares, for the resolver and the lock.
+    pub decls: Vec<crate::lock::decls::Decl>,
 }
 
 impl<'a> Sink<'a> {
     pub fn new(path: &'a str) -> Sink<'a> {
-        Sink { path, diagnostics: Vec::new(), declared_servers: Vec::new(), server_refs: Vec::new() }
+        Sink { path, diagnostics: Vec::new(), declared_servers: Vec::new(), server_refs: Vec::new(), decls: Vec::new() }
     }
 
     pub fn path(&self) -> &str {

@@ -19,6 +19,7 @@ pub mod decl;
 pub mod diagnostic;
 pub mod frontmatter;
 pub mod json;
+pub mod lock;
 pub mod node;
 pub mod report;
 pub mod rules;

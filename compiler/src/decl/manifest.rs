@@ -437,16 +437,31 @@ fn check_components(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_ro
                 match name {
                     "mcpServers" => {
                         let name = root.get("name").and_then(Node::as_str).or(cx.plugin_name);
-                        let cx = FileCx { plugin_name: name, ..*cx };
+                        let placement = Some(crate::lock::decls::Placement {
+                            scope: crate::lock::model::Scope::Plugin,
+                            plugin: name,
+                            dynamic: None,
+                        });
+                        let cx = FileCx { plugin_name: name, placement, ..*cx };
                         info.inline_mcp =
                             crate::decl::mcp::check_servers(sink, &cx, value, "inline `mcpServers`", false);
                     }
                     // Written in the file shape (`{"hooks": {…}}`), which Claude Code also loads.
-                    "hooks" if value.get("hooks").is_some() => {
-                        info.inline_hooks = crate::decl::hooks::check_file(sink, cx, value)
-                    }
                     "hooks" => {
-                        info.inline_hooks = crate::decl::hooks::check_event_map(sink, cx, value, "inline `hooks`")
+                        let map = value.get("hooks").unwrap_or(value);
+                        info.inline_hooks = if value.get("hooks").is_some() {
+                            crate::decl::hooks::check_file(sink, cx, value)
+                        } else {
+                            crate::decl::hooks::check_event_map(sink, cx, value, "inline `hooks`")
+                        };
+                        let name = root.get("name").and_then(Node::as_str).or(cx.plugin_name);
+                        let at = crate::lock::decls::Placement {
+                            scope: crate::lock::model::Scope::Plugin,
+                            plugin: name,
+                            dynamic: None,
+                        };
+                        let path = sink.path().to_string();
+                        crate::lock::decls::hooks(map, at, &path, &mut sink.decls);
                     }
                     _ => {}
                 }
@@ -592,6 +607,7 @@ pub struct EntryInfo {
 
 #[derive(Debug, Clone, Default)]
 pub struct MarketplaceInfo {
+    pub name: Option<String>,
     /// The marketplace has one of Anthropic's exact reserved names.
     pub reserved: bool,
     pub entries: Vec<EntryInfo>,
@@ -612,6 +628,7 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
     require(sink, root, "name", "marketplace.json");
     if let Some(name_node) = root.get("name") {
         if let Some(name) = name_node.as_str() {
+            info.name = Some(name.to_string());
             check_marketplace_name(sink, name_node.span, name);
             // One of Anthropic's own marketplaces: the plugins it lists may use reserved names.
             info.reserved = RESERVED_MARKETPLACES.contains(&name.to_ascii_lowercase().as_str());

@@ -84,6 +84,12 @@ pub fn check_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &st
             .help("Claude Code skips this server; rename it");
         }
         check_server(sink, &name.name, name.span, config);
+        if let Some(at) = cx.placement {
+            let path = sink.path().to_string();
+            if let Some(decl) = crate::lock::decls::server(sink, name, config, at, &path) {
+                sink.decls.push(decl);
+            }
+        }
         if project {
             check_env_refs(sink, cx, &name.name, config);
         }

@@ -47,6 +47,8 @@ pub enum FileKind {
     PluginMcp,
     Hooks,
     Settings,
+    /// `~/.claude.json`: only its `mcpServers` (user-scope servers) is read.
+    UserConfig,
 }
 
 impl FileKind {
@@ -60,6 +62,7 @@ impl FileKind {
             FileKind::ProjectMcp | FileKind::PluginMcp => "MCP config",
             FileKind::Hooks => "hooks",
             FileKind::Settings => "settings",
+            FileKind::UserConfig => "user config",
         }
     }
 }
@@ -78,6 +81,9 @@ pub struct FileCx<'a> {
     pub json_source: Option<&'a str>,
     /// For plugin files: the plugin's namespace.
     pub plugin_name: Option<&'a str>,
+    /// Where the file's declarations land in the lock; `None` for files Claude Code does
+    /// not load from the checked folder (skill collections, nested projects' settings).
+    pub placement: Option<crate::lock::decls::Placement<'a>>,
 }
 
 impl FileCx<'_> {

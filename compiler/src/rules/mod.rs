@@ -7,6 +7,7 @@ pub mod blanket_allow;
 pub mod component_in_manifest_dir;
 pub mod component_path_format;
 pub mod conflicting_manifests;
+pub mod duplicate_declaration;
 pub mod duplicate_key;
 pub mod duplicate_plugin_entry;
 pub mod file_too_large;
@@ -24,7 +25,9 @@ pub mod invalid_name;
 pub mod invalid_permission_rule;
 pub mod invalid_plugin_source;
 pub mod lenient_frontmatter;
+pub mod literal_secret;
 pub mod loose_skill_file;
+pub mod mcp_server_name_clash;
 pub mod mcp_server_without_transport;
 pub mod mcp_servers_key_missing;
 pub mod missing_component_path;
@@ -32,11 +35,14 @@ pub mod missing_frontmatter;
 pub mod missing_hook_script;
 pub mod missing_required_field;
 pub mod name_not_kebab_case;
+pub mod pre_empted_allow_rule;
 pub mod required_env_variable;
 pub mod reserved_name;
+pub mod shadowed_declaration;
 pub mod skill_description_too_long;
 pub mod undeclared_argument;
 pub mod unfollowed_symlink;
+pub mod unknown_enabled_plugin;
 pub mod unknown_field;
 pub mod unknown_hook_event;
 pub mod unknown_mcp_server_in_rule;
@@ -63,6 +69,7 @@ pub static RULES: &[&Rule] = &[
     &component_in_manifest_dir::RULE,
     &component_path_format::RULE,
     &conflicting_manifests::RULE,
+    &duplicate_declaration::RULE,
     &duplicate_key::RULE,
     &duplicate_plugin_entry::RULE,
     &file_too_large::RULE,
@@ -80,7 +87,9 @@ pub static RULES: &[&Rule] = &[
     &invalid_permission_rule::RULE,
     &invalid_plugin_source::RULE,
     &lenient_frontmatter::RULE,
+    &literal_secret::RULE,
     &loose_skill_file::RULE,
+    &mcp_server_name_clash::RULE,
     &mcp_server_without_transport::RULE,
     &mcp_servers_key_missing::RULE,
     &missing_component_path::RULE,
@@ -88,11 +97,14 @@ pub static RULES: &[&Rule] = &[
     &missing_hook_script::RULE,
     &missing_required_field::RULE,
     &name_not_kebab_case::RULE,
+    &pre_empted_allow_rule::RULE,
     &required_env_variable::RULE,
     &reserved_name::RULE,
+    &shadowed_declaration::RULE,
     &skill_description_too_long::RULE,
     &undeclared_argument::RULE,
     &unfollowed_symlink::RULE,
+    &unknown_enabled_plugin::RULE,
     &unknown_field::RULE,
     &unknown_hook_event::RULE,
     &unknown_mcp_server_in_rule::RULE,

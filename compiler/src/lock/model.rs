@@ -1,0 +1,333 @@
+//! The data of `capabilities.lock`: what the compiler resolved, in the shape it is written.
+//! The same types are read back by `capc lock --check` and by the runtime, and the JSON
+//! Schema of the lock is derived from them, so the three cannot drift apart.
+//!
+//! Field order here is the order in the file; lists are sorted by the resolver (commands
+//! in lookup order, everything else by stable keys), maps are `BTreeMap`s.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The version of the lock format this build writes and reads.
+pub const LOCK_VERSION: u32 = 1;
+
+/// The Claude Code version whose loading behaviour the resolver follows where the docs,
+/// the v2.1.88 source digest and the client disagree.
+pub const CLAUDE_CODE_VERSION: &str = "2.1.332";
+
+/// A whole lock file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Lock {
+    /// Format version; `1`.
+    pub version: u32,
+    /// The Claude Code version whose behaviour the resolution follows.
+    pub claude_code: String,
+    /// The Claude Code version the built-in command and tool tables describe.
+    pub builtins: String,
+    /// Every file read, with its content hash.
+    #[serde(default, rename = "source", skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<Source>,
+    /// Plugins found, and whether settings enable them.
+    #[serde(default, rename = "plugin", skip_serializing_if = "Vec::is_empty")]
+    pub plugins: Vec<Plugin>,
+    /// Skills and commands, in the order Claude Code looks names up (built-ins are not
+    /// listed; the `builtins` tables of the named version complete the table).
+    #[serde(default, rename = "command", skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<Command>,
+    /// Subagents, winners before the definitions they hide.
+    #[serde(default, rename = "agent", skip_serializing_if = "Vec::is_empty")]
+    pub agents: Vec<Agent>,
+    /// MCP servers, by name then scope.
+    #[serde(default, rename = "mcp_server", skip_serializing_if = "Vec::is_empty")]
+    pub mcp_servers: Vec<McpServer>,
+    /// Hook handlers, by file then position.
+    #[serde(default, rename = "hook", skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<Hook>,
+    /// Permission rules, by file then position.
+    #[serde(default, rename = "permission", skip_serializing_if = "Vec::is_empty")]
+    pub permissions: Vec<Permission>,
+}
+
+/// Where a declaration comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    Managed,
+    User,
+    #[default]
+    Project,
+    /// `.claude/settings.local.json`, and `~/.claude.json` servers of one project.
+    Local,
+    /// `--add-dir` folders.
+    AddDir,
+    Plugin,
+    Builtin,
+}
+
+impl Scope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Managed => "managed",
+            Scope::User => "user",
+            Scope::Project => "project",
+            Scope::Local => "local",
+            Scope::AddDir => "add-dir",
+            Scope::Plugin => "plugin",
+            Scope::Builtin => "builtin",
+        }
+    }
+}
+
+/// What kind of declaration an entry is (the `origin` of `capc ls`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Origin {
+    /// A command implemented in Claude Code.
+    Builtin,
+    /// A skill shipped inside Claude Code.
+    Bundled,
+    /// A `SKILL.md` in a skills folder.
+    #[default]
+    Skill,
+    /// A legacy `.claude/commands/**.md` file.
+    Command,
+    /// A plugin's skill or command.
+    Plugin,
+    /// An MCP server's prompt (known only at run time).
+    Mcp,
+    /// A subagent definition (`agents/*.md`).
+    Agent,
+}
+
+impl Origin {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Builtin => "builtin",
+            Origin::Bundled => "bundled",
+            Origin::Skill => "skill",
+            Origin::Command => "command",
+            Origin::Plugin => "plugin",
+            Origin::Mcp => "mcp",
+            Origin::Agent => "agent",
+        }
+    }
+}
+
+/// A file the lock was computed from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// Relative to the locked folder with `/`; `~/…` for `--user-dir`, `<managed>/…` for
+    /// `--managed-dir`, `<add-dir N>/…` for the N-th `--add-dir`.
+    pub path: String,
+    /// `skill`, `command`, `agent`, `plugin manifest`, `marketplace`, `MCP config`, `hooks`,
+    /// `settings`.
+    pub kind: String,
+    /// Lowercase hex SHA-256 of the file's bytes.
+    pub sha256: String,
+}
+
+/// The declaration that hides another one, or one that is hidden.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Ref {
+    pub name: String,
+    pub origin: Origin,
+    pub scope: Scope,
+    /// The declaring file; absent for built-ins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Why the winner wins (`skills-before-commands`, `scope-order`, …); see `capc explain`.
+    pub rule: String,
+}
+
+/// A plugin and its enablement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Plugin {
+    pub name: String,
+    /// `name@marketplace` as `enabledPlugins` keys it; `name@inline` when no marketplace in
+    /// the tree lists the plugin.
+    pub id: String,
+    /// The plugin's folder.
+    pub root: String,
+    pub enabled: bool,
+    /// The `enabledPlugins` entry that decided, when one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled_by: Option<String>,
+}
+
+/// A skill or command in the command table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Command {
+    /// The name typed after `/` (`deploy`, `frontend:component`, `my-plugin:review`).
+    pub name: String,
+    pub origin: Origin,
+    pub scope: Scope,
+    /// `skill` or `command`: the file's form (a plugin has both).
+    pub form: String,
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<String>,
+    /// For a skill of a nested `.claude/skills/`: the folder whose files activate it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dynamic: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when_to_use: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub argument_hint: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arguments: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_tools: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effort: Option<String>,
+    /// `fork` when the skill runs in a subagent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// Globs that activate a conditional skill.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub disable_model_invocation: bool,
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub user_invocable: bool,
+    /// Characters of the body (after the frontmatter).
+    #[serde(default)]
+    pub content_length: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shadowed_by: Option<Ref>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shadows: Vec<Ref>,
+}
+
+/// A subagent definition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Agent {
+    pub name: String,
+    pub scope: Scope,
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disallowed_tools: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// A blanket `Agent(name)` deny rule that removes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub denied_by: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shadowed_by: Option<Ref>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shadows: Vec<Ref>,
+}
+
+/// An MCP server. `env` and `headers` values are written as in the source when they hold
+/// only `${VAR}` references or plain settings; a literal that looks like a secret is
+/// replaced by `sha256:<hex>` of its value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct McpServer {
+    /// The name as written (`plugin:<plugin>:<server>` for plugin servers).
+    pub name: String,
+    /// The name in tool names: `mcp__<normalized>__<tool>`.
+    pub normalized: String,
+    pub scope: Scope,
+    /// `stdio`, `http`, `sse` or `ws`.
+    pub transport: String,
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<u64>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub always_load: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers_helper: Option<String>,
+    /// Project servers: `approved`, `pending` (Claude Code asks first) or `disabled`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<String>,
+    /// The blanket deny rule that removes every tool of the server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub denied_by: Option<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shadowed_by: Option<Ref>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shadows: Vec<Ref>,
+}
+
+/// A hook handler.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Hook {
+    pub event: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matcher: Option<String>,
+    /// `command`, `http`, `mcp_tool`, `prompt` or `agent`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The command, URL, tool or prompt it runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "if")]
+    pub condition: Option<String>,
+    pub scope: Scope,
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<String>,
+}
+
+/// A permission rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Permission {
+    pub rule: String,
+    /// `allow`, `ask` or `deny`.
+    pub behavior: String,
+    pub scope: Scope,
+    pub path: String,
+    /// For a blanket deny: the tools or `mcp__<server>` names it removes from the pool.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub removes: Vec<String>,
+    /// For an allow rule that never decides: the deny or ask rule that always comes first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pre_empted_by: Option<String>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+fn yes() -> bool {
+    true
+}

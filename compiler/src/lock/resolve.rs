@@ -1,0 +1,939 @@
+//! Resolution: which declaration each name reaches, as Claude Code decides it, recorded in
+//! a petgraph graph whose edges say who shadows, removes or pre-empts whom and by which rule.
+//!
+//! The orders followed (each cited where it is built):
+//! - **Command table** (Claude Code 2.1.332, read from its bundled `loadAllCommands`): skill
+//!   folders (managed, user, project, `--add-dir`) then legacy `.claude/commands` (managed,
+//!   user, project), then plugin commands, plugin skills, bundled skills, built-in commands.
+//!   The v2.1.88 digest (SEMANTICS §2.5) put bundled skills first; 2.1.332 and the docs
+//!   ("any local skill overrides a bundled skill", FORMATS §2.9) put them after local ones.
+//!   Lookup takes the first entry whose name or alias matches (SEMANTICS §2.8).
+//! - **Dynamic skills** (nested `.claude/skills/`, and skills with `paths`) go just before
+//!   the first built-in command, and never duplicate a name already in the table (§2.6); a
+//!   nested skill whose name is taken is reachable as `<folder>:<name>` (FORMATS §2.3, the
+//!   newer behaviour).
+//! - **Agents**: managed > project > user > plugin > built-in (FORMATS §6.2).
+//! - **MCP servers**: `managed-mcp.json` replaces every other source; otherwise local >
+//!   project > user by name, and a plugin server is dropped when a configured server has
+//!   the same command or URL (FORMATS §4.1).
+//! - **Permissions**: deny → ask → allow, first match decides (FORMATS §5.4); a whole-tool
+//!   deny removes the tool, or every tool of a server (SEMANTICS §7.2).
+
+use super::decls::{Decl, Item};
+use super::model::{self, Agent, Command, Lock, McpServer, Origin, Permission, Plugin, Ref, Scope};
+use crate::builtins::{BuiltinKind, BUILTINS_VERSION, BUILTIN_ALIASES, BUILTIN_COMMANDS};
+use crate::diagnostic::{did_you_mean, report_at, Diagnostic, Severity};
+use crate::rules;
+use crate::span::Span;
+use capc_grammar::{parse_permission_rule, BashPattern, PermissionRule, RuleContent, ToolKind, WildcardPiece};
+use petgraph::graph::{DiGraph, NodeIndex};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Why one declaration wins over another: an id shown in the lock and by `capc explain`.
+pub fn rule_text(rule: &str) -> &'static str {
+    match rule {
+        "scope-order" => "managed skills and commands load before user ones, user before project, project before --add-dir (SEMANTICS §2.4, FORMATS §2.9)",
+        "skills-before-commands" => "skills folders load before .claude/commands, so a skill beats a command of the same name (FORMATS §1.7)",
+        "plugin-commands-first" => "a plugin's commands load before its skills (command-table order of Claude Code 2.1.332)",
+        "before-builtins" => "skills and commands sit before bundled skills and built-in commands in the table, and lookup takes the first match (Claude Code 2.1.332; FORMATS §2.9)",
+        "static-before-dynamic" => "a skill loaded at start keeps its name; a conditional or nested skill of the same name is not added (SEMANTICS §2.6)",
+        "deeper-wins" => "of two nested skills with one name, the deeper folder's wins (SEMANTICS §2.6)",
+        "same-scope" => "one scope declares the name twice; Claude Code takes whichever file it reads first, capc orders them by path",
+        "agent-scope-order" => "agents: managed > project > user > plugin > built-in (FORMATS §6.2)",
+        "mcp-scope-order" => "MCP servers of one name: local > project > user; the whole entry of the winner is used (FORMATS §4.1)",
+        "mcp-endpoint" => "a plugin's server with the same command or URL as a configured server is a duplicate and is dropped (FORMATS §4.1)",
+        "managed-mcp-exclusive" => "managed-mcp.json replaces every other MCP source (FORMATS §4.1)",
+        _ => "",
+    }
+}
+
+/// The Claude Code version the built-in agents are from.
+const BUILTIN_AGENTS: &[&str] = &["Explore", "Plan", "general-purpose"];
+
+/// Built-in commands of type `local` (the rest render UI: `local-jsx`). SEMANTICS §2.8
+/// names these as the bridge-safe local commands.
+const LOCAL_BUILTINS: &[&str] = &["clear", "compact", "context", "cost", "files", "release-notes", "summary"];
+
+/// One row of the full command table, built-ins included.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub name: String,
+    /// `prompt`, `local` or `local-jsx`.
+    pub kind: &'static str,
+    pub origin: Origin,
+    pub scope: Scope,
+    pub path: Option<String>,
+    pub aliases: Vec<&'static str>,
+    /// Index into `Lock::commands` for declared entries.
+    pub decl: Option<usize>,
+    pub shadowed_by: Option<Ref>,
+    pub dynamic: Option<String>,
+    /// A conditional skill, active once a file matching its `paths` is touched.
+    pub conditional: bool,
+}
+
+/// A tool-pool name known at compile time.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Tool {
+    pub name: String,
+    /// `builtin`, or `mcp` for a server's `mcp__<server>__*`.
+    pub origin: &'static str,
+    /// The blanket deny rule that removes it.
+    pub removed_by: Option<String>,
+}
+
+/// A node of the resolution graph.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GraphNode {
+    /// `command`, `agent`, `mcp-server`, `permission`, `plugin`, `tool`.
+    pub kind: &'static str,
+    pub name: String,
+    pub origin: String,
+    pub scope: Scope,
+    pub path: Option<String>,
+}
+
+/// An edge: `shadows`, `removes`, `pre-empts`, `declares`, with the rule that decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GraphEdge {
+    pub kind: &'static str,
+    pub rule: String,
+}
+
+/// Everything resolution produces.
+#[derive(Debug, Clone)]
+pub struct Resolution {
+    /// The lock's entries (sources are added by the caller).
+    pub lock: Lock,
+    /// The whole command table in lookup order, built-ins included.
+    pub table: Vec<Row>,
+    /// Built-in tool names and `mcp__<server>__*` for each active server, with what removes them.
+    pub tools: Vec<Tool>,
+    pub graph: DiGraph<GraphNode, GraphEdge>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+fn is_builtin_command_name(name: &str) -> bool {
+    BUILTIN_COMMANDS.iter().any(|(n, k)| *n == name && *k == BuiltinKind::Command)
+}
+
+fn scope_rank(scope: Scope) -> u8 {
+    match scope {
+        Scope::Managed => 0,
+        Scope::User => 1,
+        Scope::Project | Scope::Local => 2,
+        Scope::AddDir => 3,
+        Scope::Plugin => 4,
+        Scope::Builtin => 5,
+    }
+}
+
+/// Position of a declared command in the static table: (group, plugin, name, path).
+fn table_key(c: &Command) -> (u8, u8, String, String, String) {
+    let legacy = c.form == "command";
+    let group = match (c.origin, legacy) {
+        (Origin::Plugin, true) => 2,
+        (Origin::Plugin, false) => 3,
+        (_, false) => 0,
+        (_, true) => 1,
+    };
+    (group, scope_rank(c.scope), c.plugin.clone().unwrap_or_default(), c.name.clone(), c.path.clone())
+}
+
+fn reference(name: &str, origin: Origin, scope: Scope, path: Option<&str>, rule: &str) -> Ref {
+    Ref { name: name.to_string(), origin, scope, path: path.map(str::to_string), rule: rule.to_string() }
+}
+
+struct Builder {
+    graph: DiGraph<GraphNode, GraphEdge>,
+    nodes: HashMap<(String, String, Option<String>), NodeIndex>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Builder {
+    fn node(&mut self, kind: &'static str, name: &str, origin: &str, scope: Scope, path: Option<&str>) -> NodeIndex {
+        let key = (kind.to_string(), name.to_string(), path.map(str::to_string).or_else(|| Some(origin.to_string())));
+        if let Some(i) = self.nodes.get(&key) {
+            return *i;
+        }
+        let i = self.graph.add_node(GraphNode {
+            kind,
+            name: name.to_string(),
+            origin: origin.to_string(),
+            scope,
+            path: path.map(str::to_string),
+        });
+        self.nodes.insert(key, i);
+        i
+    }
+    fn edge(&mut self, from: NodeIndex, to: NodeIndex, kind: &'static str, rule: &str) {
+        self.graph.add_edge(from, to, GraphEdge { kind, rule: rule.to_string() });
+    }
+}
+
+/// Resolves every declaration of a check.
+pub fn resolve(decls: &[Decl]) -> Resolution {
+    let mut b = Builder { graph: DiGraph::new(), nodes: HashMap::new(), diagnostics: Vec::new() };
+    let (plugins, mut unloaded) = plugins(decls, &mut b);
+    unloaded.extend(plugins.iter().filter(|p| !p.enabled).map(|p| p.root.clone()));
+    // Components of a disabled plugin, or of a second folder with an id already loaded.
+    let inside =
+        |path: &str, root: &str| root.is_empty() || path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'));
+    let enabled_at = |path: &str| !unloaded.iter().any(|root| inside(path, root));
+    let enabled = |plugin: &Option<String>, path: &str| plugin.is_none() || enabled_at(path);
+
+    let mut commands: Vec<(Command, Option<Span>)> = Vec::new();
+    let mut agents: Vec<(Agent, Option<Span>)> = Vec::new();
+    let mut servers: Vec<(McpServer, Option<Span>)> = Vec::new();
+    let mut hooks = Vec::new();
+    let mut permissions: Vec<(Permission, Option<Span>)> = Vec::new();
+    for d in decls {
+        match &d.item {
+            Item::Command(c) if enabled(&c.plugin, &d.path) => commands.push(((**c).clone(), d.span)),
+            Item::Agent(a) if enabled(&a.plugin, &d.path) => agents.push(((**a).clone(), d.span)),
+            Item::Server(s) if enabled(&s.plugin, &d.path) => servers.push(((**s).clone(), d.span)),
+            Item::Hook(h) if enabled(&h.plugin, &d.path) => hooks.push(h.clone()),
+            Item::Rule(r) => permissions.push((r.clone(), d.span)),
+            _ => {}
+        }
+    }
+    let (commands, table) = command_table(commands, &mut b);
+    let parsed: Vec<Option<PermissionRule>> =
+        permissions.iter().map(|(p, _)| parse_permission_rule(&p.rule).ok()).collect();
+    let agents = resolve_agents(agents, &permissions, &parsed, &mut b);
+    let approvals = approvals(decls);
+    let servers = resolve_servers(servers, &approvals, &permissions, &parsed, &mut b);
+    let (permissions, tools) = resolve_permissions(permissions, &parsed, &servers, &mut b);
+    // Every declaration is a node, whether or not anything shadows it.
+    for c in &commands {
+        b.node("command", &c.name, c.origin.as_str(), c.scope, Some(&c.path));
+    }
+    for a in &agents {
+        b.node("agent", &a.name, "agent", a.scope, Some(&a.path));
+    }
+    for s in &servers {
+        b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
+    }
+    for p in &permissions {
+        b.node("permission", &p.rule, &p.behavior, p.scope, Some(&p.path));
+    }
+    for p in &plugins {
+        let plugin = b.node("plugin", &p.id, "plugin", Scope::Plugin, Some(&p.root));
+        for c in commands.iter().filter(|c| c.plugin.as_deref() == Some(p.name.as_str())) {
+            let to = b.node("command", &c.name, c.origin.as_str(), c.scope, Some(&c.path));
+            b.edge(plugin, to, "declares", "plugin");
+        }
+        for a in agents.iter().filter(|a| a.plugin.as_deref() == Some(p.name.as_str())) {
+            let to = b.node("agent", &a.name, "agent", a.scope, Some(&a.path));
+            b.edge(plugin, to, "declares", "plugin");
+        }
+        for s in servers.iter().filter(|s| s.plugin.as_deref() == Some(p.name.as_str())) {
+            let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
+            b.edge(plugin, to, "declares", "plugin");
+        }
+    }
+    let lock = Lock {
+        version: model::LOCK_VERSION,
+        claude_code: model::CLAUDE_CODE_VERSION.to_string(),
+        builtins: BUILTINS_VERSION.to_string(),
+        sources: Vec::new(),
+        plugins,
+        commands,
+        agents,
+        mcp_servers: servers,
+        hooks,
+        permissions,
+    };
+    Resolution { lock, table, tools, graph: b.graph, diagnostics: b.diagnostics }
+}
+
+/// Plugins and their enablement, and the roots of plugin folders not loaded because an
+/// earlier folder has the same id; unknown `enabledPlugins` entries are reported.
+fn plugins(decls: &[Decl], b: &mut Builder) -> (Vec<Plugin>, Vec<String>) {
+    let mut marketplaces: BTreeMap<&str, &[String]> = BTreeMap::new();
+    let mut known: BTreeSet<&str> = crate::decl::manifest::RESERVED_MARKETPLACES.iter().copied().collect();
+    let mut found = Vec::new();
+    let mut switches = Vec::new();
+    for d in decls {
+        match &d.item {
+            Item::Marketplace { name, plugins } => {
+                marketplaces.insert(name, plugins);
+            }
+            Item::KnownMarketplace { name } => {
+                known.insert(name);
+            }
+            Item::Plugin { name, root, marketplace } => found.push((name, root, marketplace)),
+            Item::EnablePlugin { key, enabled, scope } => switches.push((d, key, *enabled, *scope)),
+            _ => {}
+        }
+    }
+    // Managed decides outright; then local > project > user (FORMATS §3.8).
+    let precedence = |s: Scope| match s {
+        Scope::Managed => 0,
+        Scope::Local => 1,
+        Scope::Project => 2,
+        Scope::User => 3,
+        _ => 4,
+    };
+    switches.sort_by_key(|(d, _, _, scope)| (precedence(*scope), d.path.clone()));
+    let mut out: Vec<Plugin> = Vec::new();
+    let mut duplicates = Vec::new();
+    found.sort();
+    for (name, root, marketplace) in found {
+        let id = format!("{name}@{}", marketplace.as_deref().unwrap_or("inline"));
+        let decided = switches.iter().find(|(_, key, _, _)| **key == id);
+        if out.iter().any(|p| p.id == id) {
+            duplicates.push(root.clone());
+            continue;
+        }
+        out.push(Plugin {
+            name: name.clone(),
+            id,
+            root: root.clone(),
+            enabled: decided.is_none_or(|(_, _, on, _)| *on),
+            enabled_by: decided.map(|(d, _, _, _)| d.path.clone()),
+        });
+    }
+    out.sort_by(|a, c| (&a.id, &a.root).cmp(&(&c.id, &c.root)));
+    for (d, key, _, _) in &switches {
+        let Some((plugin, marketplace)) = key.rsplit_once('@') else { continue };
+        if let Some(listed) = marketplaces.get(marketplace) {
+            if !listed.iter().any(|p| p == plugin) {
+                let diag = report_at(
+                    &mut b.diagnostics,
+                    d.path.clone(),
+                    &rules::unknown_enabled_plugin::RULE,
+                    d.span,
+                    format!("marketplace `{marketplace}` lists no plugin `{plugin}`"),
+                );
+                match did_you_mean(plugin, listed.iter().map(String::as_str)) {
+                    Some(s) => diag.help(format!("did you mean `{s}@{marketplace}`? Claude Code ignores this entry")),
+                    None => diag.help("Claude Code ignores this entry; check the plugin's `name` in the marketplace"),
+                };
+            }
+        } else if !known.contains(marketplace) && marketplace != "inline" && marketplace != "skills-dir" {
+            report_at(
+                &mut b.diagnostics,
+                d.path.clone(),
+                &rules::unknown_enabled_plugin::RULE,
+                d.span,
+                format!("marketplace `{marketplace}` is not declared anywhere in this check"),
+            )
+            .help(format!("add it under `extraKnownMarketplaces` so teammates get it (`\"{marketplace}\": {{\"source\": …}}`); otherwise `{plugin}` is enabled only for those who added the marketplace themselves"));
+        }
+    }
+    (out, duplicates)
+}
+
+/// The command table: static entries, then dynamic skills before the first built-in.
+fn command_table(mut declared: Vec<(Command, Option<Span>)>, b: &mut Builder) -> (Vec<Command>, Vec<Row>) {
+    declared.sort_by_key(|(c, _)| table_key(c));
+    let (dynamic, fixed): (Vec<_>, Vec<_>) =
+        declared.into_iter().partition(|(c, _)| c.dynamic.is_some() || !c.paths.is_empty());
+    let mut spans: Vec<Option<Span>> = Vec::new();
+    let mut commands: Vec<Command> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
+    let row_of = |c: &Command, decl: usize| Row {
+        name: c.name.clone(),
+        kind: "prompt",
+        origin: c.origin,
+        scope: c.scope,
+        path: Some(c.path.clone()),
+        aliases: Vec::new(),
+        decl: Some(decl),
+        shadowed_by: None,
+        dynamic: c.dynamic.clone(),
+        conditional: !c.paths.is_empty(),
+    };
+    for (c, span) in fixed {
+        rows.push(row_of(&c, commands.len()));
+        commands.push(c);
+        spans.push(span);
+    }
+    for kind in [BuiltinKind::BundledSkill, BuiltinKind::BundledWorkflow, BuiltinKind::Command] {
+        for (name, k) in BUILTIN_COMMANDS.iter().filter(|(_, k)| *k == kind) {
+            let aliases = BUILTIN_ALIASES.iter().filter(|(_, c)| c == name).map(|(a, _)| *a).collect();
+            let (origin, kind) = match k {
+                BuiltinKind::Command if LOCAL_BUILTINS.contains(name) => (Origin::Builtin, "local"),
+                BuiltinKind::Command => (Origin::Builtin, "local-jsx"),
+                _ => (Origin::Bundled, "prompt"),
+            };
+            rows.push(Row {
+                name: name.to_string(),
+                kind,
+                origin,
+                scope: Scope::Builtin,
+                path: None,
+                aliases,
+                decl: None,
+                shadowed_by: None,
+                dynamic: None,
+                conditional: false,
+            });
+        }
+    }
+    // Dynamic skills: deeper folders first (they win a shared name), then the table order.
+    let mut dynamic = dynamic;
+    dynamic.sort_by_key(|(c, _)| {
+        let depth = c.dynamic.as_deref().map_or(0, |d| d.split('/').count());
+        (std::cmp::Reverse(depth), table_key(c))
+    });
+    let taken: BTreeSet<String> = rows.iter().flat_map(|r| std::iter::once(r.name.clone())).collect();
+    let mut added: Vec<Row> = Vec::new();
+    let mut dynamic_names: BTreeSet<String> = BTreeSet::new();
+    for (mut c, span) in dynamic {
+        if taken.contains(&c.name) {
+            if let Some(folder) = c.dynamic.clone() {
+                // A nested skill whose name is taken answers to its folder-qualified name.
+                c.name = format!("{folder}:{}", c.name);
+            }
+        }
+        dynamic_names.insert(c.name.clone());
+        added.push(row_of(&c, commands.len()));
+        commands.push(c);
+        spans.push(span);
+    }
+    let _ = dynamic_names;
+    let at = rows.iter().position(|r| is_builtin_command_name(&r.name)).unwrap_or(rows.len());
+    rows.splice(at..at, added);
+
+    // Lookup: the first row whose name (or alias) matches wins the name.
+    let mut owner: HashMap<String, usize> = HashMap::new();
+    for (i, row) in rows.iter().enumerate() {
+        owner.entry(row.name.clone()).or_insert(i);
+    }
+    let mut alias_owner: HashMap<&'static str, usize> = HashMap::new();
+    for (i, row) in rows.iter().enumerate() {
+        for alias in &row.aliases {
+            alias_owner.insert(alias, i);
+        }
+    }
+    for i in 0..rows.len() {
+        let first = owner[&rows[i].name];
+        if first != i {
+            shadow(&mut rows, &mut commands, &spans, first, i, b);
+        }
+        // An alias some earlier row answers to by name.
+        let aliases = rows[i].aliases.clone();
+        for alias in aliases {
+            if let Some(&w) = owner.get(alias).filter(|w| **w < i) {
+                alias_taken(&mut rows, &mut commands, &spans, w, i, alias, b);
+            }
+        }
+    }
+    let _ = alias_owner;
+    (commands, rows)
+}
+
+/// The rule by which command row `w` hides row `l`.
+fn command_rule(w: &Row, l: &Row, commands: &[Command]) -> &'static str {
+    let form = |r: &Row| r.decl.map(|i| commands[i].form.as_str());
+    if l.dynamic.is_some() && w.dynamic.is_some() {
+        "deeper-wins"
+    } else if l.dynamic.is_some() || l.conditional {
+        "static-before-dynamic"
+    } else if l.decl.is_none() {
+        "before-builtins"
+    } else if w.origin == Origin::Plugin && l.origin == Origin::Plugin && form(w) != form(l) {
+        "plugin-commands-first"
+    } else if w.scope != l.scope {
+        "scope-order"
+    } else if form(w) != form(l) {
+        "skills-before-commands"
+    } else {
+        "same-scope"
+    }
+}
+
+fn what(row: &Row, commands: &[Command]) -> String {
+    match row.decl {
+        Some(i) if commands[i].form == "command" => format!("command `/{}`", row.name),
+        Some(_) => format!("skill `/{}`", row.name),
+        None if row.origin == Origin::Bundled => format!("the bundled skill `/{}`", row.name),
+        None => format!("the built-in command `/{}`", row.name),
+    }
+}
+
+fn shadow(rows: &mut [Row], commands: &mut [Command], spans: &[Option<Span>], w: usize, l: usize, b: &mut Builder) {
+    let rule = command_rule(&rows[w], &rows[l], commands);
+    let (winner, loser) = (rows[w].clone(), rows[l].clone());
+    let by = reference(&winner.name, winner.origin, winner.scope, winner.path.as_deref(), rule);
+    rows[l].shadowed_by = Some(by.clone());
+    if let Some(i) = loser.decl {
+        commands[i].shadowed_by = Some(by);
+    }
+    if let Some(i) = winner.decl {
+        commands[i].shadows.push(reference(&loser.name, loser.origin, loser.scope, loser.path.as_deref(), rule));
+    }
+    let from = b.node("command", &winner.name, winner.origin.as_str(), winner.scope, winner.path.as_deref());
+    let to = b.node("command", &loser.name, loser.origin.as_str(), loser.scope, loser.path.as_deref());
+    b.edge(from, to, "shadows", rule);
+    let plugin_pair = rule == "plugin-commands-first";
+    match (loser.decl, winner.path.as_deref()) {
+        (Some(i), Some(winner_path)) => {
+            let (rule_def, severity) = if rule == "same-scope" {
+                (&rules::duplicate_declaration::RULE, Severity::Error)
+            } else {
+                (&rules::shadowed_declaration::RULE, Severity::Warning)
+            };
+            let message = if plugin_pair {
+                format!(
+                    "the plugin has both `commands/` and `skills/` entries named `{}`; the command is used",
+                    loser.name
+                )
+            } else if rule == "same-scope" {
+                format!("{} is declared twice in the {} scope", what(&loser, commands), loser.scope.as_str())
+            } else {
+                format!(
+                    "{} is hidden by {} ({})",
+                    what(&loser, commands),
+                    what(&winner, commands),
+                    winner.scope.as_str()
+                )
+            };
+            report_at(&mut b.diagnostics, commands[i].path.clone(), rule_def, spans[i], message)
+                .severity(severity)
+                .help(format!("`/{}` runs `{winner_path}`: {}; rename one of them", winner.name, rule_text(rule)));
+        }
+        (None, _) => {
+            if let Some(i) = winner.decl {
+                report_at(
+                    &mut b.diagnostics,
+                    commands[i].path.clone(),
+                    &rules::shadowed_declaration::RULE,
+                    spans[i],
+                    format!("{} hides {}", what(&winner, commands), what(&loser, commands)),
+                )
+                .help(format!(
+                    "`/{}` now runs this file instead of Claude Code's own; rename it unless that is the point",
+                    winner.name
+                ));
+            }
+        }
+        _ => {}
+    }
+}
+
+fn alias_taken(
+    rows: &mut [Row],
+    commands: &mut [Command],
+    spans: &[Option<Span>],
+    w: usize,
+    l: usize,
+    alias: &str,
+    b: &mut Builder,
+) {
+    let (winner, loser) = (rows[w].clone(), rows[l].clone());
+    let Some(i) = winner.decl else { return };
+    commands[i].shadows.push(reference(alias, loser.origin, loser.scope, None, "before-builtins"));
+    let from = b.node("command", &winner.name, winner.origin.as_str(), winner.scope, winner.path.as_deref());
+    let to = b.node("command", &loser.name, loser.origin.as_str(), loser.scope, None);
+    b.edge(from, to, "shadows", "before-builtins");
+    report_at(
+        &mut b.diagnostics,
+        commands[i].path.clone(),
+        &rules::shadowed_declaration::RULE,
+        spans[i],
+        format!("{} takes `/{alias}`, an alias of {}", what(&winner, commands), what(&loser, commands)),
+    )
+    .help(format!("`/{alias}` now runs this file; `/{}` still reaches Claude Code's own", loser.name));
+}
+
+/// Agents by name: the first in scope order wins.
+fn resolve_agents(
+    mut agents: Vec<(Agent, Option<Span>)>,
+    permissions: &[(Permission, Option<Span>)],
+    parsed: &[Option<PermissionRule>],
+    b: &mut Builder,
+) -> Vec<Agent> {
+    let rank = |s: Scope| match s {
+        Scope::Managed => 0,
+        Scope::Project | Scope::Local => 1,
+        Scope::User => 2,
+        Scope::AddDir => 3,
+        Scope::Plugin => 4,
+        Scope::Builtin => 5,
+    };
+    agents.sort_by(|(a, _), (c, _)| (&a.name, rank(a.scope), &a.path).cmp(&(&c.name, rank(c.scope), &c.path)));
+    let mut first: HashMap<String, usize> = HashMap::new();
+    for i in 0..agents.len() {
+        let w = *first.entry(agents[i].0.name.clone()).or_insert(i);
+        if w == i {
+            continue;
+        }
+        let same = agents[w].0.scope == agents[i].0.scope;
+        let rule = if same { "same-scope" } else { "agent-scope-order" };
+        let winner = agents[w].0.clone();
+        let loser = agents[i].0.clone();
+        agents[i].0.shadowed_by = Some(reference(&winner.name, Origin::Agent, winner.scope, Some(&winner.path), rule));
+        agents[w].0.shadows.push(reference(&loser.name, Origin::Agent, loser.scope, Some(&loser.path), rule));
+        let from = b.node("agent", &winner.name, "agent", winner.scope, Some(&winner.path));
+        let to = b.node("agent", &loser.name, "agent", loser.scope, Some(&loser.path));
+        b.edge(from, to, "shadows", rule);
+        let (def, message) = if same {
+            (
+                &rules::duplicate_declaration::RULE,
+                format!("agent `{}` is defined twice in the {} scope", loser.name, loser.scope.as_str()),
+            )
+        } else {
+            (
+                &rules::shadowed_declaration::RULE,
+                format!("agent `{}` is hidden by the {} agent of the same name", loser.name, winner.scope.as_str()),
+            )
+        };
+        report_at(&mut b.diagnostics, loser.path.clone(), def, agents[i].1, message).help(format!(
+            "Claude Code uses `{}`: {}; rename one of them",
+            winner.path,
+            rule_text(rule)
+        ));
+    }
+    for (agent, span) in &agents {
+        if agent.shadowed_by.is_none() && BUILTIN_AGENTS.contains(&agent.name.as_str()) {
+            report_at(
+                &mut b.diagnostics,
+                agent.path.clone(),
+                &rules::shadowed_declaration::RULE,
+                *span,
+                format!("agent `{}` replaces Claude Code's built-in agent of that name", agent.name),
+            )
+            .help("every delegation to it now uses this definition; rename it unless that is the point");
+            let from = b.node("agent", &agent.name, "agent", agent.scope, Some(&agent.path));
+            let to = b.node("agent", &agent.name, "builtin", Scope::Builtin, None);
+            b.edge(from, to, "shadows", "agent-scope-order");
+        }
+    }
+    let mut out: Vec<Agent> = agents.into_iter().map(|(a, _)| a).collect();
+    for agent in &mut out {
+        for (i, (p, _)) in permissions.iter().enumerate() {
+            let Some(rule) = parsed[i].as_ref().filter(|_| p.behavior == "deny") else { continue };
+            if let Some(RuleContent::AgentType(t)) = &rule.content {
+                if *t == agent.name && agent.denied_by.is_none() {
+                    agent.denied_by = Some(p.rule.clone());
+                    let from = b.node("permission", &p.rule, &p.behavior, p.scope, Some(&p.path));
+                    let to = b.node("agent", &agent.name, "agent", agent.scope, Some(&agent.path));
+                    b.edge(from, to, "removes", "blanket-deny");
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Project-server approval from every settings file: (enable all, enabled, disabled).
+struct Approvals {
+    enable_all: Option<bool>,
+    enabled: BTreeSet<String>,
+    disabled: BTreeSet<String>,
+}
+
+fn approvals(decls: &[Decl]) -> Approvals {
+    let mut found: Vec<&Item> =
+        decls.iter().map(|d| &d.item).filter(|i| matches!(i, Item::McpApproval { .. })).collect();
+    found.sort_by_key(|i| match i {
+        Item::McpApproval { scope, .. } => scope_rank(*scope),
+        _ => u8::MAX,
+    });
+    let mut out = Approvals { enable_all: None, enabled: BTreeSet::new(), disabled: BTreeSet::new() };
+    for item in found {
+        if let Item::McpApproval { enable_all, enabled, disabled, .. } = item {
+            out.enable_all = out.enable_all.or(*enable_all);
+            out.enabled.extend(enabled.iter().cloned());
+            out.disabled.extend(disabled.iter().cloned());
+        }
+    }
+    out
+}
+
+/// What a server connects to. `${CLAUDE_PLUGIN_ROOT}` differs per plugin, so two plugins
+/// running `${CLAUDE_PLUGIN_ROOT}/server` are different servers.
+fn endpoint(s: &McpServer) -> String {
+    let text = match &s.url {
+        Some(url) => url.clone(),
+        None => format!("{} {}", s.command.clone().unwrap_or_default(), s.args.join(" ")),
+    };
+    match &s.plugin {
+        Some(plugin) => text.replace("${CLAUDE_PLUGIN_ROOT}", &format!("<plugin {plugin}>")),
+        None => text,
+    }
+}
+
+/// `*` in a pattern matches any run of characters.
+fn glob_match(pattern: &str, text: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == text;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !text.starts_with(first) || !text[first.len()..].ends_with(last) || text.len() < first.len() + last.len() {
+        return false;
+    }
+    let mut rest = &text[first.len()..text.len() - last.len()];
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(i) => rest = &rest[i + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+fn resolve_servers(
+    mut servers: Vec<(McpServer, Option<Span>)>,
+    approvals: &Approvals,
+    permissions: &[(Permission, Option<Span>)],
+    parsed: &[Option<PermissionRule>],
+    b: &mut Builder,
+) -> Vec<McpServer> {
+    let rank = |s: Scope| match s {
+        Scope::Managed => 0,
+        Scope::Local => 1,
+        Scope::Project => 2,
+        Scope::User => 3,
+        _ => 4,
+    };
+    servers.sort_by(|(a, _), (c, _)| (rank(a.scope), &a.name, &a.path).cmp(&(rank(c.scope), &c.name, &c.path)));
+    let managed = servers.iter().any(|(s, _)| s.scope == Scope::Managed);
+    let mut by_name: HashMap<String, usize> = HashMap::new();
+    let mut by_endpoint: HashMap<String, usize> = HashMap::new();
+    for i in 0..servers.len() {
+        let s = servers[i].0.clone();
+        let winner = if managed && s.scope != Scope::Managed {
+            servers.iter().position(|(m, _)| m.scope == Scope::Managed).map(|w| (w, "managed-mcp-exclusive"))
+        } else if s.scope == Scope::Plugin {
+            by_endpoint.get(&endpoint(&s)).map(|w| (*w, "mcp-endpoint"))
+        } else {
+            by_name.get(&s.name).map(|w| (*w, "mcp-scope-order"))
+        };
+        match winner {
+            Some((w, rule)) => {
+                let win = servers[w].0.clone();
+                servers[i].0.shadowed_by = Some(reference(&win.name, Origin::Mcp, win.scope, Some(&win.path), rule));
+                servers[w].0.shadows.push(reference(&s.name, Origin::Mcp, s.scope, Some(&s.path), rule));
+                let from = b.node("mcp-server", &win.name, "mcp", win.scope, Some(&win.path));
+                let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
+                b.edge(from, to, "shadows", rule);
+                let message = match rule {
+                    "managed-mcp-exclusive" => format!(
+                        "MCP server `{}` is never started: `{}` replaces every other MCP source",
+                        s.name, win.path
+                    ),
+                    "mcp-endpoint" => format!(
+                        "MCP server `{}` runs the same {} as `{}` ({}) and is dropped",
+                        s.name,
+                        if s.url.is_some() { "URL" } else { "command" },
+                        win.name,
+                        win.path
+                    ),
+                    _ => format!(
+                        "MCP server `{}` is hidden by the {} server of the same name ({})",
+                        s.name,
+                        win.scope.as_str(),
+                        win.path
+                    ),
+                };
+                report_at(
+                    &mut b.diagnostics,
+                    s.path.clone(),
+                    &rules::shadowed_declaration::RULE,
+                    servers[i].1,
+                    message,
+                )
+                .help(rule_text(rule));
+            }
+            None => {
+                by_name.entry(s.name.clone()).or_insert(i);
+                by_endpoint.entry(endpoint(&s)).or_insert(i);
+            }
+        }
+    }
+    // Names that collide once normalized, and names that hold the `__` separator.
+    let mut by_normalized: BTreeMap<String, usize> = BTreeMap::new();
+    for i in 0..servers.len() {
+        let s = &servers[i].0;
+        if s.shadowed_by.is_some() {
+            continue;
+        }
+        let raw = s.name.rsplit(':').next().unwrap_or(&s.name);
+        if raw.contains("__") {
+            report_at(&mut b.diagnostics, s.path.clone(), &rules::mcp_server_name_clash::RULE, servers[i].1, format!("MCP server name `{raw}` contains `__`, the separator of tool names"))
+                .severity(Severity::Warning)
+                .help(format!("Claude Code splits `mcp__{}__tool` at the first `__`, so rules and hooks for this server match the wrong thing; rename it (`{}`)", s.normalized, raw.replace("__", "_")));
+        }
+        match by_normalized.get(&s.normalized) {
+            Some(&w) if servers[w].0.name != s.name => {
+                let other = servers[w].0.clone();
+                report_at(&mut b.diagnostics, s.path.clone(), &rules::mcp_server_name_clash::RULE, servers[i].1, format!("MCP servers `{}` and `{}` both name their tools `mcp__{}__…`", other.name, s.name, s.normalized))
+                    .help(format!("`{}` declares `{}`; one server's tools replace the other's and no rule can tell them apart; rename one", other.path, other.name));
+                let from = b.node("mcp-server", &other.name, "mcp", other.scope, Some(&other.path));
+                let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
+                b.edge(from, to, "clashes", "normalized-name");
+            }
+            Some(_) => {}
+            None => {
+                by_normalized.insert(s.normalized.clone(), i);
+            }
+        }
+    }
+    let mut out: Vec<McpServer> = servers.into_iter().map(|(s, _)| s).collect();
+    for s in &mut out {
+        if s.scope == Scope::Project {
+            let bare = &s.name;
+            s.approval = Some(
+                if approvals.disabled.contains(bare) {
+                    "disabled"
+                } else if approvals.enable_all == Some(true) || approvals.enabled.contains(bare) {
+                    "approved"
+                } else {
+                    "pending"
+                }
+                .to_string(),
+            );
+        }
+        for (i, (p, _)) in permissions.iter().enumerate() {
+            let Some(rule) = parsed[i].as_ref() else { continue };
+            if p.behavior != "deny" || rule.content.is_some() || s.denied_by.is_some() {
+                continue;
+            }
+            let hit = match &rule.tool.kind {
+                ToolKind::Mcp { server, tool } => {
+                    tool.as_deref().is_none_or(|t| t == "*") && glob_match(server, &s.normalized)
+                }
+                ToolKind::Glob => glob_match(&rule.tool.canonical, &format!("mcp__{}__", s.normalized)),
+                _ => false,
+            };
+            if hit {
+                s.denied_by = Some(p.rule.clone());
+                let from = b.node("permission", &p.rule, &p.behavior, p.scope, Some(&p.path));
+                let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
+                b.edge(from, to, "removes", "blanket-deny");
+            }
+        }
+    }
+    out.sort_by(|a, c| (&a.name, scope_rank(a.scope), &a.path).cmp(&(&c.name, scope_rank(c.scope), &c.path)));
+    out
+}
+
+/// The literal text a shell pattern starts with, and whether it matches only that text.
+fn shell_prefix(p: &BashPattern) -> (String, bool) {
+    match p {
+        BashPattern::Exact(s) => (s.clone(), true),
+        BashPattern::Prefix(s) => (s.clone(), false),
+        BashPattern::Wildcard(pieces) => match pieces.first() {
+            Some(WildcardPiece::Literal(s)) => (s.clone(), false),
+            _ => (String::new(), false),
+        },
+    }
+}
+
+/// Whether `deny` (or ask) matches every call `allow` matches.
+fn covers(deny: &PermissionRule, allow: &PermissionRule) -> bool {
+    let same_tool = deny.tool.canonical == allow.tool.canonical;
+    match (&deny.tool.kind, &allow.tool.kind) {
+        (ToolKind::Glob, _) if deny.content.is_none() => {
+            return glob_match(&deny.tool.canonical, &allow.tool.canonical);
+        }
+        (ToolKind::Mcp { server: ds, tool: dt }, ToolKind::Mcp { server: as_, tool: at }) if deny.content.is_none() => {
+            let server = glob_match(ds, as_);
+            return server
+                && match (dt.as_deref(), at.as_deref()) {
+                    (None | Some("*"), _) => true,
+                    (Some(d), Some(a)) => glob_match(d, a),
+                    (Some(_), None) => false,
+                };
+        }
+        _ => {}
+    }
+    if !same_tool {
+        return false;
+    }
+    match (&deny.content, &allow.content) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some(d), Some(a)) if d == a => true,
+        (Some(RuleContent::Bash(d)), Some(RuleContent::Bash(a))) => {
+            let (dp, d_exact) = shell_prefix(d);
+            let (ap, _) = shell_prefix(a);
+            let only_star = matches!(d, BashPattern::Wildcard(p) if p.len() == 2 && matches!(p[1], WildcardPiece::Star))
+                || matches!(d, BashPattern::Prefix(_));
+            // `Bash(git *)` / `Bash(git:*)` cover every command that starts with `git `.
+            !d_exact
+                && only_star
+                && (ap.starts_with(&dp)
+                    && (dp.ends_with(' ') || ap.len() == dp.len() || ap[dp.len()..].starts_with(' ')))
+        }
+        (Some(RuleContent::Domain { host: d }), Some(RuleContent::Domain { host: a })) => d == "*" || d == a,
+        _ => false,
+    }
+}
+
+fn resolve_permissions(
+    rules_in: Vec<(Permission, Option<Span>)>,
+    parsed: &[Option<PermissionRule>],
+    servers: &[McpServer],
+    b: &mut Builder,
+) -> (Vec<Permission>, Vec<Tool>) {
+    let mut out: Vec<Permission> = rules_in.iter().map(|(p, _)| p.clone()).collect();
+    // Blanket denies: what they remove from the pool.
+    let mut tools: Vec<Tool> = capc_grammar::BUILTIN_TOOLS
+        .iter()
+        .map(|t| Tool { name: t.to_string(), origin: "builtin", removed_by: None })
+        .collect();
+    tools.sort();
+    for s in servers.iter().filter(|s| s.shadowed_by.is_none() && s.approval.as_deref() != Some("disabled")) {
+        tools.push(Tool { name: format!("mcp__{}__*", s.normalized), origin: "mcp", removed_by: s.denied_by.clone() });
+    }
+    for (i, p) in out.iter_mut().enumerate() {
+        let Some(rule) = parsed[i].as_ref() else { continue };
+        if p.behavior != "deny" || rule.content.is_some() {
+            continue;
+        }
+        let from = b.node("permission", &p.rule, &p.behavior, p.scope, Some(&p.path));
+        match &rule.tool.kind {
+            ToolKind::Builtin | ToolKind::Glob => {
+                for tool in tools.iter_mut().filter(|t| t.origin == "builtin") {
+                    if glob_match(&rule.tool.canonical, &tool.name) {
+                        if tool.removed_by.is_none() {
+                            tool.removed_by = Some(p.rule.clone());
+                        }
+                        p.removes.push(tool.name.clone());
+                        let to = b.node("tool", &tool.name, "builtin", Scope::Builtin, None);
+                        b.edge(from, to, "removes", "blanket-deny");
+                    }
+                }
+                for s in servers.iter().filter(|s| s.denied_by.as_deref() == Some(p.rule.as_str())) {
+                    p.removes.push(format!("mcp__{}", s.normalized));
+                }
+            }
+            ToolKind::Mcp { .. } => {
+                for s in servers.iter().filter(|s| s.denied_by.as_deref() == Some(p.rule.as_str())) {
+                    p.removes.push(format!("mcp__{}", s.normalized));
+                }
+            }
+            ToolKind::Unknown => {}
+        }
+        p.removes.sort();
+        p.removes.dedup();
+    }
+    // Allow rules that a deny or ask rule always decides first.
+    for i in 0..out.len() {
+        if out[i].behavior != "allow" {
+            continue;
+        }
+        let Some(allow) = parsed[i].as_ref() else { continue };
+        let blocker = (0..out.len())
+            .filter(|&j| out[j].behavior == "deny")
+            .chain((0..out.len()).filter(|&j| out[j].behavior == "ask"))
+            .find(|&j| parsed[j].as_ref().is_some_and(|d| covers(d, allow)));
+        if let Some(j) = blocker {
+            let (deny, allow_rule) = (out[j].clone(), out[i].clone());
+            out[i].pre_empted_by = Some(format!("{} {} ({})", deny.behavior, deny.rule, deny.path));
+            let from = b.node("permission", &deny.rule, &deny.behavior, deny.scope, Some(&deny.path));
+            let to =
+                b.node("permission", &allow_rule.rule, &allow_rule.behavior, allow_rule.scope, Some(&allow_rule.path));
+            b.edge(from, to, "pre-empts", "deny-ask-allow");
+            report_at(&mut b.diagnostics, allow_rule.path.clone(), &rules::pre_empted_allow_rule::RULE, rules_in[i].1, format!("allow rule `{}` never decides: {} rule `{}` matches every call it matches", allow_rule.rule, deny.behavior, deny.rule))
+                .help(format!("`{}` ({}) is checked first (deny → ask → allow, whatever the scope); remove this rule or narrow the {} rule", deny.rule, deny.path, deny.behavior));
+        }
+    }
+    (out, tools)
+}

@@ -1,0 +1,397 @@
+//! Looking inside a resolution: `capc ls` (text and JSON), `capc explain NAME` and
+//! `capc graph` (DOT and JSON). Everything here is a pure function of the resolution, so
+//! the output is as deterministic as the lock.
+
+use super::model::{Origin, Ref, Scope};
+use super::resolve::{rule_text, Resolution, Row};
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+
+fn ref_json(r: &Option<Ref>) -> Value {
+    match r {
+        Some(r) => {
+            json!({"name": r.name, "origin": r.origin.as_str(), "scope": r.scope.as_str(), "path": r.path, "rule": r.rule})
+        }
+        None => Value::Null,
+    }
+}
+
+/// Built-in agents, as `capc ls` lists them after declared ones.
+const BUILTIN_AGENTS: &[&str] = &["Explore", "Plan", "general-purpose"];
+
+/// `capc ls --format json`, version 1.
+pub fn ls_json(r: &Resolution) -> String {
+    let commands: Vec<Value> = r
+        .table
+        .iter()
+        .map(|row| {
+            let mut v = json!({
+                "name": row.name,
+                "type": row.kind,
+                "origin": row.origin.as_str(),
+                "scope": row.scope.as_str(),
+                "path": row.path,
+                "shadowed_by": ref_json(&row.shadowed_by),
+            });
+            if !row.aliases.is_empty() {
+                v["aliases"] = json!(row.aliases);
+            }
+            if let Some(d) = &row.dynamic {
+                v["dynamic"] = json!(d);
+            }
+            if row.conditional {
+                v["conditional"] = json!(true);
+            }
+            v
+        })
+        .collect();
+    let mut agents: Vec<Value> = r
+        .lock
+        .agents
+        .iter()
+        .map(|a| {
+            let origin = if a.plugin.is_some() { Origin::Plugin } else { Origin::Agent };
+            json!({"name": a.name, "type": "agent", "origin": origin.as_str(), "scope": a.scope.as_str(), "path": a.path, "shadowed_by": ref_json(&a.shadowed_by), "denied_by": a.denied_by})
+        })
+        .collect();
+    for name in BUILTIN_AGENTS {
+        let by = r.lock.agents.iter().find(|a| a.name == *name && a.shadowed_by.is_none());
+        let shadowed = by.map(|a| json!({"name": a.name, "origin": "agent", "scope": a.scope.as_str(), "path": a.path, "rule": "agent-scope-order"}));
+        agents.push(json!({"name": name, "type": "agent", "origin": "builtin", "scope": "builtin", "path": null, "shadowed_by": shadowed.unwrap_or(Value::Null)}));
+    }
+    let servers: Vec<Value> = r
+        .lock
+        .mcp_servers
+        .iter()
+        .map(|s| {
+            json!({"name": s.name, "normalized": s.normalized, "scope": s.scope.as_str(), "transport": s.transport, "path": s.path, "shadowed_by": ref_json(&s.shadowed_by), "approval": s.approval, "denied_by": s.denied_by})
+        })
+        .collect();
+    let tools: Vec<Value> =
+        r.tools.iter().map(|t| json!({"name": t.name, "origin": t.origin, "removed_by": t.removed_by})).collect();
+    let out = json!({"version": 1, "commands": commands, "agents": agents, "mcp_servers": servers, "tools": tools});
+    let mut text = serde_json::to_string_pretty(&out).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn origin_word(row: &Row) -> &'static str {
+    match (row.origin, row.kind) {
+        (Origin::Builtin, _) => "built-in",
+        (Origin::Bundled, _) => "bundled",
+        (Origin::Skill, _) => "skill",
+        (Origin::Command, _) => "command",
+        (Origin::Plugin, _) => "plugin",
+        (Origin::Mcp, _) => "mcp",
+        (Origin::Agent, _) => "agent",
+    }
+}
+
+fn shadow_line(by: &Ref) -> String {
+    let at = by.path.as_deref().map(|p| format!(" {p}")).unwrap_or_default();
+    format!("hidden by /{} ({} {}{at}): {}", by.name, by.origin.as_str(), by.scope.as_str(), by.rule)
+}
+
+/// `capc ls`: the command table in lookup order, then agents, MCP servers and tools.
+/// Built-ins nothing hides or is hidden by are summarised unless `all`.
+pub fn ls_text(r: &Resolution, all: bool) -> String {
+    let mut out = String::new();
+    let involved = |row: &Row| {
+        row.shadowed_by.is_some()
+            || r.table.iter().any(|o| o.shadowed_by.as_ref().is_some_and(|b| b.name == row.name && o.name != row.name))
+            || r.lock
+                .commands
+                .iter()
+                .any(|c| c.shadows.iter().any(|s| s.name == row.name || row.aliases.iter().any(|a| *a == s.name)))
+    };
+    let shown: Vec<(usize, &Row)> =
+        r.table.iter().enumerate().filter(|(_, row)| all || row.path.is_some() || involved(row)).collect();
+    let hidden = r.table.len() - shown.len();
+    let width = shown.iter().map(|(_, row)| row.name.len() + 1).max().unwrap_or(8).clamp(8, 40);
+    let _ = writeln!(out, "Commands, in lookup order ({} entries):", r.table.len());
+    for (i, row) in &shown {
+        let place = row.path.clone().unwrap_or_else(|| row.kind.to_string());
+        let mut line = format!(
+            "  {:>4}  {:width$}  {:8}  {:8}  {place}",
+            i + 1,
+            format!("/{}", row.name),
+            origin_word(row),
+            row.scope.as_str()
+        );
+        if let Some(d) = &row.dynamic {
+            let _ = write!(line, "  (nested: active once a file under {d}/ is touched)");
+        } else if row.conditional {
+            line.push_str("  (conditional: active once a file matching its `paths` is touched)");
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+        if let Some(by) = &row.shadowed_by {
+            let _ = writeln!(out, "  {:>4}  {:width$}  ↳ {}", "", "", shadow_line(by));
+        }
+    }
+    if hidden > 0 {
+        let _ = writeln!(
+            out,
+            "  …and {hidden} built-in commands and bundled skills nothing here hides (`capc ls --all` lists them)"
+        );
+    }
+    out.push_str("\nAgents:\n");
+    if r.lock.agents.is_empty() {
+        out.push_str("  (none declared; built-in: Explore, Plan, general-purpose)\n");
+    }
+    for a in &r.lock.agents {
+        let _ = writeln!(out, "  {:24}  {:8}  {}", a.name, a.scope.as_str(), a.path);
+        if let Some(by) = &a.shadowed_by {
+            let _ = writeln!(
+                out,
+                "  {:24}  ↳ hidden by {} ({}): {}",
+                "",
+                by.path.as_deref().unwrap_or("built-in"),
+                by.scope.as_str(),
+                by.rule
+            );
+        }
+        if let Some(rule) = &a.denied_by {
+            let _ = writeln!(out, "  {:24}  ↳ removed by deny rule `{rule}`", "");
+        }
+    }
+    out.push_str("\nMCP servers:\n");
+    if r.lock.mcp_servers.is_empty() {
+        out.push_str("  (none)\n");
+    }
+    for s in &r.lock.mcp_servers {
+        let approval = s.approval.as_deref().map(|a| format!("  approval: {a}")).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {:24}  mcp__{}__*  {:8}  {:5}  {}{approval}",
+            s.name,
+            s.normalized,
+            s.scope.as_str(),
+            s.transport,
+            s.path
+        );
+        if let Some(by) = &s.shadowed_by {
+            let _ = writeln!(
+                out,
+                "  {:24}  ↳ hidden by `{}` ({} {}): {}",
+                "",
+                by.name,
+                by.scope.as_str(),
+                by.path.as_deref().unwrap_or(""),
+                by.rule
+            );
+        }
+        if let Some(rule) = &s.denied_by {
+            let _ = writeln!(out, "  {:24}  ↳ every tool removed by deny rule `{rule}`", "");
+        }
+    }
+    let builtin = r.tools.iter().filter(|t| t.origin == "builtin").count();
+    let removed: Vec<String> =
+        r.tools.iter().filter_map(|t| t.removed_by.as_ref().map(|rule| format!("{} (by `{rule}`)", t.name))).collect();
+    let _ = writeln!(out, "\nTools: {builtin} built-in, {} MCP server prefixes", r.tools.len() - builtin);
+    if !removed.is_empty() {
+        let _ = writeln!(out, "  removed by deny rules: {}", removed.join(", "));
+    }
+    out
+}
+
+/// `capc explain NAME`: every candidate for the name, winner first, and why. `None` when
+/// nothing answers to it.
+pub fn explain(r: &Resolution, name: &str) -> Option<String> {
+    let bare = name.trim_start_matches('/');
+    let mut out = String::new();
+    let rows: Vec<(usize, &Row)> =
+        r.table.iter().enumerate().filter(|(_, row)| row.name == bare || row.aliases.contains(&bare)).collect();
+    if !rows.is_empty() {
+        let _ = writeln!(
+            out,
+            "/{bare}: {} candidate{}, in lookup order (the first match runs)",
+            rows.len(),
+            if rows.len() == 1 { "" } else { "s" }
+        );
+        for (n, (i, row)) in rows.iter().enumerate() {
+            let via = if row.name != bare { format!(" (through its alias `/{bare}`)") } else { String::new() };
+            let place =
+                row.path.clone().unwrap_or_else(|| format!("Claude Code {}", crate::builtins::BUILTINS_VERSION));
+            let verdict = if n == 0 { "  ← runs" } else { "" };
+            let _ = writeln!(
+                out,
+                "  {}. {} `/{}`{via}, {} scope, table position {}: {place}{verdict}",
+                n + 1,
+                origin_word(row),
+                row.name,
+                row.scope.as_str(),
+                i + 1
+            );
+            if n > 0 {
+                let rule = row
+                    .shadowed_by
+                    .as_ref()
+                    .filter(|b| b.name == bare)
+                    .map(|b| b.rule.as_str())
+                    .unwrap_or(if row.name == bare { "same-scope" } else { "before-builtins" });
+                let _ = writeln!(out, "     not used: {} [{rule}]", rule_text(rule));
+            }
+            if let Some(d) = &row.dynamic {
+                let _ = writeln!(out, "     nested skill: joins the table once a file under {d}/ is touched");
+            }
+        }
+    }
+    let agents: Vec<_> = r.lock.agents.iter().filter(|a| a.name == bare).collect();
+    if !agents.is_empty() || BUILTIN_AGENTS.contains(&bare) {
+        let _ = writeln!(out, "agent `{bare}`:");
+        for (n, a) in agents.iter().enumerate() {
+            let verdict = if n == 0 { "  ← used" } else { "" };
+            let _ = writeln!(out, "  {}. {} scope: {}{verdict}", n + 1, a.scope.as_str(), a.path);
+            if let Some(by) = &a.shadowed_by {
+                let _ = writeln!(out, "     not used: {} [{}]", rule_text(&by.rule), by.rule);
+            }
+            if let Some(rule) = &a.denied_by {
+                let _ = writeln!(out, "     removed: deny rule `{rule}`");
+            }
+        }
+        if BUILTIN_AGENTS.contains(&bare) {
+            let verdict = if agents.is_empty() { "  ← used" } else { "" };
+            let _ = writeln!(out, "  {}. built-in agent of Claude Code{verdict}", agents.len() + 1);
+            if !agents.is_empty() {
+                let _ = writeln!(out, "     not used: {} [agent-scope-order]", rule_text("agent-scope-order"));
+            }
+        }
+    }
+    let server_name =
+        bare.strip_prefix("mcp__").map(|s| s.trim_end_matches("__*").trim_end_matches("__")).unwrap_or(bare);
+    let servers: Vec<_> = r
+        .lock
+        .mcp_servers
+        .iter()
+        .filter(|s| s.name == bare || s.normalized == server_name || s.name == server_name)
+        .collect();
+    if !servers.is_empty() {
+        let _ = writeln!(out, "MCP server `{server_name}` (tools `mcp__{}__…`):", servers[0].normalized);
+        for (n, s) in servers.iter().enumerate() {
+            let verdict = if s.shadowed_by.is_none() && s.denied_by.is_none() { "  ← used" } else { "" };
+            let _ = writeln!(
+                out,
+                "  {}. `{}`, {} scope, {}: {}{verdict}",
+                n + 1,
+                s.name,
+                s.scope.as_str(),
+                s.transport,
+                s.path
+            );
+            if let Some(by) = &s.shadowed_by {
+                let _ = writeln!(out, "     not used: {} [{}]", rule_text(&by.rule), by.rule);
+            }
+            if let Some(rule) = &s.denied_by {
+                let _ = writeln!(out, "     every tool removed by deny rule `{rule}`");
+            }
+            if let Some(a) = &s.approval {
+                let _ = writeln!(out, "     project-server approval: {a}");
+            }
+        }
+    }
+    if let Some(tool) = r.tools.iter().find(|t| t.name == bare) {
+        let removed = &tool.removed_by;
+        let tool = &tool.name;
+        let _ = writeln!(
+            out,
+            "tool `{tool}`: {}",
+            match removed {
+                Some(rule) => format!("removed from the pool by deny rule `{rule}`"),
+                None => "in the tool pool (built-in)".to_string(),
+            }
+        );
+    }
+    let rules: Vec<_> = r.lock.permissions.iter().filter(|p| p.rule == bare).collect();
+    for p in rules {
+        let _ = writeln!(out, "permission rule `{}`: {} in {} ({})", p.rule, p.behavior, p.path, p.scope.as_str());
+        if !p.removes.is_empty() {
+            let _ = writeln!(out, "  removes from the pool: {}", p.removes.join(", "));
+        }
+        if let Some(by) = &p.pre_empted_by {
+            let _ = writeln!(out, "  never decides: {by} comes first (deny → ask → allow)");
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Names `explain` knows, for `did you mean`.
+pub fn names(r: &Resolution) -> Vec<String> {
+    let mut names: Vec<String> = r.table.iter().map(|row| row.name.clone()).collect();
+    names.extend(r.lock.agents.iter().map(|a| a.name.clone()));
+    names.extend(r.lock.mcp_servers.iter().map(|s| s.name.clone()));
+    names.sort();
+    names.dedup();
+    names
+}
+
+fn node_label(n: &super::resolve::GraphNode) -> String {
+    let head = match n.kind {
+        "command" => format!("{} /{}", n.origin, n.name),
+        "permission" => format!("{} {}", n.origin, n.name),
+        kind => format!("{kind} {}", n.name),
+    };
+    let scope = if n.scope == Scope::Builtin { "builtin".to_string() } else { n.scope.as_str().to_string() };
+    match &n.path {
+        Some(p) => format!("{head}\\n{scope} · {p}"),
+        None => format!("{head}\\n{scope}"),
+    }
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"").replace("\\\\n", "\\n")
+}
+
+/// `capc graph --format dot`.
+pub fn graph_dot(r: &Resolution) -> String {
+    let mut out = String::from("digraph capabilities {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=9];\n");
+    for i in r.graph.node_indices() {
+        let n = &r.graph[i];
+        let style = match n.kind {
+            "command" if n.scope == Scope::Builtin => ", style=dashed",
+            "permission" => ", shape=note",
+            "plugin" => ", shape=folder",
+            "mcp-server" => ", shape=component",
+            "tool" => ", shape=ellipse",
+            _ => "",
+        };
+        let _ = writeln!(out, "  n{} [label=\"{}\"{style}];", i.index(), escape(&node_label(n)));
+    }
+    for e in r.graph.edge_indices() {
+        let Some((a, b)) = r.graph.edge_endpoints(e) else { continue };
+        let w = &r.graph[e];
+        let style = match w.kind {
+            "shadows" => "",
+            "removes" | "pre-empts" | "clashes" => ", color=red",
+            _ => ", color=gray",
+        };
+        let _ = writeln!(out, "  n{} -> n{} [label=\"{}\\n{}\"{style}];", a.index(), b.index(), w.kind, w.rule);
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// `capc graph --format json`, version 1.
+pub fn graph_json(r: &Resolution) -> String {
+    let nodes: Vec<Value> = r
+        .graph
+        .node_indices()
+        .map(|i| {
+            let n = &r.graph[i];
+            json!({"id": i.index(), "kind": n.kind, "name": n.name, "origin": n.origin, "scope": n.scope.as_str(), "path": n.path})
+        })
+        .collect();
+    let edges: Vec<Value> = r
+        .graph
+        .edge_indices()
+        .filter_map(|e| {
+            let (a, b) = r.graph.edge_endpoints(e)?;
+            let w = &r.graph[e];
+            Some(json!({"from": a.index(), "to": b.index(), "kind": w.kind, "rule": w.rule}))
+        })
+        .collect();
+    let mut text =
+        serde_json::to_string_pretty(&json!({"version": 1, "nodes": nodes, "edges": edges})).unwrap_or_default();
+    text.push('\n');
+    text
+}

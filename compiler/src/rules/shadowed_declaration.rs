@@ -1,0 +1,27 @@
+//! Rule `shadowed-declaration`: a name resolves to another declaration than this one.
+
+use super::Rule;
+use crate::diagnostic::Severity;
+
+pub static RULE: Rule = Rule {
+    id: "shadowed-declaration",
+    severity: Severity::Warning,
+    summary: "a skill, command, agent or MCP server is hidden by another of the same name",
+    docs: DOCS,
+};
+
+const DOCS: &str = r##"### What it does
+Reports every name that more than one declaration answers to, naming the one Claude Code uses: a skill that hides a built-in command or bundled skill, a user skill that hides a project skill (managed > user > project), a skill that hides a `.claude/commands/` file of the same name, a plugin command that hides the plugin's skill of the same name, a project agent that hides a user agent, an MCP server defined in several scopes (local > project > user > plugin; a plugin server with the same command or URL as another server is dropped), and every server when `managed-mcp.json` exists. `capc explain NAME` shows the whole story.
+
+### Why is this bad?
+Claude Code resolves these silently: the hidden declaration is never run, and nobody finds out until `/deploy` does something else than the file they are reading.
+
+### Example
+```text
+~/.claude/skills/deploy/SKILL.md   (user: wins)
+.claude/skills/deploy/SKILL.md     (project: hidden)
+```
+
+### Source
+SEMANTICS §2.4–2.8, §6; FORMATS §1.7, §2.9, §4.1, §6.2; command-table order of Claude Code 2.1.332
+"##;
