@@ -168,3 +168,103 @@ fn a_claude_folder_can_be_checked_directly() {
         "agents/migration-planner.md\tagent\tmigration-planner\nsettings.json\tsettings\nskills/legacy-import/SKILL.md\tskill\tlegacy-import\nskills/perf-audit/SKILL.md\tskill\tperf-audit\n"
     );
 }
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A scratch copy of a precedence story's project folder.
+fn story_copy(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/precedence").join(name).join("project");
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).expect("mkdir");
+        for entry in std::fs::read_dir(from).expect("read").filter_map(Result::ok) {
+            let target = to.join(entry.file_name());
+            if entry.path().is_dir() {
+                copy(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).expect("copy");
+            }
+        }
+    }
+    copy(&from, dir.path());
+    dir
+}
+
+#[test]
+fn lock_check_reports_missing_stale_and_fresh() {
+    let dir = story_copy("skill-beats-command");
+    let root = dir.path().to_str().expect("utf-8");
+    let missing = capc(&["lock", "--check", root]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(stderr(&missing).contains("does not exist; run `capc lock`"), "{}", stderr(&missing));
+    assert!(!dir.path().join("capabilities.lock").exists(), "--check wrote a lock");
+
+    let written = capc(&["lock", root]);
+    assert_eq!(written.status.code(), Some(0), "{}", stderr(&written));
+    assert!(stderr(&written).contains("created"), "{}", stderr(&written));
+    let again = capc(&["lock", root]);
+    assert!(stderr(&again).contains("unchanged"), "{}", stderr(&again));
+    let fresh = capc(&["lock", "--check", root]);
+    assert_eq!(fresh.status.code(), Some(0), "{}", stderr(&fresh));
+    assert!(stderr(&fresh).contains("is up to date"));
+
+    std::fs::write(
+        dir.path().join(".claude/skills/deploy/SKILL.md"),
+        "---\ndescription: Deploy, rewritten\n---\nNew.\n",
+    )
+    .expect("edit");
+    let stale = capc(&["lock", "--check", root]);
+    assert_eq!(stale.status.code(), Some(1));
+    assert!(stderr(&stale).contains("is stale"), "{}", stderr(&stale));
+    let diff = stdout(&stale);
+    assert!(diff.contains("-description = \"Deploy with the new pipeline\""), "{diff}");
+    assert!(diff.contains("+description = \"Deploy, rewritten\""), "{diff}");
+    let lock = std::fs::read_to_string(dir.path().join("capabilities.lock")).expect("lock");
+    assert!(lock.contains("Deploy with the new pipeline"), "--check rewrote the lock");
+}
+
+#[test]
+fn lock_refuses_to_write_over_errors() {
+    let out = capc(&["lock", fixture("invalid-json").to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("not writing capabilities.lock"), "{}", stderr(&out));
+    assert!(!fixture("invalid-json").join("capabilities.lock").exists());
+}
+
+#[test]
+fn explain_names_the_winner_and_the_rule() {
+    let dir = story_copy("skill-beats-command");
+    let out = capc(&["explain", "/deploy", dir.path().to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let skill = text.find(".claude/skills/deploy/SKILL.md  ← runs").expect("the skill runs");
+    let command = text.find(".claude/commands/deploy.md").expect("the command is listed");
+    assert!(skill < command, "winner first:\n{text}");
+    assert!(text.contains("[skills-before-commands]"), "{text}");
+    let unknown = capc(&["explain", "deplyo", dir.path().to_str().expect("utf-8")]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(stderr(&unknown).contains("did you mean `deploy`?"), "{}", stderr(&unknown));
+}
+
+#[test]
+fn ls_json_and_graph_formats() {
+    let dir = story_copy("skill-beats-command");
+    let root = dir.path().to_str().expect("utf-8");
+    let ls: serde_json::Value = serde_json::from_slice(&capc(&["ls", "--format", "json", root]).stdout).expect("json");
+    assert_eq!(ls["version"], 1);
+    let commands = ls["commands"].as_array().expect("commands");
+    assert_eq!(commands[0]["name"], "deploy");
+    assert_eq!(commands[0]["origin"], "skill");
+    assert_eq!(commands[0]["shadowed_by"], serde_json::Value::Null);
+    let hidden = commands.iter().find(|c| c["path"] == ".claude/commands/deploy.md").expect("listed");
+    assert_eq!(hidden["shadowed_by"]["path"], ".claude/skills/deploy/SKILL.md");
+    assert!(commands.iter().any(|c| c["name"] == "clear" && c["origin"] == "builtin" && c["type"] == "local"));
+    assert!(ls["tools"].as_array().expect("tools").iter().any(|t| t["name"] == "Bash"));
+    let dot = stdout(&capc(&["graph", root]));
+    assert!(dot.starts_with("digraph capabilities {") && dot.contains("shadows\\nskills-before-commands"), "{dot}");
+    let graph: serde_json::Value =
+        serde_json::from_slice(&capc(&["graph", "--format", "json", root]).stdout).expect("json");
+    assert!(graph["edges"].as_array().expect("edges").iter().any(|e| e["kind"] == "shadows"));
+}

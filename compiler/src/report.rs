@@ -97,8 +97,14 @@ pub fn to_text(checked: &Checked, color: bool, width: usize) -> String {
     let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(width).with_links(false);
     let mut out = String::new();
+    // Values reported as literal secrets are masked in every snippet, so a CI log of the
+    // report does not repeat them.
+    let mut secrets: std::collections::BTreeMap<&str, Vec<crate::span::Span>> = std::collections::BTreeMap::new();
+    for d in checked.diagnostics.iter().filter(|d| d.rule == crate::rules::literal_secret::RULE.id) {
+        secrets.entry(d.path.as_str()).or_default().extend(d.span);
+    }
     for d in &checked.diagnostics {
-        let rendered = render_one(&handler, checked, d);
+        let rendered = render_one(&handler, checked, d, secrets.get(d.path.as_str()).map(Vec::as_slice));
         out.push_str(&rendered);
         if !rendered.ends_with('\n') {
             out.push('\n');
@@ -109,7 +115,26 @@ pub fn to_text(checked: &Checked, color: bool, width: usize) -> String {
     out
 }
 
-fn render_one(handler: &GraphicalReportHandler, checked: &Checked, d: &Diagnostic) -> String {
+/// `text` with the inside of each span (a quoted value) replaced by `*`, byte for byte.
+fn mask(text: &str, spans: &[crate::span::Span]) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for span in spans {
+        let (start, end) = (span.start + 1, span.end.saturating_sub(1).min(bytes.len()));
+        for b in bytes.iter_mut().take(end).skip(start) {
+            // Continuation bytes of a multi-byte character become `*` too; the result stays
+            // valid UTF-8 because every byte of each masked character is replaced.
+            *b = b'*';
+        }
+    }
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+fn render_one(
+    handler: &GraphicalReportHandler,
+    checked: &Checked,
+    d: &Diagnostic,
+    secrets: Option<&[crate::span::Span]>,
+) -> String {
     let severity = match d.severity {
         Severity::Error => miette::Severity::Error,
         Severity::Warning => miette::Severity::Warning,
@@ -124,7 +149,11 @@ fn render_one(handler: &GraphicalReportHandler, checked: &Checked, d: &Diagnosti
     match (d.span, source.and_then(|f| f.text.as_ref())) {
         (Some(span), Some(text)) => {
             diagnostic = diagnostic.with_label(LabeledSpan::new_primary_with_span(None, (span.start, span.len())));
-            let report = miette::Report::new(diagnostic).with_source_code(NamedSource::new(&d.path, text.clone()));
+            let text = match secrets {
+                Some(spans) => mask(text, spans),
+                None => text.clone(),
+            };
+            let report = miette::Report::new(diagnostic).with_source_code(NamedSource::new(&d.path, text));
             let _ = handler.render_report(&mut out, report.as_ref());
         }
         _ => {

@@ -203,7 +203,7 @@ pub fn resolve(decls: &[Decl]) -> Resolution {
     let agents = resolve_agents(agents, &permissions, &parsed, &mut b);
     let approvals = approvals(decls);
     let servers = resolve_servers(servers, &approvals, &permissions, &parsed, &mut b);
-    let (permissions, tools) = resolve_permissions(permissions, &parsed, &servers, &mut b);
+    let (permissions, tools) = resolve_permissions(permissions, &parsed, &servers, &agents, &mut b);
     // Every declaration is a node, whether or not anything shadows it.
     for c in &commands {
         b.node("command", &c.name, c.origin.as_str(), c.scope, Some(&c.path));
@@ -809,7 +809,8 @@ fn resolve_servers(
             }
         }
     }
-    out.sort_by(|a, c| (&a.name, scope_rank(a.scope), &a.path).cmp(&(&c.name, scope_rank(c.scope), &c.path)));
+    // By name, and within a name in precedence order (the winner first).
+    out.sort_by(|a, c| (&a.name, rank(a.scope), &a.path).cmp(&(&c.name, rank(c.scope), &c.path)));
     out
 }
 
@@ -870,6 +871,7 @@ fn resolve_permissions(
     rules_in: Vec<(Permission, Option<Span>)>,
     parsed: &[Option<PermissionRule>],
     servers: &[McpServer],
+    agents: &[Agent],
     b: &mut Builder,
 ) -> (Vec<Permission>, Vec<Tool>) {
     let mut out: Vec<Permission> = rules_in.iter().map(|(p, _)| p.clone()).collect();
@@ -884,7 +886,17 @@ fn resolve_permissions(
     }
     for (i, p) in out.iter_mut().enumerate() {
         let Some(rule) = parsed[i].as_ref() else { continue };
-        if p.behavior != "deny" || rule.content.is_some() {
+        if p.behavior != "deny" {
+            continue;
+        }
+        if rule.content.is_some() {
+            // `Agent(name)` removes that agent (marked on the agent by `resolve_agents`).
+            p.removes.extend(
+                agents
+                    .iter()
+                    .filter(|a| a.denied_by.as_deref() == Some(p.rule.as_str()))
+                    .map(|a| format!("Agent({})", a.name)),
+            );
             continue;
         }
         let from = b.node("permission", &p.rule, &p.behavior, p.scope, Some(&p.path));
@@ -910,6 +922,9 @@ fn resolve_permissions(
                 }
             }
             ToolKind::Unknown => {}
+        }
+        for a in agents.iter().filter(|a| a.denied_by.as_deref() == Some(p.rule.as_str())) {
+            p.removes.push(format!("Agent({})", a.name));
         }
         p.removes.sort();
         p.removes.dedup();

@@ -118,6 +118,17 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
             origin_word(row),
             row.scope.as_str()
         );
+        if !row.aliases.is_empty() {
+            let aliases: Vec<String> = row
+                .aliases
+                .iter()
+                .map(|a| match r.table.iter().position(|o| o.name == *a) {
+                    Some(taker) => format!("/{a} (taken by row {})", taker + 1),
+                    None => format!("/{a}"),
+                })
+                .collect();
+            let _ = write!(line, "  aliases: {}", aliases.join(", "));
+        }
         if let Some(d) = &row.dynamic {
             let _ = write!(line, "  (nested: active once a file under {d}/ is touched)");
         } else if row.conditional {
@@ -159,21 +170,23 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
     if r.lock.mcp_servers.is_empty() {
         out.push_str("  (none)\n");
     }
+    let name_width = r.lock.mcp_servers.iter().map(|s| s.name.len()).max().unwrap_or(0).max(24);
+    let prefix_width = r.lock.mcp_servers.iter().map(|s| s.normalized.len() + 8).max().unwrap_or(0);
     for s in &r.lock.mcp_servers {
         let approval = s.approval.as_deref().map(|a| format!("  approval: {a}")).unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "  {:24}  mcp__{}__*  {:8}  {:5}  {}{approval}",
+        let prefix = format!("mcp__{}__*", s.normalized);
+        let line = format!(
+            "  {:name_width$}  {prefix:prefix_width$}  {:8}  {:5}  {}{approval}",
             s.name,
-            s.normalized,
             s.scope.as_str(),
             s.transport,
             s.path
         );
+        let _ = writeln!(out, "{}", line.trim_end());
         if let Some(by) = &s.shadowed_by {
             let _ = writeln!(
                 out,
-                "  {:24}  ↳ hidden by `{}` ({} {}): {}",
+                "  {:name_width$}  ↳ hidden by `{}` ({} {}): {}",
                 "",
                 by.name,
                 by.scope.as_str(),
@@ -182,7 +195,7 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
             );
         }
         if let Some(rule) = &s.denied_by {
-            let _ = writeln!(out, "  {:24}  ↳ every tool removed by deny rule `{rule}`", "");
+            let _ = writeln!(out, "  {:name_width$}  ↳ every tool removed by deny rule `{rule}`", "");
         }
     }
     let builtin = r.tools.iter().filter(|t| t.origin == "builtin").count();

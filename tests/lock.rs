@@ -1,0 +1,231 @@
+//! Precedence stories: `tests/precedence/<story>/` holds `project/` (the locked folder) and
+//! optionally `home/` (`--user-dir`), `managed/` (`--managed-dir`) and `add1/` (`--add-dir`);
+//! `story.md` says what it shows. The resolved `capc ls` (with the findings) must equal
+//! `ls.txt`, and the lock `capc lock` writes must equal `capabilities.lock`.
+//!
+//! Also: the lock is byte-identical across absolute roots and file-creation orders, reads
+//! back to the same value, is not rewritten when unchanged, and holds no planted secret.
+//!
+//! To accept new output, run `CAPC_BLESS=1 cargo test --test lock` and read the diff.
+
+use capc_compiler::lock::{view, write};
+use capc_compiler::{check, Checked, Options};
+use std::path::{Path, PathBuf};
+
+fn stories_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/precedence")
+}
+
+fn stories() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(stories_dir())
+        .expect("tests/precedence exists")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("project").is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn options(dir: &Path) -> Options {
+    let some = |name: &str| Some(dir.join(name)).filter(|p| p.is_dir());
+    Options {
+        root: dir.join("project"),
+        user_dir: some("home"),
+        managed_dir: some("managed"),
+        add_dirs: some("add1").into_iter().collect(),
+    }
+}
+
+fn run(dir: &Path) -> Checked {
+    check(&options(dir)).expect("story folders exist")
+}
+
+/// `capc ls` followed by one line per finding.
+fn ls_with_findings(checked: &Checked) -> String {
+    let mut out = view::ls_text(checked.resolution.as_ref().expect("resolved"), false);
+    out.push_str("\nFindings:\n");
+    if checked.diagnostics.is_empty() {
+        out.push_str("  (none)\n");
+    }
+    let mut positions = capc_compiler::check::Positions::new(checked);
+    for d in &checked.diagnostics {
+        let ((line, column), _) = positions.of(d);
+        out.push_str(&format!("  {} [{}] {}:{line}:{column} {}\n", d.severity.as_str(), d.rule, d.path, d.message));
+    }
+    out
+}
+
+fn compare(path: &Path, actual: &str, failures: &mut Vec<String>) {
+    if std::env::var_os("CAPC_BLESS").is_some() {
+        std::fs::write(path, actual).expect("write snapshot");
+        return;
+    }
+    let expected = std::fs::read_to_string(path).unwrap_or_default();
+    if expected != actual {
+        failures.push(format!("--- {}\n{}", path.display(), write::diff(&expected, actual, "snapshot")));
+    }
+}
+
+#[test]
+fn every_story_resolves_as_pinned() {
+    let names = stories();
+    assert!(names.len() >= 15, "the issue asks for at least 15 precedence stories, found {}", names.len());
+    let mut failures = Vec::new();
+    for name in &names {
+        let dir = stories_dir().join(name);
+        assert!(dir.join("story.md").is_file(), "{name}: write a story.md saying what it shows");
+        let checked = run(&dir);
+        compare(&dir.join("ls.txt"), &ls_with_findings(&checked), &mut failures);
+        compare(&dir.join("capabilities.lock"), &write::encode(&write::build(&checked)), &mut failures);
+    }
+    assert!(
+        failures.is_empty(),
+        "{} snapshot(s) differ (CAPC_BLESS=1 to accept):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_collision_rule_has_a_story() {
+    let mut seen = std::collections::BTreeSet::new();
+    for name in stories() {
+        for d in run(&stories_dir().join(name)).diagnostics {
+            seen.insert(d.rule);
+        }
+    }
+    for rule in [
+        "duplicate-declaration",
+        "shadowed-declaration",
+        "mcp-server-name-clash",
+        "pre-empted-allow-rule",
+        "unknown-enabled-plugin",
+        "literal-secret",
+    ] {
+        assert!(seen.contains(rule), "no precedence story shows `{rule}`");
+    }
+}
+
+#[test]
+fn locks_read_back_to_the_same_value() {
+    for name in stories() {
+        let lock = write::build(&run(&stories_dir().join(&name)));
+        let text = write::encode(&lock);
+        let back = write::decode(&text).unwrap_or_else(|e| panic!("{name}: the lock does not read back: {e}"));
+        assert_eq!(back, lock, "{name}: decode(encode(lock)) differs");
+        assert_eq!(write::encode(&back), text, "{name}: re-encoding changes the bytes");
+    }
+}
+
+/// Copies a folder, creating entries in sorted or reversed order.
+fn copy_tree(from: &Path, to: &Path, reversed: bool) {
+    std::fs::create_dir_all(to).expect("create folder");
+    let mut entries: Vec<_> = std::fs::read_dir(from).expect("read folder").filter_map(Result::ok).collect();
+    entries.sort_by_key(|e| e.file_name());
+    if reversed {
+        entries.reverse();
+    }
+    for entry in entries {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target, reversed);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy file");
+        }
+    }
+}
+
+#[test]
+fn lock_bytes_do_not_depend_on_where_or_in_what_order_files_were_made() {
+    let scratch = tempfile::tempdir().expect("temp dir");
+    for name in stories() {
+        let source = stories_dir().join(&name);
+        let a = scratch.path().join("first/place").join(&name);
+        let b = scratch.path().join("elsewhere/deeper/still").join(&name);
+        copy_tree(&source, &a, false);
+        copy_tree(&source, &b, true);
+        let lock_a = write::encode(&write::build(&run(&a)));
+        let lock_b = write::encode(&write::build(&run(&b)));
+        assert_eq!(lock_a, lock_b, "{name}: the lock differs between two copies");
+        let here = write::encode(&write::build(&run(&source)));
+        assert_eq!(lock_a, here, "{name}: the lock differs from the one of the checked-in tree");
+        assert!(!lock_a.contains(&*scratch.path().to_string_lossy()), "{name}: an absolute path leaked into the lock");
+    }
+}
+
+#[test]
+fn an_unchanged_lock_is_not_rewritten() {
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let story = scratch.path().join("story");
+    copy_tree(&stories_dir().join("skill-beats-command"), &story, false);
+    let text = write::encode(&write::build(&run(&story)));
+    let path = story.join("project").join(write::FILE_NAME);
+    assert_eq!(write::write(&path, &text).expect("write"), write::Written::Created);
+    let modified = std::fs::metadata(&path).and_then(|m| m.modified()).expect("mtime");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    // The lock file itself is not a declaration: locking again gives the same text.
+    let again = write::encode(&write::build(&run(&story)));
+    assert_eq!(again, text);
+    assert_eq!(write::write(&path, &again).expect("write"), write::Written::Unchanged);
+    assert_eq!(std::fs::metadata(&path).and_then(|m| m.modified()).expect("mtime"), modified);
+    let leftovers: Vec<_> = std::fs::read_dir(story.join("project"))
+        .expect("read")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left behind: {leftovers:?}");
+}
+
+/// Secrets planted in `env`, `headers`, `args` and `url` appear in no output of capc.
+#[test]
+fn planted_secrets_reach_no_output() {
+    let planted = [
+        "ghp_PLANTEDsecret0123456789abcdefABCDEF01",
+        "sk-PLANTED-live-51HxQ2eZvKYlo2C01234",
+        "hunter2-PLANTED",
+        "xoxb-PLANTED000000-0000000000000-abcdefABCDEF",
+        "PLANTED-header-value-7f3a",
+    ];
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let root = scratch.path().join("repo");
+    std::fs::create_dir_all(root.join(".claude")).expect("mkdir");
+    let mcp = format!(
+        r#"{{"mcpServers": {{
+  "gh": {{"command": "gh-mcp", "args": ["--token={0}"], "env": {{"GITHUB_TOKEN": "{0}", "HOME_DIR": "${{HOME}}"}}}},
+  "api": {{"type": "http", "url": "https://u:{2}@api.example.com/mcp", "headers": {{"Authorization": "Bearer {1}", "X-Api-Key": "{4}"}}}},
+  "slack": {{"command": "slack-mcp", "env": {{"SLACK_BOT_TOKEN": "{3}", "SLACK_TEAM": "${{SLACK_TEAM}}"}}}}
+}}}}"#,
+        planted[0], planted[1], planted[2], planted[3], planted[4]
+    );
+    std::fs::write(root.join(".mcp.json"), mcp).expect("write .mcp.json");
+    std::fs::write(root.join(".claude/settings.json"), r#"{"permissions": {"allow": ["mcp__gh", "mcp__api"]}}"#)
+        .expect("write settings");
+    let checked = check(&Options { root: root.clone(), ..Options::default() }).expect("check");
+    let r = checked.resolution.as_ref().expect("resolved");
+    let lock = write::encode(&write::build(&checked));
+    let outputs = [
+        ("lock", lock.clone()),
+        ("check (human)", capc_compiler::report::to_text(&checked, false, 200)),
+        ("check (json)", capc_compiler::report::to_json(&checked)),
+        ("ls", view::ls_text(r, true)),
+        ("ls (json)", view::ls_json(r)),
+        ("graph (dot)", view::graph_dot(r)),
+        ("graph (json)", view::graph_json(r)),
+        ("explain", view::explain(r, "gh").unwrap_or_default() + &view::explain(r, "api").unwrap_or_default()),
+    ];
+    for (what, text) in &outputs {
+        for secret in planted {
+            assert!(!text.contains(secret), "{what} shows the planted secret `{secret}`:\n{text}");
+        }
+    }
+    // References stay references, and the secrets became hashes.
+    assert!(lock.contains("${HOME}") && lock.contains("${SLACK_TEAM}"), "references were not kept:\n{lock}");
+    assert!(lock.matches("sha256:").count() >= 5, "secrets were not hashed:\n{lock}");
+    assert_eq!(
+        checked.diagnostics.iter().filter(|d| d.rule == "literal-secret").count(),
+        6,
+        "{:#?}",
+        checked.diagnostics
+    );
+}
