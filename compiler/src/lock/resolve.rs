@@ -528,7 +528,7 @@ fn alias_taken(
     commands[i].shadows.push(reference(alias, loser.origin, loser.scope, None, "before-builtins"));
     let from = b.node("command", &winner.name, winner.origin.as_str(), winner.scope, winner.path.as_deref());
     let to = b.node("command", &loser.name, loser.origin.as_str(), loser.scope, None);
-    b.edge(from, to, "shadows", "before-builtins");
+    b.edge(from, to, "takes-alias", &format!("/{alias}"));
     report_at(
         &mut b.diagnostics,
         commands[i].path.clone(),

@@ -250,6 +250,20 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
             }
         }
     }
+    let renamed: Vec<&Row> = r
+        .table
+        .iter()
+        .filter(|row| row.dynamic.as_deref().is_some_and(|d| row.name == format!("{d}:{bare}")))
+        .collect();
+    for row in renamed {
+        let _ = writeln!(
+            out,
+            "  also: nested skill `/{}` ({}), renamed because `/{bare}` is taken; it joins the table once a file under {}/ is touched",
+            row.name,
+            row.path.as_deref().unwrap_or(""),
+            row.dynamic.as_deref().unwrap_or("")
+        );
+    }
     let agents: Vec<_> = r.lock.agents.iter().filter(|a| a.name == bare).collect();
     if !agents.is_empty() || BUILTIN_AGENTS.contains(&bare) {
         let _ = writeln!(out, "agent `{bare}`:");
