@@ -217,6 +217,17 @@ pub fn resolve(decls: &[Decl]) -> Resolution {
     for p in &permissions {
         b.node("permission", &p.rule, &p.behavior, p.scope, Some(&p.path));
     }
+    for h in &hooks {
+        let name = match &h.matcher {
+            Some(m) if !m.is_empty() => format!("{} {m}", h.event),
+            _ => h.event.clone(),
+        };
+        let hook = b.node("hook", &name, &h.kind, h.scope, Some(&h.path));
+        if let Some(plugin) = plugins.iter().find(|p| h.plugin.as_deref() == Some(p.name.as_str())) {
+            let from = b.node("plugin", &plugin.id, "plugin", Scope::Plugin, Some(&plugin.root));
+            b.edge(from, hook, "declares", "plugin");
+        }
+    }
     for p in &plugins {
         let plugin = b.node("plugin", &p.id, "plugin", Scope::Plugin, Some(&p.root));
         for c in commands.iter().filter(|c| c.plugin.as_deref() == Some(p.name.as_str())) {

@@ -380,6 +380,7 @@ pub fn graph_dot(r: &Resolution) -> String {
             "plugin" => ", shape=folder",
             "mcp-server" => ", shape=component",
             "tool" => ", shape=ellipse",
+            "hook" => ", shape=cds",
             _ => "",
         };
         let _ = writeln!(out, "  n{} [label=\"{}\"{style}];", i.index(), escape(&node_label(n)));
