@@ -5,6 +5,7 @@
 pub mod decls;
 pub mod model;
 pub mod resolve;
+pub mod schema;
 pub mod secrets;
 pub mod view;
 pub mod write;

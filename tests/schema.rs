@@ -1,0 +1,226 @@
+//! The JSON Schema of `capabilities.lock`: `schema/capabilities.lock.schema.json` must equal
+//! what the lock model generates, every fixture's and example's lock must satisfy it (and
+//! read back unchanged), so must every committed precedence story's lock, and locks the
+//! model refuses must fail it too.
+//!
+//! To accept a changed schema, run `CAPC_BLESS=1 cargo test --test schema` and read the diff.
+
+use capc_compiler::lock::model::Lock;
+use capc_compiler::lock::schema::lock_schema;
+use capc_compiler::lock::write::{build, decode, encode};
+use capc_compiler::{check, Options};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn validator() -> jsonschema::Validator {
+    let schema: Value = serde_json::from_str(&lock_schema()).expect("the schema is JSON");
+    jsonschema::validator_for(&schema).expect("the schema compiles")
+}
+
+/// Every error of `instance`, one per line, with where it is.
+fn errors(validator: &jsonschema::Validator, instance: &Value) -> Vec<String> {
+    validator.iter_errors(instance).map(|e| format!("{}: {e}", e.instance_path())).collect()
+}
+
+/// The folders locked by the tests: each fixture's `in/` (with its `user/` and `managed/`
+/// beside it when present) and each example.
+fn trees() -> Vec<(String, Options)> {
+    let mut trees = Vec::new();
+    let fixtures = repo().join("tests/fixtures");
+    for dir in subfolders(&fixtures).into_iter().filter(|d| d.join("in").is_dir()) {
+        let name = format!("tests/fixtures/{}", file_name(&dir));
+        trees.push((name, options(dir.join("in"), &dir)));
+    }
+    for dir in subfolders(&repo().join("examples")) {
+        let name = format!("examples/{}", file_name(&dir));
+        trees.push((name, options(dir.clone(), &dir)));
+    }
+    trees
+}
+
+fn subfolders(dir: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn file_name(dir: &Path) -> String {
+    dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+fn options(root: PathBuf, dir: &Path) -> Options {
+    let existing = |name: &str| Some(dir.join(name)).filter(|p| p.is_dir());
+    Options { root, user_dir: existing("user"), managed_dir: existing("managed"), ..Options::default() }
+}
+
+#[test]
+fn committed_schema_is_the_generated_one() {
+    let path = repo().join("schema/capabilities.lock.schema.json");
+    let generated = lock_schema();
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    if committed != generated {
+        if std::env::var_os("CAPC_BLESS").is_some() {
+            std::fs::create_dir_all(path.parent().expect("has a parent")).expect("create schema/");
+            std::fs::write(&path, &generated).expect("write the schema");
+        } else {
+            panic!(
+                "{} is stale (CAPC_BLESS=1 to accept):\n--- committed\n{committed}\n+++ generated\n{generated}",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn schema_is_a_valid_draft_7_schema_of_lock_version_1() {
+    let schema: Value = serde_json::from_str(&lock_schema()).expect("the schema is JSON");
+    if let Err(e) = jsonschema::meta::validate(&schema) {
+        panic!("the schema does not satisfy its meta-schema: {e}");
+    }
+    assert_eq!(schema["$schema"], "http://json-schema.org/draft-07/schema#");
+    assert_eq!(schema["$id"], "urn:capc:capabilities.lock:v1");
+    assert_eq!(schema["properties"]["version"]["const"], 1);
+    assert_eq!(schema["additionalProperties"], false, "unknown top-level keys are refused, as by the model");
+}
+
+#[test]
+fn every_fixture_and_example_lock_satisfies_the_schema_and_reads_back_unchanged() {
+    let validator = validator();
+    let mut failures = Vec::new();
+    // Which tables the locks had, so the check is known not to be vacuous.
+    let mut tables_seen = std::collections::BTreeSet::new();
+    let trees = trees();
+    assert!(trees.len() > 10, "found only {} trees to lock", trees.len());
+    for (name, options) in &trees {
+        let checked = check(options).unwrap_or_else(|e| panic!("{name}: check failed: {e:?}"));
+        let lock = build(&checked);
+        let text = encode(&lock);
+        let read = match decode(&text) {
+            Ok(read) => read,
+            Err(e) => {
+                failures.push(format!("{name}: its lock does not read back: {e}\n{text}"));
+                continue;
+            }
+        };
+        if read != lock {
+            failures.push(format!("{name}: its lock reads back different:\n{text}"));
+        }
+        let value = serde_json::to_value(&read).expect("a lock is JSON");
+        tables_seen.extend(value.as_object().into_iter().flat_map(|o| o.keys().cloned()));
+        let errors = errors(&validator, &value);
+        if !errors.is_empty() {
+            failures.push(format!("{name}: its lock breaks the schema:\n  {}\n{value:#}", errors.join("\n  ")));
+        }
+    }
+    assert!(failures.is_empty(), "{} lock(s) failed:\n{}", failures.len(), failures.join("\n\n"));
+    for table in ["source", "plugin", "command", "agent", "mcp_server", "hook", "permission"] {
+        assert!(tables_seen.contains(table), "no fixture's lock has a `{table}` table: {tables_seen:?}");
+    }
+}
+
+#[test]
+fn every_committed_precedence_lock_satisfies_the_schema() {
+    let validator = validator();
+    let mut failures = Vec::new();
+    let locks: Vec<PathBuf> = subfolders(&repo().join("tests/precedence"))
+        .into_iter()
+        .map(|dir| dir.join("capabilities.lock"))
+        .filter(|path| path.is_file())
+        .collect();
+    assert!(!locks.is_empty(), "no tests/precedence/*/capabilities.lock found");
+    for path in &locks {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+        let lock = match decode(&text) {
+            Ok(lock) => lock,
+            Err(e) => {
+                failures.push(format!("{}: does not read: {e}", path.display()));
+                continue;
+            }
+        };
+        let value = serde_json::to_value(&lock).expect("a lock is JSON");
+        let errors = errors(&validator, &value);
+        if !errors.is_empty() {
+            failures.push(format!("{}: breaks the schema:\n  {}", path.display(), errors.join("\n  ")));
+        }
+    }
+    assert!(failures.is_empty(), "{} lock(s) failed:\n{}", failures.len(), failures.join("\n\n"));
+}
+
+/// A small lock with one of each table, which the schema and the model both accept.
+fn valid_lock() -> Value {
+    json!({
+        "version": 1,
+        "claude_code": "2.1.332",
+        "builtins": "2.1.332",
+        "source": [{ "path": ".claude/skills/deploy/SKILL.md", "kind": "skill", "sha256": "00" }],
+        "plugin": [{ "name": "kit", "id": "kit@inline", "root": "plugins/kit", "enabled": true }],
+        "command": [{
+            "name": "deploy", "origin": "skill", "scope": "project", "form": "skill",
+            "path": ".claude/skills/deploy/SKILL.md", "content_length": 12,
+            "shadows": [{ "name": "deploy", "origin": "command", "scope": "user", "path": "~/.claude/commands/deploy.md", "rule": "scope-order" }]
+        }],
+        "agent": [{ "name": "reviewer", "scope": "plugin", "path": "plugins/kit/agents/reviewer.md", "plugin": "kit" }],
+        "mcp_server": [{
+            "name": "github", "normalized": "github", "scope": "project", "transport": "stdio",
+            "path": ".mcp.json", "command": "gh-mcp", "timeout": 30, "env": { "TOKEN": "${GITHUB_TOKEN}" }
+        }],
+        "hook": [{ "event": "PreToolUse", "type": "command", "run": "scripts/check.sh", "scope": "project", "path": ".claude/settings.json" }],
+        "permission": [{ "rule": "Bash(rm:*)", "behavior": "deny", "scope": "managed", "path": "<managed>/managed-settings.json" }]
+    })
+}
+
+#[test]
+fn the_schema_accepts_what_the_model_reads_and_refuses_what_it_refuses() {
+    let validator = validator();
+    let valid = valid_lock();
+    assert_eq!(errors(&validator, &valid), Vec::<String>::new(), "the sample lock is valid");
+    serde_json::from_value::<Lock>(valid.clone()).expect("the model reads the sample lock");
+
+    let mut cases: Vec<(&str, Value)> = Vec::new();
+    let mut unknown_top = valid.clone();
+    unknown_top["generated_at"] = json!("2026-01-01");
+    cases.push(("an unknown top-level field", unknown_top));
+    let mut unknown_nested = valid.clone();
+    unknown_nested["command"][0]["hidden"] = json!(true);
+    cases.push(("an unknown field in a command", unknown_nested));
+    let mut unknown_in_ref = valid.clone();
+    unknown_in_ref["command"][0]["shadows"][0]["why"] = json!("because");
+    cases.push(("an unknown field in a shadowed reference", unknown_in_ref));
+    let mut bad_scope = valid.clone();
+    bad_scope["command"][0]["scope"] = json!("global");
+    cases.push(("a scope that does not exist", bad_scope));
+    let mut snake_scope = valid.clone();
+    snake_scope["permission"][0]["scope"] = json!("add_dir");
+    cases.push(("a scope in snake_case (the file uses kebab-case)", snake_scope));
+    let mut bad_origin = valid.clone();
+    bad_origin["command"][0]["origin"] = json!("marketplace");
+    cases.push(("an origin that does not exist", bad_origin));
+    let mut missing = valid.clone();
+    missing.as_object_mut().expect("an object").remove("claude_code");
+    cases.push(("a missing required field", missing));
+    let mut wrong_type = valid.clone();
+    wrong_type["mcp_server"][0]["timeout"] = json!("30s");
+    cases.push(("a timeout that is not a number", wrong_type));
+    let mut negative = valid.clone();
+    negative["command"][0]["content_length"] = json!(-1);
+    cases.push(("a negative length", negative));
+
+    for (what, lock) in &cases {
+        assert!(!validator.is_valid(lock), "the schema accepts {what}:\n{lock:#}");
+        assert!(serde_json::from_value::<Lock>(lock.clone()).is_err(), "the model reads {what}, the schema does not");
+    }
+
+    // The version: the model's type takes any number, `decode` (and the schema) only 1.
+    let mut version_2 = valid;
+    version_2["version"] = json!(2);
+    assert!(!validator.is_valid(&version_2), "the schema accepts version 2");
+}
