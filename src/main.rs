@@ -101,6 +101,27 @@ enum Command {
         #[command(flatten)]
         scopes: Scopes,
     },
+    /// Run a session from a lock: newline-delimited JSON on stdin/stdout, or a REPL on a terminal
+    ///
+    /// Loads capabilities.lock (not the source tree) and answers requests, one JSON object per
+    /// line: `turn` (input text and context → the command table, Skill listing, tool pool and
+    /// what the input does), `invoke_skill`, `tool_search`, `mcp_update`, `status`. Each
+    /// response names the request it answers; a malformed request gets an error response and
+    /// the session goes on. On a terminal it is a small REPL: `/cmd args`, `:tools`,
+    /// `:commands`, `:skills`, `:why NAME`, `:touch PATH`, `:status`, `:quit`.
+    Session {
+        /// The lock to run from (its folder is the project root)
+        #[arg(long, value_name = "FILE", default_value = "capabilities.lock")]
+        lock: PathBuf,
+        /// Re-hash every source first and refuse a stale lock, naming the file that changed
+        #[arg(long)]
+        verify: bool,
+        /// Do not run `!` shell injections, even when the permission rules allow them
+        #[arg(long)]
+        no_shell: bool,
+        #[command(flatten)]
+        scopes: Scopes,
+    },
     /// List every rule, or print one rule's documentation
     Rules {
         /// A rule id such as `invalid-json`
@@ -159,6 +180,7 @@ fn main() -> ExitCode {
         Command::Ls { path, format, all, scopes } => ls(scopes.options(path), format, all),
         Command::Explain { name, path, scopes } => explain(scopes.options(path), &name),
         Command::Graph { path, format, scopes } => graph(scopes.options(path), format),
+        Command::Session { lock, verify, no_shell, scopes } => session(lock, verify, no_shell, scopes),
         Command::Rules { id } => rules_command(id.as_deref()),
     }
 }
@@ -246,6 +268,41 @@ fn lock(options: Options, check_only: bool) -> ExitCode {
         }
         Err(e) => {
             eprintln!("error: cannot write {}: {e}", path.display());
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn session(lock: PathBuf, verify: bool, no_shell: bool, scopes: Scopes) -> ExitCode {
+    use capc_runtime::loaded::{Loaded, Roots};
+    let root =
+        lock.parent().filter(|p| !p.as_os_str().is_empty()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    let roots = Roots { root, user_dir: scopes.user_dir, managed_dir: scopes.managed_dir, add_dirs: scopes.add_dir };
+    let loaded = match Loaded::from_file(&lock, roots) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if verify {
+        if let Err(e) = loaded.verify() {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    let mut session = capc_runtime::session::Session::new(loaded);
+    session.run_shell = !no_shell;
+    let result = if std::io::stdin().is_terminal() {
+        capc_runtime::repl::run(&mut session)
+    } else {
+        capc_runtime::protocol::serve(&mut session, std::io::stdin().lock(), std::io::stdout().lock())
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
             ExitCode::from(2)
         }
     }

@@ -1,4 +1,22 @@
 //! capc-runtime: runs Claude Code sessions turn by turn from `capabilities.lock`.
+//!
+//! The lock fixes what exists; the runtime redoes only what changes per turn. Map:
+//! - `loaded`: the lock, its parsed permission rules, lazy prompt bodies checked against
+//!   the lock's SHA-256, and `verify` (re-hash every source).
+//! - `turn`: the per-turn view, recomputed from scratch: command table, Skill listing, tool
+//!   pool, tool section of the system prompt (SEMANTICS §2–§5, §7–§8).
+//! - `listing`: the Skill listing's budget, filter and the Skill tool's permission decision.
+//! - `search`: ToolSearch (`select:` and keyword scoring).
+//! - `mcp`: the MCP servers' state, changed only by explicit updates.
+//! - `session`: slash input, prompt expansion, `!` injections, the Skill tool, and the one
+//!   thing that outlives a turn on purpose: a skill turn's grant.
+//! - `protocol`: the newline-delimited JSON of `capc session`.
 
 pub mod listing;
+pub mod loaded;
+pub mod mcp;
+pub mod protocol;
+pub mod repl;
 pub mod search;
+pub mod session;
+pub mod turn;

@@ -1,0 +1,227 @@
+//! The MCP part of the session state: each server of the lock with its status and what it
+//! offers. A turn reads it; only explicit updates change it (SEMANTICS §6.4: a server's
+//! tools, prompts and resources are replaced together; a failed or disabled server's are
+//! cleared).
+
+use capc_compiler::decl::mcp::normalize;
+use capc_compiler::lock::model::Lock;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Claude Code's cap on tool descriptions and server instructions (SEMANTICS §6.2).
+pub const MAX_DESCRIPTION_CHARS: usize = 2048;
+/// What follows a cut description.
+pub const TRUNCATION_MARKER: &str = "… [truncated]";
+
+/// Cuts `text` at 2,048 characters with Claude Code's marker.
+pub fn truncate_description(text: &str) -> String {
+    match text.char_indices().nth(MAX_DESCRIPTION_CHARS) {
+        Some((at, _)) => format!("{}{TRUNCATION_MARKER}", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Pending,
+    Connected,
+    Failed,
+    Disabled,
+}
+
+/// A tool of a connected server, named as the model sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct McpTool {
+    /// `mcp__<server>__<tool>`, normalized.
+    pub name: String,
+    pub server: String,
+    /// Cut at 2,048 characters.
+    pub description: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_hint: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub always_load: bool,
+}
+
+/// One server's state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Server {
+    pub name: String,
+    pub normalized: String,
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub tools: Vec<McpTool>,
+    /// MCP prompts, as `mcp__<server>__<prompt>` commands.
+    pub prompts: Vec<String>,
+    pub resources: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+}
+
+/// A server's new state, as a connection reports it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Update {
+    pub server: String,
+    pub status: Option<Status>,
+    #[serde(default)]
+    pub error: Option<String>,
+    /// `None` keeps the current tools (unless the server failed or was disabled).
+    #[serde(default)]
+    pub tools: Option<Vec<ToolSpec>>,
+    #[serde(default)]
+    pub prompts: Option<Vec<String>>,
+    #[serde(default)]
+    pub resources: Option<Vec<String>>,
+    #[serde(default)]
+    pub instructions: Option<String>,
+}
+
+/// A tool as a server lists it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolSpec {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub search_hint: Option<String>,
+    #[serde(default)]
+    pub always_load: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct McpState {
+    servers: BTreeMap<String, Server>,
+    /// Every tool of every server, sorted by name (rebuilt on update, read every turn).
+    sorted: Vec<McpTool>,
+}
+
+impl McpState {
+    /// The servers of a lock that Claude Code would start: not hidden by another, and not
+    /// disabled by approval settings (those are listed as disabled). All start pending.
+    pub fn from_lock(lock: &Lock) -> McpState {
+        let mut servers = BTreeMap::new();
+        for s in lock.mcp_servers.iter().filter(|s| s.shadowed_by.is_none()) {
+            let status = if s.approval.as_deref() == Some("disabled") { Status::Disabled } else { Status::Pending };
+            servers.insert(
+                s.name.clone(),
+                Server {
+                    name: s.name.clone(),
+                    normalized: s.normalized.clone(),
+                    status,
+                    error: None,
+                    tools: Vec::new(),
+                    prompts: Vec::new(),
+                    resources: Vec::new(),
+                    instructions: None,
+                },
+            );
+        }
+        McpState { servers, sorted: Vec::new() }
+    }
+
+    pub fn servers(&self) -> impl Iterator<Item = &Server> {
+        self.servers.values()
+    }
+
+    /// Applies updates in arrival order, as one state change.
+    pub fn apply(&mut self, updates: Vec<Update>) -> Result<(), String> {
+        for u in updates {
+            let Some(server) = self.servers.get_mut(&u.server) else {
+                return Err(format!("no MCP server `{}` in the lock", u.server));
+            };
+            if let Some(status) = u.status {
+                server.status = status;
+            }
+            server.error = u.error;
+            let cleared = matches!(server.status, Status::Failed | Status::Disabled);
+            let prefix = format!("mcp__{}__", server.normalized);
+            match u.tools {
+                Some(tools) => {
+                    server.tools = tools
+                        .into_iter()
+                        .map(|t| McpTool {
+                            name: format!("{prefix}{}", normalize(&t.name)),
+                            server: server.name.clone(),
+                            description: truncate_description(&t.description),
+                            search_hint: t
+                                .search_hint
+                                .map(|h| h.split_whitespace().collect::<Vec<_>>().join(" "))
+                                .filter(|h| !h.is_empty()),
+                            always_load: t.always_load,
+                        })
+                        .collect()
+                }
+                None if cleared => server.tools.clear(),
+                None => {}
+            }
+            match u.prompts {
+                Some(prompts) => server.prompts = prompts.into_iter().map(|p| format!("{prefix}{p}")).collect(),
+                None if cleared => server.prompts.clear(),
+                None => {}
+            }
+            match u.resources {
+                Some(resources) => server.resources = resources,
+                None if cleared => server.resources.clear(),
+                None => {}
+            }
+            if let Some(text) = u.instructions {
+                server.instructions = Some(truncate_description(&text));
+            }
+        }
+        self.sorted = self.servers.values().flat_map(|s| s.tools.iter().cloned()).collect();
+        self.sorted.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(())
+    }
+
+    pub fn tools(&self) -> &[McpTool] {
+        &self.sorted
+    }
+
+    pub fn any_pending(&self) -> bool {
+        self.servers.values().any(|s| s.status == Status::Pending)
+    }
+
+    pub fn pending(&self) -> Vec<String> {
+        self.servers.values().filter(|s| s.status == Status::Pending).map(|s| s.name.clone()).collect()
+    }
+
+    pub fn any_resources(&self) -> bool {
+        self.servers.values().any(|s| s.status == Status::Connected && !s.resources.is_empty())
+    }
+
+    /// `(server, instructions)` of connected servers that have them.
+    pub fn instructions(&self) -> Vec<(&str, &str)> {
+        self.servers
+            .values()
+            .filter(|s| s.status == Status::Connected)
+            .filter_map(|s| s.instructions.as_deref().map(|i| (s.name.as_str(), i)))
+            .collect()
+    }
+
+    /// MCP prompts of connected servers, as command names.
+    pub fn prompt_commands(&self) -> Vec<&str> {
+        self.servers
+            .values()
+            .filter(|s| s.status == Status::Connected)
+            .flat_map(|s| s.prompts.iter().map(String::as_str))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptions_are_cut_at_2048_characters() {
+        let long = "é".repeat(3000);
+        let cut = truncate_description(&long);
+        assert_eq!(cut.chars().count(), MAX_DESCRIPTION_CHARS + TRUNCATION_MARKER.chars().count());
+        assert!(cut.ends_with(TRUNCATION_MARKER));
+        assert_eq!(truncate_description("short"), "short");
+    }
+}
