@@ -27,6 +27,7 @@
 //!   (`- name: `), as Claude Code would emit it.
 //! * **Display width** approximates Claude Code's `stringWidth` without a Unicode table: see
 //!   [`display_width`].
+use std::borrow::Cow;
 
 /// Per-description hard cap, in UTF-16 code units (`MAX_LISTING_DESC_CHARS`).
 pub const MAX_LISTING_DESC_CHARS: usize = 250;
@@ -69,26 +70,28 @@ pub fn render(entries: &[ListingEntry<'_>], budget: usize) -> String {
     if entries.is_empty() {
         return String::new();
     }
-    let descs: Vec<Option<String>> = entries.iter().map(capped_description).collect();
-    let full: Vec<String> = entries.iter().zip(&descs).map(|(e, d)| line(e.name, d.as_deref())).collect();
+    let descs: Vec<Option<Cow<'_, str>>> = entries.iter().map(capped_description).collect();
+    // A line's width, without building it: `- ` + name (+ `: ` + description).
+    let widths: Vec<usize> = entries
+        .iter()
+        .zip(&descs)
+        .map(|(e, d)| 2 + display_width(e.name) + d.as_deref().map_or(0, |d| 2 + display_width(d)))
+        .collect();
 
     // 1. Everything fits: the lines plus the n−1 joining newlines.
-    let full_total = full.iter().map(|l| display_width(l)).fold(entries.len() - 1, usize::saturating_add);
-    if full_total <= budget {
-        return full.join("\n");
+    let full_total = widths.iter().copied().fold(entries.len() - 1, usize::saturating_add);
+    let rest_count = entries.iter().filter(|e| !e.bundled).count();
+    if full_total <= budget || rest_count == 0 {
+        return join_lines(entries.iter().zip(descs.iter().map(|d| d.as_deref())));
     }
 
     // 2. Bundled entries keep their full line; each also costs its newline.
     let bundled_chars = entries
         .iter()
-        .zip(&full)
+        .zip(&widths)
         .filter(|(e, _)| e.bundled)
-        .map(|(_, l)| display_width(l).saturating_add(1))
+        .map(|(_, w)| w.saturating_add(1))
         .fold(0, usize::saturating_add);
-    let rest_count = entries.iter().filter(|e| !e.bundled).count();
-    if rest_count == 0 {
-        return full.join("\n");
-    }
 
     // 3. What is left, shared evenly among the non-bundled descriptions.
     let rest_name_overhead = entries
@@ -99,41 +102,65 @@ pub fn render(entries: &[ListingEntry<'_>], budget: usize) -> String {
     let available = budget.saturating_sub(bundled_chars).saturating_sub(rest_name_overhead);
     let max_desc_len = available / rest_count;
 
-    let lines: Vec<String> = entries
-        .iter()
-        .zip(descs)
-        .zip(full)
-        .map(|((e, desc), full_line)| {
-            if e.bundled {
-                full_line
-            } else if max_desc_len < MIN_DESC_LENGTH {
-                // 4. Names only.
-                line(e.name, None)
-            } else {
-                // 5. Descriptions cut to maxDescLen display columns.
-                let cut = desc.map(|d| truncate_to_width(&d, max_desc_len));
-                line(e.name, cut.as_deref())
-            }
-        })
-        .collect();
-    lines.join("\n")
+    let mut out = String::with_capacity(budget.saturating_add(entries.len() * 8).min(1 << 20));
+    for (i, (e, desc)) in entries.iter().zip(&descs).enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str("- ");
+        out.push_str(e.name);
+        let Some(desc) = desc.as_deref() else { continue };
+        if e.bundled {
+            out.push_str(": ");
+            out.push_str(desc);
+        } else if max_desc_len >= MIN_DESC_LENGTH {
+            // 5. Descriptions cut to maxDescLen display columns (4: names only, below 20).
+            out.push_str(": ");
+            push_truncated(&mut out, desc, max_desc_len);
+        }
+    }
+    out
 }
 
-/// `- name: desc`, or `- name` without a description.
-fn line(name: &str, desc: Option<&str>) -> String {
-    match desc {
-        Some(d) => format!("- {name}: {d}"),
-        None => format!("- {name}"),
+/// Appends `text` cut to `max_width` columns (see [`truncate_to_width`]).
+fn push_truncated(out: &mut String, text: &str, max_width: usize) {
+    let printable_ascii = text.bytes().all(|b| (0x20..0x7f).contains(&b));
+    if printable_ascii && max_width > 1 {
+        if text.len() <= max_width {
+            out.push_str(text);
+        } else {
+            out.push_str(&text[..max_width - 1]);
+            out.push(ELLIPSIS);
+        }
+        return;
     }
+    out.push_str(&truncate_to_width(text, max_width));
+}
+
+/// The lines joined by `\n`, built into one string.
+fn join_lines<'e, 'n: 'e>(lines: impl Iterator<Item = (&'e ListingEntry<'n>, Option<&'e str>)>) -> String {
+    let mut out = String::with_capacity(4096);
+    for (i, (e, desc)) in lines.enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str("- ");
+        out.push_str(e.name);
+        if let Some(d) = desc {
+            out.push_str(": ");
+            out.push_str(d);
+        }
+    }
+    out
 }
 
 /// The entry's description with `whenToUse` joined and the 250-unit cap applied.
-fn capped_description(e: &ListingEntry<'_>) -> Option<String> {
+fn capped_description<'a>(e: &ListingEntry<'a>) -> Option<Cow<'a, str>> {
     let when = e.when_to_use.filter(|w| !w.is_empty());
-    let desc = match (e.description, when) {
-        (Some(d), Some(w)) => format!("{d} - {w}"),
-        (Some(d), None) => d.to_owned(),
-        (None, Some(w)) => w.to_owned(),
+    let desc: Cow<'a, str> = match (e.description, when) {
+        (Some(d), Some(w)) => Cow::Owned(format!("{d} - {w}")),
+        (Some(d), None) => Cow::Borrowed(d),
+        (None, Some(w)) => Cow::Borrowed(w),
         (None, None) => return None,
     };
     Some(cap_utf16(desc))
@@ -141,7 +168,14 @@ fn capped_description(e: &ListingEntry<'_>) -> Option<String> {
 
 /// Claude Code's `desc.length > 250 ? desc.slice(0, 249) + '…' : desc`, in UTF-16 code units.
 /// Where JavaScript would cut a surrogate pair in half, the whole character is dropped instead.
-fn cap_utf16(desc: String) -> String {
+fn cap_utf16(desc: Cow<'_, str>) -> Cow<'_, str> {
+    // ASCII: one byte is one UTF-16 unit.
+    if desc.is_ascii() {
+        if desc.len() <= MAX_LISTING_DESC_CHARS {
+            return desc;
+        }
+        return Cow::Owned(format!("{}{ELLIPSIS}", &desc[..MAX_LISTING_DESC_CHARS - 1]));
+    }
     if desc.encode_utf16().count() <= MAX_LISTING_DESC_CHARS {
         return desc;
     }
@@ -155,17 +189,25 @@ fn cap_utf16(desc: String) -> String {
         out.push(c);
     }
     out.push(ELLIPSIS);
-    out
+    Cow::Owned(out)
 }
 
 /// Cuts `text` to at most `max_width` display columns, ending with `…` when anything was cut.
 /// Cuts only between clusters (see [`clusters`]), never inside one.
-fn truncate_to_width(text: &str, max_width: usize) -> String {
+fn truncate_to_width<'a>(text: &str, max_width: usize) -> Cow<'a, str> {
+    Cow::Owned(truncate_to_width_owned(text, max_width))
+}
+
+fn truncate_to_width_owned(text: &str, max_width: usize) -> String {
     if display_width(text) <= max_width {
         return text.to_owned();
     }
     if max_width <= 1 {
         return ELLIPSIS.to_string();
+    }
+    // Printable ASCII: one column per byte, and every byte boundary is a cluster boundary.
+    if text.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return format!("{}{ELLIPSIS}", &text[..max_width - 1]);
     }
     let mut width = 0;
     let mut out = String::new();
@@ -194,6 +236,10 @@ fn truncate_to_width(text: &str, max_width: usize) -> String {
 ///
 /// Unlike `stringWidth`, an emoji ZWJ sequence measures the sum of its parts.
 pub fn display_width(s: &str) -> usize {
+    // ASCII (nearly every description): one column per printable byte, no table lookups.
+    if s.is_ascii() {
+        return s.bytes().filter(|b| (0x20..0x7f).contains(b)).count();
+    }
     s.chars().map(char_width).sum()
 }
 

@@ -72,6 +72,20 @@ pub struct Loaded {
     pub roots: Roots,
     /// The lock's permission rules that parse, in lock order.
     pub rules: Vec<Rule>,
+    /// Each command's name and path as shared strings, so a turn's view copies no text.
+    pub names: Vec<(std::sync::Arc<str>, std::sync::Arc<str>)>,
+    /// Names of the commands that are always in the table (not nested, not conditional).
+    pub static_names: std::collections::HashSet<String>,
+    /// Per command: its name is a built-in command's (it moves the dynamic-skill insertion point).
+    pub builtin_named: Vec<bool>,
+}
+
+/// Whether `name` is a built-in command's (not a bundled skill's); the table is sorted.
+pub fn is_builtin_command(name: &str) -> bool {
+    use capc_compiler::builtins::{BuiltinKind, BUILTIN_COMMANDS};
+    BUILTIN_COMMANDS
+        .binary_search_by(|(n, _)| (*n).cmp(name))
+        .is_ok_and(|i| BUILTIN_COMMANDS[i].1 == BuiltinKind::Command)
 }
 
 pub fn behavior(word: &str) -> Option<Behavior> {
@@ -104,7 +118,15 @@ impl Loaded {
                 })
             })
             .collect();
-        Loaded { lock, roots, rules }
+        let names = lock.commands.iter().map(|c| (c.name.as_str().into(), c.path.as_str().into())).collect();
+        let static_names = lock
+            .commands
+            .iter()
+            .filter(|c| c.dynamic.is_none() && c.paths.is_empty())
+            .map(|c| c.name.clone())
+            .collect();
+        let builtin_named = lock.commands.iter().map(|c| is_builtin_command(&c.name)).collect();
+        Loaded { lock, roots, rules, names, static_names, builtin_named }
     }
 
     /// Re-hashes every source, naming the first that changed.
@@ -141,8 +163,9 @@ impl Loaded {
         Ok(text[body_start..].to_string())
     }
 
-    /// The lock's rules for [`capc_grammar::decide`], followed by `extra`.
-    pub fn sourced_rules(&self, extra: &[(Behavior, String)]) -> Vec<SourcedRule> {
+    /// The lock's rules for [`capc_grammar::decide`], followed by `extra` (behavior, rule,
+    /// where it comes from).
+    pub fn sourced_rules(&self, extra: &[(Behavior, String, &str)]) -> Vec<SourcedRule> {
         let mut out: Vec<SourcedRule> = self
             .rules
             .iter()
@@ -153,9 +176,9 @@ impl Loaded {
                 settings_dir: None,
             })
             .collect();
-        for (behavior, text) in extra {
+        for (behavior, text, source) in extra {
             if let Ok(rule) = parse_permission_rule(text) {
-                out.push(SourcedRule { rule, behavior: *behavior, source: "session".to_string(), settings_dir: None });
+                out.push(SourcedRule { rule, behavior: *behavior, source: source.to_string(), settings_dir: None });
             }
         }
         out

@@ -7,6 +7,7 @@ use capc_compiler::decl::mcp::normalize;
 use capc_compiler::lock::model::Lock;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Claude Code's cap on tool descriptions and server instructions (SEMANTICS §6.2).
 pub const MAX_DESCRIPTION_CHARS: usize = 2048;
@@ -34,8 +35,11 @@ pub enum Status {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct McpTool {
     /// `mcp__<server>__<tool>`, normalized.
-    pub name: String,
-    pub server: String,
+    pub name: Arc<str>,
+    pub server: Arc<str>,
+    /// The server's position among the state's servers (for per-server decisions).
+    #[serde(skip)]
+    pub server_index: usize,
     /// Cut at 2,048 characters.
     pub description: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -123,13 +127,16 @@ impl McpState {
         McpState { servers, sorted: Vec::new() }
     }
 
+    /// The servers, in the order `McpTool::server_index` counts them.
     pub fn servers(&self) -> impl Iterator<Item = &Server> {
         self.servers.values()
     }
 
     /// Applies updates in arrival order, as one state change.
     pub fn apply(&mut self, updates: Vec<Update>) -> Result<(), String> {
+        let index: BTreeMap<String, usize> = self.servers.keys().enumerate().map(|(i, k)| (k.clone(), i)).collect();
         for u in updates {
+            let server_index = index.get(&u.server).copied().unwrap_or(0);
             let Some(server) = self.servers.get_mut(&u.server) else {
                 return Err(format!("no MCP server `{}` in the lock", u.server));
             };
@@ -144,8 +151,9 @@ impl McpState {
                     server.tools = tools
                         .into_iter()
                         .map(|t| McpTool {
-                            name: format!("{prefix}{}", normalize(&t.name)),
-                            server: server.name.clone(),
+                            name: Arc::from(format!("{prefix}{}", normalize(&t.name))),
+                            server: Arc::from(server.name.as_str()),
+                            server_index,
                             description: truncate_description(&t.description),
                             search_hint: t
                                 .search_hint

@@ -59,7 +59,7 @@ pub fn run(session: &mut Session) -> std::io::Result<()> {
                 .view(&cx)
                 .tools
                 .iter()
-                .map(|t| if t.deferred { format!("{} (deferred)", t.name) } else { t.name.clone() })
+                .map(|t| if t.deferred { format!("{} (deferred)", t.name) } else { t.name.to_string() })
                 .collect::<Vec<_>>()
                 .join("\n"),
             ":why" => session.why(rest),

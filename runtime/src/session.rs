@@ -107,7 +107,13 @@ impl Session {
                 return json!({"kind": "mcp_prompt", "command": prompt, "args": args});
             }
             if line.looks_like_command() {
-                return json!({"kind": "error", "message": format!("Unknown skill: {name}")});
+                let names =
+                    view.commands.iter().flat_map(|c| std::iter::once(&*c.name).chain(c.aliases.iter().copied()));
+                let mut out = json!({"kind": "error", "message": format!("Unknown skill: {name}")});
+                if let Some(s) = capc_compiler::diagnostic::did_you_mean(&name, names) {
+                    out["did_you_mean"] = json!(s);
+                }
+                return out;
             }
             return json!({"kind": "message", "text": input});
         };
@@ -120,7 +126,7 @@ impl Session {
                 self.run_prompt(&command, &line.args, cx, false)
             }
             None if row.kind == "prompt" => {
-                self.grant = Some(Grant { skill: row.name.clone(), ..Grant::default() });
+                self.grant = Some(Grant { skill: row.name.to_string(), ..Grant::default() });
                 json!({"kind": "prompt", "command": row.name, "origin": row.origin, "text": null,
                        "note": "a bundled skill: its prompt is inside Claude Code"})
             }
@@ -130,7 +136,7 @@ impl Session {
 
     /// The built-in commands capc can answer itself; the others belong to Claude Code's UI.
     fn local(&mut self, row: &CommandView, _args: &str, view: &TurnView) -> Value {
-        let output = match row.name.as_str() {
+        let output = match &*row.name {
             "help" => Some(view.commands.iter().map(|c| format!("/{}", c.name)).collect::<Vec<_>>().join("\n")),
             "skills" => Some(view.skill_listing.clone()),
             "mcp" => Some(
@@ -263,7 +269,7 @@ impl Session {
             return (expanded, Vec::new());
         }
         let mut extra = cx.extra_rules();
-        extra.extend(command.allowed_tools.iter().map(|t| (Behavior::Allow, t.clone())));
+        extra.extend(command.allowed_tools.iter().map(|t| (Behavior::Allow, t.clone(), "the skill's allowed-tools")));
         let rules = self.loaded.sourced_rules(&extra);
         let home = std::env::var("HOME").unwrap_or_default();
         let match_cx = MatchContext { cwd: &project, home: &home, settings_dir: None };
@@ -344,7 +350,7 @@ impl Session {
             return json!({"kind": "permission", "skill": row.name, "permission": permission});
         }
         let Some(command) = command else {
-            self.grant = Some(Grant { skill: row.name.clone(), ..self.grant.clone().unwrap_or_default() });
+            self.grant = Some(Grant { skill: row.name.to_string(), ..self.grant.clone().unwrap_or_default() });
             return json!({"kind": "prompt", "command": row.name, "text": null, "permission": permission,
                           "note": "a bundled skill: its prompt is inside Claude Code", "tool_result": format!("Launching skill: {}", row.name)});
         };
@@ -383,12 +389,12 @@ impl Session {
     pub fn tool_search(&self, query: &str, max_results: usize) -> crate::search::SearchResult {
         let view = self.view(&self.last_context);
         let descriptions: std::collections::HashMap<&str, &crate::mcp::McpTool> =
-            self.mcp.tools().iter().map(|t| (t.name.as_str(), t)).collect();
+            self.mcp.tools().iter().map(|t| (&*t.name, t)).collect();
         let tools: Vec<crate::search::SearchTool<'_>> = view
             .tools
             .iter()
             .map(|t| {
-                let mcp = descriptions.get(t.name.as_str());
+                let mcp = descriptions.get(&*t.name);
                 crate::search::SearchTool {
                     name: &t.name,
                     description: mcp.map_or("", |m| m.description.as_str()),

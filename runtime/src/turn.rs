@@ -12,7 +12,8 @@ use capc_compiler::builtins::{BuiltinKind, BUILTIN_ALIASES, BUILTIN_COMMANDS};
 use capc_compiler::lock::model::{Command, Origin, Scope};
 use capc_grammar::{Behavior, MatchContext, PermissionRule, ToolCall};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
 /// How the user is signed in (SEMANTICS §2.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
@@ -84,14 +85,14 @@ impl TurnContext {
             _ => None,
         }
     }
-    /// Session rules as (behavior, rule) pairs.
-    pub fn extra_rules(&self) -> Vec<(Behavior, String)> {
+    /// Session rules as (behavior, rule, source) triples.
+    pub fn extra_rules(&self) -> Vec<(Behavior, String, &'static str)> {
         let r = &self.session_rules;
         r.deny
             .iter()
-            .map(|t| (Behavior::Deny, t.clone()))
-            .chain(r.ask.iter().map(|t| (Behavior::Ask, t.clone())))
-            .chain(r.allow.iter().map(|t| (Behavior::Allow, t.clone())))
+            .map(|t| (Behavior::Deny, t.clone(), "session"))
+            .chain(r.ask.iter().map(|t| (Behavior::Ask, t.clone(), "session")))
+            .chain(r.allow.iter().map(|t| (Behavior::Allow, t.clone(), "session")))
             .collect()
     }
 }
@@ -99,16 +100,16 @@ impl TurnContext {
 /// One entry of the turn's command table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CommandView {
-    pub name: String,
+    pub name: Arc<str>,
     /// `prompt`, `local` or `local-jsx`.
     #[serde(rename = "type")]
     pub kind: &'static str,
     pub origin: Origin,
     pub scope: Scope,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub aliases: Vec<&'static str>,
+    pub path: Option<Arc<str>>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub aliases: &'static [&'static str],
     /// Index into the lock's commands, for declared entries.
     #[serde(skip)]
     pub decl: Option<usize>,
@@ -120,7 +121,7 @@ pub struct CommandView {
 /// One tool of the pool.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ToolView {
-    pub name: String,
+    pub name: Arc<str>,
     /// `builtin` or `mcp`.
     pub origin: &'static str,
     /// Loaded through ToolSearch rather than sent up front.
@@ -148,27 +149,51 @@ const CLAUDE_AI_ONLY: &[&str] = &["passes", "upgrade", "usage-credits"];
 /// Built-in commands of type `local` (the rest render UI); see the compiler's resolver.
 const LOCAL_BUILTINS: &[&str] = &["clear", "compact", "context", "cost", "files", "release-notes", "summary"];
 
-/// Whether a built-in is available to this user (SEMANTICS §2.1–2.2).
-fn builtin_available(name: &str, cx: &TurnContext) -> bool {
-    match name {
-        // `login` and `logout` exist only without third-party services (§2.1).
-        "login" | "logout" => cx.auth != Auth::ThirdParty,
-        n if CLAUDE_AI_ONLY.contains(&n) => cx.auth == Auth::ClaudeAi,
-        _ => true,
+/// Who a built-in is available to (SEMANTICS §2.1–2.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Availability {
+    Always,
+    /// `login` and `logout` exist only without third-party services (§2.1).
+    FirstParty,
+    ClaudeAi,
+}
+
+fn is_available(availability: Availability, cx: &TurnContext) -> bool {
+    match availability {
+        Availability::Always => true,
+        Availability::FirstParty => cx.auth != Auth::ThirdParty,
+        Availability::ClaudeAi => cx.auth == Auth::ClaudeAi,
     }
 }
 
-/// Whether a built-in is enabled by the settings (FORMATS §5.6).
-fn builtin_enabled(name: &str, kind: BuiltinKind, cx: &TurnContext) -> bool {
-    match kind {
-        BuiltinKind::BundledSkill | BuiltinKind::BundledWorkflow => {
-            if name == "doctor" {
-                !cx.flag("DISABLE_DOCTOR_COMMAND")
-            } else {
-                !cx.flag("disableBundledSkills") && !cx.flag("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS")
-            }
+fn availability(name: &str) -> Availability {
+    match name {
+        "login" | "logout" => Availability::FirstParty,
+        n if CLAUDE_AI_ONLY.contains(&n) => Availability::ClaudeAi,
+        _ => Availability::Always,
+    }
+}
+
+/// The settings switches that remove built-ins (FORMATS §5.6), read once per turn.
+struct Switches {
+    no_bundled: bool,
+    no_doctor: bool,
+}
+
+impl Switches {
+    fn of(cx: &TurnContext) -> Switches {
+        Switches {
+            no_bundled: cx.flag("disableBundledSkills") || cx.flag("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"),
+            no_doctor: cx.flag("DISABLE_DOCTOR_COMMAND"),
         }
-        BuiltinKind::Command => true,
+    }
+    /// `/doctor` stays when bundled skills are off, unless `DISABLE_DOCTOR_COMMAND`.
+    fn enabled(&self, name: &str, kind: BuiltinKind) -> bool {
+        match kind {
+            BuiltinKind::BundledSkill | BuiltinKind::BundledWorkflow if name == "doctor" => !self.no_doctor,
+            BuiltinKind::BundledSkill | BuiltinKind::BundledWorkflow => !self.no_bundled,
+            BuiltinKind::Command => true,
+        }
     }
 }
 
@@ -251,12 +276,12 @@ pub fn command_table(loaded: &Loaded, cx: &TurnContext) -> Vec<CommandView> {
     let commands = &loaded.lock.commands;
     let mut table: Vec<CommandView> = Vec::with_capacity(commands.len() + BUILTIN_COMMANDS.len());
     let view = |i: usize, c: &Command, dynamic: bool| CommandView {
-        name: c.name.clone(),
+        name: loaded.names[i].0.clone(),
         kind: "prompt",
         origin: c.origin,
         scope: c.scope,
-        path: Some(c.path.clone()),
-        aliases: Vec::new(),
+        path: Some(loaded.names[i].1.clone()),
+        aliases: &[],
         decl: Some(i),
         dynamic,
     };
@@ -265,48 +290,79 @@ pub fn command_table(loaded: &Loaded, cx: &TurnContext) -> Vec<CommandView> {
             table.push(view(i, c, false));
         }
     }
-    for kind in [BuiltinKind::BundledSkill, BuiltinKind::BundledWorkflow, BuiltinKind::Command] {
-        for (name, k) in BUILTIN_COMMANDS.iter().filter(|(_, k)| *k == kind) {
-            if !builtin_available(name, cx) || !builtin_enabled(name, *k, cx) {
-                continue;
-            }
-            let (origin, kind) = match k {
-                BuiltinKind::Command if LOCAL_BUILTINS.contains(name) => (Origin::Builtin, "local"),
-                BuiltinKind::Command => (Origin::Builtin, "local-jsx"),
-                _ => (Origin::Bundled, "prompt"),
-            };
-            table.push(CommandView {
-                name: name.to_string(),
-                kind,
-                origin,
-                scope: Scope::Builtin,
-                path: None,
-                aliases: BUILTIN_ALIASES.iter().filter(|(_, c)| c == name).map(|(a, _)| *a).collect(),
-                decl: None,
-                dynamic: false,
-            });
+    let switches = Switches::of(cx);
+    for (row, kind, available) in builtin_rows() {
+        if is_available(*available, cx) && switches.enabled(&row.name, *kind) {
+            table.push(row.clone());
         }
     }
     if !cx.touched_files.is_empty() {
-        let mut taken: HashSet<&str> = table.iter().map(|c| c.name.as_str()).collect();
-        let mut added = Vec::new();
-        for (i, c) in commands.iter().enumerate() {
-            if (c.dynamic.is_some() || !c.paths.is_empty()) && activated(c, &cx.touched_files) && taken.insert(&c.name)
-            {
-                added.push(view(i, c, true));
+        let active = (0..commands.len()).filter(|&i| {
+            let c = &commands[i];
+            (c.dynamic.is_some() || !c.paths.is_empty()) && activated(c, &cx.touched_files)
+        });
+        // A name already in the table stays with its static owner (SEMANTICS §2.6).
+        let in_base = |name: &str| {
+            loaded.static_names.contains(name)
+                || builtin_rows().iter().any(|(row, kind, available)| {
+                    &*row.name == name && is_available(*available, cx) && switches.enabled(name, *kind)
+                })
+        };
+        let mut added: Vec<CommandView> = Vec::new();
+        for i in active {
+            let name = &commands[i].name;
+            if !in_base(name) && !added.iter().any(|a| &*a.name == name.as_str()) {
+                added.push(view(i, &commands[i], true));
             }
         }
-        let builtin_command =
-            |name: &str| BUILTIN_COMMANDS.iter().any(|(n, k)| *n == name && *k == BuiltinKind::Command);
-        let at = table.iter().position(|c| builtin_command(&c.name)).unwrap_or(table.len());
-        table.splice(at..at, added);
+        if !added.is_empty() {
+            let at = table
+                .iter()
+                .position(|c| match c.decl {
+                    Some(i) => loaded.builtin_named[i],
+                    None => c.origin == Origin::Builtin,
+                })
+                .unwrap_or(table.len());
+            table.splice(at..at, added);
+        }
     }
     table
 }
 
+/// The built-in rows, in table order (bundled skills, bundled workflows, commands), built once.
+fn builtin_rows() -> &'static [(CommandView, BuiltinKind, Availability)] {
+    static ROWS: OnceLock<Vec<(CommandView, BuiltinKind, Availability)>> = OnceLock::new();
+    ROWS.get_or_init(|| {
+        let mut rows = Vec::new();
+        for kind in [BuiltinKind::BundledSkill, BuiltinKind::BundledWorkflow, BuiltinKind::Command] {
+            for (name, k) in BUILTIN_COMMANDS.iter().filter(|(_, k)| *k == kind) {
+                let (origin, kind) = match k {
+                    BuiltinKind::Command if LOCAL_BUILTINS.contains(name) => (Origin::Builtin, "local"),
+                    BuiltinKind::Command => (Origin::Builtin, "local-jsx"),
+                    _ => (Origin::Bundled, "prompt"),
+                };
+                let aliases: Vec<&'static str> =
+                    BUILTIN_ALIASES.iter().filter(|(_, c)| c == name).map(|(a, _)| *a).collect();
+                let row = CommandView {
+                    name: Arc::from(*name),
+                    kind,
+                    origin,
+                    scope: Scope::Builtin,
+                    path: None,
+                    aliases: Vec::leak(aliases),
+                    decl: None,
+                    dynamic: false,
+                };
+                rows.push((row, *k, availability(name)));
+            }
+        }
+        rows
+    })
+}
+
 /// The first entry answering to `name` (its name or an alias; SEMANTICS §2.8).
 pub fn find<'t>(table: &'t [CommandView], name: &str) -> Option<&'t CommandView> {
-    table.iter().find(|c| c.name == name || c.aliases.contains(&name))
+    table.iter().find(|c| &*c.name == name || c.aliases.contains(&name))
 }
 
 /// `loadedFrom` as Claude Code sets it for a lock entry (SEMANTICS §1).
@@ -419,9 +475,18 @@ fn tool_search_on(cx: &TurnContext, deferred_chars: usize) -> bool {
     }
 }
 
+/// Whether a whole-server rule (`mcp__srv`, `mcp__srv__*`) or a per-tool rule.
+fn whole_server(rule: &PermissionRule) -> bool {
+    matches!(&rule.tool.kind, capc_grammar::ToolKind::Mcp { tool, .. } if tool.as_deref().is_none_or(|t| t == "*"))
+}
+
 /// The ordered tool pool (SEMANTICS §7.2–7.4): built-ins sorted, then MCP tools sorted, a
 /// name once (built-ins win), blanket denies applied to both; MCP tools are deferred unless
 /// `alwaysLoad`, and ToolSearch joins when it is on and something is deferred or pending.
+///
+/// MCP tools cannot clash with built-ins here: every one carries its `mcp__<server>__`
+/// prefix (the SDK's no-prefix mode is not modelled). A whole-server deny is decided once
+/// per server; only rules on particular tools are matched tool by tool.
 pub fn tool_pool(cx: &TurnContext, denies: &[PermissionRule], mcp: &McpState) -> (Vec<ToolView>, bool) {
     let tasks_off = cx.flags.contains_key("CLAUDE_CODE_ENABLE_TASKS") && !cx.flag("CLAUDE_CODE_ENABLE_TASKS");
     let mut builtins: Vec<&str> =
@@ -430,11 +495,30 @@ pub fn tool_pool(cx: &TurnContext, denies: &[PermissionRule], mcp: &McpState) ->
         builtins.push("TodoWrite");
     }
     let mcp_tools = mcp.tools();
-    let deferred_chars: usize =
-        mcp_tools.iter().filter(|t| !t.always_load).map(|t| t.description.len().min(2048)).sum();
-    let search = tool_search_on(cx, deferred_chars)
-        && (mcp_tools.iter().any(|t| !t.always_load) || mcp.any_pending())
-        && !denied(denies, "ToolSearch");
+    let deny_cx = MatchContext::default();
+    let (server_rules, tool_rules): (Vec<&PermissionRule>, Vec<&PermissionRule>) = denies
+        .iter()
+        .filter(|r| matches!(r.tool.kind, capc_grammar::ToolKind::Mcp { .. } | capc_grammar::ToolKind::Glob))
+        .partition(|r| whole_server(r));
+    let server_denied: Vec<bool> = mcp
+        .servers()
+        .map(|s| {
+            let sample = format!("mcp__{}__tool", s.normalized);
+            server_rules.iter().any(|r| r.matches(Behavior::Deny, &ToolCall::new(&sample), &deny_cx))
+        })
+        .collect();
+    let kept = |t: &crate::mcp::McpTool| {
+        !server_denied.get(t.server_index).copied().unwrap_or(false)
+            && !tool_rules.iter().any(|r| r.matches(Behavior::Deny, &ToolCall::new(&t.name), &deny_cx))
+    };
+    let any_deferrable = mcp_tools.iter().any(|t| !t.always_load && kept(t));
+    let deferred_chars: usize = if any_deferrable {
+        mcp_tools.iter().filter(|t| !t.always_load).map(|t| t.description.len().min(2048)).sum()
+    } else {
+        0
+    };
+    let search =
+        tool_search_on(cx, deferred_chars) && (any_deferrable || mcp.any_pending()) && !denied(denies, "ToolSearch");
     if search {
         builtins.push("ToolSearch");
     }
@@ -443,39 +527,40 @@ pub fn tool_pool(cx: &TurnContext, denies: &[PermissionRule], mcp: &McpState) ->
         builtins.push("ReadMcpResourceTool");
     }
     builtins.sort_unstable();
+    builtins.dedup();
     let mut pool: Vec<ToolView> = Vec::with_capacity(builtins.len() + mcp_tools.len());
-    let mut names: HashSet<&str> = HashSet::with_capacity(builtins.len());
     for name in builtins {
-        if !denied(denies, name) && names.insert(name) {
-            pool.push(ToolView { name: name.to_string(), origin: "builtin", deferred: false });
+        if !denied(denies, name) {
+            pool.push(ToolView { name: builtin_name(name), origin: "builtin", deferred: false });
         }
     }
-    // MCP tools are kept sorted by the MCP state; only blanket denies need checking.
-    let mcp_denies: Vec<&PermissionRule> = denies
-        .iter()
-        .filter(|r| matches!(r.tool.kind, capc_grammar::ToolKind::Mcp { .. } | capc_grammar::ToolKind::Glob))
-        .collect();
-    let deny_cx = MatchContext::default();
-    for tool in mcp_tools {
-        if names.contains(tool.name.as_str()) {
-            continue;
-        }
-        if mcp_denies.iter().any(|r| r.matches(Behavior::Deny, &ToolCall::new(&tool.name), &deny_cx)) {
-            continue;
-        }
+    for tool in mcp_tools.iter().filter(|t| kept(t)) {
         pool.push(ToolView { name: tool.name.clone(), origin: "mcp", deferred: search && !tool.always_load });
     }
     (pool, search)
 }
 
+/// A built-in tool's name as a shared string, made once per name.
+fn builtin_name(name: &str) -> Arc<str> {
+    static NAMES: OnceLock<Vec<Arc<str>>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        BASE_TOOLS
+            .iter()
+            .chain(&["TodoWrite", "ToolSearch", "ListMcpResourcesTool", "ReadMcpResourceTool"])
+            .map(|n| Arc::from(*n))
+            .collect()
+    });
+    names.iter().find(|n| &***n == name).cloned().unwrap_or_else(|| Arc::from(name))
+}
+
 /// The tool section of the system prompt, from this turn's pool and MCP state.
 pub fn tool_section(pool: &[ToolView], search: bool, mcp: &McpState) -> String {
     let mut out = String::from("# Tools\n");
-    let loaded: Vec<&str> = pool.iter().filter(|t| !t.deferred).map(|t| t.name.as_str()).collect();
+    let loaded: Vec<&str> = pool.iter().filter(|t| !t.deferred).map(|t| &*t.name).collect();
     out.push_str(&loaded.join(", "));
     out.push('\n');
     if search {
-        let deferred: Vec<&str> = pool.iter().filter(|t| t.deferred).map(|t| t.name.as_str()).collect();
+        let deferred: Vec<&str> = pool.iter().filter(|t| t.deferred).map(|t| &*t.name).collect();
         if !deferred.is_empty() {
             out.push_str("\n# Deferred tools (load with ToolSearch)\n");
             out.push_str(&deferred.join(", "));
@@ -498,7 +583,7 @@ pub fn compute(loaded: &Loaded, mcp: &McpState, cx: &TurnContext) -> TurnView {
     let denies = blanket_denies(loaded, cx);
     let (tools, tool_search) = tool_pool(cx, &denies, mcp);
     let skill_listing =
-        if tools.iter().any(|t| t.name == "Skill") { skill_listing(loaded, &commands, cx) } else { String::new() };
+        if tools.iter().any(|t| &*t.name == "Skill") { skill_listing(loaded, &commands, cx) } else { String::new() };
     let tool_section = tool_section(&tools, tool_search, mcp);
     TurnView { commands, skill_listing, tools, tool_search, tool_section }
 }

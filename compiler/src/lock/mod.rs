@@ -4,6 +4,7 @@
 
 pub mod decls;
 pub mod model;
+pub mod read;
 pub mod resolve;
 pub mod schema;
 pub mod secrets;

@@ -29,7 +29,13 @@ pub fn encode(lock: &Lock) -> String {
 
 /// Reads a lock, refusing one of another format version.
 pub fn decode(text: &str) -> Result<Lock, String> {
-    let lock: Lock = toml::from_str(text).map_err(|e| e.to_string())?;
+    // The subset a lock is written in reads fast; anything else goes to the general parser,
+    // which also gives the error messages.
+    let fast = super::read::parse(text).and_then(|node| super::read::from_node::<Lock>(node).ok());
+    let lock: Lock = match fast {
+        Some(lock) => lock,
+        None => toml::from_str(text).map_err(|e| e.to_string())?,
+    };
     if lock.version != LOCK_VERSION {
         return Err(format!(
             "lock format version {} is not supported (this capc reads version {LOCK_VERSION})",

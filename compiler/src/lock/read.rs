@@ -1,0 +1,509 @@
+//! A fast reader for the TOML that `capc lock` writes. A lock is machine-written and holds a
+//! small part of TOML: `[[array.of.tables]]` and `[sub.tables]` headers, `key = value` lines
+//! with strings (basic, literal, multi-line), integers, booleans and one-line arrays of
+//! those. This reader handles exactly that part, into a `serde_json::Value` the lock's serde
+//! types read; anything else (a hand edit using more of TOML) makes it give up, and the
+//! general `toml` parser reads the file instead. It exists because a large lock must load in
+//! well under the general parser's time (`cargo bench -p capc-runtime`), and it is tested
+//! against `toml` on every lock in the test suite.
+
+use std::borrow::Cow;
+
+/// A parsed value. Keys and strings without escapes borrow from the text.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Node<'a> {
+    Str(Cow<'a, str>),
+    Int(i64),
+    Bool(bool),
+    Array(Vec<Node<'a>>),
+    Table(Table<'a>),
+}
+
+type Table<'a> = Vec<(Cow<'a, str>, Node<'a>)>;
+
+fn get_mut<'t, 'a>(table: &'t mut Table<'a>, key: &str) -> Option<&'t mut Node<'a>> {
+    table.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+/// The first `"`, `\\` or newline: where a basic string's plain run ends.
+fn stop_at(text: &str) -> Option<usize> {
+    text.bytes().position(|b| matches!(b, b'"' | b'\\' | b'\n'))
+}
+
+struct Cursor<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.at).copied()
+    }
+    fn rest(&self) -> &'a str {
+        &self.text[self.at..]
+    }
+    fn skip_spaces(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t')) {
+            self.at += 1;
+        }
+    }
+    fn eat(&mut self, s: &str) -> bool {
+        if self.rest().starts_with(s) {
+            self.at += s.len();
+            true
+        } else {
+            false
+        }
+    }
+    /// The rest of the line must be blank or a comment; moves past its newline.
+    fn end_line(&mut self) -> Option<()> {
+        self.skip_spaces();
+        match self.peek() {
+            None => Some(()),
+            Some(b'#') => {
+                self.at = self.rest().find('\n').map_or(self.text.len(), |i| self.at + i + 1);
+                Some(())
+            }
+            Some(b'\n') => {
+                self.at += 1;
+                Some(())
+            }
+            Some(b'\r') if self.rest().starts_with("\r\n") => {
+                self.at += 2;
+                Some(())
+            }
+            _ => None,
+        }
+    }
+    fn key(&mut self) -> Option<Cow<'a, str>> {
+        self.skip_spaces();
+        match self.peek()? {
+            b'"' => {
+                self.at += 1;
+                self.basic_string()
+            }
+            b'\'' => {
+                self.at += 1;
+                self.literal_string()
+            }
+            _ => {
+                let len =
+                    self.rest().bytes().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-')).count();
+                if len == 0 {
+                    return None;
+                }
+                let key = &self.rest()[..len];
+                self.at += len;
+                Some(Cow::Borrowed(key))
+            }
+        }
+    }
+    /// A dotted key path (for headers).
+    fn path(&mut self) -> Option<Vec<Cow<'a, str>>> {
+        let mut parts = vec![self.key()?];
+        loop {
+            self.skip_spaces();
+            if !self.eat(".") {
+                return Some(parts);
+            }
+            parts.push(self.key()?);
+        }
+    }
+    /// After the opening `"`.
+    fn basic_string(&mut self) -> Option<Cow<'a, str>> {
+        let rest = self.rest();
+        let stop = stop_at(rest)?;
+        if rest.as_bytes()[stop] == b'"' {
+            self.at += stop + 1;
+            return Some(Cow::Borrowed(&rest[..stop]));
+        }
+        let mut out = String::new();
+        loop {
+            let rest = self.rest();
+            let stop = stop_at(rest)?;
+            out.push_str(&rest[..stop]);
+            self.at += stop;
+            match self.peek()? {
+                b'"' => {
+                    self.at += 1;
+                    return Some(Cow::Owned(out));
+                }
+                b'\\' => {
+                    self.at += 1;
+                    out.push(self.escape()?);
+                }
+                _ => return None,
+            }
+        }
+    }
+    fn escape(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.at += 1;
+        Some(match c {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'n' => '\n',
+            b't' => '\t',
+            b'r' => '\r',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'e' => '\u{1b}',
+            b'u' | b'U' => {
+                let len = if c == b'u' { 4 } else { 8 };
+                let hex = self.rest().get(..len)?;
+                self.at += len;
+                char::from_u32(u32::from_str_radix(hex, 16).ok()?)?
+            }
+            _ => return None,
+        })
+    }
+    /// After the opening `'`.
+    fn literal_string(&mut self) -> Option<Cow<'a, str>> {
+        let rest = self.rest();
+        let end = rest.find(['\'', '\n'])?;
+        if rest.as_bytes()[end] != b'\'' {
+            return None;
+        }
+        self.at += end + 1;
+        Some(Cow::Borrowed(&rest[..end]))
+    }
+    /// After `"""`: a newline right after the delimiter is dropped; `\` at a line end
+    /// joins lines.
+    fn multiline_basic(&mut self) -> Option<String> {
+        if !self.eat("\r\n") {
+            self.eat("\n");
+        }
+        let mut out = String::new();
+        loop {
+            let rest = self.rest();
+            let stop = rest.find(['"', '\\'])?;
+            out.push_str(&rest[..stop]);
+            self.at += stop;
+            if self.rest().starts_with("\"\"\"") {
+                // Up to two more quotes may belong to the content.
+                let quotes = self.rest().bytes().take_while(|b| *b == b'"').count().min(5);
+                for _ in 3..quotes {
+                    out.push('"');
+                }
+                self.at += quotes;
+                return Some(out);
+            }
+            if self.eat("\"") {
+                out.push('"');
+                continue;
+            }
+            self.at += 1; // the backslash
+            if matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+                // A line-ending backslash: skip all whitespace and newlines that follow.
+                let skipped = self.rest().bytes().take_while(|b| b.is_ascii_whitespace()).count();
+                if !self.rest()[..skipped].contains('\n') {
+                    return None;
+                }
+                self.at += skipped;
+            } else {
+                out.push(self.escape()?);
+            }
+        }
+    }
+    /// After `'''`.
+    fn multiline_literal(&mut self) -> Option<String> {
+        if !self.eat("\r\n") {
+            self.eat("\n");
+        }
+        let rest = self.rest();
+        let end = rest.find("'''")?;
+        let quotes = rest[end..].bytes().take_while(|b| *b == b'\'').count().min(5);
+        let content = &rest[..end + quotes - 3];
+        self.at += end + quotes;
+        Some(content.to_string())
+    }
+    fn value(&mut self) -> Option<Node<'a>> {
+        self.skip_spaces();
+        match self.peek()? {
+            b'"' if self.eat("\"\"\"") => self.multiline_basic().map(|s| Node::Str(Cow::Owned(s))),
+            b'"' => {
+                self.at += 1;
+                self.basic_string().map(Node::Str)
+            }
+            b'\'' if self.eat("'''") => self.multiline_literal().map(|s| Node::Str(Cow::Owned(s))),
+            b'\'' => {
+                self.at += 1;
+                self.literal_string().map(Node::Str)
+            }
+            b't' if self.eat("true") => Some(Node::Bool(true)),
+            b'f' if self.eat("false") => Some(Node::Bool(false)),
+            b'[' => {
+                self.at += 1;
+                let mut items = Vec::new();
+                loop {
+                    self.skip_spaces();
+                    if self.eat("]") {
+                        return Some(Node::Array(items));
+                    }
+                    items.push(self.value()?);
+                    self.skip_spaces();
+                    if !self.eat(",") {
+                        self.skip_spaces();
+                        return self.eat("]").then_some(Node::Array(items));
+                    }
+                }
+            }
+            b'-' | b'+' | b'0'..=b'9' => {
+                let len = self.rest().bytes().take_while(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+')).count();
+                let digits = &self.rest()[..len];
+                // Only plain decimal integers; floats, dates and `_` separators go to `toml`.
+                if matches!(
+                    self.rest().as_bytes().get(len),
+                    Some(b'.' | b'_' | b'e' | b'E' | b':' | b'x' | b'o' | b'b')
+                ) {
+                    return None;
+                }
+                let n: i64 = digits.parse().ok()?;
+                self.at += len;
+                Some(Node::Int(n))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The table a header names, created on the way: for `[[a.b]]` a new element of the array
+/// `b` in the last element of `a`.
+fn open<'t, 'a>(root: &'t mut Table<'a>, path: &[Cow<'a, str>], array: bool) -> Option<&'t mut Table<'a>> {
+    let (last, parents) = path.split_last()?;
+    let mut table = root;
+    for part in parents {
+        if get_mut(table, part).is_none() {
+            table.push((part.clone(), Node::Table(Vec::with_capacity(4))));
+        }
+        table = match get_mut(table, part)? {
+            Node::Table(t) => t,
+            Node::Array(items) => match items.last_mut()? {
+                Node::Table(t) => t,
+                _ => return None,
+            },
+            _ => return None,
+        };
+    }
+    if array {
+        if get_mut(table, last).is_none() {
+            table.push((last.clone(), Node::Array(Vec::new())));
+        }
+        let Node::Array(items) = get_mut(table, last)? else { return None };
+        items.push(Node::Table(Vec::with_capacity(4)));
+        match items.last_mut()? {
+            Node::Table(t) => Some(t),
+            _ => None,
+        }
+    } else {
+        if get_mut(table, last).is_some() {
+            return None; // a table defined twice, or after its subtables: let `toml` decide
+        }
+        table.push((last.clone(), Node::Table(Vec::with_capacity(4))));
+        match get_mut(table, last)? {
+            Node::Table(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// Reads the TOML subset a lock uses; `None` when the text uses more of TOML (or is not
+/// valid), and the caller falls back to the general parser.
+pub fn parse(text: &str) -> Option<Node<'_>> {
+    let mut cur = Cursor { text, at: 0 };
+    let mut root: Table<'_> = Vec::new();
+    // The current table, as a header path and whether it is an array element.
+    let mut current: Option<(Vec<Cow<'_, str>>, bool)> = None;
+    while cur.at < text.len() {
+        cur.skip_spaces();
+        match cur.peek() {
+            Some(b'#' | b'\n' | b'\r') => cur.end_line()?,
+            Some(b'[') => {
+                let array = cur.eat("[[");
+                if !array {
+                    cur.at += 1;
+                }
+                let path = cur.path()?;
+                cur.skip_spaces();
+                if !cur.eat(if array { "]]" } else { "]" }) {
+                    return None;
+                }
+                cur.end_line()?;
+                open(&mut root, &path, array)?;
+                current = Some((path, array));
+            }
+            Some(_) => {
+                let key = cur.key()?;
+                cur.skip_spaces();
+                if !cur.eat("=") {
+                    return None; // dotted keys and other forms: the general parser
+                }
+                let value = cur.value()?;
+                cur.end_line()?;
+                let table = match &current {
+                    None => &mut root,
+                    Some((path, array)) => find(&mut root, path, *array)?,
+                };
+                if get_mut(table, &key).is_some() {
+                    return None;
+                }
+                table.push((key, value));
+            }
+            None => break,
+        }
+    }
+    Some(Node::Table(root))
+}
+
+/// The table a header opened (its last element, for an array of tables).
+fn find<'t, 'a>(root: &'t mut Table<'a>, path: &[Cow<'a, str>], array: bool) -> Option<&'t mut Table<'a>> {
+    let mut table = root;
+    let (last, parents) = path.split_last()?;
+    for part in parents {
+        table = match get_mut(table, part)? {
+            Node::Table(t) => t,
+            Node::Array(items) => match items.last_mut()? {
+                Node::Table(t) => t,
+                _ => return None,
+            },
+            _ => return None,
+        };
+    }
+    match get_mut(table, last)? {
+        Node::Array(items) if array => match items.last_mut()? {
+            Node::Table(t) => Some(t),
+            _ => None,
+        },
+        Node::Table(t) if !array => Some(t),
+        _ => None,
+    }
+}
+
+/// Why a parsed lock does not fit the lock's types (the caller then asks `toml`, whose
+/// message is the one shown).
+#[derive(Debug)]
+pub struct Error(String);
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl serde::de::Error for Error {
+    fn custom<T: std::fmt::Display>(msg: T) -> Self {
+        Error(msg.to_string())
+    }
+}
+
+/// Reads a type from a parsed node, moving its strings (no second copy).
+pub fn from_node<T: serde::de::DeserializeOwned>(node: Node<'_>) -> Result<T, Error> {
+    T::deserialize(node)
+}
+
+impl<'de, 'a> serde::Deserializer<'de> for Node<'a> {
+    type Error = Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            Node::Str(Cow::Borrowed(s)) => visitor.visit_str(s),
+            Node::Str(Cow::Owned(s)) => visitor.visit_string(s),
+            Node::Int(n) => visitor.visit_i64(n),
+            Node::Bool(b) => visitor.visit_bool(b),
+            Node::Array(items) => visitor.visit_seq(serde::de::value::SeqDeserializer::new(items.into_iter())),
+            Node::Table(entries) => {
+                visitor.visit_map(serde::de::value::MapDeserializer::new(entries.into_iter().map(|(k, v)| (Key(k), v))))
+            }
+        }
+    }
+
+    fn deserialize_option<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_enum<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        use serde::de::IntoDeserializer;
+        match self {
+            Node::Str(s) => visitor.visit_enum(s.into_owned().into_deserializer()),
+            _ => Err(serde::de::Error::custom("expected a string for an enum")),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct identifier ignored_any
+    }
+}
+
+impl<'de, 'a> serde::de::IntoDeserializer<'de, Error> for Node<'a> {
+    type Deserializer = Node<'a>;
+    fn into_deserializer(self) -> Node<'a> {
+        self
+    }
+}
+
+/// A table key, read as a string.
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de, 'a> serde::de::IntoDeserializer<'de, Error> for Key<'a> {
+    type Deserializer = Node<'a>;
+    fn into_deserializer(self) -> Node<'a> {
+        Node::Str(self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn same_as_toml(text: &str) {
+        let node = parse(text).unwrap_or_else(|| panic!("the fast reader gave up on:\n{text}"));
+        let fast: serde_json::Value = from_node(node).expect("reads as JSON");
+        let general: serde_json::Value = toml::from_str(text).expect("valid TOML");
+        assert_eq!(fast, general, "{text}");
+    }
+
+    #[test]
+    fn reads_what_the_lock_writer_emits() {
+        same_as_toml("# c\nversion = 1\nname = \"x\"\n\n[[command]]\nname = \"a\"\nflag = true\nlist = [\"a\", 'b\\c', 3]\n\n[command.shadowed_by]\nrule = \"r\"\n\n[[command.shadows]]\nname = \"b\"\n\n[[command.shadows]]\nname = \"c\"\n\n[[command]]\nname = \"d\"\n\n[command.env]\n\"X-Api-Key\" = \"sha256:00\"\n");
+        same_as_toml("a = \"\"\"\nline one\nline \"two\" \\\n   joined\\ttab\"\"\"\nb = '''\nraw \\n ''quoted'''\nc = \"\\u00e9\\U0001F600 \\\"q\\\"\"\nd = -42\n");
+        same_as_toml("a = \"\"\"ends with quotes\"\"\"\"\"\n");
+    }
+
+    /// Every lock committed in the test suite reads the same with both readers.
+    #[test]
+    fn agrees_with_toml_on_every_committed_lock() {
+        let stories = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/precedence");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(stories).expect("tests/precedence").filter_map(Result::ok) {
+            let Ok(text) = std::fs::read_to_string(entry.path().join("capabilities.lock")) else { continue };
+            same_as_toml(&text);
+            seen += 1;
+        }
+        assert!(seen >= 15, "read {seen} locks");
+    }
+
+    #[test]
+    fn gives_up_on_the_rest_of_toml() {
+        for text in [
+            "a.b = 1\n",
+            "a = 1.5\n",
+            "a = 1979-05-27\n",
+            "a = { b = 1 }\n",
+            "a = [\n 1,\n 2]\n",
+            "[t]\n[t]\n",
+            "a = 1\na = 2\n",
+            "a = 1_000\n",
+        ] {
+            assert!(parse(text).is_none(), "should give up on {text:?}");
+        }
+    }
+}

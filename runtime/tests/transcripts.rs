@@ -1,0 +1,105 @@
+//! Golden transcripts of `capc session`: each `tests/transcripts/*.txt` names a tree
+//! (`# tree: PATH`, relative to the repository root), then alternates request lines (`→ `)
+//! with the responses they must get (`← `). The lock is compiled from the tree first; the
+//! session runs from the lock alone. Absolute paths of the tree show as `<root>`.
+//!
+//! The README's protocol example (between `<!-- transcript:start -->` and
+//! `<!-- transcript:end -->`) is replayed the same way.
+//!
+//! To accept new output: `CAPC_BLESS=1 cargo test -p capc-runtime --test transcripts`.
+
+use capc_runtime::loaded::{Loaded, Roots};
+use capc_runtime::session::Session;
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("runtime/ sits in the repository").to_path_buf()
+}
+
+fn session_for(tree: &Path) -> Session {
+    let checked = capc_compiler::check(&capc_compiler::Options { root: tree.to_path_buf(), ..Default::default() })
+        .expect("the tree exists");
+    let lock = capc_compiler::lock::write::build(&checked);
+    Session::new(Loaded::new(lock, Roots { root: tree.to_path_buf(), ..Roots::default() }))
+}
+
+/// Replays a transcript; returns it with every response recomputed.
+fn replay(text: &str) -> String {
+    let tree = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# tree: "))
+        .map(|t| repo().join(t.trim()))
+        .expect("a transcript names its tree with `# tree: PATH`");
+    let mut session = session_for(&tree);
+    let root = tree.to_string_lossy().into_owned();
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.starts_with("← ") {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+        if let Some(request) = line.strip_prefix("→ ") {
+            let response = capc_runtime::protocol::handle(&mut session, request).to_string().replace(&root, "<root>");
+            out.push_str("← ");
+            out.push_str(&response);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[test]
+fn transcripts_replay_as_recorded() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/transcripts exists")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 8, "one transcript per feature, found {}", names.len());
+    let mut failures = Vec::new();
+    for path in names {
+        let text = std::fs::read_to_string(&path).expect("read transcript");
+        let actual = replay(&text);
+        if std::env::var_os("CAPC_BLESS").is_some() {
+            std::fs::write(&path, &actual).expect("write transcript");
+        } else if actual != text {
+            failures.push(format!(
+                "--- {}\n{}",
+                path.display(),
+                capc_compiler::lock::write::diff(&text, &actual, "transcript")
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} transcript(s) differ (CAPC_BLESS=1 to accept):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_readme_transcript_replays() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README");
+    let start = readme.find("<!-- transcript:start -->").expect("README has a transcript");
+    let end = readme.find("<!-- transcript:end -->").expect("README's transcript ends");
+    let block = &readme[start..end];
+    let body: String = block
+        .lines()
+        .filter(|l| l.starts_with("# tree: ") || l.starts_with("→ ") || l.starts_with("← "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(body.contains("→ "), "the README transcript has no requests");
+    let actual = replay(&body);
+    if std::env::var_os("CAPC_BLESS").is_some() && actual != body {
+        let fenced = format!("<!-- transcript:start -->\n```text\n{actual}```\n");
+        let updated = format!("{}{fenced}{}", &readme[..start], &readme[end..]);
+        std::fs::write(repo().join("README.md"), updated).expect("write README");
+        return;
+    }
+    assert_eq!(actual, body, "README's protocol transcript is stale (CAPC_BLESS=1 to refresh)");
+}
