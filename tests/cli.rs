@@ -274,3 +274,51 @@ fn ls_json_and_graph_formats() {
         serde_json::from_slice(&capc(&["graph", "--format", "json", root]).stdout).expect("json");
     assert!(graph["edges"].as_array().expect("edges").iter().any(|e| e["kind"] == "shadows"));
 }
+
+#[test]
+fn session_speaks_ndjson_and_verify_refuses_a_stale_lock() {
+    use std::io::Write as _;
+    let dir = story_copy("skill-beats-command");
+    let root = dir.path().to_str().expect("utf-8");
+    assert_eq!(capc(&["lock", root]).status.code(), Some(0));
+    let lock = dir.path().join("capabilities.lock");
+    let run = |extra: &[&str], input: &str| {
+        let mut args = vec!["session", "--lock", lock.to_str().expect("utf-8")];
+        args.extend_from_slice(extra);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+            .args(&args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("capc runs");
+        child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
+        child.wait_with_output().expect("capc exits")
+    };
+    let out = run(&["--verify"], "{\"id\":1,\"type\":\"turn\",\"input\":\"/deploy now\",\"include\":[]}\nnot json\n");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> =
+        stdout(&out).lines().map(|l| serde_json::from_str(l).expect("one JSON object per line")).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["id"], 1);
+    assert_eq!(lines[0]["result"]["text"], "Follow the team's steps for this task.\n\n\nARGUMENTS: now");
+    assert_eq!(lines[1]["ok"], false);
+
+    std::fs::write(dir.path().join(".claude/commands/deploy.md"), "---\ndescription: changed\n---\nNew body.\n")
+        .expect("edit");
+    let stale = run(&["--verify"], "");
+    assert_eq!(stale.status.code(), Some(1));
+    assert!(stderr(&stale).contains("`.claude/commands/deploy.md` changed"), "{}", stderr(&stale));
+    // Without --verify the session starts; an unchanged body is used, a changed one refused.
+    std::fs::write(dir.path().join(".claude/skills/deploy/SKILL.md"), "---\ndescription: x\n---\nrm -rf\n")
+        .expect("edit");
+    let lazy = run(
+        &[],
+        "{\"id\":2,\"type\":\"turn\",\"input\":\"/db:migrate\",\"include\":[]}\n{\"id\":3,\"type\":\"turn\",\"input\":\"/deploy\",\"include\":[]}\n",
+    );
+    assert_eq!(lazy.status.code(), Some(0));
+    let text = stdout(&lazy);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].contains("\"kind\":\"prompt\""), "{}", lines[0]);
+    assert!(lines[1].contains("the lock is stale: `.claude/skills/deploy/SKILL.md` changed"), "{}", lines[1]);
+}
