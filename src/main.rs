@@ -98,6 +98,9 @@ enum Command {
         /// `dot` (Graphviz: `capc graph | dot -Tsvg > graph.svg`) or `json` (version 1)
         #[arg(long, value_enum, default_value_t = GraphFormat::Dot)]
         format: GraphFormat,
+        /// Show every built-in command, bundled skill and tool, not only those something touches
+        #[arg(long)]
+        all: bool,
         #[command(flatten)]
         scopes: Scopes,
     },
@@ -179,7 +182,7 @@ fn main() -> ExitCode {
         Command::Lock { path, check, scopes } => lock(scopes.options(path), check),
         Command::Ls { path, format, all, scopes } => ls(scopes.options(path), format, all),
         Command::Explain { name, path, scopes } => explain(scopes.options(path), &name),
-        Command::Graph { path, format, scopes } => graph(scopes.options(path), format),
+        Command::Graph { path, format, all, scopes } => graph(scopes.options(path), format, all),
         Command::Session { lock, verify, no_shell, scopes } => session(lock, verify, no_shell, scopes),
         Command::Rules { id } => rules_command(id.as_deref()),
     }
@@ -346,15 +349,15 @@ fn explain(options: Options, name: &str) -> ExitCode {
     }
 }
 
-fn graph(options: Options, format: GraphFormat) -> ExitCode {
+fn graph(options: Options, format: GraphFormat, all: bool) -> ExitCode {
     let checked = match run_check(&options) {
         Ok(c) => c,
         Err(code) => return code,
     };
     let r = resolution(&checked);
     let text = match format {
-        GraphFormat::Dot => view::graph_dot(r),
-        GraphFormat::Json => view::graph_json(r),
+        GraphFormat::Dot => view::graph_dot(r, all),
+        GraphFormat::Json => view::graph_json(r, all),
     };
     exit(write_stdout(&text), 0)
 }

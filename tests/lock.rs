@@ -210,8 +210,8 @@ fn planted_secrets_reach_no_output() {
         ("check (json)", capc_compiler::report::to_json(&checked)),
         ("ls", view::ls_text(r, true)),
         ("ls (json)", view::ls_json(r)),
-        ("graph (dot)", view::graph_dot(r)),
-        ("graph (json)", view::graph_json(r)),
+        ("graph (dot)", view::graph_dot(r, true)),
+        ("graph (json)", view::graph_json(r, true)),
         ("explain", view::explain(r, "gh").unwrap_or_default() + &view::explain(r, "api").unwrap_or_default()),
     ];
     for (what, text) in &outputs {

@@ -204,7 +204,14 @@ pub fn resolve(decls: &[Decl]) -> Resolution {
     let approvals = approvals(decls);
     let servers = resolve_servers(servers, &approvals, &permissions, &parsed, &mut b);
     let (permissions, tools) = resolve_permissions(permissions, &parsed, &servers, &agents, &mut b);
-    // Every declaration is a node, whether or not anything shadows it.
+    // Every declaration is a node, whether or not anything shadows it; so is every built-in
+    // command, bundled skill and tool of the tables (views leave out the untouched ones).
+    for row in table.iter().filter(|r| r.decl.is_none()) {
+        b.node("command", &row.name, row.origin.as_str(), Scope::Builtin, None);
+    }
+    for tool in &tools {
+        b.node("tool", &tool.name, tool.origin, Scope::Builtin, None);
+    }
     for c in &commands {
         b.node("command", &c.name, c.origin.as_str(), c.scope, Some(&c.path));
     }

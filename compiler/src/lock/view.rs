@@ -369,10 +369,19 @@ fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"").replace("\\\\n", "\\n")
 }
 
+/// The nodes a graph view shows: every declaration, and the built-ins something touches
+/// (all built-ins with `all`).
+fn shown_nodes(r: &Resolution, all: bool) -> Vec<petgraph::graph::NodeIndex> {
+    r.graph
+        .node_indices()
+        .filter(|&i| all || r.graph[i].scope != Scope::Builtin || r.graph.neighbors_undirected(i).next().is_some())
+        .collect()
+}
+
 /// `capc graph --format dot`.
-pub fn graph_dot(r: &Resolution) -> String {
+pub fn graph_dot(r: &Resolution, all: bool) -> String {
     let mut out = String::from("digraph capabilities {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=9];\n");
-    for i in r.graph.node_indices() {
+    for i in shown_nodes(r, all) {
         let n = &r.graph[i];
         let style = match n.kind {
             "command" if n.scope == Scope::Builtin => ", style=dashed",
@@ -400,10 +409,9 @@ pub fn graph_dot(r: &Resolution) -> String {
 }
 
 /// `capc graph --format json`, version 1.
-pub fn graph_json(r: &Resolution) -> String {
-    let nodes: Vec<Value> = r
-        .graph
-        .node_indices()
+pub fn graph_json(r: &Resolution, all: bool) -> String {
+    let nodes: Vec<Value> = shown_nodes(r, all)
+        .into_iter()
         .map(|i| {
             let n = &r.graph[i];
             json!({"id": i.index(), "kind": n.kind, "name": n.name, "origin": n.origin, "scope": n.scope.as_str(), "path": n.path})
