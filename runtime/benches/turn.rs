@@ -2,7 +2,9 @@
 //! Targets (the session issue): 300 commands and 2,000 tools < 200 µs; 20,000 tools < 2 ms;
 //! a lock of 10,000 entries loads in < 50 ms.
 
-use capc_compiler::lock::model::{Command, Lock, McpServer, Origin, Permission, Scope, Source};
+use capc_compiler::lock::model::{
+    Approval, Behavior, Command, Form, Lock, McpServer, Origin, Permission, Scope, Source, Transport,
+};
 use capc_runtime::loaded::{Loaded, Roots};
 use capc_runtime::mcp::{McpState, Status, ToolSpec, Update};
 use capc_runtime::turn::{self, TurnContext};
@@ -14,7 +16,7 @@ fn command(i: usize) -> Command {
         name: format!("skill-{i:05}"),
         origin: if i % 5 == 0 { Origin::Plugin } else { Origin::Skill },
         scope: if i % 5 == 0 { Scope::Plugin } else { Scope::Project },
-        form: if i % 3 == 0 { "command".into() } else { "skill".into() },
+        form: if i % 3 == 0 { Form::Command } else { Form::Skill },
         path: format!(".claude/skills/skill-{i:05}/SKILL.md"),
         plugin: (i % 5 == 0).then(|| "kit".to_string()),
         description: Some(format!("Does task number {i} for the team, with care and a checklist")),
@@ -42,35 +44,35 @@ fn lock(commands: usize, servers: usize) -> Lock {
             name: format!("server{i:03}"),
             normalized: format!("server{i:03}"),
             scope: Scope::Project,
-            transport: "stdio".into(),
+            transport: Transport::Stdio,
             path: ".mcp.json".into(),
             command: Some("npx".into()),
-            approval: Some("approved".into()),
+            approval: Some(Approval::Approved),
             ..McpServer::default()
         })
         .collect();
     lock.permissions = vec![
         Permission {
             rule: "Bash(rm *)".into(),
-            behavior: "deny".into(),
+            behavior: Behavior::Deny,
             path: ".claude/settings.json".into(),
             ..Permission::default()
         },
         Permission {
             rule: "mcp__server007".into(),
-            behavior: "deny".into(),
+            behavior: Behavior::Deny,
             path: ".claude/settings.json".into(),
             ..Permission::default()
         },
         Permission {
             rule: "WebSearch".into(),
-            behavior: "deny".into(),
+            behavior: Behavior::Deny,
             path: ".claude/settings.json".into(),
             ..Permission::default()
         },
         Permission {
             rule: "Read".into(),
-            behavior: "allow".into(),
+            behavior: Behavior::Allow,
             path: ".claude/settings.json".into(),
             ..Permission::default()
         },

@@ -112,7 +112,7 @@ impl Loaded {
             .filter_map(|p| {
                 Some(Rule {
                     text: p.rule.clone(),
-                    behavior: behavior(&p.behavior)?,
+                    behavior: behavior(p.behavior.as_str())?,
                     source: p.path.clone(),
                     parsed: parse_permission_rule(&p.rule).ok()?,
                 })

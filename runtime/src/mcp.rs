@@ -109,7 +109,11 @@ impl McpState {
     pub fn from_lock(lock: &Lock) -> McpState {
         let mut servers = BTreeMap::new();
         for s in lock.mcp_servers.iter().filter(|s| s.shadowed_by.is_none()) {
-            let status = if s.approval.as_deref() == Some("disabled") { Status::Disabled } else { Status::Pending };
+            let status = if s.approval == Some(capc_compiler::lock::model::Approval::Disabled) {
+                Status::Disabled
+            } else {
+                Status::Pending
+            };
             servers.insert(
                 s.name.clone(),
                 Server {

@@ -168,7 +168,7 @@ impl Session {
                     .lock
                     .permissions
                     .iter()
-                    .map(|p| format!("{} {}", p.behavior, p.rule))
+                    .map(|p| format!("{} {}", p.behavior.as_str(), p.rule))
                     .collect::<Vec<_>>()
                     .join("\n"),
             ),

@@ -3,7 +3,7 @@
 //! what exists. Readers push them next to their diagnostics (`Sink::decls`); the values
 //! come from the same parsed tree the checks saw, so nothing is read twice.
 
-use super::model::{Agent, Command, Hook, McpServer, Origin, Permission, Scope};
+use super::model::{Agent, Behavior, Command, Form, Hook, McpServer, Origin, Permission, Scope, Transport};
 use crate::node::{Node, NodeKind};
 use crate::span::Span;
 
@@ -126,7 +126,7 @@ pub fn command(
         name,
         origin,
         scope: at.scope,
-        form: if is_skill { "skill" } else { "command" }.to_string(),
+        form: if is_skill { Form::Skill } else { Form::Command },
         path: path.to_string(),
         plugin: at.plugin.map(str::to_string),
         dynamic: at.dynamic.map(str::to_string),
@@ -207,12 +207,12 @@ pub fn hooks(map: &Node, at: Placement<'_>, path: &str, out: &mut Vec<Decl>) {
 
 /// `permissions.allow|ask|deny` of a settings file.
 pub fn rules(permissions: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
-    for behavior in ["allow", "ask", "deny"] {
-        for rule in permissions.get(behavior).and_then(Node::as_array).unwrap_or_default() {
+    for behavior in [Behavior::Allow, Behavior::Ask, Behavior::Deny] {
+        for rule in permissions.get(behavior.as_str()).and_then(Node::as_array).unwrap_or_default() {
             let Some(text) = rule.as_str() else { continue };
             let permission = Permission {
                 rule: text.to_string(),
-                behavior: behavior.to_string(),
+                behavior,
                 scope,
                 path: path.to_string(),
                 removes: Vec::new(),
@@ -276,15 +276,15 @@ pub fn server(
     use super::secrets::{looks_secret, redact};
     config.as_object()?;
     let transport = match config.get("type").map(|t| t.as_str()) {
-        None | Some(Some("stdio")) => "stdio",
-        Some(Some("http" | "streamable-http")) => "http",
-        Some(Some("sse")) => "sse",
-        Some(Some("ws")) => "ws",
+        None | Some(Some("stdio")) => Transport::Stdio,
+        Some(Some("http" | "streamable-http")) => Transport::Http,
+        Some(Some("sse")) => Transport::Sse,
+        Some(Some("ws")) => Transport::Ws,
         _ => return None,
     };
     let command = config.get("command").and_then(Node::as_str).map(str::to_string);
     let url = config.get("url").and_then(Node::as_str).map(str::to_string);
-    if (transport == "stdio" && command.is_none()) || (transport != "stdio" && url.is_none()) {
+    if (transport == Transport::Stdio && command.is_none()) || (transport != Transport::Stdio && url.is_none()) {
         return None;
     }
     let (full_name, normalized) = match at.plugin {
@@ -331,7 +331,7 @@ pub fn server(
         name: full_name,
         normalized,
         scope: at.scope,
-        transport: transport.to_string(),
+        transport,
         path: path.to_string(),
         plugin: at.plugin.map(str::to_string),
         command,

@@ -54,15 +54,20 @@ pub struct Lock {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Scope {
+    /// The managed-settings folder (`--managed-dir`).
     Managed,
+    /// The user's home (`--user-dir`): `~/.claude/`, `~/.claude.json`.
     User,
+    /// The locked folder's `.claude/`, `.mcp.json` and nested `.claude/skills/`.
     #[default]
     Project,
     /// `.claude/settings.local.json`, and `~/.claude.json` servers of one project.
     Local,
     /// `--add-dir` folders.
     AddDir,
+    /// A plugin's components.
     Plugin,
+    /// Claude Code's own commands, skills, agents and tools.
     Builtin,
 }
 
@@ -111,6 +116,95 @@ impl Origin {
             Origin::Plugin => "plugin",
             Origin::Mcp => "mcp",
             Origin::Agent => "agent",
+        }
+    }
+}
+
+/// Which loader read a skill or command: a skills folder's, or a commands folder's (a
+/// `SKILL.md` folder under `commands/` is a command here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Form {
+    /// From a skills folder (`skills/<name>/SKILL.md`).
+    #[default]
+    Skill,
+    /// From a commands folder (`commands/**.md`).
+    Command,
+}
+
+impl Form {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Form::Skill => "skill",
+            Form::Command => "command",
+        }
+    }
+}
+
+/// How Claude Code talks to an MCP server (`streamable-http` is written `http`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Transport {
+    /// A child process speaking on stdin/stdout.
+    #[default]
+    Stdio,
+    /// Streamable HTTP.
+    Http,
+    /// Legacy server-sent events.
+    Sse,
+    /// WebSocket.
+    Ws,
+}
+
+impl Transport {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Transport::Stdio => "stdio",
+            Transport::Http => "http",
+            Transport::Sse => "sse",
+            Transport::Ws => "ws",
+        }
+    }
+}
+
+/// Whether a project server (`.mcp.json`) may start, from the approval settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Approval {
+    /// `enableAllProjectMcpServers` or `enabledMcpjsonServers`.
+    Approved,
+    /// Claude Code asks the user first.
+    Pending,
+    /// `disabledMcpjsonServers`.
+    Disabled,
+}
+
+impl Approval {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Approval::Approved => "approved",
+            Approval::Pending => "pending",
+            Approval::Disabled => "disabled",
+        }
+    }
+}
+
+/// What a permission rule does when it matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Behavior {
+    #[default]
+    Allow,
+    Ask,
+    Deny,
+}
+
+impl Behavior {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Behavior::Allow => "allow",
+            Behavior::Ask => "ask",
+            Behavior::Deny => "deny",
         }
     }
 }
@@ -167,8 +261,8 @@ pub struct Command {
     pub name: String,
     pub origin: Origin,
     pub scope: Scope,
-    /// `skill` or `command`: the file's form (a plugin has both).
-    pub form: String,
+    /// Which loader read it (a plugin has both).
+    pub form: Form,
     pub path: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<String>,
@@ -247,8 +341,7 @@ pub struct McpServer {
     /// The name in tool names: `mcp__<normalized>__<tool>`.
     pub normalized: String,
     pub scope: Scope,
-    /// `stdio`, `http`, `sse` or `ws`.
-    pub transport: String,
+    pub transport: Transport,
     pub path: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<String>,
@@ -266,9 +359,9 @@ pub struct McpServer {
     pub always_load: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headers_helper: Option<String>,
-    /// Project servers: `approved`, `pending` (Claude Code asks first) or `disabled`.
+    /// Project servers only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub approval: Option<String>,
+    pub approval: Option<Approval>,
     /// The blanket deny rule that removes every tool of the server.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub denied_by: Option<String>,
@@ -308,8 +401,7 @@ pub struct Hook {
 #[serde(deny_unknown_fields)]
 pub struct Permission {
     pub rule: String,
-    /// `allow`, `ask` or `deny`.
-    pub behavior: String,
+    pub behavior: Behavior,
     pub scope: Scope,
     pub path: String,
     /// For a blanket deny: the tools or `mcp__<server>` names it removes from the pool.

@@ -20,7 +20,9 @@
 //!   deny removes the tool, or every tool of a server (SEMANTICS §7.2).
 
 use super::decls::{Decl, Item};
-use super::model::{self, Agent, Command, Lock, McpServer, Origin, Permission, Plugin, Ref, Scope};
+use super::model::{
+    self, Agent, Approval, Behavior, Command, Form, Lock, McpServer, Origin, Permission, Plugin, Ref, Scope,
+};
 use crate::builtins::{BuiltinKind, BUILTINS_VERSION, BUILTIN_ALIASES, BUILTIN_COMMANDS};
 use crate::diagnostic::{did_you_mean, report_at, Diagnostic, Severity};
 use crate::rules;
@@ -130,7 +132,7 @@ fn scope_rank(scope: Scope) -> u8 {
 
 /// Position of a declared command in the static table: (group, plugin, name, path).
 fn table_key(c: &Command) -> (u8, u8, String, String, String) {
-    let legacy = c.form == "command";
+    let legacy = c.form == Form::Command;
     let group = match (c.origin, legacy) {
         (Origin::Plugin, true) => 2,
         (Origin::Plugin, false) => 3,
@@ -222,7 +224,7 @@ pub fn resolve(decls: &[Decl]) -> Resolution {
         b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
     }
     for p in &permissions {
-        b.node("permission", &p.rule, &p.behavior, p.scope, Some(&p.path));
+        b.node("permission", &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
     }
     for h in &hooks {
         let name = match &h.matcher {
@@ -465,7 +467,7 @@ fn command_rule(w: &Row, l: &Row, commands: &[Command]) -> &'static str {
 
 fn what(row: &Row, commands: &[Command]) -> String {
     match row.decl {
-        Some(i) if commands[i].form == "command" => format!("command `/{}`", row.name),
+        Some(i) if commands[i].form == Form::Command => format!("command `/{}`", row.name),
         Some(_) => format!("skill `/{}`", row.name),
         None if row.origin == Origin::Bundled => format!("the bundled skill `/{}`", row.name),
         None => format!("the built-in command `/{}`", row.name),
@@ -623,11 +625,11 @@ fn resolve_agents(
     let mut out: Vec<Agent> = agents.into_iter().map(|(a, _)| a).collect();
     for agent in &mut out {
         for (i, (p, _)) in permissions.iter().enumerate() {
-            let Some(rule) = parsed[i].as_ref().filter(|_| p.behavior == "deny") else { continue };
+            let Some(rule) = parsed[i].as_ref().filter(|_| p.behavior == Behavior::Deny) else { continue };
             if let Some(RuleContent::AgentType(t)) = &rule.content {
                 if *t == agent.name && agent.denied_by.is_none() {
                     agent.denied_by = Some(p.rule.clone());
-                    let from = b.node("permission", &p.rule, &p.behavior, p.scope, Some(&p.path));
+                    let from = b.node("permission", &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
                     let to = b.node("agent", &agent.name, "agent", agent.scope, Some(&agent.path));
                     b.edge(from, to, "removes", "blanket-deny");
                 }
@@ -796,20 +798,17 @@ fn resolve_servers(
     for s in &mut out {
         if s.scope == Scope::Project {
             let bare = &s.name;
-            s.approval = Some(
-                if approvals.disabled.contains(bare) {
-                    "disabled"
-                } else if approvals.enable_all == Some(true) || approvals.enabled.contains(bare) {
-                    "approved"
-                } else {
-                    "pending"
-                }
-                .to_string(),
-            );
+            s.approval = Some(if approvals.disabled.contains(bare) {
+                Approval::Disabled
+            } else if approvals.enable_all == Some(true) || approvals.enabled.contains(bare) {
+                Approval::Approved
+            } else {
+                Approval::Pending
+            });
         }
         for (i, (p, _)) in permissions.iter().enumerate() {
             let Some(rule) = parsed[i].as_ref() else { continue };
-            if p.behavior != "deny" || rule.content.is_some() || s.denied_by.is_some() {
+            if p.behavior != Behavior::Deny || rule.content.is_some() || s.denied_by.is_some() {
                 continue;
             }
             let hit = match &rule.tool.kind {
@@ -821,7 +820,7 @@ fn resolve_servers(
             };
             if hit {
                 s.denied_by = Some(p.rule.clone());
-                let from = b.node("permission", &p.rule, &p.behavior, p.scope, Some(&p.path));
+                let from = b.node("permission", &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
                 let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
                 b.edge(from, to, "removes", "blanket-deny");
             }
@@ -899,12 +898,12 @@ fn resolve_permissions(
         .map(|t| Tool { name: t.to_string(), origin: "builtin", removed_by: None })
         .collect();
     tools.sort();
-    for s in servers.iter().filter(|s| s.shadowed_by.is_none() && s.approval.as_deref() != Some("disabled")) {
+    for s in servers.iter().filter(|s| s.shadowed_by.is_none() && s.approval != Some(Approval::Disabled)) {
         tools.push(Tool { name: format!("mcp__{}__*", s.normalized), origin: "mcp", removed_by: s.denied_by.clone() });
     }
     for (i, p) in out.iter_mut().enumerate() {
         let Some(rule) = parsed[i].as_ref() else { continue };
-        if p.behavior != "deny" {
+        if p.behavior != Behavior::Deny {
             continue;
         }
         if rule.content.is_some() {
@@ -917,7 +916,7 @@ fn resolve_permissions(
             );
             continue;
         }
-        let from = b.node("permission", &p.rule, &p.behavior, p.scope, Some(&p.path));
+        let from = b.node("permission", &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
         match &rule.tool.kind {
             ToolKind::Builtin | ToolKind::Glob => {
                 for tool in tools.iter_mut().filter(|t| t.origin == "builtin") {
@@ -949,23 +948,28 @@ fn resolve_permissions(
     }
     // Allow rules that a deny or ask rule always decides first.
     for i in 0..out.len() {
-        if out[i].behavior != "allow" {
+        if out[i].behavior != Behavior::Allow {
             continue;
         }
         let Some(allow) = parsed[i].as_ref() else { continue };
         let blocker = (0..out.len())
-            .filter(|&j| out[j].behavior == "deny")
-            .chain((0..out.len()).filter(|&j| out[j].behavior == "ask"))
+            .filter(|&j| out[j].behavior == Behavior::Deny)
+            .chain((0..out.len()).filter(|&j| out[j].behavior == Behavior::Ask))
             .find(|&j| parsed[j].as_ref().is_some_and(|d| covers(d, allow)));
         if let Some(j) = blocker {
             let (deny, allow_rule) = (out[j].clone(), out[i].clone());
-            out[i].pre_empted_by = Some(format!("{} {} ({})", deny.behavior, deny.rule, deny.path));
-            let from = b.node("permission", &deny.rule, &deny.behavior, deny.scope, Some(&deny.path));
-            let to =
-                b.node("permission", &allow_rule.rule, &allow_rule.behavior, allow_rule.scope, Some(&allow_rule.path));
+            out[i].pre_empted_by = Some(format!("{} {} ({})", deny.behavior.as_str(), deny.rule, deny.path));
+            let from = b.node("permission", &deny.rule, deny.behavior.as_str(), deny.scope, Some(&deny.path));
+            let to = b.node(
+                "permission",
+                &allow_rule.rule,
+                allow_rule.behavior.as_str(),
+                allow_rule.scope,
+                Some(&allow_rule.path),
+            );
             b.edge(from, to, "pre-empts", "deny-ask-allow");
-            report_at(&mut b.diagnostics, allow_rule.path.clone(), &rules::pre_empted_allow_rule::RULE, rules_in[i].1, format!("allow rule `{}` never decides: {} rule `{}` matches every call it matches", allow_rule.rule, deny.behavior, deny.rule))
-                .help(format!("`{}` ({}) is checked first (deny → ask → allow, whatever the scope); remove this rule or narrow the {} rule", deny.rule, deny.path, deny.behavior));
+            report_at(&mut b.diagnostics, allow_rule.path.clone(), &rules::pre_empted_allow_rule::RULE, rules_in[i].1, format!("allow rule `{}` never decides: {} rule `{}` matches every call it matches", allow_rule.rule, deny.behavior.as_str(), deny.rule))
+                .help(format!("`{}` ({}) is checked first (deny → ask → allow, whatever the scope); remove this rule or narrow the {} rule", deny.rule, deny.path, deny.behavior.as_str()));
         }
     }
     (out, tools)

@@ -173,13 +173,13 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
     let name_width = r.lock.mcp_servers.iter().map(|s| s.name.len()).max().unwrap_or(0).max(24);
     let prefix_width = r.lock.mcp_servers.iter().map(|s| s.normalized.len() + 8).max().unwrap_or(0);
     for s in &r.lock.mcp_servers {
-        let approval = s.approval.as_deref().map(|a| format!("  approval: {a}")).unwrap_or_default();
+        let approval = s.approval.map(|a| format!("  approval: {}", a.as_str())).unwrap_or_default();
         let prefix = format!("mcp__{}__*", s.normalized);
         let line = format!(
             "  {:name_width$}  {prefix:prefix_width$}  {:8}  {:5}  {}{approval}",
             s.name,
             s.scope.as_str(),
-            s.transport,
+            s.transport.as_str(),
             s.path
         );
         let _ = writeln!(out, "{}", line.trim_end());
@@ -303,7 +303,7 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
                 n + 1,
                 s.name,
                 s.scope.as_str(),
-                s.transport,
+                s.transport.as_str(),
                 s.path
             );
             if let Some(by) = &s.shadowed_by {
@@ -313,7 +313,7 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
                 let _ = writeln!(out, "     every tool removed by deny rule `{rule}`");
             }
             if let Some(a) = &s.approval {
-                let _ = writeln!(out, "     project-server approval: {a}");
+                let _ = writeln!(out, "     project-server approval: {}", a.as_str());
             }
         }
     }
@@ -331,7 +331,8 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
     }
     let rules: Vec<_> = r.lock.permissions.iter().filter(|p| p.rule == bare).collect();
     for p in rules {
-        let _ = writeln!(out, "permission rule `{}`: {} in {} ({})", p.rule, p.behavior, p.path, p.scope.as_str());
+        let _ =
+            writeln!(out, "permission rule `{}`: {} in {} ({})", p.rule, p.behavior.as_str(), p.path, p.scope.as_str());
         if !p.removes.is_empty() {
             let _ = writeln!(out, "  removes from the pool: {}", p.removes.join(", "));
         }
