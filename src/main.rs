@@ -213,7 +213,7 @@ fn exit(result: std::io::Result<()>, code: u8) -> ExitCode {
 }
 
 fn lock(options: Options, check_only: bool) -> ExitCode {
-    let checked = match run_check(&options) {
+    let mut checked = match run_check(&options) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -226,7 +226,8 @@ fn lock(options: Options, check_only: bool) -> ExitCode {
         eprintln!("error: not writing {}: fix the errors above first", write::FILE_NAME);
         return ExitCode::from(1);
     }
-    let text = write::encode(&write::build(&checked));
+    let lock = write::take(&mut checked);
+    let text = write::encode(&lock);
     let path = options.root.join(write::FILE_NAME);
     if check_only {
         return match std::fs::read_to_string(&path) {
@@ -256,7 +257,6 @@ fn lock(options: Options, check_only: bool) -> ExitCode {
                 write::Written::Created => "created",
                 write::Written::Updated => "updated",
             };
-            let lock = write::build(&checked);
             eprintln!(
                 "{} {verb}: {} commands, {} agents, {} MCP servers, {} hooks, {} permission rules from {} files",
                 path.display(),

@@ -56,7 +56,7 @@ pub struct Checked {
     pub files: Vec<SourceFile>,
     pub declarations: Counts,
     pub diagnostics: Vec<Diagnostic>,
-    /// Every declaration, for the resolver.
+    /// Every declaration, for the resolver (moved into the resolution by [`check`]).
     pub decls: Vec<Decl>,
     /// Every file read, with its content hash, sorted by path.
     pub sources: Vec<crate::lock::model::Source>,
@@ -135,7 +135,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     all.sources.sort_by(|a, b| a.path.cmp(&b.path));
     // Declarations in a stable order whatever order the parallel reads finished in.
     all.decls.sort_by(|a, b| (&a.path, a.span.map(|s| s.start)).cmp(&(&b.path, b.span.map(|s| s.start))));
-    let resolution = crate::lock::resolve::resolve(&all.decls);
+    let resolution = crate::lock::resolve::resolve(std::mem::take(&mut all.decls));
     // Findings of the resolver may point into files whose text was dropped as clean.
     for d in &resolution.diagnostics {
         if let Ok(i) = all.files.binary_search_by(|f| f.path.as_str().cmp(&d.path)) {

@@ -3,6 +3,7 @@
 //! data), `write` (TOML out and back, atomic writes, the stale-lock diff), `secrets`.
 
 pub mod decls;
+pub mod emit;
 pub mod model;
 pub mod read;
 pub mod resolve;

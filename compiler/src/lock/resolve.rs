@@ -131,7 +131,7 @@ fn scope_rank(scope: Scope) -> u8 {
 }
 
 /// Position of a declared command in the static table: (group, plugin, name, path).
-fn table_key(c: &Command) -> (u8, u8, String, String, String) {
+fn table_key(c: &Command) -> (u8, u8, &str, &str, &str) {
     let legacy = c.form == Form::Command;
     let group = match (c.origin, legacy) {
         (Origin::Plugin, true) => 2,
@@ -139,7 +139,7 @@ fn table_key(c: &Command) -> (u8, u8, String, String, String) {
         (_, false) => 0,
         (_, true) => 1,
     };
-    (group, scope_rank(c.scope), c.plugin.clone().unwrap_or_default(), c.name.clone(), c.path.clone())
+    (group, scope_rank(c.scope), c.plugin.as_deref().unwrap_or(""), &c.name, &c.path)
 }
 
 fn reference(name: &str, origin: Origin, scope: Scope, path: Option<&str>, rule: &str) -> Ref {
@@ -148,15 +148,27 @@ fn reference(name: &str, origin: Origin, scope: Scope, path: Option<&str>, rule:
 
 struct Builder {
     graph: DiGraph<GraphNode, GraphEdge>,
-    nodes: HashMap<(String, String, Option<String>), NodeIndex>,
+    /// Nodes by a hash of (kind, name, path or origin); equal hashes are told apart by the
+    /// node's own fields, so looking a node up allocates nothing.
+    nodes: HashMap<u64, Vec<NodeIndex>>,
+    hasher: std::collections::hash_map::RandomState,
     diagnostics: Vec<Diagnostic>,
 }
 
 impl Builder {
     fn node(&mut self, kind: &'static str, name: &str, origin: &str, scope: Scope, path: Option<&str>) -> NodeIndex {
-        let key = (kind.to_string(), name.to_string(), path.map(str::to_string).or_else(|| Some(origin.to_string())));
-        if let Some(i) = self.nodes.get(&key) {
-            return *i;
+        use std::hash::BuildHasher;
+        let key = self.hasher.hash_one((kind, name, path.unwrap_or(origin), path.is_some()));
+        let same = |n: &GraphNode| {
+            n.kind == kind
+                && n.name == name
+                && match path {
+                    Some(p) => n.path.as_deref() == Some(p),
+                    None => n.path.is_none() && n.origin == origin,
+                }
+        };
+        if let Some(found) = self.nodes.get(&key).and_then(|c| c.iter().find(|i| same(&self.graph[**i]))) {
+            return *found;
         }
         let i = self.graph.add_node(GraphNode {
             kind,
@@ -165,7 +177,7 @@ impl Builder {
             scope,
             path: path.map(str::to_string),
         });
-        self.nodes.insert(key, i);
+        self.nodes.entry(key).or_default().push(i);
         i
     }
     fn edge(&mut self, from: NodeIndex, to: NodeIndex, kind: &'static str, rule: &str) {
@@ -174,9 +186,15 @@ impl Builder {
 }
 
 /// Resolves every declaration of a check.
-pub fn resolve(decls: &[Decl]) -> Resolution {
-    let mut b = Builder { graph: DiGraph::new(), nodes: HashMap::new(), diagnostics: Vec::new() };
-    let (plugins, mut unloaded) = plugins(decls, &mut b);
+pub fn resolve(decls: Vec<Decl>) -> Resolution {
+    let mut b = Builder {
+        graph: DiGraph::new(),
+        nodes: HashMap::new(),
+        hasher: std::collections::hash_map::RandomState::new(),
+        diagnostics: Vec::new(),
+    };
+    let (plugins, mut unloaded) = plugins(&decls, &mut b);
+    let approvals = approvals(&decls);
     unloaded.extend(plugins.iter().filter(|p| !p.enabled).map(|p| p.root.clone()));
     // Components of a disabled plugin, or of a second folder with an id already loaded.
     let inside =
@@ -190,12 +208,12 @@ pub fn resolve(decls: &[Decl]) -> Resolution {
     let mut hooks = Vec::new();
     let mut permissions: Vec<(Permission, Option<Span>)> = Vec::new();
     for d in decls {
-        match &d.item {
-            Item::Command(c) if enabled(&c.plugin, &d.path) => commands.push(((**c).clone(), d.span)),
-            Item::Agent(a) if enabled(&a.plugin, &d.path) => agents.push(((**a).clone(), d.span)),
-            Item::Server(s) if enabled(&s.plugin, &d.path) => servers.push(((**s).clone(), d.span)),
-            Item::Hook(h) if enabled(&h.plugin, &d.path) => hooks.push(h.clone()),
-            Item::Rule(r) => permissions.push((r.clone(), d.span)),
+        match d.item {
+            Item::Command(c) if enabled(&c.plugin, &d.path) => commands.push((*c, d.span)),
+            Item::Agent(a) if enabled(&a.plugin, &d.path) => agents.push((*a, d.span)),
+            Item::Server(s) if enabled(&s.plugin, &d.path) => servers.push((*s, d.span)),
+            Item::Hook(h) if enabled(&h.plugin, &d.path) => hooks.push(h),
+            Item::Rule(r) => permissions.push((r, d.span)),
             _ => {}
         }
     }
@@ -203,7 +221,6 @@ pub fn resolve(decls: &[Decl]) -> Resolution {
     let parsed: Vec<Option<PermissionRule>> =
         permissions.iter().map(|(p, _)| parse_permission_rule(&p.rule).ok()).collect();
     let agents = resolve_agents(agents, &permissions, &parsed, &mut b);
-    let approvals = approvals(decls);
     let servers = resolve_servers(servers, &approvals, &permissions, &parsed, &mut b);
     let (permissions, tools) = resolve_permissions(permissions, &parsed, &servers, &agents, &mut b);
     // Every declaration is a node, whether or not anything shadows it; so is every built-in
@@ -237,19 +254,27 @@ pub fn resolve(decls: &[Decl]) -> Resolution {
             b.edge(from, hook, "declares", "plugin");
         }
     }
-    for p in &plugins {
-        let plugin = b.node("plugin", &p.id, "plugin", Scope::Plugin, Some(&p.root));
-        for c in commands.iter().filter(|c| c.plugin.as_deref() == Some(p.name.as_str())) {
+    // Each plugin declares its components (one pass over each list).
+    let plugin_nodes: HashMap<&str, NodeIndex> = plugins
+        .iter()
+        .map(|p| (p.name.as_str(), b.node("plugin", &p.id, "plugin", Scope::Plugin, Some(&p.root))))
+        .collect();
+    for c in &commands {
+        if let Some(&from) = c.plugin.as_deref().and_then(|p| plugin_nodes.get(p)) {
             let to = b.node("command", &c.name, c.origin.as_str(), c.scope, Some(&c.path));
-            b.edge(plugin, to, "declares", "plugin");
+            b.edge(from, to, "declares", "plugin");
         }
-        for a in agents.iter().filter(|a| a.plugin.as_deref() == Some(p.name.as_str())) {
+    }
+    for a in &agents {
+        if let Some(&from) = a.plugin.as_deref().and_then(|p| plugin_nodes.get(p)) {
             let to = b.node("agent", &a.name, "agent", a.scope, Some(&a.path));
-            b.edge(plugin, to, "declares", "plugin");
+            b.edge(from, to, "declares", "plugin");
         }
-        for s in servers.iter().filter(|s| s.plugin.as_deref() == Some(p.name.as_str())) {
+    }
+    for s in &servers {
+        if let Some(&from) = s.plugin.as_deref().and_then(|p| plugin_nodes.get(p)) {
             let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
-            b.edge(plugin, to, "declares", "plugin");
+            b.edge(from, to, "declares", "plugin");
         }
     }
     let lock = Lock {
@@ -347,7 +372,7 @@ fn plugins(decls: &[Decl], b: &mut Builder) -> (Vec<Plugin>, Vec<String>) {
 
 /// The command table: static entries, then dynamic skills before the first built-in.
 fn command_table(mut declared: Vec<(Command, Option<Span>)>, b: &mut Builder) -> (Vec<Command>, Vec<Row>) {
-    declared.sort_by_key(|(c, _)| table_key(c));
+    declared.sort_by(|(a, _), (b, _)| table_key(a).cmp(&table_key(b)));
     let (dynamic, fixed): (Vec<_>, Vec<_>) =
         declared.into_iter().partition(|(c, _)| c.dynamic.is_some() || !c.paths.is_empty());
     let mut spans: Vec<Option<Span>> = Vec::new();
@@ -394,10 +419,11 @@ fn command_table(mut declared: Vec<(Command, Option<Span>)>, b: &mut Builder) ->
     }
     // Dynamic skills: deeper folders first (they win a shared name), then the table order.
     let mut dynamic = dynamic;
-    dynamic.sort_by_key(|(c, _)| {
+    fn dynamic_key(c: &Command) -> (std::cmp::Reverse<usize>, (u8, u8, &str, &str, &str)) {
         let depth = c.dynamic.as_deref().map_or(0, |d| d.split('/').count());
         (std::cmp::Reverse(depth), table_key(c))
-    });
+    }
+    dynamic.sort_by(|(a, _), (b, _)| dynamic_key(a).cmp(&dynamic_key(b)));
     let taken: BTreeSet<String> = rows.iter().flat_map(|r| std::iter::once(r.name.clone())).collect();
     let mut added: Vec<Row> = Vec::new();
     let mut dynamic_names: BTreeSet<String> = BTreeSet::new();
