@@ -149,8 +149,15 @@ struct Scopes {
 }
 
 impl Scopes {
+    /// Options for a command that writes no lock (no source hashes).
     fn options(self, root: PathBuf) -> Options {
-        Options { root, user_dir: self.user_dir, managed_dir: self.managed_dir, add_dirs: self.add_dir }
+        Options {
+            root,
+            user_dir: self.user_dir,
+            managed_dir: self.managed_dir,
+            add_dirs: self.add_dir,
+            skip_hashes: true,
+        }
     }
 }
 
@@ -179,7 +186,7 @@ fn main() -> ExitCode {
         Command::Check { path, format, scopes, color, list_files } => {
             check(scopes.options(path), format, color, list_files)
         }
-        Command::Lock { path, check, scopes } => lock(scopes.options(path), check),
+        Command::Lock { path, check, scopes } => lock(Options { skip_hashes: false, ..scopes.options(path) }, check),
         Command::Ls { path, format, all, scopes } => ls(scopes.options(path), format, all),
         Command::Explain { name, path, scopes } => explain(scopes.options(path), &name),
         Command::Graph { path, format, all, scopes } => graph(scopes.options(path), format, all),

@@ -34,6 +34,7 @@ fn options(dir: &Path) -> Options {
         user_dir: some("home"),
         managed_dir: some("managed"),
         add_dirs: some("add1").into_iter().collect(),
+        skip_hashes: false,
     }
 }
 

@@ -31,6 +31,10 @@ pub struct Options {
     pub managed_dir: Option<PathBuf>,
     /// `--add-dir` folders: only their `.claude/skills/` is read.
     pub add_dirs: Vec<PathBuf>,
+    /// Leave the sources' SHA-256 empty: for commands that write no lock (`check`, `ls`,
+    /// `explain`, `graph`), hashing is most of the CPU time on a machine without SHA
+    /// instructions.
+    pub skip_hashes: bool,
 }
 
 /// A file that was read, with its text for rendering positions.
@@ -123,7 +127,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
             Ok(_) => return Err(CheckError::NotADirectory(dir)),
             Err(e) => return Err(CheckError::Unreadable(dir, e)),
         }
-        let one = check_root(&dir, realm);
+        let one = check_root(&dir, realm, !options.skip_hashes);
         all.files_checked += one.files_checked;
         all.files.extend(one.files);
         all.declarations += one.declarations;
@@ -318,10 +322,10 @@ impl Outcome {
     }
 }
 
-fn check_root(dir: &Path, realm: Realm) -> Checked {
+fn check_root(dir: &Path, realm: Realm, hash: bool) -> Checked {
     let tree = walk::walk(dir);
     if let Realm::AddDir(_) = realm {
-        return check_added_dir(dir, &tree, realm);
+        return check_added_dir(dir, &tree, realm, hash);
     }
     // The name of the checked folder itself, for a plugin at the root without a manifest.
     let root_name = dir
@@ -343,7 +347,7 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
     let mut plugin_decls: Vec<Decl> = Vec::new();
     for rel in &marketplaces {
         let marketplace_root = parent(parent(rel)).to_string();
-        let (outcome, info) = read_json(dir, &tree, rel, realm, FileKind::Marketplace, |sink, cx, node| {
+        let (outcome, info) = read_json(dir, &tree, rel, realm, FileKind::Marketplace, hash, |sink, cx, node| {
             manifest::check_marketplace(sink, cx, node, &marketplace_root)
         });
         if outcome.file.is_some() {
@@ -394,12 +398,13 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
         let mut info = PluginInfo::default();
         if let Some(rel) = manifest_rel {
             let cx_root = root.clone();
-            let (outcome, plugin) = read_json(dir, &tree, rel, realm, FileKind::PluginManifest, |sink, cx, node| {
-                let cx = FileCx { plugin_root: Some(&cx_root), ..*cx };
-                let info = manifest::check_plugin(sink, &cx, node);
-                let counts = Counts { mcp_servers: info.inline_mcp, hooks: info.inline_hooks, ..Counts::default() };
-                (info, counts)
-            });
+            let (outcome, plugin) =
+                read_json(dir, &tree, rel, realm, FileKind::PluginManifest, hash, |sink, cx, node| {
+                    let cx = FileCx { plugin_root: Some(&cx_root), ..*cx };
+                    let info = manifest::check_plugin(sink, &cx, node);
+                    let counts = Counts { mcp_servers: info.inline_mcp, hooks: info.inline_hooks, ..Counts::default() };
+                    (info, counts)
+                });
             claims.add(rel, FileKind::PluginManifest, &Owner::plugin(root, ""), None);
             if let Some((plugin, extra)) = plugin {
                 counts += extra;
@@ -487,7 +492,7 @@ fn check_root(dir: &Path, realm: Realm) -> Checked {
         .0
         .par_iter()
         .filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
-        .map(|(rel, claim)| read_claim(dir, &tree, rel, claim, realm))
+        .map(|(rel, claim)| read_claim(dir, &tree, rel, claim, realm, hash))
         .collect();
     outcomes.extend(parsed);
 
@@ -521,7 +526,7 @@ fn cached_marketplace(root: &str) -> Option<String> {
 }
 
 /// An `--add-dir` folder: Claude Code reads only the skills in its `.claude/skills/`.
-fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm) -> Checked {
+fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm, hash: bool) -> Checked {
     let mut claims = Claims(BTreeMap::new());
     let mut diagnostics = walk_problems(tree, realm);
     if tree.is_dir(".claude/skills") {
@@ -535,7 +540,7 @@ fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm) -> Checked {
         );
     }
     let outcomes: Vec<Outcome> =
-        claims.0.par_iter().map(|(rel, claim)| read_claim(dir, tree, rel, claim, realm)).collect();
+        claims.0.par_iter().map(|(rel, claim)| read_claim(dir, tree, rel, claim, realm, hash)).collect();
     let mut checked = Checked {
         files_checked: outcomes.len(),
         files: Vec::new(),
@@ -892,6 +897,7 @@ fn read_json<T>(
     rel: &str,
     realm: Realm,
     kind: FileKind,
+    hash: bool,
     f: impl FnOnce(&mut Sink<'_>, &FileCx<'_>, &Node) -> T,
 ) -> (Outcome, Option<T>) {
     let path = realm.display(rel);
@@ -911,7 +917,7 @@ fn read_json<T>(
     };
     let result = parse_json(&mut sink, &text, kind).map(|node| f(&mut sink, &cx, &node));
     // Manifests stay: cross-file checks may report into them later.
-    let source = hashed(&path, kind, &text);
+    let source = hashed(&path, kind, &text, hash);
     let file = SourceFile { path: path.clone(), kind, scope: Scope::Plugin, name: None, text: Some(text) };
     (Outcome::new(sink, Some(file), Some(source), Counts::default(), None), result)
 }
@@ -938,7 +944,7 @@ fn json_help(kind: FileKind) -> &'static str {
     }
 }
 
-fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -> Outcome {
+fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm, hash: bool) -> Outcome {
     let path = realm.display(rel);
     let mut sink = Sink::new(&path);
     let mut counts = Counts::default();
@@ -1037,7 +1043,7 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
         }
     }
     sink.decls.append(&mut decls);
-    let source = hashed(&path, claim.kind, &text);
+    let source = hashed(&path, claim.kind, &text, hash);
     // Cross-file checks report only into files with MCP server references.
     let keep = !sink.diagnostics.is_empty() || !sink.server_refs.is_empty();
     let file =
@@ -1046,11 +1052,11 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm) -
 }
 
 /// A file's entry in the lock's list of sources.
-fn hashed(path: &str, kind: FileKind, text: &str) -> crate::lock::model::Source {
+fn hashed(path: &str, kind: FileKind, text: &str, hash: bool) -> crate::lock::model::Source {
     crate::lock::model::Source {
         path: path.to_string(),
         kind: kind.as_str().to_string(),
-        sha256: crate::lock::secrets::sha256_hex(text.as_bytes()),
+        sha256: if hash { crate::lock::secrets::sha256_hex(text.as_bytes()) } else { String::new() },
     }
 }
 

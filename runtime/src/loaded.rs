@@ -49,6 +49,7 @@ impl Roots {
             user_dir: self.user_dir.clone(),
             managed_dir: self.managed_dir.clone(),
             add_dirs: self.add_dirs.clone(),
+            skip_hashes: true,
         }
     }
     /// The file a lock path (`.claude/…`, `~/…`, `<managed>/…`) names.
