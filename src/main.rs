@@ -224,14 +224,21 @@ fn lock(options: Options, check_only: bool) -> ExitCode {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let findings = checked.count(capc_compiler::Severity::Error) + checked.count(capc_compiler::Severity::Warning);
-    if findings > 0 {
+    // Errors block the lock and the whole report is shown; otherwise warnings are only
+    // counted (`capc check` shows them), so a lock run stays short and quick.
+    if checked.has_errors() {
         let text = report::to_text(&checked, use_color(Color::Auto, std::io::stderr().is_terminal()), terminal_width());
         eprint!("{text}");
-    }
-    if checked.has_errors() {
         eprintln!("error: not writing {}: fix the errors above first", write::FILE_NAME);
         return ExitCode::from(1);
+    }
+    let warnings = checked.count(capc_compiler::Severity::Warning);
+    if warnings > 0 {
+        eprintln!(
+            "warning: {warnings} warning{} in the declarations; `capc check {}` shows them",
+            if warnings == 1 { "" } else { "s" },
+            options.root.display()
+        );
     }
     let lock = write::take(&mut checked);
     let text = write::encode(&lock);
