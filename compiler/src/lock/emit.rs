@@ -21,27 +21,13 @@ enum Out {
     Skip,
 }
 
-#[derive(Debug)]
-pub struct Error(String);
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Error {}
-
-impl ser::Error for Error {
-    fn custom<T: std::fmt::Display>(msg: T) -> Self {
-        Error(msg.to_string())
-    }
-}
+/// The lock's one error type for its own reader and writer.
+pub use super::read::Error;
 
 /// Writes a value whose top level is a struct as a TOML document.
 pub fn to_string<T: Serialize>(value: &T) -> Result<String, Error> {
     let Out::Table(root) = value.serialize(ToOut)? else {
-        return Err(Error("the top level of a TOML document must be a table".into()));
+        return Err(Error::new("the top level of a TOML document must be a table"));
     };
     let mut text = String::with_capacity(1 << 16);
     write_table(&mut text, &mut Vec::new(), &root, false);
@@ -205,15 +191,15 @@ impl ser::Serializer for ToOut {
     fn serialize_u64(self, v: u64) -> Result<Out, Error> {
         // TOML integers are 64-bit signed.
         if v > i64::MAX as u64 {
-            return Err(Error(format!("{v} does not fit a TOML integer")));
+            return Err(Error::new(format!("{v} does not fit a TOML integer")));
         }
         Ok(Out::Int(v.into()))
     }
     fn serialize_f32(self, _: f32) -> Result<Out, Error> {
-        Err(Error("the lock holds no floats".into()))
+        Err(Error::new("the lock holds no floats"))
     }
     fn serialize_f64(self, _: f64) -> Result<Out, Error> {
-        Err(Error("the lock holds no floats".into()))
+        Err(Error::new("the lock holds no floats"))
     }
     fn serialize_char(self, v: char) -> Result<Out, Error> {
         Ok(Out::Str(v.to_string()))
@@ -222,7 +208,7 @@ impl ser::Serializer for ToOut {
         Ok(Out::Str(v.to_string()))
     }
     fn serialize_bytes(self, _: &[u8]) -> Result<Out, Error> {
-        Err(Error("the lock holds no bytes".into()))
+        Err(Error::new("the lock holds no bytes"))
     }
     fn serialize_none(self) -> Result<Out, Error> {
         Ok(Out::Skip)
@@ -249,7 +235,7 @@ impl ser::Serializer for ToOut {
         _: &'static str,
         _: &T,
     ) -> Result<Out, Error> {
-        Err(Error("the lock holds no data-carrying enums".into()))
+        Err(Error::new("the lock holds no data-carrying enums"))
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<Seq, Error> {
         Ok(Seq(Vec::with_capacity(len.unwrap_or(0))))
@@ -267,7 +253,7 @@ impl ser::Serializer for ToOut {
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeTupleVariant, Error> {
-        Err(Error("the lock holds no data-carrying enums".into()))
+        Err(Error::new("the lock holds no data-carrying enums"))
     }
     fn serialize_map(self, len: Option<usize>) -> Result<MapOut, Error> {
         Ok(MapOut(Vec::with_capacity(len.unwrap_or(0)), None))
@@ -282,7 +268,7 @@ impl ser::Serializer for ToOut {
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeStructVariant, Error> {
-        Err(Error("the lock holds no data-carrying enums".into()))
+        Err(Error::new("the lock holds no data-carrying enums"))
     }
 }
 
@@ -344,11 +330,11 @@ impl ser::SerializeMap for MapOut {
                 self.1 = Some(k);
                 Ok(())
             }
-            _ => Err(Error("TOML keys are strings".into())),
+            _ => Err(Error::new("TOML keys are strings")),
         }
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
-        let key = self.1.take().ok_or_else(|| Error("a map value without a key".into()))?;
+        let key = self.1.take().ok_or_else(|| Error::new("a map value without a key"))?;
         let value = value.serialize(ToOut)?;
         if !matches!(value, Out::Skip) {
             self.0.push((key, value));

@@ -267,13 +267,12 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// The table a header names, created on the way: for `[[a.b]]` a new element of the array
-/// `b` in the last element of `a`.
-fn open<'t, 'a>(root: &'t mut Table<'a>, path: &[Cow<'a, str>], array: bool) -> Option<&'t mut Table<'a>> {
-    let (last, parents) = path.split_last()?;
+/// The table at `parents` below `root` (the last element of an array of tables on the way),
+/// creating missing tables when `create`.
+fn descend<'t, 'a>(root: &'t mut Table<'a>, parents: &[Cow<'a, str>], create: bool) -> Option<&'t mut Table<'a>> {
     let mut table = root;
     for part in parents {
-        if get_mut(table, part).is_none() {
+        if create && get_mut(table, part).is_none() {
             table.push((part.clone(), Node::Table(Vec::with_capacity(4))));
         }
         table = match get_mut(table, part)? {
@@ -285,6 +284,14 @@ fn open<'t, 'a>(root: &'t mut Table<'a>, path: &[Cow<'a, str>], array: bool) -> 
             _ => return None,
         };
     }
+    Some(table)
+}
+
+/// The table a header names, created on the way: for `[[a.b]]` a new element of the array
+/// `b` in the last element of `a`.
+fn open<'t, 'a>(root: &'t mut Table<'a>, path: &[Cow<'a, str>], array: bool) -> Option<&'t mut Table<'a>> {
+    let (last, parents) = path.split_last()?;
+    let table = descend(root, parents, true)?;
     if array {
         if get_mut(table, last).is_none() {
             table.push((last.clone(), Node::Array(Vec::new())));
@@ -357,18 +364,8 @@ pub fn parse(text: &str) -> Option<Node<'_>> {
 
 /// The table a header opened (its last element, for an array of tables).
 fn find<'t, 'a>(root: &'t mut Table<'a>, path: &[Cow<'a, str>], array: bool) -> Option<&'t mut Table<'a>> {
-    let mut table = root;
     let (last, parents) = path.split_last()?;
-    for part in parents {
-        table = match get_mut(table, part)? {
-            Node::Table(t) => t,
-            Node::Array(items) => match items.last_mut()? {
-                Node::Table(t) => t,
-                _ => return None,
-            },
-            _ => return None,
-        };
-    }
+    let table = descend(root, parents, false)?;
     match get_mut(table, last)? {
         Node::Array(items) if array => match items.last_mut()? {
             Node::Table(t) => Some(t),
@@ -379,8 +376,8 @@ fn find<'t, 'a>(root: &'t mut Table<'a>, path: &[Cow<'a, str>], array: bool) -> 
     }
 }
 
-/// Why a parsed lock does not fit the lock's types (the caller then asks `toml`, whose
-/// message is the one shown).
+/// Why a lock could not be read into the lock's types (the caller then asks `toml`, whose
+/// message is the one shown) or written.
 #[derive(Debug)]
 pub struct Error(String);
 
@@ -392,7 +389,19 @@ impl std::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+impl Error {
+    pub(crate) fn new(message: impl Into<String>) -> Error {
+        Error(message.into())
+    }
+}
+
 impl serde::de::Error for Error {
+    fn custom<T: std::fmt::Display>(msg: T) -> Self {
+        Error(msg.to_string())
+    }
+}
+
+impl serde::ser::Error for Error {
     fn custom<T: std::fmt::Display>(msg: T) -> Self {
         Error(msg.to_string())
     }
