@@ -25,6 +25,10 @@ fn fixture_names() -> Vec<String> {
 /// Files too large to commit are listed in `big-files.txt` (`<path under in/> <MiB>`) and
 /// written here before the check; `.gitignore` keeps them out of git.
 fn make_big_files(dir: &Path) {
+    // Tests run in parallel threads (and other test binaries read these folders): one writer
+    // at a time, and each file appears whole (written aside, then renamed).
+    static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = WRITING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let Ok(list) = std::fs::read_to_string(dir.join("big-files.txt")) else { return };
     for line in list.lines().filter(|l| !l.trim().is_empty()) {
         let (path, mib) = line.rsplit_once(' ').expect("`<path> <MiB>`");
@@ -44,7 +48,9 @@ fn make_big_files(dir: &Path) {
             text.push_str(row);
         }
         text.push_str(&"x".repeat(size - text.len()));
-        std::fs::write(&target, text).expect("write big file");
+        let aside = target.with_extension(format!("partial-{}", std::process::id()));
+        std::fs::write(&aside, text).expect("write big file");
+        std::fs::rename(&aside, &target).expect("move big file into place");
     }
 }
 
