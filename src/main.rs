@@ -122,6 +122,12 @@ enum Command {
         /// Do not run `!` shell injections, even when the permission rules allow them
         #[arg(long)]
         no_shell: bool,
+        /// The REPL even when stdin is not a terminal (to script it); `--json` the protocol even on one
+        #[arg(long, conflicts_with = "json")]
+        repl: bool,
+        /// Speak the JSON protocol even on a terminal
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         scopes: Scopes,
     },
@@ -190,7 +196,10 @@ fn main() -> ExitCode {
         Command::Ls { path, format, all, scopes } => ls(scopes.options(path), format, all),
         Command::Explain { name, path, scopes } => explain(scopes.options(path), &name),
         Command::Graph { path, format, all, scopes } => graph(scopes.options(path), format, all),
-        Command::Session { lock, verify, no_shell, scopes } => session(lock, verify, no_shell, scopes),
+        Command::Session { lock, verify, no_shell, repl, json, scopes } => {
+            let repl = repl || (!json && std::io::stdin().is_terminal());
+            session(lock, verify, no_shell, repl, scopes)
+        }
         Command::Rules { id } => rules_command(id.as_deref()),
     }
 }
@@ -290,7 +299,7 @@ fn lock(options: Options, check_only: bool) -> ExitCode {
     }
 }
 
-fn session(lock: PathBuf, verify: bool, no_shell: bool, scopes: Scopes) -> ExitCode {
+fn session(lock: PathBuf, verify: bool, no_shell: bool, repl: bool, scopes: Scopes) -> ExitCode {
     use capc_runtime::loaded::{Loaded, Roots};
     let root =
         lock.parent().filter(|p| !p.as_os_str().is_empty()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
@@ -310,8 +319,8 @@ fn session(lock: PathBuf, verify: bool, no_shell: bool, scopes: Scopes) -> ExitC
     }
     let mut session = capc_runtime::session::Session::new(loaded);
     session.run_shell = !no_shell;
-    let result = if std::io::stdin().is_terminal() {
-        capc_runtime::repl::run(&mut session)
+    let result = if repl {
+        capc_runtime::repl::run(&mut session, std::io::stdin().lock(), std::io::stdout().lock())
     } else {
         capc_runtime::protocol::serve(&mut session, std::io::stdin().lock(), std::io::stdout().lock())
     };

@@ -322,3 +322,35 @@ fn session_speaks_ndjson_and_verify_refuses_a_stale_lock() {
     assert!(lines[0].contains("\"kind\":\"prompt\""), "{}", lines[0]);
     assert!(lines[1].contains("the lock is stale: `.claude/skills/deploy/SKILL.md` changed"), "{}", lines[1]);
 }
+
+#[test]
+fn the_repl_answers_people() {
+    use std::io::Write as _;
+    let dir = story_copy("skill-beats-command");
+    let root = dir.path().to_str().expect("utf-8");
+    assert_eq!(capc(&["lock", root]).status.code(), Some(0));
+    let lock = dir.path().join("capabilities.lock");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["session", "--repl", "--no-shell", "--lock", lock.to_str().expect("utf-8")])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("capc runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"/deploy now\n:why deploy\n:tools\n/nope\n:quit\n/never reached\n")
+        .expect("write");
+    let out = child.wait_with_output().expect("capc exits");
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    assert!(text.contains("── prompt for /deploy ──\nFollow the team's steps for this task."), "{text}");
+    assert!(
+        text.contains(".claude/commands/deploy.md (project) is hidden by .claude/skills/deploy/SKILL.md"),
+        "{text}"
+    );
+    assert!(text.contains("\nBash\n"), "{text}");
+    assert!(text.contains("error: Unknown skill: nope"), "{text}");
+    assert!(!text.contains("never"), "input after :quit was read: {text}");
+}

@@ -14,9 +14,8 @@ const HELP: &str = "/cmd args   run a slash command (or type a message)\n\
 :status     the lock and the MCP servers\n\
 :quit       leave";
 
-pub fn run(session: &mut Session) -> std::io::Result<()> {
-    let stdin = std::io::stdin();
-    let mut out = std::io::stdout();
+/// Runs the REPL on `input` and `out` until `:quit` or end of input.
+pub fn run(session: &mut Session, mut input: impl BufRead, mut out: impl Write) -> std::io::Result<()> {
     let mut cx = TurnContext::default();
     writeln!(
         out,
@@ -29,7 +28,7 @@ pub fn run(session: &mut Session) -> std::io::Result<()> {
         write!(out, "capc> ")?;
         out.flush()?;
         let mut line = String::new();
-        if stdin.lock().read_line(&mut line)? == 0 {
+        if input.read_line(&mut line)? == 0 {
             return Ok(());
         }
         let line = line.trim();
