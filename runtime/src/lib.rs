@@ -8,10 +8,15 @@
 //! - `listing`: the Skill listing's budget, filter and the Skill tool's permission decision.
 //! - `search`: ToolSearch (`select:` and keyword scoring).
 //! - `mcp`: the MCP servers' state, changed only by explicit updates.
+//! - `batch`: updates within a 16 ms window applied as one state change (for connections).
+//! - `launch`: a lock entry made ready to start (`${VAR}` expanded at run time, hashed
+//!   secrets and legacy transports refused) and a stderr tail for failure reports.
 //! - `session`: slash input, prompt expansion, `!` injections, the Skill tool, and the one
 //!   thing that outlives a turn on purpose: a skill turn's grant.
 //! - `protocol`: the newline-delimited JSON of `capc session`.
 
+pub mod batch;
+pub mod launch;
 pub mod listing;
 pub mod loaded;
 pub mod mcp;
