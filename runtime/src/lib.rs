@@ -11,11 +11,13 @@
 //! - `batch`: updates within a 16 ms window applied as one state change (for connections).
 //! - `launch`: a lock entry made ready to start (`${VAR}` expanded at run time, hashed
 //!   secrets and legacy transports refused) and a stderr tail for failure reports.
+//! - `connect`: a stdio server over rmcp, its listing kept live as updates to the batcher.
 //! - `session`: slash input, prompt expansion, `!` injections, the Skill tool, and the one
 //!   thing that outlives a turn on purpose: a skill turn's grant.
 //! - `protocol`: the newline-delimited JSON of `capc session`.
 
 pub mod batch;
+pub mod connect;
 pub mod launch;
 pub mod listing;
 pub mod loaded;

@@ -1,0 +1,224 @@
+//! Connecting a stdio MCP server with rmcp and keeping its listing live: the child runs in
+//! its own process group with its stderr drained (the tail kept for errors), `initialize`
+//! has a timeout, tools/prompts/resources are listed together and sent as one [`Update`]
+//! to the [`Batcher`]; each `list_changed` notification re-lists that kind. A server that
+//! fails to start or dies reports `failed` with the reason and its stderr tail.
+//!
+//! A first slice of the MCP connection issue: Streamable HTTP, reconnect back-off and tool
+//! calls are not here yet.
+
+use crate::batch::Batcher;
+use crate::launch::{Launch, StderrTail};
+use crate::mcp::{Status, ToolSpec, Update};
+use rmcp::model::ClientConfig;
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::AsyncReadExt;
+use tokio::sync::mpsc;
+
+/// Which list a notification says changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Tools,
+    Prompts,
+    Resources,
+}
+
+/// Forwards list-changed notifications to one task that re-lists (rmcp runs each callback on
+/// its own task, so their order is not guaranteed).
+#[derive(Clone)]
+struct Handler {
+    changed: mpsc::UnboundedSender<Kind>,
+}
+
+impl ClientHandler for Handler {
+    async fn on_tool_list_changed(&self, _cx: NotificationContext<RoleClient>) {
+        let _ = self.changed.send(Kind::Tools);
+    }
+    async fn on_prompt_list_changed(&self, _cx: NotificationContext<RoleClient>) {
+        let _ = self.changed.send(Kind::Prompts);
+    }
+    async fn on_resource_list_changed(&self, _cx: NotificationContext<RoleClient>) {
+        let _ = self.changed.send(Kind::Resources);
+    }
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::default()
+    }
+}
+
+/// A live connection; dropping it leaves the server running until [`Connection::close`].
+pub struct Connection {
+    service: RunningService<RoleClient, Handler>,
+    watcher: tokio::task::JoinHandle<()>,
+}
+
+impl Connection {
+    /// Ends the session with the server (stdin closed, then the process group stopped).
+    pub async fn close(self) {
+        self.watcher.abort();
+        let _ = self.service.cancel().await;
+    }
+}
+
+/// How many bytes of a server's stderr are kept for its failure report.
+pub const STDERR_TAIL: usize = 4096;
+
+fn failed(server: &str, why: String, tail: &Mutex<StderrTail>) -> Update {
+    let tail = tail.lock().map(|t| t.text()).unwrap_or_default();
+    let error = if tail.is_empty() { why } else { format!("{why}\nstderr: {tail}") };
+    Update { server: server.to_string(), status: Some(Status::Failed), error: Some(error), ..Update::default() }
+}
+
+/// Starts a stdio server, lists what it offers and keeps the listing live. Every state change
+/// goes to `batcher`; the result is `None` when the server failed (and its update says why).
+pub async fn connect_stdio(server: &str, launch: &Launch, timeout: Duration, batcher: &Batcher) -> Option<Connection> {
+    let tail = Arc::new(Mutex::new(StderrTail::new(STDERR_TAIL)));
+    let Some(program) = launch.command.as_deref() else {
+        batcher.send(failed(server, "the server has no `command`".into(), &tail));
+        return None;
+    };
+    let mut command = process_wrap::tokio::CommandWrap::with_new(program, |c| {
+        c.args(&launch.args).envs(&launch.env);
+        if let Some(dir) = &launch.cwd {
+            c.current_dir(dir);
+        }
+    });
+    command.wrap(process_wrap::tokio::ProcessGroup::leader());
+    let (transport, stderr) = match TokioChildProcess::builder(command).stderr(std::process::Stdio::piped()).spawn() {
+        Ok(pair) => pair,
+        Err(e) => {
+            batcher.send(failed(server, format!("cannot start `{program}`: {e}"), &tail));
+            return None;
+        }
+    };
+    // Always drain stderr: an undrained pipe deadlocks a chatty server (MCP.md §6).
+    if let Some(mut stderr) = stderr {
+        let tail = tail.clone();
+        tokio::spawn(async move {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stderr.read(&mut buf).await {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut t) = tail.lock() {
+                    t.push(&buf[..n]);
+                }
+            }
+        });
+    }
+    let (changed, mut changes) = mpsc::unbounded_channel();
+    let service = match tokio::time::timeout(timeout, Handler { changed }.serve(transport)).await {
+        Ok(Ok(service)) => service,
+        Ok(Err(e)) => {
+            batcher.send(failed(server, format!("initialize failed: {e}"), &tail));
+            return None;
+        }
+        Err(_) => {
+            batcher.send(failed(server, format!("no answer to initialize within {} s", timeout.as_secs_f32()), &tail));
+            return None;
+        }
+    };
+    let instructions = service.peer_info().and_then(|info| info.instructions.clone());
+    let peer = service.peer().clone();
+    let first = list(server, &peer, &[Kind::Tools, Kind::Prompts, Kind::Resources], timeout).await;
+    match first {
+        Ok(mut update) => {
+            update.status = Some(Status::Connected);
+            update.instructions = instructions;
+            batcher.send(update);
+        }
+        Err(why) => {
+            batcher.send(failed(server, why, &tail));
+            let _ = service.cancel().await;
+            return None;
+        }
+    }
+    // Re-list on list_changed; a burst of notifications is drained into one re-list.
+    let batcher = batcher.clone();
+    let name = server.to_string();
+    let watcher = tokio::spawn(async move {
+        while let Some(kind) = changes.recv().await {
+            let mut kinds = vec![kind];
+            while let Ok(more) = changes.try_recv() {
+                kinds.push(more);
+            }
+            kinds.sort();
+            kinds.dedup();
+            match list(&name, &peer, &kinds, timeout).await {
+                Ok(update) => {
+                    batcher.send(update);
+                }
+                Err(why) => {
+                    batcher.send(failed(&name, why, &tail));
+                    break;
+                }
+            }
+        }
+    });
+    Some(Connection { service, watcher })
+}
+
+/// Lists the given kinds (concurrently) into one update.
+async fn list(
+    server: &str,
+    peer: &rmcp::Peer<RoleClient>,
+    kinds: &[Kind],
+    timeout: Duration,
+) -> Result<Update, String> {
+    let mut update = Update { server: server.to_string(), ..Update::default() };
+    let want = |k: Kind| kinds.contains(&k);
+    let listing = async {
+        let tools = async {
+            if want(Kind::Tools) {
+                peer.list_all_tools().await.map(Some)
+            } else {
+                Ok(None)
+            }
+        };
+        let prompts = async {
+            if want(Kind::Prompts) {
+                peer.list_all_prompts().await.map(Some)
+            } else {
+                Ok(None)
+            }
+        };
+        let resources = async {
+            if want(Kind::Resources) {
+                peer.list_all_resources().await.map(Some)
+            } else {
+                Ok(None)
+            }
+        };
+        tokio::join!(tools, prompts, resources)
+    };
+    let (tools, prompts, resources) = tokio::time::timeout(timeout, listing)
+        .await
+        .map_err(|_| format!("listing took over {} s", timeout.as_secs_f32()))?;
+    // A server without a capability answers "method not found": that list is empty.
+    update.tools = tools.ok().flatten().map(|tools| {
+        tools
+            .into_iter()
+            .map(|t| {
+                let meta = t.meta.as_ref();
+                let hint =
+                    meta.and_then(|m| m.get("anthropic/searchHint")).and_then(|v| v.as_str()).map(str::to_string);
+                let always_load = meta
+                    .and_then(|m| m.get("anthropic/alwaysLoad"))
+                    .and_then(serde_json::Value::as_bool)
+                    .unwrap_or(false);
+                ToolSpec {
+                    name: t.name.to_string(),
+                    description: t.description.map(|d| d.to_string()).unwrap_or_default(),
+                    search_hint: hint,
+                    always_load,
+                }
+            })
+            .collect()
+    });
+    update.prompts = prompts.ok().flatten().map(|p| p.into_iter().map(|p| p.name).collect());
+    update.resources = resources.ok().flatten().map(|r| r.into_iter().map(|r| r.uri).collect());
+    Ok(update)
+}
