@@ -128,6 +128,10 @@ enum Command {
         /// Speak the JSON protocol even on a terminal
         #[arg(long)]
         json: bool,
+        /// Start the lock's stdio MCP servers (approved ones; `${VAR}` from the environment) and
+        /// keep their tools live; without it, server states come only from `mcp_update` requests
+        #[arg(long)]
+        connect: bool,
         #[command(flatten)]
         scopes: Scopes,
     },
@@ -196,9 +200,9 @@ fn main() -> ExitCode {
         Command::Ls { path, format, all, scopes } => ls(scopes.options(path), format, all),
         Command::Explain { name, path, scopes } => explain(scopes.options(path), &name),
         Command::Graph { path, format, all, scopes } => graph(scopes.options(path), format, all),
-        Command::Session { lock, verify, no_shell, repl, json, scopes } => {
+        Command::Session { lock, verify, no_shell, repl, json, connect, scopes } => {
             let repl = repl || (!json && std::io::stdin().is_terminal());
-            session(lock, verify, no_shell, repl, scopes)
+            session(lock, verify, no_shell, repl, connect, scopes)
         }
         Command::Rules { id } => rules_command(id.as_deref()),
     }
@@ -299,7 +303,7 @@ fn lock(options: Options, check_only: bool) -> ExitCode {
     }
 }
 
-fn session(lock: PathBuf, verify: bool, no_shell: bool, repl: bool, scopes: Scopes) -> ExitCode {
+fn session(lock: PathBuf, verify: bool, no_shell: bool, repl: bool, connect: bool, scopes: Scopes) -> ExitCode {
     use capc_runtime::loaded::{Loaded, Roots};
     let root =
         lock.parent().filter(|p| !p.as_os_str().is_empty()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
@@ -319,11 +323,25 @@ fn session(lock: PathBuf, verify: bool, no_shell: bool, repl: bool, scopes: Scop
     }
     let mut session = capc_runtime::session::Session::new(loaded);
     session.run_shell = !no_shell;
+    let live = if connect {
+        match capc_runtime::connect::Live::start(&mut session, std::time::Duration::from_secs(30)) {
+            Ok(live) => Some(live),
+            Err(e) => {
+                eprintln!("error: cannot start the MCP connections: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        None
+    };
     let result = if repl {
         capc_runtime::repl::run(&mut session, std::io::stdin().lock(), std::io::stdout().lock())
     } else {
         capc_runtime::protocol::serve(&mut session, std::io::stdin().lock(), std::io::stdout().lock())
     };
+    if let Some(live) = live {
+        live.shutdown();
+    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

@@ -354,3 +354,62 @@ fn the_repl_answers_people() {
     assert!(text.contains("error: Unknown skill: nope"), "{text}");
     assert!(!text.contains("never"), "input after :quit was read: {text}");
 }
+
+/// `capc session --connect` starts the lock's stdio servers, reports them in `status`, and
+/// leaves no process behind.
+#[test]
+fn session_connects_real_servers_and_leaves_none_running() {
+    use std::io::Write as _;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("runtime/tests/servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    if !script.is_file() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "server-everything is not installed (npm ci --prefix runtime/tests/servers)"
+        );
+        eprintln!("skipped: server-everything is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mcp = serde_json::json!({"mcpServers": {
+        "everything": {"command": "node", "args": [script.to_str().expect("utf-8"), "stdio"]},
+        "broken": {"command": "capc-no-such-server"},
+        "remote": {"type": "http", "url": "http://127.0.0.1:9/mcp"}
+    }});
+    std::fs::write(dir.path().join(".mcp.json"), mcp.to_string()).expect("write .mcp.json");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+    std::fs::write(dir.path().join(".claude/settings.json"), r#"{"enableAllProjectMcpServers": true}"#)
+        .expect("settings");
+    let root = dir.path().to_str().expect("utf-8");
+    assert_eq!(capc(&["lock", root]).status.code(), Some(0));
+    let lock = dir.path().join("capabilities.lock");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["session", "--json", "--connect", "--lock", lock.to_str().expect("utf-8")])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("capc runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Poll `status` until the server has connected (node starts in about 0.3 s).
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    writeln!(stdin, "{{\"id\":1,\"type\":\"status\"}}").expect("write");
+    writeln!(stdin, "{{\"id\":2,\"type\":\"turn\",\"input\":\"hi\",\"include\":[\"tools\"]}}").expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("capc exits");
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> =
+        stdout(&out).lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+    let servers = lines[0]["result"]["mcp_servers"].as_array().expect("servers");
+    let by_name = |n: &str| servers.iter().find(|s| s["name"] == n).expect("listed").clone();
+    let everything = by_name("everything");
+    assert_eq!(everything["status"], "connected", "{everything}");
+    assert!(everything["tools"].as_u64().unwrap_or(0) >= 5, "{everything}");
+    assert_eq!(by_name("broken")["status"], "failed");
+    assert!(by_name("remote")["error"].as_str().unwrap_or("").contains("not implemented"));
+    let tools = lines[1]["tools"].as_array().expect("tools");
+    assert!(tools.iter().any(|t| t["name"] == "mcp__everything__echo"), "the pool has the server's tools");
+    // Nothing of the server is left running.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let left = Command::new("pgrep").args(["-f", script.to_str().expect("utf-8")]).output().expect("pgrep runs");
+    assert!(left.stdout.is_empty(), "server processes left behind: {}", String::from_utf8_lossy(&left.stdout));
+}

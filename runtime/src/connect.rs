@@ -222,3 +222,72 @@ async fn list(
     update.resources = resources.ok().flatten().map(|r| r.into_iter().map(|r| r.uri).collect());
     Ok(update)
 }
+
+/// The live connections of a session: a tokio runtime, the batcher and every connection.
+pub struct Live {
+    runtime: tokio::runtime::Runtime,
+    connections: Arc<Mutex<Vec<Connection>>>,
+}
+
+impl Live {
+    /// Connects every server of the session that Claude Code would start: stdio servers not
+    /// waiting for project approval (those stay `pending`, as Claude Code asks first).
+    /// Streamable HTTP is not connected yet and is reported `failed` with that reason.
+    pub fn start(session: &mut crate::session::Session, timeout: Duration) -> std::io::Result<Live> {
+        use capc_compiler::lock::model::{Approval, Scope, Transport};
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+        let shared: crate::batch::Shared =
+            Arc::new(Mutex::new(crate::batch::Versioned { state: session.mcp.clone(), ..Default::default() }));
+        let batcher = runtime.block_on(async { Batcher::spawn(shared.clone(), crate::batch::WINDOW) });
+        let connections = Arc::new(Mutex::new(Vec::new()));
+        for entry in session.loaded.lock.mcp_servers.iter().filter(|s| s.shadowed_by.is_none()) {
+            let waiting = entry.scope == Scope::Project && entry.approval != Some(Approval::Approved);
+            if waiting || entry.approval == Some(Approval::Disabled) || entry.denied_by.is_some() {
+                continue;
+            }
+            let launch = match crate::launch::prepare(entry, |name| std::env::var(name).ok()) {
+                Ok(launch) => launch,
+                Err(e) => {
+                    batcher.send(Update {
+                        server: entry.name.clone(),
+                        status: Some(Status::Failed),
+                        error: Some(e.to_string()),
+                        ..Update::default()
+                    });
+                    continue;
+                }
+            };
+            if entry.transport != Transport::Stdio {
+                batcher.send(Update {
+                    server: entry.name.clone(),
+                    status: Some(Status::Failed),
+                    error: Some("Streamable HTTP connections are not implemented in capc yet".into()),
+                    ..Update::default()
+                });
+                continue;
+            }
+            let (batcher, connections, name) = (batcher.clone(), connections.clone(), entry.name.clone());
+            runtime.spawn(async move {
+                if let Some(c) = connect_stdio(&name, &launch, timeout, &batcher).await {
+                    if let Ok(mut all) = connections.lock() {
+                        all.push(c);
+                    }
+                }
+            });
+        }
+        session.live = Some(shared);
+        Ok(Live { runtime, connections })
+    }
+
+    /// Closes every connection (each server's process group ends) and stops the runtime.
+    pub fn shutdown(self) {
+        let connections: Vec<Connection> =
+            self.connections.lock().map(|mut all| std::mem::take(&mut *all)).unwrap_or_default();
+        self.runtime.block_on(async {
+            for c in connections {
+                c.close().await;
+            }
+        });
+        self.runtime.shutdown_timeout(Duration::from_secs(2));
+    }
+}

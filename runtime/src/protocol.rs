@@ -23,6 +23,7 @@ fn error(id: Value, code: &str, message: impl Into<String>) -> Value {
 
 /// Answers one request line.
 pub fn handle(session: &mut Session, line: &str) -> Value {
+    session.sync();
     let request: Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => return error(Value::Null, "parse_error", format!("not JSON: {e}")),

@@ -59,6 +59,8 @@ pub struct Session {
     pub session_id: String,
     /// Run `!` injections that the rules allow (off: they are decided but never run).
     pub run_shell: bool,
+    /// With live connections: the state they update, copied into `mcp` before each request.
+    pub live: Option<crate::batch::Shared>,
 }
 
 impl Session {
@@ -72,6 +74,7 @@ impl Session {
             last_context: TurnContext::default(),
             session_id: "capc-session".to_string(),
             run_shell: true,
+            live: None,
         }
     }
 
@@ -408,7 +411,22 @@ impl Session {
     }
 
     pub fn apply_mcp(&mut self, updates: Vec<Update>) -> Result<(), String> {
+        if let Some(live) = &self.live {
+            let mut guard = live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            guard.state.apply(updates)?;
+            guard.version += 1;
+            self.mcp = guard.state.clone();
+            return Ok(());
+        }
         self.mcp.apply(updates)
+    }
+
+    /// Takes the connections' latest state; a request sees one state from start to end.
+    pub fn sync(&mut self) {
+        if let Some(live) = &self.live {
+            let guard = live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            self.mcp = guard.state.clone();
+        }
     }
 
     pub fn status(&self) -> Value {
