@@ -140,7 +140,21 @@ pub async fn connect_stdio(server: &str, launch: &Launch, timeout: Duration, bat
     let batcher = batcher.clone();
     let name = server.to_string();
     let watcher = tokio::spawn(async move {
-        while let Some(kind) = changes.recv().await {
+        // A stdio server that exits is `failed` for good: Claude Code reconnects only remote
+        // servers (SEMANTICS §6.4).
+        let mut tick = tokio::time::interval(Duration::from_millis(100));
+        loop {
+            let kind = tokio::select! {
+                kind = changes.recv() => kind,
+                _ = tick.tick() => {
+                    if peer.is_transport_closed() {
+                        batcher.send(failed(&name, "the server closed the connection (it exited)".into(), &tail));
+                        break;
+                    }
+                    continue;
+                }
+            };
+            let Some(kind) = kind else { break };
             let mut kinds = vec![kind];
             while let Ok(more) = changes.try_recv() {
                 kinds.push(more);

@@ -112,3 +112,28 @@ async fn servers_that_fail_say_why() {
     assert_eq!(state, Status::Failed);
     assert!(error.as_deref().is_some_and(|e| e.contains("no answer to initialize within 1.5 s")), "{error:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_crashes_mid_session_is_failed_with_its_stderr() {
+    let Some(script) = everything() else { return };
+    // server-everything, in a node process that exits 1.5 s after it starts.
+    let code = format!(
+        "setTimeout(() => {{ console.error('fatal: lost the database'); process.exit(3) }}, 1500); \
+         process.argv.splice(1, 0, 'x'); import('file://{}')",
+        script.display()
+    );
+    let entry = server("crashy", "node", &["-e", &code, "stdio"]);
+    let shared = shared(std::slice::from_ref(&entry));
+    let batcher = Batcher::spawn(shared.clone(), WINDOW);
+    let launch = prepare(&entry, |_| None).expect("prepares");
+    let connection = connect_stdio("crashy", &launch, Duration::from_secs(20), &batcher).await.expect("connects");
+    settle().await;
+    assert_eq!(status(&shared, "crashy").0, Status::Connected);
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let (state, error, tools) = status(&shared, "crashy");
+    assert_eq!(state, Status::Failed);
+    assert_eq!(tools, 0, "a failed server's tools are cleared");
+    let error = error.unwrap_or_default();
+    assert!(error.contains("closed the connection") && error.contains("fatal: lost the database"), "{error}");
+    connection.close().await;
+}
