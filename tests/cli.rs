@@ -394,6 +394,14 @@ fn session_connects_real_servers_and_leaves_none_running() {
     std::thread::sleep(std::time::Duration::from_secs(3));
     writeln!(stdin, "{{\"id\":1,\"type\":\"status\"}}").expect("write");
     writeln!(stdin, "{{\"id\":2,\"type\":\"turn\",\"input\":\"hi\",\"include\":[\"tools\"]}}").expect("write");
+    // A tool call: asks without a rule, runs with an allow rule; a deny removes the tool.
+    let call = |id: u32, rules: &str| {
+        format!("{{\"id\":{id},\"type\":\"turn\",\"input\":\"go\",\"include\":[],\"context\":{{\"session_rules\":{rules}}}}}\n{{\"id\":{},\"type\":\"call_tool\",\"tool\":\"mcp__everything__echo\",\"arguments\":{{\"message\":\"hello from capc\"}}}}", id + 1)
+    };
+    writeln!(stdin, "{}", call(3, "{}")).expect("write");
+    writeln!(stdin, "{}", call(5, "{\"allow\":[\"mcp__everything__echo\"]}")).expect("write");
+    writeln!(stdin, "{}", call(7, "{\"allow\":[\"mcp__everything\"],\"deny\":[\"mcp__everything__echo\"]}"))
+        .expect("write");
     drop(stdin);
     let out = child.wait_with_output().expect("capc exits");
     assert_eq!(out.status.code(), Some(0));
@@ -408,6 +416,11 @@ fn session_connects_real_servers_and_leaves_none_running() {
     assert!(by_name("remote")["error"].as_str().unwrap_or("").contains("not implemented"));
     let tools = lines[1]["tools"].as_array().expect("tools");
     assert!(tools.iter().any(|t| t["name"] == "mcp__everything__echo"), "the pool has the server's tools");
+    assert_eq!(lines[3]["result"]["permission"]["behavior"], "ask", "{}", lines[3]);
+    assert_eq!(lines[5]["result"]["kind"], "tool_result", "{}", lines[5]);
+    assert!(lines[5]["result"]["result"]["text"].as_str().unwrap_or("").contains("hello from capc"), "{}", lines[5]);
+    // A deny on the tool removes it from the pool before any call can reach it.
+    assert!(lines[7]["result"]["message"].as_str().unwrap_or("").contains("in this turn's pool"), "{}", lines[7]);
     // Nothing of the server is left running.
     std::thread::sleep(std::time::Duration::from_millis(300));
     let left = Command::new("pgrep").args(["-f", script.to_str().expect("utf-8")]).output().expect("pgrep runs");

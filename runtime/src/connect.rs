@@ -241,6 +241,73 @@ async fn list(
 pub struct Live {
     runtime: tokio::runtime::Runtime,
     connections: Arc<Mutex<Vec<Connection>>>,
+    peers: Peers,
+}
+
+/// Each connected server's peer, by server name, for tool calls.
+type Peers = Arc<Mutex<std::collections::BTreeMap<String, rmcp::Peer<RoleClient>>>>;
+
+/// Claude Code's `maxResultSizeChars` for MCP tool results (SEMANTICS §6.5).
+pub const MAX_RESULT_CHARS: usize = 100_000;
+
+/// Calls tools on the live connections from outside the runtime (the session's thread).
+#[derive(Clone)]
+pub struct Caller {
+    handle: tokio::runtime::Handle,
+    peers: Peers,
+}
+
+/// What a tool call returned: its text (cut at 100,000 characters with a notice) and whether
+/// the server marked it an error.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CallOutcome {
+    pub text: String,
+    pub is_error: bool,
+    pub truncated: bool,
+}
+
+impl Caller {
+    pub fn call(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: Option<serde_json::Map<String, serde_json::Value>>,
+        timeout: Duration,
+    ) -> Result<CallOutcome, String> {
+        let peer = self
+            .peers
+            .lock()
+            .map_err(|_| "the connection table is poisoned".to_string())?
+            .get(server)
+            .cloned()
+            .ok_or_else(|| format!("MCP server `{server}` is not connected"))?;
+        let mut params = rmcp::model::CallToolRequestParams::new(tool.to_string());
+        params.arguments = arguments;
+        let result = self
+            .handle
+            .block_on(async { tokio::time::timeout(timeout, peer.call_tool(params)).await })
+            .map_err(|_| format!("`{tool}` did not answer within {} s", timeout.as_secs_f32()))?
+            .map_err(|e| format!("`{tool}` failed: {e}"))?;
+        let mut text = String::new();
+        for block in &result.content {
+            let value = serde_json::to_value(block).unwrap_or_default();
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            match value.get("text").and_then(serde_json::Value::as_str) {
+                Some(t) => text.push_str(t),
+                None => text.push_str(&value.to_string()),
+            }
+        }
+        let total = text.chars().count();
+        let truncated = total > MAX_RESULT_CHARS;
+        if truncated {
+            let cut = text.char_indices().nth(MAX_RESULT_CHARS).map_or(text.len(), |(i, _)| i);
+            text.truncate(cut);
+            text.push_str(&format!("\n\n[result truncated: {total} characters, the first {MAX_RESULT_CHARS} shown]"));
+        }
+        Ok(CallOutcome { text, is_error: result.is_error.unwrap_or(false), truncated })
+    }
 }
 
 impl Live {
@@ -254,6 +321,7 @@ impl Live {
             Arc::new(Mutex::new(crate::batch::Versioned { state: session.mcp.clone(), ..Default::default() }));
         let batcher = runtime.block_on(async { Batcher::spawn(shared.clone(), crate::batch::WINDOW) });
         let connections = Arc::new(Mutex::new(Vec::new()));
+        let peers: Peers = Arc::new(Mutex::new(std::collections::BTreeMap::new()));
         for entry in session.loaded.lock.mcp_servers.iter().filter(|s| s.shadowed_by.is_none()) {
             let waiting = entry.scope == Scope::Project && entry.approval != Some(Approval::Approved);
             if waiting || entry.approval == Some(Approval::Disabled) || entry.denied_by.is_some() {
@@ -280,9 +348,13 @@ impl Live {
                 });
                 continue;
             }
-            let (batcher, connections, name) = (batcher.clone(), connections.clone(), entry.name.clone());
+            let (batcher, connections, peers, name) =
+                (batcher.clone(), connections.clone(), peers.clone(), entry.name.clone());
             runtime.spawn(async move {
                 if let Some(c) = connect_stdio(&name, &launch, timeout, &batcher).await {
+                    if let Ok(mut all) = peers.lock() {
+                        all.insert(name.clone(), c.service.peer().clone());
+                    }
                     if let Ok(mut all) = connections.lock() {
                         all.push(c);
                     }
@@ -290,11 +362,15 @@ impl Live {
             });
         }
         session.live = Some(shared);
-        Ok(Live { runtime, connections })
+        session.caller = Some(Caller { handle: runtime.handle().clone(), peers: peers.clone() });
+        Ok(Live { runtime, connections, peers })
     }
 
     /// Closes every connection (each server's process group ends) and stops the runtime.
     pub fn shutdown(self) {
+        if let Ok(mut peers) = self.peers.lock() {
+            peers.clear();
+        }
         let connections: Vec<Connection> =
             self.connections.lock().map(|mut all| std::mem::take(&mut *all)).unwrap_or_default();
         self.runtime.block_on(async {

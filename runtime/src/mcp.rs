@@ -46,6 +46,9 @@ pub struct McpTool {
     pub search_hint: Option<String>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub always_load: bool,
+    /// The name the server gave the tool (before normalization), for calls.
+    #[serde(skip)]
+    pub original: String,
 }
 
 /// One server's state.
@@ -164,6 +167,7 @@ impl McpState {
                                 .map(|h| h.split_whitespace().collect::<Vec<_>>().join(" "))
                                 .filter(|h| !h.is_empty()),
                             always_load: t.always_load,
+                            original: t.name,
                         })
                         .collect()
                 }

@@ -8,6 +8,7 @@
 //! - `tool_search` `{query, max_results?}` — the model calls ToolSearch.
 //! - `mcp_update` `{updates: [{server, status?, error?, tools?, prompts?, resources?, instructions?}]}`
 //!   — a server's new state (connections report these; tests send them).
+//! - `call_tool` `{tool, arguments?}` — the model calls an MCP tool (needs `--connect`).
 //! - `status` — the lock, the turn count, the current grant, each MCP server's state.
 
 use crate::session::Session;
@@ -36,7 +37,7 @@ pub fn handle(session: &mut Session, line: &str) -> Value {
         return error(
             id,
             "invalid_request",
-            "a request needs a string `type`: turn, invoke_skill, tool_search, mcp_update or status",
+            "a request needs a string `type`: turn, invoke_skill, tool_search, call_tool, mcp_update or status",
         );
     };
     let text = |key: &str| object.get(key).and_then(Value::as_str);
@@ -99,14 +100,26 @@ pub fn handle(session: &mut Session, line: &str) -> Value {
                 Err(e) => return error(id, "unknown_server", e),
             }
         }
-        "status" => json!({"result": session.status()}),
-        other => {
-            return error(
-                id,
-                "unknown_type",
-                format!("unknown request type `{other}`; types: turn, invoke_skill, tool_search, mcp_update, status"),
-            )
+        "call_tool" => {
+            let Some(tool) = text("tool") else {
+                return error(id, "invalid_request", "`call_tool` needs a string `tool` (`mcp__<server>__<tool>`)");
+            };
+            let arguments = match object.get("arguments") {
+                None | Some(Value::Null) => None,
+                Some(Value::Object(map)) => Some(map.clone()),
+                Some(_) => return error(id, "invalid_request", "`arguments` must be an object"),
+            };
+            let result = session.call_tool(tool, arguments);
+            json!({"result": result})
         }
+        "status" => json!({"result": session.status()}),
+        other => return error(
+            id,
+            "unknown_type",
+            format!(
+                "unknown request type `{other}`; types: turn, invoke_skill, tool_search, call_tool, mcp_update, status"
+            ),
+        ),
     };
     if let Some(map) = response.as_object_mut() {
         let mut head = Map::new();

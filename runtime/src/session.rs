@@ -61,6 +61,8 @@ pub struct Session {
     pub run_shell: bool,
     /// With live connections: the state they update, copied into `mcp` before each request.
     pub live: Option<crate::batch::Shared>,
+    /// With live connections: calls their tools.
+    pub caller: Option<crate::connect::Caller>,
 }
 
 impl Session {
@@ -75,6 +77,7 @@ impl Session {
             session_id: "capc-session".to_string(),
             run_shell: true,
             live: None,
+            caller: None,
         }
     }
 
@@ -408,6 +411,66 @@ impl Session {
             })
             .collect();
         crate::search::tool_search(query, max_results, &tools, &self.mcp.pending())
+    }
+
+    /// A model's MCP tool call: the tool must be in this turn's pool; the permission decision
+    /// (deny → ask → allow; no rule means Claude Code asks, as MCP tools pass through) decides
+    /// whether it runs; the result is cut at 100,000 characters with a notice.
+    pub fn call_tool(&mut self, tool: &str, arguments: Option<serde_json::Map<String, Value>>) -> Value {
+        let cx = self.last_context.clone();
+        let view = self.view(&cx);
+        if !view.tools.iter().any(|t| &*t.name == tool && t.origin == "mcp") {
+            return json!({"kind": "error", "message": format!("no MCP tool `{tool}` in this turn's pool")});
+        }
+        let Some(server) = self.mcp.tools().iter().find(|t| &*t.name == tool).map(|t| t.server.to_string()) else {
+            return json!({"kind": "error", "message": format!("no MCP tool `{tool}`")});
+        };
+        let rules = self.loaded.sourced_rules(&cx.extra_rules());
+        let project = self.loaded.roots.root.to_string_lossy().into_owned();
+        let decision =
+            decide(&rules, &ToolCall::new(tool), &MatchContext { cwd: &project, home: "", settings_dir: None });
+        let rule = decision.rule.and_then(|i| rules.get(i)).map(|r| format!("{} ({})", rule_text(&r.rule), r.source));
+        let bypass = cx.permission_mode.as_deref() == Some("bypassPermissions");
+        let behavior = match decision.behavior {
+            DecisionBehavior::Deny => "deny",
+            DecisionBehavior::Ask => "ask",
+            DecisionBehavior::Allow => "allow",
+            DecisionBehavior::Passthrough if bypass => "allow",
+            DecisionBehavior::Passthrough => "ask",
+        };
+        let permission = json!({"behavior": behavior, "rule": rule});
+        if behavior != "allow" {
+            return json!({"kind": "permission", "tool": tool, "permission": permission});
+        }
+        let Some(caller) = &self.caller else {
+            return json!({"kind": "error", "message": "no live MCP connections (start the session with --connect)", "permission": permission});
+        };
+        // The server's own `timeout` from the lock, else Claude Code's long default.
+        let timeout = self
+            .loaded
+            .lock
+            .mcp_servers
+            .iter()
+            .find(|s| s.name == server)
+            .and_then(|s| s.timeout)
+            .map_or(std::time::Duration::from_secs(600), std::time::Duration::from_millis);
+        let raw = tool
+            .strip_prefix(&format!(
+                "mcp__{}__",
+                self.mcp.servers().find(|s| s.name == server).map_or("", |s| s.normalized.as_str())
+            ))
+            .unwrap_or(tool);
+        // The server's own name for the tool (the pool name is normalized).
+        let original = self
+            .mcp
+            .servers()
+            .find(|s| s.name == server)
+            .and_then(|s| s.tools.iter().find(|t| &*t.name == tool))
+            .map_or(raw.to_string(), |t| t.original.clone());
+        match caller.call(&server, &original, arguments, timeout) {
+            Ok(outcome) => json!({"kind": "tool_result", "tool": tool, "permission": permission, "result": outcome}),
+            Err(message) => json!({"kind": "error", "tool": tool, "permission": permission, "message": message}),
+        }
     }
 
     pub fn apply_mcp(&mut self, updates: Vec<Update>) -> Result<(), String> {
