@@ -128,8 +128,9 @@ enum Command {
         /// Speak the JSON protocol even on a terminal
         #[arg(long)]
         json: bool,
-        /// Start the lock's stdio MCP servers (approved ones; `${VAR}` from the environment) and
-        /// keep their tools live; without it, server states come only from `mcp_update` requests
+        /// Connect the lock's MCP servers (stdio and Streamable HTTP; approved ones; `${VAR}` from
+        /// the environment) and keep their tools live; without it, server states come only from
+        /// `mcp_update` requests
         #[arg(long)]
         connect: bool,
         #[command(flatten)]

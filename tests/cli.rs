@@ -413,7 +413,9 @@ fn session_connects_real_servers_and_leaves_none_running() {
     assert_eq!(everything["status"], "connected", "{everything}");
     assert!(everything["tools"].as_u64().unwrap_or(0) >= 5, "{everything}");
     assert_eq!(by_name("broken")["status"], "failed");
-    assert!(by_name("remote")["error"].as_str().unwrap_or("").contains("not implemented"));
+    let remote = by_name("remote");
+    assert_eq!(remote["status"], "failed", "{remote}");
+    assert!(remote["error"].as_str().unwrap_or("").contains("http://127.0.0.1:9/mcp"), "{remote}");
     let tools = lines[1]["tools"].as_array().expect("tools");
     assert!(tools.iter().any(|t| t["name"] == "mcp__everything__echo"), "the pool has the server's tools");
     assert_eq!(lines[3]["result"]["permission"]["behavior"], "ask", "{}", lines[3]);

@@ -4,8 +4,8 @@
 //! to the [`Batcher`]; each `list_changed` notification re-lists that kind. A server that
 //! fails to start or dies reports `failed` with the reason and its stderr tail.
 //!
-//! A first slice of the MCP connection issue: Streamable HTTP, reconnect back-off and tool
-//! calls are not here yet.
+//! Streamable HTTP servers connect the same way (`connect_http`). Not here yet: reconnecting a
+//! remote server with back-off.
 
 use crate::batch::Batcher;
 use crate::launch::{Launch, StderrTail};
@@ -109,7 +109,7 @@ pub async fn connect_stdio(server: &str, launch: &Launch, timeout: Duration, bat
             }
         });
     }
-    let (changed, mut changes) = mpsc::unbounded_channel();
+    let (changed, changes) = mpsc::unbounded_channel();
     let service = match tokio::time::timeout(timeout, Handler { changed }.serve(transport)).await {
         Ok(Ok(service)) => service,
         Ok(Err(e)) => {
@@ -121,6 +121,59 @@ pub async fn connect_stdio(server: &str, launch: &Launch, timeout: Duration, bat
             return None;
         }
     };
+    finish(server, service, changes, timeout, batcher, tail).await
+}
+
+/// Connects a Streamable HTTP server (`headers` sent with every request) and keeps its listing
+/// live like a stdio one. Reconnecting after the server goes away is not done yet: the server
+/// is then `failed`.
+pub async fn connect_http(server: &str, launch: &Launch, timeout: Duration, batcher: &Batcher) -> Option<Connection> {
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    use rmcp::transport::StreamableHttpClientTransport;
+    let tail = Arc::new(Mutex::new(StderrTail::new(STDERR_TAIL)));
+    let Some(url) = launch.url.as_deref() else {
+        batcher.send(failed(server, "the server has no `url`".into(), &tail));
+        return None;
+    };
+    let mut headers = std::collections::HashMap::new();
+    for (name, value) in &launch.headers {
+        match (http::HeaderName::try_from(name.as_str()), http::HeaderValue::try_from(value.as_str())) {
+            (Ok(n), Ok(v)) => {
+                headers.insert(n, v);
+            }
+            _ => {
+                batcher.send(failed(server, format!("header `{name}` is not a valid HTTP header"), &tail));
+                return None;
+            }
+        }
+    }
+    let config = StreamableHttpClientTransportConfig::with_uri(url.to_string()).custom_headers(headers);
+    let transport = StreamableHttpClientTransport::from_config(config);
+    let (changed, changes) = mpsc::unbounded_channel();
+    let service = match tokio::time::timeout(timeout, Handler { changed }.serve(transport)).await {
+        Ok(Ok(service)) => service,
+        Ok(Err(e)) => {
+            batcher.send(failed(server, format!("cannot connect to {url}: {e}"), &tail));
+            return None;
+        }
+        Err(_) => {
+            batcher.send(failed(server, format!("no answer from {url} within {} s", timeout.as_secs_f32()), &tail));
+            return None;
+        }
+    };
+    finish(server, service, changes, timeout, batcher, tail).await
+}
+
+/// After `initialize`: the first listing, then the watcher that re-lists on `list_changed`
+/// and reports a closed connection.
+async fn finish(
+    server: &str,
+    service: RunningService<RoleClient, Handler>,
+    mut changes: mpsc::UnboundedReceiver<Kind>,
+    timeout: Duration,
+    batcher: &Batcher,
+    tail: Arc<Mutex<StderrTail>>,
+) -> Option<Connection> {
     let instructions = service.peer_info().and_then(|info| info.instructions.clone());
     let peer = service.peer().clone();
     let first = list(server, &peer, &[Kind::Tools, Kind::Prompts, Kind::Resources], timeout).await;
@@ -311,9 +364,9 @@ impl Caller {
 }
 
 impl Live {
-    /// Connects every server of the session that Claude Code would start: stdio servers not
-    /// waiting for project approval (those stay `pending`, as Claude Code asks first).
-    /// Streamable HTTP is not connected yet and is reported `failed` with that reason.
+    /// Connects every server of the session that Claude Code would start (stdio and
+    /// Streamable HTTP) except project servers waiting for approval: those stay `pending`, as
+    /// Claude Code asks first. SSE and WebSocket servers are reported `failed` with the reason.
     pub fn start(session: &mut crate::session::Session, timeout: Duration) -> std::io::Result<Live> {
         use capc_compiler::lock::model::{Approval, Scope, Transport};
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
@@ -339,19 +392,16 @@ impl Live {
                     continue;
                 }
             };
-            if entry.transport != Transport::Stdio {
-                batcher.send(Update {
-                    server: entry.name.clone(),
-                    status: Some(Status::Failed),
-                    error: Some("Streamable HTTP connections are not implemented in capc yet".into()),
-                    ..Update::default()
-                });
-                continue;
-            }
             let (batcher, connections, peers, name) =
                 (batcher.clone(), connections.clone(), peers.clone(), entry.name.clone());
+            let http = entry.transport == Transport::Http;
             runtime.spawn(async move {
-                if let Some(c) = connect_stdio(&name, &launch, timeout, &batcher).await {
+                let connection = if http {
+                    connect_http(&name, &launch, timeout, &batcher).await
+                } else {
+                    connect_stdio(&name, &launch, timeout, &batcher).await
+                };
+                if let Some(c) = connection {
                     if let Ok(mut all) = peers.lock() {
                         all.insert(name.clone(), c.service.peer().clone());
                     }

@@ -113,13 +113,15 @@ pub fn handle(session: &mut Session, line: &str) -> Value {
             json!({"result": result})
         }
         "status" => json!({"result": session.status()}),
-        other => return error(
-            id,
-            "unknown_type",
-            format!(
+        other => {
+            return error(
+                id,
+                "unknown_type",
+                format!(
                 "unknown request type `{other}`; types: turn, invoke_skill, tool_search, call_tool, mcp_update, status"
             ),
-        ),
+            )
+        }
     };
     if let Some(map) = response.as_object_mut() {
         let mut head = Map::new();

@@ -137,3 +137,56 @@ async fn a_server_that_crashes_mid_session_is_failed_with_its_stderr() {
     assert!(error.contains("closed the connection") && error.contains("fatal: lost the database"), "{error}");
     connection.close().await;
 }
+
+/// A free port on 127.0.0.1 (the listener is dropped before the server takes it).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_everything_over_streamable_http() {
+    let Some(script) = everything() else { return };
+    let port = free_port();
+    let preload = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/servers/loopback.cjs");
+    let mut child = tokio::process::Command::new("node")
+        .arg("--require")
+        .arg(&preload)
+        .arg(&script)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("node starts");
+    // Wait until it listens (on loopback only).
+    let mut up = false;
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            up = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(up, "server-everything did not listen on 127.0.0.1:{port}");
+    let entry = McpServer {
+        transport: Transport::Http,
+        command: None,
+        url: Some(format!("http://127.0.0.1:{port}/mcp")),
+        headers: [("X-Team".to_string(), "${CAPC_TEST_TEAM:-qa}".to_string())].into(),
+        ..server("remote", "", &[])
+    };
+    let shared = shared(std::slice::from_ref(&entry));
+    let batcher = Batcher::spawn(shared.clone(), WINDOW);
+    let launch = prepare(&entry, |_| None).expect("prepares");
+    assert_eq!(launch.headers["X-Team"], "qa");
+    let connection = capc_runtime::connect::connect_http("remote", &launch, Duration::from_secs(10), &batcher)
+        .await
+        .expect("connects");
+    settle().await;
+    let (state, error, tools) = status(&shared, "remote");
+    assert_eq!(state, Status::Connected, "{error:?}");
+    assert!(tools >= 5, "{tools} tools");
+    connection.close().await;
+    let _ = child.kill().await;
+}
