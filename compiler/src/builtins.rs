@@ -154,6 +154,54 @@ pub const BUILTIN_ALIASES: &[(&str, &str)] = &[
     ("undo", "rewind"),
 ];
 
+/// Built-in commands of type `local` (the others render UI: `local-jsx`). SEMANTICS §2.8
+/// names these as the bridge-safe local commands.
+pub const LOCAL_COMMANDS: &[&str] = &["clear", "compact", "context", "cost", "files", "release-notes", "summary"];
+
+/// Claude Code's own subagents, which a user or project agent of the same name replaces.
+pub const BUILTIN_AGENTS: &[&str] = &["Explore", "Plan", "general-purpose"];
+
+/// A built-in's row in the command table.
+#[derive(Debug, Clone, Copy)]
+pub struct TableEntry {
+    pub name: &'static str,
+    pub kind: BuiltinKind,
+    pub origin: crate::lock::model::Origin,
+    /// `prompt` (bundled), `local` or `local-jsx`.
+    pub command_type: &'static str,
+    pub aliases: &'static [&'static str],
+}
+
+/// The built-ins in command-table order (bundled skills, bundled workflows, then commands;
+/// Claude Code 2.1.332), built once.
+pub fn table() -> &'static [TableEntry] {
+    use crate::lock::model::Origin;
+    static TABLE: std::sync::OnceLock<Vec<TableEntry>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut rows = Vec::with_capacity(BUILTIN_COMMANDS.len());
+        for group in [BuiltinKind::BundledSkill, BuiltinKind::BundledWorkflow, BuiltinKind::Command] {
+            for &(name, kind) in BUILTIN_COMMANDS.iter().filter(|(_, k)| *k == group) {
+                let (origin, command_type) = match kind {
+                    BuiltinKind::Command if LOCAL_COMMANDS.contains(&name) => (Origin::Builtin, "local"),
+                    BuiltinKind::Command => (Origin::Builtin, "local-jsx"),
+                    _ => (Origin::Bundled, "prompt"),
+                };
+                let aliases: Vec<&'static str> =
+                    BUILTIN_ALIASES.iter().filter(|(_, c)| *c == name).map(|(a, _)| *a).collect();
+                rows.push(TableEntry { name, kind, origin, command_type, aliases: Vec::leak(aliases) });
+            }
+        }
+        rows
+    })
+}
+
+/// Whether `name` is a built-in command's (not a bundled skill's). The table is sorted.
+pub fn is_command(name: &str) -> bool {
+    BUILTIN_COMMANDS
+        .binary_search_by(|(n, _)| (*n).cmp(name))
+        .is_ok_and(|i| BUILTIN_COMMANDS[i].1 == BuiltinKind::Command)
+}
+
 /// Built-ins of older versions, still worth treating as reserved (2026-01 docs).
 pub const RETIRED_COMMANDS: &[&str] = &["bashes", "output-style", "todos"];
 

@@ -81,14 +81,6 @@ pub struct Loaded {
     pub builtin_named: Vec<bool>,
 }
 
-/// Whether `name` is a built-in command's (not a bundled skill's); the table is sorted.
-pub fn is_builtin_command(name: &str) -> bool {
-    use capc_compiler::builtins::{BuiltinKind, BUILTIN_COMMANDS};
-    BUILTIN_COMMANDS
-        .binary_search_by(|(n, _)| (*n).cmp(name))
-        .is_ok_and(|i| BUILTIN_COMMANDS[i].1 == BuiltinKind::Command)
-}
-
 pub fn behavior(word: &str) -> Option<Behavior> {
     match word {
         "allow" => Some(Behavior::Allow),
@@ -126,7 +118,7 @@ impl Loaded {
             .filter(|c| c.dynamic.is_none() && c.paths.is_empty())
             .map(|c| c.name.clone())
             .collect();
-        let builtin_named = lock.commands.iter().map(|c| is_builtin_command(&c.name)).collect();
+        let builtin_named = lock.commands.iter().map(|c| capc_compiler::builtins::is_command(&c.name)).collect();
         Loaded { lock, roots, rules, names, static_names, builtin_named }
     }
 

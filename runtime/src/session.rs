@@ -165,7 +165,7 @@ impl Session {
                     .iter()
                     .filter(|a| a.shadowed_by.is_none() && a.denied_by.is_none())
                     .map(|a| a.name.clone())
-                    .chain(["Explore", "Plan", "general-purpose"].map(str::to_string))
+                    .chain(capc_compiler::builtins::BUILTIN_AGENTS.iter().map(|a| a.to_string()))
                     .collect::<Vec<_>>()
                     .join("\n"),
             ),

@@ -8,7 +8,7 @@
 use crate::listing::{self, Listable, ListingEntry};
 use crate::loaded::Loaded;
 use crate::mcp::McpState;
-use capc_compiler::builtins::{BuiltinKind, BUILTIN_ALIASES, BUILTIN_COMMANDS};
+use capc_compiler::builtins::{BuiltinKind, BUILTIN_COMMANDS};
 use capc_compiler::lock::model::{Command, Origin, Scope};
 use capc_grammar::{Behavior, MatchContext, PermissionRule, ToolCall};
 use serde::{Deserialize, Serialize};
@@ -145,9 +145,6 @@ pub struct TurnView {
 /// Built-ins that need a claude.ai subscription (`availability: ['claude-ai']`); a model of
 /// the subscription commands the docs describe, not a table read from the client.
 const CLAUDE_AI_ONLY: &[&str] = &["passes", "upgrade", "usage-credits"];
-
-/// Built-in commands of type `local` (the rest render UI); see the compiler's resolver.
-const LOCAL_BUILTINS: &[&str] = &["clear", "compact", "context", "cost", "files", "release-notes", "summary"];
 
 /// Who a built-in is available to (SEMANTICS §2.1–2.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -329,34 +326,26 @@ pub fn command_table(loaded: &Loaded, cx: &TurnContext) -> Vec<CommandView> {
     table
 }
 
-/// The built-in rows, in table order (bundled skills, bundled workflows, commands), built once.
+/// The built-in rows (`capc_compiler::builtins::table`), as views, with who may use them; built once.
 fn builtin_rows() -> &'static [(CommandView, BuiltinKind, Availability)] {
     static ROWS: OnceLock<Vec<(CommandView, BuiltinKind, Availability)>> = OnceLock::new();
     ROWS.get_or_init(|| {
-        let mut rows = Vec::new();
-        for kind in [BuiltinKind::BundledSkill, BuiltinKind::BundledWorkflow, BuiltinKind::Command] {
-            for (name, k) in BUILTIN_COMMANDS.iter().filter(|(_, k)| *k == kind) {
-                let (origin, kind) = match k {
-                    BuiltinKind::Command if LOCAL_BUILTINS.contains(name) => (Origin::Builtin, "local"),
-                    BuiltinKind::Command => (Origin::Builtin, "local-jsx"),
-                    _ => (Origin::Bundled, "prompt"),
-                };
-                let aliases: Vec<&'static str> =
-                    BUILTIN_ALIASES.iter().filter(|(_, c)| c == name).map(|(a, _)| *a).collect();
+        capc_compiler::builtins::table()
+            .iter()
+            .map(|b| {
                 let row = CommandView {
-                    name: Arc::from(*name),
-                    kind,
-                    origin,
+                    name: Arc::from(b.name),
+                    kind: b.command_type,
+                    origin: b.origin,
                     scope: Scope::Builtin,
                     path: None,
-                    aliases: Vec::leak(aliases),
+                    aliases: b.aliases,
                     decl: None,
                     dynamic: false,
                 };
-                rows.push((row, *k, availability(name)));
-            }
-        }
-        rows
+                (row, b.kind, availability(b.name))
+            })
+            .collect()
     })
 }
 

@@ -23,7 +23,7 @@ use super::decls::{Decl, Item};
 use super::model::{
     self, Agent, Approval, Behavior, Command, Form, Lock, McpServer, Origin, Permission, Plugin, Ref, Scope,
 };
-use crate::builtins::{BuiltinKind, BUILTINS_VERSION, BUILTIN_ALIASES, BUILTIN_COMMANDS};
+use crate::builtins::BUILTINS_VERSION;
 use crate::diagnostic::{did_you_mean, report_at, Diagnostic, Severity};
 use crate::rules;
 use crate::span::Span;
@@ -48,13 +48,6 @@ pub fn rule_text(rule: &str) -> &'static str {
         _ => "",
     }
 }
-
-/// The Claude Code version the built-in agents are from.
-const BUILTIN_AGENTS: &[&str] = &["Explore", "Plan", "general-purpose"];
-
-/// Built-in commands of type `local` (the rest render UI: `local-jsx`). SEMANTICS §2.8
-/// names these as the bridge-safe local commands.
-const LOCAL_BUILTINS: &[&str] = &["clear", "compact", "context", "cost", "files", "release-notes", "summary"];
 
 /// One row of the full command table, built-ins included.
 #[derive(Debug, Clone)]
@@ -113,10 +106,6 @@ pub struct Resolution {
     pub tools: Vec<Tool>,
     pub graph: DiGraph<GraphNode, GraphEdge>,
     pub diagnostics: Vec<Diagnostic>,
-}
-
-fn is_builtin_command_name(name: &str) -> bool {
-    BUILTIN_COMMANDS.iter().any(|(n, k)| *n == name && *k == BuiltinKind::Command)
 }
 
 fn scope_rank(scope: Scope) -> u8 {
@@ -395,27 +384,19 @@ fn command_table(mut declared: Vec<(Command, Option<Span>)>, b: &mut Builder) ->
         commands.push(c);
         spans.push(span);
     }
-    for kind in [BuiltinKind::BundledSkill, BuiltinKind::BundledWorkflow, BuiltinKind::Command] {
-        for (name, k) in BUILTIN_COMMANDS.iter().filter(|(_, k)| *k == kind) {
-            let aliases = BUILTIN_ALIASES.iter().filter(|(_, c)| c == name).map(|(a, _)| *a).collect();
-            let (origin, kind) = match k {
-                BuiltinKind::Command if LOCAL_BUILTINS.contains(name) => (Origin::Builtin, "local"),
-                BuiltinKind::Command => (Origin::Builtin, "local-jsx"),
-                _ => (Origin::Bundled, "prompt"),
-            };
-            rows.push(Row {
-                name: name.to_string(),
-                kind,
-                origin,
-                scope: Scope::Builtin,
-                path: None,
-                aliases,
-                decl: None,
-                shadowed_by: None,
-                dynamic: None,
-                conditional: false,
-            });
-        }
+    for b in crate::builtins::table() {
+        rows.push(Row {
+            name: b.name.to_string(),
+            kind: b.command_type,
+            origin: b.origin,
+            scope: Scope::Builtin,
+            path: None,
+            aliases: b.aliases.to_vec(),
+            decl: None,
+            shadowed_by: None,
+            dynamic: None,
+            conditional: false,
+        });
     }
     // Dynamic skills: deeper folders first (they win a shared name), then the table order.
     let mut dynamic = dynamic;
@@ -440,7 +421,7 @@ fn command_table(mut declared: Vec<(Command, Option<Span>)>, b: &mut Builder) ->
         spans.push(span);
     }
     let _ = dynamic_names;
-    let at = rows.iter().position(|r| is_builtin_command_name(&r.name)).unwrap_or(rows.len());
+    let at = rows.iter().position(|r| crate::builtins::is_command(&r.name)).unwrap_or(rows.len());
     rows.splice(at..at, added);
 
     // Lookup: the first row whose name (or alias) matches wins the name.
@@ -634,7 +615,7 @@ fn resolve_agents(
         ));
     }
     for (agent, span) in &agents {
-        if agent.shadowed_by.is_none() && BUILTIN_AGENTS.contains(&agent.name.as_str()) {
+        if agent.shadowed_by.is_none() && crate::builtins::BUILTIN_AGENTS.contains(&agent.name.as_str()) {
             report_at(
                 &mut b.diagnostics,
                 agent.path.clone(),

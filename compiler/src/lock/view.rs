@@ -16,8 +16,7 @@ fn ref_json(r: &Option<Ref>) -> Value {
     }
 }
 
-/// Built-in agents, as `capc ls` lists them after declared ones.
-const BUILTIN_AGENTS: &[&str] = &["Explore", "Plan", "general-purpose"];
+use crate::builtins::BUILTIN_AGENTS;
 
 /// `capc ls --format json`, version 1.
 pub fn ls_json(r: &Resolution) -> String {
