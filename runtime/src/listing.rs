@@ -82,7 +82,7 @@ pub fn render(entries: &[ListingEntry<'_>], budget: usize) -> String {
     let full_total = widths.iter().copied().fold(entries.len() - 1, usize::saturating_add);
     let rest_count = entries.iter().filter(|e| !e.bundled).count();
     if full_total <= budget || rest_count == 0 {
-        return join_lines(entries.iter().zip(descs.iter().map(|d| d.as_deref())));
+        return write_lines(entries, &descs, None);
     }
 
     // 2. Bundled entries keep their full line; each also costs its newline.
@@ -102,53 +102,31 @@ pub fn render(entries: &[ListingEntry<'_>], budget: usize) -> String {
     let available = budget.saturating_sub(bundled_chars).saturating_sub(rest_name_overhead);
     let max_desc_len = available / rest_count;
 
-    let mut out = String::with_capacity(budget.saturating_add(entries.len() * 8).min(1 << 20));
-    for (i, (e, desc)) in entries.iter().zip(&descs).enumerate() {
+    write_lines(entries, &descs, Some(max_desc_len))
+}
+
+/// The listing's lines joined by `\n`. With `cut`, non-bundled descriptions are cut to that
+/// many columns (step 5), or left out below [`MIN_DESC_LENGTH`] (step 4); bundled ones stay whole.
+fn write_lines(entries: &[ListingEntry<'_>], descs: &[Option<Cow<'_, str>>], cut: Option<usize>) -> String {
+    let mut out = String::with_capacity(4096);
+    for (i, (e, desc)) in entries.iter().zip(descs).enumerate() {
         if i > 0 {
             out.push('\n');
         }
         out.push_str("- ");
         out.push_str(e.name);
         let Some(desc) = desc.as_deref() else { continue };
-        if e.bundled {
-            out.push_str(": ");
-            out.push_str(desc);
-        } else if max_desc_len >= MIN_DESC_LENGTH {
-            // 5. Descriptions cut to maxDescLen display columns (4: names only, below 20).
-            out.push_str(": ");
-            push_truncated(&mut out, desc, max_desc_len);
-        }
-    }
-    out
-}
-
-/// Appends `text` cut to `max_width` columns (see [`truncate_to_width`]).
-fn push_truncated(out: &mut String, text: &str, max_width: usize) {
-    let printable_ascii = text.bytes().all(|b| (0x20..0x7f).contains(&b));
-    if printable_ascii && max_width > 1 {
-        if text.len() <= max_width {
-            out.push_str(text);
-        } else {
-            out.push_str(&text[..max_width - 1]);
-            out.push(ELLIPSIS);
-        }
-        return;
-    }
-    out.push_str(&truncate_to_width(text, max_width));
-}
-
-/// The lines joined by `\n`, built into one string.
-fn join_lines<'e, 'n: 'e>(lines: impl Iterator<Item = (&'e ListingEntry<'n>, Option<&'e str>)>) -> String {
-    let mut out = String::with_capacity(4096);
-    for (i, (e, desc)) in lines.enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        out.push_str("- ");
-        out.push_str(e.name);
-        if let Some(d) = desc {
-            out.push_str(": ");
-            out.push_str(d);
+        match cut {
+            Some(max) if !e.bundled => {
+                if max >= MIN_DESC_LENGTH {
+                    out.push_str(": ");
+                    push_truncated(&mut out, desc, max);
+                }
+            }
+            _ => {
+                out.push_str(": ");
+                out.push_str(desc);
+            }
         }
     }
     out
@@ -192,35 +170,29 @@ fn cap_utf16(desc: Cow<'_, str>) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Cuts `text` to at most `max_width` display columns, ending with `…` when anything was cut.
-/// Cuts only between clusters (see [`clusters`]), never inside one.
-fn truncate_to_width<'a>(text: &str, max_width: usize) -> Cow<'a, str> {
-    Cow::Owned(truncate_to_width_owned(text, max_width))
-}
-
-fn truncate_to_width_owned(text: &str, max_width: usize) -> String {
+/// Appends `text` cut to at most `max_width` display columns, ending with `…` when anything
+/// was cut. Cuts only between clusters (see [`clusters`]), never inside one.
+fn push_truncated(out: &mut String, text: &str, max_width: usize) {
     if display_width(text) <= max_width {
-        return text.to_owned();
-    }
-    if max_width <= 1 {
-        return ELLIPSIS.to_string();
-    }
-    // Printable ASCII: one column per byte, and every byte boundary is a cluster boundary.
-    if text.bytes().all(|b| (0x20..0x7f).contains(&b)) {
-        return format!("{}{ELLIPSIS}", &text[..max_width - 1]);
-    }
-    let mut width = 0;
-    let mut out = String::new();
-    for cluster in clusters(text) {
-        let w = display_width(cluster);
-        if width + w > max_width - 1 {
-            break;
+        out.push_str(text);
+    } else if max_width <= 1 {
+        out.push(ELLIPSIS);
+    } else if text.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        // Printable ASCII: one column per byte, and every byte boundary is a cluster boundary.
+        out.push_str(&text[..max_width - 1]);
+        out.push(ELLIPSIS);
+    } else {
+        let mut width = 0;
+        for cluster in clusters(text) {
+            let w = display_width(cluster);
+            if width + w > max_width - 1 {
+                break;
+            }
+            out.push_str(cluster);
+            width += w;
         }
-        out.push_str(cluster);
-        width += w;
+        out.push(ELLIPSIS);
     }
-    out.push(ELLIPSIS);
-    out
 }
 
 /// Display width in terminal columns: a simple stand-in for Claude Code's `stringWidth`.
