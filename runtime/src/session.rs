@@ -277,23 +277,11 @@ impl Session {
         let mut extra = cx.extra_rules();
         extra.extend(command.allowed_tools.iter().map(|t| (Behavior::Allow, t.clone(), "the skill's allowed-tools")));
         let rules = self.loaded.sourced_rules(&extra);
-        let home = std::env::var("HOME").unwrap_or_default();
-        let match_cx = MatchContext { cwd: &project, home: &home, settings_dir: None };
         let mut out = expanded.clone();
         let mut runs = Vec::new();
         for shell in rendered.shell_commands.iter().rev() {
             let cmd = rendered.command(shell).to_string();
-            let decision = decide(&rules, &ToolCall::new("Bash").with_primary(&cmd), &match_cx);
-            let rule =
-                decision.rule.and_then(|i| rules.get(i)).map(|r| format!("{} ({})", rule_text(&r.rule), r.source));
-            let bypass = cx.permission_mode.as_deref() == Some("bypassPermissions");
-            let word = match decision.behavior {
-                DecisionBehavior::Deny => "deny",
-                DecisionBehavior::Ask => "ask",
-                DecisionBehavior::Allow => "allow",
-                DecisionBehavior::Passthrough if bypass => "allow",
-                DecisionBehavior::Passthrough => "ask",
-            };
+            let (word, rule) = permit(&rules, &ToolCall::new("Bash").with_primary(&cmd), cx, &project);
             let disabled = cx.flag("disableSkillShellExecution");
             let (replacement, exit_code) = if word == "allow" && self.run_shell && !disabled {
                 run_shell(&cmd, &self.loaded.roots.root)
@@ -422,22 +410,14 @@ impl Session {
         if !view.tools.iter().any(|t| &*t.name == tool && t.origin == "mcp") {
             return json!({"kind": "error", "message": format!("no MCP tool `{tool}` in this turn's pool")});
         }
-        let Some(server) = self.mcp.tools().iter().find(|t| &*t.name == tool).map(|t| t.server.to_string()) else {
+        // The server, and its own name for the tool (the pool name is normalized).
+        let found = self.mcp.tools().iter().find(|t| &*t.name == tool);
+        let Some((server, original)) = found.map(|t| (t.server.to_string(), t.original.clone())) else {
             return json!({"kind": "error", "message": format!("no MCP tool `{tool}`")});
         };
         let rules = self.loaded.sourced_rules(&cx.extra_rules());
         let project = self.loaded.roots.root.to_string_lossy().into_owned();
-        let decision =
-            decide(&rules, &ToolCall::new(tool), &MatchContext { cwd: &project, home: "", settings_dir: None });
-        let rule = decision.rule.and_then(|i| rules.get(i)).map(|r| format!("{} ({})", rule_text(&r.rule), r.source));
-        let bypass = cx.permission_mode.as_deref() == Some("bypassPermissions");
-        let behavior = match decision.behavior {
-            DecisionBehavior::Deny => "deny",
-            DecisionBehavior::Ask => "ask",
-            DecisionBehavior::Allow => "allow",
-            DecisionBehavior::Passthrough if bypass => "allow",
-            DecisionBehavior::Passthrough => "ask",
-        };
+        let (behavior, rule) = permit(&rules, &ToolCall::new(tool), &cx, &project);
         let permission = json!({"behavior": behavior, "rule": rule});
         if behavior != "allow" {
             return json!({"kind": "permission", "tool": tool, "permission": permission});
@@ -454,19 +434,6 @@ impl Session {
             .find(|s| s.name == server)
             .and_then(|s| s.timeout)
             .map_or(std::time::Duration::from_secs(600), std::time::Duration::from_millis);
-        let raw = tool
-            .strip_prefix(&format!(
-                "mcp__{}__",
-                self.mcp.servers().find(|s| s.name == server).map_or("", |s| s.normalized.as_str())
-            ))
-            .unwrap_or(tool);
-        // The server's own name for the tool (the pool name is normalized).
-        let original = self
-            .mcp
-            .servers()
-            .find(|s| s.name == server)
-            .and_then(|s| s.tools.iter().find(|t| &*t.name == tool))
-            .map_or(raw.to_string(), |t| t.original.clone());
         match caller.call(&server, &original, arguments, timeout) {
             Ok(outcome) => json!({"kind": "tool_result", "tool": tool, "permission": permission, "result": outcome}),
             Err(message) => json!({"kind": "error", "tool": tool, "permission": permission, "message": message}),
@@ -540,6 +507,28 @@ impl Session {
     pub fn origin_of(&self, command: &str) -> Option<Origin> {
         self.loaded.lock.commands.iter().find(|c| c.name == command).map(|c| c.origin)
     }
+}
+
+/// The permission decision for a call (deny → ask → allow), as `allow`, `ask` or `deny` with
+/// the deciding rule and its file. No matching rule asks, except in `bypassPermissions` mode.
+fn permit(
+    rules: &[capc_grammar::SourcedRule],
+    call: &ToolCall<'_>,
+    cx: &TurnContext,
+    project: &str,
+) -> (&'static str, Option<String>) {
+    let home = std::env::var("HOME").unwrap_or_default();
+    let decision = decide(rules, call, &MatchContext { cwd: project, home: &home, settings_dir: None });
+    let rule = decision.rule.and_then(|i| rules.get(i)).map(|r| format!("{} ({})", rule_text(&r.rule), r.source));
+    let bypass = cx.permission_mode.as_deref() == Some("bypassPermissions");
+    let word = match decision.behavior {
+        DecisionBehavior::Deny => "deny",
+        DecisionBehavior::Ask => "ask",
+        DecisionBehavior::Allow => "allow",
+        DecisionBehavior::Passthrough if bypass => "allow",
+        DecisionBehavior::Passthrough => "ask",
+    };
+    (word, rule)
 }
 
 fn rule_text(rule: &capc_grammar::PermissionRule) -> String {
