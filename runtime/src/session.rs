@@ -63,6 +63,8 @@ pub struct Session {
     pub live: Option<crate::batch::Shared>,
     /// With live connections: calls their tools.
     pub caller: Option<crate::connect::Caller>,
+    /// The version of the live state `mcp` was copied from.
+    synced: u64,
 }
 
 impl Session {
@@ -78,6 +80,7 @@ impl Session {
             run_shell: true,
             live: None,
             caller: None,
+            synced: 0,
         }
     }
 
@@ -446,16 +449,21 @@ impl Session {
             guard.state.apply(updates)?;
             guard.version += 1;
             self.mcp = guard.state.clone();
+            self.synced = guard.version;
             return Ok(());
         }
         self.mcp.apply(updates)
     }
 
-    /// Takes the connections' latest state; a request sees one state from start to end.
+    /// Takes the connections' latest state, when it changed since the last request; a request
+    /// sees one state from start to end.
     pub fn sync(&mut self) {
         if let Some(live) = &self.live {
             let guard = live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            self.mcp = guard.state.clone();
+            if guard.version != self.synced {
+                self.mcp = guard.state.clone();
+                self.synced = guard.version;
+            }
         }
     }
 
