@@ -69,6 +69,31 @@ pub struct Checked {
 }
 
 impl Checked {
+    /// A check that has read nothing yet.
+    fn empty(diagnostics: Vec<Diagnostic>) -> Checked {
+        Checked {
+            files_checked: 0,
+            files: Vec::new(),
+            declarations: Counts::default(),
+            diagnostics,
+            decls: Vec::new(),
+            sources: Vec::new(),
+            resolution: None,
+        }
+    }
+
+    /// Adds one file's outcome; returns the MCP servers it declares and names, for the
+    /// cross-file check.
+    fn absorb(&mut self, outcome: Outcome) -> ServerUse {
+        self.files_checked += 1;
+        self.declarations += outcome.counts;
+        self.diagnostics.extend(outcome.diagnostics);
+        self.files.extend(outcome.file);
+        self.sources.extend(outcome.source);
+        self.decls.extend(outcome.decls);
+        outcome.servers
+    }
+
     pub fn count(&self, severity: Severity) -> usize {
         self.diagnostics.iter().filter(|d| d.severity == severity).count()
     }
@@ -112,15 +137,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     for (i, dir) in options.add_dirs.iter().enumerate() {
         roots.push((dir.clone(), Realm::AddDir(i + 1)));
     }
-    let mut all = Checked {
-        files_checked: 0,
-        files: Vec::new(),
-        declarations: Counts::default(),
-        diagnostics: Vec::new(),
-        decls: Vec::new(),
-        sources: Vec::new(),
-        resolution: None,
-    };
+    let mut all = Checked::empty(Vec::new());
     for (dir, realm) in roots {
         match std::fs::metadata(&dir) {
             Ok(m) if m.is_dir() => {}
@@ -496,26 +513,20 @@ fn check_root(dir: &Path, realm: Realm, hash: bool) -> Checked {
         .collect();
     outcomes.extend(parsed);
 
-    let mut files = Vec::new();
-    let mut sources = Vec::new();
-    let mut decls = plugin_decls;
-    let files_checked = outcomes.len();
+    let mut checked = Checked::empty(diagnostics);
+    checked.declarations = counts;
+    checked.decls = plugin_decls;
     let mut declared: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut references: Vec<ServerUse> = Vec::new();
     for outcome in outcomes {
-        counts += outcome.counts;
-        diagnostics.extend(outcome.diagnostics);
-        files.extend(outcome.file);
-        sources.extend(outcome.source);
-        decls.extend(outcome.decls);
-        let mut servers = outcome.servers;
+        let mut servers = checked.absorb(outcome);
         declared.extend(std::mem::take(&mut servers.declared));
         if !servers.named.is_empty() {
             references.push(servers);
         }
     }
-    diagnostics.extend(undeclared_servers(&declared, references));
-    Checked { files_checked, files, declarations: counts, diagnostics, decls, sources, resolution: None }
+    checked.diagnostics.extend(undeclared_servers(&declared, references));
+    checked
 }
 
 /// The marketplace of a plugin in Claude Code's cache (`~/.claude/plugins/cache/<marketplace>/<plugin>/<version>`).
@@ -541,21 +552,9 @@ fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm, hash: bool) -> Checked
     }
     let outcomes: Vec<Outcome> =
         claims.0.par_iter().map(|(rel, claim)| read_claim(dir, tree, rel, claim, realm, hash)).collect();
-    let mut checked = Checked {
-        files_checked: outcomes.len(),
-        files: Vec::new(),
-        declarations: Counts::default(),
-        diagnostics,
-        decls: Vec::new(),
-        sources: Vec::new(),
-        resolution: None,
-    };
+    let mut checked = Checked::empty(diagnostics);
     for outcome in outcomes {
-        checked.declarations += outcome.counts;
-        checked.diagnostics.extend(outcome.diagnostics);
-        checked.files.extend(outcome.file);
-        checked.sources.extend(outcome.source);
-        checked.decls.extend(outcome.decls);
+        checked.absorb(outcome);
     }
     checked
 }
