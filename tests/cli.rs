@@ -179,6 +179,20 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Runs capc with `input` on its stdin (closed after it).
+fn capc_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("capc runs");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
+    child.wait_with_output().expect("capc exits")
+}
+
 /// A scratch copy of a precedence story's project folder.
 fn story_copy(name: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -277,7 +291,6 @@ fn ls_json_and_graph_formats() {
 
 #[test]
 fn session_speaks_ndjson_and_verify_refuses_a_stale_lock() {
-    use std::io::Write as _;
     let dir = story_copy("skill-beats-command");
     let root = dir.path().to_str().expect("utf-8");
     assert_eq!(capc(&["lock", root]).status.code(), Some(0));
@@ -285,15 +298,7 @@ fn session_speaks_ndjson_and_verify_refuses_a_stale_lock() {
     let run = |extra: &[&str], input: &str| {
         let mut args = vec!["session", "--lock", lock.to_str().expect("utf-8")];
         args.extend_from_slice(extra);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
-            .args(&args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("capc runs");
-        child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
-        child.wait_with_output().expect("capc exits")
+        capc_with_input(&args, input)
     };
     let out = run(&["--verify"], "{\"id\":1,\"type\":\"turn\",\"input\":\"/deploy now\",\"include\":[]}\nnot json\n");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -325,24 +330,14 @@ fn session_speaks_ndjson_and_verify_refuses_a_stale_lock() {
 
 #[test]
 fn the_repl_answers_people() {
-    use std::io::Write as _;
     let dir = story_copy("skill-beats-command");
     let root = dir.path().to_str().expect("utf-8");
     assert_eq!(capc(&["lock", root]).status.code(), Some(0));
     let lock = dir.path().join("capabilities.lock");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(["session", "--repl", "--no-shell", "--lock", lock.to_str().expect("utf-8")])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("capc runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"/deploy now\n:why deploy\n:tools\n/nope\n:quit\n/never reached\n")
-        .expect("write");
-    let out = child.wait_with_output().expect("capc exits");
+    let out = capc_with_input(
+        &["session", "--repl", "--no-shell", "--lock", lock.to_str().expect("utf-8")],
+        "/deploy now\n:why deploy\n:tools\n/nope\n:quit\n/never reached\n",
+    );
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     assert!(text.contains("── prompt for /deploy ──\nFollow the team's steps for this task."), "{text}");

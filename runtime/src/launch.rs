@@ -74,17 +74,14 @@ pub fn prepare(server: &McpServer, lookup: impl Fn(&str) -> Option<String>) -> R
     let command = server.command.as_deref().map(|c| expand("command".into(), c)).transpose()?;
     let args =
         server.args.iter().enumerate().map(|(i, a)| expand(format!("args[{i}]"), a)).collect::<Result<_, _>>()?;
-    let env = server
-        .env
-        .iter()
-        .map(|(k, v)| Ok((k.clone(), expand(format!("env.{k}"), v)?)))
-        .collect::<Result<_, LaunchError>>()?;
+    let mut expand_map = |field: &str, map: &BTreeMap<String, String>| {
+        map.iter()
+            .map(|(k, v)| Ok((k.clone(), expand(format!("{field}.{k}"), v)?)))
+            .collect::<Result<BTreeMap<_, _>, LaunchError>>()
+    };
+    let env = expand_map("env", &server.env)?;
+    let headers = expand_map("headers", &server.headers)?;
     let url = server.url.as_deref().map(|u| expand("url".into(), u)).transpose()?;
-    let headers = server
-        .headers
-        .iter()
-        .map(|(k, v)| Ok((k.clone(), expand(format!("headers.{k}"), v)?)))
-        .collect::<Result<_, LaunchError>>()?;
     let cwd = server.cwd.as_deref().map(|c| expand("cwd".into(), c)).transpose()?;
     missing.sort();
     missing.dedup();
