@@ -325,7 +325,10 @@ fn session(lock: PathBuf, verify: bool, no_shell: bool, repl: bool, connect: boo
     let mut session = capc_runtime::session::Session::new(loaded);
     session.run_shell = !no_shell;
     let live = if connect {
-        match capc_runtime::connect::Live::start(&mut session, std::time::Duration::from_secs(30)) {
+        match capc_runtime::connect::Live::start(
+            &mut session,
+            capc_runtime::connect::Settings::from_env(|name| std::env::var(name).ok()),
+        ) {
             Ok(live) => Some(live),
             Err(e) => {
                 eprintln!("error: cannot start the MCP connections: {e}");

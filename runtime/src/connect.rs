@@ -1,23 +1,127 @@
-//! Connecting a stdio MCP server with rmcp and keeping its listing live: the child runs in
-//! its own process group with its stderr drained (the tail kept for errors), `initialize`
-//! has a timeout, tools/prompts/resources are listed together and sent as one [`Update`]
-//! to the [`Batcher`]; each `list_changed` notification re-lists that kind. A server that
-//! fails to start or dies reports `failed` with the reason and its stderr tail.
+//! Live MCP connections with rmcp (SEMANTICS §6.3–6.4, measured notes in
+//! `../shared/spec/MCP.md`). Each server has one supervisor task that:
 //!
-//! Streamable HTTP servers connect the same way (`connect_http`). Not here yet: reconnecting a
-//! remote server with back-off.
+//! 1. starts it — a stdio server as a child in its own process group (stdin/stdout carry
+//!    JSON-RPC lines of up to [`Settings::max_message_bytes`], stderr drained into a tail kept
+//!    for errors), a Streamable HTTP server over reqwest with rustls — and negotiates the
+//!    protocol (`server/discover` with a fallback to `initialize`, Claude Code's `auto`), within
+//!    the connect timeout and a per-class concurrency window (3 local, 20 remote);
+//! 2. lists tools, prompts and resources together and sends them as one [`Update`] to the
+//!    [`Batcher`]; on `notifications/*/list_changed` — or, on a 2026-07-28 session, on its
+//!    `subscriptions/listen` stream — re-lists that kind (a failed refresh keeps the previous
+//!    list, as Claude Code does since v2.1.214);
+//! 3. watches the connection: a stdio server that exits is `failed` with its exit status and
+//!    stderr tail (Claude Code never reconnects stdio servers); a remote server that stops
+//!    answering (a periodic ping, or any failed request) is reconnected with back-off — each
+//!    attempt `pending`, 5 tries, 1 s doubling to 30 s — and `failed` after the last;
+//! 4. on shutdown closes the session and ends the server's whole process group.
 
 use crate::batch::Batcher;
-use crate::launch::{Launch, StderrTail};
+use crate::launch::{Launch, LaunchError, StderrTail};
 use crate::mcp::{Status, ToolSpec, Update};
-use rmcp::model::ClientConfig;
-use rmcp::service::{NotificationContext, RunningService};
-use rmcp::transport::TokioChildProcess;
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use capc_compiler::lock::model::Transport;
+use rmcp::model::{ClientConfig, Implementation, ProtocolVersion, ServerNotification, SubscriptionFilter};
+use rmcp::service::{ClientLifecycleMode, NotificationContext, RunningService};
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::{ClientHandler, ClientServiceExt, RoleClient};
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::AsyncReadExt;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch, Semaphore};
+
+/// How many bytes of a server's stderr are kept for its failure report.
+pub const STDERR_TAIL: usize = 4096;
+
+/// Claude Code's `maxResultSizeChars` for MCP tool results (SEMANTICS §6.5).
+pub const MAX_RESULT_CHARS: usize = 100_000;
+
+/// Reconnection back-off: `min(first · 2^(n−1), cap)` before attempt `n`, `tries` attempts
+/// (Claude Code's `MAX_RECONNECT_ATTEMPTS` = 5, 1 s doubling, 30 s cap).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Backoff {
+    pub tries: u32,
+    pub first: Duration,
+    pub cap: Duration,
+}
+
+impl Default for Backoff {
+    fn default() -> Backoff {
+        Backoff { tries: 5, first: Duration::from_secs(1), cap: Duration::from_secs(30) }
+    }
+}
+
+impl Backoff {
+    /// The wait before attempt `attempt` (1-based).
+    pub fn delay(&self, attempt: u32) -> Duration {
+        let doubled = self.first.saturating_mul(1u32.checked_shl(attempt.saturating_sub(1)).unwrap_or(u32::MAX));
+        doubled.min(self.cap)
+    }
+}
+
+/// How the client starts a session with a server (`MCP_PROTOCOL_NEGOTIATION`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Negotiation {
+    /// `server/discover` for the 2026-07-28 protocol, falling back to `initialize` (Claude
+    /// Code's default since v2.1.232).
+    Auto,
+    /// `initialize` only.
+    Legacy,
+}
+
+/// What the connections need to know; [`Settings::from_env`] reads Claude Code's variables.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Start-up (connect + `initialize`) and listing timeout: `MCP_TIMEOUT`, 30 s.
+    pub connect_timeout: Duration,
+    pub negotiation: Negotiation,
+    pub backoff: Backoff,
+    /// How often a connected remote server is pinged to notice that it went away (a restarted
+    /// HTTP server does not tell its clients).
+    pub ping_every: Duration,
+    /// The largest JSON-RPC message read from a server (rmcp's default is 16 MiB; Claude Code
+    /// has no such cap, so a 50 MB tool description must still be read, then cut).
+    pub max_message_bytes: usize,
+    /// Servers connecting at once: stdio (`MCP_SERVER_CONNECTION_BATCH_SIZE`, 3) and remote
+    /// (`MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE`, 20).
+    pub local_window: usize,
+    pub remote_window: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            connect_timeout: Duration::from_secs(30),
+            negotiation: Negotiation::Auto,
+            backoff: Backoff::default(),
+            ping_every: Duration::from_secs(30),
+            max_message_bytes: 256 * 1024 * 1024,
+            local_window: 3,
+            remote_window: 20,
+        }
+    }
+}
+
+impl Settings {
+    /// The defaults, overridden by Claude Code's environment variables where set and valid.
+    pub fn from_env(lookup: impl Fn(&str) -> Option<String>) -> Settings {
+        let number = |name: &str| lookup(name).and_then(|v| v.trim().parse::<u64>().ok()).filter(|n| *n > 0);
+        let mut settings = Settings::default();
+        if let Some(ms) = number("MCP_TIMEOUT") {
+            settings.connect_timeout = Duration::from_millis(ms);
+        }
+        if let Some(n) = number("MCP_SERVER_CONNECTION_BATCH_SIZE") {
+            settings.local_window = n as usize;
+        }
+        if let Some(n) = number("MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE") {
+            settings.remote_window = n as usize;
+        }
+        if lookup("MCP_PROTOCOL_NEGOTIATION").is_some_and(|v| v.trim().eq_ignore_ascii_case("legacy")) {
+            settings.negotiation = Negotiation::Legacy;
+        }
+        settings
+    }
+}
 
 /// Which list a notification says changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -27,8 +131,10 @@ enum Kind {
     Resources,
 }
 
-/// Forwards list-changed notifications to one task that re-lists (rmcp runs each callback on
-/// its own task, so their order is not guaranteed).
+const ALL: [Kind; 3] = [Kind::Tools, Kind::Prompts, Kind::Resources];
+
+/// Forwards list-changed notifications to the one task that re-lists (rmcp runs each callback
+/// on its own task, so their order is not guaranteed).
 #[derive(Clone)]
 struct Handler {
     changed: mpsc::UnboundedSender<Kind>,
@@ -45,57 +151,65 @@ impl ClientHandler for Handler {
         let _ = self.changed.send(Kind::Resources);
     }
     fn get_info(&self) -> ClientConfig {
-        ClientConfig::default()
+        let mut config = ClientConfig::default();
+        config.client_info = Implementation::new("capc", env!("CARGO_PKG_VERSION"));
+        config
     }
 }
 
-/// A live connection; dropping it leaves the server running until [`Connection::close`].
-pub struct Connection {
-    service: RunningService<RoleClient, Handler>,
-    watcher: tokio::task::JoinHandle<()>,
-}
+type Tail = Arc<Mutex<StderrTail>>;
+type Service = RunningService<RoleClient, Handler>;
+type Child = Box<dyn process_wrap::tokio::ChildWrapper>;
 
-impl Connection {
-    /// Ends the session with the server (stdin closed, then the process group stopped).
-    pub async fn close(self) {
-        self.watcher.abort();
-        let _ = self.service.cancel().await;
-    }
-}
-
-/// How many bytes of a server's stderr are kept for its failure report.
-pub const STDERR_TAIL: usize = 4096;
-
-fn failed(server: &str, why: String, tail: &Mutex<StderrTail>) -> Update {
+/// `why`, followed by the server's last stderr lines when it wrote any.
+fn with_tail(why: String, tail: &Tail) -> String {
     let tail = tail.lock().map(|t| t.text()).unwrap_or_default();
-    let error = if tail.is_empty() { why } else { format!("{why}\nstderr: {tail}") };
-    Update { server: server.to_string(), status: Some(Status::Failed), error: Some(error), ..Update::default() }
+    if tail.is_empty() {
+        why
+    } else {
+        format!("{why}\nstderr: {tail}")
+    }
 }
 
-/// Starts a stdio server, lists what it offers and keeps the listing live. Every state change
-/// goes to `batcher`; the result is `None` when the server failed (and its update says why).
-pub async fn connect_stdio(server: &str, launch: &Launch, timeout: Duration, batcher: &Batcher) -> Option<Connection> {
-    let tail = Arc::new(Mutex::new(StderrTail::new(STDERR_TAIL)));
+/// One live session with a server.
+struct Connection {
+    service: Service,
+    /// A stdio server's process group.
+    child: Option<Child>,
+    changes: mpsc::UnboundedReceiver<Kind>,
+    /// The handler's sender, for the listen stream.
+    changed: mpsc::UnboundedSender<Kind>,
+    /// A 2026-07-28 session's `subscriptions/listen` reader.
+    listener: Option<tokio::task::JoinHandle<()>>,
+}
+
+fn lifecycle(negotiation: Negotiation) -> ClientLifecycleMode {
+    match negotiation {
+        Negotiation::Auto => ClientLifecycleMode::Auto {
+            preferred_versions: vec![ProtocolVersion::LATEST],
+            legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
+        },
+        Negotiation::Legacy => ClientLifecycleMode::Initialize,
+    }
+}
+
+/// Starts a stdio server and negotiates a session with it.
+async fn open_stdio(launch: &Launch, settings: &Settings, tail: &Tail) -> Result<Connection, String> {
+    use process_wrap::tokio::{CommandWrap, KillOnDrop, ProcessGroup};
+    use std::process::Stdio;
     let Some(program) = launch.command.as_deref() else {
-        batcher.send(failed(server, "the server has no `command`".into(), &tail));
-        return None;
+        return Err("the server has no `command`".into());
     };
-    let mut command = process_wrap::tokio::CommandWrap::with_new(program, |c| {
-        c.args(&launch.args).envs(&launch.env);
+    let mut command = CommandWrap::with_new(program, |c| {
+        c.args(&launch.args).envs(&launch.env).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         if let Some(dir) = &launch.cwd {
             c.current_dir(dir);
         }
     });
-    command.wrap(process_wrap::tokio::ProcessGroup::leader());
-    let (transport, stderr) = match TokioChildProcess::builder(command).stderr(std::process::Stdio::piped()).spawn() {
-        Ok(pair) => pair,
-        Err(e) => {
-            batcher.send(failed(server, format!("cannot start `{program}`: {e}"), &tail));
-            return None;
-        }
-    };
+    command.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
+    let mut child = command.spawn().map_err(|e| format!("cannot start `{program}`: {e}"))?;
     // Always drain stderr: an undrained pipe deadlocks a chatty server (MCP.md §6).
-    if let Some(mut stderr) = stderr {
+    if let Some(mut stderr) = child.stderr().take() {
         let tail = tail.clone();
         tokio::spawn(async move {
             let mut buf = [0u8; 4096];
@@ -109,31 +223,42 @@ pub async fn connect_stdio(server: &str, launch: &Launch, timeout: Duration, bat
             }
         });
     }
+    let (Some(stdout), Some(stdin)) = (child.stdout().take(), child.stdin().take()) else {
+        end_process(child).await;
+        return Err("the server's stdin/stdout could not be opened".into());
+    };
+    let transport =
+        AsyncRwTransport::<RoleClient, _, _>::new(stdout, stdin).with_max_line_length(settings.max_message_bytes);
     let (changed, changes) = mpsc::unbounded_channel();
-    let service = match tokio::time::timeout(timeout, Handler { changed }.serve(transport)).await {
-        Ok(Ok(service)) => service,
+    let handler = Handler { changed: changed.clone() };
+    let started = tokio::time::timeout(
+        settings.connect_timeout,
+        handler.serve_with_lifecycle(transport, lifecycle(settings.negotiation)),
+    )
+    .await;
+    match started {
+        Ok(Ok(service)) => Ok(Connection { service, child: Some(child), changes, changed, listener: None }),
         Ok(Err(e)) => {
-            batcher.send(failed(server, format!("initialize failed: {e}"), &tail));
-            return None;
+            let exited = tokio::time::timeout(Duration::from_millis(300), child.wait()).await;
+            end_process(child).await;
+            Err(match exited {
+                Ok(Ok(status)) => format!("the server exited during initialize ({status})"),
+                _ => format!("initialize failed: {e}"),
+            })
         }
         Err(_) => {
-            batcher.send(failed(server, format!("no answer to initialize within {} s", timeout.as_secs_f32()), &tail));
-            return None;
+            end_process(child).await;
+            Err(format!("no answer to initialize within {}", seconds(settings.connect_timeout)))
         }
-    };
-    finish(server, service, changes, timeout, batcher, tail).await
+    }
 }
 
-/// Connects a Streamable HTTP server (`headers` sent with every request) and keeps its listing
-/// live like a stdio one. Reconnecting after the server goes away is not done yet: the server
-/// is then `failed`.
-pub async fn connect_http(server: &str, launch: &Launch, timeout: Duration, batcher: &Batcher) -> Option<Connection> {
+/// Connects a Streamable HTTP server (`headers` sent with every request).
+async fn open_http(launch: &Launch, settings: &Settings) -> Result<Connection, String> {
     use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
     use rmcp::transport::StreamableHttpClientTransport;
-    let tail = Arc::new(Mutex::new(StderrTail::new(STDERR_TAIL)));
     let Some(url) = launch.url.as_deref() else {
-        batcher.send(failed(server, "the server has no `url`".into(), &tail));
-        return None;
+        return Err("the server has no `url`".into());
     };
     let mut headers = std::collections::HashMap::new();
     for (name, value) in &launch.headers {
@@ -141,131 +266,178 @@ pub async fn connect_http(server: &str, launch: &Launch, timeout: Duration, batc
             (Ok(n), Ok(v)) => {
                 headers.insert(n, v);
             }
-            _ => {
-                batcher.send(failed(server, format!("header `{name}` is not a valid HTTP header"), &tail));
-                return None;
-            }
+            _ => return Err(format!("header `{name}` is not a valid HTTP header")),
         }
     }
-    let config = StreamableHttpClientTransportConfig::with_uri(url.to_string()).custom_headers(headers);
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_string())
+        .custom_headers(headers)
+        // A restarted server forgets the session: get a typed error and reconnect (re-listing
+        // everything) rather than rmcp's silent re-initialization (MCP.md §6.7).
+        .reinit_on_expired_session(false);
+    config.max_json_response_size = settings.max_message_bytes;
+    config.max_sse_event_size = settings.max_message_bytes;
     let transport = StreamableHttpClientTransport::from_config(config);
     let (changed, changes) = mpsc::unbounded_channel();
-    let service = match tokio::time::timeout(timeout, Handler { changed }.serve(transport)).await {
-        Ok(Ok(service)) => service,
-        Ok(Err(e)) => {
-            batcher.send(failed(server, format!("cannot connect to {url}: {e}"), &tail));
-            return None;
-        }
-        Err(_) => {
-            batcher.send(failed(server, format!("no answer from {url} within {} s", timeout.as_secs_f32()), &tail));
-            return None;
-        }
-    };
-    finish(server, service, changes, timeout, batcher, tail).await
+    let handler = Handler { changed: changed.clone() };
+    let started = tokio::time::timeout(
+        settings.connect_timeout,
+        handler.serve_with_lifecycle(transport, lifecycle(settings.negotiation)),
+    )
+    .await;
+    match started {
+        Ok(Ok(service)) => Ok(Connection { service, child: None, changes, changed, listener: None }),
+        Ok(Err(e)) => Err(format!("cannot connect to {url}: {}", init_cause(&e))),
+        Err(_) => Err(format!("no answer from {url} within {}", seconds(settings.connect_timeout))),
+    }
 }
 
-/// After `initialize`: the first listing, then the watcher that re-lists on `list_changed`
-/// and reports a closed connection.
-async fn finish(
-    server: &str,
-    service: RunningService<RoleClient, Handler>,
-    mut changes: mpsc::UnboundedReceiver<Kind>,
-    timeout: Duration,
-    batcher: &Batcher,
-    tail: Arc<Mutex<StderrTail>>,
-) -> Option<Connection> {
-    let instructions = service.peer_info().and_then(|info| info.instructions.clone());
-    let peer = service.peer().clone();
-    let first = list(server, &peer, &[Kind::Tools, Kind::Prompts, Kind::Resources], timeout).await;
-    match first {
-        Ok(mut update) => {
-            update.status = Some(Status::Connected);
-            update.instructions = instructions;
-            batcher.send(update);
+/// An error with every `source()` in its chain, each once.
+fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut next = error.source();
+    while let Some(cause) = next {
+        let more = cause.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
         }
-        Err(why) => {
-            batcher.send(failed(server, why, &tail));
-            let _ = service.cancel().await;
-            return None;
+        next = cause.source();
+    }
+    text
+}
+
+/// The cause of a failed HTTP request, which rmcp's transport error does not chain (MCP.md
+/// §6.9): "error sending request" becomes "... tcp connect error: Connection refused".
+fn transport_cause(error: &rmcp::transport::DynamicTransportError) -> Option<String> {
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
+    match error.error.downcast_ref::<StreamableHttpError<reqwest::Error>>()? {
+        StreamableHttpError::Client(e) => Some(chain(e)),
+        other => Some(chain(other)),
+    }
+}
+
+/// Why `initialize` (or `server/discover`) failed, with the transport's cause when it has one.
+fn init_cause(error: &rmcp::service::ClientInitializeError) -> String {
+    use rmcp::service::ClientInitializeError;
+    if let ClientInitializeError::TransportError { error, context } = error {
+        if let Some(cause) = transport_cause(error) {
+            return format!("{cause} (when {context})");
         }
     }
-    // Re-list on list_changed; a burst of notifications is drained into one re-list.
-    let batcher = batcher.clone();
-    let name = server.to_string();
-    let watcher = tokio::spawn(async move {
-        // A stdio server that exits is `failed` for good: Claude Code reconnects only remote
-        // servers (SEMANTICS §6.4).
-        let mut tick = tokio::time::interval(Duration::from_millis(100));
-        loop {
-            let kind = tokio::select! {
-                kind = changes.recv() => kind,
-                _ = tick.tick() => {
-                    if peer.is_transport_closed() {
-                        batcher.send(failed(&name, "the server closed the connection (it exited)".into(), &tail));
-                        break;
-                    }
-                    continue;
-                }
-            };
-            let Some(kind) = kind else { break };
-            let mut kinds = vec![kind];
-            while let Ok(more) = changes.try_recv() {
-                kinds.push(more);
-            }
-            kinds.sort();
-            kinds.dedup();
-            match list(&name, &peer, &kinds, timeout).await {
-                Ok(update) => {
-                    batcher.send(update);
-                }
-                Err(why) => {
-                    batcher.send(failed(&name, why, &tail));
-                    break;
-                }
-            }
-        }
-    });
-    Some(Connection { service, watcher })
+    chain(error)
 }
 
-/// Lists the given kinds (concurrently) into one update.
+/// Why a request failed, likewise.
+fn request_cause(error: &rmcp::ServiceError) -> String {
+    match error {
+        rmcp::ServiceError::TransportSend(e) => transport_cause(e).unwrap_or_else(|| chain(error)),
+        _ => chain(error),
+    }
+}
+
+fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s} s")
+    }
+}
+
+const SIGTERM: i32 = 15;
+const SIGKILL: i32 = 9;
+
+/// Ends a stdio server whose stdin is closed: a moment to exit on its own, then SIGTERM, then
+/// SIGKILL — always to the whole process group, so `npx`/`uvx`/`sh -c` wrappers leave no
+/// server behind.
+async fn end_process(mut child: Child) {
+    async fn wait(child: &mut Child, ms: u64) -> bool {
+        tokio::time::timeout(Duration::from_millis(ms), child.wait()).await.is_ok()
+    }
+    if !wait(&mut child, 500).await {
+        let _ = child.signal(SIGTERM);
+        if !wait(&mut child, 1000).await {
+            let _ = child.start_kill();
+            wait(&mut child, 1000).await;
+        }
+    }
+    // Whatever else the server started in its group.
+    let _ = child.signal(SIGKILL);
+}
+
+/// Why a stdio server's connection closed: its exit status when it has one.
+async fn exit_reason(child: Option<&mut Child>) -> String {
+    let status = match child {
+        Some(child) => tokio::time::timeout(Duration::from_millis(300), child.wait()).await.ok().and_then(Result::ok),
+        None => None,
+    };
+    match status {
+        Some(status) => format!("the server closed the connection (it exited: {status})"),
+        None => "the server closed the connection".to_string(),
+    }
+}
+
+/// What a listing found: one update (the lists that could be read) and what went wrong.
+struct Listing {
+    update: Update,
+    problems: Vec<String>,
+}
+
+/// Lists the given kinds concurrently into one update. A server without a capability answers
+/// "method not found": that list is empty. Another error leaves that list out (`None`: a
+/// refresh keeps the previous one) and is named in `problems`.
 async fn list(
     server: &str,
     peer: &rmcp::Peer<RoleClient>,
     kinds: &[Kind],
     timeout: Duration,
-) -> Result<Update, String> {
-    let mut update = Update { server: server.to_string(), ..Update::default() };
+) -> Result<Listing, String> {
+    fn read<T>(
+        kind: &str,
+        result: Option<Result<Vec<T>, rmcp::ServiceError>>,
+        problems: &mut Vec<String>,
+    ) -> Option<Vec<T>> {
+        match result? {
+            Ok(list) => Some(list),
+            Err(rmcp::ServiceError::McpError(e)) if e.code == rmcp::model::ErrorCode::METHOD_NOT_FOUND => {
+                Some(Vec::new())
+            }
+            Err(e) => {
+                problems.push(format!("{kind}/list failed: {e}"));
+                None
+            }
+        }
+    }
     let want = |k: Kind| kinds.contains(&k);
     let listing = async {
         let tools = async {
             if want(Kind::Tools) {
-                peer.list_all_tools().await.map(Some)
+                Some(peer.list_all_tools().await)
             } else {
-                Ok(None)
+                None
             }
         };
         let prompts = async {
             if want(Kind::Prompts) {
-                peer.list_all_prompts().await.map(Some)
+                Some(peer.list_all_prompts().await)
             } else {
-                Ok(None)
+                None
             }
         };
         let resources = async {
             if want(Kind::Resources) {
-                peer.list_all_resources().await.map(Some)
+                Some(peer.list_all_resources().await)
             } else {
-                Ok(None)
+                None
             }
         };
         tokio::join!(tools, prompts, resources)
     };
-    let (tools, prompts, resources) = tokio::time::timeout(timeout, listing)
-        .await
-        .map_err(|_| format!("listing took over {} s", timeout.as_secs_f32()))?;
-    // A server without a capability answers "method not found": that list is empty.
-    update.tools = tools.ok().flatten().map(|tools| {
+    let (tools, prompts, resources) =
+        tokio::time::timeout(timeout, listing).await.map_err(|_| format!("listing took over {}", seconds(timeout)))?;
+    let mut problems = Vec::new();
+    let mut update = Update { server: server.to_string(), ..Update::default() };
+    update.tools = read("tools", tools, &mut problems).map(|tools| {
         tools
             .into_iter()
             .map(|t| {
@@ -276,32 +448,328 @@ async fn list(
                     .and_then(|m| m.get("anthropic/alwaysLoad"))
                     .and_then(serde_json::Value::as_bool)
                     .unwrap_or(false);
-                ToolSpec {
-                    name: t.name.to_string(),
-                    description: t.description.map(|d| d.to_string()).unwrap_or_default(),
-                    search_hint: hint,
-                    always_load,
-                }
+                // Cut here, not only in the state: a 50 MB description is not kept twice.
+                let description = t.description.map(|d| crate::mcp::truncate_description(&d)).unwrap_or_default();
+                ToolSpec { name: t.name.to_string(), description, search_hint: hint, always_load }
             })
             .collect()
     });
-    update.prompts = prompts.ok().flatten().map(|p| p.into_iter().map(|p| p.name).collect());
-    update.resources = resources.ok().flatten().map(|r| r.into_iter().map(|r| r.uri).collect());
-    Ok(update)
+    update.prompts = read("prompts", prompts, &mut problems).map(|p| p.into_iter().map(|p| p.name).collect());
+    update.resources = read("resources", resources, &mut problems).map(|r| r.into_iter().map(|r| r.uri).collect());
+    Ok(Listing { update, problems })
 }
 
-/// The live connections of a session: a tokio runtime, the batcher and every connection.
-pub struct Live {
-    runtime: tokio::runtime::Runtime,
-    connections: Arc<Mutex<Vec<Connection>>>,
-    peers: Peers,
+/// On a 2026-07-28 session, list_changed notifications come only on a `subscriptions/listen`
+/// stream (MCP.md §3). It is opened before the first listing (a change in between is not
+/// lost) and reopened up to [`LISTEN_REOPENS`] times when the server ends it.
+async fn listen(conn: &mut Connection, timeout: Duration) -> Result<(), String> {
+    let modern = conn.service.peer_info().is_some_and(|info| !info.protocol_version.has_initialize());
+    if !modern {
+        return Ok(());
+    }
+    let peer = conn.service.peer().clone();
+    let filter =
+        SubscriptionFilter::builder().tools_list_changed().prompts_list_changed().resources_list_changed().build();
+    let open = move |peer: rmcp::Peer<RoleClient>, filter: SubscriptionFilter| async move {
+        tokio::time::timeout(timeout, peer.listen(filter))
+            .await
+            .map_err(|_| format!("subscriptions/listen took over {}", seconds(timeout)))?
+            .map_err(|e| format!("subscriptions/listen failed: {e}"))
+    };
+    let mut subscription = open(peer.clone(), filter.clone()).await?;
+    let changed = conn.changed.clone();
+    conn.listener = Some(tokio::spawn(async move {
+        let mut reopens = 0;
+        loop {
+            match subscription.next().await {
+                Ok(Some(notification)) => {
+                    let kind = match notification {
+                        ServerNotification::ToolListChangedNotification(_) => Kind::Tools,
+                        ServerNotification::PromptListChangedNotification(_) => Kind::Prompts,
+                        ServerNotification::ResourceListChangedNotification(_) => Kind::Resources,
+                        _ => continue,
+                    };
+                    if changed.send(kind).is_err() {
+                        return;
+                    }
+                }
+                // Notifications were dropped: every list may have changed.
+                Err(rmcp::ServiceError::SubscriptionLagged { .. }) => {
+                    for kind in ALL {
+                        let _ = changed.send(kind);
+                    }
+                }
+                Ok(None) | Err(_) => {
+                    if peer.is_transport_closed() || reopens == LISTEN_REOPENS {
+                        return;
+                    }
+                    reopens += 1;
+                    match open(peer.clone(), filter.clone()).await {
+                        Ok(again) => subscription = again,
+                        Err(_) => return,
+                    }
+                }
+            }
+        }
+    }));
+    Ok(())
+}
+
+/// How often a `subscriptions/listen` stream the server ended is reopened.
+pub const LISTEN_REOPENS: u32 = 3;
+
+impl Connection {
+    /// Ends the session: the listen reader, the MCP session (stdin closed, or an HTTP DELETE),
+    /// then a stdio server's process group.
+    async fn close(mut self) {
+        if let Some(listener) = self.listener.take() {
+            listener.abort();
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.service.cancel()).await;
+        if let Some(child) = self.child.take() {
+            end_process(child).await;
+        }
+    }
+}
+
+/// Opens a connection and makes its first listing, inside the server's concurrency window.
+async fn connect(
+    server: &str,
+    launch: &Launch,
+    settings: &Settings,
+    window: &Semaphore,
+    tail: &Tail,
+) -> Result<(Connection, Update), String> {
+    let _permit = window.acquire().await.map_err(|_| "the session is ending".to_string())?;
+    let mut conn = match launch.transport {
+        Transport::Http => open_http(launch, settings).await?,
+        _ => open_stdio(launch, settings, tail).await?,
+    };
+    let mut problems = Vec::new();
+    if let Err(why) = listen(&mut conn, settings.connect_timeout).await {
+        problems.push(format!("{why}; list changes will not be seen"));
+    }
+    let listing = match list(server, conn.service.peer(), &ALL, settings.connect_timeout).await {
+        Ok(listing) => listing,
+        Err(why) => {
+            conn.close().await;
+            return Err(why);
+        }
+    };
+    let mut update = listing.update;
+    problems.extend(listing.problems);
+    update.status = Some(Status::Connected);
+    update.instructions = conn.service.peer_info().and_then(|info| info.instructions.clone());
+    update.error = (!problems.is_empty()).then(|| problems.join("; "));
+    Ok((conn, update))
+}
+
+/// Why a connection's watch ended.
+enum Ended {
+    Stopped,
+    Lost(String),
+}
+
+/// Resolves once the session is ending (or its owner is gone).
+async fn stopped(stop: &mut watch::Receiver<bool>) {
+    while !*stop.borrow_and_update() {
+        if stop.changed().await.is_err() {
+            return;
+        }
+    }
+}
+
+/// Keeps a connection's lists live until it is lost or the session ends.
+async fn watch_connection(
+    server: &str,
+    conn: &mut Connection,
+    settings: &Settings,
+    batcher: &Batcher,
+    stop: &mut watch::Receiver<bool>,
+) -> Ended {
+    let peer = conn.service.peer().clone();
+    let remote = conn.child.is_none();
+    let mut tick = tokio::time::interval(Duration::from_millis(100));
+    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + settings.ping_every, settings.ping_every);
+    loop {
+        tokio::select! {
+            () = stopped(stop) => return Ended::Stopped,
+            kind = conn.changes.recv() => {
+                let Some(kind) = kind else { return Ended::Lost("the session with the server ended".into()) };
+                // A burst of notifications is one re-list of the kinds it named.
+                let mut kinds = vec![kind];
+                while let Ok(more) = conn.changes.try_recv() {
+                    kinds.push(more);
+                }
+                kinds.sort();
+                kinds.dedup();
+                let refreshed = list(server, &peer, &kinds, settings.connect_timeout).await;
+                if peer.is_transport_closed() {
+                    return Ended::Lost(exit_reason(conn.child.as_mut()).await);
+                }
+                let mut update = match refreshed {
+                    Ok(listing) => {
+                        let mut update = listing.update;
+                        if !listing.problems.is_empty() {
+                            update.error = Some(format!("{}; the previous list is kept", listing.problems.join("; ")));
+                        }
+                        update
+                    }
+                    Err(why) => Update {
+                        server: server.to_string(),
+                        error: Some(format!("{why}; the previous lists are kept")),
+                        ..Update::default()
+                    },
+                };
+                update.status = Some(Status::Connected);
+                batcher.send(update);
+            }
+            _ = tick.tick() => {
+                if peer.is_transport_closed() {
+                    return Ended::Lost(exit_reason(conn.child.as_mut()).await);
+                }
+            }
+            _ = ping.tick(), if remote => {
+                let request = rmcp::model::ClientRequest::PingRequest(Default::default());
+                match tokio::time::timeout(settings.connect_timeout, peer.send_request(request)).await {
+                    Ok(Ok(_)) => {}
+                    Ok(Err(e)) => return Ended::Lost(format!("the server stopped answering: {}", request_cause(&e))),
+                    Err(_) => return Ended::Lost(format!("no answer to ping within {}", seconds(settings.connect_timeout))),
+                }
+            }
+        }
+    }
 }
 
 /// Each connected server's peer, by server name, for tool calls.
-type Peers = Arc<Mutex<std::collections::BTreeMap<String, rmcp::Peer<RoleClient>>>>;
+type Peers = Arc<Mutex<BTreeMap<String, rmcp::Peer<RoleClient>>>>;
 
-/// Claude Code's `maxResultSizeChars` for MCP tool results (SEMANTICS §6.5).
-pub const MAX_RESULT_CHARS: usize = 100_000;
+/// One server's life: connect, stay live, and — for a remote server whose connection is lost
+/// — reconnect with back-off until it works or the tries run out.
+async fn supervise(
+    server: String,
+    launch: Launch,
+    settings: Arc<Settings>,
+    window: Arc<Semaphore>,
+    batcher: Batcher,
+    peers: Peers,
+    mut stop: watch::Receiver<bool>,
+) {
+    let remote = launch.transport != Transport::Stdio;
+    let fail = |why: String| Update {
+        server: server.clone(),
+        status: Some(Status::Failed),
+        error: Some(why),
+        ..Update::default()
+    };
+    let mut was_connected = false;
+    let mut attempt = 0;
+    loop {
+        let tail: Tail = Arc::new(Mutex::new(StderrTail::new(STDERR_TAIL)));
+        let opened = tokio::select! {
+            opened = connect(&server, &launch, &settings, &window, &tail) => opened,
+            () = stopped(&mut stop) => return,
+        };
+        let why = match opened {
+            Ok((mut conn, update)) => {
+                attempt = 0;
+                was_connected = true;
+                if let Ok(mut all) = peers.lock() {
+                    all.insert(server.clone(), conn.service.peer().clone());
+                }
+                batcher.send(update);
+                let ended = watch_connection(&server, &mut conn, &settings, &batcher, &mut stop).await;
+                if let Ok(mut all) = peers.lock() {
+                    all.remove(&server);
+                }
+                conn.close().await;
+                match ended {
+                    Ended::Stopped => return,
+                    Ended::Lost(why) => with_tail(why, &tail),
+                }
+            }
+            Err(why) => with_tail(why, &tail),
+        };
+        // Claude Code reconnects only remote servers, and only after they were connected.
+        if !remote || !was_connected {
+            batcher.send(fail(why));
+            return;
+        }
+        attempt += 1;
+        if attempt > settings.backoff.tries {
+            batcher.send(fail(format!("{why} (gave up after {} reconnection attempts)", settings.backoff.tries)));
+            return;
+        }
+        let delay = settings.backoff.delay(attempt);
+        batcher.send(Update {
+            server: server.clone(),
+            status: Some(Status::Pending),
+            error: Some(format!(
+                "{why}; reconnecting in {} (attempt {attempt} of {})",
+                seconds(delay),
+                settings.backoff.tries
+            )),
+            ..Update::default()
+        });
+        tokio::select! {
+            () = tokio::time::sleep(delay) => {}
+            () = stopped(&mut stop) => return,
+        }
+    }
+}
+
+/// The supervised servers of a session. Start and shut down on a tokio runtime.
+pub struct Servers {
+    stop: watch::Sender<bool>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    peers: Peers,
+}
+
+impl Servers {
+    /// Starts a supervisor for each server; every state change goes to `batcher`.
+    pub fn start(servers: Vec<(String, Launch)>, settings: Settings, batcher: &Batcher) -> Servers {
+        let (stop, watching) = watch::channel(false);
+        let local = Arc::new(Semaphore::new(settings.local_window.max(1)));
+        let remote = Arc::new(Semaphore::new(settings.remote_window.max(1)));
+        let settings = Arc::new(settings);
+        let peers: Peers = Arc::default();
+        let tasks = servers
+            .into_iter()
+            .map(|(name, launch)| {
+                let window = if launch.transport == Transport::Stdio { local.clone() } else { remote.clone() };
+                tokio::spawn(supervise(
+                    name,
+                    launch,
+                    settings.clone(),
+                    window,
+                    batcher.clone(),
+                    peers.clone(),
+                    watching.clone(),
+                ))
+            })
+            .collect();
+        Servers { stop, tasks, peers }
+    }
+
+    /// Calls tools on these servers from outside the runtime that `handle` names.
+    pub fn caller(&self, handle: tokio::runtime::Handle) -> Caller {
+        Caller { handle, peers: self.peers.clone() }
+    }
+
+    /// Closes every connection (each stdio server's process group ends) and waits for the
+    /// supervisors, at most 10 s.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        let all = futures_join_all(self.tasks);
+        let _ = tokio::time::timeout(Duration::from_secs(10), all).await;
+    }
+}
+
+async fn futures_join_all(tasks: Vec<tokio::task::JoinHandle<()>>) {
+    for task in tasks {
+        let _ = task.await;
+    }
+}
 
 /// Calls tools on the live connections from outside the runtime (the session's thread).
 #[derive(Clone)]
@@ -339,7 +807,7 @@ impl Caller {
         let result = self
             .handle
             .block_on(async { tokio::time::timeout(timeout, peer.call_tool(params)).await })
-            .map_err(|_| format!("`{tool}` did not answer within {} s", timeout.as_secs_f32()))?
+            .map_err(|_| format!("`{tool}` did not answer within {}", seconds(timeout)))?
             .map_err(|e| format!("`{tool}` failed: {e}"))?;
         let mut text = String::new();
         for block in &result.content {
@@ -363,71 +831,94 @@ impl Caller {
     }
 }
 
+/// The servers of a lock that a session connects: Claude Code's choice (not hidden by another
+/// server, not disabled or denied, project servers only once approved — the others stay
+/// `pending` as Claude Code asks first), each ready to start or with the reason it cannot be.
+pub fn launches(
+    lock: &capc_compiler::lock::model::Lock,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Vec<(String, Result<Launch, LaunchError>)> {
+    use capc_compiler::lock::model::{Approval, Scope};
+    lock.mcp_servers
+        .iter()
+        .filter(|s| s.shadowed_by.is_none() && s.denied_by.is_none())
+        .filter(|s| s.approval != Some(Approval::Disabled))
+        .filter(|s| s.scope != Scope::Project || s.approval == Some(Approval::Approved))
+        .map(|s| (s.name.clone(), crate::launch::prepare(s, &lookup)))
+        .collect()
+}
+
+/// A session's live connections, on their own tokio runtime (the session itself is
+/// synchronous).
+pub struct Live {
+    runtime: tokio::runtime::Runtime,
+    servers: Servers,
+}
+
 impl Live {
-    /// Connects every server of the session that Claude Code would start (stdio and
-    /// Streamable HTTP) except project servers waiting for approval: those stay `pending`, as
-    /// Claude Code asks first. SSE and WebSocket servers are reported `failed` with the reason.
-    pub fn start(session: &mut crate::session::Session, timeout: Duration) -> std::io::Result<Live> {
-        use capc_compiler::lock::model::{Approval, Scope, Transport};
+    /// Connects the session's servers (see [`launches`]); SSE and WebSocket servers and
+    /// entries holding hashed secrets are `failed` with the reason.
+    pub fn start(session: &mut crate::session::Session, settings: Settings) -> std::io::Result<Live> {
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
         let shared: crate::batch::Shared =
             Arc::new(Mutex::new(crate::batch::Versioned { state: session.mcp.clone(), ..Default::default() }));
-        let batcher = runtime.block_on(async { Batcher::spawn(shared.clone(), crate::batch::WINDOW) });
-        let connections = Arc::new(Mutex::new(Vec::new()));
-        let peers: Peers = Arc::new(Mutex::new(std::collections::BTreeMap::new()));
-        for entry in session.loaded.lock.mcp_servers.iter().filter(|s| s.shadowed_by.is_none()) {
-            let waiting = entry.scope == Scope::Project && entry.approval != Some(Approval::Approved);
-            if waiting || entry.approval == Some(Approval::Disabled) || entry.denied_by.is_some() {
-                continue;
+        let servers = runtime.block_on(async {
+            let batcher = Batcher::spawn(shared.clone(), crate::batch::WINDOW);
+            let mut ready = Vec::new();
+            for (name, launch) in launches(&session.loaded.lock, |name| std::env::var(name).ok()) {
+                match launch {
+                    Ok(launch) => ready.push((name, launch)),
+                    Err(e) => {
+                        batcher.send(Update {
+                            server: name,
+                            status: Some(Status::Failed),
+                            error: Some(e.to_string()),
+                            ..Update::default()
+                        });
+                    }
+                }
             }
-            let launch = match crate::launch::prepare(entry, |name| std::env::var(name).ok()) {
-                Ok(launch) => launch,
-                Err(e) => {
-                    batcher.send(Update {
-                        server: entry.name.clone(),
-                        status: Some(Status::Failed),
-                        error: Some(e.to_string()),
-                        ..Update::default()
-                    });
-                    continue;
-                }
-            };
-            let (batcher, connections, peers, name) =
-                (batcher.clone(), connections.clone(), peers.clone(), entry.name.clone());
-            let http = entry.transport == Transport::Http;
-            runtime.spawn(async move {
-                let connection = if http {
-                    connect_http(&name, &launch, timeout, &batcher).await
-                } else {
-                    connect_stdio(&name, &launch, timeout, &batcher).await
-                };
-                if let Some(c) = connection {
-                    if let Ok(mut all) = peers.lock() {
-                        all.insert(name.clone(), c.service.peer().clone());
-                    }
-                    if let Ok(mut all) = connections.lock() {
-                        all.push(c);
-                    }
-                }
-            });
-        }
+            Servers::start(ready, settings, &batcher)
+        });
         session.live = Some(shared);
-        session.caller = Some(Caller { handle: runtime.handle().clone(), peers: peers.clone() });
-        Ok(Live { runtime, connections, peers })
+        session.caller = Some(servers.caller(runtime.handle().clone()));
+        Ok(Live { runtime, servers })
     }
 
     /// Closes every connection (each server's process group ends) and stops the runtime.
     pub fn shutdown(self) {
-        if let Ok(mut peers) = self.peers.lock() {
-            peers.clear();
-        }
-        let connections: Vec<Connection> =
-            self.connections.lock().map(|mut all| std::mem::take(&mut *all)).unwrap_or_default();
-        self.runtime.block_on(async {
-            for c in connections {
-                c.close().await;
-            }
-        });
-        self.runtime.shutdown_timeout(Duration::from_secs(2));
+        let Live { runtime, servers } = self;
+        runtime.block_on(servers.shutdown());
+        runtime.shutdown_timeout(Duration::from_secs(2));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn back_off_doubles_from_one_second_to_thirty() {
+        let backoff = Backoff::default();
+        let delays: Vec<u64> = (1..=backoff.tries).map(|n| backoff.delay(n).as_secs()).collect();
+        assert_eq!(delays, [1, 2, 4, 8, 16]);
+        assert_eq!(backoff.delay(6), Duration::from_secs(30), "capped");
+        assert_eq!(backoff.delay(40), Duration::from_secs(30), "no overflow");
+    }
+
+    #[test]
+    fn settings_read_claude_codes_variables() {
+        let env = |name: &str| match name {
+            "MCP_TIMEOUT" => Some("4500".to_string()),
+            "MCP_SERVER_CONNECTION_BATCH_SIZE" => Some("8".to_string()),
+            "MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE" => Some("zero".to_string()),
+            "MCP_PROTOCOL_NEGOTIATION" => Some("legacy".to_string()),
+            _ => None,
+        };
+        let s = Settings::from_env(env);
+        assert_eq!(s.connect_timeout, Duration::from_millis(4500));
+        assert_eq!((s.local_window, s.remote_window), (8, 20), "an invalid value keeps the default");
+        assert_eq!(s.negotiation, Negotiation::Legacy);
+        assert_eq!(Settings::from_env(|_| None).negotiation, Negotiation::Auto);
     }
 }

@@ -1,141 +1,260 @@
-//! Live MCP connections over stdio, with rmcp, against `@modelcontextprotocol/server-everything`
-//! (installed by `.ci/run`: `npm ci --prefix runtime/tests/servers`) and against servers that
-//! fail in the ways real ones do. In CI (`CI` set) a missing test server is a failure; elsewhere
-//! the live test says it is skipped.
+//! Live MCP connections with rmcp against real servers nobody here wrote —
+//! `@modelcontextprotocol/server-everything` (npm, stdio and Streamable HTTP) and a server on the
+//! PyPI `mcp` package (`tests/servers/dynamic.py`) — and against servers that fail the ways
+//! real ones do (`tests/servers/faulty.cjs`, plain JSON-RPC lines, no SDK). `.ci/run` installs
+//! the test servers; in CI (`CI` set) a missing one is a failure, elsewhere the test says it is
+//! skipped. Every server listens on 127.0.0.1 only.
 
 use capc_compiler::lock::model::{McpServer, Scope, Transport};
 use capc_runtime::batch::{Batcher, Shared, Versioned, WINDOW};
-use capc_runtime::connect::connect_stdio;
+use capc_runtime::connect::{Backoff, Negotiation, Servers, Settings};
 use capc_runtime::launch::prepare;
 use capc_runtime::mcp::{McpState, Status};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-fn everything() -> Option<PathBuf> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    if path.is_file() {
+fn servers_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/servers")
+}
+
+/// An installed test server, or `None` (a skip outside CI, a failure in CI).
+fn installed(path: PathBuf, install: &str) -> Option<PathBuf> {
+    if path.exists() {
         return Some(path);
     }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "server-everything is not installed: run `npm ci --prefix runtime/tests/servers` (.ci/run does)"
-    );
-    eprintln!("skipped: server-everything is not installed (npm ci --prefix runtime/tests/servers)");
+    assert!(std::env::var_os("CI").is_none(), "{} is not installed: {install} (.ci/run does)", path.display());
+    eprintln!("skipped: {} is not installed ({install})", path.display());
     None
 }
 
-fn server(name: &str, command: &str, args: &[&str]) -> McpServer {
+fn everything() -> Option<String> {
+    installed(
+        servers_dir().join("node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
+        "npm ci --prefix runtime/tests/servers",
+    )
+    .map(|p| p.to_string_lossy().into_owned())
+}
+
+fn python() -> Option<String> {
+    installed(
+        servers_dir().join(".venv/bin/python"),
+        "python3 -m venv runtime/tests/servers/.venv && runtime/tests/servers/.venv/bin/pip install --no-deps -r runtime/tests/servers/requirements.txt",
+    )
+    .map(|p| p.to_string_lossy().into_owned())
+}
+
+fn faulty() -> String {
+    servers_dir().join("faulty.cjs").to_string_lossy().into_owned()
+}
+
+fn stdio(name: &str, command: &str, args: &[&str]) -> McpServer {
     McpServer {
         name: name.into(),
         normalized: name.into(),
-        scope: Scope::Project,
+        scope: Scope::User,
         transport: Transport::Stdio,
-        path: ".mcp.json".into(),
+        path: ".claude.json".into(),
         command: Some(command.into()),
         args: args.iter().map(|a| a.to_string()).collect(),
         ..McpServer::default()
     }
 }
 
-fn shared(servers: &[McpServer]) -> Shared {
+fn http(name: &str, url: &str) -> McpServer {
+    McpServer { transport: Transport::Http, command: None, url: Some(url.into()), ..stdio(name, "", &[]) }
+}
+
+/// Connections to `entries`, feeding one batched state.
+struct Harness {
+    shared: Shared,
+    servers: Servers,
+}
+
+fn start(entries: &[McpServer], settings: Settings) -> Harness {
     let mut lock = capc_compiler::lock::resolve::resolve(Vec::new()).lock;
-    lock.mcp_servers = servers.to_vec();
-    Arc::new(Mutex::new(Versioned { state: McpState::from_lock(&lock), ..Versioned::default() }))
+    lock.mcp_servers = entries.to_vec();
+    let shared = Arc::new(Mutex::new(Versioned { state: McpState::from_lock(&lock), ..Versioned::default() }));
+    let batcher = Batcher::spawn(shared.clone(), WINDOW);
+    let launches = entries
+        .iter()
+        .map(|e| (e.name.clone(), prepare(e, |name| std::env::var(name).ok()).expect("prepares")))
+        .collect();
+    Harness { shared, servers: Servers::start(launches, settings, &batcher) }
 }
 
-async fn settle() {
-    tokio::time::sleep(WINDOW * 4).await;
+/// What the state says of one server.
+#[derive(Debug, Clone)]
+struct Seen {
+    status: Status,
+    error: Option<String>,
+    tools: Vec<String>,
 }
 
-fn status(shared: &Shared, name: &str) -> (Status, Option<String>, usize) {
-    let guard = shared.lock().expect("state");
-    let s = guard.state.servers().find(|s| s.name == name).expect("server in state");
-    (s.status, s.error.clone(), s.tools.len())
+impl Harness {
+    fn seen(&self, name: &str) -> Seen {
+        let guard = self.shared.lock().expect("state");
+        let s = guard.state.servers().find(|s| s.name == name).expect("server in state");
+        Seen { status: s.status, error: s.error.clone(), tools: s.tools.iter().map(|t| t.name.to_string()).collect() }
+    }
+
+    /// Waits (up to `within`) until `name`'s state satisfies `test`; the last state either way.
+    async fn until(&self, name: &str, within: Duration, test: impl Fn(&Seen) -> bool) -> Seen {
+        let deadline = Instant::now() + within;
+        loop {
+            let seen = self.seen(name);
+            if test(&seen) || Instant::now() > deadline {
+                return seen;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Calls a tool through the session's caller (which blocks, so off the async threads).
+    async fn call(&self, server: &str, tool: &str, arguments: serde_json::Value) -> String {
+        let caller = self.servers.caller(tokio::runtime::Handle::current());
+        let (server, tool) = (server.to_string(), tool.to_string());
+        let arguments = arguments.as_object().cloned();
+        tokio::task::spawn_blocking(move || caller.call(&server, &tool, arguments, Duration::from_secs(10)))
+            .await
+            .expect("joins")
+            .expect("the call succeeds")
+            .text
+    }
+}
+
+fn quick() -> Settings {
+    Settings { connect_timeout: Duration::from_secs(20), ..Settings::default() }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_everything_connects_and_lists() {
     let Some(script) = everything() else { return };
-    let script = script.to_string_lossy().into_owned();
-    let entry = server("everything", "node", &[&script, "stdio"]);
-    let shared = shared(std::slice::from_ref(&entry));
-    let batcher = Batcher::spawn(shared.clone(), WINDOW);
-    let launch = prepare(&entry, |name| std::env::var(name).ok()).expect("prepares");
-    let connection = connect_stdio("everything", &launch, Duration::from_secs(20), &batcher).await.expect("connects");
-    // It announces more tools right after `initialized`; give the re-list a moment.
-    tokio::time::sleep(Duration::from_millis(800)).await;
-    settle().await;
-    let (state, error, tools) = status(&shared, "everything");
-    assert_eq!(state, Status::Connected, "{error:?}");
-    assert!(tools >= 5, "server-everything lists its tools: {tools}");
+    let h = start(&[stdio("everything", "node", &[&script, "stdio"])], quick());
+    // It announces more tools right after `initialized`; the re-list follows.
+    let seen = h.until("everything", Duration::from_secs(20), |s| s.tools.len() >= 10).await;
+    assert_eq!(seen.status, Status::Connected, "{:?}", seen.error);
+    assert!(seen.tools.contains(&"mcp__everything__echo".to_string()), "{:?}", seen.tools);
     {
-        let guard = shared.lock().expect("state");
+        let guard = h.shared.lock().expect("state");
         let names: Vec<&str> = guard.state.tools().iter().map(|t| &*t.name).collect();
-        assert!(names.contains(&"mcp__everything__echo"), "{names:?}");
         assert!(names.windows(2).all(|w| w[0] <= w[1]), "tools are kept sorted");
         let server = guard.state.servers().next().expect("one server");
         assert!(!server.prompts.is_empty(), "it offers prompts");
         assert!(server.prompts.iter().all(|p| p.starts_with("mcp__everything__")), "{:?}", server.prompts);
     }
-    connection.close().await;
+    assert_eq!(h.call("everything", "echo", serde_json::json!({"message": "hi"})).await, "Echo: hi");
+    h.servers.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn servers_that_fail_say_why() {
-    let missing = server("missing", "capc-no-such-mcp-server", &[]);
-    let exits = server("exits", "sh", &["-c", "echo 'fatal: missing API key' >&2; exit 1"]);
-    let hangs = server("hangs", "sh", &["-c", "sleep 30"]);
-    let shared = shared(&[missing.clone(), exits.clone(), hangs.clone()]);
-    let batcher = Batcher::spawn(shared.clone(), WINDOW);
-    let timeout = Duration::from_millis(1500);
-    let (l1, l2, l3) = (
-        prepare(&missing, |_| None).expect("prepares"),
-        prepare(&exits, |_| None).expect("prepares"),
-        prepare(&hangs, |_| None).expect("prepares"),
+async fn servers_that_fail_say_why_and_the_others_connect() {
+    let entries = [
+        stdio("missing", "capc-no-such-mcp-server", &[]),
+        stdio("exits", "sh", &["-c", "echo 'fatal: missing API key' >&2; exit 1"]),
+        stdio("hangs", "sh", &["-c", "sleep 30"]),
+        stdio("healthy", "node", &[&faulty()]),
+    ];
+    let settings = Settings { connect_timeout: Duration::from_millis(1500), local_window: 4, ..Settings::default() };
+    let h = start(&entries, settings);
+    let failed = |s: &Seen| s.status == Status::Failed;
+    let missing = h.until("missing", Duration::from_secs(5), failed).await;
+    assert!(
+        missing.error.as_deref().is_some_and(|e| e.contains("cannot start `capc-no-such-mcp-server`")),
+        "{missing:?}"
     );
-    let results = tokio::join!(
-        connect_stdio("missing", &l1, timeout, &batcher),
-        connect_stdio("exits", &l2, timeout, &batcher),
-        connect_stdio("hangs", &l3, timeout, &batcher),
-    );
-    assert!(results.0.is_none() && results.1.is_none() && results.2.is_none());
-    settle().await;
-    let (state, error, _) = status(&shared, "missing");
-    assert_eq!(state, Status::Failed);
-    assert!(error.as_deref().is_some_and(|e| e.contains("cannot start `capc-no-such-mcp-server`")), "{error:?}");
-    let (state, error, _) = status(&shared, "exits");
-    assert_eq!(state, Status::Failed);
-    assert!(error.as_deref().is_some_and(|e| e.contains("fatal: missing API key")), "the stderr tail: {error:?}");
-    let (state, error, _) = status(&shared, "hangs");
-    assert_eq!(state, Status::Failed);
-    assert!(error.as_deref().is_some_and(|e| e.contains("no answer to initialize within 1.5 s")), "{error:?}");
+    let exits = h.until("exits", Duration::from_secs(5), failed).await;
+    let error = exits.error.unwrap_or_default();
+    assert!(error.contains("exited during initialize (exit status: 1)"), "the exit status: {error}");
+    assert!(error.contains("fatal: missing API key"), "the stderr tail: {error}");
+    let hangs = h.until("hangs", Duration::from_secs(5), failed).await;
+    assert!(hangs.error.as_deref().is_some_and(|e| e.contains("no answer to initialize within 1.5 s")), "{hangs:?}");
+    let healthy = h.until("healthy", Duration::from_secs(5), |s| s.status == Status::Connected).await;
+    assert!(healthy.tools.contains(&"mcp__healthy__echo".to_string()), "{healthy:?}");
+    h.servers.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_server_that_crashes_mid_session_is_failed_with_its_stderr() {
-    let Some(script) = everything() else { return };
-    // server-everything, in a node process that exits 1.5 s after it starts.
+async fn a_stdio_server_that_crashes_mid_session_is_failed_with_its_exit_and_stderr() {
+    // The fault server, in a node process that exits 1.5 s after it starts.
     let code = format!(
-        "setTimeout(() => {{ console.error('fatal: lost the database'); process.exit(3) }}, 1500); \
-         process.argv.splice(1, 0, 'x'); import('file://{}')",
-        script.display()
+        "setTimeout(() => {{ console.error('fatal: lost the database'); process.exit(3) }}, 1500); require({:?})",
+        faulty()
     );
-    let entry = server("crashy", "node", &["-e", &code, "stdio"]);
-    let shared = shared(std::slice::from_ref(&entry));
-    let batcher = Batcher::spawn(shared.clone(), WINDOW);
-    let launch = prepare(&entry, |_| None).expect("prepares");
-    let connection = connect_stdio("crashy", &launch, Duration::from_secs(20), &batcher).await.expect("connects");
-    settle().await;
-    assert_eq!(status(&shared, "crashy").0, Status::Connected);
-    tokio::time::sleep(Duration::from_millis(2500)).await;
-    let (state, error, tools) = status(&shared, "crashy");
-    assert_eq!(state, Status::Failed);
-    assert_eq!(tools, 0, "a failed server's tools are cleared");
-    let error = error.unwrap_or_default();
-    assert!(error.contains("closed the connection") && error.contains("fatal: lost the database"), "{error}");
-    connection.close().await;
+    let h = start(&[stdio("crashy", "node", &["-e", &code]), stdio("steady", "node", &[&faulty()])], quick());
+    let seen = h.until("crashy", Duration::from_secs(10), |s| s.status == Status::Connected).await;
+    assert_eq!(seen.status, Status::Connected, "{seen:?}");
+    let seen = h.until("crashy", Duration::from_secs(10), |s| s.status == Status::Failed).await;
+    assert!(seen.tools.is_empty(), "a failed server's tools are cleared");
+    let error = seen.error.unwrap_or_default();
+    assert!(error.contains("closed the connection (it exited: exit status: 3)"), "{error}");
+    assert!(error.contains("fatal: lost the database"), "{error}");
+    // stdio servers are not reconnected; the other server is untouched.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(h.seen("crashy").status, Status::Failed);
+    assert_eq!(h.seen("steady").status, Status::Connected);
+    h.servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_lines_invalid_schemas_and_huge_descriptions() {
+    let script = faulty();
+    let entries = [
+        stdio("junk", "node", &[&script, "--junk"]),
+        stdio("schema", "node", &[&script, "--bad-schema"]),
+        stdio("huge", "node", &[&script, "--huge-description", "50"]),
+        stdio("broken", "node", &[&script, "--broken-list"]),
+    ];
+    let settings = Settings { connect_timeout: Duration::from_secs(4), local_window: 4, ..Settings::default() };
+    let h = start(&entries, settings);
+    // Lines that are not JSON are skipped; the answers between them are read.
+    let junk = h.until("junk", Duration::from_secs(10), |s| s.status == Status::Connected).await;
+    assert!(junk.tools.contains(&"mcp__junk__echo".to_string()), "{junk:?}");
+    assert_eq!(junk.error, None);
+    // A tools/list answer that does not fit the schema: connected, no tools, and why.
+    let schema = h.until("schema", Duration::from_secs(10), |s| s.status == Status::Connected).await;
+    assert!(schema.tools.is_empty(), "{schema:?}");
+    assert!(schema.error.as_deref().is_some_and(|e| e.contains("tools/list failed")), "{schema:?}");
+    // A 50 MB description is read, then cut at 2,048 characters with Claude Code's marker.
+    let huge = h.until("huge", Duration::from_secs(10), |s| s.status != Status::Pending).await;
+    assert_eq!(huge.status, Status::Connected, "{huge:?}");
+    {
+        let guard = h.shared.lock().expect("state");
+        let tool = guard.state.tools().iter().find(|t| &*t.name == "mcp__huge__huge").expect("the huge tool");
+        assert_eq!(tool.description.chars().count(), 2048 + "… [truncated]".chars().count());
+        assert!(tool.description.ends_with("… [truncated]"));
+    }
+    // An answer that never parses is a listing that never ends.
+    let broken = h.until("broken", Duration::from_secs(10), |s| s.status == Status::Failed).await;
+    assert!(broken.error.as_deref().is_some_and(|e| e.contains("listing took over 4 s")), "{broken:?}");
+    h.servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_list_changed_flood_is_at_most_one_state_change_per_window() {
+    let script = faulty();
+    let h = start(&[stdio("flood", "node", &[&script]), stdio("calm", "node", &[&script])], quick());
+    for name in ["flood", "calm"] {
+        let seen = h.until(name, Duration::from_secs(10), |s| s.status == Status::Connected).await;
+        assert_eq!(seen.status, Status::Connected, "{seen:?}");
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let before = h.shared.lock().expect("state").version;
+    let started = Instant::now();
+    // 1,000 tools/list_changed in one second, then a real change at the end.
+    h.call("flood", "flood", serde_json::json!({"count": 1000})).await;
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    h.call("flood", "add_tool", serde_json::json!({"name": "after_the_flood"})).await;
+    let seen =
+        h.until("flood", Duration::from_secs(5), |s| s.tools.contains(&"mcp__flood__after_the_flood".into())).await;
+    let elapsed = started.elapsed();
+    let changes = h.shared.lock().expect("state").version - before;
+    let windows = elapsed.as_millis() as u64 / WINDOW.as_millis() as u64 + 1;
+    assert!(changes <= windows, "{changes} state changes in {elapsed:?} ({windows} windows)");
+    assert!(changes >= 2, "the flood was seen: {changes}");
+    assert_eq!(seen.status, Status::Connected, "{seen:?}");
+    assert_eq!(h.seen("calm").status, Status::Connected);
+    h.servers.shutdown().await;
 }
 
 /// A free port on 127.0.0.1 (the listener is dropped before the server takes it).
@@ -143,15 +262,13 @@ fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn server_everything_over_streamable_http() {
-    let Some(script) = everything() else { return };
-    let port = free_port();
-    let preload = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/servers/loopback.cjs");
-    let mut child = tokio::process::Command::new("node")
+/// server-everything over Streamable HTTP on 127.0.0.1:`port` (a preload keeps it off other
+/// interfaces); waits until it listens.
+async fn everything_http(script: &str, port: u16) -> tokio::process::Child {
+    let child = tokio::process::Command::new("node")
         .arg("--require")
-        .arg(&preload)
-        .arg(&script)
+        .arg(servers_dir().join("loopback.cjs"))
+        .arg(script)
         .arg("streamableHttp")
         .env("PORT", port.to_string())
         .stdout(std::process::Stdio::null())
@@ -159,34 +276,149 @@ async fn server_everything_over_streamable_http() {
         .kill_on_drop(true)
         .spawn()
         .expect("node starts");
-    // Wait until it listens (on loopback only).
-    let mut up = false;
-    for _ in 0..100 {
+    listening(port).await;
+    child
+}
+
+async fn listening(port: u16) {
+    for _ in 0..200 {
         if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            up = true;
-            break;
+            return;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert!(up, "server-everything did not listen on 127.0.0.1:{port}");
-    let entry = McpServer {
-        transport: Transport::Http,
-        command: None,
-        url: Some(format!("http://127.0.0.1:{port}/mcp")),
-        headers: [("X-Team".to_string(), "${CAPC_TEST_TEAM:-qa}".to_string())].into(),
-        ..server("remote", "", &[])
+    panic!("nothing listens on 127.0.0.1:{port}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_everything_over_streamable_http_survives_a_restart() {
+    let Some(script) = everything() else { return };
+    let port = free_port();
+    let mut server = everything_http(&script, port).await;
+    let mut entry = http("remote", &format!("http://127.0.0.1:{port}/mcp"));
+    entry.headers = [("X-Team".to_string(), "${CAPC_TEST_TEAM:-qa}".to_string())].into();
+    assert_eq!(prepare(&entry, |_| None).expect("prepares").headers["X-Team"], "qa");
+    let settings = Settings { ping_every: Duration::from_millis(200), ..quick() };
+    let h = start(&[entry], settings);
+    let seen = h.until("remote", Duration::from_secs(10), |s| s.status == Status::Connected).await;
+    assert_eq!(seen.status, Status::Connected, "{seen:?}");
+    assert!(seen.tools.len() >= 5, "{seen:?}");
+    // The server restarts: the next ping fails, the server is pending while it reconnects
+    // (1 s, then 2 s, ...), and once it is back everything is listed again.
+    server.kill().await.expect("kills");
+    let down = h.until("remote", Duration::from_secs(5), |s| s.status == Status::Pending).await;
+    assert!(down.error.as_deref().is_some_and(|e| e.contains("reconnecting in 1 s (attempt 1 of 5)")), "{down:?}");
+    let mut server = everything_http(&script, port).await;
+    let back = h.until("remote", Duration::from_secs(15), |s| s.status == Status::Connected).await;
+    assert_eq!(back.status, Status::Connected, "{back:?}");
+    assert_eq!(back.error, None);
+    assert_eq!(back.tools.len(), seen.tools.len());
+    assert_eq!(h.call("remote", "echo", serde_json::json!({"message": "again"})).await, "Echo: again");
+    h.servers.shutdown().await;
+    server.kill().await.expect("kills");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_server_that_stays_down_is_retried_with_back_off_then_failed() {
+    let Some(script) = everything() else { return };
+    let port = free_port();
+    let mut server = everything_http(&script, port).await;
+    let backoff = Backoff { tries: 5, first: Duration::from_millis(40), cap: Duration::from_millis(400) };
+    let settings = Settings { ping_every: Duration::from_millis(100), backoff, ..quick() };
+    let h = start(&[http("gone", &format!("http://127.0.0.1:{port}/mcp"))], settings);
+    let seen = h.until("gone", Duration::from_secs(10), |s| s.status == Status::Connected).await;
+    assert_eq!(seen.status, Status::Connected, "{seen:?}");
+    server.kill().await.expect("kills");
+    // Each attempt is announced as pending; they come 40, 80, 160, 320 and 400 ms apart.
+    let mut attempts = Vec::new();
+    let started = Instant::now();
+    let failed = loop {
+        let seen = h.seen("gone");
+        if seen.status == Status::Failed {
+            break seen;
+        }
+        if let Some(at) = seen.error.as_deref().and_then(|e| e.find("(attempt ")) {
+            let attempt = seen.error.as_deref().unwrap_or_default()[at..].to_string();
+            if attempts.last() != Some(&attempt) {
+                attempts.push(attempt);
+            }
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "never failed: {seen:?}");
+        tokio::time::sleep(Duration::from_millis(5)).await;
     };
-    let shared = shared(std::slice::from_ref(&entry));
-    let batcher = Batcher::spawn(shared.clone(), WINDOW);
-    let launch = prepare(&entry, |_| None).expect("prepares");
-    assert_eq!(launch.headers["X-Team"], "qa");
-    let connection = capc_runtime::connect::connect_http("remote", &launch, Duration::from_secs(10), &batcher)
-        .await
-        .expect("connects");
-    settle().await;
-    let (state, error, tools) = status(&shared, "remote");
-    assert_eq!(state, Status::Connected, "{error:?}");
-    assert!(tools >= 5, "{tools} tools");
-    connection.close().await;
-    let _ = child.kill().await;
+    let elapsed = started.elapsed();
+    assert_eq!(attempts, (1..=5).map(|n| format!("(attempt {n} of 5)")).collect::<Vec<_>>());
+    assert!(elapsed >= Duration::from_millis(40 + 80 + 160 + 320 + 400), "{elapsed:?}");
+    assert!(failed.tools.is_empty());
+    let error = failed.error.unwrap_or_default();
+    assert!(error.contains("gave up after 5 reconnection attempts"), "{error}");
+    assert!(error.contains("Connection refused"), "the cause is named: {error}");
+    h.servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_python_mcp_server_adds_and_removes_tools_in_both_protocols() {
+    let Some(python) = python() else { return };
+    let script = servers_dir().join("dynamic.py").to_string_lossy().into_owned();
+    // `legacy` negotiates 2025-11-25 (list_changed notifications); `auto` negotiates
+    // 2026-07-28 with mcp 2.x, where changes come only on a subscriptions/listen stream.
+    for negotiation in [Negotiation::Legacy, Negotiation::Auto] {
+        let settings = Settings { negotiation, ..quick() };
+        let h = start(&[stdio("dynamic", &python, &[&script])], settings);
+        let seen = h.until("dynamic", Duration::from_secs(20), |s| s.status == Status::Connected).await;
+        assert_eq!(seen.status, Status::Connected, "{negotiation:?}: {seen:?}");
+        assert!(seen.tools.contains(&"mcp__dynamic__hello".to_string()), "{seen:?}");
+        assert_eq!(
+            h.call("dynamic", "add_tool", serde_json::json!({"name": "weather.now"})).await,
+            "added weather.now"
+        );
+        let added = "mcp__dynamic__weather_now".to_string();
+        let seen = h.until("dynamic", Duration::from_secs(5), |s| s.tools.contains(&added)).await;
+        assert!(seen.tools.contains(&added), "{negotiation:?}: the new tool is listed, normalized: {seen:?}");
+        assert_eq!(h.call("dynamic", "weather.now", serde_json::json!({})).await, "weather.now");
+        h.call("dynamic", "remove_tool", serde_json::json!({"name": "hello"})).await;
+        let seen =
+            h.until("dynamic", Duration::from_secs(5), |s| !s.tools.contains(&"mcp__dynamic__hello".into())).await;
+        assert!(!seen.tools.contains(&"mcp__dynamic__hello".to_string()), "{negotiation:?}: {seen:?}");
+        h.servers.shutdown().await;
+    }
+}
+
+/// The processes whose command line contains `marker`.
+fn processes_with(marker: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            if String::from_utf8_lossy(&cmdline).contains(marker) {
+                found.push(pid);
+            }
+        }
+    }
+    found
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_server_process_outlives_the_session() {
+    let marker = format!("capc-orphan-check-{}", std::process::id());
+    // A wrapper shell whose server child would survive if only the shell were killed, a
+    // server still in initialize, and a connected one.
+    let script = faulty();
+    let entries = [
+        stdio("wrapped", "sh", &["-c", &format!("node {script} {marker}-a; true")]),
+        stdio("starting", "node", &["-e", "setTimeout(() => {}, 60000)", &format!("{marker}-b")]),
+        stdio("direct", "node", &[&script, &format!("{marker}-c")]),
+    ];
+    let h = start(&entries, Settings { local_window: 3, ..quick() });
+    for name in ["wrapped", "direct"] {
+        let seen = h.until(name, Duration::from_secs(10), |s| s.status == Status::Connected).await;
+        assert_eq!(seen.status, Status::Connected, "{seen:?}");
+    }
+    assert!(processes_with(&marker).len() >= 4, "the servers run: {:?}", processes_with(&marker));
+    h.servers.shutdown().await;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !processes_with(&marker).is_empty() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(processes_with(&marker), Vec::<u32>::new(), "orphans after shutdown");
 }
