@@ -559,7 +559,9 @@ async fn connect(
     let mut update = listing.update;
     problems.extend(listing.problems);
     update.status = Some(Status::Connected);
-    update.instructions = conn.service.peer_info().and_then(|info| info.instructions.clone());
+    let info = conn.service.peer_info();
+    update.instructions = info.as_ref().and_then(|info| info.instructions.clone());
+    update.protocol = info.map(|info| info.protocol_version.to_string());
     update.error = (!problems.is_empty()).then(|| problems.join("; "));
     Ok((conn, update))
 }

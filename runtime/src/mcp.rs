@@ -65,6 +65,9 @@ pub struct Server {
     pub resources: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub instructions: Option<String>,
+    /// The protocol version negotiated with a connected server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
 }
 
 /// A server's new state, as a connection reports it.
@@ -84,6 +87,9 @@ pub struct Update {
     pub resources: Option<Vec<String>>,
     #[serde(default)]
     pub instructions: Option<String>,
+    /// The negotiated protocol version (kept until the server fails or is disabled).
+    #[serde(default)]
+    pub protocol: Option<String>,
 }
 
 /// A tool as a server lists it.
@@ -128,6 +134,7 @@ impl McpState {
                     prompts: Vec::new(),
                     resources: Vec::new(),
                     instructions: None,
+                    protocol: None,
                 },
             );
         }
@@ -183,6 +190,9 @@ impl McpState {
                 Some(resources) => server.resources = resources,
                 None if cleared => server.resources.clear(),
                 None => {}
+            }
+            if u.protocol.is_some() || cleared {
+                server.protocol = u.protocol;
             }
             if let Some(text) = u.instructions {
                 server.instructions = Some(truncate_description(&text));

@@ -475,8 +475,14 @@ impl Session {
                      "hooks": lock.hooks.len(), "permissions": lock.permissions.len()},
             "turns": self.turns,
             "grant": self.grant,
-            "mcp_servers": self.mcp.servers().map(|s| json!({"name": s.name, "status": s.status, "error": s.error,
-                "tools": s.tools.len(), "prompts": s.prompts.len(), "resources": s.resources.len()})).collect::<Vec<_>>(),
+            "mcp_servers": self.mcp.servers().map(|s| {
+                let mut server = json!({"name": s.name, "status": s.status, "error": s.error,
+                    "tools": s.tools.len(), "prompts": s.prompts.len(), "resources": s.resources.len()});
+                if let Some(protocol) = &s.protocol {
+                    server["protocol"] = json!(protocol);
+                }
+                server
+            }).collect::<Vec<_>>(),
         })
     }
 

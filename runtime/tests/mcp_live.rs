@@ -87,6 +87,7 @@ fn start(entries: &[McpServer], settings: Settings) -> Harness {
 #[derive(Debug, Clone)]
 struct Seen {
     status: Status,
+    protocol: Option<String>,
     error: Option<String>,
     tools: Vec<String>,
 }
@@ -95,7 +96,12 @@ impl Harness {
     fn seen(&self, name: &str) -> Seen {
         let guard = self.shared.lock().expect("state");
         let s = guard.state.servers().find(|s| s.name == name).expect("server in state");
-        Seen { status: s.status, error: s.error.clone(), tools: s.tools.iter().map(|t| t.name.to_string()).collect() }
+        Seen {
+            status: s.status,
+            protocol: s.protocol.clone(),
+            error: s.error.clone(),
+            tools: s.tools.iter().map(|t| t.name.to_string()).collect(),
+        }
     }
 
     /// Waits (up to `within`) until `name`'s state satisfies `test`; the last state either way.
@@ -135,6 +141,8 @@ async fn server_everything_connects_and_lists() {
     let seen = h.until("everything", Duration::from_secs(20), |s| s.tools.len() >= 10).await;
     assert_eq!(seen.status, Status::Connected, "{:?}", seen.error);
     assert!(seen.tools.contains(&"mcp__everything__echo".to_string()), "{:?}", seen.tools);
+    // `auto` negotiation falls back to `initialize`: the TypeScript SDK 1.x has no discover.
+    assert_eq!(seen.protocol.as_deref(), Some("2025-11-25"));
     {
         let guard = h.shared.lock().expect("state");
         let names: Vec<&str> = guard.state.tools().iter().map(|t| &*t.name).collect();
@@ -257,6 +265,38 @@ async fn a_list_changed_flood_is_at_most_one_state_change_per_window() {
     h.servers.shutdown().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tool_calls_are_cut_at_100000_characters_and_time_out() {
+    let h = start(&[stdio("tools", "node", &[&faulty()])], quick());
+    let seen = h.until("tools", Duration::from_secs(10), |s| s.status == Status::Connected).await;
+    assert_eq!(seen.status, Status::Connected, "{seen:?}");
+    let caller = h.servers.caller(tokio::runtime::Handle::current());
+    let (big, stalled, fits) = tokio::task::spawn_blocking(move || {
+        let args = |chars: u32| serde_json::json!({ "chars": chars }).as_object().cloned();
+        (
+            caller.call("tools", "big", args(150_000), Duration::from_secs(10)),
+            caller.call("tools", "stall", None, Duration::from_millis(300)),
+            caller.call("tools", "big", args(100_000), Duration::from_secs(10)),
+        )
+    })
+    .await
+    .expect("joins");
+    let big = big.expect("answers");
+    assert!(big.truncated);
+    assert!(big.text.starts_with(&"y".repeat(100_000)));
+    assert!(
+        big.text.ends_with("[result truncated: 150000 characters, the first 100000 shown]"),
+        "{}",
+        &big.text[100_000..]
+    );
+    let fits = fits.expect("answers");
+    assert!(!fits.truncated && fits.text.len() == 100_000);
+    assert_eq!(stalled.expect_err("times out"), "`stall` did not answer within 0.3 s");
+    // The server is still there after a call it never answered.
+    assert_eq!(h.call("tools", "echo", serde_json::json!({"text": "still here"})).await, "still here");
+    h.servers.shutdown().await;
+}
+
 /// A free port on 127.0.0.1 (the listener is dropped before the server takes it).
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
@@ -361,26 +401,52 @@ async fn a_python_mcp_server_adds_and_removes_tools_in_both_protocols() {
     let Some(python) = python() else { return };
     let script = servers_dir().join("dynamic.py").to_string_lossy().into_owned();
     // `legacy` negotiates 2025-11-25 (list_changed notifications); `auto` negotiates
-    // 2026-07-28 with mcp 2.x, where changes come only on a subscriptions/listen stream.
-    for negotiation in [Negotiation::Legacy, Negotiation::Auto] {
-        let settings = Settings { negotiation, ..quick() };
-        let h = start(&[stdio("dynamic", &python, &[&script])], settings);
+    // 2026-07-28 with mcp 2.x, where changes come only on a subscriptions/listen stream —
+    // over stdio and over Streamable HTTP.
+    for (negotiation, over_http) in
+        [(Negotiation::Legacy, false), (Negotiation::Auto, false), (Negotiation::Auto, true)]
+    {
+        let case = format!("{negotiation:?}, {}", if over_http { "http" } else { "stdio" });
+        let mut http_server = None;
+        let entry = if over_http {
+            let port = free_port();
+            http_server = Some(
+                tokio::process::Command::new(&python)
+                    .args([script.as_str(), "http", &port.to_string()])
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .kill_on_drop(true)
+                    .spawn()
+                    .expect("python starts"),
+            );
+            listening(port).await;
+            http("dynamic", &format!("http://127.0.0.1:{port}/mcp"))
+        } else {
+            stdio("dynamic", &python, &[&script])
+        };
+        let h = start(&[entry], Settings { negotiation, ..quick() });
         let seen = h.until("dynamic", Duration::from_secs(20), |s| s.status == Status::Connected).await;
-        assert_eq!(seen.status, Status::Connected, "{negotiation:?}: {seen:?}");
-        assert!(seen.tools.contains(&"mcp__dynamic__hello".to_string()), "{seen:?}");
+        assert_eq!(seen.status, Status::Connected, "{case}: {seen:?}");
+        assert!(seen.tools.contains(&"mcp__dynamic__hello".to_string()), "{case}: {seen:?}");
+        let protocol = if negotiation == Negotiation::Auto { "2026-07-28" } else { "2025-11-25" };
+        assert_eq!(seen.protocol.as_deref(), Some(protocol), "{case}");
         assert_eq!(
             h.call("dynamic", "add_tool", serde_json::json!({"name": "weather.now"})).await,
             "added weather.now"
         );
         let added = "mcp__dynamic__weather_now".to_string();
         let seen = h.until("dynamic", Duration::from_secs(5), |s| s.tools.contains(&added)).await;
-        assert!(seen.tools.contains(&added), "{negotiation:?}: the new tool is listed, normalized: {seen:?}");
+        assert!(seen.tools.contains(&added), "{case}: the new tool is listed, normalized: {seen:?}");
         assert_eq!(h.call("dynamic", "weather.now", serde_json::json!({})).await, "weather.now");
         h.call("dynamic", "remove_tool", serde_json::json!({"name": "hello"})).await;
-        let seen =
-            h.until("dynamic", Duration::from_secs(5), |s| !s.tools.contains(&"mcp__dynamic__hello".into())).await;
-        assert!(!seen.tools.contains(&"mcp__dynamic__hello".to_string()), "{negotiation:?}: {seen:?}");
+        let gone = |s: &Seen| !s.tools.contains(&"mcp__dynamic__hello".into());
+        let seen = h.until("dynamic", Duration::from_secs(5), gone).await;
+        assert!(gone(&seen), "{case}: {seen:?}");
+        assert_eq!(seen.error, None, "{case}");
         h.servers.shutdown().await;
+        if let Some(mut server) = http_server {
+            server.kill().await.expect("kills");
+        }
     }
 }
 

@@ -13,8 +13,9 @@
 // --flood N               after `initialized`, send N notifications/tools/list_changed
 // --flood-rate R          ... at R per second (default 1000)
 //
-// Tools: `echo {text}` answers the text; `add_tool {name}` / `remove_tool {name}` change the
-// list and send tools/list_changed; `flood {count}` sends that many list_changed at the rate.
+// Tools: `echo {text}` answers the text; `big {chars}` answers that many characters;
+// `stall` never answers; `add_tool {name}` / `remove_tool {name}` change the list and send
+// tools/list_changed; `flood {count}` sends that many list_changed at the rate.
 'use strict';
 
 const args = process.argv.slice(2);
@@ -94,6 +95,8 @@ function answer(request) {
       const name = params && params.name;
       const input = (params && params.arguments) || {};
       if (name === 'echo') return reply({ content: [{ type: 'text', text: String(input.text) }] });
+      if (name === 'big') return reply({ content: [{ type: 'text', text: 'y'.repeat(Number(input.chars) || 0) }] });
+      if (name === 'stall') return;
       if (name === 'add_tool' || name === 'remove_tool') {
         if (name === 'add_tool') tools.set(input.name, { name: input.name, description: 'Added at run time.', inputSchema: { type: 'object' } });
         else tools.delete(input.name);
@@ -111,6 +114,8 @@ function answer(request) {
   }
 }
 
+tools.set('big', { name: 'big', description: 'Answers many characters.', inputSchema: { type: 'object' } });
+tools.set('stall', { name: 'stall', description: 'Never answers.', inputSchema: { type: 'object' } });
 tools.set('add_tool', { name: 'add_tool', description: 'Adds a tool.', inputSchema: { type: 'object' } });
 tools.set('remove_tool', { name: 'remove_tool', description: 'Removes a tool.', inputSchema: { type: 'object' } });
 tools.set('flood', { name: 'flood', description: 'Sends list_changed notifications.', inputSchema: { type: 'object' } });
