@@ -80,7 +80,8 @@ pub struct Settings {
     /// HTTP server does not tell its clients).
     pub ping_every: Duration,
     /// The largest JSON-RPC message read from a server (rmcp's default is 16 MiB; Claude Code
-    /// has no such cap, so a 50 MB tool description must still be read, then cut).
+    /// has no such cap, so a 50 MB tool description must still be read, then cut). A longer
+    /// line is dropped by rmcp, and the request it answered then times out.
     pub max_message_bytes: usize,
     /// Servers connecting at once: stdio (`MCP_SERVER_CONNECTION_BATCH_SIZE`, 3) and remote
     /// (`MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE`, 20).
@@ -95,7 +96,7 @@ impl Default for Settings {
             negotiation: Negotiation::Auto,
             backoff: Backoff::default(),
             ping_every: Duration::from_secs(30),
-            max_message_bytes: 256 * 1024 * 1024,
+            max_message_bytes: 128 * 1024 * 1024,
             local_window: 3,
             remote_window: 20,
         }
