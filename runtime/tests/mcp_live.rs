@@ -163,7 +163,7 @@ async fn servers_that_fail_say_why_and_the_others_connect() {
         stdio("hangs", "sh", &["-c", "sleep 30"]),
         stdio("healthy", "node", &[&faulty()]),
     ];
-    let settings = Settings { connect_timeout: Duration::from_millis(1500), local_window: 4, ..Settings::default() };
+    let settings = Settings { connect_timeout: Duration::from_secs(3), local_window: 4, ..Settings::default() };
     let h = start(&entries, settings);
     let failed = |s: &Seen| s.status == Status::Failed;
     let missing = h.until("missing", Duration::from_secs(5), failed).await;
@@ -176,7 +176,7 @@ async fn servers_that_fail_say_why_and_the_others_connect() {
     assert!(error.contains("exited during initialize (exit status: 1)"), "the exit status: {error}");
     assert!(error.contains("fatal: missing API key"), "the stderr tail: {error}");
     let hangs = h.until("hangs", Duration::from_secs(5), failed).await;
-    assert!(hangs.error.as_deref().is_some_and(|e| e.contains("no answer to initialize within 1.5 s")), "{hangs:?}");
+    assert!(hangs.error.as_deref().is_some_and(|e| e.contains("no answer to initialize within 3 s")), "{hangs:?}");
     let healthy = h.until("healthy", Duration::from_secs(5), |s| s.status == Status::Connected).await;
     assert!(healthy.tools.contains(&"mcp__healthy__echo".to_string()), "{healthy:?}");
     h.servers.shutdown().await;
@@ -211,10 +211,13 @@ async fn malformed_lines_invalid_schemas_and_huge_descriptions() {
         stdio("junk", "node", &[&script, "--junk"]),
         stdio("schema", "node", &[&script, "--bad-schema"]),
         stdio("huge", "node", &[&script, "--huge-description", "50"]),
-        stdio("broken", "node", &[&script, "--broken-list"]),
     ];
-    let settings = Settings { connect_timeout: Duration::from_secs(4), local_window: 4, ..Settings::default() };
-    let h = start(&entries, settings);
+    let h = start(&entries, quick());
+    // Beside them, with a short timeout: a server whose tools/list answer never parses.
+    let broken = start(
+        &[stdio("broken", "node", &[&script, "--broken-list"])],
+        Settings { connect_timeout: Duration::from_secs(2), ..Settings::default() },
+    );
     // Lines that are not JSON are skipped; the answers between them are read.
     let junk = h.until("junk", Duration::from_secs(10), |s| s.status == Status::Connected).await;
     assert!(junk.tools.contains(&"mcp__junk__echo".to_string()), "{junk:?}");
@@ -233,9 +236,10 @@ async fn malformed_lines_invalid_schemas_and_huge_descriptions() {
         assert!(tool.description.ends_with("… [truncated]"));
     }
     // An answer that never parses is a listing that never ends.
-    let broken = h.until("broken", Duration::from_secs(10), |s| s.status == Status::Failed).await;
-    assert!(broken.error.as_deref().is_some_and(|e| e.contains("listing took over 4 s")), "{broken:?}");
+    let seen = broken.until("broken", Duration::from_secs(10), |s| s.status == Status::Failed).await;
+    assert!(seen.error.as_deref().is_some_and(|e| e.contains("listing took over 2 s")), "{seen:?}");
     h.servers.shutdown().await;
+    broken.servers.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
