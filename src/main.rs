@@ -131,6 +131,12 @@ enum Command {
         /// Connect the lock's MCP servers (stdio and Streamable HTTP; approved ones; `${VAR}` from
         /// the environment) and keep their tools live; without it, server states come only from
         /// `mcp_update` requests
+        ///
+        /// Remote servers that go away are reconnected (5 attempts, 1 s doubling); `status` says
+        /// why a server failed. Claude Code's variables apply: MCP_TIMEOUT (start-up timeout in
+        /// ms, 30000), MCP_SERVER_CONNECTION_BATCH_SIZE (3 stdio servers connecting at once),
+        /// MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE (20), MCP_PROTOCOL_NEGOTIATION=legacy (skip
+        /// `server/discover`).
         #[arg(long)]
         connect: bool,
         #[command(flatten)]
