@@ -230,3 +230,43 @@ fn planted_secrets_reach_no_output() {
         checked.diagnostics
     );
 }
+
+#[test]
+fn local_servers_come_from_the_projects_entry_of_claude_json() {
+    // `~/.claude.json` files a project's own servers and approvals under its absolute path,
+    // so this story is written at run time.
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let (root, home, other) = (scratch.path().join("repo"), scratch.path().join("home"), scratch.path().join("other"));
+    for dir in [&root, &home, &other] {
+        std::fs::create_dir_all(dir).expect("mkdir");
+    }
+    std::fs::write(
+        root.join(".mcp.json"),
+        r#"{"mcpServers": {"db": {"command": "project-db"}, "docs": {"command": "docs-mcp"}}}"#,
+    )
+    .expect("write .mcp.json");
+    let key =
+        |dir: &Path| serde_json::to_string(&dir.canonicalize().expect("canonical").to_string_lossy()).expect("json");
+    let config = format!(
+        r#"{{"mcpServers": {{"db": {{"command": "user-db"}}}},
+  "projects": {{
+    {}: {{"mcpServers": {{"db": {{"command": "local-db"}}}}, "enabledMcpjsonServers": ["docs"]}},
+    {}: {{"mcpServers": {{"elsewhere": {{"command": "not-this-project"}}}}}}
+  }}}}"#,
+        key(&root),
+        key(&other)
+    );
+    std::fs::write(home.join(".claude.json"), config).expect("write .claude.json");
+    let checked = check(&Options { root: root.clone(), user_dir: Some(home), ..Options::default() }).expect("check");
+    let lock = &checked.resolution.as_ref().expect("resolved").lock;
+    let used: Vec<(&str, &str, Option<&str>)> = lock
+        .mcp_servers
+        .iter()
+        .filter(|s| s.shadowed_by.is_none())
+        .map(|s| (s.name.as_str(), s.scope.as_str(), s.command.as_deref()))
+        .collect();
+    assert_eq!(used, [("db", "local", Some("local-db")), ("docs", "project", Some("docs-mcp"))]);
+    let docs = lock.mcp_servers.iter().find(|s| s.name == "docs").expect("docs");
+    assert_eq!(docs.approval, Some(capc_compiler::lock::model::Approval::Approved), "approved in the project's entry");
+    assert_eq!(lock.mcp_servers.iter().filter(|s| s.name == "db").count(), 3, "local, project and user `db`");
+}

@@ -137,6 +137,8 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     for (i, dir) in options.add_dirs.iter().enumerate() {
         roots.push((dir.clone(), Realm::AddDir(i + 1)));
     }
+    // `~/.claude.json` keeps local-scope servers under the project's absolute path.
+    let project_keys = project_keys(&options.root);
     let mut all = Checked::empty(Vec::new());
     for (dir, realm) in roots {
         match std::fs::metadata(&dir) {
@@ -144,7 +146,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
             Ok(_) => return Err(CheckError::NotADirectory(dir)),
             Err(e) => return Err(CheckError::Unreadable(dir, e)),
         }
-        let one = check_root(&dir, realm, !options.skip_hashes);
+        let one = check_root(&dir, realm, !options.skip_hashes, &project_keys);
         all.files_checked += one.files_checked;
         all.files.extend(one.files);
         all.declarations += one.declarations;
@@ -176,6 +178,19 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     all.diagnostics.sort_by(|a, b| key(a).cmp(&key(b)));
     all.diagnostics.dedup_by(|a, b| key(a) == key(b));
     Ok(all)
+}
+
+/// The keys `~/.claude.json` may file the checked project under: its absolute path as given
+/// and with symlinks resolved.
+fn project_keys(root: &Path) -> Vec<String> {
+    let mut keys: Vec<String> = [std::path::absolute(root).ok(), root.canonicalize().ok()]
+        .into_iter()
+        .flatten()
+        .map(|p| p.to_string_lossy().trim_end_matches('/').to_string())
+        .filter(|k| !k.is_empty())
+        .collect();
+    keys.dedup();
+    keys
 }
 
 /// Which folder a walk covers.
@@ -339,7 +354,7 @@ impl Outcome {
     }
 }
 
-fn check_root(dir: &Path, realm: Realm, hash: bool) -> Checked {
+fn check_root(dir: &Path, realm: Realm, hash: bool, project_keys: &[String]) -> Checked {
     let tree = walk::walk(dir);
     if let Realm::AddDir(_) = realm {
         return check_added_dir(dir, &tree, realm, hash);
@@ -509,7 +524,7 @@ fn check_root(dir: &Path, realm: Realm, hash: bool) -> Checked {
         .0
         .par_iter()
         .filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
-        .map(|(rel, claim)| read_claim(dir, &tree, rel, claim, realm, hash))
+        .map(|(rel, claim)| read_claim(dir, &tree, rel, claim, realm, hash, project_keys))
         .collect();
     outcomes.extend(parsed);
 
@@ -551,7 +566,7 @@ fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm, hash: bool) -> Checked
         );
     }
     let outcomes: Vec<Outcome> =
-        claims.0.par_iter().map(|(rel, claim)| read_claim(dir, tree, rel, claim, realm, hash)).collect();
+        claims.0.par_iter().map(|(rel, claim)| read_claim(dir, tree, rel, claim, realm, hash, &[])).collect();
     let mut checked = Checked::empty(diagnostics);
     for outcome in outcomes {
         checked.absorb(outcome);
@@ -943,7 +958,15 @@ fn json_help(kind: FileKind) -> &'static str {
     }
 }
 
-fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm, hash: bool) -> Outcome {
+fn read_claim(
+    dir: &Path,
+    tree: &Tree,
+    rel: &str,
+    claim: &Claim,
+    realm: Realm,
+    hash: bool,
+    project_keys: &[String],
+) -> Outcome {
     let path = realm.display(rel);
     let mut sink = Sink::new(&path);
     let mut counts = Counts::default();
@@ -1013,6 +1036,27 @@ fn read_claim(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm, h
                         if let Some(servers) = node.get("mcpServers") {
                             counts.mcp_servers =
                                 decl::mcp::check_servers(&mut sink, &cx, servers, "`mcpServers`", false);
+                        }
+                        // Local scope: this project's own servers (`claude mcp add`'s default).
+                        let projects = node.get("projects");
+                        let project = project_keys.iter().find_map(|k| projects?.get(k));
+                        if let (Some(project), Some(_)) = (project, cx.placement) {
+                            use crate::lock::model::Scope as L;
+                            crate::lock::decls::mcp_approval(project, L::Local, &path, &mut decls);
+                        }
+                        if let Some(servers) = project.and_then(|p| p.get("mcpServers")) {
+                            let placement = cx.placement.map(|at| crate::lock::decls::Placement {
+                                scope: crate::lock::model::Scope::Local,
+                                ..at
+                            });
+                            let local_cx = FileCx { placement, ..cx };
+                            counts.mcp_servers += decl::mcp::check_servers(
+                                &mut sink,
+                                &local_cx,
+                                servers,
+                                "`projects[…].mcpServers`",
+                                false,
+                            );
                         }
                     }
                     FileKind::Hooks => counts.hooks = decl::hooks::check_file(&mut sink, &cx, &node),

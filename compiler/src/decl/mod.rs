@@ -47,7 +47,8 @@ pub enum FileKind {
     PluginMcp,
     Hooks,
     Settings,
-    /// `~/.claude.json`: only its `mcpServers` (user-scope servers) is read.
+    /// `~/.claude.json`: its `mcpServers` (user scope) and, in the checked project's entry of
+    /// `projects`, `mcpServers` (local scope) and the MCP approval switches.
     UserConfig,
 }
 

@@ -244,6 +244,12 @@ pub fn settings(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
             });
         }
     }
+    mcp_approval(root, scope, path, out);
+}
+
+/// Project-server approval switches (`enableAllProjectMcpServers`, `enabledMcpjsonServers`,
+/// `disabledMcpjsonServers`): in settings files, and in `~/.claude.json`'s entry of a project.
+pub fn mcp_approval(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
     let names = |key: &str| -> Vec<String> {
         root.get(key)
             .and_then(Node::as_array)
