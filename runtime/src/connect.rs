@@ -176,7 +176,7 @@ fn with_tail(why: String, tail: &Tail) -> String {
 struct Connection {
     service: Service,
     /// A stdio server's process group.
-    child: Option<Child>,
+    process: Option<Process>,
     changes: mpsc::UnboundedReceiver<Kind>,
     /// The handler's sender, for the listen stream.
     changed: mpsc::UnboundedSender<Kind>,
@@ -210,7 +210,7 @@ async fn open_stdio(launch: &Launch, settings: &Settings, tail: &Tail) -> Result
     command.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
     let mut child = command.spawn().map_err(|e| format!("cannot start `{program}`: {e}"))?;
     // Always drain stderr: an undrained pipe deadlocks a chatty server (MCP.md §6).
-    if let Some(mut stderr) = child.stderr().take() {
+    let stderr = child.stderr().take().map(|mut stderr| {
         let tail = tail.clone();
         tokio::spawn(async move {
             let mut buf = [0u8; 4096];
@@ -222,10 +222,12 @@ async fn open_stdio(launch: &Launch, settings: &Settings, tail: &Tail) -> Result
                     t.push(&buf[..n]);
                 }
             }
-        });
-    }
-    let (Some(stdout), Some(stdin)) = (child.stdout().take(), child.stdin().take()) else {
-        end_process(child).await;
+        })
+    });
+    let (stdout, stdin) = (child.stdout().take(), child.stdin().take());
+    let mut process = Process { child, stderr };
+    let (Some(stdout), Some(stdin)) = (stdout, stdin) else {
+        process.end().await;
         return Err("the server's stdin/stdout could not be opened".into());
     };
     let transport =
@@ -238,17 +240,17 @@ async fn open_stdio(launch: &Launch, settings: &Settings, tail: &Tail) -> Result
     )
     .await;
     match started {
-        Ok(Ok(service)) => Ok(Connection { service, child: Some(child), changes, changed, listener: None }),
+        Ok(Ok(service)) => Ok(Connection { service, process: Some(process), changes, changed, listener: None }),
         Ok(Err(e)) => {
-            let exited = tokio::time::timeout(Duration::from_millis(300), child.wait()).await;
-            end_process(child).await;
+            let exited = process.exited().await;
+            process.end().await;
             Err(match exited {
-                Ok(Ok(status)) => format!("the server exited during initialize ({status})"),
-                _ => format!("initialize failed: {e}"),
+                Some(status) => format!("the server exited during initialize ({status})"),
+                None => format!("initialize failed: {e}"),
             })
         }
         Err(_) => {
-            end_process(child).await;
+            process.end().await;
             Err(format!("no answer to initialize within {}", seconds(settings.connect_timeout)))
         }
     }
@@ -286,7 +288,7 @@ async fn open_http(launch: &Launch, settings: &Settings) -> Result<Connection, S
     )
     .await;
     match started {
-        Ok(Ok(service)) => Ok(Connection { service, child: None, changes, changed, listener: None }),
+        Ok(Ok(service)) => Ok(Connection { service, process: None, changes, changed, listener: None }),
         Ok(Err(e)) => Err(format!("cannot connect to {url}: {}", init_cause(&e))),
         Err(_) => Err(format!("no answer from {url} within {}", seconds(settings.connect_timeout))),
     }
@@ -348,28 +350,59 @@ fn seconds(d: Duration) -> String {
 const SIGTERM: i32 = 15;
 const SIGKILL: i32 = 9;
 
-/// Ends a stdio server whose stdin is closed: a moment to exit on its own, then SIGTERM, then
-/// SIGKILL — always to the whole process group, so `npx`/`uvx`/`sh -c` wrappers leave no
-/// server behind.
-async fn end_process(mut child: Child) {
-    async fn wait(child: &mut Child, ms: u64) -> bool {
-        tokio::time::timeout(Duration::from_millis(ms), child.wait()).await.is_ok()
+/// A stdio server's process group and the task draining its stderr into the tail.
+struct Process {
+    child: Child,
+    stderr: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// How long to wait for an exiting server's status, and for its last stderr bytes.
+const EXIT_GRACE: Duration = Duration::from_millis(300);
+
+impl Process {
+    /// Waits briefly for the server to exit and for the last of its stderr; its exit status.
+    async fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        let status = tokio::time::timeout(EXIT_GRACE, self.child.wait()).await.ok().and_then(Result::ok);
+        self.drained().await;
+        status
     }
-    if !wait(&mut child, 500).await {
-        let _ = child.signal(SIGTERM);
-        if !wait(&mut child, 1000).await {
-            let _ = child.start_kill();
-            wait(&mut child, 1000).await;
+
+    async fn drained(&mut self) {
+        if let Some(task) = self.stderr.as_mut() {
+            // A finished task must not be polled again.
+            if tokio::time::timeout(EXIT_GRACE, task).await.is_ok() {
+                self.stderr = None;
+            }
         }
     }
-    // Whatever else the server started in its group.
-    let _ = child.signal(SIGKILL);
+
+    /// Ends a server whose stdin is closed: a moment to exit on its own, then SIGTERM, then
+    /// SIGKILL — always to the whole process group, so `npx`/`uvx`/`sh -c` wrappers leave no
+    /// server behind.
+    async fn end(mut self) {
+        async fn wait(child: &mut Child, ms: u64) -> bool {
+            tokio::time::timeout(Duration::from_millis(ms), child.wait()).await.is_ok()
+        }
+        if !wait(&mut self.child, 500).await {
+            let _ = self.child.signal(SIGTERM);
+            if !wait(&mut self.child, 1000).await {
+                let _ = self.child.start_kill();
+                wait(&mut self.child, 1000).await;
+            }
+        }
+        // Whatever else the server started in its group.
+        let _ = self.child.signal(SIGKILL);
+        self.drained().await;
+        if let Some(task) = self.stderr.take() {
+            task.abort();
+        }
+    }
 }
 
 /// Why a stdio server's connection closed: its exit status when it has one.
-async fn exit_reason(child: Option<&mut Child>) -> String {
-    let status = match child {
-        Some(child) => tokio::time::timeout(Duration::from_millis(300), child.wait()).await.ok().and_then(Result::ok),
+async fn exit_reason(process: Option<&mut Process>) -> String {
+    let status = match process {
+        Some(process) => process.exited().await,
         None => None,
     };
     match status {
@@ -527,8 +560,8 @@ impl Connection {
             listener.abort();
         }
         let _ = tokio::time::timeout(Duration::from_secs(5), self.service.cancel()).await;
-        if let Some(child) = self.child.take() {
-            end_process(child).await;
+        if let Some(process) = self.process.take() {
+            process.end().await;
         }
     }
 }
@@ -591,7 +624,7 @@ async fn watch_connection(
     stop: &mut watch::Receiver<bool>,
 ) -> Ended {
     let peer = conn.service.peer().clone();
-    let remote = conn.child.is_none();
+    let remote = conn.process.is_none();
     let mut tick = tokio::time::interval(Duration::from_millis(100));
     let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + settings.ping_every, settings.ping_every);
     loop {
@@ -608,7 +641,7 @@ async fn watch_connection(
                 kinds.dedup();
                 let refreshed = list(server, &peer, &kinds, settings.connect_timeout).await;
                 if peer.is_transport_closed() {
-                    return Ended::Lost(exit_reason(conn.child.as_mut()).await);
+                    return Ended::Lost(exit_reason(conn.process.as_mut()).await);
                 }
                 let mut update = match refreshed {
                     Ok(listing) => {
@@ -629,7 +662,7 @@ async fn watch_connection(
             }
             _ = tick.tick() => {
                 if peer.is_transport_closed() {
-                    return Ended::Lost(exit_reason(conn.child.as_mut()).await);
+                    return Ended::Lost(exit_reason(conn.process.as_mut()).await);
                 }
             }
             _ = ping.tick(), if remote => {
