@@ -405,22 +405,19 @@ fn command_table(mut declared: Vec<(Command, Option<Span>)>, b: &mut Builder) ->
         (std::cmp::Reverse(depth), table_key(c))
     }
     dynamic.sort_by(|(a, _), (b, _)| dynamic_key(a).cmp(&dynamic_key(b)));
-    let taken: BTreeSet<String> = rows.iter().flat_map(|r| std::iter::once(r.name.clone())).collect();
+    let taken: BTreeSet<&str> = rows.iter().map(|r| r.name.as_str()).collect();
     let mut added: Vec<Row> = Vec::new();
-    let mut dynamic_names: BTreeSet<String> = BTreeSet::new();
     for (mut c, span) in dynamic {
-        if taken.contains(&c.name) {
+        if taken.contains(c.name.as_str()) {
             if let Some(folder) = c.dynamic.clone() {
                 // A nested skill whose name is taken answers to its folder-qualified name.
                 c.name = format!("{folder}:{}", c.name);
             }
         }
-        dynamic_names.insert(c.name.clone());
         added.push(row_of(&c, commands.len()));
         commands.push(c);
         spans.push(span);
     }
-    let _ = dynamic_names;
     let at = rows.iter().position(|r| crate::builtins::is_command(&r.name)).unwrap_or(rows.len());
     rows.splice(at..at, added);
 
@@ -428,12 +425,6 @@ fn command_table(mut declared: Vec<(Command, Option<Span>)>, b: &mut Builder) ->
     let mut owner: HashMap<String, usize> = HashMap::new();
     for (i, row) in rows.iter().enumerate() {
         owner.entry(row.name.clone()).or_insert(i);
-    }
-    let mut alias_owner: HashMap<&'static str, usize> = HashMap::new();
-    for (i, row) in rows.iter().enumerate() {
-        for alias in &row.aliases {
-            alias_owner.insert(alias, i);
-        }
     }
     for i in 0..rows.len() {
         let first = owner[&rows[i].name];
@@ -448,7 +439,6 @@ fn command_table(mut declared: Vec<(Command, Option<Span>)>, b: &mut Builder) ->
             }
         }
     }
-    let _ = alias_owner;
     (commands, rows)
 }
 
