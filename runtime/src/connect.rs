@@ -263,8 +263,12 @@ async fn open_http(launch: &Launch, settings: &Settings) -> Result<Connection, S
     let Some(url) = launch.url.as_deref() else {
         return Err("the server has no `url`".into());
     };
+    let mut all = launch.headers.clone();
+    if let Some(helper) = &launch.headers_helper {
+        all.extend(run_headers_helper(helper, launch.cwd.as_deref()).await?);
+    }
     let mut headers = std::collections::HashMap::new();
-    for (name, value) in &launch.headers {
+    for (name, value) in &all {
         match (http::HeaderName::try_from(name.as_str()), http::HeaderValue::try_from(value.as_str())) {
             (Ok(n), Ok(v)) => {
                 headers.insert(n, v);
@@ -289,9 +293,40 @@ async fn open_http(launch: &Launch, settings: &Settings) -> Result<Connection, S
     .await;
     match started {
         Ok(Ok(service)) => Ok(Connection { service, process: None, changes, changed, listener: None }),
-        Ok(Err(e)) => Err(format!("cannot connect to {url}: {}", init_cause(&e))),
+        Ok(Err(e)) => {
+            let cause = init_cause(&e);
+            // Claude Code would offer an OAuth sign-in here; a session from the lock cannot.
+            let hint = if cause.contains("HTTP 401") || cause.contains("HTTP 403") {
+                "; the server wants credentials: send them with `headers` (a `${VAR}` reference) or `headersHelper` (OAuth sign-in is not supported)"
+            } else {
+                ""
+            };
+            Err(format!("cannot connect to {url}: {cause}{hint}"))
+        }
         Err(_) => Err(format!("no answer from {url} within {}", seconds(settings.connect_timeout))),
     }
+}
+
+/// Claude Code's limit for a `headersHelper`.
+pub const HEADERS_HELPER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Runs a server's `headersHelper` (`sh -c`, 10 s) and reads the JSON object of string
+/// headers it prints. Its output is never shown: it holds credentials.
+async fn run_headers_helper(helper: &str, cwd: Option<&str>) -> Result<BTreeMap<String, String>, String> {
+    let mut command = tokio::process::Command::new("sh");
+    command.arg("-c").arg(helper).stdin(std::process::Stdio::null()).kill_on_drop(true);
+    if let Some(dir) = cwd {
+        command.current_dir(dir);
+    }
+    let output = tokio::time::timeout(HEADERS_HELPER_TIMEOUT, command.output())
+        .await
+        .map_err(|_| format!("`headersHelper` did not finish within {}", seconds(HEADERS_HELPER_TIMEOUT)))?
+        .map_err(|e| format!("`headersHelper` could not run: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("`headersHelper` failed ({})", output.status));
+    }
+    serde_json::from_slice::<BTreeMap<String, String>>(&output.stdout)
+        .map_err(|_| "`headersHelper` must print a JSON object whose values are strings".to_string())
 }
 
 /// An error with every `source()` in its chain, each once.

@@ -20,6 +20,9 @@ pub struct Launch {
     /// http: the URL and headers.
     pub url: Option<String>,
     pub headers: BTreeMap<String, String>,
+    /// http: a shell command printing a JSON object of headers, run at each connection (they
+    /// override `headers`).
+    pub headers_helper: Option<String>,
     /// Variables that were referenced, unset and without a default: Claude Code leaves the
     /// `${NAME}` text in place, and so does this.
     pub missing: Vec<String>,
@@ -85,7 +88,9 @@ pub fn prepare(server: &McpServer, lookup: impl Fn(&str) -> Option<String>) -> R
     let cwd = server.cwd.as_deref().map(|c| expand("cwd".into(), c)).transpose()?;
     missing.sort();
     missing.dedup();
-    Ok(Launch { transport: server.transport, command, args, env, cwd, url, headers, missing })
+    // A shell command: the shell expands its `$VAR`s.
+    let headers_helper = server.headers_helper.clone();
+    Ok(Launch { transport: server.transport, command, args, env, cwd, url, headers, headers_helper, missing })
 }
 
 /// The last bytes a server wrote to stderr, for its failure report.

@@ -492,3 +492,50 @@ async fn no_server_process_outlives_the_session() {
     }
     assert_eq!(processes_with(&marker), Vec::<u32>::new(), "orphans after shutdown");
 }
+
+/// Answers every HTTP request on 127.0.0.1 with 401 and hands over each request's head.
+async fn recording_server() -> (u16, tokio::sync::mpsc::UnboundedReceiver<String>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    let (heads, received) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let mut buf = vec![0u8; 16 * 1024];
+            let n = socket.read(&mut buf).await.unwrap_or(0);
+            let _ = heads.send(String::from_utf8_lossy(&buf[..n]).to_lowercase());
+            let _ =
+                socket.write_all(b"HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\nconnection: close\r\n\r\n").await;
+        }
+    });
+    (port, received)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_headers_helper_sets_headers_at_each_connection() {
+    let (port, mut heads) = recording_server().await;
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let mut helped = http("helped", &url);
+    helped.headers =
+        [("X-Team".to_string(), "static".to_string()), ("X-Static".to_string(), "kept".to_string())].into();
+    helped.headers_helper = Some(r#"printf '{"Authorization": "Bearer from-helper", "X-Team": "%s"}' helper"#.into());
+    let mut failing = http("failing", &url);
+    failing.headers_helper = Some("echo 'token service down' >&2; exit 4".into());
+    let mut garbled = http("garbled", &url);
+    garbled.headers_helper = Some(r#"echo '{"Authorization": 42}'"#.into());
+    let h = start(&[helped, failing, garbled], quick());
+    let failed = |s: &Seen| s.status == Status::Failed;
+    let seen = h.until("helped", Duration::from_secs(10), failed).await;
+    let error = seen.error.unwrap_or_default();
+    assert!(error.contains("HTTP 401") && error.contains("the server wants credentials"), "{error}");
+    let head = tokio::time::timeout(Duration::from_secs(5), heads.recv()).await.expect("a request").expect("a head");
+    assert!(head.contains("authorization: bearer from-helper"), "{head}");
+    assert!(head.contains("x-team: helper") && !head.contains("x-team: static"), "the helper wins: {head}");
+    assert!(head.contains("x-static: kept"), "{head}");
+    let seen = h.until("failing", Duration::from_secs(10), failed).await;
+    assert_eq!(seen.error.as_deref(), Some("`headersHelper` failed (exit status: 4)"));
+    let seen = h.until("garbled", Duration::from_secs(10), failed).await;
+    let error = seen.error.unwrap_or_default();
+    assert!(error.contains("must print a JSON object whose values are strings") && !error.contains("42"), "{error}");
+    h.servers.shutdown().await;
+}
