@@ -423,3 +423,43 @@ fn session_connects_real_servers_and_leaves_none_running() {
     let left = Command::new("pgrep").args(["-f", script.to_str().expect("utf-8")]).output().expect("pgrep runs");
     assert!(left.stdout.is_empty(), "server processes left behind: {}", String::from_utf8_lossy(&left.stdout));
 }
+
+/// The REPL sees the live connections: `:status` names each server's state and why it failed.
+#[test]
+fn the_repl_shows_live_server_states() {
+    use std::io::Write as _;
+    let faulty = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tests/servers/faulty.cjs");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mcp = serde_json::json!({"mcpServers": {
+        "tools": {"command": "node", "args": [faulty.to_str().expect("utf-8")]},
+        "broken": {"command": "sh", "args": ["-c", "echo 'fatal: no API key' >&2; exit 2"]},
+        "legacy": {"type": "sse", "url": "http://127.0.0.1:9/sse"}
+    }});
+    std::fs::write(dir.path().join(".mcp.json"), mcp.to_string()).expect("write .mcp.json");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+    std::fs::write(dir.path().join(".claude/settings.json"), r#"{"enableAllProjectMcpServers": true}"#)
+        .expect("settings");
+    assert_eq!(capc(&["lock", dir.path().to_str().expect("utf-8")]).status.code(), Some(0));
+    let lock = dir.path().join("capabilities.lock");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["session", "--repl", "--connect", "--lock", lock.to_str().expect("utf-8")])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("capc runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, ":status").expect("write");
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    writeln!(stdin, ":status").expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("capc exits");
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    let (first, later) =
+        text.split_once("capc> lock:").and_then(|(_, t)| t.split_once("capc> lock:")).expect("two statuses");
+    assert!(first.contains("MCP servers:"), "{first}");
+    assert!(later.contains("tools   connected   9 tools, 0 prompts, 0 resources, protocol 2025-06-18"), "{later}");
+    assert!(later.contains("broken  failed      the server exited during initialize (exit status: 2)\n"), "{later}");
+    assert!(later.contains("                      stderr: fatal: no API key"), "{later}");
+    assert!(later.contains("legacy  failed      `sse` servers are not supported"), "{later}");
+}

@@ -11,7 +11,7 @@ const HELP: &str = "/cmd args   run a slash command (or type a message)\n\
 :tools      the tool pool, in order\n\
 :why NAME   who answers to NAME and what it hides\n\
 :touch PATH mark a file as touched (activates nested and conditional skills)\n\
-:status     the lock and the MCP servers\n\
+:status     the lock and the MCP servers (with --connect: live, with why a server failed)\n\
 :quit       leave";
 
 /// Runs the REPL on `input` and `out` until `:quit` or end of input.
@@ -31,6 +31,8 @@ pub fn run(session: &mut Session, mut input: impl BufRead, mut out: impl Write) 
         if input.read_line(&mut line)? == 0 {
             return Ok(());
         }
+        // What the live connections changed since the last line.
+        session.sync();
         let line = line.trim();
         let (word, rest) = line.split_once(' ').map_or((line, ""), |(w, r)| (w, r.trim()));
         let text = match word {
@@ -66,7 +68,7 @@ pub fn run(session: &mut Session, mut input: impl BufRead, mut out: impl Write) 
                 cx.touched_files.push(rest.to_string());
                 format!("touched {rest}")
             }
-            ":status" => serde_json::to_string_pretty(&session.status()).unwrap_or_default(),
+            ":status" => status(session),
             _ => {
                 let (_, result) = session.turn(line, cx.clone());
                 match result.get("kind").and_then(|k| k.as_str()) {
@@ -82,4 +84,51 @@ pub fn run(session: &mut Session, mut input: impl BufRead, mut out: impl Write) 
         };
         writeln!(out, "{text}")?;
     }
+}
+
+/// `:status` for people: the lock in one line, then each MCP server with what it offers or
+/// why it failed.
+fn status(session: &Session) -> String {
+    let lock = &session.loaded.lock;
+    let mut out = format!(
+        "lock: {} commands, {} agents, {} MCP servers, {} hooks, {} permission rules (Claude Code {})\n",
+        lock.commands.len(),
+        lock.agents.len(),
+        lock.mcp_servers.len(),
+        lock.hooks.len(),
+        lock.permissions.len(),
+        lock.claude_code
+    );
+    let servers: Vec<_> = session.mcp.servers().collect();
+    if servers.is_empty() {
+        out.push_str("MCP servers: none");
+        return out;
+    }
+    out.push_str("MCP servers:");
+    let width = servers.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let indent = " ".repeat(width + 16);
+    for s in servers {
+        let status =
+            serde_json::to_value(s.status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        let mut what = match s.status {
+            crate::mcp::Status::Connected => {
+                let mut what =
+                    format!("{} tools, {} prompts, {} resources", s.tools.len(), s.prompts.len(), s.resources.len());
+                if let Some(protocol) = &s.protocol {
+                    what.push_str(&format!(", protocol {protocol}"));
+                }
+                what
+            }
+            _ => String::new(),
+        };
+        if let Some(error) = &s.error {
+            if !what.is_empty() {
+                what.push_str("; ");
+            }
+            what.push_str(error);
+        }
+        let what = what.lines().collect::<Vec<_>>().join(&format!("\n{indent}"));
+        out.push_str(&format!("\n  {:width$}  {status:<10}  {what}", s.name));
+    }
+    out
 }
