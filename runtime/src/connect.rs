@@ -434,6 +434,15 @@ impl Process {
     }
 }
 
+impl Drop for Process {
+    /// A connection dropped half-way (the session ended during `initialize`) still ends the
+    /// whole group: process-wrap's kill-on-drop reaches only the direct child, and a wrapper
+    /// shell's server would outlive it.
+    fn drop(&mut self) {
+        let _ = self.child.signal(SIGKILL);
+    }
+}
+
 /// Why a stdio server's connection closed: its exit status when it has one.
 async fn exit_reason(process: Option<&mut Process>) -> String {
     let status = match process {

@@ -477,14 +477,20 @@ async fn no_server_process_outlives_the_session() {
     let entries = [
         stdio("wrapped", "sh", &["-c", &format!("node {script} {marker}-a; true")]),
         stdio("starting", "node", &["-e", "setTimeout(() => {}, 60000)", &format!("{marker}-b")]),
+        // Still in initialize at the end, behind a shell that ignores SIGTERM (so does its child).
+        stdio(
+            "shielded",
+            "sh",
+            &["-c", &format!("trap '' TERM; node -e 'setTimeout(() => {{}}, 60000)' {marker}-d; true")],
+        ),
         stdio("direct", "node", &[&script, &format!("{marker}-c")]),
     ];
-    let h = start(&entries, Settings { local_window: 3, ..quick() });
+    let h = start(&entries, Settings { local_window: 4, ..quick() });
     for name in ["wrapped", "direct"] {
         let seen = h.until(name, Duration::from_secs(10), |s| s.status == Status::Connected).await;
         assert_eq!(seen.status, Status::Connected, "{seen:?}");
     }
-    assert!(processes_with(&marker).len() >= 4, "the servers run: {:?}", processes_with(&marker));
+    assert!(processes_with(&marker).len() >= 6, "the servers run: {:?}", processes_with(&marker));
     h.servers.shutdown().await;
     let deadline = Instant::now() + Duration::from_secs(5);
     while !processes_with(&marker).is_empty() && Instant::now() < deadline {
