@@ -248,9 +248,10 @@ fn local_servers_come_from_the_projects_entry_of_claude_json() {
     let key =
         |dir: &Path| serde_json::to_string(&dir.canonicalize().expect("canonical").to_string_lossy()).expect("json");
     let config = format!(
-        r#"{{"mcpServers": {{"db": {{"command": "user-db"}}}},
+        r#"{{"mcpServers": {{"db": {{"command": "user-db"}}, "search": {{"command": "search-mcp"}}}},
   "projects": {{
-    {}: {{"mcpServers": {{"db": {{"command": "local-db"}}}}, "enabledMcpjsonServers": ["docs"]}},
+    {}: {{"mcpServers": {{"db": {{"command": "local-db"}}}}, "enabledMcpjsonServers": ["docs"],
+         "disabledMcpServers": ["search"]}},
     {}: {{"mcpServers": {{"elsewhere": {{"command": "not-this-project"}}}}}}
   }}}}"#,
         key(&root),
@@ -265,7 +266,16 @@ fn local_servers_come_from_the_projects_entry_of_claude_json() {
         .filter(|s| s.shadowed_by.is_none())
         .map(|s| (s.name.as_str(), s.scope.as_str(), s.command.as_deref()))
         .collect();
-    assert_eq!(used, [("db", "local", Some("local-db")), ("docs", "project", Some("docs-mcp"))]);
+    assert_eq!(
+        used,
+        [
+            ("db", "local", Some("local-db")),
+            ("docs", "project", Some("docs-mcp")),
+            ("search", "user", Some("search-mcp"))
+        ]
+    );
+    let search = lock.mcp_servers.iter().find(|s| s.name == "search").expect("search");
+    assert_eq!(search.approval, Some(capc_compiler::lock::model::Approval::Disabled), "turned off in this project");
     let docs = lock.mcp_servers.iter().find(|s| s.name == "docs").expect("docs");
     assert_eq!(docs.approval, Some(capc_compiler::lock::model::Approval::Approved), "approved in the project's entry");
     assert_eq!(lock.mcp_servers.iter().filter(|s| s.name == "db").count(), 3, "local, project and user `db`");

@@ -1043,6 +1043,7 @@ fn read_claim(
                         if let (Some(project), Some(_)) = (project, cx.placement) {
                             use crate::lock::model::Scope as L;
                             crate::lock::decls::mcp_approval(project, L::Local, &path, &mut decls);
+                            crate::lock::decls::mcp_toggles(project, &path, &mut decls);
                         }
                         if let Some(servers) = project.and_then(|p| p.get("mcpServers")) {
                             let placement = cx.placement.map(|at| crate::lock::decls::Placement {

@@ -41,6 +41,11 @@ pub enum Item {
         enabled: Vec<String>,
         disabled: Vec<String>,
     },
+    /// `~/.claude.json`'s per-project `disabledMcpServers`: servers (other than `.mcp.json`
+    /// ones) turned off in this project.
+    McpToggle {
+        disabled: Vec<String>,
+    },
     /// A plugin folder, its namespace and the marketplace that lists it.
     Plugin {
         name: String,
@@ -267,6 +272,22 @@ pub fn mcp_approval(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) 
             span: None,
             item: Item::McpApproval { scope, enable_all, enabled, disabled },
         });
+    }
+}
+
+/// `disabledMcpServers` of `~/.claude.json`'s entry for the project.
+pub fn mcp_toggles(project: &Node, path: &str, out: &mut Vec<Decl>) {
+    let disabled: Vec<String> = project
+        .get("disabledMcpServers")
+        .and_then(Node::as_array)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(Node::as_str)
+        .map(str::to_string)
+        .collect();
+    if !disabled.is_empty() {
+        let span = project.get("disabledMcpServers").map(|n| n.span);
+        out.push(Decl { path: path.to_string(), span, item: Item::McpToggle { disabled } });
     }
 }
 

@@ -167,7 +167,8 @@ impl Transport {
     }
 }
 
-/// Whether a project server (`.mcp.json`) may start, from the approval settings.
+/// Whether a project server (`.mcp.json`) may start, from the approval settings; for other
+/// servers only `disabled`, when `~/.claude.json` turns them off in this project.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Approval {
@@ -359,7 +360,8 @@ pub struct McpServer {
     pub always_load: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headers_helper: Option<String>,
-    /// Project servers only.
+    /// Project servers: their approval. Others: `disabled` when turned off in this project
+    /// (`disabledMcpServers`), else absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approval: Option<Approval>,
     /// The blanket deny rule that removes every tool of the server.

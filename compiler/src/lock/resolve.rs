@@ -636,11 +636,13 @@ fn resolve_agents(
     out
 }
 
-/// Project-server approval from every settings file: (enable all, enabled, disabled).
+/// Project-server approval from every settings file: (enable all, enabled, disabled), and
+/// the other servers turned off in this project (`disabledMcpServers`).
 struct Approvals {
     enable_all: Option<bool>,
     enabled: BTreeSet<String>,
     disabled: BTreeSet<String>,
+    turned_off: BTreeSet<String>,
 }
 
 fn approvals(decls: &[Decl]) -> Approvals {
@@ -650,12 +652,22 @@ fn approvals(decls: &[Decl]) -> Approvals {
         Item::McpApproval { scope, .. } => scope_rank(*scope),
         _ => u8::MAX,
     });
-    let mut out = Approvals { enable_all: None, enabled: BTreeSet::new(), disabled: BTreeSet::new() };
+    let mut out = Approvals {
+        enable_all: None,
+        enabled: BTreeSet::new(),
+        disabled: BTreeSet::new(),
+        turned_off: BTreeSet::new(),
+    };
     for item in found {
         if let Item::McpApproval { enable_all, enabled, disabled, .. } = item {
             out.enable_all = out.enable_all.or(*enable_all);
             out.enabled.extend(enabled.iter().cloned());
             out.disabled.extend(disabled.iter().cloned());
+        }
+    }
+    for d in decls {
+        if let Item::McpToggle { disabled } = &d.item {
+            out.turned_off.extend(disabled.iter().cloned());
         }
     }
     out
@@ -802,6 +814,9 @@ fn resolve_servers(
             } else {
                 Approval::Pending
             });
+        } else if approvals.turned_off.contains(&s.name) {
+            // Turned off with `/mcp` in this project (FORMATS §4.4).
+            s.approval = Some(Approval::Disabled);
         }
         for (i, (p, _)) in permissions.iter().enumerate() {
             let Some(rule) = parsed[i].as_ref() else { continue };
