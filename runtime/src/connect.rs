@@ -921,7 +921,7 @@ pub fn launches(
     use capc_compiler::lock::model::{Approval, Scope};
     lock.mcp_servers
         .iter()
-        .filter(|s| s.shadowed_by.is_none() && s.denied_by.is_none())
+        .filter(|s| s.shadowed_by.is_none() && s.denied_by.is_none() && s.blocked_by.is_none())
         .filter(|s| s.approval != Some(Approval::Disabled))
         .filter(|s| s.scope != Scope::Project || s.approval == Some(Approval::Approved))
         .map(|s| (s.name.clone(), crate::launch::prepare(s, &lookup)))
@@ -984,6 +984,39 @@ mod tests {
         assert_eq!(delays, [1, 2, 4, 8, 16]);
         assert_eq!(backoff.delay(6), Duration::from_secs(30), "capped");
         assert_eq!(backoff.delay(40), Duration::from_secs(30), "no overflow");
+    }
+
+    #[test]
+    fn sessions_start_only_the_servers_claude_code_would() {
+        use capc_compiler::lock::model::{Approval, McpServer, Scope};
+        let server = |name: &str, scope: Scope, approval: Option<Approval>| McpServer {
+            name: name.into(),
+            normalized: name.into(),
+            scope,
+            approval,
+            path: ".mcp.json".into(),
+            command: Some("x".into()),
+            ..McpServer::default()
+        };
+        let mut lock = capc_compiler::lock::resolve::resolve(Vec::new()).lock;
+        lock.mcp_servers = vec![
+            server("approved", Scope::Project, Some(Approval::Approved)),
+            server("waiting", Scope::Project, Some(Approval::Pending)),
+            server("turned-off", Scope::User, Some(Approval::Disabled)),
+            McpServer {
+                blocked_by: Some("deniedMcpServers serverName `policy`".into()),
+                ..server("policy", Scope::User, None)
+            },
+            McpServer { denied_by: Some("mcp__denied".into()), ..server("denied", Scope::User, None) },
+            server("mine", Scope::Local, None),
+        ];
+        let started: Vec<String> = launches(&lock, |_| None).into_iter().map(|(name, _)| name).collect();
+        assert_eq!(started, ["approved", "mine"]);
+        let state = crate::mcp::McpState::from_lock(&lock);
+        let policy = state.servers().find(|s| s.name == "policy").expect("listed");
+        assert_eq!(policy.status, Status::Disabled);
+        assert_eq!(policy.error.as_deref(), Some("not loaded, MCP policy: deniedMcpServers serverName `policy`"));
+        assert_eq!(state.servers().find(|s| s.name == "turned-off").map(|s| s.status), Some(Status::Disabled));
     }
 
     #[test]

@@ -113,12 +113,14 @@ pub struct McpState {
 }
 
 impl McpState {
-    /// The servers of a lock that Claude Code would start: not hidden by another, and not
-    /// disabled by approval settings (those are listed as disabled). All start pending.
+    /// The servers of a lock that Claude Code would start: not hidden by another. Those turned
+    /// off by approval settings or kept out by the MCP policy are listed as disabled (the
+    /// latter with the policy's reason); all others start pending.
     pub fn from_lock(lock: &Lock) -> McpState {
         let mut servers = BTreeMap::new();
         for s in lock.mcp_servers.iter().filter(|s| s.shadowed_by.is_none()) {
-            let status = if s.approval == Some(capc_compiler::lock::model::Approval::Disabled) {
+            let blocked = s.blocked_by.as_ref().map(|why| format!("not loaded, MCP policy: {why}"));
+            let status = if blocked.is_some() || s.approval == Some(capc_compiler::lock::model::Approval::Disabled) {
                 Status::Disabled
             } else {
                 Status::Pending
@@ -129,7 +131,7 @@ impl McpState {
                     name: s.name.clone(),
                     normalized: s.normalized.clone(),
                     status,
-                    error: None,
+                    error: blocked,
                     tools: Vec::new(),
                     prompts: Vec::new(),
                     resources: Vec::new(),

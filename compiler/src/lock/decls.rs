@@ -41,6 +41,15 @@ pub enum Item {
         enabled: Vec<String>,
         disabled: Vec<String>,
     },
+    /// The MCP policy keys of one settings file.
+    McpPolicy {
+        scope: Scope,
+        /// `allowedMcpServers`, when the file sets it (`[]` allows nothing).
+        allowed: Option<Vec<PolicyEntry>>,
+        denied: Vec<PolicyEntry>,
+        /// `allowManagedMcpServersOnly`.
+        managed_only: Option<bool>,
+    },
     /// `~/.claude.json`'s per-project `disabledMcpServers`: servers (other than `.mcp.json`
     /// ones) turned off in this project.
     McpToggle {
@@ -250,6 +259,16 @@ pub fn settings(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
         }
     }
     mcp_approval(root, scope, path, out);
+    let allowed = root.get("allowedMcpServers").map(policy_entries);
+    let denied = root.get("deniedMcpServers").map(policy_entries).unwrap_or_default();
+    let managed_only = root.get("allowManagedMcpServersOnly").and_then(Node::as_bool);
+    if allowed.is_some() || !denied.is_empty() || managed_only.is_some() {
+        out.push(Decl {
+            path: path.to_string(),
+            span: None,
+            item: Item::McpPolicy { scope, allowed, denied, managed_only },
+        });
+    }
 }
 
 /// Project-server approval switches (`enableAllProjectMcpServers`, `enabledMcpjsonServers`,
@@ -273,6 +292,48 @@ pub fn mcp_approval(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) 
             item: Item::McpApproval { scope, enable_all, enabled, disabled },
         });
     }
+}
+
+/// One `allowedMcpServers` / `deniedMcpServers` entry: exactly one of its three keys.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PolicyEntry {
+    Name(String),
+    /// The exact argv of a stdio server.
+    Command(Vec<String>),
+    /// A URL pattern, `*` matching any characters.
+    Url(String),
+}
+
+impl std::fmt::Display for PolicyEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PolicyEntry::Name(n) => write!(f, "serverName `{n}`"),
+            PolicyEntry::Command(argv) => write!(f, "serverCommand `{}`", argv.join(" ")),
+            PolicyEntry::Url(u) => write!(f, "serverUrl `{u}`"),
+        }
+    }
+}
+
+/// The entries of a policy list; an entry without exactly one known key is skipped (the
+/// checker reports it).
+fn policy_entries(list: &Node) -> Vec<PolicyEntry> {
+    let strings = |n: &Node| -> Option<Vec<String>> {
+        n.as_array().map(|a| a.iter().filter_map(Node::as_str).map(str::to_string).collect())
+    };
+    list.as_array()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|e| {
+            let name = e.get("serverName").and_then(Node::as_str).map(|n| PolicyEntry::Name(n.to_string()));
+            let command = e.get("serverCommand").and_then(strings).map(PolicyEntry::Command);
+            let url = e.get("serverUrl").and_then(Node::as_str).map(|u| PolicyEntry::Url(u.to_string()));
+            let mut found = [name, command, url].into_iter().flatten();
+            match (found.next(), found.next()) {
+                (Some(one), None) => Some(one),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// `disabledMcpServers` of `~/.claude.json`'s entry for the project.
@@ -373,6 +434,7 @@ pub fn server(
         headers_helper: config.get("headersHelper").and_then(Node::as_str).map(str::to_string),
         approval: None,
         denied_by: None,
+        blocked_by: None,
         env,
         headers,
         shadowed_by: None,

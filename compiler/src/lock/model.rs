@@ -367,6 +367,10 @@ pub struct McpServer {
     /// The blanket deny rule that removes every tool of the server.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub denied_by: Option<String>,
+    /// Why the MCP policy (`deniedMcpServers`, `allowedMcpServers`) keeps the server from
+    /// loading at all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked_by: Option<String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

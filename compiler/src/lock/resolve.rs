@@ -184,6 +184,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     };
     let (plugins, mut unloaded) = plugins(&decls, &mut b);
     let approvals = approvals(&decls);
+    let policy = Policy::of(&decls);
     unloaded.extend(plugins.iter().filter(|p| !p.enabled).map(|p| p.root.clone()));
     // Components of a disabled plugin, or of a second folder with an id already loaded.
     let inside =
@@ -210,7 +211,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let parsed: Vec<Option<PermissionRule>> =
         permissions.iter().map(|(p, _)| parse_permission_rule(&p.rule).ok()).collect();
     let agents = resolve_agents(agents, &permissions, &parsed, &mut b);
-    let servers = resolve_servers(servers, &approvals, &permissions, &parsed, &mut b);
+    let servers = resolve_servers(servers, &approvals, &policy, &permissions, &parsed, &mut b);
     let (permissions, tools) = resolve_permissions(permissions, &parsed, &servers, &agents, &mut b);
     // Every declaration is a node, whether or not anything shadows it; so is every built-in
     // command, bundled skill and tool of the tables (views leave out the untouched ones).
@@ -673,6 +674,81 @@ fn approvals(decls: &[Decl]) -> Approvals {
     out
 }
 
+/// The MCP policy of every settings file (FORMATS §4.5): `deniedMcpServers` entries, and
+/// `allowedMcpServers` — unset allows every server, `[]` none; once it has a `serverCommand`
+/// entry a stdio server must match one, once it has a `serverUrl` entry a remote server must
+/// match one, otherwise the name must be listed. Deny beats allow. Lists merge across files;
+/// a managed `allowManagedMcpServersOnly` keeps only the managed allowlist.
+struct Policy {
+    allowed: Option<Vec<super::decls::PolicyEntry>>,
+    /// The files whose allowlist counts.
+    allowed_in: BTreeSet<String>,
+    denied: Vec<(super::decls::PolicyEntry, String)>,
+}
+
+impl Policy {
+    fn of(decls: &[Decl]) -> Policy {
+        let managed_only = decls
+            .iter()
+            .any(|d| matches!(d.item, Item::McpPolicy { scope: Scope::Managed, managed_only: Some(true), .. }));
+        let mut policy = Policy { allowed: None, allowed_in: BTreeSet::new(), denied: Vec::new() };
+        for d in decls {
+            let Item::McpPolicy { scope, allowed, denied, .. } = &d.item else { continue };
+            policy.denied.extend(denied.iter().map(|e| (e.clone(), d.path.clone())));
+            if let Some(allowed) = allowed.as_ref().filter(|_| !managed_only || *scope == Scope::Managed) {
+                policy.allowed.get_or_insert_with(Vec::new).extend(allowed.iter().cloned());
+                policy.allowed_in.insert(d.path.clone());
+            }
+        }
+        policy
+    }
+
+    fn matches(entry: &super::decls::PolicyEntry, s: &McpServer) -> bool {
+        use super::decls::PolicyEntry as E;
+        match entry {
+            E::Name(name) => *name == s.name,
+            E::Command(argv) => {
+                s.url.is_none()
+                    && argv.first() == s.command.as_ref()
+                    && argv.len() == s.args.len() + 1
+                    && argv[1..] == s.args[..]
+            }
+            E::Url(pattern) => s.url.as_deref().is_some_and(|url| glob_match(pattern, url)),
+        }
+    }
+
+    /// Why the policy keeps `s` from loading, if it does.
+    fn blocks(&self, s: &McpServer) -> Option<String> {
+        use super::decls::PolicyEntry as E;
+        if let Some((entry, path)) = self.denied.iter().find(|(e, _)| Policy::matches(e, s)) {
+            return Some(format!("deniedMcpServers {entry} ({path})"));
+        }
+        let allowed = self.allowed.as_ref()?;
+        let remote = s.url.is_some();
+        let by_command = allowed.iter().any(|e| matches!(e, E::Command(_)));
+        let by_url = allowed.iter().any(|e| matches!(e, E::Url(_)));
+        let needed = match (remote, by_command, by_url) {
+            (false, true, _) => "no serverCommand entry of allowedMcpServers matches its command",
+            (true, _, true) => "no serverUrl entry of allowedMcpServers matches its URL",
+            _ => "allowedMcpServers does not list its name",
+        };
+        let fits = |e: &E| match (e, remote, by_command, by_url) {
+            (E::Command(_), false, true, _) | (E::Url(_), true, _, true) => Policy::matches(e, s),
+            (E::Name(_), false, false, _) | (E::Name(_), true, _, false) => Policy::matches(e, s),
+            _ => false,
+        };
+        if allowed.iter().any(fits) {
+            return None;
+        }
+        let files = self.allowed_in.iter().map(String::as_str).collect::<Vec<_>>().join(", ");
+        Some(if allowed.is_empty() {
+            format!("allowedMcpServers is empty ({files})")
+        } else {
+            format!("{needed} ({files})")
+        })
+    }
+}
+
 /// What a server connects to. `${CLAUDE_PLUGIN_ROOT}` differs per plugin, so two plugins
 /// running `${CLAUDE_PLUGIN_ROOT}/server` are different servers.
 fn endpoint(s: &McpServer) -> String {
@@ -709,6 +785,7 @@ fn glob_match(pattern: &str, text: &str) -> bool {
 fn resolve_servers(
     mut servers: Vec<(McpServer, Option<Span>)>,
     approvals: &Approvals,
+    policy: &Policy,
     permissions: &[(Permission, Option<Span>)],
     parsed: &[Option<PermissionRule>],
     b: &mut Builder,
@@ -818,6 +895,7 @@ fn resolve_servers(
             // Turned off with `/mcp` in this project (FORMATS §4.4).
             s.approval = Some(Approval::Disabled);
         }
+        s.blocked_by = policy.blocks(s);
         for (i, (p, _)) in permissions.iter().enumerate() {
             let Some(rule) = parsed[i].as_ref() else { continue };
             if p.behavior != Behavior::Deny || rule.content.is_some() || s.denied_by.is_some() {
@@ -910,7 +988,10 @@ fn resolve_permissions(
         .map(|t| Tool { name: t.to_string(), origin: "builtin", removed_by: None })
         .collect();
     tools.sort();
-    for s in servers.iter().filter(|s| s.shadowed_by.is_none() && s.approval != Some(Approval::Disabled)) {
+    for s in servers
+        .iter()
+        .filter(|s| s.shadowed_by.is_none() && s.blocked_by.is_none() && s.approval != Some(Approval::Disabled))
+    {
         tools.push(Tool { name: format!("mcp__{}__*", s.normalized), origin: "mcp", removed_by: s.denied_by.clone() });
     }
     for (i, p) in out.iter_mut().enumerate() {

@@ -63,7 +63,7 @@ pub fn ls_json(r: &Resolution) -> String {
         .mcp_servers
         .iter()
         .map(|s| {
-            json!({"name": s.name, "normalized": s.normalized, "scope": s.scope.as_str(), "transport": s.transport, "path": s.path, "shadowed_by": ref_json(&s.shadowed_by), "approval": s.approval, "denied_by": s.denied_by})
+            json!({"name": s.name, "normalized": s.normalized, "scope": s.scope.as_str(), "transport": s.transport, "path": s.path, "shadowed_by": ref_json(&s.shadowed_by), "approval": s.approval, "denied_by": s.denied_by, "blocked_by": s.blocked_by})
         })
         .collect();
     let tools: Vec<Value> =
@@ -196,6 +196,9 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
         if let Some(rule) = &s.denied_by {
             let _ = writeln!(out, "  {:name_width$}  ↳ every tool removed by deny rule `{rule}`", "");
         }
+        if let Some(why) = &s.blocked_by {
+            let _ = writeln!(out, "  {:name_width$}  ↳ not loaded, MCP policy: {why}", "");
+        }
     }
     let builtin = r.tools.iter().filter(|t| t.origin == "builtin").count();
     let removed: Vec<String> =
@@ -295,7 +298,8 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
     if !servers.is_empty() {
         let _ = writeln!(out, "MCP server `{server_name}` (tools `mcp__{}__…`):", servers[0].normalized);
         for (n, s) in servers.iter().enumerate() {
-            let verdict = if s.shadowed_by.is_none() && s.denied_by.is_none() { "  ← used" } else { "" };
+            let used = s.shadowed_by.is_none() && s.denied_by.is_none() && s.blocked_by.is_none();
+            let verdict = if used { "  ← used" } else { "" };
             let _ = writeln!(
                 out,
                 "  {}. `{}`, {} scope, {}: {}{verdict}",
@@ -310,6 +314,9 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
             }
             if let Some(rule) = &s.denied_by {
                 let _ = writeln!(out, "     every tool removed by deny rule `{rule}`");
+            }
+            if let Some(why) = &s.blocked_by {
+                let _ = writeln!(out, "     not loaded, MCP policy: {why}");
             }
             if let Some(a) = &s.approval {
                 let _ = writeln!(out, "     project-server approval: {}", a.as_str());
