@@ -4,7 +4,7 @@
 
 use super::permissions::{self, Use};
 use super::FileCx;
-use crate::diagnostic::Sink;
+use crate::diagnostic::{Severity, Sink};
 use crate::node::Node;
 use crate::rules;
 use crate::schema::{check_fields, field, Field, Ty, Unknown};
@@ -152,6 +152,11 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
             }
         }
     }
+    for list in ["allowedMcpServers", "deniedMcpServers"] {
+        for entry in root.get(list).and_then(Node::as_array).unwrap_or_default() {
+            check_policy_entry(sink, list, entry);
+        }
+    }
     if let Some(env) = root.get("env").and_then(Node::as_object) {
         for (key, value) in env {
             if value.as_str().is_none() {
@@ -166,5 +171,62 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
     match root.get("hooks") {
         Some(hooks) if hooks.as_object().is_some() => super::hooks::check_event_map(sink, cx, hooks, "`hooks`"),
         _ => 0,
+    }
+}
+
+/// An `allowedMcpServers` / `deniedMcpServers` entry: an object with exactly one of
+/// `serverName`, `serverCommand` (an argv array) and `serverUrl` (FORMATS §4.5, rule 76).
+fn check_policy_entry(sink: &mut Sink<'_>, list: &str, entry: &Node) {
+    const KEYS: [&str; 3] = ["serverName", "serverCommand", "serverUrl"];
+    if entry.as_object().is_none() {
+        sink.report(
+            &rules::wrong_field_type::RULE,
+            entry.span,
+            format!("an `{list}` entry must be an object, found {}", entry.type_name()),
+        )
+        .help("write `{\"serverName\": \"github\"}`, `{\"serverCommand\": [\"npx\", \"-y\", \"pkg\"]}` or `{\"serverUrl\": \"https://*.example.com/*\"}`");
+        return;
+    }
+    let present: Vec<&str> = KEYS.into_iter().filter(|k| entry.get(k).is_some()).collect();
+    if present.len() != 1 {
+        let found = if present.is_empty() {
+            "none of them".to_string()
+        } else {
+            present.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and ")
+        };
+        sink.report(
+            &rules::invalid_field_value::RULE,
+            entry.span,
+            format!("an `{list}` entry needs exactly one of `serverName`, `serverCommand`, `serverUrl`; it has {found}"),
+        )
+        .severity(Severity::Error)
+        .help("split it into one entry per key; Claude Code's settings schema rejects the entry");
+        return;
+    }
+    let value = entry.get(present[0]).unwrap_or(entry);
+    let problem = match present[0] {
+        "serverName" => match value.as_str() {
+            None => Some(format!("`serverName` must be a string, found {}", value.type_name())),
+            Some(name) if list == "allowedMcpServers"
+                && (name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')) =>
+            {
+                Some(format!("`serverName: {name}` in an allowlist may use only letters, digits, `-` and `_`"))
+            }
+            Some("") => Some("`serverName` is empty".to_string()),
+            Some(_) => None,
+        },
+        "serverCommand" => match value.as_array() {
+            Some(argv) if !argv.is_empty() && argv.iter().all(|a| a.as_str().is_some()) => None,
+            _ => Some("`serverCommand` must be a non-empty array of strings (the exact argv)".to_string()),
+        },
+        _ => match value.as_str() {
+            Some(url) if !url.is_empty() => None,
+            _ => Some("`serverUrl` must be a URL pattern string (`*` matches anything)".to_string()),
+        },
+    };
+    if let Some(message) = problem {
+        sink.report(&rules::invalid_field_value::RULE, value.span, message)
+            .severity(Severity::Error)
+            .help("Claude Code's settings schema rejects the entry");
     }
 }

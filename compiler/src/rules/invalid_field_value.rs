@@ -11,10 +11,10 @@ pub static RULE: Rule = Rule {
 };
 
 const DOCS: &str = r##"### What it does
-Checks enumerations and formats: `effort`, `context`, `shell`, agent `permissionMode`, `color`, `memory`, `isolation`, settings `defaultMode`, semver `version`, `enabledPlugins` keys, and skills no one can invoke.
+Checks enumerations and formats: `effort`, `context`, `shell`, agent `permissionMode`, `color`, `memory`, `isolation`, settings `defaultMode`, semver `version`, `enabledPlugins` keys, skills no one can invoke, and `allowedMcpServers`/`deniedMcpServers` entries (exactly one of `serverName`, `serverCommand`, `serverUrl`; an error).
 
 ### Why is this bad?
-Claude Code ignores unknown values, so the setting silently has no effect.
+Claude Code ignores unknown values, so the setting silently has no effect; a malformed MCP policy entry is rejected by its settings schema.
 
 ### Example
 ```markdown
