@@ -194,6 +194,23 @@ fn lifecycle(negotiation: Negotiation) -> ClientLifecycleMode {
     }
 }
 
+/// Negotiates a session over `transport` within the connect timeout (`Err` when it ran out):
+/// a connection without a process yet.
+async fn negotiate<T, E, A>(
+    transport: T,
+    settings: &Settings,
+) -> Result<Result<Connection, rmcp::service::ClientInitializeError>, tokio::time::error::Elapsed>
+where
+    T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let (changed, changes) = mpsc::unbounded_channel();
+    let handler = Handler { changed: changed.clone() };
+    let serving = handler.serve_with_lifecycle(transport, lifecycle(settings.negotiation));
+    let started = tokio::time::timeout(settings.connect_timeout, serving).await?;
+    Ok(started.map(|service| Connection { service, process: None, changes, changed, listener: None }))
+}
+
 /// Starts a stdio server and negotiates a session with it.
 async fn open_stdio(launch: &Launch, settings: &Settings, tail: &Tail) -> Result<Connection, String> {
     use process_wrap::tokio::{CommandWrap, KillOnDrop, ProcessGroup};
@@ -232,15 +249,8 @@ async fn open_stdio(launch: &Launch, settings: &Settings, tail: &Tail) -> Result
     };
     let transport =
         AsyncRwTransport::<RoleClient, _, _>::new(stdout, stdin).with_max_line_length(settings.max_message_bytes);
-    let (changed, changes) = mpsc::unbounded_channel();
-    let handler = Handler { changed: changed.clone() };
-    let started = tokio::time::timeout(
-        settings.connect_timeout,
-        handler.serve_with_lifecycle(transport, lifecycle(settings.negotiation)),
-    )
-    .await;
-    match started {
-        Ok(Ok(service)) => Ok(Connection { service, process: Some(process), changes, changed, listener: None }),
+    match negotiate(transport, settings).await {
+        Ok(Ok(connection)) => Ok(Connection { process: Some(process), ..connection }),
         Ok(Err(e)) => {
             let exited = process.exited().await;
             process.end().await;
@@ -284,15 +294,8 @@ async fn open_http(launch: &Launch, settings: &Settings) -> Result<Connection, S
     config.max_json_response_size = settings.max_message_bytes;
     config.max_sse_event_size = settings.max_message_bytes;
     let transport = StreamableHttpClientTransport::from_config(config);
-    let (changed, changes) = mpsc::unbounded_channel();
-    let handler = Handler { changed: changed.clone() };
-    let started = tokio::time::timeout(
-        settings.connect_timeout,
-        handler.serve_with_lifecycle(transport, lifecycle(settings.negotiation)),
-    )
-    .await;
-    match started {
-        Ok(Ok(service)) => Ok(Connection { service, process: None, changes, changed, listener: None }),
+    match negotiate(transport, settings).await {
+        Ok(Ok(connection)) => Ok(connection),
         Ok(Err(e)) => {
             let cause = init_cause(&e);
             // Claude Code would offer an OAuth sign-in here; a session from the lock cannot.

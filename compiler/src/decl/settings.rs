@@ -197,7 +197,9 @@ fn check_policy_entry(sink: &mut Sink<'_>, list: &str, entry: &Node) {
         sink.report(
             &rules::invalid_field_value::RULE,
             entry.span,
-            format!("an `{list}` entry needs exactly one of `serverName`, `serverCommand`, `serverUrl`; it has {found}"),
+            format!(
+                "an `{list}` entry needs exactly one of `serverName`, `serverCommand`, `serverUrl`; it has {found}"
+            ),
         )
         .severity(Severity::Error)
         .help("split it into one entry per key; Claude Code's settings schema rejects the entry");
@@ -207,8 +209,10 @@ fn check_policy_entry(sink: &mut Sink<'_>, list: &str, entry: &Node) {
     let problem = match present[0] {
         "serverName" => match value.as_str() {
             None => Some(format!("`serverName` must be a string, found {}", value.type_name())),
-            Some(name) if list == "allowedMcpServers"
-                && (name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')) =>
+            Some(name)
+                if list == "allowedMcpServers"
+                    && (name.is_empty()
+                        || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')) =>
             {
                 Some(format!("`serverName: {name}` in an allowlist may use only letters, digits, `-` and `_`"))
             }
