@@ -854,6 +854,21 @@ async fn futures_join_all(tasks: Vec<tokio::task::JoinHandle<()>>) {
     }
 }
 
+/// How long a tool call may take (FORMATS §4.7): the server's `timeout` (values under 1,000 ms
+/// are ignored), else `MCP_TOOL_TIMEOUT`, else 100,000,000 ms; a remote server's request also
+/// stops at 60 s unless one of those two is at least 60 s.
+pub fn tool_timeout(
+    server: &capc_compiler::lock::model::McpServer,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Duration {
+    let from_env = lookup("MCP_TOOL_TIMEOUT").and_then(|v| v.trim().parse::<u64>().ok()).filter(|ms| *ms > 0);
+    let configured = server.timeout.filter(|ms| *ms >= 1000).or(from_env);
+    let wall = configured.unwrap_or(100_000_000);
+    let remote = server.transport != Transport::Stdio;
+    let ms = if remote && configured.is_none_or(|ms| ms < 60_000) { wall.min(60_000) } else { wall };
+    Duration::from_millis(ms)
+}
+
 /// Calls tools on the live connections from outside the runtime (the session's thread).
 #[derive(Clone)]
 pub struct Caller {
@@ -1020,6 +1035,24 @@ mod tests {
         assert_eq!(policy.status, Status::Disabled);
         assert_eq!(policy.error.as_deref(), Some("not loaded, MCP policy: deniedMcpServers serverName `policy`"));
         assert_eq!(state.servers().find(|s| s.name == "turned-off").map(|s| s.status), Some(Status::Disabled));
+    }
+
+    #[test]
+    fn tool_calls_time_out_as_in_claude_code() {
+        use capc_compiler::lock::model::McpServer;
+        let stdio = McpServer { transport: Transport::Stdio, ..McpServer::default() };
+        let http = McpServer { transport: Transport::Http, ..McpServer::default() };
+        let none = |_: &str| None;
+        let env = |ms: &'static str| move |name: &str| (name == "MCP_TOOL_TIMEOUT").then(|| ms.to_string());
+        assert_eq!(tool_timeout(&stdio, none), Duration::from_millis(100_000_000));
+        assert_eq!(tool_timeout(&http, none), Duration::from_secs(60), "remote requests stop at 60 s");
+        assert_eq!(tool_timeout(&http, env("90000")), Duration::from_secs(90), "raised by MCP_TOOL_TIMEOUT ≥ 60 s");
+        assert_eq!(tool_timeout(&http, env("30000")), Duration::from_secs(30));
+        let own = |ms| McpServer { timeout: Some(ms), ..stdio.clone() };
+        assert_eq!(tool_timeout(&own(5000), env("90000")), Duration::from_secs(5), "the server's own wins");
+        assert_eq!(tool_timeout(&own(500), env("90000")), Duration::from_secs(90), "under 1,000 ms is ignored");
+        let remote_own = McpServer { timeout: Some(120_000), ..http.clone() };
+        assert_eq!(tool_timeout(&remote_own, none), Duration::from_secs(120));
     }
 
     #[test]

@@ -428,15 +428,15 @@ impl Session {
         let Some(caller) = &self.caller else {
             return json!({"kind": "error", "message": "no live MCP connections (start the session with --connect)", "permission": permission});
         };
-        // The server's own `timeout` from the lock, else Claude Code's long default.
         let timeout = self
             .loaded
             .lock
             .mcp_servers
             .iter()
-            .find(|s| s.name == server)
-            .and_then(|s| s.timeout)
-            .map_or(std::time::Duration::from_secs(600), std::time::Duration::from_millis);
+            .find(|s| s.name == server && s.shadowed_by.is_none())
+            .map_or(std::time::Duration::from_secs(60), |s| {
+                crate::connect::tool_timeout(s, |name| std::env::var(name).ok())
+            });
         match caller.call(&server, &original, arguments, timeout) {
             Ok(outcome) => json!({"kind": "tool_result", "tool": tool, "permission": permission, "result": outcome}),
             Err(message) => json!({"kind": "error", "tool": tool, "permission": permission, "message": message}),
