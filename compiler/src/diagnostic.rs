@@ -33,6 +33,8 @@ pub struct Diagnostic {
     pub span: Option<Span>,
     pub message: String,
     pub help: Option<String>,
+    /// The span covers a secret value: every report of this file shows it masked.
+    pub secret: bool,
 }
 
 /// Collects the diagnostics of one file; the rule's default severity applies unless the
@@ -86,6 +88,7 @@ pub fn report_at<'o>(
         span: span.into(),
         message: message.into(),
         help: None,
+        secret: false,
     });
     let last = out.len() - 1;
     &mut out[last]
@@ -99,6 +102,12 @@ impl Diagnostic {
 
     pub fn severity(&mut self, severity: Severity) -> &mut Diagnostic {
         self.severity = severity;
+        self
+    }
+
+    /// Marks the span as a secret value, to be masked wherever the file is shown.
+    pub fn secret(&mut self) -> &mut Diagnostic {
+        self.secret = true;
         self
     }
 }

@@ -100,7 +100,7 @@ pub fn to_text(checked: &Checked, color: bool, width: usize) -> String {
     // Values reported as literal secrets are masked in every snippet, so a CI log of the
     // report does not repeat them.
     let mut secrets: std::collections::BTreeMap<&str, Vec<crate::span::Span>> = std::collections::BTreeMap::new();
-    for d in checked.diagnostics.iter().filter(|d| d.rule == crate::rules::literal_secret::RULE.id) {
+    for d in checked.diagnostics.iter().filter(|d| d.secret) {
         secrets.entry(d.path.as_str()).or_default().extend(d.span);
     }
     for d in &checked.diagnostics {

@@ -389,6 +389,7 @@ pub fn server(
             return Some(value.to_string());
         }
         sink.report(&crate::rules::literal_secret::RULE, node.span, format!("server `{}`: {what} holds what looks like a literal secret", name.name))
+            .secret()
             .help(match env_key {
                 Some(k) => format!("read it from the environment: `\"{k}\": \"${{{k}}}\"`; capabilities.lock stores only its SHA-256"),
                 None => "read it from the environment with a `${VAR}` reference (such as `Bearer ${API_TOKEN}`); capabilities.lock stores only its SHA-256".to_string(),
