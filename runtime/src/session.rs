@@ -312,7 +312,9 @@ impl Session {
             return json!({"kind": "error", "code": 2, "message": format!("Unknown skill: {name}")});
         };
         let command = row.decl.map(|i| self.loaded.lock.commands[i].clone());
-        if command.as_ref().is_some_and(|c| c.disable_model_invocation) {
+        let bundled_hidden =
+            row.decl.is_none() && capc_compiler::builtins::bundled_skill(&name).is_some_and(|b| !b.model_invocable);
+        if bundled_hidden || command.as_ref().is_some_and(|c| c.disable_model_invocation) {
             return json!({"kind": "error", "code": 4, "message": format!("Skill {name} cannot be used with Skill tool due to disable-model-invocation")});
         }
         if row.kind != "prompt" {

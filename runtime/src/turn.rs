@@ -383,7 +383,12 @@ pub fn skill_listing(loaded: &Loaded, table: &[CommandView], cx: &TurnContext) -
                     });
                     (c.description.as_deref(), c.when_to_use.as_deref(), listed)
                 }
-                None => (None, None, row.origin == Origin::Bundled),
+                // A bundled skill: its registered text, unless the model may not invoke it.
+                None if row.origin == Origin::Bundled => match capc_compiler::builtins::bundled_skill(&row.name) {
+                    Some(b) => (b.description, b.when_to_use, b.model_invocable),
+                    None => (None, None, true),
+                },
+                None => (None, None, false),
             };
             listed.then_some(ListingEntry { name: &row.name, description, when_to_use, bundled: row.decl.is_none() })
         })
