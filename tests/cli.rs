@@ -463,3 +463,45 @@ fn the_repl_shows_live_server_states() {
     assert!(later.contains("                      stderr: fatal: no API key"), "{later}");
     assert!(later.contains("legacy  failed      `sse` servers are not supported"), "{later}");
 }
+
+/// Killed with SIGTERM, `capc session --connect` ends its servers' process groups first (they
+/// are out of the terminal's reach) and exits with 143.
+#[test]
+fn a_terminated_session_leaves_no_server_behind() {
+    use std::io::Write as _;
+    let faulty = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tests/servers/faulty.cjs");
+    let marker = format!("capc-sigterm-check-{}", std::process::id());
+    let dir = tempfile::tempdir().expect("tempdir");
+    // After the server, its wrapper starts a process that outlives stdin closing.
+    let script = format!("node {} {marker}; node -e 'setTimeout(() => {{}}, 60000)' {marker}", faulty.display());
+    let mcp = serde_json::json!({"mcpServers": {"wrapped": {"command": "sh", "args": ["-c", script]}}});
+    std::fs::write(dir.path().join(".mcp.json"), mcp.to_string()).expect("write .mcp.json");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+    std::fs::write(dir.path().join(".claude/settings.json"), r#"{"enableAllProjectMcpServers": true}"#)
+        .expect("settings");
+    assert_eq!(capc(&["lock", dir.path().to_str().expect("utf-8")]).status.code(), Some(0));
+    let lock = dir.path().join("capabilities.lock");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["session", "--json", "--connect", "--lock", lock.to_str().expect("utf-8")])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("capc runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    writeln!(stdin, "{{\"id\":1,\"type\":\"status\"}}").expect("write");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let running = |m: &str| {
+        let out = Command::new("pgrep").args(["-f", m]).output().expect("pgrep runs");
+        String::from_utf8_lossy(&out.stdout).lines().count()
+    };
+    assert!(running(&marker) >= 2, "the server runs");
+    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("capc exits");
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(143), "exits as terminated");
+    assert!(stdout(&out).contains("\"status\":\"connected\""), "{}", stdout(&out));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(running(&marker), 0, "server processes left behind");
+}

@@ -803,9 +803,30 @@ async fn supervise(
 
 /// The supervised servers of a session. Start and shut down on a tokio runtime.
 pub struct Servers {
-    stop: watch::Sender<bool>,
-    tasks: Vec<tokio::task::JoinHandle<()>>,
+    stopper: Stopper,
     peers: Peers,
+}
+
+/// Ends every supervisor of a [`Servers`]; cheap to clone (a signal handler holds one).
+#[derive(Clone)]
+pub struct Stopper {
+    stop: Arc<watch::Sender<bool>>,
+    tasks: Arc<Mutex<Vec<tokio::task::JoinHandle<()>>>>,
+}
+
+impl Stopper {
+    /// Closes every connection (each stdio server's process group ends) and waits for the
+    /// supervisors, at most 10 s.
+    pub async fn stop(&self) {
+        let _ = self.stop.send(true);
+        let tasks = self.tasks.lock().map(|mut t| std::mem::take(&mut *t)).unwrap_or_default();
+        let all = async {
+            for task in tasks {
+                let _ = task.await;
+            }
+        };
+        let _ = tokio::time::timeout(Duration::from_secs(10), all).await;
+    }
 }
 
 impl Servers {
@@ -831,7 +852,7 @@ impl Servers {
                 ))
             })
             .collect();
-        Servers { stop, tasks, peers }
+        Servers { stopper: Stopper { stop: Arc::new(stop), tasks: Arc::new(Mutex::new(tasks)) }, peers }
     }
 
     /// Calls tools on these servers from outside the runtime that `handle` names.
@@ -839,18 +860,13 @@ impl Servers {
         Caller { handle, peers: self.peers.clone() }
     }
 
-    /// Closes every connection (each stdio server's process group ends) and waits for the
-    /// supervisors, at most 10 s.
-    pub async fn shutdown(self) {
-        let _ = self.stop.send(true);
-        let all = futures_join_all(self.tasks);
-        let _ = tokio::time::timeout(Duration::from_secs(10), all).await;
+    pub fn stopper(&self) -> Stopper {
+        self.stopper.clone()
     }
-}
 
-async fn futures_join_all(tasks: Vec<tokio::task::JoinHandle<()>>) {
-    for task in tasks {
-        let _ = task.await;
+    /// Closes every connection and waits for the supervisors (see [`Stopper::stop`]).
+    pub async fn shutdown(self) {
+        self.stopper.stop().await;
     }
 }
 
@@ -978,6 +994,27 @@ impl Live {
             }
             Servers::start(ready, settings, &batcher)
         });
+        // Killed by a signal, the session would leave its servers running (each sits in its own
+        // process group, out of the terminal's reach): end them first, then exit as killed.
+        #[cfg(unix)]
+        {
+            let stopper = servers.stopper();
+            runtime.spawn(async move {
+                use tokio::signal::unix::{signal, SignalKind};
+                let (Ok(mut int), Ok(mut term), Ok(mut hup)) =
+                    (signal(SignalKind::interrupt()), signal(SignalKind::terminate()), signal(SignalKind::hangup()))
+                else {
+                    return;
+                };
+                let code = tokio::select! {
+                    _ = int.recv() => 130,
+                    _ = term.recv() => 143,
+                    _ = hup.recv() => 129,
+                };
+                stopper.stop().await;
+                std::process::exit(code);
+            });
+        }
         session.live = Some(shared);
         session.caller = Some(servers.caller(runtime.handle().clone()));
         Ok(Live { runtime, servers })
