@@ -662,6 +662,16 @@ async fn stopped(stop: &mut watch::Receiver<bool>) {
     }
 }
 
+/// Whether the server still answers: a `ping` within `timeout`, or why not.
+async fn ping_once(peer: &rmcp::Peer<RoleClient>, timeout: Duration) -> Result<(), String> {
+    let request = rmcp::model::ClientRequest::PingRequest(Default::default());
+    match tokio::time::timeout(timeout, peer.send_request(request)).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(format!("the server stopped answering: {}", request_cause(&e))),
+        Err(_) => Err(format!("no answer to ping within {}", seconds(timeout))),
+    }
+}
+
 /// Keeps a connection's lists live until it is lost or the session ends.
 async fn watch_connection(
     server: &str,
@@ -690,6 +700,14 @@ async fn watch_connection(
                 if peer.is_transport_closed() {
                     return Ended::Lost(exit_reason(conn.process.as_mut()).await);
                 }
+                // A remote server whose refresh failed may be gone (a restart is silent): ask now
+                // rather than at the next ping.
+                let failed = refreshed.as_ref().map_or(true, |l| !l.problems.is_empty());
+                if remote && failed {
+                    if let Err(why) = ping_once(&peer, settings.connect_timeout).await {
+                        return Ended::Lost(why);
+                    }
+                }
                 let mut update = match refreshed {
                     Ok(listing) => {
                         let mut update = listing.update;
@@ -713,11 +731,8 @@ async fn watch_connection(
                 }
             }
             _ = ping.tick(), if remote => {
-                let request = rmcp::model::ClientRequest::PingRequest(Default::default());
-                match tokio::time::timeout(settings.connect_timeout, peer.send_request(request)).await {
-                    Ok(Ok(_)) => {}
-                    Ok(Err(e)) => return Ended::Lost(format!("the server stopped answering: {}", request_cause(&e))),
-                    Err(_) => return Ended::Lost(format!("no answer to ping within {}", seconds(settings.connect_timeout))),
+                if let Err(why) = ping_once(&peer, settings.connect_timeout).await {
+                    return Ended::Lost(why);
                 }
             }
         }
