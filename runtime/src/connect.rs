@@ -79,6 +79,10 @@ pub struct Settings {
     /// How often a connected remote server is pinged to notice that it went away (a restarted
     /// HTTP server does not tell its clients).
     pub ping_every: Duration,
+    /// How long a ping may take before the server counts as gone. A restarted server-everything
+    /// answers a stale session with an error rmcp cannot match to the request, which then
+    /// never ends: only this timeout notices.
+    pub ping_timeout: Duration,
     /// The largest JSON-RPC message read from a server (rmcp's default is 16 MiB; Claude Code
     /// has no such cap, so a 50 MB tool description must still be read, then cut). A longer
     /// line is dropped by rmcp, and the request it answered then times out.
@@ -96,6 +100,7 @@ impl Default for Settings {
             negotiation: Negotiation::Auto,
             backoff: Backoff::default(),
             ping_every: Duration::from_secs(30),
+            ping_timeout: Duration::from_secs(10),
             max_message_bytes: 128 * 1024 * 1024,
             local_window: 3,
             remote_window: 20,
@@ -678,6 +683,7 @@ async fn watch_connection(
     conn: &mut Connection,
     settings: &Settings,
     batcher: &Batcher,
+    check: &tokio::sync::Notify,
     stop: &mut watch::Receiver<bool>,
 ) -> Ended {
     let peer = conn.service.peer().clone();
@@ -704,7 +710,7 @@ async fn watch_connection(
                 // rather than at the next ping.
                 let failed = refreshed.as_ref().map_or(true, |l| !l.problems.is_empty());
                 if remote && failed {
-                    if let Err(why) = ping_once(&peer, settings.connect_timeout).await {
+                    if let Err(why) = ping_once(&peer, settings.ping_timeout).await {
                         return Ended::Lost(why);
                     }
                 }
@@ -731,7 +737,12 @@ async fn watch_connection(
                 }
             }
             _ = ping.tick(), if remote => {
-                if let Err(why) = ping_once(&peer, settings.connect_timeout).await {
+                if let Err(why) = ping_once(&peer, settings.ping_timeout).await {
+                    return Ended::Lost(why);
+                }
+            }
+            () = check.notified(), if remote => {
+                if let Err(why) = ping_once(&peer, settings.ping_timeout).await {
                     return Ended::Lost(why);
                 }
             }
@@ -739,8 +750,16 @@ async fn watch_connection(
     }
 }
 
-/// Each connected server's peer, by server name, for tool calls.
-type Peers = Arc<Mutex<BTreeMap<String, rmcp::Peer<RoleClient>>>>;
+/// A connected server as tool calls reach it: its peer, and a nudge that makes its supervisor
+/// check the connection at once (a failed call may be the first sign that it is gone).
+#[derive(Clone)]
+struct Reachable {
+    peer: rmcp::Peer<RoleClient>,
+    check: Arc<tokio::sync::Notify>,
+}
+
+/// Each connected server, by name, for tool calls.
+type Peers = Arc<Mutex<BTreeMap<String, Reachable>>>;
 
 /// One server's life: connect, stay live, and — for a remote server whose connection is lost
 /// — reconnect with back-off until it works or the tries run out.
@@ -772,11 +791,12 @@ async fn supervise(
             Ok((mut conn, update)) => {
                 attempt = 0;
                 was_connected = true;
+                let check = Arc::new(tokio::sync::Notify::new());
                 if let Ok(mut all) = peers.lock() {
-                    all.insert(server.clone(), conn.service.peer().clone());
+                    all.insert(server.clone(), Reachable { peer: conn.service.peer().clone(), check: check.clone() });
                 }
                 batcher.send(update);
-                let ended = watch_connection(&server, &mut conn, &settings, &batcher, &mut stop).await;
+                let ended = watch_connection(&server, &mut conn, &settings, &batcher, &check, &mut stop).await;
                 if let Ok(mut all) = peers.lock() {
                     all.remove(&server);
                 }
@@ -924,7 +944,7 @@ impl Caller {
         arguments: Option<serde_json::Map<String, serde_json::Value>>,
         timeout: Duration,
     ) -> Result<CallOutcome, String> {
-        let peer = self
+        let Reachable { peer, check } = self
             .peers
             .lock()
             .map_err(|_| "the connection table is poisoned".to_string())?
@@ -933,11 +953,21 @@ impl Caller {
             .ok_or_else(|| format!("MCP server `{server}` is not connected"))?;
         let mut params = rmcp::model::CallToolRequestParams::new(tool.to_string());
         params.arguments = arguments;
-        let result = self
-            .handle
-            .block_on(async { tokio::time::timeout(timeout, peer.call_tool(params)).await })
-            .map_err(|_| format!("`{tool}` did not answer within {}", seconds(timeout)))?
-            .map_err(|e| format!("`{tool}` failed: {e}"))?;
+        let answer = self.handle.block_on(async { tokio::time::timeout(timeout, peer.call_tool(params)).await });
+        let result = match answer {
+            Ok(Ok(result)) => result,
+            Ok(Err(e)) => {
+                // The server may be gone (a restarted HTTP server forgets the session): its
+                // supervisor checks now and reconnects if so.
+                check.notify_one();
+                return Err(format!("`{tool}` failed: {}", request_cause(&e)));
+            }
+            Err(_) => {
+                // A remote server that stopped answering looks like this too.
+                check.notify_one();
+                return Err(format!("`{tool}` did not answer within {}", seconds(timeout)));
+            }
+        };
         let mut text = String::new();
         for block in &result.content {
             let value = serde_json::to_value(block).unwrap_or_default();

@@ -363,6 +363,38 @@ async fn server_everything_over_streamable_http_survives_a_restart() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_call_makes_a_restarted_server_reconnect_without_waiting_for_the_ping() {
+    let Some(script) = everything() else { return };
+    let port = free_port();
+    let mut server = everything_http(&script, port).await;
+    // The periodic ping is too far away to matter here.
+    let settings = Settings { ping_every: Duration::from_secs(600), ping_timeout: Duration::from_secs(1), ..quick() };
+    let h = start(&[http("remote", &format!("http://127.0.0.1:{port}/mcp"))], settings);
+    let seen = h.until("remote", Duration::from_secs(10), |s| s.status == Status::Connected).await;
+    assert_eq!(seen.status, Status::Connected, "{seen:?}");
+    server.kill().await.expect("kills");
+    let mut server = everything_http(&script, port).await;
+    // The restarted server does not know the session. It answers with an error rmcp cannot
+    // match to the request, so the call runs into its timeout.
+    let caller = h.servers.caller(tokio::runtime::Handle::current());
+    let failed = tokio::task::spawn_blocking(move || {
+        let args = serde_json::json!({"message": "lost?"}).as_object().cloned();
+        caller.call("remote", "echo", args, Duration::from_secs(2))
+    })
+    .await
+    .expect("joins");
+    assert!(failed.is_err(), "{failed:?}");
+    // The failure made the supervisor check at once: pending, then connected again.
+    let down = h.until("remote", Duration::from_secs(5), |s| s.status == Status::Pending).await;
+    assert!(down.error.as_deref().is_some_and(|e| e.contains("reconnecting in 1 s")), "{down:?}");
+    let back = h.until("remote", Duration::from_secs(15), |s| s.status == Status::Connected).await;
+    assert_eq!(back.status, Status::Connected, "{back:?}");
+    assert_eq!(h.call("remote", "echo", serde_json::json!({"message": "found"})).await, "Echo: found");
+    h.servers.shutdown().await;
+    server.kill().await.expect("kills");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_remote_server_that_stays_down_is_retried_with_back_off_then_failed() {
     let Some(script) = everything() else { return };
     let port = free_port();
