@@ -31,6 +31,18 @@ pub enum Status {
     Disabled,
 }
 
+impl Status {
+    /// The word the protocol and the REPL show.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pending => "pending",
+            Status::Connected => "connected",
+            Status::Failed => "failed",
+            Status::Disabled => "disabled",
+        }
+    }
+}
+
 /// A tool of a connected server, named as the model sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct McpTool {
@@ -251,5 +263,12 @@ mod tests {
         assert_eq!(cut.chars().count(), MAX_DESCRIPTION_CHARS + TRUNCATION_MARKER.chars().count());
         assert!(cut.ends_with(TRUNCATION_MARKER));
         assert_eq!(truncate_description("short"), "short");
+    }
+
+    #[test]
+    fn status_words_are_the_serialized_ones() {
+        for status in [Status::Pending, Status::Connected, Status::Failed, Status::Disabled] {
+            assert_eq!(serde_json::to_value(status).expect("serializes"), status.as_str());
+        }
     }
 }

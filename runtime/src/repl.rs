@@ -108,8 +108,7 @@ fn status(session: &Session) -> String {
     let width = servers.iter().map(|s| s.name.len()).max().unwrap_or(0);
     let indent = " ".repeat(width + 16);
     for s in servers {
-        let status =
-            serde_json::to_value(s.status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        let status = s.status.as_str();
         let mut what = match s.status {
             crate::mcp::Status::Connected => {
                 let mut what =
