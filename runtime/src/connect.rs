@@ -736,12 +736,8 @@ async fn watch_connection(
                     return Ended::Lost(exit_reason(conn.process.as_mut()).await);
                 }
             }
-            _ = ping.tick(), if remote => {
-                if let Err(why) = ping_once(&peer, settings.ping_timeout).await {
-                    return Ended::Lost(why);
-                }
-            }
-            () = check.notified(), if remote => {
+            // The periodic ping, or one a failed tool call asked for.
+            () = async { tokio::select! { _ = ping.tick() => {}, () = check.notified() => {} } }, if remote => {
                 if let Err(why) = ping_once(&peer, settings.ping_timeout).await {
                     return Ended::Lost(why);
                 }
