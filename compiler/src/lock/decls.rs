@@ -274,15 +274,7 @@ pub fn settings(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
 /// Project-server approval switches (`enableAllProjectMcpServers`, `enabledMcpjsonServers`,
 /// `disabledMcpjsonServers`): in settings files, and in `~/.claude.json`'s entry of a project.
 pub fn mcp_approval(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
-    let names = |key: &str| -> Vec<String> {
-        root.get(key)
-            .and_then(Node::as_array)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(Node::as_str)
-            .map(str::to_string)
-            .collect()
-    };
+    let names = |key: &str| root.get(key).and_then(strings).unwrap_or_default();
     let enable_all = root.get("enableAllProjectMcpServers").and_then(Node::as_bool);
     let (enabled, disabled) = (names("enabledMcpjsonServers"), names("disabledMcpjsonServers"));
     if enable_all.is_some() || !enabled.is_empty() || !disabled.is_empty() {
@@ -317,9 +309,6 @@ impl std::fmt::Display for PolicyEntry {
 /// The entries of a policy list; an entry without exactly one known key is skipped (the
 /// checker reports it).
 fn policy_entries(list: &Node) -> Vec<PolicyEntry> {
-    let strings = |n: &Node| -> Option<Vec<String>> {
-        n.as_array().map(|a| a.iter().filter_map(Node::as_str).map(str::to_string).collect())
-    };
     list.as_array()
         .unwrap_or_default()
         .iter()
@@ -338,18 +327,17 @@ fn policy_entries(list: &Node) -> Vec<PolicyEntry> {
 
 /// `disabledMcpServers` of `~/.claude.json`'s entry for the project.
 pub fn mcp_toggles(project: &Node, path: &str, out: &mut Vec<Decl>) {
-    let disabled: Vec<String> = project
-        .get("disabledMcpServers")
-        .and_then(Node::as_array)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(Node::as_str)
-        .map(str::to_string)
-        .collect();
+    let Some(list) = project.get("disabledMcpServers") else { return };
+    let disabled = strings(list).unwrap_or_default();
     if !disabled.is_empty() {
-        let span = project.get("disabledMcpServers").map(|n| n.span);
-        out.push(Decl { path: path.to_string(), span, item: Item::McpToggle { disabled } });
+        out.push(Decl { path: path.to_string(), span: Some(list.span), item: Item::McpToggle { disabled } });
     }
+}
+
+/// The string elements of an array (others skipped; the checker reports them); `None` when
+/// the node is not an array.
+fn strings(node: &Node) -> Option<Vec<String>> {
+    node.as_array().map(|items| items.iter().filter_map(Node::as_str).map(str::to_string).collect())
 }
 
 /// An MCP server entry as the lock keeps it, or `None` when Claude Code skips it (unknown
