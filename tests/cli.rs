@@ -350,6 +350,26 @@ fn the_repl_answers_people() {
     assert!(!text.contains("never"), "input after :quit was read: {text}");
 }
 
+/// A project whose `.mcp.json` declares `servers` (all approved), locked, with `capc session
+/// --connect` running on its lock in `mode` (`--json` or `--repl`), stdin and stdout piped.
+fn connected_session(servers: serde_json::Value, mode: &str) -> (tempfile::TempDir, std::process::Child) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mcp = serde_json::json!({ "mcpServers": servers });
+    std::fs::write(dir.path().join(".mcp.json"), mcp.to_string()).expect("write .mcp.json");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+    std::fs::write(dir.path().join(".claude/settings.json"), r#"{"enableAllProjectMcpServers": true}"#)
+        .expect("settings");
+    assert_eq!(capc(&["lock", dir.path().to_str().expect("utf-8")]).status.code(), Some(0));
+    let lock = dir.path().join("capabilities.lock");
+    let child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["session", mode, "--connect", "--lock", lock.to_str().expect("utf-8")])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("capc runs");
+    (dir, child)
+}
+
 /// `capc session --connect` starts the lock's stdio servers, reports them in `status`, and
 /// leaves no process behind.
 #[test]
@@ -365,25 +385,14 @@ fn session_connects_real_servers_and_leaves_none_running() {
         eprintln!("skipped: server-everything is not installed");
         return;
     }
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mcp = serde_json::json!({"mcpServers": {
-        "everything": {"command": "node", "args": [script.to_str().expect("utf-8"), "stdio"]},
-        "broken": {"command": "capc-no-such-server"},
-        "remote": {"type": "http", "url": "http://127.0.0.1:9/mcp"}
-    }});
-    std::fs::write(dir.path().join(".mcp.json"), mcp.to_string()).expect("write .mcp.json");
-    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
-    std::fs::write(dir.path().join(".claude/settings.json"), r#"{"enableAllProjectMcpServers": true}"#)
-        .expect("settings");
-    let root = dir.path().to_str().expect("utf-8");
-    assert_eq!(capc(&["lock", root]).status.code(), Some(0));
-    let lock = dir.path().join("capabilities.lock");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(["session", "--json", "--connect", "--lock", lock.to_str().expect("utf-8")])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("capc runs");
+    let (_dir, mut child) = connected_session(
+        serde_json::json!({
+            "everything": {"command": "node", "args": [script.to_str().expect("utf-8"), "stdio"]},
+            "broken": {"command": "capc-no-such-server"},
+            "remote": {"type": "http", "url": "http://127.0.0.1:9/mcp"}
+        }),
+        "--json",
+    );
     let mut stdin = child.stdin.take().expect("stdin");
     // Poll `status` until the server has connected (node starts in about 0.3 s).
     std::thread::sleep(std::time::Duration::from_secs(3));
@@ -429,24 +438,14 @@ fn session_connects_real_servers_and_leaves_none_running() {
 fn the_repl_shows_live_server_states() {
     use std::io::Write as _;
     let faulty = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tests/servers/faulty.cjs");
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mcp = serde_json::json!({"mcpServers": {
-        "tools": {"command": "node", "args": [faulty.to_str().expect("utf-8")]},
-        "broken": {"command": "sh", "args": ["-c", "echo 'fatal: no API key' >&2; exit 2"]},
-        "legacy": {"type": "sse", "url": "http://127.0.0.1:9/sse"}
-    }});
-    std::fs::write(dir.path().join(".mcp.json"), mcp.to_string()).expect("write .mcp.json");
-    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
-    std::fs::write(dir.path().join(".claude/settings.json"), r#"{"enableAllProjectMcpServers": true}"#)
-        .expect("settings");
-    assert_eq!(capc(&["lock", dir.path().to_str().expect("utf-8")]).status.code(), Some(0));
-    let lock = dir.path().join("capabilities.lock");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(["session", "--repl", "--connect", "--lock", lock.to_str().expect("utf-8")])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("capc runs");
+    let (_dir, mut child) = connected_session(
+        serde_json::json!({
+            "tools": {"command": "node", "args": [faulty.to_str().expect("utf-8")]},
+            "broken": {"command": "sh", "args": ["-c", "echo 'fatal: no API key' >&2; exit 2"]},
+            "legacy": {"type": "sse", "url": "http://127.0.0.1:9/sse"}
+        }),
+        "--repl",
+    );
     let mut stdin = child.stdin.take().expect("stdin");
     writeln!(stdin, ":status").expect("write");
     std::thread::sleep(std::time::Duration::from_secs(3));
@@ -471,22 +470,10 @@ fn a_terminated_session_leaves_no_server_behind() {
     use std::io::Write as _;
     let faulty = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tests/servers/faulty.cjs");
     let marker = format!("capc-sigterm-check-{}", std::process::id());
-    let dir = tempfile::tempdir().expect("tempdir");
     // After the server, its wrapper starts a process that outlives stdin closing.
     let script = format!("node {} {marker}; node -e 'setTimeout(() => {{}}, 60000)' {marker}", faulty.display());
-    let mcp = serde_json::json!({"mcpServers": {"wrapped": {"command": "sh", "args": ["-c", script]}}});
-    std::fs::write(dir.path().join(".mcp.json"), mcp.to_string()).expect("write .mcp.json");
-    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
-    std::fs::write(dir.path().join(".claude/settings.json"), r#"{"enableAllProjectMcpServers": true}"#)
-        .expect("settings");
-    assert_eq!(capc(&["lock", dir.path().to_str().expect("utf-8")]).status.code(), Some(0));
-    let lock = dir.path().join("capabilities.lock");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(["session", "--json", "--connect", "--lock", lock.to_str().expect("utf-8")])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("capc runs");
+    let (_dir, mut child) =
+        connected_session(serde_json::json!({"wrapped": {"command": "sh", "args": ["-c", script]}}), "--json");
     let mut stdin = child.stdin.take().expect("stdin");
     std::thread::sleep(std::time::Duration::from_secs(2));
     writeln!(stdin, "{{\"id\":1,\"type\":\"status\"}}").expect("write");
