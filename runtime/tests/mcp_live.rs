@@ -116,6 +116,13 @@ impl Harness {
         }
     }
 
+    /// Waits (up to `within`) until `name` is connected, and fails the test when it is not.
+    async fn connected(&self, name: &str, within: Duration) -> Seen {
+        let seen = self.until(name, within, |s| s.status == Status::Connected).await;
+        assert_eq!(seen.status, Status::Connected, "{name}: {seen:?}");
+        seen
+    }
+
     /// Calls a tool through the session's caller (which blocks, so off the async threads).
     async fn call(&self, server: &str, tool: &str, arguments: serde_json::Value) -> String {
         let caller = self.servers.caller(tokio::runtime::Handle::current());
@@ -177,7 +184,7 @@ async fn servers_that_fail_say_why_and_the_others_connect() {
     assert!(error.contains("fatal: missing API key"), "the stderr tail: {error}");
     let hangs = h.until("hangs", Duration::from_secs(5), failed).await;
     assert!(hangs.error.as_deref().is_some_and(|e| e.contains("no answer to initialize within 3 s")), "{hangs:?}");
-    let healthy = h.until("healthy", Duration::from_secs(5), |s| s.status == Status::Connected).await;
+    let healthy = h.connected("healthy", Duration::from_secs(5)).await;
     assert!(healthy.tools.contains(&"mcp__healthy__echo".to_string()), "{healthy:?}");
     h.servers.shutdown().await;
 }
@@ -190,8 +197,7 @@ async fn a_stdio_server_that_crashes_mid_session_is_failed_with_its_exit_and_std
         faulty()
     );
     let h = start(&[stdio("crashy", "node", &["-e", &code]), stdio("steady", "node", &[&faulty()])], quick());
-    let seen = h.until("crashy", Duration::from_secs(10), |s| s.status == Status::Connected).await;
-    assert_eq!(seen.status, Status::Connected, "{seen:?}");
+    h.connected("crashy", Duration::from_secs(10)).await;
     let seen = h.until("crashy", Duration::from_secs(10), |s| s.status == Status::Failed).await;
     assert!(seen.tools.is_empty(), "a failed server's tools are cleared");
     let error = seen.error.unwrap_or_default();
@@ -219,11 +225,11 @@ async fn malformed_lines_invalid_schemas_and_huge_descriptions() {
         Settings { connect_timeout: Duration::from_secs(2), ..Settings::default() },
     );
     // Lines that are not JSON are skipped; the answers between them are read.
-    let junk = h.until("junk", Duration::from_secs(10), |s| s.status == Status::Connected).await;
+    let junk = h.connected("junk", Duration::from_secs(10)).await;
     assert!(junk.tools.contains(&"mcp__junk__echo".to_string()), "{junk:?}");
     assert_eq!(junk.error, None);
     // A tools/list answer that does not fit the schema: connected, no tools, and why.
-    let schema = h.until("schema", Duration::from_secs(10), |s| s.status == Status::Connected).await;
+    let schema = h.connected("schema", Duration::from_secs(10)).await;
     assert!(schema.tools.is_empty(), "{schema:?}");
     assert!(schema.error.as_deref().is_some_and(|e| e.contains("tools/list failed")), "{schema:?}");
     // A 50 MB description is read, then cut at 2,048 characters with Claude Code's marker.
@@ -247,8 +253,7 @@ async fn a_list_changed_flood_is_at_most_one_state_change_per_window() {
     let script = faulty();
     let h = start(&[stdio("flood", "node", &[&script]), stdio("calm", "node", &[&script])], quick());
     for name in ["flood", "calm"] {
-        let seen = h.until(name, Duration::from_secs(10), |s| s.status == Status::Connected).await;
-        assert_eq!(seen.status, Status::Connected, "{seen:?}");
+        h.connected(name, Duration::from_secs(10)).await;
     }
     tokio::time::sleep(Duration::from_millis(100)).await;
     let before = h.shared.lock().expect("state").version;
@@ -272,8 +277,7 @@ async fn a_list_changed_flood_is_at_most_one_state_change_per_window() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tool_calls_are_cut_at_100000_characters_and_time_out() {
     let h = start(&[stdio("tools", "node", &[&faulty()])], quick());
-    let seen = h.until("tools", Duration::from_secs(10), |s| s.status == Status::Connected).await;
-    assert_eq!(seen.status, Status::Connected, "{seen:?}");
+    h.connected("tools", Duration::from_secs(10)).await;
     let caller = h.servers.caller(tokio::runtime::Handle::current());
     let (big, stalled, fits) = tokio::task::spawn_blocking(move || {
         let args = |chars: u32| serde_json::json!({ "chars": chars }).as_object().cloned();
@@ -344,8 +348,7 @@ async fn server_everything_over_streamable_http_survives_a_restart() {
     assert_eq!(prepare(&entry, |_| None).expect("prepares").headers["X-Team"], "qa");
     let settings = Settings { ping_every: Duration::from_millis(200), ..quick() };
     let h = start(&[entry], settings);
-    let seen = h.until("remote", Duration::from_secs(10), |s| s.status == Status::Connected).await;
-    assert_eq!(seen.status, Status::Connected, "{seen:?}");
+    let seen = h.connected("remote", Duration::from_secs(10)).await;
     assert!(seen.tools.len() >= 5, "{seen:?}");
     // The server restarts: the next ping fails, the server is pending while it reconnects
     // (1 s, then 2 s, ...), and once it is back everything is listed again.
@@ -353,8 +356,7 @@ async fn server_everything_over_streamable_http_survives_a_restart() {
     let down = h.until("remote", Duration::from_secs(5), |s| s.status == Status::Pending).await;
     assert!(down.error.as_deref().is_some_and(|e| e.contains("reconnecting in 1 s (attempt 1 of 5)")), "{down:?}");
     let mut server = everything_http(&script, port).await;
-    let back = h.until("remote", Duration::from_secs(15), |s| s.status == Status::Connected).await;
-    assert_eq!(back.status, Status::Connected, "{back:?}");
+    let back = h.connected("remote", Duration::from_secs(15)).await;
     assert_eq!(back.error, None);
     assert_eq!(back.tools.len(), seen.tools.len());
     assert_eq!(h.call("remote", "echo", serde_json::json!({"message": "again"})).await, "Echo: again");
@@ -370,8 +372,7 @@ async fn a_failed_call_makes_a_restarted_server_reconnect_without_waiting_for_th
     // The periodic ping is too far away to matter here.
     let settings = Settings { ping_every: Duration::from_secs(600), ping_timeout: Duration::from_secs(1), ..quick() };
     let h = start(&[http("remote", &format!("http://127.0.0.1:{port}/mcp"))], settings);
-    let seen = h.until("remote", Duration::from_secs(10), |s| s.status == Status::Connected).await;
-    assert_eq!(seen.status, Status::Connected, "{seen:?}");
+    h.connected("remote", Duration::from_secs(10)).await;
     server.kill().await.expect("kills");
     let mut server = everything_http(&script, port).await;
     // The restarted server does not know the session. It answers with an error rmcp cannot
@@ -387,8 +388,7 @@ async fn a_failed_call_makes_a_restarted_server_reconnect_without_waiting_for_th
     // The failure made the supervisor check at once: pending, then connected again.
     let down = h.until("remote", Duration::from_secs(5), |s| s.status == Status::Pending).await;
     assert!(down.error.as_deref().is_some_and(|e| e.contains("reconnecting in 1 s")), "{down:?}");
-    let back = h.until("remote", Duration::from_secs(15), |s| s.status == Status::Connected).await;
-    assert_eq!(back.status, Status::Connected, "{back:?}");
+    h.connected("remote", Duration::from_secs(15)).await;
     assert_eq!(h.call("remote", "echo", serde_json::json!({"message": "found"})).await, "Echo: found");
     h.servers.shutdown().await;
     server.kill().await.expect("kills");
@@ -402,8 +402,7 @@ async fn a_remote_server_that_stays_down_is_retried_with_back_off_then_failed() 
     let backoff = Backoff { tries: 5, first: Duration::from_millis(100), cap: Duration::from_millis(400) };
     let settings = Settings { ping_every: Duration::from_millis(100), backoff, ..quick() };
     let h = start(&[http("gone", &format!("http://127.0.0.1:{port}/mcp"))], settings);
-    let seen = h.until("gone", Duration::from_secs(10), |s| s.status == Status::Connected).await;
-    assert_eq!(seen.status, Status::Connected, "{seen:?}");
+    h.connected("gone", Duration::from_secs(10)).await;
     server.kill().await.expect("kills");
     // Each attempt is announced as pending; they come 100, 200, 400, 400 and 400 ms apart.
     let mut attempts = Vec::new();
@@ -519,8 +518,7 @@ async fn no_server_process_outlives_the_session() {
     ];
     let h = start(&entries, Settings { local_window: 4, ..quick() });
     for name in ["wrapped", "direct"] {
-        let seen = h.until(name, Duration::from_secs(10), |s| s.status == Status::Connected).await;
-        assert_eq!(seen.status, Status::Connected, "{seen:?}");
+        h.connected(name, Duration::from_secs(10)).await;
     }
     assert!(processes_with(&marker).len() >= 6, "the servers run: {:?}", processes_with(&marker));
     h.servers.shutdown().await;
