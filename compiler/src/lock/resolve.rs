@@ -727,17 +727,15 @@ impl Policy {
         let remote = s.url.is_some();
         let by_command = allowed.iter().any(|e| matches!(e, E::Command(_)));
         let by_url = allowed.iter().any(|e| matches!(e, E::Url(_)));
-        let needed = match (remote, by_command, by_url) {
-            (false, true, _) => "no serverCommand entry of allowedMcpServers matches its command",
-            (true, _, true) => "no serverUrl entry of allowedMcpServers matches its URL",
-            _ => "allowedMcpServers does not list its name",
+        // Which kind of entry the server must match, and what to say when none does.
+        let (needed, kind): (&str, fn(&E) -> bool) = match (remote, by_command, by_url) {
+            (false, true, _) => {
+                ("no serverCommand entry of allowedMcpServers matches its command", |e| matches!(e, E::Command(_)))
+            }
+            (true, _, true) => ("no serverUrl entry of allowedMcpServers matches its URL", |e| matches!(e, E::Url(_))),
+            _ => ("allowedMcpServers does not list its name", |e| matches!(e, E::Name(_))),
         };
-        let fits = |e: &E| match (e, remote, by_command, by_url) {
-            (E::Command(_), false, true, _) | (E::Url(_), true, _, true) => Policy::matches(e, s),
-            (E::Name(_), false, false, _) | (E::Name(_), true, _, false) => Policy::matches(e, s),
-            _ => false,
-        };
-        if allowed.iter().any(fits) {
+        if allowed.iter().any(|e| kind(e) && Policy::matches(e, s)) {
             return None;
         }
         let files = self.allowed_in.iter().map(String::as_str).collect::<Vec<_>>().join(", ");
