@@ -260,7 +260,7 @@ fn lock(options: Options, check_only: bool) -> ExitCode {
             options.root.display()
         );
     }
-    let lock = write::take(&mut checked);
+    let lock = checked.take_lock();
     let text = write::encode(&lock);
     let path = options.root.join(write::FILE_NAME);
     if check_only {

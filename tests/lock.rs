@@ -78,7 +78,7 @@ fn every_story_resolves_as_pinned() {
         assert!(dir.join("story.md").is_file(), "{name}: write a story.md saying what it shows");
         let checked = run(&dir);
         compare(&dir.join("ls.txt"), &ls_with_findings(&checked), &mut failures);
-        compare(&dir.join("capabilities.lock"), &write::encode(&write::build(&checked)), &mut failures);
+        compare(&dir.join("capabilities.lock"), &write::encode(&checked.lock()), &mut failures);
     }
     assert!(
         failures.is_empty(),
@@ -111,7 +111,7 @@ fn every_collision_rule_has_a_story() {
 #[test]
 fn locks_read_back_to_the_same_value() {
     for name in stories() {
-        let lock = write::build(&run(&stories_dir().join(&name)));
+        let lock = run(&stories_dir().join(&name)).lock();
         let text = write::encode(&lock);
         let back = write::decode(&text).unwrap_or_else(|e| panic!("{name}: the lock does not read back: {e}"));
         assert_eq!(back, lock, "{name}: decode(encode(lock)) differs");
@@ -146,10 +146,10 @@ fn lock_bytes_do_not_depend_on_where_or_in_what_order_files_were_made() {
         let b = scratch.path().join("elsewhere/deeper/still").join(&name);
         copy_tree(&source, &a, false);
         copy_tree(&source, &b, true);
-        let lock_a = write::encode(&write::build(&run(&a)));
-        let lock_b = write::encode(&write::build(&run(&b)));
+        let lock_a = write::encode(&run(&a).lock());
+        let lock_b = write::encode(&run(&b).lock());
         assert_eq!(lock_a, lock_b, "{name}: the lock differs between two copies");
-        let here = write::encode(&write::build(&run(&source)));
+        let here = write::encode(&run(&source).lock());
         assert_eq!(lock_a, here, "{name}: the lock differs from the one of the checked-in tree");
         assert!(!lock_a.contains(&*scratch.path().to_string_lossy()), "{name}: an absolute path leaked into the lock");
     }
@@ -160,13 +160,13 @@ fn an_unchanged_lock_is_not_rewritten() {
     let scratch = tempfile::tempdir().expect("temp dir");
     let story = scratch.path().join("story");
     copy_tree(&stories_dir().join("skill-beats-command"), &story, false);
-    let text = write::encode(&write::build(&run(&story)));
+    let text = write::encode(&run(&story).lock());
     let path = story.join("project").join(write::FILE_NAME);
     assert_eq!(write::write(&path, &text).expect("write"), write::Written::Created);
     let modified = std::fs::metadata(&path).and_then(|m| m.modified()).expect("mtime");
     std::thread::sleep(std::time::Duration::from_millis(20));
     // The lock file itself is not a declaration: locking again gives the same text.
-    let again = write::encode(&write::build(&run(&story)));
+    let again = write::encode(&run(&story).lock());
     assert_eq!(again, text);
     assert_eq!(write::write(&path, &again).expect("write"), write::Written::Unchanged);
     assert_eq!(std::fs::metadata(&path).and_then(|m| m.modified()).expect("mtime"), modified);
@@ -204,7 +204,7 @@ fn planted_secrets_reach_no_output() {
         .expect("write settings");
     let checked = check(&Options { root: root.clone(), ..Options::default() }).expect("check");
     let r = checked.resolution.as_ref().expect("resolved");
-    let lock = write::encode(&write::build(&checked));
+    let lock = write::encode(&checked.lock());
     let outputs = [
         ("lock", lock.clone()),
         ("check (human)", capc_compiler::report::to_text(&checked, false, 200)),
@@ -275,8 +275,8 @@ fn local_servers_come_from_the_projects_entry_of_claude_json() {
         ]
     );
     let search = lock.mcp_servers.iter().find(|s| s.name == "search").expect("search");
-    assert_eq!(search.approval, Some(capc_compiler::lock::model::Approval::Disabled), "turned off in this project");
+    assert_eq!(search.approval, Some(capc_compiler::model::Approval::Disabled), "turned off in this project");
     let docs = lock.mcp_servers.iter().find(|s| s.name == "docs").expect("docs");
-    assert_eq!(docs.approval, Some(capc_compiler::lock::model::Approval::Approved), "approved in the project's entry");
+    assert_eq!(docs.approval, Some(capc_compiler::model::Approval::Approved), "approved in the project's entry");
     assert_eq!(lock.mcp_servers.iter().filter(|s| s.name == "db").count(), 3, "local, project and user `db`");
 }

@@ -5,9 +5,9 @@
 //!
 //! To accept a changed schema, run `CAPC_BLESS=1 cargo test --test schema` and read the diff.
 
-use capc_compiler::lock::model::Lock;
 use capc_compiler::lock::schema::lock_schema;
-use capc_compiler::lock::write::{build, decode, encode};
+use capc_compiler::lock::write::{decode, encode};
+use capc_compiler::model::Lock;
 use capc_compiler::{check, Options};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -102,7 +102,7 @@ fn every_fixture_and_example_lock_satisfies_the_schema_and_reads_back_unchanged(
     assert!(trees.len() > 10, "found only {} trees to lock", trees.len());
     for (name, options) in &trees {
         let checked = check(options).unwrap_or_else(|e| panic!("{name}: check failed: {e:?}"));
-        let lock = build(&checked);
+        let lock = checked.lock();
         let text = encode(&lock);
         let read = match decode(&text) {
             Ok(read) => read,

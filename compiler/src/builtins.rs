@@ -256,7 +256,7 @@ pub const BUILTIN_AGENTS: &[&str] = &["Explore", "Plan", "general-purpose"];
 pub struct TableEntry {
     pub name: &'static str,
     pub kind: BuiltinKind,
-    pub origin: crate::lock::model::Origin,
+    pub origin: crate::model::Origin,
     /// `prompt` (bundled), `local` or `local-jsx`.
     pub command_type: &'static str,
     pub aliases: &'static [&'static str],
@@ -265,7 +265,7 @@ pub struct TableEntry {
 /// The built-ins in command-table order (bundled skills, bundled workflows, then commands;
 /// Claude Code 2.1.332), built once.
 pub fn table() -> &'static [TableEntry] {
-    use crate::lock::model::Origin;
+    use crate::model::Origin;
     static TABLE: std::sync::OnceLock<Vec<TableEntry>> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
         let mut rows = Vec::with_capacity(BUILTIN_COMMANDS.len());
@@ -300,6 +300,30 @@ pub fn builtin(name: &str) -> Option<(&'static str, BuiltinKind)> {
     let target = BUILTIN_ALIASES.iter().find(|(alias, _)| *alias == name).map_or(name, |(_, command)| *command);
     BUILTIN_COMMANDS.iter().find(|(n, _)| *n == target).copied()
 }
+
+/// Marketplace names reserved for Anthropic (v2.1.240 docs, plus three that
+/// `claude plugin validate` 2.1.332 also exempts).
+pub const RESERVED_MARKETPLACES: &[&str] = &[
+    "anthropic-plugin-directory",
+    "claude-plugin-directory",
+    "claude-tag-plugins",
+    "claude-code-marketplace",
+    "claude-code-plugins",
+    "claude-plugins-official",
+    "claude-plugins-community",
+    "claude-community",
+    "anthropic-marketplace",
+    "anthropic-plugins",
+    "agent-skills",
+    "anthropic-agent-skills",
+    "knowledge-work-plugins",
+    "life-sciences",
+    "claude-for-legal",
+    "claude-for-financial-services",
+    "financial-services-plugins",
+    "first-party-plugins",
+    "healthcare",
+];
 
 #[cfg(test)]
 mod tests {

@@ -9,10 +9,10 @@
 
 use crate::decl::manifest::{self, EntryInfo, PluginInfo};
 use crate::decl::markdown::{self, MarkdownKind};
-use crate::decl::permissions::ServerRef;
 use crate::decl::{self, file_name, join_rel, parent, Counts, FileCx, FileKind, Scope};
 use crate::diagnostic::{report_at, Diagnostic, LineIndex, Severity, Sink};
-use crate::lock::decls::{Decl, Item, Placement};
+use crate::model::ServerRef;
+use crate::model::{Decl, Item, Placement};
 use crate::node::Node;
 use crate::rules;
 use crate::walk::{self, Content, Tree, WalkProblemKind};
@@ -63,7 +63,7 @@ pub struct Checked {
     /// Every declaration, for the resolver (moved into the resolution by [`check`]).
     pub decls: Vec<Decl>,
     /// Every file read, with its content hash, sorted by path.
-    pub sources: Vec<crate::lock::model::Source>,
+    pub sources: Vec<crate::model::Source>,
     /// Names and precedence resolved (set by [`check`]).
     pub resolution: Option<crate::lock::resolve::Resolution>,
 }
@@ -92,6 +92,27 @@ impl Checked {
         self.sources.extend(outcome.source);
         self.decls.extend(outcome.decls);
         outcome.servers
+    }
+
+    /// The lock of this check (its sources and resolution).
+    pub fn lock(&self) -> crate::model::Lock {
+        let mut lock = match &self.resolution {
+            Some(r) => r.lock.clone(),
+            None => crate::lock::resolve::resolve(Vec::new()).lock,
+        };
+        lock.sources = self.sources.clone();
+        lock
+    }
+
+    /// The lock of this check, moved out of it (no copy; `resolution` keeps the rest: the
+    /// table, the graph).
+    pub fn take_lock(&mut self) -> crate::model::Lock {
+        let mut lock = match self.resolution.as_mut() {
+            Some(r) => std::mem::replace(&mut r.lock, crate::lock::resolve::resolve(Vec::new()).lock),
+            None => crate::lock::resolve::resolve(Vec::new()).lock,
+        };
+        lock.sources = std::mem::take(&mut self.sources);
+        lock
     }
 
     pub fn count(&self, severity: Severity) -> usize {
@@ -239,7 +260,7 @@ pub fn locate(options: &Options, shown: &str) -> PathBuf {
 /// Where a claimed file's declarations land in the lock, or `None` when Claude Code started
 /// in the checked folder would not load it.
 fn placement<'c>(realm: Realm, rel: &str, claim: &'c Claim) -> Option<Placement<'c>> {
-    use crate::lock::model::Scope as L;
+    use crate::model::Scope as L;
     let nested = claim.owner.project_root.as_deref().filter(|r| !r.is_empty());
     let mut at = Placement { scope: L::Project, plugin: None, dynamic: None };
     at.scope = match (claim.owner.scope, realm) {
@@ -316,7 +337,7 @@ impl Claims {
 
 struct Outcome {
     file: Option<SourceFile>,
-    source: Option<crate::lock::model::Source>,
+    source: Option<crate::model::Source>,
     decls: Vec<Decl>,
     counts: Counts,
     diagnostics: Vec<Diagnostic>,
@@ -340,7 +361,7 @@ impl Outcome {
     fn new(
         sink: Sink<'_>,
         file: Option<SourceFile>,
-        source: Option<crate::lock::model::Source>,
+        source: Option<crate::model::Source>,
         counts: Counts,
         plugin: Option<&str>,
     ) -> Outcome {
@@ -1015,7 +1036,7 @@ fn read_claim(
                 // What was loaded from a commands folder (a file or a SKILL.md folder) sits with
                 // the commands in the table; a skills folder's with the skills.
                 let form = if claim.base.is_some() { MarkdownKind::Command } else { MarkdownKind::Skill };
-                decls.push(crate::lock::decls::command(own.clone(), form, fields.as_ref(), &text, at, &path));
+                decls.push(crate::decl::declare::command(own.clone(), form, fields.as_ref(), &text, at, &path));
             }
             name = Some(own);
         }
@@ -1023,7 +1044,7 @@ fn read_claim(
             let fields = markdown::check(&mut sink, &cx, &text, MarkdownKind::Agent);
             let own = agent_name(rel, claim, fields.as_ref());
             if let Some(at) = cx.placement {
-                decls.extend(crate::lock::decls::agent(own.clone(), fields.as_ref(), at, &path));
+                decls.extend(crate::decl::declare::agent(own.clone(), fields.as_ref(), at, &path));
             }
             name = Some(own);
         }
@@ -1041,15 +1062,14 @@ fn read_claim(
                         let projects = node.get("projects");
                         let project = project_keys.iter().find_map(|k| projects?.get(k));
                         if let (Some(project), Some(_)) = (project, cx.placement) {
-                            use crate::lock::model::Scope as L;
-                            crate::lock::decls::mcp_approval(project, L::Local, &path, &mut decls);
-                            crate::lock::decls::mcp_toggles(project, &path, &mut decls);
+                            use crate::model::Scope as L;
+                            crate::decl::declare::mcp_approval(project, L::Local, &path, &mut decls);
+                            crate::decl::declare::mcp_toggles(project, &path, &mut decls);
                         }
                         if let Some(servers) = project.and_then(|p| p.get("mcpServers")) {
-                            let placement = cx.placement.map(|at| crate::lock::decls::Placement {
-                                scope: crate::lock::model::Scope::Local,
-                                ..at
-                            });
+                            let placement = cx
+                                .placement
+                                .map(|at| crate::model::Placement { scope: crate::model::Scope::Local, ..at });
                             let local_cx = FileCx { placement, ..cx };
                             counts.mcp_servers += decl::mcp::check_servers(
                                 &mut sink,
@@ -1068,17 +1088,17 @@ fn read_claim(
                     match kind {
                         FileKind::Hooks => {
                             if let Some(map) = node.get("hooks") {
-                                crate::lock::decls::hooks(map, at, &path, &mut decls);
+                                crate::decl::declare::hooks(map, at, &path, &mut decls);
                             }
                         }
                         FileKind::Settings => {
                             if let Some(map) = node.get("hooks") {
-                                crate::lock::decls::hooks(map, at, &path, &mut decls);
+                                crate::decl::declare::hooks(map, at, &path, &mut decls);
                             }
                             if let Some(permissions) = node.get("permissions") {
-                                crate::lock::decls::rules(permissions, at.scope, &path, &mut decls);
+                                crate::decl::declare::rules(permissions, at.scope, &path, &mut decls);
                             }
-                            crate::lock::decls::settings(&node, at.scope, &path, &mut decls);
+                            crate::decl::declare::settings(&node, at.scope, &path, &mut decls);
                         }
                         _ => {}
                     }
@@ -1096,11 +1116,11 @@ fn read_claim(
 }
 
 /// A file's entry in the lock's list of sources.
-fn hashed(path: &str, kind: FileKind, text: &str, hash: bool) -> crate::lock::model::Source {
-    crate::lock::model::Source {
+fn hashed(path: &str, kind: FileKind, text: &str, hash: bool) -> crate::model::Source {
+    crate::model::Source {
         path: path.to_string(),
         kind: kind.as_str().to_string(),
-        sha256: if hash { crate::lock::secrets::sha256_hex(text.as_bytes()) } else { String::new() },
+        sha256: if hash { crate::secrets::sha256_hex(text.as_bytes()) } else { String::new() },
     }
 }
 

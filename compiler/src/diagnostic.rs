@@ -22,9 +22,19 @@ impl Severity {
     }
 }
 
+/// A rule: a stable kebab-case id, its default severity, a one-line summary and docs
+/// (Markdown, with the sections What it does, Why is this bad?, Example, Source).
+#[derive(Debug)]
+pub struct Rule {
+    pub id: &'static str,
+    pub severity: Severity,
+    pub summary: &'static str,
+    pub docs: &'static str,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
-    /// The stable kebab-case id of the rule (see `rules::RULES`).
+    /// The stable kebab-case id of the rule (the registry is `rules::RULES`).
     pub rule: &'static str,
     pub severity: Severity,
     /// The file, relative to the checked root, with `/` separators.
@@ -47,9 +57,9 @@ pub struct Sink<'a> {
     /// `plugin_kit_db`), for checks across files.
     pub declared_servers: Vec<String>,
     /// MCP servers this file's permission rules name.
-    pub server_refs: Vec<crate::decl::permissions::ServerRef>,
+    pub server_refs: Vec<crate::model::ServerRef>,
     /// What the file declares, for the resolver and the lock.
-    pub decls: Vec<crate::lock::decls::Decl>,
+    pub decls: Vec<crate::model::Decl>,
 }
 
 impl<'a> Sink<'a> {
@@ -64,7 +74,7 @@ impl<'a> Sink<'a> {
     /// Reports a finding of `rule` at `span`.
     pub fn report(
         &mut self,
-        rule: &crate::rules::Rule,
+        rule: &Rule,
         span: impl Into<Option<Span>>,
         message: impl Into<String>,
     ) -> &mut Diagnostic {
@@ -77,7 +87,7 @@ impl<'a> Sink<'a> {
 pub fn report_at<'o>(
     out: &'o mut Vec<Diagnostic>,
     path: String,
-    rule: &crate::rules::Rule,
+    rule: &Rule,
     span: impl Into<Option<Span>>,
     message: impl Into<String>,
 ) -> &'o mut Diagnostic {

@@ -15,7 +15,7 @@
 //!
 //! Run by `cargo test --benches` (no `--bench` argument) it only says how to run it.
 
-use capc_compiler::lock::model::{McpServer, Scope, Transport};
+use capc_compiler::model::{McpServer, Scope, Transport};
 use capc_runtime::batch::{Batcher, Shared, Versioned, WINDOW};
 use capc_runtime::connect::{Servers, Settings};
 use capc_runtime::launch::prepare;

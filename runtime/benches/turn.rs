@@ -2,7 +2,7 @@
 //! Targets (the session issue): 300 commands and 2,000 tools < 200 µs; 20,000 tools < 2 ms;
 //! a lock of 10,000 entries loads in < 50 ms.
 
-use capc_compiler::lock::model::{
+use capc_compiler::model::{
     Approval, Behavior, Command, Form, Lock, McpServer, Origin, Permission, Scope, Source, Transport,
 };
 use capc_runtime::loaded::{Loaded, Roots};

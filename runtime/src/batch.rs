@@ -75,7 +75,7 @@ fn apply(shared: &Shared, pending: Vec<Update>) {
 mod tests {
     use super::*;
     use crate::mcp::{Status, ToolSpec};
-    use capc_compiler::lock::model::{McpServer, Scope, Transport};
+    use capc_compiler::model::{McpServer, Scope, Transport};
 
     fn state() -> Shared {
         let mut lock = capc_compiler::lock::resolve::resolve(Vec::new()).lock;

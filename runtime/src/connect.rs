@@ -19,7 +19,7 @@
 use crate::batch::Batcher;
 use crate::launch::{Launch, LaunchError, StderrTail};
 use crate::mcp::{Status, ToolSpec, Update};
-use capc_compiler::lock::model::Transport;
+use capc_compiler::model::Transport;
 use rmcp::model::{ClientConfig, Implementation, ProtocolVersion, ServerNotification, SubscriptionFilter};
 use rmcp::service::{ClientLifecycleMode, NotificationContext, RunningService};
 use rmcp::transport::async_rw::AsyncRwTransport;
@@ -904,10 +904,7 @@ impl Servers {
 /// How long a tool call may take (FORMATS §4.7): the server's `timeout` (values under 1,000 ms
 /// are ignored), else `MCP_TOOL_TIMEOUT`, else 100,000,000 ms; a remote server's request also
 /// stops at 60 s unless one of those two is at least 60 s.
-pub fn tool_timeout(
-    server: &capc_compiler::lock::model::McpServer,
-    lookup: impl Fn(&str) -> Option<String>,
-) -> Duration {
+pub fn tool_timeout(server: &capc_compiler::model::McpServer, lookup: impl Fn(&str) -> Option<String>) -> Duration {
     let from_env = lookup("MCP_TOOL_TIMEOUT").and_then(|v| v.trim().parse::<u64>().ok()).filter(|ms| *ms > 0);
     let configured = server.timeout.filter(|ms| *ms >= 1000).or(from_env);
     let wall = configured.unwrap_or(100_000_000);
@@ -990,10 +987,10 @@ impl Caller {
 /// server, not disabled or denied, project servers only once approved — the others stay
 /// `pending` as Claude Code asks first), each ready to start or with the reason it cannot be.
 pub fn launches(
-    lock: &capc_compiler::lock::model::Lock,
+    lock: &capc_compiler::model::Lock,
     lookup: impl Fn(&str) -> Option<String>,
 ) -> Vec<(String, Result<Launch, LaunchError>)> {
-    use capc_compiler::lock::model::{Approval, Scope};
+    use capc_compiler::model::{Approval, Scope};
     lock.mcp_servers
         .iter()
         .filter(|s| s.shadowed_by.is_none() && s.denied_by.is_none() && s.blocked_by.is_none())
@@ -1084,7 +1081,7 @@ mod tests {
 
     #[test]
     fn sessions_start_only_the_servers_claude_code_would() {
-        use capc_compiler::lock::model::{Approval, McpServer, Scope};
+        use capc_compiler::model::{Approval, McpServer, Scope};
         let server = |name: &str, scope: Scope, approval: Option<Approval>| McpServer {
             name: name.into(),
             normalized: name.into(),
@@ -1117,7 +1114,7 @@ mod tests {
 
     #[test]
     fn tool_calls_time_out_as_in_claude_code() {
-        use capc_compiler::lock::model::McpServer;
+        use capc_compiler::model::McpServer;
         let stdio = McpServer { transport: Transport::Stdio, ..McpServer::default() };
         let http = McpServer { transport: Transport::Http, ..McpServer::default() };
         let none = |_: &str| None;

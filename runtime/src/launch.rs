@@ -4,7 +4,7 @@
 //!
 //! Groundwork for the MCP connection issue; connecting lives there.
 
-use capc_compiler::lock::model::{McpServer, Transport};
+use capc_compiler::model::{McpServer, Transport};
 use capc_grammar::expand_env;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -129,7 +129,7 @@ impl StderrTail {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use capc_compiler::lock::model::Scope;
+    use capc_compiler::model::Scope;
 
     fn server() -> McpServer {
         McpServer {

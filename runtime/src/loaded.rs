@@ -1,8 +1,9 @@
 //! A lock, loaded: the runtime's only view of the declarations. Prompt bodies are read
 //! lazily, by path, and refused when their bytes no longer match the lock's SHA-256.
 
-use capc_compiler::lock::model::{Command, Lock};
-use capc_compiler::lock::{secrets::sha256_hex, write};
+use capc_compiler::lock::write;
+use capc_compiler::model::{Command, Lock};
+use capc_compiler::secrets::sha256_hex;
 use capc_compiler::Options;
 use capc_grammar::{parse_permission_rule, Behavior, PermissionRule, SourcedRule};
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 //! cleared).
 
 use capc_compiler::decl::mcp::normalize;
-use capc_compiler::lock::model::Lock;
+use capc_compiler::model::Lock;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -132,7 +132,7 @@ impl McpState {
         let mut servers = BTreeMap::new();
         for s in lock.mcp_servers.iter().filter(|s| s.shadowed_by.is_none()) {
             let blocked = s.blocked_by.as_ref().map(|why| format!("not loaded, MCP policy: {why}"));
-            let status = if blocked.is_some() || s.approval == Some(capc_compiler::lock::model::Approval::Disabled) {
+            let status = if blocked.is_some() || s.approval == Some(capc_compiler::model::Approval::Disabled) {
                 Status::Disabled
             } else {
                 Status::Pending

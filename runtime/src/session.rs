@@ -6,7 +6,7 @@
 use crate::loaded::{LoadError, Loaded};
 use crate::mcp::{McpState, Update};
 use crate::turn::{self, CommandView, TurnContext, TurnView};
-use capc_compiler::lock::model::{Command, Origin};
+use capc_compiler::model::{Command, Origin};
 use capc_grammar::{
     decide, parse_template, Behavior, DecisionBehavior, ExpandContext, MatchContext, TemplateVar, ToolCall,
 };

@@ -9,7 +9,7 @@ use crate::listing::{self, Listable, ListingEntry};
 use crate::loaded::Loaded;
 use crate::mcp::McpState;
 use capc_compiler::builtins::{BuiltinKind, BUILTIN_COMMANDS};
-use capc_compiler::lock::model::{Command, Origin, Scope};
+use capc_compiler::model::{Command, Origin, Scope};
 use capc_grammar::{Behavior, MatchContext, PermissionRule, ToolCall};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

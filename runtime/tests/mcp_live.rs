@@ -5,7 +5,7 @@
 //! the test servers; in CI (`CI` set) a missing one is a failure, elsewhere the test says it is
 //! skipped. Every server listens on 127.0.0.1 only.
 
-use capc_compiler::lock::model::{McpServer, Scope, Transport};
+use capc_compiler::model::{McpServer, Scope, Transport};
 use capc_runtime::batch::{Batcher, Shared, Versioned, WINDOW};
 use capc_runtime::connect::{Backoff, Negotiation, Servers, Settings};
 use capc_runtime::launch::prepare;

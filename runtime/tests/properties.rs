@@ -13,7 +13,7 @@ fn app() -> PathBuf {
 
 fn session() -> Session {
     let checked = capc_compiler::check(&capc_compiler::Options { root: app(), ..Default::default() }).expect("tree");
-    let lock = capc_compiler::lock::write::build(&checked);
+    let lock = checked.lock();
     let mut s = Session::new(Loaded::new(lock, Roots { root: app(), ..Roots::default() }));
     s.run_shell = false;
     s

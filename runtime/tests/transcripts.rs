@@ -19,7 +19,7 @@ fn repo() -> PathBuf {
 fn session_for(tree: &Path) -> Session {
     let checked = capc_compiler::check(&capc_compiler::Options { root: tree.to_path_buf(), ..Default::default() })
         .expect("the tree exists");
-    let lock = capc_compiler::lock::write::build(&checked);
+    let lock = checked.lock();
     Session::new(Loaded::new(lock, Roots { root: tree.to_path_buf(), ..Roots::default() }))
 }
 

@@ -105,30 +105,6 @@ const MARKETPLACE_METADATA_FIELDS: &[Field] =
 
 const OWNER_FIELDS: &[Field] = &[field("name", Ty::String), field("email", Ty::String), field("url", Ty::String)];
 
-/// Marketplace names reserved for Anthropic (v2.1.240 docs, plus three that
-/// `claude plugin validate` 2.1.332 also exempts).
-pub const RESERVED_MARKETPLACES: &[&str] = &[
-    "anthropic-plugin-directory",
-    "claude-plugin-directory",
-    "claude-tag-plugins",
-    "claude-code-marketplace",
-    "claude-code-plugins",
-    "claude-plugins-official",
-    "claude-plugins-community",
-    "claude-community",
-    "anthropic-marketplace",
-    "anthropic-plugins",
-    "agent-skills",
-    "anthropic-agent-skills",
-    "knowledge-work-plugins",
-    "life-sciences",
-    "claude-for-legal",
-    "claude-for-financial-services",
-    "financial-services-plugins",
-    "first-party-plugins",
-    "healthcare",
-];
-
 /// Component fields: (field, what a file entry must end with, whether a folder is allowed,
 /// whether setting it replaces the default folder).
 const COMPONENTS: &[(&str, Option<&str>, bool, Option<&str>)] = &[
@@ -300,7 +276,7 @@ pub fn reads_as_anthropic(name: &str) -> bool {
 /// Anthropic's own, accepted only from its GitHub organisation).
 pub fn is_reserved_marketplace_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    if RESERVED_MARKETPLACES.contains(&lower.as_str()) {
+    if crate::builtins::RESERVED_MARKETPLACES.contains(&lower.as_str()) {
         return false;
     }
     if !name.chars().all(|c| c.is_ascii_graphic() || c == ' ') {
@@ -437,8 +413,8 @@ fn check_components(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_ro
                 match name {
                     "mcpServers" => {
                         let name = root.get("name").and_then(Node::as_str).or(cx.plugin_name);
-                        let placement = Some(crate::lock::decls::Placement {
-                            scope: crate::lock::model::Scope::Plugin,
+                        let placement = Some(crate::model::Placement {
+                            scope: crate::model::Scope::Plugin,
                             plugin: name,
                             dynamic: None,
                         });
@@ -455,13 +431,10 @@ fn check_components(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_ro
                             crate::decl::hooks::check_event_map(sink, cx, value, "inline `hooks`")
                         };
                         let name = root.get("name").and_then(Node::as_str).or(cx.plugin_name);
-                        let at = crate::lock::decls::Placement {
-                            scope: crate::lock::model::Scope::Plugin,
-                            plugin: name,
-                            dynamic: None,
-                        };
+                        let at =
+                            crate::model::Placement { scope: crate::model::Scope::Plugin, plugin: name, dynamic: None };
                         let path = sink.path().to_string();
-                        crate::lock::decls::hooks(map, at, &path, &mut sink.decls);
+                        crate::decl::declare::hooks(map, at, &path, &mut sink.decls);
                     }
                     _ => {}
                 }
@@ -631,7 +604,7 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
             info.name = Some(name.to_string());
             check_marketplace_name(sink, name_node.span, name);
             // One of Anthropic's own marketplaces: the plugins it lists may use reserved names.
-            info.reserved = RESERVED_MARKETPLACES.contains(&name.to_ascii_lowercase().as_str());
+            info.reserved = crate::builtins::RESERVED_MARKETPLACES.contains(&name.to_ascii_lowercase().as_str());
         }
     }
     if require(sink, root, "owner", "marketplace.json") {
@@ -753,7 +726,7 @@ fn check_marketplace_name(sink: &mut Sink<'_>, span: Span, name: &str) {
     // An exact reserved name is accepted only from Anthropic's own GitHub organisation,
     // which a check of files cannot see: a warning. A name that imitates one is refused
     // wherever it comes from (`claude plugin validate` 2.1.332).
-    if RESERVED_MARKETPLACES.contains(&lower.as_str()) {
+    if crate::builtins::RESERVED_MARKETPLACES.contains(&lower.as_str()) {
         sink.report(&rules::reserved_name::RULE, span, format!("marketplace name `{name}` is reserved for Anthropic"))
             .severity(Severity::Warning)
             .help("Claude Code accepts it only from Anthropic's own GitHub repositories; anyone else must choose another name");

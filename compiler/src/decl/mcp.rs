@@ -86,7 +86,7 @@ pub fn check_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &st
         check_server(sink, &name.name, name.span, config);
         if let Some(at) = cx.placement {
             let path = sink.path().to_string();
-            if let Some(decl) = crate::lock::decls::server(sink, name, config, at, &path) {
+            if let Some(decl) = crate::decl::declare::server(sink, name, config, at, &path) {
                 sink.decls.push(decl);
             }
         }

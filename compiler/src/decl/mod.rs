@@ -1,6 +1,7 @@
 //! Readers for each declaration format. A reader never fails: it records what it could
 //! read and reports what is wrong, then the next file is read.
 
+pub mod declare;
 pub mod hooks;
 pub mod manifest;
 pub mod markdown;
@@ -84,7 +85,7 @@ pub struct FileCx<'a> {
     pub plugin_name: Option<&'a str>,
     /// Where the file's declarations land in the lock; `None` for files Claude Code does
     /// not load from the checked folder (skill collections, nested projects' settings).
-    pub placement: Option<crate::lock::decls::Placement<'a>>,
+    pub placement: Option<crate::model::Placement<'a>>,
 }
 
 impl FileCx<'_> {

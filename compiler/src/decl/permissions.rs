@@ -39,13 +39,6 @@ pub enum Use {
     HookIf,
 }
 
-/// A reference to an MCP server by a rule, checked against the declared servers at the end.
-#[derive(Debug, Clone)]
-pub struct ServerRef {
-    pub server: String,
-    pub span: Span,
-}
-
 /// Checks a value holding rules: a JSON or YAML list of strings, or a comma- or
 /// space-separated string. The MCP servers the rules name go to `sink.server_refs`.
 pub fn check_value(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &str, node: &Node, usage: Use) {
@@ -155,7 +148,7 @@ fn check_rule(
             }
             if !server.contains('*') && !server.is_empty() {
                 let _ = name;
-                sink.server_refs.push(ServerRef { server: server.clone(), span: at(tool.span) });
+                sink.server_refs.push(crate::model::ServerRef { server: server.clone(), span: at(tool.span) });
             }
         }
         _ => {}

@@ -1,13 +1,11 @@
-//! From declarations to `capabilities.lock`: `decls` (what readers found), `resolve`
-//! (the graph of who shadows whom, and the diagnostics of collisions), `model` (the lock's
-//! data), `write` (TOML out and back, atomic writes, the stale-lock diff), `secrets`.
+//! From declarations (`crate::model::Decl`) to `capabilities.lock` (`crate::model::Lock`):
+//! `resolve` (the graph of who shadows whom, and the diagnostics of collisions), `emit` and
+//! `write` (TOML out, atomic writes, the stale-lock diff), `read` (TOML back), `view`
+//! (`ls`, `explain`, `graph`), `schema`.
 
-pub mod decls;
 pub mod emit;
-pub mod model;
 pub mod read;
 pub mod resolve;
 pub mod schema;
-pub mod secrets;
 pub mod view;
 pub mod write;

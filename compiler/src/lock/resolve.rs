@@ -19,12 +19,12 @@
 //! - **Permissions**: deny → ask → allow, first match decides (FORMATS §5.4); a whole-tool
 //!   deny removes the tool, or every tool of a server (SEMANTICS §7.2).
 
-use super::decls::{Decl, Item};
-use super::model::{
-    self, Agent, Approval, Behavior, Command, Form, Lock, McpServer, Origin, Permission, Plugin, Ref, Scope,
-};
 use crate::builtins::BUILTINS_VERSION;
 use crate::diagnostic::{did_you_mean, report_at, Diagnostic, Severity};
+use crate::model::{
+    self, Agent, Approval, Behavior, Command, Form, Lock, McpServer, Origin, Permission, Plugin, Ref, Scope,
+};
+use crate::model::{Decl, Item, PolicyEntry};
 use crate::rules;
 use crate::span::Span;
 use capc_grammar::{parse_permission_rule, BashPattern, PermissionRule, RuleContent, ToolKind, WildcardPiece};
@@ -286,7 +286,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
 /// earlier folder has the same id; unknown `enabledPlugins` entries are reported.
 fn plugins(decls: &[Decl], b: &mut Builder) -> (Vec<Plugin>, Vec<String>) {
     let mut marketplaces: BTreeMap<&str, &[String]> = BTreeMap::new();
-    let mut known: BTreeSet<&str> = crate::decl::manifest::RESERVED_MARKETPLACES.iter().copied().collect();
+    let mut known: BTreeSet<&str> = crate::builtins::RESERVED_MARKETPLACES.iter().copied().collect();
     let mut found = Vec::new();
     let mut switches = Vec::new();
     for d in decls {
@@ -680,10 +680,10 @@ fn approvals(decls: &[Decl]) -> Approvals {
 /// match one, otherwise the name must be listed. Deny beats allow. Lists merge across files;
 /// a managed `allowManagedMcpServersOnly` keeps only the managed allowlist.
 struct Policy {
-    allowed: Option<Vec<super::decls::PolicyEntry>>,
+    allowed: Option<Vec<PolicyEntry>>,
     /// The files whose allowlist counts.
     allowed_in: BTreeSet<String>,
-    denied: Vec<(super::decls::PolicyEntry, String)>,
+    denied: Vec<(PolicyEntry, String)>,
 }
 
 impl Policy {
@@ -703,8 +703,8 @@ impl Policy {
         policy
     }
 
-    fn matches(entry: &super::decls::PolicyEntry, s: &McpServer) -> bool {
-        use super::decls::PolicyEntry as E;
+    fn matches(entry: &PolicyEntry, s: &McpServer) -> bool {
+        use PolicyEntry as E;
         match entry {
             E::Name(name) => *name == s.name,
             E::Command(argv) => {
@@ -719,7 +719,7 @@ impl Policy {
 
     /// Why the policy keeps `s` from loading, if it does.
     fn blocks(&self, s: &McpServer) -> Option<String> {
-        use super::decls::PolicyEntry as E;
+        use PolicyEntry as E;
         if let Some((entry, path)) = self.denied.iter().find(|(e, _)| Policy::matches(e, s)) {
             return Some(format!("deniedMcpServers {entry} ({path})"));
         }

@@ -3,7 +3,7 @@
 //! language can check a lock; `schema/capabilities.lock.schema.json` at the repository root
 //! is this text, and a test keeps the two equal.
 
-use super::model::{Lock, LOCK_VERSION};
+use crate::model::{Lock, LOCK_VERSION};
 use schemars::schema::Schema;
 
 /// The schema as pretty JSON (two-space indents, trailing newline).

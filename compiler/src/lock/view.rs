@@ -2,8 +2,8 @@
 //! `capc graph` (DOT and JSON). Everything here is a pure function of the resolution, so
 //! the output is as deterministic as the lock.
 
-use super::model::{Origin, Ref, Scope};
 use super::resolve::{rule_text, Resolution, Row};
+use crate::model::{Origin, Ref, Scope};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 

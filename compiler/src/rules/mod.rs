@@ -1,8 +1,6 @@
 //! The rule registry. Each rule lives in its own file with its docs; this list is
 //! sorted by id and a test keeps it so. A rule id is public API: never rename one.
 
-use crate::diagnostic::Severity;
-
 pub mod blanket_allow;
 pub mod component_in_manifest_dir;
 pub mod component_path_format;
@@ -53,15 +51,7 @@ pub mod unreadable_file;
 pub mod version_mismatch;
 pub mod wrong_field_type;
 
-/// A rule: a stable kebab-case id, its default severity, a one-line summary and docs
-/// (Markdown, with the sections What it does, Why is this bad?, Example, Source).
-#[derive(Debug)]
-pub struct Rule {
-    pub id: &'static str,
-    pub severity: Severity,
-    pub summary: &'static str,
-    pub docs: &'static str,
-}
+pub use crate::diagnostic::Rule;
 
 /// Every rule, sorted by id.
 pub static RULES: &[&Rule] = &[

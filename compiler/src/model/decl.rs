@@ -1,0 +1,105 @@
+//! Declarations as readers find them, before resolution: one `Decl` per skill, command,
+//! agent, MCP server, hook handler, permission rule and setting that changes what exists.
+//! Readers (`decl/`) push them; the resolver (`lock/`) reads them. This module imports
+//! neither: it is the vocabulary both sides share.
+
+use super::lock::{Agent, Command, Hook, McpServer, Permission, Scope};
+use crate::span::Span;
+
+/// One declaration, with where it is written.
+#[derive(Debug, Clone)]
+pub struct Decl {
+    /// The file, as shown (relative, `~/…`, `<managed>/…`).
+    pub path: String,
+    /// The name or value in that file, when there is one to point at.
+    pub span: Option<Span>,
+    pub item: Item,
+}
+
+#[derive(Debug, Clone)]
+pub enum Item {
+    Command(Box<Command>),
+    Agent(Box<Agent>),
+    Server(Box<McpServer>),
+    Hook(Hook),
+    Rule(Permission),
+    /// An `enabledPlugins` entry.
+    EnablePlugin {
+        key: String,
+        enabled: bool,
+        scope: Scope,
+    },
+    /// A marketplace name settings make known (`extraKnownMarketplaces`).
+    KnownMarketplace {
+        name: String,
+    },
+    /// Project-server approval keys of one settings file.
+    McpApproval {
+        scope: Scope,
+        enable_all: Option<bool>,
+        enabled: Vec<String>,
+        disabled: Vec<String>,
+    },
+    /// The MCP policy keys of one settings file.
+    McpPolicy {
+        scope: Scope,
+        /// `allowedMcpServers`, when the file sets it (`[]` allows nothing).
+        allowed: Option<Vec<PolicyEntry>>,
+        denied: Vec<PolicyEntry>,
+        /// `allowManagedMcpServersOnly`.
+        managed_only: Option<bool>,
+    },
+    /// `~/.claude.json`'s per-project `disabledMcpServers`: servers (other than `.mcp.json`
+    /// ones) turned off in this project.
+    McpToggle {
+        disabled: Vec<String>,
+    },
+    /// A plugin folder, its namespace and the marketplace that lists it.
+    Plugin {
+        name: String,
+        root: String,
+        marketplace: Option<String>,
+    },
+    /// A marketplace and the plugin names it lists.
+    Marketplace {
+        name: String,
+        plugins: Vec<String>,
+    },
+}
+
+/// Where a file's declarations land, decided by its place in the tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placement<'a> {
+    pub scope: Scope,
+    pub plugin: Option<&'a str>,
+    /// For skills of a nested `.claude/skills/`: that project folder.
+    pub dynamic: Option<&'a str>,
+}
+
+/// One `allowedMcpServers` / `deniedMcpServers` entry: exactly one of its three keys.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PolicyEntry {
+    Name(String),
+    /// The exact argv of a stdio server.
+    Command(Vec<String>),
+    /// A URL pattern, `*` matching any characters.
+    Url(String),
+}
+
+impl std::fmt::Display for PolicyEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PolicyEntry::Name(n) => write!(f, "serverName `{n}`"),
+            PolicyEntry::Command(argv) => write!(f, "serverCommand `{}`", argv.join(" ")),
+            PolicyEntry::Url(u) => write!(f, "serverUrl `{u}`"),
+        }
+    }
+}
+
+/// A reference to an MCP server by a permission rule, checked against the declared servers
+/// once every file is read.
+#[derive(Debug, Clone)]
+pub struct ServerRef {
+    pub server: String,
+    pub span: Span,
+}
