@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Regenerates the oracle ground truth of the turn scenarios: what Claude Code itself sends.
+
+    CLAUDE_BIN=/path/to/claude tests/oracle/regen.py [SCENARIO…]
+
+Each scenario is a folder `tests/oracle/scenarios/<name>/`:
+
+    scenario.toml   description, inputs and the context of the run (see below)
+    tree/           the folder Claude Code starts in (copied to a scratch folder first)
+    home/           optional: the HOME (`.claude/…`, `.claude.json`); copied too
+    expected/       written here: one JSON file per input, normalized
+
+scenario.toml:
+
+    description = "what this scenario shows"
+    inputs = ["/deploy web", "hello"]   # each is one `claude -p INPUT` run
+    trusted = true                       # the home's .claude.json accepts the trust dialog for tree/
+    approve_mcp = ["everything"]         # enabledMcpjsonServers of tree/ in the home's .claude.json
+    plugin_dirs = ["plugins/qa"]         # `--plugin-dir`, relative to tree/, in order
+    args = ["--permission-mode", "plan"] # more arguments for claude
+    env = { ENABLE_TOOL_SEARCH = "false" }
+
+In `home/.claude.json` and in any file under `tree/` or `home/` named `*.json`, the strings
+`<TREE>` and `<HOME>` are replaced by the scratch folders' absolute paths before the run
+(a `projects` entry keyed `<TREE>` reaches the tree). `<SERVERS>` is replaced by the absolute path
+of `runtime/tests/servers` (real MCP servers installed by `.ci/run`).
+
+The expected file holds what the last Messages API request carried that depends on the
+declarations: the tools sent, in order; the deferred tools announced; the Skill listing and the
+agent listing, line by line as sent; the `<command-name>`s and the user-turn texts (the expanded
+prompt) — with the scratch paths written as `<TREE>` and `<HOME>`, and without what varies from
+run to run or does not depend on the declarations (the system prompt, the git and attribution
+reminders, dates). An input that makes no request (`/help` in `-p`, a skill only the model may
+invoke) records `"request": false` and what Claude Code printed instead. Needs `../shared/oracle` beside the repository and the claude binary in CLAUDE_BIN;
+the tests that compare capc with these files need neither.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+ORACLE = Path(os.environ.get('ORACLE_DIR', REPO.parent / 'shared' / 'oracle'))
+SCENARIOS = HERE / 'scenarios'
+SERVERS = REPO / 'runtime' / 'tests' / 'servers'
+
+# Texts that do not depend on the declarations: dropped.
+VARYING = [
+    re.compile(r'^<system-reminder>\nAs you answer the user\'s questions, you can use the following context:\n# (gitStatus|currentDate)'),
+    re.compile(r'^<system-reminder>\nAttribution for git commits'),
+]
+DATE = re.compile(r'\b20\d\d-\d\d-\d\d\b')
+
+
+def slug(text):
+    s = re.sub(r'[^A-Za-z0-9]+', '-', text).strip('-').lower()
+    return (s or 'empty')[:60]
+
+
+def substitute(root, mapping):
+    for path in sorted(root.rglob('*.json')):
+        if path.is_file() and not path.is_symlink():
+            text = path.read_text()
+            new = text
+            for key, value in mapping.items():
+                new = new.replace(key, value)
+            if new != text:
+                path.write_text(new)
+
+
+def normalize(value, mapping):
+    if isinstance(value, str):
+        for key, path in mapping.items():
+            value = value.replace(path, key)
+        return DATE.sub('<DATE>', value)
+    if isinstance(value, list):
+        return [normalize(v, mapping) for v in value]
+    if isinstance(value, dict):
+        return {k: normalize(v, mapping) for k, v in value.items()}
+    return value
+
+
+SKILLS_HEADER = 'The following skills are available for use with the Skill tool:\n\n'
+AGENTS_HEADER = 'Available agent types for the Agent tool:\n'
+AGENTS_END = '\n\nWhen you launch multiple agents'
+DEFERRED_HEADER = 'to load tool schemas before calling them:\n'
+
+
+def requests(log):
+    if not log.exists():
+        return []
+    out = []
+    for line in log.read_text().splitlines():
+        entry = json.loads(line)
+        path = entry.get('path', '')
+        if entry.get('method') == 'POST' and path.startswith('/v1/messages') and 'count_tokens' not in path:
+            out.append(entry['body'])
+    return out
+
+
+def has_request(log):
+    return bool(requests(log))
+
+
+def texts_of(content):
+    if isinstance(content, str):
+        return [content]
+    return [b.get('text', '') for b in content if b.get('type') == 'text']
+
+
+def block_after(texts, header, end=None):
+    """The text after HEADER up to END (or the paragraph's end), from the first text holding it."""
+    for t in texts:
+        i = t.find(header)
+        if i < 0:
+            continue
+        rest = t[i + len(header):]
+        j = rest.find(end) if end else rest.find('\n\n')
+        return (rest if j < 0 else rest[:j]).split('\n')
+    return None
+
+
+def extract(log):
+    """What the last Messages API request carried that depends on the declarations. Listings are
+    kept line by line as sent (a description may span lines)."""
+    bodies = requests(log)
+    if not bodies:
+        return {'request': False}
+    body = bodies[-1]
+    user = [t for m in body['messages'] if m['role'] == 'user' for t in texts_of(m['content'])]
+    other = [t for m in body['messages'] if m['role'] != 'user' for t in texts_of(m['content'])]
+    every = user + other
+    deferred = block_after(every, DEFERRED_HEADER) or []
+    return {
+        'request': True,
+        'tools': [t['name'] for t in body.get('tools', [])],
+        'deferred': [d for d in deferred if d.strip()],
+        'skill_listing': block_after(every, SKILLS_HEADER) or [],
+        'agent_listing': block_after(every, AGENTS_HEADER, AGENTS_END) or [],
+        'commands': [c for t in user for c in re.findall(r'<command-name>([^<]*)</command-name>', t)],
+        'texts': [t for t in user if not any(v.search(t) for v in VARYING)],
+    }
+
+
+def run_one(name, spec, scenario_dir, text):
+    scratch = Path(tempfile.mkdtemp(prefix='capc-oracle-'))
+    try:
+        tree = scratch / 'tree'
+        home = scratch / 'home'
+        shutil.copytree(scenario_dir / 'tree', tree, symlinks=True)
+        if (scenario_dir / 'home').is_dir():
+            shutil.copytree(scenario_dir / 'home', home, symlinks=True)
+        else:
+            home.mkdir()
+        tree_abs, home_abs = str(tree.resolve()), str(home.resolve())
+        mapping = {'<TREE>': tree_abs, '<HOME>': home_abs, '<SERVERS>': str(SERVERS)}
+        substitute(tree, mapping)
+        substitute(home, mapping)
+        config_path = home / '.claude.json'
+        config = json.loads(config_path.read_text()) if config_path.exists() else {}
+        project = config.setdefault('projects', {}).setdefault(tree_abs, {})
+        if spec.get('trusted'):
+            project['hasTrustDialogAccepted'] = True
+        if spec.get('approve_mcp'):
+            project['enabledMcpjsonServers'] = list(spec['approve_mcp'])
+        config.setdefault('hasCompletedOnboarding', True)
+        config_path.write_text(json.dumps(config, indent=1))
+        args = []
+        for d in spec.get('plugin_dirs', []):
+            args += ['--plugin-dir', str(tree / d)]
+        args += list(spec.get('args', []))
+        args += ['-p', text]
+        env = dict(os.environ)
+        env.update({k: str(v) for k, v in spec.get('env', {}).items()})
+        env['ORACLE_HOME'] = home_abs
+        log = scratch / 'requests.log'
+        run = subprocess.run([str(ORACLE / 'claude-offline'), str(log), str(tree)] + args,
+                             env=env, capture_output=True, text=True, timeout=180)
+        out = {'input': text, 'stdout': run.stdout.strip().splitlines() if not has_request(log) else [],
+               'stderr': [l for l in run.stderr.splitlines() if l.strip()]}
+        out.update(extract(log))
+        # Longest paths first, so the home inside nothing and the tree inside nothing are both caught.
+        inverse = {k: v for k, v in sorted(mapping.items(), key=lambda kv: -len(kv[1]))}
+        return normalize(out, inverse)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def main(argv):
+    if not os.environ.get('CLAUDE_BIN') or not os.access(os.environ['CLAUDE_BIN'], os.X_OK):
+        raise SystemExit('set CLAUDE_BIN to the claude 2.1.332 binary (see ../shared/oracle/README.md)')
+    version = subprocess.run([os.environ['CLAUDE_BIN'], '--version'], capture_output=True, text=True).stdout.strip()
+    if not version.startswith('2.1.332'):
+        raise SystemExit(f'CLAUDE_BIN is `{version}`; the ground truth is for 2.1.332')
+    names = argv or sorted(p.name for p in SCENARIOS.iterdir() if (p / 'scenario.toml').is_file())
+    for name in names:
+        scenario_dir = SCENARIOS / name
+        spec = tomllib.loads((scenario_dir / 'scenario.toml').read_text())
+        expected = scenario_dir / 'expected'
+        if expected.exists():
+            shutil.rmtree(expected)
+        expected.mkdir()
+        for text in spec['inputs']:
+            result = run_one(name, spec, scenario_dir, text)
+            (expected / f'{slug(text)}.json').write_text(json.dumps(result, indent=1, ensure_ascii=False) + '\n')
+        print(f'{name}: {len(spec["inputs"])} input(s)')
+
+
+if __name__ == '__main__':
+    main(sys.argv[1:])
