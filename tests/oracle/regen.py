@@ -30,8 +30,11 @@ declarations: the tools sent, in order; the deferred tools announced; the Skill 
 agent listing, line by line as sent; the `<command-name>`s and the user-turn texts (the expanded
 prompt) — with the scratch paths written as `<TREE>` and `<HOME>`, and without what varies from
 run to run or does not depend on the declarations (the system prompt, the git and attribution
-reminders, dates). An input that makes no request (`/help` in `-p`, a skill only the model may
-invoke) records `"request": false` and what Claude Code printed instead. Needs `../shared/oracle` beside the repository and the claude binary in CLAUDE_BIN;
+reminders, dates). Runs use `--output-format stream-json` (the same request as plain `-p`), whose
+`init` message gives the command table in order, the loaded plugins in load order, the MCP
+servers and the agents (`init`). An input that makes no request (`/help` in `-p`, a skill only
+the model may invoke) records `"request": false` and what Claude Code answered instead
+(`result`). Needs `../shared/oracle` beside the repository and the claude binary in CLAUDE_BIN;
 the tests that compare capc with these files need neither.
 """
 import json
@@ -101,6 +104,30 @@ def requests(log):
         path = entry.get('path', '')
         if entry.get('method') == 'POST' and path.startswith('/v1/messages') and 'count_tokens' not in path:
             out.append(entry['body'])
+    return out
+
+
+def session_messages(stdout, requested):
+    """From stream-json output: the `init` message's command table (`slash_commands`, in table
+    order), loaded plugins (in load order, built-in ones left out), MCP servers and agents; and,
+    when no request was made, the text Claude Code answered with instead."""
+    out = {}
+    for line in stdout.splitlines():
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if message.get('type') == 'system' and message.get('subtype') == 'init' and 'init' not in out:
+            out['init'] = {
+                'slash_commands': message.get('slash_commands', []),
+                'plugins': [p.get('source') or p.get('name') for p in message.get('plugins', [])
+                            if not str(p.get('source', '')).endswith('@builtin')],
+                'mcp_servers': [{'name': m.get('name'), 'status': m.get('status'), 'source': m.get('source')}
+                                for m in message.get('mcp_servers', [])],
+                'agents': message.get('agents', []),
+            }
+        if message.get('type') == 'result' and not requested:
+            out['result'] = message.get('result')
     return out
 
 
@@ -175,15 +202,25 @@ def run_one(name, spec, scenario_dir, text):
         for d in spec.get('plugin_dirs', []):
             args += ['--plugin-dir', str(tree / d)]
         args += list(spec.get('args', []))
+        # The stream-json output (same request as plain `-p`) opens with an `init` message that
+        # lists the command table, the loaded plugins and the MCP servers.
+        stream = '--output-format' not in args
+        if stream:
+            args += ['--output-format', 'stream-json', '--verbose']
         args += ['-p', text]
         env = dict(os.environ)
+        # Wait for MCP servers before the first request, so a busy machine records them all.
+        env['MCP_CONNECTION_NONBLOCKING'] = '0'
         env.update({k: str(v) for k, v in spec.get('env', {}).items()})
         env['ORACLE_HOME'] = home_abs
         log = scratch / 'requests.log'
         run = subprocess.run([str(ORACLE / 'claude-offline'), str(log), str(tree)] + args,
                              env=env, capture_output=True, text=True, timeout=180)
-        out = {'input': text, 'stdout': run.stdout.strip().splitlines() if not has_request(log) else [],
-               'stderr': [l for l in run.stderr.splitlines() if l.strip()]}
+        out = {'input': text, 'stderr': [l for l in run.stderr.splitlines() if l.strip()]}
+        if stream:
+            out.update(session_messages(run.stdout, has_request(log)))
+        elif not has_request(log):
+            out['stdout'] = run.stdout.strip().splitlines()
         out.update(extract(log))
         # Longest paths first, so the home inside nothing and the tree inside nothing are both caught.
         inverse = {k: v for k, v in sorted(mapping.items(), key=lambda kv: -len(kv[1]))}
