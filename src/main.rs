@@ -163,6 +163,10 @@ struct Scopes {
     /// Also read the skills of DIR/.claude/skills, as `claude --add-dir DIR` does (repeatable)
     #[arg(long, value_name = "DIR")]
     add_dir: Vec<PathBuf>,
+    /// Load the plugin in DIR, as `claude --plugin-dir DIR` does (repeatable; in order, before
+    /// the plugins settings enable)
+    #[arg(long, value_name = "DIR")]
+    plugin_dir: Vec<PathBuf>,
 }
 
 impl Scopes {
@@ -173,6 +177,7 @@ impl Scopes {
             user_dir: self.user_dir,
             managed_dir: self.managed_dir,
             add_dirs: self.add_dir,
+            plugin_dirs: self.plugin_dir,
             skip_hashes: true,
         }
     }
@@ -314,7 +319,13 @@ fn session(lock: PathBuf, verify: bool, no_shell: bool, repl: bool, connect: boo
     use capc_runtime::loaded::{Loaded, Roots};
     let root =
         lock.parent().filter(|p| !p.as_os_str().is_empty()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
-    let roots = Roots { root, user_dir: scopes.user_dir, managed_dir: scopes.managed_dir, add_dirs: scopes.add_dir };
+    let roots = Roots {
+        root,
+        user_dir: scopes.user_dir,
+        managed_dir: scopes.managed_dir,
+        add_dirs: scopes.add_dir,
+        plugin_dirs: scopes.plugin_dir,
+    };
     let loaded = match Loaded::from_file(&lock, roots) {
         Ok(l) => l,
         Err(e) => {

@@ -116,7 +116,8 @@ fn examples_check_as_documented() {
     assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
     let report = stdout(&clean);
     assert!(report.contains("[required-env-variable] server `github` needs `GITHUB_TOKEN`"), "{report}");
-    assert!(report.ends_with("checked 12 files: 0 errors, 0 warnings, 1 info\n"), "{report}");
+    assert!(report.contains("[unknown-enabled-plugin] marketplace `acme` has a `github` source"), "{report}");
+    assert!(report.ends_with("checked 12 files: 0 errors, 0 warnings, 2 infos\n"), "{report}");
     let monorepo = capc(&["check", root.join("monorepo").to_str().expect("utf-8")]);
     assert_eq!(monorepo.status.code(), Some(0), "{}", stdout(&monorepo));
     assert!(stdout(&monorepo).ends_with("checked 13 files: 0 errors, 5 warnings, 1 info\n"), "{}", stdout(&monorepo));
@@ -135,7 +136,6 @@ fn examples_check_as_documented() {
         [
             "component-path-format",
             "hooks-at-top-level",
-            "ignored-field",
             "invalid-field-value",
             "invalid-frontmatter",
             "invalid-hook-handler",
@@ -160,7 +160,7 @@ fn list_files_names_declarations_as_claude_code_does() {
 plugins/kit/.claude-plugin/plugin.json\tplugin manifest
 plugins/kit/agents/review/perf.md\tagent\tkit:review:perf
 plugins/kit/commands/release.md\tcommand\tkit:release
-plugins/kit/skills/fmt/SKILL.md\tskill\tkit:format
+plugins/kit/skills/fmt/SKILL.md\tskill\tkit:fmt
 "
     );
 }
@@ -273,7 +273,7 @@ fn ls_json_and_graph_formats() {
     let dir = story_copy("skill-beats-command");
     let root = dir.path().to_str().expect("utf-8");
     let ls: serde_json::Value = serde_json::from_slice(&capc(&["ls", "--format", "json", root]).stdout).expect("json");
-    assert_eq!(ls["version"], 1);
+    assert_eq!(ls["version"], 2);
     let commands = ls["commands"].as_array().expect("commands");
     assert_eq!(commands[0]["name"], "deploy");
     assert_eq!(commands[0]["origin"], "skill");

@@ -34,6 +34,13 @@ fn options(dir: &Path) -> Options {
         user_dir: some("home"),
         managed_dir: some("managed"),
         add_dirs: some("add1").into_iter().collect(),
+        // `plugin-dirs`: folders of the project loaded as `claude --plugin-dir` loads them.
+        plugin_dirs: std::fs::read_to_string(dir.join("plugin-dirs"))
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| dir.join("project").join(l.trim()))
+            .collect(),
         skip_hashes: false,
     }
 }

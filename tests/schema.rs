@@ -81,14 +81,14 @@ fn committed_schema_is_the_generated_one() {
 }
 
 #[test]
-fn schema_is_a_valid_draft_7_schema_of_lock_version_1() {
+fn schema_is_a_valid_draft_7_schema_of_lock_version_2() {
     let schema: Value = serde_json::from_str(&lock_schema()).expect("the schema is JSON");
     if let Err(e) = jsonschema::meta::validate(&schema) {
         panic!("the schema does not satisfy its meta-schema: {e}");
     }
     assert_eq!(schema["$schema"], "http://json-schema.org/draft-07/schema#");
-    assert_eq!(schema["$id"], "urn:capc:capabilities.lock:v1");
-    assert_eq!(schema["properties"]["version"]["const"], 1);
+    assert_eq!(schema["$id"], "urn:capc:capabilities.lock:v2");
+    assert_eq!(schema["properties"]["version"]["const"], 2);
     assert_eq!(schema["additionalProperties"], false, "unknown top-level keys are refused, as by the model");
 }
 
@@ -158,13 +158,16 @@ fn every_committed_precedence_lock_satisfies_the_schema() {
 /// A small lock with one of each table, which the schema and the model both accept.
 fn valid_lock() -> Value {
     json!({
-        "version": 1,
+        "version": 2,
         "claude_code": "2.1.332",
         "builtins": "2.1.332",
         "source": [{ "path": ".claude/skills/deploy/SKILL.md", "kind": "skill", "sha256": "00" }],
-        "plugin": [{ "name": "kit", "id": "kit@inline", "root": "plugins/kit", "enabled": true }],
+        "plugin": [{
+            "name": "kit", "id": "kit@inline", "root": "plugins/kit", "loaded": true, "reason": "--plugin-dir 1",
+            "inventory": { "commands": [{ "name": "kit:release", "display_name": "kit:ship", "aliases": ["ship"] }], "agents": ["kit:reviewer"] }
+        }],
         "command": [{
-            "name": "deploy", "origin": "skill", "scope": "project", "form": "skill",
+            "name": "deploy", "display_name": "deploy-prod", "origin": "skill", "scope": "project", "form": "skill",
             "path": ".claude/skills/deploy/SKILL.md", "content_length": 12,
             "shadows": [{ "name": "deploy", "origin": "command", "scope": "user", "path": "~/.claude/commands/deploy.md", "rule": "scope-order" }]
         }],
@@ -219,8 +222,8 @@ fn the_schema_accepts_what_the_model_reads_and_refuses_what_it_refuses() {
         assert!(serde_json::from_value::<Lock>(lock.clone()).is_err(), "the model reads {what}, the schema does not");
     }
 
-    // The version: the model's type takes any number, `decode` (and the schema) only 1.
-    let mut version_2 = valid;
-    version_2["version"] = json!(2);
-    assert!(!validator.is_valid(&version_2), "the schema accepts version 2");
+    // The version: the model's type takes any number, `decode` (and the schema) only 2.
+    let mut version_1 = valid;
+    version_1["version"] = json!(1);
+    assert!(!validator.is_valid(&version_1), "the schema accepts version 1");
 }

@@ -1,158 +1,206 @@
-//! Claude Code's built-in slash commands, the names a user's skill or command can collide
-//! with. Taken from the v2.1.240 documentation (`/en/commands`, FORMATS §7.1); the resolver
-//! of the lock issue places them in the command table.
+//! Claude Code's own slash commands, bundled skills and workflows, and built-in agents: the
+//! names a user's skill or command can collide with, and the rows that complete the command
+//! table. Read from the Claude Code 2.1.332 bundle (its built-in command list, its bundled-skill
+//! registrations) and checked with `claude -p` (the `system/init` message lists the commands a
+//! headless session has); the public docs (`/en/commands`) name most of them.
 
 /// What kind of built-in a name is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BuiltinKind {
-    /// A command implemented in the client (`/clear`, `/model`).
+    /// A command implemented in the client (`/clear`, `/model`), or one of its prompt commands
+    /// (`/init`).
     Command,
     /// A bundled skill: a prompt command a local skill of the same name replaces (but not
     /// its aliases).
     BundledSkill,
-    /// A bundled workflow (`/deep-research`).
+    /// A bundled workflow (`/deep-research`); in the table just after the skill folders'
+    /// commands, before plugin commands.
     BundledWorkflow,
+    /// A skill of a plugin built into Claude Code (`/plugin-authoring`); after bundled skills.
+    PluginSkill,
+}
+
+/// Who may use a built-in, by how they sign in (`availability` in Claude Code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Availability {
+    Everyone,
+    /// claude.ai subscribers only.
+    ClaudeAi,
+    /// claude.ai subscribers and Anthropic Console (API key) users, not third-party providers.
+    FirstParty,
+}
+
+/// One built-in of the command table.
+#[derive(Debug, Clone, Copy)]
+pub struct Builtin {
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    pub kind: BuiltinKind,
+    /// `prompt`, `local` or `local-jsx`: how it runs in a headless session where it has one,
+    /// else interactively.
+    pub command_type: &'static str,
+    /// In the interactive CLI's table (from the bundle; gated-off commands are left out).
+    pub interactive: bool,
+    /// In a headless (`-p`, SDK) session's table (measured: `system/init`'s `slash_commands`).
+    pub headless: bool,
+    pub availability: Availability,
 }
 
 /// The Claude Code version these tables describe.
-pub const BUILTINS_VERSION: &str = "2.1.240";
+pub const BUILTINS_VERSION: &str = "2.1.332";
 
-/// Built-in commands, sorted by name.
-pub const BUILTIN_COMMANDS: &[(&str, BuiltinKind)] = {
-    use BuiltinKind::{BundledSkill as S, BundledWorkflow as W, Command as C};
+const fn entry(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    kind: BuiltinKind,
+    command_type: &'static str,
+    interactive: bool,
+    headless: bool,
+    availability: Availability,
+) -> Builtin {
+    Builtin { name, aliases, kind, command_type, interactive, headless, availability }
+}
+
+/// Every built-in, in Claude Code 2.1.332's table order within each kind (bundled workflows,
+/// bundled skills in registration order, built-in plugin skills, then commands). Commands that
+/// exist in an interactive and a headless variant are one row.
+pub const BUILTINS: &[Builtin] = {
+    use Availability::{ClaudeAi as CA, Everyone as E, FirstParty as FP};
+    use BuiltinKind::{BundledSkill as S, BundledWorkflow as W, Command as C, PluginSkill as P};
+    const I: bool = true;
+    const N: bool = false;
     &[
-        ("add-dir", C),
-        ("advisor", C),
-        ("agents", C),
-        ("artifacts", C),
-        ("autocompact", C),
-        ("autofix-pr", C),
-        ("background", C),
-        ("batch", S),
-        ("branch", C),
-        ("btw", C),
-        ("bug", C),
-        ("cd", C),
-        ("chrome", C),
-        ("claude-api", S),
-        ("clear", C),
-        ("code-review", S),
-        ("color", C),
-        ("compact", C),
-        ("config", C),
-        ("context", C),
-        ("copy", C),
-        ("dataviz", S),
-        ("debug", S),
-        ("deep-research", W),
-        ("design-login", C),
-        ("design-sync", S),
-        ("desktop", C),
-        ("diff", C),
-        ("doctor", S),
-        ("effort", C),
-        ("exit", C),
-        ("export", C),
-        ("fast", C),
-        ("feedback", C),
-        ("fewer-permission-prompts", S),
-        ("focus", C),
-        ("fork", C),
-        ("goal", C),
-        ("heapdump", C),
-        ("help", C),
-        ("hooks", C),
-        ("ide", C),
-        ("import", C),
-        ("init", C),
-        ("insights", C),
-        ("install-github-app", C),
-        ("install-slack-app", C),
-        ("keybindings", C),
-        ("list-agents", C),
-        ("login", C),
-        ("logout", C),
-        ("loop", S),
-        ("mcp", C),
-        ("memory", C),
-        ("mobile", C),
-        ("model", C),
-        ("passes", C),
-        ("permissions", C),
-        ("plan", C),
-        ("plugin", C),
-        ("powerup", C),
-        ("pr-comments", C),
-        ("privacy-settings", C),
-        ("radio", C),
-        ("recap", C),
-        ("release-notes", C),
-        ("reload-plugins", C),
-        ("reload-skills", C),
-        ("remote-control", C),
-        ("remote-env", C),
-        ("rename", C),
-        ("resume", C),
-        ("rewind", C),
-        ("run", S),
-        ("run-skill-generator", S),
-        ("sandbox", C),
-        ("schedule", C),
-        ("scroll-speed", C),
-        ("security-review", C),
-        ("setup-bedrock", C),
-        ("setup-vertex", C),
-        ("simplify", S),
-        ("skills", C),
-        ("status", C),
-        ("statusline", C),
-        ("stickers", C),
-        ("stop", C),
-        ("subtask", C),
-        ("tasks", C),
-        ("team-onboarding", C),
-        ("teleport", C),
-        ("terminal-setup", C),
-        ("theme", C),
-        ("tui", C),
-        ("ultraplan", C),
-        ("ultrareview", C),
-        ("upgrade", C),
-        ("usage", C),
-        ("usage-credits", C),
-        ("verify", S),
-        ("vim", C),
-        ("voice", C),
-        ("web-setup", C),
-        ("workflows", C),
+        entry("deep-research", &[], W, "prompt", I, I, E),
+        // Bundled skills, as a headless session registers them.
+        entry("dataviz", &[], S, "prompt", I, I, E),
+        entry("update-config", &[], S, "prompt", I, I, E),
+        entry("verify", &[], S, "prompt", I, I, E),
+        entry("debug", &[], S, "prompt", I, I, E),
+        entry("code-review", &["review"], S, "prompt", I, I, E),
+        entry("simplify", &[], S, "prompt", I, I, E),
+        entry("batch", &[], S, "prompt", I, I, E),
+        entry("fewer-permission-prompts", &[], S, "prompt", I, I, E),
+        entry("doctor", &["checkup"], S, "prompt", I, I, E),
+        entry("loop", &["proactive"], S, "prompt", I, I, E),
+        entry("schedule", &["routines"], S, "prompt", I, I, CA),
+        entry("claude-api", &[], S, "prompt", I, I, E),
+        entry("keybindings-help", &[], S, "prompt", I, I, E),
+        entry("workflow-authoring", &[], S, "prompt", I, I, E),
+        entry("run", &[], S, "prompt", I, I, E),
+        entry("run-skill-generator", &[], S, "prompt", I, I, E),
+        entry("plugin-authoring", &[], P, "prompt", I, I, E),
+        // Commands.
+        entry("add-dir", &[], C, "local-jsx", I, N, E),
+        entry("agents", &[], C, "local", I, I, E),
+        entry("auto-mode-setup", &[], C, "local", I, I, E),
+        entry("autocompact", &[], C, "local", I, I, E),
+        entry("fork", &[], C, "local-jsx", I, N, E),
+        entry("branch", &[], C, "local-jsx", I, N, E),
+        entry("btw", &[], C, "local-jsx", I, N, E),
+        entry("cd", &[], C, "local-jsx", I, N, E),
+        entry("chrome", &[], C, "local-jsx", I, N, CA),
+        entry("clear", &["reset", "new"], C, "local", I, I, E),
+        entry("color", &[], C, "local", I, I, E),
+        entry("compact", &[], C, "local", I, I, E),
+        entry("config", &["settings"], C, "local", I, I, E),
+        entry("output-style", &[], C, "local", I, I, E),
+        entry("copy", &[], C, "local-jsx", I, N, E),
+        entry("desktop", &["app"], C, "local-jsx", I, N, CA),
+        entry("context", &[], C, "local", I, I, E),
+        entry("diff", &[], C, "local-jsx", I, N, E),
+        entry("background", &["bg"], C, "local-jsx", I, N, E),
+        entry("effort", &[], C, "local", I, I, E),
+        entry("exit", &["quit"], C, "local-jsx", I, N, E),
+        entry("fast", &[], C, "local", I, I, E),
+        entry("focus", &[], C, "local", I, I, E),
+        entry("heapdump", &[], C, "local", I, I, E),
+        entry("help", &[], C, "local-jsx", I, N, E),
+        entry("ide", &[], C, "local-jsx", I, N, E),
+        entry("init", &[], C, "prompt", I, I, E),
+        entry("keybindings", &[], C, "local", I, N, E),
+        entry("install-github-app", &[], C, "local-jsx", I, N, FP),
+        entry("install-slack-app", &[], C, "local", I, N, CA),
+        entry("mcp", &[], C, "local", I, I, E),
+        entry("memory", &[], C, "local-jsx", I, N, E),
+        entry("mobile", &["ios", "android"], C, "local-jsx", I, N, E),
+        entry("model", &[], C, "local", I, I, E),
+        entry("remote-env", &[], C, "local-jsx", I, N, FP),
+        entry("__remote-workflow", &[], C, "local", N, I, E),
+        entry("workflow-launch-exec", &[], C, "local", N, I, E),
+        entry("plugin", &["plugins", "marketplace"], C, "local-jsx", I, N, E),
+        entry("release-notes", &[], C, "local-jsx", I, N, E),
+        entry("reload-plugins", &[], C, "local", I, I, E),
+        entry("reload-skills", &[], C, "local", I, I, E),
+        entry("rename", &["name"], C, "local", I, I, E),
+        entry("resume", &["continue"], C, "local-jsx", I, N, E),
+        entry("setup-bedrock", &[], C, "local-jsx", I, N, E),
+        entry("setup-vertex", &[], C, "local-jsx", I, N, E),
+        entry("skills", &[], C, "local-jsx", I, N, E),
+        entry("status", &[], C, "local-jsx", I, N, E),
+        entry("statusline", &[], C, "prompt", I, N, E),
+        entry("stickers", &[], C, "local", I, N, E),
+        entry("theme", &[], C, "local-jsx", I, N, E),
+        entry("tui", &[], C, "local-jsx", I, N, E),
+        entry("feedback", &[], C, "local-jsx", I, N, E),
+        entry("bug", &["share"], C, "local-jsx", I, N, E),
+        entry("ultrareview", &[], C, "local-jsx", I, N, E),
+        entry("ultraplan", &[], C, "local-jsx", I, N, CA),
+        entry("rewind", &["checkpoint", "undo"], C, "local", I, N, E),
+        entry("security-review", &[], C, "prompt", I, I, E),
+        entry("terminal-setup", &[], C, "local-jsx", I, N, E),
+        entry("scroll-speed", &[], C, "local-jsx", I, N, E),
+        entry("upgrade", &[], C, "local-jsx", I, N, CA),
+        entry("usage", &["cost", "stats"], C, "local", I, I, E),
+        entry("insights", &[], C, "prompt", I, I, E),
+        entry("web-setup", &[], C, "local-jsx", I, N, CA),
+        entry("remote-control", &["rc"], C, "local-jsx", I, N, E),
+        entry("voice", &[], C, "local", I, N, CA),
+        entry("recap", &[], C, "local", I, I, E),
+        entry("permissions", &["allowed-tools"], C, "local-jsx", I, N, E),
+        entry("plan", &[], C, "local-jsx", I, N, E),
+        entry("powerup", &[], C, "local-jsx", I, N, E),
+        entry("privacy-settings", &[], C, "local-jsx", I, N, E),
+        entry("goal", &[], C, "local", I, I, E),
+        entry("hooks", &[], C, "local-jsx", I, N, E),
+        entry("export", &[], C, "local-jsx", I, N, E),
+        entry("sandbox", &[], C, "local-jsx", I, N, E),
+        entry("login", &[], C, "local-jsx", I, N, FP),
+        entry("logout", &[], C, "local-jsx", I, N, FP),
+        entry("passes", &[], C, "local-jsx", I, N, CA),
+        entry("list-agents", &["peers"], C, "local", I, I, E),
+        entry("tasks", &["bashes"], C, "local-jsx", I, N, E),
+        entry("autofix-pr", &[], C, "local-jsx", I, N, FP),
+        entry("teleport", &["tp"], C, "local-jsx", I, N, FP),
+        entry("workflows", &[], C, "local-jsx", I, N, E),
+        entry("team-onboarding", &[], C, "prompt", I, I, E),
+        entry("radio", &[], C, "local", I, N, E),
+        // Present in the bundle but switched off in a default build; their names and aliases
+        // still count as taken (a plugin's bare alias equal to one is dropped).
+        entry("wellbeing", &["breaks", "break-reminder", "downtime"], C, "local-jsx", N, N, E),
+        entry("pause-memory", &["memory-pause", "toggle-memory"], C, "local", N, N, E),
+        entry("vim", &[], C, "local-jsx", N, N, E),
+        entry("restart", &["update"], C, "local", N, N, E),
+        entry("session", &["remote"], C, "local-jsx", N, N, E),
+        entry("stop", &[], C, "local-jsx", N, N, E),
+        entry("subtask", &[], C, "local-jsx", N, N, E),
     ]
 };
 
-/// Aliases of built-in commands: (alias, command), sorted by alias. The docs list `review`,
-/// `cost` and `stats` both as commands and as aliases (of `code-review` and `usage`); they are
-/// aliases here, as "`/review` still runs the bundled skill" says (FORMATS §1.7, §7.1).
-pub const BUILTIN_ALIASES: &[(&str, &str)] = &[
-    ("allowed-tools", "permissions"),
-    ("android", "mobile"),
-    ("app", "desktop"),
-    ("bg", "background"),
-    ("checkpoint", "rewind"),
-    ("checkup", "doctor"),
-    ("continue", "resume"),
-    ("cost", "usage"),
-    ("ios", "mobile"),
-    ("new", "clear"),
-    ("proactive", "loop"),
-    ("quit", "exit"),
-    ("rc", "remote-control"),
-    ("reset", "clear"),
-    ("review", "code-review"),
-    ("routines", "schedule"),
-    ("settings", "config"),
-    ("share", "bug"),
-    ("stats", "usage"),
-    ("undo", "rewind"),
-];
+/// The built-in named `name` (not following aliases).
+pub fn named(name: &str) -> Option<&'static Builtin> {
+    BUILTINS.iter().find(|b| b.name == name)
+}
+
+/// The built-in a name or alias refers to.
+pub fn builtin(name: &str) -> Option<&'static Builtin> {
+    named(name).or_else(|| BUILTINS.iter().find(|b| b.aliases.contains(&name)))
+}
+
+/// Whether a name or alias is taken by a built-in (bundled skills and commands alike, switched
+/// off or not): Claude Code 2.1.332 drops a plugin's bare alias equal to one.
+pub fn is_taken(name: &str) -> bool {
+    builtin(name).is_some()
+}
 
 /// What Claude Code 2.1.332 registers for a bundled skill, read from its bundle: the text the
 /// Skill listing shows, and whether the model may invoke it (`disableModelInvocation`). Bundled
@@ -193,7 +241,6 @@ pub const BUNDLED_SKILLS: &[BundledSkill] = &[
         when_to_use: None,
         model_invocable: false,
     },
-    BundledSkill { name: "design-sync", description: None, when_to_use: None, model_invocable: false },
     BundledSkill {
         name: "doctor",
         description: Some(
@@ -244,12 +291,9 @@ pub fn bundled_skill(name: &str) -> Option<&'static BundledSkill> {
     BUNDLED_SKILLS.binary_search_by(|b| b.name.cmp(name)).ok().map(|i| &BUNDLED_SKILLS[i])
 }
 
-/// Built-in commands of type `local` (the others render UI: `local-jsx`). SEMANTICS §2.8
-/// names these as the bridge-safe local commands.
-pub const LOCAL_COMMANDS: &[&str] = &["clear", "compact", "context", "cost", "files", "release-notes", "summary"];
-
-/// Claude Code's own subagents, which a user or project agent of the same name replaces.
-pub const BUILTIN_AGENTS: &[&str] = &["Explore", "Plan", "general-purpose"];
+/// Claude Code's own subagents, which a user or project agent of the same name replaces
+/// (2.1.332, headless, API key; `claude-code-guide` joins them interactively).
+pub const BUILTIN_AGENTS: &[&str] = &["claude", "Explore", "general-purpose", "Plan", "statusline-setup"];
 
 /// A built-in's row in the command table.
 #[derive(Debug, Clone, Copy)]
@@ -257,48 +301,64 @@ pub struct TableEntry {
     pub name: &'static str,
     pub kind: BuiltinKind,
     pub origin: crate::model::Origin,
-    /// `prompt` (bundled), `local` or `local-jsx`.
+    /// `prompt`, `local` or `local-jsx`.
     pub command_type: &'static str,
     pub aliases: &'static [&'static str],
+    pub builtin: &'static Builtin,
 }
 
-/// The built-ins in command-table order (bundled skills, bundled workflows, then commands;
-/// Claude Code 2.1.332), built once.
+/// The built-ins in command-table order (bundled workflows, bundled skills, built-in plugin
+/// skills, then commands; Claude Code 2.1.332), built once. Workflows go before plugin
+/// commands in the whole table; the resolver and the runtime place them.
 pub fn table() -> &'static [TableEntry] {
     use crate::model::Origin;
     static TABLE: std::sync::OnceLock<Vec<TableEntry>> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut rows = Vec::with_capacity(BUILTIN_COMMANDS.len());
-        for group in [BuiltinKind::BundledSkill, BuiltinKind::BundledWorkflow, BuiltinKind::Command] {
-            for &(name, kind) in BUILTIN_COMMANDS.iter().filter(|(_, k)| *k == group) {
-                let (origin, command_type) = match kind {
-                    BuiltinKind::Command if LOCAL_COMMANDS.contains(&name) => (Origin::Builtin, "local"),
-                    BuiltinKind::Command => (Origin::Builtin, "local-jsx"),
-                    _ => (Origin::Bundled, "prompt"),
-                };
-                let aliases: Vec<&'static str> =
-                    BUILTIN_ALIASES.iter().filter(|(_, c)| *c == name).map(|(a, _)| *a).collect();
-                rows.push(TableEntry { name, kind, origin, command_type, aliases: Vec::leak(aliases) });
-            }
-        }
-        rows
+        BUILTINS
+            .iter()
+            .map(|b| TableEntry {
+                name: b.name,
+                kind: b.kind,
+                origin: if b.kind == BuiltinKind::Command { Origin::Builtin } else { Origin::Bundled },
+                command_type: b.command_type,
+                aliases: b.aliases,
+                builtin: b,
+            })
+            .collect()
     })
 }
 
-/// Whether `name` is a built-in command's (not a bundled skill's). The table is sorted.
+/// Whether `name` is a built-in command's (not a bundled skill's or workflow's).
 pub fn is_command(name: &str) -> bool {
-    BUILTIN_COMMANDS
-        .binary_search_by(|(n, _)| (*n).cmp(name))
-        .is_ok_and(|i| BUILTIN_COMMANDS[i].1 == BuiltinKind::Command)
+    named(name).is_some_and(|b| b.kind == BuiltinKind::Command)
 }
 
-/// Built-ins of older versions, still worth treating as reserved (2026-01 docs).
-pub const RETIRED_COMMANDS: &[&str] = &["bashes", "output-style", "todos"];
+/// MCP server names a local Claude Code 2.1.332 keeps for its own servers, compared after
+/// characters outside `[A-Za-z0-9_-]` become `_` (case kept): an entry with one never loads.
+const RESERVED_MCP_NAMES: &[&str] = &[
+    "hearthbot",
+    "remote-devices",
+    "claude_ai",
+    "ccr-email",
+    "webagent",
+    "claude-code-remote",
+    "Claude Preview",
+    "Claude Browser",
+    "claude-in-chrome",
+    "Claude in Chrome",
+    "computer-use",
+    "workspace",
+    "claude-device",
+    "Slack sign-in (Claude Code tag)",
+];
 
-/// The built-in a name refers to, following aliases.
-pub fn builtin(name: &str) -> Option<(&'static str, BuiltinKind)> {
-    let target = BUILTIN_ALIASES.iter().find(|(alias, _)| *alias == name).map_or(name, |(_, command)| *command);
-    BUILTIN_COMMANDS.iter().find(|(n, _)| *n == target).copied()
+/// Whether Claude Code refuses an MCP server of this name.
+pub fn is_reserved_mcp_name(name: &str) -> bool {
+    let normalize = |n: &str| -> String {
+        n.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect()
+    };
+    let name = normalize(name);
+    RESERVED_MCP_NAMES.iter().any(|r| normalize(r) == name)
 }
 
 /// Marketplace names reserved for Anthropic (v2.1.240 docs, plus three that
@@ -330,11 +390,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bundled_skill_details_are_sorted_and_name_bundled_skills() {
+    fn bundled_skill_details_name_bundled_skills() {
         assert!(BUNDLED_SKILLS.windows(2).all(|w| w[0].name < w[1].name));
         for b in BUNDLED_SKILLS {
             assert!(
-                BUILTIN_COMMANDS.iter().any(|(n, k)| *n == b.name && *k == BuiltinKind::BundledSkill),
+                named(b.name).is_some_and(|n| matches!(n.kind, BuiltinKind::BundledSkill | BuiltinKind::PluginSkill)),
                 "{} is not a bundled skill",
                 b.name
             );
@@ -344,25 +404,25 @@ mod tests {
     }
 
     #[test]
-    fn tables_are_sorted_unique_and_aliases_resolve() {
-        for pair in BUILTIN_COMMANDS.windows(2) {
-            assert!(pair[0].0 < pair[1].0, "sort BUILTIN_COMMANDS: `{}` before `{}`", pair[0].0, pair[1].0);
-        }
-        for pair in BUILTIN_ALIASES.windows(2) {
-            assert!(pair[0].0 < pair[1].0, "sort BUILTIN_ALIASES: `{}` before `{}`", pair[0].0, pair[1].0);
-        }
-        for (alias, command) in BUILTIN_ALIASES {
-            assert!(BUILTIN_COMMANDS.iter().any(|(n, _)| n == command), "alias `{alias}` names no command `{command}`");
-            assert!(!BUILTIN_COMMANDS.iter().any(|(n, _)| n == alias), "alias `{alias}` is also a command");
+    fn names_and_aliases_are_unique() {
+        let mut seen = std::collections::BTreeSet::new();
+        for b in BUILTINS {
+            for name in std::iter::once(&b.name).chain(b.aliases) {
+                assert!(seen.insert(*name), "`{name}` is taken twice");
+            }
         }
     }
 
     #[test]
     fn lookups() {
-        assert_eq!(builtin("review"), Some(("code-review", BuiltinKind::BundledSkill)));
-        assert_eq!(builtin("clear"), Some(("clear", BuiltinKind::Command)));
-        assert_eq!(builtin("checkup"), Some(("doctor", BuiltinKind::BundledSkill)));
-        assert_eq!(builtin("deep-research"), Some(("deep-research", BuiltinKind::BundledWorkflow)));
-        assert_eq!(builtin("deploy"), None);
+        assert_eq!(builtin("review").map(|b| (b.name, b.kind)), Some(("code-review", BuiltinKind::BundledSkill)));
+        assert_eq!(builtin("clear").map(|b| (b.name, b.kind)), Some(("clear", BuiltinKind::Command)));
+        assert_eq!(builtin("checkup").map(|b| b.name), Some("doctor"));
+        assert_eq!(builtin("deep-research").map(|b| b.kind), Some(BuiltinKind::BundledWorkflow));
+        assert_eq!(builtin("marketplace").map(|b| b.name), Some("plugin"));
+        assert_eq!(builtin("bashes").map(|b| b.name), Some("tasks"));
+        assert!(is_taken("downtime"), "a switched-off command's alias still counts");
+        assert_eq!(builtin("deploy").map(|b| b.name), None);
+        assert!(is_command("init") && !is_command("loop"));
     }
 }

@@ -31,6 +31,8 @@ pub struct Options {
     pub managed_dir: Option<PathBuf>,
     /// `--add-dir` folders: only their `.claude/skills/` is read.
     pub add_dirs: Vec<PathBuf>,
+    /// `--plugin-dir` folders, in order: plugins a session loads as `claude --plugin-dir` does.
+    pub plugin_dirs: Vec<PathBuf>,
     /// Leave the sources' SHA-256 empty: for commands that write no lock (`check`, `ls`,
     /// `explain`, `graph`), hashing is most of the CPU time on a machine without SHA
     /// instructions.
@@ -158,6 +160,22 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     for (i, dir) in options.add_dirs.iter().enumerate() {
         roots.push((dir.clone(), Realm::AddDir(i + 1)));
     }
+    // A `--plugin-dir` inside the checked folder is read with it; one outside is its own root.
+    let root_real = options.root.canonicalize().ok();
+    let mut plugin_dirs_inside: Vec<(usize, String)> = Vec::new();
+    for (i, dir) in options.plugin_dirs.iter().enumerate() {
+        let real = dir.canonicalize().ok();
+        let inside = match (&root_real, &real) {
+            (Some(root), Some(real)) => {
+                real.strip_prefix(root).ok().map(|rel| rel.to_string_lossy().replace('\\', "/"))
+            }
+            _ => None,
+        };
+        match inside {
+            Some(rel) => plugin_dirs_inside.push((i + 1, rel)),
+            None => roots.push((dir.clone(), Realm::PluginDir(i + 1))),
+        }
+    }
     // `~/.claude.json` keeps local-scope servers under the project's absolute path.
     let project_keys = project_keys(&options.root);
     let mut all = Checked::empty(Vec::new());
@@ -167,7 +185,8 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
             Ok(_) => return Err(CheckError::NotADirectory(dir)),
             Err(e) => return Err(CheckError::Unreadable(dir, e)),
         }
-        let one = check_root(&dir, realm, !options.skip_hashes, &project_keys);
+        let given: &[(usize, String)] = if realm == Realm::Project { &plugin_dirs_inside } else { &[] };
+        let one = check_root(&dir, realm, !options.skip_hashes, &project_keys, given);
         all.files_checked += one.files_checked;
         all.files.extend(one.files);
         all.declarations += one.declarations;
@@ -179,6 +198,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     all.sources.sort_by(|a, b| a.path.cmp(&b.path));
     // Declarations in a stable order whatever order the parallel reads finished in.
     all.decls.sort_by(|a, b| (&a.path, a.span.map(|s| s.start)).cmp(&(&b.path, b.span.map(|s| s.start))));
+    locate_marketplaces(options, &mut all.decls);
     let resolution = crate::lock::resolve::resolve(std::mem::take(&mut all.decls));
     // Findings of the resolver may point into files whose text was dropped as clean.
     for d in &resolution.diagnostics {
@@ -199,6 +219,28 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     all.diagnostics.sort_by(|a, b| key(a).cmp(&key(b)));
     all.diagnostics.dedup_by(|a, b| key(a) == key(b));
     Ok(all)
+}
+
+/// Where each `extraKnownMarketplaces` directory source points, as a folder this check reads.
+fn locate_marketplaces(options: &Options, decls: &mut [Decl]) {
+    let mut realms: Vec<(PathBuf, Realm)> = vec![(options.root.clone(), Realm::Project)];
+    realms.extend(options.user_dir.iter().map(|d| (d.clone(), Realm::User)));
+    realms.extend(options.managed_dir.iter().map(|d| (d.clone(), Realm::Managed)));
+    let realms: Vec<(PathBuf, Realm)> =
+        realms.into_iter().filter_map(|(d, r)| d.canonicalize().ok().map(|d| (d, r))).collect();
+    for d in decls.iter_mut() {
+        let Item::KnownMarketplace { path: Some(path), location, .. } = &mut d.item else { continue };
+        // Claude Code 2.1.332 loads nothing through a relative `path` (measured): only an
+        // absolute one is followed.
+        if !Path::new(path.as_str()).is_absolute() {
+            continue;
+        }
+        let Ok(target) = Path::new(path.as_str()).canonicalize() else { continue };
+        *location = realms.iter().find_map(|(dir, realm)| {
+            let rel = target.strip_prefix(dir).ok()?.to_string_lossy().replace('\\', "/");
+            Some(if rel.is_empty() { realm.display("").trim_end_matches('/').to_string() } else { realm.display(&rel) })
+        });
+    }
 }
 
 /// The keys `~/.claude.json` may file the checked project under: its absolute path as given
@@ -222,6 +264,8 @@ enum Realm {
     Managed,
     /// The n-th `--add-dir` (from 1).
     AddDir(usize),
+    /// The n-th `--plugin-dir` (from 1) outside the checked folder.
+    PluginDir(usize),
 }
 
 impl Realm {
@@ -231,6 +275,7 @@ impl Realm {
             Realm::User => format!("~/{rel}"),
             Realm::Managed => format!("<managed>/{rel}"),
             Realm::AddDir(n) => format!("<add-dir {n}>/{rel}"),
+            Realm::PluginDir(n) => format!("<plugin-dir {n}>/{rel}"),
         }
     }
 }
@@ -247,9 +292,9 @@ pub fn locate(options: &Options, shown: &str) -> PathBuf {
             return dir.join(rest);
         }
     }
-    if let Some(rest) = shown.strip_prefix("<add-dir ") {
-        if let Some((n, rel)) = rest.split_once(">/") {
-            if let Some(dir) = n.parse::<usize>().ok().and_then(|n| options.add_dirs.get(n.wrapping_sub(1))) {
+    for (prefix, dirs) in [("<add-dir ", &options.add_dirs), ("<plugin-dir ", &options.plugin_dirs)] {
+        if let Some((n, rel)) = shown.strip_prefix(prefix).and_then(|rest| rest.split_once(">/")) {
+            if let Some(dir) = n.parse::<usize>().ok().and_then(|n| dirs.get(n.wrapping_sub(1))) {
                 return dir.join(rel);
             }
         }
@@ -375,7 +420,13 @@ impl Outcome {
     }
 }
 
-fn check_root(dir: &Path, realm: Realm, hash: bool, project_keys: &[String]) -> Checked {
+fn check_root(
+    dir: &Path,
+    realm: Realm,
+    hash: bool,
+    project_keys: &[String],
+    plugin_dirs: &[(usize, String)],
+) -> Checked {
     let tree = walk::walk(dir);
     if let Realm::AddDir(_) = realm {
         return check_added_dir(dir, &tree, realm, hash);
@@ -409,9 +460,22 @@ fn check_root(dir: &Path, realm: Realm, hash: bool, project_keys: &[String]) -> 
         outcomes.push(outcome);
         let reserved = info.as_ref().is_some_and(|i| i.reserved);
         if let Some(name) = info.as_ref().and_then(|i| i.name.clone()) {
-            let plugins = info.as_ref().map(|i| i.entries.iter().map(|e| e.name.clone()).collect()).unwrap_or_default();
+            let plugins = info
+                .as_ref()
+                .map(|i| {
+                    i.entries
+                        .iter()
+                        .map(|e| (e.name.clone(), e.plugin_root.as_deref().map(|r| realm.display(r))))
+                        .collect()
+                })
+                .unwrap_or_default();
             marketplace_names.insert(rel.clone(), name.clone());
-            plugin_decls.push(Decl { path: realm.display(rel), span: None, item: Item::Marketplace { name, plugins } });
+            let root = realm.display(&marketplace_root);
+            plugin_decls.push(Decl {
+                path: realm.display(rel),
+                span: None,
+                item: Item::Marketplace { name, root, plugins },
+            });
         }
         for entry in info.map(|i| i.entries).unwrap_or_default() {
             if let Some(root) = entry.plugin_root.clone() {
@@ -432,6 +496,14 @@ fn check_root(dir: &Path, realm: Realm, hash: bool, project_keys: &[String]) -> 
     for root in entries_by_root.keys() {
         plugin_roots.entry(root.clone()).or_insert(None);
     }
+    // A `--plugin-dir` is a plugin, with or without a manifest.
+    let given: BTreeMap<String, usize> = match realm {
+        Realm::PluginDir(n) => [(String::new(), n)].into_iter().collect(),
+        _ => plugin_dirs.iter().map(|(n, rel)| (rel.clone(), *n)).collect(),
+    };
+    for root in given.keys() {
+        plugin_roots.entry(root.clone()).or_insert(None);
+    }
     let project_roots: std::collections::BTreeSet<String> = tree
         .dirs
         .iter()
@@ -449,6 +521,7 @@ fn check_root(dir: &Path, realm: Realm, hash: bool, project_keys: &[String]) -> 
     for (root, manifest_rel) in &plugin_roots {
         counts.plugins += 1;
         let mut info = PluginInfo::default();
+        let mut refused = None;
         if let Some(rel) = manifest_rel {
             let cx_root = root.clone();
             let (outcome, plugin) =
@@ -463,6 +536,14 @@ fn check_root(dir: &Path, realm: Realm, hash: bool, project_keys: &[String]) -> 
                 counts += extra;
                 info = plugin;
             }
+            // Claude Code 2.1.332 refuses a plugin.json that fails its schema (invalid JSON, no
+            // or a malformed `name`, a field of the wrong type) and loads nothing of the plugin.
+            refused = outcome
+                .diagnostics
+                .iter()
+                .find(|d| d.severity == Severity::Error)
+                .map(|d| format!("its plugin.json is refused: {}", d.message))
+                .or_else(|| outcome.file.is_none().then(|| "its plugin.json cannot be read".to_string()));
             outcomes.push(outcome);
         }
         if let (Some(name), Some(span), Some(rel)) = (&info.name, info.name_span, manifest_rel) {
@@ -492,15 +573,31 @@ fn check_root(dir: &Path, realm: Realm, hash: bool, project_keys: &[String]) -> 
             .iter()
             .find_map(|(rel, _)| marketplace_names.get(rel).cloned())
             .or_else(|| cached_marketplace(root));
+        // A plugin inside a skills folder (`.claude/skills/<x>/.claude-plugin/`) loads as
+        // `<name>@skills-dir` (user scope always, project scope in a trusted folder).
+        let skills_dir = match (realm, parent(root)) {
+            (Realm::Project, ".claude/skills") => Some(crate::model::Scope::Project),
+            (Realm::User, ".claude/skills") => Some(crate::model::Scope::User),
+            _ => None,
+        };
         plugin_decls.push(Decl {
             path: realm.display(manifest_rel.as_deref().unwrap_or(root)),
             span: info.name_span,
-            item: Item::Plugin { name: name.clone(), root: realm.display(root), marketplace },
+            item: Item::Plugin(Box::new(crate::model::PluginFolder {
+                name: name.clone(),
+                root: realm.display(root),
+                marketplace,
+                plugin_dir: given.get(root).copied(),
+                skills_dir,
+                refused,
+                at_root: root.is_empty() && realm == Realm::Project,
+            })),
         });
         // A CLAUDE.md at the checked root is the repository's own memory file when the root is
         // a repository (a marketplace or a project), not when it is only a plugin.
         let is_repository = project_roots.contains(root) || (root.is_empty() && !marketplaces.is_empty());
-        claim_plugin(&tree, &mut claims, root, &name, &paths, &mut diagnostics, realm, is_repository);
+        let layout = Layout { is_repository, skills_dir: skills_dir.is_some() };
+        claim_plugin(&tree, &mut claims, root, &name, &paths, &mut diagnostics, realm, layout);
     }
 
     for root in &project_roots {
@@ -572,19 +669,20 @@ fn cached_marketplace(root: &str) -> Option<String> {
     (!marketplace.is_empty()).then(|| marketplace.to_string())
 }
 
-/// An `--add-dir` folder: Claude Code reads only the skills in its `.claude/skills/`.
+/// An `--add-dir` folder: Claude Code reads the skills, commands and agents of its `.claude/`.
 fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm, hash: bool) -> Checked {
     let mut claims = Claims(BTreeMap::new());
     let mut diagnostics = walk_problems(tree, realm);
+    // Claude Code 2.1.332 reads an added folder's skills, legacy commands and agents.
+    let owner = Owner::project(Scope::Project, "");
     if tree.is_dir(".claude/skills") {
-        claim_skills_dir(
-            tree,
-            &mut claims,
-            ".claude/skills",
-            &Owner::project(Scope::Project, ""),
-            &mut diagnostics,
-            realm,
-        );
+        claim_skills_dir(tree, &mut claims, ".claude/skills", &owner, &mut diagnostics, realm);
+    }
+    if tree.is_dir(".claude/commands") {
+        claim_markdown_tree(tree, &mut claims, ".claude/commands", FileKind::Command, &owner);
+    }
+    if tree.is_dir(".claude/agents") {
+        claim_markdown_tree(tree, &mut claims, ".claude/agents", FileKind::Agent, &owner);
     }
     let outcomes: Vec<Outcome> =
         claims.0.par_iter().map(|(rel, claim)| read_claim(dir, tree, rel, claim, realm, hash, &[])).collect();
@@ -773,6 +871,16 @@ fn claim_skills_dir(
     }
 }
 
+/// Where a plugin folder sits, as far as claiming its files goes.
+#[derive(Clone, Copy)]
+struct Layout {
+    /// The folder is also a repository (a marketplace or a project): its CLAUDE.md is the
+    /// repository's.
+    is_repository: bool,
+    /// A skills-folder plugin: its root `SKILL.md` is the folder's own skill, not a plugin skill.
+    skills_dir: bool,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn claim_plugin(
     tree: &Tree,
@@ -782,7 +890,7 @@ fn claim_plugin(
     paths: &[(&'static str, String)],
     out: &mut Vec<Diagnostic>,
     realm: Realm,
-    is_repository: bool,
+    layout: Layout,
 ) {
     let at = |p: &str| join_rel(root, p).unwrap_or_default();
     let listed = |field: &'static str| paths.iter().filter(move |(f, _)| *f == field).map(|(_, p)| p.as_str());
@@ -794,7 +902,10 @@ fn claim_plugin(
     for dir in listed("skills") {
         claim_skills_dir(tree, claims, dir, &owner, out, realm);
     }
-    if tree.is_file(&at("SKILL.md")) {
+    // A root SKILL.md is the plugin's one skill only when it has no skills folder (2.1.332:
+    // with one, the root file is not read).
+    let has_skills = tree.is_dir(&at("skills")) || listed("skills").next().is_some();
+    if tree.is_file(&at("SKILL.md")) && !has_skills && !layout.skills_dir {
         claims.add(&at("SKILL.md"), FileKind::Skill, &owner, None);
     }
     // Commands and agents: listed paths replace the default folder.
@@ -839,7 +950,7 @@ fn claim_plugin(
             .help(format!("move it to the plugin root: `{}/`", realm.display(&at(folder))));
         }
     }
-    if !is_repository && tree.is_file(&at("CLAUDE.md")) {
+    if !layout.is_repository && tree.is_file(&at("CLAUDE.md")) {
         report_at(
             out,
             realm.display(&at("CLAUDE.md")),
@@ -863,7 +974,7 @@ fn claim_project(
         Realm::Project => Scope::Project,
         Realm::User => Scope::User,
         Realm::Managed => Scope::Managed,
-        Realm::AddDir(_) => Scope::Project,
+        Realm::AddDir(_) | Realm::PluginDir(_) => Scope::Project,
     };
     let at = |p: &str| join_rel(root, p).unwrap_or_default();
     let owner = Owner::project(scope, root);
@@ -1036,7 +1147,11 @@ fn read_claim(
                 // What was loaded from a commands folder (a file or a SKILL.md folder) sits with
                 // the commands in the table; a skills folder's with the skills.
                 let form = if claim.base.is_some() { MarkdownKind::Command } else { MarkdownKind::Skill };
-                decls.push(crate::decl::declare::command(own.clone(), form, fields.as_ref(), &text, at, &path));
+                let mut decl = crate::decl::declare::command(own.clone(), form, fields.as_ref(), &text, at, &path);
+                if let Item::Command(command) = &mut decl.item {
+                    other_names(command, claim, kind, fields.as_ref());
+                }
+                decls.push(decl);
             }
             name = Some(own);
         }
@@ -1142,18 +1257,53 @@ fn frontmatter_name(fields: Option<&Node>) -> Option<&str> {
     fields?.get("name")?.as_str().map(str::trim).filter(|n| !n.is_empty())
 }
 
-/// A skill is named after its folder; a plugin skill may take its frontmatter `name`; a
-/// `SKILL.md` inside a commands folder takes the folder's path (`a:b`).
+/// A skill is named after its folder (Claude Code 2.1.332): in a plugin, `<plugin>:<folder>`
+/// with every character outside `[A-Za-z0-9_-]` made `-`; a plugin that is one root
+/// `SKILL.md` takes its frontmatter `name`, else the plugin folder's name, sanitized alike; a
+/// `SKILL.md` inside a commands folder takes the folder's path (`a:b`). The frontmatter `name`
+/// of any other skill is its display name, not its name (see `other_names`).
 fn skill_name(rel: &str, claim: &Claim, fields: Option<&Node>) -> String {
     let dir = parent(rel);
     if let Some(base) = &claim.base {
         return namespaced(claim, &relative_name(base, dir));
     }
-    let is_plugin = claim.owner.plugin_name.is_some();
-    let at_plugin_root = claim.owner.plugin_root.as_deref() == Some(dir);
-    let folder = if at_plugin_root { claim.owner.plugin_name.as_deref().unwrap_or(dir) } else { file_name(dir) };
-    let own = if is_plugin { frontmatter_name(fields).unwrap_or(folder) } else { folder };
-    namespaced(claim, own)
+    match (&claim.owner.plugin_name, &claim.owner.plugin_root) {
+        (Some(plugin), Some(root)) if root == dir => {
+            let folder = if dir.is_empty() { plugin.as_str() } else { file_name(dir) };
+            crate::names::plugin_root_skill(plugin, frontmatter_name(fields), folder)
+        }
+        (Some(plugin), _) => crate::names::plugin_skill(plugin, file_name(dir)),
+        (None, _) => file_name(dir).to_string(),
+    }
+}
+
+/// The display name and aliases Claude Code 2.1.332 gives a skill or command besides its name:
+/// a plugin's skills and commands take their frontmatter `name` as display name and, without
+/// a `:`, as a bare alias (`kZ`); a skills folder's skill takes it as display name only;
+/// legacy `.claude/commands` files ignore it.
+fn other_names(command: &mut crate::model::Command, claim: &Claim, kind: MarkdownKind, fields: Option<&Node>) {
+    let given = fields.and_then(|f| f.get("name")).and_then(scalar_text);
+    if claim.owner.plugin_name.is_some() {
+        let names = crate::names::plugin_names(&command.name, given.as_deref().map(str::trim));
+        command.display_name = names.display_name;
+        command.aliases = names.aliases;
+        command.shed_aliases = names.shed;
+    } else if kind == MarkdownKind::Skill && claim.base.is_none() {
+        command.display_name = crate::names::frontmatter_name(given.as_deref().map(str::trim))
+            .filter(|n| *n != command.name)
+            .map(str::to_string);
+    }
+}
+
+/// A scalar frontmatter value as text (Claude Code reads `name: 42` as `"42"`).
+fn scalar_text(node: &Node) -> Option<String> {
+    use crate::node::NodeKind;
+    match &node.kind {
+        NodeKind::String(s) => Some(s.clone()),
+        NodeKind::Number(n) => Some(n.clone()),
+        NodeKind::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
 }
 
 /// A command is named after its path below the commands folder: `frontend/component.md`

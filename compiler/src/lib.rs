@@ -21,6 +21,7 @@ pub mod frontmatter;
 pub mod json;
 pub mod lock;
 pub mod model;
+pub mod names;
 pub mod node;
 pub mod report;
 pub mod rules;

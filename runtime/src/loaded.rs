@@ -41,6 +41,7 @@ pub struct Roots {
     pub user_dir: Option<PathBuf>,
     pub managed_dir: Option<PathBuf>,
     pub add_dirs: Vec<PathBuf>,
+    pub plugin_dirs: Vec<PathBuf>,
 }
 
 impl Roots {
@@ -50,6 +51,7 @@ impl Roots {
             user_dir: self.user_dir.clone(),
             managed_dir: self.managed_dir.clone(),
             add_dirs: self.add_dirs.clone(),
+            plugin_dirs: self.plugin_dirs.clone(),
             skip_hashes: true,
         }
     }

@@ -8,7 +8,7 @@
 use crate::listing::{self, Listable, ListingEntry};
 use crate::loaded::Loaded;
 use crate::mcp::McpState;
-use capc_compiler::builtins::{BuiltinKind, BUILTIN_COMMANDS};
+use capc_compiler::builtins::{BuiltinKind, BUILTINS};
 use capc_compiler::model::{Command, Origin, Scope};
 use capc_grammar::{Behavior, MatchContext, PermissionRule, ToolCall};
 use serde::{Deserialize, Serialize};
@@ -189,6 +189,7 @@ impl Switches {
         match kind {
             BuiltinKind::BundledSkill | BuiltinKind::BundledWorkflow if name == "doctor" => !self.no_doctor,
             BuiltinKind::BundledSkill | BuiltinKind::BundledWorkflow => !self.no_bundled,
+            BuiltinKind::PluginSkill => true,
             BuiltinKind::Command => true,
         }
     }
@@ -271,7 +272,7 @@ pub fn command_table(loaded: &Loaded, cx: &TurnContext) -> Vec<CommandView> {
         return Vec::new();
     }
     let commands = &loaded.lock.commands;
-    let mut table: Vec<CommandView> = Vec::with_capacity(commands.len() + BUILTIN_COMMANDS.len());
+    let mut table: Vec<CommandView> = Vec::with_capacity(commands.len() + BUILTINS.len());
     let view = |i: usize, c: &Command, dynamic: bool| CommandView {
         name: loaded.names[i].0.clone(),
         kind: "prompt",

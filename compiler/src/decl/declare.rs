@@ -69,6 +69,9 @@ pub fn command(
     }
     let command = Command {
         name,
+        display_name: None,
+        aliases: Vec::new(),
+        shed_aliases: Vec::new(),
         origin,
         scope: at.scope,
         form: if is_skill { Form::Skill } else { Form::Command },
@@ -101,9 +104,15 @@ pub fn command(
 }
 
 /// An agent file, or `None` when Claude Code would not load it (a local agent needs a
-/// `name` and a `description`; a plugin agent loads under its file name regardless).
+/// `name` and a `description`; a plugin agent loads under its file name regardless, with the
+/// fields of frontmatter that does not parse dropped).
 pub fn agent(name: String, fields: Option<&Node>, at: Placement<'_>, path: &str) -> Option<Decl> {
-    let f = fields?;
+    let empty = Node { kind: NodeKind::Object(Vec::new()), span: Span::new(0, 0) };
+    let f = match fields {
+        Some(f) => f,
+        None if at.plugin.is_some() => &empty,
+        None => return None,
+    };
     if at.plugin.is_none() && (string(f, "name").is_none() || string(f, "description").is_none()) {
         return None;
     }
@@ -120,7 +129,11 @@ pub fn agent(name: String, fields: Option<&Node>, at: Placement<'_>, path: &str)
         shadowed_by: None,
         shadows: Vec::new(),
     };
-    Some(Decl { path: path.to_string(), span: f.get("name").map(|n| n.span), item: Item::Agent(Box::new(agent)) })
+    Some(Decl {
+        path: path.to_string(),
+        span: fields.and_then(|f| f.get("name")).map(|n| n.span),
+        item: Item::Agent(Box::new(agent)),
+    })
 }
 
 /// The handlers of an event map `{Event: [{matcher, hooks: [handler]}]}`.
@@ -181,11 +194,20 @@ pub fn settings(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
         });
     }
     for field in ["extraKnownMarketplaces", "additionalMarketplaces"] {
-        for (key, _) in root.get(field).and_then(Node::as_object).unwrap_or_default() {
+        for (key, value) in root.get(field).and_then(Node::as_object).unwrap_or_default() {
+            let source = value.get("source");
+            let kind = source.and_then(|s| s.get("source")).and_then(Node::as_str).unwrap_or_default();
+            let dir = source.and_then(|s| s.get("path")).and_then(Node::as_str).filter(|_| kind == "directory");
             out.push(Decl {
                 path: path.to_string(),
                 span: Some(key.span),
-                item: Item::KnownMarketplace { name: key.name.clone() },
+                item: Item::KnownMarketplace {
+                    name: key.name.clone(),
+                    scope,
+                    source: kind.to_string(),
+                    path: dir.map(str::to_string),
+                    location: None,
+                },
             });
         }
     }

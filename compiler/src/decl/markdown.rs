@@ -144,7 +144,7 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
 fn check_fields_of(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, fields: &Node, kind: MarkdownKind) {
     match kind {
         MarkdownKind::Skill => check_skill(sink, cx, fields),
-        MarkdownKind::Command => check_command(sink, fields),
+        MarkdownKind::Command => check_command(sink, fields, cx.scope == crate::decl::Scope::Plugin),
         MarkdownKind::Agent => check_agent(sink, cx, fields),
     }
     let rule_fields: &[(&str, Use)] = match kind {
@@ -282,9 +282,12 @@ fn check_skill(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
     }
 }
 
-fn check_command(sink: &mut Sink<'_>, fields: &Node) {
+fn check_command(sink: &mut Sink<'_>, fields: &Node, in_plugin: bool) {
     check_fields(sink, fields, SKILL_FIELDS, "command frontmatter", Unknown::Warn);
-    for name in ["name", "paths"] {
+    // A plugin command's `name` is its display name and bare alias (Claude Code 2.1.332); a
+    // legacy `.claude/commands` file's is ignored.
+    let ignored: &[&str] = if in_plugin { &["paths"] } else { &["name", "paths"] };
+    for &name in ignored {
         if let Some((key, _)) = fields.get_entry(name) {
             sink.report(&rules::ignored_field::RULE, key.span, format!("Claude Code ignores `{name}` in a command file"))
                 .help(if name == "name" {

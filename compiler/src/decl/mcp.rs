@@ -9,9 +9,6 @@ use crate::schema::{check_fields, field, Field, Ty, Unknown};
 
 pub const TYPES: &[&str] = &["stdio", "http", "streamable-http", "sse", "ws"];
 
-/// Server names Claude Code skips with a warning (v2.1.240 docs).
-pub const RESERVED: &[&str] = &["workspace", "claude-in-chrome", "computer-use", "Claude Preview", "Claude Browser"];
-
 const SERVER_FIELDS: &[Field] = &[
     field("type", Ty::String),
     field("command", Ty::String),
@@ -75,13 +72,14 @@ pub fn check_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &st
             .help("the last definition wins; delete the other");
         }
         seen.push(&name.name);
-        if RESERVED.contains(&name.name.as_str()) {
+        // A plugin's servers are named `plugin:<plugin>:<server>`, never a reserved name.
+        if cx.scope != crate::decl::Scope::Plugin && crate::builtins::is_reserved_mcp_name(&name.name) {
             sink.report(
                 &rules::reserved_name::RULE,
                 name.span,
-                format!("`{}` is a reserved MCP server name", name.name),
+                format!("`{}` is an MCP server name Claude Code keeps for its own servers", name.name),
             )
-            .help("Claude Code skips this server; rename it");
+            .help("Claude Code never starts this server; rename it (names are compared after characters outside `[A-Za-z0-9_-]` become `_`; case matters)");
         }
         check_server(sink, &name.name, name.span, config);
         if let Some(at) = cx.placement {

@@ -4,6 +4,7 @@
 //! (`ls`, `explain`, `graph`), `schema`.
 
 pub mod emit;
+pub mod plugins;
 pub mod read;
 pub mod resolve;
 pub mod schema;

@@ -20,10 +20,8 @@
 //!   deny removes the tool, or every tool of a server (SEMANTICS §7.2).
 
 use crate::builtins::BUILTINS_VERSION;
-use crate::diagnostic::{did_you_mean, report_at, Diagnostic, Severity};
-use crate::model::{
-    self, Agent, Approval, Behavior, Command, Form, Lock, McpServer, Origin, Permission, Plugin, Ref, Scope,
-};
+use crate::diagnostic::{report_at, Diagnostic, Severity};
+use crate::model::{self, Agent, Approval, Behavior, Command, Form, Lock, McpServer, Origin, Permission, Ref, Scope};
 use crate::model::{Decl, Item, PolicyEntry};
 use crate::rules;
 use crate::span::Span;
@@ -34,17 +32,20 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// Why one declaration wins over another: an id shown in the lock and by `capc explain`.
 pub fn rule_text(rule: &str) -> &'static str {
     match rule {
-        "scope-order" => "managed skills and commands load before user ones, user before project, project before --add-dir (SEMANTICS §2.4, FORMATS §2.9)",
-        "skills-before-commands" => "skills folders load before .claude/commands, so a skill beats a command of the same name (FORMATS §1.7)",
-        "plugin-commands-first" => "a plugin's commands load before its skills (command-table order of Claude Code 2.1.332)",
-        "before-builtins" => "skills and commands sit before bundled skills and built-in commands in the table, and lookup takes the first match (Claude Code 2.1.332; FORMATS §2.9)",
-        "static-before-dynamic" => "a skill loaded at start keeps its name; a conditional or nested skill of the same name is not added (SEMANTICS §2.6)",
-        "deeper-wins" => "of two nested skills with one name, the deeper folder's wins (SEMANTICS §2.6)",
-        "same-scope" => "one scope declares the name twice; Claude Code takes whichever file it reads first, capc orders them by path",
-        "agent-scope-order" => "agents: managed > project > user > plugin > built-in (FORMATS §6.2)",
-        "mcp-scope-order" => "MCP servers of one name: local > project > user; the whole entry of the winner is used (FORMATS §4.1)",
-        "mcp-endpoint" => "a plugin's server with the same command or URL as a configured server is a duplicate and is dropped (FORMATS §4.1)",
-        "managed-mcp-exclusive" => "managed-mcp.json replaces every other MCP source (FORMATS §4.1)",
+        "scope-order" => "skills folders load managed first, then user, then project, then --add-dir folders; lookup takes the first entry with the name",
+        "skills-before-commands" => "skills folders load before .claude/commands, so a skill beats a command of the same name",
+        "plugin-commands-first" => "plugin commands load before plugin skills (command-table order of Claude Code 2.1.332)",
+        "before-builtins" => "skills and commands sit before bundled skills and built-in commands in the table, and lookup takes the first match (Claude Code 2.1.332)",
+        "lookup-order" => "an exact name anywhere in the table wins first; then the first entry, in table order, whose display name or alias matches (Claude Code 2.1.332)",
+        "static-before-dynamic" => "a skill loaded at start keeps its name; a conditional or nested skill of the same name is not added",
+        "deeper-wins" => "of two nested skills with one name, the deeper folder's wins",
+        "same-scope" => "one scope declares the name twice; Claude Code takes the first in its load order (capc orders the files by path)",
+        "load-order" => "two plugins of one name both load (two --plugin-dir folders); the first loaded answers",
+        "agent-scope-order" => "agents: managed > project > --add-dir > user > plugin > built-in (Claude Code 2.1.332)",
+        "agent-last-file" => "one scope defines the agent twice; Claude Code reads the files in path order and the last one wins (Claude Code 2.1.332)",
+        "mcp-scope-order" => "MCP servers of one name: managed > local > project (unless rejected) > user > plugin; the whole entry of the winner is used",
+        "mcp-endpoint" => "a plugin's server that runs the same command or URL as a configured server, or as an earlier plugin's server with the same environment, is a duplicate and is dropped",
+        "managed-mcp-exclusive" => "managed-mcp.json replaces every other MCP source",
         _ => "",
     }
 }
@@ -58,13 +59,28 @@ pub struct Row {
     pub origin: Origin,
     pub scope: Scope,
     pub path: Option<String>,
-    pub aliases: Vec<&'static str>,
+    /// The name shown to people, when it differs from `name`.
+    pub display_name: Option<String>,
+    /// Other names it answers to (a plugin entry's bare alias; a built-in's aliases).
+    pub aliases: Vec<String>,
     /// Index into `Lock::commands` for declared entries.
     pub decl: Option<usize>,
     pub shadowed_by: Option<Ref>,
     pub dynamic: Option<String>,
     /// A conditional skill, active once a file matching its `paths` is touched.
     pub conditional: bool,
+}
+
+impl crate::names::Named for Row {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn display_name(&self) -> Option<&str> {
+        self.display_name.as_deref()
+    }
+    fn aliases(&self) -> &[String] {
+        &self.aliases
+    }
 }
 
 /// A tool-pool name known at compile time.
@@ -119,16 +135,53 @@ fn scope_rank(scope: Scope) -> u8 {
     }
 }
 
-/// Position of a declared command in the static table: (group, plugin, name, path).
-fn table_key(c: &Command) -> (u8, u8, &str, &str, &str) {
+/// Position of a declared command in the static table (Claude Code 2.1.332, `GXs`): skills
+/// folders (managed, user, project, `--add-dir`; each by name), then legacy `.claude/commands`
+/// (managed, project, user; by path), then plugin commands (plugins in load order; by path),
+/// then plugin skills (load order; by name).
+fn table_key(c: &Command, load: Option<usize>) -> TableKey<'_> {
     let legacy = c.form == Form::Command;
-    let group = match (c.origin, legacy) {
-        (Origin::Plugin, true) => 2,
-        (Origin::Plugin, false) => 3,
-        (_, false) => 0,
-        (_, true) => 1,
+    let legacy_rank = |s: Scope| match s {
+        Scope::Managed => 0,
+        Scope::Project | Scope::Local => 1,
+        Scope::User => 2,
+        _ => 3,
     };
-    (group, scope_rank(c.scope), c.plugin.as_deref().unwrap_or(""), &c.name, &c.path)
+    let (group, rank, by_name) = match (c.origin, legacy) {
+        (Origin::Plugin, true) => (2, load.unwrap_or(usize::MAX), false),
+        (Origin::Plugin, false) => (3, load.unwrap_or(usize::MAX), true),
+        (_, false) => (0, scope_rank(c.scope) as usize, true),
+        // Legacy commands of every folder together, by name (2.1.332).
+        (_, true) => (1, 0, true),
+    };
+    let tie = if legacy && c.origin != Origin::Plugin { legacy_rank(c.scope) } else { 0 };
+    TableKey { group, rank, key: if by_name { &c.name } else { &c.path }, tie, path: &c.path }
+}
+
+/// A declared entry's place in the static table (see `table_key`).
+#[derive(PartialEq, Eq)]
+struct TableKey<'c> {
+    group: u8,
+    rank: usize,
+    /// The name or the path, compared as Claude Code sorts names (`localeCompare`).
+    key: &'c str,
+    tie: u8,
+    path: &'c str,
+}
+
+impl Ord for TableKey<'_> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.group, self.rank)
+            .cmp(&(other.group, other.rank))
+            .then_with(|| crate::names::locale_cmp(self.key, other.key))
+            .then_with(|| (self.tie, self.path).cmp(&(other.tie, other.path)))
+    }
+}
+
+impl PartialOrd for TableKey<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 fn reference(name: &str, origin: Origin, scope: Scope, path: Option<&str>, rule: &str) -> Ref {
@@ -182,37 +235,55 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         hasher: std::collections::hash_map::RandomState::new(),
         diagnostics: Vec::new(),
     };
-    let (plugins, mut unloaded) = plugins(&decls, &mut b);
+    let mut loading = super::plugins::load(&decls, &mut b.diagnostics);
     let approvals = approvals(&decls);
     let policy = Policy::of(&decls);
-    unloaded.extend(plugins.iter().filter(|p| !p.enabled).map(|p| p.root.clone()));
-    // Components of a disabled plugin, or of a second folder with an id already loaded.
-    let inside =
-        |path: &str, root: &str| root.is_empty() || path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'));
-    let enabled_at = |path: &str| !unloaded.iter().any(|root| inside(path, root));
-    let enabled = |plugin: &Option<String>, path: &str| plugin.is_none() || enabled_at(path);
+    // Every plugin folder, deepest first, to tell which one a component file belongs to.
+    let roots: Vec<String> = loading.plugins.iter().map(|p| p.root.clone()).collect();
+    let load_index: HashMap<&str, usize> = loading.loaded_roots().enumerate().map(|(i, r)| (r, i)).collect();
+    let owner = |plugin: &Option<String>, path: &str| -> Option<String> {
+        plugin.as_ref()?;
+        super::plugins::owner(path, &roots).map(str::to_string)
+    };
 
-    let mut commands: Vec<(Command, Option<Span>)> = Vec::new();
-    let mut agents: Vec<(Agent, Option<Span>)> = Vec::new();
-    let mut servers: Vec<(McpServer, Option<Span>)> = Vec::new();
-    let mut hooks = Vec::new();
-    let mut permissions: Vec<(Permission, Option<Span>)> = Vec::new();
+    let mut session = Parts::default();
+    let mut units: BTreeMap<String, Parts> = BTreeMap::new();
     for d in decls {
-        match d.item {
-            Item::Command(c) if enabled(&c.plugin, &d.path) => commands.push((*c, d.span)),
-            Item::Agent(a) if enabled(&a.plugin, &d.path) => agents.push((*a, d.span)),
-            Item::Server(s) if enabled(&s.plugin, &d.path) => servers.push((*s, d.span)),
-            Item::Hook(h) if enabled(&h.plugin, &d.path) => hooks.push(h),
-            Item::Rule(r) => permissions.push((r, d.span)),
-            _ => {}
+        let (plugin, path) = match &d.item {
+            Item::Command(c) => (c.plugin.clone(), c.path.clone()),
+            Item::Agent(a) => (a.plugin.clone(), a.path.clone()),
+            Item::Server(s) => (s.plugin.clone(), s.path.clone()),
+            Item::Hook(h) => (h.plugin.clone(), h.path.clone()),
+            Item::Rule(_) => (None, String::new()),
+            _ => continue,
+        };
+        match owner(&plugin, &path) {
+            Some(root) => {
+                let position = load_index.get(root.as_str()).copied();
+                if let Some(position) = position {
+                    session.push(d.clone(), Some(position));
+                }
+                units.entry(root).or_default().push(d, position);
+            }
+            None if plugin.is_some() => {}
+            None => session.push(d, None),
         }
     }
-    let (commands, table) = command_table(commands, &mut b);
+
+    // Each plugin on its own: what it holds, and (when no session loads it) its own clashes.
+    for plugin in &mut loading.plugins {
+        let unit = units.remove(&plugin.root).unwrap_or_default();
+        plugin.inventory = inventory(unit, !plugin.loaded, &mut b);
+    }
+
+    let (commands, table) = command_table(session.commands, &mut b);
     let parsed: Vec<Option<PermissionRule>> =
-        permissions.iter().map(|(p, _)| parse_permission_rule(&p.rule).ok()).collect();
-    let agents = resolve_agents(agents, &permissions, &parsed, &mut b);
-    let servers = resolve_servers(servers, &approvals, &policy, &permissions, &parsed, &mut b);
-    let (permissions, tools) = resolve_permissions(permissions, &parsed, &servers, &agents, &mut b);
+        session.permissions.iter().map(|(p, _)| parse_permission_rule(&p.rule).ok()).collect();
+    let agents = resolve_agents(session.agents, &session.permissions, &parsed, &mut b);
+    let servers = resolve_servers(session.servers, &approvals, &policy, &session.permissions, &parsed, &mut b);
+    let (permissions, tools) = resolve_permissions(session.permissions, &parsed, &servers, &agents, &mut b);
+    let hooks = session.hooks;
+    let plugins = loading.plugins;
     // Every declaration is a node, whether or not anything shadows it; so is every built-in
     // command, bundled skill and tool of the tables (views leave out the untouched ones).
     for row in table.iter().filter(|r| r.decl.is_none()) {
@@ -233,36 +304,43 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     for p in &permissions {
         b.node("permission", &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
     }
+    // Each loaded plugin declares its components.
+    let plugin_nodes: Vec<(&str, NodeIndex)> = plugins
+        .iter()
+        .filter(|p| p.loaded)
+        .map(|p| (p.root.as_str(), b.node("plugin", &p.id, "plugin", Scope::Plugin, Some(&p.root))))
+        .collect();
+    let declarer = |path: &str| {
+        plugin_nodes
+            .iter()
+            .filter(|(root, _)| super::plugins::inside(path, root))
+            .max_by_key(|(r, _)| r.len())
+            .map(|(_, n)| *n)
+    };
     for h in &hooks {
         let name = match &h.matcher {
             Some(m) if !m.is_empty() => format!("{} {m}", h.event),
             _ => h.event.clone(),
         };
         let hook = b.node("hook", &name, &h.kind, h.scope, Some(&h.path));
-        if let Some(plugin) = plugins.iter().find(|p| h.plugin.as_deref() == Some(p.name.as_str())) {
-            let from = b.node("plugin", &plugin.id, "plugin", Scope::Plugin, Some(&plugin.root));
+        if let Some(from) = h.plugin.as_ref().and_then(|_| declarer(&h.path)) {
             b.edge(from, hook, "declares", "plugin");
         }
     }
-    // Each plugin declares its components (one pass over each list).
-    let plugin_nodes: HashMap<&str, NodeIndex> = plugins
-        .iter()
-        .map(|p| (p.name.as_str(), b.node("plugin", &p.id, "plugin", Scope::Plugin, Some(&p.root))))
-        .collect();
-    for c in &commands {
-        if let Some(&from) = c.plugin.as_deref().and_then(|p| plugin_nodes.get(p)) {
+    for c in commands.iter().filter(|c| c.plugin.is_some()) {
+        if let Some(from) = declarer(&c.path) {
             let to = b.node("command", &c.name, c.origin.as_str(), c.scope, Some(&c.path));
             b.edge(from, to, "declares", "plugin");
         }
     }
-    for a in &agents {
-        if let Some(&from) = a.plugin.as_deref().and_then(|p| plugin_nodes.get(p)) {
+    for a in agents.iter().filter(|a| a.plugin.is_some()) {
+        if let Some(from) = declarer(&a.path) {
             let to = b.node("agent", &a.name, "agent", a.scope, Some(&a.path));
             b.edge(from, to, "declares", "plugin");
         }
     }
-    for s in &servers {
-        if let Some(&from) = s.plugin.as_deref().and_then(|p| plugin_nodes.get(p)) {
+    for s in servers.iter().filter(|s| s.plugin.is_some()) {
+        if let Some(from) = declarer(&s.path) {
             let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
             b.edge(from, to, "declares", "plugin");
         }
@@ -282,89 +360,93 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     Resolution { lock, table, tools, graph: b.graph, diagnostics: b.diagnostics }
 }
 
-/// Plugins and their enablement, and the roots of plugin folders not loaded because an
-/// earlier folder has the same id; unknown `enabledPlugins` entries are reported.
-fn plugins(decls: &[Decl], b: &mut Builder) -> (Vec<Plugin>, Vec<String>) {
-    let mut marketplaces: BTreeMap<&str, &[String]> = BTreeMap::new();
-    let mut known: BTreeSet<&str> = crate::builtins::RESERVED_MARKETPLACES.iter().copied().collect();
-    let mut found = Vec::new();
-    let mut switches = Vec::new();
-    for d in decls {
-        match &d.item {
-            Item::Marketplace { name, plugins } => {
-                marketplaces.insert(name, plugins);
-            }
-            Item::KnownMarketplace { name } => {
-                known.insert(name);
-            }
-            Item::Plugin { name, root, marketplace } => found.push((name, root, marketplace)),
-            Item::EnablePlugin { key, enabled, scope } => switches.push((d, key, *enabled, *scope)),
+/// Declarations of one set (the session, or one plugin), split by kind. A command carries its
+/// plugin's place in the load order.
+#[derive(Default)]
+struct Parts {
+    commands: Vec<(Command, Option<Span>, Option<usize>)>,
+    agents: Vec<(Agent, Option<Span>)>,
+    servers: Vec<(McpServer, Option<Span>, Option<usize>)>,
+    hooks: Vec<model::Hook>,
+    permissions: Vec<(Permission, Option<Span>)>,
+}
+
+impl Parts {
+    fn push(&mut self, d: Decl, position: Option<usize>) {
+        match d.item {
+            Item::Command(c) => self.commands.push((*c, d.span, position)),
+            Item::Agent(a) => self.agents.push((*a, d.span)),
+            Item::Server(s) => self.servers.push((*s, d.span, position)),
+            Item::Hook(h) => self.hooks.push(h),
+            Item::Rule(r) => self.permissions.push((r, d.span)),
             _ => {}
         }
     }
-    // Managed decides outright; then local > project > user (FORMATS §3.8).
-    let precedence = |s: Scope| match s {
-        Scope::Managed => 0,
-        Scope::Local => 1,
-        Scope::Project => 2,
-        Scope::User => 3,
-        _ => 4,
-    };
-    switches.sort_by_key(|(d, _, _, scope)| (precedence(*scope), d.path.clone()));
-    let mut out: Vec<Plugin> = Vec::new();
-    let mut duplicates = Vec::new();
-    found.sort();
-    for (name, root, marketplace) in found {
-        let id = format!("{name}@{}", marketplace.as_deref().unwrap_or("inline"));
-        let decided = switches.iter().find(|(_, key, _, _)| **key == id);
-        if out.iter().any(|p| p.id == id) {
-            duplicates.push(root.clone());
-            continue;
-        }
-        out.push(Plugin {
-            name: name.clone(),
-            id,
-            root: root.clone(),
-            enabled: decided.is_none_or(|(_, _, on, _)| *on),
-            enabled_by: decided.map(|(d, _, _, _)| d.path.clone()),
-        });
-    }
-    out.sort_by(|a, c| (&a.id, &a.root).cmp(&(&c.id, &c.root)));
-    for (d, key, _, _) in &switches {
-        let Some((plugin, marketplace)) = key.rsplit_once('@') else { continue };
-        if let Some(listed) = marketplaces.get(marketplace) {
-            if !listed.iter().any(|p| p == plugin) {
-                let diag = report_at(
-                    &mut b.diagnostics,
-                    d.path.clone(),
-                    &rules::unknown_enabled_plugin::RULE,
-                    d.span,
-                    format!("marketplace `{marketplace}` lists no plugin `{plugin}`"),
-                );
-                match did_you_mean(plugin, listed.iter().map(String::as_str)) {
-                    Some(s) => diag.help(format!("did you mean `{s}@{marketplace}`? Claude Code ignores this entry")),
-                    None => diag.help("Claude Code ignores this entry; check the plugin's `name` in the marketplace"),
-                };
-            }
-        } else if !known.contains(marketplace) && marketplace != "inline" && marketplace != "skills-dir" {
-            report_at(
-                &mut b.diagnostics,
-                d.path.clone(),
-                &rules::unknown_enabled_plugin::RULE,
-                d.span,
-                format!("marketplace `{marketplace}` is not declared anywhere in this check"),
-            )
-            .help(format!("add it under `extraKnownMarketplaces` so teammates get it (`\"{marketplace}\": {{\"source\": …}}`); otherwise `{plugin}` is enabled only for those who added the marketplace themselves"));
-        }
-    }
-    (out, duplicates)
 }
 
-/// The command table: static entries, then dynamic skills before the first built-in.
-fn command_table(mut declared: Vec<(Command, Option<Span>)>, b: &mut Builder) -> (Vec<Command>, Vec<Row>) {
-    declared.sort_by(|(a, _), (b, _)| table_key(a).cmp(&table_key(b)));
+/// One plugin's inventory, resolved as if it were loaded alone (its names, the aliases it
+/// keeps against the built-ins and its own names). With `report`, its own clashes are
+/// reported here, since no session reports them.
+fn inventory(unit: Parts, report: bool, b: &mut Builder) -> model::Inventory {
+    let mut scratch = Builder {
+        graph: DiGraph::new(),
+        nodes: HashMap::new(),
+        hasher: std::collections::hash_map::RandomState::new(),
+        diagnostics: Vec::new(),
+    };
+    let (commands, _) = command_table(unit.commands, &mut scratch);
+    let agents = resolve_agents(unit.agents, &[], &[], &mut scratch);
+    if report {
+        b.diagnostics.append(&mut scratch.diagnostics);
+    }
+    let mut hooks: BTreeMap<String, usize> = BTreeMap::new();
+    for h in &unit.hooks {
+        *hooks.entry(h.event.clone()).or_default() += 1;
+    }
+    let mut servers: Vec<String> = unit.servers.iter().map(|(s, _, _)| format!("mcp__{}__", s.normalized)).collect();
+    servers.sort();
+    servers.dedup();
+    model::Inventory {
+        commands: commands
+            .iter()
+            .filter(|c| c.shadowed_by.is_none())
+            .map(|c| model::InventoryEntry {
+                name: c.name.clone(),
+                display_name: c.display_name.clone(),
+                aliases: c.aliases.clone(),
+            })
+            .collect(),
+        agents: agents.iter().filter(|a| a.shadowed_by.is_none()).map(|a| a.name.clone()).collect(),
+        hooks: hooks.into_iter().map(|(e, n)| if n == 1 { e } else { format!("{e} ×{n}") }).collect(),
+        mcp_servers: servers,
+    }
+}
+
+/// The command table: static entries (with the bundled workflows between the skills folders'
+/// entries and the plugins'), then dynamic skills before the first built-in command; then which
+/// entry each name, display name and alias reaches.
+fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut Builder) -> (Vec<Command>, Vec<Row>) {
+    let mut declared: Vec<(Command, Option<Span>, Option<usize>)> = declared;
+    declared.sort_by(|(a, _, la), (c, _, lc)| table_key(a, *la).cmp(&table_key(c, *lc)));
+    // `anthropic-skills` is Anthropic's namespace (2.1.332): a non-plugin entry that takes it
+    // is dropped, a plugin's moves after the built-ins.
+    let mut reserved: Vec<(Command, Option<Span>)> = Vec::new();
+    let mut kept = Vec::with_capacity(declared.len());
+    for (c, span, load) in declared {
+        let names = std::iter::once(c.name.as_str()).chain(c.display_name.as_deref());
+        if names.clone().any(crate::names::is_reserved_namespace) {
+            if c.origin == Origin::Plugin {
+                reserved.push((c, span));
+            } else {
+                report_at(&mut b.diagnostics, c.path.clone(), &rules::reserved_name::RULE, span, format!("`{}` is in the `anthropic-skills` namespace, which Claude Code keeps for Anthropic's own skills", names.clone().find(|n| crate::names::is_reserved_namespace(n)).unwrap_or_default()))
+                    .help("Claude Code drops this skill; rename it (its folder, or its frontmatter `name`)");
+            }
+            continue;
+        }
+        kept.push((c, span, load));
+    }
     let (dynamic, fixed): (Vec<_>, Vec<_>) =
-        declared.into_iter().partition(|(c, _)| c.dynamic.is_some() || !c.paths.is_empty());
+        kept.into_iter().partition(|(c, _, _)| c.dynamic.is_some() || !c.paths.is_empty());
     let mut spans: Vec<Option<Span>> = Vec::new();
     let mut commands: Vec<Command> = Vec::new();
     let mut rows: Vec<Row> = Vec::new();
@@ -374,41 +456,97 @@ fn command_table(mut declared: Vec<(Command, Option<Span>)>, b: &mut Builder) ->
         origin: c.origin,
         scope: c.scope,
         path: Some(c.path.clone()),
-        aliases: Vec::new(),
+        display_name: c.display_name.clone(),
+        aliases: c.aliases.clone(),
         decl: Some(decl),
         shadowed_by: None,
         dynamic: c.dynamic.clone(),
         conditional: !c.paths.is_empty(),
     };
-    for (c, span) in fixed {
+    let builtin_row = |t: &crate::builtins::TableEntry| Row {
+        name: t.name.to_string(),
+        kind: t.command_type,
+        origin: t.origin,
+        scope: Scope::Builtin,
+        path: None,
+        display_name: None,
+        aliases: t.aliases.iter().map(|a| a.to_string()).collect(),
+        decl: None,
+        shadowed_by: None,
+        dynamic: None,
+        conditional: false,
+    };
+    let workflows = crate::builtins::table().iter().filter(|t| t.kind == crate::builtins::BuiltinKind::BundledWorkflow);
+    let mut workflows_placed = false;
+    for (c, span, _) in fixed {
+        if !workflows_placed && c.origin == Origin::Plugin {
+            rows.extend(workflows.clone().map(builtin_row));
+            workflows_placed = true;
+        }
         rows.push(row_of(&c, commands.len()));
         commands.push(c);
         spans.push(span);
     }
-    for b in crate::builtins::table() {
-        rows.push(Row {
-            name: b.name.to_string(),
-            kind: b.command_type,
-            origin: b.origin,
-            scope: Scope::Builtin,
-            path: None,
-            aliases: b.aliases.to_vec(),
-            decl: None,
-            shadowed_by: None,
-            dynamic: None,
-            conditional: false,
-        });
+    if !workflows_placed {
+        rows.extend(workflows.map(builtin_row));
+    }
+    rows.extend(
+        crate::builtins::table()
+            .iter()
+            .filter(|t| {
+                t.kind != crate::builtins::BuiltinKind::BundledWorkflow && (t.builtin.headless || t.builtin.interactive)
+            })
+            .map(builtin_row),
+    );
+    for (c, span) in reserved {
+        rows.push(row_of(&c, commands.len()));
+        commands.push(c);
+        spans.push(span);
+    }
+    // Plugin aliases Claude Code drops (`XXs`): the name of any entry, an alias of a non-plugin
+    // entry or of a built-in (switched off or not), a name with `:` or an MCP tool name.
+    // (Headless sessions do not count `help` and `feedback`, which they lack.)
+    let names: BTreeSet<String> = rows.iter().map(|r| r.name.clone()).collect();
+    let foreign_aliases: BTreeSet<String> =
+        rows.iter().filter(|r| r.origin != Origin::Plugin).flat_map(|r| r.aliases.iter().cloned()).collect();
+    for i in 0..rows.len() {
+        let Some(d) = rows[i].decl.filter(|_| rows[i].origin == Origin::Plugin) else { continue };
+        let aliases = std::mem::take(&mut rows[i].aliases);
+        for alias in aliases {
+            let taker = if names.contains(&alias) {
+                rows.iter().find(|r| r.name == alias).map(|r| what(r, &commands))
+            } else if foreign_aliases.contains(&alias) {
+                rows.iter()
+                    .find(|r| r.origin != Origin::Plugin && r.aliases.contains(&alias))
+                    .map(|r| format!("{} (an alias)", what(r, &commands)))
+            } else if crate::names::alias_never_allowed(&alias) {
+                Some("nothing: a bare alias may not hold `:` or start with `mcp__`".to_string())
+            } else if crate::builtins::is_taken(&alias) && alias != "help" && alias != "feedback" {
+                Some(format!("Claude Code's own `/{alias}`"))
+            } else {
+                None
+            };
+            match taker {
+                Some(by) => {
+                    report_at(&mut b.diagnostics, commands[d].path.clone(), &rules::shadowed_declaration::RULE, spans[d], format!("the alias `/{alias}` of `{}` is dropped: it belongs to {by}", rows[i].name))
+                        .help(format!("`/{alias}` does not reach this entry; `/{}` does. Rename the frontmatter `name` if the short form matters", rows[i].name));
+                    commands[d].aliases.retain(|a| *a != alias);
+                    commands[d].shed_aliases.push(alias);
+                }
+                None => rows[i].aliases.push(alias),
+            }
+        }
     }
     // Dynamic skills: deeper folders first (they win a shared name), then the table order.
     let mut dynamic = dynamic;
-    fn dynamic_key(c: &Command) -> (std::cmp::Reverse<usize>, (u8, u8, &str, &str, &str)) {
+    fn dynamic_key(c: &Command, load: Option<usize>) -> (std::cmp::Reverse<usize>, TableKey<'_>) {
         let depth = c.dynamic.as_deref().map_or(0, |d| d.split('/').count());
-        (std::cmp::Reverse(depth), table_key(c))
+        (std::cmp::Reverse(depth), table_key(c, load))
     }
-    dynamic.sort_by(|(a, _), (b, _)| dynamic_key(a).cmp(&dynamic_key(b)));
+    dynamic.sort_by(|(a, _, la), (c, _, lc)| dynamic_key(a, *la).cmp(&dynamic_key(c, *lc)));
     let taken: BTreeSet<&str> = rows.iter().map(|r| r.name.as_str()).collect();
     let mut added: Vec<Row> = Vec::new();
-    for (mut c, span) in dynamic {
+    for (mut c, span, _) in dynamic {
         if taken.contains(c.name.as_str()) {
             if let Some(folder) = c.dynamic.clone() {
                 // A nested skill whose name is taken answers to its folder-qualified name.
@@ -419,24 +557,34 @@ fn command_table(mut declared: Vec<(Command, Option<Span>)>, b: &mut Builder) ->
         commands.push(c);
         spans.push(span);
     }
-    let at = rows.iter().position(|r| crate::builtins::is_command(&r.name)).unwrap_or(rows.len());
+    let at = rows.iter().position(|r| crate::builtins::is_command(&r.name) && r.decl.is_none()).unwrap_or(rows.len());
     rows.splice(at..at, added);
 
-    // Lookup: the first row whose name (or alias) matches wins the name.
+    // Lookup (`$s`): an exact name anywhere first, then the first display name or alias.
     let mut owner: HashMap<String, usize> = HashMap::new();
     for (i, row) in rows.iter().enumerate() {
         owner.entry(row.name.clone()).or_insert(i);
     }
+    let mut other: HashMap<String, usize> = HashMap::new();
     for i in 0..rows.len() {
         let first = owner[&rows[i].name];
         if first != i {
             shadow(&mut rows, &mut commands, &spans, first, i, b);
         }
-        // An alias some earlier row answers to by name.
-        let aliases = rows[i].aliases.clone();
-        for alias in aliases {
-            if let Some(&w) = owner.get(alias).filter(|w| **w < i) {
-                alias_taken(&mut rows, &mut commands, &spans, w, i, alias, b);
+        let others: Vec<String> = rows[i].display_name.iter().chain(rows[i].aliases.iter()).cloned().collect();
+        for alias in others {
+            if let Some(&w) = owner.get(&alias) {
+                if w != i {
+                    alias_taken(&mut rows, &mut commands, &spans, w, i, &alias, b);
+                }
+            } else {
+                match other.get(&alias) {
+                    Some(&w) if w != i => alias_taken(&mut rows, &mut commands, &spans, w, i, &alias, b),
+                    Some(_) => {}
+                    None => {
+                        other.insert(alias, i);
+                    }
+                }
             }
         }
     }
@@ -532,6 +680,8 @@ fn shadow(rows: &mut [Row], commands: &mut [Command], spans: &[Option<Span>], w:
     }
 }
 
+/// Row `w` answers to `alias` (by its name, or by a display name or alias earlier in the
+/// table), so `alias` never reaches row `l`, which also claims it.
 fn alias_taken(
     rows: &mut [Row],
     commands: &mut [Command],
@@ -542,37 +692,75 @@ fn alias_taken(
     b: &mut Builder,
 ) {
     let (winner, loser) = (rows[w].clone(), rows[l].clone());
-    let Some(i) = winner.decl else { return };
-    commands[i].shadows.push(reference(alias, loser.origin, loser.scope, None, "before-builtins"));
+    let by_name = winner.name == alias;
     let from = b.node("command", &winner.name, winner.origin.as_str(), winner.scope, winner.path.as_deref());
-    let to = b.node("command", &loser.name, loser.origin.as_str(), loser.scope, None);
+    let to = b.node("command", &loser.name, loser.origin.as_str(), loser.scope, loser.path.as_deref());
     b.edge(from, to, "takes-alias", &format!("/{alias}"));
-    report_at(
-        &mut b.diagnostics,
-        commands[i].path.clone(),
-        &rules::shadowed_declaration::RULE,
-        spans[i],
-        format!("{} takes `/{alias}`, an alias of {}", what(&winner, commands), what(&loser, commands)),
-    )
-    .help(format!("`/{alias}` now runs this file; `/{}` still reaches Claude Code's own", loser.name));
+    let kind = if loser.display_name.as_deref() == Some(alias) { "display name" } else { "alias" };
+    match (winner.decl, loser.decl) {
+        (Some(i), None) => {
+            commands[i].shadows.push(reference(alias, loser.origin, loser.scope, None, "before-builtins"));
+            report_at(
+                &mut b.diagnostics,
+                commands[i].path.clone(),
+                &rules::shadowed_declaration::RULE,
+                spans[i],
+                format!("{} takes `/{alias}`, an alias of {}", what(&winner, commands), what(&loser, commands)),
+            )
+            .help(format!("`/{alias}` now runs this file; `/{}` still reaches Claude Code's own", loser.name));
+        }
+        (_, Some(i)) => {
+            let how = if by_name {
+                "its name"
+            } else if winner.display_name.as_deref() == Some(alias) {
+                "its display name, earlier in the table"
+            } else {
+                "its alias, earlier in the table"
+            };
+            let both_plugins = winner.origin == Origin::Plugin && loser.origin == Origin::Plugin && !by_name;
+            let help = if both_plugins {
+                format!("typed `/{alias}` runs `{}` (its plugin loads first) and the Skill tool calls `{alias}` ambiguous; `/{}` always reaches this one", winner.name, loser.name)
+            } else {
+                format!("lookup takes an exact name anywhere in the table first, then the first display name or alias; `/{}` still reaches this one", loser.name)
+            };
+            report_at(
+                &mut b.diagnostics,
+                commands[i].path.clone(),
+                &rules::shadowed_declaration::RULE,
+                spans[i],
+                format!(
+                    "the {kind} `/{alias}` of {} reaches {} instead ({how})",
+                    what(&loser, commands),
+                    what(&winner, commands)
+                ),
+            )
+            .help(help);
+        }
+        (None, None) => {}
+    }
 }
 
-/// Agents by name: the first in scope order wins.
+/// Agents by name: the first in precedence order wins.
 fn resolve_agents(
     mut agents: Vec<(Agent, Option<Span>)>,
     permissions: &[(Permission, Option<Span>)],
     parsed: &[Option<PermissionRule>],
     b: &mut Builder,
 ) -> Vec<Agent> {
+    // Claude Code 2.1.332 fills one map by agent type, later wins: built-in, plugin, user,
+    // `--add-dir` folders, the project's own, managed; within one folder the last file read
+    // (in path order) wins.
     let rank = |s: Scope| match s {
         Scope::Managed => 0,
         Scope::Project | Scope::Local => 1,
-        Scope::User => 2,
-        Scope::AddDir => 3,
+        Scope::AddDir => 2,
+        Scope::User => 3,
         Scope::Plugin => 4,
         Scope::Builtin => 5,
     };
-    agents.sort_by(|(a, _), (c, _)| (&a.name, rank(a.scope), &a.path).cmp(&(&c.name, rank(c.scope), &c.path)));
+    agents.sort_by(|(a, _), (c, _)| {
+        (&a.name, rank(a.scope), std::cmp::Reverse(&a.path)).cmp(&(&c.name, rank(c.scope), std::cmp::Reverse(&c.path)))
+    });
     let mut first: HashMap<String, usize> = HashMap::new();
     for i in 0..agents.len() {
         let w = *first.entry(agents[i].0.name.clone()).or_insert(i);
@@ -580,7 +768,7 @@ fn resolve_agents(
             continue;
         }
         let same = agents[w].0.scope == agents[i].0.scope;
-        let rule = if same { "same-scope" } else { "agent-scope-order" };
+        let rule = if same { "agent-last-file" } else { "agent-scope-order" };
         let winner = agents[w].0.clone();
         let loser = agents[i].0.clone();
         agents[i].0.shadowed_by = Some(reference(&winner.name, Origin::Agent, winner.scope, Some(&winner.path), rule));
@@ -760,6 +948,13 @@ fn endpoint(s: &McpServer) -> String {
     }
 }
 
+/// What a server runs together with its environment: two plugins' servers that differ only in
+/// `env` are two servers.
+fn signature(s: &McpServer) -> String {
+    let env: Vec<String> = s.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("{} {}", endpoint(s), env.join(" "))
+}
+
 /// `*` in a pattern matches any run of characters.
 fn glob_match(pattern: &str, text: &str) -> bool {
     let parts: Vec<&str> = pattern.split('*').collect();
@@ -781,7 +976,7 @@ fn glob_match(pattern: &str, text: &str) -> bool {
 }
 
 fn resolve_servers(
-    mut servers: Vec<(McpServer, Option<Span>)>,
+    servers: Vec<(McpServer, Option<Span>, Option<usize>)>,
     approvals: &Approvals,
     policy: &Policy,
     permissions: &[(Permission, Option<Span>)],
@@ -795,16 +990,44 @@ fn resolve_servers(
         Scope::User => 3,
         _ => 4,
     };
-    servers.sort_by(|(a, _), (c, _)| (rank(a.scope), &a.name, &a.path).cmp(&(rank(c.scope), &c.name, &c.path)));
-    let managed = servers.iter().any(|(s, _)| s.scope == Scope::Managed);
+    // Plugins' servers in the plugins' load order; the others by name.
+    let mut servers = servers;
+    servers.sort_by(|(a, _, la), (c, _, lc)| {
+        (rank(a.scope), la, &a.name, &a.path).cmp(&(rank(c.scope), lc, &c.name, &c.path))
+    });
+    let mut servers: Vec<(McpServer, Option<Span>)> = servers.into_iter().map(|(s, span, _)| (s, span)).collect();
+    // Names Claude Code 2.1.332 keeps for its own servers: such an entry never loads.
+    // (The reader reports them: `reserved-name`.)
+    for (s, _) in servers.iter_mut() {
+        if s.plugin.is_none() && crate::builtins::is_reserved_mcp_name(&s.name) {
+            s.blocked_by = Some(format!("`{}` is a name Claude Code keeps for its own servers", s.name));
+        }
+    }
+    // `managed-mcp.json` replaces every other source; managed settings' `managedMcpServers`
+    // load beside the others.
+    let exclusive = |m: &McpServer| m.scope == Scope::Managed && m.path.ends_with("managed-mcp.json");
+    let managed = servers.iter().any(|(s, _)| exclusive(s));
+    // A project server the settings reject does not hide another of its name (2.1.332, `NE`).
+    let rejected = |m: &McpServer| m.scope == Scope::Project && approvals.disabled.contains(&m.name);
     let mut by_name: HashMap<String, usize> = HashMap::new();
-    let mut by_endpoint: HashMap<String, usize> = HashMap::new();
+    // What a configured server runs (without its environment), and what a plugin's runs (with
+    // it): a plugin's duplicate of the one, or of an earlier plugin's, is dropped (`iSs`).
+    let mut configured: HashMap<String, usize> = HashMap::new();
+    let mut plugin_signatures: HashMap<String, usize> = HashMap::new();
     for i in 0..servers.len() {
         let s = servers[i].0.clone();
-        let winner = if managed && s.scope != Scope::Managed {
-            servers.iter().position(|(m, _)| m.scope == Scope::Managed).map(|w| (w, "managed-mcp-exclusive"))
+        if s.blocked_by.is_some() {
+            continue;
+        }
+        let winner = if managed && !exclusive(&s) {
+            servers.iter().position(|(m, _)| exclusive(m)).map(|w| (w, "managed-mcp-exclusive"))
         } else if s.scope == Scope::Plugin {
-            by_endpoint.get(&endpoint(&s)).map(|w| (*w, "mcp-endpoint"))
+            configured
+                .get(&endpoint(&s))
+                .or_else(|| plugin_signatures.get(&signature(&s)))
+                .map(|w| (*w, "mcp-endpoint"))
+        } else if rejected(&s) {
+            None
         } else {
             by_name.get(&s.name).map(|w| (*w, "mcp-scope-order"))
         };
@@ -844,9 +1067,13 @@ fn resolve_servers(
                 )
                 .help(rule_text(rule));
             }
+            None if rejected(&s) => {}
+            None if s.scope == Scope::Plugin => {
+                plugin_signatures.entry(signature(&s)).or_insert(i);
+            }
             None => {
                 by_name.entry(s.name.clone()).or_insert(i);
-                by_endpoint.entry(endpoint(&s)).or_insert(i);
+                configured.entry(endpoint(&s)).or_insert(i);
             }
         }
     }
@@ -893,7 +1120,9 @@ fn resolve_servers(
             // Turned off with `/mcp` in this project (FORMATS §4.4).
             s.approval = Some(Approval::Disabled);
         }
-        s.blocked_by = policy.blocks(s);
+        if s.blocked_by.is_none() {
+            s.blocked_by = policy.blocks(s);
+        }
         for (i, (p, _)) in permissions.iter().enumerate() {
             let Some(rule) = parsed[i].as_ref() else { continue };
             if p.behavior != Behavior::Deny || rule.content.is_some() || s.denied_by.is_some() {

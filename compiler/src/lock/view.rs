@@ -32,6 +32,9 @@ pub fn ls_json(r: &Resolution) -> String {
                 "path": row.path,
                 "shadowed_by": ref_json(&row.shadowed_by),
             });
+            if let Some(d) = &row.display_name {
+                v["display_name"] = json!(d);
+            }
             if !row.aliases.is_empty() {
                 v["aliases"] = json!(row.aliases);
             }
@@ -68,7 +71,13 @@ pub fn ls_json(r: &Resolution) -> String {
         .collect();
     let tools: Vec<Value> =
         r.tools.iter().map(|t| json!({"name": t.name, "origin": t.origin, "removed_by": t.removed_by})).collect();
-    let out = json!({"version": 1, "commands": commands, "agents": agents, "mcp_servers": servers, "tools": tools});
+    let plugins: Vec<Value> = r
+        .lock
+        .plugins
+        .iter()
+        .map(|p| json!({"name": p.name, "id": p.id, "root": p.root, "loaded": p.loaded, "reason": p.reason, "requires_trust": p.requires_trust, "inventory": p.inventory}))
+        .collect();
+    let out = json!({"version": 2, "commands": commands, "agents": agents, "mcp_servers": servers, "tools": tools, "plugins": plugins});
     let mut text = serde_json::to_string_pretty(&out).unwrap_or_default();
     text.push('\n');
     text
@@ -101,7 +110,9 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
             || r.lock
                 .commands
                 .iter()
-                .any(|c| c.shadows.iter().any(|s| s.name == row.name || row.aliases.iter().any(|a| *a == s.name)))
+                .any(|c| c.shadows.iter().any(|s| s.name == row.name || row.aliases.contains(&s.name)))
+            || row.display_name.is_some()
+            || (row.decl.is_some() && !row.aliases.is_empty())
     };
     let shown: Vec<(usize, &Row)> =
         r.table.iter().enumerate().filter(|(_, row)| all || row.path.is_some() || involved(row)).collect();
@@ -117,6 +128,9 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
             origin_word(row),
             row.scope.as_str()
         );
+        if let Some(d) = &row.display_name {
+            let _ = write!(line, "  shown as: {d}");
+        }
         if !row.aliases.is_empty() {
             let aliases: Vec<String> = row
                 .aliases
@@ -145,9 +159,30 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
             "  …and {hidden} built-in commands and bundled skills nothing here hides (`capc ls --all` lists them)"
         );
     }
+    if !r.lock.plugins.is_empty() {
+        out.push_str("\nPlugins, in load order:\n");
+        for p in &r.lock.plugins {
+            let root = if p.root.is_empty() { "." } else { p.root.as_str() };
+            let state = match (p.loaded, p.requires_trust) {
+                (true, false) => "loaded",
+                (true, true) => "loaded in a trusted folder",
+                (false, _) => "not loaded",
+            };
+            let n = p.inventory.commands.len();
+            let _ = writeln!(out, "  {:24}  {state}: {}", p.id, p.reason);
+            let _ = writeln!(
+                out,
+                "  {:24}  {root}: {n} skill or command name{}, {} agent{}",
+                "",
+                if n == 1 { "" } else { "s" },
+                p.inventory.agents.len(),
+                if p.inventory.agents.len() == 1 { "" } else { "s" }
+            );
+        }
+    }
     out.push_str("\nAgents:\n");
     if r.lock.agents.is_empty() {
-        out.push_str("  (none declared; built-in: Explore, Plan, general-purpose)\n");
+        let _ = writeln!(out, "  (none declared; built-in: {})", BUILTIN_AGENTS.join(", "));
     }
     for a in &r.lock.agents {
         let _ = writeln!(out, "  {:24}  {:8}  {}", a.name, a.scope.as_str(), a.path);
@@ -197,7 +232,7 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
             let _ = writeln!(out, "  {:name_width$}  ↳ every tool removed by deny rule `{rule}`", "");
         }
         if let Some(why) = &s.blocked_by {
-            let _ = writeln!(out, "  {:name_width$}  ↳ not loaded, MCP policy: {why}", "");
+            let _ = writeln!(out, "  {:name_width$}  ↳ not loaded: {why}", "");
         }
     }
     let builtin = r.tools.iter().filter(|t| t.origin == "builtin").count();
@@ -215,26 +250,48 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
 pub fn explain(r: &Resolution, name: &str) -> Option<String> {
     let bare = name.trim_start_matches('/');
     let mut out = String::new();
-    let rows: Vec<(usize, &Row)> =
-        r.table.iter().enumerate().filter(|(_, row)| row.name == bare || row.aliases.contains(&bare)).collect();
+    // Every entry that answers to the name, in lookup order (`$s`): exact names first, then
+    // display names and aliases in table order.
+    let how = |row: &Row| {
+        if row.name == bare {
+            Some((0, "its name"))
+        } else if row.display_name.as_deref() == Some(bare) {
+            Some((1, "its display name"))
+        } else if row.aliases.iter().any(|a| a == bare) {
+            Some((1, "its alias"))
+        } else {
+            None
+        }
+    };
+    let mut rows: Vec<(usize, &Row, &str)> = r
+        .table
+        .iter()
+        .enumerate()
+        .filter_map(|(i, row)| how(row).map(|(rank, via)| (rank, i, row, via)))
+        .map(|(_, i, row, via)| (i, row, via))
+        .collect();
+    rows.sort_by_key(|(i, row, _)| (how(row).map_or(2, |(rank, _)| rank), *i));
     if !rows.is_empty() {
         let _ = writeln!(
             out,
-            "/{bare}: {} candidate{}, in lookup order (the first match runs)",
+            "/{bare}: {} candidate{}, in lookup order (an exact name anywhere in the table first, then the first display name or alias)",
             rows.len(),
             if rows.len() == 1 { "" } else { "s" }
         );
-        for (n, (i, row)) in rows.iter().enumerate() {
-            let via = if row.name != bare { format!(" (through its alias `/{bare}`)") } else { String::new() };
+        for (n, (i, row, via)) in rows.iter().enumerate() {
+            let shown = match &row.display_name {
+                Some(d) => format!("`/{}` (shown as `{d}`)", row.name),
+                None => format!("`/{}`", row.name),
+            };
+            let via = if row.name != bare { format!(" — by {via}") } else { String::new() };
             let place =
                 row.path.clone().unwrap_or_else(|| format!("Claude Code {}", crate::builtins::BUILTINS_VERSION));
-            let verdict = if n == 0 { "  ← runs" } else { "" };
+            let verdict = if n == 0 && row.shadowed_by.is_none() { "  ← runs" } else { "" };
             let _ = writeln!(
                 out,
-                "  {}. {} `/{}`{via}, {} scope, table position {}: {place}{verdict}",
+                "  {}. {} {shown}{via}, {} scope, table position {}: {place}{verdict}",
                 n + 1,
                 origin_word(row),
-                row.name,
                 row.scope.as_str(),
                 i + 1
             );
@@ -244,12 +301,34 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
                     .as_ref()
                     .filter(|b| b.name == bare)
                     .map(|b| b.rule.as_str())
-                    .unwrap_or(if row.name == bare { "same-scope" } else { "before-builtins" });
+                    .unwrap_or(if row.name == bare { "same-scope" } else { "lookup-order" });
                 let _ = writeln!(out, "     not used: {} [{rule}]", rule_text(rule));
             }
             if let Some(d) = &row.dynamic {
                 let _ = writeln!(out, "     nested skill: joins the table once a file under {d}/ is touched");
             }
+        }
+    }
+    // Aliases Claude Code drops, and plugins that hold the name but do not load here.
+    for c in r.lock.commands.iter().filter(|c| c.shed_aliases.iter().any(|a| a == bare)) {
+        let _ = writeln!(
+            out,
+            "  dropped: `/{bare}` was an alias of `/{}` ({}); Claude Code drops it because the name is taken",
+            c.name, c.path
+        );
+    }
+    for p in r.lock.plugins.iter().filter(|p| !p.loaded) {
+        for e in p.inventory.commands.iter().filter(|e| {
+            e.name == bare || e.display_name.as_deref() == Some(bare) || e.aliases.iter().any(|a| a == bare)
+        }) {
+            let _ = writeln!(
+                out,
+                "  not loaded: `/{}` of plugin `{}` ({}) — {}",
+                e.name,
+                p.name,
+                if p.root.is_empty() { "." } else { &p.root },
+                p.reason
+            );
         }
     }
     let renamed: Vec<&Row> = r
@@ -316,7 +395,7 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
                 let _ = writeln!(out, "     every tool removed by deny rule `{rule}`");
             }
             if let Some(why) = &s.blocked_by {
-                let _ = writeln!(out, "     not loaded, MCP policy: {why}");
+                let _ = writeln!(out, "     not loaded: {why}");
             }
             if let Some(a) = &s.approval {
                 let _ = writeln!(out, "     project-server approval: {}", a.as_str());

@@ -23,18 +23,33 @@ pub fn encode(lock: &Lock) -> String {
 pub fn decode(text: &str) -> Result<Lock, String> {
     // The subset a lock is written in reads fast; anything else goes to the general parser,
     // which also gives the error messages.
+    // Another format version is refused before its fields are (they differ by version).
+    if let Some(version) = declared_version(text).filter(|v| *v != LOCK_VERSION) {
+        return Err(unsupported(version));
+    }
     let fast = super::read::parse(text).and_then(|node| super::read::from_node::<Lock>(node).ok());
     let lock: Lock = match fast {
         Some(lock) => lock,
         None => toml::from_str(text).map_err(|e| e.to_string())?,
     };
     if lock.version != LOCK_VERSION {
-        return Err(format!(
-            "lock format version {} is not supported (this capc reads version {LOCK_VERSION})",
-            lock.version
-        ));
+        return Err(unsupported(lock.version));
     }
     Ok(lock)
+}
+
+/// The `version = N` line of a lock's top-level table, if it has one.
+fn declared_version(text: &str) -> Option<u32> {
+    text.lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with('['))
+        .find_map(|l| l.strip_prefix("version")?.trim_start().strip_prefix('=')?.trim().parse().ok())
+}
+
+fn unsupported(version: u32) -> String {
+    format!(
+        "lock format version {version} is not supported (this capc reads version {LOCK_VERSION}); run `capc lock` to write it again"
+    )
 }
 
 /// What [`write`] did.

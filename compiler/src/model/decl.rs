@@ -29,9 +29,17 @@ pub enum Item {
         enabled: bool,
         scope: Scope,
     },
-    /// A marketplace name settings make known (`extraKnownMarketplaces`).
+    /// A marketplace settings make known (`extraKnownMarketplaces`).
     KnownMarketplace {
         name: String,
+        scope: Scope,
+        /// `source.source`: `directory`, `github`, `git`, `url`, … (empty when absent).
+        source: String,
+        /// A `directory` source's `path`, as written.
+        path: Option<String>,
+        /// The folder it names, as shown, when it lies in a folder this check reads (set once
+        /// every folder is walked).
+        location: Option<String>,
     },
     /// Project-server approval keys of one settings file.
     McpApproval {
@@ -54,17 +62,33 @@ pub enum Item {
     McpToggle {
         disabled: Vec<String>,
     },
-    /// A plugin folder, its namespace and the marketplace that lists it.
-    Plugin {
-        name: String,
-        root: String,
-        marketplace: Option<String>,
-    },
-    /// A marketplace and the plugin names it lists.
+    /// A plugin folder, its namespace and how it may load.
+    Plugin(Box<PluginFolder>),
+    /// A marketplace: its folder and the plugins it lists, with their folders when local.
     Marketplace {
         name: String,
-        plugins: Vec<String>,
+        root: String,
+        plugins: Vec<(String, Option<String>)>,
     },
+}
+
+/// A plugin folder as discovery finds it.
+#[derive(Debug, Clone, Default)]
+pub struct PluginFolder {
+    pub name: String,
+    /// The folder, as shown.
+    pub root: String,
+    /// The marketplace that lists it, or the one whose cache holds it.
+    pub marketplace: Option<String>,
+    /// Given with the n-th `--plugin-dir` (from 1).
+    pub plugin_dir: Option<usize>,
+    /// A plugin inside a skills folder (`.claude/skills/<x>/.claude-plugin/`): the scope of
+    /// that folder (user or project).
+    pub skills_dir: Option<Scope>,
+    /// Why Claude Code refuses its `plugin.json` (it then loads nothing of the plugin).
+    pub refused: Option<String>,
+    /// The checked folder itself is this plugin (a plugin repository).
+    pub at_root: bool,
 }
 
 /// Where a file's declarations land, decided by its place in the tree.

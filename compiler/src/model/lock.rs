@@ -9,8 +9,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The version of the lock format this build writes and reads.
-pub const LOCK_VERSION: u32 = 1;
+/// The version of the lock format this build writes and reads (2: plugins carry whether and
+/// why they load and what they hold; commands carry display names and aliases).
+pub const LOCK_VERSION: u32 = 2;
 
 /// The Claude Code version whose loading behaviour the resolver follows where the docs,
 /// the v2.1.88 source digest and the client disagree.
@@ -238,20 +239,64 @@ pub struct Ref {
     pub rule: String,
 }
 
-/// A plugin and its enablement.
+/// A plugin folder: whether a session here loads it and why, and what it holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Plugin {
     pub name: String,
-    /// `name@marketplace` as `enabledPlugins` keys it; `name@inline` when no marketplace in
-    /// the tree lists the plugin.
+    /// `name@marketplace` as `enabledPlugins` keys it: `@inline` for `--plugin-dir` (and for
+    /// a folder nothing lists), `@skills-dir` for a plugin inside a skills folder.
     pub id: String,
     /// The plugin's folder.
     pub root: String,
-    pub enabled: bool,
-    /// The `enabledPlugins` entry that decided, when one did.
+    /// Whether a session started in the locked folder loads it. Loaded plugins come first, in
+    /// Claude Code's load order (`--plugin-dir` in order, then `enabledPlugins` in key order,
+    /// then skills-folder plugins); the others follow, by folder.
+    pub loaded: bool,
+    /// What loads it (`--plugin-dir 1`, `enabledPlugins in .claude/settings.json`, …), or why
+    /// it does not load.
+    pub reason: String,
+    /// Loaded only once the user trusts the folder: enabled through a marketplace that only
+    /// project or local settings declare, or a plugin in the project's skills folder.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub requires_trust: bool,
+    /// What the plugin holds, as Claude Code names it, whether or not it loads here.
+    #[serde(default, skip_serializing_if = "Inventory::is_empty")]
+    pub inventory: Inventory,
+}
+
+/// A plugin's components, named as Claude Code names them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Inventory {
+    /// Skills and commands: `plugin:name`, with the display name and bare aliases each answers to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<InventoryEntry>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agents: Vec<String>,
+    /// Hook events with the number of handlers for each (`PreToolUse ×2`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<String>,
+    /// MCP servers as their tools are prefixed (`mcp__plugin_<plugin>_<server>__`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mcp_servers: Vec<String>,
+}
+
+impl Inventory {
+    pub fn is_empty(&self) -> bool {
+        self.commands.is_empty() && self.agents.is_empty() && self.hooks.is_empty() && self.mcp_servers.is_empty()
+    }
+}
+
+/// One skill or command of a plugin's inventory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct InventoryEntry {
+    pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub enabled_by: Option<String>,
+    pub display_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
 }
 
 /// A skill or command in the command table.
@@ -260,6 +305,19 @@ pub struct Plugin {
 pub struct Command {
     /// The name typed after `/` (`deploy`, `frontend:component`, `my-plugin:review`).
     pub name: String,
+    /// The name shown to people, when it differs (a frontmatter `name`: `my-plugin:ship` for a
+    /// plugin skill in `skills/release/`, `deploy` for `.claude/skills/deploy-prod`). Lookup
+    /// finds it after every exact `name` in the table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
+    /// Bare names that also reach it (a plugin skill's or command's frontmatter `name` without
+    /// a colon: `/ship`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    /// Aliases Claude Code drops because another entry, a built-in or a non-plugin alias has
+    /// the name, or because the name is not one a user can type; they reach nothing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shed_aliases: Vec<String>,
     pub origin: Origin,
     pub scope: Scope,
     /// Which loader read it (a plugin has both).

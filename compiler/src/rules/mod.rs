@@ -46,6 +46,7 @@ pub mod unknown_hook_event;
 pub mod unknown_mcp_server_in_rule;
 pub mod unknown_mcp_server_type;
 pub mod unknown_tool_in_rule;
+pub mod unloaded_plugin;
 pub mod unquoted_plugin_variable;
 pub mod unreadable_file;
 pub mod version_mismatch;
@@ -100,6 +101,7 @@ pub static RULES: &[&Rule] = &[
     &unknown_mcp_server_in_rule::RULE,
     &unknown_mcp_server_type::RULE,
     &unknown_tool_in_rule::RULE,
+    &unloaded_plugin::RULE,
     &unquoted_plugin_variable::RULE,
     &unreadable_file::RULE,
     &version_mismatch::RULE,

@@ -1,0 +1,392 @@
+//! Which plugins a session loads, in which order, and why (Claude Code 2.1.332):
+//!
+//! 1. `--plugin-dir` folders, in the order given (`<name>@inline`);
+//! 2. `enabledPlugins` keys set to `true`, merged across user, project, local and managed
+//!    settings in that order (a later file's `false` turns off an earlier `true`; the keys keep
+//!    the order they first appear in), each resolved through a marketplace that settings make
+//!    known (`extraKnownMarketplaces`) — capc follows `directory` sources that lie in a folder
+//!    it reads, and plugins the user's cache holds (`~/.claude/plugins/cache/<marketplace>/`);
+//!    a marketplace that only project or local settings declare counts only in a trusted
+//!    folder, so its plugins load only there;
+//! 3. plugins inside a skills folder (`.claude/skills/<x>/.claude-plugin/`, `<name>@skills-dir`):
+//!    the user's always, the project's in a trusted folder.
+//!
+//! A `--plugin-dir` plugin replaces an enabled plugin of the same name wholly; a plugin whose
+//! `plugin.json` Claude Code refuses loads nothing. Every other plugin folder is still checked
+//! as its own unit, and its inventory is recorded, but nothing of it reaches the session.
+
+use crate::diagnostic::{did_you_mean, report_at, Diagnostic, Severity};
+use crate::model::{Decl, Item, Plugin, PluginFolder, Scope};
+use crate::rules;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The outcome of loading.
+#[derive(Debug, Default)]
+pub struct Loading {
+    /// One entry per plugin folder: the loaded ones first, in load order, then the others by
+    /// folder. Inventories are filled in later.
+    pub plugins: Vec<Plugin>,
+}
+
+impl Loading {
+    /// The roots of the loaded plugins, in load order.
+    pub fn loaded_roots(&self) -> impl Iterator<Item = &str> {
+        self.plugins.iter().filter(|p| p.loaded).map(|p| p.root.as_str())
+    }
+}
+
+/// Whether `path` (as shown) lies in the folder `root`.
+pub fn inside(path: &str, root: &str) -> bool {
+    root.is_empty() || path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// The plugin folder a component file belongs to: the deepest root that holds it.
+pub fn owner<'a>(path: &str, roots: &'a [String]) -> Option<&'a str> {
+    roots.iter().filter(|r| inside(path, r)).max_by_key(|r| r.len()).map(String::as_str)
+}
+
+/// A marketplace found in the tree: its name, its folder, and the plugins it lists (with their
+/// folders when local).
+type Listed<'d> = (&'d str, &'d str, &'d [(String, Option<String>)]);
+
+struct Known<'d> {
+    scope: Scope,
+    source: &'d str,
+    path: Option<&'d str>,
+    location: Option<&'d str>,
+    decl: &'d Decl,
+}
+
+/// The order in which settings files' `enabledPlugins` merge (later wins).
+fn merge_rank(scope: Scope) -> u8 {
+    match scope {
+        Scope::User => 0,
+        Scope::Project => 1,
+        Scope::Local => 2,
+        Scope::Managed => 3,
+        _ => 4,
+    }
+}
+
+pub fn load(decls: &[Decl], diagnostics: &mut Vec<Diagnostic>) -> Loading {
+    let mut folders: Vec<&PluginFolder> = Vec::new();
+    let mut marketplaces: Vec<Listed<'_>> = Vec::new();
+    let mut known: BTreeMap<&str, Vec<Known<'_>>> = BTreeMap::new();
+    let mut switches: Vec<(&Decl, &str, bool, Scope)> = Vec::new();
+    for d in decls {
+        match &d.item {
+            Item::Plugin(folder) => folders.push(folder),
+            Item::Marketplace { name, root, plugins } => marketplaces.push((name, root, plugins)),
+            Item::KnownMarketplace { name, scope, source, path, location } => known
+                .entry(name)
+                .or_default()
+                .push(Known { scope: *scope, source, path: path.as_deref(), location: location.as_deref(), decl: d }),
+            Item::EnablePlugin { key, enabled, scope } => switches.push((d, key, *enabled, *scope)),
+            _ => {}
+        }
+    }
+    folders.sort_by(|a, b| a.root.cmp(&b.root));
+    // Merged `enabledPlugins`: key order of first appearance, value of the last file.
+    switches.sort_by(|a, b| {
+        (merge_rank(a.3), &a.0.path, a.0.span.map(|s| s.start)).cmp(&(
+            merge_rank(b.3),
+            &b.0.path,
+            b.0.span.map(|s| s.start),
+        ))
+    });
+    let mut merged: Vec<(&str, bool, &Decl)> = Vec::new();
+    for (d, key, on, _) in &switches {
+        match merged.iter_mut().find(|(k, _, _)| k == key) {
+            Some(entry) => {
+                entry.1 = *on;
+                entry.2 = d;
+            }
+            None => merged.push((key, *on, d)),
+        }
+    }
+    let switched_off =
+        |name: &str, marketplace: &str| merged.iter().any(|(k, on, _)| !on && *k == format!("{name}@{marketplace}"));
+
+    let mut order: Vec<(&PluginFolder, String, bool)> = Vec::new();
+    let mut why_not: BTreeMap<&str, String> = BTreeMap::new();
+    let refused = |f: &PluginFolder| f.refused.clone();
+
+    // 1. `--plugin-dir`, in order.
+    let mut given: Vec<&PluginFolder> = folders.iter().copied().filter(|f| f.plugin_dir.is_some()).collect();
+    given.sort_by_key(|f| f.plugin_dir);
+    for f in given {
+        match refused(f) {
+            Some(why) => {
+                why_not.insert(&f.root, why);
+            }
+            None => order.push((f, format!("--plugin-dir {}", f.plugin_dir.unwrap_or_default()), false)),
+        }
+    }
+    let by_plugin_dir: BTreeSet<String> = order.iter().map(|(f, _, _)| f.name.clone()).collect();
+
+    // 2. `enabledPlugins`.
+    for (key, on, d) in &merged {
+        let Some((name, marketplace)) = key.rsplit_once('@') else { continue };
+        if !on || matches!(marketplace, "inline" | "skills-dir") {
+            continue;
+        }
+        let Some(folder) = resolve_enabled(name, marketplace, d, &folders, &marketplaces, &known, diagnostics) else {
+            for f in folders.iter().filter(|f| id_of(f) == *key) {
+                why_not.entry(&f.root).or_insert_with(|| {
+                    format!("`enabledPlugins` in {} names it, but its marketplace `{marketplace}` does not resolve (see the finding there)", d.path)
+                });
+            }
+            continue;
+        };
+        let (f, requires_trust) = folder;
+        if order.iter().any(|(o, _, _)| o.root == f.root) {
+            continue;
+        }
+        if by_plugin_dir.contains(&f.name) {
+            why_not.insert(&f.root, format!("replaced by the --plugin-dir plugin of the same name `{}`", f.name));
+            continue;
+        }
+        if let Some(why) = refused(f) {
+            why_not.insert(&f.root, why);
+            continue;
+        }
+        order.push((f, format!("enabledPlugins `{key}` in {}", d.path), requires_trust));
+    }
+
+    // 3. Skills-folder plugins: the user's, then the project's.
+    let mut skills_dir: Vec<&PluginFolder> = folders.iter().copied().filter(|f| f.skills_dir.is_some()).collect();
+    skills_dir.sort_by_key(|f| (f.skills_dir != Some(Scope::User), f.root.clone()));
+    for f in skills_dir {
+        if order.iter().any(|(o, _, _)| o.root == f.root) {
+            continue;
+        }
+        if let Some(why) = refused(f) {
+            why_not.insert(&f.root, why);
+        } else if switched_off(&f.name, "skills-dir") {
+            why_not.insert(&f.root, format!("turned off by enabledPlugins `{}@skills-dir`", f.name));
+        } else {
+            let trust = f.skills_dir == Some(Scope::Project);
+            order.push((f, format!("a plugin in the skills folder {}", parent_of(&f.root)), trust));
+        }
+    }
+
+    // Folders an `enabledPlugins` entry turns off.
+    for (key, on, d) in &merged {
+        if *on {
+            continue;
+        }
+        for f in folders.iter().filter(|f| id_of(f) == *key) {
+            why_not.entry(&f.root).or_insert_with(|| format!("turned off by enabledPlugins `{key}` in {}", d.path));
+        }
+    }
+    let mut plugins: Vec<Plugin> = Vec::new();
+    for (f, reason, requires_trust) in &order {
+        plugins.push(Plugin {
+            name: f.name.clone(),
+            id: id_of(f),
+            root: f.root.clone(),
+            loaded: true,
+            reason: reason.clone(),
+            requires_trust: *requires_trust,
+            inventory: Default::default(),
+        });
+    }
+    for f in &folders {
+        if order.iter().any(|(o, _, _)| o.root == f.root) {
+            continue;
+        }
+        let listed_by = marketplaces
+            .iter()
+            .find(|(_, _, entries)| entries.iter().any(|(_, root)| root.as_deref() == Some(f.root.as_str())));
+        let reason = match (why_not.get(f.root.as_str()), listed_by) {
+            (_, _) if f.refused.is_some() => f.refused.clone().unwrap_or_default(),
+            (Some(why), _) => why.clone(),
+            (None, Some((m, _, _))) => {
+                format!(
+                    "listed by marketplace `{m}`; a session here loads it once `enabledPlugins` names `{}@{m}`",
+                    f.name
+                )
+            }
+            (None, None) if f.at_root => {
+                "this folder is the plugin; a session loads it with `--plugin-dir`".to_string()
+            }
+            // A copy in the user's plugin cache: an installed version no setting enables here.
+            (None, None) if f.root.contains(".claude/plugins/cache/") => {
+                "an installed copy that no setting enables here".to_string()
+            }
+            (None, None) => {
+                let path = if f.root.is_empty() { ".".to_string() } else { f.root.clone() };
+                report_at(
+                    diagnostics,
+                    path,
+                    &rules::unloaded_plugin::RULE,
+                    None,
+                    format!("plugin `{}` never loads: no marketplace lists this folder and no setting enables it", f.name),
+                )
+                .help("list it in a marketplace.json, or load it with `claude --plugin-dir`; a copy kept for reference (a backup) can be ignored");
+                "no marketplace lists it and no setting enables it".to_string()
+            }
+        };
+        plugins.push(Plugin {
+            name: f.name.clone(),
+            id: id_of(f),
+            root: f.root.clone(),
+            loaded: false,
+            reason,
+            requires_trust: false,
+            inventory: Default::default(),
+        });
+    }
+    Loading { plugins }
+}
+
+fn parent_of(root: &str) -> &str {
+    root.rsplit_once('/').map_or("", |(p, _)| p)
+}
+
+fn id_of(f: &PluginFolder) -> String {
+    let marketplace = if f.plugin_dir.is_some() {
+        "inline"
+    } else if f.skills_dir.is_some() {
+        "skills-dir"
+    } else {
+        f.marketplace.as_deref().unwrap_or("inline")
+    };
+    format!("{}@{marketplace}", f.name)
+}
+
+/// The plugin folder an `enabledPlugins` key reaches, and whether it loads only in a trusted
+/// folder; reports what cannot be followed.
+fn resolve_enabled<'f>(
+    name: &str,
+    marketplace: &str,
+    d: &Decl,
+    folders: &[&'f PluginFolder],
+    marketplaces: &[Listed<'_>],
+    known: &BTreeMap<&str, Vec<Known<'_>>>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(&'f PluginFolder, bool)> {
+    // A plugin the user installed: its copy in the cache of that marketplace.
+    let cached = folders
+        .iter()
+        .copied()
+        .filter(|f| f.name == name && f.marketplace.as_deref() == Some(marketplace))
+        .find(|f| f.root.contains(".claude/plugins/cache/"));
+    let declared = known.get(marketplace);
+    let Some(declared) = declared.filter(|k| !k.is_empty()) else {
+        if let Some(f) = cached {
+            return Some((f, false));
+        }
+        // Anthropic's own marketplaces are added by users themselves; capc cannot read them.
+        if crate::builtins::RESERVED_MARKETPLACES.contains(&marketplace) {
+            return None;
+        }
+        match marketplaces.iter().find(|(m, _, _)| *m == marketplace) {
+            // The marketplace is here but undeclared: still say when it lacks the plugin.
+            Some((_, _, entries)) if !entries.iter().any(|(n, _)| n == name) => {
+                not_listed(name, marketplace, entries, d, diagnostics);
+            }
+            found => {
+                let message = match found {
+                    Some(_) => format!("marketplace `{marketplace}` is in this folder but no settings declare it, so `{name}` does not load"),
+                    None => format!("marketplace `{marketplace}` is not declared anywhere in this check, so `{name}@{marketplace}` does not load here"),
+                };
+                report_at(diagnostics, d.path.clone(), &rules::unknown_enabled_plugin::RULE, d.span, message)
+                    .help(format!("declare it under `extraKnownMarketplaces` (`\"{marketplace}\": {{\"source\": {{\"source\": \"directory\", \"path\": …}}}}`) so teammates get it; otherwise `{name}` loads only for those who added the marketplace themselves"));
+            }
+        }
+        return None;
+    };
+    // The most trusted declaration wins: user or managed settings need no trust.
+    let best =
+        declared.iter().min_by_key(|k| (matches!(k.scope, Scope::Project | Scope::Local), k.location.is_none()))?;
+    let requires_trust = matches!(best.scope, Scope::Project | Scope::Local);
+    let Some(location) = best.location else {
+        if let Some(f) = cached {
+            return Some((f, requires_trust));
+        }
+        if let Some(path) = best.path.filter(|p| !p.starts_with('/')) {
+            report_at(
+                diagnostics,
+                best.decl.path.clone(),
+                &rules::unknown_enabled_plugin::RULE,
+                best.decl.span,
+                format!("marketplace `{marketplace}` has a relative `path` (`{path}`): Claude Code loads no plugin through it, so `{name}` does not load"),
+            )
+            .help("Claude Code 2.1.332 follows only an absolute `directory` path; for a marketplace teammates share, use a `github` or `git` source");
+            return None;
+        }
+        let what = if best.source == "directory" {
+            "a `directory` source outside the folders this check reads".to_string()
+        } else if best.source.is_empty() {
+            "no `source`".to_string()
+        } else {
+            format!("a `{}` source, which capc does not fetch", best.source)
+        };
+        report_at(
+            diagnostics,
+            d.path.clone(),
+            &rules::unknown_enabled_plugin::RULE,
+            d.span,
+            format!("marketplace `{marketplace}` has {what}, so capc cannot tell what `{name}` holds"),
+        )
+        .severity(Severity::Info)
+        .help(format!(
+            "declared in {}; check the marketplace's own repository, or pass its folder to capc",
+            best.decl.path
+        ));
+        return None;
+    };
+    let Some((_, _, entries)) = marketplaces.iter().find(|(m, root, _)| *m == marketplace && *root == location) else {
+        report_at(
+            diagnostics,
+            best.decl.path.clone(),
+            &rules::unknown_enabled_plugin::RULE,
+            best.decl.span,
+            format!("marketplace `{marketplace}` points at `{location}`, which holds no marketplace.json named `{marketplace}`"),
+        )
+        .help("Claude Code cannot add this marketplace; fix the `path`, or the `name` in its marketplace.json");
+        return None;
+    };
+    let Some((_, root)) = entries.iter().find(|(n, _)| n == name) else {
+        not_listed(name, marketplace, entries, d, diagnostics);
+        return None;
+    };
+    let folder = root.as_deref().and_then(|r| folders.iter().copied().find(|f| f.root == r));
+    match folder {
+        Some(f) => Some((f, requires_trust)),
+        None => {
+            report_at(
+                diagnostics,
+                d.path.clone(),
+                &rules::unknown_enabled_plugin::RULE,
+                d.span,
+                format!("plugin `{name}` of marketplace `{marketplace}` has a source capc cannot read here"),
+            )
+            .severity(Severity::Info)
+            .help("only plugins whose `source` is a folder of the marketplace are followed offline");
+            None
+        }
+    }
+}
+
+/// `enabledPlugins` names a plugin its marketplace does not list.
+fn not_listed(
+    name: &str,
+    marketplace: &str,
+    entries: &[(String, Option<String>)],
+    d: &Decl,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let diag = report_at(
+        diagnostics,
+        d.path.clone(),
+        &rules::unknown_enabled_plugin::RULE,
+        d.span,
+        format!("marketplace `{marketplace}` lists no plugin `{name}`"),
+    );
+    match did_you_mean(name, entries.iter().map(|(n, _)| n.as_str())) {
+        Some(s) => diag.help(format!("did you mean `{s}@{marketplace}`? Claude Code ignores this entry")),
+        None => diag.help("Claude Code ignores this entry; check the plugin's `name` in the marketplace"),
+    };
+}
