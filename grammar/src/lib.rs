@@ -12,7 +12,9 @@
 //!   → [`parse_template`], then [`expand`] with [`split_arguments`].
 //! * **`${VAR}` expansion** in `.mcp.json` (`env`): [`parse_env_refs`] and [`expand_env`].
 //! * **Bash command lines** (`shell`): [`analyse_shell`] lists the simple commands, redirections and
-//!   operators of a line, and the first construct Claude Code refuses to check before it runs.
+//!   operators of a line, and the first construct Claude Code refuses to check before it runs;
+//!   [`decide_bash`] (in `bash`) decides the line against permission rules as Claude Code 2.1.332
+//!   does, with its messages (measured: `tests/data/bash-2.1.332.json`).
 //!
 //! Which Claude Code version each behaviour follows is said where the behaviour is implemented: the
 //! target is Claude Code 2.1.332, the documentation snapshot describes 2.1.240 and the source digest
@@ -22,6 +24,7 @@
 //! panics on any input (fuzzed, see `fuzz/`); every parse is linear in its input (see `benches/parse.rs`);
 //! every span is a byte range on char boundaries of the string that was parsed.
 
+mod bash;
 mod command_line;
 mod env;
 mod error;
@@ -31,6 +34,7 @@ mod shell;
 mod template;
 mod tools;
 
+pub use bash::{decide_bash, BashBehavior, BashContext, BashDecision, PermissionMode};
 pub use command_line::{parse_command_line, CommandLine};
 pub use env::{expand_env, parse_env_refs, EnvRef};
 pub use error::SyntaxError;
