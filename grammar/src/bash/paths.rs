@@ -126,7 +126,7 @@ pub(crate) fn command_paths(
         };
         for operand in read {
             let path = cx.resolve(operand);
-            if !cx.inside(&path) && !allowed_by(rules, "Read", &path, cx) {
+            if path != "/dev/null" && !cx.inside(&path) && !allowed_by(rules, "Read", &path, cx) {
                 return PathVerdict::AskOutside(format!(
                     "{name} in '{path}' was blocked. For security, Claude Code may only {verb} the allowed working \
                      directories for this session: {}.",
@@ -151,7 +151,7 @@ pub(crate) fn redirection_paths(
             verdict = verdict.or(write_verdict("Output redirection", &path, cx, rules, true));
         } else if redirection.reads_file() {
             let path = cx.resolve(&redirection.target);
-            if !cx.inside(&path) && !allowed_by(rules, "Read", &path, cx) {
+            if path != "/dev/null" && !cx.inside(&path) && !allowed_by(rules, "Read", &path, cx) {
                 verdict = verdict.or(PathVerdict::AskOutside(format!(
                     "Input redirection from '{path}' was blocked. For security, Claude Code may only read files in \
                      the allowed working directories for this session: {}.",
