@@ -100,3 +100,16 @@ proptest! {
         let _ = decide_bash(&[rule("Bash(a:*)")], &command, &BashContext::new("/p", "/h"));
     }
 }
+
+/// Adversarial lines of 9,999 bytes (just under Claude Code's 10,000-character limit) are
+/// decided quickly.
+#[test]
+fn adversarial_lines_stay_fast() {
+    for unit in ["$((", "$(", "((", "${", "\"$(", "`", "a | ", "a && ", "{ ", "<<E\n", "\\", "$[", "x=$(", "'"] {
+        let line: String = unit.repeat(9_999 / unit.len());
+        let started = std::time::Instant::now();
+        let rules = [rule("Bash(a:*)"), rule("Bash(git status:*)")];
+        let _ = decide_bash(&rules, &line, &BashContext::new("/p", "/h"));
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "{unit:?} took {:?}", started.elapsed());
+    }
+}
