@@ -451,12 +451,18 @@ fn check_command(
     }
 }
 
-/// Commands Claude Code refuses on what they do: running text as code, `find` actions.
+/// Commands Claude Code refuses on what they do: running text as code, `find` actions (also
+/// behind wrappers: `nohup find . -delete`).
 fn refused_semantics(command: &SimpleCommand) -> Option<String> {
     let name = command.words.first()?.text.as_str();
+    if matches!(name, "eval" | "exec") {
+        return Some(format!("'{name}' evaluates arguments as shell code"));
+    }
+    let words = command.program_words();
+    let name = words.first()?.text.as_str();
     match name {
-        "eval" | "exec" => Some(format!("'{name}' evaluates arguments as shell code")),
-        "find" => command.words.iter().skip(1).find(|w| readonly::FIND_ACTIONS.contains(&w.text.as_str())).map(|action| {
+        "eval" => Some(format!("'{name}' evaluates arguments as shell code")),
+        "find" => words.iter().skip(1).find(|w| readonly::FIND_ACTIONS.contains(&w.text.as_str())).map(|action| {
             format!(
                 "find with '{}' executes commands or modifies files — cannot be auto-allowed by a Bash(find:*) prefix rule",
                 action.text

@@ -83,17 +83,18 @@ const READERS: &[(&str, &str)] = &[
     ("wc", "read files from"),
 ];
 
-/// The path constraints of one simple command's operands.
+/// The path constraints of one simple command's operands. Wrappers are seen through:
+/// `timeout 5 rm -rf /` removes `/`.
 pub(crate) fn command_paths(
     command: &SimpleCommand,
     cx: &BashContext<'_>,
     rules: &[crate::SourcedRule],
 ) -> PathVerdict {
-    let Some(name) = command.words.first().map(|w| w.text.as_str()) else { return PathVerdict::Fine };
-    let operands = operands(command);
+    let words = command.program_words();
+    let Some(name) = words.first().map(|w| w.text.as_str()) else { return PathVerdict::Fine };
+    let operands = operands(words);
     let mut verdict = PathVerdict::Fine;
-    let sed_in_place =
-        name == "sed" && command.words.iter().any(|w| w.text == "-i" || w.text.starts_with("--in-place"));
+    let sed_in_place = name == "sed" && words.iter().any(|w| w.text == "-i" || w.text.starts_with("--in-place"));
     if WRITERS.contains(&name) || sed_in_place {
         // `cp` and `ln` write their last operand; `sed -i` its files (after the script).
         let written: Vec<&str> = match name {
@@ -117,7 +118,7 @@ pub(crate) fn command_paths(
             // The first operand is a pattern, a script or a filter.
             "grep" | "egrep" | "fgrep" | "rg" | "sed" | "jq" => operands.iter().skip(1).copied().collect(),
             // Paths come before the first expression.
-            "find" => command.words[1..]
+            "find" => words[1..]
                 .iter()
                 .map(|w| w.text.as_str())
                 .take_while(|w| !w.starts_with('-') && *w != "(" && *w != "!")
@@ -209,10 +210,10 @@ fn dangerous_removal(path: &str, cx: &BashContext<'_>) -> Option<String> {
 }
 
 /// The operands of a command: its words after the name that are not options (`--` ends options).
-fn operands(command: &SimpleCommand) -> Vec<&str> {
+fn operands(words: &[crate::ShellWord]) -> Vec<&str> {
     let mut out = Vec::new();
     let mut options = true;
-    for word in command.words.iter().skip(1) {
+    for word in words.iter().skip(1) {
         let text = word.text.as_str();
         if options && text == "--" {
             options = false;

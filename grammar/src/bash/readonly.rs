@@ -24,7 +24,6 @@ const PLAIN: &[&str] = &[
     "expand",
     "expr",
     "false",
-    "file",
     "fmt",
     "fold",
     "free",
@@ -120,6 +119,8 @@ pub(crate) fn is_read_only(words: &[&str]) -> bool {
         "printf" => !has(&["-v"]),
         "find" => !args.iter().any(|arg| FIND_ACTIONS.contains(arg)),
         "grep" | "egrep" | "fgrep" => true,
+        // `file -C` compiles a magic file into the working directory.
+        "file" => !has(&["-C", "--compile"]),
         "rg" => !has(&["--pre", "--pre-glob"]),
         "jq" => true,
         "uniq" => args.iter().filter(|arg| !arg.starts_with('-')).count() <= 1,
@@ -153,7 +154,8 @@ pub(crate) fn is_read_only(words: &[&str]) -> bool {
 pub(crate) const FIND_ACTIONS: &[&str] =
     &["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"];
 
-/// `sed -n` with a single printing command (`1,5p`, `/x/p`) and no in-place editing.
+/// `sed -n` printing by line numbers or patterns only: `5p`, `1,5p`, `$p`, `/x/p`, `/a/,/b/p`,
+/// `/x/!p` (no other command, so no `w` file and no `e` command can hide in it).
 fn sed_read_only(args: &[&str]) -> bool {
     if !args.contains(&"-n") || args.iter().any(|arg| arg.starts_with("-i") || arg.starts_with("--in-place")) {
         return false;
@@ -164,7 +166,6 @@ fn sed_read_only(args: &[&str]) -> bool {
     while let Some(arg) = iter.next() {
         match *arg {
             "-e" | "--expression" => scripts.extend(iter.next()),
-            "-f" | "--file" => return false,
             "-n" | "-E" | "-r" | "-s" | "-u" | "-z" | "--quiet" | "--silent" | "--posix" => {}
             other if other.starts_with('-') => return false,
             other => positional.push(other),
@@ -173,7 +174,34 @@ fn sed_read_only(args: &[&str]) -> bool {
     if scripts.is_empty() {
         scripts.extend(positional.first());
     }
-    !scripts.is_empty() && scripts.iter().all(|script| script.ends_with('p') && !script.contains([';', '{', '}', '\n']))
+    !scripts.is_empty() && scripts.iter().all(|script| printing_script(script))
+}
+
+/// `[address[,address]][!]p`, an address being digits, `$` or `/regex/` without `/` inside.
+fn printing_script(script: &str) -> bool {
+    fn address(text: &str) -> Option<&str> {
+        if let Some(rest) = text.strip_prefix('/') {
+            let close = rest.find('/')?;
+            return Some(&rest[close + 1..]);
+        }
+        let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 {
+            return Some(&text[digits..]);
+        }
+        text.strip_prefix('$')
+    }
+    let mut rest = script.trim();
+    if let Some(after) = address(rest) {
+        rest = after;
+        if let Some(second) = rest.strip_prefix(',') {
+            match address(second) {
+                Some(after) => rest = after,
+                None => return false,
+            }
+        }
+    }
+    rest = rest.strip_prefix('!').unwrap_or(rest);
+    rest == "p"
 }
 
 /// `xargs [options] <read-only command>`.

@@ -222,72 +222,26 @@ fn path_basename(text: &str) -> Option<String> {
     Some(format!("{base}{rest}"))
 }
 
-/// Wrappers that run their argument, which deny and ask rules see through, and the options of
-/// each that take a value.
-const DENY_WRAPPERS: &[(&str, &[&str])] = &[
-    ("chrt", &[]),
-    ("doas", &["-u", "-C"]),
-    ("env", &["-u", "-C", "-S", "--unset", "--chdir", "--split-string"]),
-    ("exec", &["-a"]),
-    ("flock", &["-w", "-E", "--timeout", "--conflict-exit-code"]),
-    ("ionice", &["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"]),
-    ("ltrace", &["-o", "-e", "-p", "-s", "-u", "-n", "-a"]),
-    ("nsenter", &["-t", "-S", "-G", "--target", "--setuid", "--setgid"]),
-    ("pkexec", &["--user"]),
-    ("sandbox-exec", &["-f", "-p", "-n", "-D"]),
-    ("script", &["-c", "-E", "-I", "-O", "-T", "-B", "-m", "--command"]),
-    ("setsid", &[]),
-    ("strace", &["-o", "-e", "-p", "-s", "-u", "-a", "-b", "-E", "-I", "-O", "-P", "-S", "-X"]),
-    ("sudo", &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group", "--prompt"]),
-    ("taskset", &[]),
-    ("unshare", &["-S", "-G", "--setuid", "--setgid"]),
-    ("watch", &["-n", "-d", "--interval"]),
-];
-
-/// Wrappers whose first operand is not the command (a CPU mask, a priority, a lock file).
-const OPERAND_FIRST: &[&str] = &["chrt", "flock", "taskset"];
-
-/// One deny-side wrapper and its options stripped, or `None`.
+/// One wrapper (any of [`crate::shell::WRAPPERS`]) and its options stripped, or `None`.
 fn strip_deny_wrapper(text: &str) -> Option<String> {
-    let (first, _) = split_first_word(text);
-    let (name, valued) = DENY_WRAPPERS.iter().find(|(name, _)| *name == first)?;
-    let mut rest = text[first.len()..].trim_start_matches([' ', '\t']);
-    let mut skip_operand = OPERAND_FIRST.contains(name);
-    loop {
-        let (word, after) = split_first_word(rest);
+    let mut words: Vec<&str> = Vec::new();
+    let mut rest = text;
+    // Enough words for any wrapper's options; the rest of the text is kept as written.
+    while words.len() < 16 {
+        let (word, after) = split_first_word(rest.trim_start_matches([' ', '\t']));
         if word.is_empty() {
-            return None;
-        }
-        let after = after.trim_start_matches([' ', '\t']);
-        if word == "--" {
-            rest = after;
             break;
         }
-        if word.starts_with('-') {
-            rest =
-                if valued.contains(&word) { split_first_word(after).1.trim_start_matches([' ', '\t']) } else { after };
-            continue;
-        }
-        if *name == "env" && is_assignment(word) {
-            rest = after;
-            continue;
-        }
-        if skip_operand {
-            skip_operand = false;
-            rest = after;
-            continue;
-        }
-        break;
+        words.push(word);
+        rest = after;
     }
-    (!rest.is_empty()).then(|| rest.to_owned())
-}
-
-fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty()
-            && name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-    })
+    let len = crate::shell::wrapper_len(&words)?;
+    let mut remaining = text;
+    for _ in 0..len {
+        remaining = split_first_word(remaining.trim_start_matches([' ', '\t'])).1;
+    }
+    let remaining = remaining.trim_start_matches([' ', '\t']);
+    (!remaining.is_empty()).then(|| remaining.to_owned())
 }
 
 /// The first blank-separated word (quotes kept together) and the rest, blanks included.

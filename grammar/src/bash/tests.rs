@@ -81,7 +81,9 @@ fn deny_rules_see_through_wrappers_and_nesting() {
     }
     check(deny, "echo a | xargs rm", "deny 0: Permission to use Bash with command xargs rm has been denied.");
     check(deny, "bash -c 'rm x'", "ask: This command requires approval");
-    check("allow Bash(rm:*)", "sudo rm x", "ask: This command requires approval");
+    // Not allowed: the path check sees through `sudo` (and asks about the write).
+    check("allow Bash(rm:*)", "sudo rm x", "ask: rm in '/p/x' needs approval. The path is inside the working directories for this session ('/p'), and Claude Code asks before a shell command creates, changes or removes files there.");
+    check("allow Bash(rm:*)", "sudo ls", "ask: This command requires approval");
 }
 
 #[test]
@@ -191,4 +193,17 @@ fn whole_tool_rules() {
         "deny 1: Permission to use Bash with command mark a has been denied.",
     );
     check("deny *", "echo hi", "deny 0: Permission to use Bash has been denied.");
+}
+
+#[test]
+fn paths_and_refusals_see_through_wrappers() {
+    let dangerous = "ask: Dangerous rm operation detected: '/'\n\nThis command would remove a workspace directory (the working directory, an additional working directory, or one of their parent directories). This requires explicit approval and cannot be auto-allowed by permission rules.";
+    check("allow Bash(rm:*)", "timeout 5 rm -rf /", dangerous);
+    check("allow Bash(rm:*)", "nice -n 5 rm -rf /", dangerous);
+    check("allow Bash(sudo:*)", "sudo -u root rm -rf /", dangerous);
+    check("allow Bash(find:*)", "nohup find . -delete", "ask: find with '-delete' executes commands or modifies files — cannot be auto-allowed by a Bash(find:*) prefix rule");
+    check("allow Bash(cat:*)", "timeout 5 cat /etc/passwd", "ask: cat in '/etc/passwd' was blocked. For security, Claude Code may only concatenate files from the allowed working directories for this session: '/p'.");
+    check("", "sed -n 's/a/b/w out p' f", "ask: This command requires approval");
+    check("", "sed -n '/x/,$p' f", "allow");
+    check("", "file -C -m magic", "ask: This command requires approval");
 }

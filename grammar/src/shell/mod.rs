@@ -139,6 +139,108 @@ fn is_descriptor(target: &str) -> bool {
     target == "-" || (!target.is_empty() && target.trim_end_matches('-').bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// A command that runs its arguments as another command: its options that take a value, and how
+/// many operands come before the command (`timeout 5 cmd`, `taskset 0x1 cmd`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Wrapper {
+    pub(crate) name: &'static str,
+    pub(crate) valued: &'static [&'static str],
+    pub(crate) operands: usize,
+}
+
+const fn wrapper(name: &'static str, valued: &'static [&'static str], operands: usize) -> Wrapper {
+    Wrapper { name, valued, operands }
+}
+
+/// The wrappers Claude Code 2.1.332 sees through: allow rules through the first eight (safe
+/// ones), deny and ask rules, path checks and refusals through all of them.
+pub(crate) const WRAPPERS: &[Wrapper] = &[
+    wrapper("timeout", &["-k", "-s", "--kill-after", "--signal"], 1),
+    wrapper("time", &["-f", "-o", "--format", "--output"], 0),
+    wrapper("nice", &["-n", "--adjustment"], 0),
+    wrapper("nohup", &[], 0),
+    wrapper("stdbuf", &["-i", "-o", "-e", "--input", "--output", "--error"], 0),
+    wrapper("command", &[], 0),
+    wrapper("builtin", &[], 0),
+    wrapper("noglob", &[], 0),
+    wrapper("chrt", &[], 1),
+    wrapper("doas", &["-u", "-C"], 0),
+    wrapper("env", &["-u", "-C", "-S", "--unset", "--chdir", "--split-string"], 0),
+    wrapper("exec", &["-a"], 0),
+    wrapper("flock", &["-w", "-E", "--timeout", "--conflict-exit-code"], 1),
+    wrapper("ionice", &["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"], 0),
+    wrapper("ltrace", &["-o", "-e", "-p", "-s", "-u", "-n", "-a"], 0),
+    wrapper("nsenter", &["-t", "-S", "-G", "--target", "--setuid", "--setgid"], 0),
+    wrapper("pkexec", &["--user"], 0),
+    wrapper("sandbox-exec", &["-f", "-p", "-n", "-D"], 0),
+    wrapper("script", &["-c", "-E", "-I", "-O", "-T", "-B", "-m", "--command"], 0),
+    wrapper("setsid", &[], 0),
+    wrapper("strace", &["-o", "-e", "-p", "-s", "-u", "-a", "-b", "-E", "-I", "-O", "-P", "-S", "-X"], 0),
+    wrapper("sudo", &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group", "--prompt"], 0),
+    wrapper("taskset", &[], 1),
+    wrapper("unshare", &["-S", "-G", "--setuid", "--setgid"], 0),
+    wrapper("watch", &["-n", "-d", "--interval"], 0),
+    wrapper("xargs", &["-n", "-I", "-P", "-L", "-d", "-s", "-E", "-a", "--max-args", "--max-procs", "--delimiter"], 0),
+];
+
+/// How many words a wrapper and its options and operands take at the start of `words`, or `None`
+/// when the first word is not a wrapper.
+pub(crate) fn wrapper_len(words: &[&str]) -> Option<usize> {
+    let first = *words.first()?;
+    let wrapper = WRAPPERS.iter().find(|w| w.name == first)?;
+    let mut at = 1;
+    let mut operands = wrapper.operands;
+    while let Some(&word) = words.get(at) {
+        if word == "--" {
+            at += 1;
+            break;
+        }
+        if word.starts_with('-') && word.len() > 1 {
+            at += if wrapper.valued.contains(&word) { 2 } else { 1 };
+        } else if wrapper.name == "env" && is_assignment_word(word) {
+            at += 1;
+        } else if operands > 0 {
+            operands -= 1;
+            at += 1;
+        } else {
+            break;
+        }
+    }
+    Some(at.min(words.len()))
+}
+
+fn is_assignment_word(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    })
+}
+
+impl SimpleCommand {
+    /// The wrappers in front of the command that really runs (`timeout 5`, `nice`, `env FOO=1`,
+    /// `sudo -u root`, …), as their names.
+    pub fn wrappers(&self) -> Vec<&str> {
+        let words: Vec<&str> = self.words.iter().map(|w| w.text.as_str()).collect();
+        let mut names = Vec::new();
+        let mut at = 0;
+        while let Some(len) = wrapper_len(&words[at..]) {
+            names.push(words[at]);
+            at += len;
+        }
+        names
+    }
+
+    /// The words of the command that really runs, wrappers and their options skipped.
+    pub fn program_words(&self) -> &[ShellWord] {
+        let words: Vec<&str> = self.words.iter().map(|w| w.text.as_str()).collect();
+        let mut at = 0;
+        while let Some(len) = wrapper_len(&words[at..]) {
+            at += len;
+        }
+        &self.words[at..]
+    }
+}
+
 /// A construct Claude Code 2.1.332 will not check before it runs, and where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {

@@ -177,3 +177,23 @@ fn never_panics_on_odd_input() {
         let _ = analyse_shell(command);
     }
 }
+
+#[test]
+fn wrappers_are_recognised() {
+    let cases = [
+        ("timeout 5 nice -n 2 rm -rf x", "timeout,nice", "rm|-rf|x"),
+        ("timeout -s KILL 10 make", "timeout", "make"),
+        ("env FOO=1 -u BAR sudo -u root mark a", "env,sudo", "mark|a"),
+        ("taskset 0x1 nohup mark", "taskset,nohup", "mark"),
+        ("xargs -n 1 grep x", "xargs", "grep|x"),
+        ("git status", "", "git|status"),
+        ("sudo", "sudo", ""),
+    ];
+    for (command, wrappers, program) in cases {
+        let analysis = analyse_shell(command);
+        let found = &analysis.commands[0];
+        assert_eq!(found.wrappers().join(","), wrappers, "{command}");
+        let words: Vec<&str> = found.program_words().iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(words.join("|"), program, "{command}");
+    }
+}
