@@ -351,11 +351,27 @@ mod tests {
         Settings { dir, additional_dirs: &[], mode: None, run: true, disabled: false }
     }
 
-    fn scratch(name: &str) -> PathBuf {
+    /// A scratch folder, removed when the test ends.
+    struct Scratch(PathBuf);
+
+    impl std::ops::Deref for Scratch {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn scratch(name: &str) -> Scratch {
         let dir = std::env::temp_dir().join(format!("capc-shell-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("a scratch folder");
-        dir
+        Scratch(dir)
     }
 
     fn run_body(body: &str, rules: &[&str], dir: &Path) -> Result<(String, Vec<ShellRun>), Failure> {
