@@ -355,6 +355,8 @@ fn session(lock: PathBuf, verify: bool, no_shell: bool, repl: bool, connect: boo
     } else {
         None
     };
+    // Without live connections, a signal still ends a running `!` injection's process group.
+    let _signals = if live.is_none() { capc_runtime::connect::Signals::install().ok() } else { None };
     let result = if repl {
         capc_runtime::repl::run(&mut session, std::io::stdin().lock(), std::io::stdout().lock())
     } else {

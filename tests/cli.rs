@@ -492,3 +492,46 @@ fn a_terminated_session_leaves_no_server_behind() {
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert_eq!(running(&marker), 0, "server processes left behind");
 }
+
+/// Killed with SIGTERM while a `!` injection runs, `capc session` (without `--connect`) ends the
+/// injection's process group first and exits with 143.
+#[test]
+fn a_terminated_session_leaves_no_injection_behind() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let marker = 90_000 + std::process::id() % 9_000;
+    let skill = dir.path().join(".claude/skills/wait");
+    std::fs::create_dir_all(&skill).expect("mkdir");
+    // `sleep` is read-only, so no rule is needed; it outlives the signal unless its group is killed.
+    std::fs::write(skill.join("SKILL.md"), format!("---\ndescription: waits\n---\nWaited: !`sleep {marker}`\n"))
+        .expect("SKILL.md");
+    assert_eq!(capc(&["lock", dir.path().to_str().expect("utf-8")]).status.code(), Some(0));
+    let lock = dir.path().join("capabilities.lock");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["session", "--json", "--lock", lock.to_str().expect("utf-8")])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("capc runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "{{\"id\":1,\"type\":\"turn\",\"input\":\"/wait\",\"include\":[]}}").expect("write");
+    let pattern = format!("^sleep {marker}$");
+    let running = || {
+        let out = Command::new("pgrep").args(["-f", &pattern]).output().expect("pgrep runs");
+        String::from_utf8_lossy(&out.stdout).lines().count()
+    };
+    for _ in 0..50 {
+        if running() > 0 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(running(), 1, "the injection runs");
+    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("capc exits");
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(143), "exits as terminated");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(running(), 0, "the injection outlived the session");
+}

@@ -1,8 +1,8 @@
 //! capc-grammar: the small languages hidden inside Claude Code declarations.
 //!
-//! Four languages, each with a pest grammar in `src/<language>.pest` that is lowered at once into an
-//! owned, typed AST (no pest type appears in a public signature), and each written down again, in
-//! EBNF with examples, in `GRAMMAR.md`:
+//! Five languages, four with a pest grammar in `src/<language>.pest` that is lowered at once into an
+//! owned, typed AST (no pest type appears in a public signature), one (Bash) with a hand-written
+//! parser, and each written down again, in EBNF with examples, in `GRAMMAR.md`:
 //!
 //! * **permission rules** (`permission`): `Bash(npm run:*)`, `Read(//etc/**)`, `mcp__github__*`, …
 //!   [`parse_permission_rule`] gives a [`PermissionRule`]; [`PermissionRule::matches`] and [`decide`]
@@ -11,6 +11,10 @@
 //! * **prompt templates** (`template`): `$ARGUMENTS`, `$0`, `${CLAUDE_SKILL_DIR}`, `` !`cmd` ``, `@file`
 //!   → [`parse_template`], then [`expand`] with [`split_arguments`].
 //! * **`${VAR}` expansion** in `.mcp.json` (`env`): [`parse_env_refs`] and [`expand_env`].
+//! * **Bash command lines** (`shell`): [`analyse_shell`] lists the simple commands, redirections and
+//!   operators of a line, and the first construct Claude Code refuses to check before it runs;
+//!   [`decide_bash`] (in `bash`) decides the line against permission rules as Claude Code 2.1.332
+//!   does, with its messages (measured: `tests/data/bash-2.1.332.json`).
 //!
 //! Which Claude Code version each behaviour follows is said where the behaviour is implemented: the
 //! target is Claude Code 2.1.332, the documentation snapshot describes 2.1.240 and the source digest
@@ -20,14 +24,17 @@
 //! panics on any input (fuzzed, see `fuzz/`); every parse is linear in its input (see `benches/parse.rs`);
 //! every span is a byte range on char boundaries of the string that was parsed.
 
+mod bash;
 mod command_line;
 mod env;
 mod error;
 mod matching;
 mod permission;
+mod shell;
 mod template;
 mod tools;
 
+pub use bash::{decide_bash, BashBehavior, BashContext, BashDecision, PermissionMode};
 pub use command_line::{parse_command_line, CommandLine};
 pub use env::{expand_env, parse_env_refs, EnvRef};
 pub use error::SyntaxError;
@@ -35,6 +42,10 @@ pub use matching::{decide, Behavior, Decision, DecisionBehavior, MatchContext, S
 pub use permission::{
     parse_permission_rule, BashPattern, PathAnchor, PermissionRule, RuleContent, SkillPattern, Specifier, ToolKind,
     ToolName, WildcardPiece,
+};
+pub use shell::{
+    analyse_shell, CommandContext, Operator, RedirOp, Redirection, Refusal, RefusalReason, ShellAnalysis,
+    ShellAssignment, ShellWord, SimpleCommand,
 };
 pub use template::{
     expand, parse_template, split_arguments, ExpandContext, FileRef, Part, PartKind, Placeholder, ShellCommand,

@@ -1032,27 +1032,7 @@ impl Live {
             }
             Servers::start(ready, settings, &batcher)
         });
-        // Killed by a signal, the session would leave its servers running (each sits in its own
-        // process group, out of the terminal's reach): end them first, then exit as killed.
-        #[cfg(unix)]
-        {
-            let stopper = servers.stopper();
-            runtime.spawn(async move {
-                use tokio::signal::unix::{signal, SignalKind};
-                let (Ok(mut int), Ok(mut term), Ok(mut hup)) =
-                    (signal(SignalKind::interrupt()), signal(SignalKind::terminate()), signal(SignalKind::hangup()))
-                else {
-                    return;
-                };
-                let code = tokio::select! {
-                    _ = int.recv() => 130,
-                    _ = term.recv() => 143,
-                    _ = hup.recv() => 129,
-                };
-                stopper.stop().await;
-                std::process::exit(code);
-            });
-        }
+        end_on_signals(&runtime, Some(servers.stopper()));
         session.live = Some(shared);
         session.caller = Some(servers.caller(runtime.handle().clone()));
         Ok(Live { runtime, servers })
@@ -1063,6 +1043,47 @@ impl Live {
         let Live { runtime, servers } = self;
         runtime.block_on(servers.shutdown());
         runtime.shutdown_timeout(Duration::from_secs(2));
+    }
+}
+
+/// Killed by a signal, the session would leave its servers and a running `!` injection behind
+/// (each sits in its own process group, out of the terminal's reach): at SIGINT, SIGTERM or
+/// SIGHUP, end them first, then exit as killed (130, 143, 129).
+fn end_on_signals(runtime: &tokio::runtime::Runtime, stopper: Option<Stopper>) {
+    #[cfg(unix)]
+    runtime.spawn(async move {
+        use tokio::signal::unix::{signal, SignalKind};
+        let (Ok(mut int), Ok(mut term), Ok(mut hup)) =
+            (signal(SignalKind::interrupt()), signal(SignalKind::terminate()), signal(SignalKind::hangup()))
+        else {
+            return;
+        };
+        let code = tokio::select! {
+            _ = int.recv() => 130,
+            _ = term.recv() => 143,
+            _ = hup.recv() => 129,
+        };
+        crate::shell::end_all();
+        if let Some(stopper) = stopper {
+            stopper.stop().await;
+        }
+        std::process::exit(code);
+    });
+    #[cfg(not(unix))]
+    let _ = (runtime, stopper);
+}
+
+/// The signal handling of a session without live connections ([`Live`] has its own): a `!`
+/// injection running when the session is stopped is ended with it.
+pub struct Signals {
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl Signals {
+    pub fn install() -> std::io::Result<Signals> {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
+        end_on_signals(&runtime, None);
+        Ok(Signals { _runtime: runtime })
     }
 }
 

@@ -12,8 +12,10 @@
 //! - `launch`: a lock entry made ready to start (`${VAR}` expanded at run time, hashed
 //!   secrets and legacy transports refused) and a stderr tail for failure reports.
 //! - `connect`: a stdio server over rmcp, its listing kept live as updates to the batcher.
-//! - `session`: slash input, prompt expansion, `!` injections, the Skill tool, and the one
-//!   thing that outlives a turn on purpose: a skill turn's grant.
+//! - `session`: slash input, prompt expansion, the Skill tool, and the one thing that
+//!   outlives a turn on purpose: a skill turn's grant.
+//! - `shell`: `!` injections, decided by `capc_grammar::decide_bash` and run in process
+//!   groups of their own, with a timeout and an output cap.
 //! - `protocol`: the newline-delimited JSON of `capc session`.
 
 pub mod batch;
@@ -26,4 +28,5 @@ pub mod protocol;
 pub mod repl;
 pub mod search;
 pub mod session;
+pub mod shell;
 pub mod turn;

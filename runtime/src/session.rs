@@ -5,6 +5,7 @@
 
 use crate::loaded::{LoadError, Loaded};
 use crate::mcp::{McpState, Update};
+pub use crate::shell::ShellRun;
 use crate::turn::{self, CommandView, TurnContext, TurnView};
 use capc_compiler::model::{Command, Origin};
 use capc_grammar::{
@@ -12,13 +13,9 @@ use capc_grammar::{
 };
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::time::Duration;
 
 /// `Skill(…)` rule contents with the file each is written in.
 type RuleContents = Vec<(String, String)>;
-
-/// How long a `!` shell injection may run.
-const SHELL_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The turn-scoped grant of a skill turn.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -31,20 +28,6 @@ pub struct Grant {
     pub model: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effort: Option<String>,
-}
-
-/// One `!` shell injection: what the permission decision said, and what it printed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ShellRun {
-    pub command: String,
-    /// `allow`, `ask` or `deny`.
-    pub decision: &'static str,
-    /// The rule that decided, as written, with its file.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rule: Option<String>,
-    /// Exit code, when it ran.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub exit_code: Option<i32>,
 }
 
 pub struct Session {
@@ -202,7 +185,14 @@ impl Session {
             Ok(body) => body,
             Err(e) => return json!({"kind": "error", "message": e.to_string()}),
         };
-        let (text, shell) = self.expand(command, &body, args, cx);
+        let (text, shell) = match self.expand(command, &body, args, cx) {
+            Ok(expanded) => expanded,
+            // A `!` injection refused or failed: the whole expansion ends with Claude Code's line.
+            Err(failure) => {
+                return json!({"kind": "shell_error", "command": command.name, "message": failure.message,
+                              "shell": failure.runs})
+            }
+        };
         if command.context.as_deref() == Some("fork") {
             return json!({
                 "kind": "fork",
@@ -247,7 +237,13 @@ impl Session {
         })
     }
 
-    fn expand(&self, command: &Command, body: &str, args: &str, cx: &TurnContext) -> (String, Vec<ShellRun>) {
+    fn expand(
+        &self,
+        command: &Command,
+        body: &str,
+        args: &str,
+        cx: &TurnContext,
+    ) -> Result<(String, Vec<ShellRun>), crate::shell::Failure> {
         let (template, _) = parse_template(body);
         let file = self.loaded.roots.locate(&command.path);
         let skill_dir = file.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
@@ -275,29 +271,19 @@ impl Session {
         // skill's allowed-tools as always-allow rules (SEMANTICS §1, step 6).
         let (rendered, _) = parse_template(&expanded);
         if rendered.shell_commands.is_empty() {
-            return (expanded, Vec::new());
+            return Ok((expanded, Vec::new()));
         }
         let mut extra = cx.extra_rules();
         extra.extend(command.allowed_tools.iter().map(|t| (Behavior::Allow, t.clone(), "the skill's allowed-tools")));
         let rules = self.loaded.sourced_rules(&extra);
-        let mut out = expanded.clone();
-        let mut runs = Vec::new();
-        for shell in rendered.shell_commands.iter().rev() {
-            let cmd = rendered.command(shell).to_string();
-            let (word, rule) = permit(&rules, &ToolCall::new("Bash").with_primary(&cmd), cx, &project);
-            let disabled = cx.flag("disableSkillShellExecution");
-            let (replacement, exit_code) = if word == "allow" && self.run_shell && !disabled {
-                run_shell(&cmd, &self.loaded.roots.root)
-            } else if disabled {
-                ("[shell command not run: disableSkillShellExecution]".to_string(), None)
-            } else {
-                (format!("[shell command not run: permission {word}]"), None)
-            };
-            out.replace_range(shell.span.start..shell.span.end, &replacement);
-            runs.push(ShellRun { command: cmd, decision: word, rule, exit_code });
-        }
-        runs.reverse();
-        (out, runs)
+        let settings = crate::shell::Settings {
+            dir: &self.loaded.roots.root,
+            additional_dirs: &self.loaded.roots.add_dirs,
+            mode: cx.permission_mode.as_deref(),
+            run: self.run_shell,
+            disabled: cx.flag("disableSkillShellExecution"),
+        };
+        crate::shell::expand(&rendered, &rules, &settings)
     }
 
     /// The Skill tool, called by the model (SEMANTICS §4.2–4.4).
@@ -354,7 +340,9 @@ impl Session {
                           "note": "a bundled skill: its prompt is inside Claude Code", "tool_result": format!("Launching skill: {}", row.name)});
         };
         let mut result = self.run_prompt(&command, args, &cx, true);
-        let tool_result = if command.context.as_deref() == Some("fork") {
+        let tool_result = if result["kind"] == "shell_error" {
+            result["message"].as_str().unwrap_or_default().to_string()
+        } else if command.context.as_deref() == Some("fork") {
             format!("Skill \"{}\" will run in a forked agent", command.name)
         } else {
             format!("Launching skill: {}", command.name)
@@ -551,45 +539,6 @@ fn rule_text(rule: &capc_grammar::PermissionRule) -> String {
     match &rule.specifier {
         Some(spec) => format!("{}({})", rule.tool.written, spec.text),
         None => rule.tool.written.clone(),
-    }
-}
-
-/// Runs a shell injection in `dir` with a timeout; returns what replaces it in the prompt.
-fn run_shell(command: &str, dir: &std::path::Path) -> (String, Option<i32>) {
-    use std::process::{Command, Stdio};
-    let child = Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
-    let child = match child {
-        Ok(c) => c,
-        Err(e) => return (format!("[shell command failed to start: {e}]"), None),
-    };
-    let (tx, rx) = std::sync::mpsc::channel();
-    let id = child.id();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    match rx.recv_timeout(SHELL_TIMEOUT) {
-        Ok(Ok(output)) => {
-            let mut text = String::from_utf8_lossy(&output.stdout).trim_end().to_string();
-            if !output.status.success() {
-                let err = String::from_utf8_lossy(&output.stderr);
-                if !err.trim().is_empty() {
-                    text.push_str(&format!("\n{}", err.trim_end()));
-                }
-            }
-            (text, output.status.code())
-        }
-        Ok(Err(e)) => (format!("[shell command failed: {e}]"), None),
-        Err(_) => {
-            let _ = Command::new("kill").arg("-9").arg(id.to_string()).status();
-            (format!("[shell command timed out after {} s]", SHELL_TIMEOUT.as_secs()), None)
-        }
     }
 }
 

@@ -35,7 +35,7 @@ fn render(decision: &Decision) -> String {
         DecisionBehavior::Allow => "allow",
         DecisionBehavior::Passthrough => return "passthrough".to_owned(),
     };
-    let index = decision.rule.map_or("?".to_owned(), |index| index.to_string());
+    let Some(index) = decision.rule else { return behavior.to_owned() };
     assert_eq!(decision.source.as_deref(), Some(format!("source{index}").as_str()));
     format!("{behavior} {index}")
 }
@@ -46,6 +46,16 @@ const CX: MatchContext<'static> = MatchContext { cwd: "/repo", home: "/home/u", 
 #[track_caller]
 fn check(rules: &str, call: &str, expected: &str) {
     check_with_params(rules, call, &[], expected);
+}
+
+/// Rules only ([`decide_by_rules`]): how each rule reads a command, before Claude Code's Bash
+/// pipeline (`crate::bash`, tested there) adds read-only commands, paths and refusals.
+#[track_caller]
+fn check_rules(rules: &str, call: &str, expected: &str) {
+    let rules = rules_of(rules);
+    let (tool, primary) = call.split_once(": ").map_or((call, None), |(tool, primary)| (tool, Some(primary)));
+    let call = ToolCall { tool, primary, params: &[] };
+    assert_eq!(render(&decide_by_rules(&rules, &call, &CX)), expected, "call: {call:?}");
 }
 
 #[track_caller]
@@ -63,12 +73,15 @@ fn check_with_params(rules: &str, call: &str, params: &[(&str, &str)], expected:
 fn order_is_deny_ask_allow() {
     check("allow Bash\ndeny Bash", "Bash: ls", "deny 1");
     check("allow Bash(git *)\nask Bash", "Bash: git push", "ask 1");
-    check("ask Bash\ndeny Bash(rm:*)", "Bash: rm -rf x", "deny 1");
+    // Claude Code 2.1.332 asks for a whole-tool ask rule before the Bash check reads deny rules.
+    check("ask Bash\ndeny Bash(rm:*)", "Bash: rm -rf x", "ask 0");
     check("ask Bash\ndeny Bash(rm:*)", "Bash: ls", "ask 0");
     check("allow Bash(git *)\nallow Bash", "Bash: git log", "allow 0");
-    check("allow Bash\nallow Bash(git *)", "Bash: git log", "allow 0");
-    check("allow Read", "Bash: ls", "passthrough");
-    check("", "Bash: ls", "passthrough");
+    // The Bash check's content rules decide before a whole-tool allow is consulted.
+    check("allow Bash\nallow Bash(git *)", "Bash: git log", "allow 1");
+    check("allow Read", "Bash: ls", "allow");
+    check("", "Bash: ls", "allow");
+    check("", "Bash: npm test", "ask");
 }
 
 #[test]
@@ -87,135 +100,135 @@ fn whole_tool_rules() {
 #[test]
 fn bash_prefix_rules() {
     let rules = "allow Bash(npm run:*)";
-    check(rules, "Bash: npm run test", "allow 0");
-    check(rules, "Bash: npm run", "allow 0");
-    check(rules, "Bash:   npm run build  ", "allow 0");
-    check(rules, "Bash: npm runner", "passthrough");
-    check(rules, "Bash: npm install", "passthrough");
-    check("allow Bash(ls:*)", "Bash: lsof", "passthrough");
-    check("allow Bash(ls:*)", "Bash: ls -la", "allow 0");
-    check("allow Bash(grep:*)", "Bash: xargs grep foo", "allow 0");
-    check("allow Bash(grep:*)", "Bash: xargs -n1 grep foo", "passthrough");
-    check("allow Bash(git * push:*)", "Bash: git * push origin", "allow 0");
+    check_rules(rules, "Bash: npm run test", "allow 0");
+    check_rules(rules, "Bash: npm run", "allow 0");
+    check_rules(rules, "Bash:   npm run build  ", "allow 0");
+    check_rules(rules, "Bash: npm runner", "passthrough");
+    check_rules(rules, "Bash: npm install", "passthrough");
+    check_rules("allow Bash(ls:*)", "Bash: lsof", "passthrough");
+    check_rules("allow Bash(ls:*)", "Bash: ls -la", "allow 0");
+    check_rules("allow Bash(grep:*)", "Bash: xargs grep foo", "allow 0");
+    check_rules("allow Bash(grep:*)", "Bash: xargs -n1 grep foo", "passthrough");
+    check_rules("allow Bash(git * push:*)", "Bash: git * push origin", "allow 0");
 }
 
 #[test]
 fn bash_wildcard_rules() {
-    check("allow Bash(git *)", "Bash: git push", "allow 0");
-    check("allow Bash(git *)", "Bash: git", "allow 0");
-    check("allow Bash(git *)", "Bash: gitk", "passthrough");
-    check("allow Bash(* install)", "Bash: npm install", "allow 0");
-    check("allow Bash(* install)", "Bash: install", "passthrough");
-    check("allow Bash(git * main)", "Bash: git checkout main", "allow 0");
-    check("allow Bash(git * main)", "Bash: git main", "passthrough");
-    check("allow Bash(* run *)", "Bash: npm run", "passthrough");
-    check("allow Bash(* run *)", "Bash: npm run x", "allow 0");
-    check("allow Bash(ls*)", "Bash: lsof", "allow 0");
-    check(r"allow Bash(echo \* *)", "Bash: echo * x", "allow 0");
-    check(r"allow Bash(echo \* *)", "Bash: echo a x", "passthrough");
-    check("allow Bash(cat *)", "Bash: cat a\nb", "passthrough");
-    check("allow Bash(echo *)", "Bash: echo \"a\nb\"", "allow 0");
+    check_rules("allow Bash(git *)", "Bash: git push", "allow 0");
+    check_rules("allow Bash(git *)", "Bash: git", "allow 0");
+    check_rules("allow Bash(git *)", "Bash: gitk", "passthrough");
+    check_rules("allow Bash(* install)", "Bash: npm install", "allow 0");
+    check_rules("allow Bash(* install)", "Bash: install", "passthrough");
+    check_rules("allow Bash(git * main)", "Bash: git checkout main", "allow 0");
+    check_rules("allow Bash(git * main)", "Bash: git main", "passthrough");
+    check_rules("allow Bash(* run *)", "Bash: npm run", "passthrough");
+    check_rules("allow Bash(* run *)", "Bash: npm run x", "allow 0");
+    check_rules("allow Bash(ls*)", "Bash: lsof", "allow 0");
+    check_rules(r"allow Bash(echo \* *)", "Bash: echo * x", "allow 0");
+    check_rules(r"allow Bash(echo \* *)", "Bash: echo a x", "passthrough");
+    check_rules("allow Bash(cat *)", "Bash: cat a\nb", "passthrough");
+    check_rules("allow Bash(echo *)", "Bash: echo \"a\nb\"", "allow 0");
 }
 
 #[test]
 fn bash_exact_rules() {
-    check("allow Bash(npm test)", "Bash: npm test", "allow 0");
-    check("allow Bash(npm test)", "Bash:  npm test  ", "allow 0");
-    check("allow Bash(npm test)", "Bash: npm test --watch", "passthrough");
-    check("allow Bash(npm test)", "Bash: npm  test", "passthrough");
-    check(r"allow Bash(echo \*)", r"Bash: echo \*", "allow 0");
-    check("allow Bash(echo hi)", "Bash: echo hi > out.txt", "allow 0");
-    check("allow Bash(a && b)", "Bash: a && b", "allow 0");
+    check_rules("allow Bash(npm test)", "Bash: npm test", "allow 0");
+    check_rules("allow Bash(npm test)", "Bash:  npm test  ", "allow 0");
+    check_rules("allow Bash(npm test)", "Bash: npm test --watch", "passthrough");
+    check_rules("allow Bash(npm test)", "Bash: npm  test", "passthrough");
+    check_rules(r"allow Bash(echo \*)", r"Bash: echo \*", "allow 0");
+    check_rules("allow Bash(echo hi)", "Bash: echo hi > out.txt", "allow 0");
+    check_rules("allow Bash(a && b)", "Bash: a && b", "allow 0");
 }
 
 #[test]
 fn compound_commands() {
-    check("allow Bash(git *)", "Bash: git add . && git commit -m x", "allow 0");
-    check("allow Bash(git *)", "Bash: git add . && rm -rf /", "passthrough");
-    check("allow Bash(git *)\ndeny Bash(rm:*)", "Bash: git add . && rm -rf /", "deny 1");
-    check("allow Bash(cd:*)\nallow Bash(make:*)", "Bash: cd src && make", "allow 0");
-    check("allow Bash(make:*)\nallow Bash(cd:*)", "Bash: cd src && make", "allow 1");
-    check("allow Bash(cd:*)", "Bash: cd /path && python3 evil.py", "passthrough");
-    check("allow Bash(cd *)", "Bash: cd /path && python3 evil.py", "passthrough");
-    check("allow Bash(ls:*)\nallow Bash(wc:*)", "Bash: ls | wc -l", "allow 0");
-    check("allow Bash(ls:*)", "Bash: ls; ls -a || ls -b", "allow 0");
-    check("allow Bash(git *)", "Bash: git status\nrm -rf /", "passthrough");
-    check("deny Bash(rm:*)", "Bash: echo hi; rm -rf /", "deny 0");
-    check("deny Bash(rm:*)", "Bash: echo hi | xargs rm", "deny 0");
-    check("deny Bash(rm:*)", "Bash: sleep 1 & rm x", "deny 0");
-    check("deny Bash(curl:*)", "Bash: a |& curl x", "deny 0");
-    check("ask Bash(git push:*)", "Bash: git add . && git push", "ask 0");
+    check_rules("allow Bash(git *)", "Bash: git add . && git commit -m x", "allow 0");
+    check_rules("allow Bash(git *)", "Bash: git add . && rm -rf /", "passthrough");
+    check_rules("allow Bash(git *)\ndeny Bash(rm:*)", "Bash: git add . && rm -rf /", "deny 1");
+    check_rules("allow Bash(cd:*)\nallow Bash(make:*)", "Bash: cd src && make", "allow 0");
+    check_rules("allow Bash(make:*)\nallow Bash(cd:*)", "Bash: cd src && make", "allow 1");
+    check_rules("allow Bash(cd:*)", "Bash: cd /path && python3 evil.py", "passthrough");
+    check_rules("allow Bash(cd *)", "Bash: cd /path && python3 evil.py", "passthrough");
+    check_rules("allow Bash(ls:*)\nallow Bash(wc:*)", "Bash: ls | wc -l", "allow 0");
+    check_rules("allow Bash(ls:*)", "Bash: ls; ls -a || ls -b", "allow 0");
+    check_rules("allow Bash(git *)", "Bash: git status\nrm -rf /", "passthrough");
+    check_rules("deny Bash(rm:*)", "Bash: echo hi; rm -rf /", "deny 0");
+    check_rules("deny Bash(rm:*)", "Bash: echo hi | xargs rm", "deny 0");
+    check_rules("deny Bash(rm:*)", "Bash: sleep 1 & rm x", "deny 0");
+    check_rules("deny Bash(curl:*)", "Bash: a |& curl x", "deny 0");
+    check_rules("ask Bash(git push:*)", "Bash: git add . && git push", "ask 0");
     // Operators inside quotes and substitutions do not split.
-    check("allow Bash(echo:*)", "Bash: echo 'a && b'", "allow 0");
-    check("allow Bash(echo:*)", "Bash: echo \"a; b\"", "allow 0");
-    check("allow Bash(echo:*)", "Bash: echo $(a; b)", "allow 0");
-    check("allow Bash(echo:*)", "Bash: echo `a; b`", "allow 0");
-    check("allow Bash(echo:*)", r"Bash: echo a\; b", "allow 0");
+    check_rules("allow Bash(echo:*)", "Bash: echo 'a && b'", "allow 0");
+    check_rules("allow Bash(echo:*)", "Bash: echo \"a; b\"", "allow 0");
+    check_rules("allow Bash(echo:*)", "Bash: echo $(a; b)", "allow 0");
+    check_rules("allow Bash(echo:*)", "Bash: echo `a; b`", "allow 0");
+    check_rules("allow Bash(echo:*)", r"Bash: echo a\; b", "allow 0");
     // A comment is not a command, and nothing after `#` on its line splits.
-    check("allow Bash(git *)", "Bash: # look first\ngit status", "allow 0");
-    check("allow Bash(echo:*)", "Bash: echo hi # ; rm -rf /", "allow 0");
+    check_rules("allow Bash(git *)", "Bash: # look first\ngit status", "allow 0");
+    check_rules("allow Bash(echo:*)", "Bash: echo hi # ; rm -rf /", "allow 0");
     // Redirections that contain `&` are not separators.
-    check("allow Bash(make:*)", "Bash: make 2>&1", "allow 0");
-    check("allow Bash(make:*)", "Bash: make &> log", "allow 0");
+    check_rules("allow Bash(make:*)", "Bash: make 2>&1", "allow 0");
+    check_rules("allow Bash(make:*)", "Bash: make &> log", "allow 0");
 }
 
 #[test]
 fn wrappers_are_stripped() {
     let rules = "allow Bash(npm install:*)";
-    check(rules, "Bash: timeout 10 npm install foo", "allow 0");
-    check(rules, "Bash: timeout 1.5m npm install", "allow 0");
-    check(rules, "Bash: timeout -s KILL 10 npm install", "allow 0");
-    check(rules, "Bash: timeout --signal=TERM -k 5 10 npm install", "allow 0");
-    check(rules, "Bash: timeout -- 10 npm install", "allow 0");
-    check(rules, "Bash: time npm install", "allow 0");
-    check(rules, "Bash: nice npm install", "allow 0");
-    check(rules, "Bash: nice -n 5 npm install", "allow 0");
-    check(rules, "Bash: nice -10 npm install", "allow 0");
-    check(rules, "Bash: nohup npm install", "allow 0");
-    check(rules, "Bash: nohup -- npm install", "allow 0");
-    check(rules, "Bash: stdbuf -oL -e0 npm install", "allow 0");
-    check(rules, "Bash: command npm install", "allow 0");
-    check(rules, "Bash: builtin npm install", "allow 0");
-    check(rules, "Bash: noglob npm install", "allow 0");
-    check(rules, "Bash: nohup timeout 5 nice npm install", "allow 0");
+    check_rules(rules, "Bash: timeout 10 npm install foo", "allow 0");
+    check_rules(rules, "Bash: timeout 1.5m npm install", "allow 0");
+    check_rules(rules, "Bash: timeout -s KILL 10 npm install", "allow 0");
+    check_rules(rules, "Bash: timeout --signal=TERM -k 5 10 npm install", "allow 0");
+    check_rules(rules, "Bash: timeout -- 10 npm install", "allow 0");
+    check_rules(rules, "Bash: time npm install", "allow 0");
+    check_rules(rules, "Bash: nice npm install", "allow 0");
+    check_rules(rules, "Bash: nice -n 5 npm install", "allow 0");
+    check_rules(rules, "Bash: nice -10 npm install", "allow 0");
+    check_rules(rules, "Bash: nohup npm install", "allow 0");
+    check_rules(rules, "Bash: nohup -- npm install", "allow 0");
+    check_rules(rules, "Bash: stdbuf -oL -e0 npm install", "allow 0");
+    check_rules(rules, "Bash: command npm install", "allow 0");
+    check_rules(rules, "Bash: builtin npm install", "allow 0");
+    check_rules(rules, "Bash: noglob npm install", "allow 0");
+    check_rules(rules, "Bash: nohup timeout 5 nice npm install", "allow 0");
     // What the wrappers' own syntax does not allow is left alone.
-    check(rules, "Bash: timeout -k$(id) 10 npm install", "passthrough");
-    check(rules, "Bash: timeout npm install", "passthrough");
-    check(rules, "Bash: command -p npm install", "passthrough");
-    check(rules, "Bash: stdbuf npm install", "passthrough");
-    check(rules, "Bash: timeout\n10 npm install", "passthrough");
+    check_rules(rules, "Bash: timeout -k$(id) 10 npm install", "passthrough");
+    check_rules(rules, "Bash: timeout npm install", "passthrough");
+    check_rules(rules, "Bash: command -p npm install", "passthrough");
+    check_rules(rules, "Bash: stdbuf npm install", "passthrough");
+    check_rules(rules, "Bash: timeout\n10 npm install", "passthrough");
 }
 
 #[test]
 fn environment_assignments() {
-    check("allow Bash(go build:*)", "Bash: GOOS=linux go build", "allow 0");
-    check("allow Bash(go build:*)", "Bash: GOOS=linux GOARCH=arm64 go build ./...", "allow 0");
-    check("allow Bash(go build:*)", "Bash: FOO=bar go build", "passthrough");
-    check("allow Bash(go build:*)", "Bash: GOOS=$(id) go build", "passthrough");
-    check("allow Bash(go build:*)", "Bash: nohup GOOS=linux go build", "passthrough");
-    check("deny Bash(go build:*)", "Bash: FOO=bar go build", "deny 0");
-    check("deny Bash(rm:*)", "Bash: nohup FOO=bar timeout 5 rm -rf x", "deny 0");
-    check("deny Bash(rm:*)", "Bash: A='x y' B=\"z\" C+=1 D[0]=2 rm x", "deny 0");
-    check("ask Bash(docker:*)", "Bash: DOCKER_HOST=tcp://evil docker ps", "ask 0");
-    check("allow Bash(docker:*)", "Bash: DOCKER_HOST=tcp://evil docker ps", "passthrough");
-    check("deny Bash(rm:*)", "Bash: FOO=$(x) rm y", "passthrough");
+    check_rules("allow Bash(go build:*)", "Bash: GOOS=linux go build", "allow 0");
+    check_rules("allow Bash(go build:*)", "Bash: GOOS=linux GOARCH=arm64 go build ./...", "allow 0");
+    check_rules("allow Bash(go build:*)", "Bash: FOO=bar go build", "passthrough");
+    check_rules("allow Bash(go build:*)", "Bash: GOOS=$(id) go build", "passthrough");
+    check_rules("allow Bash(go build:*)", "Bash: nohup GOOS=linux go build", "passthrough");
+    check_rules("deny Bash(go build:*)", "Bash: FOO=bar go build", "deny 0");
+    check_rules("deny Bash(rm:*)", "Bash: nohup FOO=bar timeout 5 rm -rf x", "deny 0");
+    check_rules("deny Bash(rm:*)", "Bash: A='x y' B=\"z\" C+=1 D[0]=2 rm x", "deny 0");
+    check_rules("ask Bash(docker:*)", "Bash: DOCKER_HOST=tcp://evil docker ps", "ask 0");
+    check_rules("allow Bash(docker:*)", "Bash: DOCKER_HOST=tcp://evil docker ps", "passthrough");
+    check_rules("deny Bash(rm:*)", "Bash: FOO=$(x) rm y", "passthrough");
 }
 
 #[test]
 fn redirections_are_stripped() {
-    check("allow Bash(python:*)", "Bash: python x.py > out.txt", "allow 0");
-    check("allow Bash(python:*)", "Bash: python x.py >> out.txt 2> err.txt", "allow 0");
-    check("allow Bash(python *)", "Bash: python x.py >/dev/null 2>&1", "allow 0");
-    check("allow Bash(python x.py)", "Bash: python x.py > 'a b.txt'", "allow 0");
-    check("allow Bash(echo:*)", "Bash: echo '>' x", "allow 0");
+    check_rules("allow Bash(python:*)", "Bash: python x.py > out.txt", "allow 0");
+    check_rules("allow Bash(python:*)", "Bash: python x.py >> out.txt 2> err.txt", "allow 0");
+    check_rules("allow Bash(python *)", "Bash: python x.py >/dev/null 2>&1", "allow 0");
+    check_rules("allow Bash(python x.py)", "Bash: python x.py > 'a b.txt'", "allow 0");
+    check_rules("allow Bash(echo:*)", "Bash: echo '>' x", "allow 0");
 }
 
 #[test]
 fn powershell_is_case_insensitive() {
-    check("allow PowerShell(Get-ChildItem:*)", "PowerShell: get-childitem -Recurse", "allow 0");
-    check("allow PowerShell(Get-* *)", "PowerShell: GET-ITEM x", "allow 0");
-    check("allow Bash(Git:*)", "Bash: git status", "passthrough");
-    check("allow Bash(ls:*)", "PowerShell: ls", "passthrough");
+    check_rules("allow PowerShell(Get-ChildItem:*)", "PowerShell: get-childitem -Recurse", "allow 0");
+    check_rules("allow PowerShell(Get-* *)", "PowerShell: GET-ITEM x", "allow 0");
+    check_rules("allow Bash(Git:*)", "Bash: git status", "passthrough");
+    check_rules("allow Bash(ls:*)", "PowerShell: ls", "passthrough");
 }
 
 #[test]
@@ -309,7 +322,7 @@ fn webfetch_domains() {
     check("allow WebFetch(domain:api.*.example.com)", "WebFetch: https://api.a.b.example.com", "passthrough");
     check("allow WebFetch(domain:*)", "WebFetch: https://anything.test", "allow 0");
     check("allow WebFetch(domain:[::1])", "WebFetch: http://[::1]:3000/", "allow 0");
-    check(rules, "Bash: curl https://example.com", "passthrough");
+    check(rules, "Bash: curl https://example.com", "ask");
 }
 
 #[test]
@@ -331,8 +344,8 @@ fn tool_name_globs() {
     // An unanchored glob is skipped in allow (v2.1.240), honoured in deny and ask.
     check("allow mcp__*", "mcp__github__x", "passthrough");
     check("deny mcp__*", "mcp__github__x", "deny 0");
-    check("deny mcp__*", "Bash: ls", "passthrough");
-    check("allow *", "Bash: ls", "passthrough");
+    check("deny mcp__*", "Bash: npm test", "ask");
+    check("allow *", "Bash: npm test", "ask");
     check("deny *", "Bash: ls", "deny 0");
     check("deny *", "mcp__a__b", "deny 0");
     check("ask B*", "Bash: ls", "ask 0");

@@ -1,0 +1,566 @@
+//! How Claude Code 2.1.332 decides a Bash command against permission rules, from the analysis of
+//! [`crate::analyse_shell`]; reproduced from measurements of the real binary
+//! (`tests/data/bash-2.1.332.json`, 315 cases) and the notes on its pipeline.
+//!
+//! [`decide_bash`] answers allow, ask or deny with the deciding rule and Claude Code's message:
+//!
+//! 1. A whole-tool deny (`Bash`, `Bash(*)`) denies, a whole-tool ask asks.
+//! 2. The line is read. Deny rules are matched against the line and against every command in it,
+//!    nested ones included and seen through wrappers (`env`, `sudo`, `timeout`, `xargs`, paths):
+//!    any match denies the line (a pipeline names the segment).
+//! 3. A line that cannot be checked statically (`$(…)`, `${…}`, `<(…)`, …) asks with the reason;
+//!    only an exact allow rule spelling the whole line, or the whole tool, allows it.
+//! 4. Otherwise: `eval`/`exec`/`find -delete` ask; a `( … )` asks; a pipeline is decided segment
+//!    by segment; each command is decided by ask rules, then its paths, then allow rules (exact,
+//!    prefix `P:*`, wildcard), then the read-only table; output redirection to a file asks
+//!    whatever the rules say; every part must be allowed, and a line that ends up allowed still
+//!    asks for a `&` or a variable set in it.
+//! 5. `bypassPermissions` allows what is left but deny rules, ask rules and a removal of a working
+//!    directory; a whole-tool allow allows the remaining soft asks; `dontAsk` turns every ask into
+//!    a deny.
+
+mod paths;
+mod readonly;
+mod rules;
+
+#[cfg(test)]
+mod tests;
+
+use self::paths::{command_paths, redirection_paths, PathVerdict};
+use self::rules::{Kinds, Rules};
+use crate::matching::shell::strip_output_redirections;
+use crate::shell::{CommandContext, ShellAnalysis};
+use crate::{analyse_shell, Behavior, SimpleCommand, SourcedRule};
+
+/// Claude Code's permission modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum PermissionMode {
+    #[default]
+    Default,
+    AcceptEdits,
+    Plan,
+    DontAsk,
+    BypassPermissions,
+}
+
+impl PermissionMode {
+    /// `default`, `acceptEdits`, `plan`, `dontAsk`, `bypassPermissions`.
+    pub fn parse(text: &str) -> Option<PermissionMode> {
+        Some(match text {
+            "default" => PermissionMode::Default,
+            "acceptEdits" => PermissionMode::AcceptEdits,
+            "plan" => PermissionMode::Plan,
+            "dontAsk" => PermissionMode::DontAsk,
+            "bypassPermissions" => PermissionMode::BypassPermissions,
+            _ => return None,
+        })
+    }
+}
+
+/// Where the command would run. Paths are absolute and `/`-separated; nothing is read from disk.
+#[derive(Debug, Clone, Copy)]
+pub struct BashContext<'a> {
+    /// The working directory, the first of the session's working directories.
+    pub cwd: &'a str,
+    /// More working directories (`--add-dir`).
+    pub additional_dirs: &'a [&'a str],
+    /// For `~` and `$HOME`.
+    pub home: &'a str,
+    pub mode: PermissionMode,
+}
+
+impl<'a> BashContext<'a> {
+    pub fn new(cwd: &'a str, home: &'a str) -> BashContext<'a> {
+        BashContext { cwd, additional_dirs: &[], home, mode: PermissionMode::Default }
+    }
+
+    fn working_dirs(&self) -> impl Iterator<Item = &'a str> + '_ {
+        std::iter::once(self.cwd).chain(self.additional_dirs.iter().copied())
+    }
+
+    /// `'/a', '/b'`, as Claude Code lists them.
+    fn listed_dirs(&self) -> String {
+        self.working_dirs().map(|dir| format!("'{}'", normalize(dir))).collect::<Vec<_>>().join(", ")
+    }
+
+    /// The absolute, normalised path an operand names.
+    fn resolve(&self, operand: &str) -> String {
+        let joined = if operand == "~" || operand == "$HOME" {
+            self.home.to_owned()
+        } else if let Some(rest) = operand.strip_prefix("~/").or_else(|| operand.strip_prefix("$HOME/")) {
+            format!("{}/{rest}", self.home)
+        } else if operand.starts_with('/') {
+            operand.to_owned()
+        } else {
+            format!("{}/{operand}", self.cwd)
+        };
+        normalize(&joined)
+    }
+
+    fn inside(&self, path: &str) -> bool {
+        self.working_dirs()
+            .map(normalize)
+            .any(|dir| path == dir || path.starts_with(&format!("{}/", dir.trim_end_matches('/'))))
+    }
+}
+
+/// `/a/./b/../c//d` → `/a/c/d`.
+fn normalize(path: &str) -> String {
+    let mut segments: Vec<&str> = Vec::new();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                segments.pop();
+            }
+            other => segments.push(other),
+        }
+    }
+    format!("/{}", segments.join("/"))
+}
+
+/// What [`decide_bash`] answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BashDecision {
+    pub behavior: BashBehavior,
+    /// The index of the deciding rule in the caller's list: the deny or ask rule that matched,
+    /// or the (first) allow rule. `None` for read-only commands, modes and refusals.
+    pub rule: Option<usize>,
+    /// Claude Code's message for an ask or a deny; `None` for an allow.
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BashBehavior {
+    Allow,
+    Ask,
+    Deny,
+}
+
+impl BashBehavior {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BashBehavior::Allow => "allow",
+            BashBehavior::Ask => "ask",
+            BashBehavior::Deny => "deny",
+        }
+    }
+}
+
+const TOOL_DENIED: &str = "Permission to use Bash has been denied.";
+const GENERIC_ASK: &str = "Claude requested permissions to use Bash, but you haven't granted it yet.";
+const REQUIRES_APPROVAL: &str = "This command requires approval";
+const SHELL_OPERATORS: &str = "This command uses shell operators that require approval for safety";
+const MULTIPLE_CD: &str = "Multiple directory changes in one command require approval for clarity";
+const BACKGROUND: &str = "This command uses the `&` background operator, which defers execution past approval-time \
+safety checks. Approve only if you trust it.";
+const DONT_ASK: &str = "Permission to use Bash has been denied because Claude Code is running in don't ask mode. \
+IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish \
+this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, \
+e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this \
+restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this \
+capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and \
+why you need this permission. Let the user decide how to proceed.";
+
+fn denied(command: &str) -> String {
+    format!("Permission to use Bash with command {command} has been denied.")
+}
+
+fn parts_message(parts: &[String]) -> String {
+    let list = parts.join(", ");
+    if parts.len() == 1 {
+        format!("This Bash command contains multiple operations. The following part requires approval: {list}")
+    } else {
+        format!("This Bash command contains multiple operations. The following parts require approval: {list}")
+    }
+}
+
+/// The Bash check's verdict, before modes and whole-tool allow rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Verdict {
+    Allow(Option<usize>),
+    Deny {
+        rule: Option<usize>,
+        message: String,
+    },
+    /// `hard`: an ask rule or a safety check, which no whole-tool allow and no mode overrides.
+    Ask {
+        rule: Option<usize>,
+        message: String,
+        hard: bool,
+    },
+    /// Nothing allows it: ask, unless the whole tool is allowed or the mode says otherwise.
+    Passthrough(String),
+}
+
+/// One command of a line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Part {
+    Allow(Option<usize>),
+    Deny(usize),
+    /// `overridable`: a write inside the working directories, which an exact allow rule for the
+    /// whole line also covers.
+    Ask {
+        rule: Option<usize>,
+        message: String,
+        hard: bool,
+        overridable: bool,
+    },
+    Passthrough(String),
+}
+
+/// Decides a Bash command as Claude Code 2.1.332 does; see the module documentation.
+pub fn decide_bash(rules: &[SourcedRule], command: &str, cx: &BashContext<'_>) -> BashDecision {
+    let set = Rules::new(rules);
+    let decision =
+        |behavior, rule, message: Option<&str>| BashDecision { behavior, rule, message: message.map(str::to_owned) };
+    let decided = if let Some(index) = set.whole_tool(Behavior::Deny) {
+        decision(BashBehavior::Deny, Some(index), Some(TOOL_DENIED))
+    } else if let Some(index) = set.whole_tool(Behavior::Ask) {
+        decision(BashBehavior::Ask, Some(index), Some(GENERIC_ASK))
+    } else {
+        let trimmed = command.trim();
+        let verdict = if trimmed.is_empty() {
+            Verdict::Passthrough(REQUIRES_APPROVAL.to_owned())
+        } else {
+            check_line(&set, trimmed, cx)
+        };
+        match verdict {
+            Verdict::Deny { rule, message } => decision(BashBehavior::Deny, rule, Some(&message)),
+            Verdict::Ask { rule, message, hard: true } => decision(BashBehavior::Ask, rule, Some(&message)),
+            _ if cx.mode == PermissionMode::BypassPermissions => decision(BashBehavior::Allow, None, None),
+            Verdict::Allow(rule) => decision(BashBehavior::Allow, rule, None),
+            Verdict::Ask { rule, message, .. } => match set.whole_tool(Behavior::Allow) {
+                Some(index) => decision(BashBehavior::Allow, Some(index), None),
+                None => decision(BashBehavior::Ask, rule, Some(&message)),
+            },
+            Verdict::Passthrough(message) => match set.whole_tool(Behavior::Allow) {
+                Some(index) => decision(BashBehavior::Allow, Some(index), None),
+                None => decision(BashBehavior::Ask, None, Some(&message)),
+            },
+        }
+    };
+    if decided.behavior == BashBehavior::Ask && cx.mode == PermissionMode::DontAsk {
+        return BashDecision { behavior: BashBehavior::Deny, rule: decided.rule, message: Some(DONT_ASK.to_owned()) };
+    }
+    decided
+}
+
+/// The Bash check of one line (or one pipeline segment).
+fn check_line(rules: &Rules<'_>, text: &str, cx: &BashContext<'_>) -> Verdict {
+    let analysis = analyse_shell(text);
+    if let Some(verdict) = deny_sweep(rules, text, &analysis) {
+        return verdict;
+    }
+    match &analysis.refusal {
+        Some(refusal) => {
+            if let Some(index) = rules.find(Behavior::Ask, Kinds::All, text) {
+                return Verdict::Ask { rule: Some(index), message: GENERIC_ASK.to_owned(), hard: true };
+            }
+            if let Some(index) = rules.exact_allow(text) {
+                return Verdict::Allow(Some(index));
+            }
+            Verdict::Ask {
+                rule: None,
+                message: refusal.reason.message(),
+                hard: refusal.reason == crate::RefusalReason::Ambiguous,
+            }
+        }
+        None => check_simple(rules, text, &analysis, cx),
+    }
+}
+
+/// A deny rule matching the line, a pipeline segment, or any command in it, nested ones included.
+fn deny_sweep(rules: &Rules<'_>, text: &str, analysis: &ShellAnalysis) -> Option<Verdict> {
+    if analysis.refusal.is_none() && !analysis.pipe_segments.is_empty() {
+        return analysis.pipe_segments.iter().find_map(|segment| {
+            let segment = strip_output_redirections(segment.slice(text).unwrap_or("").trim());
+            deny_sweep(rules, &segment, &analyse_shell(&segment))
+        });
+    }
+    let index = rules.find(Behavior::Deny, Kinds::All, text).or_else(|| {
+        analysis.commands.iter().find_map(|command| rules.find(Behavior::Deny, Kinds::All, &command.text))
+    })?;
+    Some(Verdict::Deny { rule: Some(index), message: denied(text) })
+}
+
+fn check_simple(rules: &Rules<'_>, text: &str, analysis: &ShellAnalysis, cx: &BashContext<'_>) -> Verdict {
+    let commands: Vec<&SimpleCommand> =
+        analysis.commands.iter().filter(|command| command.context != CommandContext::Refused).collect();
+    if let Some(message) = commands.iter().find_map(|command| refused_semantics(command)) {
+        return Verdict::Ask { rule: None, message, hard: false };
+    }
+    if let Some(index) = rules.find(Behavior::Ask, Kinds::Exact, text) {
+        return Verdict::Ask { rule: Some(index), message: GENERIC_ASK.to_owned(), hard: true };
+    }
+    let whole_allow = rules.find(Behavior::Allow, Kinds::Exact, text);
+    if analysis.subshell {
+        return Verdict::Ask { rule: None, message: SHELL_OPERATORS.to_owned(), hard: false };
+    }
+    if !analysis.pipe_segments.is_empty() {
+        return check_pipeline(rules, text, analysis, cx, whole_allow);
+    }
+    if commands.iter().filter(|command| command.words.first().is_some_and(|w| w.text == "cd")).count() > 1 {
+        return Verdict::Ask { rule: None, message: MULTIPLE_CD.to_owned(), hard: false };
+    }
+    let redirections: Vec<_> = analysis.redirections.iter().collect();
+    let redirected = redirection_paths(&redirections, cx, rules.all);
+    let approved = matches!(redirected, PathVerdict::Fine | PathVerdict::Approved);
+    let parts: Vec<(&SimpleCommand, Part)> =
+        commands.iter().map(|command| (*command, check_command(rules, command, analysis, cx, approved))).collect();
+    if let Some(index) =
+        parts.iter().find_map(|(_, part)| if let Part::Deny(index) = part { Some(*index) } else { None })
+    {
+        return Verdict::Deny { rule: Some(index), message: denied(text) };
+    }
+    let any_ask = parts.iter().any(|(_, part)| matches!(part, Part::Ask { .. }));
+    match redirected {
+        PathVerdict::Deny(index) => return Verdict::Deny { rule: Some(index), message: denied(text) },
+        PathVerdict::AskInside(message) | PathVerdict::AskOutside(message) | PathVerdict::Dangerous(message)
+            if !any_ask =>
+        {
+            return Verdict::Ask { rule: None, message, hard: false };
+        }
+        _ => {}
+    }
+    let pending: Vec<&(&SimpleCommand, Part)> =
+        parts.iter().filter(|(_, part)| !matches!(part, Part::Allow(_))).collect();
+    let overridable = |part: &Part| matches!(part, Part::Passthrough(_) | Part::Ask { overridable: true, .. });
+    if whole_allow.is_some() && pending.iter().all(|(_, part)| overridable(part)) {
+        return finish_allow(analysis, whole_allow);
+    }
+    if let [(_, Part::Ask { rule, message, hard, .. })] = pending.as_slice() {
+        return Verdict::Ask { rule: *rule, message: message.clone(), hard: *hard };
+    }
+    if pending.is_empty() {
+        let rule = parts.iter().find_map(|(_, part)| if let Part::Allow(rule) = part { *rule } else { None });
+        return finish_allow(analysis, rule);
+    }
+    if let [(_, Part::Passthrough(message))] = parts.as_slice() {
+        return Verdict::Passthrough(message.clone());
+    }
+    let hard = pending.iter().any(|(_, part)| matches!(part, Part::Ask { hard: true, .. }));
+    let names: Vec<String> = pending.iter().map(|(command, _)| strip_output_redirections(&command.text)).collect();
+    if hard {
+        Verdict::Ask { rule: None, message: parts_message(&names), hard }
+    } else {
+        Verdict::Passthrough(parts_message(&names))
+    }
+}
+
+/// Each `|` segment is checked as a line of its own; every one must be allowed.
+fn check_pipeline(
+    rules: &Rules<'_>,
+    text: &str,
+    analysis: &ShellAnalysis,
+    cx: &BashContext<'_>,
+    whole_allow: Option<usize>,
+) -> Verdict {
+    let mut pending = Vec::new();
+    let mut hard = false;
+    let mut first_rule = None;
+    for segment in &analysis.pipe_segments {
+        let segment = strip_output_redirections(segment.slice(text).unwrap_or("").trim());
+        match check_line(rules, &segment, cx) {
+            deny @ Verdict::Deny { .. } => return deny,
+            Verdict::Allow(rule) => first_rule = first_rule.or(rule),
+            Verdict::Ask { hard: is_hard, .. } => {
+                hard |= is_hard;
+                pending.push(segment);
+            }
+            Verdict::Passthrough(_) => pending.push(segment),
+        }
+    }
+    let redirections: Vec<_> = analysis.redirections.iter().collect();
+    match redirection_paths(&redirections, cx, rules.all) {
+        PathVerdict::Deny(index) => return Verdict::Deny { rule: Some(index), message: denied(text) },
+        PathVerdict::AskInside(message) | PathVerdict::AskOutside(message) | PathVerdict::Dangerous(message)
+            if pending.is_empty() =>
+        {
+            return Verdict::Ask { rule: None, message, hard: false };
+        }
+        _ => {}
+    }
+    if pending.is_empty() {
+        return finish_allow(analysis, first_rule);
+    }
+    if whole_allow.is_some() && !hard {
+        return finish_allow(analysis, whole_allow);
+    }
+    if hard {
+        Verdict::Ask { rule: None, message: parts_message(&pending), hard }
+    } else {
+        Verdict::Passthrough(parts_message(&pending))
+    }
+}
+
+/// An allowed line still asks when it runs something in the background or sets a variable.
+fn finish_allow(analysis: &ShellAnalysis, rule: Option<usize>) -> Verdict {
+    if analysis.background {
+        return Verdict::Ask { rule: None, message: BACKGROUND.to_owned(), hard: false };
+    }
+    if !analysis.bare_assignments.is_empty() {
+        return Verdict::Ask { rule: None, message: crate::RefusalReason::VariableSet.message(), hard: false };
+    }
+    Verdict::Allow(rule)
+}
+
+/// One command: ask rules, then its paths, then allow rules, then the read-only table.
+/// `redirections_approved`: the line's file redirections, if any, are approved (by the mode or
+/// an `Edit(…)` rule), so they do not stop a read-only command.
+fn check_command(
+    rules: &Rules<'_>,
+    command: &SimpleCommand,
+    analysis: &ShellAnalysis,
+    cx: &BashContext<'_>,
+    redirections_approved: bool,
+) -> Part {
+    let text = command.text.as_str();
+    if let Some(index) = rules.find(Behavior::Deny, Kinds::All, text) {
+        return Part::Deny(index);
+    }
+    if let Some(index) = rules
+        .find(Behavior::Ask, Kinds::Exact, text)
+        .or_else(|| rules.find(Behavior::Ask, Kinds::PrefixOrWildcard, text))
+    {
+        return Part::Ask { rule: Some(index), message: GENERIC_ASK.to_owned(), hard: true, overridable: false };
+    }
+    let paths = command_paths(command, cx, rules.all);
+    match &paths {
+        PathVerdict::Deny(index) => return Part::Deny(*index),
+        PathVerdict::Dangerous(message) => {
+            return Part::Ask { rule: None, message: message.clone(), hard: true, overridable: false }
+        }
+        PathVerdict::AskOutside(message) => {
+            return Part::Ask { rule: None, message: message.clone(), hard: false, overridable: false }
+        }
+        PathVerdict::AskInside(_) | PathVerdict::Fine | PathVerdict::Approved => {}
+    }
+    if let Some(index) = rules
+        .find(Behavior::Allow, Kinds::Exact, text)
+        .or_else(|| rules.find(Behavior::Allow, Kinds::PrefixOrWildcard, text))
+    {
+        return Part::Allow(Some(index));
+    }
+    if paths == PathVerdict::Approved || is_read_only(command, analysis, redirections_approved) {
+        return Part::Allow(None);
+    }
+    match paths {
+        PathVerdict::AskInside(message) => Part::Ask { rule: None, message, hard: false, overridable: true },
+        _ => Part::Passthrough(REQUIRES_APPROVAL.to_owned()),
+    }
+}
+
+/// Commands Claude Code refuses on what they do: running text as code, `find` actions (also
+/// behind wrappers: `nohup find . -delete`).
+fn refused_semantics(command: &SimpleCommand) -> Option<String> {
+    let name = command.words.first()?.text.as_str();
+    if matches!(name, "eval" | "exec") {
+        return Some(format!("'{name}' evaluates arguments as shell code"));
+    }
+    let words = command.program_words();
+    let name = words.first()?.text.as_str();
+    match name {
+        "eval" => Some(format!("'{name}' evaluates arguments as shell code")),
+        "find" => words.iter().skip(1).find(|w| readonly::FIND_ACTIONS.contains(&w.text.as_str())).map(|action| {
+            format!(
+                "find with '{}' executes commands or modifies files — cannot be auto-allowed by a Bash(find:*) prefix rule",
+                action.text
+            )
+        }),
+        _ => None,
+    }
+}
+
+/// Environment variables that cannot change what a read-only command does.
+const SAFE_ASSIGNMENTS: &[&str] = &[
+    "CI",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "COLORTERM",
+    "COLUMNS",
+    "DEBIAN_FRONTEND",
+    "FORCE_COLOR",
+    "GIT_TERMINAL_PROMPT",
+    "LANG",
+    "LANGUAGE",
+    "LC_ALL",
+    "LC_COLLATE",
+    "LC_CTYPE",
+    "LC_MESSAGES",
+    "LC_NUMERIC",
+    "LC_TIME",
+    "LINES",
+    "NODE_ENV",
+    "NO_COLOR",
+    "PYTHONDONTWRITEBYTECODE",
+    "PYTHONUNBUFFERED",
+    "RUST_BACKTRACE",
+    "RUST_LOG",
+    "TERM",
+    "TZ",
+];
+
+/// Read-only without a rule: the line has no subshell, `&`, variable set or output redirection to
+/// a file, and does not combine `cd` with `git`; the command's assignments are safe, its
+/// expansions are `$HOME` or substitutions of read-only commands, and its words are in the table.
+fn is_read_only(command: &SimpleCommand, analysis: &ShellAnalysis, redirections_approved: bool) -> bool {
+    if analysis.subshell
+        || analysis.background
+        || !analysis.bare_assignments.is_empty()
+        || (!redirections_approved && analysis.redirections.iter().any(|r| r.writes_file()))
+    {
+        return false;
+    }
+    // `git` after a `cd` may run in another repository's configuration.
+    let names: Vec<&str> = analysis.commands.iter().filter_map(|c| c.words.first()).map(|w| w.text.as_str()).collect();
+    if names.contains(&"cd") && command.words.first().is_some_and(|w| w.text == "git") {
+        return false;
+    }
+    let safe_assignment = |name: &str, value: &str| {
+        (SAFE_ASSIGNMENTS.contains(&name) || name.starts_with("GO"))
+            && !value.is_empty()
+            && value.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'))
+    };
+    if !command.assignments.iter().all(|a| safe_assignment(&a.name, &a.value)) {
+        return false;
+    }
+    if command.words.iter().any(|word| word.dynamic && !expansions_are_known(&word.text)) {
+        return false;
+    }
+    let nested_read_only = analysis
+        .commands
+        .iter()
+        .filter(|nested| {
+            nested.context == CommandContext::QuotedSubstitution
+                && !std::ptr::eq(*nested, command)
+                && nested.span.start >= command.span.start
+                && nested.span.end <= command.span.end
+        })
+        .all(|nested| is_read_only(nested, analysis, redirections_approved));
+    let words: Vec<&str> = command.words.iter().map(|w| w.text.as_str()).collect();
+    nested_read_only && readonly::is_read_only(&words)
+}
+
+/// Every `$NAME` in the word is `$HOME` or an environment placeholder (substitutions and
+/// arithmetic were already accepted by the analysis).
+fn expansions_are_known(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(offset) = text[at..].find('$') {
+        let start = at + offset + 1;
+        let end = start + bytes[start..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+        let name = &text[start..end];
+        if !name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit()) && name != "HOME" {
+            let quoted_env = [
+                "PWD", "OLDPWD", "USER", "LOGNAME", "SHELL", "PATH", "HOSTNAME", "UID", "EUID", "PPID", "TMPDIR",
+                "SHLVL",
+            ];
+            if !quoted_env.contains(&name) {
+                return false;
+            }
+        }
+        at = end.max(start);
+    }
+    true
+}

@@ -1,0 +1,252 @@
+//! Where a command reads and writes (Claude Code 2.1.332's path constraints): the working
+//! directories, output and input redirections, the path arguments of commands that create,
+//! change or remove files, or read them, and removals of a working directory.
+//!
+//! Paths are resolved lexically against the session's directory (`~` is home); the file system is
+//! never consulted, so a symbolic link is judged by its own path.
+
+use super::{BashContext, PermissionMode};
+use crate::{Behavior, Redirection, SimpleCommand, ToolCall};
+
+/// What the path check says about one command or redirection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum PathVerdict {
+    Fine,
+    /// Every path written is approved by the mode (`acceptEdits`, inside) or an `Edit(…)` rule.
+    Approved,
+    /// An `Edit(…)` deny rule covers a written path.
+    Deny(usize),
+    /// A write inside the working directories: an allow rule for the command overrides it.
+    AskInside(String),
+    /// A write or read outside them: only the whole tool (`Bash`, `Bash(*)`) overrides it.
+    AskOutside(String),
+    /// Removing a working directory or a parent of one: nothing overrides it.
+    Dangerous(String),
+}
+
+impl PathVerdict {
+    /// Keeps the stricter of two verdicts (the first one of a kind wins).
+    fn or(self, other: PathVerdict) -> PathVerdict {
+        if other.rank() > self.rank() {
+            other
+        } else {
+            self
+        }
+    }
+    fn rank(&self) -> u8 {
+        match self {
+            PathVerdict::Fine => 0,
+            PathVerdict::Approved => 1,
+            PathVerdict::AskInside(_) => 2,
+            PathVerdict::AskOutside(_) => 3,
+            PathVerdict::Dangerous(_) => 4,
+            PathVerdict::Deny(_) => 5,
+        }
+    }
+}
+
+/// Commands whose operands are written (created, changed or removed).
+const WRITERS: &[&str] = &["touch", "mkdir", "rm", "rmdir", "mv", "cp", "tee", "ln", "truncate", "install"];
+
+/// Commands whose operands are read, and the verb of Claude Code's message (measured for `cat`,
+/// `ls` and `cd`; capc says "read files from" for the others).
+const READERS: &[(&str, &str)] = &[
+    ("cat", "concatenate files from"),
+    ("cd", "change directories to"),
+    ("ls", "list files in"),
+    ("cmp", "read files from"),
+    ("cut", "read files from"),
+    ("diff", "read files from"),
+    ("du", "read files from"),
+    ("file", "read files from"),
+    ("find", "read files from"),
+    ("grep", "read files from"),
+    ("egrep", "read files from"),
+    ("fgrep", "read files from"),
+    ("head", "read files from"),
+    ("hexdump", "read files from"),
+    ("jq", "read files from"),
+    ("less", "read files from"),
+    ("more", "read files from"),
+    ("nl", "read files from"),
+    ("od", "read files from"),
+    ("rev", "read files from"),
+    ("rg", "read files from"),
+    ("sed", "read files from"),
+    ("sort", "read files from"),
+    ("stat", "read files from"),
+    ("strings", "read files from"),
+    ("tac", "read files from"),
+    ("tail", "read files from"),
+    ("tree", "read files from"),
+    ("uniq", "read files from"),
+    ("wc", "read files from"),
+];
+
+/// The path constraints of one simple command's operands. Wrappers are seen through:
+/// `timeout 5 rm -rf /` removes `/`.
+pub(crate) fn command_paths(
+    command: &SimpleCommand,
+    cx: &BashContext<'_>,
+    rules: &[crate::SourcedRule],
+) -> PathVerdict {
+    let words = command.program_words();
+    let Some(name) = words.first().map(|w| w.text.as_str()) else { return PathVerdict::Fine };
+    let operands = operands(words);
+    let mut verdict = PathVerdict::Fine;
+    let sed_in_place = name == "sed" && words.iter().any(|w| w.text == "-i" || w.text.starts_with("--in-place"));
+    if WRITERS.contains(&name) || sed_in_place {
+        // `cp` and `ln` write their last operand; `sed -i` its files (after the script).
+        let written: Vec<&str> = match name {
+            "cp" | "ln" | "install" => operands.last().copied().into_iter().collect(),
+            "sed" => operands.iter().skip(1).copied().collect(),
+            _ => operands.clone(),
+        };
+        for operand in written {
+            let path = cx.resolve(operand);
+            if name == "rm" || name == "rmdir" {
+                if let Some(dangerous) = dangerous_removal(&path, cx) {
+                    return PathVerdict::Dangerous(dangerous);
+                }
+            }
+            verdict = verdict.or(write_verdict(name, &path, cx, rules, false));
+        }
+        return verdict;
+    }
+    if let Some((_, verb)) = READERS.iter().find(|(reader, _)| *reader == name) {
+        let read: Vec<&str> = match name {
+            // The first operand is a pattern, a script or a filter.
+            "grep" | "egrep" | "fgrep" | "rg" | "sed" | "jq" => operands.iter().skip(1).copied().collect(),
+            // Paths come before the first expression.
+            "find" => words[1..]
+                .iter()
+                .map(|w| w.text.as_str())
+                .take_while(|w| !w.starts_with('-') && *w != "(" && *w != "!")
+                .collect(),
+            _ => operands,
+        };
+        for operand in read {
+            let path = cx.resolve(operand);
+            if path != "/dev/null" && !cx.inside(&path) && !allowed_by(rules, "Read", &path, cx) {
+                return PathVerdict::AskOutside(format!(
+                    "{name} in '{path}' was blocked. For security, Claude Code may only {verb} the allowed working \
+                     directories for this session: {}.",
+                    cx.listed_dirs()
+                ));
+            }
+        }
+    }
+    verdict
+}
+
+/// The path constraints of redirections: writes to files, and reads from outside.
+pub(crate) fn redirection_paths(
+    redirections: &[&Redirection],
+    cx: &BashContext<'_>,
+    rules: &[crate::SourcedRule],
+) -> PathVerdict {
+    let mut verdict = PathVerdict::Fine;
+    for redirection in redirections {
+        if redirection.writes_file() {
+            let path = cx.resolve(&redirection.target);
+            verdict = verdict.or(write_verdict("Output redirection", &path, cx, rules, true));
+        } else if redirection.reads_file() {
+            let path = cx.resolve(&redirection.target);
+            if path != "/dev/null" && !cx.inside(&path) && !allowed_by(rules, "Read", &path, cx) {
+                verdict = verdict.or(PathVerdict::AskOutside(format!(
+                    "Input redirection from '{path}' was blocked. For security, Claude Code may only read files in \
+                     the allowed working directories for this session: {}.",
+                    cx.listed_dirs()
+                )));
+            }
+        }
+    }
+    verdict
+}
+
+fn write_verdict(
+    what: &str,
+    path: &str,
+    cx: &BashContext<'_>,
+    rules: &[crate::SourcedRule],
+    redirection: bool,
+) -> PathVerdict {
+    if let Some(index) = matching_rule(rules, Behavior::Deny, "Edit", path, cx) {
+        return PathVerdict::Deny(index);
+    }
+    if allowed_by(rules, "Edit", path, cx) {
+        return PathVerdict::Approved;
+    }
+    let subject = if redirection { format!("{what} to '{path}'") } else { format!("{what} in '{path}'") };
+    if cx.inside(path) {
+        if cx.mode == PermissionMode::AcceptEdits {
+            return PathVerdict::Approved;
+        }
+        PathVerdict::AskInside(format!(
+            "{subject} needs approval. The path is inside the working directories for this session ({}), and Claude \
+             Code asks before a shell command creates, changes or removes files there.",
+            cx.listed_dirs()
+        ))
+    } else {
+        PathVerdict::AskOutside(format!(
+            "{subject} needs approval. The path is outside the working directories for this session ({}). Allowing \
+             runs the command as written.",
+            cx.listed_dirs()
+        ))
+    }
+}
+
+/// `rm` of `/`, home, a working directory or a parent of one.
+fn dangerous_removal(path: &str, cx: &BashContext<'_>) -> Option<String> {
+    let is_parent_or_same = |dir: &str| dir == path || path == "/" || dir.starts_with(&format!("{path}/"));
+    let dangerous = path == "/" || path == cx.home || cx.working_dirs().any(is_parent_or_same);
+    dangerous.then(|| {
+        format!(
+            "Dangerous rm operation detected: '{path}'\n\nThis command would remove a workspace directory (the working \
+             directory, an additional working directory, or one of their parent directories). This requires explicit \
+             approval and cannot be auto-allowed by permission rules."
+        )
+    })
+}
+
+/// The operands of a command: its words after the name that are not options (`--` ends options).
+fn operands(words: &[crate::ShellWord]) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut options = true;
+    for word in words.iter().skip(1) {
+        let text = word.text.as_str();
+        if options && text == "--" {
+            options = false;
+            continue;
+        }
+        if options && text.starts_with('-') && text != "-" {
+            continue;
+        }
+        out.push(text);
+    }
+    out
+}
+
+fn allowed_by(rules: &[crate::SourcedRule], tool: &str, path: &str, cx: &BashContext<'_>) -> bool {
+    matching_rule(rules, Behavior::Allow, tool, path, cx).is_some()
+}
+
+/// The first path rule (`Edit(…)`, `Read(…)`) of `behavior` covering `path` for `tool`.
+fn matching_rule(
+    rules: &[crate::SourcedRule],
+    behavior: Behavior,
+    tool: &str,
+    path: &str,
+    cx: &BashContext<'_>,
+) -> Option<usize> {
+    let call = ToolCall::new(tool).with_primary(path);
+    rules.iter().position(|rule| {
+        rule.behavior == behavior
+            && rule.rule.content.is_some()
+            && rule.rule.matches(
+                behavior,
+                &call,
+                &crate::MatchContext { cwd: cx.cwd, home: cx.home, settings_dir: rule.settings_dir.as_deref() },
+            )
+    })
+}

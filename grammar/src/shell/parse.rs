@@ -1,0 +1,995 @@
+//! A recursive-descent parser for the Bash command language, into the syntax tree of `ast.rs`.
+//!
+//! Written by hand rather than in pest because Bash's lexing depends on what was parsed before:
+//! a here-document's body starts at the next newline and ends at a delimiter chosen by an earlier
+//! word, `)` closes a `case` pattern or a `$(…)` depending on where it stands, reserved words count
+//! only in command position, and `"…$(…"…")…"` nests quoting inside quoting. Each construct has one
+//! function here, named after it. Nesting is bounded ([`MAX_DEPTH`]), so no input can exhaust the
+//! stack, and every loop consumes input, so parsing is linear.
+
+use super::ast::{
+    Assignment, Command, Compound, Heredoc, List, ListItem, Operator, Part, Pipeline, RedirOp, Redirect, Simple, Word,
+};
+use crate::Span;
+
+/// The `&&`/`||` pipelines after the first one of an and-or list.
+type AndOrRest = Vec<(Operator, Span, Pipeline)>;
+
+/// How deeply constructs may nest (`$(`, `(`, `{`, `if`, quotes inside substitutions…).
+pub(crate) const MAX_DEPTH: usize = 64;
+
+/// Why a line could not be parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// A quote, backtick, `${`, `$((` or here-document never closed, or a token where none fits.
+    Syntax,
+    /// A `$(`, `<(`, `>(` or `(` never closed: the shells may disagree about where it ends.
+    Unclosed,
+    /// Nesting deeper than [`MAX_DEPTH`].
+    TooDeep,
+}
+
+pub(crate) fn parse(source: &str) -> Result<List, Failure> {
+    let mut parser = Parser { src: source, pos: 0, depth: 0, pending: Vec::new() };
+    let list = parser.list(Stop::Eof)?;
+    if parser.pos < source.len() {
+        return Err(Failure::Syntax);
+    }
+    if !parser.pending.is_empty() {
+        // A here-document on the last line with no body: bash reads an empty one.
+        parser.read_heredoc_bodies();
+    }
+    Ok(list)
+}
+
+/// What ends a list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Eof,
+    /// `)` of a subshell or `$(…)`.
+    Paren,
+    /// One of these reserved words.
+    Words(&'static [&'static str]),
+    /// `;;`, `;&`, `;;&` or `esac` in a `case` arm.
+    CaseArm,
+}
+
+struct Parser<'s> {
+    src: &'s str,
+    pos: usize,
+    depth: usize,
+    /// Here-documents whose bodies start at the next newline: where to store each body.
+    pending: Vec<PendingHeredoc>,
+}
+
+/// The body is skipped, not kept: a quoted one is literal text, an unquoted one is refused.
+struct PendingHeredoc {
+    delimiter: String,
+    strip_tabs: bool,
+}
+
+const RESERVED: &[&str] = &[
+    "if", "then", "elif", "else", "fi", "while", "until", "do", "done", "for", "in", "case", "esac", "select",
+    "function", "{", "}", "!", "[[", "]]",
+];
+
+fn is_blank(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+/// Characters that end an unquoted word.
+fn is_meta(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'<' | b'>' | b'(' | b')')
+}
+
+fn is_name_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_'
+}
+
+fn is_name_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+impl<'s> Parser<'s> {
+    fn peek(&self) -> Option<u8> {
+        self.src.as_bytes().get(self.pos).copied()
+    }
+    fn peek_at(&self, offset: usize) -> Option<u8> {
+        self.src.as_bytes().get(self.pos + offset).copied()
+    }
+    fn rest(&self) -> &'s str {
+        self.src.get(self.pos..).unwrap_or("")
+    }
+    fn eat(&mut self, text: &str) -> bool {
+        if self.rest().starts_with(text) {
+            self.pos += text.len();
+            true
+        } else {
+            false
+        }
+    }
+    fn enter(&mut self) -> Result<(), Failure> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            Err(Failure::TooDeep)
+        } else {
+            Ok(())
+        }
+    }
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Spaces, tabs and backslash-newline continuations.
+    fn blanks(&mut self) {
+        loop {
+            match self.peek() {
+                Some(b) if is_blank(b) => self.pos += 1,
+                Some(b'\\') if self.peek_at(1) == Some(b'\n') => self.pos += 2,
+                _ => return,
+            }
+        }
+    }
+
+    /// Blanks, then a comment (`#` where a word would start) up to, not including, its newline.
+    fn blanks_and_comment(&mut self) {
+        self.blanks();
+        if self.peek() == Some(b'#') {
+            self.pos += self.rest().find('\n').unwrap_or(self.rest().len());
+        }
+    }
+
+    /// Blanks, comments and newlines (reading here-document bodies at each newline).
+    fn linebreaks(&mut self) {
+        loop {
+            self.blanks_and_comment();
+            if self.peek() == Some(b'\n') {
+                self.newline();
+            } else {
+                return;
+            }
+        }
+    }
+
+    /// Consumes one newline, then the bodies of the here-documents opened on its line.
+    fn newline(&mut self) {
+        self.pos += 1;
+        self.read_heredoc_bodies();
+    }
+
+    fn read_heredoc_bodies(&mut self) {
+        for pending in std::mem::take(&mut self.pending) {
+            loop {
+                if self.pos >= self.src.len() {
+                    break; // bash reads to the end of input, with a warning
+                }
+                let rest = self.rest();
+                let (line, advance) = match rest.find('\n') {
+                    Some(at) => (&rest[..at], at + 1),
+                    None => (rest, rest.len()),
+                };
+                self.pos += advance;
+                let compared = if pending.strip_tabs { line.trim_start_matches('\t') } else { line };
+                if compared == pending.delimiter {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// A reserved word at the current position (followed by a word boundary), without consuming it.
+    fn keyword(&self) -> Option<&'static str> {
+        let rest = self.rest();
+        RESERVED.iter().copied().find(|word| {
+            rest.starts_with(word) && rest.as_bytes().get(word.len()).is_none_or(|&b| is_meta(b) || b == b'\r')
+        })
+    }
+
+    fn at_stop(&self, stop: Stop) -> bool {
+        match self.peek() {
+            None => true,
+            Some(b')') => matches!(stop, Stop::Paren | Stop::CaseArm),
+            Some(_) => match stop {
+                Stop::Words(words) => self.keyword().is_some_and(|k| words.contains(&k)),
+                Stop::CaseArm => {
+                    self.rest().starts_with(";;") || self.rest().starts_with(";&") || self.keyword() == Some("esac")
+                }
+                Stop::Eof | Stop::Paren => false,
+            },
+        }
+    }
+
+    /// `list := { and-or separator }`, up to `stop` (not consumed).
+    fn list(&mut self, stop: Stop) -> Result<List, Failure> {
+        self.enter()?;
+        let mut items: Vec<ListItem> = Vec::new();
+        loop {
+            self.linebreaks();
+            if self.at_stop(stop) {
+                break;
+            }
+            let start = self.pos;
+            let (first, rest) = self.and_or()?;
+            let mut item = ListItem { first, rest, separator: None, span: Span::new(start, self.pos) };
+            self.blanks_and_comment();
+            match self.peek() {
+                Some(b';') if !self.rest().starts_with(";;") && !self.rest().starts_with(";&") => {
+                    item.separator = Some((Operator::Semicolon, Span::new(self.pos, self.pos + 1)));
+                    self.pos += 1;
+                }
+                Some(b'&') if !self.rest().starts_with("&&") => {
+                    item.separator = Some((Operator::Background, Span::new(self.pos, self.pos + 1)));
+                    self.pos += 1;
+                }
+                Some(b'\n') => {
+                    item.separator = Some((Operator::Newline, Span::new(self.pos, self.pos + 1)));
+                    self.newline();
+                }
+                _ => {
+                    items.push(item);
+                    if self.at_stop(stop) {
+                        break;
+                    }
+                    return Err(Failure::Syntax);
+                }
+            }
+            items.push(item);
+        }
+        self.leave();
+        Ok(List { items })
+    }
+
+    /// `and-or := pipeline { ("&&" | "||") linebreaks pipeline }`.
+    fn and_or(&mut self) -> Result<(Pipeline, AndOrRest), Failure> {
+        let first = self.pipeline()?;
+        let mut rest = Vec::new();
+        loop {
+            self.blanks_and_comment();
+            let op = if self.rest().starts_with("&&") {
+                Operator::And
+            } else if self.rest().starts_with("||") {
+                Operator::Or
+            } else {
+                break;
+            };
+            let span = Span::new(self.pos, self.pos + 2);
+            self.pos += 2;
+            self.linebreaks();
+            rest.push((op, span, self.pipeline()?));
+        }
+        Ok((first, rest))
+    }
+
+    /// `pipeline := [ "!" ] command { ("|" | "|&") linebreaks command }`.
+    fn pipeline(&mut self) -> Result<Pipeline, Failure> {
+        self.blanks_and_comment();
+        let start = self.pos;
+        let mut negated = false;
+        while self.keyword() == Some("!") {
+            self.pos += 1;
+            negated = true;
+            self.blanks();
+        }
+        let mut commands = vec![self.command()?];
+        let mut pipes = Vec::new();
+        loop {
+            self.blanks_and_comment();
+            if self.peek() != Some(b'|') || self.peek_at(1) == Some(b'|') {
+                break;
+            }
+            let (op, len) = if self.peek_at(1) == Some(b'&') { (Operator::PipeAll, 2) } else { (Operator::Pipe, 1) };
+            pipes.push((op, Span::new(self.pos, self.pos + len)));
+            self.pos += len;
+            self.linebreaks();
+            commands.push(self.command()?);
+        }
+        Ok(Pipeline { negated, commands, pipes, span: Span::new(start, self.pos) })
+    }
+
+    fn command(&mut self) -> Result<Command, Failure> {
+        self.blanks_and_comment();
+        let start = self.pos;
+        let compound = match self.keyword() {
+            Some("{") => {
+                self.pos += 1;
+                let body = self.list(Stop::Words(&["}"]))?;
+                self.expect_word("}")?;
+                Some(Compound::Group(body))
+            }
+            Some("if") => Some(self.if_clause()?),
+            Some(word @ ("while" | "until")) => {
+                self.pos += word.len();
+                let condition = self.list(Stop::Words(&["do"]))?;
+                let body = self.do_group()?;
+                Some(Compound::Loop { condition, body })
+            }
+            Some(word @ ("for" | "select")) => {
+                self.pos += word.len();
+                Some(self.for_clause(word == "select")?)
+            }
+            Some("case") => Some(self.case_clause()?),
+            Some("[[") => Some(self.double_bracket()?),
+            Some("function") => {
+                self.pos += "function".len();
+                self.blanks();
+                self.word()?.ok_or(Failure::Syntax)?;
+                self.blanks();
+                if self.eat("(") {
+                    self.blanks();
+                    if !self.eat(")") {
+                        return Err(Failure::Syntax);
+                    }
+                }
+                self.linebreaks();
+                let body = self.command()?;
+                return Ok(Command::FunctionDefinition { body: Box::new(body), span: Span::new(start, self.pos) });
+            }
+            Some("then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}") => return Err(Failure::Syntax),
+            _ if self.rest().starts_with("((") => Some(self.arithmetic_command()?),
+            _ if self.peek() == Some(b'(') => {
+                self.enter()?;
+                self.pos += 1;
+                let body = self.list(Stop::Paren)?;
+                if !self.eat(")") {
+                    return Err(Failure::Unclosed);
+                }
+                self.leave();
+                Some(Compound::Subshell(body))
+            }
+            _ => None,
+        };
+        match compound {
+            Some(kind) => {
+                let mut redirects = Vec::new();
+                loop {
+                    self.blanks();
+                    match self.redirect()? {
+                        Some(redirect) => redirects.push(redirect),
+                        None => break,
+                    }
+                }
+                Ok(Command::Compound { kind, redirects, span: Span::new(start, self.pos) })
+            }
+            None => self.simple(start),
+        }
+    }
+
+    fn expect_word(&mut self, word: &str) -> Result<(), Failure> {
+        self.linebreaks();
+        if self.keyword() == Some(word) || (word == "}" && self.peek() == Some(b'}')) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            Err(Failure::Syntax)
+        }
+    }
+
+    fn do_group(&mut self) -> Result<List, Failure> {
+        self.expect_word("do")?;
+        let body = self.list(Stop::Words(&["done"]))?;
+        self.expect_word("done")?;
+        Ok(body)
+    }
+
+    fn if_clause(&mut self) -> Result<Compound, Failure> {
+        self.pos += "if".len();
+        let mut branches = Vec::new();
+        loop {
+            let condition = self.list(Stop::Words(&["then"]))?;
+            self.expect_word("then")?;
+            let body = self.list(Stop::Words(&["elif", "else", "fi"]))?;
+            branches.push((condition, body));
+            self.linebreaks();
+            match self.keyword() {
+                Some("elif") => self.pos += "elif".len(),
+                Some("else") => {
+                    self.pos += "else".len();
+                    let otherwise = self.list(Stop::Words(&["fi"]))?;
+                    self.expect_word("fi")?;
+                    return Ok(Compound::If { branches, otherwise: Some(otherwise) });
+                }
+                Some("fi") => {
+                    self.pos += "fi".len();
+                    return Ok(Compound::If { branches, otherwise: None });
+                }
+                _ => return Err(Failure::Syntax),
+            }
+        }
+    }
+
+    fn for_clause(&mut self, select: bool) -> Result<Compound, Failure> {
+        self.blanks();
+        if self.rest().starts_with("((") {
+            self.arithmetic_text()?;
+            self.blanks();
+            if self.peek() == Some(b';') {
+                self.pos += 1;
+            }
+            let body = self.do_group()?;
+            return Ok(Compound::CountingFor { body });
+        }
+        let name = self.word()?.ok_or(Failure::Syntax)?;
+        name.literal().ok_or(Failure::Syntax)?;
+        self.linebreaks();
+        let mut words = None;
+        if self.keyword() == Some("in") {
+            self.pos += 2;
+            let mut list = Vec::new();
+            loop {
+                self.blanks();
+                match self.peek() {
+                    Some(b';' | b'\n') | None => break,
+                    _ => list.push(self.word()?.ok_or(Failure::Syntax)?),
+                }
+            }
+            words = Some(list);
+        }
+        self.blanks();
+        if self.peek() == Some(b';') {
+            self.pos += 1;
+        }
+        let body = self.do_group()?;
+        Ok(Compound::For { words, body, select })
+    }
+
+    fn case_clause(&mut self) -> Result<Compound, Failure> {
+        self.pos += "case".len();
+        self.blanks();
+        let subject = self.word()?.ok_or(Failure::Syntax)?;
+        self.linebreaks();
+        if self.keyword() != Some("in") {
+            return Err(Failure::Syntax);
+        }
+        self.pos += 2;
+        let mut arms = Vec::new();
+        loop {
+            self.linebreaks();
+            if self.keyword() == Some("esac") {
+                self.pos += "esac".len();
+                return Ok(Compound::Case { subject, arms });
+            }
+            if self.peek() == Some(b'(') {
+                self.pos += 1;
+            }
+            let mut patterns = Vec::new();
+            loop {
+                self.blanks();
+                patterns.push(self.word()?.ok_or(Failure::Syntax)?);
+                self.blanks();
+                if self.peek() == Some(b'|') {
+                    self.pos += 1;
+                } else {
+                    break;
+                }
+            }
+            if !self.eat(")") {
+                return Err(Failure::Syntax);
+            }
+            let body = self.list(Stop::CaseArm)?;
+            arms.push((patterns, body));
+            self.blanks();
+            if !(self.eat(";;&") || self.eat(";;") || self.eat(";&")) && self.keyword() != Some("esac") {
+                return Err(Failure::Syntax);
+            }
+        }
+    }
+
+    /// `[[ … ]]`: words and the test operators between them, up to `]]`.
+    fn double_bracket(&mut self) -> Result<Compound, Failure> {
+        self.pos += 2;
+        let mut words = Vec::new();
+        loop {
+            self.blanks();
+            if self.keyword() == Some("]]") {
+                self.pos += 2;
+                return Ok(Compound::Test { words });
+            }
+            match self.peek() {
+                None | Some(b'\n') => return Err(Failure::Syntax),
+                Some(b'&') if self.peek_at(1) == Some(b'&') => self.pos += 2,
+                Some(b'|') if self.peek_at(1) == Some(b'|') => self.pos += 2,
+                Some(b'(' | b')' | b'<' | b'>' | b'!') => self.pos += 1,
+                _ => words.push(self.word()?.ok_or(Failure::Syntax)?),
+            }
+        }
+    }
+
+    /// `(( … ))` as a command.
+    fn arithmetic_command(&mut self) -> Result<Compound, Failure> {
+        let text = self.arithmetic_text()?;
+        Ok(Compound::Arithmetic(text))
+    }
+
+    /// From `((` to the matching `))`; the text between them.
+    fn arithmetic_text(&mut self) -> Result<String, Failure> {
+        let start = self.pos + 2;
+        let end = matching_double_paren(self.src, start).ok_or(Failure::Syntax)?;
+        self.pos = end + 2;
+        Ok(self.src[start..end].to_owned())
+    }
+
+    /// `simple := { assignment | redirect } [ word { word | redirect } ]`, or `name () body`.
+    fn simple(&mut self, start: usize) -> Result<Command, Failure> {
+        let mut simple = Simple::default();
+        let mut first: Option<usize> = None;
+        let mut end = start;
+        loop {
+            self.blanks();
+            let Some(b) = self.peek() else { break };
+            if b == b'#' {
+                // A comment (a `#` where a word would start) ends the command; the caller skips it.
+                break;
+            }
+            if let Some(redirect) = self.redirect()? {
+                simple.redirects.push(redirect);
+                continue;
+            }
+            if matches!(b, b'\n' | b';' | b'&' | b'|' | b')') {
+                break;
+            }
+            if b == b'(' {
+                // `name ( )` defines a function.
+                if simple.words.len() == 1 && simple.assignments.is_empty() {
+                    self.pos += 1;
+                    self.blanks();
+                    if !self.eat(")") {
+                        return Err(Failure::Syntax);
+                    }
+                    self.linebreaks();
+                    let body = self.command()?;
+                    return Ok(Command::FunctionDefinition { body: Box::new(body), span: Span::new(start, self.pos) });
+                }
+                return Err(Failure::Syntax);
+            }
+            let word_start = self.pos;
+            if simple.words.is_empty() {
+                if let Some(assignment) = self.assignment()? {
+                    first.get_or_insert(word_start);
+                    end = self.pos;
+                    simple.assignments.push(assignment);
+                    continue;
+                }
+                self.pos = word_start;
+            }
+            match self.word()? {
+                Some(word) => {
+                    first.get_or_insert(word_start);
+                    end = self.pos;
+                    simple.words.push(word);
+                }
+                None => return Err(Failure::Syntax),
+            }
+        }
+        let first = first.unwrap_or(start);
+        simple.span = Span::new(first, end.max(first));
+        Ok(Command::Simple(simple))
+    }
+
+    /// `NAME=value`, `NAME+=value`, `NAME[index]=value`, `NAME=(a b)`; `None` (nothing consumed
+    /// that matters) when the word is not an assignment.
+    fn assignment(&mut self) -> Result<Option<Assignment>, Failure> {
+        let start = self.pos;
+        let bytes = self.src.as_bytes();
+        if !self.peek().is_some_and(is_name_start) {
+            return Ok(None);
+        }
+        let mut at = start + 1;
+        while bytes.get(at).copied().is_some_and(is_name_char) {
+            at += 1;
+        }
+        let name = self.src[start..at].to_owned();
+        if bytes.get(at) == Some(&b'[') {
+            let Some(close) = self.src[at..].find(']') else { return Ok(None) };
+            at += close + 1;
+        }
+        if bytes.get(at) == Some(&b'+') {
+            at += 1;
+        }
+        if bytes.get(at) != Some(&b'=') {
+            return Ok(None);
+        }
+        self.pos = at + 1;
+        if self.peek() == Some(b'(') {
+            self.enter()?;
+            self.pos += 1;
+            let mut values = Vec::new();
+            loop {
+                self.linebreaks();
+                match self.peek() {
+                    Some(b')') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    None => return Err(Failure::Syntax),
+                    _ => values.push(self.word()?.ok_or(Failure::Syntax)?),
+                }
+            }
+            self.leave();
+            return Ok(Some(Assignment { name, value: None, array: true, span: Span::new(start, self.pos) }));
+        }
+        let value = self.word()?;
+        Ok(Some(Assignment { name, value, array: false, span: Span::new(start, self.pos) }))
+    }
+
+    /// A redirection at the current position, or `None` (nothing consumed).
+    fn redirect(&mut self) -> Result<Option<Redirect>, Failure> {
+        let start = self.pos;
+        let rest = self.rest();
+        let bytes = rest.as_bytes();
+        // An optional file descriptor: digits, or `{name}` (a descriptor held in a variable).
+        let mut at = 0;
+        let mut fd: Option<String> = None;
+        let mut fd_variable = false;
+        let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits > 0 && matches!(bytes.get(digits), Some(b'<' | b'>')) {
+            fd = Some(rest[..digits].to_owned());
+            at = digits;
+        } else if bytes.first() == Some(&b'{') {
+            if let Some(close) = rest.find('}') {
+                let name = &rest[1..close];
+                if !name.is_empty()
+                    && name.bytes().all(is_name_char)
+                    && matches!(bytes.get(close + 1), Some(b'<' | b'>'))
+                {
+                    fd = Some(name.to_owned());
+                    fd_variable = true;
+                    at = close + 1;
+                }
+            }
+        }
+        let ops: &[(&str, RedirOp)] = &[
+            ("&>>", RedirOp::AppendAll),
+            ("&>", RedirOp::WriteAll),
+            ("<<<", RedirOp::HereString),
+            ("<<-", RedirOp::HeredocStrip),
+            ("<<", RedirOp::Heredoc),
+            ("<&", RedirOp::DupIn),
+            ("<>", RedirOp::ReadWrite),
+            (">>", RedirOp::Append),
+            (">&", RedirOp::DupOut),
+            (">|", RedirOp::Clobber),
+            ("<", RedirOp::Read),
+            (">", RedirOp::Write),
+        ];
+        let after_fd = &rest[at..];
+        let Some(&(text, op)) = ops.iter().find(|(text, _)| after_fd.starts_with(text)) else {
+            return Ok(None);
+        };
+        // `<(` and `>(` are process substitutions, words of their own.
+        if matches!(op, RedirOp::Read | RedirOp::Write) && after_fd.as_bytes().get(1) == Some(&b'(') {
+            return Ok(None);
+        }
+        if fd.is_some() && matches!(op, RedirOp::AppendAll | RedirOp::WriteAll) {
+            return Ok(None);
+        }
+        self.pos = start + at + text.len();
+        self.blanks();
+        if matches!(op, RedirOp::Heredoc | RedirOp::HeredocStrip) {
+            let delimiter_start = self.pos;
+            let word = self.word()?.ok_or(Failure::Syntax)?;
+            let raw = &self.src[delimiter_start..self.pos];
+            let quoted = raw.contains(['\'', '"', '\\']);
+            self.pending.push(PendingHeredoc { delimiter: word.unquoted(), strip_tabs: op == RedirOp::HeredocStrip });
+            return Ok(Some(Redirect {
+                fd,
+                fd_variable,
+                op,
+                target: Some(word),
+                heredoc: Some(Heredoc { quoted }),
+                span: Span::new(start, self.pos),
+            }));
+        }
+        let target = self.word()?.ok_or(Failure::Syntax)?;
+        Ok(Some(Redirect {
+            fd,
+            fd_variable,
+            op,
+            target: Some(target),
+            heredoc: None,
+            span: Span::new(start, self.pos),
+        }))
+    }
+
+    /// One shell word, or `None` when a word cannot start here.
+    fn word(&mut self) -> Result<Option<Word>, Failure> {
+        let start = self.pos;
+        let mut parts: Vec<Part> = Vec::new();
+        // `<(…)` and `>(…)` are words on their own.
+        if matches!(self.peek(), Some(b'<' | b'>')) && self.peek_at(1) == Some(b'(') {
+            let output = self.peek() == Some(b'>');
+            self.enter()?;
+            self.pos += 2;
+            let body = self.list(Stop::Paren)?;
+            if !self.eat(")") {
+                return Err(Failure::Unclosed);
+            }
+            self.leave();
+            parts.push(Part::ProcessSubstitution { body, output, span: Span::new(start, self.pos) });
+        }
+        while let Some(b) = self.peek() {
+            if is_meta(b) {
+                break;
+            }
+            let at = self.pos;
+            let part = match b {
+                b'\\' => match self.rest()[1..].chars().next() {
+                    Some('\n') => {
+                        self.pos += 2;
+                        continue;
+                    }
+                    Some(c) => {
+                        self.pos += 1 + c.len_utf8();
+                        Part::Escaped { character: c, span: Span::new(at, self.pos) }
+                    }
+                    None => {
+                        self.pos += 1;
+                        Part::Literal { text: "\\".to_owned(), span: Span::new(at, self.pos) }
+                    }
+                },
+                b'\'' => {
+                    let close = self.src[at + 1..].find('\'').ok_or(Failure::Syntax)?;
+                    let text = self.src[at + 1..at + 1 + close].to_owned();
+                    self.pos = at + close + 2;
+                    Part::SingleQuoted { text, span: Span::new(at, self.pos) }
+                }
+                b'"' => self.double_quoted()?,
+                b'$' => match self.dollar(false)? {
+                    Some(part) => part,
+                    None => {
+                        self.pos += 1;
+                        Part::Literal { text: "$".to_owned(), span: Span::new(at, self.pos) }
+                    }
+                },
+                b'`' => self.backquoted()?,
+                _ => {
+                    let rest = self.rest();
+                    let first = rest.chars().next().map_or(1, char::len_utf8);
+                    let len = rest[first..]
+                        .find(|c: char| {
+                            c.is_ascii() && (is_meta(c as u8) || matches!(c, '\\' | '\'' | '"' | '$' | '`'))
+                        })
+                        .map_or(rest.len(), |at| at + first);
+                    self.pos += len;
+                    Part::Literal { text: self.src[at..self.pos].to_owned(), span: Span::new(at, self.pos) }
+                }
+            };
+            match (parts.last_mut(), part) {
+                (Some(Part::Literal { text, span }), Part::Literal { text: more, span: more_span }) => {
+                    text.push_str(&more);
+                    span.end = more_span.end;
+                }
+                (_, part) => parts.push(part),
+            }
+        }
+        if self.pos == start {
+            return Ok(None);
+        }
+        Ok(Some(Word { parts, span: Span::new(start, self.pos) }))
+    }
+
+    /// `"…"`: literal text, escapes of `$`, `` ` ``, `"`, `\`, and expansions.
+    fn double_quoted(&mut self) -> Result<Part, Failure> {
+        let open = self.pos;
+        self.enter()?;
+        self.pos += 1;
+        let mut parts = Vec::new();
+        let mut literal = String::new();
+        loop {
+            let Some(b) = self.peek() else { return Err(Failure::Syntax) };
+            match b {
+                b'"' => {
+                    self.pos += 1;
+                    break;
+                }
+                b'\\' => match self.peek_at(1) {
+                    Some(b'\n') => self.pos += 2,
+                    Some(c @ (b'$' | b'`' | b'"' | b'\\')) => {
+                        literal.push(c as char);
+                        self.pos += 2;
+                    }
+                    _ => {
+                        literal.push('\\');
+                        self.pos += 1;
+                    }
+                },
+                b'$' => match self.dollar(true)? {
+                    Some(part) => {
+                        if !literal.is_empty() {
+                            parts.push(Part::Literal { text: std::mem::take(&mut literal), span: Span::at(self.pos) });
+                        }
+                        parts.push(part);
+                    }
+                    None => {
+                        literal.push('$');
+                        self.pos += 1;
+                    }
+                },
+                b'`' => {
+                    if !literal.is_empty() {
+                        parts.push(Part::Literal { text: std::mem::take(&mut literal), span: Span::at(self.pos) });
+                    }
+                    parts.push(self.backquoted()?);
+                }
+                _ => {
+                    let c = self.rest().chars().next().unwrap_or(' ');
+                    literal.push(c);
+                    self.pos += c.len_utf8();
+                }
+            }
+        }
+        if !literal.is_empty() {
+            parts.push(Part::Literal { text: literal, span: Span::at(self.pos) });
+        }
+        self.leave();
+        Ok(Part::DoubleQuoted { parts, span: Span::new(open, self.pos) })
+    }
+
+    /// An expansion starting with `$`, or `None` for a literal `$`.
+    fn dollar(&mut self, in_double_quotes: bool) -> Result<Option<Part>, Failure> {
+        let start = self.pos;
+        let next = self.peek_at(1);
+        let part = match next {
+            Some(b'(') if self.peek_at(2) == Some(b'(') => {
+                // `$((…))`, unless the parentheses pair up as a subshell inside `$(…)`.
+                match matching_double_paren(self.src, start + 3) {
+                    Some(end) => {
+                        self.pos = end + 2;
+                        Part::Arithmetic {
+                            text: self.src[start + 3..end].to_owned(),
+                            legacy: false,
+                            span: Span::new(start, self.pos),
+                        }
+                    }
+                    None => self.command_substitution()?,
+                }
+            }
+            Some(b'(') => self.command_substitution()?,
+            Some(b'{') => {
+                let end = matching_brace(self.src, start + 2).ok_or(Failure::Syntax)?;
+                self.pos = end + 1;
+                Part::BracedParameter { text: self.src[start + 2..end].to_owned(), span: Span::new(start, self.pos) }
+            }
+            Some(b'[') => {
+                let close = self.src[start + 2..].find(']').ok_or(Failure::Syntax)?;
+                self.pos = start + 2 + close + 1;
+                Part::Arithmetic {
+                    text: self.src[start + 2..start + 2 + close].to_owned(),
+                    legacy: true,
+                    span: Span::new(start, self.pos),
+                }
+            }
+            Some(b'\'') if !in_double_quotes => {
+                let mut at = start + 2;
+                let bytes = self.src.as_bytes();
+                loop {
+                    match bytes.get(at) {
+                        None => return Err(Failure::Syntax),
+                        Some(b'\\') => at += 2,
+                        Some(b'\'') => break,
+                        Some(_) => at += 1,
+                    }
+                }
+                self.pos = at + 1;
+                Part::AnsiC { span: Span::new(start, self.pos) }
+            }
+            Some(b'"') if !in_double_quotes => {
+                self.pos += 1;
+                let Part::DoubleQuoted { span, .. } = self.double_quoted()? else { return Err(Failure::Syntax) };
+                Part::Translated { span: Span::new(start, span.end) }
+            }
+            Some(b) if is_name_start(b) => {
+                let mut at = start + 1;
+                while self.src.as_bytes().get(at).copied().is_some_and(is_name_char) {
+                    at += 1;
+                }
+                self.pos = at;
+                Part::Parameter { name: self.src[start + 1..at].to_owned(), span: Span::new(start, at) }
+            }
+            Some(b) if b.is_ascii_digit() || matches!(b, b'@' | b'*' | b'#' | b'?' | b'-' | b'$' | b'!') => {
+                self.pos = start + 2;
+                Part::Parameter { name: (b as char).to_string(), span: Span::new(start, self.pos) }
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(part))
+    }
+
+    /// `$(…)`.
+    fn command_substitution(&mut self) -> Result<Part, Failure> {
+        let start = self.pos;
+        self.enter()?;
+        self.pos += 2;
+        let body = self.list(Stop::Paren)?;
+        if !self.eat(")") {
+            return Err(Failure::Unclosed);
+        }
+        self.leave();
+        let span = Span::new(start, self.pos);
+        Ok(Part::CommandSubstitution {
+            body,
+            text: self.src[start + 2..self.pos - 1].to_owned(),
+            backquoted: false,
+            span,
+        })
+    }
+
+    /// `` `…` ``: the text up to the next unescaped backquote, unescaped and parsed on its own.
+    fn backquoted(&mut self) -> Result<Part, Failure> {
+        let start = self.pos;
+        let bytes = self.src.as_bytes();
+        let mut at = start + 1;
+        let mut inner = String::new();
+        loop {
+            match bytes.get(at) {
+                None => return Err(Failure::Syntax),
+                Some(b'`') => break,
+                Some(b'\\') if matches!(bytes.get(at + 1), Some(b'`' | b'$' | b'\\')) => {
+                    inner.push(bytes[at + 1] as char);
+                    at += 2;
+                }
+                Some(_) => {
+                    let c = self.src[at..].chars().next().unwrap_or(' ');
+                    inner.push(c);
+                    at += c.len_utf8();
+                }
+            }
+        }
+        self.pos = at + 1;
+        let span = Span::new(start, self.pos);
+        if inner.trim().is_empty() {
+            return Err(Failure::Syntax);
+        }
+        self.enter()?;
+        let mut nested = Parser { src: &inner, pos: 0, depth: self.depth, pending: Vec::new() };
+        let body = nested.list(Stop::Eof)?;
+        if nested.pos < inner.len() {
+            return Err(Failure::Syntax);
+        }
+        nested.read_heredoc_bodies();
+        self.leave();
+        Ok(Part::CommandSubstitution { body, text: inner, backquoted: true, span })
+    }
+}
+
+/// The offset of the `))` closing a `((` whose text starts at `from`, with parentheses balanced
+/// in between; `None` when they never balance to a `))`.
+fn matching_double_paren(source: &str, from: usize) -> Option<usize> {
+    let bytes = source.as_bytes();
+    let mut depth = 0usize;
+    let mut at = from;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'(' => depth += 1,
+            b')' if depth == 0 => return (bytes.get(at + 1) == Some(&b')')).then_some(at),
+            b')' => depth -= 1,
+            _ => {}
+        }
+        at += 1;
+    }
+    None
+}
+
+/// The offset of the `}` closing a `${` whose text starts at `from` (quotes and nested braces skipped).
+fn matching_brace(source: &str, from: usize) -> Option<usize> {
+    let bytes = source.as_bytes();
+    let mut depth = 0usize;
+    let mut at = from;
+    let mut quote: Option<u8> = None;
+    while at < bytes.len() {
+        let b = bytes[at];
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None => match b {
+                b'\\' => at += 1,
+                b'\'' | b'"' => quote = Some(b),
+                b'{' => depth += 1,
+                b'}' if depth == 0 => return Some(at),
+                b'}' => depth -= 1,
+                _ => {}
+            },
+        }
+        at += 1;
+    }
+    None
+}

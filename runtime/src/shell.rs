@@ -1,0 +1,498 @@
+//! `!` shell injections in skill and command bodies, decided and run as Claude Code 2.1.332 does
+//! (FORMATS §2.7, and the measurements in `grammar/tests/data/bash-2.1.332.json`).
+//!
+//! Every injection of a body (```` ```! ```` blocks and `` !`…` `` inline, the inline form ending
+//! at its first backquote) is decided by [`capc_grammar::decide_bash`] with the session's rules
+//! and the skill's `allowed-tools` as allow rules, in the turn's permission mode. One that is not
+//! allowed aborts the whole expansion: `Shell command permission check failed for pattern "<raw>":
+//! <message>`. capc decides every injection before it runs any, so then nothing has run (Claude
+//! Code starts them concurrently, so an allowed sibling may already have run there).
+//!
+//! The allowed ones run concurrently, each as `bash -c` with stderr merged into stdout, in the
+//! project folder, in a process group of its own. A command that exits non-zero aborts too
+//! (`Shell command failed for pattern "<raw>": [stderr]\n<output>`), except exit 1 from `grep`,
+//! `rg`, `diff`, `cmp` and `test`, which mean "no match" or "different". When a command ends, or
+//! after [`TIMEOUT`], or when the session is stopped by a signal ([`end_all`], called from the
+//! signal handler in `connect.rs`), its whole process group is killed, so nothing it started in
+//! the background outlives it. Output is cut after [`MAX_OUTPUT_CHARS`] characters (Claude Code's
+//! Bash output limit, `BASH_MAX_OUTPUT_LENGTH`) with a notice; empty output reads
+//! `(Bash completed with no output)`, as in Claude Code.
+
+use capc_grammar::{
+    analyse_shell, decide_bash, BashBehavior, BashContext, CommandContext, PermissionMode, ShellCommand, SourcedRule,
+    Template,
+};
+use serde::Serialize;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
+
+/// How long an injection may run before its process group is killed.
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Output kept from one injection: Claude Code's default Bash output limit (30,000 characters,
+/// `BASH_MAX_OUTPUT_LENGTH`). The rest is read and dropped, so a flood costs no memory.
+pub const MAX_OUTPUT_CHARS: usize = 30_000;
+
+/// What replaces an injection when `disableSkillShellExecution` is set (FORMATS §2.7).
+const DISABLED: &str = "[shell command execution disabled by policy]";
+
+/// How long to wait for the rest of the output once the group is killed (a process that left
+/// the group may hold the pipe open).
+const DRAIN: Duration = Duration::from_secs(1);
+
+/// One `!` injection: what the permission decision said, and how it ran.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ShellRun {
+    pub command: String,
+    /// `allow`, `ask` or `deny`.
+    pub decision: &'static str,
+    /// The rule that decided, as written, with its file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// Claude Code's reason when it is not allowed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Exit code, when it ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+}
+
+/// Where and how the injections of one expansion are decided and run.
+pub struct Settings<'a> {
+    /// The project folder: the working directory of the commands.
+    pub dir: &'a Path,
+    /// More working directories (`--add-dir`).
+    pub additional_dirs: &'a [PathBuf],
+    /// The turn's permission mode (`default`, `acceptEdits`, `plan`, `dontAsk`, `bypassPermissions`).
+    pub mode: Option<&'a str>,
+    /// Run the allowed ones (`capc session --no-shell` decides only).
+    pub run: bool,
+    /// `disableSkillShellExecution`.
+    pub disabled: bool,
+}
+
+/// The expansion aborted: the line Claude Code prints instead, and what was decided so far.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub message: String,
+    pub runs: Vec<ShellRun>,
+}
+
+/// Decides and runs the injections of `template` (an expanded body), returning the body with
+/// each injection replaced by its output.
+pub fn expand(
+    template: &Template,
+    rules: &[SourcedRule],
+    settings: &Settings<'_>,
+) -> Result<(String, Vec<ShellRun>), Failure> {
+    let dir = absolute(settings.dir);
+    let additional: Vec<String> = settings.additional_dirs.iter().map(|d| absolute(d)).collect();
+    let additional_refs: Vec<&str> = additional.iter().map(String::as_str).collect();
+    let home = std::env::var("HOME").unwrap_or_default();
+    let mode = settings.mode.and_then(PermissionMode::parse).unwrap_or_default();
+    let cx = BashContext { cwd: &dir, additional_dirs: &additional_refs, home: &home, mode };
+    let injections: Vec<&ShellCommand> =
+        template.shell_commands.iter().filter(|shell| !template.command(shell).trim().is_empty()).collect();
+    let mut runs = Vec::new();
+    for shell in &injections {
+        let command = template.command(shell).to_owned();
+        let decision = decide_bash(rules, &command, &cx);
+        let rule = decision.rule.and_then(|index| rules.get(index)).map(|r| format!("{} ({})", rule_text(r), r.source));
+        runs.push(ShellRun {
+            command,
+            decision: decision.behavior.as_str(),
+            rule,
+            message: decision.message.clone(),
+            exit_code: None,
+        });
+        if decision.behavior != BashBehavior::Allow && !settings.disabled {
+            let message = format!(
+                "Shell command permission check failed for pattern \"{}\": {}",
+                template.text(shell.span),
+                decision.message.as_deref().unwrap_or("Permission denied")
+            );
+            return Err(Failure { message, runs });
+        }
+    }
+    let outputs: Vec<Result<String, String>> = if settings.disabled {
+        injections.iter().map(|_| Ok(DISABLED.to_owned())).collect()
+    } else if !settings.run {
+        injections.iter().map(|_| Ok("[shell command not run: permission allow]".to_owned())).collect()
+    } else {
+        let finished: Vec<Finished> = std::thread::scope(|scope| {
+            let handles: Vec<_> =
+                runs.iter().map(|run| scope.spawn(|| execute(&run.command, settings.dir, TIMEOUT))).collect();
+            handles
+                .into_iter()
+                .map(|handle| handle.join().unwrap_or_else(|_| Finished::failed_to_start("panicked")))
+                .collect()
+        });
+        finished
+            .into_iter()
+            .zip(runs.iter_mut())
+            .map(|(finished, run)| {
+                run.exit_code = finished.status;
+                finished.replacement(&run.command)
+            })
+            .collect()
+    };
+    // A failure nearer the top of the body is the one reported.
+    let mut replacements = Vec::new();
+    for (shell, output) in injections.iter().zip(outputs) {
+        match output {
+            Ok(output) => replacements.push((shell.span, output)),
+            Err(reason) => {
+                let message = format!("Shell command failed for pattern \"{}\": {reason}", template.text(shell.span));
+                return Err(Failure { message, runs });
+            }
+        }
+    }
+    let mut text = template.source.clone();
+    for (span, output) in replacements.into_iter().rev() {
+        text.replace_range(span.start..span.end, &output);
+    }
+    Ok((text, runs))
+}
+
+fn rule_text(rule: &SourcedRule) -> String {
+    match &rule.rule.specifier {
+        Some(spec) => format!("{}({})", rule.rule.tool.written, spec.text),
+        None => rule.rule.tool.written.clone(),
+    }
+}
+
+fn absolute(path: &Path) -> String {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()).to_string_lossy().into_owned()
+}
+
+/// How one command ended.
+#[derive(Debug)]
+struct Finished {
+    output: String,
+    status: Option<i32>,
+    timed_out: bool,
+    /// It could not be started: why.
+    start_error: Option<String>,
+}
+
+impl Finished {
+    fn failed_to_start(why: &str) -> Finished {
+        Finished { output: String::new(), status: None, timed_out: false, start_error: Some(why.to_owned()) }
+    }
+
+    /// What replaces the injection (`Ok`), or why the expansion aborts (`Err`).
+    fn replacement(self, command: &str) -> Result<String, String> {
+        if let Some(why) = self.start_error {
+            return Err(format!("[stderr]\ncould not start bash: {why}"));
+        }
+        let output = self.output.trim();
+        if self.timed_out {
+            return Err(format!(
+                "{}\n[timed out after {} s; its process group was killed]",
+                format!("\n[stderr]\n{output}").trim(),
+                TIMEOUT.as_secs()
+            ));
+        }
+        let success = match self.status {
+            Some(0) => true,
+            Some(1) => exit_one_is_success(command),
+            _ => false,
+        };
+        if !success {
+            return Err(format!("\n[stderr]\n{output}").trim().to_owned());
+        }
+        Ok(if output.is_empty() { "(Bash completed with no output)".to_owned() } else { output.to_owned() })
+    }
+}
+
+/// Search and compare commands say "nothing found" or "different" with exit status 1.
+fn exit_one_is_success(command: &str) -> bool {
+    let analysis = analyse_shell(command);
+    let last = analysis.commands.iter().rev().find(|c| c.context == CommandContext::TopLevel);
+    last.and_then(|c| c.words.first()).is_some_and(|name| {
+        matches!(name.text.as_str(), "grep" | "egrep" | "fgrep" | "rg" | "diff" | "cmp" | "test" | "[")
+    })
+}
+
+/// Process groups of the injections running now, for [`end_all`].
+static RUNNING: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+
+/// Kills every injection's process group (the session is being stopped by a signal).
+pub fn end_all() {
+    let groups = RUNNING.lock().map(|running| running.clone()).unwrap_or_default();
+    for group in groups {
+        kill_group(group);
+    }
+}
+
+fn kill_group(group: i32) {
+    #[cfg(unix)]
+    {
+        use nix::sys::signal::{killpg, Signal};
+        let _ = killpg(nix::unistd::Pid::from_raw(group), Signal::SIGKILL);
+    }
+    #[cfg(not(unix))]
+    let _ = group;
+}
+
+fn bash() -> &'static str {
+    if Path::new("/bin/bash").exists() {
+        "/bin/bash"
+    } else {
+        "bash"
+    }
+}
+
+/// Runs one command in its own process group, output capped, killed at `timeout`.
+fn execute(command: &str, dir: &Path, timeout: Duration) -> Finished {
+    use std::process::{Command, Stdio};
+    let mut process = Command::new(bash());
+    // `eval` so that a syntax error is reported like any other failure, on stderr, which is
+    // merged into stdout first.
+    process.arg("-c").arg("exec 2>&1; eval \"$1\"").arg(bash()).arg(command);
+    process.current_dir(dir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::null());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        process.process_group(0);
+    }
+    let mut child = match process.spawn() {
+        Ok(child) => child,
+        Err(e) => return Finished::failed_to_start(&e.to_string()),
+    };
+    let group = i32::try_from(child.id()).unwrap_or(0);
+    if let Ok(mut running) = RUNNING.lock() {
+        running.push(group);
+    }
+    let captured = Arc::new(Mutex::new(Captured::default()));
+    let (done_reading, read_finished) = mpsc::channel();
+    if let Some(mut stdout) = child.stdout.take() {
+        let captured = captured.clone();
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 8192];
+            while let Ok(read) = stdout.read(&mut buffer) {
+                if read == 0 {
+                    break;
+                }
+                if let Ok(mut captured) = captured.lock() {
+                    captured.take(&buffer[..read]);
+                }
+            }
+            let _ = done_reading.send(());
+        });
+    }
+    let (exited, exit) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = exited.send(child.wait());
+    });
+    let (status, timed_out) = match exit.recv_timeout(timeout) {
+        Ok(status) => (status.ok().and_then(|s| s.code()), false),
+        Err(_) => {
+            kill_group(group);
+            let status = exit.recv_timeout(DRAIN).ok().and_then(Result::ok).and_then(|s| s.code());
+            (status, true)
+        }
+    };
+    // Whatever the command left running in its group ends with it.
+    kill_group(group);
+    if let Ok(mut running) = RUNNING.lock() {
+        running.retain(|g| *g != group);
+    }
+    let _ = read_finished.recv_timeout(DRAIN);
+    let output = captured.lock().map(|captured| captured.text()).unwrap_or_default();
+    Finished { output, status, timed_out, start_error: None }
+}
+
+/// The first [`MAX_OUTPUT_CHARS`] characters' worth of bytes, and how many characters came in all.
+#[derive(Default)]
+struct Captured {
+    kept: Vec<u8>,
+    /// Characters seen (counted as UTF-8 lead bytes), kept or not.
+    chars: usize,
+}
+
+impl Captured {
+    fn take(&mut self, bytes: &[u8]) {
+        let room = (MAX_OUTPUT_CHARS * 4).saturating_sub(self.kept.len());
+        self.kept.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        self.chars += bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+    }
+
+    fn text(&self) -> String {
+        let text = String::from_utf8_lossy(&self.kept);
+        if self.chars <= MAX_OUTPUT_CHARS {
+            return text.into_owned();
+        }
+        let cut = text.char_indices().nth(MAX_OUTPUT_CHARS).map_or(text.len(), |(at, _)| at);
+        format!("{}\n\n[output cut: the first {MAX_OUTPUT_CHARS} of {} characters are shown]", &text[..cut], self.chars)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use capc_grammar::{parse_permission_rule, parse_template, Behavior};
+
+    fn allow(rules: &[&str]) -> Vec<SourcedRule> {
+        rules
+            .iter()
+            .map(|text| SourcedRule {
+                rule: parse_permission_rule(text).expect("a valid rule"),
+                behavior: Behavior::Allow,
+                source: "the skill's allowed-tools".to_owned(),
+                settings_dir: None,
+            })
+            .collect()
+    }
+
+    fn settings(dir: &Path) -> Settings<'_> {
+        Settings { dir, additional_dirs: &[], mode: None, run: true, disabled: false }
+    }
+
+    /// A scratch folder, removed when the test ends.
+    struct Scratch(PathBuf);
+
+    impl std::ops::Deref for Scratch {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn scratch(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("capc-shell-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        Scratch(dir)
+    }
+
+    fn run_body(body: &str, rules: &[&str], dir: &Path) -> Result<(String, Vec<ShellRun>), Failure> {
+        let (template, _) = parse_template(body);
+        expand(&template, &allow(rules), &settings(dir))
+    }
+
+    #[test]
+    fn the_issues_reproductions_do_not_run() {
+        let dir = scratch("issue");
+        let outside = dir.join("outside");
+        let outside = outside.to_string_lossy();
+        let cases = [
+            (
+                format!("!`git status $(touch {outside})`"),
+                "A nested command in this command can't be checked before it runs",
+            ),
+            (
+                format!("```!\ngit status `touch {outside}`\n```"),
+                "A nested command in this command can't be checked before it runs",
+            ),
+            (format!("!`git status > {outside}`"), "Output redirection to"),
+        ];
+        for (body, reason) in cases {
+            let failure = run_body(&body, &["Bash(git status:*)"], &dir.join("proj")).expect_err("refused");
+            assert!(
+                failure
+                    .message
+                    .starts_with(&format!("Shell command permission check failed for pattern \"{body}\": {reason}")),
+                "{}",
+                failure.message
+            );
+            assert!(!dir.join("outside").exists(), "{body} ran");
+        }
+        // The inline form ends at the first backquote: only `git status` is an injection.
+        let (template, _) = parse_template(&format!("!`git status `touch {outside}``"));
+        assert_eq!(template.shell_commands.len(), 1);
+        assert_eq!(template.command(&template.shell_commands[0]), "git status");
+    }
+
+    #[test]
+    fn an_allowed_command_runs_and_its_output_replaces_it() {
+        let dir = scratch("run");
+        let (text, runs) = run_body("a !`echo hi` b !`true`", &[], &dir).expect("allowed");
+        assert_eq!(text, "a hi b (Bash completed with no output)");
+        assert_eq!(runs[0].decision, "allow");
+        assert_eq!(runs[0].exit_code, Some(0));
+    }
+
+    #[test]
+    fn a_failing_command_aborts_the_expansion() {
+        let dir = scratch("fail");
+        let failure = run_body("x !`ls no-such-file`", &[], &dir).expect_err("failed");
+        assert!(
+            failure.message.starts_with("Shell command failed for pattern \"!`ls no-such-file`\": [stderr]\nls: "),
+            "{}",
+            failure.message
+        );
+        std::fs::write(dir.join("empty"), "").expect("a file");
+        let (text, _) = run_body("!`grep -c x empty`", &[], &dir).expect("exit 1 of grep is not a failure");
+        assert_eq!(text, "0");
+    }
+
+    #[test]
+    fn a_huge_output_is_cut_with_a_notice() {
+        let dir = scratch("huge");
+        let (text, _) = run_body("!`seq 1 100000`", &[], &dir).expect("allowed");
+        assert!(
+            text.ends_with(&format!("\n\n[output cut: the first {MAX_OUTPUT_CHARS} of 588895 characters are shown]")),
+            "{}",
+            &text[text.len() - 200..]
+        );
+        assert_eq!(
+            text.chars().count(),
+            MAX_OUTPUT_CHARS + "\n\n[output cut: the first 30000 of 588895 characters are shown]".len()
+        );
+    }
+
+    #[test]
+    fn the_whole_process_group_is_killed_at_the_timeout() {
+        let dir = scratch("timeout");
+        let started = std::time::Instant::now();
+        // The shell records its process group (its own pid), starts a child that sleeps in the
+        // background, then sleeps past the timeout itself.
+        let finished = execute("echo $$ > group; sleep 300 & sleep 300", &dir, Duration::from_millis(500));
+        assert!(finished.timed_out);
+        assert!(started.elapsed() < Duration::from_secs(5));
+        let group = std::fs::read_to_string(dir.join("group")).expect("the group id");
+        assert_group_gone(group.trim());
+        let failure = Finished { ..finished }.replacement("sleep 300").expect_err("a timeout aborts");
+        assert_eq!(failure, "[stderr]\n[timed out after 10 s; its process group was killed]");
+    }
+
+    #[test]
+    fn a_background_child_does_not_outlive_its_injection() {
+        let dir = scratch("background");
+        let finished = execute("echo $$ > group; sleep 300 &", &dir, TIMEOUT);
+        assert_eq!(finished.status, Some(0));
+        let group = std::fs::read_to_string(dir.join("group")).expect("the group id");
+        assert_group_gone(group.trim());
+    }
+
+    /// No live process is left in the process group (zombies waiting for init are dead).
+    fn assert_group_gone(group: &str) {
+        for _ in 0..50 {
+            let members: Vec<String> = std::fs::read_dir("/proc")
+                .expect("/proc")
+                .flatten()
+                .filter_map(|entry| std::fs::read_to_string(entry.path().join("stat")).ok())
+                .filter(|stat| {
+                    // `pid (comm) state ppid pgrp …`; comm may hold spaces, so split after `)`.
+                    let fields: Vec<&str> =
+                        stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
+                    fields.get(2) == Some(&group) && fields.first() != Some(&"Z")
+                })
+                .collect();
+            if members.is_empty() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("processes of group {group} outlived their injection");
+    }
+}
