@@ -21,6 +21,7 @@ const FIELDS: &[Field] = &[
     field("allowedMcpServers", Ty::Array),
     field("deniedMcpServers", Ty::Array),
     field("allowManagedMcpServersOnly", Ty::Bool),
+    field("managedMcpServers", Ty::Object),
     field("allowManagedHooksOnly", Ty::Bool),
     field("allowManagedPermissionRulesOnly", Ty::Bool),
     field("hooks", Ty::Object),
@@ -157,6 +158,9 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
             check_policy_entry(sink, list, entry);
         }
     }
+    if let Some(servers) = root.get("managedMcpServers").filter(|s| s.as_object().is_some()) {
+        check_managed_servers(sink, cx, servers);
+    }
     if let Some(env) = root.get("env").and_then(Node::as_object) {
         for (key, value) in env {
             if value.as_str().is_none() {
@@ -171,6 +175,49 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
     match root.get("hooks") {
         Some(hooks) if hooks.as_object().is_some() => super::hooks::check_event_map(sink, cx, hooks, "`hooks`"),
         _ => 0,
+    }
+}
+
+/// `managedMcpServers`: servers an administrator adds beside everyone else's (Claude Code
+/// 2.1.332 reads them from managed settings only, and accepts only `http`/`sse` servers with an
+/// `https://` URL; it refuses the others and says so).
+fn check_managed_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, servers: &Node) {
+    if cx.scope != super::Scope::Managed {
+        let span = servers.span;
+        sink.report(&rules::ignored_field::RULE, span, "Claude Code reads `managedMcpServers` only from managed settings")
+            .help("declare the servers in `.mcp.json` (project) or `~/.claude.json` (user), or move this to managed-settings.json");
+        return;
+    }
+    let before = sink.decls.len();
+    super::mcp::check_servers(sink, cx, servers, "`managedMcpServers`", false);
+    let mut refused: Vec<String> = Vec::new();
+    for (name, config) in servers.as_object().unwrap_or_default() {
+        let why = if let Some(command) = config.get("command") {
+            Some((command.span, "`command` is not allowed in managed settings: only `http` or `sse` servers with an `https://` URL"))
+        } else {
+            match config.get("url") {
+                Some(url) if !url.as_str().is_some_and(|u| u.starts_with("https://")) => {
+                    Some((url.span, "managed settings servers must use a valid `https://` URL"))
+                }
+                _ => None,
+            }
+        };
+        if let Some((span, message)) = why {
+            sink.report(&rules::invalid_field_value::RULE, span, format!("managed server `{}`: {message}", name.name))
+                .severity(crate::diagnostic::Severity::Error)
+                .help("Claude Code refuses this server and starts the others");
+            refused.push(name.name.clone());
+        }
+    }
+    // Refused servers never reach the session.
+    let mut i = before;
+    while i < sink.decls.len() {
+        let refuse = matches!(&sink.decls[i].item, crate::model::Item::Server(s) if refused.contains(&s.name));
+        if refuse {
+            sink.decls.remove(i);
+        } else {
+            i += 1;
+        }
     }
 }
 

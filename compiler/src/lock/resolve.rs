@@ -246,6 +246,15 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         super::plugins::owner(path, &roots).map(str::to_string)
     };
 
+    let marketplaces: Vec<(String, String, Vec<String>)> = decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::Marketplace { name, plugins, .. } => {
+                Some((d.path.clone(), name.clone(), plugins.iter().filter_map(|(_, r)| r.clone()).collect()))
+            }
+            _ => None,
+        })
+        .collect();
     let mut session = Parts::default();
     let mut units: BTreeMap<String, Parts> = BTreeMap::new();
     for d in decls {
@@ -276,6 +285,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         plugin.inventory = inventory(unit, !plugin.loaded, &mut b);
     }
 
+    alias_clashes(&marketplaces, &loading.plugins, &mut b);
     let (commands, table) = command_table(session.commands, &mut b);
     let parsed: Vec<Option<PermissionRule>> =
         session.permissions.iter().map(|(p, _)| parse_permission_rule(&p.rule).ok()).collect();
@@ -358,6 +368,31 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         permissions,
     };
     Resolution { lock, table, tools, graph: b.graph, diagnostics: b.diagnostics }
+}
+
+/// Two plugins of one marketplace with the same bare alias: once both are installed, typed
+/// `/x` runs whichever loads first and the Skill tool calls `x` ambiguous (2.1.332).
+fn alias_clashes(marketplaces: &[(String, String, Vec<String>)], plugins: &[model::Plugin], b: &mut Builder) {
+    for (path, marketplace, roots) in marketplaces {
+        let mut first: BTreeMap<&str, &str> = BTreeMap::new();
+        let mut reported: BTreeSet<&str> = BTreeSet::new();
+        for p in roots.iter().filter_map(|r| plugins.iter().find(|p| &p.root == r)) {
+            let aliases: BTreeSet<&str> =
+                p.inventory.commands.iter().flat_map(|c| c.aliases.iter().map(String::as_str)).collect();
+            for alias in aliases {
+                match first.get(alias) {
+                    Some(other) if *other != p.name.as_str() && reported.insert(alias) => {
+                        report_at(&mut b.diagnostics, path.clone(), &rules::shadowed_declaration::RULE, None, format!("plugins `{other}` and `{}` of marketplace `{marketplace}` both answer to `/{alias}`", p.name))
+                            .help(format!("with both installed, typed `/{alias}` runs the one that loads first and the Skill tool calls `{alias}` ambiguous; rename the frontmatter `name` of one"));
+                    }
+                    Some(_) => {}
+                    None => {
+                        first.insert(alias, &p.name);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Declarations of one set (the session, or one plugin), split by kind. A command carries its
