@@ -1,5 +1,5 @@
 //! Hostile input never wins: binary files, bad UTF-8, a 50 MB SKILL.md, unclosed
-//! frontmatter, YAML alias bombs, 10,000-deep JSON, empty files,
+//! frontmatter, YAML alias bombs, 10,000-deep JSON, a 1 MB `[[[[` frontmatter, empty files,
 //! symlink loops, and named pipes and sockets named like declarations each get a diagnostic,
 //! and a sound file beside them is still checked.
 
@@ -35,6 +35,9 @@ fn hostile_files_are_diagnosed_and_the_rest_still_checked() {
     }
     bomb.push_str("---\n");
     write(root, ".claude/skills/bomb/SKILL.md", bomb.as_bytes());
+    // libyaml's scanner is quadratic in flow nesting: this ran for minutes before the depth pre-scan.
+    let brackets = format!("---\ndescription: {}\n---\nbody\n", "[".repeat(1024 * 1024));
+    write(root, ".claude/skills/brackets/SKILL.md", brackets.as_bytes());
     let deep = "[".repeat(10_000) + &"]".repeat(10_000);
     write(root, ".claude/settings.json", deep.as_bytes());
     write(root, ".claude/agents/empty.md", b"");
@@ -59,6 +62,10 @@ fn hostile_files_are_diagnosed_and_the_rest_still_checked() {
     assert_eq!(rules_at(&checked, ".claude/skills/huge/SKILL.md"), ["file-too-large"]);
     assert_eq!(rules_at(&checked, ".claude/skills/unclosed/SKILL.md"), ["missing-frontmatter"]);
     assert_eq!(rules_at(&checked, ".claude/skills/bomb/SKILL.md"), ["invalid-frontmatter"]);
+    assert_eq!(rules_at(&checked, ".claude/skills/brackets/SKILL.md"), ["invalid-frontmatter"]);
+    let brackets_message =
+        &checked.diagnostics.iter().find(|d| d.path == ".claude/skills/brackets/SKILL.md").expect("reported").message;
+    assert_eq!(brackets_message, "frontmatter is nested deeper than 128 levels");
     assert_eq!(rules_at(&checked, ".claude/settings.json"), ["invalid-json"]);
     assert_eq!(rules_at(&checked, ".claude/agents/empty.md"), ["missing-frontmatter"]);
     assert_eq!(rules_at(&checked, ".mcp.json"), ["invalid-json"]);
