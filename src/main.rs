@@ -264,17 +264,19 @@ fn lock(options: Options, check_only: bool) -> ExitCode {
     let text = write::encode(&lock);
     let path = options.root.join(write::FILE_NAME);
     if check_only {
-        return match std::fs::read_to_string(&path) {
-            Ok(old) if old == text => {
+        // Only a regular file is read (a named pipe would hang the read, a link could put
+        // another file's text into the diff).
+        return match write::read_file(&path) {
+            Ok(Some(old)) if old == text => {
                 eprintln!("{} is up to date", path.display());
                 ExitCode::SUCCESS
             }
-            Ok(old) => {
+            Ok(Some(old)) => {
                 let diff = write::diff(&old, &text, write::FILE_NAME);
                 eprintln!("error: {} is stale; run `capc lock` to update it", path.display());
                 exit(write_stdout(&diff), 1)
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Ok(None) => {
                 eprintln!("error: {} does not exist; run `capc lock` to create it", path.display());
                 ExitCode::from(1)
             }

@@ -1,9 +1,15 @@
 //! A lock, loaded: the runtime's only view of the declarations. Prompt bodies are read
 //! lazily, by path, and refused when their bytes no longer match the lock's SHA-256.
+//!
+//! A lock comes with a repository and may have been edited by anyone: it is read only from a
+//! regular file, every path in it must stay inside its folder or a scope folder the session
+//! was given (`lock::paths`), and a file is read by such a path only when it is a regular
+//! file whose real path (links resolved) is still inside that folder.
 
-use capc_compiler::lock::write;
+use capc_compiler::lock::{paths, write};
 use capc_compiler::model::{Command, Lock};
 use capc_compiler::secrets::sha256_hex;
+use capc_compiler::walk;
 use capc_compiler::Options;
 use capc_grammar::{parse_permission_rule, Behavior, PermissionRule, SourcedRule};
 use std::path::{Path, PathBuf};
@@ -11,8 +17,10 @@ use std::path::{Path, PathBuf};
 /// Why a lock cannot be used.
 #[derive(Debug)]
 pub enum LoadError {
-    Unreadable(PathBuf, std::io::Error),
+    Unreadable(PathBuf, String),
     Invalid(PathBuf, String),
+    /// A path in the lock points outside its folder or at a scope the session was not given.
+    Refused(PathBuf, String),
     /// `--verify`: a source changed (or vanished) since the lock was written.
     Stale {
         path: String,
@@ -25,6 +33,7 @@ impl std::fmt::Display for LoadError {
         match self {
             LoadError::Unreadable(p, e) => write!(f, "cannot read `{}`: {e}", p.display()),
             LoadError::Invalid(p, e) => write!(f, "`{}` is not a capabilities.lock: {e}", p.display()),
+            LoadError::Refused(p, e) => write!(f, "refusing `{}`: {e}", p.display()),
             LoadError::Stale { path, why } => {
                 write!(f, "the lock is stale: `{path}` {why}; run `capc lock` to update it")
             }
@@ -56,6 +65,40 @@ impl Roots {
     /// The file a lock path (`.claude/…`, `~/…`, `<managed>/…`) names.
     pub fn locate(&self, shown: &str) -> PathBuf {
         capc_compiler::check::locate(&self.options(), shown)
+    }
+    /// Which scope folders were given, for `lock::paths`.
+    pub fn given(&self) -> paths::Given {
+        paths::Given {
+            user_dir: self.user_dir.is_some(),
+            managed_dir: self.managed_dir.is_some(),
+            add_dirs: self.add_dirs.len(),
+        }
+    }
+    /// The folder a lock path lives in: the lock's folder or the scope folder its prefix names.
+    fn scope_dir(&self, shown: &str) -> &Path {
+        let add_dir = shown
+            .strip_prefix("<add-dir ")
+            .and_then(|rest| rest.split_once(">/"))
+            .and_then(|(n, _)| n.parse::<usize>().ok())
+            .and_then(|n| self.add_dirs.get(n.wrapping_sub(1)));
+        match (shown.strip_prefix("~/"), shown.strip_prefix("<managed>/"), add_dir) {
+            (Some(_), _, _) => self.user_dir.as_deref().unwrap_or(&self.root),
+            (_, Some(_), _) => self.managed_dir.as_deref().unwrap_or(&self.root),
+            (_, _, Some(dir)) => dir,
+            _ => &self.root,
+        }
+    }
+    /// The bytes of the file a lock path names: a regular file of at most
+    /// `walk::MAX_FILE_BYTES` whose real path stays inside its folder.
+    pub fn read(&self, shown: &str) -> Result<Vec<u8>, String> {
+        paths::check_path(shown, self.given(), false)?;
+        let located = self.locate(shown);
+        let real = located.canonicalize().map_err(|e| e.to_string())?;
+        let folder = self.scope_dir(shown).canonicalize().map_err(|e| e.to_string())?;
+        if !real.starts_with(&folder) {
+            return Err("it is a symbolic link that leads outside its folder".to_string());
+        }
+        walk::read_regular(&real, walk::MAX_FILE_BYTES, walk::Links::Follow).map_err(|e| e.to_string())
     }
 }
 
@@ -92,10 +135,17 @@ pub fn behavior(word: &str) -> Option<Behavior> {
 }
 
 impl Loaded {
-    /// Reads `path` (a capabilities.lock) with `roots` telling where its paths point.
+    /// Reads `path` (a capabilities.lock) with `roots` telling where its paths point; refuses
+    /// a lock file that is not a regular file, and a lock whose paths leave its folders.
     pub fn from_file(path: &Path, roots: Roots) -> Result<Loaded, LoadError> {
-        let text = std::fs::read_to_string(path).map_err(|e| LoadError::Unreadable(path.to_path_buf(), e))?;
+        let unreadable = |e: String| LoadError::Unreadable(path.to_path_buf(), e);
+        let text = match write::read_file(path) {
+            Ok(Some(text)) => text,
+            Ok(None) => return Err(unreadable("no such file".to_string())),
+            Err(e) => return Err(unreadable(e.to_string())),
+        };
         let lock = write::decode(&text).map_err(|e| LoadError::Invalid(path.to_path_buf(), e))?;
+        paths::check(&lock, roots.given()).map_err(|e| LoadError::Refused(path.to_path_buf(), e))?;
         Ok(Loaded::new(lock, roots))
     }
 
@@ -126,7 +176,7 @@ impl Loaded {
     /// Re-hashes every source, naming the first that changed.
     pub fn verify(&self) -> Result<(), LoadError> {
         for source in &self.lock.sources {
-            match std::fs::read(self.roots.locate(&source.path)) {
+            match self.roots.read(&source.path) {
                 Ok(bytes) if sha256_hex(&bytes) == source.sha256 => {}
                 Ok(_) => {
                     return Err(LoadError::Stale { path: source.path.clone(), why: "changed".to_string() });
@@ -143,8 +193,7 @@ impl Loaded {
     /// checked against the lock.
     pub fn body(&self, command: &Command) -> Result<String, LoadError> {
         let stale = |why: String| LoadError::Stale { path: command.path.clone(), why };
-        let bytes =
-            std::fs::read(self.roots.locate(&command.path)).map_err(|e| stale(format!("cannot be read ({e})")))?;
+        let bytes = self.roots.read(&command.path).map_err(|e| stale(format!("cannot be read ({e})")))?;
         let expected = self.lock.sources.iter().find(|s| s.path == command.path).map(|s| s.sha256.as_str());
         if expected != Some(sha256_hex(&bytes).as_str()) {
             return Err(stale("changed".to_string()));

@@ -1,6 +1,8 @@
 //! `capabilities.lock` as text: TOML with an `@generated` header, read back with the same
 //! types, written only when it changes and then atomically (a temporary file in the same
-//! folder, renamed over the old one), and compared with a readable diff for `--check`.
+//! folder, renamed over the old one), and compared with a readable diff for `--check`. The
+//! file is read only when it is a regular file (not a named pipe, device or link) of bounded
+//! size, and its nesting is bounded before a parser sees it.
 
 use crate::model::{Lock, LOCK_VERSION};
 use std::io::Write as _;
@@ -19,8 +21,33 @@ pub fn encode(lock: &Lock) -> String {
     format!("{HEADER}{body}")
 }
 
+/// A lock file larger than this is refused (a lock of 100,000 skills is about 40 MB).
+pub const MAX_LOCK_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Brackets nested deeper than this make a lock invalid before any parser sees it (a lock
+/// nests three levels at most; the readers recurse).
+pub const MAX_DEPTH: usize = 64;
+
+/// The text of the lock file at `path`, or `None` when there is none. Only a regular file of
+/// at most [`MAX_LOCK_BYTES`] is read, never through a symbolic link: a named pipe would block
+/// the read, a device never end, and a link could show another file's text in a diff or an
+/// error message.
+pub fn read_file(path: &Path) -> Result<Option<String>, crate::walk::ReadError> {
+    use crate::walk::{read_regular, Links, ReadError};
+    match read_regular(path, MAX_LOCK_BYTES, Links::Refuse) {
+        Ok(bytes) => String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| ReadError::Io(std::io::Error::new(std::io::ErrorKind::InvalidData, "it is not UTF-8 text"))),
+        Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// Reads a lock, refusing one of another format version.
 pub fn decode(text: &str) -> Result<Lock, String> {
+    if let Some(line) = too_deep(text) {
+        return Err(format!("brackets nested deeper than {MAX_DEPTH} levels at line {line}"));
+    }
     // The subset a lock is written in reads fast; anything else goes to the general parser,
     // which also gives the error messages.
     let fast = super::read::parse(text).and_then(|node| super::read::from_node::<Lock>(node).ok());
@@ -37,6 +64,52 @@ pub fn decode(text: &str) -> Result<Lock, String> {
     Ok(lock)
 }
 
+/// The line (from 1) where `[` and `{` outside strings and comments first nest deeper than
+/// [`MAX_DEPTH`], in one pass.
+fn too_deep(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let (mut depth, mut line, mut i) = (0usize, 1usize, 0usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => line += 1,
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            quote @ (b'"' | b'\'') => {
+                let triple = bytes[i..].starts_with(if quote == b'"' { b"\"\"\"" } else { b"\'\'\'" });
+                i += if triple { 3 } else { 1 };
+                while i < bytes.len() {
+                    match bytes[i] {
+                        b'\\' if quote == b'"' => i += 1,
+                        b'\n' if triple => line += 1,
+                        // An unclosed one-line string ends at the line's end (a parse error).
+                        b'\n' => break,
+                        b if b == quote && (!triple || bytes[i..].starts_with(&[quote; 3])) => {
+                            i += if triple { 3 } else { 1 };
+                            break;
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(line);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
 /// What [`write`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Written {
@@ -45,19 +118,33 @@ pub enum Written {
     Updated,
 }
 
-/// Writes `text` to `path` unless it already holds exactly that; atomically otherwise.
-pub fn write(path: &Path, text: &str) -> std::io::Result<Written> {
-    let existed = match std::fs::read(path) {
-        Ok(old) if old == text.as_bytes() => return Ok(Written::Unchanged),
-        Ok(_) => true,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
-        Err(e) => return Err(e),
-    };
+/// The temporary file [`write`] renames into place: a fixed name beside the lock, so one left
+/// by a killed run is found and replaced by the next.
+pub fn temp_path(path: &Path) -> std::path::PathBuf {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| FILE_NAME.to_string());
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    dir.join(format!(".{name}.tmp"))
+}
+
+/// Writes `text` to `path` unless it already holds exactly that; atomically otherwise. A
+/// `path` that is not a regular file (a named pipe, a device, a symbolic link) is an error.
+pub fn write(path: &Path, text: &str) -> std::io::Result<Written> {
+    let temp = temp_path(path);
+    // A leftover of a run that was killed mid-write (or anything planted under the name: it is
+    // removed, never written through).
+    match std::fs::remove_file(&temp) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    let existed = match read_file(path) {
+        Ok(Some(old)) if old == text => return Ok(Written::Unchanged),
+        Ok(Some(_)) => true,
+        Ok(None) => false,
+        Err(crate::walk::ReadError::Io(e)) => return Err(e),
+        Err(e) => return Err(std::io::Error::other(e.to_string())),
+    };
     let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
+        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
         file.write_all(text.as_bytes())?;
         // No fsync: like Cargo.lock, the lock can be written again from the tree; the rename
         // alone guarantees a reader never sees a half-written file.
@@ -77,4 +164,66 @@ pub fn diff(old: &str, new: &str, label: &str) -> String {
         .context_radius(3)
         .header(&format!("{label} (on disk)"), &format!("{label} (current tree)"))
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nesting_is_refused_before_the_parsers() {
+        let deep = format!("version = {}", "[".repeat(50_000));
+        assert_eq!(decode(&deep), Err(format!("brackets nested deeper than {MAX_DEPTH} levels at line 1")));
+        let inline = format!("version = 1\n\n[[command]]\nx = {}1{}\n", "{a = ".repeat(100), "}".repeat(100));
+        assert_eq!(decode(&inline), Err(format!("brackets nested deeper than {MAX_DEPTH} levels at line 4")));
+        // Brackets in strings and comments do not count.
+        let hidden = "[".repeat(100);
+        for text in [
+            format!("a = \"{hidden}\"\n"),
+            format!("a = '{hidden}'\n"),
+            format!("# {hidden}\n"),
+            format!("a = \"\"\"\n{hidden}\n\"\"\"\n"),
+            format!("a = \"q\\\"{hidden}\"\n"),
+        ] {
+            assert_eq!(too_deep(&text), None, "{text}");
+        }
+        assert_eq!(too_deep(&format!("a = [{}1{}]\n", "[".repeat(62), "]".repeat(62))), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_a_regular_lock_file_is_read() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(FILE_NAME);
+        assert!(matches!(read_file(&path), Ok(None)));
+        let fifo = std::process::Command::new("mkfifo").arg(&path).status().expect("mkfifo runs");
+        assert!(fifo.success());
+        let refused = read_file(&path).expect_err("a FIFO is refused").to_string();
+        assert!(refused.contains("a named pipe (FIFO)"), "{refused}");
+        assert!(write(&path, "version = 1\n").is_err(), "nothing is written over a FIFO");
+        std::fs::remove_file(&path).expect("rm");
+        std::fs::write(dir.path().join("secret"), "hunter2").expect("write");
+        std::os::unix::fs::symlink("secret", &path).expect("symlink");
+        let refused = read_file(&path).expect_err("a link is refused").to_string();
+        assert!(refused.contains("a symbolic link"), "{refused}");
+    }
+
+    #[test]
+    fn a_leftover_temporary_file_is_replaced() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(FILE_NAME);
+        std::fs::write(temp_path(&path), "half a lock from a killed run").expect("write");
+        assert_eq!(write(&path, "version = 1\n").expect("written"), Written::Created);
+        assert!(!temp_path(&path).exists());
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "version = 1\n");
+        // Also when the lock itself is unchanged.
+        std::fs::write(temp_path(&path), "another leftover").expect("write");
+        assert_eq!(write(&path, "version = 1\n").expect("written"), Written::Unchanged);
+        assert!(!temp_path(&path).exists());
+        // A folder where the lock should be is refused before a temporary file is made.
+        let folder = dir.path().join("as-folder");
+        std::fs::create_dir_all(folder.join("x")).expect("mkdir");
+        assert!(write(&folder, "version = 1\n").is_err());
+        assert!(!temp_path(&folder).exists());
+    }
 }

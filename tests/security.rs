@@ -1,0 +1,197 @@
+//! A cloned repository is untrusted, and so is the lock it carries: these reproduce what an
+//! attacker could plant or edit, and check that capc neither reads, runs nor shows anything
+//! the user did not allow (issue #12).
+//!
+//! Every capc run here is bounded by a hang guard: a run that does not end within a minute is
+//! killed and the test fails (a named pipe used to block reads forever).
+
+#![cfg(unix)]
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs capc with `input` on stdin; kills it and fails if it has not ended within a minute.
+fn capc_in(dir: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("capc runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write stdin");
+    drop(stdin);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().expect("wait").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("capc {args:?} hung");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+fn capc(dir: &Path, args: &[&str]) -> Output {
+    capc_in(dir, args, "")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
+fn mkfifo(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    assert!(Command::new("mkfifo").arg(path).status().expect("mkfifo runs").success());
+}
+
+/// A small project with one command and one skill, locked.
+fn locked_project() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write(&root, ".claude/commands/deploy.md", "---\ndescription: Deploy\n---\nDeploy it.\n");
+    write(&root, ".claude/skills/review/SKILL.md", "---\ndescription: Review the diff\n---\nReview it.\n");
+    let out = capc(&root, &["lock", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    (dir, root)
+}
+
+fn edit_lock(root: &Path, from: &str, to: &str) {
+    let path = root.join("capabilities.lock");
+    let text = std::fs::read_to_string(&path).expect("lock");
+    assert!(text.contains(from), "`{from}` is not in the lock:\n{text}");
+    std::fs::write(path, text.replacen(from, to, 1)).expect("write lock");
+}
+
+const TURN: &str = "{\"id\":1,\"type\":\"turn\",\"input\":\"/deploy\",\"include\":[]}\n";
+
+#[test]
+fn a_lock_whose_paths_leave_its_folder_is_refused() {
+    for (from, to, entry) in [
+        (
+            "path = \".claude/commands/deploy.md\"\nkind",
+            "path = \"/etc/hostname\"\nkind",
+            "`[[source]]`: path `/etc/hostname` is absolute",
+        ),
+        (
+            "form = \"command\"\npath = \".claude/commands/deploy.md\"",
+            "form = \"command\"\npath = \"../outside/x\"",
+            "`[[command]]` `deploy`: path `../outside/x` has a `..` segment",
+        ),
+        (
+            "path = \".claude/skills/review/SKILL.md\"\nkind",
+            "path = \"/etc/shadow\"\nkind",
+            "`[[source]]`: path `/etc/shadow` is absolute",
+        ),
+        (
+            "form = \"command\"\npath = \".claude/commands/deploy.md\"",
+            "form = \"command\"\npath = \"~/.ssh/id_rsa\"",
+            "`[[command]]` `deploy`: path `~/.ssh/id_rsa`: `~/` paths need the user folder (`--user-dir`)",
+        ),
+        (
+            "form = \"command\"\npath = \".claude/commands/deploy.md\"",
+            "form = \"command\"\npath = \".claude/./commands//deploy.md\"",
+            "has a `.` segment",
+        ),
+    ] {
+        let (_dir, root) = locked_project();
+        edit_lock(&root, from, to);
+        for args in [&["session"][..], &["session", "--verify"]] {
+            let out = capc_in(&root, args, TURN);
+            assert_eq!(out.status.code(), Some(2), "{args:?} with {to}: {}{}", stdout(&out), stderr(&out));
+            let err = stderr(&out);
+            assert!(err.contains("refusing `capabilities.lock`") && err.contains(entry), "{err}");
+            assert!(stdout(&out).is_empty(), "a refused lock answered: {}", stdout(&out));
+        }
+    }
+}
+
+#[test]
+fn a_link_out_of_the_folder_is_not_followed_at_run_time() {
+    let (dir, root) = locked_project();
+    write(dir.path(), "outside.md", "---\ndescription: Deploy\n---\nDeploy it.\n");
+    let command = root.join(".claude/commands/deploy.md");
+    std::fs::remove_file(&command).expect("rm");
+    // The same bytes, so only the link's target tells it apart.
+    std::os::unix::fs::symlink(dir.path().join("outside.md"), &command).expect("symlink");
+    let out = capc_in(&root, &["session"], TURN);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("a symbolic link that leads outside its folder"), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("Deploy it."), "{}", stdout(&out));
+}
+
+#[test]
+fn a_named_pipe_at_a_source_path_hangs_nothing() {
+    let (_dir, root) = locked_project();
+    mkfifo(&root.join(".claude/commands/deploy.md"));
+    let verify = capc(&root, &["session", "--verify"]);
+    assert_eq!(verify.status.code(), Some(1), "{}", stderr(&verify));
+    assert!(stderr(&verify).contains("a named pipe (FIFO)"), "{}", stderr(&verify));
+    let turn = capc_in(&root, &["session"], TURN);
+    assert_eq!(turn.status.code(), Some(0), "{}", stderr(&turn));
+    assert!(stdout(&turn).contains("a named pipe (FIFO), not a regular file"), "{}", stdout(&turn));
+    let check = capc(&root, &["check", "."]);
+    assert_eq!(check.status.code(), Some(1));
+    assert!(stdout(&check).contains("[unreadable-file]"), "{}", stdout(&check));
+}
+
+#[test]
+fn a_lock_file_that_is_not_a_regular_file_is_refused() {
+    let (_dir, root) = locked_project();
+    mkfifo(&root.join("capabilities.lock"));
+    for args in [&["lock", "."][..], &["lock", "--check", "."], &["session"], &["session", "--verify"]] {
+        let out = capc(&root, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("a named pipe (FIFO), not a regular file"), "{args:?}: {}", stderr(&out));
+    }
+    // A link could show another file's text in the diff or in a parse error.
+    std::fs::remove_file(root.join("capabilities.lock")).expect("rm");
+    write(&root, "../secret.txt", "-----BEGIN PRIVATE KEY-----\n");
+    std::os::unix::fs::symlink("../secret.txt", root.join("capabilities.lock")).expect("symlink");
+    for args in [&["lock", "--check", "."][..], &["session"]] {
+        let out = capc(&root, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("a symbolic link"), "{args:?}: {}", stderr(&out));
+        assert!(!format!("{}{}", stdout(&out), stderr(&out)).contains("PRIVATE KEY"), "{args:?}");
+    }
+}
+
+#[test]
+fn a_deeply_nested_lock_is_an_error_not_a_crash() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for text in [format!("version = {}", "[".repeat(50_000)), format!("version = 1\nx = {}", "{a = ".repeat(50_000))] {
+        std::fs::write(dir.path().join("capabilities.lock"), &text).expect("write");
+        let out = capc(dir.path(), &["session"]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains("nested deeper than 64 levels at line"), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn a_temporary_lock_left_by_a_killed_run_is_cleaned_up() {
+    let (_dir, root) = locked_project();
+    write(&root, ".capabilities.lock.tmp", "half a lock");
+    write(&root, ".claude/commands/new.md", "---\ndescription: New\n---\nNew.\n");
+    let out = capc(&root, &["lock", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!root.join(".capabilities.lock.tmp").exists(), "the leftover is still there");
+    write(&root, ".capabilities.lock.tmp", "another");
+    let unchanged = capc(&root, &["lock", "."]);
+    assert!(stderr(&unchanged).contains("unchanged"), "{}", stderr(&unchanged));
+    assert!(!root.join(".capabilities.lock.tmp").exists(), "the leftover is still there");
+}
