@@ -3,7 +3,7 @@
 //! 0 clean (warnings allowed), 1 errors found, 2 capc itself could not run.
 
 use capc_compiler::lock::{view, write};
-use capc_compiler::{report, rules, Checked, Options};
+use capc_compiler::{printable, report, rules, Checked, Options};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -57,6 +57,10 @@ enum Command {
         /// Write nothing; exit 1 with a diff when the lock on disk is not what `capc lock` would write
         #[arg(long)]
         check: bool,
+        /// Also lock `.claude/settings.local.json` (each user's own, untracked settings: their
+        /// hooks, permission rules and MCP approvals); without it they are left out of the lock
+        #[arg(long)]
+        include_local: bool,
         #[command(flatten)]
         scopes: Scopes,
     },
@@ -174,6 +178,7 @@ impl Scopes {
             managed_dir: self.managed_dir,
             add_dirs: self.add_dir,
             skip_hashes: true,
+            leave_out_local: false,
         }
     }
 }
@@ -203,7 +208,9 @@ fn main() -> ExitCode {
         Command::Check { path, format, scopes, color, list_files } => {
             check(scopes.options(path), format, color, list_files)
         }
-        Command::Lock { path, check, scopes } => lock(Options { skip_hashes: false, ..scopes.options(path) }, check),
+        Command::Lock { path, check, include_local, scopes } => {
+            lock(Options { skip_hashes: false, leave_out_local: !include_local, ..scopes.options(path) }, check)
+        }
         Command::Ls { path, format, all, scopes } => ls(scopes.options(path), format, all),
         Command::Explain { name, path, scopes } => explain(scopes.options(path), &name),
         Command::Graph { path, format, all, scopes } => graph(scopes.options(path), format, all),
@@ -259,6 +266,20 @@ fn lock(options: Options, check_only: bool) -> ExitCode {
             if warnings == 1 { "" } else { "s" },
             options.root.display()
         );
+    }
+    if options.leave_out_local {
+        let local: Vec<&str> = checked
+            .files
+            .iter()
+            .map(|f| f.path.as_str())
+            .filter(|p| write::is_local_settings(p))
+            .collect();
+        if !local.is_empty() {
+            eprintln!(
+                "note: left out of the lock: {} (local settings; `--include-local` adds them)",
+                local.iter().map(|p| format!("`{}`", printable::escape(p))).collect::<Vec<_>>().join(", ")
+            );
+        }
     }
     let lock = checked.take_lock();
     let text = write::encode(&lock);

@@ -195,3 +195,43 @@ fn a_temporary_lock_left_by_a_killed_run_is_cleaned_up() {
     assert!(stderr(&unchanged).contains("unchanged"), "{}", stderr(&unchanged));
     assert!(!root.join(".capabilities.lock.tmp").exists(), "the leftover is still there");
 }
+
+#[test]
+fn local_settings_stay_out_of_the_lock_unless_asked() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, ".mcp.json", r#"{"mcpServers": {"db": {"command": "db-mcp"}}}"#);
+    write(root, ".claude/settings.json", r#"{"permissions": {"allow": ["Bash(git status)"]}}"#);
+    write(
+        root,
+        ".claude/settings.local.json",
+        r#"{"permissions": {"allow": ["Bash(./my-own-script.sh)"], "deny": ["WebSearch"]},
+  "enableAllProjectMcpServers": true,
+  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-me --loud"}]}]}}"#,
+    );
+    let out = capc(root, &["lock", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("note: left out of the lock: `.claude/settings.local.json` (local settings;"),
+        "{}",
+        stderr(&out)
+    );
+    let lock = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    assert!(lock.contains("# Local settings (.claude/settings.local.json) are left out"), "{lock}");
+    for local in ["settings.local.json\"", "my-own-script", "WebSearch", "notify-me", "approval = \"approved\""] {
+        assert!(!lock.contains(local), "`{local}` reached the lock:\n{lock}");
+    }
+    assert!(lock.contains("Bash(git status)") && lock.contains("approval = \"pending\""), "{lock}");
+    // `capc ls` and `check` still read them.
+    let ls = stdout(&capc(root, &["ls", "."]));
+    assert!(ls.contains("removed by deny rules: WebSearch") && ls.contains("approval: approved"), "{ls}");
+    let check = stdout(&capc(root, &["check", "--list-files", "."]));
+    assert!(check.contains(".claude/settings.local.json\tsettings"), "{check}");
+    // Asked for: in, and the header says not to commit it; the default lock is then stale.
+    assert_eq!(capc(root, &["lock", "--include-local", "."]).status.code(), Some(0));
+    let with_local = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    assert!(with_local.contains("# Includes local settings") && with_local.contains("my-own-script"), "{with_local}");
+    assert_eq!(capc(root, &["lock", "--check", "--include-local", "."]).status.code(), Some(0));
+    let stale = capc(root, &["lock", "--check", "."]);
+    assert_eq!(stale.status.code(), Some(1), "{}", stderr(&stale));
+}

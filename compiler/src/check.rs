@@ -35,6 +35,9 @@ pub struct Options {
     /// `explain`, `graph`), hashing is most of the CPU time on a machine without SHA
     /// instructions.
     pub skip_hashes: bool,
+    /// Leave `settings.local.json` files out of the declarations and sources (`capc lock`
+    /// without `--include-local`); they are still read and checked.
+    pub leave_out_local: bool,
 }
 
 /// A file that was read, with its text for rendering positions.
@@ -174,6 +177,11 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         all.diagnostics.extend(one.diagnostics);
         all.decls.extend(one.decls);
         all.sources.extend(one.sources);
+    }
+    if options.leave_out_local {
+        use crate::lock::write::is_local_settings;
+        all.decls.retain(|d| !is_local_settings(&d.path));
+        all.sources.retain(|s| !is_local_settings(&s.path));
     }
     all.files.sort_by(|a, b| a.path.cmp(&b.path));
     all.sources.sort_by(|a, b| a.path.cmp(&b.path));

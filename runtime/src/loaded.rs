@@ -60,6 +60,7 @@ impl Roots {
             managed_dir: self.managed_dir.clone(),
             add_dirs: self.add_dirs.clone(),
             skip_hashes: true,
+            leave_out_local: false,
         }
     }
     /// The file a lock path (`.claude/…`, `~/…`, `<managed>/…`) names.
