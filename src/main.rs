@@ -120,7 +120,9 @@ enum Command {
         /// The lock to run from (its folder is the project root)
         #[arg(long, value_name = "FILE", default_value = "capabilities.lock")]
         lock: PathBuf,
-        /// Re-hash every source first and refuse a stale lock, naming the file that changed
+        /// Re-derive the whole lock from its sources first (the check `capc lock` runs, with the
+        /// scopes given here) and refuse any difference: a changed, missing or new file by name,
+        /// an edited entry as a diff
         #[arg(long)]
         verify: bool,
         /// Do not run `!` shell injections, even when the permission rules allow them
@@ -268,12 +270,8 @@ fn lock(options: Options, check_only: bool) -> ExitCode {
         );
     }
     if options.leave_out_local {
-        let local: Vec<&str> = checked
-            .files
-            .iter()
-            .map(|f| f.path.as_str())
-            .filter(|p| write::is_local_settings(p))
-            .collect();
+        let local: Vec<&str> =
+            checked.files.iter().map(|f| f.path.as_str()).filter(|p| write::is_local_settings(p)).collect();
         if !local.is_empty() {
             eprintln!(
                 "note: left out of the lock: {} (local settings; `--include-local` adds them)",

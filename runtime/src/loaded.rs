@@ -9,8 +9,8 @@
 use capc_compiler::lock::{paths, write};
 use capc_compiler::model::{Command, Lock};
 use capc_compiler::secrets::sha256_hex;
-use capc_compiler::walk;
 use capc_compiler::Options;
+use capc_compiler::{printable, walk};
 use capc_grammar::{parse_permission_rule, Behavior, PermissionRule, SourcedRule};
 use std::path::{Path, PathBuf};
 
@@ -21,10 +21,20 @@ pub enum LoadError {
     Invalid(PathBuf, String),
     /// A path in the lock points outside its folder or at a scope the session was not given.
     Refused(PathBuf, String),
-    /// `--verify`: a source changed (or vanished) since the lock was written.
+    /// `--verify`: a source changed (or vanished, or appeared) since the lock was written.
     Stale {
         path: String,
         why: String,
+    },
+    /// `--verify`: the sources no longer check cleanly (the first error, and how many).
+    Unchecked {
+        first: String,
+        errors: usize,
+    },
+    /// `--verify`: the sources are the locked ones, but the lock says something else: it was
+    /// edited. The diff from the lock to what `capc lock` writes.
+    Edited {
+        diff: String,
     },
 }
 
@@ -35,8 +45,18 @@ impl std::fmt::Display for LoadError {
             LoadError::Invalid(p, e) => write!(f, "`{}` is not a capabilities.lock: {e}", p.display()),
             LoadError::Refused(p, e) => write!(f, "refusing `{}`: {e}", p.display()),
             LoadError::Stale { path, why } => {
-                write!(f, "the lock is stale: `{path}` {why}; run `capc lock` to update it")
+                write!(f, "the lock is stale: `{}` {why}; run `capc lock` to update it", printable::escape(path))
             }
+            LoadError::Unchecked { first, errors } => write!(
+                f,
+                "the lock's sources no longer check cleanly ({errors} error{}; the first: {first}); `capc check` shows them",
+                if *errors == 1 { "" } else { "s" }
+            ),
+            LoadError::Edited { diff } => write!(
+                f,
+                "the lock is not what `capc lock` writes from its sources (was it edited?); the difference:\n{}",
+                printable::escape_lines(diff)
+            ),
         }
     }
 }
@@ -174,20 +194,43 @@ impl Loaded {
         Loaded { lock, roots, rules, names, static_names, builtin_named }
     }
 
-    /// Re-hashes every source, naming the first that changed.
+    /// Re-derives the whole lock from its sources (the check `capc lock` runs, on the lock's
+    /// folder and the scopes of this session, with local settings when the lock has them) and
+    /// refuses any difference: a changed, missing or new source by name, and otherwise the
+    /// entries that differ, as a diff. An edited lock (an added server, a widened rule) is
+    /// refused even when every source still hashes as listed.
     pub fn verify(&self) -> Result<(), LoadError> {
+        let options =
+            Options { skip_hashes: false, leave_out_local: !write::includes_local(&self.lock), ..self.roots.options() };
+        let mut checked = capc_compiler::check(&options)
+            .map_err(|e| LoadError::Stale { path: ".".to_string(), why: format!("cannot be checked ({e})") })?;
+        if checked.has_errors() {
+            let errors: Vec<_> =
+                checked.diagnostics.iter().filter(|d| d.severity == capc_compiler::Severity::Error).collect();
+            let first = errors
+                .first()
+                .map(|d| format!("`{}` [{}] {}", printable::escape(&d.path), d.rule, printable::escape(&d.message)))
+                .unwrap_or_default();
+            return Err(LoadError::Unchecked { first, errors: errors.len() });
+        }
+        let fresh = checked.take_lock();
+        if fresh == self.lock {
+            return Ok(());
+        }
+        let stale = |path: &str, why: &str| LoadError::Stale { path: path.to_string(), why: why.to_string() };
         for source in &self.lock.sources {
-            match self.roots.read(&source.path) {
-                Ok(bytes) if sha256_hex(&bytes) == source.sha256 => {}
-                Ok(_) => {
-                    return Err(LoadError::Stale { path: source.path.clone(), why: "changed".to_string() });
-                }
-                Err(e) => {
-                    return Err(LoadError::Stale { path: source.path.clone(), why: format!("cannot be read ({e})") })
-                }
+            match fresh.sources.iter().find(|s| s.path == source.path) {
+                None => return Err(stale(&source.path, "is gone (or is no longer read as a declaration)")),
+                Some(now) if now.sha256 != source.sha256 => return Err(stale(&source.path, "changed")),
+                Some(_) => {}
             }
         }
-        Ok(())
+        if let Some(new) = fresh.sources.iter().find(|s| !self.lock.sources.iter().any(|l| l.path == s.path)) {
+            return Err(stale(&new.path, "is new"));
+        }
+        Err(LoadError::Edited {
+            diff: write::diff(&write::encode(&self.lock), &write::encode(&fresh), write::FILE_NAME),
+        })
     }
 
     /// The prompt body of a skill or command (the text after its frontmatter), read now and
