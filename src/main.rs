@@ -291,7 +291,9 @@ fn lock(options: Options, check_only: bool) -> ExitCode {
                 ExitCode::SUCCESS
             }
             Ok(Some(old)) => {
+                // The lock on disk may hold anything: no control character reaches the terminal.
                 let diff = write::diff(&old, &text, write::FILE_NAME);
+                let diff = printable::escape_lines(&diff);
                 eprintln!("error: {} is stale; run `capc lock` to update it", path.display());
                 exit(write_stdout(&diff), 1)
             }
@@ -339,13 +341,13 @@ fn session(lock: PathBuf, verify: bool, no_shell: bool, repl: bool, connect: boo
     let loaded = match Loaded::from_file(&lock, roots) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", printable::escape_lines(&e.to_string()));
             return ExitCode::from(2);
         }
     };
     if verify {
         if let Err(e) = loaded.verify() {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", printable::escape_lines(&e.to_string()));
             return ExitCode::from(1);
         }
     }
@@ -413,8 +415,14 @@ fn explain(options: Options, name: &str) -> ExitCode {
             let bare = name.trim_start_matches('/');
             let names = view::names(r);
             match capc_compiler::diagnostic::did_you_mean(bare, names.iter().map(String::as_str)) {
-                Some(s) => eprintln!("error: nothing here is named `{bare}`; did you mean `{s}`?"),
-                None => eprintln!("error: nothing here is named `{bare}`; `capc ls` lists every name"),
+                Some(s) => eprintln!(
+                    "error: nothing here is named `{}`; did you mean `{}`?",
+                    printable::escape(bare),
+                    printable::escape(s)
+                ),
+                None => {
+                    eprintln!("error: nothing here is named `{}`; `capc ls` lists every name", printable::escape(bare))
+                }
             }
             ExitCode::from(1)
         }
@@ -444,8 +452,12 @@ fn check(options: Options, format: Format, color: Color, list_files: bool) -> Ex
             .files
             .iter()
             .map(|f| match &f.name {
-                Some(name) => format!("{}\t{}\t{name}\n", f.path, f.kind.as_str()),
-                None => format!("{}\t{}\n", f.path, f.kind.as_str()),
+                // Tabs and newlines separate the fields: escaped inside them, with every other
+                // control character.
+                Some(name) => {
+                    format!("{}\t{}\t{}\n", printable::escape(&f.path), f.kind.as_str(), printable::escape(name))
+                }
+                None => format!("{}\t{}\n", printable::escape(&f.path), f.kind.as_str()),
             })
             .collect();
         return if write_stdout(&listing).is_ok() { ExitCode::SUCCESS } else { ExitCode::from(2) };

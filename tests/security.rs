@@ -303,3 +303,49 @@ fn verify_uses_the_scopes_given_to_the_session() {
     let stale = capc(&root, &["session", "--verify", "--user-dir", home_arg]);
     assert!(stderr(&stale).contains("`~/.claude/skills/mine/SKILL.md` changed"), "{}", stderr(&stale));
 }
+
+/// Control characters a repository could use to drive a terminal: ESC (CSI, OSC title), BEL,
+/// the C1 CSI, a bare carriage return (`\r\n` line ends are kept in multi-line text), the line
+/// separator and a bidi override.
+const RAW_CONTROLS: &[&str] = &["\u{1b}", "\u{7}", "\u{9b}", "\r", "\u{2028}", "\u{202e}"];
+
+#[test]
+fn control_characters_never_reach_the_terminal_raw() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let skill = "evil\u{1b}[2J";
+    write(
+        root,
+        &format!(".claude/skills/{skill}/SKILL.md"),
+        "---\ndescription: \"Wipes \\e]0;pwned\\a the screen\"\n\"x\\e[31m\": 1\n---\nRun \u{1b}[31m this \u{2028} now\rhidden\r\n",
+    );
+    write(root, ".claude/commands/c\u{9b}x\u{202e}.md", "---\ndescription: fine\n---\nbody\n");
+    write(root, ".claude/settings.json", "{\"permissions\": {\"deny\": [\"Bash(echo \\u001b[31m\\r)\"]}}");
+    assert_eq!(capc(root, &["lock", "."]).status.code(), Some(0));
+    let runs = [
+        capc(root, &["check", "--color", "never", "."]),
+        capc(root, &["check", "--list-files", "."]),
+        capc(root, &["ls", "--all", "."]),
+        capc(root, &["explain", skill, "."]),
+        capc(root, &["explain", "Bash(echo \u{1b}[31m\r)", "."]),
+        capc(root, &["explain", "evil", "."]),
+        capc(root, &["graph", "."]),
+        capc_in(root, &["session", "--repl", "--no-shell"], &format!(":commands\n/{skill}\n:why {skill}\n:quit\n")),
+    ];
+    for out in &runs {
+        let text = format!("{}{}", stdout(out), stderr(out)).replace("\r\n", "\n");
+        for raw in RAW_CONTROLS {
+            assert!(!text.contains(raw), "{raw:?} reached the terminal:\n{}", text.escape_debug());
+        }
+    }
+    // They are shown escaped, not dropped.
+    assert!(stdout(&runs[0]).contains("unknown field `x\\x1b[31m`"), "{}", stdout(&runs[0]));
+    assert!(
+        stdout(&runs[1]).contains(".claude/skills/evil\\x1b[2J/SKILL.md\tskill\tevil\\x1b[2J"),
+        "{}",
+        stdout(&runs[1])
+    );
+    assert!(stdout(&runs[2]).contains("/c\\u{9b}x\\u{202e}"), "{}", stdout(&runs[2]));
+    assert!(stdout(&runs[4]).contains("permission rule `Bash(echo \\x1b[31m\\r)`: deny"), "{}", stdout(&runs[4]));
+    assert!(stdout(&runs[7]).contains("Run \\x1b[31m this \\u{2028} now\\rhidden"), "{}", stdout(&runs[7]));
+}

@@ -3,6 +3,7 @@
 
 use crate::check::{Checked, Positions};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::printable::{self, escape};
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource};
 use serde::Serialize;
 
@@ -140,24 +141,29 @@ fn render_one(
         Severity::Warning => miette::Severity::Warning,
         Severity::Info => miette::Severity::Advice,
     };
-    let mut diagnostic = MietteDiagnostic::new(format!("[{}] {}", d.rule, d.message)).with_severity(severity);
+    // Messages, paths and the source text come from the repository: no control character
+    // reaches the terminal raw (`printable`).
+    let (message, path) = (escape(&d.message), escape(&d.path));
+    let mut diagnostic = MietteDiagnostic::new(format!("[{}] {message}", d.rule)).with_severity(severity);
     if let Some(help) = &d.help {
-        diagnostic = diagnostic.with_help(help.clone());
+        diagnostic = diagnostic.with_help(escape(help).into_owned());
     }
     let mut out = String::new();
     let source = checked.source(&d.path);
     match (d.span, source.and_then(|f| f.text.as_ref())) {
         (Some(span), Some(text)) => {
-            diagnostic = diagnostic.with_label(LabeledSpan::new_primary_with_span(None, (span.start, span.len())));
             let text = match secrets {
                 Some(spans) => mask(text, spans),
                 None => text.clone(),
             };
-            let report = miette::Report::new(diagnostic).with_source_code(NamedSource::new(&d.path, text));
+            let (text, at) = printable::escape_lines_mapped(&text);
+            let (start, end) = (at(span.start), at(span.end));
+            diagnostic = diagnostic.with_label(LabeledSpan::new_primary_with_span(None, (start, end - start)));
+            let report = miette::Report::new(diagnostic).with_source_code(NamedSource::new(path, text.into_owned()));
             let _ = handler.render_report(&mut out, report.as_ref());
         }
         _ => {
-            diagnostic.message = format!("[{}] {}: {}", d.rule, d.path, d.message);
+            diagnostic.message = format!("[{}] {path}: {message}", d.rule);
             let _ = handler.render_report(&mut out, &diagnostic);
         }
     }
