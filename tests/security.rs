@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 /// Runs capc with `input` on stdin; kills it and fails if it has not ended within a minute.
 fn capc_in(dir: &Path, args: &[&str], input: &str) -> Output {
+    use std::io::Read as _;
     let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
         .args(args)
         .current_dir(dir)
@@ -23,6 +24,16 @@ fn capc_in(dir: &Path, args: &[&str], input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("capc runs");
+    // Drained while capc runs, so a full pipe cannot stall it.
+    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().expect("stdout")));
+    let err = drain(Box::new(child.stderr.take().expect("stderr")));
     let mut stdin = child.stdin.take().expect("stdin");
     // capc may refuse and exit before reading its input.
     match stdin.write_all(input.as_bytes()) {
@@ -31,14 +42,17 @@ fn capc_in(dir: &Path, args: &[&str], input: &str) -> Output {
     }
     drop(stdin);
     let deadline = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().expect("wait").is_none() {
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
         if Instant::now() > deadline {
             let _ = child.kill();
             panic!("capc {args:?} hung");
         }
         std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("output")
+    };
+    Output { status, stdout: out.join().expect("stdout"), stderr: err.join().expect("stderr") }
 }
 
 fn capc(dir: &Path, args: &[&str]) -> Output {
@@ -348,4 +362,204 @@ fn control_characters_never_reach_the_terminal_raw() {
     assert!(stdout(&runs[2]).contains("/c\\u{9b}x\\u{202e}"), "{}", stdout(&runs[2]));
     assert!(stdout(&runs[4]).contains("permission rule `Bash(echo \\x1b[31m\\r)`: deny"), "{}", stdout(&runs[4]));
     assert!(stdout(&runs[7]).contains("Run \\x1b[31m this \\u{2028} now\\rhidden"), "{}", stdout(&runs[7]));
+}
+
+/// Two tokens of well-known shapes; every output is grepped for the marker they share.
+const TOKEN_A: &str = "sk-ant-api03-PLANTEDxxxxxxxxxxxxxxxxxxxxxxxx";
+const TOKEN_B: &str = "ghp_PLANTED0123456789abcdefABCDEF0123456789";
+const MARKER: &str = "PLANTED";
+
+/// MCP servers with a token in every field Claude Code reads.
+fn servers() -> serde_json::Value {
+    serde_json::json!({
+        "tok-stdio": {
+            "command": format!("/opt/{TOKEN_A}/mcp"),
+            "args": ["--token", TOKEN_B, format!("--key={TOKEN_A}")],
+            "env": {"API_KEY": TOKEN_A, "PLAIN": format!("x {TOKEN_B}")},
+            "cwd": format!("/srv/{TOKEN_B}"),
+        },
+        "tok-http": {
+            "type": "http",
+            "url": format!("https://api.example.com/mcp?key={TOKEN_B}"),
+            "headers": {"Authorization": format!("Bearer {TOKEN_A}"), "X-Trace": TOKEN_B},
+            "headersHelper": format!("echo '{{\"X-Key\": \"{TOKEN_A}\"}}'"),
+        },
+    })
+}
+
+/// Hook handlers running a token.
+fn hooks() -> serde_json::Value {
+    serde_json::json!({
+        "PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": format!("curl -H 'Authorization: Bearer {TOKEN_A}' https://hooks.example.com"),
+             "if": format!("Bash(git push {TOKEN_B})")},
+            {"type": "http", "url": format!("https://hooks.example.com/{TOKEN_B}")}
+        ]}]
+    })
+}
+
+/// A tree with one token planted in every field of every format capc reads.
+fn planted_tree(root: &Path, home: &Path) {
+    let project_servers = serde_json::json!({ "mcpServers": servers() });
+    write(root, ".mcp.json", &project_servers.to_string());
+    let settings = serde_json::json!({
+        "permissions": {
+            "allow": [format!("Bash(curl -H 'x-api-key: {TOKEN_A}' *)"), "Read"],
+            "deny": [format!("WebFetch(domain:{TOKEN_B}.example.com)")],
+            "ask": [format!("Bash(deploy --token {TOKEN_B})")],
+        },
+        "env": {"ANTHROPIC_API_KEY": TOKEN_A, "OTHER": TOKEN_B},
+        "enableAllProjectMcpServers": true,
+        "hooks": hooks(),
+    });
+    write(root, ".claude/settings.json", &serde_json::to_string_pretty(&settings).expect("json"));
+    write(
+        root,
+        ".claude/skills/deploy/SKILL.md",
+        &format!(
+            "---\ndescription: Deploy with key {TOKEN_A} to staging\nwhen_to_use: when {TOKEN_B} is set\nargument-hint: \"[{TOKEN_A}]\"\nallowed-tools: Bash(curl -H {TOKEN_B}:*), Read\nmodel: {TOKEN_A}\n---\nDeploy now.\n"
+        ),
+    );
+    write(
+        root,
+        ".claude/agents/ops.md",
+        &format!(
+            "---\nname: ops\ndescription: Operates with {TOKEN_B}\ntools: Read, Bash(ssh {TOKEN_A}:*)\ndisallowedTools: WebFetch(domain:{TOKEN_B}.example.com)\nmodel: {TOKEN_B}\n---\nOperate.\n"
+        ),
+    );
+    let plugin = serde_json::json!({ "name": "tok", "hooks": { "hooks": hooks() } });
+    write(root, "plugins/tok/.claude-plugin/plugin.json", &serde_json::to_string_pretty(&plugin).expect("json"));
+    write(root, "plugins/tok/.mcp.json", &serde_json::json!({ "mcpServers": servers() }).to_string());
+    write(root, "plugins/tok/hooks/hooks.json", &serde_json::json!({ "hooks": hooks() }).to_string());
+    let key = root.canonicalize().expect("canonical").to_string_lossy().into_owned();
+    let claude_json = serde_json::json!({
+        "mcpServers": servers(),
+        "projects": { key: { "mcpServers": { "tok-local": servers()["tok-stdio"].clone() } } },
+    });
+    write(home, ".claude.json", &claude_json.to_string());
+}
+
+#[test]
+fn a_planted_token_reaches_no_output() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (root, home) = (dir.path().join("repo"), dir.path().join("home"));
+    planted_tree(&root, &home);
+    let user = ["--user-dir", home.to_str().expect("utf-8")];
+    let with = |args: &[&str]| -> Vec<String> {
+        let mut all: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        all.extend(user.iter().map(|a| a.to_string()));
+        all
+    };
+    let run = |args: &[&str], input: &str| {
+        let args = with(args);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        capc_in(&root, &args, input)
+    };
+    let lock = run(&["lock", "."], "");
+    assert_eq!(lock.status.code(), Some(0), "{}", stderr(&lock));
+    let mut outputs: Vec<(String, String)> = vec![
+        ("lock (stderr)".into(), stderr(&lock)),
+        ("capabilities.lock".into(), std::fs::read_to_string(root.join("capabilities.lock")).expect("lock")),
+    ];
+    let turns = [
+        r#"{"id":1,"type":"status"}"#,
+        r#"{"id":2,"type":"turn","input":"/deploy prod"}"#,
+        r#"{"id":3,"type":"invoke_skill","skill":"deploy"}"#,
+        r#"{"id":4,"type":"tool_search","query":"select:Bash"}"#,
+    ]
+    .join("\n");
+    for (what, args, input) in [
+        ("check", &["check", "--color", "never", "."][..], ""),
+        ("check --format json", &["check", "--format", "json", "."], ""),
+        ("check --list-files", &["check", "--list-files", "."], ""),
+        ("ls", &["ls", "--all", "."], ""),
+        ("ls --format json", &["ls", "--format", "json", "."], ""),
+        ("explain tok-stdio", &["explain", "tok-stdio", "."], ""),
+        ("explain tok-http", &["explain", "tok-http", "."], ""),
+        ("explain deploy", &["explain", "deploy", "."], ""),
+        ("explain ops", &["explain", "ops", "."], ""),
+        ("explain Read", &["explain", "Read", "."], ""),
+        ("graph", &["graph", "--all", "."], ""),
+        ("graph --format json", &["graph", "--format", "json", "--all", "."], ""),
+        ("session", &["session", "--json", "--no-shell"], turns.as_str()),
+        ("session --verify", &["session", "--json", "--verify", "--no-shell"], turns.as_str()),
+        (
+            "session --repl",
+            &["session", "--repl", "--no-shell"],
+            ":status\n:skills\n:commands\n:why deploy\n/deploy\n:quit\n",
+        ),
+    ] {
+        let out = run(args, input);
+        outputs.push((what.to_string(), format!("{}{}", stdout(&out), stderr(&out))));
+    }
+    // The secrets became hashes where the lock keeps them: whole for what runs, the content
+    // of a rule, word by word in prose.
+    let locked = &outputs[1].1;
+    for kept in [
+        "command = \"sha256:",
+        "headers_helper = \"sha256:",
+        "cwd = \"sha256:",
+        "run = \"sha256:",
+        "if = \"Bash(sha256:",
+        "rule = \"Bash(sha256:",
+        "rule = \"WebFetch(sha256:",
+        "description = \"Deploy with key sha256:",
+        "allowed_tools = [\"Bash(sha256:",
+        "API_KEY = \"sha256:",
+    ] {
+        assert!(locked.contains(kept), "`{kept}` is not in the lock:\n{locked}");
+    }
+    assert!(locked.contains("description = \"Deploy with key sha256:") && locked.contains(" to staging\""), "{locked}");
+    // The outputs are real: the session answered, the check found the secrets.
+    assert!(outputs.iter().any(|(w, t)| w == "session" && t.contains("\"turn\":1")), "{outputs:#?}");
+    assert!(outputs.iter().any(|(w, t)| w == "check" && t.contains("[literal-secret]")), "{outputs:#?}");
+    let leaks: Vec<String> = outputs
+        .iter()
+        .filter(|(_, text)| text.contains(MARKER))
+        .map(|(what, text)| {
+            let lines: Vec<String> = text
+                .lines()
+                .filter(|l| l.contains(MARKER))
+                .map(|l| {
+                    let at = l.find(MARKER).unwrap_or(0).saturating_sub(80);
+                    l.chars().skip(l[..at].chars().count()).take(160).collect()
+                })
+                .collect();
+            format!("{what}:\n  {}", lines.join("\n  "))
+        })
+        .collect();
+    assert!(leaks.is_empty(), "the planted token reached {} output(s):\n{}", leaks.len(), leaks.join("\n"));
+}
+
+/// Where a check reports errors (so nothing is locked): messages that quote a value, and
+/// snippets of files with tokens in fields no check reads.
+#[test]
+fn a_planted_token_reaches_no_message_or_snippet() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let settings = serde_json::json!({
+        "apiKeyHelper": format!("echo {TOKEN_A}"),
+        "permissions": {
+            "allow": [format!("Bash(curl -H {TOKEN_B}"), format!("Bash(deploy --key={TOKEN_A}:*)")],
+            "defaultMode": TOKEN_B,
+        },
+        "env": {"DB_PASSWORD": format!("x-{MARKER}-y")},
+        "unknownKey": TOKEN_A,
+    });
+    write(root, ".claude/settings.json", &serde_json::to_string_pretty(&settings).expect("json"));
+    write(
+        root,
+        ".claude/skills/s/SKILL.md",
+        &format!(
+            "---\ndescription: ok\nmodel: {TOKEN_B}\narguments: [a]\nmystery: {TOKEN_A}\n---\nUse $b with {TOKEN_A}.\n"
+        ),
+    );
+    for args in [&["check", "--color", "never", "."][..], &["check", "--format", "json", "."]] {
+        let out = capc(root, args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        let text = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(text.contains("invalid-permission-rule") && text.contains("literal-secret"), "{text}");
+        let leaks: Vec<&str> = text.lines().filter(|l| l.contains(MARKER)).collect();
+        assert!(leaks.is_empty(), "{args:?} shows the planted token:\n{}", leaks.join("\n"));
+    }
 }

@@ -1044,7 +1044,15 @@ fn read_claim(
                 // What was loaded from a commands folder (a file or a SKILL.md folder) sits with
                 // the commands in the table; a skills folder's with the skills.
                 let form = if claim.base.is_some() { MarkdownKind::Command } else { MarkdownKind::Skill };
-                decls.push(crate::decl::declare::command(own.clone(), form, fields.as_ref(), &text, at, &path));
+                decls.push(crate::decl::declare::command(
+                    &mut sink,
+                    own.clone(),
+                    form,
+                    fields.as_ref(),
+                    &text,
+                    at,
+                    &path,
+                ));
             }
             name = Some(own);
         }
@@ -1052,7 +1060,7 @@ fn read_claim(
             let fields = markdown::check(&mut sink, &cx, &text, MarkdownKind::Agent);
             let own = agent_name(rel, claim, fields.as_ref());
             if let Some(at) = cx.placement {
-                decls.extend(crate::decl::declare::agent(own.clone(), fields.as_ref(), at, &path));
+                decls.extend(crate::decl::declare::agent(&mut sink, own.clone(), fields.as_ref(), at, &path));
             }
             name = Some(own);
         }
@@ -1096,15 +1104,15 @@ fn read_claim(
                     match kind {
                         FileKind::Hooks => {
                             if let Some(map) = node.get("hooks") {
-                                crate::decl::declare::hooks(map, at, &path, &mut decls);
+                                crate::decl::declare::hooks(&mut sink, map, at, &path, &mut decls);
                             }
                         }
                         FileKind::Settings => {
                             if let Some(map) = node.get("hooks") {
-                                crate::decl::declare::hooks(map, at, &path, &mut decls);
+                                crate::decl::declare::hooks(&mut sink, map, at, &path, &mut decls);
                             }
                             if let Some(permissions) = node.get("permissions") {
-                                crate::decl::declare::rules(permissions, at.scope, &path, &mut decls);
+                                crate::decl::declare::rules(&mut sink, permissions, at.scope, &path, &mut decls);
                             }
                             crate::decl::declare::settings(&node, at.scope, &path, &mut decls);
                         }

@@ -155,6 +155,17 @@ pub fn behavior(word: &str) -> Option<Behavior> {
     }
 }
 
+/// A lock rule, parsed. A rule whose content the lock keeps only as a hash (it held a
+/// secret: `Bash(sha256:…)`) fails closed: as a deny or ask rule it covers its whole tool, as
+/// an allow rule it allows nothing.
+fn parsed_rule(text: &str, behavior: Behavior) -> Option<PermissionRule> {
+    match capc_compiler::secrets::hashed_rule_tool(text) {
+        Some(_) if behavior == Behavior::Allow => None,
+        Some(tool) => parse_permission_rule(tool).ok(),
+        None => parse_permission_rule(text).ok(),
+    }
+}
+
 impl Loaded {
     /// Reads `path` (a capabilities.lock) with `roots` telling where its paths point; refuses
     /// a lock file that is not a regular file, and a lock whose paths leave its folders.
@@ -175,11 +186,12 @@ impl Loaded {
             .permissions
             .iter()
             .filter_map(|p| {
+                let behavior = behavior(p.behavior.as_str())?;
                 Some(Rule {
                     text: p.rule.clone(),
-                    behavior: behavior(p.behavior.as_str())?,
+                    behavior,
                     source: p.path.clone(),
-                    parsed: parse_permission_rule(&p.rule).ok()?,
+                    parsed: parsed_rule(&p.rule, behavior)?,
                 })
             })
             .collect();
@@ -269,5 +281,23 @@ impl Loaded {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hashed_rule_fails_closed() {
+        let hashed = capc_compiler::secrets::redact_rule("Bash(curl -H sk-ant-api03-PLANTEDxxxxxxxxxxxxxxxxxxxxxxxx)");
+        assert!(
+            parsed_rule(&hashed, Behavior::Allow).is_none(),
+            "an allow rule whose content is hidden allows nothing"
+        );
+        for behavior in [Behavior::Deny, Behavior::Ask] {
+            assert_eq!(parsed_rule(&hashed, behavior), parse_permission_rule("Bash").ok(), "covers all of Bash");
+        }
+        assert_eq!(parsed_rule("Bash(git status)", Behavior::Allow), parse_permission_rule("Bash(git status)").ok());
     }
 }
