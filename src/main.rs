@@ -3,7 +3,7 @@
 //! 0 clean (warnings allowed), 1 errors found, 2 capc itself could not run.
 
 use capc_compiler::lock::{view, write};
-use capc_compiler::{report, rules, Checked, Options};
+use capc_compiler::{printable, report, rules, Checked, Options};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -57,6 +57,10 @@ enum Command {
         /// Write nothing; exit 1 with a diff when the lock on disk is not what `capc lock` would write
         #[arg(long)]
         check: bool,
+        /// Also lock `.claude/settings.local.json` (each user's own, untracked settings: their
+        /// hooks, permission rules and MCP approvals); without it they are left out of the lock
+        #[arg(long)]
+        include_local: bool,
         #[command(flatten)]
         scopes: Scopes,
     },
@@ -116,7 +120,9 @@ enum Command {
         /// The lock to run from (its folder is the project root)
         #[arg(long, value_name = "FILE", default_value = "capabilities.lock")]
         lock: PathBuf,
-        /// Re-hash every source first and refuse a stale lock, naming the file that changed
+        /// Re-derive the whole lock from its sources first (the check `capc lock` runs, with the
+        /// scopes given here) and refuse any difference: a changed, missing or new file by name,
+        /// an edited entry as a diff
         #[arg(long)]
         verify: bool,
         /// Do not run `!` shell injections, even when the permission rules allow them
@@ -179,6 +185,7 @@ impl Scopes {
             add_dirs: self.add_dir,
             plugin_dirs: self.plugin_dir,
             skip_hashes: true,
+            leave_out_local: false,
         }
     }
 }
@@ -208,7 +215,9 @@ fn main() -> ExitCode {
         Command::Check { path, format, scopes, color, list_files } => {
             check(scopes.options(path), format, color, list_files)
         }
-        Command::Lock { path, check, scopes } => lock(Options { skip_hashes: false, ..scopes.options(path) }, check),
+        Command::Lock { path, check, include_local, scopes } => {
+            lock(Options { skip_hashes: false, leave_out_local: !include_local, ..scopes.options(path) }, check)
+        }
         Command::Ls { path, format, all, scopes } => ls(scopes.options(path), format, all),
         Command::Explain { name, path, scopes } => explain(scopes.options(path), &name),
         Command::Graph { path, format, all, scopes } => graph(scopes.options(path), format, all),
@@ -265,21 +274,35 @@ fn lock(options: Options, check_only: bool) -> ExitCode {
             options.root.display()
         );
     }
+    if options.leave_out_local {
+        let local: Vec<&str> =
+            checked.files.iter().map(|f| f.path.as_str()).filter(|p| write::is_local_settings(p)).collect();
+        if !local.is_empty() {
+            eprintln!(
+                "note: left out of the lock: {} (local settings; `--include-local` adds them)",
+                local.iter().map(|p| format!("`{}`", printable::escape(p))).collect::<Vec<_>>().join(", ")
+            );
+        }
+    }
     let lock = checked.take_lock();
     let text = write::encode(&lock);
     let path = options.root.join(write::FILE_NAME);
     if check_only {
-        return match std::fs::read_to_string(&path) {
-            Ok(old) if old == text => {
+        // Only a regular file is read (a named pipe would hang the read, a link could put
+        // another file's text into the diff).
+        return match write::read_file(&path) {
+            Ok(Some(old)) if old == text => {
                 eprintln!("{} is up to date", path.display());
                 ExitCode::SUCCESS
             }
-            Ok(old) => {
+            Ok(Some(old)) => {
+                // The lock on disk may hold anything: no control character reaches the terminal.
                 let diff = write::diff(&old, &text, write::FILE_NAME);
+                let diff = printable::escape_lines(&diff);
                 eprintln!("error: {} is stale; run `capc lock` to update it", path.display());
                 exit(write_stdout(&diff), 1)
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Ok(None) => {
                 eprintln!("error: {} does not exist; run `capc lock` to create it", path.display());
                 ExitCode::from(1)
             }
@@ -329,13 +352,13 @@ fn session(lock: PathBuf, verify: bool, no_shell: bool, repl: bool, connect: boo
     let loaded = match Loaded::from_file(&lock, roots) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", printable::escape_lines(&e.to_string()));
             return ExitCode::from(2);
         }
     };
     if verify {
         if let Err(e) = loaded.verify() {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", printable::escape_lines(&e.to_string()));
             return ExitCode::from(1);
         }
     }
@@ -405,8 +428,14 @@ fn explain(options: Options, name: &str) -> ExitCode {
             let bare = name.trim_start_matches('/');
             let names = view::names(r);
             match capc_compiler::diagnostic::did_you_mean(bare, names.iter().map(String::as_str)) {
-                Some(s) => eprintln!("error: nothing here is named `{bare}`; did you mean `{s}`?"),
-                None => eprintln!("error: nothing here is named `{bare}`; `capc ls` lists every name"),
+                Some(s) => eprintln!(
+                    "error: nothing here is named `{}`; did you mean `{}`?",
+                    printable::escape(bare),
+                    printable::escape(s)
+                ),
+                None => {
+                    eprintln!("error: nothing here is named `{}`; `capc ls` lists every name", printable::escape(bare))
+                }
             }
             ExitCode::from(1)
         }
@@ -436,8 +465,12 @@ fn check(options: Options, format: Format, color: Color, list_files: bool) -> Ex
             .files
             .iter()
             .map(|f| match &f.name {
-                Some(name) => format!("{}\t{}\t{name}\n", f.path, f.kind.as_str()),
-                None => format!("{}\t{}\n", f.path, f.kind.as_str()),
+                // Tabs and newlines separate the fields: escaped inside them, with every other
+                // control character.
+                Some(name) => {
+                    format!("{}\t{}\t{}\n", printable::escape(&f.path), f.kind.as_str(), printable::escape(name))
+                }
+                None => format!("{}\t{}\n", printable::escape(&f.path), f.kind.as_str()),
             })
             .collect();
         return if write_stdout(&listing).is_ok() { ExitCode::SUCCESS } else { ExitCode::from(2) };

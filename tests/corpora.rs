@@ -58,7 +58,7 @@ const CORPORA: &[Corpus] = &[
         name: "anthropics__claude-plugins-official",
         kinds: Kinds { skills: 31, commands: 30, agents: 31, plugin_json: 40, marketplace_json: 1, mcp_json: 15, hooks_json: 6 },
         not_declarations: &[("plugins/skill-creator/skills/skill-creator/agents/", "prompt files inside a skill folder, not subagents")],
-        findings: &[("invalid-field-value", 1), ("lenient-frontmatter", 1), ("reserved-name", 1), ("shadowed-declaration", 1), ("unknown-field", 4), ("unknown-tool-in-rule", 9), ("unloaded-plugin", 1)],
+        findings: &[("invalid-field-value", 1), ("lenient-frontmatter", 1), ("reserved-name", 1), ("shadowed-declaration", 3), ("unknown-field", 4), ("unknown-tool-in-rule", 9), ("unloaded-plugin", 1)],
     },
     Corpus {
         name: "obra__superpowers",

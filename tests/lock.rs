@@ -1,7 +1,7 @@
 //! Precedence stories: `tests/precedence/<story>/` holds `project/` (the locked folder) and
 //! optionally `home/` (`--user-dir`), `managed/` (`--managed-dir`) and `add1/` (`--add-dir`);
 //! `story.md` says what it shows. The resolved `capc ls` (with the findings) must equal
-//! `ls.txt`, and the lock `capc lock` writes must equal `capabilities.lock`.
+//! `ls.txt`, and the lock `capc lock --include-local` writes must equal `capabilities.lock`.
 //!
 //! Also: the lock is byte-identical across absolute roots and file-creation orders, reads
 //! back to the same value, is not rewritten when unchanged, and holds no planted secret.
@@ -42,6 +42,8 @@ fn options(dir: &Path) -> Options {
             .map(|l| dir.join("project").join(l.trim()))
             .collect(),
         skip_hashes: false,
+        // The pinned lock is `capc lock --include-local`'s: stories show what local settings decide.
+        leave_out_local: false,
     }
 }
 

@@ -1,6 +1,7 @@
 //! Hostile input never wins: binary files, bad UTF-8, a 50 MB SKILL.md, unclosed
-//! frontmatter, YAML alias bombs, 10,000-deep JSON, empty files and symlink loops each get
-//! a diagnostic, and a sound file beside them is still checked.
+//! frontmatter, YAML alias bombs, 10,000-deep JSON, a 1 MB `[[[[` frontmatter, empty files,
+//! symlink loops, and named pipes and sockets named like declarations each get a diagnostic,
+//! and a sound file beside them is still checked.
 
 use capc_compiler::{check, Checked, Options};
 use std::path::Path;
@@ -34,6 +35,9 @@ fn hostile_files_are_diagnosed_and_the_rest_still_checked() {
     }
     bomb.push_str("---\n");
     write(root, ".claude/skills/bomb/SKILL.md", bomb.as_bytes());
+    // libyaml's scanner is quadratic in flow nesting: this ran for minutes before the depth pre-scan.
+    let brackets = format!("---\ndescription: {}\n---\nbody\n", "[".repeat(1024 * 1024));
+    write(root, ".claude/skills/brackets/SKILL.md", brackets.as_bytes());
     let deep = "[".repeat(10_000) + &"]".repeat(10_000);
     write(root, ".claude/settings.json", deep.as_bytes());
     write(root, ".claude/agents/empty.md", b"");
@@ -43,6 +47,13 @@ fn hostile_files_are_diagnosed_and_the_rest_still_checked() {
     {
         std::os::unix::fs::symlink("..", root.join(".claude/skills/loop")).expect("symlink");
         std::os::unix::fs::symlink("/etc", root.join(".claude/skills/outside")).expect("symlink");
+        // A named pipe would block a read forever; a socket cannot be read at all.
+        std::fs::create_dir_all(root.join(".claude/commands")).expect("mkdir");
+        let fifo = std::process::Command::new("mkfifo").arg(root.join(".claude/commands/pipe.md")).status();
+        assert!(fifo.expect("mkfifo runs").success());
+        std::fs::create_dir_all(root.join(".claude/skills/sock")).expect("mkdir");
+        let _socket =
+            std::os::unix::net::UnixListener::bind(root.join(".claude/skills/sock/SKILL.md")).expect("socket");
     }
 
     let checked = check(&Options { root: root.to_path_buf(), ..Options::default() }).expect("root is a directory");
@@ -51,6 +62,10 @@ fn hostile_files_are_diagnosed_and_the_rest_still_checked() {
     assert_eq!(rules_at(&checked, ".claude/skills/huge/SKILL.md"), ["file-too-large"]);
     assert_eq!(rules_at(&checked, ".claude/skills/unclosed/SKILL.md"), ["missing-frontmatter"]);
     assert_eq!(rules_at(&checked, ".claude/skills/bomb/SKILL.md"), ["invalid-frontmatter"]);
+    assert_eq!(rules_at(&checked, ".claude/skills/brackets/SKILL.md"), ["invalid-frontmatter"]);
+    let brackets_message =
+        &checked.diagnostics.iter().find(|d| d.path == ".claude/skills/brackets/SKILL.md").expect("reported").message;
+    assert_eq!(brackets_message, "frontmatter is nested deeper than 128 levels");
     assert_eq!(rules_at(&checked, ".claude/settings.json"), ["invalid-json"]);
     assert_eq!(rules_at(&checked, ".claude/agents/empty.md"), ["missing-frontmatter"]);
     assert_eq!(rules_at(&checked, ".mcp.json"), ["invalid-json"]);
@@ -59,6 +74,13 @@ fn hostile_files_are_diagnosed_and_the_rest_still_checked() {
     {
         assert_eq!(rules_at(&checked, ".claude/skills/loop"), ["unfollowed-symlink"]);
         assert_eq!(rules_at(&checked, ".claude/skills/outside"), ["unfollowed-symlink"]);
+        for (path, what) in
+            [(".claude/commands/pipe.md", "a named pipe (FIFO)"), (".claude/skills/sock/SKILL.md", "a socket")]
+        {
+            assert_eq!(rules_at(&checked, path), ["unreadable-file"]);
+            let message = &checked.diagnostics.iter().find(|d| d.path == path).expect("reported").message;
+            assert!(message.contains(&format!("it is {what}, not a regular file")), "{message}");
+        }
     }
     let deep_message =
         &checked.diagnostics.iter().find(|d| d.path == ".claude/settings.json").expect("reported").message;

@@ -37,6 +37,9 @@ pub struct Options {
     /// `explain`, `graph`), hashing is most of the CPU time on a machine without SHA
     /// instructions.
     pub skip_hashes: bool,
+    /// Leave `settings.local.json` files out of the declarations and sources (`capc lock`
+    /// without `--include-local`); they are still read and checked.
+    pub leave_out_local: bool,
 }
 
 /// A file that was read, with its text for rendering positions.
@@ -193,6 +196,11 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         all.diagnostics.extend(one.diagnostics);
         all.decls.extend(one.decls);
         all.sources.extend(one.sources);
+    }
+    if options.leave_out_local {
+        use crate::lock::write::is_local_settings;
+        all.decls.retain(|d| !is_local_settings(&d.path));
+        all.sources.retain(|s| !is_local_settings(&s.path));
     }
     all.files.sort_by(|a, b| a.path.cmp(&b.path));
     all.sources.sort_by(|a, b| a.path.cmp(&b.path));
@@ -1147,7 +1155,8 @@ fn read_claim(
                 // What was loaded from a commands folder (a file or a SKILL.md folder) sits with
                 // the commands in the table; a skills folder's with the skills.
                 let form = if claim.base.is_some() { MarkdownKind::Command } else { MarkdownKind::Skill };
-                let mut decl = crate::decl::declare::command(own.clone(), form, fields.as_ref(), &text, at, &path);
+                let mut decl =
+                    crate::decl::declare::command(&mut sink, own.clone(), form, fields.as_ref(), &text, at, &path);
                 if let Item::Command(command) = &mut decl.item {
                     other_names(command, claim, kind, fields.as_ref());
                 }
@@ -1159,7 +1168,7 @@ fn read_claim(
             let fields = markdown::check(&mut sink, &cx, &text, MarkdownKind::Agent);
             let own = agent_name(rel, claim, fields.as_ref());
             if let Some(at) = cx.placement {
-                decls.extend(crate::decl::declare::agent(own.clone(), fields.as_ref(), at, &path));
+                decls.extend(crate::decl::declare::agent(&mut sink, own.clone(), fields.as_ref(), at, &path));
             }
             name = Some(own);
         }
@@ -1203,15 +1212,15 @@ fn read_claim(
                     match kind {
                         FileKind::Hooks => {
                             if let Some(map) = node.get("hooks") {
-                                crate::decl::declare::hooks(map, at, &path, &mut decls);
+                                crate::decl::declare::hooks(&mut sink, map, at, &path, &mut decls);
                             }
                         }
                         FileKind::Settings => {
                             if let Some(map) = node.get("hooks") {
-                                crate::decl::declare::hooks(map, at, &path, &mut decls);
+                                crate::decl::declare::hooks(&mut sink, map, at, &path, &mut decls);
                             }
                             if let Some(permissions) = node.get("permissions") {
-                                crate::decl::declare::rules(permissions, at.scope, &path, &mut decls);
+                                crate::decl::declare::rules(&mut sink, permissions, at.scope, &path, &mut decls);
                             }
                             crate::decl::declare::settings(&node, at.scope, &path, &mut decls);
                         }

@@ -9,6 +9,7 @@
 //! - `decl`: a reader per format (Markdown declarations, manifests, MCP, hooks, settings).
 //! - `rules`: one file per rule with its docs; `RULES` is the sorted registry.
 //! - `diagnostic`: diagnostics as data; `report` renders them for people and tools.
+//! - `printable`: text from a repository escaped for a terminal.
 //!
 //! Nothing here panics on user input, and nothing returns `Err` for a user mistake: those
 //! are diagnostics, and every other file is still checked.
@@ -23,6 +24,7 @@ pub mod lock;
 pub mod model;
 pub mod names;
 pub mod node;
+pub mod printable;
 pub mod report;
 pub mod rules;
 pub mod schema;

@@ -3,6 +3,8 @@
 
 use crate::check::{Checked, Positions};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::printable::{self, escape};
+use crate::secrets::mask_words;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource};
 use serde::Serialize;
 
@@ -36,8 +38,8 @@ struct JsonDiagnostic<'a> {
     column: usize,
     end_line: usize,
     end_column: usize,
-    message: &'a str,
-    help: Option<&'a str>,
+    message: std::borrow::Cow<'a, str>,
+    help: Option<std::borrow::Cow<'a, str>>,
 }
 
 #[derive(Serialize)]
@@ -76,8 +78,8 @@ pub fn to_json(checked: &Checked) -> String {
                     column,
                     end_line,
                     end_column,
-                    message: &d.message,
-                    help: d.help.as_deref(),
+                    message: mask_words(&d.message),
+                    help: d.help.as_deref().map(mask_words),
                 }
             })
             .collect(),
@@ -97,14 +99,24 @@ pub fn to_text(checked: &Checked, color: bool, width: usize) -> String {
     let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(width).with_links(false);
     let mut out = String::new();
-    // Values reported as literal secrets are masked in every snippet, so a CI log of the
-    // report does not repeat them.
+    // Values reported as literal secrets, and every credential-shaped word, are masked in
+    // every snippet, so a CI log of the report does not repeat them.
     let mut secrets: std::collections::BTreeMap<&str, Vec<crate::span::Span>> = std::collections::BTreeMap::new();
     for d in checked.diagnostics.iter().filter(|d| d.secret) {
         secrets.entry(d.path.as_str()).or_default().extend(d.span);
     }
+    let mut masked: std::collections::BTreeMap<&str, String> = std::collections::BTreeMap::new();
     for d in &checked.diagnostics {
-        let rendered = render_one(&handler, checked, d, secrets.get(d.path.as_str()).map(Vec::as_slice));
+        let text = checked.source(&d.path).and_then(|f| f.text.as_ref());
+        let text = match (d.span, text) {
+            (Some(_), Some(text)) => Some(masked.entry(d.path.as_str()).or_insert_with(|| {
+                let mut spans = secrets.get(d.path.as_str()).cloned().unwrap_or_default();
+                spans.extend(crate::secrets::token_spans(text));
+                mask(text, &spans)
+            })),
+            _ => None,
+        };
+        let rendered = render_one(&handler, d, text.map(|t| t.as_str()));
         out.push_str(&rendered);
         if !rendered.ends_with('\n') {
             out.push('\n');
@@ -115,11 +127,15 @@ pub fn to_text(checked: &Checked, color: bool, width: usize) -> String {
     out
 }
 
-/// `text` with the inside of each span (a quoted value) replaced by `*`, byte for byte.
+/// `text` with each span replaced by `*`, byte for byte: the inside of a quoted value (a
+/// JSON string, a quoted YAML scalar), or the whole span of a bare one.
 fn mask(text: &str, spans: &[crate::span::Span]) -> String {
     let mut bytes = text.as_bytes().to_vec();
     for span in spans {
-        let (start, end) = (span.start + 1, span.end.saturating_sub(1).min(bytes.len()));
+        let end = span.end.min(bytes.len());
+        let quoted =
+            end >= span.start + 2 && matches!(bytes[span.start], b'"' | b'\'') && bytes[end - 1] == bytes[span.start];
+        let (start, end) = if quoted { (span.start + 1, end - 1) } else { (span.start, end) };
         for b in bytes.iter_mut().take(end).skip(start) {
             // Continuation bytes of a multi-byte character become `*` too; the result stays
             // valid UTF-8 because every byte of each masked character is replaced.
@@ -129,35 +145,32 @@ fn mask(text: &str, spans: &[crate::span::Span]) -> String {
     String::from_utf8(bytes).unwrap_or_default()
 }
 
-fn render_one(
-    handler: &GraphicalReportHandler,
-    checked: &Checked,
-    d: &Diagnostic,
-    secrets: Option<&[crate::span::Span]>,
-) -> String {
+/// One diagnostic; `text` is its file's text with secrets masked, when it has a span.
+fn render_one(handler: &GraphicalReportHandler, d: &Diagnostic, text: Option<&str>) -> String {
     let severity = match d.severity {
         Severity::Error => miette::Severity::Error,
         Severity::Warning => miette::Severity::Warning,
         Severity::Info => miette::Severity::Advice,
     };
-    let mut diagnostic = MietteDiagnostic::new(format!("[{}] {}", d.rule, d.message)).with_severity(severity);
+    // Messages, paths and the source text come from the repository: no control character
+    // reaches the terminal raw (`printable`).
+    // A message quoting a value masks credential-shaped words in it, as snippets do.
+    let (message, path) = (escape(&mask_words(&d.message)).into_owned(), escape(&d.path));
+    let mut diagnostic = MietteDiagnostic::new(format!("[{}] {message}", d.rule)).with_severity(severity);
     if let Some(help) = &d.help {
-        diagnostic = diagnostic.with_help(help.clone());
+        diagnostic = diagnostic.with_help(escape(&mask_words(help)).into_owned());
     }
     let mut out = String::new();
-    let source = checked.source(&d.path);
-    match (d.span, source.and_then(|f| f.text.as_ref())) {
+    match (d.span, text) {
         (Some(span), Some(text)) => {
-            diagnostic = diagnostic.with_label(LabeledSpan::new_primary_with_span(None, (span.start, span.len())));
-            let text = match secrets {
-                Some(spans) => mask(text, spans),
-                None => text.clone(),
-            };
-            let report = miette::Report::new(diagnostic).with_source_code(NamedSource::new(&d.path, text));
+            let (text, at) = printable::escape_lines_mapped(text);
+            let (start, end) = (at(span.start), at(span.end));
+            diagnostic = diagnostic.with_label(LabeledSpan::new_primary_with_span(None, (start, end - start)));
+            let report = miette::Report::new(diagnostic).with_source_code(NamedSource::new(path, text.into_owned()));
             let _ = handler.render_report(&mut out, report.as_ref());
         }
         _ => {
-            diagnostic.message = format!("[{}] {}: {}", d.rule, d.path, d.message);
+            diagnostic.message = format!("[{}] {path}: {message}", d.rule);
             let _ = handler.render_report(&mut out, &diagnostic);
         }
     }

@@ -1,7 +1,9 @@
-//! Keeping secrets out of the lock: a value in an MCP server's `env`, `headers`, `args` or
-//! `url` is written as it stands when it is only `${VAR}` references and plain settings;
-//! a literal that looks like a credential is replaced by `sha256:<hex>` of its text, so a
-//! changed secret still changes the lock without the lock ever holding it.
+//! Keeping secrets out of the lock and the output: a value (an MCP field, a hook command, a
+//! permission rule, frontmatter text) is written as it stands when it is only `${VAR}`
+//! references and plain settings; a literal that looks like a credential is replaced by
+//! `sha256:<hex>` of its text (whole, in a rule's content, or word by word), so a changed
+//! secret still changes the lock without the lock ever holding it. Reports mask
+//! credential-shaped words (`token_spans`, `mask_words`).
 
 use sha2::{Digest, Sha256};
 
@@ -106,6 +108,60 @@ fn url_with_password(text: &str) -> bool {
     authority.rsplit_once('@').is_some_and(|(userinfo, _)| userinfo.contains(':'))
 }
 
+fn is_token(word: &str) -> bool {
+    TOKEN_PREFIXES.iter().any(|p| word.starts_with(p) && word.len() >= p.len() + 12) || looks_generated(word)
+}
+
+/// Byte ranges of the credential-shaped words of `text` outside `${…}` references: known
+/// token formats, generated-looking runs, URLs with a password. Words are split at spaces
+/// and at `= : , / ? &`, and lose surrounding quotes and brackets.
+pub fn token_spans(text: &str) -> Vec<crate::span::Span> {
+    use crate::span::Span;
+    let (refs, _) = capc_grammar::parse_env_refs(text);
+    let in_ref = |start: usize, end: usize| refs.iter().any(|r| start < r.span.end && r.span.start < end);
+    let mut spans = Vec::new();
+    let mut word_start = 0;
+    for (at, c) in text.char_indices() {
+        if !c.is_whitespace() {
+            continue;
+        }
+        whole_word(text, word_start, at, &in_ref, &mut spans);
+        word_start = at + c.len_utf8();
+    }
+    whole_word(text, word_start, text.len(), &in_ref, &mut spans);
+    spans.sort_by_key(|s| s.start);
+    spans.dedup();
+    return spans;
+
+    fn whole_word(text: &str, start: usize, end: usize, in_ref: &dyn Fn(usize, usize) -> bool, out: &mut Vec<Span>) {
+        let word = &text[start..end];
+        if word.is_empty() {
+            return;
+        }
+        if url_with_password(word) && !in_ref(start, end) {
+            out.push(Span::new(start, end));
+            return;
+        }
+        let mut part_start = start;
+        for (i, c) in word.char_indices().chain(std::iter::once((word.len(), ' '))) {
+            if !matches!(c, '=' | ':' | ',' | '/' | '?' | '&' | ' ') {
+                continue;
+            }
+            let part = &text[part_start..start + i];
+            let trimmed_start = part.len() - part.trim_start_matches(TRIMMED).len();
+            let trimmed = part.trim_matches(TRIMMED);
+            let (s, e) = (part_start + trimmed_start, part_start + trimmed_start + trimmed.len());
+            if is_token(trimmed) && !in_ref(s, e) {
+                out.push(Span::new(s, e));
+            }
+            part_start = start + i + 1;
+        }
+    }
+}
+
+/// Characters a credential-shaped word loses at its ends.
+const TRIMMED: &[char] = &['"', '\'', '(', ')', '[', ']', '{', '}', '<', '>', ';', '.', '`'];
+
 /// Whether a value (under `key`, when it has one) holds a literal credential.
 pub fn looks_secret(key: Option<&str>, value: &str) -> bool {
     let literal = literal_part(value);
@@ -123,18 +179,71 @@ pub fn looks_secret(key: Option<&str>, value: &str) -> bool {
             return true;
         }
     }
-    if url_with_password(&literal) {
-        return true;
-    }
-    literal.split_whitespace().flat_map(|w| w.split(['=', ':', ',', '/', '?', '&'])).any(|w| {
-        let w = w.trim_matches(|c: char| c == '"' || c == '\'');
-        TOKEN_PREFIXES.iter().any(|p| w.starts_with(p) && w.len() >= p.len() + 12) || looks_generated(w)
-    })
+    url_with_password(&literal) || !token_spans(&literal).is_empty()
 }
 
 /// What the lock stores for a value.
 pub fn redact(value: &str) -> String {
     format!("sha256:{}", sha256_hex(value.as_bytes()))
+}
+
+/// Prose (a description, a hint) with each credential-shaped word replaced by its
+/// `sha256:<hex>`, the rest kept; `None` when it has none.
+pub fn redact_words(text: &str) -> Option<String> {
+    let spans = token_spans(text);
+    if spans.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut at = 0;
+    for span in spans {
+        out.push_str(&text[at..span.start]);
+        out.push_str(&redact(&text[span.start..span.end]));
+        at = span.end;
+    }
+    out.push_str(&text[at..]);
+    Some(out)
+}
+
+/// `text` with each credential-shaped word replaced by `*`s of its length: for messages that
+/// quote a value, on their way out.
+pub fn mask_words(text: &str) -> std::borrow::Cow<'_, str> {
+    let spans = token_spans(text);
+    if spans.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for span in spans {
+        out.push_str(&text[at..span.start]);
+        out.extend(std::iter::repeat_n('*', text[span.start..span.end].chars().count()));
+        at = span.end;
+    }
+    out.push_str(&text[at..]);
+    std::borrow::Cow::Owned(out)
+}
+
+/// A permission rule as the lock keeps it when it holds a secret: the tool stays and its
+/// content becomes `sha256:<hex>` (`Bash(sha256:…)`), so the rule still names what it is
+/// about; a rule without parentheses is hashed whole.
+pub fn redact_rule(rule: &str) -> String {
+    let tool_end = rule.find('(').filter(|_| rule.ends_with(')'));
+    match tool_end {
+        Some(open) if open > 0 => format!("{}({})", &rule[..open], redact(&rule[open + 1..rule.len() - 1])),
+        _ => redact(rule),
+    }
+}
+
+/// The tool of a rule [`redact_rule`] hid the content of (`Bash(sha256:<hex>)` → `Bash`).
+pub fn hashed_rule_tool(rule: &str) -> Option<&str> {
+    let (tool, rest) = rule.split_once('(')?;
+    let hash = rest.strip_suffix(')')?.strip_prefix("sha256:")?;
+    (hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()) && !tool.is_empty()).then_some(tool)
+}
+
+/// Whether a value is a hash the lock stores in place of a secret (`sha256:<64 hex>`).
+pub fn is_redacted(value: &str) -> bool {
+    value.strip_prefix("sha256:").is_some_and(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 #[cfg(test)]
@@ -175,6 +284,40 @@ mod tests {
         ] {
             assert!(looks_secret(key, value), "{key:?} = {value} is a secret");
         }
+    }
+
+    #[test]
+    fn tokens_are_found_inside_text_and_replaced_alone() {
+        let text = "Deploy with key sk-ant-api03-PLANTEDxxxxxxxxxxxxxxxxxxxxxxxx, then (ghp_0123456789abcdefABCDEF0123456789abcd).";
+        let spans: Vec<&str> = token_spans(text).iter().map(|s| &text[s.start..s.end]).collect();
+        assert_eq!(spans, ["sk-ant-api03-PLANTEDxxxxxxxxxxxxxxxxxxxxxxxx", "ghp_0123456789abcdefABCDEF0123456789abcd"]);
+        let redacted = redact_words(text).expect("has tokens");
+        let hash = |t: &str| redact(t);
+        assert_eq!(
+            redacted,
+            format!(
+                "Deploy with key {}, then ({}).",
+                hash("sk-ant-api03-PLANTEDxxxxxxxxxxxxxxxxxxxxxxxx"),
+                hash("ghp_0123456789abcdefABCDEF0123456789abcd")
+            )
+        );
+        assert_eq!(redact_words("Deploy the app to staging: see https://example.com/a?b=c"), None);
+        assert_eq!(token_spans("${GITHUB_TOKEN_0123456789abcdefABCDEF0123456789}"), []);
+        assert_eq!(token_spans("url https://u:pw@example.com/x").len(), 1);
+        assert_eq!(
+            mask_words("rule `Bash(curl ghp_0123456789abcdefABCD)`"),
+            format!("rule `Bash(curl {})`", "*".repeat(24))
+        );
+    }
+
+    #[test]
+    fn rules_keep_their_tool() {
+        let rule = "Bash(curl -H 'x-api-key: sk-ant-api03-PLANTEDxxxxxxxxxxxxxxxxxxxxxxxx' *)";
+        let kept = redact_rule(rule);
+        assert!(kept.starts_with("Bash(sha256:") && kept.ends_with(')') && kept.len() == "Bash(sha256:)".len() + 64);
+        assert_eq!(hashed_rule_tool(&kept), Some("Bash"));
+        assert_eq!(hashed_rule_tool("Bash(sha256:abc)"), None);
+        assert!(is_redacted(&redact_rule("sk-ant-api03-PLANTEDxxxxxxxxxxxxxxxxxxxxxxxx")));
     }
 
     #[test]

@@ -26,7 +26,8 @@ pub const MAX_ENTRIES: usize = 2_000_000;
 
 #[derive(Debug, Default)]
 pub struct Tree {
-    /// Every file, relative to the root, `/`-separated.
+    /// Every file, relative to the root, `/`-separated: regular files and also FIFOs,
+    /// sockets and devices, which [`read`] refuses with what they are.
     pub files: BTreeSet<String>,
     /// Every directory (the root is `""`).
     pub dirs: BTreeSet<String>,
@@ -200,7 +201,9 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>) -
             let chain = Arc::new(Chain { path: ancestors.path.join(&name), parent: Some(ancestors.clone()) });
             part.dirs.push(child_rel.clone());
             subdirs.push((path, child_rel, chain));
-        } else if file_type.is_file() {
+        } else {
+            // Regular files, and FIFOs, sockets and devices: those are listed too, so one named
+            // like a declaration is claimed and `read` reports what it is instead of reading it.
             part.files.push(child_rel);
         }
     }
@@ -250,27 +253,119 @@ pub enum Content {
     Error(String),
 }
 
-pub fn read(path: &Path) -> Content {
+/// Why a file was not read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// A FIFO, socket, device or folder: what it is, for the message.
+    NotRegular(&'static str),
+    /// Larger than the limit the caller gave (the size seen).
+    TooLarge(u64),
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::NotRegular(what) => write!(f, "it is {what}, not a regular file; capc reads only regular files"),
+            ReadError::TooLarge(bytes) => write!(f, "it is {bytes} bytes, more than capc reads"),
+            ReadError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// What a file that is not a regular file is, in words.
+fn file_kind(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+    }
+    if file_type.is_dir() {
+        "a folder"
+    } else if file_type.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// How [`read_regular`] opens a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Links {
+    Follow,
+    /// A symbolic link at the path itself is refused (lock files).
+    Refuse,
+}
+
+/// Opens `path` for reading only if it is a regular file. The open never blocks (a FIFO
+/// with no writer would otherwise hang it) and the type is checked on the opened handle, so
+/// swapping the file between a check and the open gains nothing.
+pub fn open_regular(path: &Path, links: Links) -> Result<(std::fs::File, u64), ReadError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let no_follow = if links == Links::Refuse { libc::O_NOFOLLOW } else { 0 };
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | no_follow);
+    }
+    let file = match options.open(path) {
+        Ok(file) => file,
+        Err(e) => {
+            // A socket cannot be opened at all, a link is refused by O_NOFOLLOW: say what it is.
+            let meta = match links {
+                Links::Follow => std::fs::metadata(path),
+                Links::Refuse => std::fs::symlink_metadata(path),
+            };
+            return Err(match meta {
+                Ok(m) if !m.is_file() => ReadError::NotRegular(file_kind(m.file_type())),
+                _ => ReadError::Io(e),
+            });
+        }
+    };
+    let meta = file.metadata().map_err(ReadError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular(file_kind(meta.file_type())));
+    }
+    Ok((file, meta.len()))
+}
+
+/// The bytes of a regular file of at most `limit` bytes (see [`open_regular`]).
+pub fn read_regular(path: &Path, limit: u64, links: Links) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
-    let mut file = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) => return Content::Error(e.to_string()),
-    };
-    let size = match file.metadata() {
-        Ok(m) => m.len(),
-        Err(e) => return Content::Error(e.to_string()),
-    };
-    if size > MAX_FILE_BYTES {
-        return Content::TooLarge { bytes: size };
+    let (file, size) = open_regular(path, links)?;
+    if size > limit {
+        return Err(ReadError::TooLarge(size));
     }
     let mut bytes = Vec::with_capacity(size as usize + 1);
     // `take` bounds a file that grows while it is read.
-    if let Err(e) = (&mut file).take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes) {
-        return Content::Error(e.to_string());
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(ReadError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge(bytes.len() as u64));
     }
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Content::TooLarge { bytes: bytes.len() as u64 };
-    }
+    Ok(bytes)
+}
+
+/// Reads a declaration file: a regular file of at most [`MAX_FILE_BYTES`], as text.
+pub fn read(path: &Path) -> Content {
+    let bytes = match read_regular(path, MAX_FILE_BYTES, Links::Follow) {
+        Ok(bytes) => bytes,
+        Err(ReadError::TooLarge(bytes)) => return Content::TooLarge { bytes },
+        Err(e) => return Content::Error(e.to_string()),
+    };
     match String::from_utf8(bytes) {
         Ok(text) => match text.find('\0') {
             Some(offset) => {
@@ -284,5 +379,59 @@ pub fn read(path: &Path) -> Content {
             // The lossy copy replaces bad bytes with U+FFFD; the valid prefix is unchanged.
             Content::NotText { lossy, offset, reason: "is not valid UTF-8" }
         }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn mkfifo(path: &Path) {
+        let status = std::process::Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
+        assert!(status.success(), "mkfifo {}", path.display());
+    }
+
+    fn refused(content: Content) -> String {
+        match content {
+            Content::Error(e) => e,
+            other => panic!("read, not refused: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn only_regular_files_are_read() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fifo = dir.path().join("SKILL.md");
+        mkfifo(&fifo);
+        // No writer: a blocking open would never return.
+        assert!(refused(read(&fifo)).contains("a named pipe (FIFO), not a regular file"));
+        let socket = dir.path().join("settings.json");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).expect("bind");
+        assert!(refused(read(&socket)).contains("a socket, not a regular file"));
+        // Endless devices are refused before a byte is read.
+        assert!(refused(read(Path::new("/dev/zero"))).contains("a character device"));
+        std::os::unix::fs::symlink("/dev/zero", dir.path().join("link.md")).expect("symlink");
+        assert!(refused(read(&dir.path().join("link.md"))).contains("a character device"));
+        assert!(refused(read(dir.path())).contains("a folder"));
+    }
+
+    #[test]
+    fn a_link_is_refused_when_asked() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("real"), "x").expect("write");
+        std::os::unix::fs::symlink("real", dir.path().join("link")).expect("symlink");
+        assert_eq!(read_regular(&dir.path().join("link"), 10, Links::Follow).expect("followed"), b"x");
+        let err = read_regular(&dir.path().join("link"), 10, Links::Refuse).expect_err("refused");
+        assert!(err.to_string().contains("a symbolic link"), "{err}");
+        assert!(matches!(read_regular(&dir.path().join("real"), 0, Links::Follow), Err(ReadError::TooLarge(1))));
+    }
+
+    #[test]
+    fn special_files_are_listed_so_they_can_be_reported() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+        mkfifo(&dir.path().join(".claude/settings.json"));
+        let tree = walk(dir.path());
+        assert!(tree.is_file(".claude/settings.json"), "{tree:?}");
     }
 }

@@ -57,7 +57,7 @@ impl std::fmt::Display for LaunchError {
 impl std::error::Error for LaunchError {}
 
 fn is_hash(value: &str) -> bool {
-    value.strip_prefix("sha256:").is_some_and(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+    capc_compiler::secrets::is_redacted(value)
 }
 
 /// Expands a lock entry with `lookup` (the environment, in a real session).
@@ -88,7 +88,11 @@ pub fn prepare(server: &McpServer, lookup: impl Fn(&str) -> Option<String>) -> R
     let cwd = server.cwd.as_deref().map(|c| expand("cwd".into(), c)).transpose()?;
     missing.sort();
     missing.dedup();
-    // A shell command: the shell expands its `$VAR`s.
+    // A shell command: the shell expands its `$VAR`s. One the lock keeps only as a hash is
+    // refused like any other hashed field.
+    if server.headers_helper.as_deref().is_some_and(is_hash) {
+        return Err(LaunchError::HashedSecret { field: "headersHelper".to_string() });
+    }
     let headers_helper = server.headers_helper.clone();
     Ok(Launch { transport: server.transport, command, args, env, cwd, url, headers, headers_helper, missing })
 }
@@ -172,6 +176,22 @@ mod tests {
         let mut s = server();
         s.env.insert("API_KEY".into(), format!("sha256:{}", "a".repeat(64)));
         assert_eq!(prepare(&s, |_| None), Err(LaunchError::HashedSecret { field: "env.API_KEY".into() }));
+        let hash = format!("sha256:{}", "b".repeat(64));
+        for (field, hashed) in [
+            ("command", McpServer { command: Some(hash.clone()), ..server() }),
+            ("cwd", McpServer { cwd: Some(hash.clone()), ..server() }),
+            (
+                "headersHelper",
+                McpServer {
+                    transport: Transport::Http,
+                    url: Some("https://x/mcp".into()),
+                    headers_helper: Some(hash.clone()),
+                    ..server()
+                },
+            ),
+        ] {
+            assert_eq!(prepare(&hashed, |_| None), Err(LaunchError::HashedSecret { field: field.into() }));
+        }
         let sse = McpServer { transport: Transport::Sse, url: Some("https://x/sse".into()), ..server() };
         let err = prepare(&sse, |_| None).expect_err("refused");
         assert!(err.to_string().contains("`sse` servers are not supported"), "{err}");

@@ -3,6 +3,7 @@
 
 use crate::session::Session;
 use crate::turn::TurnContext;
+use capc_compiler::printable::{escape, escape_lines};
 use std::io::{BufRead, Write};
 
 const HELP: &str = "/cmd args   run a slash command (or type a message)\n\
@@ -35,54 +36,63 @@ pub fn run(session: &mut Session, mut input: impl BufRead, mut out: impl Write) 
         session.sync();
         let line = line.trim();
         let (word, rest) = line.split_once(' ').map_or((line, ""), |(w, r)| (w, r.trim()));
-        let text = match word {
-            "" => continue,
-            ":quit" | ":q" => return Ok(()),
-            ":help" => HELP.to_string(),
-            ":commands" => session
-                .view(&cx)
-                .commands
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    format!(
-                        "{:>4}  /{:30} {:9} {}",
-                        i + 1,
-                        c.name,
-                        c.scope.as_str(),
-                        c.path.as_deref().unwrap_or(c.kind)
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("\n"),
-            ":skills" => session.view(&cx).skill_listing,
-            ":tools" => session
-                .view(&cx)
-                .tools
-                .iter()
-                .map(|t| if t.deferred { format!("{} (deferred)", t.name) } else { t.name.to_string() })
-                .collect::<Vec<_>>()
-                .join("\n"),
-            ":why" => session.why(rest),
-            ":touch" => {
-                cx.touched_files.push(rest.to_string());
-                format!("touched {rest}")
-            }
-            ":status" => status(session),
-            _ => {
-                let (_, result) = session.turn(line, cx.clone());
-                match result.get("kind").and_then(|k| k.as_str()) {
-                    Some("prompt") => result.get("text").and_then(|t| t.as_str()).map_or_else(
-                        || serde_json::to_string_pretty(&result).unwrap_or_default(),
-                        |t| format!("── prompt for /{} ──\n{t}", result["command"].as_str().unwrap_or("")),
-                    ),
-                    Some("error") => format!("error: {}", result["message"].as_str().unwrap_or("")),
-                    Some("message") => "(sent to the model as a message)".to_string(),
-                    _ => serde_json::to_string_pretty(&result).unwrap_or_default(),
+        let text =
+            match word {
+                "" => continue,
+                ":quit" | ":q" => return Ok(()),
+                ":help" => HELP.to_string(),
+                ":commands" => session
+                    .view(&cx)
+                    .commands
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        format!(
+                            "{:>4}  /{:30} {:9} {}",
+                            i + 1,
+                            escape(&c.name),
+                            c.scope.as_str(),
+                            escape(c.path.as_deref().unwrap_or(c.kind))
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                ":skills" => session.view(&cx).skill_listing,
+                ":tools" => session
+                    .view(&cx)
+                    .tools
+                    .iter()
+                    .map(|t| {
+                        if t.deferred {
+                            format!("{} (deferred)", escape(&t.name))
+                        } else {
+                            escape(&t.name).into_owned()
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                ":why" => session.why(rest),
+                ":touch" => {
+                    cx.touched_files.push(rest.to_string());
+                    format!("touched {rest}")
                 }
-            }
-        };
-        writeln!(out, "{text}")?;
+                ":status" => status(session),
+                _ => {
+                    let (_, result) = session.turn(line, cx.clone());
+                    match result.get("kind").and_then(|k| k.as_str()) {
+                        Some("prompt") => result.get("text").and_then(|t| t.as_str()).map_or_else(
+                            || serde_json::to_string_pretty(&result).unwrap_or_default(),
+                            |t| format!("── prompt for /{} ──\n{t}", result["command"].as_str().unwrap_or("")),
+                        ),
+                        Some("error") => format!("error: {}", result["message"].as_str().unwrap_or("")),
+                        Some("message") => "(sent to the model as a message)".to_string(),
+                        _ => serde_json::to_string_pretty(&result).unwrap_or_default(),
+                    }
+                }
+            };
+        // Names, prompts and server messages come from the repository and the servers: no
+        // control character reaches the terminal raw (newlines and tabs of the text stay).
+        writeln!(out, "{}", escape_lines(&text))?;
     }
 }
 
@@ -127,7 +137,7 @@ fn status(session: &Session) -> String {
             what.push_str(error);
         }
         let what = what.lines().collect::<Vec<_>>().join(&format!("\n{indent}"));
-        out.push_str(&format!("\n  {:width$}  {status:<10}  {what}", s.name));
+        out.push_str(&format!("\n  {:width$}  {status:<10}  {what}", escape(&s.name)));
     }
     out
 }

@@ -1,6 +1,12 @@
 //! What a file declares, as `model::Decl`s: readers call these next to their checks
 //! (`Sink::decls`), with the same parsed tree the checks saw, so nothing is read twice.
+//!
+//! Every literal that reaches the lock passes [`Keep`]: a value that looks like a literal
+//! secret is reported (`literal-secret`, its span marked secret so snippets mask it) and kept
+//! only as `sha256:<hex>`: whole for what runs or connects (MCP fields, hook commands), the
+//! content of a permission rule (`Bash(sha256:…)`), and word by word in prose (descriptions).
 
+use crate::diagnostic::Sink;
 use crate::model::{
     Agent, Behavior, Command, Decl, Form, Hook, Item, McpServer, Origin, Permission, Placement, PolicyEntry, Scope,
     Transport,
@@ -8,29 +14,81 @@ use crate::model::{
 use crate::node::{Node, NodeKind};
 use crate::span::Span;
 
-fn string(fields: &Node, key: &str) -> Option<String> {
-    fields.get(key)?.as_str().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
+/// How a literal is kept when it looks like a secret.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// Hashed whole: what runs or connects (a half-redacted command would run wrongly; a hash
+    /// is refused at launch).
+    Whole,
+    /// A permission rule: its content hashed, its tool kept.
+    Rule,
+    /// Prose: each credential-shaped word hashed, the rest kept.
+    Words,
 }
 
-/// A list written as a YAML list or as a string: tool lists split like permission rules
-/// (commas and spaces outside parentheses), other lists on `separators`.
-fn list(fields: &Node, key: &str, separators: &[char]) -> Vec<String> {
-    match fields.get(key).map(|n| &n.kind) {
-        Some(NodeKind::Array(items)) => {
-            items.iter().filter_map(Node::as_str).map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
+/// Literals on their way into the lock, reported when they look like secrets.
+struct Keep<'s, 'p> {
+    sink: &'s mut Sink<'p>,
+    /// Who holds the values, for the message (`server `db``, `hook `PreToolUse``, `skill`).
+    owner: String,
+}
+
+impl Keep<'_, '_> {
+    /// `value` (written at `node`, under `key`) as the lock keeps it.
+    fn value(&mut self, node: &Node, value: &str, key: Option<&str>, what: &str, shape: Shape, help: &str) -> String {
+        let secret = crate::secrets::looks_secret(key, value);
+        if !secret {
+            return value.to_string();
         }
-        Some(NodeKind::String(s)) if separators.is_empty() => {
-            crate::decl::permissions::split_rule_list(s).into_iter().map(|(_, r)| r.to_string()).collect()
-        }
-        Some(NodeKind::String(s)) => {
-            s.split(separators).map(str::trim).filter(|p| !p.is_empty()).map(str::to_string).collect()
-        }
-        _ => Vec::new(),
+        let kept = match shape {
+            Shape::Whole => crate::secrets::redact(value),
+            Shape::Rule => crate::secrets::redact_rule(value),
+            Shape::Words => crate::secrets::redact_words(value).unwrap_or_else(|| crate::secrets::redact(value)),
+        };
+        self.sink
+            .report(
+                &crate::rules::literal_secret::RULE,
+                node.span,
+                format!("{}: {what} holds what looks like a literal secret", self.owner),
+            )
+            .secret()
+            .help(format!("{help}; capabilities.lock stores only its SHA-256"));
+        kept
+    }
+
+    /// A trimmed, non-empty string field.
+    fn string(&mut self, fields: &Node, key: &str, shape: Shape) -> Option<String> {
+        let node = fields.get(key)?;
+        let text = node.as_str().map(str::trim).filter(|s| !s.is_empty())?;
+        let help = match shape {
+            Shape::Words => "write the secret out of the text; a declaration is committed and shown to the model",
+            _ => "a declaration is committed with the repository; keep the secret in the environment",
+        };
+        Some(self.value(node, text, None, &format!("`{key}`"), shape, help))
+    }
+
+    /// A list written as a YAML list or as a string: tool lists (`Shape::Rule`) split like
+    /// permission rules (commas and spaces outside parentheses), other lists on `separators`.
+    fn list(&mut self, fields: &Node, key: &str, separators: &[char], shape: Shape) -> Vec<String> {
+        let Some(node) = fields.get(key) else { return Vec::new() };
+        let items: Vec<(&Node, String)> = match &node.kind {
+            NodeKind::Array(items) => items
+                .iter()
+                .filter_map(|i| Some((i, i.as_str()?.trim().to_string())))
+                .filter(|(_, s)| !s.is_empty())
+                .collect(),
+            NodeKind::String(s) if shape == Shape::Rule => {
+                crate::decl::permissions::split_rule_list(s).into_iter().map(|(_, r)| (node, r.to_string())).collect()
+            }
+            NodeKind::String(s) => {
+                s.split(separators).map(str::trim).filter(|p| !p.is_empty()).map(|p| (node, p.to_string())).collect()
+            }
+            _ => Vec::new(),
+        };
+        let help = "a rule with a secret in it is committed with the repository; match a pattern instead";
+        items.into_iter().map(|(at, item)| self.value(at, &item, None, &format!("`{key}`"), shape, help)).collect()
     }
 }
-
-/// Tool lists: split as permission rules are.
-const RULES: &[char] = &[];
 
 fn flag(fields: &Node, key: &str) -> Option<bool> {
     match &fields.get(key)?.kind {
@@ -42,6 +100,7 @@ fn flag(fields: &Node, key: &str) -> Option<bool> {
 
 /// A skill or command file as a command-table entry.
 pub fn command(
+    sink: &mut Sink<'_>,
     name: String,
     form: crate::decl::markdown::MarkdownKind,
     fields: Option<&Node>,
@@ -61,9 +120,13 @@ pub fn command(
         crate::frontmatter::Split::Found(block) => block.body_start,
         _ => 0,
     };
+    let mut keep = Keep { sink, owner: if is_skill { "skill".to_string() } else { "command".to_string() } };
     // `paths`: a trailing `/**` is dropped; all-`**` means no condition (v2.1.88 loader).
-    let mut paths: Vec<String> =
-        list(f, "paths", &[',']).into_iter().map(|p| p.strip_suffix("/**").map(str::to_string).unwrap_or(p)).collect();
+    let mut paths: Vec<String> = keep
+        .list(f, "paths", &[','], Shape::Whole)
+        .into_iter()
+        .map(|p| p.strip_suffix("/**").map(str::to_string).unwrap_or(p))
+        .collect();
     if paths.iter().all(|p| p == "**" || p.is_empty()) {
         paths.clear();
     }
@@ -78,19 +141,20 @@ pub fn command(
         path: path.to_string(),
         plugin: at.plugin.map(str::to_string),
         dynamic: at.dynamic.map(str::to_string),
-        description: string(f, "description"),
-        when_to_use: string(f, "when_to_use"),
-        argument_hint: string(f, "argument-hint"),
+        description: keep.string(f, "description", Shape::Words),
+        when_to_use: keep.string(f, "when_to_use", Shape::Words),
+        argument_hint: keep.string(f, "argument-hint", Shape::Words),
         // Empty and all-digit argument names are dropped (v2.1.88 loader).
-        arguments: list(f, "arguments", &[' ', '\t', '\n'])
+        arguments: keep
+            .list(f, "arguments", &[' ', '\t', '\n'], Shape::Whole)
             .into_iter()
             .filter(|a| !a.chars().all(|c| c.is_ascii_digit()))
             .collect(),
-        allowed_tools: list(f, "allowed-tools", RULES),
-        model: string(f, "model").filter(|m| m != "inherit"),
-        effort: string(f, "effort"),
-        context: string(f, "context").filter(|c| c == "fork"),
-        agent: string(f, "agent"),
+        allowed_tools: keep.list(f, "allowed-tools", &[], Shape::Rule),
+        model: keep.string(f, "model", Shape::Whole).filter(|m| m != "inherit"),
+        effort: keep.string(f, "effort", Shape::Whole),
+        context: keep.string(f, "context", Shape::Whole).filter(|c| c == "fork"),
+        agent: keep.string(f, "agent", Shape::Whole),
         paths,
         disable_model_invocation: flag(f, "disable-model-invocation").unwrap_or(false),
         user_invocable: flag(f, "user-invocable").unwrap_or(true),
@@ -106,25 +170,27 @@ pub fn command(
 /// An agent file, or `None` when Claude Code would not load it (a local agent needs a
 /// `name` and a `description`; a plugin agent loads under its file name regardless, with the
 /// fields of frontmatter that does not parse dropped).
-pub fn agent(name: String, fields: Option<&Node>, at: Placement<'_>, path: &str) -> Option<Decl> {
+pub fn agent(sink: &mut Sink<'_>, name: String, fields: Option<&Node>, at: Placement<'_>, path: &str) -> Option<Decl> {
     let empty = Node { kind: NodeKind::Object(Vec::new()), span: Span::new(0, 0) };
     let f = match fields {
         Some(f) => f,
         None if at.plugin.is_some() => &empty,
         None => return None,
     };
-    if at.plugin.is_none() && (string(f, "name").is_none() || string(f, "description").is_none()) {
+    let present = |key: &str| f.get(key).and_then(Node::as_str).is_some_and(|s| !s.trim().is_empty());
+    if at.plugin.is_none() && (!present("name") || !present("description")) {
         return None;
     }
+    let mut keep = Keep { sink, owner: format!("agent `{name}`") };
     let agent = Agent {
-        name,
         scope: at.scope,
         path: path.to_string(),
         plugin: at.plugin.map(str::to_string),
-        description: string(f, "description"),
-        tools: list(f, "tools", RULES),
-        disallowed_tools: list(f, "disallowedTools", RULES),
-        model: string(f, "model").filter(|m| m != "inherit"),
+        description: keep.string(f, "description", Shape::Words),
+        tools: keep.list(f, "tools", &[], Shape::Rule),
+        disallowed_tools: keep.list(f, "disallowedTools", &[], Shape::Rule),
+        model: keep.string(f, "model", Shape::Whole).filter(|m| m != "inherit"),
+        name,
         denied_by: None,
         shadowed_by: None,
         shadows: Vec::new(),
@@ -137,22 +203,28 @@ pub fn agent(name: String, fields: Option<&Node>, at: Placement<'_>, path: &str)
 }
 
 /// The handlers of an event map `{Event: [{matcher, hooks: [handler]}]}`.
-pub fn hooks(map: &Node, at: Placement<'_>, path: &str, out: &mut Vec<Decl>) {
+pub fn hooks(sink: &mut Sink<'_>, map: &Node, at: Placement<'_>, path: &str, out: &mut Vec<Decl>) {
     for (event, groups) in map.as_object().unwrap_or_default() {
+        let mut keep = Keep { sink: &mut *sink, owner: format!("hook `{}`", event.name) };
         for group in groups.as_array().unwrap_or_default() {
             let matcher = group.get("matcher").and_then(Node::as_str).map(str::to_string);
             for handler in group.get("hooks").and_then(Node::as_array).unwrap_or_default() {
                 let Some(kind) = handler.get("type").and_then(Node::as_str) else { continue };
-                let run = ["command", "url", "prompt", "tool"]
-                    .iter()
-                    .find_map(|k| handler.get(k).and_then(Node::as_str))
-                    .map(str::to_string);
+                let run = ["command", "url", "prompt", "tool"].iter().find_map(|k| {
+                    let node = handler.get(k)?;
+                    let help = "read it from the environment where the hook runs (`$API_TOKEN`)";
+                    Some(keep.value(node, node.as_str()?, None, &format!("`{k}`"), Shape::Whole, help))
+                });
+                let condition = handler.get("if").and_then(|node| {
+                    let help = "a rule with a secret in it is committed with the repository; match a pattern instead";
+                    Some(keep.value(node, node.as_str()?, None, "`if`", Shape::Rule, help))
+                });
                 let hook = Hook {
                     event: event.name.clone(),
                     matcher: matcher.clone(),
                     kind: kind.to_string(),
                     run,
-                    condition: handler.get("if").and_then(Node::as_str).map(str::to_string),
+                    condition,
                     scope: at.scope,
                     path: path.to_string(),
                     plugin: at.plugin.map(str::to_string),
@@ -164,12 +236,16 @@ pub fn hooks(map: &Node, at: Placement<'_>, path: &str, out: &mut Vec<Decl>) {
 }
 
 /// `permissions.allow|ask|deny` of a settings file.
-pub fn rules(permissions: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
+pub fn rules(sink: &mut Sink<'_>, permissions: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
+    let mut keep = Keep { sink, owner: "permissions".to_string() };
     for behavior in [Behavior::Allow, Behavior::Ask, Behavior::Deny] {
         for rule in permissions.get(behavior.as_str()).and_then(Node::as_array).unwrap_or_default() {
             let Some(text) = rule.as_str() else { continue };
+            let help = "a rule with a secret in it is committed with the repository; match a pattern instead";
+            let article = if behavior == Behavior::Deny { "a" } else { "an" };
+            let what = format!("{article} `{}` rule", behavior.as_str());
             let permission = Permission {
-                rule: text.to_string(),
+                rule: keep.value(rule, text, None, &what, Shape::Rule, help),
                 behavior,
                 scope,
                 path: path.to_string(),
@@ -282,7 +358,6 @@ pub fn server(
     at: Placement<'_>,
     path: &str,
 ) -> Option<Decl> {
-    use crate::secrets::{looks_secret, redact};
     config.as_object()?;
     let transport = match config.get("type").map(|t| t.as_str()) {
         None | Some(Some("stdio")) => Transport::Stdio,
@@ -291,9 +366,8 @@ pub fn server(
         Some(Some("ws")) => Transport::Ws,
         _ => return None,
     };
-    let command = config.get("command").and_then(Node::as_str).map(str::to_string);
-    let url = config.get("url").and_then(Node::as_str).map(str::to_string);
-    if (transport == Transport::Stdio && command.is_none()) || (transport != Transport::Stdio && url.is_none()) {
+    let has = |key: &str| config.get(key).and_then(Node::as_str).is_some();
+    if (transport == Transport::Stdio && !has("command")) || (transport != Transport::Stdio && !has("url")) {
         return None;
     }
     let (full_name, normalized) = match at.plugin {
@@ -303,40 +377,43 @@ pub fn server(
         ),
         None => (name.name.clone(), crate::decl::mcp::normalize(&name.name)),
     };
-    // `env_key`: the variable the value is set as, the natural name to read it from.
-    let mut secret = |what: String, env_key: Option<&String>, key: Option<&str>, node: &Node| -> Option<String> {
-        let value = node.as_str()?;
-        if !looks_secret(key, value) {
-            return Some(value.to_string());
-        }
-        sink.report(&crate::rules::literal_secret::RULE, node.span, format!("server `{}`: {what} holds what looks like a literal secret", name.name))
-            .secret()
-            .help(match env_key {
-                Some(k) => format!("read it from the environment: `\"{k}\": \"${{{k}}}\"`; capabilities.lock stores only its SHA-256"),
-                None => "read it from the environment with a `${VAR}` reference (such as `Bearer ${API_TOKEN}`); capabilities.lock stores only its SHA-256".to_string(),
-            });
-        Some(redact(value))
+    let mut keep = Keep { sink, owner: format!("server `{}`", name.name) };
+    const REFERENCE: &str = "read it from the environment with a `${VAR}` reference (such as `Bearer ${API_TOKEN}`)";
+    let field = |keep: &mut Keep<'_, '_>, key: &str| {
+        let node = config.get(key)?;
+        Some(keep.value(node, node.as_str()?, None, &format!("`{key}`"), Shape::Whole, REFERENCE))
     };
-    let mut map = |field: &str| -> std::collections::BTreeMap<String, String> {
+    let command = field(&mut keep, "command");
+    let url = field(&mut keep, "url");
+    let cwd = field(&mut keep, "cwd");
+    let headers_helper = {
+        let help = "have the helper read the secret from the environment or a file outside the repository";
+        config
+            .get("headersHelper")
+            .and_then(|node| Some(keep.value(node, node.as_str()?, None, "`headersHelper`", Shape::Whole, help)))
+    };
+    let map = |keep: &mut Keep<'_, '_>, field: &str| -> std::collections::BTreeMap<String, String> {
         let mut out = std::collections::BTreeMap::new();
         for (key, value) in config.get(field).and_then(Node::as_object).unwrap_or_default() {
+            let Some(text) = value.as_str() else { continue };
             let what = format!("`{field}.{}`", key.name);
-            if let Some(v) = secret(what, (field == "env").then_some(&key.name), Some(&key.name), value) {
-                out.insert(key.name.clone(), v);
-            }
+            let help = match field {
+                "env" => format!("read it from the environment: `\"{0}\": \"${{{0}}}\"`", key.name),
+                _ => REFERENCE.to_string(),
+            };
+            out.insert(key.name.clone(), keep.value(value, text, Some(&key.name), &what, Shape::Whole, &help));
         }
         out
     };
-    let env = map("env");
-    let headers = map("headers");
+    let env = map(&mut keep, "env");
+    let headers = map(&mut keep, "headers");
     let args: Vec<String> = config
         .get("args")
         .and_then(Node::as_array)
         .unwrap_or_default()
         .iter()
-        .filter_map(|a| secret("an argument".to_string(), None, None, a))
+        .filter_map(|a| Some(keep.value(a, a.as_str()?, None, "an argument", Shape::Whole, REFERENCE)))
         .collect();
-    let url = config.get("url").and_then(|u| secret("`url`".to_string(), None, None, u)).or(url);
     let server = McpServer {
         name: full_name,
         normalized,
@@ -347,13 +424,13 @@ pub fn server(
         command,
         args,
         url,
-        cwd: config.get("cwd").and_then(Node::as_str).map(str::to_string),
+        cwd,
         timeout: config.get("timeout").and_then(|t| match &t.kind {
             NodeKind::Number(n) => n.parse::<f64>().ok().filter(|v| *v >= 0.0).map(|v| v as u64),
             _ => None,
         }),
         always_load: config.get("alwaysLoad").and_then(Node::as_bool).unwrap_or(false),
-        headers_helper: config.get("headersHelper").and_then(Node::as_str).map(str::to_string),
+        headers_helper,
         approval: None,
         denied_by: None,
         blocked_by: None,

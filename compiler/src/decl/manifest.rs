@@ -434,7 +434,9 @@ fn check_components(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_ro
                         let at =
                             crate::model::Placement { scope: crate::model::Scope::Plugin, plugin: name, dynamic: None };
                         let path = sink.path().to_string();
-                        crate::decl::declare::hooks(map, at, &path, &mut sink.decls);
+                        let mut hooks = Vec::new();
+                        crate::decl::declare::hooks(sink, map, at, &path, &mut hooks);
+                        sink.decls.append(&mut hooks);
                     }
                     _ => {}
                 }

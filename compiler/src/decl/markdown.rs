@@ -171,6 +171,12 @@ fn explain_yaml_error(text: &str, span: crate::span::Span, message: &str) -> (St
     if line.starts_with('\t') || line.trim_start_matches(' ').starts_with('\t') {
         return (format!("frontmatter is not valid YAML: {message}"), "YAML indents with spaces only; replace the tab");
     }
+    if message.starts_with("nested deeper than") {
+        return (
+            format!("frontmatter is {message}"),
+            "flatten it: capc refuses deeper frontmatter before parsing it, as YAML readers slow down or fail on it",
+        );
+    }
     if message.contains("mapping values are not allowed") {
         return (
             format!("frontmatter is not valid YAML: {message}"),

@@ -162,13 +162,32 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
         check_managed_servers(sink, cx, servers);
     }
     if let Some(env) = root.get("env").and_then(Node::as_object) {
+        // Local settings are each user's own and untracked: a secret there is where it belongs.
+        let local = crate::decl::file_name(cx.rel) == "settings.local.json";
         for (key, value) in env {
-            if value.as_str().is_none() {
-                sink.report(
-                    &rules::wrong_field_type::RULE,
-                    value.span,
-                    format!("`env.{}` must be a string, found {}", key.name, value.type_name()),
-                );
+            match value.as_str() {
+                None => {
+                    sink.report(
+                        &rules::wrong_field_type::RULE,
+                        value.span,
+                        format!("`env.{}` must be a string, found {}", key.name, value.type_name()),
+                    );
+                }
+                Some(text) if crate::secrets::looks_secret(Some(&key.name), text) => {
+                    let d = sink
+                        .report(
+                            &rules::literal_secret::RULE,
+                            value.span,
+                            format!("`env.{}` holds what looks like a literal secret", key.name),
+                        )
+                        .secret();
+                    if local {
+                        d.severity(crate::diagnostic::Severity::Info).help("this file is yours and untracked; still, a secret is safer in the environment or a keychain than in a plain file");
+                    } else {
+                        d.help("settings files are committed with the repository; set it in your environment or in `.claude/settings.local.json`");
+                    }
+                }
+                Some(_) => {}
             }
         }
     }
@@ -193,7 +212,10 @@ fn check_managed_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, servers: &Node) {
     let mut refused: Vec<String> = Vec::new();
     for (name, config) in servers.as_object().unwrap_or_default() {
         let why = if let Some(command) = config.get("command") {
-            Some((command.span, "`command` is not allowed in managed settings: only `http` or `sse` servers with an `https://` URL"))
+            Some((
+                command.span,
+                "`command` is not allowed in managed settings: only `http` or `sse` servers with an `https://` URL",
+            ))
         } else {
             match config.get("url") {
                 Some(url) if !url.as_str().is_some_and(|u| u.starts_with("https://")) => {

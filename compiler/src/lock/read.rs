@@ -33,7 +33,12 @@ fn stop_at(text: &str) -> Option<usize> {
 struct Cursor<'a> {
     text: &'a str,
     at: usize,
+    /// Arrays open around the value being read.
+    depth: usize,
 }
+
+/// Arrays nested deeper than this make the reader give up (a lock nests one level).
+const MAX_ARRAY_DEPTH: usize = 8;
 
 impl<'a> Cursor<'a> {
     fn peek(&self) -> Option<u8> {
@@ -233,20 +238,29 @@ impl<'a> Cursor<'a> {
             b't' if self.eat("true") => Some(Node::Bool(true)),
             b'f' if self.eat("false") => Some(Node::Bool(false)),
             b'[' => {
+                if self.depth >= MAX_ARRAY_DEPTH {
+                    return None;
+                }
                 self.at += 1;
+                self.depth += 1;
                 let mut items = Vec::new();
-                loop {
+                let items = loop {
                     self.skip_spaces();
                     if self.eat("]") {
-                        return Some(Node::Array(items));
+                        break Some(items);
                     }
-                    items.push(self.value()?);
+                    match self.value() {
+                        Some(item) => items.push(item),
+                        None => break None,
+                    }
                     self.skip_spaces();
                     if !self.eat(",") {
                         self.skip_spaces();
-                        return self.eat("]").then_some(Node::Array(items));
+                        break self.eat("]").then_some(items);
                     }
-                }
+                };
+                self.depth -= 1;
+                items.map(Node::Array)
             }
             b'-' | b'+' | b'0'..=b'9' => {
                 let len = self.rest().bytes().take_while(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+')).count();
@@ -317,7 +331,7 @@ fn open<'t, 'a>(root: &'t mut Table<'a>, path: &[Cow<'a, str>], array: bool) -> 
 /// Reads the TOML subset a lock uses; `None` when the text uses more of TOML (or is not
 /// valid), and the caller falls back to the general parser.
 pub fn parse(text: &str) -> Option<Node<'_>> {
-    let mut cur = Cursor { text, at: 0 };
+    let mut cur = Cursor { text, at: 0, depth: 0 };
     let mut root: Table<'_> = Vec::new();
     // The current table, as a header path and whether it is an array element.
     let mut current: Option<(Vec<Cow<'_, str>>, bool)> = None;
@@ -501,6 +515,14 @@ mod tests {
     }
 
     #[test]
+    fn deep_arrays_are_left_to_the_general_parser() {
+        // Without the limit this overflowed the stack (the caller bounds what `toml` gets).
+        let deep = format!("version = {}", "[".repeat(50_000));
+        assert!(parse(&deep).is_none());
+        same_as_toml("a = [[[[[[[[1]]]]]]]]\n");
+    }
+
+    #[test]
     fn gives_up_on_the_rest_of_toml() {
         for text in [
             "a.b = 1\n",
@@ -511,6 +533,7 @@ mod tests {
             "[t]\n[t]\n",
             "a = 1\na = 2\n",
             "a = 1_000\n",
+            "a = [[[[[[[[[1]]]]]]]]]\n",
         ] {
             assert!(parse(text).is_none(), "should give up on {text:?}");
         }

@@ -118,7 +118,7 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
         r.table.iter().enumerate().filter(|(_, row)| all || row.path.is_some() || involved(row)).collect();
     let hidden = r.table.len() - shown.len();
     let width = shown.iter().map(|(_, row)| row.name.len() + 1).max().unwrap_or(8).clamp(8, 40);
-    let _ = writeln!(out, "Commands, in lookup order ({} entries):", r.table.len());
+    put(&mut out, format_args!("Commands, in lookup order ({} entries):", r.table.len()));
     for (i, row) in &shown {
         let place = row.path.clone().unwrap_or_else(|| row.kind.to_string());
         let mut line = format!(
@@ -147,16 +147,17 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
         } else if row.conditional {
             line.push_str("  (conditional: active once a file matching its `paths` is touched)");
         }
-        out.push_str(line.trim_end());
-        out.push('\n');
+        put(&mut out, format_args!("{}", line.trim_end()));
         if let Some(by) = &row.shadowed_by {
-            let _ = writeln!(out, "  {:>4}  {:width$}  ↳ {}", "", "", shadow_line(by));
+            put(&mut out, format_args!("  {:>4}  {:width$}  ↳ {}", "", "", shadow_line(by)));
         }
     }
     if hidden > 0 {
-        let _ = writeln!(
-            out,
-            "  …and {hidden} built-in commands and bundled skills nothing here hides (`capc ls --all` lists them)"
+        put(
+            &mut out,
+            format_args!(
+                "  …and {hidden} built-in commands and bundled skills nothing here hides (`capc ls --all` lists them)"
+            ),
         );
     }
     if !r.lock.plugins.is_empty() {
@@ -169,35 +170,39 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
                 (false, _) => "not loaded",
             };
             let n = p.inventory.commands.len();
-            let _ = writeln!(out, "  {:24}  {state}: {}", p.id, p.reason);
-            let _ = writeln!(
-                out,
-                "  {:24}  {root}: {n} skill or command name{}, {} agent{}",
-                "",
-                if n == 1 { "" } else { "s" },
-                p.inventory.agents.len(),
-                if p.inventory.agents.len() == 1 { "" } else { "s" }
+            put(&mut out, format_args!("  {:24}  {state}: {}", p.id, p.reason));
+            put(
+                &mut out,
+                format_args!(
+                    "  {:24}  {root}: {n} skill or command name{}, {} agent{}",
+                    "",
+                    if n == 1 { "" } else { "s" },
+                    p.inventory.agents.len(),
+                    if p.inventory.agents.len() == 1 { "" } else { "s" }
+                ),
             );
         }
     }
     out.push_str("\nAgents:\n");
     if r.lock.agents.is_empty() {
-        let _ = writeln!(out, "  (none declared; built-in: {})", BUILTIN_AGENTS.join(", "));
+        put(&mut out, format_args!("  (none declared; built-in: {})", BUILTIN_AGENTS.join(", ")));
     }
     for a in &r.lock.agents {
-        let _ = writeln!(out, "  {:24}  {:8}  {}", a.name, a.scope.as_str(), a.path);
+        put(&mut out, format_args!("  {:24}  {:8}  {}", a.name, a.scope.as_str(), a.path));
         if let Some(by) = &a.shadowed_by {
-            let _ = writeln!(
-                out,
-                "  {:24}  ↳ hidden by {} ({}): {}",
-                "",
-                by.path.as_deref().unwrap_or("built-in"),
-                by.scope.as_str(),
-                by.rule
+            put(
+                &mut out,
+                format_args!(
+                    "  {:24}  ↳ hidden by {} ({}): {}",
+                    "",
+                    by.path.as_deref().unwrap_or("built-in"),
+                    by.scope.as_str(),
+                    by.rule
+                ),
             );
         }
         if let Some(rule) = &a.denied_by {
-            let _ = writeln!(out, "  {:24}  ↳ removed by deny rule `{rule}`", "");
+            put(&mut out, format_args!("  {:24}  ↳ removed by deny rule `{rule}`", ""));
         }
     }
     out.push_str("\nMCP servers:\n");
@@ -216,31 +221,34 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
             s.transport.as_str(),
             s.path
         );
-        let _ = writeln!(out, "{}", line.trim_end());
+        put(&mut out, format_args!("{}", line.trim_end()));
         if let Some(by) = &s.shadowed_by {
-            let _ = writeln!(
-                out,
-                "  {:name_width$}  ↳ hidden by `{}` ({} {}): {}",
-                "",
-                by.name,
-                by.scope.as_str(),
-                by.path.as_deref().unwrap_or(""),
-                by.rule
+            put(
+                &mut out,
+                format_args!(
+                    "  {:name_width$}  ↳ hidden by `{}` ({} {}): {}",
+                    "",
+                    by.name,
+                    by.scope.as_str(),
+                    by.path.as_deref().unwrap_or(""),
+                    by.rule
+                ),
             );
         }
         if let Some(rule) = &s.denied_by {
-            let _ = writeln!(out, "  {:name_width$}  ↳ every tool removed by deny rule `{rule}`", "");
+            put(&mut out, format_args!("  {:name_width$}  ↳ every tool removed by deny rule `{rule}`", ""));
         }
         if let Some(why) = &s.blocked_by {
-            let _ = writeln!(out, "  {:name_width$}  ↳ not loaded: {why}", "");
+            put(&mut out, format_args!("  {:name_width$}  ↳ not loaded: {why}", ""));
         }
     }
     let builtin = r.tools.iter().filter(|t| t.origin == "builtin").count();
     let removed: Vec<String> =
         r.tools.iter().filter_map(|t| t.removed_by.as_ref().map(|rule| format!("{} (by `{rule}`)", t.name))).collect();
-    let _ = writeln!(out, "\nTools: {builtin} built-in, {} MCP server prefixes", r.tools.len() - builtin);
+    out.push('\n');
+    put(&mut out, format_args!("Tools: {builtin} built-in, {} MCP server prefixes", r.tools.len() - builtin));
     if !removed.is_empty() {
-        let _ = writeln!(out, "  removed by deny rules: {}", removed.join(", "));
+        put(&mut out, format_args!("  removed by deny rules: {}", removed.join(", ")));
     }
     out
 }
@@ -272,11 +280,13 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
         .collect();
     rows.sort_by_key(|(i, row, _)| (how(row).map_or(2, |(rank, _)| rank), *i));
     if !rows.is_empty() {
-        let _ = writeln!(
-            out,
-            "/{bare}: {} candidate{}, in lookup order (an exact name anywhere in the table first, then the first display name or alias)",
-            rows.len(),
-            if rows.len() == 1 { "" } else { "s" }
+        put(
+            &mut out,
+            format_args!(
+                "/{bare}: {} candidate{}, in lookup order (an exact name anywhere in the table first, then the first display name or alias)",
+                rows.len(),
+                if rows.len() == 1 { "" } else { "s" }
+            ),
         );
         for (n, (i, row, via)) in rows.iter().enumerate() {
             let shown = match &row.display_name {
@@ -287,13 +297,15 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
             let place =
                 row.path.clone().unwrap_or_else(|| format!("Claude Code {}", crate::builtins::BUILTINS_VERSION));
             let verdict = if n == 0 && row.shadowed_by.is_none() { "  ← runs" } else { "" };
-            let _ = writeln!(
-                out,
-                "  {}. {} {shown}{via}, {} scope, table position {}: {place}{verdict}",
-                n + 1,
-                origin_word(row),
-                row.scope.as_str(),
-                i + 1
+            put(
+                &mut out,
+                format_args!(
+                    "  {}. {} {shown}{via}, {} scope, table position {}: {place}{verdict}",
+                    n + 1,
+                    origin_word(row),
+                    row.scope.as_str(),
+                    i + 1
+                ),
             );
             if n > 0 {
                 let rule = row
@@ -302,32 +314,36 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
                     .filter(|b| b.name == bare)
                     .map(|b| b.rule.as_str())
                     .unwrap_or(if row.name == bare { "same-scope" } else { "lookup-order" });
-                let _ = writeln!(out, "     not used: {} [{rule}]", rule_text(rule));
+                put(&mut out, format_args!("     not used: {} [{rule}]", rule_text(rule)));
             }
             if let Some(d) = &row.dynamic {
-                let _ = writeln!(out, "     nested skill: joins the table once a file under {d}/ is touched");
+                put(&mut out, format_args!("     nested skill: joins the table once a file under {d}/ is touched"));
             }
         }
     }
     // Aliases Claude Code drops, and plugins that hold the name but do not load here.
     for c in r.lock.commands.iter().filter(|c| c.shed_aliases.iter().any(|a| a == bare)) {
-        let _ = writeln!(
-            out,
-            "  dropped: `/{bare}` was an alias of `/{}` ({}); Claude Code drops it because the name is taken",
-            c.name, c.path
+        put(
+            &mut out,
+            format_args!(
+                "  dropped: `/{bare}` was an alias of `/{}` ({}); Claude Code drops it because the name is taken",
+                c.name, c.path
+            ),
         );
     }
     for p in r.lock.plugins.iter().filter(|p| !p.loaded) {
         for e in p.inventory.commands.iter().filter(|e| {
             e.name == bare || e.display_name.as_deref() == Some(bare) || e.aliases.iter().any(|a| a == bare)
         }) {
-            let _ = writeln!(
-                out,
-                "  not loaded: `/{}` of plugin `{}` ({}) — {}",
-                e.name,
-                p.name,
-                if p.root.is_empty() { "." } else { &p.root },
-                p.reason
+            put(
+                &mut out,
+                format_args!(
+                    "  not loaded: `/{}` of plugin `{}` ({}) — {}",
+                    e.name,
+                    p.name,
+                    if p.root.is_empty() { "." } else { &p.root },
+                    p.reason
+                ),
             );
         }
     }
@@ -337,32 +353,30 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
         .filter(|row| row.dynamic.as_deref().is_some_and(|d| row.name == format!("{d}:{bare}")))
         .collect();
     for row in renamed {
-        let _ = writeln!(
-            out,
-            "  also: nested skill `/{}` ({}), renamed because `/{bare}` is taken; it joins the table once a file under {}/ is touched",
+        put(&mut out, format_args!("  also: nested skill `/{}` ({}), renamed because `/{bare}` is taken; it joins the table once a file under {}/ is touched",
             row.name,
             row.path.as_deref().unwrap_or(""),
             row.dynamic.as_deref().unwrap_or("")
-        );
+        ));
     }
     let agents: Vec<_> = r.lock.agents.iter().filter(|a| a.name == bare).collect();
     if !agents.is_empty() || BUILTIN_AGENTS.contains(&bare) {
-        let _ = writeln!(out, "agent `{bare}`:");
+        put(&mut out, format_args!("agent `{bare}`:"));
         for (n, a) in agents.iter().enumerate() {
             let verdict = if n == 0 { "  ← used" } else { "" };
-            let _ = writeln!(out, "  {}. {} scope: {}{verdict}", n + 1, a.scope.as_str(), a.path);
+            put(&mut out, format_args!("  {}. {} scope: {}{verdict}", n + 1, a.scope.as_str(), a.path));
             if let Some(by) = &a.shadowed_by {
-                let _ = writeln!(out, "     not used: {} [{}]", rule_text(&by.rule), by.rule);
+                put(&mut out, format_args!("     not used: {} [{}]", rule_text(&by.rule), by.rule));
             }
             if let Some(rule) = &a.denied_by {
-                let _ = writeln!(out, "     removed: deny rule `{rule}`");
+                put(&mut out, format_args!("     removed: deny rule `{rule}`"));
             }
         }
         if BUILTIN_AGENTS.contains(&bare) {
             let verdict = if agents.is_empty() { "  ← used" } else { "" };
-            let _ = writeln!(out, "  {}. built-in agent of Claude Code{verdict}", agents.len() + 1);
+            put(&mut out, format_args!("  {}. built-in agent of Claude Code{verdict}", agents.len() + 1));
             if !agents.is_empty() {
-                let _ = writeln!(out, "     not used: {} [agent-scope-order]", rule_text("agent-scope-order"));
+                put(&mut out, format_args!("     not used: {} [agent-scope-order]", rule_text("agent-scope-order")));
             }
         }
     }
@@ -375,54 +389,60 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
         .filter(|s| s.name == bare || s.normalized == server_name || s.name == server_name)
         .collect();
     if !servers.is_empty() {
-        let _ = writeln!(out, "MCP server `{server_name}` (tools `mcp__{}__…`):", servers[0].normalized);
+        put(&mut out, format_args!("MCP server `{server_name}` (tools `mcp__{}__…`):", servers[0].normalized));
         for (n, s) in servers.iter().enumerate() {
             let used = s.shadowed_by.is_none() && s.denied_by.is_none() && s.blocked_by.is_none();
             let verdict = if used { "  ← used" } else { "" };
-            let _ = writeln!(
-                out,
-                "  {}. `{}`, {} scope, {}: {}{verdict}",
-                n + 1,
-                s.name,
-                s.scope.as_str(),
-                s.transport.as_str(),
-                s.path
+            put(
+                &mut out,
+                format_args!(
+                    "  {}. `{}`, {} scope, {}: {}{verdict}",
+                    n + 1,
+                    s.name,
+                    s.scope.as_str(),
+                    s.transport.as_str(),
+                    s.path
+                ),
             );
             if let Some(by) = &s.shadowed_by {
-                let _ = writeln!(out, "     not used: {} [{}]", rule_text(&by.rule), by.rule);
+                put(&mut out, format_args!("     not used: {} [{}]", rule_text(&by.rule), by.rule));
             }
             if let Some(rule) = &s.denied_by {
-                let _ = writeln!(out, "     every tool removed by deny rule `{rule}`");
+                put(&mut out, format_args!("     every tool removed by deny rule `{rule}`"));
             }
             if let Some(why) = &s.blocked_by {
-                let _ = writeln!(out, "     not loaded: {why}");
+                put(&mut out, format_args!("     not loaded: {why}"));
             }
             if let Some(a) = &s.approval {
-                let _ = writeln!(out, "     project-server approval: {}", a.as_str());
+                put(&mut out, format_args!("     project-server approval: {}", a.as_str()));
             }
         }
     }
     if let Some(tool) = r.tools.iter().find(|t| t.name == bare) {
         let removed = &tool.removed_by;
         let tool = &tool.name;
-        let _ = writeln!(
-            out,
-            "tool `{tool}`: {}",
-            match removed {
-                Some(rule) => format!("removed from the pool by deny rule `{rule}`"),
-                None => "in the tool pool (built-in)".to_string(),
-            }
+        put(
+            &mut out,
+            format_args!(
+                "tool `{tool}`: {}",
+                match removed {
+                    Some(rule) => format!("removed from the pool by deny rule `{rule}`"),
+                    None => "in the tool pool (built-in)".to_string(),
+                }
+            ),
         );
     }
     let rules: Vec<_> = r.lock.permissions.iter().filter(|p| p.rule == bare).collect();
     for p in rules {
-        let _ =
-            writeln!(out, "permission rule `{}`: {} in {} ({})", p.rule, p.behavior.as_str(), p.path, p.scope.as_str());
+        put(
+            &mut out,
+            format_args!("permission rule `{}`: {} in {} ({})", p.rule, p.behavior.as_str(), p.path, p.scope.as_str()),
+        );
         if !p.removes.is_empty() {
-            let _ = writeln!(out, "  removes from the pool: {}", p.removes.join(", "));
+            put(&mut out, format_args!("  removes from the pool: {}", p.removes.join(", ")));
         }
         if let Some(by) = &p.pre_empted_by {
-            let _ = writeln!(out, "  never decides: {by} comes first (deny → ask → allow)");
+            put(&mut out, format_args!("  never decides: {by} comes first (deny → ask → allow)"));
         }
     }
     (!out.is_empty()).then_some(out)
@@ -451,8 +471,17 @@ fn node_label(n: &super::resolve::GraphNode) -> String {
     }
 }
 
+/// A DOT label: control characters written as escapes (`printable`), then `\` and `"`
+/// escaped for DOT, keeping the label's own `\n` line breaks.
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"").replace("\\\\n", "\\n")
+    crate::printable::escape(s).replace('\\', "\\\\").replace('"', "\\\"").replace("\\\\n", "\\n")
+}
+
+/// One line of human output: every control character in it escaped (`printable`), so a name
+/// or path from the repository can neither drive the terminal nor start a line of its own.
+fn put(out: &mut String, args: std::fmt::Arguments<'_>) {
+    out.push_str(&crate::printable::escape(&args.to_string()));
+    out.push('\n');
 }
 
 /// The nodes a graph view shows: every declaration, and the built-ins something touches

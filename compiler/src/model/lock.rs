@@ -389,9 +389,9 @@ pub struct Agent {
     pub shadows: Vec<Ref>,
 }
 
-/// An MCP server. `env` and `headers` values are written as in the source when they hold
-/// only `${VAR}` references or plain settings; a literal that looks like a secret is
-/// replaced by `sha256:<hex>` of its value.
+/// An MCP server. `command`, `args`, `url`, `cwd`, `env`, `headers` and `headersHelper`
+/// values are written as in the source when they hold only `${VAR}` references or plain
+/// settings; a literal that looks like a secret is replaced by `sha256:<hex>` of its value.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct McpServer {

@@ -1,4 +1,5 @@
-//! Rule `literal-secret`: an MCP server's `env`, `headers` or arguments hold a literal secret.
+//! Rule `literal-secret`: a declaration holds a literal secret (MCP fields, hook commands,
+//! permission rules, frontmatter, settings `env`).
 
 use super::Rule;
 use crate::diagnostic::Severity;
@@ -6,12 +7,12 @@ use crate::diagnostic::Severity;
 pub static RULE: Rule = Rule {
     id: "literal-secret",
     severity: Severity::Warning,
-    summary: "an MCP server config holds what looks like a literal secret",
+    summary: "a declaration holds what looks like a literal secret",
     docs: DOCS,
 };
 
 const DOCS: &str = r##"### What it does
-Flags a value in an MCP server's `env`, `headers`, `args` or `url` that looks like a credential written out: a key named like a secret (`*_TOKEN`, `*_KEY`, `Authorization`, `password`, …) with a literal value, a known token shape (`sk-…`, `ghp_…`, `xoxb-…`, `AKIA…`, a JWT), or a URL with a password in it. `capabilities.lock` stores such a value only as `sha256:<hex>`.
+Flags a value that looks like a credential written out: a key named like a secret (`*_TOKEN`, `*_KEY`, `Authorization`, `password`, …) with a literal value, a known token shape (`sk-…`, `ghp_…`, `xoxb-…`, `AKIA…`, a JWT), a long generated-looking string, or a URL with a password in it. It looks wherever a value reaches `capabilities.lock`: an MCP server's `command`, `args`, `url`, `cwd`, `env`, `headers` and `headersHelper` (in `.mcp.json`, a plugin's `.mcp.json` or `~/.claude.json`), a hook's command, URL or `if` (in settings, `hooks.json` or `plugin.json`), a permission rule (settings, `allowed-tools`, an agent's `tools`), and the frontmatter fields of skills, commands and agents; and in a settings file's `env`. The lock keeps such a value only as `sha256:<hex>`: whole for what runs or connects (a session refuses to start a server from it), the content of a permission rule (`Bash(sha256:…)`; a session applies such a deny or ask rule to the whole tool and such an allow rule to nothing), and word by word in a description. Reports mask the value in every snippet. In `settings.local.json`, which is each user's own, the `env` finding is an info.
 
 ### Why is this bad?
 The file is committed and shared; the secret is now in the repository's history. Claude Code expands `${VAR}` (and `${VAR:-default}`) in these fields, so the value can come from each user's environment instead.
@@ -20,7 +21,7 @@ The file is committed and shared; the secret is now in the repository's history.
 ```json
 { "mcpServers": { "github": { "command": "gh-mcp", "env": { "GITHUB_TOKEN": "ghp_abc123…" } } } }
 ```
-Write `"GITHUB_TOKEN": "${GITHUB_TOKEN}"`.
+Write `"GITHUB_TOKEN": "${GITHUB_TOKEN}"`; in a hook, read `$API_TOKEN` from the environment the hook runs in.
 
 ### Source
 FORMATS §4.3 (environment-variable expansion); the capc brief (no secret in a lock or a log)

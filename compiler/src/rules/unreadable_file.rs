@@ -11,14 +11,19 @@ pub static RULE: Rule = Rule {
 };
 
 const DOCS: &str = r##"### What it does
-Flags declaration files that cannot be opened, are not valid UTF-8, or contain NUL bytes.
+Flags declaration files that cannot be opened, are not valid UTF-8, or contain NUL bytes, and
+files named like a declaration that are not regular files (a named pipe, a socket, a device),
+saying which. capc never reads those: a named pipe would block the read and a device may never
+end.
 
 ### Why is this bad?
-Claude Code cannot read them either; a binary file named `SKILL.md` is usually a mistake.
+Claude Code cannot read them either; a binary file named `SKILL.md` is usually a mistake, and a
+named pipe or device under a declaration's name is a trap for whatever reads the repository.
 
 ### Example
 ```text
-skills/logo/SKILL.md   # actually a PNG
+skills/logo/SKILL.md            # actually a PNG
+.claude/settings.json           # a named pipe (mkfifo)
 ```
 
 ### Source

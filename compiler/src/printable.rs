@@ -1,0 +1,112 @@
+//! Text from a repository on its way to a terminal. File names, names and descriptions are
+//! written by whoever wrote the repository; an escape sequence among them could recolour,
+//! move the cursor, rewrite the terminal's title or hide a line. Every human output (`check`,
+//! `ls`, `explain`, `graph`, `--list-files`, the session REPL) passes such text through here,
+//! whether or not color is on. JSON output needs none of this: serde escapes controls.
+
+use std::borrow::Cow;
+
+/// Characters never written raw: C0 controls and DEL, C1 controls, the Unicode line and
+/// paragraph separators, and the bidirectional overrides and isolates (which reorder what a
+/// line shows).
+fn is_unsafe(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c if (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
+        c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+    }
+}
+
+/// `text` on one line: every control character written as an escape (`\x1b`, `\n`, `\t`,
+/// `\u{2028}`). For a field inside a line of output (a name, a path, a rule).
+pub fn escape(text: &str) -> Cow<'_, str> {
+    escape_keeping(text, |_, _| false)
+}
+
+/// `text` that may span lines (a prompt, a server's stderr, a rendered report): newlines and
+/// tabs stay, and so does a `\r` before a `\n`; every other control character is escaped.
+pub fn escape_lines(text: &str) -> Cow<'_, str> {
+    escape_keeping(text, kept_in_lines)
+}
+
+fn kept_in_lines(c: char, next: Option<char>) -> bool {
+    c == '\n' || c == '\t' || (c == '\r' && next == Some('\n'))
+}
+
+fn escape_keeping(text: &str, keep: impl Fn(char, Option<char>) -> bool) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if is_unsafe(c) && !keep(c, chars.peek().copied()) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// [`escape_lines`] of a text that spans (byte ranges) point into, with a function that
+/// moves an offset of `text` to the same place in the escaped text.
+pub fn escape_lines_mapped(text: &str) -> (Cow<'_, str>, impl Fn(usize) -> usize + '_) {
+    let escaped = escape_lines(text);
+    // (offset in `text`, how much longer the escaped text is from there on)
+    let mut shifts: Vec<(usize, usize)> = Vec::new();
+    if let Cow::Owned(_) = escaped {
+        let mut grown = 0;
+        let mut chars = text.char_indices().peekable();
+        while let Some((at, c)) = chars.next() {
+            if is_unsafe(c) && !kept_in_lines(c, chars.peek().map(|&(_, n)| n)) {
+                let mut one = String::new();
+                push_escaped(&mut one, c);
+                grown += one.len() - c.len_utf8();
+                shifts.push((at + c.len_utf8(), grown));
+            }
+        }
+    }
+    let map = move |offset: usize| {
+        let i = shifts.partition_point(|&(at, _)| at <= offset);
+        offset + if i == 0 { 0 } else { shifts[i - 1].1 }
+    };
+    (escaped, map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_are_escaped() {
+        assert_eq!(escape("plain ✓ text"), "plain ✓ text");
+        assert!(matches!(escape("plain"), Cow::Borrowed(_)));
+        assert_eq!(escape("\u{1b}[2J\u{1b}]0;title\u{7}"), "\\x1b[2J\\x1b]0;title\\x07");
+        assert_eq!(escape("a\nb\tc\rd\u{7f}"), "a\\nb\\tc\\rd\\x7f");
+        assert_eq!(
+            escape("\u{9b}31m \u{85} \u{2028}\u{2029} \u{202e}"),
+            "\\u{9b}31m \\u{85} \\u{2028}\\u{2029} \\u{202e}"
+        );
+        assert_eq!(escape_lines("line one\r\n\tline two\u{1b}[0m\rhidden"), "line one\r\n\tline two\\x1b[0m\\rhidden");
+    }
+
+    #[test]
+    fn offsets_follow_the_escapes() {
+        let text = "a\u{1b}b\u{2028}c\nd";
+        let (escaped, map) = escape_lines_mapped(text);
+        assert_eq!(escaped, "a\\x1bb\\u{2028}c\nd");
+        for (offset, ch) in [(0, 'a'), (2, 'b'), (6, 'c'), (8, 'd')] {
+            assert_eq!(escaped[map(offset)..].chars().next(), Some(ch), "{offset}");
+        }
+        assert_eq!(map(text.len()), escaped.len());
+        let (same, identity) = escape_lines_mapped("clean\ntext");
+        assert_eq!((same.as_ref(), identity(3)), ("clean\ntext", 3));
+    }
+}
