@@ -160,7 +160,7 @@ struct Scopes {
     /// (`/etc/claude-code` on Linux)
     #[arg(long, value_name = "DIR")]
     managed_dir: Option<PathBuf>,
-    /// Also read the skills of DIR/.claude/skills, as `claude --add-dir DIR` does (repeatable)
+    /// Also read the skills and commands of DIR/.claude, as `claude --add-dir DIR` does (repeatable)
     #[arg(long, value_name = "DIR")]
     add_dir: Vec<PathBuf>,
 }

@@ -29,7 +29,7 @@ pub struct Options {
     pub user_dir: Option<PathBuf>,
     /// The managed-settings folder (`/etc/claude-code` on Linux).
     pub managed_dir: Option<PathBuf>,
-    /// `--add-dir` folders: only their `.claude/skills/` is read.
+    /// `--add-dir` folders: only their `.claude/skills/` and `.claude/commands/` are read.
     pub add_dirs: Vec<PathBuf>,
     /// Leave the sources' SHA-256 empty: for commands that write no lock (`check`, `ls`,
     /// `explain`, `graph`), hashing is most of the CPU time on a machine without SHA
@@ -572,19 +572,17 @@ fn cached_marketplace(root: &str) -> Option<String> {
     (!marketplace.is_empty()).then(|| marketplace.to_string())
 }
 
-/// An `--add-dir` folder: Claude Code reads only the skills in its `.claude/skills/`.
+/// An `--add-dir` folder: Claude Code 2.1.332 reads the skills in its `.claude/skills/` and
+/// the commands in its `.claude/commands/` (and nothing else of it).
 fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm, hash: bool) -> Checked {
     let mut claims = Claims(BTreeMap::new());
     let mut diagnostics = walk_problems(tree, realm);
+    let owner = Owner::project(Scope::Project, "");
     if tree.is_dir(".claude/skills") {
-        claim_skills_dir(
-            tree,
-            &mut claims,
-            ".claude/skills",
-            &Owner::project(Scope::Project, ""),
-            &mut diagnostics,
-            realm,
-        );
+        claim_skills_dir(tree, &mut claims, ".claude/skills", &owner, &mut diagnostics, realm);
+    }
+    if tree.is_dir(".claude/commands") {
+        claim_markdown_tree(tree, &mut claims, ".claude/commands", FileKind::Command, &owner);
     }
     let outcomes: Vec<Outcome> =
         claims.0.par_iter().map(|(rel, claim)| read_claim(dir, tree, rel, claim, realm, hash, &[])).collect();

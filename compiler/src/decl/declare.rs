@@ -12,6 +12,19 @@ fn string(fields: &Node, key: &str) -> Option<String> {
     fields.get(key)?.as_str().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
 }
 
+/// A string kept as written (a block scalar keeps its line breaks); `None` when blank.
+fn raw_string(fields: &Node, key: &str) -> Option<String> {
+    fields.get(key)?.as_str().filter(|s| !s.trim().is_empty()).map(str::to_string)
+}
+
+/// What Claude Code lists for a skill or command without `description`: the body's first
+/// non-empty line, with a leading `#` heading marker removed.
+fn first_body_line(body: &str) -> Option<String> {
+    let line = body.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let text = line.trim_start_matches('#').trim();
+    (!text.is_empty()).then(|| text.to_string())
+}
+
 /// A list written as a YAML list or as a string: tool lists split like permission rules
 /// (commas and spaces outside parentheses), other lists on `separators`.
 fn list(fields: &Node, key: &str, separators: &[char]) -> Vec<String> {
@@ -67,15 +80,30 @@ pub fn command(
     if paths.iter().all(|p| p == "**" || p.is_empty()) {
         paths.clear();
     }
+    let description = string(f, "description");
+    // A skill's `name:` is what Claude Code shows and answers to; a command file's is ignored.
+    let display_name = string(f, "name")
+        .filter(|_| is_skill)
+        .map(|n| match at.plugin {
+            Some(plugin) => format!("{plugin}:{n}"),
+            None => n,
+        })
+        .filter(|n| *n != name);
+    let fallback_description = match description {
+        None => first_body_line(text.get(body_start..).unwrap_or_default()),
+        Some(_) => None,
+    };
     let command = Command {
         name,
+        display_name,
         origin,
         scope: at.scope,
         form: if is_skill { Form::Skill } else { Form::Command },
         path: path.to_string(),
         plugin: at.plugin.map(str::to_string),
         dynamic: at.dynamic.map(str::to_string),
-        description: string(f, "description"),
+        description,
+        fallback_description,
         when_to_use: string(f, "when_to_use"),
         argument_hint: string(f, "argument-hint"),
         // Empty and all-digit argument names are dropped (v2.1.88 loader).
@@ -112,7 +140,7 @@ pub fn agent(name: String, fields: Option<&Node>, at: Placement<'_>, path: &str)
         scope: at.scope,
         path: path.to_string(),
         plugin: at.plugin.map(str::to_string),
-        description: string(f, "description"),
+        description: raw_string(f, "description"),
         tools: list(f, "tools", RULES),
         disallowed_tools: list(f, "disallowedTools", RULES),
         model: string(f, "model").filter(|m| m != "inherit"),

@@ -260,6 +260,10 @@ pub struct Plugin {
 pub struct Command {
     /// The name typed after `/` (`deploy`, `frontend:component`, `my-plugin:review`).
     pub name: String,
+    /// A skill's frontmatter `name:` when it differs from `name` (`plugin:name` in a plugin):
+    /// Claude Code shows it beside the name in the Skill listing and also answers to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
     pub origin: Origin,
     pub scope: Scope,
     /// Which loader read it (a plugin has both).
@@ -272,6 +276,10 @@ pub struct Command {
     pub dynamic: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Without `description`: the body's first non-empty line, leading `#` removed, which
+    /// Claude Code lists instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback_description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when_to_use: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -314,6 +322,7 @@ pub struct Agent {
     pub path: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<String>,
+    /// As written: a block scalar keeps its line breaks, which the agent listing keeps too.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
