@@ -168,7 +168,7 @@ impl Session {
                     .iter()
                     .filter(|a| a.shadowed_by.is_none() && a.denied_by.is_none())
                     .map(|a| a.name.clone())
-                    .chain(capc_compiler::builtins::BUILTIN_AGENTS.iter().map(|a| a.to_string()))
+                    .chain(capc_compiler::builtins::BUILTIN_AGENTS.iter().map(|a| a.name.to_string()))
                     .collect::<Vec<_>>()
                     .join("\n"),
             ),

@@ -606,7 +606,7 @@ fn resolve_agents(
         ));
     }
     for (agent, span) in &agents {
-        if agent.shadowed_by.is_none() && crate::builtins::BUILTIN_AGENTS.contains(&agent.name.as_str()) {
+        if agent.shadowed_by.is_none() && crate::builtins::builtin_agent(&agent.name).is_some() {
             report_at(
                 &mut b.diagnostics,
                 agent.path.clone(),
