@@ -107,8 +107,9 @@ enum Command {
     /// Run a session from a lock: newline-delimited JSON on stdin/stdout, or a REPL on a terminal
     ///
     /// Loads capabilities.lock (not the source tree) and answers requests, one JSON object per
-    /// line: `turn` (input text and context → the command table, Skill listing, tool pool and
-    /// what the input does), `invoke_skill`, `tool_search`, `mcp_update`, `status`. Each
+    /// line: `turn` (input text and context → the command table, listings, tool pool, what the
+    /// input does and the request Claude Code 2.1.332 sends for it; by default as a headless run
+    /// in an untrusted folder), `invoke_skill`, `tool_search`, `call_tool`, `mcp_update`, `status`. Each
     /// response names the request it answers; a malformed request gets an error response and
     /// the session goes on. On a terminal it is a small REPL: `/cmd args`, `:tools`,
     /// `:commands`, `:skills`, `:why NAME`, `:touch PATH`, `:status`, `:quit`.
@@ -314,6 +315,8 @@ fn session(lock: PathBuf, verify: bool, no_shell: bool, repl: bool, connect: boo
     use capc_runtime::loaded::{Loaded, Roots};
     let root =
         lock.parent().filter(|p| !p.as_os_str().is_empty()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    // Absolute, as the paths a turn sends are (`Base directory for this skill: …`).
+    let root = std::path::absolute(&root).unwrap_or(root);
     let roots = Roots { root, user_dir: scopes.user_dir, managed_dir: scopes.managed_dir, add_dirs: scopes.add_dir };
     let loaded = match Loaded::from_file(&lock, roots) {
         Ok(l) => l,
@@ -334,6 +337,7 @@ fn session(lock: PathBuf, verify: bool, no_shell: bool, repl: bool, connect: boo
         match capc_runtime::connect::Live::start(
             &mut session,
             capc_runtime::connect::Settings::from_env(|name| std::env::var(name).ok()),
+            capc_runtime::turn::Entry::Headless,
         ) {
             Ok(live) => Some(live),
             Err(e) => {

@@ -540,7 +540,14 @@ async fn list(
             })
             .collect()
     });
-    update.prompts = read("prompts", prompts, &mut problems).map(|p| p.into_iter().map(|p| p.name).collect());
+    update.prompts = read("prompts", prompts, &mut problems).map(|p| {
+        p.into_iter()
+            .map(|p| crate::mcp::PromptSpec::Full {
+                name: p.name,
+                arguments: p.arguments.unwrap_or_default().into_iter().map(|a| a.name).collect(),
+            })
+            .collect()
+    });
     update.resources = read("resources", resources, &mut problems).map(|r| r.into_iter().map(|r| r.uri).collect());
     Ok(Listing { update, problems })
 }
@@ -983,19 +990,63 @@ impl Caller {
     }
 }
 
+impl Caller {
+    /// `prompts/get` of `prompt` on `server` with `arguments`: the text of each message.
+    pub fn prompt(
+        &self,
+        server: &str,
+        prompt: &str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+        timeout: Duration,
+    ) -> Result<Vec<String>, String> {
+        let Reachable { peer, check } = self
+            .peers
+            .lock()
+            .map_err(|_| "the connection table is poisoned".to_string())?
+            .get(server)
+            .cloned()
+            .ok_or_else(|| format!("MCP server `{server}` is not connected"))?;
+        let params = rmcp::model::GetPromptRequestParams::new(prompt.to_string()).with_arguments(arguments);
+        let answer = self.handle.block_on(async { tokio::time::timeout(timeout, peer.get_prompt(params)).await });
+        let result = match answer {
+            Ok(Ok(result)) => result,
+            Ok(Err(e)) => {
+                check.notify_one();
+                return Err(format!("prompt `{prompt}` failed: {}", request_cause(&e)));
+            }
+            Err(_) => {
+                check.notify_one();
+                return Err(format!("prompt `{prompt}` did not answer within {}", seconds(timeout)));
+            }
+        };
+        Ok(result
+            .messages
+            .iter()
+            .map(|m| {
+                let value = serde_json::to_value(&m.content).unwrap_or_default();
+                value.get("text").and_then(serde_json::Value::as_str).map_or_else(|| value.to_string(), str::to_string)
+            })
+            .collect())
+    }
+}
+
 /// The servers of a lock that a session connects: Claude Code's choice (not hidden by another
-/// server, not disabled or denied, project servers only once approved — the others stay
-/// `pending` as Claude Code asks first), each ready to start or with the reason it cannot be.
+/// server, not disabled or denied), each ready to start or with the reason it cannot be. A
+/// project server that is neither approved nor turned off starts in a headless session
+/// (`claude -p` approves it, trusted folder or not); an interactive one leaves it `pending`,
+/// as Claude Code asks first.
 pub fn launches(
     lock: &capc_compiler::model::Lock,
     lookup: impl Fn(&str) -> Option<String>,
+    entry: crate::turn::Entry,
 ) -> Vec<(String, Result<Launch, LaunchError>)> {
     use capc_compiler::model::{Approval, Scope};
+    let headless = entry == crate::turn::Entry::Headless;
     lock.mcp_servers
         .iter()
         .filter(|s| s.shadowed_by.is_none() && s.denied_by.is_none() && s.blocked_by.is_none())
         .filter(|s| s.approval != Some(Approval::Disabled))
-        .filter(|s| s.scope != Scope::Project || s.approval == Some(Approval::Approved))
+        .filter(|s| s.scope != Scope::Project || headless || s.approval == Some(Approval::Approved))
         .map(|s| (s.name.clone(), crate::launch::prepare(s, &lookup)))
         .collect()
 }
@@ -1010,14 +1061,18 @@ pub struct Live {
 impl Live {
     /// Connects the session's servers (see [`launches`]); SSE and WebSocket servers and
     /// entries holding hashed secrets are `failed` with the reason.
-    pub fn start(session: &mut crate::session::Session, settings: Settings) -> std::io::Result<Live> {
+    pub fn start(
+        session: &mut crate::session::Session,
+        settings: Settings,
+        entry: crate::turn::Entry,
+    ) -> std::io::Result<Live> {
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
         let shared: crate::batch::Shared =
             Arc::new(Mutex::new(crate::batch::Versioned { state: session.mcp.clone(), ..Default::default() }));
         let servers = runtime.block_on(async {
             let batcher = Batcher::spawn(shared.clone(), crate::batch::WINDOW);
             let mut ready = Vec::new();
-            for (name, launch) in launches(&session.loaded.lock, |name| std::env::var(name).ok()) {
+            for (name, launch) in launches(&session.loaded.lock, |name| std::env::var(name).ok(), entry) {
                 match launch {
                     Ok(launch) => ready.push((name, launch)),
                     Err(e) => {
@@ -1103,8 +1158,9 @@ mod tests {
             McpServer { denied_by: Some("mcp__denied".into()), ..server("denied", Scope::User, None) },
             server("mine", Scope::Local, None),
         ];
-        let started: Vec<String> = launches(&lock, |_| None).into_iter().map(|(name, _)| name).collect();
-        assert_eq!(started, ["approved", "mine"]);
+        let names = |entry| launches(&lock, |_| None, entry).into_iter().map(|(name, _)| name).collect::<Vec<_>>();
+        assert_eq!(names(crate::turn::Entry::Interactive), ["approved", "mine"]);
+        assert_eq!(names(crate::turn::Entry::Headless), ["approved", "waiting", "mine"], "-p approves project servers");
         let state = crate::mcp::McpState::from_lock(&lock);
         let policy = state.servers().find(|s| s.name == "policy").expect("listed");
         assert_eq!(policy.status, Status::Disabled);

@@ -8,6 +8,7 @@ use std::io::{BufRead, Write};
 const HELP: &str = "/cmd args   run a slash command (or type a message)\n\
 :commands   the command table, in lookup order\n\
 :skills     the Skill tool's listing\n\
+:agents     the agent listing\n\
 :tools      the tool pool, in order\n\
 :why NAME   who answers to NAME and what it hides\n\
 :touch PATH mark a file as touched (activates nested and conditional skills)\n\
@@ -56,6 +57,7 @@ pub fn run(session: &mut Session, mut input: impl BufRead, mut out: impl Write) 
                 .collect::<Vec<_>>()
                 .join("\n"),
             ":skills" => session.view(&cx).skill_listing,
+            ":agents" => session.view(&cx).agent_listing,
             ":tools" => session
                 .view(&cx)
                 .tools
@@ -70,14 +72,37 @@ pub fn run(session: &mut Session, mut input: impl BufRead, mut out: impl Write) 
             }
             ":status" => status(session),
             _ => {
-                let (_, result) = session.turn(line, cx.clone());
+                let result = session.turn(line, cx.clone()).result;
                 match result.get("kind").and_then(|k| k.as_str()) {
-                    Some("prompt") => result.get("text").and_then(|t| t.as_str()).map_or_else(
-                        || serde_json::to_string_pretty(&result).unwrap_or_default(),
-                        |t| format!("── prompt for /{} ──\n{t}", result["command"].as_str().unwrap_or("")),
-                    ),
+                    Some("prompt") => match result.get("texts").and_then(|t| t.as_array()) {
+                        Some(texts) if !texts.is_empty() => {
+                            let texts: Vec<&str> = texts.iter().filter_map(|t| t.as_str()).collect();
+                            format!(
+                                "── prompt for /{} ──\n{}",
+                                result["command"].as_str().unwrap_or(""),
+                                texts.join("\n")
+                            )
+                        }
+                        _ => serde_json::to_string_pretty(&result).unwrap_or_default(),
+                    },
                     Some("error") => format!("error: {}", result["message"].as_str().unwrap_or("")),
                     Some("message") => "(sent to the model as a message)".to_string(),
+                    Some("unknown") => {
+                        let mut text = format!(
+                            "/{} is not a command here: Claude Code sends the line to the model after a reminder of the commands there are",
+                            result["command"].as_str().unwrap_or("")
+                        );
+                        if let Some(near) = result["did_you_mean"].as_str() {
+                            text.push_str(&format!(" (the closest: /{near})"));
+                        }
+                        text
+                    }
+                    Some("local" | "disabled" | "model-only") if result["output"].is_string() => {
+                        match result["output"].as_str().unwrap_or("") {
+                            "" => "(no output)".to_string(),
+                            output => output.to_string(),
+                        }
+                    }
                     _ => serde_json::to_string_pretty(&result).unwrap_or_default(),
                 }
             }

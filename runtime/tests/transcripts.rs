@@ -1,7 +1,8 @@
 //! Golden transcripts of `capc session`: each `tests/transcripts/*.txt` names a tree
 //! (`# tree: PATH`, relative to the repository root), then alternates request lines (`→ `)
 //! with the responses they must get (`← `). The lock is compiled from the tree first; the
-//! session runs from the lock alone. Absolute paths of the tree show as `<root>`.
+//! session runs from the lock alone. Absolute paths of the tree show as `<root>`, the home
+//! folder as `<home>`.
 //!
 //! The README's protocol example (between `<!-- transcript:start -->` and
 //! `<!-- transcript:end -->`) is replayed the same way.
@@ -32,6 +33,8 @@ fn replay(text: &str) -> String {
         .expect("a transcript names its tree with `# tree: PATH`");
     let mut session = session_for(&tree);
     let root = tree.to_string_lossy().into_owned();
+    // The home folder (`$HOME`: no `--user-dir` here) differs from machine to machine.
+    let home = session.loaded.home.to_string_lossy().into_owned();
     let mut out = String::new();
     for line in text.lines() {
         if line.starts_with("← ") {
@@ -40,7 +43,11 @@ fn replay(text: &str) -> String {
         out.push_str(line);
         out.push('\n');
         if let Some(request) = line.strip_prefix("→ ") {
-            let response = capc_runtime::protocol::handle(&mut session, request).to_string().replace(&root, "<root>");
+            let mut response =
+                capc_runtime::protocol::handle(&mut session, request).to_string().replace(&root, "<root>");
+            if home.len() > 1 {
+                response = response.replace(&home, "<home>");
+            }
             out.push_str("← ");
             out.push_str(&response);
             out.push('\n');
