@@ -156,9 +156,22 @@ impl ClientHandler for Handler {
     async fn on_resource_list_changed(&self, _cx: NotificationContext<RoleClient>) {
         let _ = self.changed.send(Kind::Resources);
     }
+    /// The capabilities Claude Code 2.1.332 declares, roots and elicitation (form and URL), so a
+    /// server offers capc the tools it offers Claude Code (server-everything's
+    /// `get-roots-list`, `trigger-elicitation-request`, `trigger-url-elicitation` depend on
+    /// them). capc answers `roots/list` with no roots and declines every elicitation.
     fn get_info(&self) -> ClientConfig {
+        use rmcp::model::{
+            ElicitationCapability, FormElicitationCapability, RootsCapabilities, UrlElicitationCapability,
+        };
         let mut config = ClientConfig::default();
         config.client_info = Implementation::new("capc", env!("CARGO_PKG_VERSION"));
+        config.capabilities.roots = Some(RootsCapabilities::default());
+        config.capabilities.elicitation = Some(
+            ElicitationCapability::new()
+                .with_form(FormElicitationCapability::new())
+                .with_url(UrlElicitationCapability::new()),
+        );
         config
     }
 }
