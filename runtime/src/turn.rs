@@ -581,17 +581,21 @@ pub fn compute_with(loaded: &Loaded, mcp: &McpState, cx: &TurnContext, permissio
 
 /// The tool section of the system prompt, from this turn's pool and MCP state.
 pub fn tool_section(pool: &[ToolView], search: bool, mcp: &McpState) -> String {
-    let mut out = String::from("# Tools\n");
-    let loaded: Vec<&str> = pool.iter().filter(|t| !t.deferred).map(|t| &*t.name).collect();
-    out.push_str(&loaded.join(", "));
-    out.push('\n');
-    if search {
-        let deferred: Vec<&str> = pool.iter().filter(|t| t.deferred).map(|t| &*t.name).collect();
-        if !deferred.is_empty() {
-            out.push_str("\n# Deferred tools (load with ToolSearch)\n");
-            out.push_str(&deferred.join(", "));
-            out.push('\n');
+    let mut out = String::with_capacity(96 + pool.iter().map(|t| t.name.len() + 2).sum::<usize>());
+    out.push_str("# Tools\n");
+    let list = |out: &mut String, deferred: bool| {
+        for (i, t) in pool.iter().filter(|t| t.deferred == deferred).enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(&t.name);
         }
+        out.push('\n');
+    };
+    list(&mut out, false);
+    if search && pool.iter().any(|t| t.deferred) {
+        out.push_str("\n# Deferred tools (load with ToolSearch)\n");
+        list(&mut out, true);
     }
     let instructions = mcp.instructions();
     if !instructions.is_empty() {
