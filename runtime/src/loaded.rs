@@ -258,9 +258,6 @@ fn listing_order(commands: &[Command]) -> Vec<usize> {
         }
     };
     let mut order: Vec<usize> = (0..commands.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (ca, cb) = (&commands[a], &commands[b]);
-        group(ca).cmp(&group(cb)).then_with(|| crate::collate::compare(&ca.name, &cb.name)).then(a.cmp(&b))
-    });
+    order.sort_by_cached_key(|&i| (group(&commands[i]), crate::collate::key(&commands[i].name), i));
     order
 }

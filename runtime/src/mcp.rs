@@ -268,7 +268,7 @@ impl McpState {
             .filter(|t| seen.insert(t.name.clone()))
             .cloned()
             .collect();
-        self.sorted.sort_by(|a, b| crate::collate::compare(&a.name, &b.name));
+        self.sorted.sort_by_cached_key(|t| crate::collate::key(&t.name));
         self.by_code_unit = (0..self.sorted.len()).collect();
         self.by_code_unit.sort_by(|&a, &b| self.sorted[a].name.cmp(&self.sorted[b].name));
         Ok(())
