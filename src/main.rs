@@ -111,8 +111,9 @@ enum Command {
     /// Run a session from a lock: newline-delimited JSON on stdin/stdout, or a REPL on a terminal
     ///
     /// Loads capabilities.lock (not the source tree) and answers requests, one JSON object per
-    /// line: `turn` (input text and context → the command table, Skill listing, tool pool and
-    /// what the input does), `invoke_skill`, `tool_search`, `mcp_update`, `status`. Each
+    /// line: `turn` (input text and context → the command table, listings, tool pool, what the
+    /// input does and the request Claude Code 2.1.332 sends for it; by default as a headless run
+    /// in an untrusted folder), `invoke_skill`, `tool_search`, `call_tool`, `mcp_update`, `status`. Each
     /// response names the request it answers; a malformed request gets an error response and
     /// the session goes on. On a terminal it is a small REPL: `/cmd args`, `:tools`,
     /// `:commands`, `:skills`, `:why NAME`, `:touch PATH`, `:status`, `:quit`.
@@ -145,6 +146,13 @@ enum Command {
         /// `server/discover`).
         #[arg(long)]
         connect: bool,
+        /// Trust the folder, as accepting Claude Code's trust dialog does: its project allow
+        /// rules hold, its `!` injections may run and its own MCP servers (`.mcp.json`, its
+        /// plugins') may start. Without it, a session trusts the folder only when the user's
+        /// own `.claude.json` (in `--user-dir`) says so for it or a parent folder; nothing in the
+        /// repository can make it trusted
+        #[arg(long)]
+        trust: bool,
         #[command(flatten)]
         scopes: Scopes,
     },
@@ -166,7 +174,7 @@ struct Scopes {
     /// (`/etc/claude-code` on Linux)
     #[arg(long, value_name = "DIR")]
     managed_dir: Option<PathBuf>,
-    /// Also read the skills of DIR/.claude/skills, as `claude --add-dir DIR` does (repeatable)
+    /// Also read the skills and commands of DIR/.claude, as `claude --add-dir DIR` does (repeatable)
     #[arg(long, value_name = "DIR")]
     add_dir: Vec<PathBuf>,
     /// Load the plugin in DIR, as `claude --plugin-dir DIR` does (repeatable; in order, before
@@ -221,9 +229,9 @@ fn main() -> ExitCode {
         Command::Ls { path, format, all, scopes } => ls(scopes.options(path), format, all),
         Command::Explain { name, path, scopes } => explain(scopes.options(path), &name),
         Command::Graph { path, format, all, scopes } => graph(scopes.options(path), format, all),
-        Command::Session { lock, verify, no_shell, repl, json, connect, scopes } => {
+        Command::Session { lock, verify, no_shell, repl, json, connect, trust, scopes } => {
             let repl = repl || (!json && std::io::stdin().is_terminal());
-            session(lock, verify, no_shell, repl, connect, scopes)
+            session(lock, verify, no_shell, repl, connect, trust, scopes)
         }
         Command::Rules { id } => rules_command(id.as_deref()),
     }
@@ -338,10 +346,20 @@ fn lock(options: Options, check_only: bool) -> ExitCode {
     }
 }
 
-fn session(lock: PathBuf, verify: bool, no_shell: bool, repl: bool, connect: bool, scopes: Scopes) -> ExitCode {
+fn session(
+    lock: PathBuf,
+    verify: bool,
+    no_shell: bool,
+    repl: bool,
+    connect: bool,
+    trust: bool,
+    scopes: Scopes,
+) -> ExitCode {
     use capc_runtime::loaded::{Loaded, Roots};
     let root =
         lock.parent().filter(|p| !p.as_os_str().is_empty()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    // Absolute, as the paths a turn sends are (`Base directory for this skill: …`).
+    let root = std::path::absolute(&root).unwrap_or(root);
     let roots = Roots {
         root,
         user_dir: scopes.user_dir,
@@ -362,12 +380,18 @@ fn session(lock: PathBuf, verify: bool, no_shell: bool, repl: bool, connect: boo
             return ExitCode::from(1);
         }
     }
+    let trusted = trust || loaded.roots.user_trusts();
+    if let Some(note) = capc_runtime::permissions::untrusted_note(&loaded.lock).filter(|_| !trusted) {
+        eprintln!("capc: {note}");
+    }
     let mut session = capc_runtime::session::Session::new(loaded);
+    session.trusted = trusted;
     session.run_shell = !no_shell;
     let live = if connect {
         match capc_runtime::connect::Live::start(
             &mut session,
             capc_runtime::connect::Settings::from_env(|name| std::env::var(name).ok()),
+            capc_runtime::turn::Entry::Headless,
         ) {
             Ok(live) => Some(live),
             Err(e) => {

@@ -306,7 +306,17 @@ fn session_speaks_ndjson_and_verify_refuses_a_stale_lock() {
         stdout(&out).lines().map(|l| serde_json::from_str(l).expect("one JSON object per line")).collect();
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["id"], 1);
-    assert_eq!(lines[0]["result"]["text"], "Follow the team's steps for this task.\n\n\nARGUMENTS: now");
+    // What Claude Code 2.1.332 sends: the command block, then the skill's folder and its body.
+    assert_eq!(
+        lines[0]["result"]["texts"][0],
+        "<command-message>deploy</command-message>\n<command-name>/deploy</command-name>\n<command-args>now</command-args>\n"
+    );
+    let prompt = lines[0]["result"]["texts"][1].as_str().expect("the prompt block");
+    assert!(prompt.starts_with("Base directory for this skill: /"), "{prompt}");
+    assert!(
+        prompt.ends_with("/.claude/skills/deploy\n\nFollow the team's steps for this task.\n\n\nARGUMENTS: now"),
+        "{prompt}"
+    );
     assert_eq!(lines[1]["ok"], false);
 
     std::fs::write(dir.path().join(".claude/commands/deploy.md"), "---\ndescription: changed\n---\nNew body.\n")
@@ -340,13 +350,14 @@ fn the_repl_answers_people() {
     );
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
-    assert!(text.contains("── prompt for /deploy ──\nFollow the team's steps for this task."), "{text}");
+    assert!(text.contains("── prompt for /deploy ──\n<command-message>deploy</command-message>"), "{text}");
+    assert!(text.contains("Follow the team's steps for this task."), "{text}");
     assert!(
         text.contains(".claude/commands/deploy.md (project) is hidden by .claude/skills/deploy/SKILL.md"),
         "{text}"
     );
     assert!(text.contains("\nBash\n"), "{text}");
-    assert!(text.contains("error: Unknown skill: nope"), "{text}");
+    assert!(text.contains("/nope is not a command here"), "{text}");
     assert!(!text.contains("never"), "input after :quit was read: {text}");
 }
 
@@ -362,7 +373,7 @@ fn connected_session(servers: serde_json::Value, mode: &str) -> (tempfile::TempD
     assert_eq!(capc(&["lock", dir.path().to_str().expect("utf-8")]).status.code(), Some(0));
     let lock = dir.path().join("capabilities.lock");
     let child = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(["session", mode, "--connect", "--lock", lock.to_str().expect("utf-8")])
+        .args(["session", mode, "--connect", "--trust", "--lock", lock.to_str().expect("utf-8")])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -508,7 +519,7 @@ fn a_terminated_session_leaves_no_injection_behind() {
     assert_eq!(capc(&["lock", dir.path().to_str().expect("utf-8")]).status.code(), Some(0));
     let lock = dir.path().join("capabilities.lock");
     let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(["session", "--json", "--lock", lock.to_str().expect("utf-8")])
+        .args(["session", "--json", "--trust", "--lock", lock.to_str().expect("utf-8")])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()

@@ -268,7 +268,7 @@ fn sessions_load_and_name_what_claude_code_does() {
         let untrusted_roots: Vec<&str> =
             r.lock.plugins.iter().filter(|p| p.requires_trust && !trusted).map(|p| p.root.as_str()).collect();
         // Declared agents (the built-in ones depend on the turn's context).
-        let builtin_agent = |a: &str| capc_compiler::builtins::BUILTIN_AGENTS.contains(&a);
+        let builtin_agent = |a: &str| capc_compiler::builtins::builtin_agent(a).is_some();
         let agents: BTreeSet<String> = r
             .lock
             .agents

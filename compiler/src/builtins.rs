@@ -202,52 +202,124 @@ pub fn is_taken(name: &str) -> bool {
     builtin(name).is_some()
 }
 
-/// What Claude Code 2.1.332 registers for a bundled skill, read from its bundle: the text the
-/// Skill listing shows, and whether the model may invoke it (`disableModelInvocation`). Bundled
-/// skills not listed here (their description lives in a variable capc could not pin down) show
-/// their name alone and are model-invocable. `verify` is model-invocable only under a condition
-/// of Claude Code's own; capc lists it.
+/// The Claude Code version whose bundled skills and built-in agents the tables below hold:
+/// their texts are the ones 2.1.332 sends (`tests/oracle/scenarios/turn-baseline`,
+/// `turn-auth-oauth`, `turn-expand-builtin-prompt`).
+pub const BUNDLED_VERSION: &str = "2.1.332";
+
+/// When Claude Code 2.1.332 registers a bundled skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    Always,
+    /// Not with `CLAUDE_CODE_DISABLE_CRON`.
+    Cron,
+    /// Not with `CLAUDE_CODE_DISABLE_WORKFLOWS`.
+    Workflows,
+    /// Only for a claude.ai sign-in.
+    ClaudeAi,
+}
+
+/// Where a bundled entry comes from, which decides how switches and the listing budget treat it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BundledSource {
+    /// A bundled skill: off with `CLAUDE_CODE_DISABLE_BUNDLED_SKILLS`; keeps its description
+    /// when the listing is over budget.
+    Bundled,
+    /// A built-in prompt command (`init`, `security-review`): off with
+    /// `CLAUDE_CODE_DISABLE_BUNDLED_SKILLS`, but cut to its name like a user's skill.
+    Builtin,
+    /// A skill of a built-in plugin (`plugin-authoring`): stays when bundled skills are off.
+    BuiltinPlugin,
+}
+
+/// A bundled skill or built-in prompt command as Claude Code 2.1.332 registers it: the text
+/// its Skill listing shows, who may invoke it, and when it exists.
 #[derive(Debug, Clone, Copy)]
 pub struct BundledSkill {
     pub name: &'static str,
     pub description: Option<&'static str>,
     pub when_to_use: Option<&'static str>,
+    /// In the Skill listing of a headless (`-p`) session when its gate holds. `doctor` and
+    /// `verify` are registered but not listed there; the four the model may not invoke never are.
+    pub listed: bool,
     pub model_invocable: bool,
+    /// The user can type it; `keybindings-help` is the model's alone (and not named to the user).
+    pub user_invocable: bool,
+    pub gate: Gate,
+    pub source: BundledSource,
+    /// The prompt it sends when typed, where that is fixed text.
+    pub prompt: Option<&'static str>,
 }
 
-/// Sorted by name.
+/// In the order Claude Code 2.1.332 registers them, which is the order of the Skill listing
+/// and of the commands named to the user; the unlisted ones last.
 pub const BUNDLED_SKILLS: &[BundledSkill] = &[
-    BundledSkill {
-        name: "batch",
-        description: Some(
-            r#"Research and plan a large-scale change, then execute it in parallel across 5–30 isolated worktree agents that each open a PR."#,
-        ),
-        when_to_use: Some(
-            r#"Use when the user wants to make a sweeping, mechanical change across many files (migrations, refactors, bulk renames) that can be decomposed into independent parallel units."#,
-        ),
-        model_invocable: false,
-    },
     BundledSkill {
         name: "dataviz",
         description: Some(
             r#"Use this skill whenever you are about to create ANY chart, graph, plot, dashboard, or data visualization, in ANY output medium — an HTML or React artifact, inline SVG, plotting code in any library (matplotlib, plotly, d3, Recharts, …), an image/PNG you will render and upload, or a chart shared into Slack. Read it BEFORE writing the first line of chart code, choosing chart colors, building a stat tile / meter / KPI row, or laying out a dashboard. When the destination is a first-party document connector (host-designated, never self-described) that renders live charts, hand it the rows (inline, or as an uploaded data file the chart cites) rather than a rendered PNG/SVG — a picture of a chart loses hover, data inspection and per-value comments. Produces visualizations that read as one system — elegant, accessible, consistent in light and dark — using a brand-neutral placeholder palette you swap for your own. Teaches a design-system-agnostic method: a form heuristic, a color formula with a runnable validator, mark specs, and interaction rules. A validated default palette is documented in `references/palette.md` — swap that file's values for your brand's. Triggers on: "chart", "graph", "plot", "data viz", "visualization", "dashboard", "analytics", "visualize data", "categorical colors", "sequential / diverging palette", "stat tile", "sparkline", "heatmap", "legend", "axis", "tooltip", "chart colors", "color by series"."#,
         ),
         when_to_use: None,
+        listed: true,
         model_invocable: true,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::Bundled,
+        prompt: None,
     },
     BundledSkill {
-        name: "debug",
-        description: Some(r#"Enable debug logging for this session and help diagnose issues"#),
-        when_to_use: None,
-        model_invocable: false,
-    },
-    BundledSkill {
-        name: "doctor",
+        name: "update-config",
         description: Some(
-            r#"Health-check the user's Claude Code setup and fix issues: diagnose installation health — what the `claude doctor` terminal diagnostics cover — from local data (duplicate or leftover installs, PATH, unparseable settings files, broken or colliding agent definitions, skills whose frontmatter fails to parse); find unused skills, MCP servers, and plugins versus their context cost and disable dead weight; deduplicate local CLAUDE.md files against checked-in ones; trim checked-in CLAUDE.md files by cutting content a session could derive from the codebase (directory layouts, tech-stack lists, architecture overviews) while keeping gotchas, rationale, and non-standard conventions; migrate always-loaded CLAUDE.md guidance into lazy skills and nested CLAUDE.md files; flag slow hooks and context-heavy extensions; check the installed version is current; make auto mode the default permission mode; and pre-approve frequently denied read-only commands. Use when the user asks for a doctor run, checkup, audit, tune-up, or cleanup of their Claude Code setup or configuration."#,
+            r#"Use this skill to configure the Claude Code harness via settings.json. Automated behaviors ("from now on when X", "each time X", "whenever X", "before/after X") require hooks configured in settings.json - the harness executes these, not Claude, so memory/preferences cannot fulfill them. Also use for: permissions ("allow X", "add permission", "move permission to"), env vars ("set X=Y"), hook troubleshooting, or any changes to settings.json/settings.local.json files. Examples: "allow npm commands", "add bq permission to global settings", "move permission to user settings", "set DEBUG=true", "when claude stops show X". For simple settings like theme/model, suggest the /config command."#,
         ),
         when_to_use: None,
+        listed: true,
         model_invocable: true,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::Bundled,
+        prompt: None,
+    },
+    BundledSkill {
+        name: "keybindings-help",
+        description: Some(
+            r#"Use when the user wants to customize keyboard shortcuts, rebind keys, add chord bindings, or modify ~/.claude/keybindings.json. Examples: "rebind ctrl+s", "add a chord shortcut", "change the submit key", "customize keybindings"."#,
+        ),
+        when_to_use: None,
+        listed: true,
+        model_invocable: true,
+        user_invocable: false,
+        gate: Gate::Always,
+        source: BundledSource::Bundled,
+        prompt: None,
+    },
+    BundledSkill {
+        name: "code-review",
+        description: Some(
+            r#"Review the current diff, or a PR number/branch/path target, for correctness bugs (plus broken CLAUDE.md rules and cleanups where the model's recipe covers them; see /simplify) at the effort level given first, before any target (low|medium|high|xhigh|max: from few high-confidence findings to many, some uncertain); with no level given, it reuses the level you typed last. Pass --comment to post findings as inline PR comments, or --fix to apply them to the working tree after the review. Pass --max-findings <n> to report up to n findings, or --max-findings all for every finding. The choice stays until you pass --max-findings default."#,
+        ),
+        when_to_use: Some(
+            r#"Use the max level only when the user, or instructions such as CLAUDE.md or a skill, explicitly ask for it, never on your own judgment: it is the costliest level and starts many reviewer subagents."#,
+        ),
+        listed: true,
+        model_invocable: true,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::Bundled,
+        prompt: None,
+    },
+    BundledSkill {
+        name: "simplify",
+        description: Some(
+            r#"Review the changed code for reuse, simplification, efficiency, and altitude cleanups, then apply the fixes. Quality only — it does not hunt for bugs; use /code-review for that."#,
+        ),
+        when_to_use: None,
+        listed: true,
+        model_invocable: true,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::Bundled,
+        prompt: None,
     },
     BundledSkill {
         name: "fewer-permission-prompts",
@@ -255,7 +327,12 @@ pub const BUNDLED_SKILLS: &[BundledSkill] = &[
             r#"Scan your transcripts for common read-only Bash and MCP tool calls, then add a prioritized allowlist to project .claude/settings.json to reduce permission prompts."#,
         ),
         when_to_use: None,
+        listed: true,
         model_invocable: true,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::Bundled,
+        prompt: None,
     },
     BundledSkill {
         name: "loop",
@@ -265,16 +342,164 @@ pub const BUNDLED_SKILLS: &[BundledSkill] = &[
         when_to_use: Some(
             r#"When the user wants to set up a recurring task, poll for status, or run something repeatedly on an interval (e.g. "check the deploy every 5 minutes", "keep running /babysit-prs"). Do NOT invoke for one-off tasks."#,
         ),
+        listed: true,
         model_invocable: true,
+        user_invocable: true,
+        gate: Gate::Cron,
+        source: BundledSource::Bundled,
+        prompt: None,
     },
-    BundledSkill { name: "run-skill-generator", description: None, when_to_use: None, model_invocable: false },
     BundledSkill {
-        name: "simplify",
+        name: "schedule",
         description: Some(
-            r#"Review the changed code for reuse, simplification, efficiency, and altitude cleanups, then apply the fixes. Quality only — it does not hunt for bugs; use /code-review for that."#,
+            r#"Create, update, list, or run cloud scheduled tasks (formerly "routines"): each starts a cloud agent on a cron schedule or once at a set time."#,
+        ),
+        when_to_use: Some(
+            r#"When the user wants to schedule a recurring cloud agent, set up automated tasks, create a cron job for Claude Code, or manage their cloud scheduled tasks (people may still call them "routines"). Also use when the user wants a one-time scheduled run ("run this once at 3pm", "remind me to check X tomorrow")."#,
+        ),
+        listed: true,
+        model_invocable: true,
+        user_invocable: true,
+        gate: Gate::ClaudeAi,
+        source: BundledSource::Bundled,
+        prompt: None,
+    },
+    BundledSkill {
+        name: "claude-api",
+        description: Some(
+            r#"Reference for the Claude API / Anthropic SDK — model ids, pricing, params, streaming, tool use, MCP, agents, caching, token counting, model migration.
+TRIGGER — read FIRST, before you answer, run a command or open a file (already started? read it now); don't skip because it "looks like a one-liner" — whenever: the prompt names Claude/Anthropic in any form (Claude, Anthropic, Fable, Opus, Sonnet, Haiku, `anthropic`, `@anthropic-ai`, `claude-*`, `us.anthropic.*`, `[1m]`); the user asks about an LLM (pricing/model choice/limits/caching) — never answer from memory; OR the task is LLM-shaped with provider unstated (agent/MCP/tool-definition/multi-agent/RAG/LLM-judge/computer-use; generate/summarize/extract/classify/rewrite/converse over NL; debugging refusals/cutoffs/streaming/tool-calls/tokens).
+SKIP only when another provider is being worked on (overrides all triggers): OpenAI/GPT/Gemini/Llama/Mistral/Cohere/Ollama named in the query; OR `grep -rE 'openai|langchain_openai|google.generativeai|genai|mistralai|cohere|ollama'` over the project hits (run this grep FIRST if no provider named — don't Read the file; if nothing hits, load this skill)."#,
         ),
         when_to_use: None,
+        listed: true,
         model_invocable: true,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::Bundled,
+        prompt: None,
+    },
+    BundledSkill {
+        name: "workflow-authoring",
+        description: Some(
+            r#"Reference for writing a Workflow tool script (script API and gotchas, resume, quality patterns, worked examples). Load before authoring a script for a workflow the user already opted into; it does not itself authorize running one."#,
+        ),
+        when_to_use: None,
+        listed: true,
+        model_invocable: true,
+        user_invocable: true,
+        gate: Gate::Workflows,
+        source: BundledSource::Bundled,
+        prompt: None,
+    },
+    BundledSkill {
+        name: "run",
+        description: Some(
+            r#"Launch and drive this project's app to see a change working. Use when asked to run, start, or screenshot the app, or to confirm a change works in the real app (not just tests). First looks for a project skill that already covers launching the app; otherwise falls back to built-in patterns per project type (CLI, server, TUI, Electron, browser-driven, library)."#,
+        ),
+        when_to_use: None,
+        listed: true,
+        model_invocable: true,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::Bundled,
+        prompt: None,
+    },
+    BundledSkill {
+        name: "plugin-authoring",
+        description: Some(
+            r#"Make a mod: a change to Claude's own interface or behaviour, such as a theme, a panel or pane that stays beside the chat and updates, a band, status line, toast, slash command, or hook on tool calls. Use to make, change or debug a mod or its hooks module."#,
+        ),
+        when_to_use: None,
+        listed: true,
+        model_invocable: true,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::BuiltinPlugin,
+        prompt: None,
+    },
+    BundledSkill {
+        name: "init",
+        description: Some(r#"Initialize a new CLAUDE.md file with codebase documentation"#),
+        when_to_use: None,
+        listed: true,
+        model_invocable: true,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::Builtin,
+        prompt: Some(INIT_PROMPT),
+    },
+    BundledSkill {
+        name: "security-review",
+        description: Some(r#"Complete a security review of the pending changes on the current branch"#),
+        when_to_use: None,
+        listed: true,
+        model_invocable: true,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::Builtin,
+        prompt: None,
+    },
+    BundledSkill {
+        name: "batch",
+        description: Some(
+            r#"Research and plan a large-scale change, then execute it in parallel across 5–30 isolated worktree agents that each open a PR."#,
+        ),
+        when_to_use: Some(
+            r#"Use when the user wants to make a sweeping, mechanical change across many files (migrations, refactors, bulk renames) that can be decomposed into independent parallel units."#,
+        ),
+        listed: false,
+        model_invocable: false,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::Bundled,
+        prompt: None,
+    },
+    BundledSkill {
+        name: "debug",
+        description: Some(r#"Enable debug logging for this session and help diagnose issues"#),
+        when_to_use: None,
+        listed: false,
+        model_invocable: false,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::Bundled,
+        prompt: None,
+    },
+    BundledSkill {
+        name: "design-sync",
+        description: None,
+        when_to_use: None,
+        listed: false,
+        model_invocable: false,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::Bundled,
+        prompt: None,
+    },
+    BundledSkill {
+        name: "doctor",
+        description: Some(
+            r#"Health-check the user's Claude Code setup and fix issues: diagnose installation health — what the `claude doctor` terminal diagnostics cover — from local data (duplicate or leftover installs, PATH, unparseable settings files, broken or colliding agent definitions, skills whose frontmatter fails to parse); find unused skills, MCP servers, and plugins versus their context cost and disable dead weight; deduplicate local CLAUDE.md files against checked-in ones; trim checked-in CLAUDE.md files by cutting content a session could derive from the codebase (directory layouts, tech-stack lists, architecture overviews) while keeping gotchas, rationale, and non-standard conventions; migrate always-loaded CLAUDE.md guidance into lazy skills and nested CLAUDE.md files; flag slow hooks and context-heavy extensions; check the installed version is current; make auto mode the default permission mode; and pre-approve frequently denied read-only commands. Use when the user asks for a doctor run, checkup, audit, tune-up, or cleanup of their Claude Code setup or configuration."#,
+        ),
+        when_to_use: None,
+        listed: false,
+        model_invocable: true,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::Bundled,
+        prompt: None,
+    },
+    BundledSkill {
+        name: "run-skill-generator",
+        description: None,
+        when_to_use: None,
+        listed: false,
+        model_invocable: false,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::Bundled,
+        prompt: None,
     },
     BundledSkill {
         name: "verify",
@@ -282,18 +507,112 @@ pub const BUNDLED_SKILLS: &[BundledSkill] = &[
             r#"Verify that a code change actually does what it's supposed to by exercising it end-to-end and observing behavior — drive the affected flow, not just tests or typecheck. Run before committing nontrivial changes; bootstraps this repo's project verify skill if none exists yet. Don't invoke it on a diff that only touches tests, docs, or other code with no runtime surface to drive (a change to product source always has one) — there's nothing to observe."#,
         ),
         when_to_use: None,
+        listed: false,
         model_invocable: true,
+        user_invocable: true,
+        gate: Gate::Always,
+        source: BundledSource::Bundled,
+        prompt: None,
     },
 ];
 
-/// A bundled skill's details, when capc knows them.
+/// `/init`'s prompt in Claude Code 2.1.332.
+pub const INIT_PROMPT: &str = r#"Please analyze this codebase and create a CLAUDE.md file, which will be given to future instances of Claude Code to operate in this repository.
+
+What to add:
+1. Commands that will be commonly used, such as how to build, lint, and run tests. Include the necessary commands to develop in this codebase, such as how to run a single test.
+2. High-level code architecture and structure so that future instances can be productive more quickly. Focus on the "big picture" architecture that requires reading multiple files to understand.
+
+Usage notes:
+- If there's already a CLAUDE.md, suggest improvements to it.
+- When you make the initial CLAUDE.md, do not repeat yourself and do not include obvious instructions like "Provide helpful error messages to users", "Write unit tests for all new utilities", "Never include sensitive information (API keys, tokens) in code or commits".
+- Avoid listing every component or file structure that can be easily discovered.
+- Don't include generic development practices.
+- If there are Cursor rules (in .cursor/rules/ or .cursorrules) or Copilot rules (in .github/copilot-instructions.md), make sure to include the important parts.
+- If there is a README.md, make sure to include the important parts.
+- Do not make up information such as "Common Development Tasks", "Tips for Development", "Support and Documentation" unless this is expressly included in other files that you read.
+- Be sure to prefix the file with the following text:
+
+```
+# CLAUDE.md
+
+This file provides guidance to Claude Code (claude.ai/code) when working with code in this repository.
+```"#;
+
+/// `/security-review`'s prompt in Claude Code 2.1.332 outside a git repository; `{cwd}` is the
+/// working directory. Inside one, its prompt is built from the repository and capc has no copy.
+pub const SECURITY_REVIEW_OUTSIDE_GIT: &str = r#"Tell the user: /security-review needs to run inside a git repository, but the current working directory (`{cwd}`) is not one.
+
+If the repository is in a subdirectory, `cd` into it first and then re-run /security-review.
+
+If this is a self-hosted runner session created without a `git_repository` source, either add one at session creation so the runner clones it and sets the working directory, or `cd` into the cloned repo before running the review."#;
+
+/// A bundled skill or built-in prompt command, by name.
 pub fn bundled_skill(name: &str) -> Option<&'static BundledSkill> {
-    BUNDLED_SKILLS.binary_search_by(|b| b.name.cmp(name)).ok().map(|i| &BUNDLED_SKILLS[i])
+    BUNDLED_SKILLS.iter().find(|b| b.name == name)
 }
 
-/// Claude Code's own subagents, which a user or project agent of the same name replaces
-/// (2.1.332, headless, API key; `claude-code-guide` joins them interactively).
-pub const BUILTIN_AGENTS: &[&str] = &["claude", "Explore", "general-purpose", "Plan", "statusline-setup"];
+/// When Claude Code 2.1.332 offers a built-in agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgentGate {
+    Always,
+    /// Not with `CLAUDE_CODE_DISABLE_EXPLORE_PLAN_AGENTS`.
+    ExplorePlan,
+    /// Not with `CLAUDE_CODE_DISABLE_AGENT_VIEW`.
+    AgentView,
+}
+
+/// One of Claude Code's own subagents, which a user or project agent of the same name replaces.
+#[derive(Debug, Clone, Copy)]
+pub struct BuiltinAgent {
+    pub name: &'static str,
+    /// What the agent listing says it is for.
+    pub description: &'static str,
+    /// The listing's `(Tools: …)` text.
+    pub tools: &'static str,
+    pub gate: AgentGate,
+}
+
+/// The built-in agents of a headless Claude Code 2.1.332 session, with the texts its agent
+/// listing sends (`tests/oracle/scenarios/turn-baseline`). An interactive session also has
+/// `claude-code-guide`, whose text capc does not have.
+pub const BUILTIN_AGENTS: &[BuiltinAgent] = &[
+    BuiltinAgent {
+        name: "claude",
+        description: r#"Catch-all for any task that doesn't fit a more specific agent. FleetView's default when no agent name is typed."#,
+        tools: "*",
+        gate: AgentGate::AgentView,
+    },
+    BuiltinAgent {
+        name: "Explore",
+        description: r#"Read-only search agent for broad fan-out searches — when answering means sweeping many files, directories, or naming conventions and you only need the conclusion, not the file dumps. It reads excerpts rather than whole files, so it locates code; it doesn't review or audit it. Specify search breadth: "medium" for moderate exploration, "very thorough" for multiple locations and naming conventions."#,
+        tools: "All tools except Agent, Artifact, ArtifactComments, ArtifactData, ArtifactCheck, ExitPlanMode, Edit, Write, NotebookEdit",
+        gate: AgentGate::ExplorePlan,
+    },
+    BuiltinAgent {
+        name: "general-purpose",
+        description: r#"General-purpose agent for researching complex questions, searching for code, and executing multi-step tasks. When you are searching for a keyword or file and are not confident that you will find the right match in the first few tries use this agent to perform the search for you."#,
+        tools: "*",
+        gate: AgentGate::Always,
+    },
+    BuiltinAgent {
+        name: "Plan",
+        description: r#"Software architect agent for designing implementation plans. Use this when you need to plan the implementation strategy for a task. Returns step-by-step plans, identifies critical files, and considers architectural trade-offs."#,
+        tools: "All tools except Agent, Artifact, ArtifactComments, ArtifactData, ArtifactCheck, ExitPlanMode, Edit, Write, NotebookEdit",
+        gate: AgentGate::ExplorePlan,
+    },
+    BuiltinAgent {
+        name: "statusline-setup",
+        description: r#"Use this agent to configure the user's Claude Code status line setting."#,
+        tools: "Read, Edit",
+        gate: AgentGate::Always,
+    },
+];
+
+/// A built-in agent, by name.
+pub fn builtin_agent(name: &str) -> Option<&'static BuiltinAgent> {
+    BUILTIN_AGENTS.iter().find(|a| a.name == name)
+}
 
 /// A built-in's row in the command table.
 #[derive(Debug, Clone, Copy)]
@@ -390,17 +709,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bundled_skill_details_name_bundled_skills() {
-        assert!(BUNDLED_SKILLS.windows(2).all(|w| w[0].name < w[1].name));
-        for b in BUNDLED_SKILLS {
+    fn bundled_skills_are_unique_and_listed_ones_have_their_text() {
+        for (i, b) in BUNDLED_SKILLS.iter().enumerate() {
+            assert!(BUNDLED_SKILLS[..i].iter().all(|o| o.name != b.name), "`{}` twice", b.name);
             assert!(
-                named(b.name).is_some_and(|n| matches!(n.kind, BuiltinKind::BundledSkill | BuiltinKind::PluginSkill)),
-                "{} is not a bundled skill",
+                !b.listed || b.model_invocable && b.description.is_some(),
+                "`{}` is listed without its text",
                 b.name
             );
         }
         assert_eq!(bundled_skill("batch").map(|b| b.model_invocable), Some(false));
         assert!(bundled_skill("simplify").is_some_and(|b| b.model_invocable && b.description.is_some()));
+        assert_eq!(bundled_skill("init").map(|b| b.prompt.is_some()), Some(true));
+        assert!(SECURITY_REVIEW_OUTSIDE_GIT.contains("{cwd}"));
+        assert!(builtin_agent("Explore").is_some() && builtin_agent("explore").is_none());
     }
 
     #[test]

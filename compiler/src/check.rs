@@ -29,7 +29,7 @@ pub struct Options {
     pub user_dir: Option<PathBuf>,
     /// The managed-settings folder (`/etc/claude-code` on Linux).
     pub managed_dir: Option<PathBuf>,
-    /// `--add-dir` folders: only their `.claude/skills/` is read.
+    /// `--add-dir` folders: the skills, commands and agents of their `.claude/` are read.
     pub add_dirs: Vec<PathBuf>,
     /// `--plugin-dir` folders, in order: plugins a session loads as `claude --plugin-dir` does.
     pub plugin_dirs: Vec<PathBuf>,

@@ -7,6 +7,8 @@ use capc_compiler::model::{
 };
 use capc_runtime::loaded::{Loaded, Roots};
 use capc_runtime::mcp::{McpState, Status, ToolSpec, Update};
+use capc_runtime::permissions::Permissions;
+use capc_runtime::pool;
 use capc_runtime::turn::{self, TurnContext};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
@@ -107,11 +109,7 @@ fn mcp(lock: &Lock, tools: usize) -> McpState {
 }
 
 fn turns(c: &mut Criterion) {
-    let cx = TurnContext {
-        touched_files: vec!["src/main.rs".into(), "docs/a.md".into()],
-        context_window: Some(200_000),
-        ..TurnContext::default()
-    };
+    let cx = TurnContext { touched_files: vec!["src/main.rs".into(), "docs/a.md".into()], ..TurnContext::default() };
     for (commands, tools) in [(300, 2_000), (300, 20_000)] {
         let lock = lock(commands, 20);
         let state = mcp(&lock, tools);
@@ -121,13 +119,21 @@ fn turns(c: &mut Criterion) {
         });
         if tools == 2_000 {
             // The parts, to see where a turn's time goes.
-            let denies = turn::blanket_denies(&loaded, &cx);
+            c.bench_function("part/permissions", |b| b.iter(|| black_box(Permissions::assemble(&loaded, &cx, &[]))));
+            let permissions = Permissions::assemble(&loaded, &cx, &[]);
             c.bench_function("part/command-table", |b| b.iter(|| black_box(turn::command_table(&loaded, &cx))));
             let table = turn::command_table(&loaded, &cx);
-            c.bench_function("part/skill-listing", |b| b.iter(|| black_box(turn::skill_listing(&loaded, &table, &cx))));
-            c.bench_function("part/tool-pool", |b| b.iter(|| black_box(turn::tool_pool(&cx, &denies, &state))));
-            let (pool, search) = turn::tool_pool(&cx, &denies, &state);
-            c.bench_function("part/tool-section", |b| b.iter(|| black_box(turn::tool_section(&pool, search, &state))));
+            c.bench_function("part/skill-listing", |b| {
+                b.iter(|| black_box(capc_runtime::listing::skill_listing(&loaded, &table, &cx)))
+            });
+            c.bench_function("part/agent-listing", |b| {
+                b.iter(|| black_box(capc_runtime::agents::agent_listing(&loaded, &cx, &permissions)))
+            });
+            c.bench_function("part/tool-pool", |b| b.iter(|| black_box(pool::tool_pool(&cx, &permissions, &state))));
+            let pool = pool::tool_pool(&cx, &permissions, &state);
+            c.bench_function("part/tool-section", |b| {
+                b.iter(|| black_box(turn::tool_section(&pool.tools, pool.tool_search, &state)))
+            });
         }
     }
 }

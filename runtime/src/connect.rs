@@ -156,9 +156,22 @@ impl ClientHandler for Handler {
     async fn on_resource_list_changed(&self, _cx: NotificationContext<RoleClient>) {
         let _ = self.changed.send(Kind::Resources);
     }
+    /// The capabilities Claude Code 2.1.332 declares, roots and elicitation (form and URL), so a
+    /// server offers capc the tools it offers Claude Code (server-everything's
+    /// `get-roots-list`, `trigger-elicitation-request`, `trigger-url-elicitation` depend on
+    /// them). capc answers `roots/list` with no roots and declines every elicitation.
     fn get_info(&self) -> ClientConfig {
+        use rmcp::model::{
+            ElicitationCapability, FormElicitationCapability, RootsCapabilities, UrlElicitationCapability,
+        };
         let mut config = ClientConfig::default();
         config.client_info = Implementation::new("capc", env!("CARGO_PKG_VERSION"));
+        config.capabilities.roots = Some(RootsCapabilities::default());
+        config.capabilities.elicitation = Some(
+            ElicitationCapability::new()
+                .with_form(FormElicitationCapability::new())
+                .with_url(UrlElicitationCapability::new()),
+        );
         config
     }
 }
@@ -540,7 +553,14 @@ async fn list(
             })
             .collect()
     });
-    update.prompts = read("prompts", prompts, &mut problems).map(|p| p.into_iter().map(|p| p.name).collect());
+    update.prompts = read("prompts", prompts, &mut problems).map(|p| {
+        p.into_iter()
+            .map(|p| crate::mcp::PromptSpec::Full {
+                name: p.name,
+                arguments: p.arguments.unwrap_or_default().into_iter().map(|a| a.name).collect(),
+            })
+            .collect()
+    });
     update.resources = read("resources", resources, &mut problems).map(|r| r.into_iter().map(|r| r.uri).collect());
     Ok(Listing { update, problems })
 }
@@ -983,19 +1003,67 @@ impl Caller {
     }
 }
 
+impl Caller {
+    /// `prompts/get` of `prompt` on `server` with `arguments`: the text of each message.
+    pub fn prompt(
+        &self,
+        server: &str,
+        prompt: &str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+        timeout: Duration,
+    ) -> Result<Vec<String>, String> {
+        let Reachable { peer, check } = self
+            .peers
+            .lock()
+            .map_err(|_| "the connection table is poisoned".to_string())?
+            .get(server)
+            .cloned()
+            .ok_or_else(|| format!("MCP server `{server}` is not connected"))?;
+        let params = rmcp::model::GetPromptRequestParams::new(prompt.to_string()).with_arguments(arguments);
+        let answer = self.handle.block_on(async { tokio::time::timeout(timeout, peer.get_prompt(params)).await });
+        let result = match answer {
+            Ok(Ok(result)) => result,
+            Ok(Err(e)) => {
+                check.notify_one();
+                return Err(format!("prompt `{prompt}` failed: {}", request_cause(&e)));
+            }
+            Err(_) => {
+                check.notify_one();
+                return Err(format!("prompt `{prompt}` did not answer within {}", seconds(timeout)));
+            }
+        };
+        Ok(result
+            .messages
+            .iter()
+            .map(|m| {
+                let value = serde_json::to_value(&m.content).unwrap_or_default();
+                value.get("text").and_then(serde_json::Value::as_str).map_or_else(|| value.to_string(), str::to_string)
+            })
+            .collect())
+    }
+}
+
 /// The servers of a lock that a session connects: Claude Code's choice (not hidden by another
-/// server, not disabled or denied, project servers only once approved — the others stay
-/// `pending` as Claude Code asks first), each ready to start or with the reason it cannot be.
+/// server, not disabled or denied), each ready to start or with the reason it cannot be. A
+/// project server that is neither approved nor turned off starts in a headless session
+/// (`claude -p` approves it, trusted folder or not); an interactive one leaves it `pending`,
+/// as Claude Code asks first.
 pub fn launches(
     lock: &capc_compiler::model::Lock,
     lookup: impl Fn(&str) -> Option<String>,
+    entry: crate::turn::Entry,
+    trusted: bool,
 ) -> Vec<(String, Result<Launch, LaunchError>)> {
     use capc_compiler::model::{Approval, Scope};
+    let headless = entry == crate::turn::Entry::Headless;
     lock.mcp_servers
         .iter()
         .filter(|s| s.shadowed_by.is_none() && s.denied_by.is_none() && s.blocked_by.is_none())
         .filter(|s| s.approval != Some(Approval::Disabled))
-        .filter(|s| s.scope != Scope::Project || s.approval == Some(Approval::Approved))
+        .filter(|s| s.scope != Scope::Project || headless || s.approval == Some(Approval::Approved))
+        // A repository's own servers (its `.mcp.json`, its plugins') start only once the user
+        // trusts the folder: capc runs nothing a repository asks for before that.
+        .filter(|s| trusted || !matches!(s.scope, Scope::Project | Scope::Plugin))
         .map(|s| (s.name.clone(), crate::launch::prepare(s, &lookup)))
         .collect()
 }
@@ -1010,14 +1078,20 @@ pub struct Live {
 impl Live {
     /// Connects the session's servers (see [`launches`]); SSE and WebSocket servers and
     /// entries holding hashed secrets are `failed` with the reason.
-    pub fn start(session: &mut crate::session::Session, settings: Settings) -> std::io::Result<Live> {
+    pub fn start(
+        session: &mut crate::session::Session,
+        settings: Settings,
+        entry: crate::turn::Entry,
+    ) -> std::io::Result<Live> {
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
         let shared: crate::batch::Shared =
             Arc::new(Mutex::new(crate::batch::Versioned { state: session.mcp.clone(), ..Default::default() }));
         let servers = runtime.block_on(async {
             let batcher = Batcher::spawn(shared.clone(), crate::batch::WINDOW);
             let mut ready = Vec::new();
-            for (name, launch) in launches(&session.loaded.lock, |name| std::env::var(name).ok()) {
+            for (name, launch) in
+                launches(&session.loaded.lock, |name| std::env::var(name).ok(), entry, session.trusted)
+            {
                 match launch {
                     Ok(launch) => ready.push((name, launch)),
                     Err(e) => {
@@ -1124,8 +1198,20 @@ mod tests {
             McpServer { denied_by: Some("mcp__denied".into()), ..server("denied", Scope::User, None) },
             server("mine", Scope::Local, None),
         ];
-        let started: Vec<String> = launches(&lock, |_| None).into_iter().map(|(name, _)| name).collect();
-        assert_eq!(started, ["approved", "mine"]);
+        let names = |entry, trusted| {
+            launches(&lock, |_| None, entry, trusted).into_iter().map(|(name, _)| name).collect::<Vec<_>>()
+        };
+        assert_eq!(names(crate::turn::Entry::Interactive, true), ["approved", "mine"]);
+        assert_eq!(
+            names(crate::turn::Entry::Headless, true),
+            ["approved", "waiting", "mine"],
+            "-p approves project servers"
+        );
+        assert_eq!(
+            names(crate::turn::Entry::Headless, false),
+            ["mine"],
+            "an untrusted folder's own servers never start; the user's do"
+        );
         let state = crate::mcp::McpState::from_lock(&lock);
         let policy = state.servers().find(|s| s.name == "policy").expect("listed");
         assert_eq!(policy.status, Status::Disabled);

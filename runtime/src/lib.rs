@@ -3,9 +3,16 @@
 //! The lock fixes what exists; the runtime redoes only what changes per turn. Map:
 //! - `loaded`: the lock, its parsed permission rules, lazy prompt bodies checked against
 //!   the lock's SHA-256, and `verify` (re-hash every source).
-//! - `turn`: the per-turn view, recomputed from scratch: command table, Skill listing, tool
-//!   pool, tool section of the system prompt (SEMANTICS §2–§5, §7–§8).
-//! - `listing`: the Skill listing's budget, filter and the Skill tool's permission decision.
+//! - `turn`: the per-turn view, recomputed from scratch, and `TurnContext`, what besides the
+//!   lock and the MCP state changes Claude Code's answer.
+//! - `permissions`: a turn's permission rules (the lock's, filtered by trust; command-line,
+//!   session and skill rules), assembled and decided in one place.
+//! - `pool`: the tool pool as Claude Code 2.1.332 sends it (built-ins per context, deferral,
+//!   ToolSearch, the placeholder); `collate`: its `localeCompare` order.
+//! - `listing`: the Skill listing (entries, lines, budget) and the Skill tool's decision;
+//!   `agents`: the agent listing.
+//! - `request`: what a turn sends (the shape `tests/oracle` records), slash-command blocks, the
+//!   unknown-command reminder.
 //! - `search`: ToolSearch (`select:` and keyword scoring).
 //! - `mcp`: the MCP servers' state, changed only by explicit updates.
 //! - `batch`: updates within a 16 ms window applied as one state change (for connections).
@@ -18,14 +25,19 @@
 //!   groups of their own, with a timeout and an output cap.
 //! - `protocol`: the newline-delimited JSON of `capc session`.
 
+pub mod agents;
 pub mod batch;
+pub mod collate;
 pub mod connect;
 pub mod launch;
 pub mod listing;
 pub mod loaded;
 pub mod mcp;
+pub mod permissions;
+pub mod pool;
 pub mod protocol;
 pub mod repl;
+pub mod request;
 pub mod search;
 pub mod session;
 pub mod shell;

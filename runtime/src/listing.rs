@@ -1,167 +1,129 @@
-//! The Skill tool's view of skills: which commands it lists (SEMANTICS §2.7), the listing text
-//! within its character budget (§4.5, sent as the `skill_listing` attachment of §4.6), and its
-//! permission decision (§4.3). Pure functions; no I/O.
+//! The Skill tool's view of skills: which commands it lists, the Skill listing as Claude Code
+//! 2.1.332 sends it (`tests/oracle/scenarios/turn-skills-*`), and the Skill tool's permission
+//! decision (SEMANTICS §4.3). Pure functions; no I/O.
 //!
-//! Readings of the spec chosen here (each checked against the v2.1.88 snapshot the spec digests):
+//! The listing (after the header `The following skills are available for use with the Skill
+//! tool:`) has one entry per skill, in the order of [`crate::loaded::Loaded::listing_order`] then
+//! the bundled skills in registration order:
 //!
-//! * **The 250 cap is on the description, not the whole line.** §4.5 says "entries longer than
-//!   `MAX_LISTING_DESC_CHARS`"; in Claude Code the cap is applied when the description
-//!   (`description` or `description - whenToUse`) is built, before `- name: ` is prepended. It is
-//!   measured in JavaScript string length (UTF-16 code units), not display width, and the cut is a
-//!   plain slice (not grapheme-safe). It applies to every entry, bundled included, and to the
-//!   full, the truncated and (trivially) the names-only listing.
-//! * **Newlines.** "Newlines are counted" means the `\n` that joins entries: `n − 1` for `n`
-//!   entries in the fit test, one per bundled entry in `bundledChars`, `restCount − 1` in the name
-//!   overhead. A newline *inside* a description is a control character and, as in Claude Code's
-//!   `stringWidth`, measures 0.
-//! * **`bundledChars`** = Σ over bundled entries of (width of the full `- name: desc` line + 1).
-//! * **The Σ(nameWidth+4) and the `(n−1)` run over the non-bundled entries only**, `n` being their
-//!   count: `maxDescLen = floor((budget − bundledChars − Σ_rest(nameWidth+4) − (restCount−1)) /
-//!   restCount)`. The arithmetic saturates at 0; Claude Code goes negative instead, and both end
-//!   in the names-only branch since the result is below 20.
-//! * **Every entry bundled** (and over budget): emitted in full, as Claude Code does.
-//! * **Missing description / whenToUse** (Claude Code always has a description string):
-//!   `description` and `whenToUse` → `description - whenToUse`; only `description` → it; only
-//!   `whenToUse` → it alone; neither → the line is `- name` with no colon. An empty `whenToUse`
-//!   counts as unset (JavaScript truthiness); an empty `description` is kept literally
-//!   (`- name: `), as Claude Code would emit it.
-//! * **Display width** approximates Claude Code's `stringWidth` without a Unicode table: see
-//!   [`display_width`].
+//! * `- NAME: DESCRIPTION`, `- NAME (DISPLAY): DESCRIPTION`, or `- NAME` alone. `DISPLAY` (a
+//!   skill's `name:`) shows only when it differs from `NAME`, `NAME` does not end in
+//!   `:DISPLAY`, it is a valid command name, and looking it up finds this very skill.
+//! * `DESCRIPTION` is the description (or, without one, the body's first line), its lines
+//!   joined with single spaces, then ` - ` and `when_to_use` when there is one; cut to
+//!   `skillListingMaxDescChars` (default 1,536) UTF-16 units as `slice(0, max − 1) + "…"`.
+//!   Bundled descriptions keep their line breaks.
+//! * **Budget**: `SLASH_COMMAND_TOOL_CHAR_BUDGET` when set, else context window × bytes per
+//!   token × `skillListingBudgetFraction` (default 0.01): 30,000 for the default model. The
+//!   listing's size is the display width of every entry plus one per line break (inside an
+//!   entry or between two).
+//! * **Over budget**: bundled skills and name-only overrides keep their form; every other entry
+//!   becomes `- NAME`; then, by decreasing usage score (`skillUsage`; ties keep listing order),
+//!   each gets its description back if the listing still fits. Lines never move.
+use crate::loaded::Loaded;
+use crate::turn::{CommandView, Override, TurnContext};
+use capc_compiler::builtins::{BundledSource, BUNDLED_SKILLS};
 use std::borrow::Cow;
 
-/// Per-description hard cap, in UTF-16 code units (`MAX_LISTING_DESC_CHARS`).
-pub const MAX_LISTING_DESC_CHARS: usize = 250;
-/// Budget when neither an override nor a context window is known (1% of 200k tokens × 4).
-pub const DEFAULT_CHAR_BUDGET: usize = 8_000;
-/// Below this `maxDescLen`, non-bundled entries lose their descriptions entirely.
-pub const MIN_DESC_LENGTH: usize = 20;
+/// `skillListingMaxDescChars` when settings do not set it, in UTF-16 code units.
+pub const MAX_LISTING_DESC_CHARS: usize = 1536;
+/// `skillListingBudgetFraction` when settings do not set it.
+pub const DEFAULT_BUDGET_FRACTION: f64 = 0.01;
 /// The truncation mark, U+2026.
 const ELLIPSIS: char = '\u{2026}';
 
-/// One skill as the listing sees it.
+/// How an entry may be shortened when the listing is over budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Shortened to its name when over budget, unless its usage earns its description back.
+    Normal,
+    /// A bundled skill: always in full.
+    Bundled,
+    /// `skillOverrides: name-only`: always `- NAME`.
+    NameOnly,
+}
+
+/// One skill as the listing sees it.
+#[derive(Debug, Clone, PartialEq)]
 pub struct ListingEntry<'a> {
     pub name: &'a str,
-    pub description: Option<&'a str>,
-    pub when_to_use: Option<&'a str>,
-    /// `source === 'bundled'`: never truncated when the listing is over budget.
-    pub bundled: bool,
+    /// The display name, when it is shown.
+    pub display: Option<&'a str>,
+    /// The description with `when_to_use` joined, before the cut; `None`: the entry is `- NAME`.
+    pub description: Option<Described<'a>>,
+    pub keep: Keep,
+    /// Usage score (`skillUsage`): who gets a description back first when over budget.
+    pub score: f64,
 }
 
-/// Characters available to the listing.
-///
-/// `override_chars` is `SLASH_COMMAND_TOOL_CHAR_BUDGET` as parsed by the caller; like Claude
-/// Code's truthiness check, `Some(0)` counts as unset. Otherwise `floor(tokens × 4 × 0.01)` when
-/// the context window is known and non-zero (computed exactly as `tokens × 4 / 100`, which equals
-/// the floating-point result for every window below 2^50 tokens), else 8000.
-pub fn budget(context_window_tokens: Option<u64>, override_chars: Option<usize>) -> usize {
-    if let Some(chars) = override_chars.filter(|&c| c > 0) {
-        return chars;
-    }
-    match context_window_tokens {
-        Some(tokens) if tokens > 0 => usize::try_from(tokens.saturating_mul(4) / 100).unwrap_or(usize::MAX),
-        _ => DEFAULT_CHAR_BUDGET,
-    }
+/// A description with what the listing needs to know of it, measured once (at load for the
+/// lock's, once per process for the bundled ones) rather than every turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Described<'a> {
+    pub text: &'a str,
+    /// [`size`] of the text.
+    pub size: usize,
+    /// Its length in UTF-16 code units.
+    pub units: usize,
 }
 
-/// The listing text: one `- name: desc` line per entry (`- name` when there is no
-/// description), joined by `\n`, input order preserved. Empty input gives an empty string.
-pub fn render(entries: &[ListingEntry<'_>], budget: usize) -> String {
-    if entries.is_empty() {
-        return String::new();
+impl<'a> Described<'a> {
+    pub fn new(text: &'a str) -> Described<'a> {
+        let units = if text.is_ascii() { text.len() } else { text.encode_utf16().count() };
+        Described { text, size: size(text), units }
     }
-    let descs: Vec<Option<Cow<'_, str>>> = entries.iter().map(capped_description).collect();
-    // A line's width, without building it: `- ` + name (+ `: ` + description).
-    let widths: Vec<usize> = entries
-        .iter()
-        .zip(&descs)
-        .map(|(e, d)| 2 + display_width(e.name) + d.as_deref().map_or(0, |d| 2 + display_width(d)))
-        .collect();
-
-    // 1. Everything fits: the lines plus the n−1 joining newlines.
-    let full_total = widths.iter().copied().fold(entries.len() - 1, usize::saturating_add);
-    let rest_count = entries.iter().filter(|e| !e.bundled).count();
-    if full_total <= budget || rest_count == 0 {
-        return write_lines(entries, &descs, None);
-    }
-
-    // 2. Bundled entries keep their full line; each also costs its newline.
-    let bundled_chars = entries
-        .iter()
-        .zip(&widths)
-        .filter(|(e, _)| e.bundled)
-        .map(|(_, w)| w.saturating_add(1))
-        .fold(0, usize::saturating_add);
-
-    // 3. What is left, shared evenly among the non-bundled descriptions.
-    let rest_name_overhead = entries
-        .iter()
-        .filter(|e| !e.bundled)
-        .map(|e| display_width(e.name).saturating_add(4))
-        .fold(rest_count - 1, usize::saturating_add);
-    let available = budget.saturating_sub(bundled_chars).saturating_sub(rest_name_overhead);
-    let max_desc_len = available / rest_count;
-
-    write_lines(entries, &descs, Some(max_desc_len))
-}
-
-/// The listing's lines joined by `\n`. With `cut`, non-bundled descriptions are cut to that
-/// many columns (step 5), or left out below [`MIN_DESC_LENGTH`] (step 4); bundled ones stay whole.
-fn write_lines(entries: &[ListingEntry<'_>], descs: &[Option<Cow<'_, str>>], cut: Option<usize>) -> String {
-    let mut out = String::with_capacity(4096);
-    for (i, (e, desc)) in entries.iter().zip(descs).enumerate() {
-        if i > 0 {
-            out.push('\n');
+    /// The text cut to `max` code units, and its size.
+    fn cut(&self, max: usize) -> (Cow<'a, str>, usize) {
+        if self.units <= max.max(1) {
+            return (Cow::Borrowed(self.text), self.size);
         }
-        out.push_str("- ");
-        out.push_str(e.name);
-        let Some(desc) = desc.as_deref() else { continue };
-        match cut {
-            Some(max) if !e.bundled => {
-                if max >= MIN_DESC_LENGTH {
-                    out.push_str(": ");
-                    push_truncated(&mut out, desc, max);
-                }
-            }
-            _ => {
-                out.push_str(": ");
-                out.push_str(desc);
-            }
-        }
+        let text = cut(Cow::Borrowed(self.text), max);
+        let size = size(&text);
+        (text, size)
     }
-    out
 }
 
-/// The entry's description with `whenToUse` joined and the 250-unit cap applied.
-fn capped_description<'a>(e: &ListingEntry<'a>) -> Option<Cow<'a, str>> {
-    let when = e.when_to_use.filter(|w| !w.is_empty());
-    let desc: Cow<'a, str> = match (e.description, when) {
-        (Some(d), Some(w)) => Cow::Owned(format!("{d} - {w}")),
-        (Some(d), None) => Cow::Borrowed(d),
-        (None, Some(w)) => Cow::Borrowed(w),
-        (None, None) => return None,
-    };
-    Some(cap_utf16(desc))
+/// `description` + ` - ` + `when_to_use` (either may be missing).
+pub fn describe<'a>(description: Option<Cow<'a, str>>, when_to_use: Option<&'a str>) -> Option<Cow<'a, str>> {
+    match (description, when_to_use.filter(|w| !w.is_empty())) {
+        (Some(d), Some(w)) => Some(Cow::Owned(format!("{d} - {w}"))),
+        (Some(d), None) => Some(d),
+        (None, Some(w)) => Some(Cow::Borrowed(w)),
+        (None, None) => None,
+    }
 }
 
-/// Claude Code's `desc.length > 250 ? desc.slice(0, 249) + '…' : desc`, in UTF-16 code units.
+/// A user's description as Claude Code loads it: its lines joined with single spaces.
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    if !text.contains('\n') {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" "))
+}
+
+/// Characters available to the listing: `SLASH_COMMAND_TOOL_CHAR_BUDGET` (a positive number)
+/// when set, else `max(1, floor(window × bytes per token × fraction))`.
+pub fn budget(override_chars: Option<f64>, window: u64, bytes_per_token: u64, fraction: Option<f64>) -> usize {
+    if let Some(chars) = override_chars.filter(|c| *c > 0.0 && c.is_finite()) {
+        return chars as usize;
+    }
+    let fraction = fraction.filter(|f| *f >= 0.0 && f.is_finite()).unwrap_or(DEFAULT_BUDGET_FRACTION);
+    ((window as f64 * bytes_per_token as f64 * fraction).floor() as usize).max(1)
+}
+
+/// Claude Code's `s.length > max ? s.slice(0, max − 1) + "…" : s`, in UTF-16 code units.
 /// Where JavaScript would cut a surrogate pair in half, the whole character is dropped instead.
-fn cap_utf16(desc: Cow<'_, str>) -> Cow<'_, str> {
-    // ASCII: one byte is one UTF-16 unit.
-    if desc.is_ascii() {
-        if desc.len() <= MAX_LISTING_DESC_CHARS {
-            return desc;
-        }
-        return Cow::Owned(format!("{}{ELLIPSIS}", &desc[..MAX_LISTING_DESC_CHARS - 1]));
-    }
-    if desc.encode_utf16().count() <= MAX_LISTING_DESC_CHARS {
-        return desc;
+pub fn cut(text: Cow<'_, str>, max: usize) -> Cow<'_, str> {
+    let max = max.max(1);
+    let long = if text.is_ascii() { text.len() > max } else { text.encode_utf16().count() > max };
+    if !long {
+        return text;
     }
     let mut units = 0;
-    let mut out = String::new();
-    for c in desc.chars() {
+    let mut out = String::with_capacity(max + 3);
+    for c in text.chars() {
         units += c.len_utf16();
-        if units > MAX_LISTING_DESC_CHARS - 1 {
+        if units > max - 1 {
             break;
         }
         out.push(c);
@@ -170,29 +132,190 @@ fn cap_utf16(desc: Cow<'_, str>) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Appends `text` cut to at most `max_width` display columns, ending with `…` when anything
-/// was cut. Cuts only between clusters (see [`clusters`]), never inside one.
-fn push_truncated(out: &mut String, text: &str, max_width: usize) {
-    if display_width(text) <= max_width {
-        out.push_str(text);
-    } else if max_width <= 1 {
-        out.push(ELLIPSIS);
-    } else if text.bytes().all(|b| (0x20..0x7f).contains(&b)) {
-        // Printable ASCII: one column per byte, and every byte boundary is a cluster boundary.
-        out.push_str(&text[..max_width - 1]);
-        out.push(ELLIPSIS);
-    } else {
-        let mut width = 0;
-        for cluster in clusters(text) {
-            let w = display_width(cluster);
-            if width + w > max_width - 1 {
-                break;
-            }
-            out.push_str(cluster);
-            width += w;
-        }
-        out.push(ELLIPSIS);
+/// The size a piece of the listing counts for: its display width plus one per line break.
+pub fn size(text: &str) -> usize {
+    display_width(text) + text.bytes().filter(|b| *b == b'\n').count()
+}
+
+fn push_head(out: &mut String, e: &ListingEntry<'_>) {
+    out.push_str("- ");
+    out.push_str(e.name);
+    if let Some(display) = e.display {
+        out.push_str(" (");
+        out.push_str(display);
+        out.push(')');
     }
+}
+
+/// The listing text: entries joined by `\n`, each cut to `max_desc` and the whole kept within
+/// `budget` as the module docs say.
+pub fn render(entries: &[ListingEntry<'_>], budget: usize, max_desc: usize) -> String {
+    if entries.is_empty() {
+        return String::new();
+    }
+    let descs: Vec<Option<(Cow<'_, str>, usize)>> =
+        entries.iter().map(|e| e.description.filter(|_| e.keep != Keep::NameOnly).map(|d| d.cut(max_desc))).collect();
+    // Widths of each entry as `- NAME` and in full.
+    let short: Vec<usize> = entries.iter().map(|e| 2 + size(e.name)).collect();
+    let full: Vec<usize> = entries
+        .iter()
+        .zip(&descs)
+        .zip(&short)
+        .map(|((e, d), s)| match e.keep {
+            Keep::NameOnly => *s,
+            _ => s + e.display.map_or(0, |d| 3 + size(d)) + d.as_ref().map_or(0, |(_, size)| 2 + size),
+        })
+        .collect();
+    let newlines = entries.len() - 1;
+    let mut whole: Vec<bool> = vec![true; entries.len()];
+    if full.iter().sum::<usize>() + newlines > budget {
+        for (i, e) in entries.iter().enumerate() {
+            whole[i] = e.keep != Keep::Normal;
+        }
+        let mut total: usize =
+            (0..entries.len()).map(|i| if whole[i] { full[i] } else { short[i] }).sum::<usize>() + newlines;
+        let mut order: Vec<usize> = (0..entries.len()).filter(|&i| !whole[i]).collect();
+        order.sort_by(|&a, &b| entries[b].score.total_cmp(&entries[a].score).then(a.cmp(&b)));
+        for i in order {
+            let grown = total - short[i] + full[i];
+            if grown <= budget {
+                whole[i] = true;
+                total = grown;
+            }
+        }
+    }
+    let mut out = String::with_capacity(full.iter().sum::<usize>() + newlines + 64);
+    for (i, e) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if !whole[i] || e.keep == Keep::NameOnly {
+            out.push_str("- ");
+            out.push_str(e.name);
+            continue;
+        }
+        push_head(&mut out, e);
+        if let Some((d, _)) = &descs[i] {
+            out.push_str(": ");
+            out.push_str(d);
+        }
+    }
+    out
+}
+
+/// The Skill listing of a turn (see the module docs).
+pub fn skill_listing(loaded: &Loaded, table: &[CommandView], cx: &TurnContext) -> String {
+    let commands = &loaded.lock.commands;
+    let mut in_table = vec![false; commands.len()];
+    for row in table {
+        if let Some(i) = row.decl {
+            in_table[i] = true;
+        }
+    }
+    // Lock commands that take a bundled skill's name (the first of a name wins).
+    let mut taken: Vec<&str> = Vec::new();
+    let mut entries: Vec<ListingEntry<'_>> = Vec::with_capacity(loaded.listing_order.len() + BUNDLED_SKILLS.len());
+    for &i in &loaded.listing_order {
+        let c = &commands[i];
+        if !in_table[i] || c.shadowed_by.is_some() {
+            continue;
+        }
+        if loaded.bundled_named[i] {
+            taken.push(&c.name);
+        }
+        let level = cx.skill_override(&c.name);
+        let listed = skill_tool_lists(&Listable {
+            is_prompt: true,
+            disable_model_invocation: c.disable_model_invocation,
+            is_builtin_source: false,
+            loaded_from: crate::turn::loaded_from(c),
+            has_user_description: c.description.is_some(),
+            has_when_to_use: c.when_to_use.is_some(),
+        });
+        if !listed || matches!(level, Override::Off | Override::UserInvocableOnly) {
+            continue;
+        }
+        entries.push(ListingEntry {
+            name: &loaded.names[i].0,
+            display: shown_display(loaded, table, i),
+            description: loaded.descriptions[i].as_ref().map(Described::new_measured),
+            keep: if level == Override::NameOnly { Keep::NameOnly } else { Keep::Normal },
+            score: cx.usage_score(&c.name),
+        });
+    }
+    for (b, described) in BUNDLED_SKILLS.iter().zip(bundled_descriptions()) {
+        if !(b.listed && b.model_invocable && crate::turn::bundled_exists(b, cx)) || taken.contains(&b.name) {
+            continue;
+        }
+        let level = cx.skill_override(b.name);
+        if matches!(level, Override::Off | Override::UserInvocableOnly) {
+            continue;
+        }
+        entries.push(ListingEntry {
+            name: b.name,
+            display: None,
+            description: described.as_ref().map(Described::new_measured),
+            keep: match (level, b.source) {
+                (Override::NameOnly, _) => Keep::NameOnly,
+                (_, BundledSource::Builtin) => Keep::Normal,
+                _ => Keep::Bundled,
+            },
+            score: cx.usage_score(b.name),
+        });
+    }
+    // A plugin's `anthropic-skills:…` entries sit after the built-ins (2.1.332).
+    let (mut entries, reserved): (Vec<_>, Vec<_>) =
+        entries.into_iter().partition(|e| !capc_compiler::names::is_reserved_namespace(e.name));
+    entries.extend(reserved);
+    let budget = budget(
+        cx.flag_number("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
+        cx.context_window(),
+        cx.bytes_per_token(),
+        cx.flag_number("skillListingBudgetFraction"),
+    );
+    let max_desc =
+        cx.flag_number("skillListingMaxDescChars").filter(|m| *m >= 1.0).map_or(MAX_LISTING_DESC_CHARS, |m| m as usize);
+    render(&entries, budget, max_desc)
+}
+
+/// The bundled skills' descriptions (with `when_to_use`) measured, once per process.
+fn bundled_descriptions() -> &'static [Option<(String, usize, usize)>] {
+    static DESCRIBED: std::sync::OnceLock<Vec<Option<(String, usize, usize)>>> = std::sync::OnceLock::new();
+    DESCRIBED.get_or_init(|| {
+        BUNDLED_SKILLS
+            .iter()
+            .map(|b| describe(b.description.map(Cow::Borrowed), b.when_to_use).map(|d| measured(&d)))
+            .collect()
+    })
+}
+
+/// A description with its [`size`] and UTF-16 length, for [`Described`].
+pub fn measured(text: &str) -> (String, usize, usize) {
+    let d = Described::new(text);
+    (text.to_string(), d.size, d.units)
+}
+
+impl<'a> Described<'a> {
+    /// From a description measured before.
+    pub fn new_measured(m: &'a (String, usize, usize)) -> Described<'a> {
+        Described { text: &m.0, size: m.1, units: m.2 }
+    }
+}
+
+/// A name Claude Code accepts as a command name: `[A-Za-z0-9:_-]`, not empty.
+pub fn valid_command_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b':' | b'_' | b'-'))
+}
+
+/// A command's display name, when the listing shows it (see the module docs).
+pub fn shown_display<'l>(loaded: &'l Loaded, table: &[CommandView], i: usize) -> Option<&'l str> {
+    let display = loaded.displays[i].as_deref()?;
+    let name = loaded.lock.commands[i].name.as_str();
+    let shown = display != name
+        && !name.ends_with(&format!(":{display}"))
+        && valid_command_name(display)
+        && crate::turn::find(table, display).is_some_and(|row| row.decl == Some(i));
+    shown.then_some(display)
 }
 
 /// Display width in terminal columns: a simple stand-in for Claude Code's `stringWidth`.
@@ -212,7 +335,13 @@ pub fn display_width(s: &str) -> usize {
     if s.is_ascii() {
         return s.bytes().filter(|b| (0x20..0x7f).contains(b)).count();
     }
-    s.chars().map(char_width).sum()
+    s.chars()
+        .map(|c| match c as u32 {
+            0x20..=0x7e => 1,
+            0..=0x7f => 0,
+            _ => char_width(c),
+        })
+        .sum()
 }
 
 fn char_width(c: char) -> usize {
@@ -240,8 +369,6 @@ fn is_combining(c: char) -> bool {
             | '\u{FE20}'..='\u{FE2F}'
     )
 }
-
-const ZWJ: char = '\u{200D}';
 
 fn is_zero_width(c: char) -> bool {
     is_combining(c)
@@ -271,31 +398,6 @@ fn is_wide(c: char) -> bool {
             | '\u{1FA70}'..='\u{1FAFF}'
             | '\u{20000}'..='\u{3FFFD}'
     )
-}
-
-/// Splits `s` into approximate grapheme clusters: a character plus the combining marks,
-/// variation selectors and ZWJs after it, and the character after a ZWJ. A control character is
-/// a cluster of its own.
-fn clusters(s: &str) -> impl Iterator<Item = &str> {
-    let mut rest = s;
-    std::iter::from_fn(move || {
-        let mut chars = rest.char_indices();
-        let (_, first) = chars.next()?;
-        let mut prev = first;
-        let mut end = rest.len();
-        for (i, c) in chars {
-            let extends =
-                !is_control(first) && (is_combining(c) || matches!(c, '\u{FE00}'..='\u{FE0F}' | ZWJ) || prev == ZWJ);
-            if !extends {
-                end = i;
-                break;
-            }
-            prev = c;
-        }
-        let (cluster, tail) = rest.split_at(end);
-        rest = tail;
-        Some(cluster)
-    })
 }
 
 /// Which commands the Skill tool lists (`getSkillToolCommands`, SEMANTICS §2.7).
@@ -432,202 +534,69 @@ mod tests {
     use super::*;
 
     fn entry<'a>(name: &'a str, description: &'a str) -> ListingEntry<'a> {
-        ListingEntry { name, description: Some(description), when_to_use: None, bundled: false }
+        ListingEntry {
+            name,
+            display: None,
+            description: Some(Described::new(description)),
+            keep: Keep::Normal,
+            score: 0.0,
+        }
     }
 
     fn bundled<'a>(name: &'a str, description: &'a str) -> ListingEntry<'a> {
-        ListingEntry { bundled: true, ..entry(name, description) }
+        ListingEntry { keep: Keep::Bundled, ..entry(name, description) }
     }
-
-    /// The description of a lone non-bundled entry `n` rendered when maxDescLen = `max`:
-    /// budget = (1 + 4) + 0 newlines + max, so maxDescLen = floor(max / 1) = max.
-    fn cut(description: &str, max: usize) -> String {
-        let out = render(&[entry("n", description)], 5 + max);
-        out.strip_prefix("- n: ").unwrap_or(&out).to_owned()
-    }
-
-    // ---- budget ----
 
     #[test]
     fn budget_sources_in_order() {
-        assert_eq!(budget(None, None), 8000);
-        assert_eq!(budget(Some(200_000), None), 8000);
-        assert_eq!(budget(Some(1_000_000), None), 40_000);
-        // 199 × 4 × 0.01 = 7.96 → 7.
-        assert_eq!(budget(Some(199), None), 7);
-        assert_eq!(budget(Some(0), None), 8000);
-        assert_eq!(budget(Some(200_000), Some(500)), 500);
-        assert_eq!(budget(None, Some(123)), 123);
+        // Claude Code 2.1.332's default model: 1,000,000 tokens × 3 bytes × 1%.
+        assert_eq!(budget(None, 1_000_000, 3, None), 30_000);
+        assert_eq!(budget(None, 1_000_000, 3, Some(0.0001)), 300);
+        assert_eq!(budget(Some(2000.0), 1_000_000, 3, None), 2000);
         // `Number("0")` is falsy: an override of 0 falls through.
-        assert_eq!(budget(Some(1_000_000), Some(0)), 40_000);
-        assert_eq!(budget(None, Some(0)), 8000);
-        assert_eq!(budget(Some(u64::MAX), None), usize::try_from(u64::MAX / 100).unwrap_or(usize::MAX));
-    }
-
-    // ---- rendering ----
-
-    #[test]
-    fn empty_listing_is_empty() {
-        assert_eq!(render(&[], 8000), "");
-        assert_eq!(render(&[], 0), "");
+        assert_eq!(budget(Some(0.0), 200_000, 4, None), 8000);
+        assert_eq!(budget(None, 10, 3, Some(0.0)), 1);
     }
 
     #[test]
-    fn everything_fits_in_full() {
-        let entries = [
-            entry("commit", "Create a git commit"),
-            ListingEntry {
-                when_to_use: Some("when a PR number is given"),
-                ..entry("review-pr", "Review a pull request")
-            },
-            bundled("init", "Set up the project"),
-        ];
+    fn lines_and_display_names() {
+        let mut one = entry("one", "One with a valid name field");
+        one.display = Some("one-display");
+        let bare = ListingEntry { description: None, ..entry("plain", "") };
         assert_eq!(
-            render(&entries, 8000),
-            "- commit: Create a git commit\n\
-             - review-pr: Review a pull request - when a PR number is given\n\
-             - init: Set up the project"
+            render(&[one, bare], 30_000, MAX_LISTING_DESC_CHARS),
+            "- one (one-display): One with a valid name field\n- plain"
         );
+        assert_eq!(describe(Some(Cow::Borrowed("D")), Some("W")).as_deref(), Some("D - W"));
+        assert_eq!(describe(None, Some("W")).as_deref(), Some("W"));
+        assert_eq!(describe(Some(Cow::Borrowed("D")), Some("")).as_deref(), Some("D"));
+        assert_eq!(one_line("First line.\nSecond line.\n"), "First line. Second line.");
     }
 
     #[test]
-    fn fit_test_counts_joining_newlines() {
-        // "- a: x" and "- b: y" are 6 wide each; with the joining newline, 13.
-        let entries = [entry("a", "x"), entry("b", "y")];
-        assert_eq!(render(&entries, 13), "- a: x\n- b: y");
-        // 12: maxDescLen = floor((12 − 0 − (5 + 5) − 1) / 2) = 0 < 20 → names only.
-        assert_eq!(render(&entries, 12), "- a\n- b");
-    }
-
-    #[test]
-    fn newline_inside_a_description_measures_zero() {
-        // "- n: line one\nline two": 5 + 8 + 0 + 8 = 21 columns.
-        let entries = [entry("n", "line one\nline two")];
-        assert_eq!(render(&entries, 21), "- n: line one\nline two");
-        assert_eq!(display_width("line one\nline two"), 16);
-    }
-
-    /// One bundled entry and two 40-character non-bundled ones.
-    fn three() -> [ListingEntry<'static>; 3] {
-        [
-            bundled("init", "Set up the project"),
-            entry("alpha", "Review pull requests and leave comments."),
-            entry("beta", "Deploy the current branch to staging now"),
-        ]
-    }
-
-    #[test]
-    fn overflow_truncates_non_bundled_to_max_desc_len() {
-        // Full lines: "- init: Set up the project" = 26, "- alpha: <40>" = 49,
-        // "- beta: <40>" = 48; total 26 + 49 + 48 + 2 newlines = 125 > 95.
-        // bundledChars = 26 + 1 = 27.
-        // Name overhead (non-bundled only) = (5 + 4) + (4 + 4) + (2 − 1) = 18.
-        // maxDescLen = floor((95 − 27 − 18) / 2) = floor(50 / 2) = 25
-        // → each description keeps 24 columns and gains "…".
-        let expected = "- init: Set up the project\n\
-                        - alpha: Review pull requests and…\n\
-                        - beta: Deploy the current branc…";
-        assert_eq!(render(&three(), 95), expected);
-        // 96: floor(51 / 2) = 25 as well.
-        assert_eq!(render(&three(), 96), expected);
-        // The result does fit: 26 + 1 + 34 + 1 + 33 = 95.
-        assert_eq!(display_width(expected) + 2, 95);
-    }
-
-    #[test]
-    fn max_desc_len_of_exactly_20_still_truncates() {
-        // floor((85 − 27 − 18) / 2) = 20 → 19 columns + "…".
-        assert_eq!(
-            render(&three(), 85),
-            "- init: Set up the project\n\
-             - alpha: Review pull request…\n\
-             - beta: Deploy the current …"
-        );
-    }
-
-    #[test]
-    fn below_20_non_bundled_become_names_only() {
-        // floor((84 − 27 − 18) / 2) = 19 < 20.
-        let expected = "- init: Set up the project\n- alpha\n- beta";
-        assert_eq!(render(&three(), 84), expected);
-        // floor((80 − 45) / 2) = 17.
-        assert_eq!(render(&three(), 80), expected);
-        // A budget smaller than the bundled part alone saturates to 0.
-        assert_eq!(render(&three(), 10), expected);
-        assert_eq!(render(&three(), 0), expected);
-    }
-
-    #[test]
-    fn bundled_are_never_truncated_and_order_is_kept() {
-        let long = "B".repeat(200);
-        let entries = [
-            entry("z-first", "Short one"),
-            bundled("big", &long),
-            entry("a-last", "Another description that is rather long indeed"),
-        ];
-        // bundledChars = (2 + 3 + 2 + 200) + 1 = 208; overhead = (7+4) + (6+4) + 1 = 22;
-        // Full: 20 + 207 + 56 + 2 newlines = 285 > 280.
-        // budget 280 → floor((280 − 208 − 22) / 2) = 25: "Short one" fits, the other is cut.
-        assert_eq!(
-            render(&entries, 280),
-            format!(
-                "- z-first: Short one\n- big: {long}\n\
-                 - a-last: Another description that…"
-            )
-        );
-    }
-
-    #[test]
-    fn all_bundled_over_budget_stay_in_full() {
-        let entries = [bundled("a", "first bundled"), bundled("b", "second bundled")];
-        assert_eq!(render(&entries, 5), "- a: first bundled\n- b: second bundled");
-    }
-
-    #[test]
-    fn when_to_use_joining() {
-        let both = ListingEntry { when_to_use: Some("after edits"), ..entry("fmt", "Format code") };
-        let only_when = ListingEntry { description: None, ..both };
-        let neither = ListingEntry { when_to_use: None, ..only_when };
-        let empty_when = ListingEntry { when_to_use: Some(""), ..both };
-        let empty_desc = ListingEntry { description: Some(""), ..both };
-        assert_eq!(render(&[both], 8000), "- fmt: Format code - after edits");
-        assert_eq!(render(&[only_when], 8000), "- fmt: after edits");
-        assert_eq!(render(&[neither], 8000), "- fmt");
-        assert_eq!(render(&[empty_when], 8000), "- fmt: Format code");
-        assert_eq!(render(&[empty_desc], 8000), "- fmt:  - after edits");
-        // No description survives truncation as a bare name:
-        // overhead = (3 + 4) + (1 + 4) + 1 = 13; floor((59 − 13) / 2) = 23.
-        assert_eq!(render(&[neither, entry("x", &"d".repeat(100))], 59), format!("- fmt\n- x: {}…", "d".repeat(22)));
-    }
-
-    #[test]
-    fn cap_of_250_applies_to_the_description_of_every_entry() {
-        let long = "x".repeat(300);
-        let capped = format!("{}…", "x".repeat(249));
-        assert_eq!(render(&[entry("n", &long)], 100_000), format!("- n: {capped}"));
-        assert_eq!(render(&[bundled("n", &long)], 100_000), format!("- n: {capped}"));
-        // Exactly 250 is kept whole.
-        let exact = "y".repeat(250);
-        assert_eq!(render(&[entry("n", &exact)], 100_000), format!("- n: {exact}"));
-    }
-
-    #[test]
-    fn cap_applies_after_joining_when_to_use() {
-        let desc = "a".repeat(200);
-        let when = "b".repeat(100);
-        let e = ListingEntry { when_to_use: Some(&when), ..entry("n", &desc) };
-        // 200 + 3 + 100 = 303 > 250 → 200 a's, " - ", 46 b's, "…".
-        assert_eq!(render(&[e], 100_000), format!("- n: {} - {}…", "a".repeat(200), "b".repeat(46)));
-    }
-
-    #[test]
-    fn cap_counts_utf16_units() {
-        // 125 emoji = 250 UTF-16 units: not over the cap.
-        let fits = "😀".repeat(125);
-        assert_eq!(render(&[entry("n", &fits)], 100_000), format!("- n: {fits}"));
+    fn descriptions_are_cut_in_utf16_units() {
+        assert_eq!(cut(Cow::Borrowed(&"x".repeat(1536)), 1536).len(), 1536);
+        assert_eq!(cut(Cow::Owned("x".repeat(1537)), 1536), format!("{}…", "x".repeat(1535)));
         // 126 emoji = 252 units: cut to ≤ 249 units = 124 emoji (248 units), then "…".
-        let over = "😀".repeat(126);
-        assert_eq!(render(&[entry("n", &over)], 100_000), format!("- n: {}…", "😀".repeat(124)));
+        assert_eq!(cut(Cow::Owned("😀".repeat(126)), 250), format!("{}…", "😀".repeat(124)));
+        assert_eq!(cut(Cow::Borrowed("漢字"), 40), "漢字");
+    }
+
+    #[test]
+    fn over_budget_keeps_bundled_and_gives_descriptions_back_in_usage_order() {
+        // "- a: xxxx" (9), "- b: yyyy" (9), "- c: zz" bundled (7); full: 25 + 2 newlines.
+        let a = entry("a", "xxxx");
+        let b = ListingEntry { score: 1.0, ..entry("b", "yyyy") };
+        let c = bundled("c", "zz");
+        let entries = [a, b, c];
+        assert_eq!(render(&entries, 27, 1536), "- a: xxxx\n- b: yyyy\n- c: zz");
+        // 26: "- a" "- b" "- c: zz" = 13 + 2; b (used) gets its description back first (+6 = 21);
+        // then a would make 27.
+        assert_eq!(render(&entries, 26, 1536), "- a\n- b: yyyy\n- c: zz");
+        // A line break inside a description counts one.
+        let multi = bundled("m", "one\ntwo");
+        assert_eq!(size("- m: one\ntwo"), 12);
+        assert_eq!(render(&[multi, entry("z", "q")], 13, 1536), "- m: one\ntwo\n- z");
     }
 
     #[test]
@@ -640,51 +609,6 @@ mod tests {
         assert_eq!(display_width("😀"), 2);
         assert_eq!(display_width("\t\n"), 0);
         assert_eq!(display_width("a\u{200B}b"), 2);
-    }
-
-    #[test]
-    fn truncation_counts_wide_chars_as_two() {
-        let cjk = "漢".repeat(30); // 60 columns
-                                   // maxDescLen 21 → at most 20 columns before "…" → 10 characters.
-        assert_eq!(cut(&cjk, 21), format!("{}…", "漢".repeat(10)));
-        // maxDescLen 22 → at most 21 columns: the 11th character would make 22 → still 10.
-        assert_eq!(cut(&cjk, 22), format!("{}…", "漢".repeat(10)));
-        // Fits exactly: kept whole.
-        let twenty = "漢".repeat(10);
-        assert_eq!(cut(&twenty, 20), twenty);
-    }
-
-    #[test]
-    fn truncation_keeps_combining_marks_with_their_base() {
-        // "ab" + 30 × (e + U+0301): 32 columns. maxDescLen 20 → 19 columns: "ab" + 17 é.
-        let text = format!("ab{}", "e\u{301}".repeat(30));
-        let out = cut(&text, 20);
-        assert_eq!(out, format!("ab{}…", "e\u{301}".repeat(17)));
-        assert_eq!(display_width(&out), 20);
-    }
-
-    #[test]
-    fn truncation_does_not_split_a_zwj_sequence() {
-        // 17 x, then 👨‍👩 (4 columns here), then 10 y: 31 columns. maxDescLen 20 → 19: the
-        // sequence would end at 21, so it is dropped whole rather than cut after 👨.
-        let text = format!("{}👨\u{200D}👩{}", "x".repeat(17), "y".repeat(10));
-        assert_eq!(cut(&text, 20), format!("{}…", "x".repeat(17)));
-        // With room, the whole sequence is kept.
-        assert_eq!(cut(&text, 23), format!("{}👨\u{200D}👩y…", "x".repeat(17)));
-    }
-
-    #[test]
-    fn short_descriptions_survive_truncation_unchanged() {
-        let long = "long description ".repeat(5);
-        let entries = [entry("a", "tiny"), entry("b", &long)];
-        // overhead = (1+4)*2 + 1 = 11; budget 61 → floor(50 / 2) = 25.
-        assert_eq!(render(&entries, 61), "- a: tiny\n- b: long description long de…");
-    }
-
-    #[test]
-    fn clusters_split_as_documented() {
-        let parts: Vec<&str> = clusters("ae\u{301}\n\u{301}👨\u{200D}👩x").collect();
-        assert_eq!(parts, ["a", "e\u{301}", "\n", "\u{301}", "👨\u{200D}👩", "x"]);
     }
 
     // ---- listing filter ----

@@ -6,13 +6,16 @@
 //! was given (`lock::paths`), and a file is read by such a path only when it is a regular
 //! file whose real path (links resolved) is still inside that folder.
 
+use crate::listing;
+use crate::permissions::Held;
 use capc_compiler::lock::{paths, write};
-use capc_compiler::model::{Command, Lock};
+use capc_compiler::model::{Command, Form, Lock, Origin, Scope};
 use capc_compiler::secrets::sha256_hex;
 use capc_compiler::Options;
 use capc_compiler::{printable, walk};
-use capc_grammar::{parse_permission_rule, Behavior, PermissionRule, SourcedRule};
+use capc_grammar::{parse_permission_rule, Behavior, PermissionRule};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Why a lock cannot be used.
 #[derive(Debug)]
@@ -85,6 +88,27 @@ impl Roots {
             leave_out_local: false,
         }
     }
+    /// Whether the user's own `.claude.json` (in the user dir) trusts the locked folder: its
+    /// entry, or a parent folder's, has `hasTrustDialogAccepted` (as Claude Code 2.1.332 reads
+    /// it). Nothing in the repository is consulted.
+    pub fn user_trusts(&self) -> bool {
+        let Some(home) = &self.user_dir else { return false };
+        let capc_compiler::walk::Content::Text(text) = capc_compiler::walk::read(&home.join(".claude.json")) else {
+            return false;
+        };
+        let Ok(config) = serde_json::from_str::<serde_json::Value>(&text) else { return false };
+        let Some(projects) = config.get("projects").and_then(serde_json::Value::as_object) else { return false };
+        let root = std::path::absolute(&self.root).unwrap_or_else(|_| self.root.clone());
+        let real = root.canonicalize().ok();
+        [Some(root), real].into_iter().flatten().any(|start| {
+            start.ancestors().any(|folder| {
+                let key = folder.to_string_lossy();
+                projects.get(key.as_ref()).and_then(|p| p.get("hasTrustDialogAccepted"))
+                    == Some(&serde_json::Value::Bool(true))
+            })
+        })
+    }
+
     /// The file a lock path (`.claude/…`, `~/…`, `<managed>/…`) names.
     pub fn locate(&self, shown: &str) -> PathBuf {
         capc_compiler::check::locate(&self.options(), shown)
@@ -130,6 +154,7 @@ impl Roots {
 pub struct Rule {
     pub text: String,
     pub behavior: Behavior,
+    pub scope: Scope,
     pub source: String,
     pub parsed: PermissionRule,
 }
@@ -140,12 +165,37 @@ pub struct Loaded {
     pub roots: Roots,
     /// The lock's permission rules that parse, in lock order.
     pub rules: Vec<Rule>,
+    /// The rules that hold in a trusted folder (all) and in an untrusted one.
+    trusted: Held,
+    untrusted: Held,
+    /// The lock's whole-tool deny rules.
+    pub whole_denies: Arc<[PermissionRule]>,
     /// Each command's name and path as shared strings, so a turn's view copies no text.
-    pub names: Vec<(std::sync::Arc<str>, std::sync::Arc<str>)>,
+    pub names: Vec<(Arc<str>, Arc<str>)>,
+    /// Each command's display name (a skill's `name:`), when it has one.
+    pub displays: Vec<Option<Arc<str>>>,
+    /// Each command's bare aliases (a plugin entry's `name:` without `:`), the ones Claude Code
+    /// keeps.
+    pub aliases: Vec<Arc<[Arc<str>]>>,
     /// Names of the commands that are always in the table (not nested, not conditional).
     pub static_names: std::collections::HashSet<String>,
     /// Per command: its name is a built-in command's (it moves the dynamic-skill insertion point).
     pub builtin_named: Vec<bool>,
+    /// Per command and per agent: it comes from a plugin only project or local settings
+    /// enable, which Claude Code does not load in an untrusted folder.
+    pub needs_trust: Vec<bool>,
+    pub agent_needs_trust: Vec<bool>,
+    /// The commands in the order Claude Code lists them (Skill listing, the commands named
+    /// to the user): skills of managed, user, project and `--add-dir` folders, each group by
+    /// name; legacy commands of every scope together by name; plugin commands; plugin skills.
+    pub listing_order: Vec<usize>,
+    /// The home folder whose `.claude.json` the untrusted-folder notice names.
+    pub home: PathBuf,
+    /// Per command: what the Skill listing says of it (its description, or first body line,
+    /// lines joined, with `when_to_use`), measured (see `listing::measured`).
+    pub descriptions: Vec<Option<(String, usize, usize)>>,
+    /// Per command: its name is a bundled skill's, which it takes.
+    pub bundled_named: Vec<bool>,
 }
 
 pub fn behavior(word: &str) -> Option<Behavior> {
@@ -184,7 +234,7 @@ impl Loaded {
     }
 
     pub fn new(lock: Lock, roots: Roots) -> Loaded {
-        let rules = lock
+        let rules: Vec<Rule> = lock
             .permissions
             .iter()
             .filter_map(|p| {
@@ -192,12 +242,43 @@ impl Loaded {
                 Some(Rule {
                     text: p.rule.clone(),
                     behavior,
+                    scope: p.scope,
                     source: p.path.clone(),
                     parsed: parsed_rule(&p.rule, behavior)?,
                 })
             })
             .collect();
+        let home = roots
+            .user_dir
+            .clone()
+            .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
+            .map(|h| std::path::absolute(&h).unwrap_or(h))
+            .unwrap_or_default();
+        let root = std::path::absolute(&roots.root).unwrap_or_else(|_| roots.root.clone());
+        let (trusted, untrusted) = crate::permissions::held(&rules, &root.to_string_lossy(), &home.to_string_lossy());
+        let whole_denies = rules
+            .iter()
+            .filter(|r| r.behavior == Behavior::Deny && r.parsed.is_whole_tool())
+            .map(|r| r.parsed.clone())
+            .collect();
         let names = lock.commands.iter().map(|c| (c.name.as_str().into(), c.path.as_str().into())).collect();
+        let displays = lock.commands.iter().map(|c| c.display_name.as_deref().map(Arc::from)).collect();
+        let aliases = lock.commands.iter().map(|c| c.aliases.iter().map(|a| Arc::from(a.as_str())).collect()).collect();
+        let trust_only =
+            |plugin: &Option<String>, path: &str| plugin.is_some() && crate::permissions::needs_trust(&lock, path);
+        let needs_trust = lock.commands.iter().map(|c| trust_only(&c.plugin, &c.path)).collect();
+        let agent_needs_trust = lock.agents.iter().map(|a| trust_only(&a.plugin, &a.path)).collect();
+        let listing_order = listing_order(&lock.commands);
+        let descriptions = lock
+            .commands
+            .iter()
+            .map(|c| {
+                let description = c.description.as_deref().or(c.fallback_description.as_deref()).map(listing::one_line);
+                listing::describe(description, c.when_to_use.as_deref()).map(|d| listing::measured(&d))
+            })
+            .collect();
+        let bundled_named =
+            lock.commands.iter().map(|c| capc_compiler::builtins::bundled_skill(&c.name).is_some()).collect();
         let static_names = lock
             .commands
             .iter()
@@ -205,7 +286,34 @@ impl Loaded {
             .map(|c| c.name.clone())
             .collect();
         let builtin_named = lock.commands.iter().map(|c| capc_compiler::builtins::is_command(&c.name)).collect();
-        Loaded { lock, roots, rules, names, static_names, builtin_named }
+        Loaded {
+            lock,
+            roots,
+            rules,
+            trusted,
+            untrusted,
+            whole_denies,
+            names,
+            displays,
+            aliases,
+            static_names,
+            builtin_named,
+            needs_trust,
+            agent_needs_trust,
+            listing_order,
+            home,
+            descriptions,
+            bundled_named,
+        }
+    }
+
+    /// The lock's rules that hold in a trusted or untrusted folder.
+    pub fn held_rules(&self, trusted: bool) -> Held {
+        if trusted {
+            self.trusted.clone()
+        } else {
+            self.untrusted.clone()
+        }
     }
 
     /// Re-derives the whole lock from its sources (the check `capc lock` runs, on the lock's
@@ -263,27 +371,35 @@ impl Loaded {
         };
         Ok(text[body_start..].to_string())
     }
+}
 
-    /// The lock's rules for [`capc_grammar::decide`], followed by `extra` (behavior, rule,
-    /// where it comes from).
-    pub fn sourced_rules(&self, extra: &[(Behavior, String, &str)]) -> Vec<SourcedRule> {
-        let mut out: Vec<SourcedRule> = self
-            .rules
-            .iter()
-            .map(|r| SourcedRule {
-                rule: r.parsed.clone(),
-                behavior: r.behavior,
-                source: r.source.clone(),
-                settings_dir: None,
-            })
-            .collect();
-        for (behavior, text, source) in extra {
-            if let Ok(rule) = parse_permission_rule(text) {
-                out.push(SourcedRule { rule, behavior: *behavior, source: source.to_string(), settings_dir: None });
-            }
+/// The order Claude Code 2.1.332 lists commands in (see [`Loaded::listing_order`]); names
+/// compare as `localeCompare` does.
+fn listing_order(commands: &[Command]) -> Vec<usize> {
+    let group = |c: &Command| -> (u8, u8) {
+        let scope = match c.scope {
+            Scope::Managed => 0,
+            Scope::User => 1,
+            Scope::Project | Scope::Local => 2,
+            Scope::AddDir => 3,
+            Scope::Plugin | Scope::Builtin => 4,
+        };
+        match (c.origin, c.form) {
+            (Origin::Plugin, Form::Command) => (2, 0),
+            (Origin::Plugin, _) => (3, 0),
+            (_, Form::Command) => (1, 0),
+            _ => (0, scope),
         }
-        out
-    }
+    };
+    // Plugins' entries keep the lock's order: their plugins' load order, then the table's.
+    let key = |i: usize| {
+        let c = &commands[i];
+        let by_name = if c.origin == Origin::Plugin { Default::default() } else { crate::collate::key(&c.name) };
+        (group(c), by_name, i)
+    };
+    let mut order: Vec<usize> = (0..commands.len()).collect();
+    order.sort_by_cached_key(|&i| key(i));
+    order
 }
 
 #[cfg(test)]

@@ -80,6 +80,15 @@ pub struct Server {
     /// The protocol version negotiated with a connected server.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
+    /// The server's entry says `alwaysLoad`: none of its tools is deferred.
+    #[serde(skip)]
+    pub always_load: bool,
+    /// A server of a plugin only project settings enable: not loaded in an untrusted folder.
+    #[serde(skip)]
+    pub needs_trust: bool,
+    /// Each prompt's argument names, in order, by command name.
+    #[serde(skip)]
+    pub prompt_arguments: BTreeMap<String, Vec<String>>,
 }
 
 /// A server's new state, as a connection reports it.
@@ -94,7 +103,7 @@ pub struct Update {
     #[serde(default)]
     pub tools: Option<Vec<ToolSpec>>,
     #[serde(default)]
-    pub prompts: Option<Vec<String>>,
+    pub prompts: Option<Vec<PromptSpec>>,
     #[serde(default)]
     pub resources: Option<Vec<String>>,
     #[serde(default)]
@@ -117,11 +126,35 @@ pub struct ToolSpec {
     pub always_load: bool,
 }
 
+/// A prompt as a server lists it: its name, or its name with its argument names.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum PromptSpec {
+    Name(String),
+    Full {
+        name: String,
+        #[serde(default)]
+        arguments: Vec<String>,
+    },
+}
+
+impl PromptSpec {
+    fn parts(self) -> (String, Vec<String>) {
+        match self {
+            PromptSpec::Name(name) => (name, Vec::new()),
+            PromptSpec::Full { name, arguments } => (name, arguments),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct McpState {
     servers: BTreeMap<String, Server>,
-    /// Every tool of every server, sorted by name (rebuilt on update, read every turn).
+    /// Every tool of every server, a name once (the first server's, in server order), sorted
+    /// as Claude Code sorts them (`localeCompare`; rebuilt on update, read every turn).
     sorted: Vec<McpTool>,
+    /// Indices into `sorted` in code-unit order of the names (the deferred-tools announcement).
+    by_code_unit: Vec<usize>,
 }
 
 impl McpState {
@@ -149,10 +182,13 @@ impl McpState {
                     resources: Vec::new(),
                     instructions: None,
                     protocol: None,
+                    always_load: s.always_load,
+                    needs_trust: s.plugin.is_some() && crate::permissions::needs_trust(lock, &s.path),
+                    prompt_arguments: BTreeMap::new(),
                 },
             );
         }
-        McpState { servers, sorted: Vec::new() }
+        McpState { servers, sorted: Vec::new(), by_code_unit: Vec::new() }
     }
 
     /// The servers, in the order `McpTool::server_index` counts them.
@@ -187,7 +223,7 @@ impl McpState {
                                 .search_hint
                                 .map(|h| h.split_whitespace().collect::<Vec<_>>().join(" "))
                                 .filter(|h| !h.is_empty()),
-                            always_load: t.always_load,
+                            always_load: t.always_load || server.always_load,
                             original: t.name,
                         })
                         .collect()
@@ -196,8 +232,19 @@ impl McpState {
                 None => {}
             }
             match u.prompts {
-                Some(prompts) => server.prompts = prompts.into_iter().map(|p| format!("{prefix}{p}")).collect(),
-                None if cleared => server.prompts.clear(),
+                Some(prompts) => {
+                    server.prompts.clear();
+                    server.prompt_arguments.clear();
+                    for (name, arguments) in prompts.into_iter().map(PromptSpec::parts) {
+                        let command = format!("{prefix}{name}");
+                        server.prompt_arguments.insert(command.clone(), arguments);
+                        server.prompts.push(command);
+                    }
+                }
+                None if cleared => {
+                    server.prompts.clear();
+                    server.prompt_arguments.clear();
+                }
                 None => {}
             }
             match u.resources {
@@ -212,13 +259,39 @@ impl McpState {
                 server.instructions = Some(truncate_description(&text));
             }
         }
-        self.sorted = self.servers.values().flat_map(|s| s.tools.iter().cloned()).collect();
-        self.sorted.sort_by(|a, b| a.name.cmp(&b.name));
+        // A name once: the first server's (in server order), then the first of a server's list.
+        let mut seen = std::collections::HashSet::new();
+        self.sorted = self
+            .servers
+            .values()
+            .flat_map(|s| s.tools.iter())
+            .filter(|t| seen.insert(t.name.clone()))
+            .cloned()
+            .collect();
+        self.sorted.sort_by_cached_key(|t| crate::collate::key(&t.name));
+        self.by_code_unit = (0..self.sorted.len()).collect();
+        self.by_code_unit.sort_by(|&a, &b| self.sorted[a].name.cmp(&self.sorted[b].name));
         Ok(())
     }
 
+    /// Every tool, in the order Claude Code sends them.
     pub fn tools(&self) -> &[McpTool] {
         &self.sorted
+    }
+
+    /// Indices into [`McpState::tools`] in code-unit order of the names.
+    pub fn tools_by_code_unit(&self) -> impl Iterator<Item = usize> + '_ {
+        self.by_code_unit.iter().copied()
+    }
+
+    /// The server offering a prompt command (`mcp__<server>__<prompt>`), with the prompt's name
+    /// as the server knows it and its argument names.
+    pub fn prompt(&self, command: &str) -> Option<(&Server, String, &[String])> {
+        self.servers.values().filter(|s| s.status == Status::Connected).find_map(|s| {
+            let arguments = s.prompt_arguments.get(command)?;
+            let name = command.strip_prefix(&format!("mcp__{}__", s.normalized))?.to_string();
+            Some((s, name, arguments.as_slice()))
+        })
     }
 
     pub fn any_pending(&self) -> bool {

@@ -3,7 +3,8 @@
 //! A malformed request gets an error response and the session goes on.
 //!
 //! Requests (`type`):
-//! - `turn` `{input, context?, include?}` — a user turn: the view and what the input does.
+//! - `turn` `{input, context?, include?}` — a user turn: the view, what the input does, and
+//!   (`request`) what Claude Code 2.1.332 sends for it.
 //! - `invoke_skill` `{skill, args?}` — the model calls the Skill tool.
 //! - `tool_search` `{query, max_results?}` — the model calls ToolSearch.
 //! - `mcp_update` `{updates: [{server, status?, error?, tools?, prompts?, resources?, instructions?}]}`
@@ -16,7 +17,8 @@ use crate::turn::TurnContext;
 use serde_json::{json, Map, Value};
 
 /// What a `turn` response holds when `include` is not given.
-pub const ALL_PARTS: &[&str] = &["commands", "skill_listing", "tools", "tool_search", "tool_section"];
+pub const ALL_PARTS: &[&str] =
+    &["commands", "skill_listing", "agent_listing", "tools", "tool_search", "deferred", "tool_section", "request"];
 
 fn error(id: Value, code: &str, message: impl Into<String>) -> Value {
     json!({"id": id, "ok": false, "error": {"code": code, "message": message.into()}})
@@ -46,12 +48,17 @@ pub fn handle(session: &mut Session, line: &str) -> Value {
             let Some(input) = text("input") else {
                 return error(id, "invalid_request", "`turn` needs a string `input`");
             };
-            let context: TurnContext = match object.get("context") {
-                None | Some(Value::Null) => TurnContext::default(),
-                Some(v) => match serde_json::from_value(v.clone()) {
-                    Ok(cx) => cx,
-                    Err(e) => return error(id, "invalid_request", format!("bad `context`: {e}")),
-                },
+            // The folder's trust is the session's unless the request says otherwise.
+            let mut context_value = match object.get("context") {
+                None | Some(Value::Null) => serde_json::json!({}),
+                Some(v) => v.clone(),
+            };
+            if let Some(map) = context_value.as_object_mut() {
+                map.entry("trusted").or_insert(Value::Bool(session.trusted));
+            }
+            let context: TurnContext = match serde_json::from_value(context_value) {
+                Ok(cx) => cx,
+                Err(e) => return error(id, "invalid_request", format!("bad `context`: {e}")),
             };
             let include: Vec<String> = match object.get("include") {
                 Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).map(str::to_string).collect(),
@@ -64,14 +71,19 @@ pub fn handle(session: &mut Session, line: &str) -> Value {
                     format!("unknown `include` part `{unknown}`; parts: {}", ALL_PARTS.join(", ")),
                 );
             }
-            let (view, result) = session.turn(input, context);
-            let view = serde_json::to_value(&view).unwrap_or(Value::Null);
+            let outcome = session.turn(input, context);
+            let view = serde_json::to_value(&outcome.view).unwrap_or(Value::Null);
             let mut out = Map::new();
             out.insert("turn".into(), json!(session.turns));
-            out.insert("result".into(), result);
+            out.insert("result".into(), outcome.result);
             out.insert("grant".into(), serde_json::to_value(&session.grant).unwrap_or(Value::Null));
             for part in include {
-                out.insert(part.clone(), view.get(&part).cloned().unwrap_or(Value::Null));
+                let value = match part.as_str() {
+                    "request" => serde_json::to_value(&outcome.request).unwrap_or(Value::Null),
+                    "deferred" => serde_json::to_value(outcome.view.deferred()).unwrap_or(Value::Null),
+                    _ => view.get(&part).cloned().unwrap_or(Value::Null),
+                };
+                out.insert(part.clone(), value);
             }
             Value::Object(out)
         }

@@ -9,6 +9,7 @@ use std::io::{BufRead, Write};
 const HELP: &str = "/cmd args   run a slash command (or type a message)\n\
 :commands   the command table, in lookup order\n\
 :skills     the Skill tool's listing\n\
+:agents     the agent listing\n\
 :tools      the tool pool, in order\n\
 :why NAME   who answers to NAME and what it hides\n\
 :touch PATH mark a file as touched (activates nested and conditional skills)\n\
@@ -17,7 +18,7 @@ const HELP: &str = "/cmd args   run a slash command (or type a message)\n\
 
 /// Runs the REPL on `input` and `out` until `:quit` or end of input.
 pub fn run(session: &mut Session, mut input: impl BufRead, mut out: impl Write) -> std::io::Result<()> {
-    let mut cx = TurnContext::default();
+    let mut cx = TurnContext { trusted: session.trusted, ..TurnContext::default() };
     writeln!(
         out,
         "capc session: {} commands, {} agents, {} MCP servers in the lock. :help for help.",
@@ -36,60 +37,77 @@ pub fn run(session: &mut Session, mut input: impl BufRead, mut out: impl Write) 
         session.sync();
         let line = line.trim();
         let (word, rest) = line.split_once(' ').map_or((line, ""), |(w, r)| (w, r.trim()));
-        let text =
-            match word {
-                "" => continue,
-                ":quit" | ":q" => return Ok(()),
-                ":help" => HELP.to_string(),
-                ":commands" => session
-                    .view(&cx)
-                    .commands
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| {
-                        format!(
-                            "{:>4}  /{:30} {:9} {}",
-                            i + 1,
-                            escape(&c.name),
-                            c.scope.as_str(),
-                            escape(c.path.as_deref().unwrap_or(c.kind))
-                        )
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-                ":skills" => session.view(&cx).skill_listing,
-                ":tools" => session
-                    .view(&cx)
-                    .tools
-                    .iter()
-                    .map(|t| {
-                        if t.deferred {
-                            format!("{} (deferred)", escape(&t.name))
-                        } else {
-                            escape(&t.name).into_owned()
+        let text = match word {
+            "" => continue,
+            ":quit" | ":q" => return Ok(()),
+            ":help" => HELP.to_string(),
+            ":commands" => session
+                .view(&cx)
+                .commands
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    format!(
+                        "{:>4}  /{:30} {:9} {}",
+                        i + 1,
+                        c.name,
+                        c.scope.as_str(),
+                        c.path.as_deref().unwrap_or(c.kind)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            ":skills" => session.view(&cx).skill_listing,
+            ":agents" => session.view(&cx).agent_listing,
+            ":tools" => session
+                .view(&cx)
+                .tools
+                .iter()
+                .map(|t| if t.deferred { format!("{} (deferred)", t.name) } else { t.name.to_string() })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            ":why" => session.why(rest),
+            ":touch" => {
+                cx.touched_files.push(rest.to_string());
+                format!("touched {rest}")
+            }
+            ":status" => status(session),
+            _ => {
+                let result = session.turn(line, cx.clone()).result;
+                match result.get("kind").and_then(|k| k.as_str()) {
+                    Some("prompt") => match result.get("texts").and_then(|t| t.as_array()) {
+                        Some(texts) if !texts.is_empty() => {
+                            let texts: Vec<&str> = texts.iter().filter_map(|t| t.as_str()).collect();
+                            format!(
+                                "── prompt for /{} ──\n{}",
+                                result["command"].as_str().unwrap_or(""),
+                                texts.join("\n")
+                            )
                         }
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-                ":why" => session.why(rest),
-                ":touch" => {
-                    cx.touched_files.push(rest.to_string());
-                    format!("touched {rest}")
-                }
-                ":status" => status(session),
-                _ => {
-                    let (_, result) = session.turn(line, cx.clone());
-                    match result.get("kind").and_then(|k| k.as_str()) {
-                        Some("prompt") => result.get("text").and_then(|t| t.as_str()).map_or_else(
-                            || serde_json::to_string_pretty(&result).unwrap_or_default(),
-                            |t| format!("── prompt for /{} ──\n{t}", result["command"].as_str().unwrap_or("")),
-                        ),
-                        Some("error") => format!("error: {}", result["message"].as_str().unwrap_or("")),
-                        Some("message") => "(sent to the model as a message)".to_string(),
                         _ => serde_json::to_string_pretty(&result).unwrap_or_default(),
+                    },
+                    Some("error") => format!("error: {}", result["message"].as_str().unwrap_or("")),
+                    Some("message") => "(sent to the model as a message)".to_string(),
+                    Some("unknown") => {
+                        let mut text = format!(
+                            "/{} is not a command here: Claude Code sends the line to the model after a reminder of the commands there are",
+                            result["command"].as_str().unwrap_or("")
+                        );
+                        if let Some(near) = result["did_you_mean"].as_str() {
+                            text.push_str(&format!(" (the closest: /{near})"));
+                        }
+                        text
                     }
+                    Some("local" | "disabled" | "model-only") if result["output"].is_string() => {
+                        match result["output"].as_str().unwrap_or("") {
+                            "" => "(no output)".to_string(),
+                            output => output.to_string(),
+                        }
+                    }
+                    _ => serde_json::to_string_pretty(&result).unwrap_or_default(),
                 }
-            };
+            }
+        };
         // Names, prompts and server messages come from the repository and the servers: no
         // control character reaches the terminal raw (newlines and tabs of the text stay).
         writeln!(out, "{}", escape_lines(&text))?;

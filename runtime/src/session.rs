@@ -2,20 +2,28 @@
 //! design: a skill turn's `allowedTools`, `model` and `effort`, which apply to that turn's
 //! whole query loop and are cleared by the next turn that is not a skill turn (SEMANTICS
 //! §3.5). Every request is answered from a view recomputed for it.
+//!
+//! A turn's input is handled as Claude Code 2.1.332 handles it, and the request it would send
+//! is recorded ([`Request`]): a slash command's wrapper and prompt blocks, a forked skill's
+//! subagent request, an MCP prompt's messages, the reminder before an unknown `/name` in a
+//! headless session, and the inputs that make no request at all (`/help` in a headless session,
+//! a skill only the model may invoke, one `skillOverrides` turns off).
 
 use crate::loaded::{LoadError, Loaded};
 use crate::mcp::{McpState, Update};
+use crate::permissions::{Permissions, Verdict};
+use crate::request::{self, Request};
 pub use crate::shell::ShellRun;
-use crate::turn::{self, CommandView, TurnContext, TurnView};
-use capc_compiler::model::{Command, Origin};
-use capc_grammar::{
-    decide, parse_template, Behavior, DecisionBehavior, ExpandContext, MatchContext, TemplateVar, ToolCall,
-};
+use crate::turn::{self, CommandView, Entry, Override, TurnContext, TurnView};
+use capc_compiler::builtins::{bundled_skill, BundledSkill};
+use capc_compiler::model::{Command, Form, Origin};
+use capc_grammar::{parse_template, ExpandContext, MatchContext, TemplateVar, ToolCall};
 use serde::Serialize;
 use serde_json::{json, Value};
+use std::time::Duration;
 
-/// `Skill(…)` rule contents with the file each is written in.
-type RuleContents = Vec<(String, String)>;
+/// How long an MCP prompt may take to arrive.
+const PROMPT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The turn-scoped grant of a skill turn.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -30,11 +38,22 @@ pub struct Grant {
     pub effort: Option<String>,
 }
 
+/// What a user turn gives: the view, what the input did, and the request Claude Code sends.
+#[derive(Debug, Clone)]
+pub struct TurnOutcome {
+    pub view: TurnView,
+    pub result: Value,
+    pub request: Request,
+}
+
 pub struct Session {
     pub loaded: Loaded,
     pub mcp: McpState,
     /// The grant of the current skill turn, if this turn is one.
     pub grant: Option<Grant>,
+    /// The user trusts the folder (`capc session --trust`, or their own `~/.claude.json`): the
+    /// default of each turn's `trusted`, and whether the repository's MCP servers may start.
+    pub trusted: bool,
     pub turns: u64,
     /// The context of the last turn, for requests between turns (tool search, invoke_skill).
     pub last_context: TurnContext,
@@ -50,6 +69,12 @@ pub struct Session {
     synced: u64,
 }
 
+/// The result and request of an input that makes no request.
+fn no_request(view: &TurnView, kind: &str, command: &str, message: String) -> (Value, Request) {
+    let request = Request::none(view, vec![message.clone()]);
+    (json!({"kind": kind, "command": command, "output": message}), request)
+}
+
 impl Session {
     pub fn new(loaded: Loaded) -> Session {
         let mcp = McpState::from_lock(&loaded.lock);
@@ -58,6 +83,7 @@ impl Session {
             mcp,
             grant: None,
             turns: 0,
+            trusted: false,
             last_context: TurnContext::default(),
             session_id: "capc-session".to_string(),
             run_shell: true,
@@ -67,94 +93,143 @@ impl Session {
         }
     }
 
-    pub fn view(&self, cx: &TurnContext) -> TurnView {
-        turn::compute(&self.loaded, &self.mcp, cx)
+    /// The rules of a turn in `cx`, with the current skill's grant.
+    pub fn permissions(&self, cx: &TurnContext) -> Permissions {
+        let grant = self.grant.as_ref().map(|g| g.allowed_tools.as_slice()).unwrap_or_default();
+        Permissions::assemble(&self.loaded, cx, grant)
     }
 
-    /// One user turn: the view, and what the input does.
-    pub fn turn(&mut self, input: &str, cx: TurnContext) -> (TurnView, Value) {
+    pub fn view(&self, cx: &TurnContext) -> TurnView {
+        turn::compute_with(&self.loaded, &self.mcp, cx, &self.permissions(cx))
+    }
+
+    /// The paths rules are matched against: the project root and the home folder.
+    fn decide(&self, permissions: &Permissions, call: &ToolCall<'_>) -> Verdict {
+        let cwd = self.loaded.roots.root.to_string_lossy();
+        let home = self.loaded.home.to_string_lossy();
+        permissions.decide(call, &MatchContext { cwd: &cwd, home: &home, settings_dir: None })
+    }
+
+    /// One user turn: the view, what the input does, and the request Claude Code sends for it.
+    pub fn turn(&mut self, input: &str, cx: TurnContext) -> TurnOutcome {
         self.turns += 1;
         let view = self.view(&cx);
-        let outcome = self.input(input, &view, &cx);
+        let (result, request) = self.input(input, &view, &cx);
         // A turn that is not a skill turn clears the last skill's grant.
-        if outcome.get("kind").and_then(Value::as_str) != Some("prompt") {
+        if result.get("kind").and_then(Value::as_str) != Some("prompt") {
             self.grant = None;
         }
         self.last_context = cx;
-        (view, outcome)
+        TurnOutcome { view, result, request }
     }
 
-    fn input(&mut self, input: &str, view: &TurnView, cx: &TurnContext) -> Value {
+    fn input(&mut self, input: &str, view: &TurnView, cx: &TurnContext) -> (Value, Request) {
         let trimmed = input.trim();
         if !trimmed.starts_with('/') {
-            return json!({"kind": "message", "text": input});
+            return (json!({"kind": "message", "text": input}), Request::main(view, vec![input.to_string()]));
         }
         let Some(line) = capc_grammar::parse_command_line(input) else {
-            return json!({"kind": "error", "message": "Commands are in the form `/command [args]`"});
+            let message = "Commands are in the form `/command [args]`".to_string();
+            return (json!({"kind": "error", "message": message}), Request::none(view, vec![message]));
         };
-        let name = line.base_name().to_string();
-        let Some(row) = turn::find(&view.commands, &name).cloned() else {
-            if let Some(prompt) = self.mcp.prompt_commands().into_iter().find(|p| *p == name) {
-                let args: Vec<&str> = line.args.split(' ').filter(|a| !a.is_empty()).collect();
-                return json!({"kind": "mcp_prompt", "command": prompt, "args": args});
-            }
-            if line.looks_like_command() {
-                let names =
-                    view.commands.iter().flat_map(|c| std::iter::once(&*c.name).chain(c.aliases.iter().copied()));
-                let mut out = json!({"kind": "error", "message": format!("Unknown skill: {name}")});
-                if let Some(s) = capc_compiler::diagnostic::did_you_mean(&name, names) {
-                    out["did_you_mean"] = json!(s);
+        let mut name = line.base_name().to_string();
+        let mut args = line.args.clone();
+        // `/a b rest`: when nothing answers to `a` but `a:b` exists, it runs `a:b` with `rest`
+        // (Claude Code 2.1.332's dispatcher; only the first word joins).
+        if turn::find(&view.commands, &name).is_none() && self.mcp.prompt(&name).is_none() {
+            let trimmed = args.trim_start();
+            if let Some(first) = trimmed.split_whitespace().next() {
+                let joined = format!("{name}:{first}");
+                if turn::find(&view.commands, &joined).is_some() {
+                    args = trimmed[first.len()..].trim_start().to_string();
+                    name = joined;
                 }
-                return out;
             }
-            return json!({"kind": "message", "text": input});
-        };
-        match row.decl {
-            Some(i) => {
-                let command = self.loaded.lock.commands[i].clone();
-                if !command.user_invocable {
-                    return json!({"kind": "error", "message": format!("/{} can only be invoked by Claude, not directly by you", command.name)});
+        }
+        match turn::find(&view.commands, &name).cloned() {
+            Some(row) => match row.decl {
+                Some(i) => {
+                    let command = self.loaded.lock.commands[i].clone();
+                    if cx.skill_override(&command.name) == Override::Off {
+                        return no_request(view, "disabled", &command.name, disabled_message(&command.name));
+                    }
+                    if !command.user_invocable {
+                        return no_request(view, "model-only", &command.name, model_only_message(&command.name));
+                    }
+                    self.run_prompt(&command, &args, view, cx, false)
                 }
-                self.run_prompt(&command, &line.args, cx, false)
+                None => match bundled_skill(&row.name).filter(|b| turn::bundled_exists(b, cx)) {
+                    Some(b) => self.bundled(b, &args, view, cx),
+                    None => self.local(&row, view, cx),
+                },
+            },
+            None => {
+                if let Some(b) = bundled_skill(&name).filter(|b| turn::bundled_exists(b, cx)) {
+                    return self.bundled(b, &args, view, cx);
+                }
+                if self.mcp.prompt(&name).is_some() {
+                    return self.mcp_prompt(&name, &args, view);
+                }
+                if line.looks_like_command() {
+                    return self.unknown(&name, &args, input, view, cx);
+                }
+                (json!({"kind": "message", "text": input}), Request::main(view, vec![input.to_string()]))
             }
-            None if row.kind == "prompt" => {
-                self.grant = Some(Grant { skill: row.name.to_string(), ..Grant::default() });
-                json!({"kind": "prompt", "command": row.name, "origin": row.origin, "text": null,
-                       "note": "a bundled skill: its prompt is inside Claude Code"})
-            }
-            None => self.local(&row, &line.args, view),
         }
     }
 
-    /// The built-in commands capc can answer itself; the others belong to Claude Code's UI.
-    fn local(&mut self, row: &CommandView, _args: &str, view: &TurnView) -> Value {
+    /// A bundled skill or built-in prompt command typed by the user. capc has the prompts of
+    /// `/init` and of `/security-review` outside a git repository; the others live inside
+    /// Claude Code, and only their first block is recorded.
+    fn bundled(&mut self, b: &BundledSkill, args: &str, view: &TurnView, cx: &TurnContext) -> (Value, Request) {
+        if cx.skill_override(b.name) == Override::Off {
+            return no_request(view, "disabled", b.name, disabled_message(b.name));
+        }
+        if !b.user_invocable {
+            return no_request(view, "model-only", b.name, model_only_message(b.name));
+        }
+        self.grant = Some(Grant { skill: b.name.to_string(), ..Grant::default() });
+        let root = self.loaded.roots.root.to_string_lossy().into_owned();
+        let prompt = match b.name {
+            "security-review" if !in_git_repository(&self.loaded.roots.root) => {
+                Some(capc_compiler::builtins::SECURITY_REVIEW_OUTSIDE_GIT.replace("{cwd}", &root))
+            }
+            _ => b.prompt.map(str::to_string),
+        };
+        let mut texts = vec![request::command_block(b.name, args)];
+        let mut result = json!({"kind": "prompt", "command": b.name, "origin": "bundled"});
+        match prompt {
+            Some(text) => texts.push(text),
+            None => result["note"] = json!("a bundled skill: its prompt is inside Claude Code"),
+        }
+        result["texts"] = json!(texts);
+        (result, Request::main(view, texts))
+    }
+
+    /// A built-in command that is not a prompt. A headless session answers `/help` and the
+    /// other commands that draw Claude Code's interface with "isn't available in this
+    /// environment" and `/clear` with nothing, making no request; interactively capc answers
+    /// `/help`, `/skills`, `/mcp`, `/agents`, `/permissions` and `/clear` from the session.
+    fn local(&mut self, row: &CommandView, view: &TurnView, cx: &TurnContext) -> (Value, Request) {
+        if cx.entry == Entry::Headless {
+            let output = match (row.kind, &*row.name) {
+                (_, "clear") => {
+                    self.grant = None;
+                    Vec::new()
+                }
+                ("local-jsx", name) => vec![format!("/{name} isn't available in this environment.")],
+                _ => Vec::new(),
+            };
+            let result = json!({"kind": "local", "command": row.name, "type": row.kind, "output": output.join("\n")});
+            return (result, Request::none(view, output));
+        }
         let output = match &*row.name {
             "help" => Some(view.commands.iter().map(|c| format!("/{}", c.name)).collect::<Vec<_>>().join("\n")),
             "skills" => Some(view.skill_listing.clone()),
             "mcp" => Some(
-                self.mcp
-                    .servers()
-                    .map(|s| {
-                        format!(
-                            "{}: {}",
-                            s.name,
-                            serde_json::to_string(&s.status).unwrap_or_default().trim_matches('"')
-                        )
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n"),
+                self.mcp.servers().map(|s| format!("{}: {}", s.name, s.status.as_str())).collect::<Vec<_>>().join("\n"),
             ),
-            "agents" => Some(
-                self.loaded
-                    .lock
-                    .agents
-                    .iter()
-                    .filter(|a| a.shadowed_by.is_none() && a.denied_by.is_none())
-                    .map(|a| a.name.clone())
-                    .chain(capc_compiler::builtins::BUILTIN_AGENTS.iter().map(|a| a.to_string()))
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            ),
+            "agents" => Some(view.agent_listing.clone()),
             "permissions" => Some(
                 self.loaded
                     .lock
@@ -170,40 +245,165 @@ impl Session {
             }
             _ => None,
         };
-        match output {
+        let stdout: Vec<String> = output.iter().filter(|o| !o.is_empty()).cloned().collect();
+        let result = match output {
             Some(text) => json!({"kind": "local", "command": row.name, "type": row.kind, "output": text}),
             None => json!({"kind": "local", "command": row.name, "type": row.kind, "output": null,
                            "note": "runs inside Claude Code's interface; capc does not reproduce it"}),
+        };
+        (result, Request::none(view, stdout))
+    }
+
+    /// An unknown `/name`: headless, it goes to the model after a reminder of the commands
+    /// there are; interactively Claude Code says so and sends nothing.
+    fn unknown(&mut self, name: &str, args: &str, input: &str, view: &TurnView, cx: &TurnContext) -> (Value, Request) {
+        let (named, unnamed) = self.named_commands(view, cx);
+        let candidates = named.iter().chain(&unnamed).map(String::as_str);
+        let closest = request::closest(name, candidates).map(str::to_string);
+        let mut result = json!({"kind": "unknown", "command": name});
+        if let Some(c) = &closest {
+            result["did_you_mean"] = json!(c);
         }
+        if cx.entry == Entry::Interactive {
+            let mut stdout = vec![match &closest {
+                Some(c) => format!("Unknown command: /{name}. Did you mean /{c}?"),
+                None => format!("Unknown command: /{name}"),
+            }];
+            if !args.is_empty() {
+                stdout.push(format!("Args from unknown skill: {args}"));
+            }
+            return (result, Request::none(view, stdout));
+        }
+        let more = unnamed.len() + self.mcp.prompt_commands().len() + request::HEADLESS_BUILTIN_UNNAMED;
+        let reminder = request::unknown_command_reminder(name, &named, more, closest.as_deref());
+        (result, Request::main(view, vec![reminder, input.to_string()]))
+    }
+
+    /// The commands the unknown-command reminder names (prompt commands the user may type and
+    /// the model may run, not MCP prompts, by the name they show, in command order) and the
+    /// user's other commands the user may type.
+    fn named_commands(&self, view: &TurnView, cx: &TurnContext) -> (Vec<String>, Vec<String>) {
+        let commands = &self.loaded.lock.commands;
+        let mut in_table = vec![false; commands.len()];
+        for row in &view.commands {
+            if let Some(i) = row.decl {
+                in_table[i] = true;
+            }
+        }
+        let (mut named, mut unnamed) = (Vec::new(), Vec::new());
+        let mut taken = std::collections::HashSet::new();
+        // A plugin's `anthropic-skills:…` entries sit after the built-ins (2.1.332).
+        let mut reserved = Vec::new();
+        for &i in &self.loaded.listing_order {
+            let c = &commands[i];
+            // A second loaded plugin of the same name keeps its entries in the table (the first
+            // answers), and the reminder names them again.
+            let hidden = c.shadowed_by.as_ref().is_some_and(|by| by.rule != "load-order");
+            if !in_table[i] || hidden {
+                continue;
+            }
+            taken.insert(c.name.as_str());
+            let level = cx.skill_override(&c.name);
+            if !c.user_invocable || level == Override::Off {
+                continue;
+            }
+            // By the name it shows; one a user cannot type as one word is not named.
+            let shown = c.display_name.clone().unwrap_or_else(|| c.name.clone());
+            let typable = !shown.is_empty()
+                && shown.chars().all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '_' | ':' | '.' | '-'));
+            if c.disable_model_invocation || level == Override::UserInvocableOnly || !typable {
+                unnamed.push(shown);
+            } else if capc_compiler::names::is_reserved_namespace(&c.name) {
+                reserved.push(shown);
+            } else {
+                named.push(shown);
+            }
+        }
+        for b in capc_compiler::builtins::BUNDLED_SKILLS {
+            let listed = b.listed && b.model_invocable && b.user_invocable && turn::bundled_exists(b, cx);
+            if listed
+                && !taken.contains(b.name)
+                && !matches!(cx.skill_override(b.name), Override::Off | Override::UserInvocableOnly)
+            {
+                named.push(b.name.to_string());
+            }
+        }
+        named.extend(reserved);
+        (named, unnamed)
+    }
+
+    /// An MCP prompt typed as `/mcp__server__prompt ARGS`: the words map to the prompt's
+    /// arguments in order; the messages the server returns follow the command block. Such a
+    /// turn carries no listings in 2.1.332.
+    fn mcp_prompt(&mut self, name: &str, args: &str, view: &TurnView) -> (Value, Request) {
+        let mut texts = vec![request::command_block(name, args)];
+        let mut result = json!({"kind": "mcp_prompt", "command": name});
+        let Some((server, prompt, names)) = self.mcp.prompt(name) else {
+            return (result, Request::main(view, texts).without_attachments());
+        };
+        let words = capc_grammar::split_arguments(args);
+        let arguments: serde_json::Map<String, Value> =
+            names.iter().zip(words).map(|(n, w)| (n.clone(), Value::String(w))).collect();
+        result["arguments"] = Value::Object(arguments.clone());
+        let server = server.name.clone();
+        match &self.caller {
+            Some(caller) => match caller.prompt(&server, &prompt, arguments, PROMPT_TIMEOUT) {
+                Ok(messages) => texts.extend(messages),
+                Err(message) => result["error"] = json!(message),
+            },
+            None => {
+                result["note"] = json!("the prompt's messages come from the server (start the session with --connect)")
+            }
+        }
+        result["texts"] = json!(texts);
+        (result, Request::main(view, texts).without_attachments())
     }
 
     /// A prompt command: expanded (with its `!` injections decided and, when allowed, run),
     /// or handed to a forked agent. `from_model`: the Skill tool, whose grant is added to the
     /// turn's rather than replacing it.
-    fn run_prompt(&mut self, command: &Command, args: &str, cx: &TurnContext, from_model: bool) -> Value {
+    fn run_prompt(
+        &mut self,
+        command: &Command,
+        args: &str,
+        view: &TurnView,
+        cx: &TurnContext,
+        from_model: bool,
+    ) -> (Value, Request) {
         let body = match self.loaded.body(command) {
             Ok(body) => body,
-            Err(e) => return json!({"kind": "error", "message": e.to_string()}),
-        };
-        let (text, shell) = match self.expand(command, &body, args, cx) {
-            Ok(expanded) => expanded,
-            // A `!` injection refused or failed: the whole expansion ends with Claude Code's line.
-            Err(failure) => {
-                return json!({"kind": "shell_error", "command": command.name, "message": failure.message,
-                              "shell": failure.runs})
+            Err(e) => {
+                let message = e.to_string();
+                return (json!({"kind": "error", "message": message}), Request::none(view, vec![message]));
             }
         };
+        let (expanded, shell) = match self.expand(command, &body, args, cx) {
+            Ok(expanded) => expanded,
+            // A `!` injection refused or failed: the whole expansion ends with Claude Code's
+            // line, which is all a headless run prints (no request is made).
+            Err(failure) => {
+                let result = json!({"kind": "shell_error", "command": command.name, "message": failure.message,
+                                    "shell": failure.runs});
+                return (result, Request::none(view, vec![failure.message]));
+            }
+        };
+        let dir = self.loaded.roots.locate(&command.path);
+        let dir = dir.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+        let prompt = if command.form == Form::Skill { request::skill_block(&dir, &expanded) } else { expanded };
         if command.context.as_deref() == Some("fork") {
-            return json!({
+            let agent = command.agent.clone().unwrap_or_else(|| "general-purpose".to_string());
+            let request = self.subagent_request(view, &agent, prompt.clone());
+            let result = json!({
                 "kind": "fork",
                 "command": command.name,
-                "agent": command.agent.clone().unwrap_or_else(|| "general-purpose".to_string()),
-                "prompt": text,
+                "agent": agent,
+                "prompt": prompt,
                 "allowed_tools": command.allowed_tools,
                 "model": command.model,
                 "effort": command.effort,
                 "shell": shell,
             });
+            return (result, request);
         }
         let grant = Grant {
             skill: command.name.clone(),
@@ -225,16 +425,45 @@ impl Session {
             }
             _ => Some(grant),
         };
-        json!({
+        let texts = vec![request::command_block(&command.name, args), prompt];
+        let result = json!({
             "kind": "prompt",
             "command": command.name,
             "origin": command.origin,
-            "text": text,
+            "texts": texts,
             "allowed_tools": command.allowed_tools,
             "model": command.model,
             "effort": command.effort,
             "shell": shell,
-        })
+        });
+        (result, Request::main(view, texts))
+    }
+
+    /// The request of a forked skill's subagent (the main model is not called): the prompt
+    /// alone as its user turn, the agent's pool (the main thread's without its main-thread-only
+    /// tools), the Skill listing, no agent listing.
+    fn subagent_request(&self, view: &TurnView, agent: &str, prompt: String) -> Request {
+        let declared = self.loaded.lock.agents.iter().find(|a| a.name == agent && a.shadowed_by.is_none());
+        let (allowed, disallowed) = match (declared, capc_compiler::builtins::builtin_agent(agent)) {
+            (Some(a), _) => (a.tools.clone(), a.disallowed_tools.clone()),
+            // A built-in agent's tools, as its listing line states them.
+            (None, Some(b)) => {
+                let list = |text: &str| text.split(", ").map(str::to_string).collect::<Vec<_>>();
+                match b.tools.strip_prefix("All tools except ") {
+                    Some(except) => (Vec::new(), list(except)),
+                    None if b.tools == "*" => (Vec::new(), Vec::new()),
+                    None => (list(b.tools), Vec::new()),
+                }
+            }
+            (None, None) => (Vec::new(), Vec::new()),
+        };
+        let tools = crate::pool::for_subagent(&view.tools, &allowed, &disallowed);
+        let names: std::collections::HashSet<&str> = tools.iter().map(|t| &*t.name).collect();
+        let mut request = Request::main(view, vec![prompt]);
+        request.tools = crate::pool::sent(&tools, view.placeholder);
+        request.deferred.retain(|n| names.contains(&**n));
+        request.agent_listing.clear();
+        request
     }
 
     fn expand(
@@ -273,17 +502,17 @@ impl Session {
         if rendered.shell_commands.is_empty() {
             return Ok((expanded, Vec::new()));
         }
-        let mut extra = cx.extra_rules();
-        extra.extend(command.allowed_tools.iter().map(|t| (Behavior::Allow, t.clone(), "the skill's allowed-tools")));
-        let rules = self.loaded.sourced_rules(&extra);
+        let permissions = Permissions::assemble(&self.loaded, cx, &command.allowed_tools);
         let settings = crate::shell::Settings {
             dir: &self.loaded.roots.root,
             additional_dirs: &self.loaded.roots.add_dirs,
-            mode: cx.permission_mode.as_deref(),
+            mode: Some(cx.permission_mode.as_str()),
             run: self.run_shell,
+            // capc runs nothing in a folder whose trust was not accepted (Claude Code does).
+            trusted: cx.trusted,
             disabled: cx.flag("disableSkillShellExecution"),
         };
-        crate::shell::expand(&rendered, &rules, &settings)
+        crate::shell::expand(&rendered, &permissions.rules(), &settings)
     }
 
     /// The Skill tool, called by the model (SEMANTICS §4.2–4.4).
@@ -294,23 +523,59 @@ impl Session {
         if name.is_empty() {
             return json!({"kind": "error", "code": 1, "message": "Invalid skill format"});
         }
-        let Some(row) = turn::find(&view.commands, &name).cloned() else {
-            return json!({"kind": "error", "code": 2, "message": format!("Unknown skill: {name}")});
+        let row = turn::find(&view.commands, &name).cloned();
+        // Reached through a bare alias (or not at all): Claude Code 2.1.332 refuses a name that
+        // several skills answer to (an alias, or the part after a `:`), and names the one a
+        // unique suffix matches.
+        let by_alias = row.as_ref().is_some_and(|r| *r.name != *name && r.display.as_deref() != Some(name.as_str()));
+        if row.is_none() || by_alias {
+            let commands = &self.loaded.lock.commands;
+            let mut matches: Vec<&str> = view
+                .commands
+                .iter()
+                .filter_map(|r| r.decl.map(|i| (r, &commands[i])))
+                .filter(|(_, c)| !c.disable_model_invocation)
+                .filter(|(r, _)| r.aliases.iter().any(|a| **a == *name) || r.name.ends_with(&format!(":{name}")))
+                .map(|(r, _)| &*r.name)
+                .collect();
+            matches.dedup();
+            if matches.len() > 1 {
+                let message = format!(
+                    "Unknown skill: {name}. Several skills match that name: {} — invoke one by its full name.",
+                    matches.join(", ")
+                );
+                return json!({"kind": "error", "code": 2, "message": message});
+            }
+            if let (None, [only]) = (&row, matches.as_slice()) {
+                let message = format!("Unknown skill: {name}. Did you mean {only}? Invoke it by that full name.");
+                return json!({"kind": "error", "code": 2, "message": message});
+            }
+        }
+        let command = row.as_ref().and_then(|r| r.decl).map(|i| self.loaded.lock.commands[i].clone());
+        let bundled = match &command {
+            Some(_) => None,
+            None => bundled_skill(&name).filter(|b| turn::bundled_exists(b, &cx)),
         };
-        let command = row.decl.map(|i| self.loaded.lock.commands[i].clone());
-        let bundled_hidden =
-            row.decl.is_none() && capc_compiler::builtins::bundled_skill(&name).is_some_and(|b| !b.model_invocable);
-        if bundled_hidden || command.as_ref().is_some_and(|c| c.disable_model_invocation) {
+        if command.is_none() && bundled.is_none() {
+            return match row {
+                Some(row) => {
+                    json!({"kind": "error", "code": 5, "message": format!("Skill {} is not a prompt-based skill", row.name)})
+                }
+                None => json!({"kind": "error", "code": 2, "message": format!("Unknown skill: {name}")}),
+            };
+        }
+        let hidden = bundled.is_some_and(|b| !b.model_invocable)
+            || command.as_ref().is_some_and(|c| c.disable_model_invocation)
+            || matches!(cx.skill_override(&name), Override::Off | Override::UserInvocableOnly);
+        if hidden {
             return json!({"kind": "error", "code": 4, "message": format!("Skill {name} cannot be used with Skill tool due to disable-model-invocation")});
         }
-        if row.kind != "prompt" {
-            return json!({"kind": "error", "code": 5, "message": format!("Skill {name} is not a prompt-based skill")});
-        }
-        let (deny, allow) = self.skill_rules(&cx);
+        let canonical = command.as_ref().map_or(name.clone(), |c| c.name.clone());
+        let (deny, allow) = self.permissions(&cx).skill_rules();
         let deny_refs: Vec<&str> = deny.iter().map(|(c, _)| c.as_str()).collect();
         let allow_refs: Vec<&str> = allow.iter().map(|(c, _)| c.as_str()).collect();
         let safe = command.as_ref().is_none_or(|c| c.allowed_tools.is_empty());
-        let decision = crate::listing::decide_skill(&row.name, &deny_refs, &allow_refs, safe);
+        let decision = crate::listing::decide_skill(&canonical, &deny_refs, &allow_refs, safe);
         let (word, rule) = match &decision {
             crate::listing::SkillDecision::Deny { rule } => ("deny", Some(rule.clone())),
             crate::listing::SkillDecision::Allow { rule } => ("allow", rule.clone()),
@@ -327,19 +592,19 @@ impl Session {
         };
         let permission = match &decision {
             crate::listing::SkillDecision::Ask { suggestions } => {
-                json!({"behavior": "ask", "message": format!("Execute skill: {}", row.name), "suggestions": suggestions})
+                json!({"behavior": "ask", "message": format!("Execute skill: {canonical}"), "suggestions": suggestions})
             }
             _ => json!({"behavior": word, "rule": deciding}),
         };
         if word != "allow" {
-            return json!({"kind": "permission", "skill": row.name, "permission": permission});
+            return json!({"kind": "permission", "skill": canonical, "permission": permission});
         }
         let Some(command) = command else {
-            self.grant = Some(Grant { skill: row.name.to_string(), ..self.grant.clone().unwrap_or_default() });
-            return json!({"kind": "prompt", "command": row.name, "text": null, "permission": permission,
-                          "note": "a bundled skill: its prompt is inside Claude Code", "tool_result": format!("Launching skill: {}", row.name)});
+            self.grant = Some(Grant { skill: canonical.clone(), ..self.grant.clone().unwrap_or_default() });
+            return json!({"kind": "prompt", "command": canonical, "texts": [], "permission": permission,
+                          "note": "a bundled skill: its prompt is inside Claude Code", "tool_result": format!("Launching skill: {canonical}")});
         };
-        let mut result = self.run_prompt(&command, args, &cx, true);
+        let (mut result, _) = self.run_prompt(&command, args, &view, &cx, true);
         let tool_result = if result["kind"] == "shell_error" {
             result["message"].as_str().unwrap_or_default().to_string()
         } else if command.context.as_deref() == Some("fork") {
@@ -352,24 +617,6 @@ impl Session {
             map.insert("tool_result".to_string(), json!(tool_result));
         }
         result
-    }
-
-    /// The contents of `Skill(…)` deny and allow rules, with where each is written.
-    fn skill_rules(&self, cx: &TurnContext) -> (RuleContents, RuleContents) {
-        let (mut deny, mut allow) = (Vec::new(), Vec::new());
-        for rule in self.loaded.sourced_rules(&cx.extra_rules()) {
-            if rule.rule.tool.canonical != "Skill" {
-                continue;
-            }
-            let Some(spec) = &rule.rule.specifier else { continue };
-            let entry = (spec.text.clone(), rule.source.clone());
-            match rule.behavior {
-                Behavior::Deny => deny.push(entry),
-                Behavior::Allow => allow.push(entry),
-                Behavior::Ask => {}
-            }
-        }
-        (deny, allow)
     }
 
     /// ToolSearch over the last turn's pool.
@@ -408,9 +655,8 @@ impl Session {
         let Some((server, original)) = found.map(|t| (t.server.to_string(), t.original.clone())) else {
             return json!({"kind": "error", "message": format!("no MCP tool `{tool}`")});
         };
-        let rules = self.loaded.sourced_rules(&cx.extra_rules());
-        let project = self.loaded.roots.root.to_string_lossy().into_owned();
-        let (behavior, rule) = permit(&rules, &ToolCall::new(tool), &cx, &project);
+        let verdict = self.decide(&self.permissions(&cx), &ToolCall::new(tool));
+        let (behavior, rule) = (verdict.behavior, verdict.rule);
         let permission = json!({"behavior": behavior, "rule": rule});
         if behavior != "allow" {
             return json!({"kind": "permission", "tool": tool, "permission": permission});
@@ -513,33 +759,20 @@ impl Session {
     }
 }
 
-/// The permission decision for a call (deny → ask → allow), as `allow`, `ask` or `deny` with
-/// the deciding rule and its file. No matching rule asks, except in `bypassPermissions` mode.
-fn permit(
-    rules: &[capc_grammar::SourcedRule],
-    call: &ToolCall<'_>,
-    cx: &TurnContext,
-    project: &str,
-) -> (&'static str, Option<String>) {
-    let home = std::env::var("HOME").unwrap_or_default();
-    let decision = decide(rules, call, &MatchContext { cwd: project, home: &home, settings_dir: None });
-    let rule = decision.rule.and_then(|i| rules.get(i)).map(|r| format!("{} ({})", rule_text(&r.rule), r.source));
-    let bypass = cx.permission_mode.as_deref() == Some("bypassPermissions");
-    let word = match decision.behavior {
-        DecisionBehavior::Deny => "deny",
-        DecisionBehavior::Ask => "ask",
-        DecisionBehavior::Allow => "allow",
-        DecisionBehavior::Passthrough if bypass => "allow",
-        DecisionBehavior::Passthrough => "ask",
-    };
-    (word, rule)
+/// What Claude Code 2.1.332 prints for a skill `skillOverrides` turns off.
+fn disabled_message(name: &str) -> String {
+    format!("Skill \"{name}\" is disabled via skillOverrides. Remove the override from your settings to run it. If your organization set it, only an admin can remove it.")
 }
 
-fn rule_text(rule: &capc_grammar::PermissionRule) -> String {
-    match &rule.specifier {
-        Some(spec) => format!("{}({})", rule.tool.written, spec.text),
-        None => rule.tool.written.clone(),
-    }
+/// What Claude Code 2.1.332 prints for a `user-invocable: false` skill typed by the user.
+fn model_only_message(name: &str) -> String {
+    format!("This skill can only be invoked by Claude, not directly by users. Ask Claude to use the \"{name}\" skill for you.")
+}
+
+/// Whether `dir` is inside a git work tree (a `.git` in it or a folder above).
+fn in_git_repository(dir: &std::path::Path) -> bool {
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    dir.ancestors().any(|d| d.join(".git").exists())
 }
 
 /// Errors a caller may show.

@@ -69,6 +69,8 @@ pub struct Settings<'a> {
     pub mode: Option<&'a str>,
     /// Run the allowed ones (`capc session --no-shell` decides only).
     pub run: bool,
+    /// The folder is trusted: capc runs nothing a repository asks for before the user trusts it.
+    pub trusted: bool,
     /// `disableSkillShellExecution`.
     pub disabled: bool,
 }
@@ -118,6 +120,8 @@ pub fn expand(
     }
     let outputs: Vec<Result<String, String>> = if settings.disabled {
         injections.iter().map(|_| Ok(DISABLED.to_owned())).collect()
+    } else if !settings.trusted {
+        injections.iter().map(|_| Ok("[shell command not run: the folder is not trusted]".to_owned())).collect()
     } else if !settings.run {
         injections.iter().map(|_| Ok("[shell command not run: permission allow]".to_owned())).collect()
     } else {
@@ -348,7 +352,7 @@ mod tests {
     }
 
     fn settings(dir: &Path) -> Settings<'_> {
-        Settings { dir, additional_dirs: &[], mode: None, run: true, disabled: false }
+        Settings { dir, additional_dirs: &[], mode: None, run: true, trusted: true, disabled: false }
     }
 
     /// A scratch folder, removed when the test ends.

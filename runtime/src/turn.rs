@@ -1,34 +1,110 @@
-//! One turn's view of the capabilities, recomputed from scratch every turn (SEMANTICS
-//! §2–§5, §7–§8): the command table with availability and enablement re-checked and
-//! dynamic skills placed, the Skill-tool listing within its budget, the ordered tool pool
-//! with blanket denies applied and deferred tools marked, and the tool section of the
-//! system prompt. Nothing here keeps state: the same lock, MCP state and context give the
+//! One turn's view of the capabilities, recomputed from scratch every turn, as Claude Code
+//! 2.1.332 computes them for the request it sends: the command table with availability and
+//! enablement re-checked and dynamic skills placed, the Skill listing, the agent listing, the
+//! tool pool in the order it is sent with the deferred tools announced, and the tool section of
+//! the system prompt. Nothing here keeps state: the same lock, MCP state and context give the
 //! same view.
+//!
+//! [`TurnContext`] names everything besides the lock and the MCP state that changes Claude
+//! Code's answer; its defaults are a headless (`claude -p`) run signed in with an API key in a
+//! folder that has not been trusted, with the default model's context window.
 
-use crate::listing::{self, Listable, ListingEntry};
 use crate::loaded::Loaded;
 use crate::mcp::McpState;
-use capc_compiler::builtins::{BuiltinKind, BUILTINS};
+use crate::permissions::Permissions;
+use capc_compiler::builtins::{BuiltinKind, BundledSkill, BundledSource, Gate, BUILTINS};
 use capc_compiler::model::{Command, Origin, Scope};
-use capc_grammar::{Behavior, MatchContext, PermissionRule, ToolCall};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
-/// How the user is signed in (SEMANTICS §2.2).
+/// How Claude Code was started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Entry {
+    /// `claude -p` or the Agent SDK (`--output-format stream-json` sends the same request).
+    #[default]
+    Headless,
+    /// The terminal UI.
+    Interactive,
+}
+
+/// How the user is signed in, and to which provider.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Auth {
-    /// A claude.ai subscriber.
-    ClaudeAi,
-    /// An Anthropic Console (API key) user on Anthropic's own endpoint.
+    /// An Anthropic API key (`console`, the name capc used before, is read as this).
     #[default]
-    Console,
-    /// Bedrock, Vertex, Foundry or another base URL.
+    #[serde(alias = "console")]
+    ApiKey,
+    /// A claude.ai subscription (OAuth).
+    ClaudeAi,
+    /// Amazon Bedrock (`CLAUDE_CODE_USE_BEDROCK`).
+    Bedrock,
+    /// Google Vertex AI (`CLAUDE_CODE_USE_VERTEX`).
+    Vertex,
+    /// Another provider (Foundry, a gateway): treated as Vertex, which capc has measured.
     ThirdParty,
 }
 
-/// Permission rules added during the session (`--allowedTools`, answers to prompts).
+impl Auth {
+    /// Signed in with Anthropic itself (an API key or claude.ai), not through a cloud provider.
+    pub fn first_party(self) -> bool {
+        matches!(self, Auth::ApiKey | Auth::ClaudeAi)
+    }
+}
+
+/// `--permission-mode`, with the choices Claude Code 2.1.332 accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", try_from = "String")]
+pub enum PermissionMode {
+    #[default]
+    Default,
+    AcceptEdits,
+    Auto,
+    BypassPermissions,
+    Manual,
+    DontAsk,
+    Plan,
+}
+
+impl PermissionMode {
+    /// The word `--permission-mode` takes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PermissionMode::Default => "default",
+            PermissionMode::AcceptEdits => "acceptEdits",
+            PermissionMode::Auto => "auto",
+            PermissionMode::BypassPermissions => "bypassPermissions",
+            PermissionMode::Manual => "manual",
+            PermissionMode::DontAsk => "dontAsk",
+            PermissionMode::Plan => "plan",
+        }
+    }
+}
+
+impl TryFrom<String> for PermissionMode {
+    type Error = String;
+    fn try_from(word: String) -> Result<Self, String> {
+        Ok(match word.as_str() {
+            "default" => PermissionMode::Default,
+            "acceptEdits" => PermissionMode::AcceptEdits,
+            "auto" => PermissionMode::Auto,
+            "bypassPermissions" => PermissionMode::BypassPermissions,
+            "manual" => PermissionMode::Manual,
+            "dontAsk" => PermissionMode::DontAsk,
+            "plan" => PermissionMode::Plan,
+            _ => {
+                return Err(format!(
+                    "option '--permission-mode <mode>' argument '{word}' is invalid. Allowed choices are acceptEdits, auto, bypassPermissions, manual, dontAsk, plan."
+                ))
+            }
+        })
+    }
+}
+
+/// Permission rules added during the session (answers to prompts, `/permissions`).
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SessionRules {
@@ -40,60 +116,140 @@ pub struct SessionRules {
     pub deny: Vec<String>,
 }
 
-/// What a turn is computed from, besides the lock and the MCP state.
+/// One skill's entry of `skillUsage` in `~/.claude.json`.
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize)]
+pub struct SkillUsage {
+    #[serde(rename = "usageCount", default)]
+    pub usage_count: f64,
+    /// Milliseconds since the epoch.
+    #[serde(rename = "lastUsedAt", default)]
+    pub last_used_at: f64,
+}
+
+/// The context window of Claude Code 2.1.332's default model (Opus 5.5), in tokens.
+pub const DEFAULT_CONTEXT_WINDOW: u64 = 1_000_000;
+/// Bytes per token the listing budget assumes for that model (4 for older models).
+pub const DEFAULT_BYTES_PER_TOKEN: u64 = 3;
+
+/// What a turn is computed from, besides the lock and the MCP state. Every field has the
+/// default of a headless run with an API key in an untrusted folder.
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TurnContext {
     #[serde(default)]
+    pub entry: Entry,
+    #[serde(default)]
     pub auth: Auth,
-    /// Settings and environment switches, by name: `disableBundledSkills`,
-    /// `disableSlashCommands`, `DISABLE_DOCTOR_COMMAND`, `CLAUDE_CODE_ENABLE_TASKS`,
-    /// `ENABLE_TOOL_SEARCH`, `CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS`,
-    /// `SLASH_COMMAND_TOOL_CHAR_BUDGET`, `disableSkillShellExecution`.
+    /// The folder's trust dialog was accepted (`hasTrustDialogAccepted`).
     #[serde(default)]
-    pub flags: BTreeMap<String, serde_json::Value>,
-    /// `default`, `acceptEdits`, `plan`, `dontAsk`, `bypassPermissions`, …
+    pub trusted: bool,
     #[serde(default)]
-    pub permission_mode: Option<String>,
+    pub permission_mode: PermissionMode,
+    /// Environment variables and settings keys, by name (`ENABLE_TOOL_SEARCH`,
+    /// `CLAUDE_CODE_DISABLE_CRON`, `skillOverrides`, `skillListingMaxDescChars`, …; the README
+    /// lists what each changes).
+    #[serde(default)]
+    pub flags: BTreeMap<String, Value>,
+    /// `--tools`: only these built-in tools (`[]` or `[""]`: none; `["default"]`: all).
+    #[serde(default)]
+    pub tools: Option<Vec<String>>,
+    /// `--disallowedTools`: deny rules.
+    #[serde(default)]
+    pub disallowed_tools: Vec<String>,
+    /// `--allowedTools`: allow rules.
+    #[serde(default)]
+    pub allowed_tools: Vec<String>,
     #[serde(default)]
     pub session_rules: SessionRules,
     /// Files read or edited so far, relative to the project root with `/`.
     #[serde(default)]
     pub touched_files: Vec<String>,
-    /// The model's context window, in tokens.
+    /// The model's context window, in tokens (default 1,000,000).
     #[serde(default)]
     pub context_window: Option<u64>,
+    /// Bytes per token for the listing budget (default 3).
+    #[serde(default)]
+    pub bytes_per_token: Option<u64>,
+    /// `skillUsage` of `~/.claude.json`: which skills keep their description first when the
+    /// listing is over budget.
+    #[serde(default)]
+    pub skill_usage: BTreeMap<String, SkillUsage>,
+    /// The time `skill_usage` is weighed at, in milliseconds since the epoch; without it
+    /// every recorded use counts as recent.
+    #[serde(default)]
+    pub now: Option<u64>,
+}
+
+/// A `skillOverrides` level, weakest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Override {
+    On,
+    /// Listed as `- name` only.
+    NameOnly,
+    /// Not listed; the user may still type it.
+    UserInvocableOnly,
+    /// Gone: not listed, and typing it says it is disabled.
+    Off,
 }
 
 impl TurnContext {
-    /// A switch that is on: `true`, a non-zero number, or a string other than ``, `0`, `false`.
+    /// A switch that is on: `true`, a non-zero number, or a string other than ``, `0`,
+    /// `false`, `no`, `off`.
     pub fn flag(&self, name: &str) -> bool {
         match self.flags.get(name) {
-            Some(serde_json::Value::Bool(b)) => *b,
-            Some(serde_json::Value::Number(n)) => n.as_f64().is_some_and(|v| v != 0.0),
-            Some(serde_json::Value::String(s)) => {
-                !matches!(s.to_ascii_lowercase().as_str(), "" | "0" | "false" | "no" | "off")
+            Some(Value::Bool(b)) => *b,
+            Some(Value::Number(n)) => n.as_f64().is_some_and(|v| v != 0.0),
+            Some(Value::String(s)) => {
+                !matches!(s.trim().to_ascii_lowercase().as_str(), "" | "0" | "false" | "no" | "off")
             }
             _ => false,
         }
     }
     pub fn flag_text(&self, name: &str) -> Option<String> {
         match self.flags.get(name)? {
-            serde_json::Value::String(s) => Some(s.clone()),
-            serde_json::Value::Bool(b) => Some(b.to_string()),
-            serde_json::Value::Number(n) => Some(n.to_string()),
+            Value::String(s) => Some(s.clone()),
+            Value::Bool(b) => Some(b.to_string()),
+            Value::Number(n) => Some(n.to_string()),
             _ => None,
         }
     }
-    /// Session rules as (behavior, rule, source) triples.
-    pub fn extra_rules(&self) -> Vec<(Behavior, String, &'static str)> {
-        let r = &self.session_rules;
-        r.deny
-            .iter()
-            .map(|t| (Behavior::Deny, t.clone(), "session"))
-            .chain(r.ask.iter().map(|t| (Behavior::Ask, t.clone(), "session")))
-            .chain(r.allow.iter().map(|t| (Behavior::Allow, t.clone(), "session")))
-            .collect()
+    /// A numeric setting or variable (`"2000"` as well as `2000`).
+    pub fn flag_number(&self, name: &str) -> Option<f64> {
+        match self.flags.get(name)? {
+            Value::Number(n) => n.as_f64(),
+            Value::String(s) => s.trim().parse().ok(),
+            _ => None,
+        }
+    }
+    pub fn context_window(&self) -> u64 {
+        self.context_window.filter(|w| *w > 0).unwrap_or(DEFAULT_CONTEXT_WINDOW)
+    }
+    pub fn bytes_per_token(&self) -> u64 {
+        self.bytes_per_token.filter(|b| *b > 0).unwrap_or(DEFAULT_BYTES_PER_TOKEN)
+    }
+    /// `CLAUDE_CODE_SIMPLE`: Bash, Edit and Read only, no listings.
+    pub fn simple(&self) -> bool {
+        self.flag("CLAUDE_CODE_SIMPLE")
+    }
+    /// Bundled skills and built-in prompt commands are off.
+    pub fn no_bundled(&self) -> bool {
+        self.flag("disableBundledSkills") || self.flag("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS")
+    }
+    /// The `skillOverrides` level of a skill.
+    pub fn skill_override(&self, name: &str) -> Override {
+        let Some(Value::Object(map)) = self.flags.get("skillOverrides") else { return Override::On };
+        match map.get(name).and_then(Value::as_str) {
+            Some("name-only") => Override::NameOnly,
+            Some("user-invocable-only") => Override::UserInvocableOnly,
+            Some("off") => Override::Off,
+            _ => Override::On,
+        }
+    }
+    /// A skill's usage score: `usageCount × max(0.5^(days/7), 0.1)`.
+    pub fn usage_score(&self, name: &str) -> f64 {
+        let Some(usage) = self.skill_usage.get(name) else { return 0.0 };
+        let days = self.now.map_or(0.0, |now| ((now as f64 - usage.last_used_at) / 86_400_000.0).max(0.0));
+        usage.usage_count * 0.5f64.powf(days / 7.0).max(0.1)
     }
 }
 
@@ -101,6 +257,9 @@ impl TurnContext {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CommandView {
     pub name: Arc<str>,
+    /// The name it also answers to and shows (a skill's `name:`), when different.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub display: Option<Arc<str>>,
     /// `prompt`, `local` or `local-jsx`.
     #[serde(rename = "type")]
     pub kind: &'static str,
@@ -109,7 +268,7 @@ pub struct CommandView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<Arc<str>>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    pub aliases: &'static [&'static str],
+    pub aliases: Arc<[Arc<str>]>,
     /// Index into the lock's commands, for declared entries.
     #[serde(skip)]
     pub decl: Option<usize>,
@@ -124,7 +283,7 @@ pub struct ToolView {
     pub name: Arc<str>,
     /// `builtin` or `mcp`.
     pub origin: &'static str,
-    /// Loaded through ToolSearch rather than sent up front.
+    /// Left out of the request and announced instead, to be loaded through ToolSearch.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub deferred: bool,
 }
@@ -133,13 +292,38 @@ pub struct ToolView {
 #[derive(Debug, Clone, Serialize)]
 pub struct TurnView {
     pub commands: Vec<CommandView>,
-    /// The Skill-tool listing (`- name: description` lines); empty when the pool has no `Skill`.
+    /// The Skill listing (`- name: description` lines); empty without the Skill tool.
     pub skill_listing: String,
+    /// The agent listing (`- type: description (Tools: …)` lines); empty without the Agent tool.
+    pub agent_listing: String,
+    /// The pool in the order Claude Code sends it: built-ins, then MCP tools, each sorted as
+    /// `localeCompare` sorts; deferred ones are flagged (and not sent).
     pub tools: Vec<ToolView>,
-    /// Whether ToolSearch is on this turn.
+    /// Whether ToolSearch is in the pool.
     pub tool_search: bool,
+    /// The deferred tools the request announces, in code-unit order, as positions in `tools`
+    /// (see [`TurnView::deferred`]).
+    #[serde(skip)]
+    pub announced: Vec<u32>,
+    /// Whether `DeferredToolPlaceholder` goes before the last tool sent.
+    pub placeholder: bool,
     /// The tool section of the system prompt, from the same values.
     pub tool_section: String,
+    /// What Claude Code prints on stderr at start (permission rules an untrusted folder ignores).
+    pub notices: Vec<String>,
+}
+
+impl TurnView {
+    /// The `tools` array of the request: the pool without its deferred tools, with
+    /// `DeferredToolPlaceholder` before the last one when the request has a deferred channel.
+    pub fn sent_tools(&self) -> Vec<Arc<str>> {
+        crate::pool::sent(&self.tools, self.placeholder)
+    }
+
+    /// The deferred tools the request announces, in code-unit order.
+    pub fn deferred(&self) -> Vec<Arc<str>> {
+        self.announced.iter().filter_map(|&i| self.tools.get(i as usize)).map(|t| t.name.clone()).collect()
+    }
 }
 
 /// Built-ins that need a claude.ai subscription (`availability: ['claude-ai']`); a model of
@@ -158,7 +342,7 @@ enum Availability {
 fn is_available(availability: Availability, cx: &TurnContext) -> bool {
     match availability {
         Availability::Always => true,
-        Availability::FirstParty => cx.auth != Auth::ThirdParty,
+        Availability::FirstParty => cx.auth.first_party(),
         Availability::ClaudeAi => cx.auth == Auth::ClaudeAi,
     }
 }
@@ -179,10 +363,7 @@ struct Switches {
 
 impl Switches {
     fn of(cx: &TurnContext) -> Switches {
-        Switches {
-            no_bundled: cx.flag("disableBundledSkills") || cx.flag("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"),
-            no_doctor: cx.flag("DISABLE_DOCTOR_COMMAND"),
-        }
+        Switches { no_bundled: cx.no_bundled(), no_doctor: cx.flag("DISABLE_DOCTOR_COMMAND") }
     }
     /// `/doctor` stays when bundled skills are off, unless `DISABLE_DOCTOR_COMMAND`.
     fn enabled(&self, name: &str, kind: BuiltinKind) -> bool {
@@ -275,16 +456,19 @@ pub fn command_table(loaded: &Loaded, cx: &TurnContext) -> Vec<CommandView> {
     let mut table: Vec<CommandView> = Vec::with_capacity(commands.len() + BUILTINS.len());
     let view = |i: usize, c: &Command, dynamic: bool| CommandView {
         name: loaded.names[i].0.clone(),
+        display: loaded.displays[i].clone(),
         kind: "prompt",
         origin: c.origin,
         scope: c.scope,
         path: Some(loaded.names[i].1.clone()),
-        aliases: &[],
+        aliases: loaded.aliases[i].clone(),
         decl: Some(i),
         dynamic,
     };
+    // A plugin that only project settings enable is not loaded in an untrusted folder.
+    let loads = |i: usize| cx.trusted || !loaded.needs_trust[i];
     for (i, c) in commands.iter().enumerate() {
-        if c.dynamic.is_none() && c.paths.is_empty() {
+        if c.dynamic.is_none() && c.paths.is_empty() && loads(i) {
             table.push(view(i, c, false));
         }
     }
@@ -297,7 +481,7 @@ pub fn command_table(loaded: &Loaded, cx: &TurnContext) -> Vec<CommandView> {
     if !cx.touched_files.is_empty() {
         let active = (0..commands.len()).filter(|&i| {
             let c = &commands[i];
-            (c.dynamic.is_some() || !c.paths.is_empty()) && activated(c, &cx.touched_files)
+            (c.dynamic.is_some() || !c.paths.is_empty()) && loads(i) && activated(c, &cx.touched_files)
         });
         // A name already in the table stays with its static owner (SEMANTICS §2.6).
         let in_base = |name: &str| {
@@ -336,11 +520,12 @@ fn builtin_rows() -> &'static [(CommandView, BuiltinKind, Availability)] {
             .map(|b| {
                 let row = CommandView {
                     name: Arc::from(b.name),
+                    display: None,
                     kind: b.command_type,
                     origin: b.origin,
                     scope: Scope::Builtin,
                     path: None,
-                    aliases: b.aliases,
+                    aliases: b.aliases.iter().map(|a| Arc::from(*a)).collect(),
                     decl: None,
                     dynamic: false,
                 };
@@ -350,9 +535,14 @@ fn builtin_rows() -> &'static [(CommandView, BuiltinKind, Availability)] {
     })
 }
 
-/// The first entry answering to `name` (its name or an alias; SEMANTICS §2.8).
+/// The entry a typed name runs (Claude Code 2.1.332's lookup): an exact name anywhere in the
+/// table first; otherwise the first entry, in table order, whose display name is the name or
+/// whose aliases hold it.
 pub fn find<'t>(table: &'t [CommandView], name: &str) -> Option<&'t CommandView> {
-    table.iter().find(|c| &*c.name == name || c.aliases.contains(&name))
+    table
+        .iter()
+        .find(|c| &*c.name == name)
+        .or_else(|| table.iter().find(|c| c.display.as_deref() == Some(name) || c.aliases.iter().any(|a| &**a == name)))
 }
 
 /// `loadedFrom` as Claude Code sets it for a lock entry (SEMANTICS §1).
@@ -365,202 +555,67 @@ pub fn loaded_from(c: &Command) -> Option<&'static str> {
     }
 }
 
-/// The Skill-tool listing (SEMANTICS §2.7, §4.5).
-pub fn skill_listing(loaded: &Loaded, table: &[CommandView], cx: &TurnContext) -> String {
-    let commands = &loaded.lock.commands;
-    let entries: Vec<ListingEntry<'_>> = table
-        .iter()
-        .filter_map(|row| {
-            let (description, when_to_use, listed) = match row.decl {
-                Some(i) => {
-                    let c = &commands[i];
-                    let listed = listing::skill_tool_lists(&Listable {
-                        is_prompt: true,
-                        disable_model_invocation: c.disable_model_invocation,
-                        is_builtin_source: false,
-                        loaded_from: loaded_from(c),
-                        has_user_description: c.description.is_some(),
-                        has_when_to_use: c.when_to_use.is_some(),
-                    });
-                    (c.description.as_deref(), c.when_to_use.as_deref(), listed)
-                }
-                // A bundled skill: its registered text, unless the model may not invoke it.
-                None if row.origin == Origin::Bundled => match capc_compiler::builtins::bundled_skill(&row.name) {
-                    Some(b) => (b.description, b.when_to_use, b.model_invocable),
-                    None => (None, None, true),
-                },
-                None => (None, None, false),
-            };
-            listed.then_some(ListingEntry { name: &row.name, description, when_to_use, bundled: row.decl.is_none() })
-        })
-        .collect();
-    let budget_override = cx.flag_text("SLASH_COMMAND_TOOL_CHAR_BUDGET").and_then(|v| v.parse().ok());
-    listing::render(&entries, listing::budget(cx.context_window, budget_override))
-}
-
-/// Built-in tools of the default pool (SEMANTICS §7.1 order is irrelevant: the pool is sorted).
-/// Gated tools of FORMATS §7.2 (Cron*, Monitor, Workflow, …) are not in it; `TodoWrite`
-/// replaces the `Task*` tools when `CLAUDE_CODE_ENABLE_TASKS=0`.
-const BASE_TOOLS: &[&str] = &[
-    "Agent",
-    "AskUserQuestion",
-    "Bash",
-    "Edit",
-    "EnterPlanMode",
-    "ExitPlanMode",
-    "Glob",
-    "Grep",
-    "NotebookEdit",
-    "Read",
-    "Skill",
-    "TaskCreate",
-    "TaskGet",
-    "TaskList",
-    "TaskStop",
-    "TaskUpdate",
-    "WebFetch",
-    "WebSearch",
-    "Write",
-];
-
-/// Blanket (whole-tool) deny rules of the lock and the session, parsed.
-pub fn blanket_denies(loaded: &Loaded, cx: &TurnContext) -> Vec<PermissionRule> {
-    let mut out: Vec<PermissionRule> = loaded
-        .rules
-        .iter()
-        .filter(|r| r.behavior == Behavior::Deny && r.parsed.is_whole_tool())
-        .map(|r| r.parsed.clone())
-        .collect();
-    for text in &cx.session_rules.deny {
-        if let Ok(rule) = capc_grammar::parse_permission_rule(text) {
-            if rule.is_whole_tool() {
-                out.push(rule);
-            }
-        }
-    }
-    out
-}
-
-fn denied(denies: &[PermissionRule], tool: &str) -> bool {
-    let cx = MatchContext::default();
-    denies.iter().any(|rule| rule.matches(Behavior::Deny, &ToolCall::new(tool), &cx))
-}
-
-/// Whether ToolSearch is on (SEMANTICS §8.2): `ENABLE_TOOL_SEARCH` unset or truthy → on;
-/// `auto[:N]` → on when the deferred tools' descriptions exceed N% (default 10) of the
-/// context window at 2.5 characters per token; false → off.
-fn tool_search_on(cx: &TurnContext, deferred_chars: usize) -> bool {
-    if cx.flag("CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS") {
-        return false;
-    }
-    match cx.flag_text("ENABLE_TOOL_SEARCH").map(|v| v.to_ascii_lowercase()) {
-        None => true,
-        Some(v) if v.starts_with("auto") => {
-            let percent: f64 = v.strip_prefix("auto:").and_then(|n| n.parse().ok()).unwrap_or(10.0);
-            if percent <= 0.0 {
-                return true;
-            }
-            if percent >= 100.0 {
-                return false;
-            }
-            let window = cx.context_window.unwrap_or(200_000) as f64;
-            (deferred_chars as f64 / 2.5) > window * percent / 100.0
-        }
-        Some(_) => cx.flag("ENABLE_TOOL_SEARCH"),
-    }
-}
-
-/// Whether a whole-server rule (`mcp__srv`, `mcp__srv__*`) or a per-tool rule.
-fn whole_server(rule: &PermissionRule) -> bool {
-    matches!(&rule.tool.kind, capc_grammar::ToolKind::Mcp { tool, .. } if tool.as_deref().is_none_or(|t| t == "*"))
-}
-
-/// The ordered tool pool (SEMANTICS §7.2–7.4): built-ins sorted, then MCP tools sorted, a
-/// name once (built-ins win), blanket denies applied to both; MCP tools are deferred unless
-/// `alwaysLoad`, and ToolSearch joins when it is on and something is deferred or pending.
-///
-/// MCP tools cannot clash with built-ins here: every one carries its `mcp__<server>__`
-/// prefix (the SDK's no-prefix mode is not modelled). A whole-server deny is decided once
-/// per server; only rules on particular tools are matched tool by tool.
-pub fn tool_pool(cx: &TurnContext, denies: &[PermissionRule], mcp: &McpState) -> (Vec<ToolView>, bool) {
-    let tasks_off = cx.flags.contains_key("CLAUDE_CODE_ENABLE_TASKS") && !cx.flag("CLAUDE_CODE_ENABLE_TASKS");
-    let mut builtins: Vec<&str> =
-        BASE_TOOLS.iter().copied().filter(|t| !(tasks_off && t.starts_with("Task") && *t != "TaskStop")).collect();
-    if tasks_off {
-        builtins.push("TodoWrite");
-    }
-    let mcp_tools = mcp.tools();
-    let deny_cx = MatchContext::default();
-    let (server_rules, tool_rules): (Vec<&PermissionRule>, Vec<&PermissionRule>) = denies
-        .iter()
-        .filter(|r| matches!(r.tool.kind, capc_grammar::ToolKind::Mcp { .. } | capc_grammar::ToolKind::Glob))
-        .partition(|r| whole_server(r));
-    let server_denied: Vec<bool> = mcp
-        .servers()
-        .map(|s| {
-            let sample = format!("mcp__{}__tool", s.normalized);
-            server_rules.iter().any(|r| r.matches(Behavior::Deny, &ToolCall::new(&sample), &deny_cx))
-        })
-        .collect();
-    let kept = |t: &crate::mcp::McpTool| {
-        !server_denied.get(t.server_index).copied().unwrap_or(false)
-            && !tool_rules.iter().any(|r| r.matches(Behavior::Deny, &ToolCall::new(&t.name), &deny_cx))
+/// Whether a bundled skill or built-in prompt command exists in this context: its gate holds
+/// and bundled skills are not turned off (a built-in plugin's skill stays even then).
+pub fn bundled_exists(b: &BundledSkill, cx: &TurnContext) -> bool {
+    let gate = match b.gate {
+        Gate::Always => true,
+        Gate::Cron => !cx.flag("CLAUDE_CODE_DISABLE_CRON"),
+        Gate::Workflows => !cx.flag("CLAUDE_CODE_DISABLE_WORKFLOWS"),
+        Gate::ClaudeAi => cx.auth == Auth::ClaudeAi,
     };
-    let any_deferrable = mcp_tools.iter().any(|t| !t.always_load && kept(t));
-    let deferred_chars: usize = if any_deferrable {
-        mcp_tools.iter().filter(|t| !t.always_load).map(|t| t.description.len().min(2048)).sum()
+    gate && (b.source == BundledSource::BuiltinPlugin || !cx.no_bundled())
+}
+
+/// Recomputes everything a turn sees, with the permission rules assembled for it.
+pub fn compute(loaded: &Loaded, mcp: &McpState, cx: &TurnContext) -> TurnView {
+    let permissions = Permissions::assemble(loaded, cx, &[]);
+    compute_with(loaded, mcp, cx, &permissions)
+}
+
+/// [`compute`] with rules already assembled (a skill turn's grant among them).
+pub fn compute_with(loaded: &Loaded, mcp: &McpState, cx: &TurnContext, permissions: &Permissions) -> TurnView {
+    let commands = command_table(loaded, cx);
+    let pool = crate::pool::tool_pool(cx, permissions, mcp);
+    let has = |name: &str| pool.tools.iter().any(|t| &*t.name == name);
+    let skill_listing =
+        if has("Skill") && !cx.simple() { crate::listing::skill_listing(loaded, &commands, cx) } else { String::new() };
+    let agent_listing = if has("Agent") && !cx.simple() {
+        crate::agents::agent_listing(loaded, cx, permissions)
     } else {
-        0
+        String::new()
     };
-    let search =
-        tool_search_on(cx, deferred_chars) && (any_deferrable || mcp.any_pending()) && !denied(denies, "ToolSearch");
-    if search {
-        builtins.push("ToolSearch");
+    let tool_section = tool_section(&pool.tools, pool.tool_search, mcp);
+    TurnView {
+        commands,
+        skill_listing,
+        agent_listing,
+        tools: pool.tools,
+        tool_search: pool.tool_search,
+        announced: pool.announced,
+        placeholder: pool.placeholder,
+        tool_section,
+        notices: permissions.notices(),
     }
-    if mcp.any_resources() {
-        builtins.push("ListMcpResourcesTool");
-        builtins.push("ReadMcpResourceTool");
-    }
-    builtins.sort_unstable();
-    builtins.dedup();
-    let mut pool: Vec<ToolView> = Vec::with_capacity(builtins.len() + mcp_tools.len());
-    for name in builtins {
-        if !denied(denies, name) {
-            pool.push(ToolView { name: builtin_name(name), origin: "builtin", deferred: false });
-        }
-    }
-    for tool in mcp_tools.iter().filter(|t| kept(t)) {
-        pool.push(ToolView { name: tool.name.clone(), origin: "mcp", deferred: search && !tool.always_load });
-    }
-    (pool, search)
-}
-
-/// A built-in tool's name as a shared string, made once per name.
-fn builtin_name(name: &str) -> Arc<str> {
-    static NAMES: OnceLock<Vec<Arc<str>>> = OnceLock::new();
-    let names = NAMES.get_or_init(|| {
-        BASE_TOOLS
-            .iter()
-            .chain(&["TodoWrite", "ToolSearch", "ListMcpResourcesTool", "ReadMcpResourceTool"])
-            .map(|n| Arc::from(*n))
-            .collect()
-    });
-    names.iter().find(|n| &***n == name).cloned().unwrap_or_else(|| Arc::from(name))
 }
 
 /// The tool section of the system prompt, from this turn's pool and MCP state.
 pub fn tool_section(pool: &[ToolView], search: bool, mcp: &McpState) -> String {
-    let mut out = String::from("# Tools\n");
-    let loaded: Vec<&str> = pool.iter().filter(|t| !t.deferred).map(|t| &*t.name).collect();
-    out.push_str(&loaded.join(", "));
-    out.push('\n');
-    if search {
-        let deferred: Vec<&str> = pool.iter().filter(|t| t.deferred).map(|t| &*t.name).collect();
-        if !deferred.is_empty() {
-            out.push_str("\n# Deferred tools (load with ToolSearch)\n");
-            out.push_str(&deferred.join(", "));
-            out.push('\n');
+    let mut out = String::with_capacity(96 + pool.iter().map(|t| t.name.len() + 2).sum::<usize>());
+    out.push_str("# Tools\n");
+    let list = |out: &mut String, deferred: bool| {
+        for (i, t) in pool.iter().filter(|t| t.deferred == deferred).enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(&t.name);
         }
+        out.push('\n');
+    };
+    list(&mut out, false);
+    if search && pool.iter().any(|t| t.deferred) {
+        out.push_str("\n# Deferred tools (load with ToolSearch)\n");
+        list(&mut out, true);
     }
     let instructions = mcp.instructions();
     if !instructions.is_empty() {
@@ -572,20 +627,26 @@ pub fn tool_section(pool: &[ToolView], search: bool, mcp: &McpState) -> String {
     out
 }
 
-/// Recomputes everything a turn sees.
-pub fn compute(loaded: &Loaded, mcp: &McpState, cx: &TurnContext) -> TurnView {
-    let commands = command_table(loaded, cx);
-    let denies = blanket_denies(loaded, cx);
-    let (tools, tool_search) = tool_pool(cx, &denies, mcp);
-    let skill_listing =
-        if tools.iter().any(|t| &*t.name == "Skill") { skill_listing(loaded, &commands, cx) } else { String::new() };
-    let tool_section = tool_section(&tools, tool_search, mcp);
-    TurnView { commands, skill_listing, tools, tool_search, tool_section }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn context_defaults_and_old_auth_words() {
+        let cx: TurnContext = serde_json::from_str("{}").expect("empty context");
+        assert_eq!((cx.entry, cx.auth, cx.trusted), (Entry::Headless, Auth::ApiKey, false));
+        assert_eq!(cx.context_window() * cx.bytes_per_token() / 100, 30_000);
+        let old: TurnContext = serde_json::from_str(r#"{"auth": "console"}"#).expect("console");
+        assert_eq!(old.auth, Auth::ApiKey);
+        let third: TurnContext = serde_json::from_str(r#"{"auth": "third-party"}"#).expect("third-party");
+        assert_eq!(third.auth, Auth::ThirdParty);
+        let bad = serde_json::from_str::<TurnContext>(r#"{"permission_mode": "bogus"}"#).expect_err("bogus mode");
+        assert!(
+            bad.to_string()
+                .contains("Allowed choices are acceptEdits, auto, bypassPermissions, manual, dontAsk, plan."),
+            "{bad}"
+        );
+    }
 
     #[test]
     fn globs() {

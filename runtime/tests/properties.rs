@@ -65,12 +65,12 @@ proptest! {
             let update = Update { server: servers[server].to_string(), status: Some(if fail { Status::Failed } else { Status::Connected }), tools: Some(tools), ..Update::default() };
             s.apply_mcp(vec![update]).expect("update");
             let view = s.view(&cx);
-            // MCP tools come after every built-in, each block sorted.
+            // MCP tools come after every built-in, each block sorted as `localeCompare` sorts.
             let split = view.tools.iter().position(|t| t.origin == "mcp").unwrap_or(view.tools.len());
             prop_assert!(view.tools[split..].iter().all(|t| t.origin == "mcp"));
             let mcp: Vec<&str> = view.tools[split..].iter().map(|t| &*t.name).collect();
             let mut sorted = mcp.clone();
-            sorted.sort();
+            sorted.sort_by(|a, b| capc_runtime::collate::compare(a, b));
             prop_assert_eq!(&mcp, &sorted);
             // The block differs at most by ToolSearch, which joins when tools are deferred.
             let block = builtin_block(&s, &cx).replace("ToolSearch\n", "");
@@ -88,7 +88,7 @@ proptest! {
     ]), 1..16)) {
         let mut s = session();
         for input in inputs {
-            let (_, result) = s.turn(input, TurnContext::default());
+            let result = s.turn(input, TurnContext::default()).result;
             let skill_turn = result["kind"] == "prompt";
             if skill_turn {
                 let granted = s.grant.as_ref().map(|g| g.allowed_tools.clone()).unwrap_or_default();

@@ -1,7 +1,9 @@
 //! Golden transcripts of `capc session`: each `tests/transcripts/*.txt` names a tree
-//! (`# tree: PATH`, relative to the repository root), then alternates request lines (`→ `)
+//! (`# tree: PATH`, relative to the repository root; `# plugin-dir: DIR` lines, relative to the
+//! tree, load plugins as `--plugin-dir` does), then alternates request lines (`→ `)
 //! with the responses they must get (`← `). The lock is compiled from the tree first; the
-//! session runs from the lock alone. Absolute paths of the tree show as `<root>`.
+//! session runs from the lock alone. Absolute paths of the tree show as `<root>`, the home
+//! folder as `<home>`.
 //!
 //! The README's protocol example (between `<!-- transcript:start -->` and
 //! `<!-- transcript:end -->`) is replayed the same way.
@@ -16,11 +18,13 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("runtime/ sits in the repository").to_path_buf()
 }
 
-fn session_for(tree: &Path) -> Session {
-    let checked = capc_compiler::check(&capc_compiler::Options { root: tree.to_path_buf(), ..Default::default() })
-        .expect("the tree exists");
-    let lock = checked.lock();
-    Session::new(Loaded::new(lock, Roots { root: tree.to_path_buf(), ..Roots::default() }))
+/// A session from the tree's lock; `plugin_dirs` (relative to the tree) load as `--plugin-dir`.
+fn session_for(tree: &Path, plugin_dirs: &[PathBuf]) -> Session {
+    let options =
+        capc_compiler::Options { root: tree.to_path_buf(), plugin_dirs: plugin_dirs.to_vec(), ..Default::default() };
+    let lock = capc_compiler::check(&options).expect("the tree exists").lock();
+    let roots = Roots { root: tree.to_path_buf(), plugin_dirs: plugin_dirs.to_vec(), ..Roots::default() };
+    Session::new(Loaded::new(lock, roots))
 }
 
 /// Replays a transcript; returns it with every response recomputed.
@@ -30,8 +34,12 @@ fn replay(text: &str) -> String {
         .find_map(|l| l.strip_prefix("# tree: "))
         .map(|t| repo().join(t.trim()))
         .expect("a transcript names its tree with `# tree: PATH`");
-    let mut session = session_for(&tree);
+    let plugin_dirs: Vec<PathBuf> =
+        text.lines().filter_map(|l| l.strip_prefix("# plugin-dir: ")).map(|d| tree.join(d.trim())).collect();
+    let mut session = session_for(&tree, &plugin_dirs);
     let root = tree.to_string_lossy().into_owned();
+    // The home folder (`$HOME`: no `--user-dir` here) differs from machine to machine.
+    let home = session.loaded.home.to_string_lossy().into_owned();
     let mut out = String::new();
     for line in text.lines() {
         if line.starts_with("← ") {
@@ -40,7 +48,11 @@ fn replay(text: &str) -> String {
         out.push_str(line);
         out.push('\n');
         if let Some(request) = line.strip_prefix("→ ") {
-            let response = capc_runtime::protocol::handle(&mut session, request).to_string().replace(&root, "<root>");
+            let mut response =
+                capc_runtime::protocol::handle(&mut session, request).to_string().replace(&root, "<root>");
+            if home.len() > 1 {
+                response = response.replace(&home, "<home>");
+            }
             out.push_str("← ");
             out.push_str(&response);
             out.push('\n');

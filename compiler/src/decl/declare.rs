@@ -26,6 +26,14 @@ enum Shape {
     Words,
 }
 
+/// What Claude Code lists for a skill or command without `description`: the body's first
+/// non-empty line, with a leading `#` heading marker removed.
+fn first_body_line(body: &str) -> Option<String> {
+    let line = body.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let text = line.trim_start_matches('#').trim();
+    (!text.is_empty()).then(|| text.to_string())
+}
+
 /// Literals on their way into the lock, reported when they look like secrets.
 struct Keep<'s, 'p> {
     sink: &'s mut Sink<'p>,
@@ -65,6 +73,21 @@ impl Keep<'_, '_> {
             _ => "a declaration is committed with the repository; keep the secret in the environment",
         };
         Some(self.value(node, text, None, &format!("`{key}`"), shape, help))
+    }
+
+    /// A string field as written (a block scalar keeps its line breaks, which the agent listing
+    /// keeps too); `None` when blank.
+    fn raw_string(&mut self, fields: &Node, key: &str, shape: Shape) -> Option<String> {
+        let node = fields.get(key)?;
+        let text = node.as_str().filter(|s| !s.trim().is_empty())?;
+        Some(self.value(
+            node,
+            text,
+            None,
+            &format!("`{key}`"),
+            shape,
+            "write the secret out of the text; a declaration is committed and shown to the model",
+        ))
     }
 
     /// A list written as a YAML list or as a string: tool lists (`Shape::Rule`) split like
@@ -130,6 +153,14 @@ pub fn command(
     if paths.iter().all(|p| p == "**" || p.is_empty()) {
         paths.clear();
     }
+    let description = keep.string(f, "description", Shape::Words);
+    // Without a description Claude Code lists the body's first line (the display name and
+    // aliases are set by the caller, which knows where the file sits).
+    let fallback_description = match description {
+        None => first_body_line(text.get(body_start..).unwrap_or_default())
+            .map(|line| crate::secrets::redact_words(&line).unwrap_or(line)),
+        Some(_) => None,
+    };
     let command = Command {
         name,
         display_name: None,
@@ -141,7 +172,8 @@ pub fn command(
         path: path.to_string(),
         plugin: at.plugin.map(str::to_string),
         dynamic: at.dynamic.map(str::to_string),
-        description: keep.string(f, "description", Shape::Words),
+        description,
+        fallback_description,
         when_to_use: keep.string(f, "when_to_use", Shape::Words),
         argument_hint: keep.string(f, "argument-hint", Shape::Words),
         // Empty and all-digit argument names are dropped (v2.1.88 loader).
@@ -186,7 +218,7 @@ pub fn agent(sink: &mut Sink<'_>, name: String, fields: Option<&Node>, at: Place
         scope: at.scope,
         path: path.to_string(),
         plugin: at.plugin.map(str::to_string),
-        description: keep.string(f, "description", Shape::Words),
+        description: keep.raw_string(f, "description", Shape::Words),
         tools: keep.list(f, "tools", &[], Shape::Rule),
         disallowed_tools: keep.list(f, "disallowedTools", &[], Shape::Rule),
         model: keep.string(f, "model", Shape::Whole).filter(|m| m != "inherit"),

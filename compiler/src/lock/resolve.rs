@@ -69,6 +69,8 @@ pub struct Row {
     pub dynamic: Option<String>,
     /// A conditional skill, active once a file matching its `paths` is touched.
     pub conditional: bool,
+    /// For a plugin's entry: its plugin's place in the load order.
+    pub load: Option<usize>,
 }
 
 impl crate::names::Named for Row {
@@ -465,13 +467,13 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
     declared.sort_by(|(a, _, la), (c, _, lc)| table_key(a, *la).cmp(&table_key(c, *lc)));
     // `anthropic-skills` is Anthropic's namespace (2.1.332): a non-plugin entry that takes it
     // is dropped, a plugin's moves after the built-ins.
-    let mut reserved: Vec<(Command, Option<Span>)> = Vec::new();
+    let mut reserved: Vec<(Command, Option<Span>, Option<usize>)> = Vec::new();
     let mut kept = Vec::with_capacity(declared.len());
     for (c, span, load) in declared {
         let names = std::iter::once(c.name.as_str()).chain(c.display_name.as_deref());
         if names.clone().any(crate::names::is_reserved_namespace) {
             if c.origin == Origin::Plugin {
-                reserved.push((c, span));
+                reserved.push((c, span, load));
             } else {
                 report_at(&mut b.diagnostics, c.path.clone(), &rules::reserved_name::RULE, span, format!("`{}` is in the `anthropic-skills` namespace, which Claude Code keeps for Anthropic's own skills", names.clone().find(|n| crate::names::is_reserved_namespace(n)).unwrap_or_default()))
                     .help("Claude Code drops this skill; rename it (its folder, or its frontmatter `name`)");
@@ -485,7 +487,8 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
     let mut spans: Vec<Option<Span>> = Vec::new();
     let mut commands: Vec<Command> = Vec::new();
     let mut rows: Vec<Row> = Vec::new();
-    let row_of = |c: &Command, decl: usize| Row {
+    let row_of = |c: &Command, decl: usize, load: Option<usize>| Row {
+        load,
         name: c.name.clone(),
         kind: "prompt",
         origin: c.origin,
@@ -499,6 +502,7 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
         conditional: !c.paths.is_empty(),
     };
     let builtin_row = |t: &crate::builtins::TableEntry| Row {
+        load: None,
         name: t.name.to_string(),
         kind: t.command_type,
         origin: t.origin,
@@ -513,12 +517,12 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
     };
     let workflows = crate::builtins::table().iter().filter(|t| t.kind == crate::builtins::BuiltinKind::BundledWorkflow);
     let mut workflows_placed = false;
-    for (c, span, _) in fixed {
+    for (c, span, load) in fixed {
         if !workflows_placed && c.origin == Origin::Plugin {
             rows.extend(workflows.clone().map(builtin_row));
             workflows_placed = true;
         }
-        rows.push(row_of(&c, commands.len()));
+        rows.push(row_of(&c, commands.len(), load));
         commands.push(c);
         spans.push(span);
     }
@@ -533,8 +537,8 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
             })
             .map(builtin_row),
     );
-    for (c, span) in reserved {
-        rows.push(row_of(&c, commands.len()));
+    for (c, span, load) in reserved {
+        rows.push(row_of(&c, commands.len(), load));
         commands.push(c);
         spans.push(span);
     }
@@ -581,14 +585,14 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
     dynamic.sort_by(|(a, _, la), (c, _, lc)| dynamic_key(a, *la).cmp(&dynamic_key(c, *lc)));
     let taken: BTreeSet<&str> = rows.iter().map(|r| r.name.as_str()).collect();
     let mut added: Vec<Row> = Vec::new();
-    for (mut c, span, _) in dynamic {
+    for (mut c, span, load) in dynamic {
         if taken.contains(c.name.as_str()) {
             if let Some(folder) = c.dynamic.clone() {
                 // A nested skill whose name is taken answers to its folder-qualified name.
                 c.name = format!("{folder}:{}", c.name);
             }
         }
-        added.push(row_of(&c, commands.len()));
+        added.push(row_of(&c, commands.len(), load));
         commands.push(c);
         spans.push(span);
     }
@@ -629,7 +633,9 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
 /// The rule by which command row `w` hides row `l`.
 fn command_rule(w: &Row, l: &Row, commands: &[Command]) -> &'static str {
     let form = |r: &Row| r.decl.map(|i| commands[i].form.as_str());
-    if l.dynamic.is_some() && w.dynamic.is_some() {
+    if w.origin == Origin::Plugin && l.origin == Origin::Plugin && w.load.is_some() && w.load != l.load {
+        "load-order"
+    } else if l.dynamic.is_some() && w.dynamic.is_some() {
         "deeper-wins"
     } else if l.dynamic.is_some() || l.conditional {
         "static-before-dynamic"
@@ -672,12 +678,17 @@ fn shadow(rows: &mut [Row], commands: &mut [Command], spans: &[Option<Span>], w:
     let plugin_pair = rule == "plugin-commands-first";
     match (loser.decl, winner.path.as_deref()) {
         (Some(i), Some(winner_path)) => {
-            let (rule_def, severity) = if rule == "same-scope" {
+            let (rule_def, severity) = if rule == "same-scope" && loser.load == winner.load {
                 (&rules::duplicate_declaration::RULE, Severity::Error)
             } else {
                 (&rules::shadowed_declaration::RULE, Severity::Warning)
             };
-            let message = if plugin_pair {
+            let message = if rule == "load-order" {
+                format!(
+                    "{} is declared again by a second loaded plugin of the same name; the first loaded answers",
+                    what(&loser, commands)
+                )
+            } else if plugin_pair {
                 format!(
                     "the plugin has both `commands/` and `skills/` entries named `{}`; the command is used",
                     loser.name
@@ -829,7 +840,7 @@ fn resolve_agents(
         ));
     }
     for (agent, span) in &agents {
-        if agent.shadowed_by.is_none() && crate::builtins::BUILTIN_AGENTS.contains(&agent.name.as_str()) {
+        if agent.shadowed_by.is_none() && crate::builtins::builtin_agent(&agent.name).is_some() {
             report_at(
                 &mut b.diagnostics,
                 agent.path.clone(),

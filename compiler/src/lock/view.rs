@@ -16,7 +16,7 @@ fn ref_json(r: &Option<Ref>) -> Value {
     }
 }
 
-use crate::builtins::BUILTIN_AGENTS;
+use crate::builtins::{builtin_agent, BUILTIN_AGENTS};
 
 /// `capc ls --format json`, version 1.
 pub fn ls_json(r: &Resolution) -> String {
@@ -56,8 +56,8 @@ pub fn ls_json(r: &Resolution) -> String {
             json!({"name": a.name, "type": "agent", "origin": origin.as_str(), "scope": a.scope.as_str(), "path": a.path, "shadowed_by": ref_json(&a.shadowed_by), "denied_by": a.denied_by})
         })
         .collect();
-    for name in BUILTIN_AGENTS {
-        let by = r.lock.agents.iter().find(|a| a.name == *name && a.shadowed_by.is_none());
+    for name in BUILTIN_AGENTS.iter().map(|a| a.name) {
+        let by = r.lock.agents.iter().find(|a| a.name == name && a.shadowed_by.is_none());
         let shadowed = by.map(|a| json!({"name": a.name, "origin": "agent", "scope": a.scope.as_str(), "path": a.path, "rule": "agent-scope-order"}));
         agents.push(json!({"name": name, "type": "agent", "origin": "builtin", "scope": "builtin", "path": null, "shadowed_by": shadowed.unwrap_or(Value::Null)}));
     }
@@ -185,7 +185,8 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
     }
     out.push_str("\nAgents:\n");
     if r.lock.agents.is_empty() {
-        put(&mut out, format_args!("  (none declared; built-in: {})", BUILTIN_AGENTS.join(", ")));
+        let names: Vec<&str> = BUILTIN_AGENTS.iter().map(|a| a.name).collect();
+        put(&mut out, format_args!("  (none declared; built-in: {})", names.join(", ")));
     }
     for a in &r.lock.agents {
         put(&mut out, format_args!("  {:24}  {:8}  {}", a.name, a.scope.as_str(), a.path));
@@ -360,7 +361,7 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
         ));
     }
     let agents: Vec<_> = r.lock.agents.iter().filter(|a| a.name == bare).collect();
-    if !agents.is_empty() || BUILTIN_AGENTS.contains(&bare) {
+    if !agents.is_empty() || builtin_agent(bare).is_some() {
         put(&mut out, format_args!("agent `{bare}`:"));
         for (n, a) in agents.iter().enumerate() {
             let verdict = if n == 0 { "  ← used" } else { "" };
@@ -372,7 +373,7 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
                 put(&mut out, format_args!("     removed: deny rule `{rule}`"));
             }
         }
-        if BUILTIN_AGENTS.contains(&bare) {
+        if builtin_agent(bare).is_some() {
             let verdict = if agents.is_empty() { "  ← used" } else { "" };
             put(&mut out, format_args!("  {}. built-in agent of Claude Code{verdict}", agents.len() + 1));
             if !agents.is_empty() {

@@ -330,6 +330,10 @@ pub struct Command {
     pub dynamic: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Without `description`: the body's first non-empty line, leading `#` removed, which
+    /// Claude Code lists instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback_description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when_to_use: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -372,6 +376,7 @@ pub struct Agent {
     pub path: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<String>,
+    /// As written: a block scalar keeps its line breaks, which the agent listing keeps too.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -1,0 +1,347 @@
+//! A turn's permission rules, assembled and decided in one place (issue #12). Everything that
+//! asks "may this happen?" — the tool pool's whole-tool denies, the agent listing's
+//! `Agent(type)` denies, `!` injections, the Skill tool, MCP tool calls — asks a
+//! [`Permissions`] built for the turn:
+//!
+//! 1. the lock's rules that hold in this folder: in a folder whose trust dialog was not
+//!    accepted, Claude Code 2.1.332 drops the project's and the local settings'
+//!    `permissions.allow` entries (and says so on stderr); every other rule still applies;
+//! 2. `--disallowedTools` (deny) and `--allowedTools` (allow), as command-line rules;
+//! 3. the session's rules;
+//! 4. the current skill's `allowed-tools`, as always-allow rules for the turn.
+//!
+//! Matching is the grammar crate's [`capc_grammar::decide`] (deny → ask → allow, the first
+//! match decides); what no rule decides is settled by the permission mode here.
+
+use crate::loaded::{Loaded, Rule};
+use crate::turn::{PermissionMode, TurnContext};
+use capc_compiler::model::Scope;
+use capc_grammar::{
+    decide, parse_permission_rule, Behavior, DecisionBehavior, MatchContext, PermissionRule, RuleContent, SourcedRule,
+    ToolCall,
+};
+use std::sync::Arc;
+
+/// Where the rules a turn adds come from, as decisions name them.
+pub const DISALLOWED_TOOLS: &str = "--disallowedTools";
+pub const ALLOWED_TOOLS: &str = "--allowedTools";
+pub const SESSION: &str = "session";
+pub const SKILL_GRANT: &str = "the skill's allowed-tools";
+
+/// The rules of one turn.
+#[derive(Debug, Clone)]
+pub struct Permissions {
+    /// The lock's rules that hold (see the module docs), in lock order.
+    lock: Arc<[SourcedRule]>,
+    /// Command-line, session and grant rules, in that order.
+    extra: Vec<SourcedRule>,
+    /// The lock's whole-tool deny rules (they hold trusted or not).
+    lock_denies: Arc<[PermissionRule]>,
+    mode: PermissionMode,
+    /// Lines Claude Code prints on stderr about rules it ignores.
+    notices: Arc<[String]>,
+}
+
+/// `Skill(…)` rule contents, each with the file it is written in.
+pub type SkillRules = Vec<(String, String)>;
+
+/// What a decision says: `allow`, `ask` or `deny`, and the rule that decided with its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    pub behavior: &'static str,
+    pub rule: Option<String>,
+}
+
+impl Permissions {
+    /// The rules of a turn in context `cx`, with `grant` (a skill's `allowed-tools`).
+    pub fn assemble(loaded: &Loaded, cx: &TurnContext, grant: &[String]) -> Permissions {
+        let held = loaded.held_rules(cx.trusted);
+        let mut extra = Vec::new();
+        let mut add = |texts: &mut dyn Iterator<Item = &str>, behavior: Behavior, source: &str| {
+            for text in texts {
+                if let Ok(rule) = parse_permission_rule(text) {
+                    extra.push(SourcedRule { rule, behavior, source: source.to_string(), settings_dir: None });
+                }
+            }
+        };
+        let split = |list: &[String]| -> Vec<String> {
+            list.iter()
+                .flat_map(|l| {
+                    capc_compiler::decl::permissions::split_rule_list(l).into_iter().map(|(_, r)| r.to_string())
+                })
+                .collect()
+        };
+        add(&mut split(&cx.disallowed_tools).iter().map(String::as_str), Behavior::Deny, DISALLOWED_TOOLS);
+        add(&mut split(&cx.allowed_tools).iter().map(String::as_str), Behavior::Allow, ALLOWED_TOOLS);
+        let session = &cx.session_rules;
+        add(&mut session.deny.iter().map(String::as_str), Behavior::Deny, SESSION);
+        add(&mut session.ask.iter().map(String::as_str), Behavior::Ask, SESSION);
+        add(&mut session.allow.iter().map(String::as_str), Behavior::Allow, SESSION);
+        add(&mut grant.iter().map(String::as_str), Behavior::Allow, SKILL_GRANT);
+        Permissions {
+            lock: held.rules,
+            extra,
+            lock_denies: loaded.whole_denies.clone(),
+            mode: cx.permission_mode,
+            notices: held.notices,
+        }
+    }
+
+    /// Every rule, lock's first.
+    fn all(&self) -> impl Iterator<Item = &SourcedRule> {
+        self.lock.iter().chain(&self.extra)
+    }
+
+    /// The whole-tool deny rules (`Tool`, `Tool(*)`, `mcp__server`, `mcp__server__*`, `*`):
+    /// each removes what it matches from the pool.
+    pub fn whole_denies(&self) -> impl Iterator<Item = &PermissionRule> {
+        let extra =
+            self.extra.iter().filter(|r| r.behavior == Behavior::Deny && r.rule.is_whole_tool()).map(|r| &r.rule);
+        self.lock_denies.iter().chain(extra)
+    }
+
+    /// Whether a whole-tool deny removes the tool `name`.
+    pub fn removes(&self, name: &str) -> bool {
+        let cx = MatchContext::default();
+        self.whole_denies().any(|rule| rule.matches(Behavior::Deny, &ToolCall::new(name), &cx))
+    }
+
+    /// Whether an `Agent(type)` deny rule removes the agent `name` from the listing.
+    pub fn denies_agent(&self, name: &str) -> bool {
+        let cx = MatchContext::default();
+        let call = ToolCall::new("Agent").with_primary(name);
+        self.all().any(|r| {
+            r.behavior == Behavior::Deny
+                && matches!(r.rule.content, Some(RuleContent::AgentType(_)))
+                && r.rule.matches(Behavior::Deny, &call, &cx)
+        })
+    }
+
+    /// The decision for a call: deny → ask → allow by the rules; with no rule, the mode
+    /// decides (`bypassPermissions` allows, `dontAsk` denies, every other mode asks).
+    pub fn decide(&self, call: &ToolCall<'_>, cx: &MatchContext<'_>) -> Verdict {
+        let rules: Vec<SourcedRule> = self.all().cloned().collect();
+        // A Bash command is decided as Claude Code 2.1.332 decides one, the mode included
+        // (read-only commands need no rule; `bypassPermissions` and `dontAsk` settle the rest).
+        if let (Some(command), "Bash") = (call.primary, call.tool) {
+            let mode = capc_grammar::PermissionMode::parse(self.mode.as_str()).unwrap_or_default();
+            let bash = capc_grammar::BashContext { mode, ..capc_grammar::BashContext::new(cx.cwd, cx.home) };
+            let decision = capc_grammar::decide_bash(&rules, command, &bash);
+            let rule =
+                decision.rule.and_then(|i| rules.get(i)).map(|r| format!("{} ({})", rule_text(&r.rule), r.source));
+            return Verdict { behavior: decision.behavior.as_str(), rule };
+        }
+        let decision = decide(&rules, call, cx);
+        let rule = decision.rule.and_then(|i| rules.get(i)).map(|r| format!("{} ({})", rule_text(&r.rule), r.source));
+        let behavior = match decision.behavior {
+            DecisionBehavior::Deny => "deny",
+            DecisionBehavior::Allow => "allow",
+            DecisionBehavior::Ask if self.mode == PermissionMode::DontAsk => "deny",
+            DecisionBehavior::Ask => "ask",
+            DecisionBehavior::Passthrough => match self.mode {
+                PermissionMode::BypassPermissions => "allow",
+                PermissionMode::DontAsk => "deny",
+                _ => "ask",
+            },
+        };
+        Verdict { behavior, rule }
+    }
+
+    /// The contents of `Skill(…)` deny and allow rules, each with its file, for the Skill
+    /// tool's own decision.
+    pub fn skill_rules(&self) -> (SkillRules, SkillRules) {
+        let (mut deny, mut allow) = (Vec::new(), Vec::new());
+        for rule in self.all() {
+            if rule.rule.tool.canonical != "Skill" {
+                continue;
+            }
+            let Some(spec) = &rule.rule.specifier else { continue };
+            let entry = (spec.text.clone(), rule.source.clone());
+            match rule.behavior {
+                Behavior::Deny => deny.push(entry),
+                Behavior::Allow => allow.push(entry),
+                Behavior::Ask => {}
+            }
+        }
+        (deny, allow)
+    }
+
+    /// Every rule of the turn, in the order the decision reads them.
+    pub fn rules(&self) -> Vec<SourcedRule> {
+        self.all().cloned().collect()
+    }
+
+    /// What Claude Code prints on stderr about this turn's rules.
+    pub fn notices(&self) -> Vec<String> {
+        self.notices.to_vec()
+    }
+}
+
+/// The lock's rules that hold in a folder, and what Claude Code says about the others.
+#[derive(Debug, Clone)]
+pub struct Held {
+    pub rules: Arc<[SourcedRule]>,
+    pub notices: Arc<[String]>,
+}
+
+/// The rules that hold trusted (all of them) and untrusted (without the project's and the
+/// local settings' allow rules, which Claude Code 2.1.332 ignores there and names on stderr).
+pub(crate) fn held(rules: &[Rule], root: &str, home: &str) -> (Held, Held) {
+    let sourced = |r: &Rule| SourcedRule {
+        rule: r.parsed.clone(),
+        behavior: r.behavior,
+        source: r.source.clone(),
+        settings_dir: None,
+    };
+    let ignored_here = |r: &Rule| r.behavior == Behavior::Allow && matches!(r.scope, Scope::Project | Scope::Local);
+    let mut ignored: Vec<(String, usize)> = Vec::new();
+    for r in rules.iter().filter(|r| ignored_here(r)) {
+        match ignored.iter_mut().find(|(path, _)| *path == r.source) {
+            Some((_, n)) => *n += 1,
+            None => ignored.push((r.source.clone(), 1)),
+        }
+    }
+    // The project's settings file is named before the local one.
+    ignored.sort_by_key(|(path, _)| path.ends_with(".local.json"));
+    let notices: Vec<String> = crate::permissions::ignored_allow_notice(&ignored, root, home).into_iter().collect();
+    let trusted = Held { rules: rules.iter().map(sourced).collect(), notices: Arc::from([]) };
+    let untrusted =
+        Held { rules: rules.iter().filter(|r| !ignored_here(r)).map(sourced).collect(), notices: notices.into() };
+    (trusted, untrusted)
+}
+
+/// Whether a plugin component (by its file, as the lock names it) needs a trusted folder:
+/// Claude Code 2.1.332 does not load a plugin enabled through a marketplace that only the
+/// project's (or the local) settings declare, nor a project skills-folder plugin, in a folder
+/// whose trust was not accepted (the lock marks those plugins `requires_trust`).
+pub fn needs_trust(lock: &capc_compiler::model::Lock, path: &str) -> bool {
+    lock.plugins
+        .iter()
+        .filter(|p| p.loaded && p.requires_trust)
+        .any(|p| capc_compiler::lock::plugins::inside(path, &p.root))
+}
+
+/// What an untrusted folder keeps inert, when the lock has any of it: the project's and local
+/// allow rules, the repository's own MCP servers. (`!` injections are refused turn by turn.)
+pub fn untrusted_note(lock: &capc_compiler::model::Lock) -> Option<String> {
+    let allow = lock
+        .permissions
+        .iter()
+        .filter(|p| {
+            p.behavior == capc_compiler::model::Behavior::Allow && matches!(p.scope, Scope::Project | Scope::Local)
+        })
+        .count();
+    let servers = lock.mcp_servers.iter().filter(|s| matches!(s.scope, Scope::Project | Scope::Plugin)).count();
+    (allow + servers > 0).then(|| {
+        format!(
+            "the folder is not trusted: {allow} project allow rule(s) do not hold, {servers} of its MCP server(s) will not start, and no `!` injection runs (pass --trust, or accept the folder in Claude Code)"
+        )
+    })
+}
+
+/// A rule as written.
+pub fn rule_text(rule: &PermissionRule) -> String {
+    match &rule.specifier {
+        Some(spec) => format!("{}({})", rule.tool.written, spec.text),
+        None => rule.tool.written.clone(),
+    }
+}
+
+/// The stderr line of Claude Code 2.1.332 for allow rules an untrusted folder ignores:
+/// `ignored` holds each settings file with how many entries it had.
+pub fn ignored_allow_notice(ignored: &[(String, usize)], root: &str, home: &str) -> Option<String> {
+    let count: usize = ignored.iter().map(|(_, n)| n).sum();
+    if count == 0 {
+        return None;
+    }
+    let files: Vec<&str> = ignored.iter().map(|(path, _)| path.as_str()).collect();
+    let entries = if count == 1 { "entry" } else { "entries" };
+    Some(format!(
+        "Ignoring {count} permissions.allow {entries} from {}: this workspace has not been trusted. Run Claude Code interactively here once and accept the trust dialog, or set projects[\"{root}\"].hasTrustDialogAccepted: true in {home}/.claude.json.",
+        files.join(" and ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loaded::Roots;
+    use capc_compiler::model::{Behavior as B, Permission};
+
+    fn loaded(rules: &[(&str, B, Scope, &str)]) -> Loaded {
+        let mut lock = capc_compiler::lock::resolve::resolve(Vec::new()).lock;
+        lock.permissions = rules
+            .iter()
+            .map(|(rule, behavior, scope, path)| Permission {
+                rule: rule.to_string(),
+                behavior: *behavior,
+                scope: *scope,
+                path: path.to_string(),
+                ..Permission::default()
+            })
+            .collect();
+        Loaded::new(lock, Roots { root: "/p".into(), user_dir: Some("/h".into()), ..Roots::default() })
+    }
+
+    #[test]
+    fn an_untrusted_folder_drops_project_and_local_allow_rules_only() {
+        let l = loaded(&[
+            ("Bash(make *)", B::Allow, Scope::Project, ".claude/settings.json"),
+            ("Bash(npm run *)", B::Allow, Scope::Local, ".claude/settings.local.json"),
+            ("Read", B::Allow, Scope::User, "~/.claude/settings.json"),
+            ("WebFetch", B::Deny, Scope::Project, ".claude/settings.json"),
+        ]);
+        let cx = MatchContext { cwd: "/p", home: "/h", settings_dir: None };
+        let bash = |p: &Permissions, command| p.decide(&ToolCall::new("Bash").with_primary(command), &cx).behavior;
+        let untrusted = Permissions::assemble(&l, &TurnContext::default(), &[]);
+        assert_eq!(bash(&untrusted, "make test"), "ask");
+        assert_eq!(bash(&untrusted, "npm run build"), "ask");
+        assert_eq!(untrusted.decide(&ToolCall::new("Read"), &cx).behavior, "allow");
+        assert!(untrusted.removes("WebFetch"), "deny rules hold untrusted");
+        assert_eq!(
+            untrusted.notices(),
+            ["Ignoring 2 permissions.allow entries from .claude/settings.json and .claude/settings.local.json: this workspace has not been trusted. Run Claude Code interactively here once and accept the trust dialog, or set projects[\"/p\"].hasTrustDialogAccepted: true in /h/.claude.json."]
+        );
+        let trusted = Permissions::assemble(&l, &TurnContext { trusted: true, ..TurnContext::default() }, &[]);
+        assert_eq!(bash(&trusted, "make test"), "allow");
+        assert_eq!(bash(&trusted, "npm run build"), "allow");
+        assert!(trusted.notices().is_empty());
+    }
+
+    #[test]
+    fn command_line_session_and_grant_rules_join_and_the_mode_settles_the_rest() {
+        let l = loaded(&[]);
+        let cx = MatchContext { cwd: "/p", home: "/h", settings_dir: None };
+        let turn = TurnContext {
+            disallowed_tools: vec!["WebFetch Bash(rm:*)".into()],
+            allowed_tools: vec!["Bash(git status:*)".into()],
+            permission_mode: PermissionMode::DontAsk,
+            ..TurnContext::default()
+        };
+        let p = Permissions::assemble(&l, &turn, &["Bash(make:*)".to_string()]);
+        assert!(p.removes("WebFetch") && !p.removes("Bash"));
+        let bash = |command| p.decide(&ToolCall::new("Bash").with_primary(command), &cx);
+        assert_eq!(bash("rm -rf x").rule.as_deref(), Some("Bash(rm:*) (--disallowedTools)"));
+        assert_eq!(bash("git status").behavior, "allow");
+        assert_eq!(bash("make all").rule.as_deref(), Some("Bash(make:*) (the skill's allowed-tools)"));
+        assert_eq!(bash("curl x").behavior, "deny", "dontAsk denies what no rule allows");
+        let bypass = TurnContext { permission_mode: PermissionMode::BypassPermissions, ..TurnContext::default() };
+        let p = Permissions::assemble(&l, &bypass, &[]);
+        assert_eq!(p.decide(&ToolCall::new("Bash").with_primary("curl x"), &cx).behavior, "allow");
+    }
+
+    #[test]
+    fn the_untrusted_notice_of_claude_code() {
+        let one = [(".claude/settings.json".to_string(), 1)];
+        assert_eq!(
+            ignored_allow_notice(&one, "/t", "/h").as_deref(),
+            Some("Ignoring 1 permissions.allow entry from .claude/settings.json: this workspace has not been trusted. Run Claude Code interactively here once and accept the trust dialog, or set projects[\"/t\"].hasTrustDialogAccepted: true in /h/.claude.json.")
+        );
+        let two = [(".claude/settings.json".to_string(), 2), (".claude/settings.local.json".to_string(), 1)];
+        let notice = ignored_allow_notice(&two, "/t", "/h").unwrap_or_default();
+        assert!(notice.starts_with(
+            "Ignoring 3 permissions.allow entries from .claude/settings.json and .claude/settings.local.json:"
+        ));
+        assert_eq!(ignored_allow_notice(&[], "/t", "/h"), None);
+    }
+}

@@ -1,0 +1,429 @@
+//! The tool pool of a turn as Claude Code 2.1.332 sends it (`tests/oracle/scenarios/turn-*`):
+//! which built-in tools exist in this context, which tools are deferred behind ToolSearch and
+//! announced instead of sent, the order of the `tools` array, and where
+//! `DeferredToolPlaceholder` goes.
+//!
+//! * **Built-ins** depend on the entry point, the sign-in and switches (see [`BUILTIN_TOOLS`]);
+//!   `--tools` keeps only the tools it names; whole-tool deny rules (settings, `--disallowedTools`,
+//!   the session) remove tools. Glob and Grep exist only without Bash, Monitor only with it.
+//! * **Order**: built-ins sorted as `localeCompare` sorts (see `collate`), then MCP tools sorted
+//!   the same way; a name once (MCP tools with one name after normalization: the first wins).
+//! * **Deferred**: MCP tools (unless the server or the tool says `alwaysLoad`), the three MCP
+//!   resource tools, and the built-ins marked so. With tool search on they are left out of the
+//!   `tools` array and named in the announcement, in code-unit order.
+//! * **`ENABLE_TOOL_SEARCH`**: unset, truthy, `auto:0` or an unknown value → on; falsy,
+//!   `auto:100` → off; `auto`/`auto:N` → on only when the deferrable tools exceed N% (default
+//!   10) of the context window. Claude Code measures that with the token-counting API; capc has
+//!   no tokenizer and uses Claude Code's own fallback, characters against 2.5 per token, over
+//!   what it knows of the tools (names, and MCP descriptions). Below the threshold every tool is
+//!   sent and, as in 2.1.332, the announcement is still made. `CLAUDE_CODE_SIMPLE` and
+//!   `CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS` turn tool search off.
+//! * **`DeferredToolPlaceholder`**: whenever tool search is on (even when ToolSearch itself is
+//!   denied or not among `--tools`), it is inserted before the last tool sent.
+
+use crate::mcp::McpState;
+use crate::permissions::Permissions;
+use crate::turn::{Auth, Entry, ToolView, TurnContext};
+use capc_grammar::{Behavior, MatchContext, PermissionRule, ToolCall};
+use std::sync::{Arc, OnceLock};
+
+/// The name of the stub tool that keeps deferred loading on.
+pub const PLACEHOLDER: &str = "DeferredToolPlaceholder";
+
+/// When a session has a built-in tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum When {
+    Always,
+    /// Only without Bash (Glob, Grep).
+    NoBash,
+    /// Only with Bash (Monitor).
+    WithBash,
+    /// Not with `CLAUDE_CODE_DISABLE_CRON`.
+    Cron,
+    /// Not with `CLAUDE_CODE_DISABLE_WORKFLOWS`; the main thread only.
+    Workflows,
+    /// Not with `CLAUDE_CODE_DISABLE_WEB_FETCH`.
+    WebFetch,
+    /// Not on Bedrock.
+    WebSearch,
+    /// The main thread only (not in a subagent's pool).
+    MainThread,
+    /// With a claude.ai sign-in.
+    ClaudeAi,
+    /// `CLAUDE_CODE_ENABLE_TODO_TOOLS`.
+    TodoTools,
+    /// `CLAUDE_CODE_USE_POWERSHELL_TOOL`.
+    PowerShell,
+    /// The interactive entry point.
+    Interactive,
+}
+
+/// A built-in tool of Claude Code 2.1.332: its name, whether it is deferred, and when it exists.
+struct BuiltinTool {
+    name: &'static str,
+    deferred: bool,
+    when: When,
+}
+
+const fn tool(name: &'static str, deferred: bool, when: When) -> BuiltinTool {
+    BuiltinTool { name, deferred, when }
+}
+
+/// Every built-in tool capc has seen Claude Code 2.1.332 send, with its condition. ToolSearch
+/// and the MCP resource tools are added by [`tool_pool`].
+const BUILTIN_TOOLS: &[BuiltinTool] = &[
+    tool("Agent", false, When::Always),
+    tool("AskUserQuestion", false, When::Interactive),
+    tool("Bash", false, When::Always),
+    tool("CronCreate", true, When::Cron),
+    tool("CronDelete", true, When::Cron),
+    tool("CronList", true, When::Cron),
+    tool("Edit", false, When::Always),
+    tool("EnterPlanMode", true, When::Interactive),
+    tool("EnterWorktree", true, When::Always),
+    tool("ExitPlanMode", true, When::Interactive),
+    tool("ExitWorktree", true, When::Always),
+    tool("Glob", false, When::NoBash),
+    tool("Grep", false, When::NoBash),
+    tool("ListAgents", false, When::Always),
+    tool("Monitor", true, When::WithBash),
+    tool("NotebookEdit", true, When::Always),
+    tool("PowerShell", false, When::PowerShell),
+    tool("Read", false, When::Always),
+    tool("RemoteTrigger", true, When::ClaudeAi),
+    tool("ReportFindings", false, When::Always),
+    tool("ScheduleWakeup", false, When::MainThread),
+    tool("SendMessage", true, When::Always),
+    tool("Skill", false, When::Always),
+    tool("TaskCreate", true, When::TodoTools),
+    tool("TaskGet", true, When::TodoTools),
+    tool("TaskList", true, When::TodoTools),
+    tool("TaskStop", true, When::Always),
+    tool("TaskUpdate", true, When::TodoTools),
+    tool("WebFetch", true, When::WebFetch),
+    tool("WebSearch", true, When::WebSearch),
+    tool("Workflow", false, When::Workflows),
+    tool("Write", false, When::Always),
+];
+
+/// `CLAUDE_CODE_SIMPLE`'s whole pool.
+const SIMPLE_TOOLS: &[&str] = &["Bash", "Edit", "Read"];
+
+/// Shown once any connected server offers resources; deferred.
+const RESOURCE_TOOLS: &[&str] = &["ListMcpResourcesTool", "ReadMcpResourceDirTool", "ReadMcpResourceTool"];
+
+/// Tools a forked skill's subagent does not get.
+const MAIN_THREAD_ONLY: &[&str] = &["ScheduleWakeup", "Workflow"];
+
+/// How `ENABLE_TOOL_SEARCH` and the switches set tool search.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SearchMode {
+    /// Every tool sent, nothing announced.
+    Standard,
+    /// Deferred tools left out and announced; ToolSearch in the pool.
+    On,
+    /// On when the deferrable tools exceed this share (%) of the context window.
+    Auto(f64),
+}
+
+/// The tool-search mode of a context.
+pub fn search_mode(cx: &TurnContext) -> SearchMode {
+    if cx.simple() || cx.flag("CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS") {
+        return SearchMode::Standard;
+    }
+    let Some(value) = cx.flag_text("ENABLE_TOOL_SEARCH") else { return SearchMode::On };
+    let value = value.trim().to_ascii_lowercase();
+    if let Some(rest) = value.strip_prefix("auto") {
+        // `auto:N` with N not a number acts as `auto` (Claude Code logs it).
+        let percent = rest.strip_prefix(':').and_then(|n| n.trim().parse::<f64>().ok()).unwrap_or(10.0);
+        return if percent <= 0.0 {
+            SearchMode::On
+        } else if percent >= 100.0 {
+            SearchMode::Standard
+        } else {
+            SearchMode::Auto(percent)
+        };
+    }
+    match value.as_str() {
+        "0" | "false" | "no" | "off" => SearchMode::Standard,
+        _ => SearchMode::On,
+    }
+}
+
+/// What [`tool_pool`] computes.
+#[derive(Debug, Clone, Default)]
+pub struct Pool {
+    pub tools: Vec<ToolView>,
+    pub tool_search: bool,
+    /// The announcement, in its order, as positions in `tools`.
+    pub announced: Vec<u32>,
+    pub placeholder: bool,
+}
+
+fn exists(when: When, cx: &TurnContext, bash: bool) -> bool {
+    match when {
+        When::Always | When::MainThread => true,
+        When::NoBash => !bash,
+        When::WithBash => bash,
+        When::Cron => !cx.flag("CLAUDE_CODE_DISABLE_CRON"),
+        When::Workflows => !cx.flag("CLAUDE_CODE_DISABLE_WORKFLOWS"),
+        When::WebFetch => !cx.flag("CLAUDE_CODE_DISABLE_WEB_FETCH"),
+        When::WebSearch => cx.auth != Auth::Bedrock,
+        When::ClaudeAi => cx.auth == Auth::ClaudeAi,
+        When::TodoTools => cx.flag("CLAUDE_CODE_ENABLE_TODO_TOOLS"),
+        When::PowerShell => cx.flag("CLAUDE_CODE_USE_POWERSHELL_TOOL"),
+        When::Interactive => cx.entry == Entry::Interactive,
+    }
+}
+
+/// `--tools`: `None` keeps every tool, otherwise only the names listed (`default`: all).
+fn tools_flag(cx: &TurnContext) -> Option<Vec<String>> {
+    let list = cx.tools.as_ref()?;
+    let names: Vec<String> = list
+        .iter()
+        .flat_map(|l| l.split(|c: char| c == ',' || c.is_whitespace()).map(str::to_string))
+        .filter(|n| !n.is_empty())
+        .collect();
+    (!names.iter().any(|n| n == "default")).then_some(names)
+}
+
+/// A built-in tool's name as a shared string, made once per name.
+fn builtin_name(name: &str) -> Arc<str> {
+    static NAMES: OnceLock<Vec<Arc<str>>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        BUILTIN_TOOLS
+            .iter()
+            .map(|t| t.name)
+            .chain(RESOURCE_TOOLS.iter().copied())
+            .chain(["ToolSearch", PLACEHOLDER])
+            .map(Arc::from)
+            .collect()
+    });
+    names.iter().find(|n| &***n == name).cloned().unwrap_or_else(|| Arc::from(name))
+}
+
+/// Whether a whole-server rule (`mcp__srv`, `mcp__srv__*`) rather than one on a tool.
+fn whole_server(rule: &PermissionRule) -> bool {
+    matches!(&rule.tool.kind, capc_grammar::ToolKind::Mcp { tool, .. } if tool.as_deref().is_none_or(|t| t == "*"))
+}
+
+/// The turn's pool (see the module docs). A whole-server deny is decided once per server;
+/// only rules on particular tools are matched tool by tool.
+pub fn tool_pool(cx: &TurnContext, permissions: &Permissions, mcp: &McpState) -> Pool {
+    let only = tools_flag(cx);
+    let listed = |name: &str| only.as_ref().is_none_or(|names| names.iter().any(|n| n == name));
+    let kept = |name: &str| listed(name) && !permissions.removes(name);
+    let simple = cx.simple();
+    // (name, deferred) of the built-ins this turn has.
+    let mut builtins: Vec<(&'static str, bool)> = if simple {
+        SIMPLE_TOOLS.iter().filter(|n| kept(n)).map(|n| (*n, false)).collect()
+    } else {
+        let bash = kept("Bash");
+        BUILTIN_TOOLS
+            .iter()
+            .filter(|t| exists(t.when, cx, bash) && kept(t.name))
+            .map(|t| (t.name, t.deferred))
+            .collect()
+    };
+    if !simple && mcp.any_resources() {
+        builtins.extend(RESOURCE_TOOLS.iter().filter(|n| kept(n)).map(|n| (*n, true)));
+    }
+
+    // MCP tools this turn keeps, and whether each is deferrable.
+    let deny_cx = MatchContext::default();
+    let (server_rules, tool_rules): (Vec<&PermissionRule>, Vec<&PermissionRule>) = permissions
+        .whole_denies()
+        .filter(|r| matches!(r.tool.kind, capc_grammar::ToolKind::Mcp { .. } | capc_grammar::ToolKind::Glob))
+        .partition(|r| whole_server(r));
+    let server_denied: Vec<bool> = mcp
+        .servers()
+        .map(|s| {
+            let sample = format!("mcp__{}__tool", s.normalized);
+            (s.needs_trust && !cx.trusted)
+                || server_rules.iter().any(|r| r.matches(Behavior::Deny, &ToolCall::new(&sample), &deny_cx))
+        })
+        .collect();
+    let mcp_tools = mcp.tools();
+    let keep_mcp: Vec<bool> = if simple {
+        vec![false; mcp_tools.len()]
+    } else {
+        mcp_tools
+            .iter()
+            .map(|t| {
+                !server_denied.get(t.server_index).copied().unwrap_or(false)
+                    && !tool_rules.iter().any(|r| r.matches(Behavior::Deny, &ToolCall::new(&t.name), &deny_cx))
+            })
+            .collect()
+    };
+
+    let mode = search_mode(cx);
+    let deferrable = |(i, t): (usize, &crate::mcp::McpTool)| keep_mcp[i] && !t.always_load;
+    let search_allowed = kept("ToolSearch");
+    let on = match mode {
+        SearchMode::Standard => false,
+        SearchMode::On => true,
+        SearchMode::Auto(percent) => {
+            // Claude Code's character fallback: the deferrable tools' text against 2.5 per token.
+            let chars: usize = builtins.iter().filter(|(_, d)| *d).map(|(n, _)| n.len()).sum::<usize>()
+                + mcp_tools
+                    .iter()
+                    .enumerate()
+                    .filter(|&p| deferrable(p))
+                    .map(|(_, t)| t.name.len() + t.description.len())
+                    .sum::<usize>();
+            let threshold = (cx.context_window() as f64 * percent / 100.0).floor();
+            chars as f64 > threshold * 2.5
+        }
+    };
+    let any_deferrable =
+        builtins.iter().any(|(_, d)| *d) || mcp_tools.iter().enumerate().any(deferrable) || mcp.any_pending();
+    let tool_search = on && search_allowed && any_deferrable;
+    if tool_search {
+        builtins.push(("ToolSearch", false));
+    }
+    builtins.sort_by(|a, b| crate::collate::compare(a.0, b.0));
+
+    let defer = tool_search;
+    let mut tools: Vec<ToolView> = Vec::with_capacity(builtins.len() + mcp_tools.len());
+    for (name, deferred) in &builtins {
+        tools.push(ToolView { name: builtin_name(name), origin: "builtin", deferred: defer && *deferred });
+    }
+    // Where each MCP tool landed in the pool.
+    let mut at: Vec<u32> = vec![u32::MAX; mcp_tools.len()];
+    for (i, t) in mcp_tools.iter().enumerate() {
+        if keep_mcp[i] {
+            at[i] = tools.len() as u32;
+            tools.push(ToolView { name: t.name.clone(), origin: "mcp", deferred: defer && !t.always_load });
+        }
+    }
+
+    // The announcement, as positions in the pool (no name is copied): with tool search on, or
+    // in `auto` mode below its threshold (2.1.332 announces them there too although it sends
+    // them); never when ToolSearch is not allowed.
+    let announce = search_allowed && (tool_search || matches!(mode, SearchMode::Auto(_)));
+    let mut announced: Vec<u32> = Vec::new();
+    if announce {
+        let mut names: Vec<(&str, u32)> =
+            builtins.iter().enumerate().filter(|(_, (_, d))| *d).map(|(i, (n, _))| (*n, i as u32)).collect();
+        names.sort_unstable();
+        announced.extend(names.into_iter().map(|(_, i)| i));
+        // Built-in names start with a capital, `mcp__` with a small letter: in code-unit order
+        // every MCP tool comes after every built-in.
+        announced.extend(mcp.tools_by_code_unit().filter(|&i| deferrable((i, &mcp_tools[i]))).map(|i| at[i]));
+    }
+    Pool { tools, tool_search, announced, placeholder: on }
+}
+
+/// The `tools` array of a request: the pool without deferred tools, the placeholder (when the
+/// request has a deferred channel) before the last tool.
+pub fn sent(tools: &[ToolView], placeholder: bool) -> Vec<Arc<str>> {
+    let mut out: Vec<Arc<str>> = tools.iter().filter(|t| !t.deferred).map(|t| t.name.clone()).collect();
+    if placeholder && !out.is_empty() {
+        let at = out.len() - 1;
+        out.insert(at, builtin_name(PLACEHOLDER));
+    }
+    out
+}
+
+/// The pool of a skill's forked subagent: the main thread's, without the main-thread-only
+/// tools, and with the agent's `tools` and `disallowedTools` applied.
+pub fn for_subagent(tools: &[ToolView], allowed: &[String], disallowed: &[String]) -> Vec<ToolView> {
+    let base = |name: &str| name.split('(').next().unwrap_or(name).trim().to_string();
+    let allowed: Vec<String> = allowed.iter().map(|t| base(t)).filter(|t| t != "*").collect();
+    let disallowed: Vec<String> = disallowed.iter().map(|t| base(t)).collect();
+    tools
+        .iter()
+        .filter(|t| !MAIN_THREAD_ONLY.contains(&&*t.name))
+        .filter(|t| allowed.is_empty() || allowed.iter().any(|a| *a == *t.name))
+        .filter(|t| !disallowed.iter().any(|d| *d == *t.name))
+        .cloned()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mode(value: &str) -> SearchMode {
+        let mut cx = TurnContext::default();
+        cx.flags.insert("ENABLE_TOOL_SEARCH".into(), serde_json::json!(value));
+        search_mode(&cx)
+    }
+
+    #[test]
+    fn enable_tool_search_values() {
+        assert_eq!(search_mode(&TurnContext::default()), SearchMode::On);
+        for on in ["true", "1", "auto:0", "standard", "yes"] {
+            assert_eq!(mode(on), SearchMode::On, "{on}");
+        }
+        for off in ["false", "0", "auto:100", "OFF"] {
+            assert_eq!(mode(off), SearchMode::Standard, "{off}");
+        }
+        assert_eq!(mode("auto"), SearchMode::Auto(10.0));
+        assert_eq!(mode("auto:5"), SearchMode::Auto(5.0));
+        assert_eq!(mode("auto:x"), SearchMode::Auto(10.0));
+    }
+
+    fn names(cx: &TurnContext) -> (Vec<String>, Vec<String>) {
+        let lock = capc_compiler::lock::resolve::resolve(Vec::new()).lock;
+        let loaded = crate::loaded::Loaded::new(lock, crate::loaded::Roots::default());
+        let permissions = Permissions::assemble(&loaded, cx, &[]);
+        let pool = tool_pool(cx, &permissions, &McpState::default());
+        let strings = |v: Vec<Arc<str>>| v.iter().map(|n| n.to_string()).collect();
+        let announced = pool.announced.iter().map(|&i| pool.tools[i as usize].name.clone()).collect();
+        (strings(sent(&pool.tools, pool.placeholder)), strings(announced))
+    }
+
+    #[test]
+    fn the_pool_of_a_headless_run_with_an_api_key() {
+        let (tools, deferred) = names(&TurnContext::default());
+        assert_eq!(
+            tools,
+            [
+                "Agent",
+                "Bash",
+                "Edit",
+                "ListAgents",
+                "Read",
+                "ReportFindings",
+                "ScheduleWakeup",
+                "Skill",
+                "ToolSearch",
+                "Workflow",
+                PLACEHOLDER,
+                "Write"
+            ]
+        );
+        assert_eq!(
+            deferred,
+            [
+                "CronCreate",
+                "CronDelete",
+                "CronList",
+                "EnterWorktree",
+                "ExitWorktree",
+                "Monitor",
+                "NotebookEdit",
+                "SendMessage",
+                "TaskStop",
+                "WebFetch",
+                "WebSearch"
+            ]
+        );
+        // Without Bash: Glob and Grep, no Monitor; `--tools` keeps what it names.
+        let no_bash = TurnContext { disallowed_tools: vec!["Bash".into()], ..TurnContext::default() };
+        let (tools, deferred) = names(&no_bash);
+        assert!(tools.contains(&"Glob".to_string()) && !deferred.contains(&"Monitor".to_string()));
+        let only = TurnContext { tools: Some(vec!["Bash,Read,WebFetch".into()]), ..TurnContext::default() };
+        assert_eq!(names(&only), (vec!["Bash".into(), "Read".into(), PLACEHOLDER.into(), "WebFetch".into()], vec![]));
+    }
+
+    #[test]
+    fn placeholder_goes_before_the_last_tool_sent() {
+        let view = |name: &str, deferred: bool| ToolView { name: Arc::from(name), origin: "builtin", deferred };
+        let tools = [view("Bash", false), view("Cron", true), view("Write", false)];
+        let names: Vec<String> = sent(&tools, true).iter().map(|n| n.to_string()).collect();
+        assert_eq!(names, ["Bash", PLACEHOLDER, "Write"]);
+        assert!(sent(&[], true).is_empty());
+    }
+}
