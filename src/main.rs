@@ -9,8 +9,13 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `capc --version`: capc's version and the Claude Code version its rules follow.
+static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("{} (follows Claude Code {})", env!("CARGO_PKG_VERSION"), capc_compiler::model::CLAUDE_CODE_VERSION)
+});
+
 #[derive(Parser)]
-#[command(name = "capc", version, about = "The capability compiler for Claude Code", long_about = None)]
+#[command(name = "capc", version = VERSION.as_str(), about = "The capability compiler for Claude Code", long_about = None)]
 #[command(
     after_help = "Run `capc check` in a repository to lint its skills, commands, agents, plugins, marketplaces, MCP configs and settings."
 )]
@@ -30,9 +35,11 @@ enum Command {
         /// The folder to check
         #[arg(default_value = ".")]
         path: PathBuf,
-        /// Output format: `human` (annotated source) or `json` (stable, version 1)
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        format: Format,
+        /// Output format: `human` (annotated source), `json` (stable, version 1), `sarif` (SARIF
+        /// 2.1.0, for code scanning), `github` (GitHub Actions annotations) or `short` (one line
+        /// per finding: `path:line:col: severity[rule] message`)
+        #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+        format: CheckFormat,
         #[command(flatten)]
         scopes: Scopes,
         /// When to color human output
@@ -42,6 +49,8 @@ enum Command {
         /// Claude Code gives them; tab-separated) instead of diagnostics
         #[arg(long)]
         list_files: bool,
+        #[command(flatten)]
+        shown: Shown,
     },
     /// Resolve names and precedence and write PATH/capabilities.lock
     ///
@@ -155,6 +164,48 @@ enum Command {
     },
 }
 
+/// Which findings `capc check` shows, and what fails it.
+#[derive(Args, Clone)]
+struct Shown {
+    /// Show only findings at least this severe (the exit code still counts every finding)
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = Level::Info)]
+    severity: Level,
+    /// Warnings fail the check too (exit 1)
+    #[arg(long)]
+    strict: bool,
+    /// Print how many findings each rule made, most first, instead of the findings (`human`,
+    /// `short` or `json`)
+    #[arg(long)]
+    statistics: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Level {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Level {
+    fn admits(self, severity: capc_compiler::Severity) -> bool {
+        use capc_compiler::Severity as S;
+        match self {
+            Level::Error => severity == S::Error,
+            Level::Warning => severity != S::Info,
+            Level::Info => true,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CheckFormat {
+    Human,
+    Json,
+    Sarif,
+    Github,
+    Short,
+}
+
 /// Scopes outside PATH; nothing outside PATH is read unless one is given.
 #[derive(Args, Clone, Default)]
 struct Scopes {
@@ -212,8 +263,8 @@ enum Color {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { path, format, scopes, color, list_files } => {
-            check(scopes.options(path), format, color, list_files)
+        Command::Check { path, format, scopes, color, list_files, shown } => {
+            check(scopes.options(path), format, color, list_files, shown)
         }
         Command::Lock { path, check, include_local, scopes } => {
             lock(Options { skip_hashes: false, leave_out_local: !include_local, ..scopes.options(path) }, check)
@@ -455,8 +506,14 @@ fn graph(options: Options, format: GraphFormat, all: bool) -> ExitCode {
     exit(write_stdout(&text), 0)
 }
 
-fn check(options: Options, format: Format, color: Color, list_files: bool) -> ExitCode {
-    let checked = match run_check(&options) {
+fn check(options: Options, format: CheckFormat, color: Color, list_files: bool, shown: Shown) -> ExitCode {
+    if shown.statistics && matches!(format, CheckFormat::Sarif | CheckFormat::Github) {
+        eprintln!(
+            "error: --statistics prints counts as `human`, `short` or `json`, not as `--format sarif` or `github`"
+        );
+        return ExitCode::from(2);
+    }
+    let mut checked = match run_check(&options) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -475,14 +532,33 @@ fn check(options: Options, format: Format, color: Color, list_files: bool) -> Ex
             .collect();
         return if write_stdout(&listing).is_ok() { ExitCode::SUCCESS } else { ExitCode::from(2) };
     }
-    let output = match format {
-        Format::Json => report::to_json(&checked),
-        Format::Human => report::to_text(&checked, use_color(color, std::io::stdout().is_terminal()), terminal_width()),
+    // The exit code counts every finding, whatever --severity shows.
+    let failed = checked.has_errors() || (shown.strict && checked.count(capc_compiler::Severity::Warning) > 0);
+    let total = checked.diagnostics.len();
+    checked.diagnostics.retain(|d| shown.severity.admits(d.severity));
+    let hidden = total - checked.diagnostics.len();
+    let mut output = match (format, shown.statistics) {
+        (CheckFormat::Json, true) => report::to_statistics_json(&checked),
+        (_, true) => report::to_statistics(&checked),
+        (CheckFormat::Json, false) => report::to_json(&checked),
+        (CheckFormat::Sarif, false) => report::to_sarif(&checked),
+        (CheckFormat::Github, false) => report::to_github(&checked),
+        (CheckFormat::Short, false) => report::to_short(&checked),
+        (CheckFormat::Human, false) => {
+            report::to_text(&checked, use_color(color, std::io::stdout().is_terminal()), terminal_width())
+        }
     };
+    if hidden > 0 && matches!(format, CheckFormat::Human | CheckFormat::Short | CheckFormat::Github) {
+        output.push_str(&format!(
+            "{hidden} finding{} below --severity {} not shown\n",
+            if hidden == 1 { "" } else { "s" },
+            shown.severity.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
+        ));
+    }
     if write_stdout(&output).is_err() {
         return ExitCode::from(2);
     }
-    if checked.has_errors() {
+    if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
