@@ -4,7 +4,7 @@
 
 use capc_compiler::lock::{view, write};
 use capc_compiler::{printable, report, rules, Checked, Options};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -162,6 +162,16 @@ enum Command {
         /// A rule id such as `invalid-json`
         id: Option<String>,
     },
+    /// Print a shell completion script (`capc completions bash > ~/.local/share/bash-completion/completions/capc`)
+    Completions {
+        /// The shell to complete in
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page in roff (`capc man | man -l -`; `capc man check` for a subcommand's page)
+    Man {
+        /// A subcommand whose page to print (`capc-check(1)`), instead of `capc(1)`
+        command: Option<String>,
+    },
 }
 
 /// Which findings `capc check` shows, and what fails it.
@@ -277,7 +287,40 @@ fn main() -> ExitCode {
             session(lock, verify, no_shell, repl, connect, scopes)
         }
         Command::Rules { id } => rules_command(id.as_deref()),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "capc", &mut out);
+            exit(write_stdout(&String::from_utf8_lossy(&out)), 0)
+        }
+        Command::Man { command } => man(command.as_deref()),
     }
+}
+
+/// `capc man [COMMAND]`: the page of capc, or of one subcommand (named `capc-COMMAND`).
+fn man(command: Option<&str>) -> ExitCode {
+    let mut cli = Cli::command();
+    cli.build();
+    let page = match command {
+        None => cli,
+        Some(name) => match cli.find_subcommand(name) {
+            Some(sub) => {
+                let sub = sub.clone();
+                // clap names are `&'static str` (no `string` feature); one page, once per run.
+                let title: &'static str = Box::leak(format!("capc-{}", sub.get_name()).into_boxed_str());
+                sub.name(title).bin_name(title).version(VERSION.as_str())
+            }
+            None => {
+                let names = cli.get_subcommands().map(|c| c.get_name()).collect::<Vec<_>>().join(", ");
+                eprintln!("error: no subcommand `{name}`; pages: {names}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let mut out = Vec::new();
+    if clap_mangen::Man::new(page).render(&mut out).is_err() {
+        return ExitCode::from(2);
+    }
+    exit(write_stdout(&String::from_utf8_lossy(&out)), 0)
 }
 
 /// Runs a check, or says why it could not run.

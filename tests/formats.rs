@@ -283,6 +283,31 @@ fn version_names_the_claude_code_it_follows() {
     );
 }
 
+#[test]
+fn completions_and_man_pages_come_from_the_cli() {
+    for (shell, marker) in [("bash", "complete -F _capc"), ("zsh", "#compdef capc"), ("fish", "complete -c capc")] {
+        let out = capc(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = stdout(&out);
+        assert!(script.contains(marker), "{shell}: {script}");
+        for word in ["check", "lock", "session", "format", "sarif", "statistics"] {
+            assert!(script.contains(word), "{shell} completes `{word}`");
+        }
+    }
+    let page = stdout(&capc(&["man"]));
+    assert!(page.contains(".TH capc 1"), "{page}");
+    assert!(page.contains("follows Claude Code"), "{page}");
+    for sub in ["check", "lock", "session", "completions", "man"] {
+        assert!(page.contains(&format!("capc\\-{sub}(1)")) || page.contains(sub), "`{sub}` listed: {page}");
+    }
+    let check = capc(&["man", "check"]);
+    assert_eq!(check.status.code(), Some(0));
+    let check = stdout(&check);
+    assert!(check.contains(".TH capc-check 1"), "{check}");
+    assert!(check.contains("\\-\\-format") && check.contains("sarif") && check.contains("\\-\\-strict"), "{check}");
+    assert_eq!(capc(&["man", "nope"]).status.code(), Some(2));
+}
+
 /// `docs/rules.md` is generated from the rules; the SARIF `helpUri`s point at its headings.
 #[test]
 fn rules_doc_is_fresh() {
