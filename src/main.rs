@@ -3,7 +3,7 @@
 //! 0 clean (warnings allowed), 1 errors found, 2 capc itself could not run.
 
 use capc_compiler::lock::{view, write};
-use capc_compiler::{printable, report, rules, Checked, Options};
+use capc_compiler::{fix, printable, report, rules, Checked, Options};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -51,6 +51,16 @@ enum Command {
         list_files: bool,
         #[command(flatten)]
         shown: Shown,
+        /// Apply the fixes that are mechanical and certain (a missing `mcpServers` wrapper, hook
+        /// events moved under `hooks`, quoted `${CLAUDE_PLUGIN_ROOT}` paths, a component path's
+        /// `./`, a misspelt field with one candidate), editing only those bytes; then report what
+        /// is left
+        #[arg(long)]
+        fix: bool,
+        /// With --fix: print the changes as a unified diff and change nothing (exit 1 when there
+        /// is something to fix)
+        #[arg(long, requires = "fix")]
+        diff: bool,
     },
     /// Resolve names and precedence and write PATH/capabilities.lock
     ///
@@ -273,8 +283,16 @@ enum Color {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { path, format, scopes, color, list_files, shown } => {
-            check(scopes.options(path), format, color, list_files, shown)
+        Command::Check { path, format, scopes, color, list_files, shown, fix, diff } => {
+            let options = scopes.options(path);
+            match (fix, diff) {
+                (true, true) => fix_diff(&options),
+                (true, false) => match fix_files(&options) {
+                    Ok(()) => check(options, format, color, list_files, shown),
+                    Err(code) => code,
+                },
+                _ => check(options, format, color, list_files, shown),
+            }
         }
         Command::Lock { path, check, include_local, scopes } => {
             lock(Options { skip_hashes: false, leave_out_local: !include_local, ..scopes.options(path) }, check)
@@ -606,6 +624,85 @@ fn check(options: Options, format: CheckFormat, color: Color, list_files: bool, 
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Rounds of fixes `--fix` applies at most (a fix that waited for an overlapping one goes in
+/// the next round, after a fresh check).
+const FIX_ROUNDS: usize = 10;
+
+/// `check --fix`: checks, writes the fixes, checks again until nothing is left to fix; says on
+/// stderr what it changed. The report that follows is of the fixed files.
+fn fix_files(options: &Options) -> Result<(), ExitCode> {
+    let mut fixed: std::collections::BTreeMap<String, Vec<&'static str>> = std::collections::BTreeMap::new();
+    let mut refused: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    for _ in 0..FIX_ROUNDS {
+        let checked = run_check(options)?;
+        let plans: Vec<_> = fix::plan(&checked).into_iter().filter(|p| !refused.contains(&p.path)).collect();
+        if plans.is_empty() {
+            break;
+        }
+        for plan in plans {
+            match fix::write(&options.root, &plan) {
+                Ok(()) => fixed.entry(plan.path).or_default().extend(plan.rules),
+                Err(e) => {
+                    eprintln!("error: not fixing {}: {e}", printable::escape(&plan.path));
+                    refused.insert(plan.path);
+                }
+            }
+        }
+    }
+    let count: usize = fixed.values().map(Vec::len).sum();
+    if count > 0 {
+        eprintln!(
+            "fixed {count} finding{} in {} file{}:",
+            if count == 1 { "" } else { "s" },
+            fixed.len(),
+            if fixed.len() == 1 { "" } else { "s" }
+        );
+        for (path, rules) in &fixed {
+            eprintln!("  {}: {}", printable::escape(path), rule_counts(rules));
+        }
+    }
+    Ok(())
+}
+
+/// `check --fix --diff`: the first round of fixes as a unified diff; nothing is written.
+fn fix_diff(options: &Options) -> ExitCode {
+    let checked = match run_check(options) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let plans = fix::plan(&checked);
+    let diff: String = plans.iter().map(fix::diff).collect();
+    // The diff shows the repository's text: no control character reaches the terminal raw.
+    if write_stdout(&printable::escape_lines(&diff)).is_err() {
+        return ExitCode::from(2);
+    }
+    let count: usize = plans.iter().map(|p| p.rules.len()).sum();
+    if count == 0 {
+        eprintln!("nothing to fix");
+        return ExitCode::SUCCESS;
+    }
+    eprintln!(
+        "would fix {count} finding{} in {} file{} (`capc check --fix` applies them)",
+        if count == 1 { "" } else { "s" },
+        plans.len(),
+        if plans.len() == 1 { "" } else { "s" }
+    );
+    ExitCode::from(1)
+}
+
+/// `unknown-field ×2, hooks-at-top-level`
+fn rule_counts(rules: &[&str]) -> String {
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for rule in rules {
+        *counts.entry(rule).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .map(|(rule, n)| if n == 1 { rule.to_string() } else { format!("{rule} ×{n}") })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn terminal_width() -> usize {

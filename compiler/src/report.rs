@@ -137,6 +137,15 @@ pub fn to_text(checked: &Checked, color: bool, width: usize) -> String {
     out
 }
 
+/// The text of `path` as output may show it: the spans of its literal secrets and every
+/// credential-shaped word masked, byte for byte (so offsets stay valid). For `check --fix --diff`.
+pub(crate) fn masked_text(checked: &Checked, path: &str, text: &str) -> String {
+    let mut spans: Vec<crate::span::Span> =
+        checked.diagnostics.iter().filter(|d| d.secret && d.path == path).filter_map(|d| d.span).collect();
+    spans.extend(crate::secrets::token_spans(text));
+    mask(text, &spans)
+}
+
 /// `text` with each span replaced by `*`, byte for byte: the inside of a quoted value (a
 /// JSON string, a quoted YAML scalar), or the whole span of a bare one.
 fn mask(text: &str, spans: &[crate::span::Span]) -> String {
