@@ -345,6 +345,8 @@ fn control_characters_never_reach_the_terminal_raw() {
         capc(root, &["explain", "evil", "."]),
         capc(root, &["graph", "."]),
         capc_in(root, &["session", "--repl", "--no-shell"], &format!(":commands\n/{skill}\n:why {skill}\n:quit\n")),
+        capc(root, &["check", "--format", "short", "."]),
+        capc(root, &["check", "--format", "github", "."]),
     ];
     for out in &runs {
         let text = format!("{}{}", stdout(out), stderr(out)).replace("\r\n", "\n");
@@ -362,6 +364,8 @@ fn control_characters_never_reach_the_terminal_raw() {
     assert!(stdout(&runs[2]).contains("/c\\u{9b}x\\u{202e}"), "{}", stdout(&runs[2]));
     assert!(stdout(&runs[4]).contains("permission rule `Bash(echo \\x1b[31m\\r)`: deny"), "{}", stdout(&runs[4]));
     assert!(stdout(&runs[7]).contains("Run \\x1b[31m this \\u{2028} now\\rhidden"), "{}", stdout(&runs[7]));
+    assert!(stdout(&runs[8]).contains("unknown field `x\\x1b[31m`"), "{}", stdout(&runs[8]));
+    assert!(stdout(&runs[9]).contains("file=.claude/skills/evil\\x1b[2J/SKILL.md,"), "{}", stdout(&runs[9]));
 }
 
 /// Two tokens of well-known shapes; every output is grepped for the marker they share.
@@ -472,6 +476,10 @@ fn a_planted_token_reaches_no_output() {
         ("check", &["check", "--color", "never", "."][..], ""),
         ("check --format json", &["check", "--format", "json", "."], ""),
         ("check --list-files", &["check", "--list-files", "."], ""),
+        ("check --format sarif", &["check", "--format", "sarif", "."], ""),
+        ("check --format github", &["check", "--format", "github", "."], ""),
+        ("check --format short", &["check", "--format", "short", "."], ""),
+        ("check --fix --diff", &["check", "--fix", "--diff", "."], ""),
         ("ls", &["ls", "--all", "."], ""),
         ("ls --format json", &["ls", "--format", "json", "."], ""),
         ("explain tok-stdio", &["explain", "tok-stdio", "."], ""),
