@@ -3,14 +3,19 @@
 //! 0 clean (warnings allowed), 1 errors found, 2 capc itself could not run.
 
 use capc_compiler::lock::{view, write};
-use capc_compiler::{printable, report, rules, Checked, Options};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use capc_compiler::{fix, printable, report, rules, Checked, Options};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `capc --version`: capc's version and the Claude Code version its rules follow.
+static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("{} (follows Claude Code {})", env!("CARGO_PKG_VERSION"), capc_compiler::model::CLAUDE_CODE_VERSION)
+});
+
 #[derive(Parser)]
-#[command(name = "capc", version, about = "The capability compiler for Claude Code", long_about = None)]
+#[command(name = "capc", version = VERSION.as_str(), about = "The capability compiler for Claude Code", long_about = None)]
 #[command(
     after_help = "Run `capc check` in a repository to lint its skills, commands, agents, plugins, marketplaces, MCP configs and settings."
 )]
@@ -30,9 +35,11 @@ enum Command {
         /// The folder to check
         #[arg(default_value = ".")]
         path: PathBuf,
-        /// Output format: `human` (annotated source) or `json` (stable, version 1)
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        format: Format,
+        /// Output format: `human` (annotated source), `json` (stable, version 1), `sarif` (SARIF
+        /// 2.1.0, for code scanning), `github` (GitHub Actions annotations) or `short` (one line
+        /// per finding: `path:line:col: severity[rule] message`)
+        #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+        format: CheckFormat,
         #[command(flatten)]
         scopes: Scopes,
         /// When to color human output
@@ -42,6 +49,18 @@ enum Command {
         /// Claude Code gives them; tab-separated) instead of diagnostics
         #[arg(long)]
         list_files: bool,
+        #[command(flatten)]
+        shown: Shown,
+        /// Apply the fixes that are mechanical and certain (a missing `mcpServers` wrapper, hook
+        /// events moved under `hooks`, quoted `${CLAUDE_PLUGIN_ROOT}` paths, a component path's
+        /// `./`, a misspelt field with one candidate), editing only those bytes; then report what
+        /// is left
+        #[arg(long)]
+        fix: bool,
+        /// With --fix: print the changes as a unified diff and change nothing (exit 1 when there
+        /// is something to fix)
+        #[arg(long, requires = "fix")]
+        diff: bool,
     },
     /// Resolve names and precedence and write PATH/capabilities.lock
     ///
@@ -161,6 +180,58 @@ enum Command {
         /// A rule id such as `invalid-json`
         id: Option<String>,
     },
+    /// Print a shell completion script (`capc completions bash > ~/.local/share/bash-completion/completions/capc`)
+    Completions {
+        /// The shell to complete in
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page in roff (`capc man | man -l -`; `capc man check` for a subcommand's page)
+    Man {
+        /// A subcommand whose page to print (`capc-check(1)`), instead of `capc(1)`
+        command: Option<String>,
+    },
+}
+
+/// Which findings `capc check` shows, and what fails it.
+#[derive(Args, Clone)]
+struct Shown {
+    /// Show only findings at least this severe (the exit code still counts every finding)
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = Level::Info)]
+    severity: Level,
+    /// Warnings fail the check too (exit 1)
+    #[arg(long)]
+    strict: bool,
+    /// Print how many findings each rule made, most first, instead of the findings (`human`,
+    /// `short` or `json`)
+    #[arg(long)]
+    statistics: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Level {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Level {
+    fn admits(self, severity: capc_compiler::Severity) -> bool {
+        use capc_compiler::Severity as S;
+        match self {
+            Level::Error => severity == S::Error,
+            Level::Warning => severity != S::Info,
+            Level::Info => true,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CheckFormat {
+    Human,
+    Json,
+    Sarif,
+    Github,
+    Short,
 }
 
 /// Scopes outside PATH; nothing outside PATH is read unless one is given.
@@ -220,8 +291,16 @@ enum Color {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { path, format, scopes, color, list_files } => {
-            check(scopes.options(path), format, color, list_files)
+        Command::Check { path, format, scopes, color, list_files, shown, fix, diff } => {
+            let options = scopes.options(path);
+            match (fix, diff) {
+                (true, true) => fix_diff(&options),
+                (true, false) => match fix_files(&options) {
+                    Ok(()) => check(options, format, color, list_files, shown),
+                    Err(code) => code,
+                },
+                _ => check(options, format, color, list_files, shown),
+            }
         }
         Command::Lock { path, check, include_local, scopes } => {
             lock(Options { skip_hashes: false, leave_out_local: !include_local, ..scopes.options(path) }, check)
@@ -234,7 +313,40 @@ fn main() -> ExitCode {
             session(lock, verify, no_shell, repl, connect, trust, scopes)
         }
         Command::Rules { id } => rules_command(id.as_deref()),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "capc", &mut out);
+            exit(write_stdout(&String::from_utf8_lossy(&out)), 0)
+        }
+        Command::Man { command } => man(command.as_deref()),
     }
+}
+
+/// `capc man [COMMAND]`: the page of capc, or of one subcommand (named `capc-COMMAND`).
+fn man(command: Option<&str>) -> ExitCode {
+    let mut cli = Cli::command();
+    cli.build();
+    let page = match command {
+        None => cli,
+        Some(name) => match cli.find_subcommand(name) {
+            Some(sub) => {
+                let sub = sub.clone();
+                // clap names are `&'static str` (no `string` feature); one page, once per run.
+                let title: &'static str = Box::leak(format!("capc-{}", sub.get_name()).into_boxed_str());
+                sub.name(title).bin_name(title).version(VERSION.as_str())
+            }
+            None => {
+                let names = cli.get_subcommands().map(|c| c.get_name()).collect::<Vec<_>>().join(", ");
+                eprintln!("error: no subcommand `{name}`; pages: {names}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let mut out = Vec::new();
+    if clap_mangen::Man::new(page).render(&mut out).is_err() {
+        return ExitCode::from(2);
+    }
+    exit(write_stdout(&String::from_utf8_lossy(&out)), 0)
 }
 
 /// Runs a check, or says why it could not run.
@@ -479,8 +591,14 @@ fn graph(options: Options, format: GraphFormat, all: bool) -> ExitCode {
     exit(write_stdout(&text), 0)
 }
 
-fn check(options: Options, format: Format, color: Color, list_files: bool) -> ExitCode {
-    let checked = match run_check(&options) {
+fn check(options: Options, format: CheckFormat, color: Color, list_files: bool, shown: Shown) -> ExitCode {
+    if shown.statistics && matches!(format, CheckFormat::Sarif | CheckFormat::Github) {
+        eprintln!(
+            "error: --statistics prints counts as `human`, `short` or `json`, not as `--format sarif` or `github`"
+        );
+        return ExitCode::from(2);
+    }
+    let mut checked = match run_check(&options) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -499,18 +617,116 @@ fn check(options: Options, format: Format, color: Color, list_files: bool) -> Ex
             .collect();
         return if write_stdout(&listing).is_ok() { ExitCode::SUCCESS } else { ExitCode::from(2) };
     }
-    let output = match format {
-        Format::Json => report::to_json(&checked),
-        Format::Human => report::to_text(&checked, use_color(color, std::io::stdout().is_terminal()), terminal_width()),
+    // The exit code counts every finding, whatever --severity shows.
+    let failed = checked.has_errors() || (shown.strict && checked.count(capc_compiler::Severity::Warning) > 0);
+    let total = checked.diagnostics.len();
+    checked.diagnostics.retain(|d| shown.severity.admits(d.severity));
+    let hidden = total - checked.diagnostics.len();
+    let mut output = match (format, shown.statistics) {
+        (CheckFormat::Json, true) => report::to_statistics_json(&checked),
+        (_, true) => report::to_statistics(&checked),
+        (CheckFormat::Json, false) => report::to_json(&checked),
+        (CheckFormat::Sarif, false) => report::to_sarif(&checked),
+        (CheckFormat::Github, false) => report::to_github(&checked),
+        (CheckFormat::Short, false) => report::to_short(&checked),
+        (CheckFormat::Human, false) => {
+            report::to_text(&checked, use_color(color, std::io::stdout().is_terminal()), terminal_width())
+        }
     };
+    if hidden > 0 && matches!(format, CheckFormat::Human | CheckFormat::Short | CheckFormat::Github) {
+        output.push_str(&format!(
+            "{hidden} finding{} below --severity {} not shown\n",
+            if hidden == 1 { "" } else { "s" },
+            shown.severity.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
+        ));
+    }
     if write_stdout(&output).is_err() {
         return ExitCode::from(2);
     }
-    if checked.has_errors() {
+    if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Rounds of fixes `--fix` applies at most (a fix that waited for an overlapping one goes in
+/// the next round, after a fresh check).
+const FIX_ROUNDS: usize = 10;
+
+/// `check --fix`: checks, writes the fixes, checks again until nothing is left to fix; says on
+/// stderr what it changed. The report that follows is of the fixed files.
+fn fix_files(options: &Options) -> Result<(), ExitCode> {
+    let mut fixed: std::collections::BTreeMap<String, Vec<&'static str>> = std::collections::BTreeMap::new();
+    let mut refused: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    for _ in 0..FIX_ROUNDS {
+        let checked = run_check(options)?;
+        let plans: Vec<_> = fix::plan(&checked).into_iter().filter(|p| !refused.contains(&p.path)).collect();
+        if plans.is_empty() {
+            break;
+        }
+        for plan in plans {
+            match fix::write(&options.root, &plan) {
+                Ok(()) => fixed.entry(plan.path).or_default().extend(plan.rules),
+                Err(e) => {
+                    eprintln!("error: not fixing {}: {e}", printable::escape(&plan.path));
+                    refused.insert(plan.path);
+                }
+            }
+        }
+    }
+    let count: usize = fixed.values().map(Vec::len).sum();
+    if count > 0 {
+        eprintln!(
+            "fixed {count} finding{} in {} file{}:",
+            if count == 1 { "" } else { "s" },
+            fixed.len(),
+            if fixed.len() == 1 { "" } else { "s" }
+        );
+        for (path, rules) in &fixed {
+            eprintln!("  {}: {}", printable::escape(path), rule_counts(rules));
+        }
+    }
+    Ok(())
+}
+
+/// `check --fix --diff`: the first round of fixes as a unified diff; nothing is written.
+fn fix_diff(options: &Options) -> ExitCode {
+    let checked = match run_check(options) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let plans = fix::plan(&checked);
+    let diff: String = plans.iter().map(fix::diff).collect();
+    // The diff shows the repository's text: no control character reaches the terminal raw.
+    if write_stdout(&printable::escape_lines(&diff)).is_err() {
+        return ExitCode::from(2);
+    }
+    let count: usize = plans.iter().map(|p| p.rules.len()).sum();
+    if count == 0 {
+        eprintln!("nothing to fix");
+        return ExitCode::SUCCESS;
+    }
+    eprintln!(
+        "would fix {count} finding{} in {} file{} (`capc check --fix` applies them)",
+        if count == 1 { "" } else { "s" },
+        plans.len(),
+        if plans.len() == 1 { "" } else { "s" }
+    );
+    ExitCode::from(1)
+}
+
+/// `unknown-field ×2, hooks-at-top-level`
+fn rule_counts(rules: &[&str]) -> String {
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for rule in rules {
+        *counts.entry(rule).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .map(|(rule, n)| if n == 1 { rule.to_string() } else { format!("{rule} ×{n}") })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn terminal_width() -> usize {

@@ -345,6 +345,8 @@ fn control_characters_never_reach_the_terminal_raw() {
         capc(root, &["explain", "evil", "."]),
         capc(root, &["graph", "."]),
         capc_in(root, &["session", "--repl", "--no-shell"], &format!(":commands\n/{skill}\n:why {skill}\n:quit\n")),
+        capc(root, &["check", "--format", "short", "."]),
+        capc(root, &["check", "--format", "github", "."]),
     ];
     for out in &runs {
         let text = format!("{}{}", stdout(out), stderr(out)).replace("\r\n", "\n");
@@ -362,6 +364,8 @@ fn control_characters_never_reach_the_terminal_raw() {
     assert!(stdout(&runs[2]).contains("/c\\u{9b}x\\u{202e}"), "{}", stdout(&runs[2]));
     assert!(stdout(&runs[4]).contains("permission rule `Bash(echo \\x1b[31m\\r)`: deny"), "{}", stdout(&runs[4]));
     assert!(stdout(&runs[7]).contains("Run \\x1b[31m this \\u{2028} now\\rhidden"), "{}", stdout(&runs[7]));
+    assert!(stdout(&runs[8]).contains("unknown field `x\\x1b[31m`"), "{}", stdout(&runs[8]));
+    assert!(stdout(&runs[9]).contains("file=.claude/skills/evil\\x1b[2J/SKILL.md,"), "{}", stdout(&runs[9]));
 }
 
 /// Two tokens of well-known shapes; every output is grepped for the marker they share.
@@ -472,6 +476,10 @@ fn a_planted_token_reaches_no_output() {
         ("check", &["check", "--color", "never", "."][..], ""),
         ("check --format json", &["check", "--format", "json", "."], ""),
         ("check --list-files", &["check", "--list-files", "."], ""),
+        ("check --format sarif", &["check", "--format", "sarif", "."], ""),
+        ("check --format github", &["check", "--format", "github", "."], ""),
+        ("check --format short", &["check", "--format", "short", "."], ""),
+        ("check --fix --diff", &["check", "--fix", "--diff", "."], ""),
         ("ls", &["ls", "--all", "."], ""),
         ("ls --format json", &["ls", "--format", "json", "."], ""),
         ("explain tok-stdio", &["explain", "tok-stdio", "."], ""),
@@ -562,4 +570,65 @@ fn a_planted_token_reaches_no_message_or_snippet() {
         let leaks: Vec<&str> = text.lines().filter(|l| l.contains(MARKER)).collect();
         assert!(leaks.is_empty(), "{args:?} shows the planted token:\n{}", leaks.join("\n"));
     }
+}
+
+/// A cloned repository asks for a server and a `!` injection that would each leave a file
+/// behind. Untrusted (the default), `capc session --connect` starts neither, says why, and
+/// drops the repository's allow rule; with `--trust` both run, so the first half can fail.
+#[test]
+fn an_untrusted_session_runs_nothing_the_repository_asks_for() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).expect("mkdir home");
+    let started = dir.path().join("server-started");
+    let injected = root.join("injection-ran");
+    let server = serde_json::json!({"mcpServers": {"planted": {
+        "command": "sh", "args": ["-c", format!("touch '{}'; sleep 30", started.display())]
+    }}});
+    write(&root, ".mcp.json", &server.to_string());
+    write(&root, ".claude/settings.json", r#"{"permissions": {"allow": ["Bash(touch:*)"]}}"#);
+    write(&root, ".claude/commands/plant.md", "---\ndescription: Plant\n---\n!`touch injection-ran`\n");
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    let home_arg = home.to_str().expect("utf-8");
+    let session = |extra: &[&str]| {
+        let mut args = vec!["session", "--json", "--connect", "--user-dir", home_arg];
+        args.extend_from_slice(extra);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+            .args(&args)
+            .current_dir(&root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("capc runs");
+        let mut stdin = child.stdin.take().expect("stdin");
+        writeln!(stdin, "{{\"id\":1,\"type\":\"turn\",\"input\":\"/plant\",\"include\":[]}}").expect("write");
+        // Long enough for `sh` to start (it does in milliseconds when allowed to).
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !started.exists() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        writeln!(stdin, "{{\"id\":2,\"type\":\"status\"}}").expect("write");
+        drop(stdin);
+        let out = child.wait_with_output().expect("capc exits");
+        let lines: Vec<serde_json::Value> =
+            stdout(&out).lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+        assert_eq!(lines.len(), 2, "{}", stdout(&out));
+        (lines, stderr(&out))
+    };
+
+    let (lines, notes) = session(&[]);
+    assert!(notes.contains("the folder is not trusted") && notes.contains("--trust"), "{notes}");
+    assert!(!started.exists(), "an untrusted folder's server started");
+    assert!(!injected.exists(), "an untrusted folder's `!` injection ran");
+    let planted = &lines[1]["result"]["mcp_servers"][0];
+    assert_eq!(planted["status"], "pending", "{planted}");
+    assert!(planted["error"].as_str().unwrap_or("").contains("not trusted"), "{planted}");
+    assert_eq!(lines[0]["result"]["kind"], "shell_error", "{}", lines[0]);
+
+    let (lines, notes) = session(&["--trust"]);
+    assert!(!notes.contains("not trusted"), "{notes}");
+    assert!(started.exists(), "a trusted folder's server starts: {}", lines[1]);
+    assert!(injected.exists(), "a trusted folder's allowed injection runs: {}", lines[0]);
 }

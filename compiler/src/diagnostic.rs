@@ -45,6 +45,46 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// The span covers a secret value: every report of this file shows it masked.
     pub secret: bool,
+    /// A mechanical fix whose result is certain (`capc check --fix`): edits of this file's
+    /// text, by byte span, that leave every other byte as it was.
+    pub fix: Option<Vec<Edit>>,
+}
+
+/// One change of a file's text, by byte span.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Edit {
+    /// Replace the bytes of `span` (empty: insert) with `text`.
+    Replace { span: Span, text: String },
+    /// Rename the key written at `span` from `from` to `to`, written as it was (bare, or in
+    /// the same quotes); when the bytes there are none of those, the fix is dropped.
+    RenameKey { span: Span, from: String, to: String },
+    /// Replace the bytes of `span` with `parts`: literal text and copies of other spans of the
+    /// same file (an entry moved elsewhere), so the edit can be replayed on a masked copy.
+    Compose { span: Span, parts: Vec<Part> },
+}
+
+/// A piece of [`Edit::Compose`]'s replacement.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Part {
+    Text(String),
+    /// The file's own bytes at this span, as they are.
+    Source(Span),
+}
+
+impl Edit {
+    pub fn insert(at: usize, text: impl Into<String>) -> Edit {
+        Edit::Replace { span: Span::new(at, at), text: text.into() }
+    }
+
+    pub fn replace(span: Span, text: impl Into<String>) -> Edit {
+        Edit::Replace { span, text: text.into() }
+    }
+
+    pub fn span(&self) -> Span {
+        match self {
+            Edit::Replace { span, .. } | Edit::RenameKey { span, .. } | Edit::Compose { span, .. } => *span,
+        }
+    }
 }
 
 /// Collects the diagnostics of one file; the rule's default severity applies unless the
@@ -99,6 +139,7 @@ pub fn report_at<'o>(
         message: message.into(),
         help: None,
         secret: false,
+        fix: None,
     });
     let last = out.len() - 1;
     &mut out[last]
@@ -112,6 +153,12 @@ impl Diagnostic {
 
     pub fn severity(&mut self, severity: Severity) -> &mut Diagnostic {
         self.severity = severity;
+        self
+    }
+
+    /// Attaches a fix (see [`Diagnostic::fix`]).
+    pub fn with_fix(&mut self, edits: Vec<Edit>) -> &mut Diagnostic {
+        self.fix = Some(edits);
         self
     }
 
@@ -170,6 +217,25 @@ pub fn did_you_mean<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str
         .map(|(_, c)| c)
 }
 
+/// [`did_you_mean`] when exactly one candidate is nearest: a suggestion certain enough to
+/// apply (`capc check --fix`).
+pub fn did_you_mean_unique<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str> + Clone) -> Option<&'c str> {
+    let best = did_you_mean(word, candidates.clone())?;
+    let rank = |c: &str| {
+        let (lower, c_lower) = (word.to_ascii_lowercase(), c.to_ascii_lowercase());
+        if normalize_separators(&lower) == normalize_separators(&c_lower) {
+            0
+        } else {
+            strsim::levenshtein(&lower, &c_lower)
+        }
+    };
+    let distance = rank(best);
+    let mut tied: Vec<&str> = candidates.into_iter().filter(|c| rank(c) == distance).collect();
+    tied.sort_unstable();
+    tied.dedup();
+    (tied.len() == 1).then_some(best)
+}
+
 fn normalize_separators(word: &str) -> String {
     word.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).collect()
 }
@@ -195,5 +261,13 @@ mod tests {
         assert_eq!(did_you_mean("descripton", ["description", "name"]), Some("description"));
         assert_eq!(did_you_mean("zzz", ["name"]), None);
         assert_eq!(did_you_mean("allowed_tools", ["allowed-tools"]), Some("allowed-tools"));
+    }
+
+    #[test]
+    fn unique_suggestions() {
+        assert_eq!(did_you_mean_unique("descripton", ["description", "name"]), Some("description"));
+        // `cola` is one edit from both: no certain answer.
+        assert_eq!(did_you_mean_unique("cola", ["cols", "colt"]), None);
+        assert_eq!(did_you_mean_unique("mcp_servers", ["mcpServers", "mcp-servers"]), None);
     }
 }

@@ -9,6 +9,7 @@
 //! - `decl`: a reader per format (Markdown declarations, manifests, MCP, hooks, settings).
 //! - `rules`: one file per rule with its docs; `RULES` is the sorted registry.
 //! - `diagnostic`: diagnostics as data; `report` renders them for people and tools.
+//! - `fix`: `check --fix`, the fixes findings carry applied by span.
 //! - `printable`: text from a repository escaped for a terminal.
 //!
 //! Nothing here panics on user input, and nothing returns `Err` for a user mistake: those
@@ -18,6 +19,7 @@ pub mod builtins;
 pub mod check;
 pub mod decl;
 pub mod diagnostic;
+pub mod fix;
 pub mod frontmatter;
 pub mod json;
 pub mod lock;

@@ -1,11 +1,20 @@
-//! Rendering: diagnostics for people (miette, with the source line underlined) and for
-//! tools (`--format json`, schema version 1). Both come out in the same sorted order.
+//! Rendering: diagnostics for people (miette, with the source line underlined, long lines
+//! cut around the span: `excerpt`) and for tools (`--format json`, schema version 1;
+//! `sarif`; the one-line `short` and `github` formats and `--statistics`: `lines`). All
+//! come out in the same sorted order.
+
+mod excerpt;
+mod lines;
+mod sarif;
+
+pub use lines::{to_github, to_short, to_statistics, to_statistics_json};
+pub use sarif::to_sarif;
 
 use crate::check::{Checked, Positions};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::printable::{self, escape};
 use crate::secrets::mask_words;
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -106,6 +115,7 @@ pub fn to_text(checked: &Checked, color: bool, width: usize) -> String {
         secrets.entry(d.path.as_str()).or_default().extend(d.span);
     }
     let mut masked: std::collections::BTreeMap<&str, String> = std::collections::BTreeMap::new();
+    let mut positions = Positions::new(checked);
     for d in &checked.diagnostics {
         let text = checked.source(&d.path).and_then(|f| f.text.as_ref());
         let text = match (d.span, text) {
@@ -116,7 +126,7 @@ pub fn to_text(checked: &Checked, color: bool, width: usize) -> String {
             })),
             _ => None,
         };
-        let rendered = render_one(&handler, d, text.map(|t| t.as_str()));
+        let rendered = render_one(&handler, d, text.map(|t| t.as_str()), positions.of(d), width);
         out.push_str(&rendered);
         if !rendered.ends_with('\n') {
             out.push('\n');
@@ -125,6 +135,15 @@ pub fn to_text(checked: &Checked, color: bool, width: usize) -> String {
     out.push_str(&summary_line(checked));
     out.push('\n');
     out
+}
+
+/// The text of `path` as output may show it: the spans of its literal secrets and every
+/// credential-shaped word masked, byte for byte (so offsets stay valid). For `check --fix --diff`.
+pub(crate) fn masked_text(checked: &Checked, path: &str, text: &str) -> String {
+    let mut spans: Vec<crate::span::Span> =
+        checked.diagnostics.iter().filter(|d| d.secret && d.path == path).filter_map(|d| d.span).collect();
+    spans.extend(crate::secrets::token_spans(text));
+    mask(text, &spans)
 }
 
 /// `text` with each span replaced by `*`, byte for byte: the inside of a quoted value (a
@@ -145,8 +164,16 @@ fn mask(text: &str, spans: &[crate::span::Span]) -> String {
     String::from_utf8(bytes).unwrap_or_default()
 }
 
-/// One diagnostic; `text` is its file's text with secrets masked, when it has a span.
-fn render_one(handler: &GraphicalReportHandler, d: &Diagnostic, text: Option<&str>) -> String {
+/// One diagnostic; `text` is its file's text with secrets masked, when it has a span, and
+/// `(start, end)` where the span starts and ends in the file (1-based line and character
+/// column).
+fn render_one(
+    handler: &GraphicalReportHandler,
+    d: &Diagnostic,
+    text: Option<&str>,
+    (position, end): ((usize, usize), (usize, usize)),
+    width: usize,
+) -> String {
     let severity = match d.severity {
         Severity::Error => miette::Severity::Error,
         Severity::Warning => miette::Severity::Warning,
@@ -164,9 +191,21 @@ fn render_one(handler: &GraphicalReportHandler, d: &Diagnostic, text: Option<&st
     match (d.span, text) {
         (Some(span), Some(text)) => {
             let (text, at) = printable::escape_lines_mapped(text);
-            let (start, end) = (at(span.start), at(span.end));
+            // Lines longer than the terminal are cut around the span. The gutter takes the
+            // line number's digits and ` │ `, and a span over several lines draws its own
+            // three-character bracket.
+            let multi_line = if end.0 > position.0 { 3 } else { 0 };
+            let gutter = end.0.saturating_add(1).to_string().len() + 4 + multi_line;
+            let excerpt = excerpt::Excerpt::new(
+                path.into_owned(),
+                &text,
+                (at(span.start), at(span.end)),
+                position,
+                width.saturating_sub(gutter),
+            );
+            let (start, end) = excerpt.span();
             diagnostic = diagnostic.with_label(LabeledSpan::new_primary_with_span(None, (start, end - start)));
-            let report = miette::Report::new(diagnostic).with_source_code(NamedSource::new(path, text.into_owned()));
+            let report = miette::Report::new(diagnostic).with_source_code(excerpt);
             let _ = handler.render_report(&mut out, report.as_ref());
         }
         _ => {

@@ -1,7 +1,7 @@
 //! Field tables and the one checker that walks an object against them, so every format
 //! reports wrong types, unknown fields and duplicate keys the same way.
 
-use crate::diagnostic::{did_you_mean, Severity, Sink};
+use crate::diagnostic::{did_you_mean, did_you_mean_unique, Edit, Severity, Sink};
 use crate::node::{Node, NodeKind};
 use crate::rules;
 
@@ -124,12 +124,29 @@ pub fn check_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: 
                 let suggestion = did_you_mean(&key.name, fields.iter().map(|f| f.name));
                 match (suggestion, unknown) {
                     (Some(s), _) => {
-                        sink.report(
-                            &rules::unknown_field::RULE,
-                            key.span,
-                            format!("unknown field `{}` in {what}", key.name),
-                        )
-                        .help(format!("did you mean `{s}`? Claude Code ignores fields it does not know"));
+                        let diagnostic = sink
+                            .report(
+                                &rules::unknown_field::RULE,
+                                key.span,
+                                format!("unknown field `{}` in {what}", key.name),
+                            )
+                            .help(format!("did you mean `{s}`? Claude Code ignores fields it does not know"));
+                        // A rename is certain when no other field is as near, the object
+                        // does not have the field it would become, and no other unknown key
+                        // would become it too.
+                        let unique = did_you_mean_unique(&key.name, fields.iter().map(|f| f.name)) == Some(s);
+                        let rivals = entries.iter().any(|(k, _)| {
+                            k.name != key.name
+                                && fields.iter().all(|f| f.name != k.name)
+                                && did_you_mean(&k.name, fields.iter().map(|f| f.name)) == Some(s)
+                        });
+                        if unique && !rivals && object.get(s).is_none() {
+                            diagnostic.with_fix(vec![Edit::RenameKey {
+                                span: key.span,
+                                from: key.name.clone(),
+                                to: s.to_string(),
+                            }]);
+                        }
                     }
                     (None, Unknown::Warn) => {
                         sink.report(

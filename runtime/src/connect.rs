@@ -1054,18 +1054,37 @@ pub fn launches(
     entry: crate::turn::Entry,
     trusted: bool,
 ) -> Vec<(String, Result<Launch, LaunchError>)> {
+    candidates(lock, entry)
+        .filter(|s| trusted || !needs_trust(s))
+        .map(|s| (s.name.clone(), crate::launch::prepare(s, &lookup)))
+        .collect()
+}
+
+/// The servers [`launches`] would start in a trusted folder but leaves alone in an untrusted
+/// one: the repository's own.
+pub fn held_back(lock: &capc_compiler::model::Lock, entry: crate::turn::Entry) -> Vec<String> {
+    candidates(lock, entry).filter(|s| needs_trust(s)).map(|s| s.name.clone()).collect()
+}
+
+/// The servers Claude Code would connect, trust aside.
+fn candidates(
+    lock: &capc_compiler::model::Lock,
+    entry: crate::turn::Entry,
+) -> impl Iterator<Item = &capc_compiler::model::McpServer> {
     use capc_compiler::model::{Approval, Scope};
     let headless = entry == crate::turn::Entry::Headless;
     lock.mcp_servers
         .iter()
         .filter(|s| s.shadowed_by.is_none() && s.denied_by.is_none() && s.blocked_by.is_none())
         .filter(|s| s.approval != Some(Approval::Disabled))
-        .filter(|s| s.scope != Scope::Project || headless || s.approval == Some(Approval::Approved))
-        // A repository's own servers (its `.mcp.json`, its plugins') start only once the user
-        // trusts the folder: capc runs nothing a repository asks for before that.
-        .filter(|s| trusted || !matches!(s.scope, Scope::Project | Scope::Plugin))
-        .map(|s| (s.name.clone(), crate::launch::prepare(s, &lookup)))
-        .collect()
+        .filter(move |s| s.scope != Scope::Project || headless || s.approval == Some(Approval::Approved))
+}
+
+/// A repository's own servers (its `.mcp.json`, its plugins') start only once the user trusts
+/// the folder: capc runs nothing a repository asks for before that.
+fn needs_trust(server: &capc_compiler::model::McpServer) -> bool {
+    use capc_compiler::model::Scope;
+    matches!(server.scope, Scope::Project | Scope::Plugin)
 }
 
 /// A session's live connections, on their own tokio runtime (the session itself is
@@ -1102,6 +1121,18 @@ impl Live {
                             ..Update::default()
                         });
                     }
+                }
+            }
+            if !session.trusted {
+                for name in held_back(&session.loaded.lock, entry) {
+                    batcher.send(Update {
+                        server: name,
+                        error: Some(
+                            "not started: the folder is not trusted (pass --trust, or accept the folder in Claude Code)"
+                                .to_string(),
+                        ),
+                        ..Update::default()
+                    });
                 }
             }
             Servers::start(ready, settings, &batcher)

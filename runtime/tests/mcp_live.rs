@@ -1,15 +1,22 @@
 //! Live MCP connections with rmcp against real servers nobody here wrote —
 //! `@modelcontextprotocol/server-everything` (npm, stdio and Streamable HTTP) and a server on the
 //! PyPI `mcp` package (`tests/servers/dynamic.py`) — and against servers that fail the ways
-//! real ones do (`tests/servers/faulty.cjs`, plain JSON-RPC lines, no SDK). `.ci/run` installs
-//! the test servers; in CI (`CI` set) a missing one is a failure, elsewhere the test says it is
-//! skipped. Every server listens on 127.0.0.1 only.
+//! real ones do (`tests/servers/faulty.cjs`, plain JSON-RPC lines, no SDK). Every server
+//! listens on 127.0.0.1 only.
+//!
+//! `.ci/run` installs the test servers. This target has its own harness (libtest-mimic,
+//! `harness = false`) so that a test whose server or tool is absent is reported as *ignored*,
+//! with what is missing in brackets, and counted in cargo's summary as ignored, never as
+//! passed; with `CI` set, it fails instead. `--include-ignored` runs them anyway (and they
+//! fail, saying what to install).
 
 use capc_compiler::model::{McpServer, Scope, Transport};
 use capc_runtime::batch::{Batcher, Shared, Versioned, WINDOW};
 use capc_runtime::connect::{Backoff, Negotiation, Servers, Settings};
 use capc_runtime::launch::prepare;
 use capc_runtime::mcp::{McpState, Status};
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::future::Future;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -18,30 +25,150 @@ fn servers_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/servers")
 }
 
-/// An installed test server, or `None` (a skip outside CI, a failure in CI).
-fn installed(path: PathBuf, install: &str) -> Option<PathBuf> {
-    if path.exists() {
-        return Some(path);
+/// What a test needs besides the code under test.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Need {
+    /// `node` on PATH (faulty.cjs and server-everything run on it).
+    Node,
+    /// server-everything, installed by npm.
+    Everything,
+    /// The Python venv with PyPI `mcp`.
+    Python,
+}
+
+impl Need {
+    /// A short name for the test line: `test [missing server-everything] name ... ignored`.
+    fn label(self) -> &'static str {
+        match self {
+            Need::Node => "node",
+            Need::Everything => "server-everything",
+            Need::Python => "python-venv",
+        }
     }
-    assert!(std::env::var_os("CI").is_none(), "{} is not installed: {install} (.ci/run does)", path.display());
-    eprintln!("skipped: {} is not installed ({install})", path.display());
-    None
+
+    /// `None` when present, else what is missing and how to install it.
+    fn missing(self) -> Option<String> {
+        match self {
+            Need::Node => (!on_path("node")).then(|| "`node` is not on PATH (install Node.js)".to_string()),
+            Need::Everything => (!everything_path().is_file()).then(|| {
+                "server-everything is not installed (npm ci --prefix runtime/tests/servers)".to_string()
+            }),
+            Need::Python => (!python_path().is_file()).then(|| {
+                "the Python test server is not installed (python3 -m venv runtime/tests/servers/.venv && runtime/tests/servers/.venv/bin/pip install --no-deps -r runtime/tests/servers/requirements.txt)".to_string()
+            }),
+        }
+    }
 }
 
-fn everything() -> Option<String> {
-    installed(
-        servers_dir().join("node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
-        "npm ci --prefix runtime/tests/servers",
-    )
-    .map(|p| p.to_string_lossy().into_owned())
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }
 
-fn python() -> Option<String> {
-    installed(
-        servers_dir().join(".venv/bin/python"),
-        "python3 -m venv runtime/tests/servers/.venv && runtime/tests/servers/.venv/bin/pip install --no-deps -r runtime/tests/servers/requirements.txt",
-    )
-    .map(|p| p.to_string_lossy().into_owned())
+fn everything_path() -> PathBuf {
+    servers_dir().join("node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+}
+
+fn python_path() -> PathBuf {
+    servers_dir().join(".venv/bin/python")
+}
+
+fn everything() -> String {
+    everything_path().to_string_lossy().into_owned()
+}
+
+fn python() -> String {
+    python_path().to_string_lossy().into_owned()
+}
+
+/// A test on a runtime like `#[tokio::test(flavor = "multi_thread", worker_threads = 2)]`'s,
+/// ignored (or, under `CI`, failed) when something it needs is missing.
+fn trial<F: Future<Output = ()> + 'static>(name: &str, needs: &[Need], test: fn() -> F) -> Trial {
+    let missing: Vec<Need> = needs.iter().copied().filter(|n| n.missing().is_some()).collect();
+    let run = move || -> Result<(), Failed> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(|e| Failed::from(format!("no runtime: {e}")))?;
+        runtime.block_on(test());
+        Ok(())
+    };
+    if missing.is_empty() {
+        return Trial::test(name, run);
+    }
+    let why = missing.iter().filter_map(|n| n.missing()).collect::<Vec<_>>().join("; ");
+    if std::env::var_os("CI").is_some() {
+        return Trial::test(name, move || Err(Failed::from(format!("{why} (.ci/run installs it)"))));
+    }
+    let kind = format!("missing {}", missing.iter().map(|n| n.label()).collect::<Vec<_>>().join(", "));
+    Trial::test(name, move || Err(Failed::from(why.clone()))).with_kind(kind).with_ignored_flag(true)
+}
+
+fn main() {
+    use Need::{Everything, Node, Python};
+    let args = Arguments::from_args();
+    let trials = vec![
+        trial("server_everything_connects_and_lists", &[Node, Everything], server_everything_connects_and_lists),
+        trial(
+            "servers_that_fail_say_why_and_the_others_connect",
+            &[Node],
+            servers_that_fail_say_why_and_the_others_connect,
+        ),
+        trial(
+            "a_stdio_server_that_crashes_mid_session_is_failed_with_its_exit_and_stderr",
+            &[Node],
+            a_stdio_server_that_crashes_mid_session_is_failed_with_its_exit_and_stderr,
+        ),
+        trial(
+            "malformed_lines_invalid_schemas_and_huge_descriptions",
+            &[Node],
+            malformed_lines_invalid_schemas_and_huge_descriptions,
+        ),
+        trial(
+            "a_list_changed_flood_is_at_most_one_state_change_per_window",
+            &[Node],
+            a_list_changed_flood_is_at_most_one_state_change_per_window,
+        ),
+        trial(
+            "tool_calls_are_cut_at_100000_characters_and_time_out",
+            &[Node],
+            tool_calls_are_cut_at_100000_characters_and_time_out,
+        ),
+        trial(
+            "server_everything_over_streamable_http_survives_a_restart",
+            &[Node, Everything],
+            server_everything_over_streamable_http_survives_a_restart,
+        ),
+        trial(
+            "a_failed_call_makes_a_restarted_server_reconnect_without_waiting_for_the_ping",
+            &[Node, Everything],
+            a_failed_call_makes_a_restarted_server_reconnect_without_waiting_for_the_ping,
+        ),
+        trial(
+            "a_remote_server_that_stays_down_is_retried_with_back_off_then_failed",
+            &[Node, Everything],
+            a_remote_server_that_stays_down_is_retried_with_back_off_then_failed,
+        ),
+        trial(
+            "a_python_mcp_server_adds_and_removes_tools_in_both_protocols",
+            &[Python],
+            a_python_mcp_server_adds_and_removes_tools_in_both_protocols,
+        ),
+        trial("no_server_process_outlives_the_session", &[Node], no_server_process_outlives_the_session),
+        trial(
+            "a_headers_helper_sets_headers_at_each_connection",
+            &[],
+            a_headers_helper_sets_headers_at_each_connection,
+        ),
+    ];
+    if std::env::var_os("CI").is_none() {
+        for need in [Node, Everything, Python] {
+            if let Some(why) = need.missing() {
+                eprintln!("note: the tests marked `missing {}` are ignored: {why}", need.label());
+            }
+        }
+    }
+    libtest_mimic::run(&args, trials).exit();
 }
 
 fn faulty() -> String {
@@ -140,9 +267,8 @@ fn quick() -> Settings {
     Settings { connect_timeout: Duration::from_secs(20), ..Settings::default() }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_everything_connects_and_lists() {
-    let Some(script) = everything() else { return };
+    let script = everything();
     let h = start(&[stdio("everything", "node", &[&script, "stdio"])], quick());
     // It announces more tools right after `initialized`; the re-list follows.
     let seen = h.until("everything", Duration::from_secs(20), |s| s.tools.len() >= 10).await;
@@ -162,7 +288,6 @@ async fn server_everything_connects_and_lists() {
     h.servers.shutdown().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn servers_that_fail_say_why_and_the_others_connect() {
     let entries = [
         stdio("missing", "capc-no-such-mcp-server", &[]),
@@ -189,7 +314,6 @@ async fn servers_that_fail_say_why_and_the_others_connect() {
     h.servers.shutdown().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stdio_server_that_crashes_mid_session_is_failed_with_its_exit_and_stderr() {
     // The fault server, in a node process that exits 1.5 s after it starts.
     let code = format!(
@@ -210,7 +334,6 @@ async fn a_stdio_server_that_crashes_mid_session_is_failed_with_its_exit_and_std
     h.servers.shutdown().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_lines_invalid_schemas_and_huge_descriptions() {
     let script = faulty();
     let entries = [
@@ -248,7 +371,6 @@ async fn malformed_lines_invalid_schemas_and_huge_descriptions() {
     broken.servers.shutdown().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_list_changed_flood_is_at_most_one_state_change_per_window() {
     let script = faulty();
     let h = start(&[stdio("flood", "node", &[&script]), stdio("calm", "node", &[&script])], quick());
@@ -274,7 +396,6 @@ async fn a_list_changed_flood_is_at_most_one_state_change_per_window() {
     h.servers.shutdown().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tool_calls_are_cut_at_100000_characters_and_time_out() {
     let h = start(&[stdio("tools", "node", &[&faulty()])], quick());
     h.connected("tools", Duration::from_secs(10)).await;
@@ -338,9 +459,8 @@ async fn listening(port: u16) {
     panic!("nothing listens on 127.0.0.1:{port}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_everything_over_streamable_http_survives_a_restart() {
-    let Some(script) = everything() else { return };
+    let script = everything();
     let port = free_port();
     let mut server = everything_http(&script, port).await;
     let mut entry = http("remote", &format!("http://127.0.0.1:{port}/mcp"));
@@ -364,9 +484,8 @@ async fn server_everything_over_streamable_http_survives_a_restart() {
     server.kill().await.expect("kills");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_call_makes_a_restarted_server_reconnect_without_waiting_for_the_ping() {
-    let Some(script) = everything() else { return };
+    let script = everything();
     let port = free_port();
     let mut server = everything_http(&script, port).await;
     // The periodic ping is too far away to matter here.
@@ -394,9 +513,8 @@ async fn a_failed_call_makes_a_restarted_server_reconnect_without_waiting_for_th
     server.kill().await.expect("kills");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_remote_server_that_stays_down_is_retried_with_back_off_then_failed() {
-    let Some(script) = everything() else { return };
+    let script = everything();
     let port = free_port();
     let mut server = everything_http(&script, port).await;
     let backoff = Backoff { tries: 5, first: Duration::from_millis(100), cap: Duration::from_millis(400) };
@@ -431,9 +549,8 @@ async fn a_remote_server_that_stays_down_is_retried_with_back_off_then_failed() 
     h.servers.shutdown().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_python_mcp_server_adds_and_removes_tools_in_both_protocols() {
-    let Some(python) = python() else { return };
+    let python = python();
     let script = servers_dir().join("dynamic.py").to_string_lossy().into_owned();
     // `legacy` negotiates 2025-11-25 (list_changed notifications); `auto` negotiates
     // 2026-07-28 with mcp 2.x, where changes come only on a subscriptions/listen stream —
@@ -499,7 +616,6 @@ fn processes_with(marker: &str) -> Vec<u32> {
     found
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_server_process_outlives_the_session() {
     let marker = format!("capc-orphan-check-{}", std::process::id());
     // A wrapper shell whose server child would survive if only the shell were killed, a
@@ -547,7 +663,6 @@ async fn recording_server() -> (u16, tokio::sync::mpsc::UnboundedReceiver<String
     (port, received)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_headers_helper_sets_headers_at_each_connection() {
     let (port, mut heads) = recording_server().await;
     let url = format!("http://127.0.0.1:{port}/mcp");

@@ -2,7 +2,8 @@
 //! same event map inline in plugin.json, settings and skill or agent frontmatter.
 
 use super::{join_rel, FileCx};
-use crate::diagnostic::{did_you_mean, Severity, Sink};
+use crate::diagnostic::{did_you_mean, Edit, Part, Severity, Sink};
+use crate::fix;
 use crate::node::Node;
 use crate::rules;
 use crate::schema::{check_fields, field, Field, Ty, Unknown};
@@ -113,8 +114,9 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
     check_modules(sink, cx, root);
     let modules = root.get("modules").and_then(Node::as_array).is_some_and(|m| !m.is_empty());
     let has_hooks = root.get("hooks").is_some() || modules;
+    let fix = cx.json_source.and_then(|text| move_under_hooks(text, root));
     for key in &top_level_events {
-        if GUARD_EVENTS.contains(&key.name.as_str()) {
+        let diagnostic = if GUARD_EVENTS.contains(&key.name.as_str()) {
             sink.report(
                 &rules::hooks_at_top_level::RULE,
                 key.span,
@@ -122,7 +124,7 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
             )
             .help(
                 "Claude Code 2.1.332 then refuses to load the whole plugin; move every event inside `\"hooks\": { … }`",
-            );
+            )
         } else if has_hooks {
             sink.report(
                 &rules::hooks_at_top_level::RULE,
@@ -130,10 +132,14 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
                 format!("event `{}` sits at the top level, where Claude Code does not read it", key.name),
             )
             .severity(Severity::Warning)
-            .help("these hooks never run; move the event inside `\"hooks\": { … }`");
+            .help("these hooks never run; move the event inside `\"hooks\": { … }`")
         } else {
             sink.report(&rules::hooks_at_top_level::RULE, key.span, format!("event `{}` sits at the top level, and the file has no `hooks`", key.name))
-                .help("Claude Code rejects a hooks file without `hooks` (or `modules`); wrap the events in `\"hooks\": { … }`");
+                .help("Claude Code rejects a hooks file without `hooks` (or `modules`); wrap the events in `\"hooks\": { … }`")
+        };
+        // One fix moves every event; each finding carries it, and it is applied once.
+        if let Some(edits) = &fix {
+            diagnostic.with_fix(edits.clone());
         }
     }
     let known: Vec<Field> = FILE_FIELDS.iter().copied().chain(EVENTS.iter().map(|e| field(e, Ty::Any))).collect();
@@ -294,6 +300,70 @@ fn check_handler(sink: &mut Sink<'_>, cx: &FileCx<'_>, handler: &Node) {
     }
 }
 
+/// The edits that move every event written at the top level of a hooks file (`root`, JSON
+/// `text`) under `hooks`, keeping each entry's text as written: the whole object wrapped in
+/// `{"hooks": …}` when it holds only events, else the events appended to the `hooks` object
+/// (or gathered into a new one where the first stood) and removed from the top level. `None`
+/// when the result would not be certain: an event written twice, one already in `hooks`, or
+/// a `hooks` that is not an object.
+fn move_under_hooks(text: &str, root: &Node) -> Option<Vec<Edit>> {
+    let entries = root.as_object()?;
+    let moved: Vec<usize> = (0..entries.len()).filter(|&i| EVENTS.contains(&entries[i].0.name.as_str())).collect();
+    let names: std::collections::BTreeSet<&str> = moved.iter().map(|&i| entries[i].0.name.as_str()).collect();
+    if moved.is_empty() || names.len() != moved.len() || entries.iter().filter(|(k, _)| k.name == "hooks").count() > 1 {
+        return None;
+    }
+    // The moved entries, copied from the file, separated by `separator`.
+    let copies = |separator: &str| {
+        let mut parts = Vec::new();
+        for (n, &i) in moved.iter().enumerate() {
+            if n > 0 {
+                parts.push(Part::Text(separator.to_string()));
+            }
+            parts.push(Part::Source(fix::entry_span(&entries[i].0, &entries[i].1)));
+        }
+        parts
+    };
+    match root.get("hooks") {
+        None if moved.len() == entries.len() => {
+            Some(vec![Edit::insert(root.span.start, "{\"hooks\": "), Edit::insert(root.span.end, "}")])
+        }
+        None => {
+            let (first_key, first_value) = &entries[moved[0]];
+            let last_value = &entries[entries.len() - 1].1;
+            let open = fix::inside(text, root.span.start + 1, entries[0].0.span.start);
+            let close = fix::inside(text, last_value.span.end, root.span.end - 1);
+            // The new object closes at the indentation of its key.
+            let indent = open.rsplit_once('\n').map_or("", |(_, indent)| indent);
+            let mut parts = vec![Part::Text(format!("\"hooks\": {{{open}"))];
+            parts.extend(copies(&fix::separator(text, root)));
+            parts.push(Part::Text(format!("{close}{indent}}}")));
+            let mut edits = fix::remove_entries(entries, &moved[1..]);
+            edits.push(Edit::Compose { span: Span::new(first_key.span.start, first_value.span.end), parts });
+            Some(edits)
+        }
+        Some(hooks) => {
+            let map = hooks.as_object()?;
+            if map.iter().any(|(k, _)| names.contains(k.name.as_str())) {
+                return None;
+            }
+            let mut edits = fix::remove_entries(entries, &moved);
+            edits.push(match map.last() {
+                Some((_, last)) => {
+                    let separator = fix::separator(text, hooks);
+                    let mut parts = vec![Part::Text(separator.clone())];
+                    parts.extend(copies(&separator));
+                    Edit::Compose { span: Span::new(last.span.end, last.span.end), parts }
+                }
+                None => {
+                    Edit::Compose { span: Span::new(hooks.span.start + 1, hooks.span.start + 1), parts: copies(", ") }
+                }
+            });
+            Some(edits)
+        }
+    }
+}
+
 const PATH_VARIABLES: &[&str] = &["CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "CLAUDE_PROJECT_DIR"];
 
 /// Finds `$VAR`/`${VAR}` path placeholders outside double quotes in a shell-form command,
@@ -312,12 +382,15 @@ fn check_command_text(sink: &mut Sink<'_>, cx: &FileCx<'_>, node: &Node, text: &
                 if let Some((name, len)) = placeholder_at(&text[i..]) {
                     let written = &text[i..i + len];
                     if !in_double && !exec_form {
-                        sink.report(
+                        let diagnostic = sink.report(
                             &rules::unquoted_plugin_variable::RULE,
                             cx.sub_span(node, i..i + len),
                             format!("`{written}` is not quoted in a shell-form hook command"),
                         )
                         .help(format!("a path with spaces splits into several words; write `\"{written}/…\"` or use the exec form with `args`"));
+                        if let Some(edits) = quote_word(cx, node, text, i, i + len) {
+                            diagnostic.with_fix(edits);
+                        }
                     }
                     let (path, path_len) = script_path(&text[i + len..]);
                     let path_span = cx.sub_span(node, i..i + len + path_len);
@@ -330,6 +403,31 @@ fn check_command_text(sink: &mut Sink<'_>, cx: &FileCx<'_>, node: &Node, text: &
         }
         i += 1;
     }
+}
+
+/// Edits that put double quotes around the placeholder at `start..end` of a JSON string
+/// `node` (decoded `text`) and the rest of its shell word: `${CLAUDE_PLUGIN_ROOT}/x.sh arg`
+/// becomes `"${CLAUDE_PLUGIN_ROOT}/x.sh" arg`, written `\"` inside the JSON string. Certain
+/// only when the rest of the word is plain path characters, so quoting changes nothing but
+/// the word splitting (no glob, quote, escape or expansion in it); YAML frontmatter, whose
+/// quoting depends on the scalar's style, is left alone.
+fn quote_word(cx: &FileCx<'_>, node: &Node, text: &str, start: usize, end: usize) -> Option<Vec<Edit>> {
+    let source = cx.json_source?;
+    if !source.get(node.span.start..node.span.end)?.starts_with('"') {
+        return None;
+    }
+    let rest = &text[end..];
+    let word_len = rest
+        .find(|c: char| {
+            !(c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '+' | '@' | '%' | ',' | ':' | '='))
+        })
+        .unwrap_or(rest.len());
+    let after = rest[word_len..].chars().next();
+    if !after.is_none_or(|c| c == ' ' || c == '\t' || matches!(c, ';' | '&' | '|' | '<' | '>' | ')')) {
+        return None;
+    }
+    let span = crate::json::string_sub_span(source, node.span, start..end + word_len)?;
+    Some(vec![Edit::insert(span.start, "\\\""), Edit::insert(span.end, "\\\"")])
 }
 
 /// The path that follows a placeholder, up to the end of the shell word: quotes are

@@ -4,7 +4,7 @@
 //! `.json` file, named paths exist, recognised fields have their documented types.
 
 use super::{join_rel, FileCx};
-use crate::diagnostic::{did_you_mean, Severity, Sink};
+use crate::diagnostic::{did_you_mean, Edit, Severity, Sink};
 use crate::node::{Node, NodeKind};
 use crate::rules;
 use crate::schema::{check_fields, field, require, Field, Ty, Unknown};
@@ -496,12 +496,17 @@ pub fn check_component_path(
         } else {
             format!("write `./{}`", path.trim_start_matches("./"))
         };
-        sink.report(
-            &rules::component_path_format::RULE,
-            node.span,
-            format!("`{field_name}` path `{path}` must start with `./`"),
-        )
-        .help(help);
+        let fix = prefix_fix(cx, node, path, field_name, suffix, folder_ok, plugin_root);
+        let diagnostic = sink
+            .report(
+                &rules::component_path_format::RULE,
+                node.span,
+                format!("`{field_name}` path `{path}` must start with `./`"),
+            )
+            .help(help);
+        if let Some(edits) = fix {
+            diagnostic.with_fix(edits);
+        }
         return None;
     }
     if let Some(suffix) = suffix {
@@ -563,6 +568,30 @@ pub fn check_component_path(
         return None;
     }
     Some(resolved)
+}
+
+/// The edit that writes `./` before a component path, when that is its only problem: the
+/// prefixed path passes every other check of [`check_component_path`] (inside the plugin,
+/// the right kind of file, present). JSON strings only; an absolute path is never fixed.
+#[allow(clippy::too_many_arguments)]
+fn prefix_fix(
+    cx: &FileCx<'_>,
+    node: &Node,
+    path: &str,
+    field_name: &str,
+    suffix: Option<&str>,
+    folder_ok: bool,
+    plugin_root: &str,
+) -> Option<Vec<Edit>> {
+    let literal = cx.json_source?.get(node.span.start..node.span.end)?;
+    if !literal.starts_with('"') || path.is_empty() || path.starts_with(['/', '~']) || path.contains(":\\") {
+        return None;
+    }
+    let fixed = format!("./{path}");
+    let mut scratch = Sink::new(cx.rel);
+    let fine =
+        check_component_path(&mut scratch, cx, node, &fixed, field_name, suffix, folder_ok, plugin_root).is_some();
+    (fine && scratch.diagnostics.is_empty()).then(|| vec![Edit::insert(node.span.start + 1, "./")])
 }
 
 /// A plugin named by a marketplace entry, for the rest of the check.

@@ -2,7 +2,7 @@
 //! plugin's `.mcp.json` or inline `mcpServers` (the flat `{name: config}` form allowed too).
 
 use super::FileCx;
-use crate::diagnostic::{did_you_mean, Sink};
+use crate::diagnostic::{did_you_mean, Edit, Sink};
 use crate::node::Node;
 use crate::rules;
 use crate::schema::{check_fields, field, Field, Ty, Unknown};
@@ -43,8 +43,16 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, project: bo
             check_servers(sink, cx, servers, "`mcpServers`", project)
         }
         None if project && !entries.is_empty() => {
-            sink.report(&rules::mcp_servers_key_missing::RULE, crate::span::Span::new(root.span.start, root.span.start + 1), "a project `.mcp.json` must put its servers under `mcpServers`")
+            let diagnostic = sink.report(&rules::mcp_servers_key_missing::RULE, crate::span::Span::new(root.span.start, root.span.start + 1), "a project `.mcp.json` must put its servers under `mcpServers`")
                 .help("wrap the servers: `{\"mcpServers\": { … }}`; Claude Code reads none of them without it (the flat form works only in plugins)");
+            // Certain only when every entry is a server (an object): then wrapping moves them
+            // all under `mcpServers` and nothing else.
+            if entries.iter().all(|(_, v)| v.as_object().is_some()) {
+                diagnostic.with_fix(vec![
+                    Edit::insert(root.span.start, "{\"mcpServers\": "),
+                    Edit::insert(root.span.end, "}"),
+                ]);
+            }
             0
         }
         None => check_servers(sink, cx, root, "the MCP config", project),

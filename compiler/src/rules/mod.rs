@@ -112,6 +112,46 @@ pub fn find(id: &str) -> Option<&'static Rule> {
     RULES.iter().copied().find(|r| r.id == id)
 }
 
+/// Where a rule's documentation is published: its heading in `docs/rules.md` (generated from
+/// `RULES`, checked by `cargo test`) in the repository's `main` branch. The scheme is stable:
+/// `<repository>/blob/main/docs/rules.md#<rule id>`, and rule ids are never renamed.
+pub fn docs_url(id: &str) -> String {
+    format!("{}/blob/main/docs/rules.md#{id}", env!("CARGO_PKG_REPOSITORY"))
+}
+
+/// The text of one `### {name}` section of a rule's docs, trimmed (empty when absent).
+pub fn section<'d>(docs: &'d str, name: &str) -> &'d str {
+    let heading = format!("### {name}\n");
+    let Some(at) = docs.find(&heading) else { return "" };
+    let body = &docs[at + heading.len()..];
+    body[..body.find("\n### ").unwrap_or(body.len())].trim()
+}
+
+/// `docs/rules.md`: every rule under its own heading (the anchor [`docs_url`] links to),
+/// with its severity, summary and docs, in `RULES` order.
+pub fn docs_markdown() -> String {
+    let mut out = String::from(
+        "# capc rules\n\n<!-- @generated from compiler/src/rules/ by `CAPC_BLESS=1 cargo test --test formats`; do not edit -->\n\n\
+         Each rule has a stable id (never renamed). `capc rules ID` prints the same text.\n",
+    );
+    for rule in RULES {
+        // The docs' own `###` headings nest under the rule's `##` heading.
+        out.push_str(&format!(
+            "\n## {}\n\nDefault severity: **{}**. {}.\n\n{}\n",
+            rule.id,
+            rule.severity.as_str(),
+            capitalize(rule.summary),
+            rule.docs.trim_end()
+        ));
+    }
+    out
+}
+
+fn capitalize(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map(|c| c.to_uppercase().collect::<String>() + chars.as_str()).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,6 +169,14 @@ mod tests {
         for rule in RULES {
             assert!(rule.id.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "`{}` is not kebab-case", rule.id);
         }
+    }
+
+    #[test]
+    fn sections_are_found_by_name() {
+        let docs = "### What it does\nFlags x.\n\n### Why is this bad?\nBecause.\n";
+        assert_eq!(section(docs, "What it does"), "Flags x.");
+        assert_eq!(section(docs, "Why is this bad?"), "Because.");
+        assert_eq!(section(docs, "Example"), "");
     }
 
     #[test]

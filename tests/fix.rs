@@ -1,0 +1,187 @@
+//! `capc check --fix` on fixture trees: `tests/fix/<rule>/before/` is copied to a scratch
+//! folder and fixed; the result must equal `tests/fix/<rule>/after/` byte for byte (so every
+//! byte outside the edits is untouched), the findings of that rule left afterwards must be
+//! exactly `tests/fix/<rule>/remaining.txt` (cases the fixture keeps on purpose because their
+//! fix would not be certain), and a second `--fix` must change nothing. `--diff` previews
+//! without writing.
+//!
+//! To accept new results, run `CAPC_BLESS=1 cargo test --test fix` and read the diff.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fix_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fix")
+}
+
+fn capc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_capc")).args(args).env("NO_COLOR", "1").output().expect("capc runs")
+}
+
+/// Every file under `dir`, by relative path, with its bytes.
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).expect("read_dir").filter_map(Result::ok) {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(base, &path, out);
+            } else {
+                let rel = path.strip_prefix(base).expect("inside").to_string_lossy().replace('\\', "/");
+                out.insert(rel, std::fs::read(&path).expect("read"));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn copy(from: &Path, to: &Path) {
+    for (rel, bytes) in tree(from) {
+        let target = to.join(&rel);
+        std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
+        std::fs::write(target, bytes).expect("write");
+    }
+}
+
+fn text(map: &BTreeMap<String, Vec<u8>>) -> String {
+    map.iter().map(|(path, bytes)| format!("=== {path}\n{}\n", String::from_utf8_lossy(bytes))).collect()
+}
+
+/// The findings of `rule` in `--format short`, one per line.
+fn findings(dir: &Path, rule: &str) -> String {
+    let out = capc(&["check", "--format", "short", dir.to_str().expect("utf-8")]);
+    let marker = format!("[{rule}]");
+    String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.contains(&marker)).map(|l| format!("{l}\n")).collect()
+}
+
+fn rules_with_fixtures() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(fix_dir())
+        .expect("tests/fix")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("before").is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn each_fix_gives_its_after_tree_and_a_second_run_changes_nothing() {
+    let bless = std::env::var_os("CAPC_BLESS").is_some();
+    let mut failures = Vec::new();
+    for rule in rules_with_fixtures() {
+        assert!(capc_compiler::rules::find(&rule).is_some(), "tests/fix/{rule} names no rule");
+        let case = fix_dir().join(&rule);
+        let scratch = tempfile::tempdir().expect("tempdir");
+        copy(&case.join("before"), scratch.path());
+        let root = scratch.path().to_str().expect("utf-8");
+        let before = findings(scratch.path(), &rule);
+        assert!(!before.is_empty(), "{rule}: the before tree has no `{rule}` finding");
+
+        let first = capc(&["check", "--fix", "--format", "short", root]);
+        let said = String::from_utf8_lossy(&first.stderr).into_owned();
+        assert!(said.starts_with("fixed "), "{rule}: --fix says what it changed: {said}");
+        assert!(said.contains(&rule), "{rule}: {said}");
+        let fixed = tree(scratch.path());
+        assert!(fixed.keys().all(|p| !p.contains(".capc-fix.tmp")), "{rule}: a temporary file was left");
+        let remaining = findings(scratch.path(), &rule);
+        assert!(remaining.lines().count() < before.lines().count(), "{rule}: nothing was fixed");
+
+        let second = capc(&["check", "--fix", "--format", "short", root]);
+        assert!(String::from_utf8_lossy(&second.stderr).is_empty(), "{rule}: the second run fixed something");
+        assert_eq!(tree(scratch.path()), fixed, "{rule}: a second --fix changed the files");
+        let preview = capc(&["check", "--fix", "--diff", root]);
+        assert_eq!(preview.status.code(), Some(0), "{rule}: --diff finds nothing more to fix");
+
+        let after_dir = case.join("after");
+        let remaining_path = case.join("remaining.txt");
+        if bless {
+            let _ = std::fs::remove_dir_all(&after_dir);
+            copy(scratch.path(), &after_dir);
+            std::fs::write(&remaining_path, &remaining).expect("write remaining.txt");
+            continue;
+        }
+        let expected = tree(&after_dir);
+        if fixed != expected {
+            failures.push(format!(
+                "{rule}: the fixed tree differs from after/\n--- expected\n{}\n+++ actual\n{}",
+                text(&expected),
+                text(&fixed)
+            ));
+        }
+        let pinned = std::fs::read_to_string(&remaining_path).unwrap_or_default();
+        if remaining != pinned {
+            failures.push(format!("{rule}: remaining findings\n--- expected\n{pinned}+++ actual\n{remaining}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{}\n(CAPC_BLESS=1 cargo test --test fix accepts the new results)",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn diff_previews_and_writes_nothing() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    copy(&fix_dir().join("unknown-field/before"), scratch.path());
+    let untouched = tree(scratch.path());
+    let out = capc(&["check", "--fix", "--diff", scratch.path().to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(1), "something to fix");
+    let diff = String::from_utf8_lossy(&out.stdout);
+    assert!(diff.contains("--- a/.claude-plugin/plugin.json\n+++ b/.claude-plugin/plugin.json\n"), "{diff}");
+    for line in [
+        "-  \"mcp_servers\": {",
+        "+  \"mcpServers\": {",
+        "-argument_hint: \"<issue number>\"",
+        "+argument-hint: \"<issue number>\"",
+    ] {
+        assert!(diff.lines().any(|l| l == line), "`{line}` in\n{diff}");
+    }
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("would fix 5 findings in 3 files"), "{:?}", out.stderr);
+    assert_eq!(tree(scratch.path()), untouched, "--diff wrote");
+    assert_eq!(capc(&["check", "--diff", "."]).status.code(), Some(2), "--diff needs --fix");
+}
+
+/// `--diff` shows the repository's text, so it masks secrets as every other output does, also
+/// in the entries a fix moves.
+#[test]
+fn diff_masks_secrets() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let plugin = scratch.path().join("plugins/notify");
+    std::fs::create_dir_all(plugin.join(".claude-plugin")).expect("mkdir");
+    std::fs::create_dir_all(plugin.join("hooks")).expect("mkdir");
+    std::fs::write(plugin.join(".claude-plugin/plugin.json"), "{ \"name\": \"notify\" }\n").expect("write");
+    let token = "ghp_PLANTED0123456789abcdefABCDEF0123456789";
+    let hooks = format!(
+        "{{\n  \"Stop\": [{{ \"hooks\": [{{ \"type\": \"command\", \"command\": \"curl -H 'Authorization: {token}' https://example.com\" }}] }}]\n}}\n"
+    );
+    std::fs::write(plugin.join("hooks/hooks.json"), &hooks).expect("write");
+    let out = capc(&["check", "--fix", "--diff", scratch.path().to_str().expect("utf-8")]);
+    let diff = String::from_utf8_lossy(&out.stdout);
+    assert!(diff.contains("+{\"hooks\": {"), "{diff}");
+    assert!(!diff.contains("PLANTED") && diff.contains("****"), "{diff}");
+    // Writing uses the real text.
+    capc(&["check", "--fix", scratch.path().to_str().expect("utf-8")]);
+    assert_eq!(
+        std::fs::read_to_string(plugin.join("hooks/hooks.json")).expect("read"),
+        format!("{{\"hooks\": {}}}\n", hooks.trim_end())
+    );
+}
+
+/// A fix is never written through a symbolic link, and the report says so.
+#[cfg(unix)]
+#[test]
+fn links_are_not_written_through() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let real = scratch.path().join("servers.json");
+    std::fs::write(&real, "{ \"github\": { \"command\": \"gh-mcp\" } }\n").expect("write");
+    std::os::unix::fs::symlink("servers.json", scratch.path().join(".mcp.json")).expect("symlink");
+    let out = capc(&["check", "--fix", scratch.path().to_str().expect("utf-8")]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("error: not fixing .mcp.json: the file is a symbolic link"), "{said}");
+    assert_eq!(std::fs::read_to_string(&real).expect("read"), "{ \"github\": { \"command\": \"gh-mcp\" } }\n");
+    assert_eq!(out.status.code(), Some(1), "the error is still there");
+}

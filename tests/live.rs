@@ -1,0 +1,263 @@
+//! Tests that run outside tools: the real `pre-commit` (PyPI, pinned in
+//! `tests/precommit/requirements.txt`) trying this repository's `.pre-commit-hooks.yaml`, and
+//! `capc session --connect` with the real MCP server-everything (npm, pinned in
+//! `runtime/tests/servers/package-lock.json`). `.ci/run` installs both.
+//!
+//! This target has its own harness (libtest-mimic, `harness = false`): a test whose tool is
+//! absent is reported as *ignored*, with what is missing in brackets, and counted as ignored
+//! in cargo's summary, never as passed; with `CI` set it fails instead. `--include-ignored`
+//! runs such tests anyway (they fail, saying what to install).
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// What a test needs besides capc.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Need {
+    Git,
+    Node,
+    /// `pre-commit` in `tests/precommit/.venv`.
+    PreCommit,
+    /// server-everything in `runtime/tests/servers/node_modules`.
+    Everything,
+}
+
+impl Need {
+    fn label(self) -> &'static str {
+        match self {
+            Need::Git => "git",
+            Need::Node => "node",
+            Need::PreCommit => "pre-commit",
+            Need::Everything => "server-everything",
+        }
+    }
+
+    /// `None` when present, else what is missing and how to install it.
+    fn missing(self) -> Option<String> {
+        let missing = match self {
+            Need::Git => !on_path("git"),
+            Need::Node => !on_path("node"),
+            Need::PreCommit => !pre_commit_path().is_file(),
+            Need::Everything => !everything_path().is_file(),
+        };
+        missing.then(|| match self {
+            Need::Git => "`git` is not on PATH".to_string(),
+            Need::Node => "`node` is not on PATH (install Node.js)".to_string(),
+            Need::PreCommit => "pre-commit is not installed (python3 -m venv tests/precommit/.venv && tests/precommit/.venv/bin/pip install --no-deps -r tests/precommit/requirements.txt; needs Python 3.10+ with venv)".to_string(),
+            Need::Everything => "server-everything is not installed (npm ci --prefix runtime/tests/servers)".to_string(),
+        })
+    }
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+}
+
+fn pre_commit_path() -> PathBuf {
+    repo().join("tests/precommit/.venv/bin/pre-commit")
+}
+
+fn everything_path() -> PathBuf {
+    repo().join("runtime/tests/servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+}
+
+/// A test, ignored (or, under `CI`, failed) when something it needs is missing.
+fn trial(name: &str, needs: &[Need], test: fn()) -> Trial {
+    let missing: Vec<Need> = needs.iter().copied().filter(|n| n.missing().is_some()).collect();
+    if missing.is_empty() {
+        return Trial::test(name, move || {
+            test();
+            Ok(())
+        });
+    }
+    let why = missing.iter().filter_map(|n| n.missing()).collect::<Vec<_>>().join("; ");
+    if std::env::var_os("CI").is_some() {
+        return Trial::test(name, move || Err(Failed::from(format!("{why} (.ci/run installs it)"))));
+    }
+    let kind = format!("missing {}", missing.iter().map(|n| n.label()).collect::<Vec<_>>().join(", "));
+    Trial::test(name, move || Err(Failed::from(why.clone()))).with_kind(kind).with_ignored_flag(true)
+}
+
+fn main() {
+    use Need::{Everything, Git, Node, PreCommit};
+    let args = Arguments::from_args();
+    if std::env::var_os("CI").is_none() {
+        for need in [Git, Node, PreCommit, Everything] {
+            if let Some(why) = need.missing() {
+                eprintln!("note: the tests marked `missing {}` are ignored: {why}", need.label());
+            }
+        }
+    }
+    let trials = vec![
+        trial("pre_commit_try_repo_runs_capc_check", &[Git, PreCommit], pre_commit_try_repo_runs_capc_check),
+        trial(
+            "session_connects_real_servers_and_leaves_none_running",
+            &[Node, Everything],
+            session_connects_real_servers_and_leaves_none_running,
+        ),
+    ];
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn capc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_capc")).args(args).env("NO_COLOR", "1").output().expect("capc runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(["-c", "user.name=capc tests", "-c", "user.email=tests@capc.invalid", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `pre-commit try-repo HOOKS capc-check` in a project, with the built capc first on PATH;
+/// pre-commit's cache in `home`. Returns the exit code and everything printed.
+fn try_repo(project: &Path, hooks: &Path, home: &Path) -> (Option<i32>, String) {
+    let bin = Path::new(env!("CARGO_BIN_EXE_capc")).parent().expect("bin dir").to_path_buf();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let out = Command::new(pre_commit_path())
+        .args(["try-repo", hooks.to_str().expect("utf-8"), "capc-check", "--color", "never"])
+        .current_dir(project)
+        .env("PATH", path)
+        .env("PRE_COMMIT_HOME", home)
+        .env_remove("PRE_COMMIT_COLOR")
+        .output()
+        .expect("pre-commit runs");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.code(), text)
+}
+
+/// The hook, from this working tree's `.pre-commit-hooks.yaml` (committed into a scratch hook
+/// repository, as try-repo reads hooks from a repository's HEAD), on a project whose staged
+/// changes hold a broken and a clean declaration file: the hook fails with capc's report; once
+/// the broken file is fixed it passes; a change to no declaration file skips it.
+fn pre_commit_try_repo_runs_capc_check() {
+    let hooks = tempfile::tempdir().expect("tempdir");
+    std::fs::copy(repo().join(".pre-commit-hooks.yaml"), hooks.path().join(".pre-commit-hooks.yaml"))
+        .expect("copy the hooks file");
+    git(hooks.path(), &["init", "--quiet"]);
+    git(hooks.path(), &["add", ".pre-commit-hooks.yaml"]);
+    git(hooks.path(), &["commit", "--quiet", "-m", "hooks"]);
+
+    let home = tempfile::tempdir().expect("tempdir");
+    let project = tempfile::tempdir().expect("tempdir");
+    let root = project.path();
+    git(root, &["init", "--quiet"]);
+    std::fs::write(root.join("README.md"), "# demo\n").expect("write");
+    git(root, &["add", "README.md"]);
+    git(root, &["commit", "--quiet", "-m", "start"]);
+    std::fs::create_dir_all(root.join(".claude/skills/deploy")).expect("mkdir");
+    std::fs::write(
+        root.join(".claude/skills/deploy/SKILL.md"),
+        "---\ndescription: Deploy the app to staging\n---\nRun `make deploy`.\n",
+    )
+    .expect("write");
+    std::fs::write(root.join(".claude/settings.json"), "{ \"permissions\": { \"allow\": [\"Bash(npm test)\"], } }\n")
+        .expect("write");
+    git(root, &["add", "."]);
+
+    let (code, text) = try_repo(root, hooks.path(), home.path());
+    assert_eq!(code, Some(1), "the hook fails on the broken file:\n{text}");
+    assert!(text.contains("capc check") && text.contains("Failed"), "{text}");
+    assert!(text.contains("[invalid-json]") && text.contains(".claude/settings.json:1:"), "capc's report:\n{text}");
+    assert!(text.contains("checked 2 files: 1 error"), "{text}");
+
+    std::fs::write(root.join(".claude/settings.json"), "{ \"permissions\": { \"allow\": [\"Bash(npm test)\"] } }\n")
+        .expect("write");
+    git(root, &["add", "."]);
+    let (code, text) = try_repo(root, hooks.path(), home.path());
+    assert_eq!(code, Some(0), "the hook passes once the file is fixed:\n{text}");
+    assert!(text.contains("Passed"), "{text}");
+
+    git(root, &["commit", "--quiet", "-m", "declarations"]);
+    std::fs::write(root.join("README.md"), "# demo, edited\n").expect("write");
+    git(root, &["add", "README.md"]);
+    let (code, text) = try_repo(root, hooks.path(), home.path());
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("Skipped"), "no declaration file changed:\n{text}");
+}
+
+/// A project whose `.mcp.json` declares `servers` (all approved), locked, with `capc session
+/// --connect --trust` running on its lock in `mode` (`--json` or `--repl`), stdin and stdout piped.
+fn connected_session(servers: serde_json::Value, mode: &str) -> (tempfile::TempDir, std::process::Child) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mcp = serde_json::json!({ "mcpServers": servers });
+    std::fs::write(dir.path().join(".mcp.json"), mcp.to_string()).expect("write .mcp.json");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+    std::fs::write(dir.path().join(".claude/settings.json"), r#"{"enableAllProjectMcpServers": true}"#)
+        .expect("settings");
+    assert_eq!(capc(&["lock", dir.path().to_str().expect("utf-8")]).status.code(), Some(0));
+    let lock = dir.path().join("capabilities.lock");
+    let child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["session", mode, "--connect", "--trust", "--lock", lock.to_str().expect("utf-8")])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("capc runs");
+    (dir, child)
+}
+
+/// `capc session --connect` starts the lock's stdio servers, reports them in `status`, and
+/// leaves no process behind.
+fn session_connects_real_servers_and_leaves_none_running() {
+    use std::io::Write as _;
+    let script = everything_path();
+    let (_dir, mut child) = connected_session(
+        serde_json::json!({
+            "everything": {"command": "node", "args": [script.to_str().expect("utf-8"), "stdio"]},
+            "broken": {"command": "capc-no-such-server"},
+            "remote": {"type": "http", "url": "http://127.0.0.1:9/mcp"}
+        }),
+        "--json",
+    );
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Poll `status` until the server has connected (node starts in about 0.3 s).
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    writeln!(stdin, "{{\"id\":1,\"type\":\"status\"}}").expect("write");
+    writeln!(stdin, "{{\"id\":2,\"type\":\"turn\",\"input\":\"hi\",\"include\":[\"tools\"]}}").expect("write");
+    // A tool call: asks without a rule, runs with an allow rule; a deny removes the tool.
+    let call = |id: u32, rules: &str| {
+        format!("{{\"id\":{id},\"type\":\"turn\",\"input\":\"go\",\"include\":[],\"context\":{{\"session_rules\":{rules}}}}}\n{{\"id\":{},\"type\":\"call_tool\",\"tool\":\"mcp__everything__echo\",\"arguments\":{{\"message\":\"hello from capc\"}}}}", id + 1)
+    };
+    writeln!(stdin, "{}", call(3, "{}")).expect("write");
+    writeln!(stdin, "{}", call(5, "{\"allow\":[\"mcp__everything__echo\"]}")).expect("write");
+    writeln!(stdin, "{}", call(7, "{\"allow\":[\"mcp__everything\"],\"deny\":[\"mcp__everything__echo\"]}"))
+        .expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("capc exits");
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> =
+        stdout(&out).lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+    let servers = lines[0]["result"]["mcp_servers"].as_array().expect("servers");
+    let by_name = |n: &str| servers.iter().find(|s| s["name"] == n).expect("listed").clone();
+    let everything = by_name("everything");
+    assert_eq!(everything["status"], "connected", "{everything}");
+    assert!(everything["tools"].as_u64().unwrap_or(0) >= 5, "{everything}");
+    assert_eq!(by_name("broken")["status"], "failed");
+    let remote = by_name("remote");
+    assert_eq!(remote["status"], "failed", "{remote}");
+    assert!(remote["error"].as_str().unwrap_or("").contains("http://127.0.0.1:9/mcp"), "{remote}");
+    let tools = lines[1]["tools"].as_array().expect("tools");
+    assert!(tools.iter().any(|t| t["name"] == "mcp__everything__echo"), "the pool has the server's tools");
+    assert_eq!(lines[3]["result"]["permission"]["behavior"], "ask", "{}", lines[3]);
+    assert_eq!(lines[5]["result"]["kind"], "tool_result", "{}", lines[5]);
+    assert!(lines[5]["result"]["result"]["text"].as_str().unwrap_or("").contains("hello from capc"), "{}", lines[5]);
+    // A deny on the tool removes it from the pool before any call can reach it.
+    assert!(lines[7]["result"]["message"].as_str().unwrap_or("").contains("in this turn's pool"), "{}", lines[7]);
+    // Nothing of the server is left running.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let left = Command::new("pgrep").args(["-f", script.to_str().expect("utf-8")]).output().expect("pgrep runs");
+    assert!(left.stdout.is_empty(), "server processes left behind: {}", String::from_utf8_lossy(&left.stdout));
+}
