@@ -14,6 +14,11 @@ use std::time::{Duration, Instant};
 
 /// Runs capc with `input` on stdin; kills it and fails if it has not ended within a minute.
 fn capc_in(dir: &Path, args: &[&str], input: &str) -> Output {
+    capc_in_bytes(dir, args, input.as_bytes())
+}
+
+/// [`capc_in`] with any bytes on stdin.
+fn capc_in_bytes(dir: &Path, args: &[&str], input: &[u8]) -> Output {
     use std::io::Read as _;
     let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
         .args(args)
@@ -36,7 +41,7 @@ fn capc_in(dir: &Path, args: &[&str], input: &str) -> Output {
     let err = drain(Box::new(child.stderr.take().expect("stderr")));
     let mut stdin = child.stdin.take().expect("stdin");
     // capc may refuse and exit before reading its input.
-    match stdin.write_all(input.as_bytes()) {
+    match stdin.write_all(input) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => panic!("write stdin: {e}"),
         _ => {}
     }
@@ -631,4 +636,27 @@ fn an_untrusted_session_runs_nothing_the_repository_asks_for() {
     assert!(!notes.contains("not trusted"), "{notes}");
     assert!(started.exists(), "a trusted folder's server starts: {}", lines[1]);
     assert!(injected.exists(), "a trusted folder's allowed injection runs: {}", lines[0]);
+}
+
+/// A request that is not UTF-8, a line over the limit, or an `id` too large to echo each get an
+/// error response, and the session answers the next request.
+#[test]
+fn a_bad_request_line_gets_an_error_and_the_session_goes_on() {
+    let (_dir, root) = locked_project();
+    let mut input: Vec<u8> = b"{\"id\":1,\"type\":\"status\",\"x\":\"\xff\xfe\"}\n".to_vec();
+    input.extend_from_slice(b"{\"id\":\"");
+    input.extend(std::iter::repeat_n(b'a', 17 << 20));
+    input.extend_from_slice(b"\",\"type\":\"status\"}\n");
+    input.extend_from_slice(format!("{{\"id\":\"{}\",\"type\":\"status\"}}\n", "b".repeat(1000)).as_bytes());
+    input.extend_from_slice(TURN.as_bytes());
+    let out = capc_in_bytes(&root, &["session", "--json"], &input);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.len() < 100_000, "the session echoed a large request back ({} bytes)", text.len());
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let codes: Vec<&str> = lines.iter().map(|l| l["error"]["code"].as_str().unwrap_or("-")).collect();
+    assert_eq!(codes, ["parse_error", "request_too_large", "invalid_request", "-"], "{text}");
+    assert!(lines[0]["error"]["message"].as_str().unwrap_or("").contains("not UTF-8"), "{text}");
+    assert_eq!(lines[3]["id"], 1);
+    assert_eq!(lines[3]["result"]["command"], "deploy", "{text}");
 }

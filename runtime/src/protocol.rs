@@ -35,6 +35,13 @@ pub fn handle(session: &mut Session, line: &str) -> Value {
         return error(Value::Null, "invalid_request", "a request is a JSON object");
     };
     let id = object.get("id").cloned().unwrap_or(Value::Null);
+    if matches!(&id, Value::Array(_) | Value::Object(_)) || id.as_str().is_some_and(|s| s.len() > MAX_ID_BYTES) {
+        return error(
+            Value::Null,
+            "invalid_request",
+            format!("`id` must be a number, or a string of at most {MAX_ID_BYTES} bytes"),
+        );
+    }
     let Some(kind) = object.get("type").and_then(Value::as_str) else {
         return error(
             id,
@@ -146,21 +153,125 @@ pub fn handle(session: &mut Session, line: &str) -> Value {
     response
 }
 
+/// The longest request line a session reads (16 MiB, newline excluded): far above any real
+/// request (an `mcp_update` listing 2,000 tools is about 6 MB) and small enough that a runaway
+/// or hostile writer cannot make the session hold or echo arbitrary amounts. A longer line is
+/// skipped to its end and answered with a `request_too_large` error.
+pub const MAX_REQUEST_BYTES: usize = 16 << 20;
+
+/// The longest `id` echoed back (a string of at most 256 bytes, or any number, boolean or
+/// null); a request with a larger one is answered with `id: null` and an error.
+pub const MAX_ID_BYTES: usize = 256;
+
 /// Serves requests until end of input: one response line per request line (blank lines
-/// are skipped).
+/// are skipped). A line that is not UTF-8 or longer than [`MAX_REQUEST_BYTES`] gets an error
+/// response and the session goes on; only a failure to read or write ends it.
 pub fn serve(
     session: &mut Session,
-    input: impl std::io::BufRead,
+    mut input: impl std::io::BufRead,
     mut output: impl std::io::Write,
 ) -> std::io::Result<()> {
-    for line in input.lines() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let response = handle(session, &line);
+    let mut buf = Vec::new();
+    while let Some(line) = read_line(&mut input, &mut buf, MAX_REQUEST_BYTES)? {
+        let response = match line {
+            Line::TooLong(len) => error(
+                Value::Null,
+                "request_too_large",
+                format!(
+                    "a request line of {len} bytes, over the limit of {MAX_REQUEST_BYTES} (16 MiB); the line was skipped"
+                ),
+            ),
+            Line::Bytes => match std::str::from_utf8(&buf) {
+                Err(e) => error(
+                    Value::Null,
+                    "parse_error",
+                    format!("not UTF-8 (invalid byte at offset {}); requests are UTF-8 JSON", e.valid_up_to()),
+                ),
+                Ok(text) if text.trim().is_empty() => continue,
+                Ok(text) => handle(session, text),
+            },
+        };
         writeln!(output, "{response}")?;
         output.flush()?;
     }
     Ok(())
+}
+
+/// What [`read_line`] read.
+enum Line {
+    /// A whole line, now in the buffer (without its newline).
+    Bytes,
+    /// A line longer than the limit, skipped; this many bytes long.
+    TooLong(usize),
+}
+
+/// Reads the next line into `buf`, holding at most `limit` bytes of it; `None` at end of
+/// input. A longer line is consumed to its end without being kept.
+fn read_line(input: &mut impl std::io::BufRead, buf: &mut Vec<u8>, limit: usize) -> std::io::Result<Option<Line>> {
+    buf.clear();
+    let mut seen = 0usize;
+    let mut any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            if !any {
+                return Ok(None);
+            }
+            break;
+        }
+        any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        seen = seen.saturating_add(part.len());
+        if seen <= limit {
+            buf.extend_from_slice(part);
+        } else {
+            buf.clear();
+        }
+        let used = done.unwrap_or(chunk.len());
+        input.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    if seen > limit {
+        return Ok(Some(Line::TooLong(seen)));
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    Ok(Some(Line::Bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8], limit: usize) -> Vec<Result<Vec<u8>, usize>> {
+        // A tiny buffer, so lines cross many `fill_buf` chunks.
+        let mut input = std::io::BufReader::with_capacity(3, input);
+        let mut buf = Vec::new();
+        let mut out = Vec::new();
+        while let Some(line) = read_line(&mut input, &mut buf, limit).expect("in memory") {
+            out.push(match line {
+                Line::Bytes => Ok(buf.clone()),
+                Line::TooLong(n) => Err(n),
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn lines_are_split_capped_and_skipped_whole() {
+        let got = lines(b"ab\r\n0123456789\nxyz\n\nlast", 5);
+        assert_eq!(got, vec![Ok(b"ab".to_vec()), Err(10), Ok(b"xyz".to_vec()), Ok(vec![]), Ok(b"last".to_vec())]);
+        assert_eq!(lines(b"12345\n", 5), vec![Ok(b"12345".to_vec())], "the limit itself is allowed");
+        assert!(lines(b"", 5).is_empty());
+    }
 }
