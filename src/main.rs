@@ -2,7 +2,9 @@
 //! calls one library function and maps the outcome to an exit code:
 //! 0 clean (warnings allowed), 1 errors found, 2 capc itself could not run.
 
+use capc_compiler::config::{Config, ConfigError};
 use capc_compiler::lock::{view, write};
+use capc_compiler::target::Target;
 use capc_compiler::{printable, report, rules, Checked, Options};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
@@ -24,12 +26,14 @@ enum Command {
     /// Check every Claude Code declaration under PATH and report what is wrong
     ///
     /// Finds projects (`.claude/`, `.mcp.json`), plugins (`.claude-plugin/plugin.json` or a
-    /// folder a marketplace names), marketplaces and skill collections. Exits 0 when no
+    /// folder a marketplace names), marketplaces and skill collections. A file is checked in
+    /// the context of the folder that declares it, and only its findings are reported. Reads
+    /// capc.toml (or .capc.toml) from PATH upwards to the repository's top. Exits 0 when no
     /// error was found (warnings allowed), 1 when errors were found, 2 when capc could not run.
     Check {
-        /// The folder to check
+        /// Folders to check, or files to check in the context of the folder they belong to
         #[arg(default_value = ".")]
-        path: PathBuf,
+        paths: Vec<PathBuf>,
         /// Output format: `human` (annotated source) or `json` (stable, version 1)
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
@@ -42,18 +46,24 @@ enum Command {
         /// Claude Code gives them; tab-separated) instead of diagnostics
         #[arg(long)]
         list_files: bool,
+        #[command(flatten)]
+        reading: Reading,
+        #[command(flatten)]
+        selection: Selection,
     },
     /// Resolve names and precedence and write PATH/capabilities.lock
     ///
     /// Checks PATH as `capc check` does, resolves which skill, command, agent and MCP server
     /// each name reaches (and what it hides), and writes the result with a SHA-256 of every
     /// source file. The file is rewritten only when its content changes. Refuses to write
-    /// when the check finds errors. Exits 0 when written or unchanged, 1 on errors or (with
-    /// --check) a stale or missing lock, 2 when capc could not run.
+    /// when the check finds errors in what a session here loads; errors in plugins nothing
+    /// loads, skill collections and nested projects are named in the lock's header instead.
+    /// Exits 0 when written or unchanged, 1 on errors or (with --check) a stale or missing
+    /// lock, 2 when capc could not run (or nothing was found to lock).
     Lock {
-        /// The folder to lock
+        /// Folders to lock (a file stands for the folder it belongs to)
         #[arg(default_value = ".")]
-        path: PathBuf,
+        paths: Vec<PathBuf>,
         /// Write nothing; exit 1 with a diff when the lock on disk is not what `capc lock` would write
         #[arg(long)]
         check: bool,
@@ -61,8 +71,15 @@ enum Command {
         /// hooks, permission rules and MCP approvals); without it they are left out of the lock
         #[arg(long)]
         include_local: bool,
+        /// Write a lock even when no declaration is found (an empty lock is usually a wrong PATH)
+        #[arg(long)]
+        allow_empty: bool,
         #[command(flatten)]
         scopes: Scopes,
+        #[command(flatten)]
+        reading: Reading,
+        #[command(flatten)]
+        selection: Selection,
     },
     /// Print the resolved command table in lookup order, then agents, MCP servers and tools
     ///
@@ -80,6 +97,8 @@ enum Command {
         all: bool,
         #[command(flatten)]
         scopes: Scopes,
+        #[command(flatten)]
+        reading: Reading,
     },
     /// Show every candidate for a name, the winner first, and the rule that decided
     ///
@@ -93,6 +112,8 @@ enum Command {
         path: PathBuf,
         #[command(flatten)]
         scopes: Scopes,
+        #[command(flatten)]
+        reading: Reading,
     },
     /// Print the resolution graph: declarations and who shadows, removes or pre-empts whom
     Graph {
@@ -107,6 +128,8 @@ enum Command {
         all: bool,
         #[command(flatten)]
         scopes: Scopes,
+        #[command(flatten)]
+        reading: Reading,
     },
     /// Run a session from a lock: newline-delimited JSON on stdin/stdout, or a REPL on a terminal
     ///
@@ -148,11 +171,47 @@ enum Command {
         #[command(flatten)]
         scopes: Scopes,
     },
-    /// List every rule, or print one rule's documentation
+    /// List every rule, or print one rule's documentation, or the configuration in effect
     Rules {
         /// A rule id such as `invalid-json`
+        #[arg(conflicts_with = "config")]
         id: Option<String>,
+        /// Print the configuration a check of PATH uses (default `.`): every value after
+        /// capc.toml and the defaults are merged, each with where it came from. PATH may also be
+        /// a configuration file
+        #[arg(long, value_name = "PATH", num_args = 0..=1, default_missing_value = ".")]
+        config: Option<PathBuf>,
     },
+}
+
+/// How the checked folder is read: its configuration and ignore files.
+#[derive(Args, Clone, Default)]
+struct Reading {
+    /// Use this configuration file instead of the capc.toml or .capc.toml found from PATH
+    /// upwards (up to the repository's top)
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    config: Option<PathBuf>,
+    /// Read no configuration file: defaults and flags only
+    #[arg(long)]
+    no_config: bool,
+    /// Also read what .gitignore, .ignore and git's excludes name (left out by default, as
+    /// ripgrep leaves them out)
+    #[arg(long)]
+    no_ignore: bool,
+}
+
+/// Which rules report; these flags override capc.toml.
+#[derive(Args, Clone, Default)]
+struct Selection {
+    /// Only these rules report (comma-separated ids; replaces capc.toml's `select`)
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    select: Vec<String>,
+    /// These rules do not report (comma-separated ids; added to capc.toml's `ignore`)
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    ignore: Vec<String>,
+    /// Show what suppression comments and capc.toml's `per-path-ignores` hide (for audits)
+    #[arg(long)]
+    no_suppressions: bool,
 }
 
 /// Scopes outside PATH; nothing outside PATH is read unless one is given.
@@ -176,18 +235,90 @@ struct Scopes {
 }
 
 impl Scopes {
-    /// Options for a command that writes no lock (no source hashes).
-    fn options(self, root: PathBuf) -> Options {
-        Options {
-            root,
-            user_dir: self.user_dir,
-            managed_dir: self.managed_dir,
-            add_dirs: self.add_dir,
-            plugin_dirs: self.plugin_dir,
+    /// Options for a command that writes no lock (no source hashes): the configuration found
+    /// for `root`, with these flags over it. Says why not on stderr (exit 2).
+    fn options(&self, root: PathBuf, reading: &Reading, selection: &Selection) -> Result<Options, ExitCode> {
+        let config = self.config(&root, reading, selection).map_err(|e| {
+            eprintln!("error: {}", printable::escape(&e.to_string()));
+            ExitCode::from(2)
+        })?;
+        Ok(Options {
+            user_dir: scope_dir(config.user_dir.value.clone(), "--user-dir", Some(".claude"))?,
+            managed_dir: config.managed_dir.value.clone(),
+            add_dirs: (config.add_dir.value.iter())
+                .map(|d| scope_dir(Some(d.clone()), "--add-dir", Some(".claude")))
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .flatten()
+                .collect(),
+            plugin_dirs: (config.plugin_dir.value.iter())
+                .map(|d| scope_dir(Some(d.clone()), "--plugin-dir", Some(".claude-plugin")))
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .flatten()
+                .collect(),
             skip_hashes: true,
             leave_out_local: false,
-        }
+            filter: config.filter(),
+            policy: Some(std::sync::Arc::new(config.policy())),
+            no_suppressions: selection.no_suppressions,
+            root,
+        })
     }
+
+    /// The configuration for `root`: the file, then these flags.
+    fn config(&self, root: &std::path::Path, reading: &Reading, selection: &Selection) -> Result<Config, ConfigError> {
+        let mut config =
+            if reading.no_config { Config::defaults(root) } else { Config::load(root, reading.config.as_deref())? };
+        if !selection.select.is_empty() {
+            config.select_flag(&selection.select)?;
+        }
+        if !selection.ignore.is_empty() {
+            config.ignore_flag(&selection.ignore)?;
+        }
+        if reading.no_ignore {
+            config.respect_ignore_files.set(false, "--no-ignore");
+        }
+        if let Some(dir) = &self.user_dir {
+            config.user_dir.set(Some(dir.clone()), "--user-dir");
+        }
+        if let Some(dir) = &self.managed_dir {
+            config.managed_dir.set(Some(dir.clone()), "--managed-dir");
+        }
+        if !self.add_dir.is_empty() {
+            config.add_dir.set(self.add_dir.clone(), "--add-dir");
+        }
+        if !self.plugin_dir.is_empty() {
+            config.plugin_dir.set(self.plugin_dir.clone(), "--plugin-dir");
+        }
+        Ok(config)
+    }
+}
+
+/// A scope folder as the user meant it: given the `.claude` folder (or a plugin's
+/// `.claude-plugin`) instead of the folder that holds it, the folder that holds it, said on
+/// stderr. A folder that does not exist is left for the check to report.
+fn scope_dir(dir: Option<PathBuf>, flag: &str, inner: Option<&str>) -> Result<Option<PathBuf>, ExitCode> {
+    let Some(dir) = dir else { return Ok(None) };
+    let Some(inner) = inner else { return Ok(Some(dir)) };
+    if dir.file_name().is_none_or(|n| n != inner) || !dir.is_dir() {
+        return Ok(Some(dir));
+    }
+    let holder = match dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(parent) => parent.to_path_buf(),
+        None => PathBuf::from("."),
+    };
+    if holder.join(inner).join(inner).is_dir() {
+        // `x/.claude/.claude`: the given folder is itself a home; take it as given.
+        return Ok(Some(dir));
+    }
+    let what = if inner == ".claude" { "the folder that holds `.claude/`" } else { "the plugin folder" };
+    eprintln!(
+        "note: {flag} takes {what}; reading `{}` for `{}`",
+        printable::escape(&holder.display().to_string()),
+        printable::escape(&dir.display().to_string())
+    );
+    Ok(Some(holder))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -212,20 +343,72 @@ enum Color {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { path, format, scopes, color, list_files } => {
-            check(scopes.options(path), format, color, list_files)
+        Command::Check { paths, format, scopes, color, list_files, reading, selection } => {
+            check(&paths, &scopes, &reading, &selection, format, color, list_files)
         }
-        Command::Lock { path, check, include_local, scopes } => {
-            lock(Options { skip_hashes: false, leave_out_local: !include_local, ..scopes.options(path) }, check)
+        Command::Lock { paths, check, include_local, allow_empty, scopes, reading, selection } => {
+            let how = LockHow { check_only: check, include_local, allow_empty };
+            lock_all(&paths, &scopes, &reading, &selection, how)
         }
-        Command::Ls { path, format, all, scopes } => ls(scopes.options(path), format, all),
-        Command::Explain { name, path, scopes } => explain(scopes.options(path), &name),
-        Command::Graph { path, format, all, scopes } => graph(scopes.options(path), format, all),
+        Command::Ls { path, format, all, scopes, reading } => match resolve_options(path, &scopes, &reading) {
+            Ok(options) => ls(options, format, all),
+            Err(code) => code,
+        },
+        Command::Explain { name, path, scopes, reading } => match resolve_options(path, &scopes, &reading) {
+            Ok(options) => explain(options, &name),
+            Err(code) => code,
+        },
+        Command::Graph { path, format, all, scopes, reading } => match resolve_options(path, &scopes, &reading) {
+            Ok(options) => graph(options, format, all),
+            Err(code) => code,
+        },
         Command::Session { lock, verify, no_shell, repl, json, connect, scopes } => {
             let repl = repl || (!json && std::io::stdin().is_terminal());
             session(lock, verify, no_shell, repl, connect, scopes)
         }
-        Command::Rules { id } => rules_command(id.as_deref()),
+        Command::Rules { id, config } => match config {
+            Some(path) => config_command(&path),
+            None => rules_command(id.as_deref()),
+        },
+    }
+}
+
+/// Options for `ls`, `explain` and `graph`: the folder PATH is (or belongs to, for a file),
+/// read as `capc check` reads it.
+fn resolve_options(path: PathBuf, scopes: &Scopes, reading: &Reading) -> Result<Options, ExitCode> {
+    let root = match capc_compiler::target::targets(std::slice::from_ref(&path)) {
+        Ok(mut targets) if targets.len() == 1 => targets.remove(0).root,
+        Ok(_) => path,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    scopes.options(root, reading, &Selection::default())
+}
+
+/// The folders PATH… stand for, or why not (exit 2).
+fn targets(paths: &[PathBuf]) -> Result<Vec<Target>, ExitCode> {
+    capc_compiler::target::targets(paths).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })
+}
+
+/// `capc rules --config [PATH]`.
+fn config_command(path: &std::path::Path) -> ExitCode {
+    let result = if path.is_file() {
+        let root = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+        Config::read(root, path)
+    } else {
+        Config::load(path, None)
+    };
+    match result {
+        Ok(config) => exit(write_stdout(&config.describe()), 0),
+        Err(e) => {
+            eprintln!("error: {}", printable::escape(&e.to_string()));
+            ExitCode::from(2)
+        }
     }
 }
 
@@ -253,18 +436,74 @@ fn exit(result: std::io::Result<()>, code: u8) -> ExitCode {
     }
 }
 
-fn lock(options: Options, check_only: bool) -> ExitCode {
+#[derive(Clone, Copy)]
+struct LockHow {
+    check_only: bool,
+    include_local: bool,
+    allow_empty: bool,
+}
+
+/// `capc lock PATH…`: each folder (a file stands for the folder it belongs to) is locked on its
+/// own; the exit code is the worst of them.
+fn lock_all(paths: &[PathBuf], scopes: &Scopes, reading: &Reading, selection: &Selection, how: LockHow) -> ExitCode {
+    let targets = match targets(paths) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let mut worst = 0u8;
+    for target in targets {
+        let options = match scopes.options(target.root, reading, selection) {
+            Ok(o) => Options { skip_hashes: false, leave_out_local: !how.include_local, ..o },
+            Err(code) => return code,
+        };
+        let code = lock(options, how);
+        worst = worst.max(if code == ExitCode::SUCCESS {
+            0
+        } else if code == ExitCode::from(1) {
+            1
+        } else {
+            2
+        });
+    }
+    ExitCode::from(worst)
+}
+
+fn lock(options: Options, how: LockHow) -> ExitCode {
+    let check_only = how.check_only;
     let mut checked = match run_check(&options) {
         Ok(c) => c,
         Err(code) => return code,
     };
-    // Errors block the lock and the whole report is shown; otherwise warnings are only
-    // counted (`capc check` shows them), so a lock run stays short and quick.
-    if checked.has_errors() {
+    // Errors in what a session here loads block the lock and the whole report is shown;
+    // otherwise warnings are only counted (`capc check` shows them), so a lock run stays short
+    // and quick.
+    if checked.blocking_errors().next().is_some() {
         let text = report::to_text(&checked, use_color(Color::Auto, std::io::stderr().is_terminal()), terminal_width());
         eprint!("{text}");
         eprintln!("error: not writing {}: fix the errors above first", write::FILE_NAME);
         return ExitCode::from(1);
+    }
+    if checked.files_checked == 0 && !check_only && !how.allow_empty {
+        eprintln!(
+            "error: no Claude Code declarations found in `{}`; not writing an empty {} (`--allow-empty` writes it)",
+            printable::escape(&options.root.display().to_string()),
+            write::FILE_NAME
+        );
+        return ExitCode::from(2);
+    }
+    let left_out: Vec<(String, String)> =
+        checked.left_out().into_iter().map(|(p, w)| (p.to_string(), w.to_string())).collect();
+    if !left_out.is_empty() {
+        eprintln!(
+            "note: written although {} {} errors: a session here does not load {} (`capc check {}` shows the errors):",
+            left_out.len(),
+            if left_out.len() == 1 { "file has" } else { "files have" },
+            if left_out.len() == 1 { "it" } else { "them" },
+            printable::escape(&options.root.display().to_string())
+        );
+        for (path, why) in &left_out {
+            eprintln!("  {}: {}", printable::escape(path), printable::escape(why));
+        }
     }
     let warnings = checked.count(capc_compiler::Severity::Warning);
     if warnings > 0 {
@@ -285,7 +524,8 @@ fn lock(options: Options, check_only: bool) -> ExitCode {
         }
     }
     let lock = checked.take_lock();
-    let text = write::encode(&lock);
+    let notes: Vec<(&str, &str)> = left_out.iter().map(|(p, w)| (p.as_str(), w.as_str())).collect();
+    let text = write::encode_leaving_out(&lock, &notes);
     let path = options.root.join(write::FILE_NAME);
     if check_only {
         // Only a regular file is read (a named pipe would hang the read, a link could put
@@ -455,11 +695,38 @@ fn graph(options: Options, format: GraphFormat, all: bool) -> ExitCode {
     exit(write_stdout(&text), 0)
 }
 
-fn check(options: Options, format: Format, color: Color, list_files: bool) -> ExitCode {
-    let checked = match run_check(&options) {
-        Ok(c) => c,
+fn check(
+    paths: &[PathBuf],
+    scopes: &Scopes,
+    reading: &Reading,
+    selection: &Selection,
+    format: Format,
+    color: Color,
+    list_files: bool,
+) -> ExitCode {
+    let targets = match targets(paths) {
+        Ok(t) => t,
         Err(code) => return code,
     };
+    let mut parts = Vec::new();
+    let mut ignored = 0;
+    for target in &targets {
+        let options = match scopes.options(target.root.clone(), reading, selection) {
+            Ok(o) => o,
+            Err(code) => return code,
+        };
+        let mut checked = match run_check(&options) {
+            Ok(c) => c,
+            Err(code) => return code,
+        };
+        ignored += checked.ignored;
+        if let Some(files) = &target.files {
+            checked.keep_only(files);
+        }
+        checked.show_under(&target.shown);
+        parts.push(checked);
+    }
+    let checked = if parts.len() == 1 { parts.remove(0) } else { Checked::merge(parts) };
     if list_files {
         let listing: String = checked
             .files
@@ -475,8 +742,21 @@ fn check(options: Options, format: Format, color: Color, list_files: bool) -> Ex
             .collect();
         return if write_stdout(&listing).is_ok() { ExitCode::SUCCESS } else { ExitCode::from(2) };
     }
+    let nothing = checked.files_checked == 0 && checked.diagnostics.is_empty();
     let output = match format {
         Format::Json => report::to_json(&checked),
+        // An empty folder (or a wrong PATH) says so instead of "checked 0 files".
+        Format::Human if nothing && targets.iter().all(|t| t.files.is_none()) => {
+            let shown: Vec<String> =
+                paths.iter().map(|p| format!("`{}`", printable::escape(&p.display().to_string()))).collect();
+            let hint = if ignored > 0 {
+                let paths = if ignored == 1 { "path" } else { "paths" };
+                format!(" ({ignored} {paths} left out by ignore files or `exclude`; `--no-ignore` reads ignored ones)")
+            } else {
+                String::new()
+            };
+            format!("no Claude Code declarations found in {}{hint}\n", shown.join(", "))
+        }
         Format::Human => report::to_text(&checked, use_color(color, std::io::stdout().is_terminal()), terminal_width()),
     };
     if write_stdout(&output).is_err() {

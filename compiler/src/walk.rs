@@ -405,10 +405,8 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
             part.files.push(child_rel);
         }
     }
-    let below: Vec<Part> = subdirs
-        .into_par_iter()
-        .map(|(path, rel, chain)| walk_dir(cx, path, rel, chain, rules.clone()))
-        .collect();
+    let below: Vec<Part> =
+        subdirs.into_par_iter().map(|(path, rel, chain)| walk_dir(cx, path, rel, chain, rules.clone())).collect();
     for sub in below {
         part.files.extend(sub.files);
         part.dirs.extend(sub.dirs);
@@ -664,7 +662,10 @@ mod tests {
         ]);
         // No `.git`: `.gitignore` is not git's here (ripgrep's rule), `.ignore` still counts.
         let tree = walk_filtered(dir.path(), &HONOUR);
-        assert_eq!(files(&tree), [".gitignore", "a.bak", "notes/.ignore", "notes/kept.md", "scratch/.claude/settings.json"]);
+        assert_eq!(
+            files(&tree),
+            [".gitignore", "a.bak", "notes/.ignore", "notes/kept.md", "scratch/.claude/settings.json"]
+        );
         assert_eq!(tree.ignored, 1);
         std::fs::create_dir(dir.path().join(".git")).expect("mkdir .git");
         let tree = walk_filtered(dir.path(), &HONOUR);

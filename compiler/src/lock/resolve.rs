@@ -122,6 +122,8 @@ pub struct Resolution {
     pub tools: Vec<Tool>,
     pub graph: DiGraph<GraphNode, GraphEdge>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The folders of the plugins a session is asked to load (see `plugins::Loading::asked`).
+    pub asked_plugins: std::collections::BTreeSet<String>,
 }
 
 fn scope_rank(scope: Scope) -> u8 {
@@ -294,6 +296,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let (permissions, tools) = resolve_permissions(session.permissions, &parsed, &servers, &agents, &mut b);
     let hooks = session.hooks;
     let plugins = loading.plugins;
+    let asked_plugins = loading.asked;
     // Every declaration is a node, whether or not anything shadows it; so is every built-in
     // command, bundled skill and tool of the tables (views leave out the untouched ones).
     for row in table.iter().filter(|r| r.decl.is_none()) {
@@ -367,7 +370,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         hooks,
         permissions,
     };
-    Resolution { lock, table, tools, graph: b.graph, diagnostics: b.diagnostics }
+    Resolution { lock, table, tools, graph: b.graph, diagnostics: b.diagnostics, asked_plugins }
 }
 
 /// Two plugins of one marketplace with the same bare alias: once both are installed, typed

@@ -49,6 +49,7 @@ pub mod unknown_tool_in_rule;
 pub mod unloaded_plugin;
 pub mod unquoted_plugin_variable;
 pub mod unreadable_file;
+pub mod unused_suppression;
 pub mod version_mismatch;
 pub mod wrong_field_type;
 
@@ -104,6 +105,7 @@ pub static RULES: &[&Rule] = &[
     &unloaded_plugin::RULE,
     &unquoted_plugin_variable::RULE,
     &unreadable_file::RULE,
+    &unused_suppression::RULE,
     &version_mismatch::RULE,
     &wrong_field_type::RULE,
 ];
