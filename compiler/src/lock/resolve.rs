@@ -676,7 +676,7 @@ fn shadow(rows: &mut [Row], commands: &mut [Command], spans: &[Option<Span>], w:
     match (loser.decl, winner.path.as_deref()) {
         (Some(i), Some(winner_path)) => {
             let (rule_def, severity) = if rule == "same-scope" {
-                (&rules::duplicate_declaration::RULE, Severity::Error)
+                (&rules::duplicate_declaration::RULE, Severity::Warning)
             } else {
                 (&rules::shadowed_declaration::RULE, Severity::Warning)
             };
