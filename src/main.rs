@@ -397,6 +397,10 @@ fn targets(paths: &[PathBuf]) -> Result<Vec<Target>, ExitCode> {
 
 /// `capc rules --config [PATH]`.
 fn config_command(path: &std::path::Path) -> ExitCode {
+    if let Err(e) = std::fs::metadata(path) {
+        eprintln!("error: cannot read `{}`: {e}", printable::escape(&path.display().to_string()));
+        return ExitCode::from(2);
+    }
     let result = if path.is_file() {
         let root = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
         Config::read(root, path)

@@ -135,7 +135,7 @@ fn suppression(text: &str, span: Span, rest: &str, line: Option<(usize, usize)>)
         }
         at += piece.len() + 1;
     }
-    Suppression { path: String::new(), span, rules, reason, line: line.map(|(s, e)| (s, e)) }
+    Suppression { path: String::new(), span, rules, reason, line }
 }
 
 /// The byte offset of `part`, a slice of `text`, in `text`.
