@@ -2,7 +2,9 @@
 //! calls one library function and maps the outcome to an exit code:
 //! 0 clean (warnings allowed), 1 errors found, 2 capc itself could not run.
 
+use capc_compiler::config::{Config, ConfigError};
 use capc_compiler::lock::{view, write};
+use capc_compiler::target::Target;
 use capc_compiler::{fix, printable, report, rules, Checked, Options};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
@@ -29,12 +31,14 @@ enum Command {
     /// Check every Claude Code declaration under PATH and report what is wrong
     ///
     /// Finds projects (`.claude/`, `.mcp.json`), plugins (`.claude-plugin/plugin.json` or a
-    /// folder a marketplace names), marketplaces and skill collections. Exits 0 when no
+    /// folder a marketplace names), marketplaces and skill collections. A file is checked in
+    /// the context of the folder that declares it, and only its findings are reported. Reads
+    /// capc.toml (or .capc.toml) from PATH upwards to the repository's top. Exits 0 when no
     /// error was found (warnings allowed), 1 when errors were found, 2 when capc could not run.
     Check {
-        /// The folder to check
+        /// Folders to check, or files to check in the context of the folder they belong to
         #[arg(default_value = ".")]
-        path: PathBuf,
+        paths: Vec<PathBuf>,
         /// Output format: `human` (annotated source), `json` (stable, version 1), `sarif` (SARIF
         /// 2.1.0, for code scanning), `github` (GitHub Actions annotations) or `short` (one line
         /// per finding: `path:line:col: severity[rule] message`)
@@ -61,18 +65,24 @@ enum Command {
         /// is something to fix)
         #[arg(long, requires = "fix")]
         diff: bool,
+        #[command(flatten)]
+        reading: Reading,
+        #[command(flatten)]
+        selection: Selection,
     },
     /// Resolve names and precedence and write PATH/capabilities.lock
     ///
     /// Checks PATH as `capc check` does, resolves which skill, command, agent and MCP server
     /// each name reaches (and what it hides), and writes the result with a SHA-256 of every
     /// source file. The file is rewritten only when its content changes. Refuses to write
-    /// when the check finds errors. Exits 0 when written or unchanged, 1 on errors or (with
-    /// --check) a stale or missing lock, 2 when capc could not run.
+    /// when the check finds errors in what a session here loads; errors in plugins nothing
+    /// loads, skill collections and nested projects are named in the lock's header instead.
+    /// Exits 0 when written or unchanged, 1 on errors or (with --check) a stale or missing
+    /// lock, 2 when capc could not run (or nothing was found to lock).
     Lock {
-        /// The folder to lock
+        /// Folders to lock (a file stands for the folder it belongs to)
         #[arg(default_value = ".")]
-        path: PathBuf,
+        paths: Vec<PathBuf>,
         /// Write nothing; exit 1 with a diff when the lock on disk is not what `capc lock` would write
         #[arg(long)]
         check: bool,
@@ -80,8 +90,15 @@ enum Command {
         /// hooks, permission rules and MCP approvals); without it they are left out of the lock
         #[arg(long)]
         include_local: bool,
+        /// Write a lock even when no declaration is found (an empty lock is usually a wrong PATH)
+        #[arg(long)]
+        allow_empty: bool,
         #[command(flatten)]
         scopes: Scopes,
+        #[command(flatten)]
+        reading: Reading,
+        #[command(flatten)]
+        selection: Selection,
     },
     /// Print the resolved command table in lookup order, then agents, MCP servers and tools
     ///
@@ -99,6 +116,8 @@ enum Command {
         all: bool,
         #[command(flatten)]
         scopes: Scopes,
+        #[command(flatten)]
+        reading: Reading,
     },
     /// Show every candidate for a name, the winner first, and the rule that decided
     ///
@@ -112,6 +131,8 @@ enum Command {
         path: PathBuf,
         #[command(flatten)]
         scopes: Scopes,
+        #[command(flatten)]
+        reading: Reading,
     },
     /// Print the resolution graph: declarations and who shadows, removes or pre-empts whom
     Graph {
@@ -126,6 +147,8 @@ enum Command {
         all: bool,
         #[command(flatten)]
         scopes: Scopes,
+        #[command(flatten)]
+        reading: Reading,
     },
     /// Run a session from a lock: newline-delimited JSON on stdin/stdout, or a REPL on a terminal
     ///
@@ -175,10 +198,16 @@ enum Command {
         #[command(flatten)]
         scopes: Scopes,
     },
-    /// List every rule, or print one rule's documentation
+    /// List every rule, or print one rule's documentation, or the configuration in effect
     Rules {
         /// A rule id such as `invalid-json`
+        #[arg(conflicts_with = "config")]
         id: Option<String>,
+        /// Print the configuration a check of PATH uses (default `.`): every value after
+        /// capc.toml and the defaults are merged, each with where it came from. PATH may also be
+        /// a configuration file
+        #[arg(long, value_name = "PATH", num_args = 0..=1, default_missing_value = ".")]
+        config: Option<PathBuf>,
     },
     /// Print a shell completion script (`capc completions bash > ~/.local/share/bash-completion/completions/capc`)
     Completions {
@@ -234,6 +263,36 @@ enum CheckFormat {
     Short,
 }
 
+/// How the checked folder is read: its configuration and ignore files.
+#[derive(Args, Clone, Default)]
+struct Reading {
+    /// Use this configuration file instead of the capc.toml or .capc.toml found from PATH
+    /// upwards (up to the repository's top)
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    config: Option<PathBuf>,
+    /// Read no configuration file: defaults and flags only
+    #[arg(long)]
+    no_config: bool,
+    /// Also read what .gitignore, .ignore and git's excludes name (left out by default, as
+    /// ripgrep leaves them out)
+    #[arg(long)]
+    no_ignore: bool,
+}
+
+/// Which rules report; these flags override capc.toml.
+#[derive(Args, Clone, Default)]
+struct Selection {
+    /// Only these rules report (comma-separated ids; replaces capc.toml's `select`)
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    select: Vec<String>,
+    /// These rules do not report (comma-separated ids; added to capc.toml's `ignore`)
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    ignore: Vec<String>,
+    /// Show what suppression comments and capc.toml's `per-path-ignores` hide (for audits)
+    #[arg(long)]
+    no_suppressions: bool,
+}
+
 /// Scopes outside PATH; nothing outside PATH is read unless one is given.
 #[derive(Args, Clone, Default)]
 struct Scopes {
@@ -255,18 +314,90 @@ struct Scopes {
 }
 
 impl Scopes {
-    /// Options for a command that writes no lock (no source hashes).
-    fn options(self, root: PathBuf) -> Options {
-        Options {
-            root,
-            user_dir: self.user_dir,
-            managed_dir: self.managed_dir,
-            add_dirs: self.add_dir,
-            plugin_dirs: self.plugin_dir,
+    /// Options for a command that writes no lock (no source hashes): the configuration found
+    /// for `root`, with these flags over it. Says why not on stderr (exit 2).
+    fn options(&self, root: PathBuf, reading: &Reading, selection: &Selection) -> Result<Options, ExitCode> {
+        let config = self.config(&root, reading, selection).map_err(|e| {
+            eprintln!("error: {}", printable::escape(&e.to_string()));
+            ExitCode::from(2)
+        })?;
+        Ok(Options {
+            user_dir: scope_dir(config.user_dir.value.clone(), "--user-dir", Some(".claude"))?,
+            managed_dir: config.managed_dir.value.clone(),
+            add_dirs: (config.add_dir.value.iter())
+                .map(|d| scope_dir(Some(d.clone()), "--add-dir", Some(".claude")))
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .flatten()
+                .collect(),
+            plugin_dirs: (config.plugin_dir.value.iter())
+                .map(|d| scope_dir(Some(d.clone()), "--plugin-dir", Some(".claude-plugin")))
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .flatten()
+                .collect(),
             skip_hashes: true,
             leave_out_local: false,
-        }
+            filter: config.filter(),
+            policy: Some(std::sync::Arc::new(config.policy())),
+            no_suppressions: selection.no_suppressions,
+            root,
+        })
     }
+
+    /// The configuration for `root`: the file, then these flags.
+    fn config(&self, root: &std::path::Path, reading: &Reading, selection: &Selection) -> Result<Config, ConfigError> {
+        let mut config =
+            if reading.no_config { Config::defaults(root) } else { Config::load(root, reading.config.as_deref())? };
+        if !selection.select.is_empty() {
+            config.select_flag(&selection.select)?;
+        }
+        if !selection.ignore.is_empty() {
+            config.ignore_flag(&selection.ignore)?;
+        }
+        if reading.no_ignore {
+            config.respect_ignore_files.set(false, "--no-ignore");
+        }
+        if let Some(dir) = &self.user_dir {
+            config.user_dir.set(Some(dir.clone()), "--user-dir");
+        }
+        if let Some(dir) = &self.managed_dir {
+            config.managed_dir.set(Some(dir.clone()), "--managed-dir");
+        }
+        if !self.add_dir.is_empty() {
+            config.add_dir.set(self.add_dir.clone(), "--add-dir");
+        }
+        if !self.plugin_dir.is_empty() {
+            config.plugin_dir.set(self.plugin_dir.clone(), "--plugin-dir");
+        }
+        Ok(config)
+    }
+}
+
+/// A scope folder as the user meant it: given the `.claude` folder (or a plugin's
+/// `.claude-plugin`) instead of the folder that holds it, the folder that holds it, said on
+/// stderr. A folder that does not exist is left for the check to report.
+fn scope_dir(dir: Option<PathBuf>, flag: &str, inner: Option<&str>) -> Result<Option<PathBuf>, ExitCode> {
+    let Some(dir) = dir else { return Ok(None) };
+    let Some(inner) = inner else { return Ok(Some(dir)) };
+    if dir.file_name().is_none_or(|n| n != inner) || !dir.is_dir() {
+        return Ok(Some(dir));
+    }
+    let holder = match dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(parent) => parent.to_path_buf(),
+        None => PathBuf::from("."),
+    };
+    if holder.join(inner).join(inner).is_dir() {
+        // `x/.claude/.claude`: the given folder is itself a home; take it as given.
+        return Ok(Some(dir));
+    }
+    let what = if inner == ".claude" { "the folder that holds `.claude/`" } else { "the plugin folder" };
+    eprintln!(
+        "note: {flag} takes {what}; reading `{}` for `{}`",
+        printable::escape(&holder.display().to_string()),
+        printable::escape(&dir.display().to_string())
+    );
+    Ok(Some(holder))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -291,34 +422,83 @@ enum Color {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { path, format, scopes, color, list_files, shown, fix, diff } => {
-            let options = scopes.options(path);
-            match (fix, diff) {
-                (true, true) => fix_diff(&options),
-                (true, false) => match fix_files(&options) {
-                    Ok(()) => check(options, format, color, list_files, shown),
-                    Err(code) => code,
-                },
-                _ => check(options, format, color, list_files, shown),
-            }
+        Command::Check { paths, format, scopes, color, list_files, shown, fix, diff, reading, selection } => {
+            let how = CheckHow { format, color, list_files, shown, fix, diff };
+            check(&paths, &scopes, &reading, &selection, how)
         }
-        Command::Lock { path, check, include_local, scopes } => {
-            lock(Options { skip_hashes: false, leave_out_local: !include_local, ..scopes.options(path) }, check)
+        Command::Lock { paths, check, include_local, allow_empty, scopes, reading, selection } => {
+            let how = LockHow { check_only: check, include_local, allow_empty };
+            lock_all(&paths, &scopes, &reading, &selection, how)
         }
-        Command::Ls { path, format, all, scopes } => ls(scopes.options(path), format, all),
-        Command::Explain { name, path, scopes } => explain(scopes.options(path), &name),
-        Command::Graph { path, format, all, scopes } => graph(scopes.options(path), format, all),
+        Command::Ls { path, format, all, scopes, reading } => match resolve_options(path, &scopes, &reading) {
+            Ok(options) => ls(options, format, all),
+            Err(code) => code,
+        },
+        Command::Explain { name, path, scopes, reading } => match resolve_options(path, &scopes, &reading) {
+            Ok(options) => explain(options, &name),
+            Err(code) => code,
+        },
+        Command::Graph { path, format, all, scopes, reading } => match resolve_options(path, &scopes, &reading) {
+            Ok(options) => graph(options, format, all),
+            Err(code) => code,
+        },
         Command::Session { lock, verify, no_shell, repl, json, connect, trust, scopes } => {
             let repl = repl || (!json && std::io::stdin().is_terminal());
             session(lock, verify, no_shell, repl, connect, trust, scopes)
         }
-        Command::Rules { id } => rules_command(id.as_deref()),
+        Command::Rules { id, config } => match config {
+            Some(path) => config_command(&path),
+            None => rules_command(id.as_deref()),
+        },
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "capc", &mut out);
             exit(write_stdout(&String::from_utf8_lossy(&out)), 0)
         }
         Command::Man { command } => man(command.as_deref()),
+    }
+}
+
+/// Options for `ls`, `explain` and `graph`: the folder PATH is (or belongs to, for a file),
+/// read as `capc check` reads it.
+fn resolve_options(path: PathBuf, scopes: &Scopes, reading: &Reading) -> Result<Options, ExitCode> {
+    let root = match capc_compiler::target::targets(std::slice::from_ref(&path)) {
+        Ok(mut targets) if targets.len() == 1 => targets.remove(0).root,
+        Ok(_) => path,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    scopes.options(root, reading, &Selection::default())
+}
+
+/// The folders PATH… stand for, or why not (exit 2).
+fn targets(paths: &[PathBuf]) -> Result<Vec<Target>, ExitCode> {
+    capc_compiler::target::targets(paths).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })
+}
+
+/// `capc rules --config [PATH]`.
+fn config_command(path: &std::path::Path) -> ExitCode {
+    if let Err(e) = std::fs::metadata(path) {
+        eprintln!("error: cannot read `{}`: {e}", printable::escape(&path.display().to_string()));
+        return ExitCode::from(2);
+    }
+    let result = if path.is_file() {
+        let root = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+        Config::read(root, path)
+    } else {
+        Config::load(path, None)
+    };
+    match result {
+        Ok(config) => exit(write_stdout(&config.describe()), 0),
+        Err(e) => {
+            eprintln!("error: {}", printable::escape(&e.to_string()));
+            ExitCode::from(2)
+        }
     }
 }
 
@@ -373,18 +553,74 @@ fn exit(result: std::io::Result<()>, code: u8) -> ExitCode {
     }
 }
 
-fn lock(options: Options, check_only: bool) -> ExitCode {
+#[derive(Clone, Copy)]
+struct LockHow {
+    check_only: bool,
+    include_local: bool,
+    allow_empty: bool,
+}
+
+/// `capc lock PATH…`: each folder (a file stands for the folder it belongs to) is locked on its
+/// own; the exit code is the worst of them.
+fn lock_all(paths: &[PathBuf], scopes: &Scopes, reading: &Reading, selection: &Selection, how: LockHow) -> ExitCode {
+    let targets = match targets(paths) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let mut worst = 0u8;
+    for target in targets {
+        let options = match scopes.options(target.root, reading, selection) {
+            Ok(o) => Options { skip_hashes: false, leave_out_local: !how.include_local, ..o },
+            Err(code) => return code,
+        };
+        let code = lock(options, how);
+        worst = worst.max(if code == ExitCode::SUCCESS {
+            0
+        } else if code == ExitCode::from(1) {
+            1
+        } else {
+            2
+        });
+    }
+    ExitCode::from(worst)
+}
+
+fn lock(options: Options, how: LockHow) -> ExitCode {
+    let check_only = how.check_only;
     let mut checked = match run_check(&options) {
         Ok(c) => c,
         Err(code) => return code,
     };
-    // Errors block the lock and the whole report is shown; otherwise warnings are only
-    // counted (`capc check` shows them), so a lock run stays short and quick.
-    if checked.has_errors() {
+    // Errors in what a session here loads block the lock and the whole report is shown;
+    // otherwise warnings are only counted (`capc check` shows them), so a lock run stays short
+    // and quick.
+    if checked.blocking_errors().next().is_some() {
         let text = report::to_text(&checked, use_color(Color::Auto, std::io::stderr().is_terminal()), terminal_width());
         eprint!("{text}");
         eprintln!("error: not writing {}: fix the errors above first", write::FILE_NAME);
         return ExitCode::from(1);
+    }
+    if checked.files_checked == 0 && !check_only && !how.allow_empty {
+        eprintln!(
+            "error: no Claude Code declarations found in `{}`; not writing an empty {} (`--allow-empty` writes it)",
+            printable::escape(&options.root.display().to_string()),
+            write::FILE_NAME
+        );
+        return ExitCode::from(2);
+    }
+    let left_out: Vec<(String, String)> =
+        checked.left_out().into_iter().map(|(p, w)| (p.to_string(), w.to_string())).collect();
+    if !left_out.is_empty() {
+        eprintln!(
+            "note: written although {} {} errors: a session here does not load {} (`capc check {}` shows the errors):",
+            left_out.len(),
+            if left_out.len() == 1 { "file has" } else { "files have" },
+            if left_out.len() == 1 { "it" } else { "them" },
+            printable::escape(&options.root.display().to_string())
+        );
+        for (path, why) in &left_out {
+            eprintln!("  {}: {}", printable::escape(path), printable::escape(why));
+        }
     }
     let warnings = checked.count(capc_compiler::Severity::Warning);
     if warnings > 0 {
@@ -405,7 +641,8 @@ fn lock(options: Options, check_only: bool) -> ExitCode {
         }
     }
     let lock = checked.take_lock();
-    let text = write::encode(&lock);
+    let notes: Vec<(&str, &str)> = left_out.iter().map(|(p, w)| (p.as_str(), w.as_str())).collect();
+    let text = write::encode_leaving_out(&lock, &notes);
     let path = options.root.join(write::FILE_NAME);
     if check_only {
         // Only a regular file is read (a named pipe would hang the read, a link could put
@@ -591,17 +828,58 @@ fn graph(options: Options, format: GraphFormat, all: bool) -> ExitCode {
     exit(write_stdout(&text), 0)
 }
 
-fn check(options: Options, format: CheckFormat, color: Color, list_files: bool, shown: Shown) -> ExitCode {
+/// How `capc check` runs and shows its findings.
+struct CheckHow {
+    format: CheckFormat,
+    color: Color,
+    list_files: bool,
+    shown: Shown,
+    fix: bool,
+    diff: bool,
+}
+
+fn check(paths: &[PathBuf], scopes: &Scopes, reading: &Reading, selection: &Selection, how: CheckHow) -> ExitCode {
+    let CheckHow { format, color, list_files, shown, fix, diff } = how;
     if shown.statistics && matches!(format, CheckFormat::Sarif | CheckFormat::Github) {
         eprintln!(
             "error: --statistics prints counts as `human`, `short` or `json`, not as `--format sarif` or `github`"
         );
         return ExitCode::from(2);
     }
-    let mut checked = match run_check(&options) {
-        Ok(c) => c,
+    let targets = match targets(paths) {
+        Ok(t) => t,
         Err(code) => return code,
     };
+    let mut options_of = Vec::new();
+    for target in &targets {
+        match scopes.options(target.root.clone(), reading, selection) {
+            Ok(o) => options_of.push(o),
+            Err(code) => return code,
+        }
+    }
+    if fix && diff {
+        return fix_diff(&targets, &options_of);
+    }
+    let mut parts = Vec::new();
+    let mut ignored = 0;
+    for (target, options) in targets.iter().zip(&options_of) {
+        if fix {
+            if let Err(code) = fix_files(options, target) {
+                return code;
+            }
+        }
+        let mut checked = match run_check(options) {
+            Ok(c) => c,
+            Err(code) => return code,
+        };
+        ignored += checked.ignored;
+        if let Some(files) = &target.files {
+            checked.keep_only(files);
+        }
+        checked.show_under(&target.shown);
+        parts.push(checked);
+    }
+    let mut checked = if parts.len() == 1 { parts.remove(0) } else { Checked::merge(parts) };
     if list_files {
         let listing: String = checked
             .files
@@ -622,6 +900,7 @@ fn check(options: Options, format: CheckFormat, color: Color, list_files: bool, 
     let total = checked.diagnostics.len();
     checked.diagnostics.retain(|d| shown.severity.admits(d.severity));
     let hidden = total - checked.diagnostics.len();
+    let nothing = checked.files_checked == 0 && checked.diagnostics.is_empty();
     let mut output = match (format, shown.statistics) {
         (CheckFormat::Json, true) => report::to_statistics_json(&checked),
         (_, true) => report::to_statistics(&checked),
@@ -629,6 +908,18 @@ fn check(options: Options, format: CheckFormat, color: Color, list_files: bool, 
         (CheckFormat::Sarif, false) => report::to_sarif(&checked),
         (CheckFormat::Github, false) => report::to_github(&checked),
         (CheckFormat::Short, false) => report::to_short(&checked),
+        // An empty folder (or a wrong PATH) says so instead of "checked 0 files".
+        (CheckFormat::Human, false) if nothing && targets.iter().all(|t| t.files.is_none()) => {
+            let shown: Vec<String> =
+                paths.iter().map(|p| format!("`{}`", printable::escape(&p.display().to_string()))).collect();
+            let hint = if ignored > 0 {
+                let paths = if ignored == 1 { "path" } else { "paths" };
+                format!(" ({ignored} {paths} left out by ignore files or `exclude`; `--no-ignore` reads ignored ones)")
+            } else {
+                String::new()
+            };
+            format!("no Claude Code declarations found in {}{hint}\n", shown.join(", "))
+        }
         (CheckFormat::Human, false) => {
             report::to_text(&checked, use_color(color, std::io::stdout().is_terminal()), terminal_width())
         }
@@ -655,13 +946,13 @@ fn check(options: Options, format: CheckFormat, color: Color, list_files: bool, 
 const FIX_ROUNDS: usize = 10;
 
 /// `check --fix`: checks, writes the fixes, checks again until nothing is left to fix; says on
-/// stderr what it changed. The report that follows is of the fixed files.
-fn fix_files(options: &Options) -> Result<(), ExitCode> {
+/// stderr what it changed. Only the files asked for are fixed when the target names files. The
+/// report that follows is of the fixed files.
+fn fix_files(options: &Options, target: &Target) -> Result<(), ExitCode> {
     let mut fixed: std::collections::BTreeMap<String, Vec<&'static str>> = std::collections::BTreeMap::new();
     let mut refused: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     for _ in 0..FIX_ROUNDS {
-        let checked = run_check(options)?;
-        let plans: Vec<_> = fix::plan(&checked).into_iter().filter(|p| !refused.contains(&p.path)).collect();
+        let plans: Vec<_> = fix_plans(options, target)?.into_iter().filter(|p| !refused.contains(&p.path)).collect();
         if plans.is_empty() {
             break;
         }
@@ -669,7 +960,7 @@ fn fix_files(options: &Options) -> Result<(), ExitCode> {
             match fix::write(&options.root, &plan) {
                 Ok(()) => fixed.entry(plan.path).or_default().extend(plan.rules),
                 Err(e) => {
-                    eprintln!("error: not fixing {}: {e}", printable::escape(&plan.path));
+                    eprintln!("error: not fixing {}: {e}", printable::escape(&shown_path(target, &plan.path)));
                     refused.insert(plan.path);
                 }
             }
@@ -684,25 +975,51 @@ fn fix_files(options: &Options) -> Result<(), ExitCode> {
             if fixed.len() == 1 { "" } else { "s" }
         );
         for (path, rules) in &fixed {
-            eprintln!("  {}: {}", printable::escape(path), rule_counts(rules));
+            eprintln!("  {}: {}", printable::escape(&shown_path(target, path)), rule_counts(rules));
         }
     }
     Ok(())
 }
 
+/// The fixes a fresh check of a target offers, for the files it names (all, for a folder).
+fn fix_plans(options: &Options, target: &Target) -> Result<Vec<fix::FileFix>, ExitCode> {
+    let mut checked = run_check(options)?;
+    if let Some(files) = &target.files {
+        checked.keep_only(files);
+    }
+    Ok(fix::plan(&checked))
+}
+
+/// A path of a target as the report shows it.
+fn shown_path(target: &Target, path: &str) -> String {
+    let prefix = target.shown.trim_end_matches('/');
+    if prefix.is_empty() {
+        path.to_string()
+    } else {
+        format!("{prefix}/{path}")
+    }
+}
+
 /// `check --fix --diff`: the first round of fixes as a unified diff; nothing is written.
-fn fix_diff(options: &Options) -> ExitCode {
-    let checked = match run_check(options) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    let plans = fix::plan(&checked);
-    let diff: String = plans.iter().map(fix::diff).collect();
+fn fix_diff(targets: &[Target], options_of: &[Options]) -> ExitCode {
+    let mut diff = String::new();
+    let (mut count, mut files) = (0, 0);
+    for (target, options) in targets.iter().zip(options_of) {
+        let plans = match fix_plans(options, target) {
+            Ok(p) => p,
+            Err(code) => return code,
+        };
+        for mut plan in plans {
+            count += plan.rules.len();
+            files += 1;
+            plan.path = shown_path(target, &plan.path);
+            diff.push_str(&fix::diff(&plan));
+        }
+    }
     // The diff shows the repository's text: no control character reaches the terminal raw.
     if write_stdout(&printable::escape_lines(&diff)).is_err() {
         return ExitCode::from(2);
     }
-    let count: usize = plans.iter().map(|p| p.rules.len()).sum();
     if count == 0 {
         eprintln!("nothing to fix");
         return ExitCode::SUCCESS;
@@ -710,8 +1027,8 @@ fn fix_diff(options: &Options) -> ExitCode {
     eprintln!(
         "would fix {count} finding{} in {} file{} (`capc check --fix` applies them)",
         if count == 1 { "" } else { "s" },
-        plans.len(),
-        if plans.len() == 1 { "" } else { "s" }
+        files,
+        if files == 1 { "" } else { "s" }
     );
     ExitCode::from(1)
 }

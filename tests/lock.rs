@@ -44,6 +44,7 @@ fn options(dir: &Path) -> Options {
         skip_hashes: false,
         // The pinned lock is `capc lock --include-local`'s: stories show what local settings decide.
         leave_out_local: false,
+        ..Options::default()
     }
 }
 

@@ -227,3 +227,43 @@ fn the_schema_accepts_what_the_model_reads_and_refuses_what_it_refuses() {
     version_1["version"] = json!(1);
     assert!(!validator.is_valid(&version_1), "the schema accepts version 1");
 }
+
+/// `schema/capc.toml.schema.json` is what the configuration's types generate; it accepts the
+/// README's example and refuses what `capc` refuses.
+#[test]
+fn committed_config_schema_is_the_generated_one_and_agrees_with_the_reader() {
+    let path = repo().join("schema/capc.toml.schema.json");
+    let generated = capc_compiler::config::schema();
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    if committed != generated {
+        if std::env::var_os("CAPC_BLESS").is_some() {
+            std::fs::write(&path, &generated).expect("write the schema");
+        } else {
+            panic!("{} is stale (CAPC_BLESS=1 to accept):\n{generated}", path.display());
+        }
+    }
+    let schema: Value = serde_json::from_str(&generated).expect("the schema is JSON");
+    jsonschema::meta::validate(&schema).expect("a valid schema");
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README.md");
+    let start = readme.find("```toml\n# capc.toml").expect("README has a capc.toml example") + "```toml\n".len();
+    let end = start + readme[start..].find("```").expect("closed");
+    let example = &readme[start..end];
+    let dir = std::env::temp_dir();
+    let read = |text: &str| capc_compiler::config::Config::parse(&dir, &dir.join("capc.toml"), text);
+    read(example).unwrap_or_else(|e| panic!("the README's example does not read: {e}"));
+    let value: Value = toml::from_str(example).expect("TOML");
+    assert_eq!(errors(&validator, &value), Vec::<String>::new(), "the README's example breaks the schema");
+    for bad in [
+        "selct = []",
+        "select = [\"unknown-feild\"]",
+        "[rules]\nunknown-field = \"loud\"",
+        "[rules]\nunknown-feild = \"off\"",
+        "claude-code = \"2.1.400\"",
+        "[per-path-ignores]\n\"x/\" = [\"nope\"]",
+    ] {
+        let value: Value = toml::from_str(bad).expect("TOML");
+        assert!(!validator.is_valid(&value), "the schema accepts {bad}");
+        assert!(read(bad).is_err(), "capc accepts {bad}");
+    }
+}

@@ -40,6 +40,13 @@ pub struct Options {
     /// Leave `settings.local.json` files out of the declarations and sources (`capc lock`
     /// without `--include-local`); they are still read and checked.
     pub leave_out_local: bool,
+    /// What the walk of the checked folder leaves out: ignore files and capc.toml's `exclude`
+    /// (the extra scopes are read whole). Off by default in the library; the CLI turns it on.
+    pub filter: walk::Filter,
+    /// Rule severities and per-path ignores from capc.toml (`None`: every rule at its default).
+    pub policy: Option<std::sync::Arc<crate::config::Policy>>,
+    /// Ignore suppression comments and `per-path-ignores` (`--no-suppressions`, for audits).
+    pub no_suppressions: bool,
 }
 
 /// A file that was read, with its text for rendering positions.
@@ -71,6 +78,21 @@ pub struct Checked {
     pub sources: Vec<crate::model::Source>,
     /// Names and precedence resolved (set by [`check`]).
     pub resolution: Option<crate::lock::resolve::Resolution>,
+    /// Suppression comments found in the files read.
+    pub suppressions: Vec<crate::suppress::Suppression>,
+    /// Findings suppressed by comments or `per-path-ignores`, by file.
+    pub suppressed: BTreeMap<String, usize>,
+    /// Files and folders the walk left out (ignore files, `exclude`).
+    pub ignored: usize,
+    /// Files a session started in the checked folder does not load, with why: a skill
+    /// collection, a nested project, a marketplace no setting declares. Their errors do not
+    /// block `capc lock`.
+    pub not_loaded: BTreeMap<String, String>,
+    /// Plugin folders a session here neither loads nor is asked to load, with why; errors
+    /// inside them do not block `capc lock` either.
+    pub unloaded_plugins: Vec<(String, String)>,
+    /// Every plugin folder, with why it does not load (`None`: loaded or asked for).
+    plugin_roots: Vec<(String, Option<String>)>,
 }
 
 impl Checked {
@@ -84,6 +106,12 @@ impl Checked {
             decls: Vec::new(),
             sources: Vec::new(),
             resolution: None,
+            suppressions: Vec::new(),
+            suppressed: BTreeMap::new(),
+            ignored: 0,
+            not_loaded: BTreeMap::new(),
+            unloaded_plugins: Vec::new(),
+            plugin_roots: Vec::new(),
         }
     }
 
@@ -96,6 +124,8 @@ impl Checked {
         self.files.extend(outcome.file);
         self.sources.extend(outcome.source);
         self.decls.extend(outcome.decls);
+        self.suppressions.extend(outcome.suppressions);
+        self.not_loaded.extend(outcome.not_loaded);
         outcome.servers
     }
 
@@ -126,6 +156,102 @@ impl Checked {
     pub fn has_errors(&self) -> bool {
         self.count(Severity::Error) > 0
     }
+
+    /// Why a session started in the checked folder does not load the file (or folder) at
+    /// `path`, or `None` when it does or may.
+    pub fn why_not_loaded(&self, path: &str) -> Option<&str> {
+        if let Some(why) = self.not_loaded.get(path) {
+            return Some(why);
+        }
+        // The deepest plugin folder holding the path decides.
+        self.plugin_roots
+            .iter()
+            .filter(|(root, _)| crate::lock::plugins::inside(path, root) || path == root)
+            .max_by_key(|(root, _)| root.len())
+            .and_then(|(_, why)| why.as_deref())
+    }
+
+    /// The errors that stop `capc lock`: those in files a session here loads. Errors in a
+    /// plugin nothing loads or asks for, a skill collection, a nested project or an undeclared
+    /// marketplace leave the session sound (the lock names those files).
+    pub fn blocking_errors(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Error && self.why_not_loaded(&d.path).is_none())
+    }
+
+    /// The files with errors that do not block `capc lock`, each with why a session here does
+    /// not load it; sorted by path.
+    pub fn left_out(&self) -> BTreeMap<&str, &str> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .filter_map(|d| Some((d.path.as_str(), self.why_not_loaded(&d.path)?)))
+            .collect()
+    }
+    /// How many findings suppression comments and `per-path-ignores` hid.
+    pub fn suppressed_count(&self) -> usize {
+        self.suppressed.values().sum()
+    }
+
+    /// Keeps only what concerns the files at `paths` (shown paths): their findings, and only
+    /// them counted as checked. For `capc check FILE…`.
+    pub fn keep_only(&mut self, paths: &std::collections::BTreeSet<String>) {
+        let read: std::collections::BTreeSet<&str> = self
+            .files
+            .iter()
+            .map(|f| f.path.as_str())
+            .chain(self.diagnostics.iter().map(|d| d.path.as_str()))
+            .collect();
+        self.files_checked = paths.iter().filter(|p| read.contains(p.as_str())).count();
+        self.diagnostics.retain(|d| paths.contains(&d.path));
+        self.files.retain(|f| paths.contains(&f.path));
+        self.suppressed.retain(|p, _| paths.contains(p));
+    }
+
+    /// Shows the checked folder's paths under `prefix/` (the paths of the other scopes, `~/…`
+    /// and `<…>/…`, stay as they are). For reports of several folders; the lock and the session
+    /// questions (`why_not_loaded`) keep the folder's own paths.
+    pub fn show_under(&mut self, prefix: &str) {
+        let prefix = prefix.trim_end_matches('/');
+        if prefix.is_empty() {
+            return;
+        }
+        let under = |path: &mut String| {
+            if !(path.starts_with("~/") || path.starts_with('<')) {
+                *path = if path.is_empty() { prefix.to_string() } else { format!("{prefix}/{path}") };
+            }
+        };
+        self.diagnostics.iter_mut().for_each(|d| under(&mut d.path));
+        self.files.iter_mut().for_each(|f| under(&mut f.path));
+        self.suppressed = std::mem::take(&mut self.suppressed)
+            .into_iter()
+            .map(|(mut p, n)| {
+                under(&mut p);
+                (p, n)
+            })
+            .collect();
+        self.files.sort_by(|a, b| a.path.cmp(&b.path));
+        sort_diagnostics(&mut self.diagnostics);
+    }
+
+    /// One report of several checks (their paths already told apart with [`Checked::show_under`]).
+    pub fn merge(parts: Vec<Checked>) -> Checked {
+        let mut all = Checked::empty(Vec::new());
+        for part in parts {
+            all.files_checked += part.files_checked;
+            all.files.extend(part.files);
+            all.declarations += part.declarations;
+            all.diagnostics.extend(part.diagnostics);
+            all.ignored += part.ignored;
+            for (path, n) in part.suppressed {
+                *all.suppressed.entry(path).or_default() += n;
+            }
+        }
+        all.files.sort_by(|a, b| a.path.cmp(&b.path));
+        all.files.dedup_by(|a, b| a.path == b.path);
+        sort_diagnostics(&mut all.diagnostics);
+        all
+    }
+
     pub fn files_of(&self, kind: FileKind) -> usize {
         self.files.iter().filter(|f| f.kind == kind).count()
     }
@@ -189,8 +315,12 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
             Err(e) => return Err(CheckError::Unreadable(dir, e)),
         }
         let given: &[(usize, String)] = if realm == Realm::Project { &plugin_dirs_inside } else { &[] };
-        let one = check_root(&dir, realm, !options.skip_hashes, &project_keys, given);
+        let filter = if realm == Realm::Project { options.filter.clone() } else { walk::Filter::default() };
+        let one = check_root(&dir, realm, !options.skip_hashes, &project_keys, given, &filter);
         all.files_checked += one.files_checked;
+        all.suppressions.extend(one.suppressions);
+        all.ignored += one.ignored;
+        all.not_loaded.extend(one.not_loaded);
         all.files.extend(one.files);
         all.declarations += one.declarations;
         all.diagnostics.extend(one.diagnostics);
@@ -207,7 +337,15 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     // Declarations in a stable order whatever order the parallel reads finished in.
     all.decls.sort_by(|a, b| (&a.path, a.span.map(|s| s.start)).cmp(&(&b.path, b.span.map(|s| s.start))));
     locate_marketplaces(options, &mut all.decls);
+    undeclared_marketplaces(&mut all);
     let resolution = crate::lock::resolve::resolve(std::mem::take(&mut all.decls));
+    for p in &resolution.lock.plugins {
+        let why = (!p.loaded && !resolution.asked_plugins.contains(&p.root))
+            .then(|| format!("plugin `{}` does not load here: {}", p.name, p.reason));
+        all.plugin_roots.push((p.root.clone(), why));
+    }
+    all.unloaded_plugins =
+        all.plugin_roots.iter().filter_map(|(root, why)| Some((root.clone(), why.clone()?))).collect();
     // Findings of the resolver may point into files whose text was dropped as clean.
     for d in &resolution.diagnostics {
         if let Ok(i) = all.files.binary_search_by(|f| f.path.as_str().cmp(&d.path)) {
@@ -220,13 +358,121 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     }
     all.diagnostics.extend(resolution.diagnostics.iter().cloned());
     all.resolution = Some(resolution);
-    // Sorted by (path, offset, rule, message); exact repeats are dropped.
+    apply_policy(options, &mut all);
+    sort_diagnostics(&mut all.diagnostics);
+    Ok(all)
+}
+
+/// Sorted by (path, offset, rule, message); exact repeats are dropped.
+fn sort_diagnostics(diagnostics: &mut Vec<Diagnostic>) {
     fn key(d: &Diagnostic) -> (&str, usize, &str, &str) {
         (&d.path, d.span.map_or(0, |s| s.start), d.rule, &d.message)
     }
-    all.diagnostics.sort_by(|a, b| key(a).cmp(&key(b)));
-    all.diagnostics.dedup_by(|a, b| key(a) == key(b));
-    Ok(all)
+    diagnostics.sort_by(|a, b| key(a).cmp(&key(b)));
+    diagnostics.dedup_by(|a, b| key(a) == key(b));
+}
+
+/// Marketplace files that no `extraKnownMarketplaces` entry of the check points at: a session
+/// started here reads them only through one.
+fn undeclared_marketplaces(all: &mut Checked) {
+    let declared: std::collections::BTreeSet<&str> = all
+        .decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::KnownMarketplace { location: Some(location), .. } => Some(location.as_str()),
+            _ => None,
+        })
+        .collect();
+    let paths = all.files.iter().map(|f| f.path.as_str()).chain(all.diagnostics.iter().map(|d| d.path.as_str()));
+    let mut undeclared = Vec::new();
+    for path in paths {
+        if file_name(path) != "marketplace.json" || file_name(parent(path)) != ".claude-plugin" {
+            continue;
+        }
+        let root = parent(parent(path));
+        if !declared.contains(root) {
+            undeclared.push(path.to_string());
+        }
+    }
+    for path in undeclared {
+        all.not_loaded.insert(
+            path,
+            "a marketplace no setting here declares (`extraKnownMarketplaces`); a session reads it only through one"
+                .to_string(),
+        );
+    }
+}
+
+/// capc.toml's severities and per-path ignores, then the suppression comments.
+fn apply_policy(options: &Options, all: &mut Checked) {
+    let policy = options.policy.as_deref();
+    let grade = |diagnostics: &mut Vec<Diagnostic>| {
+        if let Some(policy) = policy {
+            diagnostics.retain_mut(|d| match policy.severity(d.rule, d.severity) {
+                Some(severity) => {
+                    d.severity = severity;
+                    true
+                }
+                None => false,
+            });
+        }
+    };
+    grade(&mut all.diagnostics);
+    if options.no_suppressions {
+        return;
+    }
+    let places = Places::new(options);
+    let mut suppressed: Vec<Diagnostic> = Vec::new();
+    let mut per_path = |diagnostics: &mut Vec<Diagnostic>| {
+        let Some(policy) = policy.filter(|p| !p.per_path.is_empty()) else { return };
+        let (hidden, kept): (Vec<Diagnostic>, Vec<Diagnostic>) =
+            std::mem::take(diagnostics).into_iter().partition(|d| policy.ignores(&places.absolute(&d.path), d.rule));
+        *diagnostics = kept;
+        suppressed.extend(hidden);
+    };
+    per_path(&mut all.diagnostics);
+    let runs = |rule: &str| policy.is_none_or(|p| p.severity(rule, crate::diagnostic::Severity::Info).is_some());
+    let before: BTreeMap<String, usize> = count_by_path(&all.diagnostics);
+    let (_, mut about) = crate::suppress::apply(&mut all.diagnostics, &all.suppressions, runs);
+    let after = count_by_path(&all.diagnostics);
+    grade(&mut about);
+    per_path(&mut about);
+    all.diagnostics.extend(about);
+    all.suppressed = count_by_path(&suppressed);
+    for (path, n) in before {
+        let gone = n - after.get(&path).copied().unwrap_or(0);
+        if gone > 0 {
+            *all.suppressed.entry(path).or_default() += gone;
+        }
+    }
+}
+
+fn count_by_path(diagnostics: &[Diagnostic]) -> BTreeMap<String, usize> {
+    let mut counts = BTreeMap::new();
+    for d in diagnostics {
+        *counts.entry(d.path.clone()).or_default() += 1;
+    }
+    counts
+}
+
+/// The absolute paths of shown paths, for matching capc.toml's patterns.
+struct Places<'o> {
+    options: &'o Options,
+    root: PathBuf,
+}
+
+impl<'o> Places<'o> {
+    fn new(options: &'o Options) -> Places<'o> {
+        let root = options.root.canonicalize().unwrap_or_else(|_| options.root.clone());
+        Places { options, root }
+    }
+    fn absolute(&self, shown: &str) -> PathBuf {
+        if shown.starts_with("~/") || shown.starts_with('<') {
+            let path = locate(self.options, shown);
+            return std::path::absolute(&path).unwrap_or(path);
+        }
+        self.root.join(shown)
+    }
 }
 
 /// Where each `extraKnownMarketplaces` directory source points, as a folder this check reads.
@@ -340,6 +586,26 @@ fn placement<'c>(realm: Realm, rel: &str, claim: &'c Claim) -> Option<Placement<
     }
 }
 
+/// Why a session started in the checked folder does not load a claimed file that belongs to no
+/// plugin (plugins are decided once they are resolved), or `None` when it loads it.
+fn not_loaded_because(realm: Realm, rel: &str, claim: &Claim) -> Option<String> {
+    if claim.owner.scope == Scope::Plugin || placement(realm, rel, claim).is_some() {
+        return None;
+    }
+    Some(match (&claim.owner.scope, claim.owner.project_root.as_deref()) {
+        (Scope::Collection, _) => {
+            "a skill outside the folders Claude Code loads skills from (a skill collection)".to_string()
+        }
+        (_, Some(root)) if !root.is_empty() => {
+            format!(
+                "in `{}/`, a nested project: a session started here loads only its own `.claude/`",
+                realm.display(root)
+            )
+        }
+        _ => "a session started here does not load it".to_string(),
+    })
+}
+
 /// Who a file belongs to.
 #[derive(Debug, Clone)]
 struct Owner {
@@ -396,6 +662,9 @@ struct Outcome {
     diagnostics: Vec<Diagnostic>,
     /// The MCP servers the file declares and the ones its rules name.
     servers: ServerUse,
+    suppressions: Vec<crate::suppress::Suppression>,
+    /// The file, when a session started in the checked folder does not load it, and why.
+    not_loaded: Option<(String, String)>,
 }
 
 #[derive(Debug, Default)]
@@ -424,7 +693,16 @@ impl Outcome {
             declared: sink.declared_servers,
             named: sink.server_refs,
         };
-        Outcome { file, source, decls: sink.decls, counts, diagnostics: sink.diagnostics, servers }
+        Outcome {
+            file,
+            source,
+            decls: sink.decls,
+            counts,
+            diagnostics: sink.diagnostics,
+            servers,
+            suppressions: Vec::new(),
+            not_loaded: None,
+        }
     }
 }
 
@@ -434,8 +712,9 @@ fn check_root(
     hash: bool,
     project_keys: &[String],
     plugin_dirs: &[(usize, String)],
+    filter: &walk::Filter,
 ) -> Checked {
-    let tree = walk::walk(dir);
+    let tree = walk::walk_filtered(dir, filter);
     if let Realm::AddDir(_) = realm {
         return check_added_dir(dir, &tree, realm, hash);
     }
@@ -657,6 +936,7 @@ fn check_root(
     let mut checked = Checked::empty(diagnostics);
     checked.declarations = counts;
     checked.decls = plugin_decls;
+    checked.ignored = tree.ignored;
     let mut declared: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut references: Vec<ServerUse> = Vec::new();
     for outcome in outcomes {
@@ -1110,6 +1390,7 @@ fn read_claim(
     let path = realm.display(rel);
     let mut sink = Sink::new(&path);
     let mut counts = Counts::default();
+    let not_loaded = not_loaded_because(realm, rel, claim).map(|why| (path.clone(), why));
     match claim.kind {
         FileKind::Skill => counts.skills = 1,
         FileKind::Command => counts.commands = 1,
@@ -1118,7 +1399,9 @@ fn read_claim(
         _ => {}
     }
     let Some(text) = load(dir, rel, &mut sink) else {
-        return Outcome::new(sink, None, None, counts, claim.owner.plugin_name.as_deref());
+        let mut outcome = Outcome::new(sink, None, None, counts, claim.owner.plugin_name.as_deref());
+        outcome.not_loaded = not_loaded;
+        return outcome;
     };
     // The plugin agent loader of 2.1.332 skips agent files over 1 MiB (measured).
     if claim.kind == FileKind::Agent && claim.owner.scope == Scope::Plugin && text.len() > PLUGIN_AGENT_MAX_BYTES {
@@ -1232,11 +1515,19 @@ fn read_claim(
     }
     sink.decls.append(&mut decls);
     let source = hashed(&path, claim.kind, &text, hash);
-    // Cross-file checks report only into files with MCP server references.
-    let keep = !sink.diagnostics.is_empty() || !sink.server_refs.is_empty();
+    let mut suppressions = if is_json { Vec::new() } else { crate::suppress::parse(&text) };
+    for s in &mut suppressions {
+        s.path = path.clone();
+    }
+    // Cross-file checks report only into files with MCP server references; suppressions may
+    // be reported themselves.
+    let keep = !sink.diagnostics.is_empty() || !sink.server_refs.is_empty() || !suppressions.is_empty();
     let file =
         SourceFile { path: path.clone(), kind: claim.kind, scope: claim.owner.scope, name, text: keep.then_some(text) };
-    Outcome::new(sink, Some(file), Some(source), counts, claim.owner.plugin_name.as_deref())
+    let mut outcome = Outcome::new(sink, Some(file), Some(source), counts, claim.owner.plugin_name.as_deref());
+    outcome.suppressions = suppressions;
+    outcome.not_loaded = not_loaded;
+    outcome
 }
 
 /// A file's entry in the lock's list of sources.

@@ -11,12 +11,15 @@
 //! - `diagnostic`: diagnostics as data; `report` renders them for people and tools.
 //! - `fix`: `check --fix`, the fixes findings carry applied by span.
 //! - `printable`: text from a repository escaped for a terminal.
+//! - `config`: capc.toml, found upwards from the checked folder; `suppress`: inline
+//!   suppression comments.
 //!
 //! Nothing here panics on user input, and nothing returns `Err` for a user mistake: those
 //! are diagnostics, and every other file is still checked.
 
 pub mod builtins;
 pub mod check;
+pub mod config;
 pub mod decl;
 pub mod diagnostic;
 pub mod fix;
@@ -32,6 +35,8 @@ pub mod rules;
 pub mod schema;
 pub mod secrets;
 pub mod span;
+pub mod suppress;
+pub mod target;
 pub mod walk;
 pub mod yaml_spans;
 

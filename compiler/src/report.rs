@@ -56,6 +56,8 @@ struct JsonSummary {
     errors: usize,
     warnings: usize,
     infos: usize,
+    /// Findings hidden by suppression comments or capc.toml's `per-path-ignores`.
+    suppressed: usize,
 }
 
 pub fn to_json(checked: &Checked) -> String {
@@ -96,6 +98,7 @@ pub fn to_json(checked: &Checked) -> String {
             errors: checked.count(Severity::Error),
             warnings: checked.count(Severity::Warning),
             infos: checked.count(Severity::Info),
+            suppressed: checked.suppressed_count(),
         },
     };
     let mut out = serde_json::to_string_pretty(&report).unwrap_or_default();
@@ -218,11 +221,15 @@ fn render_one(
 
 pub fn summary_line(checked: &Checked) -> String {
     let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    format!(
+    let mut line = format!(
         "checked {}: {}, {}, {}",
         plural(checked.files_checked, "file", "files"),
         plural(checked.count(Severity::Error), "error", "errors"),
         plural(checked.count(Severity::Warning), "warning", "warnings"),
         plural(checked.count(Severity::Info), "info", "infos"),
-    )
+    );
+    if checked.suppressed_count() > 0 {
+        line.push_str(&format!(", {} suppressed", checked.suppressed_count()));
+    }
+    line
 }

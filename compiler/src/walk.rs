@@ -3,7 +3,16 @@
 //! Symbolic links are followed when their target stays inside the root; a link that
 //! escapes the root, dangles or loops back to an ancestor is reported and not followed,
 //! so a walk always ends.
+//!
+//! A [`Filter`] leaves out what ignore files name, as ripgrep does: `.gitignore` (inside a git
+//! repository, with the repository's `.git/info/exclude` and git's global excludes), and
+//! `.ignore` anywhere, each in the folder it sits in and below, the deeper file first; plus
+//! capc.toml's `exclude` patterns. An ignored folder is not descended into and an ignored file
+//! is not listed, so neither is ever read. Ignore files are read like declarations: regular
+//! files only, bounded, never through a link (as git reads them).
 
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::Match;
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -24,6 +33,32 @@ pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 /// Walks stop listing after this many entries, so a pathological tree stays bounded.
 pub const MAX_ENTRIES: usize = 2_000_000;
 
+/// Ignore files larger than this are not read (git's own limit is 100 MiB; no real one comes
+/// near a megabyte).
+pub const MAX_IGNORE_FILE_BYTES: u64 = 1024 * 1024;
+
+/// What a walk leaves out besides the folders it always skips ([`is_skipped_dir`]).
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Honour `.gitignore` and git's excludes (inside a git repository) and `.ignore` files.
+    pub ignore_files: bool,
+    /// Gitignore-syntax patterns rooted at their own folder (capc.toml's `exclude`).
+    pub exclude: Option<Arc<Gitignore>>,
+}
+
+impl Filter {
+    fn is_active(&self) -> bool {
+        self.ignore_files || self.exclude.is_some()
+    }
+}
+
+/// Files that are read even when an ignore file names them: `.claude/settings.local.json` is
+/// each user's own and git-ignored by design (Claude Code adds it to `.gitignore`), yet Claude
+/// Code loads it, so `check`, `ls` and `explain` keep reading it.
+fn read_even_if_ignored(rel: &str) -> bool {
+    rel == ".claude/settings.local.json" || rel.ends_with("/.claude/settings.local.json")
+}
+
 #[derive(Debug, Default)]
 pub struct Tree {
     /// Every file, relative to the root, `/`-separated: regular files and also FIFOs,
@@ -34,6 +69,8 @@ pub struct Tree {
     pub problems: Vec<WalkProblem>,
     /// Followed links to folders: the link's path → the target's path (both relative).
     pub links: std::collections::BTreeMap<String, String>,
+    /// Files and folders left out by ignore files or `exclude` (a folder counts once).
+    pub ignored: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,9 +132,15 @@ impl Tree {
     }
 }
 
-/// Walks `root` (which must be a directory). Folders are read in parallel; the result is
-/// the same whatever the scheduling, because every collection in `Tree` is sorted.
+/// Walks `root` (which must be a directory), reading every file. Folders are read in
+/// parallel; the result is the same whatever the scheduling, because every collection in
+/// `Tree` is sorted.
 pub fn walk(root: &Path) -> Tree {
+    walk_filtered(root, &Filter::default())
+}
+
+/// Walks `root` leaving out what `filter` names (see the module docs).
+pub fn walk_filtered(root: &Path, filter: &Filter) -> Tree {
     let mut tree = Tree::default();
     tree.dirs.insert(String::new());
     let canonical_root = match root.canonicalize() {
@@ -108,12 +151,21 @@ pub fn walk(root: &Path) -> Tree {
             return tree;
         }
     };
-    let cx = WalkCx { canonical_root: &canonical_root, entries: AtomicUsize::new(0) };
+    let (rules, repository) =
+        if filter.is_active() { outer_rules(&canonical_root, filter) } else { (None, Repository::default()) };
+    let cx = WalkCx {
+        canonical_root: &canonical_root,
+        entries: AtomicUsize::new(0),
+        filter: filter.is_active().then_some(filter),
+        repository,
+        ignored: AtomicUsize::new(0),
+    };
     let chain = Arc::new(Chain { path: canonical_root.clone(), parent: None });
-    let part = walk_dir(&cx, root.to_path_buf(), String::new(), chain);
+    let part = walk_dir(&cx, root.to_path_buf(), String::new(), chain, rules);
     tree.files.extend(part.files);
     tree.dirs.extend(part.dirs);
     tree.links.extend(part.links);
+    tree.ignored = cx.ignored.load(Ordering::Relaxed);
     tree.problems = part.problems;
     tree.problems.sort_by(|a, b| a.path.cmp(&b.path));
     tree
@@ -123,6 +175,120 @@ struct WalkCx<'a> {
     canonical_root: &'a Path,
     /// Entries seen so far, across threads.
     entries: AtomicUsize,
+    filter: Option<&'a Filter>,
+    repository: Repository,
+    /// Entries left out by the filter, across threads.
+    ignored: AtomicUsize,
+}
+
+/// The git repository around the walked folder, for its `.gitignore` files and excludes.
+#[derive(Default)]
+struct Repository {
+    /// Whether the walked folder is inside one (a `.git` folder or file in it or above it).
+    inside: bool,
+    /// `.git/info/exclude`, then git's global excludes (`core.excludesFile`): the weakest rules.
+    excludes: Vec<Gitignore>,
+}
+
+/// The ignore rules of one folder (its `.gitignore` and `.ignore`, the latter winning), and
+/// those of the folders above it.
+struct Rules {
+    matcher: Gitignore,
+    parent: Option<Arc<Rules>>,
+}
+
+/// The rules of `dir`'s own ignore files, if it has any. `names` says which it holds.
+fn dir_rules(dir: &Path, has: impl Fn(&str) -> bool, inside_repository: bool) -> Option<Gitignore> {
+    let mut builder = GitignoreBuilder::new(dir);
+    let mut any = false;
+    // Later lines win: `.ignore` overrides `.gitignore`, as in ripgrep.
+    for name in [".gitignore", ".ignore"] {
+        if !has(name) || (name == ".gitignore" && !inside_repository) {
+            continue;
+        }
+        any |= add_ignore_file(&mut builder, &dir.join(name), Links::Refuse);
+    }
+    if !any {
+        return None;
+    }
+    builder.build().ok().filter(|m| !m.is_empty())
+}
+
+/// Adds the lines of one ignore file; a pattern that does not parse is skipped, as git skips it.
+fn add_ignore_file(builder: &mut GitignoreBuilder, path: &Path, links: Links) -> bool {
+    let Ok(bytes) = read_regular(path, MAX_IGNORE_FILE_BYTES, links) else { return false };
+    for line in String::from_utf8_lossy(&bytes).lines() {
+        let _ = builder.add_line(Some(path.to_path_buf()), line);
+    }
+    true
+}
+
+/// The repository around `root` and the rules of the ignore files in the folders above it,
+/// up to the repository's top (a `.gitignore` there applies to the walked folder too).
+fn outer_rules(root: &Path, filter: &Filter) -> (Option<Arc<Rules>>, Repository) {
+    let mut repository = Repository::default();
+    if !filter.ignore_files {
+        return (None, repository);
+    }
+    let top = root.ancestors().find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok());
+    let Some(top) = top else { return (None, repository) };
+    repository.inside = true;
+    let git = top.join(".git");
+    if git.is_dir() {
+        let mut builder = GitignoreBuilder::new(top);
+        if add_ignore_file(&mut builder, &git.join("info/exclude"), Links::Refuse) {
+            repository.excludes.extend(builder.build().ok());
+        }
+    }
+    if let Some(global) = ignore::gitignore::gitconfig_excludes_path() {
+        let mut builder = GitignoreBuilder::new(top);
+        if add_ignore_file(&mut builder, &global, Links::Follow) {
+            repository.excludes.extend(builder.build().ok());
+        }
+    }
+    // From the repository's top down to the folder above the root.
+    let mut above: Vec<&Path> = root.ancestors().skip(1).take_while(|dir| dir.starts_with(top)).collect();
+    above.reverse();
+    let mut rules: Option<Arc<Rules>> = None;
+    for dir in above {
+        let has = |name: &str| std::fs::symlink_metadata(dir.join(name)).is_ok();
+        if let Some(matcher) = dir_rules(dir, has, true) {
+            rules = Some(Arc::new(Rules { matcher, parent: rules }));
+        }
+    }
+    (rules, repository)
+}
+
+impl WalkCx<'_> {
+    /// Whether the entry at `rel` (a folder when `is_dir`) is left out by the filter.
+    fn is_ignored(&self, rules: Option<&Rules>, rel: &str, is_dir: bool) -> bool {
+        let Some(filter) = self.filter else { return false };
+        let path = self.canonical_root.join(rel);
+        if let Some(exclude) = &filter.exclude {
+            if exclude.matched(&path, is_dir).is_ignore() {
+                return true;
+            }
+        }
+        if !filter.ignore_files || read_even_if_ignored(rel) {
+            return false;
+        }
+        let mut at = rules;
+        while let Some(r) = at {
+            match r.matcher.matched(&path, is_dir) {
+                Match::Ignore(_) => return true,
+                Match::Whitelist(_) => return false,
+                Match::None => at = r.parent.as_deref(),
+            }
+        }
+        for excludes in &self.repository.excludes {
+            match excludes.matched(&path, is_dir) {
+                Match::Ignore(_) => return true,
+                Match::Whitelist(_) => return false,
+                Match::None => {}
+            }
+        }
+        false
+    }
 }
 
 /// What one folder and everything below it holds.
@@ -134,7 +300,7 @@ struct Part {
     problems: Vec<WalkProblem>,
 }
 
-fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>) -> Part {
+fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, rules: Option<Arc<Rules>>) -> Part {
     let mut part = Part::default();
     let read = match std::fs::read_dir(&dir) {
         Ok(read) => read,
@@ -143,7 +309,7 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>) -
             return part;
         }
     };
-    let mut subdirs: Vec<(PathBuf, String, Arc<Chain>)> = Vec::new();
+    let mut entries: Vec<(String, std::fs::DirEntry)> = Vec::new();
     for entry in read.filter_map(Result::ok) {
         if cx.entries.fetch_add(1, Ordering::Relaxed) >= MAX_ENTRIES {
             part.problems.push(WalkProblem { path: rel, kind: WalkProblemKind::TooManyEntries });
@@ -152,6 +318,26 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>) -
         let Some(name) = entry.file_name().to_str().map(str::to_string) else {
             continue; // not UTF-8: no Claude Code declaration has such a name
         };
+        entries.push((name, entry));
+    }
+    // This folder's own ignore files apply to its entries and everything below.
+    let rules = match cx.filter.filter(|f| f.ignore_files) {
+        Some(_) => {
+            let has = |name: &str| entries.iter().any(|(n, _)| n == name);
+            let here = if has(".gitignore") || has(".ignore") {
+                dir_rules(&cx.canonical_root.join(&rel), has, cx.repository.inside)
+            } else {
+                None
+            };
+            match here {
+                Some(matcher) => Some(Arc::new(Rules { matcher, parent: rules })),
+                None => rules,
+            }
+        }
+        None => rules,
+    };
+    let mut subdirs: Vec<(PathBuf, String, Arc<Chain>)> = Vec::new();
+    for (name, entry) in entries {
         let child_rel = if rel.is_empty() {
             name.clone()
         } else {
@@ -180,6 +366,10 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>) -
                 if is_skipped_dir(&name) {
                     continue;
                 }
+                if cx.is_ignored(rules.as_deref(), &child_rel, true) {
+                    cx.ignored.fetch_add(1, Ordering::Relaxed);
+                    continue;
+                }
                 if ancestors.contains(&resolved) {
                     part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Loop { target } });
                     continue;
@@ -191,6 +381,8 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>) -
                 let chain = Arc::new(Chain { path: resolved, parent: Some(ancestors.clone()) });
                 part.dirs.push(child_rel.clone());
                 subdirs.push((path, child_rel, chain));
+            } else if cx.is_ignored(rules.as_deref(), &child_rel, false) {
+                cx.ignored.fetch_add(1, Ordering::Relaxed);
             } else {
                 part.files.push(child_rel);
             }
@@ -198,16 +390,23 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>) -
             if is_skipped_dir(&name) {
                 continue;
             }
+            if cx.is_ignored(rules.as_deref(), &child_rel, true) {
+                cx.ignored.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
             let chain = Arc::new(Chain { path: ancestors.path.join(&name), parent: Some(ancestors.clone()) });
             part.dirs.push(child_rel.clone());
             subdirs.push((path, child_rel, chain));
+        } else if cx.is_ignored(rules.as_deref(), &child_rel, false) {
+            cx.ignored.fetch_add(1, Ordering::Relaxed);
         } else {
             // Regular files, and FIFOs, sockets and devices: those are listed too, so one named
             // like a declaration is claimed and `read` reports what it is instead of reading it.
             part.files.push(child_rel);
         }
     }
-    let below: Vec<Part> = subdirs.into_par_iter().map(|(path, rel, chain)| walk_dir(cx, path, rel, chain)).collect();
+    let below: Vec<Part> =
+        subdirs.into_par_iter().map(|(path, rel, chain)| walk_dir(cx, path, rel, chain, rules.clone())).collect();
     for sub in below {
         part.files.extend(sub.files);
         part.dirs.extend(sub.dirs);
@@ -433,5 +632,84 @@ mod tests {
         mkfifo(&dir.path().join(".claude/settings.json"));
         let tree = walk(dir.path());
         assert!(tree.is_file(".claude/settings.json"), "{tree:?}");
+    }
+
+    fn tree_of(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (path, text) in files {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().expect("has a parent")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        }
+        dir
+    }
+
+    fn files(tree: &Tree) -> Vec<&str> {
+        tree.files.iter().map(String::as_str).collect()
+    }
+
+    const HONOUR: Filter = Filter { ignore_files: true, exclude: None };
+
+    #[test]
+    fn gitignore_counts_only_in_a_repository_and_dot_ignore_everywhere() {
+        let dir = tree_of(&[
+            (".gitignore", "scratch/\n*.bak\n"),
+            ("scratch/.claude/settings.json", "{,}"),
+            ("a.bak", ""),
+            ("notes/.ignore", "draft.md\n"),
+            ("notes/draft.md", ""),
+            ("notes/kept.md", ""),
+        ]);
+        // No `.git`: `.gitignore` is not git's here (ripgrep's rule), `.ignore` still counts.
+        let tree = walk_filtered(dir.path(), &HONOUR);
+        assert_eq!(
+            files(&tree),
+            [".gitignore", "a.bak", "notes/.ignore", "notes/kept.md", "scratch/.claude/settings.json"]
+        );
+        assert_eq!(tree.ignored, 1);
+        std::fs::create_dir(dir.path().join(".git")).expect("mkdir .git");
+        let tree = walk_filtered(dir.path(), &HONOUR);
+        assert_eq!(files(&tree), [".gitignore", "notes/.ignore", "notes/kept.md"]);
+        assert!(!tree.is_dir("scratch"), "an ignored folder is not entered");
+        assert_eq!(tree.ignored, 3);
+        // Without a filter everything is listed.
+        assert_eq!(walk(dir.path()).files.len(), 6);
+    }
+
+    #[test]
+    fn deeper_files_win_and_parents_up_to_the_repository_count() {
+        let dir = tree_of(&[
+            (".git/HEAD", ""),
+            (".gitignore", "*.md\n"),
+            ("repo/.gitignore", "!keep.md\n"),
+            ("repo/keep.md", ""),
+            ("repo/drop.md", ""),
+            ("repo/.claude/settings.local.json", "{}"),
+            ("repo/.claude/.gitignore", "settings.local.json\n"),
+        ]);
+        let tree = walk_filtered(&dir.path().join("repo"), &HONOUR);
+        // The repository's top `.gitignore` applies to a folder below it; the deeper one
+        // re-includes `keep.md`; local settings are read even though they are ignored.
+        assert_eq!(files(&tree), [".claude/.gitignore", ".claude/settings.local.json", ".gitignore", "keep.md"]);
+    }
+
+    #[test]
+    fn exclude_patterns_are_rooted_at_their_folder() {
+        let dir = tree_of(&[("backups/SKILL.md", ""), ("skills/backups/SKILL.md", ""), ("skills/a/SKILL.md", "")]);
+        let root = dir.path().canonicalize().expect("canonical");
+        let mut builder = GitignoreBuilder::new(&root);
+        builder.add_line(None, "/backups/").expect("pattern");
+        let filter = Filter { ignore_files: false, exclude: Some(Arc::new(builder.build().expect("build"))) };
+        let tree = walk_filtered(dir.path(), &filter);
+        assert_eq!(files(&tree), ["skills/a/SKILL.md", "skills/backups/SKILL.md"]);
+    }
+
+    #[test]
+    fn ignore_files_are_not_read_through_links_or_pipes() {
+        let dir = tree_of(&[(".git/HEAD", ""), ("elsewhere", "*\n"), ("a/SKILL.md", ""), ("b/SKILL.md", "")]);
+        std::os::unix::fs::symlink("../elsewhere", dir.path().join("a/.gitignore")).expect("symlink");
+        mkfifo(&dir.path().join("b/.gitignore"));
+        let tree = walk_filtered(dir.path(), &HONOUR);
+        assert!(tree.is_file("a/SKILL.md") && tree.is_file("b/SKILL.md"), "{tree:?}");
     }
 }

@@ -86,6 +86,7 @@ impl Roots {
             plugin_dirs: self.plugin_dirs.clone(),
             skip_hashes: true,
             leave_out_local: false,
+            ..Options::default()
         }
     }
     /// Whether the user's own `.claude.json` (in the user dir) trusts the locked folder: its
@@ -322,13 +323,22 @@ impl Loaded {
     /// entries that differ, as a diff. An edited lock (an added server, a widened rule) is
     /// refused even when every source still hashes as listed.
     pub fn verify(&self) -> Result<(), LoadError> {
-        let options =
+        let mut options =
             Options { skip_hashes: false, leave_out_local: !write::includes_local(&self.lock), ..self.roots.options() };
+        // The folder is read as `capc lock` reads it: its capc.toml (excluded files, rules) and
+        // its ignore files.
+        let config = capc_compiler::config::Config::load(&self.roots.root, None).map_err(|e| LoadError::Stale {
+            path: ".".to_string(),
+            why: format!("its configuration cannot be used ({e})"),
+        })?;
+        options.filter = config.filter();
+        options.policy = Some(std::sync::Arc::new(config.policy()));
         let mut checked = capc_compiler::check(&options)
             .map_err(|e| LoadError::Stale { path: ".".to_string(), why: format!("cannot be checked ({e})") })?;
-        if checked.has_errors() {
-            let errors: Vec<_> =
-                checked.diagnostics.iter().filter(|d| d.severity == capc_compiler::Severity::Error).collect();
+        // Errors in what a session does not load (an unlisted plugin, a skill collection) do not
+        // stop `capc lock`, so they do not stop a verified session either.
+        if checked.blocking_errors().next().is_some() {
+            let errors: Vec<_> = checked.blocking_errors().collect();
             let first = errors
                 .first()
                 .map(|d| format!("`{}` [{}] {}", printable::escape(&d.path), d.rule, printable::escape(&d.message)))

@@ -100,6 +100,9 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
                 (node, block, refinable)
             }
             Parsed::Invalid { span, message } => {
+                // Only a subagent outside a plugin is skipped; everything else loads with its
+                // metadata dropped, which the severity policy makes a warning.
+                let skipped = kind == MarkdownKind::Agent && cx.scope != Scope::Plugin;
                 let consequence = match kind {
                     MarkdownKind::Agent if cx.scope == Scope::Plugin => {
                         "Claude Code loads this agent under its file name with every other field dropped"
@@ -108,15 +111,19 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
                     _ => "Claude Code loads the body with empty metadata: no description, no allowed-tools",
                 };
                 let (message, fix) = explain_yaml_error(text, span, &message);
-                sink.report(&rules::invalid_frontmatter::RULE, span, message).help(format!("{consequence}; {fix}"));
+                sink.report(&rules::invalid_frontmatter::RULE, span, message)
+                    .severity(if skipped { Severity::Error } else { Severity::Warning })
+                    .help(format!("{consequence}; {fix}"));
                 return None;
             }
             Parsed::NotAMapping { span, found } => {
+                let skipped = kind == MarkdownKind::Agent && cx.scope != Scope::Plugin;
                 sink.report(
                     &rules::invalid_frontmatter::RULE,
                     span,
                     format!("frontmatter must be a mapping of `field: value` lines, found {found}"),
                 )
+                .severity(if skipped { Severity::Error } else { Severity::Warning })
                 .help("write one `field: value` per line between the `---` lines, such as `description: …`");
                 return None;
             }

@@ -26,6 +26,10 @@ pub struct Loading {
     /// One entry per plugin folder: the loaded ones first, in load order, then the others by
     /// folder. Inventories are filled in later.
     pub plugins: Vec<Plugin>,
+    /// The folders of plugins a session is asked to load, whether or not it can: given with
+    /// `--plugin-dir`, enabled by `enabledPlugins`, placed in a skills folder, or the checked
+    /// folder itself. Their errors block `capc lock`; other plugins' do not.
+    pub asked: BTreeSet<String>,
 }
 
 impl Loading {
@@ -237,7 +241,18 @@ pub fn load(decls: &[Decl], diagnostics: &mut Vec<Diagnostic>) -> Loading {
             inventory: Default::default(),
         });
     }
-    Loading { plugins }
+    let mut asked: BTreeSet<String> = folders
+        .iter()
+        .filter(|f| f.plugin_dir.is_some() || f.skills_dir.is_some() || f.at_root)
+        .map(|f| f.root.clone())
+        .collect();
+    for (key, on, _) in &merged {
+        if *on {
+            asked.extend(folders.iter().filter(|f| id_of(f) == *key).map(|f| f.root.clone()));
+        }
+    }
+    asked.extend(plugins.iter().filter(|p| p.loaded).map(|p| p.root.clone()));
+    Loading { plugins, asked }
 }
 
 fn parent_of(root: &str) -> &str {

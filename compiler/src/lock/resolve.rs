@@ -124,6 +124,8 @@ pub struct Resolution {
     pub tools: Vec<Tool>,
     pub graph: DiGraph<GraphNode, GraphEdge>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The folders of the plugins a session is asked to load (see `plugins::Loading::asked`).
+    pub asked_plugins: std::collections::BTreeSet<String>,
 }
 
 fn scope_rank(scope: Scope) -> u8 {
@@ -296,6 +298,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let (permissions, tools) = resolve_permissions(session.permissions, &parsed, &servers, &agents, &mut b);
     let hooks = session.hooks;
     let plugins = loading.plugins;
+    let asked_plugins = loading.asked;
     // Every declaration is a node, whether or not anything shadows it; so is every built-in
     // command, bundled skill and tool of the tables (views leave out the untouched ones).
     for row in table.iter().filter(|r| r.decl.is_none()) {
@@ -369,7 +372,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         hooks,
         permissions,
     };
-    Resolution { lock, table, tools, graph: b.graph, diagnostics: b.diagnostics }
+    Resolution { lock, table, tools, graph: b.graph, diagnostics: b.diagnostics, asked_plugins }
 }
 
 /// Two plugins of one marketplace with the same bare alias: once both are installed, typed
@@ -679,7 +682,7 @@ fn shadow(rows: &mut [Row], commands: &mut [Command], spans: &[Option<Span>], w:
     match (loser.decl, winner.path.as_deref()) {
         (Some(i), Some(winner_path)) => {
             let (rule_def, severity) = if rule == "same-scope" && loser.load == winner.load {
-                (&rules::duplicate_declaration::RULE, Severity::Error)
+                (&rules::duplicate_declaration::RULE, Severity::Warning)
             } else {
                 (&rules::shadowed_declaration::RULE, Severity::Warning)
             };

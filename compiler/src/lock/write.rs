@@ -32,11 +32,27 @@ pub fn includes_local(lock: &Lock) -> bool {
 
 /// The lock as TOML.
 pub fn encode(lock: &Lock) -> String {
+    encode_leaving_out(lock, &[])
+}
+
+/// The lock as TOML; its header names the files with errors that it was written without (files
+/// a session here does not load), each with why.
+pub fn encode_leaving_out(lock: &Lock, left_out: &[(&str, &str)]) -> String {
     // Serializing plain data (strings, numbers, lists, maps with string keys) cannot fail;
     // an error here is a bug in the model, shown rather than hidden.
     let body = super::emit::to_string(lock).unwrap_or_else(|e| format!("# capc could not write this lock: {e}\n"));
     let local = if includes_local(lock) { LOCAL_INCLUDED } else { LOCAL_LEFT_OUT };
-    format!("{HEADER}{local}{body}")
+    let mut notes = String::new();
+    if !left_out.is_empty() {
+        notes.push_str(
+            "# Written although these files have errors: a session here does not load them (`capc check` shows the errors).\n",
+        );
+        for (path, why) in left_out {
+            // Paths and reasons come from the repository: one comment line each, whatever they hold.
+            notes.push_str(&format!("#   {}: {}\n", crate::printable::escape(path), crate::printable::escape(why)));
+        }
+    }
+    format!("{HEADER}{}{notes}\n{body}", local.trim_end_matches('\n').to_string() + "\n")
 }
 
 /// A lock file larger than this is refused (a lock of 100,000 skills is about 40 MB).

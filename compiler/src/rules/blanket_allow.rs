@@ -5,7 +5,7 @@ use crate::diagnostic::Severity;
 
 pub static RULE: Rule = Rule {
     id: "blanket-allow",
-    severity: Severity::Warning,
+    severity: Severity::Info,
     summary: "a project pre-approves every shell command",
     docs: DOCS,
 };
@@ -16,6 +16,9 @@ Flags `Bash`, `Bash(*)`, `PowerShell` and the like in a project's `permissions.a
 ### Why is this bad?
 Everyone who clones the repository then runs any shell command the model writes without being asked, during that skill's turn or for the whole session.
 
+### Severity
+Info: it loads and works as written; worth knowing. A blanket approval is legal and does what it says; whether a team allows it is a policy, so raise it in capc.toml (`[rules] blanket-allow = "error"`) where it is forbidden.
+
 ### Example
 ```markdown
 ---
@@ -25,5 +28,5 @@ allowed-tools: Bash(*)
 ```
 
 ### Source
-D:perm; D:skills §allowed-tools; PEERS §8 rule 20
+https://code.claude.com/docs/en/permissions; https://code.claude.com/docs/en/skills (`allowed-tools`)
 "##;

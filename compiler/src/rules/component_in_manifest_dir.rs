@@ -5,7 +5,7 @@ use crate::diagnostic::Severity;
 
 pub static RULE: Rule = Rule {
     id: "component-in-manifest-dir",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "component folders sit inside `.claude-plugin/`",
     docs: DOCS,
 };
@@ -16,6 +16,9 @@ Flags `skills/`, `commands/`, `agents/` or `hooks/` folders placed inside a plug
 ### Why is this bad?
 Only `plugin.json` (and `marketplace.json`) belong in `.claude-plugin/`. Claude Code looks for components at the plugin root, so these files are never loaded.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The plugin loads; the components inside `.claude-plugin/` are never read.
+
 ### Example
 ```text
 my-plugin/.claude-plugin/commands/deploy.md   # never loaded
@@ -23,5 +26,5 @@ my-plugin/commands/deploy.md                  # loaded as /my-plugin:deploy
 ```
 
 ### Source
-D:plugins-ref §Plugin directory structure
+https://code.claude.com/docs/en/plugins-reference (plugin directory structure)
 "##;

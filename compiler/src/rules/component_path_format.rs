@@ -16,6 +16,9 @@ Checks every path in a plugin's `skills`, `commands`, `agents`, `hooks`, `mcpSer
 ### Why is this bad?
 `claude plugin validate` rejects such manifests, and installed plugins are copied into a cache, so absolute paths and `..` break after install.
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code refuses a manifest whose component paths are malformed, and a path outside the plugin breaks once the plugin is installed into the cache.
+
 ### Example
 ```json
 { "agents": "./agents", "hooks": "hooks/hooks.json" }
@@ -23,5 +26,5 @@ Checks every path in a plugin's `skills`, `commands`, `agents`, `hooks`, `mcpSer
 ```
 
 ### Source
-D:plugins-ref §Path behavior rules; measured with claude plugin validate 2.1.332
+https://code.claude.com/docs/en/plugins-reference (path behavior rules); `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's README)
 "##;

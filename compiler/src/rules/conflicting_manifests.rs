@@ -16,6 +16,9 @@ Flags a marketplace entry with `"strict": false` whose plugin also declares comp
 ### Why is this bad?
 With `strict: false` the marketplace entry is the whole definition; Claude Code fails the load with "conflicting manifests" when plugin.json declares components too.
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code fails the plugin's load with "conflicting manifests".
+
 ### Example
 ```json
 { "name": "x", "source": "./x", "strict": false, "commands": ["./commands/a.md"] }
@@ -23,5 +26,5 @@ With `strict: false` the marketplace entry is the whole definition; Claude Code 
 ```
 
 ### Source
-D:mkt §Strict mode
+https://code.claude.com/docs/en/plugin-marketplaces (strict mode)
 "##;

@@ -5,7 +5,7 @@ use crate::diagnostic::Severity;
 
 pub static RULE: Rule = Rule {
     id: "duplicate-declaration",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "two skills, commands or agents of one scope share a name",
     docs: DOCS,
 };
@@ -16,6 +16,9 @@ Flags a skill, command or subagent whose name another declaration of the same ki
 ### Why is this bad?
 Claude Code keeps both and runs whichever it loaded first; for agents that depends on the order the file system lists them, so `/deploy` or the `reviewer` agent may change from one machine to the next.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. Both files load; one of them is never used, and which one may depend on the file system's order.
+
 ### Example
 ```text
 .claude/agents/review.md        name: reviewer
@@ -23,5 +26,5 @@ Claude Code keeps both and runs whichever it loaded first; for agents that depen
 ```
 
 ### Source
-SEMANTICS §2.4 (no dedup by name; first wins), FORMATS §6.2 ("depends on filesystem order")
+https://code.claude.com/docs/en/skills; https://code.claude.com/docs/en/sub-agents; the command-table order of Claude Code 2.1.332 (`capc rules shadowed-declaration`)
 "##;

@@ -16,11 +16,14 @@ Flags a key written more than once in the same object, including an MCP server d
 ### Why is this bad?
 Claude Code (JavaScript's `JSON.parse`) silently keeps the last value, so the first one is dead and readers are misled.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The file loads; every value but the last is dropped.
+
 ### Example
 ```json
 { "name": "a", "name": "b" }
 ```
 
 ### Source
-ECMA-404 / JSON.parse behaviour
+https://code.claude.com/docs/en/settings; https://code.claude.com/docs/en/mcp; measured on Claude Code 2.1.332 (see "Checked against Claude Code itself" in capc's README)
 "##;

@@ -16,11 +16,14 @@ Flags a plugin `name` that appears in more than one entry of a marketplace's `pl
 ### Why is this bad?
 Claude Code rejects the marketplace: `Duplicate plugin name "x" found in marketplace`.
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code refuses the whole marketplace.
+
 ### Example
 ```json
 { "plugins": [ { "name": "fmt", "source": "./a" }, { "name": "fmt", "source": "./b" } ] }
 ```
 
 ### Source
-D:mkt; FORMATS §8 rule 54
+https://code.claude.com/docs/en/plugin-marketplaces
 "##;

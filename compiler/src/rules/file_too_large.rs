@@ -16,11 +16,14 @@ Flags declaration files over 10 MiB, which capc does not parse, and plugin agent
 ### Why is this bad?
 A skill, command or config that large is almost certainly a mistake (a generated or binary file), and it would fill the model's context if it loaded.
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. capc does not read a file over 10 MiB, so nothing it declares can be checked or locked, and a prompt that large exceeds any context window: it can never work. A plugin agent over 1 MiB is a warning (the plugin loads, that agent is skipped).
+
 ### Example
 ```text
 skills/huge/SKILL.md   # 50 MB
 ```
 
 ### Source
-capc limit
+capc's own limit (capc's README, "Reliability"); measured on Claude Code 2.1.332 (see "Checked against Claude Code itself" in capc's README) for plugin agents
 "##;

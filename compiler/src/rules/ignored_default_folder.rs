@@ -16,11 +16,14 @@ Flags a plugin whose manifest sets `commands`, `agents`, `workflows` or `outputS
 ### Why is this bad?
 These fields replace the default folder, so the files in it are silently not loaded.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The plugin loads; the default folder's files are not loaded.
+
 ### Example
 ```json
 { "commands": ["./extra/deploy.md"] }   // and commands/review.md exists: /review is gone
 ```
 
 ### Source
-D:plugins-ref; FORMATS §8 rule 43
+https://code.claude.com/docs/en/plugins-reference
 "##;

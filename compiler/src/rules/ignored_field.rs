@@ -16,6 +16,9 @@ Flags `name` and `paths` in command files, and `hooks`, `mcpServers` and `permis
 ### Why is this bad?
 The field looks meaningful but has no effect: a command's name comes from its file path, and plugin agents may not change hooks, servers or permission modes.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The file loads; the field is ignored.
+
 ### Example
 ```markdown
 ---
@@ -24,5 +27,5 @@ name: gsd:help      # ignored: the command is named after the file
 ```
 
 ### Source
-D:skills; D:plugins-ref; issue anthropics/claude-code#19749
+https://code.claude.com/docs/en/skills; https://code.claude.com/docs/en/plugins-reference; https://code.claude.com/docs/en/sub-agents
 "##;

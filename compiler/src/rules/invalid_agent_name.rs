@@ -16,6 +16,9 @@ Flags agent names that contain `:`, start with `-` or are empty.
 ### Why is this bad?
 Claude Code skips such agents with only a debug-log entry.
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code refuses the agent.
+
 ### Example
 ```markdown
 ---
@@ -24,5 +27,5 @@ name: review:security
 ```
 
 ### Source
-D:agents (v2.1.218+)
+https://code.claude.com/docs/en/sub-agents
 "##;

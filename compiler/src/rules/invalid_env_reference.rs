@@ -16,11 +16,14 @@ Flags `${}`, a `${` that is never closed, and names no environment can hold, in 
 ### Why is this bad?
 Claude Code leaves such text as written, so the server receives `${` literally.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The server loads; the reference is left as written instead of being expanded.
+
 ### Example
 ```json
 { "mcpServers": { "api": { "type": "http", "url": "https://${API_HOST/mcp" } } }
 ```
 
 ### Source
-D:mcp §Environment variable expansion; grammar/GRAMMAR.md
+https://code.claude.com/docs/en/mcp (environment variable expansion); capc's `grammar/GRAMMAR.md`
 "##;

@@ -16,6 +16,9 @@ Checks enumerations and formats: `effort`, `context`, `shell`, agent `permission
 ### Why is this bad?
 Claude Code ignores unknown values, so the setting silently has no effect; a malformed MCP policy entry is rejected by its settings schema.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The file loads; the value is ignored, so the setting has no effect. A malformed MCP policy entry is an error: the settings schema refuses it.
+
 ### Example
 ```markdown
 ---
@@ -24,5 +27,5 @@ effort: extreme     # one of low, medium, high, xhigh, max
 ```
 
 ### Source
-D:skills; D:agents; D:settings-ref
+https://code.claude.com/docs/en/skills; https://code.claude.com/docs/en/sub-agents; https://code.claude.com/docs/en/settings
 "##;

@@ -16,6 +16,9 @@ Flags frontmatter that is not valid YAML even after Claude Code 2.1.332's lenien
 ### Why is this bad?
 Claude Code then loads a skill or command with empty metadata (no description, no allowed-tools) and skips a subagent; nothing tells the author.
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. for a subagent outside a plugin, which Claude Code refuses. A warning for skills, commands and plugin agents: they load with their metadata dropped.
+
 ### Example
 ```markdown
 ---
@@ -26,5 +29,5 @@ model: a: b
 ```
 
 ### Source
-D:skills troubleshooting; measured with claude plugin validate 2.1.332
+https://code.claude.com/docs/en/skills (troubleshooting); `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's README)
 "##;

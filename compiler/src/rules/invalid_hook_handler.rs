@@ -16,11 +16,14 @@ Checks each handler: `type` must be `command`, `http`, `mcp_tool`, `prompt` or `
 ### Why is this bad?
 Claude Code 2.1.332 ignores such a handler (measured with `claude plugin validate` and the plugin loader), so the hook silently never runs.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The hooks file loads; this handler is ignored.
+
 ### Example
 ```json
 { "type": "webhook", "url": "https://…" }
 ```
 
 ### Source
-D:hooks; PEERS §8 rule 11
+https://code.claude.com/docs/en/hooks; `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's README)
 "##;

@@ -12,11 +12,14 @@ Reports the line and column where a JSON declaration (plugin.json, marketplace.j
 ### Why is this bad?
 Claude Code refuses the whole file: a plugin does not load, a settings file is ignored.
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code refuses the whole file.
+
 ### Example
 ```json
 { "name": "x", }
 ```
 
 ### Source
-D:plugins-ref; JSON (ECMA-404)
+https://code.claude.com/docs/en/plugins-reference; https://code.claude.com/docs/en/settings; https://code.claude.com/docs/en/mcp
 "##;

@@ -16,6 +16,9 @@ Flags plugin names (in plugin.json or a marketplace entry) and marketplace names
 ### Why is this bad?
 The name is part of every plugin id (`name@marketplace`). Claude Code 2.1.332 refuses such a plugin.json ("Failed to load plugin"), drops such a marketplace entry, and refuses to add such a marketplace ("Invalid schema").
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code refuses the plugin.json, drops the marketplace entry, or refuses to add the marketplace.
+
 ### Example
 ```json
 { "name": "Release Tools" }
@@ -23,5 +26,5 @@ The name is part of every plugin id (`name@marketplace`). Claude Code 2.1.332 re
 ```
 
 ### Source
-claude plugin validate 2.1.332 and its plugin loader, measured
+https://code.claude.com/docs/en/plugin-marketplaces; `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's README)
 "##;

@@ -16,6 +16,9 @@ Parses every permission rule — `permissions.allow`, `ask` and `deny` in settin
 ### Why is this bad?
 Claude Code skips a rule it cannot parse (or reads it as a different rule), so an intended deny silently denies nothing.
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. A rule Claude Code cannot parse is skipped or read as a different rule, so it can never do what it says; for a deny rule that is a hole.
+
 ### Example
 ```json
 { "permissions": { "deny": ["Bash(rm -rf:*"] } }
@@ -23,5 +26,5 @@ Claude Code skips a rule it cannot parse (or reads it as a different rule), so a
 ```
 
 ### Source
-D:perm §Permission rule syntax; grammar/GRAMMAR.md
+https://code.claude.com/docs/en/permissions (permission rule syntax); capc's `grammar/GRAMMAR.md`
 "##;

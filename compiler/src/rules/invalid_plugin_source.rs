@@ -16,6 +16,9 @@ Checks each entry's `source`: a relative path must start with `./`, contain no `
 ### Why is this bad?
 Claude Code cannot install the plugin.
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code cannot install the plugin.
+
 ### Example
 ```json
 { "name": "fmt", "source": "plugins/fmt" }
@@ -23,5 +26,5 @@ Claude Code cannot install the plugin.
 ```
 
 ### Source
-D:mkt §Plugin sources
+https://code.claude.com/docs/en/plugin-marketplaces (plugin sources)
 "##;

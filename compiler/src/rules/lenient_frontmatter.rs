@@ -16,6 +16,9 @@ Notes frontmatter that is not valid YAML but that Claude Code 2.1.332 still load
 ### Why is this bad?
 Strict YAML readers, other tools and older Claude Code versions (2.1.197 among them) reject the file, and the same text may break as soon as a block scalar is added.
 
+### Severity
+Info: it loads and works as written; worth knowing. Claude Code 2.1.332 loads the file as meant; other readers and versions may not.
+
 ### Example
 ```markdown
 ---
@@ -24,5 +27,5 @@ description: Use this agent when: the user asks
 ```
 
 ### Source
-PEERS §6; measured with claude plugin validate 2.1.332
+https://code.claude.com/docs/en/skills; measured on Claude Code 2.1.332 (see "Checked against Claude Code itself" in capc's README)
 "##;

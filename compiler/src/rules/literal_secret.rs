@@ -17,6 +17,9 @@ Flags a value that looks like a credential written out: a key named like a secre
 ### Why is this bad?
 The file is committed and shared; the secret is now in the repository's history. Claude Code expands `${VAR}` (and `${VAR:-default}`) in these fields, so the value can come from each user's environment instead.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. Claude Code loads it, but capc keeps only the value's SHA-256 in the lock, so a session run from the lock drops the server or rule that holds it; and the secret is in the repository.
+
 ### Example
 ```json
 { "mcpServers": { "github": { "command": "gh-mcp", "env": { "GITHUB_TOKEN": "ghp_abc123…" } } } }
@@ -24,5 +27,5 @@ The file is committed and shared; the secret is now in the repository's history.
 Write `"GITHUB_TOKEN": "${GITHUB_TOKEN}"`; in a hook, read `$API_TOKEN` from the environment the hook runs in.
 
 ### Source
-FORMATS §4.3 (environment-variable expansion); the capc brief (no secret in a lock or a log)
+https://code.claude.com/docs/en/mcp (environment variable expansion); capc's README ("Locking": no secret in the lock or any output)
 "##;

@@ -16,6 +16,9 @@ Flags `skills/foo.md`: a skill must be a folder with a `SKILL.md` inside.
 ### Why is this bad?
 Claude Code ignores loose `.md` files in `skills/`, so the skill the author meant does not exist.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The skills folder loads; the loose file is ignored.
+
 ### Example
 ```text
 skills/deploy.md        # ignored
@@ -23,5 +26,5 @@ skills/deploy/SKILL.md  # a skill
 ```
 
 ### Source
-D:skills; U:loader
+https://code.claude.com/docs/en/skills; measured on Claude Code 2.1.332 (see "Checked against Claude Code itself" in capc's README)
 "##;

@@ -16,6 +16,9 @@ Flags stdio servers without `command`, remote servers without `url`, and servers
 ### Why is this bad?
 Claude Code skips the server: `MCP server "x" has a "url" but no "type"` or `command: expected string`.
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code skips the server: it can never connect.
+
 ### Example
 ```json
 { "mcpServers": { "api": { "url": "https://api.example.com/mcp" } } }
@@ -23,5 +26,5 @@ Claude Code skips the server: `MCP server "x" has a "url" but no "type"` or `com
 ```
 
 ### Source
-D:mcp
+https://code.claude.com/docs/en/mcp
 "##;

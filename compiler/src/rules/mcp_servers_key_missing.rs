@@ -16,6 +16,9 @@ Flags a project `.mcp.json` that lists servers at the top level (the flat form t
 ### Why is this bad?
 Claude Code reads no server from it (`mcpServers: Invalid input: expected record`).
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code reads no server from the file.
+
 ### Example
 ```json
 { "github": { "command": "gh-mcp" } }
@@ -23,5 +26,5 @@ Claude Code reads no server from it (`mcpServers: Invalid input: expected record
 ```
 
 ### Source
-PEERS §6, §8 rule 18
+https://code.claude.com/docs/en/mcp (project scope); measured on Claude Code 2.1.332 (see "Checked against Claude Code itself" in capc's README)
 "##;

@@ -16,11 +16,14 @@ Flags component paths in plugin.json or a marketplace entry that point at nothin
 ### Why is this bad?
 Claude Code reports a load failure; a missing MCP file is skipped without any report, so none of its servers load.
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code reports a load failure, or loads none of the servers of a missing MCP file.
+
 ### Example
 ```json
 { "commands": ["./commands/deploy.md"] }   // file absent
 ```
 
 ### Source
-claude plugin validate 2.1.332
+https://code.claude.com/docs/en/plugins-reference; `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's README)
 "##;

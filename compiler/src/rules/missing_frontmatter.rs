@@ -16,6 +16,9 @@ Flags skills and agents with no frontmatter, frontmatter whose closing `---` lin
 ### Why is this bad?
 Without frontmatter a skill has no description (the model guesses from the body) and a subagent has no name; an unclosed block turns the fields into prompt text.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. A skill without frontmatter loads without a description. An error for a subagent outside a plugin, which Claude Code skips.
+
 ### Example
 ```markdown
 ---
@@ -25,5 +28,5 @@ description: Reviews code
 ```
 
 ### Source
-D:agents; claude plugin validate 2.1.332
+https://code.claude.com/docs/en/skills; https://code.claude.com/docs/en/sub-agents; `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's README)
 "##;

@@ -16,11 +16,14 @@ Flags hook commands that name a path under `${CLAUDE_PLUGIN_ROOT}` or `$CLAUDE_P
 ### Why is this bad?
 The hook fails every time it fires; a failing PreToolUse guard stops guarding.
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. The hook fails every time it fires: it can never work.
+
 ### Example
 ```text
 "command": "\"${CLAUDE_PLUGIN_ROOT}/hooks/check.sh\""   // hooks/check.sh absent
 ```
 
 ### Source
-PEERS §8 rule 11
+https://code.claude.com/docs/en/hooks; https://code.claude.com/docs/en/plugins-reference (environment variables)
 "##;

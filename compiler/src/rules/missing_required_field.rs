@@ -12,11 +12,14 @@ Flags plugin.json without `name`, marketplaces without `name`, `owner` (with `na
 ### Why is this bad?
 Claude Code refuses the file or, for subagents, skips it (plugin agents load under their file name: a warning).
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code refuses the file or skips the declaration (a plugin agent without `name` loads under its file name: a warning).
+
 ### Example
 ```json
 { "version": "1.0.0" }   // plugin.json without "name"
 ```
 
 ### Source
-D:plugins-ref; D:mkt; D:agents
+https://code.claude.com/docs/en/plugins-reference; https://code.claude.com/docs/en/plugin-marketplaces; https://code.claude.com/docs/en/sub-agents
 "##;

@@ -49,6 +49,7 @@ pub mod unknown_tool_in_rule;
 pub mod unloaded_plugin;
 pub mod unquoted_plugin_variable;
 pub mod unreadable_file;
+pub mod unused_suppression;
 pub mod version_mismatch;
 pub mod wrong_field_type;
 
@@ -104,6 +105,7 @@ pub static RULES: &[&Rule] = &[
     &unloaded_plugin::RULE,
     &unquoted_plugin_variable::RULE,
     &unreadable_file::RULE,
+    &unused_suppression::RULE,
     &version_mismatch::RULE,
     &wrong_field_type::RULE,
 ];
@@ -183,13 +185,51 @@ mod tests {
     fn docs_have_their_sections_in_order() {
         for rule in RULES {
             let mut at = 0;
-            for section in ["### What it does", "### Why is this bad?", "### Example", "### Source"] {
+            for section in ["### What it does", "### Why is this bad?", "### Severity", "### Example", "### Source"] {
                 let found = rule.docs[at..]
                     .find(section)
                     .unwrap_or_else(|| panic!("`{}` docs lack `{section}` (in order)", rule.id));
                 at += found + section.len();
             }
             assert!(!rule.summary.ends_with('.'), "`{}` summary ends with a period", rule.id);
+        }
+    }
+
+    #[test]
+    fn severities_follow_the_policy_and_say_why() {
+        // README, "Severity policy": each rule's Severity section opens with its default
+        // severity and the policy's reason.
+        for rule in RULES {
+            let section = &rule.docs[rule.docs.find("### Severity").unwrap_or(0)..];
+            let body = section.lines().nth(1).unwrap_or_default();
+            let expected = match rule.severity {
+                crate::diagnostic::Severity::Error => "Error",
+                crate::diagnostic::Severity::Warning => "Warning",
+                crate::diagnostic::Severity::Info => "Info",
+            };
+            assert!(
+                body.starts_with(expected),
+                "`{}`: its Severity section must open with `{expected}`: {body}",
+                rule.id
+            );
+        }
+    }
+
+    #[test]
+    fn docs_cite_only_public_claude_code_docs_or_capc_itself() {
+        for rule in RULES {
+            for banned in ["FORMATS", "SEMANTICS", "PEERS", "§", "brief", "D:", "U:"] {
+                assert!(!rule.docs.contains(banned), "`{}` docs cite `{banned}`", rule.id);
+            }
+            let source = &rule.docs[rule.docs.find("### Source").unwrap_or(0)..];
+            for (i, _) in source.match_indices("http") {
+                assert!(
+                    source[i..].starts_with("https://code.claude.com/docs/"),
+                    "`{}` cites a link outside the Claude Code docs: {}",
+                    rule.id,
+                    &source[i..]
+                );
+            }
         }
     }
 }

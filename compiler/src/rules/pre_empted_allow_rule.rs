@@ -16,11 +16,14 @@ Flags an allow rule when a deny or ask rule, in any settings file, matches every
 ### Why is this bad?
 Claude Code checks deny, then ask, then allow, and the first match decides whatever its scope or specificity, so the allow rule is dead: the call is still blocked or still asks. Usually someone meant an exception the rules cannot express.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The rule loads but never decides anything: in effect it is ignored.
+
 ### Example
 ```json
 { "permissions": { "deny": ["Bash(git *)"], "allow": ["Bash(git status)"] } }
 ```
 
 ### Source
-FORMATS §5.4 (deny → ask → allow, first match decides); SEMANTICS §9.4
+https://code.claude.com/docs/en/permissions (deny, then ask, then allow)
 "##;

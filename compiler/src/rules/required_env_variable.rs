@@ -16,11 +16,14 @@ Lists `${VAR}` references without a default in a project `.mcp.json` (`command`,
 ### Why is this bad?
 Unset, the reference stays as the literal text `${VAR}` and the server fails in ways that are hard to trace.
 
+### Severity
+Info: it loads and works as written; worth knowing. The server works once each user sets the variable.
+
 ### Example
 ```json
 { "mcpServers": { "db": { "command": "pg-mcp", "args": ["${DATABASE_URL}"] } } }
 ```
 
 ### Source
-D:mcp §Environment variable expansion
+https://code.claude.com/docs/en/mcp (environment variable expansion)
 "##;

@@ -12,11 +12,14 @@ Flags plugin and marketplace names reserved for Anthropic (`claude-…`, `anthro
 ### Why is this bad?
 Claude Code refuses or skips the declaration.
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code refuses or skips the declaration. A plugin name that only reads as Anthropic's is a warning (`claude plugin validate` warns).
+
 ### Example
 ```json
 { "name": "claude-helper" }
 ```
 
 ### Source
-D:mkt; D:mcp; D:skills
+https://code.claude.com/docs/en/plugin-marketplaces; https://code.claude.com/docs/en/mcp; https://code.claude.com/docs/en/skills
 "##;

@@ -16,6 +16,9 @@ Reports every name that more than one declaration answers to, naming the one Cla
 ### Why is this bad?
 Claude Code resolves these silently: the hidden declaration is never run, and nobody finds out until `/deploy` does something else than the file they are reading.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. Everything loads; the hidden declaration is never used.
+
 ### Example
 ```text
 ~/.claude/skills/deploy/SKILL.md   (user: wins)
@@ -23,5 +26,5 @@ Claude Code resolves these silently: the hidden declaration is never run, and no
 ```
 
 ### Source
-SEMANTICS §2.4–2.8, §6; FORMATS §1.7, §2.9, §4.1, §6.2; command-table order of Claude Code 2.1.332
+https://code.claude.com/docs/en/skills; https://code.claude.com/docs/en/sub-agents; https://code.claude.com/docs/en/mcp; the command-table order of Claude Code 2.1.332, measured on Claude Code 2.1.332 (see "Checked against Claude Code itself" in capc's README)
 "##;

@@ -16,6 +16,9 @@ Flags skills whose `description` plus `when_to_use` exceed 1,536 characters (`sk
 ### Why is this bad?
 The model sees only the first 1,536 characters when it decides which skill to use; the rest is dropped.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The skill loads; the description is cut in the listing the model reads.
+
 ### Example
 ```markdown
 ---
@@ -24,5 +27,5 @@ description: (2,000 characters)
 ```
 
 ### Source
-D:skills; D:settings-ref
+https://code.claude.com/docs/en/skills; https://code.claude.com/docs/en/settings
 "##;

@@ -16,6 +16,9 @@ In a skill or command that declares `arguments`, flags `$word` placeholders in t
 ### Why is this bad?
 Claude Code substitutes only declared names; any other `$word` reaches the model as literal text, so the prompt silently lacks the value.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The skill loads; the placeholder is not substituted and reaches the model as text.
+
 ### Example
 ```markdown
 ---
@@ -25,5 +28,5 @@ Fix issue $issue in $repo.   # `$repo` is not declared
 ```
 
 ### Source
-D:skills §Available string substitutions
+https://code.claude.com/docs/en/skills (available string substitutions)
 "##;

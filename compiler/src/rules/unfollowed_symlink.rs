@@ -16,11 +16,14 @@ Flags links whose target leaves the checked folder, does not exist, or loops bac
 ### Why is this bad?
 Such a link makes a check depend on files outside the repository (or never end); installed plugins skip links that leave the plugin.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The rest loads; what the link points at is not read (an installed plugin skips it).
+
 ### Example
 ```text
 skills/shared -> ../../other-repo/skills
 ```
 
 ### Source
-D:plugins-ref §Path behavior rules
+https://code.claude.com/docs/en/plugins-reference (path behavior rules)
 "##;

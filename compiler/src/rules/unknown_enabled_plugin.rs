@@ -16,6 +16,9 @@ Checks each `enabledPlugins` key `plugin@marketplace`: the marketplace must be i
 ### Why is this bad?
 Claude Code ignores an entry it cannot resolve, so the plugin a team meant to switch on (or off) stays as it was, without a word. A teammate who has not added the marketplace gets nothing.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The settings load; the entry is ignored.
+
 ### Example
 ```json
 { "enabledPlugins": { "formatter@team-tools": true } }
@@ -23,5 +26,5 @@ Claude Code ignores an entry it cannot resolve, so the plugin a team meant to sw
 with no `team-tools` marketplace declared anywhere.
 
 ### Source
-FORMATS §3.8 (`enabledPlugins`, `extraKnownMarketplaces`)
+https://code.claude.com/docs/en/settings (`enabledPlugins`, `extraKnownMarketplaces`); https://code.claude.com/docs/en/plugin-marketplaces
 "##;

@@ -12,11 +12,14 @@ Flags unknown fields in plugin.json, marketplace entries, frontmatter, MCP serve
 ### Why is this bad?
 Claude Code ignores unknown fields, so a misspelt `mcp_servers` silently declares nothing.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The file loads; the field is ignored.
+
 ### Example
 ```json
 { "mcp_servers": { … } }   // did you mean `mcpServers`?
 ```
 
 ### Source
-D:plugins-ref; claude plugin validate 2.1.332
+https://code.claude.com/docs/en/plugins-reference; https://code.claude.com/docs/en/skills; https://code.claude.com/docs/en/settings; `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's README)
 "##;

@@ -16,11 +16,14 @@ Flags event names not in Claude Code's list (case-sensitive), with a suggestion.
 ### Why is this bad?
 Claude Code 2.1.332 loads the file but ignores the entry, so `onSessionStart` or `preToolUse` hooks never fire and nothing says so.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The hooks file loads; the entry is ignored.
+
 ### Example
 ```json
 { "hooks": { "preToolUse": [ … ] } }
 ```
 
 ### Source
-D:hooks
+https://code.claude.com/docs/en/hooks
 "##;

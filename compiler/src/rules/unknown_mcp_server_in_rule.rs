@@ -16,11 +16,14 @@ Flags `mcp__server…` rules whose server no `.mcp.json`, plugin or managed MCP 
 ### Why is this bad?
 The rule matches nothing until such a server exists; usually the server was renamed or the rule misspells it. A server declared only in `~/.claude.json` is not visible to a check of the repository (use `--user-dir`).
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The rule loads and matches nothing until such a server exists (it may exist in a scope the check was not given).
+
 ### Example
 ```json
 { "permissions": { "allow": ["mcp__gihtub__get_issue"] } }   // the server is `github`
 ```
 
 ### Source
-D:perm §MCP; D:mcp
+https://code.claude.com/docs/en/permissions (MCP); https://code.claude.com/docs/en/mcp
 "##;

@@ -16,11 +16,14 @@ Flags `type` values other than `stdio`, `http`, `streamable-http`, `sse` and `ws
 ### Why is this bad?
 Claude Code skips the server (`unknown MCP server type "websocket"`).
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code skips the server.
+
 ### Example
 ```json
 { "type": "websocket", "url": "wss://…" }
 ```
 
 ### Source
-D:mcp; claude mcp list
+https://code.claude.com/docs/en/mcp
 "##;

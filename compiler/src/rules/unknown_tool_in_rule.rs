@@ -16,6 +16,9 @@ Flags rules whose tool is not a Claude Code tool (with a did-you-mean: `bash` â†
 ### Why is this bad?
 Tool names are case-sensitive; a rule for a misspelt tool matches nothing, so an allow never allows and a deny never denies.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The rule loads and matches nothing, or is ignored.
+
 ### Example
 ```json
 { "permissions": { "allow": ["bash(npm test:*)"] } }
@@ -23,5 +26,5 @@ Tool names are case-sensitive; a rule for a misspelt tool matches nothing, so an
 ```
 
 ### Source
-D:perm; D:tools (built-in tools of v2.1.240)
+https://code.claude.com/docs/en/permissions; https://code.claude.com/docs/en/tools-reference
 "##;

@@ -16,6 +16,9 @@ Reports a plugin folder (one with `.claude-plugin/plugin.json`) that no marketpl
 ### Why is this bad?
 Usually it is not: old copies kept under `backups/`, a plugin being written, a fixture. But a plugin someone meant to ship and forgot to list in `marketplace.json` is invisible to every user of the marketplace, and nothing else says so.
 
+### Severity
+Info: it loads and works as written; worth knowing. Nothing fails; the plugin just never reaches a session.
+
 ### Example
 ```text
 .claude-plugin/marketplace.json     lists ./plugins/review
@@ -24,5 +27,5 @@ backups/review-old/.claude-plugin/plugin.json   ← never loads
 ```
 
 ### Source
-Claude Code loads a plugin only when it is installed from a marketplace and enabled (`enabledPlugins`), given with `--plugin-dir`, or placed in a skills folder: https://code.claude.com/docs/en/plugins and https://code.claude.com/docs/en/plugin-marketplaces (behaviour of Claude Code 2.1.332).
+https://code.claude.com/docs/en/plugins; https://code.claude.com/docs/en/plugin-marketplaces (behaviour of Claude Code 2.1.332)
 "##;

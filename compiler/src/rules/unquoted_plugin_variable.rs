@@ -16,6 +16,9 @@ Flags `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` and `${CLAUDE_PROJECT_DIR
 ### Why is this bad?
 Install paths can contain spaces; the shell then splits the path and the hook fails.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. The hook loads and works until a path holds a space; then the shell splits it and the hook fails.
+
 ### Example
 ```text
 "command": "${CLAUDE_PLUGIN_ROOT}/hooks/check.sh"
@@ -23,5 +26,5 @@ Install paths can contain spaces; the shell then splits the path and the hook fa
 ```
 
 ### Source
-D:hooks; PEERS §8 rule 10
+https://code.claude.com/docs/en/hooks; https://code.claude.com/docs/en/plugins-reference (environment variables)
 "##;

@@ -20,6 +20,9 @@ end.
 Claude Code cannot read them either; a binary file named `SKILL.md` is usually a mistake, and a
 named pipe or device under a declaration's name is a trap for whatever reads the repository.
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code cannot read the file either.
+
 ### Example
 ```text
 skills/logo/SKILL.md            # actually a PNG
@@ -27,5 +30,5 @@ skills/logo/SKILL.md            # actually a PNG
 ```
 
 ### Source
-capc
+capc's README ("What capc reads", "Reliability")
 "##;

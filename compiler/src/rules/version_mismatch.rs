@@ -16,6 +16,9 @@ Flags a marketplace entry `version` that differs from the `version` in the plugi
 ### Why is this bad?
 plugin.json silently wins, so the marketplace advertises a version users never get.
 
+### Severity
+Warning: Claude Code loads the file, with something in it ignored or dropped. Both load; the entry's version is ignored (plugin.json wins).
+
 ### Example
 ```json
 // marketplace.json: { "name": "fmt", "version": "1.2.0" }
@@ -23,5 +26,5 @@ plugin.json silently wins, so the marketplace advertises a version users never g
 ```
 
 ### Source
-D:mkt; claude plugin validate
+https://code.claude.com/docs/en/plugin-marketplaces; `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's README)
 "##;

@@ -16,11 +16,14 @@ Flags fields whose value has the wrong JSON or YAML type: `author` must be an ob
 ### Why is this bad?
 Claude Code fails the load of a plugin manifest with a wrongly typed field; in frontmatter the field is dropped.
 
+### Severity
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code refuses a plugin manifest with a wrongly typed field. In frontmatter the field is dropped and the file loads (a warning where capc knows that).
+
 ### Example
 ```json
 { "author": "Jane", "keywords": "lint" }
 ```
 
 ### Source
-D:plugins-ref; claude plugin validate 2.1.332
+https://code.claude.com/docs/en/plugins-reference; `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's README)
 "##;
