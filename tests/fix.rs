@@ -185,3 +185,21 @@ fn links_are_not_written_through() {
     assert_eq!(std::fs::read_to_string(&real).expect("read"), "{ \"github\": { \"command\": \"gh-mcp\" } }\n");
     assert_eq!(out.status.code(), Some(1), "the error is still there");
 }
+
+/// A file PATH (what pre-commit passes) fixes that file only; the rest of its folder is read
+/// for context and left as it was.
+#[test]
+fn a_file_path_fixes_only_that_file() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    copy(&fix_dir().join("unknown-field/before"), scratch.path());
+    let before = tree(scratch.path());
+    let skill = scratch.path().join("skills/triage/SKILL.md");
+    let out = capc(&["check", "--fix", skill.to_str().expect("utf-8")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("fixed 2 findings in 1 file:"), "{stderr}");
+    let after = tree(scratch.path());
+    let changed: Vec<&String> = after.keys().filter(|k| after.get(*k) != before.get(*k)).collect();
+    assert_eq!(changed, ["skills/triage/SKILL.md"], "only the file given changes");
+    let want = std::fs::read(fix_dir().join("unknown-field/after/skills/triage/SKILL.md")).expect("after");
+    assert_eq!(after["skills/triage/SKILL.md"], want);
+}
