@@ -23,6 +23,7 @@ pub mod lock;
 pub mod model;
 pub mod names;
 pub mod node;
+pub mod provenance;
 pub mod report;
 pub mod rules;
 pub mod schema;
