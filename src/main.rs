@@ -9,6 +9,8 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod diff;
+
 #[derive(Parser)]
 #[command(name = "capc", version, about = "The capability compiler for Claude Code", long_about = None)]
 #[command(
@@ -142,6 +144,29 @@ enum Command {
         #[command(flatten)]
         scopes: Scopes,
     },
+    /// Compare the capabilities of two versions, for reviewing a change
+    ///
+    /// OLD and NEW are each a lock file, a folder (checked and resolved as `capc lock` would,
+    /// nothing written) or a git revision of the repository holding the folder compared (its
+    /// committed capabilities.lock, else its tree at that revision, resolved). Reports added,
+    /// removed, changed and rerouted commands, agents, MCP servers, hooks, permission rules,
+    /// plugins and pins, with the files that cause each, and marks escalations: changes that
+    /// give Claude Code more power than before. Exits 0, 1 when --fail-on names a class of
+    /// change found, 2 when a side cannot be read.
+    Diff {
+        /// The older side: a lock file, a folder or a git revision
+        #[arg(default_value = "HEAD")]
+        old: String,
+        /// The newer side: a lock file, a folder or a git revision
+        #[arg(default_value = ".")]
+        new: String,
+        /// `human`, `json` (stable, version 1) or `markdown` (a pull-request comment)
+        #[arg(long, value_enum, default_value_t = diff::DiffFormat::Human)]
+        format: diff::DiffFormat,
+        /// Exit 1 when a change of these classes is found (comma-separated)
+        #[arg(long, value_enum, value_delimiter = ',', value_name = "CLASSES")]
+        fail_on: Vec<diff::FailOnArg>,
+    },
     /// List every rule, or print one rule's documentation
     Rules {
         /// A rule id such as `invalid-json`
@@ -216,6 +241,7 @@ fn main() -> ExitCode {
             let repl = repl || (!json && std::io::stdin().is_terminal());
             session(lock, verify, no_shell, repl, connect, scopes)
         }
+        Command::Diff { old, new, format, fail_on } => diff::run(&old, &new, format, &fail_on),
         Command::Rules { id } => rules_command(id.as_deref()),
     }
 }
@@ -499,7 +525,7 @@ fn capitalize(s: &str) -> String {
 }
 
 /// Writes to stdout; a closed pipe (`capc check | head`) is not an error worth a panic.
-fn write_stdout(text: &str) -> std::io::Result<()> {
+pub(crate) fn write_stdout(text: &str) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),

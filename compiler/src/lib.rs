@@ -17,6 +17,7 @@ pub mod builtins;
 pub mod check;
 pub mod decl;
 pub mod diagnostic;
+pub mod diff;
 pub mod frontmatter;
 pub mod json;
 pub mod lock;
