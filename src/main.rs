@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod diff;
+mod verify;
 
 #[derive(Parser)]
 #[command(name = "capc", version, about = "The capability compiler for Claude Code", long_about = None)]
@@ -167,6 +168,22 @@ enum Command {
         #[arg(long, value_enum, value_delimiter = ',', value_name = "CLASSES")]
         fail_on: Vec<diff::FailOnArg>,
     },
+    /// Compare the plugins a user installed with what a repository locked
+    ///
+    /// Reads only HOME/.claude/plugins/installed_plugins.json, known_marketplaces.json and the
+    /// plugin cache folders they point to. For each locked plugin that is installed: the
+    /// version, the pinned commit and the installed copy's declaration files (hashed as
+    /// `capc lock` hashes them) must match the lock, file by file; each marketplace the lock's
+    /// settings declare must be known from the same source. Exits 0 when everything installed
+    /// matches, 1 on drift, 2 when capc could not run.
+    Verify {
+        /// The lock, or the folder holding it
+        #[arg(default_value = ".")]
+        path: PathBuf,
+        /// The home folder whose installed plugins are compared (default: $HOME)
+        #[arg(long, value_name = "DIR")]
+        user_dir: Option<PathBuf>,
+    },
     /// List every rule, or print one rule's documentation
     Rules {
         /// A rule id such as `invalid-json`
@@ -242,6 +259,7 @@ fn main() -> ExitCode {
             session(lock, verify, no_shell, repl, connect, scopes)
         }
         Command::Diff { old, new, format, fail_on } => diff::run(&old, &new, format, &fail_on),
+        Command::Verify { path, user_dir } => verify::run(&path, user_dir),
         Command::Rules { id } => rules_command(id.as_deref()),
     }
 }

@@ -30,6 +30,7 @@ pub mod rules;
 pub mod schema;
 pub mod secrets;
 pub mod span;
+pub mod verify;
 pub mod walk;
 pub mod yaml_spans;
 
