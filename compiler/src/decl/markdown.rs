@@ -73,19 +73,14 @@ pub enum MarkdownKind {
 
 /// The `!` shell injections of a skill or command body (`` !`cmd` `` and ```` ```! ````
 /// blocks) with the span of each command in the body, as the prompt-template grammar reads
-/// them. Bodies without `!` followed by a backquote are not parsed.
+/// them (`find_shell_commands` parses only the injections, not the whole body).
 pub fn shell_injections(body: &str) -> Vec<(String, crate::span::Span)> {
     if !body.contains("!`") && !body.contains("```!") {
         return Vec::new();
     }
-    let (template, _) = capc_grammar::parse_template(body);
-    template
-        .shell_commands
-        .iter()
-        .map(|shell| {
-            let span = crate::span::Span::new(shell.command_span.start, shell.command_span.end);
-            (template.command(shell).to_string(), span)
-        })
+    capc_grammar::find_shell_commands(body)
+        .into_iter()
+        .map(|shell| (shell.command_span.slice(body).unwrap_or("").to_string(), shell.command_span))
         .collect()
 }
 
