@@ -27,7 +27,14 @@ pub(super) fn changes(old: &Lock, new: &Lock) -> Vec<Change> {
         if o == n && body.is_none() {
             continue;
         }
-        let mut fields = compare_fields(o, n, &["shadowed_by", "shadows"]);
+        // What a file's own bytes decide cannot change while its hash stays: a difference there
+        // comes from a lock written before capc recorded it (`shell_injections`).
+        let unchanged_file = hashes.same(&n.path);
+        let mut ignore = vec!["shadowed_by", "shadows"];
+        if unchanged_file {
+            ignore.push("shell_injections");
+        }
+        let mut fields = compare_fields(o, n, &ignore);
         fields.extend(body.clone());
         if fields.is_empty() {
             continue;
@@ -36,7 +43,11 @@ pub(super) fn changes(old: &Lock, new: &Lock) -> Vec<Change> {
             fields,
             ..entry(Section::Command, Class::Changed, command_subject(n), command_what(n), &[&n.path])
         });
-        last(&mut out).escalations = escalate::command_changed(o, n, body.is_some());
+        let mut before = o.clone();
+        if unchanged_file {
+            before.shell_injections.clone_from(&n.shell_injections);
+        }
+        last(&mut out).escalations = escalate::command_changed(&before, n, body.is_some());
     }
 
     let agents = pair(&old.agents, &new.agents, |a| (a.name.as_str(), a.path.as_str()));
@@ -145,7 +156,13 @@ pub(super) fn changes(old: &Lock, new: &Lock) -> Vec<Change> {
 
     let pins =
         pair(&old.pins, &new.pins, |p| (p.of, p.name.as_str(), p.path.as_str(), p.via.as_str(), p.package.as_str()));
-    for p in pins.added {
+    // A pin of a file that did not change, against a lock without pins, is one that lock's capc
+    // did not record yet.
+    let pins_added: Vec<&Pin> = match old.pins.is_empty() {
+        true => pins.added.into_iter().filter(|p| !hashes.same(&p.path)).collect(),
+        false => pins.added,
+    };
+    for p in pins_added {
         out.push(entry(Section::Pin, Class::Added, pin_subject(p), pin_what(p), &[&p.path]));
     }
     for p in pins.removed {
@@ -265,6 +282,11 @@ impl<'a> Hashes<'a> {
         };
         let field = FieldChange { field: "content".to_string(), old: Some(digest(&old)), new: Some(digest(&new)) };
         (Some(field), changed)
+    }
+
+    /// Whether both sides hashed the file and found the same bytes.
+    fn same(&self, path: &str) -> bool {
+        matches!((self.old.get(path), self.new.get(path)), (Some(o), Some(n)) if !o.is_empty() && o == n)
     }
 
     /// The file's hashes when both sides have one and they differ.

@@ -336,6 +336,36 @@ mod tests {
     }
 
     #[test]
+    fn facts_an_older_lock_did_not_record_are_no_change_while_their_file_is_unchanged() {
+        use crate::model::{Command, Pin, PinOf, Source};
+        let source = |path: &str| Source { path: path.to_string(), kind: "skill".to_string(), sha256: "ab".repeat(32) };
+        let mut old = empty();
+        old.sources = vec![source(".claude/skills/status/SKILL.md"), source(".mcp.json")];
+        old.commands = vec![Command {
+            name: "status".to_string(),
+            path: ".claude/skills/status/SKILL.md".to_string(),
+            ..Command::default()
+        }];
+        let mut new = old.clone();
+        new.commands[0].shell_injections = vec!["git status".to_string()];
+        new.pins = vec![Pin {
+            of: PinOf::McpServer,
+            name: "github".to_string(),
+            path: ".mcp.json".to_string(),
+            via: "npx".to_string(),
+            package: "@modelcontextprotocol/server-github".to_string(),
+            exact: None,
+            requested: None,
+        }];
+        let report = diff(&old, &new, side("old"), side("new"));
+        assert!(report.changes.is_empty(), "{report:#?}");
+        // Once the file changes, the injection is news.
+        new.sources[0].sha256 = "cd".repeat(32);
+        let report = diff(&old, &new, side("old"), side("new"));
+        assert!(report.changes[0].escalations.iter().any(|e| e.contains("new `!` injection")), "{report:#?}");
+    }
+
+    #[test]
     fn identical_locks_have_no_changes() {
         let lock = empty();
         let report = diff(&lock, &lock, side("a"), side("b"));
