@@ -197,11 +197,11 @@ pub fn find_shell_commands(text: &str) -> Vec<ShellCommand> {
     let mut previous: Option<char> = None;
     while at < text.len() {
         let rest = &text[at..];
-        let window = if rest.starts_with("```!") {
-            rest[4..].find("```").map(|end| 4 + end + 3)
-        } else if rest.starts_with("!`") && previous.is_none_or(is_js_space) {
+        let window = if let Some(block) = rest.strip_prefix("```!") {
+            block.find("```").map(|end| 4 + end + 3)
+        } else if let Some(inline) = rest.strip_prefix("!`").filter(|_| previous.is_none_or(is_js_space)) {
             // The body is at least one character; an empty `!``` is text.
-            rest[2..].find('`').filter(|&end| end > 0).map(|end| 2 + end + 1)
+            inline.find('`').filter(|&end| end > 0).map(|end| 2 + end + 1)
         } else {
             None
         };
