@@ -11,6 +11,9 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod diff;
+mod verify;
+
 /// `capc --version`: capc's version and the Claude Code version its rules follow.
 static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!("{} (follows Claude Code {})", env!("CARGO_PKG_VERSION"), capc_compiler::model::CLAUDE_CODE_VERSION)
@@ -197,6 +200,45 @@ enum Command {
         trust: bool,
         #[command(flatten)]
         scopes: Scopes,
+    },
+    /// Compare the capabilities of two versions, for reviewing a change
+    ///
+    /// OLD and NEW are each a lock file, a folder (checked and resolved as `capc lock` would,
+    /// nothing written) or a git revision of the repository holding the folder compared (its
+    /// committed capabilities.lock, else its tree at that revision, resolved). Reports added,
+    /// removed, changed and rerouted commands, agents, MCP servers, hooks, permission rules,
+    /// plugins and pins, with the files that cause each, and marks escalations: changes that
+    /// give Claude Code more power than before. Exits 0, 1 when --fail-on names a class of
+    /// change found, 2 when a side cannot be read.
+    Diff {
+        /// The older side: a lock file, a folder or a git revision
+        #[arg(default_value = "HEAD")]
+        old: String,
+        /// The newer side: a lock file, a folder or a git revision
+        #[arg(default_value = ".")]
+        new: String,
+        /// `human`, `json` (stable, version 1) or `markdown` (a pull-request comment)
+        #[arg(long, value_enum, default_value_t = diff::DiffFormat::Human)]
+        format: diff::DiffFormat,
+        /// Exit 1 when a change of these classes is found (comma-separated)
+        #[arg(long, value_enum, value_delimiter = ',', value_name = "CLASSES")]
+        fail_on: Vec<diff::FailOnArg>,
+    },
+    /// Compare the plugins a user installed with what a repository locked
+    ///
+    /// Reads only HOME/.claude/plugins/installed_plugins.json, known_marketplaces.json and the
+    /// plugin cache folders they point to. For each locked plugin that is installed: the
+    /// version, the pinned commit and the installed copy's declaration files (hashed as
+    /// `capc lock` hashes them) must match the lock, file by file; each marketplace the lock's
+    /// settings declare must be known from the same source. Exits 0 when everything installed
+    /// matches, 1 on drift, 2 when capc could not run.
+    Verify {
+        /// The lock, or the folder holding it
+        #[arg(default_value = ".")]
+        path: PathBuf,
+        /// The home folder whose installed plugins are compared (default: $HOME)
+        #[arg(long, value_name = "DIR")]
+        user_dir: Option<PathBuf>,
     },
     /// List every rule, or print one rule's documentation, or the configuration in effect
     Rules {
@@ -446,6 +488,8 @@ fn main() -> ExitCode {
             let repl = repl || (!json && std::io::stdin().is_terminal());
             session(lock, verify, no_shell, repl, connect, trust, scopes)
         }
+        Command::Diff { old, new, format, fail_on } => diff::run(&old, &new, format, &fail_on),
+        Command::Verify { path, user_dir } => verify::run(&path, user_dir),
         Command::Rules { id, config } => match config {
             Some(path) => config_command(&path),
             None => rules_command(id.as_deref()),
@@ -1089,7 +1133,7 @@ fn capitalize(s: &str) -> String {
 }
 
 /// Writes to stdout; a closed pipe (`capc check | head`) is not an error worth a panic.
-fn write_stdout(text: &str) -> std::io::Result<()> {
+pub(crate) fn write_stdout(text: &str) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),

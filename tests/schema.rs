@@ -122,7 +122,7 @@ fn every_fixture_and_example_lock_satisfies_the_schema_and_reads_back_unchanged(
         }
     }
     assert!(failures.is_empty(), "{} lock(s) failed:\n{}", failures.len(), failures.join("\n\n"));
-    for table in ["source", "plugin", "command", "agent", "mcp_server", "hook", "permission"] {
+    for table in ["source", "plugin", "command", "agent", "mcp_server", "hook", "permission", "pin"] {
         assert!(tables_seen.contains(table), "no fixture's lock has a `{table}` table: {tables_seen:?}");
     }
 }

@@ -878,6 +878,7 @@ fn check_root(
                 skills_dir,
                 refused,
                 at_root: root.is_empty() && realm == Realm::Project,
+                version: info.version.clone().or_else(|| entries.iter().find_map(|(_, e)| Some(e.version.clone()?.0))),
             })),
         });
         // A CLAUDE.md at the checked root is the repository's own memory file when the root is

@@ -9,7 +9,8 @@
 //!   (in `matching`) give them Claude Code's meaning against a [`ToolCall`].
 //! * **slash-command lines** (`command_line`): `/review 42 --fast` → [`parse_command_line`].
 //! * **prompt templates** (`template`): `$ARGUMENTS`, `$0`, `${CLAUDE_SKILL_DIR}`, `` !`cmd` ``, `@file`
-//!   → [`parse_template`], then [`expand`] with [`split_arguments`].
+//!   → [`parse_template`], then [`expand`] with [`split_arguments`]; [`find_shell_commands`] finds the
+//!   injections alone, parsing only them.
 //! * **`${VAR}` expansion** in `.mcp.json` (`env`): [`parse_env_refs`] and [`expand_env`].
 //! * **Bash command lines** (`shell`): [`analyse_shell`] lists the simple commands, redirections and
 //!   operators of a line, and the first construct Claude Code refuses to check before it runs;
@@ -48,8 +49,8 @@ pub use shell::{
     ShellAssignment, ShellWord, SimpleCommand,
 };
 pub use template::{
-    expand, parse_template, split_arguments, ExpandContext, FileRef, Part, PartKind, Placeholder, ShellCommand,
-    ShellKind, Template, TemplateVar,
+    expand, find_shell_commands, parse_template, split_arguments, ExpandContext, FileRef, Part, PartKind, Placeholder,
+    ShellCommand, ShellKind, Template, TemplateVar,
 };
 pub use tools::{canonical_tool_name, primary_field, BUILTIN_TOOLS, LEGACY_TOOL_ALIASES};
 

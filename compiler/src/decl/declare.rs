@@ -191,6 +191,10 @@ pub fn command(
         disable_model_invocation: flag(f, "disable-model-invocation").unwrap_or(false),
         user_invocable: flag(f, "user-invocable").unwrap_or(true),
         content_length: text.len().saturating_sub(body_start),
+        shell_injections: crate::decl::markdown::shell_injections(&text[body_start.min(text.len())..])
+            .into_iter()
+            .map(|(command, _)| command)
+            .collect(),
         shadowed_by: None,
         shadows: Vec::new(),
     };
@@ -306,6 +310,25 @@ pub fn settings(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
             let source = value.get("source");
             let kind = source.and_then(|s| s.get("source")).and_then(Node::as_str).unwrap_or_default();
             let dir = source.and_then(|s| s.get("path")).and_then(Node::as_str).filter(|_| kind == "directory");
+            let text = |key: &str| source.and_then(|s| s.get(key)).and_then(Node::as_str).map(str::to_string);
+            if let Some(package) =
+                text("repo").or_else(|| text("url")).or_else(|| text("path")).or_else(|| text("name"))
+            {
+                let exact = text("sha").filter(|s| crate::provenance::is_commit_sha(s));
+                out.push(Decl {
+                    path: path.to_string(),
+                    span: Some(key.span),
+                    item: Item::Pin(crate::model::Pin {
+                        of: crate::model::PinOf::Marketplace,
+                        name: key.name.clone(),
+                        path: path.to_string(),
+                        via: kind.to_string(),
+                        package,
+                        exact,
+                        requested: text("ref"),
+                    }),
+                });
+            }
             out.push(Decl {
                 path: path.to_string(),
                 span: Some(key.span),

@@ -295,6 +295,25 @@ fn check_handler(sink: &mut Sink<'_>, cx: &FileCx<'_>, handler: &Node) {
             if let Some(text) = command.as_str() {
                 let exec_form = handler.get("args").is_some();
                 check_command_text(sink, cx, command, text, exec_form);
+                // In exec form the arguments (an `sh -c` text) say what runs.
+                let args: Vec<&str> = handler
+                    .get("args")
+                    .and_then(Node::as_array)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(Node::as_str)
+                    .collect();
+                let line = if args.is_empty() { text.to_string() } else { format!("{text} {}", args.join(" ")) };
+                let shape = crate::provenance::download_and_run(&line)
+                    .or_else(|| args.iter().find_map(|a| crate::provenance::download_and_run(a)));
+                if let Some(shape) = shape {
+                    sink.report(
+                        &rules::download_and_run::RULE,
+                        command.span,
+                        format!("this hook downloads a script and runs it (`{shape}`) on every matching event"),
+                    )
+                    .help("commit the script and run it from the repository (`\"${CLAUDE_PROJECT_DIR}\"/scripts/…` or `\"${CLAUDE_PLUGIN_ROOT}\"/…`), or pin what it fetches and check its checksum before running it");
+                }
             }
         }
     }

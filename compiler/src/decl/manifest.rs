@@ -725,6 +725,9 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
             check_semver(sink, version);
         }
         let strict = entry.get("strict").and_then(Node::as_bool).unwrap_or(true);
+        if let (Some(source), Some(plugin)) = (entry.get("source"), &name) {
+            source_pin(sink, source, plugin, info.name.as_deref().unwrap_or_default());
+        }
         let plugin_root = match entry.get("source") {
             Some(source) => check_source(sink, cx, source, marketplace_root, plugin_root_base.as_deref()),
             None => {
@@ -786,6 +789,74 @@ fn check_marketplace_name(sink: &mut Sink<'_>, span: Span, name: &str) {
         sink.report(&rules::name_not_kebab_case::RULE, span, format!("marketplace name `{name}` is not kebab-case"))
             .help("use lowercase letters, digits and single hyphens");
     }
+}
+
+/// A plugin source outside the marketplace, recorded as a pin of the lock; reported when no
+/// commit, exact version or checksum pins it (`unpinned-plugin-source`).
+fn source_pin(sink: &mut Sink<'_>, source: &Node, plugin: &str, marketplace: &str) {
+    let Some(kind) = source.get("source").and_then(Node::as_str) else { return };
+    let text = |key: &str| source.get(key).and_then(Node::as_str).map(str::to_string);
+    let (package, exact, requested, fix) = match kind {
+        "github" | "url" | "git-subdir" => {
+            let place = if kind == "github" { text("repo") } else { text("url") };
+            let package = match (place, text("path")) {
+                (Some(place), Some(path)) => format!("{place}#{path}"),
+                (Some(place), None) => place,
+                (None, _) => return,
+            };
+            let sha = text("sha").filter(|s| crate::provenance::is_commit_sha(s));
+            (
+                package,
+                sha,
+                text("ref"),
+                "add `\"sha\": \"<the 40-character commit you reviewed>\"`; a `ref` names a branch or tag, which moves",
+            )
+        }
+        "npm" => {
+            let Some(package) = text("package") else { return };
+            let version = text("version");
+            let exact = version.clone().filter(|v| crate::provenance::is_exact_semver(v));
+            let requested = if exact.is_some() { None } else { version };
+            (package, exact, requested, "set `\"version\"` to the exact release you reviewed, such as `\"1.2.3\"`")
+        }
+        "archive" => {
+            let Some(url) = text("url") else { return };
+            let sum = text("sha256").filter(|s| s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit()));
+            (url, sum.map(|s| format!("sha256:{s}")), None, "add `\"sha256\"` with the archive's checksum")
+        }
+        "command" => {
+            let Some(command) = text("command") else { return };
+            (command, None, None, "")
+        }
+        _ => return,
+    };
+    if exact.is_none() && kind != "command" {
+        let asked = match (kind, &requested) {
+            (_, Some(r)) => format!("follows `{r}`"),
+            ("npm", None) => "follows the latest release".to_string(),
+            ("archive", None) => "has no `sha256`".to_string(),
+            _ => "follows the default branch".to_string(),
+        };
+        sink.report(
+            &rules::unpinned_plugin_source::RULE,
+            source.span,
+            format!(
+                "plugin `{plugin}` comes from `{package}` ({kind}) and {asked}: each install may fetch different code"
+            ),
+        )
+        .help(fix);
+    }
+    let pin = crate::model::Pin {
+        of: crate::model::PinOf::Plugin,
+        name: format!("{plugin}@{marketplace}"),
+        path: sink.path().to_string(),
+        via: kind.to_string(),
+        package,
+        exact,
+        requested,
+    };
+    let path = sink.path().to_string();
+    sink.decls.push(crate::model::Decl { path, span: Some(source.span), item: crate::model::Item::Pin(pin) });
 }
 
 const SOURCE_KINDS: &[&str] = &["github", "url", "git-subdir", "npm", "archive", "command"];

@@ -71,8 +71,43 @@ pub enum MarkdownKind {
     Agent,
 }
 
+/// The `!` shell injections of a skill or command body (`` !`cmd` `` and ```` ```! ````
+/// blocks) with the span of each command in the body, as the prompt-template grammar reads
+/// them (`find_shell_commands` parses only the injections, not the whole body).
+pub fn shell_injections(body: &str) -> Vec<(String, crate::span::Span)> {
+    if !body.contains("!`") && !body.contains("```!") {
+        return Vec::new();
+    }
+    capc_grammar::find_shell_commands(body)
+        .into_iter()
+        .map(|shell| (shell.command_span.slice(body).unwrap_or("").to_string(), shell.command_span))
+        .collect()
+}
+
+/// A `!` injection that downloads a script and runs it (`download-and-run`).
+fn check_injections(sink: &mut Sink<'_>, text: &str) {
+    let body_start = match frontmatter::split(text) {
+        Split::Found(block) => block.body_start,
+        _ => 0,
+    };
+    let body = &text[body_start.min(text.len())..];
+    for (command, span) in shell_injections(body) {
+        if let Some(shape) = crate::provenance::download_and_run(&command) {
+            sink.report(
+                &rules::download_and_run::RULE,
+                span.shift(body_start),
+                format!("this `!` injection downloads a script and runs it (`{shape}`) each time the prompt is expanded"),
+            )
+            .help("commit the script and run it from the repository (`${CLAUDE_SKILL_DIR}/install.sh`), or pin what it fetches and check its checksum before running it");
+        }
+    }
+}
+
 /// Reads one Markdown declaration; returns the frontmatter fields when there are any.
 pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKind) -> Option<Node> {
+    if kind != MarkdownKind::Agent {
+        check_injections(sink, text);
+    }
     let fields = match frontmatter::split(text) {
         Split::None => {
             if text.trim().is_empty() {

@@ -90,6 +90,7 @@ pub fn check_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &st
             .help("Claude Code never starts this server; rename it (names are compared after characters outside `[A-Za-z0-9_-]` become `_`; case matters)");
         }
         check_server(sink, &name.name, name.span, config);
+        check_provenance(sink, cx, &name.name, config);
         if let Some(at) = cx.placement {
             let path = sink.path().to_string();
             if let Some(decl) = crate::decl::declare::server(sink, name, config, at, &path) {
@@ -166,6 +167,79 @@ fn check_server(sink: &mut Sink<'_>, name: &str, name_span: crate::span::Span, c
                 }
             }
         }
+    }
+}
+
+/// Where the server's code comes from: a package launcher without an exact version
+/// (`unpinned-mcp-package`), a plain-`http` URL to another machine (`insecure-mcp-url`). The
+/// package is recorded as a pin of the lock.
+fn check_provenance(sink: &mut Sink<'_>, cx: &FileCx<'_>, name: &str, config: &Node) {
+    if let Some(url) =
+        config.get("url").filter(|_| config.get("type").and_then(Node::as_str).is_some_and(|t| t != "stdio"))
+    {
+        if let Some(host) = url.as_str().and_then(crate::provenance::plain_http_host) {
+            sink.report(
+                &rules::insecure_mcp_url::RULE,
+                url.span,
+                format!("server `{name}` is reached over plain `http` at `{host}`: its tool calls and headers cross the network unencrypted"),
+            )
+            .help("use `https://`");
+        }
+    }
+    let Some(command) = config.get("command") else { return };
+    let Some(program) = command.as_str() else { return };
+    let args: Vec<String> = config
+        .get("args")
+        .and_then(Node::as_array)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|a| a.as_str().map(str::to_string))
+        .collect();
+    let Some(launch) = crate::provenance::server_launch(program, &args) else { return };
+    if launch.exact.is_none() {
+        // Point at the argument that names the package, else at the command.
+        let at = config
+            .get("args")
+            .and_then(Node::as_array)
+            .unwrap_or_default()
+            .iter()
+            .find(|a| a.as_str().is_some_and(|s| s.contains(launch.package.as_str())))
+            .map_or(command.span, |a| a.span);
+        let what = match launch.via {
+            "docker run" | "podman run" => "image",
+            _ => "package",
+        };
+        let git = launch.package.starts_with("git");
+        let asked = match &launch.requested {
+            Some(r) if git => format!("`{r}`, not a commit"),
+            Some(r) if what == "image" => format!("tag `{r}`, not a digest"),
+            Some(r) => format!("`{r}`, not an exact version"),
+            None if git => "no commit".to_string(),
+            None => "no version".to_string(),
+        };
+        let fix = match launch.via {
+            "docker run" | "podman run" => format!("pin the image by digest: `{}`", launch.pinned_example()),
+            _ if git => format!("pin the commit you reviewed: `{}`", launch.pinned_example()),
+            _ => format!("pin the release you reviewed: `{}`", launch.pinned_example()),
+        };
+        sink.report(
+            &rules::unpinned_mcp_package::RULE,
+            at,
+            format!(
+                "server `{name}` runs {what} `{}` through `{}` with {asked}: each start may fetch a different release",
+                launch.package, launch.via
+            ),
+        )
+        .help(fix);
+    }
+    if let Some(at) = cx.placement {
+        let full_name = match at.plugin {
+            Some(plugin) => format!("plugin:{plugin}:{name}"),
+            None => name.to_string(),
+        };
+        let path = sink.path().to_string();
+        let pin = launch.pin(crate::model::PinOf::McpServer, &full_name, &path);
+        sink.decls.push(crate::model::Decl { path, span: Some(command.span), item: crate::model::Item::Pin(pin) });
     }
 }
 

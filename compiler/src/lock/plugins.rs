@@ -192,6 +192,7 @@ pub fn load(decls: &[Decl], diagnostics: &mut Vec<Diagnostic>) -> Loading {
             loaded: true,
             reason: reason.clone(),
             requires_trust: *requires_trust,
+            version: f.version.clone(),
             inventory: Default::default(),
         });
     }
@@ -238,6 +239,7 @@ pub fn load(decls: &[Decl], diagnostics: &mut Vec<Diagnostic>) -> Loading {
             loaded: false,
             reason,
             requires_trust: false,
+            version: f.version.clone(),
             inventory: Default::default(),
         });
     }

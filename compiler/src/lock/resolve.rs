@@ -259,6 +259,10 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
             _ => None,
         })
         .collect();
+    let mut pins: Vec<model::Pin> =
+        decls.iter().filter_map(|d| if let Item::Pin(p) = &d.item { Some(p.clone()) } else { None }).collect();
+    pins.sort();
+    pins.dedup();
     let mut session = Parts::default();
     let mut units: BTreeMap<String, Parts> = BTreeMap::new();
     for d in decls {
@@ -371,6 +375,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         mcp_servers: servers,
         hooks,
         permissions,
+        pins,
     };
     Resolution { lock, table, tools, graph: b.graph, diagnostics: b.diagnostics, asked_plugins }
 }
@@ -1210,7 +1215,7 @@ fn shell_prefix(p: &BashPattern) -> (String, bool) {
 }
 
 /// Whether `deny` (or ask) matches every call `allow` matches.
-fn covers(deny: &PermissionRule, allow: &PermissionRule) -> bool {
+pub(crate) fn covers(deny: &PermissionRule, allow: &PermissionRule) -> bool {
     let same_tool = deny.tool.canonical == allow.tool.canonical;
     match (&deny.tool.kind, &allow.tool.kind) {
         (ToolKind::Glob, _) if deny.content.is_none() => {

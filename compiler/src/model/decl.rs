@@ -3,7 +3,7 @@
 //! Readers (`decl/`) push them; the resolver (`lock/`) reads them. This module imports
 //! neither: it is the vocabulary both sides share.
 
-use super::lock::{Agent, Command, Hook, McpServer, Permission, Scope};
+use super::lock::{Agent, Command, Hook, McpServer, Permission, Pin, Scope};
 use crate::span::Span;
 
 /// One declaration, with where it is written.
@@ -64,6 +64,9 @@ pub enum Item {
     },
     /// A plugin folder, its namespace and how it may load.
     Plugin(Box<PluginFolder>),
+    /// Something pulled in from outside (a server's package, a remote plugin source, a
+    /// declared marketplace) and what pins it.
+    Pin(Pin),
     /// A marketplace: its folder and the plugins it lists, with their folders when local.
     Marketplace {
         name: String,
@@ -89,6 +92,8 @@ pub struct PluginFolder {
     pub refused: Option<String>,
     /// The checked folder itself is this plugin (a plugin repository).
     pub at_root: bool,
+    /// `plugin.json`'s `version`, else the marketplace entry's.
+    pub version: Option<String>,
 }
 
 /// Where a file's declarations land, decided by its place in the tree.

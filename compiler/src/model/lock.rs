@@ -49,6 +49,11 @@ pub struct Lock {
     /// Permission rules, by file then position.
     #[serde(default, rename = "permission", skip_serializing_if = "Vec::is_empty")]
     pub permissions: Vec<Permission>,
+    /// What the folder pulls in from outside and what pins it: packages and images MCP
+    /// servers fetch, marketplace entries' remote plugin sources, marketplaces settings
+    /// declare; by kind, name and file. Absent from locks written before pins were recorded.
+    #[serde(default, rename = "pin", skip_serializing_if = "Vec::is_empty")]
+    pub pins: Vec<Pin>,
 }
 
 /// Where a declaration comes from.
@@ -260,6 +265,10 @@ pub struct Plugin {
     /// project or local settings declare, or a plugin in the project's skills folder.
     #[serde(default, skip_serializing_if = "is_false")]
     pub requires_trust: bool,
+    /// The version Claude Code installs it as when one is written: `plugin.json`'s
+    /// `version`, else the marketplace entry's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
     /// What the plugin holds, as Claude Code names it, whether or not it loads here.
     #[serde(default, skip_serializing_if = "Inventory::is_empty")]
     pub inventory: Inventory,
@@ -361,6 +370,10 @@ pub struct Command {
     /// Characters of the body (after the frontmatter).
     #[serde(default)]
     pub content_length: usize,
+    /// The `!` shell injections of the body (`` !`cmd` `` and ```` ```! ```` blocks), each
+    /// command as written: Claude Code runs them when the prompt is expanded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shell_injections: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shadowed_by: Option<Ref>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -479,6 +492,52 @@ pub struct Permission {
     /// For an allow rule that never decides: the deny or ask rule that always comes first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pre_empted_by: Option<String>,
+}
+
+/// Something a folder pulls in from outside, and what pins it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Pin {
+    pub of: PinOf,
+    /// The MCP server (named as in `[[mcp_server]]`), the plugin (`plugin@marketplace`) or
+    /// the marketplace.
+    pub name: String,
+    /// The declaring file.
+    pub path: String,
+    /// How it is fetched: `npx`, `bunx`, `pnpm dlx`, `yarn dlx`, `uvx`, `pipx run`,
+    /// `docker run`, `podman run` for a server; the source kind (`github`, `url`,
+    /// `git-subdir`, `npm`, `archive`, `command`, `directory`, `git`, …) otherwise.
+    pub via: String,
+    /// The package, image, repository, URL, command or folder.
+    pub package: String,
+    /// The exact version, image digest, commit or checksum that pins it; absent when nothing does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<String>,
+    /// What is asked for when it is not exact: a version range, a tag, a branch or `ref`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requested: Option<String>,
+}
+
+/// What a pin belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PinOf {
+    /// The package or image a stdio server's command fetches before it runs.
+    McpServer,
+    /// A marketplace entry's source outside the marketplace.
+    Plugin,
+    /// An `extraKnownMarketplaces` source.
+    Marketplace,
+}
+
+impl PinOf {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PinOf::McpServer => "mcp-server",
+            PinOf::Plugin => "plugin",
+            PinOf::Marketplace => "marketplace",
+        }
+    }
 }
 
 fn is_false(b: &bool) -> bool {

@@ -5,6 +5,7 @@ pub mod blanket_allow;
 pub mod component_in_manifest_dir;
 pub mod component_path_format;
 pub mod conflicting_manifests;
+pub mod download_and_run;
 pub mod duplicate_declaration;
 pub mod duplicate_key;
 pub mod duplicate_plugin_entry;
@@ -13,6 +14,7 @@ pub mod hooks_at_top_level;
 pub mod ignored_default_folder;
 pub mod ignored_field;
 pub mod ignored_plugin_claude_md;
+pub mod insecure_mcp_url;
 pub mod invalid_agent_name;
 pub mod invalid_env_reference;
 pub mod invalid_field_value;
@@ -47,6 +49,8 @@ pub mod unknown_mcp_server_in_rule;
 pub mod unknown_mcp_server_type;
 pub mod unknown_tool_in_rule;
 pub mod unloaded_plugin;
+pub mod unpinned_mcp_package;
+pub mod unpinned_plugin_source;
 pub mod unquoted_plugin_variable;
 pub mod unreadable_file;
 pub mod unused_suppression;
@@ -61,6 +65,7 @@ pub static RULES: &[&Rule] = &[
     &component_in_manifest_dir::RULE,
     &component_path_format::RULE,
     &conflicting_manifests::RULE,
+    &download_and_run::RULE,
     &duplicate_declaration::RULE,
     &duplicate_key::RULE,
     &duplicate_plugin_entry::RULE,
@@ -69,6 +74,7 @@ pub static RULES: &[&Rule] = &[
     &ignored_default_folder::RULE,
     &ignored_field::RULE,
     &ignored_plugin_claude_md::RULE,
+    &insecure_mcp_url::RULE,
     &invalid_agent_name::RULE,
     &invalid_env_reference::RULE,
     &invalid_field_value::RULE,
@@ -103,6 +109,8 @@ pub static RULES: &[&Rule] = &[
     &unknown_mcp_server_type::RULE,
     &unknown_tool_in_rule::RULE,
     &unloaded_plugin::RULE,
+    &unpinned_mcp_package::RULE,
+    &unpinned_plugin_source::RULE,
     &unquoted_plugin_variable::RULE,
     &unreadable_file::RULE,
     &unused_suppression::RULE,

@@ -186,6 +186,48 @@ pub fn parse_template(text: &str) -> (Template, Vec<SyntaxError>) {
     (template, lowering.errors)
 }
 
+/// The shell injections of a template, as [`parse_template`] finds them, without parsing the
+/// whole text: a `` !`…` `` at the start or after whitespace, or a ```` ```! ```` block, is cut
+/// out (up to its closing backquote or fence) and only that window is parsed. A body of a few
+/// kilobytes with two injections costs two tiny parses instead of a character-by-character
+/// pass over all of it (tested against `parse_template` on random texts).
+pub fn find_shell_commands(text: &str) -> Vec<ShellCommand> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    let mut previous: Option<char> = None;
+    while at < text.len() {
+        let rest = &text[at..];
+        let window = if let Some(block) = rest.strip_prefix("```!") {
+            block.find("```").map(|end| 4 + end + 3)
+        } else if let Some(inline) = rest.strip_prefix("!`").filter(|_| previous.is_none_or(is_js_space)) {
+            // The body is at least one character; an empty `!``` is text.
+            inline.find('`').filter(|&end| end > 0).map(|end| 2 + end + 1)
+        } else {
+            None
+        };
+        match window {
+            Some(len) => {
+                let (template, _) = parse_template(&rest[..len]);
+                found.extend(template.shell_commands.into_iter().map(|shell| ShellCommand {
+                    kind: shell.kind,
+                    span: shell.span.shift(at),
+                    command_span: shell.command_span.shift(at),
+                }));
+                previous = Some('`');
+                at += len;
+            }
+            None => {
+                let c = rest.chars().next().unwrap_or(' ');
+                // A `$`-placeholder or `\`-escape never holds a backquote, so stepping one
+                // character at a time meets every fence and `!` the full parse would.
+                previous = Some(c);
+                at += c.len_utf8();
+            }
+        }
+    }
+    found
+}
+
 struct Lowering<'s> {
     source: &'s str,
     parts: Vec<Part>,

@@ -1,0 +1,524 @@
+//! Matching entries of two locks and comparing them field by field; what each name reaches.
+
+use super::escalate;
+use super::{Change, Class, FieldChange, Section};
+use crate::model::{Agent, Command, Hook, Lock, McpServer, Permission, Pin, Plugin};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::Hash;
+
+/// Every change between `old` and `new`, escalations weighed, unsorted.
+pub(super) fn changes(old: &Lock, new: &Lock) -> Vec<Change> {
+    let hashes = Hashes::of(old, new);
+    let mut out = Vec::new();
+    let cx = escalate::Context::new(old, new);
+
+    let commands = pair(&old.commands, &new.commands, |c| (c.name.as_str(), c.path.as_str()));
+    for c in commands.added {
+        out.push(entry(Section::Command, Class::Added, command_subject(c), command_what(c), &[&c.path]));
+        last(&mut out).escalations = escalate::command_added(c);
+    }
+    for c in commands.removed {
+        out.push(entry(Section::Command, Class::Removed, command_subject(c), command_what(c), &[&c.path]));
+    }
+    for (o, n) in commands.kept {
+        let body = hashes.changed(&n.path);
+        if o == n && body.is_none() {
+            continue;
+        }
+        // What a file's own bytes decide cannot change while its hash stays: a difference there
+        // comes from a lock written before capc recorded it (`shell_injections`).
+        let unchanged_file = hashes.same(&n.path);
+        let mut ignore = vec!["shadowed_by", "shadows"];
+        if unchanged_file {
+            ignore.push("shell_injections");
+        }
+        let mut fields = compare_fields(o, n, &ignore);
+        fields.extend(body.clone());
+        if fields.is_empty() {
+            continue;
+        }
+        out.push(Change {
+            fields,
+            ..entry(Section::Command, Class::Changed, command_subject(n), command_what(n), &[&n.path])
+        });
+        let mut before = o.clone();
+        if unchanged_file {
+            before.shell_injections.clone_from(&n.shell_injections);
+        }
+        last(&mut out).escalations = escalate::command_changed(&before, n, body.is_some());
+    }
+
+    let agents = pair(&old.agents, &new.agents, |a| (a.name.as_str(), a.path.as_str()));
+    for a in agents.added {
+        out.push(entry(Section::Agent, Class::Added, a.name.clone(), agent_what(a), &[&a.path]));
+    }
+    for a in agents.removed {
+        out.push(entry(Section::Agent, Class::Removed, a.name.clone(), agent_what(a), &[&a.path]));
+    }
+    for (o, n) in agents.kept {
+        let body = hashes.changed(&n.path);
+        let mut fields = if o == n { Vec::new() } else { compare_fields(o, n, &["shadowed_by", "shadows"]) };
+        fields.extend(body);
+        if fields.is_empty() {
+            continue;
+        }
+        out.push(Change { fields, ..entry(Section::Agent, Class::Changed, n.name.clone(), agent_what(n), &[&n.path]) });
+        last(&mut out).escalations = escalate::agent_changed(o, n);
+    }
+
+    let servers = pair(&old.mcp_servers, &new.mcp_servers, |s| (s.name.as_str(), s.scope, s.path.as_str()));
+    for s in servers.added {
+        out.push(entry(Section::McpServer, Class::Added, s.name.clone(), server_what(s), &[&s.path]));
+        last(&mut out).escalations = escalate::server_added(s);
+    }
+    for s in servers.removed {
+        out.push(entry(Section::McpServer, Class::Removed, s.name.clone(), server_what(s), &[&s.path]));
+    }
+    for (o, n) in servers.kept.into_iter().filter(|(o, n)| o != n) {
+        let fields = compare_fields(o, n, &["shadowed_by", "shadows"]);
+        if fields.is_empty() {
+            continue;
+        }
+        out.push(Change {
+            fields,
+            ..entry(Section::McpServer, Class::Changed, n.name.clone(), server_what(n), &[&n.path])
+        });
+        last(&mut out).escalations = escalate::server_changed(o, n);
+    }
+
+    let hooks = pair(&old.hooks, &new.hooks, hook_key);
+    for h in hooks.added {
+        out.push(entry(Section::Hook, Class::Added, hook_subject(h), hook_what(h), &[&h.path]));
+        last(&mut out).escalations = escalate::hook_added(h);
+    }
+    for h in hooks.removed {
+        out.push(entry(Section::Hook, Class::Removed, hook_subject(h), hook_what(h), &[&h.path]));
+    }
+
+    let rules = pair(&old.permissions, &new.permissions, |p| (p.behavior, p.rule.as_str(), p.scope, p.path.as_str()));
+    for p in &rules.added {
+        out.push(entry(
+            Section::Permission,
+            Class::Added,
+            permission_subject(p),
+            Some(p.scope.as_str().to_string()),
+            &[&p.path],
+        ));
+        last(&mut out).escalations = cx.permission_added(p, &rules.removed);
+    }
+    for p in &rules.removed {
+        out.push(entry(
+            Section::Permission,
+            Class::Removed,
+            permission_subject(p),
+            Some(p.scope.as_str().to_string()),
+            &[&p.path],
+        ));
+        last(&mut out).escalations = cx.permission_removed(p);
+    }
+    for (o, n) in rules.kept.into_iter().filter(|(o, n)| o != n) {
+        let fields = compare_fields(o, n, &[]);
+        out.push(Change {
+            fields,
+            ..entry(
+                Section::Permission,
+                Class::Changed,
+                permission_subject(n),
+                Some(n.scope.as_str().to_string()),
+                &[&n.path],
+            )
+        });
+        last(&mut out).escalations = escalate::permission_changed(o, n);
+    }
+
+    let plugins = pair(&old.plugins, &new.plugins, |p| (p.id.as_str(), p.root.as_str()));
+    for p in plugins.added {
+        out.push(entry(Section::Plugin, Class::Added, p.id.clone(), plugin_what(p), &[&p.root]));
+        last(&mut out).escalations = escalate::plugin_added(p);
+    }
+    for p in plugins.removed {
+        out.push(entry(Section::Plugin, Class::Removed, p.id.clone(), plugin_what(p), &[&p.root]));
+    }
+    for (o, n) in plugins.kept {
+        let mut fields = if o == n { Vec::new() } else { compare_fields(o, n, &[]) };
+        let (content, files) = hashes.under(&n.root);
+        fields.extend(content);
+        if fields.is_empty() {
+            continue;
+        }
+        let mut paths: Vec<&str> = vec![&n.root];
+        paths.extend(files.iter().map(String::as_str));
+        out.push(Change { fields, ..entry(Section::Plugin, Class::Changed, n.id.clone(), plugin_what(n), &paths) });
+        last(&mut out).escalations = escalate::plugin_changed(o, n);
+    }
+
+    let pins =
+        pair(&old.pins, &new.pins, |p| (p.of, p.name.as_str(), p.path.as_str(), p.via.as_str(), p.package.as_str()));
+    // A pin of a file that did not change, against a lock without pins, is one that lock's capc
+    // did not record yet.
+    let pins_added: Vec<&Pin> = match old.pins.is_empty() {
+        true => pins.added.into_iter().filter(|p| !hashes.same(&p.path)).collect(),
+        false => pins.added,
+    };
+    for p in pins_added {
+        out.push(entry(Section::Pin, Class::Added, pin_subject(p), pin_what(p), &[&p.path]));
+    }
+    for p in pins.removed {
+        out.push(entry(Section::Pin, Class::Removed, pin_subject(p), pin_what(p), &[&p.path]));
+    }
+    for (o, n) in pins.kept.into_iter().filter(|(o, n)| o != n) {
+        let fields = compare_fields(o, n, &[]);
+        out.push(Change { fields, ..entry(Section::Pin, Class::Changed, pin_subject(n), pin_what(n), &[&n.path]) });
+    }
+
+    reroutes(old, new, &mut out);
+    out
+}
+
+fn last(out: &mut [Change]) -> &mut Change {
+    let at = out.len() - 1;
+    &mut out[at]
+}
+
+fn entry(section: Section, class: Class, subject: String, what: Option<String>, files: &[&str]) -> Change {
+    let mut files: Vec<String> = files.iter().filter(|f| !f.is_empty()).map(|f| f.to_string()).collect();
+    files.dedup();
+    Change { section, class, subject, what, fields: Vec::new(), files, escalations: Vec::new() }
+}
+
+/// Entries of two lists matched by key: a key that appears several times is matched in order.
+struct Paired<'a, T> {
+    added: Vec<&'a T>,
+    removed: Vec<&'a T>,
+    kept: Vec<(&'a T, &'a T)>,
+}
+
+fn pair<'a, T, K: Eq + Hash>(old: &'a [T], new: &'a [T], key: impl Fn(&'a T) -> K) -> Paired<'a, T> {
+    let mut by_key: HashMap<K, std::collections::VecDeque<usize>> = HashMap::with_capacity(old.len());
+    for (i, o) in old.iter().enumerate() {
+        by_key.entry(key(o)).or_default().push_back(i);
+    }
+    let mut matched = vec![false; old.len()];
+    let mut paired = Paired { added: Vec::new(), removed: Vec::new(), kept: Vec::new() };
+    for n in new {
+        match by_key.get_mut(&key(n)).and_then(|q| q.pop_front()) {
+            Some(i) => {
+                matched[i] = true;
+                paired.kept.push((&old[i], n));
+            }
+            None => paired.added.push(n),
+        }
+    }
+    paired.removed = old.iter().zip(&matched).filter(|(_, m)| !**m).map(|(o, _)| o).collect();
+    paired
+}
+
+/// The fields that differ, by their names in the lock, as text (`None` for unset or empty).
+fn compare_fields<T: Serialize>(old: &T, new: &T, ignore: &[&str]) -> Vec<FieldChange> {
+    let (Ok(Value::Object(o)), Ok(Value::Object(n))) = (serde_json::to_value(old), serde_json::to_value(new)) else {
+        return Vec::new();
+    };
+    let keys: BTreeSet<&String> = o.keys().chain(n.keys()).collect();
+    keys.into_iter()
+        .filter(|k| !ignore.contains(&k.as_str()))
+        .filter_map(|k| {
+            let (a, b) = (o.get(k).and_then(text), n.get(k).and_then(text));
+            (a != b).then(|| FieldChange { field: k.clone(), old: a, new: b })
+        })
+        .collect()
+}
+
+/// A lock value as one line of text.
+fn text(v: &Value) -> Option<String> {
+    match v {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Array(items) if items.is_empty() => None,
+        Value::Array(items) if items.iter().all(Value::is_string) => {
+            Some(items.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "))
+        }
+        Value::Object(map) if map.is_empty() => None,
+        other => Some(other.to_string()),
+    }
+}
+
+/// The sources' hashes on both sides, to tell a changed file.
+struct Hashes<'a> {
+    old: BTreeMap<&'a str, &'a str>,
+    new: BTreeMap<&'a str, &'a str>,
+}
+
+impl<'a> Hashes<'a> {
+    fn of(old: &'a Lock, new: &'a Lock) -> Hashes<'a> {
+        let map = |l: &'a Lock| l.sources.iter().map(|s| (s.path.as_str(), s.sha256.as_str())).collect();
+        Hashes { old: map(old), new: map(new) }
+    }
+
+    /// The files under a plugin folder that were added, removed or changed, and a `content`
+    /// field (a digest of their hashes on each side) when there are any.
+    fn under(&self, root: &str) -> (Option<FieldChange>, Vec<String>) {
+        let prefix = if root.is_empty() { String::new() } else { format!("{root}/") };
+        let inside = |map: &BTreeMap<&'a str, &'a str>| -> BTreeMap<&'a str, &'a str> {
+            let from: std::ops::Bound<&str> = std::ops::Bound::Included(prefix.as_str());
+            map.range::<str, _>((from, std::ops::Bound::Unbounded))
+                .take_while(|(p, _)| p.starts_with(&prefix))
+                .map(|(p, h)| (*p, *h))
+                .collect()
+        };
+        let (old, new) = (inside(&self.old), inside(&self.new));
+        let paths: BTreeSet<&str> = old.keys().chain(new.keys()).copied().collect();
+        let changed: Vec<String> = paths.into_iter().filter(|p| old.get(p) != new.get(p)).map(str::to_string).collect();
+        if changed.is_empty() || old.values().chain(new.values()).any(|h| h.is_empty()) {
+            return (None, Vec::new());
+        }
+        let digest = |files: &BTreeMap<&str, &str>| {
+            let all: String = files.iter().map(|(p, h)| format!("{p}\t{h}\n")).collect();
+            let hex = crate::secrets::sha256_hex(all.as_bytes());
+            format!("{} ({} files)", &hex[..12], files.len())
+        };
+        let field = FieldChange { field: "content".to_string(), old: Some(digest(&old)), new: Some(digest(&new)) };
+        (Some(field), changed)
+    }
+
+    /// Whether both sides hashed the file and found the same bytes.
+    fn same(&self, path: &str) -> bool {
+        matches!((self.old.get(path), self.new.get(path)), (Some(o), Some(n)) if !o.is_empty() && o == n)
+    }
+
+    /// The file's hashes when both sides have one and they differ.
+    fn changed(&self, path: &str) -> Option<FieldChange> {
+        let (o, n) = (self.old.get(path)?, self.new.get(path)?);
+        (!o.is_empty() && !n.is_empty() && o != n).then(|| FieldChange {
+            field: "sha256".to_string(),
+            old: Some(o.get(..12).unwrap_or(o).to_string()),
+            new: Some(n.get(..12).unwrap_or(n).to_string()),
+        })
+    }
+}
+
+pub(super) fn command_subject(c: &Command) -> String {
+    format!("/{}", c.name)
+}
+
+fn command_what(c: &Command) -> Option<String> {
+    Some(match &c.plugin {
+        Some(p) => format!("{}, {} `{p}`", c.form.as_str(), c.origin.as_str()),
+        None => format!("{}, {}", c.origin.as_str(), c.scope.as_str()),
+    })
+}
+
+fn agent_what(a: &Agent) -> Option<String> {
+    Some(match &a.plugin {
+        Some(p) => format!("plugin `{p}`"),
+        None => a.scope.as_str().to_string(),
+    })
+}
+
+fn server_what(s: &McpServer) -> Option<String> {
+    Some(format!("{}, {}", s.transport.as_str(), s.scope.as_str()))
+}
+
+/// A hook has no name: it is its event, matcher, type, what it runs, its condition and file.
+type HookKey<'a> = (&'a str, Option<&'a str>, &'a str, Option<&'a str>, Option<&'a str>, &'a str, Option<&'a str>);
+
+fn hook_key(h: &Hook) -> HookKey<'_> {
+    (&h.event, h.matcher.as_deref(), &h.kind, h.run.as_deref(), h.condition.as_deref(), &h.path, h.plugin.as_deref())
+}
+
+pub(super) fn hook_subject(h: &Hook) -> String {
+    let on = match &h.matcher {
+        Some(m) if !m.is_empty() => format!("{} {m}", h.event),
+        _ => h.event.clone(),
+    };
+    format!("{on}: {}", h.run.as_deref().unwrap_or(""))
+}
+
+fn hook_what(h: &Hook) -> Option<String> {
+    Some(format!("{}, {}", h.kind, h.scope.as_str()))
+}
+
+fn permission_subject(p: &Permission) -> String {
+    format!("{} {}", p.behavior.as_str(), p.rule)
+}
+
+fn plugin_what(p: &Plugin) -> Option<String> {
+    Some(if p.loaded { "loaded".to_string() } else { "not loaded".to_string() })
+}
+
+fn pin_subject(p: &Pin) -> String {
+    format!("{} {}: {} {}", p.of.as_str(), p.name, p.via, p.package)
+}
+
+fn pin_what(p: &Pin) -> Option<String> {
+    Some(match (&p.exact, &p.requested) {
+        (Some(e), _) => format!("pinned to {e}"),
+        (None, Some(r)) => format!("not pinned (asks for {r})"),
+        (None, None) => "not pinned".to_string(),
+    })
+}
+
+/// An entry of a rebuilt command table.
+struct Row<'a> {
+    name: &'a str,
+    display_name: Option<&'a str>,
+    aliases: Vec<&'a str>,
+    /// `None` for a built-in.
+    command: Option<&'a Command>,
+    origin: &'static str,
+}
+
+impl Row<'_> {
+    fn id(&self) -> (&str, &str, &str) {
+        match self.command {
+            Some(c) => (&c.name, c.scope.as_str(), &c.path),
+            None => (self.name, "builtin", ""),
+        }
+    }
+
+    /// The entry, and how `typed` reached it when not by its name.
+    fn describe(&self, typed: &str, how: &str) -> String {
+        let how = if how == "name" { String::new() } else { format!(" through its {how} `/{typed}`") };
+        match self.command {
+            Some(c) => format!("{} `/{}` ({}, {}){how}", c.origin.as_str(), c.name, c.scope.as_str(), c.path),
+            None => format!("{} `/{}`{how}", self.origin, self.name),
+        }
+    }
+}
+
+/// The command table of a lock as lookup sees it at the start of a session: its static
+/// entries in order, then the built-ins; and the first row for each exact name and each
+/// display name or alias.
+struct Table<'a> {
+    rows: Vec<Row<'a>>,
+    exact: HashMap<&'a str, usize>,
+    labels: HashMap<&'a str, (usize, &'static str)>,
+}
+
+impl<'a> Table<'a> {
+    fn of(lock: &'a Lock) -> Table<'a> {
+        let mut rows: Vec<Row<'a>> = lock
+            .commands
+            .iter()
+            .filter(|c| c.dynamic.is_none() && c.paths.is_empty())
+            .map(|c| Row {
+                name: &c.name,
+                display_name: c.display_name.as_deref(),
+                aliases: c.aliases.iter().map(String::as_str).collect(),
+                command: Some(c),
+                origin: "",
+            })
+            .collect();
+        rows.extend(crate::builtins::table().iter().map(|b| Row {
+            name: b.name,
+            display_name: None,
+            aliases: b.aliases.to_vec(),
+            command: None,
+            origin: b.origin.as_str(),
+        }));
+        let mut exact = HashMap::with_capacity(rows.len());
+        let mut labels = HashMap::new();
+        for (i, row) in rows.iter().enumerate() {
+            exact.entry(row.name).or_insert(i);
+            if let Some(d) = row.display_name {
+                labels.entry(d).or_insert((i, "display name"));
+            }
+            for a in &row.aliases {
+                labels.entry(*a).or_insert((i, "alias"));
+            }
+        }
+        Table { rows, exact, labels }
+    }
+
+    fn lookup(&self, typed: &str) -> Option<(&Row<'a>, &'static str)> {
+        if let Some(&i) = self.exact.get(typed) {
+            return Some((&self.rows[i], "name"));
+        }
+        self.labels.get(typed).map(|&(i, how)| (&self.rows[i], how))
+    }
+}
+
+/// Names (commands, agents, MCP servers) that reach a different entry than before.
+fn reroutes(old: &Lock, new: &Lock, out: &mut Vec<Change>) {
+    let (before, after) = (Table::of(old), Table::of(new));
+    let mut typed: BTreeSet<&str> = BTreeSet::new();
+    for table in [&before, &after] {
+        typed.extend(table.exact.keys().copied());
+        typed.extend(table.labels.keys().copied());
+    }
+    for name in typed {
+        let (Some((o, o_how)), Some((n, n_how))) = (before.lookup(name), after.lookup(name)) else { continue };
+        if o.id() == n.id() {
+            continue;
+        }
+        let files: Vec<&str> = [n.command, o.command].iter().flatten().map(|c| c.path.as_str()).collect();
+        let mut change = entry(Section::Command, Class::Rerouted, format!("/{name}"), None, &files);
+        change.fields.push(FieldChange {
+            field: "reaches".to_string(),
+            old: Some(o.describe(name, o_how)),
+            new: Some(n.describe(name, n_how)),
+        });
+        if n.command.is_some() {
+            change.escalations.push(format!(
+                "`/{name}` now runs {} instead of {}",
+                n.describe(name, n_how),
+                o.describe(name, o_how)
+            ));
+        }
+        out.push(change);
+    }
+
+    // Agents: the definition each name reaches (a built-in when nothing declares it).
+    let agent_winner = |lock: &Lock, name: &str| -> Option<(String, String)> {
+        match lock.agents.iter().find(|a| a.name == name && a.shadowed_by.is_none()) {
+            Some(a) => Some((format!("{} agent `{}` ({})", a.scope.as_str(), a.name, a.path), a.path.clone())),
+            None => (crate::builtins::BUILTIN_AGENTS.iter().any(|a| a.name == name))
+                .then(|| (format!("built-in agent `{name}`"), String::new())),
+        }
+    };
+    let mut agent_names: BTreeSet<&str> = old.agents.iter().chain(&new.agents).map(|a| a.name.as_str()).collect();
+    agent_names.extend(crate::builtins::BUILTIN_AGENTS.iter().map(|a| a.name));
+    for name in agent_names {
+        let (Some(o), Some(n)) = (agent_winner(old, name), agent_winner(new, name)) else { continue };
+        if o == n {
+            continue;
+        }
+        let mut change = entry(Section::Agent, Class::Rerouted, name.to_string(), None, &[&n.1, &o.1]);
+        change.fields.push(FieldChange {
+            field: "reaches".to_string(),
+            old: Some(o.0.clone()),
+            new: Some(n.0.clone()),
+        });
+        if !n.1.is_empty() {
+            change.escalations.push(format!("agent `{name}` now runs the {} instead of the {}", n.0, o.0));
+        }
+        out.push(change);
+    }
+
+    // MCP servers: the entry each name reaches.
+    let server_winner = |lock: &Lock, name: &str| -> Option<(String, String)> {
+        lock.mcp_servers
+            .iter()
+            .find(|s| s.name == name && s.shadowed_by.is_none())
+            .map(|s| (format!("{} server `{}` ({})", s.scope.as_str(), s.name, s.path), s.path.clone()))
+    };
+    let server_names: BTreeSet<&str> =
+        old.mcp_servers.iter().chain(&new.mcp_servers).map(|s| s.name.as_str()).collect();
+    for name in server_names {
+        let (Some(o), Some(n)) = (server_winner(old, name), server_winner(new, name)) else { continue };
+        if o == n {
+            continue;
+        }
+        let mut change = entry(Section::McpServer, Class::Rerouted, name.to_string(), None, &[&n.1, &o.1]);
+        change.fields.push(FieldChange {
+            field: "reaches".to_string(),
+            old: Some(o.0.clone()),
+            new: Some(n.0.clone()),
+        });
+        change.escalations.push(format!("`{name}` now connects to the {} instead of the {}", n.0, o.0));
+        out.push(change);
+    }
+}

@@ -1,0 +1,277 @@
+//! Which changes give Claude Code more power than before (escalations), and why, in words
+//! a reviewer reads. The policy, one line each:
+//! - an `allow` rule that matches something no old allow rule matched (a new rule, or one
+//!   that widens a removed one: `Bash(git:*)` → `Bash(*)`); an allow rule that a deny or ask
+//!   rule no longer pre-empts;
+//! - a removed `deny` (or `ask`) rule that no new deny (or deny or ask) rule covers;
+//! - `allowed-tools` a skill or command did not have; a `!` injection it did not have; its
+//!   `model` or `effort` raised (unset counts as the middle tier: `sonnet`, `medium`); its
+//!   prompt body changed while it holds allowed tools;
+//! - a new hook handler (a hook is its event, matcher and command);
+//! - a new MCP server, or one whose command, arguments, URL, environment, headers or working
+//!   folder changed, or that became approved, allowed by the MCP policy or no longer denied;
+//! - a plugin that now loads;
+//! - an agent's `model` raised;
+//! - a name (command, agent, MCP server) that now reaches a declared entry it did not reach.
+//!
+//! "Covers" is the resolver's own test (`lock::resolve::covers`): a rule matches every call
+//! another matches.
+
+use crate::lock::resolve::covers;
+use crate::model::{Agent, Approval, Behavior, Command, Hook, Lock, McpServer, Permission, Plugin};
+use capc_grammar::{parse_permission_rule, PermissionRule};
+
+/// The rules of both locks, parsed once.
+pub(super) struct Context<'a> {
+    old_rules: Vec<(&'a Permission, Option<PermissionRule>)>,
+    new_rules: Vec<(&'a Permission, Option<PermissionRule>)>,
+}
+
+impl<'a> Context<'a> {
+    pub(super) fn new(old: &'a Lock, new: &'a Lock) -> Context<'a> {
+        let parse = |lock: &'a Lock| -> Vec<(&'a Permission, Option<PermissionRule>)> {
+            lock.permissions.iter().map(|p| (p, parse_permission_rule(&p.rule).ok())).collect()
+        };
+        Context { old_rules: parse(old), new_rules: parse(new) }
+    }
+
+    pub(super) fn permission_added(&self, p: &Permission, removed: &[&Permission]) -> Vec<String> {
+        if p.behavior != Behavior::Allow {
+            return Vec::new();
+        }
+        let Some(rule) = parse_permission_rule(&p.rule).ok() else {
+            return vec![format!(
+                "a new allow rule `{}` (capc cannot read it, so cannot tell what it matches)",
+                p.rule
+            )];
+        };
+        // An old allow rule already allowed every call this one does.
+        let already = self.old_rules.iter().any(|(o, parsed)| {
+            o.behavior == Behavior::Allow
+                && o.pre_empted_by.is_none()
+                && parsed.as_ref().is_some_and(|o| covers(o, &rule))
+        });
+        if already {
+            return Vec::new();
+        }
+        let widened: Vec<&str> = removed
+            .iter()
+            .filter(|r| r.behavior == Behavior::Allow)
+            .filter(|r| parse_permission_rule(&r.rule).ok().is_some_and(|r| covers(&rule, &r)))
+            .map(|r| r.rule.as_str())
+            .collect();
+        match widened.as_slice() {
+            [] => vec![format!("a new allow rule: `{}` runs without asking", p.rule)],
+            rules => vec![format!(
+                "allow rule widened: `{}` matches more than {} did",
+                p.rule,
+                rules.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ")
+            )],
+        }
+    }
+
+    pub(super) fn permission_removed(&self, p: &Permission) -> Vec<String> {
+        let covering: &[Behavior] = match p.behavior {
+            Behavior::Deny => &[Behavior::Deny],
+            Behavior::Ask => &[Behavior::Deny, Behavior::Ask],
+            Behavior::Allow => return Vec::new(),
+        };
+        let rule = parse_permission_rule(&p.rule).ok();
+        let still = rule.as_ref().is_some_and(|rule| {
+            self.new_rules
+                .iter()
+                .any(|(n, parsed)| covering.contains(&n.behavior) && parsed.as_ref().is_some_and(|n| covers(n, rule)))
+        });
+        if still {
+            return Vec::new();
+        }
+        let consequence = match p.behavior {
+            Behavior::Deny => "what it refused is no longer refused",
+            _ => "what it asked about is no longer asked about",
+        };
+        vec![format!("{} rule `{}` removed: {consequence}", p.behavior.as_str(), p.rule)]
+    }
+}
+
+pub(super) fn permission_changed(old: &Permission, new: &Permission) -> Vec<String> {
+    match (&old.pre_empted_by, &new.pre_empted_by, new.behavior) {
+        (Some(by), None, Behavior::Allow) => {
+            vec![format!("allow rule `{}` now decides (it was pre-empted by {by})", new.rule)]
+        }
+        _ => Vec::new(),
+    }
+}
+
+pub(super) fn command_added(c: &Command) -> Vec<String> {
+    let mut out = Vec::new();
+    if !c.allowed_tools.is_empty() {
+        out.push(format!("`/{}` pre-approves tools: {}", c.name, code_list(&c.allowed_tools)));
+    }
+    for injection in &c.shell_injections {
+        out.push(format!("`/{}` runs a `!` injection: `{injection}`", c.name));
+    }
+    out
+}
+
+pub(super) fn command_changed(old: &Command, new: &Command, body_changed: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let old_tools: Vec<Option<PermissionRule>> =
+        old.allowed_tools.iter().map(|t| parse_permission_rule(t).ok()).collect();
+    let gained: Vec<String> = new
+        .allowed_tools
+        .iter()
+        .filter(|t| {
+            let Some(rule) = parse_permission_rule(t).ok() else { return !old.allowed_tools.contains(t) };
+            !old_tools.iter().flatten().any(|o| covers(o, &rule))
+        })
+        .cloned()
+        .collect();
+    if !gained.is_empty() {
+        out.push(format!("`/{}` gains allowed-tools: {}", new.name, code_list(&gained)));
+    }
+    for injection in new.shell_injections.iter().filter(|i| !old.shell_injections.contains(i)) {
+        out.push(format!("`/{}` runs a new `!` injection: `{injection}`", new.name));
+    }
+    if let Some(raised) = raised("model", old.model.as_deref(), new.model.as_deref(), model_rank) {
+        out.push(format!("`/{}`: {raised}", new.name));
+    }
+    if let Some(raised) = raised("effort", old.effort.as_deref(), new.effort.as_deref(), effort_rank) {
+        out.push(format!("`/{}`: {raised}", new.name));
+    }
+    if body_changed && !new.allowed_tools.is_empty() {
+        out.push(format!(
+            "`/{}` changed its prompt while it holds allowed tools ({})",
+            new.name,
+            code_list(&new.allowed_tools)
+        ));
+    }
+    out
+}
+
+pub(super) fn agent_changed(old: &Agent, new: &Agent) -> Vec<String> {
+    raised("model", old.model.as_deref(), new.model.as_deref(), model_rank)
+        .map(|r| vec![format!("agent `{}`: {r}", new.name)])
+        .unwrap_or_default()
+}
+
+pub(super) fn server_added(s: &McpServer) -> Vec<String> {
+    if s.blocked_by.is_some() {
+        return Vec::new();
+    }
+    vec![format!("a new MCP server `{}` {}", s.name, runs(s))]
+}
+
+pub(super) fn server_changed(old: &McpServer, new: &McpServer) -> Vec<String> {
+    let mut out = Vec::new();
+    let what: Vec<&str> = [
+        ("transport", old.transport != new.transport),
+        ("command", old.command != new.command),
+        ("args", old.args != new.args),
+        ("url", old.url != new.url),
+        ("env", old.env != new.env),
+        ("headers", old.headers != new.headers),
+        ("headers_helper", old.headers_helper != new.headers_helper),
+        ("cwd", old.cwd != new.cwd),
+    ]
+    .into_iter()
+    .filter(|(_, changed)| *changed)
+    .map(|(field, _)| field)
+    .collect();
+    if !what.is_empty() {
+        out.push(format!(
+            "MCP server `{}` changed what it runs or connects to ({}): now {}",
+            new.name,
+            what.join(", "),
+            runs(new)
+        ));
+    }
+    if new.approval == Some(Approval::Approved) && old.approval != Some(Approval::Approved) {
+        out.push(format!("MCP server `{}` is now approved", new.name));
+    } else if old.approval == Some(Approval::Disabled) && new.approval != Some(Approval::Disabled) {
+        out.push(format!("MCP server `{}` is no longer disabled", new.name));
+    }
+    if old.blocked_by.is_some() && new.blocked_by.is_none() {
+        out.push(format!("the MCP policy no longer keeps `{}` out", new.name));
+    }
+    if old.denied_by.is_some() && new.denied_by.is_none() {
+        out.push(format!("no deny rule removes `{}`'s tools any more", new.name));
+    }
+    out
+}
+
+fn runs(s: &McpServer) -> String {
+    match (&s.command, &s.url) {
+        (Some(command), _) => {
+            let line = std::iter::once(command.as_str())
+                .chain(s.args.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" ");
+            format!("runs `{line}`")
+        }
+        (None, Some(url)) => format!("connects to `{url}`"),
+        (None, None) => "has no command or URL".to_string(),
+    }
+}
+
+pub(super) fn hook_added(h: &Hook) -> Vec<String> {
+    let on = match &h.matcher {
+        Some(m) if !m.is_empty() => format!("`{}` (matcher `{m}`)", h.event),
+        _ => format!("`{}`", h.event),
+    };
+    let run = h.run.as_deref().unwrap_or("");
+    vec![match h.kind.as_str() {
+        "command" => format!("a new hook runs `{run}` on {on}"),
+        kind => format!("a new `{kind}` hook on {on}: `{run}`"),
+    }]
+}
+
+pub(super) fn plugin_added(p: &Plugin) -> Vec<String> {
+    if p.loaded {
+        vec![format!("plugin `{}` now loads ({})", p.id, p.reason)]
+    } else {
+        Vec::new()
+    }
+}
+
+pub(super) fn plugin_changed(old: &Plugin, new: &Plugin) -> Vec<String> {
+    if new.loaded && !old.loaded {
+        vec![format!("plugin `{}` now loads ({})", new.id, new.reason)]
+    } else {
+        Vec::new()
+    }
+}
+
+/// `field raised: a → b` when the rank went up (unset ranks as the middle tier).
+fn raised(field: &str, old: Option<&str>, new: Option<&str>, rank: fn(Option<&str>) -> Option<u8>) -> Option<String> {
+    let (o, n) = (rank(old)?, rank(new)?);
+    (n > o).then(|| format!("{field} raised: {} → {}", old.unwrap_or("unset"), new.unwrap_or("unset")))
+}
+
+/// Model tiers by family name; unset (the session's model) is the middle tier.
+fn model_rank(model: Option<&str>) -> Option<u8> {
+    let Some(m) = model.map(str::to_ascii_lowercase) else { return Some(2) };
+    if m.contains("haiku") {
+        Some(1)
+    } else if m.contains("sonnet") {
+        Some(2)
+    } else if m.contains("opus") {
+        Some(3)
+    } else {
+        None
+    }
+}
+
+fn effort_rank(effort: Option<&str>) -> Option<u8> {
+    match effort.map(str::to_ascii_lowercase).as_deref() {
+        Some("low") => Some(1),
+        None | Some("medium") => Some(2),
+        Some("high") => Some(3),
+        Some("xhigh") => Some(4),
+        Some("max") => Some(5),
+        Some(_) => None,
+    }
+}
+
+fn code_list(items: &[String]) -> String {
+    items.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ")
+}

@@ -1,0 +1,375 @@
+//! `capc diff`: what a change to the declarations changes in what Claude Code loads, read from
+//! two locks (each a lock file, a folder resolved on the fly, or a git revision: `revision`).
+//!
+//! Entries are matched by identity (a command by name and file, a server by name, scope and
+//! file, a permission rule by its text, behavior and file, …) and compared field by field; a
+//! hook or rule has no identity beyond its text, so it is only added or removed. Names are
+//! compared by what they reach: the command table is rebuilt from each lock (its static
+//! entries, then the built-ins of `crate::builtins`) and every name, display name and alias
+//! looked up in both, as Claude Code looks them up (`crate::names::lookup`'s rule: an exact
+//! name first, then the first display name or alias). Each change is weighed as it is found:
+//! the ones that give Claude Code more power than before are **escalations** (`escalate.rs`).
+//!
+//! The report is plain data (`Report`), rendered by `render` for people, Markdown and JSON
+//! (whose schema is derived from these types: `schema/capc-diff.schema.json`).
+
+mod compare;
+mod escalate;
+pub mod render;
+pub mod revision;
+
+use crate::model::Lock;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// The version of `capc diff --format json` this build writes.
+pub const DIFF_VERSION: u32 = 1;
+
+/// What `capc diff` found between two locks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Report {
+    /// Format version; `1`.
+    pub version: u32,
+    /// What was compared: the older side.
+    pub old: Side,
+    /// The newer side.
+    pub new: Side,
+    /// Every change, grouped by section (commands, agents, MCP servers, hooks, permission
+    /// rules, plugins, pins, in that order), then by subject and class.
+    pub changes: Vec<Change>,
+    pub summary: Summary,
+}
+
+/// One side of the comparison.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Side {
+    /// As given on the command line (`HEAD`, `.`, `old/capabilities.lock`).
+    pub arg: String,
+    /// How it was read: `lock` (a lock file), `tree` (a folder resolved as `capc lock` would),
+    /// `revision-lock` (the lock committed at a git revision), `revision-tree` (the folder at
+    /// a git revision, resolved).
+    pub read_as: String,
+    /// The git commit, for a revision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// Errors `capc check` finds in a resolved tree (the diff still shows what resolves).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub errors: usize,
+}
+
+/// One change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Change {
+    pub section: Section,
+    pub class: Class,
+    /// What changed: `/review`, `github`, `allow Bash(*)`, `PreToolUse Bash: ./check.sh`,
+    /// `lint@acme`, `mcp-server github: npx @modelcontextprotocol/server-github`.
+    pub subject: String,
+    /// What kind of entry it is, briefly (`skill, project`; `stdio, project`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub what: Option<String>,
+    /// Field by field, for `changed` and `rerouted`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FieldChange>,
+    /// The files that cause the change (the entry's file on each side).
+    pub files: Vec<String>,
+    /// Why the change gives Claude Code more power than before; empty when it does not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub escalations: Vec<String>,
+}
+
+impl Change {
+    pub fn is_escalation(&self) -> bool {
+        !self.escalations.is_empty()
+    }
+}
+
+/// One field of a changed entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct FieldChange {
+    pub field: String,
+    /// The old value, as text; absent when the field was not set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new: Option<String>,
+}
+
+/// The part of the lock a change is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Section {
+    /// Skills and commands, and the names of the command table.
+    Command,
+    Agent,
+    McpServer,
+    Hook,
+    Permission,
+    Plugin,
+    /// What the folder pulls in from outside (`[[pin]]`).
+    Pin,
+}
+
+impl Section {
+    pub const ALL: [Section; 7] = [
+        Section::Command,
+        Section::Agent,
+        Section::McpServer,
+        Section::Hook,
+        Section::Permission,
+        Section::Plugin,
+        Section::Pin,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Section::Command => "command",
+            Section::Agent => "agent",
+            Section::McpServer => "mcp-server",
+            Section::Hook => "hook",
+            Section::Permission => "permission",
+            Section::Plugin => "plugin",
+            Section::Pin => "pin",
+        }
+    }
+
+    /// The heading of the section in reports.
+    pub fn title(self) -> &'static str {
+        match self {
+            Section::Command => "Commands and skills",
+            Section::Agent => "Agents",
+            Section::McpServer => "MCP servers",
+            Section::Hook => "Hooks",
+            Section::Permission => "Permission rules",
+            Section::Plugin => "Plugins",
+            Section::Pin => "Pins: what is pulled in from outside",
+        }
+    }
+}
+
+/// What kind of change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Class {
+    Added,
+    Removed,
+    /// The same entry with other values.
+    Changed,
+    /// A name now reaches a different entry (shadowing gained or lost, an alias or display
+    /// name captured).
+    Rerouted,
+}
+
+impl Class {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Class::Added => "added",
+            Class::Removed => "removed",
+            Class::Changed => "changed",
+            Class::Rerouted => "rerouted",
+        }
+    }
+}
+
+/// Counts by class.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Summary {
+    pub added: usize,
+    pub removed: usize,
+    pub changed: usize,
+    pub rerouted: usize,
+    /// Changes that are escalations (of any class).
+    pub escalations: usize,
+}
+
+/// What `--fail-on` can name: a class, `escalation`, or `any` change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailOn {
+    Class(Class),
+    Escalation,
+    Any,
+}
+
+impl FailOn {
+    /// Reads `added`, `removed`, `changed`, `rerouted`, `escalation` or `any`.
+    pub fn parse(word: &str) -> Option<FailOn> {
+        Some(match word.trim() {
+            "added" => FailOn::Class(Class::Added),
+            "removed" => FailOn::Class(Class::Removed),
+            "changed" => FailOn::Class(Class::Changed),
+            "rerouted" => FailOn::Class(Class::Rerouted),
+            "escalation" | "escalations" => FailOn::Escalation,
+            "any" => FailOn::Any,
+            _ => return None,
+        })
+    }
+
+    pub const WORDS: &'static [&'static str] = &["added", "removed", "changed", "rerouted", "escalation", "any"];
+}
+
+impl Report {
+    /// Whether a change of a class in `fail_on` was found.
+    pub fn fails(&self, fail_on: &[FailOn]) -> bool {
+        self.changes.iter().any(|c| {
+            fail_on.iter().any(|f| match f {
+                FailOn::Class(class) => c.class == *class,
+                FailOn::Escalation => c.is_escalation(),
+                FailOn::Any => true,
+            })
+        })
+    }
+
+    pub fn escalations(&self) -> impl Iterator<Item = &Change> {
+        self.changes.iter().filter(|c| c.is_escalation())
+    }
+}
+
+/// Compares two locks.
+pub fn diff(old: &Lock, new: &Lock, old_side: Side, new_side: Side) -> Report {
+    let mut changes = compare::changes(old, new);
+    changes.sort_by(|a, b| (a.section, &a.subject, a.class, &a.files).cmp(&(b.section, &b.subject, b.class, &b.files)));
+    let mut summary = Summary::default();
+    for c in &changes {
+        match c.class {
+            Class::Added => summary.added += 1,
+            Class::Removed => summary.removed += 1,
+            Class::Changed => summary.changed += 1,
+            Class::Rerouted => summary.rerouted += 1,
+        }
+        if c.is_escalation() {
+            summary.escalations += 1;
+        }
+    }
+    Report { version: DIFF_VERSION, old: old_side, new: new_side, changes, summary }
+}
+
+/// The JSON Schema of `capc diff --format json`, as committed in `schema/capc-diff.schema.json`.
+pub fn report_schema() -> String {
+    let mut root = schemars::schema_for!(Report);
+    let meta = root.schema.metadata();
+    meta.id = Some(format!("urn:capc:diff:v{DIFF_VERSION}"));
+    meta.title = Some(format!("capc diff --format json, version {DIFF_VERSION}"));
+    meta.description = Some(
+        "What changes between two capabilities.lock files (or folders, or git revisions): added, removed, \
+         changed and rerouted entries, each with its files and, for escalations, why."
+            .to_string(),
+    );
+    if let Some(schemars::schema::Schema::Object(version)) =
+        root.schema.object.as_mut().and_then(|object| object.properties.get_mut("version"))
+    {
+        version.const_value = Some(DIFF_VERSION.into());
+    }
+    let text =
+        serde_json::to_string_pretty(&root).unwrap_or_else(|e| format!("\"capc could not write the schema: {e}\""));
+    format!("{text}\n")
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Hook, McpServer, Origin, Ref, Scope};
+
+    fn side(arg: &str) -> Side {
+        Side { arg: arg.to_string(), read_as: "lock".to_string(), commit: None, errors: 0 }
+    }
+
+    fn empty() -> Lock {
+        crate::lock::resolve::resolve(Vec::new()).lock
+    }
+
+    fn server(scope: Scope, path: &str, command: &str) -> McpServer {
+        McpServer {
+            name: "db".to_string(),
+            normalized: "db".to_string(),
+            scope,
+            path: path.to_string(),
+            command: Some(command.to_string()),
+            ..McpServer::default()
+        }
+    }
+
+    #[test]
+    fn a_server_that_takes_a_name_reroutes_it_and_escalates() {
+        let mut old = empty();
+        old.mcp_servers = vec![server(Scope::Project, ".mcp.json", "db-mcp")];
+        let mut new = empty();
+        let mut hidden = server(Scope::Project, ".mcp.json", "db-mcp");
+        hidden.shadowed_by = Some(Ref {
+            name: "db".to_string(),
+            origin: Origin::Mcp,
+            scope: Scope::Local,
+            path: Some("~/.claude.json".to_string()),
+            rule: "mcp-scope-order".to_string(),
+        });
+        new.mcp_servers = vec![server(Scope::Local, "~/.claude.json", "evil-mcp"), hidden];
+        let report = diff(&old, &new, side("old"), side("new"));
+        let rerouted: Vec<&Change> = report.changes.iter().filter(|c| c.class == Class::Rerouted).collect();
+        assert_eq!(rerouted.len(), 1, "{report:#?}");
+        assert_eq!(rerouted[0].section, Section::McpServer);
+        assert_eq!(rerouted[0].files, ["~/.claude.json", ".mcp.json"]);
+        assert!(rerouted[0].escalations[0].contains("now connects to the local server"), "{:?}", rerouted[0]);
+        // The shadowing itself is not a field change of the hidden entry.
+        assert!(!report.changes.iter().any(|c| c.class == Class::Changed), "{report:#?}");
+    }
+
+    #[test]
+    fn a_changed_hook_is_one_removed_and_one_added() {
+        let hook = |run: &str| Hook {
+            event: "PreToolUse".to_string(),
+            matcher: Some("Bash".to_string()),
+            kind: "command".to_string(),
+            run: Some(run.to_string()),
+            path: ".claude/settings.json".to_string(),
+            ..Hook::default()
+        };
+        let (mut old, mut new) = (empty(), empty());
+        old.hooks = vec![hook("./guard.sh")];
+        new.hooks = vec![hook("./guard.sh --strict")];
+        let report = diff(&old, &new, side("old"), side("new"));
+        let classes: Vec<(Class, bool)> = report.changes.iter().map(|c| (c.class, c.is_escalation())).collect();
+        assert_eq!(classes, [(Class::Removed, false), (Class::Added, true)]);
+        assert!(report.fails(&[FailOn::Escalation]) && !report.fails(&[FailOn::Class(Class::Changed)]));
+    }
+
+    #[test]
+    fn facts_an_older_lock_did_not_record_are_no_change_while_their_file_is_unchanged() {
+        use crate::model::{Command, Pin, PinOf, Source};
+        let source = |path: &str| Source { path: path.to_string(), kind: "skill".to_string(), sha256: "ab".repeat(32) };
+        let mut old = empty();
+        old.sources = vec![source(".claude/skills/status/SKILL.md"), source(".mcp.json")];
+        old.commands = vec![Command {
+            name: "status".to_string(),
+            path: ".claude/skills/status/SKILL.md".to_string(),
+            ..Command::default()
+        }];
+        let mut new = old.clone();
+        new.commands[0].shell_injections = vec!["git status".to_string()];
+        new.pins = vec![Pin {
+            of: PinOf::McpServer,
+            name: "github".to_string(),
+            path: ".mcp.json".to_string(),
+            via: "npx".to_string(),
+            package: "@modelcontextprotocol/server-github".to_string(),
+            exact: None,
+            requested: None,
+        }];
+        let report = diff(&old, &new, side("old"), side("new"));
+        assert!(report.changes.is_empty(), "{report:#?}");
+        // Once the file changes, the injection is news.
+        new.sources[0].sha256 = "cd".repeat(32);
+        let report = diff(&old, &new, side("old"), side("new"));
+        assert!(report.changes[0].escalations.iter().any(|e| e.contains("new `!` injection")), "{report:#?}");
+    }
+
+    #[test]
+    fn identical_locks_have_no_changes() {
+        let lock = empty();
+        let report = diff(&lock, &lock, side("a"), side("b"));
+        assert!(report.changes.is_empty());
+        assert!(!report.fails(&[FailOn::Any]));
+    }
+}

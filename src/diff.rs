@@ -1,0 +1,74 @@
+//! `capc diff OLD NEW`: reads both sides (lock files, folders or git revisions), compares
+//! them and prints the report; exits 1 when `--fail-on` names a class of change found.
+
+use capc_compiler::diff::{self, render, revision, Class, FailOn};
+use clap::ValueEnum;
+use std::path::Path;
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum DiffFormat {
+    Human,
+    Json,
+    Markdown,
+}
+
+/// What `--fail-on` accepts.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum FailOnArg {
+    Added,
+    Removed,
+    Changed,
+    Rerouted,
+    Escalation,
+    Any,
+}
+
+impl FailOnArg {
+    fn to_fail_on(self) -> FailOn {
+        match self {
+            FailOnArg::Added => FailOn::Class(Class::Added),
+            FailOnArg::Removed => FailOn::Class(Class::Removed),
+            FailOnArg::Changed => FailOn::Class(Class::Changed),
+            FailOnArg::Rerouted => FailOn::Class(Class::Rerouted),
+            FailOnArg::Escalation => FailOn::Escalation,
+            FailOnArg::Any => FailOn::Any,
+        }
+    }
+}
+
+pub(crate) fn run(old: &str, new: &str, format: DiffFormat, fail_on: &[FailOnArg]) -> ExitCode {
+    // Revisions are read at the place in the repository of the folder being compared.
+    let folder = [new, old].into_iter().map(Path::new).find(|p| p.is_dir()).unwrap_or(Path::new("."));
+    let sides = revision::load(old, folder).and_then(|o| Ok((o, revision::load(new, folder)?)));
+    let (old, new) = match sides {
+        Ok(sides) => sides,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for side in [&old.side, &new.side].into_iter().filter(|s| s.errors > 0) {
+        eprintln!(
+            "warning: {} has {} error{} (`capc check` shows them); the diff shows what resolves",
+            side.arg,
+            side.errors,
+            if side.errors == 1 { "" } else { "s" }
+        );
+    }
+    let report = diff::diff(&old.lock, &new.lock, old.side, new.side);
+    let text = match format {
+        DiffFormat::Human => render::to_text(&report),
+        DiffFormat::Json => render::to_json(&report),
+        DiffFormat::Markdown => render::to_markdown(&report),
+    };
+    if crate::write_stdout(&text).is_err() {
+        return ExitCode::from(2);
+    }
+    let fail_on: Vec<FailOn> = fail_on.iter().map(|f| f.to_fail_on()).collect();
+    if report.fails(&fail_on) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,51 @@
+//! `capc verify [PATH]`: the user's installed plugins and known marketplaces against a lock.
+
+use capc_compiler::lock::write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>) -> ExitCode {
+    let file = if path.is_dir() { path.join(write::FILE_NAME) } else { path.to_path_buf() };
+    let text = match std::fs::read_to_string(&file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && path.is_dir() => {
+            eprintln!("error: no {} in {}; run `capc lock {}` first", write::FILE_NAME, path.display(), path.display());
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let lock = match write::decode(&text) {
+        Ok(lock) => lock,
+        Err(e) => {
+            eprintln!("error: {}: {}", file.display(), e.lines().next().unwrap_or("unreadable"));
+            return ExitCode::from(2);
+        }
+    };
+    let Some(home) = user_dir.or_else(|| std::env::var_os("HOME").map(PathBuf::from)) else {
+        eprintln!("error: HOME is not set; name the home folder with --user-dir");
+        return ExitCode::from(2);
+    };
+    if !home.is_dir() {
+        eprintln!("error: `{}` is not a folder", home.display());
+        return ExitCode::from(2);
+    }
+    let report = match capc_compiler::verify::verify(&lock, &home) {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let text = capc_compiler::verify::to_text(&report, &file.display().to_string());
+    if crate::write_stdout(&text).is_err() {
+        return ExitCode::from(2);
+    }
+    if report.drifts() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,327 @@
+//! `capc diff`. Each case `tests/diff/<case>/` holds two trees, `old/` and `new/`; the human
+//! report must equal `expected.txt`, the Markdown report `expected.md` where there is one, and
+//! the JSON report must satisfy `schema/capc-diff.schema.json` (itself the schema the report
+//! types generate). The `pull-request` case is the acceptance test of issue #14, through the
+//! CLI; git revisions are tested in a scratch repository.
+//!
+//! To accept new output: `CAPC_BLESS=1 cargo test --test diff`, then read the diff.
+
+use capc_compiler::diff::{self, render, revision, Class, Report, Section};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cases_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diff")
+}
+
+fn cases() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(cases_dir())
+        .expect("tests/diff exists")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("old").is_dir() && e.path().join("new").is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The report of a case, its sides labelled `old` and `new`.
+fn report(case: &str) -> Report {
+    let dir = cases_dir().join(case);
+    let load = |side: &str| {
+        let path = dir.join(side);
+        let mut loaded = revision::load(path.to_str().expect("utf-8"), &path).expect("a case's tree resolves");
+        loaded.side.arg = side.to_string();
+        loaded
+    };
+    let (old, new) = (load("old"), load("new"));
+    diff::diff(&old.lock, &new.lock, old.side, new.side)
+}
+
+fn bless() -> bool {
+    std::env::var_os("CAPC_BLESS").is_some()
+}
+
+/// Compares `actual` with a committed file, or rewrites it when blessing.
+fn check_file(path: &Path, actual: &str, failures: &mut Vec<String>) {
+    let expected = std::fs::read_to_string(path).unwrap_or_default();
+    if expected != actual {
+        if bless() {
+            std::fs::write(path, actual).expect("write the expected file");
+        } else {
+            failures.push(format!("--- {}: expected\n{expected}\n+++ actual\n{actual}", path.display()));
+        }
+    }
+}
+
+#[test]
+fn cases_match_their_expected_reports() {
+    let mut failures = Vec::new();
+    for case in cases() {
+        let report = report(&case);
+        let dir = cases_dir().join(&case);
+        check_file(&dir.join("expected.txt"), &render::to_text(&report), &mut failures);
+        let md = dir.join("expected.md");
+        if md.exists() || (bless() && case == "pull-request") {
+            check_file(&md, &render::to_markdown(&report), &mut failures);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} report(s) differ (CAPC_BLESS=1 to accept):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_cases_cover_every_class_and_section() {
+    let reports: Vec<Report> = cases().iter().map(|c| report(c)).collect();
+    let changes: Vec<&diff::Change> = reports.iter().flat_map(|r| &r.changes).collect();
+    for class in [Class::Added, Class::Removed, Class::Changed, Class::Rerouted] {
+        assert!(changes.iter().any(|c| c.class == class), "no case shows a `{}` change", class.as_str());
+    }
+    for section in Section::ALL {
+        assert!(changes.iter().any(|c| c.section == section), "no case shows a change of `{}`", section.as_str());
+    }
+    // Each kind of escalation the issue names, by the words of its reason.
+    let reasons: Vec<&str> = changes.iter().flat_map(|c| &c.escalations).map(String::as_str).collect();
+    for needle in [
+        "a new allow rule",
+        "allow rule widened",
+        "deny rule `Bash(rm:*)` removed",
+        "ask rule `Bash(git push:*)` removed",
+        "gains allowed-tools",
+        "runs a new `!` injection",
+        "a new hook runs",
+        "a new MCP server",
+        "changed what it runs",
+        "is now approved",
+        "now loads",
+        "model raised",
+        "effort raised",
+        "changed its prompt while it holds allowed tools",
+        "now runs skill `/review`",
+        "agent `Explore` now runs the project agent",
+    ] {
+        assert!(reasons.iter().any(|r| r.contains(needle)), "no escalation says `{needle}`:\n{reasons:#?}");
+    }
+    // A rule covered by another one is no escalation.
+    for (subject, class) in [("allow Bash(git status:*)", Class::Added), ("ask WebFetch", Class::Removed)] {
+        let change = changes.iter().find(|c| c.subject == subject && c.class == class).expect(subject);
+        assert!(!change.is_escalation(), "`{subject}` is covered, not an escalation: {change:?}");
+    }
+}
+
+#[test]
+fn json_reports_satisfy_the_committed_schema() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/capc-diff.schema.json");
+    let generated = diff::report_schema();
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    if committed != generated {
+        if bless() {
+            std::fs::write(&path, &generated).expect("write the schema");
+        } else {
+            panic!("{} is stale (CAPC_BLESS=1 to accept):\n{generated}", path.display());
+        }
+    }
+    let schema: Value = serde_json::from_str(&generated).expect("the schema is JSON");
+    jsonschema::meta::validate(&schema).expect("the schema satisfies its meta-schema");
+    assert_eq!(schema["properties"]["version"]["const"], 1);
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    for case in cases() {
+        let json: Value = serde_json::from_str(&render::to_json(&report(&case))).expect("the report is JSON");
+        let errors: Vec<String> = validator.iter_errors(&json).map(|e| format!("{}: {e}", e.instance_path())).collect();
+        assert!(errors.is_empty(), "{case}: the JSON report breaks the schema:\n{}\n{json:#}", errors.join("\n"));
+    }
+}
+
+fn capc(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_capc")).args(args).current_dir(cwd).output().expect("capc runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The rows of the Markdown report's escalation table: (section, change, files).
+fn escalation_rows(markdown: &str) -> Vec<(String, String, String)> {
+    let Some(start) = markdown.find("<summary><strong>Escalations") else { return Vec::new() };
+    let table = &markdown[start..markdown[start..].find("</details>").map_or(markdown.len(), |e| start + e)];
+    table
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| section") && !l.starts_with("| ---"))
+        .map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
+            (cells[0].to_string(), cells[1].to_string(), cells[3].to_string())
+        })
+        .collect()
+}
+
+/// The four escalations of the pull-request case, as the Markdown report lists them.
+fn assert_the_four_escalations(markdown: &str) {
+    let rows = escalation_rows(markdown);
+    let expected = [
+        ("command", "rerouted `/review`", "`.claude/skills/review/SKILL.md`"),
+        ("mcp-server", "added `browser`", "`.mcp.json`"),
+        (
+            "hook",
+            "added `PostToolUse Edit\\|Write: npx prettier --write \"$CLAUDE_PROJECT_DIR\"`",
+            "`.claude/settings.json`",
+        ),
+        ("permission", "added `allow Bash(*)`", "`.claude/settings.json`"),
+    ];
+    let got: Vec<(&str, &str, &str)> = rows.iter().map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str())).collect();
+    assert_eq!(got, expected, "{markdown}");
+    // Escalations come first.
+    let escalations = markdown.find("Escalations (4)").expect("an escalation section");
+    assert!(markdown.find("<summary>Commands and skills").is_some_and(|c| c > escalations), "{markdown}");
+}
+
+#[test]
+fn a_pull_request_lists_exactly_its_four_escalations_and_fails_on_them() {
+    let dir = cases_dir().join("pull-request");
+    let cwd = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (old, new) = (dir.join("old"), dir.join("new"));
+    let (old, new) = (old.to_str().expect("utf-8"), new.to_str().expect("utf-8"));
+    let md = capc(&["diff", old, new, "--format", "markdown"], cwd);
+    assert_eq!(md.status.code(), Some(0), "{}", String::from_utf8_lossy(&md.stderr));
+    assert_the_four_escalations(&stdout(&md));
+    for (fail_on, code) in [
+        ("escalation", 1),
+        ("added,escalation", 1),
+        ("rerouted", 1),
+        ("any", 1),
+        ("removed", 0),
+        ("changed,removed", 0),
+    ] {
+        let run = capc(&["diff", old, new, "--fail-on", fail_on], cwd);
+        assert_eq!(run.status.code(), Some(code), "--fail-on {fail_on}");
+    }
+    // The provenance rules flag the unpinned server the pull request adds.
+    let check = capc(&["check", "--format", "json", new], cwd);
+    let report: Value = serde_json::from_slice(&check.stdout).expect("JSON");
+    let flagged: Vec<(&str, &str)> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["rule"] == "unpinned-mcp-package")
+        .map(|d| (d["path"].as_str().unwrap_or(""), d["message"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        flagged,
+        [(".mcp.json", "server `browser` runs package `@acme/browser-mcp` through `npx` with no version: each start may fetch a different release")],
+        "{report:#}"
+    );
+}
+
+#[test]
+fn usage_and_read_errors_exit_2_with_one_line() {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let new = cases_dir().join("pull-request/new");
+    let new = new.to_str().expect("utf-8");
+    let not_a_lock = scratch.path().join("notes.txt");
+    std::fs::write(&not_a_lock, "hello").expect("write");
+    for args in [vec!["diff", "no-such-revision", new], vec!["diff", not_a_lock.to_str().expect("utf-8"), new]] {
+        let run = capc(&args, scratch.path());
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+    }
+    let run = capc(&["diff", new, new, "--fail-on", "bigger"], scratch.path());
+    assert_eq!(run.status.code(), Some(2));
+}
+
+fn git_available() -> bool {
+    Command::new("git").arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+fn git(repo: &Path, args: &[&str]) {
+    let run = Command::new("git")
+        .args(["-c", "user.name=capc tests", "-c", "user.email=capc@example.invalid", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .current_dir(repo)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git runs");
+    assert!(run.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&run.stderr));
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create folder");
+    for entry in std::fs::read_dir(from).expect("read folder").filter_map(Result::ok) {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy file");
+        }
+    }
+}
+
+/// Replaces the tracked content of `dir` (everything but `.git`) by `from`.
+fn replace_tree(dir: &Path, from: &Path) {
+    for entry in std::fs::read_dir(dir).expect("read folder").filter_map(Result::ok) {
+        if entry.file_name() == ".git" {
+            continue;
+        }
+        if entry.path().is_dir() {
+            std::fs::remove_dir_all(entry.path()).expect("remove folder");
+        } else {
+            std::fs::remove_file(entry.path()).expect("remove file");
+        }
+    }
+    copy_tree(from, dir);
+}
+
+#[test]
+fn git_revisions_are_read_as_their_lock_or_their_tree() {
+    if !git_available() {
+        eprintln!("skipped: git is not installed, so revisions cannot be read");
+        return;
+    }
+    let case = cases_dir().join("pull-request");
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let repo = scratch.path();
+    git(repo, &["init", "-q"]);
+    // The project sits in a subfolder of the repository: revisions are read at that place.
+    let project = repo.join("services/api");
+    copy_tree(&case.join("old"), &project);
+    std::fs::write(repo.join("README.md"), "a repository\n").expect("write");
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "-m", "old"]);
+
+    // The working tree against HEAD (no lock committed: the tree at HEAD is resolved).
+    replace_tree(&project, &case.join("new"));
+    let run = capc(&["diff", "--format", "markdown"], &project);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_the_four_escalations(&stdout(&run));
+    let run = capc(&["diff", "--fail-on", "escalation"], &project);
+    assert_eq!(run.status.code(), Some(1));
+    let json: Value = serde_json::from_slice(&capc(&["diff", "--format", "json"], &project).stdout).expect("JSON");
+    assert_eq!(json["old"]["read_as"], "revision-tree");
+    assert_eq!(json["new"]["read_as"], "tree");
+
+    // A committed lock is read as it is.
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "-m", "new"]);
+    let lock = capc(&["lock"], &project);
+    assert_eq!(lock.status.code(), Some(0), "{}", String::from_utf8_lossy(&lock.stderr));
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "-m", "lock"]);
+    let run = capc(&["diff", "HEAD~2", "HEAD", "--format", "json"], &project);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let json: Value = serde_json::from_slice(&run.stdout).expect("JSON");
+    assert_eq!(json["old"]["read_as"], "revision-tree");
+    assert_eq!(json["new"]["read_as"], "revision-lock");
+    assert_eq!(json["summary"]["escalations"], 4, "{json:#}");
+    // From the repository's root, the folder named as NEW says where to look.
+    let run = capc(&["diff", "HEAD~2", "services/api", "--format", "markdown"], repo);
+    assert_the_four_escalations(&stdout(&run));
+    // Nothing changed since the lock.
+    let run = capc(&["diff", "HEAD", ".", "--fail-on", "any"], &project);
+    assert_eq!(run.status.code(), Some(0), "{}", stdout(&run));
+    assert!(stdout(&run).contains("no changes"), "{}", stdout(&run));
+}
