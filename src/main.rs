@@ -797,7 +797,10 @@ fn session(
     };
     // Without live connections, a signal still ends a running `!` injection's process group.
     let _signals = if live.is_none() { capc_runtime::connect::Signals::install().ok() } else { None };
-    let result = if repl {
+    let result = if repl && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        // A person at a terminal: line editing and history.
+        capc_runtime::repl::run_terminal(&mut session, std::io::stdout().lock())
+    } else if repl {
         capc_runtime::repl::run(&mut session, std::io::stdin().lock(), std::io::stdout().lock())
     } else {
         capc_runtime::protocol::serve(&mut session, std::io::stdin().lock(), std::io::stdout().lock())

@@ -346,7 +346,7 @@ fn the_repl_answers_people() {
     let lock = dir.path().join("capabilities.lock");
     let out = capc_with_input(
         &["session", "--repl", "--no-shell", "--lock", lock.to_str().expect("utf-8")],
-        "/deploy now\n:why deploy\n:tools\n/nope\n:quit\n/never reached\n",
+        "/deploy now\n:why deploy\n:tools\n/nope\n:comands\n:commands\n/help\n/mcp\n:entry headless\n/help\n:quit\n/never reached\n",
     );
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
@@ -358,6 +358,30 @@ fn the_repl_answers_people() {
     );
     assert!(text.contains("\nBash\n"), "{text}");
     assert!(text.contains("/nope is not a command here"), "{text}");
+    // An unknown REPL command is an error with the closest one, never a message to the model.
+    assert!(text.contains("error: no REPL command `:comands`; did you mean `:commands`?"), "{text}");
+    // The hidden row is marked with the row a typed `/deploy` runs.
+    let rows: Vec<&str> = text
+        .lines()
+        .map(|l| l.trim_start_matches("capc> "))
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    let hidden = rows.iter().find(|l| l.contains(".claude/commands/deploy.md")).expect("the command's row");
+    assert!(hidden.ends_with("[hidden: /deploy runs row 1 (.claude/skills/deploy/SKILL.md)]"), "{hidden}");
+    let winner = rows.iter().find(|l| l.contains(".claude/skills/deploy/SKILL.md"));
+    assert!(winner.is_some_and(|l| !l.contains("hidden")), "{text}");
+    // Built-ins answer as the terminal interface does, in words, not JSON; `/deploy` once.
+    assert!(text.contains("Commands and skills here:\n  /deploy"), "{text}");
+    let help = &text[text.find("Commands and skills here:").expect("help")..];
+    let help = &help[..help.find("Bundled skills:").expect("bundled")];
+    assert_eq!(help.matches("/deploy ").count(), 1, "{help}");
+    assert!(text.contains("Built-in commands:\n  /add-dir"), "{text}");
+    assert!(!text.contains("\"kind\""), "raw JSON in the REPL: {text}");
+    // As `claude -p`, /help is not available.
+    assert!(
+        text.contains("answering as `claude -p` (headless)\ncapc> /help isn't available in this environment."),
+        "{text}"
+    );
     assert!(!text.contains("never"), "input after :quit was read: {text}");
 }
 

@@ -25,6 +25,8 @@ enum Need {
     PreCommit,
     /// server-everything in `runtime/tests/servers/node_modules`.
     Everything,
+    /// `python3`, whose `pty` module plays a person at a terminal.
+    Python,
 }
 
 impl Need {
@@ -34,6 +36,7 @@ impl Need {
             Need::Node => "node",
             Need::PreCommit => "pre-commit",
             Need::Everything => "server-everything",
+            Need::Python => "python3",
         }
     }
 
@@ -44,12 +47,14 @@ impl Need {
             Need::Node => !on_path("node"),
             Need::PreCommit => !pre_commit_path().is_file(),
             Need::Everything => !everything_path().is_file(),
+            Need::Python => !on_path("python3"),
         };
         missing.then(|| match self {
             Need::Git => "`git` is not on PATH".to_string(),
             Need::Node => "`node` is not on PATH (install Node.js)".to_string(),
             Need::PreCommit => "pre-commit is not installed (python3 -m venv tests/precommit/.venv && tests/precommit/.venv/bin/pip install --no-deps -r tests/precommit/requirements.txt; needs Python 3.10+ with venv)".to_string(),
             Need::Everything => "server-everything is not installed (npm ci --prefix runtime/tests/servers)".to_string(),
+            Need::Python => "`python3` is not on PATH".to_string(),
         })
     }
 }
@@ -84,10 +89,10 @@ fn trial(name: &str, needs: &[Need], test: fn()) -> Trial {
 }
 
 fn main() {
-    use Need::{Everything, Git, Node, PreCommit};
+    use Need::{Everything, Git, Node, PreCommit, Python};
     let args = Arguments::from_args();
     if std::env::var_os("CI").is_none() {
-        for need in [Git, Node, PreCommit, Everything] {
+        for need in [Git, Node, PreCommit, Everything, Python] {
             if let Some(why) = need.missing() {
                 eprintln!("note: the tests marked `missing {}` are ignored: {why}", need.label());
             }
@@ -99,6 +104,11 @@ fn main() {
             "session_connects_real_servers_and_leaves_none_running",
             &[Node, Everything],
             session_connects_real_servers_and_leaves_none_running,
+        ),
+        trial(
+            "the_repl_on_a_terminal_edits_lines_and_keeps_history",
+            &[Python],
+            the_repl_on_a_terminal_edits_lines_and_keeps_history,
         ),
     ];
     libtest_mimic::run(&args, trials).exit();
@@ -260,4 +270,48 @@ fn session_connects_real_servers_and_leaves_none_running() {
     std::thread::sleep(std::time::Duration::from_millis(300));
     let left = Command::new("pgrep").args(["-f", script.to_str().expect("utf-8")]).output().expect("pgrep runs");
     assert!(left.stdout.is_empty(), "server processes left behind: {}", String::from_utf8_lossy(&left.stdout));
+}
+
+/// `capc session` on a terminal (a pseudo-terminal driven by `tests/pty/drive.py`): the up arrow
+/// recalls the previous line instead of arriving as `^[[A`, and the history is kept, owner-only,
+/// in `CAPC_HISTORY` for the next session.
+fn the_repl_on_a_terminal_edits_lines_and_keeps_history() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let project = repo().join("tests/precedence/skill-beats-command/project");
+    let status = Command::new("cp").arg("-R").arg(format!("{}/.", project.display())).arg(dir.path()).status();
+    assert!(status.is_ok_and(|s| s.success()), "copy the story");
+    let root = dir.path().to_str().expect("utf-8");
+    assert_eq!(capc(&["lock", root]).status.code(), Some(0));
+    let history = dir.path().join("history");
+    let lock = dir.path().join("capabilities.lock");
+    let drive = |keys: &str| {
+        let out = Command::new("python3")
+            .arg(repo().join("tests/pty/drive.py"))
+            .arg(keys)
+            .arg("--")
+            .arg(env!("CARGO_BIN_EXE_capc"))
+            .args(["session", "--no-shell", "--lock", lock.to_str().expect("utf-8")])
+            .env("CAPC_HISTORY", &history)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("python3 runs");
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n")
+    };
+    let answer = ".claude/commands/deploy.md (project) is hidden by .claude/skills/deploy/SKILL.md";
+    // `:why deploy`, then the up arrow and Enter: the same question again.
+    let text = drive(r#"[":why deploy\r", "\u001b[A\r", ":quit\r"]"#);
+    assert_eq!(text.matches(answer).count(), 2, "{text}");
+    assert!(!text.contains("^[[A") && !text.contains("no REPL command"), "{text}");
+    let kept = std::fs::read_to_string(&history).expect("the history file");
+    assert!(kept.lines().any(|l| l == ":why deploy"), "{kept}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&history).expect("history").permissions().mode();
+        assert_eq!(mode & 0o077, 0, "the history is the user's alone: {mode:o}");
+    }
+    // The next session starts with it: the up arrow reaches the last session's question.
+    let text = drive(r#"["\u001b[A\u001b[A\r", ":quit\r"]"#);
+    assert_eq!(text.matches(answer).count(), 1, "{text}");
 }

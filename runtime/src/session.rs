@@ -206,6 +206,59 @@ impl Session {
         (result, Request::main(view, texts))
     }
 
+    /// `/help` in an interactive session: each name a typed `/name` reaches, once — the
+    /// folder's and its plugins' commands with their descriptions, then the bundled skills and
+    /// the built-in commands by name.
+    fn help(&self, view: &TurnView) -> String {
+        let mut seen = std::collections::HashSet::new();
+        let (mut declared, mut bundled, mut builtin) = (Vec::new(), Vec::new(), Vec::new());
+        for c in view.commands.iter().filter(|c| seen.insert(c.name.clone())) {
+            match c.origin {
+                Origin::Builtin => builtin.push(format!("/{}", c.name)),
+                Origin::Bundled => bundled.push(format!("/{}", c.name)),
+                _ => {
+                    let description = c
+                        .decl
+                        .and_then(|i| self.loaded.lock.commands.get(i))
+                        .and_then(|d| d.description.as_deref())
+                        .unwrap_or("")
+                        .lines()
+                        .next()
+                        .unwrap_or("");
+                    declared.push((format!("/{}", c.name), description.to_string()));
+                }
+            }
+        }
+        let mut out = String::new();
+        if !declared.is_empty() {
+            out.push_str("Commands and skills here:\n");
+            let width = declared.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0);
+            for (name, description) in &declared {
+                out.push_str(format!("  {name:width$}  {description}").trim_end());
+                out.push('\n');
+            }
+        }
+        for (title, names) in [("Bundled skills", &bundled), ("Built-in commands", &builtin)] {
+            if names.is_empty() {
+                continue;
+            }
+            out.push_str(&format!("{title}:\n"));
+            let mut line = String::from(" ");
+            for name in names.iter() {
+                if line.len() + name.len() + 1 > 98 {
+                    out.push_str(&line);
+                    out.push('\n');
+                    line = String::from(" ");
+                }
+                line.push(' ');
+                line.push_str(name);
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out.trim_end().to_string()
+    }
+
     /// A built-in command that is not a prompt. A headless session answers `/help` and the
     /// other commands that draw Claude Code's interface with "isn't available in this
     /// environment" and `/clear` with nothing, making no request; interactively capc answers
@@ -224,7 +277,7 @@ impl Session {
             return (result, Request::none(view, output));
         }
         let output = match &*row.name {
-            "help" => Some(view.commands.iter().map(|c| format!("/{}", c.name)).collect::<Vec<_>>().join("\n")),
+            "help" => Some(self.help(view)),
             "skills" => Some(view.skill_listing.clone()),
             "mcp" => Some(
                 self.mcp.servers().map(|s| format!("{}: {}", s.name, s.status.as_str())).collect::<Vec<_>>().join("\n"),
