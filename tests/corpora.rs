@@ -4,9 +4,18 @@
 //! walk of the tree (`SKILL.md` files, `.md` files under a `commands/` or `agents/` folder,
 //! `.claude-plugin/plugin.json`, …) minus the files this test names as not declarations,
 //! each with its reason. A corpus that gains or loses a declaration fails here.
+//!
+//! Each corpus is its own test (`corpora_are_read_completely::<corpus>`). This target has its
+//! own harness (libtest-mimic, `harness = false`, see `harness/mod.rs`): when the corpora, or
+//! one corpus, are absent, the tests that read them are reported as ignored, marked
+//! `[missing corpora]` or `[missing corpus]`, never as passed; with `CI` set they fail.
+
+mod harness;
 
 use capc_compiler::decl::FileKind;
 use capc_compiler::{check, Options, Severity};
+use harness::Missing;
+use libtest_mimic::Arguments;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -141,54 +150,78 @@ fn matches_prefix(path: &str, prefix: &str) -> bool {
     segments.len() > pattern.len() && pattern.iter().zip(&segments).all(|(p, s)| *p == "*" || p == s)
 }
 
-#[test]
-fn corpora_are_read_completely() {
-    let Some(dir) = corpora_dir() else {
-        eprintln!("skipped: ../shared/corpora is absent, so the real-corpus test cannot run");
-        return;
-    };
-    let mut problems = Vec::new();
-    for corpus in CORPORA {
-        let root = dir.join(corpus.name);
-        if !root.is_dir() {
-            problems.push(format!("{}: corpus folder missing", corpus.name));
-            continue;
-        }
-        let (read, checked) = read_kinds(&root);
-        if read != corpus.kinds {
-            problems.push(format!("{}: capc read {read:?}, pinned {:?}", corpus.name, corpus.kinds));
-        }
-        let naive = naive_kinds(&root, corpus.not_declarations);
-        if naive != corpus.kinds {
-            problems.push(format!(
-                "{}: the tree holds {naive:?} (after exclusions), pinned {:?}",
-                corpus.name, corpus.kinds
-            ));
-        }
-        let mut findings: BTreeMap<&str, usize> = BTreeMap::new();
-        for d in &checked.diagnostics {
-            *findings.entry(d.rule).or_default() += 1;
-        }
-        let pinned: BTreeMap<&str, usize> = corpus.findings.iter().copied().collect();
-        if findings != pinned {
-            let listing: Vec<String> =
-                checked.diagnostics.iter().map(|d| format!("  {} {} {}", d.rule, d.path, d.message)).collect();
-            problems.push(format!("{}: findings {findings:?}, pinned {pinned:?}\n{}", corpus.name, listing.join("\n")));
-        }
-        let errors: Vec<String> = checked
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .map(|d| format!("{} {}", d.rule, d.path))
-            .collect();
-        eprintln!("{}: {} files, {} errors {:?}", corpus.name, checked.files_checked, errors.len(), errors);
+fn main() {
+    let args = Arguments::from_args();
+    let dir = corpora_dir();
+    let absent = dir.is_none().then(|| Missing {
+        label: "corpora",
+        why: "the shared corpora are not beside the repository (../shared/corpora)".to_string(),
+    });
+    if let Some(absent) = &absent {
+        harness::note(absent);
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let mut trials = Vec::new();
+    for corpus in CORPORA {
+        let missing = match &dir {
+            None => absent.iter().cloned().collect(),
+            Some(dir) if !dir.join(corpus.name).is_dir() => vec![Missing {
+                label: "corpus",
+                why: format!("the corpus {} is absent (every_corpus_is_pinned fails too)", corpus.name),
+            }],
+            Some(_) => Vec::new(),
+        };
+        let name = format!("corpora_are_read_completely::{}", corpus.name);
+        trials.push(harness::trial(name, &missing, move || corpus_is_read_completely(corpus)));
+    }
+    trials.push(harness::trial("every_corpus_is_pinned", absent.as_slice(), every_corpus_is_pinned));
+    libtest_mimic::run(&args, trials).exit();
 }
 
-#[test]
+/// What capc reads in one corpus, by kind, equals the pinned counts and the naive walk of the
+/// tree; its findings by rule equal the pinned ones.
+fn corpus_is_read_completely(corpus: &Corpus) {
+    let dir = corpora_dir().expect("the corpora are here");
+    let mut problems = Vec::new();
+    let root = dir.join(corpus.name);
+    let (read, checked) = read_kinds(&root);
+    if read != corpus.kinds {
+        problems.push(format!("{}: capc read {read:?}, pinned {:?}", corpus.name, corpus.kinds));
+    }
+    let naive = naive_kinds(&root, corpus.not_declarations);
+    if naive != corpus.kinds {
+        problems
+            .push(format!("{}: the tree holds {naive:?} (after exclusions), pinned {:?}", corpus.name, corpus.kinds));
+    }
+    let mut findings: BTreeMap<&str, usize> = BTreeMap::new();
+    for d in &checked.diagnostics {
+        *findings.entry(d.rule).or_default() += 1;
+    }
+    let pinned: BTreeMap<&str, usize> = corpus.findings.iter().copied().collect();
+    if findings != pinned {
+        let listing: Vec<String> =
+            checked.diagnostics.iter().map(|d| format!("  {} {} {}", d.rule, d.path, d.message)).collect();
+        problems.push(format!("{}: findings {findings:?}, pinned {pinned:?}\n{}", corpus.name, listing.join("\n")));
+    }
+    let errors: Vec<String> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| format!("{} {}", d.rule, d.path))
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "{}\n({}: {} files, {} errors {:?})",
+        problems.join("\n"),
+        corpus.name,
+        checked.files_checked,
+        errors.len(),
+        errors
+    );
+}
+
+/// The corpora on disk are exactly the pinned ones.
 fn every_corpus_is_pinned() {
-    let Some(dir) = corpora_dir() else { return };
+    let dir = corpora_dir().expect("the corpora are here");
     let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
         .expect("readable")
         .filter_map(Result::ok)

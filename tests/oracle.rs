@@ -14,14 +14,22 @@
 //!
 //! A difference fails the test unless `tests/oracle/allowlist.toml` lists it (scenario, input,
 //! field, reason); an allowlist entry that no longer differs fails it too. The servers come from
-//! `runtime/tests/servers` (`.ci/run` installs them): outside CI a scenario whose server is
-//! missing is skipped with a message, in CI it fails.
+//! `runtime/tests/servers` (`.ci/run` installs them).
+//!
+//! Each scenario is its own test (`capc_sends_what_claude_code_2_1_332_sends::<scenario>`). This
+//! target has its own harness (libtest-mimic, `harness = false`, see `harness/mod.rs`): a
+//! scenario whose MCP server (or `node`) is absent is reported as ignored, marked
+//! `[missing server-everything]`, never as passed; with `CI` set it fails.
+
+mod harness;
 
 use capc_runtime::connect::{launches, Live, Settings};
 use capc_runtime::loaded::{Loaded, Roots};
 use capc_runtime::mcp::Status;
 use capc_runtime::session::Session;
 use capc_runtime::turn::Entry;
+use harness::Missing;
+use libtest_mimic::{Arguments, Trial};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -156,9 +164,49 @@ fn scenario(dir: &Path) -> Scenario {
     }
 }
 
-/// The request capc's session says Claude Code sends for `input`, paths as `<TREE>`/`<HOME>`;
-/// `None` when a server it needs is not installed (outside CI).
-fn run(s: &Scenario, input: &str) -> Option<Value> {
+/// Whether any `*.json` file under `root` names server-everything in `runtime/tests/servers`.
+fn names_everything(root: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(root) else { return false };
+    entries.flatten().any(|entry| {
+        let path = entry.path();
+        let kind = entry.file_type().expect("file type");
+        if kind.is_dir() {
+            names_everything(&path)
+        } else {
+            kind.is_file()
+                && path.extension().is_some_and(|e| e == "json")
+                && std::fs::read_to_string(&path).is_ok_and(|t| t.contains(EVERYTHING))
+        }
+    })
+}
+
+/// server-everything's entry point, under `runtime/tests/servers` (`<SERVERS>` in a scenario).
+const EVERYTHING: &str = "<SERVERS>/node_modules/@modelcontextprotocol/server-everything/dist/index.js";
+
+/// What a scenario needs that is absent: server-everything and `node`, when its files name it.
+fn what_is_missing(s: &Scenario) -> Vec<Missing> {
+    if !names_everything(&s.dir.join("tree")) && !names_everything(&s.dir.join("home")) {
+        return Vec::new();
+    }
+    let mut missing = Vec::new();
+    let everything = EVERYTHING.replace("<SERVERS>", &servers_dir().to_string_lossy());
+    if !Path::new(&everything).is_file() {
+        missing.push(Missing {
+            label: "server-everything",
+            why: format!("{everything} is not installed (npm ci --prefix runtime/tests/servers)"),
+        });
+    }
+    let on_path = |program: &str| {
+        std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
+    };
+    if !on_path("node") {
+        missing.push(Missing { label: "node", why: "`node` is not on PATH (install Node.js)".to_string() });
+    }
+    missing
+}
+
+/// The request capc's session says Claude Code sends for `input`, paths as `<TREE>`/`<HOME>`.
+fn run(s: &Scenario, input: &str) -> Value {
     let scratch = tempfile::tempdir().expect("tempdir");
     let base = scratch.path().canonicalize().expect("canonical scratch");
     let (tree, home) = (base.join("tree"), base.join("home"));
@@ -168,11 +216,10 @@ fn run(s: &Scenario, input: &str) -> Option<Value> {
     } else {
         std::fs::create_dir_all(&home).expect("home");
     }
-    let servers = servers_dir().to_string_lossy().into_owned();
     let mapping = [
         ("<TREE>", tree.to_string_lossy().into_owned()),
         ("<HOME>", home.to_string_lossy().into_owned()),
-        ("<SERVERS>", servers.clone()),
+        ("<SERVERS>", servers_dir().to_string_lossy().into_owned()),
     ];
     substitute(&tree, &mapping);
     substitute(&home, &mapping);
@@ -192,17 +239,6 @@ fn run(s: &Scenario, input: &str) -> Option<Value> {
         project["enabledMcpjsonServers"] = json!(s.approve_mcp);
     }
     std::fs::write(&config_path, serde_json::to_string_pretty(&config).expect("json")).expect("write .claude.json");
-
-    let uses_everything = std::fs::read_to_string(tree.join(".mcp.json")).is_ok_and(|t| t.contains(&servers));
-    let everything = servers_dir().join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    if uses_everything && !everything.exists() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{} is not installed: npm ci --prefix runtime/tests/servers",
-            everything.display()
-        );
-        return None;
-    }
 
     let add_dirs: Vec<PathBuf> = s.add_dirs.iter().map(|d| tree.join(d)).collect();
     let plugin_dirs: Vec<PathBuf> = s.plugin_dirs.iter().map(|d| tree.join(d)).collect();
@@ -253,7 +289,7 @@ fn run(s: &Scenario, input: &str) -> Option<Value> {
     for (path, name) in &pairs {
         text = text.replace(path.as_str(), name);
     }
-    Some(serde_json::from_str(&text).expect("still JSON"))
+    serde_json::from_str(&text).expect("still JSON")
 }
 
 /// capc's value of a field, in the expected file's shape.
@@ -289,7 +325,7 @@ fn diff(expected: &Value, actual: &Value) -> String {
     out
 }
 
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize)]
 struct Allowed {
     scenario: String,
     input: String,
@@ -297,10 +333,11 @@ struct Allowed {
     reason: String,
 }
 
-#[test]
-fn capc_sends_what_claude_code_2_1_332_sends() {
+fn main() {
+    let args = Arguments::from_args();
     // Claude Code ran offline: an MCP server `npx` would have to download failed to start there
-    // (monorepo-deploy's postgres), and must here too, network or not, cache or not.
+    // (monorepo-deploy's postgres), and must here too, network or not, cache or not. Set before
+    // any test runs, while this is the only thread.
     let npm_cache = tempfile::tempdir().expect("tempdir");
     std::env::set_var("npm_config_offline", "true");
     std::env::set_var("npm_config_cache", npm_cache.path());
@@ -309,7 +346,6 @@ fn capc_sends_what_claude_code_2_1_332_sends() {
         let table: toml::Table = text.parse().expect("allowlist.toml parses");
         table.get("difference").cloned().map(|v| v.try_into().expect("[[difference]] entries")).unwrap_or_default()
     };
-    let mut used = vec![false; allowlist.len()];
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/oracle/scenarios"))
         .expect("scenarios")
         .flatten()
@@ -317,56 +353,96 @@ fn capc_sends_what_claude_code_2_1_332_sends() {
         .filter(|p| p.join("scenario.toml").is_file())
         .collect();
     dirs.sort();
-    let (mut compared, mut equal) = (0, 0);
-    let mut by_reason: BTreeMap<String, usize> = BTreeMap::new();
-    let mut skipped: Vec<String> = Vec::new();
-    let mut failures: Vec<String> = Vec::new();
+    let mut trials = Vec::new();
+    let mut compared: Vec<String> = Vec::new();
+    let mut noted: Vec<&str> = Vec::new();
     for dir in dirs {
         let s = scenario(&dir);
+        let name = format!("capc_sends_what_claude_code_2_1_332_sends::{}", s.name);
         if let Some((_, why)) = SKIPPED.iter().find(|(prefix, _)| s.name.starts_with(prefix)) {
-            skipped.push(format!("{} ({why})", s.name));
+            let why = why.to_string();
+            trials.push(
+                Trial::test(name, move || Err(why.into())).with_kind("left to another test").with_ignored_flag(true),
+            );
             continue;
         }
-        for input in &s.inputs {
-            let expected_path = dir.join("expected").join(format!("{}.json", slug(input)));
-            let expected: Value =
-                serde_json::from_str(&std::fs::read_to_string(&expected_path).expect("expected file")).expect("JSON");
-            let Some(actual) = run(&s, input) else {
-                skipped.push(format!("{} `{input}` (its MCP server is not installed)", s.name));
+        compared.push(s.name.clone());
+        let missing = what_is_missing(&s);
+        for m in &missing {
+            if !noted.contains(&m.label) {
+                noted.push(m.label);
+                harness::note(m);
+            }
+        }
+        let entries: Vec<Allowed> = allowlist.iter().filter(|a| a.scenario == s.name).cloned().collect();
+        trials.push(harness::trial(name, &missing, move || capc_sends_what_claude_code_2_1_332_sends(&s, &entries)));
+    }
+    let named: Vec<String> = allowlist
+        .iter()
+        .filter(|a| !compared.contains(&a.scenario))
+        .map(|a| format!("{} `{}` {}: {}", a.scenario, a.input, a.field, a.reason))
+        .collect();
+    trials.push(Trial::test("every_allowlist_entry_names_a_compared_scenario", move || {
+        if named.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} allowlist entr(ies) name no scenario this test compares (remove them):\n{}",
+                named.len(),
+                named.join("\n")
+            )
+            .into())
+        }
+    }));
+    let conclusion = libtest_mimic::run(&args, trials);
+    drop(npm_cache);
+    conclusion.exit();
+}
+
+/// For every input of one scenario, the request capc's session says Claude Code sends equals the
+/// one 2.1.332 sent, but for the differences `allowlist` (this scenario's entries) lists; each
+/// of those entries must still differ.
+fn capc_sends_what_claude_code_2_1_332_sends(s: &Scenario, allowlist: &[Allowed]) {
+    let mut used = vec![false; allowlist.len()];
+    let (mut compared, mut equal) = (0, 0);
+    let mut by_reason: BTreeMap<String, usize> = BTreeMap::new();
+    let mut failures: Vec<String> = Vec::new();
+    for input in &s.inputs {
+        let expected_path = s.dir.join("expected").join(format!("{}.json", slug(input)));
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(&expected_path).expect("expected file")).expect("JSON");
+        let actual = run(s, input);
+        compared += 1;
+        let mut differs = false;
+        let mut reasons: Vec<String> = Vec::new();
+        for name in FIELDS {
+            let want = expected.get(*name).cloned().unwrap_or_else(|| json!([]));
+            let got = field(&actual, name);
+            if want == got {
                 continue;
-            };
-            compared += 1;
-            let mut differs = false;
-            let mut reasons: Vec<String> = Vec::new();
-            for name in FIELDS {
-                let want = expected.get(*name).cloned().unwrap_or_else(|| json!([]));
-                let got = field(&actual, name);
-                if want == got {
-                    continue;
+            }
+            let allowed = allowlist
+                .iter()
+                .position(|a| a.scenario == s.name && (a.input == *input || a.input == "*") && a.field == *name);
+            match allowed {
+                Some(i) => {
+                    used[i] = true;
+                    reasons.push(allowlist[i].reason.clone());
                 }
-                let allowed = allowlist
-                    .iter()
-                    .position(|a| a.scenario == s.name && (a.input == *input || a.input == "*") && a.field == *name);
-                match allowed {
-                    Some(i) => {
-                        used[i] = true;
-                        reasons.push(allowlist[i].reason.clone());
-                    }
-                    None => {
-                        differs = true;
-                        failures.push(format!("{} `{input}` {name}:\n{}", s.name, diff(&want, &got)));
-                    }
+                None => {
+                    differs = true;
+                    failures.push(format!("{} `{input}` {name}:\n{}", s.name, diff(&want, &got)));
                 }
             }
-            if !differs {
-                if reasons.is_empty() {
-                    equal += 1;
-                } else {
-                    reasons.sort();
-                    reasons.dedup();
-                    for r in reasons {
-                        *by_reason.entry(r).or_default() += 1;
-                    }
+        }
+        if !differs {
+            if reasons.is_empty() {
+                equal += 1;
+            } else {
+                reasons.sort();
+                reasons.dedup();
+                for r in reasons {
+                    *by_reason.entry(r).or_default() += 1;
                 }
             }
         }
@@ -377,16 +453,13 @@ fn capc_sends_what_claude_code_2_1_332_sends() {
         .filter(|(_, used)| !**used)
         .map(|(a, _)| format!("{} `{}` {}: {}", a.scenario, a.input, a.field, a.reason))
         .collect();
-    println!("compared {compared} inputs: {equal} equal");
+    let mut summary = format!("{}: compared {compared} inputs: {equal} equal", s.name);
     for (reason, n) in &by_reason {
-        println!("  {n} allowlisted: {reason}");
-    }
-    for s in &skipped {
-        println!("  skipped: {s}");
+        summary.push_str(&format!("\n  {n} allowlisted: {reason}"));
     }
     assert!(
         failures.is_empty() && stale.is_empty(),
-        "{} difference(s) from Claude Code 2.1.332 not in tests/oracle/allowlist.toml:\n{}\n{} allowlist entr(ies) no longer differ (remove them):\n{}",
+        "{} difference(s) from Claude Code 2.1.332 not in tests/oracle/allowlist.toml:\n{}\n{} allowlist entr(ies) no longer differ (remove them):\n{}\n({summary})",
         failures.len(),
         failures.join(""),
         stale.len(),

@@ -1,14 +1,22 @@
 //! capc against Claude Code 2.1.332's own validator and loader, on the shared corpora
-//! (`../shared/corpora`; skipped with a message when absent, as `tests/corpora.rs` is). The
-//! verdicts were recorded offline by `tests/oracle/validate.py` into
+//! (`../shared/corpora`). The verdicts were recorded offline by `tests/oracle/validate.py` into
 //! `tests/oracle/validate/<corpus>.json`; no `claude` is needed here.
 //!
 //! For every plugin the validator accepts, capc's inventory (skills, commands, agents) equals
 //! the validator's `provides`, and capc reports no error in its files; for every file the
 //! validator rejects, capc reports an error in it. Exceptions are listed, each with its reason,
 //! in `tests/oracle/validate-allowlist.toml`.
+//!
+//! Each corpus is its own test (`plugins_are_what_claude_codes_validator_says::<corpus>`). This
+//! target has its own harness (libtest-mimic, `harness = false`, see `harness/mod.rs`): when the
+//! corpora, or one corpus, are absent, its tests are reported as ignored, marked
+//! `[missing corpora]` or `[missing corpus]`, never as passed; with `CI` set they fail.
+
+mod harness;
 
 use capc_compiler::{check, Options, Severity};
+use harness::Missing;
+use libtest_mimic::Arguments;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -50,16 +58,15 @@ fn inside(path: &str, root: &str) -> bool {
     root.is_empty() || path == root || path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'))
 }
 
-#[test]
-fn plugins_are_what_claude_codes_validator_says() {
-    if !corpora().is_dir() {
-        eprintln!("skipped: ../shared/corpora is not here");
-        return;
+fn main() {
+    let args = Arguments::from_args();
+    let absent = (!corpora().is_dir()).then(|| Missing {
+        label: "corpora",
+        why: "the shared corpora are not beside the repository (../shared/corpora)".to_string(),
+    });
+    if let Some(absent) = &absent {
+        harness::note(absent);
     }
-    let allowed = allowlist();
-    let is_allowed = |corpus: &str, path: &str, kind: &str| {
-        allowed.iter().any(|a| a.corpus == corpus && a.path == path && a.kind == kind)
-    };
     let mut files: Vec<PathBuf> =
         std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/validate"))
             .expect("validate folder")
@@ -68,74 +75,94 @@ fn plugins_are_what_claude_codes_validator_says() {
             .filter(|p| p.extension().is_some_and(|e| e == "json"))
             .collect();
     files.sort();
-    let mut failures = Vec::new();
-    let (mut accepted, mut equal, mut rejected_files) = (0, 0, 0);
+    let mut trials = Vec::new();
     for file in files {
         let truth: Value = serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("json");
         let corpus = truth["corpus"].as_str().expect("corpus name").to_string();
-        let checked = check(&Options { root: corpora().join(&corpus), ..Options::default() }).expect("corpus");
-        let lock = checked.lock();
-        let errors: Vec<(&str, &str)> = checked
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .map(|d| (d.path.as_str(), d.rule))
-            .collect();
-        for target in truth["targets"].as_array().into_iter().flatten().filter(|t| t["kind"] == "plugin") {
-            let path = target["path"].as_str().unwrap_or_default();
-            let root = if path == "." { "" } else { path };
-            let validate = &target["validate"];
-            if validate["success"] == Value::Bool(true) && !validate["provides"].is_null() {
-                accepted += 1;
-                let provides = &validate["provides"];
-                let mut expected = names(&provides["skills"]);
-                expected.extend(names(&provides["commands"]));
-                let expected_agents = names(&provides["agents"]);
-                let plugin = lock.plugins.iter().find(|p| p.root == root);
-                let (got, got_agents): (BTreeSet<String>, BTreeSet<String>) = match plugin {
-                    Some(p) => (
-                        p.inventory.commands.iter().map(|c| c.name.clone()).collect(),
-                        p.inventory.agents.iter().cloned().collect(),
-                    ),
-                    None => Default::default(),
-                };
-                if (got != expected || got_agents != expected_agents) && !is_allowed(&corpus, path, "inventory") {
-                    let only =
-                        |a: &BTreeSet<String>, b: &BTreeSet<String>| a.difference(b).cloned().collect::<Vec<_>>();
-                    failures.push(format!(
-                        "{corpus} {path}: inventory differs\n    only Claude Code: {:?} {:?}\n    only capc:        {:?} {:?}",
-                        only(&expected, &got),
-                        only(&expected_agents, &got_agents),
-                        only(&got, &expected),
-                        only(&got_agents, &expected_agents)
-                    ));
-                } else {
-                    equal += 1;
-                }
-                for (file, rule) in errors.iter().filter(|(p, _)| inside(p, root)) {
-                    if !is_allowed(&corpus, file, "error") {
-                        failures.push(format!(
-                            "{corpus} {file}: capc reports `{rule}` as an error in a plugin Claude Code accepts"
-                        ));
-                    }
-                }
+        let missing = match &absent {
+            Some(absent) => vec![absent.clone()],
+            None if !corpora().join(&corpus).is_dir() => vec![Missing {
+                label: "corpus",
+                why: format!("the corpus {corpus} is absent (tests/corpora.rs's every_corpus_is_pinned fails too)"),
+            }],
+            None => Vec::new(),
+        };
+        let name = format!("plugins_are_what_claude_codes_validator_says::{corpus}");
+        trials.push(harness::trial(name, &missing, move || {
+            plugins_are_what_claude_codes_validator_says(&corpus, &truth)
+        }));
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// One corpus's plugins, as capc reads them, against the validator's verdicts on them (`truth`).
+fn plugins_are_what_claude_codes_validator_says(corpus: &str, truth: &Value) {
+    let allowed = allowlist();
+    let is_allowed = |corpus: &str, path: &str, kind: &str| {
+        allowed.iter().any(|a| a.corpus == corpus && a.path == path && a.kind == kind)
+    };
+    let mut failures = Vec::new();
+    let (mut accepted, mut equal, mut rejected_files) = (0, 0, 0);
+    let checked = check(&Options { root: corpora().join(corpus), ..Options::default() }).expect("corpus");
+    let lock = checked.lock();
+    let errors: Vec<(&str, &str)> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| (d.path.as_str(), d.rule))
+        .collect();
+    for target in truth["targets"].as_array().into_iter().flatten().filter(|t| t["kind"] == "plugin") {
+        let path = target["path"].as_str().unwrap_or_default();
+        let root = if path == "." { "" } else { path };
+        let validate = &target["validate"];
+        if validate["success"] == Value::Bool(true) && !validate["provides"].is_null() {
+            accepted += 1;
+            let provides = &validate["provides"];
+            let mut expected = names(&provides["skills"]);
+            expected.extend(names(&provides["commands"]));
+            let expected_agents = names(&provides["agents"]);
+            let plugin = lock.plugins.iter().find(|p| p.root == root);
+            let (got, got_agents): (BTreeSet<String>, BTreeSet<String>) = match plugin {
+                Some(p) => (
+                    p.inventory.commands.iter().map(|c| c.name.clone()).collect(),
+                    p.inventory.agents.iter().cloned().collect(),
+                ),
+                None => Default::default(),
+            };
+            if (got != expected || got_agents != expected_agents) && !is_allowed(corpus, path, "inventory") {
+                let only = |a: &BTreeSet<String>, b: &BTreeSet<String>| a.difference(b).cloned().collect::<Vec<_>>();
+                failures.push(format!(
+                    "{corpus} {path}: inventory differs\n    only Claude Code: {:?} {:?}\n    only capc:        {:?} {:?}",
+                    only(&expected, &got),
+                    only(&expected_agents, &got_agents),
+                    only(&got, &expected),
+                    only(&got_agents, &expected_agents)
+                ));
+            } else {
+                equal += 1;
             }
-            for e in validate["all_errors"].as_array().into_iter().flatten() {
-                let Some(file) = e["file"].as_str() else { continue };
-                rejected_files += 1;
-                if !errors.iter().any(|(p, _)| *p == file) && !is_allowed(&corpus, file, "missed") {
+            for (file, rule) in errors.iter().filter(|(p, _)| inside(p, root)) {
+                if !is_allowed(corpus, file, "error") {
                     failures.push(format!(
-                        "{corpus} {file}: Claude Code rejects it (\"{}\"); capc reports no error",
-                        e["message"].as_str().unwrap_or_default()
+                        "{corpus} {file}: capc reports `{rule}` as an error in a plugin Claude Code accepts"
                     ));
                 }
             }
         }
+        for e in validate["all_errors"].as_array().into_iter().flatten() {
+            let Some(file) = e["file"].as_str() else { continue };
+            rejected_files += 1;
+            if !errors.iter().any(|(p, _)| *p == file) && !is_allowed(corpus, file, "missed") {
+                failures.push(format!(
+                    "{corpus} {file}: Claude Code rejects it (\"{}\"); capc reports no error",
+                    e["message"].as_str().unwrap_or_default()
+                ));
+            }
+        }
     }
-    eprintln!("{accepted} accepted plugins, {equal} with capc's inventory equal to `provides`; {rejected_files} rejected files");
     assert!(
         failures.is_empty(),
-        "{} difference(s) with `claude plugin validate` 2.1.332:\n{}",
+        "{} difference(s) with `claude plugin validate` 2.1.332:\n{}\n({corpus}: {accepted} accepted plugins, {equal} with capc's inventory equal to `provides`; {rejected_files} rejected files)",
         failures.len(),
         failures.join("\n")
     );
