@@ -37,6 +37,11 @@ pub struct EnvRef {
 /// Lists the references in `text`, in order, with problems that leave text unexpanded: `${}`, a `${`
 /// never closed, and names no environment can hold (anything but `[A-Za-z_][A-Za-z0-9_]*`).
 pub fn parse_env_refs(text: &str) -> (Vec<EnvRef>, Vec<SyntaxError>) {
+    // Every reference, broken or not, starts with `${`: without one the whole text is literal
+    // (most texts checked are prose, read for secrets; this skips the parser for them).
+    if !text.contains("${") {
+        return (Vec::new(), Vec::new());
+    }
     let mut refs = Vec::new();
     let mut errors = Vec::new();
     let pairs = match EnvParser::parse(Rule::text, text) {
