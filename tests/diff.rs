@@ -36,6 +36,7 @@ fn main() {
             a_pull_request_lists_exactly_its_four_escalations_and_fails_on_them,
         ),
         harness::trial("usage_and_read_errors_exit_2_with_one_line", &[], usage_and_read_errors_exit_2_with_one_line),
+        harness::trial("a_folder_is_read_as_capc_lock_reads_it", &[], a_folder_is_read_as_capc_lock_reads_it),
         harness::trial(
             "git_revisions_are_read_as_their_lock_or_their_tree",
             &no_git,
@@ -348,4 +349,30 @@ fn git_revisions_are_read_as_their_lock_or_their_tree() {
     let run = capc(&["diff", "HEAD", ".", "--fail-on", "any"], &project);
     assert_eq!(run.status.code(), Some(0), "{}", stdout(&run));
     assert!(stdout(&run).contains("no changes"), "{}", stdout(&run));
+}
+
+/// A folder side is resolved as `capc lock` resolves it: its own local settings, what
+/// `.ignore` and capc.toml's `exclude` leave out are not in its lock, so a folder compared with
+/// the lock it just wrote has no change.
+fn a_folder_is_read_as_capc_lock_reads_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let write = |path: &str, text: &str| {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    write(".claude/settings.json", r#"{"permissions": {"allow": ["Read"]}}"#);
+    write(".claude/settings.local.json", r#"{"permissions": {"allow": ["Bash(*)"]}}"#);
+    write(".claude/commands/ship.md", "---\ndescription: Ship it\n---\nShip.\n");
+    write(".claude/commands/scratch.md", "---\ndescription: Scratch\n---\nScratch.\n");
+    write(".claude/commands/old/legacy.md", "---\ndescription: Old\n---\nOld.\n");
+    write(".ignore", ".claude/commands/scratch.md\n");
+    write("capc.toml", "exclude = [\".claude/commands/old/**\"]\n");
+    let lock = capc(&["lock", "."], root);
+    assert_eq!(lock.status.code(), Some(0), "{}", String::from_utf8_lossy(&lock.stderr));
+    let out = capc(&["diff", "capabilities.lock", ".", "--format", "json"], root);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["changes"], serde_json::json!([]), "{}", stdout(&out));
 }
