@@ -8,7 +8,9 @@
 //! in cargo's summary, never as passed; with `CI` set it fails instead. `--include-ignored`
 //! runs such tests anyway (they fail, saying what to install).
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Arguments, Trial};
+
+mod harness;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -71,33 +73,20 @@ fn everything_path() -> PathBuf {
     repo().join("runtime/tests/servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 }
 
+/// What of `needs` is absent, as the harness reports it.
+fn absent(needs: &[Need]) -> Vec<harness::Missing> {
+    needs.iter().filter_map(|n| n.missing().map(|why| harness::Missing { label: n.label(), why })).collect()
+}
+
 /// A test, ignored (or, under `CI`, failed) when something it needs is missing.
 fn trial(name: &str, needs: &[Need], test: fn()) -> Trial {
-    let missing: Vec<Need> = needs.iter().copied().filter(|n| n.missing().is_some()).collect();
-    if missing.is_empty() {
-        return Trial::test(name, move || {
-            test();
-            Ok(())
-        });
-    }
-    let why = missing.iter().filter_map(|n| n.missing()).collect::<Vec<_>>().join("; ");
-    if std::env::var_os("CI").is_some() {
-        return Trial::test(name, move || Err(Failed::from(format!("{why} (.ci/run installs it)"))));
-    }
-    let kind = format!("missing {}", missing.iter().map(|n| n.label()).collect::<Vec<_>>().join(", "));
-    Trial::test(name, move || Err(Failed::from(why.clone()))).with_kind(kind).with_ignored_flag(true)
+    harness::trial(name, &absent(needs), test)
 }
 
 fn main() {
     use Need::{Everything, Git, Node, PreCommit, Python};
     let args = Arguments::from_args();
-    if std::env::var_os("CI").is_none() {
-        for need in [Git, Node, PreCommit, Everything, Python] {
-            if let Some(why) = need.missing() {
-                eprintln!("note: the tests marked `missing {}` are ignored: {why}", need.label());
-            }
-        }
-    }
+    absent(&[Git, Node, PreCommit, Everything, Python]).iter().for_each(harness::note);
     let trials = vec![
         trial("pre_commit_try_repo_runs_capc_check", &[Git, PreCommit], pre_commit_try_repo_runs_capc_check),
         trial(

@@ -15,11 +15,15 @@ use capc_runtime::batch::{Batcher, Shared, Versioned, WINDOW};
 use capc_runtime::connect::{Backoff, Negotiation, Servers, Settings};
 use capc_runtime::launch::prepare;
 use capc_runtime::mcp::{McpState, Status};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Arguments, Trial};
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+// The harness `tests/` shares: a missing server is reported ignored, failed under `CI`.
+#[path = "../../tests/harness/mod.rs"]
+mod harness;
 
 fn servers_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/servers")
@@ -80,28 +84,22 @@ fn python() -> String {
     python_path().to_string_lossy().into_owned()
 }
 
+/// What of `needs` is absent, as the harness reports it.
+fn absent(needs: &[Need]) -> Vec<harness::Missing> {
+    needs.iter().filter_map(|n| n.missing().map(|why| harness::Missing { label: n.label(), why })).collect()
+}
+
 /// A test on a runtime like `#[tokio::test(flavor = "multi_thread", worker_threads = 2)]`'s,
 /// ignored (or, under `CI`, failed) when something it needs is missing.
 fn trial<F: Future<Output = ()> + 'static>(name: &str, needs: &[Need], test: fn() -> F) -> Trial {
-    let missing: Vec<Need> = needs.iter().copied().filter(|n| n.missing().is_some()).collect();
-    let run = move || -> Result<(), Failed> {
+    harness::trial(name, &absent(needs), move || {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
-            .map_err(|e| Failed::from(format!("no runtime: {e}")))?;
+            .expect("a tokio runtime");
         runtime.block_on(test());
-        Ok(())
-    };
-    if missing.is_empty() {
-        return Trial::test(name, run);
-    }
-    let why = missing.iter().filter_map(|n| n.missing()).collect::<Vec<_>>().join("; ");
-    if std::env::var_os("CI").is_some() {
-        return Trial::test(name, move || Err(Failed::from(format!("{why} (.ci/run installs it)"))));
-    }
-    let kind = format!("missing {}", missing.iter().map(|n| n.label()).collect::<Vec<_>>().join(", "));
-    Trial::test(name, move || Err(Failed::from(why.clone()))).with_kind(kind).with_ignored_flag(true)
+    })
 }
 
 fn main() {
@@ -161,13 +159,7 @@ fn main() {
             a_headers_helper_sets_headers_at_each_connection,
         ),
     ];
-    if std::env::var_os("CI").is_none() {
-        for need in [Node, Everything, Python] {
-            if let Some(why) = need.missing() {
-                eprintln!("note: the tests marked `missing {}` are ignored: {why}", need.label());
-            }
-        }
-    }
+    absent(&[Node, Everything, Python]).iter().for_each(harness::note);
     libtest_mimic::run(&args, trials).exit();
 }
 

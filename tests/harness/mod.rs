@@ -3,8 +3,8 @@
 //! what is missing in brackets (`test [missing corpora] name ... ignored`), and counted as
 //! ignored in cargo's summary, never as passed; with `CI` set it fails instead.
 //! `--include-ignored` runs such tests anyway (they fail, saying what is missing). The targets
-//! using it set `harness = false` (libtest-mimic); `tests/live.rs` and
-//! `runtime/tests/mcp_live.rs` follow the same pattern with their own `Need`s.
+//! using it set `harness = false` (libtest-mimic); `runtime/tests/mcp_live.rs` includes this
+//! file by path.
 
 use libtest_mimic::{Failed, Trial};
 
@@ -29,7 +29,9 @@ pub(crate) fn trial(name: impl Into<String>, missing: &[Missing], test: impl FnO
     }
     let why = missing.iter().map(|m| m.why.as_str()).collect::<Vec<_>>().join("; ");
     if in_ci() {
-        return Trial::test(name, move || Err(Failed::from(format!("{why} (`CI` is set, so this fails)"))));
+        return Trial::test(name, move || {
+            Err(Failed::from(format!("{why} (`CI` is set, so this fails; .ci/run installs it)")))
+        });
     }
     let labels: Vec<&str> = missing.iter().map(|m| m.label).collect();
     Trial::test(name, move || Err(Failed::from(why)))
