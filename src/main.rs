@@ -910,12 +910,8 @@ fn check(paths: &[PathBuf], scopes: &Scopes, reading: &Reading, selection: &Sele
     let mut parts = Vec::new();
     let mut ignored = 0;
     for (target, options) in targets.iter().zip(&options_of) {
-        if fix {
-            if let Err(code) = fix_files(options, target) {
-                return code;
-            }
-        }
-        let mut checked = match run_check(options) {
+        let checked = if fix { fix_files(options, target) } else { run_check(options) };
+        let mut checked = match checked {
             Ok(c) => c,
             Err(code) => return code,
         };
@@ -993,13 +989,14 @@ fn check(paths: &[PathBuf], scopes: &Scopes, reading: &Reading, selection: &Sele
 const FIX_ROUNDS: usize = 10;
 
 /// `check --fix`: checks, writes the fixes, checks again until nothing is left to fix; says on
-/// stderr what it changed. Only the files asked for are fixed when the target names files. The
-/// report that follows is of the fixed files.
-fn fix_files(options: &Options, target: &Target) -> Result<(), ExitCode> {
+/// stderr what it changed. Only the files asked for are fixed when the target names files.
+/// Returns the last check, of the fixed files, for the report.
+fn fix_files(options: &Options, target: &Target) -> Result<Checked, ExitCode> {
     let mut fixed: std::collections::BTreeMap<String, Vec<&'static str>> = std::collections::BTreeMap::new();
     let mut refused: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut checked = run_check(options)?;
     for _ in 0..FIX_ROUNDS {
-        let plans: Vec<_> = fix_plans(options, target)?.into_iter().filter(|p| !refused.contains(&p.path)).collect();
+        let plans: Vec<_> = fix_plans(&checked, target).into_iter().filter(|p| !refused.contains(&p.path)).collect();
         if plans.is_empty() {
             break;
         }
@@ -1012,6 +1009,7 @@ fn fix_files(options: &Options, target: &Target) -> Result<(), ExitCode> {
                 }
             }
         }
+        checked = run_check(options)?;
     }
     let count: usize = fixed.values().map(Vec::len).sum();
     if count > 0 {
@@ -1025,26 +1023,21 @@ fn fix_files(options: &Options, target: &Target) -> Result<(), ExitCode> {
             eprintln!("  {}: {}", printable::escape(&shown_path(target, path)), rule_counts(rules));
         }
     }
-    Ok(())
+    Ok(checked)
 }
 
-/// The fixes a fresh check of a target offers, for the files it names (all, for a folder).
-fn fix_plans(options: &Options, target: &Target) -> Result<Vec<fix::FileFix>, ExitCode> {
-    let mut checked = run_check(options)?;
+/// The fixes a check offers, for the files the target names (all, for a folder).
+fn fix_plans(checked: &Checked, target: &Target) -> Vec<fix::FileFix> {
+    let mut plans = fix::plan(checked);
     if let Some(files) = &target.files {
-        checked.keep_only(files);
+        plans.retain(|p| files.contains(&p.path));
     }
-    Ok(fix::plan(&checked))
+    plans
 }
 
 /// A path of a target as the report shows it.
 fn shown_path(target: &Target, path: &str) -> String {
-    let prefix = target.shown.trim_end_matches('/');
-    if prefix.is_empty() {
-        path.to_string()
-    } else {
-        format!("{prefix}/{path}")
-    }
+    capc_compiler::check::path_under(&target.shown, path)
 }
 
 /// `check --fix --diff`: the first round of fixes as a unified diff; nothing is written.
@@ -1052,11 +1045,11 @@ fn fix_diff(targets: &[Target], options_of: &[Options]) -> ExitCode {
     let mut diff = String::new();
     let (mut count, mut files) = (0, 0);
     for (target, options) in targets.iter().zip(options_of) {
-        let plans = match fix_plans(options, target) {
-            Ok(p) => p,
+        let checked = match run_check(options) {
+            Ok(c) => c,
             Err(code) => return code,
         };
-        for mut plan in plans {
+        for mut plan in fix_plans(&checked, target) {
             count += plan.rules.len();
             files += 1;
             plan.path = shown_path(target, &plan.path);

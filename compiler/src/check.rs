@@ -215,11 +215,7 @@ impl Checked {
         if prefix.is_empty() {
             return;
         }
-        let under = |path: &mut String| {
-            if !(path.starts_with("~/") || path.starts_with('<')) {
-                *path = if path.is_empty() { prefix.to_string() } else { format!("{prefix}/{path}") };
-            }
-        };
+        let under = |path: &mut String| *path = path_under(prefix, path);
         self.diagnostics.iter_mut().for_each(|d| under(&mut d.path));
         self.files.iter_mut().for_each(|f| under(&mut f.path));
         self.suppressed = std::mem::take(&mut self.suppressed)
@@ -1661,5 +1657,18 @@ impl<'a> Positions<'a> {
             }
             _ => ((1, 1), (1, 1)),
         }
+    }
+}
+
+/// `path` of a checked folder as a report of several folders shows it: under `prefix/`, unless
+/// it belongs to another scope (`~/…`, `<…>/…`) or `prefix` is empty.
+pub fn path_under(prefix: &str, path: &str) -> String {
+    let prefix = prefix.trim_end_matches('/');
+    if prefix.is_empty() || path.starts_with("~/") || path.starts_with('<') {
+        path.to_string()
+    } else if path.is_empty() {
+        prefix.to_string()
+    } else {
+        format!("{prefix}/{path}")
     }
 }
