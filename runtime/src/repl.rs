@@ -67,6 +67,21 @@ impl Repl {
         )
     }
 
+    /// Answers one line on `out`; `false` when the line ends the REPL.
+    fn respond(&mut self, session: &mut Session, line: &str, out: &mut impl Write) -> std::io::Result<bool> {
+        match self.answer(session, line) {
+            Answer::Quit => return Ok(false),
+            Answer::Nothing => {}
+            // Names, prompts and server messages come from the repository and the servers: no
+            // control character reaches the terminal raw (newlines and tabs of the text stay).
+            Answer::Text(text) => {
+                writeln!(out, "{}", escape_lines(&text))?;
+                out.flush()?;
+            }
+        }
+        Ok(true)
+    }
+
     fn answer(&mut self, session: &mut Session, line: &str) -> Answer {
         // What the live connections changed since the last line.
         session.sync();
@@ -187,15 +202,13 @@ fn commands(session: &Session, cx: &TurnContext) -> String {
 fn turn(session: &mut Session, line: &str, cx: &TurnContext) -> String {
     let result = session.turn(line, cx.clone()).result;
     let command = result["command"].as_str().unwrap_or("");
-    let texts = |r: &Value| -> Vec<String> {
-        r.get("texts")
-            .and_then(Value::as_array)
-            .map(|t| t.iter().filter_map(Value::as_str).map(str::to_string).collect())
-            .unwrap_or_default()
-    };
+    let texts: Vec<&str> = result
+        .get("texts")
+        .and_then(Value::as_array)
+        .map(|t| t.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
     match result.get("kind").and_then(Value::as_str) {
         Some("prompt") => {
-            let texts = texts(&result);
             if texts.is_empty() {
                 format!("/{command} sends nothing")
             } else {
@@ -206,9 +219,7 @@ fn turn(session: &mut Session, line: &str, cx: &TurnContext) -> String {
             let agent = result["agent"].as_str().unwrap_or("general-purpose");
             format!("── /{command} runs in a subagent ({agent}) ──\n{}", result["prompt"].as_str().unwrap_or(""))
         }
-        Some("mcp_prompt") if !texts(&result).is_empty() => {
-            format!("── MCP prompt /{command} ──\n{}", texts(&result).join("\n"))
-        }
+        Some("mcp_prompt") if !texts.is_empty() => format!("── MCP prompt /{command} ──\n{}", texts.join("\n")),
         Some("shell_error") => format!("error: {}", result["message"].as_str().unwrap_or("")),
         Some("error") => format!("error: {}", result["message"].as_str().unwrap_or("")),
         Some("message") => "(sent to the model as a message)".to_string(),
@@ -246,12 +257,8 @@ pub fn run(session: &mut Session, mut input: impl BufRead, mut out: impl Write) 
         if input.read_line(&mut line)? == 0 {
             return Ok(());
         }
-        match repl.answer(session, &line) {
-            Answer::Quit => return Ok(()),
-            Answer::Nothing => {}
-            // Names, prompts and server messages come from the repository and the servers: no
-            // control character reaches the terminal raw (newlines and tabs of the text stay).
-            Answer::Text(text) => writeln!(out, "{}", escape_lines(&text))?,
+        if !repl.respond(session, &line, &mut out)? {
+            return Ok(());
         }
     }
 }
@@ -298,13 +305,8 @@ pub fn run_terminal(session: &mut Session, mut out: impl Write) -> std::io::Resu
         if !line.trim().is_empty() {
             let _ = editor.add_history_entry(line.as_str());
         }
-        match repl.answer(session, &line) {
-            Answer::Quit => break,
-            Answer::Nothing => {}
-            Answer::Text(text) => {
-                writeln!(out, "{}", escape_lines(&text))?;
-                out.flush()?;
-            }
+        if !repl.respond(session, &line, &mut out)? {
+            break;
         }
     }
     if let Some(path) = &history {
