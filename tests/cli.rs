@@ -2,6 +2,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use support::connected_session;
+
+mod support;
 
 fn capc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_capc")).args(args).env("NO_COLOR", "1").output().expect("capc runs")
@@ -383,26 +386,6 @@ fn the_repl_answers_people() {
         "{text}"
     );
     assert!(!text.contains("never"), "input after :quit was read: {text}");
-}
-
-/// A project whose `.mcp.json` declares `servers` (all approved), locked, with `capc session
-/// --connect` running on its lock in `mode` (`--json` or `--repl`), stdin and stdout piped.
-fn connected_session(servers: serde_json::Value, mode: &str) -> (tempfile::TempDir, std::process::Child) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mcp = serde_json::json!({ "mcpServers": servers });
-    std::fs::write(dir.path().join(".mcp.json"), mcp.to_string()).expect("write .mcp.json");
-    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
-    std::fs::write(dir.path().join(".claude/settings.json"), r#"{"enableAllProjectMcpServers": true}"#)
-        .expect("settings");
-    assert_eq!(capc(&["lock", dir.path().to_str().expect("utf-8")]).status.code(), Some(0));
-    let lock = dir.path().join("capabilities.lock");
-    let child = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(["session", mode, "--connect", "--trust", "--lock", lock.to_str().expect("utf-8")])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("capc runs");
-    (dir, child)
 }
 
 /// The REPL sees the live connections: `:status` names each server's state and why it failed.

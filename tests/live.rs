@@ -9,10 +9,12 @@
 //! runs such tests anyway (they fail, saying what to install).
 
 use libtest_mimic::{Arguments, Trial};
-
-mod harness;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use support::connected_session;
+
+mod harness;
+mod support;
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -186,26 +188,6 @@ fn pre_commit_try_repo_runs_capc_check() {
     let (code, text) = try_repo(root, hooks.path(), home.path());
     assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("Skipped"), "no declaration file changed:\n{text}");
-}
-
-/// A project whose `.mcp.json` declares `servers` (all approved), locked, with `capc session
-/// --connect --trust` running on its lock in `mode` (`--json` or `--repl`), stdin and stdout piped.
-fn connected_session(servers: serde_json::Value, mode: &str) -> (tempfile::TempDir, std::process::Child) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mcp = serde_json::json!({ "mcpServers": servers });
-    std::fs::write(dir.path().join(".mcp.json"), mcp.to_string()).expect("write .mcp.json");
-    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
-    std::fs::write(dir.path().join(".claude/settings.json"), r#"{"enableAllProjectMcpServers": true}"#)
-        .expect("settings");
-    assert_eq!(capc(&["lock", dir.path().to_str().expect("utf-8")]).status.code(), Some(0));
-    let lock = dir.path().join("capabilities.lock");
-    let child = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(["session", mode, "--connect", "--trust", "--lock", lock.to_str().expect("utf-8")])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("capc runs");
-    (dir, child)
 }
 
 /// `capc session --connect` starts the lock's stdio servers, reports them in `status`, and
