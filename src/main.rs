@@ -366,18 +366,8 @@ impl Scopes {
         Ok(Options {
             user_dir: scope_dir(config.user_dir.value.clone(), "--user-dir", Some(".claude"))?,
             managed_dir: config.managed_dir.value.clone(),
-            add_dirs: (config.add_dir.value.iter())
-                .map(|d| scope_dir(Some(d.clone()), "--add-dir", Some(".claude")))
-                .collect::<Result<Vec<_>, _>>()?
-                .into_iter()
-                .flatten()
-                .collect(),
-            plugin_dirs: (config.plugin_dir.value.iter())
-                .map(|d| scope_dir(Some(d.clone()), "--plugin-dir", Some(".claude-plugin")))
-                .collect::<Result<Vec<_>, _>>()?
-                .into_iter()
-                .flatten()
-                .collect(),
+            add_dirs: scope_dirs(&config.add_dir.value, "--add-dir", ".claude")?,
+            plugin_dirs: scope_dirs(&config.plugin_dir.value, "--plugin-dir", ".claude-plugin")?,
             skip_hashes: true,
             leave_out_local: false,
             filter: config.filter(),
@@ -414,6 +404,11 @@ impl Scopes {
         }
         Ok(config)
     }
+}
+
+/// Each of `dirs` as the user meant it ([`scope_dir`]).
+fn scope_dirs(dirs: &[PathBuf], flag: &str, inner: &str) -> Result<Vec<PathBuf>, ExitCode> {
+    dirs.iter().filter_map(|d| scope_dir(Some(d.clone()), flag, Some(inner)).transpose()).collect()
 }
 
 /// A scope folder as the user meant it: given the `.claude` folder (or a plugin's
