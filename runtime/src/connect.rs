@@ -950,13 +950,20 @@ pub struct CallOutcome {
 }
 
 impl Caller {
-    pub fn call(
+    /// Sends one request (`what`, for errors) to `server` and waits at most `timeout`. A failure
+    /// or a timeout makes the server's supervisor check it now and reconnect if it is gone (a
+    /// restarted HTTP server forgets the session; a remote server that stopped answering times
+    /// out).
+    fn request<T, F>(
         &self,
         server: &str,
-        tool: &str,
-        arguments: Option<serde_json::Map<String, serde_json::Value>>,
+        what: &str,
         timeout: Duration,
-    ) -> Result<CallOutcome, String> {
+        send: impl FnOnce(rmcp::Peer<RoleClient>) -> F,
+    ) -> Result<T, String>
+    where
+        F: std::future::Future<Output = Result<T, rmcp::ServiceError>>,
+    {
         let Reachable { peer, check } = self
             .peers
             .lock()
@@ -964,23 +971,30 @@ impl Caller {
             .get(server)
             .cloned()
             .ok_or_else(|| format!("MCP server `{server}` is not connected"))?;
-        let mut params = rmcp::model::CallToolRequestParams::new(tool.to_string());
-        params.arguments = arguments;
-        let answer = self.handle.block_on(async { tokio::time::timeout(timeout, peer.call_tool(params)).await });
-        let result = match answer {
-            Ok(Ok(result)) => result,
+        match self.handle.block_on(async { tokio::time::timeout(timeout, send(peer)).await }) {
+            Ok(Ok(result)) => Ok(result),
             Ok(Err(e)) => {
-                // The server may be gone (a restarted HTTP server forgets the session): its
-                // supervisor checks now and reconnects if so.
                 check.notify_one();
-                return Err(format!("`{tool}` failed: {}", request_cause(&e)));
+                Err(format!("{what} failed: {}", request_cause(&e)))
             }
             Err(_) => {
-                // A remote server that stopped answering looks like this too.
                 check.notify_one();
-                return Err(format!("`{tool}` did not answer within {}", seconds(timeout)));
+                Err(format!("{what} did not answer within {}", seconds(timeout)))
             }
-        };
+        }
+    }
+
+    pub fn call(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: Option<serde_json::Map<String, serde_json::Value>>,
+        timeout: Duration,
+    ) -> Result<CallOutcome, String> {
+        let mut params = rmcp::model::CallToolRequestParams::new(tool.to_string());
+        params.arguments = arguments;
+        let result =
+            self.request(server, &format!("`{tool}`"), timeout, |peer| async move { peer.call_tool(params).await })?;
         let mut text = String::new();
         for block in &result.content {
             let value = serde_json::to_value(block).unwrap_or_default();
@@ -1012,26 +1026,10 @@ impl Caller {
         arguments: serde_json::Map<String, serde_json::Value>,
         timeout: Duration,
     ) -> Result<Vec<String>, String> {
-        let Reachable { peer, check } = self
-            .peers
-            .lock()
-            .map_err(|_| "the connection table is poisoned".to_string())?
-            .get(server)
-            .cloned()
-            .ok_or_else(|| format!("MCP server `{server}` is not connected"))?;
         let params = rmcp::model::GetPromptRequestParams::new(prompt.to_string()).with_arguments(arguments);
-        let answer = self.handle.block_on(async { tokio::time::timeout(timeout, peer.get_prompt(params)).await });
-        let result = match answer {
-            Ok(Ok(result)) => result,
-            Ok(Err(e)) => {
-                check.notify_one();
-                return Err(format!("prompt `{prompt}` failed: {}", request_cause(&e)));
-            }
-            Err(_) => {
-                check.notify_one();
-                return Err(format!("prompt `{prompt}` did not answer within {}", seconds(timeout)));
-            }
-        };
+        let result = self.request(server, &format!("prompt `{prompt}`"), timeout, |peer| async move {
+            peer.get_prompt(params).await
+        })?;
         Ok(result
             .messages
             .iter()
