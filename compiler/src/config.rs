@@ -172,17 +172,24 @@ pub struct Config {
 pub fn find(start: &Path) -> Result<Option<PathBuf>, ConfigError> {
     let start = start.canonicalize().unwrap_or_else(|_| start.to_path_buf());
     for dir in start.ancestors() {
-        let found: Vec<PathBuf> = FILE_NAMES.iter().map(|n| dir.join(n)).filter(|p| p.is_file()).collect();
-        match found.as_slice() {
-            [] => {}
-            [one] => return Ok(Some(one.clone())),
-            _ => return Err(ConfigError(format!("{} holds both capc.toml and .capc.toml; keep one", dir.display()))),
+        if let Some(found) = find_in(dir)? {
+            return Ok(Some(found));
         }
         if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
             break;
         }
     }
     Ok(None)
+}
+
+/// The configuration file in `dir` itself, if any (both names at once is an error).
+pub fn find_in(dir: &Path) -> Result<Option<PathBuf>, ConfigError> {
+    let found: Vec<PathBuf> = FILE_NAMES.iter().map(|n| dir.join(n)).filter(|p| p.is_file()).collect();
+    match found.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(one.clone())),
+        _ => Err(ConfigError(format!("{} holds both capc.toml and .capc.toml; keep one", dir.display()))),
+    }
 }
 
 impl Config {

@@ -51,8 +51,7 @@ fn side(arg: &str, read_as: &str, commit: Option<String>, errors: usize) -> Side
 /// out, and `settings.local.json` stays out of the lock.
 fn resolve(root: &Path, extracted: bool) -> Result<(Lock, usize), String> {
     let config = if extracted {
-        let file = crate::config::FILE_NAMES.iter().map(|n| root.join(n)).find(|p| p.is_file());
-        crate::config::Config::load(root, file.as_deref())
+        crate::config::find_in(root).and_then(|file| crate::config::Config::load(root, file.as_deref()))
     } else {
         crate::config::Config::load(root, None)
     }
