@@ -67,8 +67,11 @@ const TOKEN_PREFIXES: &[&str] = &[
 ];
 
 /// The text of `value` with every `${…}` reference removed: what is literally written.
-fn literal_part(value: &str) -> String {
+fn literal_part(value: &str) -> std::borrow::Cow<'_, str> {
     let (refs, _) = capc_grammar::parse_env_refs(value);
+    if refs.is_empty() {
+        return std::borrow::Cow::Borrowed(value);
+    }
     let mut out = String::new();
     let mut at = 0;
     for r in refs {
@@ -76,7 +79,7 @@ fn literal_part(value: &str) -> String {
         at = r.span.end;
     }
     out.push_str(&value[at.min(value.len())..]);
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 fn key_is_secret(key: &str) -> bool {
@@ -108,13 +111,22 @@ fn url_with_password(text: &str) -> bool {
     authority.rsplit_once('@').is_some_and(|(userinfo, _)| userinfo.contains(':'))
 }
 
+/// The shortest token `is_token` accepts: the shortest prefix and 12 characters after it.
+const MIN_TOKEN_LEN: usize = 3 + 12;
+
 fn is_token(word: &str) -> bool {
-    TOKEN_PREFIXES.iter().any(|p| word.starts_with(p) && word.len() >= p.len() + 12) || looks_generated(word)
+    word.len() >= MIN_TOKEN_LEN
+        && (TOKEN_PREFIXES.iter().any(|p| word.starts_with(p) && word.len() >= p.len() + 12) || looks_generated(word))
 }
 
 /// Byte ranges of the credential-shaped words of `text` outside `${…}` references: known
 /// token formats, generated-looking runs, URLs with a password. Words are split at spaces
 /// and at `= : , / ? &`, and lose surrounding quotes and brackets.
+///
+/// This runs over every prose field a lock keeps, so it avoids work on the common case: a
+/// word shorter than any token (and without `@`, which a URL with a password needs) is
+/// passed over without being looked at, and separators are found byte by byte (all of them
+/// are ASCII, so a byte match is a character match).
 pub fn token_spans(text: &str) -> Vec<crate::span::Span> {
     use crate::span::Span;
     let (refs, _) = capc_grammar::parse_env_refs(text);
@@ -125,7 +137,9 @@ pub fn token_spans(text: &str) -> Vec<crate::span::Span> {
         if !c.is_whitespace() {
             continue;
         }
-        whole_word(text, word_start, at, &in_ref, &mut spans);
+        if at > word_start {
+            whole_word(text, word_start, at, &in_ref, &mut spans);
+        }
         word_start = at + c.len_utf8();
     }
     whole_word(text, word_start, text.len(), &in_ref, &mut spans);
@@ -135,26 +149,28 @@ pub fn token_spans(text: &str) -> Vec<crate::span::Span> {
 
     fn whole_word(text: &str, start: usize, end: usize, in_ref: &dyn Fn(usize, usize) -> bool, out: &mut Vec<Span>) {
         let word = &text[start..end];
-        if word.is_empty() {
+        if word.len() < MIN_TOKEN_LEN && !word.contains('@') {
             return;
         }
-        if url_with_password(word) && !in_ref(start, end) {
+        if word.contains('@') && url_with_password(word) && !in_ref(start, end) {
             out.push(Span::new(start, end));
             return;
         }
         let mut part_start = start;
-        for (i, c) in word.char_indices().chain(std::iter::once((word.len(), ' '))) {
-            if !matches!(c, '=' | ':' | ',' | '/' | '?' | '&' | ' ') {
+        let separators = word.bytes().enumerate().filter(|(_, b)| matches!(b, b'=' | b':' | b',' | b'/' | b'?' | b'&'));
+        for (i, _) in separators.chain(std::iter::once((word.len(), b' '))) {
+            let part = &text[part_start..start + i];
+            part_start = start + i + 1;
+            if part.len() < MIN_TOKEN_LEN {
                 continue;
             }
-            let part = &text[part_start..start + i];
             let trimmed_start = part.len() - part.trim_start_matches(TRIMMED).len();
             let trimmed = part.trim_matches(TRIMMED);
-            let (s, e) = (part_start + trimmed_start, part_start + trimmed_start + trimmed.len());
+            let s = start + i - part.len() + trimmed_start;
+            let e = s + trimmed.len();
             if is_token(trimmed) && !in_ref(s, e) {
                 out.push(Span::new(s, e));
             }
-            part_start = start + i + 1;
         }
     }
 }
