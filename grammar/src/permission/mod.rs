@@ -176,6 +176,17 @@ pub fn parse_permission_rule(text: &str) -> Result<PermissionRule, SyntaxError> 
     if text.trim().is_empty() {
         return Err(SyntaxError::new(Span::new(0, text.len()), "expected a tool name, found an empty rule"));
     }
+    // Without parentheses the whole text is the tool name (what `rule` makes of it too),
+    // which spares the grammar the most common rules (`Read`, `mcp__github__search`).
+    if !text.contains(['(', ')']) {
+        let tool = lower_tool_name(text, Span::new(0, text.len()))?;
+        return Ok(PermissionRule { tool, specifier: None, content: None, span: Span::new(0, text.len()) });
+    }
+    parse_with_grammar(text)
+}
+
+/// [`parse_permission_rule`] through the `rule` grammar, whatever the text.
+fn parse_with_grammar(text: &str) -> Result<PermissionRule, SyntaxError> {
     let rule = PermissionParser::parse(Rule::rule, text)
         .map_err(|error| internal_error(&error, text.len()))?
         .next()

@@ -496,3 +496,40 @@ fn grammar_md_error_table_is_accurate() {
     }
     assert!(rows >= 10, "only {rows} rows found");
 }
+
+/// Rules without parentheses skip the grammar; what they give must not change. (Blank rules
+/// are answered before either path.)
+#[test]
+fn rules_without_parentheses_parse_as_the_grammar_parses_them() {
+    let cases = [
+        "Read",
+        "Bash",
+        "bash",
+        "mcp__github",
+        "mcp__github__search_issues",
+        "mcp__github__*",
+        "mcp__",
+        "mcp____x",
+        "Task",
+        "Agent",
+        "KillShell",
+        "Web Fetch",
+        " Read",
+        "Read ",
+        "Re\\ad",
+        "*",
+        "Bash:*",
+        "Bash git:*",
+        "Édition",
+        "ＲＥＡＤ",
+        "Read\u{2003}",
+        "mcp__a b__c",
+        "Skill",
+        "LS",
+        " \tRead",
+        "x",
+    ];
+    for text in cases {
+        assert_eq!(parse_permission_rule(text), parse_with_grammar(text), "{text:?}");
+    }
+}
