@@ -656,7 +656,8 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
         return info;
     }
     let Some(entries) = root.get("plugins").and_then(Node::as_array) else { return info };
-    let mut names: Vec<(String, usize)> = Vec::new();
+    // The first entry of each name (a map: marketplaces list hundreds of plugins).
+    let mut names: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (index, entry) in entries.iter().enumerate() {
         if entry.as_object().is_none() {
             sink.report(
@@ -699,11 +700,11 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
         let name = entry.get("name").and_then(Node::as_str).map(str::to_string);
         require(sink, entry, "name", "a plugin entry");
         if let (Some(name), Some(name_node)) = (&name, entry.get("name")) {
-            if let Some((_, first)) = names.iter().find(|(n, _)| n == name) {
+            if let Some(first) = name_node.as_str().and_then(|n| names.get(n)) {
                 sink.report(&rules::duplicate_plugin_entry::RULE, name_node.span, format!("plugin `{name}` is listed more than once"))
                     .help(format!("`plugins[{first}]` has the same name; Claude Code rejects the marketplace until one is removed or renamed"));
-            } else {
-                names.push((name.clone(), index));
+            } else if let Some(n) = name_node.as_str() {
+                names.insert(n, index);
             }
             if !is_loadable_name(name) {
                 sink.report(
