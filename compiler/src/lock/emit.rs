@@ -61,19 +61,28 @@ fn write_path(out: &mut String, path: &[&str]) {
 
 fn write_string(out: &mut String, s: &str) {
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => out.push(c),
+    // Runs of characters that need no escape are copied whole; every escaped character is
+    // ASCII, so a byte test finds them.
+    let mut plain = 0;
+    for (at, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\t' => "\\t",
+            b'\r' => "\\r",
+            b if b < 0x20 || b == 0x7f => "",
+            _ => continue,
+        };
+        out.push_str(&s[plain..at]);
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{:04X}", b);
+        } else {
+            out.push_str(escape);
         }
+        plain = at + 1;
     }
+    out.push_str(&s[plain..]);
     out.push('"');
 }
 
