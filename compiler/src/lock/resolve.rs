@@ -27,7 +27,7 @@ use crate::rules;
 use crate::span::Span;
 use capc_grammar::{parse_permission_rule, BashPattern, PermissionRule, RuleContent, ToolKind, WildcardPiece};
 use petgraph::graph::{DiGraph, NodeIndex};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Why one declaration wins over another: an id shown in the lock and by `capc explain`.
 pub fn rule_text(rule: &str) -> &'static str {
@@ -287,10 +287,17 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         }
     }
 
-    // Each plugin on its own: what it holds, and (when no session loads it) its own clashes.
-    for plugin in &mut loading.plugins {
-        let unit = units.remove(&plugin.root).unwrap_or_default();
-        plugin.inventory = inventory(unit, !plugin.loaded, &mut b);
+    // Each plugin on its own, side by side: what it holds, and (when no session loads it) its
+    // own clashes, reported in plugin order.
+    let units: Vec<(Parts, bool)> =
+        loading.plugins.iter().map(|p| (units.remove(&p.root).unwrap_or_default(), !p.loaded)).collect();
+    let inventories: Vec<(model::Inventory, Vec<Diagnostic>)> = {
+        use rayon::prelude::*;
+        units.into_par_iter().map(|(unit, report)| inventory(unit, report)).collect()
+    };
+    for (plugin, (held, mut diagnostics)) in loading.plugins.iter_mut().zip(inventories) {
+        plugin.inventory = held;
+        b.diagnostics.append(&mut diagnostics);
     }
 
     alias_clashes(&marketplaces, &loading.plugins, &mut b);
@@ -431,19 +438,19 @@ impl Parts {
 
 /// One plugin's inventory, resolved as if it were loaded alone (its names, the aliases it
 /// keeps against the built-ins and its own names). With `report`, its own clashes are
-/// reported here, since no session reports them.
-fn inventory(unit: Parts, report: bool, b: &mut Builder) -> model::Inventory {
+/// returned beside it, since no session reports them.
+fn inventory(unit: Parts, report: bool) -> (model::Inventory, Vec<Diagnostic>) {
     let mut scratch = Builder {
         graph: DiGraph::new(),
         nodes: HashMap::new(),
         hasher: std::collections::hash_map::RandomState::new(),
         diagnostics: Vec::new(),
     };
-    let (commands, _) = command_table(unit.commands, &mut scratch);
+    // A plugin without skills or commands has an empty table of its own: the built-in rows
+    // alone shadow nothing that is reported.
+    let commands = if unit.commands.is_empty() { Vec::new() } else { command_table(unit.commands, &mut scratch).0 };
     let agents = resolve_agents(unit.agents, &[], &[], &mut scratch);
-    if report {
-        b.diagnostics.append(&mut scratch.diagnostics);
-    }
+    let diagnostics = if report { std::mem::take(&mut scratch.diagnostics) } else { Vec::new() };
     let mut hooks: BTreeMap<String, usize> = BTreeMap::new();
     for h in &unit.hooks {
         *hooks.entry(h.event.clone()).or_default() += 1;
@@ -451,7 +458,7 @@ fn inventory(unit: Parts, report: bool, b: &mut Builder) -> model::Inventory {
     let mut servers: Vec<String> = unit.servers.iter().map(|(s, _, _)| format!("mcp__{}__", s.normalized)).collect();
     servers.sort();
     servers.dedup();
-    model::Inventory {
+    let held = model::Inventory {
         commands: commands
             .iter()
             .filter(|c| c.shadowed_by.is_none())
@@ -464,7 +471,8 @@ fn inventory(unit: Parts, report: bool, b: &mut Builder) -> model::Inventory {
         agents: agents.iter().filter(|a| a.shadowed_by.is_none()).map(|a| a.name.clone()).collect(),
         hooks: hooks.into_iter().map(|(e, n)| if n == 1 { e } else { format!("{e} ×{n}") }).collect(),
         mcp_servers: servers,
-    }
+    };
+    (held, diagnostics)
 }
 
 /// The command table: static entries (with the bundled workflows between the skills folders'
@@ -553,36 +561,56 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
     // Plugin aliases Claude Code drops (`XXs`): the name of any entry, an alias of a non-plugin
     // entry or of a built-in (switched off or not), a name with `:` or an MCP tool name.
     // (Headless sessions do not count `help` and `feedback`, which they lack.)
-    let names: BTreeSet<String> = rows.iter().map(|r| r.name.clone()).collect();
-    let foreign_aliases: BTreeSet<String> =
-        rows.iter().filter(|r| r.origin != Origin::Plugin).flat_map(|r| r.aliases.iter().cloned()).collect();
-    for i in 0..rows.len() {
-        let Some(d) = rows[i].decl.filter(|_| rows[i].origin == Origin::Plugin) else { continue };
-        let aliases = std::mem::take(&mut rows[i].aliases);
-        for alias in aliases {
-            let taker = if names.contains(&alias) {
-                rows.iter().find(|r| r.name == alias).map(|r| what(r, &commands))
-            } else if foreign_aliases.contains(&alias) {
-                rows.iter()
-                    .find(|r| r.origin != Origin::Plugin && r.aliases.contains(&alias))
-                    .map(|r| format!("{} (an alias)", what(r, &commands)))
-            } else if crate::names::alias_never_allowed(&alias) {
-                Some("nothing: a bare alias may not hold `:` or start with `mcp__`".to_string())
-            } else if crate::builtins::is_taken(&alias) && alias != "help" && alias != "feedback" {
-                Some(format!("Claude Code's own `/{alias}`"))
-            } else {
-                None
-            };
-            match taker {
-                Some(by) => {
-                    report_at(&mut b.diagnostics, commands[d].path.clone(), &rules::shadowed_declaration::RULE, spans[d], format!("the alias `/{alias}` of `{}` is dropped: it belongs to {by}", rows[i].name))
-                        .help(format!("`/{alias}` does not reach this entry; `/{}` does. Rename the frontmatter `name` if the short form matters", rows[i].name));
-                    commands[d].aliases.retain(|a| *a != alias);
-                    commands[d].shed_aliases.push(alias);
+    // The decisions read only names and non-plugin aliases, which nothing below changes; they
+    // are made first and carried out after, in table order.
+    let mut dropped: Vec<(usize, String, String)> = Vec::new();
+    {
+        let names: HashSet<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+        let foreign_aliases: HashSet<&str> = rows
+            .iter()
+            .filter(|r| r.origin != Origin::Plugin)
+            .flat_map(|r| r.aliases.iter().map(String::as_str))
+            .collect();
+        for (i, row) in rows.iter().enumerate() {
+            if row.decl.is_none() || row.origin != Origin::Plugin {
+                continue;
+            }
+            for alias in &row.aliases {
+                let taker = if names.contains(alias.as_str()) {
+                    rows.iter().find(|r| r.name == *alias).map(|r| what(r, &commands))
+                } else if foreign_aliases.contains(alias.as_str()) {
+                    rows.iter()
+                        .find(|r| r.origin != Origin::Plugin && r.aliases.contains(alias))
+                        .map(|r| format!("{} (an alias)", what(r, &commands)))
+                } else if crate::names::alias_never_allowed(alias) {
+                    Some("nothing: a bare alias may not hold `:` or start with `mcp__`".to_string())
+                } else if crate::builtins::is_taken(alias) && alias != "help" && alias != "feedback" {
+                    Some(format!("Claude Code's own `/{alias}`"))
+                } else {
+                    None
+                };
+                if let Some(by) = taker {
+                    dropped.push((i, alias.clone(), by));
                 }
-                None => rows[i].aliases.push(alias),
             }
         }
+    }
+    for (i, alias, by) in dropped {
+        let Some(d) = rows[i].decl else { continue };
+        report_at(
+            &mut b.diagnostics,
+            commands[d].path.clone(),
+            &rules::shadowed_declaration::RULE,
+            spans[d],
+            format!("the alias `/{alias}` of `{}` is dropped: it belongs to {by}", rows[i].name),
+        )
+        .help(format!(
+            "`/{alias}` does not reach this entry; `/{}` does. Rename the frontmatter `name` if the short form matters",
+            rows[i].name
+        ));
+        rows[i].aliases.retain(|a| *a != alias);
+        commands[d].aliases.retain(|a| *a != alias);
+        commands[d].shed_aliases.push(alias);
     }
     // Dynamic skills: deeper folders first (they win a shared name), then the table order.
     let mut dynamic = dynamic;
@@ -607,32 +635,40 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
     let at = rows.iter().position(|r| crate::builtins::is_command(&r.name) && r.decl.is_none()).unwrap_or(rows.len());
     rows.splice(at..at, added);
 
-    // Lookup (`$s`): an exact name anywhere first, then the first display name or alias.
-    let mut owner: HashMap<String, usize> = HashMap::new();
-    for (i, row) in rows.iter().enumerate() {
-        owner.entry(row.name.clone()).or_insert(i);
+    // Lookup (`$s`): an exact name anywhere first, then the first display name or alias. Who
+    // hides whom depends only on names, display names and aliases, which marking a row hidden
+    // leaves alone: found first, then carried out in table order.
+    enum Hides {
+        Name(usize, usize),
+        Alias(usize, usize, String),
     }
-    let mut other: HashMap<String, usize> = HashMap::new();
-    for i in 0..rows.len() {
-        let first = owner[&rows[i].name];
-        if first != i {
-            shadow(&mut rows, &mut commands, &spans, first, i, b);
+    let mut hides: Vec<Hides> = Vec::new();
+    {
+        let mut owner: HashMap<&str, usize> = HashMap::with_capacity(rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            owner.entry(row.name.as_str()).or_insert(i);
         }
-        let others: Vec<String> = rows[i].display_name.iter().chain(rows[i].aliases.iter()).cloned().collect();
-        for alias in others {
-            if let Some(&w) = owner.get(&alias) {
+        let mut other: HashMap<&str, usize> = HashMap::new();
+        for (i, row) in rows.iter().enumerate() {
+            let first = owner[row.name.as_str()];
+            if first != i {
+                hides.push(Hides::Name(first, i));
+            }
+            for alias in row.display_name.iter().chain(row.aliases.iter()) {
+                let w = match owner.get(alias.as_str()) {
+                    Some(&w) => w,
+                    None => *other.entry(alias.as_str()).or_insert(i),
+                };
                 if w != i {
-                    alias_taken(&mut rows, &mut commands, &spans, w, i, &alias, b);
-                }
-            } else {
-                match other.get(&alias) {
-                    Some(&w) if w != i => alias_taken(&mut rows, &mut commands, &spans, w, i, &alias, b),
-                    Some(_) => {}
-                    None => {
-                        other.insert(alias, i);
-                    }
+                    hides.push(Hides::Alias(w, i, alias.clone()));
                 }
             }
+        }
+    }
+    for hide in hides {
+        match hide {
+            Hides::Name(w, l) => shadow(&mut rows, &mut commands, &spans, w, l, b),
+            Hides::Alias(w, l, alias) => alias_taken(&mut rows, &mut commands, &spans, w, l, &alias, b),
         }
     }
     (commands, rows)
