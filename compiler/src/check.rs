@@ -801,19 +801,25 @@ fn check_root(
         .filter(|d| file_name(d) != ".claude")
         .cloned()
         .collect();
-    for (root, manifest_rel) in &plugin_roots {
+    // The manifests are read side by side; what they say is taken in order below.
+    type Manifest = (Outcome, Option<(PluginInfo, Counts)>);
+    let manifests: Vec<Option<Manifest>> = plugin_roots
+        .par_iter()
+        .map(|(root, manifest_rel)| {
+            let rel = manifest_rel.as_deref()?;
+            Some(read_json(dir, &tree, rel, realm, FileKind::PluginManifest, hash, |sink, cx, node| {
+                let cx = FileCx { plugin_root: Some(root), ..*cx };
+                let info = manifest::check_plugin(sink, &cx, node);
+                let counts = Counts { mcp_servers: info.inline_mcp, hooks: info.inline_hooks, ..Counts::default() };
+                (info, counts)
+            }))
+        })
+        .collect();
+    for ((root, manifest_rel), manifest) in plugin_roots.iter().zip(manifests) {
         counts.plugins += 1;
         let mut info = PluginInfo::default();
         let mut refused = None;
-        if let Some(rel) = manifest_rel {
-            let cx_root = root.clone();
-            let (outcome, plugin) =
-                read_json(dir, &tree, rel, realm, FileKind::PluginManifest, hash, |sink, cx, node| {
-                    let cx = FileCx { plugin_root: Some(&cx_root), ..*cx };
-                    let info = manifest::check_plugin(sink, &cx, node);
-                    let counts = Counts { mcp_servers: info.inline_mcp, hooks: info.inline_hooks, ..Counts::default() };
-                    (info, counts)
-                });
+        if let (Some(rel), Some((outcome, plugin))) = (manifest_rel, manifest) {
             claims.add(rel, FileKind::PluginManifest, &Owner::plugin(root, ""), None);
             if let Some((plugin, extra)) = plugin {
                 counts += extra;
