@@ -27,7 +27,7 @@ use crate::rules;
 use crate::span::Span;
 use capc_grammar::{parse_permission_rule, BashPattern, PermissionRule, RuleContent, ToolKind, WildcardPiece};
 use petgraph::graph::{DiGraph, NodeIndex};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Why one declaration wins over another: an id shown in the lock and by `capc explain`.
 pub fn rule_text(rule: &str) -> &'static str {
@@ -197,7 +197,7 @@ struct Builder {
     /// Nodes by a hash of (kind, name, path or origin); equal hashes are told apart by the
     /// node's own fields, so looking a node up allocates nothing.
     nodes: HashMap<u64, Vec<NodeIndex>>,
-    hasher: std::collections::hash_map::RandomState,
+    hasher: foldhash::fast::RandomState,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -236,7 +236,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let mut b = Builder {
         graph: DiGraph::new(),
         nodes: HashMap::new(),
-        hasher: std::collections::hash_map::RandomState::new(),
+        hasher: foldhash::fast::RandomState::default(),
         diagnostics: Vec::new(),
     };
     let mut loading = super::plugins::load(&decls, &mut b.diagnostics);
@@ -443,7 +443,7 @@ fn inventory(unit: Parts, report: bool) -> (model::Inventory, Vec<Diagnostic>) {
     let mut scratch = Builder {
         graph: DiGraph::new(),
         nodes: HashMap::new(),
-        hasher: std::collections::hash_map::RandomState::new(),
+        hasher: foldhash::fast::RandomState::default(),
         diagnostics: Vec::new(),
     };
     // A plugin without skills or commands has an empty table of its own: the built-in rows
@@ -565,8 +565,8 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
     // are made first and carried out after, in table order.
     let mut dropped: Vec<(usize, String, String)> = Vec::new();
     {
-        let names: HashSet<&str> = rows.iter().map(|r| r.name.as_str()).collect();
-        let foreign_aliases: HashSet<&str> = rows
+        let names: foldhash::HashSet<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+        let foreign_aliases: foldhash::HashSet<&str> = rows
             .iter()
             .filter(|r| r.origin != Origin::Plugin)
             .flat_map(|r| r.aliases.iter().map(String::as_str))
@@ -619,7 +619,8 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
         (std::cmp::Reverse(depth), table_key(c, load))
     }
     dynamic.sort_by(|(a, _, la), (c, _, lc)| dynamic_key(a, *la).cmp(&dynamic_key(c, *lc)));
-    let taken: BTreeSet<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+    let taken: foldhash::HashSet<&str> =
+        if dynamic.is_empty() { Default::default() } else { rows.iter().map(|r| r.name.as_str()).collect() };
     let mut added: Vec<Row> = Vec::new();
     for (mut c, span, load) in dynamic {
         if taken.contains(c.name.as_str()) {
@@ -644,11 +645,12 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
     }
     let mut hides: Vec<Hides> = Vec::new();
     {
-        let mut owner: HashMap<&str, usize> = HashMap::with_capacity(rows.len());
+        let mut owner: foldhash::HashMap<&str, usize> =
+            foldhash::HashMap::with_capacity_and_hasher(rows.len(), Default::default());
         for (i, row) in rows.iter().enumerate() {
             owner.entry(row.name.as_str()).or_insert(i);
         }
-        let mut other: HashMap<&str, usize> = HashMap::new();
+        let mut other: foldhash::HashMap<&str, usize> = foldhash::HashMap::default();
         for (i, row) in rows.iter().enumerate() {
             let first = owner[row.name.as_str()];
             if first != i {
