@@ -115,8 +115,7 @@ fn url_with_password(text: &str) -> bool {
 const MIN_TOKEN_LEN: usize = 3 + 12;
 
 fn is_token(word: &str) -> bool {
-    word.len() >= MIN_TOKEN_LEN
-        && (TOKEN_PREFIXES.iter().any(|p| word.starts_with(p) && word.len() >= p.len() + 12) || looks_generated(word))
+    TOKEN_PREFIXES.iter().any(|p| word.starts_with(p) && word.len() >= p.len() + 12) || looks_generated(word)
 }
 
 /// Byte ranges of the credential-shaped words of `text` outside `${…}` references: known
@@ -137,9 +136,7 @@ pub fn token_spans(text: &str) -> Vec<crate::span::Span> {
         if !c.is_whitespace() {
             continue;
         }
-        if at > word_start {
-            whole_word(text, word_start, at, &in_ref, &mut spans);
-        }
+        whole_word(text, word_start, at, &in_ref, &mut spans);
         word_start = at + c.len_utf8();
     }
     whole_word(text, word_start, text.len(), &in_ref, &mut spans);
@@ -149,10 +146,11 @@ pub fn token_spans(text: &str) -> Vec<crate::span::Span> {
 
     fn whole_word(text: &str, start: usize, end: usize, in_ref: &dyn Fn(usize, usize) -> bool, out: &mut Vec<Span>) {
         let word = &text[start..end];
-        if word.len() < MIN_TOKEN_LEN && !word.contains('@') {
+        let has_at = word.contains('@');
+        if word.len() < MIN_TOKEN_LEN && !has_at {
             return;
         }
-        if word.contains('@') && url_with_password(word) && !in_ref(start, end) {
+        if has_at && url_with_password(word) && !in_ref(start, end) {
             out.push(Span::new(start, end));
             return;
         }

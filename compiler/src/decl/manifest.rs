@@ -700,11 +700,10 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
         let name = entry.get("name").and_then(Node::as_str).map(str::to_string);
         require(sink, entry, "name", "a plugin entry");
         if let (Some(name), Some(name_node)) = (&name, entry.get("name")) {
-            if let Some(first) = name_node.as_str().and_then(|n| names.get(n)) {
+            let first = name_node.as_str().map(|n| *names.entry(n).or_insert(index));
+            if let Some(first) = first.filter(|&first| first != index) {
                 sink.report(&rules::duplicate_plugin_entry::RULE, name_node.span, format!("plugin `{name}` is listed more than once"))
                     .help(format!("`plugins[{first}]` has the same name; Claude Code rejects the marketplace until one is removed or renamed"));
-            } else if let Some(n) = name_node.as_str() {
-                names.insert(n, index);
             }
             if !is_loadable_name(name) {
                 sink.report(

@@ -202,6 +202,14 @@ struct Builder {
 }
 
 impl Builder {
+    fn new() -> Builder {
+        Builder {
+            graph: DiGraph::new(),
+            nodes: HashMap::new(),
+            hasher: foldhash::fast::RandomState::default(),
+            diagnostics: Vec::new(),
+        }
+    }
     fn node(&mut self, kind: &'static str, name: &str, origin: &str, scope: Scope, path: Option<&str>) -> NodeIndex {
         use std::hash::BuildHasher;
         let key = self.hasher.hash_one((kind, name, path.unwrap_or(origin), path.is_some()));
@@ -233,12 +241,7 @@ impl Builder {
 
 /// Resolves every declaration of a check.
 pub fn resolve(decls: Vec<Decl>) -> Resolution {
-    let mut b = Builder {
-        graph: DiGraph::new(),
-        nodes: HashMap::new(),
-        hasher: foldhash::fast::RandomState::default(),
-        diagnostics: Vec::new(),
-    };
+    let mut b = Builder::new();
     let mut loading = super::plugins::load(&decls, &mut b.diagnostics);
     let approvals = approvals(&decls);
     let policy = Policy::of(&decls);
@@ -440,12 +443,7 @@ impl Parts {
 /// keeps against the built-ins and its own names). With `report`, its own clashes are
 /// returned beside it, since no session reports them.
 fn inventory(unit: Parts, report: bool) -> (model::Inventory, Vec<Diagnostic>) {
-    let mut scratch = Builder {
-        graph: DiGraph::new(),
-        nodes: HashMap::new(),
-        hasher: foldhash::fast::RandomState::default(),
-        diagnostics: Vec::new(),
-    };
+    let mut scratch = Builder::new();
     // A plugin without skills or commands has an empty table of its own: the built-in rows
     // alone shadow nothing that is reported.
     let commands = if unit.commands.is_empty() { Vec::new() } else { command_table(unit.commands, &mut scratch).0 };
