@@ -4,12 +4,12 @@
 # Target (issue #2): capc <= 2x cat on every corpus.
 #
 # Usage: bench/corpora.sh [CORPORA_DIR]     (default: ../shared/corpora)
+#   CAPC=path  time this capc binary instead of building one (CARGO_TARGET_DIR is honoured)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpora=${1:-../shared/corpora}
 runs=${RUNS:-21}
-cargo build --release --quiet
-capc=$PWD/target/release/capc
+source bench/capc.sh
 
 # Median wall time of a command in microseconds.
 median_us() {

@@ -16,14 +16,7 @@ cd "$(dirname "$0")/.."
 runs=${RUNS:-7}
 scale=${SCALE:-1}
 measure=$PWD/bench/measure.py
-if [[ -n ${CAPC:-} ]]; then
-  capc=$CAPC
-else
-  cargo build --release --quiet
-  target=${CARGO_TARGET_DIR:-target}
-  [[ $target == /* ]] || target=$PWD/$target
-  capc=$target/release/capc
-fi
+source bench/capc.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/capc-diff-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 

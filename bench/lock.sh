@@ -41,15 +41,7 @@ syn_runs_large=${SYN_RUNS_LARGE:-3}
 scales=${SCALES-0.1 1 10}
 measure=$PWD/bench/measure.py
 
-if [[ -n ${CAPC:-} ]]; then
-  capc=$CAPC
-else
-  cargo build --release --quiet
-  target=${CARGO_TARGET_DIR:-target}
-  [[ $target == /* ]] || target=$PWD/$target
-  capc=$target/release/capc
-fi
-[[ -x $capc ]] || { echo "no capc binary at $capc" >&2; exit 2; }
+source bench/capc.sh
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/capc-lock-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
