@@ -270,8 +270,9 @@ fn opens_block_scalar(content: &[u8]) -> bool {
 }
 
 /// The common case read without a YAML library: every line is blank, a `#` comment, or
-/// `key: value` at column 0 whose value is unambiguously a plain string (it starts with a
-/// letter, holds no `: `, ` #` or tab, and is not `true`, `null`, …). Anything else returns
+/// `key: value` at column 0 whose value is unambiguous: a plain string (it starts with a letter
+/// or `<`, holds no `: `, ` #` or tab, and is not `null`, `yes`, …), a version such as `0.1.0`, a
+/// double-quoted string on one line without escapes, or `true` or `false`. Anything else returns
 /// `None` and goes to serde_yaml. A fuzz target checks that both agree on what this accepts.
 pub fn flat(yaml: &str, offset: usize) -> Option<Node> {
     // YAML refuses non-printable characters anywhere, comments included; tabs and `\r` have
@@ -312,14 +313,25 @@ pub fn flat(yaml: &str, offset: usize) -> Option<Node> {
         }
         let rest = &content[key_len + 1..];
         let value = rest.trim_start_matches(' ');
-        if value.len() == rest.len() || !is_plain_string(value) || entries.iter().any(|(k, _)| k.name == key) {
+        if value.len() == rest.len() || entries.iter().any(|(k, _)| k.name == key) {
             return None;
         }
+        let padded = value.len();
         let value = value.trim_end_matches(' ');
+        // A plain scalar is the string as written; a double-quoted one, its inside (the span of
+        // a quoted value followed by spaces takes the spaces in: left to serde_yaml).
+        let kind = match double_quoted(value) {
+            Some(inside) if value.len() == padded => NodeKind::String(inside.to_string()),
+            Some(_) => return None,
+            // YAML 1.2's booleans, as serde_yaml reads them (`yes`, `True` and the like go to it).
+            None if value == "true" || value == "false" => NodeKind::Bool(value == "true"),
+            None if is_plain_string(value) || is_dotted_version(value) => NodeKind::String(value.to_string()),
+            None => return None,
+        };
         let value_start = offset + start + key_len + 1 + (rest.len() - rest.trim_start_matches(' ').len());
         entries.push((
             Key { name: key.to_string(), span: Span::new(offset + start, offset + start + key_len) },
-            Node { kind: NodeKind::String(value.to_string()), span: Span::new(value_start, value_start + value.len()) },
+            Node { kind, span: Span::new(value_start, value_start + value.len()) },
         ));
     }
     Some(Node { kind: NodeKind::Object(entries), span: Span::new(offset, offset + yaml.len()) })
@@ -331,10 +343,31 @@ fn is_yaml_printable(c: char) -> bool {
         && c != '\u{feff}'
 }
 
+/// The inside of a double-quoted scalar that closes on its line and holds no escape (no
+/// backslash) and nothing after the closing quote: YAML reads it as exactly that text. The caller has
+/// already refused tabs and non-printable characters.
+fn double_quoted(value: &str) -> Option<&str> {
+    let inside = value.strip_prefix('"')?.strip_suffix('"')?;
+    (!inside.contains(['"', '\\'])).then_some(inside)
+}
+
+/// `0.1.0`: numbers joined by two dots or more, which no YAML schema reads as a number.
+fn is_dotted_version(value: &str) -> bool {
+    let mut parts = 0;
+    for part in value.split('.') {
+        if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return false;
+        }
+        parts += 1;
+    }
+    parts >= 3
+}
+
 /// A plain scalar that YAML 1.2 (and serde_yaml) reads as exactly this string.
 fn is_plain_string(value: &str) -> bool {
     let Some(first) = value.chars().next() else { return false };
-    if !first.is_alphabetic() {
+    // `<` is no YAML indicator (`argument-hint: <file>`); `<<` is kept for the merge key.
+    if !(first.is_alphabetic() || (first == '<' && !value.starts_with("<<"))) {
         return false;
     }
     let trimmed = value.trim_end_matches(' ');
@@ -728,12 +761,45 @@ mod tests {
             r#"{name@4..8: "a-b"@10..13, description@14..25: "Reviews code, fast (and well)"@27..56}@4..57"#,
         );
         assert!(flat("name: x\n# note\n\nmodel: sonnet  \n", 0).is_some());
+        // Double-quoted values without escapes, values that start with `<`, and `true`/`false` are
+        // read as serde_yaml reads them, spans included (a quoted value's span has its quotes).
+        for yaml in [
+            "description: \"Reviews code: fast, #1 (and well)\"\n",
+            "description: \"\"\nname: x\n",
+            "a: \" padded é \"\nb: c\n",
+            "argument-hint: <file> [--fast]\n",
+            "argument-hint: \"[file]\"\n",
+            "disable-model-invocation: true\nuser-invocable: false\n",
+            "version: 0.1.0\nv: 10.20.30.40\n",
+        ] {
+            let text = format!("---\n{yaml}---\n");
+            let Split::Found(block) = split(&text) else { panic!("{yaml:?}") };
+            let Parsed::Fields { node: mut slow, .. } = parse_with_yaml(&text, &block) else { panic!("{yaml:?}") };
+            let fast = flat(&text[block.yaml.start..block.yaml.end], block.yaml.start).map(|n| n.debug_tree());
+            // Top-level values have exact spans before refining, too.
+            assert_eq!(fast.as_deref(), Some(slow.debug_tree().as_str()), "{yaml:?}");
+            refine_spans(&text, &block, &mut slow);
+            assert_eq!(fast, Some(slow.debug_tree()), "{yaml:?}");
+        }
         // …and everything it is unsure of goes to serde_yaml.
         for yaml in [
-            "a: true",
+            "a: True",
+            "a: yes",
             "a: 1.0",
+            "a: 1.0.",
+            "a: 1..0",
+            "a: .1.0",
+            "a: 1.0.0-beta",
             "a: [x]",
             "a: 'x'",
+            "a: \"x\\\"y\"",
+            "a: \"x\\ny\"",
+            "a: \"x\" y",
+            "a: \"x\"  ",
+            "a: \"x\" #c",
+            "a: \"x",
+            "a: \"",
+            "a: <<",
             "a: x: y",
             "a: x #c",
             "a: |",
