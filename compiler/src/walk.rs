@@ -263,6 +263,9 @@ impl WalkCx<'_> {
     /// Whether the entry at `rel` (a folder when `is_dir`) is left out by the filter.
     fn is_ignored(&self, rules: Option<&Rules>, rel: &str, is_dir: bool) -> bool {
         let Some(filter) = self.filter else { return false };
+        if filter.exclude.is_none() && rules.is_none() && self.repository.excludes.is_empty() {
+            return false;
+        }
         let path = self.canonical_root.join(rel);
         if let Some(exclude) = &filter.exclude {
             if exclude.matched(&path, is_dir).is_ignore() {
@@ -315,7 +318,7 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
             part.problems.push(WalkProblem { path: rel, kind: WalkProblemKind::TooManyEntries });
             return part;
         }
-        let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+        let Ok(name) = entry.file_name().into_string() else {
             continue; // not UTF-8: no Claude Code declaration has such a name
         };
         entries.push((name, entry));
@@ -348,8 +351,8 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
             child
         };
         let Ok(file_type) = entry.file_type() else { continue };
-        let path = entry.path();
         if file_type.is_symlink() {
+            let path = entry.path();
             let target = std::fs::read_link(&path).map(|t| t.display().to_string()).unwrap_or_default();
             let resolved = match path.canonicalize() {
                 Ok(resolved) => resolved,
@@ -396,7 +399,7 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
             }
             let chain = Arc::new(Chain { path: ancestors.path.join(&name), parent: Some(ancestors.clone()) });
             part.dirs.push(child_rel.clone());
-            subdirs.push((path, child_rel, chain));
+            subdirs.push((entry.path(), child_rel, chain));
         } else if cx.is_ignored(rules.as_deref(), &child_rel, false) {
             cx.ignored.fetch_add(1, Ordering::Relaxed);
         } else {
