@@ -144,12 +144,14 @@ impl Parser<'_> {
         let mut out = String::new();
         loop {
             let chunk_start = self.pos;
-            while let Some(&b) = self.bytes.get(self.pos) {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
-                }
-                self.pos += 1;
+            // The next quote or backslash (memchr scans many bytes at a time), or an earlier
+            // control character, which ends the run too.
+            let rest = &self.bytes[chunk_start..];
+            let mut end = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+            if let Some(control) = rest[..end].iter().position(|&b| b < 0x20) {
+                end = control;
             }
+            self.pos = chunk_start + end;
             out.push_str(&self.text[chunk_start..self.pos]);
             match self.bytes.get(self.pos) {
                 None => {
