@@ -107,8 +107,16 @@ impl<'a> Sink<'a> {
         Sink { path, diagnostics: Vec::new(), declared_servers: Vec::new(), server_refs: Vec::new(), decls: Vec::new() }
     }
 
-    pub fn path(&self) -> &str {
+    pub fn path(&self) -> &'a str {
         self.path
+    }
+
+    /// Takes in what `other` (a sink for part of the same file) collected, after what this one has.
+    pub fn absorb(&mut self, other: Sink<'_>) {
+        self.diagnostics.extend(other.diagnostics);
+        self.declared_servers.extend(other.declared_servers);
+        self.server_refs.extend(other.server_refs);
+        self.decls.extend(other.decls);
     }
 
     /// Reports a finding of `rule` at `span`.

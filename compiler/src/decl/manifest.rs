@@ -659,100 +659,149 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
     // The first entry of each name (a map: marketplaces list hundreds of plugins).
     let mut names: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (index, entry) in entries.iter().enumerate() {
-        if entry.as_object().is_none() {
-            sink.report(
-                &rules::wrong_field_type::RULE,
-                entry.span,
-                format!("a plugin entry must be an object, found {}", entry.type_name()),
-            );
-            continue;
+        if let Some(name) = entry.as_object().and(entry.get("name")).and_then(Node::as_str) {
+            names.entry(name).or_insert(index);
         }
-        let mut fields = PLUGIN_FIELDS.to_vec();
-        fields.extend_from_slice(ENTRY_EXTRA);
-        check_fields(sink, entry, &fields, "a plugin entry", Unknown::Warn);
-        if let Some(relevance) = entry.get("relevance").filter(|r| r.as_object().is_some()) {
-            match relevance.get("signals") {
-                Some(signals) if signals.as_object().is_some_and(|s| s.is_empty()) => {
-                    sink.report(
-                        &rules::missing_required_field::RULE,
-                        signals.span,
-                        "`relevance.signals` declares no signal",
-                    )
-                    .severity(Severity::Warning)
-                    .help("declare at least one signal, or remove `relevance`");
-                }
-                Some(signals) if signals.as_object().is_some() => {}
-                Some(signals) => {
-                    sink.report(
-                        &rules::wrong_field_type::RULE,
-                        signals.span,
-                        format!("`relevance.signals` must be an object, found {}", signals.type_name()),
-                    );
-                }
-                None => {
-                    sink.report(&rules::missing_required_field::RULE, relevance.span, "`relevance` has no `signals`")
-                        .help(
-                            "Claude Code refuses the marketplace entry; add `\"signals\": { … }` or remove `relevance`",
-                        );
-                }
-            }
-        }
-        let name = entry.get("name").and_then(Node::as_str).map(str::to_string);
-        require(sink, entry, "name", "a plugin entry");
-        if let (Some(name), Some(name_node)) = (&name, entry.get("name")) {
-            let first = name_node.as_str().map(|n| *names.entry(n).or_insert(index));
-            if let Some(first) = first.filter(|&first| first != index) {
-                sink.report(&rules::duplicate_plugin_entry::RULE, name_node.span, format!("plugin `{name}` is listed more than once"))
-                    .help(format!("`plugins[{first}]` has the same name; Claude Code rejects the marketplace until one is removed or renamed"));
-            }
-            if !is_loadable_name(name) {
-                sink.report(
-                    &rules::invalid_name::RULE,
-                    name_node.span,
-                    format!("plugin name `{name}` contains characters Claude Code cannot use in a plugin id"),
-                )
-                .help(format!("Claude Code drops this entry; use kebab-case, such as `{}`", kebab_suggestion(name)));
-            } else if !is_kebab_case(name) {
-                sink.report(
-                    &rules::name_not_kebab_case::RULE,
-                    name_node.span,
-                    format!("plugin name `{name}` is not kebab-case"),
-                )
-                .help("use lowercase letters, digits and single hyphens, such as `my-plugin`");
-            }
-        }
-        if let Some(version) = entry.get("version") {
-            check_semver(sink, version);
-        }
-        let strict = entry.get("strict").and_then(Node::as_bool).unwrap_or(true);
-        if let (Some(source), Some(plugin)) = (entry.get("source"), &name) {
-            source_pin(sink, source, plugin, info.name.as_deref().unwrap_or_default());
-        }
-        let plugin_root = match entry.get("source") {
-            Some(source) => check_source(sink, cx, source, marketplace_root, plugin_root_base.as_deref()),
-            None => {
-                require(sink, entry, "source", "a plugin entry");
-                None
-            }
-        };
-        let mut entry_info = EntryInfo {
-            name: name.unwrap_or_default(),
-            plugin_root: plugin_root.clone(),
-            version: entry.get("version").and_then(|v| v.as_str().map(|s| (s.to_string(), v.span))),
-            strict,
-            strict_span: entry.get("strict").map(|n| n.span),
-            paths: Vec::new(),
-            declares_components: false,
-        };
-        if let Some(plugin_root) = &plugin_root {
-            let mut components = PluginInfo::default();
-            check_components(sink, cx, entry, plugin_root, &mut components);
-            entry_info.paths = components.paths;
-            entry_info.declares_components = components.declares_components;
-        }
-        info.entries.push(entry_info);
+    }
+    // Entries are checked side by side, each into a sink of its own; the sinks are then taken
+    // in entry order, so the findings come out as a check one by one would give them.
+    let mut fields = PLUGIN_FIELDS.to_vec();
+    fields.extend_from_slice(ENTRY_EXTRA);
+    let shared = Entries {
+        names,
+        fields,
+        marketplace_name: info.name.as_deref().unwrap_or_default(),
+        marketplace_root,
+        plugin_root_base: plugin_root_base.as_deref(),
+    };
+    let checked: Vec<(Sink<'_>, Option<EntryInfo>)> = {
+        use rayon::prelude::*;
+        entries
+            .par_iter()
+            .enumerate()
+            .map(|(index, entry)| {
+                let mut entry_sink = Sink::new(sink.path());
+                let info = check_entry(&mut entry_sink, cx, &shared, entry, index);
+                (entry_sink, info)
+            })
+            .collect()
+    };
+    for (entry_sink, entry_info) in checked {
+        sink.absorb(entry_sink);
+        info.entries.extend(entry_info);
     }
     info
+}
+
+/// What every entry of one marketplace is checked against.
+struct Entries<'a> {
+    /// The index of the first entry of each name.
+    names: std::collections::HashMap<&'a str, usize>,
+    /// The fields an entry may have.
+    fields: Vec<Field>,
+    marketplace_name: &'a str,
+    marketplace_root: &'a str,
+    /// `metadata.pluginRoot`, joined to the marketplace's root.
+    plugin_root_base: Option<&'a str>,
+}
+
+/// The entry at `index` of a marketplace's `plugins`: what is wrong with it, and what it says
+/// when it is an object.
+fn check_entry(
+    sink: &mut Sink<'_>,
+    cx: &FileCx<'_>,
+    shared: &Entries<'_>,
+    entry: &Node,
+    index: usize,
+) -> Option<EntryInfo> {
+    if entry.as_object().is_none() {
+        sink.report(
+            &rules::wrong_field_type::RULE,
+            entry.span,
+            format!("a plugin entry must be an object, found {}", entry.type_name()),
+        );
+        return None;
+    }
+    check_fields(sink, entry, &shared.fields, "a plugin entry", Unknown::Warn);
+    if let Some(relevance) = entry.get("relevance").filter(|r| r.as_object().is_some()) {
+        match relevance.get("signals") {
+            Some(signals) if signals.as_object().is_some_and(|s| s.is_empty()) => {
+                sink.report(
+                    &rules::missing_required_field::RULE,
+                    signals.span,
+                    "`relevance.signals` declares no signal",
+                )
+                .severity(Severity::Warning)
+                .help("declare at least one signal, or remove `relevance`");
+            }
+            Some(signals) if signals.as_object().is_some() => {}
+            Some(signals) => {
+                sink.report(
+                    &rules::wrong_field_type::RULE,
+                    signals.span,
+                    format!("`relevance.signals` must be an object, found {}", signals.type_name()),
+                );
+            }
+            None => {
+                sink.report(&rules::missing_required_field::RULE, relevance.span, "`relevance` has no `signals`")
+                    .help("Claude Code refuses the marketplace entry; add `\"signals\": { … }` or remove `relevance`");
+            }
+        }
+    }
+    let name = entry.get("name").and_then(Node::as_str).map(str::to_string);
+    require(sink, entry, "name", "a plugin entry");
+    if let (Some(name), Some(name_node)) = (&name, entry.get("name")) {
+        let first = shared.names.get(name.as_str()).copied();
+        if let Some(first) = first.filter(|&first| first != index) {
+            sink.report(&rules::duplicate_plugin_entry::RULE, name_node.span, format!("plugin `{name}` is listed more than once"))
+                .help(format!("`plugins[{first}]` has the same name; Claude Code rejects the marketplace until one is removed or renamed"));
+        }
+        if !is_loadable_name(name) {
+            sink.report(
+                &rules::invalid_name::RULE,
+                name_node.span,
+                format!("plugin name `{name}` contains characters Claude Code cannot use in a plugin id"),
+            )
+            .help(format!("Claude Code drops this entry; use kebab-case, such as `{}`", kebab_suggestion(name)));
+        } else if !is_kebab_case(name) {
+            sink.report(
+                &rules::name_not_kebab_case::RULE,
+                name_node.span,
+                format!("plugin name `{name}` is not kebab-case"),
+            )
+            .help("use lowercase letters, digits and single hyphens, such as `my-plugin`");
+        }
+    }
+    if let Some(version) = entry.get("version") {
+        check_semver(sink, version);
+    }
+    let strict = entry.get("strict").and_then(Node::as_bool).unwrap_or(true);
+    if let (Some(source), Some(plugin)) = (entry.get("source"), &name) {
+        source_pin(sink, source, plugin, shared.marketplace_name);
+    }
+    let plugin_root = match entry.get("source") {
+        Some(source) => check_source(sink, cx, source, shared.marketplace_root, shared.plugin_root_base),
+        None => {
+            require(sink, entry, "source", "a plugin entry");
+            None
+        }
+    };
+    let mut entry_info = EntryInfo {
+        name: name.unwrap_or_default(),
+        plugin_root: plugin_root.clone(),
+        version: entry.get("version").and_then(|v| v.as_str().map(|s| (s.to_string(), v.span))),
+        strict,
+        strict_span: entry.get("strict").map(|n| n.span),
+        paths: Vec::new(),
+        declares_components: false,
+    };
+    if let Some(plugin_root) = &plugin_root {
+        let mut components = PluginInfo::default();
+        check_components(sink, cx, entry, plugin_root, &mut components);
+        entry_info.paths = components.paths;
+        entry_info.declares_components = components.declares_components;
+    }
+    Some(entry_info)
 }
 
 fn check_marketplace_name(sink: &mut Sink<'_>, span: Span, name: &str) {
