@@ -162,8 +162,9 @@ pub fn walk_filtered(root: &Path, filter: &Filter) -> Tree {
     };
     let chain = Arc::new(Chain { path: canonical_root.clone(), parent: None });
     let part = walk_dir(&cx, root.to_path_buf(), String::new(), chain, rules);
-    tree.files.extend(part.files);
-    tree.dirs.extend(part.dirs);
+    // Collected, the sets are sorted once and built in bulk rather than path by path.
+    tree.files = part.files.into_iter().collect();
+    tree.dirs = std::iter::once(String::new()).chain(part.dirs).collect();
     tree.links.extend(part.links);
     tree.ignored = cx.ignored.load(Ordering::Relaxed);
     tree.problems = part.problems;
