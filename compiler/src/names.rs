@@ -104,6 +104,17 @@ pub fn alias_never_allowed(alias: &str) -> bool {
 /// The primary weight of a character in the root collation Claude Code sorts names with
 /// (`localeCompare`): punctuation before digits before letters, letters without case.
 fn primary(c: char) -> (u8, u32) {
+    // What names are mostly made of, first: ASCII letters and digits are neither space nor
+    // punctuation, so they weigh here what `primary_of_any` gives them.
+    match c {
+        'a'..='z' => (3, c as u32),
+        'A'..='Z' => (3, c.to_ascii_lowercase() as u32),
+        '0'..='9' => (2, c as u32),
+        _ => primary_of_any(c),
+    }
+}
+
+fn primary_of_any(c: char) -> (u8, u32) {
     const PUNCTUATION: &str = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
     if c.is_whitespace() {
         (0, c as u32)
@@ -200,6 +211,13 @@ pub fn lookup<T: Named>(table: &[T], typed: &str) -> Option<(usize, Reached)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_letters_and_digits_weigh_what_the_general_rule_gives() {
+        for c in ('a'..='z').chain('A'..='Z').chain('0'..='9') {
+            assert_eq!(primary(c), primary_of_any(c), "{c:?}");
+        }
+    }
 
     #[test]
     fn folder_names_are_sanitized() {
