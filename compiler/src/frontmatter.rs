@@ -305,10 +305,7 @@ pub fn flat(yaml: &str, offset: usize) -> Option<Node> {
         }
         let key = &content[..key_len];
         // `True:` or `null:` are not string keys in YAML.
-        if matches!(
-            key.to_ascii_lowercase().as_str(),
-            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n"
-        ) {
+        if is_yaml_word(key) {
             return None;
         }
         let rest = &content[key_len + 1..];
@@ -378,10 +375,13 @@ fn is_plain_string(value: &str) -> bool {
     if trimmed.chars().any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{85}')) {
         return false;
     }
-    let lower = trimmed.to_ascii_lowercase();
-    !matches!(lower.as_str(), "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n")
-        && !lower.starts_with(".inf")
-        && !lower.starts_with(".nan")
+    let starts = |prefix: &str| trimmed.get(..prefix.len()).is_some_and(|p| p.eq_ignore_ascii_case(prefix));
+    !is_yaml_word(trimmed) && !starts(".inf") && !starts(".nan")
+}
+
+/// A word YAML reads as a boolean or null in some spelling (`True`, `NULL`, `yes`, `n`, …).
+fn is_yaml_word(word: &str) -> bool {
+    ["true", "false", "null", "yes", "no", "on", "off", "y", "n"].iter().any(|w| word.eq_ignore_ascii_case(w))
 }
 
 /// Gives every nested value of `node` (read from `block` without the lenient retry) its
