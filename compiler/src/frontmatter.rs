@@ -325,7 +325,7 @@ pub fn flat(yaml: &str, offset: usize) -> Option<Node> {
             None if is_plain_string(value) || is_dotted_version(value) => NodeKind::String(value.to_string()),
             None => return None,
         };
-        let value_start = offset + start + key_len + 1 + (rest.len() - rest.trim_start_matches(' ').len());
+        let value_start = offset + start + key_len + 1 + (rest.len() - padded);
         entries.push((
             Key { name: key.to_string(), span: Span::new(offset + start, offset + start + key_len) },
             Node { kind, span: Span::new(value_start, value_start + value.len()) },
@@ -341,8 +341,8 @@ fn is_yaml_printable(c: char) -> bool {
 }
 
 /// The inside of a double-quoted scalar that closes on its line and holds no escape (no
-/// backslash) and nothing after the closing quote: YAML reads it as exactly that text. The caller has
-/// already refused tabs and non-printable characters.
+/// backslash) and nothing after the closing quote: YAML reads it as exactly that text. The
+/// caller has already refused tabs and non-printable characters.
 fn double_quoted(value: &str) -> Option<&str> {
     let inside = value.strip_prefix('"')?.strip_suffix('"')?;
     (!inside.contains(['"', '\\'])).then_some(inside)
@@ -360,23 +360,22 @@ fn is_dotted_version(value: &str) -> bool {
     parts >= 3
 }
 
-/// A plain scalar that YAML 1.2 (and serde_yaml) reads as exactly this string.
+/// A plain scalar (without its trailing spaces) that YAML 1.2 (and serde_yaml) reads as exactly
+/// this string. Starting with a letter or `<`, it cannot be a number, `.inf` or `.nan`.
 fn is_plain_string(value: &str) -> bool {
     let Some(first) = value.chars().next() else { return false };
     // `<` is no YAML indicator (`argument-hint: <file>`); `<<` is kept for the merge key.
     if !(first.is_alphabetic() || (first == '<' && !value.starts_with("<<"))) {
         return false;
     }
-    let trimmed = value.trim_end_matches(' ');
-    if trimmed.contains(": ") || trimmed.ends_with(':') || trimmed.contains(" #") {
+    if value.contains(": ") || value.ends_with(':') || value.contains(" #") {
         return false;
     }
     // Control characters (tabs, `\r`), and line or paragraph separators, need the real parser.
-    if trimmed.chars().any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{85}')) {
+    if value.chars().any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{85}')) {
         return false;
     }
-    let starts = |prefix: &str| trimmed.get(..prefix.len()).is_some_and(|p| p.eq_ignore_ascii_case(prefix));
-    !is_yaml_word(trimmed) && !starts(".inf") && !starts(".nan")
+    !is_yaml_word(value)
 }
 
 /// A word YAML reads as a boolean or null in some spelling (`True`, `NULL`, `yes`, `n`, …).
@@ -761,8 +760,9 @@ mod tests {
             r#"{name@4..8: "a-b"@10..13, description@14..25: "Reviews code, fast (and well)"@27..56}@4..57"#,
         );
         assert!(flat("name: x\n# note\n\nmodel: sonnet  \n", 0).is_some());
-        // Double-quoted values without escapes, values that start with `<`, and `true`/`false` are
-        // read as serde_yaml reads them, spans included (a quoted value's span has its quotes).
+        // Double-quoted values without escapes, values that start with `<`, versions and
+        // `true`/`false` are read as serde_yaml reads them, spans included (a quoted value's span
+        // has its quotes).
         for yaml in [
             "description: \"Reviews code: fast, #1 (and well)\"\n",
             "description: \"\"\nname: x\n",

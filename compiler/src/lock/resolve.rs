@@ -561,7 +561,7 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
     // (Headless sessions do not count `help` and `feedback`, which they lack.)
     // The decisions read only names and non-plugin aliases, which nothing below changes; they
     // are made first and carried out after, in table order.
-    let mut dropped: Vec<(usize, String, String)> = Vec::new();
+    let mut dropped: Vec<(usize, usize, String, String)> = Vec::new();
     {
         let names: foldhash::HashSet<&str> = rows.iter().map(|r| r.name.as_str()).collect();
         let foreign_aliases: foldhash::HashSet<&str> = rows
@@ -570,9 +570,7 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
             .flat_map(|r| r.aliases.iter().map(String::as_str))
             .collect();
         for (i, row) in rows.iter().enumerate() {
-            if row.decl.is_none() || row.origin != Origin::Plugin {
-                continue;
-            }
+            let Some(d) = row.decl.filter(|_| row.origin == Origin::Plugin) else { continue };
             for alias in &row.aliases {
                 let taker = if names.contains(alias.as_str()) {
                     rows.iter().find(|r| r.name == *alias).map(|r| what(r, &commands))
@@ -588,13 +586,12 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
                     None
                 };
                 if let Some(by) = taker {
-                    dropped.push((i, alias.clone(), by));
+                    dropped.push((i, d, alias.clone(), by));
                 }
             }
         }
     }
-    for (i, alias, by) in dropped {
-        let Some(d) = rows[i].decl else { continue };
+    for (i, d, alias, by) in dropped {
         report_at(
             &mut b.diagnostics,
             commands[d].path.clone(),
