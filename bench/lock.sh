@@ -49,8 +49,7 @@ measure=$PWD/bench/measure.py
 
 source bench/capc.sh
 cargo build --release --quiet -p capc-walk-hash
-walk_hash=${CARGO_TARGET_DIR:-target}/release/walk-hash
-[[ $walk_hash == /* ]] || walk_hash=$PWD/$walk_hash
+walk_hash=$target/release/walk-hash
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/capc-lock-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -9,7 +9,7 @@
 //!
 //! Not a capc feature and not installed: a workspace member only so it builds with the same
 //! dependencies. Symbolic links are not followed (the shared corpora have none that capc
-//! follows); `bench/lock.sh` compares the count of hashed files with the list's.
+//! follows); `bench/lock.sh` compares the digests printed here with `sha256sum`'s.
 
 use capc_compiler::walk::is_skipped_dir;
 use rayon::prelude::*;
@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -36,7 +36,7 @@ fn main() -> ExitCode {
         eprintln!("walk-hash: DIR must be UTF-8");
         return ExitCode::from(2);
     };
-    let mut hashed = walk(&PathBuf::from(&root), &root, &wanted);
+    let mut hashed = walk(Path::new(&root), &root, &wanted);
     hashed.sort_unstable();
     let mut out = String::new();
     for (path, digest) in &hashed {
@@ -55,7 +55,7 @@ fn main() -> ExitCode {
 }
 
 /// The listed files under `dir` (whose path is `shown`), each with its SHA-256.
-fn walk(dir: &PathBuf, shown: &str, wanted: &HashSet<&[u8]>) -> Vec<(String, [u8; 32])> {
+fn walk(dir: &Path, shown: &str, wanted: &HashSet<&[u8]>) -> Vec<(String, [u8; 32])> {
     let mut hashed = Vec::new();
     let mut subdirs = Vec::new();
     let Ok(read) = std::fs::read_dir(dir) else { return hashed };
