@@ -884,3 +884,44 @@ fn fix_and_lock_never_write_through_a_planted_link() {
     assert_eq!(std::fs::read_to_string(outside.join(".bashrc")).expect("read"), "mine\n");
     assert_eq!(files_below(&outside), [".bashrc"]);
 }
+
+/// `levels` nested folders named `name` below `root`, the deepest holding `leaf` (a relative
+/// path) with `text`; created one level at a time, so no single path is longer than a name.
+fn nest(root: &Path, name: &str, levels: usize, leaf: &str, text: &str) {
+    let mut at = root.to_path_buf();
+    for _ in 0..levels {
+        at.push(name);
+    }
+    std::fs::create_dir_all(&at).expect("mkdir");
+    write(&at, leaf, text);
+}
+
+/// Class 11: thousands of nested folders (plain, under `.claude/commands`, under a skills
+/// folder, reached through a link) stop the walk with a finding instead of overflowing the
+/// stack, in `check`, `lock`, `ls` and `diff` of a revision.
+#[test]
+fn deep_folders_are_reported_not_a_crash() {
+    let skill = "---\ndescription: Deep\n---\nDeep.\n";
+    let cases: [(&str, &str, usize); 4] =
+        [("", "d", 1_500), (".claude/commands", "n", 1_700), ("skills", "s", 1_300), ("x", "q", 1_800)];
+    for (base, name, levels) in cases {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().join("repo");
+        nest(&root.join(base), name, levels, "SKILL.md", skill);
+        write(&root, ".claude/commands/ok.md", "---\ndescription: Ok\n---\nOk.\n");
+        if base == "x" {
+            std::os::unix::fs::symlink("x", root.join("through-a-link")).expect("link");
+        }
+        for args in [&["check", "."][..], &["lock", "."], &["ls", "."]] {
+            let out = capc(&root, args);
+            let shown = format!("{args:?} {base}: {}{}", stdout(&out), stderr(&out));
+            assert!(matches!(out.status.code(), Some(0..=2)), "{shown}");
+            assert!(!shown.contains("overflow"), "{shown}");
+        }
+        let out = capc(&root, &["check", "--format", "short", "."]);
+        assert!(stdout(&out).contains("folders deep"), "{base}: {}", stdout(&out));
+        committed_repo(&root, &[]);
+        let out = capc(&root, &["diff", "HEAD", "."]);
+        assert!(matches!(out.status.code(), Some(0..=1)), "diff {base}: {}{}", stdout(&out), stderr(&out));
+    }
+}
