@@ -925,3 +925,64 @@ fn deep_folders_are_reported_not_a_crash() {
         assert!(matches!(out.status.code(), Some(0..=1)), "diff {base}: {}{}", stdout(&out), stderr(&out));
     }
 }
+
+/// Class 9: a capc.toml found in the checked folder or its repository cannot point capc at
+/// folders outside it (up the tree, absolute, through a committed link, in any folder option,
+/// under either file name, found above a checked subfolder, or in a revision `diff` extracts):
+/// `check`, `lock` and `diff` refuse it at the option's line and column and read nothing of
+/// the home folder. The same folders given by flag or with `--config` are read.
+#[test]
+fn a_found_capc_toml_cannot_name_folders_outside_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = dir.path().join("home");
+    write(&home, ".claude/settings.json", "{\"permissions\":{\"allow\":[\"Bash(home-only-rule:*)\"]}}\n");
+    write(&home, ".claude/commands/private.md", "---\ndescription: Private\n---\nPrivate.\n");
+    let home_text = home.display().to_string();
+    let cases = [
+        ("capc.toml", "user-dir = \"../..\"\n", ""),
+        ("capc.toml", "user-dir = \"../home\"\n", ""),
+        (".capc.toml", &format!("managed-dir = {home_text:?}\n") as &str, ""),
+        ("capc.toml", "plugin-dir = [\"plugins/ok\", \"../home\"]\n", ""),
+        ("capc.toml", "add-dir = [\"linked\"]\n", ""),
+        ("capc.toml", "user-dir = \"./sub/../../home\"\n", "sub"),
+    ]
+    .map(|(name, text, checked)| (name, text.to_string(), checked));
+    for (name, text, checked) in &cases {
+        let root = dir.path().join("repo");
+        let _ = std::fs::remove_dir_all(&root);
+        committed_repo(&root, &[(".claude/commands/ok.md", "---\ndescription: Ok\n---\nOk.\n")]);
+        write(&root, "plugins/ok/.claude-plugin/plugin.json", "{\"name\":\"ok\"}\n");
+        write(&root, "sub/.claude/commands/sub.md", "---\ndescription: Sub\n---\nSub.\n");
+        std::os::unix::fs::symlink(&home, root.join("linked")).expect("link");
+        write(&root, name, text);
+        let at = root.join(checked);
+        for args in [&["check", "."][..], &["lock", "."], &["ls", "."]] {
+            let out = capc(&at, args);
+            let shown = format!("{text} {args:?}: {}{}", stdout(&out), stderr(&out));
+            assert_eq!(out.status.code(), Some(2), "{shown}");
+            assert!(stderr(&out).contains(&format!("{name}:1:")), "the option's position: {shown}");
+            assert!(stderr(&out).contains("--config"), "{shown}");
+            assert!(!shown.contains("home-only-rule") && !shown.contains("private"), "{shown}");
+        }
+        assert!(!at.join("capabilities.lock").exists(), "{text}");
+        // Committed, then read back from the revision by `diff`.
+        git_in(&root, &["add", "-A"]);
+        git_in(&root, &["commit", "-qm", "config"]);
+        std::fs::remove_file(root.join(name)).expect("remove");
+        let out = capc(&at, &["diff", "HEAD", "."]);
+        let shown = format!("{text} diff: {}{}", stdout(&out), stderr(&out));
+        // A subfolder's revision is extracted alone, without the capc.toml above it.
+        if checked.is_empty() {
+            assert_eq!(out.status.code(), Some(2), "{shown}");
+        }
+        assert!(!shown.contains("home-only-rule") && !shown.contains("private"), "{shown}");
+    }
+    // Given by the user, the same home is read.
+    let root = dir.path().join("repo");
+    let out = capc(&root, &["ls", ".", "--user-dir", &home_text]);
+    assert!(stdout(&out).contains("private"), "{}{}", stdout(&out), stderr(&out));
+    let given = dir.path().join("given.toml");
+    std::fs::write(&given, format!("user-dir = {home_text:?}\n")).expect("write");
+    let out = capc(&root, &["ls", ".", "--config", &given.display().to_string()]);
+    assert!(stdout(&out).contains("private"), "{}{}", stdout(&out), stderr(&out));
+}

@@ -51,7 +51,10 @@ fn side(arg: &str, read_as: &str, commit: Option<String>, errors: usize) -> Side
 /// out, and `settings.local.json` stays out of the lock.
 fn resolve(root: &Path, extracted: bool) -> Result<(Lock, usize), String> {
     let config = if extracted {
-        crate::config::find_in(root).and_then(|file| crate::config::Config::load(root, file.as_deref()))
+        crate::config::find_in(root).and_then(|file| match file {
+            Some(file) => crate::config::Config::read_found(root, &file),
+            None => Ok(crate::config::Config::defaults(root)),
+        })
     } else {
         crate::config::Config::load(root, None)
     }
