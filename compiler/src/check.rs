@@ -1053,6 +1053,11 @@ fn walk_problems(tree: &Tree, realm: Realm) -> Vec<Diagnostic> {
                 format!("more than {} entries; the rest of the tree was not checked", walk::MAX_ENTRIES),
                 Some("check a smaller folder"),
             ),
+            WalkProblemKind::TooDeep => (
+                &rules::unreadable_file::RULE,
+                format!("more than {} folders deep; this folder and what it holds were not checked", walk::MAX_DEPTH),
+                Some("move what Claude Code should load nearer the top, or check this folder on its own"),
+            ),
         };
         let d = report_at(&mut out, realm.display(&problem.path), rule, None, message);
         d.help = help.map(str::to_string);

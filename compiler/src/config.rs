@@ -215,14 +215,47 @@ impl Config {
     /// The configuration for a check of `root`: `file` when given, else the one [`find`]
     /// finds, else the defaults.
     pub fn load(root: &Path, file: Option<&Path>) -> Result<Config, ConfigError> {
+        let given = file.is_some();
         let file = match file {
             Some(file) => Some(file.to_path_buf()),
             None => find(root)?,
         };
-        match file {
-            Some(file) => Config::read(root, &file),
-            None => Ok(Config::defaults(root)),
+        match (file, given) {
+            (Some(file), true) => Config::read(root, &file),
+            (Some(file), false) => Config::read_found(root, &file),
+            (None, _) => Ok(Config::defaults(root)),
         }
+    }
+
+    /// Reads a configuration file that was found, not given: one inside the checked folder or
+    /// the repository, written by whoever wrote the repository. Its folder options may name
+    /// only folders inside its own folder, since a committed `user-dir = "../.."` would
+    /// otherwise make `check` print the user's own settings and `lock` copy their servers into
+    /// the lock. The user passes other folders as flags, or the file with `--config`.
+    pub fn read_found(root: &Path, path: &Path) -> Result<Config, ConfigError> {
+        let shown = path.display().to_string();
+        let bytes = walk::read_regular(path, MAX_CONFIG_BYTES, walk::Links::Follow)
+            .map_err(|e| ConfigError(format!("cannot read {shown}: {e}")))?;
+        let text = String::from_utf8(bytes).map_err(|_| ConfigError(format!("{shown} is not UTF-8 text")))?;
+        let config = Config::parse(root, path, &text)?;
+        let written: File = toml::from_str(&text).map_err(|e| ConfigError(format!("{shown}: {}", e.message())))?;
+        let options = [
+            ("user-dir", "--user-dir", written.user_dir.into_iter().collect::<Vec<_>>()),
+            ("managed-dir", "--managed-dir", written.managed_dir.into_iter().collect()),
+            ("add-dir", "--add-dir", written.add_dir.unwrap_or_default()),
+            ("plugin-dir", "--plugin-dir", written.plugin_dir.unwrap_or_default()),
+        ];
+        for (key, flag, values) in options {
+            if let Some(outside) = values.iter().find(|value| !stays_inside(&config.dir, value)) {
+                return Err(ConfigError(format!(
+                    "{shown}{}: `{key}` names `{outside}`, outside the folder of this capc.toml; a capc.toml found in \
+                     the checked folder or its repository may name only folders inside it (a committed one could \
+                     read your home folder). Pass `{flag}` on the command line, or this file with `--config`",
+                    place_of(&text, outside)
+                )));
+            }
+        }
+        Ok(config)
     }
 
     /// Reads and checks one configuration file.
@@ -510,6 +543,34 @@ pub fn check_version(version: &str) -> Result<(), String> {
 fn at(text: &str, offset: usize) -> String {
     let (line, column) = LineIndex::new(text).position(text, offset);
     format!(":{line}:{column}")
+}
+
+/// Whether `value`, a path written in a configuration file in `dir` (canonical), names `dir`
+/// or a folder inside it: lexically (no `..` climbing out, not absolute elsewhere) and, when it
+/// exists, once links are resolved (a committed link to `~` is outside).
+fn stays_inside(dir: &Path, value: &str) -> bool {
+    let mut lexical = dir.to_path_buf();
+    for part in Path::new(value).components() {
+        match part {
+            std::path::Component::ParentDir => {
+                if !lexical.pop() {
+                    return false;
+                }
+            }
+            std::path::Component::CurDir => {}
+            std::path::Component::Normal(name) => lexical.push(name),
+            std::path::Component::RootDir | std::path::Component::Prefix(_) => {
+                lexical = PathBuf::from(part.as_os_str())
+            }
+        }
+    }
+    if !lexical.starts_with(dir) {
+        return false;
+    }
+    match dir.join(value).canonicalize() {
+        Ok(real) => real.starts_with(dir),
+        Err(_) => true,
+    }
 }
 
 /// `:line:column` of the first place `value` is written (quoted, or as a bare key).

@@ -178,17 +178,43 @@ pub fn write(root: &Path, fix: &FileFix) -> Result<(), WriteError> {
     if current != fix.before.as_bytes() {
         return Err(WriteError::Changed);
     }
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temporary = path.with_file_name(format!(".{name}.capc-fix.tmp"));
+    let (mut file, temporary) = create_temporary(&path).map_err(WriteError::Io)?;
     let result = (|| {
-        std::fs::write(&temporary, &fix.after)?;
-        std::fs::set_permissions(&temporary, meta.permissions())?;
+        use std::io::Write as _;
+        file.write_all(fix.after.as_bytes())?;
+        file.set_permissions(meta.permissions())?;
+        drop(file);
         std::fs::rename(&temporary, &path)
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&temporary);
     }
     result.map_err(WriteError::Io)
+}
+
+/// A new temporary file beside `path`, and its path. It is created exclusively (`O_EXCL`,
+/// never through a link): a repository may hold a link under any name capc could pick, and
+/// writing through it would write wherever it points. A name already taken, by a leftover or
+/// by anything planted, is left alone and the next one tried.
+fn create_temporary(path: &Path) -> std::io::Result<(std::fs::File, std::path::PathBuf)> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW).mode(0o600);
+    }
+    let mut last = None;
+    for attempt in 0..100u32 {
+        let temporary = path.with_file_name(format!(".{name}.capc-fix.{}.{attempt}.tmp", std::process::id()));
+        match options.open(&temporary) {
+            Ok(file) => return Ok((file, temporary)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no temporary name left")))
 }
 
 /// A unified diff of one file's fix, paths as `a/PATH` and `b/PATH`, secrets masked.

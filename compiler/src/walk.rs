@@ -33,6 +33,12 @@ pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 /// Walks stop listing after this many entries, so a pathological tree stays bounded.
 pub const MAX_ENTRIES: usize = 2_000_000;
 
+/// Folders deeper than this below the root are not descended into (`too-deep` is reported
+/// instead): each level is a frame of the walk's recursion, and a repository of thousands of
+/// nested folders would otherwise overflow the stack. No declaration Claude Code reads sits
+/// anywhere near this deep; the same bound applies to JSON and YAML nesting.
+pub const MAX_DEPTH: usize = 128;
+
 /// Ignore files larger than this are not read (git's own limit is 100 MiB; no real one comes
 /// near a megabyte).
 pub const MAX_IGNORE_FILE_BYTES: u64 = 1024 * 1024;
@@ -81,11 +87,21 @@ pub struct WalkProblem {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WalkProblemKind {
-    EscapesRoot { target: String },
-    Dangling { target: String },
-    Loop { target: String },
-    Unreadable { error: String },
+    EscapesRoot {
+        target: String,
+    },
+    Dangling {
+        target: String,
+    },
+    Loop {
+        target: String,
+    },
+    Unreadable {
+        error: String,
+    },
     TooManyEntries,
+    /// A folder more than [`MAX_DEPTH`] levels below the root, not descended into.
+    TooDeep,
 }
 
 impl Tree {
@@ -160,7 +176,7 @@ pub fn walk_filtered(root: &Path, filter: &Filter) -> Tree {
         repository,
         ignored: AtomicUsize::new(0),
     };
-    let chain = Arc::new(Chain { path: canonical_root.clone(), parent: None });
+    let chain = Arc::new(Chain { path: canonical_root.clone(), parent: None, depth: 0 });
     let part = walk_dir(&cx, root.to_path_buf(), String::new(), chain, rules);
     // Collected, the sets are sorted once and built in bulk rather than path by path.
     tree.files = part.files.into_iter().collect();
@@ -378,11 +394,15 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
                     part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Loop { target } });
                     continue;
                 }
+                if ancestors.depth >= MAX_DEPTH {
+                    part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::TooDeep });
+                    continue;
+                }
                 if let Ok(target_rel) = resolved.strip_prefix(cx.canonical_root) {
                     let target_rel = target_rel.to_string_lossy().replace('\\', "/");
                     part.links.push((child_rel.clone(), target_rel));
                 }
-                let chain = Arc::new(Chain { path: resolved, parent: Some(ancestors.clone()) });
+                let chain = Chain::below(&ancestors, resolved);
                 part.dirs.push(child_rel.clone());
                 subdirs.push((path, child_rel, chain));
             } else if cx.is_ignored(rules.as_deref(), &child_rel, false) {
@@ -398,7 +418,11 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
                 cx.ignored.fetch_add(1, Ordering::Relaxed);
                 continue;
             }
-            let chain = Arc::new(Chain { path: ancestors.path.join(&name), parent: Some(ancestors.clone()) });
+            if ancestors.depth >= MAX_DEPTH {
+                part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::TooDeep });
+                continue;
+            }
+            let chain = Chain::below(&ancestors, ancestors.path.join(&name));
             part.dirs.push(child_rel.clone());
             subdirs.push((entry.path(), child_rel, chain));
         } else if cx.is_ignored(rules.as_deref(), &child_rel, false) {
@@ -425,9 +449,15 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
 struct Chain {
     path: PathBuf,
     parent: Option<Arc<Chain>>,
+    /// Levels below the root (the root is 0).
+    depth: usize,
 }
 
 impl Chain {
+    fn below(parent: &Arc<Chain>, path: PathBuf) -> Arc<Chain> {
+        Arc::new(Chain { path, parent: Some(parent.clone()), depth: parent.depth + 1 })
+    }
+
     fn contains(&self, target: &Path) -> bool {
         let mut at = Some(self);
         while let Some(link) = at {

@@ -51,7 +51,10 @@ fn side(arg: &str, read_as: &str, commit: Option<String>, errors: usize) -> Side
 /// out, and `settings.local.json` stays out of the lock.
 fn resolve(root: &Path, extracted: bool) -> Result<(Lock, usize), String> {
     let config = if extracted {
-        crate::config::find_in(root).and_then(|file| crate::config::Config::load(root, file.as_deref()))
+        crate::config::find_in(root).and_then(|file| match file {
+            Some(file) => crate::config::Config::read_found(root, &file),
+            None => Ok(crate::config::Config::defaults(root)),
+        })
     } else {
         crate::config::Config::load(root, None)
     }
@@ -69,15 +72,96 @@ fn resolve(root: &Path, extracted: bool) -> Result<(Lock, usize), String> {
     Ok((checked.take_lock(), errors))
 }
 
+/// Configuration keys set on every git call, over whatever the repository's own
+/// `.git/config` (or an included file) says: a repository is untrusted, and each of these names
+/// a program git would start, or a way to fetch (which starts `ssh` or a credential helper).
+/// `-c` outranks every configuration file.
+const GIT_OVERRIDES: &[&str] = &[
+    // The file-system monitor hook (run when git reads the index).
+    "core.fsmonitor=false",
+    // Hooks (none of capc's calls runs one; a later git might).
+    "core.hooksPath=/dev/null",
+    // No transport at all: a partial clone's promisor would otherwise fetch a missing blob
+    // with `core.sshCommand`, `remote.*.uploadpack`, a `ext::` URL or a proxy command.
+    "protocol.allow=never",
+    "core.sshCommand=false",
+    "core.gitProxy=false",
+    "core.askPass=false",
+    "credential.helper=",
+    // Pagers and editors, should any call ever want one.
+    "core.pager=cat",
+    "core.editor=false",
+    // Replacement objects (`refs/replace/`) would show another tree than the commit holds.
+    "core.useReplaceRefs=false",
+    // Signature checks run `gpg.program`.
+    "log.showSignature=false",
+];
+
+/// Environment variables removed from every git call: those that point git at another
+/// repository, index, object store or configuration than the folder's own (`git rev-parse
+/// --local-env-vars`), and those that name programs.
+const GIT_ENV_REMOVED: &[&str] = &[
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_CONFIG",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_IMPLICIT_WORK_TREE",
+    "GIT_GRAFT_FILE",
+    "GIT_INDEX_FILE",
+    "GIT_REPLACE_REF_BASE",
+    "GIT_PREFIX",
+    "GIT_SHALLOW_FILE",
+    "GIT_COMMON_DIR",
+    "GIT_NAMESPACE",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PAGER",
+    "GIT_EDITOR",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_ASKPASS",
+    "GIT_PROXY_COMMAND",
+    "GIT_EXEC_PATH",
+    "GIT_TRACE",
+    "GIT_TRACE_PACKET",
+    "GIT_TRACE_SETUP",
+];
+
+/// A git command in `dir` that no repository configuration can make start a program, fetch,
+/// or read another repository: the keys of [`GIT_OVERRIDES`], the variables of
+/// [`GIT_ENV_REMOVED`] unset, and
+/// - `GIT_NO_LAZY_FETCH=1`: a partial clone's missing object is an error, not a fetch;
+/// - `GIT_PROTOCOL_FROM_USER=0` and `GIT_TERMINAL_PROMPT=0`: no transport `protocol.allow`
+///   left open, no password prompt;
+/// - `--no-replace-objects` and `GIT_OPTIONAL_LOCKS=0`: objects as stored, nothing written
+///   back into the repository (an index refresh).
+///
+/// The system and global configuration stay: they are the user's and their machine's, not the
+/// repository's (`safe.directory`, which refuses a repository another user owns, lives there).
+fn git_command(dir: &Path) -> Command {
+    let mut command = Command::new("git");
+    for key in GIT_OVERRIDES {
+        command.arg("-c").arg(key);
+    }
+    command.args(["--no-pager", "--no-replace-objects", "-C"]).arg(dir);
+    for name in GIT_ENV_REMOVED {
+        command.env_remove(name);
+    }
+    command
+        .env("GIT_NO_LAZY_FETCH", "1")
+        .env("GIT_PROTOCOL_FROM_USER", "0")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .env("GIT_NO_REPLACE_OBJECTS", "1")
+        .stdin(Stdio::null());
+    command
+}
+
 /// Runs git in `dir`; its stdout, or why it failed (its first line of stderr).
 fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
+    let output = git_command(dir).args(args).output().map_err(|e| format!("cannot run git: {e}"))?;
     if output.status.success() {
         Ok(output.stdout)
     } else {
@@ -99,7 +183,7 @@ fn revision(arg: &str, folder: &Path) -> Result<Loaded, String> {
     let commit = String::from_utf8_lossy(&commit).trim().to_string();
     // The lock committed at that revision, when there is one this capc reads.
     let lock_path = format!("{commit}:{prefix}{}", crate::lock::write::FILE_NAME);
-    if let Ok(bytes) = git(&top, &["cat-file", "blob", &lock_path]) {
+    if let Some(bytes) = committed_lock(&top, &lock_path)? {
         if let Ok(lock) = crate::lock::write::decode(&String::from_utf8_lossy(&bytes)) {
             return Ok(Loaded { lock, side: side(arg, "revision-lock", Some(commit), 0) });
         }
@@ -143,17 +227,86 @@ impl Drop for Scratch {
     }
 }
 
+/// The lock committed at `spec` (`COMMIT:PATH`), if it is a blob there: its size is asked
+/// first, so a lock larger than capc reads from disk is refused before a byte of it is read.
+fn committed_lock(top: &Path, spec: &str) -> Result<Option<Vec<u8>>, String> {
+    let Ok(kind) = git(top, &["cat-file", "-t", spec]) else { return Ok(None) };
+    if kind.trim_ascii() != b"blob" {
+        return Ok(None);
+    }
+    let size = git(top, &["cat-file", "-s", spec])?;
+    let size: u64 =
+        String::from_utf8_lossy(&size).trim().parse().map_err(|_| format!("git gave no size for {spec}"))?;
+    let limit = crate::lock::write::MAX_LOCK_BYTES;
+    if size > limit {
+        return Err(format!("the lock at {spec} is {size} bytes, more than the {limit} capc reads"));
+    }
+    git(top, &["cat-file", "blob", spec]).map(Some)
+}
+
+/// At most this many bytes of file content are written when a revision is extracted: past it
+/// the revision is refused rather than half read. Files over the walk's own cap do not count
+/// (they are not written, see [`write_blob`]).
+pub const MAX_EXTRACT_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// A link's target longer than this is not a path (Linux's own limit is 4096 bytes).
+const MAX_LINK_BYTES: u64 = 4096;
+
+/// One blob of the tree to extract.
+struct Entry {
+    oid: String,
+    /// Relative to the extraction root, `/`-separated, each part a plain name.
+    rel: String,
+    link: bool,
+}
+
 /// Writes the files under `prefix` at `commit` into `root` (`prefix` removed): `ls-tree`
-/// lists them, one `cat-file --batch` process reads them all. Folders capc never reads
+/// lists them, one `cat-file --batch` process streams them all. Folders capc never reads
 /// (`node_modules`, `target`, `.git`) are skipped; so are submodules.
+///
+/// The tree is hostile (git accepts on fetch a tree holding a link and a folder of the same
+/// name), so nothing is written through anything but a folder this extraction made: every
+/// parent is checked without following links, files are created new and never through a link,
+/// and links are created only once every file is written, so no write can pass through one.
+/// The walk then treats them as it treats links in a checkout (followed only inside the root).
+/// A path whose parent is a file or a link, or that two entries claim, refuses the revision.
 fn extract(top: &Path, commit: &str, prefix: &str, root: &Path) -> Result<(), String> {
     std::fs::create_dir_all(root).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
+    let entries = list_tree(top, commit, prefix)?;
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let mut child = git_command(top)
+        .args(["cat-file", "--batch"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    let mut stdin = child.stdin.take().ok_or("git cat-file has no stdin")?;
+    let oids: String = entries.iter().map(|entry| format!("{}\n", entry.oid)).collect();
+    // Written from another thread: git answers while it reads, and both pipes are bounded.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(oids.as_bytes());
+    });
+    let mut stdout = BufReader::new(child.stdout.take().ok_or("git cat-file has no stdout")?);
+    let result = write_entries(&entries, &mut stdout, root);
+    // Whatever stopped the writing, git is not left blocked on a full pipe.
+    drop(stdout);
+    let _ = child.kill();
+    let _ = writer.join();
+    let _ = child.wait();
+    result
+}
+
+/// The blobs under `prefix` at `commit`, paths made relative to it.
+fn list_tree(top: &Path, commit: &str, prefix: &str) -> Result<Vec<Entry>, String> {
     let mut args = vec!["ls-tree", "-r", "-z", "--full-tree", commit];
     if !prefix.is_empty() {
         args.extend(["--", prefix]);
     }
     let listing = git(top, &args)?;
-    let mut files: Vec<(String, PathBuf, bool)> = Vec::new();
+    let mut entries = Vec::new();
     for record in listing.split(|b| *b == 0).filter(|r| !r.is_empty()) {
         let record = String::from_utf8_lossy(record);
         let Some((meta, path)) = record.split_once('\t') else { continue };
@@ -163,64 +316,166 @@ fn extract(top: &Path, commit: &str, prefix: &str, root: &Path) -> Result<(), St
             continue;
         }
         let Some(rel) = path.strip_prefix(prefix) else { continue };
-        let parts: Vec<&str> = rel.split('/').collect();
-        if parts
-            .iter()
-            .any(|p| p.is_empty() || *p == "." || *p == ".." || matches!(*p, "node_modules" | "target" | ".git"))
-        {
+        let plain = rel.split('/').all(|p| {
+            !(p.is_empty()
+                || p == "."
+                || p == ".."
+                || p.contains('\\')
+                || matches!(p, "node_modules" | "target" | ".git"))
+        });
+        if plain {
+            entries.push(Entry { oid: oid.to_string(), rel: rel.to_string(), link: mode == "120000" });
+        }
+    }
+    if entries.len() > crate::walk::MAX_ENTRIES {
+        return Err(format!("the tree at {commit} holds more than {} files", crate::walk::MAX_ENTRIES));
+    }
+    Ok(entries)
+}
+
+/// Reads each entry's blob from `cat-file --batch` output, in order, and writes it.
+fn write_entries(entries: &[Entry], stdout: &mut impl BufRead, root: &Path) -> Result<(), String> {
+    let mut folders = Folders::new(root);
+    let mut written: u64 = 0;
+    let mut links: Vec<(&Entry, PathBuf, String)> = Vec::new();
+    for entry in entries {
+        let size = read_header(stdout, &entry.oid)?;
+        let target = folders.parent_of(&entry.rel)?;
+        if entry.link {
+            let to = read_bounded(stdout, size, MAX_LINK_BYTES)?;
+            if !folders.taken.insert(entry.rel.clone()) {
+                return Err(clash(&entry.rel));
+            }
+            links.push((entry, target, String::from_utf8_lossy(&to).into_owned()));
             continue;
         }
-        files.push((oid.to_string(), root.join(rel), mode == "120000"));
-    }
-    if files.is_empty() {
-        return Ok(());
-    }
-    let mut child = Command::new("git")
-        .arg("-C")
-        .arg(top)
-        .args(["cat-file", "--batch"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    let mut stdin = child.stdin.take().ok_or("git cat-file has no stdin")?;
-    let oids: String = files.iter().map(|(oid, _, _)| format!("{oid}\n")).collect();
-    // Written from another thread: git answers while it reads, and both pipes are bounded.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(oids.as_bytes());
-    });
-    let mut stdout = BufReader::new(child.stdout.take().ok_or("git cat-file has no stdout")?);
-    let mut result = Ok(());
-    for (oid, target, link) in &files {
-        let mut header = String::new();
-        if stdout.read_line(&mut header).map_err(|e| e.to_string())? == 0 {
-            result = Err(format!("git cat-file stopped before {oid}"));
-            break;
-        }
-        let size: usize = header
-            .trim_end()
-            .rsplit(' ')
-            .next()
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| format!("git cat-file answered `{}` for {oid}", header.trim_end()))?;
-        let mut content = vec![0; size + 1];
-        stdout.read_exact(&mut content).map_err(|e| format!("reading {oid} from git: {e}"))?;
-        content.truncate(size);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-        }
-        if *link {
-            #[cfg(unix)]
-            {
-                let to = String::from_utf8_lossy(&content).into_owned();
-                let _ = std::os::unix::fs::symlink(to, target);
+        if size <= crate::walk::MAX_FILE_BYTES {
+            written += size;
+            if written > MAX_EXTRACT_BYTES {
+                return Err(format!(
+                    "the revision holds more than {MAX_EXTRACT_BYTES} bytes of files; compare a checkout of it instead"
+                ));
             }
-        } else {
-            std::fs::write(target, &content).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
         }
+        write_blob(stdout, size, &target, &entry.rel)?;
+        folders.taken.insert(entry.rel.clone());
     }
-    let _ = writer.join();
-    let _ = child.wait();
-    result
+    for (entry, target, to) in links {
+        if folders.made.contains(&entry.rel) {
+            return Err(clash(&entry.rel));
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&to, &target).map_err(|e| format!("cannot create the link {}: {e}", entry.rel))?;
+        #[cfg(not(unix))]
+        let _ = (target, to);
+    }
+    Ok(())
+}
+
+fn clash(rel: &str) -> String {
+    format!("the revision's tree holds `{rel}` twice, or below a file or link of the same name; git cannot check it out either")
+}
+
+/// The size `cat-file --batch` announces for `oid` (`<oid> blob <size>`).
+fn read_header(stdout: &mut impl BufRead, oid: &str) -> Result<u64, String> {
+    let mut header = Vec::new();
+    // A header is a line of at most a hundred bytes; a longer one is not git's.
+    (&mut *stdout).take(256).read_until(b'\n', &mut header).map_err(|e| e.to_string())?;
+    let header = String::from_utf8_lossy(&header);
+    let header = header.trim_end();
+    if header.is_empty() {
+        return Err(format!("git cat-file stopped before {oid}"));
+    }
+    let mut fields = header.split(' ');
+    match (fields.next(), fields.next(), fields.next().and_then(|s| s.parse().ok())) {
+        (Some(id), Some("blob"), Some(size)) if id == oid => Ok(size),
+        _ if header.ends_with(" missing") => {
+            Err(format!("the blob {oid} is missing from the repository (capc never fetches; run `git fetch` first)"))
+        }
+        _ => Err(format!("git cat-file answered `{header}` for {oid}")),
+    }
+}
+
+/// The `size` bytes of a blob and the newline after them, when `size` is at most `limit`.
+fn read_bounded(stdout: &mut impl BufRead, size: u64, limit: u64) -> Result<Vec<u8>, String> {
+    if size > limit {
+        return Err(format!("a link's target is {size} bytes long"));
+    }
+    let mut content = vec![0; size as usize + 1];
+    stdout.read_exact(&mut content).map_err(|e| format!("reading from git: {e}"))?;
+    content.truncate(size as usize);
+    Ok(content)
+}
+
+/// Streams a blob of `size` bytes (and the newline after it) into a new file at `target`. A
+/// blob over the walk's cap is not copied: the file is made that long but empty (sparse), so
+/// the walk reports it as too large, as it would in a checkout, without it ever being stored.
+fn write_blob(stdout: &mut impl BufRead, size: u64, target: &Path, rel: &str) -> Result<(), String> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    let mut file = options.open(target).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => clash(rel),
+        _ => format!("cannot write {}: {e}", target.display()),
+    })?;
+    let copied = if size > crate::walk::MAX_FILE_BYTES {
+        file.set_len(size).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        std::io::copy(&mut (&mut *stdout).take(size), &mut std::io::sink())
+    } else {
+        std::io::copy(&mut (&mut *stdout).take(size), &mut file)
+    }
+    .map_err(|e| format!("reading {rel} from git: {e}"))?;
+    let mut newline = [0u8; 1];
+    if copied != size || stdout.read_exact(&mut newline).is_err() {
+        return Err(format!("git cat-file stopped inside {rel}"));
+    }
+    Ok(())
+}
+
+/// The folders an extraction made, so a path's parents are checked once each, never through
+/// a link: a parent that exists and is not one of them refuses the entry.
+struct Folders<'a> {
+    root: &'a Path,
+    made: std::collections::HashSet<String>,
+    /// Paths a file or link holds.
+    taken: std::collections::HashSet<String>,
+}
+
+impl<'a> Folders<'a> {
+    fn new(root: &'a Path) -> Folders<'a> {
+        Folders { root, made: std::collections::HashSet::new(), taken: std::collections::HashSet::new() }
+    }
+
+    /// Makes the folders above `rel` (each a real folder made here) and returns its path.
+    fn parent_of(&mut self, rel: &str) -> Result<PathBuf, String> {
+        let mut at = String::new();
+        let parts: Vec<&str> = rel.split('/').collect();
+        for part in &parts[..parts.len() - 1] {
+            if !at.is_empty() {
+                at.push('/');
+            }
+            at.push_str(part);
+            if self.made.contains(&at) {
+                continue;
+            }
+            if self.taken.contains(&at) {
+                return Err(clash(rel));
+            }
+            let path = self.root.join(&at);
+            // `create_dir` fails on anything already there, a link included: nothing followed.
+            std::fs::create_dir(&path).map_err(|e| match e.kind() {
+                std::io::ErrorKind::AlreadyExists => clash(rel),
+                _ => format!("cannot create {}: {e}", path.display()),
+            })?;
+            self.made.insert(at.clone());
+        }
+        if self.made.contains(rel) {
+            return Err(clash(rel));
+        }
+        Ok(self.root.join(rel))
+    }
 }
