@@ -663,6 +663,107 @@ fn a_bad_request_line_gets_an_error_and_the_session_goes_on() {
 
 // ---- #22 classes 6, 7, 8 ----
 
+/// Secrets that no token format gives away: each is found only by where it is written (after
+/// a secret flag or header, in a URL's password or query). Every output is grepped for each.
+const PLACED: &[&str] =
+    &["hunter2horse", "Zq9mX2pLwQ", "S3cretPass", "Tk7Qp2Rm9", "Ab12CdEf", "abcDEF123xyz", "k7f3a9Qx"];
+
+/// A project and a marketplace with each of [`PLACED`] written where Claude Code reads it.
+fn placed_secrets_tree(root: &Path) {
+    let [password, key, mysql, token, sig, bearer, header] = PLACED else { unreachable!() };
+    let servers = serde_json::json!({ "mcpServers": {
+        "db": {"command": "db-mcp", "args": ["--password", password, format!("--api-key={key}"), "--header", format!("X-Api-Key: {header}")]},
+        "sql": {"command": "/usr/bin/mysql", "args": ["-uroot", format!("-p{mysql}")]},
+        "web": {"type": "http", "url": format!("https://api.example.com/mcp?region=eu&api_key={key}")},
+        "blob": {"command": "fetch-mcp", "args": ["--source", format!("https://blob.example.com/f?sv=2024&sig={sig}#access_token={token}")]},
+    }});
+    write(root, ".mcp.json", &servers.to_string());
+    let settings = serde_json::json!({
+        "permissions": {
+            "allow": [format!("Bash(curl -H \"Authorization: Bearer {bearer}\" https://api.example.com/*)")],
+            "ask": [format!("Bash(sshpass -p {password} ssh deploy@example.com)"), format!("Bash(deploy --token={token}:*)")],
+        },
+        "enableAllProjectMcpServers": true,
+        "extraKnownMarketplaces": {"team": {"source": {"source": "git", "url": format!("https://deploy:{token}@git.example.com/team/market.git")}}},
+    });
+    write(root, ".claude/settings.json", &settings.to_string());
+    let marketplace = serde_json::json!({
+        "name": "acme", "owner": {"name": "Acme"},
+        "plugins": [{"name": "remote", "source": {"source": "url", "url": format!("https://ci:{sig}@git.example.com/remote.git")}}],
+    });
+    write(root, ".claude-plugin/marketplace.json", &marketplace.to_string());
+}
+
+/// Each output that holds one of [`PLACED`], with the lines that do.
+fn placed_leaks(outputs: &[(String, String)]) -> Vec<String> {
+    outputs
+        .iter()
+        .filter_map(|(what, text)| {
+            let lines: Vec<&str> = text.lines().filter(|l| PLACED.iter().any(|p| l.contains(p))).collect();
+            (!lines.is_empty()).then(|| format!("{what}:\n  {}", lines.join("\n  ")))
+        })
+        .collect()
+}
+
+#[test]
+fn a_secret_written_where_secrets_go_reaches_no_lock_diff_or_report() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (root, empty) = (dir.path().join("repo"), dir.path().join("empty"));
+    placed_secrets_tree(&root);
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let check = capc(&root, &["check", "--format", "short", "."]);
+    let found = stdout(&check).lines().filter(|l| l.contains("[literal-secret]")).count();
+    // db: the password, the key, the header; sql; web; blob; three rules; two sources.
+    assert_eq!(found, 11, "{}", stdout(&check));
+    let lock = capc(&root, &["lock", "."]);
+    assert_eq!(lock.status.code(), Some(0), "{}", stderr(&lock));
+    let locked = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    // Hashed where they stand: a pin keeps its host, a rule its tool.
+    for kept in ["package = \"https://deploy:sha256:", "@git.example.com/team/market.git\"", "rule = \"Bash(sha256:"] {
+        assert!(locked.contains(kept), "`{kept}` is not in the lock:\n{locked}");
+    }
+    let mut outputs: Vec<(String, String)> =
+        vec![("check".into(), format!("{}{}", stdout(&check), stderr(&check))), ("capabilities.lock".into(), locked)];
+    let empty_arg = empty.to_str().expect("utf-8");
+    for format in ["human", "markdown", "json"] {
+        let out = capc(&root, &["diff", "--format", format, empty_arg, "."]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        outputs.push((format!("diff --format {format}"), format!("{}{}", stdout(&out), stderr(&out))));
+    }
+    for args in [&["check", "--format", "json", "."][..], &["ls", "--all", "."], &["explain", "db", "."]] {
+        let out = capc(&root, args);
+        outputs.push((args.join(" "), format!("{}{}", stdout(&out), stderr(&out))));
+    }
+    assert!(outputs.iter().any(|(w, t)| w == "diff --format human" && t.contains("marketplace team")), "{outputs:#?}");
+    let leaks = placed_leaks(&outputs);
+    assert!(leaks.is_empty(), "a placed secret reached {} output(s):\n{}", leaks.len(), leaks.join("\n"));
+}
+
+/// A lock from before the pins were hashed (or written by hand) still shows no credential in
+/// `capc diff`: the report hides it as the lock would have.
+#[test]
+fn a_lock_holding_a_literal_credential_shows_none_in_diff() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (root, empty) = (dir.path().join("repo"), dir.path().join("empty"));
+    placed_secrets_tree(&root);
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    assert_eq!(capc(&empty, &["lock", "--allow-empty", "."]).status.code(), Some(0));
+    let path = root.join("capabilities.lock");
+    let text = std::fs::read_to_string(&path).expect("lock");
+    let start = text.find("https://deploy:sha256:").expect("hashed pin");
+    let end = start + text[start..].find('@').expect("host");
+    std::fs::write(&path, format!("{}https://deploy:{}{}", &text[..start], PLACED[3], &text[end..])).expect("write");
+    for format in ["human", "markdown", "json"] {
+        let out = capc(dir.path(), &["diff", "--format", format, "empty/capabilities.lock", "repo/capabilities.lock"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let shown = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(shown.contains("@git.example.com/team/market.git"), "{shown}");
+        let leaks = placed_leaks(&[(format.to_string(), shown)]);
+        assert!(leaks.is_empty(), "{}", leaks.join("\n"));
+    }
+}
+
 /// Cursor moves that erase the line above, an OSC 52 clipboard write, a C1 CSI, bidi
 /// overrides and marks, a line separator and DEL.
 const HOSTILE: &[&str] = &[
