@@ -2,6 +2,7 @@
 //! them and prints the report; exits 1 when `--fail-on` names a class of change found.
 
 use capc_compiler::diff::{self, render, revision, Class, FailOn};
+use capc_compiler::printable::escape;
 use clap::ValueEnum;
 use std::path::Path;
 use std::process::ExitCode;
@@ -44,14 +45,15 @@ pub(crate) fn run(old: &str, new: &str, format: DiffFormat, fail_on: &[FailOnArg
     let (old, new) = match sides {
         Ok(sides) => sides,
         Err(e) => {
-            eprintln!("error: {e}");
+            // A revision's error may quote its files' names, which its author chose.
+            eprintln!("error: {}", escape(&e.to_string()));
             return ExitCode::from(2);
         }
     };
     for side in [&old.side, &new.side].into_iter().filter(|s| s.errors > 0) {
         eprintln!(
             "warning: {} has {} error{} (`capc check` shows them); the diff shows what resolves",
-            side.arg,
+            escape(&side.arg),
             side.errors,
             if side.errors == 1 { "" } else { "s" }
         );

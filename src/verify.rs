@@ -1,6 +1,7 @@
 //! `capc verify [PATH]`: the user's installed plugins and known marketplaces against a lock.
 
 use capc_compiler::lock::write;
+use capc_compiler::printable::escape;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -20,7 +21,9 @@ pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>) -> ExitCode {
     let lock = match write::decode(&text) {
         Ok(lock) => lock,
         Err(e) => {
-            eprintln!("error: {}: {}", file.display(), e.lines().next().unwrap_or("unreadable"));
+            // The lock's own text may be quoted in the error.
+            let first = e.lines().next().unwrap_or("unreadable");
+            eprintln!("error: {}: {}", escape(&file.display().to_string()), escape(first));
             return ExitCode::from(2);
         }
     };
@@ -35,7 +38,7 @@ pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>) -> ExitCode {
     let report = match capc_compiler::verify::verify(&lock, &home) {
         Ok(report) => report,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", escape(&e));
             return ExitCode::from(2);
         }
     };

@@ -7,10 +7,35 @@
 use std::borrow::Cow;
 
 /// Characters never written raw: C0 controls and DEL, C1 controls, the Unicode line and
-/// paragraph separators, and the bidirectional overrides and isolates (which reorder what a
-/// line shows).
+/// paragraph separators, and the bidirectional marks, overrides and isolates (which reorder
+/// what a line shows).
 fn is_unsafe(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}'
+        )
+}
+
+/// JSON text as serde writes it, with every character [`escape`] escapes that serde leaves
+/// raw (DEL, C1 controls, the line separators, bidirectional controls) written as a `\uXXXX`
+/// escape. serde escapes C0 controls and writes whitespace outside strings only as spaces and
+/// newlines, so the characters replaced here are inside strings, where the escape stands for
+/// the same character: the JSON means the same, and a terminal showing it sees no control.
+pub fn escape_json(json: &str) -> Cow<'_, str> {
+    if !json.chars().any(|c| c != '\n' && is_unsafe(c)) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if c != '\n' && is_unsafe(c) {
+            // Every unsafe character is in the Basic Multilingual Plane: one `\u` escape.
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 fn push_escaped(out: &mut String, c: char) {
@@ -95,6 +120,16 @@ mod tests {
             "\\u{9b}31m \\u{85} \\u{2028}\\u{2029} \\u{202e}"
         );
         assert_eq!(escape_lines("line one\r\n\tline two\u{1b}[0m\rhidden"), "line one\r\n\tline two\\x1b[0m\\rhidden");
+    }
+
+    #[test]
+    fn json_keeps_its_meaning_without_raw_controls() {
+        let value = serde_json::json!({"name": "a\u{1b}[2J\u{9b}31m\u{7f}\u{202e}\u{200f}b\n"});
+        let json = serde_json::to_string_pretty(&value).expect("json");
+        let escaped = escape_json(&json);
+        assert!(!escaped.chars().any(|c| c != '\n' && is_unsafe(c)), "{escaped}");
+        assert!(escaped.contains("\\u009b31m\\u007f\\u202e\\u200f"), "{escaped}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&escaped).expect("still JSON"), value);
     }
 
     #[test]

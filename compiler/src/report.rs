@@ -101,7 +101,8 @@ pub fn to_json(checked: &Checked) -> String {
             suppressed: checked.suppressed_count(),
         },
     };
-    let mut out = serde_json::to_string_pretty(&report).unwrap_or_default();
+    let mut out =
+        crate::printable::escape_json(&serde_json::to_string_pretty(&report).unwrap_or_default()).into_owned();
     out.push('\n');
     out
 }

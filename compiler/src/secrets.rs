@@ -1,9 +1,17 @@
 //! Keeping secrets out of the lock and the output: a value (an MCP field, a hook command, a
-//! permission rule, frontmatter text) is written as it stands when it is only `${VAR}`
-//! references and plain settings; a literal that looks like a credential is replaced by
-//! `sha256:<hex>` of its text (whole, in a rule's content, or word by word), so a changed
-//! secret still changes the lock without the lock ever holding it. Reports mask
-//! credential-shaped words (`token_spans`, `mask_words`).
+//! permission rule, frontmatter text, a plugin or marketplace source) is written as it stands
+//! when it is only `${VAR}` references and plain settings; a literal that looks like a
+//! credential is replaced by `sha256:<hex>` of its text (whole, in a rule's content, or word
+//! by word), so a changed secret still changes the lock without the lock ever holding it.
+//! Reports mask credential-shaped words (`token_spans`, `mask_words`).
+//!
+//! This module is the one place that decides what is a secret; readers, the lock's pins and
+//! `capc diff` all ask it. A secret is either shaped like one (a known token format, a long
+//! generated-looking run) or placed where one goes: after a `--password`/`--token`/`--api-key`
+//! style flag (`--token X`, `--token=X`, `NAME_TOKEN=X`, `sshpass -p X`, `mysql -pX`), in a
+//! URL's password or a secret query key (`?api_key=X`, `&sig=X`), after an `Authorization:`
+//! or `X-Api-Key:` header name or a `Bearer` scheme. A `${VAR}` or `$VAR` reference, a
+//! wildcard and a `<placeholder>` are never secrets.
 
 use sha2::{Digest, Sha256};
 
@@ -104,13 +112,6 @@ fn looks_generated(word: &str) -> bool {
         && word.chars().any(|c| c.is_ascii_alphabetic())
 }
 
-/// A URL with a password in its authority (`scheme://user:pass@host`).
-fn url_with_password(text: &str) -> bool {
-    let Some((_, rest)) = text.split_once("://") else { return false };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    authority.rsplit_once('@').is_some_and(|(userinfo, _)| userinfo.contains(':'))
-}
-
 /// The shortest token `is_token` accepts: the shortest prefix and 12 characters after it.
 const MIN_TOKEN_LEN: usize = 3 + 12;
 
@@ -118,59 +119,344 @@ fn is_token(word: &str) -> bool {
     TOKEN_PREFIXES.iter().any(|p| word.starts_with(p) && word.len() >= p.len() + 12) || looks_generated(word)
 }
 
-/// Byte ranges of the credential-shaped words of `text` outside `${…}` references: known
-/// token formats, generated-looking runs, URLs with a password. Words are split at spaces
-/// and at `= : , / ? &`, and lose surrounding quotes and brackets.
+/// Byte ranges of the secrets in `text` outside `${…}` references, sorted and disjoint: words
+/// shaped like tokens (`shaped_tokens`) and values placed where a secret goes (`Context`).
 ///
 /// This runs over every prose field a lock keeps, so it avoids work on the common case: a
-/// word shorter than any token (and without `@`, which a URL with a password needs) is
-/// passed over without being looked at, and separators are found byte by byte (all of them
-/// are ASCII, so a byte match is a character match).
+/// word shorter than any token is not split, and the placement checks look at a word's first
+/// and last bytes before anything else.
 pub fn token_spans(text: &str) -> Vec<crate::span::Span> {
     use crate::span::Span;
     let (refs, _) = capc_grammar::parse_env_refs(text);
-    let in_ref = |start: usize, end: usize| refs.iter().any(|r| start < r.span.end && r.span.start < end);
     let mut spans = Vec::new();
-    let mut word_start = 0;
-    for (at, c) in text.char_indices() {
-        if !c.is_whitespace() {
+    let mut context = Context::default();
+    for word in text.split_whitespace() {
+        // `split_whitespace` yields slices of `text`, so the offset is the pointer difference.
+        let start = word.as_ptr() as usize - text.as_ptr() as usize;
+        shaped_tokens(text, start, start + word.len(), &mut spans);
+        context.word(start, word, &mut spans);
+    }
+    spans.retain(|s: &Span| !refs.iter().any(|r| s.start < r.span.end && r.span.start < s.end));
+    merge(spans)
+}
+
+/// Sorted spans with overlapping ones joined, so replacing each in turn is well defined.
+fn merge(mut spans: Vec<crate::span::Span>) -> Vec<crate::span::Span> {
+    spans.sort_by_key(|s| (s.start, s.end));
+    let mut out: Vec<crate::span::Span> = Vec::with_capacity(spans.len());
+    for span in spans {
+        match out.last_mut() {
+            Some(last) if span.start <= last.end => last.end = last.end.max(span.end),
+            _ => out.push(span),
+        }
+    }
+    out
+}
+
+/// The token-shaped parts of the word `text[start..end]` (known token formats,
+/// generated-looking runs); parts are split at `= : , / ? & @` and lose surrounding quotes
+/// and brackets.
+fn shaped_tokens(text: &str, start: usize, end: usize, out: &mut Vec<crate::span::Span>) {
+    let word = &text[start..end];
+    if word.len() < MIN_TOKEN_LEN {
+        return;
+    }
+    let mut part_start = start;
+    let separators =
+        word.bytes().enumerate().filter(|(_, b)| matches!(b, b'=' | b':' | b',' | b'/' | b'?' | b'&' | b'@'));
+    for (i, _) in separators.chain(std::iter::once((word.len(), b' '))) {
+        let part = &text[part_start..start + i];
+        part_start = start + i + 1;
+        if part.len() < MIN_TOKEN_LEN {
             continue;
         }
-        whole_word(text, word_start, at, &in_ref, &mut spans);
-        word_start = at + c.len_utf8();
+        let trimmed_start = part.len() - part.trim_start_matches(TRIMMED).len();
+        let trimmed = part.trim_matches(TRIMMED);
+        let s = start + i - part.len() + trimmed_start;
+        if is_token(trimmed) {
+            out.push(crate::span::Span::new(s, s + trimmed.len()));
+        }
     }
-    whole_word(text, word_start, text.len(), &in_ref, &mut spans);
-    spans.sort_by_key(|s| s.start);
-    spans.dedup();
-    return spans;
+}
 
-    fn whole_word(text: &str, start: usize, end: usize, in_ref: &dyn Fn(usize, usize) -> bool, out: &mut Vec<Span>) {
-        let word = &text[start..end];
-        let has_at = word.contains('@');
-        if word.len() < MIN_TOKEN_LEN && !has_at {
+/// What the words seen so far say about the next one.
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    #[default]
+    Nothing,
+    /// The value of a secret flag (`--token X`, `sshpass -p X`): any literal word.
+    FlagValue,
+    /// What follows a `Bearer` scheme: a credential, so not a plain lowercase word of prose.
+    Credential,
+    /// What follows a secret header name (`Authorization:`): a scheme word or a credential.
+    SchemeOrCredential,
+}
+
+/// A left-to-right reading of a text's words that finds values placed where a secret goes:
+/// after a secret flag or header name, in `NAME=value` and `Name:value`, in a URL's password
+/// and query, and attached to the short flag of a program that takes a password that way.
+#[derive(Default)]
+struct Context {
+    expect: Expect,
+    /// The short flags that take a password, of the last program named (`sshpass -p`).
+    short_flags: &'static [ShortFlag],
+}
+
+/// A short flag of a program that takes a password or other credential.
+struct ShortFlag {
+    flag: u8,
+    /// Only written together with its value (`mysql -pX`: a separate `-p` prompts).
+    attached_only: bool,
+    /// The value is a secret only as `user:password` (`curl -u user` prompts).
+    needs_colon: bool,
+}
+
+const fn short(flag: u8, attached_only: bool, needs_colon: bool) -> ShortFlag {
+    ShortFlag { flag, attached_only, needs_colon }
+}
+
+/// Programs whose short flags take a password, as their manuals document them.
+const PROGRAM_SHORT_FLAGS: &[(&str, &[ShortFlag])] = &[
+    ("sshpass", &[short(b'p', false, false)]),
+    ("mysql", &[short(b'p', true, false)]),
+    ("mysqldump", &[short(b'p', true, false)]),
+    ("mysqladmin", &[short(b'p', true, false)]),
+    ("mariadb", &[short(b'p', true, false)]),
+    ("redis-cli", &[short(b'a', false, false)]),
+    ("curl", &[short(b'u', false, true)]),
+];
+
+impl Context {
+    fn word(&mut self, start: usize, raw: &str, out: &mut Vec<crate::span::Span>) {
+        // `<your-token>` is a placeholder, whatever precedes it.
+        if raw.trim_start_matches(['"', '\'', '(', '[']).starts_with('<') {
+            self.expect = Expect::Nothing;
             return;
         }
-        if has_at && url_with_password(word) && !in_ref(start, end) {
-            out.push(Span::new(start, end));
+        let trimmed_start = raw.len() - raw.trim_start_matches(TRIMMED).len();
+        let word = raw.trim_matches(TRIMMED);
+        if word.is_empty() {
             return;
         }
-        let mut part_start = start;
-        let separators = word.bytes().enumerate().filter(|(_, b)| matches!(b, b'=' | b':' | b',' | b'/' | b'?' | b'&'));
-        for (i, _) in separators.chain(std::iter::once((word.len(), b' '))) {
-            let part = &text[part_start..start + i];
-            part_start = start + i + 1;
-            if part.len() < MIN_TOKEN_LEN {
-                continue;
+        let at = start + trimmed_start;
+        // A value loses its quotes and brackets, and a rule's `:*` prefix wildcard.
+        let mut push = |offset: usize, value: &str| {
+            let lead = value.len() - value.trim_start_matches(TRIMMED).len();
+            let value = value.trim_matches(TRIMMED);
+            let value = value.strip_suffix(":*").unwrap_or(value);
+            out.push(crate::span::Span::new(at + offset + lead, at + offset + lead + value.len()));
+        };
+        match std::mem::take(&mut self.expect) {
+            Expect::SchemeOrCredential if is_scheme(word) => {
+                self.expect = Expect::Credential;
+                return;
             }
-            let trimmed_start = part.len() - part.trim_start_matches(TRIMMED).len();
-            let trimmed = part.trim_matches(TRIMMED);
-            let s = start + i - part.len() + trimmed_start;
-            let e = s + trimmed.len();
-            if is_token(trimmed) && !in_ref(s, e) {
-                out.push(Span::new(s, e));
+            Expect::FlagValue if !word.starts_with('-') => {
+                if is_secret_value(word, false) {
+                    push(0, word);
+                }
+                return;
+            }
+            Expect::Credential | Expect::SchemeOrCredential if !word.starts_with('-') => {
+                if is_secret_value(word, true) {
+                    push(0, word);
+                }
+                return;
+            }
+            _ => {}
+        }
+        if let Some((_, flags)) = PROGRAM_SHORT_FLAGS.iter().find(|(p, _)| word.rsplit(['/', '(']).next() == Some(*p)) {
+            self.short_flags = flags;
+            return;
+        }
+        if word.eq_ignore_ascii_case("bearer") {
+            self.expect = Expect::Credential;
+            return;
+        }
+        if let Some(name) = word.strip_suffix(':') {
+            if header_is_secret(name) {
+                self.expect = Expect::SchemeOrCredential;
+            }
+            return;
+        }
+        let bytes = word.as_bytes();
+        if bytes[0] == b'-' {
+            if let Some(name) = word.strip_prefix("--").filter(|n| !n.contains('=')) {
+                if flag_is_secret(name) {
+                    self.expect = Expect::FlagValue;
+                }
+                return;
+            }
+            if let Some(flag) = self.short_flags.iter().find(|f| bytes.get(1) == Some(&f.flag)) {
+                match &word[2..] {
+                    "" if !flag.attached_only => self.expect = Expect::FlagValue,
+                    value if !value.is_empty() && (!flag.needs_colon || value.contains(':')) => {
+                        if is_secret_value(value, false) {
+                            push(2, value);
+                        }
+                    }
+                    _ => {}
+                }
+                return;
+            }
+        }
+        if let Some(scheme_end) = word.find("://") {
+            url_secrets(word, scheme_end + 3, &mut push);
+            return;
+        }
+        if let Some((name, value)) = word.split_once('=') {
+            if flag_is_secret(name) && is_secret_value(value, false) {
+                push(name.len() + 1, value);
+            }
+            return;
+        }
+        if let Some((name, value)) = word.split_once(':') {
+            if header_is_secret(name) {
+                if is_scheme(value) {
+                    self.expect = Expect::Credential;
+                } else if is_secret_value(value, true) {
+                    push(name.len() + 1, value);
+                }
             }
         }
     }
+}
+
+/// The password of a URL's authority (or a token-shaped user name), and the values of its
+/// secret query or fragment keys (`?api_key=…`, `#access_token=…`); `authority` is where the
+/// authority starts.
+fn url_secrets(url: &str, authority: usize, push: &mut impl FnMut(usize, &str)) {
+    let rest = &url[authority..];
+    let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    if let Some((userinfo, _)) = rest[..host_end].rsplit_once('@') {
+        match userinfo.split_once(':') {
+            Some((user, password)) if !password.is_empty() && !is_redacted(password) => {
+                push(authority + user.len() + 1, password)
+            }
+            None if is_token(userinfo) => push(authority, userinfo),
+            _ => {}
+        }
+    }
+    let Some(query) = rest[host_end..].find(['?', '#']).map(|q| authority + host_end + q + 1) else { return };
+    let mut at = query;
+    for pair in url[query..].split(['&', '#', ';']) {
+        if let Some((key, value)) = pair.split_once('=') {
+            if query_key_is_secret(key) && is_secret_value(value, false) {
+                push(at + key.len() + 1, value);
+            }
+        }
+        at += pair.len() + 1;
+    }
+}
+
+/// An HTTP authentication scheme word (`Authorization: Bearer …`).
+fn is_scheme(word: &str) -> bool {
+    ["bearer", "basic", "token", "digest"].iter().any(|s| word.eq_ignore_ascii_case(s))
+}
+
+/// A flag or variable name whose value is a credential (`--api-key`, `DB_PASSWORD`,
+/// `--client_secret`), but not one that names where a credential is kept (`--token-file`,
+/// `--password-stdin`, `TOKEN_URL`) or counts tokens (`--max-tokens`).
+fn flag_is_secret(name: &str) -> bool {
+    const PARTS: &[&str] = &[
+        "password",
+        "passwd",
+        "passphrase",
+        "secret",
+        "token",
+        "api-key",
+        "apikey",
+        "access-key",
+        "private-key",
+        "credential",
+        "auth-key",
+    ];
+    const WHOLE: &[&str] = &["pass", "pw", "auth", "pat", "key-secret"];
+    const NOT_A_VALUE: &[&str] = &[
+        "-file",
+        "-path",
+        "-dir",
+        "-env",
+        "-var",
+        "-name",
+        "-url",
+        "-uri",
+        "-stdin",
+        "-helper",
+        "-cmd",
+        "-command",
+        "-type",
+        "-endpoint",
+        "-id",
+        "-length",
+        "-limit",
+        "-ttl",
+        "-expiry",
+        "-header",
+        "-prompt",
+    ];
+    let name = name.trim_start_matches('-');
+    if name.is_empty() || name.len() > 64 {
+        return false;
+    }
+    let name = name.to_ascii_lowercase().replace('_', "-");
+    if NOT_A_VALUE.iter().any(|s| name.ends_with(s)) || name.contains("tokens") || name.contains("tokeniz") {
+        return false;
+    }
+    PARTS.iter().any(|p| name.contains(p)) || WHOLE.contains(&name.as_str())
+}
+
+/// A header whose value is a credential (`Authorization`, `Cookie`, `X-Api-Key`,
+/// `PRIVATE-TOKEN`).
+fn header_is_secret(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    matches!(name.as_str(), "authorization" | "proxy-authorization" | "cookie")
+        || ["api-key", "apikey", "api_key", "token", "secret", "password"].iter().any(|p| name.contains(p))
+}
+
+/// A URL query key whose value is a credential: a secret flag name or a signature or key.
+fn query_key_is_secret(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    matches!(key.as_str(), "key" | "sig" | "signature" | "pwd" | "code_verifier")
+        || key.ends_with("-signature")
+        || key.ends_with("-credential")
+        || flag_is_secret(&key)
+}
+
+/// Whether a value in a secret's place is a literal secret: not a reference (`$VAR`,
+/// `%VAR%`), a wildcard, a `<placeholder>` or `YOUR_TOKEN`, a number, a switch word, or a
+/// hash the lock already keeps; a `credential` (after `Bearer` or a header name) is also not a
+/// plain lowercase word, which is prose.
+fn is_secret_value(value: &str, credential: bool) -> bool {
+    let value = value.trim_end_matches(":*").trim_end_matches('*').trim_matches(TRIMMED);
+    let placeholder = value.len() < 3
+        || value.starts_with(['$', '%', '*', '-'])
+        || value.contains("${")
+        || (value.starts_with('<') && value.ends_with('>'))
+        || value.bytes().all(|b| b.is_ascii_digit())
+        || value.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+        || matches!(value.to_ascii_lowercase().as_str(), "true" | "false" | "none" | "null" | "xxx" | "...")
+        || value.starts_with("sha256:");
+    let prose = credential && value.bytes().all(|b| b.is_ascii_lowercase());
+    !placeholder && !prose
+}
+
+/// Which arguments of a command line hold a secret: `args` read as the words after `command`,
+/// so a flag's value is found in the argument after it (`["--token", "X"]`).
+pub fn secret_args(command: Option<&str>, args: &[&str]) -> Vec<bool> {
+    let mut line = command.unwrap_or_default().to_string();
+    let mut ranges = Vec::with_capacity(args.len());
+    for arg in args {
+        line.push(' ');
+        ranges.push((line.len(), line.len() + arg.len()));
+        line.push_str(arg);
+    }
+    let spans = token_spans(&line);
+    ranges
+        .iter()
+        .zip(args)
+        .map(|(&(start, end), arg)| spans.iter().any(|s| s.start < end && start < s.end) || looks_secret(None, arg))
+        .collect()
 }
 
 /// Characters a credential-shaped word loses at its ends.
@@ -193,7 +479,7 @@ pub fn looks_secret(key: Option<&str>, value: &str) -> bool {
             return true;
         }
     }
-    url_with_password(&literal) || !token_spans(&literal).is_empty()
+    !token_spans(&literal).is_empty()
 }
 
 /// What the lock stores for a value.
@@ -279,6 +565,20 @@ mod tests {
             (None, "postgres://app@localhost/db"),
             (None, "https://example.com/t/123e4567-e89b-12d3-a456-426614174000"),
             (None, "github:org/repo#0123456789abcdef0123456789abcdef01234567"),
+            (None, "--token ${GITHUB_TOKEN}"),
+            (None, "--token=$GITHUB_TOKEN"),
+            (None, "--api-key <your-key>"),
+            (None, "--token-file /run/secrets/token"),
+            (None, "--max-tokens 4096"),
+            (None, "--password-stdin"),
+            (None, "https://api.example.com/mcp?token=${TOKEN}&region=eu"),
+            (None, "https://api.example.com/search?key=*"),
+            (None, "Bash(curl -H \"Authorization: Bearer $TOKEN\" *)"),
+            (None, "Bearer tokens are sent in the header"),
+            (None, "Author: someone"),
+            (None, "https://user@bitbucket.org/team/repo.git"),
+            (None, "https://x:${GIT_TOKEN}@git.example.com/r.git"),
+            (None, "psql -p 5432"),
         ] {
             assert!(!looks_secret(key, value), "{key:?} = {value} is not a secret");
         }
@@ -295,6 +595,18 @@ mod tests {
             (None, "--token=ghp_0123456789abcdefABCDEF0123456789abcd"),
             (None, "postgres://app:s3cret@localhost/db"),
             (None, "https://hooks.example.com/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX12345678"),
+            (None, "deploy --password hunter2horse"),
+            (None, "--client_secret=abc123def"),
+            (None, "DB_PASSWORD=correct-horse"),
+            (None, "https://api.example.com/v1?region=eu&api_key=Zq9mX2pLwQ"),
+            (None, "https://blob.example.com/f?sv=2024&sig=Ab12Cd%2Bef"),
+            (None, "https://app.example.com/cb#access_token=Tk7Qp2Rm9"),
+            (None, "Bash(curl -H \"Authorization: Bearer abcDEF123xyz\" https://api.example.com/*)"),
+            (None, "Bash(curl -H 'X-Api-Key: k7f3a9' *)"),
+            (None, "Bash(mysql -uroot -pS3cretPass:*)"),
+            (None, "sshpass -p hunter2 ssh host"),
+            (None, "https://deploy:Tk7Qp2Rm9xyz@git.example.com/team/mk.git"),
+            (None, "https://ghp_0123456789abcdefABCDEF0123456789abcd@github.com/o/r.git"),
         ] {
             assert!(looks_secret(key, value), "{key:?} = {value} is a secret");
         }
@@ -322,6 +634,32 @@ mod tests {
             mask_words("rule `Bash(curl ghp_0123456789abcdefABCD)`"),
             format!("rule `Bash(curl {})`", "*".repeat(24))
         );
+    }
+
+    #[test]
+    fn only_the_secret_part_of_a_placed_secret_is_marked() {
+        let found = |text: &str| -> Vec<String> {
+            token_spans(text).iter().map(|s| text[s.start..s.end].to_string()).collect()
+        };
+        assert_eq!(found("https://deploy:Tk7Qp2Rm9xyz@git.example.com/team/mk.git"), ["Tk7Qp2Rm9xyz"]);
+        assert_eq!(found("https://h.example.com/p?access_token=Tk7Qp2Rm9&sig=Ab12Cd&page=2"), ["Tk7Qp2Rm9", "Ab12Cd"]);
+        assert_eq!(found("curl -H \"Authorization: Bearer abcDEF123xyz\" https://x"), ["abcDEF123xyz"]);
+        assert_eq!(found("run --token=\"s3cr3t-value\" --verbose"), ["s3cr3t-value"]);
+        assert_eq!(found("a https://u:pw@example.com/x b"), ["pw"]);
+        // Hashing the password keeps the rest of the URL readable, and a hashed one is not found again.
+        let kept = redact_words("https://deploy:Tk7Qp2Rm9xyz@git.example.com/mk.git").expect("a secret");
+        assert!(kept.starts_with("https://deploy:sha256:") && kept.ends_with("@git.example.com/mk.git"), "{kept}");
+        assert_eq!(found(&kept), Vec::<String>::new());
+    }
+
+    #[test]
+    fn arguments_are_read_as_a_command_line() {
+        let args = ["--password", "hunter2horse", "--port", "5432", "--header", "Authorization: Bearer Zq9mX2pL"];
+        assert_eq!(secret_args(Some("db-mcp"), &args), [false, true, false, false, false, true]);
+        assert_eq!(secret_args(Some("/usr/bin/mysql"), &["-uroot", "-pS3cret"]), [false, true]);
+        assert_eq!(secret_args(Some("mysql"), &["-p", "mydb"]), [false, false]);
+        assert_eq!(secret_args(Some("redis-cli"), &["-a", "hunter2"]), [false, true]);
+        assert_eq!(secret_args(Some("server"), &["-p", "8080", "--token", "${TOKEN}"]), [false; 4]);
     }
 
     #[test]

@@ -248,10 +248,15 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, S
 }
 
 /// The report for people.
+///
+/// Names, versions, paths and sources come from the lock and from the installed files, so
+/// each passes `printable::escape` on its way out.
 pub fn to_text(report: &Report, lock_label: &str) -> String {
+    use crate::printable::escape;
     use std::fmt::Write as _;
     let mut out = String::new();
-    let _ = writeln!(out, "capc verify: {lock_label} against {}", report.plugins_dir.display());
+    let plugins_dir = report.plugins_dir.display().to_string();
+    let _ = writeln!(out, "capc verify: {} against {}", escape(lock_label), escape(&plugins_dir));
     for (title, list) in [("marketplaces", &report.marketplaces), ("plugins", &report.plugins)] {
         if list.is_empty() {
             continue;
@@ -264,7 +269,7 @@ pub fn to_text(report: &Report, lock_label: &str) -> String {
                 1 => ", 1 file equal".to_string(),
                 n => format!(", {n} files equal"),
             };
-            let _ = writeln!(out, "  {status}  {}  {}{files}", c.name, c.detail);
+            let _ = writeln!(out, "  {status}  {}  {}{files}", escape(&c.name), escape(&c.detail));
             for d in &c.drift {
                 let line = match (&d.installed, &d.locked) {
                     (Some(i), Some(l)) => format!("installed {i}, locked {l}"),
@@ -272,12 +277,12 @@ pub fn to_text(report: &Report, lock_label: &str) -> String {
                     (None, Some(l)) => format!("locked {l}, not installed"),
                     (None, None) => "differs".to_string(),
                 };
-                let _ = writeln!(out, "           {}: {line}", d.what);
+                let _ = writeln!(out, "           {}: {}", escape(&d.what), escape(&line));
             }
         }
     }
     if !report.not_installed.is_empty() {
-        let _ = writeln!(out, "not installed here: {}", report.not_installed.join(", "));
+        let _ = writeln!(out, "not installed here: {}", escape(&report.not_installed.join(", ")));
     }
     let count = |list: &[Checked], drift: bool| list.iter().filter(|c| c.drift.is_empty() != drift).count();
     let _ = writeln!(

@@ -45,6 +45,12 @@ impl Keep<'_, '_> {
     /// `value` (written at `node`, under `key`) as the lock keeps it.
     fn value(&mut self, node: &Node, value: &str, key: Option<&str>, what: &str, shape: Shape, help: &str) -> String {
         let secret = crate::secrets::looks_secret(key, value);
+        self.value_if(secret, node, value, what, shape, help)
+    }
+
+    /// `value` as the lock keeps it, when whether it is a secret was decided with its
+    /// neighbours (a command line's arguments, `crate::secrets::secret_args`).
+    fn value_if(&mut self, secret: bool, node: &Node, value: &str, what: &str, shape: Shape, help: &str) -> String {
         if !secret {
             return value.to_string();
         }
@@ -462,12 +468,20 @@ pub fn server(
     };
     let env = map(&mut keep, "env");
     let headers = map(&mut keep, "headers");
-    let args: Vec<String> = config
+    // Arguments are read together: a flag's value is the argument after it (`--token`, `X`).
+    let arg_nodes: Vec<(&Node, &str)> = config
         .get("args")
         .and_then(Node::as_array)
         .unwrap_or_default()
         .iter()
-        .filter_map(|a| Some(keep.value(a, a.as_str()?, None, "an argument", Shape::Whole, REFERENCE)))
+        .filter_map(|a| Some((a, a.as_str()?)))
+        .collect();
+    let words: Vec<&str> = arg_nodes.iter().map(|(_, text)| *text).collect();
+    let secret = crate::secrets::secret_args(config.get("command").and_then(Node::as_str), &words);
+    let args: Vec<String> = arg_nodes
+        .iter()
+        .zip(secret)
+        .map(|(&(node, text), secret)| keep.value_if(secret, node, text, "an argument", Shape::Whole, REFERENCE))
         .collect();
     let server = McpServer {
         name: full_name,

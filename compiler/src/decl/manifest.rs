@@ -843,6 +843,7 @@ fn check_marketplace_name(sink: &mut Sink<'_>, span: Span, name: &str) {
 /// A plugin source outside the marketplace, recorded as a pin of the lock; reported when no
 /// commit, exact version or checksum pins it (`unpinned-plugin-source`).
 fn source_pin(sink: &mut Sink<'_>, source: &Node, plugin: &str, marketplace: &str) {
+    report_source_secrets(sink, source, &format!("plugin `{plugin}`"));
     let Some(kind) = source.get("source").and_then(Node::as_str) else { return };
     let text = |key: &str| source.get(key).and_then(Node::as_str).map(str::to_string);
     let (package, exact, requested, fix) = match kind {
@@ -906,6 +907,24 @@ fn source_pin(sink: &mut Sink<'_>, source: &Node, plugin: &str, marketplace: &st
     };
     let path = sink.path().to_string();
     sink.decls.push(crate::model::Decl { path, span: Some(source.span), item: crate::model::Item::Pin(pin) });
+}
+
+/// A credential written into a plugin's or marketplace's `source` (`https://user:TOKEN@host/…`,
+/// `?token=…`): reported as a literal secret; the lock's pin keeps it hashed
+/// (`lock::resolve`), as every other secret.
+pub(crate) fn report_source_secrets(sink: &mut Sink<'_>, source: &Node, owner: &str) {
+    for key in ["url", "repo", "package", "command", "path", "ref"] {
+        let Some(node) = source.get(key) else { continue };
+        if node.as_str().is_some_and(|text| crate::secrets::looks_secret(None, text)) {
+            sink.report(
+                &rules::literal_secret::RULE,
+                node.span,
+                format!("{owner}: `source.{key}` holds what looks like a literal secret"),
+            )
+            .secret()
+            .help("a source is committed with the repository and copied into capabilities.lock; let git's credential helper or the environment supply the credential");
+        }
+    }
 }
 
 const SOURCE_KINDS: &[&str] = &["github", "url", "git-subdir", "npm", "archive", "command"];

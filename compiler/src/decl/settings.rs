@@ -161,6 +161,13 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
     if let Some(servers) = root.get("managedMcpServers").filter(|s| s.as_object().is_some()) {
         check_managed_servers(sink, cx, servers);
     }
+    for field in ["extraKnownMarketplaces", "additionalMarketplaces"] {
+        for (key, value) in root.get(field).and_then(Node::as_object).unwrap_or_default() {
+            if let Some(source) = value.get("source") {
+                super::manifest::report_source_secrets(sink, source, &format!("marketplace `{}`", key.name));
+            }
+        }
+    }
     if let Some(env) = root.get("env").and_then(Node::as_object) {
         // Local settings are each user's own and untracked: a secret there is where it belongs.
         let local = crate::decl::file_name(cx.rel) == "settings.local.json";

@@ -82,6 +82,25 @@ impl Change {
     pub fn is_escalation(&self) -> bool {
         !self.escalations.is_empty()
     }
+
+    /// Every credential in the change's text replaced by its `sha256:<hex>`: a lock written
+    /// by hand or by an older capc may hold one (a pin's `https://user:TOKEN@host`), and a
+    /// report is posted where the lock's readers may not be allowed to see it. A changed
+    /// secret still shows as a change, since its hash changes.
+    fn hide_secrets(&mut self) {
+        let hide = |text: &mut String| {
+            if let Some(hidden) = crate::secrets::redact_words(text) {
+                *text = hidden;
+            }
+        };
+        hide(&mut self.subject);
+        self.what.iter_mut().for_each(hide);
+        self.files.iter_mut().for_each(hide);
+        self.escalations.iter_mut().for_each(hide);
+        for field in &mut self.fields {
+            field.old.iter_mut().chain(field.new.iter_mut()).for_each(hide);
+        }
+    }
 }
 
 /// One field of a changed entry.
@@ -227,6 +246,7 @@ impl Report {
 /// Compares two locks.
 pub fn diff(old: &Lock, new: &Lock, old_side: Side, new_side: Side) -> Report {
     let mut changes = compare::changes(old, new);
+    changes.iter_mut().for_each(Change::hide_secrets);
     changes.sort_by(|a, b| (a.section, &a.subject, a.class, &a.files).cmp(&(b.section, &b.subject, b.class, &b.files)));
     let mut summary = Summary::default();
     for c in &changes {

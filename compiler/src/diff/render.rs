@@ -1,14 +1,21 @@
 //! A `Report` for people (text), for a pull-request comment (Markdown, escalations first, each
 //! section in a collapsible `<details>`), and for tools (JSON, version 1).
+//!
+//! Every string of a report comes from a lock, a tree or a revision someone else wrote, so it
+//! is rendered inert: in text each field passes `printable::escape` (a name cannot move the
+//! cursor, rewrite a line or set the clipboard); in Markdown each name is a code span fenced
+//! longer than any backtick run in it and every other text is escaped (no HTML, links,
+//! emphasis, `@mentions` or table cells of its own); JSON escapes what serde leaves raw.
 
 use super::{Change, Class, Report, Section, Side};
+use crate::printable::escape;
 use std::fmt::Write as _;
 
 /// `capc diff --format json`.
 pub fn to_json(report: &Report) -> String {
     // A report is plain data (strings, numbers, lists); serializing it cannot fail.
     let text = serde_json::to_string_pretty(report).unwrap_or_else(|e| format!("\"capc could not write JSON: {e}\""));
-    format!("{text}\n")
+    format!("{}\n", crate::printable::escape_json(&text))
 }
 
 fn side(s: &Side) -> String {
@@ -24,7 +31,7 @@ fn side(s: &Side) -> String {
         1 => "; 1 error".to_string(),
         n => format!("; {n} errors"),
     };
-    format!("{} ({how}{errors})", s.arg)
+    format!("{} ({how}{errors})", escape(&s.arg))
 }
 
 fn short(commit: Option<&str>) -> &str {
@@ -58,8 +65,15 @@ fn symbol(class: Class) -> &'static str {
     }
 }
 
+/// A field's change, its values escaped.
 fn field_line(f: &super::FieldChange) -> String {
-    format!("{}: {} → {}", f.field, f.old.as_deref().unwrap_or("(unset)"), f.new.as_deref().unwrap_or("(unset)"))
+    let value = |v: &Option<String>| v.as_deref().map_or("(unset)".into(), escape).into_owned();
+    format!("{}: {} → {}", escape(&f.field), value(&f.old), value(&f.new))
+}
+
+/// The files of a change, escaped, for a line of text.
+fn files_line(files: &[String]) -> String {
+    files.iter().map(|f| escape(f).into_owned()).collect::<Vec<_>>().join(", ")
 }
 
 /// `capc diff` for people: a summary, the escalations, then every change by section.
@@ -74,11 +88,11 @@ pub fn to_text(report: &Report) -> String {
     if report.summary.escalations > 0 {
         out.push_str("\nEscalations:\n");
         for c in report.escalations() {
-            let _ = writeln!(out, "  ! {} {} {}", c.section.as_str(), c.class.as_str(), c.subject);
+            let _ = writeln!(out, "  ! {} {} {}", c.section.as_str(), c.class.as_str(), escape(&c.subject));
             for why in &c.escalations {
-                let _ = writeln!(out, "      {why}");
+                let _ = writeln!(out, "      {}", escape(why));
             }
-            let _ = writeln!(out, "      in {}", c.files.join(", "));
+            let _ = writeln!(out, "      in {}", files_line(&c.files));
         }
     }
     for section in Section::ALL {
@@ -89,13 +103,13 @@ pub fn to_text(report: &Report) -> String {
         let _ = writeln!(out, "\n{}:", section.title());
         for c in changes {
             let mark = if c.is_escalation() { "!" } else { " " };
-            let what = c.what.as_deref().map(|w| format!("  ({w})")).unwrap_or_default();
-            let _ = writeln!(out, " {mark}{} {}{what}", symbol(c.class), c.subject);
+            let what = c.what.as_deref().map(|w| format!("  ({})", escape(w))).unwrap_or_default();
+            let _ = writeln!(out, " {mark}{} {}{what}", symbol(c.class), escape(&c.subject));
             for f in &c.fields {
                 let _ = writeln!(out, "      {}", field_line(f));
             }
             if !c.files.is_empty() {
-                let _ = writeln!(out, "      in {}", c.files.join(", "));
+                let _ = writeln!(out, "      in {}", files_line(&c.files));
             }
         }
     }
@@ -103,18 +117,63 @@ pub fn to_text(report: &Report) -> String {
     out
 }
 
-/// Text for a Markdown table cell: pipes escaped, line breaks as `<br>`.
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', "<br>")
+/// Text for Markdown that stays text: control characters escaped, every character that
+/// Markdown, GitHub or HTML give a meaning to backslash-escaped (`|` included, so a table cell
+/// stays one cell), `&` as an entity and `@` followed by a word joiner (no `@mention`). The
+/// names capc quotes in its own messages (`` `name` ``) are code spans again ([`code`]); a name
+/// with backticks may shift which parts are code, but each part is still inert.
+fn text(message: &str) -> String {
+    let message = escape(message);
+    let parts: Vec<&str> = message.split('`').collect();
+    // With an even number of backticks the odd parts are quoted; a stray last one is plain.
+    let closed = parts.len() % 2 == 1;
+    let mut out = String::with_capacity(message.len() + 16);
+    for (i, part) in parts.iter().enumerate() {
+        let quoted = i % 2 == 1 && (closed || i + 1 < parts.len());
+        match quoted {
+            true => out.push_str(&code(part)),
+            false if i % 2 == 1 => {
+                out.push_str("\\`");
+                plain(&mut out, part);
+            }
+            false => plain(&mut out, part),
+        }
+    }
+    out
 }
 
-/// Inline code that survives backquotes inside it.
-fn code(text: &str) -> String {
-    if text.contains('`') {
-        format!("`` {text} ``")
-    } else {
-        format!("`{text}`")
+fn plain(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '$' | '#' | '!' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '&' => out.push_str("&amp;"),
+            '@' => out.push_str("@&#8288;"),
+            c => out.push(c),
+        }
     }
+}
+
+/// A name as inline code that nothing in it can end: fenced by more backticks than its
+/// longest run, padded with spaces when it starts or ends with a backtick or a space, control
+/// characters escaped, `|` escaped for the table cell it sits in (GitHub reads `\|` inside a
+/// code span in a table as `|`).
+fn code(name: &str) -> String {
+    let name = escape(name);
+    if name.is_empty() {
+        return "(empty)".to_string();
+    }
+    let longest = name.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if name.starts_with(['`', ' ']) || name.ends_with(['`', ' ']) { " " } else { "" };
+    format!("{fence}{pad}{}{pad}{fence}", name.replace('|', "\\|"))
+}
+
+/// Lines of a table cell, each inert, joined by `<br>`.
+fn lines(items: impl IntoIterator<Item = String>) -> String {
+    items.into_iter().collect::<Vec<_>>().join("<br>")
 }
 
 /// `capc diff --format markdown`: a pull-request comment, escalations first.
@@ -130,7 +189,7 @@ pub fn to_markdown(report: &Report) -> String {
         "no changes".to_string()
     };
     let _ = writeln!(out, "### capc diff: {headline}\n");
-    let _ = writeln!(out, "{} → {}\n", cell(&side(&report.old)), cell(&side(&report.new)));
+    let _ = writeln!(out, "{} → {}\n", text(&side(&report.old)), text(&side(&report.new)));
     if total == 0 {
         out.push_str("Both sides resolve to the same skills, commands, agents, MCP servers, hooks, permission rules, plugins and pins.\n");
         return out;
@@ -151,9 +210,9 @@ pub fn to_markdown(report: &Report) -> String {
                 "| {} | {} {} | {} | {} |",
                 c.section.as_str(),
                 c.class.as_str(),
-                cell(&code(&c.subject)),
-                cell(&c.escalations.join("\n")),
-                cell(&c.files.iter().map(|f| code(f)).collect::<Vec<_>>().join("\n"))
+                code(&c.subject),
+                lines(c.escalations.iter().map(|why| text(why))),
+                lines(c.files.iter().map(|f| code(f)))
             );
         }
         out.push_str("\n</details>\n\n");
@@ -167,16 +226,16 @@ pub fn to_markdown(report: &Report) -> String {
         let _ = writeln!(out, "<summary>{} ({})</summary>\n", section.title(), changes.len());
         out.push_str("| change | subject | details | files |\n| --- | --- | --- | --- |\n");
         for c in changes {
-            let mut details: Vec<String> = c.what.iter().cloned().collect();
-            details.extend(c.fields.iter().map(field_line));
+            let mut details: Vec<String> = c.what.iter().map(|w| text(w)).collect();
+            details.extend(c.fields.iter().map(|f| text(&field_line(f))));
             let class =
                 if c.is_escalation() { format!("⚠️ {}", c.class.as_str()) } else { c.class.as_str().to_string() };
             let _ = writeln!(
                 out,
                 "| {class} | {} | {} | {} |",
-                cell(&code(&c.subject)),
-                cell(&details.join("\n")),
-                cell(&c.files.iter().map(|f| code(f)).collect::<Vec<_>>().join("\n"))
+                code(&c.subject),
+                lines(details),
+                lines(c.files.iter().map(|f| code(f)))
             );
         }
         out.push_str("\n</details>\n\n");

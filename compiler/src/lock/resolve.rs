@@ -240,6 +240,22 @@ impl Builder {
 }
 
 /// Resolves every declaration of a check.
+/// A pin as the lock keeps it: a credential in its package, URL or command
+/// (`https://user:TOKEN@host/…`, `?token=…`) replaced by its `sha256:<hex>`, the rest kept so
+/// the pin still says where it comes from. The readers report the credential
+/// (`literal-secret`); this makes sure no pin, whoever recorded it, carries one into the lock.
+fn pin_without_secrets(mut pin: model::Pin) -> model::Pin {
+    let hide = |text: &mut String| {
+        if let Some(hidden) = crate::secrets::redact_words(text) {
+            *text = hidden;
+        }
+    };
+    hide(&mut pin.package);
+    pin.requested.iter_mut().for_each(hide);
+    pin.exact.iter_mut().for_each(hide);
+    pin
+}
+
 pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let mut b = Builder::new();
     let mut loading = super::plugins::load(&decls, &mut b.diagnostics);
@@ -262,8 +278,10 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
             _ => None,
         })
         .collect();
-    let mut pins: Vec<model::Pin> =
-        decls.iter().filter_map(|d| if let Item::Pin(p) = &d.item { Some(p.clone()) } else { None }).collect();
+    let mut pins: Vec<model::Pin> = decls
+        .iter()
+        .filter_map(|d| if let Item::Pin(p) = &d.item { Some(pin_without_secrets(p.clone())) } else { None })
+        .collect();
     pins.sort();
     pins.dedup();
     let mut session = Parts::default();

@@ -78,7 +78,7 @@ pub fn ls_json(r: &Resolution) -> String {
         .map(|p| json!({"name": p.name, "id": p.id, "root": p.root, "loaded": p.loaded, "reason": p.reason, "requires_trust": p.requires_trust, "inventory": p.inventory}))
         .collect();
     let out = json!({"version": 2, "commands": commands, "agents": agents, "mcp_servers": servers, "tools": tools, "plugins": plugins});
-    let mut text = serde_json::to_string_pretty(&out).unwrap_or_default();
+    let mut text = crate::printable::escape_json(&serde_json::to_string_pretty(&out).unwrap_or_default()).into_owned();
     text.push('\n');
     text
 }
@@ -542,8 +542,10 @@ pub fn graph_json(r: &Resolution, all: bool) -> String {
             Some(json!({"from": a.index(), "to": b.index(), "kind": w.kind, "rule": w.rule}))
         })
         .collect();
-    let mut text =
-        serde_json::to_string_pretty(&json!({"version": 1, "nodes": nodes, "edges": edges})).unwrap_or_default();
+    let mut text = crate::printable::escape_json(
+        &serde_json::to_string_pretty(&json!({"version": 1, "nodes": nodes, "edges": edges})).unwrap_or_default(),
+    )
+    .into_owned();
     text.push('\n');
     text
 }

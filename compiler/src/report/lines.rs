@@ -119,7 +119,7 @@ pub fn to_statistics_json(checked: &Checked) -> String {
             "infos": checked.count(Severity::Info),
         },
     });
-    let mut out = serde_json::to_string_pretty(&value).unwrap_or_default();
+    let mut out = crate::printable::escape_json(&serde_json::to_string_pretty(&value).unwrap_or_default()).into_owned();
     out.push('\n');
     out
 }

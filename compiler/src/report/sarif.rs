@@ -145,7 +145,7 @@ pub fn to_sarif(checked: &Checked) -> String {
         version: "2.1.0",
         runs: [Run { tool: Tool { driver }, column_kind: "unicodeCodePoints", results }],
     };
-    let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
+    let mut out = crate::printable::escape_json(&serde_json::to_string_pretty(&log).unwrap_or_default()).into_owned();
     out.push('\n');
     out
 }
