@@ -166,14 +166,6 @@ enum Command {
         /// The lock to run from (its folder is the project root)
         #[arg(long, value_name = "FILE", default_value = "capabilities.lock")]
         lock: PathBuf,
-        /// Re-derive the whole lock from its sources first (the check `capc lock` runs, with the
-        /// scopes given here) and refuse any difference: a changed, missing or new file by name,
-        /// an edited entry as a diff
-        #[arg(long)]
-        verify: bool,
-        /// Do not run `!` shell injections, even when the permission rules allow them
-        #[arg(long)]
-        no_shell: bool,
         /// The REPL even when stdin is not a terminal (to script it); `--json` the protocol even on one
         #[arg(long, conflicts_with = "json")]
         repl: bool,
@@ -191,15 +183,44 @@ enum Command {
         /// `server/discover`).
         #[arg(long)]
         connect: bool,
-        /// Trust the folder, as accepting Claude Code's trust dialog does: its project allow
-        /// rules hold, its `!` injections may run and its own MCP servers (`.mcp.json`, its
-        /// plugins') may start. Without it, a session trusts the folder only when the user's
-        /// own `.claude.json` (in `--user-dir`) says so for it or a parent folder; nothing in the
-        /// repository can make it trusted
-        #[arg(long)]
-        trust: bool,
         #[command(flatten)]
-        scopes: Scopes,
+        from: SessionFrom,
+    },
+    /// Serve the repository's commands, skills and skill files over MCP, to any agent
+    ///
+    /// Serves PATH/capabilities.lock (or --lock FILE) as an MCP server, over stdio (the default)
+    /// or Streamable HTTP (--http ADDR, endpoint /mcp). Prompts: every command and skill a user
+    /// can type, under the name typed after `/`, with `arguments` (the whole argument string)
+    /// and the named arguments its frontmatter declares; `prompts/get` returns the texts Claude
+    /// Code sends for `/name args`, as `capc session` computes them. Tool: `Skill`, Claude Code's
+    /// Skill tool. Resources: each skill's files as skill://SKILL/PATH. docs/serve.md shows how
+    /// to add it to Claude Code, Codex, Cursor, VS Code and Gemini CLI.
+    Serve {
+        /// The folder whose capabilities.lock is served (its project root)
+        #[arg(default_value = ".")]
+        path: PathBuf,
+        /// The lock to serve instead of PATH/capabilities.lock (its folder is the project root)
+        #[arg(long, value_name = "FILE")]
+        lock: Option<PathBuf>,
+        /// Streamable HTTP on ADDR (such as 127.0.0.1:8123; port 0 picks one), endpoint /mcp,
+        /// instead of stdio; the address is printed on stderr. Only a loopback address unless
+        /// --allow-remote; a browser page from elsewhere gets 403
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+        /// Let --http listen on a non-loopback address (any host name is then accepted: use
+        /// --token-env)
+        #[arg(long, requires = "http")]
+        allow_remote: bool,
+        /// Require `Authorization: Bearer TOKEN` on every HTTP request, TOKEN read from the
+        /// environment variable VAR (compared in constant time)
+        #[arg(long, value_name = "VAR", requires = "http")]
+        token_env: Option<String>,
+        /// Watch the folder: after a save, serve the lock `capc lock` would write (computed in
+        /// memory; the file is not rewritten) and tell clients which lists changed
+        #[arg(long)]
+        watch: bool,
+        #[command(flatten)]
+        from: SessionFrom,
     },
     /// Compare the capabilities of two versions, for reviewing a change
     ///
@@ -333,6 +354,28 @@ struct Selection {
     /// Show what suppression comments and capc.toml's `per-path-ignores` hide (for audits)
     #[arg(long)]
     no_suppressions: bool,
+}
+
+/// How a session is loaded from a lock: shared by `capc session` and `capc serve`.
+#[derive(Args)]
+struct SessionFrom {
+    /// Re-derive the whole lock from its sources first (the check `capc lock` runs, with the
+    /// scopes given here) and refuse any difference: a changed, missing or new file by name,
+    /// an edited entry as a diff
+    #[arg(long)]
+    verify: bool,
+    /// Do not run `!` shell injections, even when the permission rules allow them
+    #[arg(long)]
+    no_shell: bool,
+    /// Trust the folder, as accepting Claude Code's trust dialog does: its project allow
+    /// rules hold, its `!` injections may run and its own MCP servers (`.mcp.json`, its
+    /// plugins') may start. Without it, a session trusts the folder only when the user's
+    /// own `.claude.json` (in `--user-dir`) says so for it or a parent folder; nothing in the
+    /// repository can make it trusted
+    #[arg(long)]
+    trust: bool,
+    #[command(flatten)]
+    scopes: Scopes,
 }
 
 /// Scopes outside PATH; nothing outside PATH is read unless one is given.
@@ -479,9 +522,13 @@ fn main() -> ExitCode {
             Ok(options) => graph(options, format, all),
             Err(code) => code,
         },
-        Command::Session { lock, verify, no_shell, repl, json, connect, trust, scopes } => {
+        Command::Session { lock, repl, json, connect, from } => {
             let repl = repl || (!json && std::io::stdin().is_terminal());
-            session(lock, verify, no_shell, repl, connect, trust, scopes)
+            session(lock, repl, connect, from)
+        }
+        Command::Serve { path, lock, http, allow_remote, token_env, watch, from } => {
+            let lock = lock.unwrap_or_else(|| path.join(write::FILE_NAME));
+            serve(&lock, http, allow_remote, token_env.as_deref(), watch, from)
         }
         Command::Diff { old, new, format, fail_on } => diff::run(&old, &new, format, &fail_on),
         Command::Verify { path, user_dir } => verify::run(&path, user_dir),
@@ -779,16 +826,11 @@ fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode {
     }
 }
 
-fn session(
-    lock: PathBuf,
-    verify: bool,
-    no_shell: bool,
-    repl: bool,
-    connect: bool,
-    trust: bool,
-    scopes: Scopes,
-) -> ExitCode {
+/// The session `capc session` and `capc serve` run: the lock loaded (and verified when asked),
+/// trusted only as the user said. Says why not on stderr.
+fn load_session(lock: &std::path::Path, from: SessionFrom) -> Result<capc_runtime::session::Session, ExitCode> {
     use capc_runtime::loaded::{Loaded, Roots};
+    let SessionFrom { verify, no_shell, trust, scopes } = from;
     let root =
         lock.parent().filter(|p| !p.as_os_str().is_empty()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
     // Absolute, as the paths a turn sends are (`Base directory for this skill: …`).
@@ -800,17 +842,17 @@ fn session(
         add_dirs: scopes.add_dir,
         plugin_dirs: scopes.plugin_dir,
     };
-    let loaded = match Loaded::from_file(&lock, roots) {
+    let loaded = match Loaded::from_file(lock, roots) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("error: {}", printable::escape_lines(&e.to_string()));
-            return ExitCode::from(2);
+            return Err(ExitCode::from(2));
         }
     };
     if verify {
         if let Err(e) = loaded.verify() {
             eprintln!("error: {}", printable::escape_lines(&e.to_string()));
-            return ExitCode::from(1);
+            return Err(ExitCode::from(1));
         }
     }
     let trusted = trust || loaded.roots.user_trusts();
@@ -820,6 +862,14 @@ fn session(
     let mut session = capc_runtime::session::Session::new(loaded);
     session.trusted = trusted;
     session.run_shell = !no_shell;
+    Ok(session)
+}
+
+fn session(lock: PathBuf, repl: bool, connect: bool, from: SessionFrom) -> ExitCode {
+    let mut session = match load_session(&lock, from) {
+        Ok(session) => session,
+        Err(code) => return code,
+    };
     let live = if connect {
         match capc_runtime::connect::Live::start(
             &mut session,
@@ -851,6 +901,42 @@ fn session(
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn serve(
+    lock: &std::path::Path,
+    http: Option<std::net::SocketAddr>,
+    allow_remote: bool,
+    token_env: Option<&str>,
+    watch: bool,
+    from: SessionFrom,
+) -> ExitCode {
+    if let Some(addr) = http {
+        if let Err(e) = capc_runtime::serve::http::check_address(addr, allow_remote) {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let token = match token_env.map(|name| (name, std::env::var(name))) {
+        None => None,
+        Some((_, Ok(token))) if !token.is_empty() => Some(token),
+        Some((name, _)) => {
+            eprintln!("error: --token-env {name}: the environment variable {name} is not set (or is empty)");
+            return ExitCode::from(2);
+        }
+    };
+    let session = match load_session(lock, from) {
+        Ok(session) => session,
+        Err(code) => return code,
+    };
+    let options = capc_runtime::serve::Options { http, allow_remote, token, watch };
+    match capc_runtime::serve::run(session, options) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)

@@ -14,6 +14,9 @@ use std::process::{Command, Output};
 use support::connected_session;
 
 mod harness;
+// `capc serve` with real MCP clients.
+#[path = "live_serve/mod.rs"]
+mod serve;
 mod support;
 
 fn repo() -> &'static Path {
@@ -102,6 +105,7 @@ fn main() {
             the_repl_on_a_terminal_edits_lines_and_keeps_history,
         ),
     ];
+    let trials = trials.into_iter().chain(serve::trials()).collect();
     libtest_mimic::run(&args, trials).exit();
 }
 

@@ -24,6 +24,8 @@
 //! - `shell`: `!` injections, decided by `capc_grammar::decide_bash` and run in process
 //!   groups of their own, with a timeout and an output cap.
 //! - `protocol`: the newline-delimited JSON of `capc session`.
+//! - `serve`: `capc serve`, the session's prompts, Skill tool and skill files over MCP (stdio
+//!   or Streamable HTTP), reloaded live with `--watch`.
 
 pub mod agents;
 pub mod batch;
@@ -39,6 +41,7 @@ pub mod protocol;
 pub mod repl;
 pub mod request;
 pub mod search;
+pub mod serve;
 pub mod session;
 pub mod shell;
 pub mod turn;

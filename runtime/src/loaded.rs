@@ -327,6 +327,30 @@ impl Loaded {
     /// entries that differ, as a diff. An edited lock (an added server, a widened rule) is
     /// refused even when every source still hashes as listed.
     pub fn verify(&self) -> Result<(), LoadError> {
+        let fresh = self.derive()?;
+        if fresh == self.lock {
+            return Ok(());
+        }
+        let stale = |path: &str, why: &str| LoadError::Stale { path: path.to_string(), why: why.to_string() };
+        for source in &self.lock.sources {
+            match fresh.sources.iter().find(|s| s.path == source.path) {
+                None => return Err(stale(&source.path, "is gone (or is no longer read as a declaration)")),
+                Some(now) if now.sha256 != source.sha256 => return Err(stale(&source.path, "changed")),
+                Some(_) => {}
+            }
+        }
+        if let Some(new) = fresh.sources.iter().find(|s| !self.lock.sources.iter().any(|l| l.path == s.path)) {
+            return Err(stale(&new.path, "is new"));
+        }
+        Err(LoadError::Edited {
+            diff: write::diff(&write::encode(&self.lock), &write::encode(&fresh), write::FILE_NAME),
+        })
+    }
+
+    /// The lock `capc lock` would write now, from the lock's folder and the scopes of this
+    /// session (with local settings when the lock has them), computed in memory: what
+    /// `verify` compares with, and what `capc serve` serves after a save.
+    pub fn derive(&self) -> Result<Lock, LoadError> {
         let mut options =
             Options { skip_hashes: false, leave_out_local: !write::includes_local(&self.lock), ..self.roots.options() };
         // The folder is read as `capc lock` reads it: its capc.toml (excluded files, rules) and
@@ -349,24 +373,7 @@ impl Loaded {
                 .unwrap_or_default();
             return Err(LoadError::Unchecked { first, errors: errors.len() });
         }
-        let fresh = checked.take_lock();
-        if fresh == self.lock {
-            return Ok(());
-        }
-        let stale = |path: &str, why: &str| LoadError::Stale { path: path.to_string(), why: why.to_string() };
-        for source in &self.lock.sources {
-            match fresh.sources.iter().find(|s| s.path == source.path) {
-                None => return Err(stale(&source.path, "is gone (or is no longer read as a declaration)")),
-                Some(now) if now.sha256 != source.sha256 => return Err(stale(&source.path, "changed")),
-                Some(_) => {}
-            }
-        }
-        if let Some(new) = fresh.sources.iter().find(|s| !self.lock.sources.iter().any(|l| l.path == s.path)) {
-            return Err(stale(&new.path, "is new"));
-        }
-        Err(LoadError::Edited {
-            diff: write::diff(&write::encode(&self.lock), &write::encode(&fresh), write::FILE_NAME),
-        })
+        Ok(checked.take_lock())
     }
 
     /// The prompt body of a skill or command (the text after its frontmatter), read now and

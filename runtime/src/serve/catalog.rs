@@ -1,0 +1,241 @@
+//! What `capc serve` lists, computed from a session: the prompts (every declared command and
+//! skill a user can type), the Skill tool, and each skill's files as resources. Pure data,
+//! compared as a whole after a reload to know which `list_changed` notifications to send.
+
+use crate::session::Session;
+use crate::turn::{self, Override, TurnContext};
+use capc_compiler::model::Form;
+use rmcp::model::{Prompt, PromptArgument, Resource, Tool};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// The argument that carries the whole argument string, as typed after `/name`.
+pub const ARGUMENTS: &str = "arguments";
+/// The one tool: Claude Code's Skill tool, for clients without prompts.
+pub const SKILL_TOOL: &str = "Skill";
+/// A skill folder holding more files than this is listed up to this many, in path order.
+const MAX_FILES_PER_SKILL: usize = 1000;
+
+/// One file of a skill, served as `skill://<skill>/<path>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillFile {
+    pub uri: String,
+    /// The skill's name as typed (the prompt's name).
+    pub skill: String,
+    /// The file's path relative to the skill's folder, with `/`.
+    pub relative: String,
+    /// The path in the lock's notation (`.claude/skills/x/SKILL.md`, `~/…`), read through
+    /// `Roots::read`, which keeps it inside its folder.
+    pub shown: String,
+    /// Lowercase hex SHA-256: the lock's for `SKILL.md`; for a supporting file, of the bytes
+    /// read when the list was made (the lock hashes declarations only).
+    pub sha256: String,
+    pub size: u64,
+    /// The hash is the lock's own.
+    pub locked: bool,
+}
+
+/// Everything the server lists.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Catalog {
+    pub prompts: Vec<Prompt>,
+    pub tools: Vec<Tool>,
+    pub files: Vec<SkillFile>,
+}
+
+/// What a list call answers with, to compare before and after a reload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum List {
+    Prompts,
+    Tools,
+    Resources,
+}
+
+impl Catalog {
+    pub fn of(session: &Session) -> Catalog {
+        let cx = context(session);
+        let view = session.view(&cx);
+        let prompts = prompts(session, &view.commands, &cx);
+        let tools = vec![skill_tool(&view.skill_listing)];
+        let files = files(session, &prompts);
+        Catalog { prompts, tools, files }
+    }
+
+    /// The lists that differ from `before`.
+    pub fn changed(&self, before: &Catalog) -> Vec<List> {
+        let mut out = Vec::new();
+        if self.prompts != before.prompts {
+            out.push(List::Prompts);
+        }
+        if self.tools != before.tools {
+            out.push(List::Tools);
+        }
+        if self.files != before.files {
+            out.push(List::Resources);
+        }
+        out
+    }
+
+    pub fn resources(&self) -> Vec<Resource> {
+        self.files
+            .iter()
+            .map(|f| {
+                let mut r = Resource::new(&f.uri, format!("{}/{}", f.skill, f.relative));
+                r.mime_type = Some(mime_type(&f.relative).to_string());
+                r.size = Some(f.size);
+                r.description = Some(format!("sha256:{}", f.sha256));
+                r
+            })
+            .collect()
+    }
+
+    /// The closest prompt name to `name`, for an unknown one.
+    pub fn closest_prompt(&self, name: &str) -> Option<&str> {
+        crate::request::closest(name, self.prompts.iter().map(|p| p.name.as_str()))
+    }
+}
+
+/// The turn every request is answered in: a headless run, trusted only when the user said so
+/// (`--trust`, or their own `.claude.json`).
+pub fn context(session: &Session) -> TurnContext {
+    TurnContext { trusted: session.trusted, ..TurnContext::default() }
+}
+
+/// The declared commands and skills a user can type, each once, in command-table order under
+/// the name the table gives it (the entry `/name` reaches first); a display name is the title.
+fn prompts(session: &Session, table: &[turn::CommandView], cx: &TurnContext) -> Vec<Prompt> {
+    let commands = &session.loaded.lock.commands;
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for row in table {
+        let Some(i) = row.decl else { continue };
+        // A later row under a taken name is one `/name` never reaches.
+        if !seen.insert(row.name.clone()) || turn::find(table, &row.name).map(|r| r.decl) != Some(Some(i)) {
+            continue;
+        }
+        let c = &commands[i];
+        if !c.user_invocable || cx.skill_override(&c.name) == Override::Off {
+            continue;
+        }
+        let description = c.description.as_deref().or(c.fallback_description.as_deref()).map(str::to_string);
+        let mut whole = PromptArgument::new(ARGUMENTS).with_description(match &c.argument_hint {
+            Some(hint) => format!("The whole argument string, as typed after /{} ({hint})", row.name),
+            None => format!("The whole argument string, as typed after /{}", row.name),
+        });
+        whole.required = Some(false);
+        let mut arguments = vec![whole];
+        for name in c.arguments.iter().filter(|n| n.as_str() != ARGUMENTS) {
+            let mut argument = PromptArgument::new(name)
+                .with_description(format!("${name}: one word of the argument string, in declared order"));
+            argument.required = Some(false);
+            arguments.push(argument);
+        }
+        let mut prompt = Prompt::new(&*row.name, description, Some(arguments));
+        prompt.title = row.display.as_deref().map(str::to_string);
+        out.push(prompt);
+    }
+    out
+}
+
+/// Claude Code's Skill tool: `{skill, args?}`, described by the Skill listing it would send.
+fn skill_tool(listing: &str) -> Tool {
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "skill": {"type": "string", "description": "The skill name, e.g. \"commit\" or \"plugin:review\""},
+            "args": {"type": "string", "description": "Optional arguments for the skill"},
+        },
+        "required": ["skill"],
+        "additionalProperties": false,
+    });
+    let serde_json::Value::Object(schema) = schema else { unreachable!("an object literal") };
+    let description = if listing.is_empty() {
+        "Execute a skill within the main conversation. No skills are available.".to_string()
+    } else {
+        format!("Execute a skill within the main conversation.\n\nAvailable skills:\n{listing}")
+    };
+    Tool::new(SKILL_TOOL, description, Arc::new(schema))
+}
+
+/// Each served skill's folder: `SKILL.md` with the lock's hash, then its other regular files
+/// (the walk's rules: no link out of the folder, no `.git` or `node_modules`), in path order.
+fn files(session: &Session, prompts: &[Prompt]) -> Vec<SkillFile> {
+    let loaded = &session.loaded;
+    let served: HashSet<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
+    let mut out = Vec::new();
+    for (i, c) in loaded.lock.commands.iter().enumerate() {
+        if c.form != Form::Skill || !served.contains(&*loaded.names[i].0) {
+            continue;
+        }
+        let Some(sha) = loaded.lock.sources.iter().find(|s| s.path == c.path).map(|s| s.sha256.clone()) else {
+            continue;
+        };
+        let skill = loaded.names[i].0.to_string();
+        let Some((folder_shown, file_name)) = c.path.rsplit_once('/') else { continue };
+        let folder = loaded.roots.locate(folder_shown);
+        let size = std::fs::metadata(loaded.roots.locate(&c.path)).map(|m| m.len()).unwrap_or(0);
+        out.push(file(&skill, file_name, &c.path, sha, size, true));
+        let tree = capc_compiler::walk::walk(&folder);
+        for relative in tree.files.iter().filter(|f| f.as_str() != file_name).take(MAX_FILES_PER_SKILL) {
+            let shown = format!("{folder_shown}/{relative}");
+            // Unreadable files (too large, a FIFO, a link out) are left out of the list.
+            let Ok(bytes) = loaded.roots.read(&shown) else { continue };
+            let sha = capc_compiler::secrets::sha256_hex(&bytes);
+            out.push(file(&skill, relative, &shown, sha, bytes.len() as u64, false));
+        }
+    }
+    out
+}
+
+fn file(skill: &str, relative: &str, shown: &str, sha256: String, size: u64, locked: bool) -> SkillFile {
+    SkillFile {
+        uri: uri(skill, relative),
+        skill: skill.to_string(),
+        relative: relative.to_string(),
+        shown: shown.to_string(),
+        sha256,
+        size,
+        locked,
+    }
+}
+
+/// `skill://<skill>/<path>`, each segment percent-encoded where a URI cannot hold it (a
+/// plugin skill's `:` would otherwise read as a port).
+pub fn uri(skill: &str, relative: &str) -> String {
+    let path: Vec<String> = relative.split('/').map(encode).collect();
+    format!("skill://{}/{}", encode(skill), path.join("/"))
+}
+
+fn encode(segment: &str) -> String {
+    let mut out = String::with_capacity(segment.len());
+    for b in segment.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn mime_type(path: &str) -> &'static str {
+    match path.rsplit_once('.').map(|(_, ext)| ext.to_ascii_lowercase()).as_deref() {
+        Some("md" | "markdown") => "text/markdown",
+        Some("json") => "application/json",
+        Some("py") => "text/x-python",
+        Some("sh") => "text/x-shellscript",
+        Some("txt") | None => "text/plain",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_encode_what_a_uri_cannot_hold() {
+        assert_eq!(uri("deploy", "SKILL.md"), "skill://deploy/SKILL.md");
+        assert_eq!(uri("acme:ship", "scripts/run it.sh"), "skill://acme%3Aship/scripts/run%20it.sh");
+    }
+}

@@ -1,0 +1,447 @@
+//! `capc serve`: a session's commands, skills and skill files served over MCP, on rmcp's
+//! server side. Prompts are the commands and skills a user can type; `prompts/get` runs the
+//! session's own dispatch for `/name args`, so its messages are the texts `capc session`
+//! records for that input. The Skill tool is the session's Skill tool. Resources are the skill
+//! folders' files, read through the lock's containment rules and checked against their hash.
+//!
+//! One session answers every client (stdio, or each HTTP client): its state is behind a mutex
+//! and each request runs on a blocking thread, since an expansion may run `!` injections.
+//! `catalog` holds what is listed; `http` the Streamable HTTP listener and its guards;
+//! `watch` the live reload.
+
+pub mod catalog;
+pub mod http;
+pub mod watch;
+
+use crate::session::Session;
+use catalog::{Catalog, List, ARGUMENTS, SKILL_TOOL};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, Implementation, JsonObject, ListPromptsResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, PromptMessage, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ResourceContents, Role, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{Peer, RoleServer, ServerHandler};
+use serde_json::{json, Value};
+use std::borrow::Cow;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+/// A single JSON-RPC message over stdio or HTTP may be this large; a larger one is refused.
+pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+
+/// How `capc serve` listens.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Streamable HTTP on this address (`/mcp`) instead of stdio.
+    pub http: Option<std::net::SocketAddr>,
+    /// A non-loopback `http` address was asked for on purpose.
+    pub allow_remote: bool,
+    /// Every HTTP request must carry `Authorization: Bearer <token>`.
+    pub token: Option<String>,
+    /// Watch the folder and serve a lock recomputed in memory after each save.
+    pub watch: bool,
+}
+
+/// What every connection shares: the session and what it lists, and the clients to tell when
+/// a list changes.
+pub struct Shared {
+    state: Mutex<State>,
+    peers: Mutex<Vec<Peer<RoleServer>>>,
+}
+
+struct State {
+    session: Session,
+    catalog: Arc<Catalog>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Shared {
+    pub fn new(mut session: Session) -> Arc<Shared> {
+        // The Skill tool answers in the turn every request is answered in.
+        session.last_context = catalog::context(&session);
+        let catalog = Arc::new(Catalog::of(&session));
+        Arc::new(Shared { state: Mutex::new(State { session, catalog }), peers: Mutex::new(Vec::new()) })
+    }
+
+    fn catalog(&self) -> Arc<Catalog> {
+        lock(&self.state).catalog.clone()
+    }
+
+    /// Serves `loaded` from now on; returns the lists that changed.
+    pub fn reload(&self, loaded: crate::loaded::Loaded) -> Vec<List> {
+        let mut state = lock(&self.state);
+        let session = &mut state.session;
+        session.mcp = crate::mcp::McpState::from_lock(&loaded.lock);
+        session.loaded = loaded;
+        session.last_context = catalog::context(session);
+        let fresh = Catalog::of(session);
+        let changed = fresh.changed(&state.catalog);
+        state.catalog = Arc::new(fresh);
+        changed
+    }
+
+    /// The loaded lock's roots and a copy of the lock, for the watcher.
+    pub fn loaded(&self) -> crate::loaded::Loaded {
+        lock(&self.state).session.loaded.clone()
+    }
+
+    /// Tells every connected client which lists changed; forgets the ones that are gone.
+    pub async fn notify(&self, changed: &[List]) {
+        let peers: Vec<Peer<RoleServer>> = lock(&self.peers).clone();
+        let mut failed = false;
+        for peer in &peers {
+            for list in changed {
+                let sent = match list {
+                    List::Prompts => peer.notify_prompt_list_changed().await,
+                    List::Tools => peer.notify_tool_list_changed().await,
+                    List::Resources => peer.notify_resource_list_changed().await,
+                };
+                if sent.is_err() {
+                    failed = true;
+                    break;
+                }
+            }
+        }
+        if failed {
+            lock(&self.peers).retain(|p| !p.is_transport_closed());
+        }
+    }
+
+    /// Runs `f` on the session on a blocking thread: an expansion may run `!` injections.
+    async fn with_session<T: Send + 'static>(
+        self: &Arc<Self>,
+        f: impl FnOnce(&mut Session, &Catalog) -> T + Send + 'static,
+    ) -> Result<T, ErrorData> {
+        let shared = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut state = lock(&shared.state);
+            let catalog = state.catalog.clone();
+            f(&mut state.session, &catalog)
+        })
+        .await
+        .map_err(|e| ErrorData::internal_error(format!("the request failed: {e}"), None))
+    }
+}
+
+/// The MCP server of one connection, over the shared session.
+#[derive(Clone)]
+pub struct Server {
+    pub shared: Arc<Shared>,
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_prompts()
+            .enable_prompts_list_changed()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .enable_resources()
+            .enable_resources_list_changed()
+            .build();
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new("capc", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Claude Code's commands and skills of this repository, resolved from its capabilities.lock: \
+                 each is a prompt under the name typed after `/`; the Skill tool runs one as Claude Code's Skill \
+                 tool does; each skill's files are resources under skill://<skill>/<path>.",
+            )
+    }
+
+    /// Only the revisions with an `initialize` handshake: list changes then go to every
+    /// client as plain notifications.
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::LATEST_WITH_INITIALIZE))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let mut peers = lock(&self.shared.peers);
+        peers.retain(|p| !p.is_transport_closed());
+        peers.push(context.peer);
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(self.shared.catalog().prompts.clone()))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let GetPromptRequestParams { name, arguments, .. } = request;
+        let result = self.shared.with_session(move |session, catalog| get_prompt(session, catalog, &name, arguments));
+        Ok(result.await??.into())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.shared.catalog().tools.clone()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if request.name != SKILL_TOOL {
+            return Err(ErrorData::invalid_params(
+                format!("unknown tool `{}`; did you mean `{SKILL_TOOL}`? (the one tool capc serves)", request.name),
+                Some(json!({"closest": SKILL_TOOL})),
+            ));
+        }
+        let (skill, args) = skill_arguments(request.arguments.as_ref())?;
+        let result = self.shared.with_session(move |session, _| skill_tool(session, &skill, &args));
+        Ok(CallToolResponse::Complete(result.await?))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(self.shared.catalog().resources()))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let uri = request.uri;
+        let result = self.shared.with_session(move |session, catalog| read_resource(session, catalog, &uri));
+        Ok(result.await??.into())
+    }
+}
+
+/// `prompts/get`: the session's turn for `/name args`, its user texts as user messages.
+fn get_prompt(
+    session: &mut Session,
+    catalog: &Catalog,
+    name: &str,
+    arguments: Option<JsonObject>,
+) -> Result<GetPromptResult, ErrorData> {
+    let cx = catalog::context(session);
+    let view = session.view(&cx);
+    // A display name or alias reaches the entry `/name` reaches, as in Claude Code.
+    let served = crate::turn::find(&view.commands, name)
+        .filter(|row| row.decl.is_some())
+        .and_then(|row| catalog.prompts.iter().find(|p| *p.name == *row.name));
+    let Some(prompt) = served.filter(|_| !name.is_empty() && !name.contains(char::is_whitespace)) else {
+        return Err(unknown("prompt", name, catalog.closest_prompt(name)));
+    };
+    let declared: Vec<String> =
+        prompt.arguments.iter().flatten().map(|a| a.name.clone()).filter(|n| n != ARGUMENTS).collect();
+    let args = argument_string(arguments.as_ref(), &declared)?;
+    let input = if args.is_empty() { format!("/{name}") } else { format!("/{name} {args}") };
+    let outcome = session.turn(&input, cx);
+    if !outcome.request.sent {
+        // Claude Code sends nothing for it (a refused `!` injection, a disabled skill): what it
+        // prints instead is the error.
+        let message = outcome.request.stdout.join("\n");
+        return Err(ErrorData::invalid_request(message, Some(outcome.result)));
+    }
+    let messages = outcome.request.texts.into_iter().map(|t| PromptMessage::new_text(Role::User, t)).collect();
+    let mut result = GetPromptResult::new(messages);
+    result.description = prompt.description.clone();
+    Ok(result)
+}
+
+/// The argument string of a `prompts/get`: `arguments` as given, else the named arguments in
+/// their declared order, each quoted so that it stays one word.
+fn argument_string(arguments: Option<&JsonObject>, declared: &[String]) -> Result<String, ErrorData> {
+    let Some(arguments) = arguments else { return Ok(String::new()) };
+    let text = |key: &str, v: &Value| match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Null => Ok(String::new()),
+        other => Err(ErrorData::invalid_params(format!("argument `{key}` must be a string, not {other}"), None)),
+    };
+    if let Some(unknown) = arguments.keys().find(|k| *k != ARGUMENTS && !declared.contains(k)) {
+        let candidates = std::iter::once(ARGUMENTS).chain(declared.iter().map(String::as_str));
+        let closest = crate::request::closest(unknown, candidates);
+        return Err(self::unknown("argument", unknown, closest));
+    }
+    if let Some(whole) = arguments.get(ARGUMENTS) {
+        return text(ARGUMENTS, whole);
+    }
+    let mut words = Vec::new();
+    for name in declared {
+        match arguments.get(name) {
+            Some(v) => words.push(quote(&text(name, v)?)),
+            // A gap keeps the later words in place.
+            None => words.push("''".to_string()),
+        }
+    }
+    while words.last().is_some_and(|w| w == "''") {
+        words.pop();
+    }
+    Ok(words.join(" "))
+}
+
+/// One word as Claude Code's argument splitter reads it back: bare when plain, else in single
+/// quotes (a `'` inside closes, escapes and reopens them).
+fn quote(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=@,+%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+fn skill_arguments(arguments: Option<&JsonObject>) -> Result<(String, String), ErrorData> {
+    let field = |key: &str| arguments.and_then(|a| a.get(key));
+    let skill = match field("skill") {
+        Some(Value::String(s)) => s.clone(),
+        _ => return Err(ErrorData::invalid_params("the Skill tool needs `skill`, a string", None)),
+    };
+    let args = match field("args") {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err(ErrorData::invalid_params("`args` must be a string", None)),
+    };
+    Ok((skill, args))
+}
+
+/// The Skill tool: the session's answer, as Claude Code's tool result (the launch line, then
+/// the prompt the skill adds) or its refusal; the whole answer as structured content.
+fn skill_tool(session: &mut Session, skill: &str, args: &str) -> CallToolResult {
+    let answer = session.invoke_skill(skill, args);
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    let mut result = match answer["kind"].as_str() {
+        Some("prompt") => {
+            let mut content = vec![ContentBlock::text(text(&answer["tool_result"]))];
+            // The command block stays with Claude Code's own turn; the prompt is what the tool adds.
+            let texts: Vec<String> =
+                answer["texts"].as_array().map(|t| t.iter().skip(1).map(text).collect()).unwrap_or_default();
+            content.extend(texts.into_iter().map(ContentBlock::text));
+            CallToolResult::success(content)
+        }
+        Some("fork") => CallToolResult::success(vec![
+            ContentBlock::text(format!("Skill \"{}\" will run in a forked agent", text(&answer["command"]))),
+            ContentBlock::text(text(&answer["prompt"])),
+        ]),
+        Some("permission") => CallToolResult::error(vec![ContentBlock::text(permission_text(&answer))]),
+        _ => CallToolResult::error(vec![ContentBlock::text(text(&answer["message"]))]),
+    };
+    result.structured_content = Some(answer);
+    result
+}
+
+fn permission_text(answer: &Value) -> String {
+    let permission = &answer["permission"];
+    let skill = answer["skill"].as_str().unwrap_or_default();
+    match (permission["behavior"].as_str(), permission["rule"].as_str()) {
+        (Some("deny"), Some(rule)) => format!("Permission to use Skill({skill}) has been denied by {rule}."),
+        (Some("deny"), None) => format!("Permission to use Skill({skill}) has been denied."),
+        // A headless run cannot ask: Claude Code refuses and says so.
+        _ => format!(
+            "Claude requested permissions to use Skill({skill}), but you haven't granted it yet ({}).",
+            permission["message"].as_str().unwrap_or("Execute skill")
+        ),
+    }
+}
+
+/// `resources/read`: a listed skill file, read through the lock's containment rules, refused
+/// when its bytes no longer hash as listed.
+fn read_resource(session: &mut Session, catalog: &Catalog, uri: &str) -> Result<ReadResourceResult, ErrorData> {
+    let Some(file) = catalog.files.iter().find(|f| f.uri == uri) else {
+        let closest = crate::request::closest(uri, catalog.files.iter().map(|f| f.uri.as_str()));
+        let mut error = unknown("resource", uri, closest);
+        error.code = rmcp::model::ErrorCode::RESOURCE_NOT_FOUND;
+        return Err(error);
+    };
+    let bytes = session
+        .loaded
+        .roots
+        .read(&file.shown)
+        .map_err(|e| ErrorData::invalid_request(format!("{} cannot be read: {e}", file.shown), None))?;
+    if capc_compiler::secrets::sha256_hex(&bytes) != file.sha256 {
+        let against = if file.locked { "the lock" } else { "the list" };
+        return Err(ErrorData::invalid_request(
+            format!(
+                "{} changed since {against} was made (run `capc lock` and reconnect, or serve with --watch)",
+                file.shown
+            ),
+            None,
+        ));
+    }
+    let contents = match String::from_utf8(bytes) {
+        Ok(text) => ResourceContents::text(text, uri),
+        Err(e) => {
+            use base64::Engine;
+            ResourceContents::blob(base64::engine::general_purpose::STANDARD.encode(e.into_bytes()), uri)
+        }
+    };
+    Ok(ReadResourceResult::new(vec![contents]))
+}
+
+/// An unknown name, with the closest one there is.
+fn unknown(what: &str, name: &str, closest: Option<&str>) -> ErrorData {
+    let shown = capc_compiler::printable::escape(name);
+    match closest {
+        Some(c) => ErrorData::invalid_params(
+            format!("unknown {what} `{shown}`; did you mean `{c}`?"),
+            Some(json!({"closest": c})),
+        ),
+        None => ErrorData::invalid_params(format!("unknown {what} `{shown}`"), None),
+    }
+}
+
+/// Serves `session` over stdio until the client goes away, or over HTTP until a signal.
+pub fn run(session: Session, options: Options) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let shared = Shared::new(session);
+    runtime.block_on(async move {
+        if options.watch {
+            watch::start(shared.clone());
+        }
+        match options.http {
+            Some(addr) => http::serve(shared, addr, &options).await,
+            None => serve_stdio(shared).await,
+        }
+    })
+}
+
+async fn serve_stdio(shared: Arc<Shared>) -> std::io::Result<()> {
+    use rmcp::ServiceExt;
+    let transport = rmcp::transport::async_rw::AsyncRwTransport::new_server(tokio::io::stdin(), tokio::io::stdout())
+        .with_max_line_length(MAX_MESSAGE_BYTES);
+    let running = Server { shared }.serve(transport).await.map_err(std::io::Error::other)?;
+    running.waiting().await.map_err(std::io::Error::other)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_words_split_back_into_the_same_words() {
+        let words = ["plain", "two words", "it's", "", "a\"b", "$HOME", "x;y", "tab\there", "#hash"];
+        let line: Vec<String> = words.iter().map(|w| quote(w)).collect();
+        assert_eq!(capc_grammar::split_arguments(&line.join(" ")), words);
+    }
+
+    #[test]
+    fn named_arguments_fill_their_declared_places() {
+        let declared = vec!["env".to_string(), "version".to_string()];
+        let given = |v: Value| v.as_object().cloned();
+        let args = argument_string(given(json!({"version": "1.2"})).as_ref(), &declared).expect("valid");
+        assert_eq!(args, "'' 1.2");
+        let args = argument_string(given(json!({"arguments": "prod now"})).as_ref(), &declared).expect("valid");
+        assert_eq!(args, "prod now");
+        let error = argument_string(given(json!({"verison": "1"})).as_ref(), &declared).expect_err("unknown");
+        assert!(error.message.contains("did you mean `version`"), "{}", error.message);
+    }
+}

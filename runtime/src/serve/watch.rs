@@ -1,0 +1,80 @@
+//! `capc serve --watch`: the folder is polled, and after a save the lock is recomputed in
+//! memory (as `capc lock` would write it; the file on disk is not touched) and served, with
+//! `list_changed` for the lists that changed.
+//!
+//! Polling rather than file-system events: no new dependency, the same behaviour on every
+//! platform and file system (network mounts, containers' bind mounts, editors that save by
+//! renaming), and a bounded cost: one walk of the folder (the walk `capc lock` makes, without
+//! reading files) and one `stat` per file every `INTERVAL`.
+
+use super::Shared;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+/// How often the folder is looked at: a save is served within this plus one `capc lock`.
+pub const INTERVAL: Duration = Duration::from_millis(150);
+
+/// What a folder's files look like: size and modification time by path.
+type Fingerprint = BTreeMap<PathBuf, (u64, Option<SystemTime>)>;
+
+fn fingerprint(folders: &[PathBuf]) -> Fingerprint {
+    let mut out = Fingerprint::new();
+    for folder in folders {
+        let tree = capc_compiler::walk::walk(folder);
+        for file in &tree.files {
+            let path = folder.join(file);
+            let meta = std::fs::symlink_metadata(&path).ok();
+            out.insert(path, meta.map_or((0, None), |m| (m.len(), m.modified().ok())));
+        }
+    }
+    out
+}
+
+/// The folders a lock is made from: the project and the scope folders given.
+fn folders(roots: &crate::loaded::Roots) -> Vec<PathBuf> {
+    let mut out = vec![roots.root.clone()];
+    out.extend(roots.user_dir.iter().map(|d| d.join(".claude")));
+    out.extend(roots.managed_dir.iter().cloned());
+    out.extend(roots.add_dirs.iter().map(|d| d.join(".claude")));
+    out.extend(roots.plugin_dirs.iter().cloned());
+    out.retain(|d: &PathBuf| Path::is_dir(d));
+    out
+}
+
+/// Starts the watcher on its own thread; it lives as long as the process.
+pub fn start(shared: Arc<Shared>) {
+    let handle = tokio::runtime::Handle::current();
+    let spawned = std::thread::Builder::new().name("capc-serve-watch".to_string()).spawn(move || {
+        let loaded = shared.loaded();
+        let watched = folders(&loaded.roots);
+        let mut last = fingerprint(&watched);
+        let mut current = loaded;
+        loop {
+            std::thread::sleep(INTERVAL);
+            let now = fingerprint(&watched);
+            if now == last {
+                continue;
+            }
+            last = now;
+            match current.derive() {
+                Ok(lock) => {
+                    if lock != current.lock {
+                        current = crate::loaded::Loaded::new(lock, current.roots.clone());
+                    }
+                    // Also when the lock is the same: a skill's supporting file may have changed.
+                    let changed = shared.reload(current.clone());
+                    if !changed.is_empty() {
+                        handle.block_on(shared.notify(&changed));
+                    }
+                }
+                // Served as before until the folder checks again.
+                Err(e) => eprintln!("capc: still serving the previous lock: {e}"),
+            }
+        }
+    });
+    if let Err(e) = spawned {
+        eprintln!("capc: cannot watch the folder: {e}");
+    }
+}

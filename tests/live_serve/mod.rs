@@ -1,0 +1,505 @@
+//! `capc serve` driven by real MCP clients: the official Python SDK (PyPI `mcp`, in
+//! `runtime/tests/servers/.venv`, through `runtime/tests/serve_client.py`) over stdio and
+//! Streamable HTTP, and the MCP Inspector CLI (npm `@modelcontextprotocol/inspector-cli`, in
+//! `runtime/tests/servers/node_modules`). What they get is compared with what `capc session`
+//! answers for the same lock and input, on real corpus commands and skills copied into a
+//! temporary project. Raw JSON-RPC lines and HTTP requests test the bad input and the guards.
+
+use crate::harness;
+use libtest_mimic::Trial;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn servers() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tests/servers")
+}
+
+fn python() -> PathBuf {
+    servers().join(".venv/bin/python")
+}
+
+fn inspector() -> PathBuf {
+    servers().join("node_modules/@modelcontextprotocol/inspector-cli/build/index.js")
+}
+
+fn corpora() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora")
+}
+
+#[derive(Clone, Copy)]
+enum Need {
+    Sdk,
+    Inspector,
+    Corpora,
+    Git,
+}
+
+fn missing(needs: &[Need]) -> Vec<harness::Missing> {
+    needs
+        .iter()
+        .filter_map(|n| match n {
+            Need::Sdk => (!python().is_file()).then(|| harness::Missing {
+                label: "python-sdk",
+                why: "the Python MCP SDK is not installed (python3 -m venv runtime/tests/servers/.venv && runtime/tests/servers/.venv/bin/pip install --no-deps -r runtime/tests/servers/requirements.txt)".to_string(),
+            }),
+            Need::Inspector => (!inspector().is_file()).then(|| harness::Missing {
+                label: "inspector-cli",
+                why: "the MCP Inspector CLI is not installed (npm ci --prefix runtime/tests/servers)".to_string(),
+            }),
+            Need::Corpora => (!corpora().join("obra__superpowers").is_dir()).then(|| harness::Missing {
+                label: "corpora",
+                why: "the shared corpora are not next to the repository (../shared/corpora)".to_string(),
+            }),
+            Need::Git => (Command::new("git").arg("--version").output().is_err())
+                .then(|| harness::Missing { label: "git", why: "`git` is not on PATH".to_string() }),
+        })
+        .collect()
+}
+
+pub(crate) fn trials() -> Vec<Trial> {
+    use Need::{Corpora, Git, Inspector, Sdk};
+    let t = |name: &str, needs: &[Need], test: fn()| harness::trial(name, &missing(needs), test);
+    vec![
+        t(
+            "serve_prompts_are_what_a_session_sends_for_real_commands_and_skills",
+            &[Sdk, Corpora],
+            prompts_match_session,
+        ),
+        t("serve_skill_tool_and_skill_files_over_stdio", &[Sdk, Corpora], skill_tool_and_resources),
+        t("serve_runs_bang_injections_only_in_a_trusted_folder", &[Sdk, Corpora, Git], trust_decides_injections),
+        t("serve_answers_bad_json_rpc_and_keeps_serving", &[], bad_input_keeps_serving),
+        t("serve_over_http_with_a_token_and_origin_checks", &[Sdk, Corpora], http_guards),
+        t("serve_with_the_mcp_inspector_cli", &[Inspector, Corpora], inspector_lists_and_gets),
+        t("serve_watch_sends_list_changed_within_500_ms", &[Sdk, Corpora], watch_sends_list_changed),
+    ]
+}
+
+/// A project of real corpus files: three commit commands (with `!` injections and
+/// allowed-tools), superpowers skills with supporting files, an example skill; locked.
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let official = corpora().join("anthropics__claude-plugins-official/plugins");
+    let copy = |from: &Path, to: &Path| {
+        let status = Command::new("cp").arg("-r").arg(from).arg(to).status().expect("cp runs");
+        assert!(status.success(), "copy {}", from.display());
+    };
+    std::fs::create_dir_all(root.join(".claude/commands")).expect("mkdir");
+    std::fs::create_dir_all(root.join(".claude/skills")).expect("mkdir");
+    for command in ["commit.md", "commit-push-pr.md", "clean_gone.md"] {
+        copy(&official.join("commit-commands/commands").join(command), &root.join(".claude/commands"));
+    }
+    for skill in ["brainstorming", "systematic-debugging"] {
+        copy(&corpora().join("obra__superpowers/skills").join(skill), &root.join(".claude/skills"));
+    }
+    copy(&official.join("example-plugin/skills/example-skill"), &root.join(".claude/skills"));
+    // The corpora are read-only; the copies are the test's to edit.
+    Command::new("chmod").args(["-R", "u+w"]).arg(root).status().expect("chmod");
+    lock(root);
+    dir
+}
+
+fn lock(root: &Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_capc")).arg("lock").arg(root).output().expect("capc lock");
+    assert!(out.status.success(), "capc lock: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Runs the Python SDK client with `plan` against `capc serve ARGS` over stdio.
+fn sdk_stdio(plan: &Value, args: &[&str]) -> Vec<Value> {
+    let mut command = Command::new(python());
+    command.arg(client()).arg(plan.to_string()).arg("stdio").arg(env!("CARGO_BIN_EXE_capc")).arg("serve").args(args);
+    answers(command)
+}
+
+fn sdk_http(plan: &Value, url: &str, token: Option<&str>) -> Vec<Value> {
+    let mut command = Command::new(python());
+    command.arg(client()).arg(plan.to_string()).arg("http").arg(url).args(token);
+    answers(command)
+}
+
+fn client() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tests/serve_client.py")
+}
+
+fn answers(mut command: Command) -> Vec<Value> {
+    let out = command.output().expect("the client runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "client failed:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    text.lines().map(|l| serde_json::from_str(l).expect("one JSON answer a line")).collect()
+}
+
+/// The user texts `capc session` records for `input`, or what it prints instead.
+fn session_texts(root: &Path, input: &str, extra: &[&str]) -> (Vec<String>, Vec<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["session", "--json", "--lock"])
+        .arg(root.join("capabilities.lock"))
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("capc session");
+    let request = json!({"id": 1, "type": "turn", "input": input, "include": ["request"]});
+    writeln!(child.stdin.take().expect("stdin"), "{request}").expect("write");
+    let out = child.wait_with_output().expect("session ends");
+    let answer: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
+    let strings =
+        |v: &Value| v.as_array().expect("array").iter().map(|t| t.as_str().expect("text").to_string()).collect();
+    (strings(&answer["request"]["texts"]), strings(&answer["request"]["stdout"]))
+}
+
+fn message_texts(result: &Value) -> Vec<String> {
+    let messages = result["ok"]["messages"].as_array().unwrap_or_else(|| panic!("messages: {result}"));
+    for m in messages {
+        assert_eq!(m["role"], "user", "{m}");
+    }
+    messages.iter().map(|m| m["content"]["text"].as_str().expect("text").to_string()).collect()
+}
+
+fn prompts_match_session() {
+    let dir = project();
+    let root = dir.path().to_str().expect("utf-8");
+    let inputs: [(&str, Value, &str); 5] = [
+        ("commit", json!({"arguments": "fix the login bug"}), "/commit fix the login bug"),
+        ("commit-push-pr", json!({}), "/commit-push-pr"),
+        (
+            "brainstorming",
+            json!({"arguments": "a CLI for \"capc\" with 'quotes'"}),
+            "/brainstorming a CLI for \"capc\" with 'quotes'",
+        ),
+        (
+            "systematic-debugging",
+            json!({"arguments": "flaky test\nsecond line"}),
+            "/systematic-debugging flaky test\nsecond line",
+        ),
+        ("example-skill", json!({}), "/example-skill"),
+    ];
+    let mut plan = vec![json!({"op": "list_prompts"})];
+    plan.extend(inputs.iter().map(|(name, args, _)| json!({"op": "get_prompt", "name": name, "arguments": args})));
+    let answers = sdk_stdio(&json!(plan), &[root]);
+    let names: Vec<&str> = answers[0]["ok"]["prompts"]
+        .as_array()
+        .expect("prompts")
+        .iter()
+        .map(|p| p["name"].as_str().expect("name"))
+        .collect();
+    for (name, _, _) in &inputs {
+        assert!(names.contains(name), "{name} is served: {names:?}");
+    }
+    // Only the folder's declarations: no built-in command, no bundled skill.
+    assert!(!names.contains(&"help") && !names.contains(&"init"), "{names:?}");
+    let commit =
+        answers[0]["ok"]["prompts"].as_array().expect("prompts").iter().find(|p| p["name"] == "commit").cloned();
+    assert_eq!(commit.expect("commit")["arguments"][0]["name"], "arguments");
+    for ((_, _, input), answer) in inputs.iter().zip(&answers[1..]) {
+        let (texts, stdout) = session_texts(dir.path(), input, &[]);
+        assert!(stdout.is_empty(), "{input} makes a request: {stdout:?}");
+        assert_eq!(message_texts(answer), texts, "prompts/get for {input} differs from capc session");
+    }
+}
+
+fn skill_tool_and_resources() {
+    let dir = project();
+    let root = dir.path().to_str().expect("utf-8");
+    let skill_md = "skill://systematic-debugging/SKILL.md";
+    let script = "skill://systematic-debugging/root-cause-tracing.md";
+    let plan = json!([
+        {"op": "list_tools"},
+        {"op": "call_tool", "name": "Skill", "arguments": {"skill": "systematic-debugging", "args": "the flaky test"}},
+        {"op": "call_tool", "name": "Skill", "arguments": {"skill": "systematic-debuging"}},
+        {"op": "call_tool", "name": "Skil", "arguments": {"skill": "x"}},
+        {"op": "get_prompt", "name": "comit", "arguments": {}},
+        {"op": "list_resources"},
+        {"op": "read_resource", "uri": skill_md},
+        {"op": "read_resource", "uri": script},
+        {"op": "read_resource", "uri": "skill://systematic-debugging/../../etc/passwd"},
+    ]);
+    let a = sdk_stdio(&plan, &[root]);
+    let tools = a[0]["ok"]["tools"].as_array().expect("tools");
+    assert_eq!(tools.len(), 1);
+    let description = tools[0]["description"].as_str().expect("description");
+    // The Skill listing a session sends, line for line.
+    let listing = session_listing(dir.path());
+    assert!(
+        description.ends_with(&listing),
+        "the description ends with the Skill listing:\n{description}\n---\n{listing}"
+    );
+    assert!(listing.contains("- systematic-debugging: "), "{listing}");
+    let content = a[1]["ok"]["content"].as_array().expect("content");
+    assert_eq!(content[0]["text"], "Launching skill: systematic-debugging", "{}", a[1]);
+    let (texts, _) = session_texts(dir.path(), "/systematic-debugging the flaky test", &[]);
+    assert_eq!(content[1]["text"].as_str(), Some(texts[1].as_str()), "the skill's prompt, as the session expands it");
+    assert_eq!(a[2]["ok"]["isError"], true, "{}", a[2]);
+    assert!(a[2]["ok"]["content"][0]["text"].as_str().unwrap_or("").contains("Unknown skill"), "{}", a[2]);
+    assert!(a[3]["error"]["message"].as_str().unwrap_or("").contains("did you mean `Skill`"), "{}", a[3]);
+    assert!(a[4]["error"]["message"].as_str().unwrap_or("").contains("did you mean `commit`"), "{}", a[4]);
+    let resources = a[5]["ok"]["resources"].as_array().expect("resources");
+    let uris: Vec<&str> = resources.iter().map(|r| r["uri"].as_str().expect("uri")).collect();
+    assert!(uris.contains(&skill_md) && uris.contains(&script), "{uris:?}");
+    let lock = std::fs::read_to_string(dir.path().join("capabilities.lock")).expect("lock");
+    let listed = resources.iter().find(|r| r["uri"] == skill_md).expect("SKILL.md");
+    let sha = listed["description"].as_str().expect("sha").trim_start_matches("sha256:");
+    assert!(lock.contains(sha), "SKILL.md's hash is the lock's");
+    let on_disk =
+        std::fs::read_to_string(dir.path().join(".claude/skills/systematic-debugging/SKILL.md")).expect("read");
+    assert_eq!(a[6]["ok"]["contents"][0]["text"].as_str(), Some(on_disk.as_str()));
+    let supporting =
+        std::fs::read_to_string(dir.path().join(".claude/skills/systematic-debugging/root-cause-tracing.md"))
+            .expect("read");
+    assert_eq!(a[7]["ok"]["contents"][0]["text"].as_str(), Some(supporting.as_str()), "{}", a[7]);
+    assert!(a[8]["error"]["message"].as_str().unwrap_or("").contains("unknown resource"), "{}", a[8]);
+    // A SKILL.md edited after the lock is refused, not served.
+    std::fs::write(dir.path().join(".claude/skills/systematic-debugging/SKILL.md"), "changed").expect("write");
+    let a = sdk_stdio(&json!([{"op": "read_resource", "uri": skill_md}]), &[root]);
+    assert!(a[0]["error"]["message"].as_str().unwrap_or("").contains("changed since the lock"), "{}", a[0]);
+}
+
+fn session_listing(root: &Path) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["session", "--json", "--lock"])
+        .arg(root.join("capabilities.lock"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("capc session");
+    let request = json!({"id": 1, "type": "turn", "input": "hi", "include": ["skill_listing"]});
+    writeln!(child.stdin.take().expect("stdin"), "{request}").expect("write");
+    let answer: Value = serde_json::from_slice(&child.wait_with_output().expect("ends").stdout).expect("JSON");
+    answer["skill_listing"].as_str().unwrap_or_else(|| panic!("{answer}")).to_string()
+}
+
+fn trust_decides_injections() {
+    let dir = project();
+    let root = dir.path();
+    let git = |args: &[&str]| {
+        let out = Command::new("git").args(args).current_dir(root).output().expect("git");
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    git(&["init", "-q", "-b", "main"]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "start"]);
+    let plan = json!([{"op": "get_prompt", "name": "commit", "arguments": {"arguments": "now"}}]);
+    let path = root.to_str().expect("utf-8");
+    let untrusted = message_texts(&sdk_stdio(&plan, &[path])[0]);
+    assert!(untrusted[1].contains("[shell command not run: the folder is not trusted]"), "{}", untrusted[1]);
+    let trusted = message_texts(&sdk_stdio(&plan, &[path, "--trust"])[0]);
+    assert!(trusted[1].contains("On branch main"), "git status ran: {}", trusted[1]);
+    let (texts, _) = session_texts(root, "/commit now", &["--trust"]);
+    assert_eq!(trusted, texts, "the same texts as a trusted session");
+}
+
+/// Raw JSON-RPC lines on stdin: a malformed message gets an error, a line that is not JSON or
+/// is over 16 MiB is dropped, and the next request is still answered.
+fn bad_input_keeps_serving() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join(".claude/commands")).expect("mkdir");
+    std::fs::write(dir.path().join(".claude/commands/hello.md"), "Say hello to $ARGUMENTS.\n").expect("write");
+    lock(dir.path());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .arg("serve")
+        .arg(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("capc serve");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut send = |text: &str| {
+        stdin.write_all(text.as_bytes()).expect("write");
+        stdin.write_all(b"\n").expect("write");
+        stdin.flush().expect("flush");
+    };
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
+    send(&init.to_string());
+    let reply: Value = serde_json::from_str(&lines.next().expect("reply").expect("line")).expect("JSON");
+    assert_eq!(reply["result"]["serverInfo"]["name"], "capc", "{reply}");
+    send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string());
+    // JSON that is not a JSON-RPC message gets Invalid Request.
+    send(r#"{"jsonrpc":"2.0","id":7,"method":42}"#);
+    let reply: Value = serde_json::from_str(&lines.next().expect("reply").expect("line")).expect("JSON");
+    assert_eq!(reply["error"]["code"], -32600, "an error for a malformed message: {reply}");
+    // A line that is not JSON has no id to answer; it is skipped, as the official SDKs do.
+    send("{this is not json");
+    // 17 MiB in one message: over the cap, dropped without taking the server down.
+    let huge = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"prompts/get\",\"params\":{{\"name\":\"{}\"}}}}",
+        "x".repeat(17 << 20)
+    );
+    send(&huge);
+    send(&json!({"jsonrpc": "2.0", "id": 3, "method": "prompts/get", "params": {"name": "helo"}}).to_string());
+    let reply: Value = serde_json::from_str(&lines.next().expect("reply").expect("line")).expect("JSON");
+    assert_eq!(reply["id"], 3, "{reply}");
+    assert!(reply["error"]["message"].as_str().unwrap_or("").contains("did you mean `hello`"), "{reply}");
+    send(&json!({"jsonrpc": "2.0", "id": 4, "method": "prompts/get", "params": {"name": "hello", "arguments": {"arguments": "you"}}}).to_string());
+    let reply: Value = serde_json::from_str(&lines.next().expect("reply").expect("line")).expect("JSON");
+    assert!(
+        reply["result"]["messages"][1]["content"]["text"].as_str().unwrap_or("").contains("Say hello to you."),
+        "{reply}"
+    );
+    send(&json!({"jsonrpc": "2.0", "id": 5, "method": "no/such", "params": {}}).to_string());
+    let reply: Value = serde_json::from_str(&lines.next().expect("reply").expect("line")).expect("JSON");
+    assert_eq!(reply["error"]["code"], -32601, "{reply}");
+    drop(send);
+    drop(stdin);
+    let status = child.wait().expect("capc ends when stdin closes");
+    assert!(status.success(), "{status}");
+}
+
+/// `capc serve --http`: the address it listens on, read from its stderr.
+fn serve_http(root: &Path, extra: &[&str], envs: &[(&str, &str)]) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .arg("serve")
+        .arg(root)
+        .args(["--http", "127.0.0.1:0"])
+        .args(extra)
+        .envs(envs.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("capc serve --http");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(stderr.read_line(&mut line).expect("stderr") > 0, "capc serve --http ended before listening");
+        if let Some(url) = line.trim().strip_prefix("capc: serving MCP on ") {
+            let url = url.to_string();
+            // Keep reading stderr so the server never blocks on it.
+            std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+            return (child, url);
+        }
+    }
+}
+
+/// One raw HTTP/1.1 POST; the status code.
+fn post(url: &str, headers: &[&str]) -> u16 {
+    let address = url.trim_start_matches("http://").trim_end_matches("/mcp");
+    let mut stream = std::net::TcpStream::connect(address).expect("connect");
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}})
+    .to_string();
+    let mut request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    for h in headers {
+        request.push_str(h);
+        request.push_str("\r\n");
+    }
+    request.push_str("\r\n");
+    request.push_str(&body);
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut status = [0u8; 12];
+    stream.read_exact(&mut status).expect("status line");
+    String::from_utf8_lossy(&status[9..12]).parse().expect("a status code")
+}
+
+fn http_guards() {
+    let dir = project();
+    let (mut child, url) =
+        serve_http(dir.path(), &["--token-env", "CAPC_TEST_TOKEN"], &[("CAPC_TEST_TOKEN", "s3cret")]);
+    let plan = json!([
+        {"op": "list_prompts"},
+        {"op": "get_prompt", "name": "brainstorming", "arguments": {"arguments": "over http"}},
+    ]);
+    let a = sdk_http(&plan, &url, Some("s3cret"));
+    assert!(a[0]["ok"]["prompts"].as_array().is_some_and(|p| !p.is_empty()), "{}", a[0]);
+    let (texts, _) = session_texts(dir.path(), "/brainstorming over http", &[]);
+    assert_eq!(message_texts(&a[1]), texts);
+    assert_eq!(post(&url, &[]), 401, "no token");
+    assert_eq!(post(&url, &["Authorization: Bearer wrong"]), 401, "a wrong token");
+    assert_eq!(post(&url, &["Authorization: Bearer s3cret", "Origin: https://evil.example"]), 403, "a foreign page");
+    assert_eq!(post(&url, &["Authorization: Bearer s3cret", "Origin: http://localhost:3000"]), 200, "a local page");
+    // A client that goes away mid-request leaves the server serving the next one.
+    let address = url.trim_start_matches("http://").trim_end_matches("/mcp");
+    let mut cut = std::net::TcpStream::connect(address).expect("connect");
+    cut.write_all(b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":").expect("send");
+    drop(cut);
+    assert_eq!(post(&url, &["Authorization: Bearer s3cret"]), 200, "still serving");
+    child.kill().expect("kill");
+    child.wait().expect("wait");
+    // Not on a non-loopback address unless told.
+    let out = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .arg("serve")
+        .arg(dir.path())
+        .args(["--http", "0.0.0.0:0"])
+        .output()
+        .expect("capc");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--allow-remote"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn inspector_lists_and_gets() {
+    let dir = project();
+    let run = |args: &[&str]| -> Value {
+        // The CLI finds its own package.json relative to the working folder: run it from its own.
+        let out = Command::new("node")
+            .current_dir(inspector().parent().expect("build folder"))
+            .arg(inspector())
+            .arg(env!("CARGO_BIN_EXE_capc"))
+            .arg("serve")
+            .arg(dir.path())
+            .args(args)
+            .output()
+            .expect("the inspector runs");
+        assert!(out.status.success(), "inspector {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let prompts = run(&["--method", "prompts/list"]);
+    assert!(prompts["prompts"].as_array().expect("prompts").iter().any(|p| p["name"] == "commit"), "{prompts}");
+    let tools = run(&["--method", "tools/list"]);
+    assert_eq!(tools["tools"][0]["name"], "Skill", "{tools}");
+    let got = run(&["--method", "prompts/get", "--prompt-name", "brainstorming", "--prompt-args", "arguments=a plan"]);
+    let (texts, _) = session_texts(dir.path(), "/brainstorming a plan", &[]);
+    let messages: Vec<&str> = got["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .map(|m| m["content"]["text"].as_str().expect("text"))
+        .collect();
+    assert_eq!(messages, texts);
+}
+
+fn watch_sends_list_changed() {
+    let dir = project();
+    let root = dir.path().to_str().expect("utf-8");
+    let lock_before = std::fs::read(dir.path().join("capabilities.lock")).expect("lock");
+    let new_skill = dir.path().join(".claude/skills/fresh-skill");
+    std::fs::create_dir_all(&new_skill).expect("mkdir");
+    let plan = json!([
+        {"op": "write", "path": new_skill.join("SKILL.md"), "text": "---\nname: fresh-skill\ndescription: Added while served\n---\nFresh body.\n"},
+        {"op": "wait", "kinds": ["prompts", "resources"], "timeout_ms": 3000},
+        {"op": "get_prompt", "name": "fresh-skill", "arguments": {}},
+        {"op": "write", "path": dir.path().join(".claude/skills/systematic-debugging/notes.md"), "text": "a new supporting file\n"},
+        {"op": "wait", "kinds": ["resources"], "timeout_ms": 3000},
+    ]);
+    let start = Instant::now();
+    let a = sdk_stdio(&plan, &[root, "--watch"]);
+    let kinds = &a[1]["ok"]["kinds"];
+    assert!(
+        kinds.as_array().is_some_and(|k| k.contains(&json!("prompts")) && k.contains(&json!("resources"))),
+        "{}",
+        a[1]
+    );
+    let ms = a[1]["ok"]["ms"].as_u64().expect("a notification arrived");
+    assert!(ms <= 500, "list_changed {ms} ms after the save");
+    assert!(message_texts(&a[2])[1].contains("Fresh body."), "{}", a[2]);
+    // A supporting file changes the resources only.
+    assert_eq!(a[4]["ok"]["kinds"], json!(["resources"]), "{}", a[4]);
+    assert_eq!(
+        std::fs::read(dir.path().join("capabilities.lock")).expect("lock"),
+        lock_before,
+        "the lock is not rewritten"
+    );
+    assert!(start.elapsed() < Duration::from_secs(60));
+}
