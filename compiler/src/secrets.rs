@@ -233,8 +233,10 @@ impl Context {
             self.expect = Expect::Nothing;
             return;
         }
-        let trimmed_start = raw.len() - raw.trim_start_matches(TRIMMED).len();
-        let word = raw.trim_matches(TRIMMED);
+        // A word also loses the commas that separate it from the next (`"sk-…",` in JSON).
+        let trim = |c: char| TRIMMED.contains(&c) || c == ',';
+        let trimmed_start = raw.len() - raw.trim_start_matches(trim).len();
+        let word = raw.trim_matches(trim);
         if word.is_empty() {
             return;
         }
@@ -251,6 +253,8 @@ impl Context {
                 self.expect = Expect::Credential;
                 return;
             }
+            // A key (`"type":`) is never the value expected; it is read for itself below.
+            _ if word.ends_with(':') => {}
             Expect::FlagValue if !word.starts_with('-') => {
                 if is_secret_value(word, false) {
                     push(0, word);
@@ -290,10 +294,12 @@ impl Context {
             if let Some(flag) = self.short_flags.iter().find(|f| bytes.get(1) == Some(&f.flag)) {
                 match &word[2..] {
                     "" if !flag.attached_only => self.expect = Expect::FlagValue,
-                    value if !value.is_empty() && (!flag.needs_colon || value.contains(':')) => {
-                        if is_secret_value(value, false) {
-                            push(2, value);
-                        }
+                    value
+                        if !value.is_empty()
+                            && (!flag.needs_colon || value.contains(':'))
+                            && is_secret_value(value, false) =>
+                    {
+                        push(2, value)
                     }
                     _ => {}
                 }
@@ -638,6 +644,8 @@ mod tests {
 
     #[test]
     fn only_the_secret_part_of_a_placed_secret_is_marked() {
+        let json = r#"{ "API_KEY": "k7f3a9Qx", "LOG": "x", "api-token": { "type": "secret" } }"#;
+        assert_eq!(token_spans(json).iter().map(|s| &json[s.start..s.end]).collect::<Vec<_>>(), ["k7f3a9Qx"]);
         let found = |text: &str| -> Vec<String> {
             token_spans(text).iter().map(|s| text[s.start..s.end].to_string()).collect()
         };
