@@ -608,11 +608,11 @@ fn lock_all(paths: &[PathBuf], scopes: &Scopes, reading: &Reading, selection: &S
     };
     let mut worst = 0u8;
     for target in targets {
-        let options = match scopes.options(target.root, reading, selection) {
+        let options = match scopes.options(target.root.clone(), reading, selection) {
             Ok(o) => Options { skip_hashes: false, leave_out_local: !how.include_local, ..o },
             Err(code) => return code,
         };
-        let code = lock(options, how);
+        let code = lock(options, how, &target);
         worst = worst.max(if code == ExitCode::SUCCESS {
             0
         } else if code == ExitCode::from(1) {
@@ -624,12 +624,35 @@ fn lock_all(paths: &[PathBuf], scopes: &Scopes, reading: &Reading, selection: &S
     ExitCode::from(worst)
 }
 
-fn lock(options: Options, how: LockHow) -> ExitCode {
+/// `capc check FILE` and `capc lock FILE` on files that are no declaration where they are:
+/// says so (a lock would otherwise stand for the file's whole folder, and a check would pass
+/// a file it never read). The caller exits with code 2.
+fn say_not_declarations(target: &Target, not_read: &[&str]) {
+    for path in not_read {
+        eprintln!(
+            "error: `{}` is not a Claude Code declaration: Claude Code reads no file of this kind at this place",
+            printable::escape(&shown_path(target, path))
+        );
+    }
+    eprintln!(
+        "help: give skills (`SKILL.md`), commands and agents (`.md` under `commands/` or `agents/`), `.mcp.json`, \
+         `settings.json`, `hooks.json`, `plugin.json` or `marketplace.json`, or a folder to check all it declares"
+    );
+}
+
+fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode {
     let check_only = how.check_only;
     let mut checked = match run_check(&options) {
         Ok(c) => c,
         Err(code) => return code,
     };
+    if let Some(files) = &target.files {
+        let not_read = checked.not_read(files);
+        if !not_read.is_empty() {
+            say_not_declarations(target, &not_read);
+            return ExitCode::from(2);
+        }
+    }
     // Errors in what a session here loads block the lock and the whole report is shown;
     // otherwise warnings are only counted (`capc check` shows them), so a lock run stays short
     // and quick.
@@ -649,6 +672,17 @@ fn lock(options: Options, how: LockHow) -> ExitCode {
     }
     let left_out: Vec<(String, String)> =
         checked.left_out().into_iter().map(|(p, w)| (p.to_string(), w.to_string())).collect();
+    // A plugin the session is asked to load that Claude Code refuses: the lock says so and is
+    // written (Claude Code loads the rest), and the run fails, as cargo writes Cargo.lock and
+    // still fails a build with errors.
+    let refused_asked = std::mem::take(&mut checked.refused_asked);
+    for (name, why) in &refused_asked {
+        eprintln!(
+            "error: plugin `{}` is asked to load but does not: {}",
+            printable::escape(name),
+            printable::escape(why)
+        );
+    }
     if !left_out.is_empty() {
         eprintln!(
             "note: written although {} {} errors: a session here does not load {} (`capc check {}` shows the errors):",
@@ -692,7 +726,11 @@ fn lock(options: Options, how: LockHow) -> ExitCode {
         return match write::read_file(&path) {
             Ok(Some(old)) if old == text => {
                 eprintln!("{} is up to date", path.display());
-                ExitCode::SUCCESS
+                if refused_asked.is_empty() {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }
             }
             Ok(Some(old)) => {
                 // The lock on disk may hold anything: no control character reaches the terminal.
@@ -728,7 +766,11 @@ fn lock(options: Options, how: LockHow) -> ExitCode {
                 lock.permissions.len(),
                 lock.sources.len()
             );
-            ExitCode::SUCCESS
+            if refused_asked.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
         }
         Err(e) => {
             eprintln!("error: cannot write {}: {e}", path.display());
@@ -915,6 +957,11 @@ fn check(paths: &[PathBuf], scopes: &Scopes, reading: &Reading, selection: &Sele
         };
         ignored += checked.ignored;
         if let Some(files) = &target.files {
+            let not_read = checked.not_read(files);
+            if !not_read.is_empty() {
+                say_not_declarations(target, &not_read);
+                return ExitCode::from(2);
+            }
             checked.keep_only(files);
         }
         checked.show_under(&target.shown);

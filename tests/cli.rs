@@ -250,10 +250,28 @@ fn lock_check_reports_missing_stale_and_fresh() {
 
 #[test]
 fn lock_refuses_to_write_over_errors() {
-    let out = capc(&["lock", fixture("invalid-json").to_str().expect("utf-8")]);
+    // An error in what the session loads (the project's own MCP file) blocks the lock.
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join(".mcp.json"), "{\"mcpServers\": {\"a\": {\"command\": \"x\",}}}").expect("write");
+    let out = capc(&["lock", dir.path().to_str().expect("utf-8")]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("not writing capabilities.lock"), "{}", stderr(&out));
-    assert!(!fixture("invalid-json").join("capabilities.lock").exists());
+    assert!(!dir.path().join("capabilities.lock").exists());
+}
+
+#[test]
+fn lock_of_a_plugin_claude_code_refuses_is_written_and_fails() {
+    // The folder is a plugin whose plugin.json Claude Code refuses: a session loads nothing of
+    // it, which the lock records; the run still fails (exit 1), as a failed build does.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = fixture("invalid-json").join(".claude-plugin/plugin.json");
+    std::fs::create_dir(dir.path().join(".claude-plugin")).expect("mkdir");
+    std::fs::copy(src, dir.path().join(".claude-plugin/plugin.json")).expect("copy");
+    let out = capc(&["lock", dir.path().to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("is asked to load but does not: its plugin.json is refused"), "{}", stderr(&out));
+    let lock = std::fs::read_to_string(dir.path().join("capabilities.lock")).expect("written");
+    assert!(lock.contains("loaded = false"), "{lock}");
 }
 
 #[test]

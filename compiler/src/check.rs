@@ -93,6 +93,10 @@ pub struct Checked {
     pub unloaded_plugins: Vec<(String, String)>,
     /// Every plugin folder, with why it does not load (`None`: loaded or asked for).
     plugin_roots: Vec<(String, Option<String>)>,
+    /// Plugins the session is asked to load (`--plugin-dir`, `enabledPlugins`, …) that Claude
+    /// Code refuses (a plugin.json or hooks file it rejects): `(name, why)`. The lock records
+    /// them as not loaded and is written; `capc lock` then exits 1, as a build that fails.
+    pub refused_asked: Vec<(String, String)>,
 }
 
 impl Checked {
@@ -112,6 +116,7 @@ impl Checked {
             not_loaded: BTreeMap::new(),
             unloaded_plugins: Vec::new(),
             plugin_roots: Vec::new(),
+            refused_asked: Vec::new(),
         }
     }
 
@@ -190,6 +195,19 @@ impl Checked {
     /// How many findings suppression comments and `per-path-ignores` hid.
     pub fn suppressed_count(&self) -> usize {
         self.suppressed.values().sum()
+    }
+
+    /// The files of `paths` (as shown) that no reader read and no finding names: files that
+    /// are no declaration where they are (a `.txt`, a Markdown file outside every folder
+    /// Claude Code reads). For `capc check FILE…` and `capc lock FILE…`, which refuse them.
+    pub fn not_read<'p>(&self, paths: &'p std::collections::BTreeSet<String>) -> Vec<&'p str> {
+        let read: std::collections::BTreeSet<&str> = self
+            .files
+            .iter()
+            .map(|f| f.path.as_str())
+            .chain(self.diagnostics.iter().map(|d| d.path.as_str()))
+            .collect();
+        paths.iter().map(String::as_str).filter(|p| !read.contains(p)).collect()
     }
 
     /// Keeps only what concerns the files at `paths` (shown paths): their findings, and only
@@ -334,9 +352,23 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     all.decls.sort_by(|a, b| (&a.path, a.span.map(|s| s.start)).cmp(&(&b.path, b.span.map(|s| s.start))));
     locate_marketplaces(options, &mut all.decls);
     undeclared_marketplaces(&mut all);
+    // Claude Code skips a plugin it refuses and loads the rest: its errors, asked for or not,
+    // leave the session's lock truthful.
+    let refused: std::collections::BTreeSet<String> = all
+        .decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::Plugin(f) if f.refused.is_some() => Some(f.root.clone()),
+            _ => None,
+        })
+        .collect();
     let resolution = crate::lock::resolve::resolve(std::mem::take(&mut all.decls));
     for p in &resolution.lock.plugins {
-        let why = (!p.loaded && !resolution.asked_plugins.contains(&p.root))
+        let asked = resolution.asked_plugins.contains(&p.root);
+        if !p.loaded && asked && refused.contains(&p.root) {
+            all.refused_asked.push((p.name.clone(), p.reason.clone()));
+        }
+        let why = (!p.loaded && (!asked || refused.contains(&p.root)))
             .then(|| format!("plugin `{}` does not load here: {}", p.name, p.reason));
         all.plugin_roots.push((p.root.clone(), why));
     }
@@ -661,6 +693,8 @@ struct Outcome {
     suppressions: Vec<crate::suppress::Suppression>,
     /// The file, when a session started in the checked folder does not load it, and why.
     not_loaded: Option<(String, String)>,
+    /// The plugin (its root, as shown) Claude Code refuses to load because of this file, and why.
+    skips_plugin: Option<(String, String)>,
 }
 
 #[derive(Debug, Default)]
@@ -698,6 +732,7 @@ impl Outcome {
             servers,
             suppressions: Vec::new(),
             not_loaded: None,
+            skips_plugin: None,
         }
     }
 }
@@ -847,8 +882,18 @@ fn check_root(
                     .help("`claude plugin validate` warns about names that mention Claude or Anthropic; name it for what it does");
             }
         }
-        let entries = entries_by_root.get(root).map(Vec::as_slice).unwrap_or_default();
-        cross_check_entries(&mut diagnostics, realm, &info, manifest_rel.as_deref(), entries);
+        let listed_by = entries_by_root.get(root).map(Vec::as_slice).unwrap_or_default();
+        cross_check_entries(&mut diagnostics, realm, &info, manifest_rel.as_deref(), listed_by);
+        // Claude Code loads a `--plugin-dir` folder as a folder: a marketplace entry naming it
+        // gives it neither a name nor component paths (measured on 2.1.332), and a folder
+        // without plugin.json is a plugin only when something in it loads.
+        let entries = if given.contains_key(root) { &[] } else { listed_by };
+        if given.contains_key(root) && manifest_rel.is_none() && !holds_components(&tree, root) {
+            refused = Some(format!(
+                "a `--plugin-dir` folder without `.claude-plugin/plugin.json` holding none of {}: Claude Code does not take it as a plugin",
+                DEFAULT_COMPONENTS.join(", ")
+            ));
+        }
         let mut paths = info.paths.clone();
         for (_, entry) in entries {
             paths.extend(entry.paths.iter().cloned());
@@ -942,6 +987,8 @@ fn check_root(
     checked.ignored = tree.ignored;
     let mut declared: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut references: Vec<ServerUse> = Vec::new();
+    let skipped: BTreeMap<String, String> = outcomes.iter().filter_map(|o| o.skips_plugin.clone()).collect();
+    refuse_skipped(&mut checked.decls, &skipped);
     for outcome in outcomes {
         let mut servers = checked.absorb(outcome);
         declared.extend(std::mem::take(&mut servers.declared));
@@ -951,6 +998,48 @@ fn check_root(
     }
     checked.diagnostics.extend(undeclared_servers(&declared, references));
     checked
+}
+
+/// Marks the plugins of `skipped` (root as shown → why) refused: Claude Code skips them
+/// whole and loads the others (see `hooks::skips_plugin`).
+fn refuse_skipped(decls: &mut [Decl], skipped: &BTreeMap<String, String>) {
+    for d in decls {
+        if let Item::Plugin(folder) = &mut d.item {
+            if let (None, Some(why)) = (&folder.refused, skipped.get(&folder.root)) {
+                folder.refused = Some(format!("Claude Code refuses to load it: {why}"));
+            }
+        }
+    }
+}
+
+/// What Claude Code 2.1.332 looks for at a plugin's root when it has no manifest to list its
+/// components: a folder or file of these makes the folder a plugin.
+const DEFAULT_COMPONENTS: [&str; 9] = [
+    "commands/",
+    "agents/",
+    "skills/",
+    "output-styles/",
+    "themes/",
+    "workflows/",
+    "hooks/hooks.json",
+    ".mcp.json",
+    ".lsp.json",
+];
+
+/// Whether the folder `root` of `tree` holds one of the [`DEFAULT_COMPONENTS`].
+fn holds_components(tree: &Tree, root: &str) -> bool {
+    DEFAULT_COMPONENTS.iter().any(|c| {
+        let at = if root.is_empty() {
+            c.trim_end_matches('/').to_string()
+        } else {
+            format!("{root}/{}", c.trim_end_matches('/'))
+        };
+        if c.ends_with('/') {
+            tree.is_dir(&at)
+        } else {
+            tree.is_file(&at)
+        }
+    })
 }
 
 /// The marketplace of a plugin in Claude Code's cache (`~/.claude/plugins/cache/<marketplace>/<plugin>/<version>`).
@@ -1394,6 +1483,7 @@ fn read_claim(
     let mut sink = Sink::new(&path);
     let mut counts = Counts::default();
     let not_loaded = not_loaded_because(realm, rel, claim).map(|why| (path.clone(), why));
+    let mut skips_plugin = None;
     match claim.kind {
         FileKind::Skill => counts.skills = 1,
         FileKind::Command => counts.commands = 1,
@@ -1490,7 +1580,12 @@ fn read_claim(
                             );
                         }
                     }
-                    FileKind::Hooks => counts.hooks = decl::hooks::check_file(&mut sink, &cx, &node),
+                    FileKind::Hooks => {
+                        counts.hooks = decl::hooks::check_file(&mut sink, &cx, &node);
+                        if let (Some(root), Some(why)) = (&claim.owner.plugin_root, decl::hooks::skips_plugin(&node)) {
+                            skips_plugin = Some((realm.display(root), why));
+                        }
+                    }
                     FileKind::Settings => counts.hooks = decl::settings::check(&mut sink, &cx, &node),
                     _ => {}
                 }
@@ -1530,6 +1625,7 @@ fn read_claim(
     let mut outcome = Outcome::new(sink, Some(file), Some(source), counts, claim.owner.plugin_name.as_deref());
     outcome.suppressions = suppressions;
     outcome.not_loaded = not_loaded;
+    outcome.skips_plugin = skips_plugin;
     outcome
 }
 

@@ -181,7 +181,7 @@ fn compare_plugin(id: &str, l: &Locked<'_>, install: &Install, lock: &Lock, home
         });
         return checked;
     };
-    let prefix = if root.is_empty() { String::new() } else { format!("{root}/") };
+    let prefix = crate::lock::plugins::prefix(root);
     let locked_files: BTreeMap<&str, &str> = lock
         .sources
         .iter()

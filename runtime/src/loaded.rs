@@ -110,7 +110,7 @@ impl Roots {
         })
     }
 
-    /// The file a lock path (`.claude/…`, `~/…`, `<managed>/…`) names.
+    /// The file a lock path (`.claude/…`, `~/…`, `<managed>/…`, `<plugin-dir N>/…`) names.
     pub fn locate(&self, shown: &str) -> PathBuf {
         capc_compiler::check::locate(&self.options(), shown)
     }
@@ -120,16 +120,14 @@ impl Roots {
             user_dir: self.user_dir.is_some(),
             managed_dir: self.managed_dir.is_some(),
             add_dirs: self.add_dirs.len(),
+            plugin_dirs: self.plugin_dirs.len(),
         }
     }
     /// The folder a lock path lives in: the lock's folder or the scope folder its prefix names.
     fn scope_dir(&self, shown: &str) -> &Path {
-        let add_dir = shown
-            .strip_prefix("<add-dir ")
-            .and_then(|rest| rest.split_once(">/"))
-            .and_then(|(n, _)| n.parse::<usize>().ok())
-            .and_then(|n| self.add_dirs.get(n.wrapping_sub(1)));
-        match (shown.strip_prefix("~/"), shown.strip_prefix("<managed>/"), add_dir) {
+        let extra = numbered_dir(shown, "<add-dir ", &self.add_dirs)
+            .or_else(|| numbered_dir(shown, "<plugin-dir ", &self.plugin_dirs));
+        match (shown.strip_prefix("~/"), shown.strip_prefix("<managed>/"), extra) {
             (Some(_), _, _) => self.user_dir.as_deref().unwrap_or(&self.root),
             (_, Some(_), _) => self.managed_dir.as_deref().unwrap_or(&self.root),
             (_, _, Some(dir)) => dir,
@@ -148,6 +146,12 @@ impl Roots {
         }
         walk::read_regular(&real, walk::MAX_FILE_BYTES, walk::Links::Follow).map_err(|e| e.to_string())
     }
+}
+
+/// The folder of `dirs` a `<FLAG N>/…` lock path names (`prefix` is `<FLAG `).
+fn numbered_dir<'d>(shown: &str, prefix: &str, dirs: &'d [PathBuf]) -> Option<&'d PathBuf> {
+    let (n, _) = shown.strip_prefix(prefix)?.split_once(">/")?;
+    dirs.get(n.parse::<usize>().ok()?.wrapping_sub(1))
 }
 
 /// A permission rule of the lock, parsed once at load.

@@ -4,7 +4,7 @@
 use super::{join_rel, FileCx};
 use crate::diagnostic::{did_you_mean, Edit, Part, Severity, Sink};
 use crate::fix;
-use crate::node::Node;
+use crate::node::{Node, NodeKind};
 use crate::rules;
 use crate::schema::{check_fields, field, Field, Ty, Unknown};
 use crate::span::Span;
@@ -91,6 +91,29 @@ fn handler_fields(kind: &str) -> Option<(Vec<Field>, &'static str)> {
     let mut all = COMMON.to_vec();
     all.extend_from_slice(extra);
     Some((all, required))
+}
+
+/// Why Claude Code 2.1.332 refuses to load the whole plugin a hooks file belongs to, when it
+/// does: a guard event (`PreToolUse`, `PermissionRequest`, `PreSkillShellCommand`) written at
+/// the file's top level, or a `hooks` that is not an object. Its loader skips such a plugin
+/// (a guard it cannot load may be what protects the rules beside it) and loads every other;
+/// a hooks file that is only unreadable or malformed JSON costs the plugin its hooks, not its
+/// other components.
+pub fn skips_plugin(root: &Node) -> Option<String> {
+    let object = root.as_object()?;
+    let is_empty = |v: &Node| matches!(&v.kind, NodeKind::Null) || v.as_array().is_some_and(<[Node]>::is_empty);
+    if let Some((key, _)) = object.iter().find(|(k, v)| GUARD_EVENTS.contains(&k.name.as_str()) && !is_empty(v)) {
+        return Some(format!(
+            "its hooks file declares the guard event `{}` at its top level, outside `hooks`",
+            key.name
+        ));
+    }
+    match root.get("hooks") {
+        Some(hooks) if !matches!(hooks.kind, NodeKind::Null) && hooks.as_object().is_none() => {
+            Some(format!("its hooks file's `hooks` is {}, not an object of events", hooks.type_name()))
+        }
+        _ => None,
+    }
 }
 
 /// A whole `hooks.json` file; returns the number of handlers.

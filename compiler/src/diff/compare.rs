@@ -261,7 +261,7 @@ impl<'a> Hashes<'a> {
     /// The files under a plugin folder that were added, removed or changed, and a `content`
     /// field (a digest of their hashes on each side) when there are any.
     fn under(&self, root: &str) -> (Option<FieldChange>, Vec<String>) {
-        let prefix = if root.is_empty() { String::new() } else { format!("{root}/") };
+        let prefix = crate::lock::plugins::prefix(root);
         let inside = |map: &BTreeMap<&'a str, &'a str>| -> BTreeMap<&'a str, &'a str> {
             let from: std::ops::Bound<&str> = std::ops::Bound::Included(prefix.as_str());
             map.range::<str, _>((from, std::ops::Bound::Unbounded))

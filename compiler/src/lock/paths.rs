@@ -3,7 +3,8 @@
 //! `../outside`. So every path a lock holds is checked before anything is read by it:
 //! relative, normalized (no `.`, `..` or empty segment) and inside the lock's folder, or under
 //! one of the scope prefixes `capc lock` writes — `~/…` (only when a user folder is given),
-//! `<managed>/…` (a managed folder) and `<add-dir N>/…` (the N-th `--add-dir`).
+//! `<managed>/…` (a managed folder), `<add-dir N>/…` (the N-th `--add-dir`) and
+//! `<plugin-dir N>/…` (the N-th `--plugin-dir`, when it lies outside the locked folder).
 
 use crate::model::{Lock, Ref};
 
@@ -14,6 +15,7 @@ pub struct Given {
     pub user_dir: bool,
     pub managed_dir: bool,
     pub add_dirs: usize,
+    pub plugin_dirs: usize,
 }
 
 /// Checks every path of `lock`; the error names the entry and says what is wrong.
@@ -69,12 +71,9 @@ pub fn check_path(path: &str, given: Given, folder: bool) -> Result<(), String> 
     } else if let Some(rest) = path.strip_prefix("<managed>/") {
         (rest, given.managed_dir.then_some(()).ok_or("`<managed>/` paths need the managed folder (`--managed-dir`)"))
     } else if let Some(rest) = path.strip_prefix("<add-dir ") {
-        let Some((n, rest)) = rest.split_once(">/") else {
-            return Err(format!("path `{shown}` is not a `<add-dir N>/…` path"));
-        };
-        let n: usize = n.parse().map_err(|_| format!("path `{shown}` names no `--add-dir` by number"))?;
-        let ok = (1..=given.add_dirs).contains(&n);
-        (rest, ok.then_some(()).ok_or("the `--add-dir` it names was not given"))
+        numbered(rest, &shown, "add-dir", given.add_dirs)?
+    } else if let Some(rest) = path.strip_prefix("<plugin-dir ") {
+        numbered(rest, &shown, "plugin-dir", given.plugin_dirs)?
     } else {
         (path, Ok(()))
     };
@@ -104,6 +103,26 @@ pub fn check_path(path: &str, given: Given, folder: bool) -> Result<(), String> 
         }
     }
     Ok(())
+}
+
+/// The rest of a `<FLAG N>/…` path after its `FLAG ` (`rest`), and whether the N-th of the
+/// `count` folders given with `--FLAG` exists.
+fn numbered<'p>(
+    rest: &'p str,
+    shown: &str,
+    flag: &str,
+    count: usize,
+) -> Result<(&'p str, Result<(), &'static str>), String> {
+    let Some((n, rest)) = rest.split_once(">/") else {
+        return Err(format!("path `{shown}` is not a `<{flag} N>/…` path"));
+    };
+    let n: usize = n.parse().map_err(|_| format!("path `{shown}` names no `--{flag}` by number"))?;
+    let missing = if flag == "add-dir" {
+        "the `--add-dir` it names was not given"
+    } else {
+        "the `--plugin-dir` it names was not given"
+    };
+    Ok((rest, (1..=count).contains(&n).then_some(()).ok_or(missing)))
 }
 
 #[cfg(test)]
@@ -142,7 +161,7 @@ mod tests {
     #[test]
     fn scope_prefixes_need_their_folder() {
         let none = Given::default();
-        let all = Given { user_dir: true, managed_dir: true, add_dirs: 2 };
+        let all = Given { user_dir: true, managed_dir: true, add_dirs: 2, plugin_dirs: 2 };
         assert_eq!(verdict("~/.claude/settings.json", all), "ok");
         assert_eq!(
             verdict("~/.claude/settings.json", none),
@@ -163,6 +182,17 @@ mod tests {
         assert_eq!(check_path("", none, true), Ok(()));
         assert_eq!(check_path("~/", all, true), Ok(()));
         assert!(check_path("~/", none, true).is_err());
+        assert_eq!(check_path("<plugin-dir 2>/", all, true), Ok(()));
+        assert_eq!(verdict("<plugin-dir 1>/skills/a/SKILL.md", all), "ok");
+        assert_eq!(
+            verdict("<plugin-dir 1>/x", none),
+            "path `<plugin-dir 1>/x`: the `--plugin-dir` it names was not given"
+        );
+        assert_eq!(
+            verdict("<plugin-dir 1>/../x", all),
+            "path `<plugin-dir 1>/../x` has a `..` segment; a lock's paths are normalized"
+        );
+        assert_eq!(verdict("<plugin-dir x>/y", all), "path `<plugin-dir x>/y` names no `--plugin-dir` by number");
     }
 
     #[test]

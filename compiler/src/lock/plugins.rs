@@ -39,9 +39,20 @@ impl Loading {
     }
 }
 
+/// The prefix every path (as shown) inside the folder `root` starts with. A scope's own
+/// folder is shown as its prefix already (`""` for the checked folder, `<plugin-dir 1>/` for a
+/// `--plugin-dir` outside it, `~/`), any other folder without its final `/`.
+pub fn prefix(root: &str) -> String {
+    if root.is_empty() || root.ends_with('/') {
+        root.to_string()
+    } else {
+        format!("{root}/")
+    }
+}
+
 /// Whether `path` (as shown) lies in the folder `root`.
 pub fn inside(path: &str, root: &str) -> bool {
-    root.is_empty() || path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'))
+    path.starts_with(&prefix(root))
 }
 
 /// The plugin folder a component file belongs to: the deepest root that holds it.

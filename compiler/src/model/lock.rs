@@ -221,7 +221,8 @@ impl Behavior {
 #[serde(deny_unknown_fields)]
 pub struct Source {
     /// Relative to the locked folder with `/`; `~/…` for `--user-dir`, `<managed>/…` for
-    /// `--managed-dir`, `<add-dir N>/…` for the N-th `--add-dir`.
+    /// `--managed-dir`, `<add-dir N>/…` for the N-th `--add-dir`, `<plugin-dir N>/…` for the
+    /// N-th `--plugin-dir` when it lies outside the locked folder.
     pub path: String,
     /// `skill`, `command`, `agent`, `plugin manifest`, `marketplace`, `MCP config`, `hooks`,
     /// `settings`.

@@ -1,0 +1,232 @@
+//! `--plugin-dir` as plugin authors use it: the plugin lives outside the folder capc reads
+//! (`capc ls proj --plugin-dir ../acme`), and `ls`, `check`, `lock`, `session` and `diff` all
+//! read it the way Claude Code 2.1.332 loads it. Also: plugins Claude Code refuses (the lock
+//! records them as not loaded and is written), and `capc check FILE` / `capc lock FILE` on a
+//! file that is no declaration. Everything goes through the `capc` binary.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn capc_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "200")
+        .stdin(Stdio::null())
+        .output()
+        .expect("capc runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn write(root: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().expect("has a parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+}
+
+const COMMAND: &str = "---\ndescription: Ship the release\n---\nShip $ARGUMENTS now.\n";
+const SKILL: &str = "---\ndescription: Do the thing. Use when asked to do it.\n---\nDo it.\n";
+
+/// A scratch folder holding an empty project `proj/` and the plugin `acme/` beside it (no
+/// manifest: a skill and a command in the default folders).
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("proj")).expect("mkdir proj");
+    write(dir.path(), &[("acme/skills/do.thing/SKILL.md", SKILL), ("acme/commands/ship.md", COMMAND)]);
+    dir
+}
+
+fn lock_text(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("capabilities.lock")).expect("lock written")
+}
+
+#[test]
+fn a_plugin_dir_outside_the_folder_is_listed_locked_and_run() {
+    let dir = workspace();
+    let proj = dir.path().join("proj");
+    let ls = capc_in(dir.path(), &["ls", "proj", "--plugin-dir", "acme"]);
+    assert!(ls.status.success(), "{}", stderr(&ls));
+    let listing = stdout(&ls);
+    assert!(listing.contains("/acme:ship") && listing.contains("/acme:do-thing"), "{listing}");
+    assert!(listing.contains("<plugin-dir 1>/: 2 skill or command names"), "{listing}");
+
+    let lock = capc_in(&proj, &["lock", ".", "--plugin-dir", "../acme"]);
+    assert!(lock.status.success(), "{}", stderr(&lock));
+    let text = lock_text(&proj);
+    assert!(text.contains("root = \"<plugin-dir 1>/\""), "{text}");
+    assert!(text.contains("path = \"<plugin-dir 1>/commands/ship.md\""), "{text}");
+    let machine = dir.path().to_string_lossy().into_owned();
+    assert!(!text.contains(&machine), "no absolute machine path in the lock:\n{text}");
+
+    let session = capc_in(&proj, &["session", "--verify", "--repl", "--plugin-dir", "../acme"]);
+    assert!(session.status.success(), "the lock is accepted: {}", stderr(&session));
+    let typed = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["session", "--repl", "--plugin-dir", "../acme"])
+        .current_dir(&proj)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write as _;
+            child.stdin.take().expect("stdin").write_all(b"/acme:ship v2\n:quit\n")?;
+            child.wait_with_output()
+        })
+        .expect("session runs");
+    assert!(stdout(&typed).contains("Ship v2 now."), "{}\n{}", stdout(&typed), stderr(&typed));
+}
+
+#[test]
+fn a_session_checks_the_plugin_dirs_files_against_the_lock() {
+    let dir = workspace();
+    let proj = dir.path().join("proj");
+    assert!(capc_in(&proj, &["lock", ".", "--plugin-dir", "../acme"]).status.success());
+    std::fs::write(dir.path().join("acme/commands/ship.md"), format!("{COMMAND}Then tag it.\n")).expect("edit");
+    let verified = capc_in(&proj, &["session", "--verify", "--plugin-dir", "../acme"]);
+    assert_eq!(verified.status.code(), Some(1), "{}", stderr(&verified));
+    assert!(stderr(&verified).contains("`<plugin-dir 1>/commands/ship.md` changed"), "{}", stderr(&verified));
+    // Without the plugin folder the lock's `<plugin-dir 1>/` paths point nowhere: refused.
+    let without = capc_in(&proj, &["session", "--repl"]);
+    assert_eq!(without.status.code(), Some(2));
+    assert!(stderr(&without).contains("the `--plugin-dir` it names was not given"), "{}", stderr(&without));
+}
+
+#[test]
+fn relative_and_absolute_plugin_dirs_give_the_same_lock() {
+    let dir = workspace();
+    write(
+        dir.path(),
+        &[("tools/.claude-plugin/plugin.json", r#"{"name": "tools"}"#), ("tools/commands/fmt.md", COMMAND)],
+    );
+    let proj = dir.path().join("proj");
+    let absolute = dir.path().join("tools").to_string_lossy().into_owned();
+    let first = capc_in(&proj, &["lock", ".", "--plugin-dir", "../acme", "--plugin-dir", &absolute]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let by_relative = lock_text(&proj);
+    assert!(by_relative.contains("root = \"<plugin-dir 2>/\""), "{by_relative}");
+    assert!(by_relative.contains("name = \"tools:fmt\""), "{by_relative}");
+    let acme = dir.path().join("acme").to_string_lossy().into_owned();
+    let second = capc_in(dir.path(), &["lock", "proj", "--plugin-dir", &acme, "--plugin-dir", "tools"]);
+    assert!(second.status.success(), "{}", stderr(&second));
+    assert!(stderr(&second).contains("unchanged"), "{}", stderr(&second));
+    assert_eq!(lock_text(&proj), by_relative);
+    let session = capc_in(&proj, &["session", "--verify", "--plugin-dir", "../acme", "--plugin-dir", "../tools"]);
+    assert!(session.status.success(), "{}", stderr(&session));
+}
+
+#[test]
+fn capc_diff_compares_locks_of_an_outside_plugin_dir() {
+    let dir = workspace();
+    let proj = dir.path().join("proj");
+    assert!(capc_in(&proj, &["lock", ".", "--plugin-dir", "../acme"]).status.success());
+    std::fs::copy(proj.join("capabilities.lock"), dir.path().join("old.lock")).expect("copy");
+    write(dir.path(), &[("acme/commands/release.md", COMMAND)]);
+    assert!(capc_in(&proj, &["lock", ".", "--plugin-dir", "../acme"]).status.success());
+    let diff = capc_in(dir.path(), &["diff", "old.lock", "proj/capabilities.lock", "--format", "json"]);
+    assert!(diff.status.success(), "{}", stderr(&diff));
+    let report = stdout(&diff);
+    assert!(report.contains("acme:release"), "{report}");
+    assert!(report.contains("<plugin-dir 1>/commands/release.md"), "{report}");
+}
+
+#[test]
+fn a_plugin_dir_without_a_manifest_is_named_after_its_folder() {
+    let dir = workspace();
+    // Claude Code 2.1.332 ignores a marketplace.json in a `--plugin-dir` folder: neither the
+    // entry's name nor its component paths apply (measured with `plugin list --json`).
+    write(
+        dir.path(),
+        &[
+            (
+                "acme/.claude-plugin/marketplace.json",
+                r#"{"name": "mk", "owner": {"name": "x"}, "plugins": [{"name": "other", "source": "./", "strict": false, "commands": ["./extra/x.md"]}]}"#,
+            ),
+            ("acme/extra/x.md", COMMAND),
+            ("readme-only/README.md", "# not a plugin\n"),
+        ],
+    );
+    let ls =
+        capc_in(dir.path(), &["ls", "proj", "--format", "json", "--plugin-dir", "acme", "--plugin-dir", "readme-only"]);
+    assert!(ls.status.success(), "{}", stderr(&ls));
+    let json: serde_json::Value = serde_json::from_slice(&ls.stdout).expect("json");
+    let plugins = json["plugins"].as_array().expect("plugins");
+    let acme = plugins.iter().find(|p| p["root"] == "<plugin-dir 1>/").expect("acme listed");
+    assert_eq!(acme["id"], "acme@inline");
+    assert_eq!(acme["loaded"], true);
+    let names: Vec<&str> =
+        acme["inventory"]["commands"].as_array().into_iter().flatten().filter_map(|c| c["name"].as_str()).collect();
+    assert_eq!(names, ["acme:ship", "acme:do-thing"], "the entry's `commands` does not apply");
+    // A folder without plugin.json and nothing to load is no plugin to Claude Code.
+    let readme = plugins.iter().find(|p| p["root"] == "<plugin-dir 2>/").expect("readme-only listed");
+    assert_eq!(readme["loaded"], false);
+    assert!(readme["reason"].as_str().unwrap_or_default().contains("without `.claude-plugin/plugin.json`"), "{readme}");
+}
+
+#[test]
+fn a_plugin_claude_code_refuses_is_locked_as_not_loaded_and_the_rest_resolved() {
+    let dir = workspace();
+    let hook = r#"{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}"#;
+    write(
+        dir.path(),
+        &[
+            ("array/hooks/hooks.json", &format!(r#"{{"hooks": [{hook}]}}"#)),
+            ("array/commands/a.md", COMMAND),
+            ("guard/hooks/hooks.json", &format!(r#"{{"PreToolUse": [{hook}]}}"#)),
+            ("guard/commands/g.md", COMMAND),
+        ],
+    );
+    let proj = dir.path().join("proj");
+    let flags = ["--plugin-dir", "../array", "--plugin-dir", "../acme", "--plugin-dir", "../guard"];
+    let lock = capc_in(&proj, &[&["lock", "."][..], &flags].concat());
+    assert_eq!(lock.status.code(), Some(1), "asked-for plugins do not load: {}", stderr(&lock));
+    assert!(stderr(&lock).contains("error: plugin `array` is asked to load but does not"), "{}", stderr(&lock));
+    let text = lock_text(&proj);
+    for (name, why) in [
+        ("array", "its hooks file's `hooks` is an array, not an object of events"),
+        ("guard", "its hooks file declares the guard event `PreToolUse` at its top level"),
+    ] {
+        let entry = text.split("[[plugin]]").find(|e| e.contains(&format!("name = \"{name}\""))).expect("plugin entry");
+        assert!(entry.contains("loaded = false") && entry.contains(why), "{entry}");
+    }
+    assert!(text.contains("name = \"acme:ship\""), "the rest is resolved:\n{text}");
+    let table: Vec<&str> = text.split("[[command]]").skip(1).collect();
+    assert!(
+        !table.iter().any(|c| c.contains("name = \"array:a\"")),
+        "a refused plugin's commands are not in the table:\n{text}"
+    );
+    let session = capc_in(&proj, &[&["session", "--verify"][..], &flags].concat());
+    assert!(session.status.success(), "{}", stderr(&session));
+}
+
+#[test]
+fn a_file_that_is_no_declaration_is_refused_by_check_and_lock() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        &[
+            ("notes/todo.txt", "buy milk\n"),
+            ("notes/random.md", "# Notes\n"),
+            ("notes/.claude/commands/ok.md", COMMAND),
+        ],
+    );
+    for file in ["notes/todo.txt", "notes/random.md"] {
+        let check = capc_in(dir.path(), &["check", file]);
+        assert_eq!(check.status.code(), Some(2), "{file}: {}", stdout(&check));
+        assert!(stderr(&check).contains("is not a Claude Code declaration"), "{}", stderr(&check));
+        let lock = capc_in(dir.path(), &["lock", file]);
+        assert_eq!(lock.status.code(), Some(2), "{file}: {}", stderr(&lock));
+        assert!(!dir.path().join("notes/capabilities.lock").exists(), "nothing written for {file}");
+    }
+    let ok = capc_in(dir.path(), &["check", "notes/.claude/commands/ok.md"]);
+    assert!(ok.status.success(), "{}{}", stdout(&ok), stderr(&ok));
+}
