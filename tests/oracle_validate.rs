@@ -7,7 +7,15 @@
 //! validator rejects, capc reports an error in it. Exceptions are listed, each with its reason,
 //! in `tests/oracle/validate-allowlist.toml`.
 //!
-//! Each corpus is its own test (`plugins_are_what_claude_codes_validator_says::<corpus>`). This
+//! Through the CLI, as plugin authors run it: every plugin folder of a corpus is loaded with
+//! `--plugin-dir` from an empty folder elsewhere, and `capc ls` must list what Claude Code's
+//! own `claude --plugin-dir DIR plugin list --json` / `plugin details` recorded (loaded or not,
+//! its id, skills and commands, agents, MCP servers, hook events); `capc lock` in that folder
+//! must write a lock and `capc session --verify --plugin-dir DIR` accept it. Differences are
+//! allowlisted like the others (kinds `plugin-dir` and `plugin-dir-lock`).
+//!
+//! Each corpus is its own test (`plugins_are_what_claude_codes_validator_says::<corpus>`,
+//! `plugin_dirs_load_as_claude_code_loads_them::<corpus>`). This
 //! target has its own harness (libtest-mimic, `harness = false`, see `harness/mod.rs`): when the
 //! corpora, or one corpus, are absent, its tests are reported as ignored, marked
 //! `[missing corpora]` or `[missing corpus]`, never as passed; with `CI` set they fail.
@@ -88,9 +96,11 @@ fn main() {
             None => Vec::new(),
         };
         let name = format!("plugins_are_what_claude_codes_validator_says::{corpus}");
-        trials.push(harness::trial(name, &missing, move || {
-            plugins_are_what_claude_codes_validator_says(&corpus, &truth)
-        }));
+        let (c, t) = (corpus.clone(), truth.clone());
+        trials.push(harness::trial(name, &missing, move || plugins_are_what_claude_codes_validator_says(&c, &t)));
+        let name = format!("plugin_dirs_load_as_claude_code_loads_them::{corpus}");
+        trials
+            .push(harness::trial(name, &missing, move || plugin_dirs_load_as_claude_code_loads_them(&corpus, &truth)));
     }
     libtest_mimic::run(&args, trials).exit();
 }
@@ -163,6 +173,148 @@ fn plugins_are_what_claude_codes_validator_says(corpus: &str, truth: &Value) {
     assert!(
         failures.is_empty(),
         "{} difference(s) with `claude plugin validate` 2.1.332:\n{}\n({corpus}: {accepted} accepted plugins, {equal} with capc's inventory equal to `provides`; {rejected_files} rejected files)",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// What one plugin provides, by kind, as sets of names (plugin prefixes stripped).
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Provides {
+    loaded: bool,
+    id: Option<String>,
+    skills_and_commands: BTreeSet<String>,
+    agents: BTreeSet<String>,
+    mcp_servers: BTreeSet<String>,
+    hook_events: BTreeSet<String>,
+}
+
+/// What Claude Code recorded for one plugin loaded with `--plugin-dir`: `plugin list --json`
+/// (whether it loaded, its id) and `plugin details` (its inventory). Agents are named as the
+/// validator's `provides` names them (their frontmatter `name`) where it has them: `details`
+/// prints file names.
+fn claude_code_provides(target: &Value) -> Provides {
+    let list = &target["plugin_list"];
+    let inventory = &list["details"]["inventory"];
+    let kind = |k: &str| names(&inventory[k]["names"]);
+    let loaded = list["loaded"] == Value::Bool(true);
+    let id = list["entries"].as_array().and_then(|e| e.first()).and_then(|e| e["id"].as_str()).map(str::to_string);
+    let mut skills_and_commands = kind("Skills");
+    skills_and_commands.extend(kind("Commands"));
+    let provided = &target["validate"]["provides"];
+    let agents = if provided["agents"].is_array() {
+        names(&provided["agents"])
+            .into_iter()
+            .map(|a| a.split_once(':').map_or(a.clone(), |(_, n)| n.to_string()))
+            .collect()
+    } else {
+        kind("Agents")
+    };
+    if !loaded {
+        return Provides { loaded, ..Provides::default() };
+    }
+    Provides { loaded, id, skills_and_commands, agents, mcp_servers: kind("MCP servers"), hook_events: kind("Hooks") }
+}
+
+fn capc_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("capc runs")
+}
+
+/// What `capc ls --plugin-dir DIR` and the lock it writes in the empty folder `empty` say the
+/// plugin provides; the lock's hook events come from `lock` (its text), when one was written.
+fn capc_provides(ls: &Value, lock: Option<&str>) -> Provides {
+    let Some(plugin) = ls["plugins"].as_array().into_iter().flatten().find(|p| p["root"] == "<plugin-dir 1>/") else {
+        return Provides::default();
+    };
+    let name = plugin["name"].as_str().unwrap_or_default();
+    let strip = |n: &str| n.strip_prefix(&format!("{name}:")).unwrap_or(n).to_string();
+    let loaded = plugin["loaded"] == Value::Bool(true);
+    if !loaded {
+        return Provides::default();
+    }
+    let inventory = &plugin["inventory"];
+    let skills_and_commands =
+        inventory["commands"].as_array().into_iter().flatten().filter_map(|c| c["name"].as_str()).map(strip).collect();
+    let agents = inventory["agents"].as_array().into_iter().flatten().filter_map(Value::as_str).map(strip).collect();
+    let mcp_servers = ls["mcp_servers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|s| s["path"].as_str().is_some_and(|p| p.starts_with("<plugin-dir 1>/")))
+        .filter_map(|s| s["name"].as_str())
+        .map(|n| n.strip_prefix(&format!("plugin:{name}:")).unwrap_or(n).to_string())
+        .collect();
+    let hook_events = lock
+        .and_then(|text| toml::from_str::<toml::Value>(text).ok())
+        .and_then(|lock| lock.get("hook")?.as_array().cloned())
+        .into_iter()
+        .flatten()
+        .filter(|h| h.get("path").and_then(toml::Value::as_str).is_some_and(|p| p.starts_with("<plugin-dir 1>/")))
+        .filter_map(|h| h.get("event").and_then(toml::Value::as_str).map(str::to_string))
+        .collect();
+    Provides {
+        loaded,
+        id: plugin["id"].as_str().map(str::to_string),
+        skills_and_commands,
+        agents,
+        mcp_servers,
+        hook_events,
+    }
+}
+
+/// Every plugin folder of one corpus, loaded with `--plugin-dir` from an empty folder elsewhere:
+/// `capc ls` against Claude Code's record, then `capc lock` there and `capc session --verify`.
+fn plugin_dirs_load_as_claude_code_loads_them(corpus: &str, truth: &Value) {
+    let allowed = allowlist();
+    let is_allowed =
+        |path: &str, kind: &str| allowed.iter().any(|a| a.corpus == corpus && a.path == path && a.kind == kind);
+    let mut failures = Vec::new();
+    let (mut plugins, mut equal, mut locked) = (0, 0, 0);
+    for target in truth["targets"].as_array().into_iter().flatten().filter(|t| t["kind"] == "plugin") {
+        let path = target["path"].as_str().unwrap_or_default();
+        let folder = corpora().join(corpus).join(path).canonicalize().expect("plugin folder");
+        let folder = folder.to_string_lossy().into_owned();
+        let empty = tempfile::tempdir().expect("tempdir");
+        plugins += 1;
+        let ls = capc_in(empty.path(), &["ls", ".", "--format", "json", "--plugin-dir", &folder]);
+        let ls: Value = serde_json::from_slice(&ls.stdout).unwrap_or(Value::Null);
+        let expected = claude_code_provides(target);
+        // An empty lock is what a session that loads nothing has.
+        let lock = capc_in(empty.path(), &["lock", ".", "--allow-empty", "--plugin-dir", &folder]);
+        let text = std::fs::read_to_string(empty.path().join("capabilities.lock")).ok();
+        let got = capc_provides(&ls, text.as_deref());
+        if got == expected {
+            equal += 1;
+        } else if !is_allowed(path, "plugin-dir") {
+            failures.push(format!(
+                "{corpus} {path}: loaded with --plugin-dir\n    Claude Code: {expected:?}\n    capc:        {got:?}"
+            ));
+        }
+        let session = text.as_ref().map(|_| capc_in(empty.path(), &["session", "--verify", "--plugin-dir", &folder]));
+        let accepted = session.as_ref().is_some_and(|s| s.status.success());
+        // `capc lock` exits 1 when a plugin it is asked to load does not load; the lock is written.
+        let lock_ok = matches!(lock.status.code(), Some(0)) || (!expected.loaded && lock.status.code() == Some(1));
+        if lock_ok && accepted {
+            locked += 1;
+        } else if !is_allowed(path, "plugin-dir-lock") {
+            let why = match &session {
+                None => String::from_utf8_lossy(&lock.stderr).lines().rev().take(3).collect::<Vec<_>>().join(" | "),
+                Some(s) => String::from_utf8_lossy(&s.stderr).into_owned(),
+            };
+            failures.push(format!(
+                "{corpus} {path}: `capc lock` then `capc session --verify` with --plugin-dir fail: {why}"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} difference(s) with Claude Code 2.1.332 loading plugins with --plugin-dir:\n{}\n({corpus}: {plugins} plugins, {equal} equal, {locked} locked and accepted)",
         failures.len(),
         failures.join("\n")
     );
