@@ -188,9 +188,13 @@ fn compare_plugin(id: &str, l: &Locked<'_>, install: &Install, lock: &Lock, home
         .filter_map(|s| Some((s.path.strip_prefix(prefix.as_str())?, s.sha256.as_str())))
         .filter(|(p, _)| !p.starts_with("~/") && !p.starts_with('<'))
         .collect();
+    // The copy is read as a `--plugin-dir` folder, which ignores a marketplace.json in it; a
+    // copy that carries its marketplace (an entry with `source: "./"`) is read with it, so the
+    // entry's component paths apply as they did when it was locked.
+    let carries_marketplace = copy.join(".claude-plugin/marketplace.json").is_file();
     let options = crate::Options {
         root: copy.clone(),
-        plugin_dirs: vec![copy.clone()],
+        plugin_dirs: if carries_marketplace { Vec::new() } else { vec![copy.clone()] },
         skip_hashes: false,
         ..crate::Options::default()
     };
