@@ -297,6 +297,9 @@ fn bad_input_keeps_serving() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir_all(dir.path().join(".claude/commands")).expect("mkdir");
     std::fs::write(dir.path().join(".claude/commands/hello.md"), "Say hello to $ARGUMENTS.\n").expect("write");
+    std::fs::create_dir_all(dir.path().join(".claude/skills/greet")).expect("mkdir");
+    std::fs::write(dir.path().join(".claude/skills/greet/SKILL.md"), "---\ndescription: Greets\n---\nGreet them.\n")
+        .expect("write");
     lock(dir.path());
     let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
         .arg("serve")
@@ -341,10 +344,18 @@ fn bad_input_keeps_serving() {
         reply["result"]["messages"][1]["content"]["text"].as_str().unwrap_or("").contains("Say hello to you."),
         "{reply}"
     );
+    // The Skills extension: the skill, its SKILL.md digest the lock's.
+    send(&json!({"jsonrpc": "2.0", "id": 6, "method": "skills/list", "params": {}}).to_string());
+    let reply: Value = serde_json::from_str(&lines.next().expect("reply").expect("line")).expect("JSON");
+    let skill = &reply["result"]["skills"][0];
+    assert_eq!(skill["uri"], "skill://greet/SKILL.md", "{reply}");
+    assert_eq!(skill["frontmatter"]["description"], "Greets", "{reply}");
+    let lock = std::fs::read_to_string(dir.path().join("capabilities.lock")).expect("lock");
+    let digest = skill["resources"][0]["digest"].as_str().unwrap_or_default();
+    assert!(lock.contains(digest.trim_start_matches("sha256:")) && digest.len() == 71, "{reply}");
     send(&json!({"jsonrpc": "2.0", "id": 5, "method": "no/such", "params": {}}).to_string());
     let reply: Value = serde_json::from_str(&lines.next().expect("reply").expect("line")).expect("JSON");
     assert_eq!(reply["error"]["code"], -32601, "{reply}");
-    drop(send);
     drop(stdin);
     let status = child.wait().expect("capc ends when stdin closes");
     assert!(status.success(), "{status}");
@@ -367,7 +378,11 @@ fn serve_http(root: &Path, extra: &[&str], envs: &[(&str, &str)]) -> (Child, Str
     let mut line = String::new();
     loop {
         line.clear();
-        assert!(stderr.read_line(&mut line).expect("stderr") > 0, "capc serve --http ended before listening");
+        if stderr.read_line(&mut line).expect("stderr") == 0 {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("capc serve --http ended before listening");
+        }
         if let Some(url) = line.trim().strip_prefix("capc: serving MCP on ") {
             let url = url.to_string();
             // Keep reading stderr so the server never blocks on it.

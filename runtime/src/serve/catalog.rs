@@ -5,7 +5,7 @@
 use crate::session::Session;
 use crate::turn::{self, Override, TurnContext};
 use capc_compiler::model::Form;
-use rmcp::model::{Prompt, PromptArgument, Resource, Tool};
+use rmcp::model::{Prompt, PromptArgument, Resource, Skill, SkillFrontmatter, SkillResource, SkillResources, Tool};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -87,6 +87,32 @@ impl Catalog {
                 r
             })
             .collect()
+    }
+
+    /// The skills of the MCP Skills extension (SEP-2640): each served skill whose name the
+    /// extension allows (lowercase letters, digits and hyphens: not a plugin's `acme:ship`),
+    /// with its files, their digests and sizes.
+    pub fn skills(&self) -> Vec<Skill> {
+        let mut out = Vec::new();
+        for entry in self.files.iter().filter(|f| f.locked) {
+            let files = self.files.iter().filter(|f| f.skill == entry.skill);
+            let resources = files.map(|f| SkillResource::new(&f.uri, format!("sha256:{}", f.sha256), f.size)).collect();
+            let description = self
+                .prompts
+                .iter()
+                .find(|p| p.name == entry.skill)
+                .and_then(|p| p.description.clone())
+                .unwrap_or_default();
+            let skill = Skill::new(
+                &entry.uri,
+                SkillFrontmatter::new(&entry.skill, description),
+                SkillResources::Files(resources),
+            );
+            if skill.validate().is_ok() {
+                out.push(skill);
+            }
+        }
+        out
     }
 
     /// The closest prompt name to `name`, for an unknown one.

@@ -17,9 +17,10 @@ use crate::session::Session;
 use catalog::{Catalog, List, ARGUMENTS, SKILL_TOOL};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, Implementation, JsonObject, ListPromptsResult, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, PromptMessage, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, ResourceContents, Role, ServerCapabilities, ServerConfig,
+    GetPromptResponse, GetPromptResult, GetSkillRequestParams, GetSkillResult, Implementation, JsonObject,
+    ListPromptsResult, ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams, PromptMessage,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents, Role,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{Peer, RoleServer, ServerHandler};
@@ -120,6 +121,8 @@ impl Shared {
         tokio::task::spawn_blocking(move || {
             let mut state = lock(&shared.state);
             let catalog = state.catalog.clone();
+            // Requests are independent: one client's skill turn grants nothing to the next.
+            state.session.grant = None;
             f(&mut state.session, &catalog)
         })
         .await
@@ -142,6 +145,7 @@ impl ServerHandler for Server {
             .enable_tool_list_changed()
             .enable_resources()
             .enable_resources_list_changed()
+            .enable_skills()
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("capc", env!("CARGO_PKG_VERSION")))
@@ -212,6 +216,29 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         Ok(ListResourcesResult::with_all_items(self.shared.catalog().resources()))
+    }
+
+    async fn list_skills(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        Ok(ListSkillsResult::with_all_items(self.shared.catalog().skills()))
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        let skills = self.shared.catalog().skills();
+        match skills.iter().find(|s| s.uri == request.uri) {
+            Some(skill) => Ok(GetSkillResult::new(skill.clone())),
+            None => {
+                let closest = crate::request::closest(&request.uri, skills.iter().map(|s| s.uri.as_str()));
+                Err(unknown("skill", &request.uri, closest))
+            }
+        }
     }
 
     async fn read_resource(
