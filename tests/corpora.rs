@@ -100,14 +100,14 @@ const CORPORA: &[Corpus] = &[
         name: "K-Dense-AI__claude-scientific-skills",
         kinds: Kinds { skills: 134, commands: 0, agents: 0, plugin_json: 0, marketplace_json: 1, mcp_json: 0, hooks_json: 0 },
         not_declarations: &[],
-        findings: &[("skill-description-too-long", 1), ("unknown-field", 1)],
+        findings: &[("skill-description-too-long", 1)],
         links: &[],
     },
     Corpus {
         name: "anthropics__claude-plugins-official",
         kinds: Kinds { skills: 31, commands: 30, agents: 31, plugin_json: 40, marketplace_json: 1, mcp_json: 15, hooks_json: 6 },
         not_declarations: &[("plugins/skill-creator/skills/skill-creator/agents/", "prompt files inside a skill folder, not subagents")],
-        findings: &[("invalid-field-value", 1), ("lenient-frontmatter", 1), ("reserved-name", 1), ("shadowed-declaration", 3), ("unknown-field", 4), ("unknown-tool-in-rule", 9), ("unloaded-plugin", 1), ("unpinned-mcp-package", 4)],
+        findings: &[("invalid-field-value", 1), ("lenient-frontmatter", 1), ("reserved-name", 1), ("shadowed-declaration", 3), ("unknown-tool-in-rule", 9), ("unloaded-plugin", 1), ("unpinned-mcp-package", 4)],
         links: &[],
     },
     Corpus {
@@ -121,7 +121,7 @@ const CORPORA: &[Corpus] = &[
         name: "wshobson__agents",
         kinds: Kinds { skills: 181, commands: 105, agents: 202, plugin_json: 91, marketplace_json: 1, mcp_json: 0, hooks_json: 2 },
         not_declarations: &[],
-        findings: &[("component-path-format", 1), ("invalid-field-value", 2), ("unknown-field", 10), ("unknown-tool-in-rule", 2), ("unpinned-plugin-source", 1)],
+        findings: &[("component-path-format", 1), ("invalid-field-value", 2), ("unknown-field", 9), ("unknown-tool-in-rule", 2), ("unpinned-plugin-source", 1)],
         links: &[],
     },
 ];

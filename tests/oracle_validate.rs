@@ -170,9 +170,10 @@ fn plugins_are_what_claude_codes_validator_says(corpus: &str, truth: &Value) {
             }
         }
     }
+    let marketplaces = marketplaces_are_what_the_validator_says(corpus, truth, &errors, &is_allowed, &mut failures);
     assert!(
         failures.is_empty(),
-        "{} difference(s) with `claude plugin validate` 2.1.332:\n{}\n({corpus}: {accepted} accepted plugins, {equal} with capc's inventory equal to `provides`; {rejected_files} rejected files)",
+        "{} difference(s) with `claude plugin validate` 2.1.332:\n{}\n({corpus}: {accepted} accepted plugins, {equal} with capc's inventory equal to `provides`; {rejected_files} rejected files; {marketplaces} marketplaces)",
         failures.len(),
         failures.join("\n")
     );
@@ -318,4 +319,63 @@ fn plugin_dirs_load_as_claude_code_loads_them(corpus: &str, truth: &Value) {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The corpus's marketplaces against the validator's verdicts on them: capc reports an error
+/// in every file a rejection names (a listed plugin's plugin.json when the validator blames it
+/// through the entry, `plugins[N] plugin.json → …`), and none in the marketplace.json of a
+/// marketplace it accepts. Returns how many marketplaces were compared.
+fn marketplaces_are_what_the_validator_says(
+    corpus: &str,
+    truth: &Value,
+    errors: &[(&str, &str)],
+    is_allowed: &dyn Fn(&str, &str, &str) -> bool,
+    failures: &mut Vec<String>,
+) -> usize {
+    let mut compared = 0;
+    for target in truth["targets"].as_array().into_iter().flatten().filter(|t| t["kind"] == "marketplace") {
+        compared += 1;
+        let path = target["path"].as_str().unwrap_or_default();
+        let join = |rel: &str| if path == "." { rel.to_string() } else { format!("{path}/{rel}") };
+        let manifest = join(".claude-plugin/marketplace.json");
+        let validate = &target["validate"];
+        for e in validate["all_errors"].as_array().into_iter().flatten() {
+            let file = match blamed_plugin(e["path"].as_str().unwrap_or_default()) {
+                Some(index) => {
+                    let entry = target["entries"].as_array().into_iter().flatten().find(|x| x["index"] == index);
+                    match entry.and_then(|x| x["path"].as_str()) {
+                        Some(".") => ".claude-plugin/plugin.json".to_string(),
+                        Some(root) => format!("{root}/.claude-plugin/plugin.json"),
+                        None => manifest.clone(),
+                    }
+                }
+                None => e["file"].as_str().map_or(manifest.clone(), str::to_string),
+            };
+            if !errors.iter().any(|(p, _)| *p == file) && !is_allowed(corpus, &file, "missed") {
+                failures.push(format!(
+                    "{corpus} {file}: Claude Code's validator rejects marketplace `{path}` for it (\"{}\" at {}); capc reports no error",
+                    e["message"].as_str().unwrap_or_default(),
+                    e["path"].as_str().unwrap_or_default()
+                ));
+            }
+        }
+        if validate["success"] == Value::Bool(true) {
+            for (file, rule) in errors.iter().filter(|(p, _)| *p == manifest) {
+                if !is_allowed(corpus, file, "error") {
+                    failures.push(format!(
+                        "{corpus} {file}: capc reports `{rule}` as an error in a marketplace Claude Code accepts"
+                    ));
+                }
+            }
+        }
+    }
+    compared
+}
+
+/// The entry index of a marketplace error the validator found in a listed plugin's
+/// plugin.json (`plugins[91] plugin.json → agents.0`).
+fn blamed_plugin(path: &str) -> Option<u64> {
+    let rest = path.strip_prefix("plugins[")?;
+    let (index, after) = rest.split_once(']')?;
+    after.trim_start().starts_with("plugin.json").then(|| index.parse().ok()).flatten()
 }

@@ -1487,7 +1487,7 @@ fn read_claim(
     let path = realm.display(rel);
     let mut sink = Sink::new(&path);
     let mut counts = Counts::default();
-    let not_loaded = not_loaded_because(realm, rel, claim).map(|why| (path.clone(), why));
+    let mut not_loaded = not_loaded_because(realm, rel, claim).map(|why| (path.clone(), why));
     let mut skips_plugin = None;
     match claim.kind {
         FileKind::Skill => counts.skills = 1,
@@ -1600,6 +1600,12 @@ fn read_claim(
                             if let Some(map) = node.get("hooks") {
                                 crate::decl::declare::hooks(&mut sink, map, at, &path, &mut decls);
                             }
+                        }
+                        // Refused whole by Claude Code: it declares nothing, and its errors
+                        // do not stop `capc lock` (a session here does not load the file).
+                        FileKind::Settings if decl::settings::refused_mode(&node).is_some() => {
+                            let why = "Claude Code refuses this settings file: its `permissions.defaultMode` is not a mode it knows";
+                            not_loaded.get_or_insert_with(|| (path.clone(), why.to_string()));
                         }
                         FileKind::Settings => {
                             if let Some(map) = node.get("hooks") {

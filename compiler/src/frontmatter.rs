@@ -29,7 +29,10 @@ pub struct Block {
     pub yaml: Span,
     /// The whole block including both `---` lines.
     pub whole: Span,
-    /// Where the Markdown body starts.
+    /// Where the Markdown body starts: after the closing `---` and all the whitespace that
+    /// follows it (blank lines, the first line's indentation), as Claude Code's frontmatter
+    /// pattern `^---\s*\n([\s\S]*?)---\s*\n?` consumes it. Every reader of a body (checks,
+    /// the lock's hashes and lengths, the runtime's prompt expansion) starts here.
     pub body_start: usize,
 }
 
@@ -46,7 +49,7 @@ pub fn split(text: &str) -> Split {
             return Split::Found(Block {
                 yaml: Span::new(yaml_start, pos),
                 whole: Span::new(0, end.next),
-                body_start: end.next,
+                body_start: skip_js_whitespace(text, pos + 3),
             });
         }
         pos = end.next;
@@ -73,6 +76,23 @@ fn line_end(text: &str, start: usize) -> Option<LineEnd> {
 
 fn memchr_newline(bytes: &[u8]) -> Option<usize> {
     bytes.iter().position(|&b| b == b'\n')
+}
+
+/// The first byte at or after `from` that is not whitespace as JavaScript's `\s` reads it
+/// (`text.len()` when only whitespace is left).
+fn skip_js_whitespace(text: &str, from: usize) -> usize {
+    let rest = text.get(from..).unwrap_or_default();
+    from + rest.find(|c: char| !is_js_whitespace(c)).unwrap_or(rest.len())
+}
+
+/// JavaScript's `\s`: ASCII whitespace, no-break and Unicode spaces, line and paragraph
+/// separators and the byte-order mark.
+fn is_js_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}' | '\u{FEFF}'
+    )
 }
 
 /// `---` with optional trailing whitespace (the regex Claude Code uses is `---\s*`).
@@ -490,10 +510,6 @@ fn problematic_value(line: &str) -> Option<(usize, usize)> {
     }
     let special = trimmed.contains(": ") || trimmed.contains(|c| "{}[]*&#!|>%@`".contains(c));
     special.then_some((key_len, line.len() - trimmed.len()))
-}
-
-fn is_js_whitespace(c: char) -> bool {
-    c.is_whitespace() || c == '\u{feff}'
 }
 
 fn to_fields(text: &str, block: &Block, value: Node, lenient: Option<LenientNote>, spans: Spans) -> Parsed {

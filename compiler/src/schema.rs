@@ -98,7 +98,23 @@ pub enum Unknown {
 /// a suggestion, duplicate keys warnings. `what` names the thing in messages
 /// ("plugin.json", "frontmatter", "server `github`").
 pub fn check_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: &str, unknown: Unknown) {
+    check_fields_knowing(sink, object, fields, &[], what, unknown);
+}
+
+/// [`check_fields`] for a format where Claude Code knows more keys than capc checks the values
+/// of (`known`, such as its own list of frontmatter keys): those are accepted as they are, and
+/// are candidates for did-you-mean like the checked ones.
+pub fn check_fields_knowing(
+    sink: &mut Sink<'_>,
+    object: &Node,
+    fields: &[Field],
+    known: &[&'static str],
+    what: &str,
+    unknown: Unknown,
+) {
     let Some(entries) = object.as_object() else { return };
+    let candidates = || fields.iter().map(|f| f.name).chain(known.iter().copied());
+    let is_known = |name: &str| fields.iter().any(|f| f.name == name) || known.contains(&name);
     let mut seen: Vec<&str> = Vec::with_capacity(entries.len());
     for (key, value) in entries {
         if seen.contains(&key.name.as_str()) {
@@ -116,12 +132,16 @@ pub fn check_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: 
                     wrong_type(sink, value, &key.name, f.ty, what);
                 }
             }
+            None if known.contains(&key.name.as_str()) => {}
+            // A real field written in the wrong place is metadata Claude Code ignores here:
+            // worth knowing, not worth a warning (see the severity policy).
             None if misplaced_hint(&key.name, what).is_some() => {
                 sink.report(&rules::unknown_field::RULE, key.span, format!("unknown field `{}` in {what}", key.name))
+                    .severity(Severity::Info)
                     .help(misplaced_hint(&key.name, what).unwrap_or_default());
             }
             None => {
-                let suggestion = did_you_mean(&key.name, fields.iter().map(|f| f.name));
+                let suggestion = did_you_mean(&key.name, candidates());
                 match (suggestion, unknown) {
                     (Some(s), _) => {
                         let diagnostic = sink
@@ -134,11 +154,9 @@ pub fn check_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: 
                         // A rename is certain when no other field is as near, the object
                         // does not have the field it would become, and no other unknown key
                         // would become it too.
-                        let unique = did_you_mean_unique(&key.name, fields.iter().map(|f| f.name)) == Some(s);
+                        let unique = did_you_mean_unique(&key.name, candidates()) == Some(s);
                         let rivals = entries.iter().any(|(k, _)| {
-                            k.name != key.name
-                                && fields.iter().all(|f| f.name != k.name)
-                                && did_you_mean(&k.name, fields.iter().map(|f| f.name)) == Some(s)
+                            k.name != key.name && !is_known(&k.name) && did_you_mean(&k.name, candidates()) == Some(s)
                         });
                         if unique && !rivals && object.get(s).is_none() {
                             diagnostic.with_fix(vec![Edit::RenameKey {
@@ -148,13 +166,20 @@ pub fn check_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: 
                             }]);
                         }
                     }
+                    // Near no known key: custom metadata, which Claude Code ignores and many
+                    // repositories keep on purpose, so an info, not a warning.
                     (None, Unknown::Warn) => {
                         sink.report(
                             &rules::unknown_field::RULE,
                             key.span,
                             format!("unknown field `{}` in {what}", key.name),
                         )
-                        .help("Claude Code ignores fields it does not know; remove it or check the spelling");
+                        .severity(Severity::Info)
+                        .help(if what.contains("frontmatter") {
+                            "Claude Code ignores fields it does not know; keep free-form data under `metadata:`, or check the spelling"
+                        } else {
+                            "Claude Code ignores fields it does not know; check the spelling, or remove it"
+                        });
                     }
                     (None, Unknown::SuggestOnly) => {
                         sink.report(
@@ -173,17 +198,13 @@ pub fn check_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: 
     }
 }
 
-/// Fields that are real somewhere else, with where they belong.
+/// Fields that are real somewhere else, with where they belong. (Keys in Claude Code's own
+/// frontmatter list, such as `tools` or `author`, never get here: they are known everywhere.)
 fn misplaced_hint(name: &str, what: &str) -> Option<&'static str> {
     let frontmatter = what.contains("skill frontmatter") || what.contains("command frontmatter");
     Some(match name {
-        "hide-from-slash-command-tool" if frontmatter => {
-            "a legacy field of the SlashCommand tool, which Claude Code merged into the Skill tool; to keep the model from invoking this, write `disable-model-invocation: true`"
-        }
-        "tools" if frontmatter => "`tools` is a subagent field; a skill or command pre-approves tools with `allowed-tools`",
         "globs" if frontmatter => "`globs` is another tool's field; a skill limits itself to files with `paths`",
-        "author" | "tags" | "keywords" | "category" if frontmatter => "Claude Code ignores it; free-form data belongs under `metadata:`",
-        "allowed-tools" if what.contains("agent frontmatter") => "a subagent lists its tools in `tools`",
+        "tags" | "category" if frontmatter => "Claude Code ignores it; free-form data belongs under `metadata:`",
         _ => return None,
     })
 }

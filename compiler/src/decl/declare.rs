@@ -228,7 +228,7 @@ pub fn agent(sink: &mut Sink<'_>, name: String, fields: Option<&Node>, at: Place
         scope: at.scope,
         path: path.to_string(),
         plugin: at.plugin.map(str::to_string),
-        description: keep.raw_string(f, "description", Shape::Words),
+        description: agent_description(&mut keep, f, at.plugin),
         tools: keep.list(f, "tools", &[], Shape::Rule),
         disallowed_tools: keep.list(f, "disallowedTools", &[], Shape::Rule),
         model: keep.string(f, "model", Shape::Whole).filter(|m| m != "inherit"),
@@ -242,6 +242,17 @@ pub fn agent(sink: &mut Sink<'_>, name: String, fields: Option<&Node>, at: Place
         span: fields.and_then(|f| f.get("name")).map(|n| n.span),
         item: Item::Agent(Box::new(agent)),
     })
+}
+
+/// An agent's description. Claude Code's plugin agent loader falls back on `when_to_use`
+/// (or `when-to-use`), then on `Agent from <plugin> plugin`, so a plugin agent whose
+/// frontmatter is empty or does not parse is still listed with a description.
+fn agent_description(keep: &mut Keep<'_, '_>, f: &Node, plugin: Option<&str>) -> Option<String> {
+    let own = keep.raw_string(f, "description", Shape::Words);
+    let Some(plugin) = plugin else { return own };
+    own.or_else(|| keep.raw_string(f, "when_to_use", Shape::Words))
+        .or_else(|| keep.raw_string(f, "when-to-use", Shape::Words))
+        .or_else(|| Some(format!("Agent from {plugin} plugin")))
 }
 
 /// The handlers of an event map `{Event: [{matcher, hooks: [handler]}]}`.

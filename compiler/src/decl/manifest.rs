@@ -212,7 +212,14 @@ fn check_manifest_fields(sink: &mut Sink<'_>, root: &Node, fields: &[Field], wha
                 key.span,
                 format!("`{entry_only}` belongs in the marketplace entry, not in plugin.json"),
             )
-            .help("Claude Code ignores it here; move it to the plugin's entry in marketplace.json");
+            .help("Claude Code ignores it here; move it to the plugin's entry in marketplace.json")
+            // Listing metadata does nothing at run time wherever it is written; a behaviour
+            // field (`strict`, `source`, `headers`) that does nothing is worth a warning.
+            .severity(if matches!(entry_only, "category" | "tags") {
+                Severity::Info
+            } else {
+                Severity::Warning
+            });
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::diagnostic::{Severity, Sink};
 use crate::frontmatter::{self, Parsed, Split};
 use crate::node::{Node, NodeKind};
 use crate::rules;
-use crate::schema::{check_fields, field, Field, Ty, Unknown};
+use crate::schema::{check_fields_knowing, field, Field, Ty, Unknown};
 
 /// Frontmatter Claude Code reads for skills (v2.1.240 docs, plus `version`, which its
 /// loader reads). Commands accept the same fields.
@@ -54,6 +54,19 @@ pub const AGENT_FIELDS: &[Field] = &[
     field("color", Ty::String),
     field("initialPrompt", Ty::String),
 ];
+
+/// Claude Code 2.1.332's own list of frontmatter keys, copied from its bundle: one list for
+/// skills, commands and subagents, so each of them is known (never `unknown-field`) in all
+/// three kinds, whether or not capc checks its value.
+const CLAUDE_CODE_KEYS_FILE: &str = include_str!("frontmatter-keys-2.1.332.txt");
+
+/// The keys of [`CLAUDE_CODE_KEYS_FILE`] (one a line, `#` comments).
+pub fn claude_code_keys() -> &'static [&'static str] {
+    static KEYS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        CLAUDE_CODE_KEYS_FILE.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')).collect()
+    })
+}
 
 /// The listing cuts `description` + `when_to_use` at this many characters
 /// (`skillListingMaxDescChars`, default 1,536).
@@ -136,8 +149,8 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
             }
             Parsed::Invalid { span, message } => {
                 // Only a subagent outside a plugin is skipped; everything else loads with its
-                // metadata dropped, which the severity policy makes a warning.
-                let skipped = kind == MarkdownKind::Agent && cx.scope != Scope::Plugin;
+                // metadata dropped. Either way `claude plugin validate` rejects the file, so
+                // it is an error: capc never passes what the official validator refuses.
                 let consequence = match kind {
                     MarkdownKind::Agent if cx.scope == Scope::Plugin => {
                         "Claude Code loads this agent under its file name with every other field dropped"
@@ -146,19 +159,15 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
                     _ => "Claude Code loads the body with empty metadata: no description, no allowed-tools",
                 };
                 let (message, fix) = explain_yaml_error(text, span, &message);
-                sink.report(&rules::invalid_frontmatter::RULE, span, message)
-                    .severity(if skipped { Severity::Error } else { Severity::Warning })
-                    .help(format!("{consequence}; {fix}"));
+                sink.report(&rules::invalid_frontmatter::RULE, span, message).help(format!("{consequence}; {fix}"));
                 return None;
             }
             Parsed::NotAMapping { span, found } => {
-                let skipped = kind == MarkdownKind::Agent && cx.scope != Scope::Plugin;
                 sink.report(
                     &rules::invalid_frontmatter::RULE,
                     span,
                     format!("frontmatter must be a mapping of `field: value` lines, found {found}"),
                 )
-                .severity(if skipped { Severity::Error } else { Severity::Warning })
                 .help("write one `field: value` per line between the `---` lines, such as `description: …`");
                 return None;
             }
@@ -294,7 +303,7 @@ fn no_frontmatter(
 }
 
 fn check_skill(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
-    check_fields(sink, fields, SKILL_FIELDS, "skill frontmatter", Unknown::Warn);
+    check_fields_knowing(sink, fields, SKILL_FIELDS, claude_code_keys(), "skill frontmatter", Unknown::Warn);
     let description = fields.get("description").and_then(Node::as_str).unwrap_or("");
     let when = fields.get("when_to_use").and_then(Node::as_str).unwrap_or("");
     let listed = description.chars().count() + when.chars().count();
@@ -331,7 +340,7 @@ fn check_skill(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
 }
 
 fn check_command(sink: &mut Sink<'_>, fields: &Node, in_plugin: bool) {
-    check_fields(sink, fields, SKILL_FIELDS, "command frontmatter", Unknown::Warn);
+    check_fields_knowing(sink, fields, SKILL_FIELDS, claude_code_keys(), "command frontmatter", Unknown::Warn);
     // A plugin command's `name` is its display name and bare alias (Claude Code 2.1.332); a
     // legacy `.claude/commands` file's is ignored.
     let ignored: &[&str] = if in_plugin { &["paths"] } else { &["name", "paths"] };
@@ -348,7 +357,7 @@ fn check_command(sink: &mut Sink<'_>, fields: &Node, in_plugin: bool) {
 }
 
 fn check_agent(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
-    check_fields(sink, fields, AGENT_FIELDS, "agent frontmatter", Unknown::Warn);
+    check_fields_knowing(sink, fields, AGENT_FIELDS, claude_code_keys(), "agent frontmatter", Unknown::Warn);
     let plugin = cx.scope == Scope::Plugin;
     for required in ["name", "description"] {
         if fields.get(required).is_none() {

@@ -98,6 +98,15 @@ const PERMISSION_FIELDS: &[Field] = &[
 
 const MODES: &[&str] = &["default", "manual", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"];
 
+/// A `permissions.defaultMode` Claude Code 2.1.332 does not accept, with its text. Its settings
+/// schema validates the mode (after mapping the alias `manual` to `default`), and a settings
+/// file that fails the schema is refused whole, so nothing in it loads.
+pub fn refused_mode(root: &Node) -> Option<(&Node, &str)> {
+    let mode = root.get("permissions")?.get("defaultMode")?;
+    let value = mode.as_str()?;
+    (!MODES.contains(&value)).then_some((mode, value))
+}
+
 /// Returns the number of hook handlers the settings declare.
 pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
     if root.as_object().is_none() {
@@ -117,21 +126,23 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
                 permissions::check_value(sink, cx, source, list, usage);
             }
         }
-        if let Some(mode) = permissions.get("defaultMode") {
-            if let Some(value) = mode.as_str() {
-                if !MODES.contains(&value) {
-                    let list = MODES.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
-                    let d = sink.report(
-                        &rules::invalid_field_value::RULE,
-                        mode.span,
-                        format!("`defaultMode: {value}` is not one of {list}"),
-                    );
-                    match crate::diagnostic::did_you_mean(value, MODES.iter().copied()) {
-                        Some(s) => d.help(format!("did you mean `{s}`? Claude Code ignores an unknown mode")),
-                        None => d.help("Claude Code ignores an unknown mode and starts in `default`"),
-                    };
-                }
-            }
+        if let Some((mode, value)) = refused_mode(root) {
+            let list = MODES.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+            let d = sink
+                .report(
+                    &rules::invalid_field_value::RULE,
+                    mode.span,
+                    format!(
+                        "`defaultMode: {value}` is not one of {list}; Claude Code ignores this whole settings file"
+                    ),
+                )
+                .severity(Severity::Error);
+            let consequence =
+                "Claude Code refuses the file (its rules, hooks and every other setting) with a notice on stderr";
+            match crate::diagnostic::did_you_mean(value, MODES.iter().copied()) {
+                Some(s) => d.help(format!("did you mean `{s}`? {consequence}")),
+                None => d.help(format!("{consequence}; write one of the modes, or remove `defaultMode`")),
+            };
         }
     }
     if let Some(plugins) = root.get("enabledPlugins").and_then(Node::as_object) {

@@ -17,7 +17,7 @@ Flags frontmatter that is not valid YAML even after Claude Code 2.1.332's lenien
 Claude Code then loads a skill or command with empty metadata (no description, no allowed-tools) and skips a subagent; nothing tells the author.
 
 ### Severity
-Error: Claude Code refuses to load the file, or the declaration can never work. for a subagent outside a plugin, which Claude Code refuses. A warning for skills, commands and plugin agents: they load with their metadata dropped.
+Error: `claude plugin validate` rejects the file (`"success": false`) whatever its kind, so a plugin that passes `capc check` also passes the marketplace's own check. At run time Claude Code skips a subagent outside a plugin, and loads skills, commands and plugin agents with their metadata dropped (the message says which).
 
 ### Example
 ```markdown

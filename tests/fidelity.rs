@@ -1,0 +1,122 @@
+//! Where capc must agree with Claude Code 2.1.332 on files real repositories hold, through the
+//! CLI as users run it: frontmatter the official validator rejects, a plugin agent's fallback
+//! description, and a settings file refused for its `permissions.defaultMode`.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn capc(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("capc runs")
+}
+
+fn write(dir: &Path, rel: &str, text: &str) {
+    let path = dir.join(rel);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("JSON on stdout ({e}): {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+/// Frontmatter neither YAML nor Claude Code's lenient retry can read (`a: b: c` then a list).
+const BROKEN: &str = "---\ndescription: a: b: c\n  - x\n---\nDo the thing.\n";
+
+/// A plugin `p` whose agent, skill and command frontmatter does not parse.
+fn broken_plugin(dir: &Path) {
+    write(dir, "p/.claude-plugin/plugin.json", r#"{ "name": "p", "version": "1.0.0", "description": "d" }"#);
+    write(dir, "p/agents/helper.md", BROKEN);
+    write(dir, "p/skills/s/SKILL.md", BROKEN);
+    write(dir, "p/commands/c.md", BROKEN);
+}
+
+#[test]
+fn frontmatter_the_official_validator_rejects_is_an_error_in_every_kind() {
+    // `claude plugin validate --json p` 2.1.332 on this plugin: "success": false, with
+    // "YAML frontmatter failed to parse" for the agent, the skill and the command.
+    let dir = tempfile::tempdir().expect("tempdir");
+    broken_plugin(dir.path());
+    let out = capc(&["check", "--format", "json", "p"], dir.path());
+    assert_eq!(out.status.code(), Some(1), "capc fails what the validator fails");
+    let report = json(&out);
+    let mut rejected: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| d["rule"] == "invalid-frontmatter" && d["severity"] == "error")
+        .filter_map(|d| d["path"].as_str())
+        .collect();
+    rejected.sort_unstable();
+    assert_eq!(rejected, ["agents/helper.md", "commands/c.md", "skills/s/SKILL.md"]);
+}
+
+#[test]
+fn a_plugin_agent_without_a_description_is_locked_with_claude_codes_fallback() {
+    // Claude Code's plugin agent loader: `description`, else `when_to_use`, else
+    // `Agent from <plugin> plugin` (also what an agent whose frontmatter does not parse gets).
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "p/.claude-plugin/plugin.json", r#"{ "name": "p", "version": "1.0.0", "description": "d" }"#);
+    write(dir.path(), "p/agents/helper.md", "Just a prompt, no frontmatter.\n");
+    write(dir.path(), "p/agents/other.md", "---\nname: other\nwhen_to_use: When asked for the other one.\n---\nBody\n");
+    let out = capc(&["lock", "--plugin-dir", "p", "."], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let lock: toml::Value =
+        toml::from_str(&std::fs::read_to_string(dir.path().join("capabilities.lock")).expect("lock")).expect("toml");
+    let agents = lock["agent"].as_array().cloned().unwrap_or_default();
+    let description = |name: &str| {
+        agents
+            .iter()
+            .find(|a| a["name"].as_str() == Some(name))
+            .and_then(|a| a.get("description")?.as_str().map(str::to_string))
+            .unwrap_or_else(|| panic!("agent `{name}` locked with a description: {agents:?}"))
+    };
+    assert_eq!(description("p:helper"), "Agent from p plugin");
+    assert_eq!(description("p:other"), "When asked for the other one.");
+}
+
+#[test]
+fn settings_with_a_mode_claude_code_does_not_know_are_refused_whole() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        ".claude/settings.json",
+        r#"{ "permissions": { "defaultMode": "allowEdits", "allow": ["Bash(npm test)"] } }"#,
+    );
+    write(dir.path(), ".claude/commands/ship.md", "---\ndescription: Ship it\n---\nShip.\n");
+    let out = capc(&["check", "--format", "json", "."], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let report = json(&out);
+    let finding = report["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|d| d["rule"] == "invalid-field-value")
+        .expect("the mode is reported");
+    assert_eq!(finding["severity"], "error");
+    assert!(finding["message"].as_str().unwrap_or("").contains("ignores this whole settings file"), "{finding}");
+
+    // What a session loads: not that file's rule, and the lock says why it is left out.
+    let lock = capc(&["lock", "."], dir.path());
+    assert_eq!(lock.status.code(), Some(0), "{}", String::from_utf8_lossy(&lock.stderr));
+    let stderr = String::from_utf8_lossy(&lock.stderr);
+    assert!(stderr.contains(".claude/settings.json: Claude Code refuses this settings file"), "{stderr}");
+    let written = std::fs::read_to_string(dir.path().join("capabilities.lock")).expect("lock written");
+    assert!(!written.contains("npm test"), "a refused file's rules are not in the lock:\n{written}");
+    assert!(written.contains("ship"), "the rest is locked:\n{written}");
+
+    // `manual` is the alias Claude Code maps to `default` before checking: accepted.
+    write(
+        dir.path(),
+        ".claude/settings.json",
+        r#"{ "permissions": { "defaultMode": "manual", "allow": ["Bash(npm test)"] } }"#,
+    );
+    let out = capc(&["check", "--format", "json", "."], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+}
