@@ -329,8 +329,9 @@ fn empty_folders_say_so_and_are_not_locked_unless_asked() {
     let out = capc_in(dir.path(), &["lock", "--allow-empty"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(dir.path().join("capabilities.lock").exists());
-    // Everything ignored: the message says how much was left out.
-    write(dir.path(), &[(".gitignore", ".claude/\n"), (".claude/skills/a/SKILL.md", SKILL)]);
+    // Everything ignored: the message says how much was left out. (A skill collection: the
+    // folder's own `.claude/` is read whatever ignore files say, as Claude Code reads it.)
+    write(dir.path(), &[(".gitignore", "collection/\n"), ("collection/skills/a/SKILL.md", SKILL)]);
     let out = capc_in(dir.path(), &["check"]);
     assert!(
         stdout(&out).contains("(1 path left out by ignore files or `exclude`; `--no-ignore` reads ignored ones)"),

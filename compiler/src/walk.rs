@@ -58,6 +58,17 @@ impl Filter {
     }
 }
 
+/// What Claude Code loads from the folder it starts in, whatever ignore files say: it lists
+/// `.claude/` with ripgrep's `--no-ignore` and reads `.mcp.json` and the settings directly, and
+/// reads a plugin's folder (one holding `.claude-plugin/`, its whole tree) the same way. These
+/// are never left out, by ignore files or by `exclude`: an entry committed in `.gitignore` or capc.toml would otherwise hide a `Bash(*)`
+/// rule, a hook or an MCP server from `check`, `lock` and `diff` while Claude Code still loads
+/// them.
+fn loaded_whatever_is_ignored(rel: &str) -> bool {
+    let top = rel.split('/').next().unwrap_or(rel);
+    matches!(top, ".claude" | ".claude-plugin") || rel == ".mcp.json"
+}
+
 /// Files that are read even when an ignore file names them: `.claude/settings.local.json` is
 /// each user's own and git-ignored by design (Claude Code adds it to `.gitignore`), yet Claude
 /// Code loads it, so `check`, `ls` and `explain` keep reading it.
@@ -176,7 +187,7 @@ pub fn walk_filtered(root: &Path, filter: &Filter) -> Tree {
         repository,
         ignored: AtomicUsize::new(0),
     };
-    let chain = Arc::new(Chain { path: canonical_root.clone(), parent: None, depth: 0 });
+    let chain = Arc::new(Chain { path: canonical_root.clone(), parent: None, depth: 0, in_plugin: false });
     let part = walk_dir(&cx, root.to_path_buf(), String::new(), chain, rules);
     // Collected, the sets are sorted once and built in bulk rather than path by path.
     tree.files = part.files.into_iter().collect();
@@ -283,6 +294,9 @@ impl WalkCx<'_> {
         if filter.exclude.is_none() && rules.is_none() && self.repository.excludes.is_empty() {
             return false;
         }
+        if loaded_whatever_is_ignored(rel) {
+            return false;
+        }
         let path = self.canonical_root.join(rel);
         if let Some(exclude) = &filter.exclude {
             if exclude.matched(&path, is_dir).is_ignore() {
@@ -356,6 +370,15 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
         }
         None => rules,
     };
+    // A plugin's folder is loaded whole, ignore files or not (see `loaded_whatever_is_ignored`).
+    let in_plugin = ancestors.in_plugin || entries.iter().any(|(n, _)| n == ".claude-plugin");
+    // An ignored folder that is itself a plugin is entered all the same: asked only of ignored
+    // folders, so the walk of what is not ignored costs nothing more.
+    let is_ignored = |rel: &str, is_dir: bool| {
+        !in_plugin
+            && cx.is_ignored(rules.as_deref(), rel, is_dir)
+            && !(is_dir && std::fs::symlink_metadata(cx.canonical_root.join(rel).join(".claude-plugin")).is_ok())
+    };
     let mut subdirs: Vec<(PathBuf, String, Arc<Chain>)> = Vec::new();
     for (name, entry) in entries {
         let child_rel = if rel.is_empty() {
@@ -386,7 +409,7 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
                 if is_skipped_dir(&name) {
                     continue;
                 }
-                if cx.is_ignored(rules.as_deref(), &child_rel, true) {
+                if is_ignored(&child_rel, true) {
                     cx.ignored.fetch_add(1, Ordering::Relaxed);
                     continue;
                 }
@@ -402,10 +425,10 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
                     let target_rel = target_rel.to_string_lossy().replace('\\', "/");
                     part.links.push((child_rel.clone(), target_rel));
                 }
-                let chain = Chain::below(&ancestors, resolved);
+                let chain = Chain::below(&ancestors, resolved, in_plugin);
                 part.dirs.push(child_rel.clone());
                 subdirs.push((path, child_rel, chain));
-            } else if cx.is_ignored(rules.as_deref(), &child_rel, false) {
+            } else if is_ignored(&child_rel, false) {
                 cx.ignored.fetch_add(1, Ordering::Relaxed);
             } else {
                 part.files.push(child_rel);
@@ -414,7 +437,7 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
             if is_skipped_dir(&name) {
                 continue;
             }
-            if cx.is_ignored(rules.as_deref(), &child_rel, true) {
+            if is_ignored(&child_rel, true) {
                 cx.ignored.fetch_add(1, Ordering::Relaxed);
                 continue;
             }
@@ -422,10 +445,10 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
                 part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::TooDeep });
                 continue;
             }
-            let chain = Chain::below(&ancestors, ancestors.path.join(&name));
+            let chain = Chain::below(&ancestors, ancestors.path.join(&name), in_plugin);
             part.dirs.push(child_rel.clone());
             subdirs.push((entry.path(), child_rel, chain));
-        } else if cx.is_ignored(rules.as_deref(), &child_rel, false) {
+        } else if is_ignored(&child_rel, false) {
             cx.ignored.fetch_add(1, Ordering::Relaxed);
         } else {
             // Regular files, and FIFOs, sockets and devices: those are listed too, so one named
@@ -451,11 +474,13 @@ struct Chain {
     parent: Option<Arc<Chain>>,
     /// Levels below the root (the root is 0).
     depth: usize,
+    /// Whether this folder is inside a plugin (a folder above it holds `.claude-plugin/`).
+    in_plugin: bool,
 }
 
 impl Chain {
-    fn below(parent: &Arc<Chain>, path: PathBuf) -> Arc<Chain> {
-        Arc::new(Chain { path, parent: Some(parent.clone()), depth: parent.depth + 1 })
+    fn below(parent: &Arc<Chain>, path: PathBuf, in_plugin: bool) -> Arc<Chain> {
+        Arc::new(Chain { path, parent: Some(parent.clone()), depth: parent.depth + 1, in_plugin })
     }
 
     fn contains(&self, target: &Path) -> bool {
