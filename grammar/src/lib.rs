@@ -35,7 +35,7 @@ mod shell;
 mod template;
 mod tools;
 
-pub use bash::{decide_bash, BashBehavior, BashContext, BashDecision, PermissionMode};
+pub use bash::{decide_bash, BashBehavior, BashContext, BashDecision, LinkResolver, PermissionMode};
 pub use command_line::{parse_command_line, CommandLine};
 pub use env::{expand_env, parse_env_refs, EnvRef};
 pub use error::SyntaxError;

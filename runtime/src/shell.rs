@@ -19,8 +19,8 @@
 //! `(Bash completed with no output)`, as in Claude Code.
 
 use capc_grammar::{
-    analyse_shell, decide_bash, BashBehavior, BashContext, CommandContext, PermissionMode, ShellCommand, SourcedRule,
-    Template,
+    analyse_shell, decide_bash, BashBehavior, BashContext, CommandContext, LinkResolver, PermissionMode, ShellCommand,
+    SourcedRule, Template,
 };
 use serde::Serialize;
 use std::io::Read;
@@ -94,7 +94,8 @@ pub fn expand(
     let additional_refs: Vec<&str> = additional.iter().map(String::as_str).collect();
     let home = std::env::var("HOME").unwrap_or_default();
     let mode = settings.mode.and_then(PermissionMode::parse).unwrap_or_default();
-    let cx = BashContext { cwd: &dir, additional_dirs: &additional_refs, home: &home, mode };
+    let links = FileSystemLinks;
+    let cx = BashContext { cwd: &dir, additional_dirs: &additional_refs, home: &home, mode, links: Some(&links) };
     let injections: Vec<&ShellCommand> =
         template.shell_commands.iter().filter(|shell| !template.command(shell).trim().is_empty()).collect();
     let mut runs = Vec::new();
@@ -158,6 +159,28 @@ pub fn expand(
         text.replace_range(span.start..span.end, &output);
     }
     Ok((text, runs))
+}
+
+/// Follows links on this machine's file system for the path checks of [`decide_bash`]: a
+/// committed link to a folder outside the project makes a read through it a read outside.
+#[derive(Debug)]
+struct FileSystemLinks;
+
+impl LinkResolver for FileSystemLinks {
+    fn real_path(&self, path: &str) -> Option<String> {
+        // The deepest part that exists, with its links followed, then the rest as written.
+        let mut existing = Path::new(path);
+        let mut rest = Vec::new();
+        loop {
+            if let Ok(real) = std::fs::canonicalize(existing) {
+                let mut real = real;
+                real.extend(rest.iter().rev());
+                return Some(real.to_string_lossy().into_owned());
+            }
+            rest.push(existing.file_name()?.to_owned());
+            existing = existing.parent()?;
+        }
+    }
 }
 
 fn rule_text(rule: &SourcedRule) -> String {

@@ -19,6 +19,7 @@
 //!    directory; a whole-tool allow allows the remaining soft asks; `dontAsk` turns every ask into
 //!    a deny.
 
+mod flags;
 mod paths;
 mod readonly;
 mod rules;
@@ -57,7 +58,18 @@ impl PermissionMode {
     }
 }
 
-/// Where the command would run. Paths are absolute and `/`-separated; nothing is read from disk.
+/// Follows symbolic links, so that a path is judged by what it names on disk: a committed link
+/// `docs -> /home/me` must not make `cat docs/.ssh/id_rsa` a read inside the project. The
+/// grammar reads no files; `capc session` supplies one that asks the file system.
+pub trait LinkResolver: std::fmt::Debug + Sync {
+    /// `path` (absolute, normalised) with every link in it followed. A path that does not exist
+    /// yet is its deepest existing folder, resolved, followed by the rest; `None` when nothing
+    /// of it can be resolved.
+    fn real_path(&self, path: &str) -> Option<String>;
+}
+
+/// Where the command would run. Paths are absolute and `/`-separated; nothing is read from disk
+/// but through [`BashContext::links`].
 #[derive(Debug, Clone, Copy)]
 pub struct BashContext<'a> {
     /// The working directory, the first of the session's working directories.
@@ -67,11 +79,13 @@ pub struct BashContext<'a> {
     /// For `~` and `$HOME`.
     pub home: &'a str,
     pub mode: PermissionMode,
+    /// Resolves links in paths; without one, paths are judged as written.
+    pub links: Option<&'a dyn LinkResolver>,
 }
 
 impl<'a> BashContext<'a> {
     pub fn new(cwd: &'a str, home: &'a str) -> BashContext<'a> {
-        BashContext { cwd, additional_dirs: &[], home, mode: PermissionMode::Default }
+        BashContext { cwd, additional_dirs: &[], home, mode: PermissionMode::Default, links: None }
     }
 
     fn working_dirs(&self) -> impl Iterator<Item = &'a str> + '_ {
@@ -97,10 +111,22 @@ impl<'a> BashContext<'a> {
         normalize(&joined)
     }
 
-    fn inside(&self, path: &str) -> bool {
-        self.working_dirs()
-            .map(normalize)
-            .any(|dir| path == dir || path.starts_with(&format!("{}/", dir.trim_end_matches('/'))))
+    /// The spelling of `path` that lies outside every working directory: the path as written,
+    /// else the path with its links followed (compared with the working directories' own
+    /// real paths); `None` when both are inside.
+    fn outside_spelling(&self, path: &str) -> Option<String> {
+        let within = |path: &str, dirs: &[String]| {
+            dirs.iter().any(|dir| path == dir || path.starts_with(&format!("{}/", dir.trim_end_matches('/'))))
+        };
+        let dirs: Vec<String> = self.working_dirs().map(normalize).collect();
+        if !within(path, &dirs) {
+            return Some(path.to_owned());
+        }
+        let links = self.links?;
+        let real = links.real_path(path)?;
+        let real_dirs: Vec<String> =
+            dirs.iter().map(|dir| links.real_path(dir).unwrap_or_else(|| dir.clone())).collect();
+        (!within(&real, &real_dirs)).then_some(real)
     }
 }
 
@@ -539,11 +565,11 @@ fn is_read_only(command: &SimpleCommand, analysis: &ShellAnalysis, redirections_
         })
         .all(|nested| is_read_only(nested, analysis, redirections_approved));
     let words: Vec<&str> = command.words.iter().map(|w| w.text.as_str()).collect();
-    nested_read_only && readonly::is_read_only(&words)
+    nested_read_only && readonly::is_read_only(&words, &command.text)
 }
 
-/// Every `$NAME` in the word is `$HOME` or an environment placeholder (substitutions and
-/// arithmetic were already accepted by the analysis).
+/// Every `$NAME` in the word is `$HOME` (substitutions and arithmetic were already accepted by
+/// the analysis): any other variable may hold a secret (`$GITHUB_TOKEN`), and Claude Code asks.
 fn expansions_are_known(text: &str) -> bool {
     let bytes = text.as_bytes();
     let mut at = 0;
@@ -552,13 +578,7 @@ fn expansions_are_known(text: &str) -> bool {
         let end = start + bytes[start..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
         let name = &text[start..end];
         if !name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit()) && name != "HOME" {
-            let quoted_env = [
-                "PWD", "OLDPWD", "USER", "LOGNAME", "SHELL", "PATH", "HOSTNAME", "UID", "EUID", "PPID", "TMPDIR",
-                "SHLVL",
-            ];
-            if !quoted_env.contains(&name) {
-                return false;
-            }
+            return false;
         }
         at = end.max(start);
     }

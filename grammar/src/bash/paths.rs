@@ -2,8 +2,10 @@
 //! directories, output and input redirections, the path arguments of commands that create,
 //! change or remove files, or read them, and removals of a working directory.
 //!
-//! Paths are resolved lexically against the session's directory (`~` is home); the file system is
-//! never consulted, so a symbolic link is judged by its own path.
+//! Paths are resolved lexically against the session's directory (`~` is home), then, when the
+//! caller supplies a [`super::LinkResolver`], with their links followed: a path is inside only
+//! if it is inside both as written and as it really is, and the message names the spelling
+//! that is outside.
 
 use super::{BashContext, PermissionMode};
 use crate::{Behavior, Redirection, SimpleCommand, ToolCall};
@@ -58,8 +60,27 @@ const READERS: &[(&str, &str)] = &[
     ("cut", "read files from"),
     ("diff", "read files from"),
     ("du", "read files from"),
+    ("fd", "read files from"),
+    ("fdfind", "read files from"),
     ("file", "read files from"),
     ("find", "read files from"),
+    ("fold", "read files from"),
+    ("fmt", "read files from"),
+    ("expand", "read files from"),
+    ("unexpand", "read files from"),
+    ("comm", "read files from"),
+    ("paste", "read files from"),
+    ("column", "read files from"),
+    ("base64", "read files from"),
+    ("md5sum", "read files from"),
+    ("sha1sum", "read files from"),
+    ("sha256sum", "read files from"),
+    ("pr", "read files from"),
+    ("numfmt", "read files from"),
+    ("tsort", "read files from"),
+    ("realpath", "read files from"),
+    ("readlink", "read files from"),
+    ("git", "read files from"),
     ("grep", "read files from"),
     ("egrep", "read files from"),
     ("fgrep", "read files from"),
@@ -115,8 +136,11 @@ pub(crate) fn command_paths(
     }
     if let Some((_, verb)) = READERS.iter().find(|(reader, _)| *reader == name) {
         let read: Vec<&str> = match name {
-            // The first operand is a pattern, a script or a filter.
-            "grep" | "egrep" | "fgrep" | "rg" | "sed" | "jq" => operands.iter().skip(1).copied().collect(),
+            // The first operand is a pattern, a script or a filter; `-f FILE` is read too.
+            "grep" | "egrep" | "fgrep" | "rg" | "sed" | "jq" | "fd" | "fdfind" => {
+                operands.iter().skip(1).copied().chain(pattern_files(words)).collect()
+            }
+            "git" => git_paths(words),
             // Paths come before the first expression.
             "find" => words[1..]
                 .iter()
@@ -126,8 +150,18 @@ pub(crate) fn command_paths(
             _ => operands,
         };
         for operand in read {
+            // A glob such as `.*` also matches `..`; a device is no file of the project.
+            let computed = operand.starts_with('.') && operand.contains(['*', '?', '[']);
+            if computed || (operand.starts_with("/dev/") && name != "git") {
+                return PathVerdict::AskOutside(format!(
+                    "{name} names '{operand}', which cannot be checked against the working directories for this \
+                     session: {}.",
+                    cx.listed_dirs()
+                ));
+            }
             let path = cx.resolve(operand);
-            if path != "/dev/null" && !cx.inside(&path) && !allowed_by(rules, "Read", &path, cx) {
+            let Some(path) = cx.outside_spelling(&path).filter(|path| !is_device(path)) else { continue };
+            if !allowed_by(rules, "Read", &path, cx) {
                 return PathVerdict::AskOutside(format!(
                     "{name} in '{path}' was blocked. For security, Claude Code may only {verb} the allowed working \
                      directories for this session: {}.",
@@ -152,7 +186,8 @@ pub(crate) fn redirection_paths(
             verdict = verdict.or(write_verdict("Output redirection", &path, cx, rules, true));
         } else if redirection.reads_file() {
             let path = cx.resolve(&redirection.target);
-            if path != "/dev/null" && !cx.inside(&path) && !allowed_by(rules, "Read", &path, cx) {
+            let Some(path) = cx.outside_spelling(&path).filter(|path| !is_device(path)) else { continue };
+            if !allowed_by(rules, "Read", &path, cx) {
                 verdict = verdict.or(PathVerdict::AskOutside(format!(
                     "Input redirection from '{path}' was blocked. For security, Claude Code may only read files in \
                      the allowed working directories for this session: {}.",
@@ -177,8 +212,10 @@ fn write_verdict(
     if allowed_by(rules, "Edit", path, cx) {
         return PathVerdict::Approved;
     }
+    let outside = cx.outside_spelling(path);
+    let path = outside.as_deref().unwrap_or(path);
     let subject = if redirection { format!("{what} to '{path}'") } else { format!("{what} in '{path}'") };
-    if cx.inside(path) {
+    if outside.is_none() {
         if cx.mode == PermissionMode::AcceptEdits {
             return PathVerdict::Approved;
         }
@@ -194,6 +231,43 @@ fn write_verdict(
             cx.listed_dirs()
         ))
     }
+}
+
+/// The files `-f FILE`, `--file=FILE` (and `-fFILE`) name: patterns read from a file.
+fn pattern_files(words: &[crate::ShellWord]) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut iter = words.iter().skip(1).map(|w| w.text.as_str());
+    while let Some(word) = iter.next() {
+        if word == "--" {
+            break;
+        }
+        if matches!(word, "-f" | "--file" | "--from-file") {
+            out.extend(iter.next());
+        } else if let Some(file) = word.strip_prefix("--file=").or_else(|| word.strip_prefix("--from-file=")) {
+            out.push(file);
+        } else if let Some(file) = word.strip_prefix("-f").filter(|file| !file.is_empty() && !word.starts_with("--")) {
+            out.push(file);
+        }
+    }
+    out
+}
+
+/// The paths `git diff` (every operand: `--no-index` compares any two files) and `git grep`
+/// (its operands after the pattern) read; other subcommands read from the repository.
+fn git_paths(words: &[crate::ShellWord]) -> Vec<&str> {
+    let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+    let Some(at) = texts.iter().skip(1).position(|w| !w.starts_with('-')).map(|i| i + 1) else { return Vec::new() };
+    let after: Vec<&str> = texts[at + 1..].iter().copied().filter(|w| *w != "--" && !w.starts_with('-')).collect();
+    match texts[at] {
+        "diff" => after,
+        "grep" => after.into_iter().skip(1).chain(pattern_files(&words[at..])).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `/dev/null` and the standard streams, which every command may read.
+fn is_device(path: &str) -> bool {
+    matches!(path, "/dev/null" | "/dev/stdin" | "/dev/stdout" | "/dev/stderr" | "/dev/tty")
 }
 
 /// `rm` of `/`, home, a working directory or a parent of one.

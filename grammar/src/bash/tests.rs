@@ -204,6 +204,9 @@ fn paths_and_refusals_see_through_wrappers() {
     check("allow Bash(find:*)", "nohup find . -delete", "ask: find with '-delete' executes commands or modifies files — cannot be auto-allowed by a Bash(find:*) prefix rule");
     check("allow Bash(cat:*)", "timeout 5 cat /etc/passwd", "ask: cat in '/etc/passwd' was blocked. For security, Claude Code may only concatenate files from the allowed working directories for this session: '/p'.");
     check("", "sed -n 's/a/b/w out p' f", "ask: This command requires approval");
-    check("", "sed -n '/x/,$p' f", "allow");
+    // Claude Code's flag table refuses any argument holding a `$`, quoted or not.
+    check("", "sed -n '/x/,$p' f", "ask: This command requires approval");
+    check("", "sed -n '/x/,3p' f", "ask: This command requires approval");
+    check("", "sed -n '2,3p' f", "allow");
     check("", "file -C -m magic", "ask: This command requires approval");
 }
