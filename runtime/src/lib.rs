@@ -24,6 +24,8 @@
 //! - `shell`: `!` injections, decided by `capc_grammar::decide_bash` and run in process
 //!   groups of their own, with a timeout and an output cap.
 //! - `protocol`: the newline-delimited JSON of `capc session`.
+//! - `lsp`: `capc lsp`, the language server: findings, fixes, hover, completion and
+//!   navigation in the editor, from checks of the workspace with its unsaved buffers.
 
 pub mod agents;
 pub mod batch;
@@ -32,6 +34,7 @@ pub mod connect;
 pub mod launch;
 pub mod listing;
 pub mod loaded;
+pub mod lsp;
 pub mod mcp;
 pub mod permissions;
 pub mod pool;
