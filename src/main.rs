@@ -272,6 +272,14 @@ enum Command {
         #[arg(long, value_name = "PATH", num_args = 0..=1, default_missing_value = ".")]
         config: Option<PathBuf>,
     },
+    /// Serve the Language Server Protocol on stdin/stdout: capc's findings, fixes, hover,
+    /// completion and navigation in the editor
+    ///
+    /// The workspace is the folder the client opens; its capc.toml and ignore files apply as
+    /// for `capc check`. Unsaved buffers are checked as they are typed. The other scopes come
+    /// from the client's `initializationOptions`: `userDir`, `managedDir`, `addDirs`,
+    /// `pluginDirs`. Setup for editors: docs/lsp.md.
+    Lsp,
     /// Print a shell completion script (`capc completions bash > ~/.local/share/bash-completion/completions/capc`)
     Completions {
         /// The shell to complete in
@@ -416,6 +424,7 @@ impl Scopes {
             filter: config.filter(),
             policy: Some(std::sync::Arc::new(config.policy())),
             no_suppressions: selection.no_suppressions,
+            texts: Default::default(),
             root,
         })
     }
@@ -535,6 +544,13 @@ fn main() -> ExitCode {
         Command::Rules { id, config } => match config {
             Some(path) => config_command(&path),
             None => rules_command(id.as_deref()),
+        },
+        Command::Lsp => match capc_runtime::lsp::run_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: capc lsp: {e}");
+                ExitCode::from(2)
+            }
         },
         Command::Completions { shell } => {
             let mut out = Vec::new();

@@ -47,6 +47,8 @@ pub struct Options {
     pub policy: Option<std::sync::Arc<crate::config::Policy>>,
     /// Ignore suppression comments and `per-path-ignores` (`--no-suppressions`, for audits).
     pub no_suppressions: bool,
+    /// Where declaration texts are read: the disk, or an editor's buffers over it (`capc lsp`).
+    pub texts: walk::Texts,
 }
 
 /// A file that was read, with its text for rendering positions.
@@ -330,7 +332,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         }
         let given: &[(usize, String)] = if realm == Realm::Project { &plugin_dirs_inside } else { &[] };
         let filter = if realm == Realm::Project { options.filter.clone() } else { walk::Filter::default() };
-        let one = check_root(&dir, realm, !options.skip_hashes, &project_keys, given, &filter);
+        let one = check_root(&dir, realm, !options.skip_hashes, &project_keys, given, &filter, &options.texts);
         all.files_checked += one.files_checked;
         all.suppressions.extend(one.suppressions);
         all.ignored += one.ignored;
@@ -378,7 +380,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     for d in &resolution.diagnostics {
         if let Ok(i) = all.files.binary_search_by(|f| f.path.as_str().cmp(&d.path)) {
             if all.files[i].text.is_none() && d.span.is_some() {
-                if let walk::Content::Text(text) = walk::read(&locate(options, &d.path)) {
+                if let walk::Content::Text(text) = options.texts.read(&locate(options, &d.path)) {
                     all.files[i].text = Some(text);
                 }
             }
@@ -744,8 +746,9 @@ fn check_root(
     project_keys: &[String],
     plugin_dirs: &[(usize, String)],
     filter: &walk::Filter,
+    texts: &walk::Texts,
 ) -> Checked {
-    let tree = walk::walk_filtered(dir, filter);
+    let tree = walk::Tree { texts: texts.clone(), ..walk::walk_filtered(dir, filter) };
     if let Realm::AddDir(_) = realm {
         return check_added_dir(dir, &tree, realm, hash);
     }
@@ -1396,8 +1399,8 @@ fn claim_claude_dir(
 }
 
 /// Reads a file's text, reporting why it cannot be used; `None` when there is no text.
-fn load(dir: &Path, rel: &str, sink: &mut Sink<'_>) -> Option<String> {
-    match walk::read(&dir.join(rel)) {
+fn load(dir: &Path, tree: &Tree, rel: &str, sink: &mut Sink<'_>) -> Option<String> {
+    match tree.texts.read(&dir.join(rel)) {
         Content::Text(text) => Some(text),
         Content::TooLarge { bytes } => {
             sink.report(&rules::file_too_large::RULE, None, format!("file is {} MiB; capc reads declaration files up to {} MiB", bytes / (1024 * 1024), walk::MAX_FILE_BYTES / (1024 * 1024)))
@@ -1433,7 +1436,7 @@ fn read_json<T>(
 ) -> (Outcome, Option<T>) {
     let path = realm.display(rel);
     let mut sink = Sink::new(&path);
-    let Some(text) = load(dir, rel, &mut sink) else {
+    let Some(text) = load(dir, tree, rel, &mut sink) else {
         return (Outcome::new(sink, None, None, Counts::default(), None), None);
     };
     let cx = FileCx {
@@ -1496,7 +1499,7 @@ fn read_claim(
         FileKind::Settings => counts.settings = 1,
         _ => {}
     }
-    let Some(text) = load(dir, rel, &mut sink) else {
+    let Some(text) = load(dir, tree, rel, &mut sink) else {
         let mut outcome = Outcome::new(sink, None, None, counts, claim.owner.plugin_name.as_deref());
         outcome.not_loaded = not_loaded;
         return outcome;

@@ -88,6 +88,8 @@ pub struct Tree {
     pub links: std::collections::BTreeMap<String, String>,
     /// Files and folders left out by ignore files or `exclude` (a folder counts once).
     pub ignored: usize,
+    /// Where the texts of the listed files come from (the disk, unless an editor says so).
+    pub texts: Texts,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -496,7 +498,7 @@ impl Chain {
 }
 
 /// What reading a file gave.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Content {
     Text(String),
     /// Not UTF-8, or binary (NUL bytes); the text is a lossy copy for display.
@@ -615,6 +617,39 @@ pub fn read_regular(path: &Path, limit: u64, links: Links) -> Result<Vec<u8>, Re
         return Err(ReadError::TooLarge(bytes.len() as u64));
     }
     Ok(bytes)
+}
+
+/// A source of declaration texts other than the disk: `capc lsp` answers with the unsaved
+/// text of open buffers and with texts it read before, so an edit does not re-read the
+/// repository. Paths are the ones a check reads by: a root as [`crate::Options`] gives it,
+/// joined with a relative path.
+pub trait TextSource: Send + Sync {
+    /// What reading `path` gives; an implementation falls back on [`read`] for what it lacks.
+    fn read(&self, path: &Path) -> Content;
+}
+
+/// Where a check reads declaration texts: the disk ([`read`]) by default, or a [`TextSource`].
+#[derive(Clone, Default)]
+pub struct Texts(Option<Arc<dyn TextSource>>);
+
+impl Texts {
+    pub fn new(source: Arc<dyn TextSource>) -> Texts {
+        Texts(Some(source))
+    }
+
+    /// Reads a declaration file from the source, or from the disk when there is none.
+    pub fn read(&self, path: &Path) -> Content {
+        match &self.0 {
+            Some(source) => source.read(path),
+            None => read(path),
+        }
+    }
+}
+
+impl std::fmt::Debug for Texts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "Texts(source)" } else { "Texts(disk)" })
+    }
 }
 
 /// Reads a declaration file: a regular file of at most [`MAX_FILE_BYTES`], as text.

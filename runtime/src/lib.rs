@@ -26,6 +26,8 @@
 //! - `protocol`: the newline-delimited JSON of `capc session`.
 //! - `serve`: `capc serve`, the session's prompts, Skill tool and skill files over MCP (stdio
 //!   or Streamable HTTP), reloaded live with `--watch`.
+//! - `lsp`: `capc lsp`, the language server: findings, fixes, hover, completion and
+//!   navigation in the editor, from checks of the workspace with its unsaved buffers.
 
 pub mod agents;
 pub mod batch;
@@ -34,6 +36,7 @@ pub mod connect;
 pub mod launch;
 pub mod listing;
 pub mod loaded;
+pub mod lsp;
 pub mod mcp;
 pub mod permissions;
 pub mod pool;

@@ -10,7 +10,7 @@ use crate::rules;
 use crate::schema::{check_fields, field, require, Field, Ty, Unknown};
 use crate::span::Span;
 
-const PLUGIN_FIELDS: &[Field] = &[
+pub const PLUGIN_FIELDS: &[Field] = &[
     field("name", Ty::String),
     field("$schema", Ty::String),
     field("displayName", Ty::String),
@@ -87,7 +87,7 @@ const ENTRY_EXTRA: &[Field] = &[
     field("headersHelper", Ty::String),
 ];
 
-const MARKETPLACE_FIELDS: &[Field] = &[
+pub const MARKETPLACE_FIELDS: &[Field] = &[
     field("name", Ty::String),
     field("owner", Ty::Object),
     field("plugins", Ty::Array),

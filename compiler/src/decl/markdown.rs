@@ -73,7 +73,8 @@ pub fn claude_code_keys() -> &'static [&'static str] {
 pub const MAX_LISTING_CHARS: usize = 1536;
 
 const EFFORTS: &[&str] = &["low", "medium", "high", "xhigh", "max"];
-const PERMISSION_MODES: &[&str] = &["default", "manual", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan"];
+pub const PERMISSION_MODES: &[&str] =
+    &["default", "manual", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan"];
 const COLORS: &[&str] = &["red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan"];
 const MEMORY: &[&str] = &["user", "project", "local"];
 

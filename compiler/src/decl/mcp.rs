@@ -9,7 +9,7 @@ use crate::schema::{check_fields, field, Field, Ty, Unknown};
 
 pub const TYPES: &[&str] = &["stdio", "http", "streamable-http", "sse", "ws"];
 
-const SERVER_FIELDS: &[Field] = &[
+pub const SERVER_FIELDS: &[Field] = &[
     field("type", Ty::String),
     field("command", Ty::String),
     field("args", Ty::StringArray),

@@ -9,7 +9,7 @@ use crate::node::Node;
 use crate::rules;
 use crate::schema::{check_fields, field, Field, Ty, Unknown};
 
-const FIELDS: &[Field] = &[
+pub const FIELDS: &[Field] = &[
     field("$schema", Ty::String),
     field("permissions", Ty::Object),
     field("enabledPlugins", Ty::Object),

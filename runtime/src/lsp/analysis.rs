@@ -1,0 +1,203 @@
+//! The checker thread: one `capc check` of the workspace per generation of the open buffers,
+//! and its findings as LSP diagnostics by file.
+//!
+//! The main loop numbers every change of the buffers (a generation) and sends the checker a
+//! job; the checker takes the newest job waiting and drops the older ones (cancellation by
+//! generation number), and the main loop publishes a result only if no change came after it,
+//! so a client never sees findings of a text it no longer has.
+
+use super::text::{Buffers, DiskCache, Lines, Snapshot};
+use capc_compiler::check::{locate, Checked};
+use capc_compiler::config::{Config, ConfigError};
+use capc_compiler::{walk, Options, Severity};
+use crossbeam_channel::{Receiver, Sender};
+use lsp_types::{CodeDescription, DiagnosticSeverity, NumberOrString, Position, Range, Url};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The scopes besides the workspace, as `capc check`'s flags give them (the client's
+/// `initializationOptions`: `userDir`, `managedDir`, `addDirs`, `pluginDirs`).
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct Scopes {
+    pub(crate) user_dir: Option<PathBuf>,
+    pub(crate) managed_dir: Option<PathBuf>,
+    pub(crate) add_dirs: Vec<PathBuf>,
+    pub(crate) plugin_dirs: Vec<PathBuf>,
+}
+
+/// Where the rules' documentation is published: `codeDescription` links each finding there.
+const RULES_DOCS: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules.md");
+
+pub(crate) struct Job {
+    pub(crate) generation: u64,
+    pub(crate) buffers: Arc<Buffers>,
+}
+
+/// One check of the workspace and what the editor is shown of it.
+pub(crate) struct Analysis {
+    pub(crate) generation: u64,
+    pub(crate) options: Options,
+    /// The texts it read (the buffers of its generation over the disk cache).
+    pub(crate) snapshot: Snapshot,
+    /// `None` when the workspace folder itself cannot be read.
+    pub(crate) checked: Option<Checked>,
+    /// Every finding, by the file it is in, in the report's order.
+    pub(crate) diagnostics: BTreeMap<Url, Vec<lsp_types::Diagnostic>>,
+    /// The index in `checked.diagnostics` of each LSP diagnostic of `diagnostics`.
+    pub(crate) origins: BTreeMap<Url, Vec<usize>>,
+}
+
+impl Analysis {
+    /// The text the check read for a path as shown in the report.
+    pub(crate) fn text(&self, path: &str) -> Option<&str> {
+        self.checked.as_ref()?.source(path)?.text.as_deref()
+    }
+
+    /// The path as the report shows it for a file URL (the workspace's files only).
+    pub(crate) fn shown(&self, url: &Url) -> Option<String> {
+        let path = url.to_file_path().ok()?;
+        let rel = path.strip_prefix(&self.options.root).ok()?;
+        Some(rel.to_string_lossy().replace('\\', "/"))
+    }
+
+    pub(crate) fn url(&self, shown: &str) -> Option<Url> {
+        Url::from_file_path(locate(&self.options, shown)).ok()
+    }
+}
+
+/// Starts the checker; it ends when `jobs` is dropped or the results are no longer received.
+pub(crate) fn spawn(root: PathBuf, scopes: Scopes, disk: Arc<DiskCache>) -> (Sender<Job>, Receiver<Analysis>) {
+    let (jobs, job_receiver) = crossbeam_channel::unbounded::<Job>();
+    let (result_sender, results) = crossbeam_channel::unbounded::<Analysis>();
+    let spawned = std::thread::Builder::new().name("capc-lsp-checker".into()).spawn(move || {
+        while let Ok(mut job) = job_receiver.recv() {
+            // Only the newest state of the buffers is worth checking.
+            while let Ok(newer) = job_receiver.try_recv() {
+                job = newer;
+            }
+            let analysis = analyse(&root, &scopes, &disk, job);
+            if result_sender.send(analysis).is_err() {
+                break;
+            }
+        }
+    });
+    if spawned.is_err() {
+        eprintln!("capc lsp: cannot start the checker thread");
+    }
+    (jobs, results)
+}
+
+/// The options `capc check` would use for `root`: its capc.toml (defaults when it cannot be
+/// read, with the reason), then the client's scopes over it.
+pub(crate) fn options(root: &std::path::Path, scopes: &Scopes) -> (Options, Option<ConfigError>) {
+    let (mut config, error) = match Config::load(root, None) {
+        Ok(config) => (config, None),
+        Err(e) => (Config::defaults(root), Some(e)),
+    };
+    if let Some(dir) = &scopes.user_dir {
+        config.user_dir.set(Some(dir.clone()), "--user-dir");
+    }
+    if let Some(dir) = &scopes.managed_dir {
+        config.managed_dir.set(Some(dir.clone()), "--managed-dir");
+    }
+    if !scopes.add_dirs.is_empty() {
+        config.add_dir.set(scopes.add_dirs.clone(), "--add-dir");
+    }
+    if !scopes.plugin_dirs.is_empty() {
+        config.plugin_dir.set(scopes.plugin_dirs.clone(), "--plugin-dir");
+    }
+    let options = Options {
+        root: root.to_path_buf(),
+        user_dir: config.user_dir.value.clone(),
+        managed_dir: config.managed_dir.value.clone(),
+        add_dirs: config.add_dir.value.clone(),
+        plugin_dirs: config.plugin_dir.value.clone(),
+        skip_hashes: true,
+        filter: config.filter(),
+        policy: Some(Arc::new(config.policy())),
+        ..Options::default()
+    };
+    (options, error)
+}
+
+pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCache>, job: Job) -> Analysis {
+    let (mut options, config_error) = options(root, scopes);
+    let snapshot = Snapshot { buffers: job.buffers, disk: disk.clone() };
+    options.texts = walk::Texts::new(Arc::new(snapshot.clone()));
+    let checked = capc_compiler::check(&options).ok();
+    let mut analysis = Analysis {
+        generation: job.generation,
+        options,
+        snapshot,
+        checked: None,
+        diagnostics: BTreeMap::new(),
+        origins: BTreeMap::new(),
+    };
+    if let Some(error) = config_error {
+        config_diagnostic(&mut analysis, &error);
+    }
+    if let Some(checked) = &checked {
+        let mut lines: Option<(&str, Lines<'_>)> = None;
+        for (i, d) in checked.diagnostics.iter().enumerate() {
+            let Some(url) = analysis.url(&d.path) else { continue };
+            if lines.as_ref().is_none_or(|(path, _)| *path != d.path) {
+                let text = checked.source(&d.path).and_then(|f| f.text.as_deref()).unwrap_or("");
+                lines = Some((d.path.as_str(), Lines::new(text)));
+            }
+            let range = match (d.span, &lines) {
+                (Some(span), Some((_, lines))) => lines.range(span.start, span.end),
+                _ => Range::default(),
+            };
+            analysis.diagnostics.entry(url.clone()).or_default().push(to_lsp(d, range));
+            analysis.origins.entry(url).or_default().push(i);
+        }
+    }
+    analysis.checked = checked;
+    analysis
+}
+
+fn to_lsp(d: &capc_compiler::Diagnostic, range: Range) -> lsp_types::Diagnostic {
+    use capc_compiler::secrets::mask_words;
+    let mut message = mask_words(&d.message).into_owned();
+    if let Some(help) = &d.help {
+        message.push_str("\nhelp: ");
+        message.push_str(&mask_words(help));
+    }
+    lsp_types::Diagnostic {
+        range,
+        severity: Some(match d.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+            Severity::Info => DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(NumberOrString::String(d.rule.to_string())),
+        code_description: Url::parse(&format!("{RULES_DOCS}#{}", d.rule)).ok().map(|href| CodeDescription { href }),
+        source: Some("capc".to_string()),
+        message,
+        ..Default::default()
+    }
+}
+
+/// capc.toml that cannot be used: `capc check` stops with this error; the editor shows it on
+/// the file and checks with the defaults meanwhile.
+fn config_diagnostic(analysis: &mut Analysis, error: &ConfigError) {
+    let file = capc_compiler::config::find(&analysis.options.root).ok().flatten();
+    let Some(url) = file.and_then(|f| Url::from_file_path(f).ok()) else { return };
+    // The message starts `path:line:column: `, when the error has a place.
+    let mut parts = error.0.splitn(4, ':');
+    let (_, line, column) = (parts.next(), parts.next(), parts.next());
+    let at = match (line.and_then(|l| l.trim().parse::<u32>().ok()), column.and_then(|c| c.trim().parse::<u32>().ok()))
+    {
+        (Some(line), Some(column)) => Position::new(line.saturating_sub(1), column.saturating_sub(1)),
+        _ => Position::default(),
+    };
+    analysis.diagnostics.entry(url).or_default().push(lsp_types::Diagnostic {
+        range: Range::new(at, at),
+        severity: Some(DiagnosticSeverity::ERROR),
+        source: Some("capc".to_string()),
+        message: format!("{error} (capc checks with the default configuration until this is fixed)"),
+        ..Default::default()
+    });
+}

@@ -1,0 +1,637 @@
+//! Hover, completion, go-to-definition and symbols, from the newest text of the document and
+//! the newest check of the workspace (which names win, which servers are declared).
+
+use super::analysis::Analysis;
+use super::docs::{self, AGENT_KEYS, JSON_KEYS, SKILL_KEYS};
+use super::text::Lines;
+use capc_compiler::decl::{self, FileKind};
+use capc_compiler::{frontmatter, names, walk};
+use lsp_types::*;
+use std::path::{Component, Path, PathBuf};
+
+/// The open text of a document, if the client has it open.
+pub(crate) type Texts<'a> = dyn Fn(&Url) -> Option<String> + 'a;
+
+/// A workspace document: its path as the report shows it, its newest text, and its kind.
+struct Doc {
+    shown: String,
+    text: String,
+    kind: Option<FileKind>,
+}
+
+impl Doc {
+    fn of(analysis: &Analysis, texts: &Texts<'_>, url: &Url) -> Option<Doc> {
+        let shown = analysis.shown(url)?;
+        let text = match texts(url).or_else(|| analysis.text(&shown).map(str::to_string)) {
+            Some(text) => text,
+            None => match walk::read(&analysis.options.root.join(&shown)) {
+                walk::Content::Text(text) => text,
+                _ => return None,
+            },
+        };
+        let kind =
+            analysis.checked.as_ref().and_then(|c| c.source(&shown)).map(|f| f.kind).or_else(|| kind_by_name(&shown));
+        Some(Doc { shown, text, kind })
+    }
+
+    fn is_markdown(&self) -> bool {
+        matches!(self.kind, Some(FileKind::Skill | FileKind::Command | FileKind::Agent))
+    }
+
+    fn keys(&self) -> &'static [(&'static str, &'static str)] {
+        if self.kind == Some(FileKind::Agent) {
+            AGENT_KEYS
+        } else {
+            SKILL_KEYS
+        }
+    }
+}
+
+/// The kind of a file no check claimed yet (a new file), by its name.
+fn kind_by_name(shown: &str) -> Option<FileKind> {
+    let name = shown.rsplit('/').next().unwrap_or(shown);
+    Some(match name {
+        "SKILL.md" => FileKind::Skill,
+        "plugin.json" => FileKind::PluginManifest,
+        "marketplace.json" => FileKind::Marketplace,
+        ".mcp.json" => FileKind::ProjectMcp,
+        "hooks.json" => FileKind::Hooks,
+        "settings.json" | "settings.local.json" => FileKind::Settings,
+        _ if name.ends_with(".md") && shown.contains("agents/") => FileKind::Agent,
+        _ if name.ends_with(".md") && shown.contains("commands/") => FileKind::Command,
+        _ => return None,
+    })
+}
+
+/// Where the cursor is in a Markdown file's frontmatter.
+struct FrontmatterAt<'t> {
+    /// The key of the cursor's line (or, on an indented or list line, of the entry it is in).
+    key: &'t str,
+    /// The cursor is on the key itself (or on a line that has no `:` yet).
+    on_key: bool,
+    /// The keys the block already has.
+    present: Vec<&'t str>,
+}
+
+fn frontmatter_at(text: &str, offset: usize) -> Option<FrontmatterAt<'_>> {
+    let frontmatter::Split::Found(block) = frontmatter::split(text) else { return None };
+    if offset < block.yaml.start || offset > block.yaml.end {
+        return None;
+    }
+    let yaml = &text[block.yaml.start..block.yaml.end];
+    let mut present = Vec::new();
+    let mut at = None;
+    let mut line_start = block.yaml.start;
+    for line in yaml.split_inclusive('\n') {
+        let line_end = line_start + line.trim_end_matches(['\n', '\r']).len();
+        let top_level = !line.starts_with([' ', '\t', '-']) && !line.trim().is_empty();
+        let colon = line.find(':');
+        let key = colon.map_or(line.trim_end(), |c| &line[..c]).trim();
+        if top_level {
+            present.push(key);
+        }
+        if (line_start..=line_end).contains(&offset) {
+            at = Some(if top_level || line.trim().is_empty() {
+                let on_key = colon.is_none_or(|c| offset <= line_start + c);
+                (key, on_key)
+            } else {
+                (present.last().copied().unwrap_or(""), false)
+            });
+        }
+        line_start += line.len();
+    }
+    let (key, on_key) = at.unwrap_or(("", true));
+    Some(FrontmatterAt { key, on_key, present })
+}
+
+/// The word around `offset`: letters, digits and `_ - . : * /` (tool names, `mcp__…`,
+/// `plugin:name`).
+fn word_at(text: &str, offset: usize) -> (usize, usize) {
+    let is_word = |c: char| c.is_alphanumeric() || "_-.:*@".contains(c);
+    let offset = offset.min(text.len());
+    let offset = (0..=offset).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    let start = text[..offset].char_indices().rev().take_while(|(_, c)| is_word(*c)).last().map_or(offset, |(i, _)| i);
+    let end = text[offset..].char_indices().find(|(_, c)| !is_word(*c)).map_or(text.len(), |(i, _)| offset + i);
+    (start, end)
+}
+
+/// The `mcp__server` a tool name or rule names, if any.
+fn server_named(word: &str) -> Option<&str> {
+    let rest = &word[word.find("mcp__")? + "mcp__".len()..];
+    let server = rest.split("__").next().unwrap_or(rest);
+    let server = server.split(['(', ')', ',', '"', ' ']).next().unwrap_or(server);
+    (!server.is_empty()).then_some(server)
+}
+
+fn markdown(value: String) -> MarkupContent {
+    MarkupContent { kind: MarkupKind::Markdown, value }
+}
+
+pub(crate) fn hover(analysis: &Analysis, texts: &Texts<'_>, params: HoverParams) -> Option<Hover> {
+    let at = params.text_document_position_params;
+    let doc = Doc::of(analysis, texts, &at.text_document.uri)?;
+    let lines = Lines::new(&doc.text);
+    let offset = lines.offset(at.position);
+    let (start, end) = word_at(&doc.text, offset);
+    let word = &doc.text[start..end];
+    let range = Some(lines.range(start, end));
+    let value = if let Some(server) = server_named(word) {
+        server_summary(analysis, server)
+    } else if doc.is_markdown() {
+        let fm = frontmatter_at(&doc.text, offset)?;
+        if fm.on_key {
+            let text = docs::lookup(doc.keys(), fm.key)?;
+            format!("**`{}`** ({})\n\n{text}", fm.key, doc.kind.map_or("declaration", FileKind::as_str))
+        } else if fm.key == "name" {
+            name_summary(analysis, &doc.shown)?
+        } else {
+            return None;
+        }
+    } else {
+        let literal = json_string_at(&doc.text, offset)?;
+        if !literal.is_key {
+            return None;
+        }
+        let text = docs::lookup(JSON_KEYS, &literal.value)?;
+        format!("**`{}`**\n\n{text}", literal.value)
+    };
+    Some(Hover { contents: HoverContents::Markup(markdown(value)), range })
+}
+
+/// What a typed `/name` reaches in this file, and what it hides or is hidden by; for a file
+/// no session here loads, why not.
+fn name_summary(analysis: &Analysis, shown: &str) -> Option<String> {
+    let checked = analysis.checked.as_ref()?;
+    let resolution = checked.resolution.as_ref()?;
+    let mut out = Vec::new();
+    for row in resolution.table.iter().filter(|r| r.path.as_deref() == Some(shown)) {
+        out.push(match &row.shadowed_by {
+            Some(by) => format!(
+                "`/{}` is hidden by `/{}` ({}; {}): typing it runs that one",
+                row.name,
+                by.name,
+                by.path.as_deref().unwrap_or("built-in"),
+                by.rule
+            ),
+            None => format!("`/{}` runs this {} ({} scope)", row.name, row.kind, row.scope.as_str()),
+        });
+    }
+    for row in &resolution.table {
+        if let Some(by) = row.shadowed_by.as_ref().filter(|by| by.path.as_deref() == Some(shown)) {
+            out.push(format!("hides `/{}` ({}; {})", row.name, row.path.as_deref().unwrap_or("built-in"), by.rule));
+        }
+    }
+    for agent in resolution.lock.agents.iter().filter(|a| a.path == shown) {
+        out.push(match &agent.shadowed_by {
+            Some(by) => format!(
+                "agent `{}` is hidden by `{}` ({}; {})",
+                agent.name,
+                by.name,
+                by.path.as_deref().unwrap_or("built-in"),
+                by.rule
+            ),
+            None => format!("agent `{}` ({} scope)", agent.name, agent.scope.as_str()),
+        });
+        for hidden in &agent.shadows {
+            out.push(format!("hides agent `{}` ({})", hidden.name, hidden.path.as_deref().unwrap_or("built-in")));
+        }
+    }
+    if out.is_empty() {
+        let file = checked.source(shown)?;
+        let name = file.name.as_deref()?;
+        let why = checked.why_not_loaded(shown).unwrap_or("nothing here loads it");
+        out.push(format!("{} `{name}` does not load in a session here: {why}", file.kind.as_str()));
+    }
+    Some(out.join("\n\n"))
+}
+
+fn server_summary(analysis: &Analysis, server: &str) -> String {
+    let declared = servers(analysis, server);
+    if declared.is_empty() {
+        return format!("no MCP server `{server}` is declared in this check: a rule naming it matches nothing");
+    }
+    declared
+        .iter()
+        .map(|s| {
+            let how = s.command.as_deref().or(s.url.as_deref()).unwrap_or("");
+            format!("MCP server `{}` ({} scope, {}): `{how}`", s.name, s.scope.as_str(), s.path)
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+fn servers<'a>(analysis: &'a Analysis, server: &str) -> Vec<&'a capc_compiler::model::lock::McpServer> {
+    let Some(resolution) = analysis.checked.as_ref().and_then(|c| c.resolution.as_ref()) else { return Vec::new() };
+    resolution.lock.mcp_servers.iter().filter(|s| s.normalized == server || s.name == server).collect()
+}
+
+/// A JSON string literal around the cursor, found by scanning (the file may not parse while
+/// it is being typed).
+struct Literal {
+    value: String,
+    /// Followed by `:`: an object's key.
+    is_key: bool,
+    /// The innermost array or object around it, and the key of that container.
+    container: Option<(u8, String)>,
+    /// The key of the container around that one.
+    parent: Option<String>,
+    depth: usize,
+}
+
+fn json_string_at(text: &str, offset: usize) -> Option<Literal> {
+    let bytes = text.as_bytes();
+    let mut stack: Vec<(u8, String)> = Vec::new();
+    let mut last_string = String::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let start = i + 1;
+                let mut j = start;
+                while j < bytes.len() && bytes[j] != b'"' && bytes[j] != b'\n' {
+                    j += if bytes[j] == b'\\' { 2 } else { 1 };
+                }
+                let end = j.min(bytes.len());
+                let value = text.get(start..end).unwrap_or_default().to_string();
+                let after = text.get(end + 1..).unwrap_or_default().trim_start();
+                if (start..=end).contains(&offset) {
+                    let n = stack.len();
+                    return Some(Literal {
+                        value,
+                        is_key: after.starts_with(':')
+                            || (stack.last().is_some_and(|(c, _)| *c == b'{') && !after.starts_with(',')),
+                        container: stack.last().cloned(),
+                        parent: n.checked_sub(2).map(|k| stack[k].1.clone()),
+                        depth: n,
+                    });
+                }
+                last_string = value;
+                i = end + 1;
+                continue;
+            }
+            open @ (b'{' | b'[') => stack.push((open, std::mem::take(&mut last_string))),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => last_string.clear(),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+pub(crate) fn completion(
+    analysis: &Analysis,
+    texts: &Texts<'_>,
+    params: CompletionParams,
+) -> Option<CompletionResponse> {
+    let at = params.text_document_position;
+    let doc = Doc::of(analysis, texts, &at.text_document.uri)?;
+    let offset = Lines::new(&doc.text).offset(at.position);
+    let items = if doc.is_markdown() {
+        let fm = frontmatter_at(&doc.text, offset)?;
+        if fm.on_key {
+            let fields = if doc.kind == Some(FileKind::Agent) {
+                decl::markdown::AGENT_FIELDS
+            } else {
+                decl::markdown::SKILL_FIELDS
+            };
+            let keys = doc.keys();
+            fields
+                .iter()
+                .filter(|f| !fm.present.contains(&f.name) || fm.key == f.name)
+                .map(|f| key_item(f.name, docs::lookup(keys, f.name), format!("{}: ", f.name)))
+                .collect()
+        } else {
+            values_for(analysis, fm.key)
+        }
+    } else {
+        let literal = json_string_at(&doc.text, offset)?;
+        json_items(analysis, &doc, &literal)
+    };
+    Some(CompletionResponse::Array(items))
+}
+
+fn key_item(key: &str, doc: Option<&str>, insert: String) -> CompletionItem {
+    CompletionItem {
+        label: key.to_string(),
+        kind: Some(CompletionItemKind::PROPERTY),
+        documentation: doc.map(|d| Documentation::MarkupContent(markdown(d.to_string()))),
+        insert_text: Some(insert),
+        ..Default::default()
+    }
+}
+
+fn value_item(value: &str, kind: CompletionItemKind) -> CompletionItem {
+    CompletionItem { label: value.to_string(), kind: Some(kind), ..Default::default() }
+}
+
+/// Values Claude Code reads for a key (frontmatter or JSON).
+fn values_for(analysis: &Analysis, key: &str) -> Vec<CompletionItem> {
+    match key {
+        "allowed-tools" | "disallowed-tools" | "tools" | "disallowedTools" | "allow" | "ask" | "deny" => {
+            tools(analysis)
+        }
+        "model" => {
+            ["sonnet", "opus", "haiku", "inherit"].iter().map(|m| value_item(m, CompletionItemKind::VALUE)).collect()
+        }
+        "permissionMode" | "defaultMode" => {
+            decl::markdown::PERMISSION_MODES.iter().map(|m| value_item(m, CompletionItemKind::ENUM_MEMBER)).collect()
+        }
+        "effort" => {
+            ["low", "medium", "high", "xhigh", "max"].iter().map(|m| value_item(m, CompletionItemKind::VALUE)).collect()
+        }
+        "context" => vec![value_item("fork", CompletionItemKind::VALUE)],
+        "type" => decl::mcp::TYPES.iter().map(|t| value_item(t, CompletionItemKind::ENUM_MEMBER)).collect(),
+        "agent" => agents(analysis),
+        _ => Vec::new(),
+    }
+}
+
+/// Built-in tool names, then `mcp__server__` for every server the check declares.
+fn tools(analysis: &Analysis) -> Vec<CompletionItem> {
+    let mut items: Vec<CompletionItem> =
+        capc_grammar::BUILTIN_TOOLS.iter().map(|t| value_item(t, CompletionItemKind::FUNCTION)).collect();
+    let mut seen = std::collections::BTreeSet::new();
+    if let Some(resolution) = analysis.checked.as_ref().and_then(|c| c.resolution.as_ref()) {
+        for server in &resolution.lock.mcp_servers {
+            if seen.insert(server.normalized.clone()) {
+                let mut item = value_item(&format!("mcp__{}__", server.normalized), CompletionItemKind::MODULE);
+                item.detail = Some(format!("MCP server `{}` ({})", server.name, server.path));
+                items.push(item);
+            }
+        }
+    }
+    items
+}
+
+fn agents(analysis: &Analysis) -> Vec<CompletionItem> {
+    let Some(resolution) = analysis.checked.as_ref().and_then(|c| c.resolution.as_ref()) else { return Vec::new() };
+    resolution
+        .lock
+        .agents
+        .iter()
+        .filter(|a| a.shadowed_by.is_none())
+        .map(|a| value_item(&a.name, CompletionItemKind::CLASS))
+        .collect()
+}
+
+fn json_items(analysis: &Analysis, doc: &Doc, literal: &Literal) -> Vec<CompletionItem> {
+    let container_key = literal.container.as_ref().map_or("", |(_, k)| k.as_str());
+    if !literal.is_key {
+        return values_for(analysis, container_key);
+    }
+    let fields: Vec<&str> = if container_key == "hooks" {
+        decl::hooks::EVENTS.to_vec()
+    } else if literal.parent.as_deref() == Some("mcpServers") {
+        decl::mcp::SERVER_FIELDS.iter().map(|f| f.name).collect()
+    } else if container_key == "permissions" {
+        vec!["allow", "ask", "deny", "defaultMode", "additionalDirectories", "disableBypassPermissionsMode"]
+    } else if literal.depth == 1 {
+        match doc.kind {
+            Some(FileKind::PluginManifest) => decl::manifest::PLUGIN_FIELDS.iter().map(|f| f.name).collect(),
+            Some(FileKind::Marketplace) => decl::manifest::MARKETPLACE_FIELDS.iter().map(|f| f.name).collect(),
+            Some(FileKind::Settings) => decl::settings::FIELDS.iter().map(|f| f.name).collect(),
+            Some(FileKind::ProjectMcp | FileKind::PluginMcp) => vec!["mcpServers"],
+            Some(FileKind::Hooks) => vec!["hooks", "description"],
+            _ => Vec::new(),
+        }
+    } else {
+        Vec::new()
+    };
+    fields.into_iter().map(|k| key_item(k, docs::lookup(JSON_KEYS, k), k.to_string())).collect()
+}
+
+pub(crate) fn definition(
+    analysis: &Analysis,
+    texts: &Texts<'_>,
+    params: GotoDefinitionParams,
+) -> Option<GotoDefinitionResponse> {
+    let at = params.text_document_position_params;
+    let doc = Doc::of(analysis, texts, &at.text_document.uri)?;
+    let offset = Lines::new(&doc.text).offset(at.position);
+    let (start, end) = word_at(&doc.text, offset);
+    let word = &doc.text[start..end];
+    let locations: Vec<Location> = if let Some(server) = server_named(word) {
+        servers(analysis, server).iter().filter_map(|s| server_location(analysis, &s.path, &s.name)).collect()
+    } else if doc.is_markdown() {
+        let key = frontmatter_at(&doc.text, offset).map(|fm| fm.key);
+        let typed = doc.text[..start].ends_with('/');
+        match key {
+            Some("agent") => agent_location(analysis, word).into_iter().collect(),
+            Some("skills") | None if typed || key.is_some() => command_location(analysis, word).into_iter().collect(),
+            _ if typed => command_location(analysis, word).into_iter().collect(),
+            _ => Vec::new(),
+        }
+    } else {
+        let literal = json_string_at(&doc.text, offset)?;
+        let target = (literal.value.starts_with("./") || literal.value.starts_with("../"))
+            .then(|| manifest_target(analysis, &doc.shown, &literal.value))
+            .flatten()?;
+        vec![Location::new(Url::from_file_path(target).ok()?, Range::default())]
+    };
+    (!locations.is_empty()).then_some(GotoDefinitionResponse::Array(locations))
+}
+
+/// Where a server's name is written in its file.
+fn server_location(analysis: &Analysis, shown: &str, name: &str) -> Option<Location> {
+    let url = analysis.url(shown)?;
+    let text = match analysis.text(shown) {
+        Some(text) => text.to_string(),
+        None => match walk::read(&capc_compiler::check::locate(&analysis.options, shown)) {
+            walk::Content::Text(text) => text,
+            _ => String::new(),
+        },
+    };
+    let quoted = format!("\"{name}\"");
+    let range = text
+        .match_indices(&quoted)
+        .find(|(i, q)| text[i + q.len()..].trim_start().starts_with(':'))
+        .map(|(i, q)| Lines::new(&text).range(i, i + q.len()))
+        .unwrap_or_default();
+    Some(Location::new(url, range))
+}
+
+/// The declaration a typed `/name` runs (the table's lookup: exact name, display names,
+/// aliases).
+fn command_location(analysis: &Analysis, typed: &str) -> Option<Location> {
+    let resolution = analysis.checked.as_ref()?.resolution.as_ref()?;
+    let (i, _) = names::lookup(&resolution.table, typed.trim_start_matches('/'))?;
+    let path = resolution.table[i].path.as_deref()?;
+    Some(Location::new(analysis.url(path)?, Range::default()))
+}
+
+fn agent_location(analysis: &Analysis, name: &str) -> Option<Location> {
+    let resolution = analysis.checked.as_ref()?.resolution.as_ref()?;
+    let agent = resolution.lock.agents.iter().find(|a| a.name == name && a.shadowed_by.is_none())?;
+    Some(Location::new(analysis.url(&agent.path)?, Range::default()))
+}
+
+/// The file a manifest path names: relative to the plugin (or marketplace) root for
+/// `.claude-plugin/*.json`, else to the file's folder; only inside the workspace. A plugin
+/// folder stands for its manifest.
+fn manifest_target(analysis: &Analysis, shown: &str, value: &str) -> Option<PathBuf> {
+    let file = analysis.options.root.join(shown);
+    let folder = file.parent()?;
+    let base = if folder.file_name().is_some_and(|n| n == ".claude-plugin") { folder.parent()? } else { folder };
+    let target = normalize(&base.join(value));
+    if !target.starts_with(&analysis.options.root) {
+        return None;
+    }
+    if target.is_dir() {
+        for inner in [".claude-plugin/plugin.json", "SKILL.md"] {
+            if target.join(inner).is_file() {
+                return Some(target.join(inner));
+            }
+        }
+    }
+    target.exists().then_some(target)
+}
+
+/// `a/./b/../c` as `a/c`, without touching the file system (a link could lead anywhere).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must be written; `tags` replaces it.
+fn symbol(name: String, kind: SymbolKind, range: Range, children: Vec<DocumentSymbol>) -> DocumentSymbol {
+    DocumentSymbol {
+        name,
+        detail: None,
+        kind,
+        tags: None,
+        deprecated: None,
+        range,
+        selection_range: range,
+        children: (!children.is_empty()).then_some(children),
+    }
+}
+
+pub(crate) fn document_symbols(
+    analysis: &Analysis,
+    texts: &Texts<'_>,
+    params: DocumentSymbolParams,
+) -> Option<DocumentSymbolResponse> {
+    let doc = Doc::of(analysis, texts, &params.text_document.uri)?;
+    let lines = Lines::new(&doc.text);
+    let symbols = if doc.is_markdown() {
+        let mut keys = Vec::new();
+        if let frontmatter::Split::Found(block) = frontmatter::split(&doc.text) {
+            let mut at = block.yaml.start;
+            for line in doc.text[block.yaml.start..block.yaml.end].split_inclusive('\n') {
+                if let Some(colon) = line.find(':').filter(|_| !line.starts_with([' ', '\t', '-', '#'])) {
+                    keys.push(symbol(
+                        line[..colon].trim().to_string(),
+                        SymbolKind::PROPERTY,
+                        lines.range(at, at + colon),
+                        Vec::new(),
+                    ));
+                }
+                at += line.len();
+            }
+        }
+        let name = analysis
+            .checked
+            .as_ref()
+            .and_then(|c| c.source(&doc.shown))
+            .and_then(|f| f.name.clone())
+            .unwrap_or_else(|| doc.shown.clone());
+        let kind = if doc.kind == Some(FileKind::Agent) { SymbolKind::CLASS } else { SymbolKind::FUNCTION };
+        vec![symbol(name, kind, lines.range(0, doc.text.len()), keys)]
+    } else {
+        let node = capc_compiler::json::parse(&doc.text).ok()?;
+        json_symbols(&node, &lines, 0)
+    };
+    Some(DocumentSymbolResponse::Nested(symbols))
+}
+
+fn json_symbols(node: &capc_compiler::node::Node, lines: &Lines<'_>, depth: usize) -> Vec<DocumentSymbol> {
+    let Some(entries) = node.as_object() else { return Vec::new() };
+    entries
+        .iter()
+        .map(|(key, value)| {
+            let children = if depth < 2 { json_symbols(value, lines, depth + 1) } else { Vec::new() };
+            let kind = if value.as_object().is_some() { SymbolKind::OBJECT } else { SymbolKind::PROPERTY };
+            let range = lines.range(key.span.start, value.span.end);
+            DocumentSymbol {
+                selection_range: lines.range(key.span.start, key.span.end),
+                ..symbol(key.name.clone(), kind, range, children)
+            }
+        })
+        .collect()
+}
+
+/// Every command, skill, agent and MCP server of the check whose name contains the query
+/// (any case), in path order, then the lock's servers.
+#[allow(deprecated)] // `SymbolInformation::deprecated` must be written; `tags` replaces it.
+pub(crate) fn workspace_symbols(analysis: &Analysis, params: WorkspaceSymbolParams) -> Option<WorkspaceSymbolResponse> {
+    let lock = &analysis.checked.as_ref()?.resolution.as_ref()?.lock;
+    let query = params.query.to_lowercase();
+    let mut out = Vec::new();
+    let mut push = |name: &str, kind: SymbolKind, location: Option<Location>, container: Option<&String>| {
+        if let Some(location) = location.filter(|_| name.to_lowercase().contains(&query)) {
+            out.push(SymbolInformation {
+                name: name.to_string(),
+                kind,
+                tags: None,
+                deprecated: None,
+                location,
+                container_name: container.cloned(),
+            });
+        }
+    };
+    // Every skill, command and agent file of the check, loaded here or not.
+    for f in &analysis.checked.as_ref()?.files {
+        let kind = match f.kind {
+            FileKind::Skill | FileKind::Command => SymbolKind::FUNCTION,
+            FileKind::Agent => SymbolKind::CLASS,
+            _ => continue,
+        };
+        let Some(name) = &f.name else { continue };
+        let location = analysis.url(&f.path).map(|u| Location::new(u, Range::default()));
+        push(name, kind, location, None);
+    }
+    for s in &lock.mcp_servers {
+        push(&s.name, SymbolKind::MODULE, server_location(analysis, &s.path, &s.name), s.plugin.as_ref());
+    }
+    Some(WorkspaceSymbolResponse::Flat(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frontmatter_context() {
+        let text = "---\nname: x\nallowed-tools:\n  - Bash\nmod\n---\nbody\n";
+        let fm = frontmatter_at(text, text.find("Bash").expect("Bash")).expect("in frontmatter");
+        assert_eq!((fm.key, fm.on_key), ("allowed-tools", false));
+        let fm = frontmatter_at(text, text.find("mod").expect("mod") + 3).expect("in frontmatter");
+        assert_eq!((fm.key, fm.on_key), ("mod", true));
+        assert_eq!(fm.present, vec!["name", "allowed-tools", "mod"]);
+        assert!(frontmatter_at(text, text.find("body").expect("body")).is_none());
+    }
+
+    #[test]
+    fn json_literal_context() {
+        let text = r#"{"mcpServers": {"db": {"comm": 1}}, "permissions": {"allow": ["mcp__db__q"]}}"#;
+        let key = json_string_at(text, text.find("comm").expect("comm") + 2).expect("literal");
+        assert!(key.is_key);
+        assert_eq!(key.parent.as_deref(), Some("mcpServers"));
+        let rule = json_string_at(text, text.find("mcp__db").expect("rule") + 3).expect("literal");
+        assert!(!rule.is_key);
+        assert_eq!(rule.container, Some((b'[', "allow".to_string())));
+        assert_eq!(server_named(&rule.value), Some("db"));
+    }
+}

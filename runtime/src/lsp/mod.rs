@@ -1,0 +1,27 @@
+//! `capc lsp`: capc's findings and Claude Code's resolution in the editor, over the Language
+//! Server Protocol on stdio.
+//!
+//! Shaped as rust-analyzer's and ruff's servers are: a main loop (`server`) selects over the
+//! client's messages and the checker's results on crossbeam channels; document changes are
+//! applied in the order they arrive; every change starts a new *generation*, checked on the
+//! checker thread (`analysis`), which skips generations already superseded, and only the
+//! newest generation's findings are published. A check reads the open buffers over a cache of
+//! texts read from disk (`text`), so an edit re-reads nothing but what changed. `actions`
+//! turns `capc check --fix`'s fixes into code actions; `features` answers hover, completion,
+//! definition and symbols; `docs` holds what each key means. `transport` frames messages and
+//! survives malformed input.
+
+mod actions;
+mod analysis;
+mod docs;
+mod features;
+mod server;
+mod text;
+mod transport;
+
+/// Serves one client on stdin and stdout until it sends `exit` or closes the input.
+pub fn run_stdio() -> std::io::Result<()> {
+    let (out, incoming, io) = transport::stdio();
+    server::run(out, incoming);
+    io.join()
+}

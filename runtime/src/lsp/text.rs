@@ -1,0 +1,164 @@
+//! Texts the server checks: open buffers over a cache of what was read from disk, and the
+//! conversion between byte offsets (capc's spans) and LSP positions (UTF-16 code units).
+
+use capc_compiler::walk::{self, Content, TextSource};
+use lsp_types::{Position, Range};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+/// The open buffers at one moment, by the path a check reads them by.
+pub(crate) type Buffers = BTreeMap<PathBuf, Arc<str>>;
+
+/// Texts read from disk, kept until the client says the file changed (`didSave`,
+/// `didChangeWatchedFiles`) or closes its buffer, so a check after an edit reads nothing
+/// but what changed.
+#[derive(Default)]
+pub(crate) struct DiskCache {
+    texts: RwLock<HashMap<PathBuf, Content>>,
+}
+
+impl DiskCache {
+    fn read(&self, path: &Path) -> Content {
+        if let Some(content) = self.texts.read().ok().and_then(|t| t.get(path).cloned()) {
+            return content;
+        }
+        // Read outside the lock: the check reads files in parallel.
+        let content = walk::read(path);
+        if let Ok(mut texts) = self.texts.write() {
+            texts.insert(path.to_path_buf(), content.clone());
+        }
+        content
+    }
+
+    pub(crate) fn forget(&self, path: &Path) {
+        if let Ok(mut texts) = self.texts.write() {
+            texts.remove(path);
+        }
+    }
+
+    pub(crate) fn forget_all(&self) {
+        if let Ok(mut texts) = self.texts.write() {
+            texts.clear();
+        }
+    }
+}
+
+/// What one check reads: the buffers of its moment, then the disk cache.
+#[derive(Clone)]
+pub(crate) struct Snapshot {
+    pub(crate) buffers: Arc<Buffers>,
+    pub(crate) disk: Arc<DiskCache>,
+}
+
+impl TextSource for Snapshot {
+    fn read(&self, path: &Path) -> Content {
+        match self.buffers.get(path) {
+            Some(text) => buffer_content(text),
+            None => self.disk.read(path),
+        }
+    }
+}
+
+/// An unsaved buffer as `walk::read` would have read it from disk: too large and NUL bytes
+/// are refused the same way, so a buffer and its saved file get the same findings.
+fn buffer_content(text: &str) -> Content {
+    if text.len() as u64 > walk::MAX_FILE_BYTES {
+        return Content::TooLarge { bytes: text.len() as u64 };
+    }
+    match text.find('\0') {
+        Some(offset) => {
+            Content::NotText { lossy: text.to_string(), offset, reason: "contains NUL bytes (a binary file?)" }
+        }
+        None => Content::Text(text.to_string()),
+    }
+}
+
+/// Line starts of a text, for positions in UTF-16 code units as LSP counts them.
+pub(crate) struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    pub(crate) fn new(text: &'a str) -> Lines<'a> {
+        let mut starts = vec![0];
+        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        Lines { text, starts }
+    }
+
+    /// The position of a byte offset (clamped to the text, moved back to a character start).
+    pub(crate) fn position(&self, offset: usize) -> Position {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.starts[line];
+        let character = self.text[start..offset].encode_utf16().count();
+        Position::new(line as u32, character as u32)
+    }
+
+    pub(crate) fn range(&self, start: usize, end: usize) -> Range {
+        Range::new(self.position(start), self.position(end))
+    }
+
+    /// The byte offset of a position; a line past the end is the end of the text, a character
+    /// past the end of its line is the line's end (positions from clients may be stale).
+    pub(crate) fn offset(&self, position: Position) -> usize {
+        let Some(&start) = self.starts.get(position.line as usize) else { return self.text.len() };
+        let end = self.starts.get(position.line as usize + 1).map_or(self.text.len(), |next| next - 1);
+        let mut units = 0;
+        for (i, c) in self.text[start..end].char_indices() {
+            if units >= position.character as usize {
+                return start + i;
+            }
+            units += c.len_utf16();
+        }
+        end
+    }
+}
+
+/// Applies one `didChange` content change to `text`: a range edit, or the whole text.
+pub(crate) fn apply_change(text: &mut String, change: lsp_types::TextDocumentContentChangeEvent) {
+    match change.range {
+        Some(range) => {
+            let lines = Lines::new(text);
+            let start = lines.offset(range.start);
+            let end = lines.offset(range.end).max(start);
+            text.replace_range(start..end, &change.text);
+        }
+        None => *text = change.text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_utf16_code_units() {
+        let text = "a: é😀x\nb";
+        let lines = Lines::new(text);
+        let x = text.find('x').expect("x");
+        // `é` is one unit, the emoji two.
+        assert_eq!(lines.position(x), Position::new(0, 6));
+        assert_eq!(lines.offset(Position::new(0, 6)), x);
+        assert_eq!(lines.position(text.len()), Position::new(1, 1));
+        assert_eq!(lines.offset(Position::new(0, 99)), text.find('\n').expect("newline"));
+        assert_eq!(lines.offset(Position::new(9, 0)), text.len());
+    }
+
+    #[test]
+    fn changes_apply_in_order() {
+        let mut text = "name: one\n".to_string();
+        let edit = |sl, sc, el, ec, new: &str| lsp_types::TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(sl, sc), Position::new(el, ec))),
+            range_length: None,
+            text: new.to_string(),
+        };
+        apply_change(&mut text, edit(0, 6, 0, 9, "two"));
+        apply_change(&mut text, edit(1, 0, 1, 0, "x: y\n"));
+        assert_eq!(text, "name: two\nx: y\n");
+    }
+}

@@ -1,0 +1,115 @@
+"""Diagnostics: equal to `capc check --format json` on every fixture, pushed and pulled, with
+open buffers counted as their unsaved text and cross-file findings following every edit."""
+
+import pathlib
+import shutil
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from conftest import (
+    REPO,
+    as_tuples,
+    check_json,
+    expected_lsp,
+    open_file,
+    pull,
+    replace_all,
+    start,
+    uri_path,
+    wait_until,
+)
+
+FIXTURES = sorted(p.parent.name for p in (REPO / "tests" / "fixtures").glob("*/in"))
+EXAMPLES = sorted(p.name for p in (REPO / "examples").iterdir() if p.is_dir())
+
+
+async def assert_matches_check(client: LanguageClient, root: pathlib.Path):
+    expected = expected_lsp(root, check_json(root))
+    # Pull every file with findings (a pull waits for the newest check), then compare what
+    # was pushed too.
+    for path, findings in expected.items():
+        uri = pathlib.Path(path).as_uri()
+        assert as_tuples(await pull(client, uri)) == findings, path
+    pushed = {uri_path(uri): as_tuples(d) for uri, d in client.diagnostics.items() if d}
+    assert pushed == expected
+    for path in expected:
+        # Every finding links its rule's documentation.
+        for d in client.diagnostics[pathlib.Path(path).as_uri()]:
+            assert d.code_description.href.endswith(f"docs/rules.md#{d.code}"), d
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+async def test_fixture_diagnostics_equal_check(client: LanguageClient, name):
+    root = REPO / "tests" / "fixtures" / name / "in"
+    await start(client, root)
+    await assert_matches_check(client, root)
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+async def test_example_diagnostics_equal_check(client: LanguageClient, name):
+    root = REPO / "examples" / name
+    await start(client, root)
+    await assert_matches_check(client, root)
+
+
+SKILL = "---\nname: triage\ndescription: Sorts new issues by area\n---\nRead the issue.\n"
+
+
+async def test_unsaved_text_is_checked(client: LanguageClient, tmp_path):
+    skill = tmp_path / ".claude" / "skills" / "triage" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(SKILL)
+    await start(client, tmp_path)
+    open_file(client, skill)
+    assert not await pull(client, skill.as_uri())
+    typo = SKILL.replace("description:", "descripton:")
+    replace_all(client, skill, 2, SKILL, typo)
+    codes = [d.code for d in await pull(client, skill.as_uri())]
+    assert "unknown-field" in codes, codes
+    # The push for the new version says the same.
+    await wait_until(lambda: any(d.code == "unknown-field" for d in client.diagnostics.get(skill.as_uri(), [])))
+    # Saved to disk as it is, the same finding comes from `capc check`.
+    skill.write_text(typo)
+    assert "unknown-field" in [d["rule"] for d in check_json(tmp_path)["diagnostics"]]
+    replace_all(client, skill, 3, typo, SKILL)
+    assert not await pull(client, skill.as_uri())
+
+
+async def test_cross_file_findings_follow_edits(client: LanguageClient, tmp_path):
+    shutil.copytree(REPO / "tests" / "fixtures" / "unknown-mcp-server-in-rule" / "in", tmp_path / "repo")
+    root = tmp_path / "repo"
+    settings, mcp = root / ".claude" / "settings.json", root / ".mcp.json"
+    await start(client, root)
+    open_file(client, settings, language="json")
+    before = [d.message.split("\n")[0] for d in await pull(client, settings.as_uri())]
+    assert "no MCP server `jira` is declared here" in before
+    # Declaring `jira` in another (open, unsaved) file clears the finding in settings.json.
+    text = open_file(client, mcp, language="json")
+    declared = text.replace('"github": {', '"jira": { "type": "http", "url": "https://jira.example.com/mcp" },\n    "github": {')
+    replace_all(client, mcp, 2, text, declared)
+    after = [d.message.split("\n")[0] for d in await pull(client, settings.as_uri())]
+    assert "no MCP server `jira` is declared here" not in after
+    await wait_until(
+        lambda: all("jira" not in d.message for d in client.diagnostics.get(settings.as_uri(), []))
+    )
+    # Closing the unsaved buffer brings the disk's text back.
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=mcp.as_uri())))
+    again = [d.message.split("\n")[0] for d in await pull(client, settings.as_uri())]
+    assert "no MCP server `jira` is declared here" in again
+
+
+async def test_files_changed_on_disk_are_read_again(client: LanguageClient, tmp_path):
+    skill = tmp_path / ".claude" / "skills" / "triage" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(SKILL)
+    await start(client, tmp_path)
+    assert not await pull(client, skill.as_uri())
+    skill.write_text(SKILL.replace("description:", "descripton:"))
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=skill.as_uri(), type=types.FileChangeType.Changed)]
+        )
+    )
+    assert "unknown-field" in [d.code for d in await pull(client, skill.as_uri())]
