@@ -203,25 +203,21 @@ impl Checked {
     /// are no declaration where they are (a `.txt`, a Markdown file outside every folder
     /// Claude Code reads). For `capc check FILE…` and `capc lock FILE…`, which refuse them.
     pub fn not_read<'p>(&self, paths: &'p std::collections::BTreeSet<String>) -> Vec<&'p str> {
-        let read: std::collections::BTreeSet<&str> = self
-            .files
-            .iter()
-            .map(|f| f.path.as_str())
-            .chain(self.diagnostics.iter().map(|d| d.path.as_str()))
-            .collect();
+        let read = self.read_paths();
         paths.iter().map(String::as_str).filter(|p| !read.contains(p)).collect()
+    }
+
+    /// The shown paths of the files a reader read or a finding names.
+    fn read_paths(&self) -> std::collections::BTreeSet<&str> {
+        self.files.iter().map(|f| f.path.as_str()).chain(self.diagnostics.iter().map(|d| d.path.as_str())).collect()
     }
 
     /// Keeps only what concerns the files at `paths` (shown paths): their findings, and only
     /// them counted as checked. For `capc check FILE…`.
     pub fn keep_only(&mut self, paths: &std::collections::BTreeSet<String>) {
-        let read: std::collections::BTreeSet<&str> = self
-            .files
-            .iter()
-            .map(|f| f.path.as_str())
-            .chain(self.diagnostics.iter().map(|d| d.path.as_str()))
-            .collect();
-        self.files_checked = paths.iter().filter(|p| read.contains(p.as_str())).count();
+        let read = self.read_paths();
+        let checked = paths.iter().filter(|p| read.contains(p.as_str())).count();
+        self.files_checked = checked;
         self.diagnostics.retain(|d| paths.contains(&d.path));
         self.files.retain(|f| paths.contains(&f.path));
         self.suppressed.retain(|p, _| paths.contains(p));
