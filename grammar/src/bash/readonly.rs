@@ -635,6 +635,14 @@ fn git_remote_show_dangerous(args: &[&str]) -> bool {
         || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
+/// `--list`, `-l`, or a group of short flags holding `l` (`-al`): `git tag` and `git branch` list
+/// instead of creating.
+fn is_list_flag(arg: &str) -> bool {
+    arg == "--list"
+        || arg == "-l"
+        || (!arg.starts_with("--") && arg.len() > 2 && !arg.contains('=') && arg[1..].contains('l'))
+}
+
 /// `git tag NAME` without `-l`/`--list` creates a tag.
 fn git_tag_creates(args: &[&str]) -> bool {
     let valued = ["--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--sort", "--format", "-n"];
@@ -646,12 +654,7 @@ fn git_tag_creates(args: &[&str]) -> bool {
             operands = true;
             at += 1;
         } else if !operands && arg.starts_with('-') {
-            if arg == "--list"
-                || arg == "-l"
-                || (!arg.starts_with("--") && arg.len() > 2 && !arg.contains('=') && arg[1..].contains('l'))
-            {
-                listing = true;
-            }
+            listing |= is_list_flag(arg);
             at += if arg.contains('=') || !valued.contains(&arg) { 1 } else { 2 };
         } else if !listing {
             return true;
@@ -674,12 +677,7 @@ fn git_branch_changes(args: &[&str]) -> bool {
             last = "";
             at += 1;
         } else if !operands && arg.starts_with('-') {
-            if arg == "--list"
-                || arg == "-l"
-                || (!arg.starts_with("--") && arg.len() > 2 && !arg.contains('=') && arg[1..].contains('l'))
-            {
-                listing = true;
-            }
+            listing |= is_list_flag(arg);
             if let Some((name, _)) = arg.split_once('=') {
                 last = name;
                 at += 1;
