@@ -11,6 +11,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod compare;
 mod diff;
 mod verify;
 
@@ -72,6 +73,8 @@ enum Command {
         reading: Reading,
         #[command(flatten)]
         selection: Selection,
+        #[command(flatten)]
+        compared: compare::Compared,
     },
     /// Resolve names and precedence and write PATH/capabilities.lock
     ///
@@ -410,11 +413,21 @@ impl Scopes {
     /// Options for a command that writes no lock (no source hashes): the configuration found
     /// for `root`, with these flags over it. Says why not on stderr (exit 2).
     fn options(&self, root: PathBuf, reading: &Reading, selection: &Selection) -> Result<Options, ExitCode> {
+        self.options_and_config(root, reading, selection).map(|(options, _)| options)
+    }
+
+    /// [`Scopes::options`] and the configuration they come from.
+    fn options_and_config(
+        &self,
+        root: PathBuf,
+        reading: &Reading,
+        selection: &Selection,
+    ) -> Result<(Options, Config), ExitCode> {
         let config = self.config(&root, reading, selection).map_err(|e| {
             eprintln!("error: {}", printable::escape(&e.to_string()));
             ExitCode::from(2)
         })?;
-        Ok(Options {
+        let options = Options {
             user_dir: scope_dir(config.user_dir.value.clone(), "--user-dir", Some(".claude"))?,
             managed_dir: config.managed_dir.value.clone(),
             add_dirs: scope_dirs(&config.add_dir.value, "--add-dir", ".claude")?,
@@ -426,7 +439,8 @@ impl Scopes {
             no_suppressions: selection.no_suppressions,
             texts: Default::default(),
             root,
-        })
+        };
+        Ok((options, config))
     }
 
     /// The configuration for `root`: the file, then these flags.
@@ -511,8 +525,8 @@ enum Color {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { paths, format, scopes, color, list_files, shown, fix, diff, reading, selection } => {
-            let how = CheckHow { format, color, list_files, shown, fix, diff };
+        Command::Check { paths, format, scopes, color, list_files, shown, fix, diff, reading, selection, compared } => {
+            let how = CheckHow { format, color, list_files, shown, fix, diff, compared };
             check(&paths, &scopes, &reading, &selection, how)
         }
         Command::Lock { paths, check, include_local, allow_empty, scopes, reading, selection } => {
@@ -1025,10 +1039,11 @@ struct CheckHow {
     shown: Shown,
     fix: bool,
     diff: bool,
+    compared: compare::Compared,
 }
 
 fn check(paths: &[PathBuf], scopes: &Scopes, reading: &Reading, selection: &Selection, how: CheckHow) -> ExitCode {
-    let CheckHow { format, color, list_files, shown, fix, diff } = how;
+    let CheckHow { format, color, list_files, shown, fix, diff, compared } = how;
     if shown.statistics && matches!(format, CheckFormat::Sarif | CheckFormat::Github) {
         eprintln!(
             "error: --statistics prints counts as `human`, `short` or `json`, not as `--format sarif` or `github`"
@@ -1040,18 +1055,26 @@ fn check(paths: &[PathBuf], scopes: &Scopes, reading: &Reading, selection: &Sele
         Err(code) => return code,
     };
     let mut options_of = Vec::new();
+    let mut configs = Vec::new();
     for target in &targets {
-        match scopes.options(target.root.clone(), reading, selection) {
-            Ok(o) => options_of.push(o),
+        match scopes.options_and_config(target.root.clone(), reading, selection) {
+            Ok((o, c)) => {
+                options_of.push(o);
+                configs.push(c);
+            }
             Err(code) => return code,
         }
     }
     if fix && diff {
         return fix_diff(&targets, &options_of);
     }
+    let mut comparison = match compare::Comparison::new(&compared) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     let mut parts = Vec::new();
     let mut ignored = 0;
-    for (target, options) in targets.iter().zip(&options_of) {
+    for ((target, options), config) in targets.iter().zip(&options_of).zip(&configs) {
         let checked = if fix { fix_files(options, target) } else { run_check(options) };
         let mut checked = match checked {
             Ok(c) => c,
@@ -1066,10 +1089,17 @@ fn check(paths: &[PathBuf], scopes: &Scopes, reading: &Reading, selection: &Sele
             }
             checked.keep_only(files);
         }
+        if let Err(code) = comparison.compare(&mut checked, target, options, config, shown.severity) {
+            return code;
+        }
         checked.show_under(&target.shown);
         parts.push(checked);
     }
     let mut checked = if parts.len() == 1 { parts.remove(0) } else { Checked::merge(parts) };
+    match comparison.finish() {
+        compare::Finished::Report(applied) => checked.baseline = applied,
+        compare::Finished::Exit(code) => return code,
+    }
     if list_files {
         let listing: String = checked
             .files
@@ -1120,6 +1150,11 @@ fn check(paths: &[PathBuf], scopes: &Scopes, reading: &Reading, selection: &Sele
             if hidden == 1 { "" } else { "s" },
             shown.severity.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
         ));
+    }
+    if let Some(applied) =
+        checked.baseline.as_ref().filter(|_| !matches!(format, CheckFormat::Json | CheckFormat::Sarif))
+    {
+        output.push_str(&applied.note());
     }
     if write_stdout(&output).is_err() {
         return ExitCode::from(2);

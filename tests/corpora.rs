@@ -9,7 +9,11 @@
 //! own harness (libtest-mimic, `harness = false`, see `harness/mod.rs`): when the corpora, or
 //! one corpus, are absent, the tests that read them are reported as ignored, marked
 //! `[missing corpora]` or `[missing corpus]`, never as passed; with `CI` set they fail.
+//!
+//! `baseline/mod.rs` adds the tests of `capc check --baseline` and `--new-since` on a copy of
+//! one corpus in a scratch git repository (ignored, `[missing git]`, without git).
 
+mod baseline;
 mod harness;
 
 use capc_compiler::decl::FileKind;
@@ -218,6 +222,27 @@ fn main() {
         trials.push(harness::trial(name, &missing, move || corpus_is_read_completely(corpus)));
     }
     trials.push(harness::trial("every_corpus_is_pinned", absent.as_slice(), every_corpus_is_pinned));
+    // Baselines and `--new-since` on a copy of one corpus in a git repository.
+    let mut needs: Vec<Missing> = match &dir {
+        None => absent.iter().cloned().collect(),
+        Some(dir) if !dir.join(baseline::CORPUS).is_dir() => {
+            vec![Missing { label: "corpus", why: format!("the corpus {} is absent", baseline::CORPUS) }]
+        }
+        Some(_) => Vec::new(),
+    };
+    if !baseline::git_available() {
+        let git = Missing { label: "git", why: "`git` is not installed, so revisions cannot be read".to_string() };
+        harness::note(&git);
+        needs.push(git);
+    }
+    let corpora = dir.clone().unwrap_or_default();
+    let at = corpora.clone();
+    trials.push(harness::trial("baseline::a_baseline_reports_only_new_findings", &needs, move || {
+        baseline::a_baseline_reports_only_new_findings(&at)
+    }));
+    trials.push(harness::trial("baseline::new_since_reports_only_what_a_change_adds", &needs, move || {
+        baseline::new_since_reports_only_what_a_change_adds(&corpora)
+    }));
     libtest_mimic::run(&args, trials).exit();
 }
 

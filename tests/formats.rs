@@ -128,6 +128,34 @@ fn sarif_names_the_tool_every_rule_and_each_finding_s_place() {
     assert_eq!(sarif_validator().iter_errors(&broken).count(), 2);
 }
 
+/// With `--baseline`, SARIF lists only the new findings, each `baselineState: new`, and says
+/// in the run's properties how many the baseline hid; it still satisfies the schema.
+#[test]
+fn a_baseline_leaves_valid_sarif_of_the_new_findings() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("baseline.toml");
+    let file = file.to_str().expect("utf-8");
+    let written = capc(&["check", &broken_plugin(), "--select", "wrong-field-type", "--write-baseline", file]);
+    assert_eq!(written.status.code(), Some(0), "{}", String::from_utf8_lossy(&written.stderr));
+    let recorded = std::fs::read_to_string(file).expect("written");
+    assert_eq!(recorded.matches("[[finding]]").count(), 3, "{recorded}");
+    // Key paths are relative to the baseline's folder, wherever the check runs from.
+    assert!(recorded.contains("examples/broken-plugin/"), "{recorded}");
+    let run = capc(&["check", &broken_plugin(), "--baseline", file, "--format", "sarif"]);
+    assert_eq!(run.status.code(), Some(1), "the other errors are new");
+    assert_valid_sarif(&sarif_validator(), "--baseline", &stdout(&run));
+    let sarif: Value = serde_json::from_slice(&run.stdout).expect("JSON");
+    let results = sarif["runs"][0]["results"].as_array().cloned().unwrap_or_default();
+    assert!(!results.is_empty());
+    assert!(results.iter().all(|r| r["baselineState"] == "new" && r["ruleId"] != "wrong-field-type"), "{sarif:#}");
+    assert_eq!(sarif["runs"][0]["properties"]["capcBaseline"]["baselined"], 3);
+    // Without a baseline, no result carries a baseline state.
+    let plain: Value =
+        serde_json::from_slice(&capc(&["check", &broken_plugin(), "--format", "sarif"]).stdout).expect("JSON");
+    assert!(plain["runs"][0]["results"].as_array().is_some_and(|r| r.iter().all(|r| r.get("baselineState").is_none())));
+    assert!(plain["runs"][0].get("properties").is_none());
+}
+
 #[test]
 fn github_format_is_workflow_commands() {
     let out = capc(&["check", "--format", "github", &broken_plugin()]);

@@ -1458,3 +1458,32 @@ fn a_committed_link_to_an_outside_folder_is_not_read_through() {
     let (result, _dir) = injection_turn("cat a.txt", plant);
     assert_ne!(result["result"]["kind"], "shell_error", "{result}");
 }
+
+/// A baseline records what a finding is, never a secret it points at: fingerprints are
+/// hashes, messages are masked, and `--baseline`'s report of gone findings is masked too.
+#[test]
+fn a_baseline_holds_no_secret() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    let key = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789";
+    let mcp = format!(
+        r#"{{"mcpServers": {{"s": {{"command": "x", "args": ["--token", "{token}"], "env": {{"API_KEY": "{key}"}}}}}}}}"#
+    );
+    write(root, ".mcp.json", &mcp);
+    let run = capc(root, &["check", "--write-baseline", "capc-baseline.toml"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let baseline = std::fs::read_to_string(root.join("capc-baseline.toml")).expect("written");
+    assert_eq!(baseline.matches("[[finding]]").count(), 2, "{baseline}");
+    for secret in [token, key] {
+        assert!(!baseline.contains(&secret[8..]), "the baseline holds a secret:\n{baseline}");
+    }
+    // Fixed, the findings are gone; the report of them shows no secret either.
+    write(root, ".mcp.json", r#"{"mcpServers": {"s": {"command": "x", "env": {"API_KEY": "${API_KEY}"}}}}"#);
+    for format in ["human", "json", "sarif"] {
+        let run = capc(root, &["check", "--baseline", "capc-baseline.toml", "--format", format]);
+        let out = stdout(&run);
+        assert!(out.contains("literal-secret"), "{format}: the gone findings are listed:\n{out}");
+        assert!(!out.contains(&token[8..]) && !out.contains(&key[8..]), "{format}:\n{out}");
+    }
+}

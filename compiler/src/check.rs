@@ -99,6 +99,9 @@ pub struct Checked {
     /// Code refuses (a plugin.json or hooks file it rejects): `(name, why)`. The lock records
     /// them as not loaded and is written; `capc lock` then exits 1, as a build that fails.
     pub refused_asked: Vec<(String, String)>,
+    /// Set when the findings were compared with a baseline or a revision (`capc check
+    /// --baseline`, `--new-since`): `diagnostics` then holds only the new ones.
+    pub baseline: Option<crate::baseline::Applied>,
 }
 
 impl Checked {
@@ -119,6 +122,7 @@ impl Checked {
             unloaded_plugins: Vec::new(),
             plugin_roots: Vec::new(),
             refused_asked: Vec::new(),
+            baseline: None,
         }
     }
 

@@ -17,6 +17,7 @@
 //! Nothing here panics on user input, and nothing returns `Err` for a user mistake: those
 //! are diagnostics, and every other file is still checked.
 
+pub mod baseline;
 pub mod builtins;
 pub mod check;
 pub mod config;

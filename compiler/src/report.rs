@@ -24,6 +24,45 @@ struct JsonReport<'a> {
     declarations: JsonCounts,
     diagnostics: Vec<JsonDiagnostic<'a>>,
     summary: JsonSummary,
+    /// With `--baseline` or `--new-since`: what the diagnostics (the new findings only) were
+    /// compared with, how many findings it hid, and which of its findings are gone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<JsonBaseline<'a>>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct JsonBaseline<'a> {
+    against: &'a str,
+    baselined: usize,
+    gone: Vec<JsonGone<'a>>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct JsonGone<'a> {
+    path: &'a str,
+    rule: &'a str,
+    fingerprint: &'a str,
+    count: usize,
+    message: &'a str,
+}
+
+/// The `baseline` object of the JSON report (and SARIF's run properties).
+pub(crate) fn json_baseline(checked: &Checked) -> Option<JsonBaseline<'_>> {
+    checked.baseline.as_ref().map(|b| JsonBaseline {
+        against: &b.against,
+        baselined: b.baselined,
+        gone: b
+            .gone
+            .iter()
+            .map(|g| JsonGone {
+                path: &g.path,
+                rule: &g.rule,
+                fingerprint: &g.fingerprint,
+                count: g.count,
+                message: &g.message,
+            })
+            .collect(),
+    })
 }
 
 #[derive(Serialize)]
@@ -100,6 +139,7 @@ pub fn to_json(checked: &Checked) -> String {
             infos: checked.count(Severity::Info),
             suppressed: checked.suppressed_count(),
         },
+        baseline: json_baseline(checked),
     };
     let mut out =
         crate::printable::escape_json(&serde_json::to_string_pretty(&report).unwrap_or_default()).into_owned();

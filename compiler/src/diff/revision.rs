@@ -170,8 +170,10 @@ fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
     }
 }
 
-fn revision(arg: &str, folder: &Path) -> Result<Loaded, String> {
-    let not_found = |why: String| format!("`{arg}` is not a file, a folder or a git revision ({why})");
+/// The repository holding `folder`: its top, `folder`'s place in it (`a/b/` or empty) and the
+/// commit `arg` names there.
+fn locate(arg: &str, folder: &Path, what: &str) -> Result<(PathBuf, String, String), String> {
+    let not_found = |why: String| format!("`{arg}` is not {what} ({why})");
     let located = git(folder, &["rev-parse", "--show-toplevel", "--show-prefix"]).map_err(not_found)?;
     let located = String::from_utf8_lossy(&located).into_owned();
     let mut lines = located.lines();
@@ -181,6 +183,47 @@ fn revision(arg: &str, folder: &Path) -> Result<Loaded, String> {
     let commit = git(&top, &["rev-parse", "--verify", "--quiet", "--end-of-options", &spec])
         .map_err(|_| not_found(format!("no commit `{arg}` in {}", top.display())))?;
     let commit = String::from_utf8_lossy(&commit).trim().to_string();
+    Ok((top, prefix, commit))
+}
+
+/// A revision's tree of a folder, extracted (as `capc diff` extracts it) for a check; the
+/// temporary folder is removed when this is dropped.
+#[derive(Debug)]
+pub struct Extracted {
+    scratch: Scratch,
+    /// Where the folder is in it.
+    pub root: PathBuf,
+    /// The commit read.
+    pub commit: String,
+}
+
+impl Extracted {
+    /// The temporary folder `root` was placed in (at the relative path given to [`extract_at`]).
+    pub fn scratch(&self) -> &Path {
+        &self.scratch.0
+    }
+}
+
+/// Extracts `folder` as it was at the git revision `arg` of its repository into a temporary
+/// folder, at the relative path `at` in it (whose last part should be `folder`'s name: a plugin
+/// without a manifest is named after its folder). An empty `.git` folder at the temporary
+/// folder's top makes the tree's `.gitignore` files count, as in the repository. For `capc
+/// check --new-since`.
+pub fn extract_at(arg: &str, folder: &Path, at: &Path) -> Result<Extracted, String> {
+    let (top, prefix, commit) = locate(arg, folder, "a git revision")?;
+    let scratch = Scratch::new()?;
+    std::fs::create_dir(scratch.0.join(".git")).map_err(|e| format!("cannot create a temporary folder: {e}"))?;
+    let plain = at.components().all(|c| matches!(c, std::path::Component::Normal(_)));
+    if !plain || at.as_os_str().is_empty() {
+        return Err(format!("cannot extract into `{}`", at.display()));
+    }
+    let root = scratch.0.join(at);
+    extract(&top, &commit, &prefix, &root)?;
+    Ok(Extracted { scratch, root, commit })
+}
+
+fn revision(arg: &str, folder: &Path) -> Result<Loaded, String> {
+    let (top, prefix, commit) = locate(arg, folder, "a file, a folder or a git revision")?;
     // The lock committed at that revision, when there is one this capc reads.
     let lock_path = format!("{commit}:{prefix}{}", crate::lock::write::FILE_NAME);
     if let Some(bytes) = committed_lock(&top, &lock_path)? {
@@ -203,6 +246,7 @@ fn revision(arg: &str, folder: &Path) -> Result<Loaded, String> {
 }
 
 /// A temporary folder, removed when dropped.
+#[derive(Debug)]
 struct Scratch(PathBuf);
 
 impl Scratch {

@@ -115,7 +115,7 @@ fn unsupported(version: u32) -> String {
 
 /// The line (from 1) where `[` and `{` outside strings and comments first nest deeper than
 /// [`MAX_DEPTH`], in one pass.
-fn too_deep(text: &str) -> Option<usize> {
+pub(crate) fn too_deep(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let (mut depth, mut line, mut i) = (0usize, 1usize, 0usize);
     while i < bytes.len() {

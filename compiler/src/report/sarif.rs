@@ -28,6 +28,16 @@ struct Run<'a> {
     /// Columns count characters (code points), not UTF-16 units.
     column_kind: &'static str,
     results: Vec<SarifResult<'a>>,
+    /// With `--baseline` or `--new-since`: `capcBaseline`, what the results were compared
+    /// with, how many findings it hid and which of its findings are gone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    properties: Option<RunProperties<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RunProperties<'a> {
+    capc_baseline: super::JsonBaseline<'a>,
 }
 
 #[derive(Serialize)]
@@ -80,6 +90,9 @@ struct SarifResult<'a> {
     level: &'static str,
     message: Text,
     locations: [Location; 1],
+    /// `new` when the findings were compared with a baseline: only new ones are reported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline_state: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -139,11 +152,17 @@ pub fn to_sarif(checked: &Checked) -> String {
             .collect(),
     };
     let mut positions = Positions::new(checked);
-    let results = checked.diagnostics.iter().map(|d| result(d, &mut positions)).collect();
+    let compared = checked.baseline.is_some();
+    let results = checked
+        .diagnostics
+        .iter()
+        .map(|d| SarifResult { baseline_state: compared.then_some("new"), ..result(d, &mut positions) })
+        .collect();
+    let properties = super::json_baseline(checked).map(|capc_baseline| RunProperties { capc_baseline });
     let log = Log {
         schema: SCHEMA,
         version: "2.1.0",
-        runs: [Run { tool: Tool { driver }, column_kind: "unicodeCodePoints", results }],
+        runs: [Run { tool: Tool { driver }, column_kind: "unicodeCodePoints", results, properties }],
     };
     let mut out = crate::printable::escape_json(&serde_json::to_string_pretty(&log).unwrap_or_default()).into_owned();
     out.push('\n');
@@ -172,6 +191,7 @@ fn result<'a>(d: &'a Diagnostic, positions: &mut Positions<'_>) -> SarifResult<'
                 region,
             },
         }],
+        baseline_state: None,
     }
 }
 
