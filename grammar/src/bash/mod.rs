@@ -23,6 +23,7 @@ mod flags;
 mod paths;
 mod readonly;
 mod rules;
+mod spec;
 
 #[cfg(test)]
 mod tests;
