@@ -1082,7 +1082,7 @@ fn undeclared_servers(declared: &std::collections::BTreeSet<String>, references:
             continue;
         }
         if let Some(plugin) = &use_.plugin {
-            let own = decl::mcp::normalize(&format!("plugin_{plugin}_{}", reference.server));
+            let own = crate::names::normalize_server(&format!("plugin_{plugin}_{}", reference.server));
             if declared.contains(&own) {
                 report_at(
                     &mut out,
