@@ -872,7 +872,7 @@ fn load_session(lock: &std::path::Path, from: SessionFrom) -> Result<capc_runtim
         }
     }
     let trusted = trust || loaded.roots.user_trusts();
-    if let Some(note) = capc_runtime::permissions::untrusted_note(&loaded.lock).filter(|_| !trusted) {
+    if let Some(note) = capc_runtime::trust::untrusted_note(&loaded.lock).filter(|_| !trusted) {
         eprintln!("capc: {note}");
     }
     let mut session = capc_runtime::session::Session::new(loaded);
@@ -887,8 +887,7 @@ fn session(lock: PathBuf, repl: bool, connect: bool, from: SessionFrom) -> ExitC
         Err(code) => return code,
     };
     let live = if connect {
-        match capc_runtime::connect::Live::start(
-            &mut session,
+        match session.connect(
             capc_runtime::connect::Settings::from_env(|name| std::env::var(name).ok()),
             capc_runtime::turn::Entry::Headless,
         ) {

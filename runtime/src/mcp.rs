@@ -183,7 +183,7 @@ impl McpState {
                     instructions: None,
                     protocol: None,
                     always_load: s.always_load,
-                    needs_trust: s.plugin.is_some() && crate::permissions::needs_trust(lock, &s.path),
+                    needs_trust: s.plugin.is_some() && crate::trust::component_needs_trust(lock, &s.path),
                     prompt_arguments: BTreeMap::new(),
                 },
             );
