@@ -7,12 +7,15 @@ use capc_compiler::lock::{view, write};
 use capc_compiler::target::Target;
 use capc_compiler::{fix, printable, report, rules, Checked, Options};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod diff;
+mod output;
 mod verify;
+
+use output::write_stdout;
 
 /// `capc --version`: capc's version and the Claude Code version its rules follow.
 static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
@@ -1272,13 +1275,4 @@ fn rules_command(id: Option<&str>) -> ExitCode {
 fn capitalize(s: &str) -> String {
     let mut chars = s.chars();
     chars.next().map(|c| c.to_uppercase().collect::<String>() + chars.as_str()).unwrap_or_default()
-}
-
-/// Writes to stdout; a closed pipe (`capc check | head`) is not an error worth a panic.
-pub(crate) fn write_stdout(text: &str) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other,
-    }
 }
