@@ -43,51 +43,24 @@ impl Auth {
     }
 }
 
-/// `--permission-mode`, with the choices Claude Code 2.1.332 accepts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", try_from = "String")]
-pub enum PermissionMode {
-    #[default]
-    Default,
-    AcceptEdits,
-    Auto,
-    BypassPermissions,
-    Manual,
-    DontAsk,
-    Plan,
-}
+/// `--permission-mode`: the grammar's, which the Bash check reads too.
+pub use capc_grammar::PermissionMode;
 
-impl PermissionMode {
-    /// The word `--permission-mode` takes.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PermissionMode::Default => "default",
-            PermissionMode::AcceptEdits => "acceptEdits",
-            PermissionMode::Auto => "auto",
-            PermissionMode::BypassPermissions => "bypassPermissions",
-            PermissionMode::Manual => "manual",
-            PermissionMode::DontAsk => "dontAsk",
-            PermissionMode::Plan => "plan",
-        }
+/// A context's `permission_mode`, as `--permission-mode`'s word.
+mod permission_mode {
+    use super::PermissionMode;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(mode: &PermissionMode, to: S) -> Result<S::Ok, S::Error> {
+        to.serialize_str(mode.as_str())
     }
-}
 
-impl TryFrom<String> for PermissionMode {
-    type Error = String;
-    fn try_from(word: String) -> Result<Self, String> {
-        Ok(match word.as_str() {
-            "default" => PermissionMode::Default,
-            "acceptEdits" => PermissionMode::AcceptEdits,
-            "auto" => PermissionMode::Auto,
-            "bypassPermissions" => PermissionMode::BypassPermissions,
-            "manual" => PermissionMode::Manual,
-            "dontAsk" => PermissionMode::DontAsk,
-            "plan" => PermissionMode::Plan,
-            _ => {
-                return Err(format!(
-                    "option '--permission-mode <mode>' argument '{word}' is invalid. Allowed choices are acceptEdits, auto, bypassPermissions, manual, dontAsk, plan."
-                ))
-            }
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<PermissionMode, D::Error> {
+        let word = String::deserialize(from)?;
+        PermissionMode::parse(&word).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "option '--permission-mode <mode>' argument '{word}' is invalid. Allowed choices are acceptEdits, auto, bypassPermissions, manual, dontAsk, plan."
+            ))
         })
     }
 }
@@ -131,7 +104,7 @@ pub struct TurnContext {
     /// The folder's trust dialog was accepted (`hasTrustDialogAccepted`).
     #[serde(default)]
     pub trusted: bool,
-    #[serde(default)]
+    #[serde(default, with = "permission_mode")]
     pub permission_mode: PermissionMode,
     /// Environment variables and settings keys, by name (`ENABLE_TOOL_SEARCH`,
     /// `CLAUDE_CODE_DISABLE_CRON`, `skillOverrides`, `skillListingMaxDescChars`, …; the README

@@ -123,8 +123,7 @@ impl Permissions {
         // A Bash command is decided as Claude Code 2.1.332 decides one, the mode included
         // (read-only commands need no rule; `bypassPermissions` and `dontAsk` settle the rest).
         if let (Some(command), "Bash") = (call.primary, call.tool) {
-            let mode = capc_grammar::PermissionMode::parse(self.mode.as_str()).unwrap_or_default();
-            let bash = capc_grammar::BashContext { mode, ..capc_grammar::BashContext::new(cx.cwd, cx.home) };
+            let bash = capc_grammar::BashContext { mode: self.mode, ..capc_grammar::BashContext::new(cx.cwd, cx.home) };
             let decision = capc_grammar::decide_bash(&rules, command, &bash);
             let rule =
                 decision.rule.and_then(|i| rules.get(i)).map(|r| format!("{} ({})", rule_text(&r.rule), r.source));

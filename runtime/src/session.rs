@@ -569,7 +569,7 @@ impl Session {
         let settings = crate::shell::Settings {
             dir: &self.loaded.roots.root,
             additional_dirs: &self.loaded.roots.add_dirs,
-            mode: Some(cx.permission_mode.as_str()),
+            mode: cx.permission_mode,
             run: self.run_shell,
             // capc runs nothing in a folder whose trust was not accepted (Claude Code does).
             trusted: cx.trusted,
