@@ -82,7 +82,7 @@ pub fn check_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &st
         }
         seen.push(&name.name);
         // A plugin's servers are named `plugin:<plugin>:<server>`, never a reserved name.
-        if cx.scope != crate::decl::Scope::Plugin && crate::builtins::is_reserved_mcp_name(&name.name) {
+        if cx.scope != crate::decl::FileScope::Plugin && crate::builtins::is_reserved_mcp_name(&name.name) {
             sink.report(
                 &rules::reserved_name::RULE,
                 name.span,
