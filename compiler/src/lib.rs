@@ -39,6 +39,7 @@ pub mod secrets;
 pub mod span;
 pub mod suppress;
 pub mod target;
+pub mod text;
 pub mod verify;
 pub mod walk;
 pub mod yaml_spans;
