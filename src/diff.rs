@@ -64,7 +64,7 @@ pub(crate) fn run(old: &str, new: &str, format: DiffFormat, fail_on: &[FailOnArg
         DiffFormat::Json => render::to_json(&report),
         DiffFormat::Markdown => render::to_markdown(&report),
     };
-    if crate::write_stdout(&text).is_err() {
+    if crate::output::write_stdout(&text).is_err() {
         return ExitCode::from(2);
     }
     let fail_on: Vec<FailOn> = fail_on.iter().map(|f| f.to_fail_on()).collect();

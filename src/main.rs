@@ -7,13 +7,16 @@ use capc_compiler::lock::{view, write};
 use capc_compiler::target::Target;
 use capc_compiler::{fix, printable, report, rules, Checked, Options};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod compare;
 mod diff;
+mod output;
 mod verify;
+
+use output::write_stdout;
 
 /// `capc --version`: capc's version and the Claude Code version its rules follow.
 static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
@@ -886,7 +889,7 @@ fn load_session(lock: &std::path::Path, from: SessionFrom) -> Result<capc_runtim
         }
     }
     let trusted = trust || loaded.roots.user_trusts();
-    if let Some(note) = capc_runtime::permissions::untrusted_note(&loaded.lock).filter(|_| !trusted) {
+    if let Some(note) = capc_runtime::trust::untrusted_note(&loaded.lock).filter(|_| !trusted) {
         eprintln!("capc: {note}");
     }
     let mut session = capc_runtime::session::Session::new(loaded);
@@ -901,8 +904,7 @@ fn session(lock: PathBuf, repl: bool, connect: bool, from: SessionFrom) -> ExitC
         Err(code) => return code,
     };
     let live = if connect {
-        match capc_runtime::connect::Live::start(
-            &mut session,
+        match session.connect(
             capc_runtime::connect::Settings::from_env(|name| std::env::var(name).ok()),
             capc_runtime::turn::Entry::Headless,
         ) {
@@ -1308,13 +1310,4 @@ fn rules_command(id: Option<&str>) -> ExitCode {
 fn capitalize(s: &str) -> String {
     let mut chars = s.chars();
     chars.next().map(|c| c.to_uppercase().collect::<String>() + chars.as_str()).unwrap_or_default()
-}
-
-/// Writes to stdout; a closed pipe (`capc check | head`) is not an error worth a panic.
-pub(crate) fn write_stdout(text: &str) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other,
-    }
 }

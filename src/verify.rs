@@ -43,7 +43,7 @@ pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>) -> ExitCode {
         }
     };
     let text = capc_compiler::verify::to_text(&report, &file.display().to_string());
-    if crate::write_stdout(&text).is_err() {
+    if crate::output::write_stdout(&text).is_err() {
         return ExitCode::from(2);
     }
     if report.drifts() {

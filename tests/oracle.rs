@@ -23,7 +23,7 @@
 
 mod harness;
 
-use capc_runtime::connect::{launches, Live, Settings};
+use capc_runtime::connect::{launches, Settings};
 use capc_runtime::loaded::{Loaded, Roots};
 use capc_runtime::mcp::Status;
 use capc_runtime::session::Session;
@@ -262,7 +262,7 @@ fn run(s: &Scenario, input: &str) -> Value {
             .into_iter()
             .map(|(name, _)| name)
             .collect();
-        let live = Live::start(&mut session, Settings::from_env(|_| None), Entry::Headless).expect("connections start");
+        let live = session.connect(Settings::from_env(|_| None), Entry::Headless).expect("connections start");
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             session.sync();

@@ -9,7 +9,7 @@
 
 use crate::decl::manifest::{self, EntryInfo, PluginInfo};
 use crate::decl::markdown::{self, MarkdownKind};
-use crate::decl::{self, file_name, join_rel, parent, Counts, FileCx, FileKind, Scope};
+use crate::decl::{self, file_name, join_rel, parent, Counts, FileCx, FileKind, FileScope};
 use crate::diagnostic::{report_at, Diagnostic, LineIndex, Severity, Sink};
 use crate::model::ServerRef;
 use crate::model::{Decl, Item, Placement};
@@ -58,7 +58,7 @@ pub struct SourceFile {
     /// `<managed>/…` for the managed scope.
     pub path: String,
     pub kind: FileKind,
-    pub scope: Scope,
+    pub scope: FileScope,
     /// For skills, commands and agents: the name Claude Code gives it (`plugin:name`,
     /// `frontend:component`, …).
     pub name: Option<String>,
@@ -593,16 +593,16 @@ fn placement<'c>(realm: Realm, rel: &str, claim: &'c Claim) -> Option<Placement<
     let nested = claim.owner.project_root.as_deref().filter(|r| !r.is_empty());
     let mut at = Placement { scope: L::Project, plugin: None, dynamic: None };
     at.scope = match (claim.owner.scope, realm) {
-        (Scope::Plugin, _) => {
+        (FileScope::Plugin, _) => {
             at.plugin = claim.owner.plugin_name.as_deref();
             return Some(Placement { scope: L::Plugin, ..at });
         }
-        (Scope::Collection, _) => return None,
+        (FileScope::Collection, _) => return None,
         (_, Realm::AddDir(_)) => L::AddDir,
-        (Scope::Managed, _) => L::Managed,
-        (Scope::User, _) => L::User,
-        (Scope::Project, _) if file_name(rel) == "settings.local.json" => L::Local,
-        (Scope::Project, _) => L::Project,
+        (FileScope::Managed, _) => L::Managed,
+        (FileScope::User, _) => L::User,
+        (FileScope::Project, _) if file_name(rel) == "settings.local.json" => L::Local,
+        (FileScope::Project, _) => L::Project,
     };
     match nested {
         // Only the project Claude Code starts in is loaded; a nested `.claude/skills/` is
@@ -619,11 +619,11 @@ fn placement<'c>(realm: Realm, rel: &str, claim: &'c Claim) -> Option<Placement<
 /// Why a session started in the checked folder does not load a claimed file that belongs to no
 /// plugin (plugins are decided once they are resolved), or `None` when it loads it.
 fn not_loaded_because(realm: Realm, rel: &str, claim: &Claim) -> Option<String> {
-    if claim.owner.scope == Scope::Plugin || placement(realm, rel, claim).is_some() {
+    if claim.owner.scope == FileScope::Plugin || placement(realm, rel, claim).is_some() {
         return None;
     }
     Some(match (&claim.owner.scope, claim.owner.project_root.as_deref()) {
-        (Scope::Collection, _) => {
+        (FileScope::Collection, _) => {
             "a skill outside the folders Claude Code loads skills from (a skill collection)".to_string()
         }
         (_, Some(root)) if !root.is_empty() => {
@@ -639,7 +639,7 @@ fn not_loaded_because(realm: Realm, rel: &str, claim: &Claim) -> Option<String> 
 /// Who a file belongs to.
 #[derive(Debug, Clone)]
 struct Owner {
-    scope: Scope,
+    scope: FileScope,
     plugin_root: Option<String>,
     /// The plugin's namespace (`plugin.json` name, else the marketplace entry's, else the folder).
     plugin_name: Option<String>,
@@ -649,16 +649,16 @@ struct Owner {
 impl Owner {
     fn plugin(root: &str, name: &str) -> Owner {
         Owner {
-            scope: Scope::Plugin,
+            scope: FileScope::Plugin,
             plugin_root: Some(root.to_string()),
             plugin_name: Some(name.to_string()),
             project_root: None,
         }
     }
-    fn project(scope: Scope, root: &str) -> Owner {
+    fn project(scope: FileScope, root: &str) -> Owner {
         Owner { scope, plugin_root: None, plugin_name: None, project_root: Some(root.to_string()) }
     }
-    fn bare(scope: Scope) -> Owner {
+    fn bare(scope: FileScope) -> Owner {
         Owner { scope, plugin_root: None, plugin_name: None, project_root: None }
     }
 }
@@ -806,7 +806,7 @@ fn check_root(
                 entries_by_root.entry(root).or_default().push((rel.clone(), entry));
             }
         }
-        claims.add(rel, FileKind::Marketplace, &Owner::bare(Scope::Plugin), None);
+        claims.add(rel, FileKind::Marketplace, &Owner::bare(FileScope::Plugin), None);
     }
 
     // Plugins: manifests and marketplace-named folders.
@@ -944,18 +944,18 @@ fn check_root(
     // `capc check path/to/.claude` (or `~/.claude`): the folder itself is a `.claude` folder;
     // `$CLAUDE_PROJECT_DIR` is its parent, outside the check.
     if root_name == ".claude" && realm == Realm::Project {
-        claim_claude_dir(&tree, &mut claims, "", &Owner::bare(Scope::Project), &mut diagnostics, realm);
+        claim_claude_dir(&tree, &mut claims, "", &Owner::bare(FileScope::Project), &mut diagnostics, realm);
     }
     if realm == Realm::User && tree.is_file(".claude.json") {
-        claims.add(".claude.json", FileKind::UserConfig, &Owner::project(Scope::User, ""), None);
+        claims.add(".claude.json", FileKind::UserConfig, &Owner::project(FileScope::User, ""), None);
     }
     if realm == Realm::Managed {
         for rel in tree.files.iter() {
             let in_settings_d = parent(rel) == "managed-settings.d" && rel.ends_with(".json");
             if rel == "managed-settings.json" || in_settings_d {
-                claims.add(rel, FileKind::Settings, &Owner::project(Scope::Managed, ""), None);
+                claims.add(rel, FileKind::Settings, &Owner::project(FileScope::Managed, ""), None);
             } else if rel == "managed-mcp.json" {
-                claims.add(rel, FileKind::ProjectMcp, &Owner::bare(Scope::Managed), None);
+                claims.add(rel, FileKind::ProjectMcp, &Owner::bare(FileScope::Managed), None);
             }
         }
     }
@@ -973,7 +973,7 @@ fn check_root(
         if claimed_real.contains(rel.as_str()) && !claims.0.contains_key(rel.as_str()) {
             continue;
         }
-        claims.add(rel, FileKind::Skill, &Owner::bare(Scope::Collection), None);
+        claims.add(rel, FileKind::Skill, &Owner::bare(FileScope::Collection), None);
     }
 
     let parsed: Vec<Outcome> = claims
@@ -1057,7 +1057,7 @@ fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm, hash: bool) -> Checked
     let mut claims = Claims(BTreeMap::new());
     let mut diagnostics = walk_problems(tree, realm);
     // Claude Code 2.1.332 reads an added folder's skills, legacy commands and agents.
-    let owner = Owner::project(Scope::Project, "");
+    let owner = Owner::project(FileScope::Project, "");
     if tree.is_dir(".claude/skills") {
         claim_skills_dir(tree, &mut claims, ".claude/skills", &owner, &mut diagnostics, realm);
     }
@@ -1086,7 +1086,7 @@ fn undeclared_servers(declared: &std::collections::BTreeSet<String>, references:
             continue;
         }
         if let Some(plugin) = &use_.plugin {
-            let own = decl::mcp::normalize(&format!("plugin_{plugin}_{}", reference.server));
+            let own = crate::names::normalize_server(&format!("plugin_{plugin}_{}", reference.server));
             if declared.contains(&own) {
                 report_at(
                     &mut out,
@@ -1359,10 +1359,10 @@ fn claim_project(
     out: &mut Vec<Diagnostic>,
 ) {
     let scope = match realm {
-        Realm::Project => Scope::Project,
-        Realm::User => Scope::User,
-        Realm::Managed => Scope::Managed,
-        Realm::AddDir(_) | Realm::PluginDir(_) => Scope::Project,
+        Realm::Project => FileScope::Project,
+        Realm::User => FileScope::User,
+        Realm::Managed => FileScope::Managed,
+        Realm::AddDir(_) | Realm::PluginDir(_) => FileScope::Project,
     };
     let at = |p: &str| join_rel(root, p).unwrap_or_default();
     let owner = Owner::project(scope, root);
@@ -1442,7 +1442,7 @@ fn read_json<T>(
     let cx = FileCx {
         tree,
         rel,
-        scope: Scope::Plugin,
+        scope: FileScope::Plugin,
         plugin_root: None,
         project_root: None,
         json_source: Some(&text),
@@ -1452,7 +1452,7 @@ fn read_json<T>(
     let result = parse_json(&mut sink, &text, kind).map(|node| f(&mut sink, &cx, &node));
     // Manifests stay: cross-file checks may report into them later.
     let source = hashed(&path, kind, &text, hash);
-    let file = SourceFile { path: path.clone(), kind, scope: Scope::Plugin, name: None, text: Some(text) };
+    let file = SourceFile { path: path.clone(), kind, scope: FileScope::Plugin, name: None, text: Some(text) };
     (Outcome::new(sink, Some(file), Some(source), Counts::default(), None), result)
 }
 
@@ -1505,7 +1505,7 @@ fn read_claim(
         return outcome;
     };
     // The plugin agent loader of 2.1.332 skips agent files over 1 MiB (measured).
-    if claim.kind == FileKind::Agent && claim.owner.scope == Scope::Plugin && text.len() > PLUGIN_AGENT_MAX_BYTES {
+    if claim.kind == FileKind::Agent && claim.owner.scope == FileScope::Plugin && text.len() > PLUGIN_AGENT_MAX_BYTES {
         sink.report(
             &rules::file_too_large::RULE,
             None,

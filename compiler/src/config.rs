@@ -104,7 +104,7 @@ impl Level {
 
 /// Where an effective value came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Origin {
+pub enum Source {
     Default,
     /// The configuration file.
     File,
@@ -116,19 +116,19 @@ pub enum Origin {
 #[derive(Debug, Clone)]
 pub struct Valued<T> {
     pub value: T,
-    pub origin: Origin,
+    pub origin: Source,
 }
 
 impl<T> Valued<T> {
     fn default(value: T) -> Valued<T> {
-        Valued { value, origin: Origin::Default }
+        Valued { value, origin: Source::Default }
     }
     fn file(value: T) -> Valued<T> {
-        Valued { value, origin: Origin::File }
+        Valued { value, origin: Source::File }
     }
     /// A value given by a command-line flag.
     pub fn set(&mut self, value: T, flag: &'static str) {
-        *self = Valued { value, origin: Origin::Flag(flag) };
+        *self = Valued { value, origin: Source::Flag(flag) };
     }
 }
 
@@ -419,7 +419,7 @@ impl Config {
             ),
         }
         out.push_str("# each value is followed by where it came from: default, the file, or a flag\n\n");
-        let line = |out: &mut String, key: &str, value: String, origin: &Origin| {
+        let line = |out: &mut String, key: &str, value: String, origin: &Source| {
             out.push_str(&format!("{key} = {value}  # {}\n", origin_text(origin, self)));
         };
         line(&mut out, "claude-code", quote(&self.claude_code.value), &self.claude_code.origin);
@@ -593,16 +593,16 @@ fn place_of(text: &str, value: &str) -> String {
     found.map(|offset| at(text, offset)).unwrap_or_default()
 }
 
-fn origin_text(origin: &Origin, config: &Config) -> String {
+fn origin_text(origin: &Source, config: &Config) -> String {
     match origin {
-        Origin::Default => "default".to_string(),
-        Origin::File => config
+        Source::Default => "default".to_string(),
+        Source::File => config
             .file
             .as_ref()
             .and_then(|f| f.file_name())
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "capc.toml".to_string()),
-        Origin::Flag(flag) => (*flag).to_string(),
+        Source::Flag(flag) => (*flag).to_string(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Diagnostics are data: a rule, a severity, a place and words. Rendering (miette for
 //! people, JSON for tools) happens at the edge, in `report`.
 
+use crate::node::{Key, Node};
 use crate::span::Span;
 use serde::Serialize;
 
@@ -85,6 +86,62 @@ impl Edit {
             Edit::Replace { span, .. } | Edit::RenameKey { span, .. } | Edit::Compose { span, .. } => *span,
         }
     }
+}
+
+// Edits of a JSON object's entries, for fixes that remove or move them (`decl/hooks.rs`).
+
+/// The span of an object entry, from its key to the end of its value.
+pub(crate) fn entry_span(key: &Key, value: &Node) -> Span {
+    Span::new(key.span.start, value.span.end)
+}
+
+/// Edits that delete `remove` (indices into `entries`, an object's entries in source order)
+/// with their separating commas, leaving valid JSON. Whitespace and line breaks between the
+/// entries that stay are kept.
+pub(crate) fn remove_entries(entries: &[(Key, Node)], remove: &[usize]) -> Vec<Edit> {
+    let gone = |i: usize| remove.contains(&i);
+    let mut edits = Vec::new();
+    let mut i = 0;
+    while i < entries.len() {
+        if !gone(i) {
+            i += 1;
+            continue;
+        }
+        let first = i;
+        while i < entries.len() && gone(i) {
+            i += 1;
+        }
+        let last = i - 1;
+        let span = if i < entries.len() {
+            // A run followed by a kept entry: up to that entry's key.
+            Span::new(entries[first].0.span.start, entries[i].0.span.start)
+        } else if let Some(kept) = (0..first).rev().find(|k| !gone(*k)) {
+            // A run at the end: from the end of the last kept value (its comma goes).
+            Span::new(entries[kept].1.span.end, entries[last].1.span.end)
+        } else {
+            // Every entry: the object is left empty.
+            Span::new(entries[first].0.span.start, entries[last].1.span.end)
+        };
+        edits.push(Edit::replace(span, ""));
+    }
+    edits
+}
+
+/// The text that separates two entries of `object` (`,\n  `): taken from between its first
+/// two entries, or with one entry from before it (`,` and the whitespace after `{`), else
+/// `", "`.
+pub(crate) fn separator(text: &str, object: &Node) -> String {
+    match object.as_object() {
+        Some([(_, a), (b, _), ..]) => text[a.span.end..b.span.start].to_string(),
+        Some([(key, _)]) => format!(",{}", inside(text, object.span.start + 1, key.span.start)),
+        _ => ", ".to_string(),
+    }
+}
+
+/// The whitespace between `from` and `to` (after an object's `{`, before its `}`), or
+/// nothing when something else is there.
+pub(crate) fn inside(text: &str, from: usize, to: usize) -> &str {
+    text.get(from..to).filter(|t| t.chars().all(char::is_whitespace)).unwrap_or("")
 }
 
 /// Collects the diagnostics of one file; the rule's default severity applies unless the

@@ -40,6 +40,7 @@ pub mod secrets;
 pub mod span;
 pub mod suppress;
 pub mod target;
+pub mod text;
 pub mod verify;
 pub mod walk;
 pub mod yaml_spans;

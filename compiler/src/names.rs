@@ -5,6 +5,12 @@
 /// The longest frontmatter `name` Claude Code uses (`bU`); a longer one is ignored.
 pub const MAX_NAME_CHARS: usize = 256;
 
+/// How an MCP server's name appears in its tools' names (`mcp__<server>__<tool>`): every
+/// character outside `[A-Za-z0-9_-]` becomes `_`.
+pub fn normalize_server(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect()
+}
+
 /// A folder name as a plugin skill's name: every character outside `[A-Za-z0-9_-]` becomes
 /// `-` (`Mme`): `skills/my.skill` is `plugin:my-skill`.
 pub fn sanitize(folder: &str) -> String {

@@ -14,6 +14,7 @@ use crate::check::{Checked, Positions};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::printable::{self, escape};
 use crate::secrets::mask_words;
+use crate::text::plural;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic};
 use serde::Serialize;
 
@@ -261,7 +262,6 @@ fn render_one(
 }
 
 pub fn summary_line(checked: &Checked) -> String {
-    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut line = format!(
         "checked {}: {}, {}, {}",
         plural(checked.files_checked, "file", "files"),

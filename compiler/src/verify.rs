@@ -50,18 +50,18 @@ struct Known {
 
 /// What was compared, and every difference.
 #[derive(Debug, Default)]
-pub struct Report {
+pub struct Verification {
     /// The folder read: `<home>/.claude/plugins`.
     pub plugins_dir: PathBuf,
-    pub marketplaces: Vec<Checked>,
-    pub plugins: Vec<Checked>,
+    pub marketplaces: Vec<Compared>,
+    pub plugins: Vec<Compared>,
     /// Locked plugins and marketplaces the home does not have.
     pub not_installed: Vec<String>,
 }
 
 /// One installed plugin or known marketplace, compared.
 #[derive(Debug, Default)]
-pub struct Checked {
+pub struct Compared {
     pub name: String,
     /// `1.2.0 (user)`, the source of a marketplace.
     pub detail: String,
@@ -79,7 +79,7 @@ pub struct Drift {
     pub locked: Option<String>,
 }
 
-impl Report {
+impl Verification {
     pub fn drifts(&self) -> bool {
         self.marketplaces.iter().chain(&self.plugins).any(|c| !c.drift.is_empty())
     }
@@ -88,12 +88,12 @@ impl Report {
 /// Reads `installed_plugins.json` and `known_marketplaces.json` under `home/.claude/plugins`
 /// and compares them, and the installed copies, with `lock`. Errors are files that exist but
 /// cannot be read.
-pub fn verify(lock: &Lock, home: &Path) -> Result<Report, String> {
+pub fn verify(lock: &Lock, home: &Path) -> Result<Verification, String> {
     let plugins_dir = home.join(".claude/plugins");
     let installed: InstalledFile =
         read_json(&plugins_dir.join("installed_plugins.json"))?.unwrap_or(InstalledFile { plugins: BTreeMap::new() });
     let known: BTreeMap<String, Known> = read_json(&plugins_dir.join("known_marketplaces.json"))?.unwrap_or_default();
-    let mut report = Report { plugins_dir: plugins_dir.clone(), ..Report::default() };
+    let mut report = Verification { plugins_dir: plugins_dir.clone(), ..Verification::default() };
 
     for pin in lock.pins.iter().filter(|p| p.of == PinOf::Marketplace) {
         let Some(k) = known.get(&pin.name) else {
@@ -103,7 +103,7 @@ pub fn verify(lock: &Lock, home: &Path) -> Result<Report, String> {
         let installed = source_text(&k.source);
         let locked = format!("{} {}", pin.via, pin.package)
             + &pin.requested.as_deref().map(|r| format!(" ({r})")).unwrap_or_default();
-        let mut checked = Checked { name: pin.name.clone(), detail: installed.clone(), ..Checked::default() };
+        let mut checked = Compared { name: pin.name.clone(), detail: installed.clone(), ..Compared::default() };
         if installed != locked {
             checked.drift.push(Drift { what: "source".to_string(), installed: Some(installed), locked: Some(locked) });
         }
@@ -144,15 +144,15 @@ struct Locked<'a> {
     remote: Option<String>,
 }
 
-fn compare_plugin(id: &str, l: &Locked<'_>, install: &Install, lock: &Lock, home: &Path) -> Checked {
+fn compare_plugin(id: &str, l: &Locked<'_>, install: &Install, lock: &Lock, home: &Path) -> Compared {
     let scope = match &install.project_path {
         Some(project) => format!("{}, {project}", install.scope),
         None => install.scope.clone(),
     };
-    let mut checked = Checked {
+    let mut checked = Compared {
         name: id.to_string(),
         detail: format!("{} ({scope})", install.version.as_deref().unwrap_or("no version")),
-        ..Checked::default()
+        ..Compared::default()
     };
     if let (Some(locked), installed) = (l.version, install.version.as_deref()) {
         if installed != Some(locked) {
@@ -255,7 +255,7 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, S
 ///
 /// Names, versions, paths and sources come from the lock and from the installed files, so
 /// each passes `printable::escape` on its way out.
-pub fn to_text(report: &Report, lock_label: &str) -> String {
+pub fn to_text(report: &Verification, lock_label: &str) -> String {
     use crate::printable::escape;
     use std::fmt::Write as _;
     let mut out = String::new();
@@ -288,7 +288,7 @@ pub fn to_text(report: &Report, lock_label: &str) -> String {
     if !report.not_installed.is_empty() {
         let _ = writeln!(out, "not installed here: {}", escape(&report.not_installed.join(", ")));
     }
-    let count = |list: &[Checked], drift: bool| list.iter().filter(|c| c.drift.is_empty() != drift).count();
+    let count = |list: &[Compared], drift: bool| list.iter().filter(|c| c.drift.is_empty() != drift).count();
     let _ = writeln!(
         out,
         "{} of {} installed plugins and {} of {} known marketplaces drift from the lock",

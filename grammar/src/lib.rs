@@ -6,7 +6,7 @@
 //!
 //! * **permission rules** (`permission`): `Bash(npm run:*)`, `Read(//etc/**)`, `mcp__github__*`, …
 //!   [`parse_permission_rule`] gives a [`PermissionRule`]; [`PermissionRule::matches`] and [`decide`]
-//!   (in `matching`) give them Claude Code's meaning against a [`ToolCall`].
+//!   (in `matching` and `decide`) give them Claude Code's meaning against a [`ToolCall`].
 //! * **slash-command lines** (`command_line`): `/review 42 --fast` → [`parse_command_line`].
 //! * **prompt templates** (`template`): `$ARGUMENTS`, `$0`, `${CLAUDE_SKILL_DIR}`, `` !`cmd` ``, `@file`
 //!   → [`parse_template`], then [`expand`] with [`split_arguments`]; [`find_shell_commands`] finds the
@@ -27,6 +27,7 @@
 
 mod bash;
 mod command_line;
+mod decide;
 mod env;
 mod error;
 mod matching;
@@ -37,9 +38,10 @@ mod tools;
 
 pub use bash::{decide_bash, BashBehavior, BashContext, BashDecision, LinkResolver, PermissionMode};
 pub use command_line::{parse_command_line, CommandLine};
+pub use decide::decide;
 pub use env::{expand_env, parse_env_refs, EnvRef};
 pub use error::SyntaxError;
-pub use matching::{decide, Behavior, Decision, DecisionBehavior, MatchContext, SourcedRule, ToolCall};
+pub use matching::{Behavior, Decision, DecisionBehavior, MatchContext, SourcedRule, ToolCall};
 pub use permission::{
     parse_permission_rule, BashPattern, PathAnchor, PermissionRule, RuleContent, SkillPattern, Specifier, ToolKind,
     ToolName, WildcardPiece,

@@ -12,9 +12,9 @@
 //! * TOOLS: `tools` minus `disallowedTools` (`None` when nothing is left); `tools` alone;
 //!   `All tools except …` for `disallowedTools` alone; `All tools` for neither (or `tools: *`).
 
+use crate::context::TurnContext;
 use crate::loaded::Loaded;
 use crate::permissions::Permissions;
-use crate::turn::TurnContext;
 use capc_compiler::builtins::{AgentGate, BUILTIN_AGENTS};
 use capc_compiler::model::Agent;
 use std::borrow::Cow;

@@ -1049,28 +1049,28 @@ impl Caller {
 pub fn launches(
     lock: &capc_compiler::model::Lock,
     lookup: impl Fn(&str) -> Option<String>,
-    entry: crate::turn::Entry,
+    entry: crate::context::Entry,
     trusted: bool,
 ) -> Vec<(String, Result<Launch, LaunchError>)> {
     candidates(lock, entry)
-        .filter(|s| trusted || !needs_trust(s))
+        .filter(|s| trusted || !crate::trust::server_needs_trust(s))
         .map(|s| (s.name.clone(), crate::launch::prepare(s, &lookup)))
         .collect()
 }
 
 /// The servers [`launches`] would start in a trusted folder but leaves alone in an untrusted
 /// one: the repository's own.
-pub fn held_back(lock: &capc_compiler::model::Lock, entry: crate::turn::Entry) -> Vec<String> {
-    candidates(lock, entry).filter(|s| needs_trust(s)).map(|s| s.name.clone()).collect()
+pub fn held_back(lock: &capc_compiler::model::Lock, entry: crate::context::Entry) -> Vec<String> {
+    candidates(lock, entry).filter(|s| crate::trust::server_needs_trust(s)).map(|s| s.name.clone()).collect()
 }
 
 /// The servers Claude Code would connect, trust aside.
 fn candidates(
     lock: &capc_compiler::model::Lock,
-    entry: crate::turn::Entry,
+    entry: crate::context::Entry,
 ) -> impl Iterator<Item = &capc_compiler::model::McpServer> {
     use capc_compiler::model::{Approval, Scope};
-    let headless = entry == crate::turn::Entry::Headless;
+    let headless = entry == crate::context::Entry::Headless;
     lock.mcp_servers
         .iter()
         .filter(|s| s.shadowed_by.is_none() && s.denied_by.is_none() && s.blocked_by.is_none())
@@ -1078,37 +1078,32 @@ fn candidates(
         .filter(move |s| s.scope != Scope::Project || headless || s.approval == Some(Approval::Approved))
 }
 
-/// A repository's own servers (its `.mcp.json`, its plugins') start only once the user trusts
-/// the folder: capc runs nothing a repository asks for before that.
-fn needs_trust(server: &capc_compiler::model::McpServer) -> bool {
-    use capc_compiler::model::Scope;
-    matches!(server.scope, Scope::Project | Scope::Plugin)
-}
-
 /// A session's live connections, on their own tokio runtime (the session itself is
 /// synchronous).
 pub struct Live {
     runtime: tokio::runtime::Runtime,
     servers: Servers,
+    shared: crate::batch::Shared,
 }
 
 impl Live {
-    /// Connects the session's servers (see [`launches`]); SSE and WebSocket servers and
-    /// entries holding hashed secrets are `failed` with the reason.
+    /// Connects a session's servers (see [`launches`]), starting from its MCP state `state`;
+    /// SSE and WebSocket servers and entries holding hashed secrets are `failed` with the
+    /// reason. `Session::connect` hands the session [`Live::state`] and [`Live::caller`].
     pub fn start(
-        session: &mut crate::session::Session,
+        lock: &capc_compiler::model::Lock,
+        state: crate::mcp::McpState,
+        trusted: bool,
         settings: Settings,
-        entry: crate::turn::Entry,
+        entry: crate::context::Entry,
     ) -> std::io::Result<Live> {
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
         let shared: crate::batch::Shared =
-            Arc::new(Mutex::new(crate::batch::Versioned { state: session.mcp.clone(), ..Default::default() }));
+            Arc::new(Mutex::new(crate::batch::Versioned { state, ..Default::default() }));
         let servers = runtime.block_on(async {
             let batcher = Batcher::spawn(shared.clone(), crate::batch::WINDOW);
             let mut ready = Vec::new();
-            for (name, launch) in
-                launches(&session.loaded.lock, |name| std::env::var(name).ok(), entry, session.trusted)
-            {
+            for (name, launch) in launches(lock, |name| std::env::var(name).ok(), entry, trusted) {
                 match launch {
                     Ok(launch) => ready.push((name, launch)),
                     Err(e) => {
@@ -1121,8 +1116,8 @@ impl Live {
                     }
                 }
             }
-            if !session.trusted {
-                for name in held_back(&session.loaded.lock, entry) {
+            if !trusted {
+                for name in held_back(lock, entry) {
                     batcher.send(Update {
                         server: name,
                         error: Some(
@@ -1136,14 +1131,22 @@ impl Live {
             Servers::start(ready, settings, &batcher)
         });
         end_on_signals(&runtime, Some(servers.stopper()));
-        session.live = Some(shared);
-        session.caller = Some(servers.caller(runtime.handle().clone()));
-        Ok(Live { runtime, servers })
+        Ok(Live { runtime, servers, shared })
+    }
+
+    /// The state the connections update, for the session to copy before each request.
+    pub fn state(&self) -> crate::batch::Shared {
+        self.shared.clone()
+    }
+
+    /// Calls the connected servers' tools.
+    pub fn caller(&self) -> Caller {
+        self.servers.caller(self.runtime.handle().clone())
     }
 
     /// Closes every connection (each server's process group ends) and stops the runtime.
     pub fn shutdown(self) {
-        let Live { runtime, servers } = self;
+        let Live { runtime, servers, .. } = self;
         runtime.block_on(servers.shutdown());
         runtime.shutdown_timeout(Duration::from_secs(2));
     }
@@ -1230,14 +1233,14 @@ mod tests {
         let names = |entry, trusted| {
             launches(&lock, |_| None, entry, trusted).into_iter().map(|(name, _)| name).collect::<Vec<_>>()
         };
-        assert_eq!(names(crate::turn::Entry::Interactive, true), ["approved", "mine"]);
+        assert_eq!(names(crate::context::Entry::Interactive, true), ["approved", "mine"]);
         assert_eq!(
-            names(crate::turn::Entry::Headless, true),
+            names(crate::context::Entry::Headless, true),
             ["approved", "waiting", "mine"],
             "-p approves project servers"
         );
         assert_eq!(
-            names(crate::turn::Entry::Headless, false),
+            names(crate::context::Entry::Headless, false),
             ["mine"],
             "an untrusted folder's own servers never start; the user's do"
         );

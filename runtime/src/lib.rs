@@ -32,7 +32,9 @@
 pub mod agents;
 pub mod batch;
 pub mod collate;
+pub mod commands;
 pub mod connect;
+pub mod context;
 pub mod launch;
 pub mod listing;
 pub mod loaded;
@@ -47,4 +49,6 @@ pub mod search;
 pub mod serve;
 pub mod session;
 pub mod shell;
+pub mod text;
+pub mod trust;
 pub mod turn;

@@ -6,14 +6,13 @@
 //! was given (`lock::paths`), and a file is read by such a path only when it is a regular
 //! file whose real path (links resolved) is still inside that folder.
 
-use crate::listing;
-use crate::permissions::Held;
+use crate::text;
 use capc_compiler::lock::{paths, write};
 use capc_compiler::model::{Command, Form, Lock, Origin, Scope};
 use capc_compiler::secrets::sha256_hex;
 use capc_compiler::Options;
 use capc_compiler::{printable, walk};
-use capc_grammar::{parse_permission_rule, Behavior, PermissionRule};
+use capc_grammar::{parse_permission_rule, Behavior, PermissionRule, SourcedRule};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -197,10 +196,43 @@ pub struct Loaded {
     /// The home folder whose `.claude.json` the untrusted-folder notice names.
     pub home: PathBuf,
     /// Per command: what the Skill listing says of it (its description, or first body line,
-    /// lines joined, with `when_to_use`), measured (see `listing::measured`).
+    /// lines joined, with `when_to_use`), measured (see `text::measured`).
     pub descriptions: Vec<Option<(String, usize, usize)>>,
     /// Per command: its name is a bundled skill's, which it takes.
     pub bundled_named: Vec<bool>,
+}
+
+/// The lock's rules that hold in a folder, and what Claude Code says about the others.
+#[derive(Debug, Clone)]
+pub struct Held {
+    pub rules: Arc<[SourcedRule]>,
+    pub notices: Arc<[String]>,
+}
+
+/// The rules that hold trusted (all of them) and untrusted (without the project's and the
+/// local settings' allow rules, which Claude Code 2.1.332 ignores there and names on stderr).
+pub(crate) fn held(rules: &[Rule], root: &str, home: &str) -> (Held, Held) {
+    let sourced = |r: &Rule| SourcedRule {
+        rule: r.parsed.clone(),
+        behavior: r.behavior,
+        source: r.source.clone(),
+        settings_dir: None,
+    };
+    let ignored_here = |r: &Rule| r.behavior == Behavior::Allow && matches!(r.scope, Scope::Project | Scope::Local);
+    let mut ignored: Vec<(String, usize)> = Vec::new();
+    for r in rules.iter().filter(|r| ignored_here(r)) {
+        match ignored.iter_mut().find(|(path, _)| *path == r.source) {
+            Some((_, n)) => *n += 1,
+            None => ignored.push((r.source.clone(), 1)),
+        }
+    }
+    // The project's settings file is named before the local one.
+    ignored.sort_by_key(|(path, _)| path.ends_with(".local.json"));
+    let notices: Vec<String> = crate::trust::ignored_allow_notice(&ignored, root, home).into_iter().collect();
+    let trusted = Held { rules: rules.iter().map(sourced).collect(), notices: Arc::from([]) };
+    let untrusted =
+        Held { rules: rules.iter().filter(|r| !ignored_here(r)).map(sourced).collect(), notices: notices.into() };
+    (trusted, untrusted)
 }
 
 pub fn behavior(word: &str) -> Option<Behavior> {
@@ -260,7 +292,7 @@ impl Loaded {
             .map(|h| std::path::absolute(&h).unwrap_or(h))
             .unwrap_or_default();
         let root = std::path::absolute(&roots.root).unwrap_or_else(|_| roots.root.clone());
-        let (trusted, untrusted) = crate::permissions::held(&rules, &root.to_string_lossy(), &home.to_string_lossy());
+        let (trusted, untrusted) = held(&rules, &root.to_string_lossy(), &home.to_string_lossy());
         let whole_denies = rules
             .iter()
             .filter(|r| r.behavior == Behavior::Deny && r.parsed.is_whole_tool())
@@ -270,7 +302,7 @@ impl Loaded {
         let displays = lock.commands.iter().map(|c| c.display_name.as_deref().map(Arc::from)).collect();
         let aliases = lock.commands.iter().map(|c| c.aliases.iter().map(|a| Arc::from(a.as_str())).collect()).collect();
         let trust_only =
-            |plugin: &Option<String>, path: &str| plugin.is_some() && crate::permissions::needs_trust(&lock, path);
+            |plugin: &Option<String>, path: &str| plugin.is_some() && crate::trust::component_needs_trust(&lock, path);
         let needs_trust = lock.commands.iter().map(|c| trust_only(&c.plugin, &c.path)).collect();
         let agent_needs_trust = lock.agents.iter().map(|a| trust_only(&a.plugin, &a.path)).collect();
         let listing_order = listing_order(&lock.commands);
@@ -278,8 +310,8 @@ impl Loaded {
             .commands
             .iter()
             .map(|c| {
-                let description = c.description.as_deref().or(c.fallback_description.as_deref()).map(listing::one_line);
-                listing::describe(description, c.when_to_use.as_deref()).map(|d| listing::measured(&d))
+                let description = c.description.as_deref().or(c.fallback_description.as_deref()).map(text::one_line);
+                text::describe(description, c.when_to_use.as_deref()).map(|d| text::measured(&d))
             })
             .collect();
         let bundled_named =

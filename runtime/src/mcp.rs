@@ -3,8 +3,8 @@
 //! tools, prompts and resources are replaced together; a failed or disabled server's are
 //! cleared).
 
-use capc_compiler::decl::mcp::normalize;
 use capc_compiler::model::Lock;
+use capc_compiler::names::normalize_server;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -183,7 +183,7 @@ impl McpState {
                     instructions: None,
                     protocol: None,
                     always_load: s.always_load,
-                    needs_trust: s.plugin.is_some() && crate::permissions::needs_trust(lock, &s.path),
+                    needs_trust: s.plugin.is_some() && crate::trust::component_needs_trust(lock, &s.path),
                     prompt_arguments: BTreeMap::new(),
                 },
             );
@@ -215,7 +215,7 @@ impl McpState {
                     server.tools = tools
                         .into_iter()
                         .map(|t| McpTool {
-                            name: Arc::from(format!("{prefix}{}", normalize(&t.name))),
+                            name: Arc::from(format!("{prefix}{}", normalize_server(&t.name))),
                             server: Arc::from(server.name.as_str()),
                             server_index,
                             description: truncate_description(&t.description),

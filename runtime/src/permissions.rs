@@ -13,9 +13,8 @@
 //! Matching is the grammar crate's [`capc_grammar::decide`] (deny → ask → allow, the first
 //! match decides); what no rule decides is settled by the permission mode here.
 
-use crate::loaded::{Loaded, Rule};
-use crate::turn::{PermissionMode, TurnContext};
-use capc_compiler::model::Scope;
+use crate::context::{PermissionMode, TurnContext};
+use crate::loaded::Loaded;
 use capc_grammar::{
     decide, parse_permission_rule, Behavior, DecisionBehavior, MatchContext, PermissionRule, RuleContent, SourcedRule,
     ToolCall,
@@ -124,8 +123,7 @@ impl Permissions {
         // A Bash command is decided as Claude Code 2.1.332 decides one, the mode included
         // (read-only commands need no rule; `bypassPermissions` and `dontAsk` settle the rest).
         if let (Some(command), "Bash") = (call.primary, call.tool) {
-            let mode = capc_grammar::PermissionMode::parse(self.mode.as_str()).unwrap_or_default();
-            let bash = capc_grammar::BashContext { mode, ..capc_grammar::BashContext::new(cx.cwd, cx.home) };
+            let bash = capc_grammar::BashContext { mode: self.mode, ..capc_grammar::BashContext::new(cx.cwd, cx.home) };
             let decision = capc_grammar::decide_bash(&rules, command, &bash);
             let rule =
                 decision.rule.and_then(|i| rules.get(i)).map(|r| format!("{} ({})", rule_text(&r.rule), r.source));
@@ -177,68 +175,6 @@ impl Permissions {
     }
 }
 
-/// The lock's rules that hold in a folder, and what Claude Code says about the others.
-#[derive(Debug, Clone)]
-pub struct Held {
-    pub rules: Arc<[SourcedRule]>,
-    pub notices: Arc<[String]>,
-}
-
-/// The rules that hold trusted (all of them) and untrusted (without the project's and the
-/// local settings' allow rules, which Claude Code 2.1.332 ignores there and names on stderr).
-pub(crate) fn held(rules: &[Rule], root: &str, home: &str) -> (Held, Held) {
-    let sourced = |r: &Rule| SourcedRule {
-        rule: r.parsed.clone(),
-        behavior: r.behavior,
-        source: r.source.clone(),
-        settings_dir: None,
-    };
-    let ignored_here = |r: &Rule| r.behavior == Behavior::Allow && matches!(r.scope, Scope::Project | Scope::Local);
-    let mut ignored: Vec<(String, usize)> = Vec::new();
-    for r in rules.iter().filter(|r| ignored_here(r)) {
-        match ignored.iter_mut().find(|(path, _)| *path == r.source) {
-            Some((_, n)) => *n += 1,
-            None => ignored.push((r.source.clone(), 1)),
-        }
-    }
-    // The project's settings file is named before the local one.
-    ignored.sort_by_key(|(path, _)| path.ends_with(".local.json"));
-    let notices: Vec<String> = crate::permissions::ignored_allow_notice(&ignored, root, home).into_iter().collect();
-    let trusted = Held { rules: rules.iter().map(sourced).collect(), notices: Arc::from([]) };
-    let untrusted =
-        Held { rules: rules.iter().filter(|r| !ignored_here(r)).map(sourced).collect(), notices: notices.into() };
-    (trusted, untrusted)
-}
-
-/// Whether a plugin component (by its file, as the lock names it) needs a trusted folder:
-/// Claude Code 2.1.332 does not load a plugin enabled through a marketplace that only the
-/// project's (or the local) settings declare, nor a project skills-folder plugin, in a folder
-/// whose trust was not accepted (the lock marks those plugins `requires_trust`).
-pub fn needs_trust(lock: &capc_compiler::model::Lock, path: &str) -> bool {
-    lock.plugins
-        .iter()
-        .filter(|p| p.loaded && p.requires_trust)
-        .any(|p| capc_compiler::lock::plugins::inside(path, &p.root))
-}
-
-/// What an untrusted folder keeps inert, when the lock has any of it: the project's and local
-/// allow rules, the repository's own MCP servers. (`!` injections are refused turn by turn.)
-pub fn untrusted_note(lock: &capc_compiler::model::Lock) -> Option<String> {
-    let allow = lock
-        .permissions
-        .iter()
-        .filter(|p| {
-            p.behavior == capc_compiler::model::Behavior::Allow && matches!(p.scope, Scope::Project | Scope::Local)
-        })
-        .count();
-    let servers = lock.mcp_servers.iter().filter(|s| matches!(s.scope, Scope::Project | Scope::Plugin)).count();
-    (allow + servers > 0).then(|| {
-        format!(
-            "the folder is not trusted: {allow} project allow rule(s) do not hold, {servers} of its MCP server(s) will not start, and no `!` injection runs (pass --trust, or accept the folder in Claude Code)"
-        )
-    })
-}
-
 /// A rule as written.
 pub fn rule_text(rule: &PermissionRule) -> String {
     match &rule.specifier {
@@ -247,26 +183,12 @@ pub fn rule_text(rule: &PermissionRule) -> String {
     }
 }
 
-/// The stderr line of Claude Code 2.1.332 for allow rules an untrusted folder ignores:
-/// `ignored` holds each settings file with how many entries it had.
-pub fn ignored_allow_notice(ignored: &[(String, usize)], root: &str, home: &str) -> Option<String> {
-    let count: usize = ignored.iter().map(|(_, n)| n).sum();
-    if count == 0 {
-        return None;
-    }
-    let files: Vec<&str> = ignored.iter().map(|(path, _)| path.as_str()).collect();
-    let entries = if count == 1 { "entry" } else { "entries" };
-    Some(format!(
-        "Ignoring {count} permissions.allow {entries} from {}: this workspace has not been trusted. Run Claude Code interactively here once and accept the trust dialog, or set projects[\"{root}\"].hasTrustDialogAccepted: true in {home}/.claude.json.",
-        files.join(" and ")
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::loaded::Roots;
-    use capc_compiler::model::{Behavior as B, Permission};
+    use crate::trust::ignored_allow_notice;
+    use capc_compiler::model::{Behavior as B, Permission, Scope};
 
     fn loaded(rules: &[(&str, B, Scope, &str)]) -> Loaded {
         let mut lock = capc_compiler::lock::resolve::resolve(Vec::new()).lock;

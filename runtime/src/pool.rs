@@ -21,11 +21,23 @@
 //! * **`DeferredToolPlaceholder`**: whenever tool search is on (even when ToolSearch itself is
 //!   denied or not among `--tools`), it is inserted before the last tool sent.
 
+use crate::context::{Auth, Entry, TurnContext};
 use crate::mcp::McpState;
 use crate::permissions::Permissions;
-use crate::turn::{Auth, Entry, ToolView, TurnContext};
 use capc_grammar::{Behavior, MatchContext, PermissionRule, ToolCall};
+use serde::Serialize;
 use std::sync::{Arc, OnceLock};
+
+/// One tool of the pool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ToolView {
+    pub name: Arc<str>,
+    /// `builtin` or `mcp`.
+    pub origin: &'static str,
+    /// Left out of the request and announced instead, to be loaded through ToolSearch.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub deferred: bool,
+}
 
 /// The name of the stub tool that keeps deferred loading on.
 pub const PLACEHOLDER: &str = "DeferredToolPlaceholder";

@@ -12,8 +12,8 @@
 //! - `call_tool` `{tool, arguments?}` — the model calls an MCP tool (needs `--connect`).
 //! - `status` — the lock, the turn count, the current grant, each MCP server's state.
 
+use crate::context::TurnContext;
 use crate::session::Session;
-use crate::turn::TurnContext;
 use serde_json::{json, Map, Value};
 
 /// What a `turn` response holds when `include` is not given.

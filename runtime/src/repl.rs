@@ -2,8 +2,8 @@
 //! JSON protocol. [`run`] reads lines from any reader (a script, a test); [`run_terminal`]
 //! reads them with line editing and history (rustyline).
 
+use crate::context::{Entry, TurnContext};
 use crate::session::Session;
-use crate::turn::{Entry, TurnContext};
 use capc_compiler::diagnostic::did_you_mean;
 use capc_compiler::printable::{escape, escape_lines};
 use serde_json::Value;

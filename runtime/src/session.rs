@@ -9,12 +9,14 @@
 //! headless session, and the inputs that make no request at all (`/help` in a headless session,
 //! a skill only the model may invoke, one `skillOverrides` turns off).
 
+use crate::commands::{self, CommandView};
+use crate::context::{Entry, Override, TurnContext};
 use crate::loaded::{LoadError, Loaded};
 use crate::mcp::{McpState, Update};
 use crate::permissions::{Permissions, Verdict};
 use crate::request::{self, Request};
 pub use crate::shell::ShellRun;
-use crate::turn::{self, CommandView, Entry, Override, TurnContext, TurnView};
+use crate::turn::{self, TurnView};
 use capc_compiler::builtins::{bundled_skill, BundledSkill};
 use capc_compiler::model::{Command, Form, Origin};
 use capc_grammar::{parse_template, ExpandContext, MatchContext, TemplateVar, ToolCall};
@@ -100,7 +102,15 @@ impl Session {
     }
 
     pub fn view(&self, cx: &TurnContext) -> TurnView {
-        turn::compute_with(&self.loaded, &self.mcp, cx, &self.permissions(cx))
+        self.assembled(cx).1
+    }
+
+    /// A turn's rules, assembled once, and the view computed with them: what a request
+    /// between turns (the Skill tool, an MCP call) decides by and what it sees.
+    fn assembled(&self, cx: &TurnContext) -> (Permissions, TurnView) {
+        let permissions = self.permissions(cx);
+        let view = turn::compute_with(&self.loaded, &self.mcp, cx, &permissions);
+        (permissions, view)
     }
 
     /// The paths rules are matched against: the project root and the home folder.
@@ -136,17 +146,17 @@ impl Session {
         let mut args = line.args.clone();
         // `/a b rest`: when nothing answers to `a` but `a:b` exists, it runs `a:b` with `rest`
         // (Claude Code 2.1.332's dispatcher; only the first word joins).
-        if turn::find(&view.commands, &name).is_none() && self.mcp.prompt(&name).is_none() {
+        if commands::find(&view.commands, &name).is_none() && self.mcp.prompt(&name).is_none() {
             let trimmed = args.trim_start();
             if let Some(first) = trimmed.split_whitespace().next() {
                 let joined = format!("{name}:{first}");
-                if turn::find(&view.commands, &joined).is_some() {
+                if commands::find(&view.commands, &joined).is_some() {
                     args = trimmed[first.len()..].trim_start().to_string();
                     name = joined;
                 }
             }
         }
-        match turn::find(&view.commands, &name).cloned() {
+        match commands::find(&view.commands, &name).cloned() {
             Some(row) => match row.decl {
                 Some(i) => {
                     let command = self.loaded.lock.commands[i].clone();
@@ -158,13 +168,13 @@ impl Session {
                     }
                     self.run_prompt(&command, &args, view, cx, false)
                 }
-                None => match bundled_skill(&row.name).filter(|b| turn::bundled_exists(b, cx)) {
+                None => match bundled_skill(&row.name).filter(|b| commands::bundled_exists(b, cx)) {
                     Some(b) => self.bundled(b, &args, view, cx),
                     None => self.local(&row, view, cx),
                 },
             },
             None => {
-                if let Some(b) = bundled_skill(&name).filter(|b| turn::bundled_exists(b, cx)) {
+                if let Some(b) = bundled_skill(&name).filter(|b| commands::bundled_exists(b, cx)) {
                     return self.bundled(b, &args, view, cx);
                 }
                 if self.mcp.prompt(&name).is_some() {
@@ -373,7 +383,7 @@ impl Session {
             }
         }
         for b in capc_compiler::builtins::BUNDLED_SKILLS {
-            let listed = b.listed && b.model_invocable && b.user_invocable && turn::bundled_exists(b, cx);
+            let listed = b.listed && b.model_invocable && b.user_invocable && commands::bundled_exists(b, cx);
             if listed
                 && !taken.contains(b.name)
                 && !matches!(cx.skill_override(b.name), Override::Off | Override::UserInvocableOnly)
@@ -559,7 +569,7 @@ impl Session {
         let settings = crate::shell::Settings {
             dir: &self.loaded.roots.root,
             additional_dirs: &self.loaded.roots.add_dirs,
-            mode: Some(cx.permission_mode.as_str()),
+            mode: cx.permission_mode,
             run: self.run_shell,
             // capc runs nothing in a folder whose trust was not accepted (Claude Code does).
             trusted: cx.trusted,
@@ -571,12 +581,12 @@ impl Session {
     /// The Skill tool, called by the model (SEMANTICS §4.2–4.4).
     pub fn invoke_skill(&mut self, skill: &str, args: &str) -> Value {
         let cx = self.last_context.clone();
-        let view = self.view(&cx);
+        let (permissions, view) = self.assembled(&cx);
         let name = skill.trim().strip_prefix('/').unwrap_or(skill.trim()).to_string();
         if name.is_empty() {
             return json!({"kind": "error", "code": 1, "message": "Invalid skill format"});
         }
-        let row = turn::find(&view.commands, &name).cloned();
+        let row = commands::find(&view.commands, &name).cloned();
         // Reached through a bare alias (or not at all): Claude Code 2.1.332 refuses a name that
         // several skills answer to (an alias, or the part after a `:`), and names the one a
         // unique suffix matches.
@@ -607,7 +617,7 @@ impl Session {
         let command = row.as_ref().and_then(|r| r.decl).map(|i| self.loaded.lock.commands[i].clone());
         let bundled = match &command {
             Some(_) => None,
-            None => bundled_skill(&name).filter(|b| turn::bundled_exists(b, &cx)),
+            None => bundled_skill(&name).filter(|b| commands::bundled_exists(b, &cx)),
         };
         if command.is_none() && bundled.is_none() {
             return match row {
@@ -624,7 +634,7 @@ impl Session {
             return json!({"kind": "error", "code": 4, "message": format!("Skill {name} cannot be used with Skill tool due to disable-model-invocation")});
         }
         let canonical = command.as_ref().map_or(name.clone(), |c| c.name.clone());
-        let (deny, allow) = self.permissions(&cx).skill_rules();
+        let (deny, allow) = permissions.skill_rules();
         let deny_refs: Vec<&str> = deny.iter().map(|(c, _)| c.as_str()).collect();
         let allow_refs: Vec<&str> = allow.iter().map(|(c, _)| c.as_str()).collect();
         let safe = command.as_ref().is_none_or(|c| c.allowed_tools.is_empty());
@@ -699,7 +709,7 @@ impl Session {
     /// whether it runs; the result is cut at 100,000 characters with a notice.
     pub fn call_tool(&mut self, tool: &str, arguments: Option<serde_json::Map<String, Value>>) -> Value {
         let cx = self.last_context.clone();
-        let view = self.view(&cx);
+        let (permissions, view) = self.assembled(&cx);
         if !view.tools.iter().any(|t| &*t.name == tool && t.origin == "mcp") {
             return json!({"kind": "error", "message": format!("no MCP tool `{tool}` in this turn's pool")});
         }
@@ -708,7 +718,7 @@ impl Session {
         let Some((server, original)) = found.map(|t| (t.server.to_string(), t.original.clone())) else {
             return json!({"kind": "error", "message": format!("no MCP tool `{tool}`")});
         };
-        let verdict = self.decide(&self.permissions(&cx), &ToolCall::new(tool));
+        let verdict = self.decide(&permissions, &ToolCall::new(tool));
         let (behavior, rule) = (verdict.behavior, verdict.rule);
         let permission = json!({"behavior": behavior, "rule": rule});
         if behavior != "allow" {
@@ -742,6 +752,20 @@ impl Session {
             return Ok(());
         }
         self.mcp.apply(updates)
+    }
+
+    /// Connects the session's MCP servers (`capc session --connect`): from now on their
+    /// updates reach it through [`Session::sync`] and its tool calls go to them. The servers
+    /// end when the returned [`crate::connect::Live`] is shut down or dropped.
+    pub fn connect(
+        &mut self,
+        settings: crate::connect::Settings,
+        entry: Entry,
+    ) -> std::io::Result<crate::connect::Live> {
+        let live = crate::connect::Live::start(&self.loaded.lock, self.mcp.clone(), self.trusted, settings, entry)?;
+        self.live = Some(live.state());
+        self.caller = Some(live.caller());
+        Ok(live)
     }
 
     /// Takes the connections' latest state, when it changed since the last request; a request

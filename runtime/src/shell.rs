@@ -65,8 +65,8 @@ pub struct Settings<'a> {
     pub dir: &'a Path,
     /// More working directories (`--add-dir`).
     pub additional_dirs: &'a [PathBuf],
-    /// The turn's permission mode (`default`, `acceptEdits`, `plan`, `dontAsk`, `bypassPermissions`).
-    pub mode: Option<&'a str>,
+    /// The turn's permission mode.
+    pub mode: PermissionMode,
     /// Run the allowed ones (`capc session --no-shell` decides only).
     pub run: bool,
     /// The folder is trusted: capc runs nothing a repository asks for before the user trusts it.
@@ -93,9 +93,14 @@ pub fn expand(
     let additional: Vec<String> = settings.additional_dirs.iter().map(|d| absolute(d)).collect();
     let additional_refs: Vec<&str> = additional.iter().map(String::as_str).collect();
     let home = std::env::var("HOME").unwrap_or_default();
-    let mode = settings.mode.and_then(PermissionMode::parse).unwrap_or_default();
     let links = FileSystemLinks;
-    let cx = BashContext { cwd: &dir, additional_dirs: &additional_refs, home: &home, mode, links: Some(&links) };
+    let cx = BashContext {
+        cwd: &dir,
+        additional_dirs: &additional_refs,
+        home: &home,
+        mode: settings.mode,
+        links: Some(&links),
+    };
     let injections: Vec<&ShellCommand> =
         template.shell_commands.iter().filter(|shell| !template.command(shell).trim().is_empty()).collect();
     let mut runs = Vec::new();
@@ -375,7 +380,7 @@ mod tests {
     }
 
     fn settings(dir: &Path) -> Settings<'_> {
-        Settings { dir, additional_dirs: &[], mode: None, run: true, trusted: true, disabled: false }
+        Settings { dir, additional_dirs: &[], mode: PermissionMode::Default, run: true, trusted: true, disabled: false }
     }
 
     /// A scratch folder, removed when the test ends.

@@ -445,9 +445,9 @@ pub fn server(
     let (full_name, normalized) = match at.plugin {
         Some(plugin) => (
             format!("plugin:{plugin}:{}", name.name),
-            crate::decl::mcp::normalize(&format!("plugin_{plugin}_{}", name.name)),
+            crate::names::normalize_server(&format!("plugin_{plugin}_{}", name.name)),
         ),
-        None => (name.name.clone(), crate::decl::mcp::normalize(&name.name)),
+        None => (name.name.clone(), crate::names::normalize_server(&name.name)),
     };
     let mut keep = Keep { sink, owner: format!("server `{}`", name.name) };
     const REFERENCE: &str = "read it from the environment with a `${VAR}` reference (such as `Bearer ${API_TOKEN}`)";

@@ -2,8 +2,7 @@
 //! same event map inline in plugin.json, settings and skill or agent frontmatter.
 
 use super::{join_rel, FileCx};
-use crate::diagnostic::{did_you_mean, Edit, Part, Severity, Sink};
-use crate::fix;
+use crate::diagnostic::{self, did_you_mean, Edit, Part, Severity, Sink};
 use crate::node::{Node, NodeKind};
 use crate::rules;
 use crate::schema::{check_fields, field, Field, Ty, Unknown};
@@ -362,7 +361,7 @@ fn move_under_hooks(text: &str, root: &Node) -> Option<Vec<Edit>> {
             if n > 0 {
                 parts.push(Part::Text(separator.to_string()));
             }
-            parts.push(Part::Source(fix::entry_span(&entries[i].0, &entries[i].1)));
+            parts.push(Part::Source(diagnostic::entry_span(&entries[i].0, &entries[i].1)));
         }
         parts
     };
@@ -373,14 +372,14 @@ fn move_under_hooks(text: &str, root: &Node) -> Option<Vec<Edit>> {
         None => {
             let (first_key, first_value) = &entries[moved[0]];
             let last_value = &entries[entries.len() - 1].1;
-            let open = fix::inside(text, root.span.start + 1, entries[0].0.span.start);
-            let close = fix::inside(text, last_value.span.end, root.span.end - 1);
+            let open = diagnostic::inside(text, root.span.start + 1, entries[0].0.span.start);
+            let close = diagnostic::inside(text, last_value.span.end, root.span.end - 1);
             // The new object closes at the indentation of its key.
             let indent = open.rsplit_once('\n').map_or("", |(_, indent)| indent);
             let mut parts = vec![Part::Text(format!("\"hooks\": {{{open}"))];
-            parts.extend(copies(&fix::separator(text, root)));
+            parts.extend(copies(&diagnostic::separator(text, root)));
             parts.push(Part::Text(format!("{close}{indent}}}")));
-            let mut edits = fix::remove_entries(entries, &moved[1..]);
+            let mut edits = diagnostic::remove_entries(entries, &moved[1..]);
             edits.push(Edit::Compose { span: Span::new(first_key.span.start, first_value.span.end), parts });
             Some(edits)
         }
@@ -389,10 +388,10 @@ fn move_under_hooks(text: &str, root: &Node) -> Option<Vec<Edit>> {
             if map.iter().any(|(k, _)| names.contains(k.name.as_str())) {
                 return None;
             }
-            let mut edits = fix::remove_entries(entries, &moved);
+            let mut edits = diagnostic::remove_entries(entries, &moved);
             edits.push(match map.last() {
                 Some((_, last)) => {
-                    let separator = fix::separator(text, hooks);
+                    let separator = diagnostic::separator(text, hooks);
                     let mut parts = vec![Part::Text(separator.clone())];
                     parts.extend(copies(&separator));
                     Edit::Compose { span: Span::new(last.span.end, last.span.end), parts }

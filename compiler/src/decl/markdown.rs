@@ -2,7 +2,7 @@
 //! Markdown with optional YAML frontmatter.
 
 use super::permissions::{self, Use};
-use super::{file_name, parent, FileCx, Scope};
+use super::{file_name, parent, FileCx, FileScope};
 use crate::diagnostic::{Severity, Sink};
 use crate::frontmatter::{self, Parsed, Split};
 use crate::node::{Node, NodeKind};
@@ -153,7 +153,7 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
                 // metadata dropped. Either way `claude plugin validate` rejects the file, so
                 // it is an error: capc never passes what the official validator refuses.
                 let consequence = match kind {
-                    MarkdownKind::Agent if cx.scope == Scope::Plugin => {
+                    MarkdownKind::Agent if cx.scope == FileScope::Plugin => {
                         "Claude Code loads this agent under its file name with every other field dropped"
                     }
                     MarkdownKind::Agent => "Claude Code skips this agent",
@@ -196,7 +196,7 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
 fn check_fields_of(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, fields: &Node, kind: MarkdownKind) {
     match kind {
         MarkdownKind::Skill => check_skill(sink, cx, fields),
-        MarkdownKind::Command => check_command(sink, fields, cx.scope == crate::decl::Scope::Plugin),
+        MarkdownKind::Command => check_command(sink, fields, cx.scope == crate::decl::FileScope::Plugin),
         MarkdownKind::Agent => check_agent(sink, cx, fields),
     }
     let rule_fields: &[(&str, Use)] = match kind {
@@ -287,7 +287,7 @@ fn no_frontmatter(
     message: &str,
 ) {
     let (severity, help) = match kind {
-        MarkdownKind::Agent if cx.scope != Scope::Plugin => (
+        MarkdownKind::Agent if cx.scope != FileScope::Plugin => (
             Severity::Error,
             "Claude Code skips a subagent without `name` and `description`; add them between `---` lines at the top",
         ),
@@ -318,7 +318,7 @@ fn check_skill(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
         .help("put the key use case first and move detail into the body, which loads when the skill runs");
     }
     let skill_dir = parent(cx.rel);
-    if matches!(cx.scope, Scope::Managed | Scope::User | Scope::Project)
+    if matches!(cx.scope, FileScope::Managed | FileScope::User | FileScope::Project)
         && file_name(skill_dir).eq_ignore_ascii_case("synced")
     {
         sink.report(
@@ -359,7 +359,7 @@ fn check_command(sink: &mut Sink<'_>, fields: &Node, in_plugin: bool) {
 
 fn check_agent(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
     check_fields_knowing(sink, fields, AGENT_FIELDS, claude_code_keys(), "agent frontmatter", Unknown::Warn);
-    let plugin = cx.scope == Scope::Plugin;
+    let plugin = cx.scope == FileScope::Plugin;
     for required in ["name", "description"] {
         if fields.get(required).is_none() {
             let (severity, help) = if plugin {

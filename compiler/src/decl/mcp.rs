@@ -3,6 +3,7 @@
 
 use super::FileCx;
 use crate::diagnostic::{did_you_mean, Edit, Sink};
+use crate::names::normalize_server;
 use crate::node::Node;
 use crate::rules;
 use crate::schema::{check_fields, field, Field, Ty, Unknown};
@@ -81,7 +82,7 @@ pub fn check_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &st
         }
         seen.push(&name.name);
         // A plugin's servers are named `plugin:<plugin>:<server>`, never a reserved name.
-        if cx.scope != crate::decl::Scope::Plugin && crate::builtins::is_reserved_mcp_name(&name.name) {
+        if cx.scope != crate::decl::FileScope::Plugin && crate::builtins::is_reserved_mcp_name(&name.name) {
             sink.report(
                 &rules::reserved_name::RULE,
                 name.span,
@@ -101,8 +102,8 @@ pub fn check_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &st
             check_env_refs(sink, cx, &name.name, config);
         }
         sink.declared_servers.push(match cx.plugin_name {
-            Some(plugin) => normalize(&format!("plugin_{plugin}_{}", name.name)),
-            None => normalize(&name.name),
+            Some(plugin) => normalize_server(&format!("plugin_{plugin}_{}", name.name)),
+            None => normalize_server(&name.name),
         });
     }
     entries.len()
@@ -241,11 +242,6 @@ fn check_provenance(sink: &mut Sink<'_>, cx: &FileCx<'_>, name: &str, config: &N
         let pin = launch.pin(crate::model::PinOf::McpServer, &full_name, &path);
         sink.decls.push(crate::model::Decl { path, span: Some(command.span), item: crate::model::Item::Pin(pin) });
     }
-}
-
-/// How a server name appears in tool names: every character outside `[A-Za-z0-9_-]` becomes `_`.
-pub fn normalize(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect()
 }
 
 /// `${VAR}` references in the fields Claude Code expands (`command`, `args`, `env`, `url`,

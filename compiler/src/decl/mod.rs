@@ -13,7 +13,7 @@ use crate::walk::Tree;
 
 /// Where a declaration comes from (managed > user > project; plugins are their own scope).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Scope {
+pub enum FileScope {
     Managed,
     User,
     Project,
@@ -22,14 +22,14 @@ pub enum Scope {
     Collection,
 }
 
-impl Scope {
+impl FileScope {
     pub fn as_str(self) -> &'static str {
         match self {
-            Scope::Managed => "managed",
-            Scope::User => "user",
-            Scope::Project => "project",
-            Scope::Plugin => "plugin",
-            Scope::Collection => "collection",
+            FileScope::Managed => "managed",
+            FileScope::User => "user",
+            FileScope::Project => "project",
+            FileScope::Plugin => "plugin",
+            FileScope::Collection => "collection",
         }
     }
 }
@@ -74,7 +74,7 @@ impl FileKind {
 pub struct FileCx<'a> {
     pub tree: &'a Tree,
     pub rel: &'a str,
-    pub scope: Scope,
+    pub scope: FileScope,
     /// For plugin files: the plugin's root directory (relative, `""` for the checked root).
     pub plugin_root: Option<&'a str>,
     /// For project files: the project root, where `$CLAUDE_PROJECT_DIR` points.

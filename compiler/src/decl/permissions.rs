@@ -3,7 +3,7 @@
 //! `disallowedTools` in subagents, and a hook's `if`. Each rule is parsed with the grammar
 //! crate, so a diagnostic points at the exact characters inside the string.
 
-use super::{FileCx, Scope};
+use super::{FileCx, FileScope};
 use crate::diagnostic::Sink;
 use crate::node::{Node, NodeKind};
 use crate::rules;
@@ -157,7 +157,7 @@ fn check_rule(
         return;
     }
     let blanket = rule.is_whole_tool() && matches!(tool.canonical.as_str(), "Bash" | "PowerShell");
-    let project = matches!(cx.scope, Scope::Project);
+    let project = matches!(cx.scope, FileScope::Project);
     if blanket && project && matches!(usage, Use::PreApprove | Use::Allow) {
         let what = if usage == Use::PreApprove {
             "this skill pre-approves every shell command for its turn"

@@ -219,7 +219,7 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
 /// 2.1.332 reads them from managed settings only, and accepts only `http`/`sse` servers with an
 /// `https://` URL; it refuses the others and says so).
 fn check_managed_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, servers: &Node) {
-    if cx.scope != super::Scope::Managed {
+    if cx.scope != super::FileScope::Managed {
         let span = servers.span;
         sink.report(&rules::ignored_field::RULE, span, "Claude Code reads `managedMcpServers` only from managed settings")
             .help("declare the servers in `.mcp.json` (project) or `~/.claude.json` (user), or move this to managed-settings.json");

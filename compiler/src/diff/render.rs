@@ -9,6 +9,7 @@
 
 use super::{Change, Class, Report, Section, Side};
 use crate::printable::escape;
+use crate::text::plural;
 use std::fmt::Write as _;
 
 /// `capc diff --format json`.
@@ -50,10 +51,6 @@ fn counts(report: &Report) -> String {
         s.changed,
         s.rerouted
     )
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn symbol(class: Class) -> &'static str {

@@ -11,17 +11,17 @@ use std::borrow::Cow;
 
 /// A parsed value. Keys and strings without escapes borrow from the text.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Node<'a> {
+pub enum TomlValue<'a> {
     Str(Cow<'a, str>),
     Int(i64),
     Bool(bool),
-    Array(Vec<Node<'a>>),
+    Array(Vec<TomlValue<'a>>),
     Table(Table<'a>),
 }
 
-type Table<'a> = Vec<(Cow<'a, str>, Node<'a>)>;
+type Table<'a> = Vec<(Cow<'a, str>, TomlValue<'a>)>;
 
-fn get_mut<'t, 'a>(table: &'t mut Table<'a>, key: &str) -> Option<&'t mut Node<'a>> {
+fn get_mut<'t, 'a>(table: &'t mut Table<'a>, key: &str) -> Option<&'t mut TomlValue<'a>> {
     table.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
@@ -222,21 +222,21 @@ impl<'a> Cursor<'a> {
         self.at += end + quotes;
         Some(content.to_string())
     }
-    fn value(&mut self) -> Option<Node<'a>> {
+    fn value(&mut self) -> Option<TomlValue<'a>> {
         self.skip_spaces();
         match self.peek()? {
-            b'"' if self.eat("\"\"\"") => self.multiline_basic().map(|s| Node::Str(Cow::Owned(s))),
+            b'"' if self.eat("\"\"\"") => self.multiline_basic().map(|s| TomlValue::Str(Cow::Owned(s))),
             b'"' => {
                 self.at += 1;
-                self.basic_string().map(Node::Str)
+                self.basic_string().map(TomlValue::Str)
             }
-            b'\'' if self.eat("'''") => self.multiline_literal().map(|s| Node::Str(Cow::Owned(s))),
+            b'\'' if self.eat("'''") => self.multiline_literal().map(|s| TomlValue::Str(Cow::Owned(s))),
             b'\'' => {
                 self.at += 1;
-                self.literal_string().map(Node::Str)
+                self.literal_string().map(TomlValue::Str)
             }
-            b't' if self.eat("true") => Some(Node::Bool(true)),
-            b'f' if self.eat("false") => Some(Node::Bool(false)),
+            b't' if self.eat("true") => Some(TomlValue::Bool(true)),
+            b'f' if self.eat("false") => Some(TomlValue::Bool(false)),
             b'[' => {
                 if self.depth >= MAX_ARRAY_DEPTH {
                     return None;
@@ -260,7 +260,7 @@ impl<'a> Cursor<'a> {
                     }
                 };
                 self.depth -= 1;
-                items.map(Node::Array)
+                items.map(TomlValue::Array)
             }
             b'-' | b'+' | b'0'..=b'9' => {
                 let len = self.rest().bytes().take_while(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+')).count();
@@ -274,7 +274,7 @@ impl<'a> Cursor<'a> {
                 }
                 let n: i64 = digits.parse().ok()?;
                 self.at += len;
-                Some(Node::Int(n))
+                Some(TomlValue::Int(n))
             }
             _ => None,
         }
@@ -287,12 +287,12 @@ fn descend<'t, 'a>(root: &'t mut Table<'a>, parents: &[Cow<'a, str>], create: bo
     let mut table = root;
     for part in parents {
         if create && get_mut(table, part).is_none() {
-            table.push((part.clone(), Node::Table(Vec::with_capacity(4))));
+            table.push((part.clone(), TomlValue::Table(Vec::with_capacity(4))));
         }
         table = match get_mut(table, part)? {
-            Node::Table(t) => t,
-            Node::Array(items) => match items.last_mut()? {
-                Node::Table(t) => t,
+            TomlValue::Table(t) => t,
+            TomlValue::Array(items) => match items.last_mut()? {
+                TomlValue::Table(t) => t,
                 _ => return None,
             },
             _ => return None,
@@ -308,21 +308,21 @@ fn open<'t, 'a>(root: &'t mut Table<'a>, path: &[Cow<'a, str>], array: bool) -> 
     let table = descend(root, parents, true)?;
     if array {
         if get_mut(table, last).is_none() {
-            table.push((last.clone(), Node::Array(Vec::new())));
+            table.push((last.clone(), TomlValue::Array(Vec::new())));
         }
-        let Node::Array(items) = get_mut(table, last)? else { return None };
-        items.push(Node::Table(Vec::with_capacity(4)));
+        let TomlValue::Array(items) = get_mut(table, last)? else { return None };
+        items.push(TomlValue::Table(Vec::with_capacity(4)));
         match items.last_mut()? {
-            Node::Table(t) => Some(t),
+            TomlValue::Table(t) => Some(t),
             _ => None,
         }
     } else {
         if get_mut(table, last).is_some() {
             return None; // a table defined twice, or after its subtables: let `toml` decide
         }
-        table.push((last.clone(), Node::Table(Vec::with_capacity(4))));
+        table.push((last.clone(), TomlValue::Table(Vec::with_capacity(4))));
         match get_mut(table, last)? {
-            Node::Table(t) => Some(t),
+            TomlValue::Table(t) => Some(t),
             _ => None,
         }
     }
@@ -330,7 +330,7 @@ fn open<'t, 'a>(root: &'t mut Table<'a>, path: &[Cow<'a, str>], array: bool) -> 
 
 /// Reads the TOML subset a lock uses; `None` when the text uses more of TOML (or is not
 /// valid), and the caller falls back to the general parser.
-pub fn parse(text: &str) -> Option<Node<'_>> {
+pub fn parse(text: &str) -> Option<TomlValue<'_>> {
     let mut cur = Cursor { text, at: 0, depth: 0 };
     let mut root: Table<'_> = Vec::new();
     // The current table, as a header path and whether it is an array element.
@@ -373,7 +373,7 @@ pub fn parse(text: &str) -> Option<Node<'_>> {
             None => break,
         }
     }
-    Some(Node::Table(root))
+    Some(TomlValue::Table(root))
 }
 
 /// The table a header opened (its last element, for an array of tables).
@@ -381,11 +381,11 @@ fn find<'t, 'a>(root: &'t mut Table<'a>, path: &[Cow<'a, str>], array: bool) -> 
     let (last, parents) = path.split_last()?;
     let table = descend(root, parents, false)?;
     match get_mut(table, last)? {
-        Node::Array(items) if array => match items.last_mut()? {
-            Node::Table(t) => Some(t),
+        TomlValue::Array(items) if array => match items.last_mut()? {
+            TomlValue::Table(t) => Some(t),
             _ => None,
         },
-        Node::Table(t) if !array => Some(t),
+        TomlValue::Table(t) if !array => Some(t),
         _ => None,
     }
 }
@@ -422,21 +422,21 @@ impl serde::ser::Error for Error {
 }
 
 /// Reads a type from a parsed node, moving its strings (no second copy).
-pub fn from_node<T: serde::de::DeserializeOwned>(node: Node<'_>) -> Result<T, Error> {
+pub fn from_node<T: serde::de::DeserializeOwned>(node: TomlValue<'_>) -> Result<T, Error> {
     T::deserialize(node)
 }
 
-impl<'de, 'a> serde::Deserializer<'de> for Node<'a> {
+impl<'de, 'a> serde::Deserializer<'de> for TomlValue<'a> {
     type Error = Error;
 
     fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self {
-            Node::Str(Cow::Borrowed(s)) => visitor.visit_str(s),
-            Node::Str(Cow::Owned(s)) => visitor.visit_string(s),
-            Node::Int(n) => visitor.visit_i64(n),
-            Node::Bool(b) => visitor.visit_bool(b),
-            Node::Array(items) => visitor.visit_seq(serde::de::value::SeqDeserializer::new(items.into_iter())),
-            Node::Table(entries) => {
+            TomlValue::Str(Cow::Borrowed(s)) => visitor.visit_str(s),
+            TomlValue::Str(Cow::Owned(s)) => visitor.visit_string(s),
+            TomlValue::Int(n) => visitor.visit_i64(n),
+            TomlValue::Bool(b) => visitor.visit_bool(b),
+            TomlValue::Array(items) => visitor.visit_seq(serde::de::value::SeqDeserializer::new(items.into_iter())),
+            TomlValue::Table(entries) => {
                 visitor.visit_map(serde::de::value::MapDeserializer::new(entries.into_iter().map(|(k, v)| (Key(k), v))))
             }
         }
@@ -454,7 +454,7 @@ impl<'de, 'a> serde::Deserializer<'de> for Node<'a> {
     ) -> Result<V::Value, Error> {
         use serde::de::IntoDeserializer;
         match self {
-            Node::Str(s) => visitor.visit_enum(s.into_owned().into_deserializer()),
+            TomlValue::Str(s) => visitor.visit_enum(s.into_owned().into_deserializer()),
             _ => Err(serde::de::Error::custom("expected a string for an enum")),
         }
     }
@@ -466,9 +466,9 @@ impl<'de, 'a> serde::Deserializer<'de> for Node<'a> {
     }
 }
 
-impl<'de, 'a> serde::de::IntoDeserializer<'de, Error> for Node<'a> {
-    type Deserializer = Node<'a>;
-    fn into_deserializer(self) -> Node<'a> {
+impl<'de, 'a> serde::de::IntoDeserializer<'de, Error> for TomlValue<'a> {
+    type Deserializer = TomlValue<'a>;
+    fn into_deserializer(self) -> TomlValue<'a> {
         self
     }
 }
@@ -477,9 +477,9 @@ impl<'de, 'a> serde::de::IntoDeserializer<'de, Error> for Node<'a> {
 struct Key<'a>(Cow<'a, str>);
 
 impl<'de, 'a> serde::de::IntoDeserializer<'de, Error> for Key<'a> {
-    type Deserializer = Node<'a>;
-    fn into_deserializer(self) -> Node<'a> {
-        Node::Str(self.0)
+    type Deserializer = TomlValue<'a>;
+    fn into_deserializer(self) -> TomlValue<'a> {
+        TomlValue::Str(self.0)
     }
 }
 

@@ -3,7 +3,7 @@
 //! words begin a command decides it), each with the flags it accepts and the value each takes.
 //! Do not edit by hand.
 
-use super::readonly::{FlagKind, FlagSpec};
+use super::spec::{FlagKind, FlagSpec};
 
 pub(crate) const TABLE: &[FlagSpec] = &[
     FlagSpec {

@@ -23,6 +23,7 @@ mod flags;
 mod paths;
 mod readonly;
 mod rules;
+mod spec;
 
 #[cfg(test)]
 mod tests;
@@ -33,26 +34,45 @@ use crate::matching::shell::strip_output_redirections;
 use crate::shell::{CommandContext, ShellAnalysis};
 use crate::{analyse_shell, Behavior, SimpleCommand, SourcedRule};
 
-/// Claude Code's permission modes.
+/// Claude Code's permission modes: the choices `--permission-mode` accepts. In Claude Code
+/// 2.1.332 `manual` is another name for `default`; the Bash check decides `auto` and `plan` as
+/// it decides `default` (only `acceptEdits`, `dontAsk` and `bypassPermissions` change it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum PermissionMode {
     #[default]
     Default,
     AcceptEdits,
-    Plan,
-    DontAsk,
+    Auto,
     BypassPermissions,
+    Manual,
+    DontAsk,
+    Plan,
 }
 
 impl PermissionMode {
-    /// `default`, `acceptEdits`, `plan`, `dontAsk`, `bypassPermissions`.
+    /// The word `--permission-mode` takes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PermissionMode::Default => "default",
+            PermissionMode::AcceptEdits => "acceptEdits",
+            PermissionMode::Auto => "auto",
+            PermissionMode::BypassPermissions => "bypassPermissions",
+            PermissionMode::Manual => "manual",
+            PermissionMode::DontAsk => "dontAsk",
+            PermissionMode::Plan => "plan",
+        }
+    }
+
+    /// The mode a `--permission-mode` word names.
     pub fn parse(text: &str) -> Option<PermissionMode> {
         Some(match text {
             "default" => PermissionMode::Default,
             "acceptEdits" => PermissionMode::AcceptEdits,
-            "plan" => PermissionMode::Plan,
-            "dontAsk" => PermissionMode::DontAsk,
+            "auto" => PermissionMode::Auto,
             "bypassPermissions" => PermissionMode::BypassPermissions,
+            "manual" => PermissionMode::Manual,
+            "dontAsk" => PermissionMode::DontAsk,
+            "plan" => PermissionMode::Plan,
             _ => return None,
         })
     }

@@ -19,38 +19,7 @@
 //! the working directories, is `paths.rs`'s part.
 
 use super::flags::TABLE;
-
-/// The kind of value a flag of the table takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FlagKind {
-    /// No value: `--stat`.
-    None,
-    /// Digits: `-n 3`.
-    Number,
-    /// Any value not starting with `-`: `--format x`.
-    String,
-    /// One character: `xargs -d ,`.
-    Char,
-    /// Exactly `{}`: `xargs -I {}`.
-    Braces,
-    /// Exactly `EOF`: `xargs -E EOF`.
-    Eof,
-}
-
-/// One command of the flag table: its leading words (`git log`) and the flags it accepts.
-pub(crate) struct FlagSpec {
-    pub(crate) command: &'static str,
-    /// `--` ends the options (for `ps`, `base64`, `test`, `git blame`, `git stash list` it is
-    /// skipped and options after it are still checked).
-    pub(crate) respects_double_dash: bool,
-    pub(crate) flags: &'static [(&'static str, FlagKind)],
-}
-
-impl FlagSpec {
-    fn kind(&self, flag: &str) -> Option<FlagKind> {
-        self.flags.iter().find(|(name, _)| *name == flag).map(|(_, kind)| *kind)
-    }
-}
+use super::spec::{FlagKind, FlagSpec};
 
 /// Read-only with any arguments (which of them are paths is checked elsewhere).
 const ANY_ARGUMENTS: &[&str] = &[

@@ -7,7 +7,7 @@
 //! `PERMISSION_RULE_SOURCES` order: user, project, local, flag, policy, cliArg, command, session).
 //! Modes (`bypassPermissions`, `dontAsk`, …), hooks, sandboxing, read-only auto-allows and the safety
 //! checks on `.git`/`.claude` are outside this crate: when no rule matches the answer is
-//! [`DecisionBehavior::Passthrough`]. The exception is a Bash command, which [`decide`] hands to
+//! [`DecisionBehavior::Passthrough`]. The exception is a Bash command, which [`crate::decide`] hands to
 //! [`crate::decide_bash`] (Claude Code 2.1.332's whole Bash check, in the default mode): it
 //! never passes through. [`PermissionRule::matches`] stays the reading of one rule against one
 //! command (used for PowerShell, and for questions about a single rule).
@@ -97,22 +97,6 @@ pub struct Decision {
     pub rule: Option<usize>,
     /// That rule's source label.
     pub source: Option<String>,
-}
-
-/// Deny before ask before allow; see the module docs. A Bash command is decided by
-/// [`crate::decide_bash`] in the default mode, with `cx`'s cwd and home.
-pub fn decide(rules: &[SourcedRule], call: &ToolCall<'_>, cx: &MatchContext<'_>) -> Decision {
-    if let (Some(command), "Bash") = (call.primary, canonical_tool_name(call.tool)) {
-        let decision = crate::decide_bash(rules, command, &crate::BashContext::new(cx.cwd, cx.home));
-        let behavior = match decision.behavior {
-            crate::BashBehavior::Allow => DecisionBehavior::Allow,
-            crate::BashBehavior::Ask => DecisionBehavior::Ask,
-            crate::BashBehavior::Deny => DecisionBehavior::Deny,
-        };
-        let source = decision.rule.and_then(|index| rules.get(index)).map(|rule| rule.source.clone());
-        return Decision { behavior, rule: decision.rule, source };
-    }
-    decide_by_rules(rules, call, cx)
 }
 
 /// Rules only, in order: the first deny, ask or allow rule matching by [`PermissionRule::matches`].

@@ -2,7 +2,7 @@
 //! `Tool: primary`. The cwd is `/repo`, home `/home/u`; rules without `@dir` anchor `/x` at `/repo`.
 
 use super::*;
-use crate::parse_permission_rule;
+use crate::{decide, parse_permission_rule};
 
 fn rules_of(rules: &str) -> Vec<SourcedRule> {
     rules

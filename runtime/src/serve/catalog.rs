@@ -2,8 +2,9 @@
 //! skill a user can type), the Skill tool, and each skill's files as resources. Pure data,
 //! compared as a whole after a reload to know which `list_changed` notifications to send.
 
+use crate::commands::{self, CommandView};
+use crate::context::{Override, TurnContext};
 use crate::session::Session;
-use crate::turn::{self, Override, TurnContext};
 use capc_compiler::model::Form;
 use rmcp::model::{Prompt, PromptArgument, Resource, Skill, SkillFrontmatter, SkillResource, SkillResources, Tool};
 use std::collections::HashSet;
@@ -129,14 +130,14 @@ pub fn context(session: &Session) -> TurnContext {
 
 /// The declared commands and skills a user can type, each once, in command-table order under
 /// the name the table gives it (the entry `/name` reaches first); a display name is the title.
-fn prompts(session: &Session, table: &[turn::CommandView], cx: &TurnContext) -> Vec<Prompt> {
+fn prompts(session: &Session, table: &[CommandView], cx: &TurnContext) -> Vec<Prompt> {
     let commands = &session.loaded.lock.commands;
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for row in table {
         let Some(i) = row.decl else { continue };
         // A later row under a taken name is one `/name` never reaches.
-        if !seen.insert(row.name.clone()) || turn::find(table, &row.name).map(|r| r.decl) != Some(Some(i)) {
+        if !seen.insert(row.name.clone()) || commands::find(table, &row.name).map(|r| r.decl) != Some(Some(i)) {
             continue;
         }
         let c = &commands[i];

@@ -262,7 +262,7 @@ fn get_prompt(
     let cx = catalog::context(session);
     let view = session.view(&cx);
     // A display name or alias reaches the entry `/name` reaches, as in Claude Code.
-    let served = crate::turn::find(&view.commands, name)
+    let served = crate::commands::find(&view.commands, name)
         .filter(|row| row.decl.is_some())
         .and_then(|row| catalog.prompts.iter().find(|p| *p.name == *row.name));
     let Some(prompt) = served.filter(|_| !name.is_empty() && !name.contains(char::is_whitespace)) else {
