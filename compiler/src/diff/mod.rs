@@ -254,10 +254,13 @@ impl Report {
 pub fn diff(old: &Lock, new: &Lock, old_side: Side, new_side: Side) -> Report {
     let mut changes = compare::changes(old, new);
     changes.iter_mut().for_each(Change::hide_secrets);
-    // What a session loads first, then each marketplace plugin's changes together.
-    changes.sort_by(|a, b| {
-        (&a.plugin, a.section, &a.subject, a.class, &a.files).cmp(&(&b.plugin, b.section, &b.subject, b.class, &b.files))
-    });
+    // What a session loads first, then each marketplace plugin's changes together, the entry
+    // itself first.
+    let key = |c: &Change| {
+        let entry_last = c.plugin.is_some() && c.section != Section::Plugin;
+        (c.plugin.clone(), entry_last, c.section, c.subject.clone(), c.class, c.files.clone())
+    };
+    changes.sort_by_cached_key(key);
     let mut summary = Summary::default();
     for c in &changes {
         match c.class {
