@@ -160,8 +160,12 @@ fn the_cases_cover_every_class_and_section() {
     // Each marketplace plugin's changes are its own, the harmless ones included.
     let of = |plugin: &str| changes.iter().filter(|c| c.plugin.as_deref() == Some(plugin)).count();
     assert_eq!(of("deploy@team-tools"), 5);
-    let notes: Vec<&&diff::Change> = changes.iter().filter(|c| c.plugin.as_deref() == Some("notes@team-tools")).collect();
-    assert!(!notes.is_empty() && notes.iter().all(|c| !c.is_escalation()), "a description edit is no escalation: {notes:#?}");
+    let notes: Vec<&&diff::Change> =
+        changes.iter().filter(|c| c.plugin.as_deref() == Some("notes@team-tools")).collect();
+    assert!(
+        !notes.is_empty() && notes.iter().all(|c| !c.is_escalation()),
+        "a description edit is no escalation: {notes:#?}"
+    );
     // A rule covered by another one is no escalation.
     for (subject, class) in [("allow Bash(git status:*)", Class::Added), ("ask WebFetch", Class::Removed)] {
         let change = changes.iter().find(|c| c.subject == subject && c.class == class).expect(subject);
@@ -465,7 +469,13 @@ fn a_marketplace_pull_request_is_reviewed_plugin_by_plugin() {
         .as_array()
         .expect("changes")
         .iter()
-        .map(|c| (c["plugin"].as_str().unwrap_or(""), c["section"].as_str().unwrap_or(""), c["subject"].as_str().unwrap_or("")))
+        .map(|c| {
+            (
+                c["plugin"].as_str().unwrap_or(""),
+                c["section"].as_str().unwrap_or(""),
+                c["subject"].as_str().unwrap_or(""),
+            )
+        })
         .collect();
     assert!(
         changed.contains(&("agent-sdk-dev@claude-plugins-official", "command", "/agent-sdk-dev:new-sdk-app")),
@@ -484,7 +494,8 @@ fn a_marketplace_pull_request_is_reviewed_plugin_by_plugin() {
     .expect("write");
     let command = plugin.join("commands/code-review.md");
     let text = std::fs::read_to_string(&command).expect("read");
-    let allowed = text.lines().find(|l| l.starts_with("allowed-tools:")).expect("the command pre-approves tools").to_string();
+    let allowed =
+        text.lines().find(|l| l.starts_with("allowed-tools:")).expect("the command pre-approves tools").to_string();
     edit(&command, &allowed, "allowed-tools: Bash(*)");
     commit(repo, "a hook and Bash(*)");
     let run = capc(&["diff", "HEAD~1", "HEAD", "--fail-on", "escalation"], repo);
@@ -494,13 +505,22 @@ fn a_marketplace_pull_request_is_reviewed_plugin_by_plugin() {
     assert!(text.contains("! marketplace plugin code-review@claude-plugins-official: command changed"), "{text}");
     let report = json(&["diff", "HEAD~1", "HEAD", "--format", "json"]);
     let found = escalations(&report);
-    assert!(!found.is_empty() && found.iter().all(|c| c["plugin"] == "code-review@claude-plugins-official"), "{report:#}");
-    let reasons: Vec<&str> =
-        found.iter().flat_map(|c| c["escalations"].as_array().into_iter().flatten()).filter_map(Value::as_str).collect();
+    assert!(
+        !found.is_empty() && found.iter().all(|c| c["plugin"] == "code-review@claude-plugins-official"),
+        "{report:#}"
+    );
+    let reasons: Vec<&str> = found
+        .iter()
+        .flat_map(|c| c["escalations"].as_array().into_iter().flatten())
+        .filter_map(Value::as_str)
+        .collect();
     assert!(reasons.iter().any(|r| r.contains("downloads a program and runs it (curl … | sh)")), "{reasons:#?}");
     assert!(reasons.iter().any(|r| r.contains("gains allowed-tools: `Bash(*)`")), "{reasons:#?}");
     let markdown = stdout(&capc(&["diff", "HEAD~1", "HEAD", "--format", "markdown"], repo));
-    assert!(markdown.contains("| hook of marketplace plugin `code-review@claude-plugins-official` | added"), "{markdown}");
+    assert!(
+        markdown.contains("| hook of marketplace plugin `code-review@claude-plugins-official` | added"),
+        "{markdown}"
+    );
 
     // A new entry whose git source pins nothing; the lock is committed with it, and the
     // committed lock is what the newer side is read as.
@@ -513,7 +533,10 @@ fn a_marketplace_pull_request_is_reviewed_plugin_by_plugin() {
     let lock = capc(&["lock"], repo);
     assert_eq!(lock.status.code(), Some(0), "{}", String::from_utf8_lossy(&lock.stderr));
     let written = std::fs::read_to_string(repo.join("capabilities.lock")).expect("the lock");
-    assert!(written.contains("[[marketplace_plugin]]\nid = \"shiny-tools@claude-plugins-official\""), "the lock lists it");
+    assert!(
+        written.contains("[[marketplace_plugin]]\nid = \"shiny-tools@claude-plugins-official\""),
+        "the lock lists it"
+    );
     commit(repo, "a new plugin from elsewhere");
     let report = json(&["diff", "HEAD~1", "HEAD", "--format", "json"]);
     assert_eq!(report["new"]["read_as"], "revision-lock");

@@ -235,7 +235,10 @@ fn marketplace_plugins(old: &Lock, new: &Lock, hashes: &Hashes<'_>, out: &mut Ve
         }
         let paths = files(m);
         let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-        out.push(Change { plugin: Some(m.id.clone()), ..entry(Section::Plugin, Class::Added, m.id.clone(), listed_what(m), &paths) });
+        out.push(Change {
+            plugin: Some(m.id.clone()),
+            ..entry(Section::Plugin, Class::Added, m.id.clone(), listed_what(m), &paths)
+        });
         contents(None, m, hashes, out);
     }
     for m in listed.removed {

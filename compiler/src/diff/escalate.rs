@@ -22,7 +22,9 @@
 //! another matches.
 
 use crate::lock::resolve::covers;
-use crate::model::{Agent, Approval, Behavior, Command, Hook, Lock, MarketplacePlugin, McpServer, Permission, Pin, PinOf, Plugin};
+use crate::model::{
+    Agent, Approval, Behavior, Command, Hook, Lock, MarketplacePlugin, McpServer, Permission, Pin, PinOf, Plugin,
+};
 use capc_grammar::{parse_permission_rule, PermissionRule};
 
 /// The rules of both locks, parsed once.
@@ -225,10 +227,9 @@ pub(super) fn hook_added(h: &Hook) -> Vec<String> {
     let run = h.run.as_deref().unwrap_or("");
     let fetches = if h.kind == "command" { crate::provenance::download_and_run(run) } else { None };
     vec![match h.kind.as_str() {
-        "command" if fetches.is_some() => format!(
-            "a new hook downloads a program and runs it ({}): `{run}` on {on}",
-            fetches.unwrap_or_default()
-        ),
+        "command" if fetches.is_some() => {
+            format!("a new hook downloads a program and runs it ({}): `{run}` on {on}", fetches.unwrap_or_default())
+        }
         "command" => format!("a new hook runs `{run}` on {on}"),
         kind => format!("a new `{kind}` hook on {on}: `{run}`"),
     }]
@@ -275,7 +276,13 @@ fn unpinned(p: &Pin, verb: &str) -> String {
         None if p.via == "command" => "runs that command to get it".to_string(),
         None => "follows whatever is newest".to_string(),
     };
-    format!("{} `{}` {verb} `{}` ({}) and {asks}: each install may fetch different code", p.of.as_str(), p.name, p.package, p.via)
+    format!(
+        "{} `{}` {verb} `{}` ({}) and {asks}: each install may fetch different code",
+        p.of.as_str(),
+        p.name,
+        p.package,
+        p.via
+    )
 }
 
 /// A marketplace plugin whose plugin.json Claude Code refused before and loads now.

@@ -119,7 +119,11 @@ pub fn to_text(report: &Report) -> String {
         }
     }
     for (plugin, changes) in by_plugin(report) {
-        let _ = writeln!(out, "\nMarketplace plugin {} (as installed from its marketplace; no session here loads it):", escape(plugin));
+        let _ = writeln!(
+            out,
+            "\nMarketplace plugin {} (as installed from its marketplace; no session here loads it):",
+            escape(plugin)
+        );
         for c in changes {
             line(&mut out, c, &format!("{} ", c.section.as_str()));
         }
@@ -262,7 +266,8 @@ pub fn to_markdown(report: &Report) -> String {
     let row = |out: &mut String, c: &Change, section: bool| {
         let mut details: Vec<String> = c.what.iter().map(|w| text(w)).collect();
         details.extend(c.fields.iter().map(|f| text(&field_line(f))));
-        let class = if c.is_escalation() { format!("⚠️ {}", c.class.as_str()) } else { c.class.as_str().to_string() };
+        let class =
+            if c.is_escalation() { format!("⚠️ {}", c.class.as_str()) } else { c.class.as_str().to_string() };
         let section = if section { format!(" {} |", c.section.as_str()) } else { String::new() };
         let _ = writeln!(
             out,

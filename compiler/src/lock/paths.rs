@@ -236,7 +236,11 @@ mod tests {
             id: "lint@acme".to_string(),
             marketplace: ".claude-plugin/marketplace.json".to_string(),
             root: Some("plugins/lint".to_string()),
-            hooks: vec![crate::model::Hook { event: "Stop".to_string(), path: "../x".to_string(), ..Default::default() }],
+            hooks: vec![crate::model::Hook {
+                event: "Stop".to_string(),
+                path: "../x".to_string(),
+                ..Default::default()
+            }],
             ..Default::default()
         });
         assert_eq!(
