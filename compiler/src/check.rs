@@ -790,12 +790,27 @@ fn check_root(
                         .collect()
                 })
                 .unwrap_or_default();
+            let entries = info
+                .as_ref()
+                .map(|i| {
+                    i.entries
+                        .iter()
+                        .map(|e| crate::model::decl::ListedEntry {
+                            name: e.name.clone(),
+                            root: e.plugin_root.as_deref().map(|r| realm.display(r)),
+                            source: e.source.clone(),
+                            strict: e.strict,
+                            version: e.version.as_ref().map(|(v, _)| v.clone()),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
             marketplace_names.insert(rel.clone(), name.clone());
             let root = realm.display(&marketplace_root);
             plugin_decls.push(Decl {
                 path: realm.display(rel),
                 span: None,
-                item: Item::Marketplace { name, root, plugins },
+                item: Item::Marketplace { name, root, plugins, entries },
             });
         }
         for entry in info.map(|i| i.entries).unwrap_or_default() {

@@ -607,6 +607,8 @@ pub struct EntryInfo {
     pub name: String,
     /// The plugin folder, when `source` is local and exists.
     pub plugin_root: Option<String>,
+    /// The `source` in a few words (`source_text`).
+    pub source: String,
     pub version: Option<(String, Span)>,
     pub strict: bool,
     /// Where `"strict": false` is written.
@@ -796,6 +798,7 @@ fn check_entry(
     let mut entry_info = EntryInfo {
         name: name.unwrap_or_default(),
         plugin_root: plugin_root.clone(),
+        source: entry.get("source").map(source_text).unwrap_or_default(),
         version: entry.get("version").and_then(|v| v.as_str().map(|s| (s.to_string(), v.span))),
         strict,
         strict_span: entry.get("strict").map(|n| n.span),
@@ -849,6 +852,29 @@ fn check_marketplace_name(sink: &mut Sink<'_>, span: Span, name: &str) {
 
 /// A plugin source outside the marketplace, recorded as a pin of the lock; reported when no
 /// commit, exact version or checksum pins it (`unpinned-plugin-source`).
+/// A marketplace entry's `source` in a few words, for the lock: a folder as written, or a
+/// remote source's kind and place (`github acme/lint`, `git-subdir https://…#plugins/lint`,
+/// `npm @acme/lint`); `[[pin]]` says what pins it. Credentials in it are hidden by the
+/// resolver, as in pins.
+pub fn source_text(source: &Node) -> String {
+    if let Some(path) = source.as_str() {
+        return path.to_string();
+    }
+    let text = |key: &str| source.get(key).and_then(Node::as_str);
+    let kind = text("source").unwrap_or("(no kind)");
+    let place = match kind {
+        "github" => text("repo"),
+        "npm" => text("package"),
+        "command" => text("command"),
+        _ => text("url"),
+    }
+    .unwrap_or("(no place)");
+    match text("path") {
+        Some(path) if kind != "command" => format!("{kind} {place}#{path}"),
+        _ => format!("{kind} {place}"),
+    }
+}
+
 fn source_pin(sink: &mut Sink<'_>, source: &Node, plugin: &str, marketplace: &str) {
     report_source_secrets(sink, source, &format!("plugin `{plugin}`"));
     let Some(kind) = source.get("source").and_then(Node::as_str) else { return };

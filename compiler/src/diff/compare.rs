@@ -2,15 +2,24 @@
 
 use super::escalate;
 use super::{Change, Class, FieldChange, Section};
-use crate::model::{Agent, Command, Hook, Lock, McpServer, Permission, Pin, Plugin};
+use crate::model::{Agent, Command, Hook, Lock, MarketplacePlugin, McpServer, Permission, Pin, Plugin};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::Hash;
 
-/// Every change between `old` and `new`, escalations weighed, unsorted.
+/// Every change between `old` and `new`, escalations weighed, unsorted: what a session in
+/// the folder loads, then what each marketplace plugin gives once installed.
 pub(super) fn changes(old: &Lock, new: &Lock) -> Vec<Change> {
     let hashes = Hashes::of(old, new);
+    let mut out = loaded(old, new, &hashes);
+    marketplace_plugins(old, new, &hashes, &mut out);
+    out
+}
+
+/// The changes of one lock's session entries (or of one marketplace plugin's, as a lock of
+/// its own).
+fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
     let mut out = Vec::new();
     let cx = escalate::Context::new(old, new);
 
@@ -133,7 +142,16 @@ pub(super) fn changes(old: &Lock, new: &Lock) -> Vec<Change> {
         last(&mut out).escalations = escalate::permission_changed(o, n);
     }
 
+    // A folder nothing loads that a marketplace plugin on both sides holds is reported there,
+    // component by component.
+    let listed = |lock: &Lock, root: &str| lock.marketplace_plugins.iter().any(|m| m.root.as_deref() == Some(root));
+    let reported_there = |p: &Plugin| !p.loaded && listed(old, &p.root) && listed(new, &p.root);
     let plugins = pair(&old.plugins, &new.plugins, |p| (p.id.as_str(), p.root.as_str()));
+    let plugins = Paired {
+        added: plugins.added.into_iter().filter(|p| !reported_there(p)).collect(),
+        removed: plugins.removed.into_iter().filter(|p| !reported_there(p)).collect(),
+        kept: plugins.kept.into_iter().filter(|(o, n)| !(reported_there(o) && reported_there(n))).collect(),
+    };
     for p in plugins.added {
         out.push(entry(Section::Plugin, Class::Added, p.id.clone(), plugin_what(p), &[&p.root]));
         last(&mut out).escalations = escalate::plugin_added(p);
@@ -164,17 +182,116 @@ pub(super) fn changes(old: &Lock, new: &Lock) -> Vec<Change> {
     };
     for p in pins_added {
         out.push(entry(Section::Pin, Class::Added, pin_subject(p), pin_what(p), &[&p.path]));
+        last(&mut out).plugin = pin_plugin(p, new);
+        last(&mut out).escalations = escalate::pin_added(p);
     }
     for p in pins.removed {
         out.push(entry(Section::Pin, Class::Removed, pin_subject(p), pin_what(p), &[&p.path]));
+        last(&mut out).plugin = pin_plugin(p, old);
     }
     for (o, n) in pins.kept.into_iter().filter(|(o, n)| o != n) {
         let fields = compare_fields(o, n, &[]);
         out.push(Change { fields, ..entry(Section::Pin, Class::Changed, pin_subject(n), pin_what(n), &[&n.path]) });
+        last(&mut out).plugin = pin_plugin(n, new);
+        last(&mut out).escalations = escalate::pin_changed(o, n);
     }
 
     reroutes(old, new, &mut out);
     out
+}
+
+/// The marketplace plugin a pin belongs to: the plugin entry's own source, or a server of a
+/// plugin folder a marketplace lists (and no session loads).
+fn pin_plugin(p: &Pin, lock: &Lock) -> Option<String> {
+    let of_loaded = lock.plugins.iter().any(|l| l.loaded && crate::lock::plugins::inside(&p.path, &l.root));
+    lock.marketplace_plugins
+        .iter()
+        .find(|m| match p.of {
+            crate::model::PinOf::Plugin => m.id == p.name && m.marketplace == p.path,
+            crate::model::PinOf::McpServer => {
+                !of_loaded && m.root.as_deref().is_some_and(|r| crate::lock::plugins::inside(&p.path, r))
+            }
+            crate::model::PinOf::Marketplace => false,
+        })
+        .map(|m| m.id.clone())
+}
+
+/// What installing each marketplace plugin gives, compared: the entry itself (source,
+/// version, strictness), then its components as a lock of their own, each change marked with
+/// the plugin.
+fn marketplace_plugins(old: &Lock, new: &Lock, hashes: &Hashes<'_>, out: &mut Vec<Change>) {
+    let listed = pair(&old.marketplace_plugins, &new.marketplace_plugins, |m| (m.id.as_str(), m.marketplace.as_str()));
+    let files = |m: &MarketplacePlugin| -> Vec<String> {
+        std::iter::once(m.marketplace.clone()).chain(m.root.clone()).collect()
+    };
+    let unchanged_files = |m: &MarketplacePlugin| {
+        hashes.same(&m.marketplace) && m.root.as_deref().is_none_or(|r| hashes.under(r).0.is_none())
+    };
+    for m in listed.added {
+        // Against a lock written before capc recorded marketplace plugins, one whose files did
+        // not change is not new.
+        if old.marketplace_plugins.is_empty() && unchanged_files(m) {
+            continue;
+        }
+        let paths = files(m);
+        let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+        out.push(Change {
+            plugin: Some(m.id.clone()),
+            ..entry(Section::Plugin, Class::Added, m.id.clone(), listed_what(m), &paths)
+        });
+        contents(None, m, hashes, out);
+    }
+    for m in listed.removed {
+        let paths = files(m);
+        let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+        out.push(Change {
+            plugin: Some(m.id.clone()),
+            ..entry(Section::Plugin, Class::Removed, m.id.clone(), listed_what(m), &paths)
+        });
+    }
+    for (o, n) in listed.kept {
+        if o == n && unchanged_files(n) {
+            continue;
+        }
+        let mut fields = compare_fields(o, n, &["command", "agent", "mcp_server", "hook"]);
+        let (content, changed) = n.root.as_deref().map(|r| hashes.under(r)).unwrap_or_default();
+        fields.extend(content);
+        if !fields.is_empty() {
+            let mut paths = files(n);
+            paths.extend(changed);
+            let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+            out.push(Change {
+                fields,
+                plugin: Some(n.id.clone()),
+                ..entry(Section::Plugin, Class::Changed, n.id.clone(), listed_what(n), &paths)
+            });
+            last(out).escalations = escalate::listed_changed(o, n);
+        }
+        contents(Some(o), n, hashes, out);
+    }
+}
+
+/// The changes of one marketplace plugin's components, compared as two locks of their own.
+fn contents(old: Option<&MarketplacePlugin>, new: &MarketplacePlugin, hashes: &Hashes<'_>, out: &mut Vec<Change>) {
+    let lock = |m: Option<&MarketplacePlugin>| {
+        let mut lock = crate::lock::resolve::resolve(Vec::new()).lock;
+        if let Some(m) = m {
+            lock.commands.clone_from(&m.commands);
+            lock.agents.clone_from(&m.agents);
+            lock.mcp_servers.clone_from(&m.mcp_servers);
+            lock.hooks.clone_from(&m.hooks);
+        }
+        lock
+    };
+    for mut change in loaded(&lock(old), &lock(Some(new)), hashes) {
+        change.plugin = Some(new.id.clone());
+        out.push(change);
+    }
+}
+
+fn listed_what(m: &MarketplacePlugin) -> Option<String> {
+    let refused = if m.refused.is_some() { "; Claude Code refuses it" } else { "" };
+    Some(format!("listed by {}, installs from {}{refused}", m.marketplace, m.source))
 }
 
 fn last(out: &mut [Change]) -> &mut Change {
@@ -185,7 +302,7 @@ fn last(out: &mut [Change]) -> &mut Change {
 fn entry(section: Section, class: Class, subject: String, what: Option<String>, files: &[&str]) -> Change {
     let mut files: Vec<String> = files.iter().filter(|f| !f.is_empty()).map(|f| f.to_string()).collect();
     files.dedup();
-    Change { section, class, subject, what, fields: Vec::new(), files, escalations: Vec::new() }
+    Change { section, class, subject, plugin: None, what, fields: Vec::new(), files, escalations: Vec::new() }
 }
 
 /// Entries of two lists matched by key: a key that appears several times is matched in order.

@@ -7,10 +7,14 @@
 //! - `allowed-tools` a skill or command did not have; a `!` injection it did not have; its
 //!   `model` or `effort` raised (unset counts as the middle tier: `sonnet`, `medium`); its
 //!   prompt body changed while it holds allowed tools;
-//! - a new hook handler (a hook is its event, matcher and command);
+//! - a new hook handler (a hook is its event, matcher and command), said louder when it
+//!   downloads a program and runs it (`curl … | sh`);
 //! - a new MCP server, or one whose command, arguments, URL, environment, headers or working
 //!   folder changed, or that became approved, allowed by the MCP policy or no longer denied;
 //! - a plugin that now loads;
+//! - a marketplace entry's remote source that pins nothing (a new one, or a pin removed);
+//!   and, for each plugin a marketplace of the folder lists, the same policy applied to what
+//!   installing it gives (its skills' `allowed-tools` and `!` injections, hooks, servers);
 //! - an agent's `model` raised;
 //! - a name (command, agent, MCP server) that now reaches a declared entry it did not reach.
 //!
@@ -18,7 +22,9 @@
 //! another matches.
 
 use crate::lock::resolve::covers;
-use crate::model::{Agent, Approval, Behavior, Command, Hook, Lock, McpServer, Permission, Plugin};
+use crate::model::{
+    Agent, Approval, Behavior, Command, Hook, Lock, MarketplacePlugin, McpServer, Permission, Pin, PinOf, Plugin,
+};
 use capc_grammar::{parse_permission_rule, PermissionRule};
 
 /// The rules of both locks, parsed once.
@@ -219,7 +225,11 @@ pub(super) fn hook_added(h: &Hook) -> Vec<String> {
         _ => format!("`{}`", h.event),
     };
     let run = h.run.as_deref().unwrap_or("");
+    let fetches = if h.kind == "command" { crate::provenance::download_and_run(run) } else { None };
     vec![match h.kind.as_str() {
+        "command" if fetches.is_some() => {
+            format!("a new hook downloads a program and runs it ({}): `{run}` on {on}", fetches.unwrap_or_default())
+        }
         "command" => format!("a new hook runs `{run}` on {on}"),
         kind => format!("a new `{kind}` hook on {on}: `{run}`"),
     }]
@@ -236,6 +246,49 @@ pub(super) fn plugin_added(p: &Plugin) -> Vec<String> {
 pub(super) fn plugin_changed(old: &Plugin, new: &Plugin) -> Vec<String> {
     if new.loaded && !old.loaded {
         vec![format!("plugin `{}` now loads ({})", new.id, new.reason)]
+    } else {
+        Vec::new()
+    }
+}
+
+/// A new pin that pins nothing: a marketplace entry's remote source fetched at whatever its
+/// branch or version range names at install time. (A new server escalates on its own; a
+/// marketplace source cannot take a commit at all.)
+pub(super) fn pin_added(p: &Pin) -> Vec<String> {
+    if p.of != PinOf::Plugin || p.exact.is_some() {
+        return Vec::new();
+    }
+    vec![unpinned(p, "is fetched from")]
+}
+
+/// A pin that no longer pins.
+pub(super) fn pin_changed(old: &Pin, new: &Pin) -> Vec<String> {
+    if old.exact.is_some() && new.exact.is_none() {
+        vec![unpinned(new, "is no longer pinned: it is fetched from")]
+    } else {
+        Vec::new()
+    }
+}
+
+fn unpinned(p: &Pin, verb: &str) -> String {
+    let asks = match &p.requested {
+        Some(r) => format!("follows `{r}`"),
+        None if p.via == "command" => "runs that command to get it".to_string(),
+        None => "follows whatever is newest".to_string(),
+    };
+    format!(
+        "{} `{}` {verb} `{}` ({}) and {asks}: each install may fetch different code",
+        p.of.as_str(),
+        p.name,
+        p.package,
+        p.via
+    )
+}
+
+/// A marketplace plugin whose plugin.json Claude Code refused before and loads now.
+pub(super) fn listed_changed(old: &MarketplacePlugin, new: &MarketplacePlugin) -> Vec<String> {
+    if old.refused.is_some() && new.refused.is_none() {
+        vec![format!("marketplace plugin `{}` now loads once installed (its plugin.json was refused)", new.id)]
     } else {
         Vec::new()
     }

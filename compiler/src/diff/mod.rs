@@ -34,8 +34,9 @@ pub struct Report {
     pub old: Side,
     /// The newer side.
     pub new: Side,
-    /// Every change, grouped by section (commands, agents, MCP servers, hooks, permission
-    /// rules, plugins, pins, in that order), then by subject and class.
+    /// Every change: first those of what a session in the folder loads, then those of each
+    /// marketplace plugin (by `plugin`); each group by section (commands, agents, MCP servers,
+    /// hooks, permission rules, plugins, pins, in that order), then by subject and class.
     pub changes: Vec<Change>,
     pub summary: Summary,
 }
@@ -65,6 +66,11 @@ pub struct Change {
     /// What changed: `/review`, `github`, `allow Bash(*)`, `PreToolUse Bash: ./check.sh`,
     /// `lint@acme`, `mcp-server github: npx @modelcontextprotocol/server-github`.
     pub subject: String,
+    /// For a change in what a marketplace of the folder lists: the plugin (`name@marketplace`)
+    /// it is in, as installing the plugin from that marketplace gives it (`[[marketplace_plugin]]`);
+    /// no session in the folder loads it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<String>,
     /// What kind of entry it is, briefly (`skill, project`; `stdio, project`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub what: Option<String>,
@@ -94,6 +100,7 @@ impl Change {
             }
         };
         hide(&mut self.subject);
+        self.plugin.iter_mut().for_each(hide);
         self.what.iter_mut().for_each(hide);
         self.files.iter_mut().for_each(hide);
         self.escalations.iter_mut().for_each(hide);
@@ -247,7 +254,13 @@ impl Report {
 pub fn diff(old: &Lock, new: &Lock, old_side: Side, new_side: Side) -> Report {
     let mut changes = compare::changes(old, new);
     changes.iter_mut().for_each(Change::hide_secrets);
-    changes.sort_by(|a, b| (a.section, &a.subject, a.class, &a.files).cmp(&(b.section, &b.subject, b.class, &b.files)));
+    // What a session loads first, then each marketplace plugin's changes together, the entry
+    // itself first.
+    let key = |c: &Change| {
+        let entry_last = c.plugin.is_some() && c.section != Section::Plugin;
+        (c.plugin.clone(), entry_last, c.section, c.subject.clone(), c.class, c.files.clone())
+    };
+    changes.sort_by_cached_key(key);
     let mut summary = Summary::default();
     for c in &changes {
         match c.class {

@@ -85,33 +85,61 @@ pub fn to_text(report: &Report) -> String {
     if report.summary.escalations > 0 {
         out.push_str("\nEscalations:\n");
         for c in report.escalations() {
-            let _ = writeln!(out, "  ! {} {} {}", c.section.as_str(), c.class.as_str(), escape(&c.subject));
+            let of = c.plugin.as_deref().map(|p| format!("marketplace plugin {}: ", escape(p))).unwrap_or_default();
+            let _ = writeln!(out, "  ! {of}{} {} {}", c.section.as_str(), c.class.as_str(), escape(&c.subject));
             for why in &c.escalations {
                 let _ = writeln!(out, "      {}", escape(why));
             }
             let _ = writeln!(out, "      in {}", files_line(&c.files));
         }
     }
+    let line = |out: &mut String, c: &Change, label: &str| {
+        let mark = if c.is_escalation() { "!" } else { " " };
+        let what = c.what.as_deref().map(|w| format!("  ({})", escape(w))).unwrap_or_default();
+        let _ = writeln!(out, " {mark}{} {label}{}{what}", symbol(c.class), escape(&c.subject));
+        for f in &c.fields {
+            let _ = writeln!(out, "      {}", field_line(f));
+        }
+        if !c.files.is_empty() {
+            let _ = writeln!(out, "      in {}", files_line(&c.files));
+        }
+    };
     for section in Section::ALL {
-        let changes: Vec<&Change> = report.changes.iter().filter(|c| c.section == section).collect();
+        let changes: Vec<&Change> =
+            report.changes.iter().filter(|c| c.section == section && c.plugin.is_none()).collect();
         if changes.is_empty() {
             continue;
         }
         let _ = writeln!(out, "\n{}:", section.title());
         for c in changes {
-            let mark = if c.is_escalation() { "!" } else { " " };
-            let what = c.what.as_deref().map(|w| format!("  ({})", escape(w))).unwrap_or_default();
-            let _ = writeln!(out, " {mark}{} {}{what}", symbol(c.class), escape(&c.subject));
-            for f in &c.fields {
-                let _ = writeln!(out, "      {}", field_line(f));
-            }
-            if !c.files.is_empty() {
-                let _ = writeln!(out, "      in {}", files_line(&c.files));
-            }
+            line(&mut out, c, "");
+        }
+    }
+    for (plugin, changes) in by_plugin(report) {
+        let _ = writeln!(
+            out,
+            "\nMarketplace plugin {} (as installed from its marketplace; no session here loads it):",
+            escape(plugin)
+        );
+        for c in changes {
+            line(&mut out, c, &format!("{} ", c.section.as_str()));
         }
     }
     out.push_str("\n+ added  - removed  ~ changed  > rerouted (a name reaches another entry)  ! escalation\n");
     out
+}
+
+/// The changes of each marketplace plugin, in report order.
+fn by_plugin(report: &Report) -> Vec<(&str, Vec<&Change>)> {
+    let mut groups: Vec<(&str, Vec<&Change>)> = Vec::new();
+    for c in &report.changes {
+        let Some(plugin) = c.plugin.as_deref() else { continue };
+        match groups.last_mut() {
+            Some((p, changes)) if *p == plugin => changes.push(c),
+            _ => groups.push((plugin, vec![c])),
+        }
+    }
+    groups
 }
 
 /// Text for Markdown that stays text: control characters escaped, every character that
@@ -168,6 +196,23 @@ fn code(name: &str) -> String {
     format!("{fence}{pad}{}{pad}{fence}", name.replace('|', "\\|"))
 }
 
+/// A name inside HTML (a `<summary>`, where GitHub reads no Markdown): control characters
+/// escaped, every character HTML or Markdown gives a meaning to as a numeric entity, and `@`
+/// followed by a word joiner (no `@mention`).
+fn html(name: &str) -> String {
+    let mut out = String::new();
+    for c in escape(name).chars() {
+        match c {
+            '@' => out.push_str("@&#8288;"),
+            '&' | '<' | '>' | '"' | '\'' | '`' | '*' | '_' | '[' | ']' | '\\' | '|' | '~' | '#' | '!' | '$' => {
+                let _ = write!(out, "&#{};", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Lines of a table cell, each inert, joined by `<br>`.
 fn lines(items: impl IntoIterator<Item = String>) -> String {
     items.into_iter().collect::<Vec<_>>().join("<br>")
@@ -202,9 +247,10 @@ pub fn to_markdown(report: &Report) -> String {
         );
         out.push_str("| section | change | why | files |\n| --- | --- | --- | --- |\n");
         for c in report.escalations() {
+            let of = c.plugin.as_deref().map(|p| format!(" of marketplace plugin {}", code(p))).unwrap_or_default();
             let _ = writeln!(
                 out,
-                "| {} | {} {} | {} | {} |",
+                "| {}{of} | {} {} | {} | {} |",
                 c.section.as_str(),
                 c.class.as_str(),
                 code(&c.subject),
@@ -214,8 +260,23 @@ pub fn to_markdown(report: &Report) -> String {
         }
         out.push_str("\n</details>\n\n");
     }
+    let row = |out: &mut String, c: &Change, section: bool| {
+        let mut details: Vec<String> = c.what.iter().map(|w| text(w)).collect();
+        details.extend(c.fields.iter().map(|f| text(&field_line(f))));
+        let class =
+            if c.is_escalation() { format!("⚠️ {}", c.class.as_str()) } else { c.class.as_str().to_string() };
+        let section = if section { format!(" {} |", c.section.as_str()) } else { String::new() };
+        let _ = writeln!(
+            out,
+            "| {class} |{section} {} | {} | {} |",
+            code(&c.subject),
+            lines(details),
+            lines(c.files.iter().map(|f| code(f)))
+        );
+    };
     for section in Section::ALL {
-        let changes: Vec<&Change> = report.changes.iter().filter(|c| c.section == section).collect();
+        let changes: Vec<&Change> =
+            report.changes.iter().filter(|c| c.section == section && c.plugin.is_none()).collect();
         if changes.is_empty() {
             continue;
         }
@@ -223,20 +284,36 @@ pub fn to_markdown(report: &Report) -> String {
         let _ = writeln!(out, "<summary>{} ({})</summary>\n", section.title(), changes.len());
         out.push_str("| change | subject | details | files |\n| --- | --- | --- | --- |\n");
         for c in changes {
-            let mut details: Vec<String> = c.what.iter().map(|w| text(w)).collect();
-            details.extend(c.fields.iter().map(|f| text(&field_line(f))));
-            let class =
-                if c.is_escalation() { format!("⚠️ {}", c.class.as_str()) } else { c.class.as_str().to_string() };
-            let _ = writeln!(
-                out,
-                "| {class} | {} | {} | {} |",
-                code(&c.subject),
-                lines(details),
-                lines(c.files.iter().map(|f| code(f)))
-            );
+            row(&mut out, c, false);
+        }
+        out.push_str("\n</details>\n\n");
+    }
+    for (plugin, changes) in by_plugin(report) {
+        out.push_str("<details>\n");
+        let _ = writeln!(
+            out,
+            "<summary>Marketplace plugin <code>{}</code> ({}), as installed from its marketplace</summary>\n",
+            html(plugin),
+            changes.len()
+        );
+        out.push_str("| change | section | subject | details | files |\n| --- | --- | --- | --- | --- |\n");
+        for c in changes {
+            row(&mut out, c, true);
         }
         out.push_str("\n</details>\n\n");
     }
     out.push_str("<sub>Generated by `capc diff --format markdown`.</sub>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::html;
+
+    #[test]
+    fn a_name_in_a_summary_is_inert_html() {
+        assert_eq!(html("lint@acme"), "lint@&#8288;acme");
+        let hostile = html("<img src=x onerror=alert(1)>`*_[x](y)\u{1b}[31m");
+        assert!(!hostile.contains(['<', '>', '`', '*', '_', '[', ']', '\u{1b}']), "{hostile}");
+    }
 }

@@ -60,6 +60,28 @@ pub fn check(lock: &Lock, given: Given) -> Result<(), String> {
     for p in &lock.permissions {
         file(format!("`[[permission]]` `{}`", p.rule), &p.path)?;
     }
+    for m in &lock.marketplace_plugins {
+        let entry = format!("`[[marketplace_plugin]]` `{}`", m.id);
+        file(entry.clone(), &m.marketplace)?;
+        if let Some(root) = &m.root {
+            folder(format!("{entry} `root`"), root)?;
+        }
+        for c in &m.commands {
+            file(format!("{entry} command `{}`", c.name), &c.path)?;
+            refs(&entry, &c.shadowed_by, &c.shadows)?;
+        }
+        for a in &m.agents {
+            file(format!("{entry} agent `{}`", a.name), &a.path)?;
+            refs(&entry, &a.shadowed_by, &a.shadows)?;
+        }
+        for s in &m.mcp_servers {
+            file(format!("{entry} MCP server `{}`", s.name), &s.path)?;
+            refs(&entry, &s.shadowed_by, &s.shadows)?;
+        }
+        for h in &m.hooks {
+            file(format!("{entry} hook `{}`", h.event), &h.path)?;
+        }
+    }
     Ok(())
 }
 
@@ -206,6 +228,24 @@ mod tests {
         assert_eq!(
             check(&lock, Given::default()),
             Err("`[[command]]` `deploy`: path `/etc/hostname` is absolute; a lock's paths are relative to its folder"
+                .to_string())
+        );
+        // A marketplace plugin's entries are checked as well, though no session reads them.
+        let mut lock = crate::lock::resolve::resolve(Vec::new()).lock;
+        lock.marketplace_plugins.push(crate::model::MarketplacePlugin {
+            id: "lint@acme".to_string(),
+            marketplace: ".claude-plugin/marketplace.json".to_string(),
+            root: Some("plugins/lint".to_string()),
+            hooks: vec![crate::model::Hook {
+                event: "Stop".to_string(),
+                path: "../x".to_string(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        assert_eq!(
+            check(&lock, Given::default()),
+            Err("`[[marketplace_plugin]]` `lint@acme` hook `Stop`: path `../x` has a `..` segment; a lock's paths are normalized"
                 .to_string())
         );
     }

@@ -91,7 +91,7 @@ pub fn load(decls: &[Decl], diagnostics: &mut Vec<Diagnostic>) -> Loading {
     for d in decls {
         match &d.item {
             Item::Plugin(folder) => folders.push(folder),
-            Item::Marketplace { name, root, plugins } => marketplaces.push((name, root, plugins)),
+            Item::Marketplace { name, root, plugins, .. } => marketplaces.push((name, root, plugins)),
             Item::KnownMarketplace { name, scope, source, path, location } => known
                 .entry(name)
                 .or_default()

@@ -278,6 +278,28 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
             _ => None,
         })
         .collect();
+    // What the marketplaces of the checked folder list (not the user's, not a cache's).
+    let listings: Vec<(String, String, Vec<model::decl::ListedEntry>)> = {
+        let mut found: Vec<(String, String, Vec<model::decl::ListedEntry>)> = decls
+            .iter()
+            .filter(|d| !d.path.starts_with("~/") && !d.path.starts_with('<'))
+            .filter_map(|d| match &d.item {
+                Item::Marketplace { name, entries, .. } => Some((d.path.clone(), name.clone(), entries.clone())),
+                _ => None,
+            })
+            .collect();
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        found
+    };
+    let listed_roots: BTreeSet<&str> =
+        listings.iter().flat_map(|(_, _, entries)| entries.iter().filter_map(|e| e.root.as_deref())).collect();
+    let refused: HashMap<String, String> = decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::Plugin(f) => Some((f.root.clone(), f.refused.clone()?)),
+            _ => None,
+        })
+        .collect();
     let mut pins: Vec<model::Pin> = decls
         .iter()
         .filter_map(|d| if let Item::Pin(p) = &d.item { Some(pin_without_secrets(p.clone())) } else { None })
@@ -310,16 +332,24 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
 
     // Each plugin on its own, side by side: what it holds, and (when no session loads it) its
     // own clashes, reported in plugin order.
-    let units: Vec<(Parts, bool)> =
-        loading.plugins.iter().map(|p| (units.remove(&p.root).unwrap_or_default(), !p.loaded)).collect();
-    let inventories: Vec<(model::Inventory, Vec<Diagnostic>)> = {
+    let units: Vec<(Parts, bool, bool)> = loading
+        .plugins
+        .iter()
+        .map(|p| (units.remove(&p.root).unwrap_or_default(), !p.loaded, listed_roots.contains(p.root.as_str())))
+        .collect();
+    let inventories: Vec<(model::Inventory, Vec<Diagnostic>, Option<Installed>)> = {
         use rayon::prelude::*;
-        units.into_par_iter().map(|(unit, report)| inventory(unit, report)).collect()
+        units.into_par_iter().map(|(unit, report, install)| inventory(unit, report, install)).collect()
     };
-    for (plugin, (held, mut diagnostics)) in loading.plugins.iter_mut().zip(inventories) {
+    let mut installed: HashMap<String, Installed> = HashMap::new();
+    for (plugin, (held, mut diagnostics, alone)) in loading.plugins.iter_mut().zip(inventories) {
         plugin.inventory = held;
         b.diagnostics.append(&mut diagnostics);
+        if let Some(alone) = alone {
+            installed.insert(plugin.root.clone(), alone);
+        }
     }
+    let marketplace_plugins = marketplace_plugins(&listings, &loading.plugins, &installed, &refused);
 
     alias_clashes(&marketplaces, &loading.plugins, &mut b);
     let (commands, table) = command_table(session.commands, &mut b);
@@ -404,6 +434,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         hooks,
         permissions,
         pins,
+        marketplace_plugins,
     };
     Resolution { lock, table, tools, graph: b.graph, diagnostics: b.diagnostics, asked_plugins }
 }
@@ -457,10 +488,55 @@ impl Parts {
     }
 }
 
+/// What a plugin gives Claude Code when it is the only plugin installed: its entries resolved
+/// against the built-ins and each other, with no setting applied.
+struct Installed {
+    commands: Vec<Command>,
+    agents: Vec<Agent>,
+    servers: Vec<McpServer>,
+    hooks: Vec<model::Hook>,
+}
+
+/// The `[[marketplace_plugin]]` entries: each entry of each marketplace in the checked folder,
+/// in file then entry order, with what its folder holds when it has one here.
+fn marketplace_plugins(
+    listings: &[(String, String, Vec<model::decl::ListedEntry>)],
+    plugins: &[model::Plugin],
+    installed: &HashMap<String, Installed>,
+    refused: &HashMap<String, String>,
+) -> Vec<model::MarketplacePlugin> {
+    let mut out = Vec::new();
+    for (path, marketplace, entries) in listings {
+        for e in entries {
+            let folder = e.root.as_deref().and_then(|r| plugins.iter().find(|p| p.root == r));
+            let alone = e.root.as_deref().and_then(|r| installed.get(r));
+            let mut source = e.source.clone();
+            if let Some(hidden) = crate::secrets::redact_words(&source) {
+                source = hidden;
+            }
+            out.push(model::MarketplacePlugin {
+                id: format!("{}@{marketplace}", e.name),
+                marketplace: path.clone(),
+                source,
+                root: e.root.clone(),
+                strict: e.strict,
+                version: folder.and_then(|p| p.version.clone()).or_else(|| e.version.clone()),
+                refused: e.root.as_deref().and_then(|r| refused.get(r).cloned()),
+                commands: alone.map(|a| a.commands.clone()).unwrap_or_default(),
+                agents: alone.map(|a| a.agents.clone()).unwrap_or_default(),
+                mcp_servers: alone.map(|a| a.servers.clone()).unwrap_or_default(),
+                hooks: alone.map(|a| a.hooks.clone()).unwrap_or_default(),
+            });
+        }
+    }
+    out
+}
+
 /// One plugin's inventory, resolved as if it were loaded alone (its names, the aliases it
 /// keeps against the built-ins and its own names). With `report`, its own clashes are
-/// returned beside it, since no session reports them.
-fn inventory(unit: Parts, report: bool) -> (model::Inventory, Vec<Diagnostic>) {
+/// returned beside it, since no session reports them; with `install`, everything it holds,
+/// as installing it alone gives it.
+fn inventory(unit: Parts, report: bool, install: bool) -> (model::Inventory, Vec<Diagnostic>, Option<Installed>) {
     let mut scratch = Builder::new();
     // A plugin without skills or commands has an empty table of its own: the built-in rows
     // alone shadow nothing that is reported.
@@ -488,7 +564,12 @@ fn inventory(unit: Parts, report: bool) -> (model::Inventory, Vec<Diagnostic>) {
         hooks: hooks.into_iter().map(|(e, n)| if n == 1 { e } else { format!("{e} ×{n}") }).collect(),
         mcp_servers: servers,
     };
-    (held, diagnostics)
+    let installed = install.then(|| {
+        let (none, policy) = (approvals(&[]), Policy::of(&[]));
+        let servers = resolve_servers(unit.servers, &none, &policy, &[], &[], &mut scratch);
+        Installed { commands, agents, servers, hooks: unit.hooks }
+    });
+    (held, diagnostics, installed)
 }
 
 /// The command table: static entries (with the bundled workflows between the skills folders'

@@ -52,7 +52,11 @@ pub fn encode_leaving_out(lock: &Lock, left_out: &[(&str, &str)]) -> String {
             notes.push_str(&format!("#   {}: {}\n", crate::printable::escape(path), crate::printable::escape(why)));
         }
     }
-    format!("{HEADER}{}{notes}\n{body}", local.trim_end_matches('\n').to_string() + "\n")
+    let listed = match lock.marketplace_plugins.is_empty() {
+        true => "",
+        false => "# `[[marketplace_plugin]]`: what each plugin a marketplace here lists gives once installed from it, for review; a session here loads none of it.\n",
+    };
+    format!("{HEADER}{listed}{}{notes}\n{body}", local.trim_end_matches('\n').to_string() + "\n")
 }
 
 /// A lock file larger than this is refused (a lock of 100,000 skills is about 40 MB).

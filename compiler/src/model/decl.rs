@@ -72,7 +72,22 @@ pub enum Item {
         name: String,
         root: String,
         plugins: Vec<(String, Option<String>)>,
+        /// Its entries as Claude Code installs them, in order (for `[[marketplace_plugin]]`).
+        entries: Vec<ListedEntry>,
     },
+}
+
+/// A marketplace entry: what installing the plugin from the marketplace starts from.
+#[derive(Debug, Clone, Default)]
+pub struct ListedEntry {
+    pub name: String,
+    /// The plugin folder, as shown, when the source is a folder that exists.
+    pub root: Option<String>,
+    /// The source: a folder as written, or a remote kind and place (`github acme/lint`).
+    pub source: String,
+    pub strict: bool,
+    /// The entry's `version`.
+    pub version: Option<String>,
 }
 
 /// A plugin folder as discovery finds it.

@@ -54,6 +54,12 @@ pub struct Lock {
     /// declare; by kind, name and file. Absent from locks written before pins were recorded.
     #[serde(default, rename = "pin", skip_serializing_if = "Vec::is_empty")]
     pub pins: Vec<Pin>,
+    /// The plugins each marketplace of the locked folder lists, as Claude Code installs them
+    /// from it: for review (`capc diff`), not for the session, since nothing here loads unless
+    /// `[[plugin]]` says so; by marketplace file, then entry order. Absent from locks written
+    /// before they were recorded.
+    #[serde(default, rename = "marketplace_plugin", skip_serializing_if = "Vec::is_empty")]
+    pub marketplace_plugins: Vec<MarketplacePlugin>,
 }
 
 /// Where a declaration comes from.
@@ -493,6 +499,46 @@ pub struct Permission {
     /// For an allow rule that never decides: the deny or ask rule that always comes first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pre_empted_by: Option<String>,
+}
+
+/// A plugin a marketplace of the locked folder lists, and what installing it from that
+/// marketplace gives Claude Code: its components resolved as if it were the only plugin
+/// loaded (names as Claude Code gives them, its own clashes settled), with no setting of the
+/// locked folder applied (they are not the installer's). A remote source is never fetched:
+/// the entry records the source, `[[pin]]` what pins it, and nothing of what it holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct MarketplacePlugin {
+    /// `name@marketplace`, as `enabledPlugins` keys it once installed.
+    pub id: String,
+    /// The marketplace.json that lists it.
+    pub marketplace: String,
+    /// The entry's `source`: a folder as written (`./plugins/lint`), or a remote source's kind
+    /// and place (`github acme/lint`, `git-subdir https://…#plugins/lint`, `npm @acme/lint`).
+    pub source: String,
+    /// The plugin's folder, when the source is a folder here that exists; its files are the
+    /// `[[source]]`s under it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
+    /// `false` when the entry is the plugin's whole definition (`"strict": false`).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub strict: bool,
+    /// The version Claude Code installs it as: `plugin.json`'s `version`, else the entry's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Why Claude Code would load nothing of it once installed (a refused plugin.json).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+    /// Its skills and commands, in the order its own command table has them; their
+    /// `allowed-tools` are the permission rules it grants.
+    #[serde(default, rename = "command", skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<Command>,
+    #[serde(default, rename = "agent", skip_serializing_if = "Vec::is_empty")]
+    pub agents: Vec<Agent>,
+    #[serde(default, rename = "mcp_server", skip_serializing_if = "Vec::is_empty")]
+    pub mcp_servers: Vec<McpServer>,
+    #[serde(default, rename = "hook", skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<Hook>,
 }
 
 /// Something a folder pulls in from outside, and what pins it.
