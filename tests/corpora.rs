@@ -50,11 +50,33 @@ struct Corpus {
     not_declarations: &'static [(&'static str, &'static str)],
     /// Findings by rule, pinned: each was read and is a real problem (see the README).
     findings: &'static [(&'static str, usize)],
+    /// What `capc check --format json` reports by default, by severity: at the corpus root, and
+    /// summed over each plugin below the root checked on its own (`capc check plugins/X`).
+    /// docs/rules.md ("Measured on real repositories") shows these against an earlier capc.
+    defaults: Defaults,
     /// Symbolic links of the upstream repository, each with the declarations it adds when
     /// followed. A copy may keep a link (`git clone` does; Claude Code follows it) or store it
     /// as a plain file holding its target (an archive without links): the pinned `kinds` are
     /// the latter's, and each link found as a link adds its declarations.
     links: &'static [(&'static str, Kinds)],
+}
+
+/// Findings by severity: errors, warnings, infos.
+#[derive(Debug, PartialEq, Eq, Clone, Copy, Default)]
+struct Severities {
+    errors: usize,
+    warnings: usize,
+    infos: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Defaults {
+    root: Severities,
+    plugins: Severities,
+}
+
+const fn sev(errors: usize, warnings: usize, infos: usize) -> Severities {
+    Severities { errors, warnings, infos }
 }
 
 const NONE: Kinds =
@@ -94,6 +116,7 @@ const CORPORA: &[Corpus] = &[
         ],
         findings: &[("ignored-field", 1), ("unknown-field", 1)],
         // `.claude/skills -> ../.agents/skills`: the one skill of `.agents/skills/`, a project skill.
+        defaults: Defaults { root: sev(0, 0, 2), plugins: sev(0, 0, 0) },
         links: &[(".claude/skills", Kinds { skills: 1, ..NONE })],
     },
     Corpus {
@@ -101,6 +124,7 @@ const CORPORA: &[Corpus] = &[
         kinds: Kinds { skills: 134, commands: 0, agents: 0, plugin_json: 0, marketplace_json: 1, mcp_json: 0, hooks_json: 0 },
         not_declarations: &[],
         findings: &[("skill-description-too-long", 1)],
+        defaults: Defaults { root: sev(0, 1, 0), plugins: sev(0, 0, 0) },
         links: &[],
     },
     Corpus {
@@ -108,6 +132,7 @@ const CORPORA: &[Corpus] = &[
         kinds: Kinds { skills: 31, commands: 30, agents: 31, plugin_json: 40, marketplace_json: 1, mcp_json: 15, hooks_json: 6 },
         not_declarations: &[("plugins/skill-creator/skills/skill-creator/agents/", "prompt files inside a skill folder, not subagents")],
         findings: &[("invalid-field-value", 1), ("lenient-frontmatter", 1), ("reserved-name", 1), ("shadowed-declaration", 3), ("unknown-tool-in-rule", 9), ("unloaded-plugin", 1), ("unpinned-mcp-package", 4)],
+        defaults: Defaults { root: sev(0, 2, 18), plugins: sev(3, 1, 15) },
         links: &[],
     },
     Corpus {
@@ -115,6 +140,7 @@ const CORPORA: &[Corpus] = &[
         kinds: Kinds { skills: 14, commands: 0, agents: 0, plugin_json: 1, marketplace_json: 1, mcp_json: 0, hooks_json: 1 },
         not_declarations: &[],
         findings: &[],
+        defaults: Defaults { root: sev(0, 0, 0), plugins: sev(0, 0, 0) },
         links: &[],
     },
     Corpus {
@@ -122,6 +148,7 @@ const CORPORA: &[Corpus] = &[
         kinds: Kinds { skills: 181, commands: 105, agents: 202, plugin_json: 91, marketplace_json: 1, mcp_json: 0, hooks_json: 2 },
         not_declarations: &[],
         findings: &[("component-path-format", 1), ("invalid-field-value", 2), ("unknown-field", 9), ("unknown-tool-in-rule", 2), ("unpinned-plugin-source", 1)],
+        defaults: Defaults { root: sev(1, 0, 14), plugins: sev(1, 0, 13) },
         links: &[],
     },
 ];
@@ -217,6 +244,14 @@ fn main() {
         let name = format!("corpora_are_read_completely::{}", corpus.name);
         trials.push(harness::trial(name, &missing, move || corpus_is_read_completely(corpus)));
     }
+    for corpus in CORPORA {
+        let missing = match &dir {
+            Some(dir) if dir.join(corpus.name).is_dir() => Vec::new(),
+            _ => vec![Missing { label: "corpus", why: format!("the corpus {} is absent", corpus.name) }],
+        };
+        let name = format!("default_findings_by_severity::{}", corpus.name);
+        trials.push(harness::trial(name, &missing, move || default_findings_by_severity(corpus)));
+    }
     trials.push(harness::trial("every_corpus_is_pinned", absent.as_slice(), every_corpus_is_pinned));
     libtest_mimic::run(&args, trials).exit();
 }
@@ -260,6 +295,65 @@ fn corpus_is_read_completely(corpus: &Corpus) {
         checked.files_checked,
         errors.len(),
         errors
+    );
+}
+
+/// `capc check --format json PATH` as a user runs it, counted by severity.
+fn cli_severities(path: &Path) -> Severities {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["check", "--format", "json"])
+        .arg(path)
+        .output()
+        .expect("capc runs");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("capc check --format json prints JSON");
+    let mut counts = Severities::default();
+    for d in report["diagnostics"].as_array().expect("diagnostics") {
+        match d["severity"].as_str() {
+            Some("error") => counts.errors += 1,
+            Some("warning") => counts.warnings += 1,
+            Some("info") => counts.infos += 1,
+            other => panic!("unknown severity {other:?}"),
+        }
+    }
+    counts
+}
+
+/// The folders below `root` holding `.claude-plugin/plugin.json`, sorted.
+fn plugin_folders(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("readable corpus").filter_map(Result::ok) {
+            let path = entry.path();
+            if entry.file_type().is_ok_and(|t| t.is_dir()) && entry.file_name() != "node_modules" {
+                if path.join(".claude-plugin/plugin.json").is_file() && path != root {
+                    out.push(path.clone());
+                }
+                stack.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The default severities, through the CLI, at the corpus root and plugin by plugin: the
+/// numbers of the severity policy's table. A rule made louder or quieter fails here.
+fn default_findings_by_severity(corpus: &Corpus) {
+    let root = corpora_dir().expect("the corpora are here").join(corpus.name);
+    let at_root = cli_severities(&root);
+    let mut plugins = Severities::default();
+    for folder in plugin_folders(&root) {
+        let s = cli_severities(&folder);
+        plugins.errors += s.errors;
+        plugins.warnings += s.warnings;
+        plugins.infos += s.infos;
+    }
+    assert_eq!(
+        (at_root, plugins),
+        (corpus.defaults.root, corpus.defaults.plugins),
+        "{}: (root, plugins one by one) by severity",
+        corpus.name
     );
 }
 
