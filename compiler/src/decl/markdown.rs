@@ -348,12 +348,17 @@ fn check_command(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
     let ignored: &[&str] = if in_plugin { &["paths"] } else { &["name", "paths"] };
     for &name in ignored {
         let Some((key, value)) = fields.get_entry(name) else { continue };
-        let d = sink.report(&rules::ignored_field::RULE, key.span, format!("Claude Code ignores `{name}` in a command file"));
+        let d = sink.report(
+            &rules::ignored_field::RULE,
+            key.span,
+            format!("Claude Code ignores `{name}` in a command file"),
+        );
         if name == "paths" {
             d.help("`paths` works only for skills; move this command to `skills/<name>/SKILL.md`");
         } else if value.as_str().is_some_and(|v| Some(v) == command_name(cx.rel).as_deref()) {
             // The name the file gives the command anyway: ignoring it changes nothing.
-            d.severity(Severity::Info).help("the command is named by its file path, here the same name; the key can go");
+            d.severity(Severity::Info)
+                .help("the command is named by its file path, here the same name; the key can go");
         } else {
             d.help("a command's name comes from its file path; rename the file, or make it a skill (`skills/<name>/SKILL.md`)");
         }
@@ -473,14 +478,20 @@ fn check_common_values(sink: &mut Sink<'_>, fields: &Node) {
 
 /// Reports a value of `name` outside `allowed`; returns the finding, for a caller that words
 /// it differently.
-fn enum_value<'s>(sink: &'s mut Sink<'_>, fields: &Node, name: &str, allowed: &[&str]) -> Option<&'s mut crate::diagnostic::Diagnostic> {
+fn enum_value<'s>(
+    sink: &'s mut Sink<'_>,
+    fields: &Node,
+    name: &str,
+    allowed: &[&str],
+) -> Option<&'s mut crate::diagnostic::Diagnostic> {
     let node = fields.get(name)?;
     let value = node.as_str()?;
     if allowed.contains(&value) {
         return None;
     }
     let list = allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
-    let d = sink.report(&rules::invalid_field_value::RULE, node.span, format!("`{name}: {value}` is not one of {list}"));
+    let d =
+        sink.report(&rules::invalid_field_value::RULE, node.span, format!("`{name}: {value}` is not one of {list}"));
     match did_you_mean(value, allowed.iter().copied()) {
         Some(s) => d.help(format!("did you mean `{s}`?")),
         None => d.help("Claude Code ignores the value"),
