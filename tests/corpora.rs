@@ -252,6 +252,14 @@ fn main() {
         let name = format!("default_findings_by_severity::{}", corpus.name);
         trials.push(harness::trial(name, &missing, move || default_findings_by_severity(corpus)));
     }
+    for corpus in CORPORA {
+        let missing = match &dir {
+            Some(dir) if dir.join(corpus.name).is_dir() => Vec::new(),
+            _ => vec![Missing { label: "corpus", why: format!("the corpus {} is absent", corpus.name) }],
+        };
+        let name = format!("lock_says_its_findings_in_a_line::{}", corpus.name);
+        trials.push(harness::trial(name, &missing, move || lock_says_its_findings_in_a_line(corpus)));
+    }
     trials.push(harness::trial("every_corpus_is_pinned", absent.as_slice(), every_corpus_is_pinned));
     libtest_mimic::run(&args, trials).exit();
 }
@@ -355,6 +363,36 @@ fn default_findings_by_severity(corpus: &Corpus) {
         "{}: (root, plugins one by one) by severity",
         corpus.name
     );
+}
+
+/// `capc lock --check CORPUS` (which writes nothing) reports in a few lines: the count of
+/// findings with the `capc check` that shows them, the files it leaves out, and that no lock
+/// exists; never the report itself.
+fn lock_says_its_findings_in_a_line(corpus: &Corpus) {
+    let root = corpora_dir().expect("the corpora are here").join(corpus.name);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["lock", "--check"])
+        .arg(&root)
+        .output()
+        .expect("capc runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        lines.last().is_some_and(|l| l.ends_with("capabilities.lock does not exist; run `capc lock` to create it")),
+        "{err}"
+    );
+    let d = corpus.defaults.root;
+    let total = d.errors + d.warnings + d.infos;
+    let summary: Vec<&&str> = lines.iter().filter(|l| l.contains("; `capc check ")).collect();
+    assert_eq!(summary.len(), usize::from(total > 0), "one summary line when there are findings: {err}");
+    if let Some(line) = summary.first() {
+        let level = if d.warnings > 0 { "warning: found " } else { "note: found " };
+        assert!(line.starts_with(level), "{err}");
+    }
+    assert!(!err.contains('╭') && !err.contains("checked "), "the report is `capc check`'s: {err}");
+    assert!(lines.len() <= 4, "{} lines: {err}", lines.len());
+    assert!(out.stdout.is_empty());
 }
 
 /// The corpora on disk are exactly the pinned ones.

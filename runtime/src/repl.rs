@@ -355,13 +355,12 @@ fn status(session: &Session) -> String {
         let status = s.status.as_str();
         let mut what = match s.status {
             crate::mcp::Status::Connected => {
-                let mut what =
-                    format!(
-                        "{}, {}, {}",
-                        count(s.tools.len(), "tool"),
-                        count(s.prompts.len(), "prompt"),
-                        count(s.resources.len(), "resource")
-                    );
+                let mut what = format!(
+                    "{}, {}, {}",
+                    count(s.tools.len(), "tool"),
+                    count(s.prompts.len(), "prompt"),
+                    count(s.resources.len(), "resource")
+                );
                 if let Some(protocol) = &s.protocol {
                     what.push_str(&format!(", protocol {protocol}"));
                 }
