@@ -143,7 +143,7 @@ impl Comparison {
         target: &Target,
         options: &Options,
         config: &Config,
-        severity: crate::Level,
+        admits: impl Fn(capc_compiler::Severity) -> bool,
     ) -> Result<(), ExitCode> {
         match self {
             Comparison::None => Ok(()),
@@ -166,7 +166,7 @@ impl Comparison {
                 let root = real(&target.root, "the folder")?;
                 let keys = baseline::keys(checked, |p| baseline::path_in(dir, &root, p));
                 for (key, d) in keys.into_iter().zip(&checked.diagnostics) {
-                    if severity.admits(d.severity) {
+                    if admits(d.severity) {
                         findings.push((key, d.message.clone()));
                     }
                 }
@@ -278,7 +278,10 @@ fn old_check(rev: &str, target: &Target, options: &Options, config: &Config) -> 
         policy: Some(std::sync::Arc::new(old_config.policy())),
         ..options.clone()
     };
-    let mut old = crate::run_check(&old_options)?;
+    let mut old = capc_compiler::check(&old_options).map_err(|e| {
+        eprintln!("error: {}", escape(&e.to_string()));
+        ExitCode::from(2)
+    })?;
     if let Some(files) = &target.files {
         old.keep_only(files);
     }

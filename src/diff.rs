@@ -51,11 +51,10 @@ pub(crate) fn run(old: &str, new: &str, format: DiffFormat, fail_on: &[FailOnArg
         }
     };
     for side in [&old.side, &new.side].into_iter().filter(|s| s.errors > 0) {
-        eprintln!(
-            "warning: {} has {} error{} (`capc check` shows them); the diff shows what resolves",
+        say!(
+            "warning: {} has {} (`capc check` shows them); the diff shows what resolves",
             escape(&side.arg),
-            side.errors,
-            if side.errors == 1 { "" } else { "s" }
+            capc_compiler::plural::count(side.errors, "error")
         );
     }
     let report = diff::diff(&old.lock, &new.lock, old.side, new.side);

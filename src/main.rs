@@ -4,6 +4,7 @@
 
 use capc_compiler::config::{Config, ConfigError};
 use capc_compiler::lock::{view, write};
+use capc_compiler::plural::count;
 use capc_compiler::target::Target;
 use capc_compiler::{fix, printable, report, rules, Checked, Options};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
@@ -12,6 +13,23 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod compare;
+/// `-q/--quiet` was given: [`say!`] prints nothing.
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+pub(crate) fn quiet() -> bool {
+    QUIET.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// `eprintln!` for capc's own notes, hints and summaries: silenced by `-q/--quiet`. Errors
+/// use `eprintln!`.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        if !crate::quiet() {
+            eprintln!($($arg)*);
+        }
+    };
+}
+
 mod diff;
 mod output;
 mod verify;
@@ -29,6 +47,18 @@ static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     after_help = "Run `capc check` in a repository to lint its skills, commands, agents, plugins, marketplaces, MCP configs and settings."
 )]
 struct Cli {
+    /// Print only results and errors: no notes, hints or summary lines
+    ///
+    /// Results are what the command is for, and are never silenced: findings, listings,
+    /// diffs, JSON, a session's answers. Errors, and the help attached to them (a refused lock
+    /// still names its errors), are kept too. Silenced: capc's notes and hints, its warnings
+    /// about the run (not findings), `capc check`'s `checked N files: …` line and `N findings
+    /// below --severity not shown`, `capc lock`'s `capabilities.lock created: …`, `is up to
+    /// date`, count of findings and list of files left out, `--fix`'s list of fixed files,
+    /// `capc diff`'s note on a side with errors, `capc session`'s untrusted-folder note. The
+    /// exit code is unchanged.
+    #[arg(short, long, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -161,17 +191,21 @@ enum Command {
     },
     /// Run a session from a lock: newline-delimited JSON on stdin/stdout, or a REPL on a terminal
     ///
-    /// Loads capabilities.lock (not the source tree) and answers requests, one JSON object per
-    /// line: `turn` (input text and context → the command table, listings, tool pool, what the
+    /// Loads PATH/capabilities.lock (not the source tree; `capc lock PATH` writes it) and
+    /// answers requests, one JSON object per line: `turn` (input text and context → the command table, listings, tool pool, what the
     /// input does and the request Claude Code 2.1.332 sends for it; by default as a headless run
     /// in an untrusted folder), `invoke_skill`, `tool_search`, `call_tool`, `mcp_update`, `status`. Each
     /// response names the request it answers; a malformed request gets an error response and
     /// the session goes on. On a terminal it is a small REPL: `/cmd args`, `:tools`,
     /// `:commands`, `:skills`, `:why NAME`, `:touch PATH`, `:status`, `:quit`.
     Session {
-        /// The lock to run from (its folder is the project root)
-        #[arg(long, value_name = "FILE", default_value = "capabilities.lock")]
-        lock: PathBuf,
+        /// The folder whose capabilities.lock is run (its project root); a lock file stands for
+        /// itself
+        #[arg(default_value = ".")]
+        path: PathBuf,
+        /// The lock to run from instead of PATH/capabilities.lock (its folder is the project root)
+        #[arg(long, value_name = "FILE", conflicts_with = "path")]
+        lock: Option<PathBuf>,
         /// The REPL even when stdin is not a terminal (to script it); `--json` the protocol even on one
         #[arg(long, conflicts_with = "json")]
         repl: bool,
@@ -498,7 +532,7 @@ fn scope_dir(dir: Option<PathBuf>, flag: &str, inner: Option<&str>) -> Result<Op
         return Ok(Some(dir));
     }
     let what = if inner == ".claude" { "the folder that holds `.claude/`" } else { "the plugin folder" };
-    eprintln!(
+    say!(
         "note: {flag} takes {what}; reading `{}` for `{}`",
         printable::escape(&holder.display().to_string()),
         printable::escape(&dir.display().to_string())
@@ -527,6 +561,7 @@ enum Color {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    QUIET.store(cli.quiet, std::sync::atomic::Ordering::Relaxed);
     match cli.command {
         Command::Check { paths, format, scopes, color, list_files, shown, fix, diff, reading, selection, compared } => {
             let how = CheckHow { format, color, list_files, shown, fix, diff, compared };
@@ -548,13 +583,12 @@ fn main() -> ExitCode {
             Ok(options) => graph(options, format, all),
             Err(code) => code,
         },
-        Command::Session { lock, repl, json, connect, from } => {
+        Command::Session { path, lock, repl, json, connect, from } => {
             let repl = repl || (!json && std::io::stdin().is_terminal());
-            session(lock, repl, connect, from)
+            session(lock_of(path, lock), repl, connect, from)
         }
         Command::Serve { path, lock, http, allow_remote, token_env, watch, from } => {
-            let lock = lock.unwrap_or_else(|| path.join(write::FILE_NAME));
-            serve(&lock, http, allow_remote, token_env.as_deref(), watch, from)
+            serve(&lock_of(path, lock), http, allow_remote, token_env.as_deref(), watch, from)
         }
         Command::Diff { old, new, format, fail_on } => diff::run(&old, &new, format, &fail_on),
         Command::Verify { path, user_dir } => verify::run(&path, user_dir),
@@ -720,6 +754,25 @@ fn say_not_declarations(target: &Target, not_read: &[&str]) {
     );
 }
 
+/// How many blocking errors, and left-out files, `capc lock` lists before `… and N more`.
+const LOCK_LISTS: usize = 10;
+
+/// `2 errors, 14 warnings, 6 infos` (the severities found, errors first), `no findings` when
+/// there are none.
+fn findings(checked: &Checked) -> String {
+    use capc_compiler::Severity as S;
+    let parts: Vec<String> = [(S::Error, "error"), (S::Warning, "warning"), (S::Info, "info")]
+        .into_iter()
+        .filter(|(s, _)| checked.count(*s) > 0)
+        .map(|(s, noun)| count(checked.count(s), noun))
+        .collect();
+    if parts.is_empty() {
+        "no findings".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
 fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode {
     let check_only = how.check_only;
     let mut checked = match run_check(&options) {
@@ -733,13 +786,25 @@ fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    // Errors in what a session here loads block the lock and the whole report is shown;
-    // otherwise warnings are only counted (`capc check` shows them), so a lock run stays short
-    // and quick.
-    if checked.blocking_errors().next().is_some() {
-        let text = report::to_text(&checked, use_color(Color::Auto, std::io::stderr().is_terminal()), terminal_width());
-        eprint!("{text}");
-        eprintln!("error: not writing {}: fix the errors above first", write::FILE_NAME);
+    // `capc lock` reports in a few lines, whatever the repository holds: the errors that
+    // block it (the first ones, one line each), the files it leaves out, and a count of the
+    // rest with the `capc check` that shows them. `capc check` is the report.
+    let check_command = format!("capc check {}", printable::escape(&options.root.display().to_string()));
+    let blocking: Vec<&capc_compiler::Diagnostic> = checked.blocking_errors().collect();
+    if !blocking.is_empty() {
+        eprintln!(
+            "error: not writing {}: {} in what a session here loads:",
+            write::FILE_NAME,
+            count(blocking.len(), "error")
+        );
+        let shown = &blocking[..blocking.len().min(LOCK_LISTS)];
+        for line in report::short_lines(&checked, shown.iter().copied()).lines() {
+            eprintln!("  {line}");
+        }
+        if blocking.len() > shown.len() {
+            eprintln!("  … and {} more", blocking.len() - shown.len());
+        }
+        eprintln!("help: `{check_command}` shows every finding ({}) with its source and help", findings(&checked));
         return ExitCode::from(1);
     }
     if checked.files_checked == 0 && !check_only && !how.allow_empty {
@@ -764,30 +829,29 @@ fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode {
         );
     }
     if !left_out.is_empty() {
-        eprintln!(
-            "note: written although {} {} errors: a session here does not load {} (`capc check {}` shows the errors):",
-            left_out.len(),
-            if left_out.len() == 1 { "file has" } else { "files have" },
-            if left_out.len() == 1 { "it" } else { "them" },
-            printable::escape(&options.root.display().to_string())
+        let n = left_out.len();
+        say!(
+            "note: {} {} errors that do not block the lock: a session here does not load {} (`{check_command}` shows the errors):",
+            count(n, "file"),
+            if n == 1 { "has" } else { "have" },
+            if n == 1 { "it" } else { "them" }
         );
-        for (path, why) in &left_out {
-            eprintln!("  {}: {}", printable::escape(path), printable::escape(why));
+        for (path, why) in left_out.iter().take(LOCK_LISTS) {
+            say!("  {}: {}", printable::escape(path), printable::escape(why));
+        }
+        if n > LOCK_LISTS {
+            say!("  … and {} more", count(n - LOCK_LISTS, "file"));
         }
     }
-    let warnings = checked.count(capc_compiler::Severity::Warning);
-    if warnings > 0 {
-        eprintln!(
-            "warning: {warnings} warning{} in the declarations; `capc check {}` shows them",
-            if warnings == 1 { "" } else { "s" },
-            options.root.display()
-        );
+    if !checked.diagnostics.is_empty() {
+        let level = if checked.count(capc_compiler::Severity::Warning) > 0 { "warning" } else { "note" };
+        say!("{level}: found {}; `{check_command}` shows them", findings(&checked));
     }
     if options.leave_out_local {
         let local: Vec<&str> =
             checked.files.iter().map(|f| f.path.as_str()).filter(|p| write::is_local_settings(p)).collect();
         if !local.is_empty() {
-            eprintln!(
+            say!(
                 "note: left out of the lock: {} (local settings; `--include-local` adds them)",
                 local.iter().map(|p| format!("`{}`", printable::escape(p))).collect::<Vec<_>>().join(", ")
             );
@@ -805,7 +869,7 @@ fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode {
         // another file's text into the diff).
         return match write::read_file(&path) {
             Ok(Some(old)) if old == text => {
-                eprintln!("{} is up to date", path.display());
+                say!("{} is up to date", path.display());
                 if refused_asked.is_empty() {
                     ExitCode::SUCCESS
                 } else {
@@ -836,15 +900,15 @@ fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode {
                 write::Written::Created => "created",
                 write::Written::Updated => "updated",
             };
-            eprintln!(
-                "{} {verb}: {} commands, {} agents, {} MCP servers, {} hooks, {} permission rules from {} files",
+            say!(
+                "{} {verb}: {}, {}, {}, {}, {} from {}",
                 path.display(),
-                lock.commands.len(),
-                lock.agents.len(),
-                lock.mcp_servers.len(),
-                lock.hooks.len(),
-                lock.permissions.len(),
-                lock.sources.len()
+                count(lock.commands.len(), "command"),
+                count(lock.agents.len(), "agent"),
+                count(lock.mcp_servers.len(), "MCP server"),
+                count(lock.hooks.len(), "hook"),
+                count(lock.permissions.len(), "permission rule"),
+                count(lock.sources.len(), "file")
             );
             if refused_asked.is_empty() {
                 ExitCode::SUCCESS
@@ -859,6 +923,18 @@ fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode {
     }
 }
 
+/// The lock `capc session` and `capc serve` run: `--lock FILE`, else PATH when it is a file,
+/// else PATH/capabilities.lock.
+fn lock_of(path: PathBuf, lock: Option<PathBuf>) -> PathBuf {
+    match lock {
+        Some(lock) => lock,
+        None if path.is_file() => path,
+        // `capabilities.lock`, not `./capabilities.lock`, in messages.
+        None if path == std::path::Path::new(".") => PathBuf::from(write::FILE_NAME),
+        None => path.join(write::FILE_NAME),
+    }
+}
+
 /// The session `capc session` and `capc serve` run: the lock loaded (and verified when asked),
 /// trusted only as the user said. Says why not on stderr.
 fn load_session(lock: &std::path::Path, from: SessionFrom) -> Result<capc_runtime::session::Session, ExitCode> {
@@ -866,6 +942,17 @@ fn load_session(lock: &std::path::Path, from: SessionFrom) -> Result<capc_runtim
     let SessionFrom { verify, no_shell, trust, scopes } = from;
     let root =
         lock.parent().filter(|p| !p.as_os_str().is_empty()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    if lock.symlink_metadata().is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
+        let folder = printable::escape(&root.display().to_string()).into_owned();
+        eprintln!("error: no lock at `{}`", printable::escape(&lock.display().to_string()));
+        if lock.file_name().is_some_and(|n| n == write::FILE_NAME) && root.is_dir() {
+            eprintln!(
+                "help: run `capc lock {folder}` to write it (a session runs from the lock, not from the files), \
+                 or give another with `--lock FILE`"
+            );
+        }
+        return Err(ExitCode::from(2));
+    }
     // Absolute, as the paths a turn sends are (`Base directory for this skill: …`).
     let root = std::path::absolute(&root).unwrap_or(root);
     let roots = Roots {
@@ -890,7 +977,7 @@ fn load_session(lock: &std::path::Path, from: SessionFrom) -> Result<capc_runtim
     }
     let trusted = trust || loaded.roots.user_trusts();
     if let Some(note) = capc_runtime::trust::untrusted_note(&loaded.lock).filter(|_| !trusted) {
-        eprintln!("capc: {note}");
+        say!("capc: {note}");
     }
     let mut session = capc_runtime::session::Session::new(loaded);
     session.trusted = trusted;
@@ -1091,7 +1178,7 @@ fn check(paths: &[PathBuf], scopes: &Scopes, reading: &Reading, selection: &Sele
             }
             checked.keep_only(files);
         }
-        if let Err(code) = comparison.compare(&mut checked, target, options, config, shown.severity) {
+        if let Err(code) = comparison.compare(&mut checked, target, options, config, |s| shown.severity.admits(s)) {
             return code;
         }
         checked.show_under(&target.shown);
@@ -1135,8 +1222,10 @@ fn check(paths: &[PathBuf], scopes: &Scopes, reading: &Reading, selection: &Sele
             let shown: Vec<String> =
                 paths.iter().map(|p| format!("`{}`", printable::escape(&p.display().to_string()))).collect();
             let hint = if ignored > 0 {
-                let paths = if ignored == 1 { "path" } else { "paths" };
-                format!(" ({ignored} {paths} left out by ignore files or `exclude`; `--no-ignore` reads ignored ones)")
+                format!(
+                    " ({} left out by ignore files or `exclude`; `--no-ignore` reads ignored ones)",
+                    count(ignored, "path")
+                )
             } else {
                 String::new()
             };
@@ -1146,10 +1235,19 @@ fn check(paths: &[PathBuf], scopes: &Scopes, reading: &Reading, selection: &Sele
             report::to_text(&checked, use_color(color, std::io::stdout().is_terminal()), terminal_width())
         }
     };
-    if hidden > 0 && matches!(format, CheckFormat::Human | CheckFormat::Short | CheckFormat::Github) {
+    if quiet() && matches!(format, CheckFormat::Human | CheckFormat::Short | CheckFormat::Github) {
+        // `-q`: the findings only; no summary line, and nothing at all for an empty folder.
+        let summary = format!("{}\n", report::summary_line(&checked));
+        if nothing && !shown.statistics {
+            output.clear();
+        } else if let Some(findings) = output.strip_suffix(&summary) {
+            output.truncate(findings.len());
+        }
+    }
+    if hidden > 0 && !quiet() && matches!(format, CheckFormat::Human | CheckFormat::Short | CheckFormat::Github) {
         output.push_str(&format!(
-            "{hidden} finding{} below --severity {} not shown\n",
-            if hidden == 1 { "" } else { "s" },
+            "{} below --severity {} not shown\n",
+            count(hidden, "finding"),
             shown.severity.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
         ));
     }
@@ -1195,16 +1293,11 @@ fn fix_files(options: &Options, target: &Target) -> Result<Checked, ExitCode> {
         }
         checked = run_check(options)?;
     }
-    let count: usize = fixed.values().map(Vec::len).sum();
-    if count > 0 {
-        eprintln!(
-            "fixed {count} finding{} in {} file{}:",
-            if count == 1 { "" } else { "s" },
-            fixed.len(),
-            if fixed.len() == 1 { "" } else { "s" }
-        );
+    let n: usize = fixed.values().map(Vec::len).sum();
+    if n > 0 {
+        say!("fixed {} in {}:", count(n, "finding"), count(fixed.len(), "file"));
         for (path, rules) in &fixed {
-            eprintln!("  {}: {}", printable::escape(&shown_path(target, path)), rule_counts(rules));
+            say!("  {}: {}", printable::escape(&shown_path(target, path)), rule_counts(rules));
         }
     }
     Ok(checked)
@@ -1227,14 +1320,14 @@ fn shown_path(target: &Target, path: &str) -> String {
 /// `check --fix --diff`: the first round of fixes as a unified diff; nothing is written.
 fn fix_diff(targets: &[Target], options_of: &[Options]) -> ExitCode {
     let mut diff = String::new();
-    let (mut count, mut files) = (0, 0);
+    let (mut findings, mut files) = (0, 0);
     for (target, options) in targets.iter().zip(options_of) {
         let checked = match run_check(options) {
             Ok(c) => c,
             Err(code) => return code,
         };
         for mut plan in fix_plans(&checked, target) {
-            count += plan.rules.len();
+            findings += plan.rules.len();
             files += 1;
             plan.path = shown_path(target, &plan.path);
             diff.push_str(&fix::diff(&plan));
@@ -1244,16 +1337,11 @@ fn fix_diff(targets: &[Target], options_of: &[Options]) -> ExitCode {
     if write_stdout(&printable::escape_lines(&diff)).is_err() {
         return ExitCode::from(2);
     }
-    if count == 0 {
-        eprintln!("nothing to fix");
+    if findings == 0 {
+        say!("nothing to fix");
         return ExitCode::SUCCESS;
     }
-    eprintln!(
-        "would fix {count} finding{} in {} file{} (`capc check --fix` applies them)",
-        if count == 1 { "" } else { "s" },
-        files,
-        if files == 1 { "" } else { "s" }
-    );
+    say!("would fix {} in {} (`capc check --fix` applies them)", count(findings, "finding"), count(files, "file"));
     ExitCode::from(1)
 }
 

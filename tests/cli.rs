@@ -508,3 +508,175 @@ fn a_terminated_session_leaves_no_injection_behind() {
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert_eq!(running(), 0, "the injection outlived the session");
 }
+
+/// A project with `n` commands, each with a probable typo (a warning) and custom metadata (an
+/// info); `errors` of them also hold a permission rule that does not parse (an error in what a
+/// session loads).
+fn noisy_project(n: usize, errors: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let commands = dir.path().join(".claude/commands");
+    std::fs::create_dir_all(&commands).expect("mkdir");
+    for i in 0..n {
+        let tools = if i < errors { "bash(ls" } else { "Read" };
+        std::fs::write(
+            commands.join(format!("c{i:02}.md")),
+            format!("---\ndescription: Command {i}\nallowed-tools: {tools}\nallowed_tools: Read\nteam: infra\n---\nDo {i}.\n"),
+        )
+        .expect("write");
+    }
+    dir
+}
+
+#[test]
+fn lock_prints_a_summary_of_the_findings_not_the_report() {
+    let dir = noisy_project(30, 0);
+    let root = dir.path().to_str().expect("utf-8");
+    let out = capc(&["lock", root]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            format!("warning: found 30 warnings, 30 infos; `capc check {root}` shows them").as_str(),
+            format!("{root}/capabilities.lock created: 30 commands, 0 agents, 0 MCP servers, 0 hooks, 0 permission rules from 30 files").as_str(),
+        ],
+        "{err}"
+    );
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+}
+
+#[test]
+fn a_refused_lock_names_the_first_errors_with_their_place() {
+    let dir = noisy_project(30, 14);
+    let root = dir.path().to_str().expect("utf-8");
+    let out = capc(&["lock", root]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(!dir.path().join("capabilities.lock").exists());
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines[0], "error: not writing capabilities.lock: 14 errors in what a session here loads:", "{err}");
+    // The first ten, one line each, `path:line:col: error[rule] message`, in report order.
+    assert!(
+        lines[1]
+            .starts_with("  .claude/commands/c00.md:3:16: error[invalid-permission-rule] permission rule `bash(ls`"),
+        "{err}"
+    );
+    assert!(lines[10].starts_with("  .claude/commands/c09.md:3:16: error[invalid-permission-rule]"), "{err}");
+    assert_eq!(lines[11], "  … and 4 more", "{err}");
+    assert_eq!(
+        lines[12],
+        format!(
+            "help: `capc check {root}` shows every finding (14 errors, 30 warnings, 30 infos) with its source and help"
+        ),
+        "{err}"
+    );
+    assert_eq!(lines.len(), 13, "no report, no source snippets: {err}");
+    // `-q` keeps the errors.
+    let quiet = capc(&["-q", "lock", root]);
+    assert_eq!(quiet.status.code(), Some(1));
+    assert_eq!(stderr(&quiet), err, "-q silences no error");
+}
+
+#[test]
+fn quiet_prints_only_findings_and_errors() {
+    let dir = noisy_project(2, 0);
+    let root = dir.path().to_str().expect("utf-8");
+    // check: the findings without the summary line; a clean folder prints nothing.
+    let loud = capc(&["check", "--format", "short", root]);
+    let quiet = capc(&["check", "--format", "short", "--quiet", root]);
+    assert_eq!(quiet.status.code(), loud.status.code());
+    assert_eq!(stdout(&loud).lines().last(), Some("checked 2 files: 0 errors, 2 warnings, 2 infos"));
+    let expected: String =
+        stdout(&loud).lines().filter(|l| !l.starts_with("checked ")).map(|l| format!("{l}\n")).collect();
+    assert_eq!(stdout(&quiet), expected);
+    assert_eq!(stdout(&quiet).lines().count(), 4);
+    let hidden = capc(&["-q", "check", "--severity", "warning", root]);
+    assert!(!stdout(&hidden).contains("not shown"), "{}", stdout(&hidden));
+    let empty = tempfile::tempdir().expect("tempdir");
+    let nothing = capc(&["check", "-q", empty.path().to_str().expect("utf-8")]);
+    assert_eq!((nothing.status.code(), stdout(&nothing), stderr(&nothing)), (Some(0), String::new(), String::new()));
+    // JSON is output, never silenced.
+    let json = capc(&["-q", "check", "--format", "json", root]);
+    assert_eq!(stdout(&json), stdout(&capc(&["check", "--format", "json", root])));
+    // lock: nothing at all when it is written.
+    let lock = capc(&["lock", "-q", root]);
+    assert_eq!((lock.status.code(), stderr(&lock)), (Some(0), String::new()));
+    assert!(dir.path().join("capabilities.lock").is_file());
+    let fresh = capc(&["-q", "lock", "--check", root]);
+    assert_eq!((fresh.status.code(), stderr(&fresh)), (Some(0), String::new()));
+    // session: no untrusted-folder note; the answers are output.
+    std::fs::write(dir.path().join(".claude/settings.json"), "{\"permissions\": {\"allow\": [\"Bash(ls)\"]}}")
+        .expect("write");
+    assert_eq!(capc(&["lock", "-q", root]).status.code(), Some(0));
+    let status = "{\"id\":1,\"type\":\"status\"}\n";
+    let noted = capc_with_input(&["session", root], status);
+    assert!(stderr(&noted).contains("1 project allow rule does not hold"), "{}", stderr(&noted));
+    let silent = capc_with_input(&["session", "-q", root], status);
+    assert_eq!(stderr(&silent), "");
+    assert_eq!(stdout(&silent), stdout(&noted));
+    // --help says what -q silences.
+    let short = stdout(&capc(&["-h"]));
+    assert!(
+        short.contains("-q, --quiet    Print only results and errors: no notes, hints or summary lines"),
+        "{short}"
+    );
+    let long = stdout(&capc(&["check", "--help"])).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(long.contains("`capc check`'s `checked N files: …` line"), "{long}");
+    assert!(long.contains("The exit code is unchanged."), "{long}");
+}
+
+#[test]
+fn session_takes_a_path_like_every_subcommand() {
+    let dir = story_copy("skill-beats-command");
+    let root = dir.path().to_str().expect("utf-8");
+    let status = "{\"id\":1,\"type\":\"status\"}\n";
+    // No lock yet: an error naming the lock, and the command that writes it.
+    let missing = capc_with_input(&["session", root], status);
+    assert_eq!(missing.status.code(), Some(2));
+    let err = stderr(&missing);
+    assert!(err.contains(&format!("error: no lock at `{root}/capabilities.lock`")), "{err}");
+    assert!(err.contains(&format!("help: run `capc lock {root}` to write it")), "{err}");
+    assert_eq!(capc(&["lock", root]).status.code(), Some(0));
+    // PATH (the folder), PATH (the lock file), --lock FILE and the current folder agree.
+    let by_folder = capc_with_input(&["session", root], status);
+    assert_eq!(by_folder.status.code(), Some(0), "{}", stderr(&by_folder));
+    assert!(stdout(&by_folder).contains("\"ok\":true"), "{}", stdout(&by_folder));
+    let lock = dir.path().join("capabilities.lock");
+    let lock = lock.to_str().expect("utf-8");
+    assert_eq!(stdout(&capc_with_input(&["session", lock], status)), stdout(&by_folder));
+    assert_eq!(stdout(&capc_with_input(&["session", "--lock", lock], status)), stdout(&by_folder));
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["session", "--json"])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("capc runs");
+    child.stdin.take().expect("stdin").write_all(status.as_bytes()).expect("write");
+    let here = child.wait_with_output().expect("capc exits");
+    assert_eq!(stdout(&here), stdout(&by_folder));
+    // PATH and --lock name the same thing twice: refused.
+    assert_eq!(capc(&["session", root, "--lock", lock]).status.code(), Some(2));
+}
+
+#[test]
+fn counts_in_messages_are_singular_for_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join(".claude/commands")).expect("mkdir");
+    std::fs::write(dir.path().join(".claude/commands/ship.md"), "---\ndescription: Ship it\n---\nShip.\n")
+        .expect("write");
+    std::fs::write(dir.path().join(".claude/settings.json"), "{\"permissions\": {\"allow\": [\"Bash(ls)\"]}}")
+        .expect("write");
+    let root = dir.path().to_str().expect("utf-8");
+    let out = capc(&["lock", root]);
+    assert!(
+        stderr(&out).contains("created: 1 command, 0 agents, 0 MCP servers, 0 hooks, 1 permission rule from 2 files"),
+        "{}",
+        stderr(&out)
+    );
+    let ls = stdout(&capc(&["session", "--repl", root]));
+    assert!(ls.contains("capc session: 1 command, 0 agents, 0 MCP servers in the lock"), "{ls}");
+}

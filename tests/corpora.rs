@@ -54,11 +54,33 @@ struct Corpus {
     not_declarations: &'static [(&'static str, &'static str)],
     /// Findings by rule, pinned: each was read and is a real problem (see the README).
     findings: &'static [(&'static str, usize)],
+    /// What `capc check --format json` reports by default, by severity: at the corpus root, and
+    /// summed over each plugin below the root checked on its own (`capc check plugins/X`).
+    /// docs/rules.md ("Measured on real repositories") shows these against an earlier capc.
+    defaults: Defaults,
     /// Symbolic links of the upstream repository, each with the declarations it adds when
     /// followed. A copy may keep a link (`git clone` does; Claude Code follows it) or store it
     /// as a plain file holding its target (an archive without links): the pinned `kinds` are
     /// the latter's, and each link found as a link adds its declarations.
     links: &'static [(&'static str, Kinds)],
+}
+
+/// Findings by severity: errors, warnings, infos.
+#[derive(Debug, PartialEq, Eq, Clone, Copy, Default)]
+struct Severities {
+    errors: usize,
+    warnings: usize,
+    infos: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Defaults {
+    root: Severities,
+    plugins: Severities,
+}
+
+const fn sev(errors: usize, warnings: usize, infos: usize) -> Severities {
+    Severities { errors, warnings, infos }
 }
 
 const NONE: Kinds =
@@ -98,6 +120,7 @@ const CORPORA: &[Corpus] = &[
         ],
         findings: &[("ignored-field", 1), ("unknown-field", 1)],
         // `.claude/skills -> ../.agents/skills`: the one skill of `.agents/skills/`, a project skill.
+        defaults: Defaults { root: sev(0, 0, 2), plugins: sev(0, 0, 0) },
         links: &[(".claude/skills", Kinds { skills: 1, ..NONE })],
     },
     Corpus {
@@ -105,6 +128,7 @@ const CORPORA: &[Corpus] = &[
         kinds: Kinds { skills: 134, commands: 0, agents: 0, plugin_json: 0, marketplace_json: 1, mcp_json: 0, hooks_json: 0 },
         not_declarations: &[],
         findings: &[("skill-description-too-long", 1)],
+        defaults: Defaults { root: sev(0, 1, 0), plugins: sev(0, 0, 0) },
         links: &[],
     },
     Corpus {
@@ -112,6 +136,7 @@ const CORPORA: &[Corpus] = &[
         kinds: Kinds { skills: 31, commands: 30, agents: 31, plugin_json: 40, marketplace_json: 1, mcp_json: 15, hooks_json: 6 },
         not_declarations: &[("plugins/skill-creator/skills/skill-creator/agents/", "prompt files inside a skill folder, not subagents")],
         findings: &[("invalid-field-value", 1), ("lenient-frontmatter", 1), ("reserved-name", 1), ("shadowed-declaration", 3), ("unknown-tool-in-rule", 9), ("unloaded-plugin", 1), ("unpinned-mcp-package", 4)],
+        defaults: Defaults { root: sev(0, 2, 18), plugins: sev(3, 1, 15) },
         links: &[],
     },
     Corpus {
@@ -119,6 +144,7 @@ const CORPORA: &[Corpus] = &[
         kinds: Kinds { skills: 14, commands: 0, agents: 0, plugin_json: 1, marketplace_json: 1, mcp_json: 0, hooks_json: 1 },
         not_declarations: &[],
         findings: &[],
+        defaults: Defaults { root: sev(0, 0, 0), plugins: sev(0, 0, 0) },
         links: &[],
     },
     Corpus {
@@ -126,6 +152,7 @@ const CORPORA: &[Corpus] = &[
         kinds: Kinds { skills: 181, commands: 105, agents: 202, plugin_json: 91, marketplace_json: 1, mcp_json: 0, hooks_json: 2 },
         not_declarations: &[],
         findings: &[("component-path-format", 1), ("invalid-field-value", 2), ("unknown-field", 9), ("unknown-tool-in-rule", 2), ("unpinned-plugin-source", 1)],
+        defaults: Defaults { root: sev(1, 0, 14), plugins: sev(1, 0, 13) },
         links: &[],
     },
 ];
@@ -221,6 +248,22 @@ fn main() {
         let name = format!("corpora_are_read_completely::{}", corpus.name);
         trials.push(harness::trial(name, &missing, move || corpus_is_read_completely(corpus)));
     }
+    for corpus in CORPORA {
+        let missing = match &dir {
+            Some(dir) if dir.join(corpus.name).is_dir() => Vec::new(),
+            _ => vec![Missing { label: "corpus", why: format!("the corpus {} is absent", corpus.name) }],
+        };
+        let name = format!("default_findings_by_severity::{}", corpus.name);
+        trials.push(harness::trial(name, &missing, move || default_findings_by_severity(corpus)));
+    }
+    for corpus in CORPORA {
+        let missing = match &dir {
+            Some(dir) if dir.join(corpus.name).is_dir() => Vec::new(),
+            _ => vec![Missing { label: "corpus", why: format!("the corpus {} is absent", corpus.name) }],
+        };
+        let name = format!("lock_says_its_findings_in_a_line::{}", corpus.name);
+        trials.push(harness::trial(name, &missing, move || lock_says_its_findings_in_a_line(corpus)));
+    }
     trials.push(harness::trial("every_corpus_is_pinned", absent.as_slice(), every_corpus_is_pinned));
     // Baselines and `--new-since` on a copy of one corpus in a git repository.
     let mut needs: Vec<Missing> = match &dir {
@@ -286,6 +329,95 @@ fn corpus_is_read_completely(corpus: &Corpus) {
         errors.len(),
         errors
     );
+}
+
+/// `capc check --format json PATH` as a user runs it, counted by severity.
+fn cli_severities(path: &Path) -> Severities {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["check", "--format", "json"])
+        .arg(path)
+        .output()
+        .expect("capc runs");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("capc check --format json prints JSON");
+    let mut counts = Severities::default();
+    for d in report["diagnostics"].as_array().expect("diagnostics") {
+        match d["severity"].as_str() {
+            Some("error") => counts.errors += 1,
+            Some("warning") => counts.warnings += 1,
+            Some("info") => counts.infos += 1,
+            other => panic!("unknown severity {other:?}"),
+        }
+    }
+    counts
+}
+
+/// The folders below `root` holding `.claude-plugin/plugin.json`, sorted.
+fn plugin_folders(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("readable corpus").filter_map(Result::ok) {
+            let path = entry.path();
+            if entry.file_type().is_ok_and(|t| t.is_dir()) && entry.file_name() != "node_modules" {
+                if path.join(".claude-plugin/plugin.json").is_file() && path != root {
+                    out.push(path.clone());
+                }
+                stack.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The default severities, through the CLI, at the corpus root and plugin by plugin: the
+/// numbers of the severity policy's table. A rule made louder or quieter fails here.
+fn default_findings_by_severity(corpus: &Corpus) {
+    let root = corpora_dir().expect("the corpora are here").join(corpus.name);
+    let at_root = cli_severities(&root);
+    let mut plugins = Severities::default();
+    for folder in plugin_folders(&root) {
+        let s = cli_severities(&folder);
+        plugins.errors += s.errors;
+        plugins.warnings += s.warnings;
+        plugins.infos += s.infos;
+    }
+    assert_eq!(
+        (at_root, plugins),
+        (corpus.defaults.root, corpus.defaults.plugins),
+        "{}: (root, plugins one by one) by severity",
+        corpus.name
+    );
+}
+
+/// `capc lock --check CORPUS` (which writes nothing) reports in a few lines: the count of
+/// findings with the `capc check` that shows them, the files it leaves out, and that no lock
+/// exists; never the report itself.
+fn lock_says_its_findings_in_a_line(corpus: &Corpus) {
+    let root = corpora_dir().expect("the corpora are here").join(corpus.name);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["lock", "--check"])
+        .arg(&root)
+        .output()
+        .expect("capc runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        lines.last().is_some_and(|l| l.ends_with("capabilities.lock does not exist; run `capc lock` to create it")),
+        "{err}"
+    );
+    let d = corpus.defaults.root;
+    let total = d.errors + d.warnings + d.infos;
+    let summary: Vec<&&str> = lines.iter().filter(|l| l.contains("; `capc check ")).collect();
+    assert_eq!(summary.len(), usize::from(total > 0), "one summary line when there are findings: {err}");
+    if let Some(line) = summary.first() {
+        let level = if d.warnings > 0 { "warning: found " } else { "note: found " };
+        assert!(line.starts_with(level), "{err}");
+    }
+    assert!(!err.contains('╭') && !err.contains("checked "), "the report is `capc check`'s: {err}");
+    assert!(lines.len() <= 4, "{} lines: {err}", lines.len());
+    assert!(out.stdout.is_empty());
 }
 
 /// The corpora on disk are exactly the pinned ones.

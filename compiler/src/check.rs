@@ -101,7 +101,7 @@ pub struct Checked {
     pub refused_asked: Vec<(String, String)>,
     /// Set when the findings were compared with a baseline or a revision (`capc check
     /// --baseline`, `--new-since`): `diagnostics` then holds only the new ones.
-    pub baseline: Option<crate::baseline::Applied>,
+    pub baseline: Option<crate::compared::Applied>,
 }
 
 impl Checked {

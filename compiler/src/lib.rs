@@ -10,7 +10,8 @@
 //! - `rules`: one file per rule with its docs; `RULES` is the sorted registry.
 //! - `diagnostic`: diagnostics as data; `report` renders them for people and tools.
 //! - `fix`: `check --fix`, the fixes findings carry applied by span.
-//! - `printable`: text from a repository escaped for a terminal.
+//! - `printable`: text from a repository escaped for a terminal; `plural`: counted nouns
+//!   in human messages.
 //! - `config`: capc.toml, found upwards from the checked folder; `suppress`: inline
 //!   suppression comments.
 //!
@@ -18,6 +19,7 @@
 //! are diagnostics, and every other file is still checked.
 
 pub mod baseline;
+pub mod compared;
 pub mod builtins;
 pub mod check;
 pub mod config;
@@ -31,6 +33,7 @@ pub mod lock;
 pub mod model;
 pub mod names;
 pub mod node;
+pub mod plural;
 pub mod printable;
 pub mod provenance;
 pub mod report;
@@ -40,7 +43,6 @@ pub mod secrets;
 pub mod span;
 pub mod suppress;
 pub mod target;
-pub mod text;
 pub mod verify;
 pub mod walk;
 pub mod yaml_spans;

@@ -7,14 +7,13 @@ mod excerpt;
 mod lines;
 mod sarif;
 
-pub use lines::{to_github, to_short, to_statistics, to_statistics_json};
+pub use lines::{short_lines, to_github, to_short, to_statistics, to_statistics_json};
 pub use sarif::to_sarif;
 
 use crate::check::{Checked, Positions};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::printable::{self, escape};
 use crate::secrets::mask_words;
-use crate::text::plural;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic};
 use serde::Serialize;
 
@@ -262,12 +261,13 @@ fn render_one(
 }
 
 pub fn summary_line(checked: &Checked) -> String {
+    use crate::plural::count;
     let mut line = format!(
         "checked {}: {}, {}, {}",
-        plural(checked.files_checked, "file", "files"),
-        plural(checked.count(Severity::Error), "error", "errors"),
-        plural(checked.count(Severity::Warning), "warning", "warnings"),
-        plural(checked.count(Severity::Info), "info", "infos"),
+        count(checked.files_checked, "file"),
+        count(checked.count(Severity::Error), "error"),
+        count(checked.count(Severity::Warning), "warning"),
+        count(checked.count(Severity::Info), "info"),
     );
     if checked.suppressed_count() > 0 {
         line.push_str(&format!(", {} suppressed", checked.suppressed_count()));

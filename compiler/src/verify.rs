@@ -270,8 +270,7 @@ pub fn to_text(report: &Verification, lock_label: &str) -> String {
             let status = if c.drift.is_empty() { "ok   " } else { "DRIFT" };
             let files = match c.files_equal {
                 0 => String::new(),
-                1 => ", 1 file equal".to_string(),
-                n => format!(", {n} files equal"),
+                n => format!(", {} equal", crate::plural::count(n, "file")),
             };
             let _ = writeln!(out, "  {status}  {}  {}{files}", escape(&c.name), escape(&c.detail));
             for d in &c.drift {

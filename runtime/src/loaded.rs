@@ -51,8 +51,8 @@ impl std::fmt::Display for LoadError {
             }
             LoadError::Unchecked { first, errors } => write!(
                 f,
-                "the lock's sources no longer check cleanly ({errors} error{}; the first: {first}); `capc check` shows them",
-                if *errors == 1 { "" } else { "s" }
+                "the lock's sources no longer check cleanly ({}; the first: {first}); `capc check` shows them",
+                capc_compiler::plural::count(*errors, "error")
             ),
             LoadError::Edited { diff } => write!(
                 f,

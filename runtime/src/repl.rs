@@ -5,6 +5,7 @@
 use crate::context::{Entry, TurnContext};
 use crate::session::Session;
 use capc_compiler::diagnostic::did_you_mean;
+use capc_compiler::plural::count;
 use capc_compiler::printable::{escape, escape_lines};
 use serde_json::Value;
 use std::io::{BufRead, Write};
@@ -58,10 +59,10 @@ impl Repl {
 
     fn banner(&self, session: &Session) -> String {
         format!(
-            "capc session: {} commands, {} agents, {} MCP servers in the lock; answering as Claude Code's {} ({}). :help for help.",
-            session.loaded.lock.commands.len(),
-            session.loaded.lock.agents.len(),
-            session.loaded.lock.mcp_servers.len(),
+            "capc session: {}, {}, {} in the lock; answering as Claude Code's {} ({}). :help for help.",
+            count(session.loaded.lock.commands.len(), "command"),
+            count(session.loaded.lock.agents.len(), "agent"),
+            count(session.loaded.lock.mcp_servers.len(), "MCP server"),
             entry_name(self.cx.entry),
             if self.cx.trusted { "trusted folder" } else { "untrusted folder" }
         )
@@ -334,12 +335,12 @@ fn save_history(editor: &mut rustyline::DefaultEditor, path: &std::path::Path) {
 fn status(session: &Session) -> String {
     let lock = &session.loaded.lock;
     let mut out = format!(
-        "lock: {} commands, {} agents, {} MCP servers, {} hooks, {} permission rules (Claude Code {})\n",
-        lock.commands.len(),
-        lock.agents.len(),
-        lock.mcp_servers.len(),
-        lock.hooks.len(),
-        lock.permissions.len(),
+        "lock: {}, {}, {}, {}, {} (Claude Code {})\n",
+        count(lock.commands.len(), "command"),
+        count(lock.agents.len(), "agent"),
+        count(lock.mcp_servers.len(), "MCP server"),
+        count(lock.hooks.len(), "hook"),
+        count(lock.permissions.len(), "permission rule"),
         lock.claude_code
     );
     let servers: Vec<_> = session.mcp.servers().collect();
@@ -354,8 +355,12 @@ fn status(session: &Session) -> String {
         let status = s.status.as_str();
         let mut what = match s.status {
             crate::mcp::Status::Connected => {
-                let mut what =
-                    format!("{} tools, {} prompts, {} resources", s.tools.len(), s.prompts.len(), s.resources.len());
+                let mut what = format!(
+                    "{}, {}, {}",
+                    count(s.tools.len(), "tool"),
+                    count(s.prompts.len(), "prompt"),
+                    count(s.resources.len(), "resource")
+                );
                 if let Some(protocol) = &s.protocol {
                     what.push_str(&format!(", protocol {protocol}"));
                 }

@@ -27,8 +27,17 @@ pub fn untrusted_note(lock: &capc_compiler::model::Lock) -> Option<String> {
         .count();
     let servers = lock.mcp_servers.iter().filter(|s| matches!(s.scope, Scope::Project | Scope::Plugin)).count();
     (allow + servers > 0).then(|| {
+        use capc_compiler::plural::count;
+        let mut lost = Vec::new();
+        if allow > 0 {
+            lost.push(format!("{} {} not hold", count(allow, "project allow rule"), if allow == 1 { "does" } else { "do" }));
+        }
+        if servers > 0 {
+            lost.push(format!("{} of its own will not start", count(servers, "MCP server")));
+        }
         format!(
-            "the folder is not trusted: {allow} project allow rule(s) do not hold, {servers} of its MCP server(s) will not start, and no `!` injection runs (pass --trust, or accept the folder in Claude Code)"
+            "the folder is not trusted: {}, and no `!` injection runs (pass --trust, or accept the folder in Claude Code)",
+            lost.join(", ")
         )
     })
 }

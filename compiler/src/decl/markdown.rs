@@ -3,7 +3,7 @@
 
 use super::permissions::{self, Use};
 use super::{file_name, parent, FileCx, FileScope};
-use crate::diagnostic::{Severity, Sink};
+use crate::diagnostic::{did_you_mean, Severity, Sink};
 use crate::frontmatter::{self, Parsed, Split};
 use crate::node::{Node, NodeKind};
 use crate::rules;
@@ -196,7 +196,7 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
 fn check_fields_of(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, fields: &Node, kind: MarkdownKind) {
     match kind {
         MarkdownKind::Skill => check_skill(sink, cx, fields),
-        MarkdownKind::Command => check_command(sink, fields, cx.scope == crate::decl::FileScope::Plugin),
+        MarkdownKind::Command => check_command(sink, cx, fields),
         MarkdownKind::Agent => check_agent(sink, cx, fields),
     }
     let rule_fields: &[(&str, Use)] = match kind {
@@ -340,21 +340,36 @@ fn check_skill(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
     }
 }
 
-fn check_command(sink: &mut Sink<'_>, fields: &Node, in_plugin: bool) {
+fn check_command(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
     check_fields_knowing(sink, fields, SKILL_FIELDS, claude_code_keys(), "command frontmatter", Unknown::Warn);
     // A plugin command's `name` is its display name and bare alias (Claude Code 2.1.332); a
     // legacy `.claude/commands` file's is ignored.
+    let in_plugin = cx.scope == crate::decl::FileScope::Plugin;
     let ignored: &[&str] = if in_plugin { &["paths"] } else { &["name", "paths"] };
     for &name in ignored {
-        if let Some((key, _)) = fields.get_entry(name) {
-            sink.report(&rules::ignored_field::RULE, key.span, format!("Claude Code ignores `{name}` in a command file"))
-                .help(if name == "name" {
-                    "a command's name comes from its file path; rename the file, or make it a skill (`skills/<name>/SKILL.md`)"
-                } else {
-                    "`paths` works only for skills; move this command to `skills/<name>/SKILL.md`"
-                });
+        let Some((key, value)) = fields.get_entry(name) else { continue };
+        let d = sink.report(
+            &rules::ignored_field::RULE,
+            key.span,
+            format!("Claude Code ignores `{name}` in a command file"),
+        );
+        if name == "paths" {
+            d.help("`paths` works only for skills; move this command to `skills/<name>/SKILL.md`");
+        } else if value.as_str().is_some_and(|v| Some(v) == command_name(cx.rel).as_deref()) {
+            // The name the file gives the command anyway: ignoring it changes nothing.
+            d.severity(Severity::Info)
+                .help("the command is named by its file path, here the same name; the key can go");
+        } else {
+            d.help("a command's name comes from its file path; rename the file, or make it a skill (`skills/<name>/SKILL.md`)");
         }
     }
+}
+
+/// The name Claude Code gives a project command file: its path under `commands/`, without
+/// `.md`, folders joined with `:` (`commands/db/migrate.md` is `db:migrate`).
+fn command_name(rel: &str) -> Option<String> {
+    let start = rel.rfind("commands/")? + "commands/".len();
+    Some(rel[start..].strip_suffix(".md")?.replace('/', ":"))
 }
 
 fn check_agent(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
@@ -409,7 +424,14 @@ fn check_agent(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
         }
     }
     enum_value(sink, fields, "permissionMode", PERMISSION_MODES);
-    enum_value(sink, fields, "color", COLORS);
+    // Claude Code keeps a color it knows and drops any other, silently: the agent loads and
+    // works as written, only its label takes the default color. A probable typo (`gren`)
+    // stays a warning; another color (`magenta`) is worth knowing, an info.
+    let typo = fields.get("color").and_then(Node::as_str).and_then(|v| did_you_mean(v, COLORS.iter().copied()));
+    if let Some(d) = enum_value(sink, fields, "color", COLORS).filter(|_| typo.is_none()) {
+        d.severity(Severity::Info)
+            .help("Claude Code drops a color it does not know and shows the agent in the default color");
+    }
     enum_value(sink, fields, "memory", MEMORY);
     enum_value(sink, fields, "isolation", &["worktree"]);
 }
@@ -454,22 +476,27 @@ fn check_common_values(sink: &mut Sink<'_>, fields: &Node) {
     }
 }
 
-fn enum_value(sink: &mut Sink<'_>, fields: &Node, name: &str, allowed: &[&str]) {
-    let Some(node) = fields.get(name) else { return };
-    let Some(value) = node.as_str() else { return };
-    if !allowed.contains(&value) {
-        let list = allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
-        let d = sink.report(
-            &rules::invalid_field_value::RULE,
-            node.span,
-            format!("`{name}: {value}` is not one of {list}"),
-        );
-        if let Some(s) = crate::diagnostic::did_you_mean(value, allowed.iter().copied()) {
-            d.help(format!("did you mean `{s}`?"));
-        } else {
-            d.help("Claude Code ignores the value");
-        }
+/// Reports a value of `name` outside `allowed`; returns the finding, for a caller that words
+/// it differently.
+fn enum_value<'s>(
+    sink: &'s mut Sink<'_>,
+    fields: &Node,
+    name: &str,
+    allowed: &[&str],
+) -> Option<&'s mut crate::diagnostic::Diagnostic> {
+    let node = fields.get(name)?;
+    let value = node.as_str()?;
+    if allowed.contains(&value) {
+        return None;
     }
+    let list = allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
+    let d =
+        sink.report(&rules::invalid_field_value::RULE, node.span, format!("`{name}: {value}` is not one of {list}"));
+    match did_you_mean(value, allowed.iter().copied()) {
+        Some(s) => d.help(format!("did you mean `{s}`?")),
+        None => d.help("Claude Code ignores the value"),
+    };
+    Some(d)
 }
 
 fn bool_value(node: &Node) -> Option<bool> {

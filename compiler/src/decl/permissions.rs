@@ -105,6 +105,9 @@ fn check_rule(
             // Claude Code warns at startup for deny and ask rules that name an unknown tool;
             // names with `_` or `*` are exempt (v2.1.240 docs).
             if let Some((_, replacement)) = RETIRED_TOOLS.iter().find(|(name, _)| *name == tool.written) {
+                // Claude Code 2.1.332 knows these names as tools it no longer offers and drops
+                // them without a word; the rest of the rule list works. Worth knowing (the
+                // replacement, when there is one), not a warning.
                 let d = sink.report(
                     &rules::unknown_tool_in_rule::RULE,
                     at(tool.span),
@@ -113,6 +116,7 @@ fn check_rule(
                         tool.written
                     ),
                 );
+                d.severity(crate::diagnostic::Severity::Info);
                 match replacement {
                     Some(r) => d.help(format!("use `{r}`; as written the entry is dropped")),
                     None => d.help("remove it; as written the entry is dropped"),

@@ -395,7 +395,7 @@ impl<'a> Hashes<'a> {
         let digest = |files: &BTreeMap<&str, &str>| {
             let all: String = files.iter().map(|(p, h)| format!("{p}\t{h}\n")).collect();
             let hex = crate::secrets::sha256_hex(all.as_bytes());
-            format!("{} ({} files)", &hex[..12], files.len())
+            format!("{} ({})", &hex[..12], crate::plural::count(files.len(), "file"))
         };
         let field = FieldChange { field: "content".to_string(), old: Some(digest(&old)), new: Some(digest(&new)) };
         (Some(field), changed)

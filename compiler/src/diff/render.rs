@@ -9,7 +9,6 @@
 
 use super::{Change, Class, Report, Section, Side};
 use crate::printable::escape;
-use crate::text::plural;
 use std::fmt::Write as _;
 
 /// `capc diff --format json`.
@@ -29,8 +28,7 @@ fn side(s: &Side) -> String {
     };
     let errors = match s.errors {
         0 => String::new(),
-        1 => "; 1 error".to_string(),
-        n => format!("; {n} errors"),
+        n => format!("; {}", count(n, "error")),
     };
     format!("{} ({how}{errors})", escape(&s.arg))
 }
@@ -44,14 +42,16 @@ fn counts(report: &Report) -> String {
     let total = s.added + s.removed + s.changed + s.rerouted;
     format!(
         "{}; {} ({} added, {} removed, {} changed, {} rerouted)",
-        plural(s.escalations, "escalation", "escalations"),
-        plural(total, "change", "changes"),
+        count(s.escalations, "escalation"),
+        count(total, "change"),
         s.added,
         s.removed,
         s.changed,
         s.rerouted
     )
 }
+
+use crate::plural::count;
 
 fn symbol(class: Class) -> &'static str {
     match class {
@@ -224,9 +224,9 @@ pub fn to_markdown(report: &Report) -> String {
     let s = &report.summary;
     let total = s.added + s.removed + s.changed + s.rerouted;
     let headline = if s.escalations > 0 {
-        format!("⚠️ {}, {}", plural(s.escalations, "escalation", "escalations"), plural(total, "change", "changes"))
+        format!("⚠️ {}, {}", count(s.escalations, "escalation"), count(total, "change"))
     } else if total > 0 {
-        format!("{}, no escalation", plural(total, "change", "changes"))
+        format!("{}, no escalation", count(total, "change"))
     } else {
         "no changes".to_string()
     };

@@ -440,7 +440,9 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
 }
 
 /// Two plugins of one marketplace with the same bare alias: once both are installed, typed
-/// `/x` runs whichever loads first and the Skill tool calls `x` ambiguous (2.1.332).
+/// `/x` runs whichever loads first and the Skill tool calls `x` ambiguous (2.1.332). An info:
+/// each plugin works, namespaced names reach both, and it matters only to a user who
+/// installs both.
 fn alias_clashes(marketplaces: &[(String, String, Vec<String>)], plugins: &[model::Plugin], b: &mut Builder) {
     for (path, marketplace, roots) in marketplaces {
         let mut first: BTreeMap<&str, &str> = BTreeMap::new();
@@ -452,6 +454,7 @@ fn alias_clashes(marketplaces: &[(String, String, Vec<String>)], plugins: &[mode
                 match first.get(alias) {
                     Some(other) if *other != p.name.as_str() && reported.insert(alias) => {
                         report_at(&mut b.diagnostics, path.clone(), &rules::shadowed_declaration::RULE, None, format!("plugins `{other}` and `{}` of marketplace `{marketplace}` both answer to `/{alias}`", p.name))
+                            .severity(crate::diagnostic::Severity::Info)
                             .help(format!("with both installed, typed `/{alias}` runs the one that loads first and the Skill tool calls `{alias}` ambiguous; rename the frontmatter `name` of one"));
                     }
                     Some(_) => {}

@@ -4,6 +4,7 @@
 
 use super::resolve::{rule_text, Resolution, Row};
 use crate::model::{Origin, Ref, Scope};
+use crate::plural::count;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
@@ -118,7 +119,7 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
         r.table.iter().enumerate().filter(|(_, row)| all || row.path.is_some() || involved(row)).collect();
     let hidden = r.table.len() - shown.len();
     let width = shown.iter().map(|(_, row)| row.name.len() + 1).max().unwrap_or(8).clamp(8, 40);
-    put(&mut out, format_args!("Commands, in lookup order ({} entries):", r.table.len()));
+    put(&mut out, format_args!("Commands, in lookup order ({}):", count(r.table.len(), "entry")));
     for (i, row) in &shown {
         let place = row.path.clone().unwrap_or_else(|| row.kind.to_string());
         let mut line = format!(
@@ -174,11 +175,10 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
             put(
                 &mut out,
                 format_args!(
-                    "  {:24}  {root}: {n} skill or command name{}, {} agent{}",
+                    "  {:24}  {root}: {}, {}",
                     "",
-                    if n == 1 { "" } else { "s" },
-                    p.inventory.agents.len(),
-                    if p.inventory.agents.len() == 1 { "" } else { "s" }
+                    count(n, "skill or command name"),
+                    count(p.inventory.agents.len(), "agent")
                 ),
             );
         }
@@ -284,9 +284,8 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
         put(
             &mut out,
             format_args!(
-                "/{bare}: {} candidate{}, in lookup order (an exact name anywhere in the table first, then the first display name or alias)",
-                rows.len(),
-                if rows.len() == 1 { "" } else { "s" }
+                "/{bare}: {}, in lookup order (an exact name anywhere in the table first, then the first display name or alias)",
+                count(rows.len(), "candidate")
             ),
         );
         for (n, (i, row, via)) in rows.iter().enumerate() {

@@ -3,16 +3,25 @@
 //! runner turns into annotations on the pull request), and `--statistics` (a count per rule).
 
 use crate::check::{Checked, Positions};
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::printable::escape;
 use crate::secrets::mask_words;
 
 /// `path:line:col: severity[rule] message`, then the summary line. Text from the repository
 /// is escaped for a terminal, as in the human report.
 pub fn to_short(checked: &Checked) -> String {
+    let mut out = short_lines(checked, &checked.diagnostics);
+    out.push_str(&super::summary_line(checked));
+    out.push('\n');
+    out
+}
+
+/// `path:line:col: severity[rule] message` for each of `diagnostics` (findings of `checked`),
+/// one line each, escaped and masked as in [`to_short`].
+pub fn short_lines<'d>(checked: &Checked, diagnostics: impl IntoIterator<Item = &'d Diagnostic>) -> String {
     let mut positions = Positions::new(checked);
     let mut out = String::new();
-    for d in &checked.diagnostics {
+    for d in diagnostics {
         let ((line, column), _) = positions.of(d);
         out.push_str(&format!(
             "{}:{line}:{column}: {}[{}] {}\n",
@@ -22,8 +31,6 @@ pub fn to_short(checked: &Checked) -> String {
             escape(&mask_words(&d.message))
         ));
     }
-    out.push_str(&super::summary_line(checked));
-    out.push('\n');
     out
 }
 

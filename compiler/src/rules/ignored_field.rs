@@ -17,7 +17,7 @@ Flags `name` and `paths` in command files, and `hooks`, `mcpServers` and `permis
 The field looks meaningful but has no effect: a command's name comes from its file path, and plugin agents may not change hooks, servers or permission modes.
 
 ### Severity
-Warning: Claude Code loads the file, with something in it ignored or dropped. The file loads; the field is ignored.
+Warning: Claude Code loads the file, with something in it ignored or dropped. The file loads; the field is ignored. A project command's `name` equal to the name its file path gives it anyway is an info: ignoring it changes nothing.
 
 ### Example
 ```markdown

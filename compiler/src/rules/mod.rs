@@ -137,13 +137,21 @@ pub fn section<'d>(docs: &'d str, name: &str) -> &'d str {
     body[..body.find("\n### ").unwrap_or(body.len())].trim()
 }
 
-/// `docs/rules.md`: every rule under its own heading (the anchor [`docs_url`] links to),
-/// with its severity, summary and docs, in `RULES` order.
+/// The severity policy and its measurements: hand-written, placed before the rules in
+/// `docs/rules.md`.
+const POLICY: &str = include_str!("policy.md");
+
+/// `docs/rules.md`: the severity policy, then every rule under its own heading (the anchor
+/// [`docs_url`] links to), with its severity, summary and docs, in `RULES` order.
 pub fn docs_markdown() -> String {
     let mut out = String::from(
         "# capc rules\n\n<!-- @generated from compiler/src/rules/ by `CAPC_BLESS=1 cargo test --test formats`; do not edit -->\n\n\
-         Each rule has a stable id (never renamed). `capc rules ID` prints the same text.\n",
+         Each rule has a stable id (never renamed). `capc rules ID` prints the same text. The severity \
+         policy comes first (its text is `compiler/src/rules/policy.md`), then the rules in id order.\n",
     );
+    out.push('\n');
+    out.push_str(POLICY.trim_end());
+    out.push('\n');
     for rule in RULES {
         // The docs' own `###` headings nest under the rule's `##` heading.
         out.push_str(&format!(
@@ -205,7 +213,7 @@ mod tests {
 
     #[test]
     fn severities_follow_the_policy_and_say_why() {
-        // README, "Severity policy": each rule's Severity section opens with its default
+        // docs/rules.md, "Severity policy": each rule's Severity section opens with its default
         // severity and the policy's reason.
         for rule in RULES {
             let section = &rule.docs[rule.docs.find("### Severity").unwrap_or(0)..];

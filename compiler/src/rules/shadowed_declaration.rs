@@ -17,7 +17,7 @@ Reports every name that more than one declaration answers to, naming the one Cla
 Claude Code resolves these silently: the hidden declaration is never run, and nobody finds out until `/deploy` does something else than the file they are reading.
 
 ### Severity
-Warning: Claude Code loads the file, with something in it ignored or dropped. Everything loads; the hidden declaration is never used.
+Warning: Claude Code loads the file, with something in it ignored or dropped. Everything loads; the hidden declaration is never used. Two plugins of one marketplace with the same bare name are an info: each works, their namespaced names (`plugin:name`) reach both, and the clash matters only to a user who installs both.
 
 ### Example
 ```text
