@@ -125,8 +125,9 @@ fn examples_check_as_documented() {
     assert_eq!(monorepo.status.code(), Some(0), "{}", stdout(&monorepo));
     assert!(stdout(&monorepo).ends_with("checked 13 files: 0 errors, 5 warnings, 3 infos\n"), "{}", stdout(&monorepo));
     let ls = stdout(&capc(&["ls", root.join("monorepo").to_str().expect("utf-8")]));
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).expect("README");
-    assert!(readme.contains(&ls), "README's `capc ls examples/monorepo` output is stale:\n{ls}");
+    let manual =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/lock.md")).expect("docs/lock.md");
+    assert!(manual.contains(&ls), "docs/lock.md's `capc ls examples/monorepo` output is stale:\n{ls}");
     let broken = capc(&["check", "--format", "json", root.join("broken-plugin").to_str().expect("utf-8")]);
     assert_eq!(broken.status.code(), Some(1));
     let value: serde_json::Value = serde_json::from_slice(&broken.stdout).expect("JSON");

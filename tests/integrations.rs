@@ -183,3 +183,117 @@ fn pre_commit_hook_runs_capc_check_on_declaration_changes() {
         assert!(!matches(path), "`{path}` does not trigger the hook");
     }
 }
+
+/// The README's GitHub Actions workflows: every ```yaml block of the README with `jobs:`.
+fn readme_workflows() -> Vec<(String, Value)> {
+    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README.md");
+    readme
+        .split("```yaml\n")
+        .skip(1)
+        .map(|rest| rest[..rest.find("```").expect("the block ends")].to_string())
+        .filter(|block| block.lines().any(|l| l.starts_with("jobs:")))
+        .map(|block| {
+            let value =
+                serde_yaml::from_str(&block).unwrap_or_else(|e| panic!("a README workflow is not YAML: {e}\n{block}"));
+            (block, value)
+        })
+        .collect()
+}
+
+/// The workflows in the README, as pasted: each `uses:` of capc names this release's tag and
+/// only inputs `action.yml` declares, and its `args` are run through the action's own check
+/// step; each `run:` line is a `cargo install` of this release's tag or a `capc` command that
+/// this capc accepts, run on a copy of `examples/team-repo` (exit 0 or 1, never 2: not an
+/// unknown flag, a missing path or an unusable configuration). There is no GitHub runner here,
+/// so what GitHub itself does with the workflow (checkout, the SARIF upload) is not run.
+#[test]
+fn readme_workflows_run_with_this_capc() {
+    let workflows = readme_workflows();
+    assert!(!workflows.is_empty(), "the README shows a GitHub Actions workflow");
+    let release = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let action = yaml("action.yml");
+    let workspace = tempfile::tempdir().expect("tempdir");
+    let copied = Command::new("cp").arg("-R").arg(repo().join("examples/team-repo/.")).arg(workspace.path()).status();
+    assert!(copied.is_ok_and(|s| s.success()), "copy examples/team-repo");
+    let (mut uses_capc, mut capc_lines) = (0, 0);
+    for (block, workflow) in &workflows {
+        let jobs = workflow["jobs"].as_mapping().expect("jobs");
+        for job in jobs.values() {
+            for step in job["steps"].as_sequence().expect("steps") {
+                if let Some(uses) = step["uses"].as_str() {
+                    let (name, rev) = uses.split_once('@').unwrap_or_else(|| panic!("`{uses}` names no ref"));
+                    if !name.ends_with("/capc") {
+                        continue;
+                    }
+                    uses_capc += 1;
+                    assert_eq!(rev, release, "`uses: {uses}` names this release's tag, `{release}`");
+                    let with = step["with"].as_mapping().cloned().unwrap_or_default();
+                    let mut inputs = Vec::new();
+                    for (key, value) in &with {
+                        let key = key.as_str().expect("an input name");
+                        assert!(
+                            action["inputs"][key].is_mapping(),
+                            "`with: {key}` is no input of action.yml:\n{block}"
+                        );
+                        let value = match value {
+                            Value::String(s) => s.clone(),
+                            Value::Bool(b) => b.to_string(),
+                            other => panic!("`{key}`: {other:?}"),
+                        };
+                        inputs.push((key, value));
+                    }
+                    let inputs: Vec<(&str, &str)> = inputs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                    let (outputs, status) = run_check_step(workspace.path(), &inputs);
+                    assert!(status.success(), "the check step with {inputs:?}");
+                    assert!(!outputs.contains("exit-code=2"), "capc could not run with {inputs:?}: {outputs}");
+                }
+                let Some(script) = step["run"].as_str() else { continue };
+                // The README writes `<capc's repository URL>` where a user puts the URL they install from.
+                let script = script.replace("<capc's repository URL>", env!("CARGO_PKG_REPOSITORY"));
+                for line in script.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+                    assert!(
+                        !line.contains(['"', '\'', '$', '|', '&', ';', '\\', '<', '>']),
+                        "keep `{line}` to plain words"
+                    );
+                    let words: Vec<&str> = line.split_whitespace().collect();
+                    match words.as_slice() {
+                        ["cargo", "install", rest @ ..] => {
+                            assert!(rest.contains(&"--locked"), "`{line}` installs with --locked");
+                            let git = rest.windows(2).find(|w| w[0] == "--git").map(|w| w[1]);
+                            assert_eq!(
+                                git,
+                                Some(env!("CARGO_PKG_REPOSITORY")),
+                                "`{line}` installs from capc's repository"
+                            );
+                            assert!(
+                                rest.windows(2).any(|w| w == ["--tag", release.as_str()]),
+                                "`{line}` installs `{release}`"
+                            );
+                            assert_eq!(rest.last(), Some(&"capc"), "`{line}` installs the capc crate");
+                        }
+                        ["capc", args @ ..] => {
+                            capc_lines += 1;
+                            let out = Command::new(env!("CARGO_BIN_EXE_capc"))
+                                .args(args)
+                                .current_dir(workspace.path())
+                                .env("NO_COLOR", "1")
+                                .output()
+                                .expect("capc runs");
+                            assert!(
+                                matches!(out.status.code(), Some(0 | 1)),
+                                "`{line}` on examples/team-repo: exit {:?}\n{}",
+                                out.status.code(),
+                                String::from_utf8_lossy(&out.stderr)
+                            );
+                        }
+                        _ => {
+                            panic!("a README workflow runs `{line}`; this test knows `cargo install` and `capc` lines")
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(uses_capc > 0, "a README workflow uses the action");
+    assert!(capc_lines > 0, "a README workflow runs capc itself");
+}

@@ -1,5 +1,6 @@
 //! Tests that run outside tools: the real `pre-commit` (PyPI, pinned in
-//! `tests/precommit/requirements.txt`) trying this repository's `.pre-commit-hooks.yaml`, and
+//! `tests/precommit/requirements.txt`) trying this repository's `.pre-commit-hooks.yaml` and
+//! running the README's pre-commit snippet as written, and
 //! `capc session --connect` with the real MCP server-everything (npm, pinned in
 //! `runtime/tests/servers/package-lock.json`). `.ci/run` installs both.
 //!
@@ -94,6 +95,11 @@ fn main() {
     absent(&[Git, Node, PreCommit, Everything, Python]).iter().for_each(harness::note);
     let trials = vec![
         trial("pre_commit_try_repo_runs_capc_check", &[Git, PreCommit], pre_commit_try_repo_runs_capc_check),
+        trial(
+            "readme_pre_commit_snippet_works_as_written",
+            &[Git, PreCommit],
+            readme_pre_commit_snippet_works_as_written,
+        ),
         trial(
             "session_connects_real_servers_and_leaves_none_running",
             &[Node, Everything],
@@ -192,6 +198,98 @@ fn pre_commit_try_repo_runs_capc_check() {
     let (code, text) = try_repo(root, hooks.path(), home.path());
     assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("Skipped"), "no declaration file changed:\n{text}");
+}
+
+/// The README's `.pre-commit-config.yaml`, the first ```yaml block that starts with `repos:`.
+fn readme_pre_commit_config() -> String {
+    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README.md");
+    let start = readme.find("```yaml\nrepos:").expect("the README has a ```yaml block starting with `repos:`");
+    let body = &readme[start + "```yaml\n".len()..];
+    body[..body.find("```").expect("the block ends")].to_string()
+}
+
+/// The README's pre-commit snippet, pasted as written into a project's
+/// `.pre-commit-config.yaml`; only its `repo:` is pointed at a local clone of this repository,
+/// as a user points it at capc's public one. The clone must hold the `rev:` the README names,
+/// as the tag of this release (`v` and the crate's version), so the snippet a user pastes names
+/// a revision that exists and never moves. Then `pre-commit install` and real commits: a clean
+/// tree (`examples/team-repo`) commits, and a commit that breaks its `.mcp.json` is refused
+/// with capc's report.
+fn readme_pre_commit_snippet_works_as_written() {
+    let config = readme_pre_commit_config();
+    let parsed: serde_yaml::Value = serde_yaml::from_str(&config).expect("the README's pre-commit snippet is YAML");
+    let entry = &parsed["repos"][0];
+    let url = entry["repo"].as_str().expect("the snippet's `repo:`");
+    let rev = entry["rev"].as_str().expect("the snippet's `rev:`");
+    let hooks: Vec<&str> =
+        entry["hooks"].as_sequence().expect("hooks").iter().filter_map(|h| h["id"].as_str()).collect();
+    assert_eq!(hooks, ["capc-check"], "the snippet uses the hook of .pre-commit-hooks.yaml");
+    let release = format!("v{}", env!("CARGO_PKG_VERSION"));
+    assert_eq!(rev, release, "the README's `rev:` names this release's tag, `{release}`");
+
+    // The repository users point at: a clone of this one, with its tags (as `git clone` keeps them).
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let top = Command::new("git").args(["rev-parse", "--show-toplevel"]).current_dir(repo()).output().expect("git");
+    assert!(top.status.success(), "this source tree is not a git repository; the test clones it");
+    let top = String::from_utf8_lossy(&top.stdout).trim().to_string();
+    let capc_repo = scratch.path().join("capc");
+    git(scratch.path(), &["clone", "--quiet", &top, capc_repo.to_str().expect("utf-8")]);
+    let tag = Command::new("git")
+        .args(["rev-parse", "--verify", "--quiet", &format!("refs/tags/{rev}^{{commit}}")])
+        .current_dir(&capc_repo)
+        .output()
+        .expect("git");
+    assert!(
+        tag.status.success(),
+        "the README tells users `rev: {rev}`, but a clone of this repository has no tag `{rev}`: \
+         tag the release (`git tag -a {rev} -m 'capc {}'` on the commit released, then push the tag), \
+         or, in a clone without tags, `git fetch --tags`",
+        env!("CARGO_PKG_VERSION")
+    );
+
+    let project = scratch.path().join("project");
+    let status = Command::new("cp").arg("-R").arg(repo().join("examples/team-repo")).arg(&project).status();
+    assert!(status.is_ok_and(|s| s.success()), "copy examples/team-repo");
+    std::fs::write(project.join(".pre-commit-config.yaml"), config.replace(url, capc_repo.to_str().expect("utf-8")))
+        .expect("write .pre-commit-config.yaml");
+    let home = scratch.path().join("pre-commit-home");
+    let bin = Path::new(env!("CARGO_BIN_EXE_capc")).parent().expect("bin dir").to_path_buf();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    // git in the project, with the built capc first on PATH for the hook it runs.
+    let run = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(["-c", "user.name=capc tests", "-c", "user.email=tests@capc.invalid", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(&project)
+            .env("PATH", &path)
+            .env("PRE_COMMIT_HOME", &home)
+            .env("PRE_COMMIT_COLOR", "never")
+            .output()
+            .expect("runs");
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        (out.status.code(), text)
+    };
+    assert_eq!(run(&["init", "--quiet"]).0, Some(0));
+    let install =
+        Command::new(pre_commit_path()).arg("install").current_dir(&project).env("PRE_COMMIT_HOME", &home).output();
+    let install = install.expect("pre-commit runs");
+    assert!(install.status.success(), "pre-commit install: {}", String::from_utf8_lossy(&install.stderr));
+
+    assert_eq!(run(&["add", "-A"]).0, Some(0));
+    let (code, text) = run(&["commit", "--quiet", "-m", "declarations"]);
+    assert_eq!(code, Some(0), "a clean tree commits:\n{text}");
+    assert!(text.contains("capc check") && text.contains("Passed"), "the hook ran and passed:\n{text}");
+
+    let mcp = project.join(".mcp.json");
+    let broken =
+        std::fs::read_to_string(&mcp).expect(".mcp.json").replacen("\"type\": \"http\",", "\"type\": \"http\",,", 1);
+    std::fs::write(&mcp, broken).expect("write .mcp.json");
+    assert_eq!(run(&["add", "-A"]).0, Some(0));
+    let (code, text) = run(&["commit", "--quiet", "-m", "break .mcp.json"]);
+    assert_ne!(code, Some(0), "a commit with an error is refused:\n{text}");
+    assert!(text.contains("Failed") && text.contains("[invalid-json]") && text.contains(".mcp.json:"), "{text}");
+    let (_, log) = run(&["rev-list", "--count", "HEAD"]);
+    assert_eq!(log.trim(), "1", "nothing was committed");
 }
 
 /// `capc session --connect` starts the lock's stdio servers, reports them in `status`, and

@@ -234,8 +234,28 @@ fn the_schema_accepts_what_the_model_reads_and_refuses_what_it_refuses() {
     assert!(!validator.is_valid(&version_1), "the schema accepts version 1");
 }
 
+/// Every ```toml block of a Markdown file that starts with `# capc.toml`, its indentation (a
+/// block inside a list item) taken off.
+fn capc_toml_examples(markdown: &str) -> Vec<String> {
+    let mut examples = Vec::new();
+    let mut lines = markdown.lines().peekable();
+    while let Some(line) = lines.next() {
+        let indent = line.len() - line.trim_start().len();
+        if line.trim() != "```toml" || !lines.peek().is_some_and(|l| l.trim_start().starts_with("# capc.toml")) {
+            continue;
+        }
+        let mut example = String::new();
+        for line in lines.by_ref().take_while(|l| l.trim() != "```") {
+            example.push_str(line.get(indent..).unwrap_or(line.trim_start()));
+            example.push('\n');
+        }
+        examples.push(example);
+    }
+    examples
+}
+
 /// `schema/capc.toml.schema.json` is what the configuration's types generate; it accepts the
-/// README's example and refuses what `capc` refuses.
+/// capc.toml examples of the README and docs/configuration.md and refuses what `capc` refuses.
 #[test]
 fn committed_config_schema_is_the_generated_one_and_agrees_with_the_reader() {
     let path = repo().join("schema/capc.toml.schema.json");
@@ -251,15 +271,17 @@ fn committed_config_schema_is_the_generated_one_and_agrees_with_the_reader() {
     let schema: Value = serde_json::from_str(&generated).expect("the schema is JSON");
     jsonschema::meta::validate(&schema).expect("a valid schema");
     let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
-    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README.md");
-    let start = readme.find("```toml\n# capc.toml").expect("README has a capc.toml example") + "```toml\n".len();
-    let end = start + readme[start..].find("```").expect("closed");
-    let example = &readme[start..end];
     let dir = std::env::temp_dir();
     let read = |text: &str| capc_compiler::config::Config::parse(&dir, &dir.join("capc.toml"), text);
-    read(example).unwrap_or_else(|e| panic!("the README's example does not read: {e}"));
-    let value: Value = toml::from_str(example).expect("TOML");
-    assert_eq!(errors(&validator, &value), Vec::<String>::new(), "the README's example breaks the schema");
+    for doc in ["README.md", "docs/configuration.md"] {
+        let examples = capc_toml_examples(&std::fs::read_to_string(repo().join(doc)).expect(doc));
+        assert!(!examples.is_empty(), "{doc} has a capc.toml example");
+        for example in &examples {
+            read(example).unwrap_or_else(|e| panic!("{doc}'s example does not read: {e}\n{example}"));
+            let value: Value = toml::from_str(example).expect("TOML");
+            assert_eq!(errors(&validator, &value), Vec::<String>::new(), "{doc}'s example breaks the schema");
+        }
+    }
     for bad in [
         "selct = []",
         "select = [\"unknown-feild\"]",

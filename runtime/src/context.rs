@@ -107,7 +107,7 @@ pub struct TurnContext {
     #[serde(default, with = "permission_mode")]
     pub permission_mode: PermissionMode,
     /// Environment variables and settings keys, by name (`ENABLE_TOOL_SEARCH`,
-    /// `CLAUDE_CODE_DISABLE_CRON`, `skillOverrides`, `skillListingMaxDescChars`, …; the README
+    /// `CLAUDE_CODE_DISABLE_CRON`, `skillOverrides`, `skillListingMaxDescChars`, …; docs/session.md
     /// lists what each changes).
     #[serde(default)]
     pub flags: BTreeMap<String, Value>,

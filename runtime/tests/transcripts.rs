@@ -5,7 +5,7 @@
 //! session runs from the lock alone. Absolute paths of the tree show as `<root>`, the home
 //! folder as `<home>`.
 //!
-//! The README's protocol example (between `<!-- transcript:start -->` and
+//! The protocol example of `docs/session.md` (between `<!-- transcript:start -->` and
 //! `<!-- transcript:end -->`) is replayed the same way.
 //!
 //! To accept new output: `CAPC_BLESS=1 cargo test -p capc-runtime --test transcripts`.
@@ -95,23 +95,23 @@ fn transcripts_replay_as_recorded() {
 }
 
 #[test]
-fn the_readme_transcript_replays() {
-    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README");
-    let start = readme.find("<!-- transcript:start -->").expect("README has a transcript");
-    let end = readme.find("<!-- transcript:end -->").expect("README's transcript ends");
-    let block = &readme[start..end];
+fn the_session_manual_transcript_replays() {
+    let manual = std::fs::read_to_string(repo().join("docs/session.md")).expect("docs/session.md");
+    let start = manual.find("<!-- transcript:start -->").expect("docs/session.md has a transcript");
+    let end = manual.find("<!-- transcript:end -->").expect("its transcript ends");
+    let block = &manual[start..end];
     let body: String = block
         .lines()
         .filter(|l| l.starts_with("# tree: ") || l.starts_with("→ ") || l.starts_with("← "))
         .map(|l| format!("{l}\n"))
         .collect();
-    assert!(body.contains("→ "), "the README transcript has no requests");
+    assert!(body.contains("→ "), "the transcript has no requests");
     let actual = replay(&body);
     if std::env::var_os("CAPC_BLESS").is_some() && actual != body {
         let fenced = format!("<!-- transcript:start -->\n```text\n{actual}```\n");
-        let updated = format!("{}{fenced}{}", &readme[..start], &readme[end..]);
-        std::fs::write(repo().join("README.md"), updated).expect("write README");
+        let updated = format!("{}{fenced}{}", &manual[..start], &manual[end..]);
+        std::fs::write(repo().join("docs/session.md"), updated).expect("write docs/session.md");
         return;
     }
-    assert_eq!(actual, body, "README's protocol transcript is stale (CAPC_BLESS=1 to refresh)");
+    assert_eq!(actual, body, "docs/session.md's protocol transcript is stale (CAPC_BLESS=1 to refresh)");
 }

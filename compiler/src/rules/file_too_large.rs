@@ -25,5 +25,5 @@ skills/huge/SKILL.md   # 50 MB
 ```
 
 ### Source
-capc's own limit (capc's README, "Reliability and performance"); measured on Claude Code 2.1.332 (see "Checked against Claude Code itself" in capc's README) for plugin agents
+capc's own limit (capc's docs/robustness.md, "Limits on untrusted input"); measured on Claude Code 2.1.332 (see "Checked against Claude Code itself" in capc's docs/reading.md) for plugin agents
 "##;

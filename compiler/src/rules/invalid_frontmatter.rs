@@ -29,5 +29,5 @@ model: a: b
 ```
 
 ### Source
-https://code.claude.com/docs/en/skills (troubleshooting); `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's README)
+https://code.claude.com/docs/en/skills (troubleshooting); `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's docs/reading.md)
 "##;

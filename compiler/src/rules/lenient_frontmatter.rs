@@ -27,5 +27,5 @@ description: Use this agent when: the user asks
 ```
 
 ### Source
-https://code.claude.com/docs/en/skills; measured on Claude Code 2.1.332 (see "Checked against Claude Code itself" in capc's README)
+https://code.claude.com/docs/en/skills; measured on Claude Code 2.1.332 (see "Checked against Claude Code itself" in capc's docs/reading.md)
 "##;

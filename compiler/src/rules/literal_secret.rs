@@ -27,5 +27,5 @@ Warning: Claude Code loads the file, with something in it ignored or dropped. Cl
 Write `"GITHUB_TOKEN": "${GITHUB_TOKEN}"`; in a hook, read `$API_TOKEN` from the environment the hook runs in.
 
 ### Source
-https://code.claude.com/docs/en/mcp (environment variable expansion); capc's README ("Locking": no secret in the lock or any output)
+https://code.claude.com/docs/en/mcp (environment variable expansion); capc's docs/lock.md ("The lock file": no secret in the lock or any output)
 "##;

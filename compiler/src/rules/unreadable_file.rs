@@ -30,5 +30,5 @@ skills/logo/SKILL.md            # actually a PNG
 ```
 
 ### Source
-capc's README ("What capc reads", "Reliability and performance")
+capc's docs/reading.md ("Files") and docs/robustness.md ("Limits on untrusted input")
 "##;

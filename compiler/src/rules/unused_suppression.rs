@@ -30,5 +30,5 @@ x-owner: platform-team
 ```
 
 ### Source
-capc's own suppression comments: "Suppressing findings" in capc's README.
+capc's own suppression comments: "Suppressing findings" in capc's docs/configuration.md.
 "##;
