@@ -599,7 +599,7 @@ fn main() -> ExitCode {
         Command::Lsp => match capc_runtime::lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: capc lsp: {e}");
+                eprintln!("error: capc lsp: {}", shown(&e));
                 ExitCode::from(2)
             }
         },
@@ -619,7 +619,7 @@ fn resolve_options(path: PathBuf, scopes: &Scopes, reading: &Reading) -> Result<
         Ok(mut targets) if targets.len() == 1 => targets.remove(0).root,
         Ok(_) => path,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", shown(&e));
             return Err(ExitCode::from(2));
         }
     };
@@ -629,7 +629,7 @@ fn resolve_options(path: PathBuf, scopes: &Scopes, reading: &Reading) -> Result<
 /// The folders PATH… stand for, or why not (exit 2).
 fn targets(paths: &[PathBuf]) -> Result<Vec<Target>, ExitCode> {
     capc_compiler::target::targets(paths).map_err(|e| {
-        eprintln!("error: {e}");
+        eprintln!("error: {}", shown(&e));
         ExitCode::from(2)
     })
 }
@@ -685,9 +685,16 @@ fn man(command: Option<&str>) -> ExitCode {
 /// Runs a check, or says why it could not run.
 fn run_check(options: &Options) -> Result<Checked, ExitCode> {
     capc_compiler::check(options).map_err(|e| {
-        eprintln!("error: {e}");
+        eprintln!("error: {}", shown(&e));
         ExitCode::from(2)
     })
+}
+
+/// An error or a note as the terminal gets it: text that may quote a repository, a lock, a
+/// revision or a server (a path, a name, a line of git's or of a server's stderr) with every
+/// control character escaped, as `check` and `ls` escape what they show.
+fn shown(text: &dyn std::fmt::Display) -> String {
+    printable::escape_lines(&text.to_string()).into_owned()
 }
 
 fn use_color(color: Color, terminal: bool) -> bool {
@@ -869,7 +876,7 @@ fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode {
         // another file's text into the diff).
         return match write::read_file(&path) {
             Ok(Some(old)) if old == text => {
-                say!("{} is up to date", path.display());
+                say!("{} is up to date", shown(&path.display()));
                 if refused_asked.is_empty() {
                     ExitCode::SUCCESS
                 } else {
@@ -880,15 +887,15 @@ fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode {
                 // The lock on disk may hold anything: no control character reaches the terminal.
                 let diff = write::diff(&old, &text, write::FILE_NAME);
                 let diff = printable::escape_lines(&diff);
-                eprintln!("error: {} is stale; run `capc lock` to update it", path.display());
+                eprintln!("error: {} is stale; run `capc lock` to update it", shown(&path.display()));
                 exit(write_stdout(&diff), 1)
             }
             Ok(None) => {
-                eprintln!("error: {} does not exist; run `capc lock` to create it", path.display());
+                eprintln!("error: {} does not exist; run `capc lock` to create it", shown(&path.display()));
                 ExitCode::from(1)
             }
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", path.display());
+                eprintln!("error: cannot read {}: {}", shown(&path.display()), shown(&e));
                 ExitCode::from(2)
             }
         };
@@ -902,7 +909,7 @@ fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode {
             };
             say!(
                 "{} {verb}: {}, {}, {}, {}, {} from {}",
-                path.display(),
+                shown(&path.display()),
                 count(lock.commands.len(), "command"),
                 count(lock.agents.len(), "agent"),
                 count(lock.mcp_servers.len(), "MCP server"),
@@ -917,7 +924,7 @@ fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode {
             }
         }
         Err(e) => {
-            eprintln!("error: cannot write {}: {e}", path.display());
+            eprintln!("error: cannot write {}: {}", shown(&path.display()), shown(&e));
             ExitCode::from(2)
         }
     }
@@ -977,7 +984,7 @@ fn load_session(lock: &std::path::Path, from: SessionFrom) -> Result<capc_runtim
     }
     let trusted = trust || loaded.roots.user_trusts();
     if let Some(note) = capc_runtime::trust::untrusted_note(&loaded.lock).filter(|_| !trusted) {
-        say!("capc: {note}");
+        say!("capc: {}", shown(&note));
     }
     let mut session = capc_runtime::session::Session::new(loaded);
     session.trusted = trusted;
@@ -997,7 +1004,7 @@ fn session(lock: PathBuf, repl: bool, connect: bool, from: SessionFrom) -> ExitC
         ) {
             Ok(live) => Some(live),
             Err(e) => {
-                eprintln!("error: cannot start the MCP connections: {e}");
+                eprintln!("error: cannot start the MCP connections: {}", shown(&e));
                 return ExitCode::from(2);
             }
         }
@@ -1021,7 +1028,7 @@ fn session(lock: PathBuf, repl: bool, connect: bool, from: SessionFrom) -> ExitC
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", shown(&e));
             ExitCode::from(2)
         }
     }
@@ -1037,7 +1044,7 @@ fn serve(
 ) -> ExitCode {
     if let Some(addr) = http {
         if let Err(e) = capc_runtime::serve::http::check_address(addr, allow_remote) {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", shown(&e));
             return ExitCode::from(2);
         }
     }
@@ -1057,7 +1064,7 @@ fn serve(
     match capc_runtime::serve::run(session, options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", shown(&e));
             ExitCode::from(2)
         }
     }

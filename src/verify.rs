@@ -10,11 +10,12 @@ pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>) -> ExitCode {
     let text = match std::fs::read_to_string(&file) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && path.is_dir() => {
-            eprintln!("error: no {} in {}; run `capc lock {}` first", write::FILE_NAME, path.display(), path.display());
+            let path = escape(&path.to_string_lossy()).into_owned();
+            eprintln!("error: no {} in {path}; run `capc lock {path}` first", write::FILE_NAME);
             return ExitCode::from(2);
         }
         Err(e) => {
-            eprintln!("error: cannot read {}: {e}", file.display());
+            eprintln!("error: cannot read {}: {}", escape(&file.to_string_lossy()), escape(&e.to_string()));
             return ExitCode::from(2);
         }
     };
@@ -32,7 +33,7 @@ pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>) -> ExitCode {
         return ExitCode::from(2);
     };
     if !home.is_dir() {
-        eprintln!("error: `{}` is not a folder", home.display());
+        eprintln!("error: `{}` is not a folder", escape(&home.to_string_lossy()));
         return ExitCode::from(2);
     }
     let report = match capc_compiler::verify::verify(&lock, &home) {

@@ -269,7 +269,9 @@ impl Context {
             }
             _ => {}
         }
-        if let Some((_, flags)) = PROGRAM_SHORT_FLAGS.iter().find(|(p, _)| word.rsplit(['/', '(']).next() == Some(*p)) {
+        // The program a word names, found once (this runs for every word of every prose field).
+        let program = word.rsplit(['/', '(']).next();
+        if let Some((_, flags)) = PROGRAM_SHORT_FLAGS.iter().find(|(p, _)| program == Some(*p)) {
             self.short_flags = flags;
             return;
         }
@@ -305,6 +307,11 @@ impl Context {
                 }
                 return;
             }
+        }
+        // What is left needs a `:` or `=` (a URL, `NAME=value`, `Name:value`): most words of
+        // prose have neither, and skip the searches below.
+        if !bytes.iter().any(|&b| b == b':' || b == b'=') {
+            return;
         }
         if let Some(scheme_end) = word.find("://") {
             url_secrets(word, scheme_end + 3, &mut push);

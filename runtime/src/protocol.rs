@@ -191,7 +191,10 @@ pub fn serve(
                 Ok(text) => handle(session, text),
             },
         };
-        writeln!(output, "{response}")?;
+        // serde escapes C0 controls but leaves C1 controls, the line separators and the
+        // bidirectional marks raw; those in names and texts from the lock are escaped too, so
+        // a terminal showing the stream sees none (the JSON means the same).
+        writeln!(output, "{}", capc_compiler::printable::escape_json(&response.to_string()))?;
         output.flush()?;
     }
     Ok(())

@@ -56,6 +56,10 @@ pub struct Side {
     /// Errors `capc check` finds in a resolved tree (the diff still shows what resolves).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub errors: usize,
+    /// Files of a resolved tree that Claude Code loads but its ignore files or capc.toml's
+    /// `exclude` hide from `capc check` and `capc lock` (the diff reads them all the same).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hidden: Vec<String>,
 }
 
 /// One change.
@@ -134,10 +138,13 @@ pub enum Section {
     Plugin,
     /// What the folder pulls in from outside (`[[pin]]`).
     Pin,
+    /// Files Claude Code loads that ignore files or `exclude` hide from `capc check` and
+    /// `capc lock` (the diff reads them regardless).
+    HiddenFile,
 }
 
 impl Section {
-    pub const ALL: [Section; 7] = [
+    pub const ALL: [Section; 8] = [
         Section::Command,
         Section::Agent,
         Section::McpServer,
@@ -145,6 +152,7 @@ impl Section {
         Section::Permission,
         Section::Plugin,
         Section::Pin,
+        Section::HiddenFile,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -156,6 +164,7 @@ impl Section {
             Section::Permission => "permission",
             Section::Plugin => "plugin",
             Section::Pin => "pin",
+            Section::HiddenFile => "hidden-file",
         }
     }
 
@@ -169,6 +178,7 @@ impl Section {
             Section::Permission => "Permission rules",
             Section::Plugin => "Plugins",
             Section::Pin => "Pins: what is pulled in from outside",
+            Section::HiddenFile => "Hidden by ignore files or `exclude`",
         }
     }
 }
@@ -253,6 +263,7 @@ impl Report {
 /// Compares two locks.
 pub fn diff(old: &Lock, new: &Lock, old_side: Side, new_side: Side) -> Report {
     let mut changes = compare::changes(old, new);
+    changes.extend(hidden_changes(&old_side, &new_side));
     changes.iter_mut().for_each(Change::hide_secrets);
     // What a session loads first, then each marketplace plugin's changes together, the entry
     // itself first.
@@ -274,6 +285,28 @@ pub fn diff(old: &Lock, new: &Lock, old_side: Side, new_side: Side) -> Report {
         }
     }
     Report { version: DIFF_VERSION, old: old_side, new: new_side, changes, summary }
+}
+
+/// Files newly hidden by the new side's ignore files or `exclude` (an escalation: the change
+/// hides from `capc check` and `capc lock` what Claude Code loads), and files no longer hidden.
+fn hidden_changes(old: &Side, new: &Side) -> Vec<Change> {
+    let change = |class: Class, path: &String, escalations: Vec<String>| Change {
+        section: Section::HiddenFile,
+        class,
+        subject: path.clone(),
+        what: Some("hidden from capc check and capc lock".to_string()),
+        fields: Vec::new(),
+        files: vec![path.clone()],
+        escalations,
+        plugin: None,
+    };
+    let newly = new.hidden.iter().filter(|p| !old.hidden.contains(p)).map(|p| {
+        let why = "a change to ignore files or capc.toml's `exclude` hides this file from `capc check` and `capc lock`, \
+                   yet Claude Code loads it";
+        change(Class::Added, p, vec![why.to_string()])
+    });
+    let no_longer = old.hidden.iter().filter(|p| !new.hidden.contains(p)).map(|p| change(Class::Removed, p, Vec::new()));
+    newly.chain(no_longer).collect()
 }
 
 /// The JSON Schema of `capc diff --format json`, as committed in `schema/capc-diff.schema.json`.
@@ -307,7 +340,7 @@ mod tests {
     use crate::model::{Hook, McpServer, Origin, Ref, Scope};
 
     fn side(arg: &str) -> Side {
-        Side { arg: arg.to_string(), read_as: "lock".to_string(), commit: None, errors: 0 }
+        Side { arg: arg.to_string(), read_as: "lock".to_string(), commit: None, errors: 0, hidden: Vec::new() }
     }
 
     fn empty() -> Lock {

@@ -35,21 +35,25 @@ pub fn load(arg: &str, folder: &Path) -> Result<Loaded, String> {
         return Ok(Loaded { lock, side: side(arg, "lock", None, 0) });
     }
     if path.is_dir() {
-        let (lock, errors) = resolve(path, false)?;
-        return Ok(Loaded { lock, side: side(arg, "tree", None, errors) });
+        let (lock, errors, hidden) = resolve(path, false)?;
+        return Ok(Loaded { lock, side: Side { hidden, ..side(arg, "tree", None, errors) } });
     }
     revision(arg, folder)
 }
 
 fn side(arg: &str, read_as: &str, commit: Option<String>, errors: usize) -> Side {
-    Side { arg: arg.to_string(), read_as: read_as.to_string(), commit, errors }
+    Side { arg: arg.to_string(), read_as: read_as.to_string(), commit, errors, hidden: Vec::new() }
 }
 
-/// A folder checked and resolved as `capc lock` would, with its sources hashed; and how many
-/// errors the check found. As `capc lock`: its capc.toml (found from the folder upwards, or for a
-/// tree extracted from git, in its root only) applies, ignore files and `exclude` leave paths
-/// out, and `settings.local.json` stays out of the lock.
-fn resolve(root: &Path, extracted: bool) -> Result<(Lock, usize), String> {
+/// A folder checked and resolved as `capc lock` would, with its sources hashed; how many
+/// errors the check found; and the files of that lock that its ignore files and `exclude`
+/// hide. As `capc lock`: its capc.toml (found from the folder upwards, or for a tree extracted
+/// from git, in its root only) applies, and `settings.local.json` stays out of the lock; but
+/// no ignore file and no `exclude` leaves a path out: they are the repository's own, and
+/// Claude Code loads what they name all the same (a plugin below an ignored folder, a nested
+/// `.claude/`). What they would hide from `capc check` and `capc lock` is returned instead, so
+/// the diff reports a change that hides more as an escalation.
+fn resolve(root: &Path, extracted: bool) -> Result<(Lock, usize, Vec<String>), String> {
     let config = if extracted {
         crate::config::find_in(root).and_then(|file| match file {
             Some(file) => crate::config::Config::read_found(root, &file),
@@ -59,17 +63,30 @@ fn resolve(root: &Path, extracted: bool) -> Result<(Lock, usize), String> {
         crate::config::Config::load(root, None)
     }
     .map_err(|e| e.to_string())?;
-    let options = crate::Options {
-        root: root.to_path_buf(),
-        skip_hashes: false,
-        leave_out_local: true,
-        filter: config.filter(),
-        policy: Some(std::sync::Arc::new(config.policy())),
-        ..crate::Options::default()
+    let policy = std::sync::Arc::new(config.policy());
+    let locked = |filter: crate::walk::Filter| {
+        let options = crate::Options {
+            root: root.to_path_buf(),
+            skip_hashes: false,
+            leave_out_local: true,
+            filter,
+            policy: Some(policy.clone()),
+            ..crate::Options::default()
+        };
+        crate::check(&options).map_err(|e| e.to_string())
     };
-    let mut checked = crate::check(&options).map_err(|e| e.to_string())?;
+    let mut checked = locked(crate::walk::Filter::default())?;
     let errors = checked.blocking_errors().count();
-    Ok((checked.take_lock(), errors))
+    let lock = checked.take_lock();
+    let filter = config.filter();
+    let mut hidden = Vec::new();
+    if filter.ignore_files || filter.exclude.is_some() {
+        let filtered = locked(filter)?.take_lock();
+        let kept: std::collections::BTreeSet<&str> = filtered.sources.iter().map(|s| s.path.as_str()).collect();
+        hidden = lock.sources.iter().map(|s| s.path.clone()).filter(|p| !kept.contains(p.as_str())).collect();
+        hidden.sort();
+    }
+    Ok((lock, errors, hidden))
 }
 
 /// Configuration keys set on every git call, over whatever the repository's own
@@ -140,7 +157,19 @@ const GIT_ENV_REMOVED: &[&str] = &[
 ///
 /// The system and global configuration stay: they are the user's and their machine's, not the
 /// repository's (`safe.directory`, which refuses a repository another user owns, lives there).
-fn git_command(dir: &Path) -> Command {
+///
+/// `top` is the folder holding the repository's `.git` (see [`locate`]); it is named to git as
+/// both the repository (`--git-dir`) and its work tree (`--work-tree`), so the repository's
+/// `core.worktree` or `core.bare` cannot make git answer for another folder or repository.
+fn git_command(top: &Path) -> Command {
+    let mut command = git_found(top);
+    command.arg(git_flag("--git-dir", &top.join(".git"))).arg(git_flag("--work-tree", top));
+    command
+}
+
+/// [`git_command`] with the repository left for git to find from `dir`: git then applies the
+/// user's `safe.directory` (it checks who owns a repository only when it finds it itself).
+fn git_found(dir: &Path) -> Command {
     let mut command = Command::new("git");
     for key in GIT_OVERRIDES {
         command.arg("-c").arg(key);
@@ -161,7 +190,12 @@ fn git_command(dir: &Path) -> Command {
 
 /// Runs git in `dir`; its stdout, or why it failed (its first line of stderr).
 fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
-    let output = git_command(dir).args(args).output().map_err(|e| format!("cannot run git: {e}"))?;
+    run(git_command(dir).args(args))
+}
+
+/// Runs a git command; its stdout, or why it failed (its first line of stderr).
+fn run(command: &mut Command) -> Result<Vec<u8>, String> {
+    let output = command.output().map_err(|e| format!("cannot run git: {e}"))?;
     if output.status.success() {
         Ok(output.stdout)
     } else {
@@ -170,15 +204,42 @@ fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
     }
 }
 
+/// `--name=path`, one argument (a path may start with `-`).
+fn git_flag(name: &str, path: &Path) -> std::ffi::OsString {
+    let mut flag = std::ffi::OsString::from(format!("{name}="));
+    flag.push(path);
+    flag
+}
+
+/// The folder holding the repository `folder` belongs to (the nearest folder at or above it
+/// with a `.git`, a folder or a worktree's `gitdir:` file, as git finds it), and `folder`'s
+/// path inside it (`a/b/`, empty at the top). Found here rather than asked of `git rev-parse
+/// --show-toplevel`, which answers what the repository's own `core.worktree` says: a hostile
+/// configuration could name another repository (the user's home), whose revisions would then be
+/// read in place of this one's.
+fn find_top(folder: &Path) -> Result<(PathBuf, String), String> {
+    let canonical = folder.canonicalize().map_err(|e| format!("cannot read {}: {e}", folder.display()))?;
+    let top = canonical
+        .ancestors()
+        .find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())
+        .ok_or_else(|| "not in a git repository".to_string())?;
+    let inside = canonical.strip_prefix(top).unwrap_or(Path::new(""));
+    let mut prefix = String::new();
+    for part in inside.components() {
+        prefix.push_str(&part.as_os_str().to_string_lossy());
+        prefix.push('/');
+    }
+    Ok((top.to_path_buf(), prefix))
+}
+
 /// The repository holding `folder`: its top, `folder`'s place in it (`a/b/` or empty) and the
 /// commit `arg` names there.
 fn locate(arg: &str, folder: &Path, what: &str) -> Result<(PathBuf, String, String), String> {
     let not_found = |why: String| format!("`{arg}` is not {what} ({why})");
-    let located = git(folder, &["rev-parse", "--show-toplevel", "--show-prefix"]).map_err(not_found)?;
-    let located = String::from_utf8_lossy(&located).into_owned();
-    let mut lines = located.lines();
-    let top = PathBuf::from(lines.next().unwrap_or_default());
-    let prefix = lines.next().unwrap_or_default().to_string();
+    let (top, prefix) = find_top(folder).map_err(not_found)?;
+    // git finds the same `.git` and refuses it when it is no repository or when the user's
+    // `safe.directory` does not admit it.
+    run(git_found(&top).args(["rev-parse", "--git-dir"])).map_err(not_found)?;
     let spec = format!("{arg}^{{commit}}");
     let commit = git(&top, &["rev-parse", "--verify", "--quiet", "--end-of-options", &spec])
         .map_err(|_| not_found(format!("no commit `{arg}` in {}", top.display())))?;
@@ -241,8 +302,11 @@ fn revision(arg: &str, folder: &Path) -> Result<Loaded, String> {
     let scratch = Scratch::new()?;
     let root = scratch.0.join(name);
     extract(&top, &commit, &prefix, &root)?;
-    let (lock, errors) = resolve(&root, true)?;
-    Ok(Loaded { lock, side: side(arg, "revision-tree", Some(commit), errors) })
+    // A checkout's `.gitignore` files are git's: an empty `.git` makes the walk read them as
+    // in one, so the files they would hide from `capc lock` there are known (`resolve`).
+    std::fs::create_dir(root.join(".git")).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
+    let (lock, errors, hidden) = resolve(&root, true)?;
+    Ok(Loaded { lock, side: Side { hidden, ..side(arg, "revision-tree", Some(commit), errors) } })
 }
 
 /// A temporary folder, removed when dropped.
@@ -349,10 +413,60 @@ fn list_tree(top: &Path, commit: &str, prefix: &str) -> Result<Vec<Entry>, Strin
     if !prefix.is_empty() {
         args.extend(["--", prefix]);
     }
-    let listing = git(top, &args)?;
+    // Streamed record by record and bounded, never read whole: a hostile tree may list
+    // millions of entries or paths of any length.
+    let mut child = git_command(top)
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    let stdout = child.stdout.take().ok_or("git ls-tree has no stdout")?;
+    let listed = read_listing(BufReader::new(stdout), commit, prefix);
+    if listed.is_err() {
+        let _ = child.kill();
+    }
+    let status = child.wait().map_err(|e| format!("cannot run git: {e}"))?;
+    let entries = listed?;
+    if !status.success() {
+        return Err(format!("git cannot list the tree at {commit} ({status})"));
+    }
+    Ok(entries)
+}
+
+/// A path in a tree longer than this is refused (Linux's own limit on a path is 4096 bytes).
+const MAX_TREE_PATH_BYTES: u64 = 4096;
+
+/// Reads `ls-tree -r -z` records, at most [`crate::walk::MAX_ENTRIES`] of them, each at most
+/// [`MAX_TREE_PATH_BYTES`] past its mode, type and id; paths made relative to `prefix`.
+fn read_listing(mut listing: impl BufRead, commit: &str, prefix: &str) -> Result<Vec<Entry>, String> {
     let mut entries = Vec::new();
-    for record in listing.split(|b| *b == 0).filter(|r| !r.is_empty()) {
-        let record = String::from_utf8_lossy(record);
+    let mut records = 0usize;
+    let mut record = Vec::new();
+    loop {
+        record.clear();
+        let read = listing
+            .by_ref()
+            .take(MAX_TREE_PATH_BYTES + 128)
+            .read_until(0, &mut record)
+            .map_err(|e| format!("cannot read git ls-tree: {e}"))?;
+        if read == 0 {
+            break;
+        }
+        if record.last() != Some(&0) && read as u64 >= MAX_TREE_PATH_BYTES + 128 {
+            return Err(format!("the tree at {commit} holds a path longer than {MAX_TREE_PATH_BYTES} bytes"));
+        }
+        if record.last() == Some(&0) {
+            record.pop();
+        }
+        if record.is_empty() {
+            continue;
+        }
+        records += 1;
+        if records > crate::walk::MAX_ENTRIES {
+            return Err(format!("the tree at {commit} holds more than {} files", crate::walk::MAX_ENTRIES));
+        }
+        let record = String::from_utf8_lossy(&record);
         let Some((meta, path)) = record.split_once('\t') else { continue };
         let mut meta = meta.split(' ');
         let (mode, kind, oid) = (meta.next().unwrap_or(""), meta.next().unwrap_or(""), meta.next().unwrap_or(""));
@@ -370,9 +484,6 @@ fn list_tree(top: &Path, commit: &str, prefix: &str) -> Result<Vec<Entry>, Strin
         if plain {
             entries.push(Entry { oid: oid.to_string(), rel: rel.to_string(), link: mode == "120000" });
         }
-    }
-    if entries.len() > crate::walk::MAX_ENTRIES {
-        return Err(format!("the tree at {commit} holds more than {} files", crate::walk::MAX_ENTRIES));
     }
     Ok(entries)
 }
@@ -521,5 +632,25 @@ impl<'a> Folders<'a> {
             return Err(clash(rel));
         }
         Ok(self.root.join(rel))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_listing_is_read_record_by_record_and_bounded() {
+        let oid = "0".repeat(40);
+        let listing = format!(
+            "100644 blob {oid}\tsub/a.md\0120000 blob {oid}\tsub/link\0040000 tree {oid}\tsub/t\0100644 blob {oid}\tother/b.md\0"
+        );
+        let entries = read_listing(listing.as_bytes(), "c", "sub/").expect("read");
+        let read: Vec<(&str, bool)> = entries.iter().map(|e| (e.rel.as_str(), e.link)).collect();
+        assert_eq!(read, [("a.md", false), ("link", true)]);
+        // A path longer than any file system takes stops the listing, however it goes on.
+        let long = format!("100644 blob {oid}\t{}", "x".repeat(1 << 20));
+        let error = read_listing(long.as_bytes(), "c", "").err().expect("refused");
+        assert!(error.contains("longer than 4096 bytes"), "{error}");
     }
 }

@@ -50,9 +50,15 @@ pub fn prefix(root: &str) -> String {
     }
 }
 
-/// Whether `path` (as shown) lies in the folder `root`.
+/// Whether `path` (as shown) lies in the folder `root`: it starts with [`prefix`]`(root)`,
+/// tested without building that prefix, since this runs for every file against every plugin
+/// folder.
 pub fn inside(path: &str, root: &str) -> bool {
-    path.starts_with(&prefix(root))
+    if root.is_empty() || root.ends_with('/') {
+        path.starts_with(root)
+    } else {
+        path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'))
+    }
 }
 
 /// The plugin folder a component file belongs to: the deepest root that holds it.

@@ -70,7 +70,11 @@ pub fn start(shared: Arc<Shared>) {
                     }
                 }
                 // Served as before until the folder checks again.
-                Err(e) => eprintln!("capc: still serving the previous lock: {e}"),
+                // The error quotes the folder's files (names, a line of a declaration): escaped.
+                Err(e) => eprintln!(
+                    "capc: still serving the previous lock: {}",
+                    capc_compiler::printable::escape_lines(&e.to_string())
+                ),
             }
         }
     });
