@@ -29,11 +29,10 @@ impl Applied {
     /// Lines for people after the report: how many findings the baseline hid, and which of
     /// its findings are gone.
     pub fn note(&self) -> String {
-        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        use crate::plural::count;
         let mut out = format!(
-            "{} finding{} already in {} not shown: only new findings are reported\n",
-            self.baselined,
-            plural(self.baselined),
+            "{} already in {} not shown: only new findings are reported\n",
+            count(self.baselined, "finding"),
             self.against
         );
         let gone: usize = self.gone.iter().map(|g| g.count).sum();
@@ -47,8 +46,8 @@ impl Applied {
                 None => String::new(),
             };
             out.push_str(&format!(
-                "{gone} finding{} of {} no longer found (fixed, or its text changed){hint}:\n",
-                plural(gone),
+                "{} of {} no longer found (fixed, or its text changed){hint}:\n",
+                count(gone, "finding"),
                 self.against
             ));
             for g in &self.gone {
@@ -64,4 +63,3 @@ impl Applied {
         out
     }
 }
-
