@@ -278,10 +278,7 @@ fn old_check(rev: &str, target: &Target, options: &Options, config: &Config) -> 
         policy: Some(std::sync::Arc::new(old_config.policy())),
         ..options.clone()
     };
-    let mut old = capc_compiler::check(&old_options).map_err(|e| {
-        eprintln!("error: {}", escape(&e.to_string()));
-        ExitCode::from(2)
-    })?;
+    let mut old = crate::output::run_check(&old_options)?;
     if let Some(files) = &target.files {
         old.keep_only(files);
     }

@@ -34,7 +34,7 @@ mod diff;
 mod output;
 mod verify;
 
-use output::write_stdout;
+use output::{run_check, shown, write_stdout};
 
 /// `capc --version`: capc's version and the Claude Code version its rules follow.
 static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
@@ -680,21 +680,6 @@ fn man(command: Option<&str>) -> ExitCode {
         return ExitCode::from(2);
     }
     exit(write_stdout(&String::from_utf8_lossy(&out)), 0)
-}
-
-/// Runs a check, or says why it could not run.
-fn run_check(options: &Options) -> Result<Checked, ExitCode> {
-    capc_compiler::check(options).map_err(|e| {
-        eprintln!("error: {}", shown(&e));
-        ExitCode::from(2)
-    })
-}
-
-/// An error or a note as the terminal gets it: text that may quote a repository, a lock, a
-/// revision or a server (a path, a name, a line of git's or of a server's stderr) with every
-/// control character escaped, as `check` and `ls` escape what they show.
-fn shown(text: &dyn std::fmt::Display) -> String {
-    printable::escape_lines(&text.to_string()).into_owned()
 }
 
 fn use_color(color: Color, terminal: bool) -> bool {

@@ -10,3 +10,18 @@ pub(crate) fn write_stdout(text: &str) -> std::io::Result<()> {
         other => other,
     }
 }
+
+/// An error or a note as the terminal gets it: text that may quote a repository, a lock, a
+/// revision or a server (a path, a name, a line of git's or of a server's stderr) with every
+/// control character escaped, as `check` and `ls` escape what they show.
+pub(crate) fn shown(text: &dyn std::fmt::Display) -> String {
+    capc_compiler::printable::escape_lines(&text.to_string()).into_owned()
+}
+
+/// `capc check` of `options`; when it cannot run, its error on stderr and exit code 2.
+pub(crate) fn run_check(options: &capc_compiler::Options) -> Result<capc_compiler::Checked, std::process::ExitCode> {
+    capc_compiler::check(options).map_err(|e| {
+        eprintln!("error: {}", shown(&e));
+        std::process::ExitCode::from(2)
+    })
+}
