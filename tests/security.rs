@@ -1111,7 +1111,9 @@ fn a_change_that_makes_ignore_rules_hide_a_declaration_is_an_escalation() {
             let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
             let changes = report["changes"].as_array().expect("changes");
             let escalated = changes.iter().any(|c| {
-                c["section"] == "hidden-file" && c["subject"] == hidden && c["escalations"].as_array().is_some_and(|e| !e.is_empty())
+                c["section"] == "hidden-file"
+                    && c["subject"] == hidden
+                    && c["escalations"].as_array().is_some_and(|e| !e.is_empty())
             });
             assert!(escalated, "{old} {new}: hiding {hidden} is no escalation: {}", shown(&out));
             // Nothing Claude Code loads changed: no other change is reported.

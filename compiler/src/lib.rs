@@ -19,9 +19,9 @@
 //! are diagnostics, and every other file is still checked.
 
 pub mod baseline;
-pub mod compared;
 pub mod builtins;
 pub mod check;
+pub mod compared;
 pub mod config;
 pub mod decl;
 pub mod diagnostic;

@@ -301,11 +301,13 @@ fn hidden_changes(old: &Side, new: &Side) -> Vec<Change> {
         plugin: None,
     };
     let newly = new.hidden.iter().filter(|p| !old.hidden.contains(p)).map(|p| {
-        let why = "a change to ignore files or capc.toml's `exclude` hides this file from `capc check` and `capc lock`, \
+        let why =
+            "a change to ignore files or capc.toml's `exclude` hides this file from `capc check` and `capc lock`, \
                    yet Claude Code loads it";
         change(Class::Added, p, vec![why.to_string()])
     });
-    let no_longer = old.hidden.iter().filter(|p| !new.hidden.contains(p)).map(|p| change(Class::Removed, p, Vec::new()));
+    let no_longer =
+        old.hidden.iter().filter(|p| !new.hidden.contains(p)).map(|p| change(Class::Removed, p, Vec::new()));
     newly.chain(no_longer).collect()
 }
 
