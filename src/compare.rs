@@ -6,6 +6,7 @@
 use capc_compiler::baseline::{self, Applied, Baseline, Key, Remaining};
 use capc_compiler::config::Config;
 use capc_compiler::diff::revision;
+use capc_compiler::plural::count;
 use capc_compiler::printable::escape;
 use capc_compiler::target::Target;
 use capc_compiler::{Checked, Options};
@@ -222,8 +223,7 @@ fn write(file: &Path, findings: Vec<(Key, String)>) -> ExitCode {
     let recorded = Baseline::of(findings.iter().map(|(k, m)| (k.clone(), m.as_str())));
     let shown = escape(&file.display().to_string()).into_owned();
     let n = recorded.findings();
-    let what =
-        format!("{n} finding{} in {files} file{}", if n == 1 { "" } else { "s" }, if files == 1 { "" } else { "s" });
+    let what = format!("{} in {}", count(n, "finding"), count(files, "file"));
     match capc_compiler::lock::write::write(file, &recorded.encode()) {
         Ok(written) => {
             let verb = match written {
