@@ -121,8 +121,10 @@ fn turns(c: &mut Criterion) {
             // The parts, to see where a turn's time goes.
             c.bench_function("part/permissions", |b| b.iter(|| black_box(Permissions::assemble(&loaded, &cx, &[]))));
             let permissions = Permissions::assemble(&loaded, &cx, &[]);
-            c.bench_function("part/command-table", |b| b.iter(|| black_box(turn::command_table(&loaded, &cx))));
-            let table = turn::command_table(&loaded, &cx);
+            c.bench_function("part/command-table", |b| {
+                b.iter(|| black_box(capc_runtime::commands::command_table(&loaded, &cx)))
+            });
+            let table = capc_runtime::commands::command_table(&loaded, &cx);
             c.bench_function("part/skill-listing", |b| {
                 b.iter(|| black_box(capc_runtime::listing::skill_listing(&loaded, &table, &cx)))
             });
