@@ -65,6 +65,14 @@ fn a_plugin_agent_without_a_description_is_locked_with_claude_codes_fallback() {
     write(dir.path(), "p/.claude-plugin/plugin.json", r#"{ "name": "p", "version": "1.0.0", "description": "d" }"#);
     write(dir.path(), "p/agents/helper.md", "Just a prompt, no frontmatter.\n");
     write(dir.path(), "p/agents/other.md", "---\nname: other\nwhen_to_use: When asked for the other one.\n---\nBody\n");
+    // A literal block keeps its last line break; the plugin loader trims it (and blank lines).
+    write(
+        dir.path(),
+        "p/agents/block.md",
+        "---\nname: block\ndescription: |\n  Reviews code.\n\n  <example>x</example>\n\n---\nBody\n",
+    );
+    // A project agent's description is not trimmed, but a written `\n` is a line break.
+    write(dir.path(), ".claude/agents/local.md", "---\nname: local\ndescription: ' First.\\nSecond.'\n---\nBody\n");
     let out = capc(&["lock", "--plugin-dir", "p", "."], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let lock: toml::Value =
@@ -79,6 +87,8 @@ fn a_plugin_agent_without_a_description_is_locked_with_claude_codes_fallback() {
     };
     assert_eq!(description("p:helper"), "Agent from p plugin");
     assert_eq!(description("p:other"), "When asked for the other one.");
+    assert_eq!(description("p:block"), "Reviews code.\n\n<example>x</example>");
+    assert_eq!(description("local"), " First.\nSecond.");
 }
 
 #[test]

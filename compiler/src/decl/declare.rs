@@ -244,14 +244,19 @@ pub fn agent(sink: &mut Sink<'_>, name: String, fields: Option<&Node>, at: Place
     })
 }
 
-/// An agent's description. Claude Code's plugin agent loader falls back on `when_to_use`
-/// (or `when-to-use`), then on `Agent from <plugin> plugin`, so a plugin agent whose
-/// frontmatter is empty or does not parse is still listed with a description.
+/// An agent's description, as the listing shows it. Claude Code's plugin agent loader trims
+/// it and falls back on `when_to_use` (or `when-to-use`), then on `Agent from <plugin>
+/// plugin`, so a plugin agent whose frontmatter is empty or does not parse is still listed
+/// with a description. A project or user agent's description is kept as written, but for a
+/// literal `\n` (a backslash and an `n`), which that loader turns into a line break.
 fn agent_description(keep: &mut Keep<'_, '_>, f: &Node, plugin: Option<&str>) -> Option<String> {
-    let own = keep.raw_string(f, "description", Shape::Words);
-    let Some(plugin) = plugin else { return own };
-    own.or_else(|| keep.raw_string(f, "when_to_use", Shape::Words))
-        .or_else(|| keep.raw_string(f, "when-to-use", Shape::Words))
+    let Some(plugin) = plugin else {
+        return keep.raw_string(f, "description", Shape::Words).map(|d| d.replace("\\n", "\n"));
+    };
+    let mut trimmed = |key: &str| keep.raw_string(f, key, Shape::Words).map(|d| d.trim().to_string());
+    trimmed("description")
+        .or_else(|| trimmed("when_to_use"))
+        .or_else(|| trimmed("when-to-use"))
         .or_else(|| Some(format!("Agent from {plugin} plugin")))
 }
 
