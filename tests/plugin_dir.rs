@@ -230,3 +230,67 @@ fn a_file_that_is_no_declaration_is_refused_by_check_and_lock() {
     let ok = capc_in(dir.path(), &["check", "notes/.claude/commands/ok.md"]);
     assert!(ok.status.success(), "{}{}", stdout(&ok), stderr(&ok));
 }
+
+/// A plugin developed in its own repository: its `.claude/` is that repository's project
+/// configuration, which Claude Code loads only when started there, not when the folder is given
+/// as `--plugin-dir`; its files are still checked. `${CLAUDE_PLUGIN_ROOT}` names the folder
+/// without a trailing separator, and allows the plugin's own script in its `allowed-tools`.
+#[test]
+fn a_plugin_dirs_own_claude_folder_is_not_loaded_and_its_root_is_named_exactly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("proj")).expect("mkdir proj");
+    write(
+        dir.path(),
+        &[
+            ("acme/.claude-plugin/plugin.json", r#"{ "name": "acme" }"#),
+            ("acme/.claude/commands/release-acme.md", "---\ndescription: Release the plugin\n---\nRelease.\n"),
+            (
+                "acme/commands/where.md",
+                "---\ndescription: Say where\nallowed-tools: Bash(${CLAUDE_PLUGIN_ROOT}/bin/where.sh:*)\n---\n\
+                 Root: ${CLAUDE_PLUGIN_ROOT}/bin\n!`${CLAUDE_PLUGIN_ROOT}/bin/where.sh here`\n",
+            ),
+            ("acme/bin/where.sh", "#!/bin/sh\necho \"where: $1\"\n"),
+        ],
+    );
+    let script = dir.path().join("acme/bin/where.sh");
+    std::fs::set_permissions(&script, <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755))
+        .expect("chmod");
+    let ls = capc_in(dir.path(), &["ls", "proj", "--plugin-dir", "acme"]);
+    assert!(ls.status.success(), "{}", stderr(&ls));
+    assert!(stdout(&ls).contains("/acme:where"), "{}", stdout(&ls));
+    assert!(
+        !stdout(&ls).contains("release-acme"),
+        "the plugin repository's own command is not loaded:\n{}",
+        stdout(&ls)
+    );
+    let check = capc_in(dir.path(), &["check", "proj", "--plugin-dir", "acme", "--list-files"]);
+    assert!(
+        stdout(&check).contains("<plugin-dir 1>/.claude/commands/release-acme.md"),
+        "still checked:\n{}",
+        stdout(&check)
+    );
+
+    let proj = dir.path().join("proj");
+    let lock = capc_in(&proj, &["lock", ".", "--plugin-dir", "../acme"]);
+    assert!(lock.status.success(), "{}", stderr(&lock));
+    let root = dir.path().join("acme").canonicalize().expect("acme");
+    let typed = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["session", "--json", "--trust", "--plugin-dir"])
+        .arg(&root)
+        .current_dir(&proj)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write as _;
+            let turn = r#"{"id":1,"type":"turn","input":"/acme:where","include":["request"]}"#;
+            child.stdin.take().expect("stdin").write_all(format!("{turn}\n").as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("session runs");
+    let text = stdout(&typed);
+    let root = root.to_string_lossy();
+    assert!(text.contains(&format!("Root: {root}/bin")), "no `//` after the root:\n{text}\n{}", stderr(&typed));
+    assert!(text.contains("where: here"), "the plugin's allowed-tools allow its own script:\n{text}");
+}

@@ -461,7 +461,7 @@ impl Session {
                 "command": command.name,
                 "agent": agent,
                 "prompt": prompt,
-                "allowed_tools": command.allowed_tools,
+                "allowed_tools": self.allowed_tools(command),
                 "model": command.model,
                 "effort": command.effort,
                 "shell": shell,
@@ -470,7 +470,7 @@ impl Session {
         }
         let grant = Grant {
             skill: command.name.clone(),
-            allowed_tools: command.allowed_tools.clone(),
+            allowed_tools: self.allowed_tools(command),
             model: command.model.clone(),
             effort: command.effort.clone(),
         };
@@ -494,7 +494,7 @@ impl Session {
             "command": command.name,
             "origin": command.origin,
             "texts": texts,
-            "allowed_tools": command.allowed_tools,
+            "allowed_tools": self.allowed_tools(command),
             "model": command.model,
             "effort": command.effort,
             "shell": shell,
@@ -529,6 +529,55 @@ impl Session {
         request
     }
 
+    /// The folder a plugin command's `${CLAUDE_PLUGIN_ROOT}` names.
+    fn plugin_root(&self, command: &Command) -> Option<String> {
+        let name = command.plugin.as_ref()?;
+        let plugin = self.loaded.lock.plugins.iter().find(|p| &p.name == name)?;
+        Some(self.loaded.roots.locate(&plugin.root).to_string_lossy().into_owned())
+    }
+
+    /// The folder a plugin command's `${CLAUDE_PLUGIN_DATA}` names: Claude Code keeps each
+    /// plugin's data in `~/.claude/plugins/data/<id>`, the id (`name@marketplace`) with every
+    /// character but ASCII letters, digits, `-` and `_` written as `-`. Without a user folder
+    /// the variable stays as written.
+    fn plugin_data(&self, command: &Command) -> Option<String> {
+        let name = command.plugin.as_ref()?;
+        let plugin = self.loaded.lock.plugins.iter().find(|p| &p.name == name)?;
+        let id: String = plugin
+            .id
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+            .collect();
+        let home = self.loaded.roots.user_dir.as_ref()?;
+        Some(home.join(".claude/plugins/data").join(id).to_string_lossy().into_owned())
+    }
+
+    /// A command's `allowed-tools` as its turn applies them: in a plugin's, Claude Code's
+    /// plugin loader writes `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` and, in a skill,
+    /// `${CLAUDE_SKILL_DIR}` as the folder each names, so `Bash(${CLAUDE_PLUGIN_ROOT}/scripts/setup.sh:*)` allows that script.
+    fn allowed_tools(&self, command: &Command) -> Vec<String> {
+        let Some(root) = self.plugin_root(command) else { return command.allowed_tools.clone() };
+        let skill_dir = (command.form == Form::Skill).then(|| {
+            let file = self.loaded.roots.locate(&command.path);
+            file.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default()
+        });
+        let data = self.plugin_data(command);
+        command
+            .allowed_tools
+            .iter()
+            .map(|rule| {
+                let mut rule = rule.replace("${CLAUDE_PLUGIN_ROOT}", &root);
+                if let Some(data) = &data {
+                    rule = rule.replace("${CLAUDE_PLUGIN_DATA}", data);
+                }
+                match &skill_dir {
+                    Some(dir) => rule.replace("${CLAUDE_SKILL_DIR}", dir),
+                    None => rule,
+                }
+            })
+            .collect()
+    }
+
     fn expand(
         &self,
         command: &Command,
@@ -540,11 +589,8 @@ impl Session {
         let file = self.loaded.roots.locate(&command.path);
         let skill_dir = file.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
         let project = self.loaded.roots.root.to_string_lossy().into_owned();
-        let plugin_root = command
-            .plugin
-            .as_ref()
-            .and_then(|name| self.loaded.lock.plugins.iter().find(|p| &p.name == name))
-            .map(|p| self.loaded.roots.locate(&p.root).to_string_lossy().into_owned());
+        let plugin_root = self.plugin_root(command);
+        let plugin_data = self.plugin_data(command);
         let mut variables: Vec<(TemplateVar, &str)> = vec![
             (TemplateVar::SkillDir, &skill_dir),
             (TemplateVar::SessionId, &self.session_id),
@@ -552,6 +598,9 @@ impl Session {
         ];
         if let Some(root) = &plugin_root {
             variables.push((TemplateVar::PluginRoot, root));
+        }
+        if let Some(data) = &plugin_data {
+            variables.push((TemplateVar::PluginData, data));
         }
         if let Some(effort) = &command.effort {
             variables.push((TemplateVar::Effort, effort));
@@ -565,7 +614,7 @@ impl Session {
         if rendered.shell_commands.is_empty() {
             return Ok((expanded, Vec::new()));
         }
-        let permissions = Permissions::assemble(&self.loaded, cx, &command.allowed_tools);
+        let permissions = Permissions::assemble(&self.loaded, cx, &self.allowed_tools(command));
         let settings = crate::shell::Settings {
             dir: &self.loaded.roots.root,
             additional_dirs: &self.loaded.roots.add_dirs,
