@@ -6,7 +6,8 @@
 Each scenario is a folder `tests/oracle/scenarios/<name>/`:
 
     scenario.toml   description, inputs and the context of the run (see below)
-    tree/           the folder Claude Code starts in (copied to a scratch folder first)
+    tree/           the folder Claude Code starts in (copied to a scratch folder first;
+                    absent: an empty folder)
     home/           optional: the HOME (`.claude/…`, `.claude.json`); copied too
     expected/       written here: one JSON file per input, normalized
 
@@ -17,6 +18,8 @@ scenario.toml:
     trusted = true                       # the home's .claude.json accepts the trust dialog for tree/
     approve_mcp = ["everything"]         # enabledMcpjsonServers of tree/ in the home's .claude.json
     plugin_dirs = ["plugins/qa"]         # `--plugin-dir`, relative to tree/, in order
+    corpus_plugin_dirs = ["o__r/plugins/x"]  # then `--plugin-dir` of real plugins, relative to
+                                         # ../shared/corpora (outside the tree; `<CORPORA>`)
     args = ["--permission-mode", "plan"] # more arguments for claude
     env = { ENABLE_TOOL_SEARCH = "false" }
     [capc]                               # not read here: the context of capc's session for
@@ -54,6 +57,7 @@ REPO = HERE.parent.parent
 ORACLE = Path(os.environ.get('ORACLE_DIR', REPO.parent / 'shared' / 'oracle'))
 SCENARIOS = HERE / 'scenarios'
 SERVERS = REPO / 'runtime' / 'tests' / 'servers'
+CORPORA = Path(os.environ.get('CORPORA_DIR', REPO.parent / 'shared' / 'corpora'))
 
 # Texts that do not depend on the declarations: dropped.
 VARYING = [
@@ -182,13 +186,18 @@ def run_one(name, spec, scenario_dir, text):
     try:
         tree = scratch / 'tree'
         home = scratch / 'home'
-        shutil.copytree(scenario_dir / 'tree', tree, symlinks=True)
+        if (scenario_dir / 'tree').is_dir():
+            shutil.copytree(scenario_dir / 'tree', tree, symlinks=True)
+        else:
+            tree.mkdir()
         if (scenario_dir / 'home').is_dir():
             shutil.copytree(scenario_dir / 'home', home, symlinks=True)
         else:
             home.mkdir()
         tree_abs, home_abs = str(tree.resolve()), str(home.resolve())
         mapping = {'<TREE>': tree_abs, '<HOME>': home_abs, '<SERVERS>': str(SERVERS)}
+        if spec.get('corpus_plugin_dirs'):
+            mapping['<CORPORA>'] = str(CORPORA.resolve())
         substitute(tree, mapping)
         substitute(home, mapping)
         config_path = home / '.claude.json'
@@ -203,6 +212,8 @@ def run_one(name, spec, scenario_dir, text):
         args = []
         for d in spec.get('plugin_dirs', []):
             args += ['--plugin-dir', str(tree / d)]
+        for d in spec.get('corpus_plugin_dirs', []):
+            args += ['--plugin-dir', str(CORPORA.resolve() / d)]
         args += list(spec.get('args', []))
         # The stream-json output (same request as plain `-p`) opens with an `init` message that
         # lists the command table, the loaded plugins and the MCP servers.
