@@ -29,24 +29,103 @@ use capc_grammar::{parse_permission_rule, BashPattern, PermissionRule, RuleConte
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// Why one declaration wins over another: an id shown in the lock and by `capc explain`.
-pub fn rule_text(rule: &str) -> &'static str {
-    match rule {
-        "scope-order" => "skills folders load managed first, then user, then project, then --add-dir folders; lookup takes the first entry with the name",
-        "skills-before-commands" => "skills folders load before .claude/commands, so a skill beats a command of the same name",
-        "plugin-commands-first" => "plugin commands load before plugin skills (command-table order of Claude Code 2.1.332)",
-        "before-builtins" => "skills and commands sit before bundled skills and built-in commands in the table, and lookup takes the first match (Claude Code 2.1.332)",
-        "lookup-order" => "an exact name anywhere in the table wins first; then the first entry, in table order, whose display name or alias matches (Claude Code 2.1.332)",
-        "static-before-dynamic" => "a skill loaded at start keeps its name; a conditional or nested skill of the same name is not added",
-        "deeper-wins" => "of two nested skills with one name, the deeper folder's wins",
-        "same-scope" => "one scope declares the name twice; Claude Code takes the first in its load order (capc orders the files by path)",
-        "load-order" => "two plugins of one name both load (two --plugin-dir folders); the first loaded answers",
-        "agent-scope-order" => "agents: managed > project > --add-dir > user > plugin > built-in (Claude Code 2.1.332)",
-        "agent-last-file" => "one scope defines the agent twice; Claude Code reads the files in path order and the last one wins (Claude Code 2.1.332)",
-        "mcp-scope-order" => "MCP servers of one name: managed > local > project (unless rejected) > user > plugin; the whole entry of the winner is used",
-        "mcp-endpoint" => "a plugin's server that runs the same command or URL as a configured server, or as an earlier plugin's server with the same environment, is a duplicate and is dropped",
-        "managed-mcp-exclusive" => "managed-mcp.json replaces every other MCP source",
-        _ => "",
+/// Why one declaration wins over another. Its id is what the lock's `rule` fields and `capc
+/// explain` show; its text is the rule in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reason {
+    ScopeOrder,
+    SkillsBeforeCommands,
+    PluginCommandsFirst,
+    BeforeBuiltins,
+    LookupOrder,
+    StaticBeforeDynamic,
+    DeeperWins,
+    SameScope,
+    LoadOrder,
+    AgentScopeOrder,
+    AgentLastFile,
+    McpScopeOrder,
+    McpEndpoint,
+    ManagedMcpExclusive,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 14] = [Reason::ScopeOrder, Reason::SkillsBeforeCommands, Reason::PluginCommandsFirst, Reason::BeforeBuiltins, Reason::LookupOrder, Reason::StaticBeforeDynamic, Reason::DeeperWins, Reason::SameScope, Reason::LoadOrder, Reason::AgentScopeOrder, Reason::AgentLastFile, Reason::McpScopeOrder, Reason::McpEndpoint, Reason::ManagedMcpExclusive];
+
+    /// The id written in the lock (`scope-order`, …).
+    pub fn id(self) -> &'static str {
+        match self {
+            Reason::ScopeOrder => "scope-order",
+            Reason::SkillsBeforeCommands => "skills-before-commands",
+            Reason::PluginCommandsFirst => "plugin-commands-first",
+            Reason::BeforeBuiltins => "before-builtins",
+            Reason::LookupOrder => "lookup-order",
+            Reason::StaticBeforeDynamic => "static-before-dynamic",
+            Reason::DeeperWins => "deeper-wins",
+            Reason::SameScope => "same-scope",
+            Reason::LoadOrder => "load-order",
+            Reason::AgentScopeOrder => "agent-scope-order",
+            Reason::AgentLastFile => "agent-last-file",
+            Reason::McpScopeOrder => "mcp-scope-order",
+            Reason::McpEndpoint => "mcp-endpoint",
+            Reason::ManagedMcpExclusive => "managed-mcp-exclusive",
+        }
+    }
+
+    /// The rule in words, as `capc explain` and the diagnostics' help say it.
+    pub fn text(self) -> &'static str {
+        match self {
+            Reason::ScopeOrder => "skills folders load managed first, then user, then project, then --add-dir folders; lookup takes the first entry with the name",
+            Reason::SkillsBeforeCommands => "skills folders load before .claude/commands, so a skill beats a command of the same name",
+            Reason::PluginCommandsFirst => "plugin commands load before plugin skills (command-table order of Claude Code 2.1.332)",
+            Reason::BeforeBuiltins => "skills and commands sit before bundled skills and built-in commands in the table, and lookup takes the first match (Claude Code 2.1.332)",
+            Reason::LookupOrder => "an exact name anywhere in the table wins first; then the first entry, in table order, whose display name or alias matches (Claude Code 2.1.332)",
+            Reason::StaticBeforeDynamic => "a skill loaded at start keeps its name; a conditional or nested skill of the same name is not added",
+            Reason::DeeperWins => "of two nested skills with one name, the deeper folder's wins",
+            Reason::SameScope => "one scope declares the name twice; Claude Code takes the first in its load order (capc orders the files by path)",
+            Reason::LoadOrder => "two plugins of one name both load (two --plugin-dir folders); the first loaded answers",
+            Reason::AgentScopeOrder => "agents: managed > project > --add-dir > user > plugin > built-in (Claude Code 2.1.332)",
+            Reason::AgentLastFile => "one scope defines the agent twice; Claude Code reads the files in path order and the last one wins (Claude Code 2.1.332)",
+            Reason::McpScopeOrder => "MCP servers of one name: managed > local > project (unless rejected) > user > plugin; the whole entry of the winner is used",
+            Reason::McpEndpoint => "a plugin's server that runs the same command or URL as a configured server, or as an earlier plugin's server with the same environment, is a duplicate and is dropped",
+            Reason::ManagedMcpExclusive => "managed-mcp.json replaces every other MCP source",
+        }
+    }
+
+    /// The reason a lock's `rule` field names, if capc knows it.
+    pub fn from_id(id: &str) -> Option<Reason> {
+        Reason::ALL.into_iter().find(|r| r.id() == id)
+    }
+}
+
+/// What an edge of the resolution graph says: who shadows, removes or pre-empts whom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EdgeKind {
+    /// The source hides the target: a lookup of the name reaches the source.
+    Shadows,
+    /// A blanket deny rule removes the target (a tool, a server's tools, an agent).
+    Removes,
+    /// A deny or ask rule decides every call an allow rule would.
+    PreEmpts,
+    /// A plugin declares the target.
+    Declares,
+    /// The source answers to an alias or display name the target also claims.
+    TakesAlias,
+    /// Two servers whose names normalize to the same tool prefix.
+    Clashes,
+}
+
+impl EdgeKind {
+    /// The word `capc graph` writes (`shadows`, `pre-empts`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Shadows => "shadows",
+            EdgeKind::Removes => "removes",
+            EdgeKind::PreEmpts => "pre-empts",
+            EdgeKind::Declares => "declares",
+            EdgeKind::TakesAlias => "takes-alias",
+            EdgeKind::Clashes => "clashes",
+        }
     }
 }
 
@@ -106,10 +185,11 @@ pub struct GraphNode {
     pub path: Option<String>,
 }
 
-/// An edge: `shadows`, `removes`, `pre-empts`, `declares`, with the rule that decided.
+/// An edge: what it says, and the rule that decided (a `Reason`'s id, or `plugin`,
+/// `blanket-deny`, `deny-ask-allow`, `normalized-name`, or the alias taken).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GraphEdge {
-    pub kind: &'static str,
+    pub kind: EdgeKind,
     pub rule: String,
 }
 
@@ -188,8 +268,8 @@ impl PartialOrd for TableKey<'_> {
     }
 }
 
-fn reference(name: &str, origin: Origin, scope: Scope, path: Option<&str>, rule: &str) -> Ref {
-    Ref { name: name.to_string(), origin, scope, path: path.map(str::to_string), rule: rule.to_string() }
+fn reference(name: &str, origin: Origin, scope: Scope, path: Option<&str>, rule: Reason) -> Ref {
+    Ref { name: name.to_string(), origin, scope, path: path.map(str::to_string), rule: rule.id().to_string() }
 }
 
 struct Builder {
@@ -234,7 +314,7 @@ impl Builder {
         self.nodes.entry(key).or_default().push(i);
         i
     }
-    fn edge(&mut self, from: NodeIndex, to: NodeIndex, kind: &'static str, rule: &str) {
+    fn edge(&mut self, from: NodeIndex, to: NodeIndex, kind: EdgeKind, rule: &str) {
         self.graph.add_edge(from, to, GraphEdge { kind, rule: rule.to_string() });
     }
 }
@@ -401,25 +481,25 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         };
         let hook = b.node("hook", &name, &h.kind, h.scope, Some(&h.path));
         if let Some(from) = h.plugin.as_ref().and_then(|_| declarer(&h.path)) {
-            b.edge(from, hook, "declares", "plugin");
+            b.edge(from, hook, EdgeKind::Declares, "plugin");
         }
     }
     for c in commands.iter().filter(|c| c.plugin.is_some()) {
         if let Some(from) = declarer(&c.path) {
             let to = b.node("command", &c.name, c.origin.as_str(), c.scope, Some(&c.path));
-            b.edge(from, to, "declares", "plugin");
+            b.edge(from, to, EdgeKind::Declares, "plugin");
         }
     }
     for a in agents.iter().filter(|a| a.plugin.is_some()) {
         if let Some(from) = declarer(&a.path) {
             let to = b.node("agent", &a.name, "agent", a.scope, Some(&a.path));
-            b.edge(from, to, "declares", "plugin");
+            b.edge(from, to, EdgeKind::Declares, "plugin");
         }
     }
     for s in servers.iter().filter(|s| s.plugin.is_some()) {
         if let Some(from) = declarer(&s.path) {
             let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
-            b.edge(from, to, "declares", "plugin");
+            b.edge(from, to, EdgeKind::Declares, "plugin");
         }
     }
     let lock = Lock {
@@ -774,24 +854,24 @@ fn command_table(declared: Vec<(Command, Option<Span>, Option<usize>)>, b: &mut 
 }
 
 /// The rule by which command row `w` hides row `l`.
-fn command_rule(w: &Row, l: &Row, commands: &[Command]) -> &'static str {
+fn command_rule(w: &Row, l: &Row, commands: &[Command]) -> Reason {
     let form = |r: &Row| r.decl.map(|i| commands[i].form.as_str());
     if w.origin == Origin::Plugin && l.origin == Origin::Plugin && w.load.is_some() && w.load != l.load {
-        "load-order"
+        Reason::LoadOrder
     } else if l.dynamic.is_some() && w.dynamic.is_some() {
-        "deeper-wins"
+        Reason::DeeperWins
     } else if l.dynamic.is_some() || l.conditional {
-        "static-before-dynamic"
+        Reason::StaticBeforeDynamic
     } else if l.decl.is_none() {
-        "before-builtins"
+        Reason::BeforeBuiltins
     } else if w.origin == Origin::Plugin && l.origin == Origin::Plugin && form(w) != form(l) {
-        "plugin-commands-first"
+        Reason::PluginCommandsFirst
     } else if w.scope != l.scope {
-        "scope-order"
+        Reason::ScopeOrder
     } else if form(w) != form(l) {
-        "skills-before-commands"
+        Reason::SkillsBeforeCommands
     } else {
-        "same-scope"
+        Reason::SameScope
     }
 }
 
@@ -817,16 +897,16 @@ fn shadow(rows: &mut [Row], commands: &mut [Command], spans: &[Option<Span>], w:
     }
     let from = b.node("command", &winner.name, winner.origin.as_str(), winner.scope, winner.path.as_deref());
     let to = b.node("command", &loser.name, loser.origin.as_str(), loser.scope, loser.path.as_deref());
-    b.edge(from, to, "shadows", rule);
-    let plugin_pair = rule == "plugin-commands-first";
+    b.edge(from, to, EdgeKind::Shadows, rule.id());
+    let plugin_pair = rule == Reason::PluginCommandsFirst;
     match (loser.decl, winner.path.as_deref()) {
         (Some(i), Some(winner_path)) => {
-            let (rule_def, severity) = if rule == "same-scope" && loser.load == winner.load {
+            let (rule_def, severity) = if rule == Reason::SameScope && loser.load == winner.load {
                 (&rules::duplicate_declaration::RULE, Severity::Warning)
             } else {
                 (&rules::shadowed_declaration::RULE, Severity::Warning)
             };
-            let message = if rule == "load-order" {
+            let message = if rule == Reason::LoadOrder {
                 format!(
                     "{} is declared again by a second loaded plugin of the same name; the first loaded answers",
                     what(&loser, commands)
@@ -836,7 +916,7 @@ fn shadow(rows: &mut [Row], commands: &mut [Command], spans: &[Option<Span>], w:
                     "the plugin has both `commands/` and `skills/` entries named `{}`; the command is used",
                     loser.name
                 )
-            } else if rule == "same-scope" {
+            } else if rule == Reason::SameScope {
                 format!("{} is declared twice in the {} scope", what(&loser, commands), loser.scope.as_str())
             } else {
                 format!(
@@ -848,7 +928,7 @@ fn shadow(rows: &mut [Row], commands: &mut [Command], spans: &[Option<Span>], w:
             };
             report_at(&mut b.diagnostics, commands[i].path.clone(), rule_def, spans[i], message)
                 .severity(severity)
-                .help(format!("`/{}` runs `{winner_path}`: {}; rename one of them", winner.name, rule_text(rule)));
+                .help(format!("`/{}` runs `{winner_path}`: {}; rename one of them", winner.name, rule.text()));
         }
         (None, _) => {
             if let Some(i) = winner.decl {
@@ -884,11 +964,11 @@ fn alias_taken(
     let by_name = winner.name == alias;
     let from = b.node("command", &winner.name, winner.origin.as_str(), winner.scope, winner.path.as_deref());
     let to = b.node("command", &loser.name, loser.origin.as_str(), loser.scope, loser.path.as_deref());
-    b.edge(from, to, "takes-alias", &format!("/{alias}"));
+    b.edge(from, to, EdgeKind::TakesAlias, &format!("/{alias}"));
     let kind = if loser.display_name.as_deref() == Some(alias) { "display name" } else { "alias" };
     match (winner.decl, loser.decl) {
         (Some(i), None) => {
-            commands[i].shadows.push(reference(alias, loser.origin, loser.scope, None, "before-builtins"));
+            commands[i].shadows.push(reference(alias, loser.origin, loser.scope, None, Reason::BeforeBuiltins));
             report_at(
                 &mut b.diagnostics,
                 commands[i].path.clone(),
@@ -957,14 +1037,14 @@ fn resolve_agents(
             continue;
         }
         let same = agents[w].0.scope == agents[i].0.scope;
-        let rule = if same { "agent-last-file" } else { "agent-scope-order" };
+        let rule = if same { Reason::AgentLastFile } else { Reason::AgentScopeOrder };
         let winner = agents[w].0.clone();
         let loser = agents[i].0.clone();
         agents[i].0.shadowed_by = Some(reference(&winner.name, Origin::Agent, winner.scope, Some(&winner.path), rule));
         agents[w].0.shadows.push(reference(&loser.name, Origin::Agent, loser.scope, Some(&loser.path), rule));
         let from = b.node("agent", &winner.name, "agent", winner.scope, Some(&winner.path));
         let to = b.node("agent", &loser.name, "agent", loser.scope, Some(&loser.path));
-        b.edge(from, to, "shadows", rule);
+        b.edge(from, to, EdgeKind::Shadows, rule.id());
         let (def, message) = if same {
             (
                 &rules::duplicate_declaration::RULE,
@@ -979,7 +1059,7 @@ fn resolve_agents(
         report_at(&mut b.diagnostics, loser.path.clone(), def, agents[i].1, message).help(format!(
             "Claude Code uses `{}`: {}; rename one of them",
             winner.path,
-            rule_text(rule)
+            rule.text()
         ));
     }
     for (agent, span) in &agents {
@@ -994,7 +1074,7 @@ fn resolve_agents(
             .help("every delegation to it now uses this definition; rename it unless that is the point");
             let from = b.node("agent", &agent.name, "agent", agent.scope, Some(&agent.path));
             let to = b.node("agent", &agent.name, "builtin", Scope::Builtin, None);
-            b.edge(from, to, "shadows", "agent-scope-order");
+            b.edge(from, to, EdgeKind::Shadows, Reason::AgentScopeOrder.id());
         }
     }
     let mut out: Vec<Agent> = agents.into_iter().map(|(a, _)| a).collect();
@@ -1006,7 +1086,7 @@ fn resolve_agents(
                     agent.denied_by = Some(p.rule.clone());
                     let from = b.node("permission", &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
                     let to = b.node("agent", &agent.name, "agent", agent.scope, Some(&agent.path));
-                    b.edge(from, to, "removes", "blanket-deny");
+                    b.edge(from, to, EdgeKind::Removes, "blanket-deny");
                 }
             }
         }
@@ -1209,16 +1289,16 @@ fn resolve_servers(
             continue;
         }
         let winner = if managed && !exclusive(&s) {
-            servers.iter().position(|(m, _)| exclusive(m)).map(|w| (w, "managed-mcp-exclusive"))
+            servers.iter().position(|(m, _)| exclusive(m)).map(|w| (w, Reason::ManagedMcpExclusive))
         } else if s.scope == Scope::Plugin {
             configured
                 .get(&endpoint(&s))
                 .or_else(|| plugin_signatures.get(&signature(&s)))
-                .map(|w| (*w, "mcp-endpoint"))
+                .map(|w| (*w, Reason::McpEndpoint))
         } else if rejected(&s) {
             None
         } else {
-            by_name.get(&s.name).map(|w| (*w, "mcp-scope-order"))
+            by_name.get(&s.name).map(|w| (*w, Reason::McpScopeOrder))
         };
         match winner {
             Some((w, rule)) => {
@@ -1227,13 +1307,13 @@ fn resolve_servers(
                 servers[w].0.shadows.push(reference(&s.name, Origin::Mcp, s.scope, Some(&s.path), rule));
                 let from = b.node("mcp-server", &win.name, "mcp", win.scope, Some(&win.path));
                 let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
-                b.edge(from, to, "shadows", rule);
+                b.edge(from, to, EdgeKind::Shadows, rule.id());
                 let message = match rule {
-                    "managed-mcp-exclusive" => format!(
+                    Reason::ManagedMcpExclusive => format!(
                         "MCP server `{}` is never started: `{}` replaces every other MCP source",
                         s.name, win.path
                     ),
-                    "mcp-endpoint" => format!(
+                    Reason::McpEndpoint => format!(
                         "MCP server `{}` runs the same {} as `{}` ({}) and is dropped",
                         s.name,
                         if s.url.is_some() { "URL" } else { "command" },
@@ -1254,7 +1334,7 @@ fn resolve_servers(
                     servers[i].1,
                     message,
                 )
-                .help(rule_text(rule));
+                .help(rule.text());
             }
             None if rejected(&s) => {}
             None if s.scope == Scope::Plugin => {
@@ -1286,7 +1366,7 @@ fn resolve_servers(
                     .help(format!("`{}` declares `{}`; one server's tools replace the other's and no rule can tell them apart; rename one", other.path, other.name));
                 let from = b.node("mcp-server", &other.name, "mcp", other.scope, Some(&other.path));
                 let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
-                b.edge(from, to, "clashes", "normalized-name");
+                b.edge(from, to, EdgeKind::Clashes, "normalized-name");
             }
             Some(_) => {}
             None => {
@@ -1328,7 +1408,7 @@ fn resolve_servers(
                 s.denied_by = Some(p.rule.clone());
                 let from = b.node("permission", &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
                 let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
-                b.edge(from, to, "removes", "blanket-deny");
+                b.edge(from, to, EdgeKind::Removes, "blanket-deny");
             }
         }
     }
@@ -1435,7 +1515,7 @@ fn resolve_permissions(
                         }
                         p.removes.push(tool.name.clone());
                         let to = b.node("tool", &tool.name, "builtin", Scope::Builtin, None);
-                        b.edge(from, to, "removes", "blanket-deny");
+                        b.edge(from, to, EdgeKind::Removes, "blanket-deny");
                     }
                 }
                 for s in servers.iter().filter(|s| s.denied_by.as_deref() == Some(p.rule.as_str())) {
@@ -1476,7 +1556,7 @@ fn resolve_permissions(
                 allow_rule.scope,
                 Some(&allow_rule.path),
             );
-            b.edge(from, to, "pre-empts", "deny-ask-allow");
+            b.edge(from, to, EdgeKind::PreEmpts, "deny-ask-allow");
             report_at(&mut b.diagnostics, allow_rule.path.clone(), &rules::pre_empted_allow_rule::RULE, rules_in[i].1, format!("allow rule `{}` never decides: {} rule `{}` matches every call it matches", allow_rule.rule, deny.behavior.as_str(), deny.rule))
                 .help(format!("`{}` ({}) is checked first (deny → ask → allow, whatever the scope); remove this rule or narrow the {} rule", deny.rule, deny.path, deny.behavior.as_str()));
         }

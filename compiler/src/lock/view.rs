@@ -2,7 +2,7 @@
 //! `capc graph` (DOT and JSON). Everything here is a pure function of the resolution, so
 //! the output is as deterministic as the lock.
 
-use super::resolve::{rule_text, Resolution, Row};
+use super::resolve::{EdgeKind, Reason, Resolution, Row};
 use crate::model::{Origin, Ref, Scope};
 use crate::plural::count;
 use serde_json::{json, Value};
@@ -59,7 +59,7 @@ pub fn ls_json(r: &Resolution) -> String {
         .collect();
     for name in BUILTIN_AGENTS.iter().map(|a| a.name) {
         let by = r.lock.agents.iter().find(|a| a.name == name && a.shadowed_by.is_none());
-        let shadowed = by.map(|a| json!({"name": a.name, "origin": "agent", "scope": a.scope.as_str(), "path": a.path, "rule": "agent-scope-order"}));
+        let shadowed = by.map(|a| json!({"name": a.name, "origin": "agent", "scope": a.scope.as_str(), "path": a.path, "rule": Reason::AgentScopeOrder.id()}));
         agents.push(json!({"name": name, "type": "agent", "origin": "builtin", "scope": "builtin", "path": null, "shadowed_by": shadowed.unwrap_or(Value::Null)}));
     }
     let servers: Vec<Value> = r
@@ -313,8 +313,8 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
                     .as_ref()
                     .filter(|b| b.name == bare)
                     .map(|b| b.rule.as_str())
-                    .unwrap_or(if row.name == bare { "same-scope" } else { "lookup-order" });
-                put(&mut out, format_args!("     not used: {} [{rule}]", rule_text(rule)));
+                    .unwrap_or(if row.name == bare { Reason::SameScope.id() } else { Reason::LookupOrder.id() });
+                put(&mut out, format_args!("     not used: {} [{rule}]", reason_text(rule)));
             }
             if let Some(d) = &row.dynamic {
                 put(&mut out, format_args!("     nested skill: joins the table once a file under {d}/ is touched"));
@@ -366,7 +366,7 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
             let verdict = if n == 0 { "  ← used" } else { "" };
             put(&mut out, format_args!("  {}. {} scope: {}{verdict}", n + 1, a.scope.as_str(), a.path));
             if let Some(by) = &a.shadowed_by {
-                put(&mut out, format_args!("     not used: {} [{}]", rule_text(&by.rule), by.rule));
+                put(&mut out, format_args!("     not used: {} [{}]", reason_text(&by.rule), by.rule));
             }
             if let Some(rule) = &a.denied_by {
                 put(&mut out, format_args!("     removed: deny rule `{rule}`"));
@@ -376,7 +376,8 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
             let verdict = if agents.is_empty() { "  ← used" } else { "" };
             put(&mut out, format_args!("  {}. built-in agent of Claude Code{verdict}", agents.len() + 1));
             if !agents.is_empty() {
-                put(&mut out, format_args!("     not used: {} [agent-scope-order]", rule_text("agent-scope-order")));
+                let rule = Reason::AgentScopeOrder;
+                put(&mut out, format_args!("     not used: {} [{}]", rule.text(), rule.id()));
             }
         }
     }
@@ -405,7 +406,7 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
                 ),
             );
             if let Some(by) = &s.shadowed_by {
-                put(&mut out, format_args!("     not used: {} [{}]", rule_text(&by.rule), by.rule));
+                put(&mut out, format_args!("     not used: {} [{}]", reason_text(&by.rule), by.rule));
             }
             if let Some(rule) = &s.denied_by {
                 put(&mut out, format_args!("     every tool removed by deny rule `{rule}`"));
@@ -493,6 +494,12 @@ fn shown_nodes(r: &Resolution, all: bool) -> Vec<petgraph::graph::NodeIndex> {
         .collect()
 }
 
+/// The words of a lock's `rule` id. Every id resolution writes is a `Reason`; a lock is data,
+/// so an id this capc does not know has no words rather than an error.
+fn reason_text(id: &str) -> &'static str {
+    Reason::from_id(id).map_or("", Reason::text)
+}
+
 /// `capc graph --format dot`.
 pub fn graph_dot(r: &Resolution, all: bool) -> String {
     let mut out = String::from("digraph capabilities {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=9];\n");
@@ -513,11 +520,18 @@ pub fn graph_dot(r: &Resolution, all: bool) -> String {
         let Some((a, b)) = r.graph.edge_endpoints(e) else { continue };
         let w = &r.graph[e];
         let style = match w.kind {
-            "shadows" => "",
-            "removes" | "pre-empts" | "clashes" => ", color=red",
-            _ => ", color=gray",
+            EdgeKind::Shadows => "",
+            EdgeKind::Removes | EdgeKind::PreEmpts | EdgeKind::Clashes => ", color=red",
+            EdgeKind::Declares | EdgeKind::TakesAlias => ", color=gray",
         };
-        let _ = writeln!(out, "  n{} -> n{} [label=\"{}\\n{}\"{style}];", a.index(), b.index(), w.kind, w.rule);
+        let _ = writeln!(
+            out,
+            "  n{} -> n{} [label=\"{}\\n{}\"{style}];",
+            a.index(),
+            b.index(),
+            w.kind.as_str(),
+            w.rule
+        );
     }
     out.push_str("}\n");
     out
@@ -538,7 +552,7 @@ pub fn graph_json(r: &Resolution, all: bool) -> String {
         .filter_map(|e| {
             let (a, b) = r.graph.edge_endpoints(e)?;
             let w = &r.graph[e];
-            Some(json!({"from": a.index(), "to": b.index(), "kind": w.kind, "rule": w.rule}))
+            Some(json!({"from": a.index(), "to": b.index(), "kind": w.kind.as_str(), "rule": w.rule}))
         })
         .collect();
     let mut text = crate::printable::escape_json(
