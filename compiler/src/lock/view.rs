@@ -524,14 +524,8 @@ pub fn graph_dot(r: &Resolution, all: bool) -> String {
             EdgeKind::Removes | EdgeKind::PreEmpts | EdgeKind::Clashes => ", color=red",
             EdgeKind::Declares | EdgeKind::TakesAlias => ", color=gray",
         };
-        let _ = writeln!(
-            out,
-            "  n{} -> n{} [label=\"{}\\n{}\"{style}];",
-            a.index(),
-            b.index(),
-            w.kind.as_str(),
-            w.rule
-        );
+        let _ =
+            writeln!(out, "  n{} -> n{} [label=\"{}\\n{}\"{style}];", a.index(), b.index(), w.kind.as_str(), w.rule);
     }
     out.push_str("}\n");
     out
