@@ -3,7 +3,8 @@
 
 use super::placement::Realm;
 use super::ServerUse;
-use crate::decl::manifest::{EntryInfo, PluginInfo};
+use crate::decl::marketplace::EntryInfo;
+use crate::decl::plugin::PluginInfo;
 use crate::decl::{file_name, parent};
 use crate::diagnostic::{report_at, Diagnostic, Sink};
 use crate::walk::{Tree, WalkProblemKind};

@@ -5,7 +5,8 @@ use super::cross::{cross_check_entries, is_manifest, undeclared_servers, walk_pr
 use super::placement::Realm;
 use super::reading::{read_claim, read_json};
 use super::{Checked, Claims, Outcome, Owner, ServerUse};
-use crate::decl::manifest::{EntryInfo, PluginInfo};
+use crate::decl::marketplace::{self, EntryInfo};
+use crate::decl::plugin::{self, PluginInfo};
 use crate::decl::{file_name, join_rel, manifest, parent, Counts, FileCx, FileKind, FileScope};
 use crate::diagnostic::{report_at, Diagnostic, Severity};
 use crate::model::{Decl, Item};
@@ -49,7 +50,7 @@ pub(super) fn check_root(
     for rel in &marketplaces {
         let marketplace_root = parent(parent(rel)).to_string();
         let (outcome, info) = read_json(dir, &tree, rel, realm, FileKind::Marketplace, hash, |sink, cx, node| {
-            manifest::check_marketplace(sink, cx, node, &marketplace_root)
+            marketplace::check_marketplace(sink, cx, node, &marketplace_root)
         });
         if outcome.file.is_some() {
             counts.marketplaces += 1;
@@ -138,7 +139,7 @@ pub(super) fn check_root(
             let rel = manifest_rel.as_deref()?;
             Some(read_json(dir, &tree, rel, realm, FileKind::PluginManifest, hash, |sink, cx, node| {
                 let cx = FileCx { plugin_root: Some(root), ..*cx };
-                let info = manifest::check_plugin(sink, &cx, node);
+                let info = plugin::check_plugin(sink, &cx, node);
                 let counts = Counts { mcp_servers: info.inline_mcp, hooks: info.inline_hooks, ..Counts::default() };
                 (info, counts)
             }))
