@@ -2,7 +2,7 @@
 //! `capc graph` (DOT and JSON). Everything here is a pure function of the resolution, so
 //! the output is as deterministic as the lock.
 
-use super::resolve::{EdgeKind, Reason, Resolution, Row};
+use super::resolve::{rule_text, EdgeKind, Reason, Resolution, Row};
 use crate::model::{Origin, Ref, Scope};
 use crate::plural::count;
 use serde_json::{json, Value};
@@ -314,7 +314,7 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
                     .filter(|b| b.name == bare)
                     .map(|b| b.rule.as_str())
                     .unwrap_or(if row.name == bare { Reason::SameScope.id() } else { Reason::LookupOrder.id() });
-                put(&mut out, format_args!("     not used: {} [{rule}]", reason_text(rule)));
+                put(&mut out, format_args!("     not used: {} [{rule}]", rule_text(rule)));
             }
             if let Some(d) = &row.dynamic {
                 put(&mut out, format_args!("     nested skill: joins the table once a file under {d}/ is touched"));
@@ -366,7 +366,7 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
             let verdict = if n == 0 { "  ← used" } else { "" };
             put(&mut out, format_args!("  {}. {} scope: {}{verdict}", n + 1, a.scope.as_str(), a.path));
             if let Some(by) = &a.shadowed_by {
-                put(&mut out, format_args!("     not used: {} [{}]", reason_text(&by.rule), by.rule));
+                put(&mut out, format_args!("     not used: {} [{}]", rule_text(&by.rule), by.rule));
             }
             if let Some(rule) = &a.denied_by {
                 put(&mut out, format_args!("     removed: deny rule `{rule}`"));
@@ -406,7 +406,7 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
                 ),
             );
             if let Some(by) = &s.shadowed_by {
-                put(&mut out, format_args!("     not used: {} [{}]", reason_text(&by.rule), by.rule));
+                put(&mut out, format_args!("     not used: {} [{}]", rule_text(&by.rule), by.rule));
             }
             if let Some(rule) = &s.denied_by {
                 put(&mut out, format_args!("     every tool removed by deny rule `{rule}`"));
@@ -492,12 +492,6 @@ fn shown_nodes(r: &Resolution, all: bool) -> Vec<petgraph::graph::NodeIndex> {
         .node_indices()
         .filter(|&i| all || r.graph[i].scope != Scope::Builtin || r.graph.neighbors_undirected(i).next().is_some())
         .collect()
-}
-
-/// The words of a lock's `rule` id. Every id resolution writes is a `Reason`; a lock is data,
-/// so an id this capc does not know has no words rather than an error.
-fn reason_text(id: &str) -> &'static str {
-    Reason::from_id(id).map_or("", Reason::text)
 }
 
 /// `capc graph --format dot`.

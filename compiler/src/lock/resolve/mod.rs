@@ -123,6 +123,13 @@ impl Reason {
     }
 }
 
+/// The words of a lock's `rule` id (`capc explain`, a session's `why`). Every id resolution
+/// writes is a `Reason`; a lock is data, so an id this capc does not know has no words rather
+/// than an error.
+pub fn rule_text(id: &str) -> &'static str {
+    Reason::from_id(id).map_or("", Reason::text)
+}
+
 /// What an edge of the resolution graph says: who shadows, removes or pre-empts whom.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EdgeKind {
