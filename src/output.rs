@@ -2,6 +2,13 @@
 
 use std::io::Write;
 
+/// `-q/--quiet` was given: [`say!`] prints nothing.
+pub(crate) static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+pub(crate) fn quiet() -> bool {
+    QUIET.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Writes to stdout; a closed pipe (`capc check | head`) is not an error worth a panic.
 pub(crate) fn write_stdout(text: &str) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();

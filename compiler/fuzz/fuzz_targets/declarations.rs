@@ -3,7 +3,7 @@
 #![no_main]
 
 use capc_compiler::decl::markdown::{self, MarkdownKind};
-use capc_compiler::decl::{hooks, manifest, mcp, settings, FileCx, Scope};
+use capc_compiler::decl::{hooks, marketplace, mcp, plugin, settings, FileCx, Scope};
 use capc_compiler::diagnostic::Sink;
 use capc_compiler::walk::Tree;
 use libfuzzer_sys::fuzz_target;
@@ -23,8 +23,8 @@ fuzz_target!(|data: &[u8]| {
         n => {
             if let Ok(node) = capc_compiler::json::parse(text) {
                 match n {
-                    3 => drop(manifest::check_plugin(&mut sink, &cx, &node)),
-                    4 => drop(manifest::check_marketplace(&mut sink, &cx, &node, "")),
+                    3 => drop(plugin::check_plugin(&mut sink, &cx, &node)),
+                    4 => drop(marketplace::check_marketplace(&mut sink, &cx, &node, "")),
                     5 => drop(mcp::check_file(&mut sink, &cx, &node, true)),
                     6 => drop(mcp::check_file(&mut sink, &cx, &node, false)),
                     7 => drop(hooks::check_file(&mut sink, &cx, &node)),

@@ -5,8 +5,10 @@ pub mod declare;
 pub mod hooks;
 pub mod manifest;
 pub mod markdown;
+pub mod marketplace;
 pub mod mcp;
 pub mod permissions;
+pub mod plugin;
 pub mod settings;
 
 use crate::walk::Tree;

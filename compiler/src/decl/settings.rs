@@ -175,7 +175,7 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
     for field in ["extraKnownMarketplaces", "additionalMarketplaces"] {
         for (key, value) in root.get(field).and_then(Node::as_object).unwrap_or_default() {
             if let Some(source) = value.get("source") {
-                super::manifest::report_source_secrets(sink, source, &format!("marketplace `{}`", key.name));
+                super::marketplace::report_source_secrets(sink, source, &format!("marketplace `{}`", key.name));
             }
         }
     }

@@ -2,7 +2,7 @@
 //! `capc graph` (DOT and JSON). Everything here is a pure function of the resolution, so
 //! the output is as deterministic as the lock.
 
-use super::resolve::{rule_text, Resolution, Row};
+use super::resolve::{rule_text, EdgeKind, Reason, Resolution, Row};
 use crate::model::{Origin, Ref, Scope};
 use crate::plural::count;
 use serde_json::{json, Value};
@@ -59,7 +59,7 @@ pub fn ls_json(r: &Resolution) -> String {
         .collect();
     for name in BUILTIN_AGENTS.iter().map(|a| a.name) {
         let by = r.lock.agents.iter().find(|a| a.name == name && a.shadowed_by.is_none());
-        let shadowed = by.map(|a| json!({"name": a.name, "origin": "agent", "scope": a.scope.as_str(), "path": a.path, "rule": "agent-scope-order"}));
+        let shadowed = by.map(|a| json!({"name": a.name, "origin": "agent", "scope": a.scope.as_str(), "path": a.path, "rule": Reason::AgentScopeOrder.id()}));
         agents.push(json!({"name": name, "type": "agent", "origin": "builtin", "scope": "builtin", "path": null, "shadowed_by": shadowed.unwrap_or(Value::Null)}));
     }
     let servers: Vec<Value> = r
@@ -313,7 +313,7 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
                     .as_ref()
                     .filter(|b| b.name == bare)
                     .map(|b| b.rule.as_str())
-                    .unwrap_or(if row.name == bare { "same-scope" } else { "lookup-order" });
+                    .unwrap_or(if row.name == bare { Reason::SameScope.id() } else { Reason::LookupOrder.id() });
                 put(&mut out, format_args!("     not used: {} [{rule}]", rule_text(rule)));
             }
             if let Some(d) = &row.dynamic {
@@ -376,7 +376,8 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
             let verdict = if agents.is_empty() { "  ← used" } else { "" };
             put(&mut out, format_args!("  {}. built-in agent of Claude Code{verdict}", agents.len() + 1));
             if !agents.is_empty() {
-                put(&mut out, format_args!("     not used: {} [agent-scope-order]", rule_text("agent-scope-order")));
+                let rule = Reason::AgentScopeOrder;
+                put(&mut out, format_args!("     not used: {} [{}]", rule.text(), rule.id()));
             }
         }
     }
@@ -513,11 +514,12 @@ pub fn graph_dot(r: &Resolution, all: bool) -> String {
         let Some((a, b)) = r.graph.edge_endpoints(e) else { continue };
         let w = &r.graph[e];
         let style = match w.kind {
-            "shadows" => "",
-            "removes" | "pre-empts" | "clashes" => ", color=red",
-            _ => ", color=gray",
+            EdgeKind::Shadows => "",
+            EdgeKind::Removes | EdgeKind::PreEmpts | EdgeKind::Clashes => ", color=red",
+            EdgeKind::Declares | EdgeKind::TakesAlias => ", color=gray",
         };
-        let _ = writeln!(out, "  n{} -> n{} [label=\"{}\\n{}\"{style}];", a.index(), b.index(), w.kind, w.rule);
+        let _ =
+            writeln!(out, "  n{} -> n{} [label=\"{}\\n{}\"{style}];", a.index(), b.index(), w.kind.as_str(), w.rule);
     }
     out.push_str("}\n");
     out
@@ -538,7 +540,7 @@ pub fn graph_json(r: &Resolution, all: bool) -> String {
         .filter_map(|e| {
             let (a, b) = r.graph.edge_endpoints(e)?;
             let w = &r.graph[e];
-            Some(json!({"from": a.index(), "to": b.index(), "kind": w.kind, "rule": w.rule}))
+            Some(json!({"from": a.index(), "to": b.index(), "kind": w.kind.as_str(), "rule": w.rule}))
         })
         .collect();
     let mut text = crate::printable::escape_json(

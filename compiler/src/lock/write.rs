@@ -210,6 +210,28 @@ pub fn write(path: &Path, text: &str) -> std::io::Result<Written> {
     result.map(|()| if existed { Written::Updated } else { Written::Created })
 }
 
+/// What the lock file on disk is, against the text `capc lock` would write there
+/// (`capc lock --check`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Freshness {
+    /// The file holds exactly that text.
+    Fresh,
+    /// The file holds other text: the unified [`diff`] from it to that text. The file may
+    /// hold anything, so the diff is escaped before it reaches a terminal.
+    Stale { diff: String },
+    /// There is no lock file.
+    Missing,
+}
+
+/// Whether the lock file at `path` is `text`. Only a regular file is read ([`read_file`]).
+pub fn freshness(path: &Path, text: &str) -> Result<Freshness, crate::walk::ReadError> {
+    Ok(match read_file(path)? {
+        Some(old) if old == text => Freshness::Fresh,
+        Some(old) => Freshness::Stale { diff: diff(&old, text, FILE_NAME) },
+        None => Freshness::Missing,
+    })
+}
+
 /// A unified diff from the lock on disk to the one a fresh `capc lock` would write.
 pub fn diff(old: &str, new: &str, label: &str) -> String {
     similar::TextDiff::from_lines(old, new)
@@ -259,6 +281,19 @@ mod tests {
         std::os::unix::fs::symlink("secret", &path).expect("symlink");
         let refused = read_file(&path).expect_err("a link is refused").to_string();
         assert!(refused.contains("a symbolic link"), "{refused}");
+    }
+
+    #[test]
+    fn freshness_tells_a_missing_a_stale_and_a_fresh_lock_apart() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(FILE_NAME);
+        assert_eq!(freshness(&path, "version = 1\n").expect("read"), Freshness::Missing);
+        std::fs::write(&path, "version = 1\n").expect("write");
+        assert_eq!(freshness(&path, "version = 1\n").expect("read"), Freshness::Fresh);
+        let Freshness::Stale { diff } = freshness(&path, "version = 2\n").expect("read") else {
+            panic!("a lock with other text is stale")
+        };
+        assert!(diff.contains("-version = 1\n+version = 2\n"), "{diff}");
     }
 
     #[test]

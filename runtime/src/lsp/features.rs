@@ -390,8 +390,8 @@ fn json_items(analysis: &Analysis, doc: &Doc, literal: &Literal) -> Vec<Completi
         vec!["allow", "ask", "deny", "defaultMode", "additionalDirectories", "disableBypassPermissionsMode"]
     } else if literal.depth == 1 {
         match doc.kind {
-            Some(FileKind::PluginManifest) => decl::manifest::PLUGIN_FIELDS.iter().map(|f| f.name).collect(),
-            Some(FileKind::Marketplace) => decl::manifest::MARKETPLACE_FIELDS.iter().map(|f| f.name).collect(),
+            Some(FileKind::PluginManifest) => decl::plugin::PLUGIN_FIELDS.iter().map(|f| f.name).collect(),
+            Some(FileKind::Marketplace) => decl::marketplace::MARKETPLACE_FIELDS.iter().map(|f| f.name).collect(),
             Some(FileKind::Settings) => decl::settings::FIELDS.iter().map(|f| f.name).collect(),
             Some(FileKind::ProjectMcp | FileKind::PluginMcp) => vec!["mcpServers"],
             Some(FileKind::Hooks) => vec!["hooks", "description"],

@@ -1,0 +1,640 @@
+//! `capc check`: finds every declaration root under a folder, reads each file once (in
+//! parallel), and collects what is wrong.
+//!
+//! Discovery, in order: marketplaces (`.claude-plugin/marketplace.json`) name local plugin
+//! folders; plugins are folders with `.claude-plugin/plugin.json` or named by a
+//! marketplace; projects are folders with `.claude/` or `.mcp.json`; any `SKILL.md` left
+//! unclaimed belongs to a skill collection. Each file is claimed once, by the first root
+//! that reaches it, so a file is never read or counted twice.
+//!
+//! The driver, the results and the claims are here; `discovery.rs` finds the roots and claims
+//! their files, `reading.rs` reads each claimed file, `placement.rs` says where a file sits
+//! and whether a session here loads it, `cross.rs` holds the checks that relate files.
+
+use crate::decl::{file_name, parent, Counts, FileKind, FileScope};
+use crate::diagnostic::{Diagnostic, LineIndex, Severity, Sink};
+use crate::model::{Decl, Item, ServerRef};
+use crate::walk;
+use discovery::check_root;
+use placement::{locate_marketplaces, project_keys, Places, Realm};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+mod cross;
+mod discovery;
+mod placement;
+mod reading;
+
+pub use placement::locate;
+
+/// What to check. The user and managed scopes are off unless asked for, so a check is
+/// reproducible from the repository alone.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub root: PathBuf,
+    /// A home folder: its `.claude/` is the user scope.
+    pub user_dir: Option<PathBuf>,
+    /// The managed-settings folder (`/etc/claude-code` on Linux).
+    pub managed_dir: Option<PathBuf>,
+    /// `--add-dir` folders: the skills, commands and agents of their `.claude/` are read.
+    pub add_dirs: Vec<PathBuf>,
+    /// `--plugin-dir` folders, in order: plugins a session loads as `claude --plugin-dir` does.
+    pub plugin_dirs: Vec<PathBuf>,
+    /// Leave the sources' SHA-256 empty: for commands that write no lock (`check`, `ls`,
+    /// `explain`, `graph`), hashing is most of the CPU time on a machine without SHA
+    /// instructions.
+    pub skip_hashes: bool,
+    /// Leave `settings.local.json` files out of the declarations and sources (`capc lock`
+    /// without `--include-local`); they are still read and checked.
+    pub leave_out_local: bool,
+    /// What the walk of the checked folder leaves out: ignore files and capc.toml's `exclude`
+    /// (the extra scopes are read whole). Off by default in the library; the CLI turns it on.
+    pub filter: walk::Filter,
+    /// Rule severities and per-path ignores from capc.toml (`None`: every rule at its default).
+    pub policy: Option<std::sync::Arc<crate::config::Policy>>,
+    /// Ignore suppression comments and `per-path-ignores` (`--no-suppressions`, for audits).
+    pub no_suppressions: bool,
+    /// Where declaration texts are read: the disk, or an editor's buffers over it (`capc lsp`).
+    pub texts: walk::Texts,
+}
+
+/// A file that was read, with its text for rendering positions.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// The path shown to people: relative to the root, `~/…` for the user scope,
+    /// `<managed>/…` for the managed scope.
+    pub path: String,
+    pub kind: FileKind,
+    pub scope: FileScope,
+    /// For skills, commands and agents: the name Claude Code gives it (`plugin:name`,
+    /// `frontend:component`, …).
+    pub name: Option<String>,
+    /// The text, kept only for files something may be reported in (to render the report);
+    /// the text of a clean file is dropped as soon as it is read, so memory stays flat.
+    pub text: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// Declaration files read (including those that could not be used).
+    pub files_checked: usize,
+    pub files: Vec<SourceFile>,
+    pub declarations: Counts,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every declaration, for the resolver (moved into the resolution by [`check`]).
+    pub decls: Vec<Decl>,
+    /// Every file read, with its content hash, sorted by path.
+    pub sources: Vec<crate::model::Source>,
+    /// Names and precedence resolved (set by [`check`]).
+    pub resolution: Option<crate::lock::resolve::Resolution>,
+    /// Suppression comments found in the files read.
+    pub suppressions: Vec<crate::suppress::Suppression>,
+    /// Findings suppressed by comments or `per-path-ignores`, by file.
+    pub suppressed: BTreeMap<String, usize>,
+    /// Files and folders the walk left out (ignore files, `exclude`).
+    pub ignored: usize,
+    /// Files a session started in the checked folder does not load, with why: a skill
+    /// collection, a nested project, a marketplace no setting declares. Their errors do not
+    /// block `capc lock`.
+    pub not_loaded: BTreeMap<String, String>,
+    /// Plugin folders a session here neither loads nor is asked to load, with why; errors
+    /// inside them do not block `capc lock` either.
+    pub unloaded_plugins: Vec<(String, String)>,
+    /// Every plugin folder, with why it does not load (`None`: loaded or asked for).
+    plugin_roots: Vec<(String, Option<String>)>,
+    /// Plugins the session is asked to load (`--plugin-dir`, `enabledPlugins`, …) that Claude
+    /// Code refuses (a plugin.json or hooks file it rejects): `(name, why)`. The lock records
+    /// them as not loaded and is written; `capc lock` then exits 1, as a build that fails.
+    pub refused_asked: Vec<(String, String)>,
+    /// Set when the findings were compared with a baseline or a revision (`capc check
+    /// --baseline`, `--new-since`): `diagnostics` then holds only the new ones.
+    pub baseline: Option<crate::compared::Applied>,
+}
+
+impl Checked {
+    /// A check that has read nothing yet.
+    fn empty(diagnostics: Vec<Diagnostic>) -> Checked {
+        Checked {
+            files_checked: 0,
+            files: Vec::new(),
+            declarations: Counts::default(),
+            diagnostics,
+            decls: Vec::new(),
+            sources: Vec::new(),
+            resolution: None,
+            suppressions: Vec::new(),
+            suppressed: BTreeMap::new(),
+            ignored: 0,
+            not_loaded: BTreeMap::new(),
+            unloaded_plugins: Vec::new(),
+            plugin_roots: Vec::new(),
+            refused_asked: Vec::new(),
+            baseline: None,
+        }
+    }
+
+    /// Adds one file's outcome; returns the MCP servers it declares and names, for the
+    /// cross-file check.
+    fn absorb(&mut self, outcome: Outcome) -> ServerUse {
+        self.files_checked += 1;
+        self.declarations += outcome.counts;
+        self.diagnostics.extend(outcome.diagnostics);
+        self.files.extend(outcome.file);
+        self.sources.extend(outcome.source);
+        self.decls.extend(outcome.decls);
+        self.suppressions.extend(outcome.suppressions);
+        self.not_loaded.extend(outcome.not_loaded);
+        outcome.servers
+    }
+
+    /// The lock of this check (its sources and resolution).
+    pub fn lock(&self) -> crate::model::Lock {
+        let mut lock = match &self.resolution {
+            Some(r) => r.lock.clone(),
+            None => crate::lock::resolve::resolve(Vec::new()).lock,
+        };
+        lock.sources = self.sources.clone();
+        lock
+    }
+
+    /// The lock of this check, moved out of it (no copy; `resolution` keeps the rest: the
+    /// table, the graph).
+    pub fn take_lock(&mut self) -> crate::model::Lock {
+        let mut lock = match self.resolution.as_mut() {
+            Some(r) => std::mem::replace(&mut r.lock, crate::lock::resolve::resolve(Vec::new()).lock),
+            None => crate::lock::resolve::resolve(Vec::new()).lock,
+        };
+        lock.sources = std::mem::take(&mut self.sources);
+        lock
+    }
+
+    pub fn count(&self, severity: Severity) -> usize {
+        self.diagnostics.iter().filter(|d| d.severity == severity).count()
+    }
+    pub fn has_errors(&self) -> bool {
+        self.count(Severity::Error) > 0
+    }
+
+    /// Why a session started in the checked folder does not load the file (or folder) at
+    /// `path`, or `None` when it does or may.
+    pub fn why_not_loaded(&self, path: &str) -> Option<&str> {
+        if let Some(why) = self.not_loaded.get(path) {
+            return Some(why);
+        }
+        // The deepest plugin folder holding the path decides.
+        self.plugin_roots
+            .iter()
+            .filter(|(root, _)| crate::lock::plugins::inside(path, root) || path == root)
+            .max_by_key(|(root, _)| root.len())
+            .and_then(|(_, why)| why.as_deref())
+    }
+
+    /// The errors that stop `capc lock`: those in files a session here loads. Errors in a
+    /// plugin nothing loads or asks for, a skill collection, a nested project or an undeclared
+    /// marketplace leave the session sound (the lock names those files).
+    pub fn blocking_errors(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Error && self.why_not_loaded(&d.path).is_none())
+    }
+
+    /// The files with errors that do not block `capc lock`, each with why a session here does
+    /// not load it; sorted by path.
+    pub fn left_out(&self) -> BTreeMap<&str, &str> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .filter_map(|d| Some((d.path.as_str(), self.why_not_loaded(&d.path)?)))
+            .collect()
+    }
+    /// How many findings suppression comments and `per-path-ignores` hid.
+    pub fn suppressed_count(&self) -> usize {
+        self.suppressed.values().sum()
+    }
+
+    /// The files of `paths` (as shown) that no reader read and no finding names: files that
+    /// are no declaration where they are (a `.txt`, a Markdown file outside every folder
+    /// Claude Code reads). For `capc check FILE…` and `capc lock FILE…`, which refuse them.
+    pub fn not_read<'p>(&self, paths: &'p std::collections::BTreeSet<String>) -> Vec<&'p str> {
+        let read = self.read_paths();
+        paths.iter().map(String::as_str).filter(|p| !read.contains(p)).collect()
+    }
+
+    /// The shown paths of the files a reader read or a finding names.
+    fn read_paths(&self) -> std::collections::BTreeSet<&str> {
+        self.files.iter().map(|f| f.path.as_str()).chain(self.diagnostics.iter().map(|d| d.path.as_str())).collect()
+    }
+
+    /// Keeps only what concerns the files at `paths` (shown paths): their findings, and only
+    /// them counted as checked. For `capc check FILE…`.
+    pub fn keep_only(&mut self, paths: &std::collections::BTreeSet<String>) {
+        let read = self.read_paths();
+        let checked = paths.iter().filter(|p| read.contains(p.as_str())).count();
+        self.files_checked = checked;
+        self.diagnostics.retain(|d| paths.contains(&d.path));
+        self.files.retain(|f| paths.contains(&f.path));
+        self.suppressed.retain(|p, _| paths.contains(p));
+    }
+
+    /// Shows the checked folder's paths under `prefix/` (the paths of the other scopes, `~/…`
+    /// and `<…>/…`, stay as they are). For reports of several folders; the lock and the session
+    /// questions (`why_not_loaded`) keep the folder's own paths.
+    pub fn show_under(&mut self, prefix: &str) {
+        let prefix = prefix.trim_end_matches('/');
+        if prefix.is_empty() {
+            return;
+        }
+        let under = |path: &mut String| *path = path_under(prefix, path);
+        self.diagnostics.iter_mut().for_each(|d| under(&mut d.path));
+        self.files.iter_mut().for_each(|f| under(&mut f.path));
+        self.suppressed = std::mem::take(&mut self.suppressed)
+            .into_iter()
+            .map(|(mut p, n)| {
+                under(&mut p);
+                (p, n)
+            })
+            .collect();
+        self.files.sort_by(|a, b| a.path.cmp(&b.path));
+        sort_diagnostics(&mut self.diagnostics);
+    }
+
+    /// One report of several checks (their paths already told apart with [`Checked::show_under`]).
+    pub fn merge(parts: Vec<Checked>) -> Checked {
+        let mut all = Checked::empty(Vec::new());
+        for part in parts {
+            all.files_checked += part.files_checked;
+            all.files.extend(part.files);
+            all.declarations += part.declarations;
+            all.diagnostics.extend(part.diagnostics);
+            all.ignored += part.ignored;
+            for (path, n) in part.suppressed {
+                *all.suppressed.entry(path).or_default() += n;
+            }
+        }
+        all.files.sort_by(|a, b| a.path.cmp(&b.path));
+        all.files.dedup_by(|a, b| a.path == b.path);
+        sort_diagnostics(&mut all.diagnostics);
+        all
+    }
+
+    pub fn files_of(&self, kind: FileKind) -> usize {
+        self.files.iter().filter(|f| f.kind == kind).count()
+    }
+    pub fn source(&self, path: &str) -> Option<&SourceFile> {
+        self.files.binary_search_by(|f| f.path.as_str().cmp(path)).ok().map(|i| &self.files[i])
+    }
+}
+
+/// Why a check could not run at all (exit code 2).
+#[derive(Debug)]
+pub enum CheckError {
+    NotADirectory(PathBuf),
+    Unreadable(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckError::NotADirectory(p) => write!(f, "`{}` is not a directory", p.display()),
+            CheckError::Unreadable(p, e) => write!(f, "cannot read `{}`: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+pub fn check(options: &Options) -> Result<Checked, CheckError> {
+    let mut roots = vec![(options.root.clone(), Realm::Project)];
+    if let Some(dir) = &options.user_dir {
+        roots.push((dir.clone(), Realm::User));
+    }
+    if let Some(dir) = &options.managed_dir {
+        roots.push((dir.clone(), Realm::Managed));
+    }
+    for (i, dir) in options.add_dirs.iter().enumerate() {
+        roots.push((dir.clone(), Realm::AddDir(i + 1)));
+    }
+    // A `--plugin-dir` inside the checked folder is read with it; one outside is its own root.
+    let root_real = options.root.canonicalize().ok();
+    let mut plugin_dirs_inside: Vec<(usize, String)> = Vec::new();
+    for (i, dir) in options.plugin_dirs.iter().enumerate() {
+        let real = dir.canonicalize().ok();
+        let inside = match (&root_real, &real) {
+            (Some(root), Some(real)) => {
+                real.strip_prefix(root).ok().map(|rel| rel.to_string_lossy().replace('\\', "/"))
+            }
+            _ => None,
+        };
+        match inside {
+            Some(rel) => plugin_dirs_inside.push((i + 1, rel)),
+            None => roots.push((dir.clone(), Realm::PluginDir(i + 1))),
+        }
+    }
+    // `~/.claude.json` keeps local-scope servers under the project's absolute path.
+    let project_keys = project_keys(&options.root);
+    let mut all = Checked::empty(Vec::new());
+    for (dir, realm) in roots {
+        match std::fs::metadata(&dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return Err(CheckError::NotADirectory(dir)),
+            Err(e) => return Err(CheckError::Unreadable(dir, e)),
+        }
+        let given: &[(usize, String)] = if realm == Realm::Project { &plugin_dirs_inside } else { &[] };
+        let filter = if realm == Realm::Project { options.filter.clone() } else { walk::Filter::default() };
+        let one = check_root(&dir, realm, !options.skip_hashes, &project_keys, given, &filter, &options.texts);
+        all.files_checked += one.files_checked;
+        all.suppressions.extend(one.suppressions);
+        all.ignored += one.ignored;
+        all.not_loaded.extend(one.not_loaded);
+        all.files.extend(one.files);
+        all.declarations += one.declarations;
+        all.diagnostics.extend(one.diagnostics);
+        all.decls.extend(one.decls);
+        all.sources.extend(one.sources);
+    }
+    if options.leave_out_local {
+        use crate::lock::write::is_local_settings;
+        all.decls.retain(|d| !is_local_settings(&d.path));
+        all.sources.retain(|s| !is_local_settings(&s.path));
+    }
+    all.files.sort_by(|a, b| a.path.cmp(&b.path));
+    all.sources.sort_by(|a, b| a.path.cmp(&b.path));
+    // Declarations in a stable order whatever order the parallel reads finished in.
+    all.decls.sort_by(|a, b| (&a.path, a.span.map(|s| s.start)).cmp(&(&b.path, b.span.map(|s| s.start))));
+    locate_marketplaces(options, &mut all.decls);
+    undeclared_marketplaces(&mut all);
+    // Claude Code skips a plugin it refuses and loads the rest: its errors, asked for or not,
+    // leave the session's lock truthful.
+    let refused: std::collections::BTreeSet<String> = all
+        .decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::Plugin(f) if f.refused.is_some() => Some(f.root.clone()),
+            _ => None,
+        })
+        .collect();
+    let resolution = crate::lock::resolve::resolve(std::mem::take(&mut all.decls));
+    for p in &resolution.lock.plugins {
+        let asked = resolution.asked_plugins.contains(&p.root);
+        if !p.loaded && asked && refused.contains(&p.root) {
+            all.refused_asked.push((p.name.clone(), p.reason.clone()));
+        }
+        let why = (!p.loaded && (!asked || refused.contains(&p.root)))
+            .then(|| format!("plugin `{}` does not load here: {}", p.name, p.reason));
+        all.plugin_roots.push((p.root.clone(), why));
+    }
+    all.unloaded_plugins =
+        all.plugin_roots.iter().filter_map(|(root, why)| Some((root.clone(), why.clone()?))).collect();
+    // Findings of the resolver may point into files whose text was dropped as clean.
+    for d in &resolution.diagnostics {
+        if let Ok(i) = all.files.binary_search_by(|f| f.path.as_str().cmp(&d.path)) {
+            if all.files[i].text.is_none() && d.span.is_some() {
+                if let walk::Content::Text(text) = options.texts.read(&locate(options, &d.path)) {
+                    all.files[i].text = Some(text);
+                }
+            }
+        }
+    }
+    all.diagnostics.extend(resolution.diagnostics.iter().cloned());
+    all.resolution = Some(resolution);
+    apply_policy(options, &mut all);
+    sort_diagnostics(&mut all.diagnostics);
+    Ok(all)
+}
+
+/// Sorted by (path, offset, rule, message); exact repeats are dropped.
+fn sort_diagnostics(diagnostics: &mut Vec<Diagnostic>) {
+    fn key(d: &Diagnostic) -> (&str, usize, &str, &str) {
+        (&d.path, d.span.map_or(0, |s| s.start), d.rule, &d.message)
+    }
+    diagnostics.sort_by(|a, b| key(a).cmp(&key(b)));
+    diagnostics.dedup_by(|a, b| key(a) == key(b));
+}
+
+/// Marketplace files that no `extraKnownMarketplaces` entry of the check points at: a session
+/// started here reads them only through one.
+fn undeclared_marketplaces(all: &mut Checked) {
+    let declared: std::collections::BTreeSet<&str> = all
+        .decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::KnownMarketplace { location: Some(location), .. } => Some(location.as_str()),
+            _ => None,
+        })
+        .collect();
+    let paths = all.files.iter().map(|f| f.path.as_str()).chain(all.diagnostics.iter().map(|d| d.path.as_str()));
+    let mut undeclared = Vec::new();
+    for path in paths {
+        if file_name(path) != "marketplace.json" || file_name(parent(path)) != ".claude-plugin" {
+            continue;
+        }
+        let root = parent(parent(path));
+        if !declared.contains(root) {
+            undeclared.push(path.to_string());
+        }
+    }
+    for path in undeclared {
+        all.not_loaded.insert(
+            path,
+            "a marketplace no setting here declares (`extraKnownMarketplaces`); a session reads it only through one"
+                .to_string(),
+        );
+    }
+}
+
+/// capc.toml's severities and per-path ignores, then the suppression comments.
+fn apply_policy(options: &Options, all: &mut Checked) {
+    let policy = options.policy.as_deref();
+    let grade = |diagnostics: &mut Vec<Diagnostic>| {
+        if let Some(policy) = policy {
+            diagnostics.retain_mut(|d| match policy.severity(d.rule, d.severity) {
+                Some(severity) => {
+                    d.severity = severity;
+                    true
+                }
+                None => false,
+            });
+        }
+    };
+    grade(&mut all.diagnostics);
+    if options.no_suppressions {
+        return;
+    }
+    let places = Places::new(options);
+    let mut suppressed: Vec<Diagnostic> = Vec::new();
+    let mut per_path = |diagnostics: &mut Vec<Diagnostic>| {
+        let Some(policy) = policy.filter(|p| !p.per_path.is_empty()) else { return };
+        let (hidden, kept): (Vec<Diagnostic>, Vec<Diagnostic>) =
+            std::mem::take(diagnostics).into_iter().partition(|d| policy.ignores(&places.absolute(&d.path), d.rule));
+        *diagnostics = kept;
+        suppressed.extend(hidden);
+    };
+    per_path(&mut all.diagnostics);
+    let runs = |rule: &str| policy.is_none_or(|p| p.severity(rule, crate::diagnostic::Severity::Info).is_some());
+    let before: BTreeMap<String, usize> = count_by_path(&all.diagnostics);
+    let (_, mut about) = crate::suppress::apply(&mut all.diagnostics, &all.suppressions, runs);
+    let after = count_by_path(&all.diagnostics);
+    grade(&mut about);
+    per_path(&mut about);
+    all.diagnostics.extend(about);
+    all.suppressed = count_by_path(&suppressed);
+    for (path, n) in before {
+        let gone = n - after.get(&path).copied().unwrap_or(0);
+        if gone > 0 {
+            *all.suppressed.entry(path).or_default() += gone;
+        }
+    }
+}
+
+fn count_by_path(diagnostics: &[Diagnostic]) -> BTreeMap<String, usize> {
+    let mut counts = BTreeMap::new();
+    for d in diagnostics {
+        *counts.entry(d.path.clone()).or_default() += 1;
+    }
+    counts
+}
+
+/// Who a file belongs to.
+#[derive(Debug, Clone)]
+struct Owner {
+    scope: FileScope,
+    plugin_root: Option<String>,
+    /// The plugin's namespace (`plugin.json` name, else the marketplace entry's, else the folder).
+    plugin_name: Option<String>,
+    project_root: Option<String>,
+}
+
+impl Owner {
+    fn plugin(root: &str, name: &str) -> Owner {
+        Owner {
+            scope: FileScope::Plugin,
+            plugin_root: Some(root.to_string()),
+            plugin_name: Some(name.to_string()),
+            project_root: None,
+        }
+    }
+    fn project(scope: FileScope, root: &str) -> Owner {
+        Owner { scope, plugin_root: None, plugin_name: None, project_root: Some(root.to_string()) }
+    }
+    fn bare(scope: FileScope) -> Owner {
+        Owner { scope, plugin_root: None, plugin_name: None, project_root: None }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Claim {
+    kind: FileKind,
+    owner: Owner,
+    /// For commands and agents: the folder their names are relative to.
+    base: Option<String>,
+}
+
+struct Claims(BTreeMap<String, Claim>);
+
+impl Claims {
+    /// The first claim on a path wins.
+    fn add(&mut self, rel: &str, kind: FileKind, owner: &Owner, base: Option<&str>) {
+        self.0.entry(rel.to_string()).or_insert_with(|| Claim {
+            kind,
+            owner: owner.clone(),
+            base: base.map(str::to_string),
+        });
+    }
+}
+
+struct Outcome {
+    file: Option<SourceFile>,
+    source: Option<crate::model::Source>,
+    decls: Vec<Decl>,
+    counts: Counts,
+    diagnostics: Vec<Diagnostic>,
+    /// The MCP servers the file declares and the ones its rules name.
+    servers: ServerUse,
+    suppressions: Vec<crate::suppress::Suppression>,
+    /// The file, when a session started in the checked folder does not load it, and why.
+    not_loaded: Option<(String, String)>,
+    /// The plugin (its root, as shown) Claude Code refuses to load because of this file, and why.
+    skips_plugin: Option<(String, String)>,
+}
+
+#[derive(Debug, Default)]
+struct ServerUse {
+    /// The file's path, as shown.
+    path: String,
+    /// The plugin the file belongs to.
+    plugin: Option<String>,
+    declared: Vec<String>,
+    named: Vec<ServerRef>,
+}
+
+impl Outcome {
+    /// `source` is the file's hash, taken while its text was at hand (a clean file's text is
+    /// dropped).
+    fn new(
+        sink: Sink<'_>,
+        file: Option<SourceFile>,
+        source: Option<crate::model::Source>,
+        counts: Counts,
+        plugin: Option<&str>,
+    ) -> Outcome {
+        let servers = ServerUse {
+            path: sink.path().to_string(),
+            plugin: plugin.map(str::to_string),
+            declared: sink.declared_servers,
+            named: sink.server_refs,
+        };
+        Outcome {
+            file,
+            source,
+            decls: sink.decls,
+            counts,
+            diagnostics: sink.diagnostics,
+            servers,
+            suppressions: Vec::new(),
+            not_loaded: None,
+            skips_plugin: None,
+        }
+    }
+}
+
+/// Turns diagnostics' spans into 1-based (line, column) pairs. Diagnostics come sorted by
+/// path, so the line index of a file is built once and reused for all of its findings.
+pub struct Positions<'a> {
+    checked: &'a Checked,
+    current: Option<(&'a str, &'a str, LineIndex)>,
+}
+
+impl<'a> Positions<'a> {
+    pub fn new(checked: &'a Checked) -> Positions<'a> {
+        Positions { checked, current: None }
+    }
+
+    /// Start and end of `diagnostic`; a finding without a span (or a file without text) is
+    /// placed at 1:1.
+    pub fn of(&mut self, diagnostic: &Diagnostic) -> ((usize, usize), (usize, usize)) {
+        let Some(span) = diagnostic.span else { return ((1, 1), (1, 1)) };
+        if self.current.as_ref().is_none_or(|(path, _, _)| *path != diagnostic.path) {
+            let checked = self.checked;
+            self.current = checked
+                .source(&diagnostic.path)
+                .and_then(|f| f.text.as_deref().map(|text| (f.path.as_str(), text, LineIndex::new(text))));
+        }
+        match &self.current {
+            Some((path, text, index)) if *path == diagnostic.path => {
+                (index.position(text, span.start), index.position(text, span.end))
+            }
+            _ => ((1, 1), (1, 1)),
+        }
+    }
+}
+
+/// `path` of a checked folder as a report of several folders shows it: under `prefix/`, unless
+/// it belongs to another scope (`~/…`, `<…>/…`) or `prefix` is empty.
+pub fn path_under(prefix: &str, path: &str) -> String {
+    let prefix = prefix.trim_end_matches('/');
+    if prefix.is_empty() || path.starts_with("~/") || path.starts_with('<') {
+        path.to_string()
+    } else if path.is_empty() {
+        prefix.to_string()
+    } else {
+        format!("{prefix}/{path}")
+    }
+}

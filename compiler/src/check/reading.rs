@@ -1,0 +1,360 @@
+//! Reading one claimed file: its text, its parse, its checks, its declarations and the names
+//! Claude Code gives them.
+
+use super::placement::{not_loaded_because, placement, Realm};
+use super::{Claim, Outcome, SourceFile};
+use crate::decl::markdown::MarkdownKind;
+use crate::decl::{file_name, markdown, parent, Counts, FileCx, FileKind, FileScope};
+use crate::diagnostic::{Severity, Sink};
+use crate::model::Item;
+use crate::node::Node;
+use crate::walk::{Content, Tree};
+use crate::{decl, rules, walk};
+use std::path::Path;
+
+/// Reads a file's text, reporting why it cannot be used; `None` when there is no text.
+fn load(dir: &Path, tree: &Tree, rel: &str, sink: &mut Sink<'_>) -> Option<String> {
+    match tree.texts.read(&dir.join(rel)) {
+        Content::Text(text) => Some(text),
+        Content::TooLarge { bytes } => {
+            sink.report(&rules::file_too_large::RULE, None, format!("file is {} MiB; capc reads declaration files up to {} MiB", bytes / (1024 * 1024), walk::MAX_FILE_BYTES / (1024 * 1024)))
+                .help("a declaration this large is almost certainly a mistake; Claude Code would put it all into the model's context");
+            None
+        }
+        Content::NotText { offset, reason, .. } => {
+            sink.report(
+                &rules::unreadable_file::RULE,
+                None,
+                format!("file {reason} (first bad byte at offset {offset})"),
+            )
+            .help(
+                "declarations must be UTF-8 text; re-save the file as UTF-8, or remove it if it is not a declaration",
+            );
+            None
+        }
+        Content::Error(e) => {
+            sink.report(&rules::unreadable_file::RULE, None, format!("cannot read file: {e}"));
+            None
+        }
+    }
+}
+
+pub(super) fn read_json<T>(
+    dir: &Path,
+    tree: &Tree,
+    rel: &str,
+    realm: Realm,
+    kind: FileKind,
+    hash: bool,
+    f: impl FnOnce(&mut Sink<'_>, &FileCx<'_>, &Node) -> T,
+) -> (Outcome, Option<T>) {
+    let path = realm.display(rel);
+    let mut sink = Sink::new(&path);
+    let Some(text) = load(dir, tree, rel, &mut sink) else {
+        return (Outcome::new(sink, None, None, Counts::default(), None), None);
+    };
+    let cx = FileCx {
+        tree,
+        rel,
+        scope: FileScope::Plugin,
+        plugin_root: None,
+        project_root: None,
+        json_source: Some(&text),
+        plugin_name: None,
+        placement: None,
+    };
+    let result = parse_json(&mut sink, &text, kind).map(|node| f(&mut sink, &cx, &node));
+    // Manifests stay: cross-file checks may report into them later.
+    let source = hashed(&path, kind, &text, hash);
+    let file = SourceFile { path: path.clone(), kind, scope: FileScope::Plugin, name: None, text: Some(text) };
+    (Outcome::new(sink, Some(file), Some(source), Counts::default(), None), result)
+}
+
+/// The JSON of a declaration file, or `invalid-json` with what the failure costs.
+fn parse_json(sink: &mut Sink<'_>, text: &str, kind: FileKind) -> Option<Node> {
+    match crate::json::parse(text) {
+        Ok(node) => Some(node),
+        Err(e) => {
+            sink.report(&rules::invalid_json::RULE, e.span, e.message).help(json_help(kind));
+            None
+        }
+    }
+}
+
+fn json_help(kind: FileKind) -> &'static str {
+    match kind {
+        FileKind::PluginManifest => "Claude Code cannot load this plugin until plugin.json parses",
+        FileKind::Marketplace => "Claude Code cannot add this marketplace until marketplace.json parses",
+        FileKind::ProjectMcp | FileKind::PluginMcp => "Claude Code reads none of these servers until the file parses",
+        FileKind::Hooks => "Claude Code fails the plugin's hooks until the file parses",
+        FileKind::Settings => "Claude Code ignores this settings file until it parses",
+        _ => "fix the JSON syntax",
+    }
+}
+
+pub(super) fn read_claim(
+    dir: &Path,
+    tree: &Tree,
+    rel: &str,
+    claim: &Claim,
+    realm: Realm,
+    hash: bool,
+    project_keys: &[String],
+) -> Outcome {
+    let path = realm.display(rel);
+    let mut sink = Sink::new(&path);
+    let mut counts = Counts::default();
+    let mut not_loaded = not_loaded_because(realm, rel, claim).map(|why| (path.clone(), why));
+    let mut skips_plugin = None;
+    match claim.kind {
+        FileKind::Skill => counts.skills = 1,
+        FileKind::Command => counts.commands = 1,
+        FileKind::Agent => counts.agents = 1,
+        FileKind::Settings => counts.settings = 1,
+        _ => {}
+    }
+    let Some(text) = load(dir, tree, rel, &mut sink) else {
+        let mut outcome = Outcome::new(sink, None, None, counts, claim.owner.plugin_name.as_deref());
+        outcome.not_loaded = not_loaded;
+        return outcome;
+    };
+    // The plugin agent loader of 2.1.332 skips agent files over 1 MiB (measured).
+    if claim.kind == FileKind::Agent && claim.owner.scope == FileScope::Plugin && text.len() > PLUGIN_AGENT_MAX_BYTES {
+        sink.report(
+            &rules::file_too_large::RULE,
+            None,
+            format!("agent file is {} KiB; Claude Code skips plugin agents over 1 MiB", text.len() / 1024),
+        )
+        .severity(Severity::Warning)
+        .help("move reference material out of the agent's prompt, into files it reads when needed");
+    }
+    let is_json = !matches!(claim.kind, FileKind::Skill | FileKind::Command | FileKind::Agent);
+    let cx = FileCx {
+        tree,
+        rel,
+        scope: claim.owner.scope,
+        plugin_root: claim.owner.plugin_root.as_deref(),
+        project_root: claim.owner.project_root.as_deref(),
+        json_source: is_json.then_some(text.as_str()),
+        plugin_name: claim.owner.plugin_name.as_deref(),
+        placement: placement(realm, rel, claim),
+    };
+    let mut name = None;
+    let mut decls = Vec::new();
+    match claim.kind {
+        FileKind::Skill | FileKind::Command => {
+            let kind = if claim.kind == FileKind::Skill { MarkdownKind::Skill } else { MarkdownKind::Command };
+            let fields = markdown::check(&mut sink, &cx, &text, kind);
+            let own = match kind {
+                MarkdownKind::Skill => skill_name(rel, claim, fields.as_ref()),
+                _ => command_name(rel, claim),
+            };
+            if let Some(at) = cx.placement {
+                // What was loaded from a commands folder (a file or a SKILL.md folder) sits with
+                // the commands in the table; a skills folder's with the skills.
+                let form = if claim.base.is_some() { MarkdownKind::Command } else { MarkdownKind::Skill };
+                let mut decl =
+                    crate::decl::declare::command(&mut sink, own.clone(), form, fields.as_ref(), &text, at, &path);
+                if let Item::Command(command) = &mut decl.item {
+                    other_names(command, claim, kind, fields.as_ref());
+                }
+                decls.push(decl);
+            }
+            name = Some(own);
+        }
+        FileKind::Agent => {
+            let fields = markdown::check(&mut sink, &cx, &text, MarkdownKind::Agent);
+            let own = agent_name(rel, claim, fields.as_ref());
+            if let Some(at) = cx.placement {
+                decls.extend(crate::decl::declare::agent(&mut sink, own.clone(), fields.as_ref(), at, &path));
+            }
+            name = Some(own);
+        }
+        kind => {
+            if let Some(node) = parse_json(&mut sink, &text, kind) {
+                match kind {
+                    FileKind::ProjectMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &cx, &node, true),
+                    FileKind::PluginMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &cx, &node, false),
+                    FileKind::UserConfig => {
+                        if let Some(servers) = node.get("mcpServers") {
+                            counts.mcp_servers =
+                                decl::mcp::check_servers(&mut sink, &cx, servers, "`mcpServers`", false);
+                        }
+                        // Local scope: this project's own servers (`claude mcp add`'s default).
+                        let projects = node.get("projects");
+                        let project = project_keys.iter().find_map(|k| projects?.get(k));
+                        if let (Some(project), Some(_)) = (project, cx.placement) {
+                            use crate::model::Scope as L;
+                            crate::decl::declare::mcp_approval(project, L::Local, &path, &mut decls);
+                            crate::decl::declare::mcp_toggles(project, &path, &mut decls);
+                        }
+                        if let Some(servers) = project.and_then(|p| p.get("mcpServers")) {
+                            let placement = cx
+                                .placement
+                                .map(|at| crate::model::Placement { scope: crate::model::Scope::Local, ..at });
+                            let local_cx = FileCx { placement, ..cx };
+                            counts.mcp_servers += decl::mcp::check_servers(
+                                &mut sink,
+                                &local_cx,
+                                servers,
+                                "`projects[…].mcpServers`",
+                                false,
+                            );
+                        }
+                    }
+                    FileKind::Hooks => {
+                        counts.hooks = decl::hooks::check_file(&mut sink, &cx, &node);
+                        if let (Some(root), Some(why)) = (&claim.owner.plugin_root, decl::hooks::skips_plugin(&node)) {
+                            skips_plugin = Some((realm.display(root), why));
+                        }
+                    }
+                    FileKind::Settings => counts.hooks = decl::settings::check(&mut sink, &cx, &node),
+                    _ => {}
+                }
+                if let Some(at) = cx.placement {
+                    match kind {
+                        FileKind::Hooks => {
+                            if let Some(map) = node.get("hooks") {
+                                crate::decl::declare::hooks(&mut sink, map, at, &path, &mut decls);
+                            }
+                        }
+                        // Refused whole by Claude Code: it declares nothing, and its errors
+                        // do not stop `capc lock` (a session here does not load the file).
+                        FileKind::Settings if decl::settings::refused_mode(&node).is_some() => {
+                            let why = "Claude Code refuses this settings file: its `permissions.defaultMode` is not a mode it knows";
+                            not_loaded.get_or_insert_with(|| (path.clone(), why.to_string()));
+                        }
+                        FileKind::Settings => {
+                            if let Some(map) = node.get("hooks") {
+                                crate::decl::declare::hooks(&mut sink, map, at, &path, &mut decls);
+                            }
+                            if let Some(permissions) = node.get("permissions") {
+                                crate::decl::declare::rules(&mut sink, permissions, at.scope, &path, &mut decls);
+                            }
+                            crate::decl::declare::settings(&node, at.scope, &path, &mut decls);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    sink.decls.append(&mut decls);
+    let source = hashed(&path, claim.kind, &text, hash);
+    let mut suppressions = if is_json { Vec::new() } else { crate::suppress::parse(&text) };
+    for s in &mut suppressions {
+        s.path = path.clone();
+    }
+    // Cross-file checks report only into files with MCP server references; suppressions may
+    // be reported themselves.
+    let keep = !sink.diagnostics.is_empty() || !sink.server_refs.is_empty() || !suppressions.is_empty();
+    let file =
+        SourceFile { path: path.clone(), kind: claim.kind, scope: claim.owner.scope, name, text: keep.then_some(text) };
+    let mut outcome = Outcome::new(sink, Some(file), Some(source), counts, claim.owner.plugin_name.as_deref());
+    outcome.suppressions = suppressions;
+    outcome.not_loaded = not_loaded;
+    outcome.skips_plugin = skips_plugin;
+    outcome
+}
+
+/// A file's entry in the lock's list of sources.
+fn hashed(path: &str, kind: FileKind, text: &str, hash: bool) -> crate::model::Source {
+    crate::model::Source {
+        path: path.to_string(),
+        kind: kind.as_str().to_string(),
+        sha256: if hash { crate::secrets::sha256_hex(text.as_bytes()) } else { String::new() },
+    }
+}
+
+/// `plugin:` in front of a plugin component's name.
+fn namespaced(claim: &Claim, name: &str) -> String {
+    match &claim.owner.plugin_name {
+        Some(plugin) => format!("{plugin}:{name}"),
+        None => name.to_string(),
+    }
+}
+
+/// The path of `rel` below `base`, without `.md`, its folders joined with `:`.
+fn relative_name(base: &str, rel: &str) -> String {
+    let below = rel.strip_prefix(base).unwrap_or(rel).trim_start_matches('/');
+    below.strip_suffix(".md").unwrap_or(below).replace('/', ":")
+}
+
+fn frontmatter_name(fields: Option<&Node>) -> Option<&str> {
+    fields?.get("name")?.as_str().map(str::trim).filter(|n| !n.is_empty())
+}
+
+/// A skill is named after its folder (Claude Code 2.1.332): in a plugin, `<plugin>:<folder>`
+/// with every character outside `[A-Za-z0-9_-]` made `-`; a plugin that is one root
+/// `SKILL.md` takes its frontmatter `name`, else the plugin folder's name, sanitized alike; a
+/// `SKILL.md` inside a commands folder takes the folder's path (`a:b`). The frontmatter `name`
+/// of any other skill is its display name, not its name (see `other_names`).
+fn skill_name(rel: &str, claim: &Claim, fields: Option<&Node>) -> String {
+    let dir = parent(rel);
+    if let Some(base) = &claim.base {
+        return namespaced(claim, &relative_name(base, dir));
+    }
+    match (&claim.owner.plugin_name, &claim.owner.plugin_root) {
+        (Some(plugin), Some(root)) if root == dir => {
+            let folder = if dir.is_empty() { plugin.as_str() } else { file_name(dir) };
+            crate::names::plugin_root_skill(plugin, frontmatter_name(fields), folder)
+        }
+        (Some(plugin), _) => crate::names::plugin_skill(plugin, file_name(dir)),
+        (None, _) => file_name(dir).to_string(),
+    }
+}
+
+/// The display name and aliases Claude Code 2.1.332 gives a skill or command besides its name:
+/// a plugin's skills and commands take their frontmatter `name` as display name and, without
+/// a `:`, as a bare alias (`kZ`); a skills folder's skill takes it as display name only;
+/// legacy `.claude/commands` files ignore it.
+fn other_names(command: &mut crate::model::Command, claim: &Claim, kind: MarkdownKind, fields: Option<&Node>) {
+    let given = fields.and_then(|f| f.get("name")).and_then(scalar_text);
+    if claim.owner.plugin_name.is_some() {
+        let names = crate::names::plugin_names(&command.name, given.as_deref().map(str::trim));
+        command.display_name = names.display_name;
+        command.aliases = names.aliases;
+        command.shed_aliases = names.shed;
+    } else if kind == MarkdownKind::Skill && claim.base.is_none() {
+        command.display_name = crate::names::frontmatter_name(given.as_deref().map(str::trim))
+            .filter(|n| *n != command.name)
+            .map(str::to_string);
+    }
+}
+
+/// A scalar frontmatter value as text (Claude Code reads `name: 42` as `"42"`).
+fn scalar_text(node: &Node) -> Option<String> {
+    use crate::node::NodeKind;
+    match &node.kind {
+        NodeKind::String(s) => Some(s.clone()),
+        NodeKind::Number(n) => Some(n.clone()),
+        NodeKind::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// A command is named after its path below the commands folder: `frontend/component.md`
+/// is `frontend:component` (the loader's rule since Claude Code 1.0.45; the docs still say
+/// the subfolder does not count).
+fn command_name(rel: &str, claim: &Claim) -> String {
+    namespaced(claim, &relative_name(claim.base.as_deref().unwrap_or(parent(rel)), rel))
+}
+
+/// An agent is named by its frontmatter `name`, else its file name; a plugin's agents add
+/// their subfolders (`review:security`).
+fn agent_name(rel: &str, claim: &Claim, fields: Option<&Node>) -> String {
+    let stem = file_name(rel).strip_suffix(".md").unwrap_or(file_name(rel));
+    let own = frontmatter_name(fields).unwrap_or(stem);
+    if claim.owner.plugin_name.is_none() {
+        return own.to_string();
+    }
+    let folders = claim.base.as_deref().map(|base| relative_name(base, parent(rel))).unwrap_or_default();
+    if folders.is_empty() {
+        namespaced(claim, own)
+    } else {
+        namespaced(claim, &format!("{folders}:{own}"))
+    }
+}
+
+/// The largest plugin agent file Claude Code 2.1.332 loads.
+const PLUGIN_AGENT_MAX_BYTES: usize = 1_048_576;

@@ -1,0 +1,314 @@
+//! MCP servers: which one each name reaches, which are dropped as duplicates of another's
+//! command or URL, and what the settings' approval and policy turn off.
+
+use super::permissions::glob_match;
+use super::{reference, scope_rank, Builder, EdgeKind, Reason};
+use crate::diagnostic::{report_at, Severity};
+use crate::model::{Approval, Behavior, Decl, Item, McpServer, Origin, Permission, PolicyEntry, Scope};
+use crate::rules;
+use crate::span::Span;
+use capc_grammar::{PermissionRule, ToolKind};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Project-server approval from every settings file: (enable all, enabled, disabled), and
+/// the other servers turned off in this project (`disabledMcpServers`).
+pub(super) struct Approvals {
+    enable_all: Option<bool>,
+    enabled: BTreeSet<String>,
+    disabled: BTreeSet<String>,
+    turned_off: BTreeSet<String>,
+}
+
+pub(super) fn approvals(decls: &[Decl]) -> Approvals {
+    let mut found: Vec<&Item> =
+        decls.iter().map(|d| &d.item).filter(|i| matches!(i, Item::McpApproval { .. })).collect();
+    found.sort_by_key(|i| match i {
+        Item::McpApproval { scope, .. } => scope_rank(*scope),
+        _ => u8::MAX,
+    });
+    let mut out = Approvals {
+        enable_all: None,
+        enabled: BTreeSet::new(),
+        disabled: BTreeSet::new(),
+        turned_off: BTreeSet::new(),
+    };
+    for item in found {
+        if let Item::McpApproval { enable_all, enabled, disabled, .. } = item {
+            out.enable_all = out.enable_all.or(*enable_all);
+            out.enabled.extend(enabled.iter().cloned());
+            out.disabled.extend(disabled.iter().cloned());
+        }
+    }
+    for d in decls {
+        if let Item::McpToggle { disabled } = &d.item {
+            out.turned_off.extend(disabled.iter().cloned());
+        }
+    }
+    out
+}
+
+/// The MCP policy of every settings file (FORMATS §4.5): `deniedMcpServers` entries, and
+/// `allowedMcpServers` — unset allows every server, `[]` none; once it has a `serverCommand`
+/// entry a stdio server must match one, once it has a `serverUrl` entry a remote server must
+/// match one, otherwise the name must be listed. Deny beats allow. Lists merge across files;
+/// a managed `allowManagedMcpServersOnly` keeps only the managed allowlist.
+pub(super) struct Policy {
+    allowed: Option<Vec<PolicyEntry>>,
+    /// The files whose allowlist counts.
+    allowed_in: BTreeSet<String>,
+    denied: Vec<(PolicyEntry, String)>,
+}
+
+impl Policy {
+    pub(super) fn of(decls: &[Decl]) -> Policy {
+        let managed_only = decls
+            .iter()
+            .any(|d| matches!(d.item, Item::McpPolicy { scope: Scope::Managed, managed_only: Some(true), .. }));
+        let mut policy = Policy { allowed: None, allowed_in: BTreeSet::new(), denied: Vec::new() };
+        for d in decls {
+            let Item::McpPolicy { scope, allowed, denied, .. } = &d.item else { continue };
+            policy.denied.extend(denied.iter().map(|e| (e.clone(), d.path.clone())));
+            if let Some(allowed) = allowed.as_ref().filter(|_| !managed_only || *scope == Scope::Managed) {
+                policy.allowed.get_or_insert_with(Vec::new).extend(allowed.iter().cloned());
+                policy.allowed_in.insert(d.path.clone());
+            }
+        }
+        policy
+    }
+
+    fn matches(entry: &PolicyEntry, s: &McpServer) -> bool {
+        use PolicyEntry as E;
+        match entry {
+            E::Name(name) => *name == s.name,
+            E::Command(argv) => {
+                s.url.is_none()
+                    && argv.first() == s.command.as_ref()
+                    && argv.len() == s.args.len() + 1
+                    && argv[1..] == s.args[..]
+            }
+            E::Url(pattern) => s.url.as_deref().is_some_and(|url| glob_match(pattern, url)),
+        }
+    }
+
+    /// Why the policy keeps `s` from loading, if it does.
+    fn blocks(&self, s: &McpServer) -> Option<String> {
+        use PolicyEntry as E;
+        if let Some((entry, path)) = self.denied.iter().find(|(e, _)| Policy::matches(e, s)) {
+            return Some(format!("deniedMcpServers {entry} ({path})"));
+        }
+        let allowed = self.allowed.as_ref()?;
+        let remote = s.url.is_some();
+        let by_command = allowed.iter().any(|e| matches!(e, E::Command(_)));
+        let by_url = allowed.iter().any(|e| matches!(e, E::Url(_)));
+        // Which kind of entry the server must match, and what to say when none does.
+        let (needed, kind): (&str, fn(&E) -> bool) = match (remote, by_command, by_url) {
+            (false, true, _) => {
+                ("no serverCommand entry of allowedMcpServers matches its command", |e| matches!(e, E::Command(_)))
+            }
+            (true, _, true) => ("no serverUrl entry of allowedMcpServers matches its URL", |e| matches!(e, E::Url(_))),
+            _ => ("allowedMcpServers does not list its name", |e| matches!(e, E::Name(_))),
+        };
+        if allowed.iter().any(|e| kind(e) && Policy::matches(e, s)) {
+            return None;
+        }
+        let files = self.allowed_in.iter().map(String::as_str).collect::<Vec<_>>().join(", ");
+        Some(if allowed.is_empty() {
+            format!("allowedMcpServers is empty ({files})")
+        } else {
+            format!("{needed} ({files})")
+        })
+    }
+}
+
+/// What a server connects to. `${CLAUDE_PLUGIN_ROOT}` differs per plugin, so two plugins
+/// running `${CLAUDE_PLUGIN_ROOT}/server` are different servers.
+fn endpoint(s: &McpServer) -> String {
+    let text = match &s.url {
+        Some(url) => url.clone(),
+        None => format!("{} {}", s.command.clone().unwrap_or_default(), s.args.join(" ")),
+    };
+    match &s.plugin {
+        Some(plugin) => text.replace("${CLAUDE_PLUGIN_ROOT}", &format!("<plugin {plugin}>")),
+        None => text,
+    }
+}
+
+/// What a server runs together with its environment: two plugins' servers that differ only in
+/// `env` are two servers.
+fn signature(s: &McpServer) -> String {
+    let env: Vec<String> = s.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("{} {}", endpoint(s), env.join(" "))
+}
+
+pub(super) fn resolve_servers(
+    servers: Vec<(McpServer, Option<Span>, Option<usize>)>,
+    approvals: &Approvals,
+    policy: &Policy,
+    permissions: &[(Permission, Option<Span>)],
+    parsed: &[Option<PermissionRule>],
+    b: &mut Builder,
+) -> Vec<McpServer> {
+    let rank = |s: Scope| match s {
+        Scope::Managed => 0,
+        Scope::Local => 1,
+        Scope::Project => 2,
+        Scope::User => 3,
+        _ => 4,
+    };
+    // Plugins' servers in the plugins' load order; the others by name.
+    let mut servers = servers;
+    servers.sort_by(|(a, _, la), (c, _, lc)| {
+        (rank(a.scope), la, &a.name, &a.path).cmp(&(rank(c.scope), lc, &c.name, &c.path))
+    });
+    let mut servers: Vec<(McpServer, Option<Span>)> = servers.into_iter().map(|(s, span, _)| (s, span)).collect();
+    // Names Claude Code 2.1.332 keeps for its own servers: such an entry never loads.
+    // (The reader reports them: `reserved-name`.)
+    for (s, _) in servers.iter_mut() {
+        if s.plugin.is_none() && crate::builtins::is_reserved_mcp_name(&s.name) {
+            s.blocked_by = Some(format!("`{}` is a name Claude Code keeps for its own servers", s.name));
+        }
+    }
+    // `managed-mcp.json` replaces every other source; managed settings' `managedMcpServers`
+    // load beside the others.
+    let exclusive = |m: &McpServer| m.scope == Scope::Managed && m.path.ends_with("managed-mcp.json");
+    let managed = servers.iter().any(|(s, _)| exclusive(s));
+    // A project server the settings reject does not hide another of its name (2.1.332, `NE`).
+    let rejected = |m: &McpServer| m.scope == Scope::Project && approvals.disabled.contains(&m.name);
+    let mut by_name: HashMap<String, usize> = HashMap::new();
+    // What a configured server runs (without its environment), and what a plugin's runs (with
+    // it): a plugin's duplicate of the one, or of an earlier plugin's, is dropped (`iSs`).
+    let mut configured: HashMap<String, usize> = HashMap::new();
+    let mut plugin_signatures: HashMap<String, usize> = HashMap::new();
+    for i in 0..servers.len() {
+        let s = servers[i].0.clone();
+        if s.blocked_by.is_some() {
+            continue;
+        }
+        let winner = if managed && !exclusive(&s) {
+            servers.iter().position(|(m, _)| exclusive(m)).map(|w| (w, Reason::ManagedMcpExclusive))
+        } else if s.scope == Scope::Plugin {
+            configured
+                .get(&endpoint(&s))
+                .or_else(|| plugin_signatures.get(&signature(&s)))
+                .map(|w| (*w, Reason::McpEndpoint))
+        } else if rejected(&s) {
+            None
+        } else {
+            by_name.get(&s.name).map(|w| (*w, Reason::McpScopeOrder))
+        };
+        match winner {
+            Some((w, rule)) => {
+                let win = servers[w].0.clone();
+                servers[i].0.shadowed_by = Some(reference(&win.name, Origin::Mcp, win.scope, Some(&win.path), rule));
+                servers[w].0.shadows.push(reference(&s.name, Origin::Mcp, s.scope, Some(&s.path), rule));
+                let from = b.node("mcp-server", &win.name, "mcp", win.scope, Some(&win.path));
+                let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
+                b.edge(from, to, EdgeKind::Shadows, rule.id());
+                let message = match rule {
+                    Reason::ManagedMcpExclusive => format!(
+                        "MCP server `{}` is never started: `{}` replaces every other MCP source",
+                        s.name, win.path
+                    ),
+                    Reason::McpEndpoint => format!(
+                        "MCP server `{}` runs the same {} as `{}` ({}) and is dropped",
+                        s.name,
+                        if s.url.is_some() { "URL" } else { "command" },
+                        win.name,
+                        win.path
+                    ),
+                    _ => format!(
+                        "MCP server `{}` is hidden by the {} server of the same name ({})",
+                        s.name,
+                        win.scope.as_str(),
+                        win.path
+                    ),
+                };
+                report_at(
+                    &mut b.diagnostics,
+                    s.path.clone(),
+                    &rules::shadowed_declaration::RULE,
+                    servers[i].1,
+                    message,
+                )
+                .help(rule.text());
+            }
+            None if rejected(&s) => {}
+            None if s.scope == Scope::Plugin => {
+                plugin_signatures.entry(signature(&s)).or_insert(i);
+            }
+            None => {
+                by_name.entry(s.name.clone()).or_insert(i);
+                configured.entry(endpoint(&s)).or_insert(i);
+            }
+        }
+    }
+    // Names that collide once normalized, and names that hold the `__` separator.
+    let mut by_normalized: BTreeMap<String, usize> = BTreeMap::new();
+    for i in 0..servers.len() {
+        let s = &servers[i].0;
+        if s.shadowed_by.is_some() {
+            continue;
+        }
+        let raw = s.name.rsplit(':').next().unwrap_or(&s.name);
+        if raw.contains("__") {
+            report_at(&mut b.diagnostics, s.path.clone(), &rules::mcp_server_name_clash::RULE, servers[i].1, format!("MCP server name `{raw}` contains `__`, the separator of tool names"))
+                .severity(Severity::Warning)
+                .help(format!("Claude Code splits `mcp__{}__tool` at the first `__`, so rules and hooks for this server match the wrong thing; rename it (`{}`)", s.normalized, raw.replace("__", "_")));
+        }
+        match by_normalized.get(&s.normalized) {
+            Some(&w) if servers[w].0.name != s.name => {
+                let other = servers[w].0.clone();
+                report_at(&mut b.diagnostics, s.path.clone(), &rules::mcp_server_name_clash::RULE, servers[i].1, format!("MCP servers `{}` and `{}` both name their tools `mcp__{}__…`", other.name, s.name, s.normalized))
+                    .help(format!("`{}` declares `{}`; one server's tools replace the other's and no rule can tell them apart; rename one", other.path, other.name));
+                let from = b.node("mcp-server", &other.name, "mcp", other.scope, Some(&other.path));
+                let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
+                b.edge(from, to, EdgeKind::Clashes, "normalized-name");
+            }
+            Some(_) => {}
+            None => {
+                by_normalized.insert(s.normalized.clone(), i);
+            }
+        }
+    }
+    let mut out: Vec<McpServer> = servers.into_iter().map(|(s, _)| s).collect();
+    for s in &mut out {
+        if s.scope == Scope::Project {
+            let bare = &s.name;
+            s.approval = Some(if approvals.disabled.contains(bare) {
+                Approval::Disabled
+            } else if approvals.enable_all == Some(true) || approvals.enabled.contains(bare) {
+                Approval::Approved
+            } else {
+                Approval::Pending
+            });
+        } else if approvals.turned_off.contains(&s.name) {
+            // Turned off with `/mcp` in this project (FORMATS §4.4).
+            s.approval = Some(Approval::Disabled);
+        }
+        if s.blocked_by.is_none() {
+            s.blocked_by = policy.blocks(s);
+        }
+        for (i, (p, _)) in permissions.iter().enumerate() {
+            let Some(rule) = parsed[i].as_ref() else { continue };
+            if p.behavior != Behavior::Deny || rule.content.is_some() || s.denied_by.is_some() {
+                continue;
+            }
+            let hit = match &rule.tool.kind {
+                ToolKind::Mcp { server, tool } => {
+                    tool.as_deref().is_none_or(|t| t == "*") && glob_match(server, &s.normalized)
+                }
+                ToolKind::Glob => glob_match(&rule.tool.canonical, &format!("mcp__{}__", s.normalized)),
+                _ => false,
+            };
+            if hit {
+                s.denied_by = Some(p.rule.clone());
+                let from = b.node("permission", &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
+                let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
+                b.edge(from, to, EdgeKind::Removes, "blanket-deny");
+            }
+        }
+    }
+    // By name, and within a name in precedence order (the winner first).
+    out.sort_by(|a, c| (&a.name, rank(a.scope), &a.path).cmp(&(&c.name, rank(c.scope), &c.path)));
+    out
+}

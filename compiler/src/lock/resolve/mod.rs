@@ -1,0 +1,653 @@
+//! Resolution: which declaration each name reaches, as Claude Code decides it, recorded in
+//! a petgraph graph whose edges say who shadows, removes or pre-empts whom and by which rule.
+//!
+//! The orders followed (each cited where it is built):
+//! - **Command table** (Claude Code 2.1.332, read from its bundled `loadAllCommands`): skill
+//!   folders (managed, user, project, `--add-dir`) then legacy `.claude/commands` (managed,
+//!   user, project), then plugin commands, plugin skills, bundled skills, built-in commands.
+//!   The v2.1.88 digest (SEMANTICS §2.5) put bundled skills first; 2.1.332 and the docs
+//!   ("any local skill overrides a bundled skill", FORMATS §2.9) put them after local ones.
+//!   Lookup takes the first entry whose name or alias matches (SEMANTICS §2.8).
+//! - **Dynamic skills** (nested `.claude/skills/`, and skills with `paths`) go just before
+//!   the first built-in command, and never duplicate a name already in the table (§2.6); a
+//!   nested skill whose name is taken is reachable as `<folder>:<name>` (FORMATS §2.3, the
+//!   newer behaviour).
+//! - **Agents**: managed > project > user > plugin > built-in (FORMATS §6.2).
+//! - **MCP servers**: `managed-mcp.json` replaces every other source; otherwise local >
+//!   project > user by name, and a plugin server is dropped when a configured server has
+//!   the same command or URL (FORMATS §4.1).
+//! - **Permissions**: deny → ask → allow, first match decides (FORMATS §5.4); a whole-tool
+//!   deny removes the tool, or every tool of a server (SEMANTICS §7.2).
+
+use crate::builtins::BUILTINS_VERSION;
+use crate::diagnostic::{report_at, Diagnostic};
+use crate::model::{Agent, Command, Decl, Item, Lock, McpServer, Origin, Permission, Ref, Scope};
+use crate::span::Span;
+use crate::{model, rules};
+use agents::resolve_agents;
+use capc_grammar::{parse_permission_rule, PermissionRule};
+use commands::command_table;
+use mcp::{approvals, resolve_servers, Policy};
+use permissions::resolve_permissions;
+use petgraph::graph::{DiGraph, NodeIndex};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+mod agents;
+mod commands;
+mod mcp;
+mod permissions;
+
+pub(crate) use permissions::covers;
+
+/// Why one declaration wins over another. Its id is what the lock's `rule` fields and `capc
+/// explain` show; its text is the rule in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reason {
+    ScopeOrder,
+    SkillsBeforeCommands,
+    PluginCommandsFirst,
+    BeforeBuiltins,
+    LookupOrder,
+    StaticBeforeDynamic,
+    DeeperWins,
+    SameScope,
+    LoadOrder,
+    AgentScopeOrder,
+    AgentLastFile,
+    McpScopeOrder,
+    McpEndpoint,
+    ManagedMcpExclusive,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 14] = [
+        Reason::ScopeOrder,
+        Reason::SkillsBeforeCommands,
+        Reason::PluginCommandsFirst,
+        Reason::BeforeBuiltins,
+        Reason::LookupOrder,
+        Reason::StaticBeforeDynamic,
+        Reason::DeeperWins,
+        Reason::SameScope,
+        Reason::LoadOrder,
+        Reason::AgentScopeOrder,
+        Reason::AgentLastFile,
+        Reason::McpScopeOrder,
+        Reason::McpEndpoint,
+        Reason::ManagedMcpExclusive,
+    ];
+
+    /// The id written in the lock (`scope-order`, …).
+    pub fn id(self) -> &'static str {
+        match self {
+            Reason::ScopeOrder => "scope-order",
+            Reason::SkillsBeforeCommands => "skills-before-commands",
+            Reason::PluginCommandsFirst => "plugin-commands-first",
+            Reason::BeforeBuiltins => "before-builtins",
+            Reason::LookupOrder => "lookup-order",
+            Reason::StaticBeforeDynamic => "static-before-dynamic",
+            Reason::DeeperWins => "deeper-wins",
+            Reason::SameScope => "same-scope",
+            Reason::LoadOrder => "load-order",
+            Reason::AgentScopeOrder => "agent-scope-order",
+            Reason::AgentLastFile => "agent-last-file",
+            Reason::McpScopeOrder => "mcp-scope-order",
+            Reason::McpEndpoint => "mcp-endpoint",
+            Reason::ManagedMcpExclusive => "managed-mcp-exclusive",
+        }
+    }
+
+    /// The rule in words, as `capc explain` and the diagnostics' help say it.
+    pub fn text(self) -> &'static str {
+        match self {
+            Reason::ScopeOrder => "skills folders load managed first, then user, then project, then --add-dir folders; lookup takes the first entry with the name",
+            Reason::SkillsBeforeCommands => "skills folders load before .claude/commands, so a skill beats a command of the same name",
+            Reason::PluginCommandsFirst => "plugin commands load before plugin skills (command-table order of Claude Code 2.1.332)",
+            Reason::BeforeBuiltins => "skills and commands sit before bundled skills and built-in commands in the table, and lookup takes the first match (Claude Code 2.1.332)",
+            Reason::LookupOrder => "an exact name anywhere in the table wins first; then the first entry, in table order, whose display name or alias matches (Claude Code 2.1.332)",
+            Reason::StaticBeforeDynamic => "a skill loaded at start keeps its name; a conditional or nested skill of the same name is not added",
+            Reason::DeeperWins => "of two nested skills with one name, the deeper folder's wins",
+            Reason::SameScope => "one scope declares the name twice; Claude Code takes the first in its load order (capc orders the files by path)",
+            Reason::LoadOrder => "two plugins of one name both load (two --plugin-dir folders); the first loaded answers",
+            Reason::AgentScopeOrder => "agents: managed > project > --add-dir > user > plugin > built-in (Claude Code 2.1.332)",
+            Reason::AgentLastFile => "one scope defines the agent twice; Claude Code reads the files in path order and the last one wins (Claude Code 2.1.332)",
+            Reason::McpScopeOrder => "MCP servers of one name: managed > local > project (unless rejected) > user > plugin; the whole entry of the winner is used",
+            Reason::McpEndpoint => "a plugin's server that runs the same command or URL as a configured server, or as an earlier plugin's server with the same environment, is a duplicate and is dropped",
+            Reason::ManagedMcpExclusive => "managed-mcp.json replaces every other MCP source",
+        }
+    }
+
+    /// The reason a lock's `rule` field names, if capc knows it.
+    pub fn from_id(id: &str) -> Option<Reason> {
+        Reason::ALL.into_iter().find(|r| r.id() == id)
+    }
+}
+
+/// The words of a lock's `rule` id (`capc explain`, a session's `why`). Every id resolution
+/// writes is a `Reason`; a lock is data, so an id this capc does not know has no words rather
+/// than an error.
+pub fn rule_text(id: &str) -> &'static str {
+    Reason::from_id(id).map_or("", Reason::text)
+}
+
+/// What an edge of the resolution graph says: who shadows, removes or pre-empts whom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EdgeKind {
+    /// The source hides the target: a lookup of the name reaches the source.
+    Shadows,
+    /// A blanket deny rule removes the target (a tool, a server's tools, an agent).
+    Removes,
+    /// A deny or ask rule decides every call an allow rule would.
+    PreEmpts,
+    /// A plugin declares the target.
+    Declares,
+    /// The source answers to an alias or display name the target also claims.
+    TakesAlias,
+    /// Two servers whose names normalize to the same tool prefix.
+    Clashes,
+}
+
+impl EdgeKind {
+    /// The word `capc graph` writes (`shadows`, `pre-empts`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Shadows => "shadows",
+            EdgeKind::Removes => "removes",
+            EdgeKind::PreEmpts => "pre-empts",
+            EdgeKind::Declares => "declares",
+            EdgeKind::TakesAlias => "takes-alias",
+            EdgeKind::Clashes => "clashes",
+        }
+    }
+}
+
+/// One row of the full command table, built-ins included.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub name: String,
+    /// `prompt`, `local` or `local-jsx`.
+    pub kind: &'static str,
+    pub origin: Origin,
+    pub scope: Scope,
+    pub path: Option<String>,
+    /// The name shown to people, when it differs from `name`.
+    pub display_name: Option<String>,
+    /// Other names it answers to (a plugin entry's bare alias; a built-in's aliases).
+    pub aliases: Vec<String>,
+    /// Index into `Lock::commands` for declared entries.
+    pub decl: Option<usize>,
+    pub shadowed_by: Option<Ref>,
+    pub dynamic: Option<String>,
+    /// A conditional skill, active once a file matching its `paths` is touched.
+    pub conditional: bool,
+    /// For a plugin's entry: its plugin's place in the load order.
+    pub load: Option<usize>,
+}
+
+impl crate::names::Named for Row {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn display_name(&self) -> Option<&str> {
+        self.display_name.as_deref()
+    }
+    fn aliases(&self) -> &[String] {
+        &self.aliases
+    }
+}
+
+/// A tool-pool name known at compile time.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Tool {
+    pub name: String,
+    /// `builtin`, or `mcp` for a server's `mcp__<server>__*`.
+    pub origin: &'static str,
+    /// The blanket deny rule that removes it.
+    pub removed_by: Option<String>,
+}
+
+/// A node of the resolution graph.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GraphNode {
+    /// `command`, `agent`, `mcp-server`, `permission`, `plugin`, `tool`.
+    pub kind: &'static str,
+    pub name: String,
+    pub origin: String,
+    pub scope: Scope,
+    pub path: Option<String>,
+}
+
+/// An edge: what it says, and the rule that decided (a `Reason`'s id, or `plugin`,
+/// `blanket-deny`, `deny-ask-allow`, `normalized-name`, or the alias taken).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GraphEdge {
+    pub kind: EdgeKind,
+    pub rule: String,
+}
+
+/// Everything resolution produces.
+#[derive(Debug, Clone)]
+pub struct Resolution {
+    /// The lock's entries (sources are added by the caller).
+    pub lock: Lock,
+    /// The whole command table in lookup order, built-ins included.
+    pub table: Vec<Row>,
+    /// Built-in tool names and `mcp__<server>__*` for each active server, with what removes them.
+    pub tools: Vec<Tool>,
+    pub graph: DiGraph<GraphNode, GraphEdge>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The folders of the plugins a session is asked to load (see `plugins::Loading::asked`).
+    pub asked_plugins: std::collections::BTreeSet<String>,
+}
+
+fn scope_rank(scope: Scope) -> u8 {
+    match scope {
+        Scope::Managed => 0,
+        Scope::User => 1,
+        Scope::Project | Scope::Local => 2,
+        Scope::AddDir => 3,
+        Scope::Plugin => 4,
+        Scope::Builtin => 5,
+    }
+}
+
+fn reference(name: &str, origin: Origin, scope: Scope, path: Option<&str>, rule: Reason) -> Ref {
+    Ref { name: name.to_string(), origin, scope, path: path.map(str::to_string), rule: rule.id().to_string() }
+}
+
+struct Builder {
+    graph: DiGraph<GraphNode, GraphEdge>,
+    /// Nodes by a hash of (kind, name, path or origin); equal hashes are told apart by the
+    /// node's own fields, so looking a node up allocates nothing.
+    nodes: HashMap<u64, Vec<NodeIndex>>,
+    hasher: foldhash::fast::RandomState,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Builder {
+    fn new() -> Builder {
+        Builder {
+            graph: DiGraph::new(),
+            nodes: HashMap::new(),
+            hasher: foldhash::fast::RandomState::default(),
+            diagnostics: Vec::new(),
+        }
+    }
+    fn node(&mut self, kind: &'static str, name: &str, origin: &str, scope: Scope, path: Option<&str>) -> NodeIndex {
+        use std::hash::BuildHasher;
+        let key = self.hasher.hash_one((kind, name, path.unwrap_or(origin), path.is_some()));
+        let same = |n: &GraphNode| {
+            n.kind == kind
+                && n.name == name
+                && match path {
+                    Some(p) => n.path.as_deref() == Some(p),
+                    None => n.path.is_none() && n.origin == origin,
+                }
+        };
+        if let Some(found) = self.nodes.get(&key).and_then(|c| c.iter().find(|i| same(&self.graph[**i]))) {
+            return *found;
+        }
+        let i = self.graph.add_node(GraphNode {
+            kind,
+            name: name.to_string(),
+            origin: origin.to_string(),
+            scope,
+            path: path.map(str::to_string),
+        });
+        self.nodes.entry(key).or_default().push(i);
+        i
+    }
+    fn edge(&mut self, from: NodeIndex, to: NodeIndex, kind: EdgeKind, rule: &str) {
+        self.graph.add_edge(from, to, GraphEdge { kind, rule: rule.to_string() });
+    }
+}
+
+/// Resolves every declaration of a check.
+/// A pin as the lock keeps it: a credential in its package, URL or command
+/// (`https://user:TOKEN@host/…`, `?token=…`) replaced by its `sha256:<hex>`, the rest kept so
+/// the pin still says where it comes from. The readers report the credential
+/// (`literal-secret`); this makes sure no pin, whoever recorded it, carries one into the lock.
+fn pin_without_secrets(mut pin: model::Pin) -> model::Pin {
+    let hide = |text: &mut String| {
+        if let Some(hidden) = crate::secrets::redact_words(text) {
+            *text = hidden;
+        }
+    };
+    hide(&mut pin.package);
+    pin.requested.iter_mut().for_each(hide);
+    pin.exact.iter_mut().for_each(hide);
+    pin
+}
+
+pub fn resolve(decls: Vec<Decl>) -> Resolution {
+    let mut b = Builder::new();
+    let mut loading = super::plugins::load(&decls, &mut b.diagnostics);
+    let approvals = approvals(&decls);
+    let policy = Policy::of(&decls);
+    // Every plugin folder, deepest first, to tell which one a component file belongs to.
+    let roots: Vec<String> = loading.plugins.iter().map(|p| p.root.clone()).collect();
+    let load_index: HashMap<&str, usize> = loading.loaded_roots().enumerate().map(|(i, r)| (r, i)).collect();
+    let owner = |plugin: &Option<String>, path: &str| -> Option<String> {
+        plugin.as_ref()?;
+        super::plugins::owner(path, &roots).map(str::to_string)
+    };
+
+    let marketplaces: Vec<(String, String, Vec<String>)> = decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::Marketplace { name, plugins, .. } => {
+                Some((d.path.clone(), name.clone(), plugins.iter().filter_map(|(_, r)| r.clone()).collect()))
+            }
+            _ => None,
+        })
+        .collect();
+    // What the marketplaces of the checked folder list (not the user's, not a cache's).
+    let listings: Vec<(String, String, Vec<model::decl::ListedEntry>)> = {
+        let mut found: Vec<(String, String, Vec<model::decl::ListedEntry>)> = decls
+            .iter()
+            .filter(|d| !d.path.starts_with("~/") && !d.path.starts_with('<'))
+            .filter_map(|d| match &d.item {
+                Item::Marketplace { name, entries, .. } => Some((d.path.clone(), name.clone(), entries.clone())),
+                _ => None,
+            })
+            .collect();
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        found
+    };
+    let listed_roots: BTreeSet<&str> =
+        listings.iter().flat_map(|(_, _, entries)| entries.iter().filter_map(|e| e.root.as_deref())).collect();
+    let refused: HashMap<String, String> = decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::Plugin(f) => Some((f.root.clone(), f.refused.clone()?)),
+            _ => None,
+        })
+        .collect();
+    let mut pins: Vec<model::Pin> = decls
+        .iter()
+        .filter_map(|d| if let Item::Pin(p) = &d.item { Some(pin_without_secrets(p.clone())) } else { None })
+        .collect();
+    pins.sort();
+    pins.dedup();
+    let mut session = Parts::default();
+    let mut units: BTreeMap<String, Parts> = BTreeMap::new();
+    for d in decls {
+        let (plugin, path) = match &d.item {
+            Item::Command(c) => (c.plugin.clone(), c.path.clone()),
+            Item::Agent(a) => (a.plugin.clone(), a.path.clone()),
+            Item::Server(s) => (s.plugin.clone(), s.path.clone()),
+            Item::Hook(h) => (h.plugin.clone(), h.path.clone()),
+            Item::Rule(_) => (None, String::new()),
+            _ => continue,
+        };
+        match owner(&plugin, &path) {
+            Some(root) => {
+                let position = load_index.get(root.as_str()).copied();
+                if let Some(position) = position {
+                    session.push(d.clone(), Some(position));
+                }
+                units.entry(root).or_default().push(d, position);
+            }
+            None if plugin.is_some() => {}
+            None => session.push(d, None),
+        }
+    }
+
+    // Each plugin on its own, side by side: what it holds, and (when no session loads it) its
+    // own clashes, reported in plugin order.
+    let units: Vec<(Parts, bool, bool)> = loading
+        .plugins
+        .iter()
+        .map(|p| (units.remove(&p.root).unwrap_or_default(), !p.loaded, listed_roots.contains(p.root.as_str())))
+        .collect();
+    let inventories: Vec<(model::Inventory, Vec<Diagnostic>, Option<Installed>)> = {
+        use rayon::prelude::*;
+        units.into_par_iter().map(|(unit, report, install)| inventory(unit, report, install)).collect()
+    };
+    let mut installed: HashMap<String, Installed> = HashMap::new();
+    for (plugin, (held, mut diagnostics, alone)) in loading.plugins.iter_mut().zip(inventories) {
+        plugin.inventory = held;
+        b.diagnostics.append(&mut diagnostics);
+        if let Some(alone) = alone {
+            installed.insert(plugin.root.clone(), alone);
+        }
+    }
+    let marketplace_plugins = marketplace_plugins(&listings, &loading.plugins, &installed, &refused);
+
+    alias_clashes(&marketplaces, &loading.plugins, &mut b);
+    let (commands, table) = command_table(session.commands, &mut b);
+    let parsed: Vec<Option<PermissionRule>> =
+        session.permissions.iter().map(|(p, _)| parse_permission_rule(&p.rule).ok()).collect();
+    let agents = resolve_agents(session.agents, &session.permissions, &parsed, &mut b);
+    let servers = resolve_servers(session.servers, &approvals, &policy, &session.permissions, &parsed, &mut b);
+    let (permissions, tools) = resolve_permissions(session.permissions, &parsed, &servers, &agents, &mut b);
+    let hooks = session.hooks;
+    let plugins = loading.plugins;
+    let asked_plugins = loading.asked;
+    // Every declaration is a node, whether or not anything shadows it; so is every built-in
+    // command, bundled skill and tool of the tables (views leave out the untouched ones).
+    for row in table.iter().filter(|r| r.decl.is_none()) {
+        b.node("command", &row.name, row.origin.as_str(), Scope::Builtin, None);
+    }
+    for tool in &tools {
+        b.node("tool", &tool.name, tool.origin, Scope::Builtin, None);
+    }
+    for c in &commands {
+        b.node("command", &c.name, c.origin.as_str(), c.scope, Some(&c.path));
+    }
+    for a in &agents {
+        b.node("agent", &a.name, "agent", a.scope, Some(&a.path));
+    }
+    for s in &servers {
+        b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
+    }
+    for p in &permissions {
+        b.node("permission", &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
+    }
+    // Each loaded plugin declares its components.
+    let plugin_nodes: Vec<(&str, NodeIndex)> = plugins
+        .iter()
+        .filter(|p| p.loaded)
+        .map(|p| (p.root.as_str(), b.node("plugin", &p.id, "plugin", Scope::Plugin, Some(&p.root))))
+        .collect();
+    let declarer = |path: &str| {
+        plugin_nodes
+            .iter()
+            .filter(|(root, _)| super::plugins::inside(path, root))
+            .max_by_key(|(r, _)| r.len())
+            .map(|(_, n)| *n)
+    };
+    for h in &hooks {
+        let name = match &h.matcher {
+            Some(m) if !m.is_empty() => format!("{} {m}", h.event),
+            _ => h.event.clone(),
+        };
+        let hook = b.node("hook", &name, &h.kind, h.scope, Some(&h.path));
+        if let Some(from) = h.plugin.as_ref().and_then(|_| declarer(&h.path)) {
+            b.edge(from, hook, EdgeKind::Declares, "plugin");
+        }
+    }
+    for c in commands.iter().filter(|c| c.plugin.is_some()) {
+        if let Some(from) = declarer(&c.path) {
+            let to = b.node("command", &c.name, c.origin.as_str(), c.scope, Some(&c.path));
+            b.edge(from, to, EdgeKind::Declares, "plugin");
+        }
+    }
+    for a in agents.iter().filter(|a| a.plugin.is_some()) {
+        if let Some(from) = declarer(&a.path) {
+            let to = b.node("agent", &a.name, "agent", a.scope, Some(&a.path));
+            b.edge(from, to, EdgeKind::Declares, "plugin");
+        }
+    }
+    for s in servers.iter().filter(|s| s.plugin.is_some()) {
+        if let Some(from) = declarer(&s.path) {
+            let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
+            b.edge(from, to, EdgeKind::Declares, "plugin");
+        }
+    }
+    let lock = Lock {
+        version: model::LOCK_VERSION,
+        claude_code: model::CLAUDE_CODE_VERSION.to_string(),
+        builtins: BUILTINS_VERSION.to_string(),
+        sources: Vec::new(),
+        plugins,
+        commands,
+        agents,
+        mcp_servers: servers,
+        hooks,
+        permissions,
+        pins,
+        marketplace_plugins,
+    };
+    Resolution { lock, table, tools, graph: b.graph, diagnostics: b.diagnostics, asked_plugins }
+}
+
+/// Two plugins of one marketplace with the same bare alias: once both are installed, typed
+/// `/x` runs whichever loads first and the Skill tool calls `x` ambiguous (2.1.332). An info:
+/// each plugin works, namespaced names reach both, and it matters only to a user who
+/// installs both.
+fn alias_clashes(marketplaces: &[(String, String, Vec<String>)], plugins: &[model::Plugin], b: &mut Builder) {
+    for (path, marketplace, roots) in marketplaces {
+        let mut first: BTreeMap<&str, &str> = BTreeMap::new();
+        let mut reported: BTreeSet<&str> = BTreeSet::new();
+        for p in roots.iter().filter_map(|r| plugins.iter().find(|p| &p.root == r)) {
+            let aliases: BTreeSet<&str> =
+                p.inventory.commands.iter().flat_map(|c| c.aliases.iter().map(String::as_str)).collect();
+            for alias in aliases {
+                match first.get(alias) {
+                    Some(other) if *other != p.name.as_str() && reported.insert(alias) => {
+                        report_at(&mut b.diagnostics, path.clone(), &rules::shadowed_declaration::RULE, None, format!("plugins `{other}` and `{}` of marketplace `{marketplace}` both answer to `/{alias}`", p.name))
+                            .severity(crate::diagnostic::Severity::Info)
+                            .help(format!("with both installed, typed `/{alias}` runs the one that loads first and the Skill tool calls `{alias}` ambiguous; rename the frontmatter `name` of one"));
+                    }
+                    Some(_) => {}
+                    None => {
+                        first.insert(alias, &p.name);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Declarations of one set (the session, or one plugin), split by kind. A command carries its
+/// plugin's place in the load order.
+#[derive(Default)]
+struct Parts {
+    commands: Vec<(Command, Option<Span>, Option<usize>)>,
+    agents: Vec<(Agent, Option<Span>)>,
+    servers: Vec<(McpServer, Option<Span>, Option<usize>)>,
+    hooks: Vec<model::Hook>,
+    permissions: Vec<(Permission, Option<Span>)>,
+}
+
+impl Parts {
+    fn push(&mut self, d: Decl, position: Option<usize>) {
+        match d.item {
+            Item::Command(c) => self.commands.push((*c, d.span, position)),
+            Item::Agent(a) => self.agents.push((*a, d.span)),
+            Item::Server(s) => self.servers.push((*s, d.span, position)),
+            Item::Hook(h) => self.hooks.push(h),
+            Item::Rule(r) => self.permissions.push((r, d.span)),
+            _ => {}
+        }
+    }
+}
+
+/// What a plugin gives Claude Code when it is the only plugin installed: its entries resolved
+/// against the built-ins and each other, with no setting applied.
+struct Installed {
+    commands: Vec<Command>,
+    agents: Vec<Agent>,
+    servers: Vec<McpServer>,
+    hooks: Vec<model::Hook>,
+}
+
+/// The `[[marketplace_plugin]]` entries: each entry of each marketplace in the checked folder,
+/// in file then entry order, with what its folder holds when it has one here.
+fn marketplace_plugins(
+    listings: &[(String, String, Vec<model::decl::ListedEntry>)],
+    plugins: &[model::Plugin],
+    installed: &HashMap<String, Installed>,
+    refused: &HashMap<String, String>,
+) -> Vec<model::MarketplacePlugin> {
+    let mut out = Vec::new();
+    for (path, marketplace, entries) in listings {
+        for e in entries {
+            let folder = e.root.as_deref().and_then(|r| plugins.iter().find(|p| p.root == r));
+            let alone = e.root.as_deref().and_then(|r| installed.get(r));
+            let mut source = e.source.clone();
+            if let Some(hidden) = crate::secrets::redact_words(&source) {
+                source = hidden;
+            }
+            out.push(model::MarketplacePlugin {
+                id: format!("{}@{marketplace}", e.name),
+                marketplace: path.clone(),
+                source,
+                root: e.root.clone(),
+                strict: e.strict,
+                version: folder.and_then(|p| p.version.clone()).or_else(|| e.version.clone()),
+                refused: e.root.as_deref().and_then(|r| refused.get(r).cloned()),
+                commands: alone.map(|a| a.commands.clone()).unwrap_or_default(),
+                agents: alone.map(|a| a.agents.clone()).unwrap_or_default(),
+                mcp_servers: alone.map(|a| a.servers.clone()).unwrap_or_default(),
+                hooks: alone.map(|a| a.hooks.clone()).unwrap_or_default(),
+            });
+        }
+    }
+    out
+}
+
+/// One plugin's inventory, resolved as if it were loaded alone (its names, the aliases it
+/// keeps against the built-ins and its own names). With `report`, its own clashes are
+/// returned beside it, since no session reports them; with `install`, everything it holds,
+/// as installing it alone gives it.
+fn inventory(unit: Parts, report: bool, install: bool) -> (model::Inventory, Vec<Diagnostic>, Option<Installed>) {
+    let mut scratch = Builder::new();
+    // A plugin without skills or commands has an empty table of its own: the built-in rows
+    // alone shadow nothing that is reported.
+    let commands = if unit.commands.is_empty() { Vec::new() } else { command_table(unit.commands, &mut scratch).0 };
+    let agents = resolve_agents(unit.agents, &[], &[], &mut scratch);
+    let diagnostics = if report { std::mem::take(&mut scratch.diagnostics) } else { Vec::new() };
+    let mut hooks: BTreeMap<String, usize> = BTreeMap::new();
+    for h in &unit.hooks {
+        *hooks.entry(h.event.clone()).or_default() += 1;
+    }
+    let mut servers: Vec<String> = unit.servers.iter().map(|(s, _, _)| format!("mcp__{}__", s.normalized)).collect();
+    servers.sort();
+    servers.dedup();
+    let held = model::Inventory {
+        commands: commands
+            .iter()
+            .filter(|c| c.shadowed_by.is_none())
+            .map(|c| model::InventoryEntry {
+                name: c.name.clone(),
+                display_name: c.display_name.clone(),
+                aliases: c.aliases.clone(),
+            })
+            .collect(),
+        agents: agents.iter().filter(|a| a.shadowed_by.is_none()).map(|a| a.name.clone()).collect(),
+        hooks: hooks.into_iter().map(|(e, n)| if n == 1 { e } else { format!("{e} ×{n}") }).collect(),
+        mcp_servers: servers,
+    };
+    let installed = install.then(|| {
+        let (none, policy) = (approvals(&[]), Policy::of(&[]));
+        let servers = resolve_servers(unit.servers, &none, &policy, &[], &[], &mut scratch);
+        Installed { commands, agents, servers, hooks: unit.hooks }
+    });
+    (held, diagnostics, installed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Reason;
+
+    #[test]
+    fn every_reason_reads_back_from_its_id_and_has_words() {
+        for reason in Reason::ALL {
+            assert_eq!(Reason::from_id(reason.id()), Some(reason));
+            assert!(!reason.text().is_empty(), "{reason:?}");
+        }
+        assert_eq!(Reason::from_id("not-a-reason"), None);
+    }
+}

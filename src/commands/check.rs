@@ -1,0 +1,240 @@
+//! `capc check PATH…`, `--fix` and `--fix --diff`.
+
+use crate::args::{CheckFormat, Color, Reading, Scopes, Selection, Shown};
+use crate::commands::rules::{rule_counts, terminal_width};
+use crate::commands::{say_not_declarations, shown_path, targets, use_color};
+use crate::compare;
+use crate::output::{quiet, run_check, write_stdout};
+use capc_compiler::plural::count;
+use capc_compiler::target::Target;
+use capc_compiler::{fix, printable, report, Checked, Options};
+use clap::ValueEnum;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// How `capc check` runs and shows its findings.
+pub(crate) struct CheckHow {
+    pub(crate) format: CheckFormat,
+    pub(crate) color: Color,
+    pub(crate) list_files: bool,
+    pub(crate) shown: Shown,
+    pub(crate) fix: bool,
+    pub(crate) diff: bool,
+    pub(crate) compared: compare::Compared,
+}
+
+pub(crate) fn check(
+    paths: &[PathBuf],
+    scopes: &Scopes,
+    reading: &Reading,
+    selection: &Selection,
+    how: CheckHow,
+) -> ExitCode {
+    let CheckHow { format, color, list_files, shown, fix, diff, compared } = how;
+    if shown.statistics && matches!(format, CheckFormat::Sarif | CheckFormat::Github) {
+        eprintln!(
+            "error: --statistics prints counts as `human`, `short` or `json`, not as `--format sarif` or `github`"
+        );
+        return ExitCode::from(2);
+    }
+    let targets = match targets(paths) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let mut options_of = Vec::new();
+    let mut configs = Vec::new();
+    for target in &targets {
+        match scopes.options_and_config(target.root.clone(), reading, selection) {
+            Ok((o, c)) => {
+                options_of.push(o);
+                configs.push(c);
+            }
+            Err(code) => return code,
+        }
+    }
+    if fix && diff {
+        return fix_diff(&targets, &options_of);
+    }
+    let mut comparison = match compare::Comparison::new(&compared) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let mut parts = Vec::new();
+    let mut ignored = 0;
+    for ((target, options), config) in targets.iter().zip(&options_of).zip(&configs) {
+        let checked = if fix { fix_files(options, target) } else { run_check(options) };
+        let mut checked = match checked {
+            Ok(c) => c,
+            Err(code) => return code,
+        };
+        ignored += checked.ignored;
+        if let Some(files) = &target.files {
+            let not_read = checked.not_read(files);
+            if !not_read.is_empty() {
+                say_not_declarations(target, &not_read);
+                return ExitCode::from(2);
+            }
+            checked.keep_only(files);
+        }
+        if let Err(code) = comparison.compare(&mut checked, target, options, config, |s| shown.severity.admits(s)) {
+            return code;
+        }
+        checked.show_under(&target.shown);
+        parts.push(checked);
+    }
+    let mut checked = if parts.len() == 1 { parts.remove(0) } else { Checked::merge(parts) };
+    match comparison.finish() {
+        compare::Finished::Report(applied) => checked.baseline = applied,
+        compare::Finished::Exit(code) => return code,
+    }
+    if list_files {
+        let listing: String = checked
+            .files
+            .iter()
+            .map(|f| match &f.name {
+                // Tabs and newlines separate the fields: escaped inside them, with every other
+                // control character.
+                Some(name) => {
+                    format!("{}\t{}\t{}\n", printable::escape(&f.path), f.kind.as_str(), printable::escape(name))
+                }
+                None => format!("{}\t{}\n", printable::escape(&f.path), f.kind.as_str()),
+            })
+            .collect();
+        return if write_stdout(&listing).is_ok() { ExitCode::SUCCESS } else { ExitCode::from(2) };
+    }
+    // The exit code counts every finding, whatever --severity shows.
+    let failed = checked.has_errors() || (shown.strict && checked.count(capc_compiler::Severity::Warning) > 0);
+    let total = checked.diagnostics.len();
+    checked.diagnostics.retain(|d| shown.severity.admits(d.severity));
+    let hidden = total - checked.diagnostics.len();
+    let nothing = checked.files_checked == 0 && checked.diagnostics.is_empty();
+    let mut output = match (format, shown.statistics) {
+        (CheckFormat::Json, true) => report::to_statistics_json(&checked),
+        (_, true) => report::to_statistics(&checked),
+        (CheckFormat::Json, false) => report::to_json(&checked),
+        (CheckFormat::Sarif, false) => report::to_sarif(&checked),
+        (CheckFormat::Github, false) => report::to_github(&checked),
+        (CheckFormat::Short, false) => report::to_short(&checked),
+        // An empty folder (or a wrong PATH) says so instead of "checked 0 files".
+        (CheckFormat::Human, false) if nothing && targets.iter().all(|t| t.files.is_none()) => {
+            let shown: Vec<String> =
+                paths.iter().map(|p| format!("`{}`", printable::escape(&p.display().to_string()))).collect();
+            let hint = if ignored > 0 {
+                format!(
+                    " ({} left out by ignore files or `exclude`; `--no-ignore` reads ignored ones)",
+                    count(ignored, "path")
+                )
+            } else {
+                String::new()
+            };
+            format!("no Claude Code declarations found in {}{hint}\n", shown.join(", "))
+        }
+        (CheckFormat::Human, false) => {
+            report::to_text(&checked, use_color(color, std::io::stdout().is_terminal()), terminal_width())
+        }
+    };
+    if quiet() && matches!(format, CheckFormat::Human | CheckFormat::Short | CheckFormat::Github) {
+        // `-q`: the findings only; no summary line, and nothing at all for an empty folder.
+        let summary = format!("{}\n", report::summary_line(&checked));
+        if nothing && !shown.statistics {
+            output.clear();
+        } else if let Some(findings) = output.strip_suffix(&summary) {
+            output.truncate(findings.len());
+        }
+    }
+    if hidden > 0 && !quiet() && matches!(format, CheckFormat::Human | CheckFormat::Short | CheckFormat::Github) {
+        output.push_str(&format!(
+            "{} below --severity {} not shown\n",
+            count(hidden, "finding"),
+            shown.severity.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
+        ));
+    }
+    if let Some(applied) =
+        checked.baseline.as_ref().filter(|_| !matches!(format, CheckFormat::Json | CheckFormat::Sarif))
+    {
+        output.push_str(&applied.note());
+    }
+    if write_stdout(&output).is_err() {
+        return ExitCode::from(2);
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Rounds of fixes `--fix` applies at most (a fix that waited for an overlapping one goes in
+/// the next round, after a fresh check).
+const FIX_ROUNDS: usize = 10;
+
+/// `check --fix`: checks, writes the fixes, checks again until nothing is left to fix; says on
+/// stderr what it changed. Only the files asked for are fixed when the target names files.
+/// Returns the last check, of the fixed files, for the report.
+fn fix_files(options: &Options, target: &Target) -> Result<Checked, ExitCode> {
+    let mut fixed: std::collections::BTreeMap<String, Vec<&'static str>> = std::collections::BTreeMap::new();
+    let mut refused: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut checked = run_check(options)?;
+    for _ in 0..FIX_ROUNDS {
+        let plans: Vec<_> = fix_plans(&checked, target).into_iter().filter(|p| !refused.contains(&p.path)).collect();
+        if plans.is_empty() {
+            break;
+        }
+        for plan in plans {
+            match fix::write(&options.root, &plan) {
+                Ok(()) => fixed.entry(plan.path).or_default().extend(plan.rules),
+                Err(e) => {
+                    eprintln!("error: not fixing {}: {e}", printable::escape(&shown_path(target, &plan.path)));
+                    refused.insert(plan.path);
+                }
+            }
+        }
+        checked = run_check(options)?;
+    }
+    let n: usize = fixed.values().map(Vec::len).sum();
+    if n > 0 {
+        say!("fixed {} in {}:", count(n, "finding"), count(fixed.len(), "file"));
+        for (path, rules) in &fixed {
+            say!("  {}: {}", printable::escape(&shown_path(target, path)), rule_counts(rules));
+        }
+    }
+    Ok(checked)
+}
+
+/// The fixes a check offers, for the files the target names (all, for a folder).
+fn fix_plans(checked: &Checked, target: &Target) -> Vec<fix::FileFix> {
+    let mut plans = fix::plan(checked);
+    if let Some(files) = &target.files {
+        plans.retain(|p| files.contains(&p.path));
+    }
+    plans
+}
+
+/// `check --fix --diff`: the first round of fixes as a unified diff; nothing is written.
+fn fix_diff(targets: &[Target], options_of: &[Options]) -> ExitCode {
+    let mut diff = String::new();
+    let (mut findings, mut files) = (0, 0);
+    for (target, options) in targets.iter().zip(options_of) {
+        let checked = match run_check(options) {
+            Ok(c) => c,
+            Err(code) => return code,
+        };
+        for mut plan in fix_plans(&checked, target) {
+            findings += plan.rules.len();
+            files += 1;
+            plan.path = shown_path(target, &plan.path);
+            diff.push_str(&fix::diff(&plan));
+        }
+    }
+    // The diff shows the repository's text: no control character reaches the terminal raw.
+    if write_stdout(&printable::escape_lines(&diff)).is_err() {
+        return ExitCode::from(2);
+    }
+    if findings == 0 {
+        say!("nothing to fix");
+        return ExitCode::SUCCESS;
+    }
+    say!("would fix {} in {} (`capc check --fix` applies them)", count(findings, "finding"), count(files, "file"));
+    ExitCode::from(1)
+}

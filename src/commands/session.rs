@@ -1,0 +1,116 @@
+//! `capc session`, and the lock it (and `capc serve`) runs.
+
+use crate::args::SessionFrom;
+use crate::output::shown;
+use capc_compiler::lock::write;
+use capc_compiler::printable;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The lock `capc session` and `capc serve` run: `--lock FILE`, else PATH when it is a file,
+/// else PATH/capabilities.lock.
+pub(crate) fn lock_of(path: PathBuf, lock: Option<PathBuf>) -> PathBuf {
+    match lock {
+        Some(lock) => lock,
+        None if path.is_file() => path,
+        // `capabilities.lock`, not `./capabilities.lock`, in messages.
+        None if path == std::path::Path::new(".") => PathBuf::from(write::FILE_NAME),
+        None => path.join(write::FILE_NAME),
+    }
+}
+
+/// The session `capc session` and `capc serve` run: the lock loaded (and verified when asked),
+/// trusted only as the user said. Says why not on stderr.
+pub(crate) fn load_session(
+    lock: &std::path::Path,
+    from: SessionFrom,
+) -> Result<capc_runtime::session::Session, ExitCode> {
+    use capc_runtime::loaded::{Loaded, Roots};
+    let SessionFrom { verify, no_shell, trust, scopes } = from;
+    let root =
+        lock.parent().filter(|p| !p.as_os_str().is_empty()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    if lock.symlink_metadata().is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
+        let folder = printable::escape(&root.display().to_string()).into_owned();
+        eprintln!("error: no lock at `{}`", printable::escape(&lock.display().to_string()));
+        if lock.file_name().is_some_and(|n| n == write::FILE_NAME) && root.is_dir() {
+            eprintln!(
+                "help: run `capc lock {folder}` to write it (a session runs from the lock, not from the files), \
+                 or give another with `--lock FILE`"
+            );
+        }
+        return Err(ExitCode::from(2));
+    }
+    // Absolute, as the paths a turn sends are (`Base directory for this skill: …`).
+    let root = std::path::absolute(&root).unwrap_or(root);
+    let roots = Roots {
+        root,
+        user_dir: scopes.user_dir,
+        managed_dir: scopes.managed_dir,
+        add_dirs: scopes.add_dir,
+        plugin_dirs: scopes.plugin_dir,
+    };
+    let loaded = match Loaded::from_file(lock, roots) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {}", printable::escape_lines(&e.to_string()));
+            return Err(ExitCode::from(2));
+        }
+    };
+    if verify {
+        if let Err(e) = loaded.verify() {
+            eprintln!("error: {}", printable::escape_lines(&e.to_string()));
+            return Err(ExitCode::from(1));
+        }
+    }
+    let trusted = trust || loaded.roots.user_trusts();
+    if let Some(note) = capc_runtime::trust::untrusted_note(&loaded.lock).filter(|_| !trusted) {
+        say!("capc: {}", shown(&note));
+    }
+    let mut session = capc_runtime::session::Session::new(loaded);
+    session.trusted = trusted;
+    session.run_shell = !no_shell;
+    Ok(session)
+}
+
+pub(crate) fn session(lock: PathBuf, repl: bool, connect: bool, from: SessionFrom) -> ExitCode {
+    let mut session = match load_session(&lock, from) {
+        Ok(session) => session,
+        Err(code) => return code,
+    };
+    let live = if connect {
+        match session.connect(
+            capc_runtime::connect::Settings::from_env(|name| std::env::var(name).ok()),
+            capc_runtime::turn::Entry::Headless,
+        ) {
+            Ok(live) => Some(live),
+            Err(e) => {
+                eprintln!("error: cannot start the MCP connections: {}", shown(&e));
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        None
+    };
+    // Without live connections, a signal still ends a running `!` injection's process group.
+    let _signals = if live.is_none() { capc_runtime::connect::Signals::install().ok() } else { None };
+    let result = if repl && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        // A person at a terminal: line editing and history.
+        capc_runtime::repl::run_terminal(&mut session, std::io::stdout().lock())
+    } else if repl {
+        capc_runtime::repl::run(&mut session, std::io::stdin().lock(), std::io::stdout().lock())
+    } else {
+        capc_runtime::protocol::serve(&mut session, std::io::stdin().lock(), std::io::stdout().lock())
+    };
+    if let Some(live) = live {
+        live.shutdown();
+    }
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", shown(&e));
+            ExitCode::from(2)
+        }
+    }
+}
