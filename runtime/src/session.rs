@@ -12,7 +12,10 @@
 use crate::commands::{self, CommandView};
 use crate::context::{Entry, Override, TurnContext};
 use crate::loaded::{LoadError, Loaded};
-use crate::mcp::{McpState, Update};
+use crate::mcp::{McpState, Status, Update};
+use crate::outcome::{
+    Declared, SkillPermission, SkillRefusal, SkillResult, ToolCallResult, ToolPermission, TurnResult,
+};
 use crate::permissions::{Permissions, Verdict};
 use crate::request::{self, Request};
 pub use crate::shell::ShellRun;
@@ -20,15 +23,16 @@ use crate::turn::{self, TurnView};
 use capc_compiler::builtins::{bundled_skill, BundledSkill};
 use capc_compiler::model::{Command, Form, Origin};
 use capc_grammar::{parse_template, ExpandContext, MatchContext, TemplateVar, ToolCall};
+use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::time::Duration;
 
 /// How long an MCP prompt may take to arrive.
 const PROMPT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The turn-scoped grant of a skill turn.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Grant {
     /// The skill that granted it.
     pub skill: String,
@@ -44,7 +48,7 @@ pub struct Grant {
 #[derive(Debug, Clone)]
 pub struct TurnOutcome {
     pub view: TurnView,
-    pub result: Value,
+    pub result: TurnResult,
     pub request: Request,
 }
 
@@ -72,9 +76,58 @@ pub struct Session {
 }
 
 /// The result and request of an input that makes no request.
-fn no_request(view: &TurnView, kind: &str, command: &str, message: String) -> (Value, Request) {
+fn no_request(
+    view: &TurnView,
+    result: fn(String, String) -> TurnResult,
+    command: &str,
+    message: String,
+) -> (TurnResult, Request) {
     let request = Request::none(view, vec![message.clone()]);
-    (json!({"kind": kind, "command": command, "output": message}), request)
+    (result(command.to_string(), message), request)
+}
+
+fn disabled(command: String, output: String) -> TurnResult {
+    TurnResult::Disabled { command, output }
+}
+
+fn model_only(command: String, output: String) -> TurnResult {
+    TurnResult::ModelOnly { command, output }
+}
+
+/// What `status` answers: the lock's counts, the turn count, the grant, each MCP server.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct StatusReport {
+    pub lock: LockSummary,
+    pub turns: u64,
+    pub grant: Option<Grant>,
+    pub mcp_servers: Vec<ServerSummary>,
+}
+
+/// The lock's format and Claude Code versions, and how many entries each table has.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct LockSummary {
+    pub version: u32,
+    pub claude_code: String,
+    pub sources: usize,
+    pub commands: usize,
+    pub agents: usize,
+    pub mcp_servers: usize,
+    pub hooks: usize,
+    pub permissions: usize,
+}
+
+/// One MCP server's state, its lists counted.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ServerSummary {
+    pub name: String,
+    pub status: Status,
+    pub error: Option<String>,
+    pub tools: usize,
+    pub prompts: usize,
+    pub resources: usize,
+    /// The protocol version negotiated with a connected server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
 }
 
 impl Session {
@@ -126,21 +179,21 @@ impl Session {
         let view = self.view(&cx);
         let (result, request) = self.input(input, &view, &cx);
         // A turn that is not a skill turn clears the last skill's grant.
-        if result.get("kind").and_then(Value::as_str) != Some("prompt") {
+        if !matches!(result, TurnResult::Prompt { .. }) {
             self.grant = None;
         }
         self.last_context = cx;
         TurnOutcome { view, result, request }
     }
 
-    fn input(&mut self, input: &str, view: &TurnView, cx: &TurnContext) -> (Value, Request) {
+    fn input(&mut self, input: &str, view: &TurnView, cx: &TurnContext) -> (TurnResult, Request) {
         let trimmed = input.trim();
         if !trimmed.starts_with('/') {
-            return (json!({"kind": "message", "text": input}), Request::main(view, vec![input.to_string()]));
+            return (TurnResult::Message { text: input.to_string() }, Request::main(view, vec![input.to_string()]));
         }
         let Some(line) = capc_grammar::parse_command_line(input) else {
             let message = "Commands are in the form `/command [args]`".to_string();
-            return (json!({"kind": "error", "message": message}), Request::none(view, vec![message]));
+            return (TurnResult::Error { message: message.clone() }, Request::none(view, vec![message]));
         };
         let mut name = line.base_name().to_string();
         let mut args = line.args.clone();
@@ -161,10 +214,10 @@ impl Session {
                 Some(i) => {
                     let command = self.loaded.lock.commands[i].clone();
                     if cx.skill_override(&command.name) == Override::Off {
-                        return no_request(view, "disabled", &command.name, disabled_message(&command.name));
+                        return no_request(view, disabled, &command.name, disabled_message(&command.name));
                     }
                     if !command.user_invocable {
-                        return no_request(view, "model-only", &command.name, model_only_message(&command.name));
+                        return no_request(view, model_only, &command.name, model_only_message(&command.name));
                     }
                     self.run_prompt(&command, &args, view, cx, false)
                 }
@@ -183,7 +236,7 @@ impl Session {
                 if line.looks_like_command() {
                     return self.unknown(&name, &args, input, view, cx);
                 }
-                (json!({"kind": "message", "text": input}), Request::main(view, vec![input.to_string()]))
+                (TurnResult::Message { text: input.to_string() }, Request::main(view, vec![input.to_string()]))
             }
         }
     }
@@ -191,12 +244,12 @@ impl Session {
     /// A bundled skill or built-in prompt command typed by the user. capc has the prompts of
     /// `/init` and of `/security-review` outside a git repository; the others live inside
     /// Claude Code, and only their first block is recorded.
-    fn bundled(&mut self, b: &BundledSkill, args: &str, view: &TurnView, cx: &TurnContext) -> (Value, Request) {
+    fn bundled(&mut self, b: &BundledSkill, args: &str, view: &TurnView, cx: &TurnContext) -> (TurnResult, Request) {
         if cx.skill_override(b.name) == Override::Off {
-            return no_request(view, "disabled", b.name, disabled_message(b.name));
+            return no_request(view, disabled, b.name, disabled_message(b.name));
         }
         if !b.user_invocable {
-            return no_request(view, "model-only", b.name, model_only_message(b.name));
+            return no_request(view, model_only, b.name, model_only_message(b.name));
         }
         self.grant = Some(Grant { skill: b.name.to_string(), ..Grant::default() });
         let root = self.loaded.roots.root.to_string_lossy().into_owned();
@@ -207,12 +260,18 @@ impl Session {
             _ => b.prompt.map(str::to_string),
         };
         let mut texts = vec![request::command_block(b.name, args)];
-        let mut result = json!({"kind": "prompt", "command": b.name, "origin": "bundled"});
+        let mut note = None;
         match prompt {
             Some(text) => texts.push(text),
-            None => result["note"] = json!("a bundled skill: its prompt is inside Claude Code"),
+            None => note = Some(BUNDLED_NOTE.to_string()),
         }
-        result["texts"] = json!(texts);
+        let result = TurnResult::Prompt {
+            command: b.name.to_string(),
+            origin: Some(Origin::Bundled),
+            texts: texts.clone(),
+            declared: None,
+            note,
+        };
         (result, Request::main(view, texts))
     }
 
@@ -273,7 +332,7 @@ impl Session {
     /// other commands that draw Claude Code's interface with "isn't available in this
     /// environment" and `/clear` with nothing, making no request; interactively capc answers
     /// `/help`, `/skills`, `/mcp`, `/agents`, `/permissions` and `/clear` from the session.
-    fn local(&mut self, row: &CommandView, view: &TurnView, cx: &TurnContext) -> (Value, Request) {
+    fn local(&mut self, row: &CommandView, view: &TurnView, cx: &TurnContext) -> (TurnResult, Request) {
         if cx.entry == Entry::Headless {
             let output = match (row.kind, &*row.name) {
                 (_, "clear") => {
@@ -283,7 +342,12 @@ impl Session {
                 ("local-jsx", name) => vec![format!("/{name} isn't available in this environment.")],
                 _ => Vec::new(),
             };
-            let result = json!({"kind": "local", "command": row.name, "type": row.kind, "output": output.join("\n")});
+            let result = TurnResult::Local {
+                command: row.name.to_string(),
+                kind: row.kind.to_string(),
+                output: Some(output.join("\n")),
+                note: None,
+            };
             return (result, Request::none(view, output));
         }
         let output = match &*row.name {
@@ -309,24 +373,26 @@ impl Session {
             _ => None,
         };
         let stdout: Vec<String> = output.iter().filter(|o| !o.is_empty()).cloned().collect();
-        let result = match output {
-            Some(text) => json!({"kind": "local", "command": row.name, "type": row.kind, "output": text}),
-            None => json!({"kind": "local", "command": row.name, "type": row.kind, "output": null,
-                           "note": "runs inside Claude Code's interface; capc does not reproduce it"}),
-        };
+        let note =
+            output.is_none().then(|| "runs inside Claude Code's interface; capc does not reproduce it".to_string());
+        let result = TurnResult::Local { command: row.name.to_string(), kind: row.kind.to_string(), output, note };
         (result, Request::none(view, stdout))
     }
 
     /// An unknown `/name`: headless, it goes to the model after a reminder of the commands
     /// there are; interactively Claude Code says so and sends nothing.
-    fn unknown(&mut self, name: &str, args: &str, input: &str, view: &TurnView, cx: &TurnContext) -> (Value, Request) {
+    fn unknown(
+        &mut self,
+        name: &str,
+        args: &str,
+        input: &str,
+        view: &TurnView,
+        cx: &TurnContext,
+    ) -> (TurnResult, Request) {
         let (named, unnamed) = self.named_commands(view, cx);
         let candidates = named.iter().chain(&unnamed).map(String::as_str);
         let closest = request::closest(name, candidates).map(str::to_string);
-        let mut result = json!({"kind": "unknown", "command": name});
-        if let Some(c) = &closest {
-            result["did_you_mean"] = json!(c);
-        }
+        let result = TurnResult::Unknown { command: name.to_string(), did_you_mean: closest.clone() };
         if cx.entry == Entry::Interactive {
             let mut stdout = vec![match &closest {
                 Some(c) => format!("Unknown command: /{name}. Did you mean /{c}?"),
@@ -398,27 +464,39 @@ impl Session {
     /// An MCP prompt typed as `/mcp__server__prompt ARGS`: the words map to the prompt's
     /// arguments in order; the messages the server returns follow the command block. Such a
     /// turn carries no listings in 2.1.332.
-    fn mcp_prompt(&mut self, name: &str, args: &str, view: &TurnView) -> (Value, Request) {
+    fn mcp_prompt(&mut self, name: &str, args: &str, view: &TurnView) -> (TurnResult, Request) {
         let mut texts = vec![request::command_block(name, args)];
-        let mut result = json!({"kind": "mcp_prompt", "command": name});
+        let (mut error, mut note) = (None, None);
         let Some((server, prompt, names)) = self.mcp.prompt(name) else {
+            let result = TurnResult::McpPrompt {
+                command: name.to_string(),
+                arguments: None,
+                error: None,
+                note: None,
+                texts: None,
+            };
             return (result, Request::main(view, texts).without_attachments());
         };
         let words = capc_grammar::split_arguments(args);
         let arguments: serde_json::Map<String, Value> =
             names.iter().zip(words).map(|(n, w)| (n.clone(), Value::String(w))).collect();
-        result["arguments"] = Value::Object(arguments.clone());
         let server = server.name.clone();
         match &self.caller {
-            Some(caller) => match caller.prompt(&server, &prompt, arguments, PROMPT_TIMEOUT) {
+            Some(caller) => match caller.prompt(&server, &prompt, arguments.clone(), PROMPT_TIMEOUT) {
                 Ok(messages) => texts.extend(messages),
-                Err(message) => result["error"] = json!(message),
+                Err(message) => error = Some(message),
             },
             None => {
-                result["note"] = json!("the prompt's messages come from the server (start the session with --connect)")
+                note = Some("the prompt's messages come from the server (start the session with --connect)".to_string())
             }
         }
-        result["texts"] = json!(texts);
+        let result = TurnResult::McpPrompt {
+            command: name.to_string(),
+            arguments: Some(arguments),
+            error,
+            note,
+            texts: Some(texts.clone()),
+        };
         (result, Request::main(view, texts).without_attachments())
     }
 
@@ -432,12 +510,12 @@ impl Session {
         view: &TurnView,
         cx: &TurnContext,
         from_model: bool,
-    ) -> (Value, Request) {
+    ) -> (TurnResult, Request) {
         let body = match self.loaded.body(command) {
             Ok(body) => body,
             Err(e) => {
                 let message = e.to_string();
-                return (json!({"kind": "error", "message": message}), Request::none(view, vec![message]));
+                return (TurnResult::Error { message: message.clone() }, Request::none(view, vec![message]));
             }
         };
         let (expanded, shell) = match self.expand(command, &body, args, cx) {
@@ -445,27 +523,27 @@ impl Session {
             // A `!` injection refused or failed: the whole expansion ends with Claude Code's
             // line, which is all a headless run prints (no request is made).
             Err(failure) => {
-                let result = json!({"kind": "shell_error", "command": command.name, "message": failure.message,
-                                    "shell": failure.runs});
+                let result = TurnResult::ShellError {
+                    command: command.name.clone(),
+                    message: failure.message.clone(),
+                    shell: failure.runs,
+                };
                 return (result, Request::none(view, vec![failure.message]));
             }
         };
         let dir = self.loaded.roots.locate(&command.path);
         let dir = dir.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
         let prompt = if command.form == Form::Skill { request::skill_block(&dir, &expanded) } else { expanded };
+        let declared = Declared {
+            allowed_tools: command.allowed_tools.clone(),
+            model: command.model.clone(),
+            effort: command.effort.clone(),
+            shell,
+        };
         if command.context.as_deref() == Some("fork") {
             let agent = command.agent.clone().unwrap_or_else(|| "general-purpose".to_string());
             let request = self.subagent_request(view, &agent, prompt.clone());
-            let result = json!({
-                "kind": "fork",
-                "command": command.name,
-                "agent": agent,
-                "prompt": prompt,
-                "allowed_tools": command.allowed_tools,
-                "model": command.model,
-                "effort": command.effort,
-                "shell": shell,
-            });
+            let result = TurnResult::Fork { command: command.name.clone(), agent, prompt, declared };
             return (result, request);
         }
         let grant = Grant {
@@ -489,16 +567,13 @@ impl Session {
             _ => Some(grant),
         };
         let texts = vec![request::command_block(&command.name, args), prompt];
-        let result = json!({
-            "kind": "prompt",
-            "command": command.name,
-            "origin": command.origin,
-            "texts": texts,
-            "allowed_tools": command.allowed_tools,
-            "model": command.model,
-            "effort": command.effort,
-            "shell": shell,
-        });
+        let result = TurnResult::Prompt {
+            command: command.name.clone(),
+            origin: Some(command.origin),
+            texts: texts.clone(),
+            declared: Some(declared),
+            note: None,
+        };
         (result, Request::main(view, texts))
     }
 
@@ -579,12 +654,13 @@ impl Session {
     }
 
     /// The Skill tool, called by the model (SEMANTICS §4.2–4.4).
-    pub fn invoke_skill(&mut self, skill: &str, args: &str) -> Value {
+    pub fn invoke_skill(&mut self, skill: &str, args: &str) -> SkillResult {
+        let refused = |code: u8, message: String| SkillResult::Refused(SkillRefusal::Error { code, message });
         let cx = self.last_context.clone();
         let (permissions, view) = self.assembled(&cx);
         let name = skill.trim().strip_prefix('/').unwrap_or(skill.trim()).to_string();
         if name.is_empty() {
-            return json!({"kind": "error", "code": 1, "message": "Invalid skill format"});
+            return refused(1, "Invalid skill format".to_string());
         }
         let row = commands::find(&view.commands, &name).cloned();
         // Reached through a bare alias (or not at all): Claude Code 2.1.332 refuses a name that
@@ -607,11 +683,11 @@ impl Session {
                     "Unknown skill: {name}. Several skills match that name: {} — invoke one by its full name.",
                     matches.join(", ")
                 );
-                return json!({"kind": "error", "code": 2, "message": message});
+                return refused(2, message);
             }
             if let (None, [only]) = (&row, matches.as_slice()) {
                 let message = format!("Unknown skill: {name}. Did you mean {only}? Invoke it by that full name.");
-                return json!({"kind": "error", "code": 2, "message": message});
+                return refused(2, message);
             }
         }
         let command = row.as_ref().and_then(|r| r.decl).map(|i| self.loaded.lock.commands[i].clone());
@@ -621,17 +697,15 @@ impl Session {
         };
         if command.is_none() && bundled.is_none() {
             return match row {
-                Some(row) => {
-                    json!({"kind": "error", "code": 5, "message": format!("Skill {} is not a prompt-based skill", row.name)})
-                }
-                None => json!({"kind": "error", "code": 2, "message": format!("Unknown skill: {name}")}),
+                Some(row) => refused(5, format!("Skill {} is not a prompt-based skill", row.name)),
+                None => refused(2, format!("Unknown skill: {name}")),
             };
         }
         let hidden = bundled.is_some_and(|b| !b.model_invocable)
             || command.as_ref().is_some_and(|c| c.disable_model_invocation)
             || matches!(cx.skill_override(&name), Override::Off | Override::UserInvocableOnly);
         if hidden {
-            return json!({"kind": "error", "code": 4, "message": format!("Skill {name} cannot be used with Skill tool due to disable-model-invocation")});
+            return refused(4, format!("Skill {name} cannot be used with Skill tool due to disable-model-invocation"));
         }
         let canonical = command.as_ref().map_or(name.clone(), |c| c.name.clone());
         let (deny, allow) = permissions.skill_rules();
@@ -653,33 +727,37 @@ impl Session {
             "allow" => Some("safe properties (no allowed-tools or hooks)".to_string()),
             _ => None,
         };
-        let permission = match &decision {
+        let permission = match decision {
             crate::listing::SkillDecision::Ask { suggestions } => {
-                json!({"behavior": "ask", "message": format!("Execute skill: {canonical}"), "suggestions": suggestions})
+                SkillPermission::Ask { message: format!("Execute skill: {canonical}"), suggestions }
             }
-            _ => json!({"behavior": word, "rule": deciding}),
+            crate::listing::SkillDecision::Deny { .. } => SkillPermission::Deny { rule: deciding },
+            crate::listing::SkillDecision::Allow { .. } => SkillPermission::Allow { rule: deciding },
         };
         if word != "allow" {
-            return json!({"kind": "permission", "skill": canonical, "permission": permission});
+            return SkillResult::Refused(SkillRefusal::Permission { skill: canonical, permission });
         }
         let Some(command) = command else {
             self.grant = Some(Grant { skill: canonical.clone(), ..self.grant.clone().unwrap_or_default() });
-            return json!({"kind": "prompt", "command": canonical, "texts": [], "permission": permission,
-                          "note": "a bundled skill: its prompt is inside Claude Code", "tool_result": format!("Launching skill: {canonical}")});
+            let tool_result = format!("Launching skill: {canonical}");
+            let result = TurnResult::Prompt {
+                command: canonical,
+                origin: None,
+                texts: Vec::new(),
+                declared: None,
+                note: Some(BUNDLED_NOTE.to_string()),
+            };
+            return SkillResult::Ran { result, permission, tool_result };
         };
-        let (mut result, _) = self.run_prompt(&command, args, &view, &cx, true);
-        let tool_result = if result["kind"] == "shell_error" {
-            result["message"].as_str().unwrap_or_default().to_string()
+        let (result, _) = self.run_prompt(&command, args, &view, &cx, true);
+        let tool_result = if let TurnResult::ShellError { message, .. } = &result {
+            message.clone()
         } else if command.context.as_deref() == Some("fork") {
             format!("Skill \"{}\" will run in a forked agent", command.name)
         } else {
             format!("Launching skill: {}", command.name)
         };
-        if let Some(map) = result.as_object_mut() {
-            map.insert("permission".to_string(), permission);
-            map.insert("tool_result".to_string(), json!(tool_result));
-        }
-        result
+        SkillResult::Ran { result, permission, tool_result }
     }
 
     /// ToolSearch over the last turn's pool.
@@ -707,25 +785,31 @@ impl Session {
     /// A model's MCP tool call: the tool must be in this turn's pool; the permission decision
     /// (deny → ask → allow; no rule means Claude Code asks, as MCP tools pass through) decides
     /// whether it runs; the result is cut at 100,000 characters with a notice.
-    pub fn call_tool(&mut self, tool: &str, arguments: Option<serde_json::Map<String, Value>>) -> Value {
+    pub fn call_tool(&mut self, tool: &str, arguments: Option<serde_json::Map<String, Value>>) -> ToolCallResult {
+        let error = |tool: Option<&str>, permission: Option<ToolPermission>, message: String| ToolCallResult::Error {
+            tool: tool.map(str::to_string),
+            permission,
+            message,
+        };
         let cx = self.last_context.clone();
         let (permissions, view) = self.assembled(&cx);
         if !view.tools.iter().any(|t| &*t.name == tool && t.origin == "mcp") {
-            return json!({"kind": "error", "message": format!("no MCP tool `{tool}` in this turn's pool")});
+            return error(None, None, format!("no MCP tool `{tool}` in this turn's pool"));
         }
         // The server, and its own name for the tool (the pool name is normalized).
         let found = self.mcp.tools().iter().find(|t| &*t.name == tool);
         let Some((server, original)) = found.map(|t| (t.server.to_string(), t.original.clone())) else {
-            return json!({"kind": "error", "message": format!("no MCP tool `{tool}`")});
+            return error(None, None, format!("no MCP tool `{tool}`"));
         };
         let verdict = self.decide(&permissions, &ToolCall::new(tool));
         let (behavior, rule) = (verdict.behavior, verdict.rule);
-        let permission = json!({"behavior": behavior, "rule": rule});
+        let permission = ToolPermission { behavior: behavior.to_string(), rule };
         if behavior != "allow" {
-            return json!({"kind": "permission", "tool": tool, "permission": permission});
+            return ToolCallResult::Permission { tool: tool.to_string(), permission };
         }
         let Some(caller) = &self.caller else {
-            return json!({"kind": "error", "message": "no live MCP connections (start the session with --connect)", "permission": permission});
+            let message = "no live MCP connections (start the session with --connect)".to_string();
+            return error(None, Some(permission), message);
         };
         let timeout = self
             .loaded
@@ -737,8 +821,8 @@ impl Session {
                 crate::connect::tool_timeout(s, |name| std::env::var(name).ok())
             });
         match caller.call(&server, &original, arguments, timeout) {
-            Ok(outcome) => json!({"kind": "tool_result", "tool": tool, "permission": permission, "result": outcome}),
-            Err(message) => json!({"kind": "error", "tool": tool, "permission": permission, "message": message}),
+            Ok(result) => ToolCallResult::ToolResult { tool: tool.to_string(), permission, result },
+            Err(message) => error(Some(tool), Some(permission), message),
         }
     }
 
@@ -780,23 +864,35 @@ impl Session {
         }
     }
 
-    pub fn status(&self) -> Value {
+    pub fn status(&self) -> StatusReport {
         let lock = &self.loaded.lock;
-        json!({
-            "lock": {"version": lock.version, "claude_code": lock.claude_code, "sources": lock.sources.len(),
-                     "commands": lock.commands.len(), "agents": lock.agents.len(), "mcp_servers": lock.mcp_servers.len(),
-                     "hooks": lock.hooks.len(), "permissions": lock.permissions.len()},
-            "turns": self.turns,
-            "grant": self.grant,
-            "mcp_servers": self.mcp.servers().map(|s| {
-                let mut server = json!({"name": s.name, "status": s.status, "error": s.error,
-                    "tools": s.tools.len(), "prompts": s.prompts.len(), "resources": s.resources.len()});
-                if let Some(protocol) = &s.protocol {
-                    server["protocol"] = json!(protocol);
-                }
-                server
-            }).collect::<Vec<_>>(),
-        })
+        StatusReport {
+            lock: LockSummary {
+                version: lock.version,
+                claude_code: lock.claude_code.clone(),
+                sources: lock.sources.len(),
+                commands: lock.commands.len(),
+                agents: lock.agents.len(),
+                mcp_servers: lock.mcp_servers.len(),
+                hooks: lock.hooks.len(),
+                permissions: lock.permissions.len(),
+            },
+            turns: self.turns,
+            grant: self.grant.clone(),
+            mcp_servers: self
+                .mcp
+                .servers()
+                .map(|s| ServerSummary {
+                    name: s.name.clone(),
+                    status: s.status,
+                    error: s.error.clone(),
+                    tools: s.tools.len(),
+                    prompts: s.prompts.len(),
+                    resources: s.resources.len(),
+                    protocol: s.protocol.clone(),
+                })
+                .collect(),
+        }
     }
 
     /// `:why NAME` — the lock's record of who won a name and why.
@@ -835,6 +931,9 @@ impl Session {
         self.loaded.lock.commands.iter().find(|c| c.name == command).map(|c| c.origin)
     }
 }
+
+/// The note of a bundled skill whose prompt capc does not have.
+const BUNDLED_NOTE: &str = "a bundled skill: its prompt is inside Claude Code";
 
 /// What Claude Code 2.1.332 prints for a skill `skillOverrides` turns off.
 fn disabled_message(name: &str) -> String {

@@ -43,7 +43,7 @@ const DISABLED: &str = "[shell command execution disabled by policy]";
 const DRAIN: Duration = Duration::from_secs(1);
 
 /// One `!` injection: what the permission decision said, and how it ran.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ShellRun {
     pub command: String,
     /// `allow`, `ask` or `deny`.

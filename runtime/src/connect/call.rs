@@ -41,7 +41,7 @@ pub struct Caller {
 
 /// What a tool call returned: its text (cut at 100,000 characters with a notice) and whether
 /// the server marked it an error.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct CallOutcome {
     pub text: String,
     pub is_error: bool,
