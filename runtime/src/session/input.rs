@@ -1,79 +1,18 @@
-//! A session: the loaded lock, the MCP state, and the one thing that outlives a turn by
-//! design: a skill turn's `allowedTools`, `model` and `effort`, which apply to that turn's
-//! whole query loop and are cleared by the next turn that is not a skill turn (SEMANTICS
-//! §3.5). Every request is answered from a view recomputed for it.
-//!
-//! A turn's input is handled as Claude Code 2.1.332 handles it, and the request it would send
-//! is recorded ([`Request`]): a slash command's wrapper and prompt blocks, a forked skill's
-//! subagent request, an MCP prompt's messages, the reminder before an unknown `/name` in a
-//! headless session, and the inputs that make no request at all (`/help` in a headless session,
-//! a skill only the model may invoke, one `skillOverrides` turns off).
+//! What a typed line does, as Claude Code 2.1.332 handles it: slash dispatch (with `/a b`
+//! joining to `a:b`), a prompt command expanded with its `!` injections or handed to a forked
+//! agent, bundled skills, built-in commands, an unknown `/name`, an MCP prompt.
 
+use super::{Grant, Session, ShellRun, PROMPT_TIMEOUT};
 use crate::commands::{self, CommandView};
 use crate::context::{Entry, Override, TurnContext};
-use crate::loaded::{LoadError, Loaded};
-use crate::mcp::{McpState, Status, Update};
-use crate::outcome::{
-    Declared, SkillPermission, SkillRefusal, SkillResult, ToolCallResult, ToolPermission, TurnResult,
-};
-use crate::permissions::{Permissions, Verdict};
+use crate::outcome::{Declared, TurnResult};
+use crate::permissions::Permissions;
 use crate::request::{self, Request};
-pub use crate::shell::ShellRun;
-use crate::turn::{self, TurnView};
+use crate::turn::TurnView;
 use capc_compiler::builtins::{bundled_skill, BundledSkill};
 use capc_compiler::model::{Command, Form, Origin};
-use capc_grammar::{parse_template, ExpandContext, MatchContext, TemplateVar, ToolCall};
-use schemars::JsonSchema;
-use serde::Serialize;
+use capc_grammar::{parse_template, ExpandContext, TemplateVar};
 use serde_json::Value;
-use std::time::Duration;
-
-/// How long an MCP prompt may take to arrive.
-const PROMPT_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// The turn-scoped grant of a skill turn.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct Grant {
-    /// The skill that granted it.
-    pub skill: String,
-    /// Rules added to `alwaysAllowRules.command` for this turn.
-    pub allowed_tools: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub effort: Option<String>,
-}
-
-/// What a user turn gives: the view, what the input did, and the request Claude Code sends.
-#[derive(Debug, Clone)]
-pub struct TurnOutcome {
-    pub view: TurnView,
-    pub result: TurnResult,
-    pub request: Request,
-}
-
-pub struct Session {
-    pub loaded: Loaded,
-    pub mcp: McpState,
-    /// The grant of the current skill turn, if this turn is one.
-    pub grant: Option<Grant>,
-    /// The user trusts the folder (`capc session --trust`, or their own `~/.claude.json`): the
-    /// default of each turn's `trusted`, and whether the repository's MCP servers may start.
-    pub trusted: bool,
-    pub turns: u64,
-    /// The context of the last turn, for requests between turns (tool search, invoke_skill).
-    pub last_context: TurnContext,
-    /// `${CLAUDE_SESSION_ID}`.
-    pub session_id: String,
-    /// Run `!` injections that the rules allow (off: they are decided but never run).
-    pub run_shell: bool,
-    /// With live connections: the state they update, copied into `mcp` before each request.
-    pub live: Option<crate::batch::Shared>,
-    /// With live connections: calls their tools.
-    pub caller: Option<crate::connect::Caller>,
-    /// The version of the live state `mcp` was copied from.
-    synced: u64,
-}
 
 /// The result and request of an input that makes no request.
 fn no_request(
@@ -94,99 +33,8 @@ fn model_only(command: String, output: String) -> TurnResult {
     TurnResult::ModelOnly { command, output }
 }
 
-/// What `status` answers: the lock's counts, the turn count, the grant, each MCP server.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct StatusReport {
-    pub lock: LockSummary,
-    pub turns: u64,
-    pub grant: Option<Grant>,
-    pub mcp_servers: Vec<ServerSummary>,
-}
-
-/// The lock's format and Claude Code versions, and how many entries each table has.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct LockSummary {
-    pub version: u32,
-    pub claude_code: String,
-    pub sources: usize,
-    pub commands: usize,
-    pub agents: usize,
-    pub mcp_servers: usize,
-    pub hooks: usize,
-    pub permissions: usize,
-}
-
-/// One MCP server's state, its lists counted.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ServerSummary {
-    pub name: String,
-    pub status: Status,
-    pub error: Option<String>,
-    pub tools: usize,
-    pub prompts: usize,
-    pub resources: usize,
-    /// The protocol version negotiated with a connected server.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub protocol: Option<String>,
-}
-
 impl Session {
-    pub fn new(loaded: Loaded) -> Session {
-        let mcp = McpState::from_lock(&loaded.lock);
-        Session {
-            loaded,
-            mcp,
-            grant: None,
-            turns: 0,
-            trusted: false,
-            last_context: TurnContext::default(),
-            session_id: "capc-session".to_string(),
-            run_shell: true,
-            live: None,
-            caller: None,
-            synced: 0,
-        }
-    }
-
-    /// The rules of a turn in `cx`, with the current skill's grant.
-    pub fn permissions(&self, cx: &TurnContext) -> Permissions {
-        let grant = self.grant.as_ref().map(|g| g.allowed_tools.as_slice()).unwrap_or_default();
-        Permissions::assemble(&self.loaded, cx, grant)
-    }
-
-    pub fn view(&self, cx: &TurnContext) -> TurnView {
-        self.assembled(cx).1
-    }
-
-    /// A turn's rules, assembled once, and the view computed with them: what a request
-    /// between turns (the Skill tool, an MCP call) decides by and what it sees.
-    fn assembled(&self, cx: &TurnContext) -> (Permissions, TurnView) {
-        let permissions = self.permissions(cx);
-        let view = turn::compute_with(&self.loaded, &self.mcp, cx, &permissions);
-        (permissions, view)
-    }
-
-    /// The paths rules are matched against: the project root and the home folder.
-    fn decide(&self, permissions: &Permissions, call: &ToolCall<'_>) -> Verdict {
-        let cwd = self.loaded.roots.root.to_string_lossy();
-        let home = self.loaded.home.to_string_lossy();
-        permissions.decide(call, &MatchContext { cwd: &cwd, home: &home, settings_dir: None })
-    }
-
-    /// One user turn: the view, what the input does, and the request Claude Code sends for it.
-    pub fn turn(&mut self, input: &str, cx: TurnContext) -> TurnOutcome {
-        self.turns += 1;
-        let view = self.view(&cx);
-        let (result, request) = self.input(input, &view, &cx);
-        // A turn that is not a skill turn clears the last skill's grant.
-        if !matches!(result, TurnResult::Prompt { .. }) {
-            self.grant = None;
-        }
-        self.last_context = cx;
-        TurnOutcome { view, result, request }
-    }
-
-    fn input(&mut self, input: &str, view: &TurnView, cx: &TurnContext) -> (TurnResult, Request) {
+    pub(super) fn input(&mut self, input: &str, view: &TurnView, cx: &TurnContext) -> (TurnResult, Request) {
         let trimmed = input.trim();
         if !trimmed.starts_with('/') {
             return (TurnResult::Message { text: input.to_string() }, Request::main(view, vec![input.to_string()]));
@@ -503,7 +351,7 @@ impl Session {
     /// A prompt command: expanded (with its `!` injections decided and, when allowed, run),
     /// or handed to a forked agent. `from_model`: the Skill tool, whose grant is added to the
     /// turn's rather than replacing it.
-    fn run_prompt(
+    pub(super) fn run_prompt(
         &mut self,
         command: &Command,
         args: &str,
@@ -652,288 +500,10 @@ impl Session {
         };
         crate::shell::expand(&rendered, &permissions.rules(), &settings)
     }
-
-    /// The Skill tool, called by the model (SEMANTICS §4.2–4.4).
-    pub fn invoke_skill(&mut self, skill: &str, args: &str) -> SkillResult {
-        let refused = |code: u8, message: String| SkillResult::Refused(SkillRefusal::Error { code, message });
-        let cx = self.last_context.clone();
-        let (permissions, view) = self.assembled(&cx);
-        let name = skill.trim().strip_prefix('/').unwrap_or(skill.trim()).to_string();
-        if name.is_empty() {
-            return refused(1, "Invalid skill format".to_string());
-        }
-        let row = commands::find(&view.commands, &name).cloned();
-        // Reached through a bare alias (or not at all): Claude Code 2.1.332 refuses a name that
-        // several skills answer to (an alias, or the part after a `:`), and names the one a
-        // unique suffix matches.
-        let by_alias = row.as_ref().is_some_and(|r| *r.name != *name && r.display.as_deref() != Some(name.as_str()));
-        if row.is_none() || by_alias {
-            let commands = &self.loaded.lock.commands;
-            let mut matches: Vec<&str> = view
-                .commands
-                .iter()
-                .filter_map(|r| r.decl.map(|i| (r, &commands[i])))
-                .filter(|(_, c)| !c.disable_model_invocation)
-                .filter(|(r, _)| r.aliases.iter().any(|a| **a == *name) || r.name.ends_with(&format!(":{name}")))
-                .map(|(r, _)| &*r.name)
-                .collect();
-            matches.dedup();
-            if matches.len() > 1 {
-                let message = format!(
-                    "Unknown skill: {name}. Several skills match that name: {} — invoke one by its full name.",
-                    matches.join(", ")
-                );
-                return refused(2, message);
-            }
-            if let (None, [only]) = (&row, matches.as_slice()) {
-                let message = format!("Unknown skill: {name}. Did you mean {only}? Invoke it by that full name.");
-                return refused(2, message);
-            }
-        }
-        let command = row.as_ref().and_then(|r| r.decl).map(|i| self.loaded.lock.commands[i].clone());
-        let bundled = match &command {
-            Some(_) => None,
-            None => bundled_skill(&name).filter(|b| commands::bundled_exists(b, &cx)),
-        };
-        if command.is_none() && bundled.is_none() {
-            return match row {
-                Some(row) => refused(5, format!("Skill {} is not a prompt-based skill", row.name)),
-                None => refused(2, format!("Unknown skill: {name}")),
-            };
-        }
-        let hidden = bundled.is_some_and(|b| !b.model_invocable)
-            || command.as_ref().is_some_and(|c| c.disable_model_invocation)
-            || matches!(cx.skill_override(&name), Override::Off | Override::UserInvocableOnly);
-        if hidden {
-            return refused(4, format!("Skill {name} cannot be used with Skill tool due to disable-model-invocation"));
-        }
-        let canonical = command.as_ref().map_or(name.clone(), |c| c.name.clone());
-        let (deny, allow) = permissions.skill_rules();
-        let deny_refs: Vec<&str> = deny.iter().map(|(c, _)| c.as_str()).collect();
-        let allow_refs: Vec<&str> = allow.iter().map(|(c, _)| c.as_str()).collect();
-        let safe = command.as_ref().is_none_or(|c| c.allowed_tools.is_empty());
-        let decision = crate::listing::decide_skill(&canonical, &deny_refs, &allow_refs, safe);
-        let (word, rule) = match &decision {
-            crate::listing::SkillDecision::Deny { rule } => ("deny", Some(rule.clone())),
-            crate::listing::SkillDecision::Allow { rule } => ("allow", rule.clone()),
-            crate::listing::SkillDecision::Ask { .. } => ("ask", None),
-        };
-        let source = |content: &Option<String>, list: &[(String, String)]| {
-            content.as_ref().and_then(|c| list.iter().find(|(r, _)| r == c)).map(|(r, s)| format!("Skill({r}) ({s})"))
-        };
-        let deciding = match word {
-            "deny" => source(&rule, &deny),
-            "allow" if rule.is_some() => source(&rule, &allow),
-            "allow" => Some("safe properties (no allowed-tools or hooks)".to_string()),
-            _ => None,
-        };
-        let permission = match decision {
-            crate::listing::SkillDecision::Ask { suggestions } => {
-                SkillPermission::Ask { message: format!("Execute skill: {canonical}"), suggestions }
-            }
-            crate::listing::SkillDecision::Deny { .. } => SkillPermission::Deny { rule: deciding },
-            crate::listing::SkillDecision::Allow { .. } => SkillPermission::Allow { rule: deciding },
-        };
-        if word != "allow" {
-            return SkillResult::Refused(SkillRefusal::Permission { skill: canonical, permission });
-        }
-        let Some(command) = command else {
-            self.grant = Some(Grant { skill: canonical.clone(), ..self.grant.clone().unwrap_or_default() });
-            let tool_result = format!("Launching skill: {canonical}");
-            let result = TurnResult::Prompt {
-                command: canonical,
-                origin: None,
-                texts: Vec::new(),
-                declared: None,
-                note: Some(BUNDLED_NOTE.to_string()),
-            };
-            return SkillResult::Ran { result, permission, tool_result };
-        };
-        let (result, _) = self.run_prompt(&command, args, &view, &cx, true);
-        let tool_result = if let TurnResult::ShellError { message, .. } = &result {
-            message.clone()
-        } else if command.context.as_deref() == Some("fork") {
-            format!("Skill \"{}\" will run in a forked agent", command.name)
-        } else {
-            format!("Launching skill: {}", command.name)
-        };
-        SkillResult::Ran { result, permission, tool_result }
-    }
-
-    /// ToolSearch over the last turn's pool.
-    pub fn tool_search(&self, query: &str, max_results: usize) -> crate::search::SearchResult {
-        let view = self.view(&self.last_context);
-        let descriptions: std::collections::HashMap<&str, &crate::mcp::McpTool> =
-            self.mcp.tools().iter().map(|t| (&*t.name, t)).collect();
-        let tools: Vec<crate::search::SearchTool<'_>> = view
-            .tools
-            .iter()
-            .map(|t| {
-                let mcp = descriptions.get(&*t.name);
-                crate::search::SearchTool {
-                    name: &t.name,
-                    description: mcp.map_or("", |m| m.description.as_str()),
-                    search_hint: mcp.and_then(|m| m.search_hint.as_deref()),
-                    is_mcp: t.origin == "mcp",
-                    deferred: t.deferred,
-                }
-            })
-            .collect();
-        crate::search::tool_search(query, max_results, &tools, &self.mcp.pending())
-    }
-
-    /// A model's MCP tool call: the tool must be in this turn's pool; the permission decision
-    /// (deny → ask → allow; no rule means Claude Code asks, as MCP tools pass through) decides
-    /// whether it runs; the result is cut at 100,000 characters with a notice.
-    pub fn call_tool(&mut self, tool: &str, arguments: Option<serde_json::Map<String, Value>>) -> ToolCallResult {
-        let error = |tool: Option<&str>, permission: Option<ToolPermission>, message: String| ToolCallResult::Error {
-            tool: tool.map(str::to_string),
-            permission,
-            message,
-        };
-        let cx = self.last_context.clone();
-        let (permissions, view) = self.assembled(&cx);
-        if !view.tools.iter().any(|t| &*t.name == tool && t.origin == "mcp") {
-            return error(None, None, format!("no MCP tool `{tool}` in this turn's pool"));
-        }
-        // The server, and its own name for the tool (the pool name is normalized).
-        let found = self.mcp.tools().iter().find(|t| &*t.name == tool);
-        let Some((server, original)) = found.map(|t| (t.server.to_string(), t.original.clone())) else {
-            return error(None, None, format!("no MCP tool `{tool}`"));
-        };
-        let verdict = self.decide(&permissions, &ToolCall::new(tool));
-        let (behavior, rule) = (verdict.behavior, verdict.rule);
-        let permission = ToolPermission { behavior: behavior.to_string(), rule };
-        if behavior != "allow" {
-            return ToolCallResult::Permission { tool: tool.to_string(), permission };
-        }
-        let Some(caller) = &self.caller else {
-            let message = "no live MCP connections (start the session with --connect)".to_string();
-            return error(None, Some(permission), message);
-        };
-        let timeout = self
-            .loaded
-            .lock
-            .mcp_servers
-            .iter()
-            .find(|s| s.name == server && s.shadowed_by.is_none())
-            .map_or(std::time::Duration::from_secs(60), |s| {
-                crate::connect::tool_timeout(s, |name| std::env::var(name).ok())
-            });
-        match caller.call(&server, &original, arguments, timeout) {
-            Ok(result) => ToolCallResult::ToolResult { tool: tool.to_string(), permission, result },
-            Err(message) => error(Some(tool), Some(permission), message),
-        }
-    }
-
-    pub fn apply_mcp(&mut self, updates: Vec<Update>) -> Result<(), String> {
-        if let Some(live) = &self.live {
-            let mut guard = live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            guard.state.apply(updates)?;
-            guard.version += 1;
-            self.mcp = guard.state.clone();
-            self.synced = guard.version;
-            return Ok(());
-        }
-        self.mcp.apply(updates)
-    }
-
-    /// Connects the session's MCP servers (`capc session --connect`): from now on their
-    /// updates reach it through [`Session::sync`] and its tool calls go to them. The servers
-    /// end when the returned [`crate::connect::Live`] is shut down or dropped.
-    pub fn connect(
-        &mut self,
-        settings: crate::connect::Settings,
-        entry: Entry,
-    ) -> std::io::Result<crate::connect::Live> {
-        let live = crate::connect::Live::start(&self.loaded.lock, self.mcp.clone(), self.trusted, settings, entry)?;
-        self.live = Some(live.state());
-        self.caller = Some(live.caller());
-        Ok(live)
-    }
-
-    /// Takes the connections' latest state, when it changed since the last request; a request
-    /// sees one state from start to end.
-    pub fn sync(&mut self) {
-        if let Some(live) = &self.live {
-            let guard = live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            if guard.version != self.synced {
-                self.mcp = guard.state.clone();
-                self.synced = guard.version;
-            }
-        }
-    }
-
-    pub fn status(&self) -> StatusReport {
-        let lock = &self.loaded.lock;
-        StatusReport {
-            lock: LockSummary {
-                version: lock.version,
-                claude_code: lock.claude_code.clone(),
-                sources: lock.sources.len(),
-                commands: lock.commands.len(),
-                agents: lock.agents.len(),
-                mcp_servers: lock.mcp_servers.len(),
-                hooks: lock.hooks.len(),
-                permissions: lock.permissions.len(),
-            },
-            turns: self.turns,
-            grant: self.grant.clone(),
-            mcp_servers: self
-                .mcp
-                .servers()
-                .map(|s| ServerSummary {
-                    name: s.name.clone(),
-                    status: s.status,
-                    error: s.error.clone(),
-                    tools: s.tools.len(),
-                    prompts: s.prompts.len(),
-                    resources: s.resources.len(),
-                    protocol: s.protocol.clone(),
-                })
-                .collect(),
-        }
-    }
-
-    /// `:why NAME` — the lock's record of who won a name and why.
-    pub fn why(&self, name: &str) -> String {
-        let bare = name.trim_start_matches('/');
-        let mut out = Vec::new();
-        for c in self.loaded.lock.commands.iter().filter(|c| c.name == bare) {
-            match &c.shadowed_by {
-                Some(by) => out.push(format!(
-                    "{} ({}) is hidden by {} ({}): {}",
-                    c.path,
-                    c.scope.as_str(),
-                    by.path.as_deref().unwrap_or("a built-in"),
-                    by.scope.as_str(),
-                    capc_compiler::lock::resolve::rule_text(&by.rule)
-                )),
-                None => out.push(format!("{} ({}) answers to /{bare}", c.path, c.scope.as_str())),
-            }
-            for s in &c.shadows {
-                out.push(format!(
-                    "  it hides {} `/{}` ({}): {}",
-                    s.origin.as_str(),
-                    s.name,
-                    s.path.as_deref().unwrap_or("built-in"),
-                    capc_compiler::lock::resolve::rule_text(&s.rule)
-                ));
-            }
-        }
-        if out.is_empty() {
-            out.push(format!("nothing in the lock is named `{bare}`"));
-        }
-        out.join("\n")
-    }
-
-    pub fn origin_of(&self, command: &str) -> Option<Origin> {
-        self.loaded.lock.commands.iter().find(|c| c.name == command).map(|c| c.origin)
-    }
 }
 
 /// The note of a bundled skill whose prompt capc does not have.
-const BUNDLED_NOTE: &str = "a bundled skill: its prompt is inside Claude Code";
+pub(super) const BUNDLED_NOTE: &str = "a bundled skill: its prompt is inside Claude Code";
 
 /// What Claude Code 2.1.332 prints for a skill `skillOverrides` turns off.
 fn disabled_message(name: &str) -> String {
@@ -949,9 +519,4 @@ fn model_only_message(name: &str) -> String {
 fn in_git_repository(dir: &std::path::Path) -> bool {
     let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
     dir.ancestors().any(|d| d.join(".git").exists())
-}
-
-/// Errors a caller may show.
-pub fn describe(e: &LoadError) -> String {
-    e.to_string()
 }
