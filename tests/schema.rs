@@ -1,7 +1,9 @@
 //! The JSON Schema of `capabilities.lock`: `schema/capabilities.lock.schema.json` must equal
 //! what the lock model generates, every fixture's and example's lock must satisfy it (and
 //! read back unchanged), so must every committed precedence story's lock, and locks the
-//! model refuses must fail it too.
+//! model refuses must fail it too. Likewise `schema/capc.toml.schema.json` against the
+//! configuration's reader, and `schema/capc-session.schema.json` against the session's golden
+//! transcripts.
 //!
 //! To accept a changed schema, run `CAPC_BLESS=1 cargo test --test schema` and read the diff.
 //!
@@ -294,4 +296,82 @@ fn committed_config_schema_is_the_generated_one_and_agrees_with_the_reader() {
         assert!(!validator.is_valid(&value), "the schema accepts {bad}");
         assert!(read(bad).is_err(), "capc accepts {bad}");
     }
+}
+
+/// `schema/capc-session.schema.json` is what the session protocol's types generate
+/// (`capc_runtime::protocol::schema`). It is a valid draft-7 schema, and it agrees with the
+/// session on the golden transcripts (`runtime/tests/transcripts`) and the example of
+/// docs/session.md: every response fits `#/definitions/response`, every request the session
+/// answers fits `#/definitions/request`, and every request it refuses as malformed does not.
+#[test]
+fn committed_session_schema_is_the_generated_one_and_agrees_with_the_transcripts() {
+    let path = repo().join("schema/capc-session.schema.json");
+    let generated = capc_runtime::protocol::schema();
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    if committed != generated {
+        if std::env::var_os("CAPC_BLESS").is_some() {
+            std::fs::write(&path, &generated).expect("write the schema");
+        } else {
+            panic!("{} is stale (CAPC_BLESS=1 to accept):\n{generated}", path.display());
+        }
+    }
+    let schema: Value = serde_json::from_str(&generated).expect("the schema is JSON");
+    if let Err(e) = jsonschema::meta::validate(&schema) {
+        panic!("the schema does not satisfy its meta-schema: {e}");
+    }
+    assert_eq!(schema["$schema"], "http://json-schema.org/draft-07/schema#");
+    let part = |name: &str| {
+        let mut part = schema.clone();
+        part["oneOf"] = json!([{"$ref": format!("#/definitions/{name}")}]);
+        jsonschema::validator_for(&part).expect("the schema compiles")
+    };
+    let (requests, responses) = (part("request"), part("response"));
+    let mut transcripts: Vec<PathBuf> = std::fs::read_dir(repo().join("runtime/tests/transcripts"))
+        .expect("runtime/tests/transcripts")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    transcripts.sort();
+    transcripts.push(repo().join("docs/session.md"));
+    let (mut failures, mut answered, mut refused) = (Vec::new(), 0, 0);
+    for path in &transcripts {
+        let text = std::fs::read_to_string(path).expect("read a transcript");
+        let mut request: Option<&str> = None;
+        for line in text.lines() {
+            if let Some(sent) = line.strip_prefix("→ ") {
+                request = Some(sent);
+                continue;
+            }
+            let Some(answer) = line.strip_prefix("← ") else { continue };
+            let name = file_name(path);
+            let response: Value = serde_json::from_str(answer).expect("a response is JSON");
+            let broken = errors(&responses, &response);
+            if !broken.is_empty() {
+                failures.push(format!("{name}: a response breaks the schema:\n  {}\n{answer}", broken.join("\n  ")));
+            }
+            let Some(sent) = request.take() else { continue };
+            // A line that is not JSON fits no schema; the session says so with a parse_error.
+            let Ok(sent) = serde_json::from_str::<Value>(sent) else { continue };
+            let malformed =
+                ["invalid_request", "unknown_type"].contains(&response["error"]["code"].as_str().unwrap_or(""));
+            if response["ok"] == true {
+                answered += 1;
+                let errors = errors(&requests, &sent);
+                if !errors.is_empty() {
+                    failures.push(format!(
+                        "{name}: an answered request breaks the schema:\n  {}\n{sent}",
+                        errors.join("\n  ")
+                    ));
+                }
+            } else if malformed {
+                refused += 1;
+                if requests.is_valid(&sent) {
+                    failures
+                        .push(format!("{name}: the schema accepts a request the session refuses:\n{sent}\n{answer}"));
+                }
+            }
+        }
+    }
+    assert!(answered > 50 && refused >= 5, "too few requests checked: {answered} answered, {refused} refused");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -10,7 +10,7 @@ use serde::Serialize;
 use std::sync::{Arc, OnceLock};
 
 /// One entry of the turn's command table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct CommandView {
     pub name: Arc<str>,
     /// The name it also answers to and shows (a skill's `name:`), when different.
@@ -24,12 +24,14 @@ pub struct CommandView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<Arc<str>>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    #[schemars(default)]
     pub aliases: Arc<[Arc<str>]>,
     /// Index into the lock's commands, for declared entries.
     #[serde(skip)]
     pub decl: Option<usize>,
     /// Joined the table this turn because a touched file activated it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[schemars(default)]
     pub dynamic: bool,
 }
 

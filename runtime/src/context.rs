@@ -8,7 +8,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// How Claude Code was started.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Entry {
     /// `claude -p` or the Agent SDK (`--output-format stream-json` sends the same request).
@@ -19,7 +19,7 @@ pub enum Entry {
 }
 
 /// How the user is signed in, and to which provider.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Auth {
     /// An Anthropic API key (`console`, the name capc used before, is read as this).
@@ -65,8 +65,35 @@ mod permission_mode {
     }
 }
 
+/// [`Auth`]'s words, for the schema (with `console`, read as `api-key`).
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+#[allow(dead_code)]
+enum AuthWord {
+    ApiKey,
+    Console,
+    ClaudeAi,
+    Bedrock,
+    Vertex,
+    ThirdParty,
+}
+
+/// `--permission-mode`'s words, for the schema.
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+enum PermissionModeWord {
+    AcceptEdits,
+    Auto,
+    BypassPermissions,
+    Manual,
+    DontAsk,
+    Plan,
+    Default,
+}
+
 /// Permission rules added during the session (answers to prompts, `/permissions`).
-#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SessionRules {
     #[serde(default)]
@@ -78,7 +105,7 @@ pub struct SessionRules {
 }
 
 /// One skill's entry of `skillUsage` in `~/.claude.json`.
-#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, schemars::JsonSchema)]
 pub struct SkillUsage {
     #[serde(rename = "usageCount", default)]
     pub usage_count: f64,
@@ -94,17 +121,19 @@ pub const DEFAULT_BYTES_PER_TOKEN: u64 = 3;
 
 /// What a turn is computed from, besides the lock and the MCP state. Every field has the
 /// default of a headless run with an API key in an untrusted folder.
-#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TurnContext {
     #[serde(default)]
     pub entry: Entry,
     #[serde(default)]
+    #[schemars(with = "AuthWord")]
     pub auth: Auth,
     /// The folder's trust dialog was accepted (`hasTrustDialogAccepted`).
     #[serde(default)]
     pub trusted: bool,
     #[serde(default, with = "permission_mode")]
+    #[schemars(with = "PermissionModeWord")]
     pub permission_mode: PermissionMode,
     /// Environment variables and settings keys, by name (`ENABLE_TOOL_SEARCH`,
     /// `CLAUDE_CODE_DISABLE_CRON`, `skillOverrides`, `skillListingMaxDescChars`, …; docs/session.md

@@ -23,7 +23,9 @@
 //!   outlives a turn on purpose: a skill turn's grant.
 //! - `shell`: `!` injections, decided by `capc_grammar::decide_bash` and run in process
 //!   groups of their own, with a timeout and an output cap.
-//! - `protocol`: the newline-delimited JSON of `capc session`.
+//! - `outcome`: what a turn, the Skill tool and an MCP tool call come to, as types.
+//! - `protocol`: the newline-delimited JSON of `capc session`, its request and response types
+//!   and their JSON Schema.
 //! - `serve`: `capc serve`, the session's prompts, Skill tool and skill files over MCP (stdio
 //!   or Streamable HTTP), reloaded live with `--watch`.
 //! - `lsp`: `capc lsp`, the language server: findings, fixes, hover, completion and
@@ -40,6 +42,7 @@ pub mod listing;
 pub mod loaded;
 pub mod lsp;
 pub mod mcp;
+pub mod outcome;
 pub mod permissions;
 pub mod pool;
 pub mod protocol;

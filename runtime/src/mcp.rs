@@ -22,7 +22,7 @@ pub fn truncate_description(text: &str) -> String {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     Pending,
@@ -92,7 +92,7 @@ pub struct Server {
 }
 
 /// A server's new state, as a connection reports it.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Update {
     pub server: String,
@@ -114,7 +114,7 @@ pub struct Update {
 }
 
 /// A tool as a server lists it.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ToolSpec {
     pub name: String,
@@ -127,7 +127,7 @@ pub struct ToolSpec {
 }
 
 /// A prompt as a server lists it: its name, or its name with its argument names.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum PromptSpec {
     Name(String),

@@ -29,13 +29,14 @@ use serde::Serialize;
 use std::sync::{Arc, OnceLock};
 
 /// One tool of the pool.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ToolView {
     pub name: Arc<str>,
     /// `builtin` or `mcp`.
     pub origin: &'static str,
     /// Left out of the request and announced instead, to be loaded through ToolSearch.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[schemars(default)]
     pub deferred: bool,
 }
 

@@ -3,11 +3,11 @@
 //! reads them with line editing and history (rustyline).
 
 use crate::context::{Entry, TurnContext};
+use crate::outcome::TurnResult;
 use crate::session::Session;
 use capc_compiler::diagnostic::did_you_mean;
 use capc_compiler::plural::count;
 use capc_compiler::printable::{escape, escape_lines};
-use serde_json::Value;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
@@ -202,31 +202,25 @@ fn commands(session: &Session, cx: &TurnContext) -> String {
 /// A line that is not a REPL command: a turn, told as a person wants to read it.
 fn turn(session: &mut Session, line: &str, cx: &TurnContext) -> String {
     let result = session.turn(line, cx.clone()).result;
-    let command = result["command"].as_str().unwrap_or("");
-    let texts: Vec<&str> = result
-        .get("texts")
-        .and_then(Value::as_array)
-        .map(|t| t.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    match result.get("kind").and_then(Value::as_str) {
-        Some("prompt") => {
+    match result {
+        TurnResult::Prompt { command, texts, .. } => {
             if texts.is_empty() {
                 format!("/{command} sends nothing")
             } else {
                 format!("── prompt for /{command} ──\n{}", texts.join("\n"))
             }
         }
-        Some("fork") => {
-            let agent = result["agent"].as_str().unwrap_or("general-purpose");
-            format!("── /{command} runs in a subagent ({agent}) ──\n{}", result["prompt"].as_str().unwrap_or(""))
+        TurnResult::Fork { command, agent, prompt, .. } => {
+            format!("── /{command} runs in a subagent ({agent}) ──\n{prompt}")
         }
-        Some("mcp_prompt") if !texts.is_empty() => format!("── MCP prompt /{command} ──\n{}", texts.join("\n")),
-        Some("shell_error") => format!("error: {}", result["message"].as_str().unwrap_or("")),
-        Some("error") => format!("error: {}", result["message"].as_str().unwrap_or("")),
-        Some("message") => "(sent to the model as a message)".to_string(),
-        Some("unknown") => {
+        TurnResult::McpPrompt { command, texts: Some(texts), .. } if !texts.is_empty() => {
+            format!("── MCP prompt /{command} ──\n{}", texts.join("\n"))
+        }
+        TurnResult::ShellError { message, .. } | TurnResult::Error { message } => format!("error: {message}"),
+        TurnResult::Message { .. } => "(sent to the model as a message)".to_string(),
+        TurnResult::Unknown { command, did_you_mean: closest } => {
             let mut text = format!("/{command} is not a command here");
-            if let Some(near) = result["did_you_mean"].as_str() {
+            if let Some(near) = closest {
                 text.push_str(&format!(" (did you mean /{near}?)"));
             }
             text.push_str(match cx.entry {
@@ -237,13 +231,22 @@ fn turn(session: &mut Session, line: &str, cx: &TurnContext) -> String {
             });
             text
         }
-        Some("local" | "disabled" | "model-only") => match (&result["output"], result["note"].as_str()) {
-            (Value::String(output), _) if output.is_empty() => format!("/{command}: (no output)"),
-            (Value::String(output), _) => output.clone(),
-            (_, Some(note)) => format!("/{command} {note}"),
-            _ => format!("/{command}: (no output)"),
-        },
-        _ => serde_json::to_string_pretty(&result).unwrap_or_default(),
+        TurnResult::Disabled { command, output } | TurnResult::ModelOnly { command, output } => {
+            shown_output(&command, Some(output), None)
+        }
+        TurnResult::Local { command, output, note, .. } => shown_output(&command, output, note),
+        // Keys sorted, as the protocol prints them.
+        other => serde_json::to_value(&other).and_then(|v| serde_json::to_string_pretty(&v)).unwrap_or_default(),
+    }
+}
+
+/// What a command that prints prints, or its note when capc does not reproduce it.
+fn shown_output(command: &str, output: Option<String>, note: Option<String>) -> String {
+    match (output, note) {
+        (Some(output), _) if output.is_empty() => format!("/{command}: (no output)"),
+        (Some(output), _) => output,
+        (_, Some(note)) => format!("/{command} {note}"),
+        _ => format!("/{command}: (no output)"),
     }
 }
 

@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::sync::Arc;
 
 /// One turn's request, or what replaced it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Request {
     /// Whether the input makes a request at all.
     pub sent: bool,

@@ -62,7 +62,7 @@ pub struct SearchTool<'a> {
 /// Claude Code answers with `tool_reference` blocks, one per matched name, which the API expands into the tools' full
 /// definitions; `matches` holds those names in order, and `text` stands in for the blocks as a plain line.
 /// Serializes with these field names (`pending_mcp_servers` is Claude Code's own output field).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct SearchResult {
     /// The matched tool names, in result order.
     pub matches: Vec<String>,

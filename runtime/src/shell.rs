@@ -13,7 +13,7 @@
 //! (`Shell command failed for pattern "<raw>": [stderr]\n<output>`), except exit 1 from `grep`,
 //! `rg`, `diff`, `cmp` and `test`, which mean "no match" or "different". When a command ends, or
 //! after [`TIMEOUT`], or when the session is stopped by a signal ([`end_all`], called from the
-//! signal handler in `connect.rs`), its whole process group is killed, so nothing it started in
+//! signal handler in `connect/live.rs`), its whole process group is killed, so nothing it started in
 //! the background outlives it. Output is cut after [`MAX_OUTPUT_CHARS`] characters (Claude Code's
 //! Bash output limit, `BASH_MAX_OUTPUT_LENGTH`) with a notice; empty output reads
 //! `(Bash completed with no output)`, as in Claude Code.
@@ -43,7 +43,7 @@ const DISABLED: &str = "[shell command execution disabled by policy]";
 const DRAIN: Duration = Duration::from_secs(1);
 
 /// One `!` injection: what the permission decision said, and how it ran.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ShellRun {
     pub command: String,
     /// `allow`, `ask` or `deny`.

@@ -88,24 +88,30 @@ impl Realm {
 
 /// The file a shown path names, given the folders of a check.
 pub fn locate(options: &Options, shown: &str) -> PathBuf {
+    // A folder's lock path ends in `/` (a plugin's root: `<plugin-dir 1>/`, `plugins/acme/`);
+    // the path located names it without the separator, as `${CLAUDE_PLUGIN_ROOT}` does.
+    let join = |dir: &Path, rest: &str| match rest.trim_end_matches('/') {
+        "" => dir.to_path_buf(),
+        rest => dir.join(rest),
+    };
     if let Some(rest) = shown.strip_prefix("~/") {
         if let Some(dir) = &options.user_dir {
-            return dir.join(rest);
+            return join(dir, rest);
         }
     }
     if let Some(rest) = shown.strip_prefix("<managed>/") {
         if let Some(dir) = &options.managed_dir {
-            return dir.join(rest);
+            return join(dir, rest);
         }
     }
     for (prefix, dirs) in [("<add-dir ", &options.add_dirs), ("<plugin-dir ", &options.plugin_dirs)] {
         if let Some((n, rel)) = shown.strip_prefix(prefix).and_then(|rest| rest.split_once(">/")) {
             if let Some(dir) = n.parse::<usize>().ok().and_then(|n| dirs.get(n.wrapping_sub(1))) {
-                return dir.join(rel);
+                return join(dir, rel);
             }
         }
     }
-    options.root.join(shown)
+    join(&options.root, shown)
 }
 
 /// Where a claimed file's declarations land in the lock, or `None` when Claude Code started
@@ -121,6 +127,9 @@ pub(super) fn placement<'c>(realm: Realm, rel: &str, claim: &'c Claim) -> Option
         }
         (FileScope::Collection, _) => return None,
         (_, Realm::AddDir(_)) => L::AddDir,
+        // A `--plugin-dir` folder's own `.claude/` (a plugin developed in its repository) is
+        // that repository's project configuration, loaded only by a session started there.
+        (FileScope::Project, Realm::PluginDir(_)) => return None,
         (FileScope::Managed, _) => L::Managed,
         (FileScope::User, _) => L::User,
         (FileScope::Project, _) if file_name(rel) == "settings.local.json" => L::Local,
@@ -145,6 +154,9 @@ pub(super) fn not_loaded_because(realm: Realm, rel: &str, claim: &Claim) -> Opti
         return None;
     }
     Some(match (&claim.owner.scope, claim.owner.project_root.as_deref()) {
+        (FileScope::Project, _) if matches!(realm, Realm::PluginDir(_)) => {
+            "in a `--plugin-dir` folder's own `.claude/`: only a session started in that folder loads it".to_string()
+        }
         (FileScope::Collection, _) => {
             "a skill outside the folders Claude Code loads skills from (a skill collection)".to_string()
         }

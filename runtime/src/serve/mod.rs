@@ -13,6 +13,7 @@ pub mod catalog;
 pub mod http;
 pub mod watch;
 
+use crate::outcome::{SkillPermission, SkillRefusal, SkillResult, TurnResult};
 use crate::session::Session;
 use catalog::{Catalog, List, ARGUMENTS, SKILL_TOOL};
 use rmcp::model::{
@@ -277,7 +278,7 @@ fn get_prompt(
         // Claude Code sends nothing for it (a refused `!` injection, a disabled skill): what it
         // prints instead is the error.
         let message = outcome.request.stdout.join("\n");
-        return Err(ErrorData::invalid_request(message, Some(outcome.result)));
+        return Err(ErrorData::invalid_request(message, serde_json::to_value(&outcome.result).ok()));
     }
     let messages = outcome.request.texts.into_iter().map(|t| PromptMessage::new_text(Role::User, t)).collect();
     let mut result = GetPromptResult::new(messages);
@@ -344,37 +345,43 @@ fn skill_arguments(arguments: Option<&JsonObject>) -> Result<(String, String), E
 /// the prompt the skill adds) or its refusal; the whole answer as structured content.
 fn skill_tool(session: &mut Session, skill: &str, args: &str) -> CallToolResult {
     let answer = session.invoke_skill(skill, args);
-    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
-    let mut result = match answer["kind"].as_str() {
-        Some("prompt") => {
-            let mut content = vec![ContentBlock::text(text(&answer["tool_result"]))];
+    let mut result = match &answer {
+        SkillResult::Ran { result: TurnResult::Prompt { texts, .. }, tool_result, .. } => {
+            let mut content = vec![ContentBlock::text(tool_result.clone())];
             // The command block stays with Claude Code's own turn; the prompt is what the tool adds.
-            let texts: Vec<String> =
-                answer["texts"].as_array().map(|t| t.iter().skip(1).map(text).collect()).unwrap_or_default();
-            content.extend(texts.into_iter().map(ContentBlock::text));
+            content.extend(texts.iter().skip(1).cloned().map(ContentBlock::text));
             CallToolResult::success(content)
         }
-        Some("fork") => CallToolResult::success(vec![
-            ContentBlock::text(format!("Skill \"{}\" will run in a forked agent", text(&answer["command"]))),
-            ContentBlock::text(text(&answer["prompt"])),
+        SkillResult::Ran { result: TurnResult::Fork { command, prompt, .. }, .. } => CallToolResult::success(vec![
+            ContentBlock::text(format!("Skill \"{command}\" will run in a forked agent")),
+            ContentBlock::text(prompt.clone()),
         ]),
-        Some("permission") => CallToolResult::error(vec![ContentBlock::text(permission_text(&answer))]),
-        _ => CallToolResult::error(vec![ContentBlock::text(text(&answer["message"]))]),
+        SkillResult::Refused(SkillRefusal::Permission { skill, permission }) => {
+            CallToolResult::error(vec![ContentBlock::text(permission_text(skill, permission))])
+        }
+        SkillResult::Refused(SkillRefusal::Error { message, .. })
+        | SkillResult::Ran { result: TurnResult::Error { message } | TurnResult::ShellError { message, .. }, .. } => {
+            CallToolResult::error(vec![ContentBlock::text(message.clone())])
+        }
+        SkillResult::Ran { .. } => CallToolResult::error(vec![ContentBlock::text(String::new())]),
     };
-    result.structured_content = Some(answer);
+    // Keys sorted, as the protocol prints them.
+    result.structured_content = serde_json::to_value(&answer).ok();
     result
 }
 
-fn permission_text(answer: &Value) -> String {
-    let permission = &answer["permission"];
-    let skill = answer["skill"].as_str().unwrap_or_default();
-    match (permission["behavior"].as_str(), permission["rule"].as_str()) {
-        (Some("deny"), Some(rule)) => format!("Permission to use Skill({skill}) has been denied by {rule}."),
-        (Some("deny"), None) => format!("Permission to use Skill({skill}) has been denied."),
+fn permission_text(skill: &str, permission: &SkillPermission) -> String {
+    match permission {
+        SkillPermission::Deny { rule: Some(rule) } => {
+            format!("Permission to use Skill({skill}) has been denied by {rule}.")
+        }
+        SkillPermission::Deny { rule: None } => format!("Permission to use Skill({skill}) has been denied."),
         // A headless run cannot ask: Claude Code refuses and says so.
-        _ => format!(
-            "Claude requested permissions to use Skill({skill}), but you haven't granted it yet ({}).",
-            permission["message"].as_str().unwrap_or("Execute skill")
+        SkillPermission::Ask { message, .. } => {
+            format!("Claude requested permissions to use Skill({skill}), but you haven't granted it yet ({message}).")
+        }
+        SkillPermission::Allow { .. } => format!(
+            "Claude requested permissions to use Skill({skill}), but you haven't granted it yet (Execute skill)."
         ),
     }
 }

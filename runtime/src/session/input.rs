@@ -1,0 +1,571 @@
+//! What a typed line does, as Claude Code 2.1.332 handles it: slash dispatch (with `/a b`
+//! joining to `a:b`), a prompt command expanded with its `!` injections or handed to a forked
+//! agent, bundled skills, built-in commands, an unknown `/name`, an MCP prompt.
+
+use super::{Grant, Session, ShellRun, PROMPT_TIMEOUT};
+use crate::commands::{self, CommandView};
+use crate::context::{Entry, Override, TurnContext};
+use crate::outcome::{Declared, TurnResult};
+use crate::permissions::Permissions;
+use crate::request::{self, Request};
+use crate::turn::TurnView;
+use capc_compiler::builtins::{bundled_skill, BundledSkill};
+use capc_compiler::model::{Command, Form, Origin};
+use capc_grammar::{parse_template, ExpandContext, TemplateVar};
+use serde_json::Value;
+
+/// The result and request of an input that makes no request.
+fn no_request(
+    view: &TurnView,
+    result: fn(String, String) -> TurnResult,
+    command: &str,
+    message: String,
+) -> (TurnResult, Request) {
+    let request = Request::none(view, vec![message.clone()]);
+    (result(command.to_string(), message), request)
+}
+
+fn disabled(command: String, output: String) -> TurnResult {
+    TurnResult::Disabled { command, output }
+}
+
+fn model_only(command: String, output: String) -> TurnResult {
+    TurnResult::ModelOnly { command, output }
+}
+
+impl Session {
+    pub(super) fn input(&mut self, input: &str, view: &TurnView, cx: &TurnContext) -> (TurnResult, Request) {
+        let trimmed = input.trim();
+        if !trimmed.starts_with('/') {
+            return (TurnResult::Message { text: input.to_string() }, Request::main(view, vec![input.to_string()]));
+        }
+        let Some(line) = capc_grammar::parse_command_line(input) else {
+            let message = "Commands are in the form `/command [args]`".to_string();
+            return (TurnResult::Error { message: message.clone() }, Request::none(view, vec![message]));
+        };
+        let mut name = line.base_name().to_string();
+        let mut args = line.args.clone();
+        // `/a b rest`: when nothing answers to `a` but `a:b` exists, it runs `a:b` with `rest`
+        // (Claude Code 2.1.332's dispatcher; only the first word joins).
+        if commands::find(&view.commands, &name).is_none() && self.mcp.prompt(&name).is_none() {
+            let trimmed = args.trim_start();
+            if let Some(first) = trimmed.split_whitespace().next() {
+                let joined = format!("{name}:{first}");
+                if commands::find(&view.commands, &joined).is_some() {
+                    args = trimmed[first.len()..].trim_start().to_string();
+                    name = joined;
+                }
+            }
+        }
+        match commands::find(&view.commands, &name).cloned() {
+            Some(row) => match row.decl {
+                Some(i) => {
+                    let command = self.loaded.lock.commands[i].clone();
+                    if cx.skill_override(&command.name) == Override::Off {
+                        return no_request(view, disabled, &command.name, disabled_message(&command.name));
+                    }
+                    if !command.user_invocable {
+                        return no_request(view, model_only, &command.name, model_only_message(&command.name));
+                    }
+                    self.run_prompt(&command, &args, view, cx, false)
+                }
+                None => match bundled_skill(&row.name).filter(|b| commands::bundled_exists(b, cx)) {
+                    Some(b) => self.bundled(b, &args, view, cx),
+                    None => self.local(&row, view, cx),
+                },
+            },
+            None => {
+                if let Some(b) = bundled_skill(&name).filter(|b| commands::bundled_exists(b, cx)) {
+                    return self.bundled(b, &args, view, cx);
+                }
+                if self.mcp.prompt(&name).is_some() {
+                    return self.mcp_prompt(&name, &args, view);
+                }
+                if line.looks_like_command() {
+                    return self.unknown(&name, &args, input, view, cx);
+                }
+                (TurnResult::Message { text: input.to_string() }, Request::main(view, vec![input.to_string()]))
+            }
+        }
+    }
+
+    /// A bundled skill or built-in prompt command typed by the user. capc has the prompts of
+    /// `/init` and of `/security-review` outside a git repository; the others live inside
+    /// Claude Code, and only their first block is recorded.
+    fn bundled(&mut self, b: &BundledSkill, args: &str, view: &TurnView, cx: &TurnContext) -> (TurnResult, Request) {
+        if cx.skill_override(b.name) == Override::Off {
+            return no_request(view, disabled, b.name, disabled_message(b.name));
+        }
+        if !b.user_invocable {
+            return no_request(view, model_only, b.name, model_only_message(b.name));
+        }
+        self.grant = Some(Grant { skill: b.name.to_string(), ..Grant::default() });
+        let root = self.loaded.roots.root.to_string_lossy().into_owned();
+        let prompt = match b.name {
+            "security-review" if !in_git_repository(&self.loaded.roots.root) => {
+                Some(capc_compiler::builtins::SECURITY_REVIEW_OUTSIDE_GIT.replace("{cwd}", &root))
+            }
+            _ => b.prompt.map(str::to_string),
+        };
+        let mut texts = vec![request::command_block(b.name, args)];
+        let mut note = None;
+        match prompt {
+            Some(text) => texts.push(text),
+            None => note = Some(BUNDLED_NOTE.to_string()),
+        }
+        let result = TurnResult::Prompt {
+            command: b.name.to_string(),
+            origin: Some(Origin::Bundled),
+            texts: texts.clone(),
+            declared: None,
+            note,
+        };
+        (result, Request::main(view, texts))
+    }
+
+    /// `/help` in an interactive session: each name a typed `/name` reaches, once — the
+    /// folder's and its plugins' commands with their descriptions, then the bundled skills and
+    /// the built-in commands by name.
+    fn help(&self, view: &TurnView) -> String {
+        let mut seen = std::collections::HashSet::new();
+        let (mut declared, mut bundled, mut builtin) = (Vec::new(), Vec::new(), Vec::new());
+        for c in view.commands.iter().filter(|c| seen.insert(c.name.clone())) {
+            match c.origin {
+                Origin::Builtin => builtin.push(format!("/{}", c.name)),
+                Origin::Bundled => bundled.push(format!("/{}", c.name)),
+                _ => {
+                    let description = c
+                        .decl
+                        .and_then(|i| self.loaded.lock.commands.get(i))
+                        .and_then(|d| d.description.as_deref())
+                        .unwrap_or("")
+                        .lines()
+                        .next()
+                        .unwrap_or("");
+                    declared.push((format!("/{}", c.name), description.to_string()));
+                }
+            }
+        }
+        let mut out = String::new();
+        if !declared.is_empty() {
+            out.push_str("Commands and skills here:\n");
+            let width = declared.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0);
+            for (name, description) in &declared {
+                out.push_str(format!("  {name:width$}  {description}").trim_end());
+                out.push('\n');
+            }
+        }
+        for (title, names) in [("Bundled skills", &bundled), ("Built-in commands", &builtin)] {
+            if names.is_empty() {
+                continue;
+            }
+            out.push_str(&format!("{title}:\n"));
+            let mut line = String::from(" ");
+            for name in names.iter() {
+                if line.len() + name.len() + 1 > 98 {
+                    out.push_str(&line);
+                    out.push('\n');
+                    line = String::from(" ");
+                }
+                line.push(' ');
+                line.push_str(name);
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out.trim_end().to_string()
+    }
+
+    /// A built-in command that is not a prompt. A headless session answers `/help` and the
+    /// other commands that draw Claude Code's interface with "isn't available in this
+    /// environment" and `/clear` with nothing, making no request; interactively capc answers
+    /// `/help`, `/skills`, `/mcp`, `/agents`, `/permissions` and `/clear` from the session.
+    fn local(&mut self, row: &CommandView, view: &TurnView, cx: &TurnContext) -> (TurnResult, Request) {
+        if cx.entry == Entry::Headless {
+            let output = match (row.kind, &*row.name) {
+                (_, "clear") => {
+                    self.grant = None;
+                    Vec::new()
+                }
+                ("local-jsx", name) => vec![format!("/{name} isn't available in this environment.")],
+                _ => Vec::new(),
+            };
+            let result = TurnResult::Local {
+                command: row.name.to_string(),
+                kind: row.kind.to_string(),
+                output: Some(output.join("\n")),
+                note: None,
+            };
+            return (result, Request::none(view, output));
+        }
+        let output = match &*row.name {
+            "help" => Some(self.help(view)),
+            "skills" => Some(view.skill_listing.clone()),
+            "mcp" => Some(
+                self.mcp.servers().map(|s| format!("{}: {}", s.name, s.status.as_str())).collect::<Vec<_>>().join("\n"),
+            ),
+            "agents" => Some(view.agent_listing.clone()),
+            "permissions" => Some(
+                self.loaded
+                    .lock
+                    .permissions
+                    .iter()
+                    .map(|p| format!("{} {}", p.behavior.as_str(), p.rule))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            "clear" => {
+                self.grant = None;
+                Some(String::new())
+            }
+            _ => None,
+        };
+        let stdout: Vec<String> = output.iter().filter(|o| !o.is_empty()).cloned().collect();
+        let note =
+            output.is_none().then(|| "runs inside Claude Code's interface; capc does not reproduce it".to_string());
+        let result = TurnResult::Local { command: row.name.to_string(), kind: row.kind.to_string(), output, note };
+        (result, Request::none(view, stdout))
+    }
+
+    /// An unknown `/name`: headless, it goes to the model after a reminder of the commands
+    /// there are; interactively Claude Code says so and sends nothing.
+    fn unknown(
+        &mut self,
+        name: &str,
+        args: &str,
+        input: &str,
+        view: &TurnView,
+        cx: &TurnContext,
+    ) -> (TurnResult, Request) {
+        let (named, unnamed) = self.named_commands(view, cx);
+        let candidates = named.iter().chain(&unnamed).map(String::as_str);
+        let closest = request::closest(name, candidates).map(str::to_string);
+        let result = TurnResult::Unknown { command: name.to_string(), did_you_mean: closest.clone() };
+        if cx.entry == Entry::Interactive {
+            let mut stdout = vec![match &closest {
+                Some(c) => format!("Unknown command: /{name}. Did you mean /{c}?"),
+                None => format!("Unknown command: /{name}"),
+            }];
+            if !args.is_empty() {
+                stdout.push(format!("Args from unknown skill: {args}"));
+            }
+            return (result, Request::none(view, stdout));
+        }
+        let more = unnamed.len() + self.mcp.prompt_commands().len() + request::HEADLESS_BUILTIN_UNNAMED;
+        let reminder = request::unknown_command_reminder(name, &named, more, closest.as_deref());
+        (result, Request::main(view, vec![reminder, input.to_string()]))
+    }
+
+    /// The commands the unknown-command reminder names (prompt commands the user may type and
+    /// the model may run, not MCP prompts, by the name they show, in command order) and the
+    /// user's other commands the user may type.
+    fn named_commands(&self, view: &TurnView, cx: &TurnContext) -> (Vec<String>, Vec<String>) {
+        let commands = &self.loaded.lock.commands;
+        let mut in_table = vec![false; commands.len()];
+        for row in &view.commands {
+            if let Some(i) = row.decl {
+                in_table[i] = true;
+            }
+        }
+        let (mut named, mut unnamed) = (Vec::new(), Vec::new());
+        let mut taken = std::collections::HashSet::new();
+        // A plugin's `anthropic-skills:…` entries sit after the built-ins (2.1.332).
+        let mut reserved = Vec::new();
+        for &i in &self.loaded.listing_order {
+            let c = &commands[i];
+            // A second loaded plugin of the same name keeps its entries in the table (the first
+            // answers), and the reminder names them again.
+            let hidden = c.shadowed_by.as_ref().is_some_and(|by| by.rule != "load-order");
+            if !in_table[i] || hidden {
+                continue;
+            }
+            taken.insert(c.name.as_str());
+            let level = cx.skill_override(&c.name);
+            if !c.user_invocable || level == Override::Off {
+                continue;
+            }
+            // By the name it shows; one a user cannot type as one word is not named.
+            let shown = c.display_name.clone().unwrap_or_else(|| c.name.clone());
+            let typable = !shown.is_empty()
+                && shown.chars().all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '_' | ':' | '.' | '-'));
+            if c.disable_model_invocation || level == Override::UserInvocableOnly || !typable {
+                unnamed.push(shown);
+            } else if capc_compiler::names::is_reserved_namespace(&c.name) {
+                reserved.push(shown);
+            } else {
+                named.push(shown);
+            }
+        }
+        for b in capc_compiler::builtins::BUNDLED_SKILLS {
+            let listed = b.listed && b.model_invocable && b.user_invocable && commands::bundled_exists(b, cx);
+            if listed
+                && !taken.contains(b.name)
+                && !matches!(cx.skill_override(b.name), Override::Off | Override::UserInvocableOnly)
+            {
+                named.push(b.name.to_string());
+            }
+        }
+        named.extend(reserved);
+        (named, unnamed)
+    }
+
+    /// An MCP prompt typed as `/mcp__server__prompt ARGS`: the words map to the prompt's
+    /// arguments in order; the messages the server returns follow the command block. Such a
+    /// turn carries no listings in 2.1.332.
+    fn mcp_prompt(&mut self, name: &str, args: &str, view: &TurnView) -> (TurnResult, Request) {
+        let mut texts = vec![request::command_block(name, args)];
+        let (mut error, mut note) = (None, None);
+        let Some((server, prompt, names)) = self.mcp.prompt(name) else {
+            let result = TurnResult::McpPrompt {
+                command: name.to_string(),
+                arguments: None,
+                error: None,
+                note: None,
+                texts: None,
+            };
+            return (result, Request::main(view, texts).without_attachments());
+        };
+        let words = capc_grammar::split_arguments(args);
+        let arguments: serde_json::Map<String, Value> =
+            names.iter().zip(words).map(|(n, w)| (n.clone(), Value::String(w))).collect();
+        let server = server.name.clone();
+        match &self.caller {
+            Some(caller) => match caller.prompt(&server, &prompt, arguments.clone(), PROMPT_TIMEOUT) {
+                Ok(messages) => texts.extend(messages),
+                Err(message) => error = Some(message),
+            },
+            None => {
+                note = Some("the prompt's messages come from the server (start the session with --connect)".to_string())
+            }
+        }
+        let result = TurnResult::McpPrompt {
+            command: name.to_string(),
+            arguments: Some(arguments),
+            error,
+            note,
+            texts: Some(texts.clone()),
+        };
+        (result, Request::main(view, texts).without_attachments())
+    }
+
+    /// A prompt command: expanded (with its `!` injections decided and, when allowed, run),
+    /// or handed to a forked agent. `from_model`: the Skill tool, whose grant is added to the
+    /// turn's rather than replacing it.
+    pub(super) fn run_prompt(
+        &mut self,
+        command: &Command,
+        args: &str,
+        view: &TurnView,
+        cx: &TurnContext,
+        from_model: bool,
+    ) -> (TurnResult, Request) {
+        let body = match self.loaded.body(command) {
+            Ok(body) => body,
+            Err(e) => {
+                let message = e.to_string();
+                return (TurnResult::Error { message: message.clone() }, Request::none(view, vec![message]));
+            }
+        };
+        let (expanded, shell) = match self.expand(command, &body, args, cx) {
+            Ok(expanded) => expanded,
+            // A `!` injection refused or failed: the whole expansion ends with Claude Code's
+            // line, which is all a headless run prints (no request is made).
+            Err(failure) => {
+                let result = TurnResult::ShellError {
+                    command: command.name.clone(),
+                    message: failure.message.clone(),
+                    shell: failure.runs,
+                };
+                return (result, Request::none(view, vec![failure.message]));
+            }
+        };
+        let dir = self.loaded.roots.locate(&command.path);
+        let dir = dir.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+        let prompt = if command.form == Form::Skill { request::skill_block(&dir, &expanded) } else { expanded };
+        let declared = Declared {
+            allowed_tools: self.allowed_tools(command),
+            model: command.model.clone(),
+            effort: command.effort.clone(),
+            shell,
+        };
+        if command.context.as_deref() == Some("fork") {
+            let agent = command.agent.clone().unwrap_or_else(|| "general-purpose".to_string());
+            let request = self.subagent_request(view, &agent, prompt.clone());
+            let result = TurnResult::Fork { command: command.name.clone(), agent, prompt, declared };
+            return (result, request);
+        }
+        let grant = Grant {
+            skill: command.name.clone(),
+            allowed_tools: self.allowed_tools(command),
+            model: command.model.clone(),
+            effort: command.effort.clone(),
+        };
+        self.grant = match (from_model, self.grant.take()) {
+            // The Skill tool's context modifier: a set union with what the turn already has.
+            (true, Some(mut current)) => {
+                for tool in grant.allowed_tools {
+                    if !current.allowed_tools.contains(&tool) {
+                        current.allowed_tools.push(tool);
+                    }
+                }
+                current.model = grant.model.or(current.model);
+                current.effort = grant.effort.or(current.effort);
+                Some(current)
+            }
+            _ => Some(grant),
+        };
+        let texts = vec![request::command_block(&command.name, args), prompt];
+        let result = TurnResult::Prompt {
+            command: command.name.clone(),
+            origin: Some(command.origin),
+            texts: texts.clone(),
+            declared: Some(declared),
+            note: None,
+        };
+        (result, Request::main(view, texts))
+    }
+
+    /// The request of a forked skill's subagent (the main model is not called): the prompt
+    /// alone as its user turn, the agent's pool (the main thread's without its main-thread-only
+    /// tools), the Skill listing, no agent listing.
+    fn subagent_request(&self, view: &TurnView, agent: &str, prompt: String) -> Request {
+        let declared = self.loaded.lock.agents.iter().find(|a| a.name == agent && a.shadowed_by.is_none());
+        let (allowed, disallowed) = match (declared, capc_compiler::builtins::builtin_agent(agent)) {
+            (Some(a), _) => (a.tools.clone(), a.disallowed_tools.clone()),
+            // A built-in agent's tools, as its listing line states them.
+            (None, Some(b)) => {
+                let list = |text: &str| text.split(", ").map(str::to_string).collect::<Vec<_>>();
+                match b.tools.strip_prefix("All tools except ") {
+                    Some(except) => (Vec::new(), list(except)),
+                    None if b.tools == "*" => (Vec::new(), Vec::new()),
+                    None => (list(b.tools), Vec::new()),
+                }
+            }
+            (None, None) => (Vec::new(), Vec::new()),
+        };
+        let tools = crate::pool::for_subagent(&view.tools, &allowed, &disallowed);
+        let names: std::collections::HashSet<&str> = tools.iter().map(|t| &*t.name).collect();
+        let mut request = Request::main(view, vec![prompt]);
+        request.tools = crate::pool::sent(&tools, view.placeholder);
+        request.deferred.retain(|n| names.contains(&**n));
+        request.agent_listing.clear();
+        request
+    }
+
+    /// The folder a plugin command's `${CLAUDE_PLUGIN_ROOT}` names.
+    fn plugin_root(&self, command: &Command) -> Option<String> {
+        let name = command.plugin.as_ref()?;
+        let plugin = self.loaded.lock.plugins.iter().find(|p| &p.name == name)?;
+        Some(self.loaded.roots.locate(&plugin.root).to_string_lossy().into_owned())
+    }
+
+    /// The folder a plugin command's `${CLAUDE_PLUGIN_DATA}` names: Claude Code keeps each
+    /// plugin's data in `~/.claude/plugins/data/<id>`, the id (`name@marketplace`) with every
+    /// character but ASCII letters, digits, `-` and `_` written as `-`. Without a user folder
+    /// the variable stays as written.
+    fn plugin_data(&self, command: &Command) -> Option<String> {
+        let name = command.plugin.as_ref()?;
+        let plugin = self.loaded.lock.plugins.iter().find(|p| &p.name == name)?;
+        let id: String = plugin
+            .id
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+            .collect();
+        let home = self.loaded.roots.user_dir.as_ref()?;
+        Some(home.join(".claude/plugins/data").join(id).to_string_lossy().into_owned())
+    }
+
+    /// A command's `allowed-tools` as its turn applies them: in a plugin's, Claude Code's
+    /// plugin loader writes `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` and, in a skill,
+    /// `${CLAUDE_SKILL_DIR}` as the folder each names, so `Bash(${CLAUDE_PLUGIN_ROOT}/scripts/setup.sh:*)` allows that script.
+    fn allowed_tools(&self, command: &Command) -> Vec<String> {
+        let Some(root) = self.plugin_root(command) else { return command.allowed_tools.clone() };
+        let skill_dir = (command.form == Form::Skill).then(|| {
+            let file = self.loaded.roots.locate(&command.path);
+            file.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default()
+        });
+        let data = self.plugin_data(command);
+        command
+            .allowed_tools
+            .iter()
+            .map(|rule| {
+                let mut rule = rule.replace("${CLAUDE_PLUGIN_ROOT}", &root);
+                if let Some(data) = &data {
+                    rule = rule.replace("${CLAUDE_PLUGIN_DATA}", data);
+                }
+                match &skill_dir {
+                    Some(dir) => rule.replace("${CLAUDE_SKILL_DIR}", dir),
+                    None => rule,
+                }
+            })
+            .collect()
+    }
+
+    fn expand(
+        &self,
+        command: &Command,
+        body: &str,
+        args: &str,
+        cx: &TurnContext,
+    ) -> Result<(String, Vec<ShellRun>), crate::shell::Failure> {
+        let (template, _) = parse_template(body);
+        let file = self.loaded.roots.locate(&command.path);
+        let skill_dir = file.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+        let project = self.loaded.roots.root.to_string_lossy().into_owned();
+        let plugin_root = self.plugin_root(command);
+        let plugin_data = self.plugin_data(command);
+        let mut variables: Vec<(TemplateVar, &str)> = vec![
+            (TemplateVar::SkillDir, &skill_dir),
+            (TemplateVar::SessionId, &self.session_id),
+            (TemplateVar::ProjectDir, &project),
+        ];
+        if let Some(root) = &plugin_root {
+            variables.push((TemplateVar::PluginRoot, root));
+        }
+        if let Some(data) = &plugin_data {
+            variables.push((TemplateVar::PluginData, data));
+        }
+        if let Some(effort) = &command.effort {
+            variables.push((TemplateVar::Effort, effort));
+        }
+        let names: Vec<&str> = command.arguments.iter().map(String::as_str).collect();
+        let expanded =
+            capc_grammar::expand(&template, args, &ExpandContext { argument_names: &names, variables: &variables });
+        // `!` injections run after substitution, through the permission decision with the
+        // skill's allowed-tools as always-allow rules (SEMANTICS §1, step 6).
+        let (rendered, _) = parse_template(&expanded);
+        if rendered.shell_commands.is_empty() {
+            return Ok((expanded, Vec::new()));
+        }
+        let permissions = Permissions::assemble(&self.loaded, cx, &self.allowed_tools(command));
+        let settings = crate::shell::Settings {
+            dir: &self.loaded.roots.root,
+            additional_dirs: &self.loaded.roots.add_dirs,
+            mode: cx.permission_mode,
+            run: self.run_shell,
+            // capc runs nothing in a folder whose trust was not accepted (Claude Code does).
+            trusted: cx.trusted,
+            disabled: cx.flag("disableSkillShellExecution"),
+        };
+        crate::shell::expand(&rendered, &permissions.rules(), &settings)
+    }
+}
+
+/// The note of a bundled skill whose prompt capc does not have.
+pub(super) const BUNDLED_NOTE: &str = "a bundled skill: its prompt is inside Claude Code";
+
+/// What Claude Code 2.1.332 prints for a skill `skillOverrides` turns off.
+fn disabled_message(name: &str) -> String {
+    format!("Skill \"{name}\" is disabled via skillOverrides. Remove the override from your settings to run it. If your organization set it, only an admin can remove it.")
+}
+
+/// What Claude Code 2.1.332 prints for a `user-invocable: false` skill typed by the user.
+fn model_only_message(name: &str) -> String {
+    format!("This skill can only be invoked by Claude, not directly by users. Ask Claude to use the \"{name}\" skill for you.")
+}
+
+/// Whether `dir` is inside a git work tree (a `.git` in it or a folder above).
+fn in_git_repository(dir: &std::path::Path) -> bool {
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    dir.ancestors().any(|d| d.join(".git").exists())
+}
