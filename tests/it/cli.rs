@@ -1,10 +1,8 @@
 //! The `capc` binary as users run it: exit codes, formats, and the rules commands.
 
+use crate::support::session::connected_session;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use support::connected_session;
-
-mod support;
 
 fn capc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_capc")).args(args).env("NO_COLOR", "1").output().expect("capc runs")
@@ -107,7 +105,7 @@ fn readme_lists_every_rule() {
         if std::env::var_os("CAPC_BLESS").is_some() {
             std::fs::write(&path, format!("{}{table}{}", &readme[..start], &readme[end..])).expect("write README.md");
         } else {
-            panic!("README's rule table is stale; run `CAPC_BLESS=1 cargo test --test cli`");
+            panic!("README's rule table is stale; run `CAPC_BLESS=1 cargo test --test it -- cli::`");
         }
     }
 }

@@ -3,12 +3,11 @@
 //! read back unchanged), so must every committed precedence story's lock, and locks the
 //! model refuses must fail it too.
 //!
-//! To accept a changed schema, run `CAPC_BLESS=1 cargo test --test schema` and read the diff.
+//! To accept a changed schema, run `CAPC_BLESS=1 cargo test --test it -- schema::` and read the diff.
 //!
 //! Also here, as a check of the repository's own structure: `layers`, the crates' module
 //! layers against the list in ARCHITECTURE.md.
 
-#[path = "schema/layers.rs"]
 mod layers;
 
 use capc_compiler::lock::schema::lock_schema;

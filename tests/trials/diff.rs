@@ -5,23 +5,21 @@
 //! CLI; git revisions are tested in a scratch repository; the review of a marketplace's pull
 //! requests (issue #25) on a copy of the official marketplace from the shared corpora.
 //!
-//! To accept new output: `CAPC_BLESS=1 cargo test --test diff`, then read the diff.
+//! To accept new output: `CAPC_BLESS=1 cargo test --test trials -- diff::`, then read the diff.
 //!
 //! This target has its own harness (libtest-mimic, `harness = false`, see `harness/mod.rs`):
 //! without `git` (or the corpora), the tests that need it are reported as ignored, marked
 //! `[missing git]` (`[missing corpora]`), never as passed; with `CI` set they fail.
 
-mod harness;
-
+use crate::support::harness::{self, Missing};
 use capc_compiler::diff::{self, render, revision, Class, Report, Section};
-use harness::Missing;
-use libtest_mimic::Arguments;
+use libtest_mimic::Trial;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn main() {
-    let args = Arguments::from_args();
+/// The diff tests, those that need git or the corpora marked so.
+pub(crate) fn trials() -> Vec<Trial> {
     let no_git: Vec<Missing> = (!git_available())
         .then(|| Missing { label: "git", why: "`git` is not installed, so revisions cannot be read".to_string() })
         .into_iter()
@@ -35,29 +33,36 @@ fn main() {
                 .to_string(),
         });
     }
-    let trials = vec![
-        harness::trial("cases_match_their_expected_reports", &[], cases_match_their_expected_reports),
-        harness::trial("the_cases_cover_every_class_and_section", &[], the_cases_cover_every_class_and_section),
-        harness::trial("json_reports_satisfy_the_committed_schema", &[], json_reports_satisfy_the_committed_schema),
+    vec![
+        harness::trial("diff::cases_match_their_expected_reports", &[], cases_match_their_expected_reports),
+        harness::trial("diff::the_cases_cover_every_class_and_section", &[], the_cases_cover_every_class_and_section),
         harness::trial(
-            "a_pull_request_lists_exactly_its_four_escalations_and_fails_on_them",
+            "diff::json_reports_satisfy_the_committed_schema",
+            &[],
+            json_reports_satisfy_the_committed_schema,
+        ),
+        harness::trial(
+            "diff::a_pull_request_lists_exactly_its_four_escalations_and_fails_on_them",
             &[],
             a_pull_request_lists_exactly_its_four_escalations_and_fails_on_them,
         ),
-        harness::trial("usage_and_read_errors_exit_2_with_one_line", &[], usage_and_read_errors_exit_2_with_one_line),
-        harness::trial("a_folder_is_read_as_capc_lock_reads_it", &[], a_folder_is_read_as_capc_lock_reads_it),
         harness::trial(
-            "git_revisions_are_read_as_their_lock_or_their_tree",
+            "diff::usage_and_read_errors_exit_2_with_one_line",
+            &[],
+            usage_and_read_errors_exit_2_with_one_line,
+        ),
+        harness::trial("diff::a_folder_is_read_as_capc_lock_reads_it", &[], a_folder_is_read_as_capc_lock_reads_it),
+        harness::trial(
+            "diff::git_revisions_are_read_as_their_lock_or_their_tree",
             &no_git,
             git_revisions_are_read_as_their_lock_or_their_tree,
         ),
         harness::trial(
-            "a_marketplace_pull_request_is_reviewed_plugin_by_plugin",
+            "diff::a_marketplace_pull_request_is_reviewed_plugin_by_plugin",
             &no_marketplace,
             a_marketplace_pull_request_is_reviewed_plugin_by_plugin,
         ),
-    ];
-    libtest_mimic::run(&args, trials).exit();
+    ]
 }
 
 fn cases_dir() -> PathBuf {

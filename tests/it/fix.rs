@@ -5,7 +5,7 @@
 //! fix would not be certain), and a second `--fix` must change nothing. `--diff` previews
 //! without writing.
 //!
-//! To accept new results, run `CAPC_BLESS=1 cargo test --test fix` and read the diff.
+//! To accept new results, run `CAPC_BLESS=1 cargo test --test it -- fix::` and read the diff.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -118,7 +118,7 @@ fn each_fix_gives_its_after_tree_and_a_second_run_changes_nothing() {
     }
     assert!(
         failures.is_empty(),
-        "{}\n(CAPC_BLESS=1 cargo test --test fix accepts the new results)",
+        "{}\n(CAPC_BLESS=1 cargo test --test it -- fix:: accepts the new results)",
         failures.join("\n")
     );
 }

@@ -6,7 +6,7 @@
 //! Also: the lock is byte-identical across absolute roots and file-creation orders, reads
 //! back to the same value, is not rewritten when unchanged, and holds no planted secret.
 //!
-//! To accept new output, run `CAPC_BLESS=1 cargo test --test lock` and read the diff.
+//! To accept new output, run `CAPC_BLESS=1 cargo test --test it -- lock::` and read the diff.
 
 use capc_compiler::lock::{view, write};
 use capc_compiler::{check, Checked, Options};

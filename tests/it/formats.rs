@@ -3,7 +3,7 @@
 //! `short`, `--statistics`, `--severity`, `--strict`, long lines cut in the human report,
 //! `--version`, and the generated `docs/rules.md` the SARIF help links point at.
 //!
-//! To accept a changed `docs/rules.md`, run `CAPC_BLESS=1 cargo test --test formats`.
+//! To accept a changed `docs/rules.md`, run `CAPC_BLESS=1 cargo test --test it -- formats::`.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -349,7 +349,7 @@ fn rules_doc_is_fresh() {
         if std::env::var_os("CAPC_BLESS").is_some() {
             std::fs::write(&path, &generated).expect("write docs/rules.md");
         } else {
-            panic!("docs/rules.md is stale; run `CAPC_BLESS=1 cargo test --test formats` and read the diff");
+            panic!("docs/rules.md is stale; run `CAPC_BLESS=1 cargo test --test it -- formats::` and read the diff");
         }
     }
     for rule in capc_compiler::rules::RULES {

@@ -8,7 +8,7 @@
 //! The protocol example of `docs/session.md` (between `<!-- transcript:start -->` and
 //! `<!-- transcript:end -->`) is replayed the same way.
 //!
-//! To accept new output: `CAPC_BLESS=1 cargo test -p capc-runtime --test transcripts`.
+//! To accept new output: `CAPC_BLESS=1 cargo test -p capc-runtime --test runtime -- transcripts::`.
 
 use capc_runtime::loaded::{Loaded, Roots};
 use capc_runtime::session::Session;

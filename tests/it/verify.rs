@@ -4,7 +4,7 @@
 //! another commit and version, other plugin files and another marketplace source. Each
 //! repository's `capabilities.lock` is pinned and its report is `verify.txt`.
 //!
-//! To accept new output: `CAPC_BLESS=1 cargo test --test verify`, then read the diff.
+//! To accept new output: `CAPC_BLESS=1 cargo test --test it -- verify::`, then read the diff.
 
 use std::path::Path;
 use std::process::{Command, Output};
