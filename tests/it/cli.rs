@@ -93,21 +93,11 @@ fn rules_lists_every_rule_and_prints_docs() {
 #[test]
 fn readme_lists_every_rule() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
-    let readme = std::fs::read_to_string(&path).expect("README.md");
-    let start = readme.find("<!-- rules:start").expect("rules:start marker");
-    let start = start + readme[start..].find('\n').expect("newline") + 1;
-    let end = readme.find("<!-- rules:end -->").expect("rules:end marker");
     let mut table = String::from("| rule | severity | summary |\n| --- | --- | --- |\n");
     for rule in capc_compiler::rules::RULES {
         table.push_str(&format!("| `{}` | {} | {} |\n", rule.id, rule.severity.as_str(), rule.summary));
     }
-    if readme[start..end] != table {
-        if std::env::var_os("CAPC_BLESS").is_some() {
-            std::fs::write(&path, format!("{}{table}{}", &readme[..start], &readme[end..])).expect("write README.md");
-        } else {
-            panic!("README's rule table is stale; run `CAPC_BLESS=1 cargo test --test it -- cli::`");
-        }
-    }
+    crate::support::golden::assert_section(&path, "<!-- rules:start", "<!-- rules:end -->", &table);
 }
 
 #[test]

@@ -344,14 +344,7 @@ fn completions_and_man_pages_come_from_the_cli() {
 fn rules_doc_is_fresh() {
     let path = repo().join("docs/rules.md");
     let generated = capc_compiler::rules::docs_markdown();
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    if committed != generated {
-        if std::env::var_os("CAPC_BLESS").is_some() {
-            std::fs::write(&path, &generated).expect("write docs/rules.md");
-        } else {
-            panic!("docs/rules.md is stale; run `CAPC_BLESS=1 cargo test --test it -- formats::` and read the diff");
-        }
-    }
+    crate::support::golden::assert(&path, &generated);
     for rule in capc_compiler::rules::RULES {
         assert!(generated.contains(&format!("\n## {}\n", rule.id)), "a heading (anchor) for `{}`", rule.id);
     }

@@ -272,7 +272,7 @@ pub(crate) fn trials() -> Vec<Trial> {
         }
         Some(_) => Vec::new(),
     };
-    if !baseline::git_available() {
+    if !crate::support::git::available() {
         let git = Missing { label: "git", why: "`git` is not installed, so revisions cannot be read".to_string() };
         harness::note(&git);
         needs.push(git);

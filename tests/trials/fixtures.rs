@@ -88,16 +88,7 @@ pub(crate) fn trials() -> Vec<Trial> {
 fn fixture_matches_its_expected_report(name: &str) -> Result<(), libtest_mimic::Failed> {
     let actual = render(name);
     assert_eq!(render(name), actual, "fixture {name} is not deterministic");
-    let expected_path = fixtures_dir().join(name).join("expected.txt");
-    let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-    if actual == expected {
-        return Ok(());
-    }
-    if std::env::var_os("CAPC_BLESS").is_some() {
-        std::fs::write(&expected_path, &actual).expect("write expected.txt");
-        return Ok(());
-    }
-    Err(format!("--- {name}: expected (CAPC_BLESS=1 to accept)\n{expected}\n+++ {name}: actual\n{actual}").into())
+    crate::support::golden::check(&fixtures_dir().join(name).join("expected.txt"), &actual).map_err(Into::into)
 }
 
 fn every_rule_has_a_fixture_that_shows_it() {
