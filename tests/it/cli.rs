@@ -189,18 +189,7 @@ fn capc_with_input(args: &[&str], input: &str) -> Output {
 fn story_copy(name: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/precedence").join(name).join("project");
-    fn copy(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).expect("mkdir");
-        for entry in std::fs::read_dir(from).expect("read").filter_map(Result::ok) {
-            let target = to.join(entry.file_name());
-            if entry.path().is_dir() {
-                copy(&entry.path(), &target);
-            } else {
-                std::fs::copy(entry.path(), target).expect("copy");
-            }
-        }
-    }
-    copy(&from, dir.path());
+    crate::support::copy_tree(&from, dir.path());
     dir
 }
 
