@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 // The harness `tests/` shares: a missing server is reported ignored, failed under `CI`.
-#[path = "../../tests/harness/mod.rs"]
+#[path = "../../tests/support/harness.rs"]
 mod harness;
 
 fn servers_dir() -> PathBuf {

@@ -1,6 +1,6 @@
 """A real LSP client (pytest-lsp, on pygls) driving `capc lsp` end to end.
 
-`CAPC_BIN` names the capc binary (tests/lsp.rs sets it); the default is target/debug/capc.
+`CAPC_BIN` names the capc binary (tests/trials/lsp.rs sets it); the default is target/debug/capc.
 """
 
 import asyncio

@@ -14,7 +14,7 @@ repository; it answers the API locally, so nothing leaves the machine), and reco
   decision allow | ask | deny (deny = the failure message says the command "has been denied")
 
 `--only` re-measures some cases and merges them into the existing file. The scratch folders are
-`/tmp/bp/run/<id>/{proj,home}`; the test (`grammar/tests/bash_cases.rs`) models exactly those
+`/tmp/bp/run/<id>/{proj,home}`; the test (`grammar/tests/grammar/bash_cases.rs`) models exactly those
 paths, so keep them. The PATH gets /tmp/bp/bin, holding `mark X` (writes ./mark-X and prints
 MARK:X; not a read-only command, so only a rule can allow it).
 """

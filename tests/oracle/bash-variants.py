@@ -22,7 +22,7 @@ re-measures its no-rule cases in batches and compares).
 
 The project is `/tmp/bv/<chunk>/proj` (a git repository holding `a.txt` and `b.txt`) and
 the home `/tmp/bv/<chunk>/home`; each case records its chunk, and the test
-(`grammar/tests/bash_variants.rs`) decides it with those paths. The PATH gets /tmp/bv/bin,
+(`grammar/tests/grammar/bash_variants.rs`) decides it with those paths. The PATH gets /tmp/bv/bin,
 holding `mark X` (writes ./mark-X and prints MARK:X), the program the variants try to start.
 """
 import concurrent.futures as cf, http.server, json, os, shutil, socket, subprocess, sys, threading

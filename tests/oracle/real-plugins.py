@@ -128,7 +128,7 @@ def main():
             *(['trusted = true'] if injects(rel) else []),
             f'corpus_plugin_dirs = [{json.dumps(rel)}]',
             '',
-            "# Written by tests/oracle/real-plugins.py. The context of capc's session (tests/oracle.rs).",
+            "# Written by tests/oracle/real-plugins.py. The context of capc's session (tests/trials/oracle.rs).",
             '[capc]',
             'context = {}',
             '',

@@ -23,7 +23,7 @@ scenario.toml:
     args = ["--permission-mode", "plan"] # more arguments for claude
     env = { ENABLE_TOOL_SEARCH = "false" }
     [capc]                               # not read here: the context of capc's session for
-    context = { trusted = true }         # these inputs, and its `add_dirs` (tests/oracle.rs)
+    context = { trusted = true }         # these inputs, and its `add_dirs` (tests/trials/oracle.rs)
 
 In `home/.claude.json` and in any file under `tree/` or `home/` named `*.json`, the strings
 `<TREE>` and `<HOME>` are replaced by the scratch folders' absolute paths before the run

@@ -2,7 +2,7 @@
 
 Usage: drive.py KEYS_JSON -- COMMAND...   KEYS_JSON is a list of strings, each typed after the
 previous answer has arrived (JSON escapes such as "\\u001b[A" for the up arrow). Prints all the
-terminal output. Used by tests/cli.rs to check the REPL's line editing and history.
+terminal output. Used by tests/it/cli.rs to check the REPL's line editing and history.
 """
 import json
 import os

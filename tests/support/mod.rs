@@ -1,27 +1,24 @@
-//! Helpers shared by test targets that run `capc session` against live MCP servers.
+//! Helpers shared by the test binaries `tests/it` and `tests/trials` (each includes this folder
+//! by path; each uses only some of it); `runtime/tests` includes `golden.rs` and `harness.rs`
+//! by path too.
+#![allow(dead_code)]
 
-use std::process::{Child, Command, Stdio};
+pub(crate) mod git;
+pub(crate) mod golden;
+pub(crate) mod harness;
+pub(crate) mod session;
 
-/// A project whose `.mcp.json` declares `servers` (all approved), locked, with `capc session
-/// --connect --trust` running on its lock in `mode` (`--json` or `--repl`), stdin and stdout piped.
-pub(crate) fn connected_session(servers: serde_json::Value, mode: &str) -> (tempfile::TempDir, Child) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mcp = serde_json::json!({ "mcpServers": servers });
-    std::fs::write(dir.path().join(".mcp.json"), mcp.to_string()).expect("write .mcp.json");
-    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
-    std::fs::write(dir.path().join(".claude/settings.json"), r#"{"enableAllProjectMcpServers": true}"#)
-        .expect("settings");
-    let locked = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(["lock", dir.path().to_str().expect("utf-8")])
-        .output()
-        .expect("capc runs");
-    assert_eq!(locked.status.code(), Some(0), "{}", String::from_utf8_lossy(&locked.stderr));
-    let lock = dir.path().join("capabilities.lock");
-    let child = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(["session", mode, "--connect", "--trust", "--lock", lock.to_str().expect("utf-8")])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("capc runs");
-    (dir, child)
+use std::path::Path;
+
+/// Copies the files and folders under `from` into `to` (created).
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create folder");
+    for entry in std::fs::read_dir(from).expect("read folder").filter_map(Result::ok) {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy file");
+        }
+    }
 }

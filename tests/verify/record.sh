@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Records the fixture home of tests/verify.rs with the real Claude Code, offline: what
+# Records the fixture home of tests/it/verify.rs with the real Claude Code, offline: what
 # `claude plugin marketplace add` and `claude plugin install` write under ~/.claude/plugins.
 #
 #   CLAUDE_BIN=/opt/oracle/node_modules/@anthropic-ai/claude-code-linux-x64/claude tests/verify/record.sh

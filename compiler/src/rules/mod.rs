@@ -145,7 +145,7 @@ const POLICY: &str = include_str!("policy.md");
 /// [`docs_url`] links to), with its severity, summary and docs, in `RULES` order.
 pub fn docs_markdown() -> String {
     let mut out = String::from(
-        "# capc rules\n\n<!-- @generated from compiler/src/rules/ by `CAPC_BLESS=1 cargo test --test formats`; do not edit -->\n\n\
+        "# capc rules\n\n<!-- @generated from compiler/src/rules/ by `CAPC_BLESS=1 cargo test --test it -- formats::`; do not edit -->\n\n\
          Each rule has a stable id (never renamed). `capc rules ID` prints the same text. The severity \
          policy comes first (its text is `compiler/src/rules/policy.md`), then the rules in id order.\n",
     );

@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
-const KEYS_FILE: &str = include_str!("../compiler/src/decl/frontmatter-keys-2.1.332.txt");
+const KEYS_FILE: &str = include_str!("../../compiler/src/decl/frontmatter-keys-2.1.332.txt");
 
 fn claude_code_keys() -> Vec<&'static str> {
     KEYS_FILE.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect()

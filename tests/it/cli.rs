@@ -1,10 +1,8 @@
 //! The `capc` binary as users run it: exit codes, formats, and the rules commands.
 
+use crate::support::session::connected_session;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use support::connected_session;
-
-mod support;
 
 fn capc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_capc")).args(args).env("NO_COLOR", "1").output().expect("capc runs")
@@ -95,21 +93,11 @@ fn rules_lists_every_rule_and_prints_docs() {
 #[test]
 fn readme_lists_every_rule() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
-    let readme = std::fs::read_to_string(&path).expect("README.md");
-    let start = readme.find("<!-- rules:start").expect("rules:start marker");
-    let start = start + readme[start..].find('\n').expect("newline") + 1;
-    let end = readme.find("<!-- rules:end -->").expect("rules:end marker");
     let mut table = String::from("| rule | severity | summary |\n| --- | --- | --- |\n");
     for rule in capc_compiler::rules::RULES {
         table.push_str(&format!("| `{}` | {} | {} |\n", rule.id, rule.severity.as_str(), rule.summary));
     }
-    if readme[start..end] != table {
-        if std::env::var_os("CAPC_BLESS").is_some() {
-            std::fs::write(&path, format!("{}{table}{}", &readme[..start], &readme[end..])).expect("write README.md");
-        } else {
-            panic!("README's rule table is stale; run `CAPC_BLESS=1 cargo test --test cli`");
-        }
-    }
+    crate::support::golden::assert_section(&path, "<!-- rules:start", "<!-- rules:end -->", &table);
 }
 
 #[test]
@@ -201,18 +189,7 @@ fn capc_with_input(args: &[&str], input: &str) -> Output {
 fn story_copy(name: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/precedence").join(name).join("project");
-    fn copy(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).expect("mkdir");
-        for entry in std::fs::read_dir(from).expect("read").filter_map(Result::ok) {
-            let target = to.join(entry.file_name());
-            if entry.path().is_dir() {
-                copy(&entry.path(), &target);
-            } else {
-                std::fs::copy(entry.path(), target).expect("copy");
-            }
-        }
-    }
-    copy(&from, dir.path());
+    crate::support::copy_tree(&from, dir.path());
     dir
 }
 

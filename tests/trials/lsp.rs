@@ -3,14 +3,13 @@
 //! test here per file of it, so `cargo test` runs it; `test_neovim.py` runs a headless Neovim
 //! (the Debian package `neovim`, which `.ci/run` installs).
 //!
-//! On the libtest-mimic harness of `tests/harness`: a test whose client (or corpus) is absent
+//! On the libtest-mimic harness of `tests/support/harness.rs`: a test whose client (or corpus) is absent
 //! is reported as ignored, with what is missing, and fails under `CI`.
 
-use libtest_mimic::{Arguments, Trial};
+use crate::support::harness;
+use libtest_mimic::Trial;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-mod harness;
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -63,17 +62,17 @@ fn run_suite(file: &'static str) {
 }
 
 fn trial(file: &'static str, missing: Vec<harness::Missing>) -> Trial {
-    let name = file.trim_end_matches(".py").to_string();
+    let name = format!("lsp::{}", file.trim_end_matches(".py"));
     harness::trial(name, &missing, move || run_suite(file))
 }
 
-fn main() {
-    let args = Arguments::from_args();
+/// One trial per pytest-lsp suite.
+pub(crate) fn trials() -> Vec<Trial> {
     let client: Vec<_> = missing_client().into_iter().collect();
     let with_corpora: Vec<_> = client.iter().cloned().chain(missing_corpora()).collect();
     let with_neovim: Vec<_> = client.iter().cloned().chain(missing_neovim()).collect();
     with_corpora.iter().chain(&with_neovim).for_each(harness::note);
-    let trials = vec![
+    vec![
         trial("test_diagnostics.py", client.clone()),
         trial("test_actions.py", client.clone()),
         trial("test_robustness.py", client.clone()),
@@ -81,6 +80,5 @@ fn main() {
         trial("test_features.py", with_corpora),
         // A real editor: Debian's Neovim, headless.
         trial("test_neovim.py", with_neovim),
-    ];
-    libtest_mimic::run(&args, trials).exit();
+    ]
 }

@@ -14,12 +14,11 @@
 //! one corpus in a scratch git repository (ignored, `[missing git]`, without git).
 
 mod baseline;
-mod harness;
 
+use crate::support::harness::{self, Missing};
 use capc_compiler::decl::FileKind;
 use capc_compiler::{check, Options, Severity};
-use harness::Missing;
-use libtest_mimic::Arguments;
+use libtest_mimic::Trial;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -225,8 +224,8 @@ fn matches_prefix(path: &str, prefix: &str) -> bool {
     segments.len() > pattern.len() && pattern.iter().zip(&segments).all(|(p, s)| *p == "*" || p == s)
 }
 
-fn main() {
-    let args = Arguments::from_args();
+/// One trial per corpus and question, and the baseline tests on one corpus.
+pub(crate) fn trials() -> Vec<Trial> {
     let dir = corpora_dir();
     let absent = dir.is_none().then(|| Missing {
         label: "corpora",
@@ -245,7 +244,7 @@ fn main() {
             }],
             Some(_) => Vec::new(),
         };
-        let name = format!("corpora_are_read_completely::{}", corpus.name);
+        let name = format!("corpora::corpora_are_read_completely::{}", corpus.name);
         trials.push(harness::trial(name, &missing, move || corpus_is_read_completely(corpus)));
     }
     for corpus in CORPORA {
@@ -253,7 +252,7 @@ fn main() {
             Some(dir) if dir.join(corpus.name).is_dir() => Vec::new(),
             _ => vec![Missing { label: "corpus", why: format!("the corpus {} is absent", corpus.name) }],
         };
-        let name = format!("default_findings_by_severity::{}", corpus.name);
+        let name = format!("corpora::default_findings_by_severity::{}", corpus.name);
         trials.push(harness::trial(name, &missing, move || default_findings_by_severity(corpus)));
     }
     for corpus in CORPORA {
@@ -261,10 +260,10 @@ fn main() {
             Some(dir) if dir.join(corpus.name).is_dir() => Vec::new(),
             _ => vec![Missing { label: "corpus", why: format!("the corpus {} is absent", corpus.name) }],
         };
-        let name = format!("lock_says_its_findings_in_a_line::{}", corpus.name);
+        let name = format!("corpora::lock_says_its_findings_in_a_line::{}", corpus.name);
         trials.push(harness::trial(name, &missing, move || lock_says_its_findings_in_a_line(corpus)));
     }
-    trials.push(harness::trial("every_corpus_is_pinned", absent.as_slice(), every_corpus_is_pinned));
+    trials.push(harness::trial("corpora::every_corpus_is_pinned", absent.as_slice(), every_corpus_is_pinned));
     // Baselines and `--new-since` on a copy of one corpus in a git repository.
     let mut needs: Vec<Missing> = match &dir {
         None => absent.iter().cloned().collect(),
@@ -273,20 +272,20 @@ fn main() {
         }
         Some(_) => Vec::new(),
     };
-    if !baseline::git_available() {
+    if !crate::support::git::available() {
         let git = Missing { label: "git", why: "`git` is not installed, so revisions cannot be read".to_string() };
         harness::note(&git);
         needs.push(git);
     }
     let corpora = dir.clone().unwrap_or_default();
     let at = corpora.clone();
-    trials.push(harness::trial("baseline::a_baseline_reports_only_new_findings", &needs, move || {
+    trials.push(harness::trial("corpora::baseline::a_baseline_reports_only_new_findings", &needs, move || {
         baseline::a_baseline_reports_only_new_findings(&at)
     }));
-    trials.push(harness::trial("baseline::new_since_reports_only_what_a_change_adds", &needs, move || {
+    trials.push(harness::trial("corpora::baseline::new_since_reports_only_what_a_change_adds", &needs, move || {
         baseline::new_since_reports_only_what_a_change_adds(&corpora)
     }));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// What capc reads in one corpus, by kind, equals the pinned counts and the naive walk of the

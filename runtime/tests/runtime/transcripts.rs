@@ -8,8 +8,9 @@
 //! The protocol example of `docs/session.md` (between `<!-- transcript:start -->` and
 //! `<!-- transcript:end -->`) is replayed the same way.
 //!
-//! To accept new output: `CAPC_BLESS=1 cargo test -p capc-runtime --test transcripts`.
+//! To accept new output: `CAPC_BLESS=1 cargo test -p capc-runtime --test runtime -- transcripts::`.
 
+use crate::golden::{self, Goldens};
 use capc_runtime::loaded::{Loaded, Roots};
 use capc_runtime::session::Session;
 use std::path::{Path, PathBuf};
@@ -72,26 +73,12 @@ fn transcripts_replay_as_recorded() {
         .collect();
     names.sort();
     assert!(names.len() >= 8, "one transcript per feature, found {}", names.len());
-    let mut failures = Vec::new();
+    let mut goldens = Goldens::default();
     for path in names {
         let text = std::fs::read_to_string(&path).expect("read transcript");
-        let actual = replay(&text);
-        if std::env::var_os("CAPC_BLESS").is_some() {
-            std::fs::write(&path, &actual).expect("write transcript");
-        } else if actual != text {
-            failures.push(format!(
-                "--- {}\n{}",
-                path.display(),
-                capc_compiler::lock::write::diff(&text, &actual, "transcript")
-            ));
-        }
+        goldens.check(&path, &replay(&text));
     }
-    assert!(
-        failures.is_empty(),
-        "{} transcript(s) differ (CAPC_BLESS=1 to accept):\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    goldens.finish();
 }
 
 #[test]
@@ -106,12 +93,11 @@ fn the_session_manual_transcript_replays() {
         .map(|l| format!("{l}\n"))
         .collect();
     assert!(body.contains("→ "), "the transcript has no requests");
-    let actual = replay(&body);
-    if std::env::var_os("CAPC_BLESS").is_some() && actual != body {
-        let fenced = format!("<!-- transcript:start -->\n```text\n{actual}```\n");
-        let updated = format!("{}{fenced}{}", &manual[..start], &manual[end..]);
-        std::fs::write(repo().join("docs/session.md"), updated).expect("write docs/session.md");
-        return;
-    }
-    assert_eq!(actual, body, "docs/session.md's protocol transcript is stale (CAPC_BLESS=1 to refresh)");
+    let fenced = format!("```text\n{}```\n", replay(&body));
+    golden::assert_section(
+        &repo().join("docs/session.md"),
+        "<!-- transcript:start -->",
+        "<!-- transcript:end -->",
+        &fenced,
+    );
 }

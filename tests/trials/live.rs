@@ -9,16 +9,14 @@
 //! in cargo's summary, never as passed; with `CI` set it fails instead. `--include-ignored`
 //! runs such tests anyway (they fail, saying what to install).
 
-use libtest_mimic::{Arguments, Trial};
+use crate::support::harness;
+use crate::support::session::connected_session;
+use libtest_mimic::Trial;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use support::connected_session;
 
-mod harness;
 // `capc serve` with real MCP clients.
-#[path = "live_serve/mod.rs"]
 mod serve;
-mod support;
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -86,12 +84,12 @@ fn absent(needs: &[Need]) -> Vec<harness::Missing> {
 
 /// A test, ignored (or, under `CI`, failed) when something it needs is missing.
 fn trial(name: &str, needs: &[Need], test: fn()) -> Trial {
-    harness::trial(name, &absent(needs), test)
+    harness::trial(format!("live::{name}"), &absent(needs), test)
 }
 
-fn main() {
+/// The live tests, each marked with the tools it needs.
+pub(crate) fn trials() -> Vec<Trial> {
     use Need::{Everything, Git, Node, PreCommit, Python};
-    let args = Arguments::from_args();
     absent(&[Git, Node, PreCommit, Everything, Python]).iter().for_each(harness::note);
     let trials = vec![
         trial("pre_commit_try_repo_runs_capc_check", &[Git, PreCommit], pre_commit_try_repo_runs_capc_check),
@@ -111,8 +109,7 @@ fn main() {
             the_repl_on_a_terminal_edits_lines_and_keeps_history,
         ),
     ];
-    let trials = trials.into_iter().chain(serve::trials()).collect();
-    libtest_mimic::run(&args, trials).exit();
+    trials.into_iter().chain(serve::trials()).collect()
 }
 
 fn capc(args: &[&str]) -> Output {

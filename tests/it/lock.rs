@@ -6,8 +6,9 @@
 //! Also: the lock is byte-identical across absolute roots and file-creation orders, reads
 //! back to the same value, is not rewritten when unchanged, and holds no planted secret.
 //!
-//! To accept new output, run `CAPC_BLESS=1 cargo test --test lock` and read the diff.
+//! To accept new output, run `CAPC_BLESS=1 cargo test --test it -- lock::` and read the diff.
 
+use crate::support::golden::Goldens;
 use capc_compiler::lock::{view, write};
 use capc_compiler::{check, Checked, Options};
 use std::path::{Path, PathBuf};
@@ -67,35 +68,19 @@ fn ls_with_findings(checked: &Checked) -> String {
     out
 }
 
-fn compare(path: &Path, actual: &str, failures: &mut Vec<String>) {
-    if std::env::var_os("CAPC_BLESS").is_some() {
-        std::fs::write(path, actual).expect("write snapshot");
-        return;
-    }
-    let expected = std::fs::read_to_string(path).unwrap_or_default();
-    if expected != actual {
-        failures.push(format!("--- {}\n{}", path.display(), write::diff(&expected, actual, "snapshot")));
-    }
-}
-
 #[test]
 fn every_story_resolves_as_pinned() {
     let names = stories();
     assert!(names.len() >= 15, "the issue asks for at least 15 precedence stories, found {}", names.len());
-    let mut failures = Vec::new();
+    let mut goldens = Goldens::default();
     for name in &names {
         let dir = stories_dir().join(name);
         assert!(dir.join("story.md").is_file(), "{name}: write a story.md saying what it shows");
         let checked = run(&dir);
-        compare(&dir.join("ls.txt"), &ls_with_findings(&checked), &mut failures);
-        compare(&dir.join("capabilities.lock"), &write::encode(&checked.lock()), &mut failures);
+        goldens.check(&dir.join("ls.txt"), &ls_with_findings(&checked));
+        goldens.check(&dir.join("capabilities.lock"), &write::encode(&checked.lock()));
     }
-    assert!(
-        failures.is_empty(),
-        "{} snapshot(s) differ (CAPC_BLESS=1 to accept):\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    goldens.finish();
 }
 
 #[test]

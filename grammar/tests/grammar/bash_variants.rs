@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 /// Each command listed under `section` and the reason given for its group.
 fn listed(section: &str) -> BTreeMap<String, String> {
-    let text = include_str!("data/bash-variants-allowlist.toml");
+    let text = include_str!("../data/bash-variants-allowlist.toml");
     let table: toml::Table = toml::from_str(text).expect("bash-variants-allowlist.toml parses");
     let groups = table.get(section).and_then(toml::Value::as_array).cloned().unwrap_or_default();
     let mut out = BTreeMap::new();
@@ -30,7 +30,7 @@ fn listed(section: &str) -> BTreeMap<String, String> {
 
 #[test]
 fn every_generated_variant_is_decided_as_claude_code_decides_it_or_stricter() {
-    let cases: Vec<Value> = serde_json::from_str(include_str!("data/bash-variants-2.1.332.json"))
+    let cases: Vec<Value> = serde_json::from_str(include_str!("../data/bash-variants-2.1.332.json"))
         .expect("bash-variants-2.1.332.json parses");
     assert!(cases.len() >= 3000, "the generated variants: {}", cases.len());
     let stricter = listed("stricter");

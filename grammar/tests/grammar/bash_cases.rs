@@ -59,7 +59,7 @@ fn body_of(case: &Value) -> String {
 }
 
 fn allowlist() -> BTreeMap<String, String> {
-    let text = include_str!("data/bash-allowlist.toml");
+    let text = include_str!("../data/bash-allowlist.toml");
     let table: toml::Table = toml::from_str(text).expect("bash-allowlist.toml parses");
     let cases = table.get("case").and_then(toml::Value::as_array).cloned().unwrap_or_default();
     cases
@@ -104,7 +104,7 @@ fn capc_answer(case: &Value) -> (String, Option<String>) {
 #[test]
 fn every_measured_case_is_decided_as_claude_code_decides_it() {
     let cases: Vec<Value> =
-        serde_json::from_str(include_str!("data/bash-2.1.332.json")).expect("bash-2.1.332.json parses");
+        serde_json::from_str(include_str!("../data/bash-2.1.332.json")).expect("bash-2.1.332.json parses");
     assert_eq!(cases.len(), 315, "the measured cases");
     let allowlist = allowlist();
     let (mut matched, mut listed) = (0, 0);

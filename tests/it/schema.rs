@@ -5,12 +5,11 @@
 //! configuration's reader, and `schema/capc-session.schema.json` against the session's golden
 //! transcripts.
 //!
-//! To accept a changed schema, run `CAPC_BLESS=1 cargo test --test schema` and read the diff.
+//! To accept a changed schema, run `CAPC_BLESS=1 cargo test --test it -- schema::` and read the diff.
 //!
 //! Also here, as a check of the repository's own structure: `layers`, the crates' module
 //! layers against the list in ARCHITECTURE.md.
 
-#[path = "schema/layers.rs"]
 mod layers;
 
 use capc_compiler::lock::schema::lock_schema;
@@ -74,18 +73,7 @@ fn options(root: PathBuf, dir: &Path) -> Options {
 fn committed_schema_is_the_generated_one() {
     let path = repo().join("schema/capabilities.lock.schema.json");
     let generated = lock_schema();
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    if committed != generated {
-        if std::env::var_os("CAPC_BLESS").is_some() {
-            std::fs::create_dir_all(path.parent().expect("has a parent")).expect("create schema/");
-            std::fs::write(&path, &generated).expect("write the schema");
-        } else {
-            panic!(
-                "{} is stale (CAPC_BLESS=1 to accept):\n--- committed\n{committed}\n+++ generated\n{generated}",
-                path.display()
-            );
-        }
-    }
+    crate::support::golden::assert(&path, &generated);
 }
 
 #[test]
@@ -262,14 +250,7 @@ fn capc_toml_examples(markdown: &str) -> Vec<String> {
 fn committed_config_schema_is_the_generated_one_and_agrees_with_the_reader() {
     let path = repo().join("schema/capc.toml.schema.json");
     let generated = capc_compiler::config::schema();
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    if committed != generated {
-        if std::env::var_os("CAPC_BLESS").is_some() {
-            std::fs::write(&path, &generated).expect("write the schema");
-        } else {
-            panic!("{} is stale (CAPC_BLESS=1 to accept):\n{generated}", path.display());
-        }
-    }
+    crate::support::golden::assert(&path, &generated);
     let schema: Value = serde_json::from_str(&generated).expect("the schema is JSON");
     jsonschema::meta::validate(&schema).expect("a valid schema");
     let validator = jsonschema::validator_for(&schema).expect("the schema compiles");

@@ -1,7 +1,7 @@
 //! The integrations shipped at the repository root, read as their consumers read them:
 //! `action.yml` (a composite GitHub Action: its inputs, its steps, and its check step's
 //! script run here with bash) and `.pre-commit-hooks.yaml` (the hook's fields and which
-//! paths trigger it). `tests/live.rs` runs the hook under the real pre-commit.
+//! paths trigger it). `tests/trials/live.rs` runs the hook under the real pre-commit.
 
 use serde_yaml::Value;
 use std::path::Path;

@@ -5,24 +5,25 @@
 //! CLI; git revisions are tested in a scratch repository; the review of a marketplace's pull
 //! requests (issue #25) on a copy of the official marketplace from the shared corpora.
 //!
-//! To accept new output: `CAPC_BLESS=1 cargo test --test diff`, then read the diff.
+//! To accept new output: `CAPC_BLESS=1 cargo test --test trials -- diff::`, then read the diff.
 //!
 //! This target has its own harness (libtest-mimic, `harness = false`, see `harness/mod.rs`):
 //! without `git` (or the corpora), the tests that need it are reported as ignored, marked
 //! `[missing git]` (`[missing corpora]`), never as passed; with `CI` set they fail.
 
-mod harness;
-
+use crate::support::copy_tree;
+use crate::support::git::{self, git};
+use crate::support::golden::{self, Goldens};
+use crate::support::harness::{self, Missing};
 use capc_compiler::diff::{self, render, revision, Class, Report, Section};
-use harness::Missing;
-use libtest_mimic::Arguments;
+use libtest_mimic::Trial;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn main() {
-    let args = Arguments::from_args();
-    let no_git: Vec<Missing> = (!git_available())
+/// The diff tests, those that need git or the corpora marked so.
+pub(crate) fn trials() -> Vec<Trial> {
+    let no_git: Vec<Missing> = (!git::available())
         .then(|| Missing { label: "git", why: "`git` is not installed, so revisions cannot be read".to_string() })
         .into_iter()
         .collect();
@@ -35,29 +36,36 @@ fn main() {
                 .to_string(),
         });
     }
-    let trials = vec![
-        harness::trial("cases_match_their_expected_reports", &[], cases_match_their_expected_reports),
-        harness::trial("the_cases_cover_every_class_and_section", &[], the_cases_cover_every_class_and_section),
-        harness::trial("json_reports_satisfy_the_committed_schema", &[], json_reports_satisfy_the_committed_schema),
+    vec![
+        harness::trial("diff::cases_match_their_expected_reports", &[], cases_match_their_expected_reports),
+        harness::trial("diff::the_cases_cover_every_class_and_section", &[], the_cases_cover_every_class_and_section),
         harness::trial(
-            "a_pull_request_lists_exactly_its_four_escalations_and_fails_on_them",
+            "diff::json_reports_satisfy_the_committed_schema",
+            &[],
+            json_reports_satisfy_the_committed_schema,
+        ),
+        harness::trial(
+            "diff::a_pull_request_lists_exactly_its_four_escalations_and_fails_on_them",
             &[],
             a_pull_request_lists_exactly_its_four_escalations_and_fails_on_them,
         ),
-        harness::trial("usage_and_read_errors_exit_2_with_one_line", &[], usage_and_read_errors_exit_2_with_one_line),
-        harness::trial("a_folder_is_read_as_capc_lock_reads_it", &[], a_folder_is_read_as_capc_lock_reads_it),
         harness::trial(
-            "git_revisions_are_read_as_their_lock_or_their_tree",
+            "diff::usage_and_read_errors_exit_2_with_one_line",
+            &[],
+            usage_and_read_errors_exit_2_with_one_line,
+        ),
+        harness::trial("diff::a_folder_is_read_as_capc_lock_reads_it", &[], a_folder_is_read_as_capc_lock_reads_it),
+        harness::trial(
+            "diff::git_revisions_are_read_as_their_lock_or_their_tree",
             &no_git,
             git_revisions_are_read_as_their_lock_or_their_tree,
         ),
         harness::trial(
-            "a_marketplace_pull_request_is_reviewed_plugin_by_plugin",
+            "diff::a_marketplace_pull_request_is_reviewed_plugin_by_plugin",
             &no_marketplace,
             a_marketplace_pull_request_is_reviewed_plugin_by_plugin,
         ),
-    ];
-    libtest_mimic::run(&args, trials).exit();
+    ]
 }
 
 fn cases_dir() -> PathBuf {
@@ -88,39 +96,18 @@ fn report(case: &str) -> Report {
     diff::diff(&old.lock, &new.lock, old.side, new.side)
 }
 
-fn bless() -> bool {
-    std::env::var_os("CAPC_BLESS").is_some()
-}
-
-/// Compares `actual` with a committed file, or rewrites it when blessing.
-fn check_file(path: &Path, actual: &str, failures: &mut Vec<String>) {
-    let expected = std::fs::read_to_string(path).unwrap_or_default();
-    if expected != actual {
-        if bless() {
-            std::fs::write(path, actual).expect("write the expected file");
-        } else {
-            failures.push(format!("--- {}: expected\n{expected}\n+++ actual\n{actual}", path.display()));
-        }
-    }
-}
-
 fn cases_match_their_expected_reports() {
-    let mut failures = Vec::new();
+    let mut goldens = Goldens::default();
     for case in cases() {
         let report = report(&case);
         let dir = cases_dir().join(&case);
-        check_file(&dir.join("expected.txt"), &render::to_text(&report), &mut failures);
+        goldens.check(&dir.join("expected.txt"), &render::to_text(&report));
         let md = dir.join("expected.md");
-        if md.exists() || (bless() && case == "pull-request") {
-            check_file(&md, &render::to_markdown(&report), &mut failures);
+        if md.exists() || (golden::blessing() && case == "pull-request") {
+            goldens.check(&md, &render::to_markdown(&report));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} report(s) differ (CAPC_BLESS=1 to accept):\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    goldens.finish();
 }
 
 fn the_cases_cover_every_class_and_section() {
@@ -176,14 +163,7 @@ fn the_cases_cover_every_class_and_section() {
 fn json_reports_satisfy_the_committed_schema() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/capc-diff.schema.json");
     let generated = diff::report_schema();
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    if committed != generated {
-        if bless() {
-            std::fs::write(&path, &generated).expect("write the schema");
-        } else {
-            panic!("{} is stale (CAPC_BLESS=1 to accept):\n{generated}", path.display());
-        }
-    }
+    golden::assert(&path, &generated);
     let schema: Value = serde_json::from_str(&generated).expect("the schema is JSON");
     jsonschema::meta::validate(&schema).expect("the schema satisfies its meta-schema");
     assert_eq!(schema["properties"]["version"]["const"], 1);
@@ -288,33 +268,6 @@ fn usage_and_read_errors_exit_2_with_one_line() {
     }
     let run = capc(&["diff", new, new, "--fail-on", "bigger"], scratch.path());
     assert_eq!(run.status.code(), Some(2));
-}
-
-fn git_available() -> bool {
-    Command::new("git").arg("--version").output().is_ok_and(|o| o.status.success())
-}
-
-fn git(repo: &Path, args: &[&str]) {
-    let run = Command::new("git")
-        .args(["-c", "user.name=capc tests", "-c", "user.email=capc@example.invalid", "-c", "commit.gpgsign=false"])
-        .args(args)
-        .current_dir(repo)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("git runs");
-    assert!(run.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&run.stderr));
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create folder");
-    for entry in std::fs::read_dir(from).expect("read folder").filter_map(Result::ok) {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy file");
-        }
-    }
 }
 
 /// Replaces the tracked content of `dir` (everything but `.git`) by `from`.

@@ -5,7 +5,7 @@
 //! answers for the same lock and input, on real corpus commands and skills copied into a
 //! temporary project. Raw JSON-RPC lines and HTTP requests test the bad input and the guards.
 
-use crate::harness;
+use crate::support::harness;
 use libtest_mimic::Trial;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -61,7 +61,7 @@ fn missing(needs: &[Need]) -> Vec<harness::Missing> {
 
 pub(crate) fn trials() -> Vec<Trial> {
     use Need::{Corpora, Git, Inspector, Sdk};
-    let t = |name: &str, needs: &[Need], test: fn()| harness::trial(name, &missing(needs), test);
+    let t = |name: &str, needs: &[Need], test: fn()| harness::trial(format!("live::{name}"), &missing(needs), test);
     vec![
         t(
             "serve_prompts_are_what_a_session_sends_for_real_commands_and_skills",

@@ -20,11 +20,9 @@
 //! corpora, or one corpus, are absent, its tests are reported as ignored, marked
 //! `[missing corpora]` or `[missing corpus]`, never as passed; with `CI` set they fail.
 
-mod harness;
-
+use crate::support::harness::{self, Missing};
 use capc_compiler::{check, Options, Severity};
-use harness::Missing;
-use libtest_mimic::Arguments;
+use libtest_mimic::Trial;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -66,8 +64,8 @@ fn inside(path: &str, root: &str) -> bool {
     root.is_empty() || path == root || path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'))
 }
 
-fn main() {
-    let args = Arguments::from_args();
+/// One trial per validated corpus and question.
+pub(crate) fn trials() -> Vec<Trial> {
     let absent = (!corpora().is_dir()).then(|| Missing {
         label: "corpora",
         why: "the shared corpora are not beside the repository (../shared/corpora)".to_string(),
@@ -91,18 +89,20 @@ fn main() {
             Some(absent) => vec![absent.clone()],
             None if !corpora().join(&corpus).is_dir() => vec![Missing {
                 label: "corpus",
-                why: format!("the corpus {corpus} is absent (tests/corpora.rs's every_corpus_is_pinned fails too)"),
+                why: format!(
+                    "the corpus {corpus} is absent (tests/trials/corpora.rs's every_corpus_is_pinned fails too)"
+                ),
             }],
             None => Vec::new(),
         };
-        let name = format!("plugins_are_what_claude_codes_validator_says::{corpus}");
+        let name = format!("oracle_validate::plugins_are_what_claude_codes_validator_says::{corpus}");
         let (c, t) = (corpus.clone(), truth.clone());
         trials.push(harness::trial(name, &missing, move || plugins_are_what_claude_codes_validator_says(&c, &t)));
-        let name = format!("plugin_dirs_load_as_claude_code_loads_them::{corpus}");
+        let name = format!("oracle_validate::plugin_dirs_load_as_claude_code_loads_them::{corpus}");
         trials
             .push(harness::trial(name, &missing, move || plugin_dirs_load_as_claude_code_loads_them(&corpus, &truth)));
     }
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// One corpus's plugins, as capc reads them, against the validator's verdicts on them (`truth`).

@@ -5,9 +5,10 @@
 //! fix would not be certain), and a second `--fix` must change nothing. `--diff` previews
 //! without writing.
 //!
-//! To accept new results, run `CAPC_BLESS=1 cargo test --test fix` and read the diff.
+//! To accept new results, run `CAPC_BLESS=1 cargo test --test it -- fix::` and read the diff.
 
-use std::collections::BTreeMap;
+use crate::support::copy_tree;
+use crate::support::golden::{self, read_tree as tree, Goldens};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -17,36 +18,6 @@ fn fix_dir() -> PathBuf {
 
 fn capc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_capc")).args(args).env("NO_COLOR", "1").output().expect("capc runs")
-}
-
-/// Every file under `dir`, by relative path, with its bytes.
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for entry in std::fs::read_dir(dir).expect("read_dir").filter_map(Result::ok) {
-            let path = entry.path();
-            if path.is_dir() {
-                walk(base, &path, out);
-            } else {
-                let rel = path.strip_prefix(base).expect("inside").to_string_lossy().replace('\\', "/");
-                out.insert(rel, std::fs::read(&path).expect("read"));
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
-}
-
-fn copy(from: &Path, to: &Path) {
-    for (rel, bytes) in tree(from) {
-        let target = to.join(&rel);
-        std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
-        std::fs::write(target, bytes).expect("write");
-    }
-}
-
-fn text(map: &BTreeMap<String, Vec<u8>>) -> String {
-    map.iter().map(|(path, bytes)| format!("=== {path}\n{}\n", String::from_utf8_lossy(bytes))).collect()
 }
 
 /// The findings of `rule` in `--format short`, one per line.
@@ -69,13 +40,12 @@ fn rules_with_fixtures() -> Vec<String> {
 
 #[test]
 fn each_fix_gives_its_after_tree_and_a_second_run_changes_nothing() {
-    let bless = std::env::var_os("CAPC_BLESS").is_some();
-    let mut failures = Vec::new();
+    let mut goldens = Goldens::default();
     for rule in rules_with_fixtures() {
         assert!(capc_compiler::rules::find(&rule).is_some(), "tests/fix/{rule} names no rule");
         let case = fix_dir().join(&rule);
         let scratch = tempfile::tempdir().expect("tempdir");
-        copy(&case.join("before"), scratch.path());
+        copy_tree(&case.join("before"), scratch.path());
         let root = scratch.path().to_str().expect("utf-8");
         let before = findings(scratch.path(), &rule);
         assert!(!before.is_empty(), "{rule}: the before tree has no `{rule}` finding");
@@ -95,38 +65,16 @@ fn each_fix_gives_its_after_tree_and_a_second_run_changes_nothing() {
         let preview = capc(&["check", "--fix", "--diff", root]);
         assert_eq!(preview.status.code(), Some(0), "{rule}: --diff finds nothing more to fix");
 
-        let after_dir = case.join("after");
-        let remaining_path = case.join("remaining.txt");
-        if bless {
-            let _ = std::fs::remove_dir_all(&after_dir);
-            copy(scratch.path(), &after_dir);
-            std::fs::write(&remaining_path, &remaining).expect("write remaining.txt");
-            continue;
-        }
-        let expected = tree(&after_dir);
-        if fixed != expected {
-            failures.push(format!(
-                "{rule}: the fixed tree differs from after/\n--- expected\n{}\n+++ actual\n{}",
-                text(&expected),
-                text(&fixed)
-            ));
-        }
-        let pinned = std::fs::read_to_string(&remaining_path).unwrap_or_default();
-        if remaining != pinned {
-            failures.push(format!("{rule}: remaining findings\n--- expected\n{pinned}+++ actual\n{remaining}"));
-        }
+        goldens.push(golden::check_tree(&case.join("after"), &fixed));
+        goldens.check(&case.join("remaining.txt"), &remaining);
     }
-    assert!(
-        failures.is_empty(),
-        "{}\n(CAPC_BLESS=1 cargo test --test fix accepts the new results)",
-        failures.join("\n")
-    );
+    goldens.finish();
 }
 
 #[test]
 fn diff_previews_and_writes_nothing() {
     let scratch = tempfile::tempdir().expect("tempdir");
-    copy(&fix_dir().join("unknown-field/before"), scratch.path());
+    copy_tree(&fix_dir().join("unknown-field/before"), scratch.path());
     let untouched = tree(scratch.path());
     let out = capc(&["check", "--fix", "--diff", scratch.path().to_str().expect("utf-8")]);
     assert_eq!(out.status.code(), Some(1), "something to fix");
@@ -191,7 +139,7 @@ fn links_are_not_written_through() {
 #[test]
 fn a_file_path_fixes_only_that_file() {
     let scratch = tempfile::tempdir().expect("tempdir");
-    copy(&fix_dir().join("unknown-field/before"), scratch.path());
+    copy_tree(&fix_dir().join("unknown-field/before"), scratch.path());
     let before = tree(scratch.path());
     let skill = scratch.path().join("skills/triage/SKILL.md");
     let out = capc(&["check", "--fix", skill.to_str().expect("utf-8")]);

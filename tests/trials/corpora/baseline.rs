@@ -4,6 +4,7 @@
 //! → exit 1 with only it listed. Included by `corpora.rs` (its harness marks these tests
 //! ignored when the corpora or git are absent).
 
+use crate::support::git::git;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -17,21 +18,6 @@ const FIXED_TEXT: &str = "NotebookRead, ";
 
 /// The error the tests add: a plugin's `.mcp.json` that is not JSON.
 const NEW_FILE: &str = "plugins/feature-dev/.mcp.json";
-
-pub(crate) fn git_available() -> bool {
-    Command::new("git").arg("--version").output().is_ok_and(|o| o.status.success())
-}
-
-fn git(repo: &Path, args: &[&str]) {
-    let run = Command::new("git")
-        .args(["-c", "user.name=capc tests", "-c", "user.email=capc@example.invalid", "-c", "commit.gpgsign=false"])
-        .args(args)
-        .current_dir(repo)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("git runs");
-    assert!(run.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&run.stderr));
-}
 
 fn capc(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_capc")).args(args).current_dir(dir).output().expect("capc runs")

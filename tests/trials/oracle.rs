@@ -21,15 +21,13 @@
 //! scenario whose MCP server (or `node`) is absent is reported as ignored, marked
 //! `[missing server-everything]`, never as passed; with `CI` set it fails.
 
-mod harness;
-
+use crate::support::harness::{self, Missing};
 use capc_runtime::connect::{launches, Settings};
 use capc_runtime::loaded::{Loaded, Roots};
 use capc_runtime::mcp::Status;
 use capc_runtime::session::Session;
 use capc_runtime::turn::Entry;
-use harness::Missing;
-use libtest_mimic::{Arguments, Trial};
+use libtest_mimic::Trial;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -473,14 +471,8 @@ struct Allowed {
     reason: String,
 }
 
-fn main() {
-    let args = Arguments::from_args();
-    // Claude Code ran offline: an MCP server `npx` would have to download failed to start there
-    // (monorepo-deploy's postgres), and must here too, network or not, cache or not. Set before
-    // any test runs, while this is the only thread.
-    let npm_cache = tempfile::tempdir().expect("tempdir");
-    std::env::set_var("npm_config_offline", "true");
-    std::env::set_var("npm_config_cache", npm_cache.path());
+/// One trial per scenario, and the allowlist's check.
+pub(crate) fn trials() -> Vec<Trial> {
     let allowlist: Vec<Allowed> = {
         let text = std::fs::read_to_string(repo().join("tests/oracle/allowlist.toml")).expect("allowlist.toml");
         let table: toml::Table = text.parse().expect("allowlist.toml parses");
@@ -498,7 +490,7 @@ fn main() {
     let mut noted: Vec<&str> = Vec::new();
     for dir in dirs {
         let s = scenario(&dir);
-        let name = format!("capc_sends_what_claude_code_2_1_332_sends::{}", s.name);
+        let name = format!("oracle::capc_sends_what_claude_code_2_1_332_sends::{}", s.name);
         if let Some((_, why)) = SKIPPED.iter().find(|(prefix, _)| s.name.starts_with(prefix)) {
             let why = why.to_string();
             trials.push(
@@ -522,7 +514,7 @@ fn main() {
         .filter(|a| !compared.contains(&a.scenario))
         .map(|a| format!("{} `{}` {}: {}", a.scenario, a.input, a.field, a.reason))
         .collect();
-    trials.push(Trial::test("every_allowlist_entry_names_a_compared_scenario", move || {
+    trials.push(Trial::test("oracle::every_allowlist_entry_names_a_compared_scenario", move || {
         if named.is_empty() {
             Ok(())
         } else {
@@ -534,9 +526,18 @@ fn main() {
             .into())
         }
     }));
-    let conclusion = libtest_mimic::run(&args, trials);
-    drop(npm_cache);
-    conclusion.exit();
+    trials
+}
+
+/// Claude Code ran offline: an MCP server `npx` would have to download failed to start there
+/// (monorepo-deploy's postgres), and must here too, network or not, cache or not. Called by
+/// `main` before any test runs, while it is the only thread; npm reads this empty cache for the
+/// whole run (no other trial runs `npm` or `npx`). Keep the folder until the run ends.
+pub(crate) fn offline_npm() -> tempfile::TempDir {
+    let npm_cache = tempfile::tempdir().expect("tempdir");
+    std::env::set_var("npm_config_offline", "true");
+    std::env::set_var("npm_config_cache", npm_cache.path());
+    npm_cache
 }
 
 /// For every input of one scenario, the request capc's session says Claude Code sends equals the

@@ -1,10 +1,13 @@
 //! Fixture trees: `tests/fixtures/<name>/in/` is checked as a repository and the human
 //! report (no color, 80 columns) must equal `tests/fixtures/<name>/expected.txt`.
-//! Every rule has a fixture named after it, whose report shows that rule.
+//! Every rule has a fixture named after it, whose report shows that rule. Each fixture is a
+//! trial named after it: `cargo test --test trials -- fixtures::blanket-allow` runs one.
 //!
-//! To accept new output, run `CAPC_BLESS=1 cargo test --test fixtures` and read the diff.
+//! To accept new output, run `CAPC_BLESS=1 cargo test --test trials -- fixtures::` and read the
+//! diff.
 
 use capc_compiler::{check, report, rules, Options};
+use libtest_mimic::Trial;
 use std::path::{Path, PathBuf};
 
 fn fixtures_dir() -> PathBuf {
@@ -68,31 +71,26 @@ fn render(name: &str) -> String {
     report::to_text(&checked, false, 80)
 }
 
-#[test]
-fn fixtures_match_their_expected_reports() {
-    let bless = std::env::var_os("CAPC_BLESS").is_some();
-    let mut failures = Vec::new();
-    for name in fixture_names() {
-        let actual = render(&name);
-        let expected_path = fixtures_dir().join(&name).join("expected.txt");
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
-        if actual != expected {
-            if bless {
-                std::fs::write(&expected_path, &actual).expect("write expected.txt");
-            } else {
-                failures.push(format!("--- {name}: expected\n{expected}\n+++ {name}: actual\n{actual}"));
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} fixture(s) differ (CAPC_BLESS=1 to accept):\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+/// One trial per fixture (its report matches `expected.txt`, and a second check gives the same
+/// report), and one that every rule has a fixture.
+pub(crate) fn trials() -> Vec<Trial> {
+    let mut trials: Vec<Trial> = fixture_names()
+        .into_iter()
+        .map(|name| Trial::test(format!("fixtures::{name}"), move || fixture_matches_its_expected_report(&name)))
+        .collect();
+    trials.push(Trial::test("fixtures::every_rule_has_a_fixture_that_shows_it", || {
+        every_rule_has_a_fixture_that_shows_it();
+        Ok(())
+    }));
+    trials
 }
 
-#[test]
+fn fixture_matches_its_expected_report(name: &str) -> Result<(), libtest_mimic::Failed> {
+    let actual = render(name);
+    assert_eq!(render(name), actual, "fixture {name} is not deterministic");
+    crate::support::golden::check(&fixtures_dir().join(name).join("expected.txt"), &actual).map_err(Into::into)
+}
+
 fn every_rule_has_a_fixture_that_shows_it() {
     let names = fixture_names();
     let mut missing = Vec::new();
@@ -105,11 +103,4 @@ fn every_rule_has_a_fixture_that_shows_it() {
         }
     }
     assert!(missing.is_empty(), "rules without a fixture that reports them: {missing:?}");
-}
-
-#[test]
-fn checking_twice_gives_identical_output() {
-    for name in fixture_names() {
-        assert_eq!(render(&name), render(&name), "fixture {name} is not deterministic");
-    }
 }

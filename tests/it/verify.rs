@@ -4,8 +4,9 @@
 //! another commit and version, other plugin files and another marketplace source. Each
 //! repository's `capabilities.lock` is pinned and its report is `verify.txt`.
 //!
-//! To accept new output: `CAPC_BLESS=1 cargo test --test verify`, then read the diff.
+//! To accept new output: `CAPC_BLESS=1 cargo test --test it -- verify::`, then read the diff.
 
+use crate::support::golden::assert as pinned;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -15,24 +16,6 @@ fn repo_root() -> &'static Path {
 
 fn capc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_capc")).args(args).current_dir(repo_root()).output().expect("capc runs")
-}
-
-fn bless() -> bool {
-    std::env::var_os("CAPC_BLESS").is_some()
-}
-
-fn pinned(path: &Path, actual: &str) {
-    let expected = std::fs::read_to_string(path).unwrap_or_default();
-    if expected != actual {
-        if bless() {
-            std::fs::write(path, actual).expect("write");
-        } else {
-            panic!(
-                "{} differs (CAPC_BLESS=1 to accept):\n--- expected\n{expected}\n+++ actual\n{actual}",
-                path.display()
-            );
-        }
-    }
 }
 
 /// The lock `capc lock` writes for a repository, compared with the committed one.

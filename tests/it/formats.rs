@@ -3,7 +3,7 @@
 //! `short`, `--statistics`, `--severity`, `--strict`, long lines cut in the human report,
 //! `--version`, and the generated `docs/rules.md` the SARIF help links point at.
 //!
-//! To accept a changed `docs/rules.md`, run `CAPC_BLESS=1 cargo test --test formats`.
+//! To accept a changed `docs/rules.md`, run `CAPC_BLESS=1 cargo test --test it -- formats::`.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -344,14 +344,7 @@ fn completions_and_man_pages_come_from_the_cli() {
 fn rules_doc_is_fresh() {
     let path = repo().join("docs/rules.md");
     let generated = capc_compiler::rules::docs_markdown();
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    if committed != generated {
-        if std::env::var_os("CAPC_BLESS").is_some() {
-            std::fs::write(&path, &generated).expect("write docs/rules.md");
-        } else {
-            panic!("docs/rules.md is stale; run `CAPC_BLESS=1 cargo test --test formats` and read the diff");
-        }
-    }
+    crate::support::golden::assert(&path, &generated);
     for rule in capc_compiler::rules::RULES {
         assert!(generated.contains(&format!("\n## {}\n", rule.id)), "a heading (anchor) for `{}`", rule.id);
     }

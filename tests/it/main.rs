@@ -1,0 +1,21 @@
+//! The integration tests, one libtest binary (one link instead of one per file), one module per
+//! area; a test is named `module::test` (`cargo test --test it -- lock::` runs one module).
+//! The tests built from data or needing outside tools are in `tests/trials`.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod cli;
+mod config;
+mod fidelity;
+mod fix;
+mod formats;
+mod integrations;
+mod known_keys;
+mod lock;
+mod oracle_names;
+mod plugin_dir;
+mod robustness;
+mod schema;
+mod security;
+mod verify;

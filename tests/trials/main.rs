@@ -1,0 +1,44 @@
+//! The data-driven and outside-tool tests, one libtest-mimic binary (`harness = false`): a trial
+//! per fixture, corpus, oracle scenario or tool suite, each runnable alone by its name
+//! (`cargo test --test trials -- fixtures::blanket-allow`). A trial whose input is absent (the
+//! shared corpora, git, an MCP server, pre-commit, the LSP client) is reported as ignored, and
+//! fails under `CI` (`support::harness`). Each module names its trials `module::test`:
+//!
+//! - `fixtures`: every rule's fixture tree against its expected report;
+//! - `corpora`: the five shared corpora, read completely and pinned, and baselines on one;
+//! - `oracle_validate`: plugins as Claude Code's own validator and loader see them;
+//! - `oracle`: what capc sends against what Claude Code 2.1.332 sent, scenario by scenario;
+//! - `diff`: `capc diff` on its cases, git revisions and a marketplace pull request;
+//! - `live`: pre-commit, real MCP servers, the REPL on a terminal, `capc serve` with real clients;
+//! - `lsp`: `capc lsp` driven by pytest-lsp and by Neovim.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod corpora;
+mod diff;
+mod fixtures;
+mod live;
+mod lsp;
+mod oracle;
+mod oracle_validate;
+
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
+    let npm_cache = oracle::offline_npm();
+    let trials = [
+        fixtures::trials(),
+        corpora::trials(),
+        oracle_validate::trials(),
+        oracle::trials(),
+        diff::trials(),
+        live::trials(),
+        lsp::trials(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let conclusion = libtest_mimic::run(&args, trials);
+    drop(npm_cache);
+    conclusion.exit();
+}
