@@ -256,6 +256,12 @@ pub(crate) enum Command {
         /// Exit 1 when a change of these classes is found (comma-separated)
         #[arg(long, value_enum, value_delimiter = ',', value_name = "CLASSES")]
         fail_on: Vec<diff::FailOnArg>,
+        /// The scopes a folder or revision side is resolved with, as `capc lock` takes them (a
+        /// lock file side stands for itself). For a revision, a scope folder inside the
+        /// compared folder (a plugin developed in the repository: `--plugin-dir .`) is read as
+        /// it was at that revision
+        #[command(flatten)]
+        scopes: Scopes,
     },
     /// Compare the plugins a user installed with what a repository locked
     ///

@@ -139,6 +139,34 @@ fn capc_diff_compares_locks_of_an_outside_plugin_dir() {
     assert!(report.contains("<plugin-dir 1>/commands/release.md"), "{report}");
 }
 
+/// `capc diff` resolves a folder or revision side with the same scopes as `capc lock`: an
+/// outside `--plugin-dir` is read as it is on both sides; one inside the compared folder (the
+/// plugin's own repository, `--plugin-dir .`) is read as it was at the revision.
+#[test]
+fn capc_diff_resolves_folders_and_revisions_with_the_plugin_dir() {
+    let dir = workspace();
+    let proj = dir.path().join("proj");
+    assert!(capc_in(&proj, &["lock", ".", "--plugin-dir", "../acme"]).status.success());
+    write(dir.path(), &[("acme/commands/release.md", COMMAND)]);
+    let diff = capc_in(&proj, &["diff", "capabilities.lock", ".", "--plugin-dir", "../acme", "--format", "json"]);
+    assert!(diff.status.success(), "{}", stderr(&diff));
+    assert!(stdout(&diff).contains("<plugin-dir 1>/commands/release.md"), "{}", stdout(&diff));
+    let without = capc_in(&proj, &["diff", "capabilities.lock", ".", "--format", "json"]);
+    assert!(stdout(&without).contains("\"removed\""), "without the flag the plugin is gone:\n{}", stdout(&without));
+
+    // The plugin's own repository, compared with its last commit.
+    let acme = dir.path().join("acme");
+    crate::support::git::git(&acme, &["init", "--quiet"]);
+    crate::support::git::git(&acme, &["add", "."]);
+    crate::support::git::git(&acme, &["commit", "--quiet", "-m", "acme"]);
+    write(&acme, &[("commands/hotfix.md", "---\ndescription: Hotfix\nallowed-tools: Bash(git push:*)\n---\nPush.\n")]);
+    let diff = capc_in(&acme, &["diff", "HEAD", ".", "--plugin-dir", ".", "--format", "json"]);
+    assert!(diff.status.success(), "{}", stderr(&diff));
+    let report = stdout(&diff);
+    assert!(report.contains("acme:hotfix"), "the new command, against the plugin as committed:\n{report}");
+    assert!(!report.contains("\"subject\": \"/acme:release\""), "what both revisions hold is no change:\n{report}");
+}
+
 #[test]
 fn a_plugin_dir_without_a_manifest_is_named_after_its_folder() {
     let dir = workspace();

@@ -88,7 +88,8 @@ fn report(case: &str) -> Report {
     let dir = cases_dir().join(case);
     let load = |side: &str| {
         let path = dir.join(side);
-        let mut loaded = revision::load(path.to_str().expect("utf-8"), &path).expect("a case's tree resolves");
+        let mut loaded = revision::load(path.to_str().expect("utf-8"), &path, &revision::Scopes::default())
+            .expect("a case's tree resolves");
         loaded.side.arg = side.to_string();
         loaded
     };

@@ -21,10 +21,45 @@ pub struct Loaded {
     pub side: Side,
 }
 
+/// The scope folders a resolved side is read with, as `capc lock` takes them (`--user-dir`,
+/// `--managed-dir`, `--add-dir`, `--plugin-dir`). A lock file stands for itself and ignores
+/// them. For a git revision, a folder inside the compared folder (a plugin developed in the
+/// repository) is read as it was at that revision; one outside is read as it is.
+#[derive(Debug, Clone, Default)]
+pub struct Scopes {
+    pub user_dir: Option<PathBuf>,
+    pub managed_dir: Option<PathBuf>,
+    pub add_dirs: Vec<PathBuf>,
+    pub plugin_dirs: Vec<PathBuf>,
+}
+
+impl Scopes {
+    /// These scopes for a revision of `folder` extracted to `root`: every folder inside
+    /// `folder` is its counterpart in `root`.
+    fn at_revision(&self, folder: &Path, root: &Path) -> Scopes {
+        let folder = folder.canonicalize().ok();
+        let map = |dir: &PathBuf| -> PathBuf {
+            let inside =
+                folder.as_ref().and_then(|f| dir.canonicalize().ok()?.strip_prefix(f).ok().map(Path::to_path_buf));
+            match inside {
+                Some(rel) if rel.as_os_str().is_empty() => root.to_path_buf(),
+                Some(rel) => root.join(rel),
+                None => dir.clone(),
+            }
+        };
+        Scopes {
+            user_dir: self.user_dir.as_ref().map(map),
+            managed_dir: self.managed_dir.as_ref().map(map),
+            add_dirs: self.add_dirs.iter().map(map).collect(),
+            plugin_dirs: self.plugin_dirs.iter().map(map).collect(),
+        }
+    }
+}
+
 /// Reads `arg`: an existing file is a lock, an existing folder is resolved, anything else is
 /// a git revision of the repository holding `folder` (whose lock or tree is read, at the same
-/// place in the repository as `folder`).
-pub fn load(arg: &str, folder: &Path) -> Result<Loaded, String> {
+/// place in the repository as `folder`). Folders and trees are resolved with `scopes`.
+pub fn load(arg: &str, folder: &Path, scopes: &Scopes) -> Result<Loaded, String> {
     let path = Path::new(arg);
     if path.is_file() {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{arg}`: {e}"))?;
@@ -35,10 +70,10 @@ pub fn load(arg: &str, folder: &Path) -> Result<Loaded, String> {
         return Ok(Loaded { lock, side: side(arg, "lock", None, 0) });
     }
     if path.is_dir() {
-        let (lock, errors, hidden) = resolve(path, false)?;
+        let (lock, errors, hidden) = resolve(path, false, scopes)?;
         return Ok(Loaded { lock, side: Side { hidden, ..side(arg, "tree", None, errors) } });
     }
-    revision(arg, folder)
+    revision(arg, folder, scopes)
 }
 
 fn side(arg: &str, read_as: &str, commit: Option<String>, errors: usize) -> Side {
@@ -53,7 +88,7 @@ fn side(arg: &str, read_as: &str, commit: Option<String>, errors: usize) -> Side
 /// Claude Code loads what they name all the same (a plugin below an ignored folder, a nested
 /// `.claude/`). What they would hide from `capc check` and `capc lock` is returned instead, so
 /// the diff reports a change that hides more as an escalation.
-fn resolve(root: &Path, extracted: bool) -> Result<(Lock, usize, Vec<String>), String> {
+fn resolve(root: &Path, extracted: bool, scopes: &Scopes) -> Result<(Lock, usize, Vec<String>), String> {
     let config = if extracted {
         crate::config::find_in(root).and_then(|file| match file {
             Some(file) => crate::config::Config::read_found(root, &file),
@@ -67,6 +102,10 @@ fn resolve(root: &Path, extracted: bool) -> Result<(Lock, usize, Vec<String>), S
     let locked = |filter: crate::walk::Filter| {
         let options = crate::Options {
             root: root.to_path_buf(),
+            user_dir: scopes.user_dir.clone(),
+            managed_dir: scopes.managed_dir.clone(),
+            add_dirs: scopes.add_dirs.clone(),
+            plugin_dirs: scopes.plugin_dirs.clone(),
             skip_hashes: false,
             leave_out_local: true,
             filter,
@@ -283,7 +322,7 @@ pub fn extract_at(arg: &str, folder: &Path, at: &Path) -> Result<Extracted, Stri
     Ok(Extracted { scratch, root, commit })
 }
 
-fn revision(arg: &str, folder: &Path) -> Result<Loaded, String> {
+fn revision(arg: &str, folder: &Path, scopes: &Scopes) -> Result<Loaded, String> {
     let (top, prefix, commit) = locate(arg, folder, "a file, a folder or a git revision")?;
     // The lock committed at that revision, when there is one this capc reads.
     let lock_path = format!("{commit}:{prefix}{}", crate::lock::write::FILE_NAME);
@@ -305,7 +344,7 @@ fn revision(arg: &str, folder: &Path) -> Result<Loaded, String> {
     // A checkout's `.gitignore` files are git's: an empty `.git` makes the walk read them as
     // in one, so the files they would hide from `capc lock` there are known (`resolve`).
     std::fs::create_dir(root.join(".git")).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
-    let (lock, errors, hidden) = resolve(&root, true)?;
+    let (lock, errors, hidden) = resolve(&root, true, &scopes.at_revision(folder, &root))?;
     Ok(Loaded { lock, side: Side { hidden, ..side(arg, "revision-tree", Some(commit), errors) } })
 }
 
