@@ -763,6 +763,22 @@ mod tests {
         assert!(check_invalid("---\nname: a\n  description: \"a\" b\n---\n"));
     }
 
+    #[test]
+    fn brackets_of_a_plain_scalar_are_read_by_the_fast_path() {
+        // Found by the `flat_yaml` fuzz target: `too_deep` counts the `[` and `{` of a plain
+        // scalar (it over-counts by design), so the YAML path refuses a block the fast path
+        // reads as the one string YAML gives it; `parse` takes the fast path for it.
+        let yaml = format!("CLC: with var{}\n", "[w var{i ".repeat(70));
+        let text = format!("---\n{yaml}---\n");
+        let Split::Found(block) = split(&text) else { panic!("no block in {text:?}") };
+        let fast = flat(&yaml, 0).expect("the fast path reads it");
+        assert_eq!(fast.get("CLC").and_then(|v| v.as_str()), Some(yaml[5..yaml.len() - 1].trim_end()));
+        assert!(matches!(parse(&text, &block), Parsed::Fields { lenient: None, .. }));
+        assert!(
+            matches!(parse_with_yaml(&text, &block), Parsed::Invalid { message, .. } if message.starts_with("nested deeper"))
+        );
+    }
+
     fn check_invalid(text: &str) -> bool {
         let Split::Found(block) = split(text) else { return false };
         matches!(parse(text, &block), Parsed::Invalid { .. })

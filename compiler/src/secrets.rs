@@ -116,28 +116,80 @@ fn looks_generated(word: &str) -> bool {
 const MIN_TOKEN_LEN: usize = 3 + 12;
 
 fn is_token(word: &str) -> bool {
-    TOKEN_PREFIXES.iter().any(|p| word.starts_with(p) && word.len() >= p.len() + 12) || looks_generated(word)
+    // The first byte before the whole prefix: most parts share it with no prefix.
+    TOKEN_PREFIXES
+        .iter()
+        .any(|p| word.len() >= p.len() + 12 && word.as_bytes()[0] == p.as_bytes()[0] && word.starts_with(p))
+        || looks_generated(word)
 }
 
 /// Byte ranges of the secrets in `text` outside `${…}` references, sorted and disjoint: words
 /// shaped like tokens (`shaped_tokens`) and values placed where a secret goes (`Context`).
 ///
-/// This runs over every prose field a lock keeps, so it avoids work on the common case: a
-/// word shorter than any token is not split, and the placement checks look at a word's first
-/// and last bytes before anything else.
+/// This runs over every prose field a lock keeps, so it avoids work on the common case: words
+/// are cut by bytes (`words`), a word shorter than any token is not split, the placement checks
+/// look at a word's first and last bytes before anything else, and `${…}` references are
+/// looked for only when something was found.
 pub fn token_spans(text: &str) -> Vec<crate::span::Span> {
     use crate::span::Span;
-    let (refs, _) = capc_grammar::parse_env_refs(text);
     let mut spans = Vec::new();
     let mut context = Context::default();
-    for word in text.split_whitespace() {
-        // `split_whitespace` yields slices of `text`, so the offset is the pointer difference.
-        let start = word.as_ptr() as usize - text.as_ptr() as usize;
-        shaped_tokens(text, start, start + word.len(), &mut spans);
-        context.word(start, word, &mut spans);
+    for (start, end) in words(text) {
+        shaped_tokens(text, start, end, &mut spans);
+        context.word(start, &text[start..end], &mut spans);
     }
+    if spans.is_empty() {
+        return spans;
+    }
+    let (refs, _) = capc_grammar::parse_env_refs(text);
     spans.retain(|s: &Span| !refs.iter().any(|r| s.start < r.span.end && r.span.start < s.end));
     merge(spans)
+}
+
+/// The byte ranges of `text`'s words: the pieces `str::split_whitespace` gives, found by
+/// looking at bytes instead of decoding every character.
+fn words(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        // Printable ASCII, most of any text, is never whitespace.
+        let space = |at: usize| match bytes[at] {
+            b'!'..=b'~' => 0,
+            _ => whitespace_len(&bytes[at..]),
+        };
+        while at < bytes.len() {
+            match space(at) {
+                0 => break,
+                n => at += n,
+            }
+        }
+        if at == bytes.len() {
+            return None;
+        }
+        let start = at;
+        while at < bytes.len() && space(at) == 0 {
+            at += 1;
+        }
+        Some((start, at))
+    })
+}
+
+/// The length in bytes of the whitespace character `bytes` starts with (Unicode `White_Space`,
+/// what `char::is_whitespace` accepts), or 0. Every such character above ASCII starts with one
+/// of the bytes C2, E1, E2 or E3 and is two or three bytes long.
+fn whitespace_len(bytes: &[u8]) -> usize {
+    match bytes {
+        [b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r', ..] => 1,
+        // U+0085, U+00A0
+        [0xC2, 0x85 | 0xA0, ..] => 2,
+        // U+1680
+        [0xE1, 0x9A, 0x80, ..] => 3,
+        // U+2000 to U+200A, U+2028, U+2029, U+202F; U+205F
+        [0xE2, 0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF, ..] | [0xE2, 0x81, 0x9F, ..] => 3,
+        // U+3000
+        [0xE3, 0x80, 0x80, ..] => 3,
+        _ => 0,
+    }
 }
 
 /// Sorted spans with overlapping ones joined, so replacing each in turn is well defined.
@@ -270,8 +322,16 @@ impl Context {
             _ => {}
         }
         // The program a word names, found once (this runs for every word of every prose field).
-        let program = word.rsplit(['/', '(']).next();
-        if let Some((_, flags)) = PROGRAM_SHORT_FLAGS.iter().find(|(p, _)| program == Some(*p)) {
+        // Looked for only when the word ends as one of the programs does.
+        let last = word.as_bytes()[word.len() - 1];
+        let program = match PROGRAM_SHORT_FLAGS.iter().any(|(p, _)| p.as_bytes().last() == Some(&last)) {
+            false => "",
+            true => match word.bytes().rposition(|b| b == b'/' || b == b'(') {
+                Some(at) => &word[at + 1..],
+                None => word,
+            },
+        };
+        if let Some((_, flags)) = PROGRAM_SHORT_FLAGS.iter().find(|(p, _)| program == *p) {
             self.short_flags = flags;
             return;
         }
@@ -562,6 +622,21 @@ pub fn is_redacted(value: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_are_the_pieces_split_whitespace_gives() {
+        // Every character is whitespace to `whitespace_len` exactly when it is to `char`.
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let mut buf = [0; 4];
+            let encoded = c.encode_utf8(&mut buf).as_bytes();
+            let expected = if c.is_whitespace() { encoded.len() } else { 0 };
+            assert_eq!(whitespace_len(encoded), expected, "U+{:04X}", c as u32);
+        }
+        for text in ["", " ", "a", " a  b\t", "\u{a0}é\u{2003}x\u{3000}\u{85}", "sk-\u{205f}\u{1680}é\u{180e}y\n"] {
+            let ours: Vec<&str> = words(text).map(|(start, end)| &text[start..end]).collect();
+            assert_eq!(ours, text.split_whitespace().collect::<Vec<_>>(), "{text:?}");
+        }
+    }
 
     #[test]
     fn references_and_settings_are_kept() {

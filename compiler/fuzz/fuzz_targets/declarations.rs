@@ -3,7 +3,8 @@
 #![no_main]
 
 use capc_compiler::decl::markdown::{self, MarkdownKind};
-use capc_compiler::decl::{hooks, marketplace, mcp, plugin, settings, FileCx, Scope};
+use capc_compiler::decl::{hooks, marketplace, mcp, plugin, settings, FileCx, FileScope};
+use capc_compiler::model::{Placement, Scope};
 use capc_compiler::diagnostic::Sink;
 use capc_compiler::walk::Tree;
 use libfuzzer_sys::fuzz_target;
@@ -12,9 +13,26 @@ fuzz_target!(|data: &[u8]| {
     let Some((&selector, rest)) = data.split_first() else { return };
     let Ok(text) = std::str::from_utf8(rest) else { return };
     let tree = Tree::default();
-    let scope = if selector & 0x80 == 0 { Scope::Project } else { Scope::Plugin };
+    let plugin = selector & 0x80 != 0;
+    let scope = if plugin { FileScope::Plugin } else { FileScope::Project };
     let json_source = (selector % 9 >= 3).then_some(text);
-    let cx = FileCx { tree: &tree, rel: "plugin/x", scope, plugin_root: Some("plugin"), project_root: Some(""), json_source, plugin_name: Some("kit") };
+    // With bit 6, the file's declarations land in the lock too (the readers then also build
+    // what the lock keeps, secrets hidden).
+    let placement = (selector & 0x40 != 0).then_some(Placement {
+        scope: if plugin { Scope::Plugin } else { Scope::Project },
+        plugin: plugin.then_some("kit"),
+        dynamic: None,
+    });
+    let cx = FileCx {
+        tree: &tree,
+        rel: "plugin/x",
+        scope,
+        plugin_root: Some("plugin"),
+        project_root: Some(""),
+        json_source,
+        plugin_name: Some("kit"),
+        placement,
+    };
     let mut sink = Sink::new("x");
     match selector % 9 {
         0 => drop(markdown::check(&mut sink, &cx, text, MarkdownKind::Skill)),
