@@ -1,5 +1,5 @@
 //! Slash-command lines (`command_line.pest`): `/review 42 --fast`, `/frontend:component Button`,
-//! `/mcp__github__pr (MCP) 12`. Follows `parseSlashCommand` of v2.1.88 exactly (SEMANTICS §3.1), which
+//! `/mcp__github__pr (MCP) 12`. Follows `parseSlashCommand` of v2.1.88 exactly, which
 //! the v2.1.240 docs do not contradict; and `looksLikeCommand` of `processSlashCommand`, which decides
 //! whether an unknown name is reported as "Unknown skill" or the line goes to the model as a prompt.
 

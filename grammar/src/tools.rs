@@ -1,7 +1,7 @@
 //! Claude Code's tool names: the built-in list, the legacy aliases, and which input field a
 //! specifier talks about.
 
-/// Canonical built-in tool names, Claude Code v2.1.240 (FORMATS §7.2, from the tools reference),
+/// Canonical built-in tool names, Claude Code v2.1.240 (from the tools reference),
 /// sorted. `TaskOutput` is deprecated and `TodoWrite` legacy (off by default) but both still exist.
 pub const BUILTIN_TOOLS: &[&str] = &[
     "Agent",

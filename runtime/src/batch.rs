@@ -1,4 +1,4 @@
-//! Batching MCP server updates into state changes (SEMANTICS §6.4): the first update starts
+//! Batching MCP server updates into state changes: the first update starts
 //! a 16 ms window; every update that arrives before it closes is applied, in arrival order,
 //! as one state change. A turn reads the state between changes, so the turn in flight never
 //! sees a half-applied batch, and a flood of `list_changed` notifications costs at most one

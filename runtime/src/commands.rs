@@ -39,11 +39,11 @@ pub struct CommandView {
 /// the subscription commands the docs describe, not a table read from the client.
 const CLAUDE_AI_ONLY: &[&str] = &["passes", "upgrade", "usage-credits"];
 
-/// Who a built-in is available to (SEMANTICS §2.1–2.2).
+/// Who a built-in is available to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Availability {
     Always,
-    /// `login` and `logout` exist only without third-party services (§2.1).
+    /// `login` and `logout` exist only without third-party services.
     FirstParty,
     ClaudeAi,
 }
@@ -64,7 +64,7 @@ fn availability(name: &str) -> Availability {
     }
 }
 
-/// The settings switches that remove built-ins (FORMATS §5.6), read once per turn.
+/// The settings switches that remove built-ins, read once per turn.
 struct Switches {
     no_bundled: bool,
     no_doctor: bool,
@@ -154,7 +154,7 @@ fn activated(command: &Command, touched: &[String]) -> bool {
     touched.iter().any(|f| command.paths.iter().any(|p| path_matches(p, f)))
 }
 
-/// The command table (SEMANTICS §2.5–2.6 in Claude Code 2.1.332's order): the lock's static
+/// The command table (in Claude Code 2.1.332's order): the lock's static
 /// entries (already in table order), bundled skills, built-ins; then every activated dynamic
 /// skill whose name is not taken, just before the first built-in command.
 pub fn command_table(loaded: &Loaded, cx: &TurnContext) -> Vec<CommandView> {
@@ -192,7 +192,7 @@ pub fn command_table(loaded: &Loaded, cx: &TurnContext) -> Vec<CommandView> {
             let c = &commands[i];
             (c.dynamic.is_some() || !c.paths.is_empty()) && loads(i) && activated(c, &cx.touched_files)
         });
-        // A name already in the table stays with its static owner (SEMANTICS §2.6).
+        // A name already in the table stays with its static owner.
         let in_base = |name: &str| {
             loaded.static_names.contains(name)
                 || builtin_rows().iter().any(|(row, kind, available)| {
@@ -254,7 +254,7 @@ pub fn find<'t>(table: &'t [CommandView], name: &str) -> Option<&'t CommandView>
         .or_else(|| table.iter().find(|c| c.display.as_deref() == Some(name) || c.aliases.iter().any(|a| &**a == name)))
 }
 
-/// `loadedFrom` as Claude Code sets it for a lock entry (SEMANTICS §1).
+/// `loadedFrom` as Claude Code sets it for a lock entry.
 pub fn loaded_from(c: &Command) -> Option<&'static str> {
     match (c.origin, c.form.as_str()) {
         (Origin::Plugin, "skill") => Some("plugin"),

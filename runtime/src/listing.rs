@@ -1,6 +1,6 @@
 //! The Skill tool's view of skills: which commands it lists, the Skill listing as Claude Code
 //! 2.1.332 sends it (`tests/oracle/scenarios/turn-skills-*`), and the Skill tool's permission
-//! decision (SEMANTICS §4.3). Pure functions; no I/O.
+//! decision. Pure functions; no I/O.
 //!
 //! The listing (after the header `The following skills are available for use with the Skill
 //! tool:`) has one entry per skill, in the order of [`crate::loaded::Loaded::listing_order`] then
@@ -233,7 +233,7 @@ pub fn shown_display<'l>(loaded: &'l Loaded, table: &[CommandView], i: usize) ->
     shown.then_some(display)
 }
 
-/// Which commands the Skill tool lists (`getSkillToolCommands`, SEMANTICS §2.7).
+/// Which commands the Skill tool lists (`getSkillToolCommands`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Listable<'a> {
     /// `type === 'prompt'`.
@@ -261,7 +261,7 @@ pub fn skill_tool_lists(c: &Listable<'_>) -> bool {
             || c.has_when_to_use)
 }
 
-/// The Skill tool's own permission decision (`checkPermissions`, SEMANTICS §4.3).
+/// The Skill tool's own permission decision (`checkPermissions`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SkillDecision {
     /// A deny rule matched; `rule` is its content as given (before the `/` is stripped).

@@ -1,5 +1,5 @@
 //! The MCP part of the session state: each server of the lock with its status and what it
-//! offers. A turn reads it; only explicit updates change it (SEMANTICS §6.4: a server's
+//! offers. A turn reads it; only explicit updates change it (a server's
 //! tools, prompts and resources are replaced together; a failed or disabled server's are
 //! cleared).
 
@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// Claude Code's cap on tool descriptions and server instructions (SEMANTICS §6.2).
+/// Claude Code's cap on tool descriptions and server instructions.
 pub const MAX_DESCRIPTION_CHARS: usize = 2048;
 /// What follows a cut description.
 pub const TRUNCATION_MARKER: &str = "… [truncated]";

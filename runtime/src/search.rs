@@ -1,10 +1,10 @@
-//! Tool search (SEMANTICS §8): `select:A,B` and keyword search with Claude Code's weights.
+//! Tool search: `select:A,B` and keyword search with Claude Code's weights.
 //!
 //! Pure: the caller hands over the whole tool pool, already in pool order (built-ins by `localeCompare`, then MCP tools
-//! by `localeCompare`, §7.3/§7.4), with each tool's deferral decided by [`is_deferred`]; nothing here reads files, the
+//! by `localeCompare`), with each tool's deferral decided by [`is_deferred`]; nothing here reads files, the
 //! environment or the clock.
 //!
-//! The algorithm is `ToolSearchTool.call` (§8.4) and `searchToolsWithKeywords` (§8.5), step by step:
+//! The algorithm is `ToolSearchTool.call` and `searchToolsWithKeywords`, step by step:
 //!
 //! 1. `select:` (ASCII case-insensitive, the rest of the query non-empty and on one line, as `/^select:(.+)$/i`):
 //!    comma-separated names, trimmed, each looked up by exact, case-sensitive name (`findToolByName`) among the deferred
@@ -16,13 +16,13 @@
 //! Word boundaries follow JavaScript's `\b` without the `u` flag: word characters are `[A-Za-z0-9_]` and nothing else,
 //! so `é` or `日` is a non-word character (`caf` matches `café` at word boundaries, as it does in Claude Code).
 
-/// The tool that does the searching; never deferred itself (§8.1 step 3).
+/// The tool that does the searching; never deferred itself.
 pub const TOOL_SEARCH_TOOL_NAME: &str = "ToolSearch";
 
-/// `max_results` when the model leaves it out (§8.4).
+/// `max_results` when the model leaves it out.
 pub const DEFAULT_MAX_RESULTS: usize = 5;
 
-/// The result text when nothing matched (§8.4 step 5).
+/// The result text when nothing matched.
 pub const NO_MATCH_TEXT: &str = "No matching deferred tools found";
 
 /// Score for a term equal to a part of an MCP tool's name.
@@ -73,7 +73,7 @@ pub struct SearchResult {
     pub text: String,
 }
 
-/// `isDeferredTool` (SEMANTICS §8.1), checked in order: `alwaysLoad` opts out (even for MCP tools), MCP tools are
+/// `isDeferredTool`, checked in order: `alwaysLoad` opts out (even for MCP tools), MCP tools are
 /// deferred, ToolSearch never is, and any other tool is deferred exactly when it says `shouldDefer`.
 ///
 /// Claude Code has two more exceptions between the ToolSearch check and `shouldDefer`: Agent stays loaded when the
@@ -93,7 +93,7 @@ pub fn is_deferred(always_load: bool, is_mcp: bool, name: &str, should_defer: bo
     should_defer
 }
 
-/// One ToolSearch call (`call({query, max_results})`, SEMANTICS §8.4).
+/// One ToolSearch call (`call({query, max_results})`).
 ///
 /// `tools` is the whole pool in pool order, deferred tools marked; `pending_servers` are the MCP servers still
 /// connecting, reported only when nothing matched. Never panics, whatever the query.
@@ -139,7 +139,7 @@ where
     tools.into_iter().find(|t| t.name == name)
 }
 
-/// `select:A,B` (§8.4 step 3): each name looked up among the deferred tools, then among all tools (an already loaded
+/// `select:A,B`: each name looked up among the deferred tools, then among all tools (an already loaded
 /// tool is returned too, harmlessly); unknown names are skipped; duplicates removed; `max_results` does not apply.
 fn select(list: &str, deferred: &[&SearchTool<'_>], all: &[SearchTool<'_>]) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
@@ -154,7 +154,7 @@ fn select(list: &str, deferred: &[&SearchTool<'_>], all: &[SearchTool<'_>]) -> V
     found
 }
 
-/// `searchToolsWithKeywords(query, deferred, all, max)` (§8.5).
+/// `searchToolsWithKeywords(query, deferred, all, max)`.
 fn search_tools_with_keywords(
     query: &str,
     deferred: &[&SearchTool<'_>],
@@ -268,7 +268,7 @@ fn parse_tool_name(name: &str) -> ParsedName {
     ParsedName { parts, full, is_mcp: false }
 }
 
-/// The score of one tool, summed over the scoring terms (§8.5 step 8). `description` and `hint` are lowercased.
+/// The score of one tool, summed over the scoring terms. `description` and `hint` are lowercased.
 ///
 /// The `full` rule looks at the running total, not at this term's score: it only fires while every earlier term (and
 /// this one, so far) scored nothing. With names parsed by [`parse_tool_name`] it can in fact never fire, since a term
@@ -407,7 +407,7 @@ mod tests {
         expected.iter().map(|(n, s)| ((*n).to_owned(), *s)).collect()
     }
 
-    // ---- isDeferredTool (§8.1) ----
+    // ---- isDeferredTool ----
 
     #[test]
     fn is_deferred_follows_the_order_of_the_checks() {
@@ -487,7 +487,7 @@ mod tests {
         assert!(word_match("x-a-a-", "-a-a"));
     }
 
-    // ---- scoring rules, one by one (§8.5 step 8) ----
+    // ---- scoring rules, one by one ----
 
     #[test]
     fn exact_part_scores_12_for_mcp_and_10_for_others_plus_2_for_the_description() {

@@ -1,5 +1,5 @@
 //! `!` shell injections in skill and command bodies, decided and run as Claude Code 2.1.332 does
-//! (FORMATS §2.7, and the measurements in `grammar/tests/data/bash-2.1.332.json`).
+//! (the measurements in `grammar/tests/data/bash-2.1.332.json`).
 //!
 //! Every injection of a body (```` ```! ```` blocks and `` !`…` `` inline, the inline form ending
 //! at its first backquote) is decided by [`capc_grammar::decide_bash`] with the session's rules
@@ -35,7 +35,7 @@ pub const TIMEOUT: Duration = Duration::from_secs(10);
 /// `BASH_MAX_OUTPUT_LENGTH`). The rest is read and dropped, so a flood costs no memory.
 pub const MAX_OUTPUT_CHARS: usize = 30_000;
 
-/// What replaces an injection when `disableSkillShellExecution` is set (FORMATS §2.7).
+/// What replaces an injection when `disableSkillShellExecution` is set.
 const DISABLED: &str = "[shell command execution disabled by policy]";
 
 /// How long to wait for the rest of the output once the group is killed (a process that left

@@ -10,7 +10,7 @@ use crate::rules;
 use crate::span::Span;
 use capc_grammar::{parse_permission_rule, PermissionRule, ToolKind};
 
-/// Tools that older Claude Code versions had, with what replaced them (FORMATS §7.2).
+/// Tools that older Claude Code versions had, with what replaced them.
 /// Aliases that still work (`Task`, `KillShell`) are resolved by the grammar instead.
 const RETIRED_TOOLS: &[(&str, Option<&str>)] = &[
     ("AgentOutput", Some("TaskOutput")),

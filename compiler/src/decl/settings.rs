@@ -262,7 +262,7 @@ fn check_managed_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, servers: &Node) {
 }
 
 /// An `allowedMcpServers` / `deniedMcpServers` entry: an object with exactly one of
-/// `serverName`, `serverCommand` (an argv array) and `serverUrl` (FORMATS §4.5, rule 76).
+/// `serverName`, `serverCommand` (an argv array) and `serverUrl`.
 fn check_policy_entry(sink: &mut Sink<'_>, list: &str, entry: &Node) {
     const KEYS: [&str; 3] = ["serverName", "serverCommand", "serverUrl"];
     if entry.as_object().is_none() {

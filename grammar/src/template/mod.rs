@@ -82,7 +82,7 @@ pub enum Placeholder {
     Named(String),
 }
 
-/// The `${…}` variables Claude Code substitutes in templates (FORMATS §2.6).
+/// The `${…}` variables Claude Code substitutes in templates.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TemplateVar {
     /// `${CLAUDE_SKILL_DIR}`: the directory holding SKILL.md.

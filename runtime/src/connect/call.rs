@@ -20,7 +20,7 @@ pub(super) struct Reachable {
 /// Each connected server, by name, for tool calls.
 pub(super) type Peers = Arc<Mutex<BTreeMap<String, Reachable>>>;
 
-/// How long a tool call may take (FORMATS §4.7): the server's `timeout` (values under 1,000 ms
+/// How long a tool call may take: the server's `timeout` (values under 1,000 ms
 /// are ignored), else `MCP_TOOL_TIMEOUT`, else 100,000,000 ms; a remote server's request also
 /// stops at 60 s unless one of those two is at least 60 s.
 pub fn tool_timeout(server: &capc_compiler::model::McpServer, lookup: impl Fn(&str) -> Option<String>) -> Duration {

@@ -140,8 +140,7 @@ fn chain(error: &dyn std::error::Error) -> String {
     text
 }
 
-/// The cause of a failed HTTP request, which rmcp's transport error does not chain (MCP.md
-/// §6.9): "error sending request" becomes "... tcp connect error: Connection refused".
+/// The cause of a failed HTTP request, which rmcp's transport error does not chain: "error sending request" becomes "... tcp connect error: Connection refused".
 fn transport_cause(error: &rmcp::transport::DynamicTransportError) -> Option<String> {
     use rmcp::transport::streamable_http_client::StreamableHttpError;
     match error.error.downcast_ref::<StreamableHttpError<reqwest::Error>>()? {

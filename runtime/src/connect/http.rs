@@ -29,7 +29,7 @@ pub(super) async fn open_http(launch: &Launch, settings: &Settings) -> Result<Co
     let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_string())
         .custom_headers(headers)
         // A restarted server forgets the session: get a typed error and reconnect (re-listing
-        // everything) rather than rmcp's silent re-initialization (MCP.md §6.7).
+        // everything) rather than rmcp's silent re-initialization.
         .reinit_on_expired_session(false);
     config.max_json_response_size = settings.max_message_bytes;
     config.max_sse_event_size = settings.max_message_bytes;

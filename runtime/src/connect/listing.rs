@@ -97,7 +97,7 @@ pub(super) async fn list(
 }
 
 /// On a 2026-07-28 session, list_changed notifications come only on a `subscriptions/listen`
-/// stream (MCP.md §3). It is opened before the first listing (a change in between is not
+/// stream. It is opened before the first listing (a change in between is not
 /// lost) and reopened up to [`LISTEN_REOPENS`] times when the server ends it.
 pub(super) async fn listen(conn: &mut Connection, timeout: Duration) -> Result<(), String> {
     let modern = conn.service.peer_info().is_some_and(|info| !info.protocol_version.has_initialize());

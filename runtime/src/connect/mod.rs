@@ -1,5 +1,4 @@
-//! Live MCP connections with rmcp (SEMANTICS §6.3–6.4, measured notes in
-//! `../shared/spec/MCP.md`). Each server has one supervisor task that:
+//! Live MCP connections with rmcp. Each server has one supervisor task that:
 //!
 //! 1. starts it — a stdio server as a child in its own process group (stdin/stdout carry
 //!    JSON-RPC lines of up to [`Settings::max_message_bytes`], stderr drained into a tail kept
@@ -44,7 +43,7 @@ use std::time::Duration;
 /// How many bytes of a server's stderr are kept for its failure report.
 pub const STDERR_TAIL: usize = 4096;
 
-/// Claude Code's `maxResultSizeChars` for MCP tool results (SEMANTICS §6.5).
+/// Claude Code's `maxResultSizeChars` for MCP tool results.
 pub const MAX_RESULT_CHARS: usize = 100_000;
 
 /// Reconnection back-off: `min(first · 2^(n−1), cap)` before attempt `n`, `tries` attempts

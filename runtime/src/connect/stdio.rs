@@ -24,7 +24,7 @@ pub(super) async fn open_stdio(launch: &Launch, settings: &Settings, tail: &Tail
     });
     command.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
     let mut child = command.spawn().map_err(|e| format!("cannot start `{program}`: {e}"))?;
-    // Always drain stderr: an undrained pipe deadlocks a chatty server (MCP.md §6).
+    // Always drain stderr: an undrained pipe deadlocks a chatty server.
     let stderr = child.stderr().take().map(|mut stderr| {
         let tail = tail.clone();
         tokio::spawn(async move {

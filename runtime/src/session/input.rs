@@ -532,7 +532,7 @@ impl Session {
         let expanded =
             capc_grammar::expand(&template, args, &ExpandContext { argument_names: &names, variables: &variables });
         // `!` injections run after substitution, through the permission decision with the
-        // skill's allowed-tools as always-allow rules (SEMANTICS §1, step 6).
+        // skill's allowed-tools as always-allow rules.
         let (rendered, _) = parse_template(&expanded);
         if rendered.shell_commands.is_empty() {
             return Ok((expanded, Vec::new()));

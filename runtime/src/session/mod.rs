@@ -1,7 +1,6 @@
 //! A session: the loaded lock, the MCP state, and the one thing that outlives a turn by
 //! design: a skill turn's `allowedTools`, `model` and `effort`, which apply to that turn's
-//! whole query loop and are cleared by the next turn that is not a skill turn (SEMANTICS
-//! §3.5). Every request is answered from a view recomputed for it.
+//! whole query loop and are cleared by the next turn that is not a skill turn. Every request is answered from a view recomputed for it.
 //!
 //! A turn's input is handled as Claude Code 2.1.332 handles it, and the request it would send
 //! is recorded ([`Request`]): a slash command's wrapper and prompt blocks, a forked skill's

@@ -11,7 +11,7 @@ use capc_grammar::ToolCall;
 use serde_json::Value;
 
 impl Session {
-    /// The Skill tool, called by the model (SEMANTICS §4.2–4.4).
+    /// The Skill tool, called by the model.
     pub fn invoke_skill(&mut self, skill: &str, args: &str) -> SkillResult {
         let refused = |code: u8, message: String| SkillResult::Refused(SkillRefusal::Error { code, message });
         let cx = self.last_context.clone();

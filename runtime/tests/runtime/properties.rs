@@ -51,7 +51,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// Whatever MCP tools connect, change or fail, the built-in block is byte-for-byte the
-    /// same: MCP tools sort after it and never interleave (SEMANTICS §7.3).
+    /// same: MCP tools sort after it and never interleave.
     #[test]
     fn builtin_prefix_is_stable(steps in prop::collection::vec((0usize..3, tool_names(), any::<bool>()), 1..12)) {
         let mut s = session();

@@ -47,7 +47,7 @@ pub(super) fn approvals(decls: &[Decl]) -> Approvals {
     out
 }
 
-/// The MCP policy of every settings file (FORMATS §4.5): `deniedMcpServers` entries, and
+/// The MCP policy of every settings file: `deniedMcpServers` entries, and
 /// `allowedMcpServers` — unset allows every server, `[]` none; once it has a `serverCommand`
 /// entry a stdio server must match one, once it has a `serverUrl` entry a remote server must
 /// match one, otherwise the name must be listed. Deny beats allow. Lists merge across files;
@@ -282,7 +282,7 @@ pub(super) fn resolve_servers(
                 Approval::Pending
             });
         } else if approvals.turned_off.contains(&s.name) {
-            // Turned off with `/mcp` in this project (FORMATS §4.4).
+            // Turned off with `/mcp` in this project.
             s.approval = Some(Approval::Disabled);
         }
         if s.blocked_by.is_none() {

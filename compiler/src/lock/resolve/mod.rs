@@ -5,19 +5,19 @@
 //! - **Command table** (Claude Code 2.1.332, read from its bundled `loadAllCommands`): skill
 //!   folders (managed, user, project, `--add-dir`) then legacy `.claude/commands` (managed,
 //!   user, project), then plugin commands, plugin skills, bundled skills, built-in commands.
-//!   The v2.1.88 digest (SEMANTICS §2.5) put bundled skills first; 2.1.332 and the docs
-//!   ("any local skill overrides a bundled skill", FORMATS §2.9) put them after local ones.
-//!   Lookup takes the first entry whose name or alias matches (SEMANTICS §2.8).
+//!   Older versions (2.1.88) put bundled skills first; 2.1.332 and the skills docs ("any
+//!   local skill overrides a bundled skill") put them after local ones.
+//!   Lookup takes the first entry whose name or alias matches.
 //! - **Dynamic skills** (nested `.claude/skills/`, and skills with `paths`) go just before
-//!   the first built-in command, and never duplicate a name already in the table (§2.6); a
-//!   nested skill whose name is taken is reachable as `<folder>:<name>` (FORMATS §2.3, the
-//!   newer behaviour).
-//! - **Agents**: managed > project > user > plugin > built-in (FORMATS §6.2).
+//!   the first built-in command, and never duplicate a name already in the table; a
+//!   nested skill whose name is taken is reachable as `<folder>:<name>` (the newer
+//!   behaviour).
+//! - **Agents**: managed > project > user > plugin > built-in.
 //! - **MCP servers**: `managed-mcp.json` replaces every other source; otherwise local >
 //!   project > user by name, and a plugin server is dropped when a configured server has
-//!   the same command or URL (FORMATS §4.1).
-//! - **Permissions**: deny → ask → allow, first match decides (FORMATS §5.4); a whole-tool
-//!   deny removes the tool, or every tool of a server (SEMANTICS §7.2).
+//!   the same command or URL.
+//! - **Permissions**: deny → ask → allow, first match decides; a whole-tool
+//!   deny removes the tool, or every tool of a server.
 
 use crate::builtins::BUILTINS_VERSION;
 use crate::diagnostic::{report_at, Diagnostic};
