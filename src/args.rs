@@ -425,6 +425,17 @@ pub(crate) struct Scopes {
 }
 
 impl Scopes {
+    /// The scope flags as both sides of `capc diff` read them (a `.claude` or `.claude-plugin`
+    /// folder given for the folder holding it is taken as that folder, as every subcommand does).
+    pub(crate) fn sides(&self) -> Result<capc_compiler::diff::revision::Scopes, ExitCode> {
+        Ok(capc_compiler::diff::revision::Scopes {
+            user_dir: scope_dir(self.user_dir.clone(), "--user-dir", Some(".claude"))?,
+            managed_dir: self.managed_dir.clone(),
+            add_dirs: scope_dirs(&self.add_dir, "--add-dir", ".claude")?,
+            plugin_dirs: scope_dirs(&self.plugin_dir, "--plugin-dir", ".claude-plugin")?,
+        })
+    }
+
     /// Options for a command that writes no lock (no source hashes): the configuration found
     /// for `root`, with these flags over it. Says why not on stderr (exit 2).
     pub(crate) fn options(&self, root: PathBuf, reading: &Reading, selection: &Selection) -> Result<Options, ExitCode> {

@@ -1,7 +1,6 @@
 //! `capc diff OLD NEW`: reads both sides (lock files, folders or git revisions), compares
 //! them and prints the report; exits 1 when `--fail-on` names a class of change found.
 
-use crate::args::{scope_dir, scope_dirs, Scopes};
 use capc_compiler::diff::{self, render, revision, Class, FailOn};
 use capc_compiler::printable::escape;
 use clap::ValueEnum;
@@ -39,14 +38,16 @@ impl FailOnArg {
     }
 }
 
-pub(crate) fn run(old: &str, new: &str, format: DiffFormat, fail_on: &[FailOnArg], scopes: &Scopes) -> ExitCode {
-    let scopes = match side_scopes(scopes) {
-        Ok(scopes) => scopes,
-        Err(code) => return code,
-    };
+pub(crate) fn run(
+    old: &str,
+    new: &str,
+    format: DiffFormat,
+    fail_on: &[FailOnArg],
+    scopes: &revision::Scopes,
+) -> ExitCode {
     // Revisions are read at the place in the repository of the folder being compared.
     let folder = [new, old].into_iter().map(Path::new).find(|p| p.is_dir()).unwrap_or(Path::new("."));
-    let sides = revision::load(old, folder, &scopes).and_then(|o| Ok((o, revision::load(new, folder, &scopes)?)));
+    let sides = revision::load(old, folder, scopes).and_then(|o| Ok((o, revision::load(new, folder, scopes)?)));
     let (old, new) = match sides {
         Ok(sides) => sides,
         Err(e) => {
@@ -77,15 +78,4 @@ pub(crate) fn run(old: &str, new: &str, format: DiffFormat, fail_on: &[FailOnArg
     } else {
         ExitCode::SUCCESS
     }
-}
-
-/// The scope flags as both sides read them (a `.claude` or `.claude-plugin` folder given for
-/// the folder holding it is taken as that folder, as every subcommand does).
-fn side_scopes(scopes: &Scopes) -> Result<revision::Scopes, ExitCode> {
-    Ok(revision::Scopes {
-        user_dir: scope_dir(scopes.user_dir.clone(), "--user-dir", Some(".claude"))?,
-        managed_dir: scopes.managed_dir.clone(),
-        add_dirs: scope_dirs(&scopes.add_dir, "--add-dir", ".claude")?,
-        plugin_dirs: scope_dirs(&scopes.plugin_dir, "--plugin-dir", ".claude-plugin")?,
-    })
 }

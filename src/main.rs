@@ -66,7 +66,10 @@ fn main() -> ExitCode {
         Command::Serve { path, lock, http, allow_remote, token_env, watch, from } => {
             serve(&lock_of(path, lock), http, allow_remote, token_env.as_deref(), watch, from)
         }
-        Command::Diff { old, new, format, fail_on, scopes } => diff::run(&old, &new, format, &fail_on, &scopes),
+        Command::Diff { old, new, format, fail_on, scopes } => match scopes.sides() {
+            Ok(scopes) => diff::run(&old, &new, format, &fail_on, &scopes),
+            Err(code) => code,
+        },
         Command::Verify { path, user_dir } => verify::run(&path, user_dir),
         Command::Rules { id, config } => match config {
             Some(path) => config_command(&path),
