@@ -272,6 +272,7 @@ mod tests {
             help: None,
             secret: false,
             fix: None,
+            loads_anyway: false,
         }
     }
 

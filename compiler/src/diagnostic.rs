@@ -49,6 +49,10 @@ pub struct Diagnostic {
     /// A mechanical fix whose result is certain (`capc check --fix`): edits of this file's
     /// text, by byte span, that leave every other byte as it was.
     pub fix: Option<Vec<Edit>>,
+    /// Claude Code's loader loads the file as it is, and only its official validator rejects
+    /// it (a plugin named as one of Anthropic's, loaded with `--plugin-dir`): the error is
+    /// reported, and does not keep `capc lock` from recording what loads.
+    pub loads_anyway: bool,
 }
 
 /// One change of a file's text, by byte span.
@@ -205,6 +209,7 @@ pub fn report_at<'o>(
         help: None,
         secret: false,
         fix: None,
+        loads_anyway: false,
     });
     let last = out.len() - 1;
     &mut out[last]
@@ -224,6 +229,12 @@ impl Diagnostic {
     /// Attaches a fix (see [`Diagnostic::fix`]).
     pub fn with_fix(&mut self, edits: Vec<Edit>) -> &mut Diagnostic {
         self.fix = Some(edits);
+        self
+    }
+
+    /// Marks an error Claude Code's loader survives (see [`Diagnostic::loads_anyway`]).
+    pub fn loads_anyway(&mut self) -> &mut Diagnostic {
+        self.loads_anyway = true;
         self
     }
 

@@ -137,6 +137,20 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
             say!("  … and {} more", count(n - LOCK_LISTS, "file"));
         }
     }
+    let anyway: Vec<&capc_compiler::Diagnostic> = checked.loaded_anyway().collect();
+    if !anyway.is_empty() {
+        say!(
+            "note: {} {} not block the lock: Claude Code loads these files as they are (`claude plugin validate` rejects them):",
+            count(anyway.len(), "error"),
+            if anyway.len() == 1 { "does" } else { "do" }
+        );
+        for line in report::short_lines(&checked, anyway.iter().take(LOCK_LISTS).copied()).lines() {
+            say!("  {line}");
+        }
+        if anyway.len() > LOCK_LISTS {
+            say!("  … and {} more", anyway.len() - LOCK_LISTS);
+        }
+    }
     if !checked.diagnostics.is_empty() {
         let level = if checked.count(capc_compiler::Severity::Warning) > 0 { "warning" } else { "note" };
         say!("{level}: found {}; `{check_command}` shows them", findings(&checked));

@@ -322,3 +322,29 @@ fn a_plugin_dirs_own_claude_folder_is_not_loaded_and_its_root_is_named_exactly()
     assert!(text.contains(&format!("Root: {root}/bin")), "no `//` after the root:\n{text}\n{}", stderr(&typed));
     assert!(text.contains("where: here"), "the plugin's allowed-tools allow its own script:\n{text}");
 }
+
+/// A plugin named as one of Anthropic's, loaded with `--plugin-dir`: the official validator
+/// rejects the name, so `capc check` fails; Claude Code loads the plugin all the same, so
+/// `capc lock` records it (naming the error) and a session runs it.
+#[test]
+fn a_reserved_plugin_name_fails_check_but_is_locked_as_claude_code_loads_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("proj")).expect("mkdir proj");
+    write(
+        dir.path(),
+        &[
+            ("claude-tools/.claude-plugin/plugin.json", r#"{ "name": "claude-tools" }"#),
+            ("claude-tools/commands/ship.md", COMMAND),
+        ],
+    );
+    let check = capc_in(dir.path(), &["check", "proj", "--plugin-dir", "claude-tools"]);
+    assert_eq!(check.status.code(), Some(1), "{}", stdout(&check));
+    assert!(stdout(&check).contains("[reserved-name]"), "{}", stdout(&check));
+    let proj = dir.path().join("proj");
+    let lock = capc_in(&proj, &["lock", ".", "--plugin-dir", "../claude-tools"]);
+    assert_eq!(lock.status.code(), Some(0), "{}", stderr(&lock));
+    assert!(stderr(&lock).contains("1 error does not block the lock"), "{}", stderr(&lock));
+    assert!(lock_text(&proj).contains("claude-tools:ship"), "{}", lock_text(&proj));
+    let session = capc_in(&proj, &["session", "--verify", "--repl", "--plugin-dir", "../claude-tools"]);
+    assert!(session.status.success(), "the lock is accepted: {}", stderr(&session));
+}

@@ -37,11 +37,10 @@ ARGS = 'add input validation to src/api/users.ts'
 PREFIX = 'real-'
 # Plugins left out, with why. Each is a difference from Claude Code, kept in sight here.
 EXCLUDED = {
-    # A name `claude plugin validate` rejects for a third party; Claude Code still loads it from
-    # --plugin-dir, but `capc lock` writes no lock with an error in it.
-    'anthropics__claude-plugins-official/plugins/claude-code-setup': 'reserved plugin name',
-    'anthropics__claude-plugins-official/plugins/claude-md-management': 'reserved plugin name',
-    'anthropics__claude-plugins-official/plugins/claude-security': 'reserved plugin name',
+    # Its skill's `!date -u +%Y%m%d-%H%M%S` prints the time of each run, and Claude Code attaches
+    # the file its body names with `@${CLAUDE_SKILL_DIR}/role.md` as a Read result, which capc's
+    # session does not yet do.
+    'anthropics__claude-plugins-official/plugins/claude-security': 'time-stamped injection; `@` file mention',
 }
 INJECTION = re.compile(r'!`|```!')
 

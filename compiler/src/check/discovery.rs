@@ -169,8 +169,19 @@ pub(super) fn check_root(
             if anthropic_listed.contains(root) {
                 // Listed by one of Anthropic's own marketplaces: its names are Anthropic's.
             } else if manifest::is_reserved_plugin_name(name) {
-                report_at(&mut diagnostics, realm.display(rel), &rules::reserved_name::RULE, span, format!("plugin name `{name}` is reserved for Anthropic"))
-                    .help("a third-party plugin may not be `claude`, `anthropic` or `claude-code`, start with `claude-`, `anthropic-` or `cc-plugin-`, or pair `official` with them; name it for what it does");
+                let finding = report_at(
+                    &mut diagnostics,
+                    realm.display(rel),
+                    &rules::reserved_name::RULE,
+                    span,
+                    format!("plugin name `{name}` is reserved for Anthropic"),
+                );
+                // Claude Code 2.1.332 loads such a plugin from `--plugin-dir` all the same
+                // (measured); only its validator rejects the name.
+                if matches!(realm, Realm::PluginDir(_)) {
+                    finding.loads_anyway();
+                }
+                finding.help("a third-party plugin may not be `claude`, `anthropic` or `claude-code`, start with `claude-`, `anthropic-` or `cc-plugin-`, or pair `official` with them; name it for what it does");
             } else if manifest::reads_as_anthropic(name) {
                 report_at(&mut diagnostics, realm.display(rel), &rules::reserved_name::RULE, span, format!("plugin name `{name}` reads as one of Anthropic's own"))
                     .severity(Severity::Warning)

@@ -191,9 +191,20 @@ impl Checked {
 
     /// The errors that stop `capc lock`: those in files a session here loads. Errors in a
     /// plugin nothing loads or asks for, a skill collection, a nested project or an undeclared
-    /// marketplace leave the session sound (the lock names those files).
+    /// marketplace leave the session sound (the lock names those files), and so do errors
+    /// Claude Code's loader survives ([`Checked::loaded_anyway`]).
     pub fn blocking_errors(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
-        self.diagnostics.iter().filter(|d| d.severity == Severity::Error && self.why_not_loaded(&d.path).is_none())
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error && !d.loads_anyway && self.why_not_loaded(&d.path).is_none())
+    }
+
+    /// The errors in what a session here loads that do not block `capc lock`: Claude Code's
+    /// loader loads those files as they are (only its official validator rejects them).
+    pub fn loaded_anyway(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error && d.loads_anyway && self.why_not_loaded(&d.path).is_none())
     }
 
     /// The files with errors that do not block `capc lock`, each with why a session here does
