@@ -56,15 +56,6 @@ struct Scenario {
     expected: Vec<Value>,
 }
 
-/// `../shared/corpora`, or the folder `CAPC_CORPORA` names (as `tests/corpora.rs` finds it):
-/// where the real plugins of the `real-*` scenarios come from.
-fn corpora_dir() -> PathBuf {
-    match std::env::var_os("CAPC_CORPORA") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"),
-    }
-}
-
 fn load(dir: &Path) -> Scenario {
     let spec: toml::Table =
         std::fs::read_to_string(dir.join("scenario.toml")).expect("scenario.toml").parse().expect("toml");
@@ -128,7 +119,7 @@ fn resolve(s: &Scenario, scratch: &Path) -> (Resolution, bool) {
             let mut dirs: Vec<PathBuf> = strings(&s.spec, "plugin_dirs").iter().map(|d| tree.join(d)).collect();
             let real = strings(&s.spec, "corpus_plugin_dirs");
             if !real.is_empty() {
-                let corpora = corpora_dir().canonicalize().expect("the corpora folder");
+                let corpora = crate::support::corpora_path().canonicalize().expect("the corpora folder");
                 dirs.extend(real.iter().map(|d| corpora.join(d)));
             }
             dirs
@@ -229,7 +220,7 @@ fn sessions_load_and_name_what_claude_code_does() {
     let mut without_corpora = 0;
     for dir in dirs {
         let s = load(&dir);
-        if !strings(&s.spec, "corpus_plugin_dirs").is_empty() && !corpora_dir().is_dir() {
+        if !strings(&s.spec, "corpus_plugin_dirs").is_empty() && !crate::support::corpora_path().is_dir() {
             without_corpora += 1;
             continue;
         }
@@ -355,11 +346,11 @@ fn sessions_load_and_name_what_claude_code_does() {
         assert!(
             std::env::var_os("CI").is_none(),
             "{without_corpora} real-plugin scenarios need the shared corpora ({})",
-            corpora_dir().display()
+            crate::support::corpora_path().display()
         );
         eprintln!(
             "note: {without_corpora} real-plugin scenarios not compared: no corpora at {}",
-            corpora_dir().display()
+            crate::support::corpora_path().display()
         );
     }
     assert!(failures.is_empty(), "{} difference(s) with Claude Code 2.1.332:\n{}", failures.len(), failures.join("\n"));

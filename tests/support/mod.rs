@@ -8,7 +8,16 @@ pub(crate) mod golden;
 pub(crate) mod harness;
 pub(crate) mod session;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The shared corpora: `../shared/corpora` beside the repository, or the folder `CAPC_CORPORA`
+/// names (another copy of them), whether or not it is there.
+pub(crate) fn corpora_path() -> PathBuf {
+    match std::env::var_os("CAPC_CORPORA") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"),
+    }
+}
 
 /// Copies the files and folders under `from` into `to` (created).
 pub(crate) fn copy_tree(from: &Path, to: &Path) {

@@ -25,10 +25,7 @@ use std::path::{Path, PathBuf};
 /// `../shared/corpora`, or the folder `CAPC_CORPORA` names (another copy of the corpora, e.g.
 /// one that kept the upstream symbolic links).
 fn corpora_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("CAPC_CORPORA") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"),
-    };
+    let dir = crate::support::corpora_path();
     dir.is_dir().then_some(dir)
 }
 

@@ -185,19 +185,11 @@ fn names_everything(root: &Path) -> bool {
 /// server-everything's entry point, under `runtime/tests/servers` (`<SERVERS>` in a scenario).
 const EVERYTHING: &str = "<SERVERS>/node_modules/@modelcontextprotocol/server-everything/dist/index.js";
 
-/// `../shared/corpora`, or the folder `CAPC_CORPORA` names, as `tests/corpora.rs` finds it.
-fn corpora_dir() -> PathBuf {
-    match std::env::var_os("CAPC_CORPORA") {
-        Some(dir) => PathBuf::from(dir),
-        None => repo().join("../shared/corpora"),
-    }
-}
-
 /// What a scenario needs that is absent: the corpora its real plugins come from;
 /// server-everything and `node`, when its files name it.
 fn what_is_missing(s: &Scenario) -> Vec<Missing> {
     if !s.corpus_plugin_dirs.is_empty() {
-        let corpora = corpora_dir();
+        let corpora = crate::support::corpora_path();
         let absent: Vec<&String> = s.corpus_plugin_dirs.iter().filter(|d| !corpora.join(d).is_dir()).collect();
         if !absent.is_empty() {
             return vec![Missing {
@@ -333,7 +325,7 @@ fn run_cli(
 ) -> Value {
     use std::io::Write as _;
     use std::process::{Command, Stdio};
-    let corpora = corpora_dir().canonicalize().expect("the corpora folder");
+    let corpora = crate::support::corpora_path().canonicalize().expect("the corpora folder");
     let mut options: Vec<PathBuf> = Vec::new();
     for dir in add_dirs {
         options.extend([PathBuf::from("--add-dir"), dir.clone()]);
