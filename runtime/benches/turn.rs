@@ -16,15 +16,15 @@ use std::hint::black_box;
 fn command(i: usize) -> Command {
     Command {
         name: format!("skill-{i:05}"),
-        origin: if i % 5 == 0 { Origin::Plugin } else { Origin::Skill },
-        scope: if i % 5 == 0 { Scope::Plugin } else { Scope::Project },
-        form: if i % 3 == 0 { Form::Command } else { Form::Skill },
+        origin: if i.is_multiple_of(5) { Origin::Plugin } else { Origin::Skill },
+        scope: if i.is_multiple_of(5) { Scope::Plugin } else { Scope::Project },
+        form: if i.is_multiple_of(3) { Form::Command } else { Form::Skill },
         path: format!(".claude/skills/skill-{i:05}/SKILL.md"),
-        plugin: (i % 5 == 0).then(|| "kit".to_string()),
+        plugin: i.is_multiple_of(5).then(|| "kit".to_string()),
         description: Some(format!("Does task number {i} for the team, with care and a checklist")),
-        when_to_use: (i % 4 == 0).then(|| "When the user asks for it".to_string()),
+        when_to_use: i.is_multiple_of(4).then(|| "When the user asks for it".to_string()),
         allowed_tools: vec!["Read".into(), "Bash(git status:*)".into()],
-        paths: if i % 50 == 0 { vec!["src/**".into()] } else { Vec::new() },
+        paths: if i.is_multiple_of(50) { vec!["src/**".into()] } else { Vec::new() },
         user_invocable: true,
         content_length: 400,
         ..Command::default()
