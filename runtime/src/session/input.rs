@@ -366,7 +366,9 @@ impl Session {
                 return (TurnResult::Error { message: message.clone() }, Request::none(view, vec![message]));
             }
         };
-        let (expanded, shell) = match self.expand(command, &body, args, cx) {
+        let folders = self.folders(command);
+        let allowed_tools = folders.allowed_tools(command);
+        let (expanded, shell) = match self.expand(command, &body, args, cx, &folders, &allowed_tools) {
             Ok(expanded) => expanded,
             // A `!` injection refused or failed: the whole expansion ends with Claude Code's
             // line, which is all a headless run prints (no request is made).
@@ -379,11 +381,10 @@ impl Session {
                 return (result, Request::none(view, vec![failure.message]));
             }
         };
-        let dir = self.loaded.roots.locate(&command.path);
-        let dir = dir.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
-        let prompt = if command.form == Form::Skill { request::skill_block(&dir, &expanded) } else { expanded };
+        let prompt =
+            if command.form == Form::Skill { request::skill_block(&folders.skill_dir, &expanded) } else { expanded };
         let declared = Declared {
-            allowed_tools: self.allowed_tools(command),
+            allowed_tools: allowed_tools.clone(),
             model: command.model.clone(),
             effort: command.effort.clone(),
             shell,
@@ -396,7 +397,7 @@ impl Session {
         }
         let grant = Grant {
             skill: command.name.clone(),
-            allowed_tools: self.allowed_tools(command),
+            allowed_tools,
             model: command.model.clone(),
             effort: command.effort.clone(),
         };
@@ -452,53 +453,24 @@ impl Session {
         request
     }
 
-    /// The folder a plugin command's `${CLAUDE_PLUGIN_ROOT}` names.
-    fn plugin_root(&self, command: &Command) -> Option<String> {
-        let name = command.plugin.as_ref()?;
-        let plugin = self.loaded.lock.plugins.iter().find(|p| &p.name == name)?;
-        Some(self.loaded.roots.locate(&plugin.root).to_string_lossy().into_owned())
-    }
-
-    /// The folder a plugin command's `${CLAUDE_PLUGIN_DATA}` names: Claude Code keeps each
-    /// plugin's data in `~/.claude/plugins/data/<id>`, the id (`name@marketplace`) with every
-    /// character but ASCII letters, digits, `-` and `_` written as `-`. Without a user folder
-    /// the variable stays as written.
-    fn plugin_data(&self, command: &Command) -> Option<String> {
-        let name = command.plugin.as_ref()?;
-        let plugin = self.loaded.lock.plugins.iter().find(|p| &p.name == name)?;
-        let id: String = plugin
-            .id
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
-            .collect();
-        let home = self.loaded.roots.user_dir.as_ref()?;
-        Some(home.join(".claude/plugins/data").join(id).to_string_lossy().into_owned())
-    }
-
-    /// A command's `allowed-tools` as its turn applies them: in a plugin's, Claude Code's
-    /// plugin loader writes `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` and, in a skill,
-    /// `${CLAUDE_SKILL_DIR}` as the folder each names, so `Bash(${CLAUDE_PLUGIN_ROOT}/scripts/setup.sh:*)` allows that script.
-    fn allowed_tools(&self, command: &Command) -> Vec<String> {
-        let Some(root) = self.plugin_root(command) else { return command.allowed_tools.clone() };
-        let skill_dir = (command.form == Form::Skill).then(|| {
-            let file = self.loaded.roots.locate(&command.path);
-            file.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default()
+    /// The folders a command's text names: its file's folder (`${CLAUDE_SKILL_DIR}`, a skill's
+    /// base directory) and, for a plugin's command, the plugin's root (`${CLAUDE_PLUGIN_ROOT}`)
+    /// and data folder (`${CLAUDE_PLUGIN_DATA}`). Claude Code keeps each plugin's data in
+    /// `~/.claude/plugins/data/<id>`, the id (`name@marketplace`) with every character but ASCII
+    /// letters, digits, `-` and `_` written as `-`; without a user folder that variable stays
+    /// as written.
+    fn folders(&self, command: &Command) -> Folders {
+        let file = self.loaded.roots.locate(&command.path);
+        let skill_dir = file.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+        let plugin = command.plugin.as_ref().and_then(|name| self.loaded.lock.plugins.iter().find(|p| &p.name == name));
+        let plugin_root = plugin.map(|p| self.loaded.roots.locate(&p.root).to_string_lossy().into_owned());
+        let plugin_data = plugin.and_then(|p| {
+            let id: String =
+                p.id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
+            let home = self.loaded.roots.user_dir.as_ref()?;
+            Some(home.join(".claude/plugins/data").join(id).to_string_lossy().into_owned())
         });
-        let data = self.plugin_data(command);
-        command
-            .allowed_tools
-            .iter()
-            .map(|rule| {
-                let mut rule = rule.replace("${CLAUDE_PLUGIN_ROOT}", &root);
-                if let Some(data) = &data {
-                    rule = rule.replace("${CLAUDE_PLUGIN_DATA}", data);
-                }
-                match &skill_dir {
-                    Some(dir) => rule.replace("${CLAUDE_SKILL_DIR}", dir),
-                    None => rule,
-                }
-            })
-            .collect()
+        Folders { skill_dir, plugin_root, plugin_data }
     }
 
     fn expand(
@@ -507,22 +479,20 @@ impl Session {
         body: &str,
         args: &str,
         cx: &TurnContext,
+        folders: &Folders,
+        allowed_tools: &[String],
     ) -> Result<(String, Vec<ShellRun>), crate::shell::Failure> {
         let (template, _) = parse_template(body);
-        let file = self.loaded.roots.locate(&command.path);
-        let skill_dir = file.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
         let project = self.loaded.roots.root.to_string_lossy().into_owned();
-        let plugin_root = self.plugin_root(command);
-        let plugin_data = self.plugin_data(command);
         let mut variables: Vec<(TemplateVar, &str)> = vec![
-            (TemplateVar::SkillDir, &skill_dir),
+            (TemplateVar::SkillDir, &folders.skill_dir),
             (TemplateVar::SessionId, &self.session_id),
             (TemplateVar::ProjectDir, &project),
         ];
-        if let Some(root) = &plugin_root {
+        if let Some(root) = &folders.plugin_root {
             variables.push((TemplateVar::PluginRoot, root));
         }
-        if let Some(data) = &plugin_data {
+        if let Some(data) = &folders.plugin_data {
             variables.push((TemplateVar::PluginData, data));
         }
         if let Some(effort) = &command.effort {
@@ -537,7 +507,7 @@ impl Session {
         if rendered.shell_commands.is_empty() {
             return Ok((expanded, Vec::new()));
         }
-        let permissions = Permissions::assemble(&self.loaded, cx, &self.allowed_tools(command));
+        let permissions = Permissions::assemble(&self.loaded, cx, allowed_tools);
         let settings = crate::shell::Settings {
             dir: &self.loaded.roots.root,
             additional_dirs: &self.loaded.roots.add_dirs,
@@ -548,6 +518,38 @@ impl Session {
             disabled: cx.flag("disableSkillShellExecution"),
         };
         crate::shell::expand(&rendered, &permissions.rules(), &settings)
+    }
+}
+
+/// The folders a command's text names (see `Session::folders`).
+struct Folders {
+    skill_dir: String,
+    plugin_root: Option<String>,
+    plugin_data: Option<String>,
+}
+
+impl Folders {
+    /// A command's `allowed-tools` as its turn applies them: in a plugin's, Claude Code's
+    /// plugin loader writes `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` and, in a skill,
+    /// `${CLAUDE_SKILL_DIR}` as the folder each names, so
+    /// `Bash(${CLAUDE_PLUGIN_ROOT}/scripts/setup.sh:*)` allows that script.
+    fn allowed_tools(&self, command: &Command) -> Vec<String> {
+        let Some(root) = &self.plugin_root else { return command.allowed_tools.clone() };
+        let skill_dir = (command.form == Form::Skill).then_some(&self.skill_dir);
+        command
+            .allowed_tools
+            .iter()
+            .map(|rule| {
+                let mut rule = rule.replace("${CLAUDE_PLUGIN_ROOT}", root);
+                if let Some(data) = &self.plugin_data {
+                    rule = rule.replace("${CLAUDE_PLUGIN_DATA}", data);
+                }
+                match skill_dir {
+                    Some(dir) => rule.replace("${CLAUDE_SKILL_DIR}", dir),
+                    None => rule,
+                }
+            })
+            .collect()
     }
 }
 
