@@ -91,12 +91,8 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
             write::FILE_NAME,
             count(blocking.len(), "error")
         );
-        let shown = &blocking[..blocking.len().min(LOCK_LISTS)];
-        for line in report::short_lines(&checked, shown.iter().copied()).lines() {
-            eprintln!("  {line}");
-        }
-        if blocking.len() > shown.len() {
-            eprintln!("  … and {} more", blocking.len() - shown.len());
+        for line in first_lines(&checked, &blocking) {
+            eprintln!("{line}");
         }
         eprintln!("help: `{check_command}` shows every finding ({}) with its source and help", findings(&checked));
         return ExitCode::from(1);
@@ -144,11 +140,8 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
             count(anyway.len(), "error"),
             if anyway.len() == 1 { "does" } else { "do" }
         );
-        for line in report::short_lines(&checked, anyway.iter().take(LOCK_LISTS).copied()).lines() {
-            say!("  {line}");
-        }
-        if anyway.len() > LOCK_LISTS {
-            say!("  … and {} more", anyway.len() - LOCK_LISTS);
+        for line in first_lines(&checked, &anyway) {
+            say!("{line}");
         }
     }
     if !checked.diagnostics.is_empty() {
@@ -226,4 +219,16 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
             ExitCode::from(2)
         }
     }
+}
+
+/// The first `LOCK_LISTS` of `errors`, one indented line each (file:line:column), then how many
+/// more there are.
+fn first_lines(checked: &capc_compiler::Checked, errors: &[&capc_compiler::Diagnostic]) -> Vec<String> {
+    let shown = &errors[..errors.len().min(LOCK_LISTS)];
+    let mut lines: Vec<String> =
+        report::short_lines(checked, shown.iter().copied()).lines().map(|line| format!("  {line}")).collect();
+    if errors.len() > shown.len() {
+        lines.push(format!("  … and {} more", errors.len() - shown.len()));
+    }
+    lines
 }

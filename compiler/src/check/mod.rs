@@ -194,17 +194,18 @@ impl Checked {
     /// marketplace leave the session sound (the lock names those files), and so do errors
     /// Claude Code's loader survives ([`Checked::loaded_anyway`]).
     pub fn blocking_errors(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
-        self.diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error && !d.loads_anyway && self.why_not_loaded(&d.path).is_none())
+        self.loaded_errors().filter(|d| !d.loads_anyway)
     }
 
     /// The errors in what a session here loads that do not block `capc lock`: Claude Code's
     /// loader loads those files as they are (only its official validator rejects them).
     pub fn loaded_anyway(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
-        self.diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error && d.loads_anyway && self.why_not_loaded(&d.path).is_none())
+        self.loaded_errors().filter(|d| d.loads_anyway)
+    }
+
+    /// The errors in files a session here loads.
+    fn loaded_errors(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Error && self.why_not_loaded(&d.path).is_none())
     }
 
     /// The files with errors that do not block `capc lock`, each with why a session here does
