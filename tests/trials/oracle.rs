@@ -300,16 +300,7 @@ fn run(s: &Scenario, input: &str) -> Value {
         live.shutdown();
     }
     assert_eq!(response["ok"], true, "{}: {input}: {response}", s.name);
-    let text = response["request"].to_string();
-    let (tree, home) = (tree.to_string_lossy().into_owned(), home.to_string_lossy().into_owned());
-    // Longer path first, so neither hides the other.
-    let mut pairs = [(tree, "<TREE>"), (home, "<HOME>")];
-    pairs.sort_by_key(|(path, _)| std::cmp::Reverse(path.len()));
-    let mut text = text;
-    for (path, name) in &pairs {
-        text = text.replace(path.as_str(), name);
-    }
-    serde_json::from_str(&dates(&text)).expect("still JSON")
+    normalized(response["request"].to_string(), &[(&tree, "<TREE>"), (&home, "<HOME>")])
 }
 
 /// The request of a scenario with real plugins, as a user gets it: `capc lock` of the tree with
@@ -366,14 +357,16 @@ fn run_cli(
     let line = stdout.lines().next().unwrap_or_else(|| panic!("{}: capc session answered nothing", s.name));
     let response: Value = serde_json::from_str(line).expect("a JSON response");
     assert_eq!(response["ok"], true, "{}: {input}: {response}", s.name);
-    let mut text = response["request"].to_string();
-    let mut pairs = [
-        (tree.to_string_lossy().into_owned(), "<TREE>"),
-        (home.to_string_lossy().into_owned(), "<HOME>"),
-        (corpora.to_string_lossy().into_owned(), "<CORPORA>"),
-    ];
-    pairs.sort_by_key(|(path, _)| std::cmp::Reverse(path.len()));
-    for (path, name) in &pairs {
+    normalized(response["request"].to_string(), &[(tree, "<TREE>"), (home, "<HOME>"), (&corpora, "<CORPORA>")])
+}
+
+/// The JSON `text` of a request with each scratch path written as its name (the longest first,
+/// so no path hides another) and its dates as `<DATE>`: the shape of an expected file.
+fn normalized(mut text: String, paths: &[(&Path, &str)]) -> Value {
+    let mut paths: Vec<(String, &str)> =
+        paths.iter().map(|(p, name)| (p.to_string_lossy().into_owned(), *name)).collect();
+    paths.sort_by_key(|(path, _)| std::cmp::Reverse(path.len()));
+    for (path, name) in &paths {
         text = text.replace(path.as_str(), name);
     }
     serde_json::from_str(&dates(&text)).expect("still JSON")
