@@ -44,12 +44,15 @@ fn folders(roots: &crate::loaded::Roots) -> Vec<PathBuf> {
 }
 
 /// Starts the watcher on its own thread; it lives as long as the process.
+///
+/// The first look at the folder is taken here, before the server answers anyone: a save a
+/// client makes right after `initialize` is then a change, not part of the starting picture.
 pub fn start(shared: Arc<Shared>) {
     let handle = tokio::runtime::Handle::current();
+    let loaded = shared.loaded();
+    let watched = folders(&loaded.roots);
+    let mut last = fingerprint(&watched);
     let spawned = std::thread::Builder::new().name("capc-serve-watch".to_string()).spawn(move || {
-        let loaded = shared.loaded();
-        let watched = folders(&loaded.roots);
-        let mut last = fingerprint(&watched);
         let mut current = loaded;
         loop {
             std::thread::sleep(INTERVAL);
