@@ -3,10 +3,10 @@
 use crate::args::{Reading, Scopes, Selection};
 use crate::commands::{exit, say_not_declarations, targets};
 use crate::output::{run_check, shown, write_stdout};
-use capc_compiler::lock::write;
+use capc_compiler::lock::{plan, write};
 use capc_compiler::plural::count;
 use capc_compiler::target::Target;
-use capc_compiler::{printable, report, Checked, Options};
+use capc_compiler::{printable, Options};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -48,27 +48,8 @@ pub(crate) fn lock_all(
     ExitCode::from(worst)
 }
 
-/// How many blocking errors, and left-out files, `capc lock` lists before `… and N more`.
-const LOCK_LISTS: usize = 10;
-
-/// `2 errors, 14 warnings, 6 infos` (the severities found, errors first), `no findings` when
-/// there are none.
-pub(crate) fn findings(checked: &Checked) -> String {
-    use capc_compiler::Severity as S;
-    let parts: Vec<String> = [(S::Error, "error"), (S::Warning, "warning"), (S::Info, "info")]
-        .into_iter()
-        .filter(|(s, _)| checked.count(*s) > 0)
-        .map(|(s, noun)| count(checked.count(s), noun))
-        .collect();
-    if parts.is_empty() {
-        "no findings".to_string()
-    } else {
-        parts.join(", ")
-    }
-}
-
+/// `capc lock` for one folder: [`plan::plan`] decides, this prints.
 pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode {
-    let check_only = how.check_only;
     let mut checked = match run_check(&options) {
         Ok(c) => c,
         Err(code) => return code,
@@ -80,44 +61,43 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
             return ExitCode::from(2);
         }
     }
-    // `capc lock` reports in a few lines, whatever the repository holds: the errors that
-    // block it (the first ones, one line each), the files it leaves out, and a count of the
-    // rest with the `capc check` that shows them. `capc check` is the report.
     let check_command = format!("capc check {}", printable::escape(&options.root.display().to_string()));
-    let blocking: Vec<&capc_compiler::Diagnostic> = checked.blocking_errors().collect();
-    if !blocking.is_empty() {
-        eprintln!(
-            "error: not writing {}: {} in what a session here loads:",
-            write::FILE_NAME,
-            count(blocking.len(), "error")
-        );
-        for line in first_lines(&checked, &blocking) {
-            eprintln!("{line}");
+    let policy =
+        plan::Policy { write_empty: how.check_only || how.allow_empty, leave_out_local: options.leave_out_local };
+    let lockable = match plan::plan(&mut checked, policy) {
+        plan::Plan::Blocked { errors, findings } => {
+            eprintln!(
+                "error: not writing {}: {} in what a session here loads:",
+                write::FILE_NAME,
+                count(errors.len(), "error")
+            );
+            for line in indented(&errors) {
+                eprintln!("{line}");
+            }
+            eprintln!("help: `{check_command}` shows every finding ({findings}) with its source and help");
+            return ExitCode::from(1);
         }
-        eprintln!("help: `{check_command}` shows every finding ({}) with its source and help", findings(&checked));
-        return ExitCode::from(1);
-    }
-    if checked.files_checked == 0 && !check_only && !how.allow_empty {
-        eprintln!(
-            "error: no Claude Code declarations found in `{}`; not writing an empty {} (`--allow-empty` writes it)",
-            printable::escape(&options.root.display().to_string()),
-            write::FILE_NAME
-        );
-        return ExitCode::from(2);
-    }
-    let left_out: Vec<(String, String)> =
-        checked.left_out().into_iter().map(|(p, w)| (p.to_string(), w.to_string())).collect();
-    // A plugin the session is asked to load that Claude Code refuses: the lock says so and is
-    // written (Claude Code loads the rest), and the run fails, as cargo writes Cargo.lock and
-    // still fails a build with errors.
-    let refused_asked = std::mem::take(&mut checked.refused_asked);
-    for (name, why) in &refused_asked {
+        plan::Plan::Empty => {
+            eprintln!(
+                "error: no Claude Code declarations found in `{}`; not writing an empty {} (`--allow-empty` writes it)",
+                printable::escape(&options.root.display().to_string()),
+                write::FILE_NAME
+            );
+            return ExitCode::from(2);
+        }
+        // What the check built is not freed: the process ends soon after, and leaving it to
+        // the operating system spares freeing tens of thousands of small allocations one by one.
+        plan::Plan::Lock(lockable) => std::mem::ManuallyDrop::new(lockable),
+    };
+    std::mem::forget(checked);
+    for (name, why) in &lockable.refused_asked {
         eprintln!(
             "error: plugin `{}` is asked to load but does not: {}",
             printable::escape(name),
             printable::escape(why)
         );
     }
+    let left_out = &lockable.left_out;
     if !left_out.is_empty() {
         let n = left_out.len();
         say!(
@@ -126,54 +106,41 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
             if n == 1 { "has" } else { "have" },
             if n == 1 { "it" } else { "them" }
         );
-        for (path, why) in left_out.iter().take(LOCK_LISTS) {
+        for (path, why) in &left_out.shown {
             say!("  {}: {}", printable::escape(path), printable::escape(why));
         }
-        if n > LOCK_LISTS {
-            say!("  … and {} more", count(n - LOCK_LISTS, "file"));
+        if left_out.more > 0 {
+            say!("  … and {} more", count(left_out.more, "file"));
         }
     }
-    let anyway: Vec<&capc_compiler::Diagnostic> = checked.loaded_anyway().collect();
+    let anyway = &lockable.loaded_anyway;
     if !anyway.is_empty() {
         say!(
             "note: {} {} not block the lock: Claude Code loads these files as they are (`claude plugin validate` rejects them):",
             count(anyway.len(), "error"),
             if anyway.len() == 1 { "does" } else { "do" }
         );
-        for line in first_lines(&checked, &anyway) {
+        for line in indented(anyway) {
             say!("{line}");
         }
     }
-    if !checked.diagnostics.is_empty() {
-        let level = if checked.count(capc_compiler::Severity::Warning) > 0 { "warning" } else { "note" };
-        say!("{level}: found {}; `{check_command}` shows them", findings(&checked));
+    if let Some((findings, warned)) = &lockable.findings {
+        let level = if *warned { "warning" } else { "note" };
+        say!("{level}: found {findings}; `{check_command}` shows them");
     }
-    if options.leave_out_local {
-        let local: Vec<&str> =
-            checked.files.iter().map(|f| f.path.as_str()).filter(|p| write::is_local_settings(p)).collect();
-        if !local.is_empty() {
-            say!(
-                "note: left out of the lock: {} (local settings; `--include-local` adds them)",
-                local.iter().map(|p| format!("`{}`", printable::escape(p))).collect::<Vec<_>>().join(", ")
-            );
-        }
+    if !lockable.local_left_out.is_empty() {
+        say!(
+            "note: left out of the lock: {} (local settings; `--include-local` adds them)",
+            lockable.local_left_out.iter().map(|p| format!("`{}`", printable::escape(p))).collect::<Vec<_>>().join(", ")
+        );
     }
-    // What the check built is not freed: the process ends soon after, and leaving it to the
-    // operating system spares freeing tens of thousands of small allocations one by one.
-    let lock = std::mem::ManuallyDrop::new(checked.take_lock());
-    std::mem::forget(checked);
-    let notes: Vec<(&str, &str)> = left_out.iter().map(|(p, w)| (p.as_str(), w.as_str())).collect();
-    let text = write::encode_leaving_out(&lock, &notes);
+    let failed = if lockable.fails() { ExitCode::from(1) } else { ExitCode::SUCCESS };
     let path = options.root.join(write::FILE_NAME);
-    if check_only {
-        return match write::freshness(&path, &text) {
+    if how.check_only {
+        return match write::freshness(&path, &lockable.text) {
             Ok(write::Freshness::Fresh) => {
                 say!("{} is up to date", shown(&path.display()));
-                if refused_asked.is_empty() {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::from(1)
-                }
+                failed
             }
             Ok(write::Freshness::Stale { diff }) => {
                 // The lock on disk may hold anything: no control character reaches the terminal.
@@ -191,13 +158,14 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
             }
         };
     }
-    match write::write(&path, &text) {
+    match write::write(&path, &lockable.text) {
         Ok(written) => {
             let verb = match written {
                 write::Written::Unchanged => "unchanged",
                 write::Written::Created => "created",
                 write::Written::Updated => "updated",
             };
+            let lock = &lockable.lock;
             say!(
                 "{} {verb}: {}, {}, {}, {}, {} from {}",
                 shown(&path.display()),
@@ -208,11 +176,7 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
                 count(lock.permissions.len(), "permission rule"),
                 count(lock.sources.len(), "file")
             );
-            if refused_asked.is_empty() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            }
+            failed
         }
         Err(e) => {
             eprintln!("error: cannot write {}: {}", shown(&path.display()), shown(&e));
@@ -221,14 +185,11 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
     }
 }
 
-/// The first `LOCK_LISTS` of `errors`, one indented line each (file:line:column), then how many
-/// more there are.
-fn first_lines(checked: &capc_compiler::Checked, errors: &[&capc_compiler::Diagnostic]) -> Vec<String> {
-    let shown = &errors[..errors.len().min(LOCK_LISTS)];
-    let mut lines: Vec<String> =
-        report::short_lines(checked, shown.iter().copied()).lines().map(|line| format!("  {line}")).collect();
-    if errors.len() > shown.len() {
-        lines.push(format!("  … and {} more", errors.len() - shown.len()));
+/// A list of `path:line:col: …` lines, indented, then how many more there are.
+fn indented(lines: &plan::Listed<String>) -> Vec<String> {
+    let mut out: Vec<String> = lines.shown.iter().map(|line| format!("  {line}")).collect();
+    if lines.more > 0 {
+        out.push(format!("  … and {} more", lines.more));
     }
-    lines
+    out
 }
