@@ -33,6 +33,7 @@ pub mod lock;
 pub mod model;
 pub mod names;
 pub mod node;
+pub mod plan;
 pub mod plural;
 pub mod printable;
 pub mod provenance;

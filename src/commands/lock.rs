@@ -3,7 +3,8 @@
 use crate::args::{Reading, Scopes, Selection};
 use crate::commands::{exit, say_not_declarations, targets};
 use crate::output::{run_check, shown, write_stdout};
-use capc_compiler::lock::{plan, write};
+use capc_compiler::lock::write;
+use capc_compiler::plan;
 use capc_compiler::plural::count;
 use capc_compiler::target::Target;
 use capc_compiler::{printable, Options};

@@ -1,12 +1,10 @@
 //! From declarations (`crate::model::Decl`) to `capabilities.lock` (`crate::model::Lock`):
 //! `resolve` (the graph of who shadows whom, and the diagnostics of collisions), `emit` and
-//! `write` (TOML out, atomic writes, the stale-lock diff), `plan` (whether `capc lock` writes
-//! and what it reports), `read` (TOML back), `paths` (where a lock's paths may point), `view`
+//! `write` (TOML out, atomic writes, the stale-lock diff), `read` (TOML back), `paths` (where a lock's paths may point), `view`
 //! (`ls`, `explain`, `graph`), `schema`.
 
 pub mod emit;
 pub mod paths;
-pub mod plan;
 pub mod plugins;
 pub mod read;
 pub mod resolve;

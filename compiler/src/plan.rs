@@ -1,7 +1,7 @@
 //! What `capc lock` does with a checked folder: whether it writes the lock, and what it
 //! reports beside it — the errors that block it, the files it leaves out, the errors Claude
 //! Code's loader survives, the plugins asked for that do not load. The CLI prints the
-//! [`Plan`]; whether the lock on disk is fresh is [`super::write::freshness`].
+//! [`Plan`]; whether the lock on disk is fresh is [`crate::lock::write::freshness`].
 //!
 //! `capc lock` reports in a few lines whatever the repository holds: each list shows its
 //! first [`LISTED`] entries and how many more there are, and `capc check` is the full report.
@@ -111,14 +111,14 @@ pub fn plan(checked: &mut Checked, policy: Policy) -> Plan {
     let loaded_anyway = short_lines(checked, &anyway);
     let findings = (!checked.diagnostics.is_empty()).then(|| (findings(checked), checked.count(Severity::Warning) > 0));
     let local_left_out = if policy.leave_out_local {
-        checked.files.iter().map(|f| f.path.clone()).filter(|p| super::write::is_local_settings(p)).collect()
+        checked.files.iter().map(|f| f.path.clone()).filter(|p| crate::lock::write::is_local_settings(p)).collect()
     } else {
         Vec::new()
     };
     let refused_asked = std::mem::take(&mut checked.refused_asked);
     let lock = checked.take_lock();
     let notes: Vec<(&str, &str)> = left_out.iter().map(|(p, w)| (p.as_str(), w.as_str())).collect();
-    let text = super::write::encode_leaving_out(&lock, &notes);
+    let text = crate::lock::write::encode_leaving_out(&lock, &notes);
     Plan::Lock(Box::new(Lockable {
         refused_asked,
         left_out: Listed::first(left_out),
