@@ -464,6 +464,7 @@ impl Scopes {
             policy: Some(std::sync::Arc::new(config.policy())),
             no_suppressions: selection.no_suppressions,
             texts: Default::default(),
+            measure: Default::default(),
             root,
         };
         Ok((options, config))

@@ -64,7 +64,44 @@ pub struct File {
     pub add_dir: Option<Vec<String>>,
     /// Plugin folders loaded as `claude --plugin-dir` loads them, in order (`--plugin-dir`).
     pub plugin_dir: Option<Vec<String>>,
+    /// The Skill listing's budget (rule `listing-budget`, `capc ls --budget`).
+    pub listing_budget: Option<ListingBudgetFile>,
 }
+
+/// `[listing-budget]` as written.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ListingBudgetFile {
+    /// The context windows the team's sessions run with, each a number of tokens or
+    /// `{ tokens = N, bytes-per-token = B }` (Claude Code counts 3 bytes per token for its
+    /// current models, 4 for older ones). Default: `[1000000]`, the window of Claude Code
+    /// 2.1.332's default model.
+    pub context_windows: Vec<WindowFile>,
+}
+
+/// One context window in `[listing-budget]`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum WindowFile {
+    Tokens(u64),
+    #[serde(rename_all = "kebab-case")]
+    Table {
+        tokens: u64,
+        bytes_per_token: Option<u64>,
+    },
+}
+
+/// A context window the Skill listing is measured for: the budget is `tokens` ×
+/// `bytes_per_token` × `skillListingBudgetFraction` characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContextWindow {
+    pub tokens: u64,
+    pub bytes_per_token: u64,
+}
+
+/// The context window of Claude Code 2.1.332's default model, and the bytes per token its
+/// listing budget counts for it.
+pub const DEFAULT_CONTEXT_WINDOW: ContextWindow = ContextWindow { tokens: 1_000_000, bytes_per_token: 3 };
 
 /// A rule's severity in capc.toml, or `off`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -164,6 +201,8 @@ pub struct Config {
     pub managed_dir: Valued<Option<PathBuf>>,
     pub add_dir: Valued<Vec<PathBuf>>,
     pub plugin_dir: Valued<Vec<PathBuf>>,
+    /// `[listing-budget] context-windows`.
+    pub context_windows: Valued<Vec<ContextWindow>>,
 }
 
 /// The configuration file that applies to `start` (a folder): the first `capc.toml` or
@@ -209,6 +248,7 @@ impl Config {
             managed_dir: Valued::default(None),
             add_dir: Valued::default(Vec::new()),
             plugin_dir: Valued::default(Vec::new()),
+            context_windows: Valued::default(vec![DEFAULT_CONTEXT_WINDOW]),
         }
     }
 
@@ -334,6 +374,36 @@ impl Config {
         if let Some(dirs) = written.plugin_dir {
             config.plugin_dir = Valued::file(dirs.iter().map(|p| resolve(p)).collect());
         }
+        if let Some(budget) = written.listing_budget {
+            let bad = |why: &str| {
+                ConfigError(format!(
+                    "{shown}{}: `listing-budget.context-windows`: {why}",
+                    place_of(text, "context-windows")
+                ))
+            };
+            if budget.context_windows.is_empty() {
+                return Err(bad("name at least one window (or leave the key out for the default, 1000000 tokens)"));
+            }
+            let mut windows = Vec::new();
+            for w in budget.context_windows {
+                let window = match w {
+                    WindowFile::Tokens(tokens) => {
+                        ContextWindow { tokens, bytes_per_token: DEFAULT_CONTEXT_WINDOW.bytes_per_token }
+                    }
+                    WindowFile::Table { tokens, bytes_per_token } => ContextWindow {
+                        tokens,
+                        bytes_per_token: bytes_per_token.unwrap_or(DEFAULT_CONTEXT_WINDOW.bytes_per_token),
+                    },
+                };
+                if window.tokens == 0 || window.bytes_per_token == 0 {
+                    return Err(bad("a window's `tokens` and `bytes-per-token` are positive numbers"));
+                }
+                if !windows.contains(&window) {
+                    windows.push(window);
+                }
+            }
+            config.context_windows = Valued::file(windows);
+        }
         Ok(config)
     }
 
@@ -447,6 +517,14 @@ impl Config {
         let paths = |ps: &[PathBuf]| format!("[{}]", ps.iter().map(|p| path(p)).collect::<Vec<_>>().join(", "));
         line(&mut out, "add-dir", paths(&self.add_dir.value), &self.add_dir.origin);
         line(&mut out, "plugin-dir", paths(&self.plugin_dir.value), &self.plugin_dir.origin);
+        let windows: Vec<String> = self
+            .context_windows
+            .value
+            .iter()
+            .map(|w| format!("{{ tokens = {}, bytes-per-token = {} }}", w.tokens, w.bytes_per_token))
+            .collect();
+        out.push_str("\n[listing-budget]\n");
+        line(&mut out, "context-windows", format!("[{}]", windows.join(", ")), &self.context_windows.origin);
         out.push_str("\n[rules]\n");
         for rule in rules::RULES {
             let (level, why) = self.level(rule);

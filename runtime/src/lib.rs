@@ -33,6 +33,7 @@
 
 pub mod agents;
 pub mod batch;
+pub mod budget;
 pub mod collate;
 pub mod commands;
 pub mod connect;

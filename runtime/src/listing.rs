@@ -75,26 +75,57 @@ fn push_head(out: &mut String, e: &ListingEntry<'_>) {
     }
 }
 
-/// The listing text: entries joined by `\n`, each cut to `max_desc` and the whole kept within
-/// `budget` as the module docs say.
-pub fn render(entries: &[ListingEntry<'_>], budget: usize, max_desc: usize) -> String {
-    if entries.is_empty() {
-        return String::new();
+/// What the listing keeps of one entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kept {
+    /// `- NAME: DESCRIPTION` (or `- NAME` for an entry that has no description).
+    Full,
+    /// `- NAME` by a `skillOverrides: name-only`.
+    NameOnly,
+    /// `- NAME`: the listing was over budget and the description did not fit back.
+    Dropped,
+}
+
+/// How the listing is laid out: each entry's width as `- NAME` and in full, and which entries
+/// keep their description (the module docs' budget rules).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// Width of each entry as `- NAME`.
+    pub short: Vec<usize>,
+    /// Width of each entry in full (cut to `max_desc`); a name-only override's is its short one.
+    pub full: Vec<usize>,
+    pub kept: Vec<Kept>,
+    /// The characters available.
+    pub budget: usize,
+}
+
+impl Plan {
+    /// The listing's size with every entry in full (line breaks counted).
+    pub fn full_size(&self) -> usize {
+        self.full.iter().sum::<usize>() + self.full.len().saturating_sub(1)
     }
-    let descs: Vec<Option<(Cow<'_, str>, usize)>> =
-        entries.iter().map(|e| e.description.filter(|_| e.keep != Keep::NameOnly).map(|d| d.cut(max_desc))).collect();
+    /// The listing's size as sent.
+    pub fn sent_size(&self) -> usize {
+        let widths =
+            self.kept.iter().enumerate().map(|(i, k)| if *k == Kept::Full { self.full[i] } else { self.short[i] });
+        widths.sum::<usize>() + self.full.len().saturating_sub(1)
+    }
+}
+
+/// The layout of `entries` within `budget` (see the module docs); [`render`] writes it.
+pub fn plan(entries: &[ListingEntry<'_>], budget: usize, max_desc: usize) -> Plan {
     // Widths of each entry as `- NAME` and in full.
     let short: Vec<usize> = entries.iter().map(|e| 2 + size(e.name)).collect();
     let full: Vec<usize> = entries
         .iter()
-        .zip(&descs)
         .zip(&short)
-        .map(|((e, d), s)| match e.keep {
+        .map(|(e, s)| match e.keep {
             Keep::NameOnly => *s,
-            _ => s + e.display.map_or(0, |d| 3 + size(d)) + d.as_ref().map_or(0, |(_, size)| 2 + size),
+            _ => s + e.display.map_or(0, |d| 3 + size(d)) + e.description.as_ref().map_or(0, |d| 2 + d.cut(max_desc).1),
         })
         .collect();
-    let newlines = entries.len() - 1;
+    let newlines = entries.len().saturating_sub(1);
     let mut whole: Vec<bool> = vec![true; entries.len()];
     if full.iter().sum::<usize>() + newlines > budget {
         for (i, e) in entries.iter().enumerate() {
@@ -112,27 +143,61 @@ pub fn render(entries: &[ListingEntry<'_>], budget: usize, max_desc: usize) -> S
             }
         }
     }
-    let mut out = String::with_capacity(full.iter().sum::<usize>() + newlines + 64);
+    let kept = entries
+        .iter()
+        .zip(&whole)
+        .map(|(e, whole)| match (e.keep, whole) {
+            (Keep::NameOnly, _) => Kept::NameOnly,
+            (_, true) => Kept::Full,
+            (_, false) => Kept::Dropped,
+        })
+        .collect();
+    Plan { short, full, kept, budget }
+}
+
+/// The listing text: entries joined by `\n`, each cut to `max_desc` and the whole kept within
+/// `budget` as the module docs say.
+pub fn render(entries: &[ListingEntry<'_>], budget: usize, max_desc: usize) -> String {
+    if entries.is_empty() {
+        return String::new();
+    }
+    let plan = plan(entries, budget, max_desc);
+    let mut out = String::with_capacity(plan.full_size() + 64);
     for (i, e) in entries.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        if !whole[i] || e.keep == Keep::NameOnly {
+        if plan.kept[i] != Kept::Full {
             out.push_str("- ");
             out.push_str(e.name);
             continue;
         }
         push_head(&mut out, e);
-        if let Some((d, _)) = &descs[i] {
+        if let Some(d) = &e.description {
             out.push_str(": ");
-            out.push_str(d);
+            out.push_str(&d.cut(max_desc).0);
         }
     }
     out
 }
 
+/// The listing's entries for a turn, each with the lock command it comes from (`None`: a
+/// bundled skill), and the budget and description cap the turn applies.
+pub struct Entries<'l> {
+    pub entries: Vec<ListingEntry<'l>>,
+    pub decls: Vec<Option<usize>>,
+    pub budget: usize,
+    pub max_desc: usize,
+}
+
 /// The Skill listing of a turn (see the module docs).
 pub fn skill_listing(loaded: &Loaded, table: &[CommandView], cx: &TurnContext) -> String {
+    let e = entries(loaded, table, cx);
+    render(&e.entries, e.budget, e.max_desc)
+}
+
+/// The entries of a turn's Skill listing, in listing order, with the budget (see the module docs).
+pub fn entries<'l>(loaded: &'l Loaded, table: &[CommandView], cx: &TurnContext) -> Entries<'l> {
     let commands = &loaded.lock.commands;
     let mut in_table = vec![false; commands.len()];
     for row in table {
@@ -142,7 +207,8 @@ pub fn skill_listing(loaded: &Loaded, table: &[CommandView], cx: &TurnContext) -
     }
     // Lock commands that take a bundled skill's name (the first of a name wins).
     let mut taken: Vec<&str> = Vec::new();
-    let mut entries: Vec<ListingEntry<'_>> = Vec::with_capacity(loaded.listing_order.len() + BUNDLED_SKILLS.len());
+    let mut entries: Vec<(ListingEntry<'_>, Option<usize>)> =
+        Vec::with_capacity(loaded.listing_order.len() + BUNDLED_SKILLS.len());
     for &i in &loaded.listing_order {
         let c = &commands[i];
         if !in_table[i] || c.shadowed_by.is_some() {
@@ -163,13 +229,16 @@ pub fn skill_listing(loaded: &Loaded, table: &[CommandView], cx: &TurnContext) -
         if !listed || matches!(level, Override::Off | Override::UserInvocableOnly) {
             continue;
         }
-        entries.push(ListingEntry {
-            name: &loaded.names[i].0,
-            display: shown_display(loaded, table, i),
-            description: loaded.descriptions[i].as_ref().map(Described::new_measured),
-            keep: if level == Override::NameOnly { Keep::NameOnly } else { Keep::Normal },
-            score: cx.usage_score(&c.name),
-        });
+        entries.push((
+            ListingEntry {
+                name: &loaded.names[i].0,
+                display: shown_display(loaded, table, i),
+                description: loaded.descriptions[i].as_ref().map(Described::new_measured),
+                keep: if level == Override::NameOnly { Keep::NameOnly } else { Keep::Normal },
+                score: cx.usage_score(&c.name),
+            },
+            Some(i),
+        ));
     }
     for (b, described) in BUNDLED_SKILLS.iter().zip(bundled_descriptions()) {
         if !(b.listed && b.model_invocable && crate::commands::bundled_exists(b, cx)) || taken.contains(&b.name) {
@@ -179,21 +248,24 @@ pub fn skill_listing(loaded: &Loaded, table: &[CommandView], cx: &TurnContext) -
         if matches!(level, Override::Off | Override::UserInvocableOnly) {
             continue;
         }
-        entries.push(ListingEntry {
-            name: b.name,
-            display: None,
-            description: described.as_ref().map(Described::new_measured),
-            keep: match (level, b.source) {
-                (Override::NameOnly, _) => Keep::NameOnly,
-                (_, BundledSource::Builtin) => Keep::Normal,
-                _ => Keep::Bundled,
+        entries.push((
+            ListingEntry {
+                name: b.name,
+                display: None,
+                description: described.as_ref().map(Described::new_measured),
+                keep: match (level, b.source) {
+                    (Override::NameOnly, _) => Keep::NameOnly,
+                    (_, BundledSource::Builtin) => Keep::Normal,
+                    _ => Keep::Bundled,
+                },
+                score: cx.usage_score(b.name),
             },
-            score: cx.usage_score(b.name),
-        });
+            None,
+        ));
     }
     // A plugin's `anthropic-skills:…` entries sit after the built-ins (2.1.332).
     let (mut entries, reserved): (Vec<_>, Vec<_>) =
-        entries.into_iter().partition(|e| !capc_compiler::names::is_reserved_namespace(e.name));
+        entries.into_iter().partition(|(e, _)| !capc_compiler::names::is_reserved_namespace(e.name));
     entries.extend(reserved);
     let budget = budget(
         cx.flag_number("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
@@ -203,7 +275,8 @@ pub fn skill_listing(loaded: &Loaded, table: &[CommandView], cx: &TurnContext) -
     );
     let max_desc =
         cx.flag_number("skillListingMaxDescChars").filter(|m| *m >= 1.0).map_or(MAX_LISTING_DESC_CHARS, |m| m as usize);
-    render(&entries, budget, max_desc)
+    let (entries, decls) = entries.into_iter().unzip();
+    Entries { entries, decls, budget, max_desc }
 }
 
 /// The bundled skills' descriptions (with `when_to_use`) measured, once per process.

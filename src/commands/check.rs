@@ -46,7 +46,8 @@ pub(crate) fn check(
     let mut configs = Vec::new();
     for target in &targets {
         match scopes.options_and_config(target.root.clone(), reading, selection) {
-            Ok((o, c)) => {
+            Ok((mut o, c)) => {
+                o.measure = listing_budget(&c);
                 options_of.push(o);
                 configs.push(c);
             }
@@ -163,6 +164,12 @@ pub(crate) fn check(
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The `listing-budget` measurement, for the context windows the configuration names.
+pub(crate) fn listing_budget(config: &capc_compiler::config::Config) -> capc_compiler::check::Measures {
+    let budget = capc_runtime::budget::ListingBudget { windows: config.context_windows.value.clone() };
+    capc_compiler::check::Measures(vec![std::sync::Arc::new(budget)])
 }
 
 /// Rounds of fixes `--fix` applies at most (a fix that waited for an overlapping one goes in

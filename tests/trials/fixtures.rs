@@ -67,6 +67,9 @@ fn render(name: &str) -> String {
     if dir.join("managed").is_dir() {
         options.managed_dir = Some(dir.join("managed"));
     }
+    // The Skill listing is measured as `capc check` measures it (the default window).
+    let budget = capc_runtime::budget::ListingBudget { windows: vec![capc_compiler::config::DEFAULT_CONTEXT_WINDOW] };
+    options.measure = capc_compiler::check::Measures(vec![std::sync::Arc::new(budget)]);
     let checked = check(&options).expect("fixture root is a directory");
     report::to_text(&checked, false, 80)
 }

@@ -36,6 +36,12 @@ use std::time::{Duration, Instant};
 /// Scenarios this test leaves to another test, with why (none today).
 const SKIPPED: &[(&str, &str)] = &[];
 
+/// Scenarios whose recorded Skill listing `capc check` measures (`listing-budget`): real plugins
+/// over the default budget, project skills over it, a budget made small by settings, and
+/// `name-only` overrides (which are no finding).
+const LISTING_BUDGET: &[&str] =
+    &["budget-real-plugins-over", "turn-skills-over-budget", "turn-skills-listing-settings", "turn-skill-overrides"];
+
 /// The fields compared, in the order they are reported.
 const FIELDS: &[&str] =
     &["request", "tools", "deferred", "skill_listing", "agent_listing", "commands", "texts", "stderr", "stdout"];
@@ -494,6 +500,12 @@ pub(crate) fn trials() -> Vec<Trial> {
         let entries: Vec<Allowed> = allowlist.iter().filter(|a| a.scenario == s.name).cloned().collect();
         trials.push(harness::trial(name, &missing, move || capc_sends_what_claude_code_2_1_332_sends(&s, &entries)));
     }
+    for name in LISTING_BUDGET {
+        let s = scenario(&repo().join("tests/oracle/scenarios").join(name));
+        let missing = what_is_missing(&s);
+        let trial = format!("oracle::listing_budget_flags_what_claude_code_2_1_332_dropped::{name}");
+        trials.push(harness::trial(trial, &missing, move || listing_budget_flags_what_claude_code_dropped(&s)));
+    }
     let named: Vec<String> = allowlist
         .iter()
         .filter(|a| !compared.contains(&a.scenario))
@@ -597,4 +609,70 @@ fn capc_sends_what_claude_code_2_1_332_sends(s: &Scenario, allowlist: &[Allowed]
         stale.len(),
         stale.join("\n")
     );
+}
+
+/// `capc check` of a scenario's tree (its `--plugin-dir`s as recorded) flags with
+/// `listing-budget` exactly the skills whose description Claude Code 2.1.332 left out of the
+/// recorded listing (`- name` alone): every such entry but the bundled skills (no file to
+/// report at) and the ones the tree's settings list `name-only`.
+fn listing_budget_flags_what_claude_code_dropped(s: &Scenario) {
+    let hello = |dir: &Path| -> Vec<String> {
+        let text = std::fs::read_to_string(dir.join("expected/hello.json")).expect("a recorded plain turn");
+        let recorded: Value = serde_json::from_str(&text).expect("JSON");
+        recorded["skill_listing"]
+            .as_array()
+            .expect("a listing")
+            .iter()
+            .filter_map(|l| l.as_str().map(str::to_string))
+            .collect()
+    };
+    // The bundled skills' entries, as a folder with nothing in it lists them.
+    let bundled: Vec<String> = hello(&repo().join("tests/oracle/scenarios/turn-baseline"))
+        .iter()
+        .map(|l| l.trim_start_matches("- ").split([':', ' ']).next().unwrap_or_default().to_string())
+        .collect();
+    let name_only: Vec<String> = std::fs::read_to_string(s.dir.join("tree/.claude/settings.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .and_then(|v| v["skillOverrides"].as_object().cloned())
+        .map(|o| o.into_iter().filter(|(_, v)| v == "name-only").map(|(k, _)| k).collect())
+        .unwrap_or_default();
+    let mut dropped: Vec<String> = hello(&s.dir)
+        .iter()
+        .filter_map(|l| l.strip_prefix("- ").filter(|n| !n.contains(' ')).map(str::to_string))
+        .filter(|n| !bundled.contains(n) && !name_only.contains(n))
+        .collect();
+    dropped.sort();
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let tree = scratch.path().join("tree");
+    if s.dir.join("tree").is_dir() {
+        copy_tree(&s.dir.join("tree"), &tree);
+    } else {
+        std::fs::create_dir_all(&tree).expect("tree");
+    }
+    let corpora = crate::support::corpora_path();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_capc"));
+    command.args(["check", "--format", "json", "--select", "listing-budget"]).arg(&tree);
+    for dir in s.plugin_dirs.iter().map(|d| tree.join(d)).chain(s.corpus_plugin_dirs.iter().map(|d| corpora.join(d))) {
+        command.arg("--plugin-dir").arg(dir);
+    }
+    let out = command.output().expect("capc check runs");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    let mut flagged: Vec<String> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            let message = d["message"].as_str().unwrap_or_default();
+            message.split('`').nth(1).unwrap_or_default().to_string()
+        })
+        .collect();
+    flagged.sort();
+    assert_eq!(
+        flagged, dropped,
+        "{}: the skills `capc check` flags (left) and those Claude Code listed without a description (right)",
+        s.name
+    );
+    // Only the overrides scenario fits its budget (its `- name` entries are overrides).
+    assert_eq!(dropped.is_empty(), s.name == "turn-skill-overrides", "{}: the recording cuts the listing", s.name);
 }

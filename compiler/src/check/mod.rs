@@ -56,6 +56,28 @@ pub struct Options {
     pub no_suppressions: bool,
     /// Where declaration texts are read: the disk, or an editor's buffers over it (`capc lsp`).
     pub texts: walk::Texts,
+    /// Findings measured above the compiler once names are resolved (`listing-budget`, from the
+    /// runtime's Skill listing); none by default.
+    pub measure: Measures,
+}
+
+/// Findings a layer above the compiler measures on a resolved check: `capc check` hands the
+/// runtime's Skill-listing measurement in here (ARCHITECTURE.md says why it lives there), so
+/// its findings go through capc.toml's severities, per-path ignores, suppression comments and
+/// baselines as every other finding does.
+pub trait Measure: Send + Sync {
+    /// The findings, given the check with its resolution set.
+    fn findings(&self, checked: &Checked, options: &Options) -> Vec<Diagnostic>;
+}
+
+/// The [`Measure`]s a check runs after resolution (none by default).
+#[derive(Clone, Default)]
+pub struct Measures(pub Vec<std::sync::Arc<dyn Measure>>);
+
+impl std::fmt::Debug for Measures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Measures({})", self.0.len())
+    }
 }
 
 /// A file that was read, with its text for rendering positions.
@@ -395,8 +417,14 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     }
     all.unloaded_plugins =
         all.plugin_roots.iter().filter_map(|(root, why)| Some((root.clone(), why.clone()?))).collect();
-    // Findings of the resolver may point into files whose text was dropped as clean.
-    for d in &resolution.diagnostics {
+    let mut later = resolution.diagnostics.clone();
+    all.resolution = Some(resolution);
+    for measure in &options.measure.0 {
+        later.extend(measure.findings(&all, options));
+    }
+    // Findings of the resolver and the measures may point into files whose text was dropped
+    // as clean.
+    for d in &later {
         if let Ok(i) = all.files.binary_search_by(|f| f.path.as_str().cmp(&d.path)) {
             if all.files[i].text.is_none() && d.span.is_some() {
                 if let walk::Content::Text(text) = options.texts.read(&locate(options, &d.path)) {
@@ -405,8 +433,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
             }
         }
     }
-    all.diagnostics.extend(resolution.diagnostics.iter().cloned());
-    all.resolution = Some(resolution);
+    all.diagnostics.extend(later);
     apply_policy(options, &mut all);
     sort_diagnostics(&mut all.diagnostics);
     Ok(all)

@@ -25,6 +25,7 @@ pub mod invalid_name;
 pub mod invalid_permission_rule;
 pub mod invalid_plugin_source;
 pub mod lenient_frontmatter;
+pub mod listing_budget;
 pub mod literal_secret;
 pub mod loose_skill_file;
 pub mod mcp_server_name_clash;
@@ -85,6 +86,7 @@ pub static RULES: &[&Rule] = &[
     &invalid_permission_rule::RULE,
     &invalid_plugin_source::RULE,
     &lenient_frontmatter::RULE,
+    &listing_budget::RULE,
     &literal_secret::RULE,
     &loose_skill_file::RULE,
     &mcp_server_name_clash::RULE,

@@ -117,6 +117,10 @@ pub(crate) fn options(root: &std::path::Path, scopes: &Scopes) -> (Options, Opti
         skip_hashes: true,
         filter: config.filter(),
         policy: Some(Arc::new(config.policy())),
+        // The editor shows `listing-budget` as `capc check` reports it.
+        measure: capc_compiler::check::Measures(vec![Arc::new(crate::budget::ListingBudget {
+            windows: config.context_windows.value.clone(),
+        })]),
         ..Options::default()
     };
     (options, error)

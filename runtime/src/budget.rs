@@ -1,0 +1,301 @@
+//! The Skill listing's budget, measured for a checked folder: what `capc check` reports as
+//! `listing-budget` and `capc ls --budget` shows.
+//!
+//! The listing is the one a session's plain turn sends ([`crate::listing`], compared with
+//! Claude Code 2.1.332's own requests by the oracle tests): the lock the check resolved
+//! (project, user and add-dir skills, the plugins that load) and the bundled skills, in a
+//! trusted folder (a team measures the sessions it runs in its own repository), with the
+//! settings a session reads — `skillListingBudgetFraction`, `skillListingMaxDescChars`,
+//! `skillOverrides`, `disableBundledSkills`, `disableSlashCommands`, and
+//! `SLASH_COMMAND_TOOL_CHAR_BUDGET` or `CLAUDE_CODE_DISABLE_BUNDLED_SKILLS` set in a settings
+//! file's `env` — merged user, project, local, then managed, as Claude Code merges them. The
+//! process environment is not read, so a check gives the same answer on every machine.
+//! Nothing else of a turn (usage scores, MCP prompts) is known before a session starts.
+
+use crate::context::TurnContext;
+use crate::listing::Kept;
+use crate::loaded::{Loaded, Roots};
+use capc_compiler::check::{locate, Measure};
+use capc_compiler::config::ContextWindow;
+use capc_compiler::diagnostic::report_at;
+use capc_compiler::frontmatter::{self, Parsed, Spans, Split};
+use capc_compiler::span::Span;
+use capc_compiler::{rules, walk, Checked, Diagnostic, Options};
+use serde_json::{Map, Value};
+
+/// The settings files a session in the checked folder reads, weakest first.
+const SETTINGS: [&str; 4] = [
+    "~/.claude/settings.json",
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    "<managed>/managed-settings.json",
+];
+/// Settings keys that change the listing.
+const KEYS: [&str; 5] = [
+    "skillListingBudgetFraction",
+    "skillListingMaxDescChars",
+    "skillOverrides",
+    "disableBundledSkills",
+    "disableSlashCommands",
+];
+/// Variables a settings file's `env` may set that change the listing.
+const ENV: [&str; 2] = ["SLASH_COMMAND_TOOL_CHAR_BUDGET", "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"];
+
+/// The `listing-budget` measurement `capc check` runs, for these windows.
+#[derive(Debug, Clone)]
+pub struct ListingBudget {
+    pub windows: Vec<ContextWindow>,
+}
+
+/// One entry of the listing.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Row {
+    /// The name the listing shows.
+    pub name: String,
+    /// The declaring file (`None`: a bundled skill).
+    pub path: Option<String>,
+    /// Characters of the entry in full (`- name: description`, cut to `skillListingMaxDescChars`).
+    pub full: usize,
+    /// Characters of `- name`.
+    pub short: usize,
+    pub kept: Kept,
+    /// Its description can be shortened or dropped (a bundled skill keeps its form).
+    #[serde(skip)]
+    pub shortenable: bool,
+}
+
+/// The listing for one context window.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Measured {
+    pub tokens: u64,
+    pub bytes_per_token: u64,
+    /// The fraction applied (`skillListingBudgetFraction`, else 0.01).
+    pub fraction: f64,
+    /// `SLASH_COMMAND_TOOL_CHAR_BUDGET` decides the budget instead of the window.
+    pub budget_override: bool,
+    pub budget: usize,
+    /// The listing's characters with every description (line breaks counted).
+    pub full: usize,
+    /// The listing's characters as sent.
+    pub sent: usize,
+    /// In listing order.
+    pub entries: Vec<Row>,
+}
+
+impl Measured {
+    /// Characters over the budget with every description kept (0 when it fits).
+    pub fn over(&self) -> usize {
+        self.full.saturating_sub(self.budget)
+    }
+}
+
+/// What a session in the checked folder is asked in, for the listing: trusted, with the
+/// settings' listing keys.
+pub fn context(checked: &Checked, options: &Options) -> TurnContext {
+    let mut flags: Map<String, Value> = Map::new();
+    for shown in SETTINGS {
+        if !checked.files.iter().any(|f| f.path == shown) {
+            continue;
+        }
+        let walk::Content::Text(text) = options.texts.read(&locate(options, shown)) else { continue };
+        // A file that does not parse is ignored by Claude Code (and reported by `invalid-json`).
+        let Ok(Value::Object(settings)) = serde_json::from_str::<Value>(&text) else { continue };
+        for key in KEYS {
+            match (settings.get(key), flags.get_mut(key)) {
+                (Some(Value::Object(more)), Some(Value::Object(have))) => {
+                    have.extend(more.iter().map(|(k, v)| (k.clone(), v.clone())));
+                }
+                (Some(value), _) => {
+                    flags.insert(key.to_string(), value.clone());
+                }
+                (None, _) => {}
+            }
+        }
+        if let Some(Value::Object(env)) = settings.get("env") {
+            for key in ENV {
+                if let Some(value) = env.get(key) {
+                    flags.insert(key.to_string(), value.clone());
+                }
+            }
+        }
+    }
+    TurnContext { trusted: true, flags: flags.into_iter().collect(), ..TurnContext::default() }
+}
+
+/// The session's view of a checked folder: its resolved lock, loaded as `capc session` loads it.
+pub fn loaded(checked: &Checked, options: &Options) -> Loaded {
+    let roots = Roots {
+        root: options.root.clone(),
+        user_dir: options.user_dir.clone(),
+        managed_dir: options.managed_dir.clone(),
+        add_dirs: options.add_dirs.clone(),
+        plugin_dirs: options.plugin_dirs.clone(),
+    };
+    Loaded::new(checked.lock(), roots)
+}
+
+/// The listing of a plain turn with `base`'s settings in `window`; `None` when the turn has no
+/// Skill listing (no Skill tool, `CLAUDE_CODE_SIMPLE`, or nothing listed).
+pub fn measure(loaded: &Loaded, base: &TurnContext, window: ContextWindow) -> Option<Measured> {
+    let cx = TurnContext {
+        context_window: Some(window.tokens),
+        bytes_per_token: Some(window.bytes_per_token),
+        ..base.clone()
+    };
+    let view = crate::turn::compute(loaded, &crate::mcp::McpState::default(), &cx);
+    if view.skill_listing.is_empty() {
+        return None;
+    }
+    let listed = crate::listing::entries(loaded, &view.commands, &cx);
+    let plan = crate::listing::plan(&listed.entries, listed.budget, listed.max_desc);
+    let entries = listed
+        .entries
+        .iter()
+        .zip(&listed.decls)
+        .enumerate()
+        .map(|(i, (e, decl))| Row {
+            name: e.name.to_string(),
+            path: decl.map(|d| loaded.lock.commands[d].path.clone()),
+            full: plan.full[i],
+            short: plan.short[i],
+            kept: plan.kept[i],
+            shortenable: e.keep == crate::listing::Keep::Normal,
+        })
+        .collect();
+    let fraction = cx
+        .flag_number("skillListingBudgetFraction")
+        .filter(|f| *f >= 0.0 && f.is_finite())
+        .unwrap_or(crate::listing::DEFAULT_BUDGET_FRACTION);
+    let budget_override = cx.flag_number("SLASH_COMMAND_TOOL_CHAR_BUDGET").is_some_and(|c| c > 0.0 && c.is_finite());
+    Some(Measured {
+        tokens: window.tokens,
+        bytes_per_token: window.bytes_per_token,
+        fraction,
+        budget_override,
+        budget: plan.budget,
+        full: plan.full_size(),
+        sent: plan.sent_size(),
+        entries,
+    })
+}
+
+/// The listing of a checked folder for each window, in the order given.
+pub fn measure_all(checked: &Checked, options: &Options, windows: &[ContextWindow]) -> Vec<Measured> {
+    let loaded = loaded(checked, options);
+    let cx = context(checked, options);
+    windows.iter().filter_map(|w| measure(&loaded, &cx, *w)).collect()
+}
+
+impl Measure for ListingBudget {
+    fn findings(&self, checked: &Checked, options: &Options) -> Vec<Diagnostic> {
+        let measured = measure_all(checked, options, &self.windows);
+        // Each skill once, at the first window (in the order configured) that drops it.
+        let mut dropped: Vec<(&str, &str, &Measured, Vec<&Measured>)> = Vec::new();
+        for m in &measured {
+            for row in m.entries.iter().filter(|r| r.kept == Kept::Dropped) {
+                let Some(path) = row.path.as_deref() else { continue };
+                match dropped.iter_mut().find(|(p, n, ..)| *p == path && *n == row.name) {
+                    Some((.., also)) => also.push(m),
+                    None => dropped.push((path, &row.name, m, Vec::new())),
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (path, name, m, also) in dropped {
+            let also = if also.is_empty() {
+                String::new()
+            } else {
+                let w: Vec<String> = also.iter().map(|m| window_words(m)).collect();
+                format!("; also with {}", w.join(", "))
+            };
+            let message = format!(
+                "Claude Code lists `{name}` as `- {name}`, without its description: the Skill listing takes {} characters \
+                 with every description, {} over its budget of {} ({}){also}",
+                m.full,
+                m.over(),
+                m.budget,
+                budget_words(m),
+            );
+            let span = description_span(options, path);
+            report_at(&mut out, path.to_string(), &rules::listing_budget::RULE, span, message).help(fits(m));
+        }
+        out
+    }
+}
+
+/// `a 1000000-token window`.
+fn window_words(m: &Measured) -> String {
+    format!("a {}-token window", m.tokens)
+}
+
+/// How the budget is made: `a 1000000-token window × 3 bytes per token × 0.01`.
+fn budget_words(m: &Measured) -> String {
+    if m.budget_override {
+        return "`SLASH_COMMAND_TOOL_CHAR_BUDGET` in settings".to_string();
+    }
+    format!("{} × {} bytes per token × {}", window_words(m), m.bytes_per_token, m.fraction)
+}
+
+/// What would make the listing fit: shorter descriptions, name-only overrides, a larger
+/// fraction (or character budget).
+pub fn fits(m: &Measured) -> String {
+    let over = m.over();
+    let mut ways = Vec::new();
+    let mut savings: Vec<(usize, &str)> =
+        m.entries.iter().filter(|r| r.shortenable).map(|r| (r.full - r.short, r.name.as_str())).collect();
+    let shortenable: usize = savings.iter().map(|(s, _)| s).sum();
+    if over <= shortenable {
+        ways.push(format!("shorten the listed descriptions by {over} characters in all"));
+    }
+    savings.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    let (mut saved, mut k) = (0, 0);
+    while saved < over && k < savings.len() {
+        saved += savings[k].0;
+        k += 1;
+    }
+    if saved >= over && k > 0 {
+        let longest: Vec<String> = savings[..k.min(3)].iter().map(|(_, n)| format!("`{n}`")).collect();
+        let more = if k > 3 { ", …" } else { "" };
+        ways.push(format!(
+            "list {} name-only in `skillOverrides` ({}{more})",
+            capc_compiler::plural::count(k, "skill"),
+            longest.join(", ")
+        ));
+    }
+    if m.budget_override {
+        ways.push(format!("raise `SLASH_COMMAND_TOOL_CHAR_BUDGET` to {}", m.full));
+    } else if let Some(f) = fraction_that_fits(m) {
+        ways.push(format!("set `skillListingBudgetFraction` to {f} in settings"));
+    }
+    if ways.is_empty() {
+        return "the bundled skills alone fill the budget; nothing in the folder can make it fit".to_string();
+    }
+    format!("to fit: {}", ways.join(", or "))
+}
+
+/// The smallest fraction of four decimals whose budget holds the whole listing (at most 1).
+fn fraction_that_fits(m: &Measured) -> Option<f64> {
+    let chars = (m.tokens * m.bytes_per_token) as f64;
+    let mut step = (m.full as f64 / chars * 10_000.0).ceil() as u64;
+    loop {
+        let f = step as f64 / 10_000.0;
+        if f > 1.0 {
+            return None;
+        }
+        if (chars * f).floor() as usize >= m.full {
+            return Some(f);
+        }
+        step += 1;
+    }
+}
+
+/// Where a listed file's `description` (else `when_to_use`) is written.
+fn description_span(options: &Options, path: &str) -> Option<Span> {
+    let walk::Content::Text(text) = options.texts.read(&locate(options, path)) else { return None };
+    let Split::Found(block) = frontmatter::split(&text) else { return None };
+    let Parsed::Fields { mut node, spans, .. } = frontmatter::parse(&text, &block) else { return None };
+    if spans == Spans::Refinable {
+        frontmatter::refine_spans(&text, &block, &mut node);
+    }
+    node.get("description").or(node.get("when_to_use")).map(|n| n.span)
+}
