@@ -140,12 +140,11 @@ fn short_lines(checked: &Checked, errors: &[&Diagnostic]) -> Listed<String> {
 /// `2 errors, 14 warnings, 6 infos` (the severities found, errors first), `no findings` when
 /// there are none.
 fn findings(checked: &Checked) -> String {
-    let parts: Vec<String> =
-        [(Severity::Error, "error"), (Severity::Warning, "warning"), (Severity::Info, "info")]
-            .into_iter()
-            .filter(|(s, _)| checked.count(*s) > 0)
-            .map(|(s, noun)| count(checked.count(s), noun))
-            .collect();
+    let parts: Vec<String> = [(Severity::Error, "error"), (Severity::Warning, "warning"), (Severity::Info, "info")]
+        .into_iter()
+        .filter(|(s, _)| checked.count(*s) > 0)
+        .map(|(s, noun)| count(checked.count(s), noun))
+        .collect();
     if parts.is_empty() {
         "no findings".to_string()
     } else {

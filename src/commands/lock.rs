@@ -132,7 +132,12 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
     if !lockable.local_left_out.is_empty() {
         say!(
             "note: left out of the lock: {} (local settings; `--include-local` adds them)",
-            lockable.local_left_out.iter().map(|p| format!("`{}`", printable::escape(p))).collect::<Vec<_>>().join(", ")
+            lockable
+                .local_left_out
+                .iter()
+                .map(|p| format!("`{}`", printable::escape(p)))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
     let failed = if lockable.fails() { ExitCode::from(1) } else { ExitCode::SUCCESS };
