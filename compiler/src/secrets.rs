@@ -115,11 +115,22 @@ fn looks_generated(word: &str) -> bool {
 /// The shortest token `is_token` accepts: the shortest prefix and 12 characters after it.
 const MIN_TOKEN_LEN: usize = 3 + 12;
 
+/// The bytes some token prefix starts with.
+const PREFIX_FIRST_BYTES: ByteSet = {
+    let mut set = ByteSet([false; 256]);
+    let mut i = 0;
+    while i < TOKEN_PREFIXES.len() {
+        set.0[TOKEN_PREFIXES[i].as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    set
+};
+
 fn is_token(word: &str) -> bool {
-    // The first byte before the whole prefix: most parts share it with no prefix.
-    TOKEN_PREFIXES
-        .iter()
-        .any(|p| word.len() >= p.len() + 12 && word.as_bytes()[0] == p.as_bytes()[0] && word.starts_with(p))
+    // The first byte before the whole prefix: most parts start with no prefix's.
+    (!word.is_empty()
+        && PREFIX_FIRST_BYTES.has(word.as_bytes()[0])
+        && TOKEN_PREFIXES.iter().any(|p| word.len() >= p.len() + 12 && word.starts_with(p)))
         || looks_generated(word)
 }
 
@@ -151,23 +162,27 @@ pub fn token_spans(text: &str) -> Vec<crate::span::Span> {
 fn words(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     let bytes = text.as_bytes();
     let mut at = 0;
+    // Printable ASCII, most of any text, is never whitespace: runs of it are skipped whole.
+    let printable = |b: &u8| matches!(b, b'!'..=b'~');
     std::iter::from_fn(move || {
-        // Printable ASCII, most of any text, is never whitespace.
-        let space = |at: usize| match bytes[at] {
-            b'!'..=b'~' => 0,
-            _ => whitespace_len(&bytes[at..]),
-        };
-        while at < bytes.len() {
-            match space(at) {
+        loop {
+            if at == bytes.len() {
+                return None;
+            }
+            if printable(&bytes[at]) {
+                break;
+            }
+            match whitespace_len(&bytes[at..]) {
                 0 => break,
                 n => at += n,
             }
         }
-        if at == bytes.len() {
-            return None;
-        }
         let start = at;
-        while at < bytes.len() && space(at) == 0 {
+        loop {
+            at += bytes[at..].iter().position(|b| !printable(b)).unwrap_or(bytes.len() - at);
+            if at == bytes.len() || whitespace_len(&bytes[at..]) != 0 {
+                break;
+            }
             at += 1;
         }
         Some((start, at))
@@ -222,8 +237,7 @@ fn shaped_tokens(text: &str, start: usize, end: usize, out: &mut Vec<crate::span
         if part.len() < MIN_TOKEN_LEN {
             continue;
         }
-        let trimmed_start = part.len() - part.trim_start_matches(TRIMMED).len();
-        let trimmed = part.trim_matches(TRIMMED);
+        let (trimmed_start, trimmed) = TRIMMED.trim(part);
         let s = start + i - part.len() + trimmed_start;
         if is_token(trimmed) {
             out.push(crate::span::Span::new(s, s + trimmed.len()));
@@ -286,17 +300,14 @@ impl Context {
             return;
         }
         // A word also loses the commas that separate it from the next (`"sk-…",` in JSON).
-        let trim = |c: char| TRIMMED.contains(&c) || c == ',';
-        let trimmed_start = raw.len() - raw.trim_start_matches(trim).len();
-        let word = raw.trim_matches(trim);
+        let (trimmed_start, word) = TRIMMED_OR_COMMA.trim(raw);
         if word.is_empty() {
             return;
         }
         let at = start + trimmed_start;
         // A value loses its quotes and brackets, and a rule's `:*` prefix wildcard.
         let mut push = |offset: usize, value: &str| {
-            let lead = value.len() - value.trim_start_matches(TRIMMED).len();
-            let value = value.trim_matches(TRIMMED);
+            let (lead, value) = TRIMMED.trim(value);
             let value = value.strip_suffix(":*").unwrap_or(value);
             out.push(crate::span::Span::new(at + offset + lead, at + offset + lead + value.len()));
         };
@@ -501,7 +512,7 @@ fn query_key_is_secret(key: &str) -> bool {
 /// hash the lock already keeps; a `credential` (after `Bearer` or a header name) is also not a
 /// plain lowercase word, which is prose.
 fn is_secret_value(value: &str, credential: bool) -> bool {
-    let value = value.trim_end_matches(":*").trim_end_matches('*').trim_matches(TRIMMED);
+    let value = TRIMMED.trim(value.trim_end_matches(":*").trim_end_matches('*')).1;
     let placeholder = value.len() < 3
         || value.starts_with(['$', '%', '*', '-'])
         || value.contains("${")
@@ -533,7 +544,35 @@ pub fn secret_args(command: Option<&str>, args: &[&str]) -> Vec<bool> {
 }
 
 /// Characters a credential-shaped word loses at its ends.
-const TRIMMED: &[char] = &['"', '\'', '(', ')', '[', ']', '{', '}', '<', '>', ';', '.', '`'];
+const TRIMMED: ByteSet = ByteSet::of(b"\"'()[]{}<>;.`");
+/// The same, and the commas that separate a word from the next (`"sk-…",` in JSON).
+const TRIMMED_OR_COMMA: ByteSet = ByteSet::of(b"\"'()[]{}<>;.`,");
+
+/// A set of ASCII bytes, looked up in one step: this runs for every word of every prose field.
+struct ByteSet([bool; 256]);
+
+impl ByteSet {
+    const fn of(bytes: &[u8]) -> ByteSet {
+        let mut set = [false; 256];
+        let mut i = 0;
+        while i < bytes.len() {
+            set[bytes[i] as usize] = true;
+            i += 1;
+        }
+        ByteSet(set)
+    }
+    fn has(&self, byte: u8) -> bool {
+        self.0[byte as usize]
+    }
+    /// `text` without the set's bytes at either end, and how many it lost at the start. The
+    /// set holds only ASCII bytes, so both cuts fall on character boundaries.
+    fn trim<'t>(&self, text: &'t str) -> (usize, &'t str) {
+        let bytes = text.as_bytes();
+        let start = bytes.iter().position(|&b| !self.has(b)).unwrap_or(bytes.len());
+        let end = bytes.iter().rposition(|&b| !self.has(b)).map_or(start, |i| i + 1);
+        (start, &text[start..end])
+    }
+}
 
 /// Whether a value (under `key`, when it has one) holds a literal credential.
 pub fn looks_secret(key: Option<&str>, value: &str) -> bool {

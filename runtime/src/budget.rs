@@ -16,6 +16,7 @@ use crate::context::TurnContext;
 use crate::listing::Kept;
 use crate::loaded::{Loaded, Roots};
 use capc_compiler::check::{locate, Measure};
+use capc_compiler::builtins::BUNDLED_SKILLS;
 use capc_compiler::config::ContextWindow;
 use capc_compiler::diagnostic::report_at;
 use capc_compiler::frontmatter::{self, Parsed, Spans, Split};
@@ -186,8 +187,46 @@ pub fn measure_all(checked: &Checked, options: &Options, windows: &[ContextWindo
     windows.iter().filter_map(|w| measure(&loaded, &cx, *w)).collect()
 }
 
+/// A size the listing cannot exceed, from the lock alone: every command and bundled skill
+/// listed in full. An entry's size never exceeds its text's bytes (no character is wider
+/// than its UTF-8 bytes), and cutting a description adds at most its one-column `…`.
+fn size_bound(lock: &capc_compiler::model::Lock) -> usize {
+    let commands = lock.commands.iter().map(|c| {
+        let description = c.description.as_ref().or(c.fallback_description.as_ref());
+        2 + c.name.len()
+            + c.display_name.as_ref().map_or(0, |d| 3 + d.len())
+            + 2
+            + description.map_or(0, |d| d.len())
+            + c.when_to_use.as_ref().map_or(0, |w| 3 + w.len())
+            + 1
+    });
+    let bundled = BUNDLED_SKILLS.iter().map(|b| {
+        2 + b.name.len() + 2 + b.description.map_or(0, str::len) + b.when_to_use.map_or(0, |w| 3 + w.len()) + 1
+    });
+    let entries = lock.commands.len() + BUNDLED_SKILLS.len();
+    commands.chain(bundled).sum::<usize>() + entries
+}
+
 impl Measure for ListingBudget {
     fn findings(&self, checked: &Checked, options: &Options) -> Vec<Diagnostic> {
+        // A listing within its budget drops nothing: when even the bound fits every window,
+        // the lock is not loaded (a copy of it, its rules parsed) to be measured.
+        if let Some(r) = &checked.resolution {
+            let cx = context(checked, options);
+            let bound = size_bound(&r.lock);
+            let fits = |w: &ContextWindow| {
+                bound
+                    <= crate::listing::budget(
+                        cx.flag_number("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
+                        w.tokens,
+                        w.bytes_per_token,
+                        cx.flag_number("skillListingBudgetFraction"),
+                    )
+            };
+            if self.windows.iter().all(fits) {
+                return Vec::new();
+            }
+        }
         let measured = measure_all(checked, options, &self.windows);
         // Each skill once, at the first window (in the order configured) that drops it.
         let mut dropped: Vec<(&str, &str, &Measured, Vec<&Measured>)> = Vec::new();
