@@ -17,10 +17,10 @@
 //!   [`decide_bash`] (in `bash`) decides the line against permission rules as Claude Code does,
 //!   with its messages (measured: `tests/data/bash-2.1.332.json`).
 //!
-//! Each behaviour follows Claude Code as it is recorded by the oracle tests, then the public docs,
-//! then what its code is known to do: the order of sources is stated once, in ARCHITECTURE.md
-//! ("Sources of truth about Claude Code"). A comment names a Claude Code version only where
-//! behaviour differs between versions.
+//! Comments cite what each behaviour follows (a measurement, the public docs, a function of Claude
+//! Code's); which source wins when they disagree is stated once, in ARCHITECTURE.md ("Sources of
+//! truth about Claude Code"). A comment names a Claude Code version only where behaviour differs
+//! between versions.
 //!
 //! **Architecture invariants.** This crate does no I/O and never sees a file path of its own; it never
 //! panics on any input (fuzzed, see `fuzz/`); every parse is linear in its input (see `benches/parse.rs`);
