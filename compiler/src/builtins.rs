@@ -61,7 +61,7 @@ const fn entry(
     Builtin { name, aliases, kind, command_type, interactive, headless, availability }
 }
 
-/// Every built-in, in Claude Code 2.1.332's table order within each kind (bundled workflows,
+/// Every built-in, in Claude Code's table order within each kind (bundled workflows,
 /// bundled skills in registration order, built-in plugin skills, then commands). Commands that
 /// exist in an interactive and a headless variant are one row.
 pub const BUILTINS: &[Builtin] = {
@@ -197,17 +197,17 @@ pub fn builtin(name: &str) -> Option<&'static Builtin> {
 }
 
 /// Whether a name or alias is taken by a built-in (bundled skills and commands alike, switched
-/// off or not): Claude Code 2.1.332 drops a plugin's bare alias equal to one.
+/// off or not): Claude Code drops a plugin's bare alias equal to one.
 pub fn is_taken(name: &str) -> bool {
     builtin(name).is_some()
 }
 
 /// The Claude Code version whose bundled skills and built-in agents the tables below hold:
-/// their texts are the ones 2.1.332 sends (`tests/oracle/scenarios/turn-baseline`,
+/// their texts are the ones that version sends (`tests/oracle/scenarios/turn-baseline`,
 /// `turn-auth-oauth`, `turn-expand-builtin-prompt`).
 pub const BUNDLED_VERSION: &str = "2.1.332";
 
-/// When Claude Code 2.1.332 registers a bundled skill.
+/// When Claude Code registers a bundled skill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Gate {
     Always,
@@ -232,7 +232,7 @@ pub enum BundledSource {
     BuiltinPlugin,
 }
 
-/// A bundled skill or built-in prompt command as Claude Code 2.1.332 registers it: the text
+/// A bundled skill or built-in prompt command as Claude Code registers it: the text
 /// its Skill listing shows, who may invoke it, and when it exists.
 #[derive(Debug, Clone, Copy)]
 pub struct BundledSkill {
@@ -251,7 +251,7 @@ pub struct BundledSkill {
     pub prompt: Option<&'static str>,
 }
 
-/// In the order Claude Code 2.1.332 registers them, which is the order of the Skill listing
+/// In the order Claude Code registers them, which is the order of the Skill listing
 /// and of the commands named to the user; the unlisted ones last.
 pub const BUNDLED_SKILLS: &[BundledSkill] = &[
     BundledSkill {
@@ -516,7 +516,7 @@ SKIP only when another provider is being worked on (overrides all triggers): Ope
     },
 ];
 
-/// `/init`'s prompt in Claude Code 2.1.332.
+/// `/init`'s prompt, as [`BUNDLED_VERSION`] sends it.
 pub const INIT_PROMPT: &str = r#"Please analyze this codebase and create a CLAUDE.md file, which will be given to future instances of Claude Code to operate in this repository.
 
 What to add:
@@ -539,7 +539,7 @@ Usage notes:
 This file provides guidance to Claude Code (claude.ai/code) when working with code in this repository.
 ```"#;
 
-/// `/security-review`'s prompt in Claude Code 2.1.332 outside a git repository; `{cwd}` is the
+/// `/security-review`'s prompt outside a git repository, as [`BUNDLED_VERSION`] sends it; `{cwd}` is the
 /// working directory. Inside one, its prompt is built from the repository and capc has no copy.
 pub const SECURITY_REVIEW_OUTSIDE_GIT: &str = r#"Tell the user: /security-review needs to run inside a git repository, but the current working directory (`{cwd}`) is not one.
 
@@ -552,7 +552,7 @@ pub fn bundled_skill(name: &str) -> Option<&'static BundledSkill> {
     BUNDLED_SKILLS.iter().find(|b| b.name == name)
 }
 
-/// When Claude Code 2.1.332 offers a built-in agent.
+/// When Claude Code offers a built-in agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AgentGate {
     Always,
@@ -573,7 +573,7 @@ pub struct BuiltinAgent {
     pub gate: AgentGate,
 }
 
-/// The built-in agents of a headless Claude Code 2.1.332 session, with the texts its agent
+/// The built-in agents of a headless Claude Code session, with the texts its agent
 /// listing sends (`tests/oracle/scenarios/turn-baseline`). An interactive session also has
 /// `claude-code-guide`, whose text capc does not have.
 pub const BUILTIN_AGENTS: &[BuiltinAgent] = &[
@@ -627,7 +627,7 @@ pub struct TableEntry {
 }
 
 /// The built-ins in command-table order (bundled workflows, bundled skills, built-in plugin
-/// skills, then commands; Claude Code 2.1.332), built once. Workflows go before plugin
+/// skills, then commands, as Claude Code orders them), built once. Workflows go before plugin
 /// commands in the whole table; the resolver and the runtime place them.
 pub fn table() -> &'static [TableEntry] {
     use crate::model::Origin;
@@ -652,7 +652,7 @@ pub fn is_command(name: &str) -> bool {
     named(name).is_some_and(|b| b.kind == BuiltinKind::Command)
 }
 
-/// MCP server names a local Claude Code 2.1.332 keeps for its own servers, compared after
+/// MCP server names a local Claude Code keeps for its own servers, compared after
 /// characters outside `[A-Za-z0-9_-]` become `_` (case kept): an entry with one never loads.
 const RESERVED_MCP_NAMES: &[&str] = &[
     "hearthbot",
@@ -680,8 +680,9 @@ pub fn is_reserved_mcp_name(name: &str) -> bool {
     RESERVED_MCP_NAMES.iter().any(|r| normalize(r) == name)
 }
 
-/// Marketplace names reserved for Anthropic (v2.1.240 docs, plus three that
-/// `claude plugin validate` 2.1.332 also exempts).
+/// Marketplace names reserved for Anthropic (the plugin-marketplaces docs,
+/// https://code.claude.com/docs/en/plugin-marketplaces, plus three that `claude plugin validate`
+/// also exempts).
 pub const RESERVED_MARKETPLACES: &[&str] = &[
     "anthropic-plugin-directory",
     "claude-plugin-directory",

@@ -1,11 +1,11 @@
 //! Frontmatter: the YAML between a first line `---` and the next line `---`.
 //!
-//! Claude Code 2.1.332 is more lenient than YAML: when the block does not parse, it
-//! double-quotes every column-0 `key: value` line whose value holds a YAML-special
-//! character (`: `, `#`, `[`, `*`, …) and tries again. So `description: Use this: when …`
+//! Claude Code is more lenient than YAML (2.1.332 is; older versions, 2.1.197 among them, are
+//! not): when the block does not parse, it double-quotes every column-0 `key: value` line
+//! whose value holds a YAML-special character (`: `, `#`, `[`, `*`, …) and tries again. So `description: Use this: when …`
 //! loads, while a block scalar followed by such a line, a tab indent or CRLF line endings
 //! (JavaScript's `.` stops at `\r`) still fail. This module reproduces that two-step parse;
-//! the behaviour was measured against `claude plugin validate` 2.1.332.
+//! the behaviour was measured against `claude plugin validate`.
 
 use crate::node::{Key, Node, NodeKind};
 use crate::span::Span;
@@ -124,7 +124,7 @@ pub enum Spans {
     Entry,
 }
 
-/// The YAML was invalid and loaded only because Claude Code 2.1.332 quoted these lines.
+/// The YAML was invalid and loaded only because Claude Code quoted these lines.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LenientNote {
     /// The first value that needed quoting.
@@ -614,7 +614,7 @@ impl<'de> serde::de::Visitor<'de> for NodeVisitor {
         let mut entries: Vec<(Key, Node)> = Vec::new();
         while let Some(Loaded(key)) = map.next_key::<Loaded>()? {
             let Loaded(value) = map.next_value::<Loaded>()?;
-            // Duplicate keys are kept: Claude Code 2.1.332 loads such frontmatter (the last value
+            // Duplicate keys are kept: Claude Code loads such frontmatter (the last value
             // wins), and the field check reports the repetition (`duplicate-key`).
             entries.push((Key { name: scalar_key(&key), span: Span::default() }, value));
         }
@@ -750,7 +750,7 @@ mod tests {
 
     #[test]
     fn lenient_retry_matches_claude_code() {
-        // A plain scalar holding `: ` is invalid YAML but loads in 2.1.332.
+        // A plain scalar holding `: ` is invalid YAML but Claude Code loads it.
         check(
             "---\ndescription: Use this: when x\n---\n",
             r#"{description@4..15: "Use this: when x"@17..33}@4..34 lenient@17..33"#,

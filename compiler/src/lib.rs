@@ -1,7 +1,8 @@
-//! capc-compiler: files → declarations → diagnostics (→ graph → lock, in later issues).
+//! capc-compiler: files → declarations → graph → diagnostics → lock. ARCHITECTURE.md is the
+//! map of the whole workspace; this is the crate's own.
 //!
 //! Map of the crate:
-//! - `walk`: the only file-system access; a bounded, symlink-safe walk and file reads.
+//! - `walk`: the only way declarations are read; a bounded, symlink-safe walk and file reads.
 //! - `check`: discovery of roots (marketplaces, plugins, projects, skill collections),
 //!   claims of files, parallel reading, cross-file checks.
 //! - `json`, `frontmatter`: readers that keep byte spans, into the shared `node` tree.

@@ -1,4 +1,4 @@
-//! How Claude Code 2.1.332 names what it loads, and how a typed name finds its entry. Pure
+//! How Claude Code names what it loads, and how a typed name finds its entry. Pure
 //! functions shared by the resolver and the runtime. The minified function names of the
 //! 2.1.332 bundle are given where a rule comes from, so the next version can be re-read.
 

@@ -1,6 +1,7 @@
 //! Slash-command lines (`command_line.pest`): `/review 42 --fast`, `/frontend:component Button`,
-//! `/mcp__github__pr (MCP) 12`. Follows `parseSlashCommand` of v2.1.88 exactly, which
-//! the v2.1.240 docs do not contradict; and `looksLikeCommand` of `processSlashCommand`, which decides
+//! `/mcp__github__pr (MCP) 12`. Follows Claude Code's `parseSlashCommand` exactly, which the
+//! slash-commands docs (https://code.claude.com/docs/en/slash-commands) do not contradict; and
+//! `looksLikeCommand` of `processSlashCommand`, which decides
 //! whether an unknown name is reported as "Unknown skill" or the line goes to the model as a prompt.
 
 use pest::Parser as _;

@@ -1,7 +1,7 @@
-//! `${VAR}` expansion in `.mcp.json` (`env.pest`), following `expandEnvVarsInString` of v2.1.88 and
-//! the MCP docs of v2.1.240 (which agree): `${VAR}` and `${VAR:-default}` in `command`, `args`, `env`,
-//! `url` and `headers`; an unset variable without a default stays as the literal `${VAR}` and is
-//! reported missing.
+//! `${VAR}` expansion in `.mcp.json` (`env.pest`), following Claude Code's `expandEnvVarsInString`
+//! and the MCP docs (https://code.claude.com/docs/en/mcp), which agree: `${VAR}` and
+//! `${VAR:-default}` in `command`, `args`, `env`, `url` and `headers`; an unset variable without a
+//! default stays as the literal `${VAR}` and is reported missing.
 //!
 //! Two quirks of the regex are kept, because they are what Claude Code does. A body ends at the first
 //! `}`, so `${A:-${B}}` is the reference `${A:-${B}` followed by a literal `}`. And the body is split

@@ -14,12 +14,13 @@
 //! * **`${VAR}` expansion** in `.mcp.json` (`env`): [`parse_env_refs`] and [`expand_env`].
 //! * **Bash command lines** (`shell`): [`analyse_shell`] lists the simple commands, redirections and
 //!   operators of a line, and the first construct Claude Code refuses to check before it runs;
-//!   [`decide_bash`] (in `bash`) decides the line against permission rules as Claude Code 2.1.332
-//!   does, with its messages (measured: `tests/data/bash-2.1.332.json`).
+//!   [`decide_bash`] (in `bash`) decides the line against permission rules as Claude Code does,
+//!   with its messages (measured: `tests/data/bash-2.1.332.json`).
 //!
-//! Which Claude Code version each behaviour follows is said where the behaviour is implemented: the
-//! target is Claude Code 2.1.332, the documentation snapshot describes 2.1.240 and the source digest
-//! 2.1.88. Where they disagree the newer one wins, and the code says so.
+//! Comments cite what each behaviour follows (a measurement, the public docs, a function of Claude
+//! Code's); which source wins when they disagree is stated once, in ARCHITECTURE.md ("Sources of
+//! truth about Claude Code"). A comment names a Claude Code version only where behaviour differs
+//! between versions.
 //!
 //! **Architecture invariants.** This crate does no I/O and never sees a file path of its own; it never
 //! panics on any input (fuzzed, see `fuzz/`); every parse is linear in its input (see `benches/parse.rs`);

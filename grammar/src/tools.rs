@@ -1,7 +1,7 @@
 //! Claude Code's tool names: the built-in list, the legacy aliases, and which input field a
 //! specifier talks about.
 
-/// Canonical built-in tool names, Claude Code v2.1.240 (from the tools reference),
+/// Canonical built-in tool names (from the tools reference, https://code.claude.com/docs/en/tools-reference),
 /// sorted. `TaskOutput` is deprecated and `TodoWrite` legacy (off by default) but both still exist.
 pub const BUILTIN_TOOLS: &[&str] = &[
     "Agent",
@@ -51,7 +51,7 @@ pub const BUILTIN_TOOLS: &[&str] = &[
 ];
 
 /// `(legacy, canonical)`: names the permission-rule parser rewrites before matching
-/// (`normalizeLegacyToolName`, v2.1.88; `Task` became `Agent` in v2.1.63). `Brief` is rewritten only
+/// (`normalizeLegacyToolName`; `Task` became `Agent` in v2.1.63). `Brief` is rewritten only
 /// in builds with the KAIROS feature, which is why most users never see `SendUserMessage`.
 pub const LEGACY_TOOL_ALIASES: &[(&str, &str)] = &[
     ("AgentOutputTool", "TaskOutput"),
@@ -67,7 +67,7 @@ pub fn canonical_tool_name(name: &str) -> &str {
 }
 
 /// The input field a tool's specifier is about, which parameter rules may not name
-/// (permissions doc, v2.1.240: "not allowed for primary fields").
+/// (permissions docs: "not allowed for primary fields").
 pub fn primary_field(tool: &str) -> Option<&'static str> {
     match canonical_tool_name(tool) {
         "Bash" | "PowerShell" => Some("command"),
@@ -84,8 +84,8 @@ pub(crate) fn is_shell_tool(tool: &str) -> bool {
     matches!(tool, "Bash" | "PowerShell")
 }
 
-/// Tools whose content is a gitignore-style path (`filePatternTools` in v2.1.88, plus `MultiEdit`,
-/// whose path rules the v2.1.240 docs list as "accepted but never consulted").
+/// Tools whose content is a gitignore-style path (Claude Code's `filePatternTools`, plus `MultiEdit`,
+/// whose path rules the permissions docs list as "accepted but never consulted").
 pub(crate) fn is_path_tool(tool: &str) -> bool {
     matches!(tool, "Read" | "Edit" | "Write" | "Glob" | "NotebookRead" | "NotebookEdit" | "MultiEdit")
 }

@@ -1,4 +1,4 @@
-//! The agent listing as Claude Code 2.1.332 sends it (`tests/oracle/scenarios/turn-agents-listing`):
+//! The agent listing as Claude Code sends it (`tests/oracle/scenarios/turn-agents-listing`):
 //! after `Available agent types for the Agent tool:`, one line per agent,
 //! `- TYPE: DESCRIPTION (Tools: TOOLS)`, every agent (built-in, user, project, plugin) sorted by
 //! type as `localeCompare` sorts.

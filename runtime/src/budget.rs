@@ -2,7 +2,7 @@
 //! `listing-budget` and `capc ls --budget` shows.
 //!
 //! The listing is the one a session's plain turn sends ([`crate::listing`], compared with
-//! Claude Code 2.1.332's own requests by the oracle tests): the lock the check resolved
+//! Claude Code's own requests by the oracle tests): the lock the check resolved
 //! (project, user and add-dir skills, the plugins that load) and the bundled skills, in a
 //! trusted folder (a team measures the sessions it runs in its own repository), with the
 //! settings a session reads — `skillListingBudgetFraction`, `skillListingMaxDescChars`,

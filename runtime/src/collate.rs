@@ -1,4 +1,4 @@
-//! The order Claude Code 2.1.332 sorts names in: JavaScript's `a.localeCompare(b)`, which is
+//! The order Claude Code sorts names in: JavaScript's `a.localeCompare(b)`, which is
 //! ICU's root collation. It orders the `tools` array (built-ins, then MCP tools), the Skill
 //! listing's groups and the agent listing. (The deferred-tools announcement is in plain
 //! code-unit order instead.)
@@ -75,7 +75,7 @@ mod tests {
 
     #[test]
     fn the_order_claude_code_sends_mcp_tools_in() {
-        // turn-mcp-names-collation-inline: the `tools` array of Claude Code 2.1.332.
+        // turn-mcp-names-collation-inline: the `tools` array Claude Code sent.
         let expected =
             ["_clair", "_under", "-dash", "a", "b_x", "B_y", "b-x", "b1", "bx", "bX", "Bx", "e10", "e2", "Z", "zeta"];
         let mut shuffled = expected;

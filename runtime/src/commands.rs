@@ -154,7 +154,7 @@ fn activated(command: &Command, touched: &[String]) -> bool {
     touched.iter().any(|f| command.paths.iter().any(|p| path_matches(p, f)))
 }
 
-/// The command table (in Claude Code 2.1.332's order): the lock's static
+/// The command table (in Claude Code's order): the lock's static
 /// entries (already in table order), bundled skills, built-ins; then every activated dynamic
 /// skill whose name is not taken, just before the first built-in command.
 pub fn command_table(loaded: &Loaded, cx: &TurnContext) -> Vec<CommandView> {
@@ -244,7 +244,7 @@ fn builtin_rows() -> &'static [(CommandView, BuiltinKind, Availability)] {
     })
 }
 
-/// The entry a typed name runs (Claude Code 2.1.332's lookup): an exact name anywhere in the
+/// The entry a typed name runs (Claude Code's lookup): an exact name anywhere in the
 /// table first; otherwise the first entry, in table order, whose display name is the name or
 /// whose aliases hold it.
 pub fn find<'t>(table: &'t [CommandView], name: &str) -> Option<&'t CommandView> {

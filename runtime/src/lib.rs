@@ -7,7 +7,7 @@
 //!   lock and the MCP state changes Claude Code's answer.
 //! - `permissions`: a turn's permission rules (the lock's, filtered by trust; command-line,
 //!   session and skill rules), assembled and decided in one place.
-//! - `pool`: the tool pool as Claude Code 2.1.332 sends it (built-ins per context, deferral,
+//! - `pool`: the tool pool as Claude Code sends it (built-ins per context, deferral,
 //!   ToolSearch, the placeholder); `collate`: its `localeCompare` order.
 //! - `listing`: the Skill listing (entries, lines, budget) and the Skill tool's decision;
 //!   `agents`: the agent listing.

@@ -1,5 +1,5 @@
 //! The Skill tool's view of skills: which commands it lists, the Skill listing as Claude Code
-//! 2.1.332 sends it (`tests/oracle/scenarios/turn-skills-*`), and the Skill tool's permission
+//! sends it (`tests/oracle/scenarios/turn-skills-*`), and the Skill tool's permission
 //! decision. Pure functions; no I/O.
 //!
 //! The listing (after the header `The following skills are available for use with the Skill
@@ -263,7 +263,7 @@ pub fn entries<'l>(loaded: &'l Loaded, table: &[CommandView], cx: &TurnContext) 
             None,
         ));
     }
-    // A plugin's `anthropic-skills:…` entries sit after the built-ins (2.1.332).
+    // A plugin's `anthropic-skills:…` entries sit after the built-ins, as Claude Code lists them.
     let (mut entries, reserved): (Vec<_>, Vec<_>) =
         entries.into_iter().partition(|(e, _)| !capc_compiler::names::is_reserved_namespace(e.name));
     entries.extend(reserved);

@@ -89,8 +89,8 @@ impl Roots {
         }
     }
     /// Whether the user's own `.claude.json` (in the user dir) trusts the locked folder: its
-    /// entry, or a parent folder's, has `hasTrustDialogAccepted` (as Claude Code 2.1.332 reads
-    /// it). Nothing in the repository is consulted.
+    /// entry, or a parent folder's, has `hasTrustDialogAccepted` (as Claude Code reads it).
+    /// Nothing in the repository is consulted.
     pub fn user_trusts(&self) -> bool {
         let Some(home) = &self.user_dir else { return false };
         let capc_compiler::walk::Content::Text(text) = capc_compiler::walk::read(&home.join(".claude.json")) else {
@@ -210,7 +210,7 @@ pub struct Held {
 }
 
 /// The rules that hold trusted (all of them) and untrusted (without the project's and the
-/// local settings' allow rules, which Claude Code 2.1.332 ignores there and names on stderr).
+/// local settings' allow rules, which Claude Code ignores there and names on stderr).
 pub(crate) fn held(rules: &[Rule], root: &str, home: &str) -> (Held, Held) {
     let sourced = |r: &Rule| SourcedRule {
         rule: r.parsed.clone(),
@@ -426,7 +426,7 @@ impl Loaded {
     }
 }
 
-/// The order Claude Code 2.1.332 lists commands in (see [`Loaded::listing_order`]); names
+/// The order Claude Code lists commands in (see [`Loaded::listing_order`]); names
 /// compare as `localeCompare` does.
 fn listing_order(commands: &[Command]) -> Vec<usize> {
     let group = |c: &Command| -> (u8, u8) {

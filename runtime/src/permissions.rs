@@ -4,7 +4,7 @@
 //! [`Permissions`] built for the turn:
 //!
 //! 1. the lock's rules that hold in this folder: in a folder whose trust dialog was not
-//!    accepted, Claude Code 2.1.332 drops the project's and the local settings'
+//!    accepted, Claude Code drops the project's and the local settings'
 //!    `permissions.allow` entries (and says so on stderr); every other rule still applies;
 //! 2. `--disallowedTools` (deny) and `--allowedTools` (allow), as command-line rules;
 //! 3. the session's rules;
@@ -120,7 +120,7 @@ impl Permissions {
     /// decides (`bypassPermissions` allows, `dontAsk` denies, every other mode asks).
     pub fn decide(&self, call: &ToolCall<'_>, cx: &MatchContext<'_>) -> Verdict {
         let rules: Vec<SourcedRule> = self.all().cloned().collect();
-        // A Bash command is decided as Claude Code 2.1.332 decides one, the mode included
+        // A Bash command is decided as Claude Code decides one, the mode included
         // (read-only commands need no rule; `bypassPermissions` and `dontAsk` settle the rest).
         if let (Some(command), "Bash") = (call.primary, call.tool) {
             let bash = capc_grammar::BashContext { mode: self.mode, ..capc_grammar::BashContext::new(cx.cwd, cx.home) };

@@ -1,4 +1,4 @@
-//! The tool pool of a turn as Claude Code 2.1.332 sends it (`tests/oracle/scenarios/turn-*`):
+//! The tool pool of a turn as Claude Code sends it (`tests/oracle/scenarios/turn-*`):
 //! which built-in tools exist in this context, which tools are deferred behind ToolSearch and
 //! announced instead of sent, the order of the `tools` array, and where
 //! `DeferredToolPlaceholder` goes.
@@ -16,7 +16,7 @@
 //!   10) of the context window. Claude Code measures that with the token-counting API; capc has
 //!   no tokenizer and uses Claude Code's own fallback, characters against 2.5 per token, over
 //!   what it knows of the tools (names, and MCP descriptions). Below the threshold every tool is
-//!   sent and, as in 2.1.332, the announcement is still made. `CLAUDE_CODE_SIMPLE` and
+//!   sent and, as Claude Code does, the announcement is still made. `CLAUDE_CODE_SIMPLE` and
 //!   `CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS` turn tool search off.
 //! * **`DeferredToolPlaceholder`**: whenever tool search is on (even when ToolSearch itself is
 //!   denied or not among `--tools`), it is inserted before the last tool sent.
@@ -71,7 +71,7 @@ enum When {
     Interactive,
 }
 
-/// A built-in tool of Claude Code 2.1.332: its name, whether it is deferred, and when it exists.
+/// A built-in tool of Claude Code: its name, whether it is deferred, and when it exists.
 struct BuiltinTool {
     name: &'static str,
     deferred: bool,
@@ -82,7 +82,7 @@ const fn tool(name: &'static str, deferred: bool, when: When) -> BuiltinTool {
     BuiltinTool { name, deferred, when }
 }
 
-/// Every built-in tool capc has seen Claude Code 2.1.332 send, with its condition. ToolSearch
+/// Every built-in tool the oracle recordings show Claude Code sending, with its condition. ToolSearch
 /// and the MCP resource tools are added by [`tool_pool`].
 const BUILTIN_TOOLS: &[BuiltinTool] = &[
     tool("Agent", false, When::Always),
@@ -311,8 +311,8 @@ pub fn tool_pool(cx: &TurnContext, permissions: &Permissions, mcp: &McpState) ->
     }
 
     // The announcement, as positions in the pool (no name is copied): with tool search on, or
-    // in `auto` mode below its threshold (2.1.332 announces them there too although it sends
-    // them); never when ToolSearch is not allowed.
+    // in `auto` mode below its threshold (Claude Code announces them there too although it
+    // sends them); never when ToolSearch is not allowed.
     let announce = search_allowed && (tool_search || matches!(mode, SearchMode::Auto(_)));
     let mut announced: Vec<u32> = Vec::new();
     if announce {

@@ -4,7 +4,7 @@
 //!
 //! Requests (`type`):
 //! - `turn` `{input, context?, include?}` — a user turn: the view, what the input does, and
-//!   (`request`) what Claude Code 2.1.332 sends for it.
+//!   (`request`) what Claude Code sends for it.
 //! - `invoke_skill` `{skill, args?}` — the model calls the Skill tool.
 //! - `tool_search` `{query, max_results?}` — the model calls ToolSearch.
 //! - `mcp_update` `{updates: [{server, status?, error?, tools?, prompts?, resources?, instructions?}]}`

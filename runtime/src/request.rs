@@ -1,4 +1,4 @@
-//! What Claude Code 2.1.332 sends for a turn, in the shape `tests/oracle/regen.py` records it
+//! What Claude Code sends for a turn, in the shape `tests/oracle/regen.py` records it
 //! from a real request: the `tools` array, the deferred tools announced, the Skill and agent
 //! listings line by line, the `<command-name>`s and the user-turn texts — or, for an input
 //! that makes no request, what Claude Code prints instead. The session's `request` part.
@@ -83,7 +83,7 @@ impl Request {
     }
 
     /// A turn that sends no attachments: an MCP prompt's turn carries neither the deferred-tools
-    /// announcement nor the listings in 2.1.332.
+    /// announcement nor the listings.
     pub fn without_attachments(mut self) -> Request {
         self.deferred.clear();
         self.skill_listing.clear();

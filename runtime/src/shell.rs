@@ -1,4 +1,4 @@
-//! `!` shell injections in skill and command bodies, decided and run as Claude Code 2.1.332 does
+//! `!` shell injections in skill and command bodies, decided and run as Claude Code does
 //! (the measurements in `grammar/tests/data/bash-2.1.332.json`).
 //!
 //! Every injection of a body (```` ```! ```` blocks and `` !`…` `` inline, the inline form ending

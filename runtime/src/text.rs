@@ -1,4 +1,4 @@
-//! Measuring and cutting text as Claude Code 2.1.332 does for what it lists: descriptions
+//! Measuring and cutting text as Claude Code does for what it lists: descriptions
 //! joined onto one line, cut in UTF-16 code units, and their display width. Used by the Skill
 //! listing, the agent listing and the lock's descriptions measured at load.
 

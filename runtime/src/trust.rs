@@ -5,7 +5,7 @@
 use capc_compiler::model::Scope;
 
 /// Whether a plugin component (by its file, as the lock names it) needs a trusted folder:
-/// Claude Code 2.1.332 does not load a plugin enabled through a marketplace that only the
+/// Claude Code does not load a plugin enabled through a marketplace that only the
 /// project's (or the local) settings declare, nor a project skills-folder plugin, in a folder
 /// whose trust was not accepted (the lock marks those plugins `requires_trust`).
 pub fn component_needs_trust(lock: &capc_compiler::model::Lock, path: &str) -> bool {
@@ -48,7 +48,7 @@ pub fn server_needs_trust(server: &capc_compiler::model::McpServer) -> bool {
     matches!(server.scope, Scope::Project | Scope::Plugin)
 }
 
-/// The stderr line of Claude Code 2.1.332 for allow rules an untrusted folder ignores:
+/// The stderr line of Claude Code for allow rules an untrusted folder ignores:
 /// `ignored` holds each settings file with how many entries it had.
 pub fn ignored_allow_notice(ignored: &[(String, usize)], root: &str, home: &str) -> Option<String> {
     let count: usize = ignored.iter().map(|(_, n)| n).sum();

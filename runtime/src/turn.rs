@@ -1,5 +1,5 @@
 //! One turn's view of the capabilities, recomputed from scratch every turn, as Claude Code
-//! 2.1.332 computes them for the request it sends: the command table with availability and
+//! computes them for the request it sends: the command table with availability and
 //! enablement re-checked and dynamic skills placed, the Skill listing, the agent listing, the
 //! tool pool in the order it is sent with the deferred tools announced, and the tool section of
 //! the system prompt. Nothing here keeps state: the same lock, MCP state and context give the

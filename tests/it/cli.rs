@@ -305,7 +305,7 @@ fn session_speaks_ndjson_and_verify_refuses_a_stale_lock() {
         stdout(&out).lines().map(|l| serde_json::from_str(l).expect("one JSON object per line")).collect();
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["id"], 1);
-    // What Claude Code 2.1.332 sends: the command block, then the skill's folder and its body.
+    // What Claude Code sends: the command block, then the skill's folder and its body.
     assert_eq!(
         lines[0]["result"]["texts"][0],
         "<command-message>deploy</command-message>\n<command-name>/deploy</command-name>\n<command-args>now</command-args>\n"

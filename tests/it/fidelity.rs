@@ -1,4 +1,4 @@
-//! Where capc must agree with Claude Code 2.1.332 on files real repositories hold, through the
+//! Where capc must agree with Claude Code on files real repositories hold, through the
 //! CLI as users run it: frontmatter the official validator rejects, a plugin agent's fallback
 //! description, and a settings file refused for its `permissions.defaultMode`.
 

@@ -152,7 +152,7 @@ fn session_rows(r: &Resolution, trusted: bool) -> Vec<&Row> {
 }
 
 /// What a typed input runs: `/<name>` of the entry, or nothing. `/a b` falls back to `a:b`
-/// when nothing answers to `a` (2.1.332's dispatcher).
+/// when nothing answers to `a` (Claude Code's dispatcher).
 fn typed(rows: &[&Row], r: &Resolution, input: &str) -> Option<String> {
     let line = input.strip_prefix('/')?;
     let (name, args) = line.split_once(char::is_whitespace).map_or((line, ""), |(n, a)| (n, a.trim()));

@@ -1,6 +1,6 @@
 //! `--plugin-dir` as plugin authors use it: the plugin lives outside the folder capc reads
 //! (`capc ls proj --plugin-dir ../acme`), and `ls`, `check`, `lock`, `session` and `diff` all
-//! read it the way Claude Code 2.1.332 loads it. Also: plugins Claude Code refuses (the lock
+//! read it the way Claude Code loads it. Also: plugins Claude Code refuses (the lock
 //! records them as not loaded and is written), and `capc check FILE` / `capc lock FILE` on a
 //! file that is no declaration. Everything goes through the `capc` binary.
 
@@ -175,7 +175,7 @@ fn capc_diff_resolves_folders_and_revisions_with_the_plugin_dir() {
 #[test]
 fn a_plugin_dir_without_a_manifest_is_named_after_its_folder() {
     let dir = workspace();
-    // Claude Code 2.1.332 ignores a marketplace.json in a `--plugin-dir` folder: neither the
+    // Claude Code ignores a marketplace.json in a `--plugin-dir` folder: neither the
     // entry's name nor its component paths apply (measured with `plugin list --json`).
     write(
         dir.path(),

@@ -1518,7 +1518,7 @@ fn assert_refused(result: &serde_json::Value, injection: &str) {
 
 /// Flag forms the commands parse as "run this program": abbreviated long options, values
 /// attached to short options, options that name a program, and words `xargs` appends. Claude
-/// Code 2.1.332 asks about each of them; so must capc, and nothing may run.
+/// Code asks about each of them (measured); so must capc, and nothing may run.
 #[test]
 fn flag_forms_that_start_a_program_are_refused() {
     for injection in [

@@ -155,7 +155,7 @@ pub(super) fn check_root(
                 counts += extra;
                 info = plugin;
             }
-            // Claude Code 2.1.332 refuses a plugin.json that fails its schema (invalid JSON, no
+            // Claude Code refuses a plugin.json that fails its schema (invalid JSON, no
             // or a malformed `name`, a field of the wrong type) and loads nothing of the plugin.
             refused = outcome
                 .diagnostics
@@ -176,7 +176,7 @@ pub(super) fn check_root(
                     span,
                     format!("plugin name `{name}` is reserved for Anthropic"),
                 );
-                // Claude Code 2.1.332 loads such a plugin from `--plugin-dir` all the same
+                // Claude Code loads such a plugin from `--plugin-dir` all the same
                 // (measured); only its validator rejects the name.
                 if matches!(realm, Realm::PluginDir(_)) {
                     finding.loads_anyway();
@@ -191,7 +191,7 @@ pub(super) fn check_root(
         let listed_by = entries_by_root.get(root).map(Vec::as_slice).unwrap_or_default();
         cross_check_entries(&mut diagnostics, realm, &info, manifest_rel.as_deref(), listed_by);
         // Claude Code loads a `--plugin-dir` folder as a folder: a marketplace entry naming it
-        // gives it neither a name nor component paths (measured on 2.1.332), and a folder
+        // gives it neither a name nor component paths (measured), and a folder
         // without plugin.json is a plugin only when something in it loads.
         let entries = if given.contains_key(root) { &[] } else { listed_by };
         if given.contains_key(root) && manifest_rel.is_none() && !holds_components(&tree, root) {
@@ -318,7 +318,7 @@ fn refuse_skipped(decls: &mut [Decl], skipped: &BTreeMap<String, String>) {
     }
 }
 
-/// What Claude Code 2.1.332 looks for at a plugin's root when it has no manifest to list its
+/// What Claude Code looks for at a plugin's root when it has no manifest to list its
 /// components: a folder or file of these makes the folder a plugin.
 const DEFAULT_COMPONENTS: [&str; 9] = [
     "commands/",
@@ -359,7 +359,7 @@ fn cached_marketplace(root: &str) -> Option<String> {
 fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm, hash: bool) -> Checked {
     let mut claims = Claims(BTreeMap::new());
     let mut diagnostics = walk_problems(tree, realm);
-    // Claude Code 2.1.332 reads an added folder's skills, legacy commands and agents.
+    // Claude Code reads an added folder's skills, legacy commands and agents.
     let owner = Owner::project(FileScope::Project, "");
     if tree.is_dir(".claude/skills") {
         claim_skills_dir(tree, &mut claims, ".claude/skills", &owner, &mut diagnostics, realm);
@@ -467,8 +467,8 @@ fn claim_plugin(
     for dir in listed("skills") {
         claim_skills_dir(tree, claims, dir, &owner, out, realm);
     }
-    // A root SKILL.md is the plugin's one skill only when it has no skills folder (2.1.332:
-    // with one, the root file is not read).
+    // A root SKILL.md is the plugin's one skill only when it has no skills folder (with one,
+    // Claude Code does not read the root file).
     let has_skills = tree.is_dir(&at("skills")) || listed("skills").next().is_some();
     if tree.is_file(&at("SKILL.md")) && !has_skills && !layout.skills_dir {
         claims.add(&at("SKILL.md"), FileKind::Skill, &owner, None);

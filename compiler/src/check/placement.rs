@@ -36,7 +36,7 @@ pub(super) fn locate_marketplaces(options: &Options, decls: &mut [Decl]) {
         realms.into_iter().filter_map(|(d, r)| d.canonicalize().ok().map(|d| (d, r))).collect();
     for d in decls.iter_mut() {
         let Item::KnownMarketplace { path: Some(path), location, .. } = &mut d.item else { continue };
-        // Claude Code 2.1.332 loads nothing through a relative `path` (measured): only an
+        // Claude Code loads nothing through a relative `path` (measured): only an
         // absolute one is followed.
         if !Path::new(path.as_str()).is_absolute() {
             continue;

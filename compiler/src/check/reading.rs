@@ -118,7 +118,7 @@ pub(super) fn read_claim(
         outcome.not_loaded = not_loaded;
         return outcome;
     };
-    // The plugin agent loader of 2.1.332 skips agent files over 1 MiB (measured).
+    // Claude Code's plugin agent loader skips agent files over 1 MiB (measured).
     if claim.kind == FileKind::Agent && claim.owner.scope == FileScope::Plugin && text.len() > PLUGIN_AGENT_MAX_BYTES {
         sink.report(
             &rules::file_too_large::RULE,
@@ -284,7 +284,7 @@ fn frontmatter_name(fields: Option<&Node>) -> Option<&str> {
     fields?.get("name")?.as_str().map(str::trim).filter(|n| !n.is_empty())
 }
 
-/// A skill is named after its folder (Claude Code 2.1.332): in a plugin, `<plugin>:<folder>`
+/// A skill is named after its folder, as Claude Code names it: in a plugin, `<plugin>:<folder>`
 /// with every character outside `[A-Za-z0-9_-]` made `-`; a plugin that is one root
 /// `SKILL.md` takes its frontmatter `name`, else the plugin folder's name, sanitized alike; a
 /// `SKILL.md` inside a commands folder takes the folder's path (`a:b`). The frontmatter `name`
@@ -304,7 +304,7 @@ fn skill_name(rel: &str, claim: &Claim, fields: Option<&Node>) -> String {
     }
 }
 
-/// The display name and aliases Claude Code 2.1.332 gives a skill or command besides its name:
+/// The display name and aliases Claude Code gives a skill or command besides its name:
 /// a plugin's skills and commands take their frontmatter `name` as display name and, without
 /// a `:`, as a bare alias (`kZ`); a skills folder's skill takes it as display name only;
 /// legacy `.claude/commands` files ignore it.
@@ -356,5 +356,5 @@ fn agent_name(rel: &str, claim: &Claim, fields: Option<&Node>) -> String {
     }
 }
 
-/// The largest plugin agent file Claude Code 2.1.332 loads.
+/// The largest plugin agent file Claude Code loads.
 const PLUGIN_AGENT_MAX_BYTES: usize = 1_048_576;

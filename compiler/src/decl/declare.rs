@@ -150,7 +150,7 @@ pub fn command(
         _ => 0,
     };
     let mut keep = Keep { sink, owner: if is_skill { "skill".to_string() } else { "command".to_string() } };
-    // `paths`: a trailing `/**` is dropped; all-`**` means no condition (v2.1.88 loader).
+    // `paths`: a trailing `/**` is dropped; all-`**` means no condition (Claude Code's loader).
     let mut paths: Vec<String> = keep
         .list(f, "paths", &[','], Shape::Whole)
         .into_iter()
@@ -182,7 +182,7 @@ pub fn command(
         fallback_description,
         when_to_use: keep.string(f, "when_to_use", Shape::Words),
         argument_hint: keep.string(f, "argument-hint", Shape::Words),
-        // Empty and all-digit argument names are dropped (v2.1.88 loader).
+        // Empty and all-digit argument names are dropped (Claude Code's loader).
         arguments: keep
             .list(f, "arguments", &[' ', '\t', '\n'], Shape::Whole)
             .into_iter()

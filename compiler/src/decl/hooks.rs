@@ -8,8 +8,9 @@ use crate::rules;
 use crate::schema::{check_fields, field, Field, Ty, Unknown};
 use crate::span::Span;
 
-/// Hook events (case-sensitive): the 31 of the v2.1.240 docs plus `PreModelSwitch`,
-/// `PostModelSwitch` and `PreSkillShellCommand`, which `claude plugin validate` 2.1.332 accepts.
+/// Hook events (case-sensitive): those of the hooks docs (https://code.claude.com/docs/en/hooks)
+/// plus `PreModelSwitch`, `PostModelSwitch` and `PreSkillShellCommand`, which `claude plugin
+/// validate` accepts.
 pub const EVENTS: &[&str] = &[
     "ConfigChange",
     "CwdChanged",
@@ -48,7 +49,7 @@ pub const EVENTS: &[&str] = &[
 ];
 
 /// Guard events: written at the top level of a hooks file, they fail the whole plugin
-/// (measured with Claude Code 2.1.332), rather than being ignored.
+/// (measured with Claude Code), rather than being ignored.
 const GUARD_EVENTS: &[&str] = &["PermissionRequest", "PreSkillShellCommand", "PreToolUse"];
 
 const FILE_FIELDS: &[Field] = &[
@@ -92,7 +93,7 @@ fn handler_fields(kind: &str) -> Option<(Vec<Field>, &'static str)> {
     Some((all, required))
 }
 
-/// Why Claude Code 2.1.332 refuses to load the whole plugin a hooks file belongs to, when it
+/// Why Claude Code refuses to load the whole plugin a hooks file belongs to, when it
 /// does: a guard event (`PreToolUse`, `PermissionRequest`, `PreSkillShellCommand`) written at
 /// the file's top level, or a `hooks` that is not an object. Its loader skips such a plugin
 /// (a guard it cannot load may be what protects the rules beside it) and loads every other;
@@ -180,7 +181,7 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
     }
 }
 
-/// `modules`: at most one hooks module per plugin, a path that exists (2.1.332).
+/// `modules`: at most one hooks module per plugin, a path that exists (measured).
 fn check_modules(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) {
     let Some(modules) = root.get("modules").and_then(Node::as_array) else { return };
     if modules.len() > 1 {

@@ -1,6 +1,6 @@
 //! What plugin.json and marketplace.json check alike: their fields against a table, and the
 //! names Claude Code accepts for plugins and marketplaces. Checks follow `claude plugin
-//! validate` 2.1.332, measured.
+//! validate`, measured.
 
 use crate::diagnostic::{Severity, Sink};
 use crate::node::Node;
@@ -8,7 +8,7 @@ use crate::rules;
 use crate::schema::{check_fields, field, Field, Ty, Unknown};
 use crate::span::Span;
 
-/// Fields `claude plugin validate` 2.1.332 accepts in plugin.json without checking them
+/// Fields `claude plugin validate` accepts in plugin.json without checking them
 /// (listing metadata read by the plugin directory).
 const LISTING_FIELDS: &[&str] = &[
     "icon",
@@ -85,7 +85,7 @@ fn pieces(name: &str) -> Vec<String> {
 }
 
 /// Whether a plugin name passes as one of Anthropic's own, by the rule of
-/// `claude plugin validate` 2.1.332: a leading run of pieces spells `claude`, `anthropic(s)`
+/// `claude plugin validate`: a leading run of pieces spells `claude`, `anthropic(s)`
 /// or `ccplugin`; the whole name spells one of the reserved names; or `official` stands
 /// next to `claude` or `anthropic`.
 pub fn is_reserved_plugin_name(name: &str) -> bool {
@@ -113,7 +113,7 @@ pub fn reads_as_anthropic(name: &str) -> bool {
 }
 
 /// Whether a marketplace name imitates an Anthropic marketplace, by the rule of
-/// `claude plugin validate` 2.1.332 (the exact reserved names are exempt: they are
+/// `claude plugin validate` (the exact reserved names are exempt: they are
 /// Anthropic's own, accepted only from its GitHub organisation).
 pub fn is_reserved_marketplace_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
@@ -175,7 +175,7 @@ fn imitates(lower: &str) -> bool {
 }
 
 /// A name Claude Code can load: `[A-Za-z0-9._-]`, starting with a letter or digit (it is
-/// part of every plugin id, `name@marketplace`). Anything else fails the load (2.1.332).
+/// part of every plugin id, `name@marketplace`). Anything else fails the load (measured).
 pub fn is_loadable_name(name: &str) -> bool {
     name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
         && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
@@ -249,7 +249,7 @@ mod tests {
 
     #[test]
     fn reserved_marketplace_names_follow_the_validator() {
-        // Refused by `claude plugin validate` 2.1.332 (and by the runtime where it checks).
+        // Refused by `claude plugin validate` (and by the runtime where it checks).
         for name in [
             "official-claude-plugins",
             "anthropic-plugins-v2",

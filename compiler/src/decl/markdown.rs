@@ -9,7 +9,7 @@ use crate::node::{Node, NodeKind};
 use crate::rules;
 use crate::schema::{check_fields_knowing, field, Field, Ty, Unknown};
 
-/// Frontmatter Claude Code reads for skills (v2.1.240 docs, plus `version`, which its
+/// Frontmatter Claude Code reads for skills (the skills docs, plus `version`, which its
 /// loader reads). Commands accept the same fields.
 pub const SKILL_FIELDS: &[Field] = &[
     field("name", Ty::String),
@@ -35,7 +35,7 @@ pub const SKILL_FIELDS: &[Field] = &[
     field("version", Ty::Any),
 ];
 
-/// Subagent frontmatter (v2.1.240 docs).
+/// Subagent frontmatter (the sub-agents docs, https://code.claude.com/docs/en/sub-agents).
 pub const AGENT_FIELDS: &[Field] = &[
     field("name", Ty::String),
     field("description", Ty::String),
@@ -342,7 +342,7 @@ fn check_skill(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
 
 fn check_command(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
     check_fields_knowing(sink, fields, SKILL_FIELDS, claude_code_keys(), "command frontmatter", Unknown::Warn);
-    // A plugin command's `name` is its display name and bare alias (Claude Code 2.1.332); a
+    // A plugin command's `name` is its display name and bare alias (as Claude Code reads it); a
     // legacy `.claude/commands` file's is ignored.
     let in_plugin = cx.scope == crate::decl::FileScope::Plugin;
     let ignored: &[&str] = if in_plugin { &["paths"] } else { &["name", "paths"] };
@@ -394,7 +394,7 @@ fn check_agent(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
             .help(help);
         }
     }
-    // The plugin agent loader has no name check (measured, 2.1.332); project and user agents
+    // The plugin agent loader has no name check (measured); project and user agents
     // with such names are skipped.
     if let Some(name_node) = fields.get("name").filter(|_| !plugin) {
         if let Some(name) = name_node.as_str() {

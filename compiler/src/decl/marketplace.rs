@@ -257,7 +257,7 @@ fn check_marketplace_name(sink: &mut Sink<'_>, span: Span, name: &str) {
     let lower = name.to_ascii_lowercase();
     // An exact reserved name is accepted only from Anthropic's own GitHub organisation,
     // which a check of files cannot see: a warning. A name that imitates one is refused
-    // wherever it comes from (`claude plugin validate` 2.1.332).
+    // wherever it comes from (`claude plugin validate`).
     if crate::builtins::RESERVED_MARKETPLACES.contains(&lower.as_str()) {
         sink.report(&rules::reserved_name::RULE, span, format!("marketplace name `{name}` is reserved for Anthropic"))
             .severity(Severity::Warning)

@@ -103,9 +103,9 @@ fn check_rule(
     match &tool.kind {
         ToolKind::Unknown => {
             // Claude Code warns at startup for deny and ask rules that name an unknown tool;
-            // names with `_` or `*` are exempt (v2.1.240 docs).
+            // names with `_` or `*` are exempt (permissions docs).
             if let Some((_, replacement)) = RETIRED_TOOLS.iter().find(|(name, _)| *name == tool.written) {
-                // Claude Code 2.1.332 knows these names as tools it no longer offers and drops
+                // Claude Code knows these names as tools it no longer offers and drops
                 // them without a word; the rest of the rule list works. Worth knowing (the
                 // replacement, when there is one), not a warning.
                 let d = sink.report(

@@ -1,5 +1,5 @@
-//! Plugin manifests (`.claude-plugin/plugin.json`). Checks follow `claude plugin validate`
-//! 2.1.332, measured: component paths start with `./`, `agents` name `.md` files and `hooks` a
+//! Plugin manifests (`.claude-plugin/plugin.json`). Checks follow `claude plugin validate`,
+//! measured: component paths start with `./`, `agents` name `.md` files and `hooks` a
 //! `.json` file, named paths exist, recognised fields have their documented types.
 
 use super::manifest::{check_author, check_manifest_fields, check_name, check_semver, is_loadable_name};
@@ -45,7 +45,7 @@ pub const PLUGIN_FIELDS: &[Field] = &[
     field("binaries", Ty::Any),
 ];
 
-/// Keys of `experimental` (2.1.332).
+/// Keys of `experimental` (measured).
 const EXPERIMENTAL_FIELDS: &[Field] = &[
     field("themes", Ty::StringOrStringArray),
     field("monitors", Ty::Any),
@@ -365,7 +365,7 @@ const OPTION_FIELDS: &[Field] = &[
 const OPTION_TYPES: &[&str] = &["string", "number", "boolean", "directory", "file"];
 
 /// `userConfig`: identifier keys, each option `{type, title, description, …}` with no other
-/// key; 2.1.332 refuses the manifest otherwise.
+/// key; Claude Code refuses the manifest otherwise.
 fn check_user_config(sink: &mut Sink<'_>, root: &Node) {
     let Some(options) = root.get("userConfig").and_then(Node::as_object) else { return };
     for (key, option) in options {

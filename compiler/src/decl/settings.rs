@@ -98,7 +98,7 @@ const PERMISSION_FIELDS: &[Field] = &[
 
 const MODES: &[&str] = &["default", "manual", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"];
 
-/// A `permissions.defaultMode` Claude Code 2.1.332 does not accept, with its text. Its settings
+/// A `permissions.defaultMode` Claude Code does not accept, with its text. Its settings
 /// schema validates the mode (after mapping the alias `manual` to `default`), and a settings
 /// file that fails the schema is refused whole, so nothing in it loads.
 pub fn refused_mode(root: &Node) -> Option<(&Node, &str)> {
@@ -216,7 +216,7 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
 }
 
 /// `managedMcpServers`: servers an administrator adds beside everyone else's (Claude Code
-/// 2.1.332 reads them from managed settings only, and accepts only `http`/`sse` servers with an
+/// reads them from managed settings only, and accepts only `http`/`sse` servers with an
 /// `https://` URL; it refuses the others and says so).
 fn check_managed_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, servers: &Node) {
     if cx.scope != super::FileScope::Managed {

@@ -1,4 +1,4 @@
-//! Which plugins a session loads, in which order, and why (Claude Code 2.1.332):
+//! Which plugins a session loads, in which order, and why, as Claude Code decides it:
 //!
 //! 1. `--plugin-dir` folders, in the order given (`<name>@inline`);
 //! 2. `enabledPlugins` keys set to `true`, merged across user, project, local and managed

@@ -13,8 +13,9 @@ use std::collections::BTreeMap;
 /// why they load and what they hold; commands carry display names and aliases).
 pub const LOCK_VERSION: u32 = 2;
 
-/// The Claude Code version whose loading behaviour the resolver follows where the docs,
-/// the v2.1.88 source digest and the client disagree.
+/// The Claude Code version whose behaviour capc follows, the one the oracle tests recorded
+/// (`capc --version` names it; ARCHITECTURE.md, "Sources of truth about Claude Code", says
+/// how it is weighed against the docs).
 pub const CLAUDE_CODE_VERSION: &str = "2.1.332";
 
 /// A whole lock file.

@@ -1,6 +1,6 @@
-//! How Claude Code 2.1.332 decides a Bash command against permission rules, from the analysis of
+//! How Claude Code decides a Bash command against permission rules, from the analysis of
 //! [`crate::analyse_shell`]; reproduced from measurements of the real binary
-//! (`tests/data/bash-2.1.332.json`, 315 cases) and the notes on its pipeline.
+//! (`tests/data/bash-2.1.332.json`) and what is known of its pipeline.
 //!
 //! [`decide_bash`] answers allow, ask or deny with the deciding rule and Claude Code's message:
 //!
@@ -34,8 +34,8 @@ use crate::matching::shell::strip_output_redirections;
 use crate::shell::{CommandContext, ShellAnalysis};
 use crate::{analyse_shell, Behavior, SimpleCommand, SourcedRule};
 
-/// Claude Code's permission modes: the choices `--permission-mode` accepts. In Claude Code
-/// 2.1.332 `manual` is another name for `default`; the Bash check decides `auto` and `plan` as
+/// Claude Code's permission modes: the choices `--permission-mode` accepts. `manual` is another
+/// name for `default`; the Bash check decides `auto` and `plan` as
 /// it decides `default` (only `acceptEdits`, `dontAsk` and `bypassPermissions` change it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum PermissionMode {
@@ -255,7 +255,7 @@ enum Part {
     Passthrough(String),
 }
 
-/// Decides a Bash command as Claude Code 2.1.332 does; see the module documentation.
+/// Decides a Bash command as Claude Code does; see the module documentation.
 pub fn decide_bash(rules: &[SourcedRule], command: &str, cx: &BashContext<'_>) -> BashDecision {
     let set = Rules::new(rules);
     let decision =

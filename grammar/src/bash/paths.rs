@@ -1,4 +1,4 @@
-//! Where a command reads and writes (Claude Code 2.1.332's path constraints): the working
+//! Where a command reads and writes (Claude Code's path constraints): the working
 //! directories, output and input redirections, the path arguments of commands that create,
 //! change or remove files, or read them, and removals of a working directory.
 //!

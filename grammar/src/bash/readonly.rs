@@ -1,4 +1,4 @@
-//! Commands Claude Code 2.1.332 runs without any rule because they only read: `echo`, `ls`,
+//! Commands Claude Code runs without any rule because they only read: `echo`, `ls`,
 //! `cat`, `grep`, `git status`, `git log`, … Its structure is followed here:
 //!
 //! 1. `command`, `builtin`, `noglob` and `timeout N` in front are looked through (`nice`, `env`,

@@ -1,4 +1,4 @@
-//! Bash content rules against one command text, as Claude Code 2.1.332 compares them.
+//! Bash content rules against one command text, as Claude Code compares them.
 //!
 //! A text is compared through *candidates*: as written (trimmed), without output redirections,
 //! and each of those with safe wrappers (`timeout 5`, `nice`, `nohup`, `time`, `stdbuf -oL`,

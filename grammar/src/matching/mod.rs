@@ -1,14 +1,15 @@
 //! What a permission rule means: [`PermissionRule::matches`] for one rule and [`decide`] for a list.
 //!
-//! Claude Code's pipeline (v2.1.88 `hasPermissionsToUseToolInner`) checks whole-tool deny and ask rules
-//! before the tool's own content rules; the v2.1.240 permissions docs state the simpler rule this module
-//! follows, the newer one: **deny → ask → allow, the first match decides, specificity doesn't matter**.
+//! Claude Code's pipeline (`hasPermissionsToUseToolInner`) checks whole-tool deny and ask rules
+//! before the tool's own content rules; the permissions docs (https://code.claude.com/docs/en/permissions)
+//! state the simpler rule this module follows: **deny → ask → allow, the first match decides,
+//! specificity doesn't matter**.
 //! Within one behaviour the first matching rule in the caller's order wins (Claude Code reads sources in
 //! `PERMISSION_RULE_SOURCES` order: user, project, local, flag, policy, cliArg, command, session).
 //! Modes (`bypassPermissions`, `dontAsk`, …), hooks, sandboxing, read-only auto-allows and the safety
 //! checks on `.git`/`.claude` are outside this crate: when no rule matches the answer is
 //! [`DecisionBehavior::Passthrough`]. The exception is a Bash command, which [`crate::decide`] hands to
-//! [`crate::decide_bash`] (Claude Code 2.1.332's whole Bash check, in the default mode): it
+//! [`crate::decide_bash`] (Claude Code's whole Bash check, in the default mode): it
 //! never passes through. [`PermissionRule::matches`] stays the reading of one rule against one
 //! command (used for PowerShell, and for questions about a single rule).
 
@@ -161,9 +162,10 @@ impl PermissionRule {
     /// Does this rule, read from the `behavior` list, match `call`? This is the whole meaning of one
     /// rule, including the cases where Claude Code ignores a rule of that list:
     ///
-    /// * an allow rule with an unanchored tool-name glob (`*`, `mcp__*`; v2.1.240);
-    /// * an allow rule on a parameter, or any parameter rule on the tool's primary field (v2.1.240);
-    /// * a `Skill(…)` ask rule (v2.1.88 `SkillTool.checkPermissions` never reads them);
+    /// * an allow rule with an unanchored tool-name glob (`*`, `mcp__*`; permissions docs);
+    /// * an allow rule on a parameter, or any parameter rule on the tool's primary field (permissions
+    ///   docs);
+    /// * a `Skill(…)` ask rule (Claude Code's `SkillTool.checkPermissions` never reads them);
     /// * a path rule on `Write`, `NotebookEdit`, `Glob` or `MultiEdit` (v2.1.210+; use `Edit`/`Read`).
     pub fn matches(&self, behavior: Behavior, call: &ToolCall<'_>, cx: &MatchContext<'_>) -> bool {
         if behavior == Behavior::Allow && self.tool.is_glob() && !self.tool.is_anchored_glob() {
@@ -220,7 +222,7 @@ impl PermissionRule {
 }
 
 /// Whole-tool matching (`toolMatchesRule`): equal canonical names; an MCP rule naming the server
-/// (`mcp__srv`, `mcp__srv__*`) covers its tools; `*` globs (v2.1.240) cover any matching name.
+/// (`mcp__srv`, `mcp__srv__*`) covers its tools; `*` globs cover any matching name.
 fn tool_name_matches(rule: &ToolName, tool: &str) -> bool {
     if rule.canonical == tool {
         return true;
@@ -266,7 +268,8 @@ fn url_host(url: &str) -> Option<String> {
     (!host.is_empty()).then_some(host)
 }
 
-/// `WebFetch(domain:…)` per the v2.1.240 docs (v2.1.88 compared the host for equality only):
+/// `WebFetch(domain:…)` per the permissions docs (older versions, 2.1.88 among them, compared the
+/// host for equality only):
 /// case-insensitive, trailing `.` ignored; `*` is every host; `*.x.com` is any subdomain at any
 /// depth but not `x.com` itself; any other `*` matches within one label.
 fn domain_matches(rule: &str, host: &str) -> bool {

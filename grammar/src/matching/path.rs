@@ -1,4 +1,4 @@
-//! `Read(…)`/`Edit(…)` globs against a file path (`matchingRuleForInput` in v2.1.88 `filesystem.ts`).
+//! `Read(…)`/`Edit(…)` globs against a file path (Claude Code's `matchingRuleForInput`, `filesystem.ts`).
 //!
 //! Claude Code resolves a rule's anchor to a root directory (`//` the filesystem root, `~/` home, `/`
 //! the settings source's directory, anything else the cwd), drops a trailing `/**`, makes the file
@@ -10,7 +10,7 @@
 use crate::matching::MatchContext;
 use crate::PathAnchor;
 
-/// Does the rule `anchor` + `glob` cover `path`? `anchored_dir` is the v2.1.240 rule that an allow
+/// Does the rule `anchor` + `glob` cover `path`? `anchored_dir` is the documented rule that an allow
 /// rule's single-segment `dir/**` is anchored at its root rather than matching at any depth.
 pub(crate) fn path_rule_matches(
     anchor: PathAnchor,

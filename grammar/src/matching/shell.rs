@@ -1,5 +1,5 @@
-//! Bash content rules against a command (`bashPermissions.ts`, `shellRuleMatching.ts` of v2.1.88, with
-//! the v2.1.240 documentation's additions: every part of a compound command must match an allow rule,
+//! Bash content rules against a command (Claude Code's `bashPermissions.ts`, `shellRuleMatching.ts`,
+//! with the permissions docs' additions: every part of a compound command must match an allow rule,
 //! and `command`, `builtin`, `noglob` and bare `xargs` are stripped as wrappers).
 //!
 //! A command is compared through *candidates*: the command itself, the command without output
@@ -296,7 +296,7 @@ fn strip_comment_lines(command: &str) -> String {
     }
 }
 
-/// Environment variables that cannot run code or load libraries (`SAFE_ENV_VARS`, v2.1.88).
+/// Environment variables that cannot run code or load libraries (Claude Code's `SAFE_ENV_VARS`).
 const SAFE_ENV_VARS: &[&str] = &[
     "ANTHROPIC_API_KEY",
     "BLOCKSIZE",
@@ -432,7 +432,7 @@ fn wrapper_len(command: &str) -> Option<usize> {
             cursor.blanks1()?;
             cursor.end_of_options();
         }
-        // v2.1.240 docs: these run their argument unchanged; `command -v` and `xargs -n1` do not.
+        // Permissions docs: these run their argument unchanged; `command -v` and `xargs -n1` do not.
         "command" | "builtin" | "noglob" | "xargs" => {
             cursor.blanks1()?;
             if cursor.peek() == Some(b'-') {

@@ -73,7 +73,7 @@ fn check_with_params(rules: &str, call: &str, params: &[(&str, &str)], expected:
 fn order_is_deny_ask_allow() {
     check("allow Bash\ndeny Bash", "Bash: ls", "deny 1");
     check("allow Bash(git *)\nask Bash", "Bash: git push", "ask 1");
-    // Claude Code 2.1.332 asks for a whole-tool ask rule before the Bash check reads deny rules.
+    // Claude Code asks for a whole-tool ask rule before the Bash check reads deny rules.
     check("ask Bash\ndeny Bash(rm:*)", "Bash: rm -rf x", "ask 0");
     check("ask Bash\ndeny Bash(rm:*)", "Bash: ls", "ask 0");
     check("allow Bash(git *)\nallow Bash", "Bash: git log", "allow 0");
@@ -341,7 +341,7 @@ fn mcp_rules() {
 
 #[test]
 fn tool_name_globs() {
-    // An unanchored glob is skipped in allow (v2.1.240), honoured in deny and ask.
+    // An unanchored glob is skipped in allow (permissions docs), honoured in deny and ask.
     check("allow mcp__*", "mcp__github__x", "passthrough");
     check("deny mcp__*", "mcp__github__x", "deny 0");
     check("deny mcp__*", "Bash: npm test", "ask");

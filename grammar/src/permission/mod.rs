@@ -1,11 +1,11 @@
 //! Permission rules (`permission.pest`): `Bash(npm run:*)`, `Read(//etc/**)`, `mcp__github__*`, ….
 //!
-//! The outer shape is Claude Code's rule parser (v2.1.88 `permissionRuleParser.ts`): the tool name ends at
+//! The outer shape is Claude Code's rule parser (`permissionRuleParser.ts`): the tool name ends at
 //! the first unescaped `(`, the content at the last unescaped `)`, content `""` and `"*"` mean the whole
-//! tool, and `\(`, `\)`, `\\` are unescaped before the content is read. What the settings validator of
-//! v2.1.88 (`permissionValidation.ts`) rejects is a [`SyntaxError`] here, because Claude Code drops such a
+//! tool, and `\(`, `\)`, `\\` are unescaped before the content is read. What Claude Code's settings
+//! validator (`permissionValidation.ts`) rejects is a [`SyntaxError`] here, because Claude Code drops such a
 //! rule; the content languages (`Bash(git *)`, `WebFetch(domain:…)`, `Skill(name *)`, `Tool(param:value)`)
-//! follow the permissions docs of v2.1.240, the newer source.
+//! follow the permissions docs (https://code.claude.com/docs/en/permissions).
 
 use pest::iterators::Pair;
 use pest::Parser as _;
@@ -69,7 +69,7 @@ pub struct Specifier {
     /// Between the parentheses, escapes still in place.
     pub content_span: Span,
     /// The content with `\(`, `\)` and `\\` unescaped, as Claude Code stores it. Empty for `Tool()`,
-    /// which the v2.1.88 settings validator rejects but the rule parser reads as the whole tool.
+    /// which the settings validator rejects but the rule parser reads as the whole tool.
     pub text: String,
 }
 
@@ -86,8 +86,8 @@ pub enum RuleContent {
     Skill(SkillPattern),
     /// `Agent(type)` (also written `Task(type)`).
     AgentType(String),
-    /// `Tool(param:value)`: one top-level scalar input field, `*` a wildcard in `value` (v2.1.240,
-    /// deny and ask only; a rule on the tool's [`crate::primary_field`] is ignored by Claude Code).
+    /// `Tool(param:value)`: one top-level scalar input field, `*` a wildcard in `value` (permissions
+    /// docs: deny and ask only; a rule on the tool's [`crate::primary_field`] is ignored by Claude Code).
     Param { name: String, value: String },
     /// Content of a tool without a dedicated specifier language, kept as written.
     Raw(String),
@@ -111,7 +111,7 @@ pub enum WildcardPiece {
     Star,
 }
 
-/// Where a path rule's glob starts (`patternWithRoot` in v2.1.88 `filesystem.ts`).
+/// Where a path rule's glob starts (Claude Code's `patternWithRoot`, `filesystem.ts`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PathAnchor {
     /// `//abs`: the filesystem root.
@@ -130,9 +130,9 @@ pub enum SkillPattern {
     /// `Skill(name)`.
     Exact(String),
     /// Legacy `Skill(name:*)`: any skill whose name starts with `name`, with no word boundary, so
-    /// `review:*` also matches `review-pr` (v2.1.88).
+    /// `review:*` also matches `review-pr`.
     LegacyPrefix(String),
-    /// `Skill(name *)`: the skill `name` with any arguments (v2.1.240 docs).
+    /// `Skill(name *)`: the skill `name` with any arguments (permissions docs).
     AnyArgs(String),
     /// Any other pattern with an unescaped `*`, matched against the skill name.
     Wildcard(Vec<WildcardPiece>),
@@ -154,7 +154,7 @@ impl ToolName {
     pub fn is_glob(&self) -> bool {
         self.written.contains('*')
     }
-    /// The only globs an allow rule may use (v2.1.240): `mcp__<server>__<glob>` with a literal server.
+    /// The only globs an allow rule may use: `mcp__<server>__<glob>` with a literal server.
     pub fn is_anchored_glob(&self) -> bool {
         match &self.kind {
             ToolKind::Mcp { server, tool: Some(_) } => !server.contains('*'),

@@ -1,4 +1,4 @@
-//! Bash command lines, read the way Claude Code 2.1.332 reads them before it decides a Bash call
+//! Bash command lines, read the way Claude Code reads them before it decides a Bash call
 //! (its tree-sitter-bash walk, measured in `tests/data/bash-2.1.332.json`).
 //!
 //! [`analyse_shell`] parses a line (`parse.rs`, a hand-written parser: see `GRAMMAR.md` §5 for
@@ -152,7 +152,7 @@ const fn wrapper(name: &'static str, valued: &'static [&'static str], operands: 
     Wrapper { name, valued, operands }
 }
 
-/// The wrappers Claude Code 2.1.332 sees through: allow rules through the first eight (safe
+/// The wrappers Claude Code sees through: allow rules through the first eight (safe
 /// ones), deny and ask rules, path checks and refusals through all of them.
 pub(crate) const WRAPPERS: &[Wrapper] = &[
     wrapper("timeout", &["-k", "-s", "--kill-after", "--signal"], 1),
@@ -241,7 +241,7 @@ impl SimpleCommand {
     }
 }
 
-/// A construct Claude Code 2.1.332 will not check before it runs, and where it is.
+/// A construct Claude Code will not check before it runs, and where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
     pub reason: RefusalReason,
@@ -294,7 +294,7 @@ pub enum RefusalReason {
 }
 
 impl RefusalReason {
-    /// Claude Code 2.1.332's words for it.
+    /// Claude Code's words for it.
     pub fn message(&self) -> String {
         let label = match self {
             RefusalReason::Variable => "A variable",

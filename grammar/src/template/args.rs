@@ -1,4 +1,4 @@
-//! Splitting an argument string into words (`parseArguments`, v2.1.88), which tokenises with the
+//! Splitting an argument string into words (Claude Code's `parseArguments`), which tokenises with the
 //! `shell-quote` package and keeps only its string tokens. So, as in Claude Code:
 //!
 //! * quotes group words (`"hello world"` is one word, `""` an empty one), a backslash escapes the

@@ -1,5 +1,5 @@
-//! Rendering a template with arguments (`substituteArguments` of v2.1.88, amended by the v2.1.240
-//! docs where they are newer).
+//! Rendering a template with arguments (Claude Code's `substituteArguments`, amended where the skills
+//! docs, https://code.claude.com/docs/en/skills, describe a newer behaviour).
 //!
 //! One deliberate difference: Claude Code substitutes in passes (named, `$ARGUMENTS[n]`, `$n`,
 //! `$ARGUMENTS`, then `${CLAUDE_*}`), so an argument *value* holding `$0` or `${CLAUDE_SESSION_ID}`
@@ -21,7 +21,7 @@ pub struct ExpandContext<'a> {
 /// Renders `template` with `args`, the argument string as typed (empty when there is none).
 ///
 /// * `$ARGUMENTS` is `args`; `$ARGUMENTS[n]` and `$n` the `n`th word of [`split_arguments`]; a
-///   missing one stays as written (v2.1.240 docs; v2.1.88 made it empty).
+///   missing one stays as written (skills docs; older versions, 2.1.88 among them, made it empty).
 /// * `$name` is the argument at the name's position, or empty when there are fewer arguments.
 /// * When no argument placeholder was substituted and `args` is not empty, `\n\nARGUMENTS: <args>`
 ///   is appended.

@@ -1,7 +1,7 @@
 //! Prompt templates (`template.pest`): skill, command and agent bodies.
 //!
-//! The grammar follows the v2.1.240 docs ("Available string substitutions", "Inject dynamic
-//! context"), which are newer than the v2.1.88 source, and the source where the docs are silent:
+//! The grammar follows the skills docs (https://code.claude.com/docs/en/skills: "Available string
+//! substitutions", "Inject dynamic context"), and Claude Code's code where the docs are silent:
 //!
 //! * `$N` is **0-based** (`$0` is the first argument) since v2.1.19, as `$ARGUMENTS[N]` is;
 //!   `$ARGUMENTS.N`, the older spelling, is reported.
@@ -388,7 +388,7 @@ fn is_word_byte(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
-/// The mention starting with the `@` at byte `at` (`extractAtMentionedFiles`, v2.1.88):
+/// The mention starting with the `@` at byte `at` (Claude Code's `extractAtMentionedFiles`):
 /// `@"…"` with at least one character and no `"` inside (an agent mention `@"x (agent)"` is not a
 /// file), else the run of non-space characters cut back to its last word boundary (`@([^\s]+)\b`).
 fn file_ref_at(source: &str, at: usize) -> Option<FileRef> {

@@ -39,7 +39,7 @@ impl ClientHandler for Handler {
     async fn on_resource_list_changed(&self, _cx: NotificationContext<RoleClient>) {
         let _ = self.changed.send(Kind::Resources);
     }
-    /// The capabilities Claude Code 2.1.332 declares, roots and elicitation (form and URL), so a
+    /// The capabilities Claude Code declares, roots and elicitation (form and URL), so a
     /// server offers capc the tools it offers Claude Code (server-everything's
     /// `get-roots-list`, `trigger-elicitation-request`, `trigger-url-elicitation` depend on
     /// them). capc answers `roots/list` with no roots and declines every elicitation.

@@ -1,4 +1,4 @@
-//! What a typed line does, as Claude Code 2.1.332 handles it: slash dispatch (with `/a b`
+//! What a typed line does, as Claude Code handles it: slash dispatch (with `/a b`
 //! joining to `a:b`), a prompt command expanded with its `!` injections or handed to a forked
 //! agent, bundled skills, built-in commands, an unknown `/name`, an MCP prompt.
 
@@ -46,7 +46,7 @@ impl Session {
         let mut name = line.base_name().to_string();
         let mut args = line.args.clone();
         // `/a b rest`: when nothing answers to `a` but `a:b` exists, it runs `a:b` with `rest`
-        // (Claude Code 2.1.332's dispatcher; only the first word joins).
+        // (Claude Code's dispatcher; only the first word joins).
         if commands::find(&view.commands, &name).is_none() && self.mcp.prompt(&name).is_none() {
             let trimmed = args.trim_start();
             if let Some(first) = trimmed.split_whitespace().next() {
@@ -269,7 +269,7 @@ impl Session {
         }
         let (mut named, mut unnamed) = (Vec::new(), Vec::new());
         let mut taken = std::collections::HashSet::new();
-        // A plugin's `anthropic-skills:…` entries sit after the built-ins (2.1.332).
+        // A plugin's `anthropic-skills:…` entries sit after the built-ins, as Claude Code lists them.
         let mut reserved = Vec::new();
         for &i in &self.loaded.listing_order {
             let c = &commands[i];
@@ -311,7 +311,7 @@ impl Session {
 
     /// An MCP prompt typed as `/mcp__server__prompt ARGS`: the words map to the prompt's
     /// arguments in order; the messages the server returns follow the command block. Such a
-    /// turn carries no listings in 2.1.332.
+    /// turn carries no listings.
     fn mcp_prompt(&mut self, name: &str, args: &str, view: &TurnView) -> (TurnResult, Request) {
         let mut texts = vec![request::command_block(name, args)];
         let (mut error, mut note) = (None, None);
@@ -556,12 +556,12 @@ impl Folders {
 /// The note of a bundled skill whose prompt capc does not have.
 pub(super) const BUNDLED_NOTE: &str = "a bundled skill: its prompt is inside Claude Code";
 
-/// What Claude Code 2.1.332 prints for a skill `skillOverrides` turns off.
+/// What Claude Code prints for a skill `skillOverrides` turns off.
 fn disabled_message(name: &str) -> String {
     format!("Skill \"{name}\" is disabled via skillOverrides. Remove the override from your settings to run it. If your organization set it, only an admin can remove it.")
 }
 
-/// What Claude Code 2.1.332 prints for a `user-invocable: false` skill typed by the user.
+/// What Claude Code prints for a `user-invocable: false` skill typed by the user.
 fn model_only_message(name: &str) -> String {
     format!("This skill can only be invoked by Claude, not directly by users. Ask Claude to use the \"{name}\" skill for you.")
 }

@@ -2,7 +2,7 @@
 //! design: a skill turn's `allowedTools`, `model` and `effort`, which apply to that turn's
 //! whole query loop and are cleared by the next turn that is not a skill turn. Every request is answered from a view recomputed for it.
 //!
-//! A turn's input is handled as Claude Code 2.1.332 handles it, and the request it would send
+//! A turn's input is handled as Claude Code handles it, and the request it would send
 //! is recorded ([`Request`]): a slash command's wrapper and prompt blocks, a forked skill's
 //! subagent request, an MCP prompt's messages, the reminder before an unknown `/name` in a
 //! headless session, and the inputs that make no request at all (`/help` in a headless session,

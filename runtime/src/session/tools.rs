@@ -21,7 +21,7 @@ impl Session {
             return refused(1, "Invalid skill format".to_string());
         }
         let row = commands::find(&view.commands, &name).cloned();
-        // Reached through a bare alias (or not at all): Claude Code 2.1.332 refuses a name that
+        // Reached through a bare alias (or not at all): Claude Code refuses a name that
         // several skills answer to (an alias, or the part after a `:`), and names the one a
         // unique suffix matches.
         let by_alias = row.as_ref().is_some_and(|r| *r.name != *name && r.display.as_deref() != Some(name.as_str()));

@@ -1,5 +1,7 @@
 // Preloaded with `node --require` so a test server listens on 127.0.0.1 only: server-everything
-// binds every interface unless told otherwise (see ../shared/spec/MCP.md).
+// binds every interface unless told otherwise, and the MCP specification asks local servers to bind
+// to localhost only (https://modelcontextprotocol.io/specification/2025-06-18/basic/transports,
+// "Security Warning").
 const net = require("net");
 const listen = net.Server.prototype.listen;
 net.Server.prototype.listen = function (...args) {

@@ -16,7 +16,7 @@ pub(super) fn resolve_agents(
     parsed: &[Option<PermissionRule>],
     b: &mut Builder,
 ) -> Vec<Agent> {
-    // Claude Code 2.1.332 fills one map by agent type, later wins: built-in, plugin, user,
+    // Claude Code fills one map by agent type, later wins: built-in, plugin, user,
     // `--add-dir` folders, the project's own, managed; within one folder the last file read
     // (in path order) wins.
     let rank = |s: Scope| match s {

@@ -23,7 +23,7 @@ fn table_key(c: &Command, load: Option<usize>) -> TableKey<'_> {
         (Origin::Plugin, true) => (2, load.unwrap_or(usize::MAX), false),
         (Origin::Plugin, false) => (3, load.unwrap_or(usize::MAX), true),
         (_, false) => (0, scope_rank(c.scope) as usize, true),
-        // Legacy commands of every folder together, by name (2.1.332).
+        // Legacy commands of every folder together, by name.
         (_, true) => (1, 0, true),
     };
     let tie = if legacy && c.origin != Origin::Plugin { legacy_rank(c.scope) } else { 0 };
@@ -64,7 +64,7 @@ pub(super) fn command_table(
 ) -> (Vec<Command>, Vec<Row>) {
     let mut declared: Vec<(Command, Option<Span>, Option<usize>)> = declared;
     declared.sort_by(|(a, _, la), (c, _, lc)| table_key(a, *la).cmp(&table_key(c, *lc)));
-    // `anthropic-skills` is Anthropic's namespace (2.1.332): a non-plugin entry that takes it
+    // `anthropic-skills` is Anthropic's namespace: a non-plugin entry that takes it
     // is dropped, a plugin's moves after the built-ins.
     let mut reserved: Vec<(Command, Option<Span>, Option<usize>)> = Vec::new();
     let mut kept = Vec::with_capacity(declared.len());

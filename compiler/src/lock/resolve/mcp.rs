@@ -161,7 +161,7 @@ pub(super) fn resolve_servers(
         (rank(a.scope), la, &a.name, &a.path).cmp(&(rank(c.scope), lc, &c.name, &c.path))
     });
     let mut servers: Vec<(McpServer, Option<Span>)> = servers.into_iter().map(|(s, span, _)| (s, span)).collect();
-    // Names Claude Code 2.1.332 keeps for its own servers: such an entry never loads.
+    // Names Claude Code keeps for its own servers: such an entry never loads.
     // (The reader reports them: `reserved-name`.)
     for (s, _) in servers.iter_mut() {
         if s.plugin.is_none() && crate::builtins::is_reserved_mcp_name(&s.name) {

@@ -2,9 +2,9 @@
 //! a petgraph graph whose edges say who shadows, removes or pre-empts whom and by which rule.
 //!
 //! The orders followed (each cited where it is built):
-//! - **Command table** (Claude Code 2.1.332, read from its bundled `loadAllCommands`): skill
-//!   folders (managed, user, project, `--add-dir`) then legacy `.claude/commands` (managed,
-//!   user, project), then plugin commands, plugin skills, bundled skills, built-in commands.
+//! - **Command table** (Claude Code's `loadAllCommands`): skill folders (managed, user,
+//!   project, `--add-dir`) then legacy `.claude/commands` (managed, user, project), then
+//!   plugin commands, plugin skills, bundled skills, built-in commands.
 //!   Older versions (2.1.88) put bundled skills first; 2.1.332 and the skills docs ("any
 //!   local skill overrides a bundled skill") put them after local ones.
 //!   Lookup takes the first entry whose name or alias matches.
@@ -503,7 +503,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
 }
 
 /// Two plugins of one marketplace with the same bare alias: once both are installed, typed
-/// `/x` runs whichever loads first and the Skill tool calls `x` ambiguous (2.1.332). An info:
+/// `/x` runs whichever loads first and the Skill tool calls `x` ambiguous. An info:
 /// each plugin works, namespaced names reach both, and it matters only to a user who
 /// installs both.
 fn alias_clashes(marketplaces: &[(String, String, Vec<String>)], plugins: &[model::Plugin], b: &mut Builder) {
