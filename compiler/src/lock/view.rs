@@ -90,12 +90,7 @@ pub fn ls_json(r: &Resolution) -> String {
 fn origin_word(row: &Row) -> &'static str {
     match row.origin {
         Origin::Builtin => "built-in",
-        Origin::Bundled => "bundled",
-        Origin::Skill => "skill",
-        Origin::Command => "command",
-        Origin::Plugin => "plugin",
-        Origin::Mcp => "mcp",
-        Origin::Agent => "agent",
+        origin => origin.as_str(),
     }
 }
 

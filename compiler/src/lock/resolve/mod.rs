@@ -210,17 +210,7 @@ pub struct Row {
     pub load: Option<usize>,
 }
 
-impl crate::names::Named for Row {
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn display_name(&self) -> Option<&str> {
-        self.display_name.as_deref()
-    }
-    fn aliases(&self) -> &[String] {
-        &self.aliases
-    }
-}
+crate::names::named_by_fields!(Row);
 
 /// A tool-pool name known at compile time.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
