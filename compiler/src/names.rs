@@ -167,17 +167,26 @@ impl<T: Named> Named for &T {
     }
 }
 
-impl Named for crate::model::Command {
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn display_name(&self) -> Option<&str> {
-        self.display_name.as_deref()
-    }
-    fn aliases(&self) -> &[String] {
-        &self.aliases
-    }
+/// [`Named`] for a struct that keeps the three as fields `name: String`,
+/// `display_name: Option<String>` and `aliases: Vec<String>` (a lock's command, a resolved row).
+macro_rules! named_by_fields {
+    ($t:ty) => {
+        impl $crate::names::Named for $t {
+            fn name(&self) -> &str {
+                &self.name
+            }
+            fn display_name(&self) -> Option<&str> {
+                self.display_name.as_deref()
+            }
+            fn aliases(&self) -> &[String] {
+                &self.aliases
+            }
+        }
+    };
 }
+pub(crate) use named_by_fields;
+
+named_by_fields!(crate::model::Command);
 
 /// How a name reached its entry (`$s`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 use crate::context::{Auth, TurnContext};
 use crate::loaded::Loaded;
-use capc_compiler::builtins::{BuiltinKind, BundledSkill, BundledSource, Gate, BUILTINS};
+use capc_compiler::builtins::{BuiltinKind, BundledSkill, BundledSource, CommandType, Gate, BUILTINS};
 use capc_compiler::model::{Command, Origin, Scope};
 use serde::Serialize;
 use std::sync::{Arc, OnceLock};
@@ -18,7 +18,8 @@ pub struct CommandView {
     pub display: Option<Arc<str>>,
     /// `prompt`, `local` or `local-jsx`.
     #[serde(rename = "type")]
-    pub kind: &'static str,
+    #[schemars(with = "String")]
+    pub kind: CommandType,
     pub origin: Origin,
     pub scope: Scope,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -166,7 +167,7 @@ pub fn command_table(loaded: &Loaded, cx: &TurnContext) -> Vec<CommandView> {
     let view = |i: usize, c: &Command, dynamic: bool| CommandView {
         name: loaded.names[i].0.clone(),
         display: loaded.displays[i].clone(),
-        kind: "prompt",
+        kind: CommandType::Prompt,
         origin: c.origin,
         scope: c.scope,
         path: Some(loaded.names[i].1.clone()),

@@ -78,18 +78,27 @@ enum AuthWord {
     ThirdParty,
 }
 
-/// `--permission-mode`'s words, for the schema.
-#[derive(schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-enum PermissionModeWord {
-    AcceptEdits,
-    Auto,
-    BypassPermissions,
-    Manual,
-    DontAsk,
-    Plan,
-    Default,
+/// `--permission-mode`'s words, for the schema: the grammar's `PermissionMode::CHOICES`.
+struct PermissionModeWord;
+
+impl schemars::JsonSchema for PermissionModeWord {
+    fn schema_name() -> String {
+        "PermissionModeWord".to_string()
+    }
+
+    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        use schemars::schema::{InstanceType, Metadata, SchemaObject};
+        SchemaObject {
+            metadata: Some(Box::new(Metadata {
+                description: Some("`--permission-mode`'s words, for the schema.".to_string()),
+                ..Metadata::default()
+            })),
+            instance_type: Some(InstanceType::String.into()),
+            enum_values: Some(PermissionMode::CHOICES.iter().map(|mode| mode.as_str().into()).collect()),
+            ..SchemaObject::default()
+        }
+        .into()
+    }
 }
 
 /// Permission rules added during the session (answers to prompts, `/permissions`).

@@ -164,7 +164,7 @@ fn commands(session: &Session, cx: &TurnContext) -> String {
             i + 1,
             escape(&c.name),
             c.scope.as_str(),
-            escape(c.path.as_deref().unwrap_or(c.kind))
+            escape(c.path.as_deref().unwrap_or(c.kind.as_str()))
         );
         let mut also: Vec<String> = Vec::new();
         if let Some(display) = &c.display {
@@ -184,7 +184,7 @@ fn commands(session: &Session, cx: &TurnContext) -> String {
                     "hidden: /{} runs row {} ({})",
                     escape(&c.name),
                     j + 1,
-                    escape(by.path.as_deref().unwrap_or(by.kind))
+                    escape(by.path.as_deref().unwrap_or(by.kind.as_str()))
                 ));
             }
             None => {

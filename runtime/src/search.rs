@@ -331,8 +331,7 @@ fn finish(matches: Vec<String>, pending_servers: &[String]) -> SearchResult {
         }
         return SearchResult { matches, pending_mcp_servers: pending_servers.to_vec(), text };
     }
-    let text =
-        format!("Found {} tool{}: {}", matches.len(), if matches.len() == 1 { "" } else { "s" }, matches.join(", "));
+    let text = format!("Found {}: {}", capc_compiler::plural::count(matches.len(), "tool"), matches.join(", "));
     SearchResult { matches, pending_mcp_servers: Vec::new(), text }
 }
 

@@ -1,6 +1,7 @@
 //! The `capc` binary as users run it: exit codes, formats, and the rules commands.
 
 use crate::support::session::connected_session;
+use crate::support::{stderr, stdout};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -10,10 +11,6 @@ fn capc(args: &[&str]) -> Output {
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name).join("in")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 #[test]
@@ -165,10 +162,6 @@ fn a_claude_folder_can_be_checked_directly() {
         stdout(&out),
         "agents/migration-planner.md\tagent\tmigration-planner\nsettings.json\tsettings\nskills/legacy-import/SKILL.md\tskill\tlegacy-import\nskills/perf-audit/SKILL.md\tskill\tperf-audit\n"
     );
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// Runs capc with `input` on its stdin (closed after it).

@@ -1,25 +1,12 @@
 //! Team workflow: capc.toml, ignore files, suppressions, checking files, locking a sound
 //! session, and the messages around them — through the `capc` binary, as users run it.
 
+use crate::support::{stderr, stdout};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn capc_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env("COLUMNS", "100")
-        .output()
-        .expect("capc runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    crate::support::capc_in(dir, args, 100)
 }
 
 /// A scratch repository (a `.git` folder at its top) holding `files`.

@@ -5,6 +5,7 @@
 //!
 //! To accept a changed `docs/rules.md`, run `CAPC_BLESS=1 cargo test --test it -- formats::`.
 
+use crate::support::stdout;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -20,10 +21,6 @@ fn capc(args: &[&str]) -> Output {
         .env_remove("COLUMNS")
         .output()
         .expect("capc runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 fn broken_plugin() -> String {

@@ -180,28 +180,17 @@ fn around_difference(a: &str, b: &str) -> (String, String) {
     (cut(a), cut(b))
 }
 
+/// An `[[allow]]` entry (its `reason` is required, and checked, by `oracle_allowlist`).
 #[derive(Debug, serde::Deserialize)]
 struct Allowed {
     scenario: String,
     #[serde(default)]
     input: Option<String>,
     field: String,
-    reason: String,
 }
 
 fn allowlist() -> Vec<Allowed> {
-    #[derive(serde::Deserialize)]
-    struct File {
-        #[serde(default)]
-        allow: Vec<Allowed>,
-    }
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/allowlist.toml");
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let file: File = toml::from_str(&text).expect("allowlist.toml parses");
-    for a in &file.allow {
-        assert!(!a.reason.trim().is_empty(), "allowlist entry for {} has no reason", a.scenario);
-    }
-    file.allow
+    crate::support::oracle_allowlist("allowlist.toml", "allow")
 }
 
 #[test]

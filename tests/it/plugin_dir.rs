@@ -4,18 +4,13 @@
 //! records them as not loaded and is written), and `capc check FILE` / `capc lock FILE` on a
 //! file that is no declaration. Everything goes through the `capc` binary.
 
+use crate::support::{stderr, stdout};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+/// Wide enough that no path of a `--plugin-dir` report is cut.
 fn capc_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env("COLUMNS", "200")
-        .stdin(Stdio::null())
-        .output()
-        .expect("capc runs")
+    crate::support::capc_in(dir, args, 200)
 }
 
 /// capc run in `dir` with `input` on its stdin (a session's lines).
@@ -33,14 +28,6 @@ fn capc_with_input(dir: &Path, args: &[&str], input: &str) -> Output {
             child.wait_with_output()
         })
         .expect("session runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 fn write(root: &Path, files: &[(&str, &str)]) {

@@ -288,14 +288,7 @@ fn committed_config_schema_is_the_generated_one_and_agrees_with_the_reader() {
 fn committed_session_schema_is_the_generated_one_and_agrees_with_the_transcripts() {
     let path = repo().join("schema/capc-session.schema.json");
     let generated = capc_runtime::protocol::schema();
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    if committed != generated {
-        if std::env::var_os("CAPC_BLESS").is_some() {
-            std::fs::write(&path, &generated).expect("write the schema");
-        } else {
-            panic!("{} is stale (CAPC_BLESS=1 to accept):\n{generated}", path.display());
-        }
-    }
+    crate::support::golden::assert(&path, &generated);
     let schema: Value = serde_json::from_str(&generated).expect("the schema is JSON");
     if let Err(e) = jsonschema::meta::validate(&schema) {
         panic!("the schema does not satisfy its meta-schema: {e}");

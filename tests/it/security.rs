@@ -7,6 +7,7 @@
 
 #![cfg(unix)]
 
+use crate::support::{stderr, stdout};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -62,14 +63,6 @@ fn capc_in_bytes(dir: &Path, args: &[&str], input: &[u8]) -> Output {
 
 fn capc(dir: &Path, args: &[&str]) -> Output {
     capc_in(dir, args, "")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 fn write(root: &Path, rel: &str, text: &str) {

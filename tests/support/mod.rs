@@ -9,6 +9,48 @@ pub(crate) mod harness;
 pub(crate) mod session;
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The `capc` binary run in `dir` with `args` as on a terminal `columns` wide, so reports are
+/// cut where the test expects: colour off, nothing on stdin.
+pub(crate) fn capc_in(dir: &Path, args: &[&str], columns: u16) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", columns.to_string())
+        .stdin(Stdio::null())
+        .output()
+        .expect("capc runs")
+}
+
+/// What a run wrote on stdout, as text.
+pub(crate) fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// What a run wrote on stderr, as text.
+pub(crate) fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The `[[array]]` entries of an allowlist of known differences from Claude Code,
+/// `tests/oracle/<file>`; each must say why in a non-empty `reason`.
+pub(crate) fn oracle_allowlist<T: serde::de::DeserializeOwned>(file: &str, array: &str) -> Vec<T> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle").join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    let table: toml::Table = text.parse().unwrap_or_else(|e| panic!("{file} parses: {e}"));
+    let Some(entries) = table.get(array) else { return Vec::new() };
+    let entries = entries.as_array().unwrap_or_else(|| panic!("{file}: `{array}` is an array of tables"));
+    entries
+        .iter()
+        .map(|entry| {
+            let reason = entry.get("reason").and_then(toml::Value::as_str).unwrap_or_default();
+            assert!(!reason.trim().is_empty(), "{file}: a [[{array}]] entry has no reason: {entry}");
+            entry.clone().try_into().unwrap_or_else(|e| panic!("{file}: a [[{array}]] entry: {e}"))
+        })
+        .collect()
+}
 
 /// The shared corpora: `../shared/corpora` beside the repository, or the folder `CAPC_CORPORA`
 /// names (another copy of them), whether or not it is there.

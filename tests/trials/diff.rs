@@ -15,6 +15,7 @@ use crate::support::copy_tree;
 use crate::support::git::{self, git};
 use crate::support::golden::{self, Goldens};
 use crate::support::harness::{self, Missing};
+use crate::support::stdout;
 use capc_compiler::diff::{self, render, revision, Class, Report, Section};
 use libtest_mimic::Trial;
 use serde_json::Value;
@@ -178,10 +179,6 @@ fn json_reports_satisfy_the_committed_schema() {
 
 fn capc(args: &[&str], cwd: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_capc")).args(args).current_dir(cwd).output().expect("capc runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 /// The rows of the Markdown report's escalation table: (section, change, files).

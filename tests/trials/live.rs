@@ -11,6 +11,7 @@
 
 use crate::support::harness;
 use crate::support::session::connected_session;
+use crate::support::stdout;
 use libtest_mimic::Trial;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -114,10 +115,6 @@ pub(crate) fn trials() -> Vec<Trial> {
 
 fn capc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_capc")).args(args).env("NO_COLOR", "1").output().expect("capc runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 fn git(dir: &Path, args: &[&str]) {

@@ -464,11 +464,7 @@ struct Allowed {
 
 /// One trial per scenario, and the allowlist's check.
 pub(crate) fn trials() -> Vec<Trial> {
-    let allowlist: Vec<Allowed> = {
-        let text = std::fs::read_to_string(repo().join("tests/oracle/allowlist.toml")).expect("allowlist.toml");
-        let table: toml::Table = text.parse().expect("allowlist.toml parses");
-        table.get("difference").cloned().map(|v| v.try_into().expect("[[difference]] entries")).unwrap_or_default()
-    };
+    let allowlist: Vec<Allowed> = crate::support::oracle_allowlist("allowlist.toml", "difference");
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/oracle/scenarios"))
         .expect("scenarios")
         .flatten()

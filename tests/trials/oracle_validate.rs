@@ -31,6 +31,7 @@ fn corpora() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora")
 }
 
+/// An entry of the allowlist (its `reason` is required, and checked, by `oracle_allowlist`).
 #[derive(Debug, serde::Deserialize)]
 struct Allowed {
     corpus: String,
@@ -39,21 +40,10 @@ struct Allowed {
     /// `inventory`, `error` (capc reports an error validate does not) or `missed` (validate
     /// rejects a file capc does not report).
     kind: String,
-    reason: String,
 }
 
 fn allowlist() -> Vec<Allowed> {
-    #[derive(serde::Deserialize)]
-    struct File {
-        #[serde(default)]
-        allow: Vec<Allowed>,
-    }
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/validate-allowlist.toml");
-    let file: File = toml::from_str(&std::fs::read_to_string(path).unwrap_or_default()).expect("allowlist parses");
-    for a in &file.allow {
-        assert!(!a.reason.trim().is_empty(), "allowlist entry {} {} has no reason", a.corpus, a.path);
-    }
-    file.allow
+    crate::support::oracle_allowlist("validate-allowlist.toml", "allow")
 }
 
 fn names(v: &Value) -> BTreeSet<String> {
@@ -217,16 +207,6 @@ fn claude_code_provides(target: &Value) -> Provides {
     Provides { loaded, id, skills_and_commands, agents, mcp_servers: kind("MCP servers"), hook_events: kind("Hooks") }
 }
 
-fn capc_in(dir: &Path, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("capc runs")
-}
-
 /// What `capc ls --plugin-dir DIR` and the lock it writes in the empty folder `empty` say the
 /// plugin provides; the lock's hook events come from `lock` (its text), when one was written.
 fn capc_provides(ls: &Value, lock: Option<&str>) -> Provides {
@@ -283,11 +263,11 @@ fn plugin_dirs_load_as_claude_code_loads_them(corpus: &str, truth: &Value) {
         let folder = folder.to_string_lossy().into_owned();
         let empty = tempfile::tempdir().expect("tempdir");
         plugins += 1;
-        let ls = capc_in(empty.path(), &["ls", ".", "--format", "json", "--plugin-dir", &folder]);
+        let ls = crate::support::capc_in(empty.path(), &["ls", ".", "--format", "json", "--plugin-dir", &folder], 100);
         let ls: Value = serde_json::from_slice(&ls.stdout).unwrap_or(Value::Null);
         let expected = claude_code_provides(target);
         // An empty lock is what a session that loads nothing has.
-        let lock = capc_in(empty.path(), &["lock", ".", "--allow-empty", "--plugin-dir", &folder]);
+        let lock = crate::support::capc_in(empty.path(), &["lock", ".", "--allow-empty", "--plugin-dir", &folder], 100);
         let text = std::fs::read_to_string(empty.path().join("capabilities.lock")).ok();
         let got = capc_provides(&ls, text.as_deref());
         if got == expected {
@@ -297,7 +277,9 @@ fn plugin_dirs_load_as_claude_code_loads_them(corpus: &str, truth: &Value) {
                 "{corpus} {path}: loaded with --plugin-dir\n    Claude Code: {expected:?}\n    capc:        {got:?}"
             ));
         }
-        let session = text.as_ref().map(|_| capc_in(empty.path(), &["session", "--verify", "--plugin-dir", &folder]));
+        let session = text
+            .as_ref()
+            .map(|_| crate::support::capc_in(empty.path(), &["session", "--verify", "--plugin-dir", &folder], 100));
         let accepted = session.as_ref().is_some_and(|s| s.status.success());
         // `capc lock` exits 1 when a plugin it is asked to load does not load; the lock is written.
         let lock_ok = matches!(lock.status.code(), Some(0)) || (!expected.loaded && lock.status.code() == Some(1));

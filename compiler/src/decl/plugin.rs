@@ -4,7 +4,7 @@
 
 use super::manifest::{check_author, check_manifest_fields, check_name, check_semver, is_loadable_name};
 use super::{join_rel, FileCx};
-use crate::diagnostic::{Edit, Severity, Sink};
+use crate::diagnostic::{Diagnostic, Edit, Severity, Sink};
 use crate::node::{Node, NodeKind};
 use crate::rules;
 use crate::schema::{check_fields, field, require, Field, Ty, Unknown};
@@ -83,12 +83,7 @@ pub struct PluginInfo {
 
 pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> PluginInfo {
     let mut info = PluginInfo::default();
-    if root.as_object().is_none() {
-        sink.report(
-            &rules::wrong_field_type::RULE,
-            root.span,
-            format!("plugin.json must be an object, found {}", root.type_name()),
-        );
+    if not_an_object(sink, root, "plugin.json").is_some() {
         return info;
     }
     let plugin_root = cx.plugin_root.unwrap_or("");
@@ -128,14 +123,8 @@ pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> Plugin
     check_engines(sink, root);
     check_experimental(sink, cx, root, plugin_root);
     if let Some(metadata) = root.get("metadata") {
-        if metadata.as_object().is_none() {
-            sink.report(
-                &rules::wrong_field_type::RULE,
-                metadata.span,
-                format!("`metadata` in plugin.json must be an object, found {}", metadata.type_name()),
-            )
-            .severity(Severity::Warning)
-            .help("Claude Code ignores a `metadata` that is not an object");
+        if let Some(finding) = not_an_object(sink, metadata, "`metadata` in plugin.json") {
+            finding.severity(Severity::Warning).help("Claude Code ignores a `metadata` that is not an object");
         }
     }
     for legacy in ["themes", "monitors"] {
@@ -206,8 +195,8 @@ pub(super) fn check_components(
                     points_into_default = true;
                 }
             }
-            let Some(resolved) = check_component_path(sink, cx, path_node, path, name, suffix, folder_ok, plugin_root)
-            else {
+            let field = ComponentField { name, suffix, folder_ok, plugin_root };
+            let Some(resolved) = check_component_path(sink, cx, path_node, path, &field) else {
                 continue;
             };
             info.paths.push((name, resolved));
@@ -227,19 +216,29 @@ pub(super) fn check_components(
     }
 }
 
+/// What a manifest field of component paths accepts.
+#[derive(Debug, Clone, Copy)]
+pub struct ComponentField<'a> {
+    /// The field, as messages name it (`commands`, `experimental.themes`).
+    pub name: &'a str,
+    /// The file ending its files must have (`.md`, `.json`), if any.
+    pub suffix: Option<&'a str>,
+    /// Whether a folder may be named as well as a file.
+    pub folder_ok: bool,
+    /// The plugin's folder, which every path must stay inside.
+    pub plugin_root: &'a str,
+}
+
 /// Checks one manifest path; returns it resolved against the checked root when it is
 /// well-formed and inside the plugin.
-#[allow(clippy::too_many_arguments)]
 pub fn check_component_path(
     sink: &mut Sink<'_>,
     cx: &FileCx<'_>,
     node: &Node,
     path: &str,
-    field_name: &str,
-    suffix: Option<&str>,
-    folder_ok: bool,
-    plugin_root: &str,
+    field: &ComponentField<'_>,
 ) -> Option<String> {
+    let ComponentField { name: field_name, suffix, folder_ok, plugin_root } = *field;
     let dot_ok = field_name == "skills" && (path == "." || path == "./");
     if !path.starts_with("./") && !dot_ok {
         let help = if path.starts_with('/') || path.contains(":\\") {
@@ -247,7 +246,7 @@ pub fn check_component_path(
         } else {
             format!("write `./{}`", path.trim_start_matches("./"))
         };
-        let fix = prefix_fix(cx, node, path, field_name, suffix, folder_ok, plugin_root);
+        let fix = prefix_fix(cx, node, path, field);
         let diagnostic = sink
             .report(
                 &rules::component_path_format::RULE,
@@ -324,24 +323,14 @@ pub fn check_component_path(
 /// The edit that writes `./` before a component path, when that is its only problem: the
 /// prefixed path passes every other check of [`check_component_path`] (inside the plugin,
 /// the right kind of file, present). JSON strings only; an absolute path is never fixed.
-#[allow(clippy::too_many_arguments)]
-fn prefix_fix(
-    cx: &FileCx<'_>,
-    node: &Node,
-    path: &str,
-    field_name: &str,
-    suffix: Option<&str>,
-    folder_ok: bool,
-    plugin_root: &str,
-) -> Option<Vec<Edit>> {
+fn prefix_fix(cx: &FileCx<'_>, node: &Node, path: &str, field: &ComponentField<'_>) -> Option<Vec<Edit>> {
     let literal = cx.json_source?.get(node.span.start..node.span.end)?;
     if !literal.starts_with('"') || path.is_empty() || path.starts_with(['/', '~']) || path.contains(":\\") {
         return None;
     }
     let fixed = format!("./{path}");
     let mut scratch = Sink::new(cx.rel);
-    let fine =
-        check_component_path(&mut scratch, cx, node, &fixed, field_name, suffix, folder_ok, plugin_root).is_some();
+    let fine = check_component_path(&mut scratch, cx, node, &fixed, field).is_some();
     (fine && scratch.diagnostics.is_empty()).then(|| vec![Edit::insert(node.span.start + 1, "./")])
 }
 
@@ -378,12 +367,7 @@ fn check_user_config(sink: &mut Sink<'_>, root: &Node) {
             .severity(Severity::Error)
             .help("Claude Code refuses the manifest; use letters, digits and `_`, starting with a letter");
         }
-        if option.as_object().is_none() {
-            sink.report(
-                &rules::wrong_field_type::RULE,
-                option.span,
-                format!("`userConfig.{}` must be an object, found {}", key.name, option.type_name()),
-            );
+        if not_an_object(sink, option, &format!("`userConfig.{}`", key.name)).is_some() {
             continue;
         }
         strict_fields(sink, option, OPTION_FIELDS, &format!("`userConfig.{}`", key.name));
@@ -430,12 +414,7 @@ fn check_channels(sink: &mut Sink<'_>, root: &Node) {
     let servers: Option<Vec<&str>> =
         root.get("mcpServers").and_then(Node::as_object).map(|m| m.iter().map(|(k, _)| k.name.as_str()).collect());
     for channel in channels {
-        if channel.as_object().is_none() {
-            sink.report(
-                &rules::wrong_field_type::RULE,
-                channel.span,
-                format!("a channel must be an object, found {}", channel.type_name()),
-            );
+        if not_an_object(sink, channel, "a channel").is_some() {
             continue;
         }
         strict_fields(sink, channel, &[field("server", Ty::String), field("userConfig", Ty::Object)], "a channel");
@@ -606,17 +585,24 @@ fn is_comparator(word: &str) -> bool {
             .all(|p| !p.is_empty() && (p.chars().all(|c| c.is_ascii_digit()) || *p == "x" || *p == "X" || *p == "*"))
 }
 
+/// A `wrong-field-type` finding on `value` (named `what` in its message) when it is not an
+/// object, to grade and explain; `None` when it is one.
+fn not_an_object<'s>(sink: &'s mut Sink<'_>, value: &Node, what: &str) -> Option<&'s mut Diagnostic> {
+    if value.as_object().is_some() {
+        return None;
+    }
+    Some(sink.report(
+        &rules::wrong_field_type::RULE,
+        value.span,
+        format!("{what} must be an object, found {}", value.type_name()),
+    ))
+}
+
 /// `experimental`: an object of known keys; its `themes` and `monitors` paths must exist.
 fn check_experimental(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_root: &str) {
     let Some(experimental) = root.get("experimental") else { return };
-    if experimental.as_object().is_none() {
-        sink.report(
-            &rules::wrong_field_type::RULE,
-            experimental.span,
-            format!("`experimental` must be an object, found {}", experimental.type_name()),
-        )
-        .severity(Severity::Warning)
-        .help("Claude Code ignores it");
+    if let Some(finding) = not_an_object(sink, experimental, "`experimental`") {
+        finding.severity(Severity::Warning).help("Claude Code ignores it");
         return;
     }
     check_fields(sink, experimental, EXPERIMENTAL_FIELDS, "`experimental`", Unknown::Warn);
@@ -629,7 +615,9 @@ fn check_experimental(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_
         };
         for path in paths {
             let text = path.as_str().unwrap_or("");
-            check_component_path(sink, cx, path, text, &format!("experimental.{name}"), None, true, plugin_root);
+            let field =
+                ComponentField { name: &format!("experimental.{name}"), suffix: None, folder_ok: true, plugin_root };
+            check_component_path(sink, cx, path, text, &field);
         }
     }
 }

@@ -2,7 +2,7 @@
 //! `capc graph` (DOT and JSON). Everything here is a pure function of the resolution, so
 //! the output is as deterministic as the lock.
 
-use super::resolve::{rule_text, EdgeKind, Reason, Resolution, Row};
+use super::resolve::{rule_text, EdgeKind, GraphNodeKind, Reason, Resolution, Row};
 use crate::model::{Origin, Ref, Scope};
 use crate::plural::count;
 use serde_json::{json, Value};
@@ -27,7 +27,7 @@ pub fn ls_json(r: &Resolution) -> String {
         .map(|row| {
             let mut v = json!({
                 "name": row.name,
-                "type": row.kind,
+                "type": row.kind.as_str(),
                 "origin": row.origin.as_str(),
                 "scope": row.scope.as_str(),
                 "path": row.path,
@@ -70,8 +70,11 @@ pub fn ls_json(r: &Resolution) -> String {
             json!({"name": s.name, "normalized": s.normalized, "scope": s.scope.as_str(), "transport": s.transport, "path": s.path, "shadowed_by": ref_json(&s.shadowed_by), "approval": s.approval, "denied_by": s.denied_by, "blocked_by": s.blocked_by})
         })
         .collect();
-    let tools: Vec<Value> =
-        r.tools.iter().map(|t| json!({"name": t.name, "origin": t.origin, "removed_by": t.removed_by})).collect();
+    let tools: Vec<Value> = r
+        .tools
+        .iter()
+        .map(|t| json!({"name": t.name, "origin": t.origin.as_str(), "removed_by": t.removed_by}))
+        .collect();
     let plugins: Vec<Value> = r
         .lock
         .plugins
@@ -85,14 +88,9 @@ pub fn ls_json(r: &Resolution) -> String {
 }
 
 fn origin_word(row: &Row) -> &'static str {
-    match (row.origin, row.kind) {
-        (Origin::Builtin, _) => "built-in",
-        (Origin::Bundled, _) => "bundled",
-        (Origin::Skill, _) => "skill",
-        (Origin::Command, _) => "command",
-        (Origin::Plugin, _) => "plugin",
-        (Origin::Mcp, _) => "mcp",
-        (Origin::Agent, _) => "agent",
+    match row.origin {
+        Origin::Builtin => "built-in",
+        origin => origin.as_str(),
     }
 }
 
@@ -121,7 +119,7 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
     let width = shown.iter().map(|(_, row)| row.name.len() + 1).max().unwrap_or(8).clamp(8, 40);
     put(&mut out, format_args!("Commands, in lookup order ({}):", count(r.table.len(), "entry")));
     for (i, row) in &shown {
-        let place = row.path.clone().unwrap_or_else(|| row.kind.to_string());
+        let place = row.path.clone().unwrap_or_else(|| row.kind.as_str().to_string());
         let mut line = format!(
             "  {:>4}  {:width$}  {:8}  {:8}  {place}",
             i + 1,
@@ -243,7 +241,7 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
             put(&mut out, format_args!("  {:name_width$}  ↳ not loaded: {why}", ""));
         }
     }
-    let builtin = r.tools.iter().filter(|t| t.origin == "builtin").count();
+    let builtin = r.tools.iter().filter(|t| t.origin == Origin::Builtin).count();
     let removed: Vec<String> =
         r.tools.iter().filter_map(|t| t.removed_by.as_ref().map(|rule| format!("{} (by `{rule}`)", t.name))).collect();
     out.push('\n');
@@ -461,9 +459,9 @@ pub fn names(r: &Resolution) -> Vec<String> {
 
 fn node_label(n: &super::resolve::GraphNode) -> String {
     let head = match n.kind {
-        "command" => format!("{} /{}", n.origin, n.name),
-        "permission" => format!("{} {}", n.origin, n.name),
-        kind => format!("{kind} {}", n.name),
+        GraphNodeKind::Command => format!("{} /{}", n.origin, n.name),
+        GraphNodeKind::Permission => format!("{} {}", n.origin, n.name),
+        kind => format!("{} {}", kind.as_str(), n.name),
     };
     let scope = if n.scope == Scope::Builtin { "builtin".to_string() } else { n.scope.as_str().to_string() };
     match &n.path {
@@ -500,26 +498,32 @@ pub fn graph_dot(r: &Resolution, all: bool) -> String {
     for i in shown_nodes(r, all) {
         let n = &r.graph[i];
         let style = match n.kind {
-            "command" if n.scope == Scope::Builtin => ", style=dashed",
-            "permission" => ", shape=note",
-            "plugin" => ", shape=folder",
-            "mcp-server" => ", shape=component",
-            "tool" => ", shape=ellipse",
-            "hook" => ", shape=cds",
-            _ => "",
+            GraphNodeKind::Command if n.scope == Scope::Builtin => ", style=dashed",
+            GraphNodeKind::Command | GraphNodeKind::Agent => "",
+            GraphNodeKind::Permission => ", shape=note",
+            GraphNodeKind::Plugin => ", shape=folder",
+            GraphNodeKind::McpServer => ", shape=component",
+            GraphNodeKind::Tool => ", shape=ellipse",
+            GraphNodeKind::Hook => ", shape=cds",
         };
         let _ = writeln!(out, "  n{} [label=\"{}\"{style}];", i.index(), escape(&node_label(n)));
     }
     for e in r.graph.edge_indices() {
         let Some((a, b)) = r.graph.edge_endpoints(e) else { continue };
         let w = &r.graph[e];
-        let style = match w.kind {
+        let style = match w.kind() {
             EdgeKind::Shadows => "",
             EdgeKind::Removes | EdgeKind::PreEmpts | EdgeKind::Clashes => ", color=red",
             EdgeKind::Declares | EdgeKind::TakesAlias => ", color=gray",
         };
-        let _ =
-            writeln!(out, "  n{} -> n{} [label=\"{}\\n{}\"{style}];", a.index(), b.index(), w.kind.as_str(), w.rule);
+        let _ = writeln!(
+            out,
+            "  n{} -> n{} [label=\"{}\\n{}\"{style}];",
+            a.index(),
+            b.index(),
+            w.kind().as_str(),
+            w.rule()
+        );
     }
     out.push_str("}\n");
     out
@@ -531,7 +535,7 @@ pub fn graph_json(r: &Resolution, all: bool) -> String {
         .into_iter()
         .map(|i| {
             let n = &r.graph[i];
-            json!({"id": i.index(), "kind": n.kind, "name": n.name, "origin": n.origin, "scope": n.scope.as_str(), "path": n.path})
+            json!({"id": i.index(), "kind": n.kind.as_str(), "name": n.name, "origin": n.origin, "scope": n.scope.as_str(), "path": n.path})
         })
         .collect();
     let edges: Vec<Value> = r
@@ -540,7 +544,7 @@ pub fn graph_json(r: &Resolution, all: bool) -> String {
         .filter_map(|e| {
             let (a, b) = r.graph.edge_endpoints(e)?;
             let w = &r.graph[e];
-            Some(json!({"from": a.index(), "to": b.index(), "kind": w.kind.as_str(), "rule": w.rule}))
+            Some(json!({"from": a.index(), "to": b.index(), "kind": w.kind().as_str(), "rule": w.rule()}))
         })
         .collect();
     let mut text = crate::printable::escape_json(

@@ -50,6 +50,18 @@ pub enum PermissionMode {
 }
 
 impl PermissionMode {
+    /// Every mode, in the order `--permission-mode`'s help lists its choices (`default` last,
+    /// which it accepts without listing).
+    pub const CHOICES: [PermissionMode; 7] = [
+        PermissionMode::AcceptEdits,
+        PermissionMode::Auto,
+        PermissionMode::BypassPermissions,
+        PermissionMode::Manual,
+        PermissionMode::DontAsk,
+        PermissionMode::Plan,
+        PermissionMode::Default,
+    ];
+
     /// The word `--permission-mode` takes.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -65,16 +77,7 @@ impl PermissionMode {
 
     /// The mode a `--permission-mode` word names.
     pub fn parse(text: &str) -> Option<PermissionMode> {
-        Some(match text {
-            "default" => PermissionMode::Default,
-            "acceptEdits" => PermissionMode::AcceptEdits,
-            "auto" => PermissionMode::Auto,
-            "bypassPermissions" => PermissionMode::BypassPermissions,
-            "manual" => PermissionMode::Manual,
-            "dontAsk" => PermissionMode::DontAsk,
-            "plan" => PermissionMode::Plan,
-            _ => return None,
-        })
+        PermissionMode::CHOICES.into_iter().find(|mode| mode.as_str() == text)
     }
 }
 

@@ -173,7 +173,7 @@ fn name_summary(analysis: &Analysis, shown: &str) -> Option<String> {
                 by.path.as_deref().unwrap_or("built-in"),
                 by.rule
             ),
-            None => format!("`/{}` runs this {} ({} scope)", row.name, row.kind, row.scope.as_str()),
+            None => format!("`/{}` runs this {} ({} scope)", row.name, row.kind.as_str(), row.scope.as_str()),
         });
     }
     for row in &resolution.table {

@@ -9,7 +9,7 @@ use crate::outcome::{Declared, TurnResult};
 use crate::permissions::Permissions;
 use crate::request::{self, Request};
 use crate::turn::TurnView;
-use capc_compiler::builtins::{bundled_skill, BundledSkill};
+use capc_compiler::builtins::{bundled_skill, BundledSkill, CommandType};
 use capc_compiler::model::{Command, Form, Origin};
 use capc_grammar::{parse_template, ExpandContext, TemplateVar};
 use serde_json::Value;
@@ -187,12 +187,12 @@ impl Session {
                     self.grant = None;
                     Vec::new()
                 }
-                ("local-jsx", name) => vec![format!("/{name} isn't available in this environment.")],
+                (CommandType::LocalJsx, name) => vec![format!("/{name} isn't available in this environment.")],
                 _ => Vec::new(),
             };
             let result = TurnResult::Local {
                 command: row.name.to_string(),
-                kind: row.kind.to_string(),
+                kind: row.kind.as_str().to_string(),
                 output: Some(output.join("\n")),
                 note: None,
             };
@@ -223,7 +223,8 @@ impl Session {
         let stdout: Vec<String> = output.iter().filter(|o| !o.is_empty()).cloned().collect();
         let note =
             output.is_none().then(|| "runs inside Claude Code's interface; capc does not reproduce it".to_string());
-        let result = TurnResult::Local { command: row.name.to_string(), kind: row.kind.to_string(), output, note };
+        let result =
+            TurnResult::Local { command: row.name.to_string(), kind: row.kind.as_str().to_string(), output, note };
         (result, Request::none(view, stdout))
     }
 

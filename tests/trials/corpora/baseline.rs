@@ -5,6 +5,7 @@
 //! ignored when the corpora or git are absent).
 
 use crate::support::git::git;
+use crate::support::stdout;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -21,10 +22,6 @@ const NEW_FILE: &str = "plugins/feature-dev/.mcp.json";
 
 fn capc(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_capc")).args(args).current_dir(dir).output().expect("capc runs")
-}
-
-fn stdout(run: &Output) -> String {
-    String::from_utf8_lossy(&run.stdout).into_owned()
 }
 
 fn json(run: &Output) -> Value {

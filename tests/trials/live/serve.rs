@@ -361,33 +361,44 @@ fn bad_input_keeps_serving() {
     assert!(status.success(), "{status}");
 }
 
-/// `capc serve --http`: the address it listens on, read from its stderr.
-fn serve_http(root: &Path, extra: &[&str], envs: &[(&str, &str)]) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .arg("serve")
-        .arg(root)
-        .args(["--http", "127.0.0.1:0"])
-        .args(extra)
-        .envs(envs.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("capc serve --http");
-    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+/// A running `capc serve --http`, killed and waited for when dropped, so a failing test leaves
+/// no server behind.
+struct Serving(Child);
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `capc serve --http`: the server, and the address it listens on, read from its stderr.
+fn serve_http(root: &Path, extra: &[&str], envs: &[(&str, &str)]) -> (Serving, String) {
+    let mut server = Serving(
+        Command::new(env!("CARGO_BIN_EXE_capc"))
+            .arg("serve")
+            .arg(root)
+            .args(["--http", "127.0.0.1:0"])
+            .args(extra)
+            .envs(envs.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("capc serve --http"),
+    );
+    let mut stderr = BufReader::new(server.0.stderr.take().expect("stderr"));
     let mut line = String::new();
     loop {
         line.clear();
         if stderr.read_line(&mut line).expect("stderr") == 0 {
-            let _ = child.kill();
-            let _ = child.wait();
             panic!("capc serve --http ended before listening");
         }
         if let Some(url) = line.trim().strip_prefix("capc: serving MCP on ") {
             let url = url.to_string();
             // Keep reading stderr so the server never blocks on it.
             std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
-            return (child, url);
+            return (server, url);
         }
     }
 }
@@ -417,8 +428,7 @@ fn post(url: &str, headers: &[&str]) -> u16 {
 
 fn http_guards() {
     let dir = project();
-    let (mut child, url) =
-        serve_http(dir.path(), &["--token-env", "CAPC_TEST_TOKEN"], &[("CAPC_TEST_TOKEN", "s3cret")]);
+    let (server, url) = serve_http(dir.path(), &["--token-env", "CAPC_TEST_TOKEN"], &[("CAPC_TEST_TOKEN", "s3cret")]);
     let plan = json!([
         {"op": "list_prompts"},
         {"op": "get_prompt", "name": "brainstorming", "arguments": {"arguments": "over http"}},
@@ -437,8 +447,7 @@ fn http_guards() {
     cut.write_all(b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":").expect("send");
     drop(cut);
     assert_eq!(post(&url, &["Authorization: Bearer s3cret"]), 200, "still serving");
-    child.kill().expect("kill");
-    child.wait().expect("wait");
+    drop(server);
     // Not on a non-loopback address unless told.
     let out = Command::new(env!("CARGO_BIN_EXE_capc"))
         .arg("serve")

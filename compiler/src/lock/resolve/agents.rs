@@ -1,7 +1,7 @@
 //! Agents by name, in precedence order: managed > project > `--add-dir` > user > plugin >
 //! built-in.
 
-use super::{reference, Builder, EdgeKind, Reason};
+use super::{reference, Builder, GraphEdge, GraphNodeKind, Reason};
 use crate::diagnostic::report_at;
 use crate::model::{Agent, Behavior, Origin, Permission, Scope};
 use crate::rules;
@@ -42,9 +42,9 @@ pub(super) fn resolve_agents(
         let loser = agents[i].0.clone();
         agents[i].0.shadowed_by = Some(reference(&winner.name, Origin::Agent, winner.scope, Some(&winner.path), rule));
         agents[w].0.shadows.push(reference(&loser.name, Origin::Agent, loser.scope, Some(&loser.path), rule));
-        let from = b.node("agent", &winner.name, "agent", winner.scope, Some(&winner.path));
-        let to = b.node("agent", &loser.name, "agent", loser.scope, Some(&loser.path));
-        b.edge(from, to, EdgeKind::Shadows, rule.id());
+        let from = b.node(GraphNodeKind::Agent, &winner.name, "agent", winner.scope, Some(&winner.path));
+        let to = b.node(GraphNodeKind::Agent, &loser.name, "agent", loser.scope, Some(&loser.path));
+        b.edge(from, to, GraphEdge::Shadows(rule));
         let (def, message) = if same {
             (
                 &rules::duplicate_declaration::RULE,
@@ -72,9 +72,9 @@ pub(super) fn resolve_agents(
                 format!("agent `{}` replaces Claude Code's built-in agent of that name", agent.name),
             )
             .help("every delegation to it now uses this definition; rename it unless that is the point");
-            let from = b.node("agent", &agent.name, "agent", agent.scope, Some(&agent.path));
-            let to = b.node("agent", &agent.name, "builtin", Scope::Builtin, None);
-            b.edge(from, to, EdgeKind::Shadows, Reason::AgentScopeOrder.id());
+            let from = b.node(GraphNodeKind::Agent, &agent.name, "agent", agent.scope, Some(&agent.path));
+            let to = b.node(GraphNodeKind::Agent, &agent.name, "builtin", Scope::Builtin, None);
+            b.edge(from, to, GraphEdge::Shadows(Reason::AgentScopeOrder));
         }
     }
     let mut out: Vec<Agent> = agents.into_iter().map(|(a, _)| a).collect();
@@ -84,9 +84,9 @@ pub(super) fn resolve_agents(
             if let Some(RuleContent::AgentType(t)) = &rule.content {
                 if *t == agent.name && agent.denied_by.is_none() {
                     agent.denied_by = Some(p.rule.clone());
-                    let from = b.node("permission", &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
-                    let to = b.node("agent", &agent.name, "agent", agent.scope, Some(&agent.path));
-                    b.edge(from, to, EdgeKind::Removes, "blanket-deny");
+                    let from = b.node(GraphNodeKind::Permission, &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
+                    let to = b.node(GraphNodeKind::Agent, &agent.name, "agent", agent.scope, Some(&agent.path));
+                    b.edge(from, to, GraphEdge::Removes);
                 }
             }
         }

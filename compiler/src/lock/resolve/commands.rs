@@ -1,7 +1,8 @@
 //! The command table: its static order, the dynamic skills' place in it, and which entry each
 //! name, display name and alias reaches.
 
-use super::{reference, scope_rank, Builder, EdgeKind, Reason, Row};
+use super::{reference, scope_rank, Builder, GraphEdge, GraphNodeKind, Reason, Row};
+use crate::builtins::CommandType;
 use crate::diagnostic::{report_at, Severity};
 use crate::model::{Command, Form, Origin, Scope};
 use crate::rules;
@@ -89,7 +90,7 @@ pub(super) fn command_table(
     let row_of = |c: &Command, decl: usize, load: Option<usize>| Row {
         load,
         name: c.name.clone(),
-        kind: "prompt",
+        kind: CommandType::Prompt,
         origin: c.origin,
         scope: c.scope,
         path: Some(c.path.clone()),
@@ -298,9 +299,10 @@ fn shadow(rows: &mut [Row], commands: &mut [Command], spans: &[Option<Span>], w:
     if let Some(i) = winner.decl {
         commands[i].shadows.push(reference(&loser.name, loser.origin, loser.scope, loser.path.as_deref(), rule));
     }
-    let from = b.node("command", &winner.name, winner.origin.as_str(), winner.scope, winner.path.as_deref());
-    let to = b.node("command", &loser.name, loser.origin.as_str(), loser.scope, loser.path.as_deref());
-    b.edge(from, to, EdgeKind::Shadows, rule.id());
+    let from =
+        b.node(GraphNodeKind::Command, &winner.name, winner.origin.as_str(), winner.scope, winner.path.as_deref());
+    let to = b.node(GraphNodeKind::Command, &loser.name, loser.origin.as_str(), loser.scope, loser.path.as_deref());
+    b.edge(from, to, GraphEdge::Shadows(rule));
     let plugin_pair = rule == Reason::PluginCommandsFirst;
     match (loser.decl, winner.path.as_deref()) {
         (Some(i), Some(winner_path)) => {
@@ -365,9 +367,10 @@ fn alias_taken(
 ) {
     let (winner, loser) = (rows[w].clone(), rows[l].clone());
     let by_name = winner.name == alias;
-    let from = b.node("command", &winner.name, winner.origin.as_str(), winner.scope, winner.path.as_deref());
-    let to = b.node("command", &loser.name, loser.origin.as_str(), loser.scope, loser.path.as_deref());
-    b.edge(from, to, EdgeKind::TakesAlias, &format!("/{alias}"));
+    let from =
+        b.node(GraphNodeKind::Command, &winner.name, winner.origin.as_str(), winner.scope, winner.path.as_deref());
+    let to = b.node(GraphNodeKind::Command, &loser.name, loser.origin.as_str(), loser.scope, loser.path.as_deref());
+    b.edge(from, to, GraphEdge::TakesAlias(alias.to_string()));
     let kind = if loser.display_name.as_deref() == Some(alias) { "display name" } else { "alias" };
     match (winner.decl, loser.decl) {
         (Some(i), None) => {

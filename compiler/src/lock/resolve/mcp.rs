@@ -2,7 +2,7 @@
 //! command or URL, and what the settings' approval and policy turn off.
 
 use super::permissions::glob_match;
-use super::{reference, scope_rank, Builder, EdgeKind, Reason};
+use super::{reference, scope_rank, Builder, GraphEdge, GraphNodeKind, Reason};
 use crate::diagnostic::{report_at, Severity};
 use crate::model::{Approval, Behavior, Decl, Item, McpServer, Origin, Permission, PolicyEntry, Scope};
 use crate::rules;
@@ -201,9 +201,9 @@ pub(super) fn resolve_servers(
                 let win = servers[w].0.clone();
                 servers[i].0.shadowed_by = Some(reference(&win.name, Origin::Mcp, win.scope, Some(&win.path), rule));
                 servers[w].0.shadows.push(reference(&s.name, Origin::Mcp, s.scope, Some(&s.path), rule));
-                let from = b.node("mcp-server", &win.name, "mcp", win.scope, Some(&win.path));
-                let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
-                b.edge(from, to, EdgeKind::Shadows, rule.id());
+                let from = b.node(GraphNodeKind::McpServer, &win.name, "mcp", win.scope, Some(&win.path));
+                let to = b.node(GraphNodeKind::McpServer, &s.name, "mcp", s.scope, Some(&s.path));
+                b.edge(from, to, GraphEdge::Shadows(rule));
                 let message = match rule {
                     Reason::ManagedMcpExclusive => format!(
                         "MCP server `{}` is never started: `{}` replaces every other MCP source",
@@ -260,9 +260,9 @@ pub(super) fn resolve_servers(
                 let other = servers[w].0.clone();
                 report_at(&mut b.diagnostics, s.path.clone(), &rules::mcp_server_name_clash::RULE, servers[i].1, format!("MCP servers `{}` and `{}` both name their tools `mcp__{}__…`", other.name, s.name, s.normalized))
                     .help(format!("`{}` declares `{}`; one server's tools replace the other's and no rule can tell them apart; rename one", other.path, other.name));
-                let from = b.node("mcp-server", &other.name, "mcp", other.scope, Some(&other.path));
-                let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
-                b.edge(from, to, EdgeKind::Clashes, "normalized-name");
+                let from = b.node(GraphNodeKind::McpServer, &other.name, "mcp", other.scope, Some(&other.path));
+                let to = b.node(GraphNodeKind::McpServer, &s.name, "mcp", s.scope, Some(&s.path));
+                b.edge(from, to, GraphEdge::Clashes);
             }
             Some(_) => {}
             None => {
@@ -302,9 +302,9 @@ pub(super) fn resolve_servers(
             };
             if hit {
                 s.denied_by = Some(p.rule.clone());
-                let from = b.node("permission", &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
-                let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
-                b.edge(from, to, EdgeKind::Removes, "blanket-deny");
+                let from = b.node(GraphNodeKind::Permission, &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
+                let to = b.node(GraphNodeKind::McpServer, &s.name, "mcp", s.scope, Some(&s.path));
+                b.edge(from, to, GraphEdge::Removes);
             }
         }
     }

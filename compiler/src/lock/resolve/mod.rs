@@ -19,7 +19,7 @@
 //! - **Permissions**: deny → ask → allow, first match decides; a whole-tool
 //!   deny removes the tool, or every tool of a server.
 
-use crate::builtins::BUILTINS_VERSION;
+use crate::builtins::{CommandType, BUILTINS_VERSION};
 use crate::diagnostic::{report_at, Diagnostic};
 use crate::model::{Agent, Command, Decl, Item, Lock, McpServer, Origin, Permission, Ref, Scope};
 use crate::span::Span;
@@ -161,12 +161,38 @@ impl EdgeKind {
     }
 }
 
+/// What a node of the resolution graph stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GraphNodeKind {
+    Command,
+    Agent,
+    McpServer,
+    Permission,
+    Plugin,
+    Tool,
+    Hook,
+}
+
+impl GraphNodeKind {
+    /// The word `capc graph` writes (`command`, `mcp-server`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GraphNodeKind::Command => "command",
+            GraphNodeKind::Agent => "agent",
+            GraphNodeKind::McpServer => "mcp-server",
+            GraphNodeKind::Permission => "permission",
+            GraphNodeKind::Plugin => "plugin",
+            GraphNodeKind::Tool => "tool",
+            GraphNodeKind::Hook => "hook",
+        }
+    }
+}
+
 /// One row of the full command table, built-ins included.
 #[derive(Debug, Clone)]
 pub struct Row {
     pub name: String,
-    /// `prompt`, `local` or `local-jsx`.
-    pub kind: &'static str,
+    pub kind: CommandType,
     pub origin: Origin,
     pub scope: Scope,
     pub path: Option<String>,
@@ -184,24 +210,14 @@ pub struct Row {
     pub load: Option<usize>,
 }
 
-impl crate::names::Named for Row {
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn display_name(&self) -> Option<&str> {
-        self.display_name.as_deref()
-    }
-    fn aliases(&self) -> &[String] {
-        &self.aliases
-    }
-}
+crate::names::named_by_fields!(Row);
 
 /// A tool-pool name known at compile time.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Tool {
     pub name: String,
-    /// `builtin`, or `mcp` for a server's `mcp__<server>__*`.
-    pub origin: &'static str,
+    /// `Builtin`, or `Mcp` for a server's `mcp__<server>__*`.
+    pub origin: Origin,
     /// The blanket deny rule that removes it.
     pub removed_by: Option<String>,
 }
@@ -209,20 +225,50 @@ pub struct Tool {
 /// A node of the resolution graph.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GraphNode {
-    /// `command`, `agent`, `mcp-server`, `permission`, `plugin`, `tool`.
-    pub kind: &'static str,
+    pub kind: GraphNodeKind,
     pub name: String,
     pub origin: String,
     pub scope: Scope,
     pub path: Option<String>,
 }
 
-/// An edge: what it says, and the rule that decided (a `Reason`'s id, or `plugin`,
-/// `blanket-deny`, `deny-ask-allow`, `normalized-name`, or the alias taken).
+/// An edge: what it says, with what decided it where more than one thing can (the `Reason`
+/// a declaration wins by, the alias taken).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GraphEdge {
-    pub kind: EdgeKind,
-    pub rule: String,
+pub enum GraphEdge {
+    Shadows(Reason),
+    Removes,
+    PreEmpts,
+    Declares,
+    /// The alias or display name, without its `/`.
+    TakesAlias(String),
+    Clashes,
+}
+
+impl GraphEdge {
+    pub fn kind(&self) -> EdgeKind {
+        match self {
+            GraphEdge::Shadows(_) => EdgeKind::Shadows,
+            GraphEdge::Removes => EdgeKind::Removes,
+            GraphEdge::PreEmpts => EdgeKind::PreEmpts,
+            GraphEdge::Declares => EdgeKind::Declares,
+            GraphEdge::TakesAlias(_) => EdgeKind::TakesAlias,
+            GraphEdge::Clashes => EdgeKind::Clashes,
+        }
+    }
+
+    /// The rule that decided, as `capc graph` writes it: a `Reason`'s id, `blanket-deny`,
+    /// `deny-ask-allow`, `plugin`, the alias taken (`/name`) or `normalized-name`.
+    pub fn rule(&self) -> std::borrow::Cow<'static, str> {
+        match self {
+            GraphEdge::Shadows(reason) => reason.id().into(),
+            GraphEdge::Removes => "blanket-deny".into(),
+            GraphEdge::PreEmpts => "deny-ask-allow".into(),
+            GraphEdge::Declares => "plugin".into(),
+            GraphEdge::TakesAlias(alias) => format!("/{alias}").into(),
+            GraphEdge::Clashes => "normalized-name".into(),
+        }
+    }
 }
 
 /// Everything resolution produces.
@@ -273,7 +319,7 @@ impl Builder {
             diagnostics: Vec::new(),
         }
     }
-    fn node(&mut self, kind: &'static str, name: &str, origin: &str, scope: Scope, path: Option<&str>) -> NodeIndex {
+    fn node(&mut self, kind: GraphNodeKind, name: &str, origin: &str, scope: Scope, path: Option<&str>) -> NodeIndex {
         use std::hash::BuildHasher;
         let key = self.hasher.hash_one((kind, name, path.unwrap_or(origin), path.is_some()));
         let same = |n: &GraphNode| {
@@ -297,8 +343,8 @@ impl Builder {
         self.nodes.entry(key).or_default().push(i);
         i
     }
-    fn edge(&mut self, from: NodeIndex, to: NodeIndex, kind: EdgeKind, rule: &str) {
-        self.graph.add_edge(from, to, GraphEdge { kind, rule: rule.to_string() });
+    fn edge(&mut self, from: NodeIndex, to: NodeIndex, edge: GraphEdge) {
+        self.graph.add_edge(from, to, edge);
     }
 }
 
@@ -427,28 +473,28 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     // Every declaration is a node, whether or not anything shadows it; so is every built-in
     // command, bundled skill and tool of the tables (views leave out the untouched ones).
     for row in table.iter().filter(|r| r.decl.is_none()) {
-        b.node("command", &row.name, row.origin.as_str(), Scope::Builtin, None);
+        b.node(GraphNodeKind::Command, &row.name, row.origin.as_str(), Scope::Builtin, None);
     }
     for tool in &tools {
-        b.node("tool", &tool.name, tool.origin, Scope::Builtin, None);
+        b.node(GraphNodeKind::Tool, &tool.name, tool.origin.as_str(), Scope::Builtin, None);
     }
     for c in &commands {
-        b.node("command", &c.name, c.origin.as_str(), c.scope, Some(&c.path));
+        b.node(GraphNodeKind::Command, &c.name, c.origin.as_str(), c.scope, Some(&c.path));
     }
     for a in &agents {
-        b.node("agent", &a.name, "agent", a.scope, Some(&a.path));
+        b.node(GraphNodeKind::Agent, &a.name, "agent", a.scope, Some(&a.path));
     }
     for s in &servers {
-        b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
+        b.node(GraphNodeKind::McpServer, &s.name, "mcp", s.scope, Some(&s.path));
     }
     for p in &permissions {
-        b.node("permission", &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
+        b.node(GraphNodeKind::Permission, &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
     }
     // Each loaded plugin declares its components.
     let plugin_nodes: Vec<(&str, NodeIndex)> = plugins
         .iter()
         .filter(|p| p.loaded)
-        .map(|p| (p.root.as_str(), b.node("plugin", &p.id, "plugin", Scope::Plugin, Some(&p.root))))
+        .map(|p| (p.root.as_str(), b.node(GraphNodeKind::Plugin, &p.id, "plugin", Scope::Plugin, Some(&p.root))))
         .collect();
     let declarer = |path: &str| {
         plugin_nodes
@@ -462,27 +508,27 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
             Some(m) if !m.is_empty() => format!("{} {m}", h.event),
             _ => h.event.clone(),
         };
-        let hook = b.node("hook", &name, &h.kind, h.scope, Some(&h.path));
+        let hook = b.node(GraphNodeKind::Hook, &name, &h.kind, h.scope, Some(&h.path));
         if let Some(from) = h.plugin.as_ref().and_then(|_| declarer(&h.path)) {
-            b.edge(from, hook, EdgeKind::Declares, "plugin");
+            b.edge(from, hook, GraphEdge::Declares);
         }
     }
     for c in commands.iter().filter(|c| c.plugin.is_some()) {
         if let Some(from) = declarer(&c.path) {
-            let to = b.node("command", &c.name, c.origin.as_str(), c.scope, Some(&c.path));
-            b.edge(from, to, EdgeKind::Declares, "plugin");
+            let to = b.node(GraphNodeKind::Command, &c.name, c.origin.as_str(), c.scope, Some(&c.path));
+            b.edge(from, to, GraphEdge::Declares);
         }
     }
     for a in agents.iter().filter(|a| a.plugin.is_some()) {
         if let Some(from) = declarer(&a.path) {
-            let to = b.node("agent", &a.name, "agent", a.scope, Some(&a.path));
-            b.edge(from, to, EdgeKind::Declares, "plugin");
+            let to = b.node(GraphNodeKind::Agent, &a.name, "agent", a.scope, Some(&a.path));
+            b.edge(from, to, GraphEdge::Declares);
         }
     }
     for s in servers.iter().filter(|s| s.plugin.is_some()) {
         if let Some(from) = declarer(&s.path) {
-            let to = b.node("mcp-server", &s.name, "mcp", s.scope, Some(&s.path));
-            b.edge(from, to, EdgeKind::Declares, "plugin");
+            let to = b.node(GraphNodeKind::McpServer, &s.name, "mcp", s.scope, Some(&s.path));
+            b.edge(from, to, GraphEdge::Declares);
         }
     }
     let lock = Lock {

@@ -1,9 +1,9 @@
 //! Permission rules: what a blanket deny removes from the tool pool, and allow rules a deny or
 //! ask rule always decides first.
 
-use super::{Builder, EdgeKind, Tool};
+use super::{Builder, GraphEdge, GraphNodeKind, Tool};
 use crate::diagnostic::report_at;
-use crate::model::{Agent, Approval, Behavior, McpServer, Permission, Scope};
+use crate::model::{Agent, Approval, Behavior, McpServer, Origin, Permission, Scope};
 use crate::rules;
 use crate::span::Span;
 use capc_grammar::{BashPattern, PermissionRule, RuleContent, ToolKind, WildcardPiece};
@@ -92,14 +92,18 @@ pub(super) fn resolve_permissions(
     // Blanket denies: what they remove from the pool.
     let mut tools: Vec<Tool> = capc_grammar::BUILTIN_TOOLS
         .iter()
-        .map(|t| Tool { name: t.to_string(), origin: "builtin", removed_by: None })
+        .map(|t| Tool { name: t.to_string(), origin: Origin::Builtin, removed_by: None })
         .collect();
     tools.sort();
     for s in servers
         .iter()
         .filter(|s| s.shadowed_by.is_none() && s.blocked_by.is_none() && s.approval != Some(Approval::Disabled))
     {
-        tools.push(Tool { name: format!("mcp__{}__*", s.normalized), origin: "mcp", removed_by: s.denied_by.clone() });
+        tools.push(Tool {
+            name: format!("mcp__{}__*", s.normalized),
+            origin: Origin::Mcp,
+            removed_by: s.denied_by.clone(),
+        });
     }
     for (i, p) in out.iter_mut().enumerate() {
         let Some(rule) = parsed[i].as_ref() else { continue };
@@ -116,17 +120,17 @@ pub(super) fn resolve_permissions(
             );
             continue;
         }
-        let from = b.node("permission", &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
+        let from = b.node(GraphNodeKind::Permission, &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
         match &rule.tool.kind {
             ToolKind::Builtin | ToolKind::Glob => {
-                for tool in tools.iter_mut().filter(|t| t.origin == "builtin") {
+                for tool in tools.iter_mut().filter(|t| t.origin == Origin::Builtin) {
                     if glob_match(&rule.tool.canonical, &tool.name) {
                         if tool.removed_by.is_none() {
                             tool.removed_by = Some(p.rule.clone());
                         }
                         p.removes.push(tool.name.clone());
-                        let to = b.node("tool", &tool.name, "builtin", Scope::Builtin, None);
-                        b.edge(from, to, EdgeKind::Removes, "blanket-deny");
+                        let to = b.node(GraphNodeKind::Tool, &tool.name, "builtin", Scope::Builtin, None);
+                        b.edge(from, to, GraphEdge::Removes);
                     }
                 }
                 for s in servers.iter().filter(|s| s.denied_by.as_deref() == Some(p.rule.as_str())) {
@@ -159,15 +163,16 @@ pub(super) fn resolve_permissions(
         if let Some(j) = blocker {
             let (deny, allow_rule) = (out[j].clone(), out[i].clone());
             out[i].pre_empted_by = Some(format!("{} {} ({})", deny.behavior.as_str(), deny.rule, deny.path));
-            let from = b.node("permission", &deny.rule, deny.behavior.as_str(), deny.scope, Some(&deny.path));
+            let from =
+                b.node(GraphNodeKind::Permission, &deny.rule, deny.behavior.as_str(), deny.scope, Some(&deny.path));
             let to = b.node(
-                "permission",
+                GraphNodeKind::Permission,
                 &allow_rule.rule,
                 allow_rule.behavior.as_str(),
                 allow_rule.scope,
                 Some(&allow_rule.path),
             );
-            b.edge(from, to, EdgeKind::PreEmpts, "deny-ask-allow");
+            b.edge(from, to, GraphEdge::PreEmpts);
             report_at(&mut b.diagnostics, allow_rule.path.clone(), &rules::pre_empted_allow_rule::RULE, rules_in[i].1, format!("allow rule `{}` never decides: {} rule `{}` matches every call it matches", allow_rule.rule, deny.behavior.as_str(), deny.rule))
                 .help(format!("`{}` ({}) is checked first (deny → ask → allow, whatever the scope); remove this rule or narrow the {} rule", deny.rule, deny.path, deny.behavior.as_str()));
         }
