@@ -115,16 +115,28 @@ pub(crate) enum Command {
     ///
     /// Hidden (shadowed) entries are listed too, with what hides them. In human output,
     /// built-ins nothing hides are summarised (use --all); JSON lists everything.
+    ///
+    /// With --budget, prints the Skill listing a session in the folder sends instead, as `capc
+    /// check`'s `listing-budget` measures it: for each context window of capc.toml's
+    /// `[listing-budget] context-windows` (default: Claude Code 2.1.332's default model, 1,000,000
+    /// tokens × 3 bytes per token), the budget, the listing's size, and every entry by the
+    /// characters it costs in full (most first, then by name): `kept` (listed with its
+    /// description), `dropped` (listed as `- name` because the listing is over the budget) or
+    /// `name-only` (a `skillOverrides` entry).
     Ls {
         /// The folder to resolve
         #[arg(default_value = ".")]
         path: PathBuf,
-        /// Output format: `human` or `json` (stable, version 1)
+        /// Output format: `human` or `json` (stable; version 2, and version 1 with --budget)
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
         /// List every built-in command and bundled skill too
-        #[arg(long)]
+        #[arg(long, conflicts_with = "budget")]
         all: bool,
+        /// Show the Skill listing's budget: every entry's characters, most first, and whether
+        /// Claude Code keeps its description or lists it by name only
+        #[arg(long)]
+        budget: bool,
         #[command(flatten)]
         scopes: Scopes,
         #[command(flatten)]

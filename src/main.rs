@@ -7,12 +7,12 @@ use crate::commands::check::{check, CheckHow};
 use crate::commands::explain::explain;
 use crate::commands::graph::graph;
 use crate::commands::lock::{lock_all, LockHow};
-use crate::commands::ls::ls;
+use crate::commands::ls::{ls, ls_budget};
 use crate::commands::man::man;
 use crate::commands::rules::{config_command, rules_command};
 use crate::commands::serve::serve;
 use crate::commands::session::{lock_of, session};
-use crate::commands::{exit, resolve_options};
+use crate::commands::{exit, resolve_options, resolve_options_and_config};
 use crate::output::{shown, write_stdout};
 use clap::{CommandFactory, Parser};
 use std::io::IsTerminal;
@@ -47,10 +47,13 @@ fn main() -> ExitCode {
             let how = LockHow { check_only: check, include_local, allow_empty };
             lock_all(&paths, &scopes, &reading, &selection, how)
         }
-        Command::Ls { path, format, all, scopes, reading } => match resolve_options(path, &scopes, &reading) {
-            Ok(options) => ls(options, format, all),
-            Err(code) => code,
-        },
+        Command::Ls { path, format, all, budget, scopes, reading } => {
+            match resolve_options_and_config(path, &scopes, &reading) {
+                Ok((options, config)) if budget => ls_budget(options, &config, format),
+                Ok((options, _)) => ls(options, format, all),
+                Err(code) => code,
+            }
+        }
         Command::Explain { name, path, scopes, reading } => match resolve_options(path, &scopes, &reading) {
             Ok(options) => explain(options, &name),
             Err(code) => code,

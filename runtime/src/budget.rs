@@ -15,8 +15,8 @@
 use crate::context::TurnContext;
 use crate::listing::Kept;
 use crate::loaded::{Loaded, Roots};
-use capc_compiler::check::{locate, Measure};
 use capc_compiler::builtins::BUNDLED_SKILLS;
+use capc_compiler::check::{locate, Measure};
 use capc_compiler::config::ContextWindow;
 use capc_compiler::diagnostic::report_at;
 use capc_compiler::frontmatter::{self, Parsed, Spans, Split};
@@ -205,6 +205,143 @@ fn size_bound(lock: &capc_compiler::model::Lock) -> usize {
     });
     let entries = lock.commands.len() + BUNDLED_SKILLS.len();
     commands.chain(bundled).sum::<usize>() + entries
+}
+
+/// The listing of a checked folder for each window, in the order given, with the windows that
+/// have none (`None`): what `capc ls --budget` shows.
+pub fn measure_each(
+    checked: &Checked,
+    options: &Options,
+    windows: &[ContextWindow],
+) -> Vec<(ContextWindow, Option<Measured>)> {
+    let loaded = loaded(checked, options);
+    let cx = context(checked, options);
+    windows.iter().map(|w| (*w, measure(&loaded, &cx, *w))).collect()
+}
+
+/// The entries by what they cost (characters in full) descending, then by name and path.
+pub fn by_cost(entries: &[Row]) -> Vec<&Row> {
+    let mut rows: Vec<&Row> = entries.iter().collect();
+    rows.sort_by(|a, b| b.full.cmp(&a.full).then_with(|| a.name.cmp(&b.name)).then_with(|| a.path.cmp(&b.path)));
+    rows
+}
+
+impl Row {
+    /// Characters of the entry as sent.
+    pub fn sent(&self) -> usize {
+        if self.kept == Kept::Full {
+            self.full
+        } else {
+            self.short
+        }
+    }
+}
+
+/// What the listing keeps of an entry, in `capc ls --budget`'s words.
+fn kept_word(kept: Kept) -> &'static str {
+    match kept {
+        Kept::Full => "kept",
+        Kept::Dropped => "dropped",
+        Kept::NameOnly => "name-only",
+    }
+}
+
+/// `capc ls --budget`: for each window, the budget, the listing's size and every entry by
+/// cost, with what Claude Code keeps of it. Repository text is escaped line by line.
+pub fn to_text(measured: &[(ContextWindow, Option<Measured>)]) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for (i, (window, m)) in measured.iter().enumerate() {
+        if i > 0 {
+            lines.push(String::new());
+        }
+        let Some(m) = m else {
+            lines.push(format!(
+                "Skill listing, a {}-token window: none (no Skill tool, or nothing to list)",
+                window.tokens
+            ));
+            continue;
+        };
+        lines.push(format!(
+            "Skill listing, {}: a budget of {} characters ({})",
+            window_words(m),
+            m.budget,
+            budget_words(m)
+        ));
+        let state = if m.over() > 0 {
+            format!("{} over the budget; {} characters as sent", m.over(), m.sent)
+        } else {
+            "within the budget".to_string()
+        };
+        lines.push(format!("  {} characters with every description, {state}", m.full));
+        let count = |k: Kept| m.entries.iter().filter(|r| r.kept == k).count();
+        let mut kinds = vec![format!("{} kept", count(Kept::Full))];
+        if count(Kept::Dropped) > 0 {
+            kinds.push(format!("{} dropped (listed as `- name`: over the budget)", count(Kept::Dropped)));
+        }
+        if count(Kept::NameOnly) > 0 {
+            kinds.push(format!("{} name-only (`skillOverrides`)", count(Kept::NameOnly)));
+        }
+        lines.push(format!(
+            "  {}, most characters first: {}",
+            capc_compiler::plural::count(m.entries.len(), "entry"),
+            kinds.join(", ")
+        ));
+        let rows = by_cost(&m.entries);
+        let width = rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(4).clamp(4, 64);
+        lines.push(format!("  {:>6}  {:>6}  {:11}  {:width$}  {}", "chars", "sent", "description", "name", "path"));
+        for r in rows {
+            lines.push(format!(
+                "  {:>6}  {:>6}  {:11}  {:width$}  {}",
+                r.full,
+                r.sent(),
+                kept_word(r.kept),
+                r.name,
+                r.path.as_deref().unwrap_or("(bundled)")
+            ));
+        }
+        if m.over() > 0 {
+            lines.push(format!("  {}", fits(m)));
+        }
+    }
+    let mut out = String::new();
+    for line in lines {
+        out.push_str(&capc_compiler::printable::escape(&line));
+        out.push('\n');
+    }
+    out
+}
+
+/// `capc ls --budget --format json` (version 1): each window with its listing (`null`: none),
+/// the entries by cost.
+pub fn to_json(measured: &[(ContextWindow, Option<Measured>)]) -> String {
+    let windows: Vec<Value> = measured
+        .iter()
+        .map(|(window, m)| {
+            let listing = m.as_ref().map(|m| {
+                let entries: Vec<Value> = by_cost(&m.entries)
+                    .into_iter()
+                    .map(|r| {
+                        serde_json::json!({"name": r.name, "path": r.path, "full": r.full, "short": r.short, "sent": r.sent(), "description": kept_word(r.kept)})
+                    })
+                    .collect();
+                serde_json::json!({
+                    "fraction": m.fraction,
+                    "budget_override": m.budget_override,
+                    "budget": m.budget,
+                    "full": m.full,
+                    "sent": m.sent,
+                    "over": m.over(),
+                    "entries": entries,
+                })
+            });
+            serde_json::json!({"tokens": window.tokens, "bytes_per_token": window.bytes_per_token, "listing": listing})
+        })
+        .collect();
+    let out = serde_json::json!({"version": 1, "windows": windows});
+    let mut text =
+        capc_compiler::printable::escape_json(&serde_json::to_string_pretty(&out).unwrap_or_default()).into_owned();
+    text.push('\n');
+    text
 }
 
 impl Measure for ListingBudget {

@@ -21,6 +21,15 @@ pub(crate) mod session;
 /// Options for `ls`, `explain` and `graph`: the folder PATH is (or belongs to, for a file),
 /// read as `capc check` reads it.
 pub(crate) fn resolve_options(path: PathBuf, scopes: &Scopes, reading: &Reading) -> Result<Options, ExitCode> {
+    resolve_options_and_config(path, scopes, reading).map(|(options, _)| options)
+}
+
+/// [`resolve_options`] and the configuration they come from.
+pub(crate) fn resolve_options_and_config(
+    path: PathBuf,
+    scopes: &Scopes,
+    reading: &Reading,
+) -> Result<(Options, capc_compiler::config::Config), ExitCode> {
     let root = match capc_compiler::target::targets(std::slice::from_ref(&path)) {
         Ok(mut targets) if targets.len() == 1 => targets.remove(0).root,
         Ok(_) => path,
@@ -29,7 +38,7 @@ pub(crate) fn resolve_options(path: PathBuf, scopes: &Scopes, reading: &Reading)
             return Err(ExitCode::from(2));
         }
     };
-    scopes.options(root, reading, &Selection::default())
+    scopes.options_and_config(root, reading, &Selection::default())
 }
 
 /// The folders PATH… stand for, or why not (exit 2).

@@ -1,7 +1,7 @@
 //! The `capc` binary as users run it: exit codes, formats, and the rules commands.
 
 use crate::support::session::connected_session;
-use crate::support::{stderr, stdout};
+use crate::support::{capc_in, stderr, stdout};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -650,4 +650,28 @@ fn counts_in_messages_are_singular_for_one() {
     );
     let ls = stdout(&capc(&["session", "--repl", root]));
     assert!(ls.contains("capc session: 1 command, 0 agents, 0 MCP servers in the lock"), "{ls}");
+}
+
+/// `capc ls --budget` on a folder whose settings make the listing's budget small: the budget,
+/// how far over it the listing is, every entry by cost with what is kept, and what would fit.
+#[test]
+fn ls_budget_shows_each_entry_and_what_is_dropped() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/listing-budget/in");
+    let out = capc_in(&root, &["ls", "--budget", "."], 100);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    crate::support::golden::assert(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/listing-budget/ls-budget.txt"),
+        &stdout(&out),
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&capc_in(&root, &["ls", "--budget", "--format", "json", "."], 100).stdout)
+            .expect("json");
+    assert_eq!(json["version"], 1);
+    let listing = &json["windows"][0]["listing"];
+    assert_eq!(listing["over"], listing["full"].as_u64().unwrap() - listing["budget"].as_u64().unwrap());
+    let dropped =
+        listing["entries"].as_array().expect("entries").iter().filter(|e| e["description"] == "dropped").count();
+    assert_eq!(dropped, 4, "{json}");
+    let both = capc_in(&root, &["ls", "--budget", "--all", "."], 100);
+    assert_eq!(both.status.code(), Some(2), "--all and --budget conflict");
 }

@@ -633,11 +633,15 @@ fn listing_budget_flags_what_claude_code_dropped(s: &Scenario) {
         .and_then(|v| v["skillOverrides"].as_object().cloned())
         .map(|o| o.into_iter().filter(|(_, v)| v == "name-only").map(|(k, _)| k).collect())
         .unwrap_or_default();
-    let mut dropped: Vec<String> = hello(&s.dir)
+    // Every entry Claude Code listed as `- name` alone that no override makes name-only, the
+    // bundled skills included.
+    let mut cut: Vec<String> = hello(&s.dir)
         .iter()
         .filter_map(|l| l.strip_prefix("- ").filter(|n| !n.contains(' ')).map(str::to_string))
-        .filter(|n| !bundled.contains(n) && !name_only.contains(n))
+        .filter(|n| !name_only.contains(n))
         .collect();
+    cut.sort();
+    let mut dropped: Vec<String> = cut.iter().filter(|n| !bundled.contains(n)).cloned().collect();
     dropped.sort();
     let scratch = tempfile::tempdir().expect("tempdir");
     let tree = scratch.path().join("tree");
@@ -653,6 +657,33 @@ fn listing_budget_flags_what_claude_code_dropped(s: &Scenario) {
         command.arg("--plugin-dir").arg(dir);
     }
     let out = command.output().expect("capc check runs");
+    // `capc ls --budget` shows the same listing: the entries it marks `dropped` are those.
+    let mut ls = std::process::Command::new(env!("CARGO_BIN_EXE_capc"));
+    ls.args(["ls", "--budget", "--format", "json"]).arg(&tree);
+    for dir in s.plugin_dirs.iter().map(|d| tree.join(d)).chain(s.corpus_plugin_dirs.iter().map(|d| corpora.join(d))) {
+        ls.arg("--plugin-dir").arg(dir);
+    }
+    let listed = ls.output().expect("capc ls --budget runs");
+    assert!(listed.status.success(), "{}: capc ls --budget: {}", s.name, String::from_utf8_lossy(&listed.stderr));
+    let listed: Value = serde_json::from_slice(&listed.stdout).expect("ls --budget JSON");
+    let entries = listed["windows"][0]["listing"]["entries"].as_array().expect("the default window's entries");
+    let mut shown_cut: Vec<String> = entries
+        .iter()
+        .filter(|e| e["description"] == "dropped")
+        .map(|e| e["name"].as_str().unwrap_or_default().to_string())
+        .collect();
+    shown_cut.sort();
+    assert_eq!(shown_cut, cut, "{}: `capc ls --budget`'s dropped entries (left) and Claude Code's (right)", s.name);
+    let mut shown_name_only: Vec<String> = entries
+        .iter()
+        .filter(|e| e["description"] == "name-only")
+        .map(|e| e["name"].as_str().unwrap_or_default().to_string())
+        .collect();
+    shown_name_only.sort();
+    let mut overridden: Vec<String> =
+        name_only.iter().filter(|n| entries.iter().any(|e| e["name"] == **n)).cloned().collect();
+    overridden.sort();
+    assert_eq!(shown_name_only, overridden, "{}: `capc ls --budget`'s name-only entries", s.name);
     let report: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
     let mut flagged: Vec<String> = report["diagnostics"]
         .as_array()
