@@ -19,6 +19,7 @@
 //!    directory; a whole-tool allow allows the remaining soft asks; `dontAsk` turns every ask into
 //!    a deny.
 
+mod dangerous;
 mod flags;
 mod paths;
 mod readonly;
