@@ -124,10 +124,11 @@ impl Reason {
 }
 
 /// The words of a lock's `rule` id (`capc explain`, a session's `why`). Every id resolution
-/// writes is a `Reason`; a lock is data, so an id this capc does not know has no words rather
-/// than an error.
+/// writes is a `Reason`; a lock is data, so an id this capc does not know (a lock written by
+/// another capc, or edited) is said to be unknown rather than refused; the id itself is shown
+/// beside these words.
 pub fn rule_text(id: &str) -> &'static str {
-    Reason::from_id(id).map_or("", Reason::text)
+    Reason::from_id(id).map_or("a rule this capc does not know", Reason::text)
 }
 
 /// What an edge of the resolution graph says: who shadows, removes or pre-empts whom.
@@ -695,5 +696,7 @@ mod tests {
             assert!(!reason.text().is_empty(), "{reason:?}");
         }
         assert_eq!(Reason::from_id("not-a-reason"), None);
+        assert_eq!(super::rule_text("not-a-reason"), "a rule this capc does not know");
+        assert_eq!(super::rule_text(Reason::ALL[0].id()), Reason::ALL[0].text());
     }
 }
