@@ -5,10 +5,49 @@
 /// The longest frontmatter `name` Claude Code uses (`bU`); a longer one is ignored.
 pub const MAX_NAME_CHARS: usize = 256;
 
-/// How an MCP server's name appears in its tools' names (`mcp__<server>__<tool>`): every
-/// character outside `[A-Za-z0-9_-]` becomes `_`.
+/// How an MCP server's name, or a tool's, appears in a composed tool name
+/// (`mcp__<server>__<tool>`, `Hn`): every UTF-16 code unit outside `[A-Za-z0-9_-]` becomes `_`,
+/// so a character beyond the Basic Multilingual Plane (an emoji) becomes `__`. A claude.ai
+/// connector's name (`claude.ai <name>`) also has its runs of `_` collapsed into one and `_`
+/// trimmed from both ends.
 pub fn normalize_server(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect()
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+            out.push(c);
+        } else {
+            out.extend(std::iter::repeat_n('_', c.len_utf16()));
+        }
+    }
+    if !name.starts_with("claude.ai ") {
+        return out;
+    }
+    let mut collapsed = String::with_capacity(out.len());
+    for c in out.chars() {
+        if !(c == '_' && collapsed.ends_with('_')) {
+            collapsed.push(c);
+        }
+    }
+    collapsed.trim_matches('_').to_string()
+}
+
+/// The longest tool name the Messages API accepts (`^[a-zA-Z0-9_-]{1,64}$`): a request naming a
+/// longer one is refused whole.
+pub const MAX_TOOL_NAME: usize = 64;
+
+/// Characters a server's tools should have for their own names after `mcp__<server>__`:
+/// fewer is a warning (`mcp-tool-name-too-long`), since real tools' names run to 30 and more.
+pub const MIN_TOOL_NAME_ROOM: usize = 24;
+
+/// `mcp__<server>__<tool>`, from names already normalized.
+pub fn tool_name(server: &str, tool: &str) -> String {
+    format!("mcp__{server}__{tool}")
+}
+
+/// The name Claude Code gives a plugin's MCP server in its tools' names: `plugin:<plugin>:<server>`
+/// normalized, `plugin_<plugin>_<server>`.
+pub fn plugin_server(plugin: &str, server: &str) -> String {
+    normalize_server(&format!("plugin_{plugin}_{server}"))
 }
 
 /// A folder name as a plugin skill's name: every character outside `[A-Za-z0-9_-]` becomes
@@ -225,6 +264,17 @@ pub fn lookup<T: Named>(table: &[T], typed: &str) -> Option<(usize, Reached)> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn normalize_server_counts_utf16_units_and_tidies_claude_ai_connectors() {
+        assert_eq!(super::normalize_server("my server.v2"), "my_server_v2");
+        assert_eq!(super::normalize_server("café"), "caf_");
+        assert_eq!(super::normalize_server("db🚀"), "db__");
+        assert_eq!(super::normalize_server("claude.ai Google  Drive!"), "claude_ai_Google_Drive");
+        assert_eq!(super::normalize_server("plain__name_"), "plain__name_");
+        assert_eq!(super::plugin_server("acme", "db"), "plugin_acme_db");
+    }
+
     use super::*;
 
     #[test]

@@ -131,8 +131,8 @@ const CORPORA: &[Corpus] = &[
         name: "anthropics__claude-plugins-official",
         kinds: Kinds { skills: 31, commands: 30, agents: 31, plugin_json: 40, marketplace_json: 1, mcp_json: 15, hooks_json: 6 },
         not_declarations: &[("plugins/skill-creator/skills/skill-creator/agents/", "prompt files inside a skill folder, not subagents")],
-        findings: &[("invalid-field-value", 1), ("lenient-frontmatter", 1), ("reserved-name", 1), ("shadowed-declaration", 3), ("unknown-tool-in-rule", 9), ("unloaded-plugin", 1), ("unpinned-mcp-package", 4)],
-        defaults: Defaults { root: sev(0, 2, 18), plugins: sev(3, 1, 15) },
+        findings: &[("invalid-field-value", 1), ("lenient-frontmatter", 1), ("mcp-tool-name-too-long", 2), ("reserved-name", 1), ("shadowed-declaration", 3), ("unknown-tool-in-rule", 9), ("unloaded-plugin", 1), ("unpinned-mcp-package", 4)],
+        defaults: Defaults { root: sev(0, 4, 18), plugins: sev(3, 3, 15) },
         links: &[],
     },
     Corpus {

@@ -23,7 +23,7 @@ pub(super) fn undeclared_servers(
             continue;
         }
         if let Some(plugin) = &use_.plugin {
-            let own = crate::names::normalize_server(&format!("plugin_{plugin}_{}", reference.server));
+            let own = crate::names::plugin_server(plugin, &reference.server);
             if declared.contains(&own) {
                 report_at(
                     &mut out,

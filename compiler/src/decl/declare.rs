@@ -450,7 +450,7 @@ pub fn server(
     let (full_name, normalized) = match at.plugin {
         Some(plugin) => (
             format!("plugin:{plugin}:{}", name.name),
-            crate::names::normalize_server(&format!("plugin_{plugin}_{}", name.name)),
+            crate::names::plugin_server(plugin, &name.name),
         ),
         None => (name.name.clone(), crate::names::normalize_server(&name.name)),
     };

@@ -101,12 +101,42 @@ pub fn check_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &st
         if project {
             check_env_refs(sink, cx, &name.name, config);
         }
-        sink.declared_servers.push(match cx.plugin_name {
-            Some(plugin) => normalize_server(&format!("plugin_{plugin}_{}", name.name)),
+        let normalized = match cx.plugin_name {
+            Some(plugin) => crate::names::plugin_server(plugin, &name.name),
             None => normalize_server(&name.name),
-        });
+        };
+        check_tool_name_room(sink, &name.name, name.span, &normalized, cx.plugin_name.is_some());
+        sink.declared_servers.push(normalized);
     }
     entries.len()
+}
+
+/// A server whose `mcp__<server>__` prefix leaves too little of the 64 characters a tool's name
+/// may have (`mcp-tool-name-too-long`).
+fn check_tool_name_room(sink: &mut Sink<'_>, name: &str, span: crate::span::Span, normalized: &str, in_plugin: bool) {
+    use crate::names::{tool_name, MAX_TOOL_NAME, MIN_TOOL_NAME_ROOM};
+    let prefix = tool_name(normalized, "");
+    let room = MAX_TOOL_NAME.saturating_sub(prefix.len());
+    if room >= MIN_TOOL_NAME_ROOM {
+        return;
+    }
+    let left = match room {
+        0 => "no tool name fits: every request that offers one of its tools fails".to_string(),
+        n => format!("a tool named with more than {n} characters makes every request fail"),
+    };
+    sink.report(
+        &rules::mcp_tool_name_too_long::RULE,
+        span,
+        format!(
+            "server `{name}` names its tools `{prefix}<tool>`: the prefix takes {} of the {MAX_TOOL_NAME} characters a tool name may have; {left}",
+            prefix.len()
+        ),
+    )
+    .help(if in_plugin {
+        "give the server (or the plugin) a shorter name: a plugin's tools are `mcp__plugin_<plugin>_<server>__<tool>`, 64 characters at most"
+    } else {
+        "give the server a shorter name: tools are `mcp__<server>__<tool>`, 64 characters at most"
+    });
 }
 
 fn check_server(sink: &mut Sink<'_>, name: &str, name_span: crate::span::Span, config: &Node) {

@@ -31,6 +31,7 @@ pub mod loose_skill_file;
 pub mod mcp_server_name_clash;
 pub mod mcp_server_without_transport;
 pub mod mcp_servers_key_missing;
+pub mod mcp_tool_name_too_long;
 pub mod missing_component_path;
 pub mod missing_frontmatter;
 pub mod missing_hook_script;
@@ -92,6 +93,7 @@ pub static RULES: &[&Rule] = &[
     &mcp_server_name_clash::RULE,
     &mcp_server_without_transport::RULE,
     &mcp_servers_key_missing::RULE,
+    &mcp_tool_name_too_long::RULE,
     &missing_component_path::RULE,
     &missing_frontmatter::RULE,
     &missing_hook_script::RULE,
