@@ -1,4 +1,4 @@
-//! Frontmatter: the YAML between a first line `---` and the next line `---`.
+//! Frontmatter: the YAML between a first line `---` and the next `---`.
 //!
 //! Claude Code is more lenient than YAML (2.1.332 is; older versions, 2.1.197 among them, are
 //! not): when the block does not parse, it double-quotes every column-0 `key: value` line
@@ -42,19 +42,30 @@ pub fn split(text: &str) -> Split {
         return Split::None;
     }
     let yaml_start = first_end.next;
-    let mut pos = yaml_start;
-    while pos < text.len() {
-        let Some(end) = line_end(text, pos) else { break };
-        if is_delimiter(&text[pos..end.content_end]) {
-            return Split::Found(Block {
-                yaml: Span::new(yaml_start, pos),
-                whole: Span::new(0, end.next),
-                body_start: skip_js_whitespace(text, pos + 3),
-            });
-        }
-        pos = end.next;
+    // The block ends at the first `---` after the opening line, wherever it stands: Claude
+    // Code's pattern `^---\s*\n([\s\S]*?)---\s*\n?` is not anchored to a line, so a `---` inside
+    // a value (`description: a --- b`) or a `----` line closes it too.
+    let Some(found) = text.get(yaml_start..).and_then(|rest| rest.find("---")) else {
+        return Split::Unclosed { opener: Span::new(0, first_end.content_end) };
+    };
+    let pos = yaml_start + found;
+    let end = line_end(text, pos).map_or(text.len(), |e| e.next);
+    Split::Found(Block {
+        yaml: Span::new(yaml_start, pos),
+        whole: Span::new(0, end),
+        body_start: skip_js_whitespace(text, pos + 3),
+    })
+}
+
+impl Block {
+    /// Whether the closing `---` is a line of its own, as a reader expects: not text before it
+    /// on its line, nor anything but whitespace after it.
+    pub fn closes_on_its_own_line(&self, text: &str) -> bool {
+        let at = self.yaml.end;
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        line_start == at && is_delimiter(&text[at..line_end])
     }
-    Split::Unclosed { opener: Span::new(0, first_end.content_end) }
 }
 
 struct LineEnd {
@@ -734,6 +745,13 @@ mod tests {
         check("--- \nname: x\n---  \nbody", r#"{name@5..9: "x"@11..12}@5..13"#);
         check("---\n---\nbody", "{}@4..4");
         check("----\nname: x\n---\n", "none");
+        // The first `---` closes the block, even inside a line.
+        check("---\ndescription: a --- b\n---\nbody", r#"{description@4..15: "a"@17..18}@4..19"#);
+        check("---\nname: x\n----\nbody", r#"{name@4..8: "x"@10..11}@4..12"#);
+        for (text, own) in [("---\nname: x\n---\n", true), ("---\nname: x\n---  \nb", true), ("---\nname: x\n----\n", false), ("---\nd: a --- b\n---\n", false), ("---\nname: x\n--- b\n", false)] {
+            let Split::Found(block) = split(text) else { panic!("{text:?}") };
+            assert_eq!(block.closes_on_its_own_line(text), own, "{text:?}");
+        }
     }
 
     #[test]

@@ -117,12 +117,33 @@ fn check_injections(sink: &mut Sink<'_>, text: &str) {
     }
 }
 
+/// A block Claude Code closes at a `---` that is not a line of its own
+/// (`frontmatter-closed-mid-line`), reported at that `---`.
+fn closed_mid_line(sink: &mut Sink<'_>, text: &str, block: &frontmatter::Block) {
+    let at = block.yaml.end;
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let rest = text[at + 3..line_end].trim();
+    let after = if rest.is_empty() { String::new() } else { format!(" `{rest}` and") };
+    sink.report(
+        &rules::frontmatter_closed_mid_line::RULE,
+        crate::span::Span::new(at, at + 3),
+        format!("Claude Code ends the frontmatter at this `---`, which is not a line of its own:{after} everything after it is the body, not fields"),
+    )
+    .help("put `---` alone on the line that ends the frontmatter, and write something else (`-`, `—`) where a value holds `---`");
+}
+
 /// Reads one Markdown declaration; returns the frontmatter fields when there are any.
 pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKind) -> Option<Node> {
     if kind != MarkdownKind::Agent {
         check_injections(sink, text);
     }
-    let fields = match frontmatter::split(text) {
+    let split = frontmatter::split(text);
+    if let Split::Found(block) = &split {
+        if !block.closes_on_its_own_line(text) {
+            closed_mid_line(sink, text, block);
+        }
+    }
+    let fields = match split {
         Split::None => {
             if text.trim().is_empty() {
                 sink.report(&rules::missing_frontmatter::RULE, None, "file is empty").help(empty_help(kind));

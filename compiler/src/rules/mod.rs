@@ -10,6 +10,7 @@ pub mod duplicate_declaration;
 pub mod duplicate_key;
 pub mod duplicate_plugin_entry;
 pub mod file_too_large;
+pub mod frontmatter_closed_mid_line;
 pub mod hooks_at_top_level;
 pub mod ignored_default_folder;
 pub mod ignored_field;
@@ -72,6 +73,7 @@ pub static RULES: &[&Rule] = &[
     &duplicate_key::RULE,
     &duplicate_plugin_entry::RULE,
     &file_too_large::RULE,
+    &frontmatter_closed_mid_line::RULE,
     &hooks_at_top_level::RULE,
     &ignored_default_folder::RULE,
     &ignored_field::RULE,
