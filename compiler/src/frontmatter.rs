@@ -748,7 +748,13 @@ mod tests {
         // The first `---` closes the block, even inside a line.
         check("---\ndescription: a --- b\n---\nbody", r#"{description@4..15: "a"@17..18}@4..19"#);
         check("---\nname: x\n----\nbody", r#"{name@4..8: "x"@10..11}@4..12"#);
-        for (text, own) in [("---\nname: x\n---\n", true), ("---\nname: x\n---  \nb", true), ("---\nname: x\n----\n", false), ("---\nd: a --- b\n---\n", false), ("---\nname: x\n--- b\n", false)] {
+        for (text, own) in [
+            ("---\nname: x\n---\n", true),
+            ("---\nname: x\n---  \nb", true),
+            ("---\nname: x\n----\n", false),
+            ("---\nd: a --- b\n---\n", false),
+            ("---\nname: x\n--- b\n", false),
+        ] {
             let Split::Found(block) = split(text) else { panic!("{text:?}") };
             assert_eq!(block.closes_on_its_own_line(text), own, "{text:?}");
         }

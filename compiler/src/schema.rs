@@ -20,6 +20,8 @@ pub enum Ty {
     StringOrStringArray,
     /// A path, a list of paths, or an inline object (plugin `hooks`, `mcpServers`).
     StringOrArrayOrObject,
+    /// A path, an inline object, or a list of either (plugin `hooks`).
+    PathsOrObjects,
     /// A comma- or space-separated string, or a list of strings (`allowed-tools`, `paths`).
     StringOrList,
     Any,
@@ -38,6 +40,7 @@ impl Ty {
             Ty::StringArray => "an array of strings",
             Ty::StringOrStringArray => "a path string or an array of path strings",
             Ty::StringOrArrayOrObject => "a path, an array of paths or an object",
+            Ty::PathsOrObjects => "a path, an object, or an array of paths and objects",
             Ty::StringOrList => "a string or a list of strings",
             Ty::Any => "any value",
         }
@@ -61,6 +64,10 @@ impl Ty {
             (Ty::StringOrStringArray | Ty::StringOrList, NodeKind::Array(items)) => all_strings(items),
             (Ty::StringOrArrayOrObject, NodeKind::String(_) | NodeKind::Object(_)) => true,
             (Ty::StringOrArrayOrObject, NodeKind::Array(items)) => all_strings(items),
+            (Ty::PathsOrObjects, NodeKind::String(_) | NodeKind::Object(_)) => true,
+            (Ty::PathsOrObjects, NodeKind::Array(items)) => {
+                items.iter().all(|i| matches!(i.kind, NodeKind::String(_) | NodeKind::Object(_)))
+            }
             _ => false,
         }
     }

@@ -328,3 +328,60 @@ fn a_reserved_plugin_name_fails_check_but_is_locked_as_claude_code_loads_it() {
     let session = capc_in(&proj, &["session", "--verify", "--repl", "--plugin-dir", "../claude-tools"]);
     assert!(session.status.success(), "the lock is accepted: {}", stderr(&session));
 }
+
+/// Which plugins Claude Code loads when their hooks are written oddly, inline in plugin.json
+/// or in hooks/hooks.json, and how many hooks then run: each case measured with Claude Code
+/// 2.1.332 (`claude --plugin-dir` from an empty folder, the plugin's command in the request
+/// or not). An inline map is the events themselves (a `hooks` key in it is an unknown event);
+/// an array may hold inline maps; a guard hook (PreToolUse, PermissionRequest) Claude Code
+/// cannot load makes it skip the whole plugin, another event's unreadable entry is dropped.
+#[test]
+fn plugins_with_odd_hooks_load_as_claude_code_loads_them() {
+    let h = r#"[{"type":"command","command":"echo hi"}]"#;
+    let manifest = |hooks: &str| format!(r#"{{"name":"p","hooks":{hooks}}}"#);
+    let file = |hooks: &str| format!(r#"{{"hooks":{hooks}}}"#);
+    // (plugin.json, hooks/hooks.json, loads, hooks recorded)
+    let cases: Vec<(String, Option<String>, bool, usize)> = vec![
+        (manifest(&format!(r#"{{"hooks":{{"PreToolUse":[{{"hooks":{h}}}]}}}}"#)), None, false, 0),
+        (manifest(&format!(r#"{{"hooks":{{"Stop":[{{"hooks":{h}}}]}}}}"#)), None, true, 0),
+        (manifest("[3]"), None, false, 0),
+        (manifest(&format!(r#"{{"Bogus":[{{"hooks":{h}}}],"PreToolUse":[{{"hooks":{h}}}]}}"#)), None, true, 1),
+        (manifest(r#"{"hooks":[]}"#), None, true, 0),
+        (manifest(r#"[{"PreToolUse":[]}]"#), None, true, 0),
+        (manifest(&format!(r#"[{{"PreToolUse":[{{"hooks":{h}}}]}}]"#)), None, true, 1),
+        (r#"{"name":"p"}"#.into(), Some(file(&format!(r#"{{"Bogus":{{"PreToolUse":[{{"hooks":{h}}}]}}}}"#))), false, 0),
+        (r#"{"name":"p"}"#.into(), Some(file(&format!(r#"{{"Bogus":[{{"hooks":{h}}}]}}"#))), true, 0),
+        (r#"{"name":"p"}"#.into(), Some(file(r#"{"PreToolUse":[3]}"#)), false, 0),
+        (r#"{"name":"p"}"#.into(), Some(file(r#"{"PreToolUse":[{"matcher":"Bash"}]}"#)), false, 0),
+        (
+            r#"{"name":"p"}"#.into(),
+            Some(file(&format!(r#"{{"Stop":[{{"PreToolUse":[{{"hooks":{h}}}]}}]}}"#))),
+            false,
+            0,
+        ),
+        (r#"{"name":"p"}"#.into(), Some(file(&format!(r#"{{"PreToolUse":{{"hooks":{h}}}}}"#))), false, 0),
+        (r#"{"name":"p"}"#.into(), Some(file(r#"{"Stop":{"x":1}}"#)), true, 0),
+    ];
+    for (plugin_json, hooks_json, loads, hooks) in cases {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(dir.path().join("proj")).expect("mkdir proj");
+        write(dir.path(), &[("p/.claude-plugin/plugin.json", &plugin_json), ("p/commands/x.md", COMMAND)]);
+        if let Some(text) = &hooks_json {
+            write(dir.path(), &[("p/hooks/hooks.json", text)]);
+        }
+        let proj = dir.path().join("proj");
+        let out = capc_in(&proj, &["lock", ".", "--plugin-dir", "../p"]);
+        // A `--plugin-dir` plugin that does not load is an error of the run (it was asked for);
+        // the lock is written all the same, with the plugin not loaded.
+        assert_eq!(
+            out.status.code(),
+            Some(if loads { 0 } else { 1 }),
+            "{plugin_json} {hooks_json:?}: {}",
+            stderr(&out)
+        );
+        let lock = lock_text(&proj);
+        let case = format!("plugin.json {plugin_json}, hooks.json {hooks_json:?}:\n{lock}");
+        assert_eq!(lock.contains("[[command]]\nname = \"p:x\""), loads, "{case}");
+        assert_eq!(lock.matches("[[hook]]").count(), hooks, "{case}");
+    }
+}

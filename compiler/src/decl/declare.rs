@@ -262,7 +262,10 @@ fn agent_description(keep: &mut Keep<'_, '_>, f: &Node, plugin: Option<&str>) ->
 
 /// The handlers of an event map `{Event: [{matcher, hooks: [handler]}]}`.
 pub fn hooks(sink: &mut Sink<'_>, map: &Node, at: Placement<'_>, path: &str, out: &mut Vec<Decl>) {
-    for (event, groups) in map.as_object().unwrap_or_default() {
+    // An unknown event is ignored by Claude Code (`unknown-hook-event`): nothing runs for it.
+    for (event, groups) in
+        map.as_object().unwrap_or_default().iter().filter(|(e, _)| super::hooks::EVENTS.contains(&e.name.as_str()))
+    {
         let mut keep = Keep { sink: &mut *sink, owner: format!("hook `{}`", event.name) };
         for group in groups.as_array().unwrap_or_default() {
             let matcher = group.get("matcher").and_then(Node::as_str).map(str::to_string);
@@ -448,10 +451,7 @@ pub fn server(
         return None;
     }
     let (full_name, normalized) = match at.plugin {
-        Some(plugin) => (
-            format!("plugin:{plugin}:{}", name.name),
-            crate::names::plugin_server(plugin, &name.name),
-        ),
+        Some(plugin) => (format!("plugin:{plugin}:{}", name.name), crate::names::plugin_server(plugin, &name.name)),
         None => (name.name.clone(), crate::names::normalize_server(&name.name)),
     };
     let mut keep = Keep { sink, owner: format!("server `{}`", name.name) };

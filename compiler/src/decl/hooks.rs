@@ -52,6 +52,94 @@ pub const EVENTS: &[&str] = &[
 /// (measured with Claude Code), rather than being ignored.
 const GUARD_EVENTS: &[&str] = &["PermissionRequest", "PreSkillShellCommand", "PreToolUse"];
 
+/// A map that declares a guard event (`{"PreToolUse": [...]}`, not empty).
+fn declares_guard(node: &Node) -> bool {
+    node.as_object().is_some_and(|entries| {
+        entries.iter().any(|(k, v)| {
+            GUARD_EVENTS.contains(&k.name.as_str())
+                && !matches!(v.kind, NodeKind::Null)
+                && !v.as_array().is_some_and(<[Node]>::is_empty)
+        })
+    })
+}
+
+/// An object shaped as a matcher group (`{"matcher"?, "hooks": [...]}`) rather than an event map.
+fn looks_like_matcher(node: &Node) -> bool {
+    let Some(entries) = node.as_object() else { return false };
+    let has_matcher = node.get("matcher").is_some();
+    if !has_matcher && entries.iter().any(|(k, _)| EVENTS.contains(&k.name.as_str())) {
+        return false;
+    }
+    match node.get("hooks").map(|h| &h.kind) {
+        Some(NodeKind::Array(items)) => !items.is_empty(),
+        Some(NodeKind::Object(_)) => {
+            has_matcher || node.get("hooks").and_then(|h| h.get("type")).and_then(Node::as_str).is_some()
+        }
+        _ => false,
+    }
+}
+
+/// Whether `node` holds guard hooks within `depth` levels, as Claude Code's plugin loader
+/// looks for them in what it cannot read as hooks: a guard event map anywhere, or (while
+/// `matchers_count`) a matcher group, which under no event could be a guard's.
+fn holds_guards(node: &Node, depth: usize, matchers_count: bool, in_hooks_list: bool) -> bool {
+    if declares_guard(node) || (matchers_count && looks_like_matcher(node)) {
+        return true;
+    }
+    if depth == 0 {
+        return false;
+    }
+    match &node.kind {
+        NodeKind::Array(items) => items.iter().any(|i| holds_guards(i, depth - 1, matchers_count, in_hooks_list)),
+        NodeKind::Object(entries) => {
+            if in_hooks_list && node.get("type").and_then(Node::as_str).is_some() {
+                return false;
+            }
+            entries.iter().any(|(k, v)| {
+                let key = k.name.as_str();
+                holds_guards(
+                    v,
+                    depth - 1,
+                    matchers_count && !EVENTS.contains(&key),
+                    key == "hooks" && v.as_array().is_some(),
+                )
+            })
+        }
+        _ => false,
+    }
+}
+
+/// Why Claude Code skips the plugin whose inline or file event map this is: a key that is no
+/// event but holds guard hooks (`{"hooks": {"PreToolUse": …}}`, the file's shape written
+/// inline), or the map written as a single matcher group. Such a guard cannot be loaded, and
+/// it may be what protects the permissions beside it, so nothing of the plugin is applied.
+pub fn unloadable_guard(map: &Node) -> Option<String> {
+    if looks_like_matcher(map) || map.as_array().is_some_and(|items| items.iter().any(looks_like_matcher)) {
+        return Some("its `hooks` is a matcher group, not an object of events".to_string());
+    }
+    map.as_object()?.iter().find_map(|(k, v)| {
+        let event = k.name.as_str();
+        if !EVENTS.contains(&event) {
+            return holds_guards(v, 3, v.as_array().is_none(), false)
+                .then(|| format!("`{event}` is not a hook event, but holds PreToolUse or PermissionRequest hooks"));
+        }
+        let guard = GUARD_EVENTS.contains(&event);
+        let Some(groups) = v.as_array() else {
+            return ((guard && !matches!(v.kind, NodeKind::Null)) || holds_guards(v, 3, false, false))
+                .then(|| format!("the guard event `{event}` is {}, not an array of matcher groups", v.type_name()));
+        };
+        groups.iter().enumerate().find_map(|(i, group)| {
+            if holds_guards(group, 3, false, false) {
+                return Some(format!("matcher group {} of `{event}` holds PreToolUse or PermissionRequest hooks where a matcher was expected", i + 1));
+            }
+            // A guard event's matcher group that cannot be read is not dropped (as another
+            // event's is): the guard it should hold would be missing.
+            let unreadable = group.as_object().is_none() || group.get("hooks").and_then(Node::as_array).is_none();
+            (guard && unreadable).then(|| format!("matcher group {} of the guard event `{event}` is not `{{\"hooks\": [ … ]}}`", i + 1))
+        })
+    })
+}
+
 const FILE_FIELDS: &[Field] = &[
     field("description", Ty::String),
     field("hooks", Ty::Object),
@@ -112,7 +200,8 @@ pub fn skips_plugin(root: &Node) -> Option<String> {
         Some(hooks) if !matches!(hooks.kind, NodeKind::Null) && hooks.as_object().is_none() => {
             Some(format!("its hooks file's `hooks` is {}, not an object of events", hooks.type_name()))
         }
-        _ => None,
+        Some(hooks) => unloadable_guard(hooks).map(|why| format!("in its hooks file, {why}")),
+        None => None,
     }
 }
 
@@ -218,7 +307,9 @@ pub fn check_event_map(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &
     let Some(entries) = map.as_object() else { return 0 };
     let mut handlers = 0;
     for (event, groups) in entries {
-        if !EVENTS.contains(&event.name.as_str()) {
+        let unknown = !EVENTS.contains(&event.name.as_str());
+        let before = sink.diagnostics.len();
+        if unknown {
             let d = sink.report(
                 &rules::unknown_hook_event::RULE,
                 event.span,
@@ -231,35 +322,59 @@ pub fn check_event_map(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &
                 None => d.help("Claude Code ignores this entry; `capc rules unknown-hook-event` lists the events"),
             };
         }
-        let Some(groups) = groups.as_array() else {
-            sink.report(&rules::wrong_field_type::RULE, groups.span, format!("event `{}` in {what} must be an array of matcher groups, found {}", event.name, groups.type_name()))
-                .help("write `\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"…\"}]}]`");
+        let found = check_event(sink, cx, &event.name, groups, what);
+        if unknown {
+            // Checked for when the event's name is fixed, but nothing here runs: what is wrong
+            // in the entry cannot stop the plugin or the lock.
+            for d in &mut sink.diagnostics[before + 1..] {
+                if d.severity == Severity::Error {
+                    d.severity = Severity::Warning;
+                }
+            }
+        } else {
+            handlers += found;
+        }
+    }
+    handlers
+}
+
+/// One event's matcher groups; returns the number of handlers.
+fn check_event(sink: &mut Sink<'_>, cx: &FileCx<'_>, event: &str, groups: &Node, what: &str) -> usize {
+    let mut handlers = 0;
+    // In a plugin, Claude Code drops an entry of another event it cannot read and loads the
+    // rest; a guard event's (PreToolUse, PermissionRequest) costs the whole plugin.
+    let dropped = cx.scope == super::FileScope::Plugin && !GUARD_EVENTS.contains(&event);
+    let severity = if dropped { Severity::Warning } else { Severity::Error };
+    let Some(groups) = groups.as_array() else {
+        sink.report(&rules::wrong_field_type::RULE, groups.span, format!("event `{}` in {what} must be an array of matcher groups, found {}", event, groups.type_name()))
+                .severity(severity)
+                .help(if dropped { "Claude Code ignores this entry; write `\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"…\"}]}]`" } else { "write `\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"…\"}]}]`" });
+        return 0;
+    };
+    for group in groups {
+        if group.as_object().is_none() {
+            sink.report(
+                &rules::wrong_field_type::RULE,
+                group.span,
+                format!("a matcher group must be an object, found {}", group.type_name()),
+            )
+            .severity(severity);
             continue;
-        };
-        for group in groups {
-            if group.as_object().is_none() {
-                sink.report(
-                    &rules::wrong_field_type::RULE,
-                    group.span,
-                    format!("a matcher group must be an object, found {}", group.type_name()),
-                );
-                continue;
-            }
-            check_fields(sink, group, GROUP_FIELDS, "a matcher group", Unknown::Warn);
-            if group.get("hooks").is_none() {
-                sink.report(
-                    &rules::missing_required_field::RULE,
-                    Span::new(group.span.start, group.span.start + 1),
-                    "a matcher group has no `hooks`",
-                )
-                .severity(Severity::Warning)
-                .help("Claude Code ignores this entry; list its handlers under `\"hooks\": [ … ]`");
-                continue;
-            }
-            for handler in group.get("hooks").and_then(Node::as_array).unwrap_or_default() {
-                handlers += 1;
-                check_handler(sink, cx, handler);
-            }
+        }
+        check_fields(sink, group, GROUP_FIELDS, "a matcher group", Unknown::Warn);
+        if group.get("hooks").is_none() {
+            sink.report(
+                &rules::missing_required_field::RULE,
+                Span::new(group.span.start, group.span.start + 1),
+                "a matcher group has no `hooks`",
+            )
+            .severity(Severity::Warning)
+            .help("Claude Code ignores this entry; list its handlers under `\"hooks\": [ … ]`");
+            continue;
+        }
+        for handler in group.get("hooks").and_then(Node::as_array).unwrap_or_default() {
+            handlers += 1;
+            check_handler(sink, cx, handler);
         }
     }
     handlers

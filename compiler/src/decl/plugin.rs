@@ -27,7 +27,7 @@ pub const PLUGIN_FIELDS: &[Field] = &[
     field("commands", Ty::StringOrStringArray),
     field("agents", Ty::StringOrStringArray),
     field("workflows", Ty::StringOrStringArray),
-    field("hooks", Ty::StringOrArrayOrObject),
+    field("hooks", Ty::PathsOrObjects),
     field("mcpServers", Ty::StringOrArrayOrObject),
     field("outputStyles", Ty::StringOrStringArray),
     field("lspServers", Ty::StringOrArrayOrObject),
@@ -136,6 +136,30 @@ pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> Plugin
     info
 }
 
+/// An inline event map of plugin.json's `hooks` (the value, or an item of its array). It is the
+/// map itself, not the hooks file's shape: a `hooks` key in it is an unknown event, which
+/// Claude Code ignores, unless it holds guard hooks, which make Claude Code skip the plugin.
+fn inline_hooks(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, map: &Node, info: &mut PluginInfo) {
+    if let Some(why) = crate::decl::hooks::unloadable_guard(map) {
+        let span = map.get("hooks").map_or(map.span, |h| h.span);
+        sink.report(
+            &rules::unknown_hook_event::RULE,
+            span,
+            format!("inline `hooks` in plugin.json: {why}, so Claude Code loads nothing of this plugin"),
+        )
+        .severity(Severity::Error)
+        .help("write the events directly under `hooks` (`\"hooks\": {\"PreToolUse\": [ … ]}`), without a second `hooks` level");
+        return;
+    }
+    info.inline_hooks += crate::decl::hooks::check_event_map(sink, cx, map, "inline `hooks`");
+    let name = root.get("name").and_then(Node::as_str).or(cx.plugin_name);
+    let at = crate::model::Placement { scope: crate::model::Scope::Plugin, plugin: name, dynamic: None };
+    let path = sink.path().to_string();
+    let mut hooks = Vec::new();
+    crate::decl::declare::hooks(sink, map, at, &path, &mut hooks);
+    sink.decls.append(&mut hooks);
+}
+
 pub(super) fn check_components(
     sink: &mut Sink<'_>,
     cx: &FileCx<'_>,
@@ -148,7 +172,15 @@ pub(super) fn check_components(
         info.declares_components = true;
         let paths: Vec<&Node> = match &value.kind {
             NodeKind::String(_) => vec![value],
-            NodeKind::Array(items) => items.iter().filter(|i| i.as_str().is_some()).collect(),
+            NodeKind::Array(items) => {
+                // `hooks` may list inline event maps beside paths (Claude Code loads each).
+                if name == "hooks" {
+                    for item in items.iter().filter(|i| i.as_object().is_some()) {
+                        inline_hooks(sink, cx, root, item, info);
+                    }
+                }
+                items.iter().filter(|i| i.as_str().is_some()).collect()
+            }
             NodeKind::Object(entries) => {
                 match name {
                     "mcpServers" => {
@@ -162,22 +194,7 @@ pub(super) fn check_components(
                         info.inline_mcp =
                             crate::decl::mcp::check_servers(sink, &cx, value, "inline `mcpServers`", false);
                     }
-                    // Written in the file shape (`{"hooks": {…}}`), which Claude Code also loads.
-                    "hooks" => {
-                        let map = value.get("hooks").unwrap_or(value);
-                        info.inline_hooks = if value.get("hooks").is_some() {
-                            crate::decl::hooks::check_file(sink, cx, value)
-                        } else {
-                            crate::decl::hooks::check_event_map(sink, cx, value, "inline `hooks`")
-                        };
-                        let name = root.get("name").and_then(Node::as_str).or(cx.plugin_name);
-                        let at =
-                            crate::model::Placement { scope: crate::model::Scope::Plugin, plugin: name, dynamic: None };
-                        let path = sink.path().to_string();
-                        let mut hooks = Vec::new();
-                        crate::decl::declare::hooks(sink, map, at, &path, &mut hooks);
-                        sink.decls.append(&mut hooks);
-                    }
+                    "hooks" => inline_hooks(sink, cx, root, value, info),
                     _ => {}
                 }
                 let _ = entries;
