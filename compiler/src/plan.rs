@@ -17,7 +17,7 @@ pub const LISTED: usize = 10;
 
 /// What the caller asked for.
 #[derive(Clone, Copy, Debug)]
-pub struct Policy {
+pub struct Choices {
     /// A folder without declarations still gets a lock (`--allow-empty`, or `--check`, which
     /// writes nothing and compares the empty lock with the one on disk).
     pub write_empty: bool,
@@ -97,7 +97,7 @@ impl Lockable {
 
 /// Decides what `capc lock` does with `checked`. The lock moves out of `checked` (see
 /// [`Checked::take_lock`]); the rest stays.
-pub fn plan(checked: &mut Checked, policy: Policy) -> Plan {
+pub fn plan(checked: &mut Checked, policy: Choices) -> Plan {
     let blocking: Vec<&Diagnostic> = checked.blocking_errors().collect();
     if !blocking.is_empty() {
         return Plan::Blocked { errors: short_lines(checked, &blocking), findings: findings(checked) };

@@ -64,7 +64,7 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
     }
     let check_command = format!("capc check {}", printable::escape(&options.root.display().to_string()));
     let policy =
-        plan::Policy { write_empty: how.check_only || how.allow_empty, leave_out_local: options.leave_out_local };
+        plan::Choices { write_empty: how.check_only || how.allow_empty, leave_out_local: options.leave_out_local };
     let lockable = match plan::plan(&mut checked, policy) {
         plan::Plan::Blocked { errors, findings } => {
             eprintln!(

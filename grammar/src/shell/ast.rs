@@ -169,12 +169,12 @@ pub enum Operator {
 
 #[derive(Debug, Clone)]
 pub(crate) struct Word {
-    pub(crate) parts: Vec<Part>,
+    pub(crate) parts: Vec<WordPart>,
     pub(crate) span: Span,
 }
 
 #[derive(Debug, Clone)]
-pub(crate) enum Part {
+pub(crate) enum WordPart {
     /// Unquoted text.
     Literal {
         text: String,
@@ -191,7 +191,7 @@ pub(crate) enum Part {
     },
     /// Literal text and expansions between double quotes.
     DoubleQuoted {
-        parts: Vec<Part>,
+        parts: Vec<WordPart>,
         span: Span,
     },
     /// `$'…'`.
@@ -241,7 +241,7 @@ impl Word {
         let mut out = String::new();
         for part in &self.parts {
             match part {
-                Part::Literal { text, .. } => out.push_str(text),
+                WordPart::Literal { text, .. } => out.push_str(text),
                 _ => return None,
             }
         }
@@ -253,11 +253,11 @@ impl Word {
         let mut out = String::new();
         for part in &self.parts {
             match part {
-                Part::Literal { text, .. } | Part::SingleQuoted { text, .. } => out.push_str(text),
-                Part::Escaped { character, .. } => out.push(*character),
-                Part::DoubleQuoted { parts, .. } => {
+                WordPart::Literal { text, .. } | WordPart::SingleQuoted { text, .. } => out.push_str(text),
+                WordPart::Escaped { character, .. } => out.push(*character),
+                WordPart::DoubleQuoted { parts, .. } => {
                     for inner in parts {
-                        if let Part::Literal { text, .. } = inner {
+                        if let WordPart::Literal { text, .. } = inner {
                             out.push_str(text);
                         }
                     }

@@ -16,7 +16,7 @@ mod tests;
 
 use std::collections::BTreeSet;
 
-use self::ast::{Command, Compound, List, Part, Pipeline, Redirect, Simple, Word};
+use self::ast::{Command, Compound, List, WordPart, Pipeline, Redirect, Simple, Word};
 pub use self::ast::{Operator, RedirOp};
 use crate::Span;
 
@@ -588,8 +588,8 @@ impl Walk {
         let mut quoted = false;
         for part in &word.parts {
             match part {
-                Part::Literal { text: literal, .. } => text.push_str(literal),
-                Part::Escaped { character, span } => {
+                WordPart::Literal { text: literal, .. } => text.push_str(literal),
+                WordPart::Escaped { character, span } => {
                     if *character == ' ' || *character == '\t' {
                         self.early.get_or_insert(Refusal {
                             reason: RefusalReason::EscapedWhitespace,
@@ -599,11 +599,11 @@ impl Walk {
                     text.push(*character);
                     quoted = true;
                 }
-                Part::SingleQuoted { text: literal, .. } => {
+                WordPart::SingleQuoted { text: literal, .. } => {
                     text.push_str(literal);
                     quoted = true;
                 }
-                Part::DoubleQuoted { parts, span } => {
+                WordPart::DoubleQuoted { parts, span } => {
                     quoted = true;
                     dynamic |= self.double_quoted(parts, *span, frame, &mut text);
                 }
@@ -622,19 +622,19 @@ impl Walk {
 
     /// The inside of `"…"`: substitutions are walked as commands of their own. Returns whether it
     /// holds an expansion.
-    fn double_quoted(&mut self, parts: &[Part], span: Span, frame: &Frame<'_>, text: &mut String) -> bool {
+    fn double_quoted(&mut self, parts: &[WordPart], span: Span, frame: &Frame<'_>, text: &mut String) -> bool {
         let mut substitutions = 0;
         let mut other = 0;
         let mut dynamic = false;
         for part in parts {
             match part {
-                Part::Literal { text: literal, .. } => {
+                WordPart::Literal { text: literal, .. } => {
                     other += literal.chars().count();
                     text.push_str(literal);
                 }
                 _ => {
                     dynamic = true;
-                    if matches!(part, Part::CommandSubstitution { .. }) {
+                    if matches!(part, WordPart::CommandSubstitution { .. }) {
                         substitutions += 1;
                     }
                     self.expansion(part, frame, true);
@@ -648,10 +648,10 @@ impl Walk {
         dynamic
     }
 
-    fn expansion(&mut self, part: &Part, frame: &Frame<'_>, in_double_quotes: bool) {
+    fn expansion(&mut self, part: &WordPart, frame: &Frame<'_>, in_double_quotes: bool) {
         let span = frame.span(part_span(part));
         match part {
-            Part::Parameter { name, .. } => {
+            WordPart::Parameter { name, .. } => {
                 let known = self.assigned.contains(name)
                     || name == "HOME"
                     || (in_double_quotes && QUOTED_ENVIRONMENT.contains(&name.as_str()));
@@ -659,16 +659,16 @@ impl Walk {
                     self.refuse(RefusalReason::Variable, span);
                 }
             }
-            Part::BracedParameter { .. } => self.refuse(RefusalReason::BracedVariable, span),
-            Part::AnsiC { .. } => self.refuse(RefusalReason::EscapeCodes, span),
-            Part::Translated { .. } => self.refuse(RefusalReason::TranslatableText, span),
-            Part::Arithmetic { text, legacy, .. } => {
+            WordPart::BracedParameter { .. } => self.refuse(RefusalReason::BracedVariable, span),
+            WordPart::AnsiC { .. } => self.refuse(RefusalReason::EscapeCodes, span),
+            WordPart::Translated { .. } => self.refuse(RefusalReason::TranslatableText, span),
+            WordPart::Arithmetic { text, legacy, .. } => {
                 let offending = if *legacy { Some("$[".to_owned()) } else { non_literal_arithmetic(text) };
                 if let Some(token) = offending {
                     self.refuse(RefusalReason::Arithmetic(token), span);
                 }
             }
-            Part::CommandSubstitution { body, text, backquoted, span: own } => {
+            WordPart::CommandSubstitution { body, text, backquoted, span: own } => {
                 let context = if in_double_quotes {
                     CommandContext::QuotedSubstitution
                 } else {
@@ -682,33 +682,33 @@ impl Walk {
                 };
                 self.list(body, &inner, None);
             }
-            Part::ProcessSubstitution { body, .. } => {
+            WordPart::ProcessSubstitution { body, .. } => {
                 self.refuse(RefusalReason::CommandAsFile, span);
                 self.list(body, &frame.with(CommandContext::Refused), None);
             }
-            Part::Literal { .. } | Part::Escaped { .. } | Part::SingleQuoted { .. } | Part::DoubleQuoted { .. } => {}
+            WordPart::Literal { .. } | WordPart::Escaped { .. } | WordPart::SingleQuoted { .. } | WordPart::DoubleQuoted { .. } => {}
         }
     }
 }
 
-fn part_span(part: &Part) -> Span {
+fn part_span(part: &WordPart) -> Span {
     match part {
-        Part::Literal { span, .. }
-        | Part::Escaped { span, .. }
-        | Part::SingleQuoted { span, .. }
-        | Part::DoubleQuoted { span, .. }
-        | Part::AnsiC { span }
-        | Part::Translated { span }
-        | Part::Parameter { span, .. }
-        | Part::BracedParameter { span, .. }
-        | Part::Arithmetic { span, .. }
-        | Part::CommandSubstitution { span, .. }
-        | Part::ProcessSubstitution { span, .. } => *span,
+        WordPart::Literal { span, .. }
+        | WordPart::Escaped { span, .. }
+        | WordPart::SingleQuoted { span, .. }
+        | WordPart::DoubleQuoted { span, .. }
+        | WordPart::AnsiC { span }
+        | WordPart::Translated { span }
+        | WordPart::Parameter { span, .. }
+        | WordPart::BracedParameter { span, .. }
+        | WordPart::Arithmetic { span, .. }
+        | WordPart::CommandSubstitution { span, .. }
+        | WordPart::ProcessSubstitution { span, .. } => *span,
     }
 }
 
 fn has_unquoted_substitution(word: &Word) -> bool {
-    word.parts.iter().any(|part| matches!(part, Part::CommandSubstitution { .. } | Part::ProcessSubstitution { .. }))
+    word.parts.iter().any(|part| matches!(part, WordPart::CommandSubstitution { .. } | WordPart::ProcessSubstitution { .. }))
 }
 
 /// `{a,b}` or `{1..3}` in the unquoted text of a word (quoted parts count as plain characters,
@@ -717,7 +717,7 @@ fn has_brace_expansion(word: &Word) -> bool {
     let mut shape: Vec<char> = Vec::new();
     for part in &word.parts {
         match part {
-            Part::Literal { text, .. } => shape.extend(text.chars()),
+            WordPart::Literal { text, .. } => shape.extend(text.chars()),
             _ => shape.push('x'),
         }
     }

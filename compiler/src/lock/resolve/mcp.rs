@@ -52,19 +52,19 @@ pub(super) fn approvals(decls: &[Decl]) -> Approvals {
 /// entry a stdio server must match one, once it has a `serverUrl` entry a remote server must
 /// match one, otherwise the name must be listed. Deny beats allow. Lists merge across files;
 /// a managed `allowManagedMcpServersOnly` keeps only the managed allowlist.
-pub(super) struct Policy {
+pub(super) struct ServerPolicy {
     allowed: Option<Vec<PolicyEntry>>,
     /// The files whose allowlist counts.
     allowed_in: BTreeSet<String>,
     denied: Vec<(PolicyEntry, String)>,
 }
 
-impl Policy {
-    pub(super) fn of(decls: &[Decl]) -> Policy {
+impl ServerPolicy {
+    pub(super) fn of(decls: &[Decl]) -> ServerPolicy {
         let managed_only = decls
             .iter()
             .any(|d| matches!(d.item, Item::McpPolicy { scope: Scope::Managed, managed_only: Some(true), .. }));
-        let mut policy = Policy { allowed: None, allowed_in: BTreeSet::new(), denied: Vec::new() };
+        let mut policy = ServerPolicy { allowed: None, allowed_in: BTreeSet::new(), denied: Vec::new() };
         for d in decls {
             let Item::McpPolicy { scope, allowed, denied, .. } = &d.item else { continue };
             policy.denied.extend(denied.iter().map(|e| (e.clone(), d.path.clone())));
@@ -93,7 +93,7 @@ impl Policy {
     /// Why the policy keeps `s` from loading, if it does.
     fn blocks(&self, s: &McpServer) -> Option<String> {
         use PolicyEntry as E;
-        if let Some((entry, path)) = self.denied.iter().find(|(e, _)| Policy::matches(e, s)) {
+        if let Some((entry, path)) = self.denied.iter().find(|(e, _)| ServerPolicy::matches(e, s)) {
             return Some(format!("deniedMcpServers {entry} ({path})"));
         }
         let allowed = self.allowed.as_ref()?;
@@ -108,7 +108,7 @@ impl Policy {
             (true, _, true) => ("no serverUrl entry of allowedMcpServers matches its URL", |e| matches!(e, E::Url(_))),
             _ => ("allowedMcpServers does not list its name", |e| matches!(e, E::Name(_))),
         };
-        if allowed.iter().any(|e| kind(e) && Policy::matches(e, s)) {
+        if allowed.iter().any(|e| kind(e) && ServerPolicy::matches(e, s)) {
             return None;
         }
         let files = self.allowed_in.iter().map(String::as_str).collect::<Vec<_>>().join(", ");
@@ -143,7 +143,7 @@ fn signature(s: &McpServer) -> String {
 pub(super) fn resolve_servers(
     servers: Vec<(McpServer, Option<Span>, Option<usize>)>,
     approvals: &Approvals,
-    policy: &Policy,
+    policy: &ServerPolicy,
     permissions: &[(Permission, Option<Span>)],
     parsed: &[Option<PermissionRule>],
     b: &mut Builder,

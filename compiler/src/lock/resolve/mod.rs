@@ -27,7 +27,7 @@ use crate::{model, rules};
 use agents::resolve_agents;
 use capc_grammar::{parse_permission_rule, PermissionRule};
 use commands::command_table;
-use mcp::{approvals, resolve_servers, Policy};
+use mcp::{approvals, resolve_servers, ServerPolicy};
 use permissions::resolve_permissions;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -370,7 +370,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let mut b = Builder::new();
     let mut loading = super::plugins::load(&decls, &mut b.diagnostics);
     let approvals = approvals(&decls);
-    let policy = Policy::of(&decls);
+    let policy = ServerPolicy::of(&decls);
     // Every plugin folder, deepest first, to tell which one a component file belongs to.
     let roots: Vec<String> = loading.plugins.iter().map(|p| p.root.clone()).collect();
     let load_index: HashMap<&str, usize> = loading.loaded_roots().enumerate().map(|(i, r)| (r, i)).collect();
@@ -678,7 +678,7 @@ fn inventory(unit: Parts, report: bool, install: bool) -> (model::Inventory, Vec
         mcp_servers: servers,
     };
     let installed = install.then(|| {
-        let (none, policy) = (approvals(&[]), Policy::of(&[]));
+        let (none, policy) = (approvals(&[]), ServerPolicy::of(&[]));
         let servers = resolve_servers(unit.servers, &none, &policy, &[], &[], &mut scratch);
         Installed { commands, agents, servers, hooks: unit.hooks }
     });

@@ -2,14 +2,14 @@
 //! [`Parser`] that reads what a word is made of.
 
 use super::{is_meta, is_name_char, is_name_start, Failure, Parser, Stop};
-use crate::shell::ast::{Part, Word};
+use crate::shell::ast::{WordPart, Word};
 use crate::Span;
 
 impl Parser<'_> {
     /// One shell word, or `None` when a word cannot start here.
     pub(super) fn word(&mut self) -> Result<Option<Word>, Failure> {
         let start = self.pos;
-        let mut parts: Vec<Part> = Vec::new();
+        let mut parts: Vec<WordPart> = Vec::new();
         // `<(…)` and `>(…)` are words on their own.
         if matches!(self.peek(), Some(b'<' | b'>')) && self.peek_at(1) == Some(b'(') {
             let output = self.peek() == Some(b'>');
@@ -20,7 +20,7 @@ impl Parser<'_> {
                 return Err(Failure::Unclosed);
             }
             self.leave();
-            parts.push(Part::ProcessSubstitution { body, output, span: Span::new(start, self.pos) });
+            parts.push(WordPart::ProcessSubstitution { body, output, span: Span::new(start, self.pos) });
         }
         while let Some(b) = self.peek() {
             if is_meta(b) {
@@ -35,25 +35,25 @@ impl Parser<'_> {
                     }
                     Some(c) => {
                         self.pos += 1 + c.len_utf8();
-                        Part::Escaped { character: c, span: Span::new(at, self.pos) }
+                        WordPart::Escaped { character: c, span: Span::new(at, self.pos) }
                     }
                     None => {
                         self.pos += 1;
-                        Part::Literal { text: "\\".to_owned(), span: Span::new(at, self.pos) }
+                        WordPart::Literal { text: "\\".to_owned(), span: Span::new(at, self.pos) }
                     }
                 },
                 b'\'' => {
                     let close = self.src[at + 1..].find('\'').ok_or(Failure::Syntax)?;
                     let text = self.src[at + 1..at + 1 + close].to_owned();
                     self.pos = at + close + 2;
-                    Part::SingleQuoted { text, span: Span::new(at, self.pos) }
+                    WordPart::SingleQuoted { text, span: Span::new(at, self.pos) }
                 }
                 b'"' => self.double_quoted()?,
                 b'$' => match self.dollar(false)? {
                     Some(part) => part,
                     None => {
                         self.pos += 1;
-                        Part::Literal { text: "$".to_owned(), span: Span::new(at, self.pos) }
+                        WordPart::Literal { text: "$".to_owned(), span: Span::new(at, self.pos) }
                     }
                 },
                 b'`' => self.backquoted()?,
@@ -66,11 +66,11 @@ impl Parser<'_> {
                         })
                         .map_or(rest.len(), |at| at + first);
                     self.pos += len;
-                    Part::Literal { text: self.src[at..self.pos].to_owned(), span: Span::new(at, self.pos) }
+                    WordPart::Literal { text: self.src[at..self.pos].to_owned(), span: Span::new(at, self.pos) }
                 }
             };
             match (parts.last_mut(), part) {
-                (Some(Part::Literal { text, span }), Part::Literal { text: more, span: more_span }) => {
+                (Some(WordPart::Literal { text, span }), WordPart::Literal { text: more, span: more_span }) => {
                     text.push_str(&more);
                     span.end = more_span.end;
                 }
@@ -84,7 +84,7 @@ impl Parser<'_> {
     }
 
     /// `"…"`: literal text, escapes of `$`, `` ` ``, `"`, `\`, and expansions.
-    fn double_quoted(&mut self) -> Result<Part, Failure> {
+    fn double_quoted(&mut self) -> Result<WordPart, Failure> {
         let open = self.pos;
         self.enter()?;
         self.pos += 1;
@@ -111,7 +111,7 @@ impl Parser<'_> {
                 b'$' => match self.dollar(true)? {
                     Some(part) => {
                         if !literal.is_empty() {
-                            parts.push(Part::Literal { text: std::mem::take(&mut literal), span: Span::at(self.pos) });
+                            parts.push(WordPart::Literal { text: std::mem::take(&mut literal), span: Span::at(self.pos) });
                         }
                         parts.push(part);
                     }
@@ -122,7 +122,7 @@ impl Parser<'_> {
                 },
                 b'`' => {
                     if !literal.is_empty() {
-                        parts.push(Part::Literal { text: std::mem::take(&mut literal), span: Span::at(self.pos) });
+                        parts.push(WordPart::Literal { text: std::mem::take(&mut literal), span: Span::at(self.pos) });
                     }
                     parts.push(self.backquoted()?);
                 }
@@ -134,14 +134,14 @@ impl Parser<'_> {
             }
         }
         if !literal.is_empty() {
-            parts.push(Part::Literal { text: literal, span: Span::at(self.pos) });
+            parts.push(WordPart::Literal { text: literal, span: Span::at(self.pos) });
         }
         self.leave();
-        Ok(Part::DoubleQuoted { parts, span: Span::new(open, self.pos) })
+        Ok(WordPart::DoubleQuoted { parts, span: Span::new(open, self.pos) })
     }
 
     /// An expansion starting with `$`, or `None` for a literal `$`.
-    fn dollar(&mut self, in_double_quotes: bool) -> Result<Option<Part>, Failure> {
+    fn dollar(&mut self, in_double_quotes: bool) -> Result<Option<WordPart>, Failure> {
         let start = self.pos;
         let next = self.peek_at(1);
         let part = match next {
@@ -150,7 +150,7 @@ impl Parser<'_> {
                 match matching_double_paren(self.src, start + 3) {
                     Some(end) => {
                         self.pos = end + 2;
-                        Part::Arithmetic {
+                        WordPart::Arithmetic {
                             text: self.src[start + 3..end].to_owned(),
                             legacy: false,
                             span: Span::new(start, self.pos),
@@ -163,12 +163,12 @@ impl Parser<'_> {
             Some(b'{') => {
                 let end = matching_brace(self.src, start + 2).ok_or(Failure::Syntax)?;
                 self.pos = end + 1;
-                Part::BracedParameter { text: self.src[start + 2..end].to_owned(), span: Span::new(start, self.pos) }
+                WordPart::BracedParameter { text: self.src[start + 2..end].to_owned(), span: Span::new(start, self.pos) }
             }
             Some(b'[') => {
                 let close = self.src[start + 2..].find(']').ok_or(Failure::Syntax)?;
                 self.pos = start + 2 + close + 1;
-                Part::Arithmetic {
+                WordPart::Arithmetic {
                     text: self.src[start + 2..start + 2 + close].to_owned(),
                     legacy: true,
                     span: Span::new(start, self.pos),
@@ -186,12 +186,12 @@ impl Parser<'_> {
                     }
                 }
                 self.pos = at + 1;
-                Part::AnsiC { span: Span::new(start, self.pos) }
+                WordPart::AnsiC { span: Span::new(start, self.pos) }
             }
             Some(b'"') if !in_double_quotes => {
                 self.pos += 1;
-                let Part::DoubleQuoted { span, .. } = self.double_quoted()? else { return Err(Failure::Syntax) };
-                Part::Translated { span: Span::new(start, span.end) }
+                let WordPart::DoubleQuoted { span, .. } = self.double_quoted()? else { return Err(Failure::Syntax) };
+                WordPart::Translated { span: Span::new(start, span.end) }
             }
             Some(b) if is_name_start(b) => {
                 let mut at = start + 1;
@@ -199,11 +199,11 @@ impl Parser<'_> {
                     at += 1;
                 }
                 self.pos = at;
-                Part::Parameter { name: self.src[start + 1..at].to_owned(), span: Span::new(start, at) }
+                WordPart::Parameter { name: self.src[start + 1..at].to_owned(), span: Span::new(start, at) }
             }
             Some(b) if b.is_ascii_digit() || matches!(b, b'@' | b'*' | b'#' | b'?' | b'-' | b'$' | b'!') => {
                 self.pos = start + 2;
-                Part::Parameter { name: (b as char).to_string(), span: Span::new(start, self.pos) }
+                WordPart::Parameter { name: (b as char).to_string(), span: Span::new(start, self.pos) }
             }
             _ => return Ok(None),
         };
@@ -211,7 +211,7 @@ impl Parser<'_> {
     }
 
     /// `$(…)`.
-    fn command_substitution(&mut self) -> Result<Part, Failure> {
+    fn command_substitution(&mut self) -> Result<WordPart, Failure> {
         let start = self.pos;
         self.enter()?;
         self.pos += 2;
@@ -221,7 +221,7 @@ impl Parser<'_> {
         }
         self.leave();
         let span = Span::new(start, self.pos);
-        Ok(Part::CommandSubstitution {
+        Ok(WordPart::CommandSubstitution {
             body,
             text: self.src[start + 2..self.pos - 1].to_owned(),
             backquoted: false,
@@ -230,7 +230,7 @@ impl Parser<'_> {
     }
 
     /// `` `…` ``: the text up to the next unescaped backquote, unescaped and parsed on its own.
-    fn backquoted(&mut self) -> Result<Part, Failure> {
+    fn backquoted(&mut self) -> Result<WordPart, Failure> {
         let start = self.pos;
         let bytes = self.src.as_bytes();
         let mut at = start + 1;
@@ -263,7 +263,7 @@ impl Parser<'_> {
         }
         nested.read_heredoc_bodies();
         self.leave();
-        Ok(Part::CommandSubstitution { body, text: inner, backquoted: true, span })
+        Ok(WordPart::CommandSubstitution { body, text: inner, backquoted: true, span })
     }
 }
 
