@@ -693,11 +693,8 @@ const RESERVED_MCP_NAMES: &[&str] = &[
 
 /// Whether Claude Code refuses an MCP server of this name.
 pub fn is_reserved_mcp_name(name: &str) -> bool {
-    let normalize = |n: &str| -> String {
-        n.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect()
-    };
-    let name = normalize(name);
-    RESERVED_MCP_NAMES.iter().any(|r| normalize(r) == name)
+    let name = crate::names::normalize_server(name);
+    RESERVED_MCP_NAMES.iter().any(|r| crate::names::normalize_server(r) == name)
 }
 
 /// Marketplace names reserved for Anthropic (the plugin-marketplaces docs,

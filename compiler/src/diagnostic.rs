@@ -49,9 +49,10 @@ pub struct Diagnostic {
     /// A mechanical fix whose result is certain (`capc check --fix`): edits of this file's
     /// text, by byte span, that leave every other byte as it was.
     pub fix: Option<Vec<Edit>>,
-    /// Claude Code's loader loads the file as it is, and only its official validator rejects
-    /// it (a plugin named as one of Anthropic's, loaded with `--plugin-dir`): the error is
-    /// reported, and does not keep `capc lock` from recording what loads.
+    /// Claude Code survives the error: it loads the file as it is and only its official
+    /// validator rejects it (a plugin named as one of Anthropic's, loaded with `--plugin-dir`),
+    /// or it skips the one declaration and loads the rest (a reserved skill or server name).
+    /// The error is reported, and does not keep `capc lock` from recording what loads.
     pub loads_anyway: bool,
 }
 

@@ -130,3 +130,29 @@ fn settings_with_a_mode_claude_code_does_not_know_are_refused_whole() {
     let out = capc(&["check", "--format", "json", "."], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
 }
+
+/// Errors Claude Code survives by skipping one declaration (a skill folder named `synced`, a
+/// skill in the `anthropic-skills` namespace, an MCP server name it keeps for its own) are
+/// reported by `capc check` and do not stop `capc lock`, which records what loads: the rest,
+/// without the skipped declaration.
+#[test]
+fn errors_claude_code_survives_are_reported_and_the_rest_is_locked() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, ".claude/skills/synced/SKILL.md", "---\ndescription: Synced\n---\nBody.\n");
+    write(root, ".claude/skills/anthropic-skills:pdf/SKILL.md", "---\ndescription: Reserved\n---\nBody.\n");
+    write(root, ".claude/skills/ok/SKILL.md", "---\ndescription: Fine\n---\nBody.\n");
+    write(root, ".mcp.json", r#"{"mcpServers":{"claude_ai":{"command":"x"},"db":{"command":"y"}}}"#);
+    let check = capc(&["check", "--format", "json", "."], root);
+    assert_eq!(check.status.code(), Some(1), "errors are errors");
+    let report = json(&check);
+    let reserved =
+        report["diagnostics"].as_array().expect("diagnostics").iter().filter(|d| d["rule"] == "reserved-name").count();
+    assert!(reserved >= 2, "{report}");
+    let lock = capc(&["lock", "."], root);
+    assert_eq!(lock.status.code(), Some(0), "{}", String::from_utf8_lossy(&lock.stderr));
+    let text = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock written");
+    assert!(text.contains("name = \"ok\"") && text.contains("name = \"db\""), "{text}");
+    assert!(!text.contains("name = \"synced\"") && !text.contains("name = \"claude_ai\""), "{text}");
+    assert!(!text.contains("[[command]]\nname = \"anthropic-skills:pdf\""), "{text}");
+}

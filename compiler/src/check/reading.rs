@@ -149,7 +149,9 @@ pub(super) fn read_claim(
                 MarkdownKind::Skill => skill_name(rel, claim, fields.as_ref()),
                 _ => command_name(rel, claim),
             };
-            if let Some(at) = cx.placement {
+            // A `synced` skill folder is skipped (`reserved-name`): nothing of it is declared.
+            let skipped = kind == MarkdownKind::Skill && markdown::is_synced_folder(&cx);
+            if let (Some(at), false) = (cx.placement, skipped) {
                 // What was loaded from a commands folder (a file or a SKILL.md folder) sits with
                 // the commands in the table; a skills folder's with the skills.
                 let form = if claim.base.is_some() { MarkdownKind::Command } else { MarkdownKind::Skill };

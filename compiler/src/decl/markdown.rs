@@ -132,6 +132,13 @@ fn closed_mid_line(sink: &mut Sink<'_>, text: &str, block: &frontmatter::Block) 
     .help("put `---` alone on the line that ends the frontmatter, and write something else (`-`, `—`) where a value holds `---`");
 }
 
+/// A skill in a folder named `synced` (any case) outside plugins: the name is kept for skills
+/// synced from claude.ai, and Claude Code skips the folder's own skill.
+pub fn is_synced_folder(cx: &FileCx<'_>) -> bool {
+    matches!(cx.scope, FileScope::Managed | FileScope::User | FileScope::Project)
+        && file_name(parent(cx.rel)).eq_ignore_ascii_case("synced")
+}
+
 /// Reads one Markdown declaration; returns the frontmatter fields when there are any.
 pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKind) -> Option<Node> {
     if kind != MarkdownKind::Agent {
@@ -338,15 +345,13 @@ fn check_skill(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
         )
         .help("put the key use case first and move detail into the body, which loads when the skill runs");
     }
-    let skill_dir = parent(cx.rel);
-    if matches!(cx.scope, FileScope::Managed | FileScope::User | FileScope::Project)
-        && file_name(skill_dir).eq_ignore_ascii_case("synced")
-    {
+    if is_synced_folder(cx) {
         sink.report(
             &rules::reserved_name::RULE,
             None,
             "the skill folder name `synced` is reserved for skills synced from claude.ai; Claude Code skips this skill",
         )
+        .loads_anyway()
         .help("rename the folder");
     }
     let both_off = |name: &str, off: bool| fields.get(name).and_then(bool_value) == Some(off);

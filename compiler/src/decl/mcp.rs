@@ -82,17 +82,20 @@ pub fn check_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &st
         }
         seen.push(&name.name);
         // A plugin's servers are named `plugin:<plugin>:<server>`, never a reserved name.
-        if cx.scope != crate::decl::FileScope::Plugin && crate::builtins::is_reserved_mcp_name(&name.name) {
+        let reserved = cx.scope != crate::decl::FileScope::Plugin && crate::builtins::is_reserved_mcp_name(&name.name);
+        if reserved {
             sink.report(
                 &rules::reserved_name::RULE,
                 name.span,
                 format!("`{}` is an MCP server name Claude Code keeps for its own servers", name.name),
             )
+            .loads_anyway()
             .help("Claude Code never starts this server; rename it (names are compared after characters outside `[A-Za-z0-9_-]` become `_`; case matters)");
         }
         check_server(sink, &name.name, name.span, config);
         check_provenance(sink, cx, &name.name, config);
-        if let Some(at) = cx.placement {
+        // Never started: a session here has no such server to lock.
+        if let (Some(at), false) = (cx.placement, reserved) {
             let path = sink.path().to_string();
             if let Some(decl) = crate::decl::declare::server(sink, name, config, at, &path) {
                 sink.decls.push(decl);

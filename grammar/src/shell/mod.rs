@@ -16,7 +16,7 @@ mod tests;
 
 use std::collections::BTreeSet;
 
-use self::ast::{Command, Compound, List, WordPart, Pipeline, Redirect, Simple, Word};
+use self::ast::{Command, Compound, List, Pipeline, Redirect, Simple, Word, WordPart};
 pub use self::ast::{Operator, RedirOp};
 use crate::Span;
 
@@ -686,7 +686,10 @@ impl Walk {
                 self.refuse(RefusalReason::CommandAsFile, span);
                 self.list(body, &frame.with(CommandContext::Refused), None);
             }
-            WordPart::Literal { .. } | WordPart::Escaped { .. } | WordPart::SingleQuoted { .. } | WordPart::DoubleQuoted { .. } => {}
+            WordPart::Literal { .. }
+            | WordPart::Escaped { .. }
+            | WordPart::SingleQuoted { .. }
+            | WordPart::DoubleQuoted { .. } => {}
         }
     }
 }
@@ -708,7 +711,9 @@ fn part_span(part: &WordPart) -> Span {
 }
 
 fn has_unquoted_substitution(word: &Word) -> bool {
-    word.parts.iter().any(|part| matches!(part, WordPart::CommandSubstitution { .. } | WordPart::ProcessSubstitution { .. }))
+    word.parts
+        .iter()
+        .any(|part| matches!(part, WordPart::CommandSubstitution { .. } | WordPart::ProcessSubstitution { .. }))
 }
 
 /// `{a,b}` or `{1..3}` in the unquoted text of a word (quoted parts count as plain characters,

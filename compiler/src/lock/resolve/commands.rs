@@ -76,6 +76,7 @@ pub(super) fn command_table(
                 reserved.push((c, span, load));
             } else {
                 report_at(&mut b.diagnostics, c.path.clone(), &rules::reserved_name::RULE, span, format!("`{}` is in the `anthropic-skills` namespace, which Claude Code keeps for Anthropic's own skills", names.clone().find(|n| crate::names::is_reserved_namespace(n)).unwrap_or_default()))
+                    .loads_anyway()
                     .help("Claude Code drops this skill; rename it (its folder, or its frontmatter `name`)");
             }
             continue;

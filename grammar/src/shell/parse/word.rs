@@ -2,7 +2,7 @@
 //! [`Parser`] that reads what a word is made of.
 
 use super::{is_meta, is_name_char, is_name_start, Failure, Parser, Stop};
-use crate::shell::ast::{WordPart, Word};
+use crate::shell::ast::{Word, WordPart};
 use crate::Span;
 
 impl Parser<'_> {
@@ -111,7 +111,10 @@ impl Parser<'_> {
                 b'$' => match self.dollar(true)? {
                     Some(part) => {
                         if !literal.is_empty() {
-                            parts.push(WordPart::Literal { text: std::mem::take(&mut literal), span: Span::at(self.pos) });
+                            parts.push(WordPart::Literal {
+                                text: std::mem::take(&mut literal),
+                                span: Span::at(self.pos),
+                            });
                         }
                         parts.push(part);
                     }
@@ -163,7 +166,10 @@ impl Parser<'_> {
             Some(b'{') => {
                 let end = matching_brace(self.src, start + 2).ok_or(Failure::Syntax)?;
                 self.pos = end + 1;
-                WordPart::BracedParameter { text: self.src[start + 2..end].to_owned(), span: Span::new(start, self.pos) }
+                WordPart::BracedParameter {
+                    text: self.src[start + 2..end].to_owned(),
+                    span: Span::new(start, self.pos),
+                }
             }
             Some(b'[') => {
                 let close = self.src[start + 2..].find(']').ok_or(Failure::Syntax)?;
