@@ -667,23 +667,26 @@ fn listing_budget_flags_what_claude_code_dropped(s: &Scenario) {
     assert!(listed.status.success(), "{}: capc ls --budget: {}", s.name, String::from_utf8_lossy(&listed.stderr));
     let listed: Value = serde_json::from_slice(&listed.stdout).expect("ls --budget JSON");
     let entries = listed["windows"][0]["listing"]["entries"].as_array().expect("the default window's entries");
-    let mut shown_cut: Vec<String> = entries
-        .iter()
-        .filter(|e| e["description"] == "dropped")
-        .map(|e| e["name"].as_str().unwrap_or_default().to_string())
-        .collect();
-    shown_cut.sort();
-    assert_eq!(shown_cut, cut, "{}: `capc ls --budget`'s dropped entries (left) and Claude Code's (right)", s.name);
-    let mut shown_name_only: Vec<String> = entries
-        .iter()
-        .filter(|e| e["description"] == "name-only")
-        .map(|e| e["name"].as_str().unwrap_or_default().to_string())
-        .collect();
-    shown_name_only.sort();
+    // The names of the entries `capc ls --budget` lists with `description` `kept`, sorted.
+    let shown = |kept: &str| -> Vec<String> {
+        let mut names: Vec<String> = entries
+            .iter()
+            .filter(|e| e["description"] == kept)
+            .map(|e| e["name"].as_str().unwrap_or_default().to_string())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(
+        shown("dropped"),
+        cut,
+        "{}: `capc ls --budget`'s dropped entries (left) and Claude Code's (right)",
+        s.name
+    );
     let mut overridden: Vec<String> =
         name_only.iter().filter(|n| entries.iter().any(|e| e["name"] == **n)).cloned().collect();
     overridden.sort();
-    assert_eq!(shown_name_only, overridden, "{}: `capc ls --budget`'s name-only entries", s.name);
+    assert_eq!(shown("name-only"), overridden, "{}: `capc ls --budget`'s name-only entries", s.name);
     let report: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
     let mut flagged: Vec<String> = report["diagnostics"]
         .as_array()
