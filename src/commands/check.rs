@@ -102,6 +102,8 @@ pub(crate) fn check(
                 None => format!("{}\t{}\n", printable::escape(&f.path), f.kind.as_str()),
             })
             .collect();
+        // Not freed, as below.
+        std::mem::forget(checked);
         return if write_stdout(&listing).is_ok() { ExitCode::SUCCESS } else { ExitCode::from(2) };
     }
     // The exit code counts every finding, whatever --severity shows.
