@@ -145,9 +145,9 @@ pub fn token_spans(text: &str) -> Vec<crate::span::Span> {
     use crate::span::Span;
     let mut spans = Vec::new();
     let mut context = Context::default();
-    for (start, end) in words(text) {
-        shaped_tokens(text, start, end, &mut spans);
-        context.word(start, &text[start..end], &mut spans);
+    for (start, end, classes) in words(text) {
+        shaped_tokens(text, start, end, classes, &mut spans);
+        context.word(start, &text[start..end], classes, &mut spans);
     }
     if spans.is_empty() {
         return spans;
@@ -157,19 +157,51 @@ pub fn token_spans(text: &str) -> Vec<crate::span::Span> {
     merge(spans)
 }
 
-/// The byte ranges of `text`'s words: the pieces `str::split_whitespace` gives, found by
-/// looking at bytes instead of decoding every character.
-fn words(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+/// What a byte of a word says about the word: `words` gathers the classes of a word's bytes
+/// as it cuts it, so what follows looks for a byte only in a word known to hold one.
+const PRINTABLE: u8 = 1;
+/// Where `shaped_tokens` cuts a word into parts: `= : , / ? & @`.
+const SEPARATOR: u8 = 2;
+/// `:` or `=`: a URL, `NAME=value`, `Name:value`.
+const COLON_OR_EQUALS: u8 = 4;
+/// `/` or `(`: where the name of a program starts inside a word (`/usr/bin/curl`, `$(curl`).
+const PATH: u8 = 8;
+
+/// The classes of each byte; bytes above ASCII have none (they are never whitespace alone:
+/// `whitespace_len` reads those).
+const CLASSES: [u8; 256] = {
+    let mut classes = [0; 256];
+    let mut b = b'!';
+    while b <= b'~' {
+        classes[b as usize] = PRINTABLE;
+        b += 1;
+    }
+    let separators = b"=:,/?&@";
+    let mut i = 0;
+    while i < separators.len() {
+        classes[separators[i] as usize] |= SEPARATOR;
+        i += 1;
+    }
+    classes[b':' as usize] |= COLON_OR_EQUALS;
+    classes[b'=' as usize] |= COLON_OR_EQUALS;
+    classes[b'/' as usize] |= PATH;
+    classes[b'(' as usize] |= PATH;
+    classes
+};
+
+/// The byte ranges of `text`'s words, each with the classes of its bytes: the pieces
+/// `str::split_whitespace` gives, found by looking at bytes instead of decoding every
+/// character.
+fn words(text: &str) -> impl Iterator<Item = (usize, usize, u8)> + '_ {
     let bytes = text.as_bytes();
     let mut at = 0;
-    // Printable ASCII, most of any text, is never whitespace: runs of it are skipped whole.
-    let printable = |b: &u8| matches!(b, b'!'..=b'~');
     std::iter::from_fn(move || {
         loop {
             if at == bytes.len() {
                 return None;
             }
-            if printable(&bytes[at]) {
+            // Printable ASCII, most of any text, is never whitespace.
+            if CLASSES[bytes[at] as usize] & PRINTABLE != 0 {
                 break;
             }
             match whitespace_len(&bytes[at..]) {
@@ -178,14 +210,23 @@ fn words(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
             }
         }
         let start = at;
+        let mut classes = 0;
         loop {
-            at += bytes[at..].iter().position(|b| !printable(b)).unwrap_or(bytes.len() - at);
+            // Runs of printable ASCII are taken whole.
+            while let Some(&b) = bytes.get(at) {
+                let class = CLASSES[b as usize];
+                if class & PRINTABLE == 0 {
+                    break;
+                }
+                classes |= class;
+                at += 1;
+            }
             if at == bytes.len() || whitespace_len(&bytes[at..]) != 0 {
                 break;
             }
             at += 1;
         }
-        Some((start, at))
+        Some((start, at, classes))
     })
 }
 
@@ -223,25 +264,35 @@ fn merge(mut spans: Vec<crate::span::Span>) -> Vec<crate::span::Span> {
 /// The token-shaped parts of the word `text[start..end]` (known token formats,
 /// generated-looking runs); parts are split at `= : , / ? & @` and lose surrounding quotes
 /// and brackets.
-fn shaped_tokens(text: &str, start: usize, end: usize, out: &mut Vec<crate::span::Span>) {
-    let word = &text[start..end];
-    if word.len() < MIN_TOKEN_LEN {
+fn shaped_tokens(text: &str, start: usize, end: usize, classes: u8, out: &mut Vec<crate::span::Span>) {
+    if end - start < MIN_TOKEN_LEN {
         return;
     }
+    // A word without separators is one part.
+    if classes & SEPARATOR == 0 {
+        shaped_part(text, start, end, out);
+        return;
+    }
+    let word = &text[start..end];
     let mut part_start = start;
     let separators =
         word.bytes().enumerate().filter(|(_, b)| matches!(b, b'=' | b':' | b',' | b'/' | b'?' | b'&' | b'@'));
     for (i, _) in separators.chain(std::iter::once((word.len(), b' '))) {
-        let part = &text[part_start..start + i];
+        shaped_part(text, part_start, start + i, out);
         part_start = start + i + 1;
-        if part.len() < MIN_TOKEN_LEN {
-            continue;
-        }
-        let (trimmed_start, trimmed) = TRIMMED.trim(part);
-        let s = start + i - part.len() + trimmed_start;
-        if is_token(trimmed) {
-            out.push(crate::span::Span::new(s, s + trimmed.len()));
-        }
+    }
+}
+
+/// `text[start..end]`, a part of a word, when it is shaped like a token.
+fn shaped_part(text: &str, start: usize, end: usize, out: &mut Vec<crate::span::Span>) {
+    let part = &text[start..end];
+    if part.len() < MIN_TOKEN_LEN {
+        return;
+    }
+    let (trimmed_start, trimmed) = TRIMMED.trim(part);
+    let s = start + trimmed_start;
+    if is_token(trimmed) {
+        out.push(crate::span::Span::new(s, s + trimmed.len()));
     }
 }
 
@@ -293,9 +344,10 @@ const PROGRAM_SHORT_FLAGS: &[(&str, &[ShortFlag])] = &[
 ];
 
 impl Context {
-    fn word(&mut self, start: usize, raw: &str, out: &mut Vec<crate::span::Span>) {
+    /// Reads the word `raw`, at `start` in the text, whose bytes have `classes`.
+    fn word(&mut self, start: usize, raw: &str, classes: u8, out: &mut Vec<crate::span::Span>) {
         // `<your-token>` is a placeholder, whatever precedes it.
-        if raw.trim_start_matches(['"', '\'', '(', '[']).starts_with('<') {
+        if raw.bytes().find(|b| !matches!(b, b'"' | b'\'' | b'(' | b'[')) == Some(b'<') {
             self.expect = Expect::Nothing;
             return;
         }
@@ -337,6 +389,7 @@ impl Context {
         let last = word.as_bytes()[word.len() - 1];
         let program = match PROGRAM_SHORT_FLAGS.iter().any(|(p, _)| p.as_bytes().last() == Some(&last)) {
             false => "",
+            true if classes & PATH == 0 => word,
             true => match word.bytes().rposition(|b| b == b'/' || b == b'(') {
                 Some(at) => &word[at + 1..],
                 None => word,
@@ -381,7 +434,8 @@ impl Context {
         }
         // What is left needs a `:` or `=` (a URL, `NAME=value`, `Name:value`): most words of
         // prose have neither, and skip the searches below.
-        if !bytes.iter().any(|&b| b == b':' || b == b'=') {
+        // (The bytes a word loses at its ends include neither.)
+        if classes & COLON_OR_EQUALS == 0 {
             return;
         }
         if let Some(scheme_end) = word.find("://") {
@@ -672,7 +726,7 @@ mod tests {
             assert_eq!(whitespace_len(encoded), expected, "U+{:04X}", c as u32);
         }
         for text in ["", " ", "a", " a  b\t", "\u{a0}é\u{2003}x\u{3000}\u{85}", "sk-\u{205f}\u{1680}é\u{180e}y\n"] {
-            let ours: Vec<&str> = words(text).map(|(start, end)| &text[start..end]).collect();
+            let ours: Vec<&str> = words(text).map(|(start, end, _)| &text[start..end]).collect();
             assert_eq!(ours, text.split_whitespace().collect::<Vec<_>>(), "{text:?}");
         }
     }

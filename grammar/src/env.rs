@@ -36,12 +36,77 @@ pub struct EnvRef {
 
 /// Lists the references in `text`, in order, with problems that leave text unexpanded: `${}`, a `${`
 /// never closed, and names no environment can hold (anything but `[A-Za-z_][A-Za-z0-9_]*`).
+///
+/// A hand-written scan of what `env.pest` describes (the grammar stays the specification:
+/// [`parse_env_refs_pest`] reads it, and tests and the `fuzz_env` target compare the two). After
+/// each `${` the first `}` decides: right after it, `${}`; further on, a reference; none, the
+/// rest is unclosed. Any other `$` is literal.
 pub fn parse_env_refs(text: &str) -> (Vec<EnvRef>, Vec<SyntaxError>) {
-    // Every reference, broken or not, starts with `${`: without one the whole text is literal
-    // (most texts checked are prose, read for secrets; this skips the parser for them).
-    if !text.contains("${") {
-        return (Vec::new(), Vec::new());
+    let mut refs = Vec::new();
+    let mut errors = Vec::new();
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    // Most texts checked are prose, read for secrets: without a `${` nothing is allocated.
+    while let Some(open) = find_open(bytes, at) {
+        let body = open + 2;
+        match bytes[body..].iter().position(|&b| b == b'}') {
+            None => {
+                errors.push(unclosed(text.len(), open));
+                break;
+            }
+            Some(0) => {
+                errors.push(empty_reference(Span::new(open, body + 1)));
+                at = body + 1;
+            }
+            Some(n) => {
+                let span = Span::new(open, body + n + 1);
+                push_reference(&mut refs, &mut errors, &text[open..span.end], span);
+                at = span.end;
+            }
+        }
     }
+    (refs, errors)
+}
+
+/// Where the next `${` at or after `from` starts.
+fn find_open(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    loop {
+        let dollar = at + bytes.get(at..)?.iter().position(|&b| b == b'$')?;
+        if bytes.get(dollar + 1) == Some(&b'{') {
+            return Some(dollar);
+        }
+        at = dollar + 1;
+    }
+}
+
+fn push_reference(refs: &mut Vec<EnvRef>, errors: &mut Vec<SyntaxError>, source: &str, span: Span) {
+    let reference = lower_reference(source, span);
+    if !is_env_name(&reference.name) {
+        errors.push(
+            SyntaxError::new(
+                reference.name_span,
+                format!("`{}` is not a valid environment variable name", reference.name),
+            )
+            .with_help("names are letters, digits and `_`, not starting with a digit; the reference stays unexpanded"),
+        );
+    }
+    refs.push(reference);
+}
+
+fn empty_reference(span: Span) -> SyntaxError {
+    SyntaxError::new(span, "expected a variable name in `${}`").with_help("write `${NAME}` or `${NAME:-default}`")
+}
+
+fn unclosed(len: usize, open: usize) -> SyntaxError {
+    SyntaxError::new(Span::at(len), "expected `}` to close `${`")
+        .with_help(format!("the `${{` at byte {open} stays literal text"))
+}
+
+/// [`parse_env_refs`] by `env.pest`, the grammar it follows: the reference the scan is tested
+/// and fuzzed against (`fuzz_env`), not used otherwise.
+#[doc(hidden)]
+pub fn parse_env_refs_pest(text: &str) -> (Vec<EnvRef>, Vec<SyntaxError>) {
     let mut refs = Vec::new();
     let mut errors = Vec::new();
     let pairs = match EnvParser::parse(Rule::text, text) {
@@ -54,24 +119,9 @@ pub fn parse_env_refs(text: &str) -> (Vec<EnvRef>, Vec<SyntaxError>) {
     for pair in pairs.into_iter().flatten() {
         let span = span_of(&pair);
         match pair.as_rule() {
-            Rule::reference => {
-                let reference = lower_reference(pair.as_str(), span);
-                if !is_env_name(&reference.name) {
-                    errors.push(
-                        SyntaxError::new(reference.name_span, format!("`{}` is not a valid environment variable name", reference.name))
-                            .with_help("names are letters, digits and `_`, not starting with a digit; the reference stays unexpanded"),
-                    );
-                }
-                refs.push(reference);
-            }
-            Rule::empty_reference => errors.push(
-                SyntaxError::new(span, "expected a variable name in `${}`")
-                    .with_help("write `${NAME}` or `${NAME:-default}`"),
-            ),
-            Rule::unclosed => errors.push(
-                SyntaxError::new(Span::at(text.len()), "expected `}` to close `${`")
-                    .with_help(format!("the `${{` at byte {} stays literal text", span.start)),
-            ),
+            Rule::reference => push_reference(&mut refs, &mut errors, pair.as_str(), span),
+            Rule::empty_reference => errors.push(empty_reference(span)),
+            Rule::unclosed => errors.push(unclosed(text.len(), span.start)),
             _ => {}
         }
     }

@@ -40,7 +40,7 @@ mod tools;
 pub use bash::{decide_bash, BashBehavior, BashContext, BashDecision, LinkResolver, PermissionMode};
 pub use command_line::{parse_command_line, CommandLine};
 pub use decide::decide;
-pub use env::{expand_env, parse_env_refs, EnvRef};
+pub use env::{expand_env, parse_env_refs, parse_env_refs_pest, EnvRef};
 pub use error::SyntaxError;
 pub use matching::{Behavior, Decision, DecisionBehavior, MatchContext, SourcedRule, ToolCall};
 pub use permission::{

@@ -1,8 +1,9 @@
-//! `${VAR}` expansion: no panic; spans in bounds; without references the text is unchanged, and
-//! with nothing set and no defaults it is unchanged too.
+//! `${VAR}` expansion: no panic; spans in bounds; the hand-written scan reads as the grammar
+//! (`env.pest`) does; without references the text is unchanged, and with nothing set and no
+//! defaults it is unchanged too.
 #![no_main]
 
-use capc_grammar::{expand_env, parse_env_refs, Span};
+use capc_grammar::{expand_env, parse_env_refs, parse_env_refs_pest, Span};
 use libfuzzer_sys::fuzz_target;
 
 fn assert_span(text: &str, span: Span) {
@@ -12,6 +13,8 @@ fn assert_span(text: &str, span: Span) {
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let (refs, errors) = parse_env_refs(text);
+    let (grammar_refs, grammar_errors) = parse_env_refs_pest(text);
+    assert_eq!((&refs, &errors), (&grammar_refs, &grammar_errors), "input: {text:?}");
     for reference in &refs {
         assert_span(text, reference.span);
         assert_span(text, reference.name_span);
