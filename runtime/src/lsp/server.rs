@@ -4,7 +4,7 @@
 use super::analysis::{self, Analysis, Job, Scopes};
 use super::text::{apply_change, Buffers, DiskCache};
 use super::transport::{Incoming, Outgoing};
-use super::{actions, features};
+use super::{actions, features, references};
 use crossbeam_channel::{select, Receiver, Sender};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::Notification as _;
@@ -171,6 +171,7 @@ fn capabilities() -> lsp_types::ServerCapabilities {
             ..Default::default()
         }),
         definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
         ..Default::default()
@@ -252,6 +253,7 @@ impl Server {
             | req::HoverRequest::METHOD
             | req::Completion::METHOD
             | req::GotoDefinition::METHOD
+            | req::References::METHOD
             | req::DocumentSymbolRequest::METHOD
             | req::WorkspaceSymbolRequest::METHOD => {
                 self.waiting.push(request);
@@ -386,7 +388,9 @@ impl Server {
                 current
                     || !matches!(
                         r.method.as_str(),
-                        req::DocumentDiagnosticRequest::METHOD | req::CodeActionRequest::METHOD
+                        req::DocumentDiagnosticRequest::METHOD
+                            | req::CodeActionRequest::METHOD
+                            | req::References::METHOD
                     )
             });
         self.waiting = waiting;
@@ -454,6 +458,7 @@ fn answer(
         req::HoverRequest::METHOD => serde_json::to_value(features::hover(analysis, texts, take(request)?)),
         req::Completion::METHOD => serde_json::to_value(features::completion(analysis, texts, take(request)?)),
         req::GotoDefinition::METHOD => serde_json::to_value(features::definition(analysis, texts, take(request)?)),
+        req::References::METHOD => serde_json::to_value(references::references(analysis, texts, take(request)?)),
         req::DocumentSymbolRequest::METHOD => {
             serde_json::to_value(features::document_symbols(analysis, texts, take(request)?))
         }

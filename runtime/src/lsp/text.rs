@@ -58,6 +58,11 @@ impl TextSource for Snapshot {
             None => self.disk.read(path),
         }
     }
+
+    /// Open buffers of files that are not on disk (yet): checked as if they were saved.
+    fn unsaved(&self) -> Vec<PathBuf> {
+        self.buffers.keys().filter(|path| std::fs::symlink_metadata(path).is_err()).cloned().collect()
+    }
 }
 
 /// An unsaved buffer as `walk::read` would have read it from disk: too large and NUL bytes
