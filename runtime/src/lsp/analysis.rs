@@ -3,10 +3,13 @@
 //!
 //! The main loop numbers every change of the buffers (a generation) and sends the checker a
 //! job; the checker takes the newest job waiting and drops the older ones (cancellation by
-//! generation number), and the main loop publishes a result only if no change came after it,
+//! generation number). A check already running is cancelled too: the main loop's newest
+//! generation is shared with it, its reads fail once a newer change is made, and its result
+//! is dropped unsent. The main loop still publishes a result only if no change came after it,
 //! so a client never sees findings of a text it no longer has.
 
-use super::text::{Buffers, DiskCache, Lines, Snapshot};
+use super::text::{Buffers, Cancel, DiskCache, Lines, Snapshot};
+use std::sync::atomic::AtomicU64;
 use capc_compiler::check::{locate, Checked};
 use capc_compiler::config::{Config, ConfigError};
 use capc_compiler::{walk, Options, Severity};
@@ -33,6 +36,8 @@ const RULES_DOCS: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/
 pub(crate) struct Job {
     pub(crate) generation: u64,
     pub(crate) buffers: Arc<Buffers>,
+    /// The main loop's newest generation: a check it has passed stops reading and is dropped.
+    pub(crate) newest: Arc<AtomicU64>,
 }
 
 /// One check of the workspace and what the editor is shown of it.
@@ -77,7 +82,16 @@ pub(crate) fn spawn(root: PathBuf, scopes: Scopes, disk: Arc<DiskCache>) -> (Sen
             while let Ok(newer) = job_receiver.try_recv() {
                 job = newer;
             }
+            let cancel = Cancel { generation: job.generation, newest: job.newest.clone() };
+            if cancel.is_superseded() {
+                // A newer job is on its way: this one was cancelled while queued.
+                continue;
+            }
             let analysis = analyse(&root, &scopes, &disk, job);
+            if cancel.is_superseded() {
+                // Cancelled while running (its reads failed from the change on): never seen.
+                continue;
+            }
             if result_sender.send(analysis).is_err() {
                 break;
             }
@@ -159,9 +173,12 @@ pub(crate) fn options(
 
 pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCache>, job: Job) -> Analysis {
     let (mut options, config_error) = options(root, scopes, &job.buffers);
-    let snapshot = Snapshot { buffers: job.buffers, disk: disk.clone() };
-    options.texts = walk::Texts::new(Arc::new(snapshot.clone()));
+    let cancel = Cancel { generation: job.generation, newest: job.newest };
+    let snapshot = Snapshot { buffers: job.buffers, disk: disk.clone(), cancel: None };
+    options.texts = walk::Texts::new(Arc::new(Snapshot { cancel: Some(cancel), ..snapshot.clone() }));
     let checked = capc_compiler::check(&options).ok();
+    // What the features read later (fixes, references) reads without the cancellation.
+    options.texts = walk::Texts::new(Arc::new(snapshot.clone()));
     let mut analysis = Analysis {
         generation: job.generation,
         options,

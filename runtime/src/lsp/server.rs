@@ -31,6 +31,8 @@ pub(crate) struct Server {
     disk: Arc<DiskCache>,
     /// Bumped by every change of what a check reads.
     generation: u64,
+    /// `generation`, shared with the checker so a running check can see it was superseded.
+    newest: Arc<std::sync::atomic::AtomicU64>,
     jobs: Sender<Job>,
     results: Receiver<Analysis>,
     /// The newest check received; current when its generation is `generation`.
@@ -70,6 +72,7 @@ pub(crate) fn run(out: Sender<Outgoing>, incoming: Receiver<Incoming>) {
         buffers: Arc::new(Buffers::new()),
         disk,
         generation: 0,
+        newest: Arc::default(),
         jobs,
         results,
         latest: None,
@@ -336,7 +339,12 @@ impl Server {
     /// What a check reads changed: a new generation, checked on the checker thread.
     fn changed(&mut self) {
         self.generation += 1;
-        let _ = self.jobs.send(Job { generation: self.generation, buffers: self.buffers.clone() });
+        self.newest.store(self.generation, std::sync::atomic::Ordering::Release);
+        let _ = self.jobs.send(Job {
+            generation: self.generation,
+            buffers: self.buffers.clone(),
+            newest: self.newest.clone(),
+        });
     }
 
     fn current(&self) -> Option<&Analysis> {
