@@ -11,9 +11,8 @@ only, no pytest-lsp), on one workspace folder:
 - cross: N didChange edits that change cross-file resolution: a saved file's text edited in
   its buffer so that a finding appears in (or leaves) another file, timed to the later of the
   edited file's publishDiagnostics and the other file's;
-- rss: the server's peak resident set (VmHWM) at the end, and the files it read from disk
-  (`/proc/PID/io`'s `syscr` is not that; the count of `openat` is not visible without
-  strace, so the server's read bytes `rchar` before and after the edits are shown instead).
+- rss: the server's peak resident set (VmHWM) at the end, and the bytes it read during the
+  edits (`/proc/PID/io` `rchar`: every read, the client's messages on stdin included).
 
 `--cross` names a file (relative to ROOT) and a text in it to replace, alternately, by NEW and
 back (e.g. `.mcp.json:"svc-0":"svc-0x"` on a `gen-tree.py` tree, which makes settings.json's

@@ -9,7 +9,6 @@
 //! so a client never sees findings of a text it no longer has.
 
 use super::text::{Buffers, Cancel, DiskCache, Lines, Snapshot};
-use std::sync::atomic::AtomicU64;
 use capc_compiler::check::{locate, Checked};
 use capc_compiler::config::{Config, ConfigError};
 use capc_compiler::{walk, Options, Severity};
@@ -17,6 +16,7 @@ use crossbeam_channel::{Receiver, Sender};
 use lsp_types::{CodeDescription, DiagnosticSeverity, NumberOrString, Position, Range, Url};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 /// The scopes besides the workspace, as `capc check`'s flags give them (the client's

@@ -290,8 +290,10 @@ mod tests {
 
     #[test]
     fn uses_are_whole_names() {
-        let text = "---\nallowed-tools: Skill(deploy), Skill(deploy-all), Skill(deploy:*)\n---\nRun /deploy, not /deployer.\n";
-        let found: Vec<&str> = command_uses(text, "deploy", FileKind::Command).iter().map(|&(s, e)| &text[s..e]).collect();
+        let text =
+            "---\nallowed-tools: Skill(deploy), Skill(deploy-all), Skill(deploy:*)\n---\nRun /deploy, not /deployer.\n";
+        let found: Vec<&str> =
+            command_uses(text, "deploy", FileKind::Command).iter().map(|&(s, e)| &text[s..e]).collect();
         assert_eq!(found, vec!["deploy", "deploy", "deploy"]);
         let rules = r#"{"allow": ["mcp__db__query", "mcp__db", "mcp__dbx__q"], "enabledMcpjsonServers": ["db"]}"#;
         assert_eq!(server_uses(rules, "db", FileKind::Settings).len(), 3);

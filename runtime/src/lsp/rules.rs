@@ -71,7 +71,9 @@ fn decides(permissions: &[Permission], this: &Permission) -> String {
         .map(|p| format!("{} `{}` ({})", p.behavior.as_str(), p.rule, p.path))
         .collect();
     let head = match this.behavior {
-        Behavior::Deny => "Deny rules are checked first: a call it matches is denied, whatever an ask or allow rule says.",
+        Behavior::Deny => {
+            "Deny rules are checked first: a call it matches is denied, whatever an ask or allow rule says."
+        }
         Behavior::Ask => "Claude Code asks for a call it matches unless a deny rule matches the call first.",
         Behavior::Allow => {
             "Allows a call it matches unless a deny or ask rule matches the call first; no deny or ask rule here \
@@ -233,7 +235,13 @@ fn decided_example(analysis: &Analysis, permissions: &[Permission], this: &Permi
     };
     match decision.rule.and_then(|i| origin.get(i)) {
         Some(p) if std::ptr::eq(*p, this) => format!("{what} is {verb} by this rule."),
-        Some(p) => format!("{what} is {verb} by {} rule `{}` ({}, {} scope).", p.behavior.as_str(), p.rule, p.path, p.scope.as_str()),
+        Some(p) => format!(
+            "{what} is {verb} by {} rule `{}` ({}, {} scope).",
+            p.behavior.as_str(),
+            p.rule,
+            p.path,
+            p.scope.as_str()
+        ),
         None => format!("{what} is {verb}: no rule decides it (Claude Code's own checks and the permission mode do)."),
     }
 }
