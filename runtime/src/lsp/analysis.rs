@@ -106,7 +106,10 @@ pub(crate) fn spawn(root: PathBuf, scopes: Scopes, disk: Arc<DiskCache>) -> (Sen
 /// The capc.toml a check of `root` uses, as `capc check` finds it, with an open buffer of it
 /// (saved or not) standing for the file: a buffer `capc.toml` or `.capc.toml` in `root`
 /// itself, else the file `config::find` finds; and its text when a buffer has it.
-fn config_file(root: &std::path::Path, buffers: &Buffers) -> Result<Option<(PathBuf, Option<Arc<str>>)>, ConfigError> {
+/// A configuration file's path and, when a buffer has it open, the buffer's text.
+type ConfigFile = (PathBuf, Option<Arc<str>>);
+
+fn config_file(root: &std::path::Path, buffers: &Buffers) -> Result<Option<ConfigFile>, ConfigError> {
     let buffered = |path: &std::path::Path| buffers.get(path).cloned();
     let in_root: Vec<PathBuf> =
         capc_compiler::config::FILE_NAMES.iter().map(|n| root.join(n)).filter(|p| buffers.contains_key(p)).collect();

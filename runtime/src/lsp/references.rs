@@ -184,8 +184,9 @@ fn occurrences(text: &str, needle: &str, boundary_before: bool) -> Vec<(usize, u
         .filter(|(i, _)| {
             let after = text[i + needle.len()..].chars().next();
             let before = text[..*i].chars().next_back();
-            !after.is_some_and(|c| is_name_char(c) && c != ':' && c != '.')
-                && !(boundary_before && before.is_some_and(is_name_char))
+            let joined_after = after.is_some_and(|c| is_name_char(c) && c != ':' && c != '.');
+            let joined_before = boundary_before && before.is_some_and(is_name_char);
+            !(joined_after || joined_before)
         })
         .map(|(i, _)| (i, i + needle.len()))
         .collect()
