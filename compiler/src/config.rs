@@ -277,8 +277,15 @@ impl Config {
         let bytes = walk::read_regular(path, MAX_CONFIG_BYTES, walk::Links::Follow)
             .map_err(|e| ConfigError(format!("cannot read {shown}: {e}")))?;
         let text = String::from_utf8(bytes).map_err(|_| ConfigError(format!("{shown} is not UTF-8 text")))?;
-        let config = Config::parse(root, path, &text)?;
-        let written: File = toml::from_str(&text).map_err(|e| ConfigError(format!("{shown}: {}", e.message())))?;
+        Config::parse_found(root, path, &text)
+    }
+
+    /// Checks the text of a configuration file that was found, not given (see
+    /// [`Config::read_found`]): an editor's unsaved capc.toml is checked through this.
+    pub fn parse_found(root: &Path, path: &Path, text: &str) -> Result<Config, ConfigError> {
+        let shown = path.display().to_string();
+        let config = Config::parse(root, path, text)?;
+        let written: File = toml::from_str(text).map_err(|e| ConfigError(format!("{shown}: {}", e.message())))?;
         let options = [
             ("user-dir", "--user-dir", written.user_dir.into_iter().collect::<Vec<_>>()),
             ("managed-dir", "--managed-dir", written.managed_dir.into_iter().collect()),
@@ -291,7 +298,7 @@ impl Config {
                     "{shown}{}: `{key}` names `{outside}`, outside the folder of this capc.toml; a capc.toml found in \
                      the checked folder or its repository may name only folders inside it (a committed one could \
                      read your home folder). Pass `{flag}` on the command line, or this file with `--config`",
-                    place_of(&text, outside)
+                    place_of(text, outside)
                 )));
             }
         }

@@ -150,6 +150,25 @@ impl Tree {
         path
     }
 
+    /// Lists the unsaved files of `texts` that lie under `root` as if they were saved, with
+    /// their folders, unless a folder on the way is one a walk never enters
+    /// ([`is_skipped_dir`]). The disk's texts have none, so a walk of the disk is unchanged.
+    pub fn add_unsaved(&mut self, root: &Path) {
+        for path in self.texts.unsaved() {
+            let Ok(rel) = path.strip_prefix(root) else { continue };
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            let parts: Vec<&str> = rel.split('/').collect();
+            let (folders, _) = parts.split_at(parts.len().saturating_sub(1));
+            if rel.is_empty() || self.files.contains(&rel) || folders.iter().any(|d| is_skipped_dir(d)) {
+                continue;
+            }
+            for depth in 1..parts.len() {
+                self.dirs.insert(parts[..depth].join("/"));
+            }
+            self.files.insert(rel);
+        }
+    }
+
     /// Immediate child directories of `dir`.
     pub fn child_dirs<'a>(&'a self, dir: &str) -> impl Iterator<Item = &'a String> + 'a {
         let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
@@ -626,6 +645,12 @@ pub fn read_regular(path: &Path, limit: u64, links: Links) -> Result<Vec<u8>, Re
 pub trait TextSource: Send + Sync {
     /// What reading `path` gives; an implementation falls back on [`read`] for what it lacks.
     fn read(&self, path: &Path) -> Content;
+
+    /// Files the source has that are not on disk (an editor's new, unsaved files), as absolute
+    /// paths: a walk lists them as if they were saved ([`Tree::add_unsaved`]).
+    fn unsaved(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
 }
 
 /// Where a check reads declaration texts: the disk ([`read`]) by default, or a [`TextSource`].
@@ -643,6 +668,11 @@ impl Texts {
             Some(source) => source.read(path),
             None => read(path),
         }
+    }
+
+    /// The source's files that are not on disk (none for the disk itself).
+    pub fn unsaved(&self) -> Vec<PathBuf> {
+        self.0.as_ref().map(|source| source.unsaved()).unwrap_or_default()
     }
 }
 

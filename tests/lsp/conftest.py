@@ -28,6 +28,16 @@ async def client(lsp_client: LanguageClient):
         lsp_client.registrations.extend(params.registrations)
 
     lsp_client.registrations = []
+    # Every publishDiagnostics, in order, with its version: a stale one would show here.
+    lsp_client.published = []
+    features = lsp_client.protocol.fm.features
+    keep = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def record(params: types.PublishDiagnosticsParams):
+        lsp_client.published.append((params.uri, params.version, as_tuples(params.diagnostics)))
+        return keep(params)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
     # Each test initializes the session itself, with the folder it opens (see `start`).
     yield
     await lsp_client.shutdown_session()

@@ -104,7 +104,6 @@ async def test_a_thousand_edits_never_leave_stale_diagnostics(client: LanguageCl
     skill = skill_in(tmp_path)
     await start(client, tmp_path)
     text = open_file(client, skill)
-    versions_seen = []
 
     good, bad = SKILL, SKILL.replace("description:", "descripton:")
     requests = []
@@ -124,3 +123,13 @@ async def test_a_thousand_edits_never_leave_stale_diagnostics(client: LanguageCl
     expected = expected_lsp(tmp_path, check_json(tmp_path))[str(skill)]
     assert final == expected
     await wait_until(lambda: as_tuples(client.diagnostics.get(skill.as_uri(), [])) == expected)
+    # No push was ever stale: every one carries the findings of the version it names (odd
+    # versions after the first have the typo), and versions only grow.
+    skill.write_text(good)
+    clean = expected_lsp(tmp_path, check_json(tmp_path)).get(str(skill), [])
+    pushes = [(v, d) for uri, v, d in client.published if uri == skill.as_uri()]
+    assert pushes and pushes[-1][0] == 1001
+    for version, diagnostics in pushes:
+        assert diagnostics == (expected if version % 2 and version > 1 else clean), (version, diagnostics)
+    versions = [v for v, _ in pushes]
+    assert versions == sorted(versions)

@@ -76,6 +76,8 @@ pub(crate) fn trials() -> Vec<Trial> {
         trial("test_diagnostics.py", client.clone()),
         trial("test_actions.py", client.clone()),
         trial("test_robustness.py", client.clone()),
+        // References, hover on permission rules, unsaved new files and capc.toml.
+        trial("test_workspace.py", client.clone()),
         // Hover, completion and navigation are tested on real corpus files.
         trial("test_features.py", with_corpora),
         // A real editor: Debian's Neovim, headless.

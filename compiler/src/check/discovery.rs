@@ -25,7 +25,8 @@ pub(super) fn check_root(
     filter: &walk::Filter,
     texts: &walk::Texts,
 ) -> Checked {
-    let tree = walk::Tree { texts: texts.clone(), ..walk::walk_filtered(dir, filter) };
+    let mut tree = walk::Tree { texts: texts.clone(), ..walk::walk_filtered(dir, filter) };
+    tree.add_unsaved(dir);
     if let Realm::AddDir(_) = realm {
         return check_added_dir(dir, &tree, realm, hash);
     }

@@ -85,7 +85,7 @@ fn fix_all(analysis: &Analysis, path: &str, text: &str) -> Option<String> {
         current = plan.after;
         let mut buffers = (*analysis.snapshot.buffers).clone();
         buffers.insert(file.clone(), Arc::from(current.as_str()));
-        let snapshot = Snapshot { buffers: Arc::new(buffers), disk: analysis.snapshot.disk.clone() };
+        let snapshot = Snapshot { buffers: Arc::new(buffers), disk: analysis.snapshot.disk.clone(), cancel: None };
         let options =
             capc_compiler::Options { texts: walk::Texts::new(Arc::new(snapshot)), ..analysis.options.clone() };
         match capc_compiler::check(&options) {

@@ -3,10 +3,12 @@
 //!
 //! The main loop numbers every change of the buffers (a generation) and sends the checker a
 //! job; the checker takes the newest job waiting and drops the older ones (cancellation by
-//! generation number), and the main loop publishes a result only if no change came after it,
+//! generation number). A check already running is cancelled too: the main loop's newest
+//! generation is shared with it, its reads fail once a newer change is made, and its result
+//! is dropped unsent. The main loop still publishes a result only if no change came after it,
 //! so a client never sees findings of a text it no longer has.
 
-use super::text::{Buffers, DiskCache, Lines, Snapshot};
+use super::text::{Buffers, Cancel, DiskCache, Lines, Snapshot};
 use capc_compiler::check::{locate, Checked};
 use capc_compiler::config::{Config, ConfigError};
 use capc_compiler::{walk, Options, Severity};
@@ -14,6 +16,7 @@ use crossbeam_channel::{Receiver, Sender};
 use lsp_types::{CodeDescription, DiagnosticSeverity, NumberOrString, Position, Range, Url};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 /// The scopes besides the workspace, as `capc check`'s flags give them (the client's
@@ -33,6 +36,8 @@ const RULES_DOCS: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/
 pub(crate) struct Job {
     pub(crate) generation: u64,
     pub(crate) buffers: Arc<Buffers>,
+    /// The main loop's newest generation: a check it has passed stops reading and is dropped.
+    pub(crate) newest: Arc<AtomicU64>,
 }
 
 /// One check of the workspace and what the editor is shown of it.
@@ -77,7 +82,16 @@ pub(crate) fn spawn(root: PathBuf, scopes: Scopes, disk: Arc<DiskCache>) -> (Sen
             while let Ok(newer) = job_receiver.try_recv() {
                 job = newer;
             }
+            let cancel = Cancel { generation: job.generation, newest: job.newest.clone() };
+            if cancel.is_superseded() {
+                // A newer job is on its way: this one was cancelled while queued.
+                continue;
+            }
             let analysis = analyse(&root, &scopes, &disk, job);
+            if cancel.is_superseded() {
+                // Cancelled while running (its reads failed from the change on): never seen.
+                continue;
+            }
             if result_sender.send(analysis).is_err() {
                 break;
             }
@@ -89,12 +103,46 @@ pub(crate) fn spawn(root: PathBuf, scopes: Scopes, disk: Arc<DiskCache>) -> (Sen
     (jobs, results)
 }
 
-/// The options `capc check` would use for `root`: its capc.toml (defaults when it cannot be
-/// read, with the reason), then the client's scopes over it.
-pub(crate) fn options(root: &std::path::Path, scopes: &Scopes) -> (Options, Option<ConfigError>) {
-    let (mut config, error) = match Config::load(root, None) {
+/// The capc.toml a check of `root` uses, as `capc check` finds it, with an open buffer of it
+/// (saved or not) standing for the file: a buffer `capc.toml` or `.capc.toml` in `root`
+/// itself, else the file `config::find` finds; and its text when a buffer has it.
+/// A configuration file's path and, when a buffer has it open, the buffer's text.
+type ConfigFile = (PathBuf, Option<Arc<str>>);
+
+fn config_file(root: &std::path::Path, buffers: &Buffers) -> Result<Option<ConfigFile>, ConfigError> {
+    let buffered = |path: &std::path::Path| buffers.get(path).cloned();
+    let in_root: Vec<PathBuf> =
+        capc_compiler::config::FILE_NAMES.iter().map(|n| root.join(n)).filter(|p| buffers.contains_key(p)).collect();
+    if let [one] = in_root.as_slice() {
+        let other = capc_compiler::config::FILE_NAMES.iter().map(|n| root.join(n)).find(|p| p != one && p.is_file());
+        if other.is_none() {
+            return Ok(Some((one.clone(), buffered(one))));
+        }
+    }
+    Ok(capc_compiler::config::find(root)?.map(|found| {
+        let text = buffered(&found);
+        (found, text)
+    }))
+}
+
+/// The options `capc check` would use for `root`: its capc.toml (an open buffer of it as it
+/// stands; defaults when it cannot be read, with the reason), then the client's scopes over it.
+pub(crate) fn options(
+    root: &std::path::Path,
+    scopes: &Scopes,
+    buffers: &Buffers,
+) -> (Options, Option<(ConfigError, Option<PathBuf>)>) {
+    let file = config_file(root, buffers);
+    let at = file.as_ref().ok().and_then(|f| f.as_ref().map(|(path, _)| path.clone()));
+    let loaded = match file {
+        Err(e) => Err(e),
+        Ok(None) => Ok(Config::defaults(root)),
+        Ok(Some((path, Some(text)))) => Config::parse_found(root, &path, &text),
+        Ok(Some((path, None))) => Config::read_found(root, &path),
+    };
+    let (mut config, error) = match loaded {
         Ok(config) => (config, None),
-        Err(e) => (Config::defaults(root), Some(e)),
+        Err(e) => (Config::defaults(root), Some((e, at))),
     };
     if let Some(dir) = &scopes.user_dir {
         config.user_dir.set(Some(dir.clone()), "--user-dir");
@@ -127,10 +175,13 @@ pub(crate) fn options(root: &std::path::Path, scopes: &Scopes) -> (Options, Opti
 }
 
 pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCache>, job: Job) -> Analysis {
-    let (mut options, config_error) = options(root, scopes);
-    let snapshot = Snapshot { buffers: job.buffers, disk: disk.clone() };
-    options.texts = walk::Texts::new(Arc::new(snapshot.clone()));
+    let (mut options, config_error) = options(root, scopes, &job.buffers);
+    let cancel = Cancel { generation: job.generation, newest: job.newest };
+    let snapshot = Snapshot { buffers: job.buffers, disk: disk.clone(), cancel: None };
+    options.texts = walk::Texts::new(Arc::new(Snapshot { cancel: Some(cancel), ..snapshot.clone() }));
     let checked = capc_compiler::check(&options).ok();
+    // What the features read later (fixes, references) reads without the cancellation.
+    options.texts = walk::Texts::new(Arc::new(snapshot.clone()));
     let mut analysis = Analysis {
         generation: job.generation,
         options,
@@ -139,8 +190,8 @@ pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCa
         diagnostics: BTreeMap::new(),
         origins: BTreeMap::new(),
     };
-    if let Some(error) = config_error {
-        config_diagnostic(&mut analysis, &error);
+    if let Some((error, file)) = config_error {
+        config_diagnostic(&mut analysis, &error, file);
     }
     if let Some(checked) = &checked {
         let mut lines: Option<(&str, Lines<'_>)> = None;
@@ -186,8 +237,8 @@ fn to_lsp(d: &capc_compiler::Diagnostic, range: Range) -> lsp_types::Diagnostic 
 
 /// capc.toml that cannot be used: `capc check` stops with this error; the editor shows it on
 /// the file and checks with the defaults meanwhile.
-fn config_diagnostic(analysis: &mut Analysis, error: &ConfigError) {
-    let file = capc_compiler::config::find(&analysis.options.root).ok().flatten();
+fn config_diagnostic(analysis: &mut Analysis, error: &ConfigError, file: Option<PathBuf>) {
+    let file = file.or_else(|| capc_compiler::config::find(&analysis.options.root).ok().flatten());
     let Some(url) = file.and_then(|f| Url::from_file_path(f).ok()) else { return };
     // The message starts `path:line:column: `, when the error has a place.
     let mut parts = error.0.splitn(4, ':');

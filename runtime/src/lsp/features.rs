@@ -13,14 +13,14 @@ use std::path::{Component, Path, PathBuf};
 pub(crate) type Texts<'a> = dyn Fn(&Url) -> Option<String> + 'a;
 
 /// A workspace document: its path as the report shows it, its newest text, and its kind.
-struct Doc {
-    shown: String,
-    text: String,
-    kind: Option<FileKind>,
+pub(crate) struct Doc {
+    pub(crate) shown: String,
+    pub(crate) text: String,
+    pub(crate) kind: Option<FileKind>,
 }
 
 impl Doc {
-    fn of(analysis: &Analysis, texts: &Texts<'_>, url: &Url) -> Option<Doc> {
+    pub(crate) fn of(analysis: &Analysis, texts: &Texts<'_>, url: &Url) -> Option<Doc> {
         let shown = analysis.shown(url)?;
         let text = match texts(url).or_else(|| analysis.text(&shown).map(str::to_string)) {
             Some(text) => text,
@@ -34,7 +34,7 @@ impl Doc {
         Some(Doc { shown, text, kind })
     }
 
-    fn is_markdown(&self) -> bool {
+    pub(crate) fn is_markdown(&self) -> bool {
         matches!(self.kind, Some(FileKind::Skill | FileKind::Command | FileKind::Agent))
     }
 
@@ -64,16 +64,16 @@ fn kind_by_name(shown: &str) -> Option<FileKind> {
 }
 
 /// Where the cursor is in a Markdown file's frontmatter.
-struct FrontmatterAt<'t> {
+pub(crate) struct FrontmatterAt<'t> {
     /// The key of the cursor's line (or, on an indented or list line, of the entry it is in).
-    key: &'t str,
+    pub(crate) key: &'t str,
     /// The cursor is on the key itself (or on a line that has no `:` yet).
-    on_key: bool,
+    pub(crate) on_key: bool,
     /// The keys the block already has.
-    present: Vec<&'t str>,
+    pub(crate) present: Vec<&'t str>,
 }
 
-fn frontmatter_at(text: &str, offset: usize) -> Option<FrontmatterAt<'_>> {
+pub(crate) fn frontmatter_at(text: &str, offset: usize) -> Option<FrontmatterAt<'_>> {
     let frontmatter::Split::Found(block) = frontmatter::split(text) else { return None };
     if offset < block.yaml.start || offset > block.yaml.end {
         return None;
@@ -106,7 +106,7 @@ fn frontmatter_at(text: &str, offset: usize) -> Option<FrontmatterAt<'_>> {
 
 /// The word around `offset`: letters, digits and `_ - . : * /` (tool names, `mcp__…`,
 /// `plugin:name`).
-fn word_at(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn word_at(text: &str, offset: usize) -> (usize, usize) {
     let is_word = |c: char| c.is_alphanumeric() || "_-.:*@".contains(c);
     let offset = offset.min(text.len());
     let offset = (0..=offset).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
@@ -116,7 +116,7 @@ fn word_at(text: &str, offset: usize) -> (usize, usize) {
 }
 
 /// The `mcp__server` a tool name or rule names, if any.
-fn server_named(word: &str) -> Option<&str> {
+pub(crate) fn server_named(word: &str) -> Option<&str> {
     let rest = &word[word.find("mcp__")? + "mcp__".len()..];
     let server = rest.split("__").next().unwrap_or(rest);
     let server = server.split(['(', ')', ',', '"', ' ']).next().unwrap_or(server);
@@ -134,8 +134,17 @@ pub(crate) fn hover(analysis: &Analysis, texts: &Texts<'_>, params: HoverParams)
     let offset = lines.offset(at.position);
     let (start, end) = word_at(&doc.text, offset);
     let word = &doc.text[start..end];
-    let range = Some(lines.range(start, end));
-    let value = if let Some(server) = server_named(word) {
+    let mut range = Some(lines.range(start, end));
+    let rule = (!doc.is_markdown()).then(|| json_string_at(&doc.text, offset)).flatten().filter(|l| {
+        !l.is_key
+            && l.parent.as_deref() == Some("permissions")
+            && matches!(&l.container, Some((b'[', key)) if matches!(key.as_str(), "allow" | "ask" | "deny"))
+    });
+    let value = if let Some(rule) = rule {
+        range = Some(lines.range(rule.start, rule.start + rule.value.len()));
+        let behavior = rule.container.as_ref().map_or("", |(_, k)| k.as_str());
+        super::rules::hover(analysis, &doc.shown, behavior, &rule.value)?
+    } else if let Some(server) = server_named(word) {
         server_summary(analysis, server)
     } else if doc.is_markdown() {
         let fm = frontmatter_at(&doc.text, offset)?;
@@ -227,18 +236,20 @@ fn servers<'a>(analysis: &'a Analysis, server: &str) -> Vec<&'a capc_compiler::m
 
 /// A JSON string literal around the cursor, found by scanning (the file may not parse while
 /// it is being typed).
-struct Literal {
-    value: String,
+pub(crate) struct Literal {
+    pub(crate) value: String,
+    /// Where the value starts (after the opening quote).
+    pub(crate) start: usize,
     /// Followed by `:`: an object's key.
-    is_key: bool,
+    pub(crate) is_key: bool,
     /// The innermost array or object around it, and the key of that container.
-    container: Option<(u8, String)>,
+    pub(crate) container: Option<(u8, String)>,
     /// The key of the container around that one.
-    parent: Option<String>,
-    depth: usize,
+    pub(crate) parent: Option<String>,
+    pub(crate) depth: usize,
 }
 
-fn json_string_at(text: &str, offset: usize) -> Option<Literal> {
+pub(crate) fn json_string_at(text: &str, offset: usize) -> Option<Literal> {
     let bytes = text.as_bytes();
     let mut stack: Vec<(u8, String)> = Vec::new();
     let mut last_string = String::new();
@@ -258,6 +269,7 @@ fn json_string_at(text: &str, offset: usize) -> Option<Literal> {
                     let n = stack.len();
                     return Some(Literal {
                         value,
+                        start,
                         is_key: after.starts_with(':')
                             || (stack.last().is_some_and(|(c, _)| *c == b'{') && !after.starts_with(',')),
                         container: stack.last().cloned(),
@@ -435,7 +447,7 @@ pub(crate) fn definition(
 }
 
 /// Where a server's name is written in its file.
-fn server_location(analysis: &Analysis, shown: &str, name: &str) -> Option<Location> {
+pub(crate) fn server_location(analysis: &Analysis, shown: &str, name: &str) -> Option<Location> {
     let url = analysis.url(shown)?;
     let text = match analysis.text(shown) {
         Some(text) => text.to_string(),

@@ -8,13 +8,15 @@
 //! newest generation's findings are published. A check reads the open buffers over a cache of
 //! texts read from disk (`text`), so an edit re-reads nothing but what changed. `actions`
 //! turns `capc check --fix`'s fixes into code actions; `features` answers hover, completion,
-//! definition and symbols; `docs` holds what each key means. `transport` frames messages and
+//! definition and symbols, `references` every place a name is declared or named; `docs` holds what each key means. `transport` frames messages and
 //! survives malformed input.
 
 mod actions;
 mod analysis;
 mod docs;
 mod features;
+mod references;
+mod rules;
 mod server;
 mod text;
 mod transport;

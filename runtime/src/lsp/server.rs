@@ -4,7 +4,7 @@
 use super::analysis::{self, Analysis, Job, Scopes};
 use super::text::{apply_change, Buffers, DiskCache};
 use super::transport::{Incoming, Outgoing};
-use super::{actions, features};
+use super::{actions, features, references};
 use crossbeam_channel::{select, Receiver, Sender};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::Notification as _;
@@ -31,6 +31,8 @@ pub(crate) struct Server {
     disk: Arc<DiskCache>,
     /// Bumped by every change of what a check reads.
     generation: u64,
+    /// `generation`, shared with the checker so a running check can see it was superseded.
+    newest: Arc<std::sync::atomic::AtomicU64>,
     jobs: Sender<Job>,
     results: Receiver<Analysis>,
     /// The newest check received; current when its generation is `generation`.
@@ -70,6 +72,7 @@ pub(crate) fn run(out: Sender<Outgoing>, incoming: Receiver<Incoming>) {
         buffers: Arc::new(Buffers::new()),
         disk,
         generation: 0,
+        newest: Arc::default(),
         jobs,
         results,
         latest: None,
@@ -171,6 +174,7 @@ fn capabilities() -> lsp_types::ServerCapabilities {
             ..Default::default()
         }),
         definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
         ..Default::default()
@@ -252,6 +256,7 @@ impl Server {
             | req::HoverRequest::METHOD
             | req::Completion::METHOD
             | req::GotoDefinition::METHOD
+            | req::References::METHOD
             | req::DocumentSymbolRequest::METHOD
             | req::WorkspaceSymbolRequest::METHOD => {
                 self.waiting.push(request);
@@ -334,7 +339,12 @@ impl Server {
     /// What a check reads changed: a new generation, checked on the checker thread.
     fn changed(&mut self) {
         self.generation += 1;
-        let _ = self.jobs.send(Job { generation: self.generation, buffers: self.buffers.clone() });
+        self.newest.store(self.generation, std::sync::atomic::Ordering::Release);
+        let _ = self.jobs.send(Job {
+            generation: self.generation,
+            buffers: self.buffers.clone(),
+            newest: self.newest.clone(),
+        });
     }
 
     fn current(&self) -> Option<&Analysis> {
@@ -386,7 +396,9 @@ impl Server {
                 current
                     || !matches!(
                         r.method.as_str(),
-                        req::DocumentDiagnosticRequest::METHOD | req::CodeActionRequest::METHOD
+                        req::DocumentDiagnosticRequest::METHOD
+                            | req::CodeActionRequest::METHOD
+                            | req::References::METHOD
                     )
             });
         self.waiting = waiting;
@@ -454,6 +466,7 @@ fn answer(
         req::HoverRequest::METHOD => serde_json::to_value(features::hover(analysis, texts, take(request)?)),
         req::Completion::METHOD => serde_json::to_value(features::completion(analysis, texts, take(request)?)),
         req::GotoDefinition::METHOD => serde_json::to_value(features::definition(analysis, texts, take(request)?)),
+        req::References::METHOD => serde_json::to_value(references::references(analysis, texts, take(request)?)),
         req::DocumentSymbolRequest::METHOD => {
             serde_json::to_value(features::document_symbols(analysis, texts, take(request)?))
         }

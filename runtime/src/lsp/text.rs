@@ -5,6 +5,7 @@ use capc_compiler::walk::{self, Content, TextSource};
 use lsp_types::{Position, Range};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 /// The open buffers at one moment, by the path a check reads them by.
@@ -49,14 +50,38 @@ impl DiskCache {
 pub(crate) struct Snapshot {
     pub(crate) buffers: Arc<Buffers>,
     pub(crate) disk: Arc<DiskCache>,
+    /// Set while the checker runs it: once a newer change is made, every further read fails
+    /// at once, so a superseded check ends early (its result is then dropped unseen).
+    pub(crate) cancel: Option<Cancel>,
+}
+
+/// The generation a check reads for, and the newest generation the main loop has made.
+#[derive(Clone)]
+pub(crate) struct Cancel {
+    pub(crate) generation: u64,
+    pub(crate) newest: Arc<AtomicU64>,
+}
+
+impl Cancel {
+    pub(crate) fn is_superseded(&self) -> bool {
+        self.newest.load(Ordering::Acquire) > self.generation
+    }
 }
 
 impl TextSource for Snapshot {
     fn read(&self, path: &Path) -> Content {
+        if self.cancel.as_ref().is_some_and(Cancel::is_superseded) {
+            return Content::Error("superseded by a newer change".to_string());
+        }
         match self.buffers.get(path) {
             Some(text) => buffer_content(text),
             None => self.disk.read(path),
         }
+    }
+
+    /// Open buffers of files that are not on disk (yet): checked as if they were saved.
+    fn unsaved(&self) -> Vec<PathBuf> {
+        self.buffers.keys().filter(|path| std::fs::symlink_metadata(path).is_err()).cloned().collect()
     }
 }
 
