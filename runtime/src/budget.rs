@@ -15,8 +15,8 @@
 use crate::context::TurnContext;
 use crate::listing::Kept;
 use crate::loaded::{Loaded, Roots};
-use capc_compiler::check::{locate, Measure};
 use capc_compiler::builtins::BUNDLED_SKILLS;
+use capc_compiler::check::{locate, Measure};
 use capc_compiler::config::ContextWindow;
 use capc_compiler::diagnostic::report_at;
 use capc_compiler::frontmatter::{self, Parsed, Spans, Split};
