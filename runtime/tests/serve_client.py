@@ -13,6 +13,7 @@ PLAN_JSON is a list of steps; the script prints one JSON object per step on stdo
   {"op": "wait", "kinds": ["prompts", ...], "timeout_ms": MS}
   {"op": "until_tools", "present": [...], "absent": [...], "timeout_ms": MS}
                                              # list tools until those are (not) listed
+  {"op": "mark"}                             # forget the notifications so far (the clock starts)
   {"op": "kill", "pidfile": P}               # SIGKILL the process whose pid P holds (the clock starts)
 Each answer is {"ok": RESULT} or {"error": {"code": C, "message": M}}; "wait" answers with the
 kinds received and the milliseconds from the last "write" or "kill"; "until_tools" with the
@@ -77,6 +78,10 @@ async def step(session, notes, plan_step, clock):
         notes.seen.clear()
         with open(plan_step["path"], "w", encoding="utf-8") as f:
             f.write(plan_step["text"])
+        clock[0] = time.monotonic()
+        return {}
+    if op == "mark":
+        notes.seen.clear()
         clock[0] = time.monotonic()
         return {}
     if op == "kill":
