@@ -7,12 +7,13 @@
 //! One session answers every client (stdio, or each HTTP client): its state is behind a mutex
 //! and each request runs on a blocking thread, since an expansion may run `!` injections.
 //! `catalog` holds what is listed; `http` the Streamable HTTP listener and its guards;
-//! `watch` the live reload; `gateway` the lock's MCP servers served through capc
+//! `stdio` the stdio transport and its line filter; `watch` the live reload; `gateway` the lock's MCP servers served through capc
 //! (`--connect`).
 
 pub mod catalog;
 pub mod gateway;
 pub mod http;
+pub mod stdio;
 pub mod watch;
 
 use crate::outcome::{SkillPermission, SkillRefusal, SkillResult, TurnResult};
@@ -539,7 +540,7 @@ pub fn run(mut session: Session, options: Options) -> std::io::Result<()> {
         }
         match options.http {
             Some(addr) => http::serve(shared, addr, &options).await,
-            None => serve_stdio(shared).await,
+            None => stdio::serve(shared).await,
         }
     });
     runtime.shutdown_timeout(std::time::Duration::from_secs(2));
@@ -561,15 +562,6 @@ async fn follow(shared: Arc<Shared>, changes: Arc<tokio::sync::Notify>) {
             shared.notify(&changed).await;
         }
     }
-}
-
-async fn serve_stdio(shared: Arc<Shared>) -> std::io::Result<()> {
-    use rmcp::ServiceExt;
-    let transport = rmcp::transport::async_rw::AsyncRwTransport::new_server(tokio::io::stdin(), tokio::io::stdout())
-        .with_max_line_length(MAX_MESSAGE_BYTES);
-    let running = Server { shared }.serve(transport).await.map_err(std::io::Error::other)?;
-    running.waiting().await.map_err(std::io::Error::other)?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -302,7 +302,7 @@ fn trust_decides_injections() {
 }
 
 /// Raw JSON-RPC lines on stdin: a malformed message gets an error, a line that is not JSON or
-/// is over 16 MiB is dropped, and the next request is still answered.
+/// is over 16 MiB a parse error, and the next request is still answered.
 fn bad_input_keeps_serving() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir_all(dir.path().join(".claude/commands")).expect("mkdir");
@@ -336,14 +336,22 @@ fn bad_input_keeps_serving() {
     send(r#"{"jsonrpc":"2.0","id":7,"method":42}"#);
     let reply: Value = serde_json::from_str(&lines.next().expect("reply").expect("line")).expect("JSON");
     assert_eq!(reply["error"]["code"], -32600, "an error for a malformed message: {reply}");
-    // A line that is not JSON has no id to answer; it is skipped, as the official SDKs do.
+    // A line that is not JSON gets a parse error (id null: it has none to read).
     send("{this is not json");
-    // 17 MiB in one message: over the cap, dropped without taking the server down.
+    let reply: Value = serde_json::from_str(&lines.next().expect("reply").expect("line")).expect("JSON");
+    assert_eq!(reply["error"]["code"], -32700, "{reply}");
+    assert_eq!(reply["id"], Value::Null, "{reply}");
+    // Blank lines are skipped.
+    send("");
+    // 17 MiB in one message: over the cap, answered without being held, the server still up.
     let huge = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"prompts/get\",\"params\":{{\"name\":\"{}\"}}}}",
         "x".repeat(17 << 20)
     );
     send(&huge);
+    let reply: Value = serde_json::from_str(&lines.next().expect("reply").expect("line")).expect("JSON");
+    assert_eq!(reply["error"]["code"], -32700, "{reply}");
+    assert!(reply["error"]["message"].as_str().unwrap_or("").contains("at most 16777216 bytes"), "{reply}");
     send(&json!({"jsonrpc": "2.0", "id": 3, "method": "prompts/get", "params": {"name": "helo"}}).to_string());
     let reply: Value = serde_json::from_str(&lines.next().expect("reply").expect("line")).expect("JSON");
     assert_eq!(reply["id"], 3, "{reply}");
