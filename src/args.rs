@@ -243,6 +243,13 @@ pub(crate) enum Command {
         /// memory; the file is not rewritten) and tell clients which lists changed
         #[arg(long)]
         watch: bool,
+        /// Also serve the lock's MCP servers (a gateway): connected as `capc session --connect`
+        /// connects them (an untrusted folder starts none of its own), their tools and prompts
+        /// served as mcp__SERVER__NAME; deny rules hide a tool, a call goes through the permission
+        /// rules and the server's timeout; list changes are passed on; a server that goes away,
+        /// stdio ones too, is reconnected (5 attempts, 1 s doubling)
+        #[arg(long)]
+        connect: bool,
         #[command(flatten)]
         from: SessionFrom,
     },

@@ -66,8 +66,9 @@ fn main() -> ExitCode {
             let repl = repl || (!json && std::io::stdin().is_terminal());
             session(lock_of(path, lock), repl, connect, from)
         }
-        Command::Serve { path, lock, http, allow_remote, token_env, watch, from } => {
-            serve(&lock_of(path, lock), http, allow_remote, token_env.as_deref(), watch, from)
+        Command::Serve { path, lock, http, allow_remote, token_env, watch, connect, from } => {
+            let options = capc_runtime::serve::Options { http, allow_remote, token: None, watch, connect };
+            serve(&lock_of(path, lock), options, token_env.as_deref(), from)
         }
         Command::Diff { old, new, format, fail_on, scopes } => match scopes.sides() {
             Ok(scopes) => diff::run(&old, &new, format, &fail_on, &scopes),

@@ -23,6 +23,9 @@ pub struct Versioned {
     pub version: u64,
     /// Updates for servers the lock does not know (dropped, counted).
     pub rejected: u64,
+    /// Told after each applied batch, for one listener that follows the state (`capc serve
+    /// --connect` re-lists; a change made while it is busy is kept for its next wait).
+    pub changed: Arc<tokio::sync::Notify>,
 }
 
 pub type Shared = Arc<Mutex<Versioned>>;
@@ -69,6 +72,7 @@ fn apply(shared: &Shared, pending: Vec<Update>) {
         }
     }
     guard.version += 1;
+    guard.changed.notify_one();
 }
 
 #[cfg(test)]

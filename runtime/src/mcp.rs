@@ -61,6 +61,9 @@ pub struct McpTool {
     /// The name the server gave the tool (before normalization), for calls.
     #[serde(skip)]
     pub original: String,
+    /// The tool's input schema as the server lists it, for `capc serve --connect`.
+    #[serde(skip)]
+    pub input_schema: Option<Arc<serde_json::Map<String, serde_json::Value>>>,
 }
 
 /// One server's state.
@@ -124,6 +127,10 @@ pub struct ToolSpec {
     pub search_hint: Option<String>,
     #[serde(default)]
     pub always_load: bool,
+    /// The input schema a connection read (an update over the protocol carries none).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub input_schema: Option<Arc<serde_json::Map<String, serde_json::Value>>>,
 }
 
 /// A prompt as a server lists it: its name, or its name with its argument names.
@@ -225,6 +232,7 @@ impl McpState {
                                 .filter(|h| !h.is_empty()),
                             always_load: t.always_load || server.always_load,
                             original: t.name,
+                            input_schema: t.input_schema,
                         })
                         .collect()
                 }

@@ -11,11 +11,18 @@ PLAN_JSON is a list of steps; the script prints one JSON object per step on stdo
   {"op": "read_resource", "uri": U}
   {"op": "write", "path": P, "text": T}      # save a file (the clock of the next "wait" starts)
   {"op": "wait", "kinds": ["prompts", ...], "timeout_ms": MS}
+  {"op": "until_tools", "present": [...], "absent": [...], "timeout_ms": MS}
+                                             # list tools until those are (not) listed
+  {"op": "mark"}                             # forget the notifications so far (the clock starts)
+  {"op": "kill", "pidfile": P}               # SIGKILL the process whose pid P holds (the clock starts)
 Each answer is {"ok": RESULT} or {"error": {"code": C, "message": M}}; "wait" answers with the
-kinds received and the milliseconds from the last "write".
+kinds received and the milliseconds from the last "write" or "kill"; "until_tools" with the
+names listed last and whether they matched.
 """
 
 import json
+import os
+import signal
 import sys
 import time
 
@@ -73,6 +80,25 @@ async def step(session, notes, plan_step, clock):
             f.write(plan_step["text"])
         clock[0] = time.monotonic()
         return {}
+    if op == "mark":
+        notes.seen.clear()
+        clock[0] = time.monotonic()
+        return {}
+    if op == "kill":
+        notes.seen.clear()
+        with open(plan_step["pidfile"], encoding="utf-8") as f:
+            os.kill(int(f.read().strip()), signal.SIGKILL)
+        clock[0] = time.monotonic()
+        return {}
+    if op == "until_tools":
+        present, absent = set(plan_step.get("present", [])), set(plan_step.get("absent", []))
+        deadline = time.monotonic() + plan_step.get("timeout_ms", 10000) / 1000
+        while True:
+            names = {t.name for t in (await session.list_tools()).tools}
+            matched = present <= names and not (absent & names)
+            if matched or time.monotonic() >= deadline:
+                return {"tools": sorted(names), "matched": matched}
+            await anyio.sleep(0.1)
     if op == "wait":
         wanted = set(plan_step["kinds"])
         deadline = time.monotonic() + plan_step.get("timeout_ms", 2000) / 1000

@@ -5,16 +5,15 @@ use crate::commands::session::load_session;
 use crate::output::shown;
 use std::process::ExitCode;
 
+/// `options.token` is read here, from the variable `token_env` names.
 pub(crate) fn serve(
     lock: &std::path::Path,
-    http: Option<std::net::SocketAddr>,
-    allow_remote: bool,
+    mut options: capc_runtime::serve::Options,
     token_env: Option<&str>,
-    watch: bool,
     from: SessionFrom,
 ) -> ExitCode {
-    if let Some(addr) = http {
-        if let Err(e) = capc_runtime::serve::http::check_address(addr, allow_remote) {
+    if let Some(addr) = options.http {
+        if let Err(e) = capc_runtime::serve::http::check_address(addr, options.allow_remote) {
             eprintln!("error: {}", shown(&e));
             return ExitCode::from(2);
         }
@@ -31,7 +30,7 @@ pub(crate) fn serve(
         Ok(session) => session,
         Err(code) => return code,
     };
-    let options = capc_runtime::serve::Options { http, allow_remote, token, watch };
+    options.token = token;
     match capc_runtime::serve::run(session, options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

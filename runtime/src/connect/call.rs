@@ -125,10 +125,7 @@ impl Caller {
         arguments: serde_json::Map<String, serde_json::Value>,
         timeout: Duration,
     ) -> Result<Vec<String>, String> {
-        let params = rmcp::model::GetPromptRequestParams::new(prompt.to_string()).with_arguments(arguments);
-        let result = self.request(server, &format!("prompt `{prompt}`"), timeout, |peer| async move {
-            peer.get_prompt(params).await
-        })?;
+        let result = self.get_prompt(server, prompt, arguments, timeout)?;
         Ok(result
             .messages
             .iter()
@@ -137,6 +134,26 @@ impl Caller {
                 value.get("text").and_then(serde_json::Value::as_str).map_or_else(|| value.to_string(), str::to_string)
             })
             .collect())
+    }
+}
+
+impl Caller {
+    /// `prompts/get` of `prompt` on `server`: the server's whole answer (`capc serve --connect`
+    /// passes it on).
+    pub fn get_prompt(
+        &self,
+        server: &str,
+        prompt: &str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+        timeout: Duration,
+    ) -> Result<rmcp::model::GetPromptResult, String> {
+        let params = rmcp::model::GetPromptRequestParams::new(prompt.to_string()).with_arguments(arguments);
+        self.request(
+            server,
+            &format!("prompt `{prompt}`"),
+            timeout,
+            |peer| async move { peer.get_prompt(params).await },
+        )
     }
 }
 

@@ -80,7 +80,13 @@ pub(super) async fn list(
                     .unwrap_or(false);
                 // Cut here, not only in the state: a 50 MB description is not kept twice.
                 let description = t.description.map(|d| crate::mcp::truncate_description(&d)).unwrap_or_default();
-                ToolSpec { name: t.name.to_string(), description, search_hint: hint, always_load }
+                ToolSpec {
+                    name: t.name.to_string(),
+                    description,
+                    search_hint: hint,
+                    always_load,
+                    input_schema: Some(t.input_schema.clone()),
+                }
             })
             .collect()
     });

@@ -101,6 +101,10 @@ pub struct Settings {
     /// (`MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE`, 20).
     pub local_window: usize,
     pub remote_window: usize,
+    /// Reconnect a stdio server that exited, with the same back-off as a remote one. Claude
+    /// Code does not (off for `capc session`); a long-running gateway (`capc serve --connect`)
+    /// does.
+    pub reconnect_local: bool,
 }
 
 impl Default for Settings {
@@ -114,6 +118,7 @@ impl Default for Settings {
             max_message_bytes: 128 * 1024 * 1024,
             local_window: 3,
             remote_window: 20,
+            reconnect_local: false,
         }
     }
 }

@@ -193,7 +193,7 @@ async fn supervise(
             Err(why) => with_tail(why, &tail),
         };
         // Claude Code reconnects only remote servers, and only after they were connected.
-        if !remote || !was_connected {
+        if !(remote || settings.reconnect_local) || !was_connected {
             batcher.send(fail(why));
             return;
         }

@@ -42,6 +42,8 @@ pub struct Catalog {
     pub prompts: Vec<Prompt>,
     pub tools: Vec<Tool>,
     pub files: Vec<SkillFile>,
+    /// What the gateway left out, and why (printed once on stderr).
+    pub problems: Vec<String>,
 }
 
 /// What a list call answers with, to compare before and after a reload.
@@ -56,10 +58,18 @@ impl Catalog {
     pub fn of(session: &Session) -> Catalog {
         let cx = context(session);
         let view = session.view(&cx);
-        let prompts = prompts(session, &view.commands, &cx);
-        let tools = vec![skill_tool(&view.skill_listing)];
+        let mut prompts = prompts(session, &view.commands, &cx);
+        let mut tools = vec![skill_tool(&view.skill_listing)];
         let files = files(session, &prompts);
-        Catalog { prompts, tools, files }
+        // The gateway's items (`capc serve --connect`): none without live connections.
+        let mut problems = Vec::new();
+        if session.live.is_some() {
+            tools.extend(super::gateway::tools(session, &view.tools, &mut problems));
+            let taken: HashSet<String> = prompts.iter().map(|p| p.name.clone()).collect();
+            let served = super::gateway::prompts(session, &mut problems);
+            prompts.extend(served.into_iter().filter(|p| !taken.contains(&p.name)));
+        }
+        Catalog { prompts, tools, files, problems }
     }
 
     /// The lists that differ from `before`.

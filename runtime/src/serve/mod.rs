@@ -7,10 +7,13 @@
 //! One session answers every client (stdio, or each HTTP client): its state is behind a mutex
 //! and each request runs on a blocking thread, since an expansion may run `!` injections.
 //! `catalog` holds what is listed; `http` the Streamable HTTP listener and its guards;
-//! `watch` the live reload.
+//! `stdio` the stdio transport and its line filter; `watch` the live reload; `gateway` the lock's MCP servers served through capc
+//! (`--connect`).
 
 pub mod catalog;
+pub mod gateway;
 pub mod http;
+pub mod stdio;
 pub mod watch;
 
 use crate::outcome::{SkillPermission, SkillRefusal, SkillResult, TurnResult};
@@ -43,6 +46,8 @@ pub struct Options {
     pub token: Option<String>,
     /// Watch the folder and serve a lock recomputed in memory after each save.
     pub watch: bool,
+    /// Connect the lock's MCP servers and serve their tools and prompts (the gateway).
+    pub connect: bool,
 }
 
 /// What every connection shares: the session and what it lists, and the clients to tell when
@@ -66,7 +71,23 @@ impl Shared {
         // The Skill tool answers in the turn every request is answered in.
         session.last_context = catalog::context(&session);
         let catalog = Arc::new(Catalog::of(&session));
+        report(&catalog.problems, &[]);
         Arc::new(Shared { state: Mutex::new(State { session, catalog }), peers: Mutex::new(Vec::new()) })
+    }
+
+    /// Takes the live connections' latest state and serves it; returns the lists that changed.
+    pub fn refresh(&self) -> Vec<List> {
+        let mut state = lock(&self.state);
+        state.session.sync();
+        self.rebuild(&mut state)
+    }
+
+    fn rebuild(&self, state: &mut State) -> Vec<List> {
+        let fresh = Catalog::of(&state.session);
+        report(&fresh.problems, &state.catalog.problems);
+        let changed = fresh.changed(&state.catalog);
+        state.catalog = Arc::new(fresh);
+        changed
     }
 
     fn catalog(&self) -> Arc<Catalog> {
@@ -77,13 +98,13 @@ impl Shared {
     pub fn reload(&self, loaded: crate::loaded::Loaded) -> Vec<List> {
         let mut state = lock(&self.state);
         let session = &mut state.session;
-        session.mcp = crate::mcp::McpState::from_lock(&loaded.lock);
+        // Live connections keep their state: the servers started stay as they are.
+        if session.live.is_none() {
+            session.mcp = crate::mcp::McpState::from_lock(&loaded.lock);
+        }
         session.loaded = loaded;
         session.last_context = catalog::context(session);
-        let fresh = Catalog::of(session);
-        let changed = fresh.changed(&state.catalog);
-        state.catalog = Arc::new(fresh);
-        changed
+        self.rebuild(&mut state)
     }
 
     /// The loaded lock's roots and a copy of the lock, for the watcher.
@@ -111,6 +132,62 @@ impl Shared {
         if failed {
             lock(&self.peers).retain(|p| !p.is_transport_closed());
         }
+    }
+
+    /// A gateway `prompts/get`: passed to the server that offers the prompt, its answer as is.
+    async fn upstream_prompt(
+        self: &Arc<Self>,
+        name: String,
+        arguments: Option<JsonObject>,
+    ) -> Result<GetPromptResult, ErrorData> {
+        let shared = self.clone();
+        let answer = tokio::task::spawn_blocking(move || {
+            let (caller, server, own) = {
+                let state = lock(&shared.state);
+                let session = &state.session;
+                let Some((server, own, _)) = session.mcp.prompt(&name) else {
+                    return Err(ErrorData::invalid_params(format!("MCP prompt `{name}` is no longer offered"), None));
+                };
+                let caller =
+                    session.caller.clone().ok_or_else(|| ErrorData::internal_error("no live connections", None))?;
+                (caller, server.name.clone(), own)
+            };
+            caller
+                .get_prompt(&server, &own, arguments.unwrap_or_default(), crate::session::PROMPT_TIMEOUT)
+                .map_err(|message| ErrorData::internal_error(message, None))
+        });
+        answer.await.map_err(|e| ErrorData::internal_error(format!("the request was not answered: {e}"), None))?
+    }
+
+    /// A gateway `tools/call`: decided by the session (the pool, the permission rules, the
+    /// server's timeout), then made without holding it, so a slow tool blocks no other request.
+    async fn upstream_tool(
+        self: &Arc<Self>,
+        name: String,
+        arguments: Option<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let served = self.catalog().tools.iter().any(|t| t.name == name);
+        let planned = self.with_session(move |session, catalog| {
+            if !served {
+                // A deny rule hides a tool; a call to it says which rule.
+                if let Some(rule) =
+                    session.mcp.tools().iter().any(|t| *t.name == name).then(|| session.denied_by(&name)).flatten()
+                {
+                    let permission = crate::outcome::ToolPermission { behavior: "deny".into(), rule: Some(rule) };
+                    return Ok(Err(crate::outcome::ToolCallResult::Permission { tool: name, permission }));
+                }
+                let closest = crate::request::closest(&name, catalog.tools.iter().map(|t| &*t.name));
+                return Err(unknown("tool", &name, closest));
+            }
+            Ok(session.plan_tool_call(&name))
+        });
+        let answer = match planned.await?? {
+            Ok(plan) => tokio::task::spawn_blocking(move || plan.run(arguments))
+                .await
+                .map_err(|e| ErrorData::internal_error(format!("the call was not answered: {e}"), None))?,
+            Err(refused) => refused,
+        };
+        Ok(gateway::result(&answer))
     }
 
     /// Runs `f` on the session on a blocking thread: an expansion may run `!` injections.
@@ -183,6 +260,9 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let GetPromptRequestParams { name, arguments, .. } = request;
+        if name.starts_with("mcp__") && self.shared.catalog().prompts.iter().any(|p| p.name == name) {
+            return Ok(self.shared.upstream_prompt(name, arguments).await?.into());
+        }
         let result = self.shared.with_session(move |session, catalog| get_prompt(session, catalog, &name, arguments));
         Ok(result.await??.into())
     }
@@ -201,10 +281,8 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if request.name != SKILL_TOOL {
-            return Err(ErrorData::invalid_params(
-                format!("unknown tool `{}`; did you mean `{SKILL_TOOL}`? (the one tool capc serves)", request.name),
-                Some(json!({"closest": SKILL_TOOL})),
-            ));
+            let CallToolRequestParams { name, arguments, .. } = request;
+            return Ok(CallToolResponse::Complete(self.shared.upstream_tool(name.into_owned(), arguments).await?));
         }
         let (skill, args) = skill_arguments(request.arguments.as_ref())?;
         let result = self.shared.with_session(move |session, _| skill_tool(session, &skill, &args));
@@ -432,28 +510,58 @@ fn unknown(what: &str, name: &str, closest: Option<&str>) -> ErrorData {
     }
 }
 
-/// Serves `session` over stdio until the client goes away, or over HTTP until a signal.
-pub fn run(session: Session, options: Options) -> std::io::Result<()> {
+/// Prints each problem of `now` that `before` did not have.
+fn report(now: &[String], before: &[String]) {
+    for problem in now.iter().filter(|p| !before.contains(p)) {
+        eprintln!("capc: {problem}");
+    }
+}
+
+/// Serves `session` over stdio until the client goes away, or over HTTP until a signal. With
+/// `connect`, the lock's MCP servers are connected first (as `capc session --connect` connects
+/// them, stdio servers also reconnected) and ended last.
+pub fn run(mut session: Session, options: Options) -> std::io::Result<()> {
+    let live = if options.connect {
+        let mut settings = crate::connect::Settings::from_env(|name| std::env::var(name).ok());
+        settings.reconnect_local = true;
+        Some(session.connect(settings, crate::context::Entry::Headless)?)
+    } else {
+        None
+    };
+    let changes = session.live.as_ref().map(|l| lock(l).changed.clone());
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let shared = Shared::new(session);
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         if options.watch {
             watch::start(shared.clone());
         }
+        if let Some(changes) = changes {
+            tokio::spawn(follow(shared.clone(), changes));
+        }
         match options.http {
             Some(addr) => http::serve(shared, addr, &options).await,
-            None => serve_stdio(shared).await,
+            None => stdio::serve(shared).await,
         }
-    })
+    });
+    runtime.shutdown_timeout(std::time::Duration::from_secs(2));
+    if let Some(live) = live {
+        live.shutdown();
+    }
+    served
 }
 
-async fn serve_stdio(shared: Arc<Shared>) -> std::io::Result<()> {
-    use rmcp::ServiceExt;
-    let transport = rmcp::transport::async_rw::AsyncRwTransport::new_server(tokio::io::stdin(), tokio::io::stdout())
-        .with_max_line_length(MAX_MESSAGE_BYTES);
-    let running = Server { shared }.serve(transport).await.map_err(std::io::Error::other)?;
-    running.waiting().await.map_err(std::io::Error::other)?;
-    Ok(())
+/// Follows the live connections: after each change of their state (a server connected, lost,
+/// reconnected, or a list it re-read after its `list_changed`), serves the new lists and tells
+/// every client which changed.
+async fn follow(shared: Arc<Shared>, changes: Arc<tokio::sync::Notify>) {
+    loop {
+        changes.notified().await;
+        let refreshed = shared.clone();
+        let Ok(changed) = tokio::task::spawn_blocking(move || refreshed.refresh()).await else { return };
+        if !changed.is_empty() {
+            shared.notify(&changed).await;
+        }
+    }
 }
 
 #[cfg(test)]

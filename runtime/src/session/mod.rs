@@ -28,9 +28,10 @@ use capc_grammar::{MatchContext, ToolCall};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::time::Duration;
+pub use tools::ToolCallPlan;
 
 /// How long an MCP prompt may take to arrive.
-const PROMPT_TIMEOUT: Duration = Duration::from_secs(60);
+pub const PROMPT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The turn-scoped grant of a skill turn.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]

@@ -144,6 +144,16 @@ impl Session {
     /// (deny → ask → allow; no rule means Claude Code asks, as MCP tools pass through) decides
     /// whether it runs; the result is cut at 100,000 characters with a notice.
     pub fn call_tool(&mut self, tool: &str, arguments: Option<serde_json::Map<String, Value>>) -> ToolCallResult {
+        match self.plan_tool_call(tool) {
+            Ok(plan) => plan.run(arguments),
+            Err(refused) => refused,
+        }
+    }
+
+    /// [`Session::call_tool`] up to the call itself: the pool, the permission decision, the
+    /// connection and the timeout, or the result that ends the call before it is made. The plan
+    /// runs without the session, so a long call holds nothing (`capc serve --connect`).
+    pub fn plan_tool_call(&self, tool: &str) -> Result<ToolCallPlan, ToolCallResult> {
         let error = |tool: Option<&str>, permission: Option<ToolPermission>, message: String| ToolCallResult::Error {
             tool: tool.map(str::to_string),
             permission,
@@ -152,22 +162,22 @@ impl Session {
         let cx = self.last_context.clone();
         let (permissions, view) = self.assembled(&cx);
         if !view.tools.iter().any(|t| &*t.name == tool && t.origin == "mcp") {
-            return error(None, None, format!("no MCP tool `{tool}` in this turn's pool"));
+            return Err(error(None, None, format!("no MCP tool `{tool}` in this turn's pool")));
         }
         // The server, and its own name for the tool (the pool name is normalized).
         let found = self.mcp.tools().iter().find(|t| &*t.name == tool);
         let Some((server, original)) = found.map(|t| (t.server.to_string(), t.original.clone())) else {
-            return error(None, None, format!("no MCP tool `{tool}`"));
+            return Err(error(None, None, format!("no MCP tool `{tool}`")));
         };
         let verdict = self.decide(&permissions, &ToolCall::new(tool));
         let (behavior, rule) = (verdict.behavior, verdict.rule);
         let permission = ToolPermission { behavior: behavior.to_string(), rule };
         if behavior != "allow" {
-            return ToolCallResult::Permission { tool: tool.to_string(), permission };
+            return Err(ToolCallResult::Permission { tool: tool.to_string(), permission });
         }
-        let Some(caller) = &self.caller else {
+        let Some(caller) = self.caller.clone() else {
             let message = "no live MCP connections (start the session with --connect)".to_string();
-            return error(None, Some(permission), message);
+            return Err(error(None, Some(permission), message));
         };
         let timeout = self
             .loaded
@@ -178,9 +188,35 @@ impl Session {
             .map_or(std::time::Duration::from_secs(60), |s| {
                 crate::connect::tool_timeout(s, |name| std::env::var(name).ok())
             });
+        Ok(ToolCallPlan { tool: tool.to_string(), server, original, timeout, permission, caller })
+    }
+
+    /// The deny rule that keeps `name` (an `mcp__<server>__<item>` name) out of the last turn,
+    /// if one does.
+    pub fn denied_by(&self, name: &str) -> Option<String> {
+        let permissions = self.permissions(&self.last_context);
+        let verdict = self.decide(&permissions, &ToolCall::new(name));
+        (verdict.behavior == "deny").then(|| verdict.rule.unwrap_or_else(|| "a deny rule".to_string()))
+    }
+}
+
+/// An allowed MCP tool call, ready to be made (see [`Session::plan_tool_call`]).
+pub struct ToolCallPlan {
+    tool: String,
+    server: String,
+    original: String,
+    timeout: std::time::Duration,
+    permission: ToolPermission,
+    caller: crate::connect::Caller,
+}
+
+impl ToolCallPlan {
+    /// Calls the tool within its timeout; blocks the calling thread (not a runtime's).
+    pub fn run(self, arguments: Option<serde_json::Map<String, Value>>) -> ToolCallResult {
+        let ToolCallPlan { tool, server, original, timeout, permission, caller } = self;
         match caller.call(&server, &original, arguments, timeout) {
-            Ok(result) => ToolCallResult::ToolResult { tool: tool.to_string(), permission, result },
-            Err(message) => error(Some(tool), Some(permission), message),
+            Ok(result) => ToolCallResult::ToolResult { tool, permission, result },
+            Err(message) => ToolCallResult::Error { tool: Some(tool), permission: Some(permission), message },
         }
     }
 }

@@ -25,6 +25,10 @@ fn inspector() -> PathBuf {
     servers().join("node_modules/@modelcontextprotocol/inspector-cli/build/index.js")
 }
 
+fn everything() -> PathBuf {
+    servers().join("node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+}
+
 fn corpora() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora")
 }
@@ -33,6 +37,7 @@ fn corpora() -> PathBuf {
 enum Need {
     Sdk,
     Inspector,
+    Everything,
     Corpora,
     Git,
 }
@@ -49,6 +54,10 @@ fn missing(needs: &[Need]) -> Vec<harness::Missing> {
                 label: "inspector-cli",
                 why: "the MCP Inspector CLI is not installed (npm ci --prefix runtime/tests/servers)".to_string(),
             }),
+            Need::Everything => (!everything().is_file()).then(|| harness::Missing {
+                label: "server-everything",
+                why: "server-everything is not installed (npm ci --prefix runtime/tests/servers)".to_string(),
+            }),
             Need::Corpora => (!corpora().join("obra__superpowers").is_dir()).then(|| harness::Missing {
                 label: "corpora",
                 why: "the shared corpora are not next to the repository (../shared/corpora)".to_string(),
@@ -60,7 +69,7 @@ fn missing(needs: &[Need]) -> Vec<harness::Missing> {
 }
 
 pub(crate) fn trials() -> Vec<Trial> {
-    use Need::{Corpora, Git, Inspector, Sdk};
+    use Need::{Corpora, Everything, Git, Inspector, Sdk};
     let t = |name: &str, needs: &[Need], test: fn()| harness::trial(format!("live::{name}"), &missing(needs), test);
     vec![
         t(
@@ -74,6 +83,7 @@ pub(crate) fn trials() -> Vec<Trial> {
         t("serve_over_http_with_a_token_and_origin_checks", &[Sdk, Corpora], http_guards),
         t("serve_with_the_mcp_inspector_cli", &[Inspector, Corpora], inspector_lists_and_gets),
         t("serve_watch_sends_list_changed_within_500_ms", &[Sdk, Corpora], watch_sends_list_changed),
+        t("serve_connect_is_a_gateway_to_the_locks_mcp_servers", &[Sdk, Everything], gateway),
     ]
 }
 
@@ -292,7 +302,7 @@ fn trust_decides_injections() {
 }
 
 /// Raw JSON-RPC lines on stdin: a malformed message gets an error, a line that is not JSON or
-/// is over 16 MiB is dropped, and the next request is still answered.
+/// is over 16 MiB a parse error, and the next request is still answered.
 fn bad_input_keeps_serving() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir_all(dir.path().join(".claude/commands")).expect("mkdir");
@@ -326,14 +336,22 @@ fn bad_input_keeps_serving() {
     send(r#"{"jsonrpc":"2.0","id":7,"method":42}"#);
     let reply: Value = serde_json::from_str(&lines.next().expect("reply").expect("line")).expect("JSON");
     assert_eq!(reply["error"]["code"], -32600, "an error for a malformed message: {reply}");
-    // A line that is not JSON has no id to answer; it is skipped, as the official SDKs do.
+    // A line that is not JSON gets a parse error (id null: it has none to read).
     send("{this is not json");
-    // 17 MiB in one message: over the cap, dropped without taking the server down.
+    let reply: Value = serde_json::from_str(&lines.next().expect("reply").expect("line")).expect("JSON");
+    assert_eq!(reply["error"]["code"], -32700, "{reply}");
+    assert_eq!(reply["id"], Value::Null, "{reply}");
+    // Blank lines are skipped.
+    send("");
+    // 17 MiB in one message: over the cap, answered without being held, the server still up.
     let huge = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"prompts/get\",\"params\":{{\"name\":\"{}\"}}}}",
         "x".repeat(17 << 20)
     );
     send(&huge);
+    let reply: Value = serde_json::from_str(&lines.next().expect("reply").expect("line")).expect("JSON");
+    assert_eq!(reply["error"]["code"], -32700, "{reply}");
+    assert!(reply["error"]["message"].as_str().unwrap_or("").contains("at most 16777216 bytes"), "{reply}");
     send(&json!({"jsonrpc": "2.0", "id": 3, "method": "prompts/get", "params": {"name": "helo"}}).to_string());
     let reply: Value = serde_json::from_str(&lines.next().expect("reply").expect("line")).expect("JSON");
     assert_eq!(reply["id"], 3, "{reply}");
@@ -526,4 +544,86 @@ fn watch_sends_list_changed() {
         "the lock is not rewritten"
     );
     assert!(start.elapsed() < Duration::from_secs(60));
+}
+
+/// `capc serve --connect` over a project whose .mcp.json names server-everything and the
+/// Python SDK's `dynamic.py` (tools that come and go), the latter started through `sh` so the
+/// test can kill it: tools under Claude Code's names, the permission rules, prompts passed
+/// on, an upstream list change forwarded, a killed server restarted and its lists refreshed.
+fn gateway() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let pidfile = root.join("dynamic.pid");
+    let mcp = json!({"mcpServers": {
+        "everything": {"command": "node", "args": [everything(), "stdio"]},
+        "dynamic": {"command": "sh", "args": ["-c", format!(
+            "echo $$ > '{}'; exec '{}' '{}'", pidfile.display(), python().display(), servers().join("dynamic.py").display()
+        )]},
+    }});
+    std::fs::write(root.join(".mcp.json"), mcp.to_string()).expect("write");
+    std::fs::create_dir_all(root.join(".claude/commands")).expect("mkdir");
+    std::fs::write(root.join(".claude/commands/hi.md"), "Say hi to $ARGUMENTS.\n").expect("write");
+    let settings = json!({"permissions": {
+        "allow": ["mcp__dynamic", "mcp__everything__echo"],
+        "deny": ["mcp__everything__get-env"],
+    }});
+    std::fs::write(root.join(".claude/settings.json"), settings.to_string()).expect("write");
+    lock(root);
+    let path = root.to_str().expect("utf-8");
+    let ready =
+        json!({"op": "until_tools", "present": ["mcp__everything__echo", "mcp__dynamic__hello"], "timeout_ms": 20000});
+    // An untrusted folder starts none of its own servers: only capc's tool.
+    let a = sdk_stdio(&json!([{"op": "list_tools"}]), &[path, "--connect"]);
+    assert_eq!(a[0]["ok"]["tools"].as_array().map(Vec::len), Some(1), "{}", a[0]);
+    // 14 + 51 characters: one over what MCP clients accept.
+    let long = "a".repeat(51);
+    let plan = json!([
+        ready,
+        {"op": "list_prompts"},
+        {"op": "call_tool", "name": "mcp__everything__echo", "arguments": {"message": "through capc"}},
+        {"op": "call_tool", "name": "mcp__everything__get-env", "arguments": {}},
+        {"op": "call_tool", "name": "mcp__everything__get-sum", "arguments": {"a": 1, "b": 2}},
+        {"op": "call_tool", "name": "mcp__everything__ech", "arguments": {}},
+        {"op": "get_prompt", "name": "mcp__everything__args-prompt", "arguments": {"city": "Paris"}},
+        {"op": "mark"},
+        {"op": "call_tool", "name": "mcp__dynamic__add_tool", "arguments": {"name": "fresh"}},
+        {"op": "wait", "kinds": ["tools"], "timeout_ms": 5000},
+        {"op": "until_tools", "present": ["mcp__dynamic__fresh"], "timeout_ms": 1000},
+        {"op": "kill", "pidfile": pidfile},
+        {"op": "wait", "kinds": ["tools"], "timeout_ms": 20000},
+        {"op": "until_tools", "present": ["mcp__dynamic__hello"], "absent": ["mcp__dynamic__fresh"], "timeout_ms": 20000},
+        {"op": "call_tool", "name": "mcp__dynamic__hello", "arguments": {}},
+        {"op": "call_tool", "name": "mcp__dynamic__add_tool", "arguments": {"name": long}},
+        {"op": "call_tool", "name": "mcp__dynamic__add_tool", "arguments": {"name": "second"}},
+        {"op": "until_tools", "present": ["mcp__dynamic__second"], "absent": [format!("mcp__dynamic__{long}")], "timeout_ms": 5000},
+    ]);
+    let a = sdk_stdio(&plan, &[path, "--connect", "--trust"]);
+    assert_eq!(a[0]["ok"]["matched"], true, "both servers' tools are served: {}", a[0]);
+    let tools: Vec<&str> =
+        a[0]["ok"]["tools"].as_array().expect("tools").iter().map(|t| t.as_str().expect("name")).collect();
+    assert!(!tools.contains(&"mcp__everything__get-env"), "a denied tool is not listed: {tools:?}");
+    assert!(tools.iter().all(|t| t.len() <= 64), "{tools:?}");
+    let prompts: Vec<&str> =
+        a[1]["ok"]["prompts"].as_array().expect("prompts").iter().map(|p| p["name"].as_str().expect("name")).collect();
+    assert!(prompts.contains(&"hi") && prompts.contains(&"mcp__everything__args-prompt"), "{prompts:?}");
+    assert_eq!(a[2]["ok"]["content"][0]["text"], "Echo: through capc", "{}", a[2]);
+    assert_eq!(a[2]["ok"]["structuredContent"]["permission"]["rule"], "mcp__everything__echo (.claude/settings.json)");
+    let denied = a[3]["ok"]["content"][0]["text"].as_str().unwrap_or_default();
+    assert_eq!(a[3]["ok"]["isError"], true, "{}", a[3]);
+    assert!(denied.contains("denied by mcp__everything__get-env (.claude/settings.json)"), "{denied}");
+    // No rule: Claude Code would ask; a headless run cannot.
+    assert_eq!(a[4]["ok"]["isError"], true, "{}", a[4]);
+    assert_eq!(a[4]["ok"]["structuredContent"]["permission"]["behavior"], "ask", "{}", a[4]);
+    assert!(
+        a[5]["error"]["message"].as_str().unwrap_or("").contains("did you mean `mcp__everything__echo`"),
+        "{}",
+        a[5]
+    );
+    assert!(message_texts(&a[6]).iter().any(|t| t.contains("Paris")), "the server's own prompt: {}", a[6]);
+    assert!(a[9]["ok"]["kinds"].as_array().is_some_and(|k| k.contains(&json!("tools"))), "forwarded: {}", a[9]);
+    assert_eq!(a[10]["ok"]["matched"], true, "{}", a[10]);
+    assert!(a[12]["ok"]["kinds"].as_array().is_some_and(|k| k.contains(&json!("tools"))), "reconnected: {}", a[12]);
+    assert_eq!(a[13]["ok"]["matched"], true, "the restarted server's list: {}", a[13]);
+    assert_eq!(a[14]["ok"]["content"][0]["text"], "hello", "{}", a[14]);
+    assert_eq!(a[17]["ok"]["matched"], true, "an over-long name is left out (and reported): {}", a[17]);
 }
