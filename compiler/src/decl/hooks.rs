@@ -52,14 +52,11 @@ pub const EVENTS: &[&str] = &[
 /// (measured with Claude Code), rather than being ignored.
 const GUARD_EVENTS: &[&str] = &["PermissionRequest", "PreSkillShellCommand", "PreToolUse"];
 
-/// A map that declares a guard event (`{"PreToolUse": [...]}`, not empty).
-fn declares_guard(node: &Node) -> bool {
-    node.as_object().is_some_and(|entries| {
-        entries.iter().any(|(k, v)| {
-            GUARD_EVENTS.contains(&k.name.as_str())
-                && !matches!(v.kind, NodeKind::Null)
-                && !v.as_array().is_some_and(<[Node]>::is_empty)
-        })
+/// The first guard event a map declares (`{"PreToolUse": [...]}`, neither null nor empty).
+fn guard_event(node: &Node) -> Option<&str> {
+    node.as_object()?.iter().find_map(|(k, v)| {
+        let declared = !matches!(v.kind, NodeKind::Null) && !v.as_array().is_some_and(<[Node]>::is_empty);
+        (GUARD_EVENTS.contains(&k.name.as_str()) && declared).then_some(k.name.as_str())
     })
 }
 
@@ -83,7 +80,7 @@ fn looks_like_matcher(node: &Node) -> bool {
 /// looks for them in what it cannot read as hooks: a guard event map anywhere, or (while
 /// `matchers_count`) a matcher group, which under no event could be a guard's.
 fn holds_guards(node: &Node, depth: usize, matchers_count: bool, in_hooks_list: bool) -> bool {
-    if declares_guard(node) || (matchers_count && looks_like_matcher(node)) {
+    if guard_event(node).is_some() || (matchers_count && looks_like_matcher(node)) {
         return true;
     }
     if depth == 0 {
@@ -188,13 +185,8 @@ fn handler_fields(kind: &str) -> Option<(Vec<Field>, &'static str)> {
 /// a hooks file that is only unreadable or malformed JSON costs the plugin its hooks, not its
 /// other components.
 pub fn skips_plugin(root: &Node) -> Option<String> {
-    let object = root.as_object()?;
-    let is_empty = |v: &Node| matches!(&v.kind, NodeKind::Null) || v.as_array().is_some_and(<[Node]>::is_empty);
-    if let Some((key, _)) = object.iter().find(|(k, v)| GUARD_EVENTS.contains(&k.name.as_str()) && !is_empty(v)) {
-        return Some(format!(
-            "its hooks file declares the guard event `{}` at its top level, outside `hooks`",
-            key.name
-        ));
+    if let Some(event) = guard_event(root) {
+        return Some(format!("its hooks file declares the guard event `{event}` at its top level, outside `hooks`"));
     }
     match root.get("hooks") {
         Some(hooks) if !matches!(hooks.kind, NodeKind::Null) && hooks.as_object().is_none() => {
@@ -346,9 +338,14 @@ fn check_event(sink: &mut Sink<'_>, cx: &FileCx<'_>, event: &str, groups: &Node,
     let dropped = cx.scope == super::FileScope::Plugin && !GUARD_EVENTS.contains(&event);
     let severity = if dropped { Severity::Warning } else { Severity::Error };
     let Some(groups) = groups.as_array() else {
-        sink.report(&rules::wrong_field_type::RULE, groups.span, format!("event `{}` in {what} must be an array of matcher groups, found {}", event, groups.type_name()))
-                .severity(severity)
-                .help(if dropped { "Claude Code ignores this entry; write `\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"…\"}]}]`" } else { "write `\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"…\"}]}]`" });
+        let help = if dropped {
+            r#"Claude Code ignores this entry; write `"Stop": [{"hooks": [{"type": "command", "command": "…"}]}]`"#
+        } else {
+            r#"write `"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "…"}]}]`"#
+        };
+        let message =
+            format!("event `{event}` in {what} must be an array of matcher groups, found {}", groups.type_name());
+        sink.report(&rules::wrong_field_type::RULE, groups.span, message).severity(severity).help(help);
         return 0;
     };
     for group in groups {
