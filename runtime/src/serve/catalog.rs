@@ -12,6 +12,11 @@ use std::sync::Arc;
 
 /// The argument that carries the whole argument string, as typed after `/name`.
 pub const ARGUMENTS: &str = "arguments";
+/// How many typed words a prompt takes from Claude Code. Claude Code 2.1.332 splits what
+/// follows `/mcp__capc__<name>` at whitespace and gives word `i` to the prompt's `i`-th declared
+/// argument, dropping the words past the last one; so each prompt declares this many (`arguments`,
+/// the frontmatter's names, then `word<i>`), and `prompts/get` joins them back in order.
+pub const WORD_SLOTS: usize = 32;
 /// The one tool: Claude Code's Skill tool, for clients without prompts.
 pub const SKILL_TOOL: &str = "Skill";
 /// A skill folder holding more files than this is listed up to this many, in path order.
@@ -166,6 +171,15 @@ fn prompts(session: &Session, table: &[CommandView], cx: &TurnContext) -> Vec<Pr
                 .with_description(format!("${name}: one word of the argument string, in declared order"));
             argument.required = Some(false);
             arguments.push(argument);
+        }
+        // The slots that catch the rest of what is typed in Claude Code, a word each.
+        while arguments.len() < WORD_SLOTS {
+            let name = format!("word{}", arguments.len() + 1);
+            if arguments.iter().all(|a| a.name != name) {
+                arguments.push(PromptArgument::new(name));
+            } else {
+                arguments.push(PromptArgument::new(format!("{name}_")));
+            }
         }
         let mut prompt = Prompt::new(&*row.name, description, Some(arguments));
         prompt.title = row.display.as_deref().map(str::to_string);

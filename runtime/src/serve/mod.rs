@@ -364,8 +364,11 @@ fn get_prompt(
     Ok(result)
 }
 
-/// The argument string of a `prompts/get`: `arguments` as given, else the named arguments in
-/// their declared order, each quoted so that it stays one word.
+/// The argument string of a `prompts/get`: `arguments` as given, then the later arguments'
+/// values in their declared order, a word each (a gap before a later value is `''`). Claude Code
+/// fills the declared arguments with one typed word each, so joining them gives back what was
+/// typed (runs of whitespace become one space); a client that fills `arguments` alone gives the
+/// string whole, one that fills names puts each value in its place.
 fn argument_string(arguments: Option<&JsonObject>, declared: &[String]) -> Result<String, ErrorData> {
     let Some(arguments) = arguments else { return Ok(String::new()) };
     let text = |key: &str, v: &Value| match v {
@@ -378,13 +381,10 @@ fn argument_string(arguments: Option<&JsonObject>, declared: &[String]) -> Resul
         let closest = crate::request::closest(unknown, candidates);
         return Err(self::unknown("argument", unknown, closest));
     }
-    if let Some(whole) = arguments.get(ARGUMENTS) {
-        return text(ARGUMENTS, whole);
-    }
     let mut words = Vec::new();
     for name in declared {
         match arguments.get(name) {
-            Some(v) => words.push(quote(&text(name, v)?)),
+            Some(v) => words.push(word(&text(name, v)?)),
             // A gap keeps the later words in place.
             None => words.push("''".to_string()),
         }
@@ -392,7 +392,21 @@ fn argument_string(arguments: Option<&JsonObject>, declared: &[String]) -> Resul
     while words.last().is_some_and(|w| w == "''") {
         words.pop();
     }
+    if let Some(whole) = arguments.get(ARGUMENTS).map(|v| text(ARGUMENTS, v)).transpose()? {
+        if !whole.is_empty() {
+            words.insert(0, whole);
+        }
+    }
     Ok(words.join(" "))
+}
+
+/// A value as one word: as given when it is one already (what Claude Code sends: a typed word,
+/// kept as typed), else quoted.
+fn word(value: &str) -> String {
+    if !value.is_empty() && !value.contains(char::is_whitespace) {
+        return value.to_string();
+    }
+    quote(value)
 }
 
 /// One word as Claude Code's argument splitter reads it back: bare when plain, else in single
@@ -585,5 +599,14 @@ mod tests {
         assert_eq!(args, "prod now");
         let error = argument_string(given(json!({"verison": "1"})).as_ref(), &declared).expect_err("unknown");
         assert!(error.message.contains("did you mean `version`"), "{}", error.message);
+    }
+
+    #[test]
+    fn claude_codes_words_join_back_into_what_was_typed() {
+        // `/mcp__capc__deploy prod don't "x y" now`: one word per declared argument, in order.
+        let declared = vec!["env".to_string(), "word3".to_string(), "word4".to_string(), "word5".to_string()];
+        let given = json!({"arguments": "prod", "env": "don't", "word3": "\"x", "word4": "y\"", "word5": "now"});
+        let args = argument_string(given.as_object(), &declared).expect("valid");
+        assert_eq!(args, "prod don't \"x y\" now");
     }
 }
