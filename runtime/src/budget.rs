@@ -365,19 +365,27 @@ impl Measure for ListingBudget {
             }
         }
         let measured = measure_all(checked, options, &self.windows);
-        // Each skill once, at the first window (in the order configured) that drops it.
-        let mut dropped: Vec<(&str, &str, &Measured, Vec<&Measured>)> = Vec::new();
-        for m in &measured {
+        // Each skill once, at the first window (in the order configured) that drops it. A
+        // listing far over its budget drops thousands of skills: they are found by a map, and
+        // the advice, the same for every skill a window drops, is made once per window.
+        let mut dropped: Vec<(&str, &str, usize, Vec<&Measured>)> = Vec::new();
+        let mut seen: std::collections::HashMap<(&str, &str), usize> = std::collections::HashMap::new();
+        for (w, m) in measured.iter().enumerate() {
             for row in m.entries.iter().filter(|r| r.kept == Kept::Dropped) {
                 let Some(path) = row.path.as_deref() else { continue };
-                match dropped.iter_mut().find(|(p, n, ..)| *p == path && *n == row.name) {
-                    Some((.., also)) => also.push(m),
-                    None => dropped.push((path, &row.name, m, Vec::new())),
+                match seen.get(&(path, row.name.as_str())) {
+                    Some(&i) => dropped[i].3.push(m),
+                    None => {
+                        seen.insert((path, &row.name), dropped.len());
+                        dropped.push((path, &row.name, w, Vec::new()));
+                    }
                 }
             }
         }
+        let mut advice: Vec<Option<String>> = vec![None; measured.len()];
         let mut out = Vec::new();
-        for (path, name, m, also) in dropped {
+        for (path, name, w, also) in dropped {
+            let m = &measured[w];
             let also = if also.is_empty() {
                 String::new()
             } else {
@@ -393,7 +401,8 @@ impl Measure for ListingBudget {
                 budget_words(m),
             );
             let span = description_span(options, path);
-            report_at(&mut out, path.to_string(), &rules::listing_budget::RULE, span, message).help(fits(m));
+            let help = advice[w].get_or_insert_with(|| fits(m)).clone();
+            report_at(&mut out, path.to_string(), &rules::listing_budget::RULE, span, message).help(help);
         }
         out
     }
