@@ -32,7 +32,7 @@ pub(crate) fn serve(
     };
     options.token = token;
     match capc_runtime::serve::run(session, options) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(status) => ExitCode::from(status),
         Err(e) => {
             eprintln!("error: {}", shown(&e));
             ExitCode::from(2)

@@ -40,9 +40,10 @@ pub fn check_address(addr: SocketAddr, allow_remote: bool) -> Result<(), String>
     ))
 }
 
-/// Listens on `addr` and serves until SIGINT or SIGTERM. Prints the address it listens on
-/// (with the port the system chose for port 0) on stderr.
-pub async fn serve(shared: Arc<Shared>, addr: SocketAddr, options: &Options) -> std::io::Result<()> {
+/// Listens on `addr` and serves until SIGINT, SIGTERM or SIGHUP, and gives the exit status of a
+/// process that signal ended (130, 143, 129), as `capc session` exits. Prints the address it
+/// listens on (with the port the system chose for port 0) on stderr.
+pub async fn serve(shared: Arc<Shared>, addr: SocketAddr, options: &Options) -> std::io::Result<u8> {
     check_address(addr, options.allow_remote).map_err(std::io::Error::other)?;
     let listener = tokio::net::TcpListener::bind(addr).await?;
     eprintln!("capc: serving MCP on http://{}{PATH}", listener.local_addr()?);
@@ -69,7 +70,7 @@ pub async fn serve(shared: Arc<Shared>, addr: SocketAddr, options: &Options) -> 
                 // A client that went away before being accepted (or no file descriptors left).
                 Err(e) => { eprintln!("capc: accept failed: {e}"); continue; }
             },
-            () = &mut stop => return Ok(()),
+            code = &mut stop => return Ok(code),
         };
         let (service, token) = (service.clone(), token.clone());
         tokio::spawn(async move {
@@ -115,12 +116,23 @@ fn plain(status: StatusCode, text: &str) -> Response<Body> {
     response
 }
 
-/// SIGINT or SIGTERM.
-async fn stop_signal() {
-    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+/// SIGINT, SIGTERM or SIGHUP: the exit status of a process it ended.
+async fn stop_signal() -> u8 {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = signal(SignalKind::terminate()).ok();
+    let mut hup = signal(SignalKind::hangup()).ok();
+    async fn recv(s: &mut Option<tokio::signal::unix::Signal>) {
+        match s {
+            Some(s) => {
+                s.recv().await;
+            }
+            None => std::future::pending().await,
+        }
+    }
     tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = async { match &mut term { Some(t) => { t.recv().await; } None => std::future::pending().await } } => {}
+        _ = tokio::signal::ctrl_c() => 130,
+        () = recv(&mut term) => 143,
+        () = recv(&mut hup) => 129,
     }
 }
 

@@ -531,10 +531,11 @@ fn report(now: &[String], before: &[String]) {
     }
 }
 
-/// Serves `session` over stdio until the client goes away, or over HTTP until a signal. With
-/// `connect`, the lock's MCP servers are connected first (as `capc session --connect` connects
-/// them, stdio servers also reconnected) and ended last.
-pub fn run(mut session: Session, options: Options) -> std::io::Result<()> {
+/// Serves `session` over stdio until the client goes away (status 0), or over HTTP until a
+/// signal (status 130, 143 or 129, for SIGINT, SIGTERM, SIGHUP). With `connect`, the lock's MCP
+/// servers are connected first (as `capc session --connect` connects them, stdio servers also
+/// reconnected) and ended last.
+pub fn run(mut session: Session, options: Options) -> std::io::Result<u8> {
     let live = if options.connect {
         let mut settings = crate::connect::Settings::from_env(|name| std::env::var(name).ok());
         settings.reconnect_local = true;
@@ -554,7 +555,7 @@ pub fn run(mut session: Session, options: Options) -> std::io::Result<()> {
         }
         match options.http {
             Some(addr) => http::serve(shared, addr, &options).await,
-            None => stdio::serve(shared).await,
+            None => stdio::serve(shared).await.map(|()| 0),
         }
     });
     runtime.shutdown_timeout(std::time::Duration::from_secs(2));

@@ -84,6 +84,7 @@ pub(crate) fn trials() -> Vec<Trial> {
         t("serve_with_the_mcp_inspector_cli", &[Inspector, Corpora], inspector_lists_and_gets),
         t("serve_watch_sends_list_changed_within_500_ms", &[Sdk, Corpora], watch_sends_list_changed),
         t("serve_connect_is_a_gateway_to_the_locks_mcp_servers", &[Sdk, Everything], gateway),
+        t("serve_http_stopped_by_sigterm_ends_its_servers_and_exits_143", &[Sdk], http_sigterm),
     ]
 }
 
@@ -626,4 +627,37 @@ fn gateway() {
     assert_eq!(a[13]["ok"]["matched"], true, "the restarted server's list: {}", a[13]);
     assert_eq!(a[14]["ok"]["content"][0]["text"], "hello", "{}", a[14]);
     assert_eq!(a[17]["ok"]["matched"], true, "an over-long name is left out (and reported): {}", a[17]);
+}
+
+/// `capc serve --http --connect` stopped by SIGTERM ends the servers it started and exits as
+/// `capc session` does (143), so a supervisor sees that it was stopped.
+fn http_sigterm() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let pidfile = root.join("dynamic.pid");
+    let mcp = json!({"mcpServers": {"dynamic": {"command": "sh", "args": ["-c", format!(
+        "echo $$ > '{}'; exec '{}' '{}'", pidfile.display(), python().display(), servers().join("dynamic.py").display()
+    )]}}});
+    std::fs::write(root.join(".mcp.json"), mcp.to_string()).expect("write");
+    lock(root);
+    let (mut server, _url) = serve_http(root, &["--connect", "--trust"], &[]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let upstream = loop {
+        if let Some(pid) = std::fs::read_to_string(&pidfile).ok().and_then(|p| p.trim().parse::<u32>().ok()) {
+            break pid;
+        }
+        assert!(std::time::Instant::now() < deadline, "the upstream server never started");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let alive = |pid: u32| Command::new("kill").args(["-0", &pid.to_string()]).status().is_ok_and(|s| s.success());
+    assert!(alive(upstream), "the upstream server runs while capc serves");
+    let term = Command::new("kill").args(["-TERM", &server.0.id().to_string()]).status().expect("kill");
+    assert!(term.success());
+    let status = server.0.wait().expect("capc ends");
+    assert_eq!(status.code(), Some(143), "{status}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while alive(upstream) {
+        assert!(std::time::Instant::now() < deadline, "the upstream server {upstream} outlived capc serve");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }
