@@ -519,6 +519,14 @@ fn problematic_value(line: &str) -> Option<(usize, usize)> {
     if quoted('"') || quoted('\'') {
         return None;
     }
+    // A flow sequence that reads as one on its own (`arguments: [env, version]`) is left as
+    // written (Claude Code 2.1.332 does; older versions quoted it into a string).
+    if trimmed.starts_with('[')
+        && trimmed.ends_with(']')
+        && matches!(load(trimmed), Ok(Node { kind: NodeKind::Array(_), .. }))
+    {
+        return None;
+    }
     let special = trimmed.contains(": ") || trimmed.contains(|c| "{}[]*&#!|>%@`".contains(c));
     special.then_some((key_len, line.len() - trimmed.len()))
 }
@@ -780,6 +788,11 @@ mod tests {
             r#"{description@4..15: "Use this: when x"@17..33}@4..34 lenient@17..33"#,
         );
         check("---\ndescription: [unclosed\n---\n", r#"{description@4..15: "[unclosed"@17..26}@4..27 lenient@17..26"#);
+        // A value that is a whole flow sequence stays one; `[a] [b]` is no sequence and is quoted.
+        check(
+            "---\nargument-hint: [env] [version]\narguments: [env, version]\n---\n",
+            r#"{argument-hint@4..17: "[env] [version]"@19..34, arguments@35..44: ["env"@46..60, "version"@46..60]@46..60}@4..61 lenient@19..34"#,
+        );
         // A line ending in `\r` is never quoted, so CRLF files with such a value fail.
         assert!(check_invalid("---\r\ndescription: a: b\r\n---\r\n"));
         // Quoting `|` breaks the block scalar that follows: still invalid.
