@@ -198,8 +198,11 @@ def run_one(name, spec, scenario_dir, text):
         mapping = {'<TREE>': tree_abs, '<HOME>': home_abs, '<SERVERS>': str(SERVERS)}
         if spec.get('corpus_plugin_dirs'):
             mapping['<CORPORA>'] = str(CORPORA.resolve())
+        mapping.update(spec.get('mapping', {}))
         substitute(tree, mapping)
         substitute(home, mapping)
+        if spec.get('prepare'):
+            spec['prepare'](tree)
         config_path = home / '.claude.json'
         config = json.loads(config_path.read_text()) if config_path.exists() else {}
         project = config.setdefault('projects', {}).setdefault(tree_abs, {})
@@ -214,7 +217,7 @@ def run_one(name, spec, scenario_dir, text):
             args += ['--plugin-dir', str(tree / d)]
         for d in spec.get('corpus_plugin_dirs', []):
             args += ['--plugin-dir', str(CORPORA.resolve() / d)]
-        args += list(spec.get('args', []))
+        args += [a.replace('<TREE>', tree_abs) for a in spec.get('args', [])]
         # The stream-json output (same request as plain `-p`) opens with an `init` message that
         # lists the command table, the loaded plugins and the MCP servers.
         stream = '--output-format' not in args

@@ -85,6 +85,11 @@ pub(crate) fn trials() -> Vec<Trial> {
         t("serve_watch_sends_list_changed_within_500_ms", &[Sdk, Corpora], watch_sends_list_changed),
         t("serve_connect_is_a_gateway_to_the_locks_mcp_servers", &[Sdk, Everything], gateway),
         t("serve_http_stopped_by_sigterm_ends_its_servers_and_exits_143", &[Sdk], http_sigterm),
+        t(
+            "serve_prompts_are_what_claude_code_2_1_332_sends_for_its_own_commands",
+            &[Sdk, Corpora],
+            claude_code_records,
+        ),
     ]
 }
 
@@ -660,4 +665,67 @@ fn http_sigterm() {
         assert!(std::time::Instant::now() < deadline, "the upstream server {upstream} outlived capc serve");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+}
+
+/// The records of `tests/oracle/serve-mcp.py`: Claude Code 2.1.332 with `--mcp-config` naming
+/// `capc serve`, typed `/mcp__capc__NAME ARGS`, sent its own wrapper block and then exactly the
+/// texts it sends for `/NAME ARGS` in the same folder; and it offered capc's Skill tool. Today's
+/// `capc serve` must still give those texts.
+fn claude_code_records() {
+    let records = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/serve");
+    let read = |p: &Path| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+            .expect("JSON")
+    };
+    let cases = read(&records.join("cases.json"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("tree");
+    let status = Command::new("cp").arg("-r").arg(records.join("tree")).arg(&root).status().expect("cp");
+    assert!(status.success());
+    for (from, to) in cases["copies"].as_object().expect("copies") {
+        let to = root.join(to.as_str().expect("path"));
+        std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
+        let status = Command::new("cp").arg("-r").arg(corpora().join(from)).arg(&to).status().expect("cp");
+        assert!(status.success(), "copy {from}");
+    }
+    Command::new("chmod").args(["-R", "u+w"]).arg(&root).status().expect("chmod");
+    lock(&root);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&records)
+        .expect("records")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .filter(|p| !["cases.json", "tools-hello.json"].iter().any(|n| p.ends_with(n)))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), cases["inputs"].as_array().map_or(0, Vec::len), "one record per input");
+    let recorded: Vec<Value> = files.iter().map(|p| read(p)).collect();
+    let plan: Vec<Value> = recorded
+        .iter()
+        .map(|r| json!({"op": "get_prompt", "name": r["name"], "arguments": {"arguments": r["arguments"]}}))
+        .collect();
+    let answers = sdk_stdio(&json!(plan), &[root.to_str().expect("utf-8")]);
+    let tree = root.canonicalize().expect("canonical").to_string_lossy().into_owned();
+    for (r, answer) in recorded.iter().zip(&answers) {
+        let (name, arguments) = (r["name"].as_str().expect("name"), r["arguments"].as_str().expect("arguments"));
+        let strings = |v: &Value| -> Vec<String> {
+            v.as_array().expect("texts").iter().map(|t| t.as_str().expect("text").to_string()).collect()
+        };
+        let (native, served) = (strings(&r["native"]["texts"]), strings(&r["mcp"]["texts"]));
+        let wrapper = format!(
+            "<command-message>mcp__capc__{name}</command-message>\n<command-name>/mcp__capc__{name}</command-name>\n\
+             <command-args>{arguments}</command-args>\n"
+        );
+        assert_eq!(served.first(), Some(&wrapper), "Claude Code's own block for the MCP prompt");
+        assert_eq!(served[1..], native[..], "/mcp__capc__{name} {arguments}: Claude Code sent other texts");
+        let now: Vec<String> = message_texts(answer).iter().map(|t| t.replace(&tree, "<TREE>")).collect();
+        assert_eq!(now, native, "prompts/get {name} {arguments:?} is no longer what Claude Code sends");
+    }
+    let hello = read(&records.join("tools-hello.json"));
+    let deferred: Vec<&str> =
+        hello["mcp"]["deferred"].as_array().expect("deferred").iter().filter_map(Value::as_str).collect();
+    assert!(deferred.contains(&"mcp__capc__Skill"), "Claude Code offers capc's Skill tool: {deferred:?}");
+    assert_eq!(
+        hello["mcp"]["init"]["mcp_servers"][0],
+        json!({"name": "capc", "status": "connected", "source": "dynamic"})
+    );
 }
