@@ -22,12 +22,14 @@ Measured (milliseconds, as seen by this client):
 - prompts/get: N calls over stdio of one prompt whose text has no `!` injection (the first
   prompt, in list order, whose reply has no `[shell command not run` marker, or `--prompt`),
   with the arguments `a b c`;
-- http: `capc serve --http 127.0.0.1:0`, endpoint /mcp; N client threads, each with its own
+- http_single: `capc serve --http 127.0.0.1:0`, endpoint /mcp: `--calls` `prompts/get` of one
+  client alone, one after the other on one keep-alive connection (p50, p95, max);
+- http: on the same server, N client threads, each with its own
   keep-alive connection and MCP session (`initialize`, then the `Mcp-Session-Id` header on every
   request, `Accept: application/json, text/event-stream`), each sending `--gets` `prompts/get`
   one after the other, all threads started together: p50, p95, p99, max of every call, the
   errors (an HTTP status other than 200, a JSON-RPC error, a broken connection) and the wall
-  time of the whole run;
+  time of the whole run, and the server's CPU time (user and system) during it;
 - rss: the server's peak resident set (VmHWM of /proc/PID/status) at the end of the stdio
   calls and of the HTTP run, in KiB.
 
@@ -60,6 +62,12 @@ def percentiles(times):
         return ms[min(len(ms) - 1, int(q * len(ms)))]
 
     return f"n={len(ms)} p50_ms={statistics.median(ms):.2f} p95_ms={at(0.95):.2f} max_ms={ms[-1]:.2f}"
+
+
+def cpu_s(pid):
+    """The user and system CPU time the process has used, in seconds."""
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def peak_kib(pid):
@@ -210,7 +218,7 @@ class HttpClient:
             raise RuntimeError(f"notifications/initialized: HTTP {response.status}")
 
 
-def http_run(capc, lock, prompt, clients, gets):
+def http_run(capc, lock, prompt, clients, gets, calls):
     proc = subprocess.Popen([capc, "serve", "--lock", str(lock), "--http", "127.0.0.1:0"],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = None
@@ -223,10 +231,21 @@ def http_run(capc, lock, prompt, clients, gets):
         sys.exit("capc serve --http ended before listening")
     threading.Thread(target=lambda: proc.stderr.read(), daemon=True).start()
 
+    params = {"name": prompt, "arguments": {"arguments": "a b c"}}
+    # One client alone, one call after the other on its keep-alive connection.
+    single = HttpClient(url)
+    single.initialize()
+    times = []
+    for _ in range(calls):
+        sent = time.perf_counter()
+        single.request("prompts/get", params)
+        times.append(time.perf_counter() - sent)
+    single.conn.close()
+    print("http_single prompts/get", percentiles(times))
+
     times, errors, first_errors = [], [0], []
     lock_ = threading.Lock()
     barrier = threading.Barrier(clients + 1)
-    params = {"name": prompt, "arguments": {"arguments": "a b c"}}
 
     def client():
         mine, bad = [], 0
@@ -256,17 +275,17 @@ def http_run(capc, lock, prompt, clients, gets):
     for t in threads:
         t.start()
     barrier.wait()
-    began = time.perf_counter()
+    began, cpu_before = time.perf_counter(), cpu_s(proc.pid)
     for t in threads:
         t.join()
-    wall = time.perf_counter() - began
+    wall, cpu = time.perf_counter() - began, cpu_s(proc.pid) - cpu_before
     rss = peak_kib(proc.pid)
     proc.terminate()
     proc.wait()
     ms = sorted(t * 1000 for t in times)
     p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))] if ms else float("nan")
     print(f"http clients={clients} gets_each={gets} {percentiles(times) if ms else 'n=0'} p99_ms={p99:.2f} "
-          f"errors={errors[0]} wall_s={wall:.2f} calls_per_s={len(ms) / wall:.0f}")
+          f"errors={errors[0]} wall_s={wall:.2f} calls_per_s={len(ms) / wall:.0f} server_cpu_s={cpu:.2f}")
     for e in first_errors[:3]:
         print(f"http_error={e}")
     print(f"rss_http_peak_kib={rss}")
@@ -330,7 +349,7 @@ def main():
         print(f"rss_stdio_peak_kib={peak_kib(c.proc.pid)}")
         c.close()
 
-        http_run(capc, lock, prompt, a.clients, a.gets)
+        http_run(capc, lock, prompt, a.clients, a.gets, a.calls)
 
 
 if __name__ == "__main__":
