@@ -9,12 +9,13 @@ The lock: with `--lock FILE`, that lock is served as it is (its folder is the pr
 Otherwise ROOT (or an empty folder) is copied into a temporary folder, every folder holding a
 `SKILL.md` under each `--skills-from DIR` is copied into its `.claude/skills/` (by folder name;
 a name already taken is skipped), and `capc lock` writes the lock there: nothing is written into
-ROOT or DIR. The tree of docs/serve.md's figures is made by
+ROOT or DIR. The tree of docs/serve.md's figures is made from checkouts of four public
+repositories, K-Dense-AI/claude-scientific-skills (899a51b), obra/superpowers (44c9b2d),
+EveryInc/compound-engineering-plugin (925b4ef) and anthropics/claude-plugins-official
+(340e33a), in that order:
 
-    bench/serve.py --skills-from ../shared/corpora/K-Dense-AI__claude-scientific-skills \\
-                   --skills-from ../shared/corpora/obra__superpowers \\
-                   --skills-from ../shared/corpora/EveryInc__compound-engineering-plugin \\
-                   --skills-from ../shared/corpora/anthropics__claude-plugins-official
+    bench/serve.py --skills-from K-DENSE --skills-from SUPERPOWERS \\
+                   --skills-from COMPOUND --skills-from PLUGINS-OFFICIAL
 
 Measured (milliseconds, as seen by this client):
 - start: from starting `capc serve` (stdio) to its `initialize` reply, over N starts (median, max);
