@@ -127,25 +127,33 @@ impl Live {
 fn end_on_signals(runtime: &tokio::runtime::Runtime, stopper: Option<Stopper>) {
     #[cfg(unix)]
     runtime.spawn(async move {
-        use tokio::signal::unix::{signal, SignalKind};
-        let (Ok(mut int), Ok(mut term), Ok(mut hup)) =
-            (signal(SignalKind::interrupt()), signal(SignalKind::terminate()), signal(SignalKind::hangup()))
-        else {
-            return;
-        };
-        let code = tokio::select! {
-            _ = int.recv() => 130,
-            _ = term.recv() => 143,
-            _ = hup.recv() => 129,
-        };
+        let Some(code) = stop_signal().await else { return };
         crate::shell::end_all();
         if let Some(stopper) = stopper {
             stopper.stop().await;
         }
-        std::process::exit(code);
+        std::process::exit(code.into());
     });
     #[cfg(not(unix))]
     let _ = (runtime, stopper);
+}
+
+/// The next SIGINT, SIGTERM or SIGHUP, as the exit status of a process it ended (130, 143,
+/// 129); `None` at once when they cannot be watched. `capc session` and `capc serve --http`
+/// stop on it.
+#[cfg(unix)]
+pub(crate) async fn stop_signal() -> Option<u8> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut int), Ok(mut term), Ok(mut hup)) =
+        (signal(SignalKind::interrupt()), signal(SignalKind::terminate()), signal(SignalKind::hangup()))
+    else {
+        return None;
+    };
+    Some(tokio::select! {
+        _ = int.recv() => 130,
+        _ = term.recv() => 143,
+        _ = hup.recv() => 129,
+    })
 }
 
 /// The signal handling of a session without live connections ([`Live`] has its own): a `!`

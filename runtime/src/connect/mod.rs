@@ -28,6 +28,8 @@ mod client;
 mod http;
 mod listing;
 mod live;
+#[cfg(unix)]
+pub(crate) use live::stop_signal;
 mod process;
 mod stdio;
 mod supervise;

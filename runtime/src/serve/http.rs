@@ -116,23 +116,12 @@ fn plain(status: StatusCode, text: &str) -> Response<Body> {
     response
 }
 
-/// SIGINT, SIGTERM or SIGHUP: the exit status of a process it ended.
+/// The exit status of the signal that stops the server; never, if signals cannot be watched
+/// (the server then runs until killed).
 async fn stop_signal() -> u8 {
-    use tokio::signal::unix::{signal, SignalKind};
-    let mut term = signal(SignalKind::terminate()).ok();
-    let mut hup = signal(SignalKind::hangup()).ok();
-    async fn recv(s: &mut Option<tokio::signal::unix::Signal>) {
-        match s {
-            Some(s) => {
-                s.recv().await;
-            }
-            None => std::future::pending().await,
-        }
-    }
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => 130,
-        () = recv(&mut term) => 143,
-        () = recv(&mut hup) => 129,
+    match crate::connect::stop_signal().await {
+        Some(code) => code,
+        None => std::future::pending().await,
     }
 }
 

@@ -99,10 +99,6 @@ fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
     let official = corpora().join("anthropics__claude-plugins-official/plugins");
-    let copy = |from: &Path, to: &Path| {
-        let status = Command::new("cp").arg("-r").arg(from).arg(to).status().expect("cp runs");
-        assert!(status.success(), "copy {}", from.display());
-    };
     std::fs::create_dir_all(root.join(".claude/commands")).expect("mkdir");
     std::fs::create_dir_all(root.join(".claude/skills")).expect("mkdir");
     for command in ["commit.md", "commit-push-pr.md", "clean_gone.md"] {
@@ -112,10 +108,20 @@ fn project() -> tempfile::TempDir {
         copy(&corpora().join("obra__superpowers/skills").join(skill), &root.join(".claude/skills"));
     }
     copy(&official.join("example-plugin/skills/example-skill"), &root.join(".claude/skills"));
-    // The corpora are read-only; the copies are the test's to edit.
-    Command::new("chmod").args(["-R", "u+w"]).arg(root).status().expect("chmod");
+    writable(root);
     lock(root);
     dir
+}
+
+/// `cp -r FROM TO`.
+fn copy(from: &Path, to: &Path) {
+    let status = Command::new("cp").arg("-r").arg(from).arg(to).status().expect("cp runs");
+    assert!(status.success(), "copy {}", from.display());
+}
+
+/// The corpora are read-only; copies of them are the test's to edit.
+fn writable(root: &Path) {
+    Command::new("chmod").args(["-R", "u+w"]).arg(root).status().expect("chmod");
 }
 
 fn lock(root: &Path) {
@@ -680,15 +686,13 @@ fn claude_code_records() {
     let cases = read(&records.join("cases.json"));
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path().join("tree");
-    let status = Command::new("cp").arg("-r").arg(records.join("tree")).arg(&root).status().expect("cp");
-    assert!(status.success());
+    copy(&records.join("tree"), &root);
     for (from, to) in cases["copies"].as_object().expect("copies") {
         let to = root.join(to.as_str().expect("path"));
         std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
-        let status = Command::new("cp").arg("-r").arg(corpora().join(from)).arg(&to).status().expect("cp");
-        assert!(status.success(), "copy {from}");
+        copy(&corpora().join(from), &to);
     }
-    Command::new("chmod").args(["-R", "u+w"]).arg(&root).status().expect("chmod");
+    writable(&root);
     lock(&root);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&records)
         .expect("records")
