@@ -19,6 +19,7 @@ import argparse
 import json
 import shutil
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 
@@ -35,7 +36,7 @@ def main():
     capc = str(Path(args.capc).resolve())
     cases = json.loads((HERE / 'cases.json').read_text())
     # The scenario's tree: serve/tree plus the corpus copies, made once in a folder of its own.
-    source = Path(regen.tempfile.mkdtemp(prefix='capc-serve-tree-')) / 'tree'
+    source = Path(tempfile.mkdtemp(prefix='capc-serve-tree-')) / 'tree'
     shutil.copytree(HERE / 'tree', source)
     for corpus_path, to in cases['copies'].items():
         src, dst = regen.CORPORA / corpus_path, source / to
