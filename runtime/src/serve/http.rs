@@ -72,6 +72,10 @@ pub async fn serve(shared: Arc<Shared>, addr: SocketAddr, options: &Options) -> 
             },
             code = &mut stop => return Ok(code),
         };
+        // Replies are small and written in pieces (headers, then the body): without this, Nagle's
+        // algorithm holds the body back until the client acknowledges the headers (about 40 ms
+        // for a client that delays its acknowledgements).
+        let _ = stream.set_nodelay(true);
         let (service, token) = (service.clone(), token.clone());
         tokio::spawn(async move {
             let handler = hyper::service::service_fn(move |request: Request<Incoming>| {
