@@ -11,8 +11,9 @@ use crate::request::{self, Request};
 use crate::turn::TurnView;
 use capc_compiler::builtins::{bundled_skill, BundledSkill, CommandType};
 use capc_compiler::model::{Command, Form, Origin};
-use capc_grammar::{parse_template, ExpandContext, TemplateVar};
+use capc_grammar::{parse_template, ExpandContext, Template, TemplateVar};
 use serde_json::Value;
+use std::sync::Arc;
 
 /// The result and request of an input that makes no request.
 fn no_request(
@@ -483,7 +484,7 @@ impl Session {
         folders: &Folders,
         allowed_tools: &[String],
     ) -> Result<(String, Vec<ShellRun>), crate::shell::Failure> {
-        let (template, _) = parse_template(body);
+        let template = self.template(body);
         let project = self.loaded.roots.root.to_string_lossy().into_owned();
         let mut variables: Vec<(TemplateVar, &str)> = vec![
             (TemplateVar::SkillDir, &folders.skill_dir),
@@ -503,11 +504,12 @@ impl Session {
         let expanded =
             capc_grammar::expand(&template, args, &ExpandContext { argument_names: &names, variables: &variables });
         // `!` injections run after substitution, through the permission decision with the
-        // skill's allowed-tools as always-allow rules.
-        let (rendered, _) = parse_template(&expanded);
-        if rendered.shell_commands.is_empty() {
+        // skill's allowed-tools as always-allow rules. Most texts have none, which the cheap
+        // scan tells without parsing the whole text again.
+        if capc_grammar::find_shell_commands(&expanded).is_empty() {
             return Ok((expanded, Vec::new()));
         }
+        let (rendered, _) = parse_template(&expanded);
         let permissions = Permissions::assemble(&self.loaded, cx, allowed_tools);
         let settings = crate::shell::Settings {
             dir: &self.loaded.roots.root,
@@ -519,6 +521,24 @@ impl Session {
             disabled: cx.flag("disableSkillShellExecution"),
         };
         crate::shell::expand(&rendered, &permissions.rules(), &settings)
+    }
+}
+
+impl Session {
+    /// `body` parsed as a template, parsed once per text. The texts are the lock's command
+    /// bodies; past a few thousand (a folder reloaded many times) the cache starts again.
+    fn template(&self, body: &str) -> Arc<Template> {
+        const MOST: usize = 4096;
+        let mut cache = self.templates.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(template) = cache.get(body) {
+            return template.clone();
+        }
+        if cache.len() >= MOST {
+            cache.clear();
+        }
+        let template = Arc::new(parse_template(body).0);
+        cache.insert(body.to_owned(), template.clone());
+        template
     }
 }
 

@@ -75,6 +75,9 @@ pub struct Session {
     pub caller: Option<crate::connect::Caller>,
     /// The version of the live state `mcp` was copied from.
     synced: u64,
+    /// Command bodies parsed as templates, by their text: a server answers the same prompt many
+    /// times, and parsing is most of the cost of an expansion.
+    templates: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<capc_grammar::Template>>>,
 }
 
 /// What `status` answers: the lock's counts, the turn count, the grant, each MCP server.
@@ -128,6 +131,7 @@ impl Session {
             live: None,
             caller: None,
             synced: 0,
+            templates: Default::default(),
         }
     }
 
