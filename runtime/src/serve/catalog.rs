@@ -7,8 +7,8 @@ use crate::context::{Override, TurnContext};
 use crate::session::Session;
 use capc_compiler::model::Form;
 use rmcp::model::{Prompt, PromptArgument, Resource, Skill, SkillFrontmatter, SkillResource, SkillResources, Tool};
-use std::collections::HashSet;
-use std::sync::Arc;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, OnceLock};
 
 /// The argument that carries the whole argument string, as typed after `/name`.
 pub const ARGUMENTS: &str = "arguments";
@@ -46,7 +46,7 @@ pub struct SkillFile {
 pub struct Catalog {
     pub prompts: Vec<Prompt>,
     pub tools: Vec<Tool>,
-    pub files: Vec<SkillFile>,
+    pub files: Files,
     /// What the gateway left out, and why (printed once on stderr).
     pub problems: Vec<String>,
 }
@@ -65,7 +65,7 @@ impl Catalog {
         let view = session.view(&cx);
         let mut prompts = prompts(session, &view.commands, &cx);
         let mut tools = vec![skill_tool(&view.skill_listing)];
-        let files = files(session, &prompts);
+        let files = Files::of(session, &prompts);
         // The gateway's items (`capc serve --connect`): none without live connections.
         let mut problems = Vec::new();
         if session.live.is_some() {
@@ -86,7 +86,7 @@ impl Catalog {
         if self.tools != before.tools {
             out.push(List::Tools);
         }
-        if self.files != before.files {
+        if self.files.changed(&before.files) {
             out.push(List::Resources);
         }
         out
@@ -94,6 +94,7 @@ impl Catalog {
 
     pub fn resources(&self) -> Vec<Resource> {
         self.files
+            .get()
             .iter()
             .map(|f| {
                 let mut r = Resource::new(&f.uri, format!("{}/{}", f.skill, f.relative));
@@ -110,8 +111,9 @@ impl Catalog {
     /// with its files, their digests and sizes.
     pub fn skills(&self) -> Vec<Skill> {
         let mut out = Vec::new();
-        for entry in self.files.iter().filter(|f| f.locked) {
-            let files = self.files.iter().filter(|f| f.skill == entry.skill);
+        let all = self.files.get();
+        for entry in all.iter().filter(|f| f.locked) {
+            let files = all.iter().filter(|f| f.skill == entry.skill);
             let resources = files.map(|f| SkillResource::new(&f.uri, format!("sha256:{}", f.sha256), f.size)).collect();
             let description = self
                 .prompts
@@ -208,34 +210,85 @@ fn skill_tool(listing: &str) -> Tool {
     Tool::new(SKILL_TOOL, description, Arc::new(schema))
 }
 
-/// Each served skill's folder: `SKILL.md` with the lock's hash, then its other regular files
-/// (the walk's rules: no link out of the folder, no `.git` or `node_modules`), in path order.
-fn files(session: &Session, prompts: &[Prompt]) -> Vec<SkillFile> {
-    let loaded = &session.loaded;
-    let served: HashSet<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
-    let mut out = Vec::new();
-    for (i, c) in loaded.lock.commands.iter().enumerate() {
-        if c.form != Form::Skill || !served.contains(&*loaded.names[i].0) {
-            continue;
+/// The served skills' files: each skill's folder, `SKILL.md` with the lock's hash, then its
+/// other regular files (the walk's rules: no link out of the folder, no `.git` or
+/// `node_modules`), in path order. They are walked and hashed the first time a client asks
+/// for them, not at start: `initialize` is then answered without reading every supporting file.
+#[derive(Debug, Clone)]
+pub struct Files {
+    folders: Arc<Vec<Folder>>,
+    roots: crate::loaded::Roots,
+    listed: Arc<OnceLock<Vec<SkillFile>>>,
+}
+
+/// One served skill, before its folder is walked.
+#[derive(Debug, PartialEq)]
+struct Folder {
+    skill: String,
+    /// `SKILL.md`'s path in the lock's notation, and its hash there.
+    path: String,
+    sha256: String,
+}
+
+impl Files {
+    fn of(session: &Session, prompts: &[Prompt]) -> Files {
+        let loaded = &session.loaded;
+        let served: HashSet<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
+        let hashes: HashMap<&str, &str> =
+            loaded.lock.sources.iter().map(|s| (s.path.as_str(), s.sha256.as_str())).collect();
+        let mut folders = Vec::new();
+        for (i, c) in loaded.lock.commands.iter().enumerate() {
+            if c.form != Form::Skill || !served.contains(&*loaded.names[i].0) {
+                continue;
+            }
+            let Some(sha) = hashes.get(c.path.as_str()) else { continue };
+            let skill = loaded.names[i].0.to_string();
+            folders.push(Folder { skill, path: c.path.clone(), sha256: sha.to_string() });
         }
-        let Some(sha) = loaded.lock.sources.iter().find(|s| s.path == c.path).map(|s| s.sha256.clone()) else {
-            continue;
-        };
-        let skill = loaded.names[i].0.to_string();
-        let Some((folder_shown, file_name)) = c.path.rsplit_once('/') else { continue };
-        let folder = loaded.roots.locate(folder_shown);
-        let size = std::fs::metadata(loaded.roots.locate(&c.path)).map(|m| m.len()).unwrap_or(0);
-        out.push(file(&skill, file_name, &c.path, sha, size, true));
-        let tree = capc_compiler::walk::walk(&folder);
-        for relative in tree.files.iter().filter(|f| f.as_str() != file_name).take(MAX_FILES_PER_SKILL) {
-            let shown = format!("{folder_shown}/{relative}");
-            // Unreadable files (too large, a FIFO, a link out) are left out of the list.
-            let Ok(bytes) = loaded.roots.read(&shown) else { continue };
-            let sha = capc_compiler::secrets::sha256_hex(&bytes);
-            out.push(file(&skill, relative, &shown, sha, bytes.len() as u64, false));
-        }
+        Files { folders: Arc::new(folders), roots: loaded.roots.clone(), listed: Arc::default() }
     }
-    out
+
+    /// Every file, walked and hashed on the first call.
+    pub fn get(&self) -> &[SkillFile] {
+        self.listed.get_or_init(|| self.walk())
+    }
+
+    fn walk(&self) -> Vec<SkillFile> {
+        let mut out = Vec::new();
+        for Folder { skill, path, sha256 } in self.folders.iter() {
+            let Some((folder_shown, file_name)) = path.rsplit_once('/') else { continue };
+            let folder = self.roots.locate(folder_shown);
+            let size = std::fs::metadata(self.roots.locate(path)).map(|m| m.len()).unwrap_or(0);
+            out.push(file(skill, file_name, path, sha256.clone(), size, true));
+            let tree = capc_compiler::walk::walk(&folder);
+            for relative in tree.files.iter().filter(|f| f.as_str() != file_name).take(MAX_FILES_PER_SKILL) {
+                let shown = format!("{folder_shown}/{relative}");
+                // Unreadable files (too large, a FIFO, a link out) are left out of the list.
+                let Ok(bytes) = self.roots.read(&shown) else { continue };
+                let sha = capc_compiler::secrets::sha256_hex(&bytes);
+                out.push(file(skill, relative, &shown, sha, bytes.len() as u64, false));
+            }
+        }
+        out
+    }
+}
+
+impl Files {
+    /// Whether a client that listed `before` would see another list now. Files no client has
+    /// listed yet are compared by their skills and `SKILL.md` hashes only: nobody holds a list
+    /// of their other files to update.
+    fn changed(&self, before: &Files) -> bool {
+        if before.listed.get().is_none() {
+            return self.folders != before.folders;
+        }
+        self != before
+    }
+}
+
+impl PartialEq for Files {
+    fn eq(&self, other: &Files) -> bool {
+        self.get() == other.get()
+    }
 }
 
 fn file(skill: &str, relative: &str, shown: &str, sha256: String, size: u64, locked: bool) -> SkillFile {

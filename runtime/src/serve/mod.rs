@@ -481,8 +481,8 @@ fn permission_text(skill: &str, permission: &SkillPermission) -> String {
 /// `resources/read`: a listed skill file, read through the lock's containment rules, refused
 /// when its bytes no longer hash as listed.
 fn read_resource(session: &mut Session, catalog: &Catalog, uri: &str) -> Result<ReadResourceResult, ErrorData> {
-    let Some(file) = catalog.files.iter().find(|f| f.uri == uri) else {
-        let closest = crate::request::closest(uri, catalog.files.iter().map(|f| f.uri.as_str()));
+    let Some(file) = catalog.files.get().iter().find(|f| f.uri == uri) else {
+        let closest = crate::request::closest(uri, catalog.files.get().iter().map(|f| f.uri.as_str()));
         let mut error = unknown("resource", uri, closest);
         error.code = rmcp::model::ErrorCode::RESOURCE_NOT_FOUND;
         return Err(error);
@@ -548,6 +548,9 @@ pub fn run(mut session: Session, options: Options) -> std::io::Result<u8> {
     let shared = Shared::new(session);
     let served = runtime.block_on(async move {
         if options.watch {
+            // The files as they are before any save, so that a later save of a supporting file
+            // is a change to announce (otherwise they are read when first listed).
+            shared.catalog().files.get();
             watch::start(shared.clone());
         }
         if let Some(changes) = changes {
