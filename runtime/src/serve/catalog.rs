@@ -47,6 +47,9 @@ pub struct Catalog {
     pub prompts: Vec<Prompt>,
     pub tools: Vec<Tool>,
     pub files: Files,
+    /// The served prompt (an index into `prompts`) each name a client may send reaches; `None`
+    /// for a name that reaches an entry not served (a built-in under the same name).
+    pub reaches: HashMap<Arc<str>, Option<usize>>,
     /// What the gateway left out, and why (printed once on stderr).
     pub problems: Vec<String>,
 }
@@ -66,6 +69,7 @@ impl Catalog {
         let mut prompts = prompts(session, &view.commands, &cx);
         let mut tools = vec![skill_tool(&view.skill_listing)];
         let files = Files::of(session, &prompts);
+        let reaches = reaches(&view.commands, &prompts);
         // The gateway's items (`capc serve --connect`): none without live connections.
         let mut problems = Vec::new();
         if session.live.is_some() {
@@ -74,7 +78,7 @@ impl Catalog {
             let served = super::gateway::prompts(session, &mut problems);
             prompts.extend(served.into_iter().filter(|p| !taken.contains(&p.name)));
         }
-        Catalog { prompts, tools, files, problems }
+        Catalog { prompts, tools, files, reaches, problems }
     }
 
     /// The lists that differ from `before`.
@@ -186,6 +190,23 @@ fn prompts(session: &Session, table: &[CommandView], cx: &TurnContext) -> Vec<Pr
         let mut prompt = Prompt::new(&*row.name, description, Some(arguments));
         prompt.title = row.display.as_deref().map(str::to_string);
         out.push(prompt);
+    }
+    out
+}
+
+/// What each name reaches, by Claude Code's lookup (`commands::find`): an exact name in the
+/// table first, then the first entry in table order whose display name or aliases hold it.
+fn reaches(table: &[CommandView], prompts: &[Prompt]) -> HashMap<Arc<str>, Option<usize>> {
+    let index: HashMap<&str, usize> = prompts.iter().enumerate().map(|(i, p)| (p.name.as_str(), i)).collect();
+    let served = |row: &CommandView| row.decl.and(index.get(&*row.name).copied());
+    let mut out = HashMap::new();
+    for row in table {
+        out.entry(row.name.clone()).or_insert_with(|| served(row));
+    }
+    for row in table {
+        for name in row.display.iter().chain(row.aliases.iter()) {
+            out.entry(name.clone()).or_insert_with(|| served(row));
+        }
     }
     out
 }

@@ -339,11 +339,8 @@ fn get_prompt(
     arguments: Option<JsonObject>,
 ) -> Result<GetPromptResult, ErrorData> {
     let cx = catalog::context(session);
-    let view = session.view(&cx);
     // A display name or alias reaches the entry `/name` reaches, as in Claude Code.
-    let served = crate::commands::find(&view.commands, name)
-        .filter(|row| row.decl.is_some())
-        .and_then(|row| catalog.prompts.iter().find(|p| *p.name == *row.name));
+    let served = catalog.reaches.get(name).copied().flatten().map(|i| &catalog.prompts[i]);
     let Some(prompt) = served.filter(|_| !name.is_empty() && !name.contains(char::is_whitespace)) else {
         return Err(unknown("prompt", name, catalog.closest_prompt(name)));
     };
