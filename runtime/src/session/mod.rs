@@ -52,6 +52,9 @@ pub struct TurnOutcome {
     pub view: TurnView,
     pub result: TurnResult,
     pub request: Request,
+    /// What capc left out of the request that Claude Code would send (an `@` mention of a file
+    /// outside the folder, a read it does not reproduce).
+    pub notes: Vec<String>,
 }
 
 pub struct Session {
@@ -75,6 +78,8 @@ pub struct Session {
     pub caller: Option<crate::connect::Caller>,
     /// The version of the live state `mcp` was copied from.
     synced: u64,
+    /// The notes of the turn under way (see [`TurnOutcome::notes`]).
+    notes: Vec<String>,
 }
 
 /// What `status` answers: the lock's counts, the turn count, the grant, each MCP server.
@@ -128,6 +133,7 @@ impl Session {
             live: None,
             caller: None,
             synced: 0,
+            notes: Vec::new(),
         }
     }
 
@@ -160,13 +166,14 @@ impl Session {
     pub fn turn(&mut self, input: &str, cx: TurnContext) -> TurnOutcome {
         self.turns += 1;
         let view = self.view(&cx);
+        self.notes.clear();
         let (result, request) = self.input(input, &view, &cx);
         // A turn that is not a skill turn clears the last skill's grant.
         if !matches!(result, TurnResult::Prompt { .. }) {
             self.grant = None;
         }
         self.last_context = cx;
-        TurnOutcome { view, result, request }
+        TurnOutcome { view, result, request, notes: std::mem::take(&mut self.notes) }
     }
 
     pub fn apply_mcp(&mut self, updates: Vec<Update>) -> Result<(), String> {
