@@ -619,3 +619,39 @@ fn in_git_repository(dir: &std::path::Path) -> bool {
     let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
     dir.ancestors().any(|d| d.join(".git").exists())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    /// Through a session: a mention inside the folder is read, one outside (through a link
+    /// leading out, or an absolute path) is not, and the turn's notes say so.
+    #[test]
+    fn session_reads_inside_and_notes_outside() {
+        use crate::loaded::{Loaded, Roots};
+        use crate::session::Session;
+        let scratch = std::env::temp_dir().join(format!("capc-mentions-session-{}", std::process::id()));
+        let (tree, outside) = (scratch.join("tree"), scratch.join("outside"));
+        std::fs::create_dir_all(&tree).expect("tree");
+        std::fs::create_dir_all(&outside).expect("outside");
+        std::fs::write(tree.join("in.txt"), "in\n").expect("write");
+        std::fs::write(outside.join("secret.txt"), "secret\n").expect("write");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&outside, tree.join("out")).expect("link");
+        let options = capc_compiler::Options { root: tree.clone(), ..Default::default() };
+        let lock = capc_compiler::check(&options).expect("the tree exists").lock();
+        let roots = Roots { root: tree.clone(), ..Roots::default() };
+        let mut session = Session::new(Loaded::new(lock, roots));
+        let secret = outside.join("secret.txt");
+        let input = format!("see @in.txt @out/secret.txt @{}", secret.display());
+        let outcome = session.turn(&input, TurnContext::default());
+        let texts = &outcome.request.texts;
+        assert_eq!(texts.len(), 3, "{texts:?}");
+        assert!(texts[0].contains("in.txt\"}"), "{texts:?}");
+        assert_eq!(texts[1], "<system-reminder>\nResult of calling the Read tool:\n1\tin\n2\t\n</system-reminder>");
+        assert!(!texts.iter().any(|t| t.contains("secret\n")), "{texts:?}");
+        let expected_notes = if cfg!(unix) { 2 } else { 1 };
+        assert_eq!(outcome.notes.len(), expected_notes, "{:?}", outcome.notes);
+        assert!(outcome.notes.iter().all(|n| n.contains("outside the folder")), "{:?}", outcome.notes);
+        std::fs::remove_dir_all(&scratch).ok();
+    }
+}
