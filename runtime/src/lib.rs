@@ -43,6 +43,7 @@ pub mod listing;
 pub mod loaded;
 pub mod lsp;
 pub mod mcp;
+pub mod mentions;
 pub mod outcome;
 pub mod permissions;
 pub mod pool;

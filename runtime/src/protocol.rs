@@ -238,6 +238,11 @@ pub struct TurnAnswer {
     pub tool_section: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub request: Option<Request>,
+    /// What the request leaves out that Claude Code would send: an `@` mention of a file
+    /// outside the folder and the plugins' roots, a read capc does not reproduce.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(default)]
+    pub notes: Vec<String>,
 }
 
 /// A request that could not be answered; the session goes on.
@@ -429,6 +434,7 @@ fn answer(session: &mut Session, input: Input) -> Result<Body, (ErrorCode, Strin
                 deferred,
                 tool_section: has("tool_section").then_some(view.tool_section),
                 request: has("request").then_some(outcome.request),
+                notes: outcome.notes,
             }))
         }
         Input::InvokeSkill { skill, args } => {

@@ -36,12 +36,7 @@ CORPORA = Path(os.environ.get('CORPORA_DIR', regen.REPO.parent / 'shared' / 'cor
 ARGS = 'add input validation to src/api/users.ts'
 PREFIX = 'real-'
 # Plugins left out, with why. Each is a difference from Claude Code, kept in sight here.
-EXCLUDED = {
-    # Its skill's `!date -u +%Y%m%d-%H%M%S` prints the time of each run, and Claude Code attaches
-    # the file its body names with `@${CLAUDE_SKILL_DIR}/role.md` as a Read result, which capc's
-    # session does not yet do.
-    'anthropics__claude-plugins-official/plugins/claude-security': 'time-stamped injection; `@` file mention',
-}
+EXCLUDED = {}
 INJECTION = re.compile(r'!`|```!')
 
 

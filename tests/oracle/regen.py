@@ -35,7 +35,7 @@ declarations: the tools sent, in order; the deferred tools announced; the Skill 
 agent listing, line by line as sent; the `<command-name>`s and the user-turn texts (the expanded
 prompt) — with the scratch paths written as `<TREE>` and `<HOME>`, and without what varies from
 run to run or does not depend on the declarations (the system prompt, the git and attribution
-reminders, dates). Runs use `--output-format stream-json` (the same request as plain `-p`), whose
+reminders, dates; a `date -u +%Y%m%d-%H%M%S` stamp is written `<STAMP>`). Runs use `--output-format stream-json` (the same request as plain `-p`), whose
 `init` message gives the command table in order, the loaded plugins in load order, the MCP
 servers and the agents (`init`). An input that makes no request (`/help` in `-p`, a skill only
 the model may invoke) records `"request": false` and what Claude Code answered instead
@@ -65,6 +65,8 @@ VARYING = [
     re.compile(r'^<system-reminder>\nAttribution for git commits'),
 ]
 DATE = re.compile(r'\b20\d\d-\d\d-\d\d\b')
+# A time stamp `date -u +%Y%m%d-%H%M%S` prints (a `!` injection of a real plugin's skill).
+STAMP = re.compile(r'\b20\d{6}-\d{6}\b')
 
 
 def slug(text):
@@ -87,7 +89,7 @@ def normalize(value, mapping):
     if isinstance(value, str):
         for key, path in mapping.items():
             value = value.replace(path, key)
-        return DATE.sub('<DATE>', value)
+        return STAMP.sub('<STAMP>', DATE.sub('<DATE>', value))
     if isinstance(value, list):
         return [normalize(v, mapping) for v in value]
     if isinstance(value, dict):

@@ -375,7 +375,31 @@ fn normalized(mut text: String, paths: &[(&Path, &str)]) -> Value {
     for (path, name) in &paths {
         text = text.replace(path.as_str(), name);
     }
-    serde_json::from_str(&dates(&text)).expect("still JSON")
+    serde_json::from_str(&stamps(&dates(&text))).expect("still JSON")
+}
+
+/// `text` with every time stamp `date -u +%Y%m%d-%H%M%S` prints (`20YYMMDD-HHMMSS` between
+/// word boundaries) written `<STAMP>`, as regen.py writes it.
+fn stamps(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let word = |i: usize| bytes.get(i).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    let shape = |i: usize| {
+        bytes[i..].starts_with(b"20")
+            && (0..15).all(|j| if j == 8 { bytes[i + j] == b'-' } else { bytes[i + j].is_ascii_digit() })
+    };
+    let (mut out, mut i, mut kept) = (String::with_capacity(text.len()), 0, 0);
+    while i + 15 <= bytes.len() {
+        if shape(i) && (i == 0 || !word(i - 1)) && !word(i + 15) {
+            out.push_str(&text[kept..i]);
+            out.push_str("<STAMP>");
+            i += 15;
+            kept = i;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(&text[kept..]);
+    out
 }
 
 /// `text` with every date (`20YY-MM-DD` between word boundaries) written `<DATE>`, as regen.py

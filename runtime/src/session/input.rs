@@ -5,6 +5,7 @@
 use super::{Grant, Session, ShellRun, PROMPT_TIMEOUT};
 use crate::commands::{self, CommandView};
 use crate::context::{Entry, Override, TurnContext};
+use crate::mentions;
 use crate::outcome::{Declared, TurnResult};
 use crate::permissions::Permissions;
 use crate::request::{self, Request};
@@ -38,7 +39,10 @@ impl Session {
     pub(super) fn input(&mut self, input: &str, view: &TurnView, cx: &TurnContext) -> (TurnResult, Request) {
         let trimmed = input.trim();
         if !trimmed.starts_with('/') {
-            return (TurnResult::Message { text: input.to_string() }, Request::main(view, vec![input.to_string()]));
+            return {
+                let texts = self.with_mentions(input, vec![input.to_string()]);
+                (TurnResult::Message { text: input.to_string() }, Request::main(view, texts))
+            };
         }
         let Some(line) = capc_grammar::parse_command_line(input) else {
             let message = "Commands are in the form `/command [args]`".to_string();
@@ -85,7 +89,10 @@ impl Session {
                 if line.looks_like_command() {
                     return self.unknown(&name, &args, input, view, cx);
                 }
-                (TurnResult::Message { text: input.to_string() }, Request::main(view, vec![input.to_string()]))
+                {
+                    let texts = self.with_mentions(input, vec![input.to_string()]);
+                    (TurnResult::Message { text: input.to_string() }, Request::main(view, texts))
+                }
             }
         }
     }
@@ -255,7 +262,8 @@ impl Session {
         }
         let more = unnamed.len() + self.mcp.prompt_commands().len() + request::HEADLESS_BUILTIN_UNNAMED;
         let reminder = request::unknown_command_reminder(name, &named, more, closest.as_deref());
-        (result, Request::main(view, vec![reminder, input.to_string()]))
+        let texts = self.with_mentions(input, vec![reminder, input.to_string()]);
+        (result, Request::main(view, texts))
     }
 
     /// The commands the unknown-command reminder names (prompt commands the user may type and
@@ -383,8 +391,11 @@ impl Session {
                 return (result, Request::none(view, vec![failure.message]));
             }
         };
-        let prompt =
-            if command.form == Form::Skill { request::skill_block(&folders.skill_dir, &expanded) } else { expanded };
+        let prompt = if command.form == Form::Skill {
+            request::skill_block(&folders.skill_dir, &expanded)
+        } else {
+            expanded.clone()
+        };
         let declared = Declared {
             allowed_tools: allowed_tools.clone(),
             model: command.model.clone(),
@@ -425,7 +436,43 @@ impl Session {
             declared: Some(declared),
             note: None,
         };
+        // A typed command's `@` mentions are read from its expanded prompt (the arguments in it).
+        let texts = if from_model { texts } else { self.with_mentions(&expanded, texts) };
         (result, Request::main(view, texts))
+    }
+
+    /// `texts` after the reminders of the files and folders `text` mentions with `@`, as Claude
+    /// Code attaches them ([`crate::mentions`]); what capc leaves out goes to the turn's notes.
+    /// capc reads only inside the folder, the `--add-dir` folders and the loaded plugins' roots.
+    fn with_mentions(&mut self, text: &str, texts: Vec<String>) -> Vec<String> {
+        let found = mentions::extract(text);
+        if found.is_empty() {
+            return texts;
+        }
+        let roots = &self.loaded.roots;
+        let mut allowed: Vec<std::path::PathBuf> = vec![roots.root.clone()];
+        allowed.extend(roots.add_dirs.iter().cloned());
+        allowed.extend(self.loaded.lock.plugins.iter().filter(|p| p.loaded).map(|p| roots.locate(&p.root)));
+        let allowed: Vec<std::path::PathBuf> =
+            allowed.iter().map(|d| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone())).collect();
+        let inside = |p: &std::path::Path| allowed.iter().any(|d| p.starts_with(d));
+        let cwd = std::path::absolute(&roots.root).unwrap_or_else(|_| roots.root.clone());
+        let mut reads = Vec::new();
+        for mention in &found {
+            let (path, range) = mentions::parse_range(mention);
+            let Some(target) = mentions::resolve(&cwd, roots.user_dir.as_deref(), path) else {
+                self.notes.push(format!("`@{mention}` names a file in the user's home, which this session has not got: capc does not read it (Claude Code does)"));
+                continue;
+            };
+            match mentions::read(mention, &target, range, inside) {
+                mentions::Read::Blocks(pair) => reads.push(pair),
+                mentions::Read::Nothing => {}
+                mentions::Read::Note(note) => self.notes.push(note),
+            }
+        }
+        let mut out = mentions::join(reads);
+        out.extend(texts);
+        out
     }
 
     /// The request of a forked skill's subagent (the main model is not called): the prompt
@@ -591,4 +638,40 @@ fn model_only_message(name: &str) -> String {
 fn in_git_repository(dir: &std::path::Path) -> bool {
     let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
     dir.ancestors().any(|d| d.join(".git").exists())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    /// Through a session: a mention inside the folder is read, one outside (through a link
+    /// leading out, or an absolute path) is not, and the turn's notes say so.
+    #[test]
+    fn session_reads_inside_and_notes_outside() {
+        use crate::loaded::{Loaded, Roots};
+        use crate::session::Session;
+        let scratch = std::env::temp_dir().join(format!("capc-mentions-session-{}", std::process::id()));
+        let (tree, outside) = (scratch.join("tree"), scratch.join("outside"));
+        std::fs::create_dir_all(&tree).expect("tree");
+        std::fs::create_dir_all(&outside).expect("outside");
+        std::fs::write(tree.join("in.txt"), "in\n").expect("write");
+        std::fs::write(outside.join("secret.txt"), "secret\n").expect("write");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&outside, tree.join("out")).expect("link");
+        let options = capc_compiler::Options { root: tree.clone(), ..Default::default() };
+        let lock = capc_compiler::check(&options).expect("the tree exists").lock();
+        let roots = Roots { root: tree.clone(), ..Roots::default() };
+        let mut session = Session::new(Loaded::new(lock, roots));
+        let secret = outside.join("secret.txt");
+        let input = format!("see @in.txt @out/secret.txt @{}", secret.display());
+        let outcome = session.turn(&input, TurnContext::default());
+        let texts = &outcome.request.texts;
+        assert_eq!(texts.len(), 3, "{texts:?}");
+        assert!(texts[0].contains("in.txt\"}"), "{texts:?}");
+        assert_eq!(texts[1], "<system-reminder>\nResult of calling the Read tool:\n1\tin\n2\t\n</system-reminder>");
+        assert!(!texts.iter().any(|t| t.contains("secret\n")), "{texts:?}");
+        let expected_notes = if cfg!(unix) { 2 } else { 1 };
+        assert_eq!(outcome.notes.len(), expected_notes, "{:?}", outcome.notes);
+        assert!(outcome.notes.iter().all(|n| n.contains("outside the folder")), "{:?}", outcome.notes);
+        std::fs::remove_dir_all(&scratch).ok();
+    }
 }

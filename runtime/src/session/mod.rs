@@ -52,6 +52,9 @@ pub struct TurnOutcome {
     pub view: TurnView,
     pub result: TurnResult,
     pub request: Request,
+    /// What capc left out of the request that Claude Code would send (an `@` mention of a file
+    /// outside the folder, a read it does not reproduce).
+    pub notes: Vec<String>,
 }
 
 pub struct Session {
@@ -78,6 +81,8 @@ pub struct Session {
     /// Command bodies parsed as templates, by their text: a server answers the same prompt many
     /// times, and parsing is most of the cost of an expansion.
     templates: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<capc_grammar::Template>>>,
+    /// The notes of the turn under way (see [`TurnOutcome::notes`]).
+    notes: Vec<String>,
 }
 
 /// What `status` answers: the lock's counts, the turn count, the grant, each MCP server.
@@ -132,6 +137,7 @@ impl Session {
             caller: None,
             synced: 0,
             templates: Default::default(),
+            notes: Vec::new(),
         }
     }
 
@@ -164,13 +170,14 @@ impl Session {
     pub fn turn(&mut self, input: &str, cx: TurnContext) -> TurnOutcome {
         self.turns += 1;
         let view = self.view(&cx);
+        self.notes.clear();
         let (result, request) = self.input(input, &view, &cx);
         // A turn that is not a skill turn clears the last skill's grant.
         if !matches!(result, TurnResult::Prompt { .. }) {
             self.grant = None;
         }
         self.last_context = cx;
-        TurnOutcome { view, result, request }
+        TurnOutcome { view, result, request, notes: std::mem::take(&mut self.notes) }
     }
 
     pub fn apply_mcp(&mut self, updates: Vec<Update>) -> Result<(), String> {
