@@ -104,6 +104,15 @@ pub(crate) enum Command {
         /// Write a lock even when no declaration is found (an empty lock is usually a wrong PATH)
         #[arg(long)]
         allow_empty: bool,
+        /// Also connect the lock's MCP servers (as `capc session --connect` does) and record
+        /// what each offers in `[[mcp_tool]]`: names, SHA-256 of each description and input
+        /// schema, annotations, estimated tokens. Only in a trusted folder (`--trust`, or the
+        /// user's `.claude.json`). Without it, the surface already in the lock is kept
+        #[arg(long)]
+        connect: bool,
+        /// Trust the folder for `--connect`, as `capc session --trust` does
+        #[arg(long, requires = "connect")]
+        trust: bool,
         #[command(flatten)]
         scopes: Scopes,
         #[command(flatten)]
@@ -297,6 +306,14 @@ pub(crate) enum Command {
         /// The home folder whose installed plugins are compared (default: $HOME)
         #[arg(long, value_name = "DIR")]
         user_dir: Option<PathBuf>,
+        /// Also connect the lock's MCP servers (as `capc lock --connect` does) and compare what
+        /// they offer now with the lock's `[[mcp_tool]]`: a tool added or removed, a changed
+        /// description, schema or annotations is drift. Only in a trusted folder
+        #[arg(long)]
+        connect: bool,
+        /// Trust the lock's folder for `--connect`, as `capc session --trust` does
+        #[arg(long, requires = "connect")]
+        trust: bool,
     },
     /// List every rule, or print one rule's documentation, or the configuration in effect
     Rules {

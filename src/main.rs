@@ -43,8 +43,8 @@ fn main() -> ExitCode {
             let how = CheckHow { format, color, list_files, shown, fix, diff, compared };
             check(&paths, &scopes, &reading, &selection, how)
         }
-        Command::Lock { paths, check, include_local, allow_empty, scopes, reading, selection } => {
-            let how = LockHow { check_only: check, include_local, allow_empty };
+        Command::Lock { paths, check, include_local, allow_empty, connect, trust, scopes, reading, selection } => {
+            let how = LockHow { check_only: check, include_local, allow_empty, connect, trust };
             lock_all(&paths, &scopes, &reading, &selection, how)
         }
         Command::Ls { path, format, all, budget, scopes, reading } => {
@@ -74,7 +74,7 @@ fn main() -> ExitCode {
             Ok(scopes) => diff::run(&old, &new, format, &fail_on, &scopes),
             Err(code) => code,
         },
-        Command::Verify { path, user_dir } => verify::run(&path, user_dir),
+        Command::Verify { path, user_dir, connect, trust } => verify::run(&path, user_dir, connect.then_some(trust)),
         Command::Rules { id, config } => match config {
             Some(path) => config_command(&path),
             None => rules_command(id.as_deref()),

@@ -5,7 +5,9 @@ use capc_compiler::printable::escape;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>) -> ExitCode {
+/// `connect` is `Some(trust)` with `--connect`: the live MCP servers are compared with the
+/// lock's tool surface too.
+pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>, connect: Option<bool>) -> ExitCode {
     let file = if path.is_dir() { path.join(write::FILE_NAME) } else { path.to_path_buf() };
     let text = match std::fs::read_to_string(&file) {
         Ok(text) => text,
@@ -47,9 +49,100 @@ pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>) -> ExitCode {
     if crate::output::write_stdout(&text).is_err() {
         return ExitCode::from(2);
     }
-    if report.drifts() {
+    let surface_drifts = match connect {
+        None => false,
+        Some(trust) => match surface(&lock, &file, &home, trust) {
+            Ok(drifts) => drifts,
+            Err(code) => return code,
+        },
+    };
+    if report.drifts() || surface_drifts {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// `capc verify --connect`: the lock's MCP servers, started as `capc lock --connect` starts
+/// them, against its `[[mcp_tool]]`. Prints each difference; `Ok(true)` when there is one.
+fn surface(lock: &capc_compiler::model::Lock, file: &Path, home: &Path, trust: bool) -> Result<bool, ExitCode> {
+    use capc_compiler::diff::{Section, Side};
+    let folder = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let roots = capc_runtime::loaded::Roots {
+        root: std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf()),
+        user_dir: Some(home.to_path_buf()),
+        managed_dir: None,
+        add_dirs: Vec::new(),
+        plugin_dirs: Vec::new(),
+    };
+    if !trust && !roots.user_trusts() {
+        eprintln!(
+            "error: `capc verify --connect` starts the folder's own MCP servers, and `{}` is not trusted: pass --trust, or accept the folder in Claude Code",
+            escape(&folder.display().to_string())
+        );
+        return Err(ExitCode::from(2));
+    }
+    let settings = capc_runtime::connect::Settings::from_env(|name| std::env::var(name).ok());
+    let listed = match capc_runtime::connect::surface::list(lock, true, settings) {
+        Ok(listed) => listed,
+        Err(e) => {
+            eprintln!("error: cannot start the MCP connections: {}", escape(&e.to_string()));
+            return Err(ExitCode::from(2));
+        }
+    };
+    for (server, why) in &listed.reasons {
+        eprintln!(
+            "warning: MCP server `{}` did not connect: {}",
+            escape(server),
+            capc_compiler::printable::escape_lines(why)
+        );
+    }
+    let mut live = lock.clone();
+    live.mcp_tools = listed.tools;
+    live.mcp_failed = listed.failed;
+    let side = |arg: &str, read_as: &str| Side {
+        arg: arg.to_string(),
+        read_as: read_as.to_string(),
+        commit: None,
+        errors: 0,
+        hidden: Vec::new(),
+    };
+    let report =
+        capc_compiler::diff::diff(lock, &live, side(&file.display().to_string(), "lock"), side("live", "live"));
+    let changes: Vec<_> = report.changes.iter().filter(|c| c.section == Section::McpTool).collect();
+    let mut out = String::new();
+    let servers: std::collections::BTreeSet<&str> = live.mcp_tools.iter().map(|t| t.server.as_str()).collect();
+    if changes.is_empty() {
+        out.push_str(&format!(
+            "MCP tool surface: the {} of {} match the lock\n",
+            capc_compiler::plural::count(live.mcp_tools.len(), "tool"),
+            capc_compiler::plural::count(servers.len(), "server")
+        ));
+    } else {
+        out.push_str(&format!(
+            "MCP tool surface: {} from the lock\n",
+            capc_compiler::plural::count(changes.len(), "difference")
+        ));
+        for c in &changes {
+            let what = c.what.as_deref().map(|w| format!(" ({w})")).unwrap_or_default();
+            out.push_str(&format!("  {:<8} {}{what}\n", c.class.as_str(), escape(&c.subject)));
+            for f in &c.fields {
+                let shown = |v: &Option<String>| {
+                    v.as_deref().map(|v| escape(v).into_owned()).unwrap_or_else(|| "(none)".into())
+                };
+                out.push_str(&format!("           {}: {} -> {}\n", f.field, shown(&f.old), shown(&f.new)));
+            }
+            for why in &c.escalations {
+                out.push_str(&format!("           escalation: {}\n", escape(why)));
+            }
+        }
+    }
+    if crate::output::write_stdout(&out).is_err() {
+        return Err(ExitCode::from(2));
+    }
+    let names = capc_compiler::surface::name_errors(&live.mcp_tools);
+    for line in &names {
+        eprintln!("error: {line}");
+    }
+    Ok(!changes.is_empty() || !names.is_empty())
 }

@@ -44,6 +44,7 @@ pub mod schema;
 pub mod secrets;
 pub mod span;
 pub mod suppress;
+pub mod surface;
 pub mod target;
 pub mod verify;
 pub mod walk;

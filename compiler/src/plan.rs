@@ -98,6 +98,12 @@ impl Lockable {
 /// Decides what `capc lock` does with `checked`. The lock moves out of `checked` (see
 /// [`Checked::take_lock`]); the rest stays.
 pub fn plan(checked: &mut Checked, policy: Choices) -> Plan {
+    plan_with(checked, policy, |_| {})
+}
+
+/// [`plan`], with `surface` setting the lock's MCP tool surface (`[[mcp_tool]]`) before it is
+/// written: kept from the lock on disk, or listed live (`capc lock --connect`).
+pub fn plan_with(checked: &mut Checked, policy: Choices, surface: impl FnOnce(&mut Lock)) -> Plan {
     let blocking: Vec<&Diagnostic> = checked.blocking_errors().collect();
     if !blocking.is_empty() {
         return Plan::Blocked { errors: short_lines(checked, &blocking), findings: findings(checked) };
@@ -116,7 +122,8 @@ pub fn plan(checked: &mut Checked, policy: Choices) -> Plan {
         Vec::new()
     };
     let refused_asked = std::mem::take(&mut checked.refused_asked);
-    let lock = checked.take_lock();
+    let mut lock = checked.take_lock();
+    surface(&mut lock);
     let notes: Vec<(&str, &str)> = left_out.iter().map(|(p, w)| (p.as_str(), w.as_str())).collect();
     let text = crate::lock::write::encode_leaving_out(&lock, &notes);
     Plan::Lock(Box::new(Lockable {

@@ -64,6 +64,9 @@ pub struct McpTool {
     /// The tool's input schema as the server lists it, for `capc serve --connect`.
     #[serde(skip)]
     pub input_schema: Option<Arc<serde_json::Map<String, serde_json::Value>>>,
+    /// The tool's annotations as the server lists them, for `capc lock --connect`.
+    #[serde(skip)]
+    pub annotations: Option<capc_compiler::model::McpToolAnnotations>,
 }
 
 /// One server's state.
@@ -131,6 +134,10 @@ pub struct ToolSpec {
     #[serde(skip)]
     #[schemars(skip)]
     pub input_schema: Option<Arc<serde_json::Map<String, serde_json::Value>>>,
+    /// The annotations a connection read.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub annotations: Option<capc_compiler::model::McpToolAnnotations>,
 }
 
 /// A prompt as a server lists it: its name, or its name with its argument names.
@@ -233,6 +240,7 @@ impl McpState {
                             always_load: t.always_load || server.always_load,
                             original: t.name,
                             input_schema: t.input_schema,
+                            annotations: t.annotations,
                         })
                         .collect()
                 }

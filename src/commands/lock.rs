@@ -16,6 +16,9 @@ pub(crate) struct LockHow {
     pub(crate) check_only: bool,
     pub(crate) include_local: bool,
     pub(crate) allow_empty: bool,
+    /// List the MCP servers live into `[[mcp_tool]]` (`--connect`).
+    pub(crate) connect: bool,
+    pub(crate) trust: bool,
 }
 
 /// `capc lock PATH…`: each folder (a file stands for the folder it belongs to) is locked on its
@@ -51,6 +54,14 @@ pub(crate) fn lock_all(
 
 /// `capc lock` for one folder: [`plan::plan`] decides, this prints.
 pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode {
+    let path = options.root.join(write::FILE_NAME);
+    if how.connect && !trusted(&options, how.trust) {
+        eprintln!(
+            "error: `capc lock --connect` starts the folder's own MCP servers, and `{}` is not trusted: pass --trust, or accept the folder in Claude Code",
+            printable::escape(&options.root.display().to_string())
+        );
+        return ExitCode::from(2);
+    }
     let mut checked = match run_check(&options) {
         Ok(c) => c,
         Err(code) => return code,
@@ -65,7 +76,30 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
     let check_command = format!("capc check {}", printable::escape(&options.root.display().to_string()));
     let policy =
         plan::Choices { write_empty: how.check_only || how.allow_empty, leave_out_local: options.leave_out_local };
-    let lockable = match plan::plan(&mut checked, policy) {
+    let mut name_errors = Vec::new();
+    let mut surface_failed = Vec::new();
+    let mut connect_error = None;
+    let surface = |lock: &mut capc_compiler::model::Lock| {
+        if how.connect {
+            let settings = capc_runtime::connect::Settings::from_env(|name| std::env::var(name).ok());
+            match capc_runtime::connect::surface::list(lock, true, settings) {
+                Ok(listed) => {
+                    lock.mcp_tools = listed.tools;
+                    lock.mcp_failed = listed.failed;
+                    surface_failed = listed.reasons;
+                }
+                Err(e) => connect_error = Some(e),
+            }
+        } else if let Ok(Some(old)) = write::read_file(&path) {
+            // The surface recorded before, for the servers still declared; a lock that does not
+            // read has none to keep.
+            if let Ok(old) = write::decode(&old) {
+                capc_compiler::surface::keep(lock, &old);
+            }
+        }
+        name_errors = capc_compiler::surface::name_errors(&lock.mcp_tools);
+    };
+    let lockable = match plan::plan_with(&mut checked, policy, surface) {
         plan::Plan::Blocked { errors, findings } => {
             eprintln!(
                 "error: not writing {}: {} in what a session here loads:",
@@ -91,6 +125,20 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
         plan::Plan::Lock(lockable) => std::mem::ManuallyDrop::new(lockable),
     };
     std::mem::forget(checked);
+    if let Some(e) = connect_error {
+        eprintln!("error: cannot start the MCP connections: {}", shown(&e));
+        return ExitCode::from(2);
+    }
+    for (server, why) in &surface_failed {
+        eprintln!(
+            "warning: MCP server `{}` did not connect; recorded as failed in [[mcp_failed]]: {}",
+            printable::escape(server),
+            printable::escape_lines(why)
+        );
+    }
+    for line in &name_errors {
+        eprintln!("error: {line}");
+    }
     for (name, why) in &lockable.refused_asked {
         eprintln!(
             "error: plugin `{}` is asked to load but does not: {}",
@@ -140,8 +188,7 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
                 .join(", ")
         );
     }
-    let failed = if lockable.fails() { ExitCode::from(1) } else { ExitCode::SUCCESS };
-    let path = options.root.join(write::FILE_NAME);
+    let failed = if lockable.fails() || !name_errors.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS };
     if how.check_only {
         return match write::freshness(&path, &lockable.text) {
             Ok(write::Freshness::Fresh) => {
@@ -182,6 +229,20 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
                 count(lock.permissions.len(), "permission rule"),
                 count(lock.sources.len(), "file")
             );
+            if how.connect {
+                say!(
+                    "MCP tool surface: {} from {}{}",
+                    count(lock.mcp_tools.len(), "tool"),
+                    count(
+                        lock.mcp_tools.iter().map(|t| &t.server).collect::<std::collections::BTreeSet<_>>().len(),
+                        "server"
+                    ),
+                    match lock.mcp_failed.len() {
+                        0 => String::new(),
+                        n => format!(", {} failed", count(n, "server")),
+                    }
+                );
+            }
             failed
         }
         Err(e) => {
@@ -198,4 +259,18 @@ fn indented(lines: &plan::Listed<String>) -> Vec<String> {
         out.push(format!("  … and {} more", lines.more));
     }
     out
+}
+
+/// Whether the folder is trusted, as `capc session` decides: `--trust`, or the user's own
+/// `.claude.json` (in `--user-dir`) accepted it or a parent folder.
+fn trusted(options: &Options, trust: bool) -> bool {
+    let root = std::path::absolute(&options.root).unwrap_or_else(|_| options.root.clone());
+    let roots = capc_runtime::loaded::Roots {
+        root,
+        user_dir: options.user_dir.clone(),
+        managed_dir: options.managed_dir.clone(),
+        add_dirs: options.add_dirs.clone(),
+        plugin_dirs: options.plugin_dirs.clone(),
+    };
+    trust || roots.user_trusts()
 }

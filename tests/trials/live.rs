@@ -18,6 +18,8 @@ use std::process::{Command, Output};
 
 // `capc serve` with real MCP clients.
 mod serve;
+// `capc lock --connect`'s tool surface, with a real server.
+mod surface;
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

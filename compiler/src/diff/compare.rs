@@ -97,6 +97,8 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
         last(&mut out).escalations = escalate::server_changed(o, n);
     }
 
+    mcp_tools(old, new, &mut out);
+
     let hooks = pair(&old.hooks, &new.hooks, hook_key);
     for h in hooks.added {
         out.push(entry(Section::Hook, Class::Added, hook_subject(h), hook_what(h), &[&h.path]));
@@ -292,6 +294,57 @@ fn contents(old: Option<&MarketplacePlugin>, new: &MarketplacePlugin, hashes: &H
 fn listed_what(m: &MarketplacePlugin) -> Option<String> {
     let refused = if m.refused.is_some() { "; Claude Code refuses it" } else { "" };
     Some(format!("listed by {}, installs from {}{refused}", m.marketplace, m.source))
+}
+
+/// What the lock's MCP servers offer (`[[mcp_tool]]`, recorded by `capc lock --connect`),
+/// tool by tool (a tool is its server and its own name). A server either side could not list
+/// (`[[mcp_failed]]`) is not compared tool by tool, since what it offers is not known there;
+/// that it could or could not be listed is a change of its own.
+fn mcp_tools(old: &Lock, new: &Lock, out: &mut Vec<Change>) {
+    let unlisted = |server: &str| old.mcp_failed.iter().chain(&new.mcp_failed).any(|f| f.server == server);
+    let file = |server: &str| -> String {
+        new.mcp_servers
+            .iter()
+            .chain(&old.mcp_servers)
+            .find(|s| s.name == server)
+            .map(|s| s.path.clone())
+            .unwrap_or_default()
+    };
+    let tools = pair(&old.mcp_tools, &new.mcp_tools, |t| (t.server.as_str(), t.tool.as_str()));
+    for t in tools.added.into_iter().filter(|t| !unlisted(&t.server)) {
+        out.push(entry(Section::McpTool, Class::Added, t.name.clone(), tool_what(t), &[&file(&t.server)]));
+        last(out).escalations = escalate::tool_added(t);
+    }
+    for t in tools.removed.into_iter().filter(|t| !unlisted(&t.server)) {
+        out.push(entry(Section::McpTool, Class::Removed, t.name.clone(), tool_what(t), &[&file(&t.server)]));
+    }
+    for (o, n) in tools.kept.into_iter().filter(|(o, n)| o != n) {
+        let fields = compare_fields(o, n, &["server", "tool"]);
+        out.push(Change {
+            fields,
+            ..entry(Section::McpTool, Class::Changed, n.name.clone(), tool_what(n), &[&file(&n.server)])
+        });
+        last(out).escalations = escalate::tool_changed(o, n);
+    }
+    let failed = pair(&old.mcp_failed, &new.mcp_failed, |f| f.server.as_str());
+    let listing = |server: &str, old: &str, new: &str| Change {
+        fields: vec![FieldChange {
+            field: "listed".to_string(),
+            old: Some(old.to_string()),
+            new: Some(new.to_string()),
+        }],
+        ..entry(Section::McpTool, Class::Changed, server.to_string(), Some("server".to_string()), &[&file(server)])
+    };
+    for f in failed.added {
+        out.push(listing(&f.server, "yes", "no: it did not connect when the lock was written"));
+    }
+    for f in failed.removed {
+        out.push(listing(&f.server, "no: it did not connect when the lock was written", "yes"));
+    }
+}
+
+fn tool_what(t: &crate::model::McpToolEntry) -> Option<String> {
+    Some(format!("server `{}`, {} tokens", t.server, t.tokens))
 }
 
 fn last(out: &mut [Change]) -> &mut Change {

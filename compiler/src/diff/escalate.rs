@@ -11,6 +11,8 @@
 //!   downloads a program and runs it (`curl … | sh`);
 //! - a new MCP server, or one whose command, arguments, URL, environment, headers or working
 //!   folder changed, or that became approved, allowed by the MCP policy or no longer denied;
+//! - a tool an MCP server offers that the old lock did not record (`[[mcp_tool]]`), a changed
+//!   description of a recorded tool, a tool no longer marked read-only or newly destructive;
 //! - a plugin that now loads;
 //! - a marketplace entry's remote source that pins nothing (a new one, or a pin removed);
 //!   and, for each plugin a marketplace of the folder lists, the same policy applied to what
@@ -23,7 +25,8 @@
 
 use crate::lock::resolve::covers;
 use crate::model::{
-    Agent, Approval, Behavior, Command, Hook, Lock, MarketplacePlugin, McpServer, Permission, Pin, PinOf, Plugin,
+    Agent, Approval, Behavior, Command, Hook, Lock, MarketplacePlugin, McpServer, McpToolAnnotations, McpToolEntry,
+    Permission, Pin, PinOf, Plugin,
 };
 use capc_grammar::{parse_permission_rule, PermissionRule};
 
@@ -165,6 +168,33 @@ pub(super) fn server_added(s: &McpServer) -> Vec<String> {
         return Vec::new();
     }
     vec![format!("a new MCP server `{}` {}", s.name, runs(s))]
+}
+
+/// A tool a server offers that it did not offer when the old lock was written: the model is
+/// told about it and may call it.
+pub(super) fn tool_added(t: &McpToolEntry) -> Vec<String> {
+    let marked = match t.annotations.as_ref() {
+        Some(a) if a.destructive_hint == Some(true) => ", which the server marks destructive",
+        _ => "",
+    };
+    vec![format!("a new tool `{}` of MCP server `{}` that the model is offered{marked}", t.name, t.server)]
+}
+
+/// A tool whose description (what the model is told it does) changed, or that lost its
+/// read-only mark or gained a destructive one. A changed input schema is reported, not weighed.
+pub(super) fn tool_changed(old: &McpToolEntry, new: &McpToolEntry) -> Vec<String> {
+    let mut out = Vec::new();
+    if old.description_sha256 != new.description_sha256 {
+        out.push(format!("the description the model reads for `{}` (MCP server `{}`) changed", new.name, new.server));
+    }
+    let hint = |t: &McpToolEntry, f: fn(&McpToolAnnotations) -> Option<bool>| t.annotations.as_ref().and_then(f);
+    if hint(old, |a| a.read_only_hint) == Some(true) && hint(new, |a| a.read_only_hint) != Some(true) {
+        out.push(format!("`{}` is no longer marked read-only by its server", new.name));
+    }
+    if hint(old, |a| a.destructive_hint) != Some(true) && hint(new, |a| a.destructive_hint) == Some(true) {
+        out.push(format!("`{}` is now marked destructive by its server", new.name));
+    }
+    out
 }
 
 pub(super) fn server_changed(old: &McpServer, new: &McpServer) -> Vec<String> {

@@ -36,7 +36,7 @@ pub struct Report {
     pub new: Side,
     /// Every change: first those of what a session in the folder loads, then those of each
     /// marketplace plugin (by `plugin`); each group by section (commands, agents, MCP servers,
-    /// hooks, permission rules, plugins, pins, in that order), then by subject and class.
+    /// MCP tools, hooks, permission rules, plugins, pins, in that order), then by subject and class.
     pub changes: Vec<Change>,
     pub summary: Summary,
 }
@@ -133,6 +133,8 @@ pub enum Section {
     Command,
     Agent,
     McpServer,
+    /// What the lock's MCP servers offer (`[[mcp_tool]]`, recorded by `capc lock --connect`).
+    McpTool,
     Hook,
     Permission,
     Plugin,
@@ -144,10 +146,11 @@ pub enum Section {
 }
 
 impl Section {
-    pub const ALL: [Section; 8] = [
+    pub const ALL: [Section; 9] = [
         Section::Command,
         Section::Agent,
         Section::McpServer,
+        Section::McpTool,
         Section::Hook,
         Section::Permission,
         Section::Plugin,
@@ -160,6 +163,7 @@ impl Section {
             Section::Command => "command",
             Section::Agent => "agent",
             Section::McpServer => "mcp-server",
+            Section::McpTool => "mcp-tool",
             Section::Hook => "hook",
             Section::Permission => "permission",
             Section::Plugin => "plugin",
@@ -174,6 +178,7 @@ impl Section {
             Section::Command => "Commands and skills",
             Section::Agent => "Agents",
             Section::McpServer => "MCP servers",
+            Section::McpTool => "MCP tools: what each server offers",
             Section::Hook => "Hooks",
             Section::Permission => "Permission rules",
             Section::Plugin => "Plugins",

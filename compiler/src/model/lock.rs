@@ -61,6 +61,64 @@ pub struct Lock {
     /// before they were recorded.
     #[serde(default, rename = "marketplace_plugin", skip_serializing_if = "Vec::is_empty")]
     pub marketplace_plugins: Vec<MarketplacePlugin>,
+    /// What each connected MCP server offered when `capc lock --connect` listed it: one entry
+    /// per tool, by server then tool. `capc lock` without `--connect` keeps these as they were
+    /// (for servers still declared). Absent from locks written before it was recorded.
+    #[serde(default, rename = "mcp_tool", skip_serializing_if = "Vec::is_empty")]
+    pub mcp_tools: Vec<McpToolEntry>,
+    /// The servers `capc lock --connect` could not list (they failed to start, connect or list),
+    /// by name.
+    #[serde(default, rename = "mcp_failed", skip_serializing_if = "Vec::is_empty")]
+    pub mcp_failed: Vec<McpFailed>,
+}
+
+/// One tool of a connected MCP server, as `capc lock --connect` recorded it: what the model
+/// is told about it, by hash, and what it costs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct McpToolEntry {
+    /// The server's name, as `[[mcp_server]]` gives it.
+    pub server: String,
+    /// The tool's name as the server lists it.
+    pub tool: String,
+    /// The name the model calls it by: `mcp__<server>__<tool>`, normalized as Claude Code
+    /// composes it (`plugin_<plugin>_<server>` for a plugin's server).
+    pub name: String,
+    /// Lowercase hex SHA-256 of the description Claude Code passes on (cut at 2,048
+    /// characters with its marker).
+    pub description_sha256: String,
+    /// Lowercase hex SHA-256 of the input schema as canonical JSON (keys sorted, no whitespace).
+    pub input_schema_sha256: String,
+    /// Claude Code's own estimate of the tokens the tool costs where it has no tokenizer:
+    /// `Math.round(length / 4)` of `JSON.stringify({name, description, input_schema})` in
+    /// UTF-16 code units, the description cut at 2,048 characters.
+    pub tokens: u64,
+    /// The tool's annotations, as the server gives them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<McpToolAnnotations>,
+}
+
+/// MCP tool annotations (`ToolAnnotations`): hints, not guarantees.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct McpToolAnnotations {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent_hint: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world_hint: Option<bool>,
+}
+
+/// A server `capc lock --connect` could not list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct McpFailed {
+    pub server: String,
 }
 
 /// Where a declaration comes from.

@@ -86,6 +86,13 @@ pub(super) async fn list(
                     search_hint: hint,
                     always_load,
                     input_schema: Some(t.input_schema.clone()),
+                    annotations: t.annotations.as_ref().map(|a| capc_compiler::model::McpToolAnnotations {
+                        title: a.title.clone(),
+                        read_only_hint: a.read_only_hint,
+                        destructive_hint: a.destructive_hint,
+                        idempotent_hint: a.idempotent_hint,
+                        open_world_hint: a.open_world_hint,
+                    }),
                 }
             })
             .collect()

@@ -20,8 +20,9 @@
 //! `process` (a stdio server's process group), `stdio` and `http` (each transport opened and
 //! negotiated), `listing` (tools, prompts and resources, and the `subscriptions/listen`
 //! stream), `supervise` (one server's life and reconnection; [`Servers`]), `call` (tool calls
-//! and `prompts/get` from the session's thread) and `live` (which servers a session starts, and
-//! [`Live`], their runtime and signal handling).
+//! and `prompts/get` from the session's thread), `live` (which servers a session starts, and
+//! [`Live`], their runtime and signal handling) and `surface` (what the servers offer, listed
+//! once for the lock's `[[mcp_tool]]`).
 
 mod call;
 mod client;
@@ -33,6 +34,7 @@ pub(crate) use live::stop_signal;
 mod process;
 mod stdio;
 mod supervise;
+pub mod surface;
 
 pub use call::{tool_timeout, CallOutcome, Caller};
 pub use http::HEADERS_HELPER_TIMEOUT;

@@ -13,12 +13,11 @@ use rmcp::model::{CallToolResult, ContentBlock, Prompt, PromptArgument, Tool};
 use std::sync::Arc;
 
 /// The longest tool name MCP clients accept (`^[a-zA-Z0-9_-]{1,64}$`).
-pub const MAX_NAME_CHARS: usize = 64;
+pub const MAX_NAME_CHARS: usize = capc_compiler::names::MAX_TOOL_NAME;
 
 /// Whether `name` is a name MCP clients accept for a tool.
 pub fn valid_name(name: &str) -> bool {
-    (1..=MAX_NAME_CHARS).contains(&name.len())
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    capc_compiler::surface::name_problem(name).is_none()
 }
 
 /// The connected servers' tools in the session's pool, in the pool's order, and what was left

@@ -53,7 +53,8 @@ pub struct TurnOutcome {
     pub result: TurnResult,
     pub request: Request,
     /// What capc left out of the request that Claude Code would send (an `@` mention of a file
-    /// outside the folder, a read it does not reproduce).
+    /// outside the folder, a read it does not reproduce), and what makes the API refuse the
+    /// request (a connected server's tool whose composed name is over 64 characters).
     pub notes: Vec<String>,
 }
 
@@ -172,12 +173,27 @@ impl Session {
         let view = self.view(&cx);
         self.notes.clear();
         let (result, request) = self.input(input, &view, &cx);
+        self.note_refused_names(&view);
         // A turn that is not a skill turn clears the last skill's grant.
         if !matches!(result, TurnResult::Prompt { .. }) {
             self.grant = None;
         }
         self.last_context = cx;
         TurnOutcome { view, result, request, notes: std::mem::take(&mut self.notes) }
+    }
+
+    /// A tool of the pool whose name the Messages API refuses (`^[a-zA-Z0-9_-]{1,64}$`):
+    /// Claude Code offers it all the same, and the API refuses the whole request.
+    fn note_refused_names(&mut self, view: &TurnView) {
+        for tool in view.tools.iter().filter(|t| t.origin == "mcp") {
+            let Some(why) = capc_compiler::surface::name_problem(&tool.name) else { continue };
+            let server = self.mcp.tools().iter().find(|t| t.name == tool.name).map(|t| t.server.clone());
+            self.notes.push(format!(
+                "tool `{}` of MCP server `{}` {why}: the API refuses every request that offers it, so every turn fails",
+                capc_compiler::printable::escape(&tool.name),
+                capc_compiler::printable::escape(server.as_deref().unwrap_or("?"))
+            ));
+        }
     }
 
     pub fn apply_mcp(&mut self, updates: Vec<Update>) -> Result<(), String> {

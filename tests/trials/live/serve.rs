@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn servers() -> PathBuf {
+pub(super) fn servers() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tests/servers")
 }
 
-fn python() -> PathBuf {
+pub(super) fn python() -> PathBuf {
     servers().join(".venv/bin/python")
 }
 
@@ -85,6 +85,11 @@ pub(crate) fn trials() -> Vec<Trial> {
         t("serve_watch_sends_list_changed_within_500_ms", &[Sdk, Corpora], watch_sends_list_changed),
         t("serve_connect_is_a_gateway_to_the_locks_mcp_servers", &[Sdk, Everything], gateway),
         t("serve_http_stopped_by_sigterm_ends_its_servers_and_exits_143", &[Sdk], http_sigterm),
+        t(
+            "lock_connect_records_the_tool_surface_and_diff_weighs_its_changes",
+            &[Sdk],
+            super::surface::lock_connect_records_and_diff_weighs_the_surface,
+        ),
         t(
             "serve_prompts_are_what_claude_code_2_1_332_sends_for_its_own_commands",
             &[Sdk, Corpora],

@@ -545,6 +545,8 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         permissions,
         pins,
         marketplace_plugins,
+        mcp_tools: Vec::new(),
+        mcp_failed: Vec::new(),
     };
     Resolution { lock, table, tools, graph: b.graph, diagnostics: b.diagnostics, asked_plugins }
 }
