@@ -501,6 +501,7 @@ impl Scopes {
             no_suppressions: selection.no_suppressions,
             texts: Default::default(),
             measure: Default::default(),
+            surface: None,
             root,
         };
         Ok((options, config))

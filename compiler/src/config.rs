@@ -64,6 +64,10 @@ pub struct File {
     pub add_dir: Option<Vec<String>>,
     /// Plugin folders loaded as `claude --plugin-dir` loads them, in order (`--plugin-dir`).
     pub plugin_dir: Option<Vec<String>>,
+    /// A ceiling on the tokens the folder adds to every turn before the conversation: the Skill
+    /// listing as sent and the MCP tools sent up front, as `capc ls --budget` sums them for each
+    /// context window of `[listing-budget]` (rule `max-context-tokens`). No ceiling without it.
+    pub max_context_tokens: Option<u64>,
     /// The Skill listing's budget (rule `listing-budget`, `capc ls --budget`).
     pub listing_budget: Option<ListingBudgetFile>,
 }
@@ -203,6 +207,8 @@ pub struct Config {
     pub plugin_dir: Valued<Vec<PathBuf>>,
     /// `[listing-budget] context-windows`.
     pub context_windows: Valued<Vec<ContextWindow>>,
+    /// `max-context-tokens` (`None`: no ceiling).
+    pub max_context_tokens: Valued<Option<u64>>,
 }
 
 /// The configuration file that applies to `start` (a folder): the first `capc.toml` or
@@ -249,6 +255,7 @@ impl Config {
             add_dir: Valued::default(Vec::new()),
             plugin_dir: Valued::default(Vec::new()),
             context_windows: Valued::default(vec![DEFAULT_CONTEXT_WINDOW]),
+            max_context_tokens: Valued::default(None),
         }
     }
 
@@ -380,6 +387,15 @@ impl Config {
         }
         if let Some(dirs) = written.plugin_dir {
             config.plugin_dir = Valued::file(dirs.iter().map(|p| resolve(p)).collect());
+        }
+        if let Some(max) = written.max_context_tokens {
+            if max == 0 {
+                return Err(ConfigError(format!(
+                    "{shown}{}: `max-context-tokens` is a positive number of tokens (leave it out for no ceiling)",
+                    place_of(text, "max-context-tokens")
+                )));
+            }
+            config.max_context_tokens = Valued::file(Some(max));
         }
         if let Some(budget) = written.listing_budget {
             let bad = |why: &str| {
@@ -524,6 +540,10 @@ impl Config {
         let paths = |ps: &[PathBuf]| format!("[{}]", ps.iter().map(|p| path(p)).collect::<Vec<_>>().join(", "));
         line(&mut out, "add-dir", paths(&self.add_dir.value), &self.add_dir.origin);
         line(&mut out, "plugin-dir", paths(&self.plugin_dir.value), &self.plugin_dir.origin);
+        match self.max_context_tokens.value {
+            Some(max) => line(&mut out, "max-context-tokens", max.to_string(), &self.max_context_tokens.origin),
+            None => out.push_str("# max-context-tokens: none (default)\n"),
+        }
         let windows: Vec<String> = self
             .context_windows
             .value

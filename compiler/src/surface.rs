@@ -2,8 +2,12 @@
 //! the hashes, the token estimate and the name check, as pure functions the runtime's listing
 //! and the compiler's readers share.
 
-use crate::model::{Lock, McpFailed, McpToolEntry};
+use crate::diagnostic::{report_at, Diagnostic};
+use crate::model::{Lock, McpFailed, McpServer, McpToolEntry};
+use crate::span::Span;
 use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
 
 /// JSON with every object's keys sorted (by UTF-8 bytes) and no whitespace, so a schema hashes
 /// the same whatever order the server wrote its keys in.
@@ -114,14 +118,128 @@ pub fn sort(tools: &mut [McpToolEntry], failed: &mut [McpFailed]) {
     failed.sort_by(|a, b| a.server.cmp(&b.server));
 }
 
+/// The surface a lock file recorded: its `[[mcp_tool]]` and `[[mcp_failed]]` entries.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Recorded {
+    pub tools: Vec<McpToolEntry>,
+    pub failed: Vec<McpFailed>,
+}
+
+impl Recorded {
+    /// What the lock file at `path` recorded. Empty when there is no lock, when it is not a
+    /// regular file (a symbolic link is not followed), when it does not read as a lock of this
+    /// format version, or when it recorded no surface; a lock without one is not decoded.
+    pub fn read(path: &Path) -> Recorded {
+        let Ok(Some(text)) = crate::lock::write::read_file(path) else { return Recorded::default() };
+        if !text.contains("mcp_tool") && !text.contains("mcp_failed") {
+            return Recorded::default();
+        }
+        match crate::lock::write::decode(&text) {
+            Ok(lock) => Recorded::of(&lock),
+            Err(_) => Recorded::default(),
+        }
+    }
+
+    /// The surface `lock` holds.
+    pub fn of(lock: &Lock) -> Recorded {
+        Recorded { tools: lock.mcp_tools.clone(), failed: lock.mcp_failed.clone() }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty() && self.failed.is_empty()
+    }
+}
+
 /// Carries the surface `old` recorded into `lock` for the servers `lock` still declares
 /// (`capc lock` without `--connect`).
-pub fn keep(lock: &mut Lock, old: &Lock) {
+pub fn keep(lock: &mut Lock, old: &Recorded) {
     let declared = |server: &str| lock.mcp_servers.iter().any(|s| s.name == server);
-    let tools: Vec<McpToolEntry> = old.mcp_tools.iter().filter(|t| declared(&t.server)).cloned().collect();
-    let failed: Vec<McpFailed> = old.mcp_failed.iter().filter(|f| declared(&f.server)).cloned().collect();
+    let tools: Vec<McpToolEntry> = old.tools.iter().filter(|t| declared(&t.server)).cloned().collect();
+    let failed: Vec<McpFailed> = old.failed.iter().filter(|f| declared(&f.server)).cloned().collect();
     lock.mcp_tools = tools;
     lock.mcp_failed = failed;
+}
+
+/// The server a session here starts under `name`: the declaration that wins (a shadowed one
+/// never starts).
+pub fn winning<'a>(servers: &'a [McpServer], name: &str) -> Option<&'a McpServer> {
+    servers.iter().find(|s| s.name == name && s.shadowed_by.is_none())
+}
+
+/// A recorded tool a session here is offered.
+#[derive(Debug, Clone, Copy)]
+pub struct Offered<'a> {
+    /// The declaration that starts (the winner of its name).
+    pub server: &'a McpServer,
+    pub tool: &'a McpToolEntry,
+}
+
+impl Offered<'_> {
+    /// The name the model calls the tool by, composed as Claude Code composes it from the
+    /// server's name as declared today and the tool's as the server listed it (the lock's own
+    /// `name` is not trusted).
+    pub fn name(&self) -> String {
+        crate::names::tool_name(&self.server.normalized, &crate::names::normalize_server(&self.tool.tool))
+    }
+}
+
+/// The recorded tools a session with `lock`'s servers and rules is offered, in the surface's
+/// order: those of a server that starts here (the winner of its name, not blocked by the MCP
+/// policy, removed by a deny rule or turned off) that no deny rule on the tool removes.
+pub fn offered<'a>(recorded: &'a Recorded, lock: &'a Lock) -> Vec<Offered<'a>> {
+    let denies: Vec<capc_grammar::PermissionRule> = lock
+        .permissions
+        .iter()
+        .filter(|p| p.behavior == crate::model::Behavior::Deny)
+        .filter_map(|p| capc_grammar::parse_permission_rule(&p.rule).ok())
+        .filter(|r| r.content.is_none())
+        .collect();
+    let cx = capc_grammar::MatchContext::default();
+    recorded
+        .tools
+        .iter()
+        .filter_map(|tool| {
+            let server = winning(&lock.mcp_servers, &tool.server)?;
+            let starts = server.blocked_by.is_none()
+                && server.denied_by.is_none()
+                && server.approval != Some(crate::model::Approval::Disabled);
+            let offered = Offered { server, tool };
+            let name = offered.name();
+            let call = capc_grammar::ToolCall::new(&name);
+            (starts && !denies.iter().any(|r| r.matches(capc_grammar::Behavior::Deny, &call, &cx))).then_some(offered)
+        })
+        .collect()
+}
+
+/// `invalid-mcp-tool-name`: each [`offered`] tool whose composed name the API refuses,
+/// reported at the server's name in the file that declares it (`spans`: by server name and
+/// file).
+pub fn name_findings(recorded: &Recorded, lock: &Lock, spans: &BTreeMap<(String, String), Span>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for offered in offered(recorded, lock) {
+        let (server, name) = (offered.server, offered.name());
+        let Some(why) = name_problem(&name) else { continue };
+        let span = spans.get(&(server.name.clone(), server.path.clone())).copied();
+        let escape = |s: &str| crate::printable::escape(s).into_owned();
+        let message = format!(
+            "MCP server `{}` offers a tool `{}` (recorded in capabilities.lock by `capc lock --connect`); Claude Code \
+             calls it `{}`, which {why}; every request that offers it is refused",
+            escape(&server.name),
+            escape(&offered.tool.tool),
+            escape(&name)
+        );
+        let prefix = crate::names::tool_name(&server.normalized, "");
+        let room = crate::names::MAX_TOOL_NAME.saturating_sub(prefix.chars().count());
+        let help = format!(
+            "the prefix `{}` leaves {room} characters for the tool's own name: give the server a shorter name{}, \
+             or deny the tool (`{}` in `permissions.deny`) so Claude Code leaves it out",
+            escape(&prefix),
+            if server.plugin.is_some() { " (or the plugin)" } else { "" },
+            escape(&name),
+        );
+        report_at(&mut out, server.path.clone(), &crate::rules::invalid_mcp_tool_name::RULE, span, message).help(help);
+    }
+    out
 }
 
 #[cfg(test)]

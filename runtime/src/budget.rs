@@ -8,8 +8,9 @@
 //! settings a session reads — `skillListingBudgetFraction`, `skillListingMaxDescChars`,
 //! `skillOverrides`, `disableBundledSkills`, `disableSlashCommands`, and
 //! `SLASH_COMMAND_TOOL_CHAR_BUDGET` or `CLAUDE_CODE_DISABLE_BUNDLED_SKILLS` set in a settings
-//! file's `env` — merged user, project, local, then managed, as Claude Code merges them. The
-//! process environment is not read, so a check gives the same answer on every machine.
+//! file's `env` (and, for [`crate::cost`], `ENABLE_TOOL_SEARCH`) — merged user, project,
+//! local, then managed, as Claude Code merges them. The process environment is not read, so a
+//! check gives the same answer on every machine.
 //! Nothing else of a turn (usage scores, MCP prompts) is known before a session starts.
 
 use crate::context::TurnContext;
@@ -39,8 +40,14 @@ const KEYS: [&str; 5] = [
     "disableBundledSkills",
     "disableSlashCommands",
 ];
-/// Variables a settings file's `env` may set that change the listing.
-const ENV: [&str; 2] = ["SLASH_COMMAND_TOOL_CHAR_BUDGET", "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"];
+/// Variables a settings file's `env` may set that change the listing or the tool pool.
+const ENV: [&str; 4] = [
+    "SLASH_COMMAND_TOOL_CHAR_BUDGET",
+    "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS",
+    // Tool search, for what the MCP tools cost (`crate::cost`).
+    "ENABLE_TOOL_SEARCH",
+    "CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS",
+];
 
 /// The `listing-budget` measurement `capc check` runs, for these windows.
 #[derive(Debug, Clone)]
@@ -312,8 +319,8 @@ pub fn to_text(measured: &[(ContextWindow, Option<Measured>)]) -> String {
 }
 
 /// `capc ls --budget --format json` (version 1): each window with its listing (`null`: none),
-/// the entries by cost.
-pub fn to_json(measured: &[(ContextWindow, Option<Measured>)]) -> String {
+/// the entries by cost; then `more`'s keys (the tool surface, the totals).
+pub fn to_json(measured: &[(ContextWindow, Option<Measured>)], more: Map<String, Value>) -> String {
     let windows: Vec<Value> = measured
         .iter()
         .map(|(window, m)| {
@@ -337,7 +344,10 @@ pub fn to_json(measured: &[(ContextWindow, Option<Measured>)]) -> String {
             serde_json::json!({"tokens": window.tokens, "bytes_per_token": window.bytes_per_token, "listing": listing})
         })
         .collect();
-    let out = serde_json::json!({"version": 1, "windows": windows});
+    let mut out = serde_json::json!({"version": 1, "windows": windows});
+    if let Value::Object(map) = &mut out {
+        map.extend(more);
+    }
     let mut text =
         capc_compiler::printable::escape_json(&serde_json::to_string_pretty(&out).unwrap_or_default()).into_owned();
     text.push('\n');
@@ -475,7 +485,7 @@ fn fraction_that_fits(m: &Measured) -> Option<f64> {
 }
 
 /// Where a listed file's `description` (else `when_to_use`) is written.
-fn description_span(options: &Options, path: &str) -> Option<Span> {
+pub(crate) fn description_span(options: &Options, path: &str) -> Option<Span> {
     let walk::Content::Text(text) = options.texts.read(&locate(options, path)) else { return None };
     let Split::Found(block) = frontmatter::split(&text) else { return None };
     let Parsed::Fields { mut node, spans, .. } = frontmatter::parse(&text, &block) else { return None };

@@ -38,6 +38,7 @@ pub mod collate;
 pub mod commands;
 pub mod connect;
 pub mod context;
+pub mod cost;
 pub mod launch;
 pub mod listing;
 pub mod loaded;

@@ -47,7 +47,11 @@ pub(crate) fn check(
     for target in &targets {
         match scopes.options_and_config(target.root.clone(), reading, selection) {
             Ok((mut o, c)) => {
-                o.measure = listing_budget(&c);
+                let surface = std::sync::Arc::new(capc_compiler::surface::Recorded::read(
+                    &target.root.join(capc_compiler::lock::write::FILE_NAME),
+                ));
+                o.measure = capc_runtime::cost::measures(&c, &surface);
+                o.surface = Some(surface);
                 options_of.push(o);
                 configs.push(c);
             }
@@ -169,12 +173,6 @@ pub(crate) fn check(
     } else {
         ExitCode::SUCCESS
     }
-}
-
-/// The `listing-budget` measurement, for the context windows the configuration names.
-pub(crate) fn listing_budget(config: &capc_compiler::config::Config) -> capc_compiler::check::Measures {
-    let budget = capc_runtime::budget::ListingBudget { windows: config.context_windows.value.clone() };
-    capc_compiler::check::Measures(vec![std::sync::Arc::new(budget)])
 }
 
 /// Rounds of fixes `--fix` applies at most (a fix that waited for an overlapping one goes in

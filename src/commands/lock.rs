@@ -90,12 +90,10 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
                 }
                 Err(e) => connect_error = Some(e),
             }
-        } else if let Ok(Some(old)) = write::read_file(&path) {
+        } else {
             // The surface recorded before, for the servers still declared; a lock that does not
             // read has none to keep.
-            if let Ok(old) = write::decode(&old) {
-                capc_compiler::surface::keep(lock, &old);
-            }
+            capc_compiler::surface::keep(lock, &capc_compiler::surface::Recorded::read(&path));
         }
         name_errors = capc_compiler::surface::name_errors(&lock.mcp_tools);
     };

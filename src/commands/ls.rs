@@ -4,8 +4,9 @@ use crate::args::Format;
 use crate::commands::{exit, resolution};
 use crate::output::{run_check, write_stdout};
 use capc_compiler::lock::view;
+use capc_compiler::surface::Recorded;
 use capc_compiler::Options;
-use capc_runtime::budget;
+use capc_runtime::{budget, cost};
 use std::process::ExitCode;
 
 pub(crate) fn ls(options: Options, format: Format, all: bool) -> ExitCode {
@@ -21,16 +22,20 @@ pub(crate) fn ls(options: Options, format: Format, all: bool) -> ExitCode {
     exit(write_stdout(&text), 0)
 }
 
-/// `capc ls --budget`: the Skill listing for each context window the configuration names.
+/// `capc ls --budget`: the Skill listing for each context window the configuration names,
+/// then the MCP tool surface the folder's lock recorded and what a turn reads up front.
 pub(crate) fn ls_budget(options: Options, config: &capc_compiler::config::Config, format: Format) -> ExitCode {
     let checked = match run_check(&options) {
         Ok(c) => c,
         Err(code) => return code,
     };
     let measured = budget::measure_each(&checked, &options, &config.context_windows.value);
+    let recorded = Recorded::read(&options.root.join(capc_compiler::lock::write::FILE_NAME));
+    let (surface, totals) = cost::measure(&checked, &options, &recorded, &measured);
+    let max = config.max_context_tokens.value;
     let text = match format {
-        Format::Json => budget::to_json(&measured),
-        Format::Human => budget::to_text(&measured),
+        Format::Json => budget::to_json(&measured, cost::to_json(&surface, &measured, &totals, max)),
+        Format::Human => budget::to_text(&measured) + &cost::to_text(&surface, &measured, &totals, max),
     };
     exit(write_stdout(&text), 0)
 }

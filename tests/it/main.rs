@@ -18,4 +18,5 @@ mod plugin_dir;
 mod robustness;
 mod schema;
 mod security;
+mod surface;
 mod verify;

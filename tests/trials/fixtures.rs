@@ -67,9 +67,18 @@ fn render(name: &str) -> String {
     if dir.join("managed").is_dir() {
         options.managed_dir = Some(dir.join("managed"));
     }
-    // The Skill listing is measured as `capc check` measures it (the default window).
-    let budget = capc_runtime::budget::ListingBudget { windows: vec![capc_compiler::config::DEFAULT_CONTEXT_WINDOW] };
-    options.measure = capc_compiler::check::Measures(vec![std::sync::Arc::new(budget)]);
+    // Measured as `capc check` measures: the Skill listing for the windows of the fixture's own
+    // capc.toml (default: the default model's), its `max-context-tokens`, and the tool surface
+    // its lock recorded.
+    let config = match capc_compiler::config::find_in(&options.root).expect("one capc.toml") {
+        Some(file) => capc_compiler::config::Config::load(&options.root, Some(&file)).expect("fixture capc.toml"),
+        None => capc_compiler::config::Config::defaults(&options.root),
+    };
+    let surface = std::sync::Arc::new(capc_compiler::surface::Recorded::read(
+        &options.root.join(capc_compiler::lock::write::FILE_NAME),
+    ));
+    options.measure = capc_runtime::cost::measures(&config, &surface);
+    options.surface = Some(surface);
     let checked = check(&options).expect("fixture root is a directory");
     report::to_text(&checked, false, 80)
 }

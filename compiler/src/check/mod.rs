@@ -59,6 +59,9 @@ pub struct Options {
     /// Findings measured above the compiler once names are resolved (`listing-budget`, from the
     /// runtime's Skill listing); none by default.
     pub measure: Measures,
+    /// The MCP tool surface the folder's `capabilities.lock` recorded (`capc lock --connect`),
+    /// for `invalid-mcp-tool-name`; `None`: not checked (the library reads no lock itself).
+    pub surface: Option<std::sync::Arc<crate::surface::Recorded>>,
 }
 
 /// Findings a layer above the compiler measures on a resolved check: `capc check` hands the
@@ -131,6 +134,9 @@ pub struct Checked {
     /// Set when the findings were compared with a baseline or a revision (`capc check
     /// --baseline`, `--new-since`): `diagnostics` then holds only the new ones.
     pub baseline: Option<crate::compared::Applied>,
+    /// Where each MCP server is declared: `(name, file)` to the span of its name, for findings
+    /// about what the server offers (set by [`check`]).
+    pub server_spans: BTreeMap<(String, String), crate::span::Span>,
 }
 
 impl Checked {
@@ -152,6 +158,7 @@ impl Checked {
             plugin_roots: Vec::new(),
             refused_asked: Vec::new(),
             baseline: None,
+            server_spans: BTreeMap::new(),
         }
     }
 
@@ -405,6 +412,15 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
             _ => None,
         })
         .collect();
+    // Where each server is declared, for findings about what it offers.
+    all.server_spans = all
+        .decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::Server(s) => Some(((s.name.clone(), d.path.clone()), d.span?)),
+            _ => None,
+        })
+        .collect();
     let resolution = crate::lock::resolve::resolve(std::mem::take(&mut all.decls));
     for p in &resolution.lock.plugins {
         let asked = resolution.asked_plugins.contains(&p.root);
@@ -418,6 +434,9 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     all.unloaded_plugins =
         all.plugin_roots.iter().filter_map(|(root, why)| Some((root.clone(), why.clone()?))).collect();
     let mut later = resolution.diagnostics.clone();
+    if let Some(recorded) = options.surface.as_deref().filter(|r| !r.tools.is_empty()) {
+        later.extend(crate::surface::name_findings(recorded, &resolution.lock, &all.server_spans));
+    }
     all.resolution = Some(resolution);
     for measure in &options.measure.0 {
         later.extend(measure.findings(&all, options));

@@ -119,11 +119,7 @@ fn resolve(root: &Path, extracted: bool, scopes: &Scopes) -> Result<(Lock, usize
     let mut lock = checked.take_lock();
     // The MCP tool surface is what the folder's own lock recorded (`capc lock --connect`), as
     // `capc lock` keeps it: a tree cannot list its servers, and no surface is not none offered.
-    if let Ok(Some(text)) = crate::lock::write::read_file(&root.join(crate::lock::write::FILE_NAME)) {
-        if let Ok(recorded) = crate::lock::write::decode(&text) {
-            crate::surface::keep(&mut lock, &recorded);
-        }
-    }
+    crate::surface::keep(&mut lock, &crate::surface::Recorded::read(&root.join(crate::lock::write::FILE_NAME)));
     let filter = config.filter();
     let mut hidden = Vec::new();
     if filter.ignore_files || filter.exclude.is_some() {

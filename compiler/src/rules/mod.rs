@@ -22,6 +22,7 @@ pub mod invalid_field_value;
 pub mod invalid_frontmatter;
 pub mod invalid_hook_handler;
 pub mod invalid_json;
+pub mod invalid_mcp_tool_name;
 pub mod invalid_name;
 pub mod invalid_permission_rule;
 pub mod invalid_plugin_source;
@@ -29,6 +30,7 @@ pub mod lenient_frontmatter;
 pub mod listing_budget;
 pub mod literal_secret;
 pub mod loose_skill_file;
+pub mod max_context_tokens;
 pub mod mcp_server_name_clash;
 pub mod mcp_server_without_transport;
 pub mod mcp_servers_key_missing;
@@ -85,6 +87,7 @@ pub static RULES: &[&Rule] = &[
     &invalid_frontmatter::RULE,
     &invalid_hook_handler::RULE,
     &invalid_json::RULE,
+    &invalid_mcp_tool_name::RULE,
     &invalid_name::RULE,
     &invalid_permission_rule::RULE,
     &invalid_plugin_source::RULE,
@@ -92,6 +95,7 @@ pub static RULES: &[&Rule] = &[
     &listing_budget::RULE,
     &literal_secret::RULE,
     &loose_skill_file::RULE,
+    &max_context_tokens::RULE,
     &mcp_server_name_clash::RULE,
     &mcp_server_without_transport::RULE,
     &mcp_servers_key_missing::RULE,

@@ -126,11 +126,13 @@ fn config_file(root: &std::path::Path, buffers: &Buffers) -> Result<Option<Confi
 }
 
 /// The options `capc check` would use for `root`: its capc.toml (an open buffer of it as it
-/// stands; defaults when it cannot be read, with the reason), then the client's scopes over it.
+/// stands; defaults when it cannot be read, with the reason), then the client's scopes over it;
+/// `surface` is what the workspace's lock recorded.
 pub(crate) fn options(
     root: &std::path::Path,
     scopes: &Scopes,
     buffers: &Buffers,
+    surface: Arc<capc_compiler::surface::Recorded>,
 ) -> (Options, Option<(ConfigError, Option<PathBuf>)>) {
     let file = config_file(root, buffers);
     let at = file.as_ref().ok().and_then(|f| f.as_ref().map(|(path, _)| path.clone()));
@@ -165,17 +167,17 @@ pub(crate) fn options(
         skip_hashes: true,
         filter: config.filter(),
         policy: Some(Arc::new(config.policy())),
-        // The editor shows `listing-budget` as `capc check` reports it.
-        measure: capc_compiler::check::Measures(vec![Arc::new(crate::budget::ListingBudget {
-            windows: config.context_windows.value.clone(),
-        })]),
+        // The editor shows `listing-budget`, `max-context-tokens` and `invalid-mcp-tool-name`
+        // as `capc check` reports them.
+        measure: crate::cost::measures(&config, &surface),
+        surface: Some(surface),
         ..Options::default()
     };
     (options, error)
 }
 
 pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCache>, job: Job) -> Analysis {
-    let (mut options, config_error) = options(root, scopes, &job.buffers);
+    let (mut options, config_error) = options(root, scopes, &job.buffers, disk.surface(root));
     let cancel = Cancel { generation: job.generation, newest: job.newest };
     let snapshot = Snapshot { buffers: job.buffers, disk: disk.clone(), cancel: None };
     options.texts = walk::Texts::new(Arc::new(Snapshot { cancel: Some(cancel), ..snapshot.clone() }));

@@ -17,6 +17,9 @@ pub(crate) type Buffers = BTreeMap<PathBuf, Arc<str>>;
 #[derive(Default)]
 pub(crate) struct DiskCache {
     texts: RwLock<HashMap<PathBuf, Content>>,
+    /// The tool surface the workspace's `capabilities.lock` recorded, read once until the lock
+    /// changes (`invalid-mcp-tool-name`).
+    surface: RwLock<Option<Arc<capc_compiler::surface::Recorded>>>,
 }
 
 impl DiskCache {
@@ -32,15 +35,36 @@ impl DiskCache {
         content
     }
 
+    /// The surface the lock in `root` recorded, from the cache.
+    pub(crate) fn surface(&self, root: &Path) -> Arc<capc_compiler::surface::Recorded> {
+        if let Some(surface) = self.surface.read().ok().and_then(|s| s.clone()) {
+            return surface;
+        }
+        let surface =
+            Arc::new(capc_compiler::surface::Recorded::read(&root.join(capc_compiler::lock::write::FILE_NAME)));
+        if let Ok(mut cached) = self.surface.write() {
+            *cached = Some(surface.clone());
+        }
+        surface
+    }
+
     pub(crate) fn forget(&self, path: &Path) {
         if let Ok(mut texts) = self.texts.write() {
             texts.remove(path);
+        }
+        if path.file_name().is_some_and(|n| n == capc_compiler::lock::write::FILE_NAME) {
+            if let Ok(mut surface) = self.surface.write() {
+                *surface = None;
+            }
         }
     }
 
     pub(crate) fn forget_all(&self) {
         if let Ok(mut texts) = self.texts.write() {
             texts.clear();
+        }
+        if let Ok(mut surface) = self.surface.write() {
+            *surface = None;
         }
     }
 }

@@ -140,6 +140,38 @@ pub(super) fn lock_connect_records_and_diff_weighs_the_surface() {
     );
     assert!(text(&refused).contains(&expected), "{}", text(&refused));
 
+    // `capc check` reads the recorded surface and reports the tool at the server's name.
+    let checked = capc(root, &["check", "--format", "json", "."]);
+    assert_eq!(checked.status.code(), Some(1), "{}", text(&checked));
+    let report: Value = serde_json::from_slice(&checked.stdout).expect("JSON");
+    let found: Vec<&Value> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["rule"] == "invalid-mcp-tool-name")
+        .collect();
+    assert_eq!(found.len(), 1, "{report:#}");
+    assert_eq!((found[0]["path"].as_str(), found[0]["severity"].as_str()), (Some(".mcp.json"), Some("error")));
+    let at = mcp.to_string().find("\"files\"").expect("server name");
+    assert_eq!((found[0]["line"].as_u64(), found[0]["column"].as_u64()), (Some(1), Some(at as u64 + 1)), "{report:#}");
+    let message = found[0]["message"].as_str().expect("message");
+    assert!(message.contains(&format!("`mcp__files__{LONG}`, which is 66 characters")), "{message}");
+
+    // `capc ls --budget` sums what the recorded tool costs, deferred by default.
+    let budget = capc(root, &["ls", "--budget", "--format", "json", "."]);
+    assert_eq!(budget.status.code(), Some(0), "{}", text(&budget));
+    let budget: Value = serde_json::from_slice(&budget.stdout).expect("JSON");
+    let server = &budget["mcp"]["servers"][0];
+    assert_eq!((server["server"].as_str(), server["tools"].as_u64()), (Some("files"), Some(1)), "{budget:#}");
+    let tokens = server["tokens"].as_u64().expect("tokens");
+    let recorded: toml::Table =
+        std::fs::read_to_string(root.join("capabilities.lock")).expect("lock").parse().expect("TOML");
+    assert_eq!(Some(tokens as i64), recorded["mcp_tool"][0]["tokens"].as_integer(), "the lock's own estimate");
+    let modes = budget["mcp"]["windows"][0]["modes"].as_array().expect("modes");
+    assert_eq!(modes[0]["mode"], "unset or true");
+    assert_eq!((modes[0]["up_front"].as_u64(), modes[0]["deferred"].as_u64()), (Some(0), Some(tokens)));
+    assert_eq!((modes[1]["mode"].as_str(), modes[1]["up_front"].as_u64()), (Some("false"), Some(tokens)));
+
     // A session offers it as Claude Code does, and says the request fails.
     use std::io::Write as _;
     let mut session = Command::new(env!("CARGO_BIN_EXE_capc"))
