@@ -502,6 +502,7 @@ impl Scopes {
             texts: Default::default(),
             measure: Default::default(),
             surface: None,
+            cache: None,
             root,
         };
         Ok((options, config))

@@ -92,6 +92,32 @@ pub struct Tree {
     pub texts: Texts,
 }
 
+impl Tree {
+    /// A copy of the listing, its texts read from the disk.
+    pub fn shallow_clone(&self) -> Tree {
+        Tree {
+            files: self.files.clone(),
+            dirs: self.dirs.clone(),
+            problems: self.problems.clone(),
+            links: self.links.clone(),
+            ignored: self.ignored,
+            texts: Texts::default(),
+        }
+    }
+
+    /// A hash of the listing: the files, folders, links and problems.
+    pub fn fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.files.hash(&mut h);
+        self.dirs.hash(&mut h);
+        self.links.hash(&mut h);
+        format!("{:?}", self.problems).hash(&mut h);
+        self.ignored.hash(&mut h);
+        h.finish()
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WalkProblem {
     pub path: String,
@@ -651,6 +677,25 @@ pub trait TextSource: Send + Sync {
     fn unsaved(&self) -> Vec<PathBuf> {
         Vec::new()
     }
+
+    /// [`content_hash`] of what `read` gives for `path`, when the source knows it without
+    /// copying the text out (`None`: read it to know).
+    fn stamp(&self, _path: &Path) -> Option<u64> {
+        None
+    }
+}
+
+/// A hash of what a read gave, for a cache's keys.
+pub fn content_hash(content: &Content) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    match content {
+        Content::Text(text) => (0u8, text).hash(&mut h),
+        Content::NotText { lossy, offset, reason } => (1u8, lossy, offset, reason).hash(&mut h),
+        Content::TooLarge { bytes } => (2u8, bytes).hash(&mut h),
+        Content::Error(e) => (3u8, e).hash(&mut h),
+    }
+    h.finish()
 }
 
 /// Where a check reads declaration texts: the disk ([`read`]) by default, or a [`TextSource`].
@@ -668,6 +713,11 @@ impl Texts {
             Some(source) => source.read(path),
             None => read(path),
         }
+    }
+
+    /// The source's [`TextSource::stamp`] of `path` (the disk has none).
+    pub fn stamp(&self, path: &Path) -> Option<u64> {
+        self.0.as_ref().and_then(|source| source.stamp(path))
     }
 
     /// The source's files that are not on disk (none for the disk itself).

@@ -410,7 +410,11 @@ impl Measure for ListingBudget {
                 m.budget,
                 budget_words(m),
             );
-            let span = description_span(options, path);
+            let stamp = checked.source(path).map_or(0, |f| f.stamp);
+            let span = match options.cache.as_deref().filter(|_| stamp != 0) {
+                Some(cache) => cache.span_in(path, "description", stamp, || description_span(options, path)),
+                None => description_span(options, path),
+            };
             let help = advice[w].get_or_insert_with(|| fits(m)).clone();
             report_at(&mut out, path.to_string(), &rules::listing_budget::RULE, span, message).help(help);
         }

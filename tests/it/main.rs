@@ -5,6 +5,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod cache;
 mod cli;
 mod config;
 mod fidelity;

@@ -129,7 +129,8 @@ fn resolve(s: &Scenario, scratch: &Path) -> (Resolution, bool) {
         ..Options::default()
     };
     let mut checked = check(&options).expect("scenario tree");
-    (checked.resolution.take().expect("resolved"), trusted)
+    let resolution = checked.resolution.take().expect("resolved");
+    (std::sync::Arc::try_unwrap(resolution).unwrap_or_else(|shared| (*shared).clone()), trusted)
 }
 
 /// The entries a headless session with an API key has: loaded, trusted where they must be,

@@ -1,10 +1,11 @@
 //! Discovery: the declaration roots under a folder (marketplaces, plugins, projects, skill
 //! collections) and the claim on each of their files, then reading every claimed file once.
 
+use super::cache::Read;
 use super::cross::{cross_check_entries, is_manifest, undeclared_servers, walk_problems};
 use super::placement::Realm;
 use super::reading::{read_claim, read_json};
-use super::{Checked, Claims, Outcome, Owner, ServerUse};
+use super::{Cache, Checked, Claim, Claims, Outcome, Owner, ServerUse};
 use crate::decl::marketplace::{self, EntryInfo};
 use crate::decl::plugin::{self, PluginInfo};
 use crate::decl::{file_name, join_rel, manifest, parent, Counts, FileCx, FileKind, FileScope};
@@ -14,7 +15,16 @@ use crate::walk::Tree;
 use crate::{rules, walk};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 use std::path::Path;
+use std::sync::Arc;
+
+/// Where a root's files are read from, and what may be kept between checks.
+pub(super) struct Reading<'a> {
+    pub(super) filter: &'a walk::Filter,
+    pub(super) texts: &'a walk::Texts,
+    pub(super) cache: Option<&'a Cache>,
+}
 
 pub(super) fn check_root(
     dir: &Path,
@@ -22,13 +32,17 @@ pub(super) fn check_root(
     hash: bool,
     project_keys: &[String],
     plugin_dirs: &[(usize, String)],
-    filter: &walk::Filter,
-    texts: &walk::Texts,
+    reading: Reading<'_>,
 ) -> Checked {
-    let mut tree = walk::Tree { texts: texts.clone(), ..walk::walk_filtered(dir, filter) };
+    let Reading { filter, texts, cache } = reading;
+    let listed = match cache {
+        Some(cache) => cache.walk(dir, filter),
+        None => walk::walk_filtered(dir, filter),
+    };
+    let mut tree = walk::Tree { texts: texts.clone(), ..listed };
     tree.add_unsaved(dir);
     if let Realm::AddDir(_) = realm {
-        return check_added_dir(dir, &tree, realm, hash);
+        return check_added_dir(dir, &tree, realm, hash, cache);
     }
     // The name of the checked folder itself, for a plugin at the root without a manifest.
     let root_name = dir
@@ -280,13 +294,18 @@ pub(super) fn check_root(
         claims.add(rel, FileKind::Skill, &Owner::bare(FileScope::Collection), None);
     }
 
-    let parsed: Vec<Outcome> = claims
+    // With a cache, what the cross-file stage reads of each file, in order, for its key.
+    let listing = cache.map(|_| tree.fingerprint());
+    let mut fingerprints: Vec<u64> = match cache {
+        Some(_) => outcomes.iter().map(super::cache::fingerprint).collect(),
+        None => Vec::new(),
+    };
+    let claimed: Vec<(&String, &Claim)> = claims
         .0
-        .par_iter()
+        .iter()
         .filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
-        .map(|(rel, claim)| read_claim(dir, &tree, rel, claim, realm, hash, project_keys))
         .collect();
-    outcomes.extend(parsed);
+    let parsed = read_claims(dir, &tree, &claimed, realm, hash, project_keys, cache.zip(listing));
 
     let mut checked = Checked::empty(diagnostics);
     checked.declarations = counts;
@@ -294,17 +313,51 @@ pub(super) fn check_root(
     checked.ignored = tree.ignored;
     let mut declared: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut references: Vec<ServerUse> = Vec::new();
-    let skipped: BTreeMap<String, String> = outcomes.iter().filter_map(|o| o.skips_plugin.clone()).collect();
+    let skipped: BTreeMap<String, String> =
+        outcomes.iter().chain(parsed.iter().map(Got::outcome)).filter_map(|o| o.skips_plugin.clone()).collect();
     refuse_skipped(&mut checked.decls, &skipped);
-    for outcome in outcomes {
-        let mut servers = checked.absorb(outcome);
-        declared.extend(std::mem::take(&mut servers.declared));
+    let mut take = |servers: ServerUse| {
+        declared.extend(servers.declared.iter().cloned());
         if !servers.named.is_empty() {
             references.push(servers);
         }
+    };
+    for outcome in outcomes {
+        take(checked.absorb(outcome));
+    }
+    for got in parsed {
+        match got {
+            Got::Read(outcome) => take(checked.absorb(*outcome)),
+            Got::Kept(read) => {
+                fingerprints.push(read.fingerprint);
+                take(checked.absorb_kept(read));
+            }
+        }
+    }
+    if let Some(listing) = listing {
+        let mut h = super::cache::hasher();
+        (dir, listing, &fingerprints).hash(&mut h);
+        super::cache::hash_debug(&(realm, &checked.decls), &mut h);
+        checked.fingerprint = h.finish();
     }
     checked.diagnostics.extend(undeclared_servers(&declared, references));
     checked
+}
+
+/// A file's reading: made now, or kept in a cache (its declarations are copied out only when
+/// the cross-file stage runs).
+enum Got {
+    Read(Box<Outcome>),
+    Kept(Arc<Read>),
+}
+
+impl Got {
+    fn outcome(&self) -> &Outcome {
+        match self {
+            Got::Read(outcome) => outcome.as_ref(),
+            Got::Kept(read) => &read.outcome,
+        }
+    }
 }
 
 /// Marks the plugins of `skipped` (root as shown → why) refused: Claude Code skips them
@@ -357,7 +410,57 @@ fn cached_marketplace(root: &str) -> Option<String> {
 }
 
 /// An `--add-dir` folder: Claude Code reads the skills, commands and agents of its `.claude/`.
-fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm, hash: bool) -> Checked {
+/// Reads the claimed files side by side: with a cache (and the folder listing's fingerprint),
+/// a file whose text, claim and folder listing are as before keeps its reading.
+fn read_claims(
+    dir: &Path,
+    tree: &Tree,
+    claimed: &[(&String, &Claim)],
+    realm: Realm,
+    hash: bool,
+    project_keys: &[String],
+    cache: Option<(&Cache, u64)>,
+) -> Vec<Got> {
+    let Some((cache, listing)) = cache else {
+        return claimed
+            .par_iter()
+            .map(|(rel, claim)| Got::Read(Box::new(read_claim(dir, tree, rel, claim, realm, hash, project_keys, None))))
+            .collect();
+    };
+    claimed
+        .par_iter()
+        .map(|(rel, claim)| {
+            let path = dir.join(rel.as_str());
+            let mut h = super::cache::hasher();
+            (dir, rel.as_str(), listing, hash, project_keys, realm, claim).hash(&mut h);
+            let shown = realm.display(rel);
+            // The text's hash as the source knows it, else read now (and kept for the reading).
+            let (stamp, mut content) = match tree.texts.stamp(&path) {
+                Some(stamp) => (stamp, None),
+                None => {
+                    let content = tree.texts.read(&path);
+                    (walk::content_hash(&content), Some(content))
+                }
+            };
+            let mut keyed = h.clone();
+            stamp.hash(&mut keyed);
+            if let Some(found) = cache.lookup(&shown, keyed.finish()) {
+                return Got::Kept(found);
+            }
+            // Keyed by what is read now, even if the file changed since its stamp.
+            let content = content.take().unwrap_or_else(|| tree.texts.read(&path));
+            let stamp = walk::content_hash(&content);
+            stamp.hash(&mut h);
+            let mut outcome = read_claim(dir, tree, rel, claim, realm, hash, project_keys, Some(content));
+            if let Some(file) = &mut outcome.file {
+                file.stamp = stamp;
+            }
+            Got::Kept(cache.insert(shown, h.finish(), outcome))
+        })
+        .collect()
+}
+
+fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm, hash: bool, cache: Option<&Cache>) -> Checked {
     let mut claims = Claims(BTreeMap::new());
     let mut diagnostics = walk_problems(tree, realm);
     // Claude Code reads an added folder's skills, legacy commands and agents.
@@ -371,11 +474,26 @@ fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm, hash: bool) -> Checked
     if tree.is_dir(".claude/agents") {
         claim_markdown_tree(tree, &mut claims, ".claude/agents", FileKind::Agent, &owner);
     }
-    let outcomes: Vec<Outcome> =
-        claims.0.par_iter().map(|(rel, claim)| read_claim(dir, tree, rel, claim, realm, hash, &[])).collect();
+    let claimed: Vec<(&String, &Claim)> = claims.0.iter().collect();
+    let listing = cache.map(|_| tree.fingerprint());
+    let outcomes = read_claims(dir, tree, &claimed, realm, hash, &[], cache.zip(listing));
     let mut checked = Checked::empty(diagnostics);
-    for outcome in outcomes {
-        checked.absorb(outcome);
+    let mut fingerprints = Vec::new();
+    for got in outcomes {
+        match got {
+            Got::Read(outcome) => {
+                checked.absorb(*outcome);
+            }
+            Got::Kept(read) => {
+                fingerprints.push(read.fingerprint);
+                checked.absorb_kept(read);
+            }
+        }
+    }
+    if let Some(listing) = listing {
+        let mut h = super::cache::hasher();
+        (dir, listing, fingerprints, realm).hash(&mut h);
+        checked.fingerprint = h.finish();
     }
     checked
 }

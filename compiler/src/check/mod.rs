@@ -18,13 +18,17 @@ use crate::walk;
 use discovery::check_root;
 use placement::{locate_marketplaces, project_keys, Places, Realm};
 use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
+use std::sync::Arc;
 
+mod cache;
 mod cross;
 mod discovery;
 mod placement;
 mod reading;
 
+pub use cache::Cache;
 pub use placement::locate;
 
 /// What to check. The user and managed scopes are off unless asked for, so a check is
@@ -62,13 +66,15 @@ pub struct Options {
     /// The MCP tool surface the folder's `capabilities.lock` recorded (`capc lock --connect`),
     /// for `invalid-mcp-tool-name`; `None`: not checked (the library reads no lock itself).
     pub surface: Option<std::sync::Arc<crate::surface::Recorded>>,
+    /// What a check may keep for the next one (`capc lsp`); `None`: nothing is kept.
+    pub cache: Option<std::sync::Arc<Cache>>,
 }
 
 /// Findings a layer above the compiler measures on a resolved check: `capc check` hands the
 /// runtime's Skill-listing measurement in here (ARCHITECTURE.md says why it lives there), so
 /// its findings go through capc.toml's severities, per-path ignores, suppression comments and
 /// baselines as every other finding does.
-pub trait Measure: Send + Sync {
+pub trait Measure: Send + Sync + std::fmt::Debug {
     /// The findings, given the check with its resolution set.
     fn findings(&self, checked: &Checked, options: &Options) -> Vec<Diagnostic>;
 }
@@ -79,7 +85,7 @@ pub struct Measures(pub Vec<std::sync::Arc<dyn Measure>>);
 
 impl std::fmt::Debug for Measures {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Measures({})", self.0.len())
+        f.debug_list().entries(self.0.iter()).finish()
     }
 }
 
@@ -97,6 +103,9 @@ pub struct SourceFile {
     /// The text, kept only for files something may be reported in (to render the report);
     /// the text of a clean file is dropped as soon as it is read, so memory stays flat.
     pub text: Option<String>,
+    /// With a cache ([`Options::cache`]): `walk::content_hash` of what was read, so a keeper
+    /// of results can tell an unchanged file without its text; 0 otherwise.
+    pub stamp: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -110,8 +119,8 @@ pub struct Checked {
     pub decls: Vec<Decl>,
     /// Every file read, with its content hash, sorted by path.
     pub sources: Vec<crate::model::Source>,
-    /// Names and precedence resolved (set by [`check`]).
-    pub resolution: Option<crate::lock::resolve::Resolution>,
+    /// Names and precedence resolved (set by [`check`]); shared with the cache that kept it.
+    pub resolution: Option<Arc<crate::lock::resolve::Resolution>>,
     /// Suppression comments found in the files read.
     pub suppressions: Vec<crate::suppress::Suppression>,
     /// Findings suppressed by comments or `per-path-ignores`, by file.
@@ -137,6 +146,10 @@ pub struct Checked {
     /// Where each MCP server is declared: `(name, file)` to the span of its name, for findings
     /// about what the server offers (set by [`check`]).
     pub server_spans: BTreeMap<(String, String), crate::span::Span>,
+    /// With a cache: what the cross-file stage reads of this root (see `cache`).
+    fingerprint: u64,
+    /// Kept readings whose declarations are not in `decls` (see [`Checked::absorb_kept`]).
+    kept: Vec<Arc<cache::Read>>,
 }
 
 impl Checked {
@@ -159,7 +172,25 @@ impl Checked {
             refused_asked: Vec::new(),
             baseline: None,
             server_spans: BTreeMap::new(),
+            fingerprint: 0,
+            kept: Vec::new(),
         }
+    }
+
+    /// Adds a kept reading of one file as [`Checked::absorb`] adds an outcome, but for its
+    /// declarations, which stay in the reading until the cross-file stage needs them.
+    fn absorb_kept(&mut self, read: Arc<cache::Read>) -> ServerUse {
+        let outcome = &read.outcome;
+        self.files_checked += 1;
+        self.declarations += outcome.counts;
+        self.diagnostics.extend(outcome.diagnostics.iter().cloned());
+        self.files.extend(outcome.file.iter().cloned());
+        self.sources.extend(outcome.source.iter().cloned());
+        self.suppressions.extend(outcome.suppressions.iter().cloned());
+        self.not_loaded.extend(outcome.not_loaded.iter().cloned());
+        let servers = outcome.servers.clone();
+        self.kept.push(read);
+        servers
     }
 
     /// Adds one file's outcome; returns the MCP servers it declares and names, for the
@@ -186,11 +217,14 @@ impl Checked {
         lock
     }
 
-    /// The lock of this check, moved out of it (no copy; `resolution` keeps the rest: the
-    /// table, the graph).
+    /// The lock of this check, moved out of it (no copy unless a cache shares the resolution;
+    /// `resolution` keeps the rest: the table, the graph).
     pub fn take_lock(&mut self) -> crate::model::Lock {
         let mut lock = match self.resolution.as_mut() {
-            Some(r) => std::mem::replace(&mut r.lock, crate::lock::resolve::resolve(Vec::new()).lock),
+            Some(r) => match Arc::get_mut(r) {
+                Some(r) => std::mem::replace(&mut r.lock, crate::lock::resolve::resolve(Vec::new()).lock),
+                None => r.lock.clone(),
+            },
             None => crate::lock::resolve::resolve(Vec::new()).lock,
         };
         lock.sources = std::mem::take(&mut self.sources);
@@ -372,6 +406,8 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     // `~/.claude.json` keeps local-scope servers under the project's absolute path.
     let project_keys = project_keys(&options.root);
     let mut all = Checked::empty(Vec::new());
+    // With a cache: what each root's cross-file stage reads (see `cache`).
+    let mut fingerprints: Vec<u64> = Vec::new();
     for (dir, realm) in roots {
         match std::fs::metadata(&dir) {
             Ok(m) if m.is_dir() => {}
@@ -380,7 +416,9 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         }
         let given: &[(usize, String)] = if realm == Realm::Project { &plugin_dirs_inside } else { &[] };
         let filter = if realm == Realm::Project { options.filter.clone() } else { walk::Filter::default() };
-        let one = check_root(&dir, realm, !options.skip_hashes, &project_keys, given, &filter, &options.texts);
+        let reading = discovery::Reading { filter: &filter, texts: &options.texts, cache: options.cache.as_deref() };
+        let one = check_root(&dir, realm, !options.skip_hashes, &project_keys, given, reading);
+        fingerprints.push(one.fingerprint);
         all.files_checked += one.files_checked;
         all.suppressions.extend(one.suppressions);
         all.ignored += one.ignored;
@@ -389,19 +427,103 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         all.declarations += one.declarations;
         all.diagnostics.extend(one.diagnostics);
         all.decls.extend(one.decls);
+        all.kept.extend(one.kept);
         all.sources.extend(one.sources);
     }
     if options.leave_out_local {
         use crate::lock::write::is_local_settings;
-        all.decls.retain(|d| !is_local_settings(&d.path));
         all.sources.retain(|s| !is_local_settings(&s.path));
     }
     all.files.sort_by(|a, b| a.path.cmp(&b.path));
     all.sources.sort_by(|a, b| a.path.cmp(&b.path));
-    // Declarations in a stable order whatever order the parallel reads finished in.
+    let later = match options.cache.as_deref() {
+        None => {
+            settle_decls(options, &mut all);
+            cross_stage(options, &mut all)
+        }
+        Some(cache) => {
+            let mut h = cache::hasher();
+            cache::hash_debug(
+                &(
+                    (&options.root, &options.user_dir, &options.managed_dir, &options.add_dirs, &options.plugin_dirs),
+                    (options.skip_hashes, options.leave_out_local, options.no_suppressions),
+                    (&options.filter, &options.policy, &options.measure, &options.surface),
+                ),
+                &mut h,
+            );
+            fingerprints.hash(&mut h);
+            let key = h.finish();
+            match cache.cross(key) {
+                Some(kept) => {
+                    all.decls.clear();
+                    all.kept.clear();
+                    all.not_loaded = kept.not_loaded.clone();
+                    all.refused_asked = kept.refused_asked.clone();
+                    all.plugin_roots = kept.plugin_roots.clone();
+                    all.unloaded_plugins = kept.unloaded_plugins.clone();
+                    all.server_spans = kept.server_spans.clone();
+                    all.resolution = Some(kept.resolution.clone());
+                    kept.later.clone()
+                }
+                None => {
+                    settle_decls(options, &mut all);
+                    let later = cross_stage(options, &mut all);
+                    if let Some(resolution) = &all.resolution {
+                        cache.keep_cross(
+                            key,
+                            Arc::new(cache::Cross {
+                                resolution: resolution.clone(),
+                                later: later.clone(),
+                                not_loaded: all.not_loaded.clone(),
+                                refused_asked: all.refused_asked.clone(),
+                                plugin_roots: all.plugin_roots.clone(),
+                                unloaded_plugins: all.unloaded_plugins.clone(),
+                                server_spans: all.server_spans.clone(),
+                            }),
+                        );
+                    }
+                    later
+                }
+            }
+        }
+    };
+    // Findings of the resolver and the measures may point into files whose text was dropped
+    // as clean.
+    for d in &later {
+        if let Ok(i) = all.files.binary_search_by(|f| f.path.as_str().cmp(&d.path)) {
+            if all.files[i].text.is_none() && d.span.is_some() {
+                if let walk::Content::Text(text) = options.texts.read(&locate(options, &d.path)) {
+                    all.files[i].text = Some(text);
+                }
+            }
+        }
+    }
+    all.diagnostics.extend(later);
+    apply_policy(options, &mut all);
+    sort_diagnostics(&mut all.diagnostics);
+    Ok(all)
+}
+
+/// The declarations the cross-file stage reads: those of kept readings copied in, local
+/// settings left out when asked, in a stable order whatever order the parallel reads finished
+/// in (a file's own declarations keep theirs).
+fn settle_decls(options: &Options, all: &mut Checked) {
+    for read in std::mem::take(&mut all.kept) {
+        all.decls.extend(read.outcome.decls.iter().cloned());
+    }
+    if options.leave_out_local {
+        use crate::lock::write::is_local_settings;
+        all.decls.retain(|d| !is_local_settings(&d.path));
+    }
     all.decls.sort_by(|a, b| (&a.path, a.span.map(|s| s.start)).cmp(&(&b.path, b.span.map(|s| s.start))));
+}
+
+/// The cross-file stage of a check: what is loaded, name resolution, the findings that relate
+/// files, the measures. Reads `all`'s declarations (moved into the resolution) and files;
+/// returns the findings it makes (see `cache` for what a cache keys it by).
+fn cross_stage(options: &Options, all: &mut Checked) -> Vec<Diagnostic> {
     locate_marketplaces(options, &mut all.decls);
-    undeclared_marketplaces(&mut all);
+    undeclared_marketplaces(all);
     // Claude Code skips a plugin it refuses and loads the rest: its errors, asked for or not,
     // leave the session's lock truthful.
     let refused: std::collections::BTreeSet<String> = all
@@ -437,25 +559,11 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     if let Some(recorded) = options.surface.as_deref().filter(|r| !r.tools.is_empty()) {
         later.extend(crate::surface::name_findings(recorded, &resolution.lock, &all.server_spans));
     }
-    all.resolution = Some(resolution);
+    all.resolution = Some(Arc::new(resolution));
     for measure in &options.measure.0 {
-        later.extend(measure.findings(&all, options));
+        later.extend(measure.findings(all, options));
     }
-    // Findings of the resolver and the measures may point into files whose text was dropped
-    // as clean.
-    for d in &later {
-        if let Ok(i) = all.files.binary_search_by(|f| f.path.as_str().cmp(&d.path)) {
-            if all.files[i].text.is_none() && d.span.is_some() {
-                if let walk::Content::Text(text) = options.texts.read(&locate(options, &d.path)) {
-                    all.files[i].text = Some(text);
-                }
-            }
-        }
-    }
-    all.diagnostics.extend(later);
-    apply_policy(options, &mut all);
-    sort_diagnostics(&mut all.diagnostics);
-    Ok(all)
+    later
 }
 
 /// Sorted by (path, offset, rule, message); exact repeats are dropped.
@@ -551,7 +659,7 @@ fn count_by_path(diagnostics: &[Diagnostic]) -> BTreeMap<String, usize> {
 }
 
 /// Who a file belongs to.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 struct Owner {
     scope: FileScope,
     plugin_root: Option<String>,
@@ -577,7 +685,7 @@ impl Owner {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 struct Claim {
     kind: FileKind,
     owner: Owner,
@@ -598,6 +706,7 @@ impl Claims {
     }
 }
 
+#[derive(Clone)]
 struct Outcome {
     file: Option<SourceFile>,
     source: Option<crate::model::Source>,
@@ -611,9 +720,11 @@ struct Outcome {
     not_loaded: Option<(String, String)>,
     /// The plugin (its root, as shown) Claude Code refuses to load because of this file, and why.
     skips_plugin: Option<(String, String)>,
+    /// What the cross-file stage may point into (`cache::text_head`); 0 when there is no text.
+    head: u64,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 struct ServerUse {
     /// The file's path, as shown.
     path: String,
@@ -649,6 +760,7 @@ impl Outcome {
             suppressions: Vec::new(),
             not_loaded: None,
             skips_plugin: None,
+            head: 0,
         }
     }
 }

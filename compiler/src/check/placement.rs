@@ -63,7 +63,7 @@ pub(super) fn project_keys(root: &Path) -> Vec<String> {
 }
 
 /// Which folder a walk covers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) enum Realm {
     Project,
     User,

@@ -12,9 +12,10 @@ use crate::walk::{Content, Tree};
 use crate::{decl, rules, walk};
 use std::path::Path;
 
-/// Reads a file's text, reporting why it cannot be used; `None` when there is no text.
-fn load(dir: &Path, tree: &Tree, rel: &str, sink: &mut Sink<'_>) -> Option<String> {
-    match tree.texts.read(&dir.join(rel)) {
+/// Reads a file's text (`content`, when it was read already), reporting why it cannot be
+/// used; `None` when there is no text.
+fn load(dir: &Path, tree: &Tree, rel: &str, content: Option<Content>, sink: &mut Sink<'_>) -> Option<String> {
+    match content.unwrap_or_else(|| tree.texts.read(&dir.join(rel))) {
         Content::Text(text) => Some(text),
         Content::TooLarge { bytes } => {
             sink.report(&rules::file_too_large::RULE, None, format!("file is {} MiB; capc reads declaration files up to {} MiB", bytes / (1024 * 1024), walk::MAX_FILE_BYTES / (1024 * 1024)))
@@ -50,9 +51,10 @@ pub(super) fn read_json<T>(
 ) -> (Outcome, Option<T>) {
     let path = realm.display(rel);
     let mut sink = Sink::new(&path);
-    let Some(text) = load(dir, tree, rel, &mut sink) else {
+    let Some(text) = load(dir, tree, rel, None, &mut sink) else {
         return (Outcome::new(sink, None, None, Counts::default(), None), None);
     };
+    let head = super::cache::text_head(&text, kind);
     let cx = FileCx {
         tree,
         rel,
@@ -66,8 +68,11 @@ pub(super) fn read_json<T>(
     let result = parse_json(&mut sink, &text, kind).map(|node| f(&mut sink, &cx, &node));
     // Manifests stay: cross-file checks may report into them later.
     let source = hashed(&path, kind, &text, hash);
-    let file = SourceFile { path: path.clone(), kind, scope: FileScope::Plugin, name: None, text: Some(text) };
-    (Outcome::new(sink, Some(file), Some(source), Counts::default(), None), result)
+    let file =
+        SourceFile { path: path.clone(), kind, scope: FileScope::Plugin, name: None, text: Some(text), stamp: 0 };
+    let mut outcome = Outcome::new(sink, Some(file), Some(source), Counts::default(), None);
+    outcome.head = head;
+    (outcome, result)
 }
 
 /// The JSON of a declaration file, or `invalid-json` with what the failure costs.
@@ -92,6 +97,8 @@ fn json_help(kind: FileKind) -> &'static str {
     }
 }
 
+/// `content` is the file's text when it was read already.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn read_claim(
     dir: &Path,
     tree: &Tree,
@@ -100,6 +107,7 @@ pub(super) fn read_claim(
     realm: Realm,
     hash: bool,
     project_keys: &[String],
+    content: Option<Content>,
 ) -> Outcome {
     let path = realm.display(rel);
     let mut sink = Sink::new(&path);
@@ -113,7 +121,7 @@ pub(super) fn read_claim(
         FileKind::Settings => counts.settings = 1,
         _ => {}
     }
-    let Some(text) = load(dir, tree, rel, &mut sink) else {
+    let Some(text) = load(dir, tree, rel, content, &mut sink) else {
         let mut outcome = Outcome::new(sink, None, None, counts, claim.owner.plugin_name.as_deref());
         outcome.not_loaded = not_loaded;
         return outcome;
@@ -243,6 +251,7 @@ pub(super) fn read_claim(
     }
     sink.decls.append(&mut decls);
     let source = hashed(&path, claim.kind, &text, hash);
+    let head = super::cache::text_head(&text, claim.kind);
     let mut suppressions = if is_json { Vec::new() } else { crate::suppress::parse(&text) };
     for s in &mut suppressions {
         s.path = path.clone();
@@ -250,12 +259,19 @@ pub(super) fn read_claim(
     // Cross-file checks report only into files with MCP server references; suppressions may
     // be reported themselves.
     let keep = !sink.diagnostics.is_empty() || !sink.server_refs.is_empty() || !suppressions.is_empty();
-    let file =
-        SourceFile { path: path.clone(), kind: claim.kind, scope: claim.owner.scope, name, text: keep.then_some(text) };
+    let file = SourceFile {
+        path: path.clone(),
+        kind: claim.kind,
+        scope: claim.owner.scope,
+        name,
+        text: keep.then_some(text),
+        stamp: 0,
+    };
     let mut outcome = Outcome::new(sink, Some(file), Some(source), counts, claim.owner.plugin_name.as_deref());
     outcome.suppressions = suppressions;
     outcome.not_loaded = not_loaded;
     outcome.skips_plugin = skips_plugin;
+    outcome.head = head;
     outcome
 }
 

@@ -48,8 +48,9 @@ pub(crate) struct Analysis {
     pub(crate) snapshot: Snapshot,
     /// `None` when the workspace folder itself cannot be read.
     pub(crate) checked: Option<Checked>,
-    /// Every finding, by the file it is in, in the report's order.
-    pub(crate) diagnostics: BTreeMap<Url, Vec<lsp_types::Diagnostic>>,
+    /// Every finding, by the file it is in, in the report's order (shared with the converted
+    /// findings kept for the next check, and with what was published).
+    pub(crate) diagnostics: BTreeMap<Url, Arc<Vec<lsp_types::Diagnostic>>>,
     /// The index in `checked.diagnostics` of each LSP diagnostic of `diagnostics`.
     pub(crate) origins: BTreeMap<Url, Vec<usize>>,
 }
@@ -178,6 +179,7 @@ pub(crate) fn options(
 
 pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCache>, job: Job) -> Analysis {
     let (mut options, config_error) = options(root, scopes, &job.buffers, disk.surface(root));
+    options.cache = Some(disk.check.clone());
     let cancel = Cancel { generation: job.generation, newest: job.newest };
     let snapshot = Snapshot { buffers: job.buffers, disk: disk.clone(), cancel: None };
     options.texts = walk::Texts::new(Arc::new(Snapshot { cancel: Some(cancel), ..snapshot.clone() }));
@@ -196,23 +198,68 @@ pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCa
         config_diagnostic(&mut analysis, &error, file);
     }
     if let Some(checked) = &checked {
-        let mut lines: Option<(&str, Lines<'_>)> = None;
-        for (i, d) in checked.diagnostics.iter().enumerate() {
-            let Some(url) = analysis.url(&d.path) else { continue };
-            if lines.as_ref().is_none_or(|(path, _)| *path != d.path) {
-                let text = checked.source(&d.path).and_then(|f| f.text.as_deref()).unwrap_or("");
-                lines = Some((d.path.as_str(), Lines::new(text)));
-            }
-            let range = match (d.span, &lines) {
-                (Some(span), Some((_, lines))) => lines.range(span.start, span.end),
-                _ => Range::default(),
-            };
-            analysis.diagnostics.entry(url.clone()).or_default().push(to_lsp(d, range));
-            analysis.origins.entry(url).or_default().push(i);
-        }
+        convert(&mut analysis, checked, disk);
     }
     analysis.checked = checked;
     analysis
+}
+
+/// The findings of `checked` as LSP diagnostics, file by file. A file whose text and findings
+/// are those of the check before keeps the diagnostics converted then (`DiskCache::converted`):
+/// an edit converts only the files whose findings it changed.
+fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
+    use std::hash::{Hash, Hasher};
+    let mut converted = disk.converted.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut seen = std::collections::HashSet::new();
+    let mut start = 0;
+    let all = &checked.diagnostics;
+    while start < all.len() {
+        let path = all[start].path.as_str();
+        let end = start + all[start..].iter().take_while(|d| d.path == path).count();
+        let group = start..end;
+        start = end;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        // What the positions are computed on: the text's stamp, else the text itself.
+        match checked.source(path) {
+            Some(file) if file.stamp != 0 => file.stamp.hash(&mut h),
+            file => file.and_then(|f| f.text.as_deref()).hash(&mut h),
+        }
+        for d in &all[group.clone()] {
+            (d.rule, d.severity, d.span.map(|s| (s.start, s.end)), &d.message, &d.help).hash(&mut h);
+        }
+        let key = h.finish();
+        seen.insert(path.to_string());
+        let (url, lsp) = match converted.get(path).filter(|(k, _, _)| *k == key) {
+            Some((_, url, lsp)) => (url.clone(), lsp.clone()),
+            None => {
+                let Some(url) = analysis.url(path) else { continue };
+                let text = checked.source(path).and_then(|f| f.text.as_deref()).unwrap_or("");
+                let lines = Lines::new(text);
+                let lsp: Vec<lsp_types::Diagnostic> = all[group.clone()]
+                    .iter()
+                    .map(|d| {
+                        let range = d.span.map_or(Range::default(), |span| lines.range(span.start, span.end));
+                        to_lsp(d, range)
+                    })
+                    .collect();
+                let lsp = Arc::new(lsp);
+                converted.insert(path.to_string(), (key, url.clone(), lsp.clone()));
+                (url, lsp)
+            }
+        };
+        match analysis.diagnostics.entry(url.clone()) {
+            std::collections::btree_map::Entry::Vacant(entry) => {
+                entry.insert(lsp);
+            }
+            // A file that also holds capc.toml's own error.
+            std::collections::btree_map::Entry::Occupied(mut entry) => {
+                Arc::make_mut(entry.get_mut()).extend(lsp.iter().cloned());
+            }
+        }
+        analysis.origins.entry(url).or_default().extend(group);
+    }
+    // Files without findings now keep nothing.
+    converted.retain(|path, _| seen.contains(path));
 }
 
 fn to_lsp(d: &capc_compiler::Diagnostic, range: Range) -> lsp_types::Diagnostic {
@@ -250,7 +297,7 @@ fn config_diagnostic(analysis: &mut Analysis, error: &ConfigError, file: Option<
         (Some(line), Some(column)) => Position::new(line.saturating_sub(1), column.saturating_sub(1)),
         _ => Position::default(),
     };
-    analysis.diagnostics.entry(url).or_default().push(lsp_types::Diagnostic {
+    Arc::make_mut(analysis.diagnostics.entry(url).or_default()).push(lsp_types::Diagnostic {
         range: Range::new(at, at),
         severity: Some(DiagnosticSeverity::ERROR),
         source: Some("capc".to_string()),

@@ -38,7 +38,7 @@ pub(crate) struct Server {
     /// The newest check received; current when its generation is `generation`.
     latest: Option<Analysis>,
     /// What each file was last sent: the document version and the findings.
-    published: BTreeMap<Url, (Option<i32>, Vec<lsp_types::Diagnostic>)>,
+    published: BTreeMap<Url, (Option<i32>, Arc<Vec<lsp_types::Diagnostic>>)>,
     /// Requests that need the check of the newest text, answered when it arrives.
     waiting: Vec<Request>,
     shut_down: bool,
@@ -369,11 +369,15 @@ impl Server {
         for url in urls {
             let diagnostics = analysis.diagnostics.get(&url).cloned().unwrap_or_default();
             let version = self.documents.get(&url).filter(|d| d.path.is_some()).map(|d| d.version);
-            if self.published.get(&url).is_some_and(|(v, d)| *v == version && *d == diagnostics) {
+            let same = |d: &Arc<Vec<lsp_types::Diagnostic>>| Arc::ptr_eq(d, &diagnostics) || **d == *diagnostics;
+            if self.published.get(&url).is_some_and(|(v, d)| *v == version && same(d)) {
                 continue;
             }
-            let params =
-                lsp_types::PublishDiagnosticsParams { uri: url.clone(), diagnostics: diagnostics.clone(), version };
+            let params = lsp_types::PublishDiagnosticsParams {
+                uri: url.clone(),
+                diagnostics: diagnostics.as_ref().clone(),
+                version,
+            };
             send(&self.out, Message::Notification(Notification::new(notif::PublishDiagnostics::METHOD.into(), params)));
             sent.push((url, version, diagnostics));
         }
@@ -454,7 +458,7 @@ fn answer(
     let value = match request.method.as_str() {
         req::DocumentDiagnosticRequest::METHOD => {
             let p: lsp_types::DocumentDiagnosticParams = take(request)?;
-            let items = analysis.diagnostics.get(&p.text_document.uri).cloned().unwrap_or_default();
+            let items = analysis.diagnostics.get(&p.text_document.uri).map(|d| d.as_ref().clone()).unwrap_or_default();
             serde_json::to_value(lsp_types::DocumentDiagnosticReport::Full(
                 lsp_types::RelatedFullDocumentDiagnosticReport {
                     related_documents: None,

@@ -16,23 +16,44 @@ pub(crate) type Buffers = BTreeMap<PathBuf, Arc<str>>;
 /// but what changed.
 #[derive(Default)]
 pub(crate) struct DiskCache {
-    texts: RwLock<HashMap<PathBuf, Content>>,
+    /// Each text with its `walk::content_hash`, taken once when it is read.
+    texts: RwLock<HashMap<PathBuf, (Content, u64)>>,
     /// The tool surface the workspace's `capabilities.lock` recorded, read once until the lock
     /// changes (`invalid-mcp-tool-name`).
     surface: RwLock<Option<Arc<capc_compiler::surface::Recorded>>>,
+    /// What each check keeps for the next: the folders' listings (forgotten with any file),
+    /// each file's reading, the cross-file stage.
+    pub(crate) check: Arc<capc_compiler::check::Cache>,
+    /// Each file's findings as last converted to LSP diagnostics, under a hash of its text and
+    /// findings (`analysis::convert`).
+    #[allow(clippy::type_complexity)]
+    pub(crate) converted: std::sync::Mutex<HashMap<String, (u64, lsp_types::Url, Arc<Vec<lsp_types::Diagnostic>>)>>,
 }
 
 impl DiskCache {
     fn read(&self, path: &Path) -> Content {
-        if let Some(content) = self.texts.read().ok().and_then(|t| t.get(path).cloned()) {
+        if let Some((content, _)) = self.texts.read().ok().and_then(|t| t.get(path).cloned()) {
             return content;
         }
+        self.load(path).0
+    }
+
+    /// The hash of the text of `path`, read now unless it was read before.
+    fn stamp(&self, path: &Path) -> u64 {
+        if let Some(stamp) = self.texts.read().ok().and_then(|t| t.get(path).map(|(_, stamp)| *stamp)) {
+            return stamp;
+        }
+        self.load(path).1
+    }
+
+    fn load(&self, path: &Path) -> (Content, u64) {
         // Read outside the lock: the check reads files in parallel.
         let content = walk::read(path);
+        let stamp = walk::content_hash(&content);
         if let Ok(mut texts) = self.texts.write() {
-            texts.insert(path.to_path_buf(), content.clone());
+            texts.insert(path.to_path_buf(), (content.clone(), stamp));
         }
-        content
+        (content, stamp)
     }
 
     /// The surface the lock in `root` recorded, from the cache.
@@ -52,6 +73,8 @@ impl DiskCache {
         if let Ok(mut texts) = self.texts.write() {
             texts.remove(path);
         }
+        // The file may be new, or gone: the folders are listed again.
+        self.check.forget_walks();
         if path.file_name().is_some_and(|n| n == capc_compiler::lock::write::FILE_NAME) {
             if let Ok(mut surface) = self.surface.write() {
                 *surface = None;
@@ -62,6 +85,10 @@ impl DiskCache {
     pub(crate) fn forget_all(&self) {
         if let Ok(mut texts) = self.texts.write() {
             texts.clear();
+        }
+        self.check.clear();
+        if let Ok(mut converted) = self.converted.lock() {
+            converted.clear();
         }
         if let Ok(mut surface) = self.surface.write() {
             *surface = None;
@@ -101,6 +128,16 @@ impl TextSource for Snapshot {
             Some(text) => buffer_content(text),
             None => self.disk.read(path),
         }
+    }
+
+    fn stamp(&self, path: &Path) -> Option<u64> {
+        if self.cancel.as_ref().is_some_and(Cancel::is_superseded) {
+            return None;
+        }
+        Some(match self.buffers.get(path) {
+            Some(text) => walk::content_hash(&buffer_content(text)),
+            None => self.disk.stamp(path),
+        })
     }
 
     /// Open buffers of files that are not on disk (yet): checked as if they were saved.

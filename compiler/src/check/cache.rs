@@ -1,0 +1,223 @@
+//! What a check may keep between runs ([`Options::cache`](super::Options); `capc lsp` keeps one
+//! for its workspace, so an edit re-does only what the edit changes):
+//!
+//! * the walk of each folder, until the keeper says the folder's files changed
+//!   ([`Cache::forget_walks`]: a file created, deleted or saved);
+//! * each file's reading, keyed by what it reads: its text, its claim (kind, owner, the folder
+//!   its name is relative to), the folder's list of files and folders, the scope;
+//! * the cross-file stage (name resolution, the measures, what is loaded), keyed by what it
+//!   reads: every file's declarations, the whole text of each JSON file and the frontmatter of
+//!   each Markdown file (where the cross-file findings point), and the options. A body edit
+//!   of a skill leaves that key as it was (only `content_length`, the body's length, which no
+//!   finding reads, is left out of it), so the edit costs one file's reading.
+//!
+//! A check with a cache reports what a check without one reports (`tests/it/cache.rs` edits
+//! real corpora both ways); the keys are 64-bit hashes of what was read.
+
+use super::Outcome;
+use crate::lock::resolve::Resolution;
+use crate::model::Item;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex};
+
+/// See the module docs. Shared by reference between checks run one after another (or at once:
+/// each part is behind its own lock).
+#[derive(Default)]
+pub struct Cache {
+    walks: Mutex<HashMap<String, Arc<crate::walk::Tree>>>,
+    /// By the file's path as shown: the newest reading of it.
+    reads: Mutex<HashMap<String, Arc<Read>>>,
+    cross: Mutex<Option<(u64, Arc<Cross>)>>,
+    /// Places a measure found in a file's text (what it looked for, by file), under the
+    /// text's stamp.
+    #[allow(clippy::type_complexity)]
+    spans: Mutex<HashMap<(String, &'static str), (u64, Option<crate::span::Span>)>>,
+}
+
+impl std::fmt::Debug for Cache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let reads = self.reads.lock().map(|r| r.len()).unwrap_or(0);
+        write!(f, "Cache({reads} readings)")
+    }
+}
+
+/// One file's reading.
+pub(super) struct Read {
+    key: u64,
+    pub(super) outcome: Outcome,
+    /// What the cross-file stage reads of the file (see the module docs).
+    pub(super) fingerprint: u64,
+}
+
+impl std::fmt::Debug for Read {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Read({:?})", self.outcome.file.as_ref().map(|f| &f.path))
+    }
+}
+
+/// What the cross-file stage made.
+pub(super) struct Cross {
+    pub(super) resolution: Arc<Resolution>,
+    pub(super) later: Vec<crate::Diagnostic>,
+    pub(super) not_loaded: BTreeMap<String, String>,
+    pub(super) refused_asked: Vec<(String, String)>,
+    pub(super) plugin_roots: Vec<(String, Option<String>)>,
+    pub(super) unloaded_plugins: Vec<(String, String)>,
+    pub(super) server_spans: BTreeMap<(String, String), crate::span::Span>,
+}
+
+/// A hasher for keys: the standard library's, seeded the same in every process.
+pub(super) fn hasher() -> std::collections::hash_map::DefaultHasher {
+    std::collections::hash_map::DefaultHasher::new()
+}
+
+/// Feeds a value's `Debug` text into a hasher without building the string.
+pub(super) fn hash_debug(value: &impl std::fmt::Debug, h: &mut impl Hasher) {
+    struct Feed<'a, H: Hasher>(&'a mut H);
+    impl<H: Hasher> std::fmt::Write for Feed<'_, H> {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0.write(s.as_bytes());
+            Ok(())
+        }
+    }
+    let _ = std::fmt::write(&mut Feed(h), format_args!("{value:?}"));
+}
+
+impl Cache {
+    pub fn new() -> Cache {
+        Cache::default()
+    }
+
+    /// Forgets the walks: the next check lists every folder again.
+    pub fn forget_walks(&self) {
+        if let Ok(mut walks) = self.walks.lock() {
+            walks.clear();
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        self.forget_walks();
+        if let Ok(mut reads) = self.reads.lock() {
+            reads.clear();
+        }
+        if let Ok(mut cross) = self.cross.lock() {
+            *cross = None;
+        }
+        if let Ok(mut spans) = self.spans.lock() {
+            spans.clear();
+        }
+    }
+
+    /// The walk of `dir` with `filter`, listed now or kept from before.
+    pub(super) fn walk(&self, dir: &std::path::Path, filter: &crate::walk::Filter) -> crate::walk::Tree {
+        let key = format!("{}\u{0}{filter:?}", dir.display());
+        if let Some(tree) = self.walks.lock().ok().and_then(|w| w.get(&key).cloned()) {
+            return tree.shallow_clone();
+        }
+        let tree = crate::walk::walk_filtered(dir, filter);
+        let copy = tree.shallow_clone();
+        if let Ok(mut walks) = self.walks.lock() {
+            walks.insert(key, Arc::new(tree));
+        }
+        copy
+    }
+
+    /// The newest reading of `path`, if it was made under `key`.
+    pub(super) fn lookup(&self, path: &str, key: u64) -> Option<Arc<Read>> {
+        self.reads.lock().ok()?.get(path).filter(|r| r.key == key).cloned()
+    }
+
+    /// Keeps `outcome` as the newest reading of `path`, under `key`.
+    pub(super) fn insert(&self, path: String, key: u64, outcome: Outcome) -> Arc<Read> {
+        let fingerprint = fingerprint(&outcome);
+        let read = Arc::new(Read { key, outcome, fingerprint });
+        if let Ok(mut reads) = self.reads.lock() {
+            reads.insert(path, read.clone());
+        }
+        read
+    }
+
+    /// Where `what` is in the file `path` whose text has `stamp` ([`SourceFile::stamp`](super::SourceFile)),
+    /// found by `find` unless it was found in that text before.
+    pub fn span_in(
+        &self,
+        path: &str,
+        what: &'static str,
+        stamp: u64,
+        find: impl FnOnce() -> Option<crate::span::Span>,
+    ) -> Option<crate::span::Span> {
+        let key = (path.to_string(), what);
+        if let Some((_, span)) = self.spans.lock().ok().and_then(|s| s.get(&key).copied()).filter(|(s, _)| *s == stamp)
+        {
+            return span;
+        }
+        let span = find();
+        if let Ok(mut spans) = self.spans.lock() {
+            spans.insert(key, (stamp, span));
+        }
+        span
+    }
+
+    pub(super) fn cross(&self, key: u64) -> Option<Arc<Cross>> {
+        self.cross.lock().ok()?.as_ref().filter(|(k, _)| *k == key).map(|(_, c)| c.clone())
+    }
+
+    pub(super) fn keep_cross(&self, key: u64, cross: Arc<Cross>) {
+        if let Ok(mut kept) = self.cross.lock() {
+            *kept = Some((key, cross));
+        }
+    }
+}
+
+/// What the cross-file stage reads of one file's reading: its declarations (without
+/// `content_length`), the servers it declares and names, whether it is loaded and why not,
+/// the plugin it makes Claude Code skip, and its text up to the end of a Markdown file's
+/// frontmatter (all of any other file).
+pub(super) fn fingerprint(outcome: &Outcome) -> u64 {
+    let mut h = hasher();
+    for decl in &outcome.decls {
+        match &decl.item {
+            Item::Command(command) if command.content_length != 0 => {
+                let mut command = command.clone();
+                command.content_length = 0;
+                let decl =
+                    crate::model::Decl { path: decl.path.clone(), span: decl.span, item: Item::Command(command) };
+                hash_debug(&decl, &mut h);
+            }
+            _ => hash_debug(decl, &mut h),
+        }
+    }
+    hash_debug(&outcome.servers, &mut h);
+    outcome.not_loaded.hash(&mut h);
+    outcome.skips_plugin.hash(&mut h);
+    hash_debug(&outcome.counts, &mut h);
+    match &outcome.file {
+        Some(file) => {
+            file.path.hash(&mut h);
+            file.kind.hash(&mut h);
+            hash_debug(&file.scope, &mut h);
+            file.name.hash(&mut h);
+        }
+        None => 0u8.hash(&mut h),
+    }
+    outcome.head.hash(&mut h);
+    h.finish()
+}
+
+/// The hash of what the cross-file stage may point into: a Markdown file's text up to the end
+/// of its frontmatter (the whole text when it has none), any other file's whole text.
+pub(super) fn text_head(text: &str, kind: crate::decl::FileKind) -> u64 {
+    use crate::decl::FileKind;
+    let head = match kind {
+        FileKind::Skill | FileKind::Command | FileKind::Agent => match crate::frontmatter::split(text) {
+            crate::frontmatter::Split::Found(block) => &text[..block.body_start.min(text.len())],
+            _ => text,
+        },
+        _ => text,
+    };
+    let mut h = hasher();
+    head.hash(&mut h);
+    h.finish()
+}

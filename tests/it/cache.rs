@@ -1,0 +1,158 @@
+//! A check that keeps a `Cache` between runs (as `capc lsp` does) reports what a check from
+//! nothing reports, edit after edit, on a real marketplace: a body edit (the cross-file stage
+//! kept), a description edit, a rename that makes one skill hide another, broken YAML and
+//! JSON, a settings change the listing's budget reads, a file deleted and one created.
+
+use capc_compiler::check::Cache;
+use capc_compiler::{check, report, Options};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn options(root: &Path, cache: Option<Arc<Cache>>) -> Options {
+    let config = capc_compiler::config::Config::defaults(root);
+    let surface = Arc::new(capc_compiler::surface::Recorded::default());
+    Options {
+        root: root.to_path_buf(),
+        skip_hashes: true,
+        measure: capc_runtime::cost::measures(&config, &surface),
+        surface: Some(surface),
+        cache,
+        ..Options::default()
+    }
+}
+
+/// The report, the lock (without `content_length`, which a kept cross-file stage does not
+/// update and nothing reads) and what is not loaded, of one check.
+fn outcome(options: &Options) -> (String, String, String, Resolved) {
+    let checked = check(options).expect("check");
+    let mut lock = checked.lock();
+    let listed = lock.marketplace_plugins.iter_mut().flat_map(|p| p.commands.iter_mut());
+    for command in lock.commands.iter_mut().chain(listed) {
+        command.content_length = 0;
+    }
+    let loaded = format!("{:?} {:?} {:?}", checked.not_loaded, checked.unloaded_plugins, checked.refused_asked);
+    (report::to_json(&checked), format!("{lock:?}"), loaded, checked.resolution.clone())
+}
+
+type Resolved = Option<Arc<capc_compiler::lock::resolve::Resolution>>;
+
+/// Whether two checks share one resolution: the second kept the first's cross-file stage.
+fn shared(a: &Resolved, b: &Resolved) -> bool {
+    matches!((a, b), (Some(a), Some(b)) if Arc::ptr_eq(a, b))
+}
+
+fn find(root: &Path, name: &str, under: &str) -> PathBuf {
+    fn walk(dir: &Path, name: &str, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir).expect("read dir").filter_map(Result::ok).collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let path = e.path();
+            if path.is_dir() {
+                walk(&path, name, out);
+            } else if e.file_name().to_string_lossy() == name {
+                out.push(path);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(&root.join(under), name, &mut found);
+    found.into_iter().next().unwrap_or_else(|| panic!("no {name} under {under}"))
+}
+
+#[test]
+fn a_kept_cache_reports_what_a_fresh_check_reports_edit_after_edit() {
+    let corpus = crate::support::corpora_path().join("wshobson__agents");
+    assert!(corpus.is_dir(), "the shared corpora are missing: {}", corpus.display());
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("agents");
+    crate::support::copy_tree(&corpus, &root);
+    let cache = Arc::new(Cache::new());
+    let kept = options(&root, Some(cache.clone()));
+    let fresh = options(&root, None);
+    let same = |step: &str| {
+        let (a, b) = (outcome(&kept), outcome(&fresh));
+        assert!(a.0 == b.0, "{step}: the report differs:\n--- kept\n{}\n--- fresh\n{}", a.0, b.0);
+        if a.1 != b.1 {
+            let at = a.1.bytes().zip(b.1.bytes()).position(|(x, y)| x != y).unwrap_or(0);
+            let from = at.saturating_sub(300);
+            panic!(
+                "{step}: the lock differs at {at}:\n--- kept\n{}\n--- fresh\n{}",
+                &a.1[from..(at + 200).min(a.1.len())],
+                &b.1[from..(at + 200).min(b.1.len())]
+            );
+        }
+        assert!(a.2 == b.2, "{step}: what loads differs:\n{}\n{}", a.2, b.2);
+        (a.0, a.3)
+    };
+    let (first, resolved) = same("first check");
+    let (again, kept_resolution) = same("nothing changed");
+    assert_eq!(again, first);
+    assert!(shared(&resolved, &kept_resolution), "nothing changed: the cross-file stage is kept");
+
+    let skill = find(&root, "SKILL.md", "plugins");
+    let text = std::fs::read_to_string(&skill).expect("skill");
+    let write = |path: &Path, text: &str| std::fs::write(path, text).expect("write");
+    write(&skill, &format!("{text}\nOne more step, with `$ARGUMENTS`.\n"));
+    let (_, body) = same("a body edit");
+    assert!(shared(&resolved, &body), "a body edit keeps the cross-file stage");
+    write(&skill, &text.replacen("description:", "description: Reworded.", 1));
+    let (_, reworded) = same("a description edit");
+    assert!(!shared(&resolved, &reworded), "a description edit resolves again");
+    write(&skill, &text.replacen("---\n", "---\n# a comment above every field\n", 1));
+    same("a line added to the frontmatter");
+    // Another skill of the same plugin under this one's name.
+    let sibling = find(&root, "SKILL.md", skill.parent().and_then(Path::parent).unwrap().to_str().unwrap());
+    let sibling = if sibling == skill {
+        let mut all = Vec::new();
+        for e in std::fs::read_dir(skill.parent().and_then(Path::parent).unwrap()).unwrap().filter_map(Result::ok) {
+            if e.path().join("SKILL.md").is_file() && e.path().join("SKILL.md") != skill {
+                all.push(e.path().join("SKILL.md"));
+            }
+        }
+        all.sort();
+        all.into_iter().next()
+    } else {
+        Some(sibling)
+    };
+    if let Some(sibling) = sibling {
+        let other = std::fs::read_to_string(&sibling).expect("sibling");
+        let name = text.lines().find_map(|l| l.strip_prefix("name:")).map(str::trim).unwrap_or("x").to_string();
+        let renamed: String = other
+            .lines()
+            .map(|l| if l.starts_with("name:") { format!("name: {name}") } else { l.to_string() })
+            .collect::<Vec<_>>()
+            .join("\n");
+        write(&sibling, &renamed);
+        same("a rename onto another skill's name");
+        write(&sibling, &other);
+    }
+    write(&skill, "---\nname: [unclosed\ndescription: broken: yaml: here\n---\nBody.\n");
+    same("broken YAML");
+    write(&skill, &text);
+    assert_eq!(same("the skill as it was").0, first);
+
+    let marketplace = root.join(".claude-plugin/marketplace.json");
+    let manifest = std::fs::read_to_string(&marketplace).expect("marketplace");
+    write(&marketplace, &manifest.replacen('{', "{ \"unknownKey\": 1, ", 1));
+    same("a marketplace edit");
+    write(&marketplace, "{ not json");
+    same("broken JSON");
+    write(&marketplace, &manifest);
+
+    std::fs::create_dir_all(root.join(".claude")).expect("mkdir");
+    write(&root.join(".claude/settings.json"), r#"{"skillListingBudgetFraction": 0.0005}"#);
+    cache.forget_walks();
+    same("settings the listing reads");
+    write(&root.join(".claude/settings.json"), r#"{"skillListingBudgetFraction": 0.002}"#);
+    same("settings changed again");
+
+    std::fs::remove_file(&skill).expect("rm");
+    cache.forget_walks();
+    same("a skill deleted");
+    write(&skill, &text);
+    cache.forget_walks();
+    assert_ne!(same("the skill back, the settings kept").0, first);
+    std::fs::remove_file(root.join(".claude/settings.json")).expect("rm");
+    cache.forget_walks();
+    assert_eq!(same("as it was").0, first);
+}
