@@ -79,7 +79,10 @@ class Client:
             left = deadline - time.perf_counter()
             if left <= 0:
                 raise TimeoutError("no answer in time")
-            at, message = self.inbox.get(timeout=left)
+            try:
+                at, message = self.inbox.get(timeout=left)
+            except queue.Empty:
+                raise TimeoutError(f"no answer in {timeout:.0f} s") from None
             if "method" in message and "id" in message:
                 self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
                 continue
@@ -206,7 +209,11 @@ def main():
                 seen["other"] = True
             return "self" in seen and "other" in seen
 
-        times.append(client.wait(accept) - sent)
+        try:
+            times.append(client.wait(accept, timeout=60.0) - sent)
+        except TimeoutError:
+            sys.exit(f"the cross-file edit of {target.relative_to(root)} changed no other file's findings "
+                     "within 60 s; name an edit that does with --cross FILE:OLD:NEW")
         text = new
     print(f"cross {percentiles(times)} file={target.relative_to(root)}")
     after = read_bytes(pid)
