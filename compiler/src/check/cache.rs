@@ -3,6 +3,8 @@
 //!
 //! * the walk of each folder, until the keeper says the folder's files changed
 //!   ([`Cache::forget_walks`]: a file created, deleted or saved);
+//! * each root's discovery (its marketplaces and plugin manifests read, the claim on every
+//!   other file), keyed by the folder's listing and the manifests' texts;
 //! * each file's reading, keyed by what it reads: its text, its claim (kind, owner, the folder
 //!   its name is relative to), the folder's list of files and folders, the scope;
 //! * the cross-file stage (name resolution, the measures, what is loaded), keyed by what it
@@ -26,6 +28,8 @@ use std::sync::{Arc, Mutex};
 #[derive(Default)]
 pub struct Cache {
     walks: Mutex<HashMap<String, Arc<crate::walk::Tree>>>,
+    /// Each root's discovery (`discovery::discover`), by folder and scope.
+    discovered: Mutex<HashMap<String, (u64, Arc<Discovered>)>>,
     /// By the file's path as shown: the newest reading of it.
     reads: Mutex<HashMap<String, Arc<Read>>>,
     cross: Mutex<Option<(u64, Arc<Cross>)>>,
@@ -54,6 +58,15 @@ impl std::fmt::Debug for Read {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Read({:?})", self.outcome.file.as_ref().map(|f| &f.path))
     }
+}
+
+/// What a root holds before its files are read (see `discovery::discover`).
+pub(super) struct Discovered {
+    pub(super) claims: super::Claims,
+    pub(super) outcomes: Vec<Outcome>,
+    pub(super) diagnostics: Vec<crate::Diagnostic>,
+    pub(super) counts: crate::decl::Counts,
+    pub(super) plugin_decls: Vec<crate::model::Decl>,
 }
 
 /// What the cross-file stage made.
@@ -108,6 +121,9 @@ impl Cache {
         if let Ok(mut spans) = self.spans.lock() {
             spans.clear();
         }
+        if let Ok(mut discovered) = self.discovered.lock() {
+            discovered.clear();
+        }
     }
 
     /// The walk of `dir` with `filter`, listed now or kept from before.
@@ -158,6 +174,28 @@ impl Cache {
             spans.insert(key, (stamp, span));
         }
         span
+    }
+
+    /// The discovery of the root `dir` in `realm` under `key`, made by `discover` unless the
+    /// one kept has that key.
+    pub(super) fn discovered(
+        &self,
+        dir: &std::path::Path,
+        realm: super::placement::Realm,
+        key: u64,
+        discover: impl FnOnce() -> Discovered,
+    ) -> Arc<Discovered> {
+        let root = format!("{}\u{0}{realm:?}", dir.display());
+        if let Some((_, found)) =
+            self.discovered.lock().ok().and_then(|d| d.get(&root).cloned()).filter(|(k, _)| *k == key)
+        {
+            return found;
+        }
+        let found = Arc::new(discover());
+        if let Ok(mut kept) = self.discovered.lock() {
+            kept.insert(root, (key, found.clone()));
+        }
+        found
     }
 
     pub(super) fn cross(&self, key: u64) -> Option<Arc<Cross>> {

@@ -1,7 +1,7 @@
 //! Discovery: the declaration roots under a folder (marketplaces, plugins, projects, skill
 //! collections) and the claim on each of their files, then reading every claimed file once.
 
-use super::cache::Read;
+use super::cache::{Discovered, Read};
 use super::cross::{cross_check_entries, is_manifest, undeclared_servers, walk_problems};
 use super::placement::Realm;
 use super::reading::{read_claim, read_json};
@@ -44,13 +44,88 @@ pub(super) fn check_root(
     if let Realm::AddDir(_) = realm {
         return check_added_dir(dir, &tree, realm, hash, cache);
     }
+    // With a cache: the listing's fingerprint, a key of discovery and of every file's reading.
+    let listing = cache.map(|_| tree.fingerprint());
+    let discovered = match cache.zip(listing) {
+        None => Arc::new(discover(dir, &tree, realm, hash, plugin_dirs)),
+        Some((cache, listing)) => {
+            // What discovery reads: the listing and the manifests' texts.
+            let mut h = super::cache::hasher();
+            (dir, realm, hash, plugin_dirs, listing).hash(&mut h);
+            for rel in tree.files.iter().filter(|f| is_manifest(f, "marketplace.json") || is_manifest(f, "plugin.json"))
+            {
+                let path = dir.join(rel);
+                let stamp = tree.texts.stamp(&path).unwrap_or_else(|| walk::content_hash(&tree.texts.read(&path)));
+                (rel, stamp).hash(&mut h);
+            }
+            cache.discovered(dir, realm, h.finish(), || discover(dir, &tree, realm, hash, plugin_dirs))
+        }
+    };
+    let Discovered { claims, outcomes, diagnostics, counts, plugin_decls } = &*discovered;
+    let (outcomes, diagnostics, counts, plugin_decls) =
+        (outcomes.clone(), diagnostics.clone(), *counts, plugin_decls.clone());
+
+    // With a cache, what the cross-file stage reads of each file, in order, for its key.
+    let mut fingerprints: Vec<u64> = match cache {
+        Some(_) => outcomes.iter().map(super::cache::fingerprint).collect(),
+        None => Vec::new(),
+    };
+    let claimed: Vec<(&String, &Claim)> = claims
+        .0
+        .iter()
+        .filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
+        .collect();
+    let parsed = read_claims(dir, &tree, &claimed, realm, hash, project_keys, cache.zip(listing));
+
+    let mut checked = Checked::empty(diagnostics);
+    checked.declarations = counts;
+    checked.decls = plugin_decls;
+    checked.ignored = tree.ignored;
+    let mut declared: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut references: Vec<ServerUse> = Vec::new();
+    let skipped: BTreeMap<String, String> =
+        outcomes.iter().chain(parsed.iter().map(Got::outcome)).filter_map(|o| o.skips_plugin.clone()).collect();
+    refuse_skipped(&mut checked.decls, &skipped);
+    let mut take = |servers: ServerUse| {
+        declared.extend(servers.declared.iter().cloned());
+        if !servers.named.is_empty() {
+            references.push(servers);
+        }
+    };
+    for outcome in outcomes {
+        take(checked.absorb(outcome));
+    }
+    for got in parsed {
+        match got {
+            Got::Read(outcome) => take(checked.absorb(*outcome)),
+            Got::Kept(read) => {
+                fingerprints.push(read.fingerprint);
+                take(checked.absorb_kept(read));
+            }
+        }
+    }
+    if let Some(listing) = listing {
+        let mut h = super::cache::hasher();
+        (dir, listing, &fingerprints).hash(&mut h);
+        super::cache::hash_debug(&(realm, &checked.decls), &mut h);
+        checked.fingerprint = h.finish();
+    }
+    checked.diagnostics.extend(undeclared_servers(&declared, references));
+    checked
+}
+
+/// What a root holds before its files are read: the marketplaces and plugin manifests read
+/// (their outcomes), the plugin and marketplace declarations, the claim on every other file,
+/// and the findings about the folders. It reads the listing and the manifests only, so a cache
+/// keeps it while those stay as they were.
+fn discover(dir: &Path, tree: &Tree, realm: Realm, hash: bool, plugin_dirs: &[(usize, String)]) -> Discovered {
     // The name of the checked folder itself, for a plugin at the root without a manifest.
     let root_name = dir
         .canonicalize()
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_default();
-    let mut diagnostics = walk_problems(&tree, realm);
+    let mut diagnostics = walk_problems(tree, realm);
     let mut claims = Claims(BTreeMap::new());
     let mut counts = Counts::default();
     let mut outcomes: Vec<Outcome> = Vec::new();
@@ -64,7 +139,7 @@ pub(super) fn check_root(
     let mut plugin_decls: Vec<Decl> = Vec::new();
     for rel in &marketplaces {
         let marketplace_root = parent(parent(rel)).to_string();
-        let (outcome, info) = read_json(dir, &tree, rel, realm, FileKind::Marketplace, hash, |sink, cx, node| {
+        let (outcome, info) = read_json(dir, tree, rel, realm, FileKind::Marketplace, hash, |sink, cx, node| {
             marketplace::check_marketplace(sink, cx, node, &marketplace_root)
         });
         if outcome.file.is_some() {
@@ -152,7 +227,7 @@ pub(super) fn check_root(
         .par_iter()
         .map(|(root, manifest_rel)| {
             let rel = manifest_rel.as_deref()?;
-            Some(read_json(dir, &tree, rel, realm, FileKind::PluginManifest, hash, |sink, cx, node| {
+            Some(read_json(dir, tree, rel, realm, FileKind::PluginManifest, hash, |sink, cx, node| {
                 let cx = FileCx { plugin_root: Some(root), ..*cx };
                 let info = plugin::check_plugin(sink, &cx, node);
                 let counts = Counts { mcp_servers: info.inline_mcp, hooks: info.inline_hooks, ..Counts::default() };
@@ -209,7 +284,7 @@ pub(super) fn check_root(
         // gives it neither a name nor component paths (measured), and a folder
         // without plugin.json is a plugin only when something in it loads.
         let entries = if given.contains_key(root) { &[] } else { listed_by };
-        if given.contains_key(root) && manifest_rel.is_none() && !holds_components(&tree, root) {
+        if given.contains_key(root) && manifest_rel.is_none() && !holds_components(tree, root) {
             refused = Some(format!(
                 "a `--plugin-dir` folder without `.claude-plugin/plugin.json` holding none of {}: Claude Code does not take it as a plugin",
                 DEFAULT_COMPONENTS.join(", ")
@@ -253,16 +328,16 @@ pub(super) fn check_root(
         // a repository (a marketplace or a project), not when it is only a plugin.
         let is_repository = project_roots.contains(root) || (root.is_empty() && !marketplaces.is_empty());
         let layout = Layout { is_repository, skills_dir: skills_dir.is_some() };
-        claim_plugin(&tree, &mut claims, root, &name, &paths, &mut diagnostics, realm, layout);
+        claim_plugin(tree, &mut claims, root, &name, &paths, &mut diagnostics, realm, layout);
     }
 
     for root in &project_roots {
-        claim_project(&tree, &mut claims, root, plugin_roots.contains_key(root.as_str()), realm, &mut diagnostics);
+        claim_project(tree, &mut claims, root, plugin_roots.contains_key(root.as_str()), realm, &mut diagnostics);
     }
     // `capc check path/to/.claude` (or `~/.claude`): the folder itself is a `.claude` folder;
     // `$CLAUDE_PROJECT_DIR` is its parent, outside the check.
     if root_name == ".claude" && realm == Realm::Project {
-        claim_claude_dir(&tree, &mut claims, "", &Owner::bare(FileScope::Project), &mut diagnostics, realm);
+        claim_claude_dir(tree, &mut claims, "", &Owner::bare(FileScope::Project), &mut diagnostics, realm);
     }
     if realm == Realm::User && tree.is_file(".claude.json") {
         claims.add(".claude.json", FileKind::UserConfig, &Owner::project(FileScope::User, ""), None);
@@ -294,54 +369,7 @@ pub(super) fn check_root(
         claims.add(rel, FileKind::Skill, &Owner::bare(FileScope::Collection), None);
     }
 
-    // With a cache, what the cross-file stage reads of each file, in order, for its key.
-    let listing = cache.map(|_| tree.fingerprint());
-    let mut fingerprints: Vec<u64> = match cache {
-        Some(_) => outcomes.iter().map(super::cache::fingerprint).collect(),
-        None => Vec::new(),
-    };
-    let claimed: Vec<(&String, &Claim)> = claims
-        .0
-        .iter()
-        .filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
-        .collect();
-    let parsed = read_claims(dir, &tree, &claimed, realm, hash, project_keys, cache.zip(listing));
-
-    let mut checked = Checked::empty(diagnostics);
-    checked.declarations = counts;
-    checked.decls = plugin_decls;
-    checked.ignored = tree.ignored;
-    let mut declared: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
-    let mut references: Vec<ServerUse> = Vec::new();
-    let skipped: BTreeMap<String, String> =
-        outcomes.iter().chain(parsed.iter().map(Got::outcome)).filter_map(|o| o.skips_plugin.clone()).collect();
-    refuse_skipped(&mut checked.decls, &skipped);
-    let mut take = |servers: ServerUse| {
-        declared.extend(servers.declared.iter().cloned());
-        if !servers.named.is_empty() {
-            references.push(servers);
-        }
-    };
-    for outcome in outcomes {
-        take(checked.absorb(outcome));
-    }
-    for got in parsed {
-        match got {
-            Got::Read(outcome) => take(checked.absorb(*outcome)),
-            Got::Kept(read) => {
-                fingerprints.push(read.fingerprint);
-                take(checked.absorb_kept(read));
-            }
-        }
-    }
-    if let Some(listing) = listing {
-        let mut h = super::cache::hasher();
-        (dir, listing, &fingerprints).hash(&mut h);
-        super::cache::hash_debug(&(realm, &checked.decls), &mut h);
-        checked.fingerprint = h.finish();
-    }
-    checked.diagnostics.extend(undeclared_servers(&declared, references));
-    checked
+    Discovered { claims, outcomes, diagnostics, counts, plugin_decls }
 }
 
 /// A file's reading: made now, or kept in a cache (its declarations are copied out only when
