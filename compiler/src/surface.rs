@@ -135,14 +135,9 @@ impl Recorded {
             return Recorded::default();
         }
         match crate::lock::write::decode(&text) {
-            Ok(lock) => Recorded::of(&lock),
+            Ok(lock) => Recorded { tools: lock.mcp_tools, failed: lock.mcp_failed },
             Err(_) => Recorded::default(),
         }
-    }
-
-    /// The surface `lock` holds.
-    pub fn of(lock: &Lock) -> Recorded {
-        Recorded { tools: lock.mcp_tools.clone(), failed: lock.mcp_failed.clone() }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -160,10 +155,18 @@ pub fn keep(lock: &mut Lock, old: &Recorded) {
     lock.mcp_failed = failed;
 }
 
-/// The server a session here starts under `name`: the declaration that wins (a shadowed one
-/// never starts).
+/// The declaration of `name` that wins (a shadowed one never starts).
 pub fn winning<'a>(servers: &'a [McpServer], name: &str) -> Option<&'a McpServer> {
     servers.iter().find(|s| s.name == name && s.shadowed_by.is_none())
+}
+
+/// Whether a session here starts the server: it wins its name and is not blocked by the MCP
+/// policy, removed by a deny rule or turned off.
+pub fn starts(server: &McpServer) -> bool {
+    server.shadowed_by.is_none()
+        && server.blocked_by.is_none()
+        && server.denied_by.is_none()
+        && server.approval != Some(crate::model::Approval::Disabled)
 }
 
 /// A recorded tool a session here is offered.
@@ -199,14 +202,11 @@ pub fn offered<'a>(recorded: &'a Recorded, lock: &'a Lock) -> Vec<Offered<'a>> {
         .tools
         .iter()
         .filter_map(|tool| {
-            let server = winning(&lock.mcp_servers, &tool.server)?;
-            let starts = server.blocked_by.is_none()
-                && server.denied_by.is_none()
-                && server.approval != Some(crate::model::Approval::Disabled);
+            let server = winning(&lock.mcp_servers, &tool.server).filter(|s| starts(s))?;
             let offered = Offered { server, tool };
             let name = offered.name();
             let call = capc_grammar::ToolCall::new(&name);
-            (starts && !denies.iter().any(|r| r.matches(capc_grammar::Behavior::Deny, &call, &cx))).then_some(offered)
+            (!denies.iter().any(|r| r.matches(capc_grammar::Behavior::Deny, &call, &cx))).then_some(offered)
         })
         .collect()
 }

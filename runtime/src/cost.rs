@@ -22,7 +22,7 @@ use capc_compiler::check::Measure;
 use capc_compiler::config::ContextWindow;
 use capc_compiler::diagnostic::report_at;
 use capc_compiler::model::Lock;
-use capc_compiler::surface::{offered, Recorded};
+use capc_compiler::surface::{offered, starts, Recorded};
 use capc_compiler::{rules, Checked, Diagnostic, Options};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -107,12 +107,7 @@ impl ToolSurface {
         let mut servers: Vec<ServerCost> = lock
             .mcp_servers
             .iter()
-            .filter(|s| {
-                s.shadowed_by.is_none()
-                    && s.blocked_by.is_none()
-                    && s.denied_by.is_none()
-                    && s.approval != Some(capc_compiler::model::Approval::Disabled)
-            })
+            .filter(|s| starts(s))
             .map(|s| {
                 let listed = recorded.tools.iter().any(|t| t.server == s.name);
                 let failed = recorded.failed.iter().any(|f| f.server == s.name);
@@ -232,7 +227,11 @@ pub fn measure(
     listings: &[(ContextWindow, Option<Measured>)],
 ) -> (ToolSurface, Vec<Total>) {
     let cx = budget::context(checked, options);
-    let surface = ToolSurface::of(recorded, &checked.lock(), &cx);
+    // The resolved lock as it is (no copy of it); an empty one when nothing was resolved.
+    let surface = match &checked.resolution {
+        Some(r) => ToolSurface::of(recorded, &r.lock, &cx),
+        None => ToolSurface::of(recorded, &checked.lock(), &cx),
+    };
     let totals = listings.iter().map(|(w, m)| Total::of(m.as_ref(), &surface, *w)).collect();
     (surface, totals)
 }
