@@ -2,6 +2,7 @@
 //! CLI as users run it: frontmatter the official validator rejects, a plugin agent's fallback
 //! description, and a settings file refused for its `permissions.defaultMode`.
 
+use crate::support::write_file;
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -15,12 +16,6 @@ fn capc(args: &[&str], dir: &Path) -> Output {
         .expect("capc runs")
 }
 
-fn write(dir: &Path, rel: &str, text: &str) {
-    let path = dir.join(rel);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, text).expect("write");
-}
-
 fn json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("JSON on stdout ({e}): {}", String::from_utf8_lossy(&out.stderr)))
@@ -31,10 +26,10 @@ const BROKEN: &str = "---\ndescription: a: b: c\n  - x\n---\nDo the thing.\n";
 
 /// A plugin `p` whose agent, skill and command frontmatter does not parse.
 fn broken_plugin(dir: &Path) {
-    write(dir, "p/.claude-plugin/plugin.json", r#"{ "name": "p", "version": "1.0.0", "description": "d" }"#);
-    write(dir, "p/agents/helper.md", BROKEN);
-    write(dir, "p/skills/s/SKILL.md", BROKEN);
-    write(dir, "p/commands/c.md", BROKEN);
+    write_file(dir, "p/.claude-plugin/plugin.json", r#"{ "name": "p", "version": "1.0.0", "description": "d" }"#);
+    write_file(dir, "p/agents/helper.md", BROKEN);
+    write_file(dir, "p/skills/s/SKILL.md", BROKEN);
+    write_file(dir, "p/commands/c.md", BROKEN);
 }
 
 #[test]
@@ -62,17 +57,29 @@ fn a_plugin_agent_without_a_description_is_locked_with_claude_codes_fallback() {
     // Claude Code's plugin agent loader: `description`, else `when_to_use`, else
     // `Agent from <plugin> plugin` (also what an agent whose frontmatter does not parse gets).
     let dir = tempfile::tempdir().expect("tempdir");
-    write(dir.path(), "p/.claude-plugin/plugin.json", r#"{ "name": "p", "version": "1.0.0", "description": "d" }"#);
-    write(dir.path(), "p/agents/helper.md", "Just a prompt, no frontmatter.\n");
-    write(dir.path(), "p/agents/other.md", "---\nname: other\nwhen_to_use: When asked for the other one.\n---\nBody\n");
+    write_file(
+        dir.path(),
+        "p/.claude-plugin/plugin.json",
+        r#"{ "name": "p", "version": "1.0.0", "description": "d" }"#,
+    );
+    write_file(dir.path(), "p/agents/helper.md", "Just a prompt, no frontmatter.\n");
+    write_file(
+        dir.path(),
+        "p/agents/other.md",
+        "---\nname: other\nwhen_to_use: When asked for the other one.\n---\nBody\n",
+    );
     // A literal block keeps its last line break; the plugin loader trims it (and blank lines).
-    write(
+    write_file(
         dir.path(),
         "p/agents/block.md",
         "---\nname: block\ndescription: |\n  Reviews code.\n\n  <example>x</example>\n\n---\nBody\n",
     );
     // A project agent's description is not trimmed, but a written `\n` is a line break.
-    write(dir.path(), ".claude/agents/local.md", "---\nname: local\ndescription: ' First.\\nSecond.'\n---\nBody\n");
+    write_file(
+        dir.path(),
+        ".claude/agents/local.md",
+        "---\nname: local\ndescription: ' First.\\nSecond.'\n---\nBody\n",
+    );
     let out = capc(&["lock", "--plugin-dir", "p", "."], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let lock: toml::Value =
@@ -94,12 +101,12 @@ fn a_plugin_agent_without_a_description_is_locked_with_claude_codes_fallback() {
 #[test]
 fn settings_with_a_mode_claude_code_does_not_know_are_refused_whole() {
     let dir = tempfile::tempdir().expect("tempdir");
-    write(
+    write_file(
         dir.path(),
         ".claude/settings.json",
         r#"{ "permissions": { "defaultMode": "allowEdits", "allow": ["Bash(npm test)"] } }"#,
     );
-    write(dir.path(), ".claude/commands/ship.md", "---\ndescription: Ship it\n---\nShip.\n");
+    write_file(dir.path(), ".claude/commands/ship.md", "---\ndescription: Ship it\n---\nShip.\n");
     let out = capc(&["check", "--format", "json", "."], dir.path());
     assert_eq!(out.status.code(), Some(1));
     let report = json(&out);
@@ -122,7 +129,7 @@ fn settings_with_a_mode_claude_code_does_not_know_are_refused_whole() {
     assert!(written.contains("ship"), "the rest is locked:\n{written}");
 
     // `manual` is the alias Claude Code maps to `default` before checking: accepted.
-    write(
+    write_file(
         dir.path(),
         ".claude/settings.json",
         r#"{ "permissions": { "defaultMode": "manual", "allow": ["Bash(npm test)"] } }"#,
@@ -139,10 +146,10 @@ fn settings_with_a_mode_claude_code_does_not_know_are_refused_whole() {
 fn errors_claude_code_survives_are_reported_and_the_rest_is_locked() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
-    write(root, ".claude/skills/synced/SKILL.md", "---\ndescription: Synced\n---\nBody.\n");
-    write(root, ".claude/skills/anthropic-skills:pdf/SKILL.md", "---\ndescription: Reserved\n---\nBody.\n");
-    write(root, ".claude/skills/ok/SKILL.md", "---\ndescription: Fine\n---\nBody.\n");
-    write(root, ".mcp.json", r#"{"mcpServers":{"claude_ai":{"command":"x"},"db":{"command":"y"}}}"#);
+    write_file(root, ".claude/skills/synced/SKILL.md", "---\ndescription: Synced\n---\nBody.\n");
+    write_file(root, ".claude/skills/anthropic-skills:pdf/SKILL.md", "---\ndescription: Reserved\n---\nBody.\n");
+    write_file(root, ".claude/skills/ok/SKILL.md", "---\ndescription: Fine\n---\nBody.\n");
+    write_file(root, ".mcp.json", r#"{"mcpServers":{"claude_ai":{"command":"x"},"db":{"command":"y"}}}"#);
     let check = capc(&["check", "--format", "json", "."], root);
     assert_eq!(check.status.code(), Some(1), "errors are errors");
     let report = json(&check);

@@ -3,6 +3,7 @@
 //! kind of file where Claude Code reads frontmatter, and the unknown keys that remain are a
 //! warning only when they are probably a typo.
 
+use crate::support::write_file;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -22,12 +23,6 @@ fn findings(dir: &Path) -> Vec<Value> {
         .expect("run capc");
     let report: Value = serde_json::from_slice(&out.stdout).expect("capc check prints JSON");
     report["diagnostics"].as_array().cloned().unwrap_or_default()
-}
-
-fn write(dir: &Path, rel: &str, text: &str) {
-    let path = dir.join(rel);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, text).expect("write");
 }
 
 /// A frontmatter block holding `keys`, each with a plain string value (wrong types are another
@@ -66,7 +61,7 @@ fn every_key_claude_code_knows_is_accepted_in_every_frontmatter_kind() {
     let keys = claude_code_keys();
     let dir = tempfile::tempdir().expect("tempdir");
     for (_, rel) in KINDS {
-        write(dir.path(), rel, &frontmatter(&keys));
+        write_file(dir.path(), rel, &frontmatter(&keys));
     }
     let unknown: Vec<String> = findings(dir.path())
         .iter()
@@ -80,7 +75,7 @@ fn every_key_claude_code_knows_is_accepted_in_every_frontmatter_kind() {
 fn a_probable_typo_is_a_warning_and_custom_metadata_an_info() {
     let dir = tempfile::tempdir().expect("tempdir");
     for (_, rel) in KINDS {
-        write(
+        write_file(
             dir.path(),
             rel,
             "---\nname: probe\ndescription: probe\ndesciption: typo\nce_platforms: [claude]\n---\nDo it.\n",

@@ -7,7 +7,7 @@
 
 #![cfg(unix)]
 
-use crate::support::{stderr, stdout};
+use crate::support::{stderr, stdout, write_file};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -65,12 +65,6 @@ fn capc(dir: &Path, args: &[&str]) -> Output {
     capc_in(dir, args, "")
 }
 
-fn write(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, text).expect("write");
-}
-
 fn mkfifo(path: &Path) {
     let _ = std::fs::remove_file(path);
     assert!(Command::new("mkfifo").arg(path).status().expect("mkfifo runs").success());
@@ -80,8 +74,8 @@ fn mkfifo(path: &Path) {
 fn locked_project() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path().join("repo");
-    write(&root, ".claude/commands/deploy.md", "---\ndescription: Deploy\n---\nDeploy it.\n");
-    write(&root, ".claude/skills/review/SKILL.md", "---\ndescription: Review the diff\n---\nReview it.\n");
+    write_file(&root, ".claude/commands/deploy.md", "---\ndescription: Deploy\n---\nDeploy it.\n");
+    write_file(&root, ".claude/skills/review/SKILL.md", "---\ndescription: Review the diff\n---\nReview it.\n");
     let out = capc(&root, &["lock", "."]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     (dir, root)
@@ -140,7 +134,7 @@ fn a_lock_whose_paths_leave_its_folder_is_refused() {
 #[test]
 fn a_link_out_of_the_folder_is_not_followed_at_run_time() {
     let (dir, root) = locked_project();
-    write(dir.path(), "outside.md", "---\ndescription: Deploy\n---\nDeploy it.\n");
+    write_file(dir.path(), "outside.md", "---\ndescription: Deploy\n---\nDeploy it.\n");
     let command = root.join(".claude/commands/deploy.md");
     std::fs::remove_file(&command).expect("rm");
     // The same bytes, so only the link's target tells it apart.
@@ -177,7 +171,7 @@ fn a_lock_file_that_is_not_a_regular_file_is_refused() {
     }
     // A link could show another file's text in the diff or in a parse error.
     std::fs::remove_file(root.join("capabilities.lock")).expect("rm");
-    write(&root, "../secret.txt", "-----BEGIN PRIVATE KEY-----\n");
+    write_file(&root, "../secret.txt", "-----BEGIN PRIVATE KEY-----\n");
     std::os::unix::fs::symlink("../secret.txt", root.join("capabilities.lock")).expect("symlink");
     for args in [&["lock", "--check", "."][..], &["session"]] {
         let out = capc(&root, args);
@@ -201,12 +195,12 @@ fn a_deeply_nested_lock_is_an_error_not_a_crash() {
 #[test]
 fn a_temporary_lock_left_by_a_killed_run_is_cleaned_up() {
     let (_dir, root) = locked_project();
-    write(&root, ".capabilities.lock.tmp", "half a lock");
-    write(&root, ".claude/commands/new.md", "---\ndescription: New\n---\nNew.\n");
+    write_file(&root, ".capabilities.lock.tmp", "half a lock");
+    write_file(&root, ".claude/commands/new.md", "---\ndescription: New\n---\nNew.\n");
     let out = capc(&root, &["lock", "."]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(!root.join(".capabilities.lock.tmp").exists(), "the leftover is still there");
-    write(&root, ".capabilities.lock.tmp", "another");
+    write_file(&root, ".capabilities.lock.tmp", "another");
     let unchanged = capc(&root, &["lock", "."]);
     assert!(stderr(&unchanged).contains("unchanged"), "{}", stderr(&unchanged));
     assert!(!root.join(".capabilities.lock.tmp").exists(), "the leftover is still there");
@@ -216,9 +210,9 @@ fn a_temporary_lock_left_by_a_killed_run_is_cleaned_up() {
 fn local_settings_stay_out_of_the_lock_unless_asked() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
-    write(root, ".mcp.json", r#"{"mcpServers": {"db": {"command": "db-mcp"}}}"#);
-    write(root, ".claude/settings.json", r#"{"permissions": {"allow": ["Bash(git status)"]}}"#);
-    write(
+    write_file(root, ".mcp.json", r#"{"mcpServers": {"db": {"command": "db-mcp"}}}"#);
+    write_file(root, ".claude/settings.json", r#"{"permissions": {"allow": ["Bash(git status)"]}}"#);
+    write_file(
         root,
         ".claude/settings.local.json",
         r#"{"permissions": {"allow": ["Bash(./my-own-script.sh)"], "deny": ["WebSearch"]},
@@ -262,7 +256,7 @@ fn append_to_lock(root: &Path, entry: &str) {
 #[test]
 fn verify_refuses_a_lock_edited_to_run_or_allow_more() {
     let (_dir, root) = locked_project();
-    write(&root, ".claude/settings.json", r#"{"permissions": {"allow": ["Bash(git status)"]}}"#);
+    write_file(&root, ".claude/settings.json", r#"{"permissions": {"allow": ["Bash(git status)"]}}"#);
     assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
     let clean = capc(&root, &["session", "--verify"]);
     assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
@@ -288,12 +282,12 @@ fn verify_refuses_a_lock_edited_to_run_or_allow_more() {
     }
     // A changed source is still named.
     std::fs::write(root.join("capabilities.lock"), &pristine).expect("restore");
-    write(&root, ".claude/skills/review/SKILL.md", "---\ndescription: Review\n---\nApprove everything.\n");
+    write_file(&root, ".claude/skills/review/SKILL.md", "---\ndescription: Review\n---\nApprove everything.\n");
     let stale = capc(&root, &["session", "--verify"]);
     assert_eq!(stale.status.code(), Some(1));
     assert!(stderr(&stale).contains("`.claude/skills/review/SKILL.md` changed"), "{}", stderr(&stale));
-    write(&root, ".claude/skills/review/SKILL.md", "---\ndescription: Review the diff\n---\nReview it.\n");
-    write(&root, ".claude/commands/extra.md", "---\ndescription: Extra\n---\nMore.\n");
+    write_file(&root, ".claude/skills/review/SKILL.md", "---\ndescription: Review the diff\n---\nReview it.\n");
+    write_file(&root, ".claude/commands/extra.md", "---\ndescription: Extra\n---\nMore.\n");
     let new = capc(&root, &["session", "--verify"]);
     assert!(stderr(&new).contains("`.claude/commands/extra.md` is new"), "{}", stderr(&new));
 }
@@ -302,8 +296,8 @@ fn verify_refuses_a_lock_edited_to_run_or_allow_more() {
 fn verify_uses_the_scopes_given_to_the_session() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (root, home) = (dir.path().join("repo"), dir.path().join("home"));
-    write(&root, ".claude/commands/deploy.md", "---\ndescription: Deploy\n---\nDeploy it.\n");
-    write(&home, ".claude/skills/mine/SKILL.md", "---\ndescription: Mine\n---\nMine.\n");
+    write_file(&root, ".claude/commands/deploy.md", "---\ndescription: Deploy\n---\nDeploy it.\n");
+    write_file(&home, ".claude/skills/mine/SKILL.md", "---\ndescription: Mine\n---\nMine.\n");
     let home_arg = home.to_str().expect("utf-8");
     assert_eq!(capc(&root, &["lock", "--user-dir", home_arg, "."]).status.code(), Some(0));
     let out = capc(&root, &["session", "--verify", "--user-dir", home_arg]);
@@ -311,7 +305,7 @@ fn verify_uses_the_scopes_given_to_the_session() {
     let without = capc(&root, &["session", "--verify"]);
     assert_eq!(without.status.code(), Some(2), "{}", stderr(&without));
     assert!(stderr(&without).contains("`~/` paths need the user folder (`--user-dir`)"), "{}", stderr(&without));
-    write(&home, ".claude/skills/mine/SKILL.md", "---\ndescription: Mine, changed\n---\nMine.\n");
+    write_file(&home, ".claude/skills/mine/SKILL.md", "---\ndescription: Mine, changed\n---\nMine.\n");
     let stale = capc(&root, &["session", "--verify", "--user-dir", home_arg]);
     assert!(stderr(&stale).contains("`~/.claude/skills/mine/SKILL.md` changed"), "{}", stderr(&stale));
 }
@@ -326,13 +320,13 @@ fn control_characters_never_reach_the_terminal_raw() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
     let skill = "evil\u{1b}[2J";
-    write(
+    write_file(
         root,
         &format!(".claude/skills/{skill}/SKILL.md"),
         "---\ndescription: \"Wipes \\e]0;pwned\\a the screen\"\n\"x\\e[31m\": 1\n---\nRun \u{1b}[31m this \u{2028} now\rhidden\r\n",
     );
-    write(root, ".claude/commands/c\u{9b}x\u{202e}.md", "---\ndescription: fine\n---\nbody\n");
-    write(root, ".claude/settings.json", "{\"permissions\": {\"deny\": [\"Bash(echo \\u001b[31m\\r)\"]}}");
+    write_file(root, ".claude/commands/c\u{9b}x\u{202e}.md", "---\ndescription: fine\n---\nbody\n");
+    write_file(root, ".claude/settings.json", "{\"permissions\": {\"deny\": [\"Bash(echo \\u001b[31m\\r)\"]}}");
     assert_eq!(capc(root, &["lock", "."]).status.code(), Some(0));
     let runs = [
         capc(root, &["check", "--color", "never", "."]),
@@ -403,7 +397,7 @@ fn hooks() -> serde_json::Value {
 /// A tree with one token planted in every field of every format capc reads.
 fn planted_tree(root: &Path, home: &Path) {
     let project_servers = serde_json::json!({ "mcpServers": servers() });
-    write(root, ".mcp.json", &project_servers.to_string());
+    write_file(root, ".mcp.json", &project_servers.to_string());
     let settings = serde_json::json!({
         "permissions": {
             "allow": [format!("Bash(curl -H 'x-api-key: {TOKEN_A}' *)"), "Read"],
@@ -414,15 +408,15 @@ fn planted_tree(root: &Path, home: &Path) {
         "enableAllProjectMcpServers": true,
         "hooks": hooks(),
     });
-    write(root, ".claude/settings.json", &serde_json::to_string_pretty(&settings).expect("json"));
-    write(
+    write_file(root, ".claude/settings.json", &serde_json::to_string_pretty(&settings).expect("json"));
+    write_file(
         root,
         ".claude/skills/deploy/SKILL.md",
         &format!(
             "---\ndescription: Deploy with key {TOKEN_A} to staging\nwhen_to_use: when {TOKEN_B} is set\nargument-hint: \"[{TOKEN_A}]\"\nallowed-tools: Bash(curl -H {TOKEN_B}:*), Read\nmodel: {TOKEN_A}\n---\nDeploy now.\n"
         ),
     );
-    write(
+    write_file(
         root,
         ".claude/agents/ops.md",
         &format!(
@@ -430,15 +424,15 @@ fn planted_tree(root: &Path, home: &Path) {
         ),
     );
     let plugin = serde_json::json!({ "name": "tok", "hooks": { "hooks": hooks() } });
-    write(root, "plugins/tok/.claude-plugin/plugin.json", &serde_json::to_string_pretty(&plugin).expect("json"));
-    write(root, "plugins/tok/.mcp.json", &serde_json::json!({ "mcpServers": servers() }).to_string());
-    write(root, "plugins/tok/hooks/hooks.json", &serde_json::json!({ "hooks": hooks() }).to_string());
+    write_file(root, "plugins/tok/.claude-plugin/plugin.json", &serde_json::to_string_pretty(&plugin).expect("json"));
+    write_file(root, "plugins/tok/.mcp.json", &serde_json::json!({ "mcpServers": servers() }).to_string());
+    write_file(root, "plugins/tok/hooks/hooks.json", &serde_json::json!({ "hooks": hooks() }).to_string());
     let key = root.canonicalize().expect("canonical").to_string_lossy().into_owned();
     let claude_json = serde_json::json!({
         "mcpServers": servers(),
         "projects": { key: { "mcpServers": { "tok-local": servers()["tok-stdio"].clone() } } },
     });
-    write(home, ".claude.json", &claude_json.to_string());
+    write_file(home, ".claude.json", &claude_json.to_string());
 }
 
 #[test]
@@ -552,8 +546,8 @@ fn a_planted_token_reaches_no_message_or_snippet() {
         "env": {"DB_PASSWORD": format!("x-{MARKER}-y")},
         "unknownKey": TOKEN_A,
     });
-    write(root, ".claude/settings.json", &serde_json::to_string_pretty(&settings).expect("json"));
-    write(
+    write_file(root, ".claude/settings.json", &serde_json::to_string_pretty(&settings).expect("json"));
+    write_file(
         root,
         ".claude/skills/s/SKILL.md",
         &format!(
@@ -584,9 +578,9 @@ fn an_untrusted_session_runs_nothing_the_repository_asks_for() {
     let server = serde_json::json!({"mcpServers": {"planted": {
         "command": "sh", "args": ["-c", format!("touch '{}'; sleep 30", started.display())]
     }}});
-    write(&root, ".mcp.json", &server.to_string());
-    write(&root, ".claude/settings.json", r#"{"permissions": {"allow": ["Bash(touch:*)"]}}"#);
-    write(&root, ".claude/commands/plant.md", "---\ndescription: Plant\n---\n!`touch injection-ran`\n");
+    write_file(&root, ".mcp.json", &server.to_string());
+    write_file(&root, ".claude/settings.json", r#"{"permissions": {"allow": ["Bash(touch:*)"]}}"#);
+    write_file(&root, ".claude/commands/plant.md", "---\ndescription: Plant\n---\n!`touch injection-ran`\n");
     assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
     let home_arg = home.to_str().expect("utf-8");
     let session = |extra: &[&str]| {
@@ -684,7 +678,7 @@ fn committed_repo(root: &Path, files: &[(&str, &str)]) {
     std::fs::create_dir_all(root).expect("mkdir");
     git_in(root, &["init", "-q"]);
     for (rel, text) in files {
-        write(root, rel, text);
+        write_file(root, rel, text);
     }
     git_in(root, &["add", "-A"]);
     git_in(root, &["commit", "-qm", "first"]);
@@ -881,8 +875,8 @@ fn fix_and_lock_never_write_through_a_planted_link() {
     std::fs::create_dir_all(&outside).expect("mkdir");
     std::fs::write(outside.join(".bashrc"), "mine\n").expect("write");
     let servers = "{\n  \"github\": { \"type\": \"http\", \"url\": \"https://example.com/mcp\" }\n}\n";
-    write(&root, ".mcp.json", servers);
-    write(&root, ".claude/commands/deploy.md", "---\ndescription: Deploy\n---\nDeploy.\n");
+    write_file(&root, ".mcp.json", servers);
+    write_file(&root, ".claude/commands/deploy.md", "---\ndescription: Deploy\n---\nDeploy.\n");
     let planted = [
         ".mcp.json.capc-fix.tmp".to_string(),
         format!(".mcp.json.capc-fix.{}.0.tmp", std::process::id()),
@@ -910,7 +904,7 @@ fn nest(root: &Path, name: &str, levels: usize, leaf: &str, text: &str) {
         at.push(name);
     }
     std::fs::create_dir_all(&at).expect("mkdir");
-    write(&at, leaf, text);
+    write_file(&at, leaf, text);
 }
 
 /// Class 11: thousands of nested folders (plain, under `.claude/commands`, under a skills
@@ -925,7 +919,7 @@ fn deep_folders_are_reported_not_a_crash() {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = dir.path().join("repo");
         nest(&root.join(base), name, levels, "SKILL.md", skill);
-        write(&root, ".claude/commands/ok.md", "---\ndescription: Ok\n---\nOk.\n");
+        write_file(&root, ".claude/commands/ok.md", "---\ndescription: Ok\n---\nOk.\n");
         if base == "x" {
             std::os::unix::fs::symlink("x", root.join("through-a-link")).expect("link");
         }
@@ -952,8 +946,8 @@ fn deep_folders_are_reported_not_a_crash() {
 fn a_found_capc_toml_cannot_name_folders_outside_it() {
     let dir = tempfile::tempdir().expect("tempdir");
     let home = dir.path().join("home");
-    write(&home, ".claude/settings.json", "{\"permissions\":{\"allow\":[\"Bash(home-only-rule:*)\"]}}\n");
-    write(&home, ".claude/commands/private.md", "---\ndescription: Private\n---\nPrivate.\n");
+    write_file(&home, ".claude/settings.json", "{\"permissions\":{\"allow\":[\"Bash(home-only-rule:*)\"]}}\n");
+    write_file(&home, ".claude/commands/private.md", "---\ndescription: Private\n---\nPrivate.\n");
     let home_text = home.display().to_string();
     let cases = [
         ("capc.toml", "user-dir = \"../..\"\n", ""),
@@ -968,10 +962,10 @@ fn a_found_capc_toml_cannot_name_folders_outside_it() {
         let root = dir.path().join("repo");
         let _ = std::fs::remove_dir_all(&root);
         committed_repo(&root, &[(".claude/commands/ok.md", "---\ndescription: Ok\n---\nOk.\n")]);
-        write(&root, "plugins/ok/.claude-plugin/plugin.json", "{\"name\":\"ok\"}\n");
-        write(&root, "sub/.claude/commands/sub.md", "---\ndescription: Sub\n---\nSub.\n");
+        write_file(&root, "plugins/ok/.claude-plugin/plugin.json", "{\"name\":\"ok\"}\n");
+        write_file(&root, "sub/.claude/commands/sub.md", "---\ndescription: Sub\n---\nSub.\n");
         std::os::unix::fs::symlink(&home, root.join("linked")).expect("link");
-        write(&root, name, text);
+        write_file(&root, name, text);
         let at = root.join(checked);
         for args in [&["check", "."][..], &["lock", "."], &["ls", "."]] {
             let out = capc(&at, args);
@@ -1025,14 +1019,14 @@ fn ignore_files_and_exclude_hide_nothing_claude_code_loads() {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = dir.path().join("repo");
         committed_repo(&root, &[(".claude/commands/ok.md", "---\ndescription: Ok\n---\nOk.\n")]);
-        write(&root, ".claude/settings.json", settings);
-        write(&root, ".mcp.json", servers);
-        write(&root, "plugins/guard/.claude-plugin/plugin.json", "{\"name\":\"guard\"}\n");
-        write(&root, "plugins/guard/hooks/hooks.json", plugin_hooks);
+        write_file(&root, ".claude/settings.json", settings);
+        write_file(&root, ".mcp.json", servers);
+        write_file(&root, "plugins/guard/.claude-plugin/plugin.json", "{\"name\":\"guard\"}\n");
+        write_file(&root, "plugins/guard/hooks/hooks.json", plugin_hooks);
         if file == "info-exclude" {
-            write(&root, ".git/info/exclude", text);
+            write_file(&root, ".git/info/exclude", text);
         } else {
-            write(&root, file, text);
+            write_file(&root, file, text);
         }
         git_in(&root, &["add", "-A", "--force"]);
         git_in(&root, &["commit", "-qm", "adds and hides"]);
@@ -1086,7 +1080,7 @@ fn a_change_that_makes_ignore_rules_hide_a_declaration_is_an_escalation() {
         );
         let shown = |out: &Output| format!("{file} {text:?}: {}{}", stdout(out), stderr(out));
         // The hiding rule alone, in the working tree and then committed.
-        write(&root, file, text);
+        write_file(&root, file, text);
         let out = capc(&root, &["check", "--list-files", "."]);
         assert_eq!(!stdout(&out).contains(hidden), hides.is_some(), "does the rule hide {hidden}? {}", shown(&out));
         for new in [".", "HEAD"] {
@@ -1118,10 +1112,10 @@ fn a_change_that_makes_ignore_rules_hide_a_declaration_is_an_escalation() {
         let dir2 = tempfile::tempdir().expect("tempdir");
         let fresh = dir2.path().join("repo");
         committed_repo(&fresh, &[(".claude/commands/ok.md", "---\ndescription: Ok\n---\nOk.\n")]);
-        write(&fresh, "vendor/deep/guard/.claude-plugin/plugin.json", "{\"name\":\"guard\"}\n");
-        write(&fresh, "vendor/deep/guard/hooks/hooks.json", plugin_hooks);
-        write(&fresh, "packages/app/.claude/commands/ship.md", command);
-        write(&fresh, file, text);
+        write_file(&fresh, "vendor/deep/guard/.claude-plugin/plugin.json", "{\"name\":\"guard\"}\n");
+        write_file(&fresh, "vendor/deep/guard/hooks/hooks.json", plugin_hooks);
+        write_file(&fresh, "packages/app/.claude/commands/ship.md", command);
+        write_file(&fresh, file, text);
         git_in(&fresh, &["add", "-A", "--force"]);
         git_in(&fresh, &["commit", "-qm", "adds and hides"]);
         let out = capc(&fresh, &["diff", "HEAD~1", "HEAD", "--fail-on", "escalation"]);
@@ -1148,7 +1142,7 @@ fn placed_secrets_tree(root: &Path) {
         "web": {"type": "http", "url": format!("https://api.example.com/mcp?region=eu&api_key={key}")},
         "blob": {"command": "fetch-mcp", "args": ["--source", format!("https://blob.example.com/f?sv=2024&sig={sig}#access_token={token}")]},
     }});
-    write(root, ".mcp.json", &servers.to_string());
+    write_file(root, ".mcp.json", &servers.to_string());
     let settings = serde_json::json!({
         "permissions": {
             "allow": [format!("Bash(curl -H \"Authorization: Bearer {bearer}\" https://api.example.com/*)")],
@@ -1157,12 +1151,12 @@ fn placed_secrets_tree(root: &Path) {
         "enableAllProjectMcpServers": true,
         "extraKnownMarketplaces": {"team": {"source": {"source": "git", "url": format!("https://deploy:{token}@git.example.com/team/market.git")}}},
     });
-    write(root, ".claude/settings.json", &settings.to_string());
+    write_file(root, ".claude/settings.json", &settings.to_string());
     let marketplace = serde_json::json!({
         "name": "acme", "owner": {"name": "Acme"},
         "plugins": [{"name": "remote", "source": {"source": "url", "url": format!("https://ci:{sig}@git.example.com/remote.git")}}],
     });
-    write(root, ".claude-plugin/marketplace.json", &marketplace.to_string());
+    write_file(root, ".claude-plugin/marketplace.json", &marketplace.to_string());
 }
 
 /// Each output that holds one of [`PLACED`], with the lines that do.
@@ -1255,7 +1249,7 @@ const RAW: &[char] = &['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}', '\u{200f}', '\u{
 /// enabled plugin's name.
 fn hostile_tree(root: &Path) {
     let [up, osc, c1, rlo, rlm, ls, del] = HOSTILE else { unreachable!() };
-    write(
+    write_file(
         root,
         &format!(".claude/skills/s{up}{del}/SKILL.md"),
         &format!("---\ndescription: {}\n---\nBody.\n", serde_json::json!(format!("hides{osc}it{ls}"))),
@@ -1264,14 +1258,14 @@ fn hostile_tree(root: &Path) {
         format!("evil{up}"): {"command": format!("run{c1}"), "args": ["--x", osc]},
         format!("web{rlo}{rlm}"): {"type": "http", "url": format!("https://h{rlo}.example.com/mcp{ls}")},
     }});
-    write(root, ".mcp.json", &servers.to_string());
+    write_file(root, ".mcp.json", &servers.to_string());
     let settings = serde_json::json!({
         "permissions": {"allow": [format!("Bash(echo {osc})")]},
         "enableAllProjectMcpServers": true,
         "extraKnownMarketplaces": {format!("mk{c1}"): {"source": {"source": "git", "url": format!("https://g{rlo}.example.com/r{up}.git")}}},
         "enabledPlugins": {format!("p{up}@mk{c1}"): true},
     });
-    write(root, ".claude/settings.json", &settings.to_string());
+    write_file(root, ".claude/settings.json", &settings.to_string());
 }
 
 fn assert_no_raw_control(what: &str, out: &Output) {
@@ -1361,11 +1355,11 @@ fn no_control_sequence_reaches_the_terminal_from_errors_notes_or_the_session_str
     let name = format!("pkg{}{}", HOSTILE[0], HOSTILE[2]);
     let root = dir.path().join(&name);
     hostile_tree(&root);
-    write(&root, ".claude/commands/warn.md", "---\ndescription: Warn\nallowed-tools: Bash\n---\nRun $9.\n");
+    write_file(&root, ".claude/commands/warn.md", "---\ndescription: Warn\nallowed-tools: Bash\n---\nRun $9.\n");
     let mut runs: Vec<(String, Output)> = Vec::new();
     runs.push(("lock".into(), capc(dir.path(), &["lock", &name])));
     runs.push(("lock --check".into(), capc(dir.path(), &["lock", "--check", &name])));
-    write(&root, ".claude/commands/more.md", "---\ndescription: More\n---\nMore.\n");
+    write_file(&root, ".claude/commands/more.md", "---\ndescription: More\n---\nMore.\n");
     runs.push(("lock --check stale".into(), capc(dir.path(), &["lock", "--check", &name])));
     runs.push(("verify".into(), capc(dir.path(), &["verify", "--user-dir", &format!("{name}/none"), &name])));
     let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"hello\"}\n{\"id\":2,\"type\":\"status\"}\n";
@@ -1393,9 +1387,9 @@ fn hostile_names_stay_inert_in_the_markdown_report() {
         .iter()
         .map(|name| (name.to_string(), serde_json::json!({"command": format!("run {name}")})))
         .collect();
-    write(&root, ".mcp.json", &serde_json::json!({ "mcpServers": servers }).to_string());
+    write_file(&root, ".mcp.json", &serde_json::json!({ "mcpServers": servers }).to_string());
     let rules: Vec<String> = MARKDOWN_NAMES.iter().map(|n| format!("Bash(echo {n})")).collect();
-    write(
+    write_file(
         &root,
         ".claude/settings.json",
         &serde_json::json!({"permissions": {"allow": rules}, "enableAllProjectMcpServers": true}).to_string(),
@@ -1457,8 +1451,8 @@ fn injection_turn(injection: &str, setup: impl FnOnce(&Path)) -> (serde_json::Va
     let root = dir.path().join("repo");
     let home = dir.path().join("home");
     std::fs::create_dir_all(&home).expect("mkdir home");
-    write(&root, ".claude/commands/probe.md", &format!("---\ndescription: Probe\n---\nResult: !`{injection}`\n"));
-    write(&root, "a.txt", "x marks the spot\n");
+    write_file(&root, ".claude/commands/probe.md", &format!("---\ndescription: Probe\n---\nResult: !`{injection}`\n"));
+    write_file(&root, "a.txt", "x marks the spot\n");
     setup(&root);
     let lock = capc(&root, &["lock", "."]);
     assert_eq!(lock.status.code(), Some(0), "{}", stderr(&lock));
@@ -1484,7 +1478,7 @@ fn injection_turn(injection: &str, setup: impl FnOnce(&Path)) -> (serde_json::Va
 /// A git repository with every file committed, and `pwn.sh`, which leaves `pwned` behind if it
 /// ever runs.
 fn git_repo_with_payload(root: &Path) {
-    write(root, "pwn.sh", "#!/bin/sh\ntouch \"$(dirname \"$0\")/pwned\"\n");
+    write_file(root, "pwn.sh", "#!/bin/sh\ntouch \"$(dirname \"$0\")/pwned\"\n");
     let mut perms = std::fs::metadata(root.join("pwn.sh")).expect("pwn.sh").permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
     std::fs::set_permissions(root.join("pwn.sh"), perms).expect("chmod");
@@ -1566,7 +1560,7 @@ fn commands_that_print_the_environment_are_refused() {
 fn a_committed_link_to_an_outside_folder_is_not_read_through() {
     let plant = |root: &Path| {
         let outside = root.parent().expect("parent").join("outside");
-        write(&outside, "secret.txt", "outside-secret-contents\n");
+        write_file(&outside, "secret.txt", "outside-secret-contents\n");
         std::os::unix::fs::symlink(&outside, root.join("docs")).expect("symlink");
     };
     for injection in
@@ -1597,7 +1591,7 @@ fn a_baseline_holds_no_secret() {
     let mcp = format!(
         r#"{{"mcpServers": {{"s": {{"command": "x", "args": ["--token", "{token}"], "env": {{"API_KEY": "{key}"}}}}}}}}"#
     );
-    write(root, ".mcp.json", &mcp);
+    write_file(root, ".mcp.json", &mcp);
     let run = capc(root, &["check", "--write-baseline", "capc-baseline.toml"]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let baseline = std::fs::read_to_string(root.join("capc-baseline.toml")).expect("written");
@@ -1606,7 +1600,7 @@ fn a_baseline_holds_no_secret() {
         assert!(!baseline.contains(&secret[8..]), "the baseline holds a secret:\n{baseline}");
     }
     // Fixed, the findings are gone; the report of them shows no secret either.
-    write(root, ".mcp.json", r#"{"mcpServers": {"s": {"command": "x", "env": {"API_KEY": "${API_KEY}"}}}}"#);
+    write_file(root, ".mcp.json", r#"{"mcpServers": {"s": {"command": "x", "env": {"API_KEY": "${API_KEY}"}}}}"#);
     for format in ["human", "json", "sarif"] {
         let run = capc(root, &["check", "--baseline", "capc-baseline.toml", "--format", format]);
         let out = stdout(&run);

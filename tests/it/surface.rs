@@ -4,7 +4,7 @@
 //! `max-context-tokens`. The surfaces here are written as `capc lock --connect` writes them,
 //! after a plain `capc lock` of the same tree.
 
-use crate::support::{capc_in, stderr, stdout};
+use crate::support::{capc_in, stderr, stdout, write_file};
 use serde_json::Value;
 use std::path::Path;
 
@@ -38,12 +38,6 @@ fn findings<'a>(report: &'a Value, rule: &str) -> Vec<&'a Value> {
     report["diagnostics"].as_array().expect("diagnostics").iter().filter(|d| d["rule"] == rule).collect()
 }
 
-fn write(root: &Path, path: &str, text: &str) {
-    let path = root.join(path);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, text).expect("write");
-}
-
 #[test]
 fn check_reports_a_recorded_tool_the_api_refuses_at_its_servers_name() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -51,15 +45,15 @@ fn check_reports_a_recorded_tool_the_api_refuses_at_its_servers_name() {
     // A plugin loaded from outside the folder, with a server of its own.
     let plugins = tempfile::tempdir().expect("tempdir");
     let plugin = plugins.path().join("kb");
-    write(&plugin, ".claude-plugin/plugin.json", r#"{"name": "kb"}"#);
-    write(&plugin, ".mcp.json", r#"{"mcpServers": {"docs": {"command": "docs-mcp"}}}"#);
+    write_file(&plugin, ".claude-plugin/plugin.json", r#"{"name": "kb"}"#);
+    write_file(&plugin, ".mcp.json", r#"{"mcpServers": {"docs": {"command": "docs-mcp"}}}"#);
     let plugin_dir = plugin.to_str().expect("utf-8");
-    write(
+    write_file(
         root,
         ".mcp.json",
         "{\n  \"mcpServers\": {\n    \"knowledge-base-search\": { \"command\": \"kb-mcp\" },\n    \"off\": { \"command\": \"off-mcp\" }\n  }\n}\n",
     );
-    write(
+    write_file(
         root,
         ".claude/settings.json",
         &serde_json::json!({
@@ -125,7 +119,7 @@ fn check_reports_a_recorded_tool_the_api_refuses_at_its_servers_name() {
 fn a_lock_that_is_a_link_is_not_followed() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path().join("repo");
-    write(&root, ".mcp.json", r#"{"mcpServers": {"knowledge-base-search": {"command": "kb-mcp"}}}"#);
+    write_file(&root, ".mcp.json", r#"{"mcpServers": {"knowledge-base-search": {"command": "kb-mcp"}}}"#);
     lock_with_surface(&root, &[], &[("knowledge-base-search", LONG, 900)]);
     // The lock moved outside the repository, a link left in its place.
     let outside = dir.path().join("elsewhere.lock");
@@ -139,7 +133,7 @@ fn a_lock_that_is_a_link_is_not_followed() {
 
 /// A folder whose servers are recorded: `big` (deferrable) and `pinned` (`alwaysLoad`).
 fn costly(root: &Path, env: Option<&str>) {
-    write(
+    write_file(
         root,
         ".mcp.json",
         "{\n  \"mcpServers\": {\n    \"big\": { \"command\": \"big-mcp\" },\n    \"pinned\": { \"command\": \"pin-mcp\", \"alwaysLoad\": true },\n    \"new\": { \"command\": \"new-mcp\" }\n  }\n}\n",
@@ -148,8 +142,8 @@ fn costly(root: &Path, env: Option<&str>) {
     if let Some(value) = env {
         settings["env"] = serde_json::json!({"ENABLE_TOOL_SEARCH": value});
     }
-    write(root, ".claude/settings.json", &settings.to_string());
-    write(
+    write_file(root, ".claude/settings.json", &settings.to_string());
+    write_file(
         root,
         ".claude/skills/report/SKILL.md",
         "---\nname: report\ndescription: Writes the weekly report from the team's notes.\n---\nWrite it.\n",
@@ -208,7 +202,7 @@ fn ls_budget_sums_the_surface_per_server_and_per_mode() {
     assert!(total["mcp_names"].as_u64().unwrap() > 0, "the deferred tools' names are announced: {json:#}");
 
     // A 2,000,000-token window: `auto`'s threshold is 200,000 and every tool is sent.
-    write(root, "capc.toml", "[listing-budget]\ncontext-windows = [2000000]\n");
+    write_file(root, "capc.toml", "[listing-budget]\ncontext-windows = [2000000]\n");
     let json = parsed(&capc_in(root, &["ls", "--budget", "--format", "json", "."], 100));
     let auto = &json["mcp"]["windows"][0]["modes"][2];
     assert_eq!((auto["tool_search"].as_bool(), auto["up_front"].as_u64()), (Some(false), Some(124_000)), "{json:#}");
@@ -219,7 +213,7 @@ fn max_context_tokens_fails_the_check_at_the_largest_share() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
     costly(root, Some("false"));
-    write(root, "capc.toml", "max-context-tokens = 50000\n");
+    write_file(root, "capc.toml", "max-context-tokens = 50000\n");
     let out = capc_in(root, &["check", "--format", "json", "."], 100);
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     let report = parsed(&out);
@@ -239,7 +233,7 @@ fn max_context_tokens_fails_the_check_at_the_largest_share() {
     let out = capc_in(root, &["check", "--format", "json", "."], 100);
     assert!(findings(&parsed(&out), "max-context-tokens").is_empty(), "{}", stdout(&out));
     // capc.toml's severities apply as to every rule.
-    write(root, "capc.toml", "max-context-tokens = 100\n[rules]\nmax-context-tokens = \"warning\"\n");
+    write_file(root, "capc.toml", "max-context-tokens = 100\n[rules]\nmax-context-tokens = \"warning\"\n");
     let out = capc_in(root, &["check", "--format", "json", "."], 100);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     let report = parsed(&out);
@@ -250,7 +244,7 @@ fn max_context_tokens_fails_the_check_at_the_largest_share() {
     assert!(text.contains("; over max-context-tokens (100) by"), "{text}");
 
     // A ceiling of nothing is a configuration error.
-    write(root, "capc.toml", "max-context-tokens = 0\n");
+    write_file(root, "capc.toml", "max-context-tokens = 0\n");
     let out = capc_in(root, &["check", "."], 100);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("capc.toml:1:1: `max-context-tokens` is a positive number"), "{}", stderr(&out));

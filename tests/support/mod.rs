@@ -61,6 +61,13 @@ pub(crate) fn corpora_path() -> PathBuf {
     }
 }
 
+/// Writes `text` to `rel` under `root`, making the folders on the way.
+pub(crate) fn write_file(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
 /// Copies the files and folders under `from` into `to` (created).
 pub(crate) fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("create folder");
