@@ -495,6 +495,7 @@ impl Scopes {
             add_dirs: scope_dirs(&config.add_dir.value, "--add-dir", ".claude")?,
             plugin_dirs: scope_dirs(&config.plugin_dir.value, "--plugin-dir", ".claude-plugin")?,
             skip_hashes: true,
+            skip_sources: false,
             leave_out_local: false,
             filter: config.filter(),
             policy: Some(std::sync::Arc::new(config.policy())),

@@ -79,10 +79,11 @@ fn read_even_if_ignored(rel: &str) -> bool {
 #[derive(Debug, Default)]
 pub struct Tree {
     /// Every file, relative to the root, `/`-separated: regular files and also FIFOs,
-    /// sockets and devices, which [`read`] refuses with what they are.
-    pub files: BTreeSet<String>,
+    /// sockets and devices, which [`read`] refuses with what they are. Shared: a kept walk
+    /// (`check::Cache`) lends its listing to every check without a copy.
+    pub files: Arc<BTreeSet<String>>,
     /// Every directory (the root is `""`).
-    pub dirs: BTreeSet<String>,
+    pub dirs: Arc<BTreeSet<String>>,
     pub problems: Vec<WalkProblem>,
     /// Followed links to folders: the link's path → the target's path (both relative).
     pub links: std::collections::BTreeMap<String, String>,
@@ -90,10 +91,14 @@ pub struct Tree {
     pub ignored: usize,
     /// Where the texts of the listed files come from (the disk, unless an editor says so).
     pub texts: Texts,
+    /// [`Tree::fingerprint`], once computed (the listing does not change after the walk but
+    /// through [`Tree::add_unsaved`], which forgets it).
+    fingerprint: std::sync::OnceLock<u64>,
 }
 
 impl Tree {
-    /// A copy of the listing, its texts read from the disk.
+    /// The listing, shared (its files and folders are not copied), its texts read from the
+    /// disk.
     pub fn shallow_clone(&self) -> Tree {
         Tree {
             files: self.files.clone(),
@@ -102,19 +107,22 @@ impl Tree {
             links: self.links.clone(),
             ignored: self.ignored,
             texts: Texts::default(),
+            fingerprint: self.fingerprint.clone(),
         }
     }
 
-    /// A hash of the listing: the files, folders, links and problems.
+    /// A hash of the listing: the files, folders, links and problems (computed once).
     pub fn fingerprint(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.files.hash(&mut h);
-        self.dirs.hash(&mut h);
-        self.links.hash(&mut h);
-        format!("{:?}", self.problems).hash(&mut h);
-        self.ignored.hash(&mut h);
-        h.finish()
+        *self.fingerprint.get_or_init(|| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            self.files.hash(&mut h);
+            self.dirs.hash(&mut h);
+            self.links.hash(&mut h);
+            format!("{:?}", self.problems).hash(&mut h);
+            self.ignored.hash(&mut h);
+            h.finish()
+        })
     }
 }
 
@@ -189,9 +197,10 @@ impl Tree {
                 continue;
             }
             for depth in 1..parts.len() {
-                self.dirs.insert(parts[..depth].join("/"));
+                Arc::make_mut(&mut self.dirs).insert(parts[..depth].join("/"));
             }
-            self.files.insert(rel);
+            Arc::make_mut(&mut self.files).insert(rel);
+            self.fingerprint = std::sync::OnceLock::new();
         }
     }
 
@@ -216,7 +225,7 @@ pub fn walk(root: &Path) -> Tree {
 /// Walks `root` leaving out what `filter` names (see the module docs).
 pub fn walk_filtered(root: &Path, filter: &Filter) -> Tree {
     let mut tree = Tree::default();
-    tree.dirs.insert(String::new());
+    Arc::make_mut(&mut tree.dirs).insert(String::new());
     let canonical_root = match root.canonicalize() {
         Ok(p) => p,
         Err(e) => {
@@ -237,8 +246,8 @@ pub fn walk_filtered(root: &Path, filter: &Filter) -> Tree {
     let chain = Arc::new(Chain { path: canonical_root.clone(), parent: None, depth: 0, in_plugin: false });
     let part = walk_dir(&cx, root.to_path_buf(), String::new(), chain, rules);
     // Collected, the sets are sorted once and built in bulk rather than path by path.
-    tree.files = part.files.into_iter().collect();
-    tree.dirs = std::iter::once(String::new()).chain(part.dirs).collect();
+    tree.files = Arc::new(part.files.into_iter().collect());
+    tree.dirs = Arc::new(std::iter::once(String::new()).chain(part.dirs).collect());
     tree.links.extend(part.links);
     tree.ignored = cx.ignored.load(Ordering::Relaxed);
     tree.problems = part.problems;

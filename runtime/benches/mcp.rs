@@ -74,7 +74,7 @@ fn everything_servers(script: &Path, n: usize) -> Vec<McpServer> {
 
 /// Starts `entries` feeding one batched state; the clock starts just before `Servers::start`.
 fn start(entries: &[McpServer], settings: Settings) -> (Shared, Servers, Instant) {
-    let mut lock = capc_compiler::lock::resolve::resolve(Vec::new()).lock;
+    let mut lock = capc_compiler::lock::resolve::empty_lock();
     lock.mcp_servers = entries.to_vec();
     let shared = Arc::new(Mutex::new(Versioned { state: McpState::from_lock(&lock), ..Versioned::default() }));
     let batcher = Batcher::spawn(shared.clone(), WINDOW);

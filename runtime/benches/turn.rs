@@ -32,7 +32,7 @@ fn command(i: usize) -> Command {
 }
 
 fn lock(commands: usize, servers: usize) -> Lock {
-    let mut lock = capc_compiler::lock::resolve::resolve(Vec::new()).lock;
+    let mut lock = capc_compiler::lock::resolve::empty_lock();
     lock.commands = (0..commands).map(command).collect();
     lock.sources = (0..commands)
         .map(|i| Source {

@@ -82,7 +82,7 @@ mod tests {
     use capc_compiler::model::{McpServer, Scope, Transport};
 
     fn state() -> Shared {
-        let mut lock = capc_compiler::lock::resolve::resolve(Vec::new()).lock;
+        let mut lock = capc_compiler::lock::resolve::empty_lock();
         lock.mcp_servers = ["alpha", "beta"]
             .iter()
             .map(|n| McpServer {

@@ -130,7 +130,8 @@ pub fn context(checked: &Checked, options: &Options) -> TurnContext {
     TurnContext { trusted: true, flags: flags.into_iter().collect(), ..TurnContext::default() }
 }
 
-/// The session's view of a checked folder: its resolved lock, loaded as `capc session` loads it.
+/// The session's view of a checked folder: its resolved lock (shared with the check, without
+/// the sources, which no listing reads), loaded as `capc session` loads it.
 pub fn loaded(checked: &Checked, options: &Options) -> Loaded {
     let roots = Roots {
         root: options.root.clone(),
@@ -139,7 +140,7 @@ pub fn loaded(checked: &Checked, options: &Options) -> Loaded {
         add_dirs: options.add_dirs.clone(),
         plugin_dirs: options.plugin_dirs.clone(),
     };
-    Loaded::new(checked.lock(), roots)
+    Loaded::new(checked.shared_lock(), roots)
 }
 
 /// The listing of a plain turn with `base`'s settings in `window`; `None` when the turn has no

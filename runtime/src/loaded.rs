@@ -165,7 +165,7 @@ pub struct Rule {
 
 #[derive(Debug, Clone)]
 pub struct Loaded {
-    pub lock: Lock,
+    pub lock: Arc<Lock>,
     pub roots: Roots,
     /// The lock's permission rules that parse, in lock order.
     pub rules: Vec<Rule>,
@@ -270,7 +270,9 @@ impl Loaded {
         Ok(Loaded::new(lock, roots))
     }
 
-    pub fn new(lock: Lock, roots: Roots) -> Loaded {
+    /// `lock` is taken as it is or shared (`Arc<Lock>`: a check's resolved lock, not copied).
+    pub fn new(lock: impl Into<Arc<Lock>>, roots: Roots) -> Loaded {
+        let lock: Arc<Lock> = lock.into();
         let rules: Vec<Rule> = lock
             .permissions
             .iter()
@@ -360,7 +362,7 @@ impl Loaded {
     /// refused even when every source still hashes as listed.
     pub fn verify(&self) -> Result<(), LoadError> {
         let fresh = self.derive()?;
-        if fresh == self.lock {
+        if fresh == *self.lock {
             return Ok(());
         }
         let stale = |path: &str, why: &str| LoadError::Stale { path: path.to_string(), why: why.to_string() };

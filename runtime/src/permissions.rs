@@ -191,7 +191,7 @@ mod tests {
     use capc_compiler::model::{Behavior as B, Permission, Scope};
 
     fn loaded(rules: &[(&str, B, Scope, &str)]) -> Loaded {
-        let mut lock = capc_compiler::lock::resolve::resolve(Vec::new()).lock;
+        let mut lock = capc_compiler::lock::resolve::empty_lock();
         lock.permissions = rules
             .iter()
             .map(|(rule, behavior, scope, path)| Permission {

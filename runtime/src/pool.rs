@@ -378,7 +378,7 @@ mod tests {
     }
 
     fn names(cx: &TurnContext) -> (Vec<String>, Vec<String>) {
-        let lock = capc_compiler::lock::resolve::resolve(Vec::new()).lock;
+        let lock = capc_compiler::lock::resolve::empty_lock();
         let loaded = crate::loaded::Loaded::new(lock, crate::loaded::Roots::default());
         let permissions = Permissions::assemble(&loaded, cx, &[]);
         let pool = tool_pool(cx, &permissions, &McpState::default());

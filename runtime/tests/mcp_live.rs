@@ -191,7 +191,7 @@ struct Harness {
 }
 
 fn start(entries: &[McpServer], settings: Settings) -> Harness {
-    let mut lock = capc_compiler::lock::resolve::resolve(Vec::new()).lock;
+    let mut lock = capc_compiler::lock::resolve::empty_lock();
     lock.mcp_servers = entries.to_vec();
     let shared = Arc::new(Mutex::new(Versioned { state: McpState::from_lock(&lock), ..Versioned::default() }));
     let batcher = Batcher::spawn(shared.clone(), WINDOW);

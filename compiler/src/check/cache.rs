@@ -52,6 +52,10 @@ pub(super) struct Read {
     pub(super) outcome: Outcome,
     /// What the cross-file stage reads of the file (see the module docs).
     pub(super) fingerprint: u64,
+    /// The text of a clean file (its reading dropped it) once a cross-file finding pointed
+    /// into it: the next checks lend it instead of reading it again. The reading is keyed by
+    /// the text's stamp, so this is that text.
+    pub(super) text: std::sync::OnceLock<Arc<str>>,
 }
 
 impl std::fmt::Debug for Read {
@@ -67,6 +71,9 @@ pub(super) struct Discovered {
     pub(super) diagnostics: Vec<crate::Diagnostic>,
     pub(super) counts: crate::decl::Counts,
     pub(super) plugin_decls: Vec<crate::model::Decl>,
+    /// What the cross-file stage reads of it: its outcomes' fingerprints and its plugin
+    /// declarations, hashed (computed only with a cache; 0 otherwise).
+    pub(super) fingerprint: u64,
 }
 
 /// What the cross-file stage made.
@@ -133,6 +140,8 @@ impl Cache {
             return tree.shallow_clone();
         }
         let tree = crate::walk::walk_filtered(dir, filter);
+        // Computed once, for every check that borrows the listing.
+        tree.fingerprint();
         let copy = tree.shallow_clone();
         if let Ok(mut walks) = self.walks.lock() {
             walks.insert(key, Arc::new(tree));
@@ -148,7 +157,7 @@ impl Cache {
     /// Keeps `outcome` as the newest reading of `path`, under `key`.
     pub(super) fn insert(&self, path: String, key: u64, outcome: Outcome) -> Arc<Read> {
         let fingerprint = fingerprint(&outcome);
-        let read = Arc::new(Read { key, outcome, fingerprint });
+        let read = Arc::new(Read { key, outcome, fingerprint, text: std::sync::OnceLock::new() });
         if let Ok(mut reads) = self.reads.lock() {
             reads.insert(path, read.clone());
         }

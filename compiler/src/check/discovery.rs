@@ -24,6 +24,8 @@ pub(super) struct Reading<'a> {
     pub(super) filter: &'a walk::Filter,
     pub(super) texts: &'a walk::Texts,
     pub(super) cache: Option<&'a Cache>,
+    /// [`Options::skip_sources`](super::Options).
+    pub(super) skip_sources: bool,
 }
 
 pub(super) fn check_root(
@@ -34,20 +36,25 @@ pub(super) fn check_root(
     plugin_dirs: &[(usize, String)],
     reading: Reading<'_>,
 ) -> Checked {
-    let Reading { filter, texts, cache } = reading;
+    let Reading { filter, texts, cache, skip_sources } = reading;
     let listed = match cache {
         Some(cache) => cache.walk(dir, filter),
         None => walk::walk_filtered(dir, filter),
     };
-    let mut tree = walk::Tree { texts: texts.clone(), ..listed };
+    let mut tree = listed;
+    tree.texts = texts.clone();
     tree.add_unsaved(dir);
     if let Realm::AddDir(_) = realm {
-        return check_added_dir(dir, &tree, realm, hash, cache);
+        let mut checked = check_added_dir(dir, &tree, realm, hash, cache);
+        if skip_sources {
+            checked.sources.clear();
+        }
+        return checked;
     }
     // With a cache: the listing's fingerprint, a key of discovery and of every file's reading.
     let listing = cache.map(|_| tree.fingerprint());
     let discovered = match cache.zip(listing) {
-        None => Arc::new(discover(dir, &tree, realm, hash, plugin_dirs)),
+        None => Arc::new(discover(dir, &tree, realm, hash, plugin_dirs, false)),
         Some((cache, listing)) => {
             // What discovery reads: the listing and the manifests' texts.
             let mut h = super::cache::hasher();
@@ -58,16 +65,17 @@ pub(super) fn check_root(
                 let stamp = tree.texts.stamp(&path).unwrap_or_else(|| walk::content_hash(&tree.texts.read(&path)));
                 (rel, stamp).hash(&mut h);
             }
-            cache.discovered(dir, realm, h.finish(), || discover(dir, &tree, realm, hash, plugin_dirs))
+            cache.discovered(dir, realm, h.finish(), || discover(dir, &tree, realm, hash, plugin_dirs, true))
         }
     };
-    let Discovered { claims, outcomes, diagnostics, counts, plugin_decls } = &*discovered;
+    let Discovered { claims, outcomes, diagnostics, counts, plugin_decls, fingerprint } = &*discovered;
     let (outcomes, diagnostics, counts, plugin_decls) =
         (outcomes.clone(), diagnostics.clone(), *counts, plugin_decls.clone());
 
-    // With a cache, what the cross-file stage reads of each file, in order, for its key.
+    // With a cache, what the cross-file stage reads of each file, in order, for its key
+    // (discovery's own part hashed once, when it was made).
     let mut fingerprints: Vec<u64> = match cache {
-        Some(_) => outcomes.iter().map(super::cache::fingerprint).collect(),
+        Some(_) => vec![*fingerprint],
         None => Vec::new(),
     };
     let claimed: Vec<(&String, &Claim)> = claims
@@ -78,6 +86,7 @@ pub(super) fn check_root(
     let parsed = read_claims(dir, &tree, &claimed, realm, hash, project_keys, cache.zip(listing));
 
     let mut checked = Checked::empty(diagnostics);
+    checked.skip_sources = skip_sources;
     checked.declarations = counts;
     checked.decls = plugin_decls;
     checked.ignored = tree.ignored;
@@ -105,9 +114,10 @@ pub(super) fn check_root(
         }
     }
     if let Some(listing) = listing {
+        // The plugin declarations are discovery's (in its fingerprint), marked refused by the
+        // files read (whose fingerprints say which they skip).
         let mut h = super::cache::hasher();
-        (dir, listing, &fingerprints).hash(&mut h);
-        super::cache::hash_debug(&(realm, &checked.decls), &mut h);
+        (dir, listing, realm, &fingerprints).hash(&mut h);
         checked.fingerprint = h.finish();
     }
     checked.diagnostics.extend(undeclared_servers(&declared, references));
@@ -118,7 +128,15 @@ pub(super) fn check_root(
 /// (their outcomes), the plugin and marketplace declarations, the claim on every other file,
 /// and the findings about the folders. It reads the listing and the manifests only, so a cache
 /// keeps it while those stay as they were.
-fn discover(dir: &Path, tree: &Tree, realm: Realm, hash: bool, plugin_dirs: &[(usize, String)]) -> Discovered {
+/// `keyed`: with a cache, which keys the cross-file stage by its fingerprint.
+fn discover(
+    dir: &Path,
+    tree: &Tree,
+    realm: Realm,
+    hash: bool,
+    plugin_dirs: &[(usize, String)],
+    keyed: bool,
+) -> Discovered {
     // The name of the checked folder itself, for a plugin at the root without a manifest.
     let root_name = dir
         .canonicalize()
@@ -369,7 +387,14 @@ fn discover(dir: &Path, tree: &Tree, realm: Realm, hash: bool, plugin_dirs: &[(u
         claims.add(rel, FileKind::Skill, &Owner::bare(FileScope::Collection), None);
     }
 
-    Discovered { claims, outcomes, diagnostics, counts, plugin_decls }
+    let fingerprint = keyed.then(|| {
+        let mut h = super::cache::hasher();
+        outcomes.iter().map(super::cache::fingerprint).collect::<Vec<u64>>().hash(&mut h);
+        super::cache::hash_debug(&plugin_decls, &mut h);
+        h.finish()
+    });
+    let fingerprint = fingerprint.unwrap_or(0);
+    Discovered { claims, outcomes, diagnostics, counts, plugin_decls, fingerprint }
 }
 
 /// A file's reading: made now, or kept in a cache (its declarations are copied out only when
@@ -455,12 +480,15 @@ fn read_claims(
             .map(|(rel, claim)| Got::Read(Box::new(read_claim(dir, tree, rel, claim, realm, hash, project_keys, None))))
             .collect();
     };
+    // What every file's key shares, hashed once.
+    let mut shared = super::cache::hasher();
+    (dir, listing, hash, project_keys, realm).hash(&mut shared);
     claimed
         .par_iter()
         .map(|(rel, claim)| {
             let path = dir.join(rel.as_str());
-            let mut h = super::cache::hasher();
-            (dir, rel.as_str(), listing, hash, project_keys, realm, claim).hash(&mut h);
+            let mut h = shared.clone();
+            (rel.as_str(), claim).hash(&mut h);
             let shown = realm.display(rel);
             // The text's hash as the source knows it, else read now (and kept for the reading).
             let (stamp, mut content) = match tree.texts.stamp(&path) {

@@ -48,6 +48,9 @@ pub struct Options {
     /// `explain`, `graph`), hashing is most of the CPU time on a machine without SHA
     /// instructions.
     pub skip_hashes: bool,
+    /// Leave [`Checked::sources`] empty: for `capc lsp`, which writes no lock and would copy
+    /// an entry per file on every edit.
+    pub skip_sources: bool,
     /// Leave `settings.local.json` files out of the declarations and sources (`capc lock`
     /// without `--include-local`); they are still read and checked.
     pub leave_out_local: bool,
@@ -102,7 +105,8 @@ pub struct SourceFile {
     pub name: Option<String>,
     /// The text, kept only for files something may be reported in (to render the report);
     /// the text of a clean file is dropped as soon as it is read, so memory stays flat.
-    pub text: Option<String>,
+    /// Shared: a kept reading (`check::Cache`) lends it to every check without a copy.
+    pub text: Option<Arc<str>>,
     /// With a cache ([`Options::cache`]): `walk::content_hash` of what was read, so a keeper
     /// of results can tell an unchanged file without its text; 0 otherwise.
     pub stamp: u64,
@@ -117,7 +121,7 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
     /// Every declaration, for the resolver (moved into the resolution by [`check`]).
     pub decls: Vec<Decl>,
-    /// Every file read, with its content hash, sorted by path.
+    /// Every file read, with its content hash, sorted by path (empty with [`Options::skip_sources`]).
     pub sources: Vec<crate::model::Source>,
     /// Names and precedence resolved (set by [`check`]); shared with the cache that kept it.
     pub resolution: Option<Arc<crate::lock::resolve::Resolution>>,
@@ -150,6 +154,8 @@ pub struct Checked {
     fingerprint: u64,
     /// Kept readings whose declarations are not in `decls` (see [`Checked::absorb_kept`]).
     kept: Vec<Arc<cache::Read>>,
+    /// [`Options::skip_sources`]: `sources` stays empty.
+    skip_sources: bool,
 }
 
 impl Checked {
@@ -174,6 +180,7 @@ impl Checked {
             server_spans: BTreeMap::new(),
             fingerprint: 0,
             kept: Vec::new(),
+            skip_sources: false,
         }
     }
 
@@ -184,8 +191,16 @@ impl Checked {
         self.files_checked += 1;
         self.declarations += outcome.counts;
         self.diagnostics.extend(outcome.diagnostics.iter().cloned());
-        self.files.extend(outcome.file.iter().cloned());
-        self.sources.extend(outcome.source.iter().cloned());
+        self.files.extend(outcome.file.iter().map(|file| {
+            let mut file = file.clone();
+            if file.text.is_none() {
+                file.text = read.text.get().cloned();
+            }
+            file
+        }));
+        if !self.skip_sources {
+            self.sources.extend(outcome.source.iter().cloned());
+        }
         self.suppressions.extend(outcome.suppressions.iter().cloned());
         self.not_loaded.extend(outcome.not_loaded.iter().cloned());
         let servers = outcome.servers.clone();
@@ -200,7 +215,9 @@ impl Checked {
         self.declarations += outcome.counts;
         self.diagnostics.extend(outcome.diagnostics);
         self.files.extend(outcome.file);
-        self.sources.extend(outcome.source);
+        if !self.skip_sources {
+            self.sources.extend(outcome.source);
+        }
         self.decls.extend(outcome.decls);
         self.suppressions.extend(outcome.suppressions);
         self.not_loaded.extend(outcome.not_loaded);
@@ -210,11 +227,20 @@ impl Checked {
     /// The lock of this check (its sources and resolution).
     pub fn lock(&self) -> crate::model::Lock {
         let mut lock = match &self.resolution {
-            Some(r) => r.lock.clone(),
-            None => crate::lock::resolve::resolve(Vec::new()).lock,
+            Some(r) => crate::model::Lock::clone(&r.lock),
+            None => crate::lock::resolve::empty_lock(),
         };
         lock.sources = self.sources.clone();
         lock
+    }
+
+    /// The resolved lock, shared with the resolution (no copy): without the sources, which
+    /// [`Checked::lock`] adds.
+    pub fn shared_lock(&self) -> Arc<crate::model::Lock> {
+        match &self.resolution {
+            Some(r) => r.lock.clone(),
+            None => Arc::new(crate::lock::resolve::empty_lock()),
+        }
     }
 
     /// The lock of this check, moved out of it (no copy unless a cache shares the resolution;
@@ -222,10 +248,12 @@ impl Checked {
     pub fn take_lock(&mut self) -> crate::model::Lock {
         let mut lock = match self.resolution.as_mut() {
             Some(r) => match Arc::get_mut(r) {
-                Some(r) => std::mem::replace(&mut r.lock, crate::lock::resolve::resolve(Vec::new()).lock),
-                None => r.lock.clone(),
+                Some(r) => {
+                    Arc::unwrap_or_clone(std::mem::replace(&mut r.lock, Arc::new(crate::lock::resolve::empty_lock())))
+                }
+                None => crate::model::Lock::clone(&r.lock),
             },
-            None => crate::lock::resolve::resolve(Vec::new()).lock,
+            None => crate::lock::resolve::empty_lock(),
         };
         lock.sources = std::mem::take(&mut self.sources);
         lock
@@ -416,7 +444,12 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         }
         let given: &[(usize, String)] = if realm == Realm::Project { &plugin_dirs_inside } else { &[] };
         let filter = if realm == Realm::Project { options.filter.clone() } else { walk::Filter::default() };
-        let reading = discovery::Reading { filter: &filter, texts: &options.texts, cache: options.cache.as_deref() };
+        let reading = discovery::Reading {
+            filter: &filter,
+            texts: &options.texts,
+            cache: options.cache.as_deref(),
+            skip_sources: options.skip_sources,
+        };
         let one = check_root(&dir, realm, !options.skip_hashes, &project_keys, given, reading);
         fingerprints.push(one.fingerprint);
         all.files_checked += one.files_checked;
@@ -436,9 +469,11 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     }
     all.files.sort_by(|a, b| a.path.cmp(&b.path));
     all.sources.sort_by(|a, b| a.path.cmp(&b.path));
+    // Kept readings: their declarations are copied in only if the cross-file stage runs.
+    let kept = std::mem::take(&mut all.kept);
     let later = match options.cache.as_deref() {
         None => {
-            settle_decls(options, &mut all);
+            settle_decls(options, &mut all, &kept);
             cross_stage(options, &mut all)
         }
         Some(cache) => {
@@ -456,7 +491,6 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
             match cache.cross(key) {
                 Some(kept) => {
                     all.decls.clear();
-                    all.kept.clear();
                     all.not_loaded = kept.not_loaded.clone();
                     all.refused_asked = kept.refused_asked.clone();
                     all.plugin_roots = kept.plugin_roots.clone();
@@ -466,7 +500,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
                     kept.later.clone()
                 }
                 None => {
-                    settle_decls(options, &mut all);
+                    settle_decls(options, &mut all, &kept);
                     let later = cross_stage(options, &mut all);
                     if let Some(resolution) = &all.resolution {
                         cache.keep_cross(
@@ -489,15 +523,30 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     };
     // Findings of the resolver and the measures may point into files whose text was dropped
     // as clean.
-    for d in &later {
-        if let Ok(i) = all.files.binary_search_by(|f| f.path.as_str().cmp(&d.path)) {
-            if all.files[i].text.is_none() && d.span.is_some() {
-                if let walk::Content::Text(text) = options.texts.read(&locate(options, &d.path)) {
-                    all.files[i].text = Some(text);
-                }
+    // (`later` is sorted by path, as `files` is: one pass over both.) A text read here is lent
+    // to the kept reading of its file, for the next checks.
+    let mut lent: BTreeMap<&str, Arc<str>> = BTreeMap::new();
+    let mut at = 0;
+    for d in later.iter().filter(|d| d.span.is_some()) {
+        while at < all.files.len() && all.files[at].path < d.path {
+            at += 1;
+        }
+        let Some(file) = all.files.get_mut(at).filter(|f| f.path == d.path && f.text.is_none()) else { continue };
+        if let walk::Content::Text(text) = options.texts.read(&locate(options, &d.path)) {
+            let text: Arc<str> = text.into();
+            file.text = Some(text.clone());
+            lent.insert(&d.path, text);
+        }
+    }
+    if !lent.is_empty() {
+        for read in &kept {
+            if let Some(text) = read.outcome.file.as_ref().and_then(|f| lent.get(f.path.as_str())) {
+                let _ = read.text.set(text.clone());
             }
         }
     }
+    drop(lent);
+    drop(kept);
     all.diagnostics.extend(later);
     apply_policy(options, &mut all);
     sort_diagnostics(&mut all.diagnostics);
@@ -507,8 +556,8 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
 /// The declarations the cross-file stage reads: those of kept readings copied in, local
 /// settings left out when asked, in a stable order whatever order the parallel reads finished
 /// in (a file's own declarations keep theirs).
-fn settle_decls(options: &Options, all: &mut Checked) {
-    for read in std::mem::take(&mut all.kept) {
+fn settle_decls(options: &Options, all: &mut Checked, kept: &[Arc<cache::Read>]) {
+    for read in kept {
         all.decls.extend(read.outcome.decls.iter().cloned());
     }
     if options.leave_out_local {
@@ -520,7 +569,7 @@ fn settle_decls(options: &Options, all: &mut Checked) {
 
 /// The cross-file stage of a check: what is loaded, name resolution, the findings that relate
 /// files, the measures. Reads `all`'s declarations (moved into the resolution) and files;
-/// returns the findings it makes (see `cache` for what a cache keys it by).
+/// returns the findings it makes, sorted (see `cache` for what a cache keys it by).
 fn cross_stage(options: &Options, all: &mut Checked) -> Vec<Diagnostic> {
     locate_marketplaces(options, &mut all.decls);
     undeclared_marketplaces(all);
@@ -563,6 +612,8 @@ fn cross_stage(options: &Options, all: &mut Checked) -> Vec<Diagnostic> {
     for measure in &options.measure.0 {
         later.extend(measure.findings(all, options));
     }
+    // By path (then as the report sorts them), so their files are found in one pass.
+    sort_diagnostics(&mut later);
     later
 }
 
@@ -634,26 +685,34 @@ fn apply_policy(options: &Options, all: &mut Checked) {
         suppressed.extend(hidden);
     };
     per_path(&mut all.diagnostics);
-    let runs = |rule: &str| policy.is_none_or(|p| p.severity(rule, crate::diagnostic::Severity::Info).is_some());
-    let before: BTreeMap<String, usize> = count_by_path(&all.diagnostics);
-    let (_, mut about) = crate::suppress::apply(&mut all.diagnostics, &all.suppressions, runs);
-    let after = count_by_path(&all.diagnostics);
-    grade(&mut about);
-    per_path(&mut about);
-    all.diagnostics.extend(about);
-    all.suppressed = count_by_path(&suppressed);
-    for (path, n) in before {
-        let gone = n - after.get(&path).copied().unwrap_or(0);
-        if gone > 0 {
-            *all.suppressed.entry(path).or_default() += gone;
+    // What the comments hid, by file (counted only when there are comments).
+    let mut gone: BTreeMap<String, usize> = BTreeMap::new();
+    if !all.suppressions.is_empty() {
+        let runs = |rule: &str| policy.is_none_or(|p| p.severity(rule, crate::diagnostic::Severity::Info).is_some());
+        let before: BTreeMap<String, usize> =
+            count_by_path(&all.diagnostics).into_iter().map(|(p, n)| (p.to_string(), n)).collect();
+        let (_, mut about) = crate::suppress::apply(&mut all.diagnostics, &all.suppressions, runs);
+        let after = count_by_path(&all.diagnostics);
+        for (path, n) in before {
+            let hidden = n - after.get(path.as_str()).copied().unwrap_or(0);
+            if hidden > 0 {
+                gone.insert(path, hidden);
+            }
         }
+        grade(&mut about);
+        per_path(&mut about);
+        all.diagnostics.extend(about);
+    }
+    all.suppressed = count_by_path(&suppressed).into_iter().map(|(p, n)| (p.to_string(), n)).collect();
+    for (path, n) in gone {
+        *all.suppressed.entry(path).or_default() += n;
     }
 }
 
-fn count_by_path(diagnostics: &[Diagnostic]) -> BTreeMap<String, usize> {
+fn count_by_path(diagnostics: &[Diagnostic]) -> BTreeMap<&str, usize> {
     let mut counts = BTreeMap::new();
     for d in diagnostics {
-        *counts.entry(d.path.clone()).or_default() += 1;
+        *counts.entry(d.path.as_str()).or_default() += 1;
     }
     counts
 }

@@ -68,8 +68,14 @@ pub(super) fn read_json<T>(
     let result = parse_json(&mut sink, &text, kind).map(|node| f(&mut sink, &cx, &node));
     // Manifests stay: cross-file checks may report into them later.
     let source = hashed(&path, kind, &text, hash);
-    let file =
-        SourceFile { path: path.clone(), kind, scope: FileScope::Plugin, name: None, text: Some(text), stamp: 0 };
+    let file = SourceFile {
+        path: path.clone(),
+        kind,
+        scope: FileScope::Plugin,
+        name: None,
+        text: Some(text.into()),
+        stamp: 0,
+    };
     let mut outcome = Outcome::new(sink, Some(file), Some(source), Counts::default(), None);
     outcome.head = head;
     (outcome, result)
@@ -264,7 +270,7 @@ pub(super) fn read_claim(
         kind: claim.kind,
         scope: claim.owner.scope,
         name,
-        text: keep.then_some(text),
+        text: keep.then(|| text.into()),
         stamp: 0,
     };
     let mut outcome = Outcome::new(sink, Some(file), Some(source), counts, claim.owner.plugin_name.as_deref());

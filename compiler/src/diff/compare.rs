@@ -276,7 +276,7 @@ fn marketplace_plugins(old: &Lock, new: &Lock, hashes: &Hashes<'_>, out: &mut Ve
 /// The changes of one marketplace plugin's components, compared as two locks of their own.
 fn contents(old: Option<&MarketplacePlugin>, new: &MarketplacePlugin, hashes: &Hashes<'_>, out: &mut Vec<Change>) {
     let lock = |m: Option<&MarketplacePlugin>| {
-        let mut lock = crate::lock::resolve::resolve(Vec::new()).lock;
+        let mut lock = crate::lock::resolve::empty_lock();
         if let Some(m) = m {
             lock.commands.clone_from(&m.commands);
             lock.agents.clone_from(&m.agents);

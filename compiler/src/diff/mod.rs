@@ -351,7 +351,7 @@ mod tests {
     }
 
     fn empty() -> Lock {
-        crate::lock::resolve::resolve(Vec::new()).lock
+        crate::lock::resolve::empty_lock()
     }
 
     fn server(scope: Scope, path: &str, command: &str) -> McpServer {

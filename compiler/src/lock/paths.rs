@@ -219,7 +219,7 @@ mod tests {
 
     #[test]
     fn the_error_names_the_entry() {
-        let mut lock = crate::lock::resolve::resolve(Vec::new()).lock;
+        let mut lock = crate::lock::resolve::empty_lock();
         lock.commands.push(crate::model::Command {
             name: "deploy".to_string(),
             path: "/etc/hostname".to_string(),
@@ -231,7 +231,7 @@ mod tests {
                 .to_string())
         );
         // A marketplace plugin's entries are checked as well, though no session reads them.
-        let mut lock = crate::lock::resolve::resolve(Vec::new()).lock;
+        let mut lock = crate::lock::resolve::empty_lock();
         lock.marketplace_plugins.push(crate::model::MarketplacePlugin {
             id: "lint@acme".to_string(),
             marketplace: ".claude-plugin/marketplace.json".to_string(),

@@ -187,7 +187,7 @@ mod tests {
             command: Some("x".into()),
             ..McpServer::default()
         };
-        let mut lock = capc_compiler::lock::resolve::resolve(Vec::new()).lock;
+        let mut lock = capc_compiler::lock::resolve::empty_lock();
         lock.mcp_servers = vec![
             server("approved", Scope::Project, Some(Approval::Approved)),
             server("waiting", Scope::Project, Some(Approval::Pending)),

@@ -166,6 +166,7 @@ pub(crate) fn options(
         add_dirs: config.add_dir.value.clone(),
         plugin_dirs: config.plugin_dir.value.clone(),
         skip_hashes: true,
+        skip_sources: true,
         filter: config.filter(),
         policy: Some(Arc::new(config.policy())),
         // The editor shows `listing-budget`, `max-context-tokens` and `invalid-mcp-tool-name`
@@ -205,35 +206,43 @@ pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCa
 }
 
 /// The findings of `checked` as LSP diagnostics, file by file. A file whose text and findings
-/// are those of the check before keeps the diagnostics converted then (`DiskCache::converted`):
-/// an edit converts only the files whose findings it changed.
+/// are those of the check before (its text's stamp the same, its findings equal) keeps the
+/// diagnostics converted then (`DiskCache::converted`): an edit converts only the files whose
+/// findings it changed.
 fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
     use std::hash::{Hash, Hasher};
     let mut converted = disk.converted.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let mut seen = std::collections::HashSet::new();
-    let mut start = 0;
+    // What the check before converted; what this one keeps of it moves to `now`, the rest
+    // (files without findings now) is dropped.
+    let mut before = std::mem::take(&mut *converted);
+    let mut now = std::collections::HashMap::with_capacity(before.len());
+    let mut by_url: Vec<(Url, Arc<Vec<lsp_types::Diagnostic>>, Vec<usize>)> = Vec::new();
     let all = &checked.diagnostics;
+    // Files and findings are both sorted by path: one pass over each.
+    let mut files = checked.files.iter().peekable();
+    let mut start = 0;
     while start < all.len() {
         let path = all[start].path.as_str();
         let end = start + all[start..].iter().take_while(|d| d.path == path).count();
         let group = start..end;
         start = end;
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        // What the positions are computed on: the text's stamp, else the text itself.
-        match checked.source(path) {
-            Some(file) if file.stamp != 0 => file.stamp.hash(&mut h),
-            file => file.and_then(|f| f.text.as_deref()).hash(&mut h),
-        }
-        for d in &all[group.clone()] {
-            (d.rule, d.severity, d.span.map(|s| (s.start, s.end)), &d.message, &d.help).hash(&mut h);
-        }
-        let key = h.finish();
-        seen.insert(path.to_string());
-        let (url, lsp) = match converted.get(path).filter(|(k, _, _)| *k == key) {
-            Some((_, url, lsp)) => (url.clone(), lsp.clone()),
-            None => {
+        while files.next_if(|f| f.path.as_str() < path).is_some() {}
+        let file = files.peek().filter(|f| f.path == path);
+        // What the positions are computed on: the text's stamp, else a hash of the text.
+        let key = match file {
+            Some(file) if file.stamp != 0 => file.stamp,
+            file => {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                file.and_then(|f| f.text.as_deref()).hash(&mut h);
+                h.finish()
+            }
+        };
+        let findings = &all[group.clone()];
+        let (path, findings, url, lsp) = match before.remove_entry(path) {
+            Some((path, (k, was, url, lsp))) if k == key && was == findings => (path, was, url, lsp),
+            _ => {
                 let Some(url) = analysis.url(path) else { continue };
-                let text = checked.source(path).and_then(|f| f.text.as_deref()).unwrap_or("");
+                let text = file.and_then(|f| f.text.as_deref()).unwrap_or("");
                 let lines = Lines::new(text);
                 let lsp: Vec<lsp_types::Diagnostic> = all[group.clone()]
                     .iter()
@@ -242,11 +251,30 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
                         to_lsp(d, range)
                     })
                     .collect();
-                let lsp = Arc::new(lsp);
-                converted.insert(path.to_string(), (key, url.clone(), lsp.clone()));
-                (url, lsp)
+                (path.to_string(), findings.to_vec(), url, Arc::new(lsp))
             }
         };
+        now.insert(path, (key, findings, url.clone(), lsp.clone()));
+        by_url.push((url, lsp, group.collect()));
+    }
+    *converted = now;
+    drop(converted);
+    // In the report's order, which is the URLs' order but where a path's characters are
+    // escaped in its URL: sorted again (nearly sorted already, so in about one pass).
+    by_url.sort_by(|a, b| a.0.cmp(&b.0));
+    if analysis.diagnostics.is_empty() {
+        let mut origins = Vec::with_capacity(by_url.len());
+        analysis.diagnostics = by_url
+            .into_iter()
+            .map(|(url, lsp, group)| {
+                origins.push((url.clone(), group));
+                (url, lsp)
+            })
+            .collect();
+        analysis.origins = origins.into_iter().collect();
+        return;
+    }
+    for (url, lsp, group) in by_url {
         match analysis.diagnostics.entry(url.clone()) {
             std::collections::btree_map::Entry::Vacant(entry) => {
                 entry.insert(lsp);
@@ -258,8 +286,6 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
         }
         analysis.origins.entry(url).or_default().extend(group);
     }
-    // Files without findings now keep nothing.
-    converted.retain(|path, _| seen.contains(path));
 }
 
 fn to_lsp(d: &capc_compiler::Diagnostic, range: Range) -> lsp_types::Diagnostic {

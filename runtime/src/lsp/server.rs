@@ -352,11 +352,12 @@ impl Server {
     }
 
     fn checked(&mut self, analysis: Analysis) {
-        self.latest = Some(analysis);
+        let before = self.latest.replace(analysis);
         if self.current().is_some() {
             self.publish();
         }
         self.answer_waiting();
+        discard(before);
     }
 
     /// Sends the findings of every file whose findings (or open version) changed.
@@ -438,6 +439,15 @@ impl Server {
         self.next_request += 1;
         let id = RequestId::from(format!("capc-{}", self.next_request));
         self.send(Message::Request(Request::new(id, req::RegisterCapability::METHOD.into(), params)));
+    }
+}
+
+/// Frees a check no longer used on a thread of its own: on a large workspace that takes
+/// milliseconds the main loop spends reading the next change instead.
+fn discard(analysis: Option<Analysis>) {
+    if let Some(analysis) = analysis {
+        // When no thread can be started, the closure (and the check) is freed here.
+        let _ = std::thread::Builder::new().name("capc-lsp-free".into()).spawn(move || drop(analysis));
     }
 }
 

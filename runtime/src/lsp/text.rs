@@ -24,11 +24,13 @@ pub(crate) struct DiskCache {
     /// What each check keeps for the next: the folders' listings (forgotten with any file),
     /// each file's reading, the cross-file stage.
     pub(crate) check: Arc<capc_compiler::check::Cache>,
-    /// Each file's findings as last converted to LSP diagnostics, under a hash of its text and
-    /// findings (`analysis::convert`).
-    #[allow(clippy::type_complexity)]
-    pub(crate) converted: std::sync::Mutex<HashMap<String, (u64, lsp_types::Url, Arc<Vec<lsp_types::Diagnostic>>)>>,
+    /// Each file's findings as last converted to LSP diagnostics: by path, its text's stamp,
+    /// the findings, its URL and what they became (`analysis::convert`).
+    pub(crate) converted: std::sync::Mutex<HashMap<String, Converted>>,
 }
+
+/// A file's findings converted to LSP diagnostics (see `DiskCache::converted`).
+pub(crate) type Converted = (u64, Vec<capc_compiler::Diagnostic>, lsp_types::Url, Arc<Vec<lsp_types::Diagnostic>>);
 
 impl DiskCache {
     fn read(&self, path: &Path) -> Content {

@@ -23,7 +23,7 @@ fn fingerprint(folders: &[PathBuf]) -> Fingerprint {
     let mut out = Fingerprint::new();
     for folder in folders {
         let tree = capc_compiler::walk::walk(folder);
-        for file in &tree.files {
+        for file in tree.files.iter() {
             let path = folder.join(file);
             let meta = std::fs::symlink_metadata(&path).ok();
             out.insert(path, meta.map_or((0, None), |m| (m.len(), m.modified().ok())));
@@ -63,7 +63,7 @@ pub fn start(shared: Arc<Shared>) {
             last = now;
             match current.derive() {
                 Ok(lock) => {
-                    if lock != current.lock {
+                    if lock != *current.lock {
                         current = crate::loaded::Loaded::new(lock, current.roots.clone());
                     }
                     // Also when the lock is the same: a skill's supporting file may have changed.

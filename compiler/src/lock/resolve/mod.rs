@@ -275,8 +275,9 @@ impl GraphEdge {
 /// Everything resolution produces.
 #[derive(Debug, Clone)]
 pub struct Resolution {
-    /// The lock's entries (sources are added by the caller).
-    pub lock: Lock,
+    /// The lock's entries (sources are added by the caller); shared, so a session's view of
+    /// a check (`capc lsp`'s measures) borrows it instead of copying it.
+    pub lock: std::sync::Arc<Lock>,
     /// The whole command table in lookup order, built-ins included.
     pub table: Vec<Row>,
     /// Built-in tool names and `mcp__<server>__*` for each active server, with what removes them.
@@ -548,7 +549,19 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         mcp_tools: Vec::new(),
         mcp_failed: Vec::new(),
     };
-    Resolution { lock, table, tools, graph: b.graph, diagnostics: b.diagnostics, asked_plugins }
+    Resolution {
+        lock: std::sync::Arc::new(lock),
+        table,
+        tools,
+        graph: b.graph,
+        diagnostics: b.diagnostics,
+        asked_plugins,
+    }
+}
+
+/// The lock of a folder that declares nothing (the built-in entries only).
+pub fn empty_lock() -> Lock {
+    std::sync::Arc::unwrap_or_clone(resolve(Vec::new()).lock)
 }
 
 /// Two plugins of one marketplace with the same bare alias: once both are installed, typed
