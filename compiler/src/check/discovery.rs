@@ -86,6 +86,8 @@ pub(super) fn check_root(
     let parsed = read_claims(dir, &tree, &claimed, realm, hash, project_keys, cache.zip(listing));
 
     let mut checked = Checked::empty(diagnostics);
+    checked.files.reserve(outcomes.len() + parsed.len());
+    fingerprints.reserve(parsed.len());
     checked.skip_sources = skip_sources;
     checked.declarations = counts;
     checked.decls = plugin_decls;

@@ -203,7 +203,11 @@ impl Checked {
         }
         self.suppressions.extend(outcome.suppressions.iter().cloned());
         self.not_loaded.extend(outcome.not_loaded.iter().cloned());
-        let servers = outcome.servers.clone();
+        // Most files declare and name no server: nothing to copy.
+        let servers = match &outcome.servers {
+            s if s.declared.is_empty() && s.named.is_empty() => ServerUse::default(),
+            s => s.clone(),
+        };
         self.kept.push(read);
         servers
     }

@@ -31,7 +31,8 @@ pub(crate) fn code_actions(analysis: &Analysis, params: CodeActionParams) -> Vec
     };
     let mut actions = Vec::new();
     let mut fixable = false;
-    for (shown, &i) in lsp.iter().zip(origins) {
+    let (first, origins) = origins.clone();
+    for (shown, i) in lsp.iter().skip(first).zip(origins) {
         let finding = &checked.diagnostics[i];
         let Some(edits) = &finding.fix else { continue };
         fixable = true;

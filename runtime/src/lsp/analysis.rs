@@ -8,7 +8,7 @@
 //! is dropped unsent. The main loop still publishes a result only if no change came after it,
 //! so a client never sees findings of a text it no longer has.
 
-use super::text::{Buffers, Cancel, DiskCache, Lines, Snapshot};
+use super::text::{Buffers, Cancel, Converted, DiskCache, Lines, Snapshot};
 use capc_compiler::check::{locate, Checked};
 use capc_compiler::config::{Config, ConfigError};
 use capc_compiler::{walk, Options, Severity};
@@ -51,8 +51,9 @@ pub(crate) struct Analysis {
     /// Every finding, by the file it is in, in the report's order (shared with the converted
     /// findings kept for the next check, and with what was published).
     pub(crate) diagnostics: BTreeMap<Url, Arc<Vec<lsp_types::Diagnostic>>>,
-    /// The index in `checked.diagnostics` of each LSP diagnostic of `diagnostics`.
-    pub(crate) origins: BTreeMap<Url, Vec<usize>>,
+    /// Where each file's findings are: the first of its `diagnostics` that comes from
+    /// `checked.diagnostics`, and their indices there (in the same order).
+    pub(crate) origins: BTreeMap<Url, (usize, std::ops::Range<usize>)>,
 }
 
 impl Analysis {
@@ -212,11 +213,11 @@ pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCa
 fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
     use std::hash::{Hash, Hasher};
     let mut converted = disk.converted.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    // What the check before converted; what this one keeps of it moves to `now`, the rest
-    // (files without findings now) is dropped.
-    let mut before = std::mem::take(&mut *converted);
-    let mut now = std::collections::HashMap::with_capacity(before.len());
-    let mut by_url: Vec<(Url, Arc<Vec<lsp_types::Diagnostic>>, Vec<usize>)> = Vec::new();
+    // What the check before converted, by path as this one is: what this one keeps of it moves
+    // to `now`, the rest (files without findings now) is dropped.
+    let mut before = std::mem::take(&mut *converted).into_iter().peekable();
+    let mut now: Vec<(String, Converted)> = Vec::with_capacity(before.len());
+    let mut by_url: Vec<(Url, Arc<Vec<lsp_types::Diagnostic>>, std::ops::Range<usize>)> = Vec::new();
     let all = &checked.diagnostics;
     // Files and findings are both sorted by path: one pass over each.
     let mut files = checked.files.iter().peekable();
@@ -228,6 +229,8 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
         start = end;
         while files.next_if(|f| f.path.as_str() < path).is_some() {}
         let file = files.peek().filter(|f| f.path == path);
+        while before.next_if(|(p, _)| p.as_str() < path).is_some() {}
+        let was = before.next_if(|(p, _)| p == path);
         // What the positions are computed on: the text's stamp, else a hash of the text.
         let key = match file {
             Some(file) if file.stamp != 0 => file.stamp,
@@ -238,24 +241,24 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
             }
         };
         let findings = &all[group.clone()];
-        let (path, findings, url, lsp) = match before.remove_entry(path) {
-            Some((path, (k, was, url, lsp))) if k == key && was == findings => (path, was, url, lsp),
+        let (path, kept) = match was {
+            Some((path, kept)) if kept.stamp == key && kept.findings == findings => (path, kept),
             _ => {
                 let Some(url) = analysis.url(path) else { continue };
                 let text = file.and_then(|f| f.text.as_deref()).unwrap_or("");
                 let lines = Lines::new(text);
-                let lsp: Vec<lsp_types::Diagnostic> = all[group.clone()]
+                let lsp: Vec<lsp_types::Diagnostic> = findings
                     .iter()
                     .map(|d| {
                         let range = d.span.map_or(Range::default(), |span| lines.range(span.start, span.end));
                         to_lsp(d, range)
                     })
                     .collect();
-                (path.to_string(), findings.to_vec(), url, Arc::new(lsp))
+                (path.to_string(), Converted { stamp: key, findings: findings.to_vec(), url, lsp: Arc::new(lsp) })
             }
         };
-        now.insert(path, (key, findings, url.clone(), lsp.clone()));
-        by_url.push((url, lsp, group.collect()));
+        by_url.push((kept.url.clone(), kept.lsp.clone(), group));
+        now.push((path, kept));
     }
     *converted = now;
     drop(converted);
@@ -267,7 +270,7 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
         analysis.diagnostics = by_url
             .into_iter()
             .map(|(url, lsp, group)| {
-                origins.push((url.clone(), group));
+                origins.push((url.clone(), (0, group)));
                 (url, lsp)
             })
             .collect();
@@ -275,16 +278,19 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
         return;
     }
     for (url, lsp, group) in by_url {
-        match analysis.diagnostics.entry(url.clone()) {
+        let first = match analysis.diagnostics.entry(url.clone()) {
             std::collections::btree_map::Entry::Vacant(entry) => {
                 entry.insert(lsp);
+                0
             }
-            // A file that also holds capc.toml's own error.
+            // A file that also holds capc.toml's own error (which has no finding behind it).
             std::collections::btree_map::Entry::Occupied(mut entry) => {
+                let first = entry.get().len();
                 Arc::make_mut(entry.get_mut()).extend(lsp.iter().cloned());
+                first
             }
-        }
-        analysis.origins.entry(url).or_default().extend(group);
+        };
+        analysis.origins.insert(url, (first, group));
     }
 }
 

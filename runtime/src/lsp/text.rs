@@ -24,13 +24,19 @@ pub(crate) struct DiskCache {
     /// What each check keeps for the next: the folders' listings (forgotten with any file),
     /// each file's reading, the cross-file stage.
     pub(crate) check: Arc<capc_compiler::check::Cache>,
-    /// Each file's findings as last converted to LSP diagnostics: by path, its text's stamp,
-    /// the findings, its URL and what they became (`analysis::convert`).
-    pub(crate) converted: std::sync::Mutex<HashMap<String, Converted>>,
+    /// Each file's findings as last converted to LSP diagnostics, sorted by path
+    /// (`analysis::convert`).
+    pub(crate) converted: std::sync::Mutex<Vec<(String, Converted)>>,
 }
 
 /// A file's findings converted to LSP diagnostics (see `DiskCache::converted`).
-pub(crate) type Converted = (u64, Vec<capc_compiler::Diagnostic>, lsp_types::Url, Arc<Vec<lsp_types::Diagnostic>>);
+pub(crate) struct Converted {
+    /// The stamp of the text the positions were computed on.
+    pub(crate) stamp: u64,
+    pub(crate) findings: Vec<capc_compiler::Diagnostic>,
+    pub(crate) url: lsp_types::Url,
+    pub(crate) lsp: Arc<Vec<lsp_types::Diagnostic>>,
+}
 
 impl DiskCache {
     fn read(&self, path: &Path) -> Content {

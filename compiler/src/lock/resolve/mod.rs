@@ -460,7 +460,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
             installed.insert(plugin.root.clone(), alone);
         }
     }
-    let marketplace_plugins = marketplace_plugins(&listings, &loading.plugins, &installed, &refused);
+    let marketplace_plugins = marketplace_plugins(&listings, &loading.plugins, installed, &refused);
 
     alias_clashes(&marketplaces, &loading.plugins, &mut b);
     let (commands, table) = command_table(session.commands, &mut b);
@@ -618,6 +618,7 @@ impl Parts {
 
 /// What a plugin gives Claude Code when it is the only plugin installed: its entries resolved
 /// against the built-ins and each other, with no setting applied.
+#[derive(Clone)]
 struct Installed {
     commands: Vec<Command>,
     agents: Vec<Agent>,
@@ -630,14 +631,34 @@ struct Installed {
 fn marketplace_plugins(
     listings: &[(String, String, Vec<model::decl::ListedEntry>)],
     plugins: &[model::Plugin],
-    installed: &HashMap<String, Installed>,
+    mut installed: HashMap<String, Installed>,
     refused: &HashMap<String, String>,
 ) -> Vec<model::MarketplacePlugin> {
+    // How many entries name each folder: the last one takes its installed entries, the others
+    // copy them.
+    let mut naming: HashMap<&str, usize> = HashMap::new();
+    for e in listings.iter().flat_map(|(_, _, entries)| entries) {
+        if let Some(root) = e.root.as_deref() {
+            *naming.entry(root).or_default() += 1;
+        }
+    }
     let mut out = Vec::new();
     for (path, marketplace, entries) in listings {
         for e in entries {
             let folder = e.root.as_deref().and_then(|r| plugins.iter().find(|p| p.root == r));
-            let alone = e.root.as_deref().and_then(|r| installed.get(r));
+            let alone = e.root.as_deref().and_then(|r| {
+                let left = naming.get_mut(r)?;
+                *left -= 1;
+                if *left == 0 {
+                    installed.remove(r)
+                } else {
+                    installed.get(r).cloned()
+                }
+            });
+            let (commands, agents, mcp_servers, hooks) = match alone {
+                Some(a) => (a.commands, a.agents, a.servers, a.hooks),
+                None => Default::default(),
+            };
             let mut source = e.source.clone();
             if let Some(hidden) = crate::secrets::redact_words(&source) {
                 source = hidden;
@@ -650,10 +671,10 @@ fn marketplace_plugins(
                 strict: e.strict,
                 version: folder.and_then(|p| p.version.clone()).or_else(|| e.version.clone()),
                 refused: e.root.as_deref().and_then(|r| refused.get(r).cloned()),
-                commands: alone.map(|a| a.commands.clone()).unwrap_or_default(),
-                agents: alone.map(|a| a.agents.clone()).unwrap_or_default(),
-                mcp_servers: alone.map(|a| a.servers.clone()).unwrap_or_default(),
-                hooks: alone.map(|a| a.hooks.clone()).unwrap_or_default(),
+                commands,
+                agents,
+                mcp_servers,
+                hooks,
             });
         }
     }
