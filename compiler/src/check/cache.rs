@@ -6,7 +6,8 @@
 //! * each root's discovery (its marketplaces and plugin manifests read, the claim on every
 //!   other file), keyed by the folder's listing and the manifests' texts;
 //! * each file's reading, keyed by what it reads: its text, its claim (kind, owner, the folder
-//!   its name is relative to), the folder's list of files and folders, the scope;
+//!   its name is relative to), the folder's list of files and folders, the scope; and each
+//!   root's readings in its claims' order ([`Rows`]), found by place while its discovery is kept;
 //! * the cross-file stage (name resolution, the measures, what is loaded), keyed by what it
 //!   reads: every file's declarations, the whole text of each JSON file and the frontmatter of
 //!   each Markdown file (where the cross-file findings point), and the options. A body edit
@@ -33,6 +34,8 @@ pub struct Cache {
     /// By the file's path as shown: the newest reading of it.
     reads: Mutex<HashMap<String, Arc<Read>>>,
     cross: Mutex<Option<(u64, Arc<Cross>)>>,
+    /// Each root's readings in its claims' order (see [`Rows`]), by folder and scope.
+    rows: Mutex<HashMap<String, Arc<Rows>>>,
     /// Places a measure found in a file's text (what it looked for, by file), under the
     /// text's stamp.
     #[allow(clippy::type_complexity)]
@@ -48,7 +51,7 @@ impl std::fmt::Debug for Cache {
 
 /// One file's reading.
 pub(super) struct Read {
-    key: u64,
+    pub(super) key: u64,
     pub(super) outcome: Outcome,
     /// What the cross-file stage reads of the file (see the module docs).
     pub(super) fingerprint: u64,
@@ -62,6 +65,18 @@ impl std::fmt::Debug for Read {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Read({:?})", self.outcome.file.as_ref().map(|f| &f.path))
     }
+}
+
+/// A root's readings in the order of its discovery's claims, each with the part of its key
+/// that comes before its text's stamp. While the root's discovery is the one kept (so its
+/// claims are), the reading of the i-th claimed file is found at its place: its key is that
+/// part and its stamp, without a lookup by path.
+pub(super) struct Rows {
+    /// The discovery whose claims these follow.
+    pub(super) discovered: Arc<Discovered>,
+    /// The hash of what every key of the root shares (the folder, its listing, the scope…).
+    pub(super) shared: u64,
+    pub(super) rows: Vec<(std::collections::hash_map::DefaultHasher, Arc<Read>)>,
 }
 
 /// What a root holds before its files are read (see `discovery::discover`).
@@ -130,6 +145,9 @@ impl Cache {
         }
         if let Ok(mut discovered) = self.discovered.lock() {
             discovered.clear();
+        }
+        if let Ok(mut rows) = self.rows.lock() {
+            rows.clear();
         }
     }
 
@@ -205,6 +223,24 @@ impl Cache {
             kept.insert(root, (key, found.clone()));
         }
         found
+    }
+
+    /// The rows kept for the root `dir` in `realm`, if they follow `discovered`.
+    pub(super) fn rows(
+        &self,
+        dir: &std::path::Path,
+        realm: super::placement::Realm,
+        discovered: &Arc<Discovered>,
+    ) -> Option<Arc<Rows>> {
+        let root = format!("{}\u{0}{realm:?}", dir.display());
+        self.rows.lock().ok()?.get(&root).filter(|r| Arc::ptr_eq(&r.discovered, discovered)).cloned()
+    }
+
+    pub(super) fn keep_rows(&self, dir: &std::path::Path, realm: super::placement::Realm, rows: Rows) {
+        let root = format!("{}\u{0}{realm:?}", dir.display());
+        if let Ok(mut kept) = self.rows.lock() {
+            kept.insert(root, Arc::new(rows));
+        }
     }
 
     pub(super) fn cross(&self, key: u64) -> Option<Arc<Cross>> {

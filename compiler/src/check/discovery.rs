@@ -83,7 +83,8 @@ pub(super) fn check_root(
         .iter()
         .filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
         .collect();
-    let parsed = read_claims(dir, &tree, &claimed, realm, hash, project_keys, cache.zip(listing));
+    let keyed = cache.zip(listing).map(|(cache, listing)| Keyed { cache, listing, root: Some(&discovered) });
+    let parsed = read_claims(dir, &tree, &claimed, realm, hash, project_keys, keyed);
 
     let mut checked = Checked::empty(diagnostics);
     checked.files.reserve(outcomes.len() + parsed.len());
@@ -467,6 +468,14 @@ fn cached_marketplace(root: &str) -> Option<String> {
 /// An `--add-dir` folder: Claude Code reads the skills, commands and agents of its `.claude/`.
 /// Reads the claimed files side by side: with a cache (and the folder listing's fingerprint),
 /// a file whose text, claim and folder listing are as before keeps its reading.
+/// With a cache: the cache, the folder's listing and, for a root whose discovery it keeps, that
+/// discovery (whose claims the root's kept rows follow, `cache::Rows`).
+struct Keyed<'a> {
+    cache: &'a Cache,
+    listing: u64,
+    root: Option<&'a Arc<Discovered>>,
+}
+
 fn read_claims(
     dir: &Path,
     tree: &Tree,
@@ -474,9 +483,9 @@ fn read_claims(
     realm: Realm,
     hash: bool,
     project_keys: &[String],
-    cache: Option<(&Cache, u64)>,
+    keyed: Option<Keyed<'_>>,
 ) -> Vec<Got> {
-    let Some((cache, listing)) = cache else {
+    let Some(Keyed { cache, listing, root }) = keyed else {
         return claimed
             .par_iter()
             .map(|(rel, claim)| Got::Read(Box::new(read_claim(dir, tree, rel, claim, realm, hash, project_keys, None))))
@@ -485,13 +494,25 @@ fn read_claims(
     // What every file's key shares, hashed once.
     let mut shared = super::cache::hasher();
     (dir, listing, hash, project_keys, realm).hash(&mut shared);
-    claimed
+    let shared_key = shared.finish();
+    let previous = root
+        .and_then(|discovered| cache.rows(dir, realm, discovered))
+        .filter(|p| p.shared == shared_key && p.rows.len() == claimed.len());
+    let previous = previous.as_deref();
+    let rows: Vec<(std::collections::hash_map::DefaultHasher, Arc<Read>)> = claimed
         .par_iter()
-        .map(|(rel, claim)| {
+        .enumerate()
+        .map(|(i, (rel, claim))| {
             let path = dir.join(rel.as_str());
-            let mut h = shared.clone();
-            (rel.as_str(), claim).hash(&mut h);
-            let shown = realm.display(rel);
+            // The key before the stamp: the same claim at the same place as before has it.
+            let h = match previous {
+                Some(p) => p.rows[i].0.clone(),
+                None => {
+                    let mut h = shared.clone();
+                    (rel.as_str(), claim).hash(&mut h);
+                    h
+                }
+            };
             // The text's hash as the source knows it, else read now (and kept for the reading).
             let (stamp, mut content) = match tree.texts.stamp(&path) {
                 Some(stamp) => (stamp, None),
@@ -502,20 +523,31 @@ fn read_claims(
             };
             let mut keyed = h.clone();
             stamp.hash(&mut keyed);
-            if let Some(found) = cache.lookup(&shown, keyed.finish()) {
-                return Got::Kept(found);
+            let key = keyed.finish();
+            if let Some((_, read)) = previous.map(|p| &p.rows[i]).filter(|(_, read)| read.key == key) {
+                return (h, read.clone());
+            }
+            let shown = realm.display(rel);
+            if let Some(found) = cache.lookup(&shown, key) {
+                return (h, found);
             }
             // Keyed by what is read now, even if the file changed since its stamp.
             let content = content.take().unwrap_or_else(|| tree.texts.read(&path));
             let stamp = walk::content_hash(&content);
-            stamp.hash(&mut h);
+            let mut keyed = h.clone();
+            stamp.hash(&mut keyed);
             let mut outcome = read_claim(dir, tree, rel, claim, realm, hash, project_keys, Some(content));
             if let Some(file) = &mut outcome.file {
                 file.stamp = stamp;
             }
-            Got::Kept(cache.insert(shown, h.finish(), outcome))
+            (h, cache.insert(shown, keyed.finish(), outcome))
         })
-        .collect()
+        .collect();
+    let got = rows.iter().map(|(_, read)| Got::Kept(read.clone())).collect();
+    if let Some(discovered) = root {
+        cache.keep_rows(dir, realm, super::cache::Rows { discovered: discovered.clone(), shared: shared_key, rows });
+    }
+    got
 }
 
 fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm, hash: bool, cache: Option<&Cache>) -> Checked {
@@ -534,7 +566,8 @@ fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm, hash: bool, cache: Opt
     }
     let claimed: Vec<(&String, &Claim)> = claims.0.iter().collect();
     let listing = cache.map(|_| tree.fingerprint());
-    let outcomes = read_claims(dir, tree, &claimed, realm, hash, &[], cache.zip(listing));
+    let keyed = cache.zip(listing).map(|(cache, listing)| Keyed { cache, listing, root: None });
+    let outcomes = read_claims(dir, tree, &claimed, realm, hash, &[], keyed);
     let mut checked = Checked::empty(diagnostics);
     let mut fingerprints = Vec::new();
     for got in outcomes {

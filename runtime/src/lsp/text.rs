@@ -16,8 +16,11 @@ pub(crate) type Buffers = BTreeMap<PathBuf, Arc<str>>;
 /// but what changed.
 #[derive(Default)]
 pub(crate) struct DiskCache {
-    /// Each text with its `walk::content_hash`, taken once when it is read.
-    texts: RwLock<HashMap<PathBuf, (Content, u64)>>,
+    /// Each text with its `walk::content_hash`, taken once when it is read; by the path's
+    /// bytes as the check spelled it (every check spells a file's path the same way, and
+    /// comparing bytes is several times faster than comparing `Path`s by component, which
+    /// every lookup of a large tree's 10,000 files pays).
+    texts: RwLock<HashMap<std::ffi::OsString, (Content, u64)>>,
     /// The tool surface the workspace's `capabilities.lock` recorded, read once until the lock
     /// changes (`invalid-mcp-tool-name`).
     surface: RwLock<Option<Arc<capc_compiler::surface::Recorded>>>,
@@ -40,7 +43,7 @@ pub(crate) struct Converted {
 
 impl DiskCache {
     fn read(&self, path: &Path) -> Content {
-        if let Some((content, _)) = self.texts.read().ok().and_then(|t| t.get(path).cloned()) {
+        if let Some((content, _)) = self.texts.read().ok().and_then(|t| t.get(path.as_os_str()).cloned()) {
             return content;
         }
         self.load(path).0
@@ -48,7 +51,7 @@ impl DiskCache {
 
     /// The hash of the text of `path`, read now unless it was read before.
     fn stamp(&self, path: &Path) -> u64 {
-        if let Some(stamp) = self.texts.read().ok().and_then(|t| t.get(path).map(|(_, stamp)| *stamp)) {
+        if let Some(stamp) = self.texts.read().ok().and_then(|t| t.get(path.as_os_str()).map(|(_, stamp)| *stamp)) {
             return stamp;
         }
         self.load(path).1
@@ -59,7 +62,7 @@ impl DiskCache {
         let content = walk::read(path);
         let stamp = walk::content_hash(&content);
         if let Ok(mut texts) = self.texts.write() {
-            texts.insert(path.to_path_buf(), (content.clone(), stamp));
+            texts.insert(path.as_os_str().to_os_string(), (content.clone(), stamp));
         }
         (content, stamp)
     }
@@ -78,8 +81,9 @@ impl DiskCache {
     }
 
     pub(crate) fn forget(&self, path: &Path) {
+        // However the check spelled the path (`a/./b` is `a/b`): events are rare, a scan is cheap.
         if let Ok(mut texts) = self.texts.write() {
-            texts.remove(path);
+            texts.retain(|kept, _| Path::new(kept) != path);
         }
         // The file may be new, or gone: the folders are listed again.
         self.check.forget_walks();
