@@ -130,8 +130,8 @@ pub(super) fn check_root(
 /// What a root holds before its files are read: the marketplaces and plugin manifests read
 /// (their outcomes), the plugin and marketplace declarations, the claim on every other file,
 /// and the findings about the folders. It reads the listing and the manifests only, so a cache
-/// keeps it while those stay as they were.
-/// `keyed`: with a cache, which keys the cross-file stage by its fingerprint.
+/// keeps it while those stay as they were. `keyed`: with a cache, which keys the cross-file
+/// stage by the discovery's fingerprint (computed only then).
 fn discover(
     dir: &Path,
     tree: &Tree,
@@ -465,9 +465,6 @@ fn cached_marketplace(root: &str) -> Option<String> {
     (!marketplace.is_empty()).then(|| marketplace.to_string())
 }
 
-/// An `--add-dir` folder: Claude Code reads the skills, commands and agents of its `.claude/`.
-/// Reads the claimed files side by side: with a cache (and the folder listing's fingerprint),
-/// a file whose text, claim and folder listing are as before keeps its reading.
 /// With a cache: the cache, the folder's listing and, for a root whose discovery it keeps, that
 /// discovery (whose claims the root's kept rows follow, `cache::Rows`).
 struct Keyed<'a> {
@@ -476,6 +473,8 @@ struct Keyed<'a> {
     root: Option<&'a Arc<Discovered>>,
 }
 
+/// Reads the claimed files side by side: with a cache (and the folder listing's fingerprint),
+/// a file whose text, claim and folder listing are as before keeps its reading.
 fn read_claims(
     dir: &Path,
     tree: &Tree,
@@ -550,6 +549,7 @@ fn read_claims(
     got
 }
 
+/// An `--add-dir` folder: Claude Code reads the skills, commands and agents of its `.claude/`.
 fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm, hash: bool, cache: Option<&Cache>) -> Checked {
     let mut claims = Claims(BTreeMap::new());
     let mut diagnostics = walk_problems(tree, realm);
