@@ -699,11 +699,19 @@ pub fn content_hash(content: &Content) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     match content {
-        Content::Text(text) => (0u8, text).hash(&mut h),
+        Content::Text(text) => return text_hash(text),
         Content::NotText { lossy, offset, reason } => (1u8, lossy, offset, reason).hash(&mut h),
         Content::TooLarge { bytes } => (2u8, bytes).hash(&mut h),
         Content::Error(e) => (3u8, e).hash(&mut h),
     }
+    h.finish()
+}
+
+/// [`content_hash`] of `Content::Text(text)`, without a copy of the text.
+pub fn text_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (0u8, text).hash(&mut h);
     h.finish()
 }
 

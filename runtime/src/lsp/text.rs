@@ -147,6 +147,8 @@ impl TextSource for Snapshot {
             return None;
         }
         Some(match self.buffers.get(path) {
+            // A buffer read as text (the usual case) is hashed in place.
+            Some(text) if text.len() as u64 <= walk::MAX_FILE_BYTES && !text.contains('\0') => walk::text_hash(text),
             Some(text) => walk::content_hash(&buffer_content(text)),
             None => self.disk.stamp(path),
         })
@@ -258,5 +260,19 @@ mod tests {
         apply_change(&mut text, edit(0, 6, 0, 9, "two"));
         apply_change(&mut text, edit(1, 0, 1, 0, "x: y\n"));
         assert_eq!(text, "name: two\nx: y\n");
+    }
+
+    /// A buffer's stamp is the hash of what reading it gives, whether it reads as text, as
+    /// a binary file or as too large (a kept reading is keyed by it).
+    #[test]
+    fn a_buffer_stamp_is_the_hash_of_its_reading() {
+        let big = "x".repeat(walk::MAX_FILE_BYTES as usize + 1);
+        for text in ["name: one\n", "a\0b", big.as_str()] {
+            let path = PathBuf::from("/w/SKILL.md");
+            let buffers: Buffers = [(path.clone(), Arc::from(text))].into_iter().collect();
+            let snapshot = Snapshot { buffers: Arc::new(buffers), disk: Arc::default(), cancel: None };
+            let stamp = walk::TextSource::stamp(&snapshot, &path);
+            assert_eq!(stamp, Some(walk::content_hash(&walk::TextSource::read(&snapshot, &path))));
+        }
     }
 }
