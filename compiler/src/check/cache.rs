@@ -102,6 +102,11 @@ pub(super) struct Cross {
     pub(super) server_spans: BTreeMap<(String, String), crate::span::Span>,
 }
 
+/// What a root's kept parts are filed under: its folder and scope.
+fn root_key(dir: &std::path::Path, realm: super::placement::Realm) -> String {
+    format!("{}\u{0}{realm:?}", dir.display())
+}
+
 /// A hasher for keys: the standard library's, seeded the same in every process.
 pub(super) fn hasher() -> std::collections::hash_map::DefaultHasher {
     std::collections::hash_map::DefaultHasher::new()
@@ -212,7 +217,7 @@ impl Cache {
         key: u64,
         discover: impl FnOnce() -> Discovered,
     ) -> Arc<Discovered> {
-        let root = format!("{}\u{0}{realm:?}", dir.display());
+        let root = root_key(dir, realm);
         if let Some((_, found)) =
             self.discovered.lock().ok().and_then(|d| d.get(&root).cloned()).filter(|(k, _)| *k == key)
         {
@@ -232,12 +237,12 @@ impl Cache {
         realm: super::placement::Realm,
         discovered: &Arc<Discovered>,
     ) -> Option<Arc<Rows>> {
-        let root = format!("{}\u{0}{realm:?}", dir.display());
+        let root = root_key(dir, realm);
         self.rows.lock().ok()?.get(&root).filter(|r| Arc::ptr_eq(&r.discovered, discovered)).cloned()
     }
 
     pub(super) fn keep_rows(&self, dir: &std::path::Path, realm: super::placement::Realm, rows: Rows) {
-        let root = format!("{}\u{0}{realm:?}", dir.display());
+        let root = root_key(dir, realm);
         if let Ok(mut kept) = self.rows.lock() {
             kept.insert(root, Arc::new(rows));
         }

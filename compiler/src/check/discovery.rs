@@ -45,11 +45,7 @@ pub(super) fn check_root(
     tree.texts = texts.clone();
     tree.add_unsaved(dir);
     if let Realm::AddDir(_) = realm {
-        let mut checked = check_added_dir(dir, &tree, realm, hash, cache);
-        if skip_sources {
-            checked.sources.clear();
-        }
-        return checked;
+        return check_added_dir(dir, &tree, realm, hash, cache, skip_sources);
     }
     // With a cache: the listing's fingerprint, a key of discovery and of every file's reading.
     let listing = cache.map(|_| tree.fingerprint());
@@ -550,7 +546,14 @@ fn read_claims(
 }
 
 /// An `--add-dir` folder: Claude Code reads the skills, commands and agents of its `.claude/`.
-fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm, hash: bool, cache: Option<&Cache>) -> Checked {
+fn check_added_dir(
+    dir: &Path,
+    tree: &Tree,
+    realm: Realm,
+    hash: bool,
+    cache: Option<&Cache>,
+    skip_sources: bool,
+) -> Checked {
     let mut claims = Claims(BTreeMap::new());
     let mut diagnostics = walk_problems(tree, realm);
     // Claude Code reads an added folder's skills, legacy commands and agents.
@@ -569,6 +572,7 @@ fn check_added_dir(dir: &Path, tree: &Tree, realm: Realm, hash: bool, cache: Opt
     let keyed = cache.zip(listing).map(|(cache, listing)| Keyed { cache, listing, root: None });
     let outcomes = read_claims(dir, tree, &claimed, realm, hash, &[], keyed);
     let mut checked = Checked::empty(diagnostics);
+    checked.skip_sources = skip_sources;
     let mut fingerprints = Vec::new();
     for got in outcomes {
         match got {

@@ -196,11 +196,11 @@ pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCa
         diagnostics: BTreeMap::new(),
         origins: BTreeMap::new(),
     };
-    if let Some((error, file)) = config_error {
-        config_diagnostic(&mut analysis, &error, file);
-    }
     if let Some(checked) = &checked {
         convert(&mut analysis, checked, disk);
+    }
+    if let Some((error, file)) = config_error {
+        config_diagnostic(&mut analysis, &error, file);
     }
     analysis.checked = checked;
     analysis
@@ -265,33 +265,15 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
     // In the report's order, which is the URLs' order but where a path's characters are
     // escaped in its URL: sorted again (nearly sorted already, so in about one pass).
     by_url.sort_by(|a, b| a.0.cmp(&b.0));
-    if analysis.diagnostics.is_empty() {
-        let mut origins = Vec::with_capacity(by_url.len());
-        analysis.diagnostics = by_url
-            .into_iter()
-            .map(|(url, lsp, group)| {
-                origins.push((url.clone(), (0, group)));
-                (url, lsp)
-            })
-            .collect();
-        analysis.origins = origins.into_iter().collect();
-        return;
-    }
-    for (url, lsp, group) in by_url {
-        let first = match analysis.diagnostics.entry(url.clone()) {
-            std::collections::btree_map::Entry::Vacant(entry) => {
-                entry.insert(lsp);
-                0
-            }
-            // A file that also holds capc.toml's own error (which has no finding behind it).
-            std::collections::btree_map::Entry::Occupied(mut entry) => {
-                let first = entry.get().len();
-                Arc::make_mut(entry.get_mut()).extend(lsp.iter().cloned());
-                first
-            }
-        };
-        analysis.origins.insert(url, (first, group));
-    }
+    let mut origins = Vec::with_capacity(by_url.len());
+    analysis.diagnostics = by_url
+        .into_iter()
+        .map(|(url, lsp, group)| {
+            origins.push((url.clone(), (0, group)));
+            (url, lsp)
+        })
+        .collect();
+    analysis.origins = origins.into_iter().collect();
 }
 
 fn to_lsp(d: &capc_compiler::Diagnostic, range: Range) -> lsp_types::Diagnostic {
@@ -329,11 +311,16 @@ fn config_diagnostic(analysis: &mut Analysis, error: &ConfigError, file: Option<
         (Some(line), Some(column)) => Position::new(line.saturating_sub(1), column.saturating_sub(1)),
         _ => Position::default(),
     };
-    Arc::make_mut(analysis.diagnostics.entry(url).or_default()).push(lsp_types::Diagnostic {
+    // First in its file, before the findings there (which then start one place later).
+    let diagnostic = lsp_types::Diagnostic {
         range: Range::new(at, at),
         severity: Some(DiagnosticSeverity::ERROR),
         source: Some("capc".to_string()),
         message: format!("{error} (capc checks with the default configuration until this is fixed)"),
         ..Default::default()
-    });
+    };
+    Arc::make_mut(analysis.diagnostics.entry(url.clone()).or_default()).insert(0, diagnostic);
+    if let Some((first, _)) = analysis.origins.get_mut(&url) {
+        *first += 1;
+    }
 }

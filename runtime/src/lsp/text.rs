@@ -148,7 +148,7 @@ impl TextSource for Snapshot {
         }
         Some(match self.buffers.get(path) {
             // A buffer read as text (the usual case) is hashed in place.
-            Some(text) if text.len() as u64 <= walk::MAX_FILE_BYTES && !text.contains('\0') => walk::text_hash(text),
+            Some(text) if reads_as_text(text) => walk::text_hash(text),
             Some(text) => walk::content_hash(&buffer_content(text)),
             None => self.disk.stamp(path),
         })
@@ -163,15 +163,19 @@ impl TextSource for Snapshot {
 /// An unsaved buffer as `walk::read` would have read it from disk: too large and NUL bytes
 /// are refused the same way, so a buffer and its saved file get the same findings.
 fn buffer_content(text: &str) -> Content {
+    if reads_as_text(text) {
+        return Content::Text(text.to_string());
+    }
     if text.len() as u64 > walk::MAX_FILE_BYTES {
         return Content::TooLarge { bytes: text.len() as u64 };
     }
-    match text.find('\0') {
-        Some(offset) => {
-            Content::NotText { lossy: text.to_string(), offset, reason: "contains NUL bytes (a binary file?)" }
-        }
-        None => Content::Text(text.to_string()),
-    }
+    let offset = text.find('\0').unwrap_or(0);
+    Content::NotText { lossy: text.to_string(), offset, reason: "contains NUL bytes (a binary file?)" }
+}
+
+/// Whether [`buffer_content`] gives the buffer as text: not too large, no NUL byte.
+fn reads_as_text(text: &str) -> bool {
+    text.len() as u64 <= walk::MAX_FILE_BYTES && !text.contains('\0')
 }
 
 /// Line starts of a text, for positions in UTF-16 code units as LSP counts them.
