@@ -164,18 +164,9 @@ fn a_claude_folder_can_be_checked_directly() {
     );
 }
 
-/// Runs capc with `input` on its stdin (closed after it).
+/// Runs capc with `input` on its stdin (closed after it), in the package's folder.
 fn capc_with_input(args: &[&str], input: &str) -> Output {
-    use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("capc runs");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
-    child.wait_with_output().expect("capc exits")
+    crate::support::capc_fed(Path::new(env!("CARGO_MANIFEST_DIR")), args, input)
 }
 
 /// A scratch copy of a precedence story's project folder.
@@ -617,17 +608,7 @@ fn session_takes_a_path_like_every_subcommand() {
     let lock = lock.to_str().expect("utf-8");
     assert_eq!(stdout(&capc_with_input(&["session", lock], status)), stdout(&by_folder));
     assert_eq!(stdout(&capc_with_input(&["session", "--lock", lock], status)), stdout(&by_folder));
-    use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(["session", "--json"])
-        .current_dir(dir.path())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("capc runs");
-    child.stdin.take().expect("stdin").write_all(status.as_bytes()).expect("write");
-    let here = child.wait_with_output().expect("capc exits");
+    let here = crate::support::capc_fed(dir.path(), &["session", "--json"], status);
     assert_eq!(stdout(&here), stdout(&by_folder));
     // PATH and --lock name the same thing twice: refused.
     assert_eq!(capc(&["session", root, "--lock", lock]).status.code(), Some(2));

@@ -6,28 +6,11 @@
 
 use crate::support::{stderr, stdout};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 /// Wide enough that no path of a `--plugin-dir` report is cut.
 fn capc_in(dir: &Path, args: &[&str]) -> Output {
     crate::support::capc_in(dir, args, 200)
-}
-
-/// capc run in `dir` with `input` on its stdin (a session's lines).
-fn capc_with_input(dir: &Path, args: &[&str], input: &str) -> Output {
-    use std::io::Write as _;
-    Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            child.stdin.take().expect("stdin").write_all(input.as_bytes())?;
-            child.wait_with_output()
-        })
-        .expect("session runs")
 }
 
 fn write(root: &Path, files: &[(&str, &str)]) {
@@ -74,7 +57,8 @@ fn a_plugin_dir_outside_the_folder_is_listed_locked_and_run() {
 
     let session = capc_in(&proj, &["session", "--verify", "--repl", "--plugin-dir", "../acme"]);
     assert!(session.status.success(), "the lock is accepted: {}", stderr(&session));
-    let typed = capc_with_input(&proj, &["session", "--repl", "--plugin-dir", "../acme"], "/acme:ship v2\n:quit\n");
+    let typed =
+        crate::support::capc_fed(&proj, &["session", "--repl", "--plugin-dir", "../acme"], "/acme:ship v2\n:quit\n");
     assert!(stdout(&typed).contains("Ship v2 now."), "{}\n{}", stdout(&typed), stderr(&typed));
 }
 
@@ -296,7 +280,7 @@ fn a_plugin_dirs_own_claude_folder_is_not_loaded_and_its_root_is_named_exactly()
     let root = dir.path().join("acme").canonicalize().expect("acme");
     let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"/acme:where\",\"include\":[\"request\"]}\n";
     let plugin_dir = root.to_str().expect("utf-8");
-    let typed = capc_with_input(&proj, &["session", "--json", "--trust", "--plugin-dir", plugin_dir], turn);
+    let typed = crate::support::capc_fed(&proj, &["session", "--json", "--trust", "--plugin-dir", plugin_dir], turn);
     let text = stdout(&typed);
     let root = root.to_string_lossy();
     assert!(text.contains(&format!("Root: {root}/bin")), "no `//` after the root:\n{text}\n{}", stderr(&typed));

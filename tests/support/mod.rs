@@ -24,6 +24,27 @@ pub(crate) fn capc_in(dir: &Path, args: &[&str], columns: u16) -> Output {
         .expect("capc runs")
 }
 
+/// The `capc` binary run in `dir` with `input` on its stdin, closed after it. capc may refuse
+/// and exit before it reads its input (a missing lock, a bad flag): the write then meets a
+/// closed pipe, which is not the test's failure.
+pub(crate) fn capc_fed(dir: &Path, args: &[&str], input: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("capc runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    if let Err(e) = stdin.write_all(input.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write to capc's stdin: {e}");
+    }
+    drop(stdin);
+    child.wait_with_output().expect("capc exits")
+}
+
 /// What a run wrote on stdout, as text.
 pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
