@@ -1,6 +1,6 @@
 //! The `capc` binary as users run it: exit codes, formats, and the rules commands.
 
-use crate::support::session::connected_session;
+use crate::support::session::{connected_session, none_left, settle, Transcript};
 use crate::support::{capc_in, stderr, stdout};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -382,16 +382,24 @@ fn the_repl_shows_live_server_states() {
         "--repl",
     );
     let mut stdin = child.stdin.take().expect("stdin");
-    writeln!(stdin, ":status").expect("write");
-    std::thread::sleep(std::time::Duration::from_secs(3));
-    writeln!(stdin, ":status").expect("write");
+    let out = Transcript::of(&mut child);
+    // A status is whole once the next prompt follows it; ask until one shows no server pending.
+    let settled = |text: &str| -> Option<String> {
+        let statuses: Vec<&str> = text.split("capc> lock:").skip(1).collect();
+        let whole = statuses.iter().enumerate().filter(|(i, s)| i + 1 < statuses.len() || s.contains("capc> "));
+        whole.map(|(_, s)| s.to_string()).find(|s| s.contains("MCP servers:") && !s.contains("pending"))
+    };
+    out.wait_for(
+        "the servers to connect or fail",
+        || writeln!(stdin, ":status").expect("write"),
+        |t| settled(t).is_some(),
+    );
     drop(stdin);
-    let out = child.wait_with_output().expect("capc exits");
-    assert_eq!(out.status.code(), Some(0));
-    let text = stdout(&out);
-    let (first, later) =
-        text.split_once("capc> lock:").and_then(|(_, t)| t.split_once("capc> lock:")).expect("two statuses");
+    assert_eq!(child.wait().expect("capc exits").code(), Some(0));
+    let text = out.finish();
+    let first = text.split("capc> lock:").nth(1).expect("a status");
     assert!(first.contains("MCP servers:"), "{first}");
+    let later = settled(&text).expect("a settled status");
     assert!(later.contains("tools   connected   9 tools, 0 prompts, 0 resources, protocol 2025-06-18"), "{later}");
     assert!(later.contains("broken  failed      the server exited during initialize (exit status: 2)\n"), "{later}");
     assert!(later.contains("                      stderr: fatal: no API key"), "{later}");
@@ -402,7 +410,6 @@ fn the_repl_shows_live_server_states() {
 /// are out of the terminal's reach) and exits with 143.
 #[test]
 fn a_terminated_session_leaves_no_server_behind() {
-    use std::io::Write as _;
     let faulty = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tests/servers/faulty.cjs");
     let marker = format!("capc-sigterm-check-{}", std::process::id());
     // After the server, its wrapper starts a process that outlives stdin closing.
@@ -410,9 +417,9 @@ fn a_terminated_session_leaves_no_server_behind() {
     let (_dir, mut child) =
         connected_session(serde_json::json!({"wrapped": {"command": "sh", "args": ["-c", script]}}), "--json");
     let mut stdin = child.stdin.take().expect("stdin");
-    std::thread::sleep(std::time::Duration::from_secs(2));
-    writeln!(stdin, "{{\"id\":1,\"type\":\"status\"}}").expect("write");
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    let out = Transcript::of(&mut child);
+    settle(&mut stdin, &out);
+    assert!(out.text().contains("\"status\":\"connected\""), "{}", out.text());
     let running = |m: &str| {
         let out = Command::new("pgrep").args(["-f", m]).output().expect("pgrep runs");
         String::from_utf8_lossy(&out.stdout).lines().count()
@@ -420,12 +427,12 @@ fn a_terminated_session_leaves_no_server_behind() {
     assert!(running(&marker) >= 2, "the server runs");
     let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
     assert!(killed.success());
-    let out = child.wait_with_output().expect("capc exits");
+    assert_eq!(child.wait().expect("capc exits").code(), Some(143), "exits as terminated");
     drop(stdin);
-    assert_eq!(out.status.code(), Some(143), "exits as terminated");
-    assert!(stdout(&out).contains("\"status\":\"connected\""), "{}", stdout(&out));
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    assert_eq!(running(&marker), 0, "server processes left behind");
+    out.finish();
+    if let Err(left) = none_left(&marker) {
+        panic!("server processes left behind: {left}");
+    }
 }
 
 /// Killed with SIGTERM while a `!` injection runs, `capc session` (without `--connect`) ends the
@@ -455,7 +462,8 @@ fn a_terminated_session_leaves_no_injection_behind() {
         let out = Command::new("pgrep").args(["-f", &pattern]).output().expect("pgrep runs");
         String::from_utf8_lossy(&out.stdout).lines().count()
     };
-    for _ in 0..50 {
+    // Up to 30 s for the turn to start it.
+    for _ in 0..600 {
         if running() > 0 {
             break;
         }
@@ -467,8 +475,9 @@ fn a_terminated_session_leaves_no_injection_behind() {
     let out = child.wait_with_output().expect("capc exits");
     drop(stdin);
     assert_eq!(out.status.code(), Some(143), "exits as terminated");
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    assert_eq!(running(), 0, "the injection outlived the session");
+    if let Err(left) = none_left(&pattern) {
+        panic!("the injection outlived the session: {left}");
+    }
 }
 
 /// A project with `n` commands, each with a probable typo (a warning) and custom metadata (an

@@ -10,8 +10,7 @@
 //! runs such tests anyway (they fail, saying what to install).
 
 use crate::support::harness;
-use crate::support::session::connected_session;
-use crate::support::stdout;
+use crate::support::session::{answers, connected_session, none_left, settle, Transcript};
 use libtest_mimic::Trial;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -313,8 +312,8 @@ fn session_connects_real_servers_and_leaves_none_running() {
         "--json",
     );
     let mut stdin = child.stdin.take().expect("stdin");
-    // Poll `status` until the server has connected (node starts in about 0.3 s).
-    std::thread::sleep(std::time::Duration::from_secs(3));
+    let out = Transcript::of(&mut child);
+    settle(&mut stdin, &out);
     writeln!(stdin, "{{\"id\":1,\"type\":\"status\"}}").expect("write");
     writeln!(stdin, "{{\"id\":2,\"type\":\"turn\",\"input\":\"hi\",\"include\":[\"tools\"]}}").expect("write");
     // A tool call: asks without a rule, runs with an allow rule; a deny removes the tool.
@@ -326,10 +325,8 @@ fn session_connects_real_servers_and_leaves_none_running() {
     writeln!(stdin, "{}", call(7, "{\"allow\":[\"mcp__everything\"],\"deny\":[\"mcp__everything__echo\"]}"))
         .expect("write");
     drop(stdin);
-    let out = child.wait_with_output().expect("capc exits");
-    assert_eq!(out.status.code(), Some(0));
-    let lines: Vec<serde_json::Value> =
-        stdout(&out).lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+    assert_eq!(child.wait().expect("capc exits").code(), Some(0));
+    let lines = answers(&out.finish());
     let servers = lines[0]["result"]["mcp_servers"].as_array().expect("servers");
     let by_name = |n: &str| servers.iter().find(|s| s["name"] == n).expect("listed").clone();
     let everything = by_name("everything");
@@ -347,9 +344,9 @@ fn session_connects_real_servers_and_leaves_none_running() {
     // A deny on the tool removes it from the pool before any call can reach it.
     assert!(lines[7]["result"]["message"].as_str().unwrap_or("").contains("in this turn's pool"), "{}", lines[7]);
     // Nothing of the server is left running.
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let left = Command::new("pgrep").args(["-f", script.to_str().expect("utf-8")]).output().expect("pgrep runs");
-    assert!(left.stdout.is_empty(), "server processes left behind: {}", String::from_utf8_lossy(&left.stdout));
+    if let Err(left) = none_left(script.to_str().expect("utf-8")) {
+        panic!("server processes left behind: {left}");
+    }
 }
 
 /// `capc session` on a terminal (a pseudo-terminal driven by `tests/pty/drive.py`): the up arrow

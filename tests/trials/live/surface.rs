@@ -3,6 +3,7 @@
 //! `capc lock --connect`, then changed as a server update changes it.
 
 use super::serve::{python, servers};
+use crate::support::session::{answers, settle, Transcript};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -182,15 +183,12 @@ pub(super) fn lock_connect_records_and_diff_weighs_the_surface() {
         .spawn()
         .expect("capc session");
     let mut stdin = session.stdin.take().expect("stdin");
-    std::thread::sleep(std::time::Duration::from_secs(3));
+    let out = Transcript::of(&mut session);
+    settle(&mut stdin, &out);
     writeln!(stdin, r#"{{"id":1,"type":"turn","input":"hi","include":["tools"]}}"#).expect("write");
     drop(stdin);
-    let out = session.wait_with_output().expect("session ends");
-    let turn: Value = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).expect("JSON line"))
-        .find(|l| l["id"] == 1)
-        .expect("the turn's answer");
+    session.wait().expect("session ends");
+    let turn: Value = answers(&out.finish()).into_iter().find(|l| l["id"] == 1).expect("the turn's answer");
     let notes =
         turn["notes"].as_array().map(|n| n.iter().filter_map(Value::as_str).collect::<Vec<_>>()).unwrap_or_default();
     assert!(
