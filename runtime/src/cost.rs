@@ -61,9 +61,34 @@ pub struct ServerCost {
     pub tokens: u64,
     /// Tokens of the tools' names, which Claude Code still announces when they are deferred.
     pub names: u64,
-    /// `alwaysLoad`: never deferred.
+    /// `alwaysLoad` in the server's entry: none of its tools is deferred.
     pub always_load: bool,
+    /// The tools whose own `_meta` says `alwaysLoad` (sent up front even when tool search
+    /// defers their server's others), their tokens and their names' tokens.
+    pub pinned: usize,
+    pub pinned_tokens: u64,
+    pub pinned_names: u64,
     pub recording: Recording,
+}
+
+impl ServerCost {
+    /// Tokens sent up front, with tool search on (`search`) or off.
+    pub fn up_front(&self, search: bool) -> u64 {
+        if search && !self.always_load {
+            self.pinned_tokens
+        } else {
+            self.tokens
+        }
+    }
+
+    /// Tokens tool search may defer.
+    pub fn deferrable(&self) -> u64 {
+        if self.always_load {
+            0
+        } else {
+            self.tokens - self.pinned_tokens
+        }
+    }
 }
 
 /// The tool surface of the servers a session in the folder starts.
@@ -118,6 +143,9 @@ impl ToolSurface {
                     tokens: 0,
                     names: 0,
                     always_load: s.always_load,
+                    pinned: 0,
+                    pinned_tokens: 0,
+                    pinned_names: 0,
                     recording: match (listed, failed) {
                         (true, _) => Recording::Listed,
                         (false, true) => Recording::Failed,
@@ -130,9 +158,15 @@ impl ToolSurface {
         for tool in offered(recorded, lock) {
             let Ok(i) = servers.binary_search_by(|s| s.server.as_str().cmp(&tool.server.name)) else { continue };
             let s = &mut servers[i];
+            let name = name_tokens(&tool.name());
             s.tools += 1;
             s.tokens += tool.tool.tokens;
-            s.names += name_tokens(&tool.name());
+            s.names += name;
+            if tool.tool.always_load {
+                s.pinned += 1;
+                s.pinned_tokens += tool.tool.tokens;
+                s.pinned_names += name;
+            }
         }
         ToolSurface { servers, mode: search_mode(cx), setting: cx.flag_text("ENABLE_TOOL_SEARCH") }
     }
@@ -146,9 +180,10 @@ impl ToolSurface {
         self.servers.iter().map(|s| s.tokens).sum()
     }
 
-    /// Tokens of the tools tool search may defer (servers without `alwaysLoad`).
+    /// Tokens of the tools tool search may defer (neither they nor their server say
+    /// `alwaysLoad`).
     pub fn deferrable(&self) -> u64 {
-        self.servers.iter().filter(|s| !s.always_load).map(|s| s.tokens).sum()
+        self.servers.iter().map(ServerCost::deferrable).sum()
     }
 
     /// Whether `mode` turns tool search on in a window of `tokens`: `auto:N` does when the
@@ -166,11 +201,10 @@ impl ToolSurface {
         let search = self.searching(mode, tokens);
         let mut split = Split { search, ..Split::default() };
         for s in &self.servers {
+            split.up_front += s.up_front(search);
             if search && !s.always_load {
-                split.deferred += s.tokens;
-                split.names += s.names;
-            } else {
-                split.up_front += s.tokens;
+                split.deferred += s.deferrable();
+                split.names += s.names - s.pinned_names;
             }
         }
         split
@@ -265,11 +299,20 @@ pub fn to_text(
         let mut rows: Vec<&ServerCost> = surface.servers.iter().collect();
         rows.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.server.cmp(&b.server)));
         for s in rows {
-            let loading = match (s.recording, s.always_load) {
-                (Recording::Failed, _) => "could not be listed when the lock was written",
-                (Recording::Missing, _) => "not recorded: run `capc lock --connect`",
-                (Recording::Listed, true) => "alwaysLoad: always up front",
-                (Recording::Listed, false) => "deferrable",
+            let loading = match (s.recording, s.always_load, s.pinned) {
+                (Recording::Failed, ..) => "could not be listed when the lock was written".to_string(),
+                (Recording::Missing, ..) => "not recorded: run `capc lock --connect`".to_string(),
+                (Recording::Listed, true, _) => "alwaysLoad: always up front".to_string(),
+                (Recording::Listed, false, 0) => "deferrable".to_string(),
+                (Recording::Listed, false, n) if n == s.tools => {
+                    "every tool says alwaysLoad: always up front".to_string()
+                }
+                (Recording::Listed, false, 1) => {
+                    format!("deferrable, but 1 tool says alwaysLoad: {} tokens always up front", s.pinned_tokens)
+                }
+                (Recording::Listed, false, n) => {
+                    format!("deferrable, but {n} tools say alwaysLoad: {} tokens always up front", s.pinned_tokens)
+                }
             };
             lines.push(format!("  {:>7}  {:>5}  {:width$}  {loading}", s.tokens, s.tools, s.server));
         }
@@ -336,7 +379,8 @@ pub fn to_json(
         .iter()
         .map(|s| {
             json!({"server": s.server, "path": s.path, "tools": s.tools, "tokens": s.tokens, "names": s.names,
-                   "always_load": s.always_load, "recorded": s.recording.as_str()})
+                   "always_load": s.always_load, "always_load_tools": s.pinned, "always_load_tokens": s.pinned_tokens,
+                   "recorded": s.recording.as_str()})
         })
         .collect();
     let windows: Vec<Value> = listings
@@ -407,10 +451,10 @@ impl Measure for ContextCeiling {
             return Vec::new();
         };
         let split = total.tools;
-        let up_front: Vec<&ServerCost> =
-            surface.servers.iter().filter(|s| s.tokens > 0 && (!split.search || s.always_load)).collect();
+        let sent = |s: &ServerCost| s.up_front(split.search);
+        let up_front: Vec<&ServerCost> = surface.servers.iter().filter(|s| sent(s) > 0).collect();
         let server =
-            up_front.iter().copied().max_by(|a, b| a.tokens.cmp(&b.tokens).then_with(|| b.server.cmp(&a.server)));
+            up_front.iter().copied().max_by(|a, b| sent(a).cmp(&sent(b)).then_with(|| b.server.cmp(&a.server)));
         let entry = listing.as_ref().and_then(|m| {
             m.entries
                 .iter()
@@ -419,7 +463,7 @@ impl Measure for ContextCeiling {
         });
         let bytes = window.bytes_per_token.max(1);
         let largest = match (server, entry) {
-            (Some(s), Some(e)) if (e.sent() as u64).div_ceil(bytes) > s.tokens => Largest::Entry(e),
+            (Some(s), Some(e)) if (e.sent() as u64).div_ceil(bytes) > sent(s) => Largest::Entry(e),
             (Some(s), _) => Largest::Server(s),
             (None, Some(e)) => Largest::Entry(e),
             (None, None) => return Vec::new(),
@@ -427,8 +471,8 @@ impl Measure for ContextCeiling {
         let mut parts = vec![format!("the Skill listing {} ({} characters)", total.listing, total.listing_chars)];
         if split.up_front > 0 {
             let mut named: Vec<&ServerCost> = up_front.clone();
-            named.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.server.cmp(&b.server)));
-            let names: Vec<String> = named.iter().take(3).map(|s| format!("`{}` {}", s.server, s.tokens)).collect();
+            named.sort_by(|a, b| sent(b).cmp(&sent(a)).then_with(|| a.server.cmp(&b.server)));
+            let names: Vec<String> = named.iter().take(3).map(|s| format!("`{}` {}", s.server, sent(s))).collect();
             let more = if named.len() > 3 { ", …" } else { "" };
             parts.push(format!("MCP tools sent up front {} ({}{more})", split.up_front, names.join(", ")));
         }
@@ -445,7 +489,7 @@ impl Measure for ContextCeiling {
             parts.join(", ")
         );
         let mut ways = Vec::new();
-        let deferrable_up_front: u64 = up_front.iter().filter(|s| !s.always_load).map(|s| s.tokens).sum();
+        let deferrable_up_front: u64 = up_front.iter().map(|s| s.deferrable()).sum();
         if !split.search && deferrable_up_front > 0 {
             ways.push(format!(
                 "let tool search defer the MCP tools (`ENABLE_TOOL_SEARCH` unset or `true`): {deferrable_up_front} tokens fewer"
@@ -467,7 +511,8 @@ impl Measure for ContextCeiling {
                 let span = checked.server_spans.get(&(s.server.clone(), s.path.clone())).copied();
                 let message = format!(
                     "{message}; server `{}` is the largest share the folder declares, {} tokens",
-                    s.server, s.tokens
+                    s.server,
+                    sent(s)
                 );
                 report_at(&mut out, s.path.clone(), &rules::max_context_tokens::RULE, span, message).help(help);
             }
@@ -498,6 +543,9 @@ mod tests {
             tokens,
             names: 5,
             always_load,
+            pinned: 0,
+            pinned_tokens: 0,
+            pinned_names: 0,
             recording: Recording::Listed,
         }
     }
@@ -523,6 +571,32 @@ mod tests {
         // Only alwaysLoad servers: nothing to defer, tool search stays off.
         let pinned = ToolSurface { servers: vec![server("pinned", 2_000, true)], ..surface.clone() };
         assert!(!pinned.split(SearchMode::On, 1_000_000).search);
+    }
+
+    #[test]
+    fn a_tool_that_says_always_load_is_sent_up_front_beside_its_deferred_server() {
+        // 3 tools, 90,000 tokens; one of them (30,000) says `alwaysLoad` in its own `_meta`.
+        let mixed = ServerCost {
+            tools: 3,
+            names: 15,
+            pinned: 1,
+            pinned_tokens: 30_000,
+            pinned_names: 5,
+            ..server("mixed", 90_000, false)
+        };
+        let surface = ToolSurface { servers: vec![mixed.clone()], mode: SearchMode::On, setting: None };
+        let on = surface.split(SearchMode::On, 1_000_000);
+        assert_eq!((on.search, on.up_front, on.deferred, on.names), (true, 30_000, 60_000, 10));
+        let off = surface.split(SearchMode::Standard, 1_000_000);
+        assert_eq!((off.up_front, off.deferred, off.names), (90_000, 0, 0));
+        // `auto` weighs what could be deferred: 60,000 is within 10% of 1,000,000.
+        assert_eq!(surface.deferrable(), 60_000);
+        assert!(!surface.split(SearchMode::Auto(10.0), 1_000_000).search);
+        assert!(surface.split(SearchMode::Auto(5.0), 1_000_000).search);
+        // The server's own `alwaysLoad` sends everything, the pinned tool once.
+        let all = ToolSurface { servers: vec![ServerCost { always_load: true, ..mixed }], ..surface };
+        let on = all.split(SearchMode::On, 1_000_000);
+        assert_eq!((on.search, on.up_front, on.deferred, on.names), (false, 90_000, 0, 0));
     }
 
     #[test]

@@ -56,8 +56,12 @@ pub struct McpTool {
     pub description: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub search_hint: Option<String>,
+    /// Never deferred: the tool's own `_meta` or its server's entry says `alwaysLoad`.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub always_load: bool,
+    /// The tool's own `_meta` says `alwaysLoad` (what `capc lock --connect` records of it).
+    #[serde(skip)]
+    pub listed_always_load: bool,
     /// The name the server gave the tool (before normalization), for calls.
     #[serde(skip)]
     pub original: String,
@@ -238,6 +242,7 @@ impl McpState {
                                 .map(|h| h.split_whitespace().collect::<Vec<_>>().join(" "))
                                 .filter(|h| !h.is_empty()),
                             always_load: t.always_load || server.always_load,
+                            listed_always_load: t.always_load,
                             original: t.name,
                             input_schema: t.input_schema,
                             annotations: t.annotations,

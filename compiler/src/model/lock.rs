@@ -93,6 +93,11 @@ pub struct McpToolEntry {
     /// `Math.round(length / 4)` of `JSON.stringify({name, description, input_schema})` in
     /// UTF-16 code units, the description cut at 2,048 characters.
     pub tokens: u64,
+    /// The tool's own `_meta` says `anthropic/alwaysLoad`: Claude Code never defers it behind
+    /// tool search, whatever its server's entry says (the server's `alwaysLoad` is
+    /// `[[mcp_server]]`'s).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub always_load: bool,
     /// The tool's annotations, as the server gives them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<McpToolAnnotations>,

@@ -14,7 +14,7 @@ pub static RULE: Rule = Rule {
 const DOCS: &str = r##"### What it does
 Runs only when capc.toml sets `max-context-tokens`. For each context window of `[listing-budget] context-windows` (default: the default model's 1,000,000 tokens), it sums the tokens a plain turn in the folder reads of what the folder declares before the conversation starts, as `capc ls --budget` shows them:
 - the Skill listing as sent (after the listing's own budget), its characters counted as its budget counts them (the window's bytes per token);
-- the MCP tools sent up front, from the tool surface `capc lock --connect` recorded in `capabilities.lock`: every tool of a server with `alwaysLoad`, and every tool when tool search is off (`ENABLE_TOOL_SEARCH=false` in a settings file's `env`, or `auto` below its threshold);
+- the MCP tools sent up front, from the tool surface `capc lock --connect` recorded in `capabilities.lock`: every tool of a server with `alwaysLoad` and every tool whose own `_meta` says `anthropic/alwaysLoad`, and every tool when tool search is off (`ENABLE_TOOL_SEARCH=false` in a settings file's `env`, or `auto` below its threshold);
 - the names of the tools deferred behind tool search, which Claude Code still announces.
 
 A total over the ceiling is one finding, for the first window over it, at the largest share: the declaration of the server that sends the most up front, or the `description` of the listing's longest entry. The message gives every share; the help, what would bring the total down. Claude Code's own system prompt and built-in tools are not the folder's and are not counted. Without a recorded surface only the listing counts: record one with `capc lock --connect`.

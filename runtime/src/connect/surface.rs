@@ -57,6 +57,7 @@ pub fn list(lock: &Lock, trusted: bool, settings: Settings) -> std::io::Result<S
                 description_sha256: capc_compiler::secrets::sha256_hex(tool.description.as_bytes()),
                 input_schema_sha256: capc_compiler::surface::schema_sha256(&schema),
                 tokens: capc_compiler::surface::estimate_tokens(&tool.name, &tool.description, &schema),
+                always_load: tool.listed_always_load,
                 annotations: tool.annotations.clone(),
             });
         }

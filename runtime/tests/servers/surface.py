@@ -3,8 +3,9 @@ file lists, so a test can change what it offers between two runs:
 
     python surface.py TOOLS.json      # stdio
 
-TOOLS.json is a list of `{"name", "description", "read_only"?, "destructive"?, "argument"?}`;
-`argument` names one string parameter the tool takes (so its input schema changes with it).
+TOOLS.json is a list of `{"name", "description", "read_only"?, "destructive"?, "argument"?,
+"always_load"?}`; `argument` names one string parameter the tool takes (so its input schema
+changes with it); `always_load` puts `anthropic/alwaysLoad` in the tool's `_meta`.
 """
 
 import json
@@ -48,6 +49,7 @@ def main() -> None:
             name=t["name"],
             description=t["description"],
             annotations=ToolAnnotations(**hints) if hints else None,
+            meta={"anthropic/alwaysLoad": True} if t.get("always_load") else None,
         )
     server.run()
 

@@ -174,6 +174,93 @@ pub(super) fn lock_connect_records_and_diff_weighs_the_surface() {
     assert_eq!((modes[1]["mode"].as_str(), modes[1]["up_front"].as_u64()), (Some("false"), Some(tokens)));
 
     // A session offers it as Claude Code does, and says the request fails.
+    let turn = connected_turn(root);
+    let notes =
+        turn["notes"].as_array().map(|n| n.iter().filter_map(Value::as_str).collect::<Vec<_>>()).unwrap_or_default();
+    assert!(
+        notes.iter().any(|n| n.contains(&format!("mcp__files__{LONG}"))
+            && n.contains("is 66 characters")
+            && n.contains("`files`")),
+        "{turn:#}"
+    );
+
+    // A tool whose own `_meta` says `anthropic/alwaysLoad`: recorded on the tool, sent up front
+    // while tool search defers its server's other tool, as a live session sends it.
+    offer(
+        root,
+        &json!([
+            {"name": "status", "description": "Tells the build's status."},
+            {"name": "hello", "description": "Says hello."},
+        ]),
+    );
+    assert_eq!(capc(root, &["lock", "--connect", "--trust", "."]).status.code(), Some(0));
+    std::fs::copy(root.join("capabilities.lock"), root.join("old.lock")).expect("copy");
+    offer(
+        root,
+        &json!([
+            {"name": "status", "description": "Tells the build's status.", "always_load": true},
+            {"name": "hello", "description": "Says hello."},
+        ]),
+    );
+    let pinned = capc(root, &["lock", "--connect", "--trust", "."]);
+    assert_eq!(pinned.status.code(), Some(0), "{}", text(&pinned));
+    let lock: toml::Table =
+        std::fs::read_to_string(root.join("capabilities.lock")).expect("lock").parse().expect("TOML");
+    let tools = lock["mcp_tool"].as_array().expect("[[mcp_tool]]");
+    let flags: Vec<(&str, Option<bool>, i64)> = tools
+        .iter()
+        .map(|t| {
+            (
+                t["tool"].as_str().expect("tool"),
+                t.get("always_load").and_then(toml::Value::as_bool),
+                t["tokens"].as_integer().expect("tokens"),
+            )
+        })
+        .collect();
+    assert_eq!((flags[0].0, flags[0].1), ("hello", None), "{flags:?}");
+    assert_eq!((flags[1].0, flags[1].1), ("status", Some(true)), "{flags:?}");
+    let (hello, status) = (flags[0].2 as u64, flags[1].2 as u64);
+    let budget = capc(root, &["ls", "--budget", "--format", "json", "."]);
+    let budget: Value = serde_json::from_slice(&budget.stdout).expect("JSON");
+    let server = &budget["mcp"]["servers"][0];
+    assert_eq!(
+        (server["always_load_tools"].as_u64(), server["always_load_tokens"].as_u64()),
+        (Some(1), Some(status)),
+        "{budget:#}"
+    );
+    let modes = budget["mcp"]["windows"][0]["modes"].as_array().expect("modes");
+    assert_eq!(
+        (modes[0]["up_front"].as_u64(), modes[0]["deferred"].as_u64()),
+        (Some(status), Some(hello)),
+        "tool search on: {budget:#}"
+    );
+    assert_eq!(modes[1]["up_front"].as_u64(), Some(status + hello), "tool search off: {budget:#}");
+    let shown = text(&capc(root, &["ls", "--budget", "."]));
+    assert!(
+        shown.contains(&format!("deferrable, but 1 tool says alwaysLoad: {status} tokens always up front")),
+        "{shown}"
+    );
+    let diff = capc(root, &["diff", "old.lock", "capabilities.lock", "--format", "json"]);
+    let report: Value = serde_json::from_slice(&diff.stdout).expect("JSON");
+    let changes: Vec<&Value> = report["changes"].as_array().expect("changes").iter().collect();
+    assert_eq!(changes.len(), 1, "{report:#}");
+    assert_eq!(
+        (changes[0]["class"].as_str(), changes[0]["subject"].as_str()),
+        (Some("changed"), Some("mcp__files__status"))
+    );
+    assert_eq!(changes[0]["fields"][0]["field"], "always_load", "{report:#}");
+    let turn = connected_turn(root);
+    // `deferred` is left out of a tool sent up front.
+    let deferred = |name: &str| {
+        turn["tools"].as_array().and_then(|t| t.iter().find(|t| t["name"] == name)).map(|t| t["deferred"] == true)
+    };
+    assert_eq!(deferred("mcp__files__status"), Some(false), "{turn:#}");
+    assert_eq!(deferred("mcp__files__hello"), Some(true), "{turn:#}");
+}
+
+/// The answer to a plain turn (`hi`, with its tools) of `capc session --connect` on the folder's
+/// lock, once its servers have connected or failed.
+fn connected_turn(root: &Path) -> Value {
     use std::io::Write as _;
     let mut session = Command::new(env!("CARGO_BIN_EXE_capc"))
         .args(["session", "--json", "--connect", "--trust", "--lock", "capabilities.lock"])
@@ -189,12 +276,5 @@ pub(super) fn lock_connect_records_and_diff_weighs_the_surface() {
     drop(stdin);
     session.wait().expect("session ends");
     let turn: Value = answers(&out.finish()).into_iter().find(|l| l["id"] == 1).expect("the turn's answer");
-    let notes =
-        turn["notes"].as_array().map(|n| n.iter().filter_map(Value::as_str).collect::<Vec<_>>()).unwrap_or_default();
-    assert!(
-        notes.iter().any(|n| n.contains(&format!("mcp__files__{LONG}"))
-            && n.contains("is 66 characters")
-            && n.contains("`files`")),
-        "{turn:#}"
-    );
+    turn
 }
