@@ -13,52 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// Runs capc with `input` on stdin; kills it and fails if it has not ended within a minute.
+/// Runs capc with `input` on stdin (bounded: see `support::capc_fed`).
 fn capc_in(dir: &Path, args: &[&str], input: &str) -> Output {
-    capc_in_bytes(dir, args, input.as_bytes())
-}
-
-/// [`capc_in`] with any bytes on stdin.
-fn capc_in_bytes(dir: &Path, args: &[&str], input: &[u8]) -> Output {
-    use std::io::Read as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("capc runs");
-    // Drained while capc runs, so a full pipe cannot stall it.
-    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let _ = pipe.read_to_end(&mut bytes);
-            bytes
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().expect("stdout")));
-    let err = drain(Box::new(child.stderr.take().expect("stderr")));
-    let mut stdin = child.stdin.take().expect("stdin");
-    // capc may refuse and exit before reading its input.
-    match stdin.write_all(input) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => panic!("write stdin: {e}"),
-        _ => {}
-    }
-    drop(stdin);
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("capc {args:?} hung");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Output { status, stdout: out.join().expect("stdout"), stderr: err.join().expect("stderr") }
+    crate::support::capc_fed(dir, args, input)
 }
 
 fn capc(dir: &Path, args: &[&str]) -> Output {
@@ -636,7 +593,7 @@ fn a_bad_request_line_gets_an_error_and_the_session_goes_on() {
     input.extend_from_slice(b"\",\"type\":\"status\"}\n");
     input.extend_from_slice(format!("{{\"id\":\"{}\",\"type\":\"status\"}}\n", "b".repeat(1000)).as_bytes());
     input.extend_from_slice(TURN.as_bytes());
-    let out = capc_in_bytes(&root, &["session", "--json"], &input);
+    let out = crate::support::capc_fed(&root, &["session", "--json"], &input);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.len() < 100_000, "the session echoed a large request back ({} bytes)", text.len());

@@ -24,25 +24,49 @@ pub(crate) fn capc_in(dir: &Path, args: &[&str], columns: u16) -> Output {
         .expect("capc runs")
 }
 
-/// The `capc` binary run in `dir` with `input` on its stdin, closed after it. capc may refuse
-/// and exit before it reads its input (a missing lock, a bad flag): the write then meets a
-/// closed pipe, which is not the test's failure.
-pub(crate) fn capc_fed(dir: &Path, args: &[&str], input: &str) -> Output {
-    use std::io::Write as _;
+/// The `capc` binary run in `dir` with `input` on its stdin, closed after it, colour off.
+/// capc may refuse and exit before it reads its input (a missing lock, a bad flag): the write
+/// then meets a closed pipe, which is not the test's failure. Its output is drained while it
+/// runs, so a full pipe cannot stall it; it is killed, and the test fails, if it has not ended
+/// within a minute.
+pub(crate) fn capc_fed(dir: &Path, args: &[&str], input: impl AsRef<[u8]>) -> Output {
+    use std::io::{Read as _, Write as _};
+    use std::time::{Duration, Instant};
     let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
         .args(args)
         .current_dir(dir)
+        .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("capc runs");
+    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().expect("stdout")));
+    let err = drain(Box::new(child.stderr.take().expect("stderr")));
     let mut stdin = child.stdin.take().expect("stdin");
-    if let Err(e) = stdin.write_all(input.as_bytes()) {
+    if let Err(e) = stdin.write_all(input.as_ref()) {
         assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write to capc's stdin: {e}");
     }
     drop(stdin);
-    child.wait_with_output().expect("capc exits")
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("capc {args:?} hung");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output { status, stdout: out.join().expect("stdout"), stderr: err.join().expect("stderr") }
 }
 
 /// What a run wrote on stdout, as text.
