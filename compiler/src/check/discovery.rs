@@ -387,6 +387,12 @@ fn discover(
     }
 
     let fingerprint = keyed.then(|| {
+        // A manifest keeps its text: what the cross-file stage may point into.
+        for outcome in &mut outcomes {
+            if let Some(file) = &outcome.file {
+                outcome.head = file.text.as_deref().map_or(0, |text| super::cache::text_head(text, file.kind));
+            }
+        }
         let mut h = super::cache::hasher();
         outcomes.iter().map(super::cache::fingerprint).collect::<Vec<u64>>().hash(&mut h);
         super::cache::hash_debug(&plugin_decls, &mut h);
@@ -526,16 +532,27 @@ fn read_claims(
             if let Some(found) = cache.lookup(&shown, key) {
                 return (h, found);
             }
-            // Keyed by what is read now, even if the file changed since its stamp.
-            let content = content.take().unwrap_or_else(|| tree.texts.read(&path));
-            let stamp = walk::content_hash(&content);
-            let mut keyed = h.clone();
-            stamp.hash(&mut keyed);
+            // Keyed by what is read now, even if the file changed since the source's stamp.
+            let (content, stamp, key) = match content.take() {
+                Some(content) => (content, stamp, key),
+                None => {
+                    let content = tree.texts.read(&path);
+                    let stamp = walk::content_hash(&content);
+                    let mut keyed = h.clone();
+                    stamp.hash(&mut keyed);
+                    (content, stamp, keyed.finish())
+                }
+            };
+            let head = match &content {
+                walk::Content::Text(text) => super::cache::text_head(text, claim.kind),
+                _ => 0,
+            };
             let mut outcome = read_claim(dir, tree, rel, claim, realm, hash, project_keys, Some(content));
+            outcome.head = head;
             if let Some(file) = &mut outcome.file {
                 file.stamp = stamp;
             }
-            (h, cache.insert(shown, keyed.finish(), outcome))
+            (h, cache.insert(shown, key, outcome))
         })
         .collect();
     let got = rows.iter().map(|(_, read)| Got::Kept(read.clone())).collect();

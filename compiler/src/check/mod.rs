@@ -783,7 +783,8 @@ struct Outcome {
     not_loaded: Option<(String, String)>,
     /// The plugin (its root, as shown) Claude Code refuses to load because of this file, and why.
     skips_plugin: Option<(String, String)>,
-    /// What the cross-file stage may point into (`cache::text_head`); 0 when there is no text.
+    /// With a cache: what the cross-file stage may point into (`cache::text_head`); 0 without
+    /// a cache, or when there is no text.
     head: u64,
 }
 

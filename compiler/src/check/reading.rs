@@ -54,7 +54,6 @@ pub(super) fn read_json<T>(
     let Some(text) = load(dir, tree, rel, None, &mut sink) else {
         return (Outcome::new(sink, None, None, Counts::default(), None), None);
     };
-    let head = super::cache::text_head(&text, kind);
     let cx = FileCx {
         tree,
         rel,
@@ -76,9 +75,7 @@ pub(super) fn read_json<T>(
         text: Some(text.into()),
         stamp: 0,
     };
-    let mut outcome = Outcome::new(sink, Some(file), Some(source), Counts::default(), None);
-    outcome.head = head;
-    (outcome, result)
+    (Outcome::new(sink, Some(file), Some(source), Counts::default(), None), result)
 }
 
 /// The JSON of a declaration file, or `invalid-json` with what the failure costs.
@@ -257,7 +254,6 @@ pub(super) fn read_claim(
     }
     sink.decls.append(&mut decls);
     let source = hashed(&path, claim.kind, &text, hash);
-    let head = super::cache::text_head(&text, claim.kind);
     let mut suppressions = if is_json { Vec::new() } else { crate::suppress::parse(&text) };
     for s in &mut suppressions {
         s.path = path.clone();
@@ -277,7 +273,6 @@ pub(super) fn read_claim(
     outcome.suppressions = suppressions;
     outcome.not_loaded = not_loaded;
     outcome.skips_plugin = skips_plugin;
-    outcome.head = head;
     outcome
 }
 
