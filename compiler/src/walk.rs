@@ -692,6 +692,14 @@ pub trait TextSource: Send + Sync {
     fn stamp(&self, _path: &Path) -> Option<u64> {
         None
     }
+
+    /// What `read` gives for `path` with its [`content_hash`], from one reading (a source that
+    /// keeps the hashes of what it read gives the one it kept).
+    fn read_stamped(&self, path: &Path) -> (Content, u64) {
+        let content = self.read(path);
+        let stamp = content_hash(&content);
+        (content, stamp)
+    }
 }
 
 /// A hash of what a read gave, for a cache's keys.
@@ -729,6 +737,18 @@ impl Texts {
         match &self.0 {
             Some(source) => source.read(path),
             None => read(path),
+        }
+    }
+
+    /// [`Texts::read`] with its [`content_hash`] ([`TextSource::read_stamped`]).
+    pub fn read_stamped(&self, path: &Path) -> (Content, u64) {
+        match &self.0 {
+            Some(source) => source.read_stamped(path),
+            None => {
+                let content = read(path);
+                let stamp = content_hash(&content);
+                (content, stamp)
+            }
         }
     }
 

@@ -536,8 +536,7 @@ fn read_claims(
             let (content, stamp, key) = match content.take() {
                 Some(content) => (content, stamp, key),
                 None => {
-                    let content = tree.texts.read(&path);
-                    let stamp = walk::content_hash(&content);
+                    let (content, stamp) = tree.texts.read_stamped(&path);
                     let mut keyed = h.clone();
                     stamp.hash(&mut keyed);
                     (content, stamp, keyed.finish())

@@ -42,11 +42,12 @@ pub(crate) struct Converted {
 }
 
 impl DiskCache {
-    fn read(&self, path: &Path) -> Content {
-        if let Some((content, _)) = self.texts.read().ok().and_then(|t| t.get(path.as_os_str()).cloned()) {
-            return content;
+    /// The text of `path` with its hash, read now unless it was read before.
+    fn read(&self, path: &Path) -> (Content, u64) {
+        if let Some(kept) = self.texts.read().ok().and_then(|t| t.get(path.as_os_str()).cloned()) {
+            return kept;
         }
-        self.load(path).0
+        self.load(path)
     }
 
     /// The hash of the text of `path`, read now unless it was read before.
@@ -138,7 +139,19 @@ impl TextSource for Snapshot {
         }
         match self.buffers.get(path) {
             Some(text) => buffer_content(text),
-            None => self.disk.read(path),
+            None => self.disk.read(path).0,
+        }
+    }
+
+    fn read_stamped(&self, path: &Path) -> (Content, u64) {
+        match self.buffers.get(path) {
+            // The disk's text comes with the hash taken when it was read.
+            None if !self.cancel.as_ref().is_some_and(Cancel::is_superseded) => self.disk.read(path),
+            _ => {
+                let content = self.read(path);
+                let stamp = walk::content_hash(&content);
+                (content, stamp)
+            }
         }
     }
 
@@ -267,7 +280,7 @@ mod tests {
     }
 
     /// A buffer's stamp is the hash of what reading it gives, whether it reads as text, as
-    /// a binary file or as too large (a kept reading is keyed by it).
+    /// a binary file or as too large, and so is a disk file's (a kept reading is keyed by it).
     #[test]
     fn a_buffer_stamp_is_the_hash_of_its_reading() {
         let big = "x".repeat(walk::MAX_FILE_BYTES as usize + 1);
@@ -276,7 +289,18 @@ mod tests {
             let buffers: Buffers = [(path.clone(), Arc::from(text))].into_iter().collect();
             let snapshot = Snapshot { buffers: Arc::new(buffers), disk: Arc::default(), cancel: None };
             let stamp = walk::TextSource::stamp(&snapshot, &path);
-            assert_eq!(stamp, Some(walk::content_hash(&walk::TextSource::read(&snapshot, &path))));
+            let read = walk::TextSource::read(&snapshot, &path);
+            assert_eq!(stamp, Some(walk::content_hash(&read)));
+            assert_eq!(walk::TextSource::read_stamped(&snapshot, &path), (read, stamp.expect("a stamp")));
         }
+        // A file on disk: its text and the hash taken when it was read, once kept as before.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("SKILL.md");
+        std::fs::write(&path, "name: disk\n").expect("write");
+        let snapshot = Snapshot { buffers: Arc::default(), disk: Arc::default(), cancel: None };
+        let first = walk::TextSource::read_stamped(&snapshot, &path);
+        assert_eq!(first, (walk::Content::Text("name: disk\n".into()), walk::text_hash("name: disk\n")));
+        assert_eq!(walk::TextSource::stamp(&snapshot, &path), Some(first.1));
+        assert_eq!(walk::TextSource::read_stamped(&snapshot, &path), first);
     }
 }
