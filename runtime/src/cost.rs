@@ -262,10 +262,7 @@ pub fn measure(
 ) -> (ToolSurface, Vec<Total>) {
     let cx = budget::context(checked, options);
     // The resolved lock as it is (no copy of it); an empty one when nothing was resolved.
-    let surface = match &checked.resolution {
-        Some(r) => ToolSurface::of(recorded, &r.lock, &cx),
-        None => ToolSurface::of(recorded, &checked.lock(), &cx),
-    };
+    let surface = ToolSurface::of(recorded, &checked.shared_lock(), &cx);
     let totals = listings.iter().map(|(w, m)| Total::of(m.as_ref(), &surface, *w)).collect();
     (surface, totals)
 }
