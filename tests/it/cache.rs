@@ -100,21 +100,16 @@ fn a_kept_cache_reports_what_a_fresh_check_reports_edit_after_edit() {
     assert!(!shared(&resolved, &reworded), "a description edit resolves again");
     write(&skill, &text.replacen("---\n", "---\n# a comment above every field\n", 1));
     same("a line added to the frontmatter");
-    // Another skill of the same plugin under this one's name.
-    let sibling = find(&root, "SKILL.md", skill.parent().and_then(Path::parent).unwrap().to_str().unwrap());
-    let sibling = if sibling == skill {
-        let mut all = Vec::new();
-        for e in std::fs::read_dir(skill.parent().and_then(Path::parent).unwrap()).unwrap().filter_map(Result::ok) {
-            if e.path().join("SKILL.md").is_file() && e.path().join("SKILL.md") != skill {
-                all.push(e.path().join("SKILL.md"));
-            }
-        }
-        all.sort();
-        all.into_iter().next()
-    } else {
-        Some(sibling)
-    };
-    if let Some(sibling) = sibling {
+    // Another skill of the same plugin under this one's name: the first other skill folder.
+    let skills = skill.parent().and_then(Path::parent).expect("the skills folder");
+    let mut siblings: Vec<PathBuf> = std::fs::read_dir(skills)
+        .expect("read the skills folder")
+        .filter_map(Result::ok)
+        .map(|e| e.path().join("SKILL.md"))
+        .filter(|s| s.is_file() && *s != skill)
+        .collect();
+    siblings.sort();
+    if let Some(sibling) = siblings.into_iter().next() {
         let other = std::fs::read_to_string(&sibling).expect("sibling");
         let name = text.lines().find_map(|l| l.strip_prefix("name:")).map(str::trim).unwrap_or("x").to_string();
         let renamed: String = other
