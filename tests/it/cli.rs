@@ -430,9 +430,7 @@ fn a_terminated_session_leaves_no_server_behind() {
     assert_eq!(child.wait().expect("capc exits").code(), Some(143), "exits as terminated");
     drop(stdin);
     out.finish();
-    if let Err(left) = none_left(&marker) {
-        panic!("server processes left behind: {left}");
-    }
+    none_left(&marker, "server processes left behind");
 }
 
 /// Killed with SIGTERM while a `!` injection runs, `capc session` (without `--connect`) ends the
@@ -475,9 +473,7 @@ fn a_terminated_session_leaves_no_injection_behind() {
     let out = child.wait_with_output().expect("capc exits");
     drop(stdin);
     assert_eq!(out.status.code(), Some(143), "exits as terminated");
-    if let Err(left) = none_left(&pattern) {
-        panic!("the injection outlived the session: {left}");
-    }
+    none_left(&pattern, "the injection outlived the session");
 }
 
 /// A project with `n` commands, each with a probable typo (a warning) and custom metadata (an

@@ -110,17 +110,16 @@ pub(crate) fn answers(text: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// Waits up to 10 s for no process whose command line matches `pattern` (`pgrep -f`) to run.
-pub(crate) fn none_left(pattern: &str) -> Result<(), String> {
+/// Waits up to 10 s for no process whose command line matches `pattern` (`pgrep -f`) to run;
+/// fails saying `what` was left, with the processes.
+pub(crate) fn none_left(pattern: &str, what: &str) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     loop {
         let out = Command::new("pgrep").args(["-f", pattern]).output().expect("pgrep runs");
         if out.stdout.is_empty() {
-            return Ok(());
+            return;
         }
-        if std::time::Instant::now() > deadline {
-            return Err(String::from_utf8_lossy(&out.stdout).into_owned());
-        }
+        assert!(std::time::Instant::now() <= deadline, "{what}: {}", String::from_utf8_lossy(&out.stdout));
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }

@@ -344,9 +344,7 @@ fn session_connects_real_servers_and_leaves_none_running() {
     // A deny on the tool removes it from the pool before any call can reach it.
     assert!(lines[7]["result"]["message"].as_str().unwrap_or("").contains("in this turn's pool"), "{}", lines[7]);
     // Nothing of the server is left running.
-    if let Err(left) = none_left(script.to_str().expect("utf-8")) {
-        panic!("server processes left behind: {left}");
-    }
+    none_left(script.to_str().expect("utf-8"), "server processes left behind");
 }
 
 /// `capc session` on a terminal (a pseudo-terminal driven by `tests/pty/drive.py`): the up arrow
