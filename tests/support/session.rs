@@ -91,22 +91,24 @@ pub(crate) fn settle(stdin: &mut impl std::io::Write, out: &Transcript) {
             writeln!(stdin, "{{\"id\":\"settle-{n}\",\"type\":\"status\"}}").expect("write");
         },
         |text| {
-            let last = text.lines().rev().find_map(|l| {
-                serde_json::from_str::<serde_json::Value>(l)
-                    .ok()
-                    .filter(|v| v["id"].as_str().is_some_and(|i| i.starts_with("settle-")))
-            });
+            let last =
+                text.lines().rev().find_map(|l| serde_json::from_str::<serde_json::Value>(l).ok().filter(settling));
             last.and_then(|v| v["result"]["mcp_servers"].as_array().map(|s| s.iter().all(|s| s["status"] != "pending")))
                 .unwrap_or(false)
         },
     );
 }
 
+/// Whether an answer is to one of `settle`'s requests.
+fn settling(answer: &serde_json::Value) -> bool {
+    answer["id"].as_str().is_some_and(|id| id.starts_with("settle-"))
+}
+
 /// The JSON lines of a `--json` session's transcript, without `settle`'s.
 pub(crate) fn answers(text: &str) -> Vec<serde_json::Value> {
     text.lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON line"))
-        .filter(|v| !v["id"].as_str().is_some_and(|i| i.starts_with("settle-")))
+        .filter(|v| !settling(v))
         .collect()
 }
 
