@@ -59,6 +59,23 @@ struct Corpus {
     /// as a plain file holding its target (an archive without links): the pinned `kinds` are
     /// the latter's, and each link found as a link adds its declarations.
     links: &'static [(&'static str, Kinds)],
+    /// What a copy that kept the upstream links reports beyond the pinned findings and
+    /// severities (a link that points at nothing, names that now clash).
+    linked: Linked,
+}
+
+/// Findings and severities a copy adds when it kept the upstream links; `probe` is one of
+/// them, a link in such a copy and a plain file otherwise.
+#[derive(Debug, Clone, Copy)]
+struct Linked {
+    probe: &'static str,
+    findings: &'static [(&'static str, usize)],
+    root: Severities,
+    plugins: Severities,
+}
+
+impl Linked {
+    const NONE: Linked = Linked { probe: "", findings: &[], root: sev(0, 0, 0), plugins: sev(0, 0, 0) };
 }
 
 /// Findings by severity: errors, warnings, infos.
@@ -82,6 +99,12 @@ const fn sev(errors: usize, warnings: usize, infos: usize) -> Severities {
 const NONE: Kinds =
     Kinds { skills: 0, commands: 0, agents: 0, plugin_json: 0, marketplace_json: 0, mcp_json: 0, hooks_json: 0 };
 
+impl Severities {
+    fn plus(self, o: Severities) -> Severities {
+        sev(self.errors + o.errors, self.warnings + o.warnings, self.infos + o.infos)
+    }
+}
+
 impl Kinds {
     fn plus(self, o: Kinds) -> Kinds {
         Kinds {
@@ -104,9 +127,61 @@ impl Corpus {
             .filter(|(path, _)| root.join(path).symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()))
             .fold(self.kinds, |k, (_, adds)| k.plus(*adds))
     }
+
+    /// Whether the copy at `root` kept the upstream links `linked` is pinned for.
+    fn kept_links(&self, root: &Path) -> bool {
+        !self.linked.probe.is_empty()
+            && root.join(self.linked.probe).symlink_metadata().is_ok_and(|m| m.file_type().is_symlink())
+    }
+
+    /// The pinned findings by rule for the copy at `root`.
+    fn expected_findings(&self, root: &Path) -> BTreeMap<&'static str, usize> {
+        let mut pinned: BTreeMap<&str, usize> = self.findings.iter().copied().collect();
+        if self.kept_links(root) {
+            for (rule, n) in self.linked.findings {
+                *pinned.entry(rule).or_default() += n;
+            }
+        }
+        pinned
+    }
+
+    /// The pinned severities (at the root, plugin by plugin) for the copy at `root`.
+    fn expected_defaults(&self, root: &Path) -> (Severities, Severities) {
+        let Defaults { root: at_root, plugins } = self.defaults;
+        if self.kept_links(root) {
+            (at_root.plus(self.linked.root), plugins.plus(self.linked.plugins))
+        } else {
+            (at_root, plugins)
+        }
+    }
 }
 
 const CORPORA: &[Corpus] = &[
+    Corpus {
+        name: "0xBigBoss__claude-code",
+        kinds: Kinds { skills: 31, commands: 5, agents: 0, plugin_json: 2, marketplace_json: 1, mcp_json: 0, hooks_json: 2 },
+        not_declarations: &[
+            ("commands/", "a `~/.claude` configuration repository: its root `commands/` and `agents/` load when the folder is installed as `~/.claude`, not as a project's"),
+            ("agents/", "the same root `agents/` of the `~/.claude` configuration repository"),
+        ],
+        findings: &[("lenient-frontmatter", 2), ("unquoted-plugin-variable", 2), ("version-mismatch", 1)],
+        // Kept as links, the 25 `.claude/skills/*` links point outside the tree at nothing: a
+        // warning each; `AGENTS.local.md -> CLAUDE.local.md` adds no declaration.
+        defaults: Defaults { root: sev(0, 3, 2), plugins: sev(0, 2, 2) },
+        links: &[],
+        linked: Linked { probe: "AGENTS.local.md", findings: &[("unfollowed-symlink", 25)], root: sev(0, 25, 0), plugins: sev(0, 0, 0) },
+    },
+    Corpus {
+        name: "Donchitos__Claude-Code-Game-Studios",
+        kinds: Kinds { skills: 73, commands: 0, agents: 49, plugin_json: 0, marketplace_json: 0, mcp_json: 0, hooks_json: 0 },
+        not_declarations: &[
+            ("CCGS Skill Testing Framework/", "the project's own test specifications for its agents and skills, outside `.claude/`: not subagents"),
+        ],
+        findings: &[("blanket-allow", 32), ("invalid-field-value", 3), ("shadowed-declaration", 2)],
+        defaults: Defaults { root: sev(0, 5, 32), plugins: sev(0, 0, 0) },
+        links: &[],
+        linked: Linked::NONE,
+    },
     Corpus {
         name: "EveryInc__compound-engineering-plugin",
         kinds: Kinds { skills: 39, commands: 1, agents: 0, plugin_json: 1, marketplace_json: 1, mcp_json: 0, hooks_json: 0 },
@@ -118,6 +193,7 @@ const CORPORA: &[Corpus] = &[
         // `.claude/skills -> ../.agents/skills`: the one skill of `.agents/skills/`, a project skill.
         defaults: Defaults { root: sev(0, 0, 2), plugins: sev(0, 0, 0) },
         links: &[(".claude/skills", Kinds { skills: 1, ..NONE })],
+        linked: Linked::NONE,
     },
     Corpus {
         name: "K-Dense-AI__claude-scientific-skills",
@@ -126,6 +202,19 @@ const CORPORA: &[Corpus] = &[
         findings: &[("skill-description-too-long", 1)],
         defaults: Defaults { root: sev(0, 1, 0), plugins: sev(0, 0, 0) },
         links: &[],
+        linked: Linked::NONE,
+    },
+    Corpus {
+        name: "Kanevry__session-orchestrator",
+        kinds: Kinds { skills: 48, commands: 27, agents: 16, plugin_json: 1, marketplace_json: 1, mcp_json: 2, hooks_json: 1 },
+        not_declarations: &[
+            ("skills/*/templates/", "templates a skill copies into a project, not the plugin's agents"),
+            ("tests/fixtures/*/*/hooks/", "a test fixture project's `hooks/hooks.json`: outside a plugin, hooks load from settings files only"),
+        ],
+        findings: &[("invalid-field-value", 1), ("mcp-tool-name-too-long", 1), ("shadowed-declaration", 20), ("unknown-field", 122), ("unknown-mcp-server-in-rule", 5)],
+        defaults: Defaults { root: sev(0, 26, 123), plugins: sev(0, 0, 0) },
+        links: &[],
+        linked: Linked::NONE,
     },
     Corpus {
         name: "anthropics__claude-plugins-official",
@@ -134,6 +223,25 @@ const CORPORA: &[Corpus] = &[
         findings: &[("invalid-field-value", 1), ("lenient-frontmatter", 1), ("mcp-tool-name-too-long", 2), ("reserved-name", 1), ("shadowed-declaration", 3), ("unknown-tool-in-rule", 9), ("unloaded-plugin", 1), ("unpinned-mcp-package", 4)],
         defaults: Defaults { root: sev(0, 4, 18), plugins: sev(3, 3, 15) },
         links: &[],
+        linked: Linked::NONE,
+    },
+    Corpus {
+        name: "boostvolt__claude-code-lsps",
+        kinds: Kinds { skills: 0, commands: 0, agents: 0, plugin_json: 22, marketplace_json: 1, mcp_json: 0, hooks_json: 22 },
+        not_declarations: &[],
+        findings: &[("unknown-field", 3), ("unquoted-plugin-variable", 22), ("version-mismatch", 1)],
+        defaults: Defaults { root: sev(0, 23, 3), plugins: sev(0, 22, 0) },
+        links: &[],
+        linked: Linked::NONE,
+    },
+    Corpus {
+        name: "damionrashford__media-os",
+        kinds: Kinds { skills: 128, commands: 1, agents: 14, plugin_json: 2, marketplace_json: 2, mcp_json: 0, hooks_json: 1 },
+        not_declarations: &[],
+        findings: &[("invalid-field-value", 1), ("loose-skill-file", 1), ("skill-description-too-long", 1), ("unknown-field", 3), ("unquoted-plugin-variable", 5)],
+        defaults: Defaults { root: sev(0, 7, 4), plugins: sev(0, 0, 1) },
+        links: &[],
+        linked: Linked::NONE,
     },
     Corpus {
         name: "obra__superpowers",
@@ -142,6 +250,31 @@ const CORPORA: &[Corpus] = &[
         findings: &[],
         defaults: Defaults { root: sev(0, 0, 0), plugins: sev(0, 0, 0) },
         links: &[],
+        linked: Linked::NONE,
+    },
+    Corpus {
+        name: "stijnvanhulle__template",
+        kinds: Kinds { skills: 0, commands: 7, agents: 1, plugin_json: 1, marketplace_json: 1, mcp_json: 0, hooks_json: 0 },
+        not_declarations: &[
+            ("tools/cursor/", "Cursor's copy of the commands and agents"),
+            ("tools/opencode/", "OpenCode's copy of the agents (its `commands` links to the Claude Code plugin's)"),
+        ],
+        findings: &[("unquoted-plugin-variable", 3)],
+        // Kept as links, `.claude/commands` and `.claude/skills` name the same skills twice, and the
+        // plugin's skills and commands clash (6 warnings); the plugin checked alone has a link
+        // leaving it (`tools/claude/skills`).
+        defaults: Defaults { root: sev(0, 3, 0), plugins: sev(0, 0, 0) },
+        links: &[
+            (".claude/skills", Kinds { skills: 8, ..NONE }),
+            (".claude/commands", Kinds { commands: 7, ..NONE }),
+            (".claude/agents", Kinds { agents: 1, ..NONE }),
+            ("tools/claude/skills", Kinds { skills: 8, ..NONE }),
+            ("tools/codex/skills", Kinds { skills: 8, ..NONE }),
+            ("tools/gemini/skills", Kinds { skills: 8, ..NONE }),
+            ("tools/opencode/skills", Kinds { skills: 8, ..NONE }),
+            ("tools/cursor/skills", Kinds { skills: 8, ..NONE }),
+        ],
+        linked: Linked { probe: ".claude/skills", findings: &[("shadowed-declaration", 6)], root: sev(0, 6, 0), plugins: sev(0, 1, 0) },
     },
     Corpus {
         name: "wshobson__agents",
@@ -150,6 +283,7 @@ const CORPORA: &[Corpus] = &[
         findings: &[("component-path-format", 1), ("invalid-field-value", 2), ("unknown-field", 9), ("unknown-tool-in-rule", 2), ("unpinned-plugin-source", 1)],
         defaults: Defaults { root: sev(1, 0, 14), plugins: sev(1, 0, 13) },
         links: &[],
+        linked: Linked::NONE,
     },
 ];
 
@@ -304,7 +438,7 @@ fn corpus_is_read_completely(corpus: &Corpus) {
     for d in &checked.diagnostics {
         *findings.entry(d.rule).or_default() += 1;
     }
-    let pinned: BTreeMap<&str, usize> = corpus.findings.iter().copied().collect();
+    let pinned = corpus.expected_findings(&root);
     if findings != pinned {
         let listing: Vec<String> =
             checked.diagnostics.iter().map(|d| format!("  {} {} {}", d.rule, d.path, d.message)).collect();
@@ -380,7 +514,7 @@ fn default_findings_by_severity(corpus: &Corpus) {
     }
     assert_eq!(
         (at_root, plugins),
-        (corpus.defaults.root, corpus.defaults.plugins),
+        corpus.expected_defaults(&root),
         "{}: (root, plugins one by one) by severity",
         corpus.name
     );
@@ -403,7 +537,7 @@ fn lock_says_its_findings_in_a_line(corpus: &Corpus) {
         lines.last().is_some_and(|l| l.ends_with("capabilities.lock does not exist; run `capc lock` to create it")),
         "{err}"
     );
-    let d = corpus.defaults.root;
+    let d = corpus.expected_defaults(&root).0;
     let total = d.errors + d.warnings + d.infos;
     let summary: Vec<&&str> = lines.iter().filter(|l| l.contains("; `capc check ")).collect();
     assert_eq!(summary.len(), usize::from(total > 0), "one summary line when there are findings: {err}");
