@@ -1,4 +1,4 @@
-//! A turn's permission rules, assembled and decided in one place (issue #12). Everything that
+//! A turn's permission rules, assembled and decided in one place. Everything that
 //! asks "may this happen?" — the tool pool's whole-tool denies, the agent listing's
 //! `Agent(type)` denies, `!` injections, the Skill tool, MCP tool calls — asks a
 //! [`Permissions`] built for the turn:

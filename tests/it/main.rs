@@ -20,4 +20,5 @@ mod robustness;
 mod schema;
 mod security;
 mod surface;
+mod tidy;
 mod verify;

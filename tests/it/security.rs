@@ -1,6 +1,6 @@
 //! A cloned repository is untrusted, and so is the lock it carries: these reproduce what an
 //! attacker could plant or edit, and check that capc neither reads, runs nor shows anything
-//! the user did not allow (issue #12).
+//! the user did not allow.
 //!
 //! Every capc run here is bounded by a hang guard: a run that does not end within a minute is
 //! killed and the test fails (a named pipe used to block reads forever).
@@ -605,7 +605,7 @@ fn a_bad_request_line_gets_an_error_and_the_session_goes_on() {
     assert_eq!(lines[3]["result"]["command"], "deploy", "{text}");
 }
 
-// ---- #22 classes 1, 2, 3, 9, 10, 11 ----
+// ---- classes 1, 2, 3, 9, 10, 11 of docs/security.md ----
 
 /// Runs git in `repo` with `input` on stdin (no system configuration, a fixed author); its
 /// trimmed stdout. Fails the test if git fails.
@@ -1083,7 +1083,7 @@ fn a_change_that_makes_ignore_rules_hide_a_declaration_is_an_escalation() {
     }
 }
 
-// ---- #22 classes 6, 7, 8 ----
+// ---- classes 6, 7, 8 of docs/security.md ----
 
 /// Secrets that no token format gives away: each is found only by where it is written (after
 /// a secret flag or header, in a URL's password or query). Every output is grepped for each.
@@ -1398,7 +1398,7 @@ fn hostile_names_stay_inert_in_the_markdown_report() {
     assert!(!texts.contains("@octocat"), "{texts}\n{markdown}");
 }
 
-// ---- #22 classes 4, 5 ----
+// ---- classes 4, 5 of docs/security.md ----
 
 /// One `capc session --trust` turn running `/probe`, a command whose body is `!`<injection>``,
 /// in `root` with no permission rule; the turn's result and the session's environment gets

@@ -1,9 +1,9 @@
 //! `capc diff`. Each case `tests/diff/<case>/` holds two trees, `old/` and `new/`; the human
 //! report must equal `expected.txt`, the Markdown report `expected.md` where there is one, and
 //! the JSON report must satisfy `schema/capc-diff.schema.json` (itself the schema the report
-//! types generate). The `pull-request` case is the acceptance test of issue #14, through the
+//! types generate). The `pull-request` case is a reviewer's pull request that escalates, through the
 //! CLI; git revisions are tested in a scratch repository; the review of a marketplace's pull
-//! requests (issue #25) on a copy of the official marketplace from the shared corpora.
+//! requests on a copy of the official marketplace from the shared corpora.
 //!
 //! To accept new output: `CAPC_BLESS=1 cargo test --test trials -- diff::`, then read the diff.
 //!
@@ -377,7 +377,7 @@ fn commit(repo: &Path, message: &str) {
     git(repo, &["commit", "-q", "-m", message]);
 }
 
-/// The review a public marketplace needs for every third-party pull request (issue #25), on a
+/// The review a public marketplace needs for every third-party pull request, on a
 /// copy of the official marketplace in a scratch repository, through the CLI: nothing of a
 /// listed plugin loads in the marketplace's own folder, yet what installing it gives is
 /// compared plugin by plugin. A description edit passes `--fail-on escalation`; a

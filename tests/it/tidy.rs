@@ -1,0 +1,220 @@
+//! Tidy checks on the repository's own text, as rust-analyzer's `tidy` does: what a comment or a
+//! document points a reader at must be there, and comments say why, not where a change came
+//! from.
+//!
+//! - Every repository path cited in backticks (in a Rust comment, or anywhere in a Markdown
+//!   file) exists: relative to the repository, to the crate that holds the file, or to the
+//!   file's own folder. A path with a placeholder (`<rule>`, `*`, `{…}`, `…`, `$VAR`) is a
+//!   pattern, not a citation.
+//! - No Rust comment names an issue by number (`issue #12`, `(#22)`): the tracker is not
+//!   part of the repository, and the comment must say what the issue said.
+
+use std::path::{Path, PathBuf};
+
+/// The folders a cited path may start with: the repository's own top-level folders.
+const TOPS: &[&str] =
+    &["compiler/", "runtime/", "grammar/", "src/", "tests/", "docs/", "bench/", "examples/", "schema/", ".ci/"];
+
+/// Folders whose files are data, not prose: fixtures and recorded trees cite paths of the trees
+/// they model, and tool installs are not ours.
+const SKIP_DIRS: &[&str] = &[
+    "target",
+    "node_modules",
+    ".venv",
+    ".git",
+    "fixtures",
+    "scenarios",
+    "trees",
+    "transcripts",
+    "fix",
+    "precedence",
+    "diff",
+    "verify",
+    "fuzz",
+];
+
+/// Paths written as a worked example of something a contributor would add: each with the file
+/// that cites it and why it does not exist.
+const EXAMPLES: &[(&str, &str, &str)] = &[
+    ("CONTRIBUTING.md", "empty_skill_body", "the walk-through of adding a rule names the rule it adds"),
+    ("CONTRIBUTING.md", "empty-skill-body", "the walk-through's fixture"),
+];
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `.rs` and `.md` file of the repository outside the data folders, sorted.
+fn sources() -> Vec<PathBuf> {
+    let root = repo();
+    let mut out = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Ok(kind) = entry.file_type() else { continue };
+            if kind.is_dir() {
+                // The top-level `tests/diff` etc. are data; a module folder of that name elsewhere
+                // (`compiler/src/diff`) is code.
+                let data = SKIP_DIRS.contains(&name.as_str())
+                    && !(path.starts_with(root.join("compiler/src")) || path.starts_with(root.join("src")));
+                if !data {
+                    stack.push(path);
+                }
+            } else if kind.is_file() && (name.ends_with(".rs") || name.ends_with(".md")) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The folder of the nearest `Cargo.toml` at or above `file`.
+fn crate_root(file: &Path) -> PathBuf {
+    let mut dir = file.parent();
+    while let Some(d) = dir {
+        if d.join("Cargo.toml").is_file() {
+            return d.to_path_buf();
+        }
+        dir = d.parent();
+    }
+    repo()
+}
+
+/// The texts of `line` between backticks.
+fn code_spans(line: &str) -> Vec<&str> {
+    line.split('`').skip(1).step_by(2).collect()
+}
+
+/// `line` without its backtick spans.
+fn prose(line: &str) -> String {
+    line.split('`').step_by(2).collect::<Vec<_>>().join(" ")
+}
+
+/// The comment text of a Rust line (`//`, `///`, `//!`), if it has one outside a string.
+fn comment(line: &str) -> Option<&str> {
+    let trimmed = line.trim_start();
+    if trimmed.starts_with("//") {
+        return Some(trimmed.trim_start_matches('/'));
+    }
+    // A trailing comment: `//` after code, not inside a string literal (an even count of quotes
+    // before it).
+    let at = line.find(" // ")?;
+    (line[..at].matches('"').count() % 2 == 0).then(|| &line[at + 4..])
+}
+
+fn is_citation(token: &str) -> bool {
+    TOPS.iter().any(|t| token.starts_with(t))
+        && !token.contains(|c: char| c.is_whitespace() || "<>*{}…$|()[]?=,".contains(c))
+}
+
+/// The path a citation names: without a `:line`, `:line-line` or `#anchor` suffix.
+fn cited_path(token: &str) -> &str {
+    let token = token.split('#').next().unwrap_or(token);
+    match token.rsplit_once(':') {
+        Some((path, line)) if line.chars().all(|c| c.is_ascii_digit() || c == '-') => path,
+        _ => token,
+    }
+}
+
+#[test]
+fn cited_paths_exist() {
+    let root = repo();
+    let mut missing = Vec::new();
+    for file in sources() {
+        let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        let rel = file.strip_prefix(&root).unwrap_or(&file).to_string_lossy().replace('\\', "/");
+        let markdown = rel.ends_with(".md");
+        let mut fenced = false;
+        for (n, line) in text.lines().enumerate() {
+            if markdown && (line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~")) {
+                fenced = !fenced;
+                continue;
+            }
+            let scanned = if markdown {
+                if fenced {
+                    continue;
+                }
+                line
+            } else {
+                match comment(line) {
+                    Some(c) => c,
+                    None => continue,
+                }
+            };
+            for token in code_spans(scanned).into_iter().filter(|t| is_citation(t)) {
+                if EXAMPLES.iter().any(|(f, part, _)| *f == rel && token.contains(part)) {
+                    continue;
+                }
+                let path = cited_path(token);
+                let bases = [root.clone(), crate_root(&file), file.parent().map(Path::to_path_buf).unwrap_or_default()];
+                if !bases.iter().any(|b| b.join(path).exists()) {
+                    missing.push(format!("{rel}:{}: `{token}`", n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "paths cited that do not exist (fix the path, or write a pattern):\n{}",
+        missing.join("\n")
+    );
+}
+
+/// Whether `text` names an issue by number: `issue #12`, `issues 3 and 4`, `(#22)`, `#22 classes`.
+fn names_an_issue(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let number = |w: &str| {
+        let w = w.trim_start_matches('#').trim_end_matches(|c: char| ",.;:)".contains(c));
+        !w.is_empty() && w.chars().all(|c| c.is_ascii_digit())
+    };
+    let after_issue =
+        words.windows(2).any(|p| (p[0] == "issue" || p[0] == "issues") && p[1].starts_with('#') && number(p[1]));
+    let hash_number = lower.split(|c: char| c.is_whitespace() || c == '(').any(|w| {
+        w.strip_prefix('#').is_some_and(|rest| {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            !digits.is_empty() && !rest[digits.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '-')
+        })
+    });
+    after_issue || hash_number
+}
+
+#[test]
+fn comments_name_no_issue_numbers() {
+    let root = repo();
+    let mut found = Vec::new();
+    for file in sources().into_iter().filter(|f| f.extension().is_some_and(|e| e == "rs")) {
+        let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        let rel = file.strip_prefix(&root).unwrap_or(&file).to_string_lossy().replace('\\', "/");
+        if rel == "tests/it/tidy.rs" {
+            continue;
+        }
+        for (n, line) in text.lines().enumerate() {
+            if comment(line).is_some_and(|c| names_an_issue(&prose(c))) {
+                found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "comments that cite an issue number (say what it said instead):\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_tidy_checks_see_what_they_look_for() {
+    assert!(names_an_issue("issue #12 says"));
+    assert!(names_an_issue("---- #22 classes 1, 2"));
+    assert!(names_an_issue("the review (#38)"));
+    assert!(names_an_issue("issues #3 and #4"));
+    assert!(!names_an_issue("create 14 + issue 14 tokens"));
+    assert!(!names_an_issue("reads lines 2 to 3, #L2 and # headings"));
+    assert!(!names_an_issue("the #3-rd case"));
+    assert!(is_citation("compiler/src/walk.rs"));
+    assert!(!is_citation("tests/fixtures/<rule>/"));
+    assert_eq!(cited_path("compiler/src/walk.rs:12"), "compiler/src/walk.rs");
+    assert_eq!(cited_path("README.md#install"), "README.md");
+    assert_eq!(comment("let x = 1; // see `src/main.rs`"), Some("see `src/main.rs`"));
+    assert_eq!(comment(r#"let s = "a // b";"#), None);
+}
