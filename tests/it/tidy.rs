@@ -103,7 +103,7 @@ fn comment(line: &str) -> Option<&str> {
     // A trailing comment: `//` after code, not inside a string literal (an even count of quotes
     // before it).
     let at = line.find(" // ")?;
-    (line[..at].matches('"').count() % 2 == 0).then(|| &line[at + 4..])
+    line[..at].matches('"').count().is_multiple_of(2).then(|| &line[at + 4..])
 }
 
 fn is_citation(token: &str) -> bool {

@@ -20,6 +20,8 @@ scenario.toml:
     plugin_dirs = ["plugins/qa"]         # `--plugin-dir`, relative to tree/, in order
     corpus_plugin_dirs = ["o__r/plugins/x"]  # then `--plugin-dir` of real plugins, relative to
                                          # ../shared/corpora (outside the tree; `<CORPORA>`)
+    corpus_tree = "o__r"                 # the tree is a writable copy of this corpus (links
+                                         # kept), not tree/
     args = ["--permission-mode", "plan"] # more arguments for claude
     env = { ENABLE_TOOL_SEARCH = "false" }
     [capc]                               # not read here: the context of capc's session for
@@ -41,6 +43,12 @@ servers and the agents (`init`). An input that makes no request (`/help` in `-p`
 the model may invoke) records `"request": false` and what Claude Code answered instead
 (`result`). Needs `../shared/oracle` beside the repository and the claude binary in CLAUDE_BIN;
 the tests that compare capc with these files need neither.
+
+    CLAUDE_BIN=… CAPC_SCENARIOS=DIR tests/oracle/regen.py --keep [SCENARIO…]
+
+records the scenarios of another folder (the live differential suite, tests/trials/differential.rs,
+writes its own there); `--keep` keeps what `expected/` holds and runs only the inputs it lacks.
+`CLAUDE_CODE_VERSION` names the version CLAUDE_BIN must report (2.1.332 unless set).
 """
 import json
 import os
@@ -55,7 +63,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 ORACLE = Path(os.environ.get('ORACLE_DIR', REPO.parent / 'shared' / 'oracle'))
-SCENARIOS = HERE / 'scenarios'
+SCENARIOS = Path(os.environ.get('CAPC_SCENARIOS', HERE / 'scenarios'))
 SERVERS = REPO / 'runtime' / 'tests' / 'servers'
 CORPORA = Path(os.environ.get('CORPORA_DIR', REPO.parent / 'shared' / 'corpora'))
 
@@ -188,7 +196,10 @@ def run_one(name, spec, scenario_dir, text):
     try:
         tree = scratch / 'tree'
         home = scratch / 'home'
-        if (scenario_dir / 'tree').is_dir():
+        if spec.get('corpus_tree'):
+            shutil.copytree(CORPORA / spec['corpus_tree'], tree, symlinks=True)
+            writable(tree)
+        elif (scenario_dir / 'tree').is_dir():
             shutil.copytree(scenario_dir / 'tree', tree, symlinks=True)
         else:
             tree.mkdir()
@@ -247,21 +258,35 @@ def run_one(name, spec, scenario_dir, text):
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def writable(root):
+    """Gives the owner write access to every folder and file under ROOT (a copy of the read-only
+    corpora), so the run may write where Claude Code writes and the copy can be removed."""
+    for folder, dirs, files in os.walk(root):
+        for name in [folder] + [os.path.join(folder, f) for f in files]:
+            if not os.path.islink(name):
+                os.chmod(name, os.stat(name).st_mode | 0o700 if name == folder else os.stat(name).st_mode | 0o600)
+
+
 def main(argv):
     if not os.environ.get('CLAUDE_BIN') or not os.access(os.environ['CLAUDE_BIN'], os.X_OK):
         raise SystemExit('set CLAUDE_BIN to the claude 2.1.332 binary (see ../shared/oracle/README.md)')
     version = subprocess.run([os.environ['CLAUDE_BIN'], '--version'], capture_output=True, text=True).stdout.strip()
-    if not version.startswith('2.1.332'):
-        raise SystemExit(f'CLAUDE_BIN is `{version}`; the ground truth is for 2.1.332')
+    wanted = os.environ.get('CLAUDE_CODE_VERSION', '2.1.332')
+    if not version.startswith(wanted):
+        raise SystemExit(f'CLAUDE_BIN is `{version}`; the ground truth is for {wanted}')
+    keep = '--keep' in argv
+    argv = [a for a in argv if a != '--keep']
     names = argv or sorted(p.name for p in SCENARIOS.iterdir() if (p / 'scenario.toml').is_file())
     for name in names:
         scenario_dir = SCENARIOS / name
         spec = tomllib.loads((scenario_dir / 'scenario.toml').read_text())
         expected = scenario_dir / 'expected'
-        if expected.exists():
+        if expected.exists() and not keep:
             shutil.rmtree(expected)
-        expected.mkdir()
+        expected.mkdir(exist_ok=True)
         for text in spec['inputs']:
+            if keep and (expected / f'{slug(text)}.json').exists():
+                continue
             result = run_one(name, spec, scenario_dir, text)
             (expected / f'{slug(text)}.json').write_text(json.dumps(result, indent=1, ensure_ascii=False) + '\n')
         print(f'{name}: {len(spec["inputs"])} input(s)')

@@ -5,9 +5,10 @@
 //! fails under `CI` (`support::harness`). Each module names its trials `module::test`:
 //!
 //! - `fixtures`: every rule's fixture tree against its expected report;
-//! - `corpora`: the five shared corpora, read completely and pinned, and baselines on one;
+//! - `corpora`: the eleven shared corpora, read completely and pinned, and baselines on one;
 //! - `oracle_validate`: plugins as Claude Code's own validator and loader see them;
 //! - `oracle`: what capc sends against what Claude Code 2.1.332 sent, scenario by scenario;
+//! - `differential`: Claude Code run live beside capc on every corpus, a fixed sample of turns;
 //! - `diff`: `capc diff` on its cases, git revisions and a marketplace pull request;
 //! - `live`: pre-commit, real MCP servers, the REPL on a terminal, `capc serve` with real clients;
 //! - `lsp`: `capc lsp` driven by pytest-lsp and by Neovim.
@@ -17,6 +18,7 @@ mod support;
 
 mod corpora;
 mod diff;
+mod differential;
 mod fixtures;
 mod live;
 mod lsp;
@@ -31,6 +33,7 @@ fn main() {
         corpora::trials(),
         oracle_validate::trials(),
         oracle::trials(),
+        differential::trials(),
         diff::trials(),
         live::trials(),
         lsp::trials(),

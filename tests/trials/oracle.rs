@@ -55,7 +55,7 @@ fn servers_dir() -> PathBuf {
 }
 
 /// `regen.py`'s file name for an input.
-fn slug(text: &str) -> String {
+pub(crate) fn slug(text: &str) -> String {
     let mut out = String::new();
     let mut dash = false;
     for c in text.chars() {
@@ -119,9 +119,9 @@ fn to_json(value: &toml::Value) -> Value {
 }
 
 /// One scenario's `scenario.toml`.
-struct Scenario {
-    name: String,
-    dir: PathBuf,
+pub(crate) struct Scenario {
+    pub(crate) name: String,
+    pub(crate) dir: PathBuf,
     inputs: Vec<String>,
     trusted: bool,
     approve_mcp: Vec<String>,
@@ -132,9 +132,11 @@ struct Scenario {
     /// Then `--plugin-dir` folders of real plugins, relative to the shared corpora (outside the
     /// tree, as a plugin author loads theirs). A scenario with any runs through the CLI.
     corpus_plugin_dirs: Vec<String>,
+    /// A corpus whose copy is the tree (`tree/` is not read): a real project, through the CLI.
+    corpus_tree: Option<String>,
 }
 
-fn scenario(dir: &Path) -> Scenario {
+pub(crate) fn scenario(dir: &Path) -> Scenario {
     let name = dir.file_name().expect("name").to_string_lossy().into_owned();
     let text = std::fs::read_to_string(dir.join("scenario.toml")).expect("scenario.toml");
     let spec: toml::Table = text.parse().unwrap_or_else(|e| panic!("{name}/scenario.toml: {e}"));
@@ -167,6 +169,7 @@ fn scenario(dir: &Path) -> Scenario {
             dirs
         },
         corpus_plugin_dirs: strings(spec.get("corpus_plugin_dirs")),
+        corpus_tree: spec.get("corpus_tree").and_then(toml::Value::as_str).map(str::to_string),
         name,
         dir: dir.to_path_buf(),
     }
@@ -229,7 +232,10 @@ fn run(s: &Scenario, input: &str) -> Value {
     let scratch = tempfile::tempdir().expect("tempdir");
     let base = scratch.path().canonicalize().expect("canonical scratch");
     let (tree, home) = (base.join("tree"), base.join("home"));
-    if s.dir.join("tree").is_dir() {
+    if let Some(corpus) = &s.corpus_tree {
+        copy_tree(&crate::support::corpora_path().join(corpus), &tree);
+        writable(&tree);
+    } else if s.dir.join("tree").is_dir() {
         copy_tree(&s.dir.join("tree"), &tree);
     } else {
         std::fs::create_dir_all(&tree).expect("tree");
@@ -265,7 +271,7 @@ fn run(s: &Scenario, input: &str) -> Value {
 
     let add_dirs: Vec<PathBuf> = s.add_dirs.iter().map(|d| tree.join(d)).collect();
     let plugin_dirs: Vec<PathBuf> = s.plugin_dirs.iter().map(|d| tree.join(d)).collect();
-    if !s.corpus_plugin_dirs.is_empty() {
+    if !s.corpus_plugin_dirs.is_empty() || s.corpus_tree.is_some() {
         return run_cli(s, input, &tree, &home, &add_dirs, &plugin_dirs);
     }
     let options = capc_compiler::Options {
@@ -309,9 +315,30 @@ fn run(s: &Scenario, input: &str) -> Value {
     normalized(response["request"].to_string(), &[(&tree, "<TREE>"), (&home, "<HOME>")])
 }
 
-/// The request of a scenario with real plugins, as a user gets it: `capc lock` of the tree with
-/// the plugins loaded by `--plugin-dir` from the corpora (outside the tree), then `capc session`
-/// from that lock with the same options, the input sent as one `turn` line.
+/// Gives the owner write access to every folder and file under `root` (a copy of the read-only
+/// corpora), as a checkout is: capc may write its lock there, and the copy can be removed.
+fn writable(root: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let Ok(meta) = std::fs::symlink_metadata(root) else { return };
+        if meta.file_type().is_symlink() {
+            return;
+        }
+        let mode = meta.permissions().mode() | if meta.is_dir() { 0o700 } else { 0o600 };
+        std::fs::set_permissions(root, std::fs::Permissions::from_mode(mode)).expect("make the copy writable");
+        if meta.is_dir() {
+            for entry in std::fs::read_dir(root).expect("read the copy").flatten() {
+                writable(&entry.path());
+            }
+        }
+    }
+}
+
+/// The request of a scenario with real plugins or a real project, as a user gets it: `capc
+/// lock` of the tree with the plugins loaded by `--plugin-dir` from the corpora (outside the
+/// tree), then `capc session` from that lock with the same options, the input sent as one `turn`
+/// line. A lock capc refuses is a difference too: every field then says so.
 fn run_cli(
     s: &Scenario,
     input: &str,
@@ -338,13 +365,20 @@ fn run_cli(
         command
     };
     let lock = capc().arg("lock").arg(tree).args(&options).arg("--quiet").output().expect("capc lock runs");
-    assert!(
-        lock.status.success(),
-        "{}: capc lock refused the real plugin: {}{}",
-        s.name,
-        String::from_utf8_lossy(&lock.stdout),
-        String::from_utf8_lossy(&lock.stderr)
-    );
+    if !lock.status.success() {
+        let why = format!(
+            "capc lock refused the tree: {}{}",
+            String::from_utf8_lossy(&lock.stdout),
+            String::from_utf8_lossy(&lock.stderr)
+        );
+        assert!(s.corpus_tree.is_some(), "{}: {why}", s.name);
+        return FIELDS
+            .iter()
+            .chain(&["sent"])
+            .map(|f| (f.to_string(), json!(why)))
+            .collect::<serde_json::Map<_, _>>()
+            .into();
+    }
     let mut child = capc()
         .arg("session")
         .arg(tree)
@@ -478,12 +512,14 @@ fn diff(expected: &Value, actual: &Value) -> String {
     out
 }
 
+/// A difference an allowlist accepts: the scenario, the input (`*`: every input) and the field,
+/// with why capc cannot equal Claude Code there.
 #[derive(Debug, Clone, serde::Deserialize)]
-struct Allowed {
-    scenario: String,
-    input: String,
-    field: String,
-    reason: String,
+pub(crate) struct Allowed {
+    pub(crate) scenario: String,
+    pub(crate) input: String,
+    pub(crate) field: String,
+    pub(crate) reason: String,
 }
 
 /// One trial per scenario, and the allowlist's check.
@@ -561,6 +597,39 @@ pub(crate) fn offline_npm() -> tempfile::TempDir {
 /// one 2.1.332 sent, but for the differences `allowlist` (this scenario's entries) lists; each
 /// of those entries must still differ.
 fn capc_sends_what_claude_code_2_1_332_sends(s: &Scenario, allowlist: &[Allowed]) {
+    let compared = compare(s, allowlist);
+    let mut summary = format!("{}: compared {} inputs: {} equal", s.name, compared.inputs, compared.equal);
+    for (reason, n) in &compared.by_reason {
+        summary.push_str(&format!("\n  {n} allowlisted: {reason}"));
+    }
+    assert!(
+        compared.failures.is_empty() && compared.stale.is_empty(),
+        "{} difference(s) from Claude Code 2.1.332 not in tests/oracle/allowlist.toml:\n{}\n{} allowlist entr(ies) no longer differ (remove them):\n{}\n({summary})",
+        compared.failures.len(),
+        compared.failures.join(""),
+        compared.stale.len(),
+        compared.stale.join("\n")
+    );
+}
+
+/// What comparing one scenario's inputs found.
+pub(crate) struct Compared {
+    /// Inputs compared.
+    pub(crate) inputs: usize,
+    /// Inputs whose every field equals Claude Code's.
+    pub(crate) equal: usize,
+    /// Inputs that differ only as allowlisted, by reason.
+    pub(crate) by_reason: BTreeMap<String, usize>,
+    /// Each difference no allowlist entry names, with both sides.
+    pub(crate) failures: Vec<String>,
+    /// Each allowlist entry of the scenario that no longer differs.
+    pub(crate) stale: Vec<String>,
+}
+
+/// For every input of one scenario, the request capc's session says Claude Code sends against
+/// the one recorded in `expected/`, but for the differences `allowlist` (this scenario's
+/// entries) lists.
+pub(crate) fn compare(s: &Scenario, allowlist: &[Allowed]) -> Compared {
     let mut used = vec![false; allowlist.len()];
     let (mut compared, mut equal) = (0, 0);
     let mut by_reason: BTreeMap<String, usize> = BTreeMap::new();
@@ -617,18 +686,7 @@ fn capc_sends_what_claude_code_2_1_332_sends(s: &Scenario, allowlist: &[Allowed]
         .filter(|(_, used)| !**used)
         .map(|(a, _)| format!("{} `{}` {}: {}", a.scenario, a.input, a.field, a.reason))
         .collect();
-    let mut summary = format!("{}: compared {compared} inputs: {equal} equal", s.name);
-    for (reason, n) in &by_reason {
-        summary.push_str(&format!("\n  {n} allowlisted: {reason}"));
-    }
-    assert!(
-        failures.is_empty() && stale.is_empty(),
-        "{} difference(s) from Claude Code 2.1.332 not in tests/oracle/allowlist.toml:\n{}\n{} allowlist entr(ies) no longer differ (remove them):\n{}\n({summary})",
-        failures.len(),
-        failures.join(""),
-        stale.len(),
-        stale.join("\n")
-    );
+    Compared { inputs: compared, equal, by_reason, failures, stale }
 }
 
 /// `capc check` of a scenario's tree (its `--plugin-dir`s as recorded) flags with
