@@ -10,9 +10,14 @@
 //!   skill's `name:`) shows only when it differs from `NAME`, `NAME` does not end in
 //!   `:DISPLAY`, it is a valid command name, and looking it up finds this very skill.
 //! * `DESCRIPTION` is the description (or, without one, the body's first line), its lines
-//!   joined with single spaces, then ` - ` and `when_to_use` when there is one; cut to
-//!   `skillListingMaxDescChars` (default 1,536) UTF-16 units as `slice(0, max − 1) + "…"`.
-//!   Bundled descriptions keep their line breaks.
+//!   joined with single spaces, then ` - ` and `when_to_use` when there is one, with `<` and
+//!   `>` written `&lt;` and `&gt;` (`tests/oracle/scenarios/turn-listing-escapes-angle-brackets`);
+//!   cut to `skillListingMaxDescChars` (default 1,536) UTF-16 units as `slice(0, max − 1) +
+//!   "…"`. Bundled descriptions keep their line breaks.
+//! * **One entry a name**: the entries the model may invoke, the first of each name. A name's
+//!   winner the listing leaves out (`disable-model-invocation`) lets the entry it hides be
+//!   listed (`tests/oracle/scenarios/turn-listing-falls-back-past-unlisted-winner`); typed, the
+//!   name still runs its winner.
 //! * **Budget**: `SLASH_COMMAND_TOOL_CHAR_BUDGET` when set, else context window × bytes per
 //!   token × `skillListingBudgetFraction` (default 0.01): 30,000 for the default model. The
 //!   listing's size is the display width of every entry plus one per line break (inside an
@@ -209,26 +214,47 @@ pub fn entries<'l>(loaded: &'l Loaded, table: &[CommandView], cx: &TurnContext) 
     let mut taken: Vec<&str> = Vec::new();
     let mut entries: Vec<(ListingEntry<'_>, Option<usize>)> =
         Vec::with_capacity(loaded.listing_order.len() + BUNDLED_SKILLS.len());
-    for &i in &loaded.listing_order {
+    // Whether the listing may show lock command `i` (the model may invoke it, no override hides it).
+    let listable = |i: usize| {
         let c = &commands[i];
-        if !in_table[i] || c.shadowed_by.is_some() {
-            continue;
-        }
-        if loaded.bundled_named[i] {
-            taken.push(&c.name);
-        }
-        let level = cx.skill_override(&c.name);
-        let listed = skill_tool_lists(&Listable {
+        skill_tool_lists(&Listable {
             is_prompt: true,
             disable_model_invocation: c.disable_model_invocation,
             is_builtin_source: false,
             loaded_from: crate::commands::loaded_from(c),
             has_user_description: c.description.is_some(),
             has_when_to_use: c.when_to_use.is_some(),
-        });
-        if !listed || matches!(level, Override::Off | Override::UserInvocableOnly) {
+        }) && !matches!(cx.skill_override(&c.name), Override::Off | Override::UserInvocableOnly)
+    };
+    // The lock command that took entry `i`'s name, when one did.
+    let winner = |i: usize| {
+        let by = commands[i].shadowed_by.as_ref()?;
+        let path = by.path.as_deref()?;
+        commands.iter().position(|w| w.path == path && w.name == commands[i].name)
+    };
+    // The listing holds the entries the model may invoke, a name once (Claude Code filters, then
+    // keeps the first of each name): an entry hidden by a winner the listing leaves out is listed
+    // in its place. One hidden by a built-in stays out.
+    let mut listed_names: Vec<&str> = Vec::new();
+    for &i in &loaded.listing_order {
+        let c = &commands[i];
+        if !in_table[i] {
             continue;
         }
+        if c.shadowed_by.is_some() {
+            match winner(i) {
+                Some(w) if !listable(w) && !listed_names.contains(&&*loaded.names[i].0) => {}
+                _ => continue,
+            }
+        }
+        if loaded.bundled_named[i] {
+            taken.push(&c.name);
+        }
+        let level = cx.skill_override(&c.name);
+        if !listable(i) {
+            continue;
+        }
+        listed_names.push(&loaded.names[i].0);
         entries.push((
             ListingEntry {
                 name: &loaded.names[i].0,

@@ -313,7 +313,8 @@ impl Loaded {
             .iter()
             .map(|c| {
                 let description = c.description.as_deref().or(c.fallback_description.as_deref()).map(text::one_line);
-                text::describe(description, c.when_to_use.as_deref()).map(|d| text::measured(&d))
+                text::describe(description, c.when_to_use.as_deref())
+                    .map(|d| text::measured(&text::listing_escaped(&d)))
             })
             .collect();
         let bundled_named =

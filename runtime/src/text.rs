@@ -34,6 +34,17 @@ impl<'a> Described<'a> {
     }
 }
 
+/// A description as the Skill listing sends it: `<` and `>` written `&lt;` and `&gt;` (`&` stays
+/// as it is), so a description cannot open or close a tag of the prompt around it. The listing's
+/// budget measures this text. The agent listing sends its descriptions unescaped.
+pub fn listing_escaped(text: &str) -> Cow<'_, str> {
+    if text.contains(['<', '>']) {
+        Cow::Owned(text.replace('<', "&lt;").replace('>', "&gt;"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
 /// `description` + ` - ` + `when_to_use` (either may be missing).
 pub fn describe<'a>(description: Option<Cow<'a, str>>, when_to_use: Option<&'a str>) -> Option<Cow<'a, str>> {
     match (description, when_to_use.filter(|w| !w.is_empty())) {
