@@ -72,6 +72,24 @@ pub(crate) fn trials() -> Vec<Trial> {
             .collect();
     files.sort();
     let mut trials = Vec::new();
+    // Every corpus has its recording, so a corpus added to the shared corpora is not left out.
+    let recorded: Vec<String> =
+        files.iter().filter_map(|f| f.file_stem().map(|s| s.to_string_lossy().into_owned())).collect();
+    let corpora_missing = absent.iter().cloned().collect::<Vec<_>>();
+    trials.push(harness::trial("oracle_validate::every_corpus_is_recorded", &corpora_missing, move || {
+        let mut unrecorded: Vec<String> = std::fs::read_dir(corpora())
+            .expect("the corpora folder")
+            .flatten()
+            .filter(|e| e.path().is_dir())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| !recorded.contains(name))
+            .collect();
+        unrecorded.sort();
+        assert!(
+            unrecorded.is_empty(),
+            "corpora without Claude Code's verdicts (record them: CLAUDE_BIN=… tests/oracle/validate.py --only CORPUS): {unrecorded:?}"
+        );
+    }));
     for file in files {
         let truth: Value = serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("json");
         let corpus = truth["corpus"].as_str().expect("corpus name").to_string();
