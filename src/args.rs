@@ -497,6 +497,7 @@ impl Scopes {
             skip_hashes: true,
             skip_sources: false,
             leave_out_local: false,
+            local_kept: Vec::new(),
             filter: config.filter(),
             policy: Some(std::sync::Arc::new(config.policy())),
             no_suppressions: selection.no_suppressions,
