@@ -1565,3 +1565,67 @@ fn a_baseline_holds_no_secret() {
         assert!(!out.contains(&token[8..]) && !out.contains(&key[8..]), "{format}:\n{out}");
     }
 }
+
+// ---- a webhook URL, a connection string's password; a baseline through a link; capc.toml above ----
+
+/// Credentials that only their place gives away: a Slack incoming webhook's URL (its path is
+/// the credential) and the `Password=` of a connection string.
+const WEBHOOK_TOKEN: &str = "PLANTEDwebhook0token0abc";
+const CONNECTION_PASSWORD: &str = "hunter2PLANTED";
+
+#[test]
+fn a_webhook_url_and_a_connection_string_password_reach_no_lock_or_diff() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (root, empty) = (dir.path().join("repo"), dir.path().join("empty"));
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let servers = serde_json::json!({ "mcpServers": {
+        "notify": {"command": "notify-mcp", "env": {"NOTIFY_URL": format!("https://hooks.slack.com/services/T0AAAAAAA/B0BBBBBBB/{WEBHOOK_TOKEN}")}},
+        "sql": {"command": "sql-mcp", "args": ["--connection-string", format!("Server=db.example.com;User Id=sa;Password={CONNECTION_PASSWORD};")]},
+    }});
+    write_file(&root, ".mcp.json", &servers.to_string());
+    // An MCP tool's name is a name, not a generated secret.
+    write_file(&root, ".claude/settings.json", r#"{"permissions": {"allow": ["mcp__context7__resolve-library-id"]}}"#);
+    let leaks = |what: &str, text: &str| {
+        let lines: Vec<&str> =
+            text.lines().filter(|l| l.contains(WEBHOOK_TOKEN) || l.contains(CONNECTION_PASSWORD)).collect();
+        assert!(lines.is_empty(), "{what} shows a credential:\n{}", lines.join("\n"));
+    };
+    let check = capc(&root, &["check", "--format", "short", "."]);
+    let report = stdout(&check);
+    let secrets: Vec<&str> = report.lines().filter(|l| l.contains("[literal-secret]")).collect();
+    assert_eq!(secrets.len(), 2, "the webhook URL and the password, not the tool name: {secrets:#?}");
+    assert!(secrets.iter().all(|l| l.starts_with(".mcp.json:")), "{secrets:#?}");
+    leaks("check", &format!("{}{}", stdout(&check), stderr(&check)));
+    let lock = capc(&root, &["lock", "."]);
+    assert_eq!(lock.status.code(), Some(0), "{}", stderr(&lock));
+    let locked = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    leaks("capabilities.lock", &locked);
+    assert!(locked.contains("rule = \"mcp__context7__resolve-library-id\""), "{locked}");
+    let empty_arg = empty.to_str().expect("utf-8");
+    for format in ["human", "markdown", "json"] {
+        let out = capc(&root, &["diff", "--format", format, empty_arg, "."]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        leaks(&format!("diff --format {format}"), &format!("{}{}", stdout(&out), stderr(&out)));
+    }
+    // A lock written before these were hidden holds them as written: `capc diff` still hides them.
+    let servers = capc_compiler::lock::write::decode(&locked).expect("a lock").mcp_servers;
+    let mut old = locked.clone();
+    for server in &servers {
+        for value in server.env.values().chain(&server.args).filter(|v| v.starts_with("sha256:")) {
+            let literal = if server.name == "notify" {
+                format!("https://hooks.slack.com/services/T0AAAAAAA/B0BBBBBBB/{WEBHOOK_TOKEN}")
+            } else {
+                format!("Server=db.example.com;User Id=sa;Password={CONNECTION_PASSWORD};")
+            };
+            old = old.replace(value.as_str(), &literal);
+        }
+    }
+    assert!(old.contains(CONNECTION_PASSWORD) && old.contains(WEBHOOK_TOKEN), "{old}");
+    std::fs::write(dir.path().join("old.lock"), old).expect("write");
+    assert_eq!(capc(&empty, &["lock", "--allow-empty", "."]).status.code(), Some(0));
+    for format in ["human", "markdown", "json"] {
+        let out = capc(dir.path(), &["diff", "--format", format, "empty/capabilities.lock", "old.lock"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        leaks(&format!("diff --format {format} of an old lock"), &format!("{}{}", stdout(&out), stderr(&out)));
+    }
+}
