@@ -519,6 +519,19 @@ impl Scopes {
     ) -> Result<Config, ConfigError> {
         let mut config =
             if reading.no_config { Config::defaults(root) } else { Config::load(root, reading.config.as_deref())? };
+        // A file found above the checked folder with no repository around it: named, since the
+        // user may not know it applies (the search takes only their own, up to their home).
+        if let Some(file) = config.file.as_deref().filter(|_| reading.config.is_none()) {
+            if capc_compiler::config::outside_repository(root, file) {
+                say!(
+                    "note: using {}, found above {} (which is in no git repository)",
+                    printable::escape(&file.display().to_string()),
+                    printable::escape(
+                        &root.canonicalize().unwrap_or_else(|_| root.to_path_buf()).display().to_string()
+                    )
+                );
+            }
+        }
         if !selection.select.is_empty() {
             config.select_flag(&selection.select)?;
         }
