@@ -507,10 +507,27 @@ fn connection_pairs(word: &str) -> Option<Vec<(usize, &str, &str)>> {
 }
 
 /// A connection string's key whose value is a credential: a secret flag's name (`Password`,
-/// `Pwd`) or a key (`AccountKey`, `SharedAccessKey`).
+/// `Pwd`) or a storage or API key (`AccountKey`, `SharedAccessKey`).
 fn connection_key_is_secret(name: &str) -> bool {
     let key = name.to_ascii_lowercase().replace(' ', "");
-    flag_is_secret(&key) || key.ends_with("key") || key == "sharedaccesssignature"
+    flag_is_secret(&key)
+        || matches!(
+            key.as_str(),
+            "accountkey" | "sharedaccesskey" | "sharedaccesssignature" | "accesskey" | "secretkey" | "apikey"
+        )
+}
+
+/// Whether a URL (the value of a key naming a webhook) carries a credential of its own: a part of
+/// its path or query of 8 characters or more mixing letters and digits (`/hooks/3x9…`), as a
+/// webhook's token or id is. `http://localhost:3000` or `https://example.com/webhook` is an
+/// address, not a credential.
+fn webhook_holds_token(url: &str) -> bool {
+    let Some(scheme_end) = url.find("://") else { return false };
+    let rest = &url[scheme_end + 3..];
+    let Some(path) = rest.find(['/', '?', '#']).map(|at| &rest[at..]) else { return false };
+    path.split(['/', '?', '&', '=', '#', ';']).any(|part| {
+        part.len() >= 8 && part.bytes().any(|b| b.is_ascii_digit()) && part.bytes().any(|b| b.is_ascii_alphabetic())
+    })
 }
 
 /// Webhook URLs whose path is the credential (whoever has the URL may post): the host (or a
@@ -729,8 +746,7 @@ pub fn looks_secret(key: Option<&str>, value: &str) -> bool {
     if meaningful.is_empty() || literal.contains("${") {
         return false;
     }
-    // A webhook's URL is its own credential, wherever it points.
-    if key.is_some_and(|k| k.to_ascii_lowercase().contains("webhook")) && meaningful.contains("://") {
+    if key.is_some_and(|k| k.to_ascii_lowercase().contains("webhook")) && webhook_holds_token(meaningful) {
         return true;
     }
     if key.is_some_and(key_is_secret) {
@@ -946,8 +962,10 @@ mod tests {
             ["abc@def/IncomingWebhook/x/y"]
         );
         // A webhook URL under a key that says so, wherever it points; not a setting beside it.
-        assert!(looks_secret(Some("ALERTS_WEBHOOK_URL"), "https://chat.example.com/hooks/x7Kq2"));
+        assert!(looks_secret(Some("ALERTS_WEBHOOK_URL"), "https://chat.example.com/hooks/x7Kq2mP9aZ"));
         assert!(!looks_secret(Some("WEBHOOK_TIMEOUT"), "30"));
+        assert!(!looks_secret(Some("WEBHOOK_BASE_URL"), "http://localhost:3000"));
+        assert!(!looks_secret(Some("WEBHOOK_URL"), "https://example.com/webhook"));
         assert!(!looks_secret(None, "https://hooks.slack.com/services/${SLACK_PATH}"));
         assert!(!looks_secret(None, "https://hooks.slack.com/"));
         let ado = "Server=db.example.com;User Id=sa;Password=hunter2;";
