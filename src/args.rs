@@ -265,8 +265,9 @@ pub(crate) enum Command {
     /// Compare the capabilities of two versions, for reviewing a change
     ///
     /// OLD and NEW are each a lock file, a folder (checked and resolved as `capc lock` would,
-    /// nothing written) or a git revision of the repository holding the folder compared (its
-    /// committed capabilities.lock, else its tree at that revision, resolved). Reports added,
+    /// nothing written, with the local settings git tracks) or a git revision of the repository
+    /// holding the folder compared (its tree at that revision, resolved from its sources; a
+    /// committed capabilities.lock that does not match them is noted). Reports added,
     /// removed, changed and rerouted commands, agents, MCP servers, hooks, permission rules,
     /// plugins and pins, with the files that cause each, and marks escalations: changes that
     /// give Claude Code more power than before. Exits 0, 1 when --fail-on names a class of
