@@ -453,6 +453,11 @@ impl Context {
             for (start, name, value) in pairs {
                 if connection_key_is_secret(name) && is_secret_value(value, false) {
                     push(start, value);
+                    // A quoted value with a space goes on in the next word.
+                    let quote = value.as_bytes()[0];
+                    if matches!(quote, b'"' | b'\'') && (value.len() == 1 || !value.ends_with(quote as char)) {
+                        self.expect = Expect::FlagValue;
+                    }
                 }
             }
             return;
@@ -971,7 +976,8 @@ mod tests {
         let ado = "Server=db.example.com;User Id=sa;Password=hunter2;";
         assert_eq!(found(ado), ["hunter2"]);
         assert_eq!(found("Driver={ODBC};Server=db;Uid=app;Pwd=s3cret;Encrypt=yes"), ["s3cret"]);
-        assert_eq!(found("Server=db;Password=\"a;b c\";Database=x"), ["a;b"]);
+        assert_eq!(found("Server=db;Password=\"a;b\";Database=x"), ["a;b"]);
+        assert_eq!(found("Server=db;Password=\"a;b c\";Database=x"), ["a;b", "c\";Database=x"]);
         assert_eq!(
             found("DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=Zm9vYmFy+/==;EndpointSuffix=core"),
             ["Zm9vYmFy+/=="]
