@@ -265,8 +265,9 @@ pub(crate) enum Command {
     /// Compare the capabilities of two versions, for reviewing a change
     ///
     /// OLD and NEW are each a lock file, a folder (checked and resolved as `capc lock` would,
-    /// nothing written) or a git revision of the repository holding the folder compared (its
-    /// committed capabilities.lock, else its tree at that revision, resolved). Reports added,
+    /// nothing written, with the local settings git tracks) or a git revision of the repository
+    /// holding the folder compared (its tree at that revision, resolved from its sources; a
+    /// committed capabilities.lock that does not match them is noted). Reports added,
     /// removed, changed and rerouted commands, agents, MCP servers, hooks, permission rules,
     /// plugins and pins, with the files that cause each, and marks escalations: changes that
     /// give Claude Code more power than before. Exits 0, 1 when --fail-on names a class of
@@ -497,6 +498,7 @@ impl Scopes {
             skip_hashes: true,
             skip_sources: false,
             leave_out_local: false,
+            local_kept: Vec::new(),
             filter: config.filter(),
             policy: Some(std::sync::Arc::new(config.policy())),
             no_suppressions: selection.no_suppressions,
@@ -518,6 +520,19 @@ impl Scopes {
     ) -> Result<Config, ConfigError> {
         let mut config =
             if reading.no_config { Config::defaults(root) } else { Config::load(root, reading.config.as_deref())? };
+        // A file found above the checked folder with no repository around it: named, since the
+        // user may not know it applies (the search takes only their own, up to their home).
+        if let Some(file) = config.file.as_deref().filter(|_| reading.config.is_none()) {
+            if capc_compiler::config::outside_repository(root, file) {
+                say!(
+                    "note: using {}, found above {} (which is in no git repository)",
+                    printable::escape(&file.display().to_string()),
+                    printable::escape(
+                        &root.canonicalize().unwrap_or_else(|_| root.to_path_buf()).display().to_string()
+                    )
+                );
+            }
+        }
         if !selection.select.is_empty() {
             config.select_flag(&selection.select)?;
         }

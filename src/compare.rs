@@ -114,7 +114,7 @@ fn folder_of(file: &Path) -> Result<PathBuf, ExitCode> {
 
 impl Comparison {
     /// The comparison the flags ask for; a baseline that cannot be read stops the check (exit 2).
-    pub(crate) fn new(compared: &Compared) -> Result<Comparison, ExitCode> {
+    pub(crate) fn new(compared: &Compared, targets: &[Target]) -> Result<Comparison, ExitCode> {
         if let Some(file) = &compared.baseline {
             let read = Baseline::read(file).map_err(|e| {
                 eprintln!("error: {e}");
@@ -128,6 +128,11 @@ impl Comparison {
             });
         }
         if let Some(file) = &compared.write_baseline {
+            let roots: Vec<&Path> = targets.iter().map(|t| t.root.as_path()).collect();
+            if let Err(e) = no_link_inside(file, &roots) {
+                eprintln!("error: cannot write the baseline {}: {}", escape(&file.display().to_string()), escape(&e));
+                return Err(ExitCode::from(2));
+            }
             return Ok(Comparison::Write { file: file.clone(), dir: folder_of(file)?, findings: Vec::new() });
         }
         if let Some(rev) = &compared.new_since {
@@ -214,6 +219,53 @@ impl Comparison {
             Comparison::Write { file, findings, .. } => Finished::Exit(write(&file, findings)),
         }
     }
+}
+
+/// Refuses a file to write whose folders pass through a link inside a checked folder or the git
+/// repository holding it: a committed link (`.capc -> /elsewhere`) would make the write replace
+/// a file outside the repository. The path is followed as the system follows it, part by part;
+/// a link above the repository (a home folder that is a link) is the user's own and followed.
+/// The file itself may be a link: it is replaced, never written through.
+fn no_link_inside(file: &Path, roots: &[&Path]) -> Result<(), String> {
+    use std::path::Component;
+    let bounds: Vec<PathBuf> = roots
+        .iter()
+        .filter_map(|root| root.canonicalize().ok())
+        .map(|root| root.ancestors().find(|d| d.join(".git").symlink_metadata().is_ok()).unwrap_or(&root).to_path_buf())
+        .collect();
+    let absolute = match file.is_absolute() {
+        true => file.to_path_buf(),
+        false => std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?.join(file),
+    };
+    let Some(parent) = absolute.parent() else { return Ok(()) };
+    // Always a path with no link in it: the part read so far, resolved.
+    let mut at = PathBuf::new();
+    for part in parent.components() {
+        match part {
+            Component::Prefix(_) | Component::RootDir => at.push(part),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                at.pop();
+            }
+            Component::Normal(name) => {
+                let next = at.join(name);
+                match next.symlink_metadata() {
+                    Ok(meta) if meta.file_type().is_symlink() => {
+                        if bounds.iter().any(|bound| next.starts_with(bound)) {
+                            let to = std::fs::read_link(&next).map(|t| t.display().to_string()).unwrap_or_default();
+                            return Err(format!(
+                                "`{}` is a link (to `{to}`) inside the checked folder's repository, and a link there                                  could point anywhere; write the baseline at a path without links",
+                                next.display()
+                            ));
+                        }
+                        at = next.canonicalize().map_err(|e| format!("cannot read {}: {e}", next.display()))?;
+                    }
+                    _ => at = next,
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Writes the baseline of `findings` to `file` (only when its bytes change, atomically).

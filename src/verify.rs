@@ -106,6 +106,7 @@ fn surface(lock: &capc_compiler::model::Lock, file: &Path, home: &Path, trust: b
         commit: None,
         errors: 0,
         hidden: Vec::new(),
+        committed_lock: None,
     };
     let report =
         capc_compiler::diff::diff(lock, &live, side(&file.display().to_string(), "lock"), side("live", "live"));

@@ -1,9 +1,12 @@
 //! `capc.toml` (or `.capc.toml`): a team's configuration, committed beside the declarations.
 //!
 //! It is found as ruff and taplo find theirs: in the checked folder, then in each folder above
-//! it, stopping after the repository's top (the first folder holding `.git`) or at the
-//! file-system root. The search stops at the repository so that a check gives the same answer
-//! in every clone: a `capc.toml` in someone's home folder never changes a repository's report.
+//! it, stopping after the repository's top (the first folder holding `.git`). The search stops
+//! at the repository so that a check gives the same answer in every clone: a `capc.toml` in
+//! someone's home folder never changes a repository's report. Outside a repository it climbs
+//! only through what the user owns: it stops after the user's home folder, before a folder
+//! another user owns (`/tmp`, `/home`, a shared folder), and skips a file another user owns, so
+//! a `capc.toml` planted in a shared folder above never turns rules off ([`find`]).
 //!
 //! Every key is optional and an unknown key, rule id or version is an error (exit 2), so a
 //! typo never silently turns a rule back on. Paths are relative to the configuration file's
@@ -214,17 +217,61 @@ pub struct Config {
 /// The configuration file that applies to `start` (a folder): the first `capc.toml` or
 /// `.capc.toml` in it or a folder above it, up to the repository's top. Two in one folder is
 /// an error: which one counts would be a guess.
+///
+/// Outside a git repository the folders above `start` are anyone's: the search looks only in
+/// those the user owns, up to their home folder (`$HOME`, looked in, not past), and takes there
+/// only a file the user owns (on Unix; elsewhere it stops at the home folder).
+/// [`outside_repository`] says when a file found is above the checked folder with no
+/// repository around it, for the CLI to name it.
 pub fn find(start: &Path) -> Result<Option<PathBuf>, ConfigError> {
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    find_below(start, home.as_deref())
+}
+
+/// [`find`], with `home` as the user's home folder.
+fn find_below(start: &Path, home: Option<&Path>) -> Result<Option<PathBuf>, ConfigError> {
     let start = start.canonicalize().unwrap_or_else(|_| start.to_path_buf());
+    let in_repository = repository_top(&start).is_some();
+    let home = home.map(|home| home.canonicalize().unwrap_or_else(|_| home.to_path_buf()));
     for dir in start.ancestors() {
-        if let Some(found) = find_in(dir)? {
-            return Ok(Some(found));
+        let above = dir != start;
+        if above && !in_repository && !owned_by_user(dir) {
+            break;
         }
-        if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
+        if let Some(found) = find_in(dir)? {
+            if !above || in_repository || owned_by_user(&found) {
+                return Ok(Some(found));
+            }
+        }
+        if std::fs::symlink_metadata(dir.join(".git")).is_ok() || (!in_repository && home.as_deref() == Some(dir)) {
             break;
         }
     }
     Ok(None)
+}
+
+/// The folder holding the git repository `dir` is in (the first at or above it with a `.git`).
+fn repository_top(dir: &Path) -> Option<&Path> {
+    dir.ancestors().find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+}
+
+/// Whether `file`, a configuration [`find`] found for the checked folder `root`, is in a folder
+/// above `root` with no git repository around `root`: a file the user may not know applies.
+pub fn outside_repository(root: &Path, file: &Path) -> bool {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    file.parent().is_some_and(|dir| dir != root) && repository_top(&root).is_none()
+}
+
+/// Whether the user running capc owns `path` (not followed if a link).
+#[cfg(unix)]
+fn owned_by_user(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::symlink_metadata(path).is_ok_and(|meta| meta.uid() == nix::unistd::geteuid().as_raw())
+}
+
+#[cfg(not(unix))]
+fn owned_by_user(_: &Path) -> bool {
+    true
 }
 
 /// The configuration file in `dir` itself, if any (both names at once is an error).
@@ -822,6 +869,22 @@ mod tests {
         assert!(!policy.ignores(&root.join("backups/old/SKILL.md"), "invalid-json"));
         assert!(!policy.ignores(&root.join("skills/SKILL.md"), "unknown-field"));
         assert!(!policy.ignores(Path::new("/elsewhere/backups/SKILL.md"), "unknown-field"));
+    }
+
+    #[test]
+    fn outside_a_repository_the_search_stops_at_the_home_folder() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let top = dir.path().canonicalize().expect("canonical");
+        std::fs::create_dir_all(top.join("home/work/proj")).expect("mkdir");
+        std::fs::write(top.join("capc.toml"), "").expect("write");
+        let home = Some(top.join("home"));
+        let found = find_below(&top.join("home/work/proj"), home.as_deref());
+        std::fs::write(top.join("home/capc.toml"), "").expect("write");
+        let at_home = find_below(&top.join("home/work/proj"), home.as_deref());
+        assert_eq!(found.expect("no error"), None, "the one above the home folder is not used");
+        assert_eq!(at_home.expect("no error"), Some(top.join("home/capc.toml")));
+        assert!(outside_repository(&top.join("home/work/proj"), &top.join("home/capc.toml")));
+        assert!(!outside_repository(&top.join("home"), &top.join("home/capc.toml")));
     }
 
     #[test]

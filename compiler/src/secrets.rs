@@ -103,14 +103,21 @@ fn key_is_secret(key: &str) -> bool {
 }
 
 /// A run of 32+ token characters mixing letters and digits reads as a generated secret;
-/// hex alone (commit ids, UUIDs) does not, unless its key says it is a secret.
+/// hex alone (commit ids, UUIDs) does not, unless its key says it is a secret, and neither do
+/// short words joined by `_`, `-` or `.`, which are names (`mcp__context7__resolve-library-id`,
+/// `eslint-plugin-react-hooks-5.2.0`): a generated secret has a long run of its own somewhere.
 fn looks_generated(word: &str) -> bool {
     word.len() >= 32
         && !word.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
         && word.chars().all(|c| c.is_ascii_alphanumeric() || "+/=_-.".contains(c))
         && word.chars().any(|c| c.is_ascii_digit())
         && word.chars().any(|c| c.is_ascii_alphabetic())
+        && word.split(['_', '-', '.']).any(|part| part.len() >= MIN_GENERATED_RUN)
 }
+
+/// The shortest run between `_`, `-` and `.` that a generated secret holds (a name's words are
+/// shorter; a 16-character run of random letters and digits is 95 bits).
+const MIN_GENERATED_RUN: usize = 16;
 
 /// The shortest token `is_token` accepts: the shortest prefix and 12 characters after it.
 const MIN_TOKEN_LEN: usize = 3 + 12;
@@ -442,6 +449,19 @@ impl Context {
             url_secrets(word, scheme_end + 3, &mut push);
             return;
         }
+        if let Some(pairs) = connection_pairs(word) {
+            for (start, name, value) in pairs {
+                if connection_key_is_secret(name) && is_secret_value(value, false) {
+                    push(start, value);
+                    // A quoted value with a space goes on in the next word.
+                    let quote = value.as_bytes()[0];
+                    if matches!(quote, b'"' | b'\'') && (value.len() == 1 || !value.ends_with(quote as char)) {
+                        self.expect = Expect::FlagValue;
+                    }
+                }
+            }
+            return;
+        }
         if let Some((name, value)) = word.split_once('=') {
             if flag_is_secret(name) && is_secret_value(value, false) {
                 push(name.len() + 1, value);
@@ -460,13 +480,101 @@ impl Context {
     }
 }
 
-/// The password of a URL's authority (or a token-shaped user name), and the values of its
-/// secret query or fragment keys (`?api_key=…`, `#access_token=…`); `authority` is where the
+/// The `key=value` pairs of a word written as a connection string (`Server=db;User`,
+/// `Id=sa;Password=hunter2;`: ADO.NET, ODBC, Azure storage), each with where its value starts
+/// in the word; `None` unless the word holds a `;` and two pairs or more. A value may be
+/// quoted (`Password="a;b"`), and then runs to its closing quote.
+fn connection_pairs(word: &str) -> Option<Vec<(usize, &str, &str)>> {
+    if !word.contains(';') {
+        return None;
+    }
+    let bytes = word.as_bytes();
+    let mut pairs = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let Some(eq) = word[at..].find(['=', ';']).map(|i| at + i).filter(|&i| bytes[i] == b'=') else {
+            // A part without `=` (`User` of `Server=db;User`, or a stray `;`).
+            at = word[at..].find(';').map_or(bytes.len(), |i| at + i + 1);
+            continue;
+        };
+        let name = word[at..eq].trim();
+        let start = eq + 1;
+        let end = match bytes.get(start) {
+            Some(&quote @ (b'"' | b'\'')) => {
+                word[start + 1..].find(quote as char).map_or(bytes.len(), |i| start + 1 + i + 1)
+            }
+            _ => word[start..].find(';').map_or(bytes.len(), |i| start + i),
+        };
+        pairs.push((start, name, &word[start..end]));
+        at = end + 1;
+    }
+    (pairs.len() >= 2).then_some(pairs)
+}
+
+/// A connection string's key whose value is a credential: a secret flag's name (`Password`,
+/// `Pwd`) or a storage or API key (`AccountKey`, `SharedAccessKey`).
+fn connection_key_is_secret(name: &str) -> bool {
+    let key = name.to_ascii_lowercase().replace(' ', "");
+    flag_is_secret(&key)
+        || matches!(
+            key.as_str(),
+            "accountkey" | "sharedaccesskey" | "sharedaccesssignature" | "accesskey" | "secretkey" | "apikey"
+        )
+}
+
+/// Whether a URL (the value of a key naming a webhook) carries a credential of its own: a part of
+/// its path or query of 8 characters or more mixing letters and digits (`/hooks/3x9…`), as a
+/// webhook's token or id is. `http://localhost:3000` or `https://example.com/webhook` is an
+/// address, not a credential.
+fn webhook_holds_token(url: &str) -> bool {
+    let Some(scheme_end) = url.find("://") else { return false };
+    let rest = &url[scheme_end + 3..];
+    let Some(path) = rest.find(['/', '?', '#']).map(|at| &rest[at..]) else { return false };
+    path.split(['/', '?', '&', '=', '#', ';']).any(|part| {
+        part.len() >= 8 && part.bytes().any(|b| b.is_ascii_digit()) && part.bytes().any(|b| b.is_ascii_alphabetic())
+    })
+}
+
+/// Webhook URLs whose path is the credential (whoever has the URL may post): the host (or a
+/// `.`-led suffix of it) and the path prefix after which the rest of the path is secret.
+const SECRET_PATHS: &[(&str, &str)] = &[
+    ("hooks.slack.com", "/services/"),
+    ("hooks.slack.com", "/workflows/"),
+    ("hooks.slack.com", "/triggers/"),
+    ("discord.com", "/api/webhooks/"),
+    ("discordapp.com", "/api/webhooks/"),
+    (".discord.com", "/api/webhooks/"),
+    ("hooks.zapier.com", "/hooks/catch/"),
+    (".webhook.office.com", "/webhookb2/"),
+    ("outlook.office.com", "/webhook/"),
+    ("api.telegram.org", "/bot"),
+];
+
+/// The part of a URL's path that is its credential, for the hosts of [`SECRET_PATHS`]: where it
+/// starts in `path` and how long it is.
+fn secret_path(host: &str, path: &str) -> Option<(usize, usize)> {
+    let host = host.to_ascii_lowercase();
+    let (_, prefix) = SECRET_PATHS.iter().find(|(known, prefix)| {
+        let matches_host = match known.strip_prefix('.') {
+            Some(suffix) => host.ends_with(known) && host.len() > suffix.len() + 1,
+            None => host == *known,
+        };
+        matches_host && path.len() > prefix.len() && path[..prefix.len()].eq_ignore_ascii_case(prefix)
+    })?;
+    let end = path.find(['?', '#']).unwrap_or(path.len());
+    (end > prefix.len()).then(|| (prefix.len(), end - prefix.len()))
+}
+
+/// The password of a URL's authority (or a token-shaped user name), the credential a webhook
+/// URL's path holds ([`SECRET_PATHS`]), and the values of its secret query, fragment or `;`
+/// parameter keys (`?api_key=…`, `#access_token=…`, `;password=…`); `authority` is where the
 /// authority starts.
 fn url_secrets(url: &str, authority: usize, push: &mut impl FnMut(usize, &str)) {
     let rest = &url[authority..];
-    let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    if let Some((userinfo, _)) = rest[..host_end].rsplit_once('@') {
+    let host_end = rest.find(['/', '?', '#', ';']).unwrap_or(rest.len());
+    let mut host = &rest[..host_end];
+    if let Some((userinfo, after)) = rest[..host_end].rsplit_once('@') {
+        host = after;
         match userinfo.split_once(':') {
             Some((user, password)) if !password.is_empty() && !is_redacted(password) => {
                 push(authority + user.len() + 1, password)
@@ -475,7 +583,14 @@ fn url_secrets(url: &str, authority: usize, push: &mut impl FnMut(usize, &str)) 
             _ => {}
         }
     }
-    let Some(query) = rest[host_end..].find(['?', '#']).map(|q| authority + host_end + q + 1) else { return };
+    let host = host.split(':').next().unwrap_or(host);
+    if let Some((start, len)) = secret_path(host, &rest[host_end..]) {
+        let value = &rest[host_end + start..host_end + start + len];
+        if is_secret_value(value, false) {
+            push(authority + host_end + start, value);
+        }
+    }
+    let Some(query) = rest[host_end..].find(['?', '#', ';']).map(|q| authority + host_end + q + 1) else { return };
     let mut at = query;
     for pair in url[query..].split(['&', '#', ';']) {
         if let Some((key, value)) = pair.split_once('=') {
@@ -509,7 +624,7 @@ fn flag_is_secret(name: &str) -> bool {
         "credential",
         "auth-key",
     ];
-    const WHOLE: &[&str] = &["pass", "pw", "auth", "pat", "key-secret"];
+    const WHOLE: &[&str] = &["pass", "pw", "pwd", "auth", "pat", "key-secret"];
     const NOT_A_VALUE: &[&str] = &[
         "-file",
         "-path",
@@ -635,6 +750,9 @@ pub fn looks_secret(key: Option<&str>, value: &str) -> bool {
     // A broken reference (`${TOKEN`) is reported as such; it is not a written-out secret.
     if meaningful.is_empty() || literal.contains("${") {
         return false;
+    }
+    if key.is_some_and(|k| k.to_ascii_lowercase().contains("webhook")) && webhook_holds_token(meaningful) {
+        return true;
     }
     if key.is_some_and(key_is_secret) {
         // `Bearer ${TOKEN}` is a scheme word plus a reference, not a secret.
@@ -833,6 +951,55 @@ mod tests {
         let kept = redact_words("https://deploy:Tk7Qp2Rm9xyz@git.example.com/mk.git").expect("a secret");
         assert!(kept.starts_with("https://deploy:sha256:") && kept.ends_with("@git.example.com/mk.git"), "{kept}");
         assert_eq!(found(&kept), Vec::<String>::new());
+    }
+
+    #[test]
+    fn webhook_urls_and_connection_strings_hide_their_credential() {
+        let found = |text: &str| -> Vec<String> {
+            token_spans(text).iter().map(|s| text[s.start..s.end].to_string()).collect()
+        };
+        let slack = "https://hooks.slack.com/services/T0AAAAAAA/B0BBBBBBB/abcdefghijklmnopqrstuvwx";
+        assert_eq!(found(slack), ["T0AAAAAAA/B0BBBBBBB/abcdefghijklmnopqrstuvwx"]);
+        assert!(looks_secret(Some("SLACK_URL"), slack));
+        assert_eq!(found("https://discord.com/api/webhooks/123/tok-EN_x?wait=true"), ["123/tok-EN_x"]);
+        assert_eq!(
+            found("https://acme.webhook.office.com/webhookb2/abc@def/IncomingWebhook/x/y"),
+            ["abc@def/IncomingWebhook/x/y"]
+        );
+        // A webhook URL under a key that says so, wherever it points; not a setting beside it.
+        assert!(looks_secret(Some("ALERTS_WEBHOOK_URL"), "https://chat.example.com/hooks/x7Kq2mP9aZ"));
+        assert!(!looks_secret(Some("WEBHOOK_TIMEOUT"), "30"));
+        assert!(!looks_secret(Some("WEBHOOK_BASE_URL"), "http://localhost:3000"));
+        assert!(!looks_secret(Some("WEBHOOK_URL"), "https://example.com/webhook"));
+        assert!(!looks_secret(None, "https://hooks.slack.com/services/${SLACK_PATH}"));
+        assert!(!looks_secret(None, "https://hooks.slack.com/"));
+        let ado = "Server=db.example.com;User Id=sa;Password=hunter2;";
+        assert_eq!(found(ado), ["hunter2"]);
+        assert_eq!(found("Driver={ODBC};Server=db;Uid=app;Pwd=s3cret;Encrypt=yes"), ["s3cret"]);
+        assert_eq!(found("Server=db;Password=\"a;b\";Database=x"), ["a;b"]);
+        assert_eq!(found("Server=db;Password=\"a;b c\";Database=x"), ["a;b", "c\";Database=x"]);
+        assert_eq!(
+            found("DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=Zm9vYmFy+/==;EndpointSuffix=core"),
+            ["Zm9vYmFy+/=="]
+        );
+        assert_eq!(found("jdbc:sqlserver://db:1433;databaseName=app;user=sa;password=hunter2"), ["hunter2"]);
+        assert_eq!(found("Server=db;Password=${DB_PASSWORD};"), Vec::<String>::new());
+        assert_eq!(found("Server=db;Database=app;Trusted_Connection=True;"), Vec::<String>::new());
+        assert_eq!(secret_args(Some("sql-mcp"), &["--connection-string", ado]), [false, true]);
+        assert_eq!(secret_args(Some("sql-mcp"), &["Server=db;User Id=sa;Password=hunter2;"]), [true]);
+    }
+
+    #[test]
+    fn names_made_of_words_are_not_generated_secrets() {
+        for name in [
+            "mcp__context7__resolve-library-id",
+            "mcp__plugin_context7_context7__get-library-docs",
+            "eslint-plugin-react-hooks-5.2.0-canary.3",
+            "Bash(mcp__github_enterprise2__create_pull_request_review)",
+        ] {
+            assert!(!looks_secret(None, name), "{name} is a name");
+        }
+        assert!(looks_secret(None, "Zq9mX2pLwQ7rT4vB8nK3sD6fH1jG5hY0"), "a 32-character run is generated");
     }
 
     #[test]

@@ -61,7 +61,7 @@ pub(crate) fn check(
     if fix && diff {
         return fix_diff(&targets, &options_of);
     }
-    let mut comparison = match compare::Comparison::new(&compared) {
+    let mut comparison = match compare::Comparison::new(&compared, &targets) {
         Ok(c) => c,
         Err(code) => return code,
     };

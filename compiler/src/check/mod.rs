@@ -54,6 +54,9 @@ pub struct Options {
     /// Leave `settings.local.json` files out of the declarations and sources (`capc lock`
     /// without `--include-local`); they are still read and checked.
     pub leave_out_local: bool,
+    /// Local settings files kept all the same, by path as the lock names them: those a git
+    /// repository tracks, which `capc diff` reads as part of what a commit changes.
+    pub local_kept: Vec<String>,
     /// What the walk of the checked folder leaves out: ignore files and capc.toml's `exclude`
     /// (the extra scopes are read whole). Off by default in the library; the CLI turns it on.
     pub filter: walk::Filter,
@@ -468,8 +471,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         all.sources.extend(one.sources);
     }
     if options.leave_out_local {
-        use crate::lock::write::is_local_settings;
-        all.sources.retain(|s| !is_local_settings(&s.path));
+        all.sources.retain(|s| !left_out_local(options, &s.path));
     }
     all.files.sort_by(|a, b| a.path.cmp(&b.path));
     all.sources.sort_by(|a, b| a.path.cmp(&b.path));
@@ -485,7 +487,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
             cache::hash_debug(
                 &(
                     (&options.root, &options.user_dir, &options.managed_dir, &options.add_dirs, &options.plugin_dirs),
-                    (options.skip_hashes, options.leave_out_local, options.no_suppressions),
+                    (options.skip_hashes, options.leave_out_local, &options.local_kept, options.no_suppressions),
                     (&options.filter, &options.policy, &options.measure, &options.surface),
                 ),
                 &mut h,
@@ -557,6 +559,12 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     Ok(all)
 }
 
+/// Whether the file at `path` (as the lock names it) is local settings a check asked to leave
+/// out ([`Options::leave_out_local`], less [`Options::local_kept`]).
+fn left_out_local(options: &Options, path: &str) -> bool {
+    crate::lock::write::is_local_settings(path) && !options.local_kept.iter().any(|kept| kept == path)
+}
+
 /// The declarations the cross-file stage reads: those of kept readings copied in, local
 /// settings left out when asked, in a stable order whatever order the parallel reads finished
 /// in (a file's own declarations keep theirs).
@@ -565,8 +573,7 @@ fn settle_decls(options: &Options, all: &mut Checked, kept: &[Arc<cache::Read>])
         all.decls.extend(read.outcome.decls.iter().cloned());
     }
     if options.leave_out_local {
-        use crate::lock::write::is_local_settings;
-        all.decls.retain(|d| !is_local_settings(&d.path));
+        all.decls.retain(|d| !left_out_local(options, &d.path));
     }
     all.decls.sort_by(|a, b| (&a.path, a.span.map(|s| s.start)).cmp(&(&b.path, b.span.map(|s| s.start))));
 }

@@ -47,8 +47,7 @@ pub struct Side {
     /// As given on the command line (`HEAD`, `.`, `old/capabilities.lock`).
     pub arg: String,
     /// How it was read: `lock` (a lock file), `tree` (a folder resolved as `capc lock` would),
-    /// `revision-lock` (the lock committed at a git revision), `revision-tree` (the folder at
-    /// a git revision, resolved).
+    /// `revision-tree` (the folder at a git revision, resolved from its sources).
     pub read_as: String,
     /// The git commit, for a revision.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -60,6 +59,48 @@ pub struct Side {
     /// `exclude` hide from `capc check` and `capc lock` (the diff reads them all the same).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hidden: Vec<String>,
+    /// For a folder or revision holding a `capabilities.lock`: whether that lock is what `capc
+    /// lock` writes from the sources beside it. The diff is computed from the sources either
+    /// way; the lock is only its author's claim about them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub committed_lock: Option<LockClaim>,
+}
+
+/// What a folder's or revision's own `capabilities.lock` claims, against its sources.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct LockClaim {
+    pub state: ClaimState,
+    /// How many entries differ between the lock and its sources (for `stale`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub differences: usize,
+}
+
+/// Whether a committed lock matches its sources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClaimState {
+    /// The lock is what `capc lock` writes from the sources.
+    Matches,
+    /// It is not: it does not describe its own sources.
+    Stale,
+    /// This capc cannot read it (another format version, not a lock, not a regular file).
+    Unreadable,
+}
+
+impl LockClaim {
+    /// A sentence for reports, about the side `arg`; `None` when the lock matches.
+    pub fn note(&self, arg: &str) -> Option<String> {
+        match self.state {
+            ClaimState::Matches => None,
+            ClaimState::Stale => Some(format!(
+                "the capabilities.lock of `{arg}` does not match its sources ({}); the diff is computed from the sources",
+                crate::plural::count(self.differences, "difference")
+            )),
+            ClaimState::Unreadable => Some(format!(
+                "the capabilities.lock of `{arg}` is not a lock this capc reads; the diff is computed from the sources"
+            )),
+        }
+    }
 }
 
 /// One change.
@@ -347,7 +388,14 @@ mod tests {
     use crate::model::{Hook, McpServer, Origin, Ref, Scope};
 
     fn side(arg: &str) -> Side {
-        Side { arg: arg.to_string(), read_as: "lock".to_string(), commit: None, errors: 0, hidden: Vec::new() }
+        Side {
+            arg: arg.to_string(),
+            read_as: "lock".to_string(),
+            commit: None,
+            errors: 0,
+            hidden: Vec::new(),
+            committed_lock: None,
+        }
     }
 
     fn empty() -> Lock {

@@ -22,7 +22,6 @@ fn side(s: &Side) -> String {
     let how = match s.read_as.as_str() {
         "lock" => "lock".to_string(),
         "tree" => "folder, resolved".to_string(),
-        "revision-lock" => format!("capabilities.lock at {}", short(s.commit.as_deref())),
         "revision-tree" => format!("folder at {}, resolved", short(s.commit.as_deref())),
         other => other.to_string(),
     };
@@ -31,6 +30,14 @@ fn side(s: &Side) -> String {
         n => format!("; {}", count(n, "error")),
     };
     format!("{} ({how}{errors})", escape(&s.arg))
+}
+
+/// What each side's own `capabilities.lock` claims, when it does not match its sources.
+fn lock_notes(report: &Report) -> Vec<String> {
+    [&report.old, &report.new]
+        .into_iter()
+        .filter_map(|s| s.committed_lock.as_ref().and_then(|claim| claim.note(&s.arg)))
+        .collect()
 }
 
 fn short(commit: Option<&str>) -> &str {
@@ -77,6 +84,9 @@ fn files_line(files: &[String]) -> String {
 pub fn to_text(report: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "capc diff: {} → {}", side(&report.old), side(&report.new));
+    for note in lock_notes(report) {
+        let _ = writeln!(out, "note: {}", escape(&note));
+    }
     if report.changes.is_empty() {
         out.push_str("no changes: both sides resolve to the same skills, commands, agents, MCP servers, hooks, rules, plugins and pins\n");
         return out;
@@ -232,6 +242,9 @@ pub fn to_markdown(report: &Report) -> String {
     };
     let _ = writeln!(out, "### capc diff: {headline}\n");
     let _ = writeln!(out, "{} → {}\n", text(&side(&report.old)), text(&side(&report.new)));
+    for note in lock_notes(report) {
+        let _ = writeln!(out, "> Note: {}\n", text(&note));
+    }
     if total == 0 {
         out.push_str("Both sides resolve to the same skills, commands, agents, MCP servers, hooks, permission rules, plugins and pins.\n");
         return out;

@@ -1,6 +1,7 @@
 //! The two sides of `capc diff`: a lock file, a folder (checked and resolved as `capc lock`
-//! would, nothing written), or a git revision: the `capabilities.lock` committed there, else
-//! the folder as it was there, extracted into a temporary folder and resolved.
+//! would, nothing written), or a git revision: the folder as it was there, extracted into a
+//! temporary folder and resolved. A folder's or revision's own `capabilities.lock` is a claim
+//! its author made: it is compared with its sources, never read in their place.
 //!
 //! Revisions are read with the `git` command-line tool (`rev-parse`, `cat-file`, `ls-tree`),
 //! not a library: no C library (libgit2) to build, and git runs with the user's own
@@ -8,7 +9,7 @@
 //! the one place the compiler starts a process; what it extracts is then read through `walk`
 //! like any folder.
 
-use super::Side;
+use super::{ClaimState, LockClaim, Side};
 use crate::model::Lock;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -57,8 +58,8 @@ impl Scopes {
 }
 
 /// Reads `arg`: an existing file is a lock, an existing folder is resolved, anything else is
-/// a git revision of the repository holding `folder` (whose lock or tree is read, at the same
-/// place in the repository as `folder`). Folders and trees are resolved with `scopes`.
+/// a git revision of the repository holding `folder` (whose tree is read and resolved, at the
+/// same place in the repository as `folder`). Folders and trees are resolved with `scopes`.
 pub fn load(arg: &str, folder: &Path, scopes: &Scopes) -> Result<Loaded, String> {
     let path = Path::new(arg);
     if path.is_file() {
@@ -70,25 +71,63 @@ pub fn load(arg: &str, folder: &Path, scopes: &Scopes) -> Result<Loaded, String>
         return Ok(Loaded { lock, side: side(arg, "lock", None, 0) });
     }
     if path.is_dir() {
-        let (lock, errors, hidden) = resolve(path, false, scopes)?;
-        return Ok(Loaded { lock, side: Side { hidden, ..side(arg, "tree", None, errors) } });
+        return resolve(path, Local::Tracked, scopes).map(|r| r.loaded(arg, "tree", None));
     }
     revision(arg, folder, scopes)
 }
 
 fn side(arg: &str, read_as: &str, commit: Option<String>, errors: usize) -> Side {
-    Side { arg: arg.to_string(), read_as: read_as.to_string(), commit, errors, hidden: Vec::new() }
+    Side {
+        arg: arg.to_string(),
+        read_as: read_as.to_string(),
+        commit,
+        errors,
+        hidden: Vec::new(),
+        committed_lock: None,
+    }
 }
 
-/// A folder checked and resolved as `capc lock` would, with its sources hashed; how many
-/// errors the check found; and the files of that lock that its ignore files and `exclude`
-/// hide. As `capc lock`: its capc.toml (found from the folder upwards, or for a tree extracted
-/// from git, in its root only) applies, and `settings.local.json` stays out of the lock; but
-/// no ignore file and no `exclude` leaves a path out: they are the repository's own, and
-/// Claude Code loads what they name all the same (a plugin below an ignored folder, a nested
-/// `.claude/`). What they would hide from `capc check` and `capc lock` is returned instead, so
-/// the diff reports a change that hides more as an escalation.
-fn resolve(root: &Path, extracted: bool, scopes: &Scopes) -> Result<(Lock, usize, Vec<String>), String> {
+/// Which local settings files (`settings.local.json`) a resolved side reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Local {
+    /// Every one: a revision's tree holds only what was committed.
+    All,
+    /// Those git tracks, when the folder is in a git repository (the others are the user's
+    /// own, not part of any commit); every one outside a repository, or when git cannot say.
+    Tracked,
+}
+
+/// A folder, resolved.
+struct Resolved {
+    lock: Lock,
+    errors: usize,
+    hidden: Vec<String>,
+    claim: Option<LockClaim>,
+}
+
+impl Resolved {
+    fn loaded(self, arg: &str, read_as: &str, commit: Option<String>) -> Loaded {
+        let side = Side { hidden: self.hidden, committed_lock: self.claim, ..side(arg, read_as, commit, self.errors) };
+        Loaded { lock: self.lock, side }
+    }
+}
+
+/// A folder checked and resolved from its sources, with its sources hashed; how many errors the
+/// check found; the files of that lock that its ignore files and `exclude` hide; and what the
+/// folder's own `capabilities.lock` claims against those sources. As `capc lock`: its
+/// capc.toml (found from the folder upwards, or for a tree extracted from git, in its root
+/// only) applies; but no ignore file and no `exclude` leaves a path out: they are the
+/// repository's own, and Claude Code loads what they name all the same (a plugin below an
+/// ignored folder, a nested `.claude/`). What they would hide from `capc check` and `capc lock`
+/// is returned instead, so the diff reports a change that hides more as an escalation. Local
+/// settings are read as `local` says: a committed `settings.local.json` is loaded by Claude Code
+/// like any other settings file, so it is part of what a commit changes.
+///
+/// The folder's `capabilities.lock` is never read in place of its sources: whoever wrote the
+/// change wrote it too. It is compared with what `capc lock` would write from the sources, and
+/// the answer is reported beside the diff ([`LockClaim`]).
+fn resolve(root: &Path, local: Local, scopes: &Scopes) -> Result<Resolved, String> {
+    let extracted = local == Local::All;
     let config = if extracted {
         crate::config::find_in(root).and_then(|file| match file {
             Some(file) => crate::config::Config::read_found(root, &file),
@@ -98,8 +137,17 @@ fn resolve(root: &Path, extracted: bool, scopes: &Scopes) -> Result<(Lock, usize
         crate::config::Config::load(root, None)
     }
     .map_err(|e| e.to_string())?;
+    // Left out: none (`All`, or outside a repository), or those git does not track.
+    let (leave_out_local, local_kept) = match local {
+        Local::All => (false, Vec::new()),
+        Local::Tracked => match tracked_local_settings(root) {
+            Some(tracked) => (true, tracked),
+            None => (false, Vec::new()),
+        },
+    };
     let policy = std::sync::Arc::new(config.policy());
-    let locked = |filter: crate::walk::Filter| {
+    let recorded = crate::surface::Recorded::read(&root.join(crate::lock::write::FILE_NAME));
+    let locked = |filter: crate::walk::Filter, leave_out_local: bool, local_kept: Vec<String>| {
         let options = crate::Options {
             root: root.to_path_buf(),
             user_dir: scopes.user_dir.clone(),
@@ -107,28 +155,74 @@ fn resolve(root: &Path, extracted: bool, scopes: &Scopes) -> Result<(Lock, usize
             add_dirs: scopes.add_dirs.clone(),
             plugin_dirs: scopes.plugin_dirs.clone(),
             skip_hashes: false,
-            leave_out_local: true,
+            leave_out_local,
+            local_kept,
             filter,
             policy: Some(policy.clone()),
             ..crate::Options::default()
         };
         crate::check(&options).map_err(|e| e.to_string())
     };
-    let mut checked = locked(crate::walk::Filter::default())?;
+    let mut checked = locked(crate::walk::Filter::default(), leave_out_local, local_kept.clone())?;
     let errors = checked.blocking_errors().count();
     let mut lock = checked.take_lock();
     // The MCP tool surface is what the folder's own lock recorded (`capc lock --connect`), as
     // `capc lock` keeps it: a tree cannot list its servers, and no surface is not none offered.
-    crate::surface::keep(&mut lock, &crate::surface::Recorded::read(&root.join(crate::lock::write::FILE_NAME)));
+    crate::surface::keep(&mut lock, &recorded);
     let filter = config.filter();
     let mut hidden = Vec::new();
     if filter.ignore_files || filter.exclude.is_some() {
-        let filtered = locked(filter)?.take_lock();
+        let filtered = locked(filter.clone(), leave_out_local, local_kept)?.take_lock();
         let kept: std::collections::BTreeSet<&str> = filtered.sources.iter().map(|s| s.path.as_str()).collect();
         hidden = lock.sources.iter().map(|s| s.path.clone()).filter(|p| !kept.contains(p.as_str())).collect();
         hidden.sort();
     }
-    Ok((lock, errors, hidden))
+    let claim = match crate::lock::write::read_file(&root.join(crate::lock::write::FILE_NAME)) {
+        Ok(None) => None,
+        Ok(Some(text)) => Some(match crate::lock::write::decode(&text) {
+            Err(_) => LockClaim { state: ClaimState::Unreadable, differences: 0 },
+            Ok(committed) => {
+                // What `capc lock` writes there: ignore files and `exclude` applied, local
+                // settings as the committed lock has them (`--include-local` or not).
+                let include_local = crate::lock::write::includes_local(&committed);
+                let mut sources = locked(filter, !include_local, Vec::new())?.take_lock();
+                crate::surface::keep(&mut sources, &recorded);
+                let plain = |arg: &str| side(arg, "lock", None, 0);
+                let differences = super::diff(&committed, &sources, plain("lock"), plain("sources")).changes.len();
+                let state = if differences == 0 { ClaimState::Matches } else { ClaimState::Stale };
+                LockClaim { state, differences }
+            }
+        }),
+        // A lock that is no regular file (a link, a pipe) is none `capc lock` wrote.
+        Err(_) => Some(LockClaim { state: ClaimState::Unreadable, differences: 0 }),
+    };
+    Ok(Resolved { lock, errors, hidden, claim })
+}
+
+/// The local settings files below `folder` that the git repository holding it tracks (in its
+/// index: committed or staged), as paths relative to `folder`; `None` when `folder` is in no
+/// repository git reads (not one, or one the user's `safe.directory` refuses), and then which
+/// files are the user's own cannot be told.
+fn tracked_local_settings(folder: &Path) -> Option<Vec<String>> {
+    let (top, prefix) = find_top(folder).ok()?;
+    run(git_found(&top).args(["rev-parse", "--git-dir"])).ok()?;
+    // The folder's path as a glob pattern, its own glob characters escaped.
+    let mut pattern = String::from(":(glob)");
+    for c in prefix.chars() {
+        if matches!(c, '*' | '?' | '[' | ']' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push_str("**/settings.local.json");
+    let listed = git(&top, &["ls-files", "-z", "--cached", "--full-name", "--", &pattern]).ok()?;
+    let mut tracked: Vec<String> = listed
+        .split(|b| *b == 0)
+        .filter_map(|path| String::from_utf8_lossy(path).strip_prefix(prefix.as_str()).map(str::to_string))
+        .filter(|path| crate::lock::write::is_local_settings(path))
+        .collect();
+    tracked.dedup();
+    Some(tracked)
 }
 
 /// Configuration keys set on every git call, over whatever the repository's own
@@ -327,15 +421,9 @@ pub fn extract_at(arg: &str, folder: &Path, at: &Path) -> Result<Extracted, Stri
 
 fn revision(arg: &str, folder: &Path, scopes: &Scopes) -> Result<Loaded, String> {
     let (top, prefix, commit) = locate(arg, folder, "a file, a folder or a git revision")?;
-    // The lock committed at that revision, when there is one this capc reads.
-    let lock_path = format!("{commit}:{prefix}{}", crate::lock::write::FILE_NAME);
-    if let Some(bytes) = committed_lock(&top, &lock_path)? {
-        if let Ok(lock) = crate::lock::write::decode(&String::from_utf8_lossy(&bytes)) {
-            return Ok(Loaded { lock, side: side(arg, "revision-lock", Some(commit), 0) });
-        }
-    }
-    // Else the folder as it was, resolved. Named as the folder is, since a plugin at the root
-    // without a manifest is named after its folder.
+    // The folder as it was, resolved from its sources (its committed lock is only compared
+    // with them). Named as the folder is, since a plugin at the root without a manifest is
+    // named after its folder.
     let name = folder
         .canonicalize()
         .ok()
@@ -347,8 +435,8 @@ fn revision(arg: &str, folder: &Path, scopes: &Scopes) -> Result<Loaded, String>
     // A checkout's `.gitignore` files are git's: an empty `.git` makes the walk read them as
     // in one, so the files they would hide from `capc lock` there are known (`resolve`).
     std::fs::create_dir(root.join(".git")).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
-    let (lock, errors, hidden) = resolve(&root, true, &scopes.at_revision(folder, &root))?;
-    Ok(Loaded { lock, side: Side { hidden, ..side(arg, "revision-tree", Some(commit), errors) } })
+    let resolved = resolve(&root, Local::All, &scopes.at_revision(folder, &root))?;
+    Ok(resolved.loaded(arg, "revision-tree", Some(commit)))
 }
 
 /// A temporary folder, removed when dropped.
@@ -375,23 +463,6 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-/// The lock committed at `spec` (`COMMIT:PATH`), if it is a blob there: its size is asked
-/// first, so a lock larger than capc reads from disk is refused before a byte of it is read.
-fn committed_lock(top: &Path, spec: &str) -> Result<Option<Vec<u8>>, String> {
-    let Ok(kind) = git(top, &["cat-file", "-t", spec]) else { return Ok(None) };
-    if kind.trim_ascii() != b"blob" {
-        return Ok(None);
-    }
-    let size = git(top, &["cat-file", "-s", spec])?;
-    let size: u64 =
-        String::from_utf8_lossy(&size).trim().parse().map_err(|_| format!("git gave no size for {spec}"))?;
-    let limit = crate::lock::write::MAX_LOCK_BYTES;
-    if size > limit {
-        return Err(format!("the lock at {spec} is {size} bytes, more than the {limit} capc reads"));
-    }
-    git(top, &["cat-file", "blob", spec]).map(Some)
 }
 
 /// At most this many bytes of file content are written when a revision is extracted: past it
