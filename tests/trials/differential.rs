@@ -11,7 +11,7 @@
 //! The sample is fixed, so every run asks the same questions: per corpus,
 //! - the corpus as a project (a copy of it, links kept), trusted: `hello`, then the first two
 //!   commands or skills its own table adds to the built-ins (Claude Code's `init` message, in
-//!   table order), typed bare and with an argument;
+//!   table order), typed bare and with an argument, and `summarize @README.md` when it has one;
 //! - the same folder untrusted, and trusted with `ENABLE_TOOL_SEARCH=false`: `hello`;
 //! - up to three of its plugins (the first, the middle and the last folder holding
 //!   `.claude-plugin/plugin.json`, sorted), each loaded with `--plugin-dir` from an empty
@@ -231,6 +231,9 @@ fn added_names(dir: &Path, scenario: &str, n: usize, built_ins: &[String]) -> Ve
 /// An argument a user would type after a command.
 const ARGUMENT: &str = "src/app.ts add input validation";
 
+/// A turn that mentions a file of the project.
+const MENTION: &str = "summarize @README.md";
+
 /// Every sampled turn of one corpus equals Claude Code's, but for the allowlisted differences.
 fn every_turn_equals_claude_code(corpus: &str, allowlist: &[Allowed]) {
     let scratch = tempfile::tempdir().expect("tempdir");
@@ -286,7 +289,11 @@ fn every_turn_equals_claude_code(corpus: &str, allowlist: &[Allowed]) {
         inputs
     };
     let mut retyped = Vec::new();
-    let trusted_inputs = typed("project-trusted", 2, true);
+    let mut trusted_inputs = typed("project-trusted", 2, true);
+    // An `@` mention of a file the project has: its README, when it has one.
+    if root.join("README.md").is_file() {
+        trusted_inputs.push(MENTION.to_string());
+    }
     if trusted_inputs.len() > 1 {
         let text = std::fs::read_to_string(dir.join("project-trusted/scenario.toml")).expect("scenario");
         let text = text.replace(&inputs_line(&hello), &inputs_line(&trusted_inputs));
