@@ -236,6 +236,15 @@ pub(super) fn read_claim(
                         FileKind::Settings if decl::settings::refused_mode(&node).is_some() => {
                             let why = "Claude Code refuses this settings file: its `permissions.defaultMode` is not a mode it knows";
                             not_loaded.get_or_insert_with(|| (path.clone(), why.to_string()));
+                            decls.push(crate::model::Decl {
+                                path: path.clone(),
+                                span: None,
+                                item: crate::model::Item::SettingsNotLoaded(crate::model::SettingsNotLoaded {
+                                    path: path.clone(),
+                                    key: "permissions.defaultMode".to_string(),
+                                    message: decl::settings::REFUSED_MODE_MESSAGE.to_string(),
+                                }),
+                            });
                         }
                         FileKind::Settings => {
                             if let Some(map) = node.get("hooks") {

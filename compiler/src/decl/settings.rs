@@ -98,6 +98,11 @@ const PERMISSION_FIELDS: &[Field] = &[
 
 const MODES: &[&str] = &["default", "manual", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"];
 
+/// What Claude Code 2.1.332's notice says of a `permissions.defaultMode` it refuses (its
+/// schema's list, which leaves out the `manual` it also accepts).
+pub const REFUSED_MODE_MESSAGE: &str =
+    "Invalid value. Expected one of: \"acceptEdits\", \"auto\", \"bypassPermissions\", \"default\", \"dontAsk\", \"plan\"";
+
 /// A `permissions.defaultMode` Claude Code does not accept, with its text. Its settings
 /// schema validates the mode (after mapping the alias `manual` to `default`), and a settings
 /// file that fails the schema is refused whole, so nothing in it loads.
