@@ -246,7 +246,10 @@ pub fn settings_notice(
         return Vec::new();
     }
     let mut lines = vec!["These settings did not load, so nothing in them is in effect, including hooks, permission rules and sandbox settings, though environment variables they already set can stay:".to_string()];
-    lines.extend(refused.iter().map(|r| format!("  {} ({}): {}", at(&r.path), r.key, r.message)));
+    lines.extend(refused.iter().map(|r| match r.key.as_str() {
+        "" => format!("  {}: {}", at(&r.path), r.message),
+        key => format!("  {} ({key}): {}", at(&r.path), r.message),
+    }));
     lines.push("Fix each problem listed, then start Claude Code again. For settings sent with applyFlagSettings, shown as SDK inline settings, send them again instead.".to_string());
     lines
 }

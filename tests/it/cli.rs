@@ -761,3 +761,44 @@ fn ls_budget_shows_each_entry_and_what_is_dropped() {
     let both = capc_in(&root, &["ls", "--budget", "--all", "."], 100);
     assert_eq!(both.status.code(), Some(2), "--all and --budget conflict");
 }
+
+#[test]
+fn lock_records_settings_claude_code_refuses_and_is_written() {
+    // Settings Claude Code refuses whole (not JSON, not an object, an unknown defaultMode)
+    // declare nothing; Claude Code runs the session without them and prints a notice. The lock
+    // records them in `[[settings_not_loaded]]` and is written; `capc check` still fails, and
+    // an empty settings file (read as no settings) is only a warning.
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join(".claude")).expect("mkdir");
+    for (name, text) in [
+        ("settings.json", "{\"permissions\": {\"deny\": [\"Bash(rm:*)\"],}}\n"),
+        ("settings.local.json", "[\"Bash\"]\n"),
+    ] {
+        std::fs::write(dir.path().join(".claude").join(name), text).expect("write");
+    }
+    let root = dir.path().to_str().expect("utf-8");
+    let out = capc(&["lock", root, "--include-local"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lock: toml::Value =
+        std::fs::read_to_string(dir.path().join("capabilities.lock")).expect("written").parse().expect("TOML");
+    let refused: Vec<(&str, &str)> = lock["settings_not_loaded"]
+        .as_array()
+        .expect("settings_not_loaded")
+        .iter()
+        .map(|s| (s["path"].as_str().unwrap_or_default(), s["message"].as_str().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            (".claude/settings.json", "Invalid or malformed JSON"),
+            (".claude/settings.local.json", "Expected object, but received array")
+        ]
+    );
+    assert!(lock.get("permission").is_none(), "nothing of a refused file applies: {lock}");
+    assert_eq!(capc(&["check", root]).status.code(), Some(1));
+    std::fs::write(dir.path().join(".claude/settings.json"), "").expect("write");
+    std::fs::remove_file(dir.path().join(".claude/settings.local.json")).expect("remove");
+    let check = capc(&["check", root]);
+    assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
+    assert!(stdout(&check).contains("[invalid-json] file is empty"), "{}", stdout(&check));
+}

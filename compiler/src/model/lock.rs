@@ -84,7 +84,9 @@ pub struct Lock {
 pub struct SettingsNotLoaded {
     /// The file, as `[[source]]` names it.
     pub path: String,
-    /// The key that stops it (`permissions.defaultMode`).
+    /// The key that stops it (`permissions.defaultMode`); empty when the file as a whole is
+    /// refused (not JSON, not an object).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub key: String,
     /// Claude Code's message for that key.
     pub message: String,
