@@ -2,10 +2,13 @@
 //!
 //! Claude Code is more lenient than YAML (2.1.332 is; older versions, 2.1.197 among them, are
 //! not): when the block does not parse, it double-quotes every column-0 `key: value` line
-//! whose value holds a YAML-special character (`: `, `#`, `[`, `*`, …) and tries again. So `description: Use this: when …`
-//! loads, while a block scalar followed by such a line, a tab indent or CRLF line endings
-//! (JavaScript's `.` stops at `\r`) still fail. This module reproduces that two-step parse;
-//! the behaviour was measured against `claude plugin validate`.
+//! whose value holds a YAML-special character (`: `, `#`, `[`, `*`, …), reads each tab that
+//! starts a line as two spaces, and tries once more. So `description: Use this: when …` loads,
+//! beside a tab-indented `metadata` too, while a block scalar followed by such a line, a tab
+//! after spaces or CRLF line endings (JavaScript's `.` stops at `\r`) still fail. The same
+//! reading serves skills, commands and subagents (one parser in Claude Code, one here). This
+//! module reproduces that two-step parse; the behaviour was measured against `claude plugin
+//! validate` and the agent listing Claude Code sends.
 
 use crate::node::{Key, Node, NodeKind};
 use crate::span::Span;
@@ -165,21 +168,21 @@ pub fn parse_with_yaml(text: &str, block: &Block) -> Parsed {
     match load(yaml) {
         Ok(value) => to_fields(text, block, value, None, Spans::Refinable),
         Err(first) => {
-            // Claude Code's YAML reader accepts tabs that indent a nested block (`metadata:` then
-            // `\tkey: x`), where libyaml refuses them; read such text with the tabs as spaces.
-            if let Some(expanded) = expand_leading_tabs(yaml) {
-                if let Ok(value) = load(&expanded) {
-                    return to_fields(text, block, value, None, Spans::Entry);
-                }
-            }
+            // Claude Code's one retry: it double-quotes the `key: value` lines whose value
+            // holds a YAML-special character, then reads each tab that starts a line as two
+            // spaces (`metadata:` then `\tkey: x`, which libyaml refuses), and parses again.
             let (quoted, first_quoted) = quote_problematic_values(yaml);
-            match first_quoted.and_then(|span| load(&quoted).ok().map(|v| (v, span))) {
-                Some((value, span)) => {
-                    let note = LenientNote { span: span.shift(block.yaml.start), yaml_error: first.message.clone() };
-                    to_fields(text, block, value, Some(note), Spans::Entry)
+            let retried = expand_line_start_tabs(&quoted);
+            if first_quoted.is_some() || retried.is_some() {
+                if let Ok(value) = load(retried.as_deref().unwrap_or(&quoted)) {
+                    let note = first_quoted.map(|span| LenientNote {
+                        span: span.shift(block.yaml.start),
+                        yaml_error: first.message.clone(),
+                    });
+                    return to_fields(text, block, value, note, Spans::Entry);
                 }
-                None => Parsed::Invalid { span: first.span.shift(block.yaml.start), message: first.message },
             }
+            Parsed::Invalid { span: first.span.shift(block.yaml.start), message: first.message }
         }
     }
 }
@@ -449,24 +452,22 @@ fn load(yaml: &str) -> Result<Node, YamlError> {
     })
 }
 
-/// `yaml` with each tab in the leading whitespace of a line replaced by two spaces, or `None`
-/// when no line starts with a tab.
-fn expand_leading_tabs(yaml: &str) -> Option<String> {
-    if !yaml.split('\n').any(|l| l.trim_start_matches(' ').starts_with('\t')) {
-        return None;
-    }
+/// `yaml` with each tab at the start of a line (before any other character, as JavaScript's
+/// `/^\t+/gm` finds them: after `\n`, `\r`, U+2028 or U+2029) replaced by two spaces, or
+/// `None` when no line starts with a tab.
+fn expand_line_start_tabs(yaml: &str) -> Option<String> {
     let mut out = String::with_capacity(yaml.len() + 16);
-    for (i, line) in yaml.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
+    let (mut line_start, mut changed) = (true, false);
+    for c in yaml.chars() {
+        if c == '\t' && line_start {
+            out.push_str("  ");
+            changed = true;
+            continue;
         }
-        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
-        for c in line[..indent].chars() {
-            out.push_str(if c == '\t' { "  " } else { " " });
-        }
-        out.push_str(&line[indent..]);
+        line_start = matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}');
+        out.push(c);
     }
-    Some(out)
+    changed.then_some(out)
 }
 
 /// The retry Claude Code makes: returns the rewritten YAML and the span (in `yaml`) of the

@@ -68,15 +68,15 @@ pub enum Plan {
 /// A lock to write, with what is reported beside it.
 #[derive(Debug)]
 pub struct Lockable {
-    /// Plugins the session is asked to load that Claude Code refuses, with why: the lock says
-    /// so and is written (Claude Code loads the rest), and the run fails, as cargo writes
-    /// Cargo.lock and still fails a build with errors.
+    /// Plugins the session is asked to load that Claude Code skips, with why: the lock records
+    /// each as not loaded and is written, and the run succeeds (Claude Code runs the session
+    /// without them); the CLI names them.
     pub refused_asked: Vec<(String, String)>,
     /// Files with errors a session here does not load (so they do not block the lock), each
     /// with why; by path.
     pub left_out: Listed<(String, String)>,
-    /// Errors in files Claude Code's loader loads as they are (only `claude plugin validate`
-    /// rejects them), each a `path:line:col: …` line.
+    /// Errors Claude Code's loader survives, loading what it can as the lock records it (only
+    /// `claude plugin validate` rejects them), each a `path:line:col: …` line.
     pub loaded_anyway: Listed<String>,
     /// When the check found anything: every finding counted, and whether a warning is among
     /// them.
@@ -86,13 +86,6 @@ pub struct Lockable {
     pub lock: Lock,
     /// The lock's text, as written to `capabilities.lock`.
     pub text: String,
-}
-
-impl Lockable {
-    /// Whether the run fails although the lock is written: a plugin asked for does not load.
-    pub fn fails(&self) -> bool {
-        !self.refused_asked.is_empty()
-    }
 }
 
 /// Decides what `capc lock` does with `checked`. The lock moves out of `checked` (see

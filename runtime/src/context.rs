@@ -234,6 +234,20 @@ impl TurnContext {
     pub fn no_bundled(&self) -> bool {
         self.flag("disableBundledSkills") || self.flag("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS")
     }
+    /// Whether Claude Code 2.1.332 sends its attribution reminder (`Attribution for git commits
+    /// and pull requests …`) with a turn: unless the settings leave both lines empty —
+    /// `attribution` naming `commit` or `pr` (an absent one keeps its default line) with both
+    /// `""`, or, without those, `includeCoAuthoredBy: false`.
+    pub fn attribution_reminder(&self) -> bool {
+        if let Some(Value::Object(attribution)) = self.flags.get("attribution") {
+            let (commit, pr) = (attribution.get("commit"), attribution.get("pr"));
+            if commit.is_some() || pr.is_some() {
+                let empty = |line: Option<&Value>| matches!(line, Some(Value::String(s)) if s.is_empty());
+                return !(empty(commit) && empty(pr));
+            }
+        }
+        !matches!(self.flags.get("includeCoAuthoredBy"), Some(Value::Bool(false)))
+    }
     /// The `skillOverrides` level of a skill.
     pub fn skill_override(&self, name: &str) -> Override {
         let Some(Value::Object(map)) = self.flags.get("skillOverrides") else { return Override::On };

@@ -235,6 +235,25 @@ pub(crate) fn held(rules: &[Rule], root: &str, home: &str) -> (Held, Held) {
     (trusted, untrusted)
 }
 
+/// The lines Claude Code 2.1.332 prints on stderr, with text output (`-p`'s default; JSON and
+/// stream-JSON output print none), for settings files it does not load, each named by its
+/// absolute path (`at`); none when every file loads.
+pub fn settings_notice(
+    refused: &[capc_compiler::model::SettingsNotLoaded],
+    at: impl Fn(&str) -> String,
+) -> Vec<String> {
+    if refused.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = vec!["These settings did not load, so nothing in them is in effect, including hooks, permission rules and sandbox settings, though environment variables they already set can stay:".to_string()];
+    lines.extend(refused.iter().map(|r| match r.key.as_str() {
+        "" => format!("  {}: {}", at(&r.path), r.message),
+        key => format!("  {} ({key}): {}", at(&r.path), r.message),
+    }));
+    lines.push("Fix each problem listed, then start Claude Code again. For settings sent with applyFlagSettings, shown as SDK inline settings, send them again instead.".to_string());
+    lines
+}
+
 pub fn behavior(word: &str) -> Option<Behavior> {
     match word {
         "allow" => Some(Behavior::Allow),
@@ -294,7 +313,16 @@ impl Loaded {
             .map(|h| std::path::absolute(&h).unwrap_or(h))
             .unwrap_or_default();
         let root = std::path::absolute(&roots.root).unwrap_or_else(|_| roots.root.clone());
-        let (trusted, untrusted) = held(&rules, &root.to_string_lossy(), &home.to_string_lossy());
+        let (mut trusted, mut untrusted) = held(&rules, &root.to_string_lossy(), &home.to_string_lossy());
+        let refused = settings_notice(&lock.settings_not_loaded, |shown| {
+            let path = roots.locate(shown);
+            std::path::absolute(&path).unwrap_or(path).to_string_lossy().into_owned()
+        });
+        if !refused.is_empty() {
+            for held in [&mut trusted, &mut untrusted] {
+                held.notices = refused.iter().chain(held.notices.iter()).cloned().collect();
+            }
+        }
         let whole_denies = rules
             .iter()
             .filter(|r| r.behavior == Behavior::Deny && r.parsed.is_whole_tool())

@@ -12,7 +12,9 @@
 //! - a missing path gives nothing; a file's lines are `N\tTEXT`, split on `\n` (a `\r` before
 //!   it dropped; a trailing `\n` gives an empty last line); an empty file a warning;
 //! - the first reminder is a user message of its own; the others are joined into the next one,
-//!   and Claude Code's message merge (`wj`) ends each joined block but the last with `\n`.
+//!   and Claude Code's message merge ends each joined block but the last with `\n`; the last
+//!   too when no reminder follows it in its message (settings that leave both attribution
+//!   lines empty, in a folder outside git), since the prompt's message is merged after it.
 //!
 //! capc's own policy: it reads nothing outside the folder, the `--add-dir` folders and the
 //! loaded plugins' roots (a symlink that leads out counts as outside). Such a mention, and one
@@ -229,12 +231,15 @@ pub fn read(mention: &str, path: &Path, range: Option<(u64, u64)>, inside: impl 
 }
 
 /// The blocks of every read, joined as Claude Code's message merge joins them: the first
-/// alone, each later one but the last ended with `\n`.
-pub fn join(reads: Vec<[String; 2]>) -> Vec<String> {
+/// alone, each later one but the last ended with `\n`. The last is ended too when it `closes`
+/// its message, that is when no reminder joins the message after it (Claude Code sends the
+/// attribution reminder and a repository's git context there); the merge with the prompt's
+/// message then ends it with `\n` as well.
+pub fn join(reads: Vec<[String; 2]>, closes: bool) -> Vec<String> {
     let mut blocks: Vec<String> = reads.into_iter().flatten().collect();
     let n = blocks.len();
     for (i, b) in blocks.iter_mut().enumerate() {
-        if i > 0 && i + 1 < n {
+        if i > 0 && (i + 1 < n || closes) {
             b.push('\n');
         }
     }
@@ -318,8 +323,11 @@ mod tests {
     #[test]
     fn joining() {
         let pair = |a: &str| [a.to_string(), format!("{a}!")];
-        assert_eq!(join(vec![pair("a")]), ["a", "a!"]);
-        assert_eq!(join(vec![pair("a"), pair("b")]), ["a", "a!\n", "b\n", "b!"]);
+        assert_eq!(join(vec![pair("a")], false), ["a", "a!"]);
+        assert_eq!(join(vec![pair("a"), pair("b")], false), ["a", "a!\n", "b\n", "b!"]);
+        // Nothing joins the last read's message after it: it is ended too.
+        assert_eq!(join(vec![pair("a")], true), ["a", "a!\n"]);
+        assert_eq!(join(vec![pair("a"), pair("b")], true), ["a", "a!\n", "b\n", "b!\n"]);
         assert_eq!(resolve(Path::new("/t"), None, "./x/../y.txt"), Some(PathBuf::from("/t/y.txt")));
         assert_eq!(resolve(Path::new("/t"), Some(Path::new("/h")), "~/y"), Some(PathBuf::from("/h/y")));
     }

@@ -278,11 +278,11 @@ fn a_marketplace_with_one_bad_plugin_gets_a_lock_that_names_it() {
     );
     assert_eq!(capc_in(dir.path(), &["lock", "--check"]).status.code(), Some(0), "--check compares the same text");
     // Once a setting enables the broken plugin, the session is asked to load it and Claude Code
-    // refuses it: the lock records it as not loaded, and the run fails.
+    // skips it, running the rest: the lock records it as not loaded, and the run succeeds.
     write(dir.path(), &[(".claude/settings.json", "{ \"enabledPlugins\": { \"tool-42@tools\": true } }")]);
     let out = capc_in(dir.path(), &["lock"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stderr(&out).contains("plugin `tool-42` is asked to load but does not"), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("plugin `tool-42` is asked to load but Claude Code skips it"), "{}", stderr(&out));
     let lock = std::fs::read_to_string(dir.path().join("capabilities.lock")).expect("written");
     let entry = lock.split("[[plugin]]").find(|e| e.contains("name = \"tool-42\"")).expect("tool-42 listed");
     assert!(entry.contains("loaded = false") && entry.contains("its plugin.json is refused"), "{entry}");

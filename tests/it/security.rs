@@ -1715,3 +1715,27 @@ fn a_capc_toml_planted_above_a_folder_outside_a_repository_turns_nothing_off() {
         let _ = Command::new("chown").arg("-R").arg("0").arg(&shared).status();
     }
 }
+
+/// A description Claude Code takes from a body's first line is cut to 97 UTF-16 units and
+/// `...` when the line is longer than 100; a token the cut splits is no longer recognisable in
+/// what is left, so the line is kept as its SHA-256 whole. A token before the cut is masked as
+/// any prose secret is. Neither reaches the lock or the listing.
+#[test]
+fn a_description_cut_from_a_body_line_keeps_no_secret() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    // The token starts 10 units before the cut: 87 characters, then the token.
+    let split = format!("{} {TOKEN_B} and the rest of the line", "x".repeat(86));
+    let before = format!("Deploy with {TOKEN_B} {}", "y".repeat(90));
+    write_file(&root, ".claude/commands/split.md", &format!("{split}\n"));
+    write_file(&root, ".claude/commands/before.md", &format!("{before}\n"));
+    let out = capc(&root, &["lock", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lock = std::fs::read_to_string(root.join("capabilities.lock")).expect("written");
+    assert!(!lock.contains(MARKER) && !lock.contains("ghp_"), "{lock}");
+    let ls = capc(&root, &["ls", ".", "--format", "json"]);
+    assert!(!stdout(&ls).contains(MARKER), "{}", stdout(&ls));
+    let session = capc_in(&root, &["session", ".", "--json"], "{\"id\":1,\"type\":\"turn\",\"input\":\"hello\"}\n");
+    assert!(!stdout(&session).contains(MARKER), "{}", stdout(&session));
+    assert!(stdout(&session).contains("- split: sha256:"), "{}", stdout(&session));
+}

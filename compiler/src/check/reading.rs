@@ -184,7 +184,34 @@ pub(super) fn read_claim(
             name = Some(own);
         }
         kind => {
-            if let Some(node) = parse_json(&mut sink, &text, kind) {
+            let parsed = parse_json(&mut sink, &text, kind);
+            if kind == FileKind::Settings && parsed.is_none() && text.trim().is_empty() {
+                // Claude Code reads an empty settings file as no settings, without a word.
+                for d in sink.diagnostics.iter_mut().filter(|d| d.rule == rules::invalid_json::RULE.id) {
+                    d.severity(crate::diagnostic::Severity::Warning)
+                        .help("Claude Code reads an empty settings file as no settings; write `{}` or delete it");
+                }
+            }
+            // A settings file Claude Code refuses whole (not JSON, not an object) declares
+            // nothing, and its errors do not stop `capc lock`: the lock records it as not
+            // loaded, with the words of Claude Code's notice.
+            let refused = (kind == FileKind::Settings && cx.placement.is_some())
+                .then(|| decl::settings::refused_whole(&text, parsed.as_ref()))
+                .flatten();
+            if let Some(message) = refused {
+                let why = format!("Claude Code refuses this settings file: {message}");
+                not_loaded.get_or_insert_with(|| (path.clone(), why));
+                decls.push(crate::model::Decl {
+                    path: path.clone(),
+                    span: None,
+                    item: crate::model::Item::SettingsNotLoaded(crate::model::SettingsNotLoaded {
+                        path: path.clone(),
+                        key: String::new(),
+                        message: message.to_string(),
+                    }),
+                });
+            }
+            if let Some(node) = parsed {
                 match kind {
                     FileKind::ProjectMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &cx, &node, true),
                     FileKind::PluginMcp => counts.mcp_servers = decl::mcp::check_file(&mut sink, &cx, &node, false),
@@ -236,6 +263,15 @@ pub(super) fn read_claim(
                         FileKind::Settings if decl::settings::refused_mode(&node).is_some() => {
                             let why = "Claude Code refuses this settings file: its `permissions.defaultMode` is not a mode it knows";
                             not_loaded.get_or_insert_with(|| (path.clone(), why.to_string()));
+                            decls.push(crate::model::Decl {
+                                path: path.clone(),
+                                span: None,
+                                item: crate::model::Item::SettingsNotLoaded(crate::model::SettingsNotLoaded {
+                                    path: path.clone(),
+                                    key: "permissions.defaultMode".to_string(),
+                                    message: decl::settings::REFUSED_MODE_MESSAGE.to_string(),
+                                }),
+                            });
                         }
                         FileKind::Settings => {
                             if let Some(map) = node.get("hooks") {

@@ -26,12 +26,38 @@ enum Shape {
     Words,
 }
 
-/// What Claude Code lists for a skill or command without `description`: the body's first
-/// non-empty line, with a leading `#` heading marker removed.
-fn first_body_line(body: &str) -> Option<String> {
-    let line = body.lines().map(str::trim).find(|l| !l.is_empty())?;
-    let text = line.trim_start_matches('#').trim();
-    (!text.is_empty()).then(|| text.to_string())
+/// What Claude Code 2.1.332 lists for a skill or command without `description` (its loader
+/// sets the description once, so the listing, `/help` and the Skill tool all show this): the
+/// body's first non-empty line, trimmed, without a leading `# ` heading marker (`#`s and at
+/// least one space, as `^#+\s+(\S.*)$` reads it); a line over 100 UTF-16 code units is cut to
+/// its first 97 and `...`. A body with no such line gives `default`, the kind's word.
+fn first_body_line(body: &str, default: &str) -> String {
+    let js_space = |c: char| (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}';
+    let Some(line) = body.split('\n').map(|l| l.trim_matches(js_space)).find(|l| !l.is_empty()) else {
+        return default.to_string();
+    };
+    // `.` stops at a line terminator, so a line holding one keeps its `#`s.
+    let heading = line.trim_start_matches('#');
+    let text = match heading.strip_prefix(js_space) {
+        Some(rest) if heading.len() < line.len() && !rest.contains(['\r', '\u{2028}', '\u{2029}']) => {
+            rest.trim_start_matches(js_space)
+        }
+        _ => line,
+    };
+    if text.encode_utf16().count() <= 100 {
+        return text.to_string();
+    }
+    // The first 97 code units; a character they would split is left out (JavaScript keeps its
+    // first half, a lone surrogate, which no Rust string holds).
+    let mut units = 0;
+    let end = text
+        .char_indices()
+        .find(|(_, c)| {
+            units += c.len_utf16();
+            units > 97
+        })
+        .map_or(text.len(), |(i, _)| i);
+    format!("{}...", &text[..end])
 }
 
 /// Literals on their way into the lock, reported when they look like secrets.
@@ -163,8 +189,23 @@ pub fn command(
     // Without a description Claude Code lists the body's first line (the display name and
     // aliases are set by the caller, which knows where the file sits).
     let fallback_description = match description {
-        None => first_body_line(text.get(body_start..).unwrap_or_default())
-            .map(|line| crate::secrets::redact_words(&line).unwrap_or(line)),
+        None => {
+            let default = match (at.plugin, is_skill) {
+                (Some(_), true) => "Plugin skill",
+                (Some(_), false) => "Plugin command",
+                (None, true) => "Skill",
+                (None, false) => "Custom command",
+            };
+            let body = text.get(body_start..).unwrap_or_default();
+            let line = first_body_line(body, default);
+            // A secret the cut splits is still kept out: the shown line is hashed whole then.
+            let written = body.split('\n').find(|l| !l.trim().is_empty()).unwrap_or_default();
+            Some(match crate::secrets::redact_words(&line) {
+                Some(kept) => kept,
+                None if crate::secrets::redact_words(written).is_some() => crate::secrets::redact(&line),
+                None => line,
+            })
+        }
         Some(_) => None,
     };
     let command = Command {

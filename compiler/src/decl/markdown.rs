@@ -179,7 +179,11 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
             Parsed::Invalid { span, message } => {
                 // Only a subagent outside a plugin is skipped; everything else loads with its
                 // metadata dropped. Either way `claude plugin validate` rejects the file, so
-                // it is an error: capc never passes what the official validator refuses.
+                // it is an error: capc never passes what the official validator refuses. The
+                // lock records what Claude Code loads (the agent left out or under its file
+                // name, the body with no metadata), so the error does not keep `capc lock`
+                // from writing it — but for frontmatter capc refused to parse (too deep),
+                // whose fields Claude Code may read and capc does not know.
                 let consequence = match kind {
                     MarkdownKind::Agent if cx.scope == FileScope::Plugin => {
                         "Claude Code loads this agent under its file name with every other field dropped"
@@ -187,8 +191,13 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
                     MarkdownKind::Agent => "Claude Code skips this agent",
                     _ => "Claude Code loads the body with empty metadata: no description, no allowed-tools",
                 };
+                let too_deep = message.starts_with("nested deeper than");
                 let (message, fix) = explain_yaml_error(text, span, &message);
-                sink.report(&rules::invalid_frontmatter::RULE, span, message).help(format!("{consequence}; {fix}"));
+                let finding = sink.report(&rules::invalid_frontmatter::RULE, span, message);
+                finding.help(format!("{consequence}; {fix}"));
+                if !too_deep {
+                    finding.loads_anyway();
+                }
                 return None;
             }
             Parsed::NotAMapping { span, found } => {
@@ -197,7 +206,8 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
                     span,
                     format!("frontmatter must be a mapping of `field: value` lines, found {found}"),
                 )
-                .help("write one `field: value` per line between the `---` lines, such as `description: …`");
+                .help("write one `field: value` per line between the `---` lines, such as `description: …`")
+                .loads_anyway();
                 return None;
             }
         },
@@ -492,12 +502,15 @@ fn check_common_values(sink: &mut Sink<'_>, fields: &Node) {
     enum_value(sink, fields, "shell", &["bash", "powershell"]);
     if let Some(metadata) = fields.get("metadata") {
         if metadata.as_object().is_none() && !matches!(metadata.kind, NodeKind::Null) {
+            // Claude Code 2.1.332 drops the value and loads the skill (`claude plugin validate`
+            // warns): a warning, never an error that fails a check of a file that loads.
             sink.report(
                 &rules::wrong_field_type::RULE,
                 metadata.span,
                 format!("`metadata` must be a mapping, found {}", metadata.type_name()),
             )
-            .help("Claude Code drops a `metadata` value that is not a mapping");
+            .severity(Severity::Warning)
+            .help("Claude Code drops a `metadata` value that is not a mapping and loads the rest; write `key: value` pairs under `metadata:`");
         }
     }
 }

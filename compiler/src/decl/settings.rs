@@ -98,6 +98,28 @@ const PERMISSION_FIELDS: &[Field] = &[
 
 const MODES: &[&str] = &["default", "manual", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"];
 
+/// What Claude Code 2.1.332's notice says of a `permissions.defaultMode` it refuses (its
+/// schema's list, which leaves out the `manual` it also accepts).
+pub const REFUSED_MODE_MESSAGE: &str =
+    "Invalid value. Expected one of: \"acceptEdits\", \"auto\", \"bypassPermissions\", \"default\", \"dontAsk\", \"plan\"";
+
+/// Why Claude Code 2.1.332 refuses a settings file whole before reading any key, in its
+/// notice's words (`FILE: MESSAGE`): text that is not JSON (`parsed` is `None`; an empty file
+/// is read as no settings), or JSON that is not an object.
+pub fn refused_whole(text: &str, parsed: Option<&Node>) -> Option<&'static str> {
+    use crate::node::NodeKind;
+    match parsed.map(|n| &n.kind) {
+        None if text.trim().is_empty() => None,
+        None => Some("Invalid or malformed JSON"),
+        Some(NodeKind::Object(_)) => None,
+        Some(NodeKind::Array(_)) => Some("Expected object, but received array"),
+        Some(NodeKind::String(_)) => Some("Expected object, but received string"),
+        Some(NodeKind::Number(_)) => Some("Expected object, but received number"),
+        Some(NodeKind::Bool(_)) => Some("Expected object, but received boolean"),
+        Some(NodeKind::Null) => Some("Expected object, but received null"),
+    }
+}
+
 /// A `permissions.defaultMode` Claude Code does not accept, with its text. Its settings
 /// schema validates the mode (after mapping the alias `manual` to `default`), and a settings
 /// file that fails the schema is refused whole, so nothing in it loads.

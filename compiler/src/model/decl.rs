@@ -62,6 +62,8 @@ pub enum Item {
     McpToggle {
         disabled: Vec<String>,
     },
+    /// A settings file Claude Code refuses whole (nothing else it declares is read).
+    SettingsNotLoaded(super::SettingsNotLoaded),
     /// A plugin folder, its namespace and how it may load.
     Plugin(Box<PluginFolder>),
     /// Something pulled in from outside (a server's package, a remote plugin source, a

@@ -70,6 +70,26 @@ pub struct Lock {
     /// by name.
     #[serde(default, rename = "mcp_failed", skip_serializing_if = "Vec::is_empty")]
     pub mcp_failed: Vec<McpFailed>,
+    /// Settings files of the session that Claude Code 2.1.332 does not load at all (nothing in
+    /// them is in effect), each with what its notice names, by path. Absent from locks written
+    /// before it was recorded.
+    #[serde(default, rename = "settings_not_loaded", skip_serializing_if = "Vec::is_empty")]
+    pub settings_not_loaded: Vec<SettingsNotLoaded>,
+}
+
+/// A settings file Claude Code refuses whole, and why, in the words of its notice
+/// (`These settings did not load, …`: `  FILE (KEY): MESSAGE`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SettingsNotLoaded {
+    /// The file, as `[[source]]` names it.
+    pub path: String,
+    /// The key that stops it (`permissions.defaultMode`); empty when the file as a whole is
+    /// refused (not JSON, not an object).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub key: String,
+    /// Claude Code's message for that key.
+    pub message: String,
 }
 
 /// One tool of a connected MCP server, as `capc lock --connect` recorded it: what the model
@@ -410,8 +430,10 @@ pub struct Command {
     pub dynamic: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// Without `description`: the body's first non-empty line, leading `#` removed, which
-    /// Claude Code lists instead.
+    /// Without `description`: what Claude Code 2.1.332 lists instead — the body's first
+    /// non-empty line, a `# ` heading marker removed, cut to 97 UTF-16 code units and `...`
+    /// when over 100; without such a line, the kind's word (`Skill`, `Custom command`,
+    /// `Plugin skill`, `Plugin command`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallback_description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

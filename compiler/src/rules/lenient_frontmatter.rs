@@ -11,7 +11,7 @@ pub static RULE: Rule = Rule {
 };
 
 const DOCS: &str = r##"### What it does
-Notes frontmatter that is not valid YAML but that Claude Code 2.1.332 still loads, because its retry double-quotes `key: value` lines with special characters such as `: `.
+Notes frontmatter that is not valid YAML but that Claude Code 2.1.332 still loads, because its retry double-quotes `key: value` lines with special characters such as `: ` (in the same retry it reads each tab that starts a line as two spaces). Skills, commands and subagents are read alike.
 
 ### Why is this bad?
 Strict YAML readers, other tools and older Claude Code versions (2.1.197 among them) reject the file, and the same text may break as soon as a block scalar is added.

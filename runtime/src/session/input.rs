@@ -40,7 +40,7 @@ impl Session {
         let trimmed = input.trim();
         if !trimmed.starts_with('/') {
             return {
-                let texts = self.with_mentions(input, vec![input.to_string()]);
+                let texts = self.with_mentions(input, vec![input.to_string()], cx);
                 (TurnResult::Message { text: input.to_string() }, Request::main(view, texts))
             };
         }
@@ -90,7 +90,7 @@ impl Session {
                     return self.unknown(&name, &args, input, view, cx);
                 }
                 {
-                    let texts = self.with_mentions(input, vec![input.to_string()]);
+                    let texts = self.with_mentions(input, vec![input.to_string()], cx);
                     (TurnResult::Message { text: input.to_string() }, Request::main(view, texts))
                 }
             }
@@ -262,7 +262,7 @@ impl Session {
         }
         let more = unnamed.len() + self.mcp.prompt_commands().len() + request::HEADLESS_BUILTIN_UNNAMED;
         let reminder = request::unknown_command_reminder(name, &named, more, closest.as_deref());
-        let texts = self.with_mentions(input, vec![reminder, input.to_string()]);
+        let texts = self.with_mentions(input, vec![reminder, input.to_string()], cx);
         (result, Request::main(view, texts))
     }
 
@@ -437,14 +437,14 @@ impl Session {
             note: None,
         };
         // A typed command's `@` mentions are read from its expanded prompt (the arguments in it).
-        let texts = if from_model { texts } else { self.with_mentions(&expanded, texts) };
+        let texts = if from_model { texts } else { self.with_mentions(&expanded, texts, cx) };
         (result, Request::main(view, texts))
     }
 
     /// `texts` after the reminders of the files and folders `text` mentions with `@`, as Claude
     /// Code attaches them ([`crate::mentions`]); what capc leaves out goes to the turn's notes.
     /// capc reads only inside the folder, the `--add-dir` folders and the loaded plugins' roots.
-    fn with_mentions(&mut self, text: &str, texts: Vec<String>) -> Vec<String> {
+    fn with_mentions(&mut self, text: &str, texts: Vec<String>, cx: &TurnContext) -> Vec<String> {
         let found = mentions::extract(text);
         if found.is_empty() {
             return texts;
@@ -470,7 +470,10 @@ impl Session {
                 mentions::Read::Note(note) => self.notes.push(note),
             }
         }
-        let mut out = mentions::join(reads);
+        // The last read ends its message, and so its line, unless a reminder joins that
+        // message after it: the git context of a folder in a repository, the attribution one.
+        let followed = cx.attribution_reminder() || in_git_repository(&self.loaded.roots.root);
+        let mut out = mentions::join(reads, !followed);
         out.extend(texts);
         out
     }

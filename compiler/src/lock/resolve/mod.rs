@@ -417,6 +417,12 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         .collect();
     pins.sort();
     pins.dedup();
+    let mut settings_not_loaded: Vec<model::SettingsNotLoaded> = decls
+        .iter()
+        .filter_map(|d| if let Item::SettingsNotLoaded(s) = &d.item { Some(s.clone()) } else { None })
+        .collect();
+    settings_not_loaded.sort();
+    settings_not_loaded.dedup();
     let mut session = Parts::default();
     let mut units: BTreeMap<String, Parts> = BTreeMap::new();
     for d in decls {
@@ -548,6 +554,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         marketplace_plugins,
         mcp_tools: Vec::new(),
         mcp_failed: Vec::new(),
+        settings_not_loaded,
     };
     Resolution {
         lock: std::sync::Arc::new(lock),
