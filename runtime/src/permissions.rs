@@ -123,7 +123,12 @@ impl Permissions {
         // A Bash command is decided as Claude Code decides one, the mode included
         // (read-only commands need no rule; `bypassPermissions` and `dontAsk` settle the rest).
         if let (Some(command), "Bash") = (call.primary, call.tool) {
-            let bash = capc_grammar::BashContext { mode: self.mode, ..capc_grammar::BashContext::new(cx.cwd, cx.home) };
+            let links = crate::shell::FileSystemLinks;
+            let bash = capc_grammar::BashContext {
+                mode: self.mode,
+                links: Some(&links),
+                ..capc_grammar::BashContext::new(cx.cwd, cx.home)
+            };
             let decision = capc_grammar::decide_bash(&rules, command, &bash);
             let rule =
                 decision.rule.and_then(|i| rules.get(i)).map(|r| format!("{} ({})", rule_text(&r.rule), r.source));

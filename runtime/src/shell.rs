@@ -167,24 +167,61 @@ pub fn expand(
 }
 
 /// Follows links on this machine's file system for the path checks of [`decide_bash`]: a
-/// committed link to a folder outside the project makes a read through it a read outside.
+/// committed link to a folder outside the project makes a read through it a read outside. The
+/// one resolver of every Bash decision capc makes on disk (`!` injections here, Bash calls in
+/// [`crate::permissions`]).
 #[derive(Debug)]
-struct FileSystemLinks;
+pub(crate) struct FileSystemLinks;
+
+/// Links followed in one path before it counts as a loop (Linux's `MAXSYMLINKS`).
+const MAX_LINK_HOPS: usize = 40;
 
 impl LinkResolver for FileSystemLinks {
     fn real_path(&self, path: &str) -> Option<String> {
-        // The deepest part that exists, with its links followed, then the rest as written.
-        let mut existing = Path::new(path);
-        let mut rest = Vec::new();
-        loop {
-            if let Ok(real) = std::fs::canonicalize(existing) {
-                let mut real = real;
-                real.extend(rest.iter().rev());
-                return Some(real.to_string_lossy().into_owned());
+        // Segment by segment, as the kernel walks it: a link is replaced by its target where it
+        // stands, so a later `..` climbs from the target. Past the first segment that does not
+        // exist, the rest is kept as written.
+        let mut pending: Vec<std::ffi::OsString> =
+            Path::new(path).iter().filter(|s| *s != "/").map(ToOwned::to_owned).collect();
+        pending.reverse();
+        let mut real = PathBuf::from("/");
+        let mut exists = true;
+        let mut hops = 0;
+        while let Some(segment) = pending.pop() {
+            if segment == "." {
+                continue;
             }
-            rest.push(existing.file_name()?.to_owned());
-            existing = existing.parent()?;
+            if segment == ".." {
+                real.pop();
+                continue;
+            }
+            let next = real.join(&segment);
+            if exists {
+                match std::fs::symlink_metadata(&next) {
+                    Ok(meta) if meta.file_type().is_symlink() => {
+                        hops += 1;
+                        if hops > MAX_LINK_HOPS {
+                            return None;
+                        }
+                        let target = std::fs::read_link(&next).ok()?;
+                        if target.is_absolute() {
+                            real = PathBuf::from("/");
+                        }
+                        pending.extend(target.iter().filter(|s| *s != "/").map(ToOwned::to_owned).rev());
+                        continue;
+                    }
+                    Ok(_) => {}
+                    Err(_) => exists = false,
+                }
+            }
+            real = next;
         }
+        Some(real.to_string_lossy().into_owned())
+    }
+
+    fn entries(&self, dir: &str, limit: usize) -> Option<Vec<String>> {
+        let entries = std::fs::read_dir(dir).ok()?;
+        Some(entries.flatten().take(limit).map(|entry| entry.file_name().to_string_lossy().into_owned()).collect())
     }
 }
 
@@ -409,6 +446,65 @@ mod tests {
     fn run_body(body: &str, rules: &[&str], dir: &Path) -> Result<(String, Vec<ShellRun>), Failure> {
         let (template, _) = parse_template(body);
         expand(&template, &allow(rules), &settings(dir))
+    }
+
+    /// The resolver walks a path as the kernel does: a link is followed where it stands (so a
+    /// later `..` climbs from its target), a dangling link leads to its target, a loop resolves
+    /// to nothing, and what does not exist is kept as written.
+    #[test]
+    fn links_are_followed_where_they_stand() {
+        use std::os::unix::fs::symlink;
+        let dir = scratch("links");
+        let dir = std::fs::canonicalize(&*dir).expect("canonical");
+        let at = |rel: &str| format!("{}/{rel}", dir.display());
+        std::fs::create_dir_all(dir.join("p/d")).expect("mkdir");
+        std::fs::create_dir_all(dir.join("o/deep")).expect("mkdir");
+        std::fs::write(dir.join("o/secret.txt"), "s").expect("write");
+        symlink(dir.join("o/deep"), dir.join("p/d/lnk")).expect("link");
+        symlink("../../o/secret.txt", dir.join("p/d/rel")).expect("link");
+        symlink(dir.join("o/not-yet"), dir.join("p/dangling")).expect("link");
+        symlink(dir.join("p/loop"), dir.join("p/loop")).expect("link");
+        let links = FileSystemLinks;
+        assert_eq!(links.real_path(&at("p/d/lnk/../secret.txt")), Some(at("o/secret.txt")));
+        assert_eq!(links.real_path(&at("p/d/rel")), Some(at("o/secret.txt")));
+        assert_eq!(links.real_path(&at("p/dangling")), Some(at("o/not-yet")));
+        assert_eq!(links.real_path(&at("p/d/./new/file")), Some(at("p/d/new/file")));
+        assert_eq!(links.real_path(&at("p/loop/x")), None);
+        assert_eq!(
+            links.entries(&at("p/d/lnk/.."), 10).map(|mut e| {
+                e.sort();
+                e
+            }),
+            Some(vec!["deep".to_owned(), "secret.txt".to_owned()])
+        );
+        assert_eq!(links.entries(&at("p/d/lnk/.."), 1).map(|e| e.len()), Some(1));
+        assert_eq!(links.entries(&at("o/secret.txt"), 10), None);
+    }
+
+    /// Every path form of issue #38 is refused before anything runs: tilde variants, a bare
+    /// `cd`, and a glob or a `cd` leading through a link out of the folder.
+    #[test]
+    fn path_forms_leading_outside_do_not_run() {
+        use std::os::unix::fs::symlink;
+        let dir = scratch("forms");
+        std::fs::create_dir_all(dir.join("proj/d")).expect("mkdir");
+        std::fs::create_dir_all(dir.join("outside")).expect("mkdir");
+        std::fs::write(dir.join("outside/x"), "x").expect("write");
+        symlink(dir.join("outside"), dir.join("proj/d/lnk")).expect("link");
+        for command in [
+            "cat ~root/../etc/passwd",
+            "cat ~-/x",
+            "cd ~- && ls",
+            "cd && ls",
+            "cd; ls -la",
+            "cat d/*/x",
+            "cd d && cat lnk/x",
+        ] {
+            let body = format!("!`{command}`");
+            let failure = run_body(&body, &[], &dir.join("proj")).expect_err(command);
+            assert!(failure.message.contains("permission check failed"), "{command}: {}", failure.message);
+            assert_eq!(failure.runs.last().map(|run| run.exit_code), Some(None), "{command} ran");
+        }
     }
 
     #[test]

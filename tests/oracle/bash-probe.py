@@ -16,7 +16,9 @@ repository; it answers the API locally, so nothing leaves the machine), and reco
 `--only` re-measures some cases and merges them into the existing file. The scratch folders are
 `/tmp/bp/run/<id>/{proj,home}`; the test (`grammar/tests/grammar/bash_cases.rs`) models exactly those
 paths, so keep them. The PATH gets /tmp/bp/bin, holding `mark X` (writes ./mark-X and prints
-MARK:X; not a read-only command, so only a rule can allow it).
+MARK:X; not a read-only command, so only a rule can allow it). A case's `links` (project path →
+target) are made in the project first, and /tmp/bp/outside/secret.txt (MARK:secret) with them;
+Claude Code runs from /tmp/bp, so `cd -` lands there.
 """
 import concurrent.futures as cf, json, os, re, shutil, subprocess, sys
 
@@ -26,6 +28,7 @@ ORACLE = os.environ.get('ORACLE_DIR', os.path.join(os.path.dirname(REPO), 'share
 DATA = os.path.join(REPO, 'grammar', 'tests', 'data', 'bash-2.1.332.json')
 ROOT = '/tmp/bp/run'
 BIN = '/tmp/bp/bin'
+OUTSIDE = '/tmp/bp/outside'  # what the `links` of a case point to: holds secret.txt
 
 # (id, command, allow, ask, deny, allowed_tools, form)   form: "inline" (!`cmd`) or "block" (```!)
 G = 'Bash(git status:*)'
@@ -33,12 +36,12 @@ C = []
 
 
 def case(cid, command, allow=(), ask=(), deny=(), allowed_tools=(), form=None, mode=None,
-         env=None, args=(), note=None, project_allow=()):
+         env=None, args=(), note=None, project_allow=(), links=None):
     if form is None:
         form = 'block' if '`' in command or '\n' in command else 'inline'
     C.append(dict(id=cid, command=command, allow=list(allow), ask=list(ask), deny=list(deny),
                   project_allow=list(project_allow), allowed_tools=list(allowed_tools), form=form,
-                  mode=mode, env=env or {}, args=list(args), note=note))
+                  mode=mode, env=env or {}, args=list(args), note=note, links=dict(links or {})))
 
 
 # --- baseline: no rules, read-only auto-allow ---------------------------------------------
@@ -382,6 +385,64 @@ case('multi-cd-star', 'cd . && cd . && mark a', allow=['Bash(*)'])
 case('redir-edit-deny', 'echo hi > redirected', deny=['Edit(redirected)'])
 case('glued-wild-dotdot', 'mark../x', allow=['Bash(mark*)'])
 
+# --- issue #38: every path form (tilde variants, a bare `cd`, globs through a committed link) --
+case('tilde-user-read', 'cat ~root/../etc/hostname')
+case('tilde-user-read-star', 'cat ~root/../etc/hostname', allow=['Bash(*)'])
+case('tilde-user-read-rule', 'cat ~root/../etc/hostname', allow=['Bash(cat:*)'])
+case('tilde-user-ls', 'ls ~root')
+case('tilde-user-mark', 'mark ~root', allow=[M])
+case('tilde-user-quoted', 'cat "~root/../etc/hostname"')
+case('tilde-user-redir-in', 'wc -l < ~root/../etc/hostname')
+case('tilde-user-redir-out', 'echo hi > ~root/../tmp/bp/outside-redirect')
+case('tilde-user-touch', 'touch ~root/../tmp/bp/outside-touched')
+case('tilde-plus-read', 'cat ~+/SKILLFILE')
+case('tilde-plus-ls', 'ls ~+')
+case('tilde-minus-read', 'cat ~-/x')
+case('tilde-minus-cd', 'cd ~- && ls')
+case('tilde-plus-cd', 'cd ~+ && ls')
+case('tilde-user-cd', 'cd ~root')
+case('tilde-home-read', 'cat ~/x')
+case('cd-bare', 'cd')
+case('cd-bare-and', 'cd && ls')
+case('cd-bare-semi', 'cd; ls -la')
+case('cd-bare-star', 'cd && ls', allow=['Bash(*)'])
+case('cd-bare-rule', 'cd && ls', allow=['Bash(cd:*)'])
+case('cd-bare-read-rule', 'cd && ls', allow=['Read(~/**)'])
+case('cd-empty', 'cd "" && ls')
+case('cd-dashdash', 'cd -- && ls')
+case('cd-dash', 'cd - && ls')
+case('cd-P', 'cd -P && ls')
+case('cd-home', 'cd ~ && ls')
+OUT = OUTSIDE
+case('glob-link', 'cat d/*/secret.txt', links={'d/lnk': OUT},
+     note='d/lnk is a link to /tmp/bp/outside, which holds secret.txt (MARK:secret)')
+case('glob-link-plain', 'cat d/lnk/secret.txt', links={'d/lnk': OUT})
+case('glob-link-ls', 'ls d/*', links={'d/lnk': OUT})
+case('glob-link-nomatch', 'cat d/*/nothing.txt', links={'d/lnk': OUT})
+case('glob-link-rm-rule', 'rm -f d/*/secret.txt', allow=['Bash(rm:*)'], links={'d/lnk': OUT})
+case('glob-link-cd', 'cd d/* && ls', links={'d/lnk': OUT})
+case('glob-link-redir-in', 'wc -l < d/*/secret.txt', links={'d/lnk': OUT})
+case('glob-link-grep', 'grep -r MARK d/*', links={'d/lnk': OUT})
+case('tilde-home-redir-out', 'echo hi > ~/redirected')
+case('tilde-plus-redir-out', 'echo hi > ~+/redirected')
+case('tilde-plus-redir-out-rule', 'echo hi > ~+/redirected', allow=['Bash(echo:*)'])
+case('tilde-plus-touch-rule', 'touch ~+/touched', allow=['Bash(touch:*)'])
+case('tilde-minus-cd-star', 'cd ~- && ls', allow=['Bash(*)'])
+case('cd-dash-star', 'cd - && ls', allow=['Bash(*)'])
+case('cd-dash-only', 'cd -')
+case('glob-link-redir-out', 'echo hi > d/*/secret.txt', allow=['Bash(echo:*)'], links={'d/lnk': OUT})
+case('glob-link-redir-in-star', 'wc -l < d/*/secret.txt', allow=['Bash(*)'], links={'d/lnk': OUT})
+case('tilde-home-redir-out-star', 'echo hi > ~/redirected', allow=['Bash(*)'])
+case('glob-redir-in', 'wc -l < .claude/*/t/SKILL.md')
+case('link-dotdot', 'cat d/lnk/../../etc/hostname', links={'d/lnk': '/tmp/bp'},
+     note='d/lnk is a link to /tmp/bp: d/lnk/../.. is / on disk, the project as written')
+case('cd-then-link', 'cd d && cat lnk/secret.txt', links={'d/lnk': OUT})
+case('cd-then-link-redir-in', 'cd d && wc -l < lnk/secret.txt', links={'d/lnk': OUT})
+case('cd-then-relative', 'cd .claude && cat ../../../../../etc/hostname')
+case('cd-sub-then-read', 'cd .claude && cat skills/t/SKILL.md')
+case('glob-rm-star-rule', 'rm -rf nothing/*', allow=['Bash(rm:*)'])
+case('glob-touch-star', 'touch made-*', allow=['Bash(*)'])
+
 
 def skill_text(c):
     fm = ['---', 'name: t', 'description: probe']
@@ -424,6 +485,12 @@ def run(c):
     c = dict(c, command=cmd)
     open(proj + '/.claude/skills/t/SKILL.md', 'w').write(skill_text(c))
     subprocess.run(['git', 'init', '-q', proj], check=True)
+    if c['links']:
+        os.makedirs(OUTSIDE, exist_ok=True)
+        open(os.path.join(OUTSIDE, 'secret.txt'), 'w').write('MARK:secret\n')
+    for link, target in c['links'].items():
+        os.makedirs(os.path.dirname(os.path.join(proj, link)), exist_ok=True)
+        os.symlink(target, os.path.join(proj, link))
     perms = {k: c[k] for k in ('allow', 'ask', 'deny') if c[k]}
     if c['project_allow']:
         json.dump({'permissions': {'allow': c['project_allow']}},
@@ -437,8 +504,10 @@ def run(c):
     env = dict(os.environ, ORACLE_HOME=home, PATH=BIN + ':' + os.environ['PATH'], **c['env'])
     log = base + '/log'
     extra = (['--permission-mode', c['mode']] if c['mode'] else []) + c['args']
+    # From /tmp/bp, so that `cd -` (the previous directory, $OLDPWD: where claude-offline was
+    # started) lands in the same place on every machine.
     p = subprocess.run([ORACLE + '/claude-offline', log, proj] + extra + ['-p', '/t'], env=env,
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, cwd='/tmp/bp')
     after = files_of(proj)
     new = sorted(after - before - {'.claude/settings.local.json'})
     outside = [f for f in ('/tmp/bp/outside-touched', '/tmp/bp/outside-redirect') if os.path.exists(f)]
@@ -468,7 +537,8 @@ def run(c):
     return {'id': c['id'], **({'note': c['note']} if c['note'] else {}), 'command': cmd,
             'form': c['form'], 'allow': c['allow'], 'ask': c['ask'], 'deny': c['deny'],
             'project_allow': c['project_allow'], 'allowed_tools': c['allowed_tools'],
-            'args': c['args'], 'mode': c['mode'], 'env': c['env'], 'decision': decision,
+            'args': c['args'], 'mode': c['mode'], 'env': c['env'],
+            **({'links': c['links']} if c['links'] else {}), 'decision': decision,
             'ran': ran, 'message': message, 'new_files': new + outside,
             'stderr': p.stderr.strip()[-500:]}
 

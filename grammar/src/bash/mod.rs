@@ -23,13 +23,15 @@ mod dangerous;
 mod flags;
 mod paths;
 mod readonly;
+mod resolve;
 mod rules;
 mod spec;
 
 #[cfg(test)]
 mod tests;
 
-use self::paths::{command_paths, redirection_paths, PathVerdict};
+use self::paths::{cd_destinations, command_paths, redirection_paths, PathVerdict};
+use self::resolve::{is_tilde_variant, Bases};
 use self::rules::{Kinds, Rules};
 use crate::matching::shell::strip_output_redirections;
 use crate::shell::{CommandContext, ShellAnalysis};
@@ -83,13 +85,20 @@ impl PermissionMode {
 }
 
 /// Follows symbolic links, so that a path is judged by what it names on disk: a committed link
-/// `docs -> /home/me` must not make `cat docs/.ssh/id_rsa` a read inside the project. The
-/// grammar reads no files; `capc session` supplies one that asks the file system.
+/// `docs -> /home/me` must not make `cat docs/.ssh/id_rsa` a read inside the project, nor
+/// `cat d/*/id_rsa` with `d/lnk -> /home/me/.ssh`. The grammar reads no files; `capc session`
+/// supplies one that asks the file system.
 pub trait LinkResolver: std::fmt::Debug + Sync {
-    /// `path` (absolute, normalised) with every link in it followed. A path that does not exist
-    /// yet is its deepest existing folder, resolved, followed by the rest; `None` when nothing
-    /// of it can be resolved.
+    /// `path` (absolute; it may hold `.` and `..`) as the kernel resolves it: each link followed
+    /// where it stands, so `..` after a link is the parent of the link's target. The part that
+    /// does not exist yet is kept as written after the deepest existing folder, resolved. `None`
+    /// when it cannot be resolved (a loop of links): the path is then judged outside.
     fn real_path(&self, path: &str) -> Option<String>;
+
+    /// The names in the folder `dir` (absolute; links followed), at most `limit` of them, for
+    /// expanding a glob; `None` when it is no folder that can be listed. A name that is not
+    /// UTF-8 is given lossily (with U+FFFD), and a glob matching it is not expanded.
+    fn entries(&self, dir: &str, limit: usize) -> Option<Vec<String>>;
 }
 
 /// Where the command would run. Paths are absolute and `/`-separated; nothing is read from disk
@@ -121,37 +130,40 @@ impl<'a> BashContext<'a> {
         self.working_dirs().map(|dir| format!("'{}'", normalize(dir))).collect::<Vec<_>>().join(", ")
     }
 
-    /// The absolute, normalised path an operand names.
-    fn resolve(&self, operand: &str) -> String {
-        let joined = if operand == "~" || operand == "$HOME" {
-            self.home.to_owned()
-        } else if let Some(rest) = operand.strip_prefix("~/").or_else(|| operand.strip_prefix("$HOME/")) {
-            format!("{}/{rest}", self.home)
-        } else if operand.starts_with('/') {
-            operand.to_owned()
-        } else {
-            format!("{}/{operand}", self.cwd)
-        };
-        normalize(&joined)
+    /// `path` (absolute, `..` kept) is outside every working directory as written.
+    fn outside_spelling_as_written(&self, path: &str) -> bool {
+        let written = normalize(path);
+        !self.working_dirs().map(normalize).any(|dir| within(&written, &dir))
     }
 
-    /// The spelling of `path` that lies outside every working directory: the path as written,
-    /// else the path with its links followed (compared with the working directories' own
-    /// real paths); `None` when both are inside.
+    /// `path` (absolute, `..` kept) with its links followed on disk, normalised; `None` without a
+    /// resolver or when it cannot be resolved.
+    fn real_spelling(&self, path: &str) -> Option<String> {
+        self.links?.real_path(path).map(|real| normalize(&real))
+    }
+
+    /// The spelling of `path` (absolute, `..` kept, from [`BashContext::joined`]) that lies
+    /// outside every working directory: the path as written (normalised), else the path with
+    /// its links followed on disk (compared with the working directories' own real paths);
+    /// `None` when both are inside. A path whose links cannot be followed is outside as written.
     fn outside_spelling(&self, path: &str) -> Option<String> {
-        let within = |path: &str, dirs: &[String]| {
-            dirs.iter().any(|dir| path == dir || path.starts_with(&format!("{}/", dir.trim_end_matches('/'))))
-        };
+        let within = |path: &str, dirs: &[String]| dirs.iter().any(|dir| within(path, dir));
+        let written = normalize(path);
         let dirs: Vec<String> = self.working_dirs().map(normalize).collect();
-        if !within(path, &dirs) {
-            return Some(path.to_owned());
+        if !within(&written, &dirs) {
+            return Some(written);
         }
         let links = self.links?;
-        let real = links.real_path(path)?;
+        let Some(real) = links.real_path(path).map(|real| normalize(&real)) else { return Some(written) };
         let real_dirs: Vec<String> =
-            dirs.iter().map(|dir| links.real_path(dir).unwrap_or_else(|| dir.clone())).collect();
+            dirs.iter().map(|dir| links.real_path(dir).map_or_else(|| dir.clone(), |real| normalize(&real))).collect();
         (!within(&real, &real_dirs)).then_some(real)
     }
+}
+
+/// `path` is `dir` or below it (both normalised).
+fn within(path: &str, dir: &str) -> bool {
+    path == dir || path.starts_with(&format!("{}/", dir.trim_end_matches('/')))
 }
 
 /// `/a/./b/../c//d` → `/a/c/d`.
@@ -273,7 +285,7 @@ pub fn decide_bash(rules: &[SourcedRule], command: &str, cx: &BashContext<'_>) -
         let verdict = if trimmed.is_empty() {
             Verdict::Passthrough(REQUIRES_APPROVAL.to_owned())
         } else {
-            check_line(&set, trimmed, cx)
+            check_line(&set, trimmed, cx, &line_bases(&set, trimmed, cx))
         };
         match verdict {
             Verdict::Deny { rule, message } => decision(BashBehavior::Deny, rule, Some(&message)),
@@ -296,8 +308,38 @@ pub fn decide_bash(rules: &[SourcedRule], command: &str, cx: &BashContext<'_>) -
     decided
 }
 
+/// The folders the line's relative paths are resolved from: the session's directory, and each
+/// `cd` destination in the line (in any segment), from each folder before it, that the `cd`'s
+/// own check lets through. Every command's paths are judged from each of them (a superset of
+/// where bash opens them): `cd d && cat lnk/x` reads `d/lnk/x`.
+fn line_bases(rules: &Rules<'_>, text: &str, cx: &BashContext<'_>) -> Bases {
+    let mut bases = Bases::of(cx);
+    for command in &analyse_shell(text).commands {
+        let words = command.program_words();
+        if words.first().is_none_or(|word| word.text != "cd") {
+            continue;
+        }
+        bases.cd = true;
+        for destination in cd_destinations(words) {
+            if is_tilde_variant(destination) || destination == "-" {
+                continue;
+            }
+            // From every folder so far: `cd d && command cd sub` may be in d/sub.
+            for base in bases.dirs.clone() {
+                let Ok(dirs) = cx.expand(&base, destination, &bases) else { continue };
+                for dir in dirs {
+                    if paths::read_allowed(&dir, cx, rules.all) {
+                        bases.add(dir);
+                    }
+                }
+            }
+        }
+    }
+    bases
+}
+
 /// The Bash check of one line (or one pipeline segment).
-fn check_line(rules: &Rules<'_>, text: &str, cx: &BashContext<'_>) -> Verdict {
+fn check_line(rules: &Rules<'_>, text: &str, cx: &BashContext<'_>, bases: &Bases) -> Verdict {
     let analysis = analyse_shell(text);
     if let Some(verdict) = deny_sweep(rules, text, &analysis) {
         return verdict;
@@ -316,7 +358,7 @@ fn check_line(rules: &Rules<'_>, text: &str, cx: &BashContext<'_>) -> Verdict {
                 hard: refusal.reason == crate::RefusalReason::Ambiguous,
             }
         }
-        None => check_simple(rules, text, &analysis, cx),
+        None => check_simple(rules, text, &analysis, cx, bases),
     }
 }
 
@@ -334,7 +376,13 @@ fn deny_sweep(rules: &Rules<'_>, text: &str, analysis: &ShellAnalysis) -> Option
     Some(Verdict::Deny { rule: Some(index), message: denied(text) })
 }
 
-fn check_simple(rules: &Rules<'_>, text: &str, analysis: &ShellAnalysis, cx: &BashContext<'_>) -> Verdict {
+fn check_simple(
+    rules: &Rules<'_>,
+    text: &str,
+    analysis: &ShellAnalysis,
+    cx: &BashContext<'_>,
+    bases: &Bases,
+) -> Verdict {
     let commands: Vec<&SimpleCommand> =
         analysis.commands.iter().filter(|command| command.context != CommandContext::Refused).collect();
     if let Some(message) = commands.iter().find_map(|command| refused_semantics(command)) {
@@ -348,16 +396,18 @@ fn check_simple(rules: &Rules<'_>, text: &str, analysis: &ShellAnalysis, cx: &Ba
         return Verdict::Ask { rule: None, message: SHELL_OPERATORS.to_owned(), hard: false };
     }
     if !analysis.pipe_segments.is_empty() {
-        return check_pipeline(rules, text, analysis, cx, whole_allow);
+        return check_pipeline(rules, text, analysis, cx, bases, whole_allow);
     }
     if commands.iter().filter(|command| command.words.first().is_some_and(|w| w.text == "cd")).count() > 1 {
         return Verdict::Ask { rule: None, message: MULTIPLE_CD.to_owned(), hard: false };
     }
     let redirections: Vec<_> = analysis.redirections.iter().collect();
-    let redirected = redirection_paths(&redirections, cx, rules.all);
+    let redirected = redirection_paths(&redirections, cx, bases, rules.all);
     let approved = matches!(redirected, PathVerdict::Fine | PathVerdict::Approved);
-    let parts: Vec<(&SimpleCommand, Part)> =
-        commands.iter().map(|command| (*command, check_command(rules, command, analysis, cx, approved))).collect();
+    let parts: Vec<(&SimpleCommand, Part)> = commands
+        .iter()
+        .map(|command| (*command, check_command(rules, command, analysis, cx, bases, approved)))
+        .collect();
     if let Some(index) =
         parts.iter().find_map(|(_, part)| if let Part::Deny(index) = part { Some(*index) } else { None })
     {
@@ -404,6 +454,7 @@ fn check_pipeline(
     text: &str,
     analysis: &ShellAnalysis,
     cx: &BashContext<'_>,
+    bases: &Bases,
     whole_allow: Option<usize>,
 ) -> Verdict {
     let mut pending = Vec::new();
@@ -411,7 +462,7 @@ fn check_pipeline(
     let mut first_rule = None;
     for segment in &analysis.pipe_segments {
         let segment = strip_output_redirections(segment.slice(text).unwrap_or("").trim());
-        match check_line(rules, &segment, cx) {
+        match check_line(rules, &segment, cx, bases) {
             deny @ Verdict::Deny { .. } => return deny,
             Verdict::Allow(rule) => first_rule = first_rule.or(rule),
             Verdict::Ask { hard: is_hard, .. } => {
@@ -422,7 +473,7 @@ fn check_pipeline(
         }
     }
     let redirections: Vec<_> = analysis.redirections.iter().collect();
-    match redirection_paths(&redirections, cx, rules.all) {
+    match redirection_paths(&redirections, cx, bases, rules.all) {
         PathVerdict::Deny(index) => return Verdict::Deny { rule: Some(index), message: denied(text) },
         PathVerdict::AskInside(message) | PathVerdict::AskOutside(message) | PathVerdict::Dangerous(message)
             if pending.is_empty() =>
@@ -463,6 +514,7 @@ fn check_command(
     command: &SimpleCommand,
     analysis: &ShellAnalysis,
     cx: &BashContext<'_>,
+    bases: &Bases,
     redirections_approved: bool,
 ) -> Part {
     let text = command.text.as_str();
@@ -475,7 +527,7 @@ fn check_command(
     {
         return Part::Ask { rule: Some(index), message: GENERIC_ASK.to_owned(), hard: true, overridable: false };
     }
-    let paths = command_paths(command, cx, rules.all);
+    let paths = command_paths(command, cx, bases, rules.all);
     match &paths {
         PathVerdict::Deny(index) => return Part::Deny(*index),
         PathVerdict::Dangerous(message) => {

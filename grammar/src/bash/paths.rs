@@ -2,12 +2,13 @@
 //! directories, output and input redirections, the path arguments of commands that create,
 //! change or remove files, or read them, and removals of a working directory.
 //!
-//! Paths are resolved lexically against the session's directory (`~` is home), then, when the
-//! caller supplies a [`super::LinkResolver`], with their links followed: a path is inside only
-//! if it is inside both as written and as it really is, and the message names the spelling
-//! that is outside.
+//! Every operand and target is turned into the paths it names by `super::resolve` (tilde forms,
+//! `cd` destinations, globs), each judged as written and, when the caller supplies a
+//! [`super::LinkResolver`], with its links followed: a path is inside only if it is inside both
+//! as written and as it really is, and the message names the spelling that is outside.
 
-use super::{BashContext, PermissionMode};
+use super::resolve::{is_glob, is_tilde_variant, Bases, GLOB_WRITE, SHELL_EXPANSION, TILDE_VARIANTS};
+use super::{normalize, BashContext, PermissionMode};
 use crate::{Behavior, Redirection, SimpleCommand, ToolCall};
 
 /// What the path check says about one command or redirection.
@@ -104,11 +105,12 @@ const READERS: &[(&str, &str)] = &[
     ("wc", "read files from"),
 ];
 
-/// The path constraints of one simple command's operands. Wrappers are seen through:
-/// `timeout 5 rm -rf /` removes `/`.
+/// The path constraints of one simple command's operands, each resolved from every folder in
+/// `bases`. Wrappers are seen through: `timeout 5 rm -rf /` removes `/`.
 pub(crate) fn command_paths(
     command: &SimpleCommand,
     cx: &BashContext<'_>,
+    bases: &Bases,
     rules: &[crate::SourcedRule],
 ) -> PathVerdict {
     let words = command.program_words();
@@ -124,13 +126,23 @@ pub(crate) fn command_paths(
             _ => operands.clone(),
         };
         for operand in written {
-            let path = cx.resolve(operand);
-            if name == "rm" || name == "rmdir" {
-                if let Some(dangerous) = dangerous_removal(&path, cx) {
-                    return PathVerdict::Dangerous(dangerous);
-                }
+            if is_tilde_variant(operand) {
+                verdict = verdict.or(PathVerdict::AskOutside(TILDE_VARIANTS.to_owned()));
+                continue;
             }
-            verdict = verdict.or(write_verdict(name, &path, cx, rules, false));
+            for base in &bases.dirs {
+                let path = cx.joined(base, operand);
+                if name == "rm" || name == "rmdir" {
+                    if let Some(dangerous) = dangerous_removal(&normalize(&path), cx) {
+                        return PathVerdict::Dangerous(dangerous);
+                    }
+                }
+                if is_glob(operand) {
+                    verdict = verdict.or(PathVerdict::AskOutside(GLOB_WRITE.to_owned()));
+                    continue;
+                }
+                verdict = verdict.or(write_verdict(name, &path, cx, rules, false));
+            }
         }
         return verdict;
     }
@@ -147,52 +159,108 @@ pub(crate) fn command_paths(
                 .map(|w| w.text.as_str())
                 .take_while(|w| !w.starts_with('-') && *w != "(" && *w != "!")
                 .collect(),
+            "cd" => cd_destinations(words),
             _ => operands,
         };
+        let unchecked = |operand: &str, why: &str| {
+            PathVerdict::AskOutside(format!(
+                "{name} names '{operand}'{why}, which cannot be checked against the working directories for this \
+                 session: {}.",
+                cx.listed_dirs()
+            ))
+        };
         for operand in read {
+            if is_tilde_variant(operand) {
+                return PathVerdict::AskOutside(TILDE_VARIANTS.to_owned());
+            }
+            if name == "cd" && operand == "-" {
+                return unchecked(operand, " (the previous directory, $OLDPWD)");
+            }
             // A glob such as `.*` also matches `..`; a device is no file of the project.
             let computed = operand.starts_with('.') && operand.contains(['*', '?', '[']);
             if computed || (operand.starts_with("/dev/") && name != "git") {
-                return PathVerdict::AskOutside(format!(
-                    "{name} names '{operand}', which cannot be checked against the working directories for this \
-                     session: {}.",
-                    cx.listed_dirs()
-                ));
+                return unchecked(operand, "");
             }
-            let path = cx.resolve(operand);
-            let Some(path) = cx.outside_spelling(&path).filter(|path| !is_device(path)) else { continue };
-            if !allowed_by(rules, "Read", &path, cx) {
-                return PathVerdict::AskOutside(format!(
-                    "{name} in '{path}' was blocked. For security, Claude Code may only {verb} the allowed working \
-                     directories for this session: {}.",
-                    cx.listed_dirs()
-                ));
+            for base in &bases.dirs {
+                // A glob outside as written is outside whatever it matches: it is named as written.
+                let written = cx.joined(base, operand);
+                let paths = if cx.outside_spelling_as_written(&written) {
+                    Ok(vec![written])
+                } else {
+                    cx.expand(base, operand, bases)
+                };
+                let Ok(paths) = paths else {
+                    return unchecked(operand, " (a glob too wide, or matching a name that is not UTF-8)");
+                };
+                for path in paths {
+                    let Some(path) = cx.outside_spelling(&path).filter(|path| !is_device(path)) else { continue };
+                    if !allowed_by(rules, "Read", &path, cx) {
+                        return PathVerdict::AskOutside(format!(
+                            "{name} in '{path}' was blocked. For security, Claude Code may only {verb} the allowed \
+                             working directories for this session: {}.",
+                            cx.listed_dirs()
+                        ));
+                    }
+                }
             }
         }
     }
     verdict
 }
 
-/// The path constraints of redirections: writes to files, and reads from outside.
+/// Where `cd` goes: its operands (`-` is `$OLDPWD`), or with none (`cd`, `cd --`, `cd -P`) the
+/// home folder.
+pub(crate) fn cd_destinations(words: &[crate::ShellWord]) -> Vec<&str> {
+    let destinations = operands(words);
+    if destinations.is_empty() {
+        vec!["~"]
+    } else {
+        destinations
+    }
+}
+
+/// The path constraints of redirections: writes to files, and reads from outside, each target
+/// resolved from every folder in `bases`.
 pub(crate) fn redirection_paths(
     redirections: &[&Redirection],
     cx: &BashContext<'_>,
+    bases: &Bases,
     rules: &[crate::SourcedRule],
 ) -> PathVerdict {
     let mut verdict = PathVerdict::Fine;
     for redirection in redirections {
+        let target = redirection.target.as_str();
         if redirection.writes_file() {
-            let path = cx.resolve(&redirection.target);
-            verdict = verdict.or(write_verdict("Output redirection", &path, cx, rules, true));
+            if target.starts_with('~') || is_glob(target) {
+                verdict = verdict.or(PathVerdict::AskOutside(SHELL_EXPANSION.to_owned()));
+                continue;
+            }
+            for base in &bases.dirs {
+                verdict = verdict.or(write_verdict("Output redirection", &cx.joined(base, target), cx, rules, true));
+            }
         } else if redirection.reads_file() {
-            let path = cx.resolve(&redirection.target);
-            let Some(path) = cx.outside_spelling(&path).filter(|path| !is_device(path)) else { continue };
-            if !allowed_by(rules, "Read", &path, cx) {
+            if is_tilde_variant(target) {
+                verdict = verdict.or(PathVerdict::AskOutside(TILDE_VARIANTS.to_owned()));
+                continue;
+            }
+            let relative = !target.starts_with('/') && !target.starts_with('~') && !target.starts_with("$HOME");
+            if is_glob(target) || (bases.cd && relative) {
                 verdict = verdict.or(PathVerdict::AskOutside(format!(
-                    "Input redirection from '{path}' was blocked. For security, Claude Code may only read files in \
-                     the allowed working directories for this session: {}.",
-                    cx.listed_dirs()
+                    "Input redirection from '{target}' requires manual approval: the file it names depends on glob \
+                     expansion or a directory change in the same command."
                 )));
+                continue;
+            }
+            for base in &bases.dirs {
+                let path = cx.joined(base, target);
+                let Some(path) = cx.outside_spelling(&path).filter(|path| !is_device(path)) else { continue };
+                if !allowed_by(rules, "Read", &path, cx) {
+                    verdict = verdict.or(PathVerdict::AskOutside(format!(
+                        "Input redirection from '{path}' was blocked. For security, Claude Code may only read files \
+                         in the allowed working directories for this session: {}.",
+                        cx.listed_dirs()
+                    )));
+                }
             }
         }
     }
@@ -206,14 +274,21 @@ fn write_verdict(
     rules: &[crate::SourcedRule],
     redirection: bool,
 ) -> PathVerdict {
-    if let Some(index) = matching_rule(rules, Behavior::Deny, "Edit", path, cx) {
+    // `Edit(…)` rules judge the path as written and, through a link, where it leads: a deny of
+    // either denies, an allow must cover both.
+    let written = normalize(path);
+    let spellings: Vec<String> =
+        std::iter::once(written.clone()).chain(cx.real_spelling(path).filter(|real| *real != written)).collect();
+    if let Some(index) =
+        spellings.iter().find_map(|spelling| matching_rule(rules, Behavior::Deny, "Edit", spelling, cx))
+    {
         return PathVerdict::Deny(index);
     }
-    if allowed_by(rules, "Edit", path, cx) {
+    if spellings.iter().all(|spelling| allowed_by(rules, "Edit", spelling, cx)) {
         return PathVerdict::Approved;
     }
     let outside = cx.outside_spelling(path);
-    let path = outside.as_deref().unwrap_or(path);
+    let path = outside.as_deref().unwrap_or(&written);
     let subject = if redirection { format!("{what} to '{path}'") } else { format!("{what} in '{path}'") };
     if outside.is_none() {
         if cx.mode == PermissionMode::AcceptEdits {
@@ -299,6 +374,11 @@ fn operands(words: &[crate::ShellWord]) -> Vec<&str> {
         out.push(text);
     }
     out
+}
+
+/// A read of `path` (absolute, `..` kept) passes the path check: inside, or allowed by a `Read(…)` rule.
+pub(crate) fn read_allowed(path: &str, cx: &BashContext<'_>, rules: &[crate::SourcedRule]) -> bool {
+    cx.outside_spelling(path).is_none_or(|outside| allowed_by(rules, "Read", &outside, cx))
 }
 
 fn allowed_by(rules: &[crate::SourcedRule], tool: &str, path: &str, cx: &BashContext<'_>) -> bool {

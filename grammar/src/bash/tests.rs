@@ -210,3 +210,221 @@ fn paths_and_refusals_see_through_wrappers() {
     check("", "sed -n '2,3p' f", "allow");
     check("", "file -C -m magic", "ask: This command requires approval");
 }
+
+/// A file system of a few paths for the path checks (issue #38): `links` maps a link to its
+/// target; `files` are the other paths there are. Links are followed where they stand.
+#[derive(Debug)]
+struct Disk {
+    links: Vec<(&'static str, &'static str)>,
+    files: Vec<&'static str>,
+}
+
+impl LinkResolver for Disk {
+    fn real_path(&self, path: &str) -> Option<String> {
+        let mut pending: Vec<String> = path.split('/').rev().map(str::to_owned).collect();
+        let mut real: Vec<String> = Vec::new();
+        let mut hops = 0;
+        while let Some(segment) = pending.pop() {
+            match segment.as_str() {
+                "" | "." => {}
+                ".." => {
+                    real.pop();
+                }
+                _ => {
+                    real.push(segment);
+                    let here = format!("/{}", real.join("/"));
+                    if let Some((_, target)) = self.links.iter().find(|(link, _)| *link == here) {
+                        hops += 1;
+                        if hops > 40 {
+                            return None;
+                        }
+                        real.pop();
+                        if target.starts_with('/') {
+                            real.clear();
+                        }
+                        pending.extend(target.split('/').rev().map(str::to_owned));
+                    }
+                }
+            }
+        }
+        Some(format!("/{}", real.join("/")))
+    }
+
+    fn entries(&self, dir: &str, limit: usize) -> Option<Vec<String>> {
+        let dir = self.real_path(dir)?;
+        let prefix = format!("{}/", dir.trim_end_matches('/'));
+        let mut names: Vec<String> = self
+            .files
+            .iter()
+            .copied()
+            .chain(self.links.iter().map(|(link, _)| *link))
+            .filter_map(|path| path.strip_prefix(&prefix))
+            .map(|rest| rest.split('/').next().unwrap_or(rest).to_owned())
+            .collect();
+        names.sort();
+        names.dedup();
+        names.truncate(limit);
+        (!names.is_empty()).then_some(names)
+    }
+}
+
+/// `/p/d/lnk -> /o` (holding `secret.txt`), `/p/up -> /x/y` (so `up/../..` is `/`), a link loop,
+/// and files inside.
+fn disk() -> Disk {
+    Disk {
+        links: vec![("/p/d/lnk", "/o"), ("/p/up", "/x/y"), ("/p/loop", "/p/loop"), ("/p/d/rel", "../inner")],
+        files: vec!["/o/secret.txt", "/p/a.txt", "/p/d/b.txt", "/p/inner/c.txt", "/x/y/z", "/p/.hidden/k"],
+    }
+}
+
+#[track_caller]
+fn check_on_disk(rules: &str, command: &str, expected: &str) {
+    let disk = disk();
+    let cx = BashContext { links: Some(&disk), ..BashContext::new("/p", "/h") };
+    assert_eq!(render(&decide_bash(&rules_of(rules), command, &cx)), expected, "command: {command:?}");
+}
+
+const TILDE: &str = "ask: Tilde expansion variants (~user, ~+, ~-) in paths require manual approval";
+
+#[test]
+fn tilde_variants_are_never_paths_inside() {
+    for command in [
+        "cat ~root/../etc/passwd",
+        "cat ~+/a.txt",
+        "cat ~-/x",
+        "ls ~-",
+        "cd ~-",
+        "cd ~- && ls",
+        "cd ~+ && ls",
+        "cd ~root",
+        "grep -r x ~root",
+        "find ~root -name x",
+        "git diff ~-/a ~-/b",
+        "cat \"~root/../etc/passwd\"",
+        "wc -l < ~root/../etc/passwd",
+        "touch ~+/x",
+        "rm -rf ~-",
+    ] {
+        check("", command, TILDE);
+        // An allow rule for the command does not cover the path, as for any path outside…
+        check("allow Bash(cat:*)\nallow Bash(ls:*)\nallow Bash(cd:*)\nallow Bash(touch:*)", command, TILDE);
+    }
+    // …the whole tool does.
+    check("allow Bash(*)", "cat ~root/../etc/passwd", "allow 0");
+    // Words that are not paths are not checked: `echo ~root` prints a name.
+    check("", "echo ~root", "allow");
+    // Output redirections: any tilde is shell expansion there (measured).
+    for command in ["echo hi > ~root/x", "echo hi > ~/x", "echo hi >> ~+/x"] {
+        check("allow Bash(echo:*)", command, "ask: Shell expansion syntax in paths requires manual approval");
+    }
+}
+
+#[test]
+fn a_bare_cd_goes_home() {
+    let home = "ask: cd in '/h' was blocked. For security, Claude Code may only change directories to the allowed working directories for this session: '/p'.";
+    for command in ["cd", "cd && cat .netrc", "cd; ls -la", "cd --", "cd -P", "cd -L && ls", "cd ~", "cd $HOME"] {
+        check("", command, home);
+        check("allow Bash(cd:*)\nallow Bash(cat:*)", command, home);
+    }
+    check("allow Read(//h)", "cd && ls", "allow");
+    // `cd ""` stays where it is (bash), as Claude Code reads it.
+    check("", "cd \"\" && ls", "allow");
+    // `cd -` goes to $OLDPWD, which no check can see.
+    let previous = "ask: cd names '-' (the previous directory, $OLDPWD), which cannot be checked against the working directories for this session: '/p'.";
+    check("", "cd - && ls", previous);
+    check("allow Bash(cd:*)", "cd -", previous);
+    check("allow Bash(*)", "cd -", "allow 0");
+}
+
+#[test]
+fn globs_are_checked_where_their_matches_lead() {
+    let secret = "ask: cat in '/o/secret.txt' was blocked. For security, Claude Code may only concatenate files from the allowed working directories for this session: '/p'.";
+    check_on_disk("", "cat d/lnk/secret.txt", secret);
+    for command in ["cat d/*/secret.txt", "cat d/l?k/secret.txt", "cat d/[l]nk/secret.txt", "cat /p/d/*/secret.txt"] {
+        check_on_disk("", command, secret);
+        check_on_disk("allow Bash(cat:*)", command, secret);
+    }
+    check_on_disk("", "ls d/*", "ask: ls in '/o' was blocked. For security, Claude Code may only list files in the allowed working directories for this session: '/p'.");
+    check_on_disk("", "grep -r x d/*", "ask: grep in '/o' was blocked. For security, Claude Code may only read files from the allowed working directories for this session: '/p'.");
+    check_on_disk("", "cd d/* && ls", "ask: cd in '/o' was blocked. For security, Claude Code may only change directories to the allowed working directories for this session: '/p'.");
+    // A glob matching only inside, or nothing (bash passes it on as written), runs.
+    check_on_disk("", "cat d/*.txt", "allow");
+    check_on_disk("", "cat */*.txt", "allow");
+    check_on_disk("", "cat d/*/nothing.txt", "allow");
+    check_on_disk("", "cat d/rel/*", "allow");
+    // `*` skips names starting with `.`, as bash does; `.*` cannot be checked at all.
+    check_on_disk("", "cat */k", "allow");
+    check_on_disk(
+        "",
+        "cat .*/k",
+        "ask: cat names '.*/k', which cannot be checked against the working directories for this session: '/p'.",
+    );
+    // Written paths take no glob (Claude Code's rule), whatever allows the command.
+    let glob_write = "ask: Glob patterns are not allowed in write operations. Please specify an exact file path.";
+    check_on_disk("allow Bash(rm:*)", "rm -f d/*/secret.txt", glob_write);
+    check_on_disk("allow Bash(touch:*)", "touch d/*/x", glob_write);
+    check_on_disk(
+        "allow Bash(echo:*)",
+        "echo x > d/*/secret.txt",
+        "ask: Shell expansion syntax in paths requires manual approval",
+    );
+    check_on_disk("", "wc -l < d/*/secret.txt", "ask: Input redirection from 'd/*/secret.txt' requires manual approval: the file it names depends on glob expansion or a directory change in the same command.");
+    check_on_disk("allow Bash(*)", "cat d/*/secret.txt", "allow 0");
+}
+
+#[test]
+fn paths_are_resolved_on_disk_dot_dots_and_cds_included() {
+    // `up/../..` is `/` on disk (up -> /x/y), though the project as written.
+    check_on_disk("", "cat up/../../etc/passwd", "ask: cat in '/etc/passwd' was blocked. For security, Claude Code may only concatenate files from the allowed working directories for this session: '/p'.");
+    // A loop of links cannot be resolved: it is judged outside.
+    check_on_disk("", "cat loop/x", "ask: cat in '/p/loop/x' was blocked. For security, Claude Code may only concatenate files from the allowed working directories for this session: '/p'.");
+    // After `cd d`, `lnk/secret.txt` is d/lnk/secret.txt.
+    let secret = "ask: cat in '/o/secret.txt' was blocked. For security, Claude Code may only concatenate files from the allowed working directories for this session: '/p'.";
+    check_on_disk("", "cd d && cat lnk/secret.txt", secret);
+    check_on_disk(
+        "",
+        "cd d; cat lnk/secret.txt | wc -l",
+        "ask: This Bash command contains multiple operations. The following part requires approval: cd d; cat lnk/secret.txt",
+    );
+    check_on_disk(
+        "",
+        "cat lnk/secret.txt | wc -l; cd d",
+        "ask: This Bash command contains multiple operations. The following part requires approval: cat lnk/secret.txt",
+    );
+    check_on_disk("", "cd d && cat b.txt", "allow");
+    check_on_disk("allow Bash(touch:*)", "cd d && touch lnk/x", "ask: touch in '/o/x' needs approval. The path is outside the working directories for this session ('/p'). Allowing runs the command as written.");
+    check_on_disk("", "cd d && wc -l < lnk/secret.txt", "ask: Input redirection from 'lnk/secret.txt' requires manual approval: the file it names depends on glob expansion or a directory change in the same command.");
+    // An `Edit(…)` rule covers a write only where the link leads too.
+    check_on_disk("allow Edit(/d/**)", "echo x > d/lnk/secret.txt", "ask: Output redirection to '/o/secret.txt' needs approval. The path is outside the working directories for this session ('/p'). Allowing runs the command as written.");
+    check_on_disk("allow Edit(/d/**)", "echo x > d/b.txt", "allow");
+}
+
+#[test]
+fn chained_cds_and_wide_globs_stay_checked() {
+    // The second `cd` hides behind `command` (Claude Code counts one `cd`): d/lnk is still seen.
+    check_on_disk("", "cd d && command cd lnk && cat secret.txt", "ask: cd in '/o' was blocked. For security, Claude Code may only change directories to the allowed working directories for this session: '/p'.");
+    check_on_disk("allow Read(//o/**)\nallow Read(//o)", "cd d && command cd lnk && cat secret.txt", "allow");
+    // A glob outside as written is named as written; `.*` may match `..` (bash before 5.2).
+    check_on_disk("", "cat /etc/*", "ask: cat in '/etc/*' was blocked. For security, Claude Code may only concatenate files from the allowed working directories for this session: '/p'.");
+    check_on_disk("", "cat /p/.*/o/secret.txt", "ask: cat in '/o/secret.txt' was blocked. For security, Claude Code may only concatenate files from the allowed working directories for this session: '/p'.");
+    check_on_disk("", "cat /p/*.txt", "allow");
+    check_on_disk("", "cat /p/*", "ask: cat in '/p/loop' was blocked. For security, Claude Code may only concatenate files from the allowed working directories for this session: '/p'.");
+    // Only the operand is globbed, never the folder it starts from.
+    let odd = Disk { links: vec![("/w[1]/lnk", "/o")], files: vec!["/w[1]/a.txt", "/w1/b.txt", "/o/secret.txt"] };
+    let cx = BashContext { links: Some(&odd), ..BashContext::new("/w[1]", "/h") };
+    assert_eq!(render(&decide_bash(&[], "cat *.txt", &cx)), "allow");
+    assert_eq!(
+        render(&decide_bash(&[], "cat l*/secret.txt", &cx)),
+        "ask: cat in '/o/secret.txt' was blocked. For security, Claude Code may only concatenate files from the allowed working directories for this session: '/w[1]'."
+    );
+    // A line's globs share one budget of folder entries: past it, a glob cannot be checked.
+    let wide = Disk {
+        links: Vec::new(),
+        files: (0..60_000).map(|i| &*Box::leak(format!("/p/w/f{i}").into_boxed_str())).collect(),
+    };
+    let cx = BashContext { links: Some(&wide), ..BashContext::new("/p", "/h") };
+    assert_eq!(
+        render(&decide_bash(&[], "cat w/*", &cx)),
+        "ask: cat names 'w/*' (a glob too wide, or matching a name that is not UTF-8), which cannot be checked against the working directories for this session: '/p'."
+    );
+}

@@ -6,8 +6,8 @@
 //! the reason, in `data/bash-allowlist.toml`; a listed case that matches fails too.
 
 use capc_grammar::{
-    decide_bash, parse_permission_rule, parse_template, BashBehavior, BashContext, Behavior, PermissionMode,
-    SourcedRule,
+    decide_bash, parse_permission_rule, parse_template, BashBehavior, BashContext, Behavior, LinkResolver,
+    PermissionMode, SourcedRule,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -73,6 +73,76 @@ fn allowlist() -> BTreeMap<String, String> {
         .collect()
 }
 
+/// The probe's folder as `capc session` sees it on disk (bash-probe.py's `run`): the skill, the
+/// case's `links` (project path → target), and `/tmp/bp/outside/secret.txt` they point to.
+/// Links are followed where they stand (`lnk/..` is the target's parent); the rest is as written.
+#[derive(Debug)]
+struct ProbeFolder {
+    links: BTreeMap<String, String>,
+    files: Vec<String>,
+}
+
+impl ProbeFolder {
+    fn of(case: &Value, project: &str) -> ProbeFolder {
+        let links: BTreeMap<String, String> = case
+            .get("links")
+            .and_then(Value::as_object)
+            .map(|links| {
+                links
+                    .iter()
+                    .map(|(at, to)| (format!("{project}/{at}"), to.as_str().unwrap_or_default().to_owned()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut files = vec![format!("{project}/.claude/skills/t/SKILL.md"), "/tmp/bp/outside/secret.txt".to_owned()];
+        files.extend(links.keys().cloned());
+        ProbeFolder { links, files }
+    }
+}
+
+impl LinkResolver for ProbeFolder {
+    fn real_path(&self, path: &str) -> Option<String> {
+        let mut pending: Vec<String> = path.split('/').rev().map(str::to_owned).collect();
+        let mut real: Vec<String> = Vec::new();
+        let mut hops = 0;
+        while let Some(segment) = pending.pop() {
+            match segment.as_str() {
+                "" | "." => {}
+                ".." => {
+                    real.pop();
+                }
+                _ => {
+                    real.push(segment);
+                    if let Some(target) = self.links.get(&format!("/{}", real.join("/"))) {
+                        hops += 1;
+                        if hops > 40 {
+                            return None;
+                        }
+                        real.pop();
+                        if target.starts_with('/') {
+                            real.clear();
+                        }
+                        pending.extend(target.split('/').rev().map(str::to_owned));
+                    }
+                }
+            }
+        }
+        Some(format!("/{}", real.join("/")))
+    }
+
+    fn entries(&self, dir: &str, _limit: usize) -> Option<Vec<String>> {
+        let dir = self.real_path(dir)?;
+        let mut names: Vec<String> = self
+            .files
+            .iter()
+            .filter_map(|file| file.strip_prefix(&format!("{}/", dir.trim_end_matches('/'))))
+            .map(|rest| rest.split('/').next().unwrap_or(rest).to_owned())
+            .collect();
+        names.dedup();
+        (!names.is_empty()).then_some(names)
+    }
+}
+
 /// What capc answers for one case: the decision, and the line that replaces the expansion when
 /// the injection is refused.
 fn capc_answer(case: &Value) -> (String, Option<String>) {
@@ -84,7 +154,8 @@ fn capc_answer(case: &Value) -> (String, Option<String>) {
         Some(mode) => PermissionMode::parse(mode).unwrap_or_else(|| panic!("{id}: unknown mode {mode}")),
         None => PermissionMode::Default,
     };
-    let cx = BashContext { mode, ..BashContext::new(&project, &home) };
+    let folder = ProbeFolder::of(case, &project);
+    let cx = BashContext { mode, links: Some(&folder), ..BashContext::new(&project, &home) };
     let (template, errors) = parse_template(&body_of(case));
     assert!(errors.is_empty(), "{id}: {errors:?}");
     let [shell] = template.shell_commands.as_slice() else {
@@ -105,7 +176,7 @@ fn capc_answer(case: &Value) -> (String, Option<String>) {
 fn every_measured_case_is_decided_as_claude_code_decides_it() {
     let cases: Vec<Value> =
         serde_json::from_str(include_str!("../data/bash-2.1.332.json")).expect("bash-2.1.332.json parses");
-    assert_eq!(cases.len(), 315, "the measured cases");
+    assert_eq!(cases.len(), 368, "the measured cases");
     let allowlist = allowlist();
     let (mut matched, mut listed) = (0, 0);
     let mut failures = Vec::new();
