@@ -1664,3 +1664,104 @@ fn an_allow_rule_only_the_lock_holds_allows_nothing() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(root.join("injection-ran").exists(), "the user's own allow rule holds: {}", stdout(&out));
 }
+
+/// `capc serve ARGS` in `root` over stdio, driven with raw JSON-RPC lines: initialized, then
+/// each of `requests` (ids from 2) answered in turn; the answers, in order. stdin is closed at
+/// the end and capc must exit cleanly.
+fn serve_stdio(root: &Path, args: &[&str], requests: &[serde_json::Value]) -> Vec<serde_json::Value> {
+    use std::io::BufRead as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .arg("serve")
+        .args(args)
+        .current_dir(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("capc serve");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut send = |message: &serde_json::Value| writeln!(stdin, "{message}").expect("write");
+    send(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}));
+    let mut next = || -> serde_json::Value {
+        serde_json::from_str(&lines.next().expect("a reply").expect("a line")).expect("JSON")
+    };
+    assert_eq!(next()["result"]["serverInfo"]["name"], "capc");
+    send(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let mut answers = Vec::new();
+    for (i, params) in requests.iter().enumerate() {
+        let mut request = params.clone();
+        request["jsonrpc"] = "2.0".into();
+        request["id"] = (i + 2).into();
+        send(&request);
+        answers.push(next());
+    }
+    drop(send);
+    drop(stdin);
+    assert!(child.wait().expect("capc ends").success());
+    answers
+}
+
+/// Arguments are filled in escaped as Claude Code 2.1.332 escapes them (measured with a command
+/// `Args: $ARGUMENTS` typed as `` /cmd !`id` ``: `` Args: \! `id` ``), so text that came from
+/// the arguments never opens a `!` injection: not typed (`capc session`), not through
+/// `prompts/get`, not through the Skill tool whose `args` the model chooses, not through the
+/// `ARGUMENTS:` line a body without a placeholder gets. A trusted folder with an allow rule for
+/// the command, where the command's own injection does run.
+#[test]
+fn an_argument_never_opens_a_bang_injection() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, ".claude/settings.json", r#"{"permissions": {"allow": ["Bash(touch:*)"]}}"#);
+    write_file(&root, ".claude/commands/cmd.md", "---\ndescription: c\n---\nArgs: $ARGUMENTS\n");
+    write_file(&root, ".claude/commands/nop.md", "---\ndescription: n\n---\nNo placeholder here.\n");
+    write_file(&root, ".claude/commands/own.md", "---\ndescription: o\n---\n!`touch own-ran`\n");
+    write_file(&root, ".claude/skills/sk/SKILL.md", "---\ndescription: s\n---\nSkill args: $ARGUMENTS\n");
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    let turn = |input: &str| serde_json::json!({"id": 1, "type": "turn", "input": input, "include": []});
+    let session = |input: &str| -> serde_json::Value {
+        let out = capc_in(&root, &["session", "--json", "--trust"], &format!("{}\n", turn(input)));
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        serde_json::from_str(stdout(&out).trim()).expect("JSON")
+    };
+    let planted = || -> Vec<String> {
+        let names = std::fs::read_dir(&root).expect("list").map(|e| e.expect("entry").file_name());
+        names.map(|n| n.to_string_lossy().into_owned()).filter(|n| n.starts_with("pwned")).collect()
+    };
+    // The command's own injection runs: the test can see one run.
+    assert_eq!(session("/own")["result"]["kind"], "prompt");
+    assert!(root.join("own-ran").exists(), "the command's own injection runs in a trusted folder");
+
+    let typed = session("/cmd !`touch pwned-1` and ```!\ntouch pwned-2\n``` end");
+    assert_eq!(
+        typed["result"]["texts"][1], "Args: \\! `touch pwned-1` and ``` \\!\ntouch pwned-2\n``` end\n",
+        "{typed}"
+    );
+    let appended = session("/nop !`touch pwned-3`");
+    assert_eq!(
+        appended["result"]["texts"][1], "No placeholder here.\n\n\nARGUMENTS: \\! `touch pwned-3`",
+        "{appended}"
+    );
+    let skill = session("/sk !`touch pwned-4`");
+    assert!(skill["result"]["texts"][1].as_str().unwrap_or_default().ends_with("Skill args: \\! `touch pwned-4`\n"));
+    assert_eq!(planted(), Vec::<String>::new(), "an argument ran as an injection (capc session)");
+
+    let get = |name: &str, arguments: &str| serde_json::json!({"method": "prompts/get", "params": {"name": name, "arguments": {"arguments": arguments}}});
+    let answers = serve_stdio(
+        &root,
+        &["--trust", "."],
+        &[
+            get("cmd", "!`touch pwned-5`"),
+            get("nop", "```!\ntouch pwned-6\n```"),
+            serde_json::json!({"method": "tools/call", "params": {"name": "Skill",
+                "arguments": {"skill": "sk", "args": "!`touch pwned-7`"}}}),
+        ],
+    );
+    let text = |answer: &serde_json::Value| answer["result"]["messages"][1]["content"]["text"].clone();
+    assert_eq!(text(&answers[0]), "Args: \\! `touch pwned-5`\n", "{}", answers[0]);
+    assert_eq!(text(&answers[1]), "No placeholder here.\n\n\nARGUMENTS: ``` \\!\ntouch pwned-6\n```", "{}", answers[1]);
+    let content = answers[2]["result"]["content"].to_string();
+    assert!(content.contains("Skill args: \\\\! `touch pwned-7`"), "{content}");
+    assert_eq!(planted(), Vec::<String>::new(), "an argument ran as an injection (capc serve)");
+}
