@@ -1666,8 +1666,8 @@ fn an_allow_rule_only_the_lock_holds_allows_nothing() {
 }
 
 /// `capc serve ARGS` in `root` over stdio, driven with raw JSON-RPC lines: initialized, then
-/// each of `requests` (ids from 2) answered in turn; the answers, in order. stdin is closed at
-/// the end and capc must exit cleanly.
+/// each of `requests` (ids from 2; a JSON string is sent as the raw line it holds) answered in
+/// turn; the answers, in order. stdin is closed at the end and capc must exit cleanly.
 fn serve_stdio(root: &Path, args: &[&str], requests: &[serde_json::Value]) -> Vec<serde_json::Value> {
     use std::io::BufRead as _;
     let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
@@ -1680,24 +1680,38 @@ fn serve_stdio(root: &Path, args: &[&str], requests: &[serde_json::Value]) -> Ve
         .spawn()
         .expect("capc serve");
     let mut stdin = child.stdin.take().expect("stdin");
-    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
-    let mut send = |message: &serde_json::Value| writeln!(stdin, "{message}").expect("write");
-    send(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}));
-    let mut next = || -> serde_json::Value {
-        serde_json::from_str(&lines.next().expect("a reply").expect("a line")).expect("JSON")
+    // Replies are read on their own thread, so a request left unanswered fails the test.
+    let (replies, arrived) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { return };
+            if replies.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let init = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
+    writeln!(stdin, "{init}").expect("write");
+    let next = || -> serde_json::Value {
+        let line = arrived.recv_timeout(Duration::from_secs(60)).expect("a reply within a minute");
+        serde_json::from_str(&line).expect("JSON")
     };
     assert_eq!(next()["result"]["serverInfo"]["name"], "capc");
-    send(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    writeln!(stdin, "{}", serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).expect("write");
     let mut answers = Vec::new();
     for (i, params) in requests.iter().enumerate() {
-        let mut request = params.clone();
-        request["jsonrpc"] = "2.0".into();
-        request["id"] = (i + 2).into();
-        send(&request);
+        if let Some(raw) = params.as_str() {
+            writeln!(stdin, "{raw}").expect("write");
+        } else {
+            let mut request = params.clone();
+            request["jsonrpc"] = "2.0".into();
+            request["id"] = (i + 2).into();
+            writeln!(stdin, "{request}").expect("write");
+        }
         answers.push(next());
     }
-    drop(send);
     drop(stdin);
     assert!(child.wait().expect("capc ends").success());
     answers
@@ -1764,4 +1778,142 @@ fn an_argument_never_opens_a_bang_injection() {
     let content = answers[2]["result"]["content"].to_string();
     assert!(content.contains("Skill args: \\\\! `touch pwned-7`"), "{content}");
     assert_eq!(planted(), Vec::<String>::new(), "an argument ran as an injection (capc serve)");
+}
+
+/// A text with its arguments filled in is refused past Claude Code's cap of 4,000,000
+/// characters, with its message, before it is built: in a session (an error, no request) and
+/// through `prompts/get` (a JSON-RPC error). A request nested 1,000 levels deep on stdio gets a
+/// parse error, and the next request is answered.
+#[test]
+fn an_expansion_past_claude_codes_cap_and_a_deep_request_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(
+        &root,
+        ".claude/commands/many.md",
+        &format!("---\ndescription: m\n---\n{}\n", "$ARGUMENTS ".repeat(100)),
+    );
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    let message = "This skill, command or hook and the arguments filled into it add up to more than 4,000,000 characters. Use shorter arguments or fewer placeholders such as $ARGUMENTS.";
+    let argument = "x".repeat(50_000);
+    let turn = serde_json::json!({"id": 1, "type": "turn", "input": format!("/many {argument}"), "include": []});
+    let out = capc_in(&root, &["session", "--json"], &format!("{turn}\n"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.len() < 100_000, "a {} byte answer", text.len());
+    let answer: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
+    assert_eq!(answer["result"]["message"], message, "{}", &text[..text.len().min(2000)]);
+
+    let nested = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"params\":{{\"_meta\":{{\"x\":{}{}}}}}}}",
+        "[".repeat(1000),
+        "]".repeat(1000)
+    );
+    let answers = serve_stdio(
+        &root,
+        &["."],
+        &[
+            serde_json::json!({"method": "prompts/get", "params": {"name": "many", "arguments": {"arguments": argument}}}),
+            serde_json::Value::String(nested),
+            serde_json::json!({"method": "ping"}),
+        ],
+    );
+    assert_eq!(
+        answers[0]["error"]["message"],
+        message,
+        "{}",
+        answers[0].to_string().chars().take(2000).collect::<String>()
+    );
+    assert!(answers[0].to_string().len() < 100_000);
+    assert_eq!(answers[1]["error"]["code"], -32700, "{}", answers[1]);
+    assert!(answers[1]["error"]["message"].as_str().unwrap_or_default().contains("127 levels"), "{}", answers[1]);
+    assert_eq!(answers[2]["id"], 4, "the next request is answered: {}", answers[2]);
+}
+
+/// A running `capc serve --http 127.0.0.1:0` with `envs`, killed when dropped; and the address
+/// it listens on, read from its stderr.
+struct HttpServe(std::process::Child);
+
+impl Drop for HttpServe {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn serve_http(root: &Path, envs: &[(&str, &str)]) -> (HttpServe, String) {
+    use std::io::BufRead as _;
+    let mut server = HttpServe(
+        Command::new(env!("CARGO_BIN_EXE_capc"))
+            .args(["serve", ".", "--http", "127.0.0.1:0"])
+            .current_dir(root)
+            .envs(envs.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("capc serve --http"),
+    );
+    let mut err = std::io::BufReader::new(server.0.stderr.take().expect("stderr"));
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(err.read_line(&mut line).expect("stderr") > 0, "capc serve --http ended before listening");
+        if let Some(url) = line.trim().strip_prefix("capc: serving MCP on http://") {
+            let address = url.trim_end_matches("/mcp").to_string();
+            std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+            return (server, address);
+        }
+    }
+}
+
+/// Sends `bytes` on a new connection to `address` and reads the status of the answer.
+fn http_status(address: &str, bytes: &[u8]) -> u16 {
+    use std::io::Read as _;
+    let mut stream = std::net::TcpStream::connect(address).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(60))).expect("timeout");
+    stream.write_all(bytes).expect("send");
+    let mut status = [0u8; 12];
+    stream.read_exact(&mut status).expect("a status line");
+    String::from_utf8_lossy(&status[9..12]).parse().expect("a status code")
+}
+
+/// A whole `initialize` POST to `address`.
+fn initialize_request(address: &str) -> Vec<u8> {
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}})
+    .to_string();
+    format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Every input `capc serve --http` takes has a bound, answered with a status a client
+/// understands: a head or a body that does not arrive in time (408, the timeout set small by
+/// `CAPC_SERVE_REQUEST_TIMEOUT_MS`), a body over 16 MiB (413), an `initialize` past the
+/// session cap (429), a connection past the connection cap (503).
+#[test]
+fn serve_over_http_bounds_every_request() {
+    let (_dir, root) = locked_project();
+    let (server, address) =
+        serve_http(&root, &[("CAPC_SERVE_REQUEST_TIMEOUT_MS", "200"), ("CAPC_SERVE_MAX_SESSIONS", "2")]);
+    let head = format!("POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n");
+    assert_eq!(http_status(&address, head.as_bytes()), 408, "a head that never ends");
+    let body =
+        format!("{head}Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{{\"jsonrpc\":");
+    assert_eq!(http_status(&address, body.as_bytes()), 408, "a body that never ends");
+    let huge = format!("{head}Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n", 17 << 20);
+    assert_eq!(http_status(&address, huge.as_bytes()), 413, "a body over 16 MiB");
+    assert_eq!(http_status(&address, &initialize_request(&address)), 200, "the first session");
+    assert_eq!(http_status(&address, &initialize_request(&address)), 200, "the second session");
+    assert_eq!(http_status(&address, &initialize_request(&address)), 429, "a third session");
+    drop(server);
+
+    let (_server, address) = serve_http(&root, &[("CAPC_SERVE_MAX_CONNECTIONS", "2")]);
+    let idle: Vec<std::net::TcpStream> =
+        (0..2).map(|_| std::net::TcpStream::connect(&address).expect("connect")).collect();
+    assert_eq!(http_status(&address, &initialize_request(&address)), 503, "a third connection");
+    drop(idle);
 }
