@@ -76,6 +76,8 @@ pub const NOT_DECLARED: &str = "not started: its sources do not declare it as th
 ///   lock adds still holds); any other server is listed but never started ([`NOT_DECLARED`]);
 /// - an allow rule holds only when the sources hold the same rule, in the same file and scope;
 ///   a deny or ask rule of either holds;
+/// - a command's `allowed-tools` hold only as far as its file gives them, and its plugin is the
+///   sources' when they name one;
 /// - a plugin needs a trusted folder when either says so, or when the sources do not list it.
 ///
 /// Also returns a note for each claim that was not taken, for stderr.
@@ -152,6 +154,23 @@ pub fn vouch(
     for f in fresh_rules.iter().filter(|f| f.behavior != Behavior::Allow) {
         if !claimed.permissions.iter().any(|p| same(p, f)) {
             lock.permissions.push(f.clone());
+        }
+    }
+    // A command's `allowed-tools` let its `!` injections run, and its plugin decides whether it
+    // needs trust: both as its file says.
+    let fresh_commands = fresh.map_or(&[][..], |f| &f.commands[..]);
+    for command in &mut lock.commands {
+        let declared = fresh_commands.iter().find(|f| f.name == command.name && f.path == command.path);
+        let granted = |tool: &String| declared.is_some_and(|f| f.allowed_tools.contains(tool));
+        if command.allowed_tools.iter().any(|tool| !granted(tool)) {
+            notes.push(format!(
+                "the lock's `allowed-tools` of `{}` are not what its file says: only those it says hold",
+                command.name
+            ));
+            command.allowed_tools.retain(granted);
+        }
+        if let Some(plugin) = declared.and_then(|f| f.plugin.clone()) {
+            command.plugin = Some(plugin);
         }
     }
     let fresh_plugins = fresh.map_or(&[][..], |f| &f.plugins[..]);

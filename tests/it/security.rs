@@ -1638,8 +1638,8 @@ fn a_lock_cannot_relabel_a_repository_server_as_the_users() {
     }
 }
 
-/// An allow rule the lock alone holds (labelled the user's) does not hold, trusted or not: the
-/// `!` injection it would allow is refused.
+/// An allow rule the lock alone holds (labelled the user's), or an `allowed-tools` it alone
+/// gives a command, does not hold, trusted or not: the `!` injection it would allow is refused.
 #[test]
 fn an_allow_rule_only_the_lock_holds_allows_nothing() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -1658,7 +1658,13 @@ fn an_allow_rule_only_the_lock_holds_allows_nothing() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(!root.join("injection-ran").exists(), "the lock's own allow rule let the injection run");
     assert!(stderr(&out).contains("allow rule `Bash(touch:*)`"), "{}", stderr(&out));
-    // Declared where the lock says, it holds.
+    // Nor does an `allowed-tools` the lock alone gives the command.
+    edit_lock(&root, "description = \"Plant\"\n", "description = \"Plant\"\nallowed_tools = [\"Bash(touch:*)\"]\n");
+    let out = capc_in(&root, &["session", "--json", "--trust", "--user-dir", home_arg], turn);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!root.join("injection-ran").exists(), "the lock's own allowed-tools let the injection run");
+    assert!(stderr(&out).contains("`allowed-tools` of `plant`"), "{}", stderr(&out));
+    // Declared where the lock says, the rule holds.
     write_file(&home, ".claude/settings.json", r#"{"permissions": {"allow": ["Bash(touch:*)"]}}"#);
     let out = capc_in(&root, &["session", "--json", "--trust", "--user-dir", home_arg], turn);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
