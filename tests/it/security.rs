@@ -1923,3 +1923,62 @@ fn serve_over_http_bounds_every_request() {
     assert_eq!(http_status(&address, &initialize_request(&address)), 503, "a third connection");
     drop(idle);
 }
+
+/// With no file descriptors left, `capc serve --http` says so once per run of refused
+/// connections and waits before accepting again, instead of retrying at once (which wrote
+/// tens of megabytes of errors a second); once descriptors are free again, it serves.
+#[test]
+fn serve_over_http_waits_when_out_of_file_descriptors() {
+    use std::io::BufRead as _;
+    let (_dir, root) = locked_project();
+    let mut server = HttpServe(
+        Command::new("sh")
+            .args(["-c", "ulimit -n 40 && exec \"$0\" serve . --http 127.0.0.1:0", env!("CARGO_BIN_EXE_capc")])
+            .current_dir(&root)
+            .env("CAPC_SERVE_MAX_CONNECTIONS", "1000")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("capc serve --http"),
+    );
+    let err = std::io::BufReader::new(server.0.stderr.take().expect("stderr"));
+    let (lines, arrived) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in err.lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let line = || arrived.recv_timeout(Duration::from_secs(60)).expect("a line on stderr");
+    let first = line();
+    let address =
+        first.strip_prefix("capc: serving MCP on http://").expect("the address").trim_end_matches("/mcp").to_string();
+    // Connections the kernel completes but capc cannot accept: more than its descriptors (until
+    // capc says so, or the kernel's queue is full).
+    let target: std::net::SocketAddr = address.parse().expect("an address");
+    let mut idle = Vec::new();
+    let mut refused = None;
+    while refused.is_none() && idle.len() < 500 {
+        match std::net::TcpStream::connect_timeout(&target, Duration::from_millis(500)) {
+            Ok(stream) => idle.push(stream),
+            Err(_) => break,
+        }
+        refused = arrived.try_recv().ok();
+    }
+    let refused = refused.unwrap_or_else(line);
+    assert!(refused.contains("accept failed") && refused.contains("waiting"), "{refused}");
+    drop(idle);
+    let mut status = 0;
+    for _ in 0..100 {
+        status = http_status(&address, &initialize_request(&address));
+        if status == 200 {
+            break;
+        }
+    }
+    assert_eq!(status, 200, "serving again");
+    drop(server);
+    let said: Vec<String> = arrived.try_iter().collect();
+    assert!(said.len() < 100, "{} more lines on stderr, the first: {:?}", said.len(), said.first());
+}
