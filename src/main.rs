@@ -67,7 +67,8 @@ fn main() -> ExitCode {
             session(lock_of(path, lock), repl, connect, from)
         }
         Command::Serve { path, lock, http, allow_remote, token_env, watch, connect, from } => {
-            let options = capc_runtime::serve::Options { http, allow_remote, token: None, watch, connect };
+            let limits = capc_runtime::serve::http::Limits::from_env(|name| std::env::var(name).ok());
+            let options = capc_runtime::serve::Options { http, allow_remote, token: None, watch, connect, limits };
             serve(&lock_of(path, lock), options, token_env.as_deref(), from)
         }
         Command::Diff { old, new, format, fail_on, scopes } => match scopes.sides() {

@@ -52,8 +52,8 @@ pub use shell::{
     ShellAssignment, ShellWord, SimpleCommand,
 };
 pub use template::{
-    expand, find_shell_commands, parse_template, split_arguments, ExpandContext, FileRef, Part, PartKind, Placeholder,
-    ShellCommand, ShellKind, Template, TemplateVar,
+    escape_argument, expand, find_shell_commands, parse_template, split_arguments, try_expand, ExpandContext, FileRef,
+    Part, PartKind, Placeholder, ShellCommand, ShellKind, Template, TemplateVar, TooLong, MAX_EXPANDED_CHARS,
 };
 pub use tools::{canonical_tool_name, primary_field, BUILTIN_TOOLS, LEGACY_TOOL_ALIASES};
 

@@ -165,7 +165,13 @@ pub struct Rule {
 
 #[derive(Debug, Clone)]
 pub struct Loaded {
+    /// The lock the session runs: for a lock file, its claims as far as the sources vouch for
+    /// them (see [`crate::trust::vouch`]).
     pub lock: Arc<Lock>,
+    /// The lock as its file says (what `--verify` compares); `lock` itself otherwise.
+    claimed: Arc<Lock>,
+    /// What the lock file claimed that its sources did not vouch for, one note each.
+    pub unvouched: Vec<String>,
     pub roots: Roots,
     /// The lock's permission rules that parse, in lock order.
     pub rules: Vec<Rule>,
@@ -286,7 +292,22 @@ impl Loaded {
         };
         let lock = write::decode(&text).map_err(|e| LoadError::Invalid(path.to_path_buf(), e))?;
         paths::check(&lock, roots.given()).map_err(|e| LoadError::Refused(path.to_path_buf(), e))?;
-        Ok(Loaded::new(lock, roots))
+        // The file is the repository's word: what runs (servers, allow rules, trust) is what the
+        // sources and the user's own files say now, which the lock may only narrow.
+        let fresh = derive(&lock, &roots);
+        let (vouched, mut unvouched) = crate::trust::vouch(&lock, fresh.as_ref().ok());
+        if let Err(e) = &fresh {
+            unvouched.insert(
+                0,
+                format!(
+                    "the lock's sources cannot be read as `capc lock` reads them ({e}): no MCP server or allow rule of the lock is taken on its word"
+                ),
+            );
+        }
+        let mut loaded = Loaded::new(vouched, roots);
+        loaded.claimed = Arc::new(lock);
+        loaded.unvouched = unvouched;
+        Ok(loaded)
     }
 
     /// `lock` is taken as it is or shared (`Arc<Lock>`: a check's resolved lock, not copied).
@@ -355,7 +376,9 @@ impl Loaded {
             .collect();
         let builtin_named = lock.commands.iter().map(|c| capc_compiler::builtins::is_command(&c.name)).collect();
         Loaded {
+            claimed: lock.clone(),
             lock,
+            unvouched: Vec::new(),
             roots,
             rules,
             trusted,
@@ -391,22 +414,22 @@ impl Loaded {
     /// refused even when every source still hashes as listed.
     pub fn verify(&self) -> Result<(), LoadError> {
         let fresh = self.derive()?;
-        if fresh == *self.lock {
+        if fresh == *self.claimed {
             return Ok(());
         }
         let stale = |path: &str, why: &str| LoadError::Stale { path: path.to_string(), why: why.to_string() };
-        for source in &self.lock.sources {
+        for source in &self.claimed.sources {
             match fresh.sources.iter().find(|s| s.path == source.path) {
                 None => return Err(stale(&source.path, "is gone (or is no longer read as a declaration)")),
                 Some(now) if now.sha256 != source.sha256 => return Err(stale(&source.path, "changed")),
                 Some(_) => {}
             }
         }
-        if let Some(new) = fresh.sources.iter().find(|s| !self.lock.sources.iter().any(|l| l.path == s.path)) {
+        if let Some(new) = fresh.sources.iter().find(|s| !self.claimed.sources.iter().any(|l| l.path == s.path)) {
             return Err(stale(&new.path, "is new"));
         }
         Err(LoadError::Edited {
-            diff: write::diff(&write::encode(&self.lock), &write::encode(&fresh), write::FILE_NAME),
+            diff: write::diff(&write::encode(&self.claimed), &write::encode(&fresh), write::FILE_NAME),
         })
     }
 
@@ -414,29 +437,7 @@ impl Loaded {
     /// session (with local settings when the lock has them), computed in memory: what
     /// `verify` compares with, and what `capc serve` serves after a save.
     pub fn derive(&self) -> Result<Lock, LoadError> {
-        let mut options =
-            Options { skip_hashes: false, leave_out_local: !write::includes_local(&self.lock), ..self.roots.options() };
-        // The folder is read as `capc lock` reads it: its capc.toml (excluded files, rules) and
-        // its ignore files.
-        let config = capc_compiler::config::Config::load(&self.roots.root, None).map_err(|e| LoadError::Stale {
-            path: ".".to_string(),
-            why: format!("its configuration cannot be used ({e})"),
-        })?;
-        options.filter = config.filter();
-        options.policy = Some(std::sync::Arc::new(config.policy()));
-        let mut checked = capc_compiler::check(&options)
-            .map_err(|e| LoadError::Stale { path: ".".to_string(), why: format!("cannot be checked ({e})") })?;
-        // Errors in what a session does not load (an unlisted plugin, a skill collection) do not
-        // stop `capc lock`, so they do not stop a verified session either.
-        if checked.blocking_errors().next().is_some() {
-            let errors: Vec<_> = checked.blocking_errors().collect();
-            let first = errors
-                .first()
-                .map(|d| format!("`{}` [{}] {}", printable::escape(&d.path), d.rule, printable::escape(&d.message)))
-                .unwrap_or_default();
-            return Err(LoadError::Unchecked { first, errors: errors.len() });
-        }
-        Ok(checked.take_lock())
+        derive(&self.claimed, &self.roots)
     }
 
     /// The prompt body of a skill or command (the text after its frontmatter), read now and
@@ -455,6 +456,33 @@ impl Loaded {
         };
         Ok(text[body_start..].to_string())
     }
+}
+
+/// The lock `capc lock` would write now for `lock`'s folder and `roots` (with local settings
+/// when `lock` has them); see [`Loaded::derive`].
+fn derive(lock: &Lock, roots: &Roots) -> Result<Lock, LoadError> {
+    let mut options = Options { skip_hashes: false, leave_out_local: !write::includes_local(lock), ..roots.options() };
+    // The folder is read as `capc lock` reads it: its capc.toml (excluded files, rules) and
+    // its ignore files.
+    let config = capc_compiler::config::Config::load(&roots.root, None).map_err(|e| LoadError::Stale {
+        path: ".".to_string(),
+        why: format!("its configuration cannot be used ({e})"),
+    })?;
+    options.filter = config.filter();
+    options.policy = Some(std::sync::Arc::new(config.policy()));
+    let mut checked = capc_compiler::check(&options)
+        .map_err(|e| LoadError::Stale { path: ".".to_string(), why: format!("cannot be checked ({e})") })?;
+    // Errors in what a session does not load (an unlisted plugin, a skill collection) do not
+    // stop `capc lock`, so they do not stop a verified session either.
+    if checked.blocking_errors().next().is_some() {
+        let errors: Vec<_> = checked.blocking_errors().collect();
+        let first = errors
+            .first()
+            .map(|d| format!("`{}` [{}] {}", printable::escape(&d.path), d.rule, printable::escape(&d.message)))
+            .unwrap_or_default();
+        return Err(LoadError::Unchecked { first, errors: errors.len() });
+    }
+    Ok(checked.take_lock())
 }
 
 /// The order Claude Code lists commands in (see [`Loaded::listing_order`]); names

@@ -182,7 +182,10 @@ impl McpState {
     pub fn from_lock(lock: &Lock) -> McpState {
         let mut servers = BTreeMap::new();
         for s in lock.mcp_servers.iter().filter(|s| s.shadowed_by.is_none()) {
-            let blocked = s.blocked_by.as_ref().map(|why| format!("not loaded, MCP policy: {why}"));
+            let blocked = s.blocked_by.as_ref().map(|why| match why.as_str() {
+                crate::trust::NOT_DECLARED => why.clone(),
+                _ => format!("not loaded, MCP policy: {why}"),
+            });
             let status = if blocked.is_some() || s.approval == Some(capc_compiler::model::Approval::Disabled) {
                 Status::Disabled
             } else {

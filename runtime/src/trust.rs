@@ -7,12 +7,10 @@ use capc_compiler::model::Scope;
 /// Whether a plugin component (by its file, as the lock names it) needs a trusted folder:
 /// Claude Code does not load a plugin enabled through a marketplace that only the
 /// project's (or the local) settings declare, nor a project skills-folder plugin, in a folder
-/// whose trust was not accepted (the lock marks those plugins `requires_trust`).
+/// whose trust was not accepted (the lock marks those plugins `requires_trust`). A plugin the
+/// lock calls not loaded still counts: the lock cannot free a component by that label.
 pub fn component_needs_trust(lock: &capc_compiler::model::Lock, path: &str) -> bool {
-    lock.plugins
-        .iter()
-        .filter(|p| p.loaded && p.requires_trust)
-        .any(|p| capc_compiler::lock::plugins::inside(path, &p.root))
+    lock.plugins.iter().filter(|p| p.requires_trust).any(|p| capc_compiler::lock::plugins::inside(path, &p.root))
 }
 
 /// What an untrusted folder keeps inert, when the lock has any of it: the project's and local
@@ -61,4 +59,128 @@ pub fn ignored_allow_notice(ignored: &[(String, usize)], root: &str, home: &str)
         "Ignoring {count} permissions.allow {entries} from {}: this workspace has not been trusted. Run Claude Code interactively here once and accept the trust dialog, or set projects[\"{root}\"].hasTrustDialogAccepted: true in {home}/.claude.json.",
         files.join(" and ")
     ))
+}
+
+/// Why a lock's MCP server does not start: its sources, read now, do not declare it as the lock
+/// does (a lock is the repository's word, and only narrows what its sources say).
+pub const NOT_DECLARED: &str = "not started: its sources do not declare it as the lock does (run `capc lock`; `capc session --verify` shows the difference)";
+
+/// The lock a session runs: `claimed` (the lock file, the repository's word) with everything
+/// that decides what runs taken from `fresh` (the lock its sources and the user's own files
+/// give now, `None` when they cannot be read): the lock may narrow what the sources say, never
+/// widen it. Per entry:
+///
+/// - an MCP server starts only when the sources declare it with the same name, file and launch
+///   fields (command, arguments, environment, URL, headers…); its scope, approval, deny rule,
+///   policy block and shadowing are the sources' (a deny, block, shadowing or `disabled` the
+///   lock adds still holds); any other server is listed but never started ([`NOT_DECLARED`]);
+/// - an allow rule holds only when the sources hold the same rule, in the same file and scope;
+///   a deny or ask rule of either holds;
+/// - a command's `allowed-tools` hold only as far as its file gives them, and its plugin is the
+///   sources' when they name one;
+/// - a plugin needs a trusted folder when either says so, or when the sources do not list it.
+///
+/// Also returns a note for each claim that was not taken, for stderr.
+pub fn vouch(
+    claimed: &capc_compiler::model::Lock,
+    fresh: Option<&capc_compiler::model::Lock>,
+) -> (capc_compiler::model::Lock, Vec<String>) {
+    use capc_compiler::model::{Approval, Behavior, McpServer};
+    let mut lock = claimed.clone();
+    let mut notes = Vec::new();
+    let launch = |s: &McpServer| {
+        (
+            s.transport,
+            s.command.clone(),
+            s.args.clone(),
+            s.url.clone(),
+            s.cwd.clone(),
+            s.env.clone(),
+            s.headers.clone(),
+            s.headers_helper.clone(),
+        )
+    };
+    let empty = Vec::new();
+    let fresh_servers = fresh.map_or(&empty, |f| &f.mcp_servers);
+    for server in &mut lock.mcp_servers {
+        let declared = fresh_servers.iter().find(|f| {
+            f.name == server.name && f.plugin == server.plugin && f.path == server.path && launch(f) == launch(server)
+        });
+        let Some(declared) = declared else {
+            if server.blocked_by.is_none() {
+                notes.push(format!(
+                    "the lock's MCP server `{}` is not what its sources declare: it does not start",
+                    server.name
+                ));
+                server.blocked_by = Some(NOT_DECLARED.to_string());
+            }
+            continue;
+        };
+        if declared.scope != server.scope
+            || (declared.approval != server.approval && server.approval != Some(Approval::Disabled))
+        {
+            notes.push(format!(
+                "the lock says MCP server `{}` is {}{}; its sources say {}{}: read as they say",
+                server.name,
+                server.scope.as_str(),
+                server.approval.map(|a| format!(" ({})", a.as_str())).unwrap_or_default(),
+                declared.scope.as_str(),
+                declared.approval.map(|a| format!(" ({})", a.as_str())).unwrap_or_default(),
+            ));
+        }
+        let narrowed = server.clone();
+        *server = McpServer { shadows: narrowed.shadows.clone(), ..declared.clone() };
+        if narrowed.approval == Some(Approval::Disabled) {
+            server.approval = Some(Approval::Disabled);
+        }
+        server.denied_by = server.denied_by.take().or(narrowed.denied_by);
+        server.blocked_by = server.blocked_by.take().or(narrowed.blocked_by);
+        server.shadowed_by = server.shadowed_by.take().or(narrowed.shadowed_by);
+    }
+    let fresh_rules = fresh.map_or(&[][..], |f| &f.permissions[..]);
+    let same = |a: &capc_compiler::model::Permission, b: &capc_compiler::model::Permission| {
+        a.rule == b.rule && a.behavior == b.behavior && a.scope == b.scope && a.path == b.path
+    };
+    lock.permissions.retain(|p| {
+        let holds = p.behavior != Behavior::Allow || fresh_rules.iter().any(|f| same(f, p));
+        if !holds {
+            notes.push(format!(
+                "the lock's allow rule `{}` ({}) is not in its sources: it does not hold",
+                p.rule, p.path
+            ));
+        }
+        holds
+    });
+    for f in fresh_rules.iter().filter(|f| f.behavior != Behavior::Allow) {
+        if !claimed.permissions.iter().any(|p| same(p, f)) {
+            lock.permissions.push(f.clone());
+        }
+    }
+    // A command's `allowed-tools` let its `!` injections run, and its plugin decides whether it
+    // needs trust: both as its file says.
+    let fresh_commands = fresh.map_or(&[][..], |f| &f.commands[..]);
+    for command in &mut lock.commands {
+        let declared = fresh_commands.iter().find(|f| f.name == command.name && f.path == command.path);
+        let granted = |tool: &String| declared.is_some_and(|f| f.allowed_tools.contains(tool));
+        if command.allowed_tools.iter().any(|tool| !granted(tool)) {
+            notes.push(format!(
+                "the lock's `allowed-tools` of `{}` are not what its file says: only those it says hold",
+                command.name
+            ));
+            command.allowed_tools.retain(granted);
+        }
+        if let Some(plugin) = declared.and_then(|f| f.plugin.clone()) {
+            command.plugin = Some(plugin);
+        }
+    }
+    let fresh_plugins = fresh.map_or(&[][..], |f| &f.plugins[..]);
+    for plugin in &mut lock.plugins {
+        match fresh_plugins.iter().find(|f| f.name == plugin.name && f.root == plugin.root) {
+            Some(f) => {
+                plugin.requires_trust |= f.requires_trust;
+            }
+            None => plugin.requires_trust = true,
+        }
+    }
+    (lock, notes)
 }

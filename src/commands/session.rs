@@ -63,6 +63,9 @@ pub(crate) fn load_session(
             return Err(ExitCode::from(1));
         }
     }
+    for note in &loaded.unvouched {
+        say!("capc: {}", shown(note));
+    }
     let trusted = trust || loaded.roots.user_trusts();
     if let Some(note) = capc_runtime::trust::untrusted_note(&loaded.lock).filter(|_| !trusted) {
         say!("capc: {}", shown(&note));

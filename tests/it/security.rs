@@ -1874,3 +1874,420 @@ fn a_description_cut_from_a_body_line_keeps_no_secret() {
     assert!(!stdout(&session).contains(MARKER), "{}", stdout(&session));
     assert!(stdout(&session).contains("- split: sha256:"), "{}", stdout(&session));
 }
+
+// ---- a lock's claims, prompt arguments and the bounds of `capc serve` ----
+
+/// A cloned repository relabels its own `.mcp.json` server in the lock it commits: a user
+/// server, approved. The user passes `--user-dir` (whose files declare no such server) in an
+/// untrusted folder: the server is still the repository's, and does not start. A server the
+/// lock alone declares, as the user's, never starts, even trusted.
+#[test]
+fn a_lock_cannot_relabel_a_repository_server_as_the_users() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).expect("mkdir home");
+    let server = serde_json::json!({"mcpServers": {"planted": {"command": "sh", "args": ["-c", "exit 0"]}}});
+    write_file(&root, ".mcp.json", &server.to_string());
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    edit_lock(&root, "scope = \"project\"", "scope = \"user\"");
+    edit_lock(&root, "approval = \"pending\"", "approval = \"approved\"");
+    append_to_lock(
+        &root,
+        "[[mcp_server]]\nname = \"added\"\nnormalized = \"added\"\nscope = \"user\"\ntransport = \"stdio\"\npath = \"~/.claude.json\"\ncommand = \"sh\"\nargs = [\"-c\", \"exit 0\"]\n",
+    );
+    let home_arg = home.to_str().expect("utf-8");
+    for trust in [&[][..], &["--trust"]] {
+        for managed in [false, true] {
+            let mut args = vec!["session", "--json", "--connect", "--user-dir", home_arg];
+            if managed {
+                args.extend(["--managed-dir", home_arg]);
+            }
+            args.extend_from_slice(trust);
+            let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+                .args(&args)
+                .current_dir(&root)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("capc runs");
+            let mut stdin = child.stdin.take().expect("stdin");
+            let out = crate::support::session::Transcript::of(&mut child);
+            // Each server settles: held back (an error, still pending), failed or disabled.
+            let settled = |s: &serde_json::Value| !s["error"].is_null() || s["status"] != "pending";
+            let last = |text: &str| {
+                text.lines().rev().find_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()).unwrap_or_default()
+            };
+            out.wait_for(
+                "both servers to settle",
+                || writeln!(stdin, "{{\"id\":1,\"type\":\"status\"}}").expect("write"),
+                |text| {
+                    last(text)["result"]["mcp_servers"]
+                        .as_array()
+                        .is_some_and(|s| s.len() == 2 && s.iter().all(settled))
+                },
+            );
+            drop(stdin);
+            let servers = last(&out.text())["result"]["mcp_servers"].clone();
+            let mut err = String::new();
+            std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut err).expect("stderr");
+            assert!(child.wait().expect("capc exits").success(), "{err}");
+            let of = |name: &str| {
+                servers.as_array().into_iter().flatten().find(|s| s["name"] == name).cloned().unwrap_or_default()
+            };
+            let error = |name: &str| of(name)["error"].as_str().unwrap_or_default().to_string();
+            assert!(error("added").contains("its sources do not declare it"), "{trust:?}: {servers}");
+            assert_eq!(of("added")["status"], "disabled", "{servers}");
+            if trust.is_empty() {
+                assert!(error("planted").contains("not trusted"), "the relabelled server started: {servers}");
+            }
+            assert!(err.contains("the lock says MCP server `planted` is user (approved)"), "{err}");
+        }
+    }
+}
+
+/// An allow rule the lock alone holds (labelled the user's), or an `allowed-tools` it alone
+/// gives a command, does not hold, trusted or not: the `!` injection it would allow is refused.
+#[test]
+fn an_allow_rule_only_the_lock_holds_allows_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).expect("mkdir home");
+    write_file(&root, ".claude/commands/plant.md", "---\ndescription: Plant\n---\n!`touch injection-ran`\n");
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    append_to_lock(
+        &root,
+        "[[permission]]\nrule = \"Bash(touch:*)\"\nbehavior = \"allow\"\nscope = \"user\"\npath = \"~/.claude/settings.json\"\n",
+    );
+    let home_arg = home.to_str().expect("utf-8");
+    let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"/plant\",\"include\":[]}\n";
+    let out = capc_in(&root, &["session", "--json", "--trust", "--user-dir", home_arg], turn);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!root.join("injection-ran").exists(), "the lock's own allow rule let the injection run");
+    assert!(stderr(&out).contains("allow rule `Bash(touch:*)`"), "{}", stderr(&out));
+    // Nor does an `allowed-tools` the lock alone gives the command.
+    edit_lock(&root, "description = \"Plant\"\n", "description = \"Plant\"\nallowed_tools = [\"Bash(touch:*)\"]\n");
+    let out = capc_in(&root, &["session", "--json", "--trust", "--user-dir", home_arg], turn);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!root.join("injection-ran").exists(), "the lock's own allowed-tools let the injection run");
+    assert!(stderr(&out).contains("`allowed-tools` of `plant`"), "{}", stderr(&out));
+    // Declared where the lock says, the rule holds.
+    write_file(&home, ".claude/settings.json", r#"{"permissions": {"allow": ["Bash(touch:*)"]}}"#);
+    let out = capc_in(&root, &["session", "--json", "--trust", "--user-dir", home_arg], turn);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(root.join("injection-ran").exists(), "the user's own allow rule holds: {}", stdout(&out));
+}
+
+/// `capc serve ARGS` in `root` over stdio, driven with raw JSON-RPC lines: initialized, then
+/// each of `requests` (ids from 2; a JSON string is sent as the raw line it holds) answered in
+/// turn; the answers, in order. stdin is closed at the end and capc must exit cleanly.
+fn serve_stdio(root: &Path, args: &[&str], requests: &[serde_json::Value]) -> Vec<serde_json::Value> {
+    use std::io::BufRead as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .arg("serve")
+        .args(args)
+        .current_dir(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("capc serve");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Replies are read on their own thread, so a request left unanswered fails the test.
+    let (replies, arrived) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { return };
+            if replies.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let init = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
+    writeln!(stdin, "{init}").expect("write");
+    let next = || -> serde_json::Value {
+        let line = arrived.recv_timeout(Duration::from_secs(60)).expect("a reply within a minute");
+        serde_json::from_str(&line).expect("JSON")
+    };
+    assert_eq!(next()["result"]["serverInfo"]["name"], "capc");
+    writeln!(stdin, "{}", serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).expect("write");
+    let mut answers = Vec::new();
+    for (i, params) in requests.iter().enumerate() {
+        if let Some(raw) = params.as_str() {
+            writeln!(stdin, "{raw}").expect("write");
+        } else {
+            let mut request = params.clone();
+            request["jsonrpc"] = "2.0".into();
+            request["id"] = (i + 2).into();
+            writeln!(stdin, "{request}").expect("write");
+        }
+        answers.push(next());
+    }
+    drop(stdin);
+    assert!(child.wait().expect("capc ends").success());
+    answers
+}
+
+/// Arguments are filled in escaped as Claude Code 2.1.332 escapes them (measured with a command
+/// `Args: $ARGUMENTS` typed as `` /cmd !`id` ``: `` Args: \! `id` ``), so text that came from
+/// the arguments never opens a `!` injection: not typed (`capc session`), not through
+/// `prompts/get`, not through the Skill tool whose `args` the model chooses, not through the
+/// `ARGUMENTS:` line a body without a placeholder gets. A trusted folder with an allow rule for
+/// the command, where the command's own injection does run.
+#[test]
+fn an_argument_never_opens_a_bang_injection() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, ".claude/settings.json", r#"{"permissions": {"allow": ["Bash(touch:*)"]}}"#);
+    write_file(&root, ".claude/commands/cmd.md", "---\ndescription: c\n---\nArgs: $ARGUMENTS\n");
+    write_file(&root, ".claude/commands/nop.md", "---\ndescription: n\n---\nNo placeholder here.\n");
+    write_file(&root, ".claude/commands/own.md", "---\ndescription: o\n---\n!`touch own-ran`\n");
+    write_file(&root, ".claude/skills/sk/SKILL.md", "---\ndescription: s\n---\nSkill args: $ARGUMENTS\n");
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    let turn = |input: &str| serde_json::json!({"id": 1, "type": "turn", "input": input, "include": []});
+    let session = |input: &str| -> serde_json::Value {
+        let out = capc_in(&root, &["session", "--json", "--trust"], &format!("{}\n", turn(input)));
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        serde_json::from_str(stdout(&out).trim()).expect("JSON")
+    };
+    let planted = || -> Vec<String> {
+        let names = std::fs::read_dir(&root).expect("list").map(|e| e.expect("entry").file_name());
+        names.map(|n| n.to_string_lossy().into_owned()).filter(|n| n.starts_with("pwned")).collect()
+    };
+    // The command's own injection runs: the test can see one run.
+    assert_eq!(session("/own")["result"]["kind"], "prompt");
+    assert!(root.join("own-ran").exists(), "the command's own injection runs in a trusted folder");
+
+    let typed = session("/cmd !`touch pwned-1` and ```!\ntouch pwned-2\n``` end");
+    assert_eq!(
+        typed["result"]["texts"][1], "Args: \\! `touch pwned-1` and ``` \\!\ntouch pwned-2\n``` end\n",
+        "{typed}"
+    );
+    let appended = session("/nop !`touch pwned-3`");
+    assert_eq!(
+        appended["result"]["texts"][1], "No placeholder here.\n\n\nARGUMENTS: \\! `touch pwned-3`",
+        "{appended}"
+    );
+    let skill = session("/sk !`touch pwned-4`");
+    assert!(skill["result"]["texts"][1].as_str().unwrap_or_default().ends_with("Skill args: \\! `touch pwned-4`\n"));
+    assert_eq!(planted(), Vec::<String>::new(), "an argument ran as an injection (capc session)");
+
+    let get = |name: &str, arguments: &str| serde_json::json!({"method": "prompts/get", "params": {"name": name, "arguments": {"arguments": arguments}}});
+    let answers = serve_stdio(
+        &root,
+        &["--trust", "."],
+        &[
+            get("cmd", "!`touch pwned-5`"),
+            get("nop", "```!\ntouch pwned-6\n```"),
+            serde_json::json!({"method": "tools/call", "params": {"name": "Skill",
+                "arguments": {"skill": "sk", "args": "!`touch pwned-7`"}}}),
+        ],
+    );
+    let text = |answer: &serde_json::Value| answer["result"]["messages"][1]["content"]["text"].clone();
+    assert_eq!(text(&answers[0]), "Args: \\! `touch pwned-5`\n", "{}", answers[0]);
+    assert_eq!(text(&answers[1]), "No placeholder here.\n\n\nARGUMENTS: ``` \\!\ntouch pwned-6\n```", "{}", answers[1]);
+    let content = answers[2]["result"]["content"].to_string();
+    assert!(content.contains("Skill args: \\\\! `touch pwned-7`"), "{content}");
+    assert_eq!(planted(), Vec::<String>::new(), "an argument ran as an injection (capc serve)");
+}
+
+/// A text with its arguments filled in is refused past Claude Code's cap of 4,000,000
+/// characters, with its message, before it is built: in a session (an error, no request) and
+/// through `prompts/get` (a JSON-RPC error). A request nested 1,000 levels deep on stdio gets a
+/// parse error, and the next request is answered.
+#[test]
+fn an_expansion_past_claude_codes_cap_and_a_deep_request_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(
+        &root,
+        ".claude/commands/many.md",
+        &format!("---\ndescription: m\n---\n{}\n", "$ARGUMENTS ".repeat(100)),
+    );
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    let message = "This skill, command or hook and the arguments filled into it add up to more than 4,000,000 characters. Use shorter arguments or fewer placeholders such as $ARGUMENTS.";
+    let argument = "x".repeat(50_000);
+    let turn = serde_json::json!({"id": 1, "type": "turn", "input": format!("/many {argument}"), "include": []});
+    let out = capc_in(&root, &["session", "--json"], &format!("{turn}\n"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.len() < 100_000, "a {} byte answer", text.len());
+    let answer: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
+    assert_eq!(answer["result"]["message"], message, "{}", &text[..text.len().min(2000)]);
+
+    let nested = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"params\":{{\"_meta\":{{\"x\":{}{}}}}}}}",
+        "[".repeat(1000),
+        "]".repeat(1000)
+    );
+    let answers = serve_stdio(
+        &root,
+        &["."],
+        &[
+            serde_json::json!({"method": "prompts/get", "params": {"name": "many", "arguments": {"arguments": argument}}}),
+            serde_json::Value::String(nested),
+            serde_json::json!({"method": "ping"}),
+        ],
+    );
+    assert_eq!(
+        answers[0]["error"]["message"],
+        message,
+        "{}",
+        answers[0].to_string().chars().take(2000).collect::<String>()
+    );
+    assert!(answers[0].to_string().len() < 100_000);
+    assert_eq!(answers[1]["error"]["code"], -32700, "{}", answers[1]);
+    assert!(answers[1]["error"]["message"].as_str().unwrap_or_default().contains("127 levels"), "{}", answers[1]);
+    assert_eq!(answers[2]["id"], 4, "the next request is answered: {}", answers[2]);
+}
+
+/// A running `capc serve --http 127.0.0.1:0` with `envs`, killed when dropped; and the address
+/// it listens on, read from its stderr.
+struct HttpServe(std::process::Child);
+
+impl Drop for HttpServe {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn serve_http(root: &Path, envs: &[(&str, &str)]) -> (HttpServe, String) {
+    use std::io::BufRead as _;
+    let mut server = HttpServe(
+        Command::new(env!("CARGO_BIN_EXE_capc"))
+            .args(["serve", ".", "--http", "127.0.0.1:0"])
+            .current_dir(root)
+            .envs(envs.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("capc serve --http"),
+    );
+    let mut err = std::io::BufReader::new(server.0.stderr.take().expect("stderr"));
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(err.read_line(&mut line).expect("stderr") > 0, "capc serve --http ended before listening");
+        if let Some(url) = line.trim().strip_prefix("capc: serving MCP on http://") {
+            let address = url.trim_end_matches("/mcp").to_string();
+            std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+            return (server, address);
+        }
+    }
+}
+
+/// Sends `bytes` on a new connection to `address` and reads the status of the answer.
+fn http_status(address: &str, bytes: &[u8]) -> u16 {
+    use std::io::Read as _;
+    let mut stream = std::net::TcpStream::connect(address).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(60))).expect("timeout");
+    stream.write_all(bytes).expect("send");
+    let mut status = [0u8; 12];
+    stream.read_exact(&mut status).expect("a status line");
+    String::from_utf8_lossy(&status[9..12]).parse().expect("a status code")
+}
+
+/// A whole `initialize` POST to `address`.
+fn initialize_request(address: &str) -> Vec<u8> {
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}})
+    .to_string();
+    format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Every input `capc serve --http` takes has a bound, answered with a status a client
+/// understands: a head or a body that does not arrive in time (408, the timeout set small by
+/// `CAPC_SERVE_REQUEST_TIMEOUT_MS`), a body over 16 MiB (413), an `initialize` past the
+/// session cap (429), a connection past the connection cap (503).
+#[test]
+fn serve_over_http_bounds_every_request() {
+    let (_dir, root) = locked_project();
+    let (server, address) =
+        serve_http(&root, &[("CAPC_SERVE_REQUEST_TIMEOUT_MS", "200"), ("CAPC_SERVE_MAX_SESSIONS", "2")]);
+    let head = format!("POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n");
+    assert_eq!(http_status(&address, head.as_bytes()), 408, "a head that never ends");
+    let body =
+        format!("{head}Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{{\"jsonrpc\":");
+    assert_eq!(http_status(&address, body.as_bytes()), 408, "a body that never ends");
+    let huge = format!("{head}Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n", 17 << 20);
+    assert_eq!(http_status(&address, huge.as_bytes()), 413, "a body over 16 MiB");
+    assert_eq!(http_status(&address, &initialize_request(&address)), 200, "the first session");
+    assert_eq!(http_status(&address, &initialize_request(&address)), 200, "the second session");
+    assert_eq!(http_status(&address, &initialize_request(&address)), 429, "a third session");
+    drop(server);
+
+    let (_server, address) = serve_http(&root, &[("CAPC_SERVE_MAX_CONNECTIONS", "2")]);
+    let idle: Vec<std::net::TcpStream> =
+        (0..2).map(|_| std::net::TcpStream::connect(&address).expect("connect")).collect();
+    assert_eq!(http_status(&address, &initialize_request(&address)), 503, "a third connection");
+    drop(idle);
+}
+
+/// With no file descriptors left, `capc serve --http` says so once per run of refused
+/// connections and waits before accepting again, instead of retrying at once (which wrote
+/// tens of megabytes of errors a second); once descriptors are free again, it serves.
+#[test]
+fn serve_over_http_waits_when_out_of_file_descriptors() {
+    use std::io::BufRead as _;
+    let (_dir, root) = locked_project();
+    let mut server = HttpServe(
+        Command::new("sh")
+            .args(["-c", "ulimit -n 40 && exec \"$0\" serve . --http 127.0.0.1:0", env!("CARGO_BIN_EXE_capc")])
+            .current_dir(&root)
+            .env("CAPC_SERVE_MAX_CONNECTIONS", "1000")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("capc serve --http"),
+    );
+    let err = std::io::BufReader::new(server.0.stderr.take().expect("stderr"));
+    let (lines, arrived) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in err.lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let line = || arrived.recv_timeout(Duration::from_secs(60)).expect("a line on stderr");
+    let first = line();
+    let address =
+        first.strip_prefix("capc: serving MCP on http://").expect("the address").trim_end_matches("/mcp").to_string();
+    // Connections the kernel completes but capc cannot accept: more than its descriptors (until
+    // capc says so, or the kernel's queue is full).
+    let target: std::net::SocketAddr = address.parse().expect("an address");
+    let mut idle = Vec::new();
+    let mut refused = None;
+    while refused.is_none() && idle.len() < 500 {
+        match std::net::TcpStream::connect_timeout(&target, Duration::from_millis(500)) {
+            Ok(stream) => idle.push(stream),
+            Err(_) => break,
+        }
+        refused = arrived.try_recv().ok();
+    }
+    let refused = refused.unwrap_or_else(line);
+    assert!(refused.contains("accept failed") && refused.contains("waiting"), "{refused}");
+    drop(idle);
+    let mut status = 0;
+    for _ in 0..100 {
+        status = http_status(&address, &initialize_request(&address));
+        if status == 200 {
+            break;
+        }
+    }
+    assert_eq!(status, 200, "serving again");
+    drop(server);
+    let said: Vec<String> = arrived.try_iter().collect();
+    assert!(said.len() < 100, "{} more lines on stderr, the first: {:?}", said.len(), said.first());
+}

@@ -18,6 +18,72 @@ pub struct ExpandContext<'a> {
     pub variables: &'a [(TemplateVar, &'a str)],
 }
 
+/// Claude Code's cap on a rendered text: the template and every argument value filled into it,
+/// counted in UTF-16 code units (each value at the larger of its raw and escaped lengths).
+pub const MAX_EXPANDED_CHARS: usize = 4_000_000;
+
+/// A rendering that would pass [`MAX_EXPANDED_CHARS`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooLong {
+    pub limit: usize,
+}
+
+impl std::fmt::Display for TooLong {
+    /// Claude Code 2.1.332's message, word for word.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let digits = self.limit.to_string();
+        let mut grouped = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                grouped.push(',');
+            }
+            grouped.push(c);
+        }
+        write!(
+            f,
+            "This skill, command or hook and the arguments filled into it add up to more than {grouped} characters. Use shorter arguments or fewer placeholders such as $ARGUMENTS."
+        )
+    }
+}
+
+impl std::error::Error for TooLong {}
+
+/// Whitespace as a JavaScript regular expression's `\s` knows it.
+fn js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+    )
+}
+
+/// An argument value as Claude Code 2.1.332 fills it in, so that it can never open a `!`
+/// injection: a space is put between a backtick and a `!` touching it (`` `! `` → `` ` ! ``,
+/// `` !` `` → `` ! ` ``), then a `!` at the value's start, a line's start or after whitespace is
+/// written `\!`. `` !`id` `` becomes `` \! `id` ``, and `` ```! `` becomes `` ``` \! ``.
+pub fn escape_argument(value: &str) -> String {
+    if !value.contains('!') {
+        return value.to_owned();
+    }
+    let spaced = value.replace("`!", "` !").replace("!`", "! `");
+    let mut out = String::with_capacity(spaced.len() + 8);
+    let mut previous: Option<char> = None;
+    for c in spaced.chars() {
+        // `^` of a multi-line pattern is also a line start after a line terminator, which `\s`
+        // already covers.
+        if c == '!' && previous.is_none_or(js_space) {
+            out.push('\\');
+        }
+        out.push(c);
+        previous = Some(c);
+    }
+    out
+}
+
+fn utf16_len(text: &str) -> usize {
+    text.chars().map(char::len_utf16).sum()
+}
+
 /// Renders `template` with `args`, the argument string as typed (empty when there is none).
 ///
 /// * `$ARGUMENTS` is `args`; `$ARGUMENTS[n]` and `$n` the `n`th word of [`split_arguments`]; a
@@ -25,7 +91,15 @@ pub struct ExpandContext<'a> {
 /// * `$name` is the argument at the name's position, or empty when there are fewer arguments.
 /// * When no argument placeholder was substituted and `args` is not empty, `\n\nARGUMENTS: <args>`
 ///   is appended.
+/// * Every argument value is filled in through [`escape_argument`]: text that came from the
+///   arguments never opens a `!` injection.
 pub fn expand(template: &Template, args: &str, cx: &ExpandContext<'_>) -> String {
+    try_expand(template, args, cx, usize::MAX).unwrap_or_default()
+}
+
+/// [`expand`], refused once the template and the values filled into it pass `limit` UTF-16 code
+/// units, as Claude Code counts them (see [`MAX_EXPANDED_CHARS`]): before the text is built.
+pub fn try_expand(template: &Template, args: &str, cx: &ExpandContext<'_>, limit: usize) -> Result<String, TooLong> {
     let words = split_arguments(args);
     let names: Vec<&str> = cx
         .argument_names
@@ -33,6 +107,27 @@ pub fn expand(template: &Template, args: &str, cx: &ExpandContext<'_>) -> String
         .copied()
         .filter(|name| !name.trim().is_empty() && !name.bytes().all(|b| b.is_ascii_digit()))
         .collect();
+    // The count starts at the template's length (its variables filled in, each value marked
+    // with two characters), and grows by each value filled in.
+    let mut counted: usize = template
+        .parts
+        .iter()
+        .map(|part| match &part.kind {
+            PartKind::Variable(var) => match cx.variables.iter().find(|(known, _)| known == var) {
+                Some((_, value)) => utf16_len(value) + 2,
+                None => utf16_len(template.text(part.span)),
+            },
+            _ => utf16_len(template.text(part.span)),
+        })
+        .sum();
+    let mut fill = |value: &str| -> Result<String, TooLong> {
+        let escaped = escape_argument(value);
+        counted = counted.saturating_add(utf16_len(value).max(utf16_len(&escaped)));
+        if counted > limit {
+            return Err(TooLong { limit });
+        }
+        Ok(escaped)
+    };
     let mut out = String::with_capacity(template.source.len() + args.len());
     let mut substituted = false;
     for part in &template.parts {
@@ -41,7 +136,7 @@ pub fn expand(template: &Template, args: &str, cx: &ExpandContext<'_>) -> String
             PartKind::Text => out.push_str(text),
             PartKind::Placeholder(placeholder) => match resolve(placeholder, args, &words, &names) {
                 Some((value, rest)) => {
-                    out.push_str(&value);
+                    out.push_str(&fill(&value)?);
                     out.push_str(rest);
                     substituted = true;
                 }
@@ -64,9 +159,9 @@ pub fn expand(template: &Template, args: &str, cx: &ExpandContext<'_>) -> String
     }
     if !substituted && !args.is_empty() {
         out.push_str("\n\nARGUMENTS: ");
-        out.push_str(args);
+        out.push_str(&fill(args)?);
     }
-    out
+    Ok(out)
 }
 
 /// The value of a placeholder and the literal rest of its word, or `None` to keep it as written.

@@ -23,7 +23,7 @@ mod expand;
 mod tests;
 
 pub use args::split_arguments;
-pub use expand::{expand, ExpandContext};
+pub use expand::{escape_argument, expand, try_expand, ExpandContext, TooLong, MAX_EXPANDED_CHARS};
 
 use pest::iterators::Pair;
 use pest::Parser as _;

@@ -418,3 +418,32 @@ fn split_falls_back_to_whitespace() {
     check_split("say \"hi there", r#"["say", "\"hi", "there"]"#);
     check_split("what?  it's *", r#"["what?", "it's", "*"]"#);
 }
+
+#[test]
+fn argument_values_are_escaped_as_claude_code_escapes_them() {
+    use super::escape_argument;
+    // Measured on Claude Code 2.1.332 (`Args: $ARGUMENTS`).
+    assert_eq!(escape_argument("!`id` and ```!\necho hi\n``` end"), "\\! `id` and ``` \\!\necho hi\n``` end");
+    assert_eq!(escape_argument("a!`b` c `!x`"), "a! `b` c ` \\!x`");
+    assert_eq!(escape_argument("wow! fine"), "wow! fine");
+    assert_eq!(escape_argument("x\n!y \u{3000}!z"), "x\n\\!y \u{3000}\\!z");
+    assert_eq!(escape_argument("no bang"), "no bang");
+    let template = parse_template("Args: $ARGUMENTS\n").0;
+    let cx = super::ExpandContext::default();
+    assert_eq!(super::expand(&template, "!`id`", &cx), "Args: \\! `id`\n");
+    let bare = parse_template("Body.\n").0;
+    assert_eq!(super::expand(&bare, "!`id`", &cx), "Body.\n\n\nARGUMENTS: \\! `id`");
+}
+
+#[test]
+fn an_expansion_past_four_million_characters_is_refused() {
+    let template = parse_template(&"$ARGUMENTS ".repeat(2_000)).0;
+    let cx = super::ExpandContext::default();
+    let arg = "x".repeat(50_000);
+    let err = super::try_expand(&template, &arg, &cx, super::MAX_EXPANDED_CHARS).expect_err("over the cap");
+    assert_eq!(
+        err.to_string(),
+        "This skill, command or hook and the arguments filled into it add up to more than 4,000,000 characters. Use shorter arguments or fewer placeholders such as $ARGUMENTS."
+    );
+    assert!(super::try_expand(&template, "short", &cx, super::MAX_EXPANDED_CHARS).is_ok());
+}

@@ -48,6 +48,8 @@ pub struct Options {
     pub watch: bool,
     /// Connect the lock's MCP servers and serve their tools and prompts (the gateway).
     pub connect: bool,
+    /// What an HTTP client may take (connections, sessions, time and size of a request).
+    pub limits: http::Limits,
 }
 
 /// What every connection shares: the session and what it lists, and the clients to tell when

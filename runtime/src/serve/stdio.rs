@@ -17,6 +17,40 @@ const PIPE_BYTES: usize = 64 * 1024;
 /// The JSON-RPC code for input that is not JSON.
 pub const PARSE_ERROR: i32 = -32700;
 
+/// The deepest nesting of arrays and objects rmcp reads (serde_json refuses a 128th level): a
+/// deeper message is dropped by rmcp without an answer, so the filter answers it.
+pub const MAX_DEPTH: usize = 127;
+
+/// How deeply `json`'s arrays and objects nest, counted outside strings (stops counting past
+/// `MAX_DEPTH + 1`).
+fn depth(json: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &b in json {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+                if deepest > MAX_DEPTH {
+                    return deepest;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
 /// Serves `shared` on stdin and stdout until stdin closes.
 pub async fn serve(shared: Arc<Shared>) -> std::io::Result<()> {
     let (to_rmcp, rmcp_in) = tokio::io::duplex(PIPE_BYTES);
@@ -60,6 +94,9 @@ fn judge(line: &[u8], over: bool) -> Verdict {
         return Verdict::Skip;
     }
     match serde_json::from_slice::<serde::de::IgnoredAny>(line) {
+        Ok(_) if depth(line) > MAX_DEPTH => {
+            parse_error(&format!("Parse error: the message nests arrays and objects more than {MAX_DEPTH} levels deep"))
+        }
         Ok(_) => Verdict::Pass,
         Err(e) => parse_error(&format!("Parse error: {e}")),
     }
@@ -167,5 +204,9 @@ mod tests {
         assert_eq!(error["id"], serde_json::Value::Null);
         assert!(matches!(judge(b"", true), Verdict::Answer(t) if t.contains("at most")));
         assert!(matches!(judge(&[0xff, 0xfe], false), Verdict::Answer(_)), "not UTF-8");
+        let nested = |n: usize| format!("{{\"x\":{}{}}}", "[".repeat(n - 1), "]".repeat(n - 1)).into_bytes();
+        assert_eq!(judge(&nested(MAX_DEPTH), false), Verdict::Pass);
+        assert!(matches!(judge(&nested(MAX_DEPTH + 1), false), Verdict::Answer(t) if t.contains("127 levels")));
+        assert_eq!(judge(format!("{{\"x\":\"{}\"}}", "[".repeat(500)).as_bytes(), false), Verdict::Pass, "in a string");
     }
 }

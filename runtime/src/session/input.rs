@@ -380,9 +380,15 @@ impl Session {
         let allowed_tools = folders.allowed_tools(command);
         let (expanded, shell) = match self.expand(command, &body, args, cx, &folders, &allowed_tools) {
             Ok(expanded) => expanded,
+            // Over Claude Code's cap on a text with its arguments filled in: its message, and no
+            // request.
+            Err(Expansion::TooLong(too_long)) => {
+                let message = too_long.to_string();
+                return (TurnResult::Error { message: message.clone() }, Request::none(view, vec![message]));
+            }
             // A `!` injection refused or failed: the whole expansion ends with Claude Code's
             // line, which is all a headless run prints (no request is made).
-            Err(failure) => {
+            Err(Expansion::Shell(failure)) => {
                 let result = TurnResult::ShellError {
                     command: command.name.clone(),
                     message: failure.message.clone(),
@@ -533,7 +539,7 @@ impl Session {
         cx: &TurnContext,
         folders: &Folders,
         allowed_tools: &[String],
-    ) -> Result<(String, Vec<ShellRun>), crate::shell::Failure> {
+    ) -> Result<(String, Vec<ShellRun>), Expansion> {
         let template = self.template(body);
         let project = self.loaded.roots.root.to_string_lossy().into_owned();
         let mut variables: Vec<(TemplateVar, &str)> = vec![
@@ -551,8 +557,15 @@ impl Session {
             variables.push((TemplateVar::Effort, effort));
         }
         let names: Vec<&str> = command.arguments.iter().map(String::as_str).collect();
-        let expanded =
-            capc_grammar::expand(&template, args, &ExpandContext { argument_names: &names, variables: &variables });
+        // Arguments are filled in escaped (`capc_grammar::escape_argument`), so no `!` injection
+        // found below came from them; the text is refused past Claude Code's size cap.
+        let expanded = capc_grammar::try_expand(
+            &template,
+            args,
+            &ExpandContext { argument_names: &names, variables: &variables },
+            capc_grammar::MAX_EXPANDED_CHARS,
+        )
+        .map_err(Expansion::TooLong)?;
         // `!` injections run after substitution, through the permission decision with the
         // skill's allowed-tools as always-allow rules. Most texts have none, which the cheap
         // scan tells without parsing the whole text again.
@@ -570,8 +583,14 @@ impl Session {
             trusted: cx.trusted,
             disabled: cx.flag("disableSkillShellExecution"),
         };
-        crate::shell::expand(&rendered, &permissions.rules(), &settings)
+        crate::shell::expand(&rendered, &permissions.rules(), &settings).map_err(Expansion::Shell)
     }
+}
+
+/// Why a prompt command's text could not be made.
+enum Expansion {
+    TooLong(capc_grammar::TooLong),
+    Shell(crate::shell::Failure),
 }
 
 impl Session {
