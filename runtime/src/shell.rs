@@ -481,7 +481,7 @@ mod tests {
         assert_eq!(links.entries(&at("o/secret.txt"), 10), None);
     }
 
-    /// Every path form of issue #38 is refused before anything runs: tilde variants, a bare
+    /// Every path form that leaves the folder is refused before anything runs: tilde variants, a bare
     /// `cd`, and a glob or a `cd` leading through a link out of the folder.
     #[test]
     fn path_forms_leading_outside_do_not_run() {

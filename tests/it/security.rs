@@ -1547,7 +1547,7 @@ fn a_committed_link_to_an_outside_folder_is_not_read_through() {
     assert_ne!(result["result"]["kind"], "shell_error", "{result}");
 }
 
-// ---- #38 items 3, 4 and 9: every path form goes through one resolver ----
+// ---- class 5 of docs/security.md: every path form goes through one resolver ----
 
 const OUTSIDE_SECRET: &str = "outside-secret-contents";
 

@@ -1,4 +1,4 @@
-//! The one resolver of the Bash path checks (issue #38): every operand, redirection target and
+//! The one resolver of the Bash path checks: every operand, redirection target and
 //! `cd` destination that [`super::paths`] judges is turned into the paths it names here, and
 //! nowhere else.
 //!

@@ -211,7 +211,7 @@ fn paths_and_refusals_see_through_wrappers() {
     check("", "file -C -m magic", "ask: This command requires approval");
 }
 
-/// A file system of a few paths for the path checks (issue #38): `links` maps a link to its
+/// A file system of a few paths for the path checks: `links` maps a link to its
 /// target; `files` are the other paths there are. Links are followed where they stand.
 #[derive(Debug)]
 struct Disk {
