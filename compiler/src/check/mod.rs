@@ -25,6 +25,7 @@ use std::sync::Arc;
 mod cache;
 mod cross;
 mod discovery;
+pub mod instructions;
 mod placement;
 mod reading;
 
@@ -156,6 +157,9 @@ pub struct Checked {
     kept: Vec<Arc<cache::Read>>,
     /// [`Options::skip_sources`]: `sources` stays empty.
     skip_sources: bool,
+    /// The instruction files a session started in the checked folder reads, in the order
+    /// Claude Code sends them (the lock's `[[instruction]]`).
+    pub instructions: Vec<crate::model::Instruction>,
 }
 
 impl Checked {
@@ -181,6 +185,7 @@ impl Checked {
             fingerprint: 0,
             kept: Vec::new(),
             skip_sources: false,
+            instructions: Vec::new(),
         }
     }
 
@@ -235,6 +240,7 @@ impl Checked {
             None => crate::lock::resolve::empty_lock(),
         };
         lock.sources = self.sources.clone();
+        lock.instructions = self.instructions.clone();
         lock
     }
 
@@ -260,6 +266,7 @@ impl Checked {
             None => crate::lock::resolve::empty_lock(),
         };
         lock.sources = std::mem::take(&mut self.sources);
+        lock.instructions = std::mem::take(&mut self.instructions);
         lock
     }
 
@@ -466,6 +473,12 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         all.decls.extend(one.decls);
         all.kept.extend(one.kept);
         all.sources.extend(one.sources);
+        all.instructions.extend(one.instructions);
+    }
+    // The user's instructions are sent before the project's.
+    all.instructions.sort_by_key(|i| i.scope != crate::model::Scope::User);
+    for (n, instruction) in all.instructions.iter_mut().enumerate() {
+        instruction.order = u32::try_from(n + 1).unwrap_or(u32::MAX);
     }
     if options.leave_out_local {
         use crate::lock::write::is_local_settings;

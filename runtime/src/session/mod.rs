@@ -172,7 +172,21 @@ impl Session {
         self.turns += 1;
         let view = self.view(&cx);
         self.notes.clear();
-        let (result, request) = self.input(input, &view, &cx);
+        // The instruction files go first in the user turn of every request; a file that changed
+        // since the lock stops the turn, as a changed command body does.
+        let (result, request) = match self.loaded.instructions() {
+            Err(e) => {
+                let message = e.to_string();
+                (TurnResult::Error { message: message.clone() }, Request::none(&view, vec![message]))
+            }
+            Ok(reminder) => {
+                let (result, mut request) = self.input(input, &view, &cx);
+                if let Some(reminder) = reminder.filter(|_| request.sent) {
+                    request.texts.insert(0, reminder);
+                }
+                (result, request)
+            }
+        };
         self.note_refused_names(&view);
         // A turn that is not a skill turn clears the last skill's grant.
         if !matches!(result, TurnResult::Prompt { .. }) {

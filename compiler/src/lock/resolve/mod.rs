@@ -548,6 +548,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         marketplace_plugins,
         mcp_tools: Vec::new(),
         mcp_failed: Vec::new(),
+        instructions: Vec::new(),
     };
     Resolution {
         lock: std::sync::Arc::new(lock),
