@@ -186,7 +186,8 @@ pub(super) fn read_instructions(
             }
             let beside: Vec<&str> = memory.iter().copied().filter(|m| tree.is_file(m)).collect();
             for rel in agents.iter().filter(|a| tree.is_file(a)) {
-                match beside.first() {
+                let same = beside.iter().any(|memory| same_instructions(dir, tree, memory, rel));
+                match beside.first().filter(|_| !same) {
                     None => {
                         walk.visit(rel, Scope::Project, 0, None, false);
                     }
@@ -215,6 +216,22 @@ pub(super) fn read_instructions(
         _ => {}
     }
     Instructions { outcomes: walk.out, entries: walk.entries }
+}
+
+/// Whether two instruction files are one: the same text (a symbolic link between them, as
+/// `ln -s CLAUDE.md AGENTS.md` makes), or one holding only the other's path (how git checks a
+/// symbolic link out where it makes no links, `core.symlinks=false`).
+fn same_instructions(dir: &Path, tree: &Tree, a: &str, b: &str) -> bool {
+    let text = |rel: &str| match tree.texts.read(&dir.join(rel)) {
+        crate::walk::Content::Text(text) => Some(text),
+        _ => None,
+    };
+    let (Some(ta), Some(tb)) = (text(a), text(b)) else { return false };
+    let names = |t: &str, other: &str, at: &str| {
+        let t = t.trim();
+        !t.contains('\n') && join_rel(parent(at), t).as_deref() == Some(other)
+    };
+    ta == tb || names(&ta, b, a) || names(&tb, a, b)
 }
 
 /// `to` as an import written in `from` (both relative to one folder).
@@ -292,23 +309,40 @@ impl Walk<'_> {
                 };
             }
             if rule {
-                for (key, _) in fields.as_object().unwrap_or_default() {
-                    if RULE_KEYS.contains(&key.name.as_str()) {
-                        continue;
-                    }
-                    let typo = matches!(key.name.as_str(), "path" | "glob" | "globs" | "files" | "applyTo");
-                    let finding = sink.report(
+                let unknown: Vec<&crate::node::Key> = fields
+                    .as_object()
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|(key, _)| key)
+                    .filter(|key| !RULE_KEYS.contains(&key.name.as_str()))
+                    .collect();
+                let has_paths = fields.get("paths").is_some();
+                // Another tool's condition (`globs`, `applyTo`) without `paths`: the author meant
+                // the rule to wait for matching files, and Claude Code loads it in every session.
+                let (conditions, metadata): (Vec<&crate::node::Key>, Vec<&crate::node::Key>) =
+                    unknown.into_iter().partition(|key| {
+                        !has_paths && matches!(key.name.as_str(), "path" | "glob" | "globs" | "files" | "applyTo")
+                    });
+                for key in conditions {
+                    sink.report(
                         &rules::unknown_field::RULE,
                         Some(key.span),
-                        format!("Claude Code reads only `paths` in a rule's frontmatter, not `{}`", key.name),
-                    );
-                    if typo {
-                        finding.help("did you mean `paths`? Without it the rule loads in every session");
-                    } else {
-                        finding.severity(crate::diagnostic::Severity::Info).help(
-                            "it is left out of what the model is told; remove it, or keep it as your own metadata",
-                        );
-                    }
+                        format!("Claude Code reads `paths` in a rule's frontmatter, not `{}`", key.name),
+                    )
+                    .help("did you mean `paths`? Without it Claude Code loads the rule in every session");
+                }
+                if let Some(first) = metadata.first() {
+                    let names: Vec<String> = metadata.iter().map(|k| format!("`{}`", k.name)).collect();
+                    sink.report(
+                        &rules::unknown_field::RULE,
+                        Some(first.span),
+                        format!(
+                            "Claude Code reads only `paths` in a rule's frontmatter; it ignores {}",
+                            names.join(", ")
+                        ),
+                    )
+                    .severity(crate::diagnostic::Severity::Info)
+                    .help("the frontmatter is not sent to the model; keep these as your own metadata, or remove them");
                 }
             }
         }
@@ -428,16 +462,21 @@ impl Walk<'_> {
         };
         let extension = extension(file_name(&target)).to_ascii_lowercase();
         if !extension.is_empty() && !TEXT_EXTENSIONS.contains(&extension.as_str()) {
-            let finding = sink.report(
-                &rules::missing_import::RULE,
-                at,
-                format!("`@{written}` names a `{extension}` file, which Claude Code skips as not text"),
-            );
+            // Reported when it is a file here, or names one but for the punctuation after it (an
+            // `@name` of a person or an e-mail address is no import anyone meant).
             let trimmed = written.trim_end_matches(|c: char| ".,;:!?)]}'\"".contains(c));
-            if trimmed != written && self.tree.is_file(&join_rel(parent(rel), trimmed).unwrap_or_default()) {
-                finding.help(format!("the punctuation after it is read as part of the path; write `@{trimmed}` with a space or nothing after it"));
-            } else {
-                finding.help("import a text file (Markdown, code, configuration)");
+            let meant = (trimmed != written && self.tree.is_file(&join_rel(parent(rel), trimmed).unwrap_or_default()))
+                .then_some(trimmed);
+            if meant.is_some() || self.tree.is_file(&target) {
+                let finding = sink.report(
+                    &rules::missing_import::RULE,
+                    at,
+                    format!("`@{written}` names a `{extension}` file, which Claude Code skips as not text"),
+                );
+                match meant {
+                    Some(trimmed) => finding.help(format!("the punctuation after it is read as part of the path; write `@{trimmed}` with a space or nothing after it")),
+                    None => finding.help("import a text file (Markdown, code, configuration)"),
+                };
             }
             return None;
         }
@@ -451,6 +490,11 @@ impl Walk<'_> {
             return None;
         }
         if !self.tree.is_file(&target) {
+            // Only what reads as a file path: an `@name` without an extension (a person, a
+            // package scope, an annotation) is tried by Claude Code but meant as none.
+            if !(written.starts_with("./") || written.starts_with("../") || !extension.is_empty()) {
+                return None;
+            }
             sink.report(
                 &rules::missing_import::RULE,
                 at,

@@ -475,6 +475,14 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         all.sources.extend(one.sources);
         all.instructions.extend(one.instructions);
     }
+    // CLAUDE.local.md (and what it alone imports) is each user's own, as local settings are.
+    if options.leave_out_local {
+        let local: std::collections::BTreeSet<String> =
+            all.instructions.iter().filter(|i| i.scope == crate::model::Scope::Local).map(|i| i.path.clone()).collect();
+        all.instructions.retain(|i| i.scope != crate::model::Scope::Local);
+        let instructions = FileKind::Instructions.as_str();
+        all.sources.retain(|s| !(s.kind == instructions && local.contains(&s.path)));
+    }
     // The user's instructions are sent before the project's.
     all.instructions.sort_by_key(|i| i.scope != crate::model::Scope::User);
     for (n, instruction) in all.instructions.iter_mut().enumerate() {

@@ -554,3 +554,33 @@ pub fn graph_json(r: &Resolution, all: bool) -> String {
     text.push('\n');
     text
 }
+
+/// `capc ls`'s section of instruction files (empty when there is none): each file in the order
+/// Claude Code sends it, its scope, its token estimate, and what brings it in (an import, or
+/// the `paths` a rule waits for).
+pub fn instructions_text(instructions: &[crate::model::Instruction]) -> String {
+    if instructions.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    let at_start: Vec<&crate::model::Instruction> = instructions.iter().filter(|i| i.paths.is_empty()).collect();
+    let tokens: u64 = at_start.iter().map(|i| i.tokens).sum();
+    let _ = writeln!(
+        out,
+        "\nInstructions, in the order Claude Code sends them ({} at the start, about {}):",
+        count(at_start.len(), "file"),
+        count(usize::try_from(tokens).unwrap_or(usize::MAX), "token")
+    );
+    let width = instructions.iter().map(|i| i.path.len()).max().unwrap_or(0).max(24);
+    for i in instructions {
+        let mut line = format!("  {:>4}  {:width$}  {:8}  {:>6} tokens", i.order, i.path, i.scope.as_str(), i.tokens);
+        if let Some(by) = &i.imported_by {
+            let _ = write!(line, "  imported by {by}");
+        }
+        if !i.paths.is_empty() {
+            let _ = write!(line, "  (conditional: sent once a file matching {} is read)", i.paths.join(", "));
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
