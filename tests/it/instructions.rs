@@ -103,3 +103,21 @@ fn ignore_files_hide_no_instruction_file_and_local_ones_stay_out_of_the_lock() {
     let lock = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
     assert!(lock.contains("path = \"CLAUDE.local.md\"\nscope = \"local\"\norder = 2"), "{lock}");
 }
+
+/// `capc ls` lists the instruction files in the order Claude Code sends them; `capc explain
+/// PATH` says when a file is sent and through which imports, and why an AGENTS.md is not read.
+#[test]
+fn ls_and_explain_show_the_instruction_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, "CLAUDE.md", "# Project\nSee @docs/style.md\n");
+    write_file(&root, "docs/style.md", "Style: short lines.\n");
+    write_file(&root, ".claude/rules/rust.md", "---\npaths: src/**/*.rs\n---\nRust: no unwrap.\n");
+    write_file(&root, "AGENTS.md", "# Agents\nUse tabs.\n");
+    let ls = stdout(&capc(&root, &["ls", "."]));
+    assert!(ls.contains("Instructions, in the order Claude Code sends them (2 files at the start, about 12 tokens):\n     1  CLAUDE.md                 project        7 tokens\n     2  docs/style.md             project        5 tokens  imported by CLAUDE.md\n     3  .claude/rules/rust.md     project        4 tokens  (conditional: sent once a file matching src/**/*.rs is read)\n"), "{ls}");
+    let out = stdout(&capc(&root, &["explain", "docs/style.md", "."]));
+    assert_eq!(out, "docs/style.md: an instruction file (project), sent at the start of every session, 2 of 2, about 5 tokens\n  imported through: CLAUDE.md → docs/style.md\n");
+    let out = stdout(&capc(&root, &["explain", "AGENTS.md", "."]));
+    assert_eq!(out, "AGENTS.md: not read: Claude Code does not read AGENTS.md: `CLAUDE.md` is here\n");
+}
