@@ -26,6 +26,7 @@ fn a_folder_with_only_a_claude_md_checks_locks_and_runs() {
     assert!(stdout(&out).contains("checked 2 files: 0 errors"), "{}", stdout(&out));
     let out = capc(&root, &["lock", "."]);
     assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert!(stderr(&out).contains("0 permission rules, 2 instruction files from 2 files"), "{}", stderr(&out));
     let lock = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
     assert!(
         lock.contains(
