@@ -122,3 +122,28 @@ fn ls_and_explain_show_the_instruction_files() {
     let out = stdout(&capc(&root, &["explain", "AGENTS.md", "."]));
     assert_eq!(out, "AGENTS.md: not read: Claude Code does not read AGENTS.md: `CLAUDE.md` is here\n");
 }
+
+/// An import into a folder the walk leaves out (a hidden one, an ignored file) is read as Claude
+/// Code reads it, but only a regular file whose real path stays in the folder: a link there to a
+/// file outside is never read, locked or sent.
+#[test]
+fn imports_the_walk_leaves_out_are_read_only_inside_the_folder() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(dir.path(), "secret.txt", "TOP-SECRET-TEXT\n");
+    write_file(&root, "CLAUDE.md", "# Project\n@.github/notes.md @private/notes.md @.github/leak.md\n");
+    write_file(&root, ".github/notes.md", "Hidden notes.\n");
+    write_file(&root, ".ignore", "private/\n");
+    write_file(&root, "private/notes.md", "Ignored notes.\n");
+    std::os::unix::fs::symlink(dir.path().join("secret.txt"), root.join(".github/leak.md")).expect("symlink");
+    let out = capc(&root, &["lock", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let lock = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    assert!(lock.contains("imports = [\".github/notes.md\", \"private/notes.md\"]"), "{lock}");
+    assert!(!lock.contains("leak"), "{lock}");
+    let out = crate::support::capc_fed(&root, &["session", ".", "--json"], TURN);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let sent = stdout(&out);
+    assert!(sent.contains("Hidden notes.") && sent.contains("Ignored notes."), "{sent}");
+    assert!(!sent.contains("TOP-SECRET"), "{sent}");
+}

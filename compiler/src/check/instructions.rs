@@ -460,6 +460,10 @@ impl Walk<'_> {
                 .help("Claude Code asks before it reads imports from outside the project, and reads none of them until the user approves; copy the text into the project");
             return None;
         };
+        // The walk leaves out hidden folders, `node_modules` and ignored files; Claude Code reads an
+        // import there all the same. Such a target is looked up on the disk, and taken only when
+        // its real path is a regular file inside the folder (it is then read as any other).
+        let on_disk = !self.tree.is_file(&target) && !self.tree.is_dir(&target) && self.left_out_by_walk(&target);
         let extension = extension(file_name(&target)).to_ascii_lowercase();
         if !extension.is_empty() && !TEXT_EXTENSIONS.contains(&extension.as_str()) {
             // Reported when it is a file here, or names one but for the punctuation after it (an
@@ -467,7 +471,7 @@ impl Walk<'_> {
             let trimmed = written.trim_end_matches(|c: char| ".,;:!?)]}'\"".contains(c));
             let meant = (trimmed != written && self.tree.is_file(&join_rel(parent(rel), trimmed).unwrap_or_default()))
                 .then_some(trimmed);
-            if meant.is_some() || self.tree.is_file(&target) {
+            if meant.is_some() || self.tree.is_file(&target) || on_disk {
                 let finding = sink.report(
                     &rules::missing_import::RULE,
                     at,
@@ -479,6 +483,9 @@ impl Walk<'_> {
                 };
             }
             return None;
+        }
+        if on_disk {
+            return Some(target);
         }
         if self.tree.is_dir(&target) {
             sink.report(
@@ -504,6 +511,14 @@ impl Walk<'_> {
             return None;
         }
         Some(target)
+    }
+}
+
+impl Walk<'_> {
+    /// Whether `rel` is a regular file inside the folder that the walk did not list.
+    fn left_out_by_walk(&self, rel: &str) -> bool {
+        let (Ok(root), Ok(real)) = (self.dir.canonicalize(), self.dir.join(rel).canonicalize()) else { return false };
+        real.starts_with(&root) && real.is_file()
     }
 }
 
