@@ -443,6 +443,43 @@ impl Loaded {
         Ok(Some(format!("<system-reminder>\n{INSTRUCTIONS_INTRO}\n\n{}\n</system-reminder>", parts.join("\n\n"))))
     }
 
+    /// The reminders of the rules whose `paths` match one of `read` (absolute paths of files the
+    /// turn reads), in the lock's order: `Contents of PATH:` and the rule's body. A rule whose
+    /// file changed since the lock is left out, with a note saying so.
+    pub fn rules_for(&self, read: &[PathBuf], notes: &mut Vec<String>) -> Vec<String> {
+        let root = self.roots.root.canonicalize().unwrap_or_else(|_| self.roots.root.clone());
+        let rels: Vec<String> = read
+            .iter()
+            .filter_map(|p| {
+                p.canonicalize().ok()?.strip_prefix(&root).ok().map(|r| r.to_string_lossy().replace('\\', "/"))
+            })
+            .collect();
+        let mut out = Vec::new();
+        for rule in self.lock.instructions.iter().filter(|i| !i.paths.is_empty()) {
+            if !rels.iter().any(|rel| capc_compiler::check::instructions::paths_match(&rule.paths, rel)) {
+                continue;
+            }
+            let text = self
+                .roots
+                .read(&rule.path)
+                .ok()
+                .filter(|bytes| sha256_hex(bytes) == rule.sha256)
+                .and_then(|bytes| String::from_utf8(bytes).ok());
+            match text {
+                Some(text) => out.push(format!(
+                    "<system-reminder>\nContents of {}:\n\n{}\n</system-reminder>",
+                    self.roots.locate(&rule.path).display(),
+                    capc_compiler::check::instructions::attached(&text)
+                )),
+                None => notes.push(format!(
+                    "rule `{}` changed since the lock (or cannot be read): not sent",
+                    printable::escape(&rule.path)
+                )),
+            }
+        }
+        out
+    }
+
     /// The prompt body of a skill or command (the text after its frontmatter), read now and
     /// checked against the lock.
     pub fn body(&self, command: &Command) -> Result<String, LoadError> {

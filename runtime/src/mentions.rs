@@ -231,7 +231,12 @@ pub fn read(mention: &str, path: &Path, range: Option<(u64, u64)>, inside: impl 
 /// The blocks of every read, joined as Claude Code's message merge joins them: the first
 /// alone, each later one but the last ended with `\n`.
 pub fn join(reads: Vec<[String; 2]>) -> Vec<String> {
-    let mut blocks: Vec<String> = reads.into_iter().flatten().collect();
+    join_blocks(reads.into_iter().flatten().collect())
+}
+
+/// A run of attachment blocks as the user turn carries them: each but the first and the last
+/// ends with `\n`.
+pub fn join_blocks(mut blocks: Vec<String>) -> Vec<String> {
     let n = blocks.len();
     for (i, b) in blocks.iter_mut().enumerate() {
         if i > 0 && i + 1 < n {

@@ -540,6 +540,32 @@ pub fn sent(text: &str) -> String {
     scan(text, body_start).sent.trim().to_string()
 }
 
+/// Whether a rule's `paths` globs (gitignore syntax, relative to the project folder) match the
+/// file at `rel` (relative to it, `/`-separated), as Claude Code matches them when a turn reads
+/// a file.
+pub fn paths_match(globs: &[String], rel: &str) -> bool {
+    let mut builder = ignore::gitignore::GitignoreBuilder::new("/");
+    for glob in globs {
+        if builder.add_line(None, glob).is_err() {
+            return false;
+        }
+    }
+    match builder.build() {
+        Ok(matcher) => matcher.matched_path_or_any_parents(Path::new("/").join(rel), false).is_ignore(),
+        Err(_) => false,
+    }
+}
+
+/// The body of a rule as Claude Code attaches it when a turn reads a matching file: after the
+/// frontmatter, HTML comment blocks left out, not trimmed.
+pub fn attached(text: &str) -> String {
+    let body_start = match crate::frontmatter::split(text) {
+        crate::frontmatter::Split::Found(block) => block.body_start.min(text.len()),
+        _ => 0,
+    };
+    scan(text, body_start).sent
+}
+
 /// `Math.round(length / 4)` in UTF-16 code units, Claude Code's estimate where it has no tokenizer.
 pub fn tokens(text: &str) -> u64 {
     let units = text.encode_utf16().count() as u64;
@@ -768,6 +794,15 @@ mod tests {
     #[test]
     fn indented_code_after_a_blank_line_is_code() {
         assert_eq!(written("Text\n\n    @code.md\nback @b.md\n"), ["b.md"]);
+    }
+
+    #[test]
+    fn rule_paths_match_as_gitignore_globs() {
+        let globs = vec!["src/**/*.rs".to_string()];
+        assert!(paths_match(&globs, "src/main.rs"));
+        assert!(paths_match(&globs, "src/a/b.rs"));
+        assert!(!paths_match(&globs, "lib/main.rs"));
+        assert!(paths_match(&["*.md".to_string()], "docs/x.md"));
     }
 
     #[test]

@@ -458,6 +458,7 @@ impl Session {
         let inside = |p: &std::path::Path| allowed.iter().any(|d| p.starts_with(d));
         let cwd = std::path::absolute(&roots.root).unwrap_or_else(|_| roots.root.clone());
         let mut reads = Vec::new();
+        let mut read_paths = Vec::new();
         for mention in &found {
             let (path, range) = mentions::parse_range(mention);
             let Some(target) = mentions::resolve(&cwd, roots.user_dir.as_deref(), path) else {
@@ -465,12 +466,19 @@ impl Session {
                 continue;
             };
             match mentions::read(mention, &target, range, inside) {
-                mentions::Read::Blocks(pair) => reads.push(pair),
+                mentions::Read::Blocks(pair) => {
+                    reads.push(pair);
+                    read_paths.push(target.clone());
+                }
                 mentions::Read::Nothing => {}
                 mentions::Read::Note(note) => self.notes.push(note),
             }
         }
-        let mut out = mentions::join(reads);
+        // The rules whose `paths` match a file read come after the reads, in the same run of
+        // attachments; the instructions reminder goes after them (`Session::turn`).
+        let rules = self.loaded.rules_for(&read_paths, &mut self.notes);
+        let mut out = mentions::join_blocks(reads.into_iter().flatten().chain(rules).collect());
+        self.attached = out.len();
         out.extend(texts);
         out
     }
