@@ -103,6 +103,18 @@ fn ignore_files_hide_no_instruction_file_and_local_ones_stay_out_of_the_lock() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let lock = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
     assert!(lock.contains("path = \"CLAUDE.local.md\"\nscope = \"local\"\norder = 2"), "{lock}");
+    // Such a lock says it is not to be committed, is fresh, and a session from it sends
+    // CLAUDE.local.md.
+    assert!(lock.contains("do not commit this lock"), "{lock}");
+    let out = capc(&root, &["lock", "--check", ".", "--include-local"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let out = crate::support::capc_fed(&root, &["session", ".", "--json"], TURN);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("(user's private project instructions, not checked in):\\n\\nMy notes."),
+        "{}",
+        stdout(&out)
+    );
 }
 
 /// `capc ls` lists the instruction files in the order Claude Code sends them; `capc explain
