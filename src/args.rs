@@ -154,7 +154,9 @@ pub(crate) enum Command {
     /// Show every candidate for a name, the winner first, and the rule that decided
     ///
     /// NAME may be a command (`deploy`, `/deploy`, `my-plugin:review`), an agent, an MCP
-    /// server (`github` or `mcp__github`), a built-in tool or a permission rule.
+    /// server (`github` or `mcp__github`), a built-in tool, a permission rule, or the path of an
+    /// instruction file (`CLAUDE.md`, `docs/style.md`): whether, when and through which imports
+    /// Claude Code sends it.
     Explain {
         /// The name to explain
         name: String,

@@ -66,7 +66,10 @@ impl Filter {
 /// them.
 fn loaded_whatever_is_ignored(rel: &str) -> bool {
     let top = rel.split('/').next().unwrap_or(rel);
-    matches!(top, ".claude" | ".claude-plugin") || rel == ".mcp.json"
+    // The instruction files Claude Code reads by their names: CLAUDE.local.md is each user's
+    // own and git-ignored by design.
+    let instructions = matches!(rel, "CLAUDE.md" | "CLAUDE.local.md" | "AGENTS.md");
+    matches!(top, ".claude" | ".claude-plugin") || rel == ".mcp.json" || instructions
 }
 
 /// Files that are read even when an ignore file names them: `.claude/settings.local.json` is

@@ -440,6 +440,76 @@ impl Loaded {
         derive(&self.claimed, &self.roots)
     }
 
+    /// The "Codebase and user instructions" reminder Claude Code 2.1.332 puts first in the user
+    /// turn: each instruction file of the lock that loads at the start (not a rule waiting for
+    /// a `paths:` match), in the lock's order, as `Contents of PATH (HEADING):` and the text it
+    /// sends; `None` when there is none. Each file is read now and refused when its bytes no
+    /// longer hash as the lock says.
+    pub fn instructions(&self) -> Result<Option<String>, LoadError> {
+        let mut parts: Vec<String> = Vec::new();
+        for instruction in self.lock.instructions.iter().filter(|i| i.paths.is_empty()) {
+            let stale = |why: String| LoadError::Stale { path: instruction.path.clone(), why };
+            let bytes = self.roots.read(&instruction.path).map_err(|e| stale(format!("cannot be read ({e})")))?;
+            if sha256_hex(&bytes) != instruction.sha256 {
+                return Err(stale("changed".to_string()));
+            }
+            let text = String::from_utf8(bytes).map_err(|_| stale("is no longer UTF-8".to_string()))?;
+            let heading = match instruction.scope {
+                Scope::Local => "user's private project instructions, not checked in",
+                Scope::User => "user's private global instructions for all projects",
+                Scope::Managed => "organization-managed policy instructions",
+                _ => "project instructions, checked into the codebase",
+            };
+            let path = self.roots.locate(&instruction.path);
+            parts.push(format!(
+                "Contents of {} ({heading}):\n\n{}",
+                path.display(),
+                capc_compiler::check::instructions::sent(&text)
+            ));
+        }
+        if parts.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(format!("<system-reminder>\n{INSTRUCTIONS_INTRO}\n\n{}\n</system-reminder>", parts.join("\n\n"))))
+    }
+
+    /// The reminders of the rules whose `paths` match one of `read` (absolute paths of files the
+    /// turn reads), in the lock's order: `Contents of PATH:` and the rule's body. A rule whose
+    /// file changed since the lock is left out, with a note saying so.
+    pub fn rules_for(&self, read: &[PathBuf], notes: &mut Vec<String>) -> Vec<String> {
+        let root = self.roots.root.canonicalize().unwrap_or_else(|_| self.roots.root.clone());
+        let rels: Vec<String> = read
+            .iter()
+            .filter_map(|p| {
+                p.canonicalize().ok()?.strip_prefix(&root).ok().map(|r| r.to_string_lossy().replace('\\', "/"))
+            })
+            .collect();
+        let mut out = Vec::new();
+        for rule in self.lock.instructions.iter().filter(|i| !i.paths.is_empty()) {
+            if !rels.iter().any(|rel| capc_compiler::check::instructions::paths_match(&rule.paths, rel)) {
+                continue;
+            }
+            let text = self
+                .roots
+                .read(&rule.path)
+                .ok()
+                .filter(|bytes| sha256_hex(bytes) == rule.sha256)
+                .and_then(|bytes| String::from_utf8(bytes).ok());
+            match text {
+                Some(text) => out.push(format!(
+                    "<system-reminder>\nContents of {}:\n\n{}\n</system-reminder>",
+                    self.roots.locate(&rule.path).display(),
+                    capc_compiler::check::instructions::attached(&text)
+                )),
+                None => notes.push(format!(
+                    "rule `{}` changed since the lock (or cannot be read): not sent",
+                    printable::escape(&rule.path)
+                )),
+            }
+        }
+        out
+    }
+
     /// The prompt body of a skill or command (the text after its frontmatter), read now and
     /// checked against the lock.
     pub fn body(&self, command: &Command) -> Result<String, LoadError> {
@@ -484,6 +554,9 @@ fn derive(lock: &Lock, roots: &Roots) -> Result<Lock, LoadError> {
     }
     Ok(checked.take_lock())
 }
+
+/// The first paragraph of the instructions reminder (Claude Code 2.1.332).
+pub const INSTRUCTIONS_INTRO: &str = "Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.";
 
 /// The order Claude Code lists commands in (see [`Loaded::listing_order`]); names
 /// compare as `localeCompare` does.

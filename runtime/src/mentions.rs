@@ -233,10 +233,15 @@ pub fn read(mention: &str, path: &Path, range: Option<(u64, u64)>, inside: impl 
 /// The blocks of every read, joined as Claude Code's message merge joins them: the first
 /// alone, each later one but the last ended with `\n`. The last is ended too when it `closes`
 /// its message, that is when no reminder joins the message after it (Claude Code sends the
-/// attribution reminder and a repository's git context there); the merge with the prompt's
-/// message then ends it with `\n` as well.
+/// instructions reminder, the attribution reminder and a repository's git context there); the
+/// merge with the prompt's message then ends it with `\n` as well.
 pub fn join(reads: Vec<[String; 2]>, closes: bool) -> Vec<String> {
-    let mut blocks: Vec<String> = reads.into_iter().flatten().collect();
+    join_blocks(reads.into_iter().flatten().collect(), closes)
+}
+
+/// A run of attachment blocks as the user turn carries them: each but the first ends with
+/// `\n`, the last only when it `closes` its message (see [`join`]).
+pub fn join_blocks(mut blocks: Vec<String>, closes: bool) -> Vec<String> {
     let n = blocks.len();
     for (i, b) in blocks.iter_mut().enumerate() {
         if i > 0 && (i + 1 < n || closes) {

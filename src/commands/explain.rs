@@ -11,6 +11,13 @@ pub(crate) fn explain(options: Options, name: &str) -> ExitCode {
         Ok(c) => c,
         Err(code) => return code,
     };
+    // An instruction file, by its path: whether, when and through which imports it is sent.
+    if let Some(text) = view::explain_instruction(&checked.instructions, name) {
+        return exit(write_stdout(&text), 0);
+    }
+    if let Some(d) = checked.diagnostics.iter().find(|d| d.path == name && d.rule == "unread-agents-md") {
+        return exit(write_stdout(&format!("{name}: not read: {}\n", printable::escape(&d.message))), 0);
+    }
     let r = resolution(&checked);
     match view::explain(r, name) {
         Some(text) => exit(write_stdout(&text), 0),

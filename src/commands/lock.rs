@@ -219,8 +219,13 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
                 write::Written::Updated => "updated",
             };
             let lock = &lockable.lock;
+            // Instruction files are named only where there are some, so other summaries stay as they were.
+            let instructions = match lock.instructions.len() {
+                0 => String::new(),
+                n => format!(", {}", count(n, "instruction file")),
+            };
             say!(
-                "{} {verb}: {}, {}, {}, {}, {} from {}",
+                "{} {verb}: {}, {}, {}, {}, {}{instructions} from {}",
                 shown(&path.display()),
                 count(lock.commands.len(), "command"),
                 count(lock.agents.len(), "agent"),

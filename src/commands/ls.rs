@@ -17,7 +17,7 @@ pub(crate) fn ls(options: Options, format: Format, all: bool) -> ExitCode {
     let r = resolution(&checked);
     let text = match format {
         Format::Json => view::ls_json(r),
-        Format::Human => view::ls_text(r, all),
+        Format::Human => view::ls_text(r, all) + &view::instructions_text(&checked.instructions),
     };
     exit(write_stdout(&text), 0)
 }

@@ -105,7 +105,7 @@ fn examples_check_as_documented() {
     let report = stdout(&clean);
     assert!(report.contains("[required-env-variable] server `github` needs `GITHUB_TOKEN`"), "{report}");
     assert!(report.contains("[unknown-enabled-plugin] marketplace `acme` has a `github` source"), "{report}");
-    assert!(report.ends_with("checked 12 files: 0 errors, 0 warnings, 2 infos\n"), "{report}");
+    assert!(report.ends_with("checked 13 files: 0 errors, 0 warnings, 2 infos\n"), "{report}");
     let monorepo = capc(&["check", root.join("monorepo").to_str().expect("utf-8")]);
     assert_eq!(monorepo.status.code(), Some(0), "{}", stdout(&monorepo));
     assert!(stdout(&monorepo).ends_with("checked 13 files: 0 errors, 5 warnings, 3 infos\n"), "{}", stdout(&monorepo));

@@ -11,6 +11,7 @@ mod config;
 mod fidelity;
 mod fix;
 mod formats;
+mod instructions;
 mod integrations;
 mod known_keys;
 mod lock;

@@ -112,6 +112,15 @@ pub(super) fn check_root(
             }
         }
     }
+    // The instruction files a session started here reads, and the files their imports name.
+    if matches!(realm, Realm::Project | Realm::User) {
+        let claimed = |rel: &str| claims.0.contains_key(rel);
+        let found = super::instructions::read_instructions(dir, &tree, realm, hash, &claimed);
+        for outcome in found.outcomes {
+            take(checked.absorb(outcome));
+        }
+        checked.instructions = found.entries;
+    }
     if let Some(listing) = listing {
         // The plugin declarations are discovery's (in its fingerprint), marked refused by the
         // files read (whose fingerprints say which they skip).

@@ -25,6 +25,7 @@ use std::sync::Arc;
 mod cache;
 mod cross;
 mod discovery;
+pub mod instructions;
 mod placement;
 mod reading;
 
@@ -159,6 +160,9 @@ pub struct Checked {
     kept: Vec<Arc<cache::Read>>,
     /// [`Options::skip_sources`]: `sources` stays empty.
     skip_sources: bool,
+    /// The instruction files a session started in the checked folder reads, in the order
+    /// Claude Code sends them (the lock's `[[instruction]]`).
+    pub instructions: Vec<crate::model::Instruction>,
 }
 
 impl Checked {
@@ -184,6 +188,7 @@ impl Checked {
             fingerprint: 0,
             kept: Vec::new(),
             skip_sources: false,
+            instructions: Vec::new(),
         }
     }
 
@@ -238,6 +243,7 @@ impl Checked {
             None => crate::lock::resolve::empty_lock(),
         };
         lock.sources = self.sources.clone();
+        lock.instructions = self.instructions.clone();
         lock
     }
 
@@ -263,6 +269,7 @@ impl Checked {
             None => crate::lock::resolve::empty_lock(),
         };
         lock.sources = std::mem::take(&mut self.sources);
+        lock.instructions = std::mem::take(&mut self.instructions);
         lock
     }
 
@@ -469,6 +476,20 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         all.decls.extend(one.decls);
         all.kept.extend(one.kept);
         all.sources.extend(one.sources);
+        all.instructions.extend(one.instructions);
+    }
+    // CLAUDE.local.md (and what it alone imports) is each user's own, as local settings are.
+    if options.leave_out_local {
+        let local: std::collections::BTreeSet<String> =
+            all.instructions.iter().filter(|i| i.scope == crate::model::Scope::Local).map(|i| i.path.clone()).collect();
+        all.instructions.retain(|i| i.scope != crate::model::Scope::Local);
+        let instructions = FileKind::Instructions.as_str();
+        all.sources.retain(|s| !(s.kind == instructions && local.contains(&s.path)));
+    }
+    // The user's instructions are sent before the project's.
+    all.instructions.sort_by_key(|i| i.scope != crate::model::Scope::User);
+    for (n, instruction) in all.instructions.iter_mut().enumerate() {
+        instruction.order = u32::try_from(n + 1).unwrap_or(u32::MAX);
     }
     if options.leave_out_local {
         all.sources.retain(|s| !left_out_local(options, &s.path));

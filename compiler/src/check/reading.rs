@@ -14,7 +14,13 @@ use std::path::Path;
 
 /// Reads a file's text (`content`, when it was read already), reporting why it cannot be
 /// used; `None` when there is no text.
-fn load(dir: &Path, tree: &Tree, rel: &str, content: Option<Content>, sink: &mut Sink<'_>) -> Option<String> {
+pub(super) fn load(
+    dir: &Path,
+    tree: &Tree,
+    rel: &str,
+    content: Option<Content>,
+    sink: &mut Sink<'_>,
+) -> Option<String> {
     match content.unwrap_or_else(|| tree.texts.read(&dir.join(rel))) {
         Content::Text(text) => Some(text),
         Content::TooLarge { bytes } => {

@@ -53,6 +53,9 @@ pub enum FileKind {
     /// `~/.claude.json`: its `mcpServers` (user scope) and, in the checked project's entry of
     /// `projects`, `mcpServers` (local scope) and the MCP approval switches.
     UserConfig,
+    /// An instruction file: CLAUDE.md, .claude/CLAUDE.md, a rule of `.claude/rules/`,
+    /// CLAUDE.local.md, AGENTS.md, or a file an `@` import of one of them names.
+    Instructions,
 }
 
 impl FileKind {
@@ -67,6 +70,7 @@ impl FileKind {
             FileKind::Hooks => "hooks",
             FileKind::Settings => "settings",
             FileKind::UserConfig => "user config",
+            FileKind::Instructions => "instructions",
         }
     }
 }

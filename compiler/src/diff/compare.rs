@@ -99,6 +99,35 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
 
     mcp_tools(old, new, &mut out);
 
+    // Instruction files, by path; where each comes in the reminder is no change of its own.
+    let instructions = pair(&old.instructions, &new.instructions, |i| i.path.as_str());
+    for i in instructions.added {
+        out.push(entry(Section::Instruction, Class::Added, i.path.clone(), instruction_what(i), &[&i.path]));
+        if i.paths.is_empty() {
+            last(&mut out).escalations =
+                vec![format!("a new instruction file `{}` is sent to the model in every turn", i.path)];
+        }
+    }
+    for i in instructions.removed {
+        out.push(entry(Section::Instruction, Class::Removed, i.path.clone(), instruction_what(i), &[&i.path]));
+    }
+    for (o, n) in instructions.kept.into_iter().filter(|(o, n)| o != n) {
+        let fields = compare_fields(o, n, &["order"]);
+        if fields.is_empty() {
+            continue;
+        }
+        out.push(Change {
+            fields,
+            ..entry(Section::Instruction, Class::Changed, n.path.clone(), instruction_what(n), &[&n.path])
+        });
+        if !o.paths.is_empty() && n.paths.is_empty() {
+            last(&mut out).escalations = vec![format!(
+                "instruction file `{}` is now sent in every turn, not only for the files its `paths` match",
+                n.path
+            )];
+        }
+    }
+
     let hooks = pair(&old.hooks, &new.hooks, hook_key);
     for h in hooks.added {
         out.push(entry(Section::Hook, Class::Added, hook_subject(h), hook_what(h), &[&h.path]));
@@ -479,6 +508,14 @@ fn command_what(c: &Command) -> Option<String> {
         Some(p) => format!("{}, {} `{p}`", c.form.as_str(), c.origin.as_str()),
         None => format!("{}, {}", c.origin.as_str(), c.scope.as_str()),
     })
+}
+
+fn instruction_what(i: &crate::model::Instruction) -> Option<String> {
+    let brought = match &i.imported_by {
+        Some(by) => format!(", imported by {by}"),
+        None => String::new(),
+    };
+    Some(format!("{}, about {} tokens{brought}", i.scope.as_str(), i.tokens))
 }
 
 fn agent_what(a: &Agent) -> Option<String> {

@@ -179,6 +179,8 @@ pub enum Section {
     Hook,
     Permission,
     Plugin,
+    /// The instruction files sent to the model (`[[instruction]]`).
+    Instruction,
     /// What the folder pulls in from outside (`[[pin]]`).
     Pin,
     /// Files Claude Code loads that ignore files or `exclude` hide from `capc check` and
@@ -187,7 +189,7 @@ pub enum Section {
 }
 
 impl Section {
-    pub const ALL: [Section; 9] = [
+    pub const ALL: [Section; 10] = [
         Section::Command,
         Section::Agent,
         Section::McpServer,
@@ -195,6 +197,7 @@ impl Section {
         Section::Hook,
         Section::Permission,
         Section::Plugin,
+        Section::Instruction,
         Section::Pin,
         Section::HiddenFile,
     ];
@@ -208,6 +211,7 @@ impl Section {
             Section::Hook => "hook",
             Section::Permission => "permission",
             Section::Plugin => "plugin",
+            Section::Instruction => "instruction",
             Section::Pin => "pin",
             Section::HiddenFile => "hidden-file",
         }
@@ -223,6 +227,7 @@ impl Section {
             Section::Hook => "Hooks",
             Section::Permission => "Permission rules",
             Section::Plugin => "Plugins",
+            Section::Instruction => "Instructions: what the model is told",
             Section::Pin => "Pins: what is pulled in from outside",
             Section::HiddenFile => "Hidden by ignore files or `exclude`",
         }

@@ -554,3 +554,81 @@ pub fn graph_json(r: &Resolution, all: bool) -> String {
     text.push('\n');
     text
 }
+
+/// `capc ls`'s section of instruction files (empty when there is none): each file in the order
+/// Claude Code sends it, its scope, its token estimate, and what brings it in (an import, or
+/// the `paths` a rule waits for).
+pub fn instructions_text(instructions: &[crate::model::Instruction]) -> String {
+    if instructions.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    let at_start: Vec<&crate::model::Instruction> = instructions.iter().filter(|i| i.paths.is_empty()).collect();
+    let tokens: u64 = at_start.iter().map(|i| i.tokens).sum();
+    let _ = writeln!(
+        out,
+        "\nInstructions, in the order Claude Code sends them ({} at the start, about {}):",
+        count(at_start.len(), "file"),
+        count(usize::try_from(tokens).unwrap_or(usize::MAX), "token")
+    );
+    let width = instructions.iter().map(|i| i.path.len()).max().unwrap_or(0).max(24);
+    for i in instructions {
+        let mut line = format!("  {:>4}  {:width$}  {:8}  {:>6} tokens", i.order, i.path, i.scope.as_str(), i.tokens);
+        if let Some(by) = &i.imported_by {
+            let _ = write!(line, "  imported by {by}");
+        }
+        if !i.paths.is_empty() {
+            let _ = write!(line, "  (conditional: sent once a file matching {} is read)", i.paths.join(", "));
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
+
+/// `capc explain PATH` for an instruction file: whether and when Claude Code sends it, and
+/// through which imports; `None` when no instruction file of the lock has that path.
+pub fn explain_instruction(instructions: &[crate::model::Instruction], path: &str) -> Option<String> {
+    let path = path.trim_start_matches("./");
+    let i = instructions.iter().find(|i| i.path == path)?;
+    let mut out = String::new();
+    let at_start = instructions.iter().filter(|i| i.paths.is_empty()).count();
+    if i.paths.is_empty() {
+        let place = instructions.iter().filter(|o| o.paths.is_empty()).position(|o| o.path == i.path).unwrap_or(0) + 1;
+        let _ = writeln!(
+            out,
+            "{}: an instruction file ({}), sent at the start of every session, {place} of {at_start}, about {}",
+            i.path,
+            i.scope.as_str(),
+            count(usize::try_from(i.tokens).unwrap_or(usize::MAX), "token")
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "{}: a rule ({}), sent once the session reads a file matching {}, about {}",
+            i.path,
+            i.scope.as_str(),
+            i.paths.join(", "),
+            count(usize::try_from(i.tokens).unwrap_or(usize::MAX), "token")
+        );
+    }
+    // The chain of imports that brings it in, from the file Claude Code reads by its name.
+    let mut chain = vec![i.path.as_str()];
+    let mut at = i;
+    while let Some(by) = at.imported_by.as_deref() {
+        chain.push(by);
+        match instructions.iter().find(|o| o.path == by) {
+            Some(o) if chain.len() <= instructions.len() => at = o,
+            _ => break,
+        }
+    }
+    if chain.len() > 1 {
+        chain.reverse();
+        let _ = writeln!(out, "  imported through: {}", chain.join(" → "));
+    } else {
+        let _ = writeln!(out, "  read by its name");
+    }
+    if !i.imports.is_empty() {
+        let _ = writeln!(out, "  imports: {}", i.imports.join(", "));
+    }
+    Some(out)
+}

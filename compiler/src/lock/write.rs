@@ -25,9 +25,11 @@ pub fn is_local_settings(path: &str) -> bool {
     path.rsplit('/').next() == Some("settings.local.json")
 }
 
-/// Whether a lock was made with local settings in it (`capc lock --include-local`).
+/// Whether a lock was made with local settings in it (`capc lock --include-local`): a
+/// `settings.local.json`, or CLAUDE.local.md among the instruction files.
 pub fn includes_local(lock: &Lock) -> bool {
     lock.sources.iter().any(|s| is_local_settings(&s.path))
+        || lock.instructions.iter().any(|i| i.scope == crate::model::Scope::Local)
 }
 
 /// The lock as TOML.

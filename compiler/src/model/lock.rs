@@ -75,6 +75,11 @@ pub struct Lock {
     /// before it was recorded.
     #[serde(default, rename = "settings_not_loaded", skip_serializing_if = "Vec::is_empty")]
     pub settings_not_loaded: Vec<SettingsNotLoaded>,
+    /// The instruction files a session started in the folder reads (CLAUDE.md, .claude/CLAUDE.md,
+    /// `.claude/rules/`, CLAUDE.local.md, AGENTS.md, and the files their `@` imports name), in
+    /// the order Claude Code sends them. Absent from locks written before they were recorded.
+    #[serde(default, rename = "instruction", skip_serializing_if = "Vec::is_empty")]
+    pub instructions: Vec<Instruction>,
 }
 
 /// A settings file Claude Code refuses whole, and why, in the words of its notice
@@ -90,6 +95,36 @@ pub struct SettingsNotLoaded {
     pub key: String,
     /// Claude Code's message for that key.
     pub message: String,
+}
+
+/// One instruction file: a memory file, a rule or a file an `@` import names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Instruction {
+    /// As `[[source]]` gives it: relative to the locked folder, `~/…` for `--user-dir`.
+    pub path: String,
+    /// `project` (checked in), `local` (CLAUDE.local.md: the user's private project
+    /// instructions) or `user`; an imported file has the scope of the file that imports it.
+    pub scope: Scope,
+    /// Its place in the instructions Claude Code sends, from 1; a rule with `paths` is sent
+    /// later, when the turn reads a matching file, and its place is among the rules.
+    pub order: u32,
+    /// The file whose `@` import brings it in (`None`: Claude Code reads it by its name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported_by: Option<String>,
+    /// The files its `@` imports bring in, in order (only those that load).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub imports: Vec<String>,
+    /// A rule's `paths:` globs: it loads when the turn reads a file one of them matches, not at
+    /// the start (empty: it loads at the start).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    /// Lowercase hex SHA-256 of the file's bytes.
+    pub sha256: String,
+    /// Claude Code's own estimate of the tokens the text it sends costs where it has no
+    /// tokenizer: `Math.round(length / 4)` of the body sent (frontmatter and HTML comments
+    /// left out, trimmed) in UTF-16 code units.
+    pub tokens: u64,
 }
 
 /// One tool of a connected MCP server, as `capc lock --connect` recorded it: what the model
@@ -315,7 +350,7 @@ pub struct Source {
     /// N-th `--plugin-dir` when it lies outside the locked folder.
     pub path: String,
     /// `skill`, `command`, `agent`, `plugin manifest`, `marketplace`, `MCP config`, `hooks`,
-    /// `settings`.
+    /// `settings`, `instructions`.
     pub kind: String,
     /// Lowercase hex SHA-256 of the file's bytes.
     pub sha256: String,

@@ -9,12 +9,15 @@ pub mod download_and_run;
 pub mod duplicate_declaration;
 pub mod duplicate_key;
 pub mod duplicate_plugin_entry;
+pub mod external_import;
 pub mod file_too_large;
 pub mod frontmatter_closed_mid_line;
 pub mod hooks_at_top_level;
 pub mod ignored_default_folder;
 pub mod ignored_field;
 pub mod ignored_plugin_claude_md;
+pub mod import_cycle;
+pub mod import_too_deep;
 pub mod insecure_mcp_url;
 pub mod invalid_agent_name;
 pub mod invalid_env_reference;
@@ -38,6 +41,7 @@ pub mod mcp_tool_name_too_long;
 pub mod missing_component_path;
 pub mod missing_frontmatter;
 pub mod missing_hook_script;
+pub mod missing_import;
 pub mod missing_required_field;
 pub mod name_not_kebab_case;
 pub mod pre_empted_allow_rule;
@@ -57,6 +61,7 @@ pub mod unloaded_plugin;
 pub mod unpinned_mcp_package;
 pub mod unpinned_plugin_source;
 pub mod unquoted_plugin_variable;
+pub mod unread_agents_md;
 pub mod unreadable_file;
 pub mod unused_suppression;
 pub mod version_mismatch;
@@ -74,12 +79,15 @@ pub static RULES: &[&Rule] = &[
     &duplicate_declaration::RULE,
     &duplicate_key::RULE,
     &duplicate_plugin_entry::RULE,
+    &external_import::RULE,
     &file_too_large::RULE,
     &frontmatter_closed_mid_line::RULE,
     &hooks_at_top_level::RULE,
     &ignored_default_folder::RULE,
     &ignored_field::RULE,
     &ignored_plugin_claude_md::RULE,
+    &import_cycle::RULE,
+    &import_too_deep::RULE,
     &insecure_mcp_url::RULE,
     &invalid_agent_name::RULE,
     &invalid_env_reference::RULE,
@@ -103,6 +111,7 @@ pub static RULES: &[&Rule] = &[
     &missing_component_path::RULE,
     &missing_frontmatter::RULE,
     &missing_hook_script::RULE,
+    &missing_import::RULE,
     &missing_required_field::RULE,
     &name_not_kebab_case::RULE,
     &pre_empted_allow_rule::RULE,
@@ -122,6 +131,7 @@ pub static RULES: &[&Rule] = &[
     &unpinned_mcp_package::RULE,
     &unpinned_plugin_source::RULE,
     &unquoted_plugin_variable::RULE,
+    &unread_agents_md::RULE,
     &unreadable_file::RULE,
     &unused_suppression::RULE,
     &version_mismatch::RULE,

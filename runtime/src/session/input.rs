@@ -464,6 +464,7 @@ impl Session {
         let inside = |p: &std::path::Path| allowed.iter().any(|d| p.starts_with(d));
         let cwd = std::path::absolute(&roots.root).unwrap_or_else(|_| roots.root.clone());
         let mut reads = Vec::new();
+        let mut read_paths = Vec::new();
         for mention in &found {
             let (path, range) = mentions::parse_range(mention);
             let Some(target) = mentions::resolve(&cwd, roots.user_dir.as_deref(), path) else {
@@ -471,15 +472,24 @@ impl Session {
                 continue;
             };
             match mentions::read(mention, &target, range, inside) {
-                mentions::Read::Blocks(pair) => reads.push(pair),
+                mentions::Read::Blocks(pair) => {
+                    reads.push(pair);
+                    read_paths.push(target.clone());
+                }
                 mentions::Read::Nothing => {}
                 mentions::Read::Note(note) => self.notes.push(note),
             }
         }
-        // The last read ends its message, and so its line, unless a reminder joins that
-        // message after it: the git context of a folder in a repository, the attribution one.
-        let followed = cx.attribution_reminder() || in_git_repository(&self.loaded.roots.root);
-        let mut out = mentions::join(reads, !followed);
+        // The rules whose `paths` match a file read come after the reads, in the same run of
+        // attachments; the instructions reminder goes after them (`Session::turn`). The last
+        // block ends its message, and so its line, unless a reminder joins that message after
+        // it: the instructions, the git context of a folder in a repository, the attribution.
+        let rules = self.loaded.rules_for(&read_paths, &mut self.notes);
+        let followed = cx.attribution_reminder()
+            || in_git_repository(&self.loaded.roots.root)
+            || self.loaded.lock.instructions.iter().any(|i| i.paths.is_empty() && i.tokens > 0);
+        let mut out = mentions::join_blocks(reads.into_iter().flatten().chain(rules).collect(), !followed);
+        self.attached = out.len();
         out.extend(texts);
         out
     }

@@ -84,6 +84,9 @@ pub struct Session {
     templates: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<capc_grammar::Template>>>,
     /// The notes of the turn under way (see [`TurnOutcome::notes`]).
     notes: Vec<String>,
+    /// How many texts at the head of the turn under way are attachments (the reads of `@`
+    /// mentions and the rules they bring in): the instructions reminder goes after them.
+    attached: usize,
 }
 
 /// What `status` answers: the lock's counts, the turn count, the grant, each MCP server.
@@ -139,6 +142,7 @@ impl Session {
             synced: 0,
             templates: Default::default(),
             notes: Vec::new(),
+            attached: 0,
         }
     }
 
@@ -172,7 +176,23 @@ impl Session {
         self.turns += 1;
         let view = self.view(&cx);
         self.notes.clear();
-        let (result, request) = self.input(input, &view, &cx);
+        self.attached = 0;
+        // The instruction files go first in the user turn of every request; a file that changed
+        // since the lock stops the turn, as a changed command body does.
+        let (result, request) = match self.loaded.instructions() {
+            Err(e) => {
+                let message = e.to_string();
+                (TurnResult::Error { message: message.clone() }, Request::none(&view, vec![message]))
+            }
+            Ok(reminder) => {
+                let (result, mut request) = self.input(input, &view, &cx);
+                if let Some(reminder) = reminder.filter(|_| request.sent) {
+                    let at = self.attached.min(request.texts.len());
+                    request.texts.insert(at, reminder);
+                }
+                (result, request)
+            }
+        };
         self.note_refused_names(&view);
         // A turn that is not a skill turn clears the last skill's grant.
         if !matches!(result, TurnResult::Prompt { .. }) {

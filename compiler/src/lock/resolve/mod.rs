@@ -555,6 +555,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         mcp_tools: Vec::new(),
         mcp_failed: Vec::new(),
         settings_not_loaded,
+        instructions: Vec::new(),
     };
     Resolution {
         lock: std::sync::Arc::new(lock),
