@@ -155,7 +155,7 @@ pub(crate) enum Command {
     ///
     /// NAME may be a command (`deploy`, `/deploy`, `my-plugin:review`), an agent, an MCP
     /// server (`github` or `mcp__github`), a built-in tool, a permission rule, or the path of an
-    /// instruction file (`CLAUDE.md`, `docs/style.md`): whether, when and through which imports
+    /// instruction file (`CLAUDE.md`, `.claude/rules/rust.md`): whether, when and through which imports
     /// Claude Code sends it.
     Explain {
         /// The name to explain

@@ -479,6 +479,44 @@ fn same_failed_injection(want: &Value, got: &Value) -> bool {
     matches!((one(want), one(got)), (Some(w), Some(g)) if w.starts_with(FAILED) && g.starts_with(FAILED))
 }
 
+/// `texts` with each run of `.claude/rules/` files in the instructions reminder put in name
+/// order. Claude Code sends a folder's rules in the order the file system lists them (hash
+/// order on ext4, another on each machine and copy); capc sends them sorted by name, so only the
+/// set of rules and their texts can be compared.
+fn rules_by_name(texts: &Value) -> Value {
+    const HEAD: &str = "<system-reminder>\nCodebase and user instructions";
+    const SEP: &str = "\n\nContents of ";
+    const TAIL: &str = "\n</system-reminder>";
+    let sorted = |text: &str| -> String {
+        let Some(end) = text.rfind(TAIL) else { return text.to_string() };
+        let (body, tail) = text.split_at(end);
+        let mut parts: Vec<&str> = body.split(SEP).collect();
+        let rule = |part: &str| part.split(" (").next().is_some_and(|path| path.contains("/.claude/rules/"));
+        let mut i = 1;
+        while i < parts.len() {
+            let start = i;
+            while i < parts.len() && rule(parts[i]) {
+                i += 1;
+            }
+            parts[start..i].sort_unstable();
+            i += usize::from(i == start);
+        }
+        format!("{}{tail}", parts.join(SEP))
+    };
+    match texts {
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|t| match t.as_str() {
+                    Some(text) if text.starts_with(HEAD) => Value::String(sorted(text)),
+                    _ => t.clone(),
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
 /// capc's value of a field, in the expected file's shape.
 fn field(actual: &Value, name: &str) -> Value {
     match name {
@@ -655,6 +693,7 @@ pub(crate) fn compare(s: &Scenario, allowlist: &[Allowed]) -> Compared {
                 None => json!([]),
             };
             let got = field(&actual, name);
+            let (want, got) = if *name == "texts" { (rules_by_name(&want), rules_by_name(&got)) } else { (want, got) };
             if want == got || same_failed_injection(&want, &got) {
                 continue;
             }

@@ -186,11 +186,14 @@ pub(super) fn read_instructions(
             }
             let beside: Vec<&str> = memory.iter().copied().filter(|m| tree.is_file(m)).collect();
             for rel in agents.iter().filter(|a| tree.is_file(a)) {
+                // Beside a memory file Claude Code does not read it; one that is that file (a link
+                // to it) is no finding.
                 let same = beside.iter().any(|memory| same_instructions(dir, tree, memory, rel));
-                match beside.first().filter(|_| !same) {
+                match beside.first() {
                     None => {
                         walk.visit(rel, Scope::Project, 0, None, false);
                     }
+                    Some(_) if same => {}
                     Some(memory) => {
                         let shown = realm.display(rel);
                         let mut sink = Sink::new(&shown);
@@ -647,12 +650,20 @@ pub fn scan(text: &str, body_start: usize) -> Scanned {
                     }
                     end += 1;
                 }
+                // The block takes the empty lines right after it (markdown's HTML token runs
+                // over them), so a block that is only comments leaves no blank line behind.
+                let mut trailing = String::new();
+                while end + 1 < lines.len() && matches!(lines[end + 1].1, "\n" | "\r\n") {
+                    end += 1;
+                    trailing.push_str(lines[end].1);
+                }
                 let kept = strip_comments(&block);
                 if !kept.trim().is_empty() {
                     out.sent.push_str(&kept);
+                    out.sent.push_str(&trailing);
                     find_imports(&kept, start, false, &mut out.imports);
                 }
-                blank_before = false;
+                blank_before = !trailing.is_empty();
                 i = end + 1;
                 continue;
             }

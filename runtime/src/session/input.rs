@@ -485,8 +485,7 @@ impl Session {
         // block ends its message, and so its line, unless a reminder joins that message after
         // it: the instructions, the git context of a folder in a repository, the attribution.
         let rules = self.loaded.rules_for(&read_paths, &mut self.notes);
-        let followed = cx.attribution_reminder()
-            || in_git_repository(&self.loaded.roots.root)
+        let followed = reminder_follows(cx, &self.loaded.roots.root)
             || self.loaded.lock.instructions.iter().any(|i| i.paths.is_empty() && i.tokens > 0);
         let mut out = mentions::join_blocks(reads.into_iter().flatten().chain(rules).collect(), !followed);
         self.attached = out.len();
@@ -667,6 +666,12 @@ fn model_only_message(name: &str) -> String {
 }
 
 /// Whether `dir` is inside a git work tree (a `.git` in it or a folder above).
+/// Whether a reminder joins the user turn's first message after its attachments: the
+/// attribution reminder, or the git context of a folder in a repository.
+pub(super) fn reminder_follows(cx: &TurnContext, root: &std::path::Path) -> bool {
+    cx.attribution_reminder() || in_git_repository(root)
+}
+
 fn in_git_repository(dir: &std::path::Path) -> bool {
     let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
     dir.ancestors().any(|d| d.join(".git").exists())

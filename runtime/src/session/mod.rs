@@ -186,7 +186,12 @@ impl Session {
             }
             Ok(reminder) => {
                 let (result, mut request) = self.input(input, &view, &cx);
-                if let Some(reminder) = reminder.filter(|_| request.sent) {
+                if let Some(mut reminder) = reminder.filter(|_| request.sent) {
+                    // Last of the attachments, it ends its message, and so its line, unless a
+                    // reminder joins that message after it (as the last `@` read does).
+                    if !input::reminder_follows(&cx, &self.loaded.roots.root) {
+                        reminder.push('\n');
+                    }
                     let at = self.attached.min(request.texts.len());
                     request.texts.insert(at, reminder);
                 }
