@@ -94,7 +94,8 @@ pub(crate) enum Command {
         /// Folders to lock (a file stands for the folder it belongs to)
         #[arg(default_value = ".")]
         paths: Vec<PathBuf>,
-        /// Write nothing; exit 1 with a diff when the lock on disk is not what `capc lock` would write
+        /// Write nothing; exit 1 with a diff when the lock on disk is not what `capc lock` would
+        /// write (the lock against the repository; `capc verify` also checks what is installed)
         #[arg(long)]
         check: bool,
         /// Also lock `.claude/settings.local.json` (each user's own, untracked settings: their
@@ -294,14 +295,17 @@ pub(crate) enum Command {
         #[command(flatten)]
         scopes: Scopes,
     },
-    /// Compare the plugins a user installed with what a repository locked
+    /// Check that the lock still matches the repository, then compare the plugins a user
+    /// installed with it
     ///
-    /// Reads only HOME/.claude/plugins/installed_plugins.json, known_marketplaces.json and the
-    /// plugin cache folders they point to. For each locked plugin that is installed: the
-    /// version, the pinned commit and the installed copy's declaration files (hashed as
-    /// `capc lock` hashes them) must match the lock, file by file; each marketplace the lock's
-    /// settings declare must be known from the same source. Exits 0 when everything installed
-    /// matches, 1 on drift, 2 when capc could not run.
+    /// First, as `capc lock --check` does, the lock must be what `capc lock` writes from its
+    /// folder now (`--installed-only` skips this). Then it reads only
+    /// HOME/.claude/plugins/installed_plugins.json, known_marketplaces.json and the plugin cache
+    /// folders they point to. For each locked plugin that is installed: the version, the pinned
+    /// commit and the installed copy's declaration files (hashed as `capc lock` hashes them)
+    /// must match the lock, file by file; each marketplace the lock's settings declare must be
+    /// known from the same source. Exits 0 when the lock is current and everything installed
+    /// matches, 1 when the lock is stale or on drift, 2 when capc could not run.
     Verify {
         /// The lock, or the folder holding it
         #[arg(default_value = ".")]
@@ -317,6 +321,10 @@ pub(crate) enum Command {
         /// Trust the lock's folder for `--connect`, as `capc session --trust` does
         #[arg(long, requires = "connect")]
         trust: bool,
+        /// Compare only what is installed with the lock, without first checking that the lock
+        /// still matches the folder's declarations (`capc lock --check` does that alone)
+        #[arg(long)]
+        installed_only: bool,
     },
     /// List every rule, or print one rule's documentation, or the configuration in effect
     Rules {

@@ -75,7 +75,9 @@ fn main() -> ExitCode {
             Ok(scopes) => diff::run(&old, &new, format, &fail_on, &scopes),
             Err(code) => code,
         },
-        Command::Verify { path, user_dir, connect, trust } => verify::run(&path, user_dir, connect.then_some(trust)),
+        Command::Verify { path, user_dir, connect, trust, installed_only } => {
+            verify::run(&path, user_dir, connect.then_some(trust), installed_only)
+        }
         Command::Rules { id, config } => match config {
             Some(path) => config_command(&path),
             None => rules_command(id.as_deref()),

@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// `connect` is `Some(trust)` with `--connect`: the live MCP servers are compared with the
-/// lock's tool surface too.
-pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>, connect: Option<bool>) -> ExitCode {
+/// lock's tool surface too. Unless `installed_only`, the lock is first re-derived from its
+/// folder as `capc lock --check` does: a lock that no longer matches the declarations fails
+/// the verification (exit 1), since what is installed was compared with an outdated record.
+pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>, connect: Option<bool>, installed_only: bool) -> ExitCode {
     let file = if path.is_dir() { path.join(write::FILE_NAME) } else { path.to_path_buf() };
     let text = match std::fs::read_to_string(&file) {
         Ok(text) => text,
@@ -38,6 +40,7 @@ pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>, connect: Option<bool>)
         eprintln!("error: `{}` is not a folder", escape(&home.to_string_lossy()));
         return ExitCode::from(2);
     }
+    let stale = if installed_only { false } else { stale(&lock, &file, &home) };
     let report = match capc_compiler::verify::verify(&lock, &home) {
         Ok(report) => report,
         Err(e) => {
@@ -56,10 +59,51 @@ pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>, connect: Option<bool>)
             Err(code) => return code,
         },
     };
-    if report.drifts() || surface_drifts {
+    if report.drifts() || surface_drifts || stale {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Whether the lock no longer matches its folder's declarations: the lock `capc lock` would
+/// write now, derived in memory (the folder's capc.toml and ignore files apply; the user scope
+/// is `home` when the lock has one), compared with it. Says why on stderr. A lock written with
+/// scopes `verify` is not given (`--plugin-dir`, `--add-dir`, `--managed-dir`) is not
+/// compared, and a note says so.
+fn stale(lock: &capc_compiler::model::Lock, file: &Path, home: &Path) -> bool {
+    let folder = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let user_scope = lock.sources.iter().any(|s| s.path.starts_with("~/"));
+    let roots = capc_runtime::loaded::Roots {
+        root: std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf()),
+        user_dir: user_scope.then(|| home.to_path_buf()),
+        ..capc_runtime::loaded::Roots::default()
+    };
+    let shown = escape(&file.display().to_string()).into_owned();
+    let loaded = match capc_runtime::loaded::Loaded::from_file(file, roots) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!(
+                "note: {shown} was not compared with the declarations ({}); `capc lock --check` with the flags it was written with compares it",
+                capc_compiler::printable::escape_lines(&e.to_string())
+            );
+            return false;
+        }
+    };
+    match loaded.verify() {
+        Ok(()) => false,
+        Err(e) => {
+            let why = e.to_string();
+            let why = why.lines().next().unwrap_or_default();
+            eprintln!(
+                "error: {shown} no longer matches the declarations of its folder, so what is installed was compared with an outdated lock: {}",
+                escape(why.strip_prefix("the lock is stale: ").unwrap_or(why))
+            );
+            eprintln!(
+                "help: `capc lock --check` shows the difference; `capc lock` rewrites the lock, to review and commit"
+            );
+            true
+        }
     }
 }
 

@@ -51,7 +51,8 @@ pub struct File {
     #[serde(default)]
     pub exclude: Vec<String>,
     /// Rules whose findings are suppressed in the files a pattern matches (gitignore syntax,
-    /// relative to this file's folder): `"backups/**" = ["unknown-field"]`.
+    /// relative to this file's folder): `"backups/**" = ["unknown-field"]`; `"ALL"` stands for
+    /// every rule, as in ruff.
     #[serde(default)]
     pub per_path_ignores: BTreeMap<String, Vec<String>>,
     /// Leave out what `.gitignore` (inside a git repository, with git's excludes) and `.ignore`
@@ -414,7 +415,17 @@ impl Config {
             for (pattern, ids) in written.per_path_ignores {
                 matcher(&dir, std::slice::from_ref(&pattern))
                     .map_err(|why| ConfigError(format!("{shown}: `per-path-ignores`: {why}")))?;
-                let ids = ids.iter().map(|id| rule(id, "per-path-ignores")).collect::<Result<Vec<_>, _>>()?;
+                let ids = ids
+                    .iter()
+                    .map(|id| match id {
+                        id if id == ALL => Ok(ALL),
+                        id if id.eq_ignore_ascii_case(ALL) => Err(ConfigError(format!(
+                            "{shown}{}: no rule `{id}` in `per-path-ignores`; write `ALL` for every rule",
+                            place_of(text, id)
+                        ))),
+                        id => rule(id, "per-path-ignores"),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
                 entries.push((pattern, ids));
             }
             config.per_path_ignores = Valued::file(entries);
@@ -645,7 +656,7 @@ impl Policy {
     /// Whether a per-path entry suppresses `rule` in the file at `path` (absolute).
     pub fn ignores(&self, path: &Path, rule: &str) -> bool {
         self.per_path.iter().any(|p| {
-            p.rules.contains(&rule)
+            (p.rules.contains(&rule) || p.rules.contains(&ALL))
                 && path.starts_with(p.matcher.path())
                 && p.matcher.matched_path_or_any_parents(path, false).is_ignore()
         })
@@ -660,6 +671,9 @@ fn matcher(dir: &Path, patterns: &[String]) -> Result<Gitignore, String> {
     }
     builder.build().map_err(|e| e.to_string())
 }
+
+/// In `[per-path-ignores]`, every rule (ruff's spelling): `"backups/**" = ["ALL"]`.
+pub const ALL: &str = "ALL";
 
 /// A rule id as the registry spells it, or why not.
 pub fn known_rule(id: &str) -> Result<&'static str, String> {
@@ -793,7 +807,9 @@ pub fn schema() -> String {
             rules["propertyNames"] = rule_id.clone();
         }
         if let Some(map) = properties.pointer_mut("/per-path-ignores/additionalProperties/items") {
-            *map = rule_id.clone();
+            let mut ids = ids.clone();
+            ids.push(ALL.into());
+            *map = serde_json::json!({ "type": "string", "enum": ids });
         }
         if let Some(version) = properties.pointer_mut("/claude-code") {
             version["enum"] = serde_json::json!([crate::model::CLAUDE_CODE_VERSION]);

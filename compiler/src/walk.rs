@@ -59,17 +59,164 @@ impl Filter {
 }
 
 /// What Claude Code loads from the folder it starts in, whatever ignore files say: it lists
-/// `.claude/` with ripgrep's `--no-ignore` and reads `.mcp.json` and the settings directly, and
-/// reads a plugin's folder (one holding `.claude-plugin/`, its whole tree) the same way. These
-/// are never left out, by ignore files or by `exclude`: an entry committed in `.gitignore` or capc.toml would otherwise hide a `Bash(*)`
-/// rule, a hook or an MCP server from `check`, `lock` and `diff` while Claude Code still loads
-/// them.
+/// `.claude/` with ripgrep's `--no-ignore` and reads `.mcp.json` and the settings directly.
+/// These are never left out, by ignore files or by `exclude`: an entry committed in
+/// `.gitignore` or capc.toml would otherwise hide a `Bash(*)` rule, a hook or an MCP server from
+/// `check`, `lock` and `diff` while Claude Code still loads them. A plugin's components are
+/// read the same way ([`PLUGIN_LOADS`], [`Loaded`]).
 fn loaded_whatever_is_ignored(rel: &str) -> bool {
     let top = rel.split('/').next().unwrap_or(rel);
     // The instruction files Claude Code reads by their names: CLAUDE.local.md is each user's
     // own and git-ignored by design.
     let instructions = matches!(rel, "CLAUDE.md" | "CLAUDE.local.md" | "AGENTS.md");
     matches!(top, ".claude" | ".claude-plugin") || rel == ".mcp.json" || instructions
+}
+
+/// What Claude Code looks for at a plugin's root (Claude Code 2.1.332's loader: the manifest
+/// folder, the component folders, the root files and `bin/`, which joins the session's PATH):
+/// read whatever ignore files and `exclude` say, with everything below them. The rest of a
+/// plugin's folder (its README, scripts, backups, build output) is not loaded, so ignore files
+/// and `exclude` apply to it as anywhere else.
+pub const PLUGIN_LOADS: &[&str] = &[
+    ".claude-plugin",
+    "commands",
+    "agents",
+    "skills",
+    "hooks",
+    "output-styles",
+    "themes",
+    "monitors",
+    "workflows",
+    "bin",
+    "SKILL.md",
+    ".mcp.json",
+    ".lsp.json",
+    "settings.json",
+];
+
+/// The fields of plugin.json (and of its `experimental` object, and of a marketplace entry)
+/// whose values are paths of components, loaded as well.
+const PATH_FIELDS: &[&str] = &[
+    "skills",
+    "commands",
+    "agents",
+    "workflows",
+    "hooks",
+    "mcpServers",
+    "outputStyles",
+    "lspServers",
+    "themes",
+    "monitors",
+];
+
+/// What Claude Code loads below the plugins and marketplaces above a folder: each plugin's
+/// [`PLUGIN_LOADS`], the component paths its plugin.json names, and for a marketplace the same
+/// for each plugin folder an entry's local `source` names (with the paths the entry itself
+/// declares). Paths are relative to the walked root; each is loaded with everything below it.
+struct Loaded {
+    paths: BTreeSet<String>,
+    parent: Option<Arc<Loaded>>,
+}
+
+/// Whether Claude Code loads an entry whatever ignore files say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Exempt {
+    No,
+    /// Loaded, with everything below it.
+    Whole,
+    /// A folder on the way to a loaded path: entered, its other entries left to the rules.
+    Leads,
+}
+
+impl Loaded {
+    fn find(mut at: Option<&Loaded>, rel: &str) -> Exempt {
+        if at.is_none() {
+            return Exempt::No;
+        }
+        let below = format!("{rel}/");
+        let mut leads = false;
+        while let Some(node) = at {
+            if node.paths.contains(rel) {
+                return Exempt::Whole;
+            }
+            leads |= node.paths.range(below.clone()..).next().is_some_and(|p| p.starts_with(&below));
+            at = node.parent.as_deref();
+        }
+        if leads {
+            Exempt::Leads
+        } else {
+            Exempt::No
+        }
+    }
+}
+
+/// `path` (a manifest's `./…`) joined to the folder `dir`, when it stays inside it.
+fn join_inside(dir: &str, path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    let floor = parts.len();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.len() > floor => {
+                parts.pop();
+            }
+            ".." => return None,
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The paths of the components of the plugin at `root` that Claude Code loads: the defaults,
+/// and what `manifest` (plugin.json, or a marketplace entry) names.
+fn add_plugin(paths: &mut BTreeSet<String>, root: &str, manifest: Option<&crate::node::Node>) {
+    for name in PLUGIN_LOADS {
+        paths.extend(join_inside(root, name));
+    }
+    let Some(manifest) = manifest else { return };
+    let objects = [Some(manifest), manifest.get("experimental")];
+    for object in objects.into_iter().flatten() {
+        for field in PATH_FIELDS {
+            let Some(value) = object.get(field) else { continue };
+            let items = match value.as_array() {
+                Some(items) => items.iter().collect(),
+                None => vec![value],
+            };
+            paths.extend(items.into_iter().filter_map(|i| i.as_str()).filter_map(|p| join_inside(root, p)));
+        }
+    }
+}
+
+impl WalkCx<'_> {
+    /// A manifest of the folder `rel` (`.claude-plugin/NAME`), parsed as the check parses it; a
+    /// link is followed only inside the root.
+    fn manifest(&self, rel: &str, name: &str) -> Option<crate::node::Node> {
+        let path = self.canonical_root.join(rel).join(".claude-plugin").join(name);
+        let real = path.canonicalize().ok().filter(|p| p.starts_with(self.canonical_root))?;
+        let bytes = read_regular(&real, MAX_FILE_BYTES, Links::Follow).ok()?;
+        crate::json::parse(&String::from_utf8_lossy(&bytes)).ok()
+    }
+
+    /// What Claude Code loads below the folder `rel`, which holds `.claude-plugin/`.
+    fn loads(&self, rel: &str) -> BTreeSet<String> {
+        let mut paths = BTreeSet::new();
+        let plugin = self.manifest(rel, "plugin.json");
+        add_plugin(&mut paths, rel, plugin.as_ref());
+        let Some(marketplace) = self.manifest(rel, "marketplace.json") else { return paths };
+        let plugin_root = marketplace
+            .get("metadata")
+            .and_then(|m| m.get("pluginRoot"))
+            .and_then(crate::node::Node::as_str)
+            .and_then(|p| join_inside(rel, p));
+        for entry in marketplace.get("plugins").and_then(crate::node::Node::as_array).unwrap_or_default() {
+            let Some(source) = entry.get("source").and_then(crate::node::Node::as_str) else { continue };
+            let base = if source.starts_with("./") || source == "." { Some(rel) } else { plugin_root.as_deref() };
+            if let Some(root) = base.and_then(|base| join_inside(base, source)) {
+                add_plugin(&mut paths, &root, Some(entry));
+            }
+        }
+        paths
+    }
 }
 
 /// Files that are read even when an ignore file names them: `.claude/settings.local.json` is
@@ -246,7 +393,7 @@ pub fn walk_filtered(root: &Path, filter: &Filter) -> Tree {
         repository,
         ignored: AtomicUsize::new(0),
     };
-    let chain = Arc::new(Chain { path: canonical_root.clone(), parent: None, depth: 0, in_plugin: false });
+    let chain = Arc::new(Chain { path: canonical_root.clone(), parent: None, depth: 0, below: Below::default() });
     let part = walk_dir(&cx, root.to_path_buf(), String::new(), chain, rules);
     // Collected, the sets are sorted once and built in bulk rather than path by path.
     tree.files = Arc::new(part.files.into_iter().collect());
@@ -429,14 +576,35 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
         }
         None => rules,
     };
-    // A plugin's folder is loaded whole, ignore files or not (see `loaded_whatever_is_ignored`).
-    let in_plugin = ancestors.in_plugin || entries.iter().any(|(n, _)| n == ".claude-plugin");
-    // An ignored folder that is itself a plugin is entered all the same: asked only of ignored
-    // folders, so the walk of what is not ignored costs nothing more.
-    let is_ignored = |rel: &str, is_dir: bool| {
-        !in_plugin
-            && cx.is_ignored(rules.as_deref(), rel, is_dir)
-            && !(is_dir && std::fs::symlink_metadata(cx.canonical_root.join(rel).join(".claude-plugin")).is_ok())
+    // A plugin's or marketplace's folder: what Claude Code loads below it is read whatever
+    // ignore files say (`Loaded`); its manifests are read for the paths they name.
+    let loaded = match ancestors.below.whole || cx.filter.is_none() {
+        false if entries.iter().any(|(n, _)| n == ".claude-plugin") => {
+            Some(Arc::new(Loaded { paths: cx.loads(&rel), parent: ancestors.below.loaded.clone() }))
+        }
+        _ => ancestors.below.loaded.clone(),
+    };
+    // What becomes of an entry: `None` when it is left out, else how the walk goes on below it.
+    let decide = |rel: &str, is_dir: bool| -> Option<Below> {
+        let keep = |whole: bool, ignored: bool| Some(Below { whole, ignored, loaded: loaded.clone() });
+        if ancestors.below.whole || cx.filter.is_none() {
+            return keep(ancestors.below.whole, false);
+        }
+        let exempt = Loaded::find(loaded.as_deref(), rel);
+        if exempt == Exempt::Whole {
+            return keep(true, false);
+        }
+        if !ancestors.below.ignored && !cx.is_ignored(rules.as_deref(), rel, is_dir) {
+            return keep(false, false);
+        }
+        // An ignored folder is entered only on the way to what Claude Code loads (a plugin a
+        // marketplace above lists, a path a manifest names); its other entries stay ignored. A
+        // plugin folder nothing lists is not loaded, so an ignore rule that names it leaves it
+        // out like any other folder.
+        if is_dir && exempt == Exempt::Leads {
+            return keep(false, true);
+        }
+        None
     };
     let mut subdirs: Vec<(PathBuf, String, Arc<Chain>)> = Vec::new();
     for (name, entry) in entries {
@@ -468,10 +636,10 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
                 if is_skipped_dir(&name) {
                     continue;
                 }
-                if is_ignored(&child_rel, true) {
+                let Some(below) = decide(&child_rel, true) else {
                     cx.ignored.fetch_add(1, Ordering::Relaxed);
                     continue;
-                }
+                };
                 if ancestors.contains(&resolved) {
                     part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Loop { target } });
                     continue;
@@ -484,10 +652,10 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
                     let target_rel = target_rel.to_string_lossy().replace('\\', "/");
                     part.links.push((child_rel.clone(), target_rel));
                 }
-                let chain = Chain::below(&ancestors, resolved, in_plugin);
+                let chain = Chain::below(&ancestors, resolved, below);
                 part.dirs.push(child_rel.clone());
                 subdirs.push((path, child_rel, chain));
-            } else if is_ignored(&child_rel, false) {
+            } else if decide(&child_rel, false).is_none() {
                 cx.ignored.fetch_add(1, Ordering::Relaxed);
             } else {
                 part.files.push(child_rel);
@@ -496,18 +664,18 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
             if is_skipped_dir(&name) {
                 continue;
             }
-            if is_ignored(&child_rel, true) {
+            let Some(below) = decide(&child_rel, true) else {
                 cx.ignored.fetch_add(1, Ordering::Relaxed);
                 continue;
-            }
+            };
             if ancestors.depth >= MAX_DEPTH {
                 part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::TooDeep });
                 continue;
             }
-            let chain = Chain::below(&ancestors, ancestors.path.join(&name), in_plugin);
+            let chain = Chain::below(&ancestors, ancestors.path.join(&name), below);
             part.dirs.push(child_rel.clone());
             subdirs.push((entry.path(), child_rel, chain));
-        } else if is_ignored(&child_rel, false) {
+        } else if decide(&child_rel, false).is_none() {
             cx.ignored.fetch_add(1, Ordering::Relaxed);
         } else {
             // Regular files, and FIFOs, sockets and devices: those are listed too, so one named
@@ -533,13 +701,25 @@ struct Chain {
     parent: Option<Arc<Chain>>,
     /// Levels below the root (the root is 0).
     depth: usize,
-    /// Whether this folder is inside a plugin (a folder above it holds `.claude-plugin/`).
-    in_plugin: bool,
+    /// How ignore rules apply below this folder.
+    below: Below,
+}
+
+/// How ignore rules apply in a folder.
+#[derive(Clone, Default)]
+struct Below {
+    /// Inside what Claude Code loads whatever ignore files say: nothing below is left out.
+    whole: bool,
+    /// Inside an ignored folder entered only on the way to what Claude Code loads: everything
+    /// below is left out but that.
+    ignored: bool,
+    /// What the plugins and marketplaces above load.
+    loaded: Option<Arc<Loaded>>,
 }
 
 impl Chain {
-    fn below(parent: &Arc<Chain>, path: PathBuf, in_plugin: bool) -> Arc<Chain> {
-        Arc::new(Chain { path, parent: Some(parent.clone()), depth: parent.depth + 1, in_plugin })
+    fn below(parent: &Arc<Chain>, path: PathBuf, below: Below) -> Arc<Chain> {
+        Arc::new(Chain { path, parent: Some(parent.clone()), depth: parent.depth + 1, below })
     }
 
     fn contains(&self, target: &Path) -> bool {

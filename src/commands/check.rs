@@ -86,6 +86,8 @@ pub(crate) fn check(
             return code;
         }
         checked.show_under(&target.shown);
+        let cwd = std::env::current_dir().unwrap_or_default();
+        checked.show_plugin_dirs(options, &cwd, matches!(format, CheckFormat::Sarif));
         parts.push(checked);
     }
     let mut checked = if parts.len() == 1 { parts.remove(0) } else { Checked::merge(parts) };

@@ -404,3 +404,95 @@ required-env-variable = \"off\"
     assert_eq!(quiet_errors, noisy_errors, "no error is hidden");
     assert!(text.contains("600 suppressed"), "{text}");
 }
+
+/// In a marketplace repository (its root holds `.claude-plugin/`), ignore files and `exclude`
+/// leave out what Claude Code does not load — backups, a plugin's scratch files, a plugin
+/// folder nothing lists — and never what it loads: the components at the paths Claude Code
+/// looks for, the paths a plugin.json or a marketplace entry names, and a listed plugin below
+/// an ignored folder. `[per-path-ignores]` takes `ALL` for every rule.
+#[test]
+fn in_a_marketplace_ignore_rules_leave_out_all_but_what_claude_code_loads() {
+    let broken = "{ \"name\": \"old\", \"author\": \"x\", }";
+    let files: &[(&str, &str)] = &[
+        (
+            ".claude-plugin/marketplace.json",
+            "{ \"name\": \"tools\", \"owner\": { \"name\": \"Tools\" }, \"plugins\": [\
+             { \"name\": \"kit\", \"source\": \"./plugins/kit\" },\
+             { \"name\": \"vendored\", \"source\": \"./vendor/vendored\", \"strict\": false, \"commands\": [\"./extra/run.md\"] }] }",
+        ),
+        ("plugins/kit/.claude-plugin/plugin.json", "{ \"name\": \"kit\", \"commands\": \"./src/commands/\" }"),
+        ("plugins/kit/src/commands/deploy.md", "---\ndescription: Deploy\nmodel: nope\nallowed-tools: Bahs\n---\nDeploy.\n"),
+        ("plugins/kit/skills/a/SKILL.md", SKILL),
+        ("plugins/kit/scratch/notes.json", broken),
+        ("vendor/vendored/extra/run.md", "---\ndescription: Run\nallowed-tools: Bahs\n---\nRun.\n"),
+        ("vendor/vendored/hooks/hooks.json", "{ \"hooks\": { \"SessionStrat\": [] } }"),
+        ("vendor/unlisted/.claude-plugin/plugin.json", broken),
+        ("backups/.claude-plugin/marketplace.json", broken),
+        ("backups/plugins/kit/.claude-plugin/plugin.json", broken),
+        ("backups/plugins/kit/skills/a/SKILL.md", "---\nname: [\n---\n"),
+    ];
+    let paths = |o: &Output| -> Vec<String> { findings(o).into_iter().map(|(_, _, p)| p).collect() };
+    let read = |dir: &Path| -> Vec<String> {
+        stdout(&capc_in(dir, &["check", "--list-files", "."]))
+            .lines()
+            .map(|l| l.split('\t').next().unwrap_or_default().to_string())
+            .collect()
+    };
+    let loaded = [
+        "plugins/kit/src/commands/deploy.md",
+        "plugins/kit/skills/a/SKILL.md",
+        "vendor/vendored/extra/run.md",
+        "vendor/vendored/hooks/hooks.json",
+    ];
+    let hiding: [(&str, &str); 4] = [
+        ("capc.toml", "exclude = [\"backups/\", \"plugins/kit/src/\", \"/vendor/\", \"scratch/\"]\n"),
+        (".gitignore", "backups/\nsrc/\nvendor/\nscratch/\n"),
+        (".ignore", "/backups\n*.md\nvendor/*\n**/scratch/**\n"),
+        ("plugins/.ignore", "*\n"),
+    ];
+    for (file, text) in hiding {
+        let dir = repo(files);
+        let before = read(dir.path());
+        assert!(before.iter().any(|p| p.starts_with("backups/")), "{before:?}");
+        write(dir.path(), &[(file, text)]);
+        let shown = format!("{file} {text:?}");
+        let now = read(dir.path());
+        for path in loaded {
+            assert!(now.contains(&path.to_string()), "{shown}: {path} is loaded by Claude Code, yet not read: {now:?}");
+        }
+        if file != "plugins/.ignore" {
+            for path in &now {
+                assert!(
+                    !path.starts_with("backups/")
+                        && !path.starts_with("vendor/unlisted/")
+                        && !path.contains("scratch/"),
+                    "{shown}: {path} is ignored and not loaded, yet read: {now:?}"
+                );
+            }
+            let out = capc_in(dir.path(), &["check", "--format", "json"]);
+            assert!(paths(&out).iter().all(|p| !p.starts_with("backups/")), "{shown}: {}", stdout(&out));
+        }
+    }
+    // `ALL` in `[per-path-ignores]`: every rule's findings in the matching files are suppressed
+    // (and counted), the rest stay.
+    let dir = repo(files);
+    let out = capc_in(dir.path(), &["check", "--format", "json"]);
+    let all = paths(&out);
+    assert!(all.iter().any(|p| p.starts_with("backups/")), "{}", stdout(&out));
+    write(dir.path(), &[("capc.toml", "[per-path-ignores]\n\"backups/**\" = [\"ALL\"]\n")]);
+    let out = capc_in(dir.path(), &["check", "--format", "json"]);
+    let kept = paths(&out);
+    assert!(kept.iter().all(|p| !p.starts_with("backups/")), "{}", stdout(&out));
+    assert_eq!(kept, all.iter().filter(|p| !p.starts_with("backups/")).cloned().collect::<Vec<_>>());
+    assert_eq!(
+        json(&out)["summary"]["suppressed"].as_u64(),
+        Some(all.iter().filter(|p| p.starts_with("backups/")).count() as u64),
+        "{}",
+        stdout(&out)
+    );
+    // Another spelling is refused, saying which one is meant.
+    write(dir.path(), &[("capc.toml", "[per-path-ignores]\n\"backups/**\" = [\"all\"]\n")]);
+    let out = capc_in(dir.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("write `ALL` for every rule"), "{}", stderr(&out));
+}

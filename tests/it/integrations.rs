@@ -297,3 +297,41 @@ fn readme_workflows_run_with_this_capc() {
     assert!(uses_capc > 0, "a README workflow uses the action");
     assert!(capc_lines > 0, "a README workflow runs capc itself");
 }
+
+/// The Rust version the workspace declares (`rust-version`, which `cargo install` checks and
+/// the README's install section names) is at least what every locked dependency declares it
+/// needs: read from `cargo metadata` over Cargo.lock, as cargo itself reads them.
+#[test]
+fn the_declared_rust_version_covers_every_locked_dependency() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let out = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .current_dir(repo())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
+    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    // `1.89` is `1.89.0`.
+    let version = |v: &str| -> Vec<u32> {
+        let mut parts: Vec<u32> = v.split('.').map(|p| p.parse().unwrap_or(0)).collect();
+        parts.resize(3, 0);
+        parts
+    };
+    let packages = metadata["packages"].as_array().expect("packages");
+    let declared = packages
+        .iter()
+        .find(|p| p["name"] == "capc")
+        .and_then(|p| p["rust_version"].as_str())
+        .expect("capc declares a rust-version");
+    let (needed, by) = packages
+        .iter()
+        .filter_map(|p| {
+            Some((p["rust_version"].as_str()?, format!("{} {}", p["name"].as_str()?, p["version"].as_str()?)))
+        })
+        .max_by_key(|(v, _)| version(v))
+        .expect("some package declares one");
+    assert!(version(declared) >= version(needed), "rust-version = \"{declared}\", but {by} needs Rust {needed}");
+    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README.md");
+    let short = declared.trim_end_matches(".0");
+    assert!(readme.contains(&format!("(Rust {short} or newer)")), "the README's install section names Rust {short}");
+}

@@ -273,11 +273,7 @@ fn a_plugin_dirs_own_claude_folder_is_not_loaded_and_its_root_is_named_exactly()
         stdout(&ls)
     );
     let check = capc_in(dir.path(), &["check", "proj", "--plugin-dir", "acme", "--list-files"]);
-    assert!(
-        stdout(&check).contains("<plugin-dir 1>/.claude/commands/release-acme.md"),
-        "still checked:\n{}",
-        stdout(&check)
-    );
+    assert!(stdout(&check).contains("\nacme/.claude/commands/release-acme.md\t"), "still checked:\n{}", stdout(&check));
 
     let proj = dir.path().join("proj");
     let lock = capc_in(&proj, &["lock", ".", "--plugin-dir", "../acme"]);
@@ -374,5 +370,59 @@ fn plugins_with_odd_hooks_load_as_claude_code_loads_them() {
         let case = format!("plugin.json {plugin_json}, hooks.json {hooks_json:?}:\n{lock}");
         assert_eq!(lock.contains("[[command]]\nname = \"p:x\""), loads, "{case}");
         assert_eq!(lock.matches("[[hook]]").count(), hooks, "{case}");
+    }
+}
+
+/// The findings in a `--plugin-dir` folder are shown at the files' real paths in every output
+/// format — relative to the current folder when below it, else absolute; a `file://` URI in
+/// SARIF (which GitHub's upload makes relative to the checkout) — so a terminal, an editor and
+/// GitHub resolve them. Only the lock writes `<plugin-dir N>/…` (checked above).
+#[test]
+fn check_shows_plugin_dir_findings_at_paths_terminals_editors_and_github_resolve() {
+    let dir = workspace();
+    write(
+        dir.path(),
+        &[
+            ("acme/.claude-plugin/plugin.json", "{ \"name\": \"acme\", \"author\": \"Dana\" }\n"),
+            ("acme/commands/go.md", "---\ndescription: Go\nallowed-tools: Bahs\n---\nGo.\n"),
+        ],
+    );
+    let acme = dir.path().join("acme").canonicalize().expect("canonical");
+    let proj = dir.path().join("proj");
+    // (where capc runs, its arguments, how the plugin's folder is shown)
+    let absolute = acme.display().to_string();
+    let runs: [(&Path, [&str; 2], &str); 2] =
+        [(dir.path(), ["proj", "acme"], "acme"), (&proj, [".", "../acme"], absolute.as_str())];
+    for (cwd, [folder, plugin], shown) in runs {
+        let run = |format: &str| {
+            let out = capc_in(cwd, &["check", folder, "--plugin-dir", plugin, "--format", format]);
+            assert_eq!(out.status.code(), Some(1), "{format}: {}{}", stdout(&out), stderr(&out));
+            assert!(!stdout(&out).contains("<plugin-dir"), "{format}: {}", stdout(&out));
+            stdout(&out)
+        };
+        let short = run("short");
+        assert!(short.contains(&format!("{shown}/commands/go.md:3:16: warning[unknown-tool-in-rule]")), "{short}");
+        assert!(short.contains(&format!("{shown}/.claude-plugin/plugin.json:1:")), "{short}");
+        let human = run("human");
+        assert!(human.contains(&format!("╭─[{shown}/commands/go.md:3:16]")), "{human}");
+        let github = run("github");
+        assert!(github.contains(&format!("::warning file={shown}/commands/go.md,line=3,col=16,")), "{github}");
+        let json: serde_json::Value = serde_json::from_str(&run("json")).expect("JSON");
+        let paths: Vec<&str> =
+            json["diagnostics"].as_array().expect("diagnostics").iter().filter_map(|d| d["path"].as_str()).collect();
+        assert!(paths.contains(&format!("{shown}/commands/go.md").as_str()), "{paths:?}");
+        let sarif: serde_json::Value = serde_json::from_str(&run("sarif")).expect("SARIF");
+        let locations: Vec<&serde_json::Value> = sarif["runs"][0]["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .map(|r| &r["locations"][0]["physicalLocation"]["artifactLocation"])
+            .collect();
+        let go = locations
+            .iter()
+            .find(|l| l["uri"].as_str().is_some_and(|u| u.ends_with("/commands/go.md")))
+            .expect("go.md");
+        assert_eq!(go["uri"], format!("file://{}/commands/go.md", acme.display()), "{sarif:#}");
+        assert!(go.get("uriBaseId").is_none(), "an absolute URI has no base: {go}");
     }
 }

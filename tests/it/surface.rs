@@ -96,7 +96,9 @@ fn check_reports_a_recorded_tool_the_api_refuses_at_its_servers_name() {
     );
     assert_eq!(found[0]["severity"], "error");
     // The plugin's server, in the plugin's own file, named as Claude Code names it.
-    assert_eq!(places[1], ("<plugin-dir 1>/.mcp.json", 1, 17), "{report:#}");
+    // Shown at its real path (outside the current folder: absolute), not the lock's placeholder.
+    let real = format!("{}/.mcp.json", plugin.canonicalize().expect("canonical").display());
+    assert_eq!(places[1], (real.as_str(), 1, 17), "{report:#}");
     let plugin_message = found[1]["message"].as_str().unwrap();
     assert!(
         plugin_message.contains(&format!("`mcp__plugin_kb_docs__{plugin_tool}`, which is 65 characters")),

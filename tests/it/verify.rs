@@ -105,3 +105,44 @@ fn a_home_without_plugins_has_nothing_to_drift_and_a_broken_one_exits_2() {
     let run = capc(&["verify", "tests/verify/linter-src", "--user-dir", "tests/verify/home"]);
     assert_eq!(run.status.code(), Some(2), "a folder without a lock");
 }
+
+/// A lock that no longer matches its folder (a command added, a locked file edited) fails
+/// `verify` even when everything installed matches it, saying so and pointing at `capc lock
+/// --check` and `capc lock`: what is installed was compared with an outdated record.
+/// `--installed-only` compares only what is installed, as before.
+#[test]
+fn a_stale_lock_fails_verify_and_installed_only_compares_only_what_is_installed() {
+    fresh_lock("repo-matching");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let repo = scratch.path().join("repo");
+    crate::support::copy_tree(&repo_root().join("tests/verify/repo-matching"), &repo);
+    let home = repo_root().join("tests/verify/home");
+    let verify = |extra: &[&str]| {
+        let mut args = vec!["verify", repo.to_str().expect("utf-8"), "--user-dir", home.to_str().expect("utf-8")];
+        args.extend_from_slice(extra);
+        let run = capc(&args);
+        let text = format!("{}{}", String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+        (run.status.code(), text)
+    };
+    let (code, text) = verify(&[]);
+    assert_eq!(code, Some(0), "{text}");
+    let changes: [(&str, &str, &str); 2] = [
+        (".claude/commands/new.md", "---\ndescription: New\n---\nNew.\n", "`.claude/commands/new.md` is new"),
+        ("acme-tools/plugins/tool/commands/ship.md", "---\ndescription: Ship\n---\nShip it now.\n", "changed"),
+    ];
+    for (file, text, why) in changes {
+        crate::support::write_file(&repo, file, text);
+        let (code, out) = verify(&[]);
+        assert_eq!(code, Some(1), "{file}: {out}");
+        assert!(out.contains("no longer matches the declarations of its folder"), "{file}: {out}");
+        assert!(out.contains(why), "{file}: {out}");
+        assert!(out.contains("`capc lock --check` shows the difference; `capc lock` rewrites the lock"), "{out}");
+        // What is installed still matches the lock: that part of the report says so.
+        assert!(out.contains("0 of 2 installed plugins and 0 of 2 known marketplaces drift from the lock"), "{out}");
+        let (code, out) = verify(&["--installed-only"]);
+        assert_eq!(code, Some(0), "{file}: {out}");
+        assert!(!out.contains("no longer matches"), "{out}");
+        let check = capc(&["lock", "--check", repo.to_str().expect("utf-8")]);
+        assert_eq!(check.status.code(), Some(1), "`capc lock --check` agrees");
+    }
+}

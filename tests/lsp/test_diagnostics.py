@@ -2,6 +2,7 @@
 open buffers counted as their unsaved text and cross-file findings following every edit."""
 
 import pathlib
+import subprocess
 import shutil
 
 import pytest
@@ -9,6 +10,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from conftest import (
+    CAPC,
     REPO,
     as_tuples,
     check_json,
@@ -113,3 +115,69 @@ async def test_files_changed_on_disk_are_read_again(client: LanguageClient, tmp_
         )
     )
     assert "unknown-field" in [d.code for d in await pull(client, skill.as_uri())]
+
+
+async def test_the_baseline_ci_uses_hides_what_it_accepts(client: LanguageClient, tmp_path):
+    """With `capc-baseline.toml` at the workspace's top (the file the README has CI pass to
+    `capc check --baseline`), the editor shows what `capc check --baseline capc-baseline.toml`
+    reports: the recorded findings hidden, a new one shown as it is typed."""
+    shutil.copytree(REPO / "tests" / "fixtures" / "unknown-mcp-server-in-rule" / "in", tmp_path / "repo")
+    root = tmp_path / "repo"
+    every = expected_lsp(root, check_json(root))
+    assert every, "the fixture has findings to record"
+    written = subprocess.run(
+        [CAPC, "check", "--write-baseline", "capc-baseline.toml"], cwd=root, capture_output=True, text=True
+    )
+    assert written.returncode == 0, written.stderr
+    # A finding the baseline does not hold: a skill added since, with a misspelt key.
+    skill = root / ".claude" / "skills" / "triage" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(SKILL.replace("description:", "descripton:"))
+    await start(client, root)
+    for path in every:
+        assert not await pull(client, pathlib.Path(path).as_uri()), path
+    assert [d.code for d in await pull(client, skill.as_uri())] == ["unknown-field"]
+    # Fixed in an unsaved buffer, it goes; the recorded ones stay hidden.
+    open_file(client, skill)
+    replace_all(client, skill, 2, SKILL.replace("description:", "descripton:"), SKILL)
+    assert not await pull(client, skill.as_uri())
+
+
+async def test_a_baseline_named_or_turned_off_in_initialization_options(client: LanguageClient, tmp_path):
+    """`initializationOptions.baseline` names the file (relative to the workspace), or turns the
+    default off with `""`; one that cannot be read is an error shown on it, and every finding is
+    shown meanwhile."""
+    shutil.copytree(REPO / "tests" / "fixtures" / "unknown-mcp-server-in-rule" / "in", tmp_path / "repo")
+    root = tmp_path / "repo"
+    every = expected_lsp(root, check_json(root))
+    (root / "ci").mkdir()
+    written = subprocess.run(
+        [CAPC, "check", "--write-baseline", "ci/accepted.toml"], cwd=root, capture_output=True, text=True
+    )
+    assert written.returncode == 0, written.stderr
+    await start(client, root, {"baseline": "ci/accepted.toml"})
+    for path in every:
+        assert not await pull(client, pathlib.Path(path).as_uri()), path
+    (root / "ci" / "accepted.toml").write_text("version = 9\n")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=(root / "ci" / "accepted.toml").as_uri(), type=types.FileChangeType.Changed)]
+        )
+    )
+    broken = (root / "ci" / "accepted.toml").as_uri()
+    await wait_until(lambda: any(d.source == "capc" for d in client.diagnostics.get(broken, [])))
+    for path, findings in every.items():
+        assert as_tuples(await pull(client, pathlib.Path(path).as_uri())) == findings, path
+
+
+async def test_an_empty_baseline_option_shows_every_finding(client: LanguageClient, tmp_path):
+    shutil.copytree(REPO / "tests" / "fixtures" / "unknown-mcp-server-in-rule" / "in", tmp_path / "repo")
+    root = tmp_path / "repo"
+    every = expected_lsp(root, check_json(root))
+    written = subprocess.run(
+        [CAPC, "check", "--write-baseline", "capc-baseline.toml"], cwd=root, capture_output=True, text=True
+    )
+    assert written.returncode == 0, written.stderr
+    await start(client, root, {"baseline": ""})
+    for path, findings in every.items():
+        assert as_tuples(await pull(client, pathlib.Path(path).as_uri())) == findings, path

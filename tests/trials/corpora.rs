@@ -13,6 +13,7 @@
 //! `baseline/mod.rs` adds the tests of `capc check --baseline` and `--new-since` on a copy of
 //! one corpus in a scratch git repository (ignored, `[missing git]`, without git).
 
+mod adoption;
 mod baseline;
 
 use crate::support::harness::{self, Missing};
@@ -416,9 +417,15 @@ pub(crate) fn trials() -> Vec<Trial> {
     trials.push(harness::trial("corpora::baseline::a_baseline_reports_only_new_findings", &needs, move || {
         baseline::a_baseline_reports_only_new_findings(&at)
     }));
+    let at = corpora.clone();
     trials.push(harness::trial("corpora::baseline::new_since_reports_only_what_a_change_adds", &needs, move || {
-        baseline::new_since_reports_only_what_a_change_adds(&corpora)
+        baseline::new_since_reports_only_what_a_change_adds(&at)
     }));
+    trials.push(harness::trial(
+        "corpora::adoption::exclude_and_ignore_files_leave_out_what_a_marketplace_does_not_ship",
+        &needs,
+        move || adoption::exclude_and_ignore_files_leave_out_what_a_marketplace_does_not_ship(&corpora),
+    ));
     trials
 }
 

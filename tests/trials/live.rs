@@ -100,6 +100,7 @@ pub(crate) fn trials() -> Vec<Trial> {
             &[Git, PreCommit],
             readme_pre_commit_snippet_works_as_written,
         ),
+        trial("the_quick_start_in_a_fresh_clone_shows_what_it_should", &[Git], the_quick_start_in_a_fresh_clone),
         trial(
             "session_connects_real_servers_and_leaves_none_running",
             &[Node, Everything],
@@ -126,6 +127,43 @@ fn git(dir: &Path, args: &[&str]) {
         .output()
         .expect("git runs");
     assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// The README's quick start, run where it starts a reader: at the top of a fresh clone of this
+/// repository (this commit). The repository ships no declaration of its own, only fixtures and
+/// examples broken on purpose, which its committed capc.toml excludes: `capc check` finds
+/// nothing to report, `capc check --fix` rewrites no committed file, and the README's demo,
+/// `capc check examples/broken-plugin`, named by path, still reports what the README shows.
+fn the_quick_start_in_a_fresh_clone() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let at = |args: &[&str]| Command::new("git").args(args).current_dir(repo()).output().expect("git");
+    let top = String::from_utf8_lossy(&at(&["rev-parse", "--show-toplevel"]).stdout).trim().to_string();
+    let head = String::from_utf8_lossy(&at(&["rev-parse", "HEAD"]).stdout).trim().to_string();
+    let clone = scratch.path().join("capc");
+    git(scratch.path(), &["clone", "--quiet", "--no-checkout", &top, clone.to_str().expect("utf-8")]);
+    git(&clone, &["checkout", "--quiet", &head]);
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_capc")).args(args).current_dir(&clone).env("NO_COLOR", "1").output();
+        let out = out.expect("capc runs");
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        (out.status.code(), text)
+    };
+    let unchanged = || {
+        let status = Command::new("git").args(["status", "--porcelain"]).current_dir(&clone).output().expect("git");
+        String::from_utf8_lossy(&status.stdout).to_string()
+    };
+    for args in [&["check"][..], &["check", "."], &["-q", "check", "."], &["check", "--strict"], &["check", "--fix"]] {
+        let (code, text) = run(args);
+        assert_eq!(code, Some(0), "capc {args:?} at the top of a fresh clone: {text}");
+        assert!(text.contains("no Claude Code declarations found") || text.is_empty(), "capc {args:?}: {text}");
+        assert_eq!(unchanged(), "", "capc {args:?} changed committed files");
+    }
+    let (code, text) = run(&["check", "examples/broken-plugin"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("checked 5 files: 5 errors, 6 warnings, 1 info"), "{text}");
+    let (code, text) = run(&["rules", "unknown-field"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(unchanged(), "");
 }
 
 /// `pre-commit try-repo HOOKS capc-check` in a project, with the built capc first on PATH;

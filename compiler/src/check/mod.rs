@@ -19,7 +19,7 @@ use discovery::check_root;
 use placement::{locate_marketplaces, project_keys, Places, Realm};
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 mod cache;
@@ -366,6 +366,45 @@ impl Checked {
             .into_iter()
             .map(|(mut p, n)| {
                 under(&mut p);
+                (p, n)
+            })
+            .collect();
+        self.files.sort_by(|a, b| a.path.cmp(&b.path));
+        sort_diagnostics(&mut self.diagnostics);
+    }
+
+    /// Shows the paths of `--plugin-dir` folders outside the checked folder, which the lock
+    /// writes as `<plugin-dir N>/…`, as the files' real paths, for reports a terminal, an
+    /// editor and GitHub resolve: relative to `cwd` when below it, else absolute (always
+    /// absolute with `absolute`). The lock and the baseline keep the placeholders.
+    pub fn show_plugin_dirs(&mut self, options: &Options, cwd: &Path, absolute: bool) {
+        if options.plugin_dirs.is_empty() {
+            return;
+        }
+        let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+        let real = |path: &mut String| {
+            if !path.starts_with("<plugin-dir ") {
+                return;
+            }
+            let located = locate(options, path);
+            let located = std::path::absolute(&located).unwrap_or(located);
+            // The plugin's folder resolved (a `..` in the flag, a link), then the file in it.
+            let file = match (located.parent().and_then(|p| p.canonicalize().ok()), located.file_name()) {
+                (Some(dir), Some(name)) => dir.join(name),
+                _ => located,
+            };
+            let shown = match file.strip_prefix(&cwd) {
+                Ok(rel) if !absolute && !rel.as_os_str().is_empty() => rel.to_path_buf(),
+                _ => file,
+            };
+            *path = shown.to_string_lossy().replace('\\', "/");
+        };
+        self.diagnostics.iter_mut().for_each(|d| real(&mut d.path));
+        self.files.iter_mut().for_each(|f| real(&mut f.path));
+        self.suppressed = std::mem::take(&mut self.suppressed)
+            .into_iter()
+            .map(|(mut p, n)| {
+                real(&mut p);
                 (p, n)
             })
             .collect();

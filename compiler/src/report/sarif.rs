@@ -113,7 +113,9 @@ struct PhysicalLocation {
 #[serde(rename_all = "camelCase")]
 struct ArtifactLocation {
     uri: String,
-    uri_base_id: String,
+    /// None for an absolute `file://` URI (a `--plugin-dir` folder outside the checked one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -187,7 +189,14 @@ fn result<'a>(d: &'a Diagnostic, positions: &mut Positions<'_>) -> SarifResult<'
         message: Text { text },
         locations: [Location {
             physical_location: PhysicalLocation {
-                artifact_location: ArtifactLocation { uri: uri_path(path), uri_base_id: uri_base_id.to_string() },
+                artifact_location: match path.strip_prefix('/') {
+                    // An absolute path (a `--plugin-dir` file): a `file://` URI, which an editor
+                    // opens and GitHub's upload makes relative to the checkout.
+                    Some(rest) if uri_base_id == "%SRCROOT%" => {
+                        ArtifactLocation { uri: format!("file:///{}", uri_path(rest)), uri_base_id: None }
+                    }
+                    _ => ArtifactLocation { uri: uri_path(path), uri_base_id: Some(uri_base_id.to_string()) },
+                },
                 region,
             },
         }],

@@ -20,7 +20,8 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 /// The scopes besides the workspace, as `capc check`'s flags give them (the client's
-/// `initializationOptions`: `userDir`, `managedDir`, `addDirs`, `pluginDirs`).
+/// `initializationOptions`: `userDir`, `managedDir`, `addDirs`, `pluginDirs`), and the
+/// baseline its findings are compared with (`baseline`, as `capc check --baseline`).
 #[derive(Debug, Clone, Default, serde::Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub(crate) struct Scopes {
@@ -28,6 +29,35 @@ pub(crate) struct Scopes {
     pub(crate) managed_dir: Option<PathBuf>,
     pub(crate) add_dirs: Vec<PathBuf>,
     pub(crate) plugin_dirs: Vec<PathBuf>,
+    /// A baseline file, relative to the workspace; `""` for none. Without it,
+    /// [`DEFAULT_BASELINE`] at the workspace's top when there is one.
+    pub(crate) baseline: Option<PathBuf>,
+}
+
+/// The baseline the README and `docs/adoption.md` have CI pass to `capc check --baseline`: the
+/// editor shows what CI reports, the findings it accepts hidden.
+pub(crate) const DEFAULT_BASELINE: &str = "capc-baseline.toml";
+
+/// The baseline file a check of `root` is compared with, if any.
+fn baseline_file(root: &std::path::Path, scopes: &Scopes) -> Option<PathBuf> {
+    match &scopes.baseline {
+        Some(path) if path.as_os_str().is_empty() => None,
+        Some(path) => Some(root.join(path)),
+        None => Some(root.join(DEFAULT_BASELINE)).filter(|p| p.is_file()),
+    }
+}
+
+/// Hides the findings of `checked` that the baseline `file` records, as `capc check --baseline`
+/// does (rule, file and fingerprint, counted); why not when it cannot be read.
+fn apply_baseline(checked: &mut Checked, root: &std::path::Path, file: &std::path::Path) -> Result<(), String> {
+    use capc_compiler::baseline::{self, Baseline, Remaining};
+    let recorded = Baseline::read(file)?;
+    let canonical = |p: &std::path::Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let dir = canonical(file.parent().unwrap_or(root));
+    let root = canonical(root);
+    let keys = baseline::keys(checked, |p| baseline::path_in(&dir, &root, p));
+    Remaining::new(recorded).apply(checked, &keys);
+    Ok(())
 }
 
 /// Where the rules' documentation is published: `codeDescription` links each finding there.
@@ -185,7 +215,12 @@ pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCa
     let cancel = Cancel { generation: job.generation, newest: job.newest };
     let snapshot = Snapshot { buffers: job.buffers, disk: disk.clone(), cancel: None };
     options.texts = walk::Texts::new(Arc::new(Snapshot { cancel: Some(cancel), ..snapshot.clone() }));
-    let checked = capc_compiler::check(&options).ok();
+    let mut checked = capc_compiler::check(&options).ok();
+    let baseline = baseline_file(root, scopes);
+    let baseline_error = match (&mut checked, &baseline) {
+        (Some(checked), Some(file)) => apply_baseline(checked, root, file).err(),
+        _ => None,
+    };
     // What the features read later (fixes, references) reads without the cancellation.
     options.texts = walk::Texts::new(Arc::new(snapshot.clone()));
     let mut analysis = Analysis {
@@ -201,6 +236,9 @@ pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCa
     }
     if let Some((error, file)) = config_error {
         config_diagnostic(&mut analysis, &error, file);
+    }
+    if let (Some(why), Some(file)) = (baseline_error, baseline) {
+        file_error(&mut analysis, &file, format!("{why} (capc shows every finding until this is fixed)"));
     }
     analysis.checked = checked;
     analysis
@@ -311,12 +349,26 @@ fn config_diagnostic(analysis: &mut Analysis, error: &ConfigError, file: Option<
         (Some(line), Some(column)) => Position::new(line.saturating_sub(1), column.saturating_sub(1)),
         _ => Position::default(),
     };
+    let message = format!("{error} (capc checks with the default configuration until this is fixed)");
+    error_at(analysis, url, at, message);
+}
+
+/// A baseline that cannot be read: `capc check --baseline` stops with this error; the editor
+/// shows it on the file (or the workspace's top when it is missing) and shows every finding.
+fn file_error(analysis: &mut Analysis, file: &std::path::Path, message: String) {
+    let at = if file.is_file() { file.to_path_buf() } else { analysis.options.root.clone() };
+    let Some(url) = Url::from_file_path(at).ok() else { return };
+    error_at(analysis, url, Position::default(), message);
+}
+
+/// An error of capc's own setup, first in its file.
+fn error_at(analysis: &mut Analysis, url: Url, at: Position, message: String) {
     // First in its file, before the findings there (which then start one place later).
     let diagnostic = lsp_types::Diagnostic {
         range: Range::new(at, at),
         severity: Some(DiagnosticSeverity::ERROR),
         source: Some("capc".to_string()),
-        message: format!("{error} (capc checks with the default configuration until this is fixed)"),
+        message,
         ..Default::default()
     };
     Arc::make_mut(analysis.diagnostics.entry(url.clone()).or_default()).insert(0, diagnostic);
