@@ -90,7 +90,54 @@ fn literal_part(value: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// Whether a name's words (split at anything not a letter or digit) say its value is a
+/// credential although no word of [`SECRET_KEY_WORDS`] is in it: a short password word as a
+/// word of its own (`DB_PASS`, `MYSQL_PWD`, `ADMIN_PW`), or `key` after a word that makes it a
+/// secret one (`SIGNING_KEY`, `ENCRYPTION_KEY`, `client-key`).
+fn names_a_credential(name: &str) -> bool {
+    const PASSWORD_WORDS: &[&str] = &["pass", "pwd", "pw", "passwd", "passphrase"];
+    const KEY_KINDS: &[&str] = &[
+        "signing",
+        "encryption",
+        "encrypt",
+        "decryption",
+        "master",
+        "hmac",
+        "jwt",
+        "private",
+        "secret",
+        "access",
+        "api",
+        "client",
+        "license",
+        "app",
+        "auth",
+        "session",
+        "crypto",
+        "cipher",
+    ];
+    let words: Vec<String> = name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    // Where a credential is kept, not the credential (`PWD_DIR`, `DB_PASS_FILE`); `PWD` alone is
+    // the shell's working folder.
+    const WHERE: &[&str] = &[
+        "dir", "path", "file", "url", "uri", "env", "var", "name", "id", "cmd", "command", "type", "endpoint",
+        "helper", "stdin", "length", "home", "root", "prompt",
+    ];
+    if words.last().is_some_and(|w| WHERE.contains(&w.as_str())) || words == ["pwd"] {
+        return false;
+    }
+    words.iter().any(|w| PASSWORD_WORDS.contains(&w.as_str()))
+        || words.windows(2).any(|pair| pair[1] == "key" && KEY_KINDS.contains(&pair[0].as_str()))
+}
+
 fn key_is_secret(key: &str) -> bool {
+    if names_a_credential(key) {
+        return true;
+    }
     let key = key.to_ascii_lowercase();
     SECRET_KEY_WORDS.iter().any(|w| {
         // `pat` and `session` only as whole words (`PATH` is not a secret).
@@ -463,6 +510,12 @@ impl Context {
             return;
         }
         if let Some((name, value)) = word.split_once('=') {
+            // `Authorization=Bearer TOKEN`, `--auth-header=Token TOKEN`: the next word is the
+            // credential whatever the name.
+            if ["bearer", "basic", "token"].iter().any(|s| value.eq_ignore_ascii_case(s)) {
+                self.expect = Expect::Credential;
+                return;
+            }
             if flag_is_secret(name) && is_secret_value(value, false) {
                 push(name.len() + 1, value);
             }
@@ -623,6 +676,8 @@ fn flag_is_secret(name: &str) -> bool {
         "private-key",
         "credential",
         "auth-key",
+        "authorization",
+        "cookie",
     ];
     const WHOLE: &[&str] = &["pass", "pw", "pwd", "auth", "pat", "key-secret"];
     const NOT_A_VALUE: &[&str] = &[
@@ -656,7 +711,7 @@ fn flag_is_secret(name: &str) -> bool {
     if NOT_A_VALUE.iter().any(|s| name.ends_with(s)) || name.contains("tokens") || name.contains("tokeniz") {
         return false;
     }
-    PARTS.iter().any(|p| name.contains(p)) || WHOLE.contains(&name.as_str())
+    PARTS.iter().any(|p| name.contains(p)) || WHOLE.contains(&name.as_str()) || names_a_credential(&name)
 }
 
 /// A header whose value is a credential (`Authorization`, `Cookie`, `X-Api-Key`,
@@ -987,6 +1042,22 @@ mod tests {
         assert_eq!(found("Server=db;Database=app;Trusted_Connection=True;"), Vec::<String>::new());
         assert_eq!(secret_args(Some("sql-mcp"), &["--connection-string", ado]), [false, true]);
         assert_eq!(secret_args(Some("sql-mcp"), &["Server=db;User Id=sa;Password=hunter2;"]), [true]);
+    }
+
+    #[test]
+    fn short_password_words_and_secret_keys_name_credentials() {
+        for name in ["DB_PASS", "SMTP_PASS", "MYSQL_PWD", "LDAP_BIND_PW", "ADMIN_PW", "SIGNING_KEY", "ENCRYPTION_KEY"] {
+            assert!(looks_secret(Some(name), "hunter2horse"), "{name} names a credential");
+        }
+        for name in ["PASSAGE", "COMPASS", "PUBLIC_KEY", "SORT_KEY", "PW_DIR", "KEYBOARD"] {
+            assert!(!looks_secret(Some(name), "hunter2horse"), "{name} does not");
+        }
+        let args = ["--db-pass", "hunter2horse", "REDIS_PASS=hunter2horse", "Authorization=Bearer", "hunter2horse"];
+        assert_eq!(secret_args(Some("db-mcp"), &args), [false, true, true, false, true]);
+        assert_eq!(secret_args(Some("api-mcp"), &["--auth-header=Token", "hunter2horse"]), [false, true]);
+        assert_eq!(secret_args(Some("api-mcp"), &["--cookie", "session=hunter2horse"]), [false, true]);
+        assert!(redact_rule("Bash(MYSQL_PWD=hunter2horse mysql -u root)").starts_with("Bash(sha256:"));
+        assert!(redact_rule("Bash(export DB_PASS=hunter2horse)").starts_with("Bash(sha256:"));
     }
 
     #[test]

@@ -199,7 +199,16 @@ pub fn read(mention: &str, path: &Path, range: Option<(u64, u64)>, inside: impl 
             "`@{mention}`: a file over {MAX_BYTES} bytes; Claude Code's Read limits are not reproduced, so capc leaves it out"
         ));
     }
-    let Ok(text) = std::fs::read_to_string(path) else {
+    // Only a regular file is read, opened without blocking: a named pipe (or a device) under the
+    // mentioned name would otherwise hang the turn.
+    let bytes = match capc_compiler::walk::read_regular(path, MAX_BYTES, capc_compiler::walk::Links::Follow) {
+        Ok(bytes) => bytes,
+        Err(capc_compiler::walk::ReadError::NotRegular(kind)) => {
+            return Read::Note(format!("`@{mention}` names {kind}, not a regular file: capc does not read it"));
+        }
+        Err(_) => return Read::Nothing,
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
         return Read::Note(format!(
             "`@{mention}`: not UTF-8 text (an image, a PDF, a binary); capc does not reproduce its read"
         ));

@@ -2296,3 +2296,60 @@ fn serve_over_http_waits_when_out_of_file_descriptors() {
     let said: Vec<String> = arrived.try_iter().collect();
     assert!(said.len() < 100, "{} more lines on stderr, the first: {:?}", said.len(), said.first());
 }
+
+/// Credentials named by short password words and secret keys (`DB_PASS`, `MYSQL_PWD`,
+/// `ADMIN_PW`, `SIGNING_KEY`), in an argument after `Bearer` or `Token` (`Authorization=Bearer
+/// X`, `--auth-header=Token X`), under `--cookie`, and in a rule's `VAR=value`: none reaches the
+/// lock or `capc diff`, whether the repository declares it or the user's own `~/.claude.json`
+/// does (a lock written with `--user-dir` is committed to the repository).
+#[test]
+fn credentials_named_by_short_words_reach_no_lock_or_diff() {
+    const VALUE: &str = "Hunter2Horse";
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (root, home, empty) = (dir.path().join("repo"), dir.path().join("home"), dir.path().join("empty"));
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let repo_servers = serde_json::json!({ "mcpServers": {
+        "db": {"command": "db-mcp", "args": ["--db-pass", format!("{VALUE}1"), format!("REDIS_PASS={VALUE}2")],
+               "env": {"SIGNING_KEY": format!("{VALUE}3"), "ADMIN_PW": format!("{VALUE}4")}},
+        "api": {"command": "api-mcp", "args": ["Authorization=Bearer", format!("{VALUE}5"), "--auth-header=Token", format!("{VALUE}6"), "--cookie", format!("session={VALUE}7")]},
+    }});
+    write_file(&root, ".mcp.json", &repo_servers.to_string());
+    write_file(
+        &root,
+        ".claude/settings.json",
+        &format!(
+            r#"{{"permissions": {{"allow": ["Bash(MYSQL_PWD={VALUE}8 mysql -u root)", "Bash(export DB_PASS={VALUE}9)"]}}}}"#
+        ),
+    );
+    let user = serde_json::json!({ "mcpServers": { "mydb": {"command": "pg-mcp", "env": {"DB_PASS": format!("{VALUE}10"), "MYSQL_PWD": format!("{VALUE}11")}}}});
+    write_file(&home, ".claude.json", &user.to_string());
+    let home_arg = home.to_str().expect("utf-8");
+    let lock = capc(&root, &["lock", "--user-dir", home_arg, "."]);
+    assert_eq!(lock.status.code(), Some(0), "{}", stderr(&lock));
+    let locked = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    let shown: Vec<&str> = locked.lines().filter(|l| l.contains(VALUE)).collect();
+    assert!(shown.is_empty(), "the lock holds credentials:\n{}", shown.join("\n"));
+    assert!(locked.contains("DB_PASS") && locked.contains("SIGNING_KEY"), "the names stay: {locked}");
+    for format in ["human", "json"] {
+        let out =
+            capc(&root, &["diff", "--format", format, "--user-dir", home_arg, empty.to_str().expect("utf-8"), "."]);
+        let text = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(!text.contains(VALUE), "diff --format {format} shows a credential:\n{text}");
+    }
+}
+
+/// An `@` mention of a named pipe in the folder (a tarball can carry one; git cannot) is not
+/// read: the turn goes on with a note, instead of waiting forever for a writer.
+#[test]
+fn a_mention_of_a_named_pipe_does_not_hang_the_turn() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, ".claude/commands/probe.md", "Read @p please\n");
+    mkfifo(&root.join("p"));
+    let lock = capc(&root, &["lock", "."]);
+    assert_eq!(lock.status.code(), Some(0), "{}", stderr(&lock));
+    let out = capc_in(&root, &["session", ".", "--json"], "{\"id\":1,\"type\":\"turn\",\"input\":\"/probe\"}\n");
+    let reply = stdout(&out);
+    assert!(reply.contains("\"ok\":true"), "the turn is answered: {reply}{}", stderr(&out));
+    assert!(reply.contains("not a regular file"), "a note says why the pipe is not read: {reply}");
+}
