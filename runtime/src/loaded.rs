@@ -552,7 +552,12 @@ fn derive(lock: &Lock, roots: &Roots) -> Result<Lock, LoadError> {
             .unwrap_or_default();
         return Err(LoadError::Unchecked { first, errors: errors.len() });
     }
-    Ok(checked.take_lock())
+    // The MCP tool surface is recorded by `capc lock --connect`, not read from the sources:
+    // kept as the lock recorded it for the servers still declared, as `capc lock` keeps it.
+    let mut fresh = checked.take_lock();
+    let recorded = capc_compiler::surface::Recorded { tools: lock.mcp_tools.clone(), failed: lock.mcp_failed.clone() };
+    capc_compiler::surface::keep(&mut fresh, &recorded);
+    Ok(fresh)
 }
 
 /// The first paragraph of the instructions reminder (Claude Code 2.1.332).
