@@ -2296,3 +2296,55 @@ fn serve_over_http_waits_when_out_of_file_descriptors() {
     let said: Vec<String> = arrived.try_iter().collect();
     assert!(said.len() < 100, "{} more lines on stderr, the first: {:?}", said.len(), said.first());
 }
+
+/// A bare repository planted at `folder` (no `.git`): its committed `config` makes git run
+/// `core.fsmonitor`, which writes `PWNED` beside the repository's root.
+fn plant_bare_repository(folder: &Path, pwned: &Path) {
+    let init = Command::new("git").args(["init", "-q", "--bare"]).arg(folder).output().expect("git runs");
+    assert!(init.status.success(), "{}", stderr(&init));
+    let _ = std::fs::remove_dir_all(folder.join("hooks"));
+    let config = format!(
+        "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = \"touch {} #\"\n",
+        pwned.display()
+    );
+    std::fs::write(folder.join("config"), config).expect("write config");
+}
+
+/// A folder that looks like a bare repository (`HEAD`, `objects/`, `refs/`, no `.git`) is git's
+/// repository, and its `config` runs programs (`core.fsmonitor` on `git status`). Claude Code
+/// 2.1.332 lets no git command there run without approval ("This folder or one above it looks
+/// like a bare git repository …" for a `!` injection); neither does capc, for the folder or one
+/// above it.
+#[test]
+fn git_in_a_bare_repository_folder_is_refused() {
+    for injection in ["git status", "git log -p", "git diff HEAD", "git show"] {
+        let probe = tempfile::tempdir().expect("tempdir");
+        let pwned = probe.path().join("PWNED");
+        let plant = |root: &Path| plant_bare_repository(root, &pwned);
+        let (result, _dir) = injection_turn(injection, plant);
+        assert_eq!(result["result"]["kind"], "shell_error", "`{injection}` was not refused: {result}");
+        let message = result["result"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("looks like a bare git repository"), "`{injection}`: {message}");
+        assert!(!pwned.exists(), "`{injection}` ran the repository's fsmonitor");
+    }
+}
+
+/// `command cd` and `builtin cd` change directories as `cd` does: `git` after them may run in
+/// another repository's configuration, so the line is not read-only (Claude Code 2.1.332:
+/// "Compound commands with cd and git require permission checks").
+#[test]
+fn wrapped_cd_then_git_is_refused() {
+    for injection in [
+        "command cd proj && git status",
+        "builtin cd proj && git status",
+        "command cd proj; command git status",
+        "cd proj && command git status",
+    ] {
+        let probe = tempfile::tempdir().expect("tempdir");
+        let pwned = probe.path().join("PWNED");
+        let plant = |root: &Path| plant_bare_repository(&root.join("proj"), &pwned);
+        let (result, _dir) = injection_turn(injection, plant);
+        assert_refused(&result, injection);
+        assert!(!pwned.exists(), "`{injection}` ran the repository's fsmonitor");
+    }
+}
