@@ -2348,3 +2348,63 @@ fn wrapped_cd_then_git_is_refused() {
         assert!(!pwned.exists(), "`{injection}` ran the repository's fsmonitor");
     }
 }
+
+/// A value glued to an option is checked as an operand is when it names a path:
+/// `--from-file=`, `--files0-from=`, a short option's glued value. Nothing outside is read
+/// without a rule (Claude Code 2.1.332 checks only operands; capc asks).
+#[test]
+fn option_values_read_nothing_outside() {
+    for injection in [
+        "diff --from-file=$HOME/.netrc a.txt",
+        "diff -rN --from-file=$HOME a.txt",
+        "wc -c --files0-from=d/names",
+        "du --files0-from=d/names",
+        "diff --to-file=d/lnk/secret.txt a.txt",
+        "du -ab -X/OUTSIDE/secret.txt",
+    ] {
+        let plant = |root: &Path| {
+            let outside = plant_outside(root);
+            // A list of names (NUL-separated) inside, naming the secret outside.
+            std::fs::write(root.join("d/names"), format!("{}\0", outside.join("secret.txt").display()))
+                .expect("write names");
+            write_file(&root.parent().expect("parent").join("home"), ".netrc", OUTSIDE_SECRET);
+        };
+        let injection = injection.to_owned();
+        let (result, _dir) = injection_turn(&injection.replace("/OUTSIDE", "/../outside"), plant);
+        assert_kept_out(&result, &injection, OUTSIDE_SECRET);
+    }
+}
+
+/// `cp`, `mv`, `ln` and `install` write the folder `-t DIR` / `--target-directory=DIR` names,
+/// and `cp`, `ln`, `install` read their sources: with `Bash(cp:*)` (and the others) allowed,
+/// neither a write outside nor a copy of a secret from outside gets through.
+#[test]
+fn copy_targets_and_sources_stay_inside() {
+    for injection in [
+        "cp a.txt --target-directory=$HOME",
+        "cp -t $HOME a.txt",
+        "cp -t$HOME a.txt",
+        "mv a.txt --target-directory=$HOME",
+        "ln -s a.txt --target-directory=$HOME",
+        "install a.txt -t $HOME",
+        "cp $HOME/.netrc d/",
+        "ln $HOME/.netrc d/netrc",
+        "install $HOME/.netrc d/",
+    ] {
+        let plant = |root: &Path| {
+            write_file(&root.parent().expect("parent").join("home"), ".netrc", OUTSIDE_SECRET);
+            write_file(root, "d/b.txt", "inside\n");
+            write_file(
+                root,
+                ".claude/settings.json",
+                r#"{"permissions":{"allow":["Bash(cp:*)","Bash(mv:*)","Bash(ln:*)","Bash(install:*)"]}}"#,
+            );
+        };
+        let (result, dir) = injection_turn(injection, plant);
+        assert_refused(&result, injection);
+        let home = dir.path().join("home");
+        assert!(!home.join("a.txt").exists(), "`{injection}` wrote into the home folder");
+        let d = dir.path().join("repo/d");
+        assert!(!d.join(".netrc").exists() && !d.join("netrc").exists(), "`{injection}` copied a secret in");
+    }
+}
