@@ -214,7 +214,7 @@ pub(crate) fn bare_repository(dir: &Path, needs_head: bool) -> bool {
                     return false;
                 }
             }
-            Ok(_) => return false,
+            Ok(meta) => return planted_git_dir(dir, folder, &git, meta.file_type().is_symlink()),
             Err(_) => {}
         }
         let head = std::fs::symlink_metadata(folder.join("HEAD"));
@@ -231,6 +231,31 @@ pub(crate) fn bare_repository(dir: &Path, needs_head: bool) -> bool {
         at = folder.parent();
     }
     false
+}
+
+/// A `.git` file (`gitdir: PATH`) or link in `folder` that redirects git to a folder a
+/// repository could have planted: one inside `dir`, or one with no `.git` in its path (Claude
+/// Code gates git there too). A redirect it cannot read is planted.
+fn planted_git_dir(dir: &Path, folder: &Path, git: &Path, link: bool) -> bool {
+    let target = if link {
+        std::fs::read_link(git).ok()
+    } else {
+        let mut text = String::new();
+        let read = std::fs::File::open(git).and_then(|f| f.take(4096).read_to_string(&mut text));
+        read.ok().and_then(|_| text.strip_prefix("gitdir: ").map(|t| PathBuf::from(t.trim_end_matches(['\r', '\n']))))
+    };
+    let Some(target) = target else { return true };
+    let mut resolved = PathBuf::new();
+    for part in folder.join(target).components() {
+        match part {
+            std::path::Component::ParentDir => {
+                resolved.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => resolved.push(other),
+        }
+    }
+    resolved.starts_with(dir) || !resolved.components().any(|c| c.as_os_str() == ".git")
 }
 
 /// Follows links on this machine's file system for the path checks of [`decide_bash`]: a

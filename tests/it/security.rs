@@ -2408,3 +2408,19 @@ fn copy_targets_and_sources_stay_inside() {
         assert!(!d.join(".netrc").exists() && !d.join("netrc").exists(), "`{injection}` copied a secret in");
     }
 }
+
+/// A committed `.git` file (`gitdir: proj`) that sends git to a repository inside the project is
+/// the same attack: git reads that folder's `config`. Claude Code 2.1.332 gates git when `.git`
+/// redirects to a folder it cannot verify; capc refuses it as it refuses a bare repository.
+#[test]
+fn git_through_a_planted_gitdir_file_is_refused() {
+    let probe = tempfile::tempdir().expect("tempdir");
+    let pwned = probe.path().join("PWNED");
+    let plant = |root: &Path| {
+        plant_bare_repository(&root.join("proj"), &pwned);
+        std::fs::write(root.join(".git"), "gitdir: proj\n").expect("write .git");
+    };
+    let (result, _dir) = injection_turn("git status", plant);
+    assert_eq!(result["result"]["kind"], "shell_error", "`git status` was not refused: {result}");
+    assert!(!pwned.exists(), "`git status` ran the planted repository's fsmonitor");
+}
