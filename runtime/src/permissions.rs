@@ -127,6 +127,7 @@ impl Permissions {
             let bash = capc_grammar::BashContext {
                 mode: self.mode,
                 links: Some(&links),
+                bare_repository: crate::shell::bare_repository(std::path::Path::new(cx.cwd), false),
                 ..capc_grammar::BashContext::new(cx.cwd, cx.home)
             };
             let decision = capc_grammar::decide_bash(&rules, command, &bash);

@@ -100,13 +100,20 @@ pub fn expand(
         home: &home,
         mode: settings.mode,
         links: Some(&links),
+        bare_repository: bare_repository(Path::new(&dir), false),
     };
+    // Where the folder looks like a bare repository with a `HEAD` file, a line that may run git
+    // is decided without allow rules (as Claude Code does for `!` injections).
+    let bare_with_head = bare_repository(Path::new(&dir), true);
+    let allows_dropped: Vec<SourcedRule> =
+        rules.iter().filter(|r| r.behavior != capc_grammar::Behavior::Allow).cloned().collect();
     let injections: Vec<&ShellCommand> =
         template.shell_commands.iter().filter(|shell| !template.command(shell).trim().is_empty()).collect();
     let mut runs = Vec::new();
     for shell in &injections {
         let command = template.command(shell).to_owned();
-        let decision = decide_bash(rules, &command, &cx);
+        let gated = bare_with_head && may_run_git(&command);
+        let decision = decide_bash(if gated { &allows_dropped } else { rules }, &command, &cx);
         let rule = decision.rule.and_then(|index| rules.get(index)).map(|r| format!("{} ({})", rule_text(r), r.source));
         runs.push(ShellRun {
             command,
@@ -116,6 +123,10 @@ pub fn expand(
             exit_code: None,
         });
         if decision.behavior != BashBehavior::Allow && !settings.disabled {
+            if gated {
+                let message = format!("Couldn't run `{}`. {BARE_REPOSITORY}", template.command(shell).trim());
+                return Err(Failure { message, runs });
+            }
             let message = format!(
                 "Shell command permission check failed for pattern \"{}\": {}",
                 template.text(shell.span),
@@ -164,6 +175,87 @@ pub fn expand(
         text.replace_range(span.start..span.end, &output);
     }
     Ok((text, runs))
+}
+
+/// Claude Code's reason when an injection that may run git is not allowed in a folder that
+/// looks like a bare repository.
+const BARE_REPOSITORY: &str =
+    "This folder or one above it looks like a bare git repository that may not be yours, and \
+                               git can run commands named in a repository's files. If you trust this folder, allow the \
+                               git commands this needs, for example with /permissions, and try again.";
+
+/// The line may run git: the word `git` anywhere in it (Claude Code looks for it in each
+/// command's words, and gates every line that is not one simple command; capc reads the whole
+/// line, which gates at least as many).
+fn may_run_git(command: &str) -> bool {
+    let lower = command.to_ascii_lowercase();
+    let bytes = lower.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    lower
+        .match_indices("git")
+        .any(|(at, _)| (at == 0 || !word(bytes[at - 1])) && bytes.get(at + 3).is_none_or(|b| !word(*b)))
+}
+
+/// `dir` or a folder above it looks like a bare git repository, as Claude Code checks before
+/// a git command: from `dir` upwards, a folder whose `.git` is a repository (a `HEAD` file,
+/// `objects/` and `refs/` folders) or a `.git` file ends the search (nothing gated); otherwise
+/// the folder itself has bare-repository indicators: with `needs_head`, a `HEAD` that is not a
+/// folder and `refs` or `commondir`; without, a `HEAD` file or link, or `objects` or `refs`.
+pub(crate) fn bare_repository(dir: &Path, needs_head: bool) -> bool {
+    let exists = |path: PathBuf| std::fs::symlink_metadata(path).is_ok();
+    let mut at = Some(dir);
+    while let Some(folder) = at {
+        let git = folder.join(".git");
+        match std::fs::symlink_metadata(&git) {
+            Ok(meta) if meta.is_dir() => {
+                let head = std::fs::symlink_metadata(git.join("HEAD")).is_ok_and(|m| m.is_file());
+                let dirs = ["objects", "refs"].iter().all(|d| git.join(d).is_dir());
+                if head && dirs {
+                    return false;
+                }
+            }
+            Ok(meta) => return planted_git_dir(dir, folder, &git, meta.file_type().is_symlink()),
+            Err(_) => {}
+        }
+        let head = std::fs::symlink_metadata(folder.join("HEAD"));
+        let indicators = if needs_head {
+            head.is_ok_and(|m| !m.is_dir()) && (exists(folder.join("refs")) || exists(folder.join("commondir")))
+        } else {
+            head.is_ok_and(|m| m.is_file() || m.file_type().is_symlink())
+                || exists(folder.join("objects"))
+                || exists(folder.join("refs"))
+        };
+        if indicators {
+            return true;
+        }
+        at = folder.parent();
+    }
+    false
+}
+
+/// A `.git` file (`gitdir: PATH`) or link in `folder` that redirects git to a folder a
+/// repository could have planted: one inside `dir`, or one with no `.git` in its path (Claude
+/// Code gates git there too). A redirect it cannot read is planted.
+fn planted_git_dir(dir: &Path, folder: &Path, git: &Path, link: bool) -> bool {
+    let target = if link {
+        std::fs::read_link(git).ok()
+    } else {
+        let mut text = String::new();
+        let read = std::fs::File::open(git).and_then(|f| f.take(4096).read_to_string(&mut text));
+        read.ok().and_then(|_| text.strip_prefix("gitdir: ").map(|t| PathBuf::from(t.trim_end_matches(['\r', '\n']))))
+    };
+    let Some(target) = target else { return true };
+    let mut resolved = PathBuf::new();
+    for part in folder.join(target).components() {
+        match part {
+            std::path::Component::ParentDir => {
+                resolved.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => resolved.push(other),
+        }
+    }
+    resolved.starts_with(dir) || !resolved.components().any(|c| c.as_os_str() == ".git")
 }
 
 /// Follows links on this machine's file system for the path checks of [`decide_bash`]: a

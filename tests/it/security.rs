@@ -2353,3 +2353,131 @@ fn a_mention_of_a_named_pipe_does_not_hang_the_turn() {
     assert!(reply.contains("\"ok\":true"), "the turn is answered: {reply}{}", stderr(&out));
     assert!(reply.contains("not a regular file"), "a note says why the pipe is not read: {reply}");
 }
+
+/// A bare repository planted at `folder` (no `.git`): its committed `config` makes git run
+/// `core.fsmonitor`, which writes `PWNED` beside the repository's root.
+fn plant_bare_repository(folder: &Path, pwned: &Path) {
+    let init = Command::new("git").args(["init", "-q", "--bare"]).arg(folder).output().expect("git runs");
+    assert!(init.status.success(), "{}", stderr(&init));
+    let _ = std::fs::remove_dir_all(folder.join("hooks"));
+    let config = format!(
+        "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = \"touch {} #\"\n",
+        pwned.display()
+    );
+    std::fs::write(folder.join("config"), config).expect("write config");
+}
+
+/// A folder that looks like a bare repository (`HEAD`, `objects/`, `refs/`, no `.git`) is git's
+/// repository, and its `config` runs programs (`core.fsmonitor` on `git status`). Claude Code
+/// 2.1.332 lets no git command there run without approval ("This folder or one above it looks
+/// like a bare git repository …" for a `!` injection); neither does capc, for the folder or one
+/// above it.
+#[test]
+fn git_in_a_bare_repository_folder_is_refused() {
+    for injection in ["git status", "git log -p", "git diff HEAD", "git show"] {
+        let probe = tempfile::tempdir().expect("tempdir");
+        let pwned = probe.path().join("PWNED");
+        let plant = |root: &Path| plant_bare_repository(root, &pwned);
+        let (result, _dir) = injection_turn(injection, plant);
+        assert_eq!(result["result"]["kind"], "shell_error", "`{injection}` was not refused: {result}");
+        let message = result["result"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("looks like a bare git repository"), "`{injection}`: {message}");
+        assert!(!pwned.exists(), "`{injection}` ran the repository's fsmonitor");
+    }
+}
+
+/// `command cd` and `builtin cd` change directories as `cd` does: `git` after them may run in
+/// another repository's configuration, so the line is not read-only (Claude Code 2.1.332:
+/// "Compound commands with cd and git require permission checks").
+#[test]
+fn wrapped_cd_then_git_is_refused() {
+    for injection in [
+        "command cd proj && git status",
+        "builtin cd proj && git status",
+        "command cd proj; command git status",
+        "cd proj && command git status",
+    ] {
+        let probe = tempfile::tempdir().expect("tempdir");
+        let pwned = probe.path().join("PWNED");
+        let plant = |root: &Path| plant_bare_repository(&root.join("proj"), &pwned);
+        let (result, _dir) = injection_turn(injection, plant);
+        assert_refused(&result, injection);
+        assert!(!pwned.exists(), "`{injection}` ran the repository's fsmonitor");
+    }
+}
+
+/// A value glued to an option is checked as an operand is when it names a path:
+/// `--from-file=`, `--files0-from=`, a short option's glued value. Nothing outside is read
+/// without a rule (Claude Code 2.1.332 checks only operands; capc asks).
+#[test]
+fn option_values_read_nothing_outside() {
+    for injection in [
+        "diff --from-file=$HOME/.netrc a.txt",
+        "diff -rN --from-file=$HOME a.txt",
+        "wc -c --files0-from=d/names",
+        "du --files0-from=d/names",
+        "diff --to-file=d/lnk/secret.txt a.txt",
+        "du -ab -X/OUTSIDE/secret.txt",
+    ] {
+        let plant = |root: &Path| {
+            let outside = plant_outside(root);
+            // A list of names (NUL-separated) inside, naming the secret outside.
+            std::fs::write(root.join("d/names"), format!("{}\0", outside.join("secret.txt").display()))
+                .expect("write names");
+            write_file(&root.parent().expect("parent").join("home"), ".netrc", OUTSIDE_SECRET);
+        };
+        let injection = injection.to_owned();
+        let (result, _dir) = injection_turn(&injection.replace("/OUTSIDE", "/../outside"), plant);
+        assert_kept_out(&result, &injection, OUTSIDE_SECRET);
+    }
+}
+
+/// `cp`, `mv`, `ln` and `install` write the folder `-t DIR` / `--target-directory=DIR` names,
+/// and `cp`, `ln`, `install` read their sources: with `Bash(cp:*)` (and the others) allowed,
+/// neither a write outside nor a copy of a secret from outside gets through.
+#[test]
+fn copy_targets_and_sources_stay_inside() {
+    for injection in [
+        "cp a.txt --target-directory=$HOME",
+        "cp -t $HOME a.txt",
+        "cp -t$HOME a.txt",
+        "mv a.txt --target-directory=$HOME",
+        "ln -s a.txt --target-directory=$HOME",
+        "install a.txt -t $HOME",
+        "cp $HOME/.netrc d/",
+        "ln $HOME/.netrc d/netrc",
+        "install $HOME/.netrc d/",
+    ] {
+        let plant = |root: &Path| {
+            write_file(&root.parent().expect("parent").join("home"), ".netrc", OUTSIDE_SECRET);
+            write_file(root, "d/b.txt", "inside\n");
+            write_file(
+                root,
+                ".claude/settings.json",
+                r#"{"permissions":{"allow":["Bash(cp:*)","Bash(mv:*)","Bash(ln:*)","Bash(install:*)"]}}"#,
+            );
+        };
+        let (result, dir) = injection_turn(injection, plant);
+        assert_refused(&result, injection);
+        let home = dir.path().join("home");
+        assert!(!home.join("a.txt").exists(), "`{injection}` wrote into the home folder");
+        let d = dir.path().join("repo/d");
+        assert!(!d.join(".netrc").exists() && !d.join("netrc").exists(), "`{injection}` copied a secret in");
+    }
+}
+
+/// A committed `.git` file (`gitdir: proj`) that sends git to a repository inside the project is
+/// the same attack: git reads that folder's `config`. Claude Code 2.1.332 gates git when `.git`
+/// redirects to a folder it cannot verify; capc refuses it as it refuses a bare repository.
+#[test]
+fn git_through_a_planted_gitdir_file_is_refused() {
+    let probe = tempfile::tempdir().expect("tempdir");
+    let pwned = probe.path().join("PWNED");
+    let plant = |root: &Path| {
+        plant_bare_repository(&root.join("proj"), &pwned);
+        std::fs::write(root.join(".git"), "gitdir: proj\n").expect("write .git");
+    };
+    let (result, _dir) = injection_turn("git status", plant);
+    assert_eq!(result["result"]["kind"], "shell_error", "`git status` was not refused: {result}");
+    assert!(!pwned.exists(), "`git status` ran the planted repository's fsmonitor");
+}

@@ -114,11 +114,22 @@ pub struct BashContext<'a> {
     pub mode: PermissionMode,
     /// Resolves links in paths; without one, paths are judged as written.
     pub links: Option<&'a dyn LinkResolver>,
+    /// The working directory or a folder above it looks like a bare git repository (`HEAD`,
+    /// `objects/` or `refs/` outside a `.git/` folder), found by the caller on disk: no git
+    /// command is read-only there.
+    pub bare_repository: bool,
 }
 
 impl<'a> BashContext<'a> {
     pub fn new(cwd: &'a str, home: &'a str) -> BashContext<'a> {
-        BashContext { cwd, additional_dirs: &[], home, mode: PermissionMode::Default, links: None }
+        BashContext {
+            cwd,
+            additional_dirs: &[],
+            home,
+            mode: PermissionMode::Default,
+            links: None,
+            bare_repository: false,
+        }
     }
 
     fn working_dirs(&self) -> impl Iterator<Item = &'a str> + '_ {
@@ -212,6 +223,21 @@ impl BashBehavior {
 const TOOL_DENIED: &str = "Permission to use Bash has been denied.";
 const GENERIC_ASK: &str = "Claude requested permissions to use Bash, but you haven't granted it yet.";
 const REQUIRES_APPROVAL: &str = "This command requires approval";
+
+/// Claude Code's reason when git would run in a folder with bare-repository indicators.
+const BARE_REPOSITORY: &str = "The current directory has bare-repo indicators (HEAD/objects/refs outside a .git/ \
+                                   directory). Git may treat it as a git dir and run config/hooks from here, so git \
+                                   commands need approval.";
+
+/// The command runs `git` (past its wrappers), or `xargs` that starts it.
+fn is_git(command: &SimpleCommand) -> bool {
+    let words = command.program_words();
+    match words.first().map(|w| w.text.as_str()) {
+        Some("git") => true,
+        Some("xargs") => words.iter().any(|w| w.text == "git"),
+        _ => false,
+    }
+}
 const SHELL_OPERATORS: &str = "This command uses shell operators that require approval for safety";
 const MULTIPLE_CD: &str = "Multiple directory changes in one command require approval for clarity";
 const BACKGROUND: &str = "This command uses the `&` background operator, which defers execution past approval-time \
@@ -544,6 +570,11 @@ fn check_command(
     {
         return Part::Allow(Some(index));
     }
+    // A folder that looks like a bare repository is git's repository: its committed `config`
+    // names programs git runs (`core.fsmonitor`, `diff.*.textconv`).
+    if cx.bare_repository && is_git(command) {
+        return Part::Passthrough(BARE_REPOSITORY.to_owned());
+    }
     if paths == PathVerdict::Approved || is_read_only(command, analysis, redirections_approved) {
         return Part::Allow(None);
     }
@@ -614,9 +645,12 @@ fn is_read_only(command: &SimpleCommand, analysis: &ShellAnalysis, redirections_
     {
         return false;
     }
-    // `git` after a `cd` may run in another repository's configuration.
-    let names: Vec<&str> = analysis.commands.iter().filter_map(|c| c.words.first()).map(|w| w.text.as_str()).collect();
-    if names.contains(&"cd") && command.words.first().is_some_and(|w| w.text == "git") {
+    // `git` after a `cd` may run in another repository's configuration. The program is named
+    // past its wrappers: `command cd d`, `builtin cd d` change directories too.
+    let changes_directory = analysis.commands.iter().any(|c| {
+        c.program_words().first().is_some_and(|w| matches!(w.text.as_str(), "cd" | "pushd" | "popd" | "chdir"))
+    });
+    if changes_directory && is_git(command) {
         return false;
     }
     let safe_assignment = |name: &str, value: &str| {

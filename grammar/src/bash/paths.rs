@@ -119,12 +119,26 @@ pub(crate) fn command_paths(
     let mut verdict = PathVerdict::Fine;
     let sed_in_place = name == "sed" && words.iter().any(|w| w.text == "-i" || w.text.starts_with("--in-place"));
     if WRITERS.contains(&name) || sed_in_place {
-        // `cp` and `ln` write their last operand; `sed -i` its files (after the script).
-        let written: Vec<&str> = match name {
-            "cp" | "ln" | "install" => operands.last().copied().into_iter().collect(),
-            "sed" => operands.iter().skip(1).copied().collect(),
-            _ => operands.clone(),
+        // `cp`, `mv`, `ln` and `install` write their last operand, or the folder `-t DIR`
+        // (`--target-directory=DIR`) names, and read the others; `sed -i` writes its files
+        // (after the script). A value glued to an option counts as written.
+        let (written, read): (Vec<&str>, Vec<&str>) = match name {
+            "cp" | "mv" | "ln" | "install" => {
+                let (sources, target) = copy_operands(name, words);
+                let read = if name == "mv" { Vec::new() } else { sources.clone() };
+                let mut written: Vec<&str> = target.into_iter().chain(option_values(words)).collect();
+                if name == "mv" {
+                    written.extend(sources);
+                }
+                (written, read)
+            }
+            "sed" => (operands.iter().skip(1).copied().collect(), Vec::new()),
+            _ => (operands.iter().copied().chain(option_values(words)).collect(), Vec::new()),
         };
+        verdict = read_verdict(name, "read files from", read, cx, bases, rules);
+        if !matches!(verdict, PathVerdict::Fine) {
+            return verdict;
+        }
         for operand in written {
             if is_tilde_variant(operand) {
                 verdict = verdict.or(PathVerdict::AskOutside(TILDE_VARIANTS.to_owned()));
@@ -162,6 +176,33 @@ pub(crate) fn command_paths(
             "cd" => cd_destinations(words),
             _ => operands,
         };
+        // `--files0-from=FILE` reads the names of the files to read from FILE: paths no check
+        // sees before the command runs (as `xargs`).
+        if let Some(word) = words.iter().find(|w| w.text.starts_with("--files0-from")) {
+            return PathVerdict::AskOutside(format!(
+                "{name} names '{}', a list of files read when it runs, which cannot be checked against the working \
+                 directories for this session: {}.",
+                word.text,
+                cx.listed_dirs()
+            ));
+        }
+        // A value glued to an option (`--from-file=PATH`, `-X/PATH`) is read too.
+        let read = read.into_iter().chain(option_values(words)).collect();
+        return read_verdict(name, verb, read, cx, bases, rules);
+    }
+    verdict
+}
+
+/// The path check of the paths `read` that command `name` reads.
+fn read_verdict(
+    name: &str,
+    verb: &str,
+    read: Vec<&str>,
+    cx: &BashContext<'_>,
+    bases: &Bases,
+    rules: &[crate::SourcedRule],
+) -> PathVerdict {
+    {
         let unchecked = |operand: &str, why: &str| {
             PathVerdict::AskOutside(format!(
                 "{name} names '{operand}'{why}, which cannot be checked against the working directories for this \
@@ -205,7 +246,83 @@ pub(crate) fn command_paths(
             }
         }
     }
-    verdict
+    PathVerdict::Fine
+}
+
+/// The short options of `cp`, `mv`, `ln` and `install` that take a value, and their long forms
+/// that may take it as the next word.
+const COPY_VALUED_SHORT: &str = "tSmog";
+const COPY_VALUED_LONG: &[&str] = &["--target-directory", "--suffix", "--mode", "--owner", "--group", "--backup"];
+
+/// The sources of `cp`, `mv`, `ln` or `install` and the path written: the `-t DIR` folder
+/// (`-tDIR`, `--target-directory[=]DIR`) when there is one, else the last operand.
+fn copy_operands<'w>(name: &str, words: &'w [crate::ShellWord]) -> (Vec<&'w str>, Option<&'w str>) {
+    let valued_short = if name == "install" { COPY_VALUED_SHORT } else { "tS" };
+    let mut operands = Vec::new();
+    let mut target = None;
+    let mut options = true;
+    let mut iter = words.iter().skip(1).map(|w| w.text.as_str());
+    while let Some(word) = iter.next() {
+        if options && word == "--" {
+            options = false;
+        } else if options && word.starts_with("--") {
+            let (option, value) = word.split_once('=').map_or((word, None), |(o, v)| (o, Some(v)));
+            // `--backup` takes its value only glued.
+            let value = match value {
+                Some(value) => Some(value),
+                None if COPY_VALUED_LONG.contains(&option) && option != "--backup" => iter.next(),
+                None => None,
+            };
+            if option == "--target-directory" {
+                target = value;
+            }
+        } else if options && word.starts_with('-') && word != "-" {
+            // A cluster of flags; the first that takes a value takes the rest, or the next word.
+            if let Some(at) = word[1..].find(|c| valued_short.contains(c)).map(|at| at + 1) {
+                let glued = &word[at + 1..];
+                let value = if glued.is_empty() { iter.next() } else { Some(glued) };
+                if word[at..].starts_with('t') {
+                    target = value;
+                }
+            }
+        } else {
+            operands.push(word);
+        }
+    }
+    match target {
+        Some(target) => (operands, Some(target)),
+        None => {
+            let last = operands.pop();
+            (operands, last)
+        }
+    }
+}
+
+/// Values glued to options that may name a path: `--name=VALUE`, and the rest of a short
+/// option cluster from its first `/`, `~`, `.` or `$` (`-X/etc/f`, `-t~/d`), which any
+/// value-taking short option could take. Options are read before `--`.
+fn option_values(words: &[crate::ShellWord]) -> Vec<&str> {
+    let mut out = Vec::new();
+    for word in words.iter().skip(1).map(|w| w.text.as_str()) {
+        if word == "--" {
+            break;
+        }
+        if let Some(long) = word.strip_prefix("--") {
+            if let Some((_, value)) = long.split_once('=') {
+                if !value.is_empty() {
+                    out.push(value);
+                }
+            }
+        } else if let Some(short) = word.strip_prefix('-') {
+            if let Some(at) = short.find(['/', '~', '.', '$']) {
+                // A lone `/` or `.` is a separator (`cut -d/`, `sort -t.`), not a path.
+                if at > 0 && short.len() - at > 1 {
+                    out.push(&short[at..]);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Where `cd` goes: its operands (`-` is `$OLDPWD`), or with none (`cd`, `cd --`, `cd -P`) the
