@@ -668,10 +668,12 @@ fn is_read_only(command: &SimpleCommand, analysis: &ShellAnalysis, redirections_
         .commands
         .iter()
         .filter(|nested| {
+            // Strictly inside: two commands the analysis gives one span (`"&g`a;Z`"`) would
+            // otherwise each count as nested in the other, and the check would never end.
             nested.context == CommandContext::QuotedSubstitution
-                && !std::ptr::eq(*nested, command)
                 && nested.span.start >= command.span.start
                 && nested.span.end <= command.span.end
+                && nested.span.end - nested.span.start < command.span.end - command.span.start
         })
         .all(|nested| is_read_only(nested, analysis, redirections_approved));
     let words: Vec<&str> = command.words.iter().map(|w| w.text.as_str()).collect();

@@ -113,3 +113,15 @@ fn adversarial_lines_stay_fast() {
         assert!(started.elapsed() < std::time::Duration::from_secs(2), "{unit:?} took {:?}", started.elapsed());
     }
 }
+
+/// Lines the property test once found to overflow the stack: two commands of a quoted
+/// substitution with one span, each nested in the other. Each is decided, and not allowed by a
+/// prefix rule alone.
+#[test]
+fn commands_sharing_a_span_are_decided() {
+    for line in ["\"&g`a;Z`\"", "\"&g`Ѩ;Z`\"", "ȺѨጒ𞸪z$.௸mÃ།ѨXȺ݉𝈣?G\"Ѩ&g`Ѩ;iৗᜯ¡?=4𐌽\\Ű𑲜[Z`\"ௐ+<Ⱥ𑏂Ѩ"]
+    {
+        let decision = decide_bash(&[rule("Bash(git status:*)")], line, &BashContext::new("/p", "/h"));
+        assert_ne!(decision.behavior, BashBehavior::Allow, "{line}");
+    }
+}
