@@ -106,6 +106,21 @@ pub(crate) fn corpora_path() -> PathBuf {
     }
 }
 
+/// The corpora in `dir` (its folders), sorted; none when it cannot be read.
+pub(crate) fn corpus_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.path().is_dir())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
 /// Writes `text` to `rel` under `root`, making the folders on the way.
 pub(crate) fn write_file(root: &Path, rel: &str, text: &str) {
     let path = root.join(rel);

@@ -491,18 +491,19 @@ fn cli_severities(path: &Path) -> Severities {
     counts
 }
 
-/// The folders below `root` holding `.claude-plugin/plugin.json`, sorted.
-fn plugin_folders(root: &Path) -> Vec<PathBuf> {
+/// The folders holding `.claude-plugin/plugin.json` at or below `root` (not entering
+/// `node_modules` or `.git`), sorted.
+pub(crate) fn plugin_folders(root: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
+        if dir.join(".claude-plugin/plugin.json").is_file() {
+            out.push(dir.clone());
+        }
         for entry in std::fs::read_dir(&dir).expect("readable corpus").filter_map(Result::ok) {
-            let path = entry.path();
-            if entry.file_type().is_ok_and(|t| t.is_dir()) && entry.file_name() != "node_modules" {
-                if path.join(".claude-plugin/plugin.json").is_file() && path != root {
-                    out.push(path.clone());
-                }
-                stack.push(path);
+            let name = entry.file_name();
+            if entry.file_type().is_ok_and(|t| t.is_dir()) && name != "node_modules" && name != ".git" {
+                stack.push(entry.path());
             }
         }
     }
@@ -516,7 +517,7 @@ fn default_findings_by_severity(corpus: &Corpus) {
     let root = corpora_dir().expect("the corpora are here").join(corpus.name);
     let at_root = cli_severities(&root);
     let mut plugins = Severities::default();
-    for folder in plugin_folders(&root) {
+    for folder in plugin_folders(&root).into_iter().filter(|f| *f != root) {
         let s = cli_severities(&folder);
         plugins.errors += s.errors;
         plugins.warnings += s.warnings;
@@ -562,14 +563,7 @@ fn lock_says_its_findings_in_a_line(corpus: &Corpus) {
 
 /// The corpora on disk are exactly the pinned ones.
 fn every_corpus_is_pinned() {
-    let dir = corpora_dir().expect("the corpora are here");
-    let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
-        .expect("readable")
-        .filter_map(Result::ok)
-        .filter(|e| e.path().is_dir())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    on_disk.sort();
+    let on_disk = crate::support::corpus_names(&corpora_dir().expect("the corpora are here"));
     let pinned: Vec<String> = CORPORA.iter().map(|c| c.name.to_string()).collect();
     assert_eq!(on_disk, pinned, "a corpus was added or removed: pin its counts here");
 }

@@ -99,16 +99,7 @@ pub(crate) fn trials() -> Vec<Trial> {
     }
     let allowlist: Vec<Allowed> = crate::support::oracle_allowlist("differential-allowlist.toml", "difference");
     let corpora = crate::support::corpora_path();
-    let mut names: Vec<String> = std::fs::read_dir(&corpora)
-        .map(|entries| {
-            entries
-                .flatten()
-                .filter(|e| e.path().is_dir())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
+    let names = crate::support::corpus_names(&corpora);
     let mut trials = Vec::new();
     for corpus in names.clone() {
         let entries: Vec<Allowed> =
@@ -132,24 +123,13 @@ pub(crate) fn trials() -> Vec<Trial> {
     trials
 }
 
-/// The plugin folders of a corpus (holding `.claude-plugin/plugin.json`), relative, sorted; the
+/// The plugin folders of a corpus (`corpora::plugin_folders`), relative, sorted as text; the
 /// corpus root itself is `""`.
 fn plugin_folders(root: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        if dir.join(".claude-plugin/plugin.json").is_file() {
-            let rel = dir.strip_prefix(root).unwrap_or(&dir).to_string_lossy().replace('\\', "/");
-            out.push(rel);
-        }
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            if entry.file_type().is_ok_and(|t| t.is_dir()) && name != "node_modules" && name != ".git" {
-                stack.push(entry.path());
-            }
-        }
-    }
+    let mut out: Vec<String> = crate::corpora::plugin_folders(root)
+        .iter()
+        .map(|dir| dir.strip_prefix(root).unwrap_or(dir).to_string_lossy().replace('\\', "/"))
+        .collect();
     out.sort();
     out
 }

@@ -77,14 +77,8 @@ pub(crate) fn trials() -> Vec<Trial> {
         files.iter().filter_map(|f| f.file_stem().map(|s| s.to_string_lossy().into_owned())).collect();
     let corpora_missing = absent.iter().cloned().collect::<Vec<_>>();
     trials.push(harness::trial("oracle_validate::every_corpus_is_recorded", &corpora_missing, move || {
-        let mut unrecorded: Vec<String> = std::fs::read_dir(corpora())
-            .expect("the corpora folder")
-            .flatten()
-            .filter(|e| e.path().is_dir())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|name| !recorded.contains(name))
-            .collect();
-        unrecorded.sort();
+        let unrecorded: Vec<String> =
+            crate::support::corpus_names(&corpora()).into_iter().filter(|name| !recorded.contains(name)).collect();
         assert!(
             unrecorded.is_empty(),
             "corpora without Claude Code's verdicts (record them: CLAUDE_BIN=… tests/oracle/validate.py --only CORPUS): {unrecorded:?}"
