@@ -2150,41 +2150,13 @@ fn an_expansion_past_claude_codes_cap_and_a_deep_request_are_refused() {
     assert_eq!(answers[2]["id"], 4, "the next request is answered: {}", answers[2]);
 }
 
-/// A running `capc serve --http 127.0.0.1:0` with `envs`, killed when dropped; and the address
-/// it listens on, read from its stderr.
-struct HttpServe(std::process::Child);
+use crate::support::serve::Serving as HttpServe;
 
-impl Drop for HttpServe {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
+/// `capc serve --http` in `root` with `envs`, and the address it listens on (`127.0.0.1:PORT`).
 fn serve_http(root: &Path, envs: &[(&str, &str)]) -> (HttpServe, String) {
-    use std::io::BufRead as _;
-    let mut server = HttpServe(
-        Command::new(env!("CARGO_BIN_EXE_capc"))
-            .args(["serve", ".", "--http", "127.0.0.1:0"])
-            .current_dir(root)
-            .envs(envs.iter().copied())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("capc serve --http"),
-    );
-    let mut err = std::io::BufReader::new(server.0.stderr.take().expect("stderr"));
-    let mut line = String::new();
-    loop {
-        line.clear();
-        assert!(err.read_line(&mut line).expect("stderr") > 0, "capc serve --http ended before listening");
-        if let Some(url) = line.trim().strip_prefix("capc: serving MCP on http://") {
-            let address = url.trim_end_matches("/mcp").to_string();
-            std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
-            return (server, address);
-        }
-    }
+    let (server, url) = crate::support::serve::http(root, &[], envs);
+    let address = url.trim_start_matches("http://").trim_end_matches("/mcp").to_string();
+    (server, address)
 }
 
 /// Sends `bytes` on a new connection to `address` and reads the status of the answer.

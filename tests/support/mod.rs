@@ -6,6 +6,7 @@
 pub(crate) mod git;
 pub(crate) mod golden;
 pub(crate) mod harness;
+pub(crate) mod serve;
 pub(crate) mod session;
 
 use std::path::{Path, PathBuf};

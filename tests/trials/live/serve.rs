@@ -10,7 +10,7 @@ use libtest_mimic::Trial;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub(super) fn servers() -> PathBuf {
@@ -396,46 +396,9 @@ fn bad_input_keeps_serving() {
     assert!(status.success(), "{status}");
 }
 
-/// A running `capc serve --http`, killed and waited for when dropped, so a failing test leaves
-/// no server behind.
-struct Serving(Child);
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `capc serve --http`: the server, and the address it listens on, read from its stderr.
-fn serve_http(root: &Path, extra: &[&str], envs: &[(&str, &str)]) -> (Serving, String) {
-    let mut server = Serving(
-        Command::new(env!("CARGO_BIN_EXE_capc"))
-            .arg("serve")
-            .arg(root)
-            .args(["--http", "127.0.0.1:0"])
-            .args(extra)
-            .envs(envs.iter().copied())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("capc serve --http"),
-    );
-    let mut stderr = BufReader::new(server.0.stderr.take().expect("stderr"));
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if stderr.read_line(&mut line).expect("stderr") == 0 {
-            panic!("capc serve --http ended before listening");
-        }
-        if let Some(url) = line.trim().strip_prefix("capc: serving MCP on ") {
-            let url = url.to_string();
-            // Keep reading stderr so the server never blocks on it.
-            std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
-            return (server, url);
-        }
-    }
+/// `capc serve --http`: the server, and the URL it listens on.
+fn serve_http(root: &Path, extra: &[&str], envs: &[(&str, &str)]) -> (crate::support::serve::Serving, String) {
+    crate::support::serve::http(root, extra, envs)
 }
 
 /// One raw HTTP/1.1 POST; the status code.
