@@ -883,6 +883,14 @@ pub trait TextSource: Send + Sync {
         let stamp = content_hash(&content);
         (content, stamp)
     }
+
+    /// Whether the source has stopped answering (an editor's check superseded by a newer
+    /// edit: its reads fail from then on). Once true it stays true, so a check that finds it
+    /// false after computing something read nothing but real texts for it, and only then may
+    /// keep it in a cache for the next checks.
+    fn cancelled(&self) -> bool {
+        false
+    }
 }
 
 /// A hash of what a read gave, for a cache's keys.
@@ -943,6 +951,11 @@ impl Texts {
     /// The source's files that are not on disk (none for the disk itself).
     pub fn unsaved(&self) -> Vec<PathBuf> {
         self.0.as_ref().map(|source| source.unsaved()).unwrap_or_default()
+    }
+
+    /// [`TextSource::cancelled`] (the disk never is).
+    pub fn cancelled(&self) -> bool {
+        self.0.as_ref().is_some_and(|source| source.cancelled())
     }
 }
 

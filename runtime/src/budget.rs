@@ -413,7 +413,9 @@ impl Measure for ListingBudget {
             );
             let stamp = checked.source(path).map_or(0, |f| f.stamp);
             let span = match options.cache.as_deref().filter(|_| stamp != 0) {
-                Some(cache) => cache.span_in(path, "description", stamp, || description_span(options, path)),
+                Some(cache) => {
+                    cache.span_in(path, "description", stamp, &options.texts, || description_span(options, path))
+                }
                 None => description_span(options, path),
             };
             let help = advice[w].get_or_insert_with(|| fits(m)).clone();

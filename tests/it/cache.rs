@@ -4,6 +4,7 @@
 //! JSON, a settings change the listing's budget reads, a file deleted and one created.
 
 use capc_compiler::check::Cache;
+use capc_compiler::walk::TextSource;
 use capc_compiler::{check, report, Options};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -150,4 +151,78 @@ fn a_kept_cache_reports_what_a_fresh_check_reports_edit_after_edit() {
     std::fs::remove_file(root.join(".claude/settings.json")).expect("rm");
     cache.forget_walks();
     assert_eq!(same("as it was").0, first);
+}
+
+/// The disk, until the `after`-th read: from then on every read fails, as the reads of a
+/// check `capc lsp` has superseded by a newer edit do, while the stamps the check took before
+/// still name the real texts (a stamp taken, then the read made after the edit). Nothing such
+/// a check made may be kept for the next one.
+struct Superseded {
+    reads: std::sync::atomic::AtomicUsize,
+    after: usize,
+    failed: std::sync::atomic::AtomicBool,
+}
+
+impl capc_compiler::walk::TextSource for Superseded {
+    fn read(&self, path: &Path) -> capc_compiler::walk::Content {
+        use std::sync::atomic::Ordering::SeqCst;
+        if self.reads.fetch_add(1, SeqCst) >= self.after {
+            self.failed.store(true, SeqCst);
+            return capc_compiler::walk::Content::Error("superseded by a newer change".to_string());
+        }
+        capc_compiler::walk::read(path)
+    }
+
+    fn stamp(&self, path: &Path) -> Option<u64> {
+        Some(capc_compiler::walk::content_hash(&capc_compiler::walk::read(path)))
+    }
+
+    fn cancelled(&self) -> bool {
+        self.failed.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+#[test]
+fn a_check_cancelled_at_any_read_leaves_nothing_the_next_check_keeps() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let write = |rel: &str, text: &str| {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    // A cross-file finding (`version-mismatch`, at the marketplace entry) needs both manifests
+    // read; a skill and a command give the readings and the cross-file stage something to keep.
+    write(
+        ".claude-plugin/marketplace.json",
+        r#"{"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "fmt", "source": "./fmt", "version": "1.2.0"}]}"#,
+    );
+    write("fmt/.claude-plugin/plugin.json", r#"{"name": "fmt", "version": "1.3.0"}"#);
+    write("fmt/skills/tidy/SKILL.md", "---\nname: tidy\ndescription: Tidies the code.\n---\nTidy it.\n");
+    write("fmt/commands/run.md", "---\ndescription: Runs it\n---\nRun $ARGUMENTS.\n");
+    let fresh = outcome(&options(root, None));
+    assert!(fresh.0.contains("version-mismatch"), "the tree has its cross-file finding:\n{}", fresh.0);
+    let mut cancelled_checks = 0;
+    for after in 0.. {
+        let cache = Arc::new(Cache::new());
+        let source = Arc::new(Superseded { reads: 0.into(), after, failed: false.into() });
+        let mut cancelled = options(root, Some(cache.clone()));
+        cancelled.texts = capc_compiler::walk::Texts::new(source.clone());
+        // What the cancelled check reports is dropped unseen, as `capc lsp` drops it.
+        let _ = check(&cancelled);
+        if !source.cancelled() {
+            // Every read of a whole check answered: every point of cancellation was tried.
+            break;
+        }
+        cancelled_checks += 1;
+        let next = outcome(&options(root, Some(cache)));
+        assert!(
+            next.0 == fresh.0,
+            "after a check cancelled at read {after}, the next check differs:\n--- next\n{}\n--- fresh\n{}",
+            next.0,
+            fresh.0
+        );
+        assert!(next.1 == fresh.1, "after a check cancelled at read {after}, the lock differs");
+    }
+    assert!(cancelled_checks >= 4, "the checks read the tree's files ({cancelled_checks} points of cancellation)");
 }

@@ -15,7 +15,10 @@
 //!   finding reads, is left out of it), so the edit costs one file's reading.
 //!
 //! A check with a cache reports what a check without one reports (`tests/it/cache.rs` edits
-//! real corpora both ways); the keys are 64-bit hashes of what was read.
+//! real corpora both ways); the keys are 64-bit hashes of what was read. A check whose text
+//! source was cancelled part way (`TextSource::cancelled`: `capc lsp` supersedes a check when
+//! the next edit comes) keeps nothing: a key is taken from a text's stamp before the text is
+//! read, so what such a check made may hold a failed read under the key of the real text.
 
 use super::Outcome;
 use crate::lock::resolve::Resolution;
@@ -178,9 +181,14 @@ impl Cache {
     }
 
     /// Keeps `outcome` as the newest reading of `path`, under `key`.
-    pub(super) fn insert(&self, path: String, key: u64, outcome: Outcome) -> Arc<Read> {
+    /// Keeps `outcome` as the newest reading of `path`, unless `texts` was cancelled while it
+    /// was made (it may hold a failed read under the key of the real text).
+    pub(super) fn insert(&self, path: String, key: u64, outcome: Outcome, texts: &crate::walk::Texts) -> Arc<Read> {
         let fingerprint = fingerprint(&outcome);
         let read = Arc::new(Read { key, outcome, fingerprint, text: std::sync::OnceLock::new() });
+        if texts.cancelled() {
+            return read;
+        }
         if let Ok(mut reads) = self.reads.lock() {
             reads.insert(path, read.clone());
         }
@@ -188,12 +196,13 @@ impl Cache {
     }
 
     /// Where `what` is in the file `path` whose text has `stamp` ([`SourceFile::stamp`](super::SourceFile)),
-    /// found by `find` unless it was found in that text before.
+    /// found by `find` (which reads `texts`) unless it was found in that text before.
     pub fn span_in(
         &self,
         path: &str,
         what: &'static str,
         stamp: u64,
+        texts: &crate::walk::Texts,
         find: impl FnOnce() -> Option<crate::span::Span>,
     ) -> Option<crate::span::Span> {
         let key = (path.to_string(), what);
@@ -202,6 +211,10 @@ impl Cache {
             return span;
         }
         let span = find();
+        // Not found because the read failed for a cancelled source: not kept.
+        if texts.cancelled() {
+            return span;
+        }
         if let Ok(mut spans) = self.spans.lock() {
             spans.insert(key, (stamp, span));
         }
@@ -215,6 +228,7 @@ impl Cache {
         dir: &std::path::Path,
         realm: super::placement::Realm,
         key: u64,
+        texts: &crate::walk::Texts,
         discover: impl FnOnce() -> Discovered,
     ) -> Arc<Discovered> {
         let root = root_key(dir, realm);
@@ -224,6 +238,10 @@ impl Cache {
             return found;
         }
         let found = Arc::new(discover());
+        // A discovery that read a cancelled source may lack what it could not read.
+        if texts.cancelled() {
+            return found;
+        }
         if let Ok(mut kept) = self.discovered.lock() {
             kept.insert(root, (key, found.clone()));
         }

@@ -61,7 +61,9 @@ pub(super) fn check_root(
                 let stamp = tree.texts.stamp(&path).unwrap_or_else(|| walk::content_hash(&tree.texts.read(&path)));
                 (rel, stamp).hash(&mut h);
             }
-            cache.discovered(dir, realm, h.finish(), || discover(dir, &tree, realm, hash, plugin_dirs, true))
+            cache.discovered(dir, realm, h.finish(), &tree.texts, || {
+                discover(dir, &tree, realm, hash, plugin_dirs, true)
+            })
         }
     };
     let Discovered { claims, outcomes, diagnostics, counts, plugin_decls, fingerprint } = &*discovered;
@@ -560,11 +562,11 @@ fn read_claims(
             if let Some(file) = &mut outcome.file {
                 file.stamp = stamp;
             }
-            (h, cache.insert(shown, key, outcome))
+            (h, cache.insert(shown, key, outcome, &tree.texts))
         })
         .collect();
     let got = rows.iter().map(|(_, read)| Got::Kept(read.clone())).collect();
-    if let Some(discovered) = root {
+    if let Some(discovered) = root.filter(|_| !tree.texts.cancelled()) {
         cache.keep_rows(dir, realm, super::cache::Rows { discovered: discovered.clone(), shared: shared_key, rows });
     }
     got

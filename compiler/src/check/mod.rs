@@ -568,7 +568,9 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
                 None => {
                     settle_decls(options, &mut all, &kept);
                     let later = cross_stage(options, &mut all);
-                    if let Some(resolution) = &all.resolution {
+                    // Not when a read failed for a cancelled source: the stage may lack
+                    // what it could not read, under the key of the real texts.
+                    if let Some(resolution) = all.resolution.as_ref().filter(|_| !options.texts.cancelled()) {
                         cache.keep_cross(
                             key,
                             Arc::new(cache::Cross {

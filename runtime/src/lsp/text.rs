@@ -167,6 +167,10 @@ impl TextSource for Snapshot {
         })
     }
 
+    fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(Cancel::is_superseded)
+    }
+
     /// Open buffers of files that are not on disk (yet): checked as if they were saved.
     fn unsaved(&self) -> Vec<PathBuf> {
         self.buffers.keys().filter(|path| std::fs::symlink_metadata(path).is_err()).cloned().collect()
