@@ -447,8 +447,23 @@ pub(crate) struct SessionFrom {
     /// repository can make it trusted
     #[arg(long)]
     pub(crate) trust: bool,
+    /// What `!` injections do in a folder that is not trusted: `skip` runs none and says in
+    /// each turn which ones Claude Code would run, under which rule; `run` runs those the
+    /// command's own `allowed-tools`, the user's or the managed rules allow, as headless Claude
+    /// Code (`claude -p`) does (the project's and local allow rules still do not hold)
+    #[arg(long, value_enum, value_name = "WHAT", default_value = "skip")]
+    pub(crate) untrusted_injections: UntrustedInjections,
     #[command(flatten)]
     pub(crate) scopes: Scopes,
+}
+
+/// `--untrusted-injections`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum UntrustedInjections {
+    /// Run none (the default: nothing a repository asks for runs before its folder is trusted)
+    Skip,
+    /// Run those the command's own `allowed-tools` and the user's or managed rules allow
+    Run,
 }
 
 /// Scopes outside PATH; nothing outside PATH is read unless one is given.

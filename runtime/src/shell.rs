@@ -57,6 +57,9 @@ pub struct ShellRun {
     /// Exit code, when it ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit_code: Option<i32>,
+    /// Why an allowed one did not run where Claude Code runs it (the folder is not trusted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_run: Option<String>,
 }
 
 /// Where and how the injections of one expansion are decided and run.
@@ -71,6 +74,9 @@ pub struct Settings<'a> {
     pub run: bool,
     /// The folder is trusted: capc runs nothing a repository asks for before the user trusts it.
     pub trusted: bool,
+    /// Run the allowed ones in a folder that is not trusted too, as headless Claude Code does
+    /// (the rules given already leave out the project's and local allow rules then).
+    pub run_untrusted: bool,
     /// `disableSkillShellExecution`.
     pub disabled: bool,
 }
@@ -121,6 +127,7 @@ pub fn expand(
             rule,
             message: decision.message.clone(),
             exit_code: None,
+            not_run: None,
         });
         if decision.behavior != BashBehavior::Allow && !settings.disabled {
             if gated {
@@ -137,7 +144,15 @@ pub fn expand(
     }
     let outputs: Vec<Result<String, String>> = if settings.disabled {
         injections.iter().map(|_| Ok(DISABLED.to_owned())).collect()
-    } else if !settings.trusted {
+    } else if !settings.trusted && !settings.run_untrusted {
+        // Headless Claude Code runs them (each allowed above): the turn says so.
+        for run in &mut runs {
+            let rule = run.rule.as_deref().map_or_else(String::new, |rule| format!(", allowed by {rule}"));
+            run.not_run = Some(format!(
+                "the folder is not trusted, so capc did not run it; headless Claude Code runs it{rule}; \
+                 `--untrusted-injections run` runs it as Claude Code does"
+            ));
+        }
         injections.iter().map(|_| Ok("[shell command not run: the folder is not trusted]".to_owned())).collect()
     } else if !settings.run {
         injections.iter().map(|_| Ok("[shell command not run: permission allow]".to_owned())).collect()

@@ -14,8 +14,9 @@ pub fn component_needs_trust(lock: &capc_compiler::model::Lock, path: &str) -> b
 }
 
 /// What an untrusted folder keeps inert, when the lock has any of it: the project's and local
-/// allow rules, the repository's own MCP servers. (`!` injections are refused turn by turn.)
-pub fn untrusted_note(lock: &capc_compiler::model::Lock) -> Option<String> {
+/// allow rules, the repository's own MCP servers, and its `!` injections unless `run_untrusted`
+/// (then those allowed run, as headless Claude Code runs them).
+pub fn untrusted_note(lock: &capc_compiler::model::Lock, run_untrusted: bool) -> Option<String> {
     let allow = lock
         .permissions
         .iter()
@@ -28,13 +29,22 @@ pub fn untrusted_note(lock: &capc_compiler::model::Lock) -> Option<String> {
         use capc_compiler::plural::count;
         let mut lost = Vec::new();
         if allow > 0 {
-            lost.push(format!("{} {} not hold", count(allow, "project allow rule"), if allow == 1 { "does" } else { "do" }));
+            lost.push(format!(
+                "{} {} not hold",
+                count(allow, "project allow rule"),
+                if allow == 1 { "does" } else { "do" }
+            ));
         }
         if servers > 0 {
             lost.push(format!("{} of its own will not start", count(servers, "MCP server")));
         }
+        let injections = if run_untrusted {
+            "`!` injections run only as their own `allowed-tools` and your rules allow"
+        } else {
+            "no `!` injection runs"
+        };
         format!(
-            "the folder is not trusted: {}, and no `!` injection runs (pass --trust, or accept the folder in Claude Code)",
+            "the folder is not trusted: {}, and {injections} (pass --trust, or accept the folder in Claude Code)",
             lost.join(", ")
         )
     })

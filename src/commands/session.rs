@@ -27,7 +27,8 @@ pub(crate) fn load_session(
     from: SessionFrom,
 ) -> Result<capc_runtime::session::Session, ExitCode> {
     use capc_runtime::loaded::{Loaded, Roots};
-    let SessionFrom { verify, no_shell, trust, scopes } = from;
+    let SessionFrom { verify, no_shell, trust, untrusted_injections, scopes } = from;
+    let run_untrusted = untrusted_injections == crate::args::UntrustedInjections::Run;
     let root =
         lock.parent().filter(|p| !p.as_os_str().is_empty()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
     if lock.symlink_metadata().is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
@@ -67,12 +68,13 @@ pub(crate) fn load_session(
         say!("capc: {}", shown(note));
     }
     let trusted = trust || loaded.roots.user_trusts();
-    if let Some(note) = capc_runtime::trust::untrusted_note(&loaded.lock).filter(|_| !trusted) {
+    if let Some(note) = capc_runtime::trust::untrusted_note(&loaded.lock, run_untrusted).filter(|_| !trusted) {
         say!("capc: {}", shown(&note));
     }
     let mut session = capc_runtime::session::Session::new(loaded);
     session.trusted = trusted;
     session.run_shell = !no_shell;
+    session.run_untrusted = run_untrusted;
     Ok(session)
 }
 

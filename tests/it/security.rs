@@ -2453,3 +2453,78 @@ fn git_through_a_planted_gitdir_file_is_refused() {
     assert_eq!(result["result"]["kind"], "shell_error", "`git status` was not refused: {result}");
     assert!(!pwned.exists(), "`git status` ran the planted repository's fsmonitor");
 }
+
+/// In a folder that is not trusted, no `!` injection runs by default, and the turn says which
+/// one headless Claude Code would run and under which rule; `--untrusted-injections run` runs
+/// those the command's own `allowed-tools` and the user's rules allow, as `claude -p` does (the
+/// oracle scenario `turn-injections-untrusted-run` records it), and still not what only the
+/// project's allow rules allow.
+#[test]
+fn an_untrusted_folder_runs_injections_only_when_the_user_asks_as_claude_code_does() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    let home = dir.path().join("home");
+    write_file(
+        &root,
+        ".claude/commands/own.md",
+        "---\ndescription: Own rule\nallowed-tools: Bash(touch:*)\n---\nMarker: !`touch own.marker`\n",
+    );
+    write_file(
+        &root,
+        ".claude/commands/user.md",
+        "---\ndescription: User rule\n---\nFolder: !`mkdir -p user.marker`\n",
+    );
+    write_file(
+        &root,
+        ".claude/commands/project.md",
+        "---\ndescription: Project rule\n---\nGone: !`rm -f project.marker`\n",
+    );
+    write_file(&root, ".claude/settings.json", r#"{"permissions": {"allow": ["Bash(rm:*)"]}}"#);
+    write_file(&home, ".claude/settings.json", r#"{"permissions": {"allow": ["Bash(mkdir:*)"]}}"#);
+    let home_arg = home.to_str().expect("utf-8 path");
+    let out = capc(&root, &["lock", ".", "--user-dir", home_arg]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let turn = |input: &str, extra: &[&str]| -> (serde_json::Value, String) {
+        let mut args = vec!["session", ".", "--json", "--user-dir", home_arg];
+        args.extend_from_slice(extra);
+        let out = capc_in(&root, &args, &format!("{{\"id\":1,\"type\":\"turn\",\"input\":\"{input}\"}}\n"));
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let line = stdout(&out).lines().find(|l| l.contains("\"turn\"")).expect("a turn reply").to_string();
+        (serde_json::from_str(&line).expect("json"), stderr(&out))
+    };
+
+    let (skipped, notes) = turn("/own", &[]);
+    assert!(notes.contains("no `!` injection runs"), "{notes}");
+    let shell = &skipped["result"]["shell"][0];
+    assert_eq!(shell["decision"], "allow", "{skipped}");
+    let why = shell["not_run"].as_str().expect("the turn says why it did not run");
+    assert!(
+        why.contains("headless Claude Code runs it, allowed by Bash(touch:*) (the skill's allowed-tools)"),
+        "{why}"
+    );
+    assert!(skipped["result"]["texts"][1]
+        .as_str()
+        .is_some_and(|t| t.contains("[shell command not run: the folder is not trusted]")));
+    let (skipped, _) = turn("/user", &[]);
+    assert!(
+        skipped["result"]["shell"][0]["not_run"]
+            .as_str()
+            .is_some_and(|w| w.contains("Bash(mkdir:*) (~/.claude/settings.json)")),
+        "{skipped}"
+    );
+    assert!(!root.join("own.marker").exists() && !root.join("user.marker").exists(), "nothing ran");
+
+    let run = ["--untrusted-injections", "run"];
+    let (ran, notes) = turn("/own", &run);
+    assert!(notes.contains("run only as their own `allowed-tools` and your rules allow"), "{notes}");
+    assert_eq!(ran["result"]["texts"][1], "Marker: (Bash completed with no output)\n", "{ran}");
+    assert!(ran["result"]["shell"][0].get("not_run").is_none(), "{ran}");
+    assert!(root.join("own.marker").is_file(), "the command's own allowed-tools let it run");
+    let (ran, _) = turn("/user", &run);
+    assert_eq!(ran["result"]["texts"][1], "Folder: (Bash completed with no output)\n", "{ran}");
+    assert!(root.join("user.marker").is_dir(), "the user's rule lets it run");
+    write_file(&root, "project.marker", "kept");
+    let (refused, _) = turn("/project", &run);
+    assert_eq!(refused["result"]["kind"], "shell_error", "only the project allows it: {refused}");
+    assert!(root.join("project.marker").is_file(), "the project's allow rule does not hold untrusted");
+}

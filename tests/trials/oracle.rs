@@ -134,6 +134,9 @@ pub(crate) struct Scenario {
     corpus_plugin_dirs: Vec<String>,
     /// A corpus whose copy is the tree (`tree/` is not read): a real project, through the CLI.
     corpus_tree: Option<String>,
+    /// `[capc] untrusted_injections = "run"`: the session runs `!` injections in a folder that
+    /// is not trusted as headless Claude Code does (`--untrusted-injections run`).
+    run_untrusted: bool,
 }
 
 pub(crate) fn scenario(dir: &Path) -> Scenario {
@@ -170,6 +173,11 @@ pub(crate) fn scenario(dir: &Path) -> Scenario {
         },
         corpus_plugin_dirs: strings(spec.get("corpus_plugin_dirs")),
         corpus_tree: spec.get("corpus_tree").and_then(toml::Value::as_str).map(str::to_string),
+        run_untrusted: match capc.get("untrusted_injections").map(|v| v.as_str()) {
+            None | Some(Some("skip")) => false,
+            Some(Some("run")) => true,
+            Some(other) => panic!("{name}/scenario.toml: untrusted_injections is \"skip\" or \"run\", not {other:?}"),
+        },
         name,
         dir: dir.to_path_buf(),
     }
@@ -286,6 +294,7 @@ fn run(s: &Scenario, input: &str) -> Value {
     let mut session = Session::new(Loaded::new(lock, roots));
     // Trusted as a user's session is: when their own `.claude.json` (the scenario's home) says so.
     session.trusted = session.loaded.roots.user_trusts();
+    session.run_untrusted = s.run_untrusted;
     let live = if session.loaded.lock.mcp_servers.is_empty() {
         None
     } else {
@@ -383,6 +392,7 @@ fn run_cli(
         .arg("session")
         .arg(tree)
         .args(&options)
+        .args(s.run_untrusted.then_some(["--untrusted-injections", "run"]).into_iter().flatten())
         .arg("--json")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -588,8 +588,10 @@ impl Session {
             additional_dirs: &self.loaded.roots.add_dirs,
             mode: cx.permission_mode,
             run: self.run_shell,
-            // capc runs nothing in a folder whose trust was not accepted (Claude Code does).
+            // capc runs nothing in a folder whose trust was not accepted unless the user asked
+            // for headless Claude Code's behaviour (`--untrusted-injections run`).
             trusted: cx.trusted,
+            run_untrusted: self.run_untrusted,
             disabled: cx.flag("disableSkillShellExecution"),
         };
         crate::shell::expand(&rendered, &permissions.rules(), &settings).map_err(Expansion::Shell)

@@ -73,6 +73,10 @@ pub struct Session {
     pub session_id: String,
     /// Run `!` injections that the rules allow (off: they are decided but never run).
     pub run_shell: bool,
+    /// In a folder that is not trusted, run the `!` injections the command's own
+    /// `allowed-tools` and the user's or managed rules allow, as headless Claude Code does
+    /// (`--untrusted-injections run`); off, none runs and each says what Claude Code would do.
+    pub run_untrusted: bool,
     /// With live connections: the state they update, copied into `mcp` before each request.
     pub live: Option<crate::batch::Shared>,
     /// With live connections: calls their tools.
@@ -137,6 +141,7 @@ impl Session {
             last_context: TurnContext::default(),
             session_id: "capc-session".to_string(),
             run_shell: true,
+            run_untrusted: false,
             live: None,
             caller: None,
             synced: 0,
