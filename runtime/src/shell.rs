@@ -524,7 +524,15 @@ mod tests {
     }
 
     fn settings(dir: &Path) -> Settings<'_> {
-        Settings { dir, additional_dirs: &[], mode: PermissionMode::Default, run: true, trusted: true, disabled: false }
+        Settings {
+            dir,
+            additional_dirs: &[],
+            mode: PermissionMode::Default,
+            run: true,
+            trusted: true,
+            run_untrusted: false,
+            disabled: false,
+        }
     }
 
     /// A scratch folder, removed when the test ends.
