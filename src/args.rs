@@ -370,6 +370,10 @@ pub(crate) struct Shown {
     /// `short` or `json`)
     #[arg(long)]
     pub(crate) statistics: bool,
+    /// `human`: show every finding in full. By default an info takes one line (and its help),
+    /// and a finding repeated word for word is shown once, then each other place it was found
+    #[arg(long)]
+    pub(crate) verbose: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -147,8 +147,27 @@ pub fn to_json(checked: &Checked) -> String {
     out
 }
 
-/// Renders every diagnostic for a terminal, then a one-line summary.
+/// How much of each finding the terminal report shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Every finding with its source excerpt (`capc check --verbose`, and the rule fixtures).
+    Full,
+    /// Errors and warnings with their excerpt, infos in two lines and their help; a finding
+    /// repeated word for word (same rule, severity, message and help) is shown once, followed by
+    /// where else it was found, one place per line ([`MOST_PLACES_LISTED`] at most).
+    Brief,
+}
+
+/// How many more places of a repeated finding the brief report lists before counting the rest.
+pub const MOST_PLACES_LISTED: usize = 10;
+
+/// Renders every diagnostic for a terminal, each in full, then a one-line summary.
 pub fn to_text(checked: &Checked, color: bool, width: usize) -> String {
+    to_text_with(checked, color, width, Detail::Full)
+}
+
+/// Renders the diagnostics for a terminal with the given [`Detail`], then a one-line summary.
+pub fn to_text_with(checked: &Checked, color: bool, width: usize, detail: Detail) -> String {
     let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(width).with_links(false);
     let mut out = String::new();
@@ -160,25 +179,82 @@ pub fn to_text(checked: &Checked, color: bool, width: usize) -> String {
     }
     let mut masked: std::collections::BTreeMap<&str, String> = std::collections::BTreeMap::new();
     let mut positions = Positions::new(checked);
-    for d in &checked.diagnostics {
-        let text = checked.source(&d.path).and_then(|f| f.text.as_ref());
-        let text = match (d.span, text) {
-            (Some(_), Some(text)) => Some(masked.entry(d.path.as_str()).or_insert_with(|| {
-                let mut spans = secrets.get(d.path.as_str()).cloned().unwrap_or_default();
-                spans.extend(crate::secrets::token_spans(text));
-                mask(text, &spans)
-            })),
-            _ => None,
-        };
-        let rendered = render_one(&handler, d, text.map(|t| t.as_str()), positions.of(d), width);
-        out.push_str(&rendered);
-        if !rendered.ends_with('\n') {
-            out.push('\n');
+    // Brief: each repeated finding's places after the first, by the index of the first.
+    type Same<'a> = (&'a str, Severity, &'a str, Option<&'a str>);
+    let mut first_of: std::collections::HashMap<Same<'_>, usize> = std::collections::HashMap::new();
+    let mut repeats: std::collections::BTreeMap<usize, Vec<usize>> = std::collections::BTreeMap::new();
+    if detail == Detail::Brief {
+        for (i, d) in checked.diagnostics.iter().enumerate() {
+            let first = *first_of.entry((d.rule, d.severity, d.message.as_str(), d.help.as_deref())).or_insert(i);
+            if first != i {
+                repeats.entry(first).or_default().push(i);
+            }
+        }
+    }
+    let repeated: std::collections::HashSet<usize> = repeats.values().flatten().copied().collect();
+    // The places of repeats are in other files, mostly: their own index, so the main one
+    // keeps the file it is in.
+    let mut elsewhere = Positions::new(checked);
+    for (i, d) in checked.diagnostics.iter().enumerate() {
+        if repeated.contains(&i) {
+            continue;
+        }
+        if detail == Detail::Brief && d.severity == Severity::Info {
+            out.push_str(&info_line(d, positions.of(d).0));
+        } else {
+            let text = checked.source(&d.path).and_then(|f| f.text.as_ref());
+            let text = match (d.span, text) {
+                (Some(_), Some(text)) => Some(masked.entry(d.path.as_str()).or_insert_with(|| {
+                    let mut spans = secrets.get(d.path.as_str()).cloned().unwrap_or_default();
+                    spans.extend(crate::secrets::token_spans(text));
+                    mask(text, &spans)
+                })),
+                _ => None,
+            };
+            let rendered = render_one(&handler, d, text.map(|t| t.as_str()), positions.of(d), width);
+            out.push_str(&rendered);
+            if !rendered.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+        if let Some(more) = repeats.get(&i) {
+            out.push_str(&format!("  ↳ the same in {}:\n", crate::plural::count(more.len(), "more place")));
+            for &j in more.iter().take(MOST_PLACES_LISTED) {
+                let other = &checked.diagnostics[j];
+                out.push_str(&format!("      {}\n", place(other, elsewhere.of(other).0)));
+            }
+            if more.len() > MOST_PLACES_LISTED {
+                out.push_str(&format!(
+                    "      … and {} more (`--verbose` shows each finding in full, `--format short` one per line)\n",
+                    more.len() - MOST_PLACES_LISTED
+                ));
+            }
         }
     }
     out.push_str(&summary_line(checked));
     out.push('\n');
     out
+}
+
+/// Where a finding is, as a terminal and an editor open it: `path:line:col` (the path alone for
+/// a finding about the whole file).
+fn place(d: &Diagnostic, (line, column): (usize, usize)) -> String {
+    let path = escape(&d.path);
+    if d.span.is_some() {
+        format!("{path}:{line}:{column}")
+    } else {
+        path.into_owned()
+    }
+}
+
+/// An info in the brief report: `☞ [rule] message`, `at path:line:col` below it, then its help.
+fn info_line(d: &Diagnostic, position: (usize, usize)) -> String {
+    let message = escape(&mask_words(&d.message)).into_owned();
+    let mut line = format!("  ☞ [{}] {message}\n    at {}\n", d.rule, place(d, position));
+    if let Some(help) = &d.help {
+        line.push_str(&format!("    help: {}\n", escape(&mask_words(help))));
+    }
+    line
 }
 
 /// The text of `path` as output may show it: the spans of its literal secrets and every

@@ -140,7 +140,8 @@ pub(crate) fn check(
             format!("no Claude Code declarations found in {}{hint}\n", shown.join(", "))
         }
         (CheckFormat::Human, false) => {
-            report::to_text(&checked, use_color(color, std::io::stdout().is_terminal()), terminal_width())
+            let detail = if shown.verbose { report::Detail::Full } else { report::Detail::Brief };
+            report::to_text_with(&checked, use_color(color, std::io::stdout().is_terminal()), terminal_width(), detail)
         }
     };
     if quiet() && matches!(format, CheckFormat::Human | CheckFormat::Short | CheckFormat::Github) {

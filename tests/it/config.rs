@@ -375,11 +375,20 @@ fn a_ten_line_config_makes_a_noisy_repository_readable_without_hiding_errors() {
     let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
     let dir = repo(&refs);
 
-    let noisy = capc_in(dir.path(), &["check"]);
+    let noisy = capc_in(dir.path(), &["check", "--verbose"]);
     let noisy_errors: Vec<_> =
         findings(&capc_in(dir.path(), &["check", "--format", "json"])).into_iter().filter(|f| f.1 == "error").collect();
     assert!(stdout(&noisy).lines().count() > 3000, "{} lines", stdout(&noisy).lines().count());
     assert!(!noisy_errors.is_empty());
+    // Without `--verbose`, the 600 infos are two findings repeated: each shown once, then ten of
+    // its other places and a count of the rest; every error in full.
+    let brief = stdout(&capc_in(dir.path(), &["check"]));
+    assert!(brief.lines().count() < 150, "{} lines:\n{brief}", brief.lines().count());
+    assert_eq!(brief.matches("  ↳ the same in 299 more places:").count(), 2, "{brief}");
+    assert_eq!(brief.matches("… and 289 more").count(), 2, "{brief}");
+    for (_, _, path) in &noisy_errors {
+        assert!(brief.contains(&format!("[{path}:")), "{path} is shown in full:\n{brief}");
+    }
 
     let config = "\
 # capc.toml — our skills carry metadata for the release tooling.

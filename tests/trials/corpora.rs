@@ -398,6 +398,14 @@ pub(crate) fn trials() -> Vec<Trial> {
         let name = format!("corpora::lock_says_its_findings_in_a_line::{}", corpus.name);
         trials.push(harness::trial(name, &missing, move || lock_says_its_findings_in_a_line(corpus)));
     }
+    for corpus in CORPORA {
+        let missing = match &dir {
+            Some(dir) if dir.join(corpus.name).is_dir() => Vec::new(),
+            _ => vec![Missing { label: "corpus", why: format!("the corpus {} is absent", corpus.name) }],
+        };
+        let name = format!("corpora::the_brief_report_places_every_finding::{}", corpus.name);
+        trials.push(harness::trial(name, &missing, move || the_brief_report_places_every_finding(corpus)));
+    }
     trials.push(harness::trial("corpora::every_corpus_is_pinned", absent.as_slice(), every_corpus_is_pinned));
     // Baselines and `--new-since` on a copy of one corpus in a git repository.
     let mut needs: Vec<Missing> = match &dir {
@@ -559,6 +567,53 @@ fn lock_says_its_findings_in_a_line(corpus: &Corpus) {
     assert!(!err.contains('╭') && !err.contains("checked "), "the report is `capc check`'s: {err}");
     assert!(lines.len() <= 4, "{} lines: {err}", lines.len());
     assert!(out.stdout.is_empty());
+}
+
+/// `capc check`'s terminal report, brief by default, still accounts for every finding that
+/// `--format short` lists: each place is shown (an error or warning in full, an info as its
+/// `at` line, a repeat in the list under the finding it repeats), or counted in a repeat's
+/// `… and N more`; and it is shorter than `--verbose`, which shows each one in full.
+fn the_brief_report_places_every_finding(corpus: &Corpus) {
+    let root = corpora_dir().expect("the corpora are here").join(corpus.name);
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_capc"))
+            .args(["check", "--color", "never"])
+            .args(args)
+            .arg(".")
+            .current_dir(&root)
+            .env("COLUMNS", "100")
+            .output()
+            .expect("capc runs");
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let (short, brief, verbose) = (run(&["--format", "short"]), run(&[]), run(&["--verbose"]));
+    // `path:line:col: severity[rule] message`, one per finding, then the summary.
+    let places: Vec<&str> =
+        short.lines().filter_map(|l| l.split_once(": ").map(|(place, _)| place)).filter(|p| p.contains(':')).collect();
+    // A finding about a whole file is placed at 1:1 by `short`, and named by its path here.
+    let shown = places
+        .iter()
+        .filter(|p| {
+            let whole = p.strip_suffix(":1:1").is_some_and(|path| brief.contains(&format!(" {path}")));
+            whole || brief.contains(&format!("{p}]")) || brief.contains(&format!(" {p}\n"))
+        })
+        .count();
+    let counted: usize = brief
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("… and "))
+        .filter_map(|rest| rest.split(' ').next()?.parse::<usize>().ok())
+        .sum();
+    assert!(
+        shown + counted >= places.len(),
+        "{}: {} findings, {shown} places shown and {counted} counted:\n{brief}",
+        corpus.name,
+        places.len()
+    );
+    assert_eq!(brief.lines().last(), verbose.lines().last(), "the same summary");
+    if !places.is_empty() {
+        assert!(brief.lines().count() <= verbose.lines().count(), "{}: brief is not longer", corpus.name);
+    }
 }
 
 /// The corpora on disk are exactly the pinned ones.
