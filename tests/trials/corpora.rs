@@ -407,6 +407,11 @@ pub(crate) fn trials() -> Vec<Trial> {
         trials.push(harness::trial(name, &missing, move || the_brief_report_places_every_finding(corpus)));
     }
     trials.push(harness::trial("corpora::every_corpus_is_pinned", absent.as_slice(), every_corpus_is_pinned));
+    let readme: Vec<Missing> = match &dir {
+        Some(dir) if README_CORPORA.iter().all(|(name, _)| dir.join(name).is_dir()) => Vec::new(),
+        _ => vec![Missing { label: "corpus", why: "a corpus the README measures is absent".to_string() }],
+    };
+    trials.push(harness::trial("corpora::readme_measures_what_capc_finds", &readme, readme_measures_what_capc_finds));
     // Baselines and `--new-since` on a copy of one corpus in a git repository.
     let mut needs: Vec<Missing> = match &dir {
         None => absent.iter().cloned().collect(),
@@ -614,6 +619,38 @@ fn the_brief_report_places_every_finding(corpus: &Corpus) {
     if !places.is_empty() {
         assert!(brief.lines().count() <= verbose.lines().count(), "{}: brief is not longer", corpus.name);
     }
+}
+
+/// The corpora the README's table measures, with their public address.
+const README_CORPORA: &[(&str, &str)] = &[
+    ("wshobson__agents", "https://github.com/wshobson/agents"),
+    ("anthropics__claude-plugins-official", "https://github.com/anthropics/claude-plugins-official"),
+];
+
+/// The README's table of what `capc check` finds in two real repositories is what it finds.
+fn readme_measures_what_capc_finds() {
+    let dir = corpora_dir().expect("the corpora are here");
+    let mut table = String::from("| repository | files read | findings (default options) |\n| --- | ---: | --- |\n");
+    for (name, url) in README_CORPORA {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_capc"))
+            .args(["check", "--format", "json", "."])
+            .current_dir(dir.join(name))
+            .output()
+            .expect("capc runs");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+        let n = |k: &str| report["summary"][k].as_u64().unwrap_or(0) as usize;
+        use capc_compiler::plural::count;
+        let shown = url.trim_start_matches("https://github.com/");
+        table.push_str(&format!(
+            "| [{shown}]({url}) | {} | {}, {}, {} |\n",
+            report["files_checked"],
+            count(n("errors"), "error"),
+            count(n("warnings"), "warning"),
+            count(n("infos"), "info"),
+        ));
+    }
+    let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    crate::support::golden::assert_section(&readme, "<!-- corpora:start", "<!-- corpora:end -->", &table);
 }
 
 /// The corpora on disk are exactly the pinned ones.
