@@ -200,8 +200,9 @@ fn readme_workflows() -> Vec<(String, Value)> {
         .collect()
 }
 
-/// The workflows in the README, as pasted: each `uses:` of capc names this release's tag and
-/// only inputs `action.yml` declares, and its `args` are run through the action's own check
+/// The workflows in the README, as pasted: each `uses:` of capc names this release's tag (before
+/// the first release, `<commit>`, the placeholder for the commit a reader pins) and only inputs
+/// `action.yml` declares, and its `args` are run through the action's own check
 /// step; each `run:` line is a `cargo install` of this release's tag or a `capc` command that
 /// this capc accepts, run on a copy of `examples/team-repo` (exit 0 or 1, never 2: not an
 /// unknown flag, a missing path or an unusable configuration). There is no GitHub runner here,
@@ -210,7 +211,12 @@ fn readme_workflows() -> Vec<(String, Value)> {
 fn readme_workflows_run_with_this_capc() {
     let workflows = readme_workflows();
     assert!(!workflows.is_empty(), "the README shows a GitHub Actions workflow");
-    let release = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let pin = crate::support::readme_pin();
+    let release = match &pin {
+        crate::support::Pin::Tag(tag) => tag.clone(),
+        crate::support::Pin::Commit => "<commit>".to_string(),
+    };
+    let install_flag = if pin == crate::support::Pin::Commit { "--rev" } else { "--tag" };
     let action = yaml("action.yml");
     let workspace = tempfile::tempdir().expect("tempdir");
     let copied = Command::new("cp").arg("-R").arg(repo().join("examples/team-repo/.")).arg(workspace.path()).status();
@@ -252,7 +258,7 @@ fn readme_workflows_run_with_this_capc() {
                 let script = script.replace("<capc's repository URL>", env!("CARGO_PKG_REPOSITORY"));
                 for line in script.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
                     assert!(
-                        !line.contains(['"', '\'', '$', '|', '&', ';', '\\', '<', '>']),
+                        !line.replace("<commit>", "").contains(['"', '\'', '$', '|', '&', ';', '\\', '<', '>']),
                         "keep `{line}` to plain words"
                     );
                     let words: Vec<&str> = line.split_whitespace().collect();
@@ -266,7 +272,7 @@ fn readme_workflows_run_with_this_capc() {
                                 "`{line}` installs from capc's repository"
                             );
                             assert!(
-                                rest.windows(2).any(|w| w == ["--tag", release.as_str()]),
+                                rest.windows(2).any(|w| w == [install_flag, release.as_str()]),
                                 "`{line}` installs `{release}`"
                             );
                             assert_eq!(rest.last(), Some(&"capc"), "`{line}` installs the capc crate");
@@ -334,4 +340,155 @@ fn the_declared_rust_version_covers_every_locked_dependency() {
     let readme = std::fs::read_to_string(repo().join("README.md")).expect("README.md");
     let short = declared.trim_end_matches(".0");
     assert!(readme.contains(&format!("(Rust {short} or newer)")), "the README's install section names Rust {short}");
+}
+
+/// The release machinery, run here as a release runs it: `.ci/package` makes the archive and
+/// its checksum under the names `cargo binstall` (Cargo.toml's `[package.metadata.binstall]`)
+/// expects, twice the same bytes; `.ci/install-release` (the action's installer) installs the
+/// binary from a release laid out as GitHub serves it (here a `file://` folder), refuses an
+/// archive that does not match its checksum (exit 1, nothing installed), and answers 3 (build
+/// from source) for a tag with no release.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_release_archive_is_what_binstall_and_the_action_install() {
+    let target = match std::env::consts::ARCH {
+        "x86_64" => "x86_64-unknown-linux-musl",
+        "aarch64" => "aarch64-unknown-linux-musl",
+        other => panic!("no release target for {other}"),
+    };
+    let version = env!("CARGO_PKG_VERSION");
+    let tag = format!("v{version}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bin = dir.path().join("bin");
+    std::fs::create_dir_all(&bin).expect("mkdir");
+    // A stand-in for the release build (the debug binary is hundreds of megabytes to compress).
+    std::fs::write(bin.join("capc"), format!("#!/bin/sh\necho 'capc {version} (release stand-in)'\n")).expect("write");
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(bin.join("capc"), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let release = dir.path().join("download").join(&tag);
+    let package = || {
+        let out = Command::new(repo().join(".ci/package")).arg(target).arg(&bin).arg(&release).arg(&tag).output();
+        let out = out.expect(".ci/package runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    package();
+    let archive = format!("capc-{tag}-{target}.tar.gz");
+    let checksum = std::fs::read_to_string(release.join(format!("{archive}.sha256"))).expect("the checksum");
+    package();
+    let again = std::fs::read_to_string(release.join(format!("{archive}.sha256"))).expect("the checksum");
+    assert_eq!(checksum, again, "the same files make the same archive");
+    assert!(checksum.ends_with(&format!("  {archive}\n")), "`sha256sum -c` reads it: {checksum}");
+
+    // What `cargo binstall` would fetch and where it finds the binary in it.
+    let manifest: toml::Table =
+        std::fs::read_to_string(repo().join("Cargo.toml")).expect("Cargo.toml").parse().expect("TOML");
+    let binstall = &manifest["package"]["metadata"]["binstall"];
+    let fill = |template: &str| {
+        template
+            .replace("{ repo }", env!("CARGO_PKG_REPOSITORY"))
+            .replace("{ version }", version)
+            .replace("{ name }", "capc")
+            .replace("{ target }", target)
+            .replace("{ archive-suffix }", ".tar.gz")
+            .replace("{ bin }", "capc")
+            .replace("{ binary-ext }", "")
+    };
+    let url = fill(binstall["pkg-url"].as_str().expect("pkg-url"));
+    assert_eq!(url, format!("{}/releases/download/{tag}/{archive}", env!("CARGO_PKG_REPOSITORY")));
+    assert_eq!(binstall["pkg-fmt"].as_str(), Some("tgz"));
+    let listed = Command::new("tar").arg("-tzf").arg(release.join(&archive)).output().expect("tar runs");
+    let listed = String::from_utf8_lossy(&listed.stdout).into_owned();
+    let bin_dir = fill(binstall["bin-dir"].as_str().expect("bin-dir"));
+    assert!(listed.lines().any(|l| l == bin_dir), "`{bin_dir}` is in the archive:\n{listed}");
+    for file in ["README.md", "CHANGELOG.md"] {
+        assert!(listed.lines().any(|l| l == format!("capc-{tag}-{target}/{file}")), "{file}:\n{listed}");
+    }
+
+    let base = format!("file://{}", dir.path().join("download").display());
+    let install = |tag: &str, dest: &Path| {
+        Command::new(repo().join(".ci/install-release"))
+            .arg(tag)
+            .arg(dest)
+            .env("CAPC_RELEASE_BASE", &base)
+            .output()
+            .expect(".ci/install-release runs")
+    };
+    let dest = dir.path().join("installed");
+    let out = install(&tag, &dest);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let installed = Command::new(dest.join("bin/capc")).arg("--version").output().expect("the installed capc runs");
+    assert_eq!(String::from_utf8_lossy(&installed.stdout), format!("capc {version} (release stand-in)\n"));
+
+    let tampered = dir.path().join("tampered");
+    std::fs::write(release.join(format!("{archive}.sha256")), format!("{}  {archive}\n", "0".repeat(64)))
+        .expect("write");
+    let out = install(&tag, &tampered);
+    assert_eq!(out.status.code(), Some(1), "a mismatch fails");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not match its published SHA-256"));
+    assert!(!tampered.join("bin/capc").exists(), "nothing is installed");
+
+    let out = install("v99.0.0", &dir.path().join("none"));
+    assert_eq!(out.status.code(), Some(3), "no release: build from source instead");
+}
+
+/// `.ci/release-notes` gives the release's CHANGELOG section and refuses a tag that is not the
+/// crate's version or that has no section (run on a copy of the files it reads).
+#[test]
+fn release_notes_come_from_the_changelog_section_of_the_tag() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join(".ci")).expect("mkdir");
+    std::fs::copy(repo().join(".ci/release-notes"), dir.path().join(".ci/release-notes")).expect("copy");
+    std::fs::copy(repo().join("Cargo.toml"), dir.path().join("Cargo.toml")).expect("copy");
+    let tag = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let notes = |tag: &str| Command::new(dir.path().join(".ci/release-notes")).arg(tag).output().expect("runs");
+    std::fs::copy(repo().join("CHANGELOG.md"), dir.path().join("CHANGELOG.md")).expect("copy");
+    let out = notes(&tag);
+    assert_eq!(out.status.code(), Some(1), "no section yet");
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("no `## {tag}` section")));
+    let changelog = std::fs::read_to_string(repo().join("CHANGELOG.md")).expect("CHANGELOG.md");
+    let released = changelog.replacen("## Unreleased", &format!("## {tag}"), 1) + "\n## v0.0.1\n\nOlder.\n";
+    std::fs::write(dir.path().join("CHANGELOG.md"), released).expect("write");
+    let out = notes(&tag);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("### Added") && !text.contains("Older."), "{text}");
+    let out = notes("v99.0.0");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not the version in Cargo.toml"));
+}
+
+/// The release workflow packages every target the installer and `cargo binstall` ask for, the
+/// Windows ones as `.zip`.
+#[test]
+fn the_release_workflow_builds_what_the_installers_fetch() {
+    let workflow = yaml(".github/workflows/release.yml");
+    let include = workflow["jobs"]["build"]["strategy"]["matrix"]["include"].as_sequence().expect("the matrix");
+    let targets: Vec<&str> = include.iter().map(|e| str_of(e, "target")).collect();
+    let installer = std::fs::read_to_string(repo().join(".ci/install-release")).expect(".ci/install-release");
+    for asked in installer.lines().filter_map(|l| l.split_once(") target=")).map(|(_, t)| t.trim_end_matches(" ;;")) {
+        assert!(targets.contains(&asked), "the installer fetches {asked}, which the workflow builds: {targets:?}");
+    }
+    for wanted in [
+        "x86_64-unknown-linux-gnu",
+        "aarch64-unknown-linux-gnu",
+        "x86_64-unknown-linux-musl",
+        "x86_64-apple-darwin",
+        "aarch64-apple-darwin",
+        "x86_64-pc-windows-msvc",
+    ] {
+        assert!(targets.contains(&wanted), "{wanted}");
+    }
+    let manifest: toml::Table =
+        std::fs::read_to_string(repo().join("Cargo.toml")).expect("Cargo.toml").parse().expect("TOML");
+    let overrides = &manifest["package"]["metadata"]["binstall"]["overrides"];
+    for target in targets.iter().filter(|t| t.contains("windows")) {
+        assert_eq!(overrides[*target]["pkg-fmt"].as_str(), Some("zip"), "{target}");
+    }
+    let steps = workflow["jobs"]["build"]["steps"].as_sequence().expect("steps");
+    assert!(
+        steps.iter().any(|s| s["run"].as_str().is_some_and(|r| r.starts_with(".ci/package "))),
+        "each build is packaged"
+    );
 }

@@ -141,3 +141,24 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// How the README's snippets pin capc: the tag of this version once CHANGELOG.md has its
+/// `## vX.Y.Z` section (the release was made), else `<commit>`, the placeholder for a commit's
+/// SHA that a reader fills in (no release yet).
+pub(crate) fn readme_pin() -> Pin {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tag = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let changelog = std::fs::read_to_string(root.join("CHANGELOG.md")).expect("CHANGELOG.md");
+    if changelog.lines().any(|l| l == format!("## {tag}")) {
+        Pin::Tag(tag)
+    } else {
+        Pin::Commit
+    }
+}
+
+/// See [`readme_pin`].
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Pin {
+    Tag(String),
+    Commit,
+}
