@@ -30,6 +30,7 @@ pub mod diff;
 pub mod fix;
 pub mod frontmatter;
 pub mod json;
+pub mod listed;
 pub mod lock;
 pub mod model;
 pub mod names;

@@ -33,7 +33,7 @@ use capc_compiler::builtins::{BundledSource, BUNDLED_SKILLS};
 use std::borrow::Cow;
 
 /// `skillListingMaxDescChars` when settings do not set it, in UTF-16 code units.
-pub const MAX_LISTING_DESC_CHARS: usize = 1536;
+pub const MAX_LISTING_DESC_CHARS: usize = capc_compiler::listed::MAX_DESC_UNITS;
 /// `skillListingBudgetFraction` when settings do not set it.
 pub const DEFAULT_BUDGET_FRACTION: f64 = 0.01;
 /// How an entry may be shortened when the listing is over budget.

@@ -34,34 +34,8 @@ impl<'a> Described<'a> {
     }
 }
 
-/// A description as the Skill listing sends it: `<` and `>` written `&lt;` and `&gt;` (`&` stays
-/// as it is), so a description cannot open or close a tag of the prompt around it. The listing's
-/// budget measures this text. The agent listing sends its descriptions unescaped.
-pub fn listing_escaped(text: &str) -> Cow<'_, str> {
-    if text.contains(['<', '>']) {
-        Cow::Owned(text.replace('<', "&lt;").replace('>', "&gt;"))
-    } else {
-        Cow::Borrowed(text)
-    }
-}
-
-/// `description` + ` - ` + `when_to_use` (either may be missing).
-pub fn describe<'a>(description: Option<Cow<'a, str>>, when_to_use: Option<&'a str>) -> Option<Cow<'a, str>> {
-    match (description, when_to_use.filter(|w| !w.is_empty())) {
-        (Some(d), Some(w)) => Some(Cow::Owned(format!("{d} - {w}"))),
-        (Some(d), None) => Some(d),
-        (None, Some(w)) => Some(Cow::Borrowed(w)),
-        (None, None) => None,
-    }
-}
-
-/// A user's description as Claude Code loads it: its lines joined with single spaces.
-pub fn one_line(text: &str) -> Cow<'_, str> {
-    if !text.contains('\n') {
-        return Cow::Borrowed(text);
-    }
-    Cow::Owned(text.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" "))
-}
+// One home for the listed text: the compiler's rule measures the same text the listing sends.
+pub use capc_compiler::listed::{escaped as listing_escaped, joined as describe, one_line};
 
 /// Claude Code's `s.length > max ? s.slice(0, max − 1) + "…" : s`, in UTF-16 code units.
 /// Where JavaScript would cut a surrogate pair in half, the whole character is dropped instead.

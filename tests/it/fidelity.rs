@@ -163,3 +163,52 @@ fn errors_claude_code_survives_are_reported_and_the_rest_is_locked() {
     assert!(!text.contains("name = \"synced\"") && !text.contains("name = \"claude_ai\""), "{text}");
     assert!(!text.contains("[[command]]\nname = \"anthropic-skills:pdf\""), "{text}");
 }
+
+/// `skill-description-too-long` measures the text the Skill listing sends: a description of
+/// 1,530 characters with three `<` (each sent as `&lt;`, four units) is cut by the listing, and
+/// warned about; the same length without them is neither. (It used to count characters of
+/// the frontmatter, which let a description the listing cuts pass.)
+#[test]
+fn the_description_rule_measures_what_the_listing_sends() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let escaped = format!("{}<<<", "x".repeat(1530));
+    let plain = "y".repeat(1533);
+    write_file(root, ".claude/skills/cut/SKILL.md", &format!("---\ndescription: \"{escaped}\"\n---\nBody.\n"));
+    write_file(root, ".claude/skills/whole/SKILL.md", &format!("---\ndescription: {plain}\n---\nBody.\n"));
+    let out = capc(&["check", "--format", "json", "."], root);
+    let report: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let flagged: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["rule"] == "skill-description-too-long")
+        .filter_map(|d| d["path"].as_str())
+        .collect();
+    assert_eq!(flagged, [".claude/skills/cut/SKILL.md"], "{report}");
+    let out = capc(&["lock", "."], root);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let session = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["session", ".", "--json"])
+        .current_dir(root)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write as _;
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(b"{\"id\":1,\"type\":\"turn\",\"input\":\"hello\",\"include\":[\"skill_listing\"]}\n")?;
+            child.wait_with_output()
+        })
+        .expect("capc session runs");
+    let line =
+        String::from_utf8_lossy(&session.stdout).lines().find(|l| l.contains("\"turn\"")).expect("a turn").to_string();
+    let turn: Value = serde_json::from_str(&line).expect("json");
+    let listing = turn["skill_listing"].as_str().expect("the listing").to_string();
+    let cut = listing.lines().find(|l| l.starts_with("- cut: ")).expect("the cut skill is listed");
+    assert!(cut.ends_with('…') && cut.encode_utf16().count() == "- cut: ".len() + 1536, "the listing cuts it: {cut}");
+    assert!(listing.lines().any(|l| l == format!("- whole: {plain}")), "and keeps the other whole");
+}

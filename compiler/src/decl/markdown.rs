@@ -68,10 +68,6 @@ pub fn claude_code_keys() -> &'static [&'static str] {
     })
 }
 
-/// The listing cuts `description` + `when_to_use` at this many characters
-/// (`skillListingMaxDescChars`, default 1,536).
-pub const MAX_LISTING_CHARS: usize = 1536;
-
 const EFFORTS: &[&str] = &["low", "medium", "high", "xhigh", "max"];
 pub const PERMISSION_MODES: &[&str] =
     &["default", "manual", "acceptEdits", "auto", "dontAsk", "bypassPermissions", "plan"];
@@ -343,15 +339,22 @@ fn no_frontmatter(
 
 fn check_skill(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
     check_fields_knowing(sink, fields, SKILL_FIELDS, claude_code_keys(), "skill frontmatter", Unknown::Warn);
-    let description = fields.get("description").and_then(Node::as_str).unwrap_or("");
-    let when = fields.get("when_to_use").and_then(Node::as_str).unwrap_or("");
-    let listed = description.chars().count() + when.chars().count();
-    if listed > MAX_LISTING_CHARS {
+    // Measured as the listing measures what it sends (`crate::listed`): joined, escaped, in
+    // UTF-16 units. (Without a description the body's first line is listed, which a line
+    // cannot make this long.)
+    let description = fields.get("description").and_then(Node::as_str);
+    let when = fields.get("when_to_use").and_then(Node::as_str);
+    let units = crate::listed::listed(description, None, when).map_or(0, |t| crate::listed::units(&t));
+    let max = crate::listed::MAX_DESC_UNITS;
+    if units > max {
         let span = fields.get("description").or(fields.get("when_to_use")).map(|n| n.span);
         sink.report(
             &rules::skill_description_too_long::RULE,
             span,
-            format!("`description` and `when_to_use` hold {listed} characters; the skill listing keeps only the first {MAX_LISTING_CHARS}"),
+            format!(
+                "the Skill listing sends `description` and `when_to_use` as {units} characters (UTF-16 units, joined \
+                 by ` - `, `<` and `>` escaped) and keeps only the first {max}"
+            ),
         )
         .help("put the key use case first and move detail into the body, which loads when the skill runs");
     }
