@@ -75,6 +75,12 @@ pub enum Part {
     Text(String),
     /// The file's own bytes at this span, as they are.
     Source(Span),
+    /// The file's own bytes at this span moved one level deeper: `indent` added after each of
+    /// its line breaks (before a line that is not empty).
+    Indented {
+        span: Span,
+        indent: String,
+    },
 }
 
 impl Edit {
@@ -141,6 +147,45 @@ pub(crate) fn separator(text: &str, object: &Node) -> String {
         Some([(key, _)]) => format!(",{}", inside(text, object.span.start + 1, key.span.start)),
         _ => ", ".to_string(),
     }
+}
+
+/// The edit that puts every entry of the JSON object `root` under a new `key` —
+/// `{"key": {…}}` — each entry one level deeper and the new object's braces on lines of their
+/// own, in the file's own indentation; an object written on one line stays on one line.
+pub(crate) fn wrap_entries(text: &str, root: &Node, key: &str) -> Option<Edit> {
+    let entries = root.as_object()?;
+    let (first, last) = (entries.first()?, entries.last()?);
+    let open = inside(text, root.span.start + 1, first.0.span.start);
+    let close = inside(text, last.1.span.end, root.span.end.checked_sub(1)?);
+    let Some((_, indent)) = open.rsplit_once('\n') else {
+        let parts = vec![Part::Text(format!("{{\"{key}\": ")), Part::Source(root.span), Part::Text("}".to_string())];
+        return Some(Edit::Compose { span: root.span, parts });
+    };
+    let outer = close.rsplit_once('\n').map_or("", |(_, i)| i);
+    let step = indent.strip_prefix(outer).filter(|s| !s.is_empty()).unwrap_or(indent);
+    let parts = vec![
+        Part::Text(format!("{{\n{indent}\"{key}\": {{\n{indent}{step}")),
+        Part::Indented { span: Span::new(first.0.span.start, last.1.span.end), indent: step.to_string() },
+        Part::Text(format!("\n{indent}}}\n{outer}}}")),
+    ];
+    Some(Edit::Compose { span: root.span, parts })
+}
+
+/// `text` with `indent` after each line break that a non-empty line follows ([`Part::Indented`]).
+pub(crate) fn indented(text: &str, indent: &str) -> String {
+    let mut out = String::with_capacity(text.len() + indent.len() * 8);
+    let mut lines = text.split('\n');
+    if let Some(first) = lines.next() {
+        out.push_str(first);
+    }
+    for line in lines {
+        out.push('\n');
+        if !line.trim().is_empty() {
+            out.push_str(indent);
+        }
+        out.push_str(line);
+    }
+    out
 }
 
 /// The whitespace between `from` and `to` (after an object's `{`, before its `}`), or

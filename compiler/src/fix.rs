@@ -119,6 +119,9 @@ fn resolve(text: &str, edits: &[Edit]) -> Option<Vec<(Span, String)>> {
                     match part {
                         Part::Text(t) => out.push_str(t),
                         Part::Source(from) => out.push_str(text.get(from.start..from.end)?),
+                        Part::Indented { span, indent } => {
+                            out.push_str(&crate::diagnostic::indented(text.get(span.start..span.end)?, indent))
+                        }
                     }
                 }
                 out

@@ -109,13 +109,16 @@ fn diff_masks_secrets() {
     std::fs::write(plugin.join("hooks/hooks.json"), &hooks).expect("write");
     let out = capc(&["check", "--fix", "--diff", scratch.path().to_str().expect("utf-8")]);
     let diff = String::from_utf8_lossy(&out.stdout);
-    assert!(diff.contains("+{\"hooks\": {"), "{diff}");
+    assert!(diff.contains("+  \"hooks\": {"), "{diff}");
     assert!(!diff.contains("PLANTED") && diff.contains("****"), "{diff}");
     // Writing uses the real text.
     capc(&["check", "--fix", scratch.path().to_str().expect("utf-8")]);
     assert_eq!(
         std::fs::read_to_string(plugin.join("hooks/hooks.json")).expect("read"),
-        format!("{{\"hooks\": {}}}\n", hooks.trim_end())
+        format!(
+            "{{\n  \"hooks\": {{\n    \"Stop\": [{{ \"hooks\": [{{ \"type\": \"command\", \"command\": \"curl -H 'Authorization: {token}' https://example.com\" }}] }}]\n  }}\n}}\n"
+        ),
+        "the events one level deeper, the new object's braces on their own lines"
     );
 }
 

@@ -467,31 +467,39 @@ fn move_under_hooks(text: &str, root: &Node) -> Option<Vec<Edit>> {
     if moved.is_empty() || names.len() != moved.len() || entries.iter().filter(|(k, _)| k.name == "hooks").count() > 1 {
         return None;
     }
-    // The moved entries, copied from the file, separated by `separator`.
-    let copies = |separator: &str| {
+    // The moved entries, copied from the file, separated by `separator`, each `step` deeper.
+    let copies = |separator: &str, step: &str| {
         let mut parts = Vec::new();
         for (n, &i) in moved.iter().enumerate() {
             if n > 0 {
                 parts.push(Part::Text(separator.to_string()));
             }
-            parts.push(Part::Source(diagnostic::entry_span(&entries[i].0, &entries[i].1)));
+            let span = diagnostic::entry_span(&entries[i].0, &entries[i].1);
+            parts.push(Part::Indented { span, indent: step.to_string() });
         }
         parts
     };
     match root.get("hooks") {
-        None if moved.len() == entries.len() => {
-            Some(vec![Edit::insert(root.span.start, "{\"hooks\": "), Edit::insert(root.span.end, "}")])
-        }
+        None if moved.len() == entries.len() => diagnostic::wrap_entries(text, root, "hooks").map(|edit| vec![edit]),
         None => {
             let (first_key, first_value) = &entries[moved[0]];
             let last_value = &entries[entries.len() - 1].1;
             let open = diagnostic::inside(text, root.span.start + 1, entries[0].0.span.start);
             let close = diagnostic::inside(text, last_value.span.end, root.span.end - 1);
-            // The new object closes at the indentation of its key.
+            // The new object closes at the indentation of its key; its entries one level deeper.
             let indent = open.rsplit_once('\n').map_or("", |(_, indent)| indent);
-            let mut parts = vec![Part::Text(format!("\"hooks\": {{{open}"))];
-            parts.extend(copies(&diagnostic::separator(text, root)));
-            parts.push(Part::Text(format!("{close}{indent}}}")));
+            let outer = close.rsplit_once('\n').map_or("", |(_, outer)| outer);
+            let step = if open.contains('\n') {
+                indent.strip_prefix(outer).filter(|s| !s.is_empty()).unwrap_or(indent)
+            } else {
+                ""
+            };
+            let mut parts = vec![Part::Text(format!("\"hooks\": {{{open}{step}"))];
+            let separator = diagnostic::separator(text, root);
+            let separator = if separator.contains('\n') { format!("{separator}{step}") } else { separator };
+            parts.extend(copies(&separator, step));
+            let closing = if open.contains('\n') { format!("\n{indent}}}") } else { format!("{close}}}") };
+            parts.push(Part::Text(closing));
             let mut edits = diagnostic::remove_entries(entries, &moved[1..]);
             edits.push(Edit::Compose { span: Span::new(first_key.span.start, first_value.span.end), parts });
             Some(edits)
@@ -505,13 +513,20 @@ fn move_under_hooks(text: &str, root: &Node) -> Option<Vec<Edit>> {
             edits.push(match map.last() {
                 Some((_, last)) => {
                     let separator = diagnostic::separator(text, hooks);
+                    // From the top level to inside `hooks`: as deep as its entries are.
+                    let at = |s: &str| s.rsplit_once('\n').map(|(_, i)| i.to_string());
+                    let step = match (at(&separator), at(&diagnostic::separator(text, root))) {
+                        (Some(inner), Some(top)) => inner.strip_prefix(top.as_str()).unwrap_or("").to_string(),
+                        _ => String::new(),
+                    };
                     let mut parts = vec![Part::Text(separator.clone())];
-                    parts.extend(copies(&separator));
+                    parts.extend(copies(&separator, &step));
                     Edit::Compose { span: Span::new(last.span.end, last.span.end), parts }
                 }
-                None => {
-                    Edit::Compose { span: Span::new(hooks.span.start + 1, hooks.span.start + 1), parts: copies(", ") }
-                }
+                None => Edit::Compose {
+                    span: Span::new(hooks.span.start + 1, hooks.span.start + 1),
+                    parts: copies(", ", ""),
+                },
             });
             Some(edits)
         }

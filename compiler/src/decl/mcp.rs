@@ -2,7 +2,7 @@
 //! plugin's `.mcp.json` or inline `mcpServers` (the flat `{name: config}` form allowed too).
 
 use super::FileCx;
-use crate::diagnostic::{did_you_mean, Edit, Sink};
+use crate::diagnostic::{did_you_mean, Sink};
 use crate::names::normalize_server;
 use crate::node::Node;
 use crate::rules;
@@ -49,10 +49,9 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, project: bo
             // Certain only when every entry is a server (an object): then wrapping moves them
             // all under `mcpServers` and nothing else.
             if entries.iter().all(|(_, v)| v.as_object().is_some()) {
-                diagnostic.with_fix(vec![
-                    Edit::insert(root.span.start, "{\"mcpServers\": "),
-                    Edit::insert(root.span.end, "}"),
-                ]);
+                if let Some(edit) = crate::diagnostic::wrap_entries(cx.json_source.unwrap_or(""), root, "mcpServers") {
+                    diagnostic.with_fix(vec![edit]);
+                }
             }
             0
         }
