@@ -91,7 +91,8 @@ impl Question {
         let mut lines: Vec<String> = Vec::new();
         match &self.subject {
             Subject::Skill { name, description } => {
-                lines.push(format!("Use this skill? {name}"));
+                // Claude Code's dialog is titled with the skill's name.
+                lines.push(name.clone());
                 lines.push("Claude may use instructions, code, or files from this Skill.".to_string());
                 if let Some(d) = description.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
                     lines.push(d.to_string());

@@ -763,7 +763,10 @@ pub fn run(mut session: Session, options: Options) -> std::io::Result<u8> {
     };
     let changes = session.live.as_ref().map(|l| lock(l).changed.clone());
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    let shared = Shared::new(session);
+    // Where an earlier run saved the user's "always" answers, as Claude Code reads them: in a
+    // trusted folder only. Files served without a lock hold them already.
+    let allowed = if session.trusted && !session.loaded.from_tree { session.loaded.local_allows() } else { Vec::new() };
+    let shared = Shared::allowing(session, allowed);
     let served = runtime.block_on(async move {
         if options.watch {
             // The files as they are before any save, so that a later save of a supporting file
