@@ -636,7 +636,17 @@ fn shell_question(session: &Session, result: &TurnResult) -> Option<ask::Questio
         return None;
     }
     let subject = ask::Subject::Shell { command: last.command.clone(), by: command.clone() };
-    Some(ask::Question::new(subject, true))
+    let question = ask::Question::new(subject, true);
+    // Only a question whose yes lets the command run: an allow rule does not lift every ask
+    // (a redirection into the folder, for one, asks whatever the rules say).
+    let mut cx = session.last_context.clone();
+    cx.session_rules.allow.push(question.rule.clone());
+    let permissions = crate::permissions::Permissions::assemble(&session.loaded, &cx, &[]);
+    let cwd = session.loaded.roots.root.to_string_lossy();
+    let home = std::env::var("HOME").unwrap_or_default();
+    let matching = capc_grammar::MatchContext { cwd: &cwd, home: &home, settings_dir: None };
+    let call = capc_grammar::ToolCall::new("Bash").with_primary(&last.command);
+    (permissions.decide(&call, &matching).behavior == "allow").then_some(question)
 }
 
 /// The Skill tool's answer as an MCP tool result.
