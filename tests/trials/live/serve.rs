@@ -101,6 +101,7 @@ pub(crate) fn trials() -> Vec<Trial> {
         t("serve_without_elicitation_refuses_and_names_the_rule", &[Sdk], without_elicitation_refuses),
         t("serve_asks_before_a_gateway_call_no_rule_allows", &[Sdk, Everything], asks_before_a_gateway_call),
         t("serve_without_a_lock_serves_a_plugin_folder_live", &[Sdk], serves_a_plugin_folder_live),
+        t("serve_asks_claude_code_2_1_332_as_recorded", &[Sdk], claude_code_answers_as_recorded),
     ]
 }
 
@@ -978,4 +979,45 @@ fn serves_a_plugin_folder_live() {
     assert!(a[6]["ok"]["kinds"].as_array().is_some_and(|k| !k.is_empty()), "{}", a[6]);
     assert!(message_texts(&a[7])[1].ends_with("Hi there again.\n"), "the saved body is served: {}", a[7]);
     assert!(!plugin.join("capabilities.lock").exists(), "no lock is written");
+}
+
+/// The records of `tests/oracle/serve-ask.py`: Claude Code 2.1.332 as the client declares form
+/// elicitation, answers capc's question with `cancel` in a headless run (so the command is
+/// refused) and with what its `Elicitation` hook says otherwise (`yes-always`: the rule saved,
+/// the command run, its output in the request Claude Code sent); and today's `capc serve` still
+/// asks the recorded question.
+fn claude_code_answers_as_recorded() {
+    let records = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/serve-ask");
+    let read = |name: &str| -> Value {
+        let path = records.join(name);
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+            .expect("JSON")
+    };
+    let (headless, hook) = (read("headless.json"), read("hook.json"));
+    for record in [&headless, &hook] {
+        assert!(record["capabilities"]["elicitation"]["form"].is_object(), "{}", record["capabilities"]);
+        assert_eq!(record["question"], headless["question"], "the same question both times");
+    }
+    assert_eq!(headless["answer"], json!({"action": "cancel"}));
+    let refused = headless["prompts_get"]["message"].as_str().unwrap_or_default();
+    assert!(refused.starts_with("Shell command permission check failed for pattern \"!`./count.sh`\""), "{refused}");
+    assert_eq!(headless["settings_local"], Value::Null);
+    assert_eq!(hook["answer"], json!({"action": "accept", "content": {"answer": "yes-always"}}));
+    let texts = hook["claude"]["texts"].as_array().expect("texts");
+    assert_eq!(texts.last(), Some(&json!("Stamped: counted\n")), "the command ran: {texts:?}");
+    assert_eq!(hook["settings_local"], "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(./count.sh)\"\n    ]\n  }\n}\n");
+    // Today's capc asks what Claude Code was asked.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("tree");
+    copy(&records.join("tree"), &root);
+    let plan = json!([
+        {"op": "answers", "with": ["cancel"]},
+        {"op": "get_prompt", "name": "stamp", "arguments": {}},
+        {"op": "questions"},
+    ]);
+    let a = sdk_stdio(&plan, &[root.to_str().expect("utf-8"), "--trust"]);
+    let now = a[2]["ok"][0].to_string().replace(&root.display().to_string(), "<TREE>");
+    let now: Value = serde_json::from_str(&now).expect("JSON");
+    assert_eq!(now["message"], headless["question"]["message"]);
+    assert_eq!(now["requestedSchema"], headless["question"]["requestedSchema"]);
 }
