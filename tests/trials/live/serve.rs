@@ -102,6 +102,7 @@ pub(crate) fn trials() -> Vec<Trial> {
         t("serve_asks_before_a_gateway_call_no_rule_allows", &[Sdk, Everything], asks_before_a_gateway_call),
         t("serve_without_a_lock_serves_a_plugin_folder_live", &[Sdk], serves_a_plugin_folder_live),
         t("serve_asks_claude_code_2_1_332_as_recorded", &[Sdk], claude_code_answers_as_recorded),
+        t("serve_asks_over_http_too", &[Sdk], asks_over_http),
     ]
 }
 
@@ -1020,4 +1021,26 @@ fn claude_code_answers_as_recorded() {
     let now: Value = serde_json::from_str(&now).expect("JSON");
     assert_eq!(now["message"], headless["question"]["message"]);
     assert_eq!(now["requestedSchema"], headless["question"]["requestedSchema"]);
+}
+
+/// Over Streamable HTTP the question goes to the client of the request that raised it, and
+/// its answer holds for that client's later calls ("Allow for this session").
+fn asks_over_http() {
+    let dir = asking_project(None);
+    let root = dir.path();
+    let (_server, url) = serve_http(root, &["--trust"], &[]);
+    let plan = json!([
+        {"op": "answers", "with": ["yes-session", "yes"]},
+        {"op": "call_tool", "name": "Skill", "arguments": {"skill": "deploy"}},
+        {"op": "call_tool", "name": "Skill", "arguments": {"skill": "deploy"}},
+        {"op": "questions"},
+    ]);
+    let a = sdk_http(&plan, &url, None);
+    assert_eq!(a[1]["ok"]["isError"], false, "{}", a[1]);
+    assert!(text_of(&a[1]).starts_with("Launching skill: deploy"), "{}", a[1]);
+    assert_eq!(a[2]["ok"]["isError"], true, "the command's yes was for one call; dismissed now: {}", a[2]);
+    let questions = asked(&a[3]);
+    assert_eq!(questions.len(), 3, "the skill and its command, then the command again: {}", a[3]);
+    assert!(questions[2].0.starts_with("Bash command\n./count.sh"), "{}", questions[2].0);
+    assert_eq!(runs(root), 1);
 }
