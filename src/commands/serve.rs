@@ -36,7 +36,9 @@ pub(crate) fn serve(
         Some(lock) => load_session(lock, from),
         None if from.verify => {
             let folder = capc_compiler::printable::escape(&path.display().to_string()).into_owned();
-            eprintln!("error: --verify checks a lock, and `{folder}` has none (its files are served as they are without it)");
+            eprintln!(
+                "error: --verify checks a lock, and `{folder}` has none (its files are served as they are without it)"
+            );
             return ExitCode::from(2);
         }
         None => {

@@ -120,8 +120,11 @@ pub fn question(session: &Session, refused: &ToolCallResult) -> Option<super::as
         return None;
     }
     let found = session.mcp.tools().iter().find(|t| *t.name == **tool)?;
-    let subject =
-        super::ask::Subject::Tool { name: tool.clone(), server: found.server.to_string(), tool: found.original.clone() };
+    let subject = super::ask::Subject::Tool {
+        name: tool.clone(),
+        server: found.server.to_string(),
+        tool: found.original.clone(),
+    };
     Some(super::ask::Question::new(subject, session.last_context.trusted))
 }
 

@@ -351,7 +351,8 @@ enum Planned {
 /// What the model gets when its user answers No: Claude Code's words, as a tool error.
 fn rejected(question: &ask::Question) -> CallToolResult {
     let mut result = CallToolResult::error(vec![ContentBlock::text(ask::REJECTED)]);
-    result.structured_content = Some(json!({"permission": {"behavior": "deny", "rule": null}, "asked": question.rule, "answer": "no"}));
+    result.structured_content =
+        Some(json!({"permission": {"behavior": "deny", "rule": null}, "asked": question.rule, "answer": "no"}));
     result
 }
 
@@ -410,7 +411,8 @@ impl ServerHandler for Server {
         if name.starts_with("mcp__") && self.shared.catalog().prompts.iter().any(|p| p.name == name) {
             return Ok(self.shared.upstream_prompt(name, arguments).await?.into());
         }
-        let attempt = move |session: &mut Session, catalog: &Catalog| get_prompt(session, catalog, &name, arguments.clone());
+        let attempt =
+            move |session: &mut Session, catalog: &Catalog| get_prompt(session, catalog, &name, arguments.clone());
         Ok(self.shared.asking(Some(context.peer), Arc::new(attempt)).await??.into())
     }
 

@@ -824,7 +824,8 @@ fn always_saves_the_rule() {
     let dir = asking_project(None);
     let root = dir.path();
     let local = root.join(".claude/settings.local.json");
-    std::fs::write(&local, "{\"env\": {\"KEEP\": \"1\"}, \"permissions\": {\"deny\": [\"Bash(rm *)\"]}}\n").expect("write");
+    std::fs::write(&local, "{\"env\": {\"KEEP\": \"1\"}, \"permissions\": {\"deny\": [\"Bash(rm *)\"]}}\n")
+        .expect("write");
     lock(root);
     let lock_before = std::fs::read(root.join("capabilities.lock")).expect("lock");
     let path = root.to_str().expect("utf-8");
@@ -1006,7 +1007,10 @@ fn claude_code_answers_as_recorded() {
     assert_eq!(hook["answer"], json!({"action": "accept", "content": {"answer": "yes-always"}}));
     let texts = hook["claude"]["texts"].as_array().expect("texts");
     assert_eq!(texts.last(), Some(&json!("Stamped: counted\n")), "the command ran: {texts:?}");
-    assert_eq!(hook["settings_local"], "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(./count.sh)\"\n    ]\n  }\n}\n");
+    assert_eq!(
+        hook["settings_local"],
+        "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(./count.sh)\"\n    ]\n  }\n}\n"
+    );
     // Today's capc asks what Claude Code was asked.
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path().join("tree");
