@@ -78,6 +78,9 @@ impl State {
     }
 }
 
+/// One attempt at a request, tried again after each answer (see [`Shared::asking`]).
+type Attempt<T> = Arc<dyn Fn(&mut Session, &Catalog) -> Step<T> + Send + Sync>;
+
 /// What one attempt at a request came to: its answer, or a question to put to the user
 /// first, with the answer when the question cannot be asked (`refused`) and when the user
 /// says No (`rejected`).
@@ -278,7 +281,7 @@ impl Shared {
     async fn asking<T: Send + 'static>(
         self: &Arc<Self>,
         peer: Option<Peer<RoleServer>>,
-        attempt: Arc<dyn Fn(&mut Session, &Catalog) -> Step<T> + Send + Sync>,
+        attempt: Attempt<T>,
     ) -> Result<T, ErrorData> {
         let mut once: Vec<String> = Vec::new();
         let mut asked: Vec<String> = Vec::new();
@@ -488,46 +491,35 @@ fn get_prompt(
     name: &str,
     arguments: Option<JsonObject>,
 ) -> Step<Result<GetPromptResult, ErrorData>> {
-    match prompt_turn(session, catalog, name, arguments) {
-        Ok(result) => Step::Done(Ok(result)),
-        Err((error, question)) => match question {
-            // No is what the refusal says: the command is not sent.
-            Some(question) => Step::Ask { question, refused: Err(error.clone()), rejected: Err(error) },
-            None => Step::Done(Err(error)),
-        },
-    }
-}
-
-/// `prompts/get` once: the messages, or the error with the question that may lift it.
-fn prompt_turn(
-    session: &mut Session,
-    catalog: &Catalog,
-    name: &str,
-    arguments: Option<JsonObject>,
-) -> Result<GetPromptResult, (ErrorData, Option<ask::Question>)> {
-    let no_question = |e: ErrorData| (e, None);
     let cx = session.last_context.clone();
     // A display name or alias reaches the entry `/name` reaches, as in Claude Code.
     let served = catalog.reaches.get(name).copied().flatten().map(|i| &catalog.prompts[i]);
     let Some(prompt) = served.filter(|_| !name.is_empty() && !name.contains(char::is_whitespace)) else {
-        return Err(no_question(unknown("prompt", name, catalog.closest_prompt(name))));
+        return Step::Done(Err(unknown("prompt", name, catalog.closest_prompt(name))));
     };
     let declared: Vec<String> =
         prompt.arguments.iter().flatten().map(|a| a.name.clone()).filter(|n| n != ARGUMENTS).collect();
-    let args = argument_string(arguments.as_ref(), &declared).map_err(no_question)?;
+    let args = match argument_string(arguments.as_ref(), &declared) {
+        Ok(args) => args,
+        Err(e) => return Step::Done(Err(e)),
+    };
     let input = if args.is_empty() { format!("/{name}") } else { format!("/{name} {args}") };
     let outcome = session.turn(&input, cx);
     if !outcome.request.sent {
         // Claude Code sends nothing for it (a refused `!` injection, a disabled skill): what it
         // prints instead is the error.
         let message = outcome.request.stdout.join("\n");
-        let question = shell_question(session, &outcome.result);
-        return Err((ErrorData::invalid_request(message, serde_json::to_value(&outcome.result).ok()), question));
+        let error = ErrorData::invalid_request(message, serde_json::to_value(&outcome.result).ok());
+        return match shell_question(session, &outcome.result) {
+            // No is what the refusal says: the command is not sent.
+            Some(question) => Step::Ask { question, refused: Err(error.clone()), rejected: Err(error) },
+            None => Step::Done(Err(error)),
+        };
     }
     let messages = outcome.request.texts.into_iter().map(|t| PromptMessage::new_text(Role::User, t)).collect();
     let mut result = GetPromptResult::new(messages);
     result.description = prompt.description.clone();
-    Ok(result)
+    Step::Done(Ok(result))
 }
 
 /// The argument string of a `prompts/get`: `arguments` as given, then the later arguments'
