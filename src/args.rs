@@ -224,20 +224,29 @@ pub(crate) enum Command {
     },
     /// Serve the repository's commands, skills and skill files over MCP, to any agent
     ///
-    /// Serves PATH/capabilities.lock (or --lock FILE) as an MCP server, over stdio (the default)
-    /// or Streamable HTTP (--http ADDR, endpoint /mcp). Prompts: every command and skill a user
-    /// can type, under the name typed after `/`, with `arguments` (the whole argument string)
-    /// and the named arguments its frontmatter declares; `prompts/get` returns the texts Claude
-    /// Code sends for `/name args`, as `capc session` computes them. Tool: `Skill`, Claude Code's
-    /// Skill tool. Resources: each skill's files as skill://SKILL/PATH. docs/serve.md shows how
-    /// to add it to Claude Code, Codex, Cursor, VS Code and Gemini CLI.
+    /// What is served: PATH/capabilities.lock (or --lock FILE) when there is one; otherwise, or
+    /// with --tree, the files themselves as Claude Code loads them (local settings included; no
+    /// lock is read or written), followed live. Over stdio (the default) or Streamable HTTP
+    /// (--http ADDR, endpoint /mcp). Prompts: every command and skill a user can type, under the
+    /// name typed after `/`, with `arguments` (the whole argument string) and the named
+    /// arguments its frontmatter declares; `prompts/get` returns the texts Claude Code sends for
+    /// `/name args`, as `capc session` computes them. Tool: `Skill`, Claude Code's Skill tool.
+    /// Resources: each skill's files as skill://SKILL/PATH. Where Claude Code would ask for a
+    /// permission, a client that supports MCP elicitation is asked (an "always" answer is saved
+    /// to .claude/settings.local.json). docs/serve.md shows how to add it to Claude Code, Codex,
+    /// Cursor, VS Code and Gemini CLI.
     Serve {
-        /// The folder whose capabilities.lock is served (its project root)
+        /// The project folder: its capabilities.lock is served, or its files when it has none
         #[arg(default_value = ".")]
         path: PathBuf,
         /// The lock to serve instead of PATH/capabilities.lock (its folder is the project root)
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", conflicts_with = "tree")]
         lock: Option<PathBuf>,
+        /// Serve the files of PATH (and of --plugin-dir, --add-dir, …) as Claude Code loads them,
+        /// even when PATH has a capabilities.lock: nothing is locked, saves are followed (as
+        /// --watch) and clients are told which lists changed. The default without a lock
+        #[arg(long, conflicts_with = "verify")]
+        tree: bool,
         /// Streamable HTTP on ADDR (such as 127.0.0.1:8123; port 0 picks one), endpoint /mcp,
         /// instead of stdio; the address is printed on stderr. Only a loopback address unless
         /// --allow-remote; a browser page from elsewhere gets 403
@@ -252,7 +261,8 @@ pub(crate) enum Command {
         #[arg(long, value_name = "VAR", requires = "http")]
         token_env: Option<String>,
         /// Watch the folder: after a save, serve the lock `capc lock` would write (computed in
-        /// memory; the file is not rewritten) and tell clients which lists changed
+        /// memory; the file is not rewritten) and tell clients which lists changed (always on
+        /// when the files are served without a lock)
         #[arg(long)]
         watch: bool,
         /// Also serve the lock's MCP servers (a gateway): connected as `capc session --connect`

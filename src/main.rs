@@ -66,10 +66,10 @@ fn main() -> ExitCode {
             let repl = repl || (!json && std::io::stdin().is_terminal());
             session(lock_of(path, lock), repl, connect, from)
         }
-        Command::Serve { path, lock, http, allow_remote, token_env, watch, connect, from } => {
+        Command::Serve { path, lock, tree, http, allow_remote, token_env, watch, connect, from } => {
             let limits = capc_runtime::serve::http::Limits::from_env(|name| std::env::var(name).ok());
             let options = capc_runtime::serve::Options { http, allow_remote, token: None, watch, connect, limits };
-            serve(&lock_of(path, lock), options, token_env.as_deref(), from)
+            serve(path, lock, tree, options, token_env.as_deref(), from)
         }
         Command::Diff { old, new, format, fail_on, scopes } => match scopes.sides() {
             Ok(scopes) => diff::run(&old, &new, format, &fail_on, &scopes),

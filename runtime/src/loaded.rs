@@ -206,6 +206,9 @@ pub struct Loaded {
     pub descriptions: Vec<Option<(String, usize, usize)>>,
     /// Per command: its name is a bundled skill's, which it takes.
     pub bundled_named: Vec<bool>,
+    /// Made from the files, not from a lock file (`capc serve` in a folder with no lock): the
+    /// local settings are read as Claude Code reads them, so a re-derivation keeps them.
+    pub from_tree: bool,
 }
 
 /// The lock's rules that hold in a folder, and what Claude Code says about the others.
@@ -395,7 +398,33 @@ impl Loaded {
             home,
             descriptions,
             bundled_named,
+            from_tree: false,
         }
+    }
+
+    /// The lock `capc lock --include-local` would write now for `roots`, computed in memory and
+    /// loaded: the files as Claude Code loads them, local settings included, with no lock file.
+    /// Refused as `capc lock` refuses: when what a session here loads has errors.
+    pub fn from_tree(roots: Roots) -> Result<Loaded, LoadError> {
+        let lock = derive_from(&roots, true, None)?;
+        let mut loaded = Loaded::new(lock, roots);
+        loaded.from_tree = true;
+        Ok(loaded)
+    }
+
+    /// The allow rules of the local settings (`.claude/settings.local.json`) as they are now,
+    /// whether or not the lock holds them; none when there is no such file or the folder does
+    /// not check.
+    pub fn local_allows(&self) -> Vec<String> {
+        if !self.roots.root.join(".claude/settings.local.json").is_file() {
+            return Vec::new();
+        }
+        let Ok(lock) = derive_from(&self.roots, true, None) else { return Vec::new() };
+        lock.permissions
+            .iter()
+            .filter(|p| p.scope == Scope::Local && behavior(p.behavior.as_str()) == Some(Behavior::Allow))
+            .map(|p| p.rule.clone())
+            .collect()
     }
 
     /// The lock's rules that hold in a trusted or untrusted folder.
@@ -437,6 +466,9 @@ impl Loaded {
     /// session (with local settings when the lock has them), computed in memory: what
     /// `verify` compares with, and what `capc serve` serves after a save.
     pub fn derive(&self) -> Result<Lock, LoadError> {
+        if self.from_tree {
+            return derive_from(&self.roots, true, Some(&self.claimed));
+        }
         derive(&self.claimed, &self.roots)
     }
 
@@ -531,7 +563,13 @@ impl Loaded {
 /// The lock `capc lock` would write now for `lock`'s folder and `roots` (with local settings
 /// when `lock` has them); see [`Loaded::derive`].
 fn derive(lock: &Lock, roots: &Roots) -> Result<Lock, LoadError> {
-    let mut options = Options { skip_hashes: false, leave_out_local: !write::includes_local(lock), ..roots.options() };
+    derive_from(roots, write::includes_local(lock), Some(lock))
+}
+
+/// The lock `capc lock` would write now for `roots` (with the local settings when
+/// `include_local`), keeping the MCP tool surface `recorded_in` recorded.
+fn derive_from(roots: &Roots, include_local: bool, recorded_in: Option<&Lock>) -> Result<Lock, LoadError> {
+    let mut options = Options { skip_hashes: false, leave_out_local: !include_local, ..roots.options() };
     // The folder is read as `capc lock` reads it: its capc.toml (excluded files, rules) and
     // its ignore files.
     let config = capc_compiler::config::Config::load(&roots.root, None).map_err(|e| LoadError::Stale {
@@ -555,8 +593,11 @@ fn derive(lock: &Lock, roots: &Roots) -> Result<Lock, LoadError> {
     // The MCP tool surface is recorded by `capc lock --connect`, not read from the sources:
     // kept as the lock recorded it for the servers still declared, as `capc lock` keeps it.
     let mut fresh = checked.take_lock();
-    let recorded = capc_compiler::surface::Recorded { tools: lock.mcp_tools.clone(), failed: lock.mcp_failed.clone() };
-    capc_compiler::surface::keep(&mut fresh, &recorded);
+    if let Some(lock) = recorded_in {
+        let recorded =
+            capc_compiler::surface::Recorded { tools: lock.mcp_tools.clone(), failed: lock.mcp_failed.clone() };
+        capc_compiler::surface::keep(&mut fresh, &recorded);
+    }
     Ok(fresh)
 }
 

@@ -15,6 +15,11 @@ PLAN_JSON is a list of steps; the script prints one JSON object per step on stdo
                                              # list tools until those are (not) listed
   {"op": "mark"}                             # forget the notifications so far (the clock starts)
   {"op": "kill", "pidfile": P}               # SIGKILL the process whose pid P holds (the clock starts)
+  {"op": "answers", "with": [A, ...]}        # the answers to the next questions the server asks
+                                             # (`elicitation/create`): a choice's value to accept
+                                             # it, or "decline" or "cancel"; with none left, cancel
+  {"op": "questions"}                        # the questions asked since the last "questions"
+A plan with an "answers" step declares the elicitation capability; one without does not.
 Each answer is {"ok": RESULT} or {"error": {"code": C, "message": M}}; "wait" answers with the
 kinds received and the milliseconds from the last "write" or "kill"; "until_tools" with the
 names listed last and whether they matched.
@@ -56,12 +61,33 @@ class Notifications:
             self.event = anyio.Event()
 
 
+class Questions:
+    """Answers the server's `elicitation/create` from a queue, and keeps what was asked."""
+
+    def __init__(self):
+        self.queue = []
+        self.asked = []
+
+    async def answer(self, context, params):
+        self.asked.append(params.model_dump(mode="json", by_alias=True, exclude_none=True))
+        given = self.queue.pop(0) if self.queue else "cancel"
+        if given in ("decline", "cancel"):
+            return types.ElicitResult(action=given)
+        return types.ElicitResult(action="accept", content={"answer": given})
+
+
 def dump(result):
     return result.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
-async def step(session, notes, plan_step, clock):
+async def step(session, notes, plan_step, clock, questions):
     op = plan_step["op"]
+    if op == "answers":
+        questions.queue.extend(plan_step["with"])
+        return {}
+    if op == "questions":
+        asked, questions.asked = questions.asked, []
+        return asked
     if op == "list_prompts":
         return dump(await session.list_prompts())
     if op == "list_tools":
@@ -116,13 +142,16 @@ async def step(session, notes, plan_step, clock):
 
 async def run(plan, streams):
     notes = Notifications()
+    questions = Questions()
+    asks = any(s["op"] == "answers" for s in plan)
     read, write = streams
-    async with ClientSession(read, write, message_handler=notes.handle) as session:
+    callback = questions.answer if asks else None
+    async with ClientSession(read, write, message_handler=notes.handle, elicitation_callback=callback) as session:
         await session.initialize()
         clock = [time.monotonic()]
         for plan_step in plan:
             try:
-                answer = {"ok": await step(session, notes, plan_step, clock)}
+                answer = {"ok": await step(session, notes, plan_step, clock, questions)}
             except MCPError as e:
                 answer = {"error": {"code": e.error.code, "message": e.error.message}}
             print(json.dumps(answer, sort_keys=True), flush=True)

@@ -78,6 +78,53 @@ pub(crate) fn load_session(
     Ok(session)
 }
 
+/// The session `capc serve` runs without a lock: the files of `path` (and the scope folders
+/// given) as Claude Code loads them, local settings included, trusted only as the user said.
+/// Says why not on stderr: 2 when the folder cannot be read, 1 when what a session here loads
+/// has errors (as `capc lock`).
+pub(crate) fn load_tree(path: &std::path::Path, from: SessionFrom) -> Result<capc_runtime::session::Session, ExitCode> {
+    use capc_runtime::loaded::{LoadError, Loaded, Roots};
+    let SessionFrom { verify: _, no_shell, trust, untrusted_injections, scopes } = from;
+    let run_untrusted = untrusted_injections == crate::args::UntrustedInjections::Run;
+    let folder = printable::escape(&path.display().to_string()).into_owned();
+    if !path.is_dir() {
+        eprintln!("error: `{folder}` is not a folder (a lock file is served with `--lock FILE`)");
+        return Err(ExitCode::from(2));
+    }
+    let root = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let roots = Roots {
+        root,
+        user_dir: scopes.user_dir,
+        managed_dir: scopes.managed_dir,
+        add_dirs: scopes.add_dir,
+        plugin_dirs: scopes.plugin_dir,
+    };
+    let loaded = match Loaded::from_tree(roots) {
+        Ok(loaded) => loaded,
+        Err(LoadError::Unchecked { first, errors }) => {
+            eprintln!(
+                "error: `{folder}` has {} in what a session here loads (the first: {first}); `capc check {folder}` shows them",
+                capc_compiler::plural::count(errors, "error")
+            );
+            return Err(ExitCode::from(1));
+        }
+        Err(e) => {
+            eprintln!("error: {}", printable::escape_lines(&e.to_string()));
+            return Err(ExitCode::from(2));
+        }
+    };
+    say!("capc: serving the files of `{folder}` as Claude Code loads them (no capabilities.lock is read or written), following saves");
+    let trusted = trust || loaded.roots.user_trusts();
+    if let Some(note) = capc_runtime::trust::untrusted_note(&loaded.lock, run_untrusted).filter(|_| !trusted) {
+        say!("capc: {}", shown(&note));
+    }
+    let mut session = capc_runtime::session::Session::new(loaded);
+    session.trusted = trusted;
+    session.run_shell = !no_shell;
+    session.run_untrusted = run_untrusted;
+    Ok(session)
+}
+
 pub(crate) fn session(lock: PathBuf, repl: bool, connect: bool, from: SessionFrom) -> ExitCode {
     let mut session = match load_session(&lock, from) {
         Ok(session) => session,

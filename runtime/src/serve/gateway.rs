@@ -78,7 +78,7 @@ pub fn prompts(session: &Session, problems: &mut Vec<String>) -> Vec<Prompt> {
 /// A tool call's answer as an MCP tool result: the server's text (cut as Claude Code cuts it),
 /// or, as a tool error, the permission decision with its rule, or why it could not be made.
 /// The whole answer is also the structured content.
-pub fn result(answer: &ToolCallResult) -> CallToolResult {
+pub fn result(answer: &ToolCallResult, trusted: bool) -> CallToolResult {
     let mut result = match answer {
         ToolCallResult::ToolResult { result, .. } => {
             let content = vec![ContentBlock::text(result.text.clone())];
@@ -89,7 +89,7 @@ pub fn result(answer: &ToolCallResult) -> CallToolResult {
             }
         }
         ToolCallResult::Permission { tool, permission } => {
-            CallToolResult::error(vec![ContentBlock::text(permission_text(tool, permission))])
+            CallToolResult::error(vec![ContentBlock::text(permission_text(tool, permission, trusted))])
         }
         ToolCallResult::Error { message, .. } => CallToolResult::error(vec![ContentBlock::text(message.clone())]),
     };
@@ -97,18 +97,35 @@ pub fn result(answer: &ToolCallResult) -> CallToolResult {
     result
 }
 
-/// What a refused call says: the deny rule, or that a headless run cannot ask.
-pub fn permission_text(tool: &str, permission: &crate::outcome::ToolPermission) -> String {
+/// What a refused call says: the deny rule, or that a headless run cannot ask, and the allow
+/// rule that lifts it.
+pub fn permission_text(tool: &str, permission: &crate::outcome::ToolPermission, trusted: bool) -> String {
+    let add = super::rule_to_add(tool, trusted);
     match (permission.behavior.as_str(), &permission.rule) {
         ("deny", Some(rule)) => format!("Permission to use {tool} has been denied by {rule}."),
         ("deny", None) => format!("Permission to use {tool} has been denied."),
         (_, Some(rule)) => {
-            format!("Claude requested permissions to use {tool}, but you haven't granted it yet ({rule} asks).")
+            format!("Claude requested permissions to use {tool}, but you haven't granted it yet ({rule} asks). {add}")
         }
         (_, None) => format!(
-            "Claude requested permissions to use {tool}, but you haven't granted it yet (no allow rule names it)."
+            "Claude requested permissions to use {tool}, but you haven't granted it yet (no allow rule names it). {add}"
         ),
     }
+}
+
+/// The question a call refused by an ask (not a deny) raises: Claude Code would ask its user.
+pub fn question(session: &Session, refused: &ToolCallResult) -> Option<super::ask::Question> {
+    let ToolCallResult::Permission { tool, permission } = refused else { return None };
+    if permission.behavior != "ask" {
+        return None;
+    }
+    let found = session.mcp.tools().iter().find(|t| *t.name == **tool)?;
+    let subject = super::ask::Subject::Tool {
+        name: tool.clone(),
+        server: found.server.to_string(),
+        tool: found.original.clone(),
+    };
+    Some(super::ask::Question::new(subject, session.last_context.trusted))
 }
 
 #[cfg(test)]

@@ -8,8 +8,9 @@
 //! and each request runs on a blocking thread, since an expansion may run `!` injections.
 //! `catalog` holds what is listed; `http` the Streamable HTTP listener and its guards;
 //! `stdio` the stdio transport and its line filter; `watch` the live reload; `gateway` the lock's MCP servers served through capc
-//! (`--connect`).
+//! (`--connect`); `ask` the questions put to the client's user where Claude Code would ask.
 
+pub mod ask;
 pub mod catalog;
 pub mod gateway;
 pub mod http;
@@ -62,6 +63,30 @@ pub struct Shared {
 struct State {
     session: Session,
     catalog: Arc<Catalog>,
+    /// Allow rules the user gave at a question (for the session, or always) and, in a trusted
+    /// folder, those of the local settings, where an "always" answer is saved: session rules
+    /// of every request from now on.
+    allowed: Vec<String>,
+}
+
+impl State {
+    /// The turn every request is answered in, with the rules the user allowed.
+    fn context(&self) -> crate::context::TurnContext {
+        let mut cx = catalog::context(&self.session);
+        cx.session_rules.allow = self.allowed.clone();
+        cx
+    }
+}
+
+/// One attempt at a request, tried again after each answer (see [`Shared::asking`]).
+type Attempt<T> = Arc<dyn Fn(&mut Session, &Catalog) -> Step<T> + Send + Sync>;
+
+/// What one attempt at a request came to: its answer, or a question to put to the user
+/// first, with the answer when the question cannot be asked (`refused`) and when the user
+/// says No (`rejected`).
+pub enum Step<T> {
+    Done(T),
+    Ask { question: ask::Question, refused: T, rejected: T },
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -69,12 +94,19 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Shared {
-    pub fn new(mut session: Session) -> Arc<Shared> {
-        // The Skill tool answers in the turn every request is answered in.
-        session.last_context = catalog::context(&session);
+    pub fn new(session: Session) -> Arc<Shared> {
+        Shared::allowing(session, Vec::new())
+    }
+
+    /// A server whose requests start with `allowed` as allow rules of the session (the local
+    /// settings' allow rules, where an earlier run saved the user's "always" answers).
+    pub fn allowing(session: Session, allowed: Vec<String>) -> Arc<Shared> {
         let catalog = Arc::new(Catalog::of(&session));
         report(&catalog.problems, &[]);
-        Arc::new(Shared { state: Mutex::new(State { session, catalog }), peers: Mutex::new(Vec::new()) })
+        let mut state = State { session, catalog, allowed };
+        // The Skill tool answers in the turn every request is answered in.
+        state.session.last_context = state.context();
+        Arc::new(Shared { state: Mutex::new(state), peers: Mutex::new(Vec::new()) })
     }
 
     /// Takes the live connections' latest state and serves it; returns the lists that changed.
@@ -105,7 +137,7 @@ impl Shared {
             session.mcp = crate::mcp::McpState::from_lock(&loaded.lock);
         }
         session.loaded = loaded;
-        session.last_context = catalog::context(session);
+        state.session.last_context = state.context();
         self.rebuild(&mut state)
     }
 
@@ -167,34 +199,62 @@ impl Shared {
         self: &Arc<Self>,
         name: String,
         arguments: Option<JsonObject>,
+        peer: Option<Peer<RoleServer>>,
     ) -> Result<CallToolResult, ErrorData> {
         let served = self.catalog().tools.iter().any(|t| t.name == name);
-        let planned = self.with_session(move |session, catalog| {
+        let attempt = move |session: &mut Session, catalog: &Catalog| -> Step<Result<Planned, ErrorData>> {
             if !served {
                 // A deny rule hides a tool; a call to it says which rule.
                 if let Some(rule) =
                     session.mcp.tools().iter().any(|t| *t.name == name).then(|| session.denied_by(&name)).flatten()
                 {
                     let permission = crate::outcome::ToolPermission { behavior: "deny".into(), rule: Some(rule) };
-                    return Ok(Err(crate::outcome::ToolCallResult::Permission { tool: name, permission }));
+                    let refused = crate::outcome::ToolCallResult::Permission { tool: name.clone(), permission };
+                    let trusted = session.last_context.trusted;
+                    return Step::Done(Ok(Planned::Answer(gateway::result(&refused, trusted))));
                 }
                 let closest = crate::request::closest(&name, catalog.tools.iter().map(|t| &*t.name));
-                return Err(unknown("tool", &name, closest));
+                return Step::Done(Err(unknown("tool", &name, closest)));
             }
-            Ok(session.plan_tool_call(&name))
-        });
-        let answer = match planned.await?? {
-            Ok(plan) => tokio::task::spawn_blocking(move || plan.run(arguments))
-                .await
-                .map_err(|e| ErrorData::internal_error(format!("the call was not answered: {e}"), None))?,
-            Err(refused) => refused,
+            match session.plan_tool_call(&name) {
+                Ok(plan) => Step::Done(Ok(Planned::Plan(plan))),
+                Err(refused) => {
+                    let question = gateway::question(session, &refused);
+                    let refused = Planned::Answer(gateway::result(&refused, session.last_context.trusted));
+                    match question {
+                        Some(question) => {
+                            let rejected = Planned::Answer(rejected(&question));
+                            Step::Ask { question, refused: Ok(refused), rejected: Ok(rejected) }
+                        }
+                        None => Step::Done(Ok(refused)),
+                    }
+                }
+            }
         };
-        Ok(gateway::result(&answer))
+        match self.asking(peer, Arc::new(attempt)).await?? {
+            Planned::Plan(plan) => {
+                let answer = tokio::task::spawn_blocking(move || plan.run(arguments))
+                    .await
+                    .map_err(|e| ErrorData::internal_error(format!("the call was not answered: {e}"), None))?;
+                // A call made was allowed: its answer names no rule to add.
+                Ok(gateway::result(&answer, true))
+            }
+            Planned::Answer(answer) => Ok(answer),
+        }
     }
 
     /// Runs `f` on the session on a blocking thread: an expansion may run `!` injections.
     async fn with_session<T: Send + 'static>(
         self: &Arc<Self>,
+        f: impl FnOnce(&mut Session, &Catalog) -> T + Send + 'static,
+    ) -> Result<T, ErrorData> {
+        self.with_session_allowing(Vec::new(), f).await
+    }
+
+    /// [`Shared::with_session`] with `once` also allowed, for this request only.
+    async fn with_session_allowing<T: Send + 'static>(
+        self: &Arc<Self>,
+        once: Vec<String>,
         f: impl FnOnce(&mut Session, &Catalog) -> T + Send + 'static,
     ) -> Result<T, ErrorData> {
         let shared = self.clone();
@@ -203,11 +263,100 @@ impl Shared {
             let catalog = state.catalog.clone();
             // Requests are independent: one client's skill turn grants nothing to the next.
             state.session.grant = None;
-            f(&mut state.session, &catalog)
+            let mut cx = state.context();
+            cx.session_rules.allow.extend(once);
+            state.session.last_context = cx;
+            let answer = f(&mut state.session, &catalog);
+            state.session.last_context = state.context();
+            answer
         })
         .await
         .map_err(|e| ErrorData::internal_error(format!("the request failed: {e}"), None))
     }
+
+    /// Runs `attempt` until it is done, asking the client's user each question it raises when
+    /// `peer` can ask (see [`ask`]): a yes allows the rule once, for the session or always (saved
+    /// to the local settings) and the request is tried again; a No gives `rejected`. A client
+    /// that cannot ask, a question asked already in this request, or too many, give `refused`.
+    async fn asking<T: Send + 'static>(
+        self: &Arc<Self>,
+        peer: Option<Peer<RoleServer>>,
+        attempt: Attempt<T>,
+    ) -> Result<T, ErrorData> {
+        let mut once: Vec<String> = Vec::new();
+        let mut asked: Vec<String> = Vec::new();
+        loop {
+            let this = attempt.clone();
+            let (question, refused, rejected) =
+                match self.with_session_allowing(once.clone(), move |session, catalog| this(session, catalog)).await? {
+                    Step::Done(answer) => return Ok(answer),
+                    Step::Ask { question, refused, rejected } => (question, refused, rejected),
+                };
+            let Some(peer) = peer.as_ref().filter(|p| ask::can_ask(p)) else { return Ok(refused) };
+            if asked.contains(&question.rule) || asked.len() >= ask::MAX_QUESTIONS {
+                return Ok(refused);
+            }
+            asked.push(question.rule.clone());
+            let root = self.root();
+            let answer = match ask::ask(peer, &question, &root).await {
+                Ok(answer) => answer,
+                Err(e) => {
+                    eprintln!(
+                        "capc: the client did not answer the permission question ({}): refused",
+                        capc_compiler::printable::escape(&e)
+                    );
+                    return Ok(refused);
+                }
+            };
+            match answer {
+                ask::Answer::No => return Ok(rejected),
+                ask::Answer::Once => once.push(question.rule),
+                ask::Answer::Session => self.allow(question.rule),
+                ask::Answer::Always => {
+                    let rule = question.rule.clone();
+                    let saved = tokio::task::spawn_blocking(move || ask::save_allow_rule(&root, &rule)).await;
+                    match saved {
+                        Ok(Ok(())) => {}
+                        Ok(Err(e)) => eprintln!(
+                            "capc: {}; allowed for this session only",
+                            capc_compiler::printable::escape(&e.to_string())
+                        ),
+                        Err(e) => eprintln!("capc: the rule was not saved ({e}); allowed for this session only"),
+                    }
+                    self.allow(question.rule);
+                }
+            }
+        }
+    }
+
+    /// Allows `rule` in every request from now on.
+    fn allow(&self, rule: String) {
+        let mut state = lock(&self.state);
+        if !state.allowed.contains(&rule) {
+            state.allowed.push(rule);
+        }
+        state.session.last_context = state.context();
+    }
+
+    /// The project folder, absolute.
+    fn root(&self) -> std::path::PathBuf {
+        let root = lock(&self.state).session.loaded.roots.root.clone();
+        std::path::absolute(&root).unwrap_or(root)
+    }
+}
+
+/// A gateway call decided: to be made, or answered already.
+enum Planned {
+    Plan(crate::session::ToolCallPlan),
+    Answer(CallToolResult),
+}
+
+/// What the model gets when its user answers No: Claude Code's words, as a tool error.
+fn rejected(question: &ask::Question) -> CallToolResult {
+    let mut result = CallToolResult::error(vec![ContentBlock::text(ask::REJECTED)]);
+    result.structured_content =
+        Some(json!({"permission": {"behavior": "deny", "rule": null}, "asked": question.rule, "answer": "no"}));
+    result
 }
 
 /// The MCP server of one connection, over the shared session.
@@ -259,14 +408,15 @@ impl ServerHandler for Server {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let GetPromptRequestParams { name, arguments, .. } = request;
         if name.starts_with("mcp__") && self.shared.catalog().prompts.iter().any(|p| p.name == name) {
             return Ok(self.shared.upstream_prompt(name, arguments).await?.into());
         }
-        let result = self.shared.with_session(move |session, catalog| get_prompt(session, catalog, &name, arguments));
-        Ok(result.await??.into())
+        let attempt =
+            move |session: &mut Session, catalog: &Catalog| get_prompt(session, catalog, &name, arguments.clone());
+        Ok(self.shared.asking(Some(context.peer), Arc::new(attempt)).await??.into())
     }
 
     async fn list_tools(
@@ -280,15 +430,16 @@ impl ServerHandler for Server {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if request.name != SKILL_TOOL {
             let CallToolRequestParams { name, arguments, .. } = request;
-            return Ok(CallToolResponse::Complete(self.shared.upstream_tool(name.into_owned(), arguments).await?));
+            let answer = self.shared.upstream_tool(name.into_owned(), arguments, Some(context.peer)).await?;
+            return Ok(CallToolResponse::Complete(answer));
         }
         let (skill, args) = skill_arguments(request.arguments.as_ref())?;
-        let result = self.shared.with_session(move |session, _| skill_tool(session, &skill, &args));
-        Ok(CallToolResponse::Complete(result.await?))
+        let attempt = move |session: &mut Session, _: &Catalog| skill_tool(session, &skill, &args);
+        Ok(CallToolResponse::Complete(self.shared.asking(Some(context.peer), Arc::new(attempt)).await?))
     }
 
     async fn list_resources(
@@ -339,28 +490,36 @@ fn get_prompt(
     catalog: &Catalog,
     name: &str,
     arguments: Option<JsonObject>,
-) -> Result<GetPromptResult, ErrorData> {
-    let cx = catalog::context(session);
+) -> Step<Result<GetPromptResult, ErrorData>> {
+    let cx = session.last_context.clone();
     // A display name or alias reaches the entry `/name` reaches, as in Claude Code.
     let served = catalog.reaches.get(name).copied().flatten().map(|i| &catalog.prompts[i]);
     let Some(prompt) = served.filter(|_| !name.is_empty() && !name.contains(char::is_whitespace)) else {
-        return Err(unknown("prompt", name, catalog.closest_prompt(name)));
+        return Step::Done(Err(unknown("prompt", name, catalog.closest_prompt(name))));
     };
     let declared: Vec<String> =
         prompt.arguments.iter().flatten().map(|a| a.name.clone()).filter(|n| n != ARGUMENTS).collect();
-    let args = argument_string(arguments.as_ref(), &declared)?;
+    let args = match argument_string(arguments.as_ref(), &declared) {
+        Ok(args) => args,
+        Err(e) => return Step::Done(Err(e)),
+    };
     let input = if args.is_empty() { format!("/{name}") } else { format!("/{name} {args}") };
     let outcome = session.turn(&input, cx);
     if !outcome.request.sent {
         // Claude Code sends nothing for it (a refused `!` injection, a disabled skill): what it
         // prints instead is the error.
         let message = outcome.request.stdout.join("\n");
-        return Err(ErrorData::invalid_request(message, serde_json::to_value(&outcome.result).ok()));
+        let error = ErrorData::invalid_request(message, serde_json::to_value(&outcome.result).ok());
+        return match shell_question(session, &outcome.result) {
+            // No is what the refusal says: the command is not sent.
+            Some(question) => Step::Ask { question, refused: Err(error.clone()), rejected: Err(error) },
+            None => Step::Done(Err(error)),
+        };
     }
     let messages = outcome.request.texts.into_iter().map(|t| PromptMessage::new_text(Role::User, t)).collect();
     let mut result = GetPromptResult::new(messages);
     result.description = prompt.description.clone();
-    Ok(result)
+    Step::Done(Ok(result))
 }
 
 /// The argument string of a `prompts/get`: `arguments` as given, then the later arguments'
@@ -434,9 +593,59 @@ fn skill_arguments(arguments: Option<&JsonObject>) -> Result<(String, String), E
 
 /// The Skill tool: the session's answer, as Claude Code's tool result (the launch line, then
 /// the prompt the skill adds) or its refusal; the whole answer as structured content.
-fn skill_tool(session: &mut Session, skill: &str, args: &str) -> CallToolResult {
+fn skill_tool(session: &mut Session, skill: &str, args: &str) -> Step<CallToolResult> {
     let answer = session.invoke_skill(skill, args);
-    let mut result = match &answer {
+    let question = match &answer {
+        SkillResult::Refused(SkillRefusal::Permission { skill, permission: SkillPermission::Ask { .. } }) => {
+            let description = session
+                .loaded
+                .lock
+                .commands
+                .iter()
+                .find(|c| c.name == *skill && c.shadowed_by.is_none())
+                .and_then(|c| c.description.clone());
+            let subject = ask::Subject::Skill { name: skill.clone(), description };
+            Some(ask::Question::new(subject, session.last_context.trusted))
+        }
+        SkillResult::Ran { result, .. } => shell_question(session, result),
+        SkillResult::Refused(_) => None,
+    };
+    let result = skill_result(session, &answer);
+    match question {
+        Some(question) => {
+            let rejected = rejected(&question);
+            Step::Ask { question, refused: result, rejected }
+        }
+        None => Step::Done(result),
+    }
+}
+
+/// The question a refused `!` injection raises: one whose decision is ask (not deny, not the
+/// bare-repository gate), in a folder where it would run.
+fn shell_question(session: &Session, result: &TurnResult) -> Option<ask::Question> {
+    let TurnResult::ShellError { command, message, shell } = result else { return None };
+    let last = shell.last()?;
+    let runs = session.last_context.trusted && session.run_shell;
+    if last.decision != "ask" || !runs || !message.starts_with("Shell command permission check failed") {
+        return None;
+    }
+    let subject = ask::Subject::Shell { command: last.command.clone(), by: command.clone() };
+    let question = ask::Question::new(subject, true);
+    // Only a question whose yes lets the command run: an allow rule does not lift every ask
+    // (a redirection into the folder, for one, asks whatever the rules say).
+    let mut cx = session.last_context.clone();
+    cx.session_rules.allow.push(question.rule.clone());
+    let permissions = crate::permissions::Permissions::assemble(&session.loaded, &cx, &[]);
+    let cwd = session.loaded.roots.root.to_string_lossy();
+    let home = std::env::var("HOME").unwrap_or_default();
+    let matching = capc_grammar::MatchContext { cwd: &cwd, home: &home, settings_dir: None };
+    let call = capc_grammar::ToolCall::new("Bash").with_primary(&last.command);
+    (permissions.decide(&call, &matching).behavior == "allow").then_some(question)
+}
+
+/// The Skill tool's answer as an MCP tool result.
+fn skill_result(session: &Session, answer: &SkillResult) -> CallToolResult {
+    let mut result = match answer {
         SkillResult::Ran { result: TurnResult::Prompt { texts, .. }, tool_result, .. } => {
             let mut content = vec![ContentBlock::text(tool_result.clone())];
             // The command block stays with Claude Code's own turn; the prompt is what the tool adds.
@@ -448,7 +657,8 @@ fn skill_tool(session: &mut Session, skill: &str, args: &str) -> CallToolResult 
             ContentBlock::text(prompt.clone()),
         ]),
         SkillResult::Refused(SkillRefusal::Permission { skill, permission }) => {
-            CallToolResult::error(vec![ContentBlock::text(permission_text(skill, permission))])
+            let text = permission_text(skill, permission, session.last_context.trusted);
+            CallToolResult::error(vec![ContentBlock::text(text)])
         }
         SkillResult::Refused(SkillRefusal::Error { message, .. })
         | SkillResult::Ran { result: TurnResult::Error { message } | TurnResult::ShellError { message, .. }, .. } => {
@@ -457,23 +667,36 @@ fn skill_tool(session: &mut Session, skill: &str, args: &str) -> CallToolResult 
         SkillResult::Ran { .. } => CallToolResult::error(vec![ContentBlock::text(String::new())]),
     };
     // Keys sorted, as the protocol prints them.
-    result.structured_content = serde_json::to_value(&answer).ok();
+    result.structured_content = serde_json::to_value(answer).ok();
     result
 }
 
-fn permission_text(skill: &str, permission: &SkillPermission) -> String {
+fn permission_text(skill: &str, permission: &SkillPermission, trusted: bool) -> String {
     match permission {
         SkillPermission::Deny { rule: Some(rule) } => {
             format!("Permission to use Skill({skill}) has been denied by {rule}.")
         }
         SkillPermission::Deny { rule: None } => format!("Permission to use Skill({skill}) has been denied."),
-        // A headless run cannot ask: Claude Code refuses and says so.
-        SkillPermission::Ask { message, .. } => {
-            format!("Claude requested permissions to use Skill({skill}), but you haven't granted it yet ({message}).")
-        }
+        // A headless run cannot ask: Claude Code refuses and says so; capc names the rule.
+        SkillPermission::Ask { message, .. } => format!(
+            "Claude requested permissions to use Skill({skill}), but you haven't granted it yet ({message}). {}",
+            rule_to_add(&format!("Skill({skill})"), trusted)
+        ),
         SkillPermission::Allow { .. } => format!(
             "Claude requested permissions to use Skill({skill}), but you haven't granted it yet (Execute skill)."
         ),
+    }
+}
+
+/// What a refusal a client cannot answer adds: the allow rule that lifts it, and where.
+pub fn rule_to_add(rule: &str, trusted: bool) -> String {
+    if trusted {
+        format!("To allow it, add `{rule}` to permissions.allow in {}.", ask::LOCAL_SETTINGS)
+    } else {
+        format!(
+            "To allow it, add `{rule}` to permissions.allow in {} and trust the folder (--trust): an untrusted folder's own allow rules do not hold.",
+            ask::LOCAL_SETTINGS
+        )
     }
 }
 
@@ -544,7 +767,10 @@ pub fn run(mut session: Session, options: Options) -> std::io::Result<u8> {
     };
     let changes = session.live.as_ref().map(|l| lock(l).changed.clone());
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    let shared = Shared::new(session);
+    // Where an earlier run saved the user's "always" answers, as Claude Code reads them: in a
+    // trusted folder only. Files served without a lock hold them already.
+    let allowed = if session.trusted && !session.loaded.from_tree { session.loaded.local_allows() } else { Vec::new() };
+    let shared = Shared::allowing(session, allowed);
     let served = runtime.block_on(async move {
         if options.watch {
             // The files as they are before any save, so that a later save of a supporting file
