@@ -62,6 +62,7 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
     let agents = pair(&old.agents, &new.agents, |a| (a.name.as_str(), a.path.as_str()));
     for a in agents.added {
         out.push(entry(Section::Agent, Class::Added, a.name.clone(), agent_what(a), &[&a.path]));
+        last(&mut out).escalations = super::runs::agent_added(a);
     }
     for a in agents.removed {
         out.push(entry(Section::Agent, Class::Removed, a.name.clone(), agent_what(a), &[&a.path]));
@@ -75,6 +76,7 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
         }
         out.push(Change { fields, ..entry(Section::Agent, Class::Changed, n.name.clone(), agent_what(n), &[&n.path]) });
         last(&mut out).escalations = escalate::agent_changed(o, n);
+        last(&mut out).escalations.extend(super::runs::agent_widened(o, n));
     }
 
     let servers = pair(&old.mcp_servers, &new.mcp_servers, |s| (s.name.as_str(), s.scope, s.path.as_str()));
@@ -226,6 +228,9 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
         last(&mut out).plugin = pin_plugin(n, new);
         last(&mut out).escalations = escalate::pin_changed(o, n);
     }
+
+    super::runs::runs(old, new, &|path| hashes.same(path), &mut out);
+    super::runs::settings(old, new, &|path| hashes.same(path), &mut out);
 
     reroutes(old, new, &mut out);
     out
@@ -381,20 +386,20 @@ fn last(out: &mut [Change]) -> &mut Change {
     &mut out[at]
 }
 
-fn entry(section: Section, class: Class, subject: String, what: Option<String>, files: &[&str]) -> Change {
+pub(super) fn entry(section: Section, class: Class, subject: String, what: Option<String>, files: &[&str]) -> Change {
     let mut files: Vec<String> = files.iter().filter(|f| !f.is_empty()).map(|f| f.to_string()).collect();
     files.dedup();
     Change { section, class, subject, plugin: None, what, fields: Vec::new(), files, escalations: Vec::new() }
 }
 
 /// Entries of two lists matched by key: a key that appears several times is matched in order.
-struct Paired<'a, T> {
-    added: Vec<&'a T>,
-    removed: Vec<&'a T>,
-    kept: Vec<(&'a T, &'a T)>,
+pub(super) struct Paired<'a, T> {
+    pub(super) added: Vec<&'a T>,
+    pub(super) removed: Vec<&'a T>,
+    pub(super) kept: Vec<(&'a T, &'a T)>,
 }
 
-fn pair<'a, T, K: Eq + Hash>(old: &'a [T], new: &'a [T], key: impl Fn(&'a T) -> K) -> Paired<'a, T> {
+pub(super) fn pair<'a, T, K: Eq + Hash>(old: &'a [T], new: &'a [T], key: impl Fn(&'a T) -> K) -> Paired<'a, T> {
     let mut by_key: HashMap<K, std::collections::VecDeque<usize>> = HashMap::with_capacity(old.len());
     for (i, o) in old.iter().enumerate() {
         by_key.entry(key(o)).or_default().push_back(i);
@@ -415,7 +420,7 @@ fn pair<'a, T, K: Eq + Hash>(old: &'a [T], new: &'a [T], key: impl Fn(&'a T) -> 
 }
 
 /// The fields that differ, by their names in the lock, as text (`None` for unset or empty).
-fn compare_fields<T: Serialize>(old: &T, new: &T, ignore: &[&str]) -> Vec<FieldChange> {
+pub(super) fn compare_fields<T: Serialize>(old: &T, new: &T, ignore: &[&str]) -> Vec<FieldChange> {
     let (Ok(Value::Object(o)), Ok(Value::Object(n))) = (serde_json::to_value(old), serde_json::to_value(new)) else {
         return Vec::new();
     };

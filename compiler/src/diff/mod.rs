@@ -16,6 +16,7 @@
 mod compare;
 mod escalate;
 pub mod render;
+mod runs;
 pub mod revision;
 
 use crate::model::Lock;
@@ -183,13 +184,19 @@ pub enum Section {
     Instruction,
     /// What the folder pulls in from outside (`[[pin]]`).
     Pin,
+    /// What Claude Code may run (`[[run]]`): helpers, status lines, an agent's or skill's own
+    /// servers and hooks, and the scripts, gates and pins of every row.
+    Run,
+    /// Settings that widen what Claude Code may do (`[[setting]]`): the permission mode,
+    /// added directories, the sandbox, `env`.
+    Setting,
     /// Files Claude Code loads that ignore files or `exclude` hide from `capc check` and
     /// `capc lock` (the diff reads them regardless).
     HiddenFile,
 }
 
 impl Section {
-    pub const ALL: [Section; 10] = [
+    pub const ALL: [Section; 12] = [
         Section::Command,
         Section::Agent,
         Section::McpServer,
@@ -199,6 +206,8 @@ impl Section {
         Section::Plugin,
         Section::Instruction,
         Section::Pin,
+        Section::Run,
+        Section::Setting,
         Section::HiddenFile,
     ];
 
@@ -213,6 +222,8 @@ impl Section {
             Section::Plugin => "plugin",
             Section::Instruction => "instruction",
             Section::Pin => "pin",
+            Section::Run => "run",
+            Section::Setting => "setting",
             Section::HiddenFile => "hidden-file",
         }
     }
@@ -229,6 +240,8 @@ impl Section {
             Section::Plugin => "Plugins",
             Section::Instruction => "Instructions: what the model is told",
             Section::Pin => "Pins: what is pulled in from outside",
+            Section::Run => "What runs: commands Claude Code may start",
+            Section::Setting => "Settings that widen what Claude Code may do",
             Section::HiddenFile => "Hidden by ignore files or `exclude`",
         }
     }
