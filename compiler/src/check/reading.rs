@@ -369,8 +369,13 @@ fn runs_of(
     let lines = crate::diagnostic::LineIndex::new(text);
     let here = crate::runs::At { text, lines: &lines, path, scope: at.scope, plugin: at.plugin };
     let mut rows = crate::runs::declared(decls, &here);
-    if let Some((fields, owner, agent)) = own {
-        crate::runs::frontmatter(fields, owner, *agent, decl::hooks::EVENTS, &here, &mut rows);
+    if let Some((fields, owner, agent)) = own.filter(|_| owns) {
+        // Exact spans, so a row's line does not depend on whether the file has findings.
+        let mut fields = fields.clone();
+        if let crate::frontmatter::Split::Found(block) = crate::frontmatter::split(text) {
+            crate::frontmatter::refine_spans(text, &block, &mut fields);
+        }
+        crate::runs::frontmatter(&fields, owner, *agent, decl::hooks::EVENTS, &here, &mut rows);
     }
     rows
 }
