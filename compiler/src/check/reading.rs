@@ -186,6 +186,16 @@ pub(super) fn read_claim(
         }
         FileKind::Agent => {
             let fields = markdown::check(&mut sink, &cx, &text, MarkdownKind::Agent);
+            // An agent's own servers start when it runs: their packages are weighed as
+            // `.mcp.json`'s (Claude Code ignores them in a plugin's agent).
+            if claim.owner.scope != FileScope::Plugin {
+                let servers = fields.as_ref().and_then(|f| f.get("mcpServers")).and_then(Node::as_array);
+                for entry in servers.unwrap_or_default() {
+                    if let Some([(name, config)]) = entry.as_object() {
+                        decl::mcp::check_provenance(&mut sink, &cx, &name.name, config);
+                    }
+                }
+            }
             let own = agent_name(rel, claim, fields.as_ref());
             if let Some(at) = cx.placement {
                 let agent = crate::decl::declare::agent(&mut sink, own.clone(), fields.as_ref(), at, &path);

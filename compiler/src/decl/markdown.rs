@@ -460,14 +460,7 @@ fn check_agent(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
         }
     }
     enum_value(sink, fields, "permissionMode", PERMISSION_MODES);
-    // An agent's own servers start when it runs: their packages are weighed as `.mcp.json`'s.
-    if !plugin {
-        for entry in fields.get("mcpServers").and_then(Node::as_array).unwrap_or_default() {
-            if let Some([(name, config)]) = entry.as_object() {
-                super::mcp::check_provenance(sink, cx, &name.name, config);
-            }
-        }
-    }
+
     // Claude Code keeps a color it knows and drops any other, silently: the agent loads and
     // works as written, only its label takes the default color. A probable typo (`gren`)
     // stays a warning; another color (`magenta`) is worth knowing, an info.

@@ -15,6 +15,7 @@
 
 mod compare;
 mod escalate;
+mod pairing;
 pub mod render;
 mod runs;
 pub mod revision;

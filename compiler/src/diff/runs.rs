@@ -78,21 +78,21 @@ fn runs_words(r: &Run) -> String {
 /// The changes of `[[run]]`. `unchanged(path)`: both sides hashed the file and found the
 /// same bytes (a row of such a file missing from an old lock is one its capc did not record).
 pub(super) fn runs(old: &Lock, new: &Lock, unchanged: &dyn Fn(&str) -> bool, out: &mut Vec<Change>) {
-    let paired = super::compare::pair(&old.runs, &new.runs, key);
+    let paired = super::pairing::pair(&old.runs, &new.runs, key);
     for r in paired.added.into_iter().filter(|r| !mirrored(r)) {
         if old.runs.is_empty() && unchanged(&r.path) {
             continue;
         }
-        let mut change = super::compare::entry(Section::Run, Class::Added, subject(r), what(r), &[&r.path]);
+        let mut change = super::pairing::entry(Section::Run, Class::Added, subject(r), what(r), &[&r.path]);
         change.escalations.push(format!("new: {} {}", subject(r), runs_words(r)));
         out.push(change);
     }
     for r in paired.removed.into_iter().filter(|r| !mirrored(r)) {
-        out.push(super::compare::entry(Section::Run, Class::Removed, subject(r), what(r), &[&r.path]));
+        out.push(super::pairing::entry(Section::Run, Class::Removed, subject(r), what(r), &[&r.path]));
     }
     for (o, n) in paired.kept.into_iter().filter(|(o, n)| o != n) {
         let ignore: &[&str] = if mirrored(n) { &["line", "when", "run"] } else { &["line"] };
-        let fields = super::compare::compare_fields(o, n, ignore);
+        let fields = super::pairing::compare_fields(o, n, ignore);
         if fields.is_empty() {
             continue;
         }
@@ -110,16 +110,17 @@ pub(super) fn runs(old: &Lock, new: &Lock, unchanged: &dyn Fn(&str) -> bool, out
                 ));
             }
         }
-        if gate_rank(n.gate) < gate_rank(o.gate) {
+        // The other sections weigh what a mirrored row's gate and pin come from (approval, pins).
+        if !mirrored(n) && gate_rank(n.gate) < gate_rank(o.gate) {
             escalations.push(format!("{} now runs {} (before: {})", subject(n), gate_words(n.gate), gate_words(o.gate)));
         }
-        if pin_rank(n.pinned) < pin_rank(o.pinned) {
+        if !mirrored(n) && pin_rank(n.pinned) < pin_rank(o.pinned) {
             escalations.push(format!("{} is no longer pinned: {}{}", subject(n), n.pinned.as_str(), pin_note(n)));
         }
         if o.sandboxed && !n.sandboxed {
             escalations.push(format!("{} no longer runs in the sandbox", subject(n)));
         }
-        let mut change = super::compare::entry(Section::Run, Class::Changed, subject(n), what(n), &[&n.path]);
+        let mut change = super::pairing::entry(Section::Run, Class::Changed, subject(n), what(n), &[&n.path]);
         change.fields = fields;
         change.escalations = escalations;
         out.push(change);
@@ -132,18 +133,18 @@ fn setting_subject(s: &Setting) -> String {
 
 /// The changes of `[[setting]]`, and what they widen.
 pub(super) fn settings(old: &Lock, new: &Lock, unchanged: &dyn Fn(&str) -> bool, out: &mut Vec<Change>) {
-    let paired = super::compare::pair(&old.settings, &new.settings, |s| (s.key.as_str(), s.scope, s.path.as_str(), s.value.as_str()));
+    let paired = super::pairing::pair(&old.settings, &new.settings, |s| (s.key.as_str(), s.scope, s.path.as_str(), s.value.as_str()));
     let start = out.len();
     for s in paired.added {
         if old.settings.is_empty() && unchanged(&s.path) {
             continue;
         }
-        let mut change = super::compare::entry(Section::Setting, Class::Added, setting_subject(s), Some(s.scope.as_str().to_string()), &[&s.path]);
+        let mut change = super::pairing::entry(Section::Setting, Class::Added, setting_subject(s), Some(s.scope.as_str().to_string()), &[&s.path]);
         change.escalations = setting_added(s, old);
         out.push(change);
     }
     for s in paired.removed {
-        let mut change = super::compare::entry(Section::Setting, Class::Removed, setting_subject(s), Some(s.scope.as_str().to_string()), &[&s.path]);
+        let mut change = super::pairing::entry(Section::Setting, Class::Removed, setting_subject(s), Some(s.scope.as_str().to_string()), &[&s.path]);
         change.escalations = setting_removed(s, new);
         out.push(change);
     }
@@ -172,7 +173,7 @@ pub(super) fn settings(old: &Lock, new: &Lock, unchanged: &dyn Fn(&str) -> bool,
         match out[start..].iter_mut().find(|c| c.subject.starts_with(&format!("{key} ="))) {
             Some(change) => change.escalations.push(why),
             None => {
-                let mut change = super::compare::entry(Section::Setting, Class::Changed, key.to_string(), None, &[]);
+                let mut change = super::pairing::entry(Section::Setting, Class::Changed, key.to_string(), None, &[]);
                 change.escalations.push(why);
                 out.push(change);
             }
