@@ -188,11 +188,13 @@ pub(super) fn read_claim(
             let fields = markdown::check(&mut sink, &cx, &text, MarkdownKind::Agent);
             // An agent's own servers start when it runs: their packages are weighed as
             // `.mcp.json`'s (Claude Code ignores them in a plugin's agent).
-            if claim.owner.scope != FileScope::Plugin {
-                let servers = fields.as_ref().and_then(|f| f.get("mcpServers")).and_then(Node::as_array);
-                for entry in servers.unwrap_or_default() {
-                    if let Some([(name, config)]) = entry.as_object() {
-                        decl::mcp::check_provenance(&mut sink, &cx, &name.name, config);
+            if let Some(f) = fields.as_ref().filter(|f| f.get("mcpServers").is_some()) {
+                if claim.owner.scope != FileScope::Plugin {
+                    let f = exact_spans(f, &text);
+                    for entry in f.get("mcpServers").and_then(Node::as_array).unwrap_or_default() {
+                        if let Some([(name, config)]) = entry.as_object() {
+                            decl::mcp::check_provenance(&mut sink, &cx, &name.name, config);
+                        }
                     }
                 }
             }
@@ -381,13 +383,20 @@ fn runs_of(
     let mut rows = crate::runs::declared(decls, &here);
     if let Some((fields, owner, agent)) = own.filter(|_| owns) {
         // Exact spans, so a row's line does not depend on whether the file has findings.
-        let mut fields = fields.clone();
-        if let crate::frontmatter::Split::Found(block) = crate::frontmatter::split(text) {
-            crate::frontmatter::refine_spans(text, &block, &mut fields);
-        }
+        let fields = exact_spans(fields, text);
         crate::runs::frontmatter(&fields, owner, *agent, decl::hooks::EVENTS, &here, &mut rows);
     }
     rows
+}
+
+/// Frontmatter `fields` with the exact span of every nested value (a check computes them only
+/// for a file with findings).
+fn exact_spans(fields: &Node, text: &str) -> Node {
+    let mut fields = fields.clone();
+    if let crate::frontmatter::Split::Found(block) = crate::frontmatter::split(text) {
+        crate::frontmatter::refine_spans(text, &block, &mut fields);
+    }
+    fields
 }
 
 /// Where the scripts a file's rows run are found, to hash them.
