@@ -38,7 +38,8 @@ pub struct Report {
     pub new: Side,
     /// Every change: first those of what a session in the folder loads, then those of each
     /// marketplace plugin (by `plugin`); each group by section (commands, agents, MCP servers,
-    /// MCP tools, hooks, permission rules, plugins, pins, in that order), then by subject and class.
+    /// MCP tools, hooks, permission rules, plugins, instructions, pins, what runs, settings, in
+    /// that order), then by subject and class.
     pub changes: Vec<Change>,
     pub summary: Summary,
 }
