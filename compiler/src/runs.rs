@@ -49,7 +49,12 @@ pub const HELPERS: &[Helper] = &[
         when: "when AWS credentials are missing or expired",
         only: None,
     },
-    Helper { key: "awsCredentialExport", kind: RunKind::Helper, when: "when Claude Code needs AWS credentials", only: None },
+    Helper {
+        key: "awsCredentialExport",
+        kind: RunKind::Helper,
+        when: "when Claude Code needs AWS credentials",
+        only: None,
+    },
     Helper {
         key: "gcpAuthRefresh",
         kind: RunKind::Helper,
@@ -62,12 +67,7 @@ pub const HELPERS: &[Helper] = &[
         when: "when telemetry is exported, for its headers",
         only: None,
     },
-    Helper {
-        key: "proxyAuthHelper",
-        kind: RunKind::Helper,
-        when: "when the proxy asks for credentials",
-        only: None,
-    },
+    Helper { key: "proxyAuthHelper", kind: RunKind::Helper, when: "when the proxy asks for credentials", only: None },
     Helper {
         key: "processWrapper",
         kind: RunKind::Helper,
@@ -80,18 +80,8 @@ pub const HELPERS: &[Helper] = &[
         when: "at start, to compute managed settings",
         only: Some(ADMIN),
     },
-    Helper {
-        key: "fileSuggestion",
-        kind: RunKind::Helper,
-        when: "when `@` file suggestions are shown",
-        only: None,
-    },
-    Helper {
-        key: "statusLine",
-        kind: RunKind::StatusLine,
-        when: "each time the status line refreshes",
-        only: None,
-    },
+    Helper { key: "fileSuggestion", kind: RunKind::Helper, when: "when `@` file suggestions are shown", only: None },
+    Helper { key: "statusLine", kind: RunKind::StatusLine, when: "each time the status line refreshes", only: None },
     Helper {
         key: "subagentStatusLine",
         kind: RunKind::StatusLine,
@@ -145,7 +135,12 @@ pub fn declared(decls: &[Decl], at: &At<'_>) -> Vec<Run> {
         let offset = d.span.map(|s| s.start);
         match &d.item {
             Item::Hook(h) => {
-                let mut row = at.row(RunKind::Hook, hook_name(&h.event, h.matcher.as_deref()), h.run.clone().unwrap_or_default(), offset);
+                let mut row = at.row(
+                    RunKind::Hook,
+                    hook_name(&h.event, h.matcher.as_deref()),
+                    h.run.clone().unwrap_or_default(),
+                    offset,
+                );
                 row.hook_type = Some(h.kind.clone());
                 row.scope = h.scope;
                 out.push(row);
@@ -179,7 +174,10 @@ pub fn hook_name(event: &str, matcher: Option<&str>) -> String {
 
 /// A stdio server's command line, as one line.
 pub fn server_line(s: &McpServer) -> String {
-    std::iter::once(s.command.as_deref().unwrap_or("")).chain(s.args.iter().map(String::as_str)).collect::<Vec<_>>().join(" ")
+    std::iter::once(s.command.as_deref().unwrap_or(""))
+        .chain(s.args.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The helpers and status lines of a settings file (`root`), and its widening settings.
@@ -194,7 +192,8 @@ pub fn settings(root: &Node, at: &At<'_>, out: &mut Vec<Decl>) {
         out.push(Decl { path: at.path.to_string(), span: Some(command.span), item: Item::Run(Box::new(row)) });
     }
     let mut push = |key: String, node: &Node, value: String| {
-        let setting = Setting { key, value, scope: at.scope, path: at.path.to_string(), line: at.line(node.span.start) };
+        let setting =
+            Setting { key, value, scope: at.scope, path: at.path.to_string(), line: at.line(node.span.start) };
         out.push(Decl { path: at.path.to_string(), span: Some(node.span), item: Item::Setting(setting) });
     };
     if let Some(permissions) = root.get("permissions") {
@@ -510,7 +509,9 @@ fn helpers(_lock: &Lock, declared: &[Run]) -> Vec<Run> {
     for helper in HELPERS {
         let winner = declared
             .iter()
-            .filter(|d| d.owner.is_none() && matches!(d.kind, RunKind::Helper | RunKind::StatusLine) && d.name == helper.key)
+            .filter(|d| {
+                d.owner.is_none() && matches!(d.kind, RunKind::Helper | RunKind::StatusLine) && d.name == helper.key
+            })
             .max_by_key(|d| (precedence(d.scope), std::cmp::Reverse(d.path.clone())));
         if let Some(w) = winner {
             let mut row = w.clone();
@@ -709,12 +710,21 @@ mod tests {
 
     #[test]
     fn script_words_and_paths() {
-        assert_eq!(script_word("\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/check.sh --fast").as_deref(), Some("$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh"));
+        assert_eq!(
+            script_word("\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/check.sh --fast").as_deref(),
+            Some("$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh")
+        );
         assert_eq!(script_word("bash scripts/status.sh").as_deref(), Some("scripts/status.sh"));
         assert_eq!(script_word("node server.js").as_deref(), Some("server.js"));
         assert_eq!(script_word("jq -r .x"), None);
-        assert_eq!(script_path("$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh", Some(""), None).as_deref(), Some(".claude/hooks/check.sh"));
-        assert_eq!(script_path("${CLAUDE_PLUGIN_ROOT}/bin/x.sh", Some(""), Some("plugins/a")).as_deref(), Some("plugins/a/bin/x.sh"));
+        assert_eq!(
+            script_path("$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh", Some(""), None).as_deref(),
+            Some(".claude/hooks/check.sh")
+        );
+        assert_eq!(
+            script_path("${CLAUDE_PLUGIN_ROOT}/bin/x.sh", Some(""), Some("plugins/a")).as_deref(),
+            Some("plugins/a/bin/x.sh")
+        );
         assert_eq!(script_path("./x/../y.sh", Some("sub"), None).as_deref(), Some("sub/y.sh"));
         assert_eq!(script_path("../y.sh", Some(""), None), None);
         assert_eq!(script_path("/usr/bin/y.sh", Some(""), None), None);

@@ -29,8 +29,10 @@ fn row<'a>(rows: &'a [Value], kind: &str, name: &str) -> &'a Value {
 fn every_kind_is_listed_with_its_place_gate_and_pin() {
     let dir = tree();
     let rows = runs(dir.path());
-    let names: Vec<(String, String)> =
-        rows.iter().map(|r| (r["kind"].as_str().unwrap().to_string(), r["name"].as_str().unwrap().to_string())).collect();
+    let names: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| (r["kind"].as_str().unwrap().to_string(), r["name"].as_str().unwrap().to_string()))
+        .collect();
     assert_eq!(
         names,
         [
@@ -89,11 +91,10 @@ fn the_lock_records_the_inventory_and_the_widening_settings() {
     let dir = tree();
     let out = capc_in(dir.path(), &["lock"], 100);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let lock: Value = toml::from_str::<toml::Value>(
-        &std::fs::read_to_string(dir.path().join("capabilities.lock")).expect("lock"),
-    )
-    .map(|v| serde_json::to_value(v).expect("json"))
-    .expect("TOML");
+    let lock: Value =
+        toml::from_str::<toml::Value>(&std::fs::read_to_string(dir.path().join("capabilities.lock")).expect("lock"))
+            .map(|v| serde_json::to_value(v).expect("json"))
+            .expect("TOML");
     assert_eq!(lock["run"].as_array().expect("[[run]]").len(), 8);
     let settings: Vec<String> = lock["setting"]
         .as_array()

@@ -389,7 +389,12 @@ fn a_script_a_hook_runs_escalates_when_its_bytes_change() {
         .collect();
     assert_eq!(reasons.len(), 2, "{json:#}");
     assert!(reasons.iter().any(|r| r.starts_with("the script `scripts/status.sh` that status-line statusLine runs changed; it runs each time the status line refreshes, once the folder is trusted")), "{reasons:#?}");
-    assert!(reasons.iter().any(|r| r.starts_with("the script `scripts/status.sh` that hook SessionStart runs changed; it runs on `SessionStart`")), "{reasons:#?}");
+    assert!(
+        reasons.iter().any(|r| r.starts_with(
+            "the script `scripts/status.sh` that hook SessionStart runs changed; it runs on `SessionStart`"
+        )),
+        "{reasons:#?}"
+    );
     let run = capc(&["diff", "HEAD~1", "HEAD", "--fail-on", "escalation"], repo);
     assert_eq!(run.status.code(), Some(1), "{}", stdout(&run));
 }

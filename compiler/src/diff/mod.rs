@@ -17,8 +17,8 @@ mod compare;
 mod escalate;
 mod pairing;
 pub mod render;
-mod runs;
 pub mod revision;
+mod runs;
 
 use crate::model::Lock;
 use schemars::JsonSchema;

@@ -70,4 +70,3 @@ fn text(v: &Value) -> Option<String> {
         other => Some(other.to_string()),
     }
 }
-

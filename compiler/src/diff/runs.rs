@@ -112,7 +112,12 @@ pub(super) fn runs(old: &Lock, new: &Lock, unchanged: &dyn Fn(&str) -> bool, out
         }
         // The other sections weigh what a mirrored row's gate and pin come from (approval, pins).
         if !mirrored(n) && gate_rank(n.gate) < gate_rank(o.gate) {
-            escalations.push(format!("{} now runs {} (before: {})", subject(n), gate_words(n.gate), gate_words(o.gate)));
+            escalations.push(format!(
+                "{} now runs {} (before: {})",
+                subject(n),
+                gate_words(n.gate),
+                gate_words(o.gate)
+            ));
         }
         if !mirrored(n) && pin_rank(n.pinned) < pin_rank(o.pinned) {
             escalations.push(format!("{} is no longer pinned: {}{}", subject(n), n.pinned.as_str(), pin_note(n)));
@@ -133,18 +138,32 @@ fn setting_subject(s: &Setting) -> String {
 
 /// The changes of `[[setting]]`, and what they widen.
 pub(super) fn settings(old: &Lock, new: &Lock, unchanged: &dyn Fn(&str) -> bool, out: &mut Vec<Change>) {
-    let paired = super::pairing::pair(&old.settings, &new.settings, |s| (s.key.as_str(), s.scope, s.path.as_str(), s.value.as_str()));
+    let paired = super::pairing::pair(&old.settings, &new.settings, |s| {
+        (s.key.as_str(), s.scope, s.path.as_str(), s.value.as_str())
+    });
     let start = out.len();
     for s in paired.added {
         if old.settings.is_empty() && unchanged(&s.path) {
             continue;
         }
-        let mut change = super::pairing::entry(Section::Setting, Class::Added, setting_subject(s), Some(s.scope.as_str().to_string()), &[&s.path]);
+        let mut change = super::pairing::entry(
+            Section::Setting,
+            Class::Added,
+            setting_subject(s),
+            Some(s.scope.as_str().to_string()),
+            &[&s.path],
+        );
         change.escalations = setting_added(s, old);
         out.push(change);
     }
     for s in paired.removed {
-        let mut change = super::pairing::entry(Section::Setting, Class::Removed, setting_subject(s), Some(s.scope.as_str().to_string()), &[&s.path]);
+        let mut change = super::pairing::entry(
+            Section::Setting,
+            Class::Removed,
+            setting_subject(s),
+            Some(s.scope.as_str().to_string()),
+            &[&s.path],
+        );
         change.escalations = setting_removed(s, new);
         out.push(change);
     }
@@ -213,7 +232,9 @@ fn setting_removed(s: &Setting, new: &Lock) -> Vec<String> {
 /// An agent's own fields that let it do more.
 pub(super) fn agent_widened(old: &crate::model::Agent, new: &crate::model::Agent) -> Vec<String> {
     let mut out = Vec::new();
-    if new.permission_mode.is_some() && mode_rank(new.permission_mode.as_deref()) > mode_rank(old.permission_mode.as_deref()) {
+    if new.permission_mode.is_some()
+        && mode_rank(new.permission_mode.as_deref()) > mode_rank(old.permission_mode.as_deref())
+    {
         out.push(format!(
             "agent `{}` runs in permission mode `{}` (was `{}`)",
             new.name,
