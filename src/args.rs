@@ -137,7 +137,7 @@ pub(crate) enum Command {
         /// The folder to resolve
         #[arg(default_value = ".")]
         path: PathBuf,
-        /// Output format: `human` or `json` (stable; version 2, and version 1 with --budget)
+        /// Output format: `human` or `json` (stable; version 2, and version 1 with --budget or --runs)
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
         /// List every built-in command and bundled skill too
@@ -147,6 +147,12 @@ pub(crate) enum Command {
         /// Claude Code keeps its description or lists it by name only
         #[arg(long)]
         budget: bool,
+        /// Show what Claude Code may run here instead: every hook, stdio MCP server, settings
+        /// helper, status line and `!` injection, with where it is declared, when it runs,
+        /// what Claude Code asks first (`none`, `trust`, `mcp-approval`, `permission`), whether
+        /// it is sandboxed and what pins it
+        #[arg(long, conflicts_with_all = ["budget", "all"])]
+        runs: bool,
         #[command(flatten)]
         scopes: Scopes,
         #[command(flatten)]

@@ -7,7 +7,7 @@ use crate::commands::check::{check, CheckHow};
 use crate::commands::explain::explain;
 use crate::commands::graph::graph;
 use crate::commands::lock::{lock_all, LockHow};
-use crate::commands::ls::{ls, ls_budget};
+use crate::commands::ls::{ls, ls_budget, ls_runs};
 use crate::commands::man::man;
 use crate::commands::rules::{config_command, rules_command};
 use crate::commands::serve::serve;
@@ -47,9 +47,10 @@ fn main() -> ExitCode {
             let how = LockHow { check_only: check, include_local, allow_empty, connect, trust };
             lock_all(&paths, &scopes, &reading, &selection, how)
         }
-        Command::Ls { path, format, all, budget, scopes, reading } => {
+        Command::Ls { path, format, all, budget, runs, scopes, reading } => {
             match resolve_options_and_config(path, &scopes, &reading) {
                 Ok((options, config)) if budget => ls_budget(options, &config, format),
+                Ok((options, _)) if runs => ls_runs(options, format),
                 Ok((options, _)) => ls(options, format, all),
                 Err(code) => code,
             }

@@ -9,6 +9,8 @@
 //! - `schema`: field tables and the one checker of types and unknown fields.
 //! - `decl`: a reader per format (Markdown declarations, manifests, MCP, hooks, settings).
 //! - `rules`: one file per rule with its docs; `RULES` is the sorted registry.
+//! - `runs`: what Claude Code may run from the declarations (`[[run]]`) and the settings
+//!   that widen what it may do (`[[setting]]`).
 //! - `diagnostic`: diagnostics as data; `report` renders them for people and tools.
 //! - `fix`: `check --fix`, the fixes findings carry applied by span.
 //! - `printable`: text from a repository escaped for a terminal; `plural`: counted nouns
@@ -41,6 +43,7 @@ pub mod printable;
 pub mod provenance;
 pub mod report;
 pub mod rules;
+pub mod runs;
 pub mod schema;
 pub mod secrets;
 pub mod span;

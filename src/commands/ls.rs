@@ -1,4 +1,4 @@
-//! `capc ls` and `capc ls --budget`.
+//! `capc ls`, `capc ls --budget` and `capc ls --runs`.
 
 use crate::args::Format;
 use crate::commands::{exit, resolution};
@@ -36,6 +36,20 @@ pub(crate) fn ls_budget(options: Options, config: &capc_compiler::config::Config
     let text = match format {
         Format::Json => budget::to_json(&measured, cost::to_json(&surface, &measured, &totals, max)),
         Format::Human => budget::to_text(&measured) + &cost::to_text(&surface, &measured, &totals, max),
+    };
+    exit(write_stdout(&text), 0)
+}
+
+/// `capc ls --runs`: what Claude Code may run from the declarations (the lock's `[[run]]`).
+pub(crate) fn ls_runs(options: Options, format: Format) -> ExitCode {
+    let checked = match run_check(&options) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let lock = checked.shared_lock();
+    let text = match format {
+        Format::Json => view::runs_json(&lock.runs),
+        Format::Human => view::runs_text(&lock.runs),
     };
     exit(write_stdout(&text), 0)
 }

@@ -18,6 +18,7 @@ mod lock;
 mod oracle_names;
 mod plugin_dir;
 mod robustness;
+mod runs;
 mod schema;
 mod security;
 mod surface;

@@ -296,6 +296,7 @@ fn control_characters_never_reach_the_terminal_raw() {
         capc_in(root, &["session", "--repl", "--no-shell"], &format!(":commands\n/{skill}\n:why {skill}\n:quit\n")),
         capc(root, &["check", "--format", "short", "."]),
         capc(root, &["check", "--format", "github", "."]),
+        capc(root, &["ls", "--runs", "."]),
     ];
     for out in &runs {
         let text = format!("{}{}", stdout(out), stderr(out)).replace("\r\n", "\n");
@@ -362,6 +363,9 @@ fn planted_tree(root: &Path, home: &Path) {
             "ask": [format!("Bash(deploy --token {TOKEN_B})")],
         },
         "env": {"ANTHROPIC_API_KEY": TOKEN_A, "OTHER": TOKEN_B},
+        "apiKeyHelper": format!("echo {TOKEN_A}"),
+        "statusLine": {"type": "command", "command": format!("status --token {TOKEN_B}")},
+        "sandbox": {"network": {"allowedDomains": [format!("{TOKEN_B}.example.com")]}},
         "enableAllProjectMcpServers": true,
         "hooks": hooks(),
     });
@@ -377,7 +381,7 @@ fn planted_tree(root: &Path, home: &Path) {
         root,
         ".claude/agents/ops.md",
         &format!(
-            "---\nname: ops\ndescription: Operates with {TOKEN_B}\ntools: Read, Bash(ssh {TOKEN_A}:*)\ndisallowedTools: WebFetch(domain:{TOKEN_B}.example.com)\nmodel: {TOKEN_B}\n---\nOperate.\n"
+            "---\nname: ops\ndescription: Operates with {TOKEN_B}\ntools: Read, Bash(ssh {TOKEN_A}:*)\ndisallowedTools: WebFetch(domain:{TOKEN_B}.example.com)\nmodel: {TOKEN_B}\nmcpServers:\n  - own:\n      command: own-mcp\n      args: [\"--token\", \"{TOKEN_A}\"]\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: notify --key {TOKEN_B}\n---\nOperate.\n"
         ),
     );
     let plugin = serde_json::json!({ "name": "tok", "hooks": { "hooks": hooks() } });
@@ -431,6 +435,8 @@ fn a_planted_token_reaches_no_output() {
         ("check --fix --diff", &["check", "--fix", "--diff", "."], ""),
         ("ls", &["ls", "--all", "."], ""),
         ("ls --format json", &["ls", "--format", "json", "."], ""),
+        ("ls --runs", &["ls", "--runs", "."], ""),
+        ("ls --runs --format json", &["ls", "--runs", "--format", "json", "."], ""),
         ("explain tok-stdio", &["explain", "tok-stdio", "."], ""),
         ("explain tok-http", &["explain", "tok-http", "."], ""),
         ("explain deploy", &["explain", "deploy", "."], ""),

@@ -158,6 +158,8 @@ pub(super) fn read_claim(
     };
     let mut name = None;
     let mut decls = Vec::new();
+    // What runs while an agent or skill runs: its frontmatter, its owner's name, whether an agent.
+    let mut own_runs: Option<(Node, String, bool)> = None;
     match claim.kind {
         FileKind::Skill | FileKind::Command => {
             let kind = if claim.kind == FileKind::Skill { MarkdownKind::Skill } else { MarkdownKind::Command };
@@ -176,6 +178,7 @@ pub(super) fn read_claim(
                     crate::decl::declare::command(&mut sink, own.clone(), form, fields.as_ref(), &text, at, &path);
                 if let Item::Command(command) = &mut decl.item {
                     other_names(command, claim, kind, fields.as_ref());
+                    own_runs = fields.clone().map(|f| (f, format!("/{}", command.name), false));
                 }
                 decls.push(decl);
             }
@@ -183,9 +186,25 @@ pub(super) fn read_claim(
         }
         FileKind::Agent => {
             let fields = markdown::check(&mut sink, &cx, &text, MarkdownKind::Agent);
+            // An agent's own servers start when it runs: their packages are weighed as
+            // `.mcp.json`'s (Claude Code ignores them in a plugin's agent).
+            if let Some(f) = fields.as_ref().filter(|f| f.get("mcpServers").is_some()) {
+                if claim.owner.scope != FileScope::Plugin {
+                    let f = exact_spans(f, &text);
+                    for entry in f.get("mcpServers").and_then(Node::as_array).unwrap_or_default() {
+                        if let Some([(name, config)]) = entry.as_object() {
+                            decl::mcp::check_provenance(&mut sink, &cx, &name.name, config);
+                        }
+                    }
+                }
+            }
             let own = agent_name(rel, claim, fields.as_ref());
             if let Some(at) = cx.placement {
-                decls.extend(crate::decl::declare::agent(&mut sink, own.clone(), fields.as_ref(), at, &path));
+                let agent = crate::decl::declare::agent(&mut sink, own.clone(), fields.as_ref(), at, &path);
+                if agent.is_some() {
+                    own_runs = fields.map(|f| (f, format!("agent {own}"), true));
+                }
+                decls.extend(agent);
             }
             name = Some(own);
         }
@@ -287,6 +306,15 @@ pub(super) fn read_claim(
                                 crate::decl::declare::rules(&mut sink, permissions, at.scope, &path, &mut decls);
                             }
                             crate::decl::declare::settings(&node, at.scope, &path, &mut decls);
+                            let lines = crate::diagnostic::LineIndex::new(&text);
+                            let here = crate::runs::At {
+                                text: &text,
+                                lines: &lines,
+                                path: &path,
+                                scope: at.scope,
+                                plugin: at.plugin,
+                            };
+                            crate::runs::settings(&node, &here, &mut decls);
                         }
                         _ => {}
                     }
@@ -295,6 +323,19 @@ pub(super) fn read_claim(
         }
     }
     sink.decls.append(&mut decls);
+    if let Some(at) = cx.placement {
+        let rows = runs_of(&sink.decls, own_runs.as_ref(), &text, &path, at);
+        let scripts = Scripts { dir, tree, realm, project: cx.project_root, plugin: cx.plugin_root };
+        for d in &mut sink.decls {
+            if let Item::Run(row) = &mut d.item {
+                scripts.hash(row);
+            }
+        }
+        for mut row in rows {
+            scripts.hash(&mut row);
+            sink.decls.push(crate::model::Decl { path: path.clone(), span: None, item: Item::Run(Box::new(row)) });
+        }
+    }
     let source = hashed(&path, claim.kind, &text, hash);
     let mut suppressions = if is_json { Vec::new() } else { crate::suppress::parse(&text) };
     for s in &mut suppressions {
@@ -316,6 +357,71 @@ pub(super) fn read_claim(
     outcome.not_loaded = not_loaded;
     outcome.skips_plugin = skips_plugin;
     outcome
+}
+
+/// The `[[run]]` rows of one file: the line of each hook, server and `!` injection it declares,
+/// and what its agent's or skill's own frontmatter runs.
+fn runs_of(
+    decls: &[crate::model::Decl],
+    own: Option<&(Node, String, bool)>,
+    text: &str,
+    path: &str,
+    at: crate::model::Placement<'_>,
+) -> Vec<crate::model::Run> {
+    let runs_something = |d: &crate::model::Decl| match &d.item {
+        Item::Hook(_) => true,
+        Item::Server(s) => s.command.is_some(),
+        Item::Command(c) => !c.shell_injections.is_empty(),
+        _ => false,
+    };
+    let owns = own.is_some_and(|(f, _, agent)| f.get("hooks").is_some() || (*agent && f.get("mcpServers").is_some()));
+    if !owns && !decls.iter().any(runs_something) {
+        return Vec::new();
+    }
+    let lines = crate::diagnostic::LineIndex::new(text);
+    let here = crate::runs::At { text, lines: &lines, path, scope: at.scope, plugin: at.plugin };
+    let mut rows = crate::runs::declared(decls, &here);
+    if let Some((fields, owner, agent)) = own.filter(|_| owns) {
+        // Exact spans, so a row's line does not depend on whether the file has findings.
+        let fields = exact_spans(fields, text);
+        crate::runs::frontmatter(&fields, owner, *agent, decl::hooks::EVENTS, &here, &mut rows);
+    }
+    rows
+}
+
+/// Frontmatter `fields` with the exact span of every nested value (a check computes them only
+/// for a file with findings).
+fn exact_spans(fields: &Node, text: &str) -> Node {
+    let mut fields = fields.clone();
+    if let crate::frontmatter::Split::Found(block) = crate::frontmatter::split(text) {
+        crate::frontmatter::refine_spans(text, &block, &mut fields);
+    }
+    fields
+}
+
+/// Where the scripts a file's rows run are found, to hash them.
+struct Scripts<'a> {
+    dir: &'a Path,
+    tree: &'a Tree,
+    realm: Realm,
+    project: Option<&'a str>,
+    plugin: Option<&'a str>,
+}
+
+impl Scripts<'_> {
+    /// Records the script inside the folder that `row` runs, with the SHA-256 of its bytes (a
+    /// regular file, never through a link, at most `walk::MAX_FILE_BYTES`), when it has one.
+    fn hash(&self, row: &mut crate::model::Run) {
+        let Some(word) = crate::runs::script_word(&row.run) else { return };
+        let Some(target) = crate::runs::script_path(&word, self.project, self.plugin) else { return };
+        if !self.tree.exists(&target) {
+            return;
+        }
+        if let Ok(bytes) = walk::read_regular(&self.dir.join(&target), walk::MAX_FILE_BYTES, walk::Links::Refuse) {
+            row.script = Some(self.realm.display(&target));
+            row.script_sha256 = Some(crate::secrets::sha256_hex(&bytes));
+        }
+    }
 }
 
 /// A file's entry in the lock's list of sources.

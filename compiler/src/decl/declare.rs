@@ -273,6 +273,10 @@ pub fn agent(sink: &mut Sink<'_>, name: String, fields: Option<&Node>, at: Place
         tools: keep.list(f, "tools", &[], Shape::Rule),
         disallowed_tools: keep.list(f, "disallowedTools", &[], Shape::Rule),
         model: keep.string(f, "model", Shape::Whole).filter(|m| m != "inherit"),
+        // Claude Code ignores `permissionMode` in a plugin's agent.
+        permission_mode: at.plugin.is_none().then(|| keep.string(f, "permissionMode", Shape::Whole)).flatten(),
+        memory: keep.string(f, "memory", Shape::Whole),
+        isolation: keep.string(f, "isolation", Shape::Whole),
         name,
         denied_by: None,
         shadowed_by: None,

@@ -463,6 +463,7 @@ fn check_agent(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
         }
     }
     enum_value(sink, fields, "permissionMode", PERMISSION_MODES);
+
     // Claude Code keeps a color it knows and drops any other, silently: the agent loads and
     // works as written, only its label takes the default color. A probable typo (`gren`)
     // stays a warning; another color (`magenta`) is worth knowing, an info.
@@ -472,7 +473,7 @@ fn check_agent(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
             .help("Claude Code drops a color it does not know and shows the agent in the default color");
     }
     enum_value(sink, fields, "memory", MEMORY);
-    enum_value(sink, fields, "isolation", &["worktree"]);
+    enum_value(sink, fields, "isolation", &["worktree", "remote"]);
 }
 
 /// Values shared by skills, commands and agents.

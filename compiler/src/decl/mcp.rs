@@ -206,7 +206,7 @@ fn check_server(sink: &mut Sink<'_>, name: &str, name_span: crate::span::Span, c
 /// Where the server's code comes from: a package launcher without an exact version
 /// (`unpinned-mcp-package`), a plain-`http` URL to another machine (`insecure-mcp-url`). The
 /// package is recorded as a pin of the lock.
-fn check_provenance(sink: &mut Sink<'_>, cx: &FileCx<'_>, name: &str, config: &Node) {
+pub(crate) fn check_provenance(sink: &mut Sink<'_>, cx: &FileCx<'_>, name: &str, config: &Node) {
     if let Some(url) =
         config.get("url").filter(|_| config.get("type").and_then(Node::as_str).is_some_and(|t| t != "stdio"))
     {

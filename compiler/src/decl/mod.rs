@@ -2,6 +2,7 @@
 //! read and reports what is wrong, then the next file is read.
 
 pub mod declare;
+pub mod helpers;
 pub mod hooks;
 pub mod manifest;
 pub mod markdown;

@@ -140,6 +140,7 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
         return 0;
     }
     check_fields(sink, root, FIELDS, "settings", Unknown::SuggestOnly);
+    super::helpers::check(sink, root);
     if let Some(permissions) = root.get("permissions").filter(|p| p.as_object().is_some()) {
         check_fields(sink, permissions, PERMISSION_FIELDS, "`permissions`", Unknown::Warn);
         let source = cx.json_source.unwrap_or("");

@@ -1,12 +1,10 @@
 //! Matching entries of two locks and comparing them field by field; what each name reaches.
 
 use super::escalate;
+use super::pairing::{compare_fields, entry, pair, Paired};
 use super::{Change, Class, FieldChange, Section};
 use crate::model::{Agent, Command, Hook, Lock, MarketplacePlugin, McpServer, Permission, Pin, Plugin};
-use serde::Serialize;
-use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::hash::Hash;
 
 /// Every change between `old` and `new`, escalations weighed, unsorted: what a session in
 /// the folder loads, then what each marketplace plugin gives once installed.
@@ -62,6 +60,7 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
     let agents = pair(&old.agents, &new.agents, |a| (a.name.as_str(), a.path.as_str()));
     for a in agents.added {
         out.push(entry(Section::Agent, Class::Added, a.name.clone(), agent_what(a), &[&a.path]));
+        last(&mut out).escalations = super::runs::agent_added(a);
     }
     for a in agents.removed {
         out.push(entry(Section::Agent, Class::Removed, a.name.clone(), agent_what(a), &[&a.path]));
@@ -75,6 +74,7 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
         }
         out.push(Change { fields, ..entry(Section::Agent, Class::Changed, n.name.clone(), agent_what(n), &[&n.path]) });
         last(&mut out).escalations = escalate::agent_changed(o, n);
+        last(&mut out).escalations.extend(super::runs::agent_widened(o, n));
     }
 
     let servers = pair(&old.mcp_servers, &new.mcp_servers, |s| (s.name.as_str(), s.scope, s.path.as_str()));
@@ -226,6 +226,9 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
         last(&mut out).plugin = pin_plugin(n, new);
         last(&mut out).escalations = escalate::pin_changed(o, n);
     }
+
+    super::runs::runs(old, new, &|path| hashes.same(path), &mut out);
+    super::runs::settings(old, new, &|path| hashes.same(path), &mut out);
 
     reroutes(old, new, &mut out);
     out
@@ -379,70 +382,6 @@ fn tool_what(t: &crate::model::McpToolEntry) -> Option<String> {
 fn last(out: &mut [Change]) -> &mut Change {
     let at = out.len() - 1;
     &mut out[at]
-}
-
-fn entry(section: Section, class: Class, subject: String, what: Option<String>, files: &[&str]) -> Change {
-    let mut files: Vec<String> = files.iter().filter(|f| !f.is_empty()).map(|f| f.to_string()).collect();
-    files.dedup();
-    Change { section, class, subject, plugin: None, what, fields: Vec::new(), files, escalations: Vec::new() }
-}
-
-/// Entries of two lists matched by key: a key that appears several times is matched in order.
-struct Paired<'a, T> {
-    added: Vec<&'a T>,
-    removed: Vec<&'a T>,
-    kept: Vec<(&'a T, &'a T)>,
-}
-
-fn pair<'a, T, K: Eq + Hash>(old: &'a [T], new: &'a [T], key: impl Fn(&'a T) -> K) -> Paired<'a, T> {
-    let mut by_key: HashMap<K, std::collections::VecDeque<usize>> = HashMap::with_capacity(old.len());
-    for (i, o) in old.iter().enumerate() {
-        by_key.entry(key(o)).or_default().push_back(i);
-    }
-    let mut matched = vec![false; old.len()];
-    let mut paired = Paired { added: Vec::new(), removed: Vec::new(), kept: Vec::new() };
-    for n in new {
-        match by_key.get_mut(&key(n)).and_then(|q| q.pop_front()) {
-            Some(i) => {
-                matched[i] = true;
-                paired.kept.push((&old[i], n));
-            }
-            None => paired.added.push(n),
-        }
-    }
-    paired.removed = old.iter().zip(&matched).filter(|(_, m)| !**m).map(|(o, _)| o).collect();
-    paired
-}
-
-/// The fields that differ, by their names in the lock, as text (`None` for unset or empty).
-fn compare_fields<T: Serialize>(old: &T, new: &T, ignore: &[&str]) -> Vec<FieldChange> {
-    let (Ok(Value::Object(o)), Ok(Value::Object(n))) = (serde_json::to_value(old), serde_json::to_value(new)) else {
-        return Vec::new();
-    };
-    let keys: BTreeSet<&String> = o.keys().chain(n.keys()).collect();
-    keys.into_iter()
-        .filter(|k| !ignore.contains(&k.as_str()))
-        .filter_map(|k| {
-            let (a, b) = (o.get(k).and_then(text), n.get(k).and_then(text));
-            (a != b).then(|| FieldChange { field: k.clone(), old: a, new: b })
-        })
-        .collect()
-}
-
-/// A lock value as one line of text.
-fn text(v: &Value) -> Option<String> {
-    match v {
-        Value::Null => None,
-        Value::String(s) => Some(s.clone()),
-        Value::Bool(b) => Some(b.to_string()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Array(items) if items.is_empty() => None,
-        Value::Array(items) if items.iter().all(Value::is_string) => {
-            Some(items.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "))
-        }
-        Value::Object(map) if map.is_empty() => None,
-        other => Some(other.to_string()),
-    }
 }
 
 /// The sources' hashes on both sides, to tell a changed file.

@@ -15,8 +15,10 @@
 
 mod compare;
 mod escalate;
+mod pairing;
 pub mod render;
 pub mod revision;
+mod runs;
 
 use crate::model::Lock;
 use schemars::JsonSchema;
@@ -36,7 +38,8 @@ pub struct Report {
     pub new: Side,
     /// Every change: first those of what a session in the folder loads, then those of each
     /// marketplace plugin (by `plugin`); each group by section (commands, agents, MCP servers,
-    /// MCP tools, hooks, permission rules, plugins, pins, in that order), then by subject and class.
+    /// MCP tools, hooks, permission rules, plugins, instructions, pins, what runs, settings, in
+    /// that order), then by subject and class.
     pub changes: Vec<Change>,
     pub summary: Summary,
 }
@@ -183,13 +186,19 @@ pub enum Section {
     Instruction,
     /// What the folder pulls in from outside (`[[pin]]`).
     Pin,
+    /// What Claude Code may run (`[[run]]`): helpers, status lines, an agent's or skill's own
+    /// servers and hooks, and the scripts, gates and pins of every row.
+    Run,
+    /// Settings that widen what Claude Code may do (`[[setting]]`): the permission mode,
+    /// added directories, the sandbox, `env`.
+    Setting,
     /// Files Claude Code loads that ignore files or `exclude` hide from `capc check` and
     /// `capc lock` (the diff reads them regardless).
     HiddenFile,
 }
 
 impl Section {
-    pub const ALL: [Section; 10] = [
+    pub const ALL: [Section; 12] = [
         Section::Command,
         Section::Agent,
         Section::McpServer,
@@ -199,6 +208,8 @@ impl Section {
         Section::Plugin,
         Section::Instruction,
         Section::Pin,
+        Section::Run,
+        Section::Setting,
         Section::HiddenFile,
     ];
 
@@ -213,6 +224,8 @@ impl Section {
             Section::Plugin => "plugin",
             Section::Instruction => "instruction",
             Section::Pin => "pin",
+            Section::Run => "run",
+            Section::Setting => "setting",
             Section::HiddenFile => "hidden-file",
         }
     }
@@ -229,6 +242,8 @@ impl Section {
             Section::Plugin => "Plugins",
             Section::Instruction => "Instructions: what the model is told",
             Section::Pin => "Pins: what is pulled in from outside",
+            Section::Run => "What runs: commands Claude Code may start",
+            Section::Setting => "Settings that widen what Claude Code may do",
             Section::HiddenFile => "Hidden by ignore files or `exclude`",
         }
     }

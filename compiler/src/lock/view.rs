@@ -632,3 +632,43 @@ pub fn explain_instruction(instructions: &[crate::model::Instruction], path: &st
     }
     Some(out)
 }
+
+/// `capc ls --runs`: every command Claude Code may run from the declarations (`[[run]]`),
+/// grouped by kind, each with where it is declared, when it runs, what Claude Code asks first,
+/// whether it is sandboxed and what pins it.
+pub fn runs_text(runs: &[crate::model::Run]) -> String {
+    let mut out = String::new();
+    if runs.is_empty() {
+        out.push_str("Nothing here runs a command.\n");
+        return out;
+    }
+    let _ = writeln!(out, "What Claude Code may run here ({}):", count(runs.len(), "command"));
+    let mut kind = None;
+    for r in runs {
+        if kind != Some(r.kind) {
+            kind = Some(r.kind);
+            let _ = writeln!(out, "\n{}:", r.kind.as_str());
+        }
+        let owner = r.owner.as_deref().map(|o| format!(" ({o})")).unwrap_or_default();
+        let _ = writeln!(out, "  {}{owner}: {}", crate::printable::escape(&r.name), crate::printable::escape(&r.run));
+        let at = if r.line > 0 { format!("{}:{}", r.path, r.line) } else { r.path.clone() };
+        let _ = writeln!(out, "      at {}  ({})", crate::printable::escape(&at), r.scope.as_str());
+        let sandbox = if r.sandboxed { "sandboxed" } else { "not sandboxed" };
+        let _ = writeln!(out, "      runs {}; gate: {}; {sandbox}", crate::printable::escape(&r.when), r.gate.as_str());
+        let pinned = match (&r.script, &r.script_sha256, &r.fetches) {
+            (Some(script), Some(sha), _) => format!("script {} sha256 {}", script, &sha[..sha.len().min(12)]),
+            (_, _, Some(fetches)) => format!("{} ({fetches})", r.pinned.as_str()),
+            _ => r.pinned.as_str().to_string(),
+        };
+        let _ = writeln!(out, "      pinned: {}", crate::printable::escape(&pinned));
+    }
+    out
+}
+
+/// `capc ls --runs --format json`: `{"version": 1, "runs": [...]}`, each row as the lock's.
+pub fn runs_json(runs: &[crate::model::Run]) -> String {
+    let out = json!({"version": 1, "runs": runs});
+    let mut text = crate::printable::escape_json(&serde_json::to_string_pretty(&out).unwrap_or_default()).into_owned();
+    text.push('\n');
+    text
+}

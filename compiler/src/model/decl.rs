@@ -3,7 +3,7 @@
 //! Readers (`decl/`) push them; the resolver (`lock/`) reads them. This module imports
 //! neither: it is the vocabulary both sides share.
 
-use super::lock::{Agent, Command, Hook, McpServer, Permission, Pin, Scope};
+use super::lock::{Agent, Command, Hook, McpServer, Permission, Pin, Run, Scope, Setting};
 use crate::span::Span;
 
 /// One declaration, with where it is written.
@@ -69,6 +69,12 @@ pub enum Item {
     /// Something pulled in from outside (a server's package, a remote plugin source, a
     /// declared marketplace) and what pins it.
     Pin(Pin),
+    /// Something Claude Code may run (`crate::runs` turns the lock's entries and these into
+    /// `[[run]]`): a hook, server or injection of another declaration with its line, or a
+    /// settings helper, status line, agent's own server or frontmatter hook.
+    Run(Box<Run>),
+    /// A setting that widens what Claude Code may do (`[[setting]]`).
+    Setting(Setting),
     /// A marketplace: its folder and the plugins it lists, with their folders when local.
     Marketplace {
         name: String,

@@ -80,6 +80,172 @@ pub struct Lock {
     /// the order Claude Code sends them. Absent from locks written before they were recorded.
     #[serde(default, rename = "instruction", skip_serializing_if = "Vec::is_empty")]
     pub instructions: Vec<Instruction>,
+    /// Every command Claude Code may run on this machine from what the session loads (hooks of
+    /// every type, stdio MCP servers, helper commands and status lines, `!` injections), with
+    /// when it runs, what Claude Code asks first and what pins it: `capc ls --runs`; by kind,
+    /// file, line and name. Absent from locks written before it was recorded.
+    #[serde(default, rename = "run", skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<Run>,
+    /// Settings that widen what Claude Code may do or change where its traffic and credentials
+    /// go: `permissions.defaultMode`, each `permissions.additionalDirectories` entry, the
+    /// `sandbox` keys, each `env` key; by key, then file. Absent from locks written before they
+    /// were recorded.
+    #[serde(default, rename = "setting", skip_serializing_if = "Vec::is_empty")]
+    pub settings: Vec<Setting>,
+}
+
+/// One command Claude Code may run, from the declaration that makes it run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Run {
+    pub kind: RunKind,
+    /// What it is: the hook's event and matcher (`PreToolUse Bash`), the server's name, the
+    /// settings key (`statusLine`, `apiKeyHelper`), the command (`/deploy`).
+    pub name: String,
+    /// A hook's type: `command`, `http`, `prompt`, `agent` or `mcp_tool`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook_type: Option<String>,
+    /// The command line, URL, prompt or tool, as written (a literal secret as `sha256:<hex>`).
+    pub run: String,
+    pub scope: Scope,
+    /// The declaring file, as `[[source]]` names it.
+    pub path: String,
+    /// The line of the declaration in that file, from 1 (0 when not known).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub line: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<String>,
+    /// The agent (`agent reviewer`) or skill (`/deploy`) whose frontmatter declares it: it runs
+    /// only while that agent or skill runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// When Claude Code runs it, in words.
+    pub when: String,
+    /// What Claude Code asks before running it.
+    pub gate: Gate,
+    /// It runs inside Claude Code's sandbox (`sandbox.enabled`): only a `!` injection, which
+    /// runs as the Bash tool does.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sandboxed: bool,
+    /// Whether what it runs is pinned.
+    pub pinned: Pinned,
+    /// What it fetches before running: the package (`npx @acme/server`) or the URL piped to a
+    /// shell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fetches: Option<String>,
+    /// The script inside the locked folder (or a plugin folder) that it runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    /// Lowercase hex SHA-256 of that script's bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script_sha256: Option<String>,
+}
+
+/// What runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunKind {
+    /// A hook handler (settings, hooks.json, plugin.json, or an agent's or skill's frontmatter).
+    #[default]
+    Hook,
+    /// A stdio MCP server's command (`.mcp.json`, `~/.claude.json`, a plugin, an agent's
+    /// frontmatter).
+    McpServer,
+    /// A settings helper: `apiKeyHelper`, `awsAuthRefresh`, `awsCredentialExport`,
+    /// `gcpAuthRefresh`, `otelHeadersHelper`, `proxyAuthHelper`, `policyHelper`,
+    /// `fileSuggestion`.
+    Helper,
+    /// `statusLine` or `subagentStatusLine`.
+    StatusLine,
+    /// A `!` injection of a skill or command.
+    Injection,
+}
+
+impl RunKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunKind::Hook => "hook",
+            RunKind::McpServer => "mcp-server",
+            RunKind::Helper => "helper",
+            RunKind::StatusLine => "status-line",
+            RunKind::Injection => "injection",
+        }
+    }
+}
+
+/// What Claude Code asks before it runs something.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Gate {
+    /// Nothing: it runs in any folder (the user's own or managed settings).
+    #[default]
+    None,
+    /// The folder's trust dialog, once: accepted, it runs without another question.
+    Trust,
+    /// The project MCP server dialog (`.mcp.json`), unless settings approve the server.
+    McpApproval,
+    /// The Bash permission check (`allow` rules, the permission mode), as the Bash tool.
+    Permission,
+}
+
+impl Gate {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Gate::None => "none",
+            Gate::Trust => "trust",
+            Gate::McpApproval => "mcp-approval",
+            Gate::Permission => "permission",
+        }
+    }
+}
+
+/// Whether what a command runs is fixed by what the lock records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pinned {
+    /// A package runner with an exact version or digest.
+    Exact,
+    /// A package runner without an exact version: each start may fetch different code.
+    Unpinned,
+    /// It downloads a program and runs it (`curl … | sh`): nothing pins it.
+    Download,
+    /// A script inside the locked folder or a plugin folder, hashed in `script_sha256`.
+    Script,
+    /// A program found on `PATH` (or a script outside the folders capc reads): capc cannot pin it.
+    #[default]
+    Program,
+    /// Not a program: an HTTP hook's URL, a prompt or agent hook, an MCP tool.
+    NotAProgram,
+}
+
+impl Pinned {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pinned::Exact => "exact",
+            Pinned::Unpinned => "unpinned",
+            Pinned::Download => "download",
+            Pinned::Script => "script",
+            Pinned::Program => "program",
+            Pinned::NotAProgram => "not-a-program",
+        }
+    }
+}
+
+/// A setting that widens what Claude Code may do or redirects its traffic.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Setting {
+    /// `permissions.defaultMode`, `permissions.additionalDirectories`, `sandbox.enabled`,
+    /// `sandbox.network.allowedDomains`, `env.ANTHROPIC_BASE_URL`, …
+    pub key: String,
+    /// The value as JSON text (a list's entries each on a row of their own; a literal secret
+    /// as `sha256:<hex>`).
+    pub value: String,
+    pub scope: Scope,
+    pub path: String,
+    /// The line of the value in that file, from 1.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub line: u32,
 }
 
 /// A settings file Claude Code refuses whole, and why, in the words of its notice
@@ -526,6 +692,15 @@ pub struct Agent {
     pub disallowed_tools: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// `permissionMode`: the mode it runs in (Claude Code ignores it in a plugin's agent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_mode: Option<String>,
+    /// `memory`: `user`, `project` or `local`, the agent memory folder it loads and writes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<String>,
+    /// `isolation`: `worktree` (a temporary git worktree) or `remote`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolation: Option<String>,
     /// A blanket `Agent(name)` deny rule that removes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub denied_by: Option<String>,
@@ -706,6 +881,10 @@ impl PinOf {
             PinOf::Marketplace => "marketplace",
         }
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 fn is_false(b: &bool) -> bool {

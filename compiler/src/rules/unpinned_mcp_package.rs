@@ -11,7 +11,7 @@ pub static RULE: Rule = Rule {
 };
 
 const DOCS: &str = r##"### What it does
-Flags a stdio MCP server whose command fetches what it runs at start-up — `npx`, `bunx`, `pnpm dlx`, `yarn dlx`, `uvx` (`uv tool run`), `pipx run`, `docker run`, `podman run` — without an exact version: `pkg@1.2.3` for npm, `pkg==1.2.3` (or `pkg@1.2.3` for `uvx`) for Python, `image@sha256:<digest>` for an image. A tag (`latest`, `1`), a range (`^1.2`, `>=1.0`) or nothing at all is not exact. `capabilities.lock` records each package with its version under `[[pin]]`, so `capc diff` shows a version moving.
+Flags a stdio MCP server (in `.mcp.json`, `~/.claude.json`, a plugin, or a project's or user's agent's own `mcpServers`, which starts when the agent runs) whose command fetches what it runs at start-up — `npx`, `bunx`, `pnpm dlx`, `yarn dlx`, `uvx` (`uv tool run`), `pipx run`, `docker run`, `podman run` — without an exact version: `pkg@1.2.3` for npm, `pkg==1.2.3` (or `pkg@1.2.3` for `uvx`) for Python, `image@sha256:<digest>` for an image. A tag (`latest`, `1`), a range (`^1.2`, `>=1.0`) or nothing at all is not exact. `capabilities.lock` records each package with its version under `[[pin]]`, so `capc diff` shows a version moving.
 
 ### Why is this bad?
 Claude Code starts the server again in every session, and the launcher resolves the name again each time: whatever the registry serves that day runs with the user's permissions and sees the server's `env`. A compromised or hijacked release reaches everyone who opens the repository, and a review of the configuration cannot say what will run.

@@ -423,6 +423,10 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         .collect();
     settings_not_loaded.sort();
     settings_not_loaded.dedup();
+    let mut settings: Vec<model::Setting> =
+        decls.iter().filter_map(|d| if let Item::Setting(s) = &d.item { Some(s.clone()) } else { None }).collect();
+    settings.sort();
+    settings.dedup();
     let mut session = Parts::default();
     let mut units: BTreeMap<String, Parts> = BTreeMap::new();
     for d in decls {
@@ -431,6 +435,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
             Item::Agent(a) => (a.plugin.clone(), a.path.clone()),
             Item::Server(s) => (s.plugin.clone(), s.path.clone()),
             Item::Hook(h) => (h.plugin.clone(), h.path.clone()),
+            Item::Run(r) => (r.plugin.clone(), r.path.clone()),
             Item::Rule(_) => (None, String::new()),
             _ => continue,
         };
@@ -476,6 +481,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let servers = resolve_servers(session.servers, &approvals, &policy, &session.permissions, &parsed, &mut b);
     let (permissions, tools) = resolve_permissions(session.permissions, &parsed, &servers, &agents, &mut b);
     let hooks = session.hooks;
+    let declared_runs = session.runs;
     let plugins = loading.plugins;
     let asked_plugins = loading.asked;
     // Every declaration is a node, whether or not anything shadows it; so is every built-in
@@ -556,7 +562,11 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         mcp_failed: Vec::new(),
         settings_not_loaded,
         instructions: Vec::new(),
+        runs: Vec::new(),
+        settings,
     };
+    let mut lock = lock;
+    lock.runs = crate::runs::inventory(&lock, &declared_runs);
     Resolution {
         lock: std::sync::Arc::new(lock),
         table,
@@ -609,6 +619,8 @@ struct Parts {
     servers: Vec<(McpServer, Option<Span>, Option<usize>)>,
     hooks: Vec<model::Hook>,
     permissions: Vec<(Permission, Option<Span>)>,
+    /// Rows of what runs, for `crate::runs::inventory`.
+    runs: Vec<model::Run>,
 }
 
 impl Parts {
@@ -619,6 +631,7 @@ impl Parts {
             Item::Server(s) => self.servers.push((*s, d.span, position)),
             Item::Hook(h) => self.hooks.push(h),
             Item::Rule(r) => self.permissions.push((r, d.span)),
+            Item::Run(r) => self.runs.push(*r),
             _ => {}
         }
     }
