@@ -57,6 +57,14 @@ pub enum Item {
         /// `allowManagedMcpServersOnly`.
         managed_only: Option<bool>,
     },
+    /// A policy switch a settings file sets (`allowManagedHooksOnly`, `disableAllHooks`, …),
+    /// with its value as Claude Code reads it (`true`, `false`, `disable`, or the surfaces
+    /// `strictPluginOnlyCustomization` locks).
+    Switch {
+        scope: Scope,
+        key: &'static str,
+        value: String,
+    },
     /// `~/.claude.json`'s per-project `disabledMcpServers`: servers (other than `.mcp.json`
     /// ones) turned off in this project.
     McpToggle {

@@ -4,7 +4,9 @@
 use super::permissions::glob_match;
 use super::{reference, scope_rank, Builder, GraphEdge, GraphNodeKind, Reason};
 use crate::diagnostic::{report_at, Severity};
-use crate::model::{Approval, Behavior, Decl, Item, McpServer, Origin, Permission, PolicyEntry, Scope};
+use crate::model::{
+    Approval, Behavior, Decl, Item, McpServer, Origin, Permission, PolicyEntry, RemovedByPolicy, Scope,
+};
 use crate::rules;
 use crate::span::Span;
 use capc_grammar::{PermissionRule, ToolKind};
@@ -90,11 +92,12 @@ impl ServerPolicy {
         }
     }
 
-    /// Why the policy keeps `s` from loading, if it does.
-    fn blocks(&self, s: &McpServer) -> Option<String> {
+    /// Why the policy keeps `s` from loading, if it does: the key that decides, the file or
+    /// files that set it, and the reason in words.
+    fn blocks(&self, s: &McpServer) -> Option<(&'static str, String, String)> {
         use PolicyEntry as E;
         if let Some((entry, path)) = self.denied.iter().find(|(e, _)| ServerPolicy::matches(e, s)) {
-            return Some(format!("deniedMcpServers {entry} ({path})"));
+            return Some(("deniedMcpServers", path.clone(), format!("deniedMcpServers {entry} ({path})")));
         }
         let allowed = self.allowed.as_ref()?;
         let remote = s.url.is_some();
@@ -112,11 +115,12 @@ impl ServerPolicy {
             return None;
         }
         let files = self.allowed_in.iter().map(String::as_str).collect::<Vec<_>>().join(", ");
-        Some(if allowed.is_empty() {
+        let why = if allowed.is_empty() {
             format!("allowedMcpServers is empty ({files})")
         } else {
             format!("{needed} ({files})")
-        })
+        };
+        Some(("allowedMcpServers", files, why))
     }
 }
 
@@ -146,6 +150,7 @@ pub(super) fn resolve_servers(
     policy: &ServerPolicy,
     permissions: &[(Permission, Option<Span>)],
     parsed: &[Option<PermissionRule>],
+    removed: &mut Vec<RemovedByPolicy>,
     b: &mut Builder,
 ) -> Vec<McpServer> {
     let rank = |s: Scope| match s {
@@ -286,7 +291,11 @@ pub(super) fn resolve_servers(
             s.approval = Some(Approval::Disabled);
         }
         if s.blocked_by.is_none() {
-            s.blocked_by = policy.blocks(s);
+            if let Some((key, by, why)) = policy.blocks(s) {
+                s.blocked_by = Some(why);
+                let (kind, name, path) = ("mcp-server".to_string(), s.name.clone(), s.path.clone());
+                removed.push(RemovedByPolicy { kind, name, path, key: key.to_string(), by });
+            }
         }
         for (i, (p, _)) in permissions.iter().enumerate() {
             let Some(rule) = parsed[i].as_ref() else { continue };

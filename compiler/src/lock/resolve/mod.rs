@@ -36,6 +36,7 @@ mod agents;
 mod commands;
 mod mcp;
 mod permissions;
+mod policy;
 
 pub(crate) use permissions::covers;
 
@@ -372,6 +373,16 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let mut loading = super::plugins::load(&decls, &mut b.diagnostics);
     let approvals = approvals(&decls);
     let policy = ServerPolicy::of(&decls);
+    let switches = policy::Switches::of(&decls);
+    // Marketplaces managed settings declare: their plugins keep their `allowed-tools` under
+    // `allowManagedPermissionRulesOnly`.
+    let managed_marketplaces: Vec<String> = decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::KnownMarketplace { name, scope: Scope::Managed, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
     // Every plugin folder, deepest first, to tell which one a component file belongs to.
     let roots: Vec<String> = loading.plugins.iter().map(|p| p.root.clone()).collect();
     let load_index: HashMap<&str, usize> = loading.loaded_roots().enumerate().map(|(i, r)| (r, i)).collect();
@@ -469,11 +480,22 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let marketplace_plugins = marketplace_plugins(&listings, &loading.plugins, installed, &refused);
 
     alias_clashes(&marketplaces, &loading.plugins, &mut b);
+    let mut removed_by_policy = policy::apply(&switches, &mut session, &loading.plugins, &managed_marketplaces);
     let (commands, table) = command_table(session.commands, &mut b);
     let parsed: Vec<Option<PermissionRule>> =
         session.permissions.iter().map(|(p, _)| parse_permission_rule(&p.rule).ok()).collect();
     let agents = resolve_agents(session.agents, &session.permissions, &parsed, &mut b);
-    let servers = resolve_servers(session.servers, &approvals, &policy, &session.permissions, &parsed, &mut b);
+    let servers = resolve_servers(
+        session.servers,
+        &approvals,
+        &policy,
+        &session.permissions,
+        &parsed,
+        &mut removed_by_policy,
+        &mut b,
+    );
+    removed_by_policy.sort();
+    removed_by_policy.dedup();
     let (permissions, tools) = resolve_permissions(session.permissions, &parsed, &servers, &agents, &mut b);
     let hooks = session.hooks;
     let plugins = loading.plugins;
@@ -556,6 +578,8 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         mcp_failed: Vec::new(),
         settings_not_loaded,
         instructions: Vec::new(),
+        policy: switches.into_lock(),
+        removed_by_policy,
     };
     Resolution {
         lock: std::sync::Arc::new(lock),
@@ -723,7 +747,7 @@ fn inventory(unit: Parts, report: bool, install: bool) -> (model::Inventory, Vec
     };
     let installed = install.then(|| {
         let (none, policy) = (approvals(&[]), ServerPolicy::of(&[]));
-        let servers = resolve_servers(unit.servers, &none, &policy, &[], &[], &mut scratch);
+        let servers = resolve_servers(unit.servers, &none, &policy, &[], &[], &mut Vec::new(), &mut scratch);
         Installed { commands, agents, servers, hooks: unit.hooks }
     });
     (held, diagnostics, installed)
