@@ -431,7 +431,9 @@ fn switches(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
     let mut push = |key: &'static str, node: &Node, value: String| {
         out.push(Decl { path: path.to_string(), span: Some(node.span), item: Item::Switch { scope, key, value } });
     };
-    for key in ["allowManagedHooksOnly", "allowManagedPermissionRulesOnly", "disableAllHooks", "disableSkillShellExecution"] {
+    for key in
+        ["allowManagedHooksOnly", "allowManagedPermissionRulesOnly", "disableAllHooks", "disableSkillShellExecution"]
+    {
         if let Some((node, on)) = root.get(key).and_then(|n| Some((n, n.as_bool()?))) {
             push(key, node, on.to_string());
         }
@@ -444,9 +446,7 @@ fn switches(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
         // unknown name locks nothing); any other value is taken as `true`.
         let locked: Vec<&str> = match (node.as_bool(), node.as_array()) {
             (Some(false), _) => Vec::new(),
-            (_, Some(list)) => {
-                SURFACES.into_iter().filter(|s| list.iter().any(|e| e.as_str() == Some(*s))).collect()
-            }
+            (_, Some(list)) => SURFACES.into_iter().filter(|s| list.iter().any(|e| e.as_str() == Some(*s))).collect(),
             _ => SURFACES.to_vec(),
         };
         push("strictPluginOnlyCustomization", node, locked.join(", "));

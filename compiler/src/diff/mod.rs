@@ -183,13 +183,16 @@ pub enum Section {
     Instruction,
     /// What the folder pulls in from outside (`[[pin]]`).
     Pin,
+    /// The policy switches in force and the declarations they remove (`[[policy]]`,
+    /// `[[removed_by_policy]]`).
+    Policy,
     /// Files Claude Code loads that ignore files or `exclude` hide from `capc check` and
     /// `capc lock` (the diff reads them regardless).
     HiddenFile,
 }
 
 impl Section {
-    pub const ALL: [Section; 10] = [
+    pub const ALL: [Section; 11] = [
         Section::Command,
         Section::Agent,
         Section::McpServer,
@@ -199,6 +202,7 @@ impl Section {
         Section::Plugin,
         Section::Instruction,
         Section::Pin,
+        Section::Policy,
         Section::HiddenFile,
     ];
 
@@ -213,6 +217,7 @@ impl Section {
             Section::Plugin => "plugin",
             Section::Instruction => "instruction",
             Section::Pin => "pin",
+            Section::Policy => "policy",
             Section::HiddenFile => "hidden-file",
         }
     }
@@ -229,6 +234,7 @@ impl Section {
             Section::Plugin => "Plugins",
             Section::Instruction => "Instructions: what the model is told",
             Section::Pin => "Pins: what is pulled in from outside",
+            Section::Policy => "Policy switches and what they remove",
             Section::HiddenFile => "Hidden by ignore files or `exclude`",
         }
     }
