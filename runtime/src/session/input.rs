@@ -590,7 +590,11 @@ impl Session {
             run: self.run_shell,
             // capc runs nothing in a folder whose trust was not accepted (Claude Code does).
             trusted: cx.trusted,
-            disabled: cx.flag("disableSkillShellExecution"),
+            // Set in settings, the switch spares managed skills (bundled ones have no injection
+            // capc runs).
+            disabled: cx.flag("disableSkillShellExecution")
+                || (self.loaded.policy("disableSkillShellExecution").is_some()
+                    && command.scope != capc_compiler::model::Scope::Managed),
         };
         crate::shell::expand(&rendered, &permissions.rules(), &settings).map_err(Expansion::Shell)
     }
