@@ -404,12 +404,23 @@ pub fn settings(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
                     source: kind.to_string(),
                     path: dir.map(str::to_string),
                     location: None,
+                    fields: source.map(text_fields).unwrap_or_default(),
                 },
             });
         }
     }
     mcp_approval(root, scope, path, out);
     switches(root, scope, path, out);
+    let sources = |key: &str| root.get(key).map(|l| l.as_array().unwrap_or_default().iter().map(text_fields).collect());
+    let (strict, blocked): (Option<Vec<_>>, Option<Vec<_>>) =
+        (sources("strictKnownMarketplaces"), sources("blockedMarketplaces"));
+    if strict.is_some() || blocked.is_some() {
+        out.push(Decl {
+            path: path.to_string(),
+            span: None,
+            item: Item::MarketplacePolicy { scope, strict, blocked: blocked.unwrap_or_default() },
+        });
+    }
     let allowed = root.get("allowedMcpServers").map(policy_entries);
     let denied = root.get("deniedMcpServers").map(policy_entries).unwrap_or_default();
     let managed_only = root.get("allowManagedMcpServersOnly").and_then(Node::as_bool);
@@ -420,6 +431,18 @@ pub fn settings(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
             item: Item::McpPolicy { scope, allowed, denied, managed_only },
         });
     }
+}
+
+/// The text fields of a marketplace source object, by key.
+fn text_fields(source: &Node) -> Vec<(String, String)> {
+    let mut fields: Vec<(String, String)> = source
+        .as_object()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|(k, v)| Some((k.name.clone(), v.as_str()?.to_string())))
+        .collect();
+    fields.sort();
+    fields
 }
 
 /// The surfaces `strictPluginOnlyCustomization` can lock.

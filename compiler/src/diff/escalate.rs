@@ -396,6 +396,7 @@ pub(super) fn policy_removal_lifted(r: &RemovedByPolicy, new: &Lock) -> Vec<Stri
         "allowed-tools" => new.commands.iter().any(|c| c.path == r.path && !c.allowed_tools.is_empty()),
         "command" => new.commands.iter().any(|c| c.path == r.path && c.name == r.name),
         "agent" => new.agents.iter().any(|a| a.path == r.path && a.name == r.name),
+        "marketplace" => new.plugins.iter().any(|p| p.loaded && p.id.ends_with(&format!("@{}", r.name))),
         "mcp-server" => new.mcp_servers.iter().any(|s| s.path == r.path && s.name == r.name && s.blocked_by.is_none()),
         _ => false,
     };

@@ -370,7 +370,8 @@ fn pin_without_secrets(mut pin: model::Pin) -> model::Pin {
 
 pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let mut b = Builder::new();
-    let mut loading = super::plugins::load(&decls, &mut b.diagnostics);
+    let (refused_marketplaces, marketplaces_removed) = policy::marketplaces(&decls);
+    let mut loading = super::plugins::load(&decls, &refused_marketplaces, &mut b.diagnostics);
     let approvals = approvals(&decls);
     let policy = ServerPolicy::of(&decls);
     let switches = policy::Switches::of(&decls);
@@ -481,6 +482,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
 
     alias_clashes(&marketplaces, &loading.plugins, &mut b);
     let mut removed_by_policy = policy::apply(&switches, &mut session, &loading.plugins, &managed_marketplaces);
+    removed_by_policy.extend(marketplaces_removed);
     let (commands, table) = command_table(session.commands, &mut b);
     let parsed: Vec<Option<PermissionRule>> =
         session.permissions.iter().map(|(p, _)| parse_permission_rule(&p.rule).ok()).collect();

@@ -205,3 +205,68 @@ pub(super) fn apply(
     }
     removed
 }
+
+/// The marketplaces managed `blockedMarketplaces` and `strictKnownMarketplaces` refuse, by
+/// name (with the key and the file that refuse them), and each refused declaration. A source
+/// matches an entry of the same `source` kind whose other fields it has with the same values;
+/// an entry's `repo` of the form `owner/*` matches every repository of that owner, and a
+/// blocked entry's `ref` also matches any full commit id. A name is refused when every
+/// declaration of it is.
+pub(super) fn marketplaces(decls: &[Decl]) -> (BTreeMap<String, (String, String)>, Vec<RemovedByPolicy>) {
+    type Fields = Vec<(String, String)>;
+    let mut strict: Option<(Vec<&Fields>, &str)> = None;
+    let mut blocked: Vec<(&Fields, &str)> = Vec::new();
+    for d in decls {
+        let Item::MarketplacePolicy { scope: Scope::Managed, strict: s, blocked: b } = &d.item else { continue };
+        if let Some(list) = s {
+            let entry = strict.get_or_insert_with(|| (Vec::new(), d.path.as_str()));
+            entry.0.extend(list.iter());
+        }
+        blocked.extend(b.iter().map(|e| (e, d.path.as_str())));
+    }
+    let matches = |entry: &Fields, source: &Fields, block: bool| {
+        let value = |fields: &Fields, key: &str| fields.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        entry.iter().all(|(k, want)| {
+            let Some(have) = value(source, k) else { return false };
+            match k.as_str() {
+                "repo" if want.ends_with("/*") => {
+                    have.split_once('/').is_some_and(|(owner, _)| format!("{owner}/*") == *want)
+                }
+                "ref" if block => have == *want || crate::provenance::is_commit_sha(&have),
+                _ => have == *want,
+            }
+        })
+    };
+    let mut refused: BTreeMap<String, Vec<Option<(String, String)>>> = BTreeMap::new();
+    let mut removed = Vec::new();
+    for d in decls {
+        let Item::KnownMarketplace { name, fields, .. } = &d.item else { continue };
+        let why = if let Some((_, by)) = blocked.iter().find(|(e, _)| matches(e, fields, true)) {
+            Some(("blockedMarketplaces", *by))
+        } else {
+            strict
+                .as_ref()
+                .filter(|(list, _)| !list.iter().any(|e| matches(e, fields, false)))
+                .map(|(_, by)| ("strictKnownMarketplaces", *by))
+        };
+        let why = why.map(|(key, by)| (key.to_string(), by.to_string()));
+        if let Some((key, by)) = &why {
+            removed.push(RemovedByPolicy {
+                kind: "marketplace".to_string(),
+                name: name.clone(),
+                path: d.path.clone(),
+                key: key.clone(),
+                by: by.clone(),
+            });
+        }
+        refused.entry(name.clone()).or_default().push(why);
+    }
+    let refused = refused
+        .into_iter()
+        .filter_map(|(name, whys)| {
+            let first = whys.first().cloned().flatten()?;
+            whys.iter().all(Option::is_some).then_some((name, first))
+        })
+        .collect();
+    (refused, removed)
+}
