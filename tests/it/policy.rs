@@ -185,3 +185,43 @@ fn diff_calls_a_loosened_managed_policy_an_escalation() {
         "{text}"
     );
 }
+
+/// `deniedMcpServers` as Claude Code 2.1.332 matches it: a URL pattern without a query also
+/// keeps out the URL with a query or a trailing slash; an entry only the project's settings
+/// hold keeps out the project's server but not one the organization provides.
+#[test]
+fn denied_mcp_servers_match_queries_and_trailing_slashes_and_spare_managed_servers() {
+    let (_dir, project, managed) = project(r#"{"deniedMcpServers": [{"serverUrl": "https://mcp.example.com/api"}]}"#);
+    write_file(
+        &project,
+        ".mcp.json",
+        r#"{"mcpServers": {
+  "query": {"type": "http", "url": "https://mcp.example.com/api?team=1"},
+  "slash": {"type": "http", "url": "https://mcp.example.com/api/"},
+  "other": {"type": "http", "url": "https://mcp.example.com/apis"},
+  "local-tool": {"command": "./bin/tool"}
+}}
+"#,
+    );
+    write_file(
+        &project,
+        ".claude/settings.json",
+        r#"{"deniedMcpServers": [{"serverName": "audit"}, {"serverName": "local-tool"}]}"#,
+    );
+    write_file(
+        &managed,
+        "managed-mcp.json",
+        r#"{"mcpServers": {"audit": {"type": "http", "url": "https://audit.acme.test/mcp"}}}"#,
+    );
+    let out = capc(&project, &["lock", ".", "--managed-dir", managed.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lock = std::fs::read_to_string(project.join("capabilities.lock")).expect("lock");
+    let removed = |name: &str, key: &str| {
+        lock.contains(&format!(
+            "[[removed_by_policy]]\nkind = \"mcp-server\"\nname = \"{name}\"\npath = \".mcp.json\"\nkey = \"{key}\""
+        ))
+    };
+    assert!(removed("query", "deniedMcpServers") && removed("slash", "deniedMcpServers"), "{lock}");
+    assert!(!lock.contains("name = \"other\"\npath = \".mcp.json\"\nkey"), "{lock}");
+    assert!(!lock.contains("name = \"audit\"\npath = \"<managed>/managed-mcp.json\"\nkey"), "{lock}");
+}

@@ -58,7 +58,7 @@ pub(super) struct ServerPolicy {
     allowed: Option<Vec<PolicyEntry>>,
     /// The files whose allowlist counts.
     allowed_in: BTreeSet<String>,
-    denied: Vec<(PolicyEntry, String)>,
+    denied: Vec<(PolicyEntry, String, Scope)>,
 }
 
 impl ServerPolicy {
@@ -69,7 +69,7 @@ impl ServerPolicy {
         let mut policy = ServerPolicy { allowed: None, allowed_in: BTreeSet::new(), denied: Vec::new() };
         for d in decls {
             let Item::McpPolicy { scope, allowed, denied, .. } = &d.item else { continue };
-            policy.denied.extend(denied.iter().map(|e| (e.clone(), d.path.clone())));
+            policy.denied.extend(denied.iter().map(|e| (e.clone(), d.path.clone(), *scope)));
             if let Some(allowed) = allowed.as_ref().filter(|_| !managed_only || *scope == Scope::Managed) {
                 policy.allowed.get_or_insert_with(Vec::new).extend(allowed.iter().cloned());
                 policy.allowed_in.insert(d.path.clone());
@@ -92,11 +92,41 @@ impl ServerPolicy {
         }
     }
 
+    /// A deny entry: as [`ServerPolicy::matches`], except that a URL pattern with no query also
+    /// matches the URL with any query, with a trailing slash added, or (when the pattern's path
+    /// has no `*`) with one removed.
+    fn denies(entry: &PolicyEntry, s: &McpServer) -> bool {
+        let (PolicyEntry::Url(pattern), Some(url)) = (entry, s.url.as_deref()) else {
+            return ServerPolicy::matches(entry, s);
+        };
+        if glob_match(pattern, url) {
+            return true;
+        }
+        if pattern.contains('?') {
+            return false;
+        }
+        let base = url.split(['?', '#']).next().unwrap_or(url);
+        let path_has_star = pattern
+            .split_once("://")
+            .map_or(pattern.as_str(), |(_, rest)| rest)
+            .split_once('/')
+            .is_some_and(|(_, path)| path.contains('*'));
+        let mut forms = vec![base.to_string(), format!("{base}/")];
+        if !path_has_star {
+            forms.push(base.trim_end_matches('/').to_string());
+        }
+        forms.iter().any(|form| glob_match(pattern, form))
+    }
+
     /// Why the policy keeps `s` from loading, if it does: the key that decides, the file or
     /// files that set it, and the reason in words.
     fn blocks(&self, s: &McpServer) -> Option<(&'static str, String, String)> {
         use PolicyEntry as E;
-        if let Some((entry, path)) = self.denied.iter().find(|(e, _)| ServerPolicy::matches(e, s)) {
+        // An entry only a project's settings hold keeps no server the organization provides out.
+        let applies = |scope: &Scope| s.scope != Scope::Managed || !matches!(scope, Scope::Project | Scope::Local);
+        if let Some((entry, path, _)) =
+            self.denied.iter().find(|(e, _, scope)| applies(scope) && ServerPolicy::denies(e, s))
+        {
             return Some(("deniedMcpServers", path.clone(), format!("deniedMcpServers {entry} ({path})")));
         }
         let allowed = self.allowed.as_ref()?;
