@@ -181,6 +181,10 @@ impl Session {
         {
             cx.permission_mode = PermissionMode::Default;
         }
+        // `allowManagedPermissionRulesOnly`: `--allowedTools` adds no allow rule either.
+        if self.loaded.policy("allowManagedPermissionRulesOnly").is_some() {
+            cx.allowed_tools.clear();
+        }
         let view = self.view(&cx);
         self.notes.clear();
         self.attached = 0;
