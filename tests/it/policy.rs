@@ -17,7 +17,7 @@ fn turn(dir: &Path, args: &[&str], input: &str, context: Value) -> Value {
     let line = serde_json::json!({"id": 1, "type": "turn", "input": input, "context": context, "include": ["request"]});
     let mut all = vec!["session", ".", "--json"];
     all.extend_from_slice(args);
-    let out = crate::support::capc_fed(dir, &all, &format!("{line}\n"));
+    let out = crate::support::capc_fed(dir, &all, format!("{line}\n"));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     serde_json::from_str(stdout(&out).lines().next().expect("an answer")).expect("json")
 }

@@ -291,14 +291,7 @@ fn run(s: &Scenario, input: &str) -> Value {
         ..Default::default()
     };
     let lock = capc_compiler::check(&options).expect("the scratch tree exists").lock();
-    let roots = Roots {
-        root: tree.clone(),
-        user_dir: Some(home.clone()),
-        managed_dir: managed,
-        add_dirs,
-        plugin_dirs,
-        ..Roots::default()
-    };
+    let roots = Roots { root: tree.clone(), user_dir: Some(home.clone()), managed_dir: managed, add_dirs, plugin_dirs };
     let mut session = Session::new(Loaded::new(lock, roots));
     // Trusted as a user's session is: when their own `.claude.json` (the scenario's home) says so.
     session.trusted = session.loaded.roots.user_trusts();
