@@ -284,6 +284,11 @@ fn parsed_rule(text: &str, behavior: Behavior) -> Option<PermissionRule> {
 }
 
 impl Loaded {
+    /// The policy switch `key` when the lock has it in force (`[[policy]]`).
+    pub fn policy(&self, key: &str) -> Option<&capc_compiler::model::PolicySwitch> {
+        self.lock.policy.iter().find(|s| s.key == key)
+    }
+
     /// Reads `path` (a capabilities.lock) with `roots` telling where its paths point; refuses
     /// a lock file that is not a regular file, and a lock whose paths leave its folders.
     pub fn from_file(path: &Path, roots: Roots) -> Result<Loaded, LoadError> {

@@ -183,6 +183,12 @@ pub fn vouch(
             command.plugin = Some(plugin);
         }
     }
+    // A policy switch the sources set holds whether or not the lock file records it.
+    for f in fresh.map_or(&[][..], |f| &f.policy[..]) {
+        if !lock.policy.contains(f) {
+            lock.policy.push(f.clone());
+        }
+    }
     let fresh_plugins = fresh.map_or(&[][..], |f| &f.plugins[..]);
     for plugin in &mut lock.plugins {
         match fresh_plugins.iter().find(|f| f.name == plugin.name && f.root == plugin.root) {

@@ -17,6 +17,7 @@ mod known_keys;
 mod lock;
 mod oracle_names;
 mod plugin_dir;
+mod policy;
 mod robustness;
 mod runs;
 mod schema;

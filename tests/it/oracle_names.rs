@@ -2,8 +2,8 @@
 //! 2.1.332 itself on the oracle scenarios (`tests/oracle/scenarios`, recorded offline by
 //! `tests/oracle/regen.py`; no `claude` is needed here).
 //!
-//! For every scenario, capc checks the scenario's tree (its home as `--user-dir`, its
-//! `--plugin-dir` and `--add-dir` folders) and compares, with what Claude Code's `init` message
+//! For every scenario, capc checks the scenario's tree (its home as `--user-dir`, its `managed/`
+//! folder as `--managed-dir`, its `--plugin-dir` and `--add-dir` folders) and compares, with what Claude Code's `init` message
 //! and request recorded:
 //! - the command table, in order (`slash_commands`);
 //! - the plugins loaded, in load order;
@@ -98,6 +98,12 @@ fn resolve(s: &Scenario, scratch: &Path) -> (Resolution, bool) {
     } else {
         std::fs::create_dir_all(&home).expect("home");
     }
+    // The managed settings, which the recording placed in /etc/claude-code.
+    let managed = source.join("managed").is_dir().then(|| {
+        let managed = scratch.join("managed");
+        copy(&source.join("managed"), &managed, &mapping);
+        managed
+    });
     let trusted = s.spec.get("trusted").and_then(|v| v.as_bool()).unwrap_or(false);
     // The approvals regen.py writes into the home's entry for the tree.
     let approve = strings(&s.spec, "approve_mcp");
@@ -115,6 +121,7 @@ fn resolve(s: &Scenario, scratch: &Path) -> (Resolution, bool) {
     let options = Options {
         root: tree.clone(),
         user_dir: Some(home),
+        managed_dir: managed,
         plugin_dirs: {
             let mut dirs: Vec<PathBuf> = strings(&s.spec, "plugin_dirs").iter().map(|d| tree.join(d)).collect();
             let real = strings(&s.spec, "corpus_plugin_dirs");

@@ -9,6 +9,11 @@ Each scenario is a folder `tests/oracle/scenarios/<name>/`:
     tree/           the folder Claude Code starts in (copied to a scratch folder first;
                     absent: an empty folder)
     home/           optional: the HOME (`.claude/…`, `.claude.json`); copied too
+    managed/        optional: the managed settings (`managed-settings.json`,
+                    `managed-settings.d/`, `managed-mcp.json`). Claude Code reads them only from
+                    /etc/claude-code on Linux, so the run is in a mount namespace of its own
+                    (`unshare -m`, as root) where an overlay on /etc adds `claude-code/` as a copy
+                    of this folder; the real /etc is never written.
     expected/       written here: one JSON file per input, normalized
 
 scenario.toml:
@@ -214,6 +219,11 @@ def run_one(name, spec, scenario_dir, text):
         mapping.update(spec.get('mapping', {}))
         substitute(tree, mapping)
         substitute(home, mapping)
+        managed = scratch / 'overlay' / 'upper' / 'claude-code'
+        if (scenario_dir / 'managed').is_dir():
+            shutil.copytree(scenario_dir / 'managed', managed, symlinks=True)
+            substitute(managed, mapping)
+            (scratch / 'overlay' / 'work').mkdir()
         if spec.get('prepare'):
             spec['prepare'](tree)
         config_path = home / '.claude.json'
@@ -243,8 +253,13 @@ def run_one(name, spec, scenario_dir, text):
         env.update({k: str(v) for k, v in spec.get('env', {}).items()})
         env['ORACLE_HOME'] = home_abs
         log = scratch / 'requests.log'
-        run = subprocess.run([str(ORACLE / 'claude-offline'), str(log), str(tree)] + args,
-                             env=env, capture_output=True, text=True, timeout=180)
+        command = [str(ORACLE / 'claude-offline'), str(log), str(tree)] + args
+        if managed.is_dir():
+            overlay = scratch / 'overlay'
+            mount = (f'mount -t overlay overlay -o lowerdir=/etc,upperdir={overlay / "upper"},'
+                     f'workdir={overlay / "work"} /etc && exec "$@"')
+            command = ['unshare', '-m', '--propagation', 'private', 'sh', '-c', mount, 'sh'] + command
+        run = subprocess.run(command, env=env, capture_output=True, text=True, timeout=180)
         out = {'input': text, 'stderr': [l for l in run.stderr.splitlines() if l.strip()]}
         if stream:
             out.update(session_messages(run.stdout, has_request(log)))

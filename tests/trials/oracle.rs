@@ -260,6 +260,13 @@ fn run(s: &Scenario, input: &str) -> Value {
     ];
     substitute(&tree, &mapping);
     substitute(&home, &mapping);
+    // The managed settings, which the recording placed in /etc/claude-code.
+    let managed = s.dir.join("managed").is_dir().then(|| {
+        let managed = base.join("managed");
+        copy_tree(&s.dir.join("managed"), &managed);
+        substitute(&managed, &mapping);
+        managed
+    });
     let config_path = home.join(".claude.json");
     let mut config: Value = std::fs::read_to_string(&config_path)
         .ok()
@@ -280,17 +287,19 @@ fn run(s: &Scenario, input: &str) -> Value {
     let add_dirs: Vec<PathBuf> = s.add_dirs.iter().map(|d| tree.join(d)).collect();
     let plugin_dirs: Vec<PathBuf> = s.plugin_dirs.iter().map(|d| tree.join(d)).collect();
     if !s.corpus_plugin_dirs.is_empty() || s.corpus_tree.is_some() {
+        assert!(managed.is_none(), "{}: managed settings are read only by in-process scenarios", s.name);
         return run_cli(s, input, &tree, &home, &add_dirs, &plugin_dirs);
     }
     let options = capc_compiler::Options {
         root: tree.clone(),
         user_dir: Some(home.clone()),
+        managed_dir: managed.clone(),
         add_dirs: add_dirs.clone(),
         plugin_dirs: plugin_dirs.clone(),
         ..Default::default()
     };
     let lock = capc_compiler::check(&options).expect("the scratch tree exists").lock();
-    let roots = Roots { root: tree.clone(), user_dir: Some(home.clone()), add_dirs, plugin_dirs, ..Roots::default() };
+    let roots = Roots { root: tree.clone(), user_dir: Some(home.clone()), managed_dir: managed, add_dirs, plugin_dirs };
     let mut session = Session::new(Loaded::new(lock, roots));
     // Trusted as a user's session is: when their own `.claude.json` (the scenario's home) says so.
     session.trusted = session.loaded.roots.user_trusts();

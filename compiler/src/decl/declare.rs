@@ -408,11 +408,23 @@ pub fn settings(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
                     source: kind.to_string(),
                     path: dir.map(str::to_string),
                     location: None,
+                    fields: source.map(text_fields).unwrap_or_default(),
                 },
             });
         }
     }
     mcp_approval(root, scope, path, out);
+    switches(root, scope, path, out);
+    let sources = |key: &str| root.get(key).map(|l| l.as_array().unwrap_or_default().iter().map(text_fields).collect());
+    let (strict, blocked): (Option<Vec<_>>, Option<Vec<_>>) =
+        (sources("strictKnownMarketplaces"), sources("blockedMarketplaces"));
+    if strict.is_some() || blocked.is_some() {
+        out.push(Decl {
+            path: path.to_string(),
+            span: None,
+            item: Item::MarketplacePolicy { scope, strict, blocked: blocked.unwrap_or_default() },
+        });
+    }
     let allowed = root.get("allowedMcpServers").map(policy_entries);
     let denied = root.get("deniedMcpServers").map(policy_entries).unwrap_or_default();
     let managed_only = root.get("allowManagedMcpServersOnly").and_then(Node::as_bool);
@@ -422,6 +434,49 @@ pub fn settings(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
             span: None,
             item: Item::McpPolicy { scope, allowed, denied, managed_only },
         });
+    }
+}
+
+/// The text fields of a marketplace source object, by key.
+fn text_fields(source: &Node) -> Vec<(String, String)> {
+    let mut fields: Vec<(String, String)> = source
+        .as_object()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|(k, v)| Some((k.name.clone(), v.as_str()?.to_string())))
+        .collect();
+    fields.sort();
+    fields
+}
+
+/// The surfaces `strictPluginOnlyCustomization` can lock.
+pub const SURFACES: [&str; 4] = ["skills", "agents", "hooks", "mcp"];
+
+/// The policy switches of a settings file, each as Claude Code reads its value; the resolver
+/// (`lock::resolve::policy`) decides in which scopes each counts.
+fn switches(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
+    let mut push = |key: &'static str, node: &Node, value: String| {
+        out.push(Decl { path: path.to_string(), span: Some(node.span), item: Item::Switch { scope, key, value } });
+    };
+    for key in
+        ["allowManagedHooksOnly", "allowManagedPermissionRulesOnly", "disableAllHooks", "disableSkillShellExecution"]
+    {
+        if let Some((node, on)) = root.get(key).and_then(|n| Some((n, n.as_bool()?))) {
+            push(key, node, on.to_string());
+        }
+    }
+    if let Some(node) = root.get("permissions").and_then(|p| p.get("disableBypassPermissionsMode")) {
+        push("permissions.disableBypassPermissionsMode", node, node.as_str().unwrap_or_default().to_string());
+    }
+    if let Some(node) = root.get("strictPluginOnlyCustomization") {
+        // `true` locks every surface, `false` none; a list locks the surfaces it names (an
+        // unknown name locks nothing); any other value is taken as `true`.
+        let locked: Vec<&str> = match (node.as_bool(), node.as_array()) {
+            (Some(false), _) => Vec::new(),
+            (_, Some(list)) => SURFACES.into_iter().filter(|s| list.iter().any(|e| e.as_str() == Some(*s))).collect(),
+            _ => SURFACES.to_vec(),
+        };
+        push("strictPluginOnlyCustomization", node, locked.join(", "));
     }
 }
 

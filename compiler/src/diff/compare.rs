@@ -4,6 +4,7 @@ use super::escalate;
 use super::pairing::{compare_fields, entry, pair, Paired};
 use super::{Change, Class, FieldChange, Section};
 use crate::model::{Agent, Command, Hook, Lock, MarketplacePlugin, McpServer, Permission, Pin, Plugin};
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Every change between `old` and `new`, escalations weighed, unsorted: what a session in
@@ -230,8 +231,40 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
     super::runs::runs(old, new, &|path| hashes.same(path), &mut out);
     super::runs::settings(old, new, &|path| hashes.same(path), &mut out);
 
+    policy(old, new, &mut out);
     reroutes(old, new, &mut out);
     out
+}
+
+/// The policy switches and what they remove: a switch no longer in force, or a declaration
+/// no longer removed while it is declared still, loosens the policy.
+fn policy(old: &Lock, new: &Lock, out: &mut Vec<Change>) {
+    let switches = pair(&old.policy, &new.policy, |s| s.key.as_str());
+    for s in switches.added {
+        out.push(entry(Section::Policy, Class::Added, s.key.clone(), Some(s.value.clone()), &[&s.path]));
+    }
+    for s in switches.removed {
+        out.push(entry(Section::Policy, Class::Removed, s.key.clone(), Some(s.value.clone()), &[&s.path]));
+        last(out).escalations = escalate::policy_switch_loosened(Some(s), None);
+    }
+    for (o, n) in switches.kept.into_iter().filter(|(o, n)| o != n) {
+        let fields = compare_fields(o, n, &[]);
+        out.push(Change {
+            fields,
+            ..entry(Section::Policy, Class::Changed, n.key.clone(), Some(n.value.clone()), &[&n.path])
+        });
+        last(out).escalations = escalate::policy_switch_loosened(Some(o), Some(n));
+    }
+    let removals =
+        pair(&old.removed_by_policy, &new.removed_by_policy, |r| (r.kind.as_str(), r.name.as_str(), r.path.as_str()));
+    let what = |r: &crate::model::RemovedByPolicy| Some(format!("{} removed by {} in {}", r.kind, r.key, r.by));
+    for r in removals.added {
+        out.push(entry(Section::Policy, Class::Added, r.name.clone(), what(r), &[&r.path, &r.by]));
+    }
+    for r in removals.removed {
+        out.push(entry(Section::Policy, Class::Removed, r.name.clone(), what(r), &[&r.path, &r.by]));
+        last(out).escalations = escalate::policy_removal_lifted(r, new);
+    }
 }
 
 /// The marketplace plugin a pin belongs to: the plugin entry's own source, or a server of a

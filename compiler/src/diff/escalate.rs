@@ -18,7 +18,9 @@
 //!   and, for each plugin a marketplace of the folder lists, the same policy applied to what
 //!   installing it gives (its skills' `allowed-tools` and `!` injections, hooks, servers);
 //! - an agent's `model` raised;
-//! - a name (command, agent, MCP server) that now reaches a declared entry it did not reach.
+//! - a name (command, agent, MCP server) that now reaches a declared entry it did not reach;
+//! - a policy loosened: a switch no longer in force (or locking fewer surfaces), and a
+//!   declaration a switch or the MCP lists removed that is in force again.
 //!
 //! "Covers" is the resolver's own test (`lock::resolve::covers`): a rule matches every call
 //! another matches.
@@ -26,7 +28,7 @@
 use crate::lock::resolve::covers;
 use crate::model::{
     Agent, Approval, Behavior, Command, Hook, Lock, MarketplacePlugin, McpServer, McpToolAnnotations, McpToolEntry,
-    Permission, Pin, PinOf, Plugin,
+    Permission, Pin, PinOf, Plugin, PolicySwitch, RemovedByPolicy,
 };
 use capc_grammar::{parse_permission_rule, PermissionRule};
 
@@ -357,4 +359,52 @@ fn effort_rank(effort: Option<&str>) -> Option<u8> {
 
 fn code_list(items: &[String]) -> String {
     items.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// A policy switch gone, or set to something weaker (`strictPluginOnlyCustomization` locking
+/// fewer surfaces, `permissions.disableBypassPermissionsMode` no longer `disable`).
+pub(super) fn policy_switch_loosened(old: Option<&PolicySwitch>, new: Option<&PolicySwitch>) -> Vec<String> {
+    let Some(old) = old else { return Vec::new() };
+    let surfaces = |s: &PolicySwitch| s.value.split(", ").map(str::to_string).collect::<Vec<_>>();
+    match new {
+        None => vec![format!("policy loosened: `{}` ({}) is no longer in force", old.key, old.path)],
+        Some(new) if old.key == "strictPluginOnlyCustomization" => {
+            let kept = surfaces(new);
+            let freed: Vec<String> = surfaces(old).into_iter().filter(|s| !kept.contains(s)).collect();
+            match freed.is_empty() {
+                true => Vec::new(),
+                false => vec![format!(
+                    "policy loosened: `strictPluginOnlyCustomization` no longer locks {}",
+                    code_list(&freed)
+                )],
+            }
+        }
+        Some(new) if new.value != old.value => {
+            vec![format!("policy loosened: `{}` is `{}` instead of `{}`", new.key, new.value, old.value)]
+        }
+        Some(_) => Vec::new(),
+    }
+}
+
+/// A declaration the old lock's policy removed that the new lock has in force.
+pub(super) fn policy_removal_lifted(r: &RemovedByPolicy, new: &Lock) -> Vec<String> {
+    let back = match r.kind.as_str() {
+        "hook" => new.hooks.iter().any(|h| h.path == r.path && r.name.starts_with(h.event.as_str())),
+        "permission" => {
+            new.permissions.iter().any(|p| p.path == r.path && r.name == format!("{} {}", p.behavior.as_str(), p.rule))
+        }
+        "allowed-tools" => new.commands.iter().any(|c| c.path == r.path && !c.allowed_tools.is_empty()),
+        "command" => new.commands.iter().any(|c| c.path == r.path && c.name == r.name),
+        "agent" => new.agents.iter().any(|a| a.path == r.path && a.name == r.name),
+        "marketplace" => new.plugins.iter().any(|p| p.loaded && p.id.ends_with(&format!("@{}", r.name))),
+        "mcp-server" => new.mcp_servers.iter().any(|s| s.path == r.path && s.name == r.name && s.blocked_by.is_none()),
+        _ => false,
+    };
+    match back {
+        true => vec![format!(
+            "policy loosened: {} `{}` ({}) is in force again; `{}` in {} removed it",
+            r.kind, r.name, r.path, r.key, r.by
+        )],
+        false => Vec::new(),
+    }
 }

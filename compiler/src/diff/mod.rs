@@ -192,13 +192,16 @@ pub enum Section {
     /// Settings that widen what Claude Code may do (`[[setting]]`): the permission mode,
     /// added directories, the sandbox, `env`.
     Setting,
+    /// The policy switches in force and the declarations they remove (`[[policy]]`,
+    /// `[[removed_by_policy]]`).
+    Policy,
     /// Files Claude Code loads that ignore files or `exclude` hide from `capc check` and
     /// `capc lock` (the diff reads them regardless).
     HiddenFile,
 }
 
 impl Section {
-    pub const ALL: [Section; 12] = [
+    pub const ALL: [Section; 13] = [
         Section::Command,
         Section::Agent,
         Section::McpServer,
@@ -210,6 +213,7 @@ impl Section {
         Section::Pin,
         Section::Run,
         Section::Setting,
+        Section::Policy,
         Section::HiddenFile,
     ];
 
@@ -226,6 +230,7 @@ impl Section {
             Section::Pin => "pin",
             Section::Run => "run",
             Section::Setting => "setting",
+            Section::Policy => "policy",
             Section::HiddenFile => "hidden-file",
         }
     }
@@ -244,6 +249,7 @@ impl Section {
             Section::Pin => "Pins: what is pulled in from outside",
             Section::Run => "What runs: commands Claude Code may start",
             Section::Setting => "Settings that widen what Claude Code may do",
+            Section::Policy => "Policy switches and what they remove",
             Section::HiddenFile => "Hidden by ignore files or `exclude`",
         }
     }

@@ -89,7 +89,12 @@ fn merge_rank(scope: Scope) -> u8 {
     }
 }
 
-pub fn load(decls: &[Decl], diagnostics: &mut Vec<Diagnostic>) -> Loading {
+/// `refused`: the marketplaces managed settings refuse, with the key and the file.
+pub fn load(
+    decls: &[Decl],
+    refused_marketplaces: &BTreeMap<String, (String, String)>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Loading {
     let mut folders: Vec<&PluginFolder> = Vec::new();
     let mut marketplaces: Vec<Listed<'_>> = Vec::new();
     let mut known: BTreeMap<&str, Vec<Known<'_>>> = BTreeMap::new();
@@ -98,7 +103,7 @@ pub fn load(decls: &[Decl], diagnostics: &mut Vec<Diagnostic>) -> Loading {
         match &d.item {
             Item::Plugin(folder) => folders.push(folder),
             Item::Marketplace { name, root, plugins, .. } => marketplaces.push((name, root, plugins)),
-            Item::KnownMarketplace { name, scope, source, path, location } => known
+            Item::KnownMarketplace { name, scope, source, path, location, .. } => known
                 .entry(name)
                 .or_default()
                 .push(Known { scope: *scope, source, path: path.as_deref(), location: location.as_deref(), decl: d }),
@@ -149,6 +154,14 @@ pub fn load(decls: &[Decl], diagnostics: &mut Vec<Diagnostic>) -> Loading {
     for (key, on, d) in &merged {
         let Some((name, marketplace)) = key.rsplit_once('@') else { continue };
         if !on || matches!(marketplace, "inline" | "skills-dir") {
+            continue;
+        }
+        if let Some((policy, by)) = refused_marketplaces.get(marketplace) {
+            for f in folders.iter().filter(|f| id_of(f) == *key) {
+                why_not
+                    .entry(&f.root)
+                    .or_insert_with(|| format!("its marketplace `{marketplace}` is refused by {policy} in {by}"));
+            }
             continue;
         }
         let Some(folder) = resolve_enabled(name, marketplace, d, &folders, &marketplaces, &known, diagnostics) else {

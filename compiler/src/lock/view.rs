@@ -81,7 +81,7 @@ pub fn ls_json(r: &Resolution) -> String {
         .iter()
         .map(|p| json!({"name": p.name, "id": p.id, "root": p.root, "loaded": p.loaded, "reason": p.reason, "requires_trust": p.requires_trust, "inventory": p.inventory}))
         .collect();
-    let out = json!({"version": 2, "commands": commands, "agents": agents, "mcp_servers": servers, "tools": tools, "plugins": plugins});
+    let out = json!({"version": 2, "commands": commands, "agents": agents, "mcp_servers": servers, "tools": tools, "plugins": plugins, "policy": r.lock.policy, "removed_by_policy": r.lock.removed_by_policy});
     let mut text = crate::printable::escape_json(&serde_json::to_string_pretty(&out).unwrap_or_default()).into_owned();
     text.push('\n');
     text
@@ -249,7 +249,23 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
     if !removed.is_empty() {
         put(&mut out, format_args!("  removed by deny rules: {}", removed.join(", ")));
     }
+    policy_text(&r.lock, &mut out);
     out
+}
+
+/// The policy switches in force and what they keep out of the session, with why.
+fn policy_text(lock: &crate::model::Lock, out: &mut String) {
+    if lock.policy.is_empty() && lock.removed_by_policy.is_empty() {
+        return;
+    }
+    out.push('\n');
+    put(out, format_args!("Policy: {}", count(lock.removed_by_policy.len(), "declaration") + " removed"));
+    for s in &lock.policy {
+        put(out, format_args!("  {} = {} ({})", s.key, s.value, s.path));
+    }
+    for e in &lock.removed_by_policy {
+        put(out, format_args!("  ✗ {} {} ({}): removed by {} in {}", e.kind, e.name, e.path, e.key, e.by));
+    }
 }
 
 /// `capc explain NAME`: every candidate for the name, winner first, and why. `None` when

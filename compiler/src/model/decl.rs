@@ -40,6 +40,16 @@ pub enum Item {
         /// The folder it names, as shown, when it lies in a folder this check reads (set once
         /// every folder is walked).
         location: Option<String>,
+        /// The source object's text fields as written (`repo`, `url`, `path`, `package`, `ref`,
+        /// …), by key: what `strictKnownMarketplaces` and `blockedMarketplaces` match.
+        fields: Vec<(String, String)>,
+    },
+    /// Managed `strictKnownMarketplaces` (`None` when unset) and `blockedMarketplaces` of one
+    /// settings file: each entry a marketplace source's text fields, `source` among them.
+    MarketplacePolicy {
+        scope: Scope,
+        strict: Option<Vec<Vec<(String, String)>>>,
+        blocked: Vec<Vec<(String, String)>>,
     },
     /// Project-server approval keys of one settings file.
     McpApproval {
@@ -56,6 +66,14 @@ pub enum Item {
         denied: Vec<PolicyEntry>,
         /// `allowManagedMcpServersOnly`.
         managed_only: Option<bool>,
+    },
+    /// A policy switch a settings file sets (`allowManagedHooksOnly`, `disableAllHooks`, …),
+    /// with its value as Claude Code reads it (`true`, `false`, `disable`, or the surfaces
+    /// `strictPluginOnlyCustomization` locks).
+    Switch {
+        scope: Scope,
+        key: &'static str,
+        value: String,
     },
     /// `~/.claude.json`'s per-project `disabledMcpServers`: servers (other than `.mcp.json`
     /// ones) turned off in this project.

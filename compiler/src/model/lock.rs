@@ -92,6 +92,17 @@ pub struct Lock {
     /// were recorded.
     #[serde(default, rename = "setting", skip_serializing_if = "Vec::is_empty")]
     pub settings: Vec<Setting>,
+    /// The policy switches in force (`allowManagedHooksOnly`, `disableAllHooks`,
+    /// `allowManagedPermissionRulesOnly`, `strictPluginOnlyCustomization`,
+    /// `disableSkillShellExecution`, `permissions.disableBypassPermissionsMode`), each with the
+    /// file that sets it, by key. Absent from locks written before policy was recorded.
+    #[serde(default, rename = "policy", skip_serializing_if = "Vec::is_empty")]
+    pub policy: Vec<PolicySwitch>,
+    /// What a policy switch keeps out of the session: each hook, permission rule, skill or
+    /// command, agent and MCP server removed, with the key and the file that removed it, by
+    /// kind, name and file. Absent from locks written before policy was recorded.
+    #[serde(default, rename = "removed_by_policy", skip_serializing_if = "Vec::is_empty")]
+    pub removed_by_policy: Vec<RemovedByPolicy>,
 }
 
 /// One command Claude Code may run, from the declaration that makes it run.
@@ -246,6 +257,36 @@ pub struct Setting {
     /// The line of the value in that file, from 1.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub line: u32,
+}
+
+/// A policy switch in force.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct PolicySwitch {
+    /// The settings key (`allowManagedHooksOnly`, `permissions.disableBypassPermissionsMode`).
+    pub key: String,
+    /// What it is set to, as Claude Code reads it: `true`, `disable`, or for
+    /// `strictPluginOnlyCustomization` the surfaces it locks (`skills, hooks`).
+    pub value: String,
+    /// The settings file that sets it (for a switch merged from several, the one that wins).
+    pub path: String,
+}
+
+/// A declaration a policy switch keeps out of the session.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RemovedByPolicy {
+    /// `hook`, `permission`, `allowed-tools` (a skill's or command's grant), `command`,
+    /// `agent` or `mcp-server`.
+    pub kind: String,
+    /// The hook's event (and matcher), the rule, or the name.
+    pub name: String,
+    /// The declaring file.
+    pub path: String,
+    /// The policy key that removes it.
+    pub key: String,
+    /// The settings file that sets that key.
+    pub by: String,
 }
 
 /// A settings file Claude Code refuses whole, and why, in the words of its notice

@@ -592,7 +592,11 @@ impl Session {
             // for headless Claude Code's behaviour (`--untrusted-injections run`).
             trusted: cx.trusted,
             run_untrusted: self.run_untrusted,
-            disabled: cx.flag("disableSkillShellExecution"),
+            // Set in settings, the switch spares managed skills (bundled ones have no injection
+            // capc runs).
+            disabled: cx.flag("disableSkillShellExecution")
+                || (self.loaded.policy("disableSkillShellExecution").is_some()
+                    && command.scope != capc_compiler::model::Scope::Managed),
         };
         crate::shell::expand(&rendered, &permissions.rules(), &settings).map_err(Expansion::Shell)
     }

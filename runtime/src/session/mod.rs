@@ -15,7 +15,7 @@
 mod input;
 mod tools;
 
-use crate::context::{Entry, TurnContext};
+use crate::context::{Entry, PermissionMode, TurnContext};
 use crate::loaded::{LoadError, Loaded};
 use crate::mcp::{McpState, Status, Update};
 use crate::outcome::TurnResult;
@@ -177,8 +177,19 @@ impl Session {
     }
 
     /// One user turn: the view, what the input does, and the request Claude Code sends for it.
-    pub fn turn(&mut self, input: &str, cx: TurnContext) -> TurnOutcome {
+    pub fn turn(&mut self, input: &str, mut cx: TurnContext) -> TurnOutcome {
         self.turns += 1;
+        // `permissions.disableBypassPermissionsMode: "disable"`: a session asked to bypass
+        // permissions starts in the default mode instead.
+        if cx.permission_mode == PermissionMode::BypassPermissions
+            && self.loaded.policy("permissions.disableBypassPermissionsMode").is_some()
+        {
+            cx.permission_mode = PermissionMode::Default;
+        }
+        // `allowManagedPermissionRulesOnly`: `--allowedTools` adds no allow rule either.
+        if self.loaded.policy("allowManagedPermissionRulesOnly").is_some() {
+            cx.allowed_tools.clear();
+        }
         let view = self.view(&cx);
         self.notes.clear();
         self.attached = 0;

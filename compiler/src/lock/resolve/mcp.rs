@@ -4,7 +4,9 @@
 use super::permissions::glob_match;
 use super::{reference, scope_rank, Builder, GraphEdge, GraphNodeKind, Reason};
 use crate::diagnostic::{report_at, Severity};
-use crate::model::{Approval, Behavior, Decl, Item, McpServer, Origin, Permission, PolicyEntry, Scope};
+use crate::model::{
+    Approval, Behavior, Decl, Item, McpServer, Origin, Permission, PolicyEntry, RemovedByPolicy, Scope,
+};
 use crate::rules;
 use crate::span::Span;
 use capc_grammar::{PermissionRule, ToolKind};
@@ -56,7 +58,7 @@ pub(super) struct ServerPolicy {
     allowed: Option<Vec<PolicyEntry>>,
     /// The files whose allowlist counts.
     allowed_in: BTreeSet<String>,
-    denied: Vec<(PolicyEntry, String)>,
+    denied: Vec<(PolicyEntry, String, Scope)>,
 }
 
 impl ServerPolicy {
@@ -67,7 +69,7 @@ impl ServerPolicy {
         let mut policy = ServerPolicy { allowed: None, allowed_in: BTreeSet::new(), denied: Vec::new() };
         for d in decls {
             let Item::McpPolicy { scope, allowed, denied, .. } = &d.item else { continue };
-            policy.denied.extend(denied.iter().map(|e| (e.clone(), d.path.clone())));
+            policy.denied.extend(denied.iter().map(|e| (e.clone(), d.path.clone(), *scope)));
             if let Some(allowed) = allowed.as_ref().filter(|_| !managed_only || *scope == Scope::Managed) {
                 policy.allowed.get_or_insert_with(Vec::new).extend(allowed.iter().cloned());
                 policy.allowed_in.insert(d.path.clone());
@@ -90,11 +92,42 @@ impl ServerPolicy {
         }
     }
 
-    /// Why the policy keeps `s` from loading, if it does.
-    fn blocks(&self, s: &McpServer) -> Option<String> {
+    /// A deny entry: as [`ServerPolicy::matches`], except that a URL pattern with no query also
+    /// matches the URL with any query, with a trailing slash added, or (when the pattern's path
+    /// has no `*`) with one removed.
+    fn denies(entry: &PolicyEntry, s: &McpServer) -> bool {
+        let (PolicyEntry::Url(pattern), Some(url)) = (entry, s.url.as_deref()) else {
+            return ServerPolicy::matches(entry, s);
+        };
+        if glob_match(pattern, url) {
+            return true;
+        }
+        if pattern.contains('?') {
+            return false;
+        }
+        let base = url.split(['?', '#']).next().unwrap_or(url);
+        let path_has_star = pattern
+            .split_once("://")
+            .map_or(pattern.as_str(), |(_, rest)| rest)
+            .split_once('/')
+            .is_some_and(|(_, path)| path.contains('*'));
+        let mut forms = vec![base.to_string(), format!("{base}/")];
+        if !path_has_star {
+            forms.push(base.trim_end_matches('/').to_string());
+        }
+        forms.iter().any(|form| glob_match(pattern, form))
+    }
+
+    /// Why the policy keeps `s` from loading, if it does: the key that decides, the file or
+    /// files that set it, and the reason in words.
+    fn blocks(&self, s: &McpServer) -> Option<(&'static str, String, String)> {
         use PolicyEntry as E;
-        if let Some((entry, path)) = self.denied.iter().find(|(e, _)| ServerPolicy::matches(e, s)) {
-            return Some(format!("deniedMcpServers {entry} ({path})"));
+        // An entry only a project's settings hold keeps no server the organization provides out.
+        let applies = |scope: &Scope| s.scope != Scope::Managed || !matches!(scope, Scope::Project | Scope::Local);
+        if let Some((entry, path, _)) =
+            self.denied.iter().find(|(e, _, scope)| applies(scope) && ServerPolicy::denies(e, s))
+        {
+            return Some(("deniedMcpServers", path.clone(), format!("deniedMcpServers {entry} ({path})")));
         }
         let allowed = self.allowed.as_ref()?;
         let remote = s.url.is_some();
@@ -112,11 +145,12 @@ impl ServerPolicy {
             return None;
         }
         let files = self.allowed_in.iter().map(String::as_str).collect::<Vec<_>>().join(", ");
-        Some(if allowed.is_empty() {
+        let why = if allowed.is_empty() {
             format!("allowedMcpServers is empty ({files})")
         } else {
             format!("{needed} ({files})")
-        })
+        };
+        Some(("allowedMcpServers", files, why))
     }
 }
 
@@ -146,6 +180,7 @@ pub(super) fn resolve_servers(
     policy: &ServerPolicy,
     permissions: &[(Permission, Option<Span>)],
     parsed: &[Option<PermissionRule>],
+    removed: &mut Vec<RemovedByPolicy>,
     b: &mut Builder,
 ) -> Vec<McpServer> {
     let rank = |s: Scope| match s {
@@ -286,7 +321,11 @@ pub(super) fn resolve_servers(
             s.approval = Some(Approval::Disabled);
         }
         if s.blocked_by.is_none() {
-            s.blocked_by = policy.blocks(s);
+            if let Some((key, by, why)) = policy.blocks(s) {
+                s.blocked_by = Some(why);
+                let (kind, name, path) = ("mcp-server".to_string(), s.name.clone(), s.path.clone());
+                removed.push(RemovedByPolicy { kind, name, path, key: key.to_string(), by });
+            }
         }
         for (i, (p, _)) in permissions.iter().enumerate() {
             let Some(rule) = parsed[i].as_ref() else { continue };

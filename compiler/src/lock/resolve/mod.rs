@@ -36,6 +36,7 @@ mod agents;
 mod commands;
 mod mcp;
 mod permissions;
+mod policy;
 
 pub(crate) use permissions::covers;
 
@@ -369,9 +370,20 @@ fn pin_without_secrets(mut pin: model::Pin) -> model::Pin {
 
 pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let mut b = Builder::new();
-    let mut loading = super::plugins::load(&decls, &mut b.diagnostics);
+    let (refused_marketplaces, marketplaces_removed) = policy::marketplaces(&decls);
+    let mut loading = super::plugins::load(&decls, &refused_marketplaces, &mut b.diagnostics);
     let approvals = approvals(&decls);
     let policy = ServerPolicy::of(&decls);
+    let switches = policy::Switches::of(&decls);
+    // Marketplaces managed settings declare: their plugins keep their `allowed-tools` under
+    // `allowManagedPermissionRulesOnly`.
+    let managed_marketplaces: Vec<String> = decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::KnownMarketplace { name, scope: Scope::Managed, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
     // Every plugin folder, deepest first, to tell which one a component file belongs to.
     let roots: Vec<String> = loading.plugins.iter().map(|p| p.root.clone()).collect();
     let load_index: HashMap<&str, usize> = loading.loaded_roots().enumerate().map(|(i, r)| (r, i)).collect();
@@ -474,11 +486,23 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let marketplace_plugins = marketplace_plugins(&listings, &loading.plugins, installed, &refused);
 
     alias_clashes(&marketplaces, &loading.plugins, &mut b);
+    let mut removed_by_policy = policy::apply(&switches, &mut session, &loading.plugins, &managed_marketplaces);
+    removed_by_policy.extend(marketplaces_removed);
     let (commands, table) = command_table(session.commands, &mut b);
     let parsed: Vec<Option<PermissionRule>> =
         session.permissions.iter().map(|(p, _)| parse_permission_rule(&p.rule).ok()).collect();
     let agents = resolve_agents(session.agents, &session.permissions, &parsed, &mut b);
-    let servers = resolve_servers(session.servers, &approvals, &policy, &session.permissions, &parsed, &mut b);
+    let servers = resolve_servers(
+        session.servers,
+        &approvals,
+        &policy,
+        &session.permissions,
+        &parsed,
+        &mut removed_by_policy,
+        &mut b,
+    );
+    removed_by_policy.sort();
+    removed_by_policy.dedup();
     let (permissions, tools) = resolve_permissions(session.permissions, &parsed, &servers, &agents, &mut b);
     let hooks = session.hooks;
     let declared_runs = session.runs;
@@ -564,6 +588,8 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         instructions: Vec::new(),
         runs: Vec::new(),
         settings,
+        policy: switches.into_lock(),
+        removed_by_policy,
     };
     let mut lock = lock;
     lock.runs = crate::runs::inventory(&lock, &declared_runs);
@@ -736,7 +762,7 @@ fn inventory(unit: Parts, report: bool, install: bool) -> (model::Inventory, Vec
     };
     let installed = install.then(|| {
         let (none, policy) = (approvals(&[]), ServerPolicy::of(&[]));
-        let servers = resolve_servers(unit.servers, &none, &policy, &[], &[], &mut scratch);
+        let servers = resolve_servers(unit.servers, &none, &policy, &[], &[], &mut Vec::new(), &mut scratch);
         Installed { commands, agents, servers, hooks: unit.hooks }
     });
     (held, diagnostics, installed)

@@ -1,0 +1,272 @@
+//! Policy switches: what `disableAllHooks`, `allowManagedHooksOnly`,
+//! `allowManagedPermissionRulesOnly` and `strictPluginOnlyCustomization` keep out of a session,
+//! applied to the session's declarations before anything is resolved (a removed skill hides no
+//! other, a removed rule denies nothing), each removal recorded with its key and the file that
+//! set it (`[[removed_by_policy]]`). The MCP allow and deny lists are `mcp::ServerPolicy`.
+//!
+//! Where each switch counts, as Claude Code 2.1.332 applies it (measured with managed settings
+//! read from the managed folder; docs/security.md has the table):
+//! - `allowManagedHooksOnly`, `allowManagedPermissionRulesOnly`, `strictPluginOnlyCustomization`:
+//!   managed settings only.
+//! - `disableAllHooks`: in managed settings, every hook (managed ones too); in user, project or
+//!   local settings (merged, the last scope wins), every hook but the managed ones and those of
+//!   plugins managed settings enable: the same as `allowManagedHooksOnly`.
+//! - `disableSkillShellExecution` and `permissions.disableBypassPermissionsMode` in any scope
+//!   (merged); the runtime reads them from `[[policy]]`.
+
+use super::Parts;
+use crate::model::{Decl, Item, Plugin, PolicySwitch, RemovedByPolicy, Scope};
+use std::collections::BTreeMap;
+
+/// The order settings files merge in (later wins): user, project, local, then managed
+/// (`managed-settings.json` before the `managed-settings.d/` files, which come in name order).
+fn merge_order(scope: Scope, path: &str) -> (u8, bool, String) {
+    let rank = match scope {
+        Scope::User => 0,
+        Scope::Project => 1,
+        Scope::Local => 2,
+        Scope::Managed => 3,
+        _ => 4,
+    };
+    (rank, !path.ends_with("/managed-settings.json"), path.to_string())
+}
+
+/// The switches in force, by key.
+pub(super) struct Switches {
+    set: BTreeMap<&'static str, PolicySwitch>,
+    /// `disableAllHooks` set in managed settings (every hook off), rather than in a user's.
+    all_hooks_managed: bool,
+}
+
+impl Switches {
+    pub(super) fn of(decls: &[Decl]) -> Switches {
+        let mut found: Vec<(&Decl, Scope, &'static str, &str)> = decls
+            .iter()
+            .filter_map(|d| match &d.item {
+                Item::Switch { scope, key, value } => Some((d, *scope, *key, value.as_str())),
+                _ => None,
+            })
+            .collect();
+        found.sort_by_key(|(d, scope, _, _)| merge_order(*scope, &d.path));
+        // The last value of each key, among the managed files and among the others.
+        let mut managed: BTreeMap<&'static str, (&str, &str)> = BTreeMap::new();
+        let mut user: BTreeMap<&'static str, (&str, &str)> = BTreeMap::new();
+        for (d, scope, key, value) in found {
+            let into = if scope == Scope::Managed { &mut managed } else { &mut user };
+            into.insert(key, (value, d.path.as_str()));
+        }
+        let mut set = BTreeMap::new();
+        let mut put = |key: &'static str, (value, path): (&str, &str)| {
+            set.insert(key, PolicySwitch { key: key.to_string(), value: value.to_string(), path: path.to_string() });
+        };
+        let on = |v: &(&str, &str)| v.0 == "true";
+        for key in ["allowManagedHooksOnly", "allowManagedPermissionRulesOnly"] {
+            if let Some(v) = managed.get(key).filter(|v| on(v)) {
+                put(key, *v);
+            }
+        }
+        if let Some(v) = managed.get("strictPluginOnlyCustomization").filter(|v| !v.0.is_empty()) {
+            put("strictPluginOnlyCustomization", *v);
+        }
+        let all_hooks_managed = managed.get("disableAllHooks").is_some_and(on);
+        for key in ["disableAllHooks", "disableSkillShellExecution"] {
+            if let Some(v) = managed.get(key).filter(|v| on(v)).or_else(|| user.get(key).filter(|v| on(v))) {
+                put(key, *v);
+            }
+        }
+        let bypass = "permissions.disableBypassPermissionsMode";
+        if let Some(v) = managed.get(bypass).or_else(|| user.get(bypass)).filter(|v| v.0 == "disable") {
+            put(bypass, *v);
+        }
+        Switches { set, all_hooks_managed }
+    }
+
+    fn get(&self, key: &str) -> Option<&PolicySwitch> {
+        self.set.get(key)
+    }
+
+    /// Whether `strictPluginOnlyCustomization` locks `surface`, and the file that says so.
+    fn locks(&self, surface: &str) -> Option<&PolicySwitch> {
+        self.get("strictPluginOnlyCustomization").filter(|s| s.value.split(", ").any(|v| v == surface))
+    }
+
+    pub(super) fn into_lock(self) -> Vec<PolicySwitch> {
+        self.set.into_values().collect()
+    }
+}
+
+/// What the switches take out of the session's declarations, each with its key and file.
+pub(super) fn apply(
+    switches: &Switches,
+    session: &mut Parts,
+    plugins: &[Plugin],
+    managed_marketplaces: &[String],
+) -> Vec<RemovedByPolicy> {
+    let mut removed = Vec::new();
+    let mut remove = |kind: &str, name: String, path: &str, switch: &PolicySwitch| {
+        removed.push(RemovedByPolicy {
+            kind: kind.to_string(),
+            name,
+            path: path.to_string(),
+            key: switch.key.clone(),
+            by: switch.path.clone(),
+        });
+    };
+    let plugin_of = |path: &str| {
+        plugins.iter().filter(|p| p.loaded && super::super::plugins::inside(path, &p.root)).max_by_key(|p| p.root.len())
+    };
+    // A plugin managed settings enable keeps its hooks under `allowManagedHooksOnly` and a
+    // user's `disableAllHooks`.
+    let managed_enabled = |path: &str| {
+        plugin_of(path).is_some_and(|p| p.reason.starts_with("enabledPlugins ") && p.reason.contains(" in <managed>/"))
+    };
+
+    // Hooks, in Claude Code's order of reasons: managed `disableAllHooks`, then
+    // `allowManagedHooksOnly`, `strictPluginOnlyCustomization`, a user's `disableAllHooks`.
+    let hooks = std::mem::take(&mut session.hooks);
+    for h in hooks {
+        let why = if switches.all_hooks_managed {
+            switches.get("disableAllHooks")
+        } else if h.scope == Scope::Managed || (h.plugin.is_some() && managed_enabled(&h.path)) {
+            None
+        } else {
+            switches
+                .get("allowManagedHooksOnly")
+                .or_else(|| switches.locks("hooks").filter(|_| h.plugin.is_none()))
+                .or_else(|| switches.get("disableAllHooks"))
+        };
+        match why {
+            Some(switch) => {
+                let mut name = match &h.matcher {
+                    Some(m) if !m.is_empty() => format!("{} {m}", h.event),
+                    _ => h.event.clone(),
+                };
+                if let Some(run) = &h.run {
+                    name = format!("{name}: {run}");
+                }
+                remove("hook", name, &h.path, switch);
+            }
+            None => session.hooks.push(h),
+        }
+    }
+
+    let local = |scope: Scope, plugin: &Option<String>| {
+        plugin.is_none() && matches!(scope, Scope::User | Scope::Project | Scope::Local | Scope::AddDir)
+    };
+    if let Some(switch) = switches.locks("skills") {
+        session.commands.retain(|(c, _, _)| {
+            let keep = !local(c.scope, &c.plugin);
+            if !keep {
+                remove("command", c.name.clone(), &c.path, switch);
+            }
+            keep
+        });
+    }
+    if let Some(switch) = switches.get("allowManagedPermissionRulesOnly") {
+        session.permissions.retain(|(p, _)| {
+            let keep = p.scope == Scope::Managed;
+            if !keep {
+                remove("permission", format!("{} {}", p.behavior.as_str(), p.rule), &p.path, switch);
+            }
+            keep
+        });
+        // A skill's or command's `allowed-tools` grants nothing unless it is managed, or comes
+        // from a plugin of a marketplace managed settings declare.
+        for (c, _, _) in &mut session.commands {
+            let vouched = match &c.plugin {
+                Some(_) => plugin_of(&c.path).is_some_and(|p| {
+                    p.id.rsplit_once('@').is_some_and(|(_, m)| managed_marketplaces.iter().any(|k| k == m))
+                }),
+                None => c.scope == Scope::Managed,
+            };
+            if !vouched && !c.allowed_tools.is_empty() {
+                remove("allowed-tools", format!("{} ({})", c.name, c.allowed_tools.join(", ")), &c.path, switch);
+                c.allowed_tools.clear();
+            }
+        }
+    }
+
+    if let Some(switch) = switches.locks("agents") {
+        session.agents.retain(|(a, _)| {
+            let keep = !local(a.scope, &a.plugin);
+            if !keep {
+                remove("agent", a.name.clone(), &a.path, switch);
+            }
+            keep
+        });
+    }
+    if let Some(switch) = switches.locks("mcp") {
+        for (s, _, _) in &mut session.servers {
+            if s.blocked_by.is_none() && local(s.scope, &s.plugin) {
+                s.blocked_by = Some(format!("strictPluginOnlyCustomization ({})", switch.path));
+                remove("mcp-server", s.name.clone(), &s.path, switch);
+            }
+        }
+    }
+    removed
+}
+
+/// The marketplaces managed `blockedMarketplaces` and `strictKnownMarketplaces` refuse, by
+/// name (with the key and the file that refuse them), and each refused declaration. A source
+/// matches an entry of the same `source` kind whose other fields it has with the same values;
+/// an entry's `repo` of the form `owner/*` matches every repository of that owner, and a
+/// blocked entry's `ref` also matches any full commit id. A name is refused when every
+/// declaration of it is.
+pub(super) fn marketplaces(decls: &[Decl]) -> (BTreeMap<String, (String, String)>, Vec<RemovedByPolicy>) {
+    type Fields = Vec<(String, String)>;
+    let mut strict: Option<(Vec<&Fields>, &str)> = None;
+    let mut blocked: Vec<(&Fields, &str)> = Vec::new();
+    for d in decls {
+        let Item::MarketplacePolicy { scope: Scope::Managed, strict: s, blocked: b } = &d.item else { continue };
+        if let Some(list) = s {
+            let entry = strict.get_or_insert_with(|| (Vec::new(), d.path.as_str()));
+            entry.0.extend(list.iter());
+        }
+        blocked.extend(b.iter().map(|e| (e, d.path.as_str())));
+    }
+    let matches = |entry: &Fields, source: &Fields, block: bool| {
+        let value = |fields: &Fields, key: &str| fields.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        entry.iter().all(|(k, want)| {
+            let Some(have) = value(source, k) else { return false };
+            match k.as_str() {
+                "repo" if want.ends_with("/*") => {
+                    have.split_once('/').is_some_and(|(owner, _)| format!("{owner}/*") == *want)
+                }
+                "ref" if block => have == *want || crate::provenance::is_commit_sha(&have),
+                _ => have == *want,
+            }
+        })
+    };
+    let mut refused: BTreeMap<String, Vec<Option<(String, String)>>> = BTreeMap::new();
+    let mut removed = Vec::new();
+    for d in decls {
+        let Item::KnownMarketplace { name, fields, .. } = &d.item else { continue };
+        let why = if let Some((_, by)) = blocked.iter().find(|(e, _)| matches(e, fields, true)) {
+            Some(("blockedMarketplaces", *by))
+        } else {
+            strict
+                .as_ref()
+                .filter(|(list, _)| !list.iter().any(|e| matches(e, fields, false)))
+                .map(|(_, by)| ("strictKnownMarketplaces", *by))
+        };
+        let why = why.map(|(key, by)| (key.to_string(), by.to_string()));
+        if let Some((key, by)) = &why {
+            removed.push(RemovedByPolicy {
+                kind: "marketplace".to_string(),
+                name: name.clone(),
+                path: d.path.clone(),
+                key: key.clone(),
+                by: by.clone(),
+            });
+        }
+        refused.entry(name.clone()).or_default().push(why);
+    }
+    let refused = refused
+        .into_iter()
+        .filter_map(|(name, whys)| {
+            let first = whys.first().cloned().flatten()?;
+            whys.iter().all(Option::is_some).then_some((name, first))
+        })
+        .collect();
+    (refused, removed)
+}

@@ -1,0 +1,227 @@
+//! Policy switches through the binary, as Claude Code 2.1.332 applies them (measured with its
+//! managed settings, CONTRIBUTING.md's "Comparing with Claude Code itself"): what `capc lock
+//! --managed-dir` records as removed, what `capc ls` says, what a `capc session` turn then does,
+//! and `capc diff` calling a loosened policy an escalation.
+
+use crate::support::{stderr, stdout, write_file};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+fn capc(dir: &Path, args: &[&str]) -> Output {
+    crate::support::capc_fed(dir, args, "")
+}
+
+/// One turn of `capc session . --json ARGS` typing `input` in `context`.
+fn turn(dir: &Path, args: &[&str], input: &str, context: Value) -> Value {
+    let line = serde_json::json!({"id": 1, "type": "turn", "input": input, "context": context, "include": ["request"]});
+    let mut all = vec!["session", ".", "--json"];
+    all.extend_from_slice(args);
+    let out = crate::support::capc_fed(dir, &all, format!("{line}\n"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    serde_json::from_str(stdout(&out).lines().next().expect("an answer")).expect("json")
+}
+
+/// A project with a hook, an allow rule, a deny rule and a command whose `!` injection only the
+/// allow rule lets run (the tree of the measurement), and a managed folder.
+fn project(managed: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical");
+    let (project, managed_dir) = (root.join("project"), root.join("managed"));
+    write_file(
+        &project,
+        ".claude/settings.json",
+        r#"{
+  "hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./scripts/log-prompt.sh"}]}]},
+  "permissions": {"deny": ["WebFetch"], "allow": ["Bash(touch:*)"]}
+}
+"#,
+    );
+    write_file(
+        &project,
+        ".claude/commands/mark.md",
+        "---\ndescription: mark\n---\nOut: !`touch injected.txt && echo injected`\n",
+    );
+    write_file(&managed_dir, "managed-settings.json", managed);
+    (dir, project, managed_dir)
+}
+
+fn deferred(answer: &Value) -> Vec<String> {
+    let list = answer["request"]["deferred"].as_array().expect("deferred tools");
+    list.iter().map(|t| t.as_str().unwrap_or_default().to_string()).collect()
+}
+
+/// `allowManagedHooksOnly` and `allowManagedPermissionRulesOnly` in managed settings: the
+/// project's hook and both its rules are out of the lock and listed as removed, with the key
+/// and the file; `capc ls` says so; a turn keeps `WebFetch` (the deny rule is not applied) and
+/// refuses the injection (the allow rule is not applied), as Claude Code did. Without the
+/// managed folder the same project denies `WebFetch` and runs the injection.
+#[test]
+fn managed_only_switches_remove_hooks_and_rules_from_lock_ls_and_session() {
+    let (_dir, project, managed) =
+        project(r#"{"allowManagedHooksOnly": true, "allowManagedPermissionRulesOnly": true}"#);
+    let managed_arg = managed.to_str().expect("utf-8");
+    let out = capc(&project, &["lock", ".", "--managed-dir", managed_arg]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("0 hooks, 0 permission rules"), "{}", stderr(&out));
+    let lock = std::fs::read_to_string(project.join("capabilities.lock")).expect("lock");
+    for (kind, name, key) in [
+        ("hook", "UserPromptSubmit: ./scripts/log-prompt.sh", "allowManagedHooksOnly"),
+        ("permission", "allow Bash(touch:*)", "allowManagedPermissionRulesOnly"),
+        ("permission", "deny WebFetch", "allowManagedPermissionRulesOnly"),
+    ] {
+        let entry = format!(
+            "[[removed_by_policy]]\nkind = \"{kind}\"\nname = \"{name}\"\npath = \".claude/settings.json\"\nkey = \"{key}\"\nby = \"<managed>/managed-settings.json\""
+        );
+        assert!(lock.contains(&entry), "{entry}\nnot in\n{lock}");
+    }
+    assert!(lock.contains("[[policy]]\nkey = \"allowManagedHooksOnly\"\nvalue = \"true\""), "{lock}");
+
+    let ls = capc(&project, &["ls", ".", "--managed-dir", managed_arg]);
+    let text = stdout(&ls);
+    assert!(text.contains("Policy: 3 declarations removed"), "{text}");
+    assert!(
+        text.contains("✗ permission deny WebFetch (.claude/settings.json): removed by allowManagedPermissionRulesOnly in <managed>/managed-settings.json"),
+        "{text}"
+    );
+
+    let trusted = serde_json::json!({"trusted": true});
+    let hello = turn(&project, &["--managed-dir", managed_arg], "hello", trusted.clone());
+    assert!(deferred(&hello).contains(&"WebFetch".to_string()), "{hello}");
+    let mark = turn(&project, &["--managed-dir", managed_arg], "/mark", trusted.clone());
+    assert_eq!(mark["result"]["kind"], "shell_error", "{mark}");
+    assert!(!project.join("injected.txt").exists());
+
+    // The same project without the managed folder.
+    let out = capc(&project, &["lock", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!std::fs::read_to_string(project.join("capabilities.lock")).expect("lock").contains("removed_by_policy"));
+    let hello = turn(&project, &[], "hello", trusted.clone());
+    assert!(!deferred(&hello).contains(&"WebFetch".to_string()), "{hello}");
+    let mark = turn(&project, &[], "/mark", trusted);
+    assert!(mark["request"]["texts"].to_string().contains("Out: injected"), "{mark}");
+}
+
+/// `disableAllHooks` in managed settings removes the managed hooks too; in project settings it
+/// spares them.
+#[test]
+fn disable_all_hooks_spares_managed_hooks_only_when_a_user_sets_it() {
+    let managed_hook = r#""hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/opt/acme/audit"}]}]}"#;
+    let (_dir, project, managed) = project(&format!("{{\"disableAllHooks\": true, {managed_hook}}}"));
+    let managed_arg = managed.to_str().expect("utf-8");
+    let out = capc(&project, &["lock", ".", "--managed-dir", managed_arg]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lock = std::fs::read_to_string(project.join("capabilities.lock")).expect("lock");
+    assert!(!lock.contains("[[hook]]"), "{lock}");
+    assert!(
+        lock.contains(
+            "name = \"Stop: /opt/acme/audit\"\npath = \"<managed>/managed-settings.json\"\nkey = \"disableAllHooks\""
+        ),
+        "{lock}"
+    );
+
+    write_file(&managed, "managed-settings.json", &format!("{{{managed_hook}}}"));
+    let settings = std::fs::read_to_string(project.join(".claude/settings.json")).expect("settings");
+    write_file(&project, ".claude/settings.json", &settings.replacen('{', "{\"disableAllHooks\": true,", 1));
+    let out = capc(&project, &["lock", ".", "--managed-dir", managed_arg]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lock = std::fs::read_to_string(project.join("capabilities.lock")).expect("lock");
+    assert!(lock.contains("[[hook]]\nevent = \"Stop\""), "{lock}");
+    assert!(
+        lock.contains("name = \"UserPromptSubmit: ./scripts/log-prompt.sh\"\npath = \".claude/settings.json\"\nkey = \"disableAllHooks\"\nby = \".claude/settings.json\""),
+        "{lock}"
+    );
+}
+
+/// `disableSkillShellExecution` and `permissions.disableBypassPermissionsMode` in settings reach
+/// the session through the lock: the injection is replaced by Claude Code's placeholder, and a
+/// turn asked to bypass permissions is decided in the default mode.
+#[test]
+fn settings_switches_reach_the_session() {
+    let (_dir, project, _) = project("{}");
+    write_file(&project, ".claude/settings.json", r#"{"disableSkillShellExecution": true}"#);
+    assert_eq!(capc(&project, &["lock", "."]).status.code(), Some(0));
+    let mark = turn(&project, &[], "/mark", serde_json::json!({"trusted": true}));
+    assert!(
+        mark["request"]["texts"].to_string().contains("Out: [shell command execution disabled by policy]"),
+        "{mark}"
+    );
+    assert!(!project.join("injected.txt").exists());
+
+    let bypass = serde_json::json!({"trusted": true, "permission_mode": "bypassPermissions"});
+    write_file(&project, ".claude/settings.json", "{}");
+    assert_eq!(capc(&project, &["lock", "."]).status.code(), Some(0));
+    let mark = turn(&project, &[], "/mark", bypass.clone());
+    assert!(mark["request"]["texts"].to_string().contains("Out: injected"), "{mark}");
+    std::fs::remove_file(project.join("injected.txt")).expect("the injection ran");
+
+    write_file(&project, ".claude/settings.json", r#"{"permissions": {"disableBypassPermissionsMode": "disable"}}"#);
+    assert_eq!(capc(&project, &["lock", "."]).status.code(), Some(0));
+    let mark = turn(&project, &[], "/mark", bypass);
+    assert_eq!(mark["result"]["kind"], "shell_error", "{mark}");
+    assert!(!project.join("injected.txt").exists());
+}
+
+/// A lock written under a managed policy against one written without it: each switch gone and
+/// each declaration back in force is an escalation.
+#[test]
+fn diff_calls_a_loosened_managed_policy_an_escalation() {
+    let (_dir, project, managed) = project(r#"{"allowManagedHooksOnly": true}"#);
+    let managed_arg = managed.to_str().expect("utf-8");
+    assert_eq!(capc(&project, &["lock", ".", "--managed-dir", managed_arg]).status.code(), Some(0));
+    std::fs::rename(project.join("capabilities.lock"), project.join("old.lock")).expect("rename");
+    assert_eq!(capc(&project, &["lock", "."]).status.code(), Some(0));
+    let out = capc(&project, &["diff", "old.lock", "capabilities.lock", "--fail-on", "escalation"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(
+        text.contains(
+            "policy loosened: `allowManagedHooksOnly` (<managed>/managed-settings.json) is no longer in force"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("policy loosened: hook `UserPromptSubmit: ./scripts/log-prompt.sh` (.claude/settings.json) is in force again; `allowManagedHooksOnly` in <managed>/managed-settings.json removed it"),
+        "{text}"
+    );
+}
+
+/// `deniedMcpServers` as Claude Code 2.1.332 matches it: a URL pattern without a query also
+/// keeps out the URL with a query or a trailing slash; an entry only the project's settings
+/// hold keeps out the project's server but not one the organization provides.
+#[test]
+fn denied_mcp_servers_match_queries_and_trailing_slashes_and_spare_managed_servers() {
+    let (_dir, project, managed) = project(r#"{"deniedMcpServers": [{"serverUrl": "https://mcp.example.com/api"}]}"#);
+    write_file(
+        &project,
+        ".mcp.json",
+        r#"{"mcpServers": {
+  "query": {"type": "http", "url": "https://mcp.example.com/api?team=1"},
+  "slash": {"type": "http", "url": "https://mcp.example.com/api/"},
+  "other": {"type": "http", "url": "https://mcp.example.com/apis"},
+  "local-tool": {"command": "./bin/tool"}
+}}
+"#,
+    );
+    write_file(
+        &project,
+        ".claude/settings.json",
+        r#"{"deniedMcpServers": [{"serverName": "audit"}, {"serverName": "local-tool"}]}"#,
+    );
+    write_file(
+        &managed,
+        "managed-mcp.json",
+        r#"{"mcpServers": {"audit": {"type": "http", "url": "https://audit.acme.test/mcp"}}}"#,
+    );
+    let out = capc(&project, &["lock", ".", "--managed-dir", managed.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lock = std::fs::read_to_string(project.join("capabilities.lock")).expect("lock");
+    let removed = |name: &str, key: &str| {
+        lock.contains(&format!(
+            "[[removed_by_policy]]\nkind = \"mcp-server\"\nname = \"{name}\"\npath = \".mcp.json\"\nkey = \"{key}\""
+        ))
+    };
+    assert!(removed("query", "deniedMcpServers") && removed("slash", "deniedMcpServers"), "{lock}");
+    assert!(!lock.contains("name = \"other\"\npath = \".mcp.json\"\nkey"), "{lock}");
+    assert!(!lock.contains("name = \"audit\"\npath = \"<managed>/managed-mcp.json\"\nkey"), "{lock}");
+}
