@@ -2453,3 +2453,55 @@ fn git_through_a_planted_gitdir_file_is_refused() {
     assert_eq!(result["result"]["kind"], "shell_error", "`git status` was not refused: {result}");
     assert!(!pwned.exists(), "`git status` ran the planted repository's fsmonitor");
 }
+
+// ---- class 18 of docs/security.md: the third review ----
+
+/// Claude Code 2.1.332's reason for a line that changes directory and runs git.
+const CD_GIT: &str = "This command changes directory before running a version-control command";
+
+/// A line that changes directory and runs git runs git in the folder it went to, whose
+/// committed `config` (a folder that looks like a bare repository) names programs git runs. The
+/// check is the whole line's: a pipeline segment is decided on its own, and `cd sub && true |
+/// git status` used to run the planted `core.fsmonitor` with no rule at all; an allow rule for
+/// `git status` allowed `cd sub && git status`. Claude Code asks for both, and so does capc;
+/// `cd . && git status` still runs.
+#[test]
+fn a_cd_anywhere_in_the_line_keeps_git_out_of_a_planted_repository() {
+    let injections = [
+        "cd proj && true | git status",
+        "cd proj; echo | git status",
+        "cd proj && git status | cat",
+        "cd proj && git status",
+        "git status && cd proj",
+        "pushd proj && git status",
+        "cd proj/.. && git status",
+        "echo \"$(cd proj && git status)\"",
+    ];
+    for rules in ["", r#"{"permissions":{"allow":["Bash(git status:*)","Bash(pushd:*)"]}}"#] {
+        for injection in injections {
+            let probe = tempfile::tempdir().expect("tempdir");
+            let pwned = probe.path().join("PWNED");
+            let plant = |root: &Path| {
+                plant_bare_repository(&root.join("proj"), &pwned);
+                if !rules.is_empty() {
+                    write_file(root, ".claude/settings.json", rules);
+                }
+            };
+            let (result, _dir) = injection_turn(injection, plant);
+            assert_refused(&result, injection);
+            let message = result["result"]["message"].as_str().unwrap_or_default();
+            // A quoted substitution keeps its own reason (it cannot be checked at all).
+            if !injection.contains('$') {
+                assert!(message.contains(CD_GIT), "`{injection}` with {rules:?}: {message}");
+            }
+            assert!(!pwned.exists(), "`{injection}` with {rules:?} ran the planted repository's fsmonitor");
+        }
+    }
+    // The one `cd` that stays where it is leaves git where it was: the rule for git holds.
+    let plant = |root: &Path| {
+        write_file(root, ".claude/settings.json", r#"{"permissions":{"allow":["Bash(git status:*)"]}}"#);
+        git_repo_with_payload(root);
+    };
+    let (result, _dir) = injection_turn("cd . && git status", plant);
+    assert_ne!(result["result"]["kind"], "shell_error", "{result}");
+}

@@ -238,6 +238,47 @@ fn is_git(command: &SimpleCommand) -> bool {
         _ => false,
     }
 }
+/// Claude Code's reason for a line that changes directory and runs git, wherever each stands
+/// in it (2.1.332): the folder it goes to may hold a repository's configuration or hooks.
+const CD_GIT: &str = "This command changes directory before running a version-control command, which can pick up \
+untrusted hooks or repository configuration from the target directory. Approve only if you trust it.";
+
+/// The command changes directory (past its wrappers: `command cd`, `builtin cd`).
+fn is_cd(command: &SimpleCommand) -> bool {
+    command.program_words().first().is_some_and(|w| matches!(w.text.as_str(), "cd" | "pushd" | "popd" | "chdir"))
+}
+
+/// The line changes directory and runs git, in any of its commands (pipeline segments and
+/// quoted substitutions included): Claude Code asks, whatever allows each command, unless the
+/// line's one `cd` is a plain `cd DIR` to the working directory itself (`cd . && git status`).
+/// A line Claude Code cannot check at all keeps that reason.
+fn changes_directory_for_git(text: &str, cx: &BashContext<'_>) -> bool {
+    let analysis = analyse_shell(text);
+    if analysis.refusal.is_some() {
+        return false;
+    }
+    let cds: Vec<&SimpleCommand> = analysis.commands.iter().filter(|c| is_cd(c)).collect();
+    if cds.is_empty() || !analysis.commands.iter().any(is_git) {
+        return false;
+    }
+    let stays_here = |command: &SimpleCommand| {
+        let [cd, destination] = command.words.as_slice() else { return false };
+        let plain = destination.text.bytes().all(|b| !b"$`*?[\\~".contains(&b))
+            && !destination.text.is_empty()
+            && !destination.text.starts_with('-')
+            && !destination.text.split('/').any(|part| part == "..");
+        let joined = cx.joined(cx.cwd, &destination.text);
+        let same = match cx.links {
+            Some(links) => {
+                links.real_path(&joined).map(|p| normalize(&p)) == links.real_path(cx.cwd).map(|p| normalize(&p))
+            }
+            None => normalize(&joined) == normalize(cx.cwd),
+        };
+        cd.text == "cd" && command.assignments.is_empty() && !destination.dynamic && plain && same
+    };
+    !(cds.len() == 1 && stays_here(cds[0]))
+}
+
 const SHELL_OPERATORS: &str = "This command uses shell operators that require approval for safety";
 const MULTIPLE_CD: &str = "Multiple directory changes in one command require approval for clarity";
 const BACKGROUND: &str = "This command uses the `&` background operator, which defers execution past approval-time \
@@ -312,6 +353,16 @@ pub fn decide_bash(rules: &[SourcedRule], command: &str, cx: &BashContext<'_>) -
             Verdict::Passthrough(REQUIRES_APPROVAL.to_owned())
         } else {
             check_line(&set, trimmed, cx, &line_bases(&set, trimmed, cx))
+        };
+        // Checked on the whole line: each pipeline segment is decided on its own, and a `cd`
+        // in one reaches the git of another (`cd sub && true | git log -p`).
+        let verdict = match verdict {
+            deny @ Verdict::Deny { .. } => deny,
+            ask @ Verdict::Ask { rule: Some(_), hard: true, .. } => ask,
+            _ if !trimmed.is_empty() && changes_directory_for_git(trimmed, cx) => {
+                Verdict::Ask { rule: None, message: CD_GIT.to_owned(), hard: false }
+            }
+            other => other,
         };
         match verdict {
             Verdict::Deny { rule, message } => decision(BashBehavior::Deny, rule, Some(&message)),
