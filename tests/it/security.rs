@@ -2505,3 +2505,75 @@ fn a_cd_anywhere_in_the_line_keeps_git_out_of_a_planted_repository() {
     let (result, _dir) = injection_turn("cd . && git status", plant);
     assert_ne!(result["result"]["kind"], "shell_error", "{result}");
 }
+
+/// Readers that follow links while they recurse open what a committed link below the folder
+/// they are given leads to: `grep -R … d` and `diff -rN d e` printed `d/lnk/secret.txt`'s
+/// contents, `find -L`, `ls -RL`, `du -L` listed the outside folder. Each link below the folder
+/// is checked where it leads, as a plain path is; `grep -r` (which follows no link below) and the
+/// same readers on a folder with no link out still run.
+#[test]
+fn recursive_readers_that_follow_links_read_nothing_outside() {
+    for injection in [
+        "grep -R outside-secret d",
+        "grep -rn --dereference-recursive outside-secret .",
+        "grep -R outside-secret",
+        "diff -rN d e",
+        "diff -r d e",
+        "find -L d -type f",
+        "find d -follow -type f",
+        "ls -RL d",
+        "du -aL d",
+        "rg -L outside-secret",
+        "rg --follow outside-secret d",
+    ] {
+        let plant = |root: &Path| {
+            plant_outside(root);
+            write_file(root, "e/b.txt", "other\n");
+        };
+        let (result, _dir) = injection_turn(injection, plant);
+        assert_kept_out(&result, injection, OUTSIDE_SECRET);
+        let message = result["result"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("/outside' was blocked"), "`{injection}`: {message}");
+    }
+    for (injection, output) in [
+        ("grep -r marks .", "x marks the spot"),
+        ("grep -R marks a.txt", "x marks the spot"),
+        ("grep -R inside d/b.txt", "inside"),
+        ("find -L e -type f", "e/b.txt"),
+        ("diff -r --no-dereference d e", "Only in d: lnk"),
+    ] {
+        let plant = |root: &Path| {
+            plant_outside(root);
+            write_file(root, "e/b.txt", "other\n");
+        };
+        let (result, _dir) = injection_turn(injection, plant);
+        assert_ne!(result["result"]["kind"], "shell_error", "`{injection}`: {result}");
+        assert!(result.to_string().contains(output), "`{injection}`: {result}");
+    }
+}
+
+/// `find`'s own options before its folders (`-H`, `-L`, `-P`, `-O3`, `-D OPTS`) hid the folders
+/// from the path check: `find -P ~ -name .netrc` listed the home folder. Claude Code 2.1.332
+/// refuses the `-H`, `-L` and `-P` forms ("find in '…' was blocked. For security, Claude Code
+/// may only search files in …"); capc refuses them all.
+#[test]
+fn find_options_before_its_folders_hide_none_of_them() {
+    for injection in [
+        "find -P .. -name secret.txt",
+        "find -H ../outside -type f",
+        "find -L ../outside -type f",
+        "find -O3 .. -name secret.txt",
+        "find -D tree .. -name secret.txt",
+        "find -P ~ -name .netrc",
+    ] {
+        let plant = |root: &Path| {
+            plant_outside(root);
+            write_file(&root.parent().expect("parent").join("home"), ".netrc", "machine x password home-netrc-secret");
+        };
+        let (result, _dir) = injection_turn(injection, plant);
+        assert_kept_out(&result, injection, "outside/secret.txt");
+        assert!(!result.to_string().contains(".netrc\\n"), "`{injection}` listed the home folder: {result}");
+        let message = result["result"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("may only search files in"), "`{injection}`: {message}");
+    }
+}
