@@ -2577,3 +2577,57 @@ fn find_options_before_its_folders_hide_none_of_them() {
         assert!(message.contains("may only search files in"), "`{injection}`: {message}");
     }
 }
+
+/// A repository's own `.git/config` may include a named pipe (`[include] path = …`), which git
+/// opens and waits on for ever: `capc diff HEAD .` and `check --new-since HEAD` hung. Each short
+/// git call is bounded (`CAPC_GIT_TIMEOUT_MS`, set small here) and every use of a repository
+/// starts with one, so capc stops with an error naming the bound.
+#[test]
+fn a_git_configuration_that_never_ends_stops_diff_with_an_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    committed_repo(&root, &[(".claude/commands/a.md", "---\ndescription: A\n---\nA.\n")]);
+    mkfifo(&dir.path().join("fifo"));
+    let config = root.join(".git/config");
+    let text = std::fs::read_to_string(&config).expect("config");
+    std::fs::write(&config, format!("{text}[include]\n\tpath = {}\n", dir.path().join("fifo").display()))
+        .expect("write config");
+    for args in [&["diff", "HEAD", "."][..], &["check", "--new-since", "HEAD", "."]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+            .args(args)
+            .current_dir(&root)
+            .env("CAPC_GIT_TIMEOUT_MS", "300")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("capc runs");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while child.try_wait().expect("wait").is_none() {
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("capc {args:?} still waits on the named pipe");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().expect("output");
+        assert_eq!(out.status.code(), Some(2), "capc {args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("git did not answer within 300 ms"), "capc {args:?}: {}", stderr(&out));
+    }
+}
+
+/// `git ls-files -X FILE` reads exclude patterns from FILE, as `--exclude-from=FILE` does:
+/// checked as a read, so a file outside (directly or through a committed link) asks.
+#[test]
+fn git_ls_files_reads_no_exclude_file_outside() {
+    for injection in ["git ls-files -o -X ../outside/secret.txt", "git ls-files -o -X d/lnk/secret.txt"] {
+        let plant = |root: &Path| {
+            plant_outside(root);
+            git_repo_with_payload(root);
+        };
+        let (result, _dir) = injection_turn(injection, plant);
+        assert_refused(&result, injection);
+        let message = result["result"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("/outside/secret.txt' was blocked"), "`{injection}`: {message}");
+    }
+}

@@ -533,6 +533,8 @@ fn git_paths(words: &[crate::ShellWord]) -> Vec<&str> {
     match texts[at] {
         "diff" => after,
         "grep" => after.into_iter().skip(1).chain(pattern_files(&words[at..])).collect(),
+        // `-X FILE` reads exclude patterns from FILE (`--exclude-from=FILE` is a glued value).
+        "ls-files" => texts[at + 1..].windows(2).filter(|pair| pair[0] == "-X").map(|pair| pair[1]).collect(),
         _ => Vec::new(),
     }
 }
