@@ -2631,3 +2631,31 @@ fn git_ls_files_reads_no_exclude_file_outside() {
         assert!(message.contains("/outside/secret.txt' was blocked"), "`{injection}`: {message}");
     }
 }
+
+/// Files `grep` and `rg` read patterns or names from are checked as reads, however the option
+/// is spelled: `--exclude-from FILE` with its value as the next word (Claude Code 2.1.332
+/// refuses it), `-if FILE` (a cluster ending in `-f`), `--ignore-file FILE`. An allow rule for
+/// the command does not reach outside.
+#[test]
+fn pattern_and_exclude_files_outside_are_not_read() {
+    for rules in ["", r#"{"permissions":{"allow":["Bash(grep:*)","Bash(rg:*)"]}}"#] {
+        for injection in [
+            "grep --exclude-from ../outside/secret.txt -r x .",
+            "grep -if ../outside/secret.txt a.txt",
+            "grep -oFf d/lnk/secret.txt a.txt",
+            "grep --include-from ../outside/secret.txt -r x .",
+            "rg --ignore-file ../outside/secret.txt x",
+        ] {
+            let plant = |root: &Path| {
+                plant_outside(root);
+                if !rules.is_empty() {
+                    write_file(root, ".claude/settings.json", rules);
+                }
+            };
+            let (result, _dir) = injection_turn(injection, plant);
+            assert_refused(&result, injection);
+            let message = result["result"]["message"].as_str().unwrap_or_default();
+            assert!(message.contains("/outside/secret.txt' was blocked"), "`{injection}` with {rules:?}: {message}");
+        }
+    }
+}

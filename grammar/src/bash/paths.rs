@@ -505,15 +505,21 @@ fn write_verdict(
     }
 }
 
-/// The files `-f FILE`, `--file=FILE` (and `-fFILE`) name: patterns read from a file.
+/// The files `-f FILE`, `--file=FILE` (and `-fFILE`, a cluster ending in `f` such as `-if
+/// FILE`) name: patterns read from a file; and the lists `--exclude-from`, `--include-from` and
+/// `--ignore-file` read, their value glued or the next word (as Claude Code 2.1.332 reads them).
 fn pattern_files(words: &[crate::ShellWord]) -> Vec<&str> {
     let mut out = Vec::new();
     let mut iter = words.iter().skip(1).map(|w| w.text.as_str());
+    let cluster_ending_in_f =
+        |word: &str| word.len() > 2 && word.ends_with('f') && word[1..].bytes().all(|b| b.is_ascii_alphabetic());
     while let Some(word) = iter.next() {
         if word == "--" {
             break;
         }
-        if matches!(word, "-f" | "--file" | "--from-file") {
+        if matches!(word, "-f" | "--file" | "--from-file" | "--exclude-from" | "--include-from" | "--ignore-file")
+            || (word.starts_with('-') && !word.starts_with("--") && cluster_ending_in_f(word))
+        {
             out.extend(iter.next());
         } else if let Some(file) = word.strip_prefix("--file=").or_else(|| word.strip_prefix("--from-file=")) {
             out.push(file);
