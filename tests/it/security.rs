@@ -2659,3 +2659,17 @@ fn pattern_and_exclude_files_outside_are_not_read() {
         }
     }
 }
+
+/// `fd --search-path DIR` and `--base-directory DIR` search DIR: checked as the folders `fd`
+/// reads (their value, the next word, was taken for the pattern).
+#[test]
+fn fd_search_folders_are_checked() {
+    for injection in ["fd --search-path ../outside x", "fd --base-directory .. x", "fdfind x --search-path d/lnk"] {
+        let (result, _dir) = injection_turn(injection, |root| {
+            plant_outside(root);
+        });
+        assert_refused(&result, injection);
+        let message = result["result"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("was blocked"), "`{injection}`: {message}");
+    }
+}

@@ -164,7 +164,19 @@ pub(crate) fn command_paths(
         let read: Vec<&str> = match name {
             // The first operand is a pattern, a script or a filter; `-f FILE` is read too.
             "grep" | "egrep" | "fgrep" | "rg" | "sed" | "jq" | "fd" | "fdfind" => {
-                operands.iter().skip(1).copied().chain(pattern_files(words)).collect()
+                // `fd` searches the folders `--search-path` and `--base-directory` name too
+                // (their value the next word: the operand reading would take it for the pattern).
+                let searched = words.windows(2).filter(|pair| {
+                    matches!(name, "fd" | "fdfind")
+                        && matches!(pair[0].text.as_str(), "--search-path" | "--base-directory")
+                });
+                operands
+                    .iter()
+                    .skip(1)
+                    .copied()
+                    .chain(pattern_files(words))
+                    .chain(searched.map(|pair| pair[1].text.as_str()))
+                    .collect()
             }
             "git" => git_paths(words),
             "find" => find_paths(words),
