@@ -2673,3 +2673,32 @@ fn fd_search_folders_are_checked() {
         assert!(message.contains("was blocked"), "`{injection}`: {message}");
     }
 }
+
+/// bash evaluates an array subscript given to a test's `-v`/`-R`, and `[[` evaluates its
+/// arithmetic operands, running the `$(…)` inside even when it is single-quoted: the analysis
+/// left `[ … ]` and `[[ … ]]` out of the commands it decides, so `[ -v 'x[$(touch pwned)]' ]` ran
+/// `touch` with no rule. Claude Code 2.1.332 refuses each, with the reasons capc now gives; a
+/// test of a plain name still runs.
+#[test]
+fn a_test_never_evaluates_a_subscript() {
+    for injection in [
+        "[ -v 'x[$(touch pwned)]' ]",
+        "[ -R 'x[$(touch pwned)]' ]",
+        "[[ -v 'x[$(touch pwned)]' ]]",
+        "[[ 'x[$(touch pwned)]' -eq 1 ]]",
+        "[ 'x[$(touch pwned)]' -eq 1 ]",
+        "[[ -n x && 1 -lt 'y[$(touch pwned)]' ]]",
+        "[[ -t 'x[$(touch pwned)]' ]]",
+        "if [ -v 'x[$(touch pwned)]' ]; then echo; fi",
+        "echo | [ -v 'x[$(touch pwned)]' ]",
+    ] {
+        let (result, dir) = injection_turn(injection, |_| {});
+        assert_refused(&result, injection);
+        assert!(!dir.path().join("repo/pwned").exists(), "`{injection}` ran its subscript");
+    }
+    let (result, _dir) = injection_turn("[[ -v 'x[$(touch pwned)]' ]]", |_| {});
+    let message = result["result"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("'[[ -v' operand contains array subscript"), "{message}");
+    let (result, _dir) = injection_turn("[ -v x ] || echo unset", |_| {});
+    assert!(result.to_string().contains("unset"), "{result}");
+}

@@ -644,6 +644,9 @@ fn refused_semantics(command: &SimpleCommand) -> Option<String> {
     }
     let words = command.program_words();
     let name = words.first()?.text.as_str();
+    if matches!(name, "[" | "[[") {
+        return test_subscript(&words[1..]);
+    }
     match name {
         "eval" => Some(format!("'{name}' evaluates arguments as shell code")),
         "find" => words.iter().skip(1).find(|w| readonly::FIND_ACTIONS.contains(&w.text.as_str())).map(|action| {
@@ -654,6 +657,37 @@ fn refused_semantics(command: &SimpleCommand) -> Option<String> {
         }),
         _ => None,
     }
+}
+
+/// A test (`[ … ]`, `[[ … ]]`) whose operand bash evaluates as an array subscript or as
+/// arithmetic, which runs the `$(…)` inside it: Claude Code 2.1.332's reasons (it names both
+/// `[[`).
+fn test_subscript(words: &[crate::ShellWord]) -> Option<String> {
+    let runtime = |word: &crate::ShellWord| word.dynamic || word.text.contains(['$', '`']);
+    for (at, word) in words.iter().enumerate() {
+        let next = words.get(at + 1);
+        if matches!(word.text.as_str(), "-v" | "-R") && next.is_some_and(|n| n.text.contains('[') || runtime(n)) {
+            return Some(format!(
+                "'[[ {}' operand contains array subscript or runtime-determined value — bash evaluates $(cmd) in \
+                 subscripts",
+                word.text
+            ));
+        }
+        if word.text == "-t" && next.is_some_and(|n| !dangerous::is_plain_operand(&n.text)) {
+            return Some("'[[ -t' operand is non-numeric — zsh arith-evals identifiers (may run $(cmd))".to_owned());
+        }
+        let sides = [at.checked_sub(1).and_then(|i| words.get(i)), next];
+        if dangerous::ARITHMETIC_TESTS.contains(&word.text.as_str())
+            && sides.into_iter().flatten().any(|side| side.text != "]]" && !dangerous::is_plain_operand(&side.text))
+        {
+            return Some(format!(
+                "'[[ ... {} ...' operand is non-numeric — `[[` arithmetically evaluates identifiers/subscripts (may \
+                 run $(cmd))",
+                word.text
+            ));
+        }
+    }
+    None
 }
 
 /// Environment variables that cannot change what a read-only command does.
