@@ -2702,3 +2702,29 @@ fn a_test_never_evaluates_a_subscript() {
     let (result, _dir) = injection_turn("[ -v x ] || echo unset", |_| {});
     assert!(result.to_string().contains("unset"), "{result}");
 }
+
+/// A line that writes a file git reads as its repository's own (`HEAD`, `objects/`, `refs/`,
+/// `hooks/`) and then runs git may plant the configuration git runs: Claude Code 2.1.332 asks
+/// ("This command creates git repository structure files …") whatever rules allow each
+/// command, and so does capc.
+#[test]
+fn a_line_that_writes_git_files_and_runs_git_asks() {
+    let rules = r#"{"permissions":{"allow":["Bash(touch:*)","Bash(mkdir:*)","Bash(cp:*)","Bash(git status:*)"]}}"#;
+    for injection in [
+        "touch HEAD && git status",
+        "mkdir -p refs objects && git status",
+        "cp a.txt HEAD; git status",
+        "git status && mkdir hooks",
+        "cp -r d/hooks . && git status",
+    ] {
+        let plant = |root: &Path| {
+            write_file(root, ".claude/settings.json", rules);
+            git_repo_with_payload(root);
+        };
+        let (result, dir) = injection_turn(injection, plant);
+        assert_refused(&result, injection);
+        let message = result["result"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("creates git repository structure files"), "`{injection}`: {message}");
+        assert!(!dir.path().join("repo/HEAD").exists(), "`{injection}` ran");
+    }
+}

@@ -214,6 +214,9 @@ case('cd-git-after', 'git status && cd .claude', allow=[G])
 case('cd-git-dotdot', 'cd .claude/.. && git status', allow=[G])
 case('cd-git-pushd', 'pushd .claude && git status', allow=[G, 'Bash(pushd:*)'])
 case('cd-git-quoted', 'echo "$(cd .claude && git status)"')
+# a line that writes a file git reads as its repository's own (HEAD, objects/, refs/, hooks/) and runs git
+case('git-structure-touch', 'touch HEAD && git status', allow=[G, 'Bash(touch:*)'])
+case('git-structure-mkdir', 'mkdir -p refs objects && git status', allow=[G, 'Bash(mkdir:*)'])
 # --- skill allowed-tools ----------------------------------------------------------------------
 case('at-colon', 'mark a', allowed_tools=['Bash(mark:*)'])
 case('at-git-sub', 'git status $(touch subbed)', allowed_tools=[G])

@@ -279,6 +279,48 @@ fn changes_directory_for_git(text: &str, cx: &BashContext<'_>) -> bool {
     !(cds.len() == 1 && stays_here(cds[0]))
 }
 
+/// Claude Code's reason for a line that writes git repository files and runs git (2.1.332).
+const GIT_STRUCTURE: &str =
+    "This command creates git repository structure files (HEAD/objects/refs/hooks) and then runs \
+git, which can execute hooks/fsmonitor from the created files.";
+
+/// A path git reads as a repository's own file where it stands: `HEAD`, `objects/…`, `refs/…`,
+/// `hooks/…` (relative, case folded, as Claude Code compares them).
+fn is_git_structure(path: &str) -> bool {
+    let path = normalize(path.trim_start_matches("./"));
+    let path = path.trim_start_matches('/').to_lowercase();
+    path == "head"
+        || ["objects", "refs", "hooks"].iter().any(|dir| path == *dir || path.starts_with(&format!("{dir}/")))
+}
+
+/// The line runs git and creates or writes a file git would read as its repository's own
+/// (`touch HEAD`, `mkdir -p objects refs`, `cp x HEAD`, `> HEAD`, `cp -r hooks .`): Claude
+/// Code asks, whatever allows each command.
+fn writes_git_structure(text: &str) -> bool {
+    let analysis = analyse_shell(text);
+    if analysis.refusal.is_some() || !analysis.commands.iter().any(is_git) {
+        return false;
+    }
+    let writes = analysis.commands.iter().any(|command| {
+        let words = command.program_words();
+        let Some(name) = words.first().map(|w| w.text.as_str()) else { return false };
+        if !matches!(name, "touch" | "mkdir" | "mv" | "cp" | "tee" | "ln" | "truncate" | "install") {
+            return false;
+        }
+        let operands: Vec<&str> =
+            words[1..].iter().map(|w| w.text.as_str()).filter(|w| !w.starts_with('-') || *w == "-").collect();
+        let into_here = matches!(name, "cp" | "mv")
+            && operands.last().is_some_and(|last| {
+                matches!(*last, "." | "./" | "") || last.split('/').filter(|s| !s.is_empty()).all(|s| s == "..")
+            });
+        operands.iter().any(|operand| {
+            is_git_structure(operand)
+                || (into_here && is_git_structure(operand.trim_end_matches('/').rsplit('/').next().unwrap_or("")))
+        })
+    });
+    writes || analysis.redirections.iter().any(|r| r.writes_file() && is_git_structure(&r.target))
+}
+
 const SHELL_OPERATORS: &str = "This command uses shell operators that require approval for safety";
 const MULTIPLE_CD: &str = "Multiple directory changes in one command require approval for clarity";
 const BACKGROUND: &str = "This command uses the `&` background operator, which defers execution past approval-time \
@@ -359,6 +401,9 @@ pub fn decide_bash(rules: &[SourcedRule], command: &str, cx: &BashContext<'_>) -
         let verdict = match verdict {
             deny @ Verdict::Deny { .. } => deny,
             ask @ Verdict::Ask { rule: Some(_), hard: true, .. } => ask,
+            _ if !trimmed.is_empty() && writes_git_structure(trimmed) => {
+                Verdict::Ask { rule: None, message: GIT_STRUCTURE.to_owned(), hard: false }
+            }
             _ if !trimmed.is_empty() && changes_directory_for_git(trimmed, cx) => {
                 Verdict::Ask { rule: None, message: CD_GIT.to_owned(), hard: false }
             }
