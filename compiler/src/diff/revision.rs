@@ -331,13 +331,56 @@ fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
 
 /// Runs a git command; its stdout, or why it failed (its first line of stderr).
 fn run(command: &mut Command) -> Result<Vec<u8>, String> {
-    let output = command.output().map_err(|e| format!("cannot run git: {e}"))?;
-    if output.status.success() {
-        Ok(output.stdout)
+    let mut child =
+        command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| format!("cannot run git: {e}"))?;
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn std::io::Read + Send>));
+    // A call that never ends (git reading a configuration file that never ends, such as a named
+    // pipe an `include.path` of the repository's own `.git/config` names) is stopped.
+    let limit = git_timeout();
+    let deadline = std::time::Instant::now() + limit;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Ok(status),
+            Ok(None) if std::time::Instant::now() < deadline => std::thread::sleep(std::time::Duration::from_millis(2)),
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break Err(format!(
+                    "git did not answer within {} ms (CAPC_GIT_TIMEOUT_MS): a file its configuration names may never \
+                     end, such as a named pipe",
+                    limit.as_millis()
+                ));
+            }
+            Err(e) => break Err(format!("cannot run git: {e}")),
+        }
+    };
+    let (stdout, stderr) = (stdout.join().unwrap_or_default(), stderr.join().unwrap_or_default());
+    if status?.success() {
+        Ok(stdout)
     } else {
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = String::from_utf8_lossy(&stderr);
         Err(stderr.lines().next().unwrap_or("git failed").trim().to_string())
     }
+}
+
+/// How long one short git call (`rev-parse`, `ls-files`) may take: `CAPC_GIT_TIMEOUT_MS`, else a
+/// minute. Every use of a repository starts with one, and git reads the repository's whole
+/// configuration for each, so a configuration that never ends stops capc there.
+fn git_timeout() -> std::time::Duration {
+    std::env::var("CAPC_GIT_TIMEOUT_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .map_or(std::time::Duration::from_secs(60), std::time::Duration::from_millis)
 }
 
 /// `--name=path`, one argument (a path may start with `-`).

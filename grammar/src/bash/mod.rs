@@ -238,6 +238,89 @@ fn is_git(command: &SimpleCommand) -> bool {
         _ => false,
     }
 }
+/// Claude Code's reason for a line that changes directory and runs git, wherever each stands
+/// in it (2.1.332): the folder it goes to may hold a repository's configuration or hooks.
+const CD_GIT: &str = "This command changes directory before running a version-control command, which can pick up \
+untrusted hooks or repository configuration from the target directory. Approve only if you trust it.";
+
+/// The command changes directory (past its wrappers: `command cd`, `builtin cd`).
+fn is_cd(command: &SimpleCommand) -> bool {
+    command.program_words().first().is_some_and(|w| matches!(w.text.as_str(), "cd" | "pushd" | "popd" | "chdir"))
+}
+
+/// The line changes directory and runs git, in any of its commands (pipeline segments and
+/// quoted substitutions included): Claude Code asks, whatever allows each command, unless the
+/// line's one `cd` is a plain `cd DIR` to the working directory itself (`cd . && git status`).
+/// A line Claude Code cannot check at all keeps that reason.
+fn changes_directory_for_git(text: &str, cx: &BashContext<'_>) -> bool {
+    let analysis = analyse_shell(text);
+    if analysis.refusal.is_some() {
+        return false;
+    }
+    let cds: Vec<&SimpleCommand> = analysis.commands.iter().filter(|c| is_cd(c)).collect();
+    if cds.is_empty() || !analysis.commands.iter().any(is_git) {
+        return false;
+    }
+    let stays_here = |command: &SimpleCommand| {
+        let [cd, destination] = command.words.as_slice() else { return false };
+        let plain = destination.text.bytes().all(|b| !b"$`*?[\\~".contains(&b))
+            && !destination.text.is_empty()
+            && !destination.text.starts_with('-')
+            && !destination.text.split('/').any(|part| part == "..");
+        let joined = cx.joined(cx.cwd, &destination.text);
+        let same = match cx.links {
+            Some(links) => {
+                links.real_path(&joined).map(|p| normalize(&p)) == links.real_path(cx.cwd).map(|p| normalize(&p))
+            }
+            None => normalize(&joined) == normalize(cx.cwd),
+        };
+        cd.text == "cd" && command.assignments.is_empty() && !destination.dynamic && plain && same
+    };
+    !(cds.len() == 1 && stays_here(cds[0]))
+}
+
+/// Claude Code's reason for a line that writes git repository files and runs git (2.1.332).
+const GIT_STRUCTURE: &str =
+    "This command creates git repository structure files (HEAD/objects/refs/hooks) and then runs \
+git, which can execute hooks/fsmonitor from the created files.";
+
+/// A path git reads as a repository's own file where it stands: `HEAD`, `objects/…`, `refs/…`,
+/// `hooks/…` (relative, case folded, as Claude Code compares them).
+fn is_git_structure(path: &str) -> bool {
+    let path = normalize(path.trim_start_matches("./"));
+    let path = path.trim_start_matches('/').to_lowercase();
+    path == "head"
+        || ["objects", "refs", "hooks"].iter().any(|dir| path == *dir || path.starts_with(&format!("{dir}/")))
+}
+
+/// The line runs git and creates or writes a file git would read as its repository's own
+/// (`touch HEAD`, `mkdir -p objects refs`, `cp x HEAD`, `> HEAD`, `cp -r hooks .`): Claude
+/// Code asks, whatever allows each command.
+fn writes_git_structure(text: &str) -> bool {
+    let analysis = analyse_shell(text);
+    if analysis.refusal.is_some() || !analysis.commands.iter().any(is_git) {
+        return false;
+    }
+    let writes = analysis.commands.iter().any(|command| {
+        let words = command.program_words();
+        let Some(name) = words.first().map(|w| w.text.as_str()) else { return false };
+        if !matches!(name, "touch" | "mkdir" | "mv" | "cp" | "tee" | "ln" | "truncate" | "install") {
+            return false;
+        }
+        let operands: Vec<&str> =
+            words[1..].iter().map(|w| w.text.as_str()).filter(|w| !w.starts_with('-') || *w == "-").collect();
+        let into_here = matches!(name, "cp" | "mv")
+            && operands.last().is_some_and(|last| {
+                matches!(*last, "." | "./" | "") || last.split('/').filter(|s| !s.is_empty()).all(|s| s == "..")
+            });
+        operands.iter().any(|operand| {
+            is_git_structure(operand)
+                || (into_here && is_git_structure(operand.trim_end_matches('/').rsplit('/').next().unwrap_or("")))
+        })
+    });
+    writes || analysis.redirections.iter().any(|r| r.writes_file() && is_git_structure(&r.target))
+}
+
 const SHELL_OPERATORS: &str = "This command uses shell operators that require approval for safety";
 const MULTIPLE_CD: &str = "Multiple directory changes in one command require approval for clarity";
 const BACKGROUND: &str = "This command uses the `&` background operator, which defers execution past approval-time \
@@ -312,6 +395,19 @@ pub fn decide_bash(rules: &[SourcedRule], command: &str, cx: &BashContext<'_>) -
             Verdict::Passthrough(REQUIRES_APPROVAL.to_owned())
         } else {
             check_line(&set, trimmed, cx, &line_bases(&set, trimmed, cx))
+        };
+        // Checked on the whole line: each pipeline segment is decided on its own, and a `cd`
+        // in one reaches the git of another (`cd sub && true | git log -p`).
+        let verdict = match verdict {
+            deny @ Verdict::Deny { .. } => deny,
+            ask @ Verdict::Ask { rule: Some(_), hard: true, .. } => ask,
+            _ if !trimmed.is_empty() && writes_git_structure(trimmed) => {
+                Verdict::Ask { rule: None, message: GIT_STRUCTURE.to_owned(), hard: false }
+            }
+            _ if !trimmed.is_empty() && changes_directory_for_git(trimmed, cx) => {
+                Verdict::Ask { rule: None, message: CD_GIT.to_owned(), hard: false }
+            }
+            other => other,
         };
         match verdict {
             Verdict::Deny { rule, message } => decision(BashBehavior::Deny, rule, Some(&message)),
@@ -593,6 +689,9 @@ fn refused_semantics(command: &SimpleCommand) -> Option<String> {
     }
     let words = command.program_words();
     let name = words.first()?.text.as_str();
+    if matches!(name, "[" | "[[") {
+        return test_subscript(&words[1..]);
+    }
     match name {
         "eval" => Some(format!("'{name}' evaluates arguments as shell code")),
         "find" => words.iter().skip(1).find(|w| readonly::FIND_ACTIONS.contains(&w.text.as_str())).map(|action| {
@@ -603,6 +702,37 @@ fn refused_semantics(command: &SimpleCommand) -> Option<String> {
         }),
         _ => None,
     }
+}
+
+/// A test (`[ … ]`, `[[ … ]]`) whose operand bash evaluates as an array subscript or as
+/// arithmetic, which runs the `$(…)` inside it: Claude Code 2.1.332's reasons (it names both
+/// `[[`).
+fn test_subscript(words: &[crate::ShellWord]) -> Option<String> {
+    let runtime = |word: &crate::ShellWord| word.dynamic || word.text.contains(['$', '`']);
+    for (at, word) in words.iter().enumerate() {
+        let next = words.get(at + 1);
+        if matches!(word.text.as_str(), "-v" | "-R") && next.is_some_and(|n| n.text.contains('[') || runtime(n)) {
+            return Some(format!(
+                "'[[ {}' operand contains array subscript or runtime-determined value — bash evaluates $(cmd) in \
+                 subscripts",
+                word.text
+            ));
+        }
+        if word.text == "-t" && next.is_some_and(|n| !dangerous::is_plain_operand(&n.text)) {
+            return Some("'[[ -t' operand is non-numeric — zsh arith-evals identifiers (may run $(cmd))".to_owned());
+        }
+        let sides = [at.checked_sub(1).and_then(|i| words.get(i)), next];
+        if dangerous::ARITHMETIC_TESTS.contains(&word.text.as_str())
+            && sides.into_iter().flatten().any(|side| side.text != "]]" && !dangerous::is_plain_operand(&side.text))
+        {
+            return Some(format!(
+                "'[[ ... {} ...' operand is non-numeric — `[[` arithmetically evaluates identifiers/subscripts (may \
+                 run $(cmd))",
+                word.text
+            ));
+        }
+    }
+    None
 }
 
 /// Environment variables that cannot change what a read-only command does.

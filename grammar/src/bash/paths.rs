@@ -64,7 +64,7 @@ const READERS: &[(&str, &str)] = &[
     ("fd", "read files from"),
     ("fdfind", "read files from"),
     ("file", "read files from"),
-    ("find", "read files from"),
+    ("find", "search files in"),
     ("fold", "read files from"),
     ("fmt", "read files from"),
     ("expand", "read files from"),
@@ -164,15 +164,22 @@ pub(crate) fn command_paths(
         let read: Vec<&str> = match name {
             // The first operand is a pattern, a script or a filter; `-f FILE` is read too.
             "grep" | "egrep" | "fgrep" | "rg" | "sed" | "jq" | "fd" | "fdfind" => {
-                operands.iter().skip(1).copied().chain(pattern_files(words)).collect()
+                // `fd` searches the folders `--search-path` and `--base-directory` name too
+                // (their value the next word: the operand reading would take it for the pattern).
+                let searched = words.windows(2).filter(|pair| {
+                    matches!(name, "fd" | "fdfind")
+                        && matches!(pair[0].text.as_str(), "--search-path" | "--base-directory")
+                });
+                operands
+                    .iter()
+                    .skip(1)
+                    .copied()
+                    .chain(pattern_files(words))
+                    .chain(searched.map(|pair| pair[1].text.as_str()))
+                    .collect()
             }
             "git" => git_paths(words),
-            // Paths come before the first expression.
-            "find" => words[1..]
-                .iter()
-                .map(|w| w.text.as_str())
-                .take_while(|w| !w.starts_with('-') && *w != "(" && *w != "!")
-                .collect(),
+            "find" => find_paths(words),
             "cd" => cd_destinations(words),
             _ => operands,
         };
@@ -187,8 +194,13 @@ pub(crate) fn command_paths(
             ));
         }
         // A value glued to an option (`--from-file=PATH`, `-X/PATH`) is read too.
-        let read = read.into_iter().chain(option_values(words)).collect();
-        return read_verdict(name, verb, read, cx, bases, rules);
+        let read: Vec<&str> = read.into_iter().chain(option_values(words)).collect();
+        let roots = if read.is_empty() { vec!["."] } else { read.clone() };
+        let verdict = read_verdict(name, verb, read, cx, bases, rules);
+        if verdict != PathVerdict::Fine || !follows_links_below(name, words) {
+            return verdict;
+        }
+        return links_below_verdict(name, verb, &roots, cx, bases, rules);
     }
     verdict
 }
@@ -241,6 +253,86 @@ fn read_verdict(
                              working directories for this session: {}.",
                             cx.listed_dirs()
                         ));
+                    }
+                }
+            }
+        }
+    }
+    PathVerdict::Fine
+}
+
+/// The folders `find` searches: after its own options (`-H`, `-L`, `-P`, `-O3`, `-D OPTS`),
+/// before the first expression.
+fn find_paths(words: &[crate::ShellWord]) -> Vec<&str> {
+    let mut texts = words[1..].iter().map(|w| w.text.as_str()).peekable();
+    while let Some(&word) = texts.peek() {
+        match word {
+            "-H" | "-L" | "-P" => {}
+            "-D" => {
+                texts.next();
+            }
+            _ if word.starts_with("-O") && word[2..].bytes().all(|b| b.is_ascii_digit()) => {}
+            _ => break,
+        }
+        texts.next();
+    }
+    texts.take_while(|w| !w.starts_with('-') && *w != "(" && *w != "!").collect()
+}
+
+/// The command follows links it meets while it recurses, so a committed link below a folder it
+/// reads leads it outside: `grep -R` (`--dereference-recursive`), `diff -r` (unless
+/// `--no-dereference`), `find -L`/`-follow`, `rg`/`fd -L` (`--follow`), `ls -RL`, `du -L`,
+/// `tree -l`. A short option is looked for in every cluster (`-rN`, `-aL`), which may take in a
+/// value that happens to hold the letter: stricter, never looser.
+fn follows_links_below(name: &str, words: &[crate::ShellWord]) -> bool {
+    let texts: Vec<&str> = words.iter().skip(1).map(|w| w.text.as_str()).collect();
+    let short = |letter: char| {
+        texts.iter().any(|w| w.len() > 1 && w.starts_with('-') && !w.starts_with("--") && w[1..].contains(letter))
+    };
+    let long =
+        |option: &str| texts.iter().any(|w| *w == option || w.strip_prefix(option).is_some_and(|r| r.starts_with('=')));
+    match name {
+        "grep" | "egrep" | "fgrep" => short('R') || long("--dereference-recursive"),
+        "rg" | "fd" | "fdfind" => short('L') || long("--follow"),
+        "find" => texts.iter().any(|w| *w == "-L" || *w == "-follow"),
+        "ls" => (short('R') || long("--recursive")) && (short('L') || long("--dereference")),
+        "du" => short('L') || long("--dereference"),
+        "tree" => short('l'),
+        "diff" => (short('r') || long("--recursive")) && !long("--no-dereference"),
+        _ => false,
+    }
+}
+
+/// The path check of a reader that follows links below its `roots` ([`follows_links_below`];
+/// none is `.`): every link under each root, at any depth, must lead inside.
+fn links_below_verdict(
+    name: &str,
+    verb: &str,
+    roots: &[&str],
+    cx: &BashContext<'_>,
+    bases: &Bases,
+    rules: &[crate::SourcedRule],
+) -> PathVerdict {
+    for root in roots {
+        for base in &bases.dirs {
+            let Ok(paths) = cx.expand(base, root, bases) else { continue };
+            for path in paths {
+                match cx.link_out_below(&path, bases) {
+                    Ok(None) => {}
+                    Ok(Some(outside)) if allowed_by(rules, "Read", &outside, cx) => {}
+                    Ok(Some(outside)) => {
+                        return PathVerdict::AskOutside(format!(
+                            "{name} in '{outside}' was blocked. For security, Claude Code may only {verb} the \
+                             allowed working directories for this session: {}.",
+                            cx.listed_dirs()
+                        ))
+                    }
+                    Err(_) => {
+                        return PathVerdict::AskOutside(format!(
+                            "{name} follows links below '{root}', a tree too wide to check (or with a name that is \
+                             not UTF-8) against the working directories for this session: {}.",
+                            cx.listed_dirs()
+                        ))
                     }
                 }
             }
@@ -425,15 +517,21 @@ fn write_verdict(
     }
 }
 
-/// The files `-f FILE`, `--file=FILE` (and `-fFILE`) name: patterns read from a file.
+/// The files `-f FILE`, `--file=FILE` (and `-fFILE`, a cluster ending in `f` such as `-if
+/// FILE`) name: patterns read from a file; and the lists `--exclude-from`, `--include-from` and
+/// `--ignore-file` read, their value glued or the next word (as Claude Code 2.1.332 reads them).
 fn pattern_files(words: &[crate::ShellWord]) -> Vec<&str> {
     let mut out = Vec::new();
     let mut iter = words.iter().skip(1).map(|w| w.text.as_str());
+    let cluster_ending_in_f =
+        |word: &str| word.len() > 2 && word.ends_with('f') && word[1..].bytes().all(|b| b.is_ascii_alphabetic());
     while let Some(word) = iter.next() {
         if word == "--" {
             break;
         }
-        if matches!(word, "-f" | "--file" | "--from-file") {
+        if matches!(word, "-f" | "--file" | "--from-file" | "--exclude-from" | "--include-from" | "--ignore-file")
+            || (word.starts_with('-') && !word.starts_with("--") && cluster_ending_in_f(word))
+        {
             out.extend(iter.next());
         } else if let Some(file) = word.strip_prefix("--file=").or_else(|| word.strip_prefix("--from-file=")) {
             out.push(file);
@@ -453,6 +551,8 @@ fn git_paths(words: &[crate::ShellWord]) -> Vec<&str> {
     match texts[at] {
         "diff" => after,
         "grep" => after.into_iter().skip(1).chain(pattern_files(&words[at..])).collect(),
+        // `-X FILE` reads exclude patterns from FILE (`--exclude-from=FILE` is a glued value).
+        "ls-files" => texts[at + 1..].windows(2).filter(|pair| pair[0] == "-X").map(|pair| pair[1]).collect(),
         _ => Vec::new(),
     }
 }

@@ -143,6 +143,8 @@ fn by_name(argv: &[&str]) -> Option<bool> {
         "cd" => args.len() <= 1 && args.iter().all(|arg| !arg.starts_with('-')),
         "printf" => printf_read_only(args),
         "[[" => double_bracket_read_only(args),
+        // `[ … ]` is `test`: read-only unless it evaluates a subscript (`-v 'x[$(cmd)]'`).
+        "[" => args.split_last().is_some_and(|(last, inner)| *last == "]" && double_bracket_read_only(inner)),
         "find" => !args.iter().any(|arg| FIND_ACTIONS.contains(arg)),
         "history" => matches!(args, [] | [_]) && args.iter().all(|arg| is_digits(arg)),
         "arch" => matches!(args, [] | ["-h" | "--help"]),
@@ -258,8 +260,9 @@ fn is_plain_number(text: &str) -> bool {
     (whole.is_empty() || is_digits(whole)) && is_digits(fraction) && exponent.is_none_or(is_digits)
 }
 
-/// `[[ … ]]` whose tests cannot evaluate an array subscript: no `[` inside, `-v`/`-R`/`-t`
-/// only on plain names, arithmetic comparisons only between plain numbers or names.
+/// `[[ … ]]` (and `[ … ]`) whose tests cannot evaluate an array subscript: no `[` inside,
+/// `-v`/`-R` not on a value known only when it runs, `-t` and arithmetic comparisons only on
+/// plain numbers.
 fn double_bracket_read_only(args: &[&str]) -> bool {
     let inner = args.strip_suffix(&["]]"]).unwrap_or(args);
     for (at, arg) in inner.iter().enumerate() {
@@ -267,7 +270,12 @@ fn double_bracket_read_only(args: &[&str]) -> bool {
             return false;
         }
         let next = inner.get(at + 1);
-        if matches!(*arg, "-v" | "-R" | "-t") && next.is_some_and(|next| !is_plain_operand(next)) {
+        // `-v NAME`, `-R NAME`: a name is looked up, a subscript evaluated (`[` refused above),
+        // a value known only when it runs may be either.
+        if matches!(*arg, "-v" | "-R") && next.is_some_and(|next| next.contains(['$', '`'])) {
+            return false;
+        }
+        if *arg == "-t" && next.is_some_and(|next| !is_plain_operand(next)) {
             return false;
         }
         if ARITHMETIC_TESTS.contains(arg)

@@ -154,6 +154,44 @@ impl BashContext<'_> {
     }
 }
 
+impl BashContext<'_> {
+    /// Where a reader that follows links while it recurses (`grep -R`, `diff -r`, `find -L`)
+    /// leaves the working directories below `root` (absolute): the first link under it, at any
+    /// depth, whose target is outside, named by where it leads. Folders are listed through the
+    /// link resolver within the line's budget ([`MAX_GLOB_ENTRIES`], shared with globs); a tree
+    /// wider than that, or a name that is not UTF-8, cannot be checked ([`Unexpandable`]).
+    /// Without a resolver nothing is listed.
+    pub(crate) fn link_out_below(&self, root: &str, bases: &Bases) -> Result<Option<String>, Unexpandable> {
+        let Some(links) = self.links else { return Ok(None) };
+        let Some(start) = links.real_path(root) else { return Ok(None) };
+        let mut seen = std::collections::HashSet::new();
+        let mut pending = vec![normalize(&start)];
+        while let Some(dir) = pending.pop() {
+            if !seen.insert(dir.clone()) {
+                continue;
+            }
+            let budget = bases.budget.get();
+            let Some(entries) = links.entries(&dir, budget.saturating_add(1)) else { continue };
+            bases.budget.set(budget.checked_sub(entries.len()).ok_or(Unexpandable)?);
+            for name in entries {
+                if name.contains('\u{FFFD}') {
+                    return Err(Unexpandable);
+                }
+                let path = format!("{}/{name}", dir.trim_end_matches('/'));
+                // A loop of links cannot be followed: judged outside, as a plain path is.
+                let Some(real) = links.real_path(&path).map(|real| normalize(&real)) else { return Ok(Some(path)) };
+                if real != path {
+                    if let Some(outside) = self.outside_spelling(&path) {
+                        return Ok(Some(outside));
+                    }
+                }
+                pending.push(real);
+            }
+        }
+        Ok(None)
+    }
+}
+
 /// Does a file name match one segment of a glob? `*` any run, `?` any one character, a bracket
 /// expression any one character (a superset of what it matches), `\x` the character `x`.
 fn segment_matches(pattern: &str, name: &str) -> bool {

@@ -459,6 +459,7 @@ impl Walk {
     }
 
     fn compound(&mut self, kind: &Compound, span: Span, frame: &Frame<'_>) {
+        let raw = span;
         let span = frame.span(span);
         match kind {
             Compound::Subshell(list) => {
@@ -510,10 +511,28 @@ impl Walk {
                     self.list(body, &inner, None);
                 }
             }
+            // `[[ … ]]` is decided as a command (`[[`, its words, `]]`): bash evaluates an
+            // array subscript's substitution in `-v 'x[$(cmd)]'` and in an arithmetic test's
+            // operands, so its words must be seen. The operators between them are left out.
             Compound::Test { words } => {
-                for word in words {
-                    self.word(word, frame);
-                }
+                let bracket = |text: &str, at: usize| ShellWord {
+                    text: text.to_owned(),
+                    span: frame.span(Span { start: at, end: at + 2 }),
+                    dynamic: false,
+                    quoted: false,
+                };
+                let mut shell_words = vec![bracket("[[", raw.start)];
+                shell_words.extend(words.iter().map(|word| self.word(word, frame)));
+                shell_words.push(bracket("]]", raw.end.saturating_sub(2)));
+                self.out.commands.push(SimpleCommand {
+                    text: frame.slice(raw).to_owned(),
+                    span,
+                    assignments: Vec::new(),
+                    words: shell_words,
+                    redirections: Vec::new(),
+                    operator: None,
+                    context: frame.context,
+                });
             }
         }
     }
@@ -543,10 +562,9 @@ impl Walk {
         let words: Vec<ShellWord> = simple.words.iter().map(|word| self.word(word, frame)).collect();
         let redirections: Vec<Redirection> = simple.redirects.iter().map(|r| self.redirect(r, frame)).collect();
         self.out.redirections.extend(redirections.iter().cloned());
-        // `[ … ]` is a test, as tree-sitter-bash reads it, not a command.
-        let test = words.first().is_some_and(|w| w.text == "[" && !w.quoted)
-            && words.last().is_some_and(|w| w.text == "]" && !w.quoted);
-        if words.is_empty() || test {
+        // `[ … ]` is a command like any other: bash's `[` evaluates an array subscript's
+        // substitution (`[ -v 'x[$(cmd)]' ]`), so its words are decided as `test`'s are.
+        if words.is_empty() {
             return;
         }
         self.out.commands.push(SimpleCommand {

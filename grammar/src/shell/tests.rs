@@ -72,8 +72,8 @@ fn what_is_walked_into() {
     check("(mark a)", "[Subshell] mark|a");
     check("if true; then mark a; fi", "[Body] true Semicolon\n[Body] mark|a Semicolon");
     check("while false; do mark a; done", "[Body] false Semicolon\n[Body] mark|a Semicolon");
-    check("[[ -f x ]] || mark a", "mark|a");
-    check("[ -f x ] || mark a", "mark|a");
+    check("[[ -f x ]] || mark a", "[[|-f|x|]] Or\nmark|a");
+    check("[ -f x ] || mark a", "[|-f|x|] Or\nmark|a");
     check(r#"echo "x $(mark a)""#, "[QuotedSubstitution] mark|a\necho|x $(mark a)");
     check("echo \"a `pwd` b\"", "[QuotedSubstitution] pwd\necho|a `pwd` b");
 }
