@@ -9,6 +9,10 @@ Each scenario is a folder `tests/oracle/scenarios/<name>/`:
     tree/           the folder Claude Code starts in (copied to a scratch folder first;
                     absent: an empty folder)
     home/           optional: the HOME (`.claude/…`, `.claude.json`); copied too
+    managed/        optional: the managed folder (`/etc/claude-code`: `CLAUDE.md`,
+                    `.claude/rules/`, `managed-settings.json`), copied too and mounted there in
+                    a mount namespace of the run's own (needs `unshare -m`; nothing outside the
+                    run sees it); capc reads it as `--managed-dir`
     expected/       written here: one JSON file per input, normalized
 
 scenario.toml:
@@ -214,6 +218,11 @@ def run_one(name, spec, scenario_dir, text):
         mapping.update(spec.get('mapping', {}))
         substitute(tree, mapping)
         substitute(home, mapping)
+        managed = None
+        if (scenario_dir / 'managed').is_dir():
+            managed = scratch / 'managed'
+            shutil.copytree(scenario_dir / 'managed', managed, symlinks=True)
+            substitute(managed, mapping)
         if spec.get('prepare'):
             spec['prepare'](tree)
         config_path = home / '.claude.json'
@@ -243,8 +252,10 @@ def run_one(name, spec, scenario_dir, text):
         env.update({k: str(v) for k, v in spec.get('env', {}).items()})
         env['ORACLE_HOME'] = home_abs
         log = scratch / 'requests.log'
-        run = subprocess.run([str(ORACLE / 'claude-offline'), str(log), str(tree)] + args,
-                             env=env, capture_output=True, text=True, timeout=180)
+        command = [str(ORACLE / 'claude-offline'), str(log), str(tree)] + args
+        if managed is not None:
+            command = ['unshare', '-m', 'bash', '-c', MOUNT_MANAGED, '_', str(managed.resolve()), str(scratch)] + command
+        run = subprocess.run(command, env=env, capture_output=True, text=True, timeout=180)
         out = {'input': text, 'stderr': [l for l in run.stderr.splitlines() if l.strip()]}
         if stream:
             out.update(session_messages(run.stdout, has_request(log)))
@@ -256,6 +267,25 @@ def run_one(name, spec, scenario_dir, text):
         return normalize(out, inverse)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+# Inside a private mount namespace: /etc becomes a tmpfs of links to the real /etc's entries,
+# with `claude-code` the scenario's managed folder bound there; the host's /etc is untouched.
+MOUNT_MANAGED = r'''set -e
+managed=$1 scratch=$2; shift 2
+mount --make-rprivate /
+mkdir -p "$scratch/etc-real"
+mount --bind /etc "$scratch/etc-real"
+mount -t tmpfs tmpfs /etc
+for entry in "$scratch"/etc-real/* "$scratch"/etc-real/.[!.]*; do
+  [ -e "$entry" ] || [ -L "$entry" ] || continue
+  ln -s "$entry" "/etc/$(basename "$entry")"
+done
+rm -f /etc/claude-code
+mkdir /etc/claude-code
+mount --bind "$managed" /etc/claude-code
+exec "$@"
+'''
 
 
 def writable(root):

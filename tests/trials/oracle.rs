@@ -134,6 +134,9 @@ pub(crate) struct Scenario {
     corpus_plugin_dirs: Vec<String>,
     /// A corpus whose copy is the tree (`tree/` is not read): a real project, through the CLI.
     corpus_tree: Option<String>,
+    /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` in the recording's environment: the
+    /// `--add-dir` folders' instruction files load.
+    add_dir_instructions: bool,
 }
 
 pub(crate) fn scenario(dir: &Path) -> Scenario {
@@ -170,6 +173,11 @@ pub(crate) fn scenario(dir: &Path) -> Scenario {
         },
         corpus_plugin_dirs: strings(spec.get("corpus_plugin_dirs")),
         corpus_tree: spec.get("corpus_tree").and_then(toml::Value::as_str).map(str::to_string),
+        add_dir_instructions: spec
+            .get("env")
+            .and_then(|env| env.get("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD"))
+            .and_then(toml::Value::as_str)
+            .is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on")),
         name,
         dir: dir.to_path_buf(),
     }
@@ -245,6 +253,12 @@ fn run(s: &Scenario, input: &str) -> Value {
     } else {
         std::fs::create_dir_all(&home).expect("home");
     }
+    // The managed folder, which the recording mounted at /etc/claude-code.
+    let managed = s.dir.join("managed").is_dir().then(|| {
+        let managed = base.join("managed");
+        copy_tree(&s.dir.join("managed"), &managed);
+        managed
+    });
     let mapping = [
         ("<TREE>", tree.to_string_lossy().into_owned()),
         ("<HOME>", home.to_string_lossy().into_owned()),
@@ -277,12 +291,21 @@ fn run(s: &Scenario, input: &str) -> Value {
     let options = capc_compiler::Options {
         root: tree.clone(),
         user_dir: Some(home.clone()),
+        managed_dir: managed.clone(),
         add_dirs: add_dirs.clone(),
         plugin_dirs: plugin_dirs.clone(),
+        add_dir_instructions: s.add_dir_instructions,
         ..Default::default()
     };
     let lock = capc_compiler::check(&options).expect("the scratch tree exists").lock();
-    let roots = Roots { root: tree.clone(), user_dir: Some(home.clone()), add_dirs, plugin_dirs, ..Roots::default() };
+    let roots = Roots {
+        root: tree.clone(),
+        user_dir: Some(home.clone()),
+        managed_dir: managed.clone(),
+        add_dirs,
+        plugin_dirs,
+        add_dir_instructions: s.add_dir_instructions,
+    };
     let mut session = Session::new(Loaded::new(lock, roots));
     // Trusted as a user's session is: when their own `.claude.json` (the scenario's home) says so.
     session.trusted = session.loaded.roots.user_trusts();
@@ -312,7 +335,11 @@ fn run(s: &Scenario, input: &str) -> Value {
         live.shutdown();
     }
     assert_eq!(response["ok"], true, "{}: {input}: {response}", s.name);
-    normalized(response["request"].to_string(), &[(&tree, "<TREE>"), (&home, "<HOME>")])
+    let mut paths = vec![(tree.as_path(), "<TREE>"), (home.as_path(), "<HOME>")];
+    if let Some(managed) = &managed {
+        paths.push((managed.as_path(), "/etc/claude-code"));
+    }
+    normalized(response["request"].to_string(), &paths)
 }
 
 /// Gives the owner write access to every folder and file under `root` (a copy of the read-only

@@ -149,21 +149,72 @@ pub(super) struct Instructions {
     pub(super) entries: Vec<Instruction>,
 }
 
-/// The instruction files of `dir` (the checked folder, or the home for [`Realm::User`]).
-/// `claimed`: whether another reader reads the file already (its outcome is that reader's).
+/// `claudeMdExcludes`: globs (picomatch with `dot`, as Claude Code matches them) against a file's
+/// absolute path, `/`-separated; they drop user, project and local files, never managed ones.
+#[derive(Debug, Clone, Default)]
+pub struct Excludes {
+    patterns: Vec<(globset::GlobMatcher, bool)>,
+}
+
+impl Excludes {
+    /// The patterns of every settings file given, in order (a pattern starting with `!`
+    /// matches every path its rest does not, as picomatch reads it). A pattern that does not
+    /// parse matches nothing.
+    pub fn new(patterns: &[String]) -> Excludes {
+        let patterns = patterns
+            .iter()
+            .map(|p| p.replace('\\', "/"))
+            .filter(|p| !p.is_empty())
+            .filter_map(|p| {
+                let (negated, glob) = match p.strip_prefix('!') {
+                    Some(rest) => (true, rest.to_string()),
+                    None => (false, p),
+                };
+                let glob = globset::GlobBuilder::new(&glob).literal_separator(true).build().ok()?;
+                Some((glob.compile_matcher(), negated))
+            })
+            .collect();
+        Excludes { patterns }
+    }
+
+    /// Whether `absolute` (a file of `scope`) is left out.
+    pub fn excludes(&self, absolute: &str, scope: Scope) -> bool {
+        matches!(scope, Scope::User | Scope::Project | Scope::Local)
+            && self.patterns.iter().any(|(glob, negated)| glob.is_match(absolute) != *negated)
+    }
+}
+
+/// What decides which instruction files load besides the folder's own files.
+#[derive(Default)]
+pub(super) struct Loading<'a> {
+    pub(super) excludes: Option<&'a Excludes>,
+    /// Whether an `--add-dir` folder's instruction files load
+    /// (`CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD`).
+    pub(super) add_dirs: bool,
+}
+
+/// The instruction files of `dir` (the checked folder, the home for [`Realm::User`], the
+/// managed folder, an `--add-dir` folder). `claimed`: whether another reader reads the file
+/// already (its outcome is that reader's).
 pub(super) fn read_instructions(
     dir: &Path,
     tree: &Tree,
     realm: Realm,
     hash: bool,
     claimed: &dyn Fn(&str) -> bool,
+    loading: &Loading<'_>,
 ) -> Instructions {
+    let absolute = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()).to_string_lossy().replace('\\', "/");
     let mut walk = Walk {
         dir,
         tree,
         realm,
         hash,
         claimed,
+        excludes: loading.excludes,
+        absolute,
+        folder: None,
+        imports: matches!(realm, Realm::Project | Realm::User),
         done: BTreeSet::new(),
         chain: Vec::new(),
         out: Vec::new(),
@@ -207,6 +258,23 @@ pub(super) fn read_instructions(
                     }
                 }
             }
+            // Nested folders: read when the session reads a file below them.
+            for folder in nested_folders(tree, claimed) {
+                walk.folder = Some(folder.clone());
+                let file = |name: &str| format!("{folder}/{name}");
+                for rel in [file("CLAUDE.md"), file(".claude/CLAUDE.md")] {
+                    if tree.is_file(&rel) {
+                        walk.visit(&rel, Scope::Project, 0, None, false);
+                    }
+                }
+                if tree.is_file(&file("CLAUDE.local.md")) {
+                    walk.visit(&file("CLAUDE.local.md"), Scope::Local, 0, None, false);
+                }
+                for rel in rules_of(tree, &file(".claude/rules")) {
+                    walk.visit(&rel, Scope::Project, 0, None, true);
+                }
+            }
+            walk.folder = None;
         }
         Realm::User => {
             if tree.is_file(".claude/CLAUDE.md") {
@@ -216,9 +284,65 @@ pub(super) fn read_instructions(
                 walk.visit(&rel, Scope::User, 0, None, true);
             }
         }
+        Realm::Managed => {
+            // Its imports are outside the project: read only once the user approves them.
+            if tree.is_file("CLAUDE.md") {
+                walk.visit("CLAUDE.md", Scope::Managed, 0, None, false);
+            }
+            walk.managed_setting();
+            for rel in rules_of(tree, ".claude/rules") {
+                walk.visit(&rel, Scope::Managed, 0, None, true);
+            }
+        }
+        Realm::AddDir(_) if loading.add_dirs => {
+            // Its imports are outside the project: read only once the user approves them.
+            for rel in ["CLAUDE.md", ".claude/CLAUDE.md"] {
+                if tree.is_file(rel) {
+                    walk.visit(rel, Scope::Project, 0, None, false);
+                }
+            }
+            for rel in rules_of(tree, ".claude/rules") {
+                walk.visit(&rel, Scope::Project, 0, None, true);
+            }
+            if tree.is_file("CLAUDE.local.md") {
+                walk.visit("CLAUDE.local.md", Scope::Local, 0, None, false);
+            }
+        }
         _ => {}
     }
     Instructions { outcomes: walk.out, entries: walk.entries }
+}
+
+/// The folders below the checked one that hold instruction files of their own (`CLAUDE.md`,
+/// `.claude/CLAUDE.md`, `CLAUDE.local.md`, `.claude/rules/`), parents before their subfolders.
+/// A file another reader claims (a plugin's CLAUDE.md) does not make its folder one.
+fn nested_folders(tree: &Tree, claimed: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut folders: BTreeSet<Vec<String>> = BTreeSet::new();
+    for rel in tree.files.iter() {
+        if claimed(rel) {
+            continue;
+        }
+        let folder = if let Some(i) = rel.find(".claude/rules/").filter(|i| *i == 0 || rel[..*i].ends_with('/')) {
+            if !rel.ends_with(".md") {
+                continue;
+            }
+            rel[..i].trim_end_matches('/').to_string()
+        } else {
+            let name = file_name(rel);
+            if name != "CLAUDE.md" && name != "CLAUDE.local.md" {
+                continue;
+            }
+            let mut folder = parent(rel);
+            if name == "CLAUDE.md" && (folder == ".claude" || folder.ends_with("/.claude")) {
+                folder = parent(folder);
+            }
+            folder.to_string()
+        };
+        if !folder.is_empty() {
+            folders.insert(folder.split('/').map(str::to_string).collect());
+        }
+    }
+    folders.into_iter().map(|f| f.join("/")).collect()
 }
 
 /// Whether two instruction files are one: the same text (a symbolic link between them, as
@@ -261,6 +385,14 @@ struct Walk<'a> {
     realm: Realm,
     hash: bool,
     claimed: &'a dyn Fn(&str) -> bool,
+    excludes: Option<&'a Excludes>,
+    /// The folder's absolute path, `/`-separated, for `claudeMdExcludes`.
+    absolute: String,
+    /// The nested folder whose files are being read (`None`: the folder's own).
+    folder: Option<String>,
+    /// Whether imports are followed: not in the managed folder and `--add-dir` folders, whose
+    /// imports are outside the project (Claude Code reads them only once the user approves).
+    imports: bool,
     /// Every file visited (read or tried), as Claude Code's set of processed paths.
     done: BTreeSet<String>,
     /// The files being read, outermost first: an import of one of them is a cycle.
@@ -273,6 +405,9 @@ impl Walk<'_> {
     /// Reads `rel` and, depth first, what its imports name. `Some(path)` when it is sent.
     fn visit(&mut self, rel: &str, scope: Scope, depth: usize, by: Option<&str>, rule: bool) -> Option<String> {
         if !self.done.insert(rel.to_string()) {
+            return None;
+        }
+        if self.excludes.is_some_and(|e| e.excludes(&format!("{}/{rel}", self.absolute), scope)) {
             return None;
         }
         let path = self.realm.display(rel);
@@ -361,7 +496,9 @@ impl Walk<'_> {
                 order,
                 imported_by: by.map(str::to_string),
                 imports: Vec::new(),
-                paths: if conditional { globs } else { Vec::new() },
+                paths: if conditional { globs.clone() } else { Vec::new() },
+                folder: self.folder.clone(),
+                key: None,
                 sha256: if self.hash { crate::secrets::sha256_hex(text.as_bytes()) } else { String::new() },
                 tokens: tokens(body),
             });
@@ -370,7 +507,7 @@ impl Walk<'_> {
         let mut imported = Vec::new();
         // A rule that waits for a matching file brings its imports in when it loads (not
         // followed here); an empty file brings in nothing.
-        if sent.is_some() && !conditional {
+        if sent.is_some() && !conditional && self.imports {
             self.chain.push(rel.to_string());
             let mut named: BTreeSet<String> = BTreeSet::new();
             for import in &scanned.imports {
@@ -436,6 +573,30 @@ impl Walk<'_> {
             self.out.push(Outcome::new(sink, None, None, Counts::default(), None));
         }
         sent.map(|i| self.entries[i].path.clone())
+    }
+
+    /// Managed settings' `claudeMd`: sent after the managed CLAUDE.md, as its own entry.
+    fn managed_setting(&mut self) {
+        let rel = "managed-settings.json";
+        if !self.tree.is_file(rel) {
+            return;
+        }
+        let crate::walk::Content::Text(text) = self.tree.texts.read(&self.dir.join(rel)) else { return };
+        let Ok(settings) = serde_json::from_str::<serde_json::Value>(&text) else { return };
+        let Some(body) = settings.get("claudeMd").and_then(serde_json::Value::as_str) else { return };
+        if body.trim().is_empty() {
+            return;
+        }
+        let order = u32::try_from(self.entries.len() + 1).unwrap_or(u32::MAX);
+        self.entries.push(Instruction {
+            path: self.realm.display(rel),
+            scope: Scope::Managed,
+            order,
+            sha256: if self.hash { crate::secrets::sha256_hex(text.as_bytes()) } else { String::new() },
+            tokens: tokens(body.trim()),
+            key: Some("claudeMd".to_string()),
+            ..Instruction::default()
+        });
     }
 
     /// The file an import names, relative to the folder; `None` (with a finding) when Claude

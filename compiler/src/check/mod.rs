@@ -45,6 +45,9 @@ pub struct Options {
     pub add_dirs: Vec<PathBuf>,
     /// `--plugin-dir` folders, in order: plugins a session loads as `claude --plugin-dir` does.
     pub plugin_dirs: Vec<PathBuf>,
+    /// Read the instruction files of the `--add-dir` folders, as Claude Code does when
+    /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` is set (the CLI reads that variable).
+    pub add_dir_instructions: bool,
     /// Leave the sources' SHA-256 empty: for commands that write no lock (`check`, `ls`,
     /// `explain`, `graph`), hashing is most of the CPU time on a machine without SHA
     /// instructions.
@@ -439,6 +442,30 @@ impl Checked {
     }
 }
 
+/// The `claudeMdExcludes` of the settings a session here reads: the project's, its local
+/// settings (unless left out), the user's and the managed ones, in that order.
+fn exclude_patterns(options: &Options) -> Vec<String> {
+    let mut files: Vec<PathBuf> = vec![options.root.join(".claude/settings.json")];
+    if !options.leave_out_local {
+        files.push(options.root.join(".claude/settings.local.json"));
+    }
+    if let Some(home) = &options.user_dir {
+        files.push(home.join(".claude/settings.json"));
+    }
+    if let Some(dir) = &options.managed_dir {
+        files.push(dir.join("managed-settings.json"));
+    }
+    let mut patterns = Vec::new();
+    for file in files {
+        let walk::Content::Text(text) = options.texts.read(&file) else { continue };
+        let Ok(settings) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
+        if let Some(list) = settings.get("claudeMdExcludes").and_then(serde_json::Value::as_array) {
+            patterns.extend(list.iter().filter_map(|p| p.as_str().map(str::to_string)));
+        }
+    }
+    patterns
+}
+
 /// Why a check could not run at all (exit code 2).
 #[derive(Debug)]
 pub enum CheckError {
@@ -489,6 +516,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     let mut all = Checked::empty(Vec::new());
     // With a cache: what each root's cross-file stage reads (see `cache`).
     let mut fingerprints: Vec<u64> = Vec::new();
+    let excludes = instructions::Excludes::new(&exclude_patterns(options));
     for (dir, realm) in roots {
         match std::fs::metadata(&dir) {
             Ok(m) if m.is_dir() => {}
@@ -502,6 +530,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
             texts: &options.texts,
             cache: options.cache.as_deref(),
             skip_sources: options.skip_sources,
+            loading: instructions::Loading { excludes: Some(&excludes), add_dirs: options.add_dir_instructions },
         };
         let one = check_root(&dir, realm, !options.skip_hashes, &project_keys, given, reading);
         fingerprints.push(one.fingerprint);
@@ -525,8 +554,14 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         let instructions = FileKind::Instructions.as_str();
         all.sources.retain(|s| !(s.kind == instructions && local.contains(&s.path)));
     }
-    // The user's instructions are sent before the project's.
-    all.instructions.sort_by_key(|i| i.scope != crate::model::Scope::User);
+    // Managed instructions are sent first, then the user's, the project's, the `--add-dir`
+    // folders'; nested folders' files wait for a file below them.
+    all.instructions.sort_by_key(|i| match i.scope {
+        crate::model::Scope::Managed => 0,
+        crate::model::Scope::User => 1,
+        _ if i.path.starts_with("<add-dir ") => 3,
+        _ => 2,
+    });
     for (n, instruction) in all.instructions.iter_mut().enumerate() {
         instruction.order = u32::try_from(n + 1).unwrap_or(u32::MAX);
     }
