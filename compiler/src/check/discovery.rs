@@ -122,6 +122,7 @@ pub(super) fn check_root(
             take(checked.absorb(outcome));
         }
         checked.instructions = found.entries;
+        checked.instruction_chars = found.chars;
     }
     if let Some(listing) = listing {
         // The plugin declarations are discovery's (in its fingerprint), marked refused by the

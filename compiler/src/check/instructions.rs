@@ -147,6 +147,8 @@ const RULE_KEYS: &[&str] = &["paths"];
 pub(super) struct Instructions {
     pub(super) outcomes: Vec<Outcome>,
     pub(super) entries: Vec<Instruction>,
+    /// The length of each entry's text, in UTF-16 code units, by path.
+    pub(super) chars: std::collections::BTreeMap<String, usize>,
 }
 
 /// `claudeMdExcludes`: globs (picomatch with `dot`, as Claude Code matches them) against a file's
@@ -214,6 +216,7 @@ pub(super) fn read_instructions(
         excludes: loading.excludes,
         absolute,
         folder: None,
+        chars: Default::default(),
         imports: matches!(realm, Realm::Project | Realm::User),
         done: BTreeSet::new(),
         chain: Vec::new(),
@@ -310,7 +313,8 @@ pub(super) fn read_instructions(
         }
         _ => {}
     }
-    Instructions { outcomes: walk.out, entries: walk.entries }
+    let chars = walk.chars;
+    Instructions { outcomes: walk.out, entries: walk.entries, chars }
 }
 
 /// The folders below the checked one that hold instruction files of their own (`CLAUDE.md`,
@@ -390,6 +394,7 @@ struct Walk<'a> {
     absolute: String,
     /// The nested folder whose files are being read (`None`: the folder's own).
     folder: Option<String>,
+    chars: std::collections::BTreeMap<String, usize>,
     /// Whether imports are followed: not in the managed folder and `--add-dir` folders, whose
     /// imports are outside the project (Claude Code reads them only once the user approves).
     imports: bool,
@@ -422,7 +427,13 @@ impl Walk<'_> {
         let (body_start, fields) = match crate::frontmatter::split(&text) {
             crate::frontmatter::Split::Found(block) => {
                 let fields = match crate::frontmatter::parse(&text, &block) {
-                    crate::frontmatter::Parsed::Fields { node, .. } => Some(node),
+                    crate::frontmatter::Parsed::Fields { mut node, .. } => {
+                        // A list of `paths` globs: each item's own span, for findings about one.
+                        if rule && node.get("paths").is_some_and(|p| matches!(p.kind, NodeKind::Array(_))) {
+                            crate::frontmatter::refine_spans(&text, &block, &mut node);
+                        }
+                        Some(node)
+                    }
                     _ => None,
                 };
                 (block.body_start.min(text.len()), fields)
@@ -430,21 +441,24 @@ impl Walk<'_> {
             _ => (0, None),
         };
         let mut globs: Vec<String> = Vec::new();
+        let mut spans: Vec<Span> = Vec::new();
         if let Some(fields) = &fields {
             if let Some(node) = fields.get("paths") {
-                globs = match &node.kind {
+                let spanned: Vec<(String, Span)> = match &node.kind {
                     NodeKind::Array(items) => items
                         .iter()
-                        .filter_map(|i| i.as_str())
+                        .filter_map(|i| i.as_str().map(|s| (s.trim().to_string(), i.span)))
+                        .filter(|(p, _)| !p.is_empty())
+                        .collect(),
+                    NodeKind::String(s) => s
+                        .split(',')
                         .map(str::trim)
                         .filter(|p| !p.is_empty())
-                        .map(str::to_string)
+                        .map(|p| (p.to_string(), node.span))
                         .collect(),
-                    NodeKind::String(s) => {
-                        s.split(',').map(str::trim).filter(|p| !p.is_empty()).map(str::to_string).collect()
-                    }
                     _ => Vec::new(),
                 };
+                (globs, spans) = spanned.into_iter().unzip();
             }
             if rule {
                 let unknown: Vec<&crate::node::Key> = fields
@@ -487,6 +501,41 @@ impl Walk<'_> {
         let scanned = scan(&text, body_start);
         let body = scanned.sent.trim();
         let conditional = rule && !globs.is_empty();
+        if conditional && self.realm == Realm::Project {
+            // Relative to the folder whose `.claude/rules/` holds the rule.
+            let base = rel.find(".claude/rules/").map_or("", |i| rel[..i].trim_end_matches('/'));
+            for (glob, span) in globs.iter().zip(&spans) {
+                match glob_matcher(glob) {
+                    Err(why) => {
+                        sink.report(
+                            &rules::unmatched_rule_paths::RULE,
+                            Some(*span),
+                            format!("`{glob}` in `paths` is not a pattern Claude Code can match ({why})"),
+                        )
+                        .help("write a gitignore-style glob, such as `src/**/*.rs`");
+                    }
+                    Ok(matcher) => {
+                        let hit = self.tree.files.iter().any(|f| {
+                            let inner = if base.is_empty() { Some(f.as_str()) } else { f.strip_prefix(&format!("{base}/")) };
+                            inner.is_some_and(|inner| {
+                                matcher.matched_path_or_any_parents(Path::new("/").join(inner), false).is_ignore()
+                            })
+                        });
+                        if !hit {
+                            let from = if base.is_empty() { "the folder".to_string() } else { format!("`{base}/`") };
+                            sink.report(
+                                &rules::unmatched_rule_paths::RULE,
+                                Some(*span),
+                                format!("`{glob}` in `paths` matches no file here: the rule does not load until one exists"),
+                            )
+                            // A template's rules may wait for files to come: worth knowing.
+                            .severity(crate::diagnostic::Severity::Info)
+                            .help(format!("globs are relative to {from}, with `**/` for any folders (`src/**/*.rs`); fix the pattern or remove the rule"));
+                        }
+                    }
+                }
+            }
+        }
         let mut sent = None;
         if !body.is_empty() {
             let order = u32::try_from(self.entries.len() + 1).unwrap_or(u32::MAX);
@@ -503,6 +552,7 @@ impl Walk<'_> {
                 tokens: tokens(body),
             });
             sent = Some(self.entries.len() - 1);
+            self.chars.insert(path.clone(), body.encode_utf16().count());
         }
         let mut imported = Vec::new();
         // A rule that waits for a matching file brings its imports in when it loads (not
@@ -702,6 +752,13 @@ pub fn sent(text: &str) -> String {
         _ => 0,
     };
     scan(text, body_start).sent.trim().to_string()
+}
+
+/// One `paths` glob as a gitignore pattern rooted at `/`, or why it is none.
+fn glob_matcher(glob: &str) -> Result<ignore::gitignore::Gitignore, String> {
+    let mut builder = ignore::gitignore::GitignoreBuilder::new("/");
+    builder.add_line(None, glob).map_err(|e| e.to_string())?;
+    builder.build().map_err(|e| e.to_string())
 }
 
 /// Whether a rule's `paths` globs (gitignore syntax, relative to the project folder) match the

@@ -166,6 +166,9 @@ pub struct Checked {
     /// The instruction files a session started in the checked folder reads, in the order
     /// Claude Code sends them (the lock's `[[instruction]]`).
     pub instructions: Vec<crate::model::Instruction>,
+    /// The length of the text each instruction file sends, in UTF-16 code units (as Claude
+    /// Code measures it), by path: for `large-instructions`.
+    instruction_chars: std::collections::BTreeMap<String, usize>,
 }
 
 impl Checked {
@@ -192,6 +195,7 @@ impl Checked {
             kept: Vec::new(),
             skip_sources: false,
             instructions: Vec::new(),
+            instruction_chars: Default::default(),
         }
     }
 
@@ -442,6 +446,58 @@ impl Checked {
     }
 }
 
+/// `large-instructions`: each file sent at the start longer than Claude Code's per-file
+/// threshold, and the largest of the others when they pass its total threshold together
+/// (Claude Code 2.1.332 with a context window of up to 200,000 tokens).
+fn large_instructions(
+    instructions: &[crate::model::Instruction],
+    chars: &std::collections::BTreeMap<String, usize>,
+) -> Vec<crate::diagnostic::Diagnostic> {
+    const FILE: usize = 40_000;
+    const TOTAL: usize = 120_000;
+    let sized: Vec<(&str, usize)> = instructions
+        .iter()
+        .filter(|i| i.at_start() && i.key.is_none())
+        .filter_map(|i| chars.get(&i.path).map(|n| (i.path.as_str(), *n)))
+        .collect();
+    let thousands = |n: usize| {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (k, c) in digits.chars().enumerate() {
+            if k > 0 && (digits.len() - k) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let mut out = Vec::new();
+    for (path, n) in sized.iter().filter(|(_, n)| *n > FILE) {
+        let mut sink = crate::diagnostic::Sink::new(path);
+        sink.report(
+            &crate::rules::large_instructions::RULE,
+            None,
+            format!("`{path}` sends {} characters to the model in every turn; Claude Code warns past {}", thousands(*n), thousands(FILE)),
+        )
+        .help("move what only some tasks need into rules with `paths:` or into skills, which load when needed");
+        out.extend(sink.diagnostics);
+    }
+    let total: usize = sized.iter().filter(|(_, n)| *n <= FILE).map(|(_, n)| n).sum();
+    if total > TOTAL {
+        if let Some((path, _)) = sized.iter().filter(|(_, n)| *n <= FILE).max_by_key(|(_, n)| *n) {
+            let mut sink = crate::diagnostic::Sink::new(path);
+            sink.report(
+                &crate::rules::large_instructions::RULE,
+                None,
+                format!("the instruction files sent at the start come to {} characters together, the largest this one; Claude Code warns past {}", thousands(total), thousands(TOTAL)),
+            )
+            .help("move what only some tasks need into rules with `paths:` or into skills, which load when needed");
+            out.extend(sink.diagnostics);
+        }
+    }
+    out
+}
+
 /// The `claudeMdExcludes` of the settings a session here reads: the project's, its local
 /// settings (unless left out), the user's and the managed ones, in that order.
 fn exclude_patterns(options: &Options) -> Vec<String> {
@@ -545,6 +601,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         all.kept.extend(one.kept);
         all.sources.extend(one.sources);
         all.instructions.extend(one.instructions);
+        all.instruction_chars.extend(one.instruction_chars);
     }
     // CLAUDE.local.md (and what it alone imports) is each user's own, as local settings are.
     if options.leave_out_local {
@@ -562,6 +619,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         _ if i.path.starts_with("<add-dir ") => 3,
         _ => 2,
     });
+    all.diagnostics.extend(large_instructions(&all.instructions, &all.instruction_chars));
     for (n, instruction) in all.instructions.iter_mut().enumerate() {
         instruction.order = u32::try_from(n + 1).unwrap_or(u32::MAX);
     }
