@@ -247,7 +247,31 @@ fn a_rule_glob_that_matches_nothing_is_reported_at_the_glob() {
     write_file(&root, ".claude/rules/rust.md", "---\npaths: srcs/**/*.rs\n---\nUse tabs.\n");
     let out = capc(&root, &["check", ".", "--format", "short"]);
     assert!(
-        stdout(&out).contains(".claude/rules/rust.md:2:8: warning[unmatched-rule-paths] `srcs/**/*.rs` in `paths` matches no file"),
+        stdout(&out).contains(".claude/rules/rust.md:2:8: info[unmatched-rule-paths] `srcs/**/*.rs` in `paths` matches no file here"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// `capc ls --budget` counts the instruction files sent at the start, file by file, and
+/// `max-context-tokens` counts them too, naming the largest when it is the largest share.
+#[test]
+fn the_budget_counts_instruction_tokens_per_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, "CLAUDE.md", &format!("# Project\n{}\nSee @docs/style.md\n", "Use tabs. ".repeat(1200)));
+    write_file(&root, "docs/style.md", "Style: short lines.\n");
+    let out = stdout(&capc(&root, &["ls", "--budget", "."]));
+    assert!(out.contains("tokens (instructions 3012, Skill listing "), "{out}");
+    assert!(out.contains("     1  CLAUDE.md                 project     3007 tokens\n     2  docs/style.md             project        5 tokens  imported by CLAUDE.md\n"), "{out}");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&capc(&root, &["ls", "--budget", ".", "--format", "json"]))).expect("json");
+    assert_eq!(json["instructions"], serde_json::json!([{"path": "CLAUDE.md", "tokens": 3007}, {"path": "docs/style.md", "tokens": 5}]));
+    write_file(&root, "capc.toml", "max-context-tokens = 1000\n");
+    let out = capc(&root, &["check", ".", "--format", "short"]);
+    assert!(
+        stdout(&out).contains("instructions 3012 (`CLAUDE.md` 3007, `docs/style.md` 5)")
+            && stdout(&out).contains("`CLAUDE.md` is the largest share the folder declares, 3007 tokens"),
         "{}",
         stdout(&out)
     );
