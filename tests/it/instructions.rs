@@ -276,3 +276,72 @@ fn the_budget_counts_instruction_tokens_per_file() {
         stdout(&out)
     );
 }
+
+/// `capc serve` hands the instructions to other agents: the `initialize` result's
+/// `instructions` hold what Claude Code sends at the start, and each instruction file is a
+/// resource, `instruction://<path>`, described with its load condition and read as locked.
+#[test]
+fn serve_gives_the_instructions_and_each_file_as_a_resource() {
+    use std::time::Duration;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical").join("repo");
+    write_file(&root, "CLAUDE.md", "# Project\nUse tabs.\n");
+    write_file(&root, ".claude/rules/rust.md", "---\npaths: src/**/*.rs\n---\nRust: no unwrap.\n");
+    write_file(&root, "src/main.rs", "fn main() {}\n");
+    let out = capc(&root, &["lock", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["serve", "."])
+        .current_dir(&root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("capc serve");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let (replies, arrived) = std::sync::mpsc::channel();
+    let out = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines() {
+            let Ok(line) = line else { return };
+            if replies.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let next = || -> serde_json::Value {
+        serde_json::from_str(&arrived.recv_timeout(Duration::from_secs(60)).expect("a reply")).expect("JSON")
+    };
+    let send = |stdin: &mut std::process::ChildStdin, value: serde_json::Value| writeln!(stdin, "{value}").expect("write");
+    send(&mut stdin, serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}));
+    let init = next();
+    let instructions = init["result"]["instructions"].as_str().expect("instructions");
+    let want = format!(
+        "Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.\n\nContents of {}/CLAUDE.md (project instructions, checked into the codebase):\n\n# Project\nUse tabs.",
+        root.display()
+    );
+    assert!(instructions.ends_with(&want), "{instructions}");
+    send(&mut stdin, serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(&mut stdin, serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "resources/list"}));
+    let list = next();
+    let resources = list["result"]["resources"].as_array().expect("resources");
+    let find = |uri: &str| resources.iter().find(|r| r["uri"] == uri).unwrap_or_else(|| panic!("{uri}: {list}")).clone();
+    assert!(
+        find("instruction://CLAUDE.md")["description"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("project instructions, sent at the start of every session; sha256:")),
+        "{list}"
+    );
+    assert!(
+        find("instruction://.claude/rules/rust.md")["description"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("project instructions, sent once the session reads a file matching src/**/*.rs")),
+        "{list}"
+    );
+    send(&mut stdin, serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": {"uri": "instruction://CLAUDE.md"}}));
+    let read = next();
+    assert_eq!(read["result"]["contents"][0]["text"], "# Project\nUse tabs.\n", "{read}");
+    drop(stdin);
+    assert!(child.wait().expect("capc ends").success());
+}
