@@ -484,9 +484,7 @@ impl Measure for ContextCeiling {
             (None, Some(e)) => Some(Largest::Entry(e)),
             (None, None) => None,
         };
-        let file = instructions_at_start(checked)
-            .into_iter()
-            .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(a.0)));
+        let file = instructions_at_start(checked).into_iter().max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(a.0)));
         let share = |l: &Largest<'_>| match l {
             Largest::Server(s) => sent(s),
             Largest::Entry(e) => (e.sent() as u64).div_ceil(bytes),

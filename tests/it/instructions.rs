@@ -207,7 +207,10 @@ fn managed_excluded_and_nested_instruction_files_through_lock_explain_and_sessio
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let texts = texts_of(&out);
     let (root, managed) = (root.display(), managed.display());
-    assert_eq!(texts[2], format!("<system-reminder>\nContents of {root}/src/CLAUDE.md:\n\nNested src.\n\n</system-reminder>"));
+    assert_eq!(
+        texts[2],
+        format!("<system-reminder>\nContents of {root}/src/CLAUDE.md:\n\nNested src.\n\n</system-reminder>")
+    );
     let heading = "(organization-managed policy instructions)";
     assert_eq!(
         texts[3],
@@ -247,7 +250,9 @@ fn a_rule_glob_that_matches_nothing_is_reported_at_the_glob() {
     write_file(&root, ".claude/rules/rust.md", "---\npaths: srcs/**/*.rs\n---\nUse tabs.\n");
     let out = capc(&root, &["check", ".", "--format", "short"]);
     assert!(
-        stdout(&out).contains(".claude/rules/rust.md:2:8: info[unmatched-rule-paths] `srcs/**/*.rs` in `paths` matches no file here"),
+        stdout(&out).contains(
+            ".claude/rules/rust.md:2:8: info[unmatched-rule-paths] `srcs/**/*.rs` in `paths` matches no file here"
+        ),
         "{}",
         stdout(&out)
     );
@@ -266,7 +271,10 @@ fn the_budget_counts_instruction_tokens_per_file() {
     assert!(out.contains("     1  CLAUDE.md                 project     3007 tokens\n     2  docs/style.md             project        5 tokens  imported by CLAUDE.md\n"), "{out}");
     let json: serde_json::Value =
         serde_json::from_str(&stdout(&capc(&root, &["ls", "--budget", ".", "--format", "json"]))).expect("json");
-    assert_eq!(json["instructions"], serde_json::json!([{"path": "CLAUDE.md", "tokens": 3007}, {"path": "docs/style.md", "tokens": 5}]));
+    assert_eq!(
+        json["instructions"],
+        serde_json::json!([{"path": "CLAUDE.md", "tokens": 3007}, {"path": "docs/style.md", "tokens": 5}])
+    );
     write_file(&root, "capc.toml", "max-context-tokens = 1000\n");
     let out = capc(&root, &["check", ".", "--format", "short"]);
     assert!(
@@ -312,9 +320,13 @@ fn serve_gives_the_instructions_and_each_file_as_a_resource() {
     let next = || -> serde_json::Value {
         serde_json::from_str(&arrived.recv_timeout(Duration::from_secs(60)).expect("a reply")).expect("JSON")
     };
-    let send = |stdin: &mut std::process::ChildStdin, value: serde_json::Value| writeln!(stdin, "{value}").expect("write");
-    send(&mut stdin, serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}));
+    let send =
+        |stdin: &mut std::process::ChildStdin, value: serde_json::Value| writeln!(stdin, "{value}").expect("write");
+    send(
+        &mut stdin,
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}),
+    );
     let init = next();
     let instructions = init["result"]["instructions"].as_str().expect("instructions");
     let want = format!(
@@ -326,7 +338,8 @@ fn serve_gives_the_instructions_and_each_file_as_a_resource() {
     send(&mut stdin, serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "resources/list"}));
     let list = next();
     let resources = list["result"]["resources"].as_array().expect("resources");
-    let find = |uri: &str| resources.iter().find(|r| r["uri"] == uri).unwrap_or_else(|| panic!("{uri}: {list}")).clone();
+    let find =
+        |uri: &str| resources.iter().find(|r| r["uri"] == uri).unwrap_or_else(|| panic!("{uri}: {list}")).clone();
     assert!(
         find("instruction://CLAUDE.md")["description"]
             .as_str()
@@ -334,12 +347,15 @@ fn serve_gives_the_instructions_and_each_file_as_a_resource() {
         "{list}"
     );
     assert!(
-        find("instruction://.claude/rules/rust.md")["description"]
-            .as_str()
-            .is_some_and(|d| d.starts_with("project instructions, sent once the session reads a file matching src/**/*.rs")),
+        find("instruction://.claude/rules/rust.md")["description"].as_str().is_some_and(
+            |d| d.starts_with("project instructions, sent once the session reads a file matching src/**/*.rs")
+        ),
         "{list}"
     );
-    send(&mut stdin, serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": {"uri": "instruction://CLAUDE.md"}}));
+    send(
+        &mut stdin,
+        serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": {"uri": "instruction://CLAUDE.md"}}),
+    );
     let read = next();
     assert_eq!(read["result"]["contents"][0]["text"], "# Project\nUse tabs.\n", "{read}");
     drop(stdin);

@@ -516,7 +516,8 @@ impl Walk<'_> {
                     }
                     Ok(matcher) => {
                         let hit = self.tree.files.iter().any(|f| {
-                            let inner = if base.is_empty() { Some(f.as_str()) } else { f.strip_prefix(&format!("{base}/")) };
+                            let inner =
+                                if base.is_empty() { Some(f.as_str()) } else { f.strip_prefix(&format!("{base}/")) };
                             inner.is_some_and(|inner| {
                                 matcher.matched_path_or_any_parents(Path::new("/").join(inner), false).is_ignore()
                             })

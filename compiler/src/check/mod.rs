@@ -477,7 +477,11 @@ fn large_instructions(
         sink.report(
             &crate::rules::large_instructions::RULE,
             None,
-            format!("`{path}` sends {} characters to the model in every turn; Claude Code warns past {}", thousands(*n), thousands(FILE)),
+            format!(
+                "`{path}` sends {} characters to the model in every turn; Claude Code warns past {}",
+                thousands(*n),
+                thousands(FILE)
+            ),
         )
         .help("move what only some tasks need into rules with `paths:` or into skills, which load when needed");
         out.extend(sink.diagnostics);

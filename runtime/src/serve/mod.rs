@@ -505,7 +505,10 @@ fn read_resource(session: &mut Session, catalog: &Catalog, uri: &str) -> Result<
             .map_err(|e| ErrorData::invalid_request(format!("{} cannot be read: {e}", file.shown), None))?;
         if capc_compiler::secrets::sha256_hex(&bytes) != file.sha256 {
             return Err(ErrorData::invalid_request(
-                format!("{} changed since the lock was made (run `capc lock` and reconnect, or serve with --watch)", file.shown),
+                format!(
+                    "{} changed since the lock was made (run `capc lock` and reconnect, or serve with --watch)",
+                    file.shown
+                ),
                 None,
             ));
         }
@@ -518,7 +521,12 @@ fn read_resource(session: &mut Session, catalog: &Catalog, uri: &str) -> Result<
         return Ok(ReadResourceResult::new(vec![contents]));
     }
     let Some(file) = catalog.files.get().iter().find(|f| f.uri == uri) else {
-        let uris = catalog.files.get().iter().map(|f| f.uri.as_str()).chain(catalog.instructions.iter().map(|f| f.uri.as_str()));
+        let uris = catalog
+            .files
+            .get()
+            .iter()
+            .map(|f| f.uri.as_str())
+            .chain(catalog.instructions.iter().map(|f| f.uri.as_str()));
         let closest = crate::request::closest(uri, uris);
         let mut error = unknown("resource", uri, closest);
         error.code = rmcp::model::ErrorCode::RESOURCE_NOT_FOUND;
