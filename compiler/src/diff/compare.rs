@@ -122,8 +122,9 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
         });
         if !o.at_start() && n.at_start() {
             last(&mut out).escalations = vec![format!(
-                "instruction file `{}` is now sent in every turn, not only for the files it waits for",
-                n.path
+                "instruction file `{}` is now sent in every turn, not only for the files {}",
+                n.path,
+                if o.paths.is_empty() { "below its folder" } else { "its `paths` match" }
             )];
         }
     }
