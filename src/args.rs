@@ -540,6 +540,7 @@ impl Scopes {
             managed_dir: config.managed_dir.value.clone(),
             add_dirs: scope_dirs(&config.add_dir.value, "--add-dir", ".claude")?,
             plugin_dirs: scope_dirs(&config.plugin_dir.value, "--plugin-dir", ".claude-plugin")?,
+            add_dir_instructions: add_dir_instructions(),
             skip_hashes: true,
             skip_sources: false,
             leave_out_local: false,
@@ -651,4 +652,11 @@ pub(crate) enum Color {
     Auto,
     Always,
     Never,
+}
+
+/// Whether Claude Code reads the instruction files of `--add-dir` folders: the user's
+/// environment sets `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` to `1`, `true`, `yes` or `on`.
+pub(crate) fn add_dir_instructions() -> bool {
+    std::env::var("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD")
+        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"))
 }

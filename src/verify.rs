@@ -118,6 +118,7 @@ fn surface(lock: &capc_compiler::model::Lock, file: &Path, home: &Path, trust: b
         managed_dir: None,
         add_dirs: Vec::new(),
         plugin_dirs: Vec::new(),
+        add_dir_instructions: false,
     };
     if !trust && !roots.user_trusts() {
         eprintln!(

@@ -139,6 +139,7 @@ pub fn loaded(checked: &Checked, options: &Options) -> Loaded {
         managed_dir: options.managed_dir.clone(),
         add_dirs: options.add_dirs.clone(),
         plugin_dirs: options.plugin_dirs.clone(),
+        add_dir_instructions: options.add_dir_instructions,
     };
     Loaded::new(checked.shared_lock(), roots)
 }

@@ -236,21 +236,36 @@ pub struct Total {
     pub listing: u64,
     /// The MCP surface in the folder's mode.
     pub tools: Split,
+    /// The instruction files sent at the start (CLAUDE.md, rules without `paths`, their
+    /// imports), by Claude Code's own estimate of a quarter token per character.
+    pub instructions: u64,
 }
 
 impl Total {
-    pub fn of(listing: Option<&Measured>, surface: &ToolSurface, window: ContextWindow) -> Total {
+    pub fn of(listing: Option<&Measured>, surface: &ToolSurface, window: ContextWindow, instructions: u64) -> Total {
         let listing_chars = listing.map_or(0, |m| m.sent);
         Total {
             listing_chars,
             listing: (listing_chars as u64).div_ceil(window.bytes_per_token.max(1)),
             tools: surface.split(surface.mode, window.tokens),
+            instructions,
         }
     }
 
     pub fn tokens(&self) -> u64 {
-        self.listing + self.tools.sent()
+        self.listing + self.tools.sent() + self.instructions
     }
+}
+
+/// The instruction files a session sends at the start, with their token estimates, in order.
+pub fn instructions_at_start(checked: &Checked) -> Vec<(&str, u64)> {
+    checked.instructions.iter().filter(|i| i.at_start()).map(|i| (i.path.as_str(), i.tokens)).collect()
+}
+
+/// The instruction files sent at the start, as `capc ls --budget --format json`'s key
+/// `instructions`: each file's path and tokens, in the order Claude Code sends them.
+pub fn instructions_json(checked: &Checked) -> Value {
+    instructions_at_start(checked).into_iter().map(|(path, tokens)| json!({"path": path, "tokens": tokens})).collect()
 }
 
 /// The surface and each window's total, for `capc ls --budget`.
@@ -263,7 +278,8 @@ pub fn measure(
     let cx = budget::context(checked, options);
     // The resolved lock as it is (no copy of it); an empty one when nothing was resolved.
     let surface = ToolSurface::of(recorded, &checked.shared_lock(), &cx);
-    let totals = listings.iter().map(|(w, m)| Total::of(m.as_ref(), &surface, *w)).collect();
+    let instructions: u64 = instructions_at_start(checked).iter().map(|(_, t)| t).sum();
+    let totals = listings.iter().map(|(w, m)| Total::of(m.as_ref(), &surface, *w, instructions)).collect();
     (surface, totals)
 }
 
@@ -348,9 +364,10 @@ pub fn to_text(
             None => String::new(),
         };
         lines.push(format!(
-            "Up front in a {}-token window: {} tokens (Skill listing {}, MCP tools {}, deferred tools' names {}){ceiling}",
+            "Up front in a {}-token window: {} tokens (instructions {}, Skill listing {}, MCP tools {}, deferred tools' names {}){ceiling}",
             window.tokens,
             total.tokens(),
+            total.instructions,
             total.listing,
             total.tools.up_front,
             total.tools.names
@@ -401,7 +418,7 @@ pub fn to_json(
         .iter()
         .zip(totals)
         .map(|((window, _), t)| {
-            json!({"tokens": window.tokens, "total": t.tokens(), "listing": t.listing, "listing_chars": t.listing_chars,
+            json!({"tokens": window.tokens, "total": t.tokens(), "instructions": t.instructions, "listing": t.listing, "listing_chars": t.listing_chars,
                    "mcp_up_front": t.tools.up_front, "mcp_names": t.tools.names,
                    "over": max.map(|m| t.tokens().saturating_sub(m))})
         })
@@ -437,6 +454,8 @@ pub struct ContextCeiling {
 enum Largest<'a> {
     Server(&'a ServerCost),
     Entry(&'a Row),
+    /// An instruction file sent at the start: its path and tokens.
+    Instruction(&'a str, u64),
 }
 
 impl Measure for ContextCeiling {
@@ -460,12 +479,33 @@ impl Measure for ContextCeiling {
         });
         let bytes = window.bytes_per_token.max(1);
         let largest = match (server, entry) {
-            (Some(s), Some(e)) if (e.sent() as u64).div_ceil(bytes) > sent(s) => Largest::Entry(e),
-            (Some(s), _) => Largest::Server(s),
-            (None, Some(e)) => Largest::Entry(e),
+            (Some(s), Some(e)) if (e.sent() as u64).div_ceil(bytes) > sent(s) => Some(Largest::Entry(e)),
+            (Some(s), _) => Some(Largest::Server(s)),
+            (None, Some(e)) => Some(Largest::Entry(e)),
+            (None, None) => None,
+        };
+        let file = instructions_at_start(checked).into_iter().max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(a.0)));
+        let share = |l: &Largest<'_>| match l {
+            Largest::Server(s) => sent(s),
+            Largest::Entry(e) => (e.sent() as u64).div_ceil(bytes),
+            Largest::Instruction(_, t) => *t,
+        };
+        let largest = match (largest, file) {
+            (Some(l), Some((path, tokens))) if tokens > share(&l) => Largest::Instruction(path, tokens),
+            (Some(l), _) => l,
+            (None, Some((path, tokens))) => Largest::Instruction(path, tokens),
             (None, None) => return Vec::new(),
         };
-        let mut parts = vec![format!("the Skill listing {} ({} characters)", total.listing, total.listing_chars)];
+        let mut parts = Vec::new();
+        let files = instructions_at_start(checked);
+        if total.instructions > 0 {
+            let mut named = files.clone();
+            named.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+            let names: Vec<String> = named.iter().take(3).map(|(p, t)| format!("`{p}` {t}")).collect();
+            let more = if named.len() > 3 { ", …" } else { "" };
+            parts.push(format!("instructions {} ({}{more})", total.instructions, names.join(", ")));
+        }
+        parts.push(format!("the Skill listing {} ({} characters)", total.listing, total.listing_chars));
         if split.up_front > 0 {
             let mut named: Vec<&ServerCost> = up_front.clone();
             named.sort_by(|a, b| sent(b).cmp(&sent(a)).then_with(|| a.server.cmp(&b.server)));
@@ -477,7 +517,7 @@ impl Measure for ContextCeiling {
             parts.push(format!("deferred tools' names {}", split.names));
         }
         let message = format!(
-            "a plain turn in a {}-token window reads {} tokens of skills and MCP tools before the conversation, \
+            "a plain turn in a {}-token window reads {} tokens of instructions, skills and MCP tools before the conversation, \
              {} over `max-context-tokens` ({}) in capc.toml: {}",
             window.tokens,
             total.tokens(),
@@ -496,6 +536,9 @@ impl Measure for ContextCeiling {
             up_front.iter().filter(|s| s.always_load).map(|s| format!("`{}`", s.server)).collect();
         if !always.is_empty() {
             ways.push(format!("drop `alwaysLoad` from {}", always.join(", ")));
+        }
+        if total.instructions > 0 {
+            ways.push("move instructions only some tasks need into rules with `paths:` or into skills".to_string());
         }
         if entry.is_some() {
             ways.push("shorten skill descriptions or list skills `name-only` in `skillOverrides`".to_string());
@@ -522,6 +565,10 @@ impl Measure for ContextCeiling {
                     e.sent()
                 );
                 report_at(&mut out, path, &rules::max_context_tokens::RULE, span, message).help(help);
+            }
+            Largest::Instruction(path, tokens) => {
+                let message = format!("{message}; `{path}` is the largest share the folder declares, {tokens} tokens");
+                report_at(&mut out, path.to_string(), &rules::max_context_tokens::RULE, None, message).help(help);
             }
         }
         out

@@ -73,6 +73,9 @@ pub struct Roots {
     pub managed_dir: Option<PathBuf>,
     pub add_dirs: Vec<PathBuf>,
     pub plugin_dirs: Vec<PathBuf>,
+    /// Whether the `--add-dir` folders' instruction files load (see
+    /// `Options::add_dir_instructions`).
+    pub add_dir_instructions: bool,
 }
 
 impl Roots {
@@ -83,6 +86,7 @@ impl Roots {
             managed_dir: self.managed_dir.clone(),
             add_dirs: self.add_dirs.clone(),
             plugin_dirs: self.plugin_dirs.clone(),
+            add_dir_instructions: self.add_dir_instructions,
             skip_hashes: true,
             leave_out_local: false,
             ..Options::default()
@@ -484,7 +488,7 @@ impl Loaded {
     /// longer hash as the lock says.
     pub fn instructions(&self) -> Result<Option<String>, LoadError> {
         let mut parts: Vec<String> = Vec::new();
-        for instruction in self.lock.instructions.iter().filter(|i| i.paths.is_empty()) {
+        for instruction in self.lock.instructions.iter().filter(|i| i.at_start()) {
             let stale = |why: String| LoadError::Stale { path: instruction.path.clone(), why };
             let bytes = self.roots.read(&instruction.path).map_err(|e| stale(format!("cannot be read ({e})")))?;
             if sha256_hex(&bytes) != instruction.sha256 {
@@ -497,12 +501,21 @@ impl Loaded {
                 Scope::Managed => "organization-managed policy instructions",
                 _ => "project instructions, checked into the codebase",
             };
-            let path = self.roots.locate(&instruction.path);
-            parts.push(format!(
-                "Contents of {} ({heading}):\n\n{}",
-                path.display(),
-                capc_compiler::check::instructions::sent(&text)
-            ));
+            let (path, body) = match &instruction.key {
+                // A settings key's text (managed settings' `claudeMd`), under the name Claude
+                // Code gives it.
+                Some(key) => {
+                    let value: serde_json::Value =
+                        serde_json::from_str(&text).map_err(|_| stale("is no longer JSON".to_string()))?;
+                    let body = value.get(key).and_then(serde_json::Value::as_str).unwrap_or_default();
+                    ("<managed-settings>".to_string(), body.trim().to_string())
+                }
+                None => (
+                    self.roots.locate(&instruction.path).display().to_string(),
+                    capc_compiler::check::instructions::sent(&text),
+                ),
+            };
+            parts.push(format!("Contents of {path} ({heading}):\n\n{body}"));
         }
         if parts.is_empty() {
             return Ok(None);
@@ -510,10 +523,15 @@ impl Loaded {
         Ok(Some(format!("<system-reminder>\n{INSTRUCTIONS_INTRO}\n\n{}\n</system-reminder>", parts.join("\n\n"))))
     }
 
-    /// The reminders of the rules whose `paths` match one of `read` (absolute paths of files the
-    /// turn reads), in the lock's order: `Contents of PATH:` and the rule's body. A rule whose
-    /// file changed since the lock is left out, with a note saying so.
-    pub fn rules_for(&self, read: &[PathBuf], notes: &mut Vec<String>) -> Vec<String> {
+    /// The instruction files a turn that reads `read` (absolute paths, in order) brings in, as
+    /// Claude Code 2.1.332 attaches them after the reads, for each file read in turn: the managed
+    /// and user rules whose `paths` match it, then each nested folder above it (outermost first:
+    /// its files and their imports, its rules without `paths`, then those whose `paths` match
+    /// the file relative to that folder), then the project's rules whose `paths` match. Each is
+    /// `Contents of PATH:` and its body, once a turn. A file changed since the lock is left out,
+    /// with a note saying so.
+    pub fn attached_for(&self, read: &[PathBuf], notes: &mut Vec<String>) -> Vec<String> {
+        use capc_compiler::check::instructions::paths_match;
         let root = self.roots.root.canonicalize().unwrap_or_else(|_| self.roots.root.clone());
         let rels: Vec<String> = read
             .iter()
@@ -521,26 +539,64 @@ impl Loaded {
                 p.canonicalize().ok()?.strip_prefix(&root).ok().map(|r| r.to_string_lossy().replace('\\', "/"))
             })
             .collect();
-        let mut out = Vec::new();
-        for rule in self.lock.instructions.iter().filter(|i| !i.paths.is_empty()) {
-            if !rels.iter().any(|rel| capc_compiler::check::instructions::paths_match(&rule.paths, rel)) {
-                continue;
+        let all = &self.lock.instructions;
+        let mut picked: Vec<usize> = Vec::new();
+        let take = |n: usize, picked: &mut Vec<usize>| {
+            if !picked.contains(&n) {
+                picked.push(n);
             }
+        };
+        let rooted = |i: &capc_compiler::model::Instruction| i.folder.is_none() && !i.path.starts_with("<add-dir ");
+        let all: Vec<(usize, &capc_compiler::model::Instruction)> = all.iter().enumerate().collect();
+        for rel in &rels {
+            for scope in [Scope::Managed, Scope::User] {
+                for (n, i) in all.iter().filter(|(_, i)| i.scope == scope && rooted(i) && !i.paths.is_empty()) {
+                    if paths_match(&i.paths, rel) {
+                        take(*n, &mut picked);
+                    }
+                }
+            }
+            let mut folders: Vec<&str> = all
+                .iter()
+                .filter_map(|(_, i)| i.folder.as_deref())
+                .filter(|f| rel.starts_with(&format!("{f}/")))
+                .collect();
+            folders.dedup();
+            folders.sort_by_key(|f| f.split('/').count());
+            for folder in folders {
+                let inner = &rel[folder.len() + 1..];
+                for (n, _) in all.iter().filter(|(_, i)| i.folder.as_deref() == Some(folder) && i.paths.is_empty()) {
+                    take(*n, &mut picked);
+                }
+                for (n, i) in all.iter().filter(|(_, i)| i.folder.as_deref() == Some(folder) && !i.paths.is_empty()) {
+                    if paths_match(&i.paths, inner) {
+                        take(*n, &mut picked);
+                    }
+                }
+            }
+            for (n, i) in all.iter().filter(|(_, i)| matches!(i.scope, Scope::Project | Scope::Local) && rooted(i)) {
+                if !i.paths.is_empty() && paths_match(&i.paths, rel) {
+                    take(*n, &mut picked);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for i in picked.into_iter().map(|n| all[n].1) {
             let text = self
                 .roots
-                .read(&rule.path)
+                .read(&i.path)
                 .ok()
-                .filter(|bytes| sha256_hex(bytes) == rule.sha256)
+                .filter(|bytes| sha256_hex(bytes) == i.sha256)
                 .and_then(|bytes| String::from_utf8(bytes).ok());
             match text {
                 Some(text) => out.push(format!(
                     "<system-reminder>\nContents of {}:\n\n{}\n</system-reminder>",
-                    self.roots.locate(&rule.path).display(),
+                    self.roots.locate(&i.path).display(),
                     capc_compiler::check::instructions::attached(&text)
                 )),
                 None => notes.push(format!(
-                    "rule `{}` changed since the lock (or cannot be read): not sent",
-                    printable::escape(&rule.path)
+                    "instruction file `{}` changed since the lock (or cannot be read): not sent",
+                    printable::escape(&i.path)
                 )),
             }
         }

@@ -276,6 +276,7 @@ fn trusted(options: &Options, trust: bool) -> bool {
         managed_dir: options.managed_dir.clone(),
         add_dirs: options.add_dirs.clone(),
         plugin_dirs: options.plugin_dirs.clone(),
+        add_dir_instructions: options.add_dir_instructions,
     };
     trust || roots.user_trusts()
 }

@@ -34,8 +34,16 @@ pub(crate) fn ls_budget(options: Options, config: &capc_compiler::config::Config
     let (surface, totals) = cost::measure(&checked, &options, &recorded, &measured);
     let max = config.max_context_tokens.value;
     let text = match format {
-        Format::Json => budget::to_json(&measured, cost::to_json(&surface, &measured, &totals, max)),
-        Format::Human => budget::to_text(&measured) + &cost::to_text(&surface, &measured, &totals, max),
+        Format::Json => {
+            let mut keys = cost::to_json(&surface, &measured, &totals, max);
+            keys.insert("instructions".to_string(), cost::instructions_json(&checked));
+            budget::to_json(&measured, keys)
+        }
+        Format::Human => {
+            budget::to_text(&measured)
+                + &cost::to_text(&surface, &measured, &totals, max)
+                + &view::instructions_text(&checked.instructions)
+        }
     };
     exit(write_stdout(&text), 0)
 }

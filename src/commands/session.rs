@@ -50,6 +50,7 @@ pub(crate) fn load_session(
         managed_dir: scopes.managed_dir,
         add_dirs: scopes.add_dir,
         plugin_dirs: scopes.plugin_dir,
+        add_dir_instructions: crate::args::add_dir_instructions(),
     };
     let loaded = match Loaded::from_file(lock, roots) {
         Ok(l) => l,
@@ -98,6 +99,7 @@ pub(crate) fn load_tree(path: &std::path::Path, from: SessionFrom) -> Result<cap
         managed_dir: scopes.managed_dir,
         add_dirs: scopes.add_dir,
         plugin_dirs: scopes.plugin_dir,
+        add_dir_instructions: crate::args::add_dir_instructions(),
     };
     let loaded = match Loaded::from_tree(roots) {
         Ok(loaded) => loaded,

@@ -128,7 +128,7 @@ fn ls_and_explain_show_the_instruction_files() {
     write_file(&root, ".claude/rules/rust.md", "---\npaths: src/**/*.rs\n---\nRust: no unwrap.\n");
     write_file(&root, "AGENTS.md", "# Agents\nUse tabs.\n");
     let ls = stdout(&capc(&root, &["ls", "."]));
-    assert!(ls.contains("Instructions, in the order Claude Code sends them (2 files at the start, about 12 tokens):\n     1  CLAUDE.md                 project        7 tokens\n     2  docs/style.md             project        5 tokens  imported by CLAUDE.md\n     3  .claude/rules/rust.md     project        4 tokens  (conditional: sent once a file matching src/**/*.rs is read)\n"), "{ls}");
+    assert!(ls.contains("Instructions, in the order Claude Code sends them (2 files at the start, about 12 tokens):\n     1  CLAUDE.md                 project        7 tokens\n     2  docs/style.md             project        5 tokens  imported by CLAUDE.md\n     3  .claude/rules/rust.md     project        4 tokens  (conditional: sent once the session reads a file matching src/**/*.rs)\n"), "{ls}");
     let out = stdout(&capc(&root, &["explain", "docs/style.md", "."]));
     assert_eq!(out, "docs/style.md: an instruction file (project), sent at the start of every session, 2 of 2, about 5 tokens\n  imported through: CLAUDE.md → docs/style.md\n");
     let out = stdout(&capc(&root, &["explain", "AGENTS.md", "."]));
@@ -158,4 +158,206 @@ fn imports_the_walk_leaves_out_are_read_only_inside_the_folder() {
     let sent = stdout(&out);
     assert!(sent.contains("Hidden notes.") && sent.contains("Ignored notes."), "{sent}");
     assert!(!sent.contains("TOP-SECRET"), "{sent}");
+}
+
+fn texts_of(out: &Output) -> Vec<String> {
+    let response: serde_json::Value = serde_json::from_str(stdout(out).lines().next().expect("a line")).expect("json");
+    assert_eq!(response["ok"], true, "{response}");
+    response["request"]["texts"]
+        .as_array()
+        .expect("texts")
+        .iter()
+        .map(|t| t.as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// The managed scope's CLAUDE.md, `claudeMd` and rules come first; `claudeMdExcludes` drops a
+/// rule; a nested folder's CLAUDE.md waits for a turn that reads a file below it, and comes
+/// after the read, as Claude Code 2.1.332 sends them (`instructions-managed`,
+/// `instructions-excludes`, `instructions-nested`).
+#[test]
+fn managed_excluded_and_nested_instruction_files_through_lock_explain_and_session() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let base = dir.path().canonicalize().expect("canonical");
+    let (root, managed) = (base.join("repo"), base.join("managed"));
+    write_file(&root, "CLAUDE.md", "Project.\n");
+    write_file(&root, ".claude/rules/keep.md", "Kept rule.\n");
+    write_file(&root, ".claude/rules/drop.md", "Dropped rule.\n");
+    write_file(&root, ".claude/settings.json", "{\"claudeMdExcludes\": [\"**/.claude/rules/drop.md\"]}\n");
+    write_file(&root, "src/CLAUDE.md", "Nested src.\n");
+    write_file(&root, "src/x.rs", "fn x() {}\n");
+    write_file(&managed, "CLAUDE.md", "Managed.\n");
+    write_file(&managed, "managed-settings.json", "{\"claudeMd\": \"Org memory.\"}\n");
+    write_file(&managed, ".claude/rules/policy.md", "Managed rule.\n");
+    let m = managed.to_str().expect("utf-8");
+    let out = capc(&root, &["lock", ".", "--managed-dir", m]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let lock = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    assert!(!lock.contains("drop.md"), "{lock}");
+    assert!(lock.contains("path = \"<managed>/managed-settings.json\"\nscope = \"managed\"\norder = 2\n"), "{lock}");
+    assert!(lock.contains("path = \"src/CLAUDE.md\"\nscope = \"project\"\norder = 6\nfolder = \"src\"\n"), "{lock}");
+    let out = capc(&root, &["explain", "src/CLAUDE.md"]);
+    assert!(
+        stdout(&out).contains("src/CLAUDE.md: a nested folder's instruction file (project), sent once the session reads a file below src/"),
+        "{}",
+        stdout(&out)
+    );
+    let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"summarize @src/x.rs\",\"include\":[\"request\"]}\n";
+    let out = crate::support::capc_fed(&root, &["session", ".", "--managed-dir", m, "--json"], turn);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let texts = texts_of(&out);
+    let (root, managed) = (root.display(), managed.display());
+    assert_eq!(
+        texts[2],
+        format!("<system-reminder>\nContents of {root}/src/CLAUDE.md:\n\nNested src.\n\n</system-reminder>")
+    );
+    let heading = "(organization-managed policy instructions)";
+    assert_eq!(
+        texts[3],
+        format!("<system-reminder>\nCodebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.\n\nContents of {managed}/CLAUDE.md {heading}:\n\nManaged.\n\nContents of <managed-settings> {heading}:\n\nOrg memory.\n\nContents of {managed}/.claude/rules/policy.md {heading}:\n\nManaged rule.\n\nContents of {root}/CLAUDE.md (project instructions, checked into the codebase):\n\nProject.\n\nContents of {root}/.claude/rules/keep.md (project instructions, checked into the codebase):\n\nKept rule.\n</system-reminder>")
+    );
+}
+
+/// An `--add-dir` folder's instruction files load only when the user's environment sets
+/// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` (`instructions-add-dir`, `-add-dir-off`).
+#[test]
+fn add_dir_instruction_files_follow_the_environment_variable() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let base = dir.path().canonicalize().expect("canonical");
+    let (root, extra) = (base.join("repo"), base.join("extra"));
+    write_file(&root, "CLAUDE.md", "Project.\n");
+    write_file(&extra, "CLAUDE.md", "Extra.\n");
+    let ls = |value: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_capc"));
+        command.args(["ls", ".", "--add-dir", extra.to_str().expect("utf-8")]).current_dir(&root);
+        command.env("NO_COLOR", "1").env_remove("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD");
+        if let Some(value) = value {
+            command.env("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD", value);
+        }
+        stdout(&command.output().expect("capc runs"))
+    };
+    assert!(!ls(None).contains("<add-dir 1>/CLAUDE.md"), "{}", ls(None));
+    assert!(!ls(Some("0")).contains("<add-dir 1>/CLAUDE.md"), "{}", ls(Some("0")));
+    assert!(ls(Some("true")).contains("<add-dir 1>/CLAUDE.md"), "{}", ls(Some("true")));
+}
+
+/// A rule whose `paths:` glob matches no file of the folder is reported at the glob.
+#[test]
+fn a_rule_glob_that_matches_nothing_is_reported_at_the_glob() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, "src/main.rs", "fn main() {}\n");
+    write_file(&root, ".claude/rules/rust.md", "---\npaths: srcs/**/*.rs\n---\nUse tabs.\n");
+    let out = capc(&root, &["check", ".", "--format", "short"]);
+    assert!(
+        stdout(&out).contains(
+            ".claude/rules/rust.md:2:8: info[unmatched-rule-paths] `srcs/**/*.rs` in `paths` matches no file here"
+        ),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// `capc ls --budget` counts the instruction files sent at the start, file by file, and
+/// `max-context-tokens` counts them too, naming the largest when it is the largest share.
+#[test]
+fn the_budget_counts_instruction_tokens_per_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, "CLAUDE.md", &format!("# Project\n{}\nSee @docs/style.md\n", "Use tabs. ".repeat(1200)));
+    write_file(&root, "docs/style.md", "Style: short lines.\n");
+    let out = stdout(&capc(&root, &["ls", "--budget", "."]));
+    assert!(out.contains("tokens (instructions 3012, Skill listing "), "{out}");
+    assert!(out.contains("     1  CLAUDE.md                 project     3007 tokens\n     2  docs/style.md             project        5 tokens  imported by CLAUDE.md\n"), "{out}");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&capc(&root, &["ls", "--budget", ".", "--format", "json"]))).expect("json");
+    assert_eq!(
+        json["instructions"],
+        serde_json::json!([{"path": "CLAUDE.md", "tokens": 3007}, {"path": "docs/style.md", "tokens": 5}])
+    );
+    write_file(&root, "capc.toml", "max-context-tokens = 1000\n");
+    let out = capc(&root, &["check", ".", "--format", "short"]);
+    assert!(
+        stdout(&out).contains("instructions 3012 (`CLAUDE.md` 3007, `docs/style.md` 5)")
+            && stdout(&out).contains("`CLAUDE.md` is the largest share the folder declares, 3007 tokens"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// `capc serve` hands the instructions to other agents: the `initialize` result's
+/// `instructions` hold what Claude Code sends at the start, and each instruction file is a
+/// resource, `instruction://<path>`, described with its load condition and read as locked.
+#[test]
+fn serve_gives_the_instructions_and_each_file_as_a_resource() {
+    use std::time::Duration;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical").join("repo");
+    write_file(&root, "CLAUDE.md", "# Project\nUse tabs.\n");
+    write_file(&root, ".claude/rules/rust.md", "---\npaths: src/**/*.rs\n---\nRust: no unwrap.\n");
+    write_file(&root, "src/main.rs", "fn main() {}\n");
+    let out = capc(&root, &["lock", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["serve", "."])
+        .current_dir(&root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("capc serve");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let (replies, arrived) = std::sync::mpsc::channel();
+    let out = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines() {
+            let Ok(line) = line else { return };
+            if replies.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let next = || -> serde_json::Value {
+        serde_json::from_str(&arrived.recv_timeout(Duration::from_secs(60)).expect("a reply")).expect("JSON")
+    };
+    let send =
+        |stdin: &mut std::process::ChildStdin, value: serde_json::Value| writeln!(stdin, "{value}").expect("write");
+    send(
+        &mut stdin,
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}),
+    );
+    let init = next();
+    let instructions = init["result"]["instructions"].as_str().expect("instructions");
+    let want = format!(
+        "Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.\n\nContents of {}/CLAUDE.md (project instructions, checked into the codebase):\n\n# Project\nUse tabs.",
+        root.display()
+    );
+    assert!(instructions.ends_with(&want), "{instructions}");
+    send(&mut stdin, serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(&mut stdin, serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "resources/list"}));
+    let list = next();
+    let resources = list["result"]["resources"].as_array().expect("resources");
+    let find =
+        |uri: &str| resources.iter().find(|r| r["uri"] == uri).unwrap_or_else(|| panic!("{uri}: {list}")).clone();
+    assert!(
+        find("instruction://CLAUDE.md")["description"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("project instructions, sent at the start of every session; sha256:")),
+        "{list}"
+    );
+    assert!(
+        find("instruction://.claude/rules/rust.md")["description"].as_str().is_some_and(
+            |d| d.starts_with("project instructions, sent once the session reads a file matching src/**/*.rs")
+        ),
+        "{list}"
+    );
+    send(
+        &mut stdin,
+        serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": {"uri": "instruction://CLAUDE.md"}}),
+    );
+    let read = next();
+    assert_eq!(read["result"]["contents"][0]["text"], "# Project\nUse tabs.\n", "{read}");
+    drop(stdin);
+    assert!(child.wait().expect("capc ends").success());
 }

@@ -117,3 +117,32 @@ async def test_document_and_workspace_symbols(client: LanguageClient, corpus):
     assert any(uri_path(s.location.uri) == str(EXPLORER) for s in found), found
     manifest = await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=doc(MARKETPLACE)))
     assert "plugins" in [s.name for s in manifest]
+
+
+async def test_instruction_files_imports_and_load_conditions(client: LanguageClient, tmp_path):
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    (root / ".claude" / "rules").mkdir(parents=True)
+    (root / "CLAUDE.md").write_text("# Project\nSee @docs/style.md and @docs/gone.md\n")
+    (root / "docs" / "style.md").write_text("Style: short lines.\n")
+    (root / ".claude" / "rules" / "rust.md").write_text("---\npaths: srcs/**/*.rs\n---\nRust: no unwrap.\n")
+    await start(client, root)
+    claude = root / "CLAUDE.md"
+    text = open_file(client, claude)
+    # Go to the file an import names.
+    assert await definition(client, claude, at(text, "@docs/style.md", 3)) == [str(root / "docs" / "style.md")]
+    assert await definition(client, claude, at(text, "@docs/gone.md", 3)) == []
+    # Hover on an import: when the file it names is sent, and through which imports.
+    said = await hover(client, claude, at(text, "@docs/style.md", 3))
+    assert "docs/style.md: an instruction file (project), sent at the start of every session" in said.contents.value
+    assert "imported through: CLAUDE.md → docs/style.md" in said.contents.value
+    # Hover elsewhere in a rule: its own load condition.
+    rule = root / ".claude" / "rules" / "rust.md"
+    rule_text = open_file(client, rule)
+    said = await hover(client, rule, at(rule_text, "Rust:", 1))
+    assert "a rule (project), sent once the session reads a file matching srcs/**/*.rs" in said.contents.value
+    # Diagnostics in these files: the import that names no file, the glob that matches none.
+    missing = await pull(client, claude.as_uri())
+    assert any(d.code == "missing-import" for d in missing), missing
+    unmatched = await pull(client, rule.as_uri())
+    assert any(d.code == "unmatched-rule-paths" for d in unmatched), unmatched

@@ -14,6 +14,8 @@ Each scenario is a folder `tests/oracle/scenarios/<name>/`:
                     /etc/claude-code on Linux, so the run is in a mount namespace of its own
                     (`unshare -m`, as root) where an overlay on /etc adds `claude-code/` as a copy
                     of this folder; the real /etc is never written.
+                    It may hold `CLAUDE.md` and `.claude/rules/` too; capc reads it as
+                    `--managed-dir`.
     expected/       written here: one JSON file per input, normalized
 
 scenario.toml:

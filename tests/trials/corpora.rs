@@ -178,8 +178,10 @@ const CORPORA: &[Corpus] = &[
         not_declarations: &[
             ("CCGS Skill Testing Framework/", "the project's own test specifications for its agents and skills, outside `.claude/`: not subagents"),
         ],
-        findings: &[("blanket-allow", 32), ("invalid-field-value", 3), ("shadowed-declaration", 2)],
-        defaults: Defaults { root: sev(0, 5, 32), plugins: sev(0, 0, 0) },
+        // `unmatched-rule-paths`: 11 infos, the template's rules for folders a game project
+        // creates later (`src/ai/**`, `assets/shaders/**`, …), none of which the template holds.
+        findings: &[("blanket-allow", 32), ("invalid-field-value", 3), ("shadowed-declaration", 2), ("unmatched-rule-paths", 11)],
+        defaults: Defaults { root: sev(0, 5, 43), plugins: sev(0, 0, 0) },
         links: &[],
         linked: Linked::NONE,
     },
@@ -215,8 +217,11 @@ const CORPORA: &[Corpus] = &[
         // `unknown-field`: 122 in skills and agents, and 30 infos, one per rule of `.claude/rules/`
         // whose frontmatter holds keys Claude Code ignores there (`globs`, `alwaysApply`,
         // `tier`, …; each of these rules has `paths`, so none is a misspelt condition).
-        findings: &[("invalid-field-value", 1), ("mcp-tool-name-too-long", 1), ("shadowed-declaration", 20), ("unknown-field", 152), ("unknown-mcp-server-in-rule", 5)],
-        defaults: Defaults { root: sev(0, 26, 153), plugins: sev(0, 0, 0) },
+        // `unmatched-rule-paths`: 13 infos, rules whose globs name files the repository does not
+        // hold (`.husky/**`, `**/*.bash`, …). `large-instructions`: the files sent at the start
+        // come to more than the 120,000 characters Claude Code warns about.
+        findings: &[("invalid-field-value", 1), ("large-instructions", 1), ("mcp-tool-name-too-long", 1), ("shadowed-declaration", 20), ("unknown-field", 152), ("unknown-mcp-server-in-rule", 5), ("unmatched-rule-paths", 13)],
+        defaults: Defaults { root: sev(0, 27, 166), plugins: sev(0, 0, 0) },
         links: &[],
         linked: Linked::NONE,
     },

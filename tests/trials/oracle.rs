@@ -137,6 +137,9 @@ pub(crate) struct Scenario {
     /// `[capc] untrusted_injections = "run"`: the session runs `!` injections in a folder that
     /// is not trusted as headless Claude Code does (`--untrusted-injections run`).
     run_untrusted: bool,
+    /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` in the recording's environment: the
+    /// `--add-dir` folders' instruction files load.
+    add_dir_instructions: bool,
 }
 
 pub(crate) fn scenario(dir: &Path) -> Scenario {
@@ -178,6 +181,11 @@ pub(crate) fn scenario(dir: &Path) -> Scenario {
             Some(Some("run")) => true,
             Some(other) => panic!("{name}/scenario.toml: untrusted_injections is \"skip\" or \"run\", not {other:?}"),
         },
+        add_dir_instructions: spec
+            .get("env")
+            .and_then(|env| env.get("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD"))
+            .and_then(toml::Value::as_str)
+            .is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on")),
         name,
         dir: dir.to_path_buf(),
     }
@@ -296,10 +304,18 @@ fn run(s: &Scenario, input: &str) -> Value {
         managed_dir: managed.clone(),
         add_dirs: add_dirs.clone(),
         plugin_dirs: plugin_dirs.clone(),
+        add_dir_instructions: s.add_dir_instructions,
         ..Default::default()
     };
     let lock = capc_compiler::check(&options).expect("the scratch tree exists").lock();
-    let roots = Roots { root: tree.clone(), user_dir: Some(home.clone()), managed_dir: managed, add_dirs, plugin_dirs };
+    let roots = Roots {
+        root: tree.clone(),
+        user_dir: Some(home.clone()),
+        managed_dir: managed.clone(),
+        add_dirs,
+        plugin_dirs,
+        add_dir_instructions: s.add_dir_instructions,
+    };
     let mut session = Session::new(Loaded::new(lock, roots));
     // Trusted as a user's session is: when their own `.claude.json` (the scenario's home) says so.
     session.trusted = session.loaded.roots.user_trusts();
@@ -330,7 +346,11 @@ fn run(s: &Scenario, input: &str) -> Value {
         live.shutdown();
     }
     assert_eq!(response["ok"], true, "{}: {input}: {response}", s.name);
-    normalized(response["request"].to_string(), &[(&tree, "<TREE>"), (&home, "<HOME>")])
+    let mut paths = vec![(tree.as_path(), "<TREE>"), (home.as_path(), "<HOME>")];
+    if let Some(managed) = &managed {
+        paths.push((managed.as_path(), "/etc/claude-code"));
+    }
+    normalized(response["request"].to_string(), &paths)
 }
 
 /// Gives the owner write access to every folder and file under `root` (a copy of the read-only

@@ -26,6 +26,8 @@ pub(super) struct Reading<'a> {
     pub(super) cache: Option<&'a Cache>,
     /// [`Options::skip_sources`](super::Options).
     pub(super) skip_sources: bool,
+    /// What else decides which instruction files load.
+    pub(super) loading: super::instructions::Loading<'a>,
 }
 
 pub(super) fn check_root(
@@ -36,7 +38,7 @@ pub(super) fn check_root(
     plugin_dirs: &[(usize, String)],
     reading: Reading<'_>,
 ) -> Checked {
-    let Reading { filter, texts, cache, skip_sources } = reading;
+    let Reading { filter, texts, cache, skip_sources, loading } = reading;
     let listed = match cache {
         Some(cache) => cache.walk(dir, filter),
         None => walk::walk_filtered(dir, filter),
@@ -45,7 +47,7 @@ pub(super) fn check_root(
     tree.texts = texts.clone();
     tree.add_unsaved(dir);
     if let Realm::AddDir(_) = realm {
-        return check_added_dir(dir, &tree, realm, hash, cache, skip_sources);
+        return check_added_dir(dir, &tree, realm, hash, cache, skip_sources, &loading);
     }
     // With a cache: the listing's fingerprint, a key of discovery and of every file's reading.
     let listing = cache.map(|_| tree.fingerprint());
@@ -115,13 +117,14 @@ pub(super) fn check_root(
         }
     }
     // The instruction files a session started here reads, and the files their imports name.
-    if matches!(realm, Realm::Project | Realm::User) {
+    if matches!(realm, Realm::Project | Realm::User | Realm::Managed | Realm::AddDir(_)) {
         let claimed = |rel: &str| claims.0.contains_key(rel);
-        let found = super::instructions::read_instructions(dir, &tree, realm, hash, &claimed);
+        let found = super::instructions::read_instructions(dir, &tree, realm, hash, &claimed, &loading);
         for outcome in found.outcomes {
             take(checked.absorb(outcome));
         }
         checked.instructions = found.entries;
+        checked.instruction_chars = found.chars;
     }
     if let Some(listing) = listing {
         // The plugin declarations are discovery's (in its fingerprint), marked refused by the
@@ -580,6 +583,7 @@ fn check_added_dir(
     hash: bool,
     cache: Option<&Cache>,
     skip_sources: bool,
+    loading: &super::instructions::Loading<'_>,
 ) -> Checked {
     let mut claims = Claims(BTreeMap::new());
     let mut diagnostics = walk_problems(tree, realm);
@@ -617,8 +621,16 @@ fn check_added_dir(
         (dir, listing, fingerprints, realm).hash(&mut h);
         checked.fingerprint = h.finish();
     }
+    // Its instruction files, when Claude Code reads them.
+    let claimed = |rel: &str| claims.0.contains_key(rel);
+    let found = super::instructions::read_instructions(dir, tree, realm, hash, &claimed, loading);
+    for outcome in found.outcomes {
+        checked.absorb(outcome);
+    }
+    checked.instructions = found.entries;
     checked
 }
+
 fn claim_markdown_tree(tree: &Tree, claims: &mut Claims, dir: &str, kind: FileKind, owner: &Owner) {
     // A folder inside `commands/` that holds a SKILL.md (any case) is one skill; the other
     // Markdown files beside and below it are not commands.

@@ -147,23 +147,77 @@ const RULE_KEYS: &[&str] = &["paths"];
 pub(super) struct Instructions {
     pub(super) outcomes: Vec<Outcome>,
     pub(super) entries: Vec<Instruction>,
+    /// The length of each entry's text, in UTF-16 code units, by path.
+    pub(super) chars: std::collections::BTreeMap<String, usize>,
 }
 
-/// The instruction files of `dir` (the checked folder, or the home for [`Realm::User`]).
-/// `claimed`: whether another reader reads the file already (its outcome is that reader's).
+/// `claudeMdExcludes`: globs (picomatch with `dot`, as Claude Code matches them) against a file's
+/// absolute path, `/`-separated; they drop user, project and local files, never managed ones.
+#[derive(Debug, Clone, Default)]
+pub struct Excludes {
+    patterns: Vec<(globset::GlobMatcher, bool)>,
+}
+
+impl Excludes {
+    /// The patterns of every settings file given, in order (a pattern starting with `!`
+    /// matches every path its rest does not, as picomatch reads it). A pattern that does not
+    /// parse matches nothing.
+    pub fn new(patterns: &[String]) -> Excludes {
+        let patterns = patterns
+            .iter()
+            .map(|p| p.replace('\\', "/"))
+            .filter(|p| !p.is_empty())
+            .filter_map(|p| {
+                let (negated, glob) = match p.strip_prefix('!') {
+                    Some(rest) => (true, rest.to_string()),
+                    None => (false, p),
+                };
+                let glob = globset::GlobBuilder::new(&glob).literal_separator(true).build().ok()?;
+                Some((glob.compile_matcher(), negated))
+            })
+            .collect();
+        Excludes { patterns }
+    }
+
+    /// Whether `absolute` (a file of `scope`) is left out.
+    pub fn excludes(&self, absolute: &str, scope: Scope) -> bool {
+        matches!(scope, Scope::User | Scope::Project | Scope::Local)
+            && self.patterns.iter().any(|(glob, negated)| glob.is_match(absolute) != *negated)
+    }
+}
+
+/// What decides which instruction files load besides the folder's own files.
+#[derive(Default)]
+pub(super) struct Loading<'a> {
+    pub(super) excludes: Option<&'a Excludes>,
+    /// Whether an `--add-dir` folder's instruction files load
+    /// (`CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD`).
+    pub(super) add_dirs: bool,
+}
+
+/// The instruction files of `dir` (the checked folder, the home for [`Realm::User`], the
+/// managed folder, an `--add-dir` folder). `claimed`: whether another reader reads the file
+/// already (its outcome is that reader's).
 pub(super) fn read_instructions(
     dir: &Path,
     tree: &Tree,
     realm: Realm,
     hash: bool,
     claimed: &dyn Fn(&str) -> bool,
+    loading: &Loading<'_>,
 ) -> Instructions {
+    let absolute = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()).to_string_lossy().replace('\\', "/");
     let mut walk = Walk {
         dir,
         tree,
         realm,
         hash,
         claimed,
+        excludes: loading.excludes,
+        absolute,
+        folder: None,
+        chars: Default::default(),
+        imports: matches!(realm, Realm::Project | Realm::User),
         done: BTreeSet::new(),
         chain: Vec::new(),
         out: Vec::new(),
@@ -207,6 +261,23 @@ pub(super) fn read_instructions(
                     }
                 }
             }
+            // Nested folders: read when the session reads a file below them.
+            for folder in nested_folders(tree, claimed) {
+                walk.folder = Some(folder.clone());
+                let file = |name: &str| format!("{folder}/{name}");
+                for rel in [file("CLAUDE.md"), file(".claude/CLAUDE.md")] {
+                    if tree.is_file(&rel) {
+                        walk.visit(&rel, Scope::Project, 0, None, false);
+                    }
+                }
+                if tree.is_file(&file("CLAUDE.local.md")) {
+                    walk.visit(&file("CLAUDE.local.md"), Scope::Local, 0, None, false);
+                }
+                for rel in rules_of(tree, &file(".claude/rules")) {
+                    walk.visit(&rel, Scope::Project, 0, None, true);
+                }
+            }
+            walk.folder = None;
         }
         Realm::User => {
             if tree.is_file(".claude/CLAUDE.md") {
@@ -216,9 +287,66 @@ pub(super) fn read_instructions(
                 walk.visit(&rel, Scope::User, 0, None, true);
             }
         }
+        Realm::Managed => {
+            // Its imports are outside the project: read only once the user approves them.
+            if tree.is_file("CLAUDE.md") {
+                walk.visit("CLAUDE.md", Scope::Managed, 0, None, false);
+            }
+            walk.managed_setting();
+            for rel in rules_of(tree, ".claude/rules") {
+                walk.visit(&rel, Scope::Managed, 0, None, true);
+            }
+        }
+        Realm::AddDir(_) if loading.add_dirs => {
+            // Its imports are outside the project: read only once the user approves them.
+            for rel in ["CLAUDE.md", ".claude/CLAUDE.md"] {
+                if tree.is_file(rel) {
+                    walk.visit(rel, Scope::Project, 0, None, false);
+                }
+            }
+            for rel in rules_of(tree, ".claude/rules") {
+                walk.visit(&rel, Scope::Project, 0, None, true);
+            }
+            if tree.is_file("CLAUDE.local.md") {
+                walk.visit("CLAUDE.local.md", Scope::Local, 0, None, false);
+            }
+        }
         _ => {}
     }
-    Instructions { outcomes: walk.out, entries: walk.entries }
+    let chars = walk.chars;
+    Instructions { outcomes: walk.out, entries: walk.entries, chars }
+}
+
+/// The folders below the checked one that hold instruction files of their own (`CLAUDE.md`,
+/// `.claude/CLAUDE.md`, `CLAUDE.local.md`, `.claude/rules/`), parents before their subfolders.
+/// A file another reader claims (a plugin's CLAUDE.md) does not make its folder one.
+fn nested_folders(tree: &Tree, claimed: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut folders: BTreeSet<Vec<String>> = BTreeSet::new();
+    for rel in tree.files.iter() {
+        if claimed(rel) {
+            continue;
+        }
+        let folder = if let Some(i) = rel.find(".claude/rules/").filter(|i| *i == 0 || rel[..*i].ends_with('/')) {
+            if !rel.ends_with(".md") {
+                continue;
+            }
+            rel[..i].trim_end_matches('/').to_string()
+        } else {
+            let name = file_name(rel);
+            if name != "CLAUDE.md" && name != "CLAUDE.local.md" {
+                continue;
+            }
+            let mut folder = parent(rel);
+            if name == "CLAUDE.md" && (folder == ".claude" || folder.ends_with("/.claude")) {
+                folder = parent(folder);
+            }
+            folder.to_string()
+        };
+        if !folder.is_empty() {
+            folders.insert(folder.split('/').map(str::to_string).collect());
+        }
+    }
+    folders.into_iter().map(|f| f.join("/")).collect()
 }
 
 /// Whether two instruction files are one: the same text (a symbolic link between them, as
@@ -261,6 +389,15 @@ struct Walk<'a> {
     realm: Realm,
     hash: bool,
     claimed: &'a dyn Fn(&str) -> bool,
+    excludes: Option<&'a Excludes>,
+    /// The folder's absolute path, `/`-separated, for `claudeMdExcludes`.
+    absolute: String,
+    /// The nested folder whose files are being read (`None`: the folder's own).
+    folder: Option<String>,
+    chars: std::collections::BTreeMap<String, usize>,
+    /// Whether imports are followed: not in the managed folder and `--add-dir` folders, whose
+    /// imports are outside the project (Claude Code reads them only once the user approves).
+    imports: bool,
     /// Every file visited (read or tried), as Claude Code's set of processed paths.
     done: BTreeSet<String>,
     /// The files being read, outermost first: an import of one of them is a cycle.
@@ -275,6 +412,9 @@ impl Walk<'_> {
         if !self.done.insert(rel.to_string()) {
             return None;
         }
+        if self.excludes.is_some_and(|e| e.excludes(&format!("{}/{rel}", self.absolute), scope)) {
+            return None;
+        }
         let path = self.realm.display(rel);
         let mut sink = Sink::new(&path);
         let text = load(self.dir, self.tree, rel, None, &mut sink);
@@ -287,7 +427,13 @@ impl Walk<'_> {
         let (body_start, fields) = match crate::frontmatter::split(&text) {
             crate::frontmatter::Split::Found(block) => {
                 let fields = match crate::frontmatter::parse(&text, &block) {
-                    crate::frontmatter::Parsed::Fields { node, .. } => Some(node),
+                    crate::frontmatter::Parsed::Fields { mut node, .. } => {
+                        // A list of `paths` globs: each item's own span, for findings about one.
+                        if rule && node.get("paths").is_some_and(|p| matches!(p.kind, NodeKind::Array(_))) {
+                            crate::frontmatter::refine_spans(&text, &block, &mut node);
+                        }
+                        Some(node)
+                    }
                     _ => None,
                 };
                 (block.body_start.min(text.len()), fields)
@@ -295,21 +441,24 @@ impl Walk<'_> {
             _ => (0, None),
         };
         let mut globs: Vec<String> = Vec::new();
+        let mut spans: Vec<Span> = Vec::new();
         if let Some(fields) = &fields {
             if let Some(node) = fields.get("paths") {
-                globs = match &node.kind {
+                let spanned: Vec<(String, Span)> = match &node.kind {
                     NodeKind::Array(items) => items
                         .iter()
-                        .filter_map(|i| i.as_str())
+                        .filter_map(|i| i.as_str().map(|s| (s.trim().to_string(), i.span)))
+                        .filter(|(p, _)| !p.is_empty())
+                        .collect(),
+                    NodeKind::String(s) => s
+                        .split(',')
                         .map(str::trim)
                         .filter(|p| !p.is_empty())
-                        .map(str::to_string)
+                        .map(|p| (p.to_string(), node.span))
                         .collect(),
-                    NodeKind::String(s) => {
-                        s.split(',').map(str::trim).filter(|p| !p.is_empty()).map(str::to_string).collect()
-                    }
                     _ => Vec::new(),
                 };
+                (globs, spans) = spanned.into_iter().unzip();
             }
             if rule {
                 let unknown: Vec<&crate::node::Key> = fields
@@ -352,6 +501,42 @@ impl Walk<'_> {
         let scanned = scan(&text, body_start);
         let body = scanned.sent.trim();
         let conditional = rule && !globs.is_empty();
+        if conditional && self.realm == Realm::Project {
+            // Relative to the folder whose `.claude/rules/` holds the rule.
+            let base = rel.find(".claude/rules/").map_or("", |i| rel[..i].trim_end_matches('/'));
+            for (glob, span) in globs.iter().zip(&spans) {
+                match glob_matcher(glob) {
+                    Err(why) => {
+                        sink.report(
+                            &rules::unmatched_rule_paths::RULE,
+                            Some(*span),
+                            format!("`{glob}` in `paths` is not a pattern Claude Code can match ({why})"),
+                        )
+                        .help("write a gitignore-style glob, such as `src/**/*.rs`");
+                    }
+                    Ok(matcher) => {
+                        let hit = self.tree.files.iter().any(|f| {
+                            let inner =
+                                if base.is_empty() { Some(f.as_str()) } else { f.strip_prefix(&format!("{base}/")) };
+                            inner.is_some_and(|inner| {
+                                matcher.matched_path_or_any_parents(Path::new("/").join(inner), false).is_ignore()
+                            })
+                        });
+                        if !hit {
+                            let from = if base.is_empty() { "the folder".to_string() } else { format!("`{base}/`") };
+                            sink.report(
+                                &rules::unmatched_rule_paths::RULE,
+                                Some(*span),
+                                format!("`{glob}` in `paths` matches no file here: the rule does not load until one exists"),
+                            )
+                            // A template's rules may wait for files to come: worth knowing.
+                            .severity(crate::diagnostic::Severity::Info)
+                            .help(format!("globs are relative to {from}, with `**/` for any folders (`src/**/*.rs`); fix the pattern or remove the rule"));
+                        }
+                    }
+                }
+            }
+        }
         let mut sent = None;
         if !body.is_empty() {
             let order = u32::try_from(self.entries.len() + 1).unwrap_or(u32::MAX);
@@ -361,16 +546,19 @@ impl Walk<'_> {
                 order,
                 imported_by: by.map(str::to_string),
                 imports: Vec::new(),
-                paths: if conditional { globs } else { Vec::new() },
+                paths: if conditional { globs.clone() } else { Vec::new() },
+                folder: self.folder.clone(),
+                key: None,
                 sha256: if self.hash { crate::secrets::sha256_hex(text.as_bytes()) } else { String::new() },
                 tokens: tokens(body),
             });
             sent = Some(self.entries.len() - 1);
+            self.chars.insert(path.clone(), body.encode_utf16().count());
         }
         let mut imported = Vec::new();
         // A rule that waits for a matching file brings its imports in when it loads (not
         // followed here); an empty file brings in nothing.
-        if sent.is_some() && !conditional {
+        if sent.is_some() && !conditional && self.imports {
             self.chain.push(rel.to_string());
             let mut named: BTreeSet<String> = BTreeSet::new();
             for import in &scanned.imports {
@@ -436,6 +624,30 @@ impl Walk<'_> {
             self.out.push(Outcome::new(sink, None, None, Counts::default(), None));
         }
         sent.map(|i| self.entries[i].path.clone())
+    }
+
+    /// Managed settings' `claudeMd`: sent after the managed CLAUDE.md, as its own entry.
+    fn managed_setting(&mut self) {
+        let rel = "managed-settings.json";
+        if !self.tree.is_file(rel) {
+            return;
+        }
+        let crate::walk::Content::Text(text) = self.tree.texts.read(&self.dir.join(rel)) else { return };
+        let Ok(settings) = serde_json::from_str::<serde_json::Value>(&text) else { return };
+        let Some(body) = settings.get("claudeMd").and_then(serde_json::Value::as_str) else { return };
+        if body.trim().is_empty() {
+            return;
+        }
+        let order = u32::try_from(self.entries.len() + 1).unwrap_or(u32::MAX);
+        self.entries.push(Instruction {
+            path: self.realm.display(rel),
+            scope: Scope::Managed,
+            order,
+            sha256: if self.hash { crate::secrets::sha256_hex(text.as_bytes()) } else { String::new() },
+            tokens: tokens(body.trim()),
+            key: Some("claudeMd".to_string()),
+            ..Instruction::default()
+        });
     }
 
     /// The file an import names, relative to the folder; `None` (with a finding) when Claude
@@ -541,6 +753,13 @@ pub fn sent(text: &str) -> String {
         _ => 0,
     };
     scan(text, body_start).sent.trim().to_string()
+}
+
+/// One `paths` glob as a gitignore pattern rooted at `/`, or why it is none.
+fn glob_matcher(glob: &str) -> Result<ignore::gitignore::Gitignore, String> {
+    let mut builder = ignore::gitignore::GitignoreBuilder::new("/");
+    builder.add_line(None, glob).map_err(|e| e.to_string())?;
+    builder.build().map_err(|e| e.to_string())
 }
 
 /// Whether a rule's `paths` globs (gitignore syntax, relative to the project folder) match the

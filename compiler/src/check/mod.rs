@@ -45,6 +45,9 @@ pub struct Options {
     pub add_dirs: Vec<PathBuf>,
     /// `--plugin-dir` folders, in order: plugins a session loads as `claude --plugin-dir` does.
     pub plugin_dirs: Vec<PathBuf>,
+    /// Read the instruction files of the `--add-dir` folders, as Claude Code does when
+    /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` is set (the CLI reads that variable).
+    pub add_dir_instructions: bool,
     /// Leave the sources' SHA-256 empty: for commands that write no lock (`check`, `ls`,
     /// `explain`, `graph`), hashing is most of the CPU time on a machine without SHA
     /// instructions.
@@ -163,6 +166,9 @@ pub struct Checked {
     /// The instruction files a session started in the checked folder reads, in the order
     /// Claude Code sends them (the lock's `[[instruction]]`).
     pub instructions: Vec<crate::model::Instruction>,
+    /// The length of the text each instruction file sends, in UTF-16 code units (as Claude
+    /// Code measures it), by path: for `large-instructions`.
+    instruction_chars: std::collections::BTreeMap<String, usize>,
 }
 
 impl Checked {
@@ -189,6 +195,7 @@ impl Checked {
             kept: Vec::new(),
             skip_sources: false,
             instructions: Vec::new(),
+            instruction_chars: Default::default(),
         }
     }
 
@@ -439,6 +446,86 @@ impl Checked {
     }
 }
 
+/// `large-instructions`: each file sent at the start longer than Claude Code's per-file
+/// threshold, and the largest of the others when they pass its total threshold together
+/// (Claude Code 2.1.332 with a context window of up to 200,000 tokens).
+fn large_instructions(
+    instructions: &[crate::model::Instruction],
+    chars: &std::collections::BTreeMap<String, usize>,
+) -> Vec<crate::diagnostic::Diagnostic> {
+    const FILE: usize = 40_000;
+    const TOTAL: usize = 120_000;
+    let sized: Vec<(&str, usize)> = instructions
+        .iter()
+        .filter(|i| i.at_start() && i.key.is_none())
+        .filter_map(|i| chars.get(&i.path).map(|n| (i.path.as_str(), *n)))
+        .collect();
+    let thousands = |n: usize| {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (k, c) in digits.chars().enumerate() {
+            if k > 0 && (digits.len() - k).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let mut out = Vec::new();
+    for (path, n) in sized.iter().filter(|(_, n)| *n > FILE) {
+        let mut sink = crate::diagnostic::Sink::new(path);
+        sink.report(
+            &crate::rules::large_instructions::RULE,
+            None,
+            format!(
+                "`{path}` sends {} characters to the model in every turn; Claude Code warns past {}",
+                thousands(*n),
+                thousands(FILE)
+            ),
+        )
+        .help("move what only some tasks need into rules with `paths:` or into skills, which load when needed");
+        out.extend(sink.diagnostics);
+    }
+    let total: usize = sized.iter().filter(|(_, n)| *n <= FILE).map(|(_, n)| n).sum();
+    if total > TOTAL {
+        if let Some((path, _)) = sized.iter().filter(|(_, n)| *n <= FILE).max_by_key(|(_, n)| *n) {
+            let mut sink = crate::diagnostic::Sink::new(path);
+            sink.report(
+                &crate::rules::large_instructions::RULE,
+                None,
+                format!("the instruction files sent at the start come to {} characters together, the largest this one; Claude Code warns past {}", thousands(total), thousands(TOTAL)),
+            )
+            .help("move what only some tasks need into rules with `paths:` or into skills, which load when needed");
+            out.extend(sink.diagnostics);
+        }
+    }
+    out
+}
+
+/// The `claudeMdExcludes` of the settings a session here reads: the project's, its local
+/// settings (unless left out), the user's and the managed ones, in that order.
+fn exclude_patterns(options: &Options) -> Vec<String> {
+    let mut files: Vec<PathBuf> = vec![options.root.join(".claude/settings.json")];
+    if !options.leave_out_local {
+        files.push(options.root.join(".claude/settings.local.json"));
+    }
+    if let Some(home) = &options.user_dir {
+        files.push(home.join(".claude/settings.json"));
+    }
+    if let Some(dir) = &options.managed_dir {
+        files.push(dir.join("managed-settings.json"));
+    }
+    let mut patterns = Vec::new();
+    for file in files {
+        let walk::Content::Text(text) = options.texts.read(&file) else { continue };
+        let Ok(settings) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
+        if let Some(list) = settings.get("claudeMdExcludes").and_then(serde_json::Value::as_array) {
+            patterns.extend(list.iter().filter_map(|p| p.as_str().map(str::to_string)));
+        }
+    }
+    patterns
+}
+
 /// Why a check could not run at all (exit code 2).
 #[derive(Debug)]
 pub enum CheckError {
@@ -489,6 +576,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     let mut all = Checked::empty(Vec::new());
     // With a cache: what each root's cross-file stage reads (see `cache`).
     let mut fingerprints: Vec<u64> = Vec::new();
+    let excludes = instructions::Excludes::new(&exclude_patterns(options));
     for (dir, realm) in roots {
         match std::fs::metadata(&dir) {
             Ok(m) if m.is_dir() => {}
@@ -502,6 +590,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
             texts: &options.texts,
             cache: options.cache.as_deref(),
             skip_sources: options.skip_sources,
+            loading: instructions::Loading { excludes: Some(&excludes), add_dirs: options.add_dir_instructions },
         };
         let one = check_root(&dir, realm, !options.skip_hashes, &project_keys, given, reading);
         fingerprints.push(one.fingerprint);
@@ -516,6 +605,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         all.kept.extend(one.kept);
         all.sources.extend(one.sources);
         all.instructions.extend(one.instructions);
+        all.instruction_chars.extend(one.instruction_chars);
     }
     // CLAUDE.local.md (and what it alone imports) is each user's own, as local settings are.
     if options.leave_out_local {
@@ -525,8 +615,15 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         let instructions = FileKind::Instructions.as_str();
         all.sources.retain(|s| !(s.kind == instructions && local.contains(&s.path)));
     }
-    // The user's instructions are sent before the project's.
-    all.instructions.sort_by_key(|i| i.scope != crate::model::Scope::User);
+    // Managed instructions are sent first, then the user's, the project's, the `--add-dir`
+    // folders'; nested folders' files wait for a file below them.
+    all.instructions.sort_by_key(|i| match i.scope {
+        crate::model::Scope::Managed => 0,
+        crate::model::Scope::User => 1,
+        _ if i.path.starts_with("<add-dir ") => 3,
+        _ => 2,
+    });
+    all.diagnostics.extend(large_instructions(&all.instructions, &all.instruction_chars));
     for (n, instruction) in all.instructions.iter_mut().enumerate() {
         instruction.order = u32::try_from(n + 1).unwrap_or(u32::MAX);
     }

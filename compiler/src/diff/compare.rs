@@ -104,7 +104,7 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
     let instructions = pair(&old.instructions, &new.instructions, |i| i.path.as_str());
     for i in instructions.added {
         out.push(entry(Section::Instruction, Class::Added, i.path.clone(), instruction_what(i), &[&i.path]));
-        if i.paths.is_empty() {
+        if i.at_start() {
             last(&mut out).escalations =
                 vec![format!("a new instruction file `{}` is sent to the model in every turn", i.path)];
         }
@@ -121,10 +121,11 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
             fields,
             ..entry(Section::Instruction, Class::Changed, n.path.clone(), instruction_what(n), &[&n.path])
         });
-        if !o.paths.is_empty() && n.paths.is_empty() {
+        if !o.at_start() && n.at_start() {
             last(&mut out).escalations = vec![format!(
-                "instruction file `{}` is now sent in every turn, not only for the files its `paths` match",
-                n.path
+                "instruction file `{}` is now sent in every turn, not only for the files {}",
+                n.path,
+                if o.paths.is_empty() { "below its folder" } else { "its `paths` match" }
             )];
         }
     }

@@ -579,7 +579,7 @@ pub fn instructions_text(instructions: &[crate::model::Instruction]) -> String {
         return String::new();
     }
     let mut out = String::new();
-    let at_start: Vec<&crate::model::Instruction> = instructions.iter().filter(|i| i.paths.is_empty()).collect();
+    let at_start: Vec<&crate::model::Instruction> = instructions.iter().filter(|i| i.at_start()).collect();
     let tokens: u64 = at_start.iter().map(|i| i.tokens).sum();
     let _ = writeln!(
         out,
@@ -593,8 +593,8 @@ pub fn instructions_text(instructions: &[crate::model::Instruction]) -> String {
         if let Some(by) = &i.imported_by {
             let _ = write!(line, "  imported by {by}");
         }
-        if !i.paths.is_empty() {
-            let _ = write!(line, "  (conditional: sent once a file matching {} is read)", i.paths.join(", "));
+        if !i.at_start() {
+            let _ = write!(line, "  (conditional: sent {})", i.condition());
         }
         let _ = writeln!(out, "{line}");
     }
@@ -607,9 +607,9 @@ pub fn explain_instruction(instructions: &[crate::model::Instruction], path: &st
     let path = path.trim_start_matches("./");
     let i = instructions.iter().find(|i| i.path == path)?;
     let mut out = String::new();
-    let at_start = instructions.iter().filter(|i| i.paths.is_empty()).count();
-    if i.paths.is_empty() {
-        let place = instructions.iter().filter(|o| o.paths.is_empty()).position(|o| o.path == i.path).unwrap_or(0) + 1;
+    let at_start = instructions.iter().filter(|i| i.at_start()).count();
+    if i.at_start() {
+        let place = instructions.iter().filter(|o| o.at_start()).position(|o| o.path == i.path).unwrap_or(0) + 1;
         let _ = writeln!(
             out,
             "{}: an instruction file ({}), sent at the start of every session, {place} of {at_start}, about {}",
@@ -620,10 +620,11 @@ pub fn explain_instruction(instructions: &[crate::model::Instruction], path: &st
     } else {
         let _ = writeln!(
             out,
-            "{}: a rule ({}), sent once the session reads a file matching {}, about {}",
+            "{}: {} ({}), sent {}, about {}",
             i.path,
+            if i.paths.is_empty() { "a nested folder's instruction file" } else { "a rule" },
             i.scope.as_str(),
-            i.paths.join(", "),
+            i.condition(),
             count(usize::try_from(i.tokens).unwrap_or(usize::MAX), "token")
         );
     }

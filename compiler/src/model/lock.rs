@@ -323,15 +323,45 @@ pub struct Instruction {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub imports: Vec<String>,
     /// A rule's `paths:` globs: it loads when the turn reads a file one of them matches, not at
-    /// the start (empty: it loads at the start).
+    /// the start (empty: it loads at the start). A nested folder's rule matches them relative to
+    /// that folder, the others relative to the locked folder.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<String>,
+    /// A nested folder's file (its `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md`, rules,
+    /// and what they import): the folder, relative to the locked folder. It loads when the turn
+    /// reads a file below that folder, not at the start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folder: Option<String>,
+    /// The settings key whose string value is the text sent, rather than the file's text:
+    /// `claudeMd` of `managed-settings.json`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
     /// Lowercase hex SHA-256 of the file's bytes.
     pub sha256: String,
     /// Claude Code's own estimate of the tokens the text it sends costs where it has no
     /// tokenizer: `Math.round(length / 4)` of the body sent (frontmatter and HTML comments
     /// left out, trimmed) in UTF-16 code units.
     pub tokens: u64,
+}
+
+impl Instruction {
+    /// Whether Claude Code sends it at the start of every session: neither a rule waiting for
+    /// its `paths` nor a nested folder's file waiting for a file below it.
+    pub fn at_start(&self) -> bool {
+        self.paths.is_empty() && self.folder.is_none()
+    }
+
+    /// When it loads, in words: at the start, or what the turn must read.
+    pub fn condition(&self) -> String {
+        match (&self.folder, self.paths.is_empty()) {
+            (None, true) => "at the start of every session".to_string(),
+            (None, false) => format!("once the session reads a file matching {}", self.paths.join(", ")),
+            (Some(folder), true) => format!("once the session reads a file below {folder}/"),
+            (Some(folder), false) => {
+                format!("once the session reads a file below {folder}/ matching {}", self.paths.join(", "))
+            }
+        }
+    }
 }
 
 /// One tool of a connected MCP server, as `capc lock --connect` recorded it: what the model

@@ -29,6 +29,7 @@ pub mod invalid_mcp_tool_name;
 pub mod invalid_name;
 pub mod invalid_permission_rule;
 pub mod invalid_plugin_source;
+pub mod large_instructions;
 pub mod lenient_frontmatter;
 pub mod listing_budget;
 pub mod literal_secret;
@@ -58,6 +59,7 @@ pub mod unknown_mcp_server_in_rule;
 pub mod unknown_mcp_server_type;
 pub mod unknown_tool_in_rule;
 pub mod unloaded_plugin;
+pub mod unmatched_rule_paths;
 pub mod unpinned_mcp_package;
 pub mod unpinned_plugin_source;
 pub mod unquoted_plugin_variable;
@@ -99,6 +101,7 @@ pub static RULES: &[&Rule] = &[
     &invalid_name::RULE,
     &invalid_permission_rule::RULE,
     &invalid_plugin_source::RULE,
+    &large_instructions::RULE,
     &lenient_frontmatter::RULE,
     &listing_budget::RULE,
     &literal_secret::RULE,
@@ -128,6 +131,7 @@ pub static RULES: &[&Rule] = &[
     &unknown_mcp_server_type::RULE,
     &unknown_tool_in_rule::RULE,
     &unloaded_plugin::RULE,
+    &unmatched_rule_paths::RULE,
     &unpinned_mcp_package::RULE,
     &unpinned_plugin_source::RULE,
     &unquoted_plugin_variable::RULE,

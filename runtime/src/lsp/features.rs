@@ -140,7 +140,14 @@ pub(crate) fn hover(analysis: &Analysis, texts: &Texts<'_>, params: HoverParams)
             && l.parent.as_deref() == Some("permissions")
             && matches!(&l.container, Some((b'[', key)) if matches!(key.as_str(), "allow" | "ask" | "deny"))
     });
-    let value = if let Some(rule) = rule {
+    let value = if let Some(value) = instruction_hover(analysis, &doc, offset) {
+        if let Some((s, e)) = import_at(&doc.text, offset).map(|i| (i.span.start, i.span.end)) {
+            range = Some(lines.range(s, e));
+        } else {
+            range = None;
+        }
+        value
+    } else if let Some(rule) = rule {
         range = Some(lines.range(rule.start, rule.start + rule.value.len()));
         let behavior = rule.container.as_ref().map_or("", |(_, k)| k.as_str());
         super::rules::hover(analysis, &doc.shown, behavior, &rule.value)?
@@ -425,6 +432,9 @@ pub(crate) fn definition(
     let offset = Lines::new(&doc.text).offset(at.position);
     let (start, end) = word_at(&doc.text, offset);
     let word = &doc.text[start..end];
+    if let Some(location) = import_location(analysis, &doc, offset) {
+        return Some(GotoDefinitionResponse::Array(vec![location]));
+    }
     let locations: Vec<Location> = if let Some(server) = server_named(word) {
         servers(analysis, server).iter().filter_map(|s| server_location(analysis, &s.path, &s.name)).collect()
     } else if doc.is_markdown() {
@@ -444,6 +454,61 @@ pub(crate) fn definition(
         vec![Location::new(Url::from_file_path(target).ok()?, Range::default())]
     };
     (!locations.is_empty()).then_some(GotoDefinitionResponse::Array(locations))
+}
+
+/// The instruction file of the lock at `shown`, when the document is one.
+fn instruction<'a>(analysis: &'a Analysis, shown: &str) -> Option<&'a capc_compiler::model::Instruction> {
+    analysis.checked.as_ref()?.instructions.iter().find(|i| i.path == shown)
+}
+
+/// The `@` import of an instruction file's text at `offset`.
+fn import_at(text: &str, offset: usize) -> Option<capc_compiler::check::instructions::Import> {
+    let body_start = match capc_compiler::frontmatter::split(text) {
+        capc_compiler::frontmatter::Split::Found(block) => block.body_start.min(text.len()),
+        _ => 0,
+    };
+    capc_compiler::check::instructions::scan(text, body_start)
+        .imports
+        .into_iter()
+        .find(|i| i.span.start <= offset && offset <= i.span.end)
+}
+
+/// The file an `@` import at `offset` of an instruction file names (relative to the file, in
+/// the workspace), as the lock resolved it.
+fn import_target(analysis: &Analysis, doc: &Doc, offset: usize) -> Option<String> {
+    instruction(analysis, &doc.shown)?;
+    let import = import_at(&doc.text, offset)?;
+    let folder = doc.shown.rsplit_once('/').map_or("", |(f, _)| f);
+    let joined = if folder.is_empty() { import.written.clone() } else { format!("{folder}/{}", import.written) };
+    let target = normalize(Path::new(&joined)).to_string_lossy().replace('\\', "/");
+    Some(target)
+}
+
+/// Go to the file an `@` import names.
+fn import_location(analysis: &Analysis, doc: &Doc, offset: usize) -> Option<Location> {
+    let target = import_target(analysis, doc, offset)?;
+    let path = analysis.options.root.join(&target);
+    if !path.is_file() || !normalize(&path).starts_with(&analysis.options.root) {
+        return None;
+    }
+    Some(Location::new(Url::from_file_path(path).ok()?, Range::default()))
+}
+
+/// Hover in an instruction file: on an `@` import, when the file it names is sent; elsewhere,
+/// when this file is.
+fn instruction_hover(analysis: &Analysis, doc: &Doc, offset: usize) -> Option<String> {
+    let checked = analysis.checked.as_ref()?;
+    instruction(analysis, &doc.shown)?;
+    let shown = match import_target(analysis, doc, offset) {
+        Some(target) => {
+            let Some(text) = capc_compiler::lock::view::explain_instruction(&checked.instructions, &target) else {
+                return Some(format!("**`{target}`**: not sent (see the finding on this import, if any)"));
+            };
+            text
+        }
+        None => capc_compiler::lock::view::explain_instruction(&checked.instructions, &doc.shown)?,
+    };
+    Some(shown.lines().map(|l| l.trim()).collect::<Vec<_>>().join("\n\n"))
 }
 
 /// Where a server's name is written in its file.

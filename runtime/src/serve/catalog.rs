@@ -41,12 +41,47 @@ pub struct SkillFile {
     pub locked: bool,
 }
 
+/// One instruction file of the lock (CLAUDE.md, a rule, an imported file), served as
+/// `instruction://<path>` (the lock's path, `<`, `>` and spaces percent-encoded).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstructionFile {
+    pub uri: String,
+    /// The path in the lock's notation, read through `Roots::read`.
+    pub shown: String,
+    pub sha256: String,
+    /// When Claude Code sends it, and under which scope.
+    pub description: String,
+}
+
+/// The lock's instruction files, in the order Claude Code sends them (not managed settings'
+/// `claudeMd`, which is a settings value).
+fn instruction_files(session: &Session) -> Vec<InstructionFile> {
+    session
+        .loaded
+        .lock
+        .instructions
+        .iter()
+        .filter(|i| i.key.is_none())
+        .map(|i| {
+            let encoded = i.path.replace('%', "%25").replace(' ', "%20").replace('<', "%3C").replace('>', "%3E");
+            InstructionFile {
+                uri: format!("instruction://{encoded}"),
+                shown: i.path.clone(),
+                sha256: i.sha256.clone(),
+                description: format!("{} instructions, sent {}", i.scope.as_str(), i.condition()),
+            }
+        })
+        .collect()
+}
+
 /// Everything the server lists.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Catalog {
     pub prompts: Vec<Prompt>,
     pub tools: Vec<Tool>,
     pub files: Files,
+    /// The instruction files, as resources.
+    pub instructions: Vec<InstructionFile>,
     /// The served prompt (an index into `prompts`) each name a client may send reaches; `None`
     /// for a name that reaches an entry not served (a built-in under the same name).
     pub reaches: HashMap<Arc<str>, Option<usize>>,
@@ -78,7 +113,8 @@ impl Catalog {
             let served = super::gateway::prompts(session, &mut problems);
             prompts.extend(served.into_iter().filter(|p| !taken.contains(&p.name)));
         }
-        Catalog { prompts, tools, files, reaches, problems }
+        let instructions = instruction_files(session);
+        Catalog { prompts, tools, files, instructions, reaches, problems }
     }
 
     /// The lists that differ from `before`.
@@ -90,7 +126,7 @@ impl Catalog {
         if self.tools != before.tools {
             out.push(List::Tools);
         }
-        if self.files.changed(&before.files) {
+        if self.files.changed(&before.files) || self.instructions != before.instructions {
             out.push(List::Resources);
         }
         out
@@ -107,6 +143,12 @@ impl Catalog {
                 r.description = Some(format!("sha256:{}", f.sha256));
                 r
             })
+            .chain(self.instructions.iter().map(|i| {
+                let mut r = Resource::new(&i.uri, i.shown.clone());
+                r.mime_type = Some("text/markdown".to_string());
+                r.description = Some(format!("{}; sha256:{}", i.description, i.sha256));
+                r
+            }))
             .collect()
     }
 

@@ -128,6 +128,27 @@ impl Shared {
         lock(&self.state).catalog.clone()
     }
 
+    /// The `initialize` result's `instructions`: what capc serves, then the instructions Claude
+    /// Code gives the model at the start of a session here (the lock's instruction files, read
+    /// now and checked against it), as its reminder holds them.
+    fn instructions(&self) -> String {
+        let about = "Claude Code's commands and skills of this repository, resolved from its capabilities.lock: \
+                     each is a prompt under the name typed after `/`; the Skill tool runs one as Claude Code's Skill \
+                     tool does; each skill's files are resources under skill://<skill>/<path>, and each instruction \
+                     file (CLAUDE.md, rules, imports) under instruction://<path>.";
+        match lock(&self.state).session.loaded.instructions() {
+            Ok(Some(reminder)) => {
+                let inner = reminder
+                    .strip_prefix("<system-reminder>\n")
+                    .and_then(|r| r.strip_suffix("\n</system-reminder>"))
+                    .unwrap_or(&reminder);
+                format!("{about}\n\n{inner}")
+            }
+            Ok(None) => about.to_string(),
+            Err(e) => format!("{about}\n\nThe repository's instructions are not served: {e}"),
+        }
+    }
+
     /// Serves `loaded` from now on; returns the lists that changed.
     pub fn reload(&self, loaded: crate::loaded::Loaded) -> Vec<List> {
         let mut state = lock(&self.state);
@@ -378,11 +399,7 @@ impl ServerHandler for Server {
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("capc", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "Claude Code's commands and skills of this repository, resolved from its capabilities.lock: \
-                 each is a prompt under the name typed after `/`; the Skill tool runs one as Claude Code's Skill \
-                 tool does; each skill's files are resources under skill://<skill>/<path>.",
-            )
+            .with_instructions(self.shared.instructions())
     }
 
     /// Only the revisions with an `initialize` handshake: list changes then go to every
@@ -703,8 +720,37 @@ pub fn rule_to_add(rule: &str, trusted: bool) -> String {
 /// `resources/read`: a listed skill file, read through the lock's containment rules, refused
 /// when its bytes no longer hash as listed.
 fn read_resource(session: &mut Session, catalog: &Catalog, uri: &str) -> Result<ReadResourceResult, ErrorData> {
+    if let Some(file) = catalog.instructions.iter().find(|f| f.uri == uri) {
+        let bytes = session
+            .loaded
+            .roots
+            .read(&file.shown)
+            .map_err(|e| ErrorData::invalid_request(format!("{} cannot be read: {e}", file.shown), None))?;
+        if capc_compiler::secrets::sha256_hex(&bytes) != file.sha256 {
+            return Err(ErrorData::invalid_request(
+                format!(
+                    "{} changed since the lock was made (run `capc lock` and reconnect, or serve with --watch)",
+                    file.shown
+                ),
+                None,
+            ));
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|_| ErrorData::invalid_request(format!("{} is no longer UTF-8", file.shown), None))?;
+        let mut contents = ResourceContents::text(text, uri);
+        if let ResourceContents::TextResourceContents { mime_type, .. } = &mut contents {
+            *mime_type = Some("text/markdown".to_string());
+        }
+        return Ok(ReadResourceResult::new(vec![contents]));
+    }
     let Some(file) = catalog.files.get().iter().find(|f| f.uri == uri) else {
-        let closest = crate::request::closest(uri, catalog.files.get().iter().map(|f| f.uri.as_str()));
+        let uris = catalog
+            .files
+            .get()
+            .iter()
+            .map(|f| f.uri.as_str())
+            .chain(catalog.instructions.iter().map(|f| f.uri.as_str()));
+        let closest = crate::request::closest(uri, uris);
         let mut error = unknown("resource", uri, closest);
         error.code = rmcp::model::ErrorCode::RESOURCE_NOT_FOUND;
         return Err(error);

@@ -484,9 +484,9 @@ impl Session {
         // attachments; the instructions reminder goes after them (`Session::turn`). The last
         // block ends its message, and so its line, unless a reminder joins that message after
         // it: the instructions, the git context of a folder in a repository, the attribution.
-        let rules = self.loaded.rules_for(&read_paths, &mut self.notes);
+        let rules = self.loaded.attached_for(&read_paths, &mut self.notes);
         let followed = reminder_follows(cx, &self.loaded.roots.root)
-            || self.loaded.lock.instructions.iter().any(|i| i.paths.is_empty() && i.tokens > 0);
+            || self.loaded.lock.instructions.iter().any(|i| i.at_start() && i.tokens > 0);
         let mut out = mentions::join_blocks(reads.into_iter().flatten().chain(rules).collect(), !followed);
         self.attached = out.len();
         out.extend(texts);
