@@ -10,6 +10,7 @@ pub mod mcp;
 pub mod permissions;
 pub mod plugin;
 pub mod settings;
+pub mod settings_schema;
 
 use crate::walk::Tree;
 
