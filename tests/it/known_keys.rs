@@ -377,3 +377,23 @@ fn settings_merge_across_scopes_key_by_key() {
     let full = entry("gamma")["full"].as_u64().unwrap_or(0);
     assert!(full > 30 && full <= 50, "the project's `skillListingMaxDescChars: 40` wins over the user's 5: {json}");
 }
+
+#[test]
+fn an_enabled_plugins_value_claude_code_refuses_refuses_the_file() {
+    // Measured on Claude Code 2.1.332: `"enabledPlugins": {"a@b": "yes"}` refuses the file,
+    // "(enabledPlugins.a@b): Invalid input".
+    let dir = tempfile::tempdir().expect("tempdir");
+    write_file(
+        dir.path(),
+        ".claude/settings.json",
+        r#"{"enabledPlugins": {"a@b": "yes"}, "permissions": {"deny": ["Write"]}}"#,
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_capc")).arg("lock").arg(dir.path()).output().expect("run capc");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let lock: toml::Value =
+        std::fs::read_to_string(dir.path().join("capabilities.lock")).expect("written").parse().expect("TOML");
+    let refused = &lock["settings_not_loaded"][0];
+    assert_eq!(refused["key"].as_str(), Some("enabledPlugins.a@b"));
+    assert_eq!(refused["message"].as_str(), Some("Invalid input"));
+    assert!(lock.get("permission").is_none(), "{lock}");
+}

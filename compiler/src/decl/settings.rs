@@ -74,10 +74,19 @@ pub fn refused(root: &Node) -> Option<(String, String)> {
         return Some(("permissions.defaultMode".to_string(), REFUSED_MODE_MESSAGE.to_string()));
     }
     let table = settings_schema::table();
-    root.as_object().unwrap_or_default().iter().find_map(|(key, value)| {
+    let schema = root.as_object().unwrap_or_default().iter().find_map(|(key, value)| {
         let entry = table.keys.get(&key.name)?;
         let m = settings_schema::mismatch(entry, value, &key.name, false, &|p| p == "permissions.defaultMode")?;
         (!m.dropped).then_some((m.path, m.text))
+    });
+    // An `enabledPlugins` value that is neither a boolean nor a list of versions (the table
+    // types the map, not its values).
+    schema.or_else(|| {
+        let plugins = root.get("enabledPlugins")?.as_object()?;
+        let (key, _) = plugins
+            .iter()
+            .find(|(_, v)| v.as_bool().is_none() && !matches!(v.kind, crate::node::NodeKind::Array(_)))?;
+        Some((format!("enabledPlugins.{}", key.name), "Invalid input".to_string()))
     })
 }
 
@@ -387,7 +396,7 @@ fn check_policy_entry(sink: &mut Sink<'_>, list: &str, entry: &Node) {
             ),
         )
         .severity(Severity::Error)
-        .help("split it into one entry per key; Claude Code's settings schema rejects the entry");
+        .help("split it into one entry per key; Claude Code ignores the entry (the rest of the file loads), so it never matches");
         return;
     }
     let value = entry.get(present[0]).unwrap_or(entry);
@@ -416,6 +425,6 @@ fn check_policy_entry(sink: &mut Sink<'_>, list: &str, entry: &Node) {
     if let Some(message) = problem {
         sink.report(&rules::invalid_field_value::RULE, value.span, message)
             .severity(Severity::Error)
-            .help("Claude Code's settings schema rejects the entry");
+            .help("Claude Code ignores the entry (the rest of the file loads), so it never matches");
     }
 }
