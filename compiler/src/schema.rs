@@ -96,8 +96,9 @@ pub const fn field(name: &'static str, ty: Ty) -> Field {
 pub enum Unknown {
     /// Reported as a warning (Claude Code ignores them).
     Warn,
-    /// Reported only when a known field is a near miss (formats whose key list capc may
-    /// not know in full, such as settings): an unknown key with no suggestion is an info.
+    /// Reported as a warning only when a known field is a near miss (objects where Claude Code
+    /// keeps keys it does not know, for newer releases): an unknown key with no suggestion is
+    /// an info.
     SuggestOnly,
 }
 
@@ -192,12 +193,10 @@ pub fn check_fields_knowing(
                         sink.report(
                             &rules::unknown_field::RULE,
                             key.span,
-                            format!("capc does not know field `{}` in {what}", key.name),
+                            format!("unknown field `{}` in {what}", key.name),
                         )
                         .severity(Severity::Info)
-                        .help(
-                            "Claude Code ignores fields it does not know; if this one is new, tell capc's maintainers",
-                        );
+                        .help("Claude Code keeps it for newer releases and ignores it; check the spelling");
                     }
                 }
             }

@@ -9,7 +9,7 @@
 //! `skillOverrides`, `disableBundledSkills`, `disableSlashCommands`, and
 //! `SLASH_COMMAND_TOOL_CHAR_BUDGET` or `CLAUDE_CODE_DISABLE_BUNDLED_SKILLS` set in a settings
 //! file's `env` (and, for [`crate::cost`], `ENABLE_TOOL_SEARCH`) — merged user, project,
-//! local, then managed, as Claude Code merges them. The process environment is not read, so a
+//! local, then managed, as Claude Code merges them (`settings_schema::merge`). The process environment is not read, so a
 //! check gives the same answer on every machine.
 //! Nothing else of a turn (usage scores, MCP prompts) is known before a session starts.
 
@@ -19,6 +19,7 @@ use crate::loaded::{Loaded, Roots};
 use capc_compiler::builtins::BUNDLED_SKILLS;
 use capc_compiler::check::{locate, Measure};
 use capc_compiler::config::ContextWindow;
+use capc_compiler::decl::settings_schema::merge;
 use capc_compiler::diagnostic::report_at;
 use capc_compiler::frontmatter::{self, Parsed, Spans, Split};
 use capc_compiler::span::Span;
@@ -100,30 +101,26 @@ impl Measured {
 /// What a session in the checked folder is asked in, for the listing: trusted, with the
 /// settings' listing keys.
 pub fn context(checked: &Checked, options: &Options) -> TurnContext {
-    let mut flags: Map<String, Value> = Map::new();
+    let mut merged = Value::Object(Map::new());
     for shown in SETTINGS {
         if !checked.files.iter().any(|f| f.path == shown) {
             continue;
         }
         let walk::Content::Text(text) = options.texts.read(&locate(options, shown)) else { continue };
         // A file that does not parse is ignored by Claude Code (and reported by `invalid-json`).
-        let Ok(Value::Object(settings)) = serde_json::from_str::<Value>(&text) else { continue };
-        for key in KEYS {
-            match (settings.get(key), flags.get_mut(key)) {
-                (Some(Value::Object(more)), Some(Value::Object(have))) => {
-                    have.extend(more.iter().map(|(k, v)| (k.clone(), v.clone())));
-                }
-                (Some(value), _) => {
-                    flags.insert(key.to_string(), value.clone());
-                }
-                (None, _) => {}
-            }
+        let Ok(settings @ Value::Object(_)) = serde_json::from_str::<Value>(&text) else { continue };
+        merge(&mut merged, &settings);
+    }
+    let mut flags: Map<String, Value> = Map::new();
+    for key in KEYS {
+        if let Some(value) = merged.get(key) {
+            flags.insert(key.to_string(), value.clone());
         }
-        if let Some(Value::Object(env)) = settings.get("env") {
-            for key in ENV {
-                if let Some(value) = env.get(key) {
-                    flags.insert(key.to_string(), value.clone());
-                }
+    }
+    if let Some(Value::Object(env)) = merged.get("env") {
+        for key in ENV {
+            if let Some(value) = env.get(key) {
+                flags.insert(key.to_string(), value.clone());
             }
         }
     }

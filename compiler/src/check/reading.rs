@@ -285,16 +285,17 @@ pub(super) fn read_claim(
                         }
                         // Refused whole by Claude Code: it declares nothing, and its errors
                         // do not stop `capc lock` (a session here does not load the file).
-                        FileKind::Settings if decl::settings::refused_mode(&node).is_some() => {
-                            let why = "Claude Code refuses this settings file: its `permissions.defaultMode` is not a mode it knows";
-                            not_loaded.get_or_insert_with(|| (path.clone(), why.to_string()));
+                        FileKind::Settings if decl::settings::refused(&node).is_some() => {
+                            let (key, message) = decl::settings::refused(&node).unwrap_or_default();
+                            let why = format!("Claude Code refuses this settings file: `{key}`: {message}");
+                            not_loaded.get_or_insert_with(|| (path.clone(), why));
                             decls.push(crate::model::Decl {
                                 path: path.clone(),
                                 span: None,
                                 item: crate::model::Item::SettingsNotLoaded(crate::model::SettingsNotLoaded {
                                     path: path.clone(),
-                                    key: "permissions.defaultMode".to_string(),
-                                    message: decl::settings::REFUSED_MODE_MESSAGE.to_string(),
+                                    key,
+                                    message,
                                 }),
                             });
                         }

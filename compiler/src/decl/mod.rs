@@ -11,6 +11,7 @@ pub mod mcp;
 pub mod permissions;
 pub mod plugin;
 pub mod settings;
+pub mod settings_schema;
 
 use crate::walk::Tree;
 

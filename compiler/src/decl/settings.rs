@@ -1,101 +1,47 @@
-//! `settings.json` / `settings.local.json` (and managed settings): permissions, plugin
-//! enablement, MCP approval keys and hooks. Claude Code has well over a hundred settings;
-//! capc types the ones that change capabilities and only suggests spellings for the rest.
+//! `settings.json` / `settings.local.json` (and managed settings). Every key Claude Code knows,
+//! at every level its schema types, is checked against its settings table
+//! (`settings_schema`): unknown keys (with did-you-mean), values Claude Code refuses (the
+//! whole file, or only that entry, as Claude Code does), and keys written in a settings file
+//! where Claude Code ignores them (managed-only policy switches in a project). The typed
+//! readers here and in `hooks.rs`, `permissions.rs` and `mcp.rs` give permissions, plugin
+//! enablement, MCP approval keys and hooks their meaning.
 
 use super::permissions::{self, Use};
-use super::FileCx;
+use super::settings_schema::{self, Entry, Mismatch};
+use super::{FileCx, FileScope};
 use crate::diagnostic::{Severity, Sink};
 use crate::node::Node;
 use crate::rules;
-use crate::schema::{check_fields, field, Field, Ty, Unknown};
+use crate::schema::{check_fields_knowing, Unknown};
 
-pub const FIELDS: &[Field] = &[
-    field("$schema", Ty::String),
-    field("permissions", Ty::Object),
-    field("enabledPlugins", Ty::Object),
-    field("extraKnownMarketplaces", Ty::Object),
-    field("additionalMarketplaces", Ty::Object),
-    field("enableAllProjectMcpServers", Ty::Bool),
-    field("enabledMcpjsonServers", Ty::StringArray),
-    field("disabledMcpjsonServers", Ty::StringArray),
-    field("allowedMcpServers", Ty::Array),
-    field("deniedMcpServers", Ty::Array),
-    field("allowManagedMcpServersOnly", Ty::Bool),
-    field("managedMcpServers", Ty::Object),
-    field("allowManagedHooksOnly", Ty::Bool),
-    field("allowManagedPermissionRulesOnly", Ty::Bool),
-    field("hooks", Ty::Object),
-    field("disableAllHooks", Ty::Bool),
-    field("allowedHttpHookUrls", Ty::StringArray),
-    field("httpHookAllowedEnvVars", Ty::StringArray),
-    field("env", Ty::Object),
-    field("model", Ty::String),
-    field("availableModels", Ty::StringArray),
-    field("fallbackModel", Ty::String),
-    field("effortLevel", Ty::String),
-    field("outputStyle", Ty::String),
-    field("statusLine", Ty::Object),
-    field("subagentStatusLine", Ty::Object),
-    field("fileSuggestion", Ty::Object),
-    field("apiKeyHelper", Ty::String),
-    field("awsAuthRefresh", Ty::String),
-    field("awsCredentialExport", Ty::String),
-    field("cleanupPeriodDays", Ty::Number),
-    field("includeCoAuthoredBy", Ty::Bool),
-    field("includeGitInstructions", Ty::Bool),
-    field("attribution", Ty::Object),
-    field("forceLoginMethod", Ty::String),
-    field("forceLoginOrgUUID", Ty::Any),
-    field("otelHeadersHelper", Ty::String),
-    field("language", Ty::String),
-    field("alwaysThinkingEnabled", Ty::Bool),
-    field("spinnerTipsEnabled", Ty::Bool),
-    field("spinnerTipsOverride", Ty::Object),
-    field("spinnerVerbs", Ty::Object),
-    field("companyAnnouncements", Ty::StringArray),
-    field("autoUpdatesChannel", Ty::String),
-    field("respectGitignore", Ty::Bool),
-    field("sandbox", Ty::Object),
-    field("skillOverrides", Ty::Object),
-    field("skillListingBudgetFraction", Ty::Number),
-    field("skillListingMaxDescChars", Ty::Number),
-    field("disableBundledSkills", Ty::Bool),
-    field("disableSkillShellExecution", Ty::Bool),
-    field("syncClaudeAiSkills", Ty::Bool),
-    field("strictPluginOnlyCustomization", Ty::Any),
-    field("strictKnownMarketplaces", Ty::Array),
-    field("blockedMarketplaces", Ty::Array),
-    field("disableCommandPluginSources", Ty::Bool),
-    field("disableSideloadFlags", Ty::Bool),
-    field("disableClaudeAiConnectors", Ty::Bool),
-    field("allowAllClaudeAiMcps", Ty::Bool),
-    field("pluginConfigs", Ty::Object),
-    field("agent", Ty::String),
-    field("disableWorkflows", Ty::Bool),
-    field("disableArtifact", Ty::Bool),
-    field("disableAgentView", Ty::Bool),
-    field("useAutoModeDuringPlan", Ty::Bool),
-    field("autoMode", Ty::Object),
-    field("worktree", Ty::Object),
-    field("plansDirectory", Ty::String),
-    field("prefersReducedMotion", Ty::Bool),
-    field("showTurnDuration", Ty::Bool),
-    field("terminalProgressBarEnabled", Ty::Bool),
-    field("teammateMode", Ty::String),
-    field("autoMemoryEnabled", Ty::Bool),
-    field("claudeMdExcludes", Ty::StringArray),
-];
+/// The top-level keys Claude Code knows.
+pub fn known_keys() -> Vec<&'static str> {
+    settings_schema::table().keys.keys().map(String::as_str).collect()
+}
 
-const PERMISSION_FIELDS: &[Field] = &[
-    field("allow", Ty::StringArray),
-    field("deny", Ty::StringArray),
-    field("ask", Ty::StringArray),
-    field("additionalDirectories", Ty::StringArray),
-    field("defaultMode", Ty::String),
-    field("disableBypassPermissionsMode", Ty::String),
-    field("disableAutoMode", Ty::String),
-];
+/// The keys Claude Code knows inside the object at `path` (`["permissions"]`,
+/// `["sandbox", "network"]`); empty where it types no keys.
+pub fn nested_keys(path: &[&str]) -> Vec<&'static str> {
+    let mut keys = &settings_schema::table().keys;
+    for (i, part) in path.iter().enumerate() {
+        let Some(entry) = keys.get(*part) else { return Vec::new() };
+        keys = &entry.keys;
+        if i + 1 == path.len() {
+            return keys.keys().map(String::as_str).collect();
+        }
+    }
+    keys.keys().map(String::as_str).collect()
+}
 
+/// Paths whose values capc's own readers check, with findings that say more than a type.
+const READ_ELSEWHERE: &[&str] =
+    &["hooks", "allowedMcpServers", "deniedMcpServers", "managedMcpServers", "permissions.defaultMode"];
+
+/// Objects whose keys are not settings names (hook events, plugin ids, variables, servers).
+const FREE_KEYS: &[&str] = &["hooks", "env", "enabledPlugins", "managedMcpServers"];
+
+/// The permission modes Claude Code accepts in `permissions.defaultMode`: its schema's list,
+/// the modes it adds at run time (`auto`) and the alias `manual`.
 const MODES: &[&str] = &["default", "manual", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"];
 
 /// What Claude Code 2.1.332's notice says of a `permissions.defaultMode` it refuses (its
@@ -120,6 +66,136 @@ pub fn refused_whole(text: &str, parsed: Option<&Node>) -> Option<&'static str> 
     }
 }
 
+/// Why Claude Code refuses a settings file whose JSON is an object: the first value its
+/// schema rejects (a dotted path and its notice's words), unless that value is one Claude
+/// Code skips and keeps the rest.
+pub fn refused(root: &Node) -> Option<(String, String)> {
+    if refused_mode(root).is_some() {
+        return Some(("permissions.defaultMode".to_string(), REFUSED_MODE_MESSAGE.to_string()));
+    }
+    let table = settings_schema::table();
+    let schema = root.as_object().unwrap_or_default().iter().find_map(|(key, value)| {
+        let entry = table.keys.get(&key.name)?;
+        let m = settings_schema::mismatch(entry, value, &key.name, false, &|p| p == "permissions.defaultMode")?;
+        (!m.dropped).then_some((m.path, m.text))
+    });
+    // An `enabledPlugins` value that is neither a boolean nor a list of versions (the table
+    // types the map, not its values).
+    schema.or_else(|| {
+        let plugins = root.get("enabledPlugins")?.as_object()?;
+        let (key, _) = plugins
+            .iter()
+            .find(|(_, v)| v.as_bool().is_none() && !matches!(v.kind, crate::node::NodeKind::Array(_)))?;
+        Some((format!("enabledPlugins.{}", key.name), "Invalid input".to_string()))
+    })
+}
+
+/// Unknown keys of `object` (with did-you-mean, and a rename when it is certain), then the
+/// same inside each known object whose keys Claude Code types.
+fn check_keys(
+    sink: &mut Sink<'_>,
+    object: &Node,
+    keys: &'static std::collections::BTreeMap<String, Entry>,
+    path: &str,
+    what: &str,
+    unknown: Unknown,
+) {
+    let known: Vec<&str> = keys.keys().map(String::as_str).collect();
+    check_fields_knowing(sink, object, &[], &known, what, unknown);
+    for (key, value) in object.as_object().unwrap_or_default() {
+        let Some(entry) = keys.get(&key.name) else { continue };
+        let child = if path.is_empty() { key.name.clone() } else { format!("{path}.{}", key.name) };
+        if FREE_KEYS.contains(&child.as_str()) {
+            continue;
+        }
+        check_nested(sink, value, entry, &child);
+    }
+}
+
+fn check_nested(sink: &mut Sink<'_>, value: &Node, entry: &'static Entry, path: &str) {
+    // An object of several shapes: the one with keys (`attribution`: `true`, or an object).
+    let entry = match entry.any_of.iter().find(|o| !o.keys.is_empty()) {
+        Some(object) if value.as_object().is_some() => object,
+        _ => entry,
+    };
+    if value.as_object().is_some() {
+        if !entry.keys.is_empty() {
+            // An object Claude Code keeps unknown keys of (for newer clients): only a near
+            // miss of a known key is a warning there.
+            let unknown = if entry.open { Unknown::SuggestOnly } else { Unknown::Warn };
+            check_keys(sink, value, &entry.keys, path, &format!("`{path}`"), unknown);
+        } else if let Some(values) = entry.values.as_deref() {
+            for (key, item) in value.as_object().unwrap_or_default() {
+                check_nested(sink, item, values, &format!("{path}.{}", key.name));
+            }
+        }
+    } else if let (Some(items), Some(list)) = (entry.items.as_deref(), value.as_array()) {
+        for (i, item) in list.iter().enumerate() {
+            check_nested(sink, item, items, &format!("{path}.{i}"));
+        }
+    }
+}
+
+/// A value Claude Code's schema rejects, in its own words, with what Claude Code does then.
+fn report_mismatch(sink: &mut Sink<'_>, m: &Mismatch<'_>) {
+    let rule = if m.wrong_type { &rules::wrong_field_type::RULE } else { &rules::invalid_field_value::RULE };
+    let suggestion = match &m.node.kind {
+        crate::node::NodeKind::String(value) if !m.allowed.is_empty() => {
+            crate::diagnostic::did_you_mean(value, m.allowed.iter().map(String::as_str))
+                .map(|s| format!("did you mean `{s}`? "))
+        }
+        _ => None,
+    }
+    .unwrap_or_default();
+    if m.dropped {
+        sink.report(
+            rule,
+            m.node.span,
+            format!("`{}`: {}; Claude Code skips it and keeps the rest of this file", m.path, m.text),
+        )
+        .severity(Severity::Warning)
+        .help(format!(
+            "{suggestion}Claude Code says so on stderr and uses the value of another settings file, or its default"
+        ));
+    } else {
+        sink.report(rule, m.node.span, format!("`{}`: {}; Claude Code ignores this whole settings file", m.path, m.text))
+            .severity(Severity::Error)
+            .help(format!("{suggestion}Claude Code refuses the file (its rules, hooks and every other setting) with a notice on stderr"));
+    }
+}
+
+/// A key written in a settings file where Claude Code ignores it (a policy switch that counts
+/// only in managed settings, written in a project).
+fn check_scope(sink: &mut Sink<'_>, cx: &FileCx<'_>, key: &crate::node::Key, entry: &Entry) {
+    let Some(scope) = &entry.scope else { return };
+    let here = match cx.scope {
+        FileScope::User => "user",
+        FileScope::Project if super::file_name(cx.rel) == "settings.local.json" => "local",
+        FileScope::Project => "project",
+        _ => return,
+    };
+    if key.name == "managedMcpServers" || !scope.ignored_in.iter().any(|s| s == here) {
+        return;
+    }
+    let counts: Vec<&str> =
+        ["user", "project", "local"].into_iter().filter(|s| !scope.ignored_in.iter().any(|i| i == s)).collect();
+    let (message, help) = if counts.is_empty() {
+        (
+            format!("Claude Code ignores `{}` in {here} settings: it counts only in managed settings", key.name),
+            "only an administrator's managed settings (managed-settings.json, MDM or server-managed) set it; here it does nothing, so remove it".to_string(),
+        )
+    } else {
+        (
+            format!("Claude Code ignores `{}` in {here} settings", key.name),
+            format!(
+                "it counts only in managed settings and in {} settings; move it there, or remove it",
+                counts.join(" and ")
+            ),
+        )
+    };
+    sink.report(&rules::ignored_field::RULE, key.span, message).help(help);
+}
+
 /// A `permissions.defaultMode` Claude Code does not accept, with its text. Its settings
 /// schema validates the mode (after mapping the alias `manual` to `default`), and a settings
 /// file that fails the schema is refused whole, so nothing in it loads.
@@ -139,10 +215,19 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
         );
         return 0;
     }
-    check_fields(sink, root, FIELDS, "settings", Unknown::SuggestOnly);
+    let table = settings_schema::table();
+    check_keys(sink, root, &table.keys, "", "settings", Unknown::Warn);
+    for (key, value) in root.as_object().unwrap_or_default() {
+        if let Some(entry) = table.keys.get(&key.name) {
+            let skip = |path: &str| READ_ELSEWHERE.contains(&path);
+            if let Some(m) = settings_schema::mismatch(entry, value, &key.name, false, &skip) {
+                report_mismatch(sink, &m);
+            }
+            check_scope(sink, cx, key, entry);
+        }
+    }
     super::helpers::check(sink, root);
     if let Some(permissions) = root.get("permissions").filter(|p| p.as_object().is_some()) {
-        check_fields(sink, permissions, PERMISSION_FIELDS, "`permissions`", Unknown::Warn);
         let source = cx.json_source.unwrap_or("");
         for (key, usage) in [("allow", Use::Allow), ("ask", Use::Ask), ("deny", Use::Deny)] {
             if let Some(list) = permissions.get(key).filter(|l| l.as_array().is_some()) {
@@ -312,7 +397,7 @@ fn check_policy_entry(sink: &mut Sink<'_>, list: &str, entry: &Node) {
             ),
         )
         .severity(Severity::Error)
-        .help("split it into one entry per key; Claude Code's settings schema rejects the entry");
+        .help("split it into one entry per key; Claude Code ignores the entry (the rest of the file loads), so it never matches");
         return;
     }
     let value = entry.get(present[0]).unwrap_or(entry);
@@ -341,6 +426,6 @@ fn check_policy_entry(sink: &mut Sink<'_>, list: &str, entry: &Node) {
     if let Some(message) = problem {
         sink.report(&rules::invalid_field_value::RULE, value.span, message)
             .severity(Severity::Error)
-            .help("Claude Code's settings schema rejects the entry");
+            .help("Claude Code ignores the entry (the rest of the file loads), so it never matches");
     }
 }

@@ -406,12 +406,12 @@ fn json_items(analysis: &Analysis, doc: &Doc, literal: &Literal) -> Vec<Completi
     } else if literal.parent.as_deref() == Some("mcpServers") {
         decl::mcp::SERVER_FIELDS.iter().map(|f| f.name).collect()
     } else if container_key == "permissions" {
-        vec!["allow", "ask", "deny", "defaultMode", "additionalDirectories", "disableBypassPermissionsMode"]
+        decl::settings::nested_keys(&["permissions"])
     } else if literal.depth == 1 {
         match doc.kind {
             Some(FileKind::PluginManifest) => decl::plugin::PLUGIN_FIELDS.iter().map(|f| f.name).collect(),
             Some(FileKind::Marketplace) => decl::marketplace::MARKETPLACE_FIELDS.iter().map(|f| f.name).collect(),
-            Some(FileKind::Settings) => decl::settings::FIELDS.iter().map(|f| f.name).collect(),
+            Some(FileKind::Settings) => decl::settings::known_keys(),
             Some(FileKind::ProjectMcp | FileKind::PluginMcp) => vec!["mcpServers"],
             Some(FileKind::Hooks) => vec!["hooks", "description"],
             _ => Vec::new(),
