@@ -426,3 +426,75 @@ fn check_shows_plugin_dir_findings_at_paths_terminals_editors_and_github_resolve
         assert!(go.get("uriBaseId").is_none(), "an absolute URI has no base: {go}");
     }
 }
+
+/// The `--plugin-dir` plugins' ids, whether each loads, and the reason `capc ls --format json`
+/// gives, for the plugins named in `dirs` (each a folder of `root`).
+fn loaded(root: &Path, dirs: &[&str]) -> Vec<(String, bool, String)> {
+    let mut args = vec!["ls", "proj", "--format", "json"];
+    for d in dirs {
+        args.extend(["--plugin-dir", d]);
+    }
+    let ls = capc_in(root, &args);
+    let json: serde_json::Value = serde_json::from_slice(&ls.stdout).expect("ls json");
+    json["plugins"]
+        .as_array()
+        .expect("plugins")
+        .iter()
+        .map(|p| {
+            let reason = p["reason"].as_str().unwrap_or_default().to_string();
+            (p["id"].as_str().unwrap_or_default().to_string(), p["loaded"] == true, reason)
+        })
+        .collect()
+}
+
+/// What Claude Code 2.1.332's `claude --plugin-dir … plugin list --json` said for each layout
+/// (measured): a plugin whose dependency does not load is `enabled: false` with a
+/// `dependency-unsatisfied` error naming the first such dependency; a chain fails from its
+/// missing end; two plugins that depend on each other both load; a `--plugin-dir` plugin
+/// satisfies `name@marketplace` (and is named in the error when it is itself turned off); a
+/// version range is not compared for `--plugin-dir` plugins.
+#[test]
+fn a_plugin_whose_dependency_does_not_load_is_turned_off_as_claude_code_does() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("proj")).expect("mkdir proj");
+    let manifest = |deps: &str, name: &str| format!("{{\"name\": \"{name}\", \"version\": \"1.2.0\", \"dependencies\": {deps}}}");
+    write(
+        dir.path(),
+        &[
+            ("dep/.claude-plugin/plugin.json", &manifest(r#"["base", "other@mk"]"#, "dep")),
+            ("dep/commands/hello.md", COMMAND),
+            ("base/.claude-plugin/plugin.json", &manifest("[]", "base")),
+            ("ranged/.claude-plugin/plugin.json", &manifest(r#"[{"name": "base", "version": "^2.0.0"}]"#, "ranged")),
+            ("a/.claude-plugin/plugin.json", &manifest(r#"["b@mk"]"#, "a")),
+            ("b/.claude-plugin/plugin.json", &manifest(r#"["c"]"#, "b")),
+            ("x/.claude-plugin/plugin.json", &manifest(r#"["y"]"#, "x")),
+            ("y/.claude-plugin/plugin.json", &manifest(r#"["x"]"#, "y")),
+        ],
+    );
+    let off = |reason: &str| (false, reason.to_string());
+    let state = |found: Vec<(String, bool, String)>, id: &str| {
+        let (_, on, reason) = found.into_iter().find(|(i, _, _)| i == id).expect(id);
+        (on, reason.split(':').next().unwrap_or_default().to_string())
+    };
+    // Alone: its first dependency is missing, so nothing of it loads.
+    assert_eq!(state(loaded(dir.path(), &["dep"]), "dep@inline"), off("Dependency \"base\" is not installed"));
+    let alone = capc_in(dir.path(), &["ls", "proj", "--plugin-dir", "dep"]);
+    assert!(!stdout(&alone).contains("/dep:hello"), "its command is not in the table:\n{}", stdout(&alone));
+    let check = capc_in(dir.path(), &["check", "proj", "--plugin-dir", "dep"]);
+    assert_eq!(check.status.code(), Some(1), "{}", stdout(&check));
+    assert!(stdout(&check).contains("[unsatisfied-dependency]"), "{}", stdout(&check));
+    // With `base` beside it, the next entry is the one missing.
+    assert_eq!(
+        state(loaded(dir.path(), &["dep", "base"]), "dep@inline"),
+        off("Dependency \"other@mk\" is not installed")
+    );
+    // A version range is not compared: `base` 1.2.0 satisfies `^2.0.0` here.
+    assert!(state(loaded(dir.path(), &["ranged", "base"]), "ranged@inline").0);
+    // A chain fails from its missing end; `b@mk` is satisfied by, then named as, `b@inline`.
+    let chain = loaded(dir.path(), &["a", "b"]);
+    assert_eq!(state(chain.clone(), "b@inline"), off("Dependency \"c\" is not installed"));
+    assert_eq!(state(chain, "a@inline"), off("Dependency \"b@inline\" is disabled"));
+    // A cycle loads.
+    let cycle = loaded(dir.path(), &["x", "y"]);
+    assert!(state(cycle.clone(), "x@inline").0 && state(cycle, "y@inline").0);
+}

@@ -348,6 +348,15 @@ fn discover(
                 refused,
                 at_root: root.is_empty() && realm == Realm::Project,
                 version: info.version.clone().or_else(|| entries.iter().find_map(|(_, e)| Some(e.version.clone()?.0))),
+                dependencies: info
+                    .dependencies
+                    .iter()
+                    .map(|(id, span)| crate::model::decl::Dependency {
+                        id: id.clone(),
+                        path: manifest_rel.as_deref().map(|r| realm.display(r)).unwrap_or_default(),
+                        span: Some(*span),
+                    })
+                    .collect(),
             })),
         });
         // A CLAUDE.md at the checked root is the repository's own memory file when the root is

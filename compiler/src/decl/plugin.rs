@@ -79,6 +79,8 @@ pub struct PluginInfo {
     pub inline_mcp: usize,
     pub inline_hooks: usize,
     pub declares_components: bool,
+    /// Well-formed `dependencies` entries: `name` or `name@marketplace`, with their spans.
+    pub dependencies: Vec<(String, Span)>,
 }
 
 pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> PluginInfo {
@@ -119,7 +121,7 @@ pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> Plugin
         }
     }
     check_channels(sink, root);
-    check_dependencies(sink, root);
+    info.dependencies = check_dependencies(sink, root);
     check_engines(sink, root);
     check_experimental(sink, cx, root, plugin_root);
     if let Some(metadata) = root.get("metadata") {
@@ -456,15 +458,22 @@ fn check_channels(sink: &mut Sink<'_>, root: &Node) {
     }
 }
 
-/// `dependencies`: each entry a plugin name or `{name, version?, marketplace?}`.
-fn check_dependencies(sink: &mut Sink<'_>, root: &Node) {
+/// `dependencies`: each entry a plugin name or `{name, version?, marketplace?}`. Returns the
+/// well-formed `dependencies` (not the optional ones) as Claude Code reads them: `name` or
+/// `name@marketplace`, a version range left out.
+fn check_dependencies(sink: &mut Sink<'_>, root: &Node) -> Vec<(String, Span)> {
+    let mut required = Vec::new();
     for field_name in ["dependencies", "optionalDependencies"] {
         // A bad `optionalDependencies` is ignored at load time; a bad `dependencies` fails it.
         let optional = field_name == "optionalDependencies";
         let Some(entries) = root.get(field_name).and_then(Node::as_array) else { continue };
         for entry in entries {
             match &entry.kind {
-                NodeKind::String(text) => dependency_name(sink, entry, text, field_name, optional),
+                NodeKind::String(text) => {
+                    if dependency_name(sink, entry, text, field_name, optional) && !optional {
+                        required.push((dependency_id(text), entry.span));
+                    }
+                }
                 NodeKind::Object(_) => {
                     check_fields(
                         sink,
@@ -483,7 +492,17 @@ fn check_dependencies(sink: &mut Sink<'_>, root: &Node) {
                         }
                         Some(name) => {
                             if let Some(text) = name.as_str() {
-                                dependency_name(sink, name, text, field_name, optional);
+                                let marketplace = entry.get("marketplace").and_then(Node::as_str);
+                                let fine = dependency_name(sink, name, text, field_name, optional)
+                                    && marketplace.is_none_or(is_loadable_name);
+                                if fine && !optional {
+                                    let id = dependency_id(text);
+                                    let id = match marketplace {
+                                        Some(m) if !id.contains('@') => format!("{id}@{m}"),
+                                        _ => id,
+                                    };
+                                    required.push((id, entry.span));
+                                }
                             }
                         }
                     }
@@ -516,12 +535,24 @@ fn check_dependencies(sink: &mut Sink<'_>, root: &Node) {
             }
         }
     }
+    required
+}
+
+/// A dependency string as Claude Code keys it: `name` or `name@marketplace`, without a
+/// trailing `@^range`.
+fn dependency_id(text: &str) -> String {
+    let mut parts: Vec<&str> = text.splitn(3, '@').collect();
+    if parts.last().is_some_and(|p| p.starts_with('^')) {
+        parts.pop();
+    }
+    parts.join("@")
 }
 
 const DEPENDENCY_NAME_HELP: &str = "a dependency is `plugin`, `plugin@marketplace`, or `plugin@^1.2` (letters, digits, `.`, `_`, `-`, starting with a letter or digit)";
 
 /// A dependency as a string: `name`, `name@marketplace`, optionally `@^range`.
-fn dependency_name(sink: &mut Sink<'_>, node: &Node, text: &str, field_name: &str, optional: bool) {
+/// Whether it is one.
+fn dependency_name(sink: &mut Sink<'_>, node: &Node, text: &str, field_name: &str, optional: bool) -> bool {
     let valid_name = |s: &str| is_loadable_name(s);
     let mut parts = text.splitn(3, '@');
     let name = parts.next().unwrap_or("");
@@ -546,6 +577,7 @@ fn dependency_name(sink: &mut Sink<'_>, node: &Node, text: &str, field_name: &st
             format!("Claude Code refuses the manifest; {DEPENDENCY_NAME_HELP}")
         });
     }
+    ok
 }
 
 /// `engines`: `{"claude-code": ">=2.1.0"}`.

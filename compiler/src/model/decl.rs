@@ -111,6 +111,19 @@ pub struct PluginFolder {
     pub at_root: bool,
     /// `plugin.json`'s `version`, else the marketplace entry's.
     pub version: Option<String>,
+    /// Its `dependencies`, as Claude Code reads them: `name` or `name@marketplace` (a version
+    /// range dropped), each with where plugin.json writes it.
+    pub dependencies: Vec<Dependency>,
+}
+
+/// One entry of a plugin's `dependencies`.
+#[derive(Debug, Clone, Default)]
+pub struct Dependency {
+    /// `name` or `name@marketplace`.
+    pub id: String,
+    /// The plugin.json, as shown, and the entry in it.
+    pub path: String,
+    pub span: Option<Span>,
 }
 
 /// Where a file's declarations land, decided by its place in the tree.

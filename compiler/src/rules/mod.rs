@@ -63,6 +63,7 @@ pub mod unpinned_plugin_source;
 pub mod unquoted_plugin_variable;
 pub mod unread_agents_md;
 pub mod unreadable_file;
+pub mod unsatisfied_dependency;
 pub mod unused_suppression;
 pub mod version_mismatch;
 pub mod wrong_field_type;
@@ -133,6 +134,7 @@ pub static RULES: &[&Rule] = &[
     &unquoted_plugin_variable::RULE,
     &unread_agents_md::RULE,
     &unreadable_file::RULE,
+    &unsatisfied_dependency::RULE,
     &unused_suppression::RULE,
     &version_mismatch::RULE,
     &wrong_field_type::RULE,
