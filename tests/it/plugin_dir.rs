@@ -457,7 +457,8 @@ fn loaded(root: &Path, dirs: &[&str]) -> Vec<(String, bool, String)> {
 fn a_plugin_whose_dependency_does_not_load_is_turned_off_as_claude_code_does() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir(dir.path().join("proj")).expect("mkdir proj");
-    let manifest = |deps: &str, name: &str| format!("{{\"name\": \"{name}\", \"version\": \"1.2.0\", \"dependencies\": {deps}}}");
+    let manifest =
+        |deps: &str, name: &str| format!("{{\"name\": \"{name}\", \"version\": \"1.2.0\", \"dependencies\": {deps}}}");
     write(
         dir.path(),
         &[
@@ -497,4 +498,128 @@ fn a_plugin_whose_dependency_does_not_load_is_turned_off_as_claude_code_does() {
     // A cycle loads.
     let cycle = loaded(dir.path(), &["x", "y"]);
     assert!(state(cycle.clone(), "x@inline").0 && state(cycle, "y@inline").0);
+}
+
+/// A plugin with every kind Claude Code 2.1.332's `claude plugin validate` lists in `provides`
+/// beyond skills, commands, agents, hooks and MCP servers. Its `provides` for this layout was
+/// (measured): lspServers `rust`; monitors `tail-log`, `on-deploy`; outputStyles `kit:Terse`;
+/// themes `kit:dusk`; workflows `kit:triage`; bin `notexec`, `tool`; modules `hooks/mod.js`.
+fn every_kind(root: &Path) {
+    write(
+        root,
+        &[
+            ("kit/.claude-plugin/plugin.json", r#"{"name": "kit", "version": "1.0.0"}"#),
+            (
+                "kit/monitors/monitors.json",
+                "[\n  {\"name\": \"tail-log\", \"command\": \"tail -f \\\"${CLAUDE_PLUGIN_ROOT}/log\\\"\", \"description\": \"Watch the log\"},\n  {\"name\": \"on-deploy\", \"command\": \"./watch.sh\", \"description\": \"Deploys\", \"when\": \"on-skill-invoke:deploy\"}\n]\n",
+            ),
+            (
+                "kit/.lsp.json",
+                r#"{"rust": {"command": "rust-analyzer", "args": ["--stdio"], "extensionToLanguage": {".rs": "rust"}, "env": {"RA_LOG": "${RA_LOG}", "GITHUB_TOKEN": "ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}}"#,
+            ),
+            (
+                "kit/output-styles/terse.md",
+                "---\nname: Terse\ndescription: Short answers\nkeep-coding-instructions: true\n---\nBe terse.\n",
+            ),
+            ("kit/themes/dusk.json", r#"{"name": "Dusk", "base": "dark", "overrides": {}}"#),
+            ("kit/workflows/triage.js", "export const meta = { name: 'triage', description: 'Triage issues' }\n"),
+            ("kit/bin/tool", "#!/bin/sh\necho tool\n"),
+            ("kit/bin/notexec", "data\n"),
+            ("kit/hooks/hooks.json", r#"{"hooks": {}, "modules": ["./mod.js"]}"#),
+            ("kit/hooks/mod.js", "export function register(on, options) {}\n"),
+        ],
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(root.join("kit/bin/tool"), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+}
+
+#[test]
+fn every_kind_a_plugin_provides_is_listed_and_locked() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("proj")).expect("mkdir proj");
+    every_kind(dir.path());
+    let ls = capc_in(dir.path(), &["ls", "proj", "--format", "json", "--plugin-dir", "kit"]);
+    let json: serde_json::Value = serde_json::from_slice(&ls.stdout).expect("ls json");
+    let inventory = &json["plugins"][0]["inventory"];
+    let names = |kind: &str| -> Vec<&str> {
+        inventory[kind].as_array().into_iter().flatten().filter_map(serde_json::Value::as_str).collect()
+    };
+    assert_eq!(names("lsp_servers"), ["rust"]);
+    assert_eq!(names("monitors"), ["on-deploy", "tail-log"]);
+    assert_eq!(names("output_styles"), ["kit:Terse"]);
+    assert_eq!(names("themes"), ["kit:dusk"]);
+    assert_eq!(names("workflows"), ["kit:triage"]);
+    assert_eq!(names("bin"), ["notexec", "tool"]);
+    assert_eq!(names("modules"), ["hooks/mod.js"]);
+
+    let text = capc_in(dir.path(), &["ls", "proj", "--plugin-dir", "kit"]);
+    let text = stdout(&text);
+    for line in [
+        "monitors: on-deploy, tail-log",
+        "tail-log                  always    <plugin-dir 1>/monitors/monitors.json:2",
+        "rust                      .rs  <plugin-dir 1>/.lsp.json:1  rust-analyzer --stdio",
+        "notexec                   <plugin-dir 1>/bin/notexec  (not executable)",
+        "kit:Terse                 plugin    <plugin-dir 1>/output-styles/terse.md  (keeps the coding instructions)",
+    ] {
+        assert!(text.contains(line), "`{line}` in:\n{text}");
+    }
+
+    let proj = dir.path().join("proj");
+    let lock = capc_in(&proj, &["lock", ".", "--plugin-dir", "../kit"]);
+    assert!(lock.status.success(), "{}", stderr(&lock));
+    let check = capc_in(&proj, &["check", ".", "--plugin-dir", "../kit", "--format", "short"]);
+    assert!(stdout(&check).contains("[literal-secret] LSP server `rust`"), "{}", stdout(&check));
+    let text = lock_text(&proj);
+    let tool = capc_compiler::secrets::sha256_hex(b"#!/bin/sh\necho tool\n");
+    for expected in [
+        "[[monitor]]\nname = \"tail-log\"\nplugin = \"kit\"\npath = \"<plugin-dir 1>/monitors/monitors.json\"\nline = 2\ncommand = \"tail -f \\\"${CLAUDE_PLUGIN_ROOT}/log\\\"\"\ndescription = \"Watch the log\"\nwhen = \"always\"\n",
+        "when = \"on-skill-invoke:deploy\"",
+        "[[lsp_server]]\nname = \"rust\"\nplugin = \"kit\"\npath = \"<plugin-dir 1>/.lsp.json\"\nline = 1\ncommand = \"rust-analyzer\"\nargs = [\"--stdio\"]\ntransport = \"stdio\"\nextensions = [\".rs\"]\n\n[lsp_server.env]\n",
+        "RA_LOG = \"${RA_LOG}\"\n",
+        &format!("[[plugin_bin]]\nname = \"tool\"\nplugin = \"kit\"\npath = \"<plugin-dir 1>/bin/tool\"\nsha256 = \"{tool}\"\nexecutable = true\n"),
+        "GITHUB_TOKEN = \"sha256:",
+        "[[output_style]]\nname = \"kit:Terse\"\nscope = \"plugin\"\npath = \"<plugin-dir 1>/output-styles/terse.md\"\nplugin = \"kit\"\ndescription = \"Short answers\"\nkeep_coding_instructions = true\n",
+    ] {
+        assert!(text.contains(expected), "`{expected}` in:\n{text}");
+    }
+    assert!(!text.contains("ghp_abcdefghijklmnopqrstuvwxyz0123456789"), "no secret in the lock:\n{text}");
+    let session = capc_in(&proj, &["session", "--verify", "--repl", "--plugin-dir", "../kit"]);
+    assert!(session.status.success(), "the lock is accepted: {}", stderr(&session));
+}
+
+/// Claude Code 2.1.332 drops a whole monitors file or `.lsp.json` when one entry fails its
+/// strict schema (`monitors load failed`, `lsp-config-invalid`; measured), and loads the rest
+/// of the plugin: an error at the entry, and nothing of the file in the lock's tables.
+#[test]
+fn a_monitors_or_lsp_file_claude_code_refuses_is_reported_and_declares_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("proj")).expect("mkdir proj");
+    every_kind(dir.path());
+    write(
+        dir.path(),
+        &[
+            ("kit/monitors/monitors.json", "[\n  {\"name\": \"a\", \"command\": \"x\", \"description\": \"d\", \"when\": \"sometimes\"},\n  {\"name\": \"b\", \"command\": \"y\"}\n]\n"),
+            ("kit/.lsp.json", "{\"go\": {\"command\": \"go pls\", \"extensionToLanguage\": {}, \"port\": 1}}\n"),
+        ],
+    );
+    let check = capc_in(dir.path(), &["check", "proj", "--plugin-dir", "kit", "--format", "short"]);
+    let report = stdout(&check);
+    for expected in [
+        "monitors/monitors.json:2:61: error[invalid-field-value] monitor `when` is `sometimes`",
+        "monitors/monitors.json:3:3: error[missing-required-field] a monitor has no `description`",
+        ".lsp.json:1:20: error[invalid-field-value] `command` of LSP server `go` holds a space",
+        ".lsp.json:1:53: error[invalid-field-value] `extensionToLanguage` of LSP server `go` is empty",
+        ".lsp.json:1:57: error[unknown-field] LSP server `go` has unknown key `port`",
+    ] {
+        assert!(report.contains(expected), "`{expected}` in:\n{report}");
+    }
+    let ls = capc_in(dir.path(), &["ls", "proj", "--format", "json", "--plugin-dir", "kit"]);
+    let json: serde_json::Value = serde_json::from_slice(&ls.stdout).expect("ls json");
+    assert_eq!(json["plugins"][0]["loaded"], true, "the plugin still loads");
+    assert_eq!(json["monitors"], serde_json::json!([]));
+    assert_eq!(json["lsp_servers"], serde_json::json!([]));
+    assert!(json["plugins"][0]["inventory"]["monitors"].is_null(), "{}", json["plugins"][0]["inventory"]);
 }

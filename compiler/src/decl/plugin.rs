@@ -123,7 +123,7 @@ pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> Plugin
     check_channels(sink, root);
     info.dependencies = check_dependencies(sink, root);
     check_engines(sink, root);
-    check_experimental(sink, cx, root, plugin_root);
+    check_experimental(sink, cx, root, plugin_root, &mut info);
     if let Some(metadata) = root.get("metadata") {
         if let Some(finding) = not_an_object(sink, metadata, "`metadata` in plugin.json") {
             finding.severity(Severity::Warning).help("Claude Code ignores a `metadata` that is not an object");
@@ -162,6 +162,14 @@ fn inline_hooks(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, map: &Node, i
     sink.decls.append(&mut hooks);
 }
 
+/// Inline LSP servers of plugin.json's `lspServers` (the value, or an item of its array).
+fn inline_lsp(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, map: &Node) {
+    let plugin = root.get("name").and_then(Node::as_str).or(cx.plugin_name);
+    let placement = Some(crate::model::Placement { scope: crate::model::Scope::Plugin, plugin, dynamic: None });
+    let cx = FileCx { plugin_name: plugin, placement, ..*cx };
+    crate::decl::components::check_lsp(sink, &cx, map);
+}
+
 pub(super) fn check_components(
     sink: &mut Sink<'_>,
     cx: &FileCx<'_>,
@@ -181,6 +189,11 @@ pub(super) fn check_components(
                         inline_hooks(sink, cx, root, item, info);
                     }
                 }
+                if name == "lspServers" {
+                    for item in items.iter().filter(|i| i.as_object().is_some()) {
+                        inline_lsp(sink, cx, root, item);
+                    }
+                }
                 items.iter().filter(|i| i.as_str().is_some()).collect()
             }
             NodeKind::Object(entries) => {
@@ -197,6 +210,7 @@ pub(super) fn check_components(
                             crate::decl::mcp::check_servers(sink, &cx, value, "inline `mcpServers`", false);
                     }
                     "hooks" => inline_hooks(sink, cx, root, value, info),
+                    "lspServers" => inline_lsp(sink, cx, root, value),
                     _ => {}
                 }
                 let _ = entries;
@@ -647,26 +661,46 @@ fn not_an_object<'s>(sink: &'s mut Sink<'_>, value: &Node, what: &str) -> Option
     ))
 }
 
-/// `experimental`: an object of known keys; its `themes` and `monitors` paths must exist.
-fn check_experimental(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_root: &str) {
-    let Some(experimental) = root.get("experimental") else { return };
-    if let Some(finding) = not_an_object(sink, experimental, "`experimental`") {
-        finding.severity(Severity::Warning).help("Claude Code ignores it");
-        return;
+/// `experimental`: an object of known keys. Its `themes` and `monitors` (or the deprecated
+/// top-level ones, which Claude Code reads when `experimental` has none) are paths that must
+/// exist; `monitors` may be the monitors array itself.
+fn check_experimental(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_root: &str, info: &mut PluginInfo) {
+    let experimental = root.get("experimental");
+    if let Some(experimental) = experimental {
+        if let Some(finding) = not_an_object(sink, experimental, "`experimental`") {
+            finding.severity(Severity::Warning).help("Claude Code ignores it");
+        } else {
+            check_fields(sink, experimental, EXPERIMENTAL_FIELDS, "`experimental`", Unknown::Warn);
+        }
     }
-    check_fields(sink, experimental, EXPERIMENTAL_FIELDS, "`experimental`", Unknown::Warn);
     for name in ["themes", "monitors"] {
-        let Some(value) = experimental.get(name) else { continue };
+        let (value, field_name) = match experimental.and_then(|e| e.get(name)) {
+            Some(v) => (v, format!("experimental.{name}")),
+            None => match root.get(name) {
+                Some(v) => (v, name.to_string()),
+                None => continue,
+            },
+        };
         let paths: Vec<&Node> = match &value.kind {
             NodeKind::String(_) => vec![value],
+            NodeKind::Array(items) if name == "monitors" && items.iter().any(|i| i.as_object().is_some()) => {
+                info.paths.push(("monitors-inline", String::new()));
+                let plugin = root.get("name").and_then(Node::as_str).or(cx.plugin_name);
+                let placement =
+                    Some(crate::model::Placement { scope: crate::model::Scope::Plugin, plugin, dynamic: None });
+                let cx = FileCx { plugin_name: plugin, placement, ..*cx };
+                crate::decl::components::check_monitors(sink, &cx, value);
+                continue;
+            }
             NodeKind::Array(items) => items.iter().filter(|i| i.as_str().is_some()).collect(),
             _ => continue,
         };
         for path in paths {
             let text = path.as_str().unwrap_or("");
-            let field =
-                ComponentField { name: &format!("experimental.{name}"), suffix: None, folder_ok: true, plugin_root };
-            check_component_path(sink, cx, path, text, &field);
+            let field = ComponentField { name: &field_name, suffix: None, folder_ok: true, plugin_root };
+            if let Some(resolved) = check_component_path(sink, cx, path, text, &field) {
+                info.paths.push((if name == "themes" { "themes" } else { "monitors" }, resolved));
+            }
         }
     }
 }

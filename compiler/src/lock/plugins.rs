@@ -330,7 +330,9 @@ fn unsatisfied_dependencies<'f>(
             dep.span,
             format!("plugin `{}` does not load: its dependency `{id}` is not among the plugins that load", f.name),
         )
-        .help(format!("Claude Code turns the plugin off (`{message}`); load or enable `{id}` too, or remove the dependency"));
+        .help(format!(
+            "Claude Code turns the plugin off (`{message}`); load or enable `{id}` too, or remove the dependency"
+        ));
         why_not.insert(&f.root, format!("{message}: Claude Code turns it off until its dependency loads"));
     }
 }

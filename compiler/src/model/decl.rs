@@ -3,7 +3,9 @@
 //! Readers (`decl/`) push them; the resolver (`lock/`) reads them. This module imports
 //! neither: it is the vocabulary both sides share.
 
-use super::lock::{Agent, Command, Hook, McpServer, Permission, Pin, Scope};
+use super::lock::{
+    Agent, Command, Hook, LspServer, McpServer, Monitor, OutputStyle, Permission, Pin, PluginBin, Scope,
+};
 use crate::span::Span;
 
 /// One declaration, with where it is written.
@@ -69,6 +71,21 @@ pub enum Item {
     /// Something pulled in from outside (a server's package, a remote plugin source, a
     /// declared marketplace) and what pins it.
     Pin(Pin),
+    /// A plugin's monitor.
+    Monitor(Box<Monitor>),
+    /// A plugin's LSP server.
+    LspServer(Box<LspServer>),
+    /// A file of a plugin's `bin/`.
+    PluginBin(PluginBin),
+    /// An output style (a project's, the user's or a plugin's).
+    OutputStyle(Box<OutputStyle>),
+    /// A plugin's theme, workflow or hooks module: named in its inventory only.
+    PluginPart {
+        kind: PartKind,
+        /// As Claude Code names it (`plugin:slug`, `plugin:name`, the module's path).
+        name: String,
+        plugin: String,
+    },
     /// A marketplace: its folder and the plugins it lists, with their folders when local.
     Marketplace {
         name: String,
@@ -77,6 +94,14 @@ pub enum Item {
         /// Its entries as Claude Code installs them, in order (for `[[marketplace_plugin]]`).
         entries: Vec<ListedEntry>,
     },
+}
+
+/// The kinds of plugin component recorded by name only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartKind {
+    Theme,
+    Workflow,
+    Module,
 }
 
 /// A marketplace entry: what installing the plugin from the marketplace starts from.

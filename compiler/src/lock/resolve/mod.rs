@@ -432,6 +432,11 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
             Item::Server(s) => (s.plugin.clone(), s.path.clone()),
             Item::Hook(h) => (h.plugin.clone(), h.path.clone()),
             Item::Rule(_) => (None, String::new()),
+            Item::Monitor(m) => (Some(m.plugin.clone()), m.path.clone()),
+            Item::LspServer(l) => (Some(l.plugin.clone()), l.path.clone()),
+            Item::PluginBin(b) => (Some(b.plugin.clone()), b.path.clone()),
+            Item::OutputStyle(o) => (o.plugin.clone(), o.path.clone()),
+            Item::PluginPart { plugin, .. } => (Some(plugin.clone()), d.path.clone()),
             _ => continue,
         };
         match owner(&plugin, &path) {
@@ -476,6 +481,20 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let servers = resolve_servers(session.servers, &approvals, &policy, &session.permissions, &parsed, &mut b);
     let (permissions, tools) = resolve_permissions(session.permissions, &parsed, &servers, &agents, &mut b);
     let hooks = session.hooks;
+    // What the loaded plugins run and offer beyond commands, agents, hooks and servers, in
+    // plugin load order (the session's parts carry it), then file and position.
+    let mut monitors = session.monitors;
+    monitors.sort_by(|a, b| (a.0, &a.1.path, a.1.line).cmp(&(b.0, &b.1.path, b.1.line)));
+    let monitors: Vec<model::Monitor> = monitors.into_iter().map(|(_, m)| m).collect();
+    let mut lsp_servers = session.lsp_servers;
+    lsp_servers.sort_by(|a, b| (a.0, &a.1.path, a.1.line).cmp(&(b.0, &b.1.path, b.1.line)));
+    let lsp_servers: Vec<model::LspServer> = lsp_servers.into_iter().map(|(_, l)| l).collect();
+    let mut plugin_bins = session.bins;
+    plugin_bins.sort_by(|a, b| (a.0, &a.1.name).cmp(&(b.0, &b.1.name)));
+    let plugin_bins: Vec<model::PluginBin> = plugin_bins.into_iter().map(|(_, b)| b).collect();
+    let mut output_styles = session.styles;
+    output_styles.sort_by(|a, b| (a.1.scope, a.0, &a.1.name, &a.1.path).cmp(&(b.1.scope, b.0, &b.1.name, &b.1.path)));
+    let output_styles: Vec<model::OutputStyle> = output_styles.into_iter().map(|(_, o)| o).collect();
     let plugins = loading.plugins;
     let asked_plugins = loading.asked;
     // Every declaration is a node, whether or not anything shadows it; so is every built-in
@@ -556,6 +575,10 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         mcp_failed: Vec::new(),
         settings_not_loaded,
         instructions: Vec::new(),
+        monitors,
+        lsp_servers,
+        plugin_bins,
+        output_styles,
     };
     Resolution {
         lock: std::sync::Arc::new(lock),
@@ -609,16 +632,28 @@ struct Parts {
     servers: Vec<(McpServer, Option<Span>, Option<usize>)>,
     hooks: Vec<model::Hook>,
     permissions: Vec<(Permission, Option<Span>)>,
+    /// Each with its plugin's place in the load order (`usize::MAX`: none).
+    monitors: Vec<(usize, model::Monitor)>,
+    lsp_servers: Vec<(usize, model::LspServer)>,
+    bins: Vec<(usize, model::PluginBin)>,
+    styles: Vec<(usize, model::OutputStyle)>,
+    parts: Vec<(model::PartKind, String)>,
 }
 
 impl Parts {
     fn push(&mut self, d: Decl, position: Option<usize>) {
+        let at = position.unwrap_or(usize::MAX);
         match d.item {
             Item::Command(c) => self.commands.push((*c, d.span, position)),
             Item::Agent(a) => self.agents.push((*a, d.span)),
             Item::Server(s) => self.servers.push((*s, d.span, position)),
             Item::Hook(h) => self.hooks.push(h),
             Item::Rule(r) => self.permissions.push((r, d.span)),
+            Item::Monitor(m) => self.monitors.push((at, *m)),
+            Item::LspServer(l) => self.lsp_servers.push((at, *l)),
+            Item::PluginBin(b) => self.bins.push((at, b)),
+            Item::OutputStyle(o) => self.styles.push((at, *o)),
+            Item::PluginPart { kind, name, .. } => self.parts.push((kind, name)),
             _ => {}
         }
     }
@@ -720,6 +755,13 @@ fn inventory(unit: Parts, report: bool, install: bool) -> (model::Inventory, Vec
         agents: agents.iter().filter(|a| a.shadowed_by.is_none()).map(|a| a.name.clone()).collect(),
         hooks: hooks.into_iter().map(|(e, n)| if n == 1 { e } else { format!("{e} ×{n}") }).collect(),
         mcp_servers: servers,
+        lsp_servers: sorted(unit.lsp_servers.iter().map(|(_, l)| l.name.clone())),
+        monitors: sorted(unit.monitors.iter().map(|(_, m)| m.name.clone())),
+        output_styles: sorted(unit.styles.iter().map(|(_, o)| o.name.clone())),
+        themes: sorted(part_names(&unit.parts, model::PartKind::Theme)),
+        workflows: sorted(part_names(&unit.parts, model::PartKind::Workflow)),
+        bin: sorted(unit.bins.iter().map(|(_, b)| b.name.clone())),
+        modules: sorted(part_names(&unit.parts, model::PartKind::Module)),
     };
     let installed = install.then(|| {
         let (none, policy) = (approvals(&[]), ServerPolicy::of(&[]));
@@ -727,6 +769,17 @@ fn inventory(unit: Parts, report: bool, install: bool) -> (model::Inventory, Vec
         Installed { commands, agents, servers, hooks: unit.hooks }
     });
     (held, diagnostics, installed)
+}
+
+fn sorted(names: impl Iterator<Item = String>) -> Vec<String> {
+    let mut names: Vec<String> = names.collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+fn part_names(parts: &[(model::PartKind, String)], kind: model::PartKind) -> impl Iterator<Item = String> + '_ {
+    parts.iter().filter(move |(k, _)| *k == kind).map(|(_, n)| n.clone())
 }
 
 #[cfg(test)]
