@@ -527,6 +527,10 @@ fn every_kind(root: &Path) {
             ("kit/bin/notexec", "data\n"),
             ("kit/hooks/hooks.json", r#"{"hooks": {}, "modules": ["./mod.js"]}"#),
             ("kit/hooks/mod.js", "export function register(on, options) {}\n"),
+            (
+                "kit/settings.json",
+                r#"{"agent": "kit:helper", "subagentStatusLine": {"type": "command", "command": "./status.sh"}, "model": "opus"}"#,
+            ),
         ],
     );
     #[cfg(unix)]
@@ -586,6 +590,13 @@ fn every_kind_a_plugin_provides_is_listed_and_locked() {
         assert!(text.contains(expected), "`{expected}` in:\n{text}");
     }
     assert!(!text.contains("ghp_abcdefghijklmnopqrstuvwxyz0123456789"), "no secret in the lock:\n{text}");
+    // Its settings.json: `agent` and `subagentStatusLine` apply, the rest is dropped (measured).
+    assert!(text.contains("agent = \"kit:helper\"\nsubagent_status_line = \"./status.sh\"\n"), "{text}");
+    assert!(
+        stdout(&check).contains("ignored-field] Claude Code does not apply `model` from a plugin's settings"),
+        "{}",
+        stdout(&check)
+    );
     let session = capc_in(&proj, &["session", "--verify", "--repl", "--plugin-dir", "../kit"]);
     assert!(session.status.success(), "the lock is accepted: {}", stderr(&session));
 }

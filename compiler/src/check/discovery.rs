@@ -784,6 +784,9 @@ fn claim_plugin(
             }
         }
     }
+    if tree.is_file(&at("settings.json")) {
+        claims.add(&at("settings.json"), FileKind::PluginSettings, &owner, None);
+    }
     // `bin/`: every file directly in it goes on the PATH of the commands Claude Code runs.
     let bin = at("bin");
     let bins: Vec<&String> = tree.files_under(&bin).filter(|f| parent(f) == bin).collect();

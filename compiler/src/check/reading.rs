@@ -105,6 +105,9 @@ fn json_help(kind: FileKind) -> &'static str {
         FileKind::Monitors => "Claude Code loads none of these monitors until the file parses",
         FileKind::LspConfig => "Claude Code starts none of these LSP servers until the file parses",
         FileKind::Theme => "Claude Code skips this theme until the file parses",
+        FileKind::PluginSettings => {
+            "Claude Code applies none of it (it warns, and falls back on plugin.json's `settings`)"
+        }
         _ => "fix the JSON syntax",
     }
 }
@@ -202,7 +205,7 @@ pub(super) fn read_claim(
         FileKind::Workflow => decl::components::check_workflow(&mut sink, &cx, &text),
         kind => {
             let parsed = parse_json(&mut sink, &text, kind);
-            if kind == FileKind::Theme && parsed.is_none() {
+            if matches!(kind, FileKind::Theme | FileKind::PluginSettings) && parsed.is_none() {
                 // Claude Code skips a theme it cannot parse, with a warning.
                 for d in sink.diagnostics.iter_mut().filter(|d| d.rule == rules::invalid_json::RULE.id) {
                     d.severity(Severity::Warning);
@@ -279,6 +282,7 @@ pub(super) fn read_claim(
                         decl::components::check_lsp(&mut sink, &cx, &node);
                     }
                     FileKind::Theme => decl::components::check_theme(&mut sink, &cx, &node),
+                    FileKind::PluginSettings => decl::components::check_plugin_settings(&mut sink, &cx, &node),
                     _ => {}
                 }
                 if let Some(at) = cx.placement {
@@ -312,6 +316,19 @@ pub(super) fn read_claim(
                                 crate::decl::declare::rules(&mut sink, permissions, at.scope, &path, &mut decls);
                             }
                             crate::decl::declare::settings(&node, at.scope, &path, &mut decls);
+                            for key in ["outputStyle", "agent"] {
+                                if let Some(value) = node.get(key).filter(|v| v.as_str().is_some_and(|s| !s.is_empty()))
+                                {
+                                    decls.push(crate::model::Decl {
+                                        path: path.clone(),
+                                        span: Some(value.span),
+                                        item: Item::Selects {
+                                            key,
+                                            value: value.as_str().unwrap_or_default().to_string(),
+                                        },
+                                    });
+                                }
+                            }
                         }
                         _ => {}
                     }

@@ -588,3 +588,59 @@ mod tests {
         assert_eq!(name("export default {}"), None);
     }
 }
+
+/// The keys Claude Code 2.1.332 applies from a plugin's settings (its root `settings.json`, or
+/// plugin.json's `settings` when that file gives nothing); the rest are dropped.
+pub const PLUGIN_SETTINGS_KEYS: &[&str] = &["agent", "subagentStatusLine"];
+
+/// A plugin's settings object: what Claude Code applies from it, declared; the keys it drops
+/// reported.
+pub fn check_plugin_settings(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) {
+    let Some(entries) = value.as_object() else {
+        sink.report(
+            &rules::wrong_field_type::RULE,
+            value.span,
+            format!("a plugin's settings must be an object, found {}", value.type_name()),
+        )
+        .severity(Severity::Warning)
+        .help("Claude Code applies none of it");
+        return;
+    };
+    for (key, _) in entries {
+        if !PLUGIN_SETTINGS_KEYS.contains(&key.name.as_str()) {
+            sink.report(&rules::ignored_field::RULE, key.span, format!("Claude Code does not apply `{}` from a plugin's settings", key.name))
+                .help("a plugin's settings give only `agent` and `subagentStatusLine`; put other settings in the user's or project's settings");
+        }
+    }
+    let agent = value.get("agent").and_then(Node::as_str).map(str::to_string);
+    let line = value.get("subagentStatusLine");
+    let command = line.and_then(|l| l.get("command")).and_then(Node::as_str);
+    // A value of the wrong shape makes Claude Code apply none of the object.
+    let agent_ok = value.get("agent").is_none_or(|a| a.as_str().is_some());
+    let line_ok = line.is_none_or(|l| l.as_object().is_some() && command.is_some());
+    if !agent_ok || !line_ok {
+        let node = if agent_ok { line.unwrap_or(value) } else { value.get("agent").unwrap_or(value) };
+        sink.report(
+            &rules::wrong_field_type::RULE,
+            node.span,
+            "`agent` must be a string and `subagentStatusLine` an object with a `command`",
+        )
+        .severity(Severity::Warning)
+        .help("Claude Code applies none of this plugin's settings");
+        return;
+    }
+    let (Some(_), Some(plugin)) = (cx.placement, plugin_of(cx)) else { return };
+    if agent.is_none() && command.is_none() {
+        return;
+    }
+    let subagent_status_line = match (command, line.and_then(|l| l.get("command"))) {
+        (Some(text), Some(node)) => Some(crate::decl::declare::kept_command(sink, node, text, "`subagentStatusLine`")),
+        _ => None,
+    };
+    let path = sink.path().to_string();
+    sink.decls.push(Decl {
+        path,
+        span: Some(value.span),
+        item: Item::PluginSettings { plugin: plugin.to_string(), agent, subagent_status_line },
+    });
+}

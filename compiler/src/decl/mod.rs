@@ -70,6 +70,8 @@ pub enum FileKind {
     Workflow,
     /// A file of a plugin's `bin/` (any bytes: hashed, not parsed).
     PluginBin,
+    /// A plugin's root `settings.json`.
+    PluginSettings,
 }
 
 impl FileKind {
@@ -91,6 +93,7 @@ impl FileKind {
             FileKind::Theme => "theme",
             FileKind::Workflow => "workflow",
             FileKind::PluginBin => "plugin bin",
+            FileKind::PluginSettings => "plugin settings",
         }
     }
 }

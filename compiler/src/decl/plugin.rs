@@ -122,6 +122,12 @@ pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> Plugin
     }
     check_channels(sink, root);
     info.dependencies = check_dependencies(sink, root);
+    if let Some(settings) = root.get("settings").filter(|s| s.as_object().is_some()) {
+        let plugin = root.get("name").and_then(Node::as_str).or(cx.plugin_name);
+        let placement = Some(crate::model::Placement { scope: crate::model::Scope::Plugin, plugin, dynamic: None });
+        let cx = FileCx { plugin_name: plugin, placement, ..*cx };
+        crate::decl::components::check_plugin_settings(sink, &cx, settings);
+    }
     check_engines(sink, root);
     check_experimental(sink, cx, root, plugin_root, &mut info);
     if let Some(metadata) = root.get("metadata") {

@@ -213,6 +213,8 @@ pub fn load(decls: &[Decl], diagnostics: &mut Vec<Diagnostic>) -> Loading {
             requires_trust: *requires_trust,
             version: f.version.clone(),
             inventory: Default::default(),
+            agent: None,
+            subagent_status_line: None,
         });
     }
     for f in &folders {
@@ -260,6 +262,8 @@ pub fn load(decls: &[Decl], diagnostics: &mut Vec<Diagnostic>) -> Loading {
             requires_trust: false,
             version: f.version.clone(),
             inventory: Default::default(),
+            agent: None,
+            subagent_status_line: None,
         });
     }
     let mut asked: BTreeSet<String> = folders

@@ -86,6 +86,21 @@ pub enum Item {
         name: String,
         plugin: String,
     },
+    /// A setting that selects something by name: `outputStyle` (an output style) or `agent`
+    /// (the agent the main thread runs as); checked once every name is known.
+    Selects {
+        key: &'static str,
+        value: String,
+    },
+    /// A plugin's root `settings.json` (or plugin.json's `settings`): the keys Claude Code
+    /// applies from it while the plugin is enabled.
+    PluginSettings {
+        plugin: String,
+        /// `agent`: the agent this session's main thread runs as.
+        agent: Option<String>,
+        /// `subagentStatusLine.command`: a shell command Claude Code runs for the status line.
+        subagent_status_line: Option<String>,
+    },
     /// A marketplace: its folder and the plugins it lists, with their folders when local.
     Marketplace {
         name: String,

@@ -500,6 +500,16 @@ pub struct Plugin {
     /// What the plugin holds, as Claude Code names it, whether or not it loads here.
     #[serde(default, skip_serializing_if = "Inventory::is_empty")]
     pub inventory: Inventory,
+    /// The `agent` its root `settings.json` (else plugin.json's `settings`) sets: while it is
+    /// enabled, the session's main thread runs as that agent. Absent from locks written before
+    /// it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// The `subagentStatusLine` command its settings set, as written: a shell command Claude
+    /// Code runs to draw subagents' status lines. Absent from locks written before it was
+    /// recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subagent_status_line: Option<String>,
 }
 
 /// A plugin's components, named as Claude Code names them.

@@ -56,6 +56,7 @@ pub mod unknown_field;
 pub mod unknown_hook_event;
 pub mod unknown_mcp_server_in_rule;
 pub mod unknown_mcp_server_type;
+pub mod unknown_selected_name;
 pub mod unknown_tool_in_rule;
 pub mod unloaded_plugin;
 pub mod unpinned_mcp_package;
@@ -127,6 +128,7 @@ pub static RULES: &[&Rule] = &[
     &unknown_hook_event::RULE,
     &unknown_mcp_server_in_rule::RULE,
     &unknown_mcp_server_type::RULE,
+    &unknown_selected_name::RULE,
     &unknown_tool_in_rule::RULE,
     &unloaded_plugin::RULE,
     &unpinned_mcp_package::RULE,

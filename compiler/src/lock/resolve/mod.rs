@@ -425,6 +425,25 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     settings_not_loaded.dedup();
     let mut session = Parts::default();
     let mut units: BTreeMap<String, Parts> = BTreeMap::new();
+    // Each plugin's settings, by folder: its `settings.json` before plugin.json's `settings`.
+    let mut plugin_settings: BTreeMap<String, (bool, Option<String>, Option<String>)> = BTreeMap::new();
+    for d in &decls {
+        if let Item::PluginSettings { plugin, agent, subagent_status_line } = &d.item {
+            let Some(root) = owner(&Some(plugin.clone()), &d.path) else { continue };
+            let own_file = !d.path.ends_with("plugin.json");
+            let kept = plugin_settings.get(&root).is_some_and(|(file, _, _)| *file && !own_file);
+            if !kept {
+                plugin_settings.insert(root, (own_file, agent.clone(), subagent_status_line.clone()));
+            }
+        }
+    }
+    let selects: Vec<(String, Option<Span>, &'static str, String)> = decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::Selects { key, value } => Some((d.path.clone(), d.span, *key, value.clone())),
+            _ => None,
+        })
+        .collect();
     for d in decls {
         let (plugin, path) = match &d.item {
             Item::Command(c) => (c.plugin.clone(), c.path.clone()),
@@ -471,6 +490,12 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
             installed.insert(plugin.root.clone(), alone);
         }
     }
+    for p in &mut loading.plugins {
+        if let Some((_, agent, line)) = plugin_settings.remove(&p.root) {
+            p.agent = agent;
+            p.subagent_status_line = line;
+        }
+    }
     let marketplace_plugins = marketplace_plugins(&listings, &loading.plugins, installed, &refused);
 
     alias_clashes(&marketplaces, &loading.plugins, &mut b);
@@ -495,6 +520,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let mut output_styles = session.styles;
     output_styles.sort_by(|a, b| (a.1.scope, a.0, &a.1.name, &a.1.path).cmp(&(b.1.scope, b.0, &b.1.name, &b.1.path)));
     let output_styles: Vec<model::OutputStyle> = output_styles.into_iter().map(|(_, o)| o).collect();
+    selected_names(&selects, &agents, &output_styles, &mut b);
     let plugins = loading.plugins;
     let asked_plugins = loading.asked;
     // Every declaration is a node, whether or not anything shadows it; so is every built-in
@@ -769,6 +795,46 @@ fn inventory(unit: Parts, report: bool, install: bool) -> (model::Inventory, Vec
         Installed { commands, agents, servers, hooks: unit.hooks }
     });
     (held, diagnostics, installed)
+}
+
+/// Output styles Claude Code 2.1.332 has built in (`default` is none at all).
+const BUILTIN_OUTPUT_STYLES: &[&str] = &["default", "Proactive", "Concise", "Explanatory", "Learning"];
+
+/// `outputStyle` and `agent` settings naming nothing this check reads. Claude Code looks the
+/// style up by its exact name and, finding none, runs with no style, without a word; it takes
+/// the agent whose type is the name or ends in `:name` (a plugin's), and otherwise warns and
+/// runs the main thread as usual (measured in its code).
+fn selected_names(
+    selects: &[(String, Option<Span>, &'static str, String)],
+    agents: &[Agent],
+    styles: &[model::OutputStyle],
+    b: &mut Builder,
+) {
+    for (path, span, key, value) in selects {
+        let (found, what, help) = match *key {
+            "outputStyle" => (
+                BUILTIN_OUTPUT_STYLES.contains(&value.as_str()) || styles.iter().any(|s| s.name == *value),
+                "output style",
+                "Claude Code then runs with no output style, without a word; name one of `.claude/output-styles/`, a loaded plugin's (`plugin:name`) or a built-in one (`Explanatory`, `Learning`), or check with `--user-dir` for one of `~/.claude/output-styles/`",
+            ),
+            _ => (
+                crate::builtins::builtin_agent(value).is_some()
+                    || agents.iter().any(|a| a.name == *value || a.name.ends_with(&format!(":{value}"))),
+                "agent",
+                "Claude Code warns and runs the main thread as usual; name an agent of `.claude/agents/`, a loaded plugin's or a built-in one, or check with `--user-dir` for one of `~/.claude/agents/`",
+            ),
+        };
+        if !found {
+            report_at(
+                &mut b.diagnostics,
+                path.clone(),
+                &rules::unknown_selected_name::RULE,
+                *span,
+                format!("`{key}` names `{value}`, but no {what} of that name loads here"),
+            )
+            .help(help);
+        }
+    }
 }
 
 fn sorted(names: impl Iterator<Item = String>) -> Vec<String> {
