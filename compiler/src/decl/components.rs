@@ -276,7 +276,7 @@ pub fn check_lsp(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) -> usize {
                             .help(format!("write `.{}`; {LSP_DROPPED}", ext.name.trim_start_matches('.')));
                             fine = false;
                         }
-                        if !language.as_str().is_some_and(|l| !l.is_empty()) {
+                        if language.as_str().is_none_or(str::is_empty) {
                             wrong(
                                 sink,
                                 language,
@@ -577,18 +577,6 @@ pub fn declare_module(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_workflow_is_named_by_its_leading_meta_literal() {
-        let name = |t: &str| super::workflow_name(t);
-        assert_eq!(name("export const meta = { name: 'triage', description: 'x' }\n"), Some("triage".into()));
-        assert_eq!(name("// c\n/* d */\nexport const meta = {\n  \"name\": \"a-b\",\n}"), Some("a-b".into()));
-        assert_eq!(name("const x = 1;\nexport const meta = { name: 'late' }"), None);
-        assert_eq!(name("export default {}"), None);
-    }
-}
-
 /// The keys Claude Code 2.1.332 applies from a plugin's settings (its root `settings.json`, or
 /// plugin.json's `settings` when that file gives nothing); the rest are dropped.
 pub const PLUGIN_SETTINGS_KEYS: &[&str] = &["agent", "subagentStatusLine"];
@@ -643,4 +631,16 @@ pub fn check_plugin_settings(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node)
         span: Some(value.span),
         item: Item::PluginSettings { plugin: plugin.to_string(), agent, subagent_status_line },
     });
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_workflow_is_named_by_its_leading_meta_literal() {
+        let name = |t: &str| super::workflow_name(t);
+        assert_eq!(name("export const meta = { name: 'triage', description: 'x' }\n"), Some("triage".into()));
+        assert_eq!(name("// c\n/* d */\nexport const meta = {\n  \"name\": \"a-b\",\n}"), Some("a-b".into()));
+        assert_eq!(name("const x = 1;\nexport const meta = { name: 'late' }"), None);
+        assert_eq!(name("export default {}"), None);
+    }
 }

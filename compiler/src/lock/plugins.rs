@@ -309,7 +309,7 @@ fn unsatisfied_dependencies<'f>(
                     None => names.contains(id.as_str()),
                     Some((name, _)) => ids.contains(&id) || ids.contains(&format!("{name}@inline")),
                 };
-                (!satisfied).then(|| (i, id, dep))
+                (!satisfied).then_some((i, id, dep))
             })
         });
         let Some((i, id, dep)) = failed else { return };
