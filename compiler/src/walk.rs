@@ -856,6 +856,29 @@ pub fn read_regular(path: &Path, limit: u64, links: Links) -> Result<Vec<u8>, Re
     Ok(bytes)
 }
 
+/// The bytes of a regular file of at most `limit` bytes, and whether its mode lets it run
+/// (taken from the opened handle): a plugin's `bin/` file, hashed and never parsed.
+pub fn read_program(path: &Path, limit: u64) -> Result<(Vec<u8>, bool), ReadError> {
+    use std::io::Read;
+    let (file, size) = open_regular(path, Links::Follow)?;
+    if size > limit {
+        return Err(ReadError::TooLarge(size));
+    }
+    #[cfg(unix)]
+    let executable = {
+        use std::os::unix::fs::PermissionsExt;
+        file.metadata().is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+    };
+    #[cfg(not(unix))]
+    let executable = true;
+    let mut bytes = Vec::with_capacity(size as usize + 1);
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(ReadError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge(bytes.len() as u64));
+    }
+    Ok((bytes, executable))
+}
+
 /// A source of declaration texts other than the disk: `capc lsp` answers with the unsaved
 /// text of open buffers and with texts it read before, so an edit does not re-read the
 /// repository. Paths are the ones a check reads by: a root as [`crate::Options`] gives it,

@@ -426,3 +426,211 @@ fn check_shows_plugin_dir_findings_at_paths_terminals_editors_and_github_resolve
         assert!(go.get("uriBaseId").is_none(), "an absolute URI has no base: {go}");
     }
 }
+
+/// The `--plugin-dir` plugins' ids, whether each loads, and the reason `capc ls --format json`
+/// gives, for the plugins named in `dirs` (each a folder of `root`).
+fn loaded(root: &Path, dirs: &[&str]) -> Vec<(String, bool, String)> {
+    let mut args = vec!["ls", "proj", "--format", "json"];
+    for d in dirs {
+        args.extend(["--plugin-dir", d]);
+    }
+    let ls = capc_in(root, &args);
+    let json: serde_json::Value = serde_json::from_slice(&ls.stdout).expect("ls json");
+    json["plugins"]
+        .as_array()
+        .expect("plugins")
+        .iter()
+        .map(|p| {
+            let reason = p["reason"].as_str().unwrap_or_default().to_string();
+            (p["id"].as_str().unwrap_or_default().to_string(), p["loaded"] == true, reason)
+        })
+        .collect()
+}
+
+/// What Claude Code 2.1.332's `claude --plugin-dir … plugin list --json` said for each layout
+/// (measured): a plugin whose dependency does not load is `enabled: false` with a
+/// `dependency-unsatisfied` error naming the first such dependency; a chain fails from its
+/// missing end; two plugins that depend on each other both load; a `--plugin-dir` plugin
+/// satisfies `name@marketplace` (and is named in the error when it is itself turned off); a
+/// version range is not compared for `--plugin-dir` plugins.
+#[test]
+fn a_plugin_whose_dependency_does_not_load_is_turned_off_as_claude_code_does() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("proj")).expect("mkdir proj");
+    let manifest =
+        |deps: &str, name: &str| format!("{{\"name\": \"{name}\", \"version\": \"1.2.0\", \"dependencies\": {deps}}}");
+    write(
+        dir.path(),
+        &[
+            ("dep/.claude-plugin/plugin.json", &manifest(r#"["base", "other@mk"]"#, "dep")),
+            ("dep/commands/hello.md", COMMAND),
+            ("base/.claude-plugin/plugin.json", &manifest("[]", "base")),
+            ("ranged/.claude-plugin/plugin.json", &manifest(r#"[{"name": "base", "version": "^2.0.0"}]"#, "ranged")),
+            ("a/.claude-plugin/plugin.json", &manifest(r#"["b@mk"]"#, "a")),
+            ("b/.claude-plugin/plugin.json", &manifest(r#"["c"]"#, "b")),
+            ("x/.claude-plugin/plugin.json", &manifest(r#"["y"]"#, "x")),
+            ("y/.claude-plugin/plugin.json", &manifest(r#"["x"]"#, "y")),
+        ],
+    );
+    let off = |reason: &str| (false, reason.to_string());
+    let state = |found: Vec<(String, bool, String)>, id: &str| {
+        let (_, on, reason) = found.into_iter().find(|(i, _, _)| i == id).expect(id);
+        (on, reason.split(':').next().unwrap_or_default().to_string())
+    };
+    // Alone: its first dependency is missing, so nothing of it loads.
+    assert_eq!(state(loaded(dir.path(), &["dep"]), "dep@inline"), off("Dependency \"base\" is not installed"));
+    let alone = capc_in(dir.path(), &["ls", "proj", "--plugin-dir", "dep"]);
+    assert!(!stdout(&alone).contains("/dep:hello"), "its command is not in the table:\n{}", stdout(&alone));
+    let check = capc_in(dir.path(), &["check", "proj", "--plugin-dir", "dep"]);
+    assert_eq!(check.status.code(), Some(1), "{}", stdout(&check));
+    assert!(stdout(&check).contains("[unsatisfied-dependency]"), "{}", stdout(&check));
+    // With `base` beside it, the next entry is the one missing.
+    assert_eq!(
+        state(loaded(dir.path(), &["dep", "base"]), "dep@inline"),
+        off("Dependency \"other@mk\" is not installed")
+    );
+    // A version range is not compared: `base` 1.2.0 satisfies `^2.0.0` here.
+    assert!(state(loaded(dir.path(), &["ranged", "base"]), "ranged@inline").0);
+    // A chain fails from its missing end; `b@mk` is satisfied by, then named as, `b@inline`.
+    let chain = loaded(dir.path(), &["a", "b"]);
+    assert_eq!(state(chain.clone(), "b@inline"), off("Dependency \"c\" is not installed"));
+    assert_eq!(state(chain, "a@inline"), off("Dependency \"b@inline\" is disabled"));
+    // A cycle loads.
+    let cycle = loaded(dir.path(), &["x", "y"]);
+    assert!(state(cycle.clone(), "x@inline").0 && state(cycle, "y@inline").0);
+}
+
+/// A plugin with every kind Claude Code 2.1.332's `claude plugin validate` lists in `provides`
+/// beyond skills, commands, agents, hooks and MCP servers. Its `provides` for this layout was
+/// (measured): lspServers `rust`; monitors `tail-log`, `on-deploy`; outputStyles `kit:Terse`;
+/// themes `kit:dusk`; workflows `kit:triage`; bin `notexec`, `tool`; modules `hooks/mod.js`.
+fn every_kind(root: &Path) {
+    write(
+        root,
+        &[
+            ("kit/.claude-plugin/plugin.json", r#"{"name": "kit", "version": "1.0.0"}"#),
+            (
+                "kit/monitors/monitors.json",
+                "[\n  {\"name\": \"tail-log\", \"command\": \"tail -f \\\"${CLAUDE_PLUGIN_ROOT}/log\\\"\", \"description\": \"Watch the log\"},\n  {\"name\": \"on-deploy\", \"command\": \"./watch.sh\", \"description\": \"Deploys\", \"when\": \"on-skill-invoke:deploy\"}\n]\n",
+            ),
+            (
+                "kit/.lsp.json",
+                r#"{"rust": {"command": "rust-analyzer", "args": ["--stdio"], "extensionToLanguage": {".rs": "rust"}, "env": {"RA_LOG": "${RA_LOG}", "GITHUB_TOKEN": "ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}}"#,
+            ),
+            (
+                "kit/output-styles/terse.md",
+                "---\nname: Terse\ndescription: Short answers\nkeep-coding-instructions: true\n---\nBe terse.\n",
+            ),
+            ("kit/themes/dusk.json", r#"{"name": "Dusk", "base": "dark", "overrides": {}}"#),
+            ("kit/workflows/triage.js", "export const meta = { name: 'triage', description: 'Triage issues' }\n"),
+            ("kit/bin/tool", "#!/bin/sh\necho tool\n"),
+            ("kit/bin/notexec", "data\n"),
+            ("kit/hooks/hooks.json", r#"{"hooks": {}, "modules": ["./mod.js"]}"#),
+            ("kit/hooks/mod.js", "export function register(on, options) {}\n"),
+            (
+                "kit/settings.json",
+                r#"{"agent": "kit:helper", "subagentStatusLine": {"type": "command", "command": "./status.sh"}, "model": "opus"}"#,
+            ),
+        ],
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(root.join("kit/bin/tool"), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+}
+
+#[test]
+fn every_kind_a_plugin_provides_is_listed_and_locked() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("proj")).expect("mkdir proj");
+    every_kind(dir.path());
+    let ls = capc_in(dir.path(), &["ls", "proj", "--format", "json", "--plugin-dir", "kit"]);
+    let json: serde_json::Value = serde_json::from_slice(&ls.stdout).expect("ls json");
+    let inventory = &json["plugins"][0]["inventory"];
+    let names = |kind: &str| -> Vec<&str> {
+        inventory[kind].as_array().into_iter().flatten().filter_map(serde_json::Value::as_str).collect()
+    };
+    assert_eq!(names("lsp_servers"), ["rust"]);
+    assert_eq!(names("monitors"), ["on-deploy", "tail-log"]);
+    assert_eq!(names("output_styles"), ["kit:Terse"]);
+    assert_eq!(names("themes"), ["kit:dusk"]);
+    assert_eq!(names("workflows"), ["kit:triage"]);
+    assert_eq!(names("bin"), ["notexec", "tool"]);
+    assert_eq!(names("modules"), ["hooks/mod.js"]);
+
+    let text = capc_in(dir.path(), &["ls", "proj", "--plugin-dir", "kit"]);
+    let text = stdout(&text);
+    for line in [
+        "monitors: on-deploy, tail-log",
+        "tail-log                  always    <plugin-dir 1>/monitors/monitors.json:2",
+        "rust                      .rs  <plugin-dir 1>/.lsp.json:1  rust-analyzer --stdio",
+        "notexec                   <plugin-dir 1>/bin/notexec  (not executable)",
+        "kit:Terse                 plugin    <plugin-dir 1>/output-styles/terse.md  (keeps the coding instructions)",
+    ] {
+        assert!(text.contains(line), "`{line}` in:\n{text}");
+    }
+
+    let proj = dir.path().join("proj");
+    let lock = capc_in(&proj, &["lock", ".", "--plugin-dir", "../kit"]);
+    assert!(lock.status.success(), "{}", stderr(&lock));
+    let check = capc_in(&proj, &["check", ".", "--plugin-dir", "../kit", "--format", "short"]);
+    assert!(stdout(&check).contains("[literal-secret] LSP server `rust`"), "{}", stdout(&check));
+    let text = lock_text(&proj);
+    let tool = capc_compiler::secrets::sha256_hex(b"#!/bin/sh\necho tool\n");
+    for expected in [
+        "[[monitor]]\nname = \"tail-log\"\nplugin = \"kit\"\npath = \"<plugin-dir 1>/monitors/monitors.json\"\nline = 2\ncommand = \"tail -f \\\"${CLAUDE_PLUGIN_ROOT}/log\\\"\"\ndescription = \"Watch the log\"\nwhen = \"always\"\n",
+        "when = \"on-skill-invoke:deploy\"",
+        "[[lsp_server]]\nname = \"rust\"\nplugin = \"kit\"\npath = \"<plugin-dir 1>/.lsp.json\"\nline = 1\ncommand = \"rust-analyzer\"\nargs = [\"--stdio\"]\ntransport = \"stdio\"\nextensions = [\".rs\"]\n\n[lsp_server.env]\n",
+        "RA_LOG = \"${RA_LOG}\"\n",
+        &format!("[[plugin_bin]]\nname = \"tool\"\nplugin = \"kit\"\npath = \"<plugin-dir 1>/bin/tool\"\nsha256 = \"{tool}\"\nexecutable = true\n"),
+        "GITHUB_TOKEN = \"sha256:",
+        "[[output_style]]\nname = \"kit:Terse\"\nscope = \"plugin\"\npath = \"<plugin-dir 1>/output-styles/terse.md\"\nplugin = \"kit\"\ndescription = \"Short answers\"\nkeep_coding_instructions = true\n",
+    ] {
+        assert!(text.contains(expected), "`{expected}` in:\n{text}");
+    }
+    assert!(!text.contains("ghp_abcdefghijklmnopqrstuvwxyz0123456789"), "no secret in the lock:\n{text}");
+    // Its settings.json: `agent` and `subagentStatusLine` apply, the rest is dropped (measured).
+    assert!(text.contains("agent = \"kit:helper\"\nsubagent_status_line = \"./status.sh\"\n"), "{text}");
+    assert!(
+        stdout(&check).contains("ignored-field] Claude Code does not apply `model` from a plugin's settings"),
+        "{}",
+        stdout(&check)
+    );
+    let session = capc_in(&proj, &["session", "--verify", "--repl", "--plugin-dir", "../kit"]);
+    assert!(session.status.success(), "the lock is accepted: {}", stderr(&session));
+}
+
+/// Claude Code 2.1.332 drops a whole monitors file or `.lsp.json` when one entry fails its
+/// strict schema (`monitors load failed`, `lsp-config-invalid`; measured), and loads the rest
+/// of the plugin: an error at the entry, and nothing of the file in the lock's tables.
+#[test]
+fn a_monitors_or_lsp_file_claude_code_refuses_is_reported_and_declares_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("proj")).expect("mkdir proj");
+    every_kind(dir.path());
+    write(
+        dir.path(),
+        &[
+            ("kit/monitors/monitors.json", "[\n  {\"name\": \"a\", \"command\": \"x\", \"description\": \"d\", \"when\": \"sometimes\"},\n  {\"name\": \"b\", \"command\": \"y\"}\n]\n"),
+            ("kit/.lsp.json", "{\"go\": {\"command\": \"go pls\", \"extensionToLanguage\": {}, \"port\": 1}}\n"),
+        ],
+    );
+    let check = capc_in(dir.path(), &["check", "proj", "--plugin-dir", "kit", "--format", "short"]);
+    let report = stdout(&check);
+    for expected in [
+        "monitors/monitors.json:2:61: error[invalid-field-value] monitor `when` is `sometimes`",
+        "monitors/monitors.json:3:3: error[missing-required-field] a monitor has no `description`",
+        ".lsp.json:1:20: error[invalid-field-value] `command` of LSP server `go` holds a space",
+        ".lsp.json:1:53: error[invalid-field-value] `extensionToLanguage` of LSP server `go` is empty",
+        ".lsp.json:1:57: error[unknown-field] LSP server `go` has unknown key `port`",
+    ] {
+        assert!(report.contains(expected), "`{expected}` in:\n{report}");
+    }
+    let ls = capc_in(dir.path(), &["ls", "proj", "--format", "json", "--plugin-dir", "kit"]);
+    let json: serde_json::Value = serde_json::from_slice(&ls.stdout).expect("ls json");
+    assert_eq!(json["plugins"][0]["loaded"], true, "the plugin still loads");
+    assert_eq!(json["monitors"], serde_json::json!([]));
+    assert_eq!(json["lsp_servers"], serde_json::json!([]));
+    assert!(json["plugins"][0]["inventory"]["monitors"].is_null(), "{}", json["plugins"][0]["inventory"]);
+}

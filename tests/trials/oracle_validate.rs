@@ -134,6 +134,14 @@ fn plugins_are_what_claude_codes_validator_says(corpus: &str, truth: &Value) {
             expected.extend(names(&provides["commands"]));
             let expected_agents = names(&provides["agents"]);
             let plugin = lock.plugins.iter().find(|p| p.root == root);
+            // The other kinds of `provides`, by name, against the inventory's.
+            let expected_kinds = other_kinds(provides);
+            let got_kinds = plugin.map(|p| inventory_kinds(&p.inventory)).unwrap_or_default();
+            if got_kinds != expected_kinds && !is_allowed(corpus, path, "inventory") {
+                failures.push(format!(
+                    "{corpus} {path}: the kinds beyond skills, commands and agents differ\n    Claude Code: {expected_kinds:?}\n    capc:        {got_kinds:?}"
+                ));
+            }
             let (got, got_agents): (BTreeSet<String>, BTreeSet<String>) = match plugin {
                 Some(p) => (
                     p.inventory.commands.iter().map(|c| c.name.clone()).collect(),
@@ -181,6 +189,52 @@ fn plugins_are_what_claude_codes_validator_says(corpus: &str, truth: &Value) {
     );
 }
 
+/// The kinds of the validator's `provides` beyond skills, commands and agents, each as the set
+/// of names Claude Code gives them (`lspServers` and `monitors` by `name`, `modules` by `path`),
+/// empty kinds left out.
+fn other_kinds(provides: &Value) -> std::collections::BTreeMap<String, BTreeSet<String>> {
+    let mut kinds = std::collections::BTreeMap::new();
+    for kind in
+        ["hooks", "mcpServers", "lspServers", "monitors", "outputStyles", "themes", "workflows", "bin", "modules"]
+    {
+        let set: BTreeSet<String> = provides[kind]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| match v {
+                Value::String(s) => Some(s.clone()),
+                // Hooks by event, servers by name, modules by path.
+                _ => v["event"].as_str().or(v["name"].as_str()).or(v["path"].as_str()).map(str::to_string),
+            })
+            .collect();
+        if !set.is_empty() && !matches!(kind, "hooks" | "mcpServers") {
+            kinds.insert(kind.to_string(), set);
+        }
+    }
+    kinds
+}
+
+/// The same kinds of a plugin's inventory in capc's lock.
+fn inventory_kinds(
+    inventory: &capc_compiler::model::Inventory,
+) -> std::collections::BTreeMap<String, BTreeSet<String>> {
+    let mut kinds = std::collections::BTreeMap::new();
+    for (kind, names) in [
+        ("lspServers", &inventory.lsp_servers),
+        ("monitors", &inventory.monitors),
+        ("outputStyles", &inventory.output_styles),
+        ("themes", &inventory.themes),
+        ("workflows", &inventory.workflows),
+        ("bin", &inventory.bin),
+        ("modules", &inventory.modules),
+    ] {
+        if !names.is_empty() {
+            kinds.insert(kind.to_string(), names.iter().cloned().collect());
+        }
+    }
+    kinds
+}
+
 /// What one plugin provides, by kind, as sets of names (plugin prefixes stripped).
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Provides {
@@ -190,6 +244,9 @@ struct Provides {
     agents: BTreeSet<String>,
     mcp_servers: BTreeSet<String>,
     hook_events: BTreeSet<String>,
+    /// LSP servers, monitors, output styles, themes, workflows, `bin/` files and hooks modules
+    /// (`other_kinds`).
+    others: std::collections::BTreeMap<String, BTreeSet<String>>,
 }
 
 /// What Claude Code recorded for one plugin loaded with `--plugin-dir`: `plugin list --json`
@@ -216,7 +273,22 @@ fn claude_code_provides(target: &Value) -> Provides {
     if !loaded {
         return Provides { loaded, ..Provides::default() };
     }
-    Provides { loaded, id, skills_and_commands, agents, mcp_servers: kind("MCP servers"), hook_events: kind("Hooks") }
+    // The loader's own inventory names LSP servers; the validator's `provides` names every kind
+    // (when it describes the plugin at all).
+    let mut others = if provided.is_object() { other_kinds(provided) } else { Default::default() };
+    let lsp = kind("LSP servers");
+    if !lsp.is_empty() {
+        others.insert("lspServers".to_string(), lsp);
+    }
+    Provides {
+        loaded,
+        id,
+        skills_and_commands,
+        agents,
+        mcp_servers: kind("MCP servers"),
+        hook_events: kind("Hooks"),
+        others,
+    }
 }
 
 /// What `capc ls --plugin-dir DIR` and the lock it writes in the empty folder `empty` say the
@@ -251,6 +323,8 @@ fn capc_provides(ls: &Value, lock: Option<&str>) -> Provides {
         .filter(|h| h.get("path").and_then(toml::Value::as_str).is_some_and(|p| p.starts_with("<plugin-dir 1>/")))
         .filter_map(|h| h.get("event").and_then(toml::Value::as_str).map(str::to_string))
         .collect();
+    let inventory: capc_compiler::model::Inventory =
+        serde_json::from_value(plugin["inventory"].clone()).unwrap_or_default();
     Provides {
         loaded,
         id: plugin["id"].as_str().map(str::to_string),
@@ -258,6 +332,7 @@ fn capc_provides(ls: &Value, lock: Option<&str>) -> Provides {
         agents,
         mcp_servers,
         hook_events,
+        others: inventory_kinds(&inventory),
     }
 }
 

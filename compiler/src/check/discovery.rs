@@ -353,6 +353,15 @@ fn discover(
                 refused,
                 at_root: root.is_empty() && realm == Realm::Project,
                 version: info.version.clone().or_else(|| entries.iter().find_map(|(_, e)| Some(e.version.clone()?.0))),
+                dependencies: info
+                    .dependencies
+                    .iter()
+                    .map(|(id, span)| crate::model::decl::Dependency {
+                        id: id.clone(),
+                        path: manifest_rel.as_deref().map(|r| realm.display(r)).unwrap_or_default(),
+                        span: Some(*span),
+                    })
+                    .collect(),
             })),
         });
         // A CLAUDE.md at the checked root is the repository's own memory file when the root is
@@ -753,6 +762,51 @@ fn claim_plugin(
     for path in listed("mcpServers") {
         claims.add(path, FileKind::PluginMcp, &owner, None);
     }
+    // Monitors: the file plugin.json names (or its inline array), else the default file.
+    let monitors_set = paths.iter().any(|(f, _)| matches!(*f, "monitors" | "monitors-inline"));
+    if !monitors_set && tree.is_file(&at("monitors/monitors.json")) {
+        claims.add(&at("monitors/monitors.json"), FileKind::Monitors, &owner, None);
+    }
+    for path in listed("monitors").filter(|p| tree.is_file(p)) {
+        claims.add(path, FileKind::Monitors, &owner, None);
+    }
+    // LSP servers: `.lsp.json`, and what `lspServers` adds.
+    if tree.is_file(&at(".lsp.json")) {
+        claims.add(&at(".lsp.json"), FileKind::LspConfig, &owner, None);
+    }
+    for path in listed("lspServers").filter(|p| tree.is_file(p)) {
+        claims.add(path, FileKind::LspConfig, &owner, None);
+    }
+    // Output styles, themes and workflows: listed paths replace the default folder.
+    for (field, folder, kind, suffix, deep) in [
+        ("outputStyles", "output-styles", FileKind::OutputStyle, ".md", true),
+        ("themes", "themes", FileKind::Theme, ".json", false),
+        ("workflows", "workflows", FileKind::Workflow, ".js", false),
+    ] {
+        let named: Vec<&str> = listed(field).collect();
+        let folders: Vec<String> =
+            if named.is_empty() { vec![at(folder)] } else { named.iter().map(|p| p.to_string()).collect() };
+        for path in folders {
+            if tree.is_file(&path) && path.ends_with(suffix) {
+                claims.add(&path, kind, &owner, None);
+            } else if tree.is_dir(&path) {
+                let files: Vec<&String> =
+                    tree.files_under(&path).filter(|f| f.ends_with(suffix) && (deep || parent(f) == path)).collect();
+                for file in files {
+                    claims.add(file, kind, &owner, None);
+                }
+            }
+        }
+    }
+    if tree.is_file(&at("settings.json")) {
+        claims.add(&at("settings.json"), FileKind::PluginSettings, &owner, None);
+    }
+    // `bin/`: every file directly in it goes on the PATH of the commands Claude Code runs.
+    let bin = at("bin");
+    let bins: Vec<&String> = tree.files_under(&bin).filter(|f| parent(f) == bin).collect();
+    for file in bins {
+        claims.add(file, FileKind::PluginBin, &owner, None);
+    }
     // Layout mistakes Claude Code is silent about.
     let manifest_dir = at(".claude-plugin");
     for folder in ["skills", "commands", "agents", "hooks"] {
@@ -825,5 +879,10 @@ fn claim_claude_dir(
         if tree.is_file(&at(settings)) {
             claims.add(&at(settings), FileKind::Settings, owner, None);
         }
+    }
+    let styles = at("output-styles");
+    let files: Vec<&String> = tree.files_under(&styles).filter(|f| f.ends_with(".md")).collect();
+    for file in files {
+        claims.add(file, FileKind::OutputStyle, owner, None);
     }
 }

@@ -102,6 +102,12 @@ fn json_help(kind: FileKind) -> &'static str {
         FileKind::ProjectMcp | FileKind::PluginMcp => "Claude Code reads none of these servers until the file parses",
         FileKind::Hooks => "Claude Code fails the plugin's hooks until the file parses",
         FileKind::Settings => "Claude Code ignores this settings file until it parses",
+        FileKind::Monitors => "Claude Code loads none of these monitors until the file parses",
+        FileKind::LspConfig => "Claude Code starts none of these LSP servers until the file parses",
+        FileKind::Theme => "Claude Code skips this theme until the file parses",
+        FileKind::PluginSettings => {
+            "Claude Code applies none of it (it warns, and falls back on plugin.json's `settings`)"
+        }
         _ => "fix the JSON syntax",
     }
 }
@@ -130,6 +136,9 @@ pub(super) fn read_claim(
         FileKind::Settings => counts.settings = 1,
         _ => {}
     }
+    if claim.kind == FileKind::PluginBin {
+        return read_bin(dir, tree, rel, claim, realm, sink);
+    }
     let Some(text) = load(dir, tree, rel, content, &mut sink) else {
         let mut outcome = Outcome::new(sink, None, None, counts, claim.owner.plugin_name.as_deref());
         outcome.not_loaded = not_loaded;
@@ -145,7 +154,10 @@ pub(super) fn read_claim(
         .severity(Severity::Warning)
         .help("move reference material out of the agent's prompt, into files it reads when needed");
     }
-    let is_json = !matches!(claim.kind, FileKind::Skill | FileKind::Command | FileKind::Agent);
+    let is_json = !matches!(
+        claim.kind,
+        FileKind::Skill | FileKind::Command | FileKind::Agent | FileKind::OutputStyle | FileKind::Workflow
+    );
     let cx = FileCx {
         tree,
         rel,
@@ -208,8 +220,16 @@ pub(super) fn read_claim(
             }
             name = Some(own);
         }
+        FileKind::OutputStyle => decl::components::check_output_style(&mut sink, &cx, &text),
+        FileKind::Workflow => decl::components::check_workflow(&mut sink, &cx, &text),
         kind => {
             let parsed = parse_json(&mut sink, &text, kind);
+            if matches!(kind, FileKind::Theme | FileKind::PluginSettings) && parsed.is_none() {
+                // Claude Code skips a theme it cannot parse, with a warning.
+                for d in sink.diagnostics.iter_mut().filter(|d| d.rule == rules::invalid_json::RULE.id) {
+                    d.severity(Severity::Warning);
+                }
+            }
             if kind == FileKind::Settings && parsed.is_none() && text.trim().is_empty() {
                 // Claude Code reads an empty settings file as no settings, without a word.
                 for d in sink.diagnostics.iter_mut().filter(|d| d.rule == rules::invalid_json::RULE.id) {
@@ -274,6 +294,14 @@ pub(super) fn read_claim(
                         }
                     }
                     FileKind::Settings => counts.hooks = decl::settings::check(&mut sink, &cx, &node),
+                    FileKind::Monitors => {
+                        decl::components::check_monitors(&mut sink, &cx, &node);
+                    }
+                    FileKind::LspConfig => {
+                        decl::components::check_lsp(&mut sink, &cx, &node);
+                    }
+                    FileKind::Theme => decl::components::check_theme(&mut sink, &cx, &node),
+                    FileKind::PluginSettings => decl::components::check_plugin_settings(&mut sink, &cx, &node),
                     _ => {}
                 }
                 if let Some(at) = cx.placement {
@@ -282,6 +310,7 @@ pub(super) fn read_claim(
                             if let Some(map) = node.get("hooks") {
                                 crate::decl::declare::hooks(&mut sink, map, at, &path, &mut decls);
                             }
+                            decl::components::declare_module(&mut sink, &cx, &node);
                         }
                         // Refused whole by Claude Code: it declares nothing, and its errors
                         // do not stop `capc lock` (a session here does not load the file).
@@ -316,6 +345,20 @@ pub(super) fn read_claim(
                                 plugin: at.plugin,
                             };
                             crate::runs::settings(&node, &here, &mut decls);
+
+                            for key in ["outputStyle", "agent"] {
+                                if let Some(value) = node.get(key).filter(|v| v.as_str().is_some_and(|s| !s.is_empty()))
+                                {
+                                    decls.push(crate::model::Decl {
+                                        path: path.clone(),
+                                        span: Some(value.span),
+                                        item: Item::Selects {
+                                            key,
+                                            value: value.as_str().unwrap_or_default().to_string(),
+                                        },
+                                    });
+                                }
+                            }
                         }
                         _ => {}
                     }
@@ -423,6 +466,40 @@ impl Scripts<'_> {
             row.script_sha256 = Some(crate::secrets::sha256_hex(&bytes));
         }
     }
+}
+
+/// A file of a plugin's `bin/`: any bytes, hashed (up to the declaration cap) and recorded
+/// with whether it may run; never parsed.
+fn read_bin(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm, mut sink: Sink<'_>) -> Outcome {
+    let _ = tree;
+    let path = sink.path().to_string();
+    let (sha256, executable) = match walk::read_program(&dir.join(rel), walk::MAX_FILE_BYTES) {
+        Ok((bytes, executable)) => (crate::secrets::sha256_hex(&bytes), executable),
+        Err(e) => {
+            sink.report(&rules::unreadable_file::RULE, None, format!("cannot read file: {e}"))
+                .severity(Severity::Warning)
+                .help("capc records it unhashed; Claude Code still puts it on the PATH");
+            (String::new(), false)
+        }
+    };
+    if let (Some(at), Some(plugin)) = (placement(realm, rel, claim), claim.owner.plugin_name.as_deref()) {
+        let _ = at;
+        sink.decls.push(crate::model::Decl {
+            path: path.clone(),
+            span: None,
+            item: Item::PluginBin(crate::model::PluginBin {
+                name: file_name(rel).to_string(),
+                plugin: plugin.to_string(),
+                path: path.clone(),
+                sha256: sha256.clone(),
+                executable,
+            }),
+        });
+    }
+    let source = crate::model::Source { path: path.clone(), kind: FileKind::PluginBin.as_str().to_string(), sha256 };
+    let file =
+        SourceFile { path, kind: FileKind::PluginBin, scope: claim.owner.scope, name: None, text: None, stamp: 0 };
+    Outcome::new(sink, Some(file), Some(source), crate::decl::Counts::default(), claim.owner.plugin_name.as_deref())
 }
 
 /// A file's entry in the lock's list of sources.

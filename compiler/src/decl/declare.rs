@@ -626,3 +626,78 @@ pub fn server(
     };
     Some(Decl { path: path.to_string(), span: Some(name.span), item: Item::Server(Box::new(server)) })
 }
+
+/// A command line that runs (a monitor's), as the lock keeps it: hashed whole when it looks
+/// like it holds a literal secret (reported).
+pub fn kept_command(sink: &mut Sink<'_>, node: &Node, command: &str, owner: &str) -> String {
+    let mut keep = Keep { sink, owner: owner.to_string() };
+    keep.value(
+        node,
+        command,
+        None,
+        "`command`",
+        Shape::Whole,
+        "read it from the environment where the command runs (`$API_TOKEN`)",
+    )
+}
+
+/// A plugin's LSP server entry (already checked) as the lock keeps it.
+pub fn lsp_server(
+    sink: &mut Sink<'_>,
+    name: &str,
+    config: &Node,
+    plugin: &str,
+    path: &str,
+    line: u32,
+) -> crate::model::LspServer {
+    let mut keep = Keep { sink, owner: format!("LSP server `{name}`") };
+    const REFERENCE: &str = "read it from the environment with a `${VAR}` reference";
+    let command = config
+        .get("command")
+        .and_then(|node| Some(keep.value(node, node.as_str()?, None, "`command`", Shape::Whole, REFERENCE)))
+        .unwrap_or_default();
+    let arg_nodes: Vec<(&Node, &str)> = config
+        .get("args")
+        .and_then(Node::as_array)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|a| Some((a, a.as_str()?)))
+        .collect();
+    let words: Vec<&str> = arg_nodes.iter().map(|(_, text)| *text).collect();
+    let secret = crate::secrets::secret_args(config.get("command").and_then(Node::as_str), &words);
+    let args = arg_nodes
+        .iter()
+        .zip(secret)
+        .map(|(&(node, text), secret)| keep.value_if(secret, node, text, "an argument", Shape::Whole, REFERENCE))
+        .collect();
+    let mut env = std::collections::BTreeMap::new();
+    for (key, value) in config.get("env").and_then(Node::as_object).unwrap_or_default() {
+        let Some(text) = value.as_str() else { continue };
+        let help = format!("read it from the environment: `\"{0}\": \"${{{0}}}\"`", key.name);
+        env.insert(
+            key.name.clone(),
+            keep.value(value, text, Some(&key.name), &format!("`env.{}`", key.name), Shape::Whole, &help),
+        );
+    }
+    let mut extensions: Vec<String> = config
+        .get("extensionToLanguage")
+        .and_then(Node::as_object)
+        .unwrap_or_default()
+        .iter()
+        .map(|(k, _)| k.name.clone())
+        .collect();
+    extensions.sort();
+    extensions.dedup();
+    crate::model::LspServer {
+        name: name.to_string(),
+        plugin: plugin.to_string(),
+        path: path.to_string(),
+        line,
+        command,
+        args,
+        transport: config.get("transport").and_then(Node::as_str).unwrap_or("stdio").to_string(),
+        extensions,
+        env,
+        workspace_folder: config.get("workspaceFolder").and_then(Node::as_str).map(str::to_string),
+    }
+}

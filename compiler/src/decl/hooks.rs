@@ -279,8 +279,11 @@ fn check_modules(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) {
             );
             continue;
         };
-        let Some(root_dir) = cx.plugin_root else { continue };
-        match join_rel(root_dir, path) {
+        // Relative to the hooks file's folder (measured).
+        if cx.plugin_root.is_none() {
+            continue;
+        }
+        match join_rel(super::parent(cx.rel), path) {
             Some(target) if cx.tree.exists(&target) => {}
             _ => {
                 sink.report(
@@ -288,7 +291,9 @@ fn check_modules(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) {
                     module.span,
                     format!("hooks module `{path}` does not exist"),
                 )
-                .help("Claude Code fails to load the plugin's hooks; fix the path (relative to the plugin root)");
+                .help(
+                    "Claude Code fails to load the plugin's hooks; fix the path (relative to the hooks file's folder)",
+                );
             }
         }
     }

@@ -1,6 +1,7 @@
 //! Readers for each declaration format. A reader never fails: it records what it could
 //! read and reports what is wrong, then the next file is read.
 
+pub mod components;
 pub mod declare;
 pub mod helpers;
 pub mod hooks;
@@ -58,6 +59,21 @@ pub enum FileKind {
     /// An instruction file: CLAUDE.md, .claude/CLAUDE.md, a rule of `.claude/rules/`,
     /// CLAUDE.local.md, AGENTS.md, or a file an `@` import of one of them names.
     Instructions,
+    /// A plugin's monitors file (`monitors/monitors.json`, or the file plugin.json names).
+    Monitors,
+    /// A plugin's LSP configuration (`.lsp.json`, or a file `lspServers` names).
+    LspConfig,
+    /// An output style: a plugin's (`output-styles/`), a project's or the user's
+    /// (`.claude/output-styles/`).
+    OutputStyle,
+    /// A plugin's theme (`themes/*.json`).
+    Theme,
+    /// A plugin's workflow script (`workflows/*.js`).
+    Workflow,
+    /// A file of a plugin's `bin/` (any bytes: hashed, not parsed).
+    PluginBin,
+    /// A plugin's root `settings.json`.
+    PluginSettings,
 }
 
 impl FileKind {
@@ -73,6 +89,13 @@ impl FileKind {
             FileKind::Settings => "settings",
             FileKind::UserConfig => "user config",
             FileKind::Instructions => "instructions",
+            FileKind::Monitors => "monitors",
+            FileKind::LspConfig => "LSP config",
+            FileKind::OutputStyle => "output style",
+            FileKind::Theme => "theme",
+            FileKind::Workflow => "workflow",
+            FileKind::PluginBin => "plugin bin",
+            FileKind::PluginSettings => "plugin settings",
         }
     }
 }

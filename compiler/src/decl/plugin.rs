@@ -79,6 +79,8 @@ pub struct PluginInfo {
     pub inline_mcp: usize,
     pub inline_hooks: usize,
     pub declares_components: bool,
+    /// Well-formed `dependencies` entries: `name` or `name@marketplace`, with their spans.
+    pub dependencies: Vec<(String, Span)>,
 }
 
 pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> PluginInfo {
@@ -119,9 +121,15 @@ pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> Plugin
         }
     }
     check_channels(sink, root);
-    check_dependencies(sink, root);
+    info.dependencies = check_dependencies(sink, root);
+    if let Some(settings) = root.get("settings").filter(|s| s.as_object().is_some()) {
+        let plugin = root.get("name").and_then(Node::as_str).or(cx.plugin_name);
+        let placement = Some(crate::model::Placement { scope: crate::model::Scope::Plugin, plugin, dynamic: None });
+        let cx = FileCx { plugin_name: plugin, placement, ..*cx };
+        crate::decl::components::check_plugin_settings(sink, &cx, settings);
+    }
     check_engines(sink, root);
-    check_experimental(sink, cx, root, plugin_root);
+    check_experimental(sink, cx, root, plugin_root, &mut info);
     if let Some(metadata) = root.get("metadata") {
         if let Some(finding) = not_an_object(sink, metadata, "`metadata` in plugin.json") {
             finding.severity(Severity::Warning).help("Claude Code ignores a `metadata` that is not an object");
@@ -160,6 +168,14 @@ fn inline_hooks(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, map: &Node, i
     sink.decls.append(&mut hooks);
 }
 
+/// Inline LSP servers of plugin.json's `lspServers` (the value, or an item of its array).
+fn inline_lsp(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, map: &Node) {
+    let plugin = root.get("name").and_then(Node::as_str).or(cx.plugin_name);
+    let placement = Some(crate::model::Placement { scope: crate::model::Scope::Plugin, plugin, dynamic: None });
+    let cx = FileCx { plugin_name: plugin, placement, ..*cx };
+    crate::decl::components::check_lsp(sink, &cx, map);
+}
+
 pub(super) fn check_components(
     sink: &mut Sink<'_>,
     cx: &FileCx<'_>,
@@ -179,6 +195,11 @@ pub(super) fn check_components(
                         inline_hooks(sink, cx, root, item, info);
                     }
                 }
+                if name == "lspServers" {
+                    for item in items.iter().filter(|i| i.as_object().is_some()) {
+                        inline_lsp(sink, cx, root, item);
+                    }
+                }
                 items.iter().filter(|i| i.as_str().is_some()).collect()
             }
             NodeKind::Object(entries) => {
@@ -195,6 +216,7 @@ pub(super) fn check_components(
                             crate::decl::mcp::check_servers(sink, &cx, value, "inline `mcpServers`", false);
                     }
                     "hooks" => inline_hooks(sink, cx, root, value, info),
+                    "lspServers" => inline_lsp(sink, cx, root, value),
                     _ => {}
                 }
                 let _ = entries;
@@ -456,15 +478,22 @@ fn check_channels(sink: &mut Sink<'_>, root: &Node) {
     }
 }
 
-/// `dependencies`: each entry a plugin name or `{name, version?, marketplace?}`.
-fn check_dependencies(sink: &mut Sink<'_>, root: &Node) {
+/// `dependencies`: each entry a plugin name or `{name, version?, marketplace?}`. Returns the
+/// well-formed `dependencies` (not the optional ones) as Claude Code reads them: `name` or
+/// `name@marketplace`, a version range left out.
+fn check_dependencies(sink: &mut Sink<'_>, root: &Node) -> Vec<(String, Span)> {
+    let mut required = Vec::new();
     for field_name in ["dependencies", "optionalDependencies"] {
         // A bad `optionalDependencies` is ignored at load time; a bad `dependencies` fails it.
         let optional = field_name == "optionalDependencies";
         let Some(entries) = root.get(field_name).and_then(Node::as_array) else { continue };
         for entry in entries {
             match &entry.kind {
-                NodeKind::String(text) => dependency_name(sink, entry, text, field_name, optional),
+                NodeKind::String(text) => {
+                    if dependency_name(sink, entry, text, field_name, optional) && !optional {
+                        required.push((dependency_id(text), entry.span));
+                    }
+                }
                 NodeKind::Object(_) => {
                     check_fields(
                         sink,
@@ -483,7 +512,17 @@ fn check_dependencies(sink: &mut Sink<'_>, root: &Node) {
                         }
                         Some(name) => {
                             if let Some(text) = name.as_str() {
-                                dependency_name(sink, name, text, field_name, optional);
+                                let marketplace = entry.get("marketplace").and_then(Node::as_str);
+                                let fine = dependency_name(sink, name, text, field_name, optional)
+                                    && marketplace.is_none_or(is_loadable_name);
+                                if fine && !optional {
+                                    let id = dependency_id(text);
+                                    let id = match marketplace {
+                                        Some(m) if !id.contains('@') => format!("{id}@{m}"),
+                                        _ => id,
+                                    };
+                                    required.push((id, entry.span));
+                                }
                             }
                         }
                     }
@@ -516,12 +555,24 @@ fn check_dependencies(sink: &mut Sink<'_>, root: &Node) {
             }
         }
     }
+    required
+}
+
+/// A dependency string as Claude Code keys it: `name` or `name@marketplace`, without a
+/// trailing `@^range`.
+fn dependency_id(text: &str) -> String {
+    let mut parts: Vec<&str> = text.splitn(3, '@').collect();
+    if parts.last().is_some_and(|p| p.starts_with('^')) {
+        parts.pop();
+    }
+    parts.join("@")
 }
 
 const DEPENDENCY_NAME_HELP: &str = "a dependency is `plugin`, `plugin@marketplace`, or `plugin@^1.2` (letters, digits, `.`, `_`, `-`, starting with a letter or digit)";
 
 /// A dependency as a string: `name`, `name@marketplace`, optionally `@^range`.
-fn dependency_name(sink: &mut Sink<'_>, node: &Node, text: &str, field_name: &str, optional: bool) {
+/// Whether it is one.
+fn dependency_name(sink: &mut Sink<'_>, node: &Node, text: &str, field_name: &str, optional: bool) -> bool {
     let valid_name = |s: &str| is_loadable_name(s);
     let mut parts = text.splitn(3, '@');
     let name = parts.next().unwrap_or("");
@@ -546,6 +597,7 @@ fn dependency_name(sink: &mut Sink<'_>, node: &Node, text: &str, field_name: &st
             format!("Claude Code refuses the manifest; {DEPENDENCY_NAME_HELP}")
         });
     }
+    ok
 }
 
 /// `engines`: `{"claude-code": ">=2.1.0"}`.
@@ -615,26 +667,46 @@ fn not_an_object<'s>(sink: &'s mut Sink<'_>, value: &Node, what: &str) -> Option
     ))
 }
 
-/// `experimental`: an object of known keys; its `themes` and `monitors` paths must exist.
-fn check_experimental(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_root: &str) {
-    let Some(experimental) = root.get("experimental") else { return };
-    if let Some(finding) = not_an_object(sink, experimental, "`experimental`") {
-        finding.severity(Severity::Warning).help("Claude Code ignores it");
-        return;
+/// `experimental`: an object of known keys. Its `themes` and `monitors` (or the deprecated
+/// top-level ones, which Claude Code reads when `experimental` has none) are paths that must
+/// exist; `monitors` may be the monitors array itself.
+fn check_experimental(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, plugin_root: &str, info: &mut PluginInfo) {
+    let experimental = root.get("experimental");
+    if let Some(experimental) = experimental {
+        if let Some(finding) = not_an_object(sink, experimental, "`experimental`") {
+            finding.severity(Severity::Warning).help("Claude Code ignores it");
+        } else {
+            check_fields(sink, experimental, EXPERIMENTAL_FIELDS, "`experimental`", Unknown::Warn);
+        }
     }
-    check_fields(sink, experimental, EXPERIMENTAL_FIELDS, "`experimental`", Unknown::Warn);
     for name in ["themes", "monitors"] {
-        let Some(value) = experimental.get(name) else { continue };
+        let (value, field_name) = match experimental.and_then(|e| e.get(name)) {
+            Some(v) => (v, format!("experimental.{name}")),
+            None => match root.get(name) {
+                Some(v) => (v, name.to_string()),
+                None => continue,
+            },
+        };
         let paths: Vec<&Node> = match &value.kind {
             NodeKind::String(_) => vec![value],
+            NodeKind::Array(items) if name == "monitors" && items.iter().any(|i| i.as_object().is_some()) => {
+                info.paths.push(("monitors-inline", String::new()));
+                let plugin = root.get("name").and_then(Node::as_str).or(cx.plugin_name);
+                let placement =
+                    Some(crate::model::Placement { scope: crate::model::Scope::Plugin, plugin, dynamic: None });
+                let cx = FileCx { plugin_name: plugin, placement, ..*cx };
+                crate::decl::components::check_monitors(sink, &cx, value);
+                continue;
+            }
             NodeKind::Array(items) => items.iter().filter(|i| i.as_str().is_some()).collect(),
             _ => continue,
         };
         for path in paths {
             let text = path.as_str().unwrap_or("");
-            let field =
-                ComponentField { name: &format!("experimental.{name}"), suffix: None, folder_ok: true, plugin_root };
-            check_component_path(sink, cx, path, text, &field);
+            let field = ComponentField { name: &field_name, suffix: None, folder_ok: true, plugin_root };
+            if let Some(resolved) = check_component_path(sink, cx, path, text, &field) {
+                info.paths.push((if name == "themes" { "themes" } else { "monitors" }, resolved));
+            }
         }
     }
 }

@@ -204,6 +204,8 @@ pub fn load(
         }
     }
 
+    unsatisfied_dependencies(&mut order, &mut why_not, diagnostics);
+
     // Folders an `enabledPlugins` entry turns off.
     for (key, on, d) in &merged {
         if *on {
@@ -224,6 +226,8 @@ pub fn load(
             requires_trust: *requires_trust,
             version: f.version.clone(),
             inventory: Default::default(),
+            agent: None,
+            subagent_status_line: None,
         });
     }
     for f in &folders {
@@ -271,6 +275,8 @@ pub fn load(
             requires_trust: false,
             version: f.version.clone(),
             inventory: Default::default(),
+            agent: None,
+            subagent_status_line: None,
         });
     }
     let mut asked: BTreeSet<String> = folders
@@ -285,6 +291,67 @@ pub fn load(
     }
     asked.extend(plugins.iter().filter(|p| p.loaded).map(|p| p.root.clone()));
     Loading { plugins, asked }
+}
+
+/// Claude Code turns off a plugin whose dependency is not among the plugins that load, then
+/// looks again, until nothing changes (so a chain fails from its missing end; a cycle loads):
+/// the first unsatisfied entry of each plugin is its error. An entry without a marketplace
+/// is read in the depending plugin's own marketplace (none for `inline` and `skills-dir`
+/// plugins, where any plugin of that name satisfies it); a `--plugin-dir` plugin of the name
+/// satisfies `name@marketplace` too (measured). Version ranges are not compared here.
+fn unsatisfied_dependencies<'f>(
+    order: &mut Vec<(&'f PluginFolder, String, bool)>,
+    why_not: &mut BTreeMap<&'f str, String>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    // What loaded before any was turned off: a dependency among them is "disabled".
+    let first_ids: BTreeSet<String> = order.iter().map(|(f, _, _)| id_of(f)).collect();
+    let first_names: BTreeSet<String> = order.iter().map(|(f, _, _)| f.name.clone()).collect();
+    loop {
+        let ids: BTreeSet<String> = order.iter().map(|(f, _, _)| id_of(f)).collect();
+        let names: BTreeSet<&str> = order.iter().map(|(f, _, _)| f.name.as_str()).collect();
+        let failed = order.iter().enumerate().find_map(|(i, (f, _, _))| {
+            let own = id_of(f);
+            let marketplace = own.rsplit_once('@').map_or("", |(_, m)| m);
+            f.dependencies.iter().find_map(|dep| {
+                let id = match dep.id.contains('@') || matches!(marketplace, "inline" | "skills-dir") {
+                    true => dep.id.clone(),
+                    false => format!("{}@{marketplace}", dep.id),
+                };
+                let satisfied = match id.split_once('@') {
+                    None => names.contains(id.as_str()),
+                    Some((name, _)) => ids.contains(&id) || ids.contains(&format!("{name}@inline")),
+                };
+                (!satisfied).then_some((i, id, dep))
+            })
+        });
+        let Some((i, id, dep)) = failed else { return };
+        let (f, _, _) = order.remove(i);
+        // Claude Code names the `--plugin-dir` plugin that stood for `name@marketplace`.
+        let id = match id.split_once('@') {
+            Some((name, _)) if !first_ids.contains(&id) && first_ids.contains(&format!("{name}@inline")) => {
+                format!("{name}@inline")
+            }
+            _ => id,
+        };
+        let was_loaded = if id.contains('@') { first_ids.contains(&id) } else { first_names.contains(&id) };
+        let message = if was_loaded {
+            format!("Dependency \"{id}\" is disabled")
+        } else {
+            format!("Dependency \"{id}\" is not installed")
+        };
+        report_at(
+            diagnostics,
+            dep.path.clone(),
+            &rules::unsatisfied_dependency::RULE,
+            dep.span,
+            format!("plugin `{}` does not load: its dependency `{id}` is not among the plugins that load", f.name),
+        )
+        .help(format!(
+            "Claude Code turns the plugin off (`{message}`); load or enable `{id}` too, or remove the dependency"
+        ));
+        why_not.insert(&f.root, format!("{message}: Claude Code turns it off until its dependency loads"));
+    }
 }
 
 fn parent_of(root: &str) -> &str {

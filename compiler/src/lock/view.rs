@@ -81,7 +81,7 @@ pub fn ls_json(r: &Resolution) -> String {
         .iter()
         .map(|p| json!({"name": p.name, "id": p.id, "root": p.root, "loaded": p.loaded, "reason": p.reason, "requires_trust": p.requires_trust, "inventory": p.inventory}))
         .collect();
-    let out = json!({"version": 2, "commands": commands, "agents": agents, "mcp_servers": servers, "tools": tools, "plugins": plugins, "policy": r.lock.policy, "removed_by_policy": r.lock.removed_by_policy});
+    let out = json!({"version": 2, "commands": commands, "agents": agents, "mcp_servers": servers, "tools": tools, "plugins": plugins, "policy": r.lock.policy, "removed_by_policy": r.lock.removed_by_policy, "monitors": r.lock.monitors, "lsp_servers": r.lock.lsp_servers, "plugin_bins": r.lock.plugin_bins, "output_styles": r.lock.output_styles});
     let mut text = crate::printable::escape_json(&serde_json::to_string_pretty(&out).unwrap_or_default()).into_owned();
     text.push('\n');
     text
@@ -179,6 +179,20 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
                     count(p.inventory.agents.len(), "agent")
                 ),
             );
+            let inv = &p.inventory;
+            for (what, names) in [
+                ("LSP servers", &inv.lsp_servers),
+                ("monitors", &inv.monitors),
+                ("output styles", &inv.output_styles),
+                ("themes", &inv.themes),
+                ("workflows", &inv.workflows),
+                ("bin", &inv.bin),
+                ("modules", &inv.modules),
+            ] {
+                if !names.is_empty() {
+                    put(&mut out, format_args!("  {:24}  {what}: {}", "", names.join(", ")));
+                }
+            }
         }
     }
     out.push_str("\nAgents:\n");
@@ -239,6 +253,44 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
         }
         if let Some(why) = &s.blocked_by {
             put(&mut out, format_args!("  {:name_width$}  ↳ not loaded: {why}", ""));
+        }
+    }
+    if !r.lock.monitors.is_empty() {
+        out.push_str("\nMonitors (run unsandboxed for the session; each line they print reaches the model):\n");
+        for m in &r.lock.monitors {
+            put(&mut out, format_args!("  {:24}  {:8}  {}:{}  {}", m.name, m.when, m.path, m.line, m.command));
+        }
+    }
+    if !r.lock.lsp_servers.is_empty() {
+        out.push_str("\nLSP servers:\n");
+        for l in &r.lock.lsp_servers {
+            let command =
+                std::iter::once(l.command.as_str()).chain(l.args.iter().map(String::as_str)).collect::<Vec<_>>();
+            put(
+                &mut out,
+                format_args!(
+                    "  {:24}  {}  {}:{}  {}",
+                    l.name,
+                    l.extensions.join(" "),
+                    l.path,
+                    l.line,
+                    command.join(" ")
+                ),
+            );
+        }
+    }
+    if !r.lock.plugin_bins.is_empty() {
+        out.push_str("\nPlugin bin/ files (on the PATH of the commands Claude Code runs):\n");
+        for b in &r.lock.plugin_bins {
+            let mode = if b.executable { "" } else { "  (not executable)" };
+            put(&mut out, format_args!("  {:24}  {}{mode}", b.name, b.path));
+        }
+    }
+    if !r.lock.output_styles.is_empty() {
+        out.push_str("\nOutput styles:\n");
+        for o in &r.lock.output_styles {
+            let keep = if o.keep_coding_instructions { "  (keeps the coding instructions)" } else { "" };
+            put(&mut out, format_args!("  {:24}  {:8}  {}{keep}", o.name, o.scope.as_str(), o.path));
         }
     }
     let builtin = r.tools.iter().filter(|t| t.origin == Origin::Builtin).count();

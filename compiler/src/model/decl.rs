@@ -3,7 +3,9 @@
 //! Readers (`decl/`) push them; the resolver (`lock/`) reads them. This module imports
 //! neither: it is the vocabulary both sides share.
 
-use super::lock::{Agent, Command, Hook, McpServer, Permission, Pin, Run, Scope, Setting};
+use super::lock::{
+    Agent, Command, Hook, LspServer, McpServer, Monitor, OutputStyle, Permission, Pin, PluginBin, Run, Scope, Setting,
+};
 use crate::span::Span;
 
 /// One declaration, with where it is written.
@@ -93,6 +95,36 @@ pub enum Item {
     Run(Box<Run>),
     /// A setting that widens what Claude Code may do (`[[setting]]`).
     Setting(Setting),
+    /// A plugin's monitor.
+    Monitor(Box<Monitor>),
+    /// A plugin's LSP server.
+    LspServer(Box<LspServer>),
+    /// A file of a plugin's `bin/`.
+    PluginBin(PluginBin),
+    /// An output style (a project's, the user's or a plugin's).
+    OutputStyle(Box<OutputStyle>),
+    /// A plugin's theme, workflow or hooks module: named in its inventory only.
+    PluginPart {
+        kind: PartKind,
+        /// As Claude Code names it (`plugin:slug`, `plugin:name`, the module's path).
+        name: String,
+        plugin: String,
+    },
+    /// A setting that selects something by name: `outputStyle` (an output style) or `agent`
+    /// (the agent the main thread runs as); checked once every name is known.
+    Selects {
+        key: &'static str,
+        value: String,
+    },
+    /// A plugin's root `settings.json` (or plugin.json's `settings`): the keys Claude Code
+    /// applies from it while the plugin is enabled.
+    PluginSettings {
+        plugin: String,
+        /// `agent`: the agent this session's main thread runs as.
+        agent: Option<String>,
+        /// `subagentStatusLine.command`: a shell command Claude Code runs for the status line.
+        subagent_status_line: Option<String>,
+    },
     /// A marketplace: its folder and the plugins it lists, with their folders when local.
     Marketplace {
         name: String,
@@ -101,6 +133,14 @@ pub enum Item {
         /// Its entries as Claude Code installs them, in order (for `[[marketplace_plugin]]`).
         entries: Vec<ListedEntry>,
     },
+}
+
+/// The kinds of plugin component recorded by name only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartKind {
+    Theme,
+    Workflow,
+    Module,
 }
 
 /// A marketplace entry: what installing the plugin from the marketplace starts from.
@@ -135,6 +175,19 @@ pub struct PluginFolder {
     pub at_root: bool,
     /// `plugin.json`'s `version`, else the marketplace entry's.
     pub version: Option<String>,
+    /// Its `dependencies`, as Claude Code reads them: `name` or `name@marketplace` (a version
+    /// range dropped), each with where plugin.json writes it.
+    pub dependencies: Vec<Dependency>,
+}
+
+/// One entry of a plugin's `dependencies`.
+#[derive(Debug, Clone, Default)]
+pub struct Dependency {
+    /// `name` or `name@marketplace`.
+    pub id: String,
+    /// The plugin.json, as shown, and the entry in it.
+    pub path: String,
+    pub span: Option<Span>,
 }
 
 /// Where a file's declarations land, decided by its place in the tree.

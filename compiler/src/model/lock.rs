@@ -103,6 +103,25 @@ pub struct Lock {
     /// kind, name and file. Absent from locks written before policy was recorded.
     #[serde(default, rename = "removed_by_policy", skip_serializing_if = "Vec::is_empty")]
     pub removed_by_policy: Vec<RemovedByPolicy>,
+    /// The background monitors the loaded plugins arm (unsandboxed shell commands whose every
+    /// output line reaches the model), by plugin load order then file and line. Absent from
+    /// locks written before they were recorded.
+    #[serde(default, rename = "monitor", skip_serializing_if = "Vec::is_empty")]
+    pub monitors: Vec<Monitor>,
+    /// The LSP servers the loaded plugins start, by plugin load order then name. Absent from
+    /// locks written before they were recorded.
+    #[serde(default, rename = "lsp_server", skip_serializing_if = "Vec::is_empty")]
+    pub lsp_servers: Vec<LspServer>,
+    /// The files of the loaded plugins' `bin/` folders, which Claude Code puts on the PATH of
+    /// the commands it runs, with their hashes; by plugin load order then name. Absent from
+    /// locks written before they were recorded.
+    #[serde(default, rename = "plugin_bin", skip_serializing_if = "Vec::is_empty")]
+    pub plugin_bins: Vec<PluginBin>,
+    /// Output styles a session can switch to (`outputStyle`, `/output-style`): the project's,
+    /// the user's and the loaded plugins', by scope then name. Absent from locks written before
+    /// they were recorded.
+    #[serde(default, rename = "output_style", skip_serializing_if = "Vec::is_empty")]
+    pub output_styles: Vec<OutputStyle>,
 }
 
 /// One command Claude Code may run, from the declaration that makes it run.
@@ -287,6 +306,89 @@ pub struct RemovedByPolicy {
     pub key: String,
     /// The settings file that sets that key.
     pub by: String,
+}
+
+/// A plugin's background monitor (`monitors/monitors.json`, or plugin.json's `monitors` /
+/// `experimental.monitors`): a shell command Claude Code runs for the session, unsandboxed,
+/// delivering each line it prints to the model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Monitor {
+    /// Its `name`, unique in the plugin.
+    pub name: String,
+    /// The plugin's name.
+    pub plugin: String,
+    /// The file that declares it.
+    pub path: String,
+    /// The line of its entry in that file.
+    pub line: u32,
+    /// The shell command, as written (`${CLAUDE_PLUGIN_ROOT}` and `${VAR}` unexpanded; a
+    /// literal that looks like a secret kept as `sha256:<hex>`).
+    pub command: String,
+    pub description: String,
+    /// When Claude Code arms it: `always` (session start and plugin reload) or
+    /// `on-skill-invoke:<skill>` (the first time that skill runs).
+    pub when: String,
+}
+
+/// A plugin's LSP server (`.lsp.json`, or plugin.json's `lspServers`): a process Claude Code
+/// starts for the files whose extensions it maps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct LspServer {
+    pub name: String,
+    pub plugin: String,
+    pub path: String,
+    pub line: u32,
+    /// The program, as written.
+    pub command: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// `stdio` or `socket`.
+    pub transport: String,
+    /// The file extensions it serves (`extensionToLanguage`'s keys), sorted.
+    pub extensions: Vec<String>,
+    /// Environment it starts with: values as written (`${VAR}` kept), a literal that looks
+    /// like a secret as `sha256:<hex>`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace_folder: Option<String>,
+}
+
+/// A file in a plugin's `bin/` folder: Claude Code adds the folder to the PATH of the commands
+/// it runs (Bash, hooks, monitors), so a command named like it runs it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct PluginBin {
+    /// The file's name, as a command names it.
+    pub name: String,
+    pub plugin: String,
+    pub path: String,
+    /// Lowercase hex SHA-256 of its bytes (empty when it could not be read).
+    pub sha256: String,
+    /// Whether its mode lets it run.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub executable: bool,
+}
+
+/// An output style: a Markdown file whose body replaces (or, with `keep-coding-instructions`,
+/// joins) Claude Code's own instructions once selected.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct OutputStyle {
+    /// The name `outputStyle` selects it by: frontmatter `name`, else the file name without
+    /// `.md`; a plugin's is `plugin:name`.
+    pub name: String,
+    pub scope: Scope,
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `keep-coding-instructions: true`: Claude Code keeps its coding instructions beside it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub keep_coding_instructions: bool,
 }
 
 /// A settings file Claude Code refuses whole, and why, in the words of its notice
@@ -635,6 +737,16 @@ pub struct Plugin {
     /// What the plugin holds, as Claude Code names it, whether or not it loads here.
     #[serde(default, skip_serializing_if = "Inventory::is_empty")]
     pub inventory: Inventory,
+    /// The `agent` its root `settings.json` (else plugin.json's `settings`) sets: while it is
+    /// enabled, the session's main thread runs as that agent. Absent from locks written before
+    /// it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// The `subagentStatusLine` command its settings set, as written: a shell command Claude
+    /// Code runs to draw subagents' status lines. Absent from locks written before it was
+    /// recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subagent_status_line: Option<String>,
 }
 
 /// A plugin's components, named as Claude Code names them.
@@ -652,11 +764,42 @@ pub struct Inventory {
     /// MCP servers as their tools are prefixed (`mcp__plugin_<plugin>_<server>__`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mcp_servers: Vec<String>,
+    /// LSP servers, by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lsp_servers: Vec<String>,
+    /// Monitors, by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub monitors: Vec<String>,
+    /// Output styles, as `outputStyle` names them (`plugin:name`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub output_styles: Vec<String>,
+    /// Themes (`plugin:slug`, the file name without `.json`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub themes: Vec<String>,
+    /// Workflows (`plugin:name`, the name their `meta` gives).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub workflows: Vec<String>,
+    /// The files of `bin/`, by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bin: Vec<String>,
+    /// The hooks module a hooks file names in `modules`, by path in the plugin.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modules: Vec<String>,
 }
 
 impl Inventory {
     pub fn is_empty(&self) -> bool {
-        self.commands.is_empty() && self.agents.is_empty() && self.hooks.is_empty() && self.mcp_servers.is_empty()
+        self.commands.is_empty()
+            && self.agents.is_empty()
+            && self.hooks.is_empty()
+            && self.mcp_servers.is_empty()
+            && self.lsp_servers.is_empty()
+            && self.monitors.is_empty()
+            && self.output_styles.is_empty()
+            && self.themes.is_empty()
+            && self.workflows.is_empty()
+            && self.bin.is_empty()
+            && self.modules.is_empty()
     }
 }
 

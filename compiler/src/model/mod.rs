@@ -6,5 +6,5 @@
 pub mod decl;
 pub mod lock;
 
-pub use decl::{Decl, Item, Placement, PluginFolder, PolicyEntry, ServerRef};
+pub use decl::{Decl, Item, PartKind, Placement, PluginFolder, PolicyEntry, ServerRef};
 pub use lock::*;

@@ -57,6 +57,7 @@ pub mod unknown_field;
 pub mod unknown_hook_event;
 pub mod unknown_mcp_server_in_rule;
 pub mod unknown_mcp_server_type;
+pub mod unknown_selected_name;
 pub mod unknown_tool_in_rule;
 pub mod unloaded_plugin;
 pub mod unmatched_rule_paths;
@@ -65,6 +66,7 @@ pub mod unpinned_plugin_source;
 pub mod unquoted_plugin_variable;
 pub mod unread_agents_md;
 pub mod unreadable_file;
+pub mod unsatisfied_dependency;
 pub mod unused_suppression;
 pub mod version_mismatch;
 pub mod wrong_field_type;
@@ -129,6 +131,7 @@ pub static RULES: &[&Rule] = &[
     &unknown_hook_event::RULE,
     &unknown_mcp_server_in_rule::RULE,
     &unknown_mcp_server_type::RULE,
+    &unknown_selected_name::RULE,
     &unknown_tool_in_rule::RULE,
     &unloaded_plugin::RULE,
     &unmatched_rule_paths::RULE,
@@ -137,6 +140,7 @@ pub static RULES: &[&Rule] = &[
     &unquoted_plugin_variable::RULE,
     &unread_agents_md::RULE,
     &unreadable_file::RULE,
+    &unsatisfied_dependency::RULE,
     &unused_suppression::RULE,
     &version_mismatch::RULE,
     &wrong_field_type::RULE,

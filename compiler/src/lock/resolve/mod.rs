@@ -441,6 +441,25 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     settings.dedup();
     let mut session = Parts::default();
     let mut units: BTreeMap<String, Parts> = BTreeMap::new();
+    // Each plugin's settings, by folder: its `settings.json` before plugin.json's `settings`.
+    let mut plugin_settings: BTreeMap<String, (bool, Option<String>, Option<String>)> = BTreeMap::new();
+    for d in &decls {
+        if let Item::PluginSettings { plugin, agent, subagent_status_line } = &d.item {
+            let Some(root) = owner(&Some(plugin.clone()), &d.path) else { continue };
+            let own_file = !d.path.ends_with("plugin.json");
+            let kept = plugin_settings.get(&root).is_some_and(|(file, _, _)| *file && !own_file);
+            if !kept {
+                plugin_settings.insert(root, (own_file, agent.clone(), subagent_status_line.clone()));
+            }
+        }
+    }
+    let selects: Vec<(String, Option<Span>, &'static str, String)> = decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::Selects { key, value } => Some((d.path.clone(), d.span, *key, value.clone())),
+            _ => None,
+        })
+        .collect();
     for d in decls {
         let (plugin, path) = match &d.item {
             Item::Command(c) => (c.plugin.clone(), c.path.clone()),
@@ -449,6 +468,11 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
             Item::Hook(h) => (h.plugin.clone(), h.path.clone()),
             Item::Run(r) => (r.plugin.clone(), r.path.clone()),
             Item::Rule(_) => (None, String::new()),
+            Item::Monitor(m) => (Some(m.plugin.clone()), m.path.clone()),
+            Item::LspServer(l) => (Some(l.plugin.clone()), l.path.clone()),
+            Item::PluginBin(b) => (Some(b.plugin.clone()), b.path.clone()),
+            Item::OutputStyle(o) => (o.plugin.clone(), o.path.clone()),
+            Item::PluginPart { plugin, .. } => (Some(plugin.clone()), d.path.clone()),
             _ => continue,
         };
         match owner(&plugin, &path) {
@@ -483,6 +507,12 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
             installed.insert(plugin.root.clone(), alone);
         }
     }
+    for p in &mut loading.plugins {
+        if let Some((_, agent, line)) = plugin_settings.remove(&p.root) {
+            p.agent = agent;
+            p.subagent_status_line = line;
+        }
+    }
     let marketplace_plugins = marketplace_plugins(&listings, &loading.plugins, installed, &refused);
 
     alias_clashes(&marketplaces, &loading.plugins, &mut b);
@@ -506,6 +536,21 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let (permissions, tools) = resolve_permissions(session.permissions, &parsed, &servers, &agents, &mut b);
     let hooks = session.hooks;
     let declared_runs = session.runs;
+    // What the loaded plugins run and offer beyond commands, agents, hooks and servers, in
+    // plugin load order (the session's parts carry it), then file and position.
+    let mut monitors = session.monitors;
+    monitors.sort_by(|a, b| (a.0, &a.1.path, a.1.line).cmp(&(b.0, &b.1.path, b.1.line)));
+    let monitors: Vec<model::Monitor> = monitors.into_iter().map(|(_, m)| m).collect();
+    let mut lsp_servers = session.lsp_servers;
+    lsp_servers.sort_by(|a, b| (a.0, &a.1.path, a.1.line).cmp(&(b.0, &b.1.path, b.1.line)));
+    let lsp_servers: Vec<model::LspServer> = lsp_servers.into_iter().map(|(_, l)| l).collect();
+    let mut plugin_bins = session.bins;
+    plugin_bins.sort_by(|a, b| (a.0, &a.1.name).cmp(&(b.0, &b.1.name)));
+    let plugin_bins: Vec<model::PluginBin> = plugin_bins.into_iter().map(|(_, b)| b).collect();
+    let mut output_styles = session.styles;
+    output_styles.sort_by(|a, b| (a.1.scope, a.0, &a.1.name, &a.1.path).cmp(&(b.1.scope, b.0, &b.1.name, &b.1.path)));
+    let output_styles: Vec<model::OutputStyle> = output_styles.into_iter().map(|(_, o)| o).collect();
+    selected_names(&selects, &agents, &output_styles, &mut b);
     let plugins = loading.plugins;
     let asked_plugins = loading.asked;
     // Every declaration is a node, whether or not anything shadows it; so is every built-in
@@ -590,6 +635,10 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         settings,
         policy: switches.into_lock(),
         removed_by_policy,
+        monitors,
+        lsp_servers,
+        plugin_bins,
+        output_styles,
     };
     let mut lock = lock;
     lock.runs = crate::runs::inventory(&lock, &declared_runs);
@@ -647,10 +696,17 @@ struct Parts {
     permissions: Vec<(Permission, Option<Span>)>,
     /// Rows of what runs, for `crate::runs::inventory`.
     runs: Vec<model::Run>,
+    /// Each with its plugin's place in the load order (`usize::MAX`: none).
+    monitors: Vec<(usize, model::Monitor)>,
+    lsp_servers: Vec<(usize, model::LspServer)>,
+    bins: Vec<(usize, model::PluginBin)>,
+    styles: Vec<(usize, model::OutputStyle)>,
+    parts: Vec<(model::PartKind, String)>,
 }
 
 impl Parts {
     fn push(&mut self, d: Decl, position: Option<usize>) {
+        let at = position.unwrap_or(usize::MAX);
         match d.item {
             Item::Command(c) => self.commands.push((*c, d.span, position)),
             Item::Agent(a) => self.agents.push((*a, d.span)),
@@ -658,6 +714,11 @@ impl Parts {
             Item::Hook(h) => self.hooks.push(h),
             Item::Rule(r) => self.permissions.push((r, d.span)),
             Item::Run(r) => self.runs.push(*r),
+            Item::Monitor(m) => self.monitors.push((at, *m)),
+            Item::LspServer(l) => self.lsp_servers.push((at, *l)),
+            Item::PluginBin(b) => self.bins.push((at, b)),
+            Item::OutputStyle(o) => self.styles.push((at, *o)),
+            Item::PluginPart { kind, name, .. } => self.parts.push((kind, name)),
             _ => {}
         }
     }
@@ -759,6 +820,13 @@ fn inventory(unit: Parts, report: bool, install: bool) -> (model::Inventory, Vec
         agents: agents.iter().filter(|a| a.shadowed_by.is_none()).map(|a| a.name.clone()).collect(),
         hooks: hooks.into_iter().map(|(e, n)| if n == 1 { e } else { format!("{e} ×{n}") }).collect(),
         mcp_servers: servers,
+        lsp_servers: sorted(unit.lsp_servers.iter().map(|(_, l)| l.name.clone())),
+        monitors: sorted(unit.monitors.iter().map(|(_, m)| m.name.clone())),
+        output_styles: sorted(unit.styles.iter().map(|(_, o)| o.name.clone())),
+        themes: sorted(part_names(&unit.parts, model::PartKind::Theme)),
+        workflows: sorted(part_names(&unit.parts, model::PartKind::Workflow)),
+        bin: sorted(unit.bins.iter().map(|(_, b)| b.name.clone())),
+        modules: sorted(part_names(&unit.parts, model::PartKind::Module)),
     };
     let installed = install.then(|| {
         let (none, policy) = (approvals(&[]), ServerPolicy::of(&[]));
@@ -766,6 +834,57 @@ fn inventory(unit: Parts, report: bool, install: bool) -> (model::Inventory, Vec
         Installed { commands, agents, servers, hooks: unit.hooks }
     });
     (held, diagnostics, installed)
+}
+
+/// Output styles Claude Code 2.1.332 has built in (`default` is none at all).
+const BUILTIN_OUTPUT_STYLES: &[&str] = &["default", "Proactive", "Concise", "Explanatory", "Learning"];
+
+/// `outputStyle` and `agent` settings naming nothing this check reads. Claude Code looks the
+/// style up by its exact name and, finding none, runs with no style, without a word; it takes
+/// the agent whose type is the name or ends in `:name` (a plugin's), and otherwise warns and
+/// runs the main thread as usual (measured in its code).
+fn selected_names(
+    selects: &[(String, Option<Span>, &'static str, String)],
+    agents: &[Agent],
+    styles: &[model::OutputStyle],
+    b: &mut Builder,
+) {
+    for (path, span, key, value) in selects {
+        let (found, what, help) = match *key {
+            "outputStyle" => (
+                BUILTIN_OUTPUT_STYLES.contains(&value.as_str()) || styles.iter().any(|s| s.name == *value),
+                "output style",
+                "Claude Code then runs with no output style, without a word; name one of `.claude/output-styles/`, a loaded plugin's (`plugin:name`) or a built-in one (`Explanatory`, `Learning`), or check with `--user-dir` for one of `~/.claude/output-styles/`",
+            ),
+            _ => (
+                crate::builtins::builtin_agent(value).is_some()
+                    || agents.iter().any(|a| a.name == *value || a.name.ends_with(&format!(":{value}"))),
+                "agent",
+                "Claude Code warns and runs the main thread as usual; name an agent of `.claude/agents/`, a loaded plugin's or a built-in one, or check with `--user-dir` for one of `~/.claude/agents/`",
+            ),
+        };
+        if !found {
+            report_at(
+                &mut b.diagnostics,
+                path.clone(),
+                &rules::unknown_selected_name::RULE,
+                *span,
+                format!("`{key}` names `{value}`, but no {what} of that name loads here"),
+            )
+            .help(help);
+        }
+    }
+}
+
+fn sorted(names: impl Iterator<Item = String>) -> Vec<String> {
+    let mut names: Vec<String> = names.collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+fn part_names(parts: &[(model::PartKind, String)], kind: model::PartKind) -> impl Iterator<Item = String> + '_ {
+    parts.iter().filter(move |(k, _)| *k == kind).map(|(_, n)| n.clone())
 }
 
 #[cfg(test)]

@@ -1,0 +1,39 @@
+//! Rule `unsatisfied-dependency`: a plugin Claude Code turns off because a plugin it depends on
+//! does not load.
+
+use super::Rule;
+use crate::diagnostic::Severity;
+
+pub static RULE: Rule = Rule {
+    id: "unsatisfied-dependency",
+    severity: Severity::Error,
+    summary: "a plugin's dependency does not load, so Claude Code turns the plugin off",
+    docs: DOCS,
+};
+
+const DOCS: &str = r##"### What it does
+Reports a plugin a session would load whose `dependencies` name a plugin that does not load
+beside it: not given with `--plugin-dir`, not enabled, or itself turned off for the same reason.
+An entry without a marketplace (`"base"`) means the depending plugin's own marketplace; for a
+plugin loaded with `--plugin-dir`, any loaded plugin of that name satisfies it, and a
+`--plugin-dir` plugin of the name satisfies `base@marketplace` too.
+
+### Why is this bad?
+Claude Code loads none of the plugin: `claude plugin list` shows it `enabled: false` with a
+`dependency-unsatisfied` error (`Dependency "base" is not installed`), and its skills,
+commands, agents, hooks and servers are absent from the session. A chain fails from its missing
+end (a plugin that depends on a turned-off plugin is turned off too); plugins that depend on
+each other load.
+
+### Severity
+Error: Claude Code refuses to load the plugin.
+
+### Example
+```json
+{ "name": "deploy-kit", "dependencies": ["shared-tools"] }
+```
+loaded alone with `claude --plugin-dir ./deploy-kit`.
+
+### Source
+https://code.claude.com/docs/en/plugins-reference (behaviour of Claude Code 2.1.332, measured with `claude plugin list --json`)
+"##;
