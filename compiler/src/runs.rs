@@ -372,7 +372,7 @@ pub fn script_path(word: &str, project: Option<&str>, plugin: Option<&str>) -> O
 pub type Source = fn(&Lock, &[Run]) -> Vec<Run>;
 
 /// Every kind of row, one function each.
-pub const SOURCES: &[Source] = &[hooks, servers, injections, helpers, owned];
+pub const SOURCES: &[Source] = &[hooks, servers, injections, helpers, owned, monitors, lsp_servers, plugin_bins];
 
 /// The `[[run]]` inventory of a resolved lock.
 pub fn inventory(lock: &Lock, declared: &[Run]) -> Vec<Run> {
@@ -546,6 +546,79 @@ fn owned(lock: &Lock, declared: &[Run]) -> Vec<Run> {
         out.push(row);
     }
     out
+}
+
+/// The loaded plugins' monitors: armed at session start (or the first time a skill runs),
+/// unsandboxed, behind the folder's trust as a plugin's hooks are.
+fn monitors(lock: &Lock, _declared: &[Run]) -> Vec<Run> {
+    lock.monitors
+        .iter()
+        .map(|m| Run {
+            kind: RunKind::Monitor,
+            name: m.name.clone(),
+            run: m.command.clone(),
+            scope: Scope::Plugin,
+            path: m.path.clone(),
+            line: m.line,
+            plugin: Some(m.plugin.clone()),
+            when: match m.when.strip_prefix("on-skill-invoke:") {
+                Some(skill) => format!(
+                    "in the background from the first time `{skill}` runs; each line it prints reaches the model"
+                ),
+                None => "in the background from session start; each line it prints reaches the model".to_string(),
+            },
+            gate: gate_of(Scope::Plugin),
+            ..Run::default()
+        })
+        .collect()
+}
+
+/// The loaded plugins' LSP servers: started when a file they serve is opened.
+fn lsp_servers(lock: &Lock, _declared: &[Run]) -> Vec<Run> {
+    lock.lsp_servers
+        .iter()
+        .map(|l| {
+            let mut run = l.command.clone();
+            for arg in &l.args {
+                run.push(' ');
+                run.push_str(arg);
+            }
+            let extensions =
+                if l.extensions.is_empty() { "a file it serves".to_string() } else { l.extensions.join(", ") };
+            Run {
+                kind: RunKind::LspServer,
+                name: l.name.clone(),
+                run,
+                scope: Scope::Plugin,
+                path: l.path.clone(),
+                line: l.line,
+                plugin: Some(l.plugin.clone()),
+                when: format!("when a file is opened ({extensions})"),
+                gate: gate_of(Scope::Plugin),
+                ..Run::default()
+            }
+        })
+        .collect()
+}
+
+/// The files of the loaded plugins' `bin/`: run when a command names them, each hashed.
+fn plugin_bins(lock: &Lock, _declared: &[Run]) -> Vec<Run> {
+    lock.plugin_bins
+        .iter()
+        .map(|b| Run {
+            kind: RunKind::PluginBin,
+            name: b.name.clone(),
+            run: b.path.clone(),
+            scope: Scope::Plugin,
+            path: b.path.clone(),
+            plugin: Some(b.plugin.clone()),
+            when: format!("when a command Claude Code runs names `{}` (the plugin's bin/ is on its PATH)", b.name),
+            gate: gate_of(Scope::Plugin),
+            script: Some(b.path.clone()),
+            script_sha256: (!b.sha256.is_empty()).then(|| b.sha256.clone()),
+            ..Run::default()
+        })
+        .collect()
 }
 
 fn event_of(name: &str) -> &str {

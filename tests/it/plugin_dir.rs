@@ -634,3 +634,37 @@ fn a_monitors_or_lsp_file_claude_code_refuses_is_reported_and_declares_nothing()
     assert_eq!(json["lsp_servers"], serde_json::json!([]));
     assert!(json["plugins"][0]["inventory"]["monitors"].is_null(), "{}", json["plugins"][0]["inventory"]);
 }
+
+/// What a plugin's monitors, LSP servers and `bin/` files run is in `capc ls --runs` (and the
+/// lock's `[[run]]`), each with its place, when it runs, the folder's trust as its gate, and a
+/// `bin/` file's hash, so `capc diff` sees an edited one.
+#[test]
+fn a_plugins_monitors_lsp_servers_and_bin_files_are_in_what_runs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("proj")).expect("mkdir proj");
+    every_kind(dir.path());
+    let out = capc_in(dir.path(), &["ls", "proj", "--runs", "--format", "json", "--plugin-dir", "kit"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let rows = json["runs"].as_array().expect("runs");
+    let row = |kind: &str, name: &str| {
+        rows.iter()
+            .find(|r| r["kind"] == kind && r["name"] == name)
+            .unwrap_or_else(|| panic!("no {kind} {name}: {rows:#?}"))
+    };
+    let tail = row("monitor", "tail-log");
+    assert_eq!(tail["run"], "tail -f \"${CLAUDE_PLUGIN_ROOT}/log\"");
+    assert_eq!(tail["gate"], "trust");
+    assert_eq!(tail["line"], 2);
+    assert!(
+        tail["when"].as_str().is_some_and(|w| w.contains("session start") && w.contains("reaches the model")),
+        "{tail}"
+    );
+    assert!(row("monitor", "on-deploy")["when"].as_str().is_some_and(|w| w.contains("`deploy`")));
+    let rust = row("lsp-server", "rust");
+    assert_eq!(rust["run"], "rust-analyzer --stdio");
+    assert!(rust["when"].as_str().is_some_and(|w| w.contains(".rs")), "{rust}");
+    let tool = row("plugin-bin", "tool");
+    assert_eq!(tool["pinned"], "script");
+    assert_eq!(tool["script_sha256"], capc_compiler::secrets::sha256_hex(b"#!/bin/sh\necho tool\n"));
+}

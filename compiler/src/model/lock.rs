@@ -189,6 +189,14 @@ pub enum RunKind {
     StatusLine,
     /// A `!` injection of a skill or command.
     Injection,
+    /// A plugin's monitor (`[[monitor]]`): a background command whose every printed line
+    /// reaches the model.
+    Monitor,
+    /// A plugin's LSP server (`[[lsp_server]]`).
+    LspServer,
+    /// A file of a plugin's `bin/` (`[[plugin_bin]]`), on the PATH of the commands Claude Code
+    /// runs.
+    PluginBin,
 }
 
 impl RunKind {
@@ -199,6 +207,9 @@ impl RunKind {
             RunKind::Helper => "helper",
             RunKind::StatusLine => "status-line",
             RunKind::Injection => "injection",
+            RunKind::Monitor => "monitor",
+            RunKind::LspServer => "lsp-server",
+            RunKind::PluginBin => "plugin-bin",
         }
     }
 }
