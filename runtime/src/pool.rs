@@ -69,6 +69,8 @@ enum When {
     PowerShell,
     /// The interactive entry point.
     Interactive,
+    /// A loaded plugin declares an LSP server (the lock's `[[lsp_server]]`).
+    LspServers,
 }
 
 /// A built-in tool of Claude Code: its name, whether it is deferred, and when it exists.
@@ -99,6 +101,7 @@ const BUILTIN_TOOLS: &[BuiltinTool] = &[
     tool("Glob", false, When::NoBash),
     tool("Grep", false, When::NoBash),
     tool("ListAgents", false, When::Always),
+    tool("LSP", true, When::LspServers),
     tool("Monitor", true, When::WithBash),
     tool("NotebookEdit", true, When::Always),
     tool("PowerShell", false, When::PowerShell),
@@ -173,8 +176,9 @@ pub struct Pool {
     pub placeholder: bool,
 }
 
-fn exists(when: When, cx: &TurnContext, bash: bool) -> bool {
+fn exists(when: When, cx: &TurnContext, bash: bool, lsp: bool) -> bool {
     match when {
+        When::LspServers => lsp,
         When::Always | When::MainThread => true,
         When::NoBash => !bash,
         When::WithBash => bash,
@@ -222,7 +226,8 @@ fn whole_server(rule: &PermissionRule) -> bool {
 
 /// The turn's pool (see the module docs). A whole-server deny is decided once per server;
 /// only rules on particular tools are matched tool by tool.
-pub fn tool_pool(cx: &TurnContext, permissions: &Permissions, mcp: &McpState) -> Pool {
+/// `lsp`: a loaded plugin declares an LSP server, which gives Claude Code's deferred `LSP` tool.
+pub fn tool_pool(cx: &TurnContext, permissions: &Permissions, mcp: &McpState, lsp: bool) -> Pool {
     let only = tools_flag(cx);
     let listed = |name: &str| only.as_ref().is_none_or(|names| names.iter().any(|n| n == name));
     let kept = |name: &str| listed(name) && !permissions.removes(name);
@@ -234,7 +239,7 @@ pub fn tool_pool(cx: &TurnContext, permissions: &Permissions, mcp: &McpState) ->
         let bash = kept("Bash");
         BUILTIN_TOOLS
             .iter()
-            .filter(|t| exists(t.when, cx, bash) && kept(t.name))
+            .filter(|t| exists(t.when, cx, bash, lsp) && kept(t.name))
             .map(|t| (t.name, t.deferred))
             .collect()
     };
@@ -381,7 +386,7 @@ mod tests {
         let lock = capc_compiler::lock::resolve::empty_lock();
         let loaded = crate::loaded::Loaded::new(lock, crate::loaded::Roots::default());
         let permissions = Permissions::assemble(&loaded, cx, &[]);
-        let pool = tool_pool(cx, &permissions, &McpState::default());
+        let pool = tool_pool(cx, &permissions, &McpState::default(), false);
         let strings = |v: Vec<Arc<str>>| v.iter().map(|n| n.to_string()).collect();
         let announced = pool.announced.iter().map(|&i| pool.tools[i as usize].name.clone()).collect();
         (strings(sent(&pool.tools, pool.placeholder)), strings(announced))

@@ -69,7 +69,7 @@ pub fn compute(loaded: &Loaded, mcp: &McpState, cx: &TurnContext) -> TurnView {
 /// [`compute`] with rules already assembled (a skill turn's grant among them).
 pub fn compute_with(loaded: &Loaded, mcp: &McpState, cx: &TurnContext, permissions: &Permissions) -> TurnView {
     let commands = command_table(loaded, cx);
-    let pool = crate::pool::tool_pool(cx, permissions, mcp);
+    let pool = crate::pool::tool_pool(cx, permissions, mcp, !loaded.lock.lsp_servers.is_empty());
     let has = |name: &str| pool.tools.iter().any(|t| &*t.name == name);
     let skill_listing =
         if has("Skill") && !cx.simple() { crate::listing::skill_listing(loaded, &commands, cx) } else { String::new() };
