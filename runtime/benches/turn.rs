@@ -131,8 +131,11 @@ fn turns(c: &mut Criterion) {
             c.bench_function("part/agent-listing", |b| {
                 b.iter(|| black_box(capc_runtime::agents::agent_listing(&loaded, &cx, &permissions)))
             });
-            c.bench_function("part/tool-pool", |b| b.iter(|| black_box(pool::tool_pool(&cx, &permissions, &state))));
-            let pool = pool::tool_pool(&cx, &permissions, &state);
+            let lsp = !loaded.lock.lsp_servers.is_empty();
+            c.bench_function("part/tool-pool", |b| {
+                b.iter(|| black_box(pool::tool_pool(&cx, &permissions, &state, lsp)))
+            });
+            let pool = pool::tool_pool(&cx, &permissions, &state, lsp);
             c.bench_function("part/tool-section", |b| {
                 b.iter(|| black_box(turn::tool_section(&pool.tools, pool.tool_search, &state)))
             });
