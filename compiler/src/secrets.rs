@@ -138,7 +138,14 @@ fn key_is_secret(key: &str) -> bool {
     if names_a_credential(key) {
         return true;
     }
-    let key = key.to_ascii_lowercase();
+    // `TOKENS` counts model tokens (`MAX_THINKING_TOKENS`, `CLAUDE_CODE_MAX_OUTPUT_TOKENS`): a
+    // number, not a credential.
+    let key: String = key
+        .to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|part| *part != "tokens")
+        .collect::<Vec<_>>()
+        .join("_");
     SECRET_KEY_WORDS.iter().any(|w| {
         // `pat` and `session` only as whole words (`PATH` is not a secret).
         if matches!(*w, "pat" | "session") {

@@ -212,3 +212,36 @@ fn the_description_rule_measures_what_the_listing_sends() {
     assert!(cut.ends_with('…') && cut.encode_utf16().count() == "- cut: ".len() + 1536, "the listing cuts it: {cut}");
     assert!(listing.lines().any(|l| l == format!("- whole: {plain}")), "and keeps the other whole");
 }
+
+/// Claude Code 2.1.332 loads a settings file whatever its `env` values are (measured: a number,
+/// a boolean, an object and null beside `ENABLE_TOOL_SEARCH: "false"`, which took effect, with
+/// no notice): a number or a boolean is no error; a value that is no text is a warning; and a
+/// count of tokens (`MAX_THINKING_TOKENS`) is no secret, where a credential still is.
+#[test]
+fn env_values_are_read_as_claude_code_reads_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write_file(
+        root,
+        ".claude/settings.json",
+        r#"{"env": {"MAX_THINKING_TOKENS": 8000, "CLAUDE_CODE_MAX_OUTPUT_TOKENS": "32000", "ON": true, "OBJ": {"a": 1}, "GITHUB_TOKEN": "12345678"}}"#,
+    );
+    let out = capc(&["check", "--format", "json", "."], root);
+    let report: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let found: Vec<(String, String, String)> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
+            (s("rule"), s("severity"), s("message"))
+        })
+        .collect();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found.iter().any(|(r, s, m)| r == "wrong-field-type" && s == "warning" && m.contains("`env.OBJ`")),
+        "{found:#?}"
+    );
+    assert!(found.iter().any(|(r, _, m)| r == "literal-secret" && m.contains("`env.GITHUB_TOKEN`")), "{found:#?}");
+    assert_eq!(out.status.code(), Some(0), "no error: Claude Code loads the file");
+}

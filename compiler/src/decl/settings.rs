@@ -291,14 +291,32 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
         // Local settings are each user's own and untracked: a secret there is where it belongs.
         let local = crate::decl::file_name(cx.rel) == "settings.local.json";
         for (key, value) in env {
-            match value.as_str() {
-                None => {
+            use crate::node::NodeKind;
+            // Claude Code 2.1.332 loads the file whatever the values are (measured: a number, a
+            // boolean, an object or null beside a string variable that took effect, with no
+            // notice); a number or a boolean is the variable's text, anything else is no usable
+            // value.
+            let text = match &value.kind {
+                NodeKind::String(s) => Some(s.as_str()),
+                NodeKind::Number(n) => Some(n.as_str()),
+                NodeKind::Bool(_) => None,
+                _ => {
                     sink.report(
                         &rules::wrong_field_type::RULE,
                         value.span,
-                        format!("`env.{}` must be a string, found {}", key.name, value.type_name()),
-                    );
+                        format!(
+                            "`env.{}` is {}: Claude Code loads the file, but the variable gets no usable value",
+                            key.name,
+                            value.type_name()
+                        ),
+                    )
+                    .severity(Severity::Warning)
+                    .help("write the value as a string (`\"1\"`, `\"true\"`)");
+                    None
                 }
+            };
+            match text {
+                None => {}
                 Some(text) if crate::secrets::looks_secret(Some(&key.name), text) => {
                     let d = sink
                         .report(
