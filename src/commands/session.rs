@@ -68,6 +68,17 @@ pub(crate) fn load_session(
     for note in &loaded.unvouched {
         say!("capc: {}", shown(note));
     }
+    Ok(started(loaded, trust, no_shell, run_untrusted))
+}
+
+/// The session of `loaded`, trusted only as the user said (`--trust`, or their own
+/// `.claude.json`), saying on stderr what an untrusted folder keeps inert.
+fn started(
+    loaded: capc_runtime::loaded::Loaded,
+    trust: bool,
+    no_shell: bool,
+    run_untrusted: bool,
+) -> capc_runtime::session::Session {
     let trusted = trust || loaded.roots.user_trusts();
     if let Some(note) = capc_runtime::trust::untrusted_note(&loaded.lock, run_untrusted).filter(|_| !trusted) {
         say!("capc: {}", shown(&note));
@@ -76,7 +87,7 @@ pub(crate) fn load_session(
     session.trusted = trusted;
     session.run_shell = !no_shell;
     session.run_untrusted = run_untrusted;
-    Ok(session)
+    session
 }
 
 /// The session `capc serve` runs without a lock: the files of `path` (and the scope folders
@@ -116,15 +127,7 @@ pub(crate) fn load_tree(path: &std::path::Path, from: SessionFrom) -> Result<cap
         }
     };
     say!("capc: serving the files of `{folder}` as Claude Code loads them (no capabilities.lock is read or written), following saves");
-    let trusted = trust || loaded.roots.user_trusts();
-    if let Some(note) = capc_runtime::trust::untrusted_note(&loaded.lock, run_untrusted).filter(|_| !trusted) {
-        say!("capc: {}", shown(&note));
-    }
-    let mut session = capc_runtime::session::Session::new(loaded);
-    session.trusted = trusted;
-    session.run_shell = !no_shell;
-    session.run_untrusted = run_untrusted;
-    Ok(session)
+    Ok(started(loaded, trust, no_shell, run_untrusted))
 }
 
 pub(crate) fn session(lock: PathBuf, repl: bool, connect: bool, from: SessionFrom) -> ExitCode {

@@ -68,6 +68,25 @@ struct Keep<'s, 'p> {
 }
 
 impl Keep<'_, '_> {
+    /// The string `args` of a server's `config` as the lock keeps them. They are read together:
+    /// a flag's value is the argument after it (`--token`, `X`).
+    fn args(&mut self, config: &Node, help: &str) -> Vec<String> {
+        let arg_nodes: Vec<(&Node, &str)> = config
+            .get("args")
+            .and_then(Node::as_array)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|a| Some((a, a.as_str()?)))
+            .collect();
+        let words: Vec<&str> = arg_nodes.iter().map(|(_, text)| *text).collect();
+        let secret = crate::secrets::secret_args(config.get("command").and_then(Node::as_str), &words);
+        arg_nodes
+            .iter()
+            .zip(secret)
+            .map(|(&(node, text), secret)| self.value_if(secret, node, text, "an argument", Shape::Whole, help))
+            .collect()
+    }
+
     /// `value` (written at `node`, under `key`) as the lock keeps it.
     fn value(&mut self, node: &Node, value: &str, key: Option<&str>, what: &str, shape: Shape, help: &str) -> String {
         let secret = crate::secrets::looks_secret(key, value);
@@ -584,21 +603,7 @@ pub fn server(
     };
     let env = map(&mut keep, "env");
     let headers = map(&mut keep, "headers");
-    // Arguments are read together: a flag's value is the argument after it (`--token`, `X`).
-    let arg_nodes: Vec<(&Node, &str)> = config
-        .get("args")
-        .and_then(Node::as_array)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|a| Some((a, a.as_str()?)))
-        .collect();
-    let words: Vec<&str> = arg_nodes.iter().map(|(_, text)| *text).collect();
-    let secret = crate::secrets::secret_args(config.get("command").and_then(Node::as_str), &words);
-    let args: Vec<String> = arg_nodes
-        .iter()
-        .zip(secret)
-        .map(|(&(node, text), secret)| keep.value_if(secret, node, text, "an argument", Shape::Whole, REFERENCE))
-        .collect();
+    let args = keep.args(config, REFERENCE);
     let server = McpServer {
         name: full_name,
         normalized,
@@ -656,20 +661,7 @@ pub fn lsp_server(
         .get("command")
         .and_then(|node| Some(keep.value(node, node.as_str()?, None, "`command`", Shape::Whole, REFERENCE)))
         .unwrap_or_default();
-    let arg_nodes: Vec<(&Node, &str)> = config
-        .get("args")
-        .and_then(Node::as_array)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|a| Some((a, a.as_str()?)))
-        .collect();
-    let words: Vec<&str> = arg_nodes.iter().map(|(_, text)| *text).collect();
-    let secret = crate::secrets::secret_args(config.get("command").and_then(Node::as_str), &words);
-    let args = arg_nodes
-        .iter()
-        .zip(secret)
-        .map(|(&(node, text), secret)| keep.value_if(secret, node, text, "an argument", Shape::Whole, REFERENCE))
-        .collect();
+    let args = keep.args(config, REFERENCE);
     let mut env = std::collections::BTreeMap::new();
     for (key, value) in config.get("env").and_then(Node::as_object).unwrap_or_default() {
         let Some(text) = value.as_str() else { continue };
