@@ -134,7 +134,7 @@ impl Cancel {
 
 impl TextSource for Snapshot {
     fn read(&self, path: &Path) -> Content {
-        if self.cancel.as_ref().is_some_and(Cancel::is_superseded) {
+        if self.cancelled() {
             return Content::Error("superseded by a newer change".to_string());
         }
         match self.buffers.get(path) {
@@ -146,7 +146,7 @@ impl TextSource for Snapshot {
     fn read_stamped(&self, path: &Path) -> (Content, u64) {
         match self.buffers.get(path) {
             // The disk's text comes with the hash taken when it was read.
-            None if !self.cancel.as_ref().is_some_and(Cancel::is_superseded) => self.disk.read(path),
+            None if !self.cancelled() => self.disk.read(path),
             _ => {
                 let content = self.read(path);
                 let stamp = walk::content_hash(&content);
@@ -156,7 +156,7 @@ impl TextSource for Snapshot {
     }
 
     fn stamp(&self, path: &Path) -> Option<u64> {
-        if self.cancel.as_ref().is_some_and(Cancel::is_superseded) {
+        if self.cancelled() {
             return None;
         }
         Some(match self.buffers.get(path) {
