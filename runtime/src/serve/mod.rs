@@ -98,6 +98,15 @@ impl Shared {
         Shared::allowing(session, Vec::new())
     }
 
+    /// The server `capc serve` starts for `session`: with the allow rules an earlier run saved
+    /// from the user's "always" answers, as Claude Code reads them (in a trusted folder only;
+    /// files served without a lock hold them already).
+    pub fn starting(session: Session) -> Arc<Shared> {
+        let allowed =
+            if session.trusted && !session.loaded.from_tree { session.loaded.local_allows() } else { Vec::new() };
+        Shared::allowing(session, allowed)
+    }
+
     /// A server whose requests start with `allowed` as allow rules of the session (the local
     /// settings' allow rules, where an earlier run saved the user's "always" answers).
     pub fn allowing(session: Session, allowed: Vec<String>) -> Arc<Shared> {
@@ -165,6 +174,12 @@ impl Shared {
     /// The loaded lock's roots and a copy of the lock, for the watcher.
     pub fn loaded(&self) -> crate::loaded::Loaded {
         lock(&self.state).session.loaded.clone()
+    }
+
+    /// How many clients have finished their `initialize` handshake and are still connected:
+    /// the ones a `list_changed` goes to.
+    pub fn clients(&self) -> usize {
+        lock(&self.peers).iter().filter(|p| !p.is_transport_closed()).count()
     }
 
     /// Tells every connected client which lists changed; forgets the ones that are gone.
@@ -813,10 +828,7 @@ pub fn run(mut session: Session, options: Options) -> std::io::Result<u8> {
     };
     let changes = session.live.as_ref().map(|l| lock(l).changed.clone());
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    // Where an earlier run saved the user's "always" answers, as Claude Code reads them: in a
-    // trusted folder only. Files served without a lock hold them already.
-    let allowed = if session.trusted && !session.loaded.from_tree { session.loaded.local_allows() } else { Vec::new() };
-    let shared = Shared::allowing(session, allowed);
+    let shared = Shared::starting(session);
     let served = runtime.block_on(async move {
         if options.watch {
             // The files as they are before any save, so that a later save of a supporting file

@@ -53,12 +53,23 @@ fn depth(json: &[u8]) -> usize {
 
 /// Serves `shared` on stdin and stdout until stdin closes.
 pub async fn serve(shared: Arc<Shared>) -> std::io::Result<()> {
+    serve_on(shared, tokio::io::stdin(), tokio::io::stdout()).await
+}
+
+/// Serves `shared` on `input` and `output` as on stdin and stdout, until `input` ends: the
+/// stdio transport whole, line filter included, over any byte streams (the in-process
+/// transcripts of `runtime/tests/runtime/serve_transcripts.rs` give it `tokio::io::duplex` pipes).
+pub async fn serve_on(
+    shared: Arc<Shared>,
+    input: impl AsyncRead + Unpin + Send + 'static,
+    output: impl AsyncWrite + Unpin + Send + 'static,
+) -> std::io::Result<()> {
     let (to_rmcp, rmcp_in) = tokio::io::duplex(PIPE_BYTES);
     let (rmcp_out, from_rmcp) = tokio::io::duplex(PIPE_BYTES);
     let (lines, out) = mpsc::unbounded_channel();
-    tokio::spawn(filter(tokio::io::stdin(), to_rmcp, lines.clone()));
+    tokio::spawn(filter(input, to_rmcp, lines.clone()));
     tokio::spawn(relay(from_rmcp, lines));
-    let writer = tokio::spawn(write(out, tokio::io::stdout()));
+    let writer = tokio::spawn(write(out, output));
     let transport = rmcp::transport::async_rw::AsyncRwTransport::new_server(rmcp_in, rmcp_out)
         .with_max_line_length(MAX_MESSAGE_BYTES);
     let running = Server { shared }.serve(transport).await.map_err(std::io::Error::other)?;

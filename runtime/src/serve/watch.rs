@@ -61,27 +61,37 @@ pub fn start(shared: Arc<Shared>) {
                 continue;
             }
             last = now;
-            match current.derive() {
-                Ok(lock) => {
-                    if lock != *current.lock {
-                        current = crate::loaded::Loaded::new(lock, current.roots.clone());
-                    }
-                    // Also when the lock is the same: a skill's supporting file may have changed.
-                    let changed = shared.reload(current.clone());
-                    if !changed.is_empty() {
-                        handle.block_on(shared.notify(&changed));
-                    }
-                }
-                // Served as before until the folder checks again.
-                // The error quotes the folder's files (names, a line of a declaration): escaped.
-                Err(e) => eprintln!(
-                    "capc: still serving the previous lock: {}",
-                    capc_compiler::printable::escape_lines(&e.to_string())
-                ),
+            let changed = saved(&shared, &mut current);
+            if !changed.is_empty() {
+                handle.block_on(shared.notify(&changed));
             }
         }
     });
     if let Err(e) = spawned {
         eprintln!("capc: cannot watch the folder: {e}");
+    }
+}
+
+/// What the watcher does after a save: the lock recomputed from `current`'s folders and
+/// served; returns the lists that changed, for `list_changed`. The in-process serve
+/// transcripts call it where they save a file.
+pub fn saved(shared: &Shared, current: &mut crate::loaded::Loaded) -> Vec<super::catalog::List> {
+    match current.derive() {
+        Ok(lock) => {
+            if lock != *current.lock {
+                *current = crate::loaded::Loaded::new(lock, current.roots.clone());
+            }
+            // Also when the lock is the same: a skill's supporting file may have changed.
+            shared.reload(current.clone())
+        }
+        // Served as before until the folder checks again.
+        // The error quotes the folder's files (names, a line of a declaration): escaped.
+        Err(e) => {
+            eprintln!(
+                "capc: still serving the previous lock: {}",
+                capc_compiler::printable::escape_lines(&e.to_string())
+            );
+            Vec::new()
+        }
     }
 }
