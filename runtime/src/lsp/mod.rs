@@ -27,3 +27,15 @@ pub fn run_stdio() -> std::io::Result<()> {
     server::run(out, incoming);
     io.join()
 }
+
+/// Serves one client on `input` and `output` as [`run_stdio`] serves it on stdin and stdout
+/// (the same framing, main loop and checker), until it sends `exit` or closes `input`: the
+/// in-process transcripts of `runtime/tests/runtime/lsp_transcripts.rs` run it on pipes.
+pub fn run_on(
+    input: impl std::io::Read + Send + 'static,
+    output: impl std::io::Write + Send + 'static,
+) -> std::io::Result<()> {
+    let (out, incoming, io) = transport::threads(move || std::io::BufReader::new(input), move || output);
+    server::run(out, incoming);
+    io.join()
+}

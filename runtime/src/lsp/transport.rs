@@ -56,10 +56,18 @@ impl Io {
 
 /// Reader and writer threads on stdin and stdout.
 pub(crate) fn stdio() -> (Sender<Outgoing>, Receiver<Incoming>, Io) {
+    threads(|| io::stdin().lock(), || io::stdout().lock())
+}
+
+/// Reader and writer threads on the streams `input` and `output` open on them (stdin and
+/// stdout, or the pipes of an in-process transcript).
+pub(crate) fn threads<I: BufRead, O: Write>(
+    input: impl FnOnce() -> I + Send + 'static,
+    output: impl FnOnce() -> O + Send + 'static,
+) -> (Sender<Outgoing>, Receiver<Incoming>, Io) {
     let (to_client, outgoing) = crossbeam_channel::unbounded::<Outgoing>();
     let writer = thread::Builder::new().name("capc-lsp-writer".into()).spawn(move || {
-        let stdout = io::stdout();
-        let mut out = stdout.lock();
+        let mut out = output();
         for message in outgoing {
             write(&mut out, message)?;
         }
@@ -67,8 +75,7 @@ pub(crate) fn stdio() -> (Sender<Outgoing>, Receiver<Incoming>, Io) {
     });
     let (incoming, from_client) = crossbeam_channel::bounded::<Incoming>(0);
     let reader = thread::Builder::new().name("capc-lsp-reader".into()).spawn(move || {
-        let stdin = io::stdin();
-        let mut input = stdin.lock();
+        let mut input = input();
         while let Some(frame) = read(&mut input) {
             let exit = matches!(&frame, Incoming::Message(Message::Notification(n)) if n.method == "exit");
             if incoming.send(frame).is_err() || exit {
