@@ -484,6 +484,32 @@ fn import_target(analysis: &Analysis, doc: &Doc, offset: usize) -> Option<String
     Some(target)
 }
 
+/// The `@` imports of an instruction file, each a link to the file it names (those that are
+/// files of the workspace, where definition goes).
+pub(crate) fn document_links(
+    analysis: &Analysis,
+    texts: &Texts<'_>,
+    params: DocumentLinkParams,
+) -> Option<Vec<DocumentLink>> {
+    let doc = Doc::of(analysis, texts, &params.text_document.uri)?;
+    instruction(analysis, &doc.shown)?;
+    let body_start = match capc_compiler::frontmatter::split(&doc.text) {
+        capc_compiler::frontmatter::Split::Found(block) => block.body_start.min(doc.text.len()),
+        _ => 0,
+    };
+    let lines = Lines::new(&doc.text);
+    let links = capc_compiler::check::instructions::scan(&doc.text, body_start)
+        .imports
+        .into_iter()
+        .filter_map(|import| {
+            let target = import_location(analysis, &doc, import.span.start)?.uri;
+            let range = lines.range(import.span.start, import.span.end);
+            Some(DocumentLink { range, target: Some(target), tooltip: None, data: None })
+        })
+        .collect();
+    Some(links)
+}
+
 /// Go to the file an `@` import names.
 fn import_location(analysis: &Analysis, doc: &Doc, offset: usize) -> Option<Location> {
     let target = import_target(analysis, doc, offset)?;

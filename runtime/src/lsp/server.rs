@@ -174,6 +174,10 @@ fn capabilities() -> lsp_types::ServerCapabilities {
             ..Default::default()
         }),
         definition_provider: Some(OneOf::Left(true)),
+        document_link_provider: Some(DocumentLinkOptions {
+            resolve_provider: None,
+            work_done_progress_options: Default::default(),
+        }),
         references_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
@@ -256,6 +260,7 @@ impl Server {
             | req::HoverRequest::METHOD
             | req::Completion::METHOD
             | req::GotoDefinition::METHOD
+            | req::DocumentLinkRequest::METHOD
             | req::References::METHOD
             | req::DocumentSymbolRequest::METHOD
             | req::WorkspaceSymbolRequest::METHOD => {
@@ -480,6 +485,9 @@ fn answer(
         req::HoverRequest::METHOD => serde_json::to_value(features::hover(analysis, texts, take(request)?)),
         req::Completion::METHOD => serde_json::to_value(features::completion(analysis, texts, take(request)?)),
         req::GotoDefinition::METHOD => serde_json::to_value(features::definition(analysis, texts, take(request)?)),
+        req::DocumentLinkRequest::METHOD => {
+            serde_json::to_value(features::document_links(analysis, texts, take(request)?))
+        }
         req::References::METHOD => serde_json::to_value(references::references(analysis, texts, take(request)?)),
         req::DocumentSymbolRequest::METHOD => {
             serde_json::to_value(features::document_symbols(analysis, texts, take(request)?))
