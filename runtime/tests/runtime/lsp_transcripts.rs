@@ -180,8 +180,9 @@ fn lsp_transcripts_replay_as_recorded() {
     goldens.finish();
 }
 
-/// The editor shows what `capc check` reports: every finding of the tree, on its file and line,
-/// with its rule, message and help, and nothing else.
+/// The editor shows what `capc check` reports: every finding of the tree, on its file, line and
+/// column (the tree is ASCII: bytes and UTF-16 units agree), with its rule, message and help,
+/// and nothing else.
 #[test]
 fn published_diagnostics_are_what_capc_check_reports() {
     let scratch = Scratch::of("# tree: runtime/tests/trees/editor\n");
@@ -195,7 +196,8 @@ fn published_diagnostics_are_what_capc_check_reports() {
     let pull = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "textDocument/diagnostic",
         "params": {"textDocument": {"uri": uri("CLAUDE.md")}}});
     client.send(&pull.to_string());
-    let mut published: BTreeMap<String, Vec<(u64, String, String)>> = BTreeMap::new();
+    type Findings = BTreeMap<String, Vec<((u64, u64), String, String)>>;
+    let mut published = Findings::new();
     while let Some(frame) = client.next() {
         let value: serde_json::Value = serde_json::from_str(&frame).expect("JSON");
         if value["id"] == 1 {
@@ -206,8 +208,9 @@ fn published_diagnostics_are_what_capc_check_reports() {
         }
         let file = value["params"]["uri"].as_str().expect("a URI").replace(&uri(""), "");
         let findings = value["params"]["diagnostics"].as_array().expect("diagnostics").iter().map(|d| {
-            let line = d["range"]["start"]["line"].as_u64().expect("a line");
-            (line, d["code"].as_str().unwrap_or_default().to_string(), d["message"].as_str().expect("text").to_string())
+            let start = &d["range"]["start"];
+            let at = (start["line"].as_u64().expect("a line"), start["character"].as_u64().expect("a column"));
+            (at, d["code"].as_str().unwrap_or_default().to_string(), d["message"].as_str().expect("text").to_string())
         });
         published.insert(file, findings.collect());
     }
@@ -217,15 +220,17 @@ fn published_diagnostics_are_what_capc_check_reports() {
 
     let checked = capc_compiler::check(&capc_compiler::Options { root: scratch.root.clone(), ..Default::default() })
         .expect("the tree checks");
-    let mut reported: BTreeMap<String, Vec<(u64, String, String)>> = BTreeMap::new();
+    let mut reported = Findings::new();
     for d in &checked.diagnostics {
         let text = std::fs::read_to_string(scratch.root.join(&d.path)).expect("the file");
-        let line = d.span.map_or(0, |s| text[..s.start].matches('\n').count() as u64);
+        let before = d.span.map_or("", |s| &text[..s.start]);
+        let line_start = before.rfind('\n').map_or(0, |n| n + 1);
+        let at = (before.matches('\n').count() as u64, (before.len() - line_start) as u64);
         let message = match &d.help {
             Some(help) => format!("{}\nhelp: {help}", d.message),
             None => d.message.clone(),
         };
-        reported.entry(d.path.clone()).or_default().push((line, d.rule.to_string(), message));
+        reported.entry(d.path.clone()).or_default().push((at, d.rule.to_string(), message));
     }
     assert!(!reported.is_empty(), "the tree shows at least one finding");
     for findings in published.values_mut().chain(reported.values_mut()) {
