@@ -137,13 +137,6 @@ pub fn unloadable_guard(map: &Node) -> Option<String> {
     })
 }
 
-const FILE_FIELDS: &[Field] = &[
-    field("description", Ty::String),
-    field("hooks", Ty::Object),
-    field("modules", Ty::Array),
-    field("$schema", Ty::String),
-];
-const GROUP_FIELDS: &[Field] = &[field("matcher", Ty::String), field("hooks", Ty::Array)];
 const COMMON: [Field; 5] = [
     field("type", Ty::String),
     field("if", Ty::String),
@@ -246,7 +239,11 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
             diagnostic.with_fix(edits.clone());
         }
     }
-    let known: Vec<Field> = FILE_FIELDS.iter().copied().chain(EVENTS.iter().map(|e| field(e, Ty::Any))).collect();
+    let known: Vec<Field> = super::fields::HOOKS_FILE
+        .iter()
+        .map(|k| field(k.name, k.ty))
+        .chain(EVENTS.iter().map(|e| field(e, Ty::Any)))
+        .collect();
     check_fields(sink, root, &known, "the hooks file", Unknown::Warn);
     if !has_hooks && top_level_events.is_empty() {
         sink.report(
@@ -363,7 +360,7 @@ fn check_event(sink: &mut Sink<'_>, cx: &FileCx<'_>, event: &str, groups: &Node,
             .severity(severity);
             continue;
         }
-        check_fields(sink, group, GROUP_FIELDS, "a matcher group", Unknown::Warn);
+        check_fields(sink, group, super::fields::HOOK_GROUP, "a matcher group", Unknown::Warn);
         if group.get("hooks").is_none() {
             sink.report(
                 &rules::missing_required_field::RULE,
