@@ -28,7 +28,8 @@ pub enum Ty {
 }
 
 impl Ty {
-    fn describe(self) -> &'static str {
+    /// The type in words, as messages and `docs/lock.md`'s field table say it.
+    pub fn describe(self) -> &'static str {
         match self {
             Ty::String => "a string",
             Ty::Number => "a number",

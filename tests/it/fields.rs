@@ -89,6 +89,7 @@ hooks:
           command: echo ag-hook
 memory: project
 background: true
+omitClaudeMd: true
 effort: low
 isolation: worktree
 color: cyan
@@ -110,6 +111,7 @@ const AGENT: Samples = &[
     ("hooks", Some("echo ag-hook")),
     ("memory", Some("project")),
     ("background", None),
+    ("omitClaudeMd", Some("true")),
     ("effort", None),
     ("isolation", Some("worktree")),
     ("color", Some("cyan")),
@@ -441,19 +443,46 @@ fn every_key_of_every_table_lands_where_its_entry_says() {
 /// The test above reaches every table of `decl/fields.rs`.
 #[test]
 fn every_table_is_sampled() {
-    let sampled = [
-        "skill",
-        "agent",
-        "output style",
-        "mcp file",
-        "mcp server",
-        "hook group",
-        "plugin",
-        "hooks file",
-        "marketplace",
-        "marketplace entry",
+    let sampled: [&[Key]; 10] = [
+        fields::SKILL,
+        fields::AGENT,
+        fields::OUTPUT_STYLE,
+        fields::PLUGIN,
+        fields::MARKETPLACE,
+        fields::MARKETPLACE_ENTRY,
+        fields::MCP_FILE,
+        fields::MCP_SERVER,
+        fields::HOOKS_FILE,
+        fields::HOOK_GROUP,
     ];
-    for (kind, _) in fields::TABLES {
-        assert!(sampled.contains(kind), "the {kind} table has no samples in tests/it/fields.rs");
+    for (kind, table) in fields::TABLES {
+        assert!(sampled.iter().any(|t| std::ptr::eq(*t, *table)), "the table of {kind} has no samples here");
     }
+}
+
+/// `docs/lock.md`'s list of where each field lands is the tables' (`CAPC_BLESS=1 cargo test
+/// --test it -- fields::` writes it).
+#[test]
+fn the_lock_docs_list_every_field_where_it_lands() {
+    let lands = |lock: Lands| match lock {
+        Lands::At(path) => format!("`{path}`"),
+        Lands::Not(why) => format!("not locked: {why}"),
+    };
+    let mut out = String::new();
+    for (kind, table) in fields::TABLES {
+        out.push_str(&format!("\n#### {}{}\n\n", kind[..1].to_uppercase(), &kind[1..]));
+        out.push_str("| key | value capc checks | in the lock |\n| --- | --- | --- |\n");
+        for k in *table {
+            out.push_str(&format!("| `{}` | {} | {} |\n", k.name, k.ty.describe(), lands(k.lock)));
+        }
+    }
+    out.push_str("\n#### Settings keys capc says more about\n\n");
+    out.push_str("Every settings key, with its type, is in Claude Code's settings table; these are the ones capc\n");
+    out.push_str("explains on hover.\n\n| key | in the lock |\n| --- | --- |\n");
+    for k in fields::SETTINGS {
+        out.push_str(&format!("| `{}` | {} |\n", k.path, lands(k.lock)));
+    }
+    out.push('\n');
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/lock.md");
+    crate::support::golden::assert_section(&path, "<!-- fields:start", "<!-- fields:end -->", &out);
 }

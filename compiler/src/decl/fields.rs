@@ -136,6 +136,12 @@ pub const AGENT: &[Key] = &[
         Not("it changes when the agent's result comes back, not what it may do"),
         "Always run the agent in the background.",
     ),
+    key(
+        "omitClaudeMd",
+        Ty::BoolLike,
+        At("agent.omit_claude_md"),
+        "`true`: run as a subagent, the agent gets none of the user, project and local CLAUDE.md files (managed ones stay); no effect on the main session's agent.",
+    ),
     key("effort", Ty::Any, Not("capc does not record an agent's effort yet"), "The reasoning effort of the agent."),
     key(
         "isolation",
@@ -381,18 +387,18 @@ pub fn setting_at(path: &str) -> Option<&'static SettingKey> {
     SETTINGS.iter().find(|k| k.path == path)
 }
 
-/// Every table with its name, for tests and tools that walk them all.
+/// Every table with what it is the table of, in the order `docs/lock.md` lists them.
 pub const TABLES: &[(&str, &[Key])] = &[
-    ("skill", SKILL),
-    ("agent", AGENT),
-    ("plugin", PLUGIN),
-    ("marketplace", MARKETPLACE),
-    ("marketplace entry", MARKETPLACE_ENTRY),
-    ("mcp file", MCP_FILE),
-    ("mcp server", MCP_SERVER),
-    ("hooks file", HOOKS_FILE),
-    ("hook group", HOOK_GROUP),
-    ("output style", OUTPUT_STYLE),
+    ("skill and command frontmatter", SKILL),
+    ("agent frontmatter", AGENT),
+    ("output-style frontmatter", OUTPUT_STYLE),
+    ("plugin.json", PLUGIN),
+    ("marketplace.json", MARKETPLACE),
+    ("a marketplace's plugin entry (beside every plugin.json key)", MARKETPLACE_ENTRY),
+    ("an MCP file (`.mcp.json`)", MCP_FILE),
+    ("an MCP server entry", MCP_SERVER),
+    ("a hooks file (`hooks/hooks.json`)", HOOKS_FILE),
+    ("a matcher group of hooks", HOOK_GROUP),
 ];
 
 #[cfg(test)]
@@ -458,7 +464,7 @@ mod tests {
         };
         let read = |text: &str| -> Vec<String> {
             let mut keys = Vec::new();
-            for call in ["string(f, \"", "list(f, \"", "flag(f, \"", "trimmed(\""] {
+            for call in ["string(f, \"", "list(f, \"", "flag(f, \"", "trimmed(\"", "get(\""] {
                 for (at, _) in text.match_indices(call) {
                     let rest = &text[at + call.len()..];
                     keys.push(rest[..rest.find('"').unwrap_or(0)].to_string());

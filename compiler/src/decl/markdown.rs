@@ -429,6 +429,10 @@ fn check_agent(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
     }
     enum_value(sink, fields, "memory", MEMORY);
     enum_value(sink, fields, "isolation", &["worktree", "remote"]);
+    // Only `true` (or the string `true`) turns it on; `yes` or `on` leaves the CLAUDE.md files in.
+    if let Some(d) = enum_value(sink, fields, "omitClaudeMd", &["true", "false"]) {
+        d.help("Claude Code reads only `true` as on, so the agent still gets the CLAUDE.md files; write `true`");
+    }
 }
 
 /// Values shared by skills, commands and agents.
