@@ -2,7 +2,8 @@
 //! `capabilities.lock`: two trees use every key of every table with a value of its own — a
 //! marketplace repository (its marketplace.json, a plugin using every plugin.json key with a
 //! hooks file, and an entry using every entry key) and a project around it (skill, agent,
-//! output style, `.mcp.json`, settings enabling the repository's plugin) — each is locked, and
+//! output style, `.mcp.json`, settings enabling the repository's plugin, with a hook handler of
+//! each type) — each is locked, and
 //! each key's value is found at its lock path; a key "not locked" leaves no trace of its value. A key added
 //! to a table fails here until it has a sample below and lands where its entry says.
 
@@ -163,7 +164,13 @@ const SETTINGS_JSON: &str = r#"{
   "disabledMcpjsonServers": ["mc-remote"],
   "enableAllProjectMcpServers": true,
   "model": "claude-set-model",
-  "hooks": {"PreToolUse": [{"matcher": "SetMatcher", "hooks": [{"type": "command", "command": "echo set-hook"}]}]}
+  "hooks": {"PreToolUse": [{"matcher": "SetMatcher", "hooks": [
+    {"type": "command", "command": "echo set-hook", "args": ["hc-arg"], "async": true, "asyncRewake": true, "rewakeMessage": "hc-rewake-message",
+     "rewakeSummary": "hc-rewake-summary", "shell": "bash", "if": "Bash(hc-if:*)", "timeout": 31, "statusMessage": "hc-status", "once": true},
+    {"type": "http", "url": "https://hh.example/hook", "headers": {"X-Hh": "hh-header"}, "allowedEnvVars": ["HH_VAR"]},
+    {"type": "mcp_tool", "server": "hm-server", "tool": "hm-tool", "input": {"hm-input": 1}},
+    {"type": "prompt", "prompt": "hp-prompt", "model": "claude-hp-model"}
+  ]}]}
 }
 "#;
 
@@ -183,6 +190,31 @@ const SETTINGS: Samples = &[
 ];
 
 const HOOK_GROUP: Samples = &[("matcher", Some("SetMatcher")), ("hooks", Some("command"))];
+
+const HOOK_HANDLER: Samples = &[
+    ("type", Some("mcp_tool")),
+    ("if", Some("Bash(hc-if:*)")),
+    ("timeout", None),
+    ("statusMessage", Some("hc-status")),
+    ("once", None),
+];
+
+const HOOK_COMMAND: Samples = &[
+    ("command", Some("echo set-hook")),
+    ("args", Some("hc-arg")),
+    ("async", None),
+    ("asyncRewake", None),
+    ("rewakeMessage", Some("hc-rewake-message")),
+    ("rewakeSummary", Some("hc-rewake-summary")),
+    ("shell", None),
+];
+
+const HOOK_HTTP: Samples =
+    &[("url", Some("hh.example/hook")), ("headers", Some("hh-header")), ("allowedEnvVars", Some("HH_VAR"))];
+
+const HOOK_MCP_TOOL: Samples = &[("server", Some("hm-server")), ("tool", Some("hm-tool")), ("input", Some("hm-input"))];
+
+const HOOK_PROMPT: Samples = &[("prompt", Some("hp-prompt")), ("model", Some("claude-hp-model"))];
 
 const MARKETPLACE_JSON: &str = r#"{
   "$schema": "https://mk-schema.example/marketplace.json",
@@ -434,6 +466,11 @@ fn every_key_of_every_table_lands_where_its_entry_says() {
     let settings: Vec<(&str, Lands)> = fields::SETTINGS.iter().map(|k| (k.path, k.lock)).collect();
     check("settings", &settings, SETTINGS, SETTINGS_JSON, &both);
     check("hook group", &keys(fields::HOOK_GROUP), HOOK_GROUP, SETTINGS_JSON, &both);
+    check("hook handler", &keys(fields::HOOK_HANDLER), HOOK_HANDLER, SETTINGS_JSON, &both);
+    check("command hook", &keys(fields::HOOK_COMMAND), HOOK_COMMAND, SETTINGS_JSON, &both);
+    check("http hook", &keys(fields::HOOK_HTTP), HOOK_HTTP, SETTINGS_JSON, &both);
+    check("mcp_tool hook", &keys(fields::HOOK_MCP_TOOL), HOOK_MCP_TOOL, SETTINGS_JSON, &both);
+    check("prompt hook", &keys(fields::HOOK_PROMPT), HOOK_PROMPT, SETTINGS_JSON, &both);
     check("plugin", &keys(fields::PLUGIN), PLUGIN, PLUGIN_JSON, &both);
     check("hooks file", &keys(fields::HOOKS_FILE), HOOKS_FILE, HOOKS_JSON, &both);
     check("marketplace", &keys(fields::MARKETPLACE), MARKETPLACE, MARKETPLACE_JSON, &both);
@@ -443,7 +480,7 @@ fn every_key_of_every_table_lands_where_its_entry_says() {
 /// The test above reaches every table of `decl/fields.rs`.
 #[test]
 fn every_table_is_sampled() {
-    let sampled: [&[Key]; 10] = [
+    let sampled: [&[Key]; 15] = [
         fields::SKILL,
         fields::AGENT,
         fields::OUTPUT_STYLE,
@@ -454,6 +491,11 @@ fn every_table_is_sampled() {
         fields::MCP_SERVER,
         fields::HOOKS_FILE,
         fields::HOOK_GROUP,
+        fields::HOOK_HANDLER,
+        fields::HOOK_COMMAND,
+        fields::HOOK_HTTP,
+        fields::HOOK_MCP_TOOL,
+        fields::HOOK_PROMPT,
     ];
     for (kind, table) in fields::TABLES {
         assert!(sampled.iter().any(|t| std::ptr::eq(*t, *table)), "the table of {kind} has no samples here");

@@ -300,6 +300,131 @@ pub const HOOK_GROUP: &[Key] = &[
     ),
 ];
 
+/// Every hook handler (`{ type, … }` in a matcher group's `hooks`), beside its type's table.
+pub const HOOK_HANDLER: &[Key] = &[
+    key(
+        "type",
+        Ty::String,
+        At("hook.type"),
+        "What the handler is: `command`, `http`, `prompt`, `agent` or `mcp_tool`.",
+    ),
+    key(
+        "if",
+        Ty::String,
+        At("hook.if"),
+        "A permission rule the tool use must match for the handler to run (`Bash(git push:*)`).",
+    ),
+    key(
+        "timeout",
+        Ty::Number,
+        Not("it bounds how long the handler runs, not what it runs"),
+        "How long the handler may run, in seconds.",
+    ),
+    key(
+        "statusMessage",
+        Ty::String,
+        Not("what the terminal shows while the handler runs"),
+        "The message shown while the handler runs.",
+    ),
+    key("once", Ty::Bool, Not("capc does not record it"), "`true`: the handler runs once, then is removed."),
+];
+
+/// A `command` hook handler.
+pub const HOOK_COMMAND: &[Key] = &[
+    key(
+        "command",
+        Ty::String,
+        At("hook.run"),
+        "The shell command the hook runs; the event's JSON arrives on its stdin.",
+    ),
+    key(
+        "args",
+        Ty::StringArray,
+        Not("capc does not record a command hook's arguments yet"),
+        "Arguments of the command, each one argument of the program; the shell expands nothing in them.",
+    ),
+    key(
+        "async",
+        Ty::Bool,
+        Not("it changes when the result is read, not what runs"),
+        "`true`: the command runs in the background and does not block.",
+    ),
+    key(
+        "asyncRewake",
+        Ty::Bool,
+        Not("it changes when the result is read, not what runs"),
+        "`true`: the command runs in the background and wakes the model when it exits with code 2.",
+    ),
+    key(
+        "rewakeMessage",
+        Ty::String,
+        Not("a message to the model, not what runs"),
+        "The start of the reminder the model gets when an `asyncRewake` command exits with code 2.",
+    ),
+    key(
+        "rewakeSummary",
+        Ty::String,
+        Not("a message to the model, not what runs"),
+        "The line the terminal shows when an `asyncRewake` command exits with code 2.",
+    ),
+    key(
+        "shell",
+        Ty::String,
+        Not("capc records the command, not the shell it runs in"),
+        "The shell the command runs in (`bash` or `powershell`).",
+    ),
+];
+
+/// An `http` hook handler.
+pub const HOOK_HTTP: &[Key] = &[
+    key("url", Ty::String, At("hook.run"), "The address the event's JSON is posted to."),
+    key(
+        "headers",
+        Ty::Object,
+        Not("capc does not record an HTTP hook's headers"),
+        "HTTP headers sent with the event; use `${VAR}` references for tokens.",
+    ),
+    key(
+        "allowedEnvVars",
+        Ty::StringArray,
+        Not("capc does not record it"),
+        "The environment variables the headers may reference; any other `$VAR` is left empty.",
+    ),
+];
+
+/// An `mcp_tool` hook handler.
+pub const HOOK_MCP_TOOL: &[Key] = &[
+    key(
+        "server",
+        Ty::String,
+        Not("capc records the tool, not its server, yet"),
+        "The MCP server whose tool the hook calls.",
+    ),
+    key("tool", Ty::String, At("hook.run"), "The MCP tool the hook calls."),
+    key(
+        "input",
+        Ty::Object,
+        Not("capc does not record the tool's input"),
+        "The tool's input; `${…}` references take values from the event.",
+    ),
+];
+
+/// A `prompt` or `agent` hook handler.
+pub const HOOK_PROMPT: &[Key] = &[
+    key(
+        "prompt",
+        Ty::String,
+        At("hook.run"),
+        "The prompt a model answers to decide (`$ARGUMENTS` is the event's JSON).",
+    ),
+    key(
+        "model",
+        Ty::String,
+        Not("the model that answers does not change what runs"),
+        "The model that answers the prompt.",
+    ),
+];
+
 /// Frontmatter of an output style (`.claude/output-styles/*.md`, a plugin's `output-styles/`).
 pub const OUTPUT_STYLE: &[Key] = &[
     key(
@@ -399,6 +524,11 @@ pub const TABLES: &[(&str, &[Key])] = &[
     ("an MCP server entry", MCP_SERVER),
     ("a hooks file (`hooks/hooks.json`)", HOOKS_FILE),
     ("a matcher group of hooks", HOOK_GROUP),
+    ("a hook handler, whatever its type", HOOK_HANDLER),
+    ("a `command` hook handler", HOOK_COMMAND),
+    ("an `http` hook handler", HOOK_HTTP),
+    ("an `mcp_tool` hook handler", HOOK_MCP_TOOL),
+    ("a `prompt` or `agent` hook handler", HOOK_PROMPT),
 ];
 
 #[cfg(test)]

@@ -422,8 +422,8 @@ fn names(table: &[Key]) -> Vec<&'static str> {
 }
 
 /// capc's text for the JSON key `key` (`decl/fields.rs`): from the table of the object it is
-/// in when the scan tells which (a settings key or one nested in it, an MCP server entry, a
-/// marketplace's plugin entry, the top level of a plugin, marketplace, MCP or hooks file),
+/// in when the scan tells which (a settings key or one nested in it, an MCP server entry, a hook
+/// handler, a marketplace's plugin entry, the top level of a plugin, marketplace, MCP or hooks file),
 /// else from the first JSON table that has it.
 fn json_key_doc(kind: Option<FileKind>, literal: &Literal, key: &str) -> Option<&'static str> {
     let container = literal.container.as_ref().map_or("", |(_, k)| k.as_str());
@@ -436,6 +436,8 @@ fn json_key_doc(kind: Option<FileKind>, literal: &Literal, key: &str) -> Option<
     }
     let here: &[&[Key]] = if parent == Some("mcpServers") {
         &[fields::MCP_SERVER]
+    } else if parent == Some("hooks") && literal.depth > 1 {
+        &[fields::HOOK_HANDLER, fields::HOOK_COMMAND, fields::HOOK_HTTP, fields::HOOK_MCP_TOOL, fields::HOOK_PROMPT]
     } else if parent == Some("plugins") && kind == Some(FileKind::Marketplace) {
         &[fields::MARKETPLACE_ENTRY, fields::PLUGIN]
     } else if literal.depth == 1 {
@@ -457,6 +459,11 @@ fn json_key_doc(kind: Option<FileKind>, literal: &Literal, key: &str) -> Option<
         fields::MCP_SERVER,
         fields::HOOKS_FILE,
         fields::HOOK_GROUP,
+        fields::HOOK_HANDLER,
+        fields::HOOK_COMMAND,
+        fields::HOOK_HTTP,
+        fields::HOOK_MCP_TOOL,
+        fields::HOOK_PROMPT,
     ];
     here.iter()
         .chain(&json)
@@ -773,6 +780,9 @@ mod tests {
         assert_ne!(doc(fields::MARKETPLACE, "name"), doc(fields::PLUGIN, "name"), "two meanings, two texts");
         assert_eq!(key_doc(FileKind::Marketplace, marketplace, "source"), doc(fields::MARKETPLACE_ENTRY, "source"));
         assert_eq!(key_doc(FileKind::Marketplace, marketplace, "version"), doc(fields::PLUGIN, "version"));
+        let hooks = r#"{"hooks": {"Stop": [{"matcher": "", "hooks": [{"type": "http", "url": "https://x"}]}]}}"#;
+        assert_eq!(key_doc(FileKind::Hooks, hooks, "url"), doc(fields::HOOK_HTTP, "url"), "not an MCP server's `url`");
+        assert_eq!(key_doc(FileKind::Hooks, hooks, "matcher"), doc(fields::HOOK_GROUP, "matcher"));
         let settings = r#"{"model": "opus", "permissions": {"allow": []}}"#;
         assert_eq!(key_doc(FileKind::Settings, settings, "model"), fields::setting_at("model").map(|k| k.doc));
         assert_eq!(
