@@ -28,7 +28,8 @@ pub enum Ty {
 }
 
 impl Ty {
-    fn describe(self) -> &'static str {
+    /// The type in words, as messages and `docs/lock.md`'s field table say it.
+    pub fn describe(self) -> &'static str {
         match self {
             Ty::String => "a string",
             Ty::Number => "a number",
@@ -91,6 +92,22 @@ pub const fn field(name: &'static str, ty: Ty) -> Field {
     Field { name, ty }
 }
 
+/// A key with the type capc checks: a [`Field`] of a small nested table, or a
+/// [`Key`](crate::decl::fields::Key) of a file kind's table in `decl/fields.rs`.
+pub trait Named {
+    fn name(&self) -> &'static str;
+    fn ty(&self) -> Ty;
+}
+
+impl Named for Field {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn ty(&self) -> Ty {
+        self.ty
+    }
+}
+
 /// How unknown fields are treated in one format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unknown {
@@ -105,24 +122,24 @@ pub enum Unknown {
 /// Checks `object` against `fields`: wrong types are errors, unknown fields warnings with
 /// a suggestion, duplicate keys warnings. `what` names the thing in messages
 /// ("plugin.json", "frontmatter", "server `github`").
-pub fn check_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: &str, unknown: Unknown) {
+pub fn check_fields<F: Named>(sink: &mut Sink<'_>, object: &Node, fields: &[F], what: &str, unknown: Unknown) {
     check_fields_knowing(sink, object, fields, &[], what, unknown);
 }
 
 /// [`check_fields`] for a format where Claude Code knows more keys than capc checks the values
 /// of (`known`, such as its own list of frontmatter keys): those are accepted as they are, and
 /// are candidates for did-you-mean like the checked ones.
-pub fn check_fields_knowing(
+pub fn check_fields_knowing<F: Named>(
     sink: &mut Sink<'_>,
     object: &Node,
-    fields: &[Field],
+    fields: &[F],
     known: &[&'static str],
     what: &str,
     unknown: Unknown,
 ) {
     let Some(entries) = object.as_object() else { return };
-    let candidates = || fields.iter().map(|f| f.name).chain(known.iter().copied());
-    let is_known = |name: &str| fields.iter().any(|f| f.name == name) || known.contains(&name);
+    let candidates = || fields.iter().map(Named::name).chain(known.iter().copied());
+    let is_known = |name: &str| fields.iter().any(|f| f.name() == name) || known.contains(&name);
     let mut seen: Vec<&str> = Vec::with_capacity(entries.len());
     for (key, value) in entries {
         if seen.contains(&key.name.as_str()) {
@@ -134,10 +151,10 @@ pub fn check_fields_knowing(
             .help("the last value wins; delete the other");
         }
         seen.push(&key.name);
-        match fields.iter().find(|f| f.name == key.name) {
+        match fields.iter().find(|f| f.name() == key.name) {
             Some(f) => {
-                if !f.ty.accepts(value) {
-                    wrong_type(sink, value, &key.name, f.ty, what);
+                if !f.ty().accepts(value) {
+                    wrong_type(sink, value, &key.name, f.ty(), what);
                 }
             }
             None if known.contains(&key.name.as_str()) => {}

@@ -9,6 +9,7 @@ mod cache;
 mod cli;
 mod config;
 mod fidelity;
+mod fields;
 mod fix;
 mod formats;
 mod instructions;

@@ -405,14 +405,12 @@ pub fn check_output_style(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str) {
         Split::None | Split::Unclosed { .. } => {}
     }
     let plugin = plugin_of(cx).filter(|_| cx.scope == super::FileScope::Plugin);
-    let mut known = vec![
-        crate::schema::field("name", crate::schema::Ty::Any),
-        crate::schema::field("description", crate::schema::Ty::Any),
-        crate::schema::field("keep-coding-instructions", crate::schema::Ty::Any),
-    ];
-    if plugin.is_some() {
-        known.push(crate::schema::field("force-for-plugin", crate::schema::Ty::Any));
-    }
+    // `force-for-plugin` is read in a plugin's style only.
+    let known: Vec<super::fields::Key> = super::fields::OUTPUT_STYLE
+        .iter()
+        .filter(|k| plugin.is_some() || k.name != "force-for-plugin")
+        .copied()
+        .collect();
     let mut keep = false;
     if let Some(node) = &fields {
         crate::schema::check_fields(sink, node, &known, "an output style's frontmatter", crate::schema::Unknown::Warn);

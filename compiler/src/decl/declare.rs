@@ -296,6 +296,10 @@ pub fn agent(sink: &mut Sink<'_>, name: String, fields: Option<&Node>, at: Place
         permission_mode: at.plugin.is_none().then(|| keep.string(f, "permissionMode", Shape::Whole)).flatten(),
         memory: keep.string(f, "memory", Shape::Whole),
         isolation: keep.string(f, "isolation", Shape::Whole),
+        // Claude Code takes `true` and the string `true` as on, and any other value as off.
+        omit_claude_md: f
+            .get("omitClaudeMd")
+            .is_some_and(|v| matches!(v.kind, NodeKind::Bool(true)) || v.as_str() == Some("true")),
         name,
         denied_by: None,
         shadowed_by: None,

@@ -137,45 +137,17 @@ pub fn unloadable_guard(map: &Node) -> Option<String> {
     })
 }
 
-const FILE_FIELDS: &[Field] = &[
-    field("description", Ty::String),
-    field("hooks", Ty::Object),
-    field("modules", Ty::Array),
-    field("$schema", Ty::String),
-];
-const GROUP_FIELDS: &[Field] = &[field("matcher", Ty::String), field("hooks", Ty::Array)];
-const COMMON: [Field; 5] = [
-    field("type", Ty::String),
-    field("if", Ty::String),
-    field("timeout", Ty::Number),
-    field("statusMessage", Ty::String),
-    field("once", Ty::Bool),
-];
-
+/// The keys a handler of type `kind` may have (`decl/fields.rs`), and the one it needs.
 fn handler_fields(kind: &str) -> Option<(Vec<Field>, &'static str)> {
-    let (extra, required): (&[Field], &str) = match kind {
-        "command" => (
-            &[
-                field("command", Ty::String),
-                field("args", Ty::StringArray),
-                field("async", Ty::Bool),
-                field("asyncRewake", Ty::Bool),
-                field("rewakeMessage", Ty::String),
-                field("rewakeSummary", Ty::String),
-                field("shell", Ty::String),
-            ],
-            "command",
-        ),
-        "http" => {
-            (&[field("url", Ty::String), field("headers", Ty::Object), field("allowedEnvVars", Ty::StringArray)], "url")
-        }
-        "mcp_tool" => (&[field("server", Ty::String), field("tool", Ty::String), field("input", Ty::Object)], "server"),
-        "prompt" | "agent" => (&[field("prompt", Ty::String), field("model", Ty::String)], "prompt"),
+    use super::fields::{HOOK_COMMAND, HOOK_HANDLER, HOOK_HTTP, HOOK_MCP_TOOL, HOOK_PROMPT};
+    let (extra, required) = match kind {
+        "command" => (HOOK_COMMAND, "command"),
+        "http" => (HOOK_HTTP, "url"),
+        "mcp_tool" => (HOOK_MCP_TOOL, "server"),
+        "prompt" | "agent" => (HOOK_PROMPT, "prompt"),
         _ => return None,
     };
-    let mut all = COMMON.to_vec();
-    all.extend_from_slice(extra);
-    Some((all, required))
+    Some((HOOK_HANDLER.iter().chain(extra).map(|k| field(k.name, k.ty)).collect(), required))
 }
 
 /// Why Claude Code refuses to load the whole plugin a hooks file belongs to, when it
@@ -246,7 +218,11 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
             diagnostic.with_fix(edits.clone());
         }
     }
-    let known: Vec<Field> = FILE_FIELDS.iter().copied().chain(EVENTS.iter().map(|e| field(e, Ty::Any))).collect();
+    let known: Vec<Field> = super::fields::HOOKS_FILE
+        .iter()
+        .map(|k| field(k.name, k.ty))
+        .chain(EVENTS.iter().map(|e| field(e, Ty::Any)))
+        .collect();
     check_fields(sink, root, &known, "the hooks file", Unknown::Warn);
     if !has_hooks && top_level_events.is_empty() {
         sink.report(
@@ -363,7 +339,7 @@ fn check_event(sink: &mut Sink<'_>, cx: &FileCx<'_>, event: &str, groups: &Node,
             .severity(severity);
             continue;
         }
-        check_fields(sink, group, GROUP_FIELDS, "a matcher group", Unknown::Warn);
+        check_fields(sink, group, super::fields::HOOK_GROUP, "a matcher group", Unknown::Warn);
         if group.get("hooks").is_none() {
             sink.report(
                 &rules::missing_required_field::RULE,

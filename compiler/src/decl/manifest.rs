@@ -2,6 +2,7 @@
 //! names Claude Code accepts for plugins and marketplaces. Checks follow `claude plugin
 //! validate`, measured.
 
+use super::fields::{Key, MARKETPLACE_ENTRY};
 use crate::diagnostic::{Severity, Sink};
 use crate::node::Node;
 use crate::rules;
@@ -26,20 +27,19 @@ const LISTING_FIELDS: &[&str] = &[
     "docs",
 ];
 
-/// Fields that belong in a marketplace entry, not in plugin.json.
-const ENTRY_ONLY: &[&str] = &["category", "source", "tags", "strict", "id", "relevance", "headers", "headersHelper"];
-
 pub(super) const OWNER_FIELDS: &[Field] =
     &[field("name", Ty::String), field("email", Ty::String), field("url", Ty::String)];
 
 /// `check_fields` plus the hint that marketplace-only fields do nothing in plugin.json.
-pub(super) fn check_manifest_fields(sink: &mut Sink<'_>, root: &Node, fields: &[Field], what: &str) {
-    let mut known: Vec<Field> = fields.to_vec();
-    for name in ENTRY_ONLY.iter().chain(LISTING_FIELDS) {
+pub(super) fn check_manifest_fields(sink: &mut Sink<'_>, root: &Node, fields: &[Key], what: &str) {
+    // The fields that belong in a marketplace entry are known here, and reported below.
+    let entry_keys = || MARKETPLACE_ENTRY.iter().map(|k| k.name);
+    let mut known: Vec<Field> = fields.iter().map(|k| field(k.name, k.ty)).collect();
+    for name in entry_keys().chain(LISTING_FIELDS.iter().copied()) {
         known.push(field(name, Ty::Any));
     }
     check_fields(sink, root, &known, what, Unknown::Warn);
-    for &entry_only in ENTRY_ONLY {
+    for entry_only in entry_keys() {
         if let Some((key, _)) = root.get_entry(entry_only) {
             sink.report(
                 &rules::unknown_field::RULE,

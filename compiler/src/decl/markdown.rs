@@ -1,59 +1,14 @@
 //! Skills (`SKILL.md`), commands (`commands/**/*.md`) and subagents (`agents/**/*.md`):
 //! Markdown with optional YAML frontmatter.
 
+use super::fields;
 use super::permissions::{self, Use};
 use super::{file_name, parent, FileCx, FileScope};
 use crate::diagnostic::{did_you_mean, Severity, Sink};
 use crate::frontmatter::{self, Parsed, Split};
 use crate::node::{Node, NodeKind};
 use crate::rules;
-use crate::schema::{check_fields_knowing, field, Field, Ty, Unknown};
-
-/// Frontmatter Claude Code reads for skills (the skills docs, plus `version`, which its
-/// loader reads). Commands accept the same fields.
-pub const SKILL_FIELDS: &[Field] = &[
-    field("name", Ty::String),
-    field("description", Ty::String),
-    field("when_to_use", Ty::String),
-    field("argument-hint", Ty::Any),
-    field("arguments", Ty::StringOrList),
-    field("disable-model-invocation", Ty::BoolLike),
-    field("user-invocable", Ty::BoolLike),
-    field("allowed-tools", Ty::StringOrList),
-    field("disallowed-tools", Ty::StringOrList),
-    field("model", Ty::String),
-    field("effort", Ty::Any),
-    field("context", Ty::String),
-    field("agent", Ty::String),
-    field("background", Ty::BoolLike),
-    field("hooks", Ty::Object),
-    field("paths", Ty::StringOrList),
-    field("shell", Ty::String),
-    field("metadata", Ty::Any),
-    field("license", Ty::String),
-    field("compatibility", Ty::String),
-    field("version", Ty::Any),
-];
-
-/// Subagent frontmatter (the sub-agents docs, https://code.claude.com/docs/en/sub-agents).
-pub const AGENT_FIELDS: &[Field] = &[
-    field("name", Ty::String),
-    field("description", Ty::String),
-    field("tools", Ty::StringOrList),
-    field("disallowedTools", Ty::StringOrList),
-    field("model", Ty::String),
-    field("permissionMode", Ty::String),
-    field("maxTurns", Ty::Integer),
-    field("skills", Ty::StringOrList),
-    field("mcpServers", Ty::Array),
-    field("hooks", Ty::Object),
-    field("memory", Ty::String),
-    field("background", Ty::BoolLike),
-    field("effort", Ty::Any),
-    field("isolation", Ty::String),
-    field("color", Ty::String),
-    field("initialPrompt", Ty::String),
-];
+use crate::schema::{check_fields_knowing, Unknown};
 
 /// Claude Code 2.1.332's own list of frontmatter keys, copied from its bundle: one list for
 /// skills, commands and subagents, so each of them is known (never `unknown-field`) in all
@@ -338,7 +293,7 @@ fn no_frontmatter(
 }
 
 fn check_skill(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
-    check_fields_knowing(sink, fields, SKILL_FIELDS, claude_code_keys(), "skill frontmatter", Unknown::Warn);
+    check_fields_knowing(sink, fields, fields::SKILL, claude_code_keys(), "skill frontmatter", Unknown::Warn);
     // Measured as the listing measures what it sends (`crate::listed`): joined, escaped, in
     // UTF-16 units. (Without a description the body's first line is listed, which a line
     // cannot make this long.)
@@ -380,7 +335,7 @@ fn check_skill(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
 }
 
 fn check_command(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
-    check_fields_knowing(sink, fields, SKILL_FIELDS, claude_code_keys(), "command frontmatter", Unknown::Warn);
+    check_fields_knowing(sink, fields, fields::SKILL, claude_code_keys(), "command frontmatter", Unknown::Warn);
     // A plugin command's `name` is its display name and bare alias (as Claude Code reads it); a
     // legacy `.claude/commands` file's is ignored.
     let in_plugin = cx.scope == crate::decl::FileScope::Plugin;
@@ -412,7 +367,7 @@ fn command_name(rel: &str) -> Option<String> {
 }
 
 fn check_agent(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
-    check_fields_knowing(sink, fields, AGENT_FIELDS, claude_code_keys(), "agent frontmatter", Unknown::Warn);
+    check_fields_knowing(sink, fields, fields::AGENT, claude_code_keys(), "agent frontmatter", Unknown::Warn);
     let plugin = cx.scope == FileScope::Plugin;
     for required in ["name", "description"] {
         if fields.get(required).is_none() {
@@ -474,6 +429,10 @@ fn check_agent(sink: &mut Sink<'_>, cx: &FileCx<'_>, fields: &Node) {
     }
     enum_value(sink, fields, "memory", MEMORY);
     enum_value(sink, fields, "isolation", &["worktree", "remote"]);
+    // Only `true` (or the string `true`) turns it on; `yes` or `on` leaves the CLAUDE.md files in.
+    if let Some(d) = enum_value(sink, fields, "omitClaudeMd", &["true", "false"]) {
+        d.help("Claude Code reads only `true` as on, so the agent still gets the CLAUDE.md files; write `true`");
+    }
 }
 
 /// Values shared by skills, commands and agents.

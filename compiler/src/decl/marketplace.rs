@@ -1,41 +1,17 @@
 //! Marketplaces (`.claude-plugin/marketplace.json`): their fields, each plugin entry (the
 //! plugin.json fields it may carry, its source and its pin) and the marketplace's name.
 
+use super::fields::{self, Key};
 use super::manifest::{
     check_semver, is_kebab_case, is_loadable_name, is_reserved_marketplace_name, kebab_suggestion, OWNER_FIELDS,
 };
-use super::plugin::{check_components, PluginInfo, PLUGIN_FIELDS};
+use super::plugin::{check_components, PluginInfo};
 use super::{join_rel, FileCx};
 use crate::diagnostic::{did_you_mean, Severity, Sink};
 use crate::node::{Node, NodeKind};
 use crate::rules;
 use crate::schema::{check_fields, field, require, Field, Ty, Unknown};
 use crate::span::Span;
-
-/// Fields of a marketplace entry on top of the plugin.json fields.
-const ENTRY_EXTRA: &[Field] = &[
-    field("source", Ty::Any),
-    field("category", Ty::String),
-    field("tags", Ty::StringArray),
-    field("strict", Ty::Bool),
-    field("relevance", Ty::Object),
-    field("id", Ty::String),
-    field("headers", Ty::Object),
-    field("headersHelper", Ty::String),
-];
-
-pub const MARKETPLACE_FIELDS: &[Field] = &[
-    field("name", Ty::String),
-    field("owner", Ty::Object),
-    field("plugins", Ty::Array),
-    field("$schema", Ty::String),
-    field("description", Ty::String),
-    field("version", Ty::String),
-    field("metadata", Ty::Object),
-    field("allowCrossMarketplaceDependenciesOn", Ty::StringArray),
-    field("renames", Ty::Object),
-    field("forceRemoveDeletedPlugins", Ty::Bool),
-];
 
 const MARKETPLACE_METADATA_FIELDS: &[Field] =
     &[field("description", Ty::String), field("version", Ty::String), field("pluginRoot", Ty::String)];
@@ -76,7 +52,7 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
         );
         return info;
     }
-    check_fields(sink, root, MARKETPLACE_FIELDS, "marketplace.json", Unknown::Warn);
+    check_fields(sink, root, fields::MARKETPLACE, "marketplace.json", Unknown::Warn);
     require(sink, root, "name", "marketplace.json");
     if let Some(name_node) = root.get("name") {
         if let Some(name) = name_node.as_str() {
@@ -113,8 +89,8 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
     }
     // Entries are checked side by side, each into a sink of its own; the sinks are then taken
     // in entry order, so the findings come out as a check one by one would give them.
-    let mut fields = PLUGIN_FIELDS.to_vec();
-    fields.extend_from_slice(ENTRY_EXTRA);
+    let mut fields = fields::PLUGIN.to_vec();
+    fields.extend_from_slice(fields::MARKETPLACE_ENTRY);
     let shared = Entries {
         names,
         fields,
@@ -146,7 +122,7 @@ struct Entries<'a> {
     /// The index of the first entry of each name.
     names: std::collections::HashMap<&'a str, usize>,
     /// The fields an entry may have.
-    fields: Vec<Field>,
+    fields: Vec<Key>,
     marketplace_name: &'a str,
     marketplace_root: &'a str,
     /// `metadata.pluginRoot`, joined to the marketplace's root.

@@ -6,25 +6,9 @@ use crate::diagnostic::{did_you_mean, Sink};
 use crate::names::normalize_server;
 use crate::node::Node;
 use crate::rules;
-use crate::schema::{check_fields, field, Field, Ty, Unknown};
+use crate::schema::{check_fields, Unknown};
 
 pub const TYPES: &[&str] = &["stdio", "http", "streamable-http", "sse", "ws"];
-
-pub const SERVER_FIELDS: &[Field] = &[
-    field("type", Ty::String),
-    field("command", Ty::String),
-    field("args", Ty::StringArray),
-    field("env", Ty::Object),
-    field("cwd", Ty::String),
-    field("url", Ty::String),
-    field("headers", Ty::Object),
-    field("headersHelper", Ty::String),
-    field("oauth", Ty::Object),
-    field("timeout", Ty::Number),
-    field("alwaysLoad", Ty::Bool),
-];
-
-const FILE_FIELDS: &[Field] = &[field("mcpServers", Ty::Object), field("$schema", Ty::String)];
 
 /// A whole `.mcp.json`; `project` demands the `mcpServers` wrapper (and reports the
 /// environment variables a user must set). Returns the number of servers.
@@ -40,7 +24,7 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, project: bo
     };
     match root.get("mcpServers") {
         Some(servers) => {
-            check_fields(sink, root, FILE_FIELDS, "the MCP config", Unknown::Warn);
+            check_fields(sink, root, super::fields::MCP_FILE, "the MCP config", Unknown::Warn);
             check_servers(sink, cx, servers, "`mcpServers`", project)
         }
         None if project && !entries.is_empty() => {
@@ -151,7 +135,7 @@ fn check_server(sink: &mut Sink<'_>, name: &str, name_span: crate::span::Span, c
         );
         return;
     }
-    check_fields(sink, config, SERVER_FIELDS, &what, Unknown::Warn);
+    check_fields(sink, config, super::fields::MCP_SERVER, &what, Unknown::Warn);
     let kind = config.get("type").and_then(Node::as_str);
     match kind {
         Some(t) if !TYPES.contains(&t) => {

@@ -3,6 +3,7 @@
 
 pub mod components;
 pub mod declare;
+pub mod fields;
 pub mod helpers;
 pub mod hooks;
 pub mod manifest;

@@ -10,41 +10,6 @@ use crate::rules;
 use crate::schema::{check_fields, field, require, Field, Ty, Unknown};
 use crate::span::Span;
 
-pub const PLUGIN_FIELDS: &[Field] = &[
-    field("name", Ty::String),
-    field("$schema", Ty::String),
-    field("displayName", Ty::String),
-    field("version", Ty::String),
-    field("description", Ty::String),
-    field("author", Ty::Object),
-    field("homepage", Ty::String),
-    field("repository", Ty::String),
-    field("license", Ty::String),
-    field("keywords", Ty::StringArray),
-    field("metadata", Ty::Any),
-    field("defaultEnabled", Ty::Bool),
-    field("skills", Ty::StringOrStringArray),
-    field("commands", Ty::StringOrStringArray),
-    field("agents", Ty::StringOrStringArray),
-    field("workflows", Ty::StringOrStringArray),
-    field("hooks", Ty::PathsOrObjects),
-    field("mcpServers", Ty::StringOrArrayOrObject),
-    field("outputStyles", Ty::StringOrStringArray),
-    field("lspServers", Ty::StringOrArrayOrObject),
-    field("experimental", Ty::Any),
-    field("themes", Ty::Any),
-    field("monitors", Ty::Any),
-    field("userConfig", Ty::Object),
-    field("channels", Ty::Array),
-    field("dependencies", Ty::Array),
-    field("optionalDependencies", Ty::Any),
-    field("engines", Ty::Any),
-    field("network", Ty::Object),
-    field("settings", Ty::Object),
-    field("types", Ty::Any),
-    field("binaries", Ty::Any),
-];
-
 /// Keys of `experimental` (measured).
 const EXPERIMENTAL_FIELDS: &[Field] = &[
     field("themes", Ty::StringOrStringArray),
@@ -89,7 +54,7 @@ pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> Plugin
         return info;
     }
     let plugin_root = cx.plugin_root.unwrap_or("");
-    check_manifest_fields(sink, root, PLUGIN_FIELDS, "plugin.json");
+    check_manifest_fields(sink, root, super::fields::PLUGIN, "plugin.json");
     if require(sink, root, "name", "plugin.json") {
         if let Some(name) = root.get("name") {
             if let Some(s) = name.as_str() {

@@ -101,7 +101,7 @@ fn check_keys(
     unknown: Unknown,
 ) {
     let known: Vec<&str> = keys.keys().map(String::as_str).collect();
-    check_fields_knowing(sink, object, &[], &known, what, unknown);
+    check_fields_knowing::<crate::schema::Field>(sink, object, &[], &known, what, unknown);
     for (key, value) in object.as_object().unwrap_or_default() {
         let Some(entry) = keys.get(&key.name) else { continue };
         let child = if path.is_empty() { key.name.clone() } else { format!("{path}.{}", key.name) };

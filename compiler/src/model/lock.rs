@@ -926,6 +926,10 @@ pub struct Agent {
     /// `isolation`: `worktree` (a temporary git worktree) or `remote`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub isolation: Option<String>,
+    /// `omitClaudeMd: true`: run as a subagent, it gets none of the user's, project's and local
+    /// CLAUDE.md files (managed ones stay). Absent from locks written before it was recorded.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub omit_claude_md: bool,
     /// A blanket `Agent(name)` deny rule that removes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub denied_by: Option<String>,

@@ -11,7 +11,7 @@ pub static RULE: Rule = Rule {
 };
 
 const DOCS: &str = r##"### What it does
-Checks enumerations and formats: `effort`, `context`, `shell`, agent `permissionMode`, `color`, `memory`, `isolation`, settings `defaultMode` and every other enumeration of Claude Code's settings schema (`worktree.baseRef`, `statusLine.type`, …), semver `version`, `enabledPlugins` keys, skills no one can invoke, and `allowedMcpServers`/`deniedMcpServers` entries (exactly one of `serverName`, `serverCommand`, `serverUrl`; an error).
+Checks enumerations and formats: `effort`, `context`, `shell`, agent `permissionMode`, `color`, `memory`, `isolation`, `omitClaudeMd` (only `true` turns it on), settings `defaultMode` and every other enumeration of Claude Code's settings schema (`worktree.baseRef`, `statusLine.type`, …), semver `version`, `enabledPlugins` keys, skills no one can invoke, and `allowedMcpServers`/`deniedMcpServers` entries (exactly one of `serverName`, `serverCommand`, `serverUrl`; an error).
 
 ### Why is this bad?
 Claude Code ignores unknown values, so the setting silently has no effect; a malformed MCP policy entry is ignored (the rest of the settings file loads), so it never matches.

@@ -2,8 +2,8 @@
 //! the newest check of the workspace (which names win, which servers are declared).
 
 use super::analysis::Analysis;
-use super::docs::{self, AGENT_KEYS, JSON_KEYS, SKILL_KEYS};
 use super::text::Lines;
+use capc_compiler::decl::fields::{self, Key};
 use capc_compiler::decl::{self, FileKind};
 use capc_compiler::{frontmatter, names, walk};
 use lsp_types::*;
@@ -38,11 +38,12 @@ impl Doc {
         matches!(self.kind, Some(FileKind::Skill | FileKind::Command | FileKind::Agent))
     }
 
-    fn keys(&self) -> &'static [(&'static str, &'static str)] {
+    /// The frontmatter table of a Markdown declaration.
+    fn keys(&self) -> &'static [Key] {
         if self.kind == Some(FileKind::Agent) {
-            AGENT_KEYS
+            fields::AGENT
         } else {
-            SKILL_KEYS
+            fields::SKILL
         }
     }
 }
@@ -156,7 +157,7 @@ pub(crate) fn hover(analysis: &Analysis, texts: &Texts<'_>, params: HoverParams)
     } else if doc.is_markdown() {
         let fm = frontmatter_at(&doc.text, offset)?;
         if fm.on_key {
-            let text = docs::lookup(doc.keys(), fm.key)?;
+            let text = fields::find(doc.keys(), fm.key)?.doc;
             format!("**`{}`** ({})\n\n{text}", fm.key, doc.kind.map_or("declaration", FileKind::as_str))
         } else if fm.key == "name" {
             name_summary(analysis, &doc.shown)?
@@ -168,7 +169,7 @@ pub(crate) fn hover(analysis: &Analysis, texts: &Texts<'_>, params: HoverParams)
         if !literal.is_key {
             return None;
         }
-        let text = docs::lookup(JSON_KEYS, &literal.value)?;
+        let text = json_key_doc(doc.kind, &literal, &literal.value)?;
         format!("**`{}`**\n\n{text}", literal.value)
     };
     Some(Hover { contents: HoverContents::Markup(markdown(value)), range })
@@ -311,16 +312,10 @@ pub(crate) fn completion(
     let items = if doc.is_markdown() {
         let fm = frontmatter_at(&doc.text, offset)?;
         if fm.on_key {
-            let fields = if doc.kind == Some(FileKind::Agent) {
-                decl::markdown::AGENT_FIELDS
-            } else {
-                decl::markdown::SKILL_FIELDS
-            };
-            let keys = doc.keys();
-            fields
+            doc.keys()
                 .iter()
-                .filter(|f| !fm.present.contains(&f.name) || fm.key == f.name)
-                .map(|f| key_item(f.name, docs::lookup(keys, f.name), format!("{}: ", f.name)))
+                .filter(|k| !fm.present.contains(&k.name) || fm.key == k.name)
+                .map(|k| key_item(k.name, Some(k.doc), format!("{}: ", k.name)))
                 .collect()
         } else {
             values_for(analysis, fm.key)
@@ -404,22 +399,77 @@ fn json_items(analysis: &Analysis, doc: &Doc, literal: &Literal) -> Vec<Completi
     let fields: Vec<&str> = if container_key == "hooks" {
         decl::hooks::EVENTS.to_vec()
     } else if literal.parent.as_deref() == Some("mcpServers") {
-        decl::mcp::SERVER_FIELDS.iter().map(|f| f.name).collect()
+        names(fields::MCP_SERVER)
     } else if container_key == "permissions" {
         decl::settings::nested_keys(&["permissions"])
     } else if literal.depth == 1 {
         match doc.kind {
-            Some(FileKind::PluginManifest) => decl::plugin::PLUGIN_FIELDS.iter().map(|f| f.name).collect(),
-            Some(FileKind::Marketplace) => decl::marketplace::MARKETPLACE_FIELDS.iter().map(|f| f.name).collect(),
+            Some(FileKind::PluginManifest) => names(fields::PLUGIN),
+            Some(FileKind::Marketplace) => names(fields::MARKETPLACE),
             Some(FileKind::Settings) => decl::settings::known_keys(),
-            Some(FileKind::ProjectMcp | FileKind::PluginMcp) => vec!["mcpServers"],
-            Some(FileKind::Hooks) => vec!["hooks", "description"],
+            Some(FileKind::ProjectMcp | FileKind::PluginMcp) => names(fields::MCP_FILE),
+            Some(FileKind::Hooks) => names(fields::HOOKS_FILE),
             _ => Vec::new(),
         }
     } else {
         Vec::new()
     };
-    fields.into_iter().map(|k| key_item(k, docs::lookup(JSON_KEYS, k), k.to_string())).collect()
+    fields.into_iter().map(|k| key_item(k, json_key_doc(doc.kind, literal, k), k.to_string())).collect()
+}
+
+fn names(table: &[Key]) -> Vec<&'static str> {
+    table.iter().map(|k| k.name).collect()
+}
+
+/// capc's text for the JSON key `key` (`decl/fields.rs`): from the table of the object it is
+/// in when the scan tells which (a settings key or one nested in it, an MCP server entry, a hook
+/// handler, a marketplace's plugin entry, the top level of a plugin, marketplace, MCP or hooks file),
+/// else from the first JSON table that has it.
+fn json_key_doc(kind: Option<FileKind>, literal: &Literal, key: &str) -> Option<&'static str> {
+    let container = literal.container.as_ref().map_or("", |(_, k)| k.as_str());
+    let parent = literal.parent.as_deref();
+    if kind == Some(FileKind::Settings) {
+        let path = if literal.depth <= 1 { key.to_string() } else { format!("{container}.{key}") };
+        if let Some(entry) = fields::setting_at(&path) {
+            return Some(entry.doc);
+        }
+    }
+    let here: &[&[Key]] = if parent == Some("mcpServers") {
+        &[fields::MCP_SERVER]
+    } else if parent == Some("hooks") && literal.depth > 1 {
+        &[fields::HOOK_HANDLER, fields::HOOK_COMMAND, fields::HOOK_HTTP, fields::HOOK_MCP_TOOL, fields::HOOK_PROMPT]
+    } else if parent == Some("plugins") && kind == Some(FileKind::Marketplace) {
+        &[fields::MARKETPLACE_ENTRY, fields::PLUGIN]
+    } else if literal.depth == 1 {
+        match kind {
+            Some(FileKind::PluginManifest) => &[fields::PLUGIN],
+            Some(FileKind::Marketplace) => &[fields::MARKETPLACE],
+            Some(FileKind::ProjectMcp | FileKind::PluginMcp) => &[fields::MCP_FILE],
+            Some(FileKind::Hooks) => &[fields::HOOKS_FILE],
+            _ => &[],
+        }
+    } else {
+        &[]
+    };
+    let json = [
+        fields::PLUGIN,
+        fields::MARKETPLACE,
+        fields::MARKETPLACE_ENTRY,
+        fields::MCP_FILE,
+        fields::MCP_SERVER,
+        fields::HOOKS_FILE,
+        fields::HOOK_GROUP,
+        fields::HOOK_HANDLER,
+        fields::HOOK_COMMAND,
+        fields::HOOK_HTTP,
+        fields::HOOK_MCP_TOOL,
+        fields::HOOK_PROMPT,
+    ];
+    here.iter()
+        .chain(&json)
+        .find_map(|table| fields::find(table, key))
+        .map(|k| k.doc)
+        .or_else(|| fields::SETTINGS.iter().find(|s| s.path.rsplit('.').next() == Some(key)).map(|s| s.doc))
 }
 
 pub(crate) fn definition(
@@ -736,5 +786,34 @@ mod tests {
         assert!(!rule.is_key);
         assert_eq!(rule.container, Some((b'[', "allow".to_string())));
         assert_eq!(server_named(&rule.value), Some("db"));
+    }
+
+    /// The text of a JSON key at `needle` in `text`, in a file of `kind`.
+    fn key_doc(kind: FileKind, text: &str, needle: &str) -> Option<&'static str> {
+        let literal = json_string_at(text, text.find(needle).expect("needle") + 1).expect("literal");
+        assert!(literal.is_key, "`{needle}` is a key");
+        json_key_doc(Some(kind), &literal, &literal.value)
+    }
+
+    #[test]
+    fn a_json_key_is_explained_by_the_table_of_the_object_it_is_in() {
+        let doc = |table: &[Key], name: &str| fields::find(table, name).map(|k| k.doc);
+        let plugin = r#"{"name": "p", "mcpServers": {"db": {"type": "stdio"}}}"#;
+        assert_eq!(key_doc(FileKind::PluginManifest, plugin, "name"), doc(fields::PLUGIN, "name"));
+        assert_eq!(key_doc(FileKind::PluginManifest, plugin, "type"), doc(fields::MCP_SERVER, "type"));
+        let marketplace = r#"{"name": "m", "plugins": [{"name": "p", "source": "./p", "version": "1.0.0"}]}"#;
+        assert_eq!(key_doc(FileKind::Marketplace, marketplace, "name"), doc(fields::MARKETPLACE, "name"));
+        assert_ne!(doc(fields::MARKETPLACE, "name"), doc(fields::PLUGIN, "name"), "two meanings, two texts");
+        assert_eq!(key_doc(FileKind::Marketplace, marketplace, "source"), doc(fields::MARKETPLACE_ENTRY, "source"));
+        assert_eq!(key_doc(FileKind::Marketplace, marketplace, "version"), doc(fields::PLUGIN, "version"));
+        let hooks = r#"{"hooks": {"Stop": [{"matcher": "", "hooks": [{"type": "http", "url": "https://x"}]}]}}"#;
+        assert_eq!(key_doc(FileKind::Hooks, hooks, "url"), doc(fields::HOOK_HTTP, "url"), "not an MCP server's `url`");
+        assert_eq!(key_doc(FileKind::Hooks, hooks, "matcher"), doc(fields::HOOK_GROUP, "matcher"));
+        let settings = r#"{"model": "opus", "permissions": {"allow": []}}"#;
+        assert_eq!(key_doc(FileKind::Settings, settings, "model"), fields::setting_at("model").map(|k| k.doc));
+        assert_eq!(
+            key_doc(FileKind::Settings, settings, "allow"),
+            fields::setting_at("permissions.allow").map(|k| k.doc)
+        );
     }
 }
