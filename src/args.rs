@@ -473,6 +473,11 @@ pub(crate) struct SessionFrom {
     /// Code (`claude -p`) does (the project's and local allow rules still do not hold)
     #[arg(long, value_enum, value_name = "WHAT", default_value = "skip")]
     pub(crate) untrusted_injections: UntrustedInjections,
+    /// Start the session in this folder of the project (relative to it), as Claude Code started
+    /// there would: the instruction files of every folder from the project's down to it are
+    /// sent at the start, and `@` mentions are taken from it. What else loads is the lock's
+    #[arg(long, value_name = "SUBDIR")]
+    pub(crate) cwd: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) scopes: Scopes,
 }

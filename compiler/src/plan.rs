@@ -21,7 +21,8 @@ pub struct Choices {
     /// A folder without declarations still gets a lock (`--allow-empty`, or `--check`, which
     /// writes nothing and compares the empty lock with the one on disk).
     pub write_empty: bool,
-    /// Local settings (`settings.local.json`) stay out of the lock (no `--include-local`).
+    /// Local files (`settings.local.json`, `CLAUDE.local.md`) that git does not track stay out
+    /// of the lock (no `--include-local`).
     pub leave_out_local: bool,
 }
 
@@ -109,16 +110,19 @@ pub fn plan_with(checked: &mut Checked, policy: Choices, surface: impl FnOnce(&m
     let anyway: Vec<&Diagnostic> = checked.loaded_anyway().collect();
     let loaded_anyway = short_lines(checked, &anyway);
     let findings = (!checked.diagnostics.is_empty()).then(|| (findings(checked), checked.count(Severity::Warning) > 0));
+    let local_files: Vec<String> =
+        checked.files.iter().map(|f| f.path.clone()).filter(|p| crate::lock::write::is_local_file(p)).collect();
+    let refused_asked = std::mem::take(&mut checked.refused_asked);
+    let mut lock = checked.take_lock();
+    // The local files the lock leaves out: those git does not track (none outside a repository).
     let local_left_out = if policy.leave_out_local {
-        checked.files.iter().map(|f| f.path.clone()).filter(|p| crate::lock::write::is_local_settings(p)).collect()
+        local_files.into_iter().filter(|p| !lock.sources.iter().any(|s| &s.path == p)).collect()
     } else {
         Vec::new()
     };
-    let refused_asked = std::mem::take(&mut checked.refused_asked);
-    let mut lock = checked.take_lock();
     surface(&mut lock);
     let notes: Vec<(&str, &str)> = left_out.iter().map(|(p, w)| (p.as_str(), w.as_str())).collect();
-    let text = crate::lock::write::encode_leaving_out(&lock, &notes);
+    let text = crate::lock::write::encode_with(&lock, &notes, !policy.leave_out_local);
     Plan::Lock(Box::new(Lockable {
         refused_asked,
         left_out: Listed::first(left_out),

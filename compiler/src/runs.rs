@@ -215,6 +215,23 @@ pub fn settings(root: &Node, at: &At<'_>, out: &mut Vec<Decl>) {
             push(key, node, value);
         }
     }
+    // The keys that change what a turn sends (the session merges them as Claude Code does).
+    for key in TURN_KEYS {
+        let Some(node) = root.get(key) else { continue };
+        match &node.kind {
+            NodeKind::Object(_) => {
+                let mut leaves = Vec::new();
+                flatten(key, node, 0, &mut leaves);
+                for (key, node, value) in leaves {
+                    push(key, node, value);
+                }
+            }
+            NodeKind::String(s) => push(key.to_string(), node, kept(s)),
+            NodeKind::Bool(b) => push(key.to_string(), node, b.to_string()),
+            NodeKind::Number(n) => push(key.to_string(), node, n.clone()),
+            _ => {}
+        }
+    }
     for (key, value) in root.get("env").and_then(Node::as_object).unwrap_or_default() {
         let text = match &value.kind {
             NodeKind::String(s) => s.clone(),
@@ -230,6 +247,19 @@ pub fn settings(root: &Node, at: &At<'_>, out: &mut Vec<Decl>) {
         push(format!("env.{}", key.name), value, shown);
     }
 }
+
+/// The settings keys that change what Claude Code sends in a turn, besides `env` and the policy
+/// switches: the attribution lines (whether their reminder is sent), the Skill listing's limits
+/// and overrides, and the bundled skills' switch. The lock records them as `[[setting]]` rows
+/// (an object's leaves each on a row of their own) and the session reads them from there.
+pub const TURN_KEYS: [&str; 6] = [
+    "attribution",
+    "includeCoAuthoredBy",
+    "skillOverrides",
+    "skillListingMaxDescChars",
+    "skillListingBudgetFraction",
+    "disableBundledSkills",
+];
 
 /// A value as the lock keeps it: a secret-looking word replaced by its hash.
 fn kept(text: &str) -> String {

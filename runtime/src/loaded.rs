@@ -6,6 +6,7 @@
 //! was given (`lock::paths`), and a file is read by such a path only when it is a regular
 //! file whose real path (links resolved) is still inside that folder.
 
+use crate::context::TurnContext;
 use crate::text;
 use capc_compiler::lock::{paths, write};
 use capc_compiler::model::{Command, Form, Lock, Origin, Scope};
@@ -13,6 +14,8 @@ use capc_compiler::secrets::sha256_hex;
 use capc_compiler::Options;
 use capc_compiler::{printable, walk};
 use capc_grammar::{parse_permission_rule, Behavior, PermissionRule, SourcedRule};
+use serde_json::Value;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -177,6 +180,10 @@ pub struct Loaded {
     /// What the lock file claimed that its sources did not vouch for, one note each.
     pub unvouched: Vec<String>,
     pub roots: Roots,
+    /// The folder the session starts in, relative to the locked folder (`capc session --cwd`;
+    /// empty: the locked folder itself), normalized: the instruction files of each folder from
+    /// the locked one down to it are sent at the start, and `@` mentions are taken from it.
+    pub start: String,
     /// The lock's permission rules that parse, in lock order.
     pub rules: Vec<Rule>,
     /// The rules that hold in a trusted folder (all) and in an untrusted one.
@@ -288,6 +295,94 @@ fn parsed_rule(text: &str, behavior: Behavior) -> Option<PermissionRule> {
 }
 
 impl Loaded {
+    /// The settings keys and `env` variables that change what a turn sends, as the locked
+    /// settings give them merged (user, project, local, then managed, each over what came
+    /// before; managed-settings.json before the managed-settings.d/ files): `env`,
+    /// `skillOverrides` and the other objects key by key, `attribution` whole from the
+    /// strongest file that sets it, anything else from the strongest scope. A value the lock
+    /// keeps only as a hash (a secret) is left out.
+    pub fn settings_flags(&self) -> BTreeMap<String, Value> {
+        let mut rows: Vec<&capc_compiler::model::Setting> = self
+            .lock
+            .settings
+            .iter()
+            .filter(|s| {
+                s.key.starts_with("env.")
+                    || capc_compiler::runs::TURN_KEYS
+                        .iter()
+                        .any(|k| s.key == *k || s.key.strip_prefix(k).is_some_and(|rest| rest.starts_with('.')))
+            })
+            .collect();
+        let rank = |scope: Scope| match scope {
+            Scope::User => 0,
+            Scope::Project => 1,
+            Scope::Local => 2,
+            Scope::Managed => 3,
+            _ => 4,
+        };
+        rows.sort_by_key(|s| (rank(s.scope), !s.path.ends_with("managed-settings.json"), s.path.clone()));
+        let scalar = |text: &str| -> Value {
+            match text {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                _ => text
+                    .parse::<serde_json::Number>()
+                    .map(Value::Number)
+                    .unwrap_or_else(|_| Value::String(text.to_string())),
+            }
+        };
+        let mut flags: BTreeMap<String, Value> = BTreeMap::new();
+        // `attribution` is taken whole from the last file that sets it.
+        let attribution_file = rows
+            .iter()
+            .rev()
+            .find(|s| s.key == "attribution" || s.key.starts_with("attribution."))
+            .map(|s| s.path.clone());
+        for s in rows {
+            if s.value.starts_with("sha256:") {
+                continue;
+            }
+            if let Some(name) = s.key.strip_prefix("env.") {
+                flags.insert(name.to_string(), Value::String(s.value.clone()));
+            } else if let Some(field) = s.key.strip_prefix("attribution.") {
+                if Some(&s.path) != attribution_file.as_ref() {
+                    continue;
+                }
+                let value = if field == "sessionUrl" { scalar(&s.value) } else { Value::String(s.value.clone()) };
+                let entry = flags.entry("attribution".to_string()).or_insert_with(|| Value::Object(Default::default()));
+                if !entry.is_object() {
+                    *entry = Value::Object(Default::default());
+                }
+                if let Value::Object(map) = entry {
+                    map.insert(field.to_string(), value);
+                }
+            } else if let Some(name) = s.key.strip_prefix("skillOverrides.") {
+                let entry =
+                    flags.entry("skillOverrides".to_string()).or_insert_with(|| Value::Object(Default::default()));
+                if let Value::Object(map) = entry {
+                    map.insert(name.to_string(), Value::String(s.value.clone()));
+                }
+            } else if s.key == "attribution" {
+                if Some(&s.path) == attribution_file.as_ref() {
+                    flags.insert(s.key.clone(), scalar(&s.value));
+                }
+            } else {
+                flags.insert(s.key.clone(), scalar(&s.value));
+            }
+        }
+        flags
+    }
+
+    /// `cx` with the locked settings' turn keys (`settings_flags`) under its own `flags`: what
+    /// the host passes wins, key by key, as a variable set in the environment or a key given on
+    /// the command line would.
+    pub fn with_settings(&self, mut cx: TurnContext) -> TurnContext {
+        for (key, value) in self.settings_flags() {
+            cx.flags.entry(key).or_insert(value);
+        }
+        cx
+    }
+
     /// The policy switch `key` when the lock has it in force (`[[policy]]`).
     pub fn policy(&self, key: &str) -> Option<&capc_compiler::model::PolicySwitch> {
         self.lock.policy.iter().find(|s| s.key == key)
@@ -392,6 +487,7 @@ impl Loaded {
             lock,
             unvouched: Vec::new(),
             roots,
+            start: String::new(),
             rules,
             trusted,
             untrusted,
@@ -488,7 +584,7 @@ impl Loaded {
     /// longer hash as the lock says.
     pub fn instructions(&self) -> Result<Option<String>, LoadError> {
         let mut parts: Vec<String> = Vec::new();
-        for instruction in self.lock.instructions.iter().filter(|i| i.at_start()) {
+        for instruction in self.start_instructions() {
             let stale = |why: String| LoadError::Stale { path: instruction.path.clone(), why };
             let bytes = self.roots.read(&instruction.path).map_err(|e| stale(format!("cannot be read ({e})")))?;
             if sha256_hex(&bytes) != instruction.sha256 {
@@ -521,6 +617,55 @@ impl Loaded {
             return Ok(None);
         }
         Ok(Some(format!("<system-reminder>\n{INSTRUCTIONS_INTRO}\n\n{}\n</system-reminder>", parts.join("\n\n"))))
+    }
+
+    /// Whether `folder` (relative to the locked one) is the start folder or one above it.
+    fn holds_start(&self, folder: &str) -> bool {
+        self.start == folder || self.start.starts_with(&format!("{folder}/"))
+    }
+
+    /// The instruction files sent at the start, in order: those the lock sends at the start,
+    /// with, before the `--add-dir` folders' (when the session starts below the locked folder),
+    /// each nested folder's from the locked folder down to the start folder, outermost first,
+    /// as Claude Code reads every folder above the one it starts in: its CLAUDE.md and
+    /// .claude/CLAUDE.md with their imports, its rules without `paths`, then its
+    /// CLAUDE.local.md with its imports.
+    fn start_instructions(&self) -> Vec<&capc_compiler::model::Instruction> {
+        let all = &self.lock.instructions;
+        let mut out: Vec<&capc_compiler::model::Instruction> = Vec::new();
+        let added = |i: &capc_compiler::model::Instruction| i.path.starts_with("<add-dir ");
+        out.extend(all.iter().filter(|i| i.at_start() && !added(i)));
+        if !self.start.is_empty() {
+            // The file an entry's imports chain starts from decides its place in its folder.
+            let rank = |i: &capc_compiler::model::Instruction| {
+                let mut top = i;
+                for _ in 0..all.len() {
+                    match top.imported_by.as_ref().and_then(|by| all.iter().find(|j| &j.path == by)) {
+                        Some(by) => top = by,
+                        None => break,
+                    }
+                }
+                if top.scope == Scope::Local {
+                    2
+                } else if top.path.contains("/.claude/rules/") {
+                    1
+                } else {
+                    0
+                }
+            };
+            let mut folders: Vec<&str> =
+                all.iter().filter_map(|i| i.folder.as_deref()).filter(|f| self.holds_start(f)).collect();
+            folders.sort_by_key(|f| (f.split('/').count(), f.to_string()));
+            folders.dedup();
+            for folder in folders {
+                let mut here: Vec<&capc_compiler::model::Instruction> =
+                    all.iter().filter(|i| i.folder.as_deref() == Some(folder) && i.paths.is_empty()).collect();
+                here.sort_by_key(|i| rank(i));
+                out.extend(here);
+            }
+        }
+        out.extend(all.iter().filter(|i| i.at_start() && added(i)));
+        out
     }
 
     /// The instruction files a turn that reads `read` (absolute paths, in order) brings in, as
@@ -556,11 +701,13 @@ impl Loaded {
                     }
                 }
             }
+            // A folder the session starts in or below was sent at the start.
             let mut folders: Vec<&str> = all
                 .iter()
                 .filter_map(|(_, i)| i.folder.as_deref())
-                .filter(|f| rel.starts_with(&format!("{f}/")))
+                .filter(|f| rel.starts_with(&format!("{f}/")) && !self.holds_start(f))
                 .collect();
+            folders.sort();
             folders.dedup();
             folders.sort_by_key(|f| f.split('/').count());
             for folder in folders {
@@ -624,13 +771,20 @@ impl Loaded {
 /// The lock `capc lock` would write now for `lock`'s folder and `roots` (with local settings
 /// when `lock` has them); see [`Loaded::derive`].
 fn derive(lock: &Lock, roots: &Roots) -> Result<Lock, LoadError> {
-    derive_from(roots, write::includes_local(lock), Some(lock))
+    let tracked = capc_compiler::diff::revision::tracked_local_files(&roots.root);
+    derive_from(roots, write::includes_untracked_local(lock, tracked.as_deref()), Some(lock))
 }
 
 /// The lock `capc lock` would write now for `roots` (with the local settings when
 /// `include_local`), keeping the MCP tool surface `recorded_in` recorded.
 fn derive_from(roots: &Roots, include_local: bool, recorded_in: Option<&Lock>) -> Result<Lock, LoadError> {
-    let mut options = Options { skip_hashes: false, leave_out_local: !include_local, ..roots.options() };
+    // Local files as `capc lock` takes them: those git tracks (all outside a repository), or
+    // every one with `--include-local`.
+    let (leave_out_local, local_kept) = match include_local {
+        true => (false, Vec::new()),
+        false => capc_compiler::diff::revision::local_files_kept(&roots.root),
+    };
+    let mut options = Options { skip_hashes: false, leave_out_local, local_kept, ..roots.options() };
     // The folder is read as `capc lock` reads it: its capc.toml (excluded files, rules) and
     // its ignore files.
     let config = capc_compiler::config::Config::load(&roots.root, None).map_err(|e| LoadError::Stale {

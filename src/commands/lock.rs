@@ -37,7 +37,14 @@ pub(crate) fn lock_all(
     let mut worst = 0u8;
     for target in targets {
         let options = match scopes.options(target.root.clone(), reading, selection) {
-            Ok(o) => Options { skip_hashes: false, leave_out_local: !how.include_local, ..o },
+            Ok(o) => {
+                // Local files git does not track stay out; outside a repository none does.
+                let (leave_out_local, local_kept) = match how.include_local {
+                    true => (false, Vec::new()),
+                    false => capc_compiler::diff::revision::local_files_kept(&target.root),
+                };
+                Options { skip_hashes: false, leave_out_local, local_kept, ..o }
+            }
             Err(code) => return code,
         };
         let code = lock(options, how, &target);
@@ -74,8 +81,7 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode 
         }
     }
     let check_command = format!("capc check {}", printable::escape(&options.root.display().to_string()));
-    let policy =
-        plan::Choices { write_empty: how.check_only || how.allow_empty, leave_out_local: options.leave_out_local };
+    let policy = plan::Choices { write_empty: how.check_only || how.allow_empty, leave_out_local: !how.include_local };
     let mut name_errors = Vec::new();
     let mut surface_failed = Vec::new();
     let mut connect_error = None;

@@ -27,7 +27,7 @@ pub(crate) fn load_session(
     from: SessionFrom,
 ) -> Result<capc_runtime::session::Session, ExitCode> {
     use capc_runtime::loaded::{Loaded, Roots};
-    let SessionFrom { verify, no_shell, trust, untrusted_injections, scopes } = from;
+    let SessionFrom { verify, no_shell, trust, untrusted_injections, cwd, scopes } = from;
     let run_untrusted = untrusted_injections == crate::args::UntrustedInjections::Run;
     let root =
         lock.parent().filter(|p| !p.as_os_str().is_empty()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
@@ -52,13 +52,15 @@ pub(crate) fn load_session(
         plugin_dirs: scopes.plugin_dir,
         add_dir_instructions: crate::args::add_dir_instructions(),
     };
-    let loaded = match Loaded::from_file(lock, roots) {
+    let start = start_folder(&roots.root, cwd.as_deref())?;
+    let mut loaded = match Loaded::from_file(lock, roots) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("error: {}", printable::escape_lines(&e.to_string()));
             return Err(ExitCode::from(2));
         }
     };
+    loaded.start = start;
     if verify {
         if let Err(e) = loaded.verify() {
             eprintln!("error: {}", printable::escape_lines(&e.to_string()));
@@ -69,6 +71,33 @@ pub(crate) fn load_session(
         say!("capc: {}", shown(note));
     }
     Ok(started(loaded, trust, no_shell, run_untrusted))
+}
+
+/// `--cwd`: the folder of `root` a session starts in, relative and normalized (`a/b`; empty
+/// for the root itself); a path that leaves the project or names no folder in it is refused
+/// (exit 2), so a session never reads outside it.
+fn start_folder(root: &std::path::Path, cwd: Option<&std::path::Path>) -> Result<String, ExitCode> {
+    let Some(cwd) = cwd else { return Ok(String::new()) };
+    let refuse = |why: &str| {
+        eprintln!("error: `--cwd {}` {why}", printable::escape(&cwd.display().to_string()));
+        ExitCode::from(2)
+    };
+    let mut parts: Vec<String> = Vec::new();
+    for part in cwd.components() {
+        match part {
+            std::path::Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
+            std::path::Component::CurDir => {}
+            _ => return Err(refuse("must be a folder inside the project, relative to it, without `..`")),
+        }
+    }
+    let rel = parts.join("/");
+    let (Ok(real_root), Ok(real)) = (root.canonicalize(), root.join(&rel).canonicalize()) else {
+        return Err(refuse("names no folder in the project"));
+    };
+    if !real.starts_with(&real_root) || !real.is_dir() {
+        return Err(refuse("names no folder in the project (a link that leaves it is not followed)"));
+    }
+    Ok(rel)
 }
 
 /// The session of `loaded`, trusted only as the user said (`--trust`, or their own
@@ -96,7 +125,7 @@ fn started(
 /// has errors (as `capc lock`).
 pub(crate) fn load_tree(path: &std::path::Path, from: SessionFrom) -> Result<capc_runtime::session::Session, ExitCode> {
     use capc_runtime::loaded::{LoadError, Loaded, Roots};
-    let SessionFrom { verify: _, no_shell, trust, untrusted_injections, scopes } = from;
+    let SessionFrom { verify: _, no_shell, trust, untrusted_injections, cwd, scopes } = from;
     let run_untrusted = untrusted_injections == crate::args::UntrustedInjections::Run;
     let folder = printable::escape(&path.display().to_string()).into_owned();
     if !path.is_dir() {
@@ -112,7 +141,8 @@ pub(crate) fn load_tree(path: &std::path::Path, from: SessionFrom) -> Result<cap
         plugin_dirs: scopes.plugin_dir,
         add_dir_instructions: crate::args::add_dir_instructions(),
     };
-    let loaded = match Loaded::from_tree(roots) {
+    let start = start_folder(&roots.root, cwd.as_deref())?;
+    let mut loaded = match Loaded::from_tree(roots) {
         Ok(loaded) => loaded,
         Err(LoadError::Unchecked { first, errors }) => {
             eprintln!(
@@ -127,6 +157,7 @@ pub(crate) fn load_tree(path: &std::path::Path, from: SessionFrom) -> Result<cap
         }
     };
     say!("capc: serving the files of `{folder}` as Claude Code loads them (no capabilities.lock is read or written), following saves");
+    loaded.start = start;
     Ok(started(loaded, trust, no_shell, run_untrusted))
 }
 

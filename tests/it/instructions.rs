@@ -92,13 +92,15 @@ fn ignore_files_hide_no_instruction_file_and_local_ones_stay_out_of_the_lock() {
     write_file(&root, ".ignore", "CLAUDE.md\nCLAUDE.local.md\n");
     write_file(&root, "CLAUDE.md", "# Project\nSee @missing.md\n");
     write_file(&root, "CLAUDE.local.md", "My notes.\n");
+    // A git work tree that does not track CLAUDE.local.md: it is the user's own.
+    crate::support::git::git(&root, &["init", "--quiet"]);
     let out = capc(&root, &["check", "--format", "short", "."]);
     assert!(stdout(&out).contains("CLAUDE.md:2:5: warning[missing-import]"), "{}", stdout(&out));
     let out = capc(&root, &["lock", "."]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let lock = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
     assert!(lock.contains("path = \"CLAUDE.md\""), "{lock}");
-    assert!(!lock.contains("CLAUDE.local.md"), "{lock}");
+    assert!(!lock.contains("path = \"CLAUDE.local.md\""), "{lock}");
     let out = capc(&root, &["lock", ".", "--include-local"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let lock = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
@@ -360,4 +362,87 @@ fn serve_gives_the_instructions_and_each_file_as_a_resource() {
     assert_eq!(read["result"]["contents"][0]["text"], "# Project\nUse tabs.\n", "{read}");
     drop(stdin);
     assert!(child.wait().expect("capc ends").success());
+}
+
+/// A CLAUDE.local.md the repository commits is every clone's: `capc lock` keeps it (and what it
+/// imports) without `--include-local`, in a lock that may be committed; one git does not track
+/// stays out; a folder in no git repository keeps every local file, as a copy of it holds them.
+#[test]
+fn a_tracked_or_unversioned_claude_local_md_is_in_the_lock() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, "CLAUDE.md", "# Project\n");
+    write_file(&root, "CLAUDE.local.md", "Shared local notes. See @notes.md\n");
+    write_file(&root, "notes.md", "Imported notes.\n");
+    write_file(&root, "sub/CLAUDE.local.md", "Untracked notes.\n");
+    write_file(&root, "sub/CLAUDE.md", "Sub.\n");
+    // No repository: every local file is in.
+    let out = capc(&root, &["lock", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lock = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    assert!(lock.contains("path = \"CLAUDE.local.md\"") && lock.contains("path = \"sub/CLAUDE.local.md\""), "{lock}");
+    assert!(!lock.contains("do not commit this lock"), "{lock}");
+    // A repository that tracks the top one only.
+    crate::support::git::git(&root, &["init", "--quiet"]);
+    crate::support::git::git(&root, &["add", "CLAUDE.md", "CLAUDE.local.md", "notes.md", "sub/CLAUDE.md"]);
+    let out = capc(&root, &["lock", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("left out of the lock: `sub/CLAUDE.local.md`"), "{}", stderr(&out));
+    let lock = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    assert!(lock.contains("path = \"CLAUDE.local.md\"\nscope = \"local\""), "{lock}");
+    assert!(lock.contains("path = \"notes.md\""), "{lock}");
+    assert!(!lock.contains("sub/CLAUDE.local.md"), "{lock}");
+    assert!(lock.contains("are in only when git tracks them"), "{lock}");
+    // Fresh, verified, and the session sends the tracked file.
+    assert_eq!(capc(&root, &["lock", "--check", "."]).status.code(), Some(0));
+    let out = crate::support::capc_fed(&root, &["session", ".", "--verify", "--json"], TURN);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("not checked in):\\n\\nShared local notes."), "{}", stdout(&out));
+}
+
+/// `capc session --cwd SUBDIR` starts where Claude Code started in that folder would: the
+/// instruction files of each folder from the project's down to it are sent at the start (outermost
+/// first: CLAUDE.md with its imports, rules, CLAUDE.local.md), `@` mentions are taken from it, and
+/// a deeper folder's files wait for a read below it. A `--cwd` that leaves the project is refused.
+#[test]
+fn a_session_started_in_a_subfolder_sends_the_folders_above_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, "CLAUDE.md", "Root.\n");
+    write_file(&root, ".claude/rules/r.md", "A root rule.\n");
+    write_file(&root, "sub/CLAUDE.md", "Sub. See @notes.md\n");
+    write_file(&root, "sub/notes.md", "Imported by sub.\n");
+    write_file(&root, "sub/.claude/rules/s.md", "A sub rule.\n");
+    write_file(&root, "sub/deep/CLAUDE.md", "Deep.\n");
+    write_file(&root, "sub/deep/a.txt", "x\n");
+    write_file(&root, "other/CLAUDE.md", "Other.\n");
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    let turn = |input: &str| format!("{{\"id\":1,\"type\":\"turn\",\"input\":{input:?},\"include\":[\"request\"]}}\n");
+    let out = crate::support::capc_fed(&root, &["session", ".", "--cwd", "sub", "--json"], turn("hello"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let at = |needle: &str| text.find(needle).unwrap_or_else(|| panic!("`{needle}` not sent:\n{text}"));
+    assert!(
+        at("\\n\\nRoot.") < at("\\n\\nA root rule.") && at("A root rule.") < at("\\n\\nSub. See @notes.md"),
+        "{text}"
+    );
+    assert!(
+        at("Sub. See") < at("\\n\\nImported by sub.") && at("Imported by sub.") < at("\\n\\nA sub rule."),
+        "{text}"
+    );
+    assert!(!text.contains("Deep.") && !text.contains("Other."), "{text}");
+    // From the project's folder, the subfolder's files wait for a read below it.
+    let out = crate::support::capc_fed(&root, &["session", ".", "--json"], turn("hello"));
+    assert!(!stdout(&out).contains("Sub. See"), "{}", stdout(&out));
+    // `@deep/a.txt` is read from `sub/`, and brings the deeper folder's file alone.
+    let out = crate::support::capc_fed(&root, &["session", ".", "--cwd", "sub", "--json"], turn("look at @deep/a.txt"));
+    let text = stdout(&out);
+    assert!(text.contains("sub/deep/a.txt") && text.contains("Contents of ") && text.contains("Deep."), "{text}");
+    assert_eq!(text.matches("Sub. See @notes.md").count(), 1, "{text}");
+    // Outside the project: refused.
+    let out = crate::support::capc_fed(&root, &["session", ".", "--cwd", "../elsewhere", "--json"], turn("hello"));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("must be a folder inside the project"), "{}", stderr(&out));
+    let out = crate::support::capc_fed(&root, &["session", ".", "--cwd", "missing", "--json"], turn("hello"));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }

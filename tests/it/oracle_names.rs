@@ -246,7 +246,9 @@ fn sessions_load_and_name_what_claude_code_does() {
             .spec
             .get("env")
             .and_then(|e| e.as_table())
-            .is_none_or(|env| env.keys().all(|k| k == "MCP_CONNECTION_NONBLOCKING"));
+            .is_none_or(|env| env.keys().all(|k| k == "MCP_CONNECTION_NONBLOCKING"))
+            // Variables a settings file's `env` sets switch built-ins too.
+            && !r.lock.settings.iter().any(|s| s.key.starts_with("env."));
         let mut seen = BTreeSet::new();
         let table: Vec<&str> = rows
             .iter()

@@ -167,6 +167,8 @@ fn a_temporary_lock_left_by_a_killed_run_is_cleaned_up() {
 fn local_settings_stay_out_of_the_lock_unless_asked() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
+    // A git work tree that does not track the local settings: they are the user's own.
+    crate::support::git::git(root, &["init", "--quiet"]);
     write_file(root, ".mcp.json", r#"{"mcpServers": {"db": {"command": "db-mcp"}}}"#);
     write_file(root, ".claude/settings.json", r#"{"permissions": {"allow": ["Bash(git status)"]}}"#);
     write_file(
@@ -184,7 +186,10 @@ fn local_settings_stay_out_of_the_lock_unless_asked() {
         stderr(&out)
     );
     let lock = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
-    assert!(lock.contains("# Local settings (.claude/settings.local.json) are left out"), "{lock}");
+    assert!(
+        lock.contains("# Local files (settings.local.json, CLAUDE.local.md) are in only when git tracks them"),
+        "{lock}"
+    );
     for local in ["settings.local.json\"", "my-own-script", "WebSearch", "notify-me", "approval = \"approved\""] {
         assert!(!lock.contains(local), "`{local}` reached the lock:\n{lock}");
     }
@@ -201,6 +206,11 @@ fn local_settings_stay_out_of_the_lock_unless_asked() {
     assert_eq!(capc(root, &["lock", "--check", "--include-local", "."]).status.code(), Some(0));
     let stale = capc(root, &["lock", "--check", "."]);
     assert_eq!(stale.status.code(), Some(1), "{}", stderr(&stale));
+    // Once the repository tracks them they are every clone's: in the default lock too.
+    crate::support::git::git(root, &["add", ".claude/settings.local.json"]);
+    assert_eq!(capc(root, &["lock", "."]).status.code(), Some(0));
+    let tracked = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    assert!(tracked.contains("my-own-script") && !tracked.contains("do not commit"), "{tracked}");
 }
 
 /// Appends `entry` to the lock, as an attacker editing it would.

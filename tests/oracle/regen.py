@@ -30,6 +30,7 @@ scenario.toml:
     corpus_tree = "o__r"                 # the tree is a writable copy of this corpus (links
                                          # kept), not tree/
     args = ["--permission-mode", "plan"] # more arguments for claude
+    cwd = "packages/web"                 # start Claude Code in this folder of tree/ (default: tree/)
     env = { ENABLE_TOOL_SEARCH = "false" }
     [capc]                               # not read here: the context of capc's session for
     context = { trusted = true }         # these inputs, and its `add_dirs` (tests/trials/oracle.rs)
@@ -255,7 +256,8 @@ def run_one(name, spec, scenario_dir, text):
         env.update({k: str(v) for k, v in spec.get('env', {}).items()})
         env['ORACLE_HOME'] = home_abs
         log = scratch / 'requests.log'
-        command = [str(ORACLE / 'claude-offline'), str(log), str(tree)] + args
+        start = tree / spec['cwd'] if spec.get('cwd') else tree
+        command = [str(ORACLE / 'claude-offline'), str(log), str(start)] + args
         if managed.is_dir():
             overlay = scratch / 'overlay'
             mount = (f'mount -t overlay overlay -o lowerdir=/etc,upperdir={overlay / "upper"},'

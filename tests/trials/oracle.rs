@@ -140,6 +140,8 @@ pub(crate) struct Scenario {
     /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` in the recording's environment: the
     /// `--add-dir` folders' instruction files load.
     add_dir_instructions: bool,
+    /// `cwd`: the folder of the tree Claude Code started in (`capc session --cwd`).
+    cwd: Option<String>,
 }
 
 pub(crate) fn scenario(dir: &Path) -> Scenario {
@@ -186,6 +188,7 @@ pub(crate) fn scenario(dir: &Path) -> Scenario {
             .and_then(|env| env.get("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD"))
             .and_then(toml::Value::as_str)
             .is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on")),
+        cwd: spec.get("cwd").and_then(toml::Value::as_str).map(str::to_string),
         name,
         dir: dir.to_path_buf(),
     }
@@ -316,7 +319,9 @@ fn run(s: &Scenario, input: &str) -> Value {
         plugin_dirs,
         add_dir_instructions: s.add_dir_instructions,
     };
-    let mut session = Session::new(Loaded::new(lock, roots));
+    let mut loaded = Loaded::new(lock, roots);
+    loaded.start = s.cwd.clone().unwrap_or_default();
+    let mut session = Session::new(loaded);
     // Trusted as a user's session is: when their own `.claude.json` (the scenario's home) says so.
     session.trusted = session.loaded.roots.user_trusts();
     session.run_untrusted = s.run_untrusted;
@@ -422,6 +427,7 @@ fn run_cli(
         .arg(tree)
         .args(&options)
         .args(s.run_untrusted.then_some(["--untrusted-injections", "run"]).into_iter().flatten())
+        .args(s.cwd.iter().flat_map(|cwd| ["--cwd", cwd.as_str()]))
         .arg("--json")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -626,15 +626,32 @@ impl Walk<'_> {
         sent.map(|i| self.entries[i].path.clone())
     }
 
-    /// Managed settings' `claudeMd`: sent after the managed CLAUDE.md, as its own entry.
+    /// Managed settings' `claudeMd`: sent after the managed CLAUDE.md, as its own entry. The
+    /// managed settings merge as Claude Code merges them: managed-settings.json, then the
+    /// managed-settings.d/ files in name order, the last that sets `claudeMd` giving it (a
+    /// string key: it replaces, never joins).
     fn managed_setting(&mut self) {
-        let rel = "managed-settings.json";
-        if !self.tree.is_file(rel) {
-            return;
+        let mut files: Vec<String> = vec!["managed-settings.json".to_string()];
+        let mut drop_ins: Vec<String> = self
+            .tree
+            .files_under("managed-settings.d")
+            .filter(|rel| rel.ends_with(".json") && parent(rel) == "managed-settings.d")
+            .cloned()
+            .collect();
+        drop_ins.sort();
+        files.extend(drop_ins);
+        let mut found: Option<(String, String, String)> = None;
+        for rel in files {
+            if !self.tree.is_file(&rel) {
+                continue;
+            }
+            let crate::walk::Content::Text(text) = self.tree.texts.read(&self.dir.join(&rel)) else { continue };
+            let Ok(settings) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
+            let Some(body) = settings.get("claudeMd").and_then(serde_json::Value::as_str) else { continue };
+            found = Some((rel, text.to_string(), body.to_string()));
         }
-        let crate::walk::Content::Text(text) = self.tree.texts.read(&self.dir.join(rel)) else { return };
-        let Ok(settings) = serde_json::from_str::<serde_json::Value>(&text) else { return };
-        let Some(body) = settings.get("claudeMd").and_then(serde_json::Value::as_str) else { return };
+        let Some((rel, text, body)) = found else { return };
+        let (rel, body) = (rel.as_str(), body.as_str());
         if body.trim().is_empty() {
             return;
         }

@@ -55,11 +55,12 @@ pub struct Options {
     /// Leave [`Checked::sources`] empty: for `capc lsp`, which writes no lock and would copy
     /// an entry per file on every edit.
     pub skip_sources: bool,
-    /// Leave `settings.local.json` files out of the declarations and sources (`capc lock`
-    /// without `--include-local`); they are still read and checked.
+    /// Leave local files (`settings.local.json`, `CLAUDE.local.md`) out of the declarations,
+    /// instructions and sources (`capc lock` without `--include-local`, in a git work tree);
+    /// they are still read and checked.
     pub leave_out_local: bool,
-    /// Local settings files kept all the same, by path as the lock names them: those a git
-    /// repository tracks, which `capc diff` reads as part of what a commit changes.
+    /// Local files kept all the same, by path as the lock names them: those the git
+    /// repository tracks (`diff::revision::tracked_local_files`), which every clone has.
     pub local_kept: Vec<String>,
     /// What the walk of the checked folder leaves out: ignore files and capc.toml's `exclude`
     /// (the extra scopes are read whole). Off by default in the library; the CLI turns it on.
@@ -506,7 +507,7 @@ fn large_instructions(
 /// settings (unless left out), the user's and the managed ones, in that order.
 fn exclude_patterns(options: &Options) -> Vec<String> {
     let mut files: Vec<PathBuf> = vec![options.root.join(".claude/settings.json")];
-    if !options.leave_out_local {
+    if !options.leave_out_local || options.local_kept.iter().any(|p| p == ".claude/settings.local.json") {
         files.push(options.root.join(".claude/settings.local.json"));
     }
     if let Some(home) = &options.user_dir {
@@ -607,11 +608,20 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         all.instructions.extend(one.instructions);
         all.instruction_chars.extend(one.instruction_chars);
     }
-    // CLAUDE.local.md (and what it alone imports) is each user's own, as local settings are.
+    // CLAUDE.local.md (and what it alone imports) is each user's own, as local settings are,
+    // unless the repository tracks it ([`Options::local_kept`]).
     if options.leave_out_local {
-        let local: std::collections::BTreeSet<String> =
-            all.instructions.iter().filter(|i| i.scope == crate::model::Scope::Local).map(|i| i.path.clone()).collect();
-        all.instructions.retain(|i| i.scope != crate::model::Scope::Local);
+        let mut kept: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+        let mut local: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+        for i in all.instructions.iter().filter(|i| i.scope == crate::model::Scope::Local) {
+            let tracked = options.local_kept.contains(&i.path);
+            if tracked || i.imported_by.as_ref().is_some_and(|by| kept.contains(by)) {
+                kept.insert(i.path.clone());
+            } else {
+                local.insert(i.path.clone());
+            }
+        }
+        all.instructions.retain(|i| i.scope != crate::model::Scope::Local || kept.contains(&i.path));
         let instructions = FileKind::Instructions.as_str();
         all.sources.retain(|s| !(s.kind == instructions && local.contains(&s.path)));
     }
@@ -721,7 +731,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
 /// Whether the file at `path` (as the lock names it) is local settings a check asked to leave
 /// out ([`Options::leave_out_local`], less [`Options::local_kept`]).
 fn left_out_local(options: &Options, path: &str) -> bool {
-    crate::lock::write::is_local_settings(path) && !options.local_kept.iter().any(|kept| kept == path)
+    crate::lock::write::is_local_file(path) && !options.local_kept.iter().any(|kept| kept == path)
 }
 
 /// The declarations the cross-file stage reads: those of kept readings copied in, local

@@ -140,10 +140,7 @@ fn resolve(root: &Path, local: Local, scopes: &Scopes) -> Result<Resolved, Strin
     // Left out: none (`All`, or outside a repository), or those git does not track.
     let (leave_out_local, local_kept) = match local {
         Local::All => (false, Vec::new()),
-        Local::Tracked => match tracked_local_settings(root) {
-            Some(tracked) => (true, tracked),
-            None => (false, Vec::new()),
-        },
+        Local::Tracked => local_files_kept(root),
     };
     let policy = std::sync::Arc::new(config.policy());
     let recorded = crate::surface::Recorded::read(&root.join(crate::lock::write::FILE_NAME));
@@ -184,8 +181,13 @@ fn resolve(root: &Path, local: Local, scopes: &Scopes) -> Result<Resolved, Strin
             Ok(committed) => {
                 // What `capc lock` writes there: ignore files and `exclude` applied, local
                 // settings as the committed lock has them (`--include-local` or not).
-                let include_local = crate::lock::write::includes_local(&committed);
-                let mut sources = locked(filter, !include_local, Vec::new())?.take_lock();
+                let tracked = tracked_local_files(root);
+                let include_local = crate::lock::write::includes_untracked_local(&committed, tracked.as_deref());
+                let (leave_out, kept) = match (include_local, tracked) {
+                    (false, Some(kept)) => (true, kept),
+                    _ => (false, Vec::new()),
+                };
+                let mut sources = locked(filter, leave_out, kept)?.take_lock();
                 crate::surface::keep(&mut sources, &recorded);
                 let plain = |arg: &str| side(arg, "lock", None, 0);
                 let differences = super::diff(&committed, &sources, plain("lock"), plain("sources")).changes.len();
@@ -199,11 +201,23 @@ fn resolve(root: &Path, local: Local, scopes: &Scopes) -> Result<Resolved, Strin
     Ok(Resolved { lock, errors, hidden, claim })
 }
 
-/// The local settings files below `folder` that the git repository holding it tracks (in its
-/// index: committed or staged), as paths relative to `folder`; `None` when `folder` is in no
-/// repository git reads (not one, or one the user's `safe.directory` refuses), and then which
-/// files are the user's own cannot be told.
-fn tracked_local_settings(folder: &Path) -> Option<Vec<String>> {
+/// What a lock of `folder` leaves out of its local files (`settings.local.json`,
+/// `CLAUDE.local.md`) unless `--include-local` asks for them, as [`crate::Options`]'
+/// `leave_out_local` and `local_kept`: in a git work tree, those git does not track; outside
+/// one, none (a copy of the folder gives them to whoever has it).
+pub fn local_files_kept(folder: &Path) -> (bool, Vec<String>) {
+    match tracked_local_files(folder) {
+        Some(tracked) => (true, tracked),
+        None => (false, Vec::new()),
+    }
+}
+
+/// The local files below `folder` (`settings.local.json`, `CLAUDE.local.md`) that the git
+/// repository holding it tracks (in its index: committed or staged), as paths relative to
+/// `folder`; `None` when `folder` is in no repository git reads (not one, or one the user's
+/// `safe.directory` refuses), and then which files are the user's own cannot be told: a
+/// lock keeps them all, as a copy of the folder gives them to whoever has it.
+pub fn tracked_local_files(folder: &Path) -> Option<Vec<String>> {
     let (top, prefix) = find_top(folder).ok()?;
     run(git_found(&top).args(["rev-parse", "--git-dir"])).ok()?;
     // The folder's path as a glob pattern, its own glob characters escaped.
@@ -214,13 +228,14 @@ fn tracked_local_settings(folder: &Path) -> Option<Vec<String>> {
         }
         pattern.push(c);
     }
-    pattern.push_str("**/settings.local.json");
-    let listed = git(&top, &["ls-files", "-z", "--cached", "--full-name", "--", &pattern]).ok()?;
+    let (settings, instructions) = (format!("{pattern}**/settings.local.json"), format!("{pattern}**/CLAUDE.local.md"));
+    let listed = git(&top, &["ls-files", "-z", "--cached", "--full-name", "--", &settings, &instructions]).ok()?;
     let mut tracked: Vec<String> = listed
         .split(|b| *b == 0)
         .filter_map(|path| String::from_utf8_lossy(path).strip_prefix(prefix.as_str()).map(str::to_string))
-        .filter(|path| crate::lock::write::is_local_settings(path))
+        .filter(|path| crate::lock::write::is_local_file(path))
         .collect();
+    tracked.sort();
     tracked.dedup();
     Some(tracked)
 }

@@ -88,7 +88,8 @@ pub struct Lock {
     pub runs: Vec<Run>,
     /// Settings that widen what Claude Code may do or change where its traffic and credentials
     /// go: `permissions.defaultMode`, each `permissions.additionalDirectories` entry, the
-    /// `sandbox` keys, each `env` key; by key, then file. Absent from locks written before they
+    /// `sandbox` keys, each `env` key; and those that change what a turn sends (`attribution`,
+    /// `includeCoAuthoredBy`, the Skill listing's keys); by key, then file. Absent from locks written before they
     /// were recorded.
     #[serde(default, rename = "setting", skip_serializing_if = "Vec::is_empty")]
     pub settings: Vec<Setting>,
@@ -272,7 +273,8 @@ impl Pinned {
     }
 }
 
-/// A setting that widens what Claude Code may do or redirects its traffic.
+/// A setting that widens what Claude Code may do or redirects its traffic, or one that changes
+/// what a turn sends (`runs::TURN_KEYS`, `env`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Setting {

@@ -462,7 +462,9 @@ impl Session {
         let allowed: Vec<std::path::PathBuf> =
             allowed.iter().map(|d| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone())).collect();
         let inside = |p: &std::path::Path| allowed.iter().any(|d| p.starts_with(d));
-        let cwd = std::path::absolute(&roots.root).unwrap_or_else(|_| roots.root.clone());
+        // Mentions are taken from the folder the session starts in.
+        let start = roots.root.join(&self.loaded.start);
+        let cwd = std::path::absolute(&start).unwrap_or(start);
         let mut reads = Vec::new();
         let mut read_paths = Vec::new();
         for mention in &found {

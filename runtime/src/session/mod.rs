@@ -158,7 +158,7 @@ impl Session {
     }
 
     pub fn view(&self, cx: &TurnContext) -> TurnView {
-        self.assembled(cx).1
+        self.assembled(&self.loaded.with_settings(cx.clone())).1
     }
 
     /// A turn's rules, assembled once, and the view computed with them: what a request
@@ -177,8 +177,10 @@ impl Session {
     }
 
     /// One user turn: the view, what the input does, and the request Claude Code sends for it.
-    pub fn turn(&mut self, input: &str, mut cx: TurnContext) -> TurnOutcome {
+    pub fn turn(&mut self, input: &str, cx: TurnContext) -> TurnOutcome {
         self.turns += 1;
+        // The locked settings' turn keys, under the host's own flags.
+        let mut cx = self.loaded.with_settings(cx);
         // `permissions.disableBypassPermissionsMode: "disable"`: a session asked to bypass
         // permissions starts in the default mode instead.
         if cx.permission_mode == PermissionMode::BypassPermissions
