@@ -473,7 +473,10 @@ fn a_plugin_whose_dependency_does_not_load_is_turned_off_as_claude_code_does() {
             ),
             (
                 "inrange/.claude-plugin/plugin.json",
-                &manifest(r#"[{"name": "base", "marketplace": "inline", "version": ">=1.0.0 <1.2.0 || 1.2"}]"#, "inrange"),
+                &manifest(
+                    r#"[{"name": "base", "marketplace": "inline", "version": ">=1.0.0 <1.2.0 || 1.2"}]"#,
+                    "inrange",
+                ),
             ),
             ("nover/.claude-plugin/plugin.json", r#"{"name": "nover"}"#),
             (

@@ -286,7 +286,8 @@ fn claude_code_provides(target: &Value) -> Provides {
     if !loaded {
         let mut errors = BTreeSet::new();
         for entry in list["entries"].as_array().into_iter().flatten() {
-            let messages: Vec<&str> = entry["errors"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+            let messages: Vec<&str> =
+                entry["errors"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
             for (i, detail) in entry["errorDetails"].as_array().into_iter().flatten().enumerate() {
                 let kind = detail["type"].as_str().unwrap_or_default();
                 errors.insert(error_kind(kind, messages.get(i).copied().unwrap_or_default()));

@@ -60,11 +60,7 @@ pub fn check(lock: &Lock, given: Given) -> Result<(), String> {
     for p in &lock.permissions {
         file(format!("`[[permission]]` `{}`", p.rule), &p.path)?;
     }
-    components(
-        &file,
-        "",
-        (&lock.monitors, &lock.lsp_servers, &lock.plugin_bins, &lock.output_styles),
-    )?;
+    components(&file, "", (&lock.monitors, &lock.lsp_servers, &lock.plugin_bins, &lock.output_styles))?;
     for m in &lock.marketplace_plugins {
         let entry = format!("`[[marketplace_plugin]]` `{}`", m.id);
         file(entry.clone(), &m.marketplace)?;

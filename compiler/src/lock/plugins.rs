@@ -15,8 +15,8 @@
 //! `plugin.json` Claude Code refuses loads nothing. Every other plugin folder is still checked
 //! as its own unit, and its inventory is recorded, but nothing of it reaches the session.
 
-use crate::diagnostic::{did_you_mean, report_at, Diagnostic, Severity};
 use super::range;
+use crate::diagnostic::{did_you_mean, report_at, Diagnostic, Severity};
 use crate::model::{Decl, Item, Plugin, PluginFolder, Scope};
 use crate::rules;
 use std::collections::{BTreeMap, BTreeSet};
@@ -323,17 +323,16 @@ fn unsatisfied_dependencies<'f>(
                     false => format!("{}@{marketplace}", dep.id),
                 };
                 let Some((name, _)) = id.split_once('@') else {
-                    return (!names.contains(id.as_str())).then(|| (i, Failure::Missing(id), dep));
+                    return (!names.contains(id.as_str())).then_some((i, Failure::Missing(id), dep));
                 };
                 let stand_in = format!("{name}@inline");
                 if ids.contains(&id) {
                     let range = dep.range.as_deref()?;
                     let installed = versions.get(&id).cloned().flatten();
-                    (!range::satisfies(installed.as_deref(), range)).then(|| {
-                        (i, Failure::Version { id: id.clone(), range: range.to_string(), installed }, dep)
-                    })
+                    (!range::satisfies(installed.as_deref(), range))
+                        .then(|| (i, Failure::Version { id: id.clone(), range: range.to_string(), installed }, dep))
                 } else {
-                    (!ids.contains(&stand_in)).then(|| (i, Failure::Missing(id), dep))
+                    (!ids.contains(&stand_in)).then_some((i, Failure::Missing(id), dep))
                 }
             })
         });

@@ -449,8 +449,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
             let own_file = !d.path.ends_with("plugin.json");
             let kept = plugin_settings.get(&root).is_some_and(|(file, _, _, _)| *file && !own_file);
             if !kept {
-                plugin_settings
-                    .insert(root, (own_file, agent.clone(), subagent_status_line.clone(), d.path.clone()));
+                plugin_settings.insert(root, (own_file, agent.clone(), subagent_status_line.clone(), d.path.clone()));
             }
         }
     }
