@@ -598,6 +598,8 @@ fn monitors(lock: &Lock, _declared: &[Run]) -> Vec<Run> {
                 None => "in the background from session start; each line it prints reaches the model".to_string(),
             },
             gate: gate_of(Scope::Plugin),
+            script: m.script.clone(),
+            script_sha256: m.script_sha256.clone(),
             ..Run::default()
         })
         .collect()
@@ -625,6 +627,8 @@ fn lsp_servers(lock: &Lock, _declared: &[Run]) -> Vec<Run> {
                 plugin: Some(l.plugin.clone()),
                 when: format!("when a file is opened ({extensions})"),
                 gate: gate_of(Scope::Plugin),
+                script: l.script.clone(),
+                script_sha256: l.script_sha256.clone(),
                 ..Run::default()
             }
         })

@@ -452,7 +452,8 @@ fn loaded(root: &Path, dirs: &[&str]) -> Vec<(String, bool, String)> {
 /// `dependency-unsatisfied` error naming the first such dependency; a chain fails from its
 /// missing end; two plugins that depend on each other both load; a `--plugin-dir` plugin
 /// satisfies `name@marketplace` (and is named in the error when it is itself turned off); a
-/// version range is not compared for `--plugin-dir` plugins.
+/// version range is compared only with a dependency named `name@inline`, and a failing one is
+/// `dependency-version-unsatisfied` (`Requires "base@inline" ^2.0.0, installed 1.2.0`).
 #[test]
 fn a_plugin_whose_dependency_does_not_load_is_turned_off_as_claude_code_does() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -466,6 +467,22 @@ fn a_plugin_whose_dependency_does_not_load_is_turned_off_as_claude_code_does() {
             ("dep/commands/hello.md", COMMAND),
             ("base/.claude-plugin/plugin.json", &manifest("[]", "base")),
             ("ranged/.claude-plugin/plugin.json", &manifest(r#"[{"name": "base", "version": "^2.0.0"}]"#, "ranged")),
+            (
+                "qualified/.claude-plugin/plugin.json",
+                &manifest(r#"[{"name": "base", "marketplace": "inline", "version": "^2.0.0"}]"#, "qualified"),
+            ),
+            (
+                "inrange/.claude-plugin/plugin.json",
+                &manifest(
+                    r#"[{"name": "base", "marketplace": "inline", "version": ">=1.0.0 <1.2.0 || 1.2"}]"#,
+                    "inrange",
+                ),
+            ),
+            ("nover/.claude-plugin/plugin.json", r#"{"name": "nover"}"#),
+            (
+                "unknown/.claude-plugin/plugin.json",
+                &manifest(r#"[{"name": "nover", "marketplace": "inline", "version": "*"}]"#, "unknown"),
+            ),
             ("a/.claude-plugin/plugin.json", &manifest(r#"["b@mk"]"#, "a")),
             ("b/.claude-plugin/plugin.json", &manifest(r#"["c"]"#, "b")),
             ("x/.claude-plugin/plugin.json", &manifest(r#"["y"]"#, "x")),
@@ -489,8 +506,19 @@ fn a_plugin_whose_dependency_does_not_load_is_turned_off_as_claude_code_does() {
         state(loaded(dir.path(), &["dep", "base"]), "dep@inline"),
         off("Dependency \"other@mk\" is not installed")
     );
-    // A version range is not compared: `base` 1.2.0 satisfies `^2.0.0` here.
+    // A bare name's range is not compared here: `base` 1.2.0 satisfies `^2.0.0`.
     assert!(state(loaded(dir.path(), &["ranged", "base"]), "ranged@inline").0);
+    // Named `base@inline`, it is.
+    let ranged = loaded(dir.path(), &["qualified", "inrange", "base", "unknown", "nover"]);
+    assert_eq!(state(ranged.clone(), "qualified@inline"), off("Requires \"base@inline\" ^2.0.0, installed 1.2.0"));
+    assert!(state(ranged.clone(), "inrange@inline").0);
+    assert_eq!(state(ranged, "unknown@inline"), off("Requires \"nover@inline\" *, installed version unknown"));
+    let check = capc_in(dir.path(), &["check", "proj", "--plugin-dir", "qualified", "--plugin-dir", "base"]);
+    assert!(
+        stdout(&check).contains("its dependency `base@inline` is version 1.2.0, outside `^2.0.0`"),
+        "{}",
+        stdout(&check)
+    );
     // A chain fails from its missing end; `b@mk` is satisfied by, then named as, `b@inline`.
     let chain = loaded(dir.path(), &["a", "b"]);
     assert_eq!(state(chain.clone(), "b@inline"), off("Dependency \"c\" is not installed"));

@@ -153,3 +153,115 @@ fn a_plugin_agent_declares_no_server_or_hook_and_a_folder_without_any_says_so() 
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(stdout(&out), "Nothing here runs a command.\n");
 }
+
+/// The status lines and `fileSuggestion` under the hooks' switches, as Claude Code 2.1.332 runs
+/// them (measured with status lines that write a marker): a project's `disableAllHooks` keeps
+/// the project's and the user's status line from running, not the managed settings' one nor
+/// `apiKeyHelper`; managed `disableAllHooks` runs no status line at all; a plugin's
+/// `subagentStatusLine` runs where settings give none, and follows the same switches. A
+/// `policyHelper` outside managed settings (and a project's `processWrapper`) runs nothing:
+/// Claude Code ignores it there.
+#[test]
+fn status_lines_follow_disable_all_hooks_as_claude_code_runs_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let status = |who: &str| format!(r#"{{"type": "command", "command": "{who}-status.sh"}}"#);
+    write_file(
+        root,
+        "project/.claude/settings.json",
+        &format!(
+            r#"{{"disableAllHooks": true, "statusLine": {}, "fileSuggestion": {}, "apiKeyHelper": "./key.sh",
+ "policyHelper": {{"path": "./policy.sh"}}, "processWrapper": "./wrap.sh"}}"#,
+            status("project"),
+            status("files")
+        ),
+    );
+    write_file(
+        root,
+        "user/.claude/settings.json",
+        &format!(r#"{{"subagentStatusLine": {}, "policyHelper": {{"path": "./policy.sh"}}}}"#, status("user")),
+    );
+    write_file(root, "managed/managed-settings.json", &format!(r#"{{"statusLine": {}}}"#, status("managed")));
+    write_file(root, "kit/.claude-plugin/plugin.json", r#"{"name": "kit"}"#);
+    write_file(root, "kit/settings.json", &format!(r#"{{"subagentStatusLine": {}}}"#, status("kit")));
+    let listed = |args: &[&str]| -> Vec<(String, String, String)> {
+        let mut all = vec!["ls", "project", "--runs", "--format", "json", "--user-dir", "user/.claude"];
+        all.extend(args);
+        let out = capc_in(root, &all, 100);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        json["runs"]
+            .as_array()
+            .expect("runs")
+            .iter()
+            .map(|r| {
+                let s = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+                (s("kind"), s("name"), s("run"))
+            })
+            .collect()
+    };
+    let row = |kind: &str, name: &str, run: &str| (kind.to_string(), name.to_string(), run.to_string());
+    // The project's switch: the managed status line and the helper run, nothing else does.
+    assert_eq!(
+        listed(&["--managed-dir", "managed", "--plugin-dir", "kit"]),
+        [row("helper", "apiKeyHelper", "./key.sh"), row("status-line", "statusLine", "managed-status.sh")]
+    );
+    let ls = stdout(&capc_in(
+        root,
+        &["ls", "project", "--user-dir", "user/.claude", "--managed-dir", "managed", "--plugin-dir", "kit"],
+        100,
+    ));
+    for removed in [
+        "✗ helper statusLine: project-status.sh (.claude/settings.json): removed by disableAllHooks in .claude/settings.json",
+        "✗ helper fileSuggestion: files-status.sh (.claude/settings.json): removed by disableAllHooks",
+        "✗ helper subagentStatusLine: user-status.sh (~/.claude/settings.json): removed by disableAllHooks",
+    ] {
+        assert!(ls.contains(removed), "{removed}\n{ls}");
+    }
+    // Without the switch, the user's `subagentStatusLine` runs; the plugin's runs where no
+    // settings give one.
+    write_file(root, "project/.claude/settings.json", "{}");
+    assert_eq!(listed(&["--plugin-dir", "kit"]), [row("status-line", "subagentStatusLine", "user-status.sh")]);
+    write_file(root, "user/.claude/settings.json", "{}");
+    assert_eq!(listed(&["--plugin-dir", "kit"]), [row("status-line", "subagentStatusLine", "kit-status.sh")]);
+    // Managed `disableAllHooks`: no status line runs, the managed one included.
+    write_file(
+        root,
+        "managed/managed-settings.json",
+        &format!(r#"{{"disableAllHooks": true, "statusLine": {}}}"#, status("managed")),
+    );
+    assert_eq!(listed(&["--managed-dir", "managed", "--plugin-dir", "kit"]), Vec::<(String, String, String)>::new());
+}
+
+/// A monitor's and an LSP server's script inside the plugin is hashed like a hook's, so `capc
+/// diff` reports its bytes changing.
+#[test]
+fn a_monitor_and_an_lsp_server_record_the_script_they_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write_file(root, "kit/.claude-plugin/plugin.json", r#"{"name": "kit"}"#);
+    write_file(
+        root,
+        "kit/monitors/monitors.json",
+        r#"[{"name": "tail", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/tail.sh", "description": "Tails"}]"#,
+    );
+    write_file(
+        root,
+        "kit/.lsp.json",
+        r#"{"kls": {"command": "${CLAUDE_PLUGIN_ROOT}/scripts/serve.sh", "extensionToLanguage": {".k": "k"}}}"#,
+    );
+    write_file(root, "kit/scripts/tail.sh", "#!/bin/sh\ntail -F log\n");
+    write_file(root, "kit/scripts/serve.sh", "#!/bin/sh\nexec kls --stdio\n");
+    std::fs::create_dir(root.join("proj")).expect("mkdir");
+    let out = capc_in(root, &["ls", "proj", "--runs", "--format", "json", "--plugin-dir", "kit"], 100);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let rows = json["runs"].as_array().expect("runs").clone();
+    for (kind, name, script) in [("monitor", "tail", "tail.sh"), ("lsp-server", "kls", "serve.sh")] {
+        let r = row(&rows, kind, name);
+        assert_eq!(r["script"], format!("<plugin-dir 1>/scripts/{script}"), "{r:#}");
+        let bytes = std::fs::read(root.join("kit/scripts").join(script)).expect("script");
+        assert_eq!(r["script_sha256"], capc_compiler::secrets::sha256_hex(&bytes).as_str(), "{r:#}");
+        assert_eq!(r["pinned"], "script", "{r:#}");
+    }
+}

@@ -9,7 +9,8 @@
 //!
 //! Through the CLI, as plugin authors run it: every plugin folder of a corpus is loaded with
 //! `--plugin-dir` from an empty folder elsewhere, and `capc ls` must list what Claude Code's
-//! own `claude --plugin-dir DIR plugin list --json` / `plugin details` recorded (loaded or not,
+//! own `claude --plugin-dir DIR plugin list --json` / `plugin details` recorded (loaded or not and
+//! why not: its error types, a dependency's with Claude Code's words;
 //! its id, skills and commands, agents, MCP servers, hook events); `capc lock` in that folder
 //! must write a lock and `capc session --verify --plugin-dir DIR` accept it. Differences are
 //! allowlisted like the others (kinds `plugin-dir` and `plugin-dir-lock`).
@@ -247,6 +248,18 @@ struct Provides {
     /// LSP servers, monitors, output styles, themes, workflows, `bin/` files and hooks modules
     /// (`other_kinds`).
     others: std::collections::BTreeMap<String, BTreeSet<String>>,
+    /// Why it does not load: `plugin list`'s error types (`generic-error` for a refused
+    /// manifest), a dependency's with Claude Code's words (`dependency-unsatisfied: Dependency
+    /// "base" is not installed`).
+    errors: BTreeSet<String>,
+}
+
+/// A `plugin list` error as `Provides::errors` keeps it.
+fn error_kind(kind: &str, message: &str) -> String {
+    match kind {
+        "dependency-unsatisfied" | "dependency-version-unsatisfied" => format!("{kind}: {message}"),
+        _ => kind.to_string(),
+    }
 }
 
 /// What Claude Code recorded for one plugin loaded with `--plugin-dir`: `plugin list --json`
@@ -271,7 +284,16 @@ fn claude_code_provides(target: &Value) -> Provides {
         kind("Agents")
     };
     if !loaded {
-        return Provides { loaded, ..Provides::default() };
+        let mut errors = BTreeSet::new();
+        for entry in list["entries"].as_array().into_iter().flatten() {
+            let messages: Vec<&str> =
+                entry["errors"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+            for (i, detail) in entry["errorDetails"].as_array().into_iter().flatten().enumerate() {
+                let kind = detail["type"].as_str().unwrap_or_default();
+                errors.insert(error_kind(kind, messages.get(i).copied().unwrap_or_default()));
+            }
+        }
+        return Provides { loaded, errors, ..Provides::default() };
     }
     // The loader's own inventory names LSP servers; the validator's `provides` names every kind
     // (when it describes the plugin at all).
@@ -288,6 +310,7 @@ fn claude_code_provides(target: &Value) -> Provides {
         mcp_servers: kind("MCP servers"),
         hook_events: kind("Hooks"),
         others,
+        errors: BTreeSet::new(),
     }
 }
 
@@ -301,7 +324,20 @@ fn capc_provides(ls: &Value, lock: Option<&str>) -> Provides {
     let strip = |n: &str| n.strip_prefix(&format!("{name}:")).unwrap_or(n).to_string();
     let loaded = plugin["loaded"] == Value::Bool(true);
     if !loaded {
-        return Provides::default();
+        // capc's reason opens with Claude Code's words for a dependency, or says the manifest
+        // is refused (a folder Claude Code does not take as a plugin has no entry, no error).
+        let reason = plugin["reason"].as_str().unwrap_or_default();
+        let words = reason.split_once(": Claude Code turns it off").map_or(reason, |(w, _)| w);
+        let errors = if words.starts_with("Dependency ") {
+            BTreeSet::from([error_kind("dependency-unsatisfied", words)])
+        } else if words.starts_with("Requires ") {
+            BTreeSet::from([error_kind("dependency-version-unsatisfied", words)])
+        } else if words.starts_with("its plugin.json is refused") {
+            BTreeSet::from(["generic-error".to_string()])
+        } else {
+            BTreeSet::new()
+        };
+        return Provides { errors, ..Provides::default() };
     }
     let inventory = &plugin["inventory"];
     let skills_and_commands =
@@ -333,6 +369,7 @@ fn capc_provides(ls: &Value, lock: Option<&str>) -> Provides {
         mcp_servers,
         hook_events,
         others: inventory_kinds(&inventory),
+        errors: BTreeSet::new(),
     }
 }
 

@@ -353,11 +353,16 @@ fn discover(
                 refused,
                 at_root: root.is_empty() && realm == Realm::Project,
                 version: info.version.clone().or_else(|| entries.iter().find_map(|(_, e)| Some(e.version.clone()?.0))),
+                manifest_version: match manifest_rel {
+                    Some(_) => info.version.clone(),
+                    None => entries.iter().find_map(|(_, e)| Some(e.version.clone()?.0)),
+                },
                 dependencies: info
                     .dependencies
                     .iter()
-                    .map(|(id, span)| crate::model::decl::Dependency {
+                    .map(|(id, range, span)| crate::model::decl::Dependency {
                         id: id.clone(),
+                        range: range.clone(),
                         path: manifest_rel.as_deref().map(|r| realm.display(r)).unwrap_or_default(),
                         span: Some(*span),
                     })

@@ -371,8 +371,20 @@ pub(super) fn read_claim(
         let rows = runs_of(&sink.decls, own_runs.as_ref(), &text, &path, at);
         let scripts = Scripts { dir, tree, realm, project: cx.project_root, plugin: cx.plugin_root };
         for d in &mut sink.decls {
-            if let Item::Run(row) = &mut d.item {
-                scripts.hash(row);
+            match &mut d.item {
+                Item::Run(row) => scripts.hash(row),
+                // A monitor's or LSP server's script inside the folder, hashed as a row's.
+                Item::Monitor(m) => {
+                    let mut row = crate::model::Run { run: m.command.clone(), ..crate::model::Run::default() };
+                    scripts.hash(&mut row);
+                    (m.script, m.script_sha256) = (row.script, row.script_sha256);
+                }
+                Item::LspServer(l) => {
+                    let mut row = crate::model::Run { run: l.command.clone(), ..crate::model::Run::default() };
+                    scripts.hash(&mut row);
+                    (l.script, l.script_sha256) = (row.script, row.script_sha256);
+                }
+                _ => {}
             }
         }
         for mut row in rows {

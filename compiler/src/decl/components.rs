@@ -153,6 +153,7 @@ pub fn check_monitors(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) -> usi
                 command: command.to_string(),
                 description: description.to_string(),
                 when: when.to_string(),
+                ..Monitor::default()
             }),
             _ => fine = false,
         }
@@ -166,6 +167,17 @@ pub fn check_monitors(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) -> usi
     for (mut monitor, entry) in found.into_iter().zip(entries) {
         monitor.plugin = plugin.to_string();
         monitor.path = path.clone();
+        if let Some(shape) = crate::provenance::download_and_run(&monitor.command) {
+            sink.report(
+                &rules::download_and_run::RULE,
+                entry.get("command").map(|c| c.span),
+                format!(
+                    "monitor `{}` downloads a script and runs it (`{shape}`) in the background for the whole session",
+                    monitor.name
+                ),
+            )
+            .help("ship the script in the plugin and run it as `\"${CLAUDE_PLUGIN_ROOT}\"/…`, or pin what it fetches and check its checksum before running it");
+        }
         monitor.command = crate::decl::declare::kept_command(
             sink,
             entry.get("command").unwrap_or(entry),

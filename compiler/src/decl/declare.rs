@@ -695,5 +695,6 @@ pub fn lsp_server(
         extensions,
         env,
         workspace_folder: config.get("workspaceFolder").and_then(Node::as_str).map(str::to_string),
+        ..crate::model::LspServer::default()
     }
 }

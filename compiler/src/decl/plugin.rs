@@ -44,8 +44,9 @@ pub struct PluginInfo {
     pub inline_mcp: usize,
     pub inline_hooks: usize,
     pub declares_components: bool,
-    /// Well-formed `dependencies` entries: `name` or `name@marketplace`, with their spans.
-    pub dependencies: Vec<(String, Span)>,
+    /// Well-formed `dependencies` entries: `name` or `name@marketplace`, the version range
+    /// Claude Code compares for it (an object entry's `version`), and the entry's span.
+    pub dependencies: Vec<(String, Option<String>, Span)>,
 }
 
 pub fn check_plugin(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> PluginInfo {
@@ -445,9 +446,11 @@ fn check_channels(sink: &mut Sink<'_>, root: &Node) {
 
 /// `dependencies`: each entry a plugin name or `{name, version?, marketplace?}`. Returns the
 /// well-formed `dependencies` (not the optional ones) as Claude Code reads them: `name` or
-/// `name@marketplace`, a version range left out.
-fn check_dependencies(sink: &mut Sink<'_>, root: &Node) -> Vec<(String, Span)> {
-    let mut required = Vec::new();
+/// `name@marketplace` (a string's `@^range` dropped, as Claude Code drops it), each with the
+/// range Claude Code compares: the `version` of an object entry keyed by the same `name` or
+/// `name@marketplace` (the last such object wins).
+fn check_dependencies(sink: &mut Sink<'_>, root: &Node) -> Vec<(String, Option<String>, Span)> {
+    let mut required: Vec<(String, Span)> = Vec::new();
     for field_name in ["dependencies", "optionalDependencies"] {
         // A bad `optionalDependencies` is ignored at load time; a bad `dependencies` fails it.
         let optional = field_name == "optionalDependencies";
@@ -520,7 +523,32 @@ fn check_dependencies(sink: &mut Sink<'_>, root: &Node) -> Vec<(String, Span)> {
             }
         }
     }
+    let ranges = dependency_ranges(root);
     required
+        .into_iter()
+        .map(|(id, span)| {
+            let range = ranges.iter().rev().find(|(key, _)| *key == id).map(|(_, range)| range.to_string());
+            (id, range, span)
+        })
+        .collect()
+}
+
+/// The version ranges of `dependencies` as Claude Code collects them: from object entries
+/// with a non-empty string `name` and a string `version`, keyed `name` or `name@marketplace`.
+fn dependency_ranges(root: &Node) -> Vec<(String, &str)> {
+    let entries = root.get("dependencies").and_then(Node::as_array).unwrap_or_default();
+    entries
+        .iter()
+        .filter_map(|entry| {
+            let name = entry.get("name")?.as_str().filter(|n| !n.is_empty())?;
+            let version = entry.get("version")?.as_str()?;
+            let key = match entry.get("marketplace").and_then(Node::as_str).filter(|m| !m.is_empty()) {
+                Some(m) => format!("{name}@{m}"),
+                None => name.to_string(),
+            };
+            Some((key, version))
+        })
+        .collect()
 }
 
 /// A dependency string as Claude Code keys it: `name` or `name@marketplace`, without a

@@ -321,7 +321,9 @@ fn marketplace_plugins(old: &Lock, new: &Lock, hashes: &Hashes<'_>, out: &mut Ve
         if o == n && unchanged_files(n) {
             continue;
         }
-        let mut fields = compare_fields(o, n, &["command", "agent", "mcp_server", "hook"]);
+        let components =
+            ["command", "agent", "mcp_server", "hook", "monitor", "lsp_server", "plugin_bin", "output_style"];
+        let mut fields = compare_fields(o, n, &components);
         let (content, changed) = n.root.as_deref().map(|r| hashes.under(r)).unwrap_or_default();
         fields.extend(content);
         if !fields.is_empty() {
@@ -348,6 +350,13 @@ fn contents(old: Option<&MarketplacePlugin>, new: &MarketplacePlugin, hashes: &H
             lock.agents.clone_from(&m.agents);
             lock.mcp_servers.clone_from(&m.mcp_servers);
             lock.hooks.clone_from(&m.hooks);
+            lock.monitors.clone_from(&m.monitors);
+            lock.lsp_servers.clone_from(&m.lsp_servers);
+            lock.plugin_bins.clone_from(&m.plugin_bins);
+            lock.output_styles.clone_from(&m.output_styles);
+            // What it runs, as a loaded plugin's rows of `[[run]]` (monitors, LSP servers,
+            // `bin/` files), weighed by the same section.
+            lock.runs = crate::runs::inventory(&lock, &[]);
         }
         lock
     };

@@ -6,6 +6,7 @@
 pub mod emit;
 pub mod paths;
 pub mod plugins;
+mod range;
 pub mod read;
 pub mod resolve;
 pub mod schema;

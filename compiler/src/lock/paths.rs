@@ -6,7 +6,7 @@
 //! `<managed>/…` (a managed folder), `<add-dir N>/…` (the N-th `--add-dir`) and
 //! `<plugin-dir N>/…` (the N-th `--plugin-dir`, when it lies outside the locked folder).
 
-use crate::model::{Lock, Ref};
+use crate::model::{Lock, LspServer, Monitor, OutputStyle, PluginBin, Ref};
 
 /// The extra folders the reader of a lock was given (a path under a scope that was not given
 /// is refused rather than looked up inside the lock's folder).
@@ -60,6 +60,7 @@ pub fn check(lock: &Lock, given: Given) -> Result<(), String> {
     for p in &lock.permissions {
         file(format!("`[[permission]]` `{}`", p.rule), &p.path)?;
     }
+    components(&file, "", (&lock.monitors, &lock.lsp_servers, &lock.plugin_bins, &lock.output_styles))?;
     for m in &lock.marketplace_plugins {
         let entry = format!("`[[marketplace_plugin]]` `{}`", m.id);
         file(entry.clone(), &m.marketplace)?;
@@ -81,6 +82,31 @@ pub fn check(lock: &Lock, given: Given) -> Result<(), String> {
         for h in &m.hooks {
             file(format!("{entry} hook `{}`", h.event), &h.path)?;
         }
+        components(&file, &format!("{entry} "), (&m.monitors, &m.lsp_servers, &m.plugin_bins, &m.output_styles))?;
+    }
+    Ok(())
+}
+
+type Components<'a> = (&'a [Monitor], &'a [LspServer], &'a [PluginBin], &'a [OutputStyle]);
+
+/// The paths of the monitors, LSP servers, `bin/` files and output styles of a lock or of one
+/// of its marketplace plugins (`within`, the entry's name and a space, or nothing).
+fn components(
+    file: &dyn Fn(String, &str) -> Result<(), String>,
+    within: &str,
+    (monitors, lsp_servers, bins, styles): Components<'_>,
+) -> Result<(), String> {
+    for m in monitors {
+        file(format!("{within}`[[monitor]]` `{}`", m.name), &m.path)?;
+    }
+    for l in lsp_servers {
+        file(format!("{within}`[[lsp_server]]` `{}`", l.name), &l.path)?;
+    }
+    for b in bins {
+        file(format!("{within}`[[plugin_bin]]` `{}`", b.name), &b.path)?;
+    }
+    for o in styles {
+        file(format!("{within}`[[output_style]]` `{}`", o.name), &o.path)?;
     }
     Ok(())
 }

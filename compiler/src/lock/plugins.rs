@@ -15,6 +15,7 @@
 //! `plugin.json` Claude Code refuses loads nothing. Every other plugin folder is still checked
 //! as its own unit, and its inventory is recorded, but nothing of it reaches the session.
 
+use super::range;
 use crate::diagnostic::{did_you_mean, report_at, Diagnostic, Severity};
 use crate::model::{Decl, Item, Plugin, PluginFolder, Scope};
 use crate::rules;
@@ -293,12 +294,13 @@ pub fn load(
     Loading { plugins, asked }
 }
 
-/// Claude Code turns off a plugin whose dependency is not among the plugins that load, then
-/// looks again, until nothing changes (so a chain fails from its missing end; a cycle loads):
-/// the first unsatisfied entry of each plugin is its error. An entry without a marketplace
-/// is read in the depending plugin's own marketplace (none for `inline` and `skills-dir`
-/// plugins, where any plugin of that name satisfies it); a `--plugin-dir` plugin of the name
-/// satisfies `name@marketplace` too (measured). Version ranges are not compared here.
+/// Claude Code turns off a plugin whose dependency is not among the plugins that load, or
+/// whose version is outside the range an object entry gives, then looks again, until nothing
+/// changes (so a chain fails from its missing end; a cycle loads): the first failing entry of
+/// each plugin is its error. An entry without a marketplace is read in the depending plugin's
+/// own marketplace (none for `inline` and `skills-dir` plugins, where any plugin of that name
+/// satisfies it and no range is compared); a `--plugin-dir` plugin of the name satisfies
+/// `name@marketplace` too, with no range compared (measured).
 fn unsatisfied_dependencies<'f>(
     order: &mut Vec<(&'f PluginFolder, String, bool)>,
     why_not: &mut BTreeMap<&'f str, String>,
@@ -307,6 +309,8 @@ fn unsatisfied_dependencies<'f>(
     // What loaded before any was turned off: a dependency among them is "disabled".
     let first_ids: BTreeSet<String> = order.iter().map(|(f, _, _)| id_of(f)).collect();
     let first_names: BTreeSet<String> = order.iter().map(|(f, _, _)| f.name.clone()).collect();
+    let versions: BTreeMap<String, Option<String>> =
+        order.iter().map(|(f, _, _)| (id_of(f), f.manifest_version.clone())).collect();
     loop {
         let ids: BTreeSet<String> = order.iter().map(|(f, _, _)| id_of(f)).collect();
         let names: BTreeSet<&str> = order.iter().map(|(f, _, _)| f.name.as_str()).collect();
@@ -318,40 +322,76 @@ fn unsatisfied_dependencies<'f>(
                     true => dep.id.clone(),
                     false => format!("{}@{marketplace}", dep.id),
                 };
-                let satisfied = match id.split_once('@') {
-                    None => names.contains(id.as_str()),
-                    Some((name, _)) => ids.contains(&id) || ids.contains(&format!("{name}@inline")),
+                let Some((name, _)) = id.split_once('@') else {
+                    return (!names.contains(id.as_str())).then_some((i, Failure::Missing(id), dep));
                 };
-                (!satisfied).then_some((i, id, dep))
+                let stand_in = format!("{name}@inline");
+                if ids.contains(&id) {
+                    let range = dep.range.as_deref()?;
+                    let installed = versions.get(&id).cloned().flatten();
+                    (!range::satisfies(installed.as_deref(), range))
+                        .then(|| (i, Failure::Version { id: id.clone(), range: range.to_string(), installed }, dep))
+                } else {
+                    (!ids.contains(&stand_in)).then_some((i, Failure::Missing(id), dep))
+                }
             })
         });
-        let Some((i, id, dep)) = failed else { return };
+        let Some((i, failure, dep)) = failed else { return };
         let (f, _, _) = order.remove(i);
-        // Claude Code names the `--plugin-dir` plugin that stood for `name@marketplace`.
-        let id = match id.split_once('@') {
-            Some((name, _)) if !first_ids.contains(&id) && first_ids.contains(&format!("{name}@inline")) => {
-                format!("{name}@inline")
+        let (message, finding, help, until) = match failure {
+            Failure::Missing(id) => {
+                // Claude Code names the `--plugin-dir` plugin that stood for `name@marketplace`.
+                let id = match id.split_once('@') {
+                    Some((name, _)) if !first_ids.contains(&id) && first_ids.contains(&format!("{name}@inline")) => {
+                        format!("{name}@inline")
+                    }
+                    _ => id,
+                };
+                let was_loaded = if id.contains('@') { first_ids.contains(&id) } else { first_names.contains(&id) };
+                let message = if was_loaded {
+                    format!("Dependency \"{id}\" is disabled")
+                } else {
+                    format!("Dependency \"{id}\" is not installed")
+                };
+                let finding = format!(
+                    "plugin `{}` does not load: its dependency `{id}` is not among the plugins that load",
+                    f.name
+                );
+                let help = format!(
+                    "Claude Code turns the plugin off (`{message}`); load or enable `{id}` too, or remove the dependency"
+                );
+                (message, finding, help, "until its dependency loads")
             }
-            _ => id,
+            Failure::Version { id, range, installed } => {
+                let shown = installed.clone().unwrap_or_else(|| "version unknown".to_string());
+                let message = format!("Requires \"{id}\" {range}, installed {shown}");
+                let finding = match &installed {
+                    Some(v) => format!(
+                        "plugin `{}` does not load: its dependency `{id}` is version {v}, outside `{range}`",
+                        f.name
+                    ),
+                    None => format!(
+                        "plugin `{}` does not load: its dependency `{id}` gives no `version` to compare with `{range}`",
+                        f.name
+                    ),
+                };
+                let help = format!(
+                    "Claude Code turns the plugin off (`{message}`); load a version of `{id}` in the range, widen the range, or remove it"
+                );
+                (message, finding, help, "until its dependency's version is in range")
+            }
         };
-        let was_loaded = if id.contains('@') { first_ids.contains(&id) } else { first_names.contains(&id) };
-        let message = if was_loaded {
-            format!("Dependency \"{id}\" is disabled")
-        } else {
-            format!("Dependency \"{id}\" is not installed")
-        };
-        report_at(
-            diagnostics,
-            dep.path.clone(),
-            &rules::unsatisfied_dependency::RULE,
-            dep.span,
-            format!("plugin `{}` does not load: its dependency `{id}` is not among the plugins that load", f.name),
-        )
-        .help(format!(
-            "Claude Code turns the plugin off (`{message}`); load or enable `{id}` too, or remove the dependency"
-        ));
-        why_not.insert(&f.root, format!("{message}: Claude Code turns it off until its dependency loads"));
+        report_at(diagnostics, dep.path.clone(), &rules::unsatisfied_dependency::RULE, dep.span, finding).help(help);
+        why_not.insert(&f.root, format!("{message}: Claude Code turns it off {until}"));
     }
+}
+
+/// Why a dependency does not hold.
+enum Failure {
+    /// Not among the plugins that load.
+    Missing(String),
+    /// Loaded, at a version outside the range (or with none).
+    Version { id: String, range: String, installed: Option<String> },
 }
 
 fn parent_of(root: &str) -> &str {

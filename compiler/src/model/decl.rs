@@ -175,6 +175,9 @@ pub struct PluginFolder {
     pub at_root: bool,
     /// `plugin.json`'s `version`, else the marketplace entry's.
     pub version: Option<String>,
+    /// The version its manifest gives, which a dependency's range is compared with:
+    /// `plugin.json`'s `version` (a marketplace entry's only when there is no plugin.json).
+    pub manifest_version: Option<String>,
     /// Its `dependencies`, as Claude Code reads them: `name` or `name@marketplace` (a version
     /// range dropped), each with where plugin.json writes it.
     pub dependencies: Vec<Dependency>,
@@ -185,6 +188,8 @@ pub struct PluginFolder {
 pub struct Dependency {
     /// `name` or `name@marketplace`.
     pub id: String,
+    /// The version range Claude Code requires of it (an object entry's `version`).
+    pub range: Option<String>,
     /// The plugin.json, as shown, and the entry in it.
     pub path: String,
     pub span: Option<Span>,

@@ -342,6 +342,11 @@ pub struct Monitor {
     /// When Claude Code arms it: `always` (session start and plugin reload) or
     /// `on-skill-invoke:<skill>` (the first time that skill runs).
     pub when: String,
+    /// The script inside the folder its command runs, and that script's SHA-256.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script_sha256: Option<String>,
 }
 
 /// A plugin's LSP server (`.lsp.json`, or plugin.json's `lspServers`): a process Claude Code
@@ -367,6 +372,11 @@ pub struct LspServer {
     pub env: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace_folder: Option<String>,
+    /// The script inside the folder its command runs, and that script's SHA-256.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script_sha256: Option<String>,
 }
 
 /// A file in a plugin's `bin/` folder: Claude Code adds the folder to the PATH of the commands
@@ -1066,6 +1076,17 @@ pub struct MarketplacePlugin {
     pub mcp_servers: Vec<McpServer>,
     #[serde(default, rename = "hook", skip_serializing_if = "Vec::is_empty")]
     pub hooks: Vec<Hook>,
+    /// Its monitors, LSP servers, `bin/` files and output styles, as `[[monitor]]`,
+    /// `[[lsp_server]]`, `[[plugin_bin]]` and `[[output_style]]` record a loaded plugin's.
+    /// Absent from locks written before they were recorded.
+    #[serde(default, rename = "monitor", skip_serializing_if = "Vec::is_empty")]
+    pub monitors: Vec<Monitor>,
+    #[serde(default, rename = "lsp_server", skip_serializing_if = "Vec::is_empty")]
+    pub lsp_servers: Vec<LspServer>,
+    #[serde(default, rename = "plugin_bin", skip_serializing_if = "Vec::is_empty")]
+    pub plugin_bins: Vec<PluginBin>,
+    #[serde(default, rename = "output_style", skip_serializing_if = "Vec::is_empty")]
+    pub output_styles: Vec<OutputStyle>,
 }
 
 /// Something a folder pulls in from outside, and what pins it.

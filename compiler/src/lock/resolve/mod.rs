@@ -442,14 +442,14 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let mut session = Parts::default();
     let mut units: BTreeMap<String, Parts> = BTreeMap::new();
     // Each plugin's settings, by folder: its `settings.json` before plugin.json's `settings`.
-    let mut plugin_settings: BTreeMap<String, (bool, Option<String>, Option<String>)> = BTreeMap::new();
+    let mut plugin_settings: BTreeMap<String, (bool, Option<String>, Option<String>, String)> = BTreeMap::new();
     for d in &decls {
         if let Item::PluginSettings { plugin, agent, subagent_status_line } = &d.item {
             let Some(root) = owner(&Some(plugin.clone()), &d.path) else { continue };
             let own_file = !d.path.ends_with("plugin.json");
-            let kept = plugin_settings.get(&root).is_some_and(|(file, _, _)| *file && !own_file);
+            let kept = plugin_settings.get(&root).is_some_and(|(file, _, _, _)| *file && !own_file);
             if !kept {
-                plugin_settings.insert(root, (own_file, agent.clone(), subagent_status_line.clone()));
+                plugin_settings.insert(root, (own_file, agent.clone(), subagent_status_line.clone(), d.path.clone()));
             }
         }
     }
@@ -499,6 +499,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         use rayon::prelude::*;
         units.into_par_iter().map(|(unit, report, install)| inventory(unit, report, install)).collect()
     };
+    let positions: HashMap<String, usize> = load_index.iter().map(|(r, i)| (r.to_string(), *i)).collect();
     let mut installed: HashMap<String, Installed> = HashMap::new();
     for (plugin, (held, mut diagnostics, alone)) in loading.plugins.iter_mut().zip(inventories) {
         plugin.inventory = held;
@@ -507,12 +508,30 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
             installed.insert(plugin.root.clone(), alone);
         }
     }
+    // The last loaded plugin with a `subagentStatusLine` gives the one settings do not.
+    let mut status_line: Option<(usize, model::Run)> = None;
     for p in &mut loading.plugins {
-        if let Some((_, agent, line)) = plugin_settings.remove(&p.root) {
+        if let Some((_, agent, line, path)) = plugin_settings.remove(&p.root) {
             p.agent = agent;
+            if let (Some(command), true) = (&line, p.loaded) {
+                let position = positions.get(&p.root).copied().unwrap_or(0);
+                if status_line.as_ref().is_none_or(|(at, _)| *at <= position) {
+                    let row = model::Run {
+                        kind: model::RunKind::StatusLine,
+                        name: "subagentStatusLine".to_string(),
+                        run: command.clone(),
+                        scope: Scope::Plugin,
+                        path,
+                        plugin: Some(p.name.clone()),
+                        ..model::Run::default()
+                    };
+                    status_line = Some((position, row));
+                }
+            }
             p.subagent_status_line = line;
         }
     }
+    session.runs.extend(status_line.map(|(_, row)| row));
     let marketplace_plugins = marketplace_plugins(&listings, &loading.plugins, installed, &refused);
 
     alias_clashes(&marketplaces, &loading.plugins, &mut b);
@@ -726,12 +745,16 @@ impl Parts {
 
 /// What a plugin gives Claude Code when it is the only plugin installed: its entries resolved
 /// against the built-ins and each other, with no setting applied.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct Installed {
     commands: Vec<Command>,
     agents: Vec<Agent>,
     servers: Vec<McpServer>,
     hooks: Vec<model::Hook>,
+    monitors: Vec<model::Monitor>,
+    lsp_servers: Vec<model::LspServer>,
+    bins: Vec<model::PluginBin>,
+    styles: Vec<model::OutputStyle>,
 }
 
 /// The `[[marketplace_plugin]]` entries: each entry of each marketplace in the checked folder,
@@ -763,10 +786,7 @@ fn marketplace_plugins(
                     installed.get(r).cloned()
                 }
             });
-            let (commands, agents, mcp_servers, hooks) = match alone {
-                Some(a) => (a.commands, a.agents, a.servers, a.hooks),
-                None => Default::default(),
-            };
+            let alone = alone.unwrap_or_default();
             let mut source = e.source.clone();
             if let Some(hidden) = crate::secrets::redact_words(&source) {
                 source = hidden;
@@ -779,10 +799,14 @@ fn marketplace_plugins(
                 strict: e.strict,
                 version: folder.and_then(|p| p.version.clone()).or_else(|| e.version.clone()),
                 refused: e.root.as_deref().and_then(|r| refused.get(r).cloned()),
-                commands,
-                agents,
-                mcp_servers,
-                hooks,
+                commands: alone.commands,
+                agents: alone.agents,
+                mcp_servers: alone.servers,
+                hooks: alone.hooks,
+                monitors: alone.monitors,
+                lsp_servers: alone.lsp_servers,
+                plugin_bins: alone.bins,
+                output_styles: alone.styles,
             });
         }
     }
@@ -831,7 +855,25 @@ fn inventory(unit: Parts, report: bool, install: bool) -> (model::Inventory, Vec
     let installed = install.then(|| {
         let (none, policy) = (approvals(&[]), ServerPolicy::of(&[]));
         let servers = resolve_servers(unit.servers, &none, &policy, &[], &[], &mut Vec::new(), &mut scratch);
-        Installed { commands, agents, servers, hooks: unit.hooks }
+        // In the orders the lock keeps a loaded plugin's in: file and position, or name.
+        let mut monitors = unit.monitors;
+        monitors.sort_by(|a, b| (&a.1.path, a.1.line).cmp(&(&b.1.path, b.1.line)));
+        let mut lsp_servers = unit.lsp_servers;
+        lsp_servers.sort_by(|a, b| (&a.1.path, a.1.line).cmp(&(&b.1.path, b.1.line)));
+        let mut bins = unit.bins;
+        bins.sort_by(|a, b| a.1.name.cmp(&b.1.name));
+        let mut styles = unit.styles;
+        styles.sort_by(|a, b| (&a.1.name, &a.1.path).cmp(&(&b.1.name, &b.1.path)));
+        Installed {
+            commands,
+            agents,
+            servers,
+            hooks: unit.hooks,
+            monitors: monitors.into_iter().map(|(_, m)| m).collect(),
+            lsp_servers: lsp_servers.into_iter().map(|(_, l)| l).collect(),
+            bins: bins.into_iter().map(|(_, b)| b).collect(),
+            styles: styles.into_iter().map(|(_, o)| o).collect(),
+        }
     });
     (held, diagnostics, installed)
 }

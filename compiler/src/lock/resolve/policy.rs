@@ -11,11 +11,18 @@
 //! - `disableAllHooks`: in managed settings, every hook (managed ones too); in user, project or
 //!   local settings (merged, the last scope wins), every hook but the managed ones and those of
 //!   plugins managed settings enable: the same as `allowManagedHooksOnly`.
+//! - The status lines (`statusLine`, `subagentStatusLine`, a plugin's too) and `fileSuggestion`
+//!   follow the hooks: none under managed `disableAllHooks`, only managed settings' own under
+//!   `allowManagedHooksOnly` or another scope's `disableAllHooks`.
 //! - `disableSkillShellExecution` and `permissions.disableBypassPermissionsMode` in any scope
 //!   (merged); the runtime reads them from `[[policy]]`.
 
 use super::Parts;
-use crate::model::{Decl, Item, Plugin, PolicySwitch, RemovedByPolicy, Scope};
+use crate::model::{Decl, Item, Plugin, PolicySwitch, RemovedByPolicy, RunKind, Scope};
+
+/// The kind `[[removed_by_policy]]` gives a status line or `fileSuggestion` the hooks'
+/// switches keep from running.
+pub(crate) const HELPER_REMOVED: &str = "helper";
 use std::collections::BTreeMap;
 
 /// The order settings files merge in (later wins): user, project, local, then managed
@@ -147,6 +154,26 @@ pub(super) fn apply(
                 remove("hook", name, &h.path, switch);
             }
             None => session.hooks.push(h),
+        }
+    }
+
+    // The status lines and `fileSuggestion` follow the hooks' switches (measured with a status
+    // line that writes a marker): managed `disableAllHooks` runs none of them, managed ones
+    // included; `allowManagedHooksOnly` or a user's, project's or local `disableAllHooks` runs
+    // only the managed settings' own. The other helpers run whatever these switches say.
+    let runs = std::mem::take(&mut session.runs);
+    for r in runs {
+        let display = r.owner.is_none()
+            && (r.kind == RunKind::StatusLine || (r.kind == RunKind::Helper && r.name == "fileSuggestion"));
+        let why = match display {
+            false => None,
+            true if switches.all_hooks_managed => switches.get("disableAllHooks"),
+            true if r.scope == Scope::Managed => None,
+            true => switches.get("allowManagedHooksOnly").or_else(|| switches.get("disableAllHooks")),
+        };
+        match why {
+            Some(switch) => remove(HELPER_REMOVED, format!("{}: {}", r.name, r.run), &r.path, switch),
+            None => session.runs.push(r),
         }
     }
 

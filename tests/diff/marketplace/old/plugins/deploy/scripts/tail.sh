@@ -1,0 +1,2 @@
+#!/bin/sh
+tail -F deploy.log
