@@ -88,6 +88,8 @@ pub const NOT_DECLARED: &str = "not started: its sources do not declare it as th
 ///   a deny or ask rule of either holds;
 /// - a command's `allowed-tools` hold only as far as its file gives them, and its plugin is the
 ///   sources' when they name one;
+/// - a command's scope is its sources' (a command they do not declare is managed only when
+///   its file is in the managed folder);
 /// - a plugin needs a trusted folder when either says so, or when the sources do not list it.
 ///
 /// Also returns a note for each claim that was not taken, for stderr.
@@ -181,6 +183,23 @@ pub fn vouch(
         }
         if let Some(plugin) = declared.and_then(|f| f.plugin.clone()) {
             command.plugin = Some(plugin);
+        }
+        // Its scope decides what policy spares (a managed skill keeps its `!` injections under
+        // `disableSkillShellExecution`): the file's, as its sources say; a command they do not
+        // declare is managed only when its file is in the managed folder.
+        let scope = match declared {
+            Some(f) => f.scope,
+            None if command.scope == Scope::Managed && !command.path.starts_with("<managed>/") => Scope::Project,
+            None => command.scope,
+        };
+        if scope != command.scope {
+            notes.push(format!(
+                "the lock says `{}` is {}; its sources say {}: read as they say",
+                command.name,
+                command.scope.as_str(),
+                scope.as_str()
+            ));
+            command.scope = scope;
         }
     }
     // A policy switch the sources set holds whether or not the lock file records it.

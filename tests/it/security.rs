@@ -1991,6 +1991,30 @@ fn an_allow_rule_only_the_lock_holds_allows_nothing() {
     assert!(root.join("injection-ran").exists(), "the user's own allow rule holds: {}", stdout(&out));
 }
 
+/// A command's scope is its sources': under the managed `disableSkillShellExecution`, which
+/// spares managed skills only, a project command the lock relabels `scope = "managed"` (or
+/// adds as managed, naming a project file) still runs no `!` injection.
+#[test]
+fn a_lock_cannot_relabel_a_command_as_managed_to_escape_policy() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    let managed = dir.path().join("managed");
+    write_file(&managed, "managed-settings.json", r#"{"disableSkillShellExecution": true}"#);
+    write_file(&root, ".claude/commands/plant.md", "---\ndescription: Plant\n---\nOut: !`echo injection-ran`\n");
+    let managed_arg = managed.to_str().expect("utf-8");
+    assert_eq!(capc(&root, &["lock", ".", "--managed-dir", managed_arg]).status.code(), Some(0));
+    let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"/plant\",\"include\":[]}\n";
+    let run = |root: &Path| capc_in(root, &["session", "--json", "--trust", "--managed-dir", managed_arg], turn);
+    let out = run(&root);
+    assert!(stdout(&out).contains("[shell command execution disabled by policy]"), "{}", stdout(&out));
+    edit_lock(&root, "scope = \"project\"\nform = \"command\"", "scope = \"managed\"\nform = \"command\"");
+    let out = run(&root);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("Out: injection-ran"), "the relabelled command ran its injection: {}", stdout(&out));
+    assert!(stdout(&out).contains("[shell command execution disabled by policy]"), "{}", stdout(&out));
+    assert!(stderr(&out).contains("the lock says `plant` is managed"), "{}", stderr(&out));
+}
+
 /// `capc serve ARGS` in `root` over stdio, driven with raw JSON-RPC lines: initialized, then
 /// each of `requests` (ids from 2; a JSON string is sent as the raw line it holds) answered in
 /// turn; the answers, in order. stdin is closed at the end and capc must exit cleanly.
