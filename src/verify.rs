@@ -127,8 +127,20 @@ fn surface(lock: &capc_compiler::model::Lock, file: &Path, home: &Path, trust: b
         );
         return Err(ExitCode::from(2));
     }
+    // The servers started are the ones the sources declare, as a session starts them: the lock
+    // file is the repository's word, which may narrow what its sources say, never widen it.
+    let loaded = match capc_runtime::loaded::Loaded::from_file(file, roots) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("error: {}", capc_compiler::printable::escape_lines(&e.to_string()));
+            return Err(ExitCode::from(2));
+        }
+    };
+    for note in &loaded.unvouched {
+        eprintln!("capc: {}", escape(note));
+    }
     let settings = capc_runtime::connect::Settings::from_env(|name| std::env::var(name).ok());
-    let listed = match capc_runtime::connect::surface::list(lock, true, settings) {
+    let listed = match capc_runtime::connect::surface::list(&loaded.lock, true, settings) {
         Ok(listed) => listed,
         Err(e) => {
             eprintln!("error: cannot start the MCP connections: {}", escape(&e.to_string()));

@@ -1958,6 +1958,36 @@ fn a_lock_cannot_relabel_a_repository_server_as_the_users() {
     }
 }
 
+/// `capc verify --connect` starts the lock's servers as the sources declare them, as a session
+/// does: a server the lock alone declares, and one the user's own deny rule keeps out (which
+/// the lock leaves off), never start, in a trusted folder too.
+#[test]
+fn verify_connect_starts_no_server_the_lock_alone_declares() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    let home = dir.path().join("home");
+    let marker = dir.path().join("server-started");
+    let shown = marker.to_str().expect("utf-8");
+    let server = serde_json::json!({"mcpServers": {"denied": {"command": "sh", "args": ["-c", format!("echo denied >> {shown}")]}}});
+    write_file(&root, ".mcp.json", &server.to_string());
+    write_file(&home, ".claude/settings.json", r#"{"permissions": {"deny": ["mcp__denied"]}}"#);
+    let home_arg = home.to_str().expect("utf-8");
+    assert_eq!(capc(&root, &["lock", ".", "--user-dir", home_arg]).status.code(), Some(0));
+    let text = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    let denied = text.lines().find(|l| l.starts_with("denied_by = ")).expect("the user's deny rule is in the lock");
+    edit_lock(&root, &format!("{denied}\n"), "");
+    append_to_lock(
+        &root,
+        &format!(
+            "[[mcp_server]]\nname = \"added\"\nnormalized = \"added\"\nscope = \"user\"\ntransport = \"stdio\"\npath = \"~/.claude.json\"\ncommand = \"sh\"\nargs = [\"-c\", \"echo added >> {shown}\"]\n"
+        ),
+    );
+    let out = capc(&root, &["verify", ".", "--connect", "--trust", "--user-dir", home_arg]);
+    let ran = std::fs::read_to_string(&marker).unwrap_or_default();
+    assert!(ran.is_empty(), "verify --connect started {ran:?}: {}", stderr(&out));
+    assert!(stderr(&out).contains("`added`"), "{}", stderr(&out));
+}
+
 /// An allow rule the lock alone holds (labelled the user's), or an `allowed-tools` it alone
 /// gives a command, does not hold, trusted or not: the `!` injection it would allow is refused.
 #[test]
