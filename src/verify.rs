@@ -11,11 +11,17 @@ use std::process::ExitCode;
 /// the verification (exit 1), since what is installed was compared with an outdated record.
 pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>, connect: Option<bool>, installed_only: bool) -> ExitCode {
     let file = if path.is_dir() { path.join(write::FILE_NAME) } else { path.to_path_buf() };
-    let text = match std::fs::read_to_string(&file) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && path.is_dir() => {
+    // A regular file within the lock's size cap, never through a link (a named pipe would
+    // hang the read), as a session reads it.
+    let text = match write::read_file(&file) {
+        Ok(Some(text)) => text,
+        Ok(None) if path.is_dir() => {
             let path = escape(&path.to_string_lossy()).into_owned();
             eprintln!("error: no {} in {path}; run `capc lock {path}` first", write::FILE_NAME);
+            return ExitCode::from(2);
+        }
+        Ok(None) => {
+            eprintln!("error: cannot read {}: no such file", escape(&file.to_string_lossy()));
             return ExitCode::from(2);
         }
         Err(e) => {

@@ -121,7 +121,9 @@ fn a_named_pipe_at_a_source_path_hangs_nothing() {
 fn a_lock_file_that_is_not_a_regular_file_is_refused() {
     let (_dir, root) = locked_project();
     mkfifo(&root.join("capabilities.lock"));
-    for args in [&["lock", "."][..], &["lock", "--check", "."], &["session"], &["session", "--verify"]] {
+    for args in
+        [&["lock", "."][..], &["lock", "--check", "."], &["session"], &["session", "--verify"], &["verify", "."]]
+    {
         let out = capc(&root, args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         assert!(stderr(&out).contains("a named pipe (FIFO), not a regular file"), "{args:?}: {}", stderr(&out));
@@ -130,7 +132,7 @@ fn a_lock_file_that_is_not_a_regular_file_is_refused() {
     std::fs::remove_file(root.join("capabilities.lock")).expect("rm");
     write_file(&root, "../secret.txt", "-----BEGIN PRIVATE KEY-----\n");
     std::os::unix::fs::symlink("../secret.txt", root.join("capabilities.lock")).expect("symlink");
-    for args in [&["lock", "--check", "."][..], &["session"]] {
+    for args in [&["lock", "--check", "."][..], &["session"], &["verify", "."]] {
         let out = capc(&root, args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         assert!(stderr(&out).contains("a symbolic link"), "{args:?}: {}", stderr(&out));
