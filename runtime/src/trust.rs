@@ -183,8 +183,8 @@ pub fn vouch(
             ));
             command.allowed_tools.retain(granted);
         }
-        if let Some(plugin) = declared.and_then(|f| f.plugin.clone()) {
-            command.plugin = Some(plugin);
+        if let Some(declared) = declared {
+            command.plugin = declared.plugin.clone();
         }
         // Its scope decides what policy spares (a managed skill keeps its `!` injections under
         // `disableSkillShellExecution`): the file's, as its sources say; a command they do not
