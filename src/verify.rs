@@ -11,11 +11,17 @@ use std::process::ExitCode;
 /// the verification (exit 1), since what is installed was compared with an outdated record.
 pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>, connect: Option<bool>, installed_only: bool) -> ExitCode {
     let file = if path.is_dir() { path.join(write::FILE_NAME) } else { path.to_path_buf() };
-    let text = match std::fs::read_to_string(&file) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && path.is_dir() => {
+    // A regular file within the lock's size cap, never through a link (a named pipe would
+    // hang the read), as a session reads it.
+    let text = match write::read_file(&file) {
+        Ok(Some(text)) => text,
+        Ok(None) if path.is_dir() => {
             let path = escape(&path.to_string_lossy()).into_owned();
             eprintln!("error: no {} in {path}; run `capc lock {path}` first", write::FILE_NAME);
+            return ExitCode::from(2);
+        }
+        Ok(None) => {
+            eprintln!("error: cannot read {}: no such file", escape(&file.to_string_lossy()));
             return ExitCode::from(2);
         }
         Err(e) => {
@@ -127,8 +133,20 @@ fn surface(lock: &capc_compiler::model::Lock, file: &Path, home: &Path, trust: b
         );
         return Err(ExitCode::from(2));
     }
+    // The servers started are the ones the sources declare, as a session starts them: the lock
+    // file is the repository's word, which may narrow what its sources say, never widen it.
+    let loaded = match capc_runtime::loaded::Loaded::from_file(file, roots) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("error: {}", capc_compiler::printable::escape_lines(&e.to_string()));
+            return Err(ExitCode::from(2));
+        }
+    };
+    for note in &loaded.unvouched {
+        eprintln!("capc: {}", escape(note));
+    }
     let settings = capc_runtime::connect::Settings::from_env(|name| std::env::var(name).ok());
-    let listed = match capc_runtime::connect::surface::list(lock, true, settings) {
+    let listed = match capc_runtime::connect::surface::list(&loaded.lock, true, settings) {
         Ok(listed) => listed,
         Err(e) => {
             eprintln!("error: cannot start the MCP connections: {}", escape(&e.to_string()));

@@ -88,7 +88,11 @@ pub const NOT_DECLARED: &str = "not started: its sources do not declare it as th
 ///   a deny or ask rule of either holds;
 /// - a command's `allowed-tools` hold only as far as its file gives them, and its plugin is the
 ///   sources' when they name one;
-/// - a plugin needs a trusted folder when either says so, or when the sources do not list it.
+/// - a command's scope is its sources' (a command they do not declare is managed only when
+///   its file is in the managed folder); one in a folder outside the lock's own is kept only
+///   when the sources declare it there;
+/// - a plugin needs a trusted folder when either says so, or when the sources do not list it;
+///   it is loaded (its root a folder `@` mentions may read) only when the sources load it.
 ///
 /// Also returns a note for each claim that was not taken, for stderr.
 pub fn vouch(
@@ -179,10 +183,41 @@ pub fn vouch(
             ));
             command.allowed_tools.retain(granted);
         }
-        if let Some(plugin) = declared.and_then(|f| f.plugin.clone()) {
-            command.plugin = Some(plugin);
+        if let Some(declared) = declared {
+            command.plugin = declared.plugin.clone();
+        }
+        // Its scope decides what policy spares (a managed skill keeps its `!` injections under
+        // `disableSkillShellExecution`): the file's, as its sources say; a command they do not
+        // declare is managed only when its file is in the managed folder.
+        let scope = match declared {
+            Some(f) => f.scope,
+            None if command.scope == Scope::Managed && !command.path.starts_with("<managed>/") => Scope::Project,
+            None => command.scope,
+        };
+        if scope != command.scope {
+            notes.push(format!(
+                "the lock says `{}` is {}; its sources say {}: read as they say",
+                command.name,
+                command.scope.as_str(),
+                scope.as_str()
+            ));
+            command.scope = scope;
         }
     }
+    // A command's file and folder are read (its body, hashed; a skill's other files, served as
+    // resources): one in a folder outside the lock's own (the user's home, the managed folder,
+    // an added or plugin folder) only when the sources declare it there.
+    lock.commands.retain(|command| {
+        let outside = command.path.starts_with("~/") || command.path.starts_with('<');
+        let declared = fresh_commands.iter().any(|f| f.name == command.name && f.path == command.path);
+        if outside && !declared {
+            notes.push(format!(
+                "the lock's `{}` ({}) is not what its sources declare: it is not served",
+                command.name, command.path
+            ));
+        }
+        declared || !outside
+    });
     // A policy switch the sources set holds whether or not the lock file records it.
     for f in fresh.map_or(&[][..], |f| &f.policy[..]) {
         if !lock.policy.contains(f) {
@@ -190,12 +225,24 @@ pub fn vouch(
         }
     }
     let fresh_plugins = fresh.map_or(&[][..], |f| &f.plugins[..]);
+    // A loaded plugin's root is a folder a session may read (`@` mentions): only one the
+    // sources load is.
     for plugin in &mut lock.plugins {
         match fresh_plugins.iter().find(|f| f.name == plugin.name && f.root == plugin.root) {
             Some(f) => {
                 plugin.requires_trust |= f.requires_trust;
+                plugin.loaded &= f.loaded;
             }
-            None => plugin.requires_trust = true,
+            None => {
+                plugin.requires_trust = true;
+                if plugin.loaded {
+                    notes.push(format!(
+                        "the lock's plugin `{}` ({}) is not what its sources load: its folder is not read",
+                        plugin.name, plugin.root
+                    ));
+                    plugin.loaded = false;
+                }
+            }
         }
     }
     (lock, notes)

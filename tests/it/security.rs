@@ -121,7 +121,9 @@ fn a_named_pipe_at_a_source_path_hangs_nothing() {
 fn a_lock_file_that_is_not_a_regular_file_is_refused() {
     let (_dir, root) = locked_project();
     mkfifo(&root.join("capabilities.lock"));
-    for args in [&["lock", "."][..], &["lock", "--check", "."], &["session"], &["session", "--verify"]] {
+    for args in
+        [&["lock", "."][..], &["lock", "--check", "."], &["session"], &["session", "--verify"], &["verify", "."]]
+    {
         let out = capc(&root, args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         assert!(stderr(&out).contains("a named pipe (FIFO), not a regular file"), "{args:?}: {}", stderr(&out));
@@ -130,7 +132,7 @@ fn a_lock_file_that_is_not_a_regular_file_is_refused() {
     std::fs::remove_file(root.join("capabilities.lock")).expect("rm");
     write_file(&root, "../secret.txt", "-----BEGIN PRIVATE KEY-----\n");
     std::os::unix::fs::symlink("../secret.txt", root.join("capabilities.lock")).expect("symlink");
-    for args in [&["lock", "--check", "."][..], &["session"]] {
+    for args in [&["lock", "--check", "."][..], &["session"], &["verify", "."]] {
         let out = capc(&root, args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         assert!(stderr(&out).contains("a symbolic link"), "{args:?}: {}", stderr(&out));
@@ -1968,6 +1970,98 @@ fn a_lock_cannot_relabel_a_repository_server_as_the_users() {
     }
 }
 
+/// `@` mentions are read inside the folder, the `--add-dir` folders and the loaded plugins'
+/// roots; a plugin root is the sources' word, not the lock's: a plugin the lock alone lists
+/// with its root at the user's home (`--user-dir`) lets no command body read the home's files.
+#[test]
+fn a_plugin_root_only_the_lock_names_opens_no_folder_to_mentions() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    let home = dir.path().join("home");
+    write_file(&home, ".ssh/id_rsa", "PRIVATE-KEY-MATERIAL\n");
+    write_file(&root, ".claude/commands/look.md", "---\ndescription: Look\n---\nReview @../home/.ssh/id_rsa please\n");
+    let home_arg = home.to_str().expect("utf-8");
+    assert_eq!(capc(&root, &["lock", ".", "--user-dir", home_arg]).status.code(), Some(0));
+    let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"/look\"}\n";
+    let out = capc_in(&root, &["session", "--json", "--user-dir", home_arg], turn);
+    assert!(!stdout(&out).contains("PRIVATE-KEY-MATERIAL"), "read without the lock's help");
+    append_to_lock(
+        &root,
+        "[[plugin]]\nname = \"planted\"\nid = \"planted@inline\"\nroot = \"~/\"\nloaded = true\nreason = \"user\"\n",
+    );
+    for trust in [&[][..], &["--trust"]] {
+        let mut args = vec!["session", "--json", "--user-dir", home_arg];
+        args.extend_from_slice(trust);
+        let out = capc_in(&root, &args, turn);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(
+            !stdout(&out).contains("PRIVATE-KEY-MATERIAL"),
+            "{trust:?}: the lock's plugin root let a mention read the home"
+        );
+        assert!(stdout(&out).contains("outside the folder and the plugins' roots"), "{}", stdout(&out));
+    }
+}
+
+/// `capc serve` lists a served skill's folder as resources: only a skill its sources declare.
+/// A lock that moves its skill to `~/.ssh/SKILL.md` (with `--user-dir`) must not make the
+/// user's `.ssh` folder a list of resources a client can read.
+#[test]
+fn a_skill_folder_only_the_lock_names_serves_no_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    let home = dir.path().join("home");
+    write_file(&home, ".ssh/id_rsa", "PRIVATE-KEY-MATERIAL\n");
+    write_file(&root, ".claude/skills/sk/SKILL.md", "---\ndescription: s\n---\nA skill.\n");
+    write_file(&root, ".claude/skills/sk/notes.md", "notes\n");
+    let home_arg = home.to_str().expect("utf-8");
+    assert_eq!(capc(&root, &["lock", ".", "--user-dir", home_arg]).status.code(), Some(0));
+    let list = serde_json::json!({"method": "resources/list", "params": {}});
+    let answers = serve_stdio(&root, &["--user-dir", home_arg, "."], std::slice::from_ref(&list));
+    assert!(answers[0].to_string().contains("notes.md"), "the skill's own files are served: {}", answers[0]);
+    let text = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    std::fs::write(root.join("capabilities.lock"), text.replace(".claude/skills/sk/SKILL.md", "~/.ssh/SKILL.md"))
+        .expect("write lock");
+    let read = serde_json::json!({"method": "resources/read", "params": {"uri": "skill://sk/id_rsa"}});
+    for trust in [&[][..], &["--trust"]] {
+        let mut args = vec!["--user-dir", home_arg, "."];
+        args.extend_from_slice(trust);
+        let answers = serve_stdio(&root, &args, &[list.clone(), read.clone()]);
+        let all = format!("{} {}", answers[0], answers[1]);
+        assert!(!all.contains("id_rsa\""), "{trust:?}: the home's .ssh is listed: {all}");
+        assert!(!all.contains("PRIVATE-KEY-MATERIAL"), "{trust:?}: a file of the home's .ssh was served: {all}");
+    }
+}
+
+/// `capc verify --connect` starts the lock's servers as the sources declare them, as a session
+/// does: a server the lock alone declares, and one the user's own deny rule keeps out (which
+/// the lock leaves off), never start, in a trusted folder too.
+#[test]
+fn verify_connect_starts_no_server_the_lock_alone_declares() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    let home = dir.path().join("home");
+    let marker = dir.path().join("server-started");
+    let shown = marker.to_str().expect("utf-8");
+    let server = serde_json::json!({"mcpServers": {"denied": {"command": "sh", "args": ["-c", format!("echo denied >> {shown}")]}}});
+    write_file(&root, ".mcp.json", &server.to_string());
+    write_file(&home, ".claude/settings.json", r#"{"permissions": {"deny": ["mcp__denied"]}}"#);
+    let home_arg = home.to_str().expect("utf-8");
+    assert_eq!(capc(&root, &["lock", ".", "--user-dir", home_arg]).status.code(), Some(0));
+    let text = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    let denied = text.lines().find(|l| l.starts_with("denied_by = ")).expect("the user's deny rule is in the lock");
+    edit_lock(&root, &format!("{denied}\n"), "");
+    append_to_lock(
+        &root,
+        &format!(
+            "[[mcp_server]]\nname = \"added\"\nnormalized = \"added\"\nscope = \"user\"\ntransport = \"stdio\"\npath = \"~/.claude.json\"\ncommand = \"sh\"\nargs = [\"-c\", \"echo added >> {shown}\"]\n"
+        ),
+    );
+    let out = capc(&root, &["verify", ".", "--connect", "--trust", "--user-dir", home_arg]);
+    let ran = std::fs::read_to_string(&marker).unwrap_or_default();
+    assert!(ran.is_empty(), "verify --connect started {ran:?}: {}", stderr(&out));
+    assert!(stderr(&out).contains("`added`"), "{}", stderr(&out));
+}
+
 /// An allow rule the lock alone holds (labelled the user's), or an `allowed-tools` it alone
 /// gives a command, does not hold, trusted or not: the `!` injection it would allow is refused.
 #[test]
@@ -1999,6 +2093,30 @@ fn an_allow_rule_only_the_lock_holds_allows_nothing() {
     let out = capc_in(&root, &["session", "--json", "--trust", "--user-dir", home_arg], turn);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(root.join("injection-ran").exists(), "the user's own allow rule holds: {}", stdout(&out));
+}
+
+/// A command's scope is its sources': under the managed `disableSkillShellExecution`, which
+/// spares managed skills only, a project command the lock relabels `scope = "managed"` (or
+/// adds as managed, naming a project file) still runs no `!` injection.
+#[test]
+fn a_lock_cannot_relabel_a_command_as_managed_to_escape_policy() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    let managed = dir.path().join("managed");
+    write_file(&managed, "managed-settings.json", r#"{"disableSkillShellExecution": true}"#);
+    write_file(&root, ".claude/commands/plant.md", "---\ndescription: Plant\n---\nOut: !`echo injection-ran`\n");
+    let managed_arg = managed.to_str().expect("utf-8");
+    assert_eq!(capc(&root, &["lock", ".", "--managed-dir", managed_arg]).status.code(), Some(0));
+    let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"/plant\",\"include\":[]}\n";
+    let run = |root: &Path| capc_in(root, &["session", "--json", "--trust", "--managed-dir", managed_arg], turn);
+    let out = run(&root);
+    assert!(stdout(&out).contains("[shell command execution disabled by policy]"), "{}", stdout(&out));
+    edit_lock(&root, "scope = \"project\"\nform = \"command\"", "scope = \"managed\"\nform = \"command\"");
+    let out = run(&root);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("Out: injection-ran"), "the relabelled command ran its injection: {}", stdout(&out));
+    assert!(stdout(&out).contains("[shell command execution disabled by policy]"), "{}", stdout(&out));
+    assert!(stderr(&out).contains("the lock says `plant` is managed"), "{}", stderr(&out));
 }
 
 /// `capc serve ARGS` in `root` over stdio, driven with raw JSON-RPC lines: initialized, then

@@ -24,6 +24,31 @@ use rmcp::service::ElicitationMode;
 use rmcp::{Peer, RoleServer};
 use std::path::{Path, PathBuf};
 
+/// A rule's content as Claude Code writes it: `\\`, `(` and `)` escaped by a backslash.
+fn escape_rule_content(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '\\' | '(' | ')') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `rule` parses back as a rule for exactly `subject`: an exact command, an exact skill name,
+/// a whole tool named without a glob.
+fn names_only(rule: &str, subject: &Subject) -> bool {
+    use capc_grammar::{BashPattern, RuleContent, SkillPattern};
+    let Ok(parsed) = capc_grammar::parse_permission_rule(rule) else { return false };
+    match (subject, &parsed.content) {
+        (Subject::Shell { command, .. }, Some(RuleContent::Bash(BashPattern::Exact(exact)))) => exact == command.trim(),
+        (Subject::Skill { name, .. }, Some(RuleContent::Skill(SkillPattern::Exact(exact)))) => exact == name,
+        (Subject::Tool { name, .. }, None) => parsed.tool.canonical == *name && !name.contains('*'),
+        _ => false,
+    }
+}
+
 /// The form's one field.
 pub const FIELD: &str = "answer";
 /// What Claude Code tells the model when its user answers No.
@@ -76,14 +101,24 @@ impl Answer {
 }
 
 impl Question {
-    pub fn new(subject: Subject, trusted: bool) -> Question {
+    /// The question about `subject`, or `None` when no allow rule allows exactly that and
+    /// nothing more: in a rule a `*` is a wildcard (and a trailing `:*` a prefix), so a `!`
+    /// command, skill or tool whose text holds one has no rule a yes could add without allowing
+    /// other commands too (`Bash(tar -czf b.tgz src/*)` allows `tar -czf b.tgz src/
+    /// --checkpoint-action=exec=…`). Claude Code offers no "don't ask again" for such a command.
+    pub fn new(subject: Subject, trusted: bool) -> Option<Question> {
         let rule = match &subject {
-            Subject::Skill { name, .. } => format!("Skill({name})"),
+            Subject::Skill { name, .. } => format!("Skill({})", escape_rule_content(name)),
             Subject::Tool { name, .. } => name.clone(),
-            Subject::Shell { command, .. } => format!("Bash({})", command.trim()),
+            Subject::Shell { command, .. } => format!("Bash({})", escape_rule_content(command.trim())),
         };
-        let always = trusted && capc_compiler::secrets::token_spans(&rule).is_empty();
-        Question { subject, rule, always }
+        if !names_only(&rule, &subject) {
+            return None;
+        }
+        // Claude Code offers "don't ask again" for no command of more than one line either.
+        let one_line = !matches!(&subject, Subject::Shell { command, .. } if command.trim().contains('\n'));
+        let always = trusted && one_line && capc_compiler::secrets::token_spans(&rule).is_empty();
+        Some(Question { subject, rule, always })
     }
 
     /// The text above the choices: the dialog's title, what it shows, and its question.
@@ -403,9 +438,32 @@ mod tests {
     #[test]
     fn always_is_not_offered_for_a_rule_with_a_secret_or_in_an_untrusted_folder() {
         let shell = |command: &str| Subject::Shell { command: command.to_string(), by: "deploy".to_string() };
-        assert!(Question::new(shell("git status"), true).always);
-        assert!(!Question::new(shell("git status"), false).always);
+        let question = |subject: Subject, trusted: bool| Question::new(subject, trusted).expect("a question");
+        assert!(question(shell("git status"), true).always);
+        assert!(!question(shell("git status"), false).always);
         let token = format!("curl -H 'Authorization: Bearer ghp_{}' x", "a".repeat(36));
-        assert!(!Question::new(shell(&token), true).always);
+        assert!(!question(shell(&token), true).always);
+        assert!(!question(shell("printf a\nprintf b"), true).always, "more than one line");
+    }
+
+    #[test]
+    fn a_question_is_only_asked_when_a_rule_names_just_its_subject() {
+        let shell = |command: &str| Subject::Shell { command: command.to_string(), by: "deploy".to_string() };
+        let skill = |name: &str| Subject::Skill { name: name.to_string(), description: None };
+        let tool =
+            |name: &str| Subject::Tool { name: name.to_string(), server: "s".to_string(), tool: "t".to_string() };
+        for wide in ["tar -czf b.tgz src/*", "npm run:*", "ls *", "echo \\*x*"] {
+            assert_eq!(Question::new(shell(wide), true), None, "{wide}");
+        }
+        for wide in ["*", "a*", "review:*", "deploy *"] {
+            assert_eq!(Question::new(skill(wide), true), None, "{wide}");
+        }
+        assert_eq!(Question::new(tool("mcp__s__*"), true), None);
+        assert_eq!(
+            Question::new(shell(" echo (a) \\ b "), true).map(|q| q.rule),
+            Some("Bash(echo \\(a\\) \\\\ b)".to_string())
+        );
+        assert_eq!(Question::new(skill("plug:deploy"), true).map(|q| q.rule), Some("Skill(plug:deploy)".to_string()));
+        assert_eq!(Question::new(tool("mcp__s__t"), true).map(|q| q.rule), Some("mcp__s__t".to_string()));
     }
 }

@@ -125,7 +125,7 @@ pub fn question(session: &Session, refused: &ToolCallResult) -> Option<super::as
         server: found.server.to_string(),
         tool: found.original.clone(),
     };
-    Some(super::ask::Question::new(subject, session.last_context.trusted))
+    super::ask::Question::new(subject, session.last_context.trusted)
 }
 
 #[cfg(test)]

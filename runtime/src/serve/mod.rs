@@ -637,7 +637,7 @@ fn skill_tool(session: &mut Session, skill: &str, args: &str) -> Step<CallToolRe
                 .find(|c| c.name == *skill && c.shadowed_by.is_none())
                 .and_then(|c| c.description.clone());
             let subject = ask::Subject::Skill { name: skill.clone(), description };
-            Some(ask::Question::new(subject, session.last_context.trusted))
+            ask::Question::new(subject, session.last_context.trusted)
         }
         SkillResult::Ran { result, .. } => shell_question(session, result),
         SkillResult::Refused(_) => None,
@@ -662,7 +662,7 @@ fn shell_question(session: &Session, result: &TurnResult) -> Option<ask::Questio
         return None;
     }
     let subject = ask::Subject::Shell { command: last.command.clone(), by: command.clone() };
-    let question = ask::Question::new(subject, true);
+    let question = ask::Question::new(subject, true)?;
     // Only a question whose yes lets the command run: an allow rule does not lift every ask
     // (a redirection into the folder, for one, asks whatever the rules say).
     let mut cx = session.last_context.clone();

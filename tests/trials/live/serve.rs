@@ -102,6 +102,7 @@ pub(crate) fn trials() -> Vec<Trial> {
         t("serve_without_a_lock_serves_a_plugin_folder_live", &[Sdk], serves_a_plugin_folder_live),
         t("serve_asks_claude_code_2_1_332_as_recorded", &[Sdk], claude_code_answers_as_recorded),
         t("serve_asks_over_http_too", &[Sdk], asks_over_http),
+        t("serve_a_yes_allows_only_the_command_asked_about", &[Sdk], a_yes_allows_only_that_command),
     ]
 }
 
@@ -864,6 +865,44 @@ fn always_saves_the_rule() {
     let questions = asked(&c[2]);
     assert_eq!(questions.len(), 1, "{}", c[2]);
     assert_eq!(questions[0].1, ["Yes", "Allow for this session", "No"]);
+}
+
+/// A yes allows the one command asked about and nothing else. A `!` command holding a `*` has
+/// no allow rule that names only it (in a rule, `*` is a wildcard): `Bash(tar -czf b.tgz src/*)`
+/// also allows `tar … --checkpoint-action=exec=…`, which runs a program. Claude Code offers no
+/// "don't ask again" for such a command; capc asks no question it cannot answer with a rule
+/// naming just that command, so neither a Yes (which held for the command the same prompt runs
+/// next) nor "always" (which saved the wildcard rule) lets the second one run.
+fn a_yes_allows_only_that_command() {
+    let dir = asking_project(None);
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src")).expect("mkdir");
+    std::fs::write(root.join("src/a.txt"), "a\n").expect("write");
+    std::fs::write(
+        root.join(".claude/commands/pack.md"),
+        "Packed: !`tar -czf backup.tgz src/*`\nThen: !`tar -czf backup.tgz src/ --checkpoint=1 --checkpoint-action=exec=./count.sh`\n",
+    )
+    .expect("write");
+    lock(root);
+    for answer in ["yes", "yes-session", "yes-always"] {
+        let plan = json!([
+            {"op": "answers", "with": [answer, answer, answer]},
+            {"op": "get_prompt", "name": "pack", "arguments": {}},
+            {"op": "get_prompt", "name": "pack", "arguments": {}},
+            {"op": "questions"},
+        ]);
+        let a = sdk_stdio(&plan, &[root.to_str().expect("utf-8"), "--trust"]);
+        for refused in &a[1..3] {
+            let message = refused["error"]["message"].as_str().unwrap_or_default();
+            assert!(message.starts_with("Shell command permission check failed"), "{answer}: {refused}");
+        }
+        for (message, _) in asked(&a[3]) {
+            assert!(!message.contains('*'), "{answer}: no question about a command with a wildcard: {message}");
+        }
+        assert_eq!(runs(root), 0, "{answer}: the checkpoint action ran");
+        let saved = std::fs::read_to_string(root.join(".claude/settings.local.json")).unwrap_or_default();
+        assert!(!saved.contains('*'), "{answer}: a wildcard rule was saved: {saved}");
+    }
 }
 
 /// No, decline and cancel all refuse, as Claude Code's No does: the model is told, and the
