@@ -66,9 +66,6 @@ pub struct Builtin {
     pub availability: Availability,
 }
 
-/// The Claude Code version these tables describe.
-pub const BUILTINS_VERSION: &str = "2.1.332";
-
 const fn entry(
     name: &'static str,
     aliases: &'static [&'static str],
@@ -223,11 +220,6 @@ pub fn is_taken(name: &str) -> bool {
     builtin(name).is_some()
 }
 
-/// The Claude Code version whose bundled skills and built-in agents the tables below hold:
-/// their texts are the ones that version sends (`tests/oracle/scenarios/turn-baseline`,
-/// `turn-auth-oauth`, `turn-expand-builtin-prompt`).
-pub const BUNDLED_VERSION: &str = "2.1.332";
-
 /// When Claude Code registers a bundled skill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Gate {
@@ -273,7 +265,9 @@ pub struct BundledSkill {
 }
 
 /// In the order Claude Code registers them, which is the order of the Skill listing
-/// and of the commands named to the user; the unlisted ones last.
+/// and of the commands named to the user; the unlisted ones last. Their texts are the ones
+/// Claude Code ([`crate::model::CLAUDE_CODE_VERSION`]) sends (`tests/oracle/scenarios/turn-baseline`,
+/// `turn-auth-oauth`, `turn-expand-builtin-prompt`).
 pub const BUNDLED_SKILLS: &[BundledSkill] = &[
     BundledSkill {
         name: "dataviz",
@@ -537,7 +531,7 @@ SKIP only when another provider is being worked on (overrides all triggers): Ope
     },
 ];
 
-/// `/init`'s prompt, as [`BUNDLED_VERSION`] sends it.
+/// `/init`'s prompt, as Claude Code ([`crate::model::CLAUDE_CODE_VERSION`]) sends it.
 pub const INIT_PROMPT: &str = r#"Please analyze this codebase and create a CLAUDE.md file, which will be given to future instances of Claude Code to operate in this repository.
 
 What to add:
@@ -560,7 +554,7 @@ Usage notes:
 This file provides guidance to Claude Code (claude.ai/code) when working with code in this repository.
 ```"#;
 
-/// `/security-review`'s prompt outside a git repository, as [`BUNDLED_VERSION`] sends it; `{cwd}` is the
+/// `/security-review`'s prompt outside a git repository, as Claude Code ([`crate::model::CLAUDE_CODE_VERSION`]) sends it; `{cwd}` is the
 /// working directory. Inside one, its prompt is built from the repository and capc has no copy.
 pub const SECURITY_REVIEW_OUTSIDE_GIT: &str = r#"Tell the user: /security-review needs to run inside a git repository, but the current working directory (`{cwd}`) is not one.
 
