@@ -719,6 +719,71 @@ pub const RESERVED_MARKETPLACES: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::CLAUDE_CODE_VERSION;
+    use serde_json::Value;
+
+    /// A table `scripts/claude-code-tables` extracts into `compiler/data/claude-code/`.
+    fn extracted(text: &str) -> Value {
+        let data: Value = serde_json::from_str(text).expect("the extracted table parses");
+        assert_eq!(
+            data["claude_code"], CLAUDE_CODE_VERSION,
+            "regenerate it: scripts/claude-code-tables {CLAUDE_CODE_VERSION}"
+        );
+        data
+    }
+
+    /// Command rows Claude Code builds with a function (a prompt command, a command moved to a
+    /// plugin) rather than as an object literal, so the extracted command table cannot hold them.
+    const BUILT_BY_A_FUNCTION: &[&str] = &["login", "security-review", "vim"];
+
+    #[test]
+    fn every_command_row_is_a_command_of_the_extracted_table_with_its_aliases() {
+        let data = extracted(include_str!("../data/claude-code/commands.json"));
+        let commands = data["commands"].as_object().expect("commands");
+        for row in BUILTINS.iter().filter(|b| b.kind == BuiltinKind::Command) {
+            let Some(found) = commands.get(row.name) else {
+                assert!(BUILT_BY_A_FUNCTION.contains(&row.name), "`/{}` is not a command of Claude Code", row.name);
+                continue;
+            };
+            let mut aliases = row.aliases.to_vec();
+            aliases.sort_unstable();
+            assert_eq!(found["aliases"], serde_json::json!(aliases), "`/{}`'s aliases", row.name);
+            let types = found["type"].as_array().expect("types");
+            assert!(
+                types.iter().any(|t| t == row.command_type.as_str()),
+                "`/{}` runs as {}, Claude Code's object says {types:?}",
+                row.name,
+                row.command_type.as_str()
+            );
+        }
+        for name in BUILT_BY_A_FUNCTION {
+            assert!(commands.get(*name).is_none(), "`/{name}` is now an object of the table: check it there");
+        }
+    }
+
+    #[test]
+    fn every_bundled_skill_is_registered_in_the_extracted_table() {
+        let data = extracted(include_str!("../data/claude-code/bundled-skills.json"));
+        let registered: Vec<&str> =
+            data["registered"].as_array().expect("registered").iter().filter_map(Value::as_str).collect();
+        // `claude-api` is registered by a loader of its own (its text is fetched when used).
+        for skill in BUNDLED_SKILLS.iter().filter(|b| b.source == BundledSource::Bundled && b.name != "claude-api") {
+            assert!(registered.contains(&skill.name), "`{}` is registered as a bundled skill", skill.name);
+        }
+    }
+
+    #[test]
+    fn the_hook_events_are_the_extracted_table() {
+        let data = extracted(include_str!("../data/claude-code/hook-events.json"));
+        let in_file = data["events"].as_array().expect("events").len();
+        assert_eq!(crate::decl::hooks::hook_events_data().claude_code, CLAUDE_CODE_VERSION);
+        assert_eq!(crate::decl::hooks::EVENTS.len(), in_file, "every event of the file is read");
+        assert!(in_file > 30, "{in_file} events");
+        for event in ["PreToolUse", "SessionStart", "PreSkillShellCommand", "WorktreeRemove"] {
+            assert!(crate::decl::hooks::EVENTS.contains(&event), "`{event}`");
+        }
+        assert!(crate::decl::hooks::EVENTS.is_sorted(), "sorted, as did-you-mean reads them");
+    }
 
     #[test]
     fn bundled_skills_are_unique_and_listed_ones_have_their_text() {

@@ -53,7 +53,8 @@ const KINDS: [(&str, &str); 3] = [
 #[test]
 fn the_copy_of_claude_codes_key_list_is_the_one_it_names() {
     let keys = claude_code_keys();
-    assert!(KEYS_FILE.contains("Claude Code: 2.1.332"), "the copy names the version it came from");
+    let stamp = format!("# Claude Code: {}\n", capc_compiler::model::CLAUDE_CODE_VERSION);
+    assert!(KEYS_FILE.contains(&stamp), "the copy names the version capc follows");
     assert_eq!(keys.last(), Some(&"hide-from-slash-command-tool"), "the list as the bundle orders it");
     for key in ["author", "homepage", "license", "keywords", "dependencies", "color", "displayName"] {
         assert!(keys.contains(&key), "`{key}` is in Claude Code's list");
