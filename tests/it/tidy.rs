@@ -320,7 +320,7 @@ fn stray_versions(line: &str, version: &str) -> usize {
             let before = &line[..*at];
             let digit_after = after.starts_with(|c: char| c.is_ascii_digit());
             let file_name = before.ends_with('-') && after.starts_with('.');
-            let follows = before.trim_end().ends_with("follows Claude Code");
+            let follows = before.replace("**", "").trim_end().ends_with("follows Claude Code");
             // A capc.toml pin, which capc itself refuses unless it is the constant's version.
             let pin = before.ends_with("claude-code = \"");
             !digit_after && !file_name && !follows && !pin
@@ -366,7 +366,7 @@ fn statements_of_the_followed_version_and_the_npm_pin_are_the_constant() {
     let mut wrong = Vec::new();
     for file in version_sources().into_iter().filter(|f| f.extension().is_some_and(|e| e == "md")) {
         let Ok(text) = std::fs::read_to_string(&file) else { continue };
-        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let flat = text.replace("**", "").split_whitespace().collect::<Vec<_>>().join(" ");
         for (at, _) in flat.match_indices("follows Claude Code 2.") {
             let version: String = flat[at + "follows Claude Code ".len()..]
                 .chars()
@@ -408,6 +408,7 @@ fn the_tidy_checks_see_what_they_look_for() {
     assert_eq!(stray_versions("as Claude Code 2.1.332 does", "2.1.332"), 1);
     assert_eq!(stray_versions("`bash-2.1.332.json` and 2.1.3320", "2.1.332"), 0);
     assert_eq!(stray_versions("capc (follows Claude Code 2.1.332)", "2.1.332"), 0);
+    assert_eq!(stray_versions("capc follows **Claude Code 2.1.332**, measured", "2.1.332"), 0);
     assert_eq!(stray_versions("claude-code = \"2.1.332\"", "2.1.332"), 0);
     assert!(names_an_issue("issue #12 says"));
     assert!(names_an_issue("---- #22 classes 1, 2"));
