@@ -299,11 +299,14 @@ fn version_sources() -> Vec<PathBuf> {
                 if !["target", "node_modules", ".venv", ".git"].contains(&name.as_str()) {
                     stack.push(path);
                 }
-            } else if kind.is_file()
-                && [".rs", ".md", ".py", ".toml", ".json", ".sh", ".yml", ".yaml"].iter().any(|e| name.ends_with(e))
-                || path.parent().is_some_and(|p| p.ends_with("scripts") || p.ends_with(".ci"))
-            {
-                out.push(path);
+            } else if kind.is_file() {
+                let text =
+                    [".rs", ".md", ".py", ".toml", ".json", ".sh", ".yml", ".yaml"].iter().any(|e| name.ends_with(e));
+                // Scripts without an extension: `scripts/claude-code-tables`, `.ci/run`.
+                let folder = path.parent().and_then(Path::file_name).map(|f| f.to_string_lossy().into_owned());
+                if text || matches!(folder.as_deref(), Some("scripts" | ".ci")) {
+                    out.push(path);
+                }
             }
         }
     }
