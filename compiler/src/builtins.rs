@@ -66,9 +66,6 @@ pub struct Builtin {
     pub availability: Availability,
 }
 
-/// The Claude Code version these tables describe.
-pub const BUILTINS_VERSION: &str = "2.1.332";
-
 const fn entry(
     name: &'static str,
     aliases: &'static [&'static str],
@@ -223,11 +220,6 @@ pub fn is_taken(name: &str) -> bool {
     builtin(name).is_some()
 }
 
-/// The Claude Code version whose bundled skills and built-in agents the tables below hold:
-/// their texts are the ones that version sends (`tests/oracle/scenarios/turn-baseline`,
-/// `turn-auth-oauth`, `turn-expand-builtin-prompt`).
-pub const BUNDLED_VERSION: &str = "2.1.332";
-
 /// When Claude Code registers a bundled skill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Gate {
@@ -273,7 +265,9 @@ pub struct BundledSkill {
 }
 
 /// In the order Claude Code registers them, which is the order of the Skill listing
-/// and of the commands named to the user; the unlisted ones last.
+/// and of the commands named to the user; the unlisted ones last. Their texts are the ones
+/// Claude Code ([`crate::model::CLAUDE_CODE_VERSION`]) sends (`tests/oracle/scenarios/turn-baseline`,
+/// `turn-auth-oauth`, `turn-expand-builtin-prompt`).
 pub const BUNDLED_SKILLS: &[BundledSkill] = &[
     BundledSkill {
         name: "dataviz",
@@ -537,7 +531,7 @@ SKIP only when another provider is being worked on (overrides all triggers): Ope
     },
 ];
 
-/// `/init`'s prompt, as [`BUNDLED_VERSION`] sends it.
+/// `/init`'s prompt, as Claude Code ([`crate::model::CLAUDE_CODE_VERSION`]) sends it.
 pub const INIT_PROMPT: &str = r#"Please analyze this codebase and create a CLAUDE.md file, which will be given to future instances of Claude Code to operate in this repository.
 
 What to add:
@@ -560,7 +554,7 @@ Usage notes:
 This file provides guidance to Claude Code (claude.ai/code) when working with code in this repository.
 ```"#;
 
-/// `/security-review`'s prompt outside a git repository, as [`BUNDLED_VERSION`] sends it; `{cwd}` is the
+/// `/security-review`'s prompt outside a git repository, as Claude Code ([`crate::model::CLAUDE_CODE_VERSION`]) sends it; `{cwd}` is the
 /// working directory. Inside one, its prompt is built from the repository and capc has no copy.
 pub const SECURITY_REVIEW_OUTSIDE_GIT: &str = r#"Tell the user: /security-review needs to run inside a git repository, but the current working directory (`{cwd}`) is not one.
 
@@ -725,6 +719,71 @@ pub const RESERVED_MARKETPLACES: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::CLAUDE_CODE_VERSION;
+    use serde_json::Value;
+
+    /// A table `scripts/claude-code-tables` extracts into `compiler/data/claude-code/`.
+    fn extracted(text: &str) -> Value {
+        let data: Value = serde_json::from_str(text).expect("the extracted table parses");
+        assert_eq!(
+            data["claude_code"], CLAUDE_CODE_VERSION,
+            "regenerate it: scripts/claude-code-tables {CLAUDE_CODE_VERSION}"
+        );
+        data
+    }
+
+    /// Command rows Claude Code builds with a function (a prompt command, a command moved to a
+    /// plugin) rather than as an object literal, so the extracted command table cannot hold them.
+    const BUILT_BY_A_FUNCTION: &[&str] = &["login", "security-review", "vim"];
+
+    #[test]
+    fn every_command_row_is_a_command_of_the_extracted_table_with_its_aliases() {
+        let data = extracted(include_str!("../data/claude-code/commands.json"));
+        let commands = data["commands"].as_object().expect("commands");
+        for row in BUILTINS.iter().filter(|b| b.kind == BuiltinKind::Command) {
+            let Some(found) = commands.get(row.name) else {
+                assert!(BUILT_BY_A_FUNCTION.contains(&row.name), "`/{}` is not a command of Claude Code", row.name);
+                continue;
+            };
+            let mut aliases = row.aliases.to_vec();
+            aliases.sort_unstable();
+            assert_eq!(found["aliases"], serde_json::json!(aliases), "`/{}`'s aliases", row.name);
+            let types = found["type"].as_array().expect("types");
+            assert!(
+                types.iter().any(|t| t == row.command_type.as_str()),
+                "`/{}` runs as {}, Claude Code's object says {types:?}",
+                row.name,
+                row.command_type.as_str()
+            );
+        }
+        for name in BUILT_BY_A_FUNCTION {
+            assert!(commands.get(*name).is_none(), "`/{name}` is now an object of the table: check it there");
+        }
+    }
+
+    #[test]
+    fn every_bundled_skill_is_registered_in_the_extracted_table() {
+        let data = extracted(include_str!("../data/claude-code/bundled-skills.json"));
+        let registered: Vec<&str> =
+            data["registered"].as_array().expect("registered").iter().filter_map(Value::as_str).collect();
+        // `claude-api` is registered by a loader of its own (its text is fetched when used).
+        for skill in BUNDLED_SKILLS.iter().filter(|b| b.source == BundledSource::Bundled && b.name != "claude-api") {
+            assert!(registered.contains(&skill.name), "`{}` is registered as a bundled skill", skill.name);
+        }
+    }
+
+    #[test]
+    fn the_hook_events_are_the_extracted_table() {
+        let data = extracted(include_str!("../data/claude-code/hook-events.json"));
+        let in_file = data["events"].as_array().expect("events").len();
+        assert_eq!(crate::decl::hooks::hook_events_data().claude_code, CLAUDE_CODE_VERSION);
+        assert_eq!(crate::decl::hooks::EVENTS.len(), in_file, "every event of the file is read");
+        assert!(in_file > 30, "{in_file} events");
+        for event in ["PreToolUse", "SessionStart", "PreSkillShellCommand", "WorktreeRemove"] {
+            assert!(crate::decl::hooks::EVENTS.contains(&event), "`{event}`");
+        }
+        assert!(crate::decl::hooks::EVENTS.is_sorted(), "sorted, as did-you-mean reads them");
+    }
 
     #[test]
     fn bundled_skills_are_unique_and_listed_ones_have_their_text() {

@@ -832,7 +832,7 @@ mod tests {
     #[test]
     fn an_empty_file_is_the_defaults() {
         let config = parse("").expect("valid");
-        assert_eq!(config.claude_code.value, "2.1.332");
+        assert_eq!(config.claude_code.value, crate::model::CLAUDE_CODE_VERSION);
         assert!(config.respect_ignore_files.value);
         assert!(config.policy().levels.is_empty());
     }
@@ -851,7 +851,10 @@ mod tests {
         let e = parse("[rules]\nunknown-field = \"loud\"\n").expect_err("unknown level");
         assert!(e.contains("capc.toml:2:17") && e.contains("unknown variant `loud`"), "{e}");
         let e = parse("claude-code = \"2.1.400\"\n").expect_err("another version");
-        assert!(e.contains("this capc follows Claude Code 2.1.332 only"), "{e}");
+        assert!(
+            e.contains(&format!("this capc follows Claude Code {} only", crate::model::CLAUDE_CODE_VERSION)),
+            "{e}"
+        );
         let e = parse("claude-code = \"latest\"\n").expect_err("not a version");
         assert!(e.contains("is not a Claude Code version"), "{e}");
     }

@@ -2,11 +2,11 @@
 //! functions shared by the resolver and the runtime. The minified function names of the
 //! 2.1.332 bundle are given where a rule comes from, so the next version can be re-read.
 
-/// The longest frontmatter `name` Claude Code uses (`bU`); a longer one is ignored.
+/// The longest frontmatter `name` Claude Code uses; a longer one is ignored.
 pub const MAX_NAME_CHARS: usize = 256;
 
 /// How an MCP server's name, or a tool's, appears in a composed tool name
-/// (`mcp__<server>__<tool>`, `Hn`): every UTF-16 code unit outside `[A-Za-z0-9_-]` becomes `_`,
+/// (`mcp__<server>__<tool>`): every UTF-16 code unit outside `[A-Za-z0-9_-]` becomes `_`,
 /// so a character beyond the Basic Multilingual Plane (an emoji) becomes `__`. A claude.ai
 /// connector's name (`claude.ai <name>`) also has its runs of `_` collapsed into one and `_`
 /// trimmed from both ends.
@@ -51,18 +51,18 @@ pub fn plugin_server(plugin: &str, server: &str) -> String {
 }
 
 /// A folder name as a plugin skill's name: every character outside `[A-Za-z0-9_-]` becomes
-/// `-` (`Mme`): `skills/my.skill` is `plugin:my-skill`.
+/// `-`: `skills/my.skill` is `plugin:my-skill`.
 pub fn sanitize(folder: &str) -> String {
     folder.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '-' }).collect()
 }
 
 /// The name of a skill in a plugin's skills folder: `<plugin>:<folder, sanitized>`; its
-/// frontmatter `name` never changes it (`LDn` → `Mme`).
+/// frontmatter `name` never changes it.
 pub fn plugin_skill(plugin: &str, folder: &str) -> String {
     format!("{plugin}:{}", sanitize(folder))
 }
 
-/// The name of a plugin that is one root `SKILL.md` (`rHe`): its frontmatter `name` (without
+/// The name of a plugin that is one root `SKILL.md`: its frontmatter `name` (without
 /// a leading `<plugin>:`), else the plugin folder's name, sanitized.
 pub fn plugin_root_skill(plugin: &str, frontmatter_name: Option<&str>, folder: &str) -> String {
     let own = frontmatter_name
@@ -73,13 +73,13 @@ pub fn plugin_root_skill(plugin: &str, frontmatter_name: Option<&str>, folder: &
     plugin_skill(plugin, own)
 }
 
-/// A frontmatter `name` as Claude Code takes it (`Lyn`): any scalar, as text; over 256
+/// A frontmatter `name` as Claude Code takes it: any scalar, as text; over 256
 /// characters it is ignored.
 pub fn frontmatter_name(raw: Option<&str>) -> Option<&str> {
     raw.filter(|n| n.chars().count() <= MAX_NAME_CHARS && !n.is_empty())
 }
 
-/// Whether a name may be shown and looked up (`Hue` = `gQt`): not empty, at most 256
+/// Whether a name may be shown and looked up: not empty, at most 256
 /// characters, no control, format, private-use or unassigned characters, no `<` or `>`, no
 /// blank other than single inner spaces.
 pub fn is_user_facing(name: &str) -> bool {
@@ -97,14 +97,14 @@ pub fn is_user_facing(name: &str) -> bool {
     })
 }
 
-/// Whether the Skill listing may show a display name beside the name (`DSt`): letters,
+/// Whether the Skill listing may show a display name beside the name: letters,
 /// marks, digits, `_`, `:`, `.`, `-`, at most 256 characters.
 pub fn is_listable_label(name: &str) -> bool {
     let n = name.chars().count();
     n > 0 && n <= MAX_NAME_CHARS && name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '-'))
 }
 
-/// The names a plugin skill or command answers to besides its own (`kZ`).
+/// The names a plugin skill or command answers to besides its own.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PluginNames {
     /// The user-facing name: the frontmatter `name`, prefixed with the command's namespace
@@ -134,13 +134,13 @@ pub fn plugin_names(command: &str, frontmatter_name: Option<&str>) -> PluginName
 
 /// The reserved namespace of Anthropic's own skills (`byt`): a non-plugin command named
 /// `anthropic-skills` or `anthropic-skills:…` (case folded) is dropped; a plugin's is moved
-/// after the built-ins and left out of the listing (`z2n`, `G2n`).
+/// after the built-ins and left out of the listing.
 pub fn is_reserved_namespace(name: &str) -> bool {
     let lower = name.trim().to_lowercase();
     lower == "anthropic-skills" || lower.starts_with("anthropic-skills:")
 }
 
-/// Names a plugin alias may never take, beyond the table's own names and built-ins (`DCs`):
+/// Names a plugin alias may never take, beyond the table's own names and built-ins:
 /// names holding `:` and MCP tool names.
 pub fn alias_never_allowed(alias: &str) -> bool {
     alias.contains(':') || alias.starts_with("mcp__")

@@ -3,7 +3,7 @@
 //! before the turn as a pair of system reminders — `Called the Read tool with the following
 //! input: {"file_path":…}` and its result (a folder: `Called the Bash tool …` with `ls DIR`).
 //!
-//! Measured on 2.1.332 (its bundle's `e1n`, `r3o`, `s3o`, `T2i`):
+//! Measured on Claude Code:
 //! - quoted mentions `@"my file.txt"` (after the start, whitespace or `。、？！`, not ending
 //!   ` (agent)`) come first, then each other `@` after the start, whitespace or `。、？！`: the
 //!   text up to whitespace, with its trailing characters outside `[0-9A-Za-z_]` stripped
@@ -19,8 +19,8 @@
 //! capc's own policy: it reads nothing outside the folder, the `--add-dir` folders and the
 //! loaded plugins' roots (a symlink that leads out counts as outside). Such a mention, and one
 //! capc does not reproduce (a file over [`MAX_BYTES`], one that is not UTF-8 text), is left out
-//! with a note. Text holding `@[` goes through Claude Code's `claude-ref` links first
-//! (`HG`); that is not reproduced.
+//! with a note. Text holding `@[` goes through Claude Code's `claude-ref` links first;
+//! that is not reproduced.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -44,7 +44,7 @@ fn is_word(c: char) -> bool {
 
 /// The mentions of `text`, in the order Claude Code reads them.
 pub fn extract(text: &str) -> Vec<String> {
-    // Claude Code rewrites `@[…](claude-ref:…)` links first (`HG`); capc reads the text as it is.
+    // Claude Code rewrites `@[…](claude-ref:…)` links first; capc reads the text as it is.
     let mut out: Vec<String> = Vec::new();
     let push = |m: String, out: &mut Vec<String>| {
         if !out.contains(&m) {
@@ -88,7 +88,7 @@ pub fn extract(text: &str) -> Vec<String> {
     out
 }
 
-/// A mention's path and line range (`T2i`:
+/// A mention's path and line range (the pattern Claude Code matches,
 /// `^([^#]+)(?:#(L|(?![^#]*#))(\d+)(?:-(\d+))?)?(?:#[^#]*)?$`): `(path, Some((offset, limit)))`.
 pub fn parse_range(mention: &str) -> (&str, Option<(u64, u64)>) {
     let Some(hash) = mention.find('#') else { return (mention, None) };

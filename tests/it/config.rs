@@ -92,6 +92,7 @@ fn capc_toml_selects_grades_and_ignores_per_path() {
 #[test]
 fn a_bad_configuration_stops_with_where_and_why() {
     let dir = repo(&[(".claude/skills/deploy/SKILL.md", SKILL)]);
+    let follows = format!("this capc follows Claude Code {} only", capc_compiler::model::CLAUDE_CODE_VERSION);
     let cases = [
         (
             "select = [\"unknown-feild\"]\n",
@@ -101,7 +102,7 @@ fn a_bad_configuration_stops_with_where_and_why() {
             "[rules]\nblanket-alow = \"off\"\n",
             "capc.toml:2:1: no rule `blanket-alow`; did you mean `blanket-allow`? in `rules`",
         ),
-        ("claude-code = \"2.1.400\"\n", "this capc follows Claude Code 2.1.332 only"),
+        ("claude-code = \"2.1.400\"\n", follows.as_str()),
         ("exclud = [\"x\"]\n", "unknown field `exclud`"),
     ];
     for (text, expected) in cases {
@@ -136,7 +137,10 @@ fn rules_config_prints_the_effective_configuration_and_its_origins() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("# configuration file: "), "{text}");
-    assert!(text.contains("claude-code = \"2.1.332\"  # default\n"), "{text}");
+    assert!(
+        text.contains(&format!("claude-code = \"{}\"  # default\n", capc_compiler::model::CLAUDE_CODE_VERSION)),
+        "{text}"
+    );
     assert!(text.contains("exclude = [\"scratch/\"]  # capc.toml\n"), "{text}");
     assert!(text.contains("unknown-field = \"info\"  # capc.toml; default warning\n"), "{text}");
     assert!(text.contains("duplicate-key = \"off\"  # capc.toml; default warning\n"), "{text}");
@@ -390,9 +394,10 @@ fn a_ten_line_config_makes_a_noisy_repository_readable_without_hiding_errors() {
         assert!(brief.contains(&format!("[{path}:")), "{path} is shown in full:\n{brief}");
     }
 
-    let config = "\
+    let config = format!(
+        "\
 # capc.toml — our skills carry metadata for the release tooling.
-claude-code = \"2.1.332\"
+claude-code = \"{}\"
 exclude = [\"scratch/\"]          # experiments, never shipped
 
 [per-path-ignores]
@@ -401,9 +406,11 @@ exclude = [\"scratch/\"]          # experiments, never shipped
 [rules]
 lenient-frontmatter = \"off\"
 required-env-variable = \"off\"
-";
+",
+        capc_compiler::model::CLAUDE_CODE_VERSION
+    );
     assert_eq!(config.lines().count(), 10);
-    write(dir.path(), &[("capc.toml", config)]);
+    write(dir.path(), &[("capc.toml", &config)]);
     let quiet = capc_in(dir.path(), &["check"]);
     let text = stdout(&quiet);
     assert!(text.lines().count() < 100, "{} lines:\n{text}", text.lines().count());

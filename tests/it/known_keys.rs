@@ -1,5 +1,5 @@
 //! Keys through `capc check`, as users run it: every frontmatter key of Claude Code 2.1.332's
-//! own list (its copy, `compiler/src/decl/frontmatter-keys-2.1.332.txt`) is accepted in each
+//! own list (its copy, `compiler/data/claude-code/frontmatter-keys.txt`) is accepted in each
 //! kind of file where Claude Code reads frontmatter, and the unknown keys that remain are a
 //! warning only when they are probably a typo; every settings key of Claude Code's settings
 //! table (`compiler/data/claude-code/settings.json`), at every level, is known, a value Claude
@@ -12,7 +12,7 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
-const KEYS_FILE: &str = include_str!("../../compiler/src/decl/frontmatter-keys-2.1.332.txt");
+const KEYS_FILE: &str = include_str!("../../compiler/data/claude-code/frontmatter-keys.txt");
 
 fn claude_code_keys() -> Vec<&'static str> {
     KEYS_FILE.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect()
@@ -53,7 +53,8 @@ const KINDS: [(&str, &str); 3] = [
 #[test]
 fn the_copy_of_claude_codes_key_list_is_the_one_it_names() {
     let keys = claude_code_keys();
-    assert!(KEYS_FILE.contains("Claude Code: 2.1.332"), "the copy names the version it came from");
+    let stamp = format!("# Claude Code: {}\n", capc_compiler::model::CLAUDE_CODE_VERSION);
+    assert!(KEYS_FILE.contains(&stamp), "the copy names the version capc follows");
     assert_eq!(keys.last(), Some(&"hide-from-slash-command-tool"), "the list as the bundle orders it");
     for key in ["author", "homepage", "license", "keywords", "dependencies", "color", "displayName"] {
         assert!(keys.contains(&key), "`{key}` is in Claude Code's list");

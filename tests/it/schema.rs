@@ -155,8 +155,8 @@ fn every_committed_precedence_lock_satisfies_the_schema() {
 fn valid_lock() -> Value {
     json!({
         "version": 2,
-        "claude_code": "2.1.332",
-        "builtins": "2.1.332",
+        "claude_code": capc_compiler::model::CLAUDE_CODE_VERSION,
+        "builtins": capc_compiler::model::CLAUDE_CODE_VERSION,
         "source": [{ "path": ".claude/skills/deploy/SKILL.md", "kind": "skill", "sha256": "00" }],
         "plugin": [{
             "name": "kit", "id": "kit@inline", "root": "plugins/kit", "loaded": true, "reason": "--plugin-dir 1",

@@ -8,6 +8,15 @@
 //!   pattern, not a citation.
 //! - No Rust comment names an issue by number (`issue #12`, `(#22)`): the tracker is not
 //!   part of the repository, and the comment must say what the issue said.
+//! - No Rust comment names a minified symbol of Claude Code's bundle (`bU`, `e1n`, `GXs`): they
+//!   change with every release; the names a table was found by live in
+//!   `compiler/data/claude-code/where-found.json`, per version.
+//! - The Claude Code version capc follows is written once, `model::lock::CLAUDE_CODE_VERSION`:
+//!   nowhere else in code, comments, scripts or docs, but in the files that record it
+//!   ([`VERSION_HOMES`]), a recorded file named after it (`bash-2.1.NNN.json`), and a statement
+//!   of what capc follows (`follows Claude Code 2.1.NNN`), which must then be the constant's. An
+//!   older or newer release may be named where behaviour differs between releases. The npm pin
+//!   of the Claude Code the differential suite runs is the constant's.
 
 use std::path::{Path, PathBuf};
 
@@ -202,8 +211,208 @@ fn comments_name_no_issue_numbers() {
     assert!(found.is_empty(), "comments that cite an issue number (say what it said instead):\n{}", found.join("\n"));
 }
 
+/// Whether a code span of a comment looks like a minified name: 2 to 4 characters, a lower-case
+/// letter followed by a capital (`bU`, `rHe`), a letter-digit-letter run (`e1n`, `T2i`), or two
+/// capitals and a lower-case letter (`GXs`); words and acronyms (`None`, `LSP`, `IDs`) are not.
+fn is_minified(span: &str) -> bool {
+    let chars: Vec<char> = span.chars().collect();
+    if !(2..=4).contains(&chars.len()) || !chars.iter().all(|c| c.is_ascii_alphanumeric() || *c == '$') {
+        return false;
+    }
+    if ["IDs", "PRs", "URLs", "OSes", "APIs"].contains(&span) || chars[0].is_ascii_digit() || chars[0] == '$' {
+        return false;
+    }
+    let lower_then_upper = chars.windows(2).any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    let digit_inside =
+        chars.windows(3).any(|w| w[0].is_ascii_alphabetic() && w[1].is_ascii_digit() && w[2].is_ascii_alphabetic());
+    let caps_then_lower = chars.len() == 3
+        && chars[0].is_ascii_uppercase()
+        && chars[1].is_ascii_uppercase()
+        && chars[2].is_ascii_lowercase();
+    lower_then_upper || digit_inside || caps_then_lower
+}
+
+#[test]
+fn comments_name_no_minified_symbols() {
+    let root = repo();
+    let mut found = Vec::new();
+    for file in sources().into_iter().filter(|f| f.extension().is_some_and(|e| e == "rs")) {
+        let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        let rel = file.strip_prefix(&root).unwrap_or(&file).to_string_lossy().replace('\\', "/");
+        if rel == "tests/it/tidy.rs" {
+            continue;
+        }
+        for (n, line) in text.lines().enumerate() {
+            let lookalike = |s: &&str| LOOKALIKES.iter().any(|(f, span, _)| *f == rel && span == s);
+            if let Some(span) =
+                comment(line).and_then(|c| code_spans(c).into_iter().find(|s| is_minified(s) && !lookalike(s)))
+            {
+                found.push(format!("{rel}:{}: `{span}`: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "comments that name a minified symbol (say what the code does; the names live in where-found.json):\n{}",
+        found.join("\n")
+    );
+}
+
+/// Where the followed version may be written: the constant, the tables extracted from that
+/// release, recorded ground truth (scenarios, transcripts, golden locks, measured Bash cases),
+/// the changelog, lockfiles, and the schemas generated from the constant.
+const VERSION_HOMES: &[&str] = &[
+    "compiler/src/model/lock.rs",
+    "compiler/data/claude-code/",
+    "CHANGELOG.md",
+    "tests/oracle/claude/package.json",
+    "tests/oracle/claude/package-lock.json",
+    "tests/oracle/scenarios/",
+    "tests/oracle/validate/",
+    "runtime/tests/transcripts/",
+    "tests/precedence/",
+    "tests/verify/",
+    "grammar/tests/data/",
+    "schema/",
+];
+
+/// Comment spans shaped like a minified name that are not one: each with its file and why.
+const LOOKALIKES: &[(&str, &str, &str)] = &[("runtime/src/collate.rs", "bX", "a collation example: `bx`, `bX`, `Bx`")];
+
+/// The version capc follows, as the constant writes it.
+fn followed() -> &'static str {
+    capc_compiler::model::CLAUDE_CODE_VERSION
+}
+
+/// Every text file the version rule reads: sources, scripts, docs and configuration.
+fn version_sources() -> Vec<PathBuf> {
+    let root = repo();
+    let mut out = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Ok(kind) = entry.file_type() else { continue };
+            if kind.is_dir() {
+                if !["target", "node_modules", ".venv", ".git"].contains(&name.as_str()) {
+                    stack.push(path);
+                }
+            } else if kind.is_file() {
+                let text =
+                    [".rs", ".md", ".py", ".toml", ".json", ".sh", ".yml", ".yaml"].iter().any(|e| name.ends_with(e));
+                // Scripts without an extension: `scripts/claude-code-tables`, `.ci/run`.
+                let folder = path.parent().and_then(Path::file_name).map(|f| f.to_string_lossy().into_owned());
+                if text || matches!(folder.as_deref(), Some("scripts" | ".ci")) {
+                    out.push(path);
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The places in `line` where `version` is written, less those that name a recorded file after
+/// it (`bash-2.1.NNN.json`) or say which release capc follows.
+fn stray_versions(line: &str, version: &str) -> usize {
+    line.match_indices(version)
+        .filter(|(at, _)| {
+            let after = &line[at + version.len()..];
+            let before = &line[..*at];
+            let digit_after = after.starts_with(|c: char| c.is_ascii_digit());
+            let file_name = before.ends_with('-') && after.starts_with('.');
+            let follows = before.replace("**", "").trim_end().ends_with("follows Claude Code");
+            // A capc.toml pin, which capc itself refuses unless it is the constant's version.
+            let pin = before.ends_with("claude-code = \"");
+            !digit_after && !file_name && !follows && !pin
+        })
+        .count()
+}
+
+#[test]
+fn the_followed_version_is_written_once() {
+    let root = repo();
+    let mut found = Vec::new();
+    for file in version_sources() {
+        let rel = file.strip_prefix(&root).unwrap_or(&file).to_string_lossy().replace('\\', "/");
+        if rel == "tests/it/tidy.rs"
+            || VERSION_HOMES.iter().any(|h| rel == *h || (h.ends_with('/') && rel.starts_with(h)))
+        {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        let mut previous = "";
+        for (n, line) in text.lines().enumerate() {
+            // A statement broken over two lines: `(follows Claude` / `Code 2.1.NNN)`.
+            let tail: Vec<&str> = previous.split_whitespace().rev().take(2).collect();
+            let joined = format!("{} {}", tail.into_iter().rev().collect::<Vec<_>>().join(" "), line.trim_start());
+            let stray = stray_versions(line, followed()).min(stray_versions(&joined, followed()));
+            if stray > 0 {
+                found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
+            }
+            previous = line;
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the Claude Code version capc follows ({}) written outside model::lock::CLAUDE_CODE_VERSION (read the constant, or say \"Claude Code\"; keep a version only where behaviour differs between releases):\n{}",
+        followed(),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn statements_of_the_followed_version_and_the_npm_pin_are_the_constant() {
+    let root = repo();
+    let mut wrong = Vec::new();
+    for file in version_sources().into_iter().filter(|f| f.extension().is_some_and(|e| e == "md")) {
+        let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        let flat = text.replace("**", "").split_whitespace().collect::<Vec<_>>().join(" ");
+        for (at, _) in flat.match_indices("follows Claude Code 2.") {
+            let version: String = flat[at + "follows Claude Code ".len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '.')
+                .collect();
+            if version.trim_end_matches('.') != followed() {
+                wrong.push(format!(
+                    "{}: follows Claude Code {version}",
+                    file.strip_prefix(&root).unwrap_or(&file).display()
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "capc follows Claude Code {}, not:\n{}", followed(), wrong.join("\n"));
+    let pin: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("tests/oracle/claude/package.json")).expect("the npm pin"),
+    )
+    .expect("package.json parses");
+    assert_eq!(
+        pin["dependencies"]["@anthropic-ai/claude-code"],
+        followed(),
+        "the differential suite runs the Claude Code capc follows"
+    );
+    let lock: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("tests/oracle/claude/package-lock.json")).expect("the npm lock"),
+    )
+    .expect("package-lock.json parses");
+    assert_eq!(lock["packages"]["node_modules/@anthropic-ai/claude-code"]["version"], followed(), "the npm lock");
+}
+
 #[test]
 fn the_tidy_checks_see_what_they_look_for() {
+    for minified in ["bU", "kZ", "GXs", "e1n", "T2i", "rHe", "gQt", "DCs"] {
+        assert!(is_minified(minified), "{minified}");
+    }
+    for word in ["None", "LSP", "IDs", "cd", "Bash", "$0", "-p", "e2", "Err", "CI"] {
+        assert!(!is_minified(word), "{word}");
+    }
+    assert_eq!(stray_versions("as Claude Code 2.1.332 does", "2.1.332"), 1);
+    assert_eq!(stray_versions("`bash-2.1.332.json` and 2.1.3320", "2.1.332"), 0);
+    assert_eq!(stray_versions("capc (follows Claude Code 2.1.332)", "2.1.332"), 0);
+    assert_eq!(stray_versions("capc follows **Claude Code 2.1.332**, measured", "2.1.332"), 0);
+    assert_eq!(stray_versions("claude-code = \"2.1.332\"", "2.1.332"), 0);
     assert!(names_an_issue("issue #12 says"));
     assert!(names_an_issue("---- #22 classes 1, 2"));
     assert!(names_an_issue("the review (#38)"));

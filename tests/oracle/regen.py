@@ -56,7 +56,8 @@ the tests that compare capc with these files need neither.
 
 records the scenarios of another folder (the live differential suite, tests/trials/differential.rs,
 writes its own there); `--keep` keeps what `expected/` holds and runs only the inputs it lacks.
-`CLAUDE_CODE_VERSION` names the version CLAUDE_BIN must report (2.1.332 unless set).
+`CLAUDE_CODE_VERSION` names the version CLAUDE_BIN must report (unless set, the one capc follows:
+the constant `CLAUDE_CODE_VERSION` of compiler/src/model/lock.rs).
 """
 import json
 import os
@@ -286,11 +287,17 @@ def writable(root):
                 os.chmod(name, os.stat(name).st_mode | 0o700 if name == folder else os.stat(name).st_mode | 0o600)
 
 
+def followed_version():
+    """The Claude Code version capc follows: the one constant that names it."""
+    lock_rs = (HERE.parent.parent / 'compiler' / 'src' / 'model' / 'lock.rs').read_text()
+    return re.search(r'pub const CLAUDE_CODE_VERSION: &str = "([^"]+)";', lock_rs).group(1)
+
+
 def main(argv):
     if not os.environ.get('CLAUDE_BIN') or not os.access(os.environ['CLAUDE_BIN'], os.X_OK):
-        raise SystemExit('set CLAUDE_BIN to the claude 2.1.332 binary (see ../shared/oracle/README.md)')
+        raise SystemExit(f'set CLAUDE_BIN to the claude {followed_version()} binary (see ../shared/oracle/README.md)')
     version = subprocess.run([os.environ['CLAUDE_BIN'], '--version'], capture_output=True, text=True).stdout.strip()
-    wanted = os.environ.get('CLAUDE_CODE_VERSION', '2.1.332')
+    wanted = os.environ.get('CLAUDE_CODE_VERSION') or followed_version()
     if not version.startswith(wanted):
         raise SystemExit(f'CLAUDE_BIN is `{version}`; the ground truth is for {wanted}')
     keep = '--keep' in argv

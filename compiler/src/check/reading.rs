@@ -440,7 +440,7 @@ fn runs_of(
     if let Some((fields, owner, agent)) = own.filter(|_| owns) {
         // Exact spans, so a row's line does not depend on whether the file has findings.
         let fields = exact_spans(fields, text);
-        crate::runs::frontmatter(&fields, owner, *agent, decl::hooks::EVENTS, &here, &mut rows);
+        crate::runs::frontmatter(&fields, owner, *agent, &decl::hooks::EVENTS, &here, &mut rows);
     }
     rows
 }
@@ -563,7 +563,7 @@ fn skill_name(rel: &str, claim: &Claim, fields: Option<&Node>) -> String {
 
 /// The display name and aliases Claude Code gives a skill or command besides its name:
 /// a plugin's skills and commands take their frontmatter `name` as display name and, without
-/// a `:`, as a bare alias (`kZ`); a skills folder's skill takes it as display name only;
+/// a `:`, as a bare alias; a skills folder's skill takes it as display name only;
 /// legacy `.claude/commands` files ignore it.
 fn other_names(command: &mut crate::model::Command, claim: &Claim, kind: MarkdownKind, fields: Option<&Node>) {
     let given = fields.and_then(|f| f.get("name")).and_then(scalar_text);

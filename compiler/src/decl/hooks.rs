@@ -8,45 +8,30 @@ use crate::rules;
 use crate::schema::{check_fields, field, Field, Ty, Unknown};
 use crate::span::Span;
 
-/// Hook events (case-sensitive): those of the hooks docs (https://code.claude.com/docs/en/hooks)
-/// plus `PreModelSwitch`, `PostModelSwitch` and `PreSkillShellCommand`, which `claude plugin
-/// validate` accepts.
-pub const EVENTS: &[&str] = &[
-    "ConfigChange",
-    "CwdChanged",
-    "DirectoryAdded",
-    "Elicitation",
-    "ElicitationResult",
-    "FileChanged",
-    "InstructionsLoaded",
-    "MessageDisplay",
-    "Notification",
-    "PermissionDenied",
-    "PermissionRequest",
-    "PostCompact",
-    "PostModelSwitch",
-    "PostToolBatch",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PreCompact",
-    "PreModelSwitch",
-    "PreSkillShellCommand",
-    "PreToolUse",
-    "SessionEnd",
-    "SessionStart",
-    "Setup",
-    "Stop",
-    "StopFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "TaskCompleted",
-    "TaskCreated",
-    "TeammateIdle",
-    "UserPromptExpansion",
-    "UserPromptSubmit",
-    "WorktreeCreate",
-    "WorktreeRemove",
-];
+/// Hook events (case-sensitive), sorted: Claude Code's own list, as
+/// `scripts/claude-code-tables` extracts it into `compiler/data/claude-code/hook-events.json`
+/// (the hooks docs, https://code.claude.com/docs/en/hooks, name most of them).
+pub static EVENTS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    let mut events = hook_events_data().events.clone();
+    events.sort_unstable();
+    events
+});
+
+/// `compiler/data/claude-code/hook-events.json`: the version it was extracted from and the events
+/// in Claude Code's order.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct HookEventsData {
+    pub claude_code: &'static str,
+    pub events: Vec<&'static str>,
+}
+
+const HOOK_EVENTS_FILE: &str = include_str!("../../data/claude-code/hook-events.json");
+
+/// The hook events file, parsed once (a test proves it parses).
+pub fn hook_events_data() -> &'static HookEventsData {
+    static DATA: std::sync::OnceLock<HookEventsData> = std::sync::OnceLock::new();
+    DATA.get_or_init(|| serde_json::from_str(HOOK_EVENTS_FILE).unwrap_or_default())
+}
 
 /// Guard events: written at the top level of a hooks file, they fail the whole plugin
 /// (measured with Claude Code), rather than being ignored.

@@ -13,7 +13,7 @@ use crate::schema::{check_fields_knowing, Unknown};
 /// Claude Code 2.1.332's own list of frontmatter keys, copied from its bundle: one list for
 /// skills, commands and subagents, so each of them is known (never `unknown-field`) in all
 /// three kinds, whether or not capc checks its value.
-const CLAUDE_CODE_KEYS_FILE: &str = include_str!("frontmatter-keys-2.1.332.txt");
+const CLAUDE_CODE_KEYS_FILE: &str = include_str!("../../data/claude-code/frontmatter-keys.txt");
 
 /// The keys of [`CLAUDE_CODE_KEYS_FILE`] (one a line, `#` comments).
 pub fn claude_code_keys() -> &'static [&'static str] {

@@ -361,7 +361,7 @@ pub fn explain(r: &Resolution, name: &str) -> Option<String> {
             };
             let via = if row.name != bare { format!(" — by {via}") } else { String::new() };
             let place =
-                row.path.clone().unwrap_or_else(|| format!("Claude Code {}", crate::builtins::BUILTINS_VERSION));
+                row.path.clone().unwrap_or_else(|| format!("Claude Code {}", crate::model::CLAUDE_CODE_VERSION));
             let verdict = if n == 0 && row.shadowed_by.is_none() { "  ← runs" } else { "" };
             put(
                 &mut out,

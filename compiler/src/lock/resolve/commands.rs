@@ -8,7 +8,7 @@ use crate::model::{Command, Form, Origin, Scope};
 use crate::rules;
 use crate::span::Span;
 
-/// Position of a declared command in the static table (Claude Code 2.1.332, `GXs`): skills
+/// Position of a declared command in the static table (Claude Code's command table): skills
 /// folders (managed, user, project, `--add-dir`; each by name), then legacy `.claude/commands`
 /// (managed, project, user; by path), then plugin commands (plugins in load order; by path),
 /// then plugin skills (load order; by name).
@@ -143,7 +143,7 @@ pub(super) fn command_table(
         commands.push(c);
         spans.push(span);
     }
-    // Plugin aliases Claude Code drops (`XXs`): the name of any entry, an alias of a non-plugin
+    // Plugin aliases Claude Code drops: the name of any entry, an alias of a non-plugin
     // entry or of a built-in (switched off or not), a name with `:` or an MCP tool name.
     // (Headless sessions do not count `help` and `feedback`, which they lack.)
     // The decisions read only names and non-plugin aliases, which nothing below changes; they

@@ -207,11 +207,11 @@ pub(super) fn resolve_servers(
     // load beside the others.
     let exclusive = |m: &McpServer| m.scope == Scope::Managed && m.path.ends_with("managed-mcp.json");
     let managed = servers.iter().any(|(s, _)| exclusive(s));
-    // A project server the settings reject does not hide another of its name (2.1.332, `NE`).
+    // A project server the settings reject does not hide another of its name (measured).
     let rejected = |m: &McpServer| m.scope == Scope::Project && approvals.disabled.contains(&m.name);
     let mut by_name: HashMap<String, usize> = HashMap::new();
     // What a configured server runs (without its environment), and what a plugin's runs (with
-    // it): a plugin's duplicate of the one, or of an earlier plugin's, is dropped (`iSs`).
+    // it): a plugin's duplicate of the one, or of an earlier plugin's, is dropped.
     let mut configured: HashMap<String, usize> = HashMap::new();
     let mut plugin_signatures: HashMap<String, usize> = HashMap::new();
     for i in 0..servers.len() {

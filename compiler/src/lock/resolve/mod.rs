@@ -19,7 +19,7 @@
 //! - **Permissions**: deny → ask → allow, first match decides; a whole-tool
 //!   deny removes the tool, or every tool of a server.
 
-use crate::builtins::{CommandType, BUILTINS_VERSION};
+use crate::builtins::CommandType;
 use crate::diagnostic::{report_at, Diagnostic};
 use crate::model::{Agent, Command, Decl, Item, Lock, McpServer, Origin, Permission, Ref, Scope};
 use crate::span::Span;
@@ -636,7 +636,7 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let lock = Lock {
         version: model::LOCK_VERSION,
         claude_code: model::CLAUDE_CODE_VERSION.to_string(),
-        builtins: BUILTINS_VERSION.to_string(),
+        builtins: model::CLAUDE_CODE_VERSION.to_string(),
         sources: Vec::new(),
         plugins,
         commands,
