@@ -324,8 +324,10 @@ fn stray_versions(line: &str, version: &str) -> usize {
             let digit_after = after.starts_with(|c: char| c.is_ascii_digit());
             let file_name = before.ends_with('-') && after.starts_with('.');
             let follows = before.replace("**", "").trim_end().ends_with("follows Claude Code");
-            // A capc.toml pin, which capc itself refuses unless it is the constant's version.
-            let pin = before.ends_with("claude-code = \"");
+            // A capc.toml pin, which capc itself refuses unless it is the constant's version, or a
+            // lock's `claude_code` field shown in an example.
+            let pin =
+                ["claude-code = \"", "claude_code = \"", "\"claude_code\":\""].iter().any(|p| before.ends_with(p));
             !digit_after && !file_name && !follows && !pin
         })
         .count()
@@ -413,6 +415,7 @@ fn the_tidy_checks_see_what_they_look_for() {
     assert_eq!(stray_versions("capc (follows Claude Code 2.1.332)", "2.1.332"), 0);
     assert_eq!(stray_versions("capc follows **Claude Code 2.1.332**, measured", "2.1.332"), 0);
     assert_eq!(stray_versions("claude-code = \"2.1.332\"", "2.1.332"), 0);
+    assert_eq!(stray_versions("{\"claude_code\":\"2.1.332\"}", "2.1.332"), 0);
     assert!(names_an_issue("issue #12 says"));
     assert!(names_an_issue("---- #22 classes 1, 2"));
     assert!(names_an_issue("the review (#38)"));
