@@ -19,9 +19,9 @@ each answered before the next edit.
 Every `--every` edits it samples the server from /proc/PID: resident memory (VmRSS), its peak
 (VmHWM), open file descriptors and threads. Prints `key=value` lines: the samples, then the
 figures docs/lsp.md states, and exits 1 when a bound there is passed (resident memory after
-the soak more than 16 MiB over what it was after the first `--every` edits; more file
-descriptors than then; more than 2 threads more than then), so a growth is a failure. No
-figure here is a timing.
+the soak, sampled once the server has been idle for 2 s, more than 16 MiB over what it was
+after the first `--every` edits; more file descriptors than then; more than 2 threads more than
+then), so a growth is a failure. No figure here is a timing.
 """
 import argparse
 import json
@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 
 def status(pid):
@@ -206,6 +207,10 @@ def main():
                 answered[name] += 1
             if n % args.every == 0:
                 samples.append(("edits", n, status(pid)))
+        # The end is sampled once the server is idle: a replaced check is freed on a thread of
+        # its own, which a sample taken at that moment would count.
+        time.sleep(2)
+        samples.append(("idle", args.edits, status(pid)))
         for phase, n, s in samples:
             print(f"sample phase={phase} n={n} rss_kib={s['VmRSS']} hwm_kib={s['VmHWM']} fds={s['fds']} threads={s['Threads']}")
         base = next((s for phase, n, s in samples if phase == "edits"), samples[0][2])
