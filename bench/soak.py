@@ -14,7 +14,9 @@ without a lock (`capc serve DIR`: its files, followed live). Then:
   every tenth its description), then waiting for the `list_changed` notification it brings
   and getting that skill's prompt, whose text must be the saved one (a request between a save
   and the reload it brings is refused as stale, so the wait is for the reload's last
-  notification, `resources/list_changed`).
+  notification, `resources/list_changed`; a save seen as two writes, truncated then written,
+  brings two reloads, and a request refused as stale between them is asked again after the
+  next one, counted as `stale_retries`).
 
 Every `--every` calls (and every tenth of that in saves) it samples the server from
 /proc/PID: resident memory (VmRSS), its peak (VmHWM), open file descriptors and threads.
@@ -48,6 +50,10 @@ def status(pid):
             out["Threads"] = int(value)
     out["fds"] = len(os.listdir(f"/proc/{pid}/fd"))
     return out
+
+
+class Refused(SystemExit):
+    """An error answer."""
 
 
 class Server:
@@ -95,7 +101,7 @@ class Server:
                 raise SystemExit(f"no answer to {method} in 60 s")
             answer = self.answers.pop(asked)
         if "error" in answer:
-            raise SystemExit(f"{method}: {answer['error']}")
+            raise Refused(f"{method}: {answer['error']}")
         return answer["result"]
 
     def wait_changed(self, seen, timeout=30):
@@ -143,13 +149,25 @@ def main():
             if n % args.every == 0:
                 samples.append(("calls", n, status(pid)))
         versions = [0] * args.skills
+        stale_retries = 0
         for n in range(1, args.saves + 1):
             i = n % args.skills
             versions[i] += 1
             seen = server.resources_changed
             (root / ".claude" / "skills" / f"task-{i}" / "SKILL.md").write_text(skill_text(i, versions[i]))
             server.wait_changed(seen)
-            text = server.request("prompts/get", {"name": f"task-{i}", "arguments": {"arguments": "x"}})["messages"][-1]["content"]["text"]
+            # A save may come as two writes (truncated, then written), each seen and reloaded:
+            # a request between them is refused as stale, and the next reload serves the text.
+            for attempt in range(3):
+                seen = server.resources_changed
+                try:
+                    text = server.request("prompts/get", {"name": f"task-{i}", "arguments": {"arguments": "x"}})["messages"][-1]["content"]["text"]
+                    break
+                except Refused as refused:
+                    if "stale" not in str(refused) or attempt == 2:
+                        raise
+                    stale_retries += 1
+                    server.wait_changed(seen)
             if f"(version {versions[i]})" not in text:
                 raise SystemExit(f"save {n}: task-{i} still serves an older text")
             if n % max(1, args.every // 10) == 0:
@@ -158,7 +176,7 @@ def main():
             print(f"sample phase={phase} n={n} rss_kib={s['VmRSS']} hwm_kib={s['VmHWM']} fds={s['fds']} threads={s['Threads']}")
         base = next((s for phase, n, s in samples if phase == "calls"), samples[0][2])
         end = samples[-1][2]
-        print(f"skills={args.skills} calls={args.calls} saves={args.saves} list_changed={server.changed}")
+        print(f"skills={args.skills} calls={args.calls} saves={args.saves} list_changed={server.changed} stale_retries={stale_retries}")
         print(f"rss_start_kib={samples[0][2]['VmRSS']} rss_after_first_calls_kib={base['VmRSS']} rss_end_kib={end['VmRSS']} hwm_end_kib={end['VmHWM']}")
         print(f"fds_after_first_calls={base['fds']} fds_end={end['fds']} threads_after_first_calls={base['Threads']} threads_end={end['Threads']}")
         failed = []

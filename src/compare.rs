@@ -334,5 +334,8 @@ fn old_check(rev: &str, target: &Target, options: &Options, config: &Config) -> 
     if let Some(files) = &target.files {
         old.keep_only(files);
     }
+    // The extracted tree is removed when this returns: the texts its findings point into are
+    // read while it is there.
+    old.read_texts_now();
     Ok((old, extracted.commit.clone()))
 }

@@ -86,18 +86,18 @@ pub fn fingerprint(diagnostic: &Diagnostic, text: Option<&str>) -> String {
 /// The key of each of `checked`'s diagnostics, in order; `path_of` turns a reported path into
 /// the key's.
 pub fn keys(checked: &Checked, path_of: impl Fn(&str) -> String) -> Vec<Key> {
-    let mut text: Option<(&str, Option<&str>)> = None;
+    let mut text: Option<(&str, Option<std::sync::Arc<str>>)> = None;
     checked
         .diagnostics
         .iter()
         .map(|d| {
-            if text.is_none_or(|(path, _)| path != d.path) {
-                text = Some((d.path.as_str(), checked.source(&d.path).and_then(|f| f.text.as_deref())));
+            if text.as_ref().is_none_or(|(path, _)| *path != d.path) {
+                text = Some((d.path.as_str(), checked.source(&d.path).and_then(|f| f.text())));
             }
             Key {
                 path: path_of(&d.path),
                 rule: d.rule.to_string(),
-                fingerprint: fingerprint(d, text.and_then(|(_, t)| t)),
+                fingerprint: fingerprint(d, text.as_ref().and_then(|(_, t)| t.as_deref())),
             }
         })
         .collect()

@@ -42,7 +42,8 @@ pub fn plan(checked: &Checked) -> Vec<FileFix> {
     }
     let mut out = Vec::new();
     for (path, fixes) in by_path {
-        let Some(text) = checked.source(path).and_then(|f| f.text.as_deref()) else { continue };
+        let Some(text) = checked.source(path).and_then(|f| f.text()) else { continue };
+        let text = &*text;
         let (after, rules) = apply(text, &fixes);
         if after != text {
             // The same edits on the masked text: masking keeps every byte offset.

@@ -22,7 +22,7 @@ struct JsonReport<'a> {
     version: u32,
     files_checked: usize,
     declarations: JsonCounts,
-    diagnostics: Vec<JsonDiagnostic<'a>>,
+    diagnostics: JsonDiagnostics<'a>,
     summary: JsonSummary,
     /// With `--baseline` or `--new-since`: what the diagnostics (the new findings only) were
     /// compared with, how many findings it hid, and which of its findings are gone.
@@ -65,6 +65,31 @@ pub(crate) fn json_baseline(checked: &Checked) -> Option<JsonBaseline<'_>> {
     })
 }
 
+/// The findings of a JSON report, each made as it is written: a report of a large tree holds
+/// no second list of them.
+struct JsonDiagnostics<'a>(&'a Checked);
+
+impl Serialize for JsonDiagnostics<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let checked = self.0;
+        let mut positions = Positions::new(checked);
+        serializer.collect_seq(checked.diagnostics.iter().map(|d| {
+            let ((line, column), (end_line, end_column)) = positions.of(d);
+            JsonDiagnostic {
+                rule: d.rule,
+                severity: d.severity.as_str(),
+                path: &d.path,
+                line,
+                column,
+                end_line,
+                end_column,
+                message: mask_words(&d.message),
+                help: d.help.as_deref().map(mask_words),
+            }
+        }))
+    }
+}
+
 #[derive(Serialize)]
 struct JsonCounts {
     skills: usize,
@@ -101,7 +126,6 @@ struct JsonSummary {
 
 pub fn to_json(checked: &Checked) -> String {
     let c = checked.declarations;
-    let mut positions = Positions::new(checked);
     let report = JsonReport {
         version: 1,
         files_checked: checked.files_checked,
@@ -115,24 +139,7 @@ pub fn to_json(checked: &Checked) -> String {
             hooks: c.hooks,
             settings: c.settings,
         },
-        diagnostics: checked
-            .diagnostics
-            .iter()
-            .map(|d| {
-                let ((line, column), (end_line, end_column)) = positions.of(d);
-                JsonDiagnostic {
-                    rule: d.rule,
-                    severity: d.severity.as_str(),
-                    path: &d.path,
-                    line,
-                    column,
-                    end_line,
-                    end_column,
-                    message: mask_words(&d.message),
-                    help: d.help.as_deref().map(mask_words),
-                }
-            })
-            .collect(),
+        diagnostics: JsonDiagnostics(checked),
         summary: JsonSummary {
             errors: checked.count(Severity::Error),
             warnings: checked.count(Severity::Warning),
@@ -141,8 +148,12 @@ pub fn to_json(checked: &Checked) -> String {
         },
         baseline: json_baseline(checked),
     };
-    let mut out =
-        crate::printable::escape_json(&serde_json::to_string_pretty(&report).unwrap_or_default()).into_owned();
+    let json = serde_json::to_string_pretty(&report).unwrap_or_default();
+    // Escaped only when it must be: most reports are kept as written, without a copy.
+    let mut out = match crate::printable::escape_json(&json) {
+        std::borrow::Cow::Borrowed(_) => json,
+        std::borrow::Cow::Owned(escaped) => escaped,
+    };
     out.push('\n');
     out
 }
@@ -202,12 +213,17 @@ pub fn to_text_with(checked: &Checked, color: bool, width: usize, detail: Detail
         if detail == Detail::Brief && d.severity == Severity::Info {
             out.push_str(&info_line(d, positions.of(d).0));
         } else {
-            let text = checked.source(&d.path).and_then(|f| f.text.as_ref());
+            // Read (again, for a text dropped as clean) once per file.
+            let text = match d.span {
+                Some(_) if !masked.contains_key(d.path.as_str()) => checked.source(&d.path).and_then(|f| f.text()),
+                _ => None,
+            };
             let text = match (d.span, text) {
-                (Some(_), Some(text)) => Some(masked.entry(d.path.as_str()).or_insert_with(|| {
+                (Some(_), None) => masked.get(d.path.as_str()),
+                (Some(_), Some(text)) => Some(&*masked.entry(d.path.as_str()).or_insert_with(|| {
                     let mut spans = secrets.get(d.path.as_str()).cloned().unwrap_or_default();
-                    spans.extend(crate::secrets::token_spans(text));
-                    mask(text, &spans)
+                    spans.extend(crate::secrets::token_spans(&text));
+                    mask(&text, &spans)
                 })),
                 _ => None,
             };

@@ -980,6 +980,11 @@ impl Texts {
     pub fn cancelled(&self) -> bool {
         self.0.as_ref().is_some_and(|source| source.cancelled())
     }
+
+    /// Whether texts are read from the disk itself (no [`TextSource`] over it).
+    pub fn is_disk(&self) -> bool {
+        self.0.is_none()
+    }
 }
 
 impl std::fmt::Debug for Texts {

@@ -398,6 +398,9 @@ impl Loaded {
             Err(e) => return Err(unreadable(e.to_string())),
         };
         let lock = write::decode(&text).map_err(|e| LoadError::Invalid(path.to_path_buf(), e))?;
+        // The lock's text is not needed once it is read (a large tree's lock is tens of MB),
+        // and the sources are checked next.
+        drop(text);
         paths::check(&lock, roots.given()).map_err(|e| LoadError::Refused(path.to_path_buf(), e))?;
         // The file is the repository's word: what runs (servers, allow rules, trust) is what the
         // sources and the user's own files say now, which the lock may only narrow.
@@ -411,6 +414,7 @@ impl Loaded {
                 ),
             );
         }
+        drop(fresh);
         let mut loaded = Loaded::new(vouched, roots);
         loaded.claimed = Arc::new(lock);
         loaded.unvouched = unvouched;

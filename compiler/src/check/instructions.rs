@@ -618,6 +618,7 @@ impl Walk<'_> {
                 name: None,
                 text: kept.then(|| text.into()),
                 stamp: 0,
+                reread: None,
             };
             self.out.push(Outcome::new(sink, Some(file), Some(source), Counts::default(), None));
         } else if !sink.diagnostics.is_empty() {

@@ -118,6 +118,25 @@ pub struct SourceFile {
     /// With a cache ([`Options::cache`]): `walk::content_hash` of what was read, so a keeper
     /// of results can tell an unchanged file without its text; 0 otherwise.
     pub stamp: u64,
+    /// Where to read the text again, for a file whose text was dropped as clean and that a
+    /// finding of the cross-file stage points into (a check from the disk, without a cache):
+    /// [`SourceFile::text`] reads it when a report needs it, so the check holds a path, not
+    /// the text.
+    pub reread: Option<PathBuf>,
+}
+
+impl SourceFile {
+    /// The file's text: the one kept, or (for a file whose text was dropped) the disk's, read
+    /// again now; `None` when neither is at hand.
+    pub fn text(&self) -> Option<Arc<str>> {
+        if let Some(text) = &self.text {
+            return Some(text.clone());
+        }
+        match walk::read(self.reread.as_deref()?) {
+            walk::Content::Text(text) => Some(text.into()),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -439,6 +458,17 @@ impl Checked {
         all
     }
 
+    /// Reads now the texts a report would read again ([`SourceFile::reread`]): for a check
+    /// whose folder goes away before its findings are compared (`--new-since`'s extracted
+    /// revision).
+    pub fn read_texts_now(&mut self) {
+        for file in self.files.iter_mut().filter(|f| f.text.is_none() && f.reread.is_some()) {
+            let text = file.text();
+            file.text = text;
+            file.reread = None;
+        }
+    }
+
     pub fn files_of(&self, kind: FileKind) -> usize {
         self.files.iter().filter(|f| f.kind == kind).count()
     }
@@ -698,8 +728,11 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     };
     // Findings of the resolver and the measures may point into files whose text was dropped
     // as clean.
-    // (`later` is sorted by path, as `files` is: one pass over both.) A text read here is lent
-    // to the kept reading of its file, for the next checks.
+    // (`later` is sorted by path, as `files` is: one pass over both.) A check from the disk
+    // without a cache notes where to read such a text again when a report needs it (a large
+    // tree may have tens of thousands of them); otherwise the text is read here and lent to
+    // the kept reading of its file, for the next checks.
+    let reread = options.cache.is_none() && options.texts.is_disk();
     let mut lent: BTreeMap<&str, Arc<str>> = BTreeMap::new();
     let mut at = 0;
     for d in later.iter().filter(|d| d.span.is_some()) {
@@ -707,6 +740,12 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
             at += 1;
         }
         let Some(file) = all.files.get_mut(at).filter(|f| f.path == d.path && f.text.is_none()) else { continue };
+        if reread {
+            if file.reread.is_none() {
+                file.reread = Some(locate(options, &d.path));
+            }
+            continue;
+        }
         if let walk::Content::Text(text) = options.texts.read(&locate(options, &d.path)) {
             let text: Arc<str> = text.into();
             file.text = Some(text.clone());
@@ -1009,7 +1048,7 @@ impl Outcome {
 /// path, so the line index of a file is built once and reused for all of its findings.
 pub struct Positions<'a> {
     checked: &'a Checked,
-    current: Option<(&'a str, &'a str, LineIndex)>,
+    current: Option<(&'a str, Arc<str>, LineIndex)>,
 }
 
 impl<'a> Positions<'a> {
@@ -1025,7 +1064,7 @@ impl<'a> Positions<'a> {
             let checked = self.checked;
             self.current = checked
                 .source(&diagnostic.path)
-                .and_then(|f| f.text.as_deref().map(|text| (f.path.as_str(), text, LineIndex::new(text))));
+                .and_then(|f| f.text().map(|text| (f.path.as_str(), text.clone(), LineIndex::new(&text))));
         }
         match &self.current {
             Some((path, text, index)) if *path == diagnostic.path => {

@@ -80,6 +80,7 @@ pub(super) fn read_json<T>(
         name: None,
         text: Some(text.into()),
         stamp: 0,
+        reread: None,
     };
     (Outcome::new(sink, Some(file), Some(source), Counts::default(), None), result)
 }
@@ -407,6 +408,7 @@ pub(super) fn read_claim(
         name,
         text: keep.then(|| text.into()),
         stamp: 0,
+        reread: None,
     };
     let mut outcome = Outcome::new(sink, Some(file), Some(source), counts, claim.owner.plugin_name.as_deref());
     outcome.suppressions = suppressions;
@@ -509,8 +511,15 @@ fn read_bin(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm, mut
         });
     }
     let source = crate::model::Source { path: path.clone(), kind: FileKind::PluginBin.as_str().to_string(), sha256 };
-    let file =
-        SourceFile { path, kind: FileKind::PluginBin, scope: claim.owner.scope, name: None, text: None, stamp: 0 };
+    let file = SourceFile {
+        path,
+        kind: FileKind::PluginBin,
+        scope: claim.owner.scope,
+        name: None,
+        text: None,
+        stamp: 0,
+        reread: None,
+    };
     Outcome::new(sink, Some(file), Some(source), crate::decl::Counts::default(), claim.owner.plugin_name.as_deref())
 }
 

@@ -11,16 +11,18 @@ use std::sync::{Arc, RwLock};
 /// The open buffers at one moment, by the path a check reads them by.
 pub(crate) type Buffers = BTreeMap<PathBuf, Arc<str>>;
 
-/// Texts read from disk, kept until the client says the file changed (`didSave`,
+/// What was read from disk, kept until the client says the file changed (`didSave`,
 /// `didChangeWatchedFiles`) or closes its buffer, so a check after an edit reads nothing
-/// but what changed.
+/// but what changed: the hash of each file's text, not the text (the readings the check
+/// keeps are found by the hash; a text is read again only when a reading needs it).
 #[derive(Default)]
 pub(crate) struct DiskCache {
-    /// Each text with its `walk::content_hash`, taken once when it is read; by the path's
-    /// bytes as the check spelled it (every check spells a file's path the same way, and
-    /// comparing bytes is several times faster than comparing `Path`s by component, which
-    /// every lookup of a large tree's 10,000 files pays).
-    texts: RwLock<HashMap<std::ffi::OsString, (Content, u64)>>,
+    /// Each file's `walk::content_hash`, taken when it was read, and what reading it gave
+    /// when that was no text (too large, not UTF-8, an error: small, and kept as it is); by
+    /// the path's bytes as the check spelled it (every check spells a file's path the same
+    /// way, and comparing bytes is several times faster than comparing `Path`s by component,
+    /// which every lookup of a large tree's files pays).
+    texts: RwLock<HashMap<std::ffi::OsString, (Option<Content>, u64)>>,
     /// The tool surface the workspace's `capabilities.lock` recorded, read once until the lock
     /// changes (`invalid-mcp-tool-name`).
     surface: RwLock<Option<Arc<capc_compiler::surface::Recorded>>>,
@@ -42,28 +44,37 @@ pub(crate) struct Converted {
 }
 
 impl DiskCache {
-    /// The text of `path` with its hash, read now unless it was read before.
+    /// The text of `path` with its hash: what is kept when it was no text, else read now.
     fn read(&self, path: &Path) -> (Content, u64) {
-        if let Some(kept) = self.texts.read().ok().and_then(|t| t.get(path.as_os_str()).cloned()) {
-            return kept;
+        if let Some((Some(content), stamp)) = self.texts.read().ok().and_then(|t| t.get(path.as_os_str()).cloned()) {
+            return (content, stamp);
         }
         self.load(path)
     }
 
-    /// The hash of the text of `path`, read now unless it was read before.
-    fn stamp(&self, path: &Path) -> u64 {
-        if let Some(stamp) = self.texts.read().ok().and_then(|t| t.get(path.as_os_str()).map(|(_, stamp)| *stamp)) {
-            return stamp;
-        }
-        self.load(path).1
+    /// The hash of the text of `path` when it was read before; `None` (read it to know) when
+    /// not: the reader then has the text at hand for the reading it makes, read once.
+    fn stamp(&self, path: &Path) -> Option<u64> {
+        self.texts.read().ok().and_then(|t| t.get(path.as_os_str()).map(|(_, stamp)| *stamp))
     }
 
+    /// Reads `path` and keeps its hash (and what it gave, when that was no text). A file read
+    /// again gives the disk's text as it is now, with that text's hash.
     fn load(&self, path: &Path) -> (Content, u64) {
         // Read outside the lock: the check reads files in parallel.
         let content = walk::read(path);
         let stamp = walk::content_hash(&content);
+        let kept = match &content {
+            Content::Text(_) => None,
+            other => Some(other.clone()),
+        };
         if let Ok(mut texts) = self.texts.write() {
-            texts.insert(path.as_os_str().to_os_string(), (content.clone(), stamp));
+            match texts.get_mut(path.as_os_str()) {
+                Some(entry) => *entry = (kept, stamp),
+                None => {
+                    texts.insert(path.as_os_str().to_os_string(), (kept, stamp));
+                }
+            }
         }
         (content, stamp)
     }
@@ -163,7 +174,7 @@ impl TextSource for Snapshot {
             // A buffer read as text (the usual case) is hashed in place.
             Some(text) if reads_as_text(text) => walk::text_hash(text),
             Some(text) => walk::content_hash(&buffer_content(text)),
-            None => self.disk.stamp(path),
+            None => self.disk.stamp(path)?,
         })
     }
 
