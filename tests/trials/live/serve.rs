@@ -157,7 +157,10 @@ fn sdk_http(plan: &Value, url: &str, token: Option<&str>) -> Vec<Value> {
     let out = command.output().expect("the client runs");
     let (text, errors) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "client failed:\n{text}\n{errors}");
-    assert!(!errors.contains("Session termination failed"), "the SDK's DELETE of its session was not answered 200 or 204:\n{errors}");
+    assert!(
+        !errors.contains("Session termination failed"),
+        "the SDK's DELETE of its session was not answered 200 or 204:\n{errors}"
+    );
     text.lines().map(|l| serde_json::from_str(l).expect("one JSON answer a line")).collect()
 }
 
