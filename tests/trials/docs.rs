@@ -4,8 +4,8 @@
 //!
 //! A block is checked by the mark on the line just before its fence, else by its language:
 //!
-//! - `<!-- check: run DIR -->` before a `console` block: a transcript. Each `$ ` line is run
-//!   (`capc` or `git`) in a scratch copy of `DIR` (a folder of this repository, or
+//! - `<!-- check: run DIR -->` before a `console` block: a transcript. Each `$ ` line is run by
+//!   `sh` (`capc` the binary under test) in a scratch copy of `DIR` (a folder of this repository, or
 //!   `corpora/NAME` for a shared corpus), and the lines after it are its output (stdout, then
 //!   stderr), compared line by line; a line `…` stands for any lines.
 //! - `<!-- check: output DIR: ARGS -->` before any block: the block is what `capc ARGS` prints
@@ -150,7 +150,7 @@ fn missing(block: &Block, corpora: &Path) -> Vec<Missing> {
             });
         }
     }
-    if block.text.lines().any(|l| l.starts_with("$ git "))
+    if block.text.lines().any(|l| l.starts_with("$ ") && l.contains("git "))
         && block.mark.as_deref().is_some_and(|m| m.starts_with("run "))
     {
         if !crate::support::git::available() {
@@ -247,17 +247,29 @@ fn run_capc(dir: &Path, args: &[String]) -> String {
     format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
 }
 
-/// A transcript: `$ ` lines run in a scratch copy of `dir`, each followed by its output.
+/// A transcript: `$ ` lines (with their `\\` continuations) run by `sh` in a scratch copy of
+/// `dir`, each followed by its output. `capc` is the binary under test; the folder is a git
+/// repository with one commit when the transcript runs git; HOME is an empty folder.
 fn run_transcript(block: &Block, dir: &str) {
     let at = format!("{}:{}", block.file, block.line);
     let scratch = scratch(dir);
-    if block.text.lines().any(|l| l.starts_with("$ git ") || l.contains("&& git ")) {
-        crate::support::git::git(scratch.path(), &["init", "-q"]);
-        crate::support::git::git(scratch.path(), &["add", "-A"]);
-        crate::support::git::git(scratch.path(), &["commit", "-qm", "the documented tree"]);
-    }
+    let tools = tempfile::tempdir().expect("tempdir");
+    let home = tempfile::tempdir().expect("tempdir");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_capc"), tools.path().join("capc")).expect("link capc");
+    let path = std::env::join_paths(
+        std::iter::once(tools.path().to_path_buf())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .expect("PATH");
     let mut steps: Vec<(String, String)> = Vec::new();
+    let mut continued = false;
     for line in block.text.lines() {
+        if std::mem::replace(&mut continued, line.trim_end().ends_with('\\')) {
+            let (command, _) = steps.last_mut().expect("a command before its continuation");
+            command.push('\n');
+            command.push_str(line);
+            continue;
+        }
         match line.strip_prefix("$ ") {
             Some(command) => steps.push((command.to_string(), String::new())),
             None => {
@@ -267,19 +279,31 @@ fn run_transcript(block: &Block, dir: &str) {
             }
         }
     }
+    let sh = |command: &str| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .current_dir(scratch.path())
+            .env("PATH", &path)
+            .env("HOME", home.path())
+            .env("NO_COLOR", "1")
+            .env("COLUMNS", "100")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "capc docs")
+            .env("GIT_AUTHOR_EMAIL", "docs@example.invalid")
+            .env("GIT_COMMITTER_NAME", "capc docs")
+            .env("GIT_COMMITTER_EMAIL", "docs@example.invalid")
+            .stdin(Stdio::null())
+            .output()
+            .expect("sh runs")
+    };
+    if steps.iter().any(|(command, _)| command.contains("git ")) {
+        let out = sh("git init -q && git add -A && git commit -qm 'the documented tree'");
+        assert!(out.status.success(), "{at}: git: {}", String::from_utf8_lossy(&out.stderr));
+    }
     for (command, expected) in steps {
-        let mut got = String::new();
-        for part in command.split(" && ") {
-            let words: Vec<String> = split_words(part).into_iter().flatten().collect();
-            match words.first().map(String::as_str) {
-                Some("capc") => got.push_str(&run_capc(scratch.path(), &words[1..])),
-                Some("git") => {
-                    let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
-                    crate::support::git::git(scratch.path(), &args);
-                }
-                _ => panic!("{at}: a transcript runs `capc` and `git` only: `{part}`"),
-            }
-        }
+        let out = sh(&command);
+        let got = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         compare(&format!("{at}: `$ {command}`"), &expected, &got);
     }
 }
@@ -299,7 +323,7 @@ fn compare(at: &str, expected: &str, got: &str) {
     let have: Vec<&str> = have.iter().map(String::as_str).collect();
     assert!(
         matches(&want, &have),
-        "{at}: the documented output is not what capc prints.\n--- documented\n{expected}--- printed\n{got}"
+        "{at}: the documented output is not what it prints.\n--- documented\n{expected}--- printed\n{got}"
     );
 }
 
