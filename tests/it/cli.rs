@@ -509,7 +509,10 @@ fn the_repl_shows_live_server_states() {
     let shown = manual.split("```text\ncapc> :status\n").nth(1).and_then(|b| b.split("```").next()).expect("the block");
     let printed = format!("lock:{later}");
     for line in shown.lines() {
-        assert!(printed.lines().any(|l| l == line), "docs/session.md's `:status` shows `{line}`, not printed:\n{printed}");
+        assert!(
+            printed.lines().any(|l| l == line),
+            "docs/session.md's `:status` shows `{line}`, not printed:\n{printed}"
+        );
     }
 }
 

@@ -5,8 +5,8 @@
 //! A block is checked by the mark on the line just before its fence, else by its language:
 //!
 //! - `<!-- check: run DIR -->` before a `console` block: a transcript. Each `$ ` line is run by
-//!   `sh` (`capc` the binary under test) in a scratch copy of `DIR` (a folder of this repository, or
-//!   `corpora/NAME` for a shared corpus), and the lines after it are its output (stdout, then
+//!   `sh` (`capc` the binary under test) in a scratch copy of `DIR` (a folder of this repository,
+//!   `corpora/NAME` for a shared corpus, `corpora` for all of them), and the lines after it are its output (stdout, then
 //!   stderr), compared line by line; a line `…` stands for any lines.
 //! - `<!-- check: output DIR: ARGS -->` before any block: the block is what `capc ARGS` prints
 //!   in a scratch copy of `DIR`, compared the same way.
@@ -142,11 +142,12 @@ pub(crate) fn trials() -> Vec<Trial> {
 fn missing(block: &Block, corpora: &Path) -> Vec<Missing> {
     let mut missing = Vec::new();
     let dir = block.mark.as_deref().and_then(|m| m.strip_prefix("run ").or_else(|| m.strip_prefix("output ")));
-    if let Some(name) = dir.and_then(|d| d.split([':', ' ']).next()).and_then(|d| d.strip_prefix("corpora/")) {
+    let corpus = dir.and_then(|d| d.split([':', ' ']).next()).and_then(|d| d.strip_prefix("corpora"));
+    if let Some(name) = corpus.filter(|n| n.is_empty() || n.starts_with('/')).map(|n| n.trim_start_matches('/')) {
         if !corpora.join(name).is_dir() {
             missing.push(Missing {
                 label: "corpora",
-                why: format!("the shared corpus `{name}` is not beside the repository (../shared/corpora)"),
+                why: format!("the shared corpora (`{name}`) are not beside the repository (../shared/corpora)"),
             });
         }
     }
@@ -223,9 +224,11 @@ fn check(block: &Block) {
 
 /// A scratch copy of `dir`: a folder of the repository, or `corpora/NAME`.
 fn scratch(dir: &str) -> tempfile::TempDir {
-    let from = match dir.strip_prefix("corpora/") {
-        Some(name) => crate::support::corpora_path().join(name),
-        None => repo().join(dir),
+    let from = match dir.strip_prefix("corpora") {
+        Some(name) if name.is_empty() || name.starts_with('/') => {
+            crate::support::corpora_path().join(name.trim_start_matches('/'))
+        }
+        _ => repo().join(dir),
     };
     assert!(from.is_dir(), "`{}` is not a folder", from.display());
     let tmp = tempfile::tempdir().expect("tempdir");
