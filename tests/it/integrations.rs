@@ -124,9 +124,10 @@ fn action_check_step_writes_sarif_and_the_exit_code() {
         serde_json::from_str(&std::fs::read_to_string(workspace.path().join("capc.sarif")).expect("SARIF written"))
             .expect("JSON");
     assert_eq!(sarif["runs"][0]["results"][0]["ruleId"], "invalid-json");
+    // From the repository's top, where GitHub resolves it: the `path` input in front.
     assert_eq!(
         sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
-        ".claude-plugin/plugin.json"
+        "tools/.claude-plugin/plugin.json"
     );
 
     std::fs::write(
