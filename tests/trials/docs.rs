@@ -153,10 +153,9 @@ fn missing(block: &Block, corpora: &Path) -> Vec<Missing> {
     }
     if block.text.lines().any(|l| l.starts_with("$ ") && l.contains("git "))
         && block.mark.as_deref().is_some_and(|m| m.starts_with("run "))
+        && !crate::support::git::available()
     {
-        if !crate::support::git::available() {
-            missing.push(Missing { label: "git", why: "`git` is not on PATH".to_string() });
-        }
+        missing.push(Missing { label: "git", why: "`git` is not on PATH".to_string() });
     }
     missing
 }
