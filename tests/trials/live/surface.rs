@@ -131,6 +131,15 @@ pub(super) fn lock_connect_records_and_diff_weighs_the_surface() {
         "{shown}"
     );
     assert!(shown.contains("input_schema_sha256:"), "the schema change is shown: {shown}");
+    // docs/budget.md shows these escalations: each of its lines is one capc printed.
+    let manual = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/budget.md")).expect("docs");
+    let block = manual.split("$ capc diff HEAD . --fail-on escalation\n").nth(1).and_then(|b| b.split("```").next());
+    for line in block.expect("docs/budget.md's diff block").lines() {
+        assert!(
+            shown.lines().any(|l| l == line),
+            "docs/budget.md shows `{line}`, which capc diff does not print:\n{shown}"
+        );
+    }
 
     // A tool whose composed name the API refuses.
     offer(root, &json!([{"name": LONG, "description": "Long."}]));
