@@ -20,7 +20,7 @@
 //!   mark) and
 //!   `sh`: every `capc` it runs (also after `cargo run --` and `-- capc`
 //!   in another tool's command line) parses as capc's arguments (`capc ARGS --help` exits 0);
-//! - unmarked `toml`, `json`, `yaml`: parses; a capc.toml is read by `capc rules --config`
+//! - unmarked `toml`, `json`, `yaml`, `js`: parses (`js` by `node --check`); a capc.toml is read by `capc rules --config`
 //!   without a word on stderr, a baseline by `capc check --baseline`; every capc command line
 //!   in it (an editor's or an MCP client's `command`/`args`, a workflow's `run:`, the hook's or
 //!   the action's `args`) parses as capc's arguments;
@@ -157,6 +157,9 @@ fn missing(block: &Block, corpora: &Path) -> Vec<Missing> {
     {
         missing.push(Missing { label: "git", why: "`git` is not on PATH".to_string() });
     }
+    if block.lang == "js" && block.mark.is_none() && Command::new("node").arg("--version").output().is_err() {
+        missing.push(Missing { label: "node", why: "`node` is not on PATH (Node.js)".to_string() });
+    }
     missing
 }
 
@@ -214,6 +217,7 @@ fn check(block: &Block) {
                     serde_yaml::from_str(&block.text).unwrap_or_else(|e| panic!("{at}: not YAML: {e}\n{}", block.text));
                 yaml_command_lines(&value).iter().for_each(|args| parses(&at, args));
             }
+            "js" => check_js(&at, &block.text),
             other => panic!(
                 "{at}: a ```{other} block that no test checks: mark it (`<!-- check: output DIR: ARGS -->`, `<!-- check: by PATH -->`) or remove it"
             ),
@@ -607,4 +611,24 @@ fn without_expressions(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// A JavaScript block: Node.js parses it (`node --check`), and the capc it starts
+/// (`command: 'capc', args: [...]`) takes its arguments.
+fn check_js(at: &str, text: &str) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("snippet.js");
+    std::fs::write(&file, text).expect("write");
+    let out = Command::new("node").arg("--check").arg(&file).output().expect("node runs");
+    assert!(out.status.success(), "{at}: Node.js does not parse it:\n{}", String::from_utf8_lossy(&out.stderr));
+    let mut found = false;
+    for (i, _) in text.match_indices("command: 'capc'") {
+        let rest = &text[i..];
+        let args = rest.split_once("args: [").and_then(|(_, a)| a.split_once(']')).map(|(a, _)| a).unwrap_or_default();
+        let args: Vec<String> =
+            args.split(',').map(|a| a.trim().trim_matches('\'').to_string()).filter(|a| !a.is_empty()).collect();
+        parses(at, &args);
+        found = true;
+    }
+    assert!(found || !text.contains("capc"), "{at}: it starts capc in a way this test does not read");
 }
