@@ -106,6 +106,15 @@ fn slashed(path: &Path) -> String {
     path.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/")
 }
 
+/// How the folder `root` is shown in front of its paths in a report a CI reads from the current
+/// folder (GitHub annotations, SARIF): as [`shown`], also when it is the one folder checked.
+pub fn shown_from_cwd(root: &Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let cwd = cwd.canonicalize().unwrap_or(cwd);
+    let root = lexical_absolute(root, &cwd);
+    shown(&root.canonicalize().unwrap_or(root), &cwd)
+}
+
 /// How a root is shown in front of its paths: relative to the current folder when it is below
 /// it (`""` for the current folder itself), else absolute.
 fn shown(root: &Path, cwd: &Path) -> String {

@@ -85,7 +85,14 @@ pub(crate) fn check(
         if let Err(code) = comparison.compare(&mut checked, target, options, config, |s| shown.severity.admits(s)) {
             return code;
         }
-        checked.show_under(&target.shown);
+        // GitHub reads annotations' and SARIF's paths from the repository's top, where CI runs
+        // capc: a folder checked alone is put in front of its paths there too.
+        match format {
+            CheckFormat::Github | CheckFormat::Sarif if target.shown.is_empty() => {
+                checked.show_under(&capc_compiler::target::shown_from_cwd(&target.root))
+            }
+            _ => checked.show_under(&target.shown),
+        }
         let cwd = std::env::current_dir().unwrap_or_default();
         checked.show_plugin_dirs(options, &cwd, matches!(format, CheckFormat::Sarif));
         parts.push(checked);

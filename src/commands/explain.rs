@@ -1,6 +1,6 @@
 //! `capc explain NAME`.
 
-use crate::commands::{exit, resolution};
+use crate::commands::{exit, plugin_dirs_shown, resolution};
 use crate::output::{run_check, write_stdout};
 use capc_compiler::lock::view;
 use capc_compiler::{printable, Options};
@@ -20,7 +20,7 @@ pub(crate) fn explain(options: Options, name: &str) -> ExitCode {
     }
     let r = resolution(&checked);
     match view::explain(r, name) {
-        Some(text) => exit(write_stdout(&text), 0),
+        Some(text) => exit(write_stdout(&plugin_dirs_shown(&options, text)), 0),
         None => {
             let bare = name.trim_start_matches('/');
             let names = view::names(r);

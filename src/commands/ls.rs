@@ -1,7 +1,7 @@
 //! `capc ls`, `capc ls --budget` and `capc ls --runs`.
 
 use crate::args::Format;
-use crate::commands::{exit, resolution};
+use crate::commands::{exit, plugin_dirs_shown, resolution};
 use crate::output::{run_check, write_stdout};
 use capc_compiler::lock::view;
 use capc_compiler::surface::Recorded;
@@ -17,7 +17,9 @@ pub(crate) fn ls(options: Options, format: Format, all: bool) -> ExitCode {
     let r = resolution(&checked);
     let text = match format {
         Format::Json => view::ls_json(r),
-        Format::Human => view::ls_text(r, all) + &view::instructions_text(&checked.instructions),
+        Format::Human => {
+            plugin_dirs_shown(&options, view::ls_text(r, all) + &view::instructions_text(&checked.instructions))
+        }
     };
     exit(write_stdout(&text), 0)
 }
@@ -39,11 +41,12 @@ pub(crate) fn ls_budget(options: Options, config: &capc_compiler::config::Config
             keys.insert("instructions".to_string(), cost::instructions_json(&checked));
             budget::to_json(&measured, keys)
         }
-        Format::Human => {
+        Format::Human => plugin_dirs_shown(
+            &options,
             budget::to_text(&measured)
                 + &cost::to_text(&surface, &measured, &totals, max)
-                + &view::instructions_text(&checked.instructions)
-        }
+                + &view::instructions_text(&checked.instructions),
+        ),
     };
     exit(write_stdout(&text), 0)
 }
@@ -57,7 +60,7 @@ pub(crate) fn ls_runs(options: Options, format: Format) -> ExitCode {
     let lock = checked.shared_lock();
     let text = match format {
         Format::Json => view::runs_json(&lock.runs),
-        Format::Human => view::runs_text(&lock.runs),
+        Format::Human => plugin_dirs_shown(&options, view::runs_text(&lock.runs)),
     };
     exit(write_stdout(&text), 0)
 }

@@ -504,6 +504,16 @@ fn the_repl_shows_live_server_states() {
     assert!(later.contains("broken  failed      the server exited during initialize (exit status: 2)\n"), "{later}");
     assert!(later.contains("                      stderr: fatal: no API key"), "{later}");
     assert!(later.contains("legacy  failed      `sse` servers are not supported"), "{later}");
+    // docs/session.md shows this status: each of its lines is one the REPL printed.
+    let manual = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/session.md")).expect("docs");
+    let shown = manual.split("```text\ncapc> :status\n").nth(1).and_then(|b| b.split("```").next()).expect("the block");
+    let printed = format!("lock:{later}");
+    for line in shown.lines() {
+        assert!(
+            printed.lines().any(|l| l == line),
+            "docs/session.md's `:status` shows `{line}`, not printed:\n{printed}"
+        );
+    }
 }
 
 /// Killed with SIGTERM, `capc session --connect` ends its servers' process groups first (they

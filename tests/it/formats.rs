@@ -111,7 +111,8 @@ fn sarif_names_the_tool_every_rule_and_each_finding_s_place() {
     assert_eq!(rules[author["ruleIndex"].as_u64().expect("index") as usize]["id"], "wrong-field-type");
     assert_eq!(author["level"], "error");
     let location = &author["locations"][0]["physicalLocation"];
-    assert_eq!(location["artifactLocation"]["uri"], ".claude-plugin/plugin.json");
+    // Relative to the folder capc runs in (the repository's top in CI), where GitHub resolves it.
+    assert_eq!(location["artifactLocation"]["uri"], "examples/broken-plugin/.claude-plugin/plugin.json");
     assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
     let region = &location["region"];
     assert_eq!((region["startLine"].as_u64(), region["startColumn"].as_u64()), (Some(5), Some(13)));
@@ -153,6 +154,8 @@ fn a_baseline_leaves_valid_sarif_of_the_new_findings() {
     assert!(plain["runs"][0].get("properties").is_none());
 }
 
+/// Annotations name files from the folder capc runs in (the repository's top in CI), where
+/// GitHub attaches them, also when one folder below it is checked.
 #[test]
 fn github_format_is_workflow_commands() {
     let out = capc(&["check", "--format", "github", &broken_plugin()]);
@@ -160,15 +163,18 @@ fn github_format_is_workflow_commands() {
     let text = stdout(&out);
     assert!(
         text.contains(
-            "::error file=.claude-plugin/plugin.json,line=5,col=13,endLine=5,endColumn=25,title=capc wrong-field-type::`author` in plugin.json must be an object, found a string\n"
+            "::error file=examples/broken-plugin/.claude-plugin/plugin.json,line=5,col=13,endLine=5,endColumn=25,title=capc wrong-field-type::`author` in plugin.json must be an object, found a string\n"
         ),
         "{text}"
     );
     // The help follows on a second line of the annotation (an escaped newline).
-    assert!(text.contains("::warning file=.claude-plugin/plugin.json,line=9,col=3,"), "{text}");
+    assert!(text.contains("::warning file=examples/broken-plugin/.claude-plugin/plugin.json,line=9,col=3,"), "{text}");
     assert!(text.contains("unknown field `mcp_servers` in plugin.json%0Ahelp: did you mean `mcpServers`?"), "{text}");
     // A finding about a whole file names only the file.
-    assert!(text.contains("::warning file=skills/summarize.md,title=capc loose-skill-file::"), "{text}");
+    assert!(
+        text.contains("::warning file=examples/broken-plugin/skills/summarize.md,title=capc loose-skill-file::"),
+        "{text}"
+    );
     for line in text.lines().filter(|l| l.starts_with("::")) {
         let (_, message) = line[2..].split_once("::").expect("command::message");
         assert!(!message.contains('\r'), "{line}");
@@ -182,7 +188,7 @@ fn github_format_escapes_what_the_runner_would_misread() {
     std::fs::create_dir_all(&folder).expect("mkdir");
     // A file name with `,` and `:` (property separators) and `%`.
     std::fs::write(folder.join("a,b:c%d.md"), "---\nallowed-tools: Bash(\n---\nGo.\n").expect("write");
-    let out = capc(&["check", "--format", "github", dir.path().to_str().expect("utf-8")]);
+    let out = crate::support::capc_in(dir.path(), &["check", "--format", "github"], 100);
     let text = stdout(&out);
     assert!(text.contains("file=.claude/commands/a%2Cb%3Ac%25d.md,"), "{text}");
 }

@@ -124,9 +124,10 @@ fn action_check_step_writes_sarif_and_the_exit_code() {
         serde_json::from_str(&std::fs::read_to_string(workspace.path().join("capc.sarif")).expect("SARIF written"))
             .expect("JSON");
     assert_eq!(sarif["runs"][0]["results"][0]["ruleId"], "invalid-json");
+    // From the repository's top, where GitHub resolves it: the `path` input in front.
     assert_eq!(
         sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
-        ".claude-plugin/plugin.json"
+        "tools/.claude-plugin/plugin.json"
     );
 
     std::fs::write(
@@ -344,7 +345,7 @@ fn the_declared_rust_version_covers_every_locked_dependency() {
 
 /// The release machinery, run here as a release runs it: `.ci/package` makes the archive and
 /// its checksum under the names `cargo binstall` (Cargo.toml's `[package.metadata.binstall]`)
-/// expects, twice the same bytes; `.ci/install-release` (the action's installer) installs the
+/// expects, twice the same bytes, and refuses a binary over 25 MB; `.ci/install-release` (the action's installer) installs the
 /// binary from a release laid out as GitHub serves it (here a `file://` folder), refuses an
 /// archive that does not match its checksum (exit 1, nothing installed), and answers 3 (build
 /// from source) for a tag with no release.
@@ -373,6 +374,15 @@ fn a_release_archive_is_what_binstall_and_the_action_install() {
         let out = out.expect(".ci/package runs");
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     };
+    // A binary over 25 MB is no release: refused before anything is written.
+    let big = dir.path().join("big");
+    std::fs::create_dir_all(&big).expect("mkdir");
+    std::fs::File::create(big.join("capc")).and_then(|f| f.set_len(25_000_001)).expect("a 25 MB file");
+    let out = Command::new(repo().join(".ci/package")).arg(target).arg(&big).arg(&release).arg(&tag).output();
+    let out = out.expect(".ci/package runs");
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("25000001 bytes, over the 25000000 bytes"), "{out:?}");
+    assert!(!release.exists(), "nothing is written for a refused binary");
     package();
     let archive = format!("capc-{tag}-{target}.tar.gz");
     let checksum = std::fs::read_to_string(release.join(format!("{archive}.sha256"))).expect("the checksum");

@@ -214,6 +214,7 @@ fn sessions_load_and_name_what_claude_code_does() {
     dirs.sort();
     let mut failures = Vec::new();
     let mut compared = 0;
+    let (mut written, mut real, mut typed_inputs) = (0, 0, 0);
     let mut without_corpora = 0;
     for dir in dirs {
         let s = load(&dir);
@@ -237,6 +238,7 @@ fn sessions_load_and_name_what_claude_code_does() {
         let Some(first) = s.expected.iter().find(|e| e.get("init").is_some()) else { continue };
         let init = &first["init"];
         compared += 1;
+        *if s.name.starts_with("real-") { &mut real } else { &mut written } += 1;
         // The command table (each name once, as Claude Code's `init` lists it). Which
         // built-ins a session has depends on the turn's context (sign-in, switches): the
         // session's own oracle test covers them; here the declared entries' order, and the
@@ -325,6 +327,7 @@ fn sessions_load_and_name_what_claude_code_does() {
             if !input.starts_with('/') || input.starts_with("/mcp__") {
                 continue;
             }
+            typed_inputs += 1;
             let expected = e["commands"].as_array().and_then(|c| c.first()).and_then(Value::as_str).map(str::to_string);
             let got = typed(&rows, &r, input);
             // A skill the model may run but the user may not makes no request at all; a
@@ -353,4 +356,14 @@ fn sessions_load_and_name_what_claude_code_does() {
         );
     }
     assert!(failures.is_empty(), "{} difference(s) with Claude Code 2.1.332:\n{}", failures.len(), failures.join("\n"));
+    // docs/reading.md gives these figures.
+    if without_corpora == 0 {
+        let manual =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reading.md")).expect("docs");
+        let manual = manual.split_whitespace().collect::<Vec<_>>().join(" ");
+        let figures = format!(
+            "{compared} scenario trees ({written} written for a question, {real} of real plugins) and {typed_inputs} typed inputs"
+        );
+        assert!(manual.contains(&figures), "docs/reading.md's figures are stale: it should say `{figures}`");
+    }
 }

@@ -45,7 +45,17 @@ fn a_plugin_dir_outside_the_folder_is_listed_locked_and_run() {
     assert!(ls.status.success(), "{}", stderr(&ls));
     let listing = stdout(&ls);
     assert!(listing.contains("/acme:ship") && listing.contains("/acme:do-thing"), "{listing}");
-    assert!(listing.contains("<plugin-dir 1>/: 2 skill or command names"), "{listing}");
+    // Reports name the folder as a terminal opens it; only the lock writes `<plugin-dir 1>`.
+    assert!(listing.contains("  acme/: 2 skill or command names"), "{listing}");
+    assert!(!listing.contains("<plugin-dir"), "{listing}");
+    let explain = stdout(&capc_in(dir.path(), &["explain", "acme:ship", "proj", "--plugin-dir", "acme"]));
+    assert!(explain.contains(": acme/commands/ship.md") && !explain.contains("<plugin-dir"), "{explain}");
+    let acme = dir.path().join("acme").canonicalize().expect("canonical");
+    let runs = stdout(&capc_in(&proj, &["ls", "--runs", "--plugin-dir", "../acme"]));
+    assert!(!runs.contains("<plugin-dir"), "{runs}");
+    let budget = stdout(&capc_in(&proj, &["ls", "--budget", "--plugin-dir", "../acme"]));
+    let skill = format!("{}/skills/do.thing/SKILL.md", acme.display());
+    assert!(budget.contains(&skill) && !budget.contains("<plugin-dir"), "{budget}");
 
     let lock = capc_in(&proj, &["lock", ".", "--plugin-dir", "../acme"]);
     assert!(lock.status.success(), "{}", stderr(&lock));
@@ -591,10 +601,10 @@ fn every_kind_a_plugin_provides_is_listed_and_locked() {
     let text = stdout(&text);
     for line in [
         "monitors: on-deploy, tail-log",
-        "tail-log                  always    <plugin-dir 1>/monitors/monitors.json:2",
-        "rust                      .rs  <plugin-dir 1>/.lsp.json:1  rust-analyzer --stdio",
-        "notexec                   <plugin-dir 1>/bin/notexec  (not executable)",
-        "kit:Terse                 plugin    <plugin-dir 1>/output-styles/terse.md  (keeps the coding instructions)",
+        "tail-log                  always    kit/monitors/monitors.json:2",
+        "rust                      .rs  kit/.lsp.json:1  rust-analyzer --stdio",
+        "notexec                   kit/bin/notexec  (not executable)",
+        "kit:Terse                 plugin    kit/output-styles/terse.md  (keeps the coding instructions)",
     ] {
         assert!(text.contains(line), "`{line}` in:\n{text}");
     }

@@ -10,6 +10,7 @@
 //! - `oracle`: what capc sends against what Claude Code 2.1.332 sent, scenario by scenario;
 //! - `differential`: Claude Code run live beside capc on every corpus, a fixed sample of turns;
 //! - `diff`: `capc diff` on its cases, git revisions and a marketplace pull request;
+//! - `docs`: every fenced block of the README and docs/, run or parsed as its mark says;
 //! - `live`: pre-commit, real MCP servers, the REPL on a terminal, `capc serve` with real clients;
 //! - `lsp`: `capc lsp` driven by pytest-lsp and by Neovim.
 
@@ -19,6 +20,7 @@ mod support;
 mod corpora;
 mod diff;
 mod differential;
+mod docs;
 mod fixtures;
 mod live;
 mod lsp;
@@ -35,6 +37,7 @@ fn main() {
         oracle::trials(),
         differential::trials(),
         diff::trials(),
+        docs::trials(),
         live::trials(),
         lsp::trials(),
     ]

@@ -168,7 +168,13 @@ pub async fn serve(shared: Arc<Shared>, addr: SocketAddr, options: &Options) -> 
                         Ok(request) => request,
                         Err(refusal) => return Ok::<_, Infallible>(refusal),
                     };
-                    let response = tower_service::Service::call(&mut service, request).await?;
+                    let delete = request.method() == hyper::Method::DELETE;
+                    let mut response = tower_service::Service::call(&mut service, request).await?;
+                    // rmcp answers a session's end with 202 Accepted; the session is gone by then,
+                    // and the MCP Python SDK takes only 200 or 204 as done (and warns otherwise).
+                    if delete && response.status() == StatusCode::ACCEPTED {
+                        *response.status_mut() = StatusCode::OK;
+                    }
                     Ok(response)
                 }
             });

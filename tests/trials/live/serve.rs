@@ -149,10 +149,20 @@ fn sdk_stdio(plan: &Value, args: &[&str]) -> Vec<Value> {
     answers(command)
 }
 
+/// Runs the Python SDK client with `plan` against `capc serve --http` at `url`. The client ends
+/// its session with a DELETE when it closes, and the SDK warns on stderr unless the server
+/// answers 200 or 204: the client must close without that warning.
 fn sdk_http(plan: &Value, url: &str, token: Option<&str>) -> Vec<Value> {
     let mut command = Command::new(python());
     command.arg(client()).arg(plan.to_string()).arg("http").arg(url).args(token);
-    answers(command)
+    let out = command.output().expect("the client runs");
+    let (text, errors) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "client failed:\n{text}\n{errors}");
+    assert!(
+        !errors.contains("Session termination failed"),
+        "the SDK's DELETE of its session was not answered 200 or 204:\n{errors}"
+    );
+    text.lines().map(|l| serde_json::from_str(l).expect("one JSON answer a line")).collect()
 }
 
 fn client() -> PathBuf {

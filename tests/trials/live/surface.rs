@@ -74,6 +74,15 @@ pub(super) fn lock_connect_records_and_diff_weighs_the_surface() {
     assert_eq!(read["annotations"]["readOnlyHint"].as_bool(), Some(true));
     let tokens = read["tokens"].as_integer().expect("tokens");
     assert!((30..=80).contains(&tokens), "a small tool's estimate: {tokens}");
+    // docs/budget.md shows this run: what `capc lock --connect` says, and the lock's entry.
+    let manual = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/budget.md")).expect("docs");
+    let block = manual.split("$ capc lock --connect --trust .\n").nth(1).and_then(|b| b.split("```").next());
+    let (said, entry) =
+        block.and_then(|b| b.split_once("$ grep -A7 'tool = \"read_file\"' capabilities.lock\n")).expect("the block");
+    for line in said.lines() {
+        assert!(text(&locked).lines().any(|l| l == line), "docs/budget.md shows `{line}`:\n{}", text(&locked));
+    }
+    assert!(first.contains(entry), "docs/budget.md's `[[mcp_tool]]` entry is not in the lock:\n{entry}\n---\n{first}");
 
     // Without --connect the recorded surface is kept, byte for byte.
     let again = capc(root, &["lock", "."]);
@@ -131,6 +140,15 @@ pub(super) fn lock_connect_records_and_diff_weighs_the_surface() {
         "{shown}"
     );
     assert!(shown.contains("input_schema_sha256:"), "the schema change is shown: {shown}");
+    // docs/budget.md shows these escalations: each of its lines is one capc printed.
+    let manual = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/budget.md")).expect("docs");
+    let block = manual.split("$ capc diff HEAD . --fail-on escalation\n").nth(1).and_then(|b| b.split("```").next());
+    for line in block.expect("docs/budget.md's diff block").lines() {
+        assert!(
+            shown.lines().any(|l| l == line),
+            "docs/budget.md shows `{line}`, which capc diff does not print:\n{shown}"
+        );
+    }
 
     // A tool whose composed name the API refuses.
     offer(root, &json!([{"name": LONG, "description": "Long."}]));
