@@ -128,7 +128,7 @@ pub(crate) enum Command {
     ///
     /// With --budget, prints the Skill listing a session in the folder sends instead, as `capc
     /// check`'s `listing-budget` measures it: for each context window of capc.toml's
-    /// `[listing-budget] context-windows` (default: Claude Code 2.1.332's default model, 1,000,000
+    /// `[listing-budget] context-windows` (default: Claude Code's default model, 1,000,000
     /// tokens × 3 bytes per token), the budget, the listing's size, and every entry by the
     /// characters it costs in full (most first, then by name): `kept` (listed with its
     /// description), `dropped` (listed as `- name` because the listing is over the budget) or
@@ -195,7 +195,7 @@ pub(crate) enum Command {
     ///
     /// Loads PATH/capabilities.lock (not the source tree; `capc lock PATH` writes it) and
     /// answers requests, one JSON object per line: `turn` (input text and context → the command table, listings, tool pool, what the
-    /// input does and the request Claude Code 2.1.332 sends for it; by default as a headless run
+    /// input does and the request Claude Code sends for it; by default as a headless run
     /// in an untrusted folder), `invoke_skill`, `tool_search`, `call_tool`, `mcp_update`, `status`. Each
     /// response names the request it answers; a malformed request gets an error response and
     /// the session goes on. On a terminal it is a small REPL: `/cmd args`, `:tools`,

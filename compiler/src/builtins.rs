@@ -1,6 +1,6 @@
 //! Claude Code's own slash commands, bundled skills and workflows, and built-in agents: the
 //! names a user's skill or command can collide with, and the rows that complete the command
-//! table. Read from the Claude Code 2.1.332 bundle (its built-in command list, its bundled-skill
+//! table. Read from the Claude Code bundle (its built-in command list, its bundled-skill
 //! registrations) and checked with `claude -p` (the `system/init` message lists the commands a
 //! headless session has); the public docs (`/en/commands`) name most of them.
 

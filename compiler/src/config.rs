@@ -34,7 +34,7 @@ pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct File {
     /// The Claude Code version whose behaviour the rules follow. capc follows exactly one
-    /// version (2.1.332); any other value is an error, so a repository that pins a version is
+    /// version; any other value is an error, so a repository that pins a version is
     /// told when its capc no longer matches it.
     pub claude_code: Option<String>,
     /// Only these rules report (rule ids, as `capc rules` lists them). Without it, every rule
@@ -82,8 +82,7 @@ pub struct File {
 pub struct ListingBudgetFile {
     /// The context windows the team's sessions run with, each a number of tokens or
     /// `{ tokens = N, bytes-per-token = B }` (Claude Code counts 3 bytes per token for its
-    /// current models, 4 for older ones). Default: `[1000000]`, the window of Claude Code
-    /// 2.1.332's default model.
+    /// current models, 4 for older ones). Default: `[1000000]`, the window of Claude Code's default model.
     pub context_windows: Vec<WindowFile>,
 }
 
@@ -107,7 +106,7 @@ pub struct ContextWindow {
     pub bytes_per_token: u64,
 }
 
-/// The context window of Claude Code 2.1.332's default model, and the bytes per token its
+/// The context window of Claude Code's default model, and the bytes per token its
 /// listing budget counts for it.
 pub const DEFAULT_CONTEXT_WINDOW: ContextWindow = ContextWindow { tokens: 1_000_000, bytes_per_token: 3 };
 

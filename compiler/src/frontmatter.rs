@@ -1,6 +1,6 @@
 //! Frontmatter: the YAML between a first line `---` and the next `---`.
 //!
-//! Claude Code is more lenient than YAML (2.1.332 is; older versions, 2.1.197 among them, are
+//! Claude Code is more lenient than YAML (Claude Code is; older versions, 2.1.197 among them, are
 //! not): when the block does not parse, it double-quotes every column-0 `key: value` line
 //! whose value holds a YAML-special character (`: `, `#`, `[`, `*`, …), reads each tab that
 //! starts a line as two spaces, and tries once more. So `description: Use this: when …` loads,
@@ -521,7 +521,7 @@ fn problematic_value(line: &str) -> Option<(usize, usize)> {
         return None;
     }
     // A flow sequence that reads as one on its own (`arguments: [env, version]`) is left as
-    // written (Claude Code 2.1.332 does; older versions quoted it into a string).
+    // written (Claude Code does; older versions quoted it into a string).
     if trimmed.starts_with('[')
         && trimmed.ends_with(']')
         && matches!(load(trimmed), Ok(Node { kind: NodeKind::Array(_), .. }))

@@ -1,6 +1,6 @@
 //! How Claude Code names what it loads, and how a typed name finds its entry. Pure
 //! functions shared by the resolver and the runtime. The minified function names of the
-//! 2.1.332 bundle are given where a rule comes from, so the next version can be re-read.
+//! Claude Code bundle are given where a rule comes from, so the next version can be re-read.
 
 /// The longest frontmatter `name` Claude Code uses; a longer one is ignored.
 pub const MAX_NAME_CHARS: usize = 256;

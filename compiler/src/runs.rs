@@ -9,7 +9,7 @@
 //! one source per kind (`SOURCES`), each a function of the lock, so a kind the lock records
 //! plugs in with one function.
 //!
-//! What Claude Code 2.1.332 asks first (`Gate`): nothing from the folder's own settings,
+//! What Claude Code asks first (`Gate`): nothing from the folder's own settings,
 //! agents, skills or plugins runs before its trust dialog is accepted ("Leaving out the
 //! checkout's hooks - workspace trust not accepted", "apiKeyHelper requires workspace
 //! trust"); the user's and managed settings' hooks and helpers run in any folder; a status
@@ -21,8 +21,7 @@ use crate::diagnostic::LineIndex;
 use crate::model::{Decl, Gate, Item, Lock, McpServer, Pinned, Run, RunKind, Scope, Setting};
 use crate::node::{Node, NodeKind};
 
-/// A settings key that runs a command: its kind, when it runs, and the scopes Claude Code
-/// 2.1.332 honours it from.
+/// A settings key that runs a command: its kind, when it runs, and the scopes Claude Code honours it from.
 pub struct Helper {
     pub key: &'static str,
     pub kind: RunKind,
@@ -702,7 +701,7 @@ pub fn mode_rank(mode: Option<&str>) -> u8 {
 }
 
 /// Environment variables that send Claude Code's traffic or credentials elsewhere, or load
-/// code into it and the programs it starts, with why (the names of Claude Code 2.1.332's own
+/// code into it and the programs it starts, with why (the names of Claude Code's own
 /// lists of endpoint, proxy, certificate and loader variables).
 pub const REDIRECTING_ENV: &[(&str, &str)] = &[
     ("ANTHROPIC_BASE_URL", "sends the model's requests, with the API key, to another endpoint"),
@@ -784,7 +783,7 @@ pub enum Loosens {
     Removed,
 }
 
-/// The `sandbox` keys of Claude Code 2.1.332's settings schema that loosen it.
+/// The `sandbox` keys of Claude Code's settings schema that loosen it.
 pub const SANDBOX: &[(&str, Loosens)] = &[
     ("sandbox.enabled", Loosens::When { value: false, default: false }),
     ("sandbox.failIfUnavailable", Loosens::When { value: false, default: false }),

@@ -6,7 +6,7 @@
 //! in `~/.claude/plugins/known_marketplaces.json` (`{name: {source: {source, repo|url|path,
 //! ref?}, installLocation, lastUpdated}}`); each installed copy is a folder of the plugin
 //! cache (`~/.claude/plugins/cache/<marketplace>/<plugin>/<version>/`). These formats were read
-//! from what Claude Code 2.1.332 writes (`tests/verify/record.sh` records them). Nothing
+//! from what Claude Code writes (`tests/verify/record.sh` records them). Nothing
 //! else of the home is read.
 //!
 //! For every plugin of the lock (a folder with a marketplace id, or a marketplace entry's

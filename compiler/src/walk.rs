@@ -72,7 +72,7 @@ fn loaded_whatever_is_ignored(rel: &str) -> bool {
     matches!(top, ".claude" | ".claude-plugin") || rel == ".mcp.json" || instructions
 }
 
-/// What Claude Code looks for at a plugin's root (Claude Code 2.1.332's loader: the manifest
+/// What Claude Code looks for at a plugin's root (Claude Code's loader: the manifest
 /// folder, the component folders, the root files and `bin/`, which joins the session's PATH):
 /// read whatever ignore files and `exclude` say, with everything below them. The rest of a
 /// plugin's folder (its README, scripts, backups, build output) is not loaded, so ignore files

@@ -123,7 +123,7 @@ pub struct SkillUsage {
     pub last_used_at: f64,
 }
 
-/// The context window of Claude Code 2.1.332's default model (Opus 5.5), in tokens.
+/// The context window of Claude Code's default model (Opus 5.5), in tokens.
 pub const DEFAULT_CONTEXT_WINDOW: u64 = 1_000_000;
 /// Bytes per token the listing budget assumes for that model (4 for older models).
 pub const DEFAULT_BYTES_PER_TOKEN: u64 = 3;
@@ -234,7 +234,7 @@ impl TurnContext {
     pub fn no_bundled(&self) -> bool {
         self.flag("disableBundledSkills") || self.flag("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS")
     }
-    /// Whether Claude Code 2.1.332 sends its attribution reminder (`Attribution for git commits
+    /// Whether Claude Code sends its attribution reminder (`Attribution for git commits
     /// and pull requests …`) with a turn: unless the settings leave both lines empty —
     /// `attribution` naming `commit` or `pr` (an absent one keeps its default line) with both
     /// `""`, or, without those, `includeCoAuthoredBy: false`.

@@ -482,7 +482,7 @@ mod tests {
 
     #[test]
     fn budget_sources_in_order() {
-        // Claude Code 2.1.332's default model: 1,000,000 tokens × 3 bytes × 1%.
+        // Claude Code's default model: 1,000,000 tokens × 3 bytes × 1%.
         assert_eq!(budget(None, 1_000_000, 3, None), 30_000);
         assert_eq!(budget(None, 1_000_000, 3, Some(0.0001)), 300);
         assert_eq!(budget(Some(2000.0), 1_000_000, 3, None), 2000);

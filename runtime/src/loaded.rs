@@ -255,7 +255,7 @@ pub(crate) fn held(rules: &[Rule], root: &str, home: &str) -> (Held, Held) {
     (trusted, untrusted)
 }
 
-/// The lines Claude Code 2.1.332 prints on stderr, with text output (`-p`'s default; JSON and
+/// The lines Claude Code prints on stderr, with text output (`-p`'s default; JSON and
 /// stream-JSON output print none), for settings files it does not load, each named by its
 /// absolute path (`at`); none when every file loads.
 pub fn settings_notice(
@@ -581,7 +581,7 @@ impl Loaded {
         derive(&self.claimed, &self.roots)
     }
 
-    /// The "Codebase and user instructions" reminder Claude Code 2.1.332 puts first in the user
+    /// The "Codebase and user instructions" reminder Claude Code puts first in the user
     /// turn: each instruction file of the lock that loads at the start (not a rule waiting for
     /// a `paths:` match), in the lock's order, as `Contents of PATH (HEADING):` and the text it
     /// sends; `None` when there is none. Each file is read now and refused when its bytes no
@@ -673,7 +673,7 @@ impl Loaded {
     }
 
     /// The instruction files a turn that reads `read` (absolute paths, in order) brings in, as
-    /// Claude Code 2.1.332 attaches them after the reads, for each file read in turn: the managed
+    /// Claude Code attaches them after the reads, for each file read in turn: the managed
     /// and user rules whose `paths` match it, then each nested folder above it (outermost first:
     /// its files and their imports, its rules without `paths`, then those whose `paths` match
     /// the file relative to that folder), then the project's rules whose `paths` match. Each is
@@ -820,7 +820,7 @@ fn derive_from(roots: &Roots, include_local: bool, recorded_in: Option<&Lock>) -
     Ok(fresh)
 }
 
-/// The first paragraph of the instructions reminder (Claude Code 2.1.332).
+/// The first paragraph of the instructions reminder (Claude Code).
 pub const INSTRUCTIONS_INTRO: &str = "Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.";
 
 /// The order Claude Code lists commands in (see [`Loaded::listing_order`]); names

@@ -1,4 +1,4 @@
-//! `@` file mentions, as Claude Code 2.1.332 attaches them to a user turn: the files and folders
+//! `@` file mentions, as Claude Code attaches them to a user turn: the files and folders
 //! a typed line (or, for a prompt command, its expanded prompt) names with `@path`, each read
 //! before the turn as a pair of system reminders — `Called the Read tool with the following
 //! input: {"file_path":…}` and its result (a folder: `Called the Bash tool …` with `ls DIR`).

@@ -338,7 +338,7 @@ fn save_history(editor: &mut rustyline::DefaultEditor, path: &std::path::Path) {
 fn status(session: &Session) -> String {
     let lock = &session.loaded.lock;
     let mut out = format!(
-        "lock: {}, {}, {}, {}, {} (Claude Code {})\n",
+        "lock: {}, {}, {}, {}, {} (follows Claude Code {})\n",
         count(lock.commands.len(), "command"),
         count(lock.agents.len(), "agent"),
         count(lock.mcp_servers.len(), "MCP server"),

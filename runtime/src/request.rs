@@ -106,7 +106,7 @@ pub fn skill_block(dir: &str, body: &str) -> String {
     format!("Base directory for this skill: {dir}\n\n{body}")
 }
 
-/// How many commands of a headless Claude Code 2.1.332 session are neither named in the
+/// How many commands of a headless Claude Code session are neither named in the
 /// unknown-command reminder nor declared by the user: its built-in commands that work without
 /// the terminal and the bundled skills the model may not invoke (measured: 28 in
 /// `turn-expand-unknown`, whatever the declarations).

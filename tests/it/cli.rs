@@ -245,7 +245,7 @@ fn lock_of_a_plugin_claude_code_refuses_is_written_and_succeeds() {
 
 #[test]
 fn lock_records_agents_whose_frontmatter_claude_code_reads_leniently() {
-    // Agent frontmatter that is not YAML: Claude Code 2.1.332 quotes `key: a: b` values and
+    // Agent frontmatter that is not YAML: Claude Code quotes `key: a: b` values and
     // reads a tab that starts a line as two spaces, in one retry, and loads the agent with its
     // name and description; one even that retry cannot read is skipped (a project agent) or
     // listed under its file name (a plugin agent). The lock records exactly that, so it is
@@ -302,9 +302,9 @@ fn lock_records_agents_whose_frontmatter_claude_code_reads_leniently() {
 
 #[test]
 fn check_passes_files_claude_code_loads() {
-    // A skill whose `metadata` is a string (Claude Code 2.1.332 drops the value and lists the
+    // A skill whose `metadata` is a string (Claude Code drops the value and lists the
     // skill; its validator warns) and `MultiEdit` in `allowed-tools` and an agent's `tools`
-    // (2.1.332 still names it among its edit tools) are no errors: CI passes.
+    // (Claude Code still names it among its edit tools) are no errors: CI passes.
     let dir = tempfile::tempdir().expect("tempdir");
     for (path, text) in [
         (

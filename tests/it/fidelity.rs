@@ -34,7 +34,7 @@ fn broken_plugin(dir: &Path) {
 
 #[test]
 fn frontmatter_the_official_validator_rejects_is_an_error_in_every_kind() {
-    // `claude plugin validate --json p` 2.1.332 on this plugin: "success": false, with
+    // `claude plugin validate --json p` Claude Code on this plugin: "success": false, with
     // "YAML frontmatter failed to parse" for the agent, the skill and the command.
     let dir = tempfile::tempdir().expect("tempdir");
     broken_plugin(dir.path());
@@ -213,7 +213,7 @@ fn the_description_rule_measures_what_the_listing_sends() {
     assert!(listing.lines().any(|l| l == format!("- whole: {plain}")), "and keeps the other whole");
 }
 
-/// Claude Code 2.1.332 loads a settings file whatever its `env` values are (measured: a number,
+/// Claude Code loads a settings file whatever its `env` values are (measured: a number,
 /// a boolean, an object and null beside `ENABLE_TOOL_SEARCH: "false"`, which took effect, with
 /// no notice): a number or a boolean is no error; a value that is no text is a warning; and a
 /// count of tokens (`MAX_THINKING_TOKENS`) is no secret, where a credential still is.

@@ -175,7 +175,7 @@ fn texts_of(out: &Output) -> Vec<String> {
 
 /// The managed scope's CLAUDE.md, `claudeMd` and rules come first; `claudeMdExcludes` drops a
 /// rule; a nested folder's CLAUDE.md waits for a turn that reads a file below it, and comes
-/// after the read, as Claude Code 2.1.332 sends them (`instructions-managed`,
+/// after the read, as Claude Code sends them (`instructions-managed`,
 /// `instructions-excludes`, `instructions-nested`).
 #[test]
 fn managed_excluded_and_nested_instruction_files_through_lock_explain_and_session() {

@@ -1,4 +1,4 @@
-//! Keys through `capc check`, as users run it: every frontmatter key of Claude Code 2.1.332's
+//! Keys through `capc check`, as users run it: every frontmatter key of Claude Code's
 //! own list (its copy, `compiler/data/claude-code/frontmatter-keys.txt`) is accepted in each
 //! kind of file where Claude Code reads frontmatter, and the unknown keys that remain are a
 //! warning only when they are probably a typo; every settings key of Claude Code's settings
@@ -73,7 +73,7 @@ fn every_key_claude_code_knows_is_accepted_in_every_frontmatter_kind() {
         .filter(|d| d["rule"] == "unknown-field")
         .map(|d| format!("{}:{}: {}", d["path"].as_str().unwrap_or(""), d["line"], d["message"]))
         .collect();
-    assert!(unknown.is_empty(), "keys Claude Code 2.1.332 knows, reported unknown:\n{}", unknown.join("\n"));
+    assert!(unknown.is_empty(), "keys Claude Code knows, reported unknown:\n{}", unknown.join("\n"));
 }
 
 #[test]
@@ -252,7 +252,7 @@ fn of(found: &[Value], path: &str) -> Vec<(String, String, String)> {
 
 #[test]
 fn a_value_claude_code_refuses_says_whether_the_file_or_the_entry_goes() {
-    // Measured on Claude Code 2.1.332: a wrong type or a value outside an enum refuses the
+    // Measured on Claude Code: a wrong type or a value outside an enum refuses the
     // whole file ("These settings did not load"), naming the path and saying why; a key its
     // schema skips when invalid (`teammateMode`) is dropped and the rest stays in effect.
     let dir = tempfile::tempdir().expect("tempdir");
@@ -306,7 +306,7 @@ fn a_value_claude_code_refuses_says_whether_the_file_or_the_entry_goes() {
 
 #[test]
 fn a_managed_only_key_is_reported_where_claude_code_ignores_it() {
-    // Measured on Claude Code 2.1.332: in a project's settings, `allowManagedHooksOnly` leaves
+    // Measured on Claude Code: in a project's settings, `allowManagedHooksOnly` leaves
     // the project's hooks running and `allowManagedPermissionRulesOnly` leaves its rules in
     // force.
     let dir = tempfile::tempdir().expect("tempdir");
@@ -381,7 +381,7 @@ fn settings_merge_across_scopes_key_by_key() {
 
 #[test]
 fn an_enabled_plugins_value_claude_code_refuses_refuses_the_file() {
-    // Measured on Claude Code 2.1.332: `"enabledPlugins": {"a@b": "yes"}` refuses the file,
+    // Measured on Claude Code: `"enabledPlugins": {"a@b": "yes"}` refuses the file,
     // "(enabledPlugins.a@b): Invalid input".
     let dir = tempfile::tempdir().expect("tempdir");
     write_file(

@@ -1,5 +1,4 @@
-//! What a session loads and which entry a typed `/name` reaches, compared with Claude Code
-//! 2.1.332 itself on the oracle scenarios (`tests/oracle/scenarios`, recorded offline by
+//! What a session loads and which entry a typed `/name` reaches, compared with Claude Code itself on the oracle scenarios (`tests/oracle/scenarios`, recorded offline by
 //! `tests/oracle/regen.py`; no `claude` is needed here).
 //!
 //! For every scenario, capc checks the scenario's tree (its home as `--user-dir`, its `managed/`
@@ -355,7 +354,7 @@ fn sessions_load_and_name_what_claude_code_does() {
             crate::support::corpora_path().display()
         );
     }
-    assert!(failures.is_empty(), "{} difference(s) with Claude Code 2.1.332:\n{}", failures.len(), failures.join("\n"));
+    assert!(failures.is_empty(), "{} difference(s) with Claude Code:\n{}", failures.len(), failures.join("\n"));
     // docs/reading.md gives these figures.
     if without_corpora == 0 {
         let manual =

@@ -325,8 +325,7 @@ fn a_reserved_plugin_name_fails_check_but_is_locked_as_claude_code_loads_it() {
 }
 
 /// Which plugins Claude Code loads when their hooks are written oddly, inline in plugin.json
-/// or in hooks/hooks.json, and how many hooks then run: each case measured with Claude Code
-/// 2.1.332 (`claude --plugin-dir` from an empty folder, the plugin's command in the request
+/// or in hooks/hooks.json, and how many hooks then run: each case measured with Claude Code (`claude --plugin-dir` from an empty folder, the plugin's command in the request
 /// or not). An inline map is the events themselves (a `hooks` key in it is an unknown event);
 /// an array may hold inline maps; a guard hook (PreToolUse, PermissionRequest) Claude Code
 /// cannot load makes it skip the whole plugin, another event's unreadable entry is dropped.
@@ -457,7 +456,7 @@ fn loaded(root: &Path, dirs: &[&str]) -> Vec<(String, bool, String)> {
         .collect()
 }
 
-/// What Claude Code 2.1.332's `claude --plugin-dir … plugin list --json` said for each layout
+/// What Claude Code's `claude --plugin-dir … plugin list --json` said for each layout
 /// (measured): a plugin whose dependency does not load is `enabled: false` with a
 /// `dependency-unsatisfied` error naming the first such dependency; a chain fails from its
 /// missing end; two plugins that depend on each other both load; a `--plugin-dir` plugin
@@ -538,7 +537,7 @@ fn a_plugin_whose_dependency_does_not_load_is_turned_off_as_claude_code_does() {
     assert!(state(cycle.clone(), "x@inline").0 && state(cycle, "y@inline").0);
 }
 
-/// A plugin with every kind Claude Code 2.1.332's `claude plugin validate` lists in `provides`
+/// A plugin with every kind Claude Code's `claude plugin validate` lists in `provides`
 /// beyond skills, commands, agents, hooks and MCP servers. Its `provides` for this layout was
 /// (measured): lspServers `rust`; monitors `tail-log`, `on-deploy`; outputStyles `kit:Terse`;
 /// themes `kit:dusk`; workflows `kit:triage`; bin `notexec`, `tool`; modules `hooks/mod.js`.
@@ -639,7 +638,7 @@ fn every_kind_a_plugin_provides_is_listed_and_locked() {
     assert!(session.status.success(), "the lock is accepted: {}", stderr(&session));
 }
 
-/// Claude Code 2.1.332 drops a whole monitors file or `.lsp.json` when one entry fails its
+/// Claude Code drops a whole monitors file or `.lsp.json` when one entry fails its
 /// strict schema (`monitors load failed`, `lsp-config-invalid`; measured), and loads the rest
 /// of the plugin: an error at the entry, and nothing of the file in the lock's tables.
 #[test]

@@ -1,4 +1,4 @@
-//! Policy switches through the binary, as Claude Code 2.1.332 applies them (measured with its
+//! Policy switches through the binary, as Claude Code applies them (measured with its
 //! managed settings, CONTRIBUTING.md's "Comparing with Claude Code itself"): what `capc lock
 //! --managed-dir` records as removed, what `capc ls` says, what a `capc session` turn then does,
 //! and `capc diff` calling a loosened policy an escalation.
@@ -186,7 +186,7 @@ fn diff_calls_a_loosened_managed_policy_an_escalation() {
     );
 }
 
-/// `deniedMcpServers` as Claude Code 2.1.332 matches it: a URL pattern without a query also
+/// `deniedMcpServers` as Claude Code matches it: a URL pattern without a query also
 /// keeps out the URL with a query or a trailing slash; an entry only the project's settings
 /// hold keeps out the project's server but not one the organization provides.
 #[test]

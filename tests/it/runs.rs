@@ -64,7 +64,7 @@ fn every_kind_is_listed_with_its_place_gate_and_pin() {
     assert_eq!(server["pinned"], "unpinned");
     assert_eq!(server["fetches"], "npx mcp-fetch2");
     assert_eq!(row(&rows, "hook", "PostToolUse Edit")["owner"], "agent reviewer");
-    // A skill's own hook (Claude Code 2.1.332 runs it once the skill has run: measured).
+    // A skill's own hook (Claude Code runs it once the skill has run: measured).
     let stop = row(&rows, "hook", "Stop");
     assert_eq!(stop["owner"], "/deploy");
     assert_eq!(stop["path"], ".claude/skills/deploy/SKILL.md");
@@ -154,7 +154,7 @@ fn a_plugin_agent_declares_no_server_or_hook_and_a_folder_without_any_says_so() 
     assert_eq!(stdout(&out), "Nothing here runs a command.\n");
 }
 
-/// The status lines and `fileSuggestion` under the hooks' switches, as Claude Code 2.1.332 runs
+/// The status lines and `fileSuggestion` under the hooks' switches, as Claude Code runs
 /// them (measured with status lines that write a marker): a project's `disableAllHooks` keeps
 /// the project's and the user's status line from running, not the managed settings' one nor
 /// `apiKeyHelper`; managed `disableAllHooks` runs no status line at all; a plugin's

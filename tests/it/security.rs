@@ -1595,7 +1595,7 @@ fn root_home() -> Option<String> {
     passwd.lines().find(|line| line.starts_with("root:")).and_then(|line| line.split(':').nth(5)).map(str::to_owned)
 }
 
-/// `~user`, `~+`, `~-` (and `cd -`) name folders from state no check sees: Claude Code 2.1.332
+/// `~user`, `~+`, `~-` (and `cd -`) name folders from state no check sees: Claude Code
 /// refuses them ("Tilde expansion variants … require manual approval"), and so does capc, in a
 /// trusted folder with no rule, whatever they point to.
 #[test]
@@ -1635,7 +1635,7 @@ fn tilde_variants_read_nothing_outside() {
     }
 }
 
-/// A bare `cd` goes home: Claude Code 2.1.332 blocks it as a `cd` into the home folder, and so
+/// A bare `cd` goes home: Claude Code blocks it as a `cd` into the home folder, and so
 /// does capc, however it is spelled; `cd ""` stays where it is and still runs.
 #[test]
 fn a_bare_cd_reads_nothing_in_the_home_folder() {
@@ -1655,7 +1655,7 @@ fn a_bare_cd_reads_nothing_in_the_home_folder() {
 }
 
 /// A glob is checked where each of its matches leads, links followed, as a plain path is: a
-/// committed `d/lnk -> outside` reads nothing outside through `d/*` (Claude Code 2.1.332 runs
+/// committed `d/lnk -> outside` reads nothing outside through `d/*` (Claude Code runs
 /// these; capc's promise is that paths are checked after links are resolved). So are a `..`
 /// after a link, and a relative path after a `cd`.
 #[test]
@@ -2171,7 +2171,7 @@ fn serve_stdio(root: &Path, args: &[&str], requests: &[serde_json::Value]) -> Ve
     answers
 }
 
-/// Arguments are filled in escaped as Claude Code 2.1.332 escapes them (measured with a command
+/// Arguments are filled in escaped as Claude Code escapes them (measured with a command
 /// `Args: $ARGUMENTS` typed as `` /cmd !`id` ``: `` Args: \! `id` ``), so text that came from
 /// the arguments never opens a `!` injection: not typed (`capc session`), not through
 /// `prompts/get`, not through the Skill tool whose `args` the model chooses, not through the
@@ -2474,8 +2474,7 @@ fn plant_bare_repository(folder: &Path, pwned: &Path) {
 }
 
 /// A folder that looks like a bare repository (`HEAD`, `objects/`, `refs/`, no `.git`) is git's
-/// repository, and its `config` runs programs (`core.fsmonitor` on `git status`). Claude Code
-/// 2.1.332 lets no git command there run without approval ("This folder or one above it looks
+/// repository, and its `config` runs programs (`core.fsmonitor` on `git status`). Claude Code lets no git command there run without approval ("This folder or one above it looks
 /// like a bare git repository …" for a `!` injection); neither does capc, for the folder or one
 /// above it.
 #[test]
@@ -2493,7 +2492,7 @@ fn git_in_a_bare_repository_folder_is_refused() {
 }
 
 /// `command cd` and `builtin cd` change directories as `cd` does: `git` after them may run in
-/// another repository's configuration, so the line is not read-only (Claude Code 2.1.332:
+/// another repository's configuration, so the line is not read-only (Claude Code:
 /// "Compound commands with cd and git require permission checks").
 #[test]
 fn wrapped_cd_then_git_is_refused() {
@@ -2514,7 +2513,7 @@ fn wrapped_cd_then_git_is_refused() {
 
 /// A value glued to an option is checked as an operand is when it names a path:
 /// `--from-file=`, `--files0-from=`, a short option's glued value. Nothing outside is read
-/// without a rule (Claude Code 2.1.332 checks only operands; capc asks).
+/// without a rule (Claude Code checks only operands; capc asks).
 #[test]
 fn option_values_read_nothing_outside() {
     for injection in [
@@ -2573,7 +2572,7 @@ fn copy_targets_and_sources_stay_inside() {
 }
 
 /// A committed `.git` file (`gitdir: proj`) that sends git to a repository inside the project is
-/// the same attack: git reads that folder's `config`. Claude Code 2.1.332 gates git when `.git`
+/// the same attack: git reads that folder's `config`. Claude Code gates git when `.git`
 /// redirects to a folder it cannot verify; capc refuses it as it refuses a bare repository.
 #[test]
 fn git_through_a_planted_gitdir_file_is_refused() {
@@ -2665,7 +2664,7 @@ fn an_untrusted_folder_runs_injections_only_when_the_user_asks_as_claude_code_do
 
 // ---- class 21 of docs/security.md: the third review ----
 
-/// Claude Code 2.1.332's reason for a line that changes directory and runs git.
+/// Claude Code's reason for a line that changes directory and runs git.
 const CD_GIT: &str = "This command changes directory before running a version-control command";
 
 /// A line that changes directory and runs git runs git in the folder it went to, whose
@@ -2762,7 +2761,7 @@ fn recursive_readers_that_follow_links_read_nothing_outside() {
 }
 
 /// `find`'s own options before its folders (`-H`, `-L`, `-P`, `-O3`, `-D OPTS`) hid the folders
-/// from the path check: `find -P ~ -name .netrc` listed the home folder. Claude Code 2.1.332
+/// from the path check: `find -P ~ -name .netrc` listed the home folder. Claude Code
 /// refuses the `-H`, `-L` and `-P` forms ("find in '…' was blocked. For security, Claude Code
 /// may only search files in …"); capc refuses them all.
 #[test]
@@ -2842,7 +2841,7 @@ fn git_ls_files_reads_no_exclude_file_outside() {
 }
 
 /// Files `grep` and `rg` read patterns or names from are checked as reads, however the option
-/// is spelled: `--exclude-from FILE` with its value as the next word (Claude Code 2.1.332
+/// is spelled: `--exclude-from FILE` with its value as the next word (Claude Code
 /// refuses it), `-if FILE` (a cluster ending in `-f`), `--ignore-file FILE`. An allow rule for
 /// the command does not reach outside.
 #[test]
@@ -2886,7 +2885,7 @@ fn fd_search_folders_are_checked() {
 /// bash evaluates an array subscript given to a test's `-v`/`-R`, and `[[` evaluates its
 /// arithmetic operands, running the `$(…)` inside even when it is single-quoted: the analysis
 /// left `[ … ]` and `[[ … ]]` out of the commands it decides, so `[ -v 'x[$(touch pwned)]' ]` ran
-/// `touch` with no rule. Claude Code 2.1.332 refuses each, with the reasons capc now gives; a
+/// `touch` with no rule. Claude Code refuses each, with the reasons capc now gives; a
 /// test of a plain name still runs.
 #[test]
 fn a_test_never_evaluates_a_subscript() {
@@ -2913,7 +2912,7 @@ fn a_test_never_evaluates_a_subscript() {
 }
 
 /// A line that writes a file git reads as its repository's own (`HEAD`, `objects/`, `refs/`,
-/// `hooks/`) and then runs git may plant the configuration git runs: Claude Code 2.1.332 asks
+/// `hooks/`) and then runs git may plant the configuration git runs: Claude Code asks
 /// ("This command creates git repository structure files …") whatever rules allow each
 /// command, and so does capc.
 #[test]

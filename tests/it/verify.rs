@@ -1,4 +1,4 @@
-//! `capc verify`: a home recorded from what Claude Code 2.1.332 wrote when it installed two
+//! `capc verify`: a home recorded from what Claude Code wrote when it installed two
 //! plugins (`tests/verify/home`, made by `tests/verify/record.sh`), against two repositories:
 //! `repo-matching`, whose lock is what was installed, and `repo-drift`, whose lock pins
 //! another commit and version, other plugin files and another marketplace source. Each

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bash-probe.py: measures how Claude Code decides `!` shell injections in a skill body against
-Bash permission rules, offline; it wrote `grammar/tests/data/bash-2.1.332.json` (Claude Code 2.1.332).
+Bash permission rules, offline; it wrote `grammar/tests/data/bash-2.1.332.json` (Claude Code).
 
     CLAUDE_BIN=/path/to/claude tests/oracle/bash-probe.py [--only ID,ID] [--jobs N] [--out FILE]
 
@@ -573,7 +573,7 @@ def main():
         elif a == '--out':
             out = args.pop(0)
     if not os.environ.get('CLAUDE_BIN'):
-        sys.exit('bash-probe.py: set CLAUDE_BIN to the claude binary to measure (2.1.332 for the committed data)')
+        sys.exit('bash-probe.py: set CLAUDE_BIN to the claude binary to measure (Claude Code for the committed data)')
     if not os.path.exists(os.path.join(ORACLE, 'claude-offline')):
         sys.exit(f'bash-probe.py: no claude-offline in {ORACLE} (set ORACLE_DIR)')
     setup_bin()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bash-variants.py: generates flag-form variants of every command Claude Code's read-only table
 names and measures, offline and in batches, which of them Claude Code runs with no rule; it wrote
-`grammar/tests/data/bash-variants-2.1.332.json` (Claude Code 2.1.332).
+`grammar/tests/data/bash-variants-2.1.332.json` (Claude Code).
 
     CLAUDE_BIN=/path/to/claude tests/oracle/bash-variants.py [--jobs N] [--batch N] [--list]
 
@@ -40,7 +40,7 @@ RAN = ('Exit code ', 'Command timed out', 'Shell cwd was reset')
 def ran(message):
     return message.startswith(RAN)
 
-# ---- the commands and their flags, as Claude Code 2.1.332's read-only table gives them ----
+# ---- the commands and their flags, as Claude Code's read-only table gives them ----
 # Flag kinds: none (no value), number, string, char (one character), {} (xargs -I), EOF (xargs -E).
 TABLE = json.load(open(os.path.join(HERE, 'bash-variants-table.json')))
 
@@ -515,7 +515,7 @@ def main():
         elif a == '--check':
             check = True
     if not os.environ.get('CLAUDE_BIN'):
-        sys.exit('bash-variants.py: set CLAUDE_BIN to the claude binary (2.1.332 for the committed data)')
+        sys.exit('bash-variants.py: set CLAUDE_BIN to the claude binary (Claude Code for the committed data)')
     setup_bin()
     if check:
         return check_against_injections(jobs, batch)

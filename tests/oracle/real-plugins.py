@@ -4,10 +4,10 @@ command or a skill, loaded with `--plugin-dir` from an empty folder elsewhere, a
 author runs Claude Code on their plugin.
 
     CLAUDE_BIN=/path/to/claude tests/oracle/real-plugins.py      # writes the scenarios
-    CLAUDE_BIN=/path/to/claude tests/oracle/regen.py real-…       # then records what 2.1.332 sends
+    CLAUDE_BIN=/path/to/claude tests/oracle/regen.py real-…       # then records what Claude Code sends
 
 For each plugin (a folder of `../shared/corpora` holding `.claude-plugin/plugin.json` and a
-`commands/` or `skills/` folder), Claude Code 2.1.332 is asked once, with a plain turn, what
+`commands/` or `skills/` folder), Claude Code is asked once, with a plain turn, what
 its command table holds; the scenario's inputs are that plain turn, then every command of the
 plugin typed with arguments (`/<plugin>:<command> ARGS`), then its first skill typed the same
 way. The names come from Claude Code itself (the `init` message's `slash_commands` that carry

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Records Claude Code 2.1.332 as the client of `capc serve`'s permission questions:
+"""Records Claude Code as the client of `capc serve`'s permission questions:
 
     CLAUDE_BIN=/path/to/claude tests/oracle/serve-ask.py [--capc BIN]
 

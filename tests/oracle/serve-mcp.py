@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Records what Claude Code 2.1.332 sends for a prompt of `capc serve`, beside what it sends for
+"""Records what Claude Code sends for a prompt of `capc serve`, beside what it sends for
 its own command, in the same folder:
 
     CLAUDE_BIN=/path/to/claude tests/oracle/serve-mcp.py [--capc BIN]

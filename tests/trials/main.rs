@@ -7,7 +7,7 @@
 //! - `fixtures`: every rule's fixture tree against its expected report;
 //! - `corpora`: the eleven shared corpora, read completely and pinned, and baselines on one;
 //! - `oracle_validate`: plugins as Claude Code's own validator and loader see them;
-//! - `oracle`: what capc sends against what Claude Code 2.1.332 sent, scenario by scenario;
+//! - `oracle`: what capc sends against what Claude Code sent, scenario by scenario;
 //! - `differential`: Claude Code run live beside capc on every corpus, a fixed sample of turns;
 //! - `diff`: `capc diff` on its cases, git revisions and a marketplace pull request;
 //! - `docs`: every fenced block of the README and docs/, run or parsed as its mark says;

@@ -1,6 +1,6 @@
-//! capc against Claude Code 2.1.332 itself: for every scenario of `tests/oracle/scenarios/` and
+//! capc against Claude Code itself: for every scenario of `tests/oracle/scenarios/` and
 //! every input, the request capc's session says Claude Code sends must equal the request
-//! 2.1.332 really sent (`expected/*.json`, recorded offline by `tests/oracle/regen.py`), field
+//! Claude Code really sent (`expected/*.json`, recorded offline by `tests/oracle/regen.py`), field
 //! by field: `tools`, `deferred`, `skill_listing`, `agent_listing`, `commands`, `texts`, and
 //! `stderr`, `stdout` and whether a request was made at all.
 //!
@@ -681,7 +681,7 @@ pub(crate) fn offline_npm() -> tempfile::TempDir {
 }
 
 /// For every input of one scenario, the request capc's session says Claude Code sends equals the
-/// one 2.1.332 sent, but for the differences `allowlist` (this scenario's entries) lists; each
+/// one Claude Code sent, but for the differences `allowlist` (this scenario's entries) lists; each
 /// of those entries must still differ.
 fn capc_sends_what_claude_code_2_1_332_sends(s: &Scenario, allowlist: &[Allowed]) {
     let compared = compare(s, allowlist);
@@ -691,7 +691,7 @@ fn capc_sends_what_claude_code_2_1_332_sends(s: &Scenario, allowlist: &[Allowed]
     }
     assert!(
         compared.failures.is_empty() && compared.stale.is_empty(),
-        "{} difference(s) from Claude Code 2.1.332 not in tests/oracle/allowlist.toml:\n{}\n{} allowlist entr(ies) no longer differ (remove them):\n{}\n({summary})",
+        "{} difference(s) from Claude Code not in tests/oracle/allowlist.toml:\n{}\n{} allowlist entr(ies) no longer differ (remove them):\n{}\n({summary})",
         compared.failures.len(),
         compared.failures.join(""),
         compared.stale.len(),
@@ -798,7 +798,7 @@ pub(crate) fn compare(s: &Scenario, allowlist: &[Allowed]) -> Compared {
 }
 
 /// `capc check` of a scenario's tree (its `--plugin-dir`s as recorded) flags with
-/// `listing-budget` exactly the skills whose description Claude Code 2.1.332 left out of the
+/// `listing-budget` exactly the skills whose description Claude Code left out of the
 /// recorded listing (`- name` alone): every such entry but the bundled skills (no file to
 /// report at) and the ones the tree's settings list `name-only`.
 fn listing_budget_flags_what_claude_code_dropped(s: &Scenario) {

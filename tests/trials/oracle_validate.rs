@@ -1,4 +1,4 @@
-//! capc against Claude Code 2.1.332's own validator and loader, on the shared corpora
+//! capc against Claude Code's own validator and loader, on the shared corpora
 //! (`../shared/corpora`). The verdicts were recorded offline by `tests/oracle/validate.py` into
 //! `tests/oracle/validate/<corpus>.json`; no `claude` is needed here.
 //!
@@ -184,7 +184,7 @@ fn plugins_are_what_claude_codes_validator_says(corpus: &str, truth: &Value) {
     let marketplaces = marketplaces_are_what_the_validator_says(corpus, truth, &errors, &is_allowed, &mut failures);
     assert!(
         failures.is_empty(),
-        "{} difference(s) with `claude plugin validate` 2.1.332:\n{}\n({corpus}: {accepted} accepted plugins, {equal} with capc's inventory equal to `provides`; {rejected_files} rejected files; {marketplaces} marketplaces)",
+        "{} difference(s) with `claude plugin validate` Claude Code:\n{}\n({corpus}: {accepted} accepted plugins, {equal} with capc's inventory equal to `provides`; {rejected_files} rejected files; {marketplaces} marketplaces)",
         failures.len(),
         failures.join("\n")
     );
@@ -421,7 +421,7 @@ fn plugin_dirs_load_as_claude_code_loads_them(corpus: &str, truth: &Value) {
     }
     assert!(
         failures.is_empty(),
-        "{} difference(s) with Claude Code 2.1.332 loading plugins with --plugin-dir:\n{}\n({corpus}: {plugins} plugins, {equal} equal, {locked} locked and accepted)",
+        "{} difference(s) with Claude Code loading plugins with --plugin-dir:\n{}\n({corpus}: {plugins} plugins, {equal} equal, {locked} locked and accepted)",
         failures.len(),
         failures.join("\n")
     );

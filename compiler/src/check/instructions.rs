@@ -1,4 +1,4 @@
-//! Instruction files: what Claude Code 2.1.332 reads into the "Codebase and user instructions"
+//! Instruction files: what Claude Code reads into the "Codebase and user instructions"
 //! reminder of a session started in the checked folder, in its order, with the files their `@`
 //! imports bring in (measured; `tests/oracle/scenarios/instructions-*`).
 //!
@@ -29,7 +29,7 @@ use std::path::Path;
 pub const MAX_DEPTH: usize = 5;
 
 /// The extensions an imported file may have (or none at all); Claude Code skips any other as a
-/// non-text file (2.1.332's list).
+/// non-text file (Claude Code's list).
 const TEXT_EXTENSIONS: &[&str] = &[
     ".md",
     ".txt",
@@ -1009,7 +1009,7 @@ fn find_imports(line: &str, start: usize, spans: bool, out: &mut Vec<Import>) {
     }
 }
 
-/// Whether a word after `@` is taken as a path (Claude Code 2.1.332's test).
+/// Whether a word after `@` is taken as a path (Claude Code's test).
 fn is_import(path: &str) -> bool {
     if path.starts_with("./") || path.starts_with("~/") || (path.starts_with('/') && path != "/") {
         return true;

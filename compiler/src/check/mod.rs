@@ -479,7 +479,7 @@ impl Checked {
 
 /// `large-instructions`: each file sent at the start longer than Claude Code's per-file
 /// threshold, and the largest of the others when they pass its total threshold together
-/// (Claude Code 2.1.332 with a context window of up to 200,000 tokens).
+/// (Claude Code with a context window of up to 200,000 tokens).
 fn large_instructions(
     instructions: &[crate::model::Instruction],
     chars: &std::collections::BTreeMap<String, usize>,

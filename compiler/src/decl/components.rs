@@ -1,5 +1,5 @@
 //! The plugin components beyond skills, commands, agents, hooks and MCP servers, typed as
-//! Claude Code 2.1.332's loader types them (measured with `claude plugin validate` and
+//! Claude Code's loader types them (measured with `claude plugin validate` and
 //! `claude --plugin-dir … plugin list`): monitors (`monitors/monitors.json` or plugin.json's
 //! `monitors`), LSP servers (`.lsp.json` or `lspServers`), output styles (`output-styles/`,
 //! also a project's and the user's `.claude/output-styles/`), themes (`themes/*.json`),
@@ -587,7 +587,7 @@ pub fn declare_module(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) {
     }
 }
 
-/// The keys Claude Code 2.1.332 applies from a plugin's settings (its root `settings.json`, or
+/// The keys Claude Code applies from a plugin's settings (its root `settings.json`, or
 /// plugin.json's `settings` when that file gives nothing); the rest are dropped.
 pub const PLUGIN_SETTINGS_KEYS: &[&str] = &["agent", "subagentStatusLine"];
 

@@ -26,7 +26,7 @@ enum Shape {
     Words,
 }
 
-/// What Claude Code 2.1.332 lists for a skill or command without `description` (its loader
+/// What Claude Code lists for a skill or command without `description` (its loader
 /// sets the description once, so the listing, `/help` and the Skill tool all show this): the
 /// body's first non-empty line, trimmed, without a leading `# ` heading marker (`#`s and at
 /// least one space, as `^#+\s+(\S.*)$` reads it); a line over 100 UTF-16 code units is cut to

@@ -183,9 +183,7 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
                 key.span,
                 format!("guard event `{}` sits at the top level of the hooks file", key.name),
             )
-            .help(
-                "Claude Code 2.1.332 then refuses to load the whole plugin; move every event inside `\"hooks\": { … }`",
-            )
+            .help("Claude Code then refuses to load the whole plugin; move every event inside `\"hooks\": { … }`")
         } else if has_hooks {
             sink.report(
                 &rules::hooks_at_top_level::RULE,

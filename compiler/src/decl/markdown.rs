@@ -10,7 +10,7 @@ use crate::node::{Node, NodeKind};
 use crate::rules;
 use crate::schema::{check_fields_knowing, Unknown};
 
-/// Claude Code 2.1.332's own list of frontmatter keys, copied from its bundle: one list for
+/// Claude Code's own list of frontmatter keys, copied from its bundle: one list for
 /// skills, commands and subagents, so each of them is known (never `unknown-field`) in all
 /// three kinds, whether or not capc checks its value.
 const CLAUDE_CODE_KEYS_FILE: &str = include_str!("../../data/claude-code/frontmatter-keys.txt");
@@ -121,7 +121,7 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, kind: MarkdownKin
                     sink.report(
                         &rules::lenient_frontmatter::RULE,
                         note.span,
-                        format!("frontmatter is not valid YAML ({}); Claude Code 2.1.332 loads it only by quoting this value", note.yaml_error),
+                        format!("frontmatter is not valid YAML ({}); Claude Code loads it only by quoting this value", note.yaml_error),
                     )
                     .help("wrap the value in quotes, or use a block scalar (`description: |`), so strict YAML readers and older Claude Code versions agree");
                 }
@@ -465,7 +465,7 @@ fn check_common_values(sink: &mut Sink<'_>, fields: &Node) {
     enum_value(sink, fields, "shell", &["bash", "powershell"]);
     if let Some(metadata) = fields.get("metadata") {
         if metadata.as_object().is_none() && !matches!(metadata.kind, NodeKind::Null) {
-            // Claude Code 2.1.332 drops the value and loads the skill (`claude plugin validate`
+            // Claude Code drops the value and loads the skill (`claude plugin validate`
             // warns): a warning, never an error that fails a check of a file that loads.
             sink.report(
                 &rules::wrong_field_type::RULE,

@@ -23,7 +23,7 @@ const RETIRED_TOOLS: &[(&str, Option<&str>)] = &[
     ("View", Some("Read")),
 ];
 
-/// A name Claude Code 2.1.332 keeps in its sets of edit tools though no tool bears it.
+/// A name Claude Code keeps in its sets of edit tools though no tool bears it.
 const EDIT_SET_ONLY: &str = "MultiEdit";
 
 /// How a list of rules is used; it changes which findings matter.
@@ -108,15 +108,15 @@ fn check_rule(
             // Claude Code warns at startup for deny and ask rules that name an unknown tool;
             // names with `_` or `*` are exempt (permissions docs).
             if tool.written == EDIT_SET_ONLY {
-                // 2.1.332 offers no `MultiEdit` tool, yet still counts the name among its edit
+                // Claude Code offers no `MultiEdit` tool, yet still counts the name among its edit
                 // tools: the entry loads and matches nothing. Worth knowing, never a warning.
                 sink.report(
                     &rules::unknown_tool_in_rule::RULE,
                     at(tool.span),
-                    "`MultiEdit` names no tool of Claude Code 2.1.332, which edits with `Edit`; the entry loads and matches nothing",
+                    "`MultiEdit` names no tool of Claude Code, which edits with `Edit`; the entry loads and matches nothing",
                 )
                 .severity(crate::diagnostic::Severity::Info)
-                .help("write `Edit`, which 2.1.332 uses for every edit, or remove the entry");
+                .help("write `Edit`, which Claude Code uses for every edit, or remove the entry");
             } else if let Some((_, replacement)) = RETIRED_TOOLS.iter().find(|(name, _)| *name == tool.written) {
                 // Claude Code knows these names as tools it no longer offers and drops
                 // them without a word; the rest of the rule list works. Worth knowing (the
@@ -125,7 +125,7 @@ fn check_rule(
                     &rules::unknown_tool_in_rule::RULE,
                     at(tool.span),
                     format!(
-                        "`{}` is a tool of older Claude Code versions; 2.1.332 has none by that name",
+                        "`{}` is a tool of older Claude Code versions; Claude Code has none by that name",
                         tool.written
                     ),
                 );

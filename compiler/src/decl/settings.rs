@@ -44,12 +44,12 @@ const FREE_KEYS: &[&str] = &["hooks", "env", "enabledPlugins", "managedMcpServer
 /// the modes it adds at run time (`auto`) and the alias `manual`.
 const MODES: &[&str] = &["default", "manual", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"];
 
-/// What Claude Code 2.1.332's notice says of a `permissions.defaultMode` it refuses (its
+/// What Claude Code's notice says of a `permissions.defaultMode` it refuses (its
 /// schema's list, which leaves out the `manual` it also accepts).
 pub const REFUSED_MODE_MESSAGE: &str =
     "Invalid value. Expected one of: \"acceptEdits\", \"auto\", \"bypassPermissions\", \"default\", \"dontAsk\", \"plan\"";
 
-/// Why Claude Code 2.1.332 refuses a settings file whole before reading any key, in its
+/// Why Claude Code refuses a settings file whole before reading any key, in its
 /// notice's words (`FILE: MESSAGE`): text that is not JSON (`parsed` is `None`; an empty file
 /// is read as no settings), or JSON that is not an object.
 pub fn refused_whole(text: &str, parsed: Option<&Node>) -> Option<&'static str> {
@@ -292,7 +292,7 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
         let local = crate::decl::file_name(cx.rel) == "settings.local.json";
         for (key, value) in env {
             use crate::node::NodeKind;
-            // Claude Code 2.1.332 loads the file whatever the values are (measured: a number, a
+            // Claude Code loads the file whatever the values are (measured: a number, a
             // boolean, an object or null beside a string variable that took effect, with no
             // notice); a number or a boolean is the variable's text, anything else is no usable
             // value.

@@ -467,7 +467,7 @@ fn resolve_enabled<'f>(
                 best.decl.span,
                 format!("marketplace `{marketplace}` has a relative `path` (`{path}`): Claude Code loads no plugin through it, so `{name}` does not load"),
             )
-            .help("Claude Code 2.1.332 follows only an absolute `directory` path; for a marketplace teammates share, use a `github` or `git` source");
+            .help("Claude Code follows only an absolute `directory` path; for a marketplace teammates share, use a `github` or `git` source");
             return None;
         }
         let what = if best.source == "directory" {

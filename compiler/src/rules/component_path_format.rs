@@ -26,5 +26,5 @@ Error: Claude Code refuses to load the file, or the declaration can never work. 
 ```
 
 ### Source
-https://code.claude.com/docs/en/plugins-reference (path behavior rules); `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's docs/reading.md)
+https://code.claude.com/docs/en/plugins-reference (path behavior rules); `claude plugin validate` and the plugin loader of Claude Code, measured (see "Checked against Claude Code itself" in capc's docs/reading.md)
 "##;

@@ -26,5 +26,5 @@ Warning: Claude Code loads the file, with something in it ignored or dropped. Bo
 ```
 
 ### Source
-https://code.claude.com/docs/en/skills; https://code.claude.com/docs/en/sub-agents; the command-table order of Claude Code 2.1.332 (`capc rules shadowed-declaration`)
+https://code.claude.com/docs/en/skills; https://code.claude.com/docs/en/sub-agents; the command-table order of Claude Code (`capc rules shadowed-declaration`)
 "##;

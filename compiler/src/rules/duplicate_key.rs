@@ -25,5 +25,5 @@ Warning: Claude Code loads the file, with something in it ignored or dropped. Th
 ```
 
 ### Source
-https://code.claude.com/docs/en/settings; https://code.claude.com/docs/en/mcp; measured on Claude Code 2.1.332 (see "Checked against Claude Code itself" in capc's docs/reading.md)
+https://code.claude.com/docs/en/settings; https://code.claude.com/docs/en/mcp; measured on Claude Code (see "Checked against Claude Code itself" in capc's docs/reading.md)
 "##;

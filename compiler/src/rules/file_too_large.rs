@@ -11,7 +11,7 @@ pub static RULE: Rule = Rule {
 };
 
 const DOCS: &str = r##"### What it does
-Flags declaration files over 10 MiB, which capc does not parse, and plugin agents over 1 MiB, which Claude Code 2.1.332's plugin loader skips (a warning).
+Flags declaration files over 10 MiB, which capc does not parse, and plugin agents over 1 MiB, which Claude Code's plugin loader skips (a warning).
 
 ### Why is this bad?
 A skill, command or config that large is almost certainly a mistake (a generated or binary file), and it would fill the model's context if it loaded.
@@ -25,5 +25,5 @@ skills/huge/SKILL.md   # 50 MB
 ```
 
 ### Source
-capc's own limit (capc's docs/robustness.md, "Limits on untrusted input"); measured on Claude Code 2.1.332 (see "Checked against Claude Code itself" in capc's docs/reading.md) for plugin agents
+capc's own limit (capc's docs/robustness.md, "Limits on untrusted input"); measured on Claude Code (see "Checked against Claude Code itself" in capc's docs/reading.md) for plugin agents
 "##;

@@ -25,5 +25,5 @@ CLAUDE.md imports @a.md, a.md imports @b.md, … e.md imports @f.md (never read)
 ```
 
 ### Source
-https://code.claude.com/docs/en/memory; Claude Code 2.1.332, measured (capc's docs/reading.md, "Instruction files")
+https://code.claude.com/docs/en/memory; Claude Code, measured (capc's docs/reading.md, "Instruction files")
 "##;

@@ -17,7 +17,7 @@ Checks enumerations and formats: `effort`, `context`, `shell`, agent `permission
 Claude Code ignores unknown values, so the setting silently has no effect; a malformed MCP policy entry is ignored (the rest of the settings file loads), so it never matches.
 
 ### Severity
-Warning: Claude Code loads the file, with something in it ignored or dropped. The file loads; the value is ignored, so the setting has no effect. A subagent `color` Claude Code does not know (`magenta`) is an info unless it is near a known one (`gren`): Claude Code drops it silently and the agent works as written, in the default color. A malformed MCP policy entry (it can never match), and a settings `defaultMode` that is not one of Claude Code 2.1.332's modes (`allowEdits`) or any other settings value outside its schema's enumeration, are errors: the latter refuse the whole settings file (its rules and hooks too), so capc declares nothing from it.
+Warning: Claude Code loads the file, with something in it ignored or dropped. The file loads; the value is ignored, so the setting has no effect. A subagent `color` Claude Code does not know (`magenta`) is an info unless it is near a known one (`gren`): Claude Code drops it silently and the agent works as written, in the default color. A malformed MCP policy entry (it can never match), and a settings `defaultMode` that is not one of Claude Code's modes (`allowEdits`) or any other settings value outside its schema's enumeration, are errors: the latter refuse the whole settings file (its rules and hooks too), so capc declares nothing from it.
 
 ### Example
 ```markdown

@@ -11,7 +11,7 @@ pub static RULE: Rule = Rule {
 };
 
 const DOCS: &str = r##"### What it does
-Flags frontmatter that is not valid YAML even after Claude Code 2.1.332's lenient retry (which quotes `key: value` lines holding special characters and reads each tab that starts a line as two spaces), or that is not a mapping, or that is nested deeper than 128 levels (flow brackets and block indentation together; capc refuses it before parsing, because YAML readers take time quadratic in that nesting).
+Flags frontmatter that is not valid YAML even after Claude Code's lenient retry (which quotes `key: value` lines holding special characters and reads each tab that starts a line as two spaces), or that is not a mapping, or that is nested deeper than 128 levels (flow brackets and block indentation together; capc refuses it before parsing, because YAML readers take time quadratic in that nesting).
 
 ### Why is this bad?
 Claude Code then loads a skill or command with empty metadata (no description, no allowed-tools) and skips a subagent; nothing tells the author.
@@ -29,5 +29,5 @@ model: a: b
 ```
 
 ### Source
-https://code.claude.com/docs/en/skills (troubleshooting); `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's docs/reading.md)
+https://code.claude.com/docs/en/skills (troubleshooting); `claude plugin validate` and the plugin loader of Claude Code, measured (see "Checked against Claude Code itself" in capc's docs/reading.md)
 "##;

@@ -14,7 +14,7 @@ const DOCS: &str = r##"### What it does
 Checks each handler: `type` must be `command`, `http`, `mcp_tool`, `prompt` or `agent`, with `command`, `url`, `server`+`tool` or `prompt` respectively.
 
 ### Why is this bad?
-Claude Code 2.1.332 ignores such a handler (measured with `claude plugin validate` and the plugin loader), so the hook silently never runs.
+Claude Code ignores such a handler (measured with `claude plugin validate` and the plugin loader), so the hook silently never runs.
 
 ### Severity
 Warning: Claude Code loads the file, with something in it ignored or dropped. The hooks file loads; this handler is ignored.
@@ -25,5 +25,5 @@ Warning: Claude Code loads the file, with something in it ignored or dropped. Th
 ```
 
 ### Source
-https://code.claude.com/docs/en/hooks; `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's docs/reading.md)
+https://code.claude.com/docs/en/hooks; `claude plugin validate` and the plugin loader of Claude Code, measured (see "Checked against Claude Code itself" in capc's docs/reading.md)
 "##;

@@ -13,7 +13,7 @@ Reports the line and column where a JSON declaration (plugin.json, marketplace.j
 Claude Code refuses the whole file: a plugin does not load, a settings file is ignored.
 
 ### Severity
-Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code refuses the whole file; a settings file it refuses is recorded in the lock as not loaded (`[[settings_not_loaded]]`, with the words of Claude Code 2.1.332's notice), so `capc lock` still writes the lock. An empty settings file is a warning: Claude Code reads it as no settings, without a word.
+Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code refuses the whole file; a settings file it refuses is recorded in the lock as not loaded (`[[settings_not_loaded]]`, with the words of Claude Code's notice), so `capc lock` still writes the lock. An empty settings file is a warning: Claude Code reads it as no settings, without a word.
 
 ### Example
 ```json

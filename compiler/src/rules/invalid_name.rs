@@ -14,7 +14,7 @@ const DOCS: &str = r##"### What it does
 Flags plugin names (in plugin.json or a marketplace entry) and marketplace names that contain spaces or characters other than letters, digits, `.`, `_` and `-`, or that do not start with a letter or digit.
 
 ### Why is this bad?
-The name is part of every plugin id (`name@marketplace`). Claude Code 2.1.332 refuses such a plugin.json ("Failed to load plugin"), drops such a marketplace entry, and refuses to add such a marketplace ("Invalid schema").
+The name is part of every plugin id (`name@marketplace`). Claude Code refuses such a plugin.json ("Failed to load plugin"), drops such a marketplace entry, and refuses to add such a marketplace ("Invalid schema").
 
 ### Severity
 Error: Claude Code refuses to load the file, or the declaration can never work. Claude Code refuses the plugin.json, drops the marketplace entry, or refuses to add the marketplace.
@@ -26,5 +26,5 @@ Error: Claude Code refuses to load the file, or the declaration can never work. 
 ```
 
 ### Source
-https://code.claude.com/docs/en/plugin-marketplaces; `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's docs/reading.md)
+https://code.claude.com/docs/en/plugin-marketplaces; `claude plugin validate` and the plugin loader of Claude Code, measured (see "Checked against Claude Code itself" in capc's docs/reading.md)
 "##;

@@ -12,7 +12,7 @@ pub static RULE: Rule = Rule {
 };
 
 const DOCS: &str = r##"### What it does
-Flags an instruction file Claude Code sends at the start of every session (CLAUDE.md, a rule, an imported file) whose text is longer than 40,000 characters, and the largest one when those files together (each under that size) pass 120,000 characters. These are Claude Code 2.1.332's thresholds for its "Large CLAUDE.md will impact performance" and "Instruction files will impact performance" warnings with a model of up to 200,000 tokens of context (with a larger context window they grow to 5% of it).
+Flags an instruction file Claude Code sends at the start of every session (CLAUDE.md, a rule, an imported file) whose text is longer than 40,000 characters, and the largest one when those files together (each under that size) pass 120,000 characters. These are Claude Code's thresholds for its "Large CLAUDE.md will impact performance" and "Instruction files will impact performance" warnings with a model of up to 200,000 tokens of context (with a larger context window they grow to 5% of it).
 
 ### Why is this bad?
 Every turn pays for the text, and a model follows long instructions less well; Claude Code itself warns about it.
@@ -26,5 +26,5 @@ CLAUDE.md: 52,300 characters
 ```
 
 ### Source
-https://code.claude.com/docs/en/memory; Claude Code 2.1.332, measured (capc's docs/reading.md, "Instruction files")
+https://code.claude.com/docs/en/memory; Claude Code, measured (capc's docs/reading.md, "Instruction files")
 "##;

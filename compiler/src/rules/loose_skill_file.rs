@@ -26,5 +26,5 @@ skills/deploy/SKILL.md  # a skill
 ```
 
 ### Source
-https://code.claude.com/docs/en/skills; measured on Claude Code 2.1.332 (see "Checked against Claude Code itself" in capc's docs/reading.md)
+https://code.claude.com/docs/en/skills; measured on Claude Code (see "Checked against Claude Code itself" in capc's docs/reading.md)
 "##;

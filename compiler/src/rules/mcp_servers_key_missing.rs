@@ -26,5 +26,5 @@ Error: Claude Code refuses to load the file, or the declaration can never work. 
 ```
 
 ### Source
-https://code.claude.com/docs/en/mcp (project scope); measured on Claude Code 2.1.332 (see "Checked against Claude Code itself" in capc's docs/reading.md)
+https://code.claude.com/docs/en/mcp (project scope); measured on Claude Code (see "Checked against Claude Code itself" in capc's docs/reading.md)
 "##;

@@ -28,5 +28,5 @@ description: Reviews code
 ```
 
 ### Source
-https://code.claude.com/docs/en/skills; https://code.claude.com/docs/en/sub-agents; `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's docs/reading.md)
+https://code.claude.com/docs/en/skills; https://code.claude.com/docs/en/sub-agents; `claude plugin validate` and the plugin loader of Claude Code, measured (see "Checked against Claude Code itself" in capc's docs/reading.md)
 "##;

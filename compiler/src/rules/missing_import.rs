@@ -25,5 +25,5 @@ See @docs/styel.md for the style guide.
 ```
 
 ### Source
-https://code.claude.com/docs/en/memory; Claude Code 2.1.332, measured (capc's docs/reading.md, "Instruction files")
+https://code.claude.com/docs/en/memory; Claude Code, measured (capc's docs/reading.md, "Instruction files")
 "##;

@@ -26,5 +26,5 @@ Warning: Claude Code loads the file, with something in it ignored or dropped. Ev
 ```
 
 ### Source
-https://code.claude.com/docs/en/skills; https://code.claude.com/docs/en/sub-agents; https://code.claude.com/docs/en/mcp; the command-table order of Claude Code 2.1.332, measured on Claude Code 2.1.332 (see "Checked against Claude Code itself" in capc's docs/reading.md)
+https://code.claude.com/docs/en/skills; https://code.claude.com/docs/en/sub-agents; https://code.claude.com/docs/en/mcp; the command-table order of Claude Code, measured on Claude Code (see "Checked against Claude Code itself" in capc's docs/reading.md)
 "##;

@@ -16,7 +16,7 @@ Flags event names not in Claude Code's list (case-sensitive), with a suggestion.
 In a plugin (`hooks/hooks.json`, or `hooks` inline in plugin.json, which is the event map itself, not the hooks file's shape), a key that is not an event but holds PreToolUse or PermissionRequest hooks is an error: the guard it holds cannot be loaded, and Claude Code skips the whole plugin rather than run without it. A second `hooks` level inline in plugin.json (`"hooks": {"hooks": {"PreToolUse": …}}`) is the usual cause.
 
 ### Why is this bad?
-Claude Code 2.1.332 loads the file but ignores the entry, so `onSessionStart` or `preToolUse` hooks never fire and nothing says so.
+Claude Code loads the file but ignores the entry, so `onSessionStart` or `preToolUse` hooks never fire and nothing says so.
 
 ### Severity
 Warning: Claude Code loads the file, with something in it ignored or dropped. The hooks file loads; the entry is ignored. In a plugin, an unknown key holding guard hooks is an error: the plugin does not load.

@@ -33,5 +33,5 @@ Warning: the setting is ignored, silently for `outputStyle`.
 with no `.claude/output-styles/` file whose `name` (or file name) is `Terse`.
 
 ### Source
-https://code.claude.com/docs/en/output-styles; https://code.claude.com/docs/en/settings (behaviour of Claude Code 2.1.332)
+https://code.claude.com/docs/en/output-styles; https://code.claude.com/docs/en/settings (behaviour of Claude Code)
 "##;

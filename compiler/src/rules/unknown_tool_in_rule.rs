@@ -17,7 +17,7 @@ Flags rules whose tool is not a Claude Code tool (with a did-you-mean: `bash` â†
 Tool names are case-sensitive; a rule for a misspelt tool matches nothing, so an allow never allows and a deny never denies.
 
 ### Severity
-Warning: Claude Code loads the file, with something in it ignored or dropped. The rule loads and matches nothing, or is ignored. A tool older Claude Code versions had (`LS`, `NotebookRead`, `BashOutput`, `TeamCreate`) is an info: Claude Code 2.1.332 knows these names as tools it no longer offers and drops them silently, and the finding names the replacement where there is one. So is `MultiEdit`: 2.1.332 offers no tool by that name (its `Edit` edits) yet still counts it among its edit tools, so the entry loads and matches nothing.
+Warning: Claude Code loads the file, with something in it ignored or dropped. The rule loads and matches nothing, or is ignored. A tool older Claude Code versions had (`LS`, `NotebookRead`, `BashOutput`, `TeamCreate`) is an info: Claude Code knows these names as tools it no longer offers and drops them silently, and the finding names the replacement where there is one. So is `MultiEdit`: Claude Code offers no tool by that name (its `Edit` edits) yet still counts it among its edit tools, so the entry loads and matches nothing.
 
 ### Example
 ```json

@@ -27,5 +27,5 @@ backups/review-old/.claude-plugin/plugin.json   ← never loads
 ```
 
 ### Source
-https://code.claude.com/docs/en/plugins; https://code.claude.com/docs/en/plugin-marketplaces (behaviour of Claude Code 2.1.332)
+https://code.claude.com/docs/en/plugins; https://code.claude.com/docs/en/plugin-marketplaces (behaviour of Claude Code)
 "##;

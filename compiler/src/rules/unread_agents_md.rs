@@ -26,5 +26,5 @@ AGENTS.md   (not read by Claude Code)
 ```
 
 ### Source
-https://code.claude.com/docs/en/memory; Claude Code 2.1.332, measured (capc's docs/reading.md, "Instruction files")
+https://code.claude.com/docs/en/memory; Claude Code, measured (capc's docs/reading.md, "Instruction files")
 "##;

@@ -39,5 +39,5 @@ Error: Claude Code refuses to load the plugin.
 loaded alone with `claude --plugin-dir ./deploy-kit`.
 
 ### Source
-https://code.claude.com/docs/en/plugins-reference (behaviour of Claude Code 2.1.332, measured with `claude plugin list --json`)
+https://code.claude.com/docs/en/plugins-reference (behaviour of Claude Code, measured with `claude plugin list --json`)
 "##;

@@ -26,5 +26,5 @@ Warning: Claude Code loads the file, with something in it ignored or dropped. Bo
 ```
 
 ### Source
-https://code.claude.com/docs/en/plugin-marketplaces; `claude plugin validate` and the plugin loader of Claude Code 2.1.332, measured (see "Checked against Claude Code itself" in capc's docs/reading.md)
+https://code.claude.com/docs/en/plugin-marketplaces; `claude plugin validate` and the plugin loader of Claude Code, measured (see "Checked against Claude Code itself" in capc's docs/reading.md)
 "##;

@@ -239,7 +239,7 @@ fn is_git(command: &SimpleCommand) -> bool {
     }
 }
 /// Claude Code's reason for a line that changes directory and runs git, wherever each stands
-/// in it (2.1.332): the folder it goes to may hold a repository's configuration or hooks.
+/// in it: the folder it goes to may hold a repository's configuration or hooks.
 const CD_GIT: &str = "This command changes directory before running a version-control command, which can pick up \
 untrusted hooks or repository configuration from the target directory. Approve only if you trust it.";
 
@@ -279,7 +279,7 @@ fn changes_directory_for_git(text: &str, cx: &BashContext<'_>) -> bool {
     !(cds.len() == 1 && stays_here(cds[0]))
 }
 
-/// Claude Code's reason for a line that writes git repository files and runs git (2.1.332).
+/// Claude Code's reason for a line that writes git repository files and runs git.
 const GIT_STRUCTURE: &str =
     "This command creates git repository structure files (HEAD/objects/refs/hooks) and then runs \
 git, which can execute hooks/fsmonitor from the created files.";
@@ -705,7 +705,7 @@ fn refused_semantics(command: &SimpleCommand) -> Option<String> {
 }
 
 /// A test (`[ … ]`, `[[ … ]]`) whose operand bash evaluates as an array subscript or as
-/// arithmetic, which runs the `$(…)` inside it: Claude Code 2.1.332's reasons (it names both
+/// arithmetic, which runs the `$(…)` inside it: Claude Code's reasons (it names both
 /// `[[`).
 fn test_subscript(words: &[crate::ShellWord]) -> Option<String> {
     let runtime = |word: &crate::ShellWord| word.dynamic || word.text.contains(['$', '`']);

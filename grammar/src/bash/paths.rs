@@ -519,7 +519,7 @@ fn write_verdict(
 
 /// The files `-f FILE`, `--file=FILE` (and `-fFILE`, a cluster ending in `f` such as `-if
 /// FILE`) name: patterns read from a file; and the lists `--exclude-from`, `--include-from` and
-/// `--ignore-file` read, their value glued or the next word (as Claude Code 2.1.332 reads them).
+/// `--ignore-file` read, their value glued or the next word (as Claude Code reads them).
 fn pattern_files(words: &[crate::ShellWord]) -> Vec<&str> {
     let mut out = Vec::new();
     let mut iter = words.iter().skip(1).map(|w| w.text.as_str());

@@ -3,7 +3,7 @@
 //! nowhere else.
 //!
 //! - `~` and `~/…` are the home folder, `$HOME` too; any other tilde prefix (`~user`, `~+`,
-//!   `~-`, `~+1`) names a folder from state the check cannot see, and Claude Code 2.1.332 asks
+//!   `~-`, `~+1`) names a folder from state the check cannot see, and Claude Code asks
 //!   ([`TILDE_VARIANTS`]), whatever the command and its allow rules.
 //! - A relative path is joined to each folder the command may run in: the session's directory,
 //!   and the destination of a `cd` earlier in the line that stays inside ([`Bases`]).
@@ -13,12 +13,12 @@
 
 use super::{normalize, BashContext};
 
-/// Claude Code's reason for `~user`, `~+` and `~-` (2.1.332).
+/// Claude Code's reason for `~user`, `~+` and `~-`.
 pub(crate) const TILDE_VARIANTS: &str = "Tilde expansion variants (~user, ~+, ~-) in paths require manual approval";
-/// Claude Code's reason for a glob in a path a command writes (2.1.332).
+/// Claude Code's reason for a glob in a path a command writes.
 pub(crate) const GLOB_WRITE: &str =
     "Glob patterns are not allowed in write operations. Please specify an exact file path.";
-/// Claude Code's reason for an output redirection to a tilde or a glob (2.1.332).
+/// Claude Code's reason for an output redirection to a tilde or a glob.
 pub(crate) const SHELL_EXPANSION: &str = "Shell expansion syntax in paths requires manual approval";
 
 /// How many folder entries the globs of one line may look at, all together, before the next

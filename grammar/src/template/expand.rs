@@ -29,7 +29,7 @@ pub struct TooLong {
 }
 
 impl std::fmt::Display for TooLong {
-    /// Claude Code 2.1.332's message, word for word.
+    /// Claude Code's message, word for word.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let digits = self.limit.to_string();
         let mut grouped = String::new();
@@ -57,7 +57,7 @@ fn js_space(c: char) -> bool {
     )
 }
 
-/// An argument value as Claude Code 2.1.332 fills it in, so that it can never open a `!`
+/// An argument value as Claude Code fills it in, so that it can never open a `!`
 /// injection: a space is put between a backtick and a `!` touching it (`` `! `` → `` ` ! ``,
 /// `` !` `` → `` ! ` ``), then a `!` at the value's start, a line's start or after whitespace is
 /// written `\!`. `` !`id` `` becomes `` \! `id` ``, and `` ```! `` becomes `` ``` \! ``.

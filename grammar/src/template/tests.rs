@@ -422,7 +422,7 @@ fn split_falls_back_to_whitespace() {
 #[test]
 fn argument_values_are_escaped_as_claude_code_escapes_them() {
     use super::escape_argument;
-    // Measured on Claude Code 2.1.332 (`Args: $ARGUMENTS`).
+    // Measured on Claude Code (`Args: $ARGUMENTS`).
     assert_eq!(escape_argument("!`id` and ```!\necho hi\n``` end"), "\\! `id` and ``` \\!\necho hi\n``` end");
     assert_eq!(escape_argument("a!`b` c `!x`"), "a! `b` c ` \\!x`");
     assert_eq!(escape_argument("wow! fine"), "wow! fine");

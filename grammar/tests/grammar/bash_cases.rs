@@ -1,4 +1,4 @@
-//! Every Bash case measured against Claude Code 2.1.332 (`data/bash-2.1.332.json`, recorded
+//! Every Bash case measured against Claude Code (`data/bash-2.1.332.json`, recorded
 //! offline by `tests/oracle/bash-probe.py`) goes through `decide_bash` the way `capc session`
 //! runs a `!` injection: the probe's skill body is parsed as a template, its one injection
 //! is decided with the probe's rules and mode, and the decision must be Claude Code's, with
@@ -206,6 +206,6 @@ fn every_measured_case_is_decided_as_claude_code_decides_it() {
             failures.push(format!("{id}: allowlisted but not a measured case"));
         }
     }
-    eprintln!("{matched} cases match Claude Code 2.1.332, {listed} differ as bash-allowlist.toml says");
+    eprintln!("{matched} cases match Claude Code, {listed} differ as bash-allowlist.toml says");
     assert!(failures.is_empty(), "{} of {} cases:\n{}", failures.len(), cases.len(), failures.join("\n"));
 }

@@ -1,6 +1,6 @@
 //! The generated flag-form variants of every command in Claude Code's read-only table
 //! (`data/bash-variants-2.1.332.json`, written by `tests/oracle/bash-variants.py`, each decided
-//! by the real Claude Code 2.1.332 with no permission rule in a trusted folder) go through
+//! by the real Claude Code with no permission rule in a trusted folder) go through
 //! `decide_bash` with the same project and home. capc must run exactly what Claude Code runs
 //! without asking; where capc asks and Claude Code does not, the command is listed in
 //! `data/bash-variants-allowlist.toml` under the reason. A listed command that matches fails
@@ -74,7 +74,7 @@ fn every_generated_variant_is_decided_as_claude_code_decides_it_or_stricter() {
         stricter.keys().chain(injection.keys()).map(String::as_str).filter(|command| !measured.contains(command)),
     );
     eprintln!(
-        "{} variants: {equal} decided as Claude Code 2.1.332 decides them, {listed} listed (stricter, or as measured injections decide)",
+        "{} variants: {equal} decided as Claude Code decides them, {listed} listed (stricter, or as measured injections decide)",
         cases.len()
     );
     let mut report = String::new();

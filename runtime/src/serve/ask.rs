@@ -2,7 +2,7 @@
 //! `elicitation/create` in form mode, sent only to a client that declared the capability.
 //! Three questions: the Skill tool for a skill that needs a permission rule, a gateway tool
 //! call no rule allows, and a `!` injection whose decision is ask. Each is worded as Claude
-//! Code 2.1.332's permission dialog words it (its title, its "Do you want to proceed?", its
+//! Code's permission dialog words it (its title, its "Do you want to proceed?", its
 //! "Yes, and don't ask again for … in …" row), with four choices: allow once, allow for the
 //! rest of the session, always allow (the rule added to `.claude/settings.local.json`, where
 //! Claude Code writes it), and deny. A client without the capability gets the headless

@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 /// The argument that carries the whole argument string, as typed after `/name`.
 pub const ARGUMENTS: &str = "arguments";
-/// How many typed words a prompt takes from Claude Code. Claude Code 2.1.332 splits what
+/// How many typed words a prompt takes from Claude Code. Claude Code splits what
 /// follows `/mcp__capc__<name>` at whitespace and gives word `i` to the prompt's `i`-th declared
 /// argument, dropping the words past the last one; so each prompt declares this many (`arguments`,
 /// the frontmatter's names, then `word<i>`), and `prompts/get` joins them back in order.

@@ -93,7 +93,8 @@ fn the_session_manual_transcript_replays() {
         .map(|l| format!("{l}\n"))
         .collect();
     assert!(body.contains("→ "), "the transcript has no requests");
-    let fenced = format!("```text\n{}```\n", replay(&body));
+    // The mark tells the docs trial (tests/trials/docs.rs) that this test checks the block.
+    let fenced = format!("<!-- check: by runtime/tests/runtime/transcripts.rs -->\n```text\n{}```\n", replay(&body));
     golden::assert_section(
         &repo().join("docs/session.md"),
         "<!-- transcript:start -->",

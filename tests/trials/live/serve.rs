@@ -658,7 +658,7 @@ fn http_sigterm() {
     }
 }
 
-/// The records of `tests/oracle/serve-mcp.py`: Claude Code 2.1.332 with `--mcp-config` naming
+/// The records of `tests/oracle/serve-mcp.py`: Claude Code with `--mcp-config` naming
 /// `capc serve`, typed `/mcp__capc__NAME ARGS`, sent its own wrapper block and then exactly the
 /// texts it sends for `/NAME ARGS` in the same folder; and it offered capc's Skill tool. Today's
 /// `capc serve` must still give those texts.
@@ -1030,7 +1030,7 @@ fn serves_a_plugin_folder_live() {
     assert!(!plugin.join("capabilities.lock").exists(), "no lock is written");
 }
 
-/// The records of `tests/oracle/serve-ask.py`: Claude Code 2.1.332 as the client declares form
+/// The records of `tests/oracle/serve-ask.py`: Claude Code as the client declares form
 /// elicitation, answers capc's question with `cancel` in a headless run (so the command is
 /// refused) and with what its `Elicitation` hook says otherwise (`yes-always`: the rule saved,
 /// the command run, its output in the request Claude Code sent); and today's `capc serve` still

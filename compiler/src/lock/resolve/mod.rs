@@ -5,7 +5,7 @@
 //! - **Command table** (Claude Code's `loadAllCommands`): skill folders (managed, user,
 //!   project, `--add-dir`) then legacy `.claude/commands` (managed, user, project), then
 //!   plugin commands, plugin skills, bundled skills, built-in commands.
-//!   Older versions (2.1.88) put bundled skills first; 2.1.332 and the skills docs ("any
+//!   Older versions (2.1.88) put bundled skills first; Claude Code and the skills docs ("any
 //!   local skill overrides a bundled skill") put them after local ones.
 //!   Lookup takes the first entry whose name or alias matches.
 //! - **Dynamic skills** (nested `.claude/skills/`, and skills with `paths`) go just before
@@ -103,15 +103,15 @@ impl Reason {
         match self {
             Reason::ScopeOrder => "skills folders load managed first, then user, then project, then --add-dir folders; lookup takes the first entry with the name",
             Reason::SkillsBeforeCommands => "skills folders load before .claude/commands, so a skill beats a command of the same name",
-            Reason::PluginCommandsFirst => "plugin commands load before plugin skills (command-table order of Claude Code 2.1.332)",
-            Reason::BeforeBuiltins => "skills and commands sit before bundled skills and built-in commands in the table, and lookup takes the first match (Claude Code 2.1.332)",
-            Reason::LookupOrder => "an exact name anywhere in the table wins first; then the first entry, in table order, whose display name or alias matches (Claude Code 2.1.332)",
+            Reason::PluginCommandsFirst => "plugin commands load before plugin skills (command-table order of Claude Code)",
+            Reason::BeforeBuiltins => "skills and commands sit before bundled skills and built-in commands in the table, and lookup takes the first match (Claude Code)",
+            Reason::LookupOrder => "an exact name anywhere in the table wins first; then the first entry, in table order, whose display name or alias matches (Claude Code)",
             Reason::StaticBeforeDynamic => "a skill loaded at start keeps its name; a conditional or nested skill of the same name is not added",
             Reason::DeeperWins => "of two nested skills with one name, the deeper folder's wins",
             Reason::SameScope => "one scope declares the name twice; Claude Code takes the first in its load order (capc orders the files by path)",
             Reason::LoadOrder => "two plugins of one name both load (two --plugin-dir folders); the first loaded answers",
-            Reason::AgentScopeOrder => "agents: managed > project > --add-dir > user > plugin > built-in (Claude Code 2.1.332)",
-            Reason::AgentLastFile => "one scope defines the agent twice; Claude Code reads the files in path order and the last one wins (Claude Code 2.1.332)",
+            Reason::AgentScopeOrder => "agents: managed > project > --add-dir > user > plugin > built-in (Claude Code)",
+            Reason::AgentLastFile => "one scope defines the agent twice; Claude Code reads the files in path order and the last one wins (Claude Code)",
             Reason::McpScopeOrder => "MCP servers of one name: managed > local > project (unless rejected) > user > plugin; the whole entry of the winner is used",
             Reason::McpEndpoint => "a plugin's server that runs the same command or URL as a configured server, or as an earlier plugin's server with the same environment, is a duplicate and is dropped",
             Reason::ManagedMcpExclusive => "managed-mcp.json replaces every other MCP source",
@@ -878,7 +878,7 @@ fn inventory(unit: Parts, report: bool, install: bool) -> (model::Inventory, Vec
     (held, diagnostics, installed)
 }
 
-/// Output styles Claude Code 2.1.332 has built in (`default` is none at all).
+/// Output styles Claude Code has built in (`default` is none at all).
 const BUILTIN_OUTPUT_STYLES: &[&str] = &["default", "Proactive", "Concise", "Explanatory", "Learning"];
 
 /// `outputStyle` and `agent` settings naming nothing this check reads. Claude Code looks the

@@ -4,7 +4,7 @@
 //! other, a removed rule denies nothing), each removal recorded with its key and the file that
 //! set it (`[[removed_by_policy]]`). The MCP allow and deny lists are `mcp::ServerPolicy`.
 //!
-//! Where each switch counts, as Claude Code 2.1.332 applies it (measured with managed settings
+//! Where each switch counts, as Claude Code applies it (measured with managed settings
 //! read from the managed folder; docs/security.md has the table):
 //! - `allowManagedHooksOnly`, `allowManagedPermissionRulesOnly`, `strictPluginOnlyCustomization`:
 //!   managed settings only.
