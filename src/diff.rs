@@ -65,7 +65,8 @@ pub(crate) fn run(
     }
     let report = diff::diff(&old.lock, &new.lock, old.side, new.side);
     let text = match format {
-        DiffFormat::Human => render::to_text(&report),
+        // A `--plugin-dir` folder as a terminal opens it; JSON and Markdown keep the lock's name.
+        DiffFormat::Human => crate::commands::plugin_dirs_shown(&scopes.plugin_dirs, render::to_text(&report)),
         DiffFormat::Json => render::to_json(&report),
         DiffFormat::Markdown => render::to_markdown(&report),
     };

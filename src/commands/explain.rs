@@ -20,7 +20,7 @@ pub(crate) fn explain(options: Options, name: &str) -> ExitCode {
     }
     let r = resolution(&checked);
     match view::explain(r, name) {
-        Some(text) => exit(write_stdout(&plugin_dirs_shown(&options, text)), 0),
+        Some(text) => exit(write_stdout(&plugin_dirs_shown(&options.plugin_dirs, text)), 0),
         None => {
             let bare = name.trim_start_matches('/');
             let names = view::names(r);

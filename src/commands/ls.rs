@@ -17,9 +17,10 @@ pub(crate) fn ls(options: Options, format: Format, all: bool) -> ExitCode {
     let r = resolution(&checked);
     let text = match format {
         Format::Json => view::ls_json(r),
-        Format::Human => {
-            plugin_dirs_shown(&options, view::ls_text(r, all) + &view::instructions_text(&checked.instructions))
-        }
+        Format::Human => plugin_dirs_shown(
+            &options.plugin_dirs,
+            view::ls_text(r, all) + &view::instructions_text(&checked.instructions),
+        ),
     };
     exit(write_stdout(&text), 0)
 }
@@ -42,7 +43,7 @@ pub(crate) fn ls_budget(options: Options, config: &capc_compiler::config::Config
             budget::to_json(&measured, keys)
         }
         Format::Human => plugin_dirs_shown(
-            &options,
+            &options.plugin_dirs,
             budget::to_text(&measured)
                 + &cost::to_text(&surface, &measured, &totals, max)
                 + &view::instructions_text(&checked.instructions),
@@ -60,7 +61,7 @@ pub(crate) fn ls_runs(options: Options, format: Format) -> ExitCode {
     let lock = checked.shared_lock();
     let text = match format {
         Format::Json => view::runs_json(&lock.runs),
-        Format::Human => plugin_dirs_shown(&options, view::runs_text(&lock.runs)),
+        Format::Human => plugin_dirs_shown(&options.plugin_dirs, view::runs_text(&lock.runs)),
     };
     exit(write_stdout(&text), 0)
 }

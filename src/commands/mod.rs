@@ -86,16 +86,16 @@ pub(crate) fn resolution(checked: &Checked) -> &capc_compiler::lock::resolve::Re
     checked.resolution.as_ref().unwrap_or_else(|| unreachable!("check() resolves"))
 }
 
-/// A human report of `ls` or `explain` with each `<plugin-dir N>/` (the lock's name for a
+/// A human report of `ls`, `explain` or `diff` with each `<plugin-dir N>/` (the lock's name for a
 /// `--plugin-dir` folder outside the checked one) as that folder's path, as `capc check` shows
 /// it: relative to the current folder when below it, else absolute, so a terminal and an
 /// editor open it. The lock and the JSON formats keep the placeholders.
-pub(crate) fn plugin_dirs_shown(options: &capc_compiler::Options, mut text: String) -> String {
+pub(crate) fn plugin_dirs_shown(plugin_dirs: &[std::path::PathBuf], mut text: String) -> String {
     if !text.contains("<plugin-dir ") {
         return text;
     }
     let cwd = std::env::current_dir().ok().and_then(|d| d.canonicalize().ok());
-    for (i, dir) in options.plugin_dirs.iter().enumerate() {
+    for (i, dir) in plugin_dirs.iter().enumerate() {
         let placeholder = format!("<plugin-dir {}>/", i + 1);
         if !text.contains(&placeholder) {
             continue;

@@ -137,6 +137,13 @@ fn capc_diff_resolves_folders_and_revisions_with_the_plugin_dir() {
     let diff = capc_in(&proj, &["diff", "capabilities.lock", ".", "--plugin-dir", "../acme", "--format", "json"]);
     assert!(diff.status.success(), "{}", stderr(&diff));
     assert!(stdout(&diff).contains("<plugin-dir 1>/commands/release.md"), "{}", stdout(&diff));
+    // The human report names the folder as a terminal opens it; only the lock and JSON keep
+    // the placeholder.
+    let human = capc_in(&proj, &["diff", "capabilities.lock", ".", "--plugin-dir", "../acme"]);
+    let shown = stdout(&human);
+    let real = dir.path().join("acme").canonicalize().expect("acme");
+    assert!(!shown.contains("<plugin-dir"), "{shown}");
+    assert!(shown.contains(&format!("{}/commands/release.md", real.display())), "{shown}");
     let without = capc_in(&proj, &["diff", "capabilities.lock", ".", "--format", "json"]);
     assert!(stdout(&without).contains("\"removed\""), "without the flag the plugin is gone:\n{}", stdout(&without));
 
