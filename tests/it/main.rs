@@ -10,6 +10,7 @@ mod cli;
 mod config;
 mod fidelity;
 mod fields;
+mod figures;
 mod fix;
 mod formats;
 mod instructions;

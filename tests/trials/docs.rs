@@ -7,7 +7,9 @@
 //! - `<!-- check: run DIR -->` before a `console` block: a transcript. Each `$ ` line is run by
 //!   `sh` (`capc` the binary under test) in a scratch copy of `DIR` (a folder of this repository,
 //!   `corpora/NAME` for a shared corpus, `corpora` for all of them), and the lines after it are its output (stdout, then
-//!   stderr), compared line by line; a line `…` stands for any lines.
+//!   stderr), compared line by line; a line `…` stands for any lines. When `DIR`'s `.mcp.json`
+//!   starts `mcp-server-everything` (the MCP project's test server), the test servers' commands
+//!   are on PATH, and the trial needs them installed (`npm ci --prefix runtime/tests/servers`).
 //! - `<!-- check: output DIR: ARGS -->` before any block: the block is what `capc ARGS` prints
 //!   in a scratch copy of `DIR`, compared the same way.
 //! - `<!-- check: in PATH -->`: the block's lines appear, in order, in PATH, a file a test pins
@@ -157,10 +159,29 @@ fn missing(block: &Block, corpora: &Path) -> Vec<Missing> {
     {
         missing.push(Missing { label: "git", why: "`git` is not on PATH".to_string() });
     }
+    let run = block.mark.as_deref().and_then(|m| m.strip_prefix("run ")).map(str::trim);
+    if run.is_some_and(needs_everything) && !everything_bin().join("mcp-server-everything").is_file() {
+        missing.push(Missing {
+            label: "server-everything",
+            why: "server-everything is not installed (npm ci --prefix runtime/tests/servers)".to_string(),
+        });
+    }
     if block.lang == "js" && block.mark.is_none() && Command::new("node").arg("--version").output().is_err() {
         missing.push(Missing { label: "node", why: "`node` is not on PATH (Node.js)".to_string() });
     }
     missing
+}
+
+/// The folder of the test servers' commands (`npm ci --prefix runtime/tests/servers`), among them
+/// `mcp-server-everything`, the MCP project's test server.
+fn everything_bin() -> std::path::PathBuf {
+    repo().join("runtime/tests/servers/node_modules/.bin")
+}
+
+/// Whether the folder `dir` of the repository has a `.mcp.json` starting server-everything by its
+/// command, `mcp-server-everything`: its transcript runs with that command on PATH.
+fn needs_everything(dir: &str) -> bool {
+    std::fs::read_to_string(repo().join(dir).join(".mcp.json")).is_ok_and(|t| t.contains("\"mcp-server-everything\""))
 }
 
 fn check(block: &Block) {
@@ -255,15 +276,18 @@ fn run_capc(dir: &Path, args: &[String]) -> String {
 
 /// A transcript: `$ ` lines (with their `\\` continuations) run by `sh` in a scratch copy of
 /// `dir`, each followed by its output. `capc` is the binary under test; the folder is a git
-/// repository with one commit when the transcript runs git; HOME is an empty folder.
+/// repository with one commit when the transcript runs git; HOME is an empty folder; when the
+/// folder's `.mcp.json` starts `mcp-server-everything`, the test servers' commands are on PATH.
 fn run_transcript(block: &Block, dir: &str) {
     let at = format!("{}:{}", block.file, block.line);
     let scratch = scratch(dir);
     let tools = tempfile::tempdir().expect("tempdir");
     let home = tempfile::tempdir().expect("tempdir");
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_capc"), tools.path().join("capc")).expect("link capc");
+    let servers = needs_everything(dir).then(everything_bin);
     let path = std::env::join_paths(
         std::iter::once(tools.path().to_path_buf())
+            .chain(servers)
             .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
     )
     .expect("PATH");
