@@ -63,7 +63,7 @@ pub(crate) fn run(
             capc_compiler::plural::count(side.errors, "error")
         );
     }
-    let report = diff::diff(&old.lock, &new.lock, old.side, new.side);
+    let report = diff::diff_loaded(old, new);
     let text = match format {
         DiffFormat::Human => render::to_text(&report),
         DiffFormat::Json => render::to_json(&report),
