@@ -127,6 +127,26 @@ mod tests {
         assert_eq!(unified("a\nb\n", "a\nb\n"), None);
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_file_is_read_inside_its_root_only_and_masked() {
+        let scratch = tempfile::tempdir().expect("a scratch folder");
+        let root = scratch.path().join("side");
+        std::fs::create_dir_all(root.join("docs")).expect("create");
+        std::fs::write(scratch.path().join("outside.md"), "outside\n").expect("write");
+        std::fs::write(root.join("CLAUDE.md"), "token ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cD1fG3hJ5\n").expect("write");
+        std::os::unix::fs::symlink("../../outside.md", root.join("docs/out.md")).expect("link");
+        std::os::unix::fs::symlink("../CLAUDE.md", root.join("docs/in.md")).expect("link");
+        let mut lock = crate::lock::resolve::empty_lock();
+        lock.instructions = ["CLAUDE.md", "docs/out.md", "docs/in.md", "../outside.md"]
+            .into_iter()
+            .map(|path| crate::model::Instruction { path: path.to_string(), ..Default::default() })
+            .collect();
+        let texts = read(&root, &lock);
+        assert_eq!(texts.keys().collect::<Vec<_>>(), ["CLAUDE.md", "docs/in.md"]);
+        assert!(texts["CLAUDE.md"].starts_with("token sha256:"), "{texts:?}");
+    }
+
     #[test]
     fn only_plain_relative_paths_are_read() {
         for path in ["CLAUDE.md", ".claude/rules/rust.md", "docs/style.md"] {
