@@ -63,7 +63,7 @@ pub(crate) fn run(
             capc_compiler::plural::count(side.errors, "error")
         );
     }
-    let report = diff::diff(&old.lock, &new.lock, old.side, new.side);
+    let report = diff::diff_loaded(old, new);
     let text = match format {
         // A `--plugin-dir` folder as a terminal opens it; JSON and Markdown keep the lock's name.
         DiffFormat::Human => crate::commands::plugin_dirs_shown(&scopes.plugin_dirs, render::to_text(&report)),

@@ -77,6 +77,11 @@ pub(crate) fn trials() -> Vec<Trial> {
             committed_local_settings_are_part_of_the_diff,
         ),
         harness::trial(
+            "diff::instruction_files_show_their_text_diff_secrets_masked",
+            &no_git,
+            instruction_files_show_their_text_diff_secrets_masked,
+        ),
+        harness::trial(
             "diff::a_marketplace_pull_request_is_reviewed_plugin_by_plugin",
             &no_marketplace,
             a_marketplace_pull_request_is_reviewed_plugin_by_plugin,
@@ -109,8 +114,7 @@ fn report(case: &str) -> Report {
         loaded.side.arg = side.to_string();
         loaded
     };
-    let (old, new) = (load("old"), load("new"));
-    diff::diff(&old.lock, &new.lock, old.side, new.side)
+    diff::diff_loaded(load("old"), load("new"))
 }
 
 fn cases_match_their_expected_reports() {
@@ -308,6 +312,64 @@ fn replace_tree(dir: &Path, from: &Path) {
         }
     }
     copy_tree(from, dir);
+}
+
+/// The `instruction-text` case through the CLI, as folders and as git revisions (whose
+/// extracted trees are gone before the report is written): a changed CLAUDE.md, a changed
+/// import and an added rule show their lines, the token written into CLAUDE.md only as its hash.
+fn instruction_files_show_their_text_diff_secrets_masked() {
+    let case = cases_dir().join("instruction-text");
+    let token = "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cD1fG3hJ5";
+    assert!(
+        std::fs::read_to_string(case.join("new/CLAUDE.md")).expect("the case's CLAUDE.md").contains(token),
+        "the case writes the token it checks"
+    );
+    let check = |text: &str, json: &Value| {
+        assert!(!text.contains(token) && !json.to_string().contains(token), "{text}");
+        for shown in [
+            "      +Publish with GITHUB_TOKEN=sha256:",
+            "      -- tabs\n      +- spaces, four\n",
+            "      @@ -0,0 +1,51 @@\n      +# Testing\n",
+            "      … 12 more lines changed (`git diff -- .claude/rules/testing.md`)\n",
+        ] {
+            assert!(text.contains(shown), "missing {shown:?} in:\n{text}");
+        }
+        let changes = json["changes"].as_array().expect("changes");
+        let lines = |path: &str| -> Vec<String> {
+            let change = changes.iter().find(|c| c["subject"] == path).expect("the file's change");
+            let lines = change["text_diff"]["lines"].as_array().expect("a text diff");
+            lines.iter().map(|l| l.as_str().expect("a line").to_string()).collect()
+        };
+        assert_eq!(
+            lines("docs/style.md"),
+            ["@@ -1,4 +1,4 @@", " Style:", " - short lines", "-- tabs", "+- spaces, four", " - no trailing spaces"]
+        );
+        assert_eq!(lines(".claude/rules/testing.md").len(), 40);
+        let rule = changes.iter().find(|c| c["subject"] == ".claude/rules/testing.md").expect("the rule");
+        assert_eq!(rule["text_diff"]["more"], 12);
+        assert!(lines("CLAUDE.md").iter().any(|l| l.starts_with("+Publish with GITHUB_TOKEN=sha256:")));
+    };
+    let run = |args: &[&str], cwd: &Path| {
+        let human = capc(args, cwd);
+        assert_eq!(human.status.code(), Some(0), "{}", String::from_utf8_lossy(&human.stderr));
+        let json = capc(&[args, &["--format", "json"]].concat(), cwd);
+        (stdout(&human), serde_json::from_slice::<Value>(&json.stdout).expect("JSON"))
+    };
+    let (text, json) = run(&["diff", "old", "new"], &case);
+    check(&text, &json);
+
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let repo = scratch.path();
+    git(repo, &["init", "-q"]);
+    copy_tree(&case.join("old"), repo);
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "-m", "old"]);
+    replace_tree(repo, &case.join("new"));
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "-m", "new"]);
+    let (text, json) = run(&["diff", "HEAD~1", "HEAD"], repo);
+    assert_eq!(json["new"]["read_as"], "revision-tree");
+    check(&text, &json);
 }
 
 fn git_revisions_are_read_from_their_sources() {

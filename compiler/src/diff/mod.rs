@@ -19,6 +19,7 @@ mod pairing;
 pub mod render;
 pub mod revision;
 mod runs;
+pub mod text;
 
 use crate::model::Lock;
 use schemars::JsonSchema;
@@ -130,6 +131,22 @@ pub struct Change {
     /// Why the change gives Claude Code more power than before; empty when it does not.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub escalations: Vec<String>,
+    /// For an added or changed instruction file whose text both sides hold: how its lines
+    /// changed (an added file: its first lines), credentials masked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_diff: Option<TextDiff>,
+}
+
+/// The lines of an instruction file that changed, as a unified diff without file headers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct TextDiff {
+    /// At most 40 lines: `@@ -1,3 +1,4 @@` hunk headers, then each line of the hunk marked
+    /// ` ` (unchanged), `-` (removed) or `+` (added), without its line ending.
+    pub lines: Vec<String>,
+    /// How many more added or removed lines follow the ones shown (`git diff -- PATH` shows
+    /// them).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub more: usize,
 }
 
 impl Change {
@@ -359,6 +376,14 @@ pub fn diff(old: &Lock, new: &Lock, old_side: Side, new_side: Side) -> Report {
     Report { version: DIFF_VERSION, old: old_side, new: new_side, changes, summary }
 }
 
+/// Compares two sides as `revision::load` read them: [`diff`], then each added or changed
+/// instruction file's text diff (`text`).
+pub fn diff_loaded(old: revision::Loaded, new: revision::Loaded) -> Report {
+    let mut report = diff(&old.lock, &new.lock, old.side, new.side);
+    text::attach(&mut report, &old.texts, &new.texts);
+    report
+}
+
 /// Files newly hidden by the new side's ignore files or `exclude` (an escalation: the change
 /// hides from `capc check` and `capc lock` what Claude Code loads), and files no longer hidden.
 fn hidden_changes(old: &Side, new: &Side) -> Vec<Change> {
@@ -371,6 +396,7 @@ fn hidden_changes(old: &Side, new: &Side) -> Vec<Change> {
         files: vec![path.clone()],
         escalations,
         plugin: None,
+        text_diff: None,
     };
     let newly = new.hidden.iter().filter(|p| !old.hidden.contains(p)).map(|p| {
         let why =

@@ -10,7 +10,17 @@ use std::hash::Hash;
 pub(super) fn entry(section: Section, class: Class, subject: String, what: Option<String>, files: &[&str]) -> Change {
     let mut files: Vec<String> = files.iter().filter(|f| !f.is_empty()).map(|f| f.to_string()).collect();
     files.dedup();
-    Change { section, class, subject, plugin: None, what, fields: Vec::new(), files, escalations: Vec::new() }
+    Change {
+        section,
+        class,
+        subject,
+        plugin: None,
+        what,
+        fields: Vec::new(),
+        files,
+        escalations: Vec::new(),
+        text_diff: None,
+    }
 }
 
 /// Entries of two lists matched by key: a key that appears several times is matched in order.

@@ -113,6 +113,21 @@ pub fn to_text(report: &Report) -> String {
         if !c.files.is_empty() {
             let _ = writeln!(out, "      in {}", files_line(&c.files));
         }
+        if let Some(diff) = &c.text_diff {
+            for l in &diff.lines {
+                // A blank line of context would be spaces alone.
+                let _ = writeln!(out, "{}", format!("      {}", escape(l)).trim_end());
+            }
+            if diff.more > 0 {
+                let _ = writeln!(
+                    out,
+                    "      … {} more {} changed (`git diff -- {}`)",
+                    diff.more,
+                    crate::plural::noun_for(diff.more, "line"),
+                    escape(&c.subject)
+                );
+            }
+        }
     };
     for section in Section::ALL {
         let changes: Vec<&Change> =

@@ -20,6 +20,9 @@ use std::process::{Command, Stdio};
 pub struct Loaded {
     pub lock: Lock,
     pub side: Side,
+    /// The texts of its instruction files, read while the side was at hand (none for a lock
+    /// file, which holds only their hashes).
+    pub texts: super::text::Texts,
 }
 
 /// The scope folders a resolved side is read with, as `capc lock` takes them (`--user-dir`,
@@ -68,7 +71,7 @@ pub fn load(arg: &str, folder: &Path, scopes: &Scopes) -> Result<Loaded, String>
         let lock = crate::lock::write::decode(&text).map_err(|e| {
             format!("`{arg}` is not a lock capc can read: {}", e.lines().next().unwrap_or("unreadable"))
         })?;
-        return Ok(Loaded { lock, side: side(arg, "lock", None, 0) });
+        return Ok(Loaded { lock, side: side(arg, "lock", None, 0), texts: super::text::Texts::new() });
     }
     if path.is_dir() {
         return resolve(path, Local::Tracked, scopes).map(|r| r.loaded(arg, "tree", None));
@@ -103,12 +106,13 @@ struct Resolved {
     errors: usize,
     hidden: Vec<String>,
     claim: Option<LockClaim>,
+    texts: super::text::Texts,
 }
 
 impl Resolved {
     fn loaded(self, arg: &str, read_as: &str, commit: Option<String>) -> Loaded {
         let side = Side { hidden: self.hidden, committed_lock: self.claim, ..side(arg, read_as, commit, self.errors) };
-        Loaded { lock: self.lock, side }
+        Loaded { lock: self.lock, side, texts: self.texts }
     }
 }
 
@@ -198,7 +202,8 @@ fn resolve(root: &Path, local: Local, scopes: &Scopes) -> Result<Resolved, Strin
         // A lock that is no regular file (a link, a pipe) is none `capc lock` wrote.
         Err(_) => Some(LockClaim { state: ClaimState::Unreadable, differences: 0 }),
     };
-    Ok(Resolved { lock, errors, hidden, claim })
+    let texts = super::text::read(root, &lock);
+    Ok(Resolved { lock, errors, hidden, claim, texts })
 }
 
 /// What a lock of `folder` leaves out of its local files (`settings.local.json`,
