@@ -92,7 +92,8 @@ pub const NOT_DECLARED: &str = "not started: its sources do not declare it as th
 ///   its file is in the managed folder); one in a folder outside the lock's own is kept only
 ///   when the sources declare it there;
 /// - a plugin needs a trusted folder when either says so, or when the sources do not list it;
-///   it is loaded (its root a folder `@` mentions may read) only when the sources load it.
+///   it is loaded (its root a folder `@` mentions may read) only when the sources load it;
+/// - the settings rows (a turn's settings keys and `env`) are the sources'.
 ///
 /// Also returns a note for each claim that was not taken, for stderr.
 pub fn vouch(
@@ -218,6 +219,22 @@ pub fn vouch(
         }
         declared || !outside
     });
+    // The settings rows give a turn its keys and `env` variables (which tools are offered,
+    // which skills are listed or disabled, the listing's limits): the sources' rows, whatever
+    // the lock file adds, relabels or leaves out; none when the sources cannot be read.
+    let fresh_settings = fresh.map_or(&[][..], |f| &f.settings[..]);
+    let same_row = |a: &capc_compiler::model::Setting, b: &capc_compiler::model::Setting| {
+        a.key == b.key && a.value == b.value && a.scope == b.scope && a.path == b.path
+    };
+    for s in claimed.settings.iter().filter(|s| !fresh_settings.iter().any(|f| same_row(f, s))) {
+        notes.push(format!(
+            "the lock's setting `{}` ({}, {}) is not in its sources: it is not taken",
+            s.key,
+            s.scope.as_str(),
+            s.path
+        ));
+    }
+    lock.settings = fresh_settings.to_vec();
     // A policy switch the sources set holds whether or not the lock file records it.
     for f in fresh.map_or(&[][..], |f| &f.policy[..]) {
         if !lock.policy.contains(f) {

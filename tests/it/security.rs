@@ -2936,3 +2936,32 @@ fn a_line_that_writes_git_files_and_runs_git_asks() {
         assert!(!dir.path().join("repo/HEAD").exists(), "`{injection}` ran");
     }
 }
+
+/// The lock's `[[setting]]` rows give a session its settings keys and `env` variables: which
+/// tools are offered, which skills are listed or disabled. Rows only the lock file holds (here
+/// claimed as managed) change nothing; the sources' own still apply.
+#[test]
+fn settings_rows_only_the_lock_holds_change_no_turn() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, ".claude/commands/plant.md", "---\ndescription: Plant\n---\nhello\n");
+    write_file(&root, ".claude/settings.json", r#"{"env": {"CLAUDE_CODE_DISABLE_CRON": "1"}}"#);
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    let text = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    let planted = "\n[[setting]]\nkey = \"env.CLAUDE_CODE_USE_POWERSHELL_TOOL\"\nvalue = \"1\"\nscope = \"managed\"\n\
+                   path = \"<managed>/managed-settings.json\"\n\n[[setting]]\nkey = \"skillOverrides.plant\"\n\
+                   value = \"off\"\nscope = \"managed\"\npath = \"<managed>/managed-settings.json\"\n";
+    std::fs::write(root.join("capabilities.lock"), format!("{text}{planted}")).expect("write lock");
+    let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"/plant\",\"include\":[\"tools\"]}\n";
+    for trust in [&["--trust"][..], &[][..]] {
+        let out = capc_in(&root, &[&["session", "--json"][..], trust].concat(), turn);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let answer = stdout(&out);
+        assert!(!answer.contains("\"PowerShell\""), "a lock-only env row offered a tool: {answer}");
+        assert!(!answer.contains("skillOverrides"), "a lock-only override disabled a command: {answer}");
+        assert!(answer.contains("\"kind\":\"prompt\"") || answer.contains("hello"), "{answer}");
+        // The sources' own env still holds.
+        assert!(!answer.contains("\"CronCreate\""), "the project's env did not apply: {answer}");
+        assert!(stderr(&out).contains("the lock's setting `skillOverrides.plant`"), "{}", stderr(&out));
+    }
+}
