@@ -93,6 +93,8 @@ pub const NOT_DECLARED: &str = "not started: its sources do not declare it as th
 ///   when the sources declare it there;
 /// - a plugin needs a trusted folder when either says so, or when the sources do not list it;
 ///   it is loaded (its root a folder `@` mentions may read) only when the sources load it;
+/// - an instruction file outside the lock's folder is read only when the sources declare it
+///   there;
 /// - the settings rows (a turn's settings keys and `env`) are the sources'.
 ///
 /// Also returns a note for each claim that was not taken, for stderr.
@@ -215,6 +217,21 @@ pub fn vouch(
             notes.push(format!(
                 "the lock's `{}` ({}) is not what its sources declare: it is not served",
                 command.name, command.path
+            ));
+        }
+        declared || !outside
+    });
+    // An instruction file is read and sent at the start of a turn: one in a folder outside the
+    // lock's own (the user's home, the managed folder, an added folder) only when the sources
+    // declare it there, as for commands.
+    let fresh_instructions = fresh.map_or(&[][..], |f| &f.instructions[..]);
+    lock.instructions.retain(|i| {
+        let outside = i.path.starts_with("~/") || i.path.starts_with('<');
+        let declared = fresh_instructions.iter().any(|f| f.path == i.path && f.key == i.key);
+        if outside && !declared {
+            notes.push(format!(
+                "the lock's instruction file `{}` is not what its sources declare: it is not read",
+                i.path
             ));
         }
         declared || !outside

@@ -2965,3 +2965,27 @@ fn settings_rows_only_the_lock_holds_change_no_turn() {
         assert!(stderr(&out).contains("the lock's setting `skillOverrides.plant`"), "{}", stderr(&out));
     }
 }
+
+/// An instruction file the lock alone names in the user's home is never read, even with the
+/// hash of its bytes (a file whose content is well known, such as a default shell profile).
+#[test]
+fn an_instruction_file_only_the_lock_names_outside_the_folder_is_not_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (root, home) = (dir.path().join("repo"), dir.path().join("home"));
+    write_file(&root, "CLAUDE.md", "# Repo\n");
+    write_file(&home, ".profile", "KNOWN-CONTENT of a file in the home\n");
+    let home_arg = home.to_str().expect("utf-8");
+    assert_eq!(capc(&root, &["lock", ".", "--user-dir", home_arg]).status.code(), Some(0));
+    let hash = capc_compiler::secrets::sha256_hex(b"KNOWN-CONTENT of a file in the home\n");
+    let text = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    let planted = format!(
+        "\n[[instruction]]\npath = \"~/.profile\"\nscope = \"user\"\norder = 2\nsha256 = \"{hash}\"\ntokens = 9\n"
+    );
+    std::fs::write(root.join("capabilities.lock"), format!("{text}{planted}")).expect("write lock");
+    let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"hi\",\"include\":[\"request\"]}\n";
+    let out = capc_in(&root, &["session", "--json", "--trust", "--user-dir", home_arg], turn);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("# Repo"), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("KNOWN-CONTENT"), "a file of the home was sent: {}", stdout(&out));
+    assert!(stderr(&out).contains("the lock's instruction file `~/.profile`"), "{}", stderr(&out));
+}
