@@ -95,7 +95,8 @@ pub const NOT_DECLARED: &str = "not started: its sources do not declare it as th
 ///   it is loaded (its root a folder `@` mentions may read) only when the sources load it;
 /// - an instruction file outside the lock's folder is read only when the sources declare it
 ///   there;
-/// - the settings rows (a turn's settings keys and `env`) are the sources'.
+/// - the settings rows (a turn's settings keys and `env`) and the LSP servers (the LSP tool)
+///   are the sources'.
 ///
 /// Also returns a note for each claim that was not taken, for stderr.
 pub fn vouch(
@@ -235,6 +236,18 @@ pub fn vouch(
             ));
         }
         declared || !outside
+    });
+    // A loaded plugin's LSP servers offer the model the LSP tool: only those the sources load.
+    let fresh_lsp = fresh.map_or(&[][..], |f| &f.lsp_servers[..]);
+    lock.lsp_servers.retain(|l| {
+        let declared = fresh_lsp.iter().any(|f| f.name == l.name && f.plugin == l.plugin && f.path == l.path);
+        if !declared {
+            notes.push(format!(
+                "the lock's LSP server `{}` ({}) is not what its sources load: it is left out",
+                l.name, l.path
+            ));
+        }
+        declared
     });
     // The settings rows give a turn its keys and `env` variables (which tools are offered,
     // which skills are listed or disabled, the listing's limits): the sources' rows, whatever

@@ -2989,3 +2989,21 @@ fn an_instruction_file_only_the_lock_names_outside_the_folder_is_not_read() {
     assert!(!stdout(&out).contains("KNOWN-CONTENT"), "a file of the home was sent: {}", stdout(&out));
     assert!(stderr(&out).contains("the lock's instruction file `~/.profile`"), "{}", stderr(&out));
 }
+
+/// An LSP server only the lock file lists offers the model no LSP tool.
+#[test]
+fn an_lsp_server_only_the_lock_lists_offers_no_tool() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, "CLAUDE.md", "# Repo\n");
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    let text = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    let planted = "\n[[lsp_server]]\nname = \"rust\"\nplugin = \"tools\"\npath = \"plugins/tools/.lsp.json\"\nline = 1\n\
+                   command = \"rust-analyzer\"\ntransport = \"stdio\"\nextensions = [\".rs\"]\n";
+    std::fs::write(root.join("capabilities.lock"), format!("{text}{planted}")).expect("write lock");
+    let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"hi\",\"include\":[\"tools\"]}\n";
+    let out = capc_in(&root, &["session", "--json", "--trust"], turn);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("\"LSP\""), "a lock-only LSP server offered the LSP tool: {}", stdout(&out));
+    assert!(stderr(&out).contains("the lock's LSP server `rust`"), "{}", stderr(&out));
+}
