@@ -2998,7 +2998,8 @@ fn an_lsp_server_only_the_lock_lists_offers_no_tool() {
     write_file(&root, "CLAUDE.md", "# Repo\n");
     assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
     let text = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
-    let planted = "\n[[lsp_server]]\nname = \"rust\"\nplugin = \"tools\"\npath = \"plugins/tools/.lsp.json\"\nline = 1\n\
+    let planted =
+        "\n[[lsp_server]]\nname = \"rust\"\nplugin = \"tools\"\npath = \"plugins/tools/.lsp.json\"\nline = 1\n\
                    command = \"rust-analyzer\"\ntransport = \"stdio\"\nextensions = [\".rs\"]\n";
     std::fs::write(root.join("capabilities.lock"), format!("{text}{planted}")).expect("write lock");
     let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"hi\",\"include\":[\"tools\"]}\n";
@@ -3006,4 +3007,41 @@ fn an_lsp_server_only_the_lock_lists_offers_no_tool() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(!stdout(&out).contains("\"LSP\""), "a lock-only LSP server offered the LSP tool: {}", stdout(&out));
     assert!(stderr(&out).contains("the lock's LSP server `rust`"), "{}", stderr(&out));
+}
+
+/// `capc lock`, `session` and `verify` ask git which local files it tracks: the repository's
+/// `core.fsmonitor`, hooks, pager, an alias of the command and an untracked cache start nothing,
+/// and a tracked `CLAUDE.local.md` is in the lock.
+#[test]
+fn telling_tracked_local_files_runs_no_program_the_repository_configures() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let marker = dir.path().join("ran");
+    let script = dir.path().join("mark.sh");
+    std::fs::write(&script, format!("#!/bin/sh\necho \"$0 $*\" >> '{}'\nexit 1\n", marker.display())).expect("write");
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+    let script = script.display().to_string();
+    let repo = dir.path().join("repo");
+    committed_repo(&repo, &[("CLAUDE.local.md", "# Tracked local\n"), ("CLAUDE.md", "# Repo\n")]);
+    let hooks = dir.path().join("hooks");
+    for hook in ["post-index-change", "reference-transaction", "post-checkout"] {
+        write_file(&hooks, hook, &format!("#!/bin/sh\n{script}\n"));
+        std::fs::set_permissions(hooks.join(hook), std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+    }
+    for (k, v) in [
+        ("core.fsmonitor", script.as_str()),
+        ("core.hooksPath", hooks.to_str().expect("utf-8")),
+        ("core.pager", script.as_str()),
+        ("alias.ls-files", &format!("!{script}")),
+        ("core.untrackedCache", "true"),
+    ] {
+        git_in(&repo, &["config", k, v]);
+    }
+    assert_eq!(capc(&repo, &["lock", "."]).status.code(), Some(0));
+    let lock = std::fs::read_to_string(repo.join("capabilities.lock")).expect("lock");
+    assert!(lock.contains("path = \"CLAUDE.local.md\""), "{lock}");
+    let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"hi\",\"include\":[]}\n";
+    let out = capc_in(&repo, &["session", "--json", "--verify"], turn);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(capc(&repo, &["verify", "."]).status.code(), Some(0));
+    assert!(!marker.exists(), "git ran {:?}", std::fs::read_to_string(&marker));
 }
