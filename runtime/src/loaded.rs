@@ -410,7 +410,7 @@ impl Loaded {
             unvouched.insert(
                 0,
                 format!(
-                    "the lock's sources cannot be read as `capc lock` reads them ({e}): no MCP server or allow rule of the lock is taken on its word"
+                    "the lock's sources cannot be read as `capc lock` reads them ({e}): no MCP server, allow rule or setting of the lock is taken on its word"
                 ),
             );
         }

@@ -92,7 +92,11 @@ pub const NOT_DECLARED: &str = "not started: its sources do not declare it as th
 ///   its file is in the managed folder); one in a folder outside the lock's own is kept only
 ///   when the sources declare it there;
 /// - a plugin needs a trusted folder when either says so, or when the sources do not list it;
-///   it is loaded (its root a folder `@` mentions may read) only when the sources load it.
+///   it is loaded (its root a folder `@` mentions may read) only when the sources load it;
+/// - an instruction file outside the lock's folder is read only when the sources declare it
+///   there;
+/// - the settings rows (a turn's settings keys and `env`) and the LSP servers (the LSP tool)
+///   are the sources'.
 ///
 /// Also returns a note for each claim that was not taken, for stderr.
 pub fn vouch(
@@ -218,6 +222,49 @@ pub fn vouch(
         }
         declared || !outside
     });
+    // An instruction file is read and sent at the start of a turn: one in a folder outside the
+    // lock's own (the user's home, the managed folder, an added folder) only when the sources
+    // declare it there, as for commands.
+    let fresh_instructions = fresh.map_or(&[][..], |f| &f.instructions[..]);
+    lock.instructions.retain(|i| {
+        let outside = i.path.starts_with("~/") || i.path.starts_with('<');
+        let declared = fresh_instructions.iter().any(|f| f.path == i.path && f.key == i.key);
+        if outside && !declared {
+            notes.push(format!(
+                "the lock's instruction file `{}` is not what its sources declare: it is not read",
+                i.path
+            ));
+        }
+        declared || !outside
+    });
+    // A loaded plugin's LSP servers offer the model the LSP tool: only those the sources load.
+    let fresh_lsp = fresh.map_or(&[][..], |f| &f.lsp_servers[..]);
+    lock.lsp_servers.retain(|l| {
+        let declared = fresh_lsp.iter().any(|f| f.name == l.name && f.plugin == l.plugin && f.path == l.path);
+        if !declared {
+            notes.push(format!(
+                "the lock's LSP server `{}` ({}) is not what its sources load: it is left out",
+                l.name, l.path
+            ));
+        }
+        declared
+    });
+    // The settings rows give a turn its keys and `env` variables (which tools are offered,
+    // which skills are listed or disabled, the listing's limits): the sources' rows, whatever
+    // the lock file adds, relabels or leaves out; none when the sources cannot be read.
+    let fresh_settings = fresh.map_or(&[][..], |f| &f.settings[..]);
+    let same_row = |a: &capc_compiler::model::Setting, b: &capc_compiler::model::Setting| {
+        a.key == b.key && a.value == b.value && a.scope == b.scope && a.path == b.path
+    };
+    for s in claimed.settings.iter().filter(|s| !fresh_settings.iter().any(|f| same_row(f, s))) {
+        notes.push(format!(
+            "the lock's setting `{}` ({}, {}) is not in its sources: it is not taken",
+            s.key,
+            s.scope.as_str(),
+            s.path
+        ));
+    }
+    lock.settings = fresh_settings.to_vec();
     // A policy switch the sources set holds whether or not the lock file records it.
     for f in fresh.map_or(&[][..], |f| &f.policy[..]) {
         if !lock.policy.contains(f) {

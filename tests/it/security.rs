@@ -2936,3 +2936,112 @@ fn a_line_that_writes_git_files_and_runs_git_asks() {
         assert!(!dir.path().join("repo/HEAD").exists(), "`{injection}` ran");
     }
 }
+
+/// The lock's `[[setting]]` rows give a session its settings keys and `env` variables: which
+/// tools are offered, which skills are listed or disabled. Rows only the lock file holds (here
+/// claimed as managed) change nothing; the sources' own still apply.
+#[test]
+fn settings_rows_only_the_lock_holds_change_no_turn() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, ".claude/commands/plant.md", "---\ndescription: Plant\n---\nhello\n");
+    write_file(&root, ".claude/settings.json", r#"{"env": {"CLAUDE_CODE_DISABLE_CRON": "1"}}"#);
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    let text = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    let planted = "\n[[setting]]\nkey = \"env.CLAUDE_CODE_USE_POWERSHELL_TOOL\"\nvalue = \"1\"\nscope = \"managed\"\n\
+                   path = \"<managed>/managed-settings.json\"\n\n[[setting]]\nkey = \"skillOverrides.plant\"\n\
+                   value = \"off\"\nscope = \"managed\"\npath = \"<managed>/managed-settings.json\"\n";
+    std::fs::write(root.join("capabilities.lock"), format!("{text}{planted}")).expect("write lock");
+    let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"/plant\",\"include\":[\"tools\"]}\n";
+    for trust in [&["--trust"][..], &[][..]] {
+        let out = capc_in(&root, &[&["session", "--json"][..], trust].concat(), turn);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let answer = stdout(&out);
+        assert!(!answer.contains("\"PowerShell\""), "a lock-only env row offered a tool: {answer}");
+        assert!(!answer.contains("skillOverrides"), "a lock-only override disabled a command: {answer}");
+        assert!(answer.contains("\"kind\":\"prompt\"") || answer.contains("hello"), "{answer}");
+        // The sources' own env still holds.
+        assert!(!answer.contains("\"CronCreate\""), "the project's env did not apply: {answer}");
+        assert!(stderr(&out).contains("the lock's setting `skillOverrides.plant`"), "{}", stderr(&out));
+    }
+}
+
+/// An instruction file the lock alone names in the user's home is never read, even with the
+/// hash of its bytes (a file whose content is well known, such as a default shell profile).
+#[test]
+fn an_instruction_file_only_the_lock_names_outside_the_folder_is_not_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (root, home) = (dir.path().join("repo"), dir.path().join("home"));
+    write_file(&root, "CLAUDE.md", "# Repo\n");
+    write_file(&home, ".profile", "KNOWN-CONTENT of a file in the home\n");
+    let home_arg = home.to_str().expect("utf-8");
+    assert_eq!(capc(&root, &["lock", ".", "--user-dir", home_arg]).status.code(), Some(0));
+    let hash = capc_compiler::secrets::sha256_hex(b"KNOWN-CONTENT of a file in the home\n");
+    let text = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    let planted = format!(
+        "\n[[instruction]]\npath = \"~/.profile\"\nscope = \"user\"\norder = 2\nsha256 = \"{hash}\"\ntokens = 9\n"
+    );
+    std::fs::write(root.join("capabilities.lock"), format!("{text}{planted}")).expect("write lock");
+    let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"hi\",\"include\":[\"request\"]}\n";
+    let out = capc_in(&root, &["session", "--json", "--trust", "--user-dir", home_arg], turn);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("# Repo"), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("KNOWN-CONTENT"), "a file of the home was sent: {}", stdout(&out));
+    assert!(stderr(&out).contains("the lock's instruction file `~/.profile`"), "{}", stderr(&out));
+}
+
+/// An LSP server only the lock file lists offers the model no LSP tool.
+#[test]
+fn an_lsp_server_only_the_lock_lists_offers_no_tool() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, "CLAUDE.md", "# Repo\n");
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    let text = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    let planted =
+        "\n[[lsp_server]]\nname = \"rust\"\nplugin = \"tools\"\npath = \"plugins/tools/.lsp.json\"\nline = 1\n\
+                   command = \"rust-analyzer\"\ntransport = \"stdio\"\nextensions = [\".rs\"]\n";
+    std::fs::write(root.join("capabilities.lock"), format!("{text}{planted}")).expect("write lock");
+    let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"hi\",\"include\":[\"tools\"]}\n";
+    let out = capc_in(&root, &["session", "--json", "--trust"], turn);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("\"LSP\""), "a lock-only LSP server offered the LSP tool: {}", stdout(&out));
+    assert!(stderr(&out).contains("the lock's LSP server `rust`"), "{}", stderr(&out));
+}
+
+/// `capc lock`, `session` and `verify` ask git which local files it tracks: the repository's
+/// `core.fsmonitor`, hooks, pager, an alias of the command and an untracked cache start nothing,
+/// and a tracked `CLAUDE.local.md` is in the lock.
+#[test]
+fn telling_tracked_local_files_runs_no_program_the_repository_configures() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let marker = dir.path().join("ran");
+    let script = dir.path().join("mark.sh");
+    std::fs::write(&script, format!("#!/bin/sh\necho \"$0 $*\" >> '{}'\nexit 1\n", marker.display())).expect("write");
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+    let script = script.display().to_string();
+    let repo = dir.path().join("repo");
+    committed_repo(&repo, &[("CLAUDE.local.md", "# Tracked local\n"), ("CLAUDE.md", "# Repo\n")]);
+    let hooks = dir.path().join("hooks");
+    for hook in ["post-index-change", "reference-transaction", "post-checkout"] {
+        write_file(&hooks, hook, &format!("#!/bin/sh\n{script}\n"));
+        std::fs::set_permissions(hooks.join(hook), std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+    }
+    for (k, v) in [
+        ("core.fsmonitor", script.as_str()),
+        ("core.hooksPath", hooks.to_str().expect("utf-8")),
+        ("core.pager", script.as_str()),
+        ("alias.ls-files", &format!("!{script}")),
+        ("core.untrackedCache", "true"),
+    ] {
+        git_in(&repo, &["config", k, v]);
+    }
+    assert_eq!(capc(&repo, &["lock", "."]).status.code(), Some(0));
+    let lock = std::fs::read_to_string(repo.join("capabilities.lock")).expect("lock");
+    assert!(lock.contains("path = \"CLAUDE.local.md\""), "{lock}");
+    let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"hi\",\"include\":[]}\n";
+    let out = capc_in(&repo, &["session", "--json", "--verify"], turn);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(capc(&repo, &["verify", "."]).status.code(), Some(0));
+    assert!(!marker.exists(), "git ran {:?}", std::fs::read_to_string(&marker));
+}

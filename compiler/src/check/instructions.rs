@@ -616,8 +616,8 @@ impl Walk<'_> {
                 kind: FileKind::Instructions,
                 scope,
                 name: None,
+                stamp: if kept { 0 } else { crate::walk::text_hash(&text) },
                 text: kept.then(|| text.into()),
-                stamp: 0,
                 reread: None,
             };
             self.out.push(Outcome::new(sink, Some(file), Some(source), Counts::default(), None));

@@ -115,8 +115,10 @@ pub struct SourceFile {
     /// the text of a clean file is dropped as soon as it is read, so memory stays flat.
     /// Shared: a kept reading (`check::Cache`) lends it to every check without a copy.
     pub text: Option<Arc<str>>,
-    /// With a cache ([`Options::cache`]): `walk::content_hash` of what was read, so a keeper
-    /// of results can tell an unchanged file without its text; 0 otherwise.
+    /// `walk::content_hash` of what was read: with a cache ([`Options::cache`]), so a keeper
+    /// of results can tell an unchanged file without its text; without one, for a file whose
+    /// text was dropped, so that the text read again ([`SourceFile::reread`]) is taken only
+    /// when it is the one checked; 0 otherwise.
     pub stamp: u64,
     /// Where to read the text again, for a file whose text was dropped as clean and that a
     /// finding of the cross-file stage points into (a check from the disk, without a cache):
@@ -127,13 +129,15 @@ pub struct SourceFile {
 
 impl SourceFile {
     /// The file's text: the one kept, or (for a file whose text was dropped) the disk's, read
-    /// again now; `None` when neither is at hand.
+    /// again now, only when it is still the text that was checked (its [`SourceFile::stamp`]):
+    /// a file replaced since, or a link put in its place, shows nothing rather than another
+    /// file's lines. `None` when neither is at hand.
     pub fn text(&self) -> Option<Arc<str>> {
         if let Some(text) = &self.text {
             return Some(text.clone());
         }
         match walk::read(self.reread.as_deref()?) {
-            walk::Content::Text(text) => Some(text.into()),
+            walk::Content::Text(text) if walk::text_hash(&text) == self.stamp => Some(text.into()),
             _ => None,
         }
     }
@@ -1085,5 +1089,42 @@ pub fn path_under(prefix: &str, path: &str) -> String {
         prefix.to_string()
     } else {
         format!("{prefix}/{path}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A clean file a cross-file finding points into is read again for the report: a file put
+    /// in its place since the check (here a link to a file outside the folder) shows nothing,
+    /// never the other file's lines.
+    #[cfg(unix)]
+    #[test]
+    fn a_text_read_again_is_taken_only_when_it_is_the_one_checked() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().join("repo");
+        let write = |rel: &str, text: &str| {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("folder");
+            std::fs::write(path, text).expect("write");
+        };
+        write(".claude/commands/deploy.md", "---\ndescription: Deploy it\n---\nhello\n");
+        write(".claude/skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Deploy skill\n---\nhi\n");
+        let outside = dir.path().join("secret.txt");
+        std::fs::write(&outside, "---\nOUTSIDE-SECRET line two\n---\nhello\n").expect("write");
+        let checked = super::check(&super::Options { root: root.clone(), ..Default::default() }).expect("check");
+        let file = checked.source(".claude/commands/deploy.md").expect("the command's file");
+        assert!(
+            checked.diagnostics.iter().any(|d| d.path == file.path && d.span.is_some()),
+            "{:?}",
+            checked.diagnostics
+        );
+        assert!(file.text().is_some_and(|t| t.contains("Deploy it")), "the unchanged file is read again");
+        let command = root.join(".claude/commands/deploy.md");
+        std::fs::remove_file(&command).expect("remove");
+        std::os::unix::fs::symlink(&outside, &command).expect("link");
+        assert_eq!(file.text(), None, "another file's text was taken for the checked one");
+        std::fs::remove_file(&command).expect("remove");
+        std::fs::write(&command, "---\ndescription: Changed\n---\nhello\n").expect("write");
+        assert_eq!(file.text(), None, "a file changed since the check was taken for the checked one");
     }
 }

@@ -406,8 +406,9 @@ pub(super) fn read_claim(
         kind: claim.kind,
         scope: claim.owner.scope,
         name,
+        // A dropped text's hash: read again for a report, the file must still hold it.
+        stamp: if keep { 0 } else { walk::text_hash(&text) },
         text: keep.then(|| text.into()),
-        stamp: 0,
         reread: None,
     };
     let mut outcome = Outcome::new(sink, Some(file), Some(source), counts, claim.owner.plugin_name.as_deref());
