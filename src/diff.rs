@@ -66,7 +66,7 @@ pub(crate) fn run(
     let report = diff::diff_loaded(old, new);
     let text = match format {
         // A `--plugin-dir` folder as a terminal opens it; JSON and Markdown keep the lock's name.
-        DiffFormat::Human => crate::commands::plugin_dirs_shown(&scopes.plugin_dirs, render::to_text(&report)),
+        DiffFormat::Human => crate::output::plugin_dirs_shown(&scopes.plugin_dirs, render::to_text(&report)),
         DiffFormat::Json => render::to_json(&report),
         DiffFormat::Markdown => render::to_markdown(&report),
     };

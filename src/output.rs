@@ -32,3 +32,28 @@ pub(crate) fn run_check(options: &capc_compiler::Options) -> Result<capc_compile
         std::process::ExitCode::from(2)
     })
 }
+
+/// A human report of `ls`, `explain` or `diff` with each `<plugin-dir N>/` (the lock's name for a
+/// `--plugin-dir` folder outside the checked one) as that folder's path, as `capc check` shows
+/// it: relative to the current folder when below it, else absolute, so a terminal and an
+/// editor open it. The lock and the JSON formats keep the placeholders.
+pub(crate) fn plugin_dirs_shown(plugin_dirs: &[std::path::PathBuf], mut text: String) -> String {
+    if !text.contains("<plugin-dir ") {
+        return text;
+    }
+    let cwd = std::env::current_dir().ok().and_then(|d| d.canonicalize().ok());
+    for (i, dir) in plugin_dirs.iter().enumerate() {
+        let placeholder = format!("<plugin-dir {}>/", i + 1);
+        if !text.contains(&placeholder) {
+            continue;
+        }
+        let real = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+        let shown = match cwd.as_ref().and_then(|c| real.strip_prefix(c).ok()) {
+            Some(rel) if !rel.as_os_str().is_empty() => rel.to_path_buf(),
+            _ => real,
+        };
+        let shown = format!("{}/", capc_compiler::printable::escape(&shown.to_string_lossy().replace('\\', "/")));
+        text = text.replace(&placeholder, &shown);
+    }
+    text
+}

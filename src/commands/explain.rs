@@ -1,6 +1,7 @@
 //! `capc explain NAME`.
 
-use crate::commands::{exit, plugin_dirs_shown, resolution};
+use crate::commands::{exit, resolution};
+use crate::output::plugin_dirs_shown;
 use crate::output::{run_check, write_stdout};
 use capc_compiler::lock::view;
 use capc_compiler::{printable, Options};

@@ -1,7 +1,8 @@
 //! `capc ls`, `capc ls --budget` and `capc ls --runs`.
 
 use crate::args::Format;
-use crate::commands::{exit, plugin_dirs_shown, resolution};
+use crate::commands::{exit, resolution};
+use crate::output::plugin_dirs_shown;
 use crate::output::{run_check, write_stdout};
 use capc_compiler::lock::view;
 use capc_compiler::surface::Recorded;
