@@ -673,7 +673,8 @@ fn finish(row: &mut Run, sandboxed: bool) {
     let words: Vec<String> = row.run.split_whitespace().map(str::to_string).collect();
     if let Some((first, rest)) = words.split_first() {
         if let Some(launch) = crate::provenance::server_launch(first, rest) {
-            row.pinned = if launch.exact.is_some() { Pinned::Exact } else { Pinned::Unpinned };
+            let unpinned = crate::provenance::unpinned(first, rest).is_some();
+            row.pinned = if unpinned { Pinned::Unpinned } else { Pinned::Exact };
             row.fetches = Some(format!("{} {}", launch.via, launch.package));
             return;
         }
