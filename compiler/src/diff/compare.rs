@@ -244,6 +244,7 @@ fn policy(old: &Lock, new: &Lock, out: &mut Vec<Change>) {
     let switches = pair(&old.policy, &new.policy, |s| s.key.as_str());
     for s in switches.added {
         out.push(entry(Section::Policy, Class::Added, s.key.clone(), Some(s.value.clone()), &[&s.path]));
+        last(out).escalations = escalate::policy_switch_loosened(None, Some(s));
     }
     for s in switches.removed {
         out.push(entry(Section::Policy, Class::Removed, s.key.clone(), Some(s.value.clone()), &[&s.path]));
