@@ -45,6 +45,60 @@ impl Launch {
     }
 }
 
+/// A launcher that fetches its package or image without an exact version: the test behind
+/// `unpinned-mcp-package` (MCP servers) and `unpinned-package` (every other run), and the
+/// `unpinned` mark of `capc ls --runs`.
+pub struct Unpinned {
+    pub launch: Launch,
+    /// `package` or `image`.
+    pub what: &'static str,
+    /// What was asked instead of an exact version: "no version", "tag `latest`, not a digest", ….
+    pub asked: String,
+    /// How to pin it.
+    pub fix: String,
+}
+
+impl Unpinned {
+    /// "runs package `x` through `npx` with no version".
+    pub fn runs(&self) -> String {
+        format!("runs {} `{}` through `{}` with {}", self.what, self.launch.package, self.launch.via, self.asked)
+    }
+}
+
+/// `command` and `args` start a package launcher without an exact version.
+pub fn unpinned(command: &str, args: &[String]) -> Option<Unpinned> {
+    let launch = server_launch(command, args)?;
+    if launch.exact.is_some() {
+        return None;
+    }
+    let what = match launch.via {
+        "docker run" | "podman run" => "image",
+        _ => "package",
+    };
+    let git = launch.package.starts_with("git");
+    let asked = match &launch.requested {
+        Some(r) if git => format!("`{r}`, not a commit"),
+        Some(r) if what == "image" => format!("tag `{r}`, not a digest"),
+        Some(r) => format!("`{r}`, not an exact version"),
+        None if git => "no commit".to_string(),
+        None => "no version".to_string(),
+    };
+    let fix = match launch.via {
+        "docker run" | "podman run" => format!("pin the image by digest: `{}`", launch.pinned_example()),
+        _ if git => format!("pin the commit you reviewed: `{}`", launch.pinned_example()),
+        _ => format!("pin the release you reviewed: `{}`", launch.pinned_example()),
+    };
+    Some(Unpinned { launch, what, asked, fix })
+}
+
+/// A shell line that starts with a package launcher without an exact version (its words as
+/// `capc ls --runs` reads them).
+pub fn unpinned_line(line: &str) -> Option<Unpinned> {
+    let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    let (first, rest) = words.split_first()?;
+    unpinned(first, rest)
+}
+
 /// What a stdio server's `command` and `args` fetch, when they start a package launcher.
 pub fn server_launch(command: &str, args: &[String]) -> Option<Launch> {
     // A whole command line in `command` (it fails to start, but it says what was meant).

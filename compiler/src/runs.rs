@@ -249,9 +249,11 @@ pub fn settings(root: &Node, at: &At<'_>, out: &mut Vec<Decl>) {
 
 /// The settings keys that change what Claude Code sends in a turn, besides `env` and the policy
 /// switches: the attribution lines (whether their reminder is sent), the Skill listing's limits
-/// and overrides, and the bundled skills' switch. The lock records them as `[[setting]]` rows
-/// (an object's leaves each on a row of their own) and the session reads them from there.
-pub const TURN_KEYS: [&str; 6] = [
+/// and overrides, the bundled skills' switch, and the selected output style. The lock records
+/// them as `[[setting]]` rows (an object's leaves each on a row of their own) and the session
+/// reads them from there.
+pub const TURN_KEYS: [&str; 7] = [
+    "outputStyle",
     "attribution",
     "includeCoAuthoredBy",
     "skillOverrides",
@@ -673,7 +675,8 @@ fn finish(row: &mut Run, sandboxed: bool) {
     let words: Vec<String> = row.run.split_whitespace().map(str::to_string).collect();
     if let Some((first, rest)) = words.split_first() {
         if let Some(launch) = crate::provenance::server_launch(first, rest) {
-            row.pinned = if launch.exact.is_some() { Pinned::Exact } else { Pinned::Unpinned };
+            let unpinned = crate::provenance::unpinned(first, rest).is_some();
+            row.pinned = if unpinned { Pinned::Unpinned } else { Pinned::Exact };
             row.fetches = Some(format!("{} {}", launch.via, launch.package));
             return;
         }

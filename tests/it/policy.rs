@@ -186,6 +186,53 @@ fn diff_calls_a_loosened_managed_policy_an_escalation() {
     );
 }
 
+/// The channel keys, read from managed settings only: `capc ls` and the lock record them as
+/// policy switches; the project's own `channelsEnabled` records nothing. Managed settings that
+/// turn channels on, or admit another channel plugin, escalate; turning them off does not.
+#[test]
+fn channel_policy_is_recorded_from_managed_settings_and_loosening_it_escalates() {
+    let strict =
+        r#"{"channelsEnabled": false, "allowedChannelPlugins": [{"plugin": "telegram", "marketplace": "acme"}]}"#;
+    let (_dir, project, managed) = project(strict);
+    write_file(&project, ".claude/settings.local.json", r#"{"channelsEnabled": true}"#);
+    let managed_arg = managed.to_str().expect("utf-8");
+    assert_eq!(capc(&project, &["lock", ".", "--managed-dir", managed_arg]).status.code(), Some(0));
+    let lock = std::fs::read_to_string(project.join("capabilities.lock")).expect("lock");
+    assert!(lock.contains("key = \"channelsEnabled\"\nvalue = \"false\""), "{lock}");
+    assert!(lock.contains("key = \"allowedChannelPlugins\"\nvalue = \"telegram@acme\""), "{lock}");
+    let ls = stdout(&capc(&project, &["ls", ".", "--managed-dir", managed_arg]));
+    assert!(ls.contains("channelsEnabled") && ls.contains("telegram@acme"), "{ls}");
+    std::fs::rename(project.join("capabilities.lock"), project.join("old.lock")).expect("rename");
+
+    write_file(
+        &managed,
+        "managed-settings.json",
+        r#"{"channelsEnabled": true, "allowedChannelPlugins": [{"plugin": "telegram", "marketplace": "acme"}, {"plugin": "slack", "marketplace": "acme"}]}"#,
+    );
+    assert_eq!(capc(&project, &["lock", ".", "--managed-dir", managed_arg]).status.code(), Some(0));
+    let out = capc(&project, &["diff", "old.lock", "capabilities.lock", "--fail-on", "escalation"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(text.contains("policy loosened: `channelsEnabled` is `true` (<managed>/managed-settings.json): channel plugins may push messages into sessions"), "{text}");
+    assert!(text.contains("policy loosened: `allowedChannelPlugins` now admits `slack@acme`"), "{text}");
+
+    // Back: tighter than the loosened lock, so nothing escalates.
+    let out = capc(&project, &["diff", "capabilities.lock", "old.lock", "--fail-on", "escalation"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+
+    // Managed settings without the allowlist: the default one applies.
+    std::fs::rename(project.join("old.lock"), project.join("strict.lock")).expect("rename");
+    write_file(&managed, "managed-settings.json", r#"{"channelsEnabled": false}"#);
+    assert_eq!(capc(&project, &["lock", ".", "--managed-dir", managed_arg]).status.code(), Some(0));
+    let text = stdout(&capc(&project, &["diff", "strict.lock", "capabilities.lock"]));
+    assert!(
+        text.contains(
+            "policy loosened: `allowedChannelPlugins` (<managed>/managed-settings.json) is no longer in force"
+        ),
+        "{text}"
+    );
+}
+
 /// `deniedMcpServers` as Claude Code matches it: a URL pattern without a query also
 /// keeps out the URL with a query or a trailing slash; an entry only the project's settings
 /// hold keeps out the project's server but not one the organization provides.

@@ -178,6 +178,15 @@ pub fn check_monitors(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) -> usi
             )
             .help("ship the script in the plugin and run it as `\"${CLAUDE_PLUGIN_ROOT}\"/…`, or pin what it fetches and check its checksum before running it");
         }
+        if let Some(command) = entry.get("command") {
+            crate::decl::helpers::unpinned(
+                sink,
+                command.span,
+                &format!("monitor `{}`", monitor.name),
+                &monitor.command,
+                "in the background for the whole session",
+            );
+        }
         monitor.command = crate::decl::declare::kept_command(
             sink,
             entry.get("command").unwrap_or(entry),
@@ -368,6 +377,20 @@ pub fn check_lsp(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) -> usize {
     let Some(plugin) = plugin_of(cx).filter(|_| cx.placement.is_some()) else { return servers.len() };
     let path = sink.path().to_string();
     for (key, config) in servers {
+        if let Some(command) = config.get("command") {
+            let mut line = command.as_str().unwrap_or_default().to_string();
+            for arg in config.get("args").and_then(Node::as_array).unwrap_or_default() {
+                line.push(' ');
+                line.push_str(arg.as_str().unwrap_or_default());
+            }
+            crate::decl::helpers::unpinned(
+                sink,
+                command.span,
+                &format!("LSP server `{}`", key.name),
+                &line,
+                "when a file it serves is opened",
+            );
+        }
         let server = crate::decl::declare::lsp_server(
             sink,
             &key.name,

@@ -491,6 +491,23 @@ fn switches(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
     if let Some(node) = root.get("permissions").and_then(|p| p.get("disableBypassPermissionsMode")) {
         push("permissions.disableBypassPermissionsMode", node, node.as_str().unwrap_or_default().to_string());
     }
+    // Channels (MCP servers pushing messages into a session): Claude Code reads both keys from
+    // managed settings only. `allowedChannelPlugins` replaces the default allowlist; each entry
+    // as `plugin@marketplace`.
+    if let Some((node, on)) = root.get("channelsEnabled").and_then(|n| Some((n, n.as_bool()?))) {
+        push("channelsEnabled", node, on.to_string());
+    }
+    if let Some(node) = root.get("allowedChannelPlugins").filter(|n| n.as_array().is_some()) {
+        let mut entries: Vec<String> = node
+            .as_array()
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|e| Some(format!("{}@{}", e.get("plugin")?.as_str()?, e.get("marketplace")?.as_str()?)))
+            .collect();
+        entries.sort();
+        entries.dedup();
+        push("allowedChannelPlugins", node, entries.join(", "));
+    }
     if let Some(node) = root.get("strictPluginOnlyCustomization") {
         // `true` locks every surface, `false` none; a list locks the surfaces it names (an
         // unknown name locks nothing); any other value is taken as `true`.

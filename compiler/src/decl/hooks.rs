@@ -413,6 +413,7 @@ fn check_handler(sink: &mut Sink<'_>, cx: &FileCx<'_>, handler: &Node) {
                     )
                     .help("commit the script and run it from the repository (`\"${CLAUDE_PROJECT_DIR}\"/scripts/…` or `\"${CLAUDE_PLUGIN_ROOT}\"/…`), or pin what it fetches and check its checksum before running it");
                 }
+                crate::decl::helpers::unpinned(sink, command.span, "this hook", &line, "on every matching event");
             }
         }
     }

@@ -65,6 +65,13 @@ fn check_injections(sink: &mut Sink<'_>, text: &str) {
             )
             .help("commit the script and run it from the repository (`${CLAUDE_SKILL_DIR}/install.sh`), or pin what it fetches and check its checksum before running it");
         }
+        crate::decl::helpers::unpinned(
+            sink,
+            span.shift(body_start),
+            "this `!` injection",
+            &command,
+            "each time the prompt is expanded",
+        );
     }
 }
 

@@ -213,41 +213,21 @@ pub(crate) fn check_provenance(sink: &mut Sink<'_>, cx: &FileCx<'_>, name: &str,
         .filter_map(|a| a.as_str().map(str::to_string))
         .collect();
     let Some(launch) = crate::provenance::server_launch(program, &args) else { return };
-    if launch.exact.is_none() {
+    if let Some(u) = crate::provenance::unpinned(program, &args) {
         // Point at the argument that names the package, else at the command.
         let at = config
             .get("args")
             .and_then(Node::as_array)
             .unwrap_or_default()
             .iter()
-            .find(|a| a.as_str().is_some_and(|s| s.contains(launch.package.as_str())))
+            .find(|a| a.as_str().is_some_and(|s| s.contains(u.launch.package.as_str())))
             .map_or(command.span, |a| a.span);
-        let what = match launch.via {
-            "docker run" | "podman run" => "image",
-            _ => "package",
-        };
-        let git = launch.package.starts_with("git");
-        let asked = match &launch.requested {
-            Some(r) if git => format!("`{r}`, not a commit"),
-            Some(r) if what == "image" => format!("tag `{r}`, not a digest"),
-            Some(r) => format!("`{r}`, not an exact version"),
-            None if git => "no commit".to_string(),
-            None => "no version".to_string(),
-        };
-        let fix = match launch.via {
-            "docker run" | "podman run" => format!("pin the image by digest: `{}`", launch.pinned_example()),
-            _ if git => format!("pin the commit you reviewed: `{}`", launch.pinned_example()),
-            _ => format!("pin the release you reviewed: `{}`", launch.pinned_example()),
-        };
         sink.report(
             &rules::unpinned_mcp_package::RULE,
             at,
-            format!(
-                "server `{name}` runs {what} `{}` through `{}` with {asked}: each start may fetch a different release",
-                launch.package, launch.via
-            ),
+            format!("server `{name}` {}: each start may fetch a different release", u.runs()),
         )
-        .help(fix);
+        .help(u.fix);
     }
     if let Some(at) = cx.placement {
         let full_name = match at.plugin {

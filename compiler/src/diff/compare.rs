@@ -99,6 +99,7 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
     }
 
     mcp_tools(old, new, &mut out);
+    output_styles(old, new, hashes, &mut out);
 
     // Instruction files, by path; where each comes in the reminder is no change of its own.
     let instructions = pair(&old.instructions, &new.instructions, |i| i.path.as_str());
@@ -243,6 +244,7 @@ fn policy(old: &Lock, new: &Lock, out: &mut Vec<Change>) {
     let switches = pair(&old.policy, &new.policy, |s| s.key.as_str());
     for s in switches.added {
         out.push(entry(Section::Policy, Class::Added, s.key.clone(), Some(s.value.clone()), &[&s.path]));
+        last(out).escalations = escalate::policy_switch_loosened(None, Some(s));
     }
     for s in switches.removed {
         out.push(entry(Section::Policy, Class::Removed, s.key.clone(), Some(s.value.clone()), &[&s.path]));
@@ -490,6 +492,51 @@ fn command_what(c: &Command) -> Option<String> {
         Some(p) => format!("{}, {} `{p}`", c.form.as_str(), c.origin.as_str()),
         None => format!("{}, {}", c.origin.as_str(), c.scope.as_str()),
     })
+}
+
+/// The output styles, by name and file. The selected one (the effective `outputStyle`) is sent
+/// in every turn: a new selected style, and a selected style that drops Claude Code's coding
+/// instructions, escalate, as an instruction file that starts loading in every turn does; a
+/// change of the selection itself is weighed with the settings.
+fn output_styles(old: &Lock, new: &Lock, hashes: &Hashes<'_>, out: &mut Vec<Change>) {
+    let selected = crate::runs::effective(new, "outputStyle").map(|s| s.value.as_str());
+    let what = |o: &crate::model::OutputStyle| {
+        let keeps = if o.keep_coding_instructions { ", keeps the coding instructions" } else { "" };
+        let chosen = if selected == Some(o.name.as_str()) { ", selected" } else { "" };
+        Some(match &o.plugin {
+            Some(p) => format!("plugin `{p}`{keeps}{chosen}"),
+            None => format!("{}{keeps}{chosen}", o.scope.as_str()),
+        })
+    };
+    let styles = pair(&old.output_styles, &new.output_styles, |o| (o.name.as_str(), o.path.as_str()));
+    for o in styles.added {
+        out.push(entry(Section::OutputStyle, Class::Added, o.name.clone(), what(o), &[&o.path]));
+        if selected == Some(o.name.as_str()) {
+            last(out).escalations = vec![format!(
+                "a new output style `{}` is selected: its text is sent to the model in every turn{}",
+                o.name,
+                if o.keep_coding_instructions { "" } else { ", in place of Claude Code's coding instructions" }
+            )];
+        }
+    }
+    for o in styles.removed {
+        out.push(entry(Section::OutputStyle, Class::Removed, o.name.clone(), what(o), &[&o.path]));
+    }
+    for (o, n) in styles.kept {
+        let body = hashes.changed(&n.path);
+        let mut fields = if o == n { Vec::new() } else { compare_fields(o, n, &[]) };
+        fields.extend(body);
+        if fields.is_empty() {
+            continue;
+        }
+        out.push(Change { fields, ..entry(Section::OutputStyle, Class::Changed, n.name.clone(), what(n), &[&n.path]) });
+        if selected == Some(n.name.as_str()) && o.keep_coding_instructions && !n.keep_coding_instructions {
+            last(out).escalations = vec![format!(
+                "the selected output style `{}` no longer keeps Claude Code's coding instructions: its text replaces them in every turn",
+                n.name
+            )];
+        }
+    }
 }
 
 fn instruction_what(i: &crate::model::Instruction) -> Option<String> {

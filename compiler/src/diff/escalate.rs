@@ -364,9 +364,37 @@ fn code_list(items: &[String]) -> String {
 /// A policy switch gone, or set to something weaker (`strictPluginOnlyCustomization` locking
 /// fewer surfaces, `permissions.disableBypassPermissionsMode` no longer `disable`).
 pub(super) fn policy_switch_loosened(old: Option<&PolicySwitch>, new: Option<&PolicySwitch>) -> Vec<String> {
+    let key = old.or(new).map_or("", |s| s.key.as_str());
+    if key == "channelsEnabled" {
+        // Managed settings that leave it unset or `false` keep channels off.
+        let on = |s: Option<&PolicySwitch>| s.is_some_and(|s| s.value == "true");
+        return match (on(old), on(new)) {
+            (false, true) => vec![format!(
+                "policy loosened: `channelsEnabled` is `true` ({}): channel plugins may push messages into sessions",
+                new.map_or("", |s| s.path.as_str())
+            )],
+            _ => Vec::new(),
+        };
+    }
     let Some(old) = old else { return Vec::new() };
     let surfaces = |s: &PolicySwitch| s.value.split(", ").map(str::to_string).collect::<Vec<_>>();
     match new {
+        None if old.key == "allowedChannelPlugins" => vec![format!(
+            "policy loosened: `allowedChannelPlugins` ({}) is no longer in force: Claude Code's default allowlist of channel plugins applies",
+            old.path
+        )],
+        Some(new) if old.key == "allowedChannelPlugins" => {
+            let was: Vec<&str> = old.value.split(", ").filter(|e| !e.is_empty()).collect();
+            let admitted: Vec<String> =
+                new.value.split(", ").filter(|e| !e.is_empty() && !was.contains(e)).map(str::to_string).collect();
+            match admitted.is_empty() {
+                true => Vec::new(),
+                false => vec![format!(
+                    "policy loosened: `allowedChannelPlugins` now admits {}",
+                    code_list(&admitted)
+                )],
+            }
+        }
         None => vec![format!("policy loosened: `{}` ({}) is no longer in force", old.key, old.path)],
         Some(new) if old.key == "strictPluginOnlyCustomization" => {
             let kept = surfaces(new);

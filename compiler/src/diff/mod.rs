@@ -201,6 +201,9 @@ pub enum Section {
     Plugin,
     /// The instruction files sent to the model (`[[instruction]]`).
     Instruction,
+    /// The output styles a session can select (`[[output_style]]`): the selected one replaces
+    /// (or joins) Claude Code's own instructions in every turn.
+    OutputStyle,
     /// What the folder pulls in from outside (`[[pin]]`).
     Pin,
     /// What Claude Code may run (`[[run]]`): helpers, status lines, an agent's or skill's own
@@ -218,7 +221,7 @@ pub enum Section {
 }
 
 impl Section {
-    pub const ALL: [Section; 13] = [
+    pub const ALL: [Section; 14] = [
         Section::Command,
         Section::Agent,
         Section::McpServer,
@@ -227,6 +230,7 @@ impl Section {
         Section::Permission,
         Section::Plugin,
         Section::Instruction,
+        Section::OutputStyle,
         Section::Pin,
         Section::Run,
         Section::Setting,
@@ -244,6 +248,7 @@ impl Section {
             Section::Permission => "permission",
             Section::Plugin => "plugin",
             Section::Instruction => "instruction",
+            Section::OutputStyle => "output-style",
             Section::Pin => "pin",
             Section::Run => "run",
             Section::Setting => "setting",
@@ -263,6 +268,7 @@ impl Section {
             Section::Permission => "Permission rules",
             Section::Plugin => "Plugins",
             Section::Instruction => "Instructions: what the model is told",
+            Section::OutputStyle => "Output styles: what replaces Claude Code's instructions",
             Section::Pin => "Pins: what is pulled in from outside",
             Section::Run => "What runs: commands Claude Code may start",
             Section::Setting => "Settings that widen what Claude Code may do",

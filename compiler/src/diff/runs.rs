@@ -181,6 +181,20 @@ pub(super) fn settings(old: &Lock, new: &Lock, unchanged: &dyn Fn(&str) -> bool,
             ),
         ));
     }
+    // The selected output style is sent in every turn: selecting another one changes what the
+    // model is told each time, as an instruction file that starts loading in every turn does.
+    let style = |l: &Lock| effective(l, "outputStyle").map(|s| s.value.clone()).filter(|v| v != "default");
+    if let Some(now) = style(new).filter(|now| style(old).as_ref() != Some(now)) {
+        let kept = new.output_styles.iter().find(|o| o.name == now).is_some_and(|o| o.keep_coding_instructions);
+        overall.push((
+            "outputStyle",
+            format!(
+                "the selected output style is now `{now}` (was `{}`): its text is sent to the model in every turn{}",
+                style(old).as_deref().unwrap_or("default"),
+                if kept { "" } else { ", in place of Claude Code's coding instructions" }
+            ),
+        ));
+    }
     for (key, loosens) in SANDBOX {
         let Loosens::When { value, default } = loosens else { continue };
         let get = |l: &Lock| effective(l, key).map_or(*default, |s| s.value == "true");

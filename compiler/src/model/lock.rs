@@ -297,8 +297,10 @@ pub struct Setting {
 pub struct PolicySwitch {
     /// The settings key (`allowManagedHooksOnly`, `permissions.disableBypassPermissionsMode`).
     pub key: String,
-    /// What it is set to, as Claude Code reads it: `true`, `disable`, or for
-    /// `strictPluginOnlyCustomization` the surfaces it locks (`skills, hooks`).
+    /// What it is set to, as Claude Code reads it: `true`, `disable`, for
+    /// `strictPluginOnlyCustomization` the surfaces it locks (`skills, hooks`), for managed
+    /// `channelsEnabled` `true` or `false`, for `allowedChannelPlugins` the plugins it admits
+    /// (`telegram@acme, slack@acme`; empty: none).
     pub value: String,
     /// The settings file that sets it (for a switch merged from several, the one that wins).
     pub path: String,

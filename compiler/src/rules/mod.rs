@@ -62,6 +62,7 @@ pub mod unknown_tool_in_rule;
 pub mod unloaded_plugin;
 pub mod unmatched_rule_paths;
 pub mod unpinned_mcp_package;
+pub mod unpinned_package;
 pub mod unpinned_plugin_source;
 pub mod unquoted_plugin_variable;
 pub mod unread_agents_md;
@@ -136,6 +137,7 @@ pub static RULES: &[&Rule] = &[
     &unloaded_plugin::RULE,
     &unmatched_rule_paths::RULE,
     &unpinned_mcp_package::RULE,
+    &unpinned_package::RULE,
     &unpinned_plugin_source::RULE,
     &unquoted_plugin_variable::RULE,
     &unread_agents_md::RULE,

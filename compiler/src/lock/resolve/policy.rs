@@ -16,6 +16,8 @@
 //!   `allowManagedHooksOnly` or another scope's `disableAllHooks`.
 //! - `disableSkillShellExecution` and `permissions.disableBypassPermissionsMode` in any scope
 //!   (merged); the runtime reads them from `[[policy]]`.
+//! - `channelsEnabled` and `allowedChannelPlugins` (which channel plugins may push messages
+//!   into a session): managed settings only; capc runs no channel, it records them.
 
 use super::Parts;
 use crate::model::{Decl, Item, Plugin, PolicySwitch, RemovedByPolicy, RunKind, Scope};
@@ -74,6 +76,13 @@ impl Switches {
         }
         if let Some(v) = managed.get("strictPluginOnlyCustomization").filter(|v| !v.0.is_empty()) {
             put("strictPluginOnlyCustomization", *v);
+        }
+        // Channels: managed settings only, whatever the value (`channelsEnabled: false` is the
+        // default it states; `allowedChannelPlugins` may be empty: no channel plugin admitted).
+        for key in ["channelsEnabled", "allowedChannelPlugins"] {
+            if let Some(v) = managed.get(key) {
+                put(key, *v);
+            }
         }
         let all_hooks_managed = managed.get("disableAllHooks").is_some_and(on);
         for key in ["disableAllHooks", "disableSkillShellExecution"] {
