@@ -12,8 +12,8 @@
 //! files only, bounded, never through a link (as git reads them).
 
 //!
-//! This file holds the walk itself; [`tree`] the listing it gives, [`file`] how one file is
-//! read, [`loaded`] what Claude Code reads whatever ignore files say and [`rules`] the ignore
+//! This file holds the walk itself; `tree.rs` the listing it gives, `file.rs` how one file is
+//! read, `loaded.rs` what Claude Code reads whatever ignore files say and `rules.rs` the ignore
 //! files' rules.
 
 mod file;
