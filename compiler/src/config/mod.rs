@@ -12,6 +12,20 @@
 //! typo never silently turns a rule back on. Paths are relative to the configuration file's
 //! folder. Flags given on the command line override the file; [`Config`] keeps, for each value,
 //! where it came from (`capc rules --config` prints it).
+//!
+//! This file holds the configuration as a check sees it ([`Config`], where each value came
+//! from); `file.rs` the file as written and its JSON Schema, `find.rs` where the file is
+//! looked for, `policy.rs` what a check applies of it ([`Policy`]).
+
+mod file;
+mod find;
+mod policy;
+
+pub use file::{
+    schema, ContextWindow, File, ListingBudgetFile, WindowFile, DEFAULT_CONTEXT_WINDOW, FILE_NAMES, MAX_CONFIG_BYTES,
+};
+pub use find::{find, find_in, outside_repository};
+pub use policy::{PerPath, Policy};
 
 use crate::diagnostic::{did_you_mean, LineIndex, Severity};
 use crate::rules;
@@ -22,93 +36,6 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// The names a configuration file may have, in the order they are looked for.
-pub const FILE_NAMES: [&str; 2] = ["capc.toml", ".capc.toml"];
-
-/// A configuration file larger than this is refused.
-pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
-
-/// capc.toml as written.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct File {
-    /// The Claude Code version whose behaviour the rules follow. capc follows exactly one
-    /// version; any other value is an error, so a repository that pins a version is
-    /// told when its capc no longer matches it.
-    pub claude_code: Option<String>,
-    /// Only these rules report (rule ids, as `capc rules` lists them). Without it, every rule
-    /// reports.
-    pub select: Option<Vec<String>>,
-    /// These rules never report, even when `select` names them.
-    #[serde(default)]
-    pub ignore: Vec<String>,
-    /// The severity of a rule: `"error"`, `"warning"`, `"info"`, or `"off"` to turn it off.
-    #[serde(default)]
-    pub rules: BTreeMap<String, Level>,
-    /// Files and folders capc never reads, in gitignore syntax, relative to this file's folder
-    /// (`"backups/"`, `"/scratch/**/*.json"`).
-    #[serde(default)]
-    pub exclude: Vec<String>,
-    /// Rules whose findings are suppressed in the files a pattern matches (gitignore syntax,
-    /// relative to this file's folder): `"backups/**" = ["unknown-field"]`; `"ALL"` stands for
-    /// every rule, as in ruff.
-    #[serde(default)]
-    pub per_path_ignores: BTreeMap<String, Vec<String>>,
-    /// Leave out what `.gitignore` (inside a git repository, with git's excludes) and `.ignore`
-    /// files name (default `true`; `--no-ignore` turns it off for one run).
-    pub respect_ignore_files: Option<bool>,
-    /// A user scope: a home folder whose `.claude/` holds skills, commands, agents and settings
-    /// (`--user-dir`).
-    pub user_dir: Option<String>,
-    /// A managed scope: the folder of `managed-settings.json` (`--managed-dir`).
-    pub managed_dir: Option<String>,
-    /// Folders whose `.claude/` skills, commands and agents are read, as `claude --add-dir`
-    /// reads them (`--add-dir`).
-    pub add_dir: Option<Vec<String>>,
-    /// Plugin folders loaded as `claude --plugin-dir` loads them, in order (`--plugin-dir`).
-    pub plugin_dir: Option<Vec<String>>,
-    /// A ceiling on the tokens the folder adds to every turn before the conversation: the Skill
-    /// listing as sent and the MCP tools sent up front, as `capc ls --budget` sums them for each
-    /// context window of `[listing-budget]` (rule `max-context-tokens`). No ceiling without it.
-    pub max_context_tokens: Option<u64>,
-    /// The Skill listing's budget (rule `listing-budget`, `capc ls --budget`).
-    pub listing_budget: Option<ListingBudgetFile>,
-}
-
-/// `[listing-budget]` as written.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct ListingBudgetFile {
-    /// The context windows the team's sessions run with, each a number of tokens or
-    /// `{ tokens = N, bytes-per-token = B }` (Claude Code counts 3 bytes per token for its
-    /// current models, 4 for older ones). Default: `[1000000]`, the window of Claude Code's default model.
-    pub context_windows: Vec<WindowFile>,
-}
-
-/// One context window in `[listing-budget]`.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum WindowFile {
-    Tokens(u64),
-    #[serde(rename_all = "kebab-case")]
-    Table {
-        tokens: u64,
-        bytes_per_token: Option<u64>,
-    },
-}
-
-/// A context window the Skill listing is measured for: the budget is `tokens` ×
-/// `bytes_per_token` × `skillListingBudgetFraction` characters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ContextWindow {
-    pub tokens: u64,
-    pub bytes_per_token: u64,
-}
-
-/// The context window of Claude Code's default model, and the bytes per token its
-/// listing budget counts for it.
-pub const DEFAULT_CONTEXT_WINDOW: ContextWindow = ContextWindow { tokens: 1_000_000, bytes_per_token: 3 };
 
 /// A rule's severity in capc.toml, or `off`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -212,76 +139,6 @@ pub struct Config {
     pub context_windows: Valued<Vec<ContextWindow>>,
     /// `max-context-tokens` (`None`: no ceiling).
     pub max_context_tokens: Valued<Option<u64>>,
-}
-
-/// The configuration file that applies to `start` (a folder): the first `capc.toml` or
-/// `.capc.toml` in it or a folder above it, up to the repository's top. Two in one folder is
-/// an error: which one counts would be a guess.
-///
-/// Outside a git repository the folders above `start` are anyone's: the search looks only in
-/// those the user owns, up to their home folder (`$HOME`, looked in, not past), and takes there
-/// only a file the user owns (on Unix; elsewhere it stops at the home folder).
-/// [`outside_repository`] says when a file found is above the checked folder with no
-/// repository around it, for the CLI to name it.
-pub fn find(start: &Path) -> Result<Option<PathBuf>, ConfigError> {
-    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
-    find_below(start, home.as_deref())
-}
-
-/// [`find`], with `home` as the user's home folder.
-fn find_below(start: &Path, home: Option<&Path>) -> Result<Option<PathBuf>, ConfigError> {
-    let start = start.canonicalize().unwrap_or_else(|_| start.to_path_buf());
-    let in_repository = repository_top(&start).is_some();
-    let home = home.map(|home| home.canonicalize().unwrap_or_else(|_| home.to_path_buf()));
-    for dir in start.ancestors() {
-        let above = dir != start;
-        if above && !in_repository && !owned_by_user(dir) {
-            break;
-        }
-        if let Some(found) = find_in(dir)? {
-            if !above || in_repository || owned_by_user(&found) {
-                return Ok(Some(found));
-            }
-        }
-        if std::fs::symlink_metadata(dir.join(".git")).is_ok() || (!in_repository && home.as_deref() == Some(dir)) {
-            break;
-        }
-    }
-    Ok(None)
-}
-
-/// The folder holding the git repository `dir` is in (the first at or above it with a `.git`).
-fn repository_top(dir: &Path) -> Option<&Path> {
-    dir.ancestors().find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
-}
-
-/// Whether `file`, a configuration [`find`] found for the checked folder `root`, is in a folder
-/// above `root` with no git repository around `root`: a file the user may not know applies.
-pub fn outside_repository(root: &Path, file: &Path) -> bool {
-    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    file.parent().is_some_and(|dir| dir != root) && repository_top(&root).is_none()
-}
-
-/// Whether the user running capc owns `path` (not followed if a link).
-#[cfg(unix)]
-fn owned_by_user(path: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    std::fs::symlink_metadata(path).is_ok_and(|meta| meta.uid() == nix::unistd::geteuid().as_raw())
-}
-
-#[cfg(not(unix))]
-fn owned_by_user(_: &Path) -> bool {
-    true
-}
-
-/// The configuration file in `dir` itself, if any (both names at once is an error).
-pub fn find_in(dir: &Path) -> Result<Option<PathBuf>, ConfigError> {
-    let found: Vec<PathBuf> = FILE_NAMES.iter().map(|n| dir.join(n)).filter(|p| p.is_file()).collect();
-    match found.as_slice() {
-        [] => Ok(None),
-        [one] => Ok(Some(one.clone())),
-        _ => Err(ConfigError(format!("{} holds both capc.toml and .capc.toml; keep one", dir.display()))),
-    }
 }
 
 impl Config {
@@ -627,41 +484,6 @@ impl Config {
     }
 }
 
-/// What a check applies of a configuration: severities and per-path ignores.
-#[derive(Debug, Clone, Default)]
-pub struct Policy {
-    /// Rules whose severity differs from their default: `None` turns the rule off.
-    pub levels: BTreeMap<&'static str, Option<Severity>>,
-    pub per_path: Vec<PerPath>,
-}
-
-/// One `per-path-ignores` entry.
-#[derive(Debug, Clone)]
-pub struct PerPath {
-    pub pattern: String,
-    pub matcher: Gitignore,
-    pub rules: Vec<&'static str>,
-}
-
-impl Policy {
-    /// The severity `rule` reports at, or `None` when it is off.
-    pub fn severity(&self, rule: &str, reported: Severity) -> Option<Severity> {
-        match self.levels.get(rule) {
-            Some(level) => *level,
-            None => Some(reported),
-        }
-    }
-
-    /// Whether a per-path entry suppresses `rule` in the file at `path` (absolute).
-    pub fn ignores(&self, path: &Path, rule: &str) -> bool {
-        self.per_path.iter().any(|p| {
-            (p.rules.contains(&rule) || p.rules.contains(&ALL))
-                && path.starts_with(p.matcher.path())
-                && p.matcher.matched_path_or_any_parents(path, false).is_ignore()
-        })
-    }
-}
-
 /// One gitignore-style matcher of `patterns`, rooted at `dir`.
 fn matcher(dir: &Path, patterns: &[String]) -> Result<Gitignore, String> {
     let mut builder = GitignoreBuilder::new(dir);
@@ -780,144 +602,5 @@ fn list<'a>(items: impl Iterator<Item = &'a str>) -> String {
     format!("[{}]", items.map(quote).collect::<Vec<_>>().join(", "))
 }
 
-/// The JSON Schema of capc.toml (`schema/capc.toml.schema.json`), from the [`File`] type.
-pub fn schema() -> String {
-    let mut root = schemars::schema_for!(File);
-    let meta = root.schema.metadata();
-    meta.id = Some("urn:capc:capc.toml".to_string());
-    meta.title = Some("capc.toml".to_string());
-    meta.description = Some(
-        "The configuration of capc, the capability compiler for Claude Code: which rules report, \
-         at which severity, which files are read, and the scopes of a check."
-            .to_string(),
-    );
-    // Rule ids are the registry's: listing them lets editors complete and check them.
-    let ids: Vec<serde_json::Value> = rules::RULES.iter().map(|r| r.id.into()).collect();
-    let text = serde_json::to_string_pretty(&root).unwrap_or_default();
-    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
-    let rule_id = serde_json::json!({ "type": "string", "enum": ids });
-    if let Some(properties) = value.pointer_mut("/properties") {
-        for key in ["select", "ignore"] {
-            if let Some(items) = properties.pointer_mut(&format!("/{key}/items")) {
-                *items = rule_id.clone();
-            }
-        }
-        if let Some(rules) = properties.pointer_mut("/rules") {
-            rules["propertyNames"] = rule_id.clone();
-        }
-        if let Some(map) = properties.pointer_mut("/per-path-ignores/additionalProperties/items") {
-            let mut ids = ids.clone();
-            ids.push(ALL.into());
-            *map = serde_json::json!({ "type": "string", "enum": ids });
-        }
-        if let Some(version) = properties.pointer_mut("/claude-code") {
-            version["enum"] = serde_json::json!([crate::model::CLAUDE_CODE_VERSION]);
-        }
-    }
-    let mut out = serde_json::to_string_pretty(&value).unwrap_or_default();
-    out.push('\n');
-    out
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(text: &str) -> Result<Config, String> {
-        let dir = std::env::temp_dir();
-        Config::parse(&dir, &dir.join("capc.toml"), text).map_err(|e| e.0)
-    }
-
-    #[test]
-    fn an_empty_file_is_the_defaults() {
-        let config = parse("").expect("valid");
-        assert_eq!(config.claude_code.value, crate::model::CLAUDE_CODE_VERSION);
-        assert!(config.respect_ignore_files.value);
-        assert!(config.policy().levels.is_empty());
-    }
-
-    #[test]
-    fn unknown_keys_ids_and_versions_are_errors_with_a_place() {
-        let e = parse("selct = []\n").expect_err("unknown key");
-        assert!(e.contains("capc.toml:1:1") && e.contains("unknown field `selct`"), "{e}");
-        let e = parse("ignore = [\"unknown-feild\"]\n").expect_err("unknown rule");
-        assert!(
-            e.ends_with("capc.toml:1:11: no rule `unknown-feild`; did you mean `unknown-field`? in `ignore`"),
-            "{e}"
-        );
-        let e = parse("[rules]\nunknown-feild = \"info\"\n").expect_err("unknown rule");
-        assert!(e.contains("capc.toml:2:1: no rule `unknown-feild`"), "{e}");
-        let e = parse("[rules]\nunknown-field = \"loud\"\n").expect_err("unknown level");
-        assert!(e.contains("capc.toml:2:17") && e.contains("unknown variant `loud`"), "{e}");
-        let e = parse("claude-code = \"2.1.400\"\n").expect_err("another version");
-        assert!(
-            e.contains(&format!("this capc follows Claude Code {} only", crate::model::CLAUDE_CODE_VERSION)),
-            "{e}"
-        );
-        let e = parse("claude-code = \"latest\"\n").expect_err("not a version");
-        assert!(e.contains("is not a Claude Code version"), "{e}");
-    }
-
-    #[test]
-    fn select_ignore_and_levels_make_the_policy() {
-        let config = parse(
-            "select = [\"unknown-field\", \"invalid-json\", \"blanket-allow\"]\nignore = [\"blanket-allow\"]\n[rules]\nunknown-field = \"info\"\ninvalid-json = \"error\"\n",
-        )
-        .expect("valid");
-        let policy = config.policy();
-        assert_eq!(policy.severity("unknown-field", Severity::Warning), Some(Severity::Info));
-        assert_eq!(policy.severity("invalid-json", Severity::Error), Some(Severity::Error));
-        assert_eq!(policy.severity("blanket-allow", Severity::Warning), None, "ignored");
-        assert_eq!(policy.severity("duplicate-key", Severity::Warning), None, "not selected");
-        let described = config.describe();
-        assert!(described.contains("unknown-field = \"info\"  # capc.toml; default warning\n"), "{described}");
-        assert!(described.contains("duplicate-key = \"off\"  # not in `select` (capc.toml)\n"), "{described}");
-        assert!(described.contains("blanket-allow = \"off\"  # in `ignore` (capc.toml)\n"), "{described}");
-    }
-
-    #[test]
-    fn per_path_ignores_match_below_the_file_folder() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let root = dir.path().canonicalize().expect("canonical");
-        let config =
-            Config::parse(&root, &root.join("capc.toml"), "[per-path-ignores]\n\"backups/\" = [\"unknown-field\"]\n")
-                .expect("valid");
-        let policy = config.policy();
-        assert!(policy.ignores(&root.join("backups/old/SKILL.md"), "unknown-field"));
-        assert!(!policy.ignores(&root.join("backups/old/SKILL.md"), "invalid-json"));
-        assert!(!policy.ignores(&root.join("skills/SKILL.md"), "unknown-field"));
-        assert!(!policy.ignores(Path::new("/elsewhere/backups/SKILL.md"), "unknown-field"));
-    }
-
-    #[test]
-    fn outside_a_repository_the_search_stops_at_the_home_folder() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let top = dir.path().canonicalize().expect("canonical");
-        std::fs::create_dir_all(top.join("home/work/proj")).expect("mkdir");
-        std::fs::write(top.join("capc.toml"), "").expect("write");
-        let home = Some(top.join("home"));
-        let found = find_below(&top.join("home/work/proj"), home.as_deref());
-        std::fs::write(top.join("home/capc.toml"), "").expect("write");
-        let at_home = find_below(&top.join("home/work/proj"), home.as_deref());
-        assert_eq!(found.expect("no error"), None, "the one above the home folder is not used");
-        assert_eq!(at_home.expect("no error"), Some(top.join("home/capc.toml")));
-        assert!(outside_repository(&top.join("home/work/proj"), &top.join("home/capc.toml")));
-        assert!(!outside_repository(&top.join("home"), &top.join("home/capc.toml")));
-    }
-
-    #[test]
-    fn the_search_stops_at_the_repository() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let top = dir.path().canonicalize().expect("canonical");
-        std::fs::create_dir_all(top.join("repo/.git")).expect("mkdir");
-        std::fs::create_dir_all(top.join("repo/a/b")).expect("mkdir");
-        std::fs::write(top.join("capc.toml"), "").expect("write");
-        assert_eq!(find(&top.join("repo/a/b")).expect("no error"), None, "the one above the repository is not used");
-        std::fs::write(top.join("repo/.capc.toml"), "").expect("write");
-        assert_eq!(find(&top.join("repo/a/b")).expect("no error"), Some(top.join("repo/.capc.toml")));
-        std::fs::write(top.join("repo/a/capc.toml"), "").expect("write");
-        assert_eq!(find(&top.join("repo/a/b")).expect("no error"), Some(top.join("repo/a/capc.toml")));
-        std::fs::write(top.join("repo/a/.capc.toml"), "").expect("write");
-        assert!(find(&top.join("repo/a/b")).expect_err("two").0.contains("both capc.toml and .capc.toml"));
-    }
-}
+mod tests;

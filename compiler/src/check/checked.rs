@@ -1,0 +1,471 @@
+//! The results of a check ([`Checked`]: files, declarations, findings, resolution) and what
+//! is asked of them, with [`Positions`] to turn their spans into lines and columns.
+
+use super::placement::locate;
+use super::{cache, path_under, Options, Outcome, ServerUse};
+use crate::decl::{Counts, FileKind, FileScope};
+use crate::diagnostic::{Diagnostic, LineIndex, Severity};
+use crate::model::Decl;
+use crate::walk;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A file that was read, with its text for rendering positions.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// The path shown to people: relative to the root, `~/…` for the user scope,
+    /// `<managed>/…` for the managed scope.
+    pub path: String,
+    pub kind: FileKind,
+    pub scope: FileScope,
+    /// For skills, commands and agents: the name Claude Code gives it (`plugin:name`,
+    /// `frontend:component`, …).
+    pub name: Option<String>,
+    /// The text, kept only for files something may be reported in (to render the report);
+    /// the text of a clean file is dropped as soon as it is read, so memory stays flat.
+    /// Shared: a kept reading (`check::Cache`) lends it to every check without a copy.
+    pub text: Option<Arc<str>>,
+    /// `walk::content_hash` of what was read: with a cache ([`Options::cache`]), so a keeper
+    /// of results can tell an unchanged file without its text; without one, for a file whose
+    /// text was dropped, so that the text read again ([`SourceFile::reread`]) is taken only
+    /// when it is the one checked; 0 otherwise.
+    pub stamp: u64,
+    /// Where to read the text again, for a file whose text was dropped as clean and that a
+    /// finding of the cross-file stage points into (a check from the disk, without a cache):
+    /// [`SourceFile::text`] reads it when a report needs it, so the check holds a path, not
+    /// the text.
+    pub reread: Option<PathBuf>,
+}
+
+impl SourceFile {
+    /// The file's text: the one kept, or (for a file whose text was dropped) the disk's, read
+    /// again now, only when it is still the text that was checked (its [`SourceFile::stamp`]):
+    /// a file replaced since, or a link put in its place, shows nothing rather than another
+    /// file's lines. `None` when neither is at hand.
+    pub fn text(&self) -> Option<Arc<str>> {
+        if let Some(text) = &self.text {
+            return Some(text.clone());
+        }
+        match walk::read(self.reread.as_deref()?) {
+            walk::Content::Text(text) if walk::text_hash(&text) == self.stamp => Some(text.into()),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// Declaration files read (including those that could not be used).
+    pub files_checked: usize,
+    pub files: Vec<SourceFile>,
+    pub declarations: Counts,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every declaration, for the resolver (moved into the resolution by [`check`]).
+    pub decls: Vec<Decl>,
+    /// Every file read, with its content hash, sorted by path (empty with [`Options::skip_sources`]).
+    pub sources: Vec<crate::model::Source>,
+    /// Names and precedence resolved (set by [`check`]); shared with the cache that kept it.
+    pub resolution: Option<Arc<crate::lock::resolve::Resolution>>,
+    /// Suppression comments found in the files read.
+    pub suppressions: Vec<crate::suppress::Suppression>,
+    /// Findings suppressed by comments or `per-path-ignores`, by file.
+    pub suppressed: BTreeMap<String, usize>,
+    /// Files and folders the walk left out (ignore files, `exclude`).
+    pub ignored: usize,
+    /// Files a session started in the checked folder does not load, with why: a skill
+    /// collection, a nested project, a marketplace no setting declares. Their errors do not
+    /// block `capc lock`.
+    pub not_loaded: BTreeMap<String, String>,
+    /// Plugin folders a session here neither loads nor is asked to load, with why; errors
+    /// inside them do not block `capc lock` either.
+    pub unloaded_plugins: Vec<(String, String)>,
+    /// Every plugin folder, with why it does not load (`None`: loaded or asked for).
+    pub(super) plugin_roots: Vec<(String, Option<String>)>,
+    /// Plugins the session is asked to load (`--plugin-dir`, `enabledPlugins`, …) that Claude
+    /// Code refuses (a plugin.json or hooks file it rejects): `(name, why)`. The lock records
+    /// them as not loaded and is written; `capc lock` then exits 1, as a build that fails.
+    pub refused_asked: Vec<(String, String)>,
+    /// Set when the findings were compared with a baseline or a revision (`capc check
+    /// --baseline`, `--new-since`): `diagnostics` then holds only the new ones.
+    pub baseline: Option<crate::compared::Applied>,
+    /// Where each MCP server is declared: `(name, file)` to the span of its name, for findings
+    /// about what the server offers (set by [`check`]).
+    pub server_spans: BTreeMap<(String, String), crate::span::Span>,
+    /// With a cache: what the cross-file stage reads of this root (see `cache`).
+    pub(super) fingerprint: u64,
+    /// Kept readings whose declarations are not in `decls` (see [`Checked::absorb_kept`]).
+    pub(super) kept: Vec<Arc<cache::Read>>,
+    /// [`Options::skip_sources`]: `sources` stays empty.
+    pub(super) skip_sources: bool,
+    /// The instruction files a session started in the checked folder reads, in the order
+    /// Claude Code sends them (the lock's `[[instruction]]`).
+    pub instructions: Vec<crate::model::Instruction>,
+    /// The length of the text each instruction file sends, in UTF-16 code units (as Claude
+    /// Code measures it), by path: for `large-instructions`.
+    pub(super) instruction_chars: std::collections::BTreeMap<String, usize>,
+}
+
+impl Checked {
+    /// A check that has read nothing yet.
+    pub(super) fn empty(diagnostics: Vec<Diagnostic>) -> Checked {
+        Checked {
+            files_checked: 0,
+            files: Vec::new(),
+            declarations: Counts::default(),
+            diagnostics,
+            decls: Vec::new(),
+            sources: Vec::new(),
+            resolution: None,
+            suppressions: Vec::new(),
+            suppressed: BTreeMap::new(),
+            ignored: 0,
+            not_loaded: BTreeMap::new(),
+            unloaded_plugins: Vec::new(),
+            plugin_roots: Vec::new(),
+            refused_asked: Vec::new(),
+            baseline: None,
+            server_spans: BTreeMap::new(),
+            fingerprint: 0,
+            kept: Vec::new(),
+            skip_sources: false,
+            instructions: Vec::new(),
+            instruction_chars: Default::default(),
+        }
+    }
+
+    /// Adds a kept reading of one file as [`Checked::absorb`] adds an outcome, but for its
+    /// declarations, which stay in the reading until the cross-file stage needs them.
+    pub(super) fn absorb_kept(&mut self, read: Arc<cache::Read>) -> ServerUse {
+        let outcome = &read.outcome;
+        self.files_checked += 1;
+        self.declarations += outcome.counts;
+        self.diagnostics.extend(outcome.diagnostics.iter().cloned());
+        self.files.extend(outcome.file.iter().map(|file| {
+            let mut file = file.clone();
+            if file.text.is_none() {
+                file.text = read.text.get().cloned();
+            }
+            file
+        }));
+        if !self.skip_sources {
+            self.sources.extend(outcome.source.iter().cloned());
+        }
+        self.suppressions.extend(outcome.suppressions.iter().cloned());
+        self.not_loaded.extend(outcome.not_loaded.iter().cloned());
+        // Most files declare and name no server: nothing to copy.
+        let servers = match &outcome.servers {
+            s if s.declared.is_empty() && s.named.is_empty() => ServerUse::default(),
+            s => s.clone(),
+        };
+        self.kept.push(read);
+        servers
+    }
+
+    /// Adds one file's outcome; returns the MCP servers it declares and names, for the
+    /// cross-file check.
+    pub(super) fn absorb(&mut self, outcome: Outcome) -> ServerUse {
+        self.files_checked += 1;
+        self.declarations += outcome.counts;
+        self.diagnostics.extend(outcome.diagnostics);
+        self.files.extend(outcome.file);
+        if !self.skip_sources {
+            self.sources.extend(outcome.source);
+        }
+        self.decls.extend(outcome.decls);
+        self.suppressions.extend(outcome.suppressions);
+        self.not_loaded.extend(outcome.not_loaded);
+        outcome.servers
+    }
+
+    /// The lock of this check (its sources and resolution).
+    pub fn lock(&self) -> crate::model::Lock {
+        let mut lock = match &self.resolution {
+            Some(r) => crate::model::Lock::clone(&r.lock),
+            None => crate::lock::resolve::empty_lock(),
+        };
+        lock.sources = self.sources.clone();
+        lock.instructions = self.instructions.clone();
+        lock
+    }
+
+    /// The resolved lock, shared with the resolution (no copy): without the sources, which
+    /// [`Checked::lock`] adds.
+    pub fn shared_lock(&self) -> Arc<crate::model::Lock> {
+        match &self.resolution {
+            Some(r) => r.lock.clone(),
+            None => Arc::new(crate::lock::resolve::empty_lock()),
+        }
+    }
+
+    /// The lock of this check, moved out of it (no copy unless a cache shares the resolution;
+    /// `resolution` keeps the rest: the table, the graph).
+    pub fn take_lock(&mut self) -> crate::model::Lock {
+        let mut lock = match self.resolution.as_mut() {
+            Some(r) => match Arc::get_mut(r) {
+                Some(r) => {
+                    Arc::unwrap_or_clone(std::mem::replace(&mut r.lock, Arc::new(crate::lock::resolve::empty_lock())))
+                }
+                None => crate::model::Lock::clone(&r.lock),
+            },
+            None => crate::lock::resolve::empty_lock(),
+        };
+        lock.sources = std::mem::take(&mut self.sources);
+        lock.instructions = std::mem::take(&mut self.instructions);
+        lock
+    }
+
+    pub fn count(&self, severity: Severity) -> usize {
+        self.diagnostics.iter().filter(|d| d.severity == severity).count()
+    }
+    pub fn has_errors(&self) -> bool {
+        self.count(Severity::Error) > 0
+    }
+
+    /// Why a session started in the checked folder does not load the file (or folder) at
+    /// `path`, or `None` when it does or may.
+    pub fn why_not_loaded(&self, path: &str) -> Option<&str> {
+        if let Some(why) = self.not_loaded.get(path) {
+            return Some(why);
+        }
+        // The deepest plugin folder holding the path decides.
+        self.plugin_roots
+            .iter()
+            .filter(|(root, _)| crate::lock::plugins::inside(path, root) || path == root)
+            .max_by_key(|(root, _)| root.len())
+            .and_then(|(_, why)| why.as_deref())
+    }
+
+    /// The errors that stop `capc lock`: those in files a session here loads. Errors in a
+    /// plugin nothing loads or asks for, a skill collection, a nested project or an undeclared
+    /// marketplace leave the session sound (the lock names those files), and so do errors
+    /// Claude Code's loader survives ([`Checked::loaded_anyway`]).
+    pub fn blocking_errors(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
+        self.loaded_errors().filter(|d| !d.loads_anyway)
+    }
+
+    /// The errors in what a session here loads that do not block `capc lock`: Claude Code's
+    /// loader loads those files as they are (only its official validator rejects them).
+    pub fn loaded_anyway(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
+        self.loaded_errors().filter(|d| d.loads_anyway)
+    }
+
+    /// The errors in files a session here loads.
+    fn loaded_errors(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Error && self.why_not_loaded(&d.path).is_none())
+    }
+
+    /// The files with errors that do not block `capc lock`, each with why a session here does
+    /// not load it; sorted by path.
+    pub fn left_out(&self) -> BTreeMap<&str, &str> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .filter_map(|d| Some((d.path.as_str(), self.why_not_loaded(&d.path)?)))
+            .collect()
+    }
+    /// How many findings suppression comments and `per-path-ignores` hid.
+    pub fn suppressed_count(&self) -> usize {
+        self.suppressed.values().sum()
+    }
+
+    /// The files of `paths` (as shown) that no reader read and no finding names: files that
+    /// are no declaration where they are (a `.txt`, a Markdown file outside every folder
+    /// Claude Code reads). For `capc check FILE…` and `capc lock FILE…`, which refuse them.
+    pub fn not_read<'p>(&self, paths: &'p std::collections::BTreeSet<String>) -> Vec<&'p str> {
+        let read = self.read_paths();
+        paths.iter().map(String::as_str).filter(|p| !read.contains(p)).collect()
+    }
+
+    /// The shown paths of the files a reader read or a finding names.
+    fn read_paths(&self) -> std::collections::BTreeSet<&str> {
+        self.files.iter().map(|f| f.path.as_str()).chain(self.diagnostics.iter().map(|d| d.path.as_str())).collect()
+    }
+
+    /// Keeps only what concerns the files at `paths` (shown paths): their findings, and only
+    /// them counted as checked. For `capc check FILE…`.
+    pub fn keep_only(&mut self, paths: &std::collections::BTreeSet<String>) {
+        let read = self.read_paths();
+        let checked = paths.iter().filter(|p| read.contains(p.as_str())).count();
+        self.files_checked = checked;
+        self.diagnostics.retain(|d| paths.contains(&d.path));
+        self.files.retain(|f| paths.contains(&f.path));
+        self.suppressed.retain(|p, _| paths.contains(p));
+    }
+
+    /// Shows the checked folder's paths under `prefix/` (the paths of the other scopes, `~/…`
+    /// and `<…>/…`, stay as they are). For reports of several folders; the lock and the session
+    /// questions (`why_not_loaded`) keep the folder's own paths.
+    pub fn show_under(&mut self, prefix: &str) {
+        let prefix = prefix.trim_end_matches('/');
+        if prefix.is_empty() {
+            return;
+        }
+        let under = |path: &mut String| *path = path_under(prefix, path);
+        self.diagnostics.iter_mut().for_each(|d| under(&mut d.path));
+        self.files.iter_mut().for_each(|f| under(&mut f.path));
+        self.suppressed = std::mem::take(&mut self.suppressed)
+            .into_iter()
+            .map(|(mut p, n)| {
+                under(&mut p);
+                (p, n)
+            })
+            .collect();
+        self.files.sort_by(|a, b| a.path.cmp(&b.path));
+        sort_diagnostics(&mut self.diagnostics);
+    }
+
+    /// Shows the paths of `--plugin-dir` folders outside the checked folder, which the lock
+    /// writes as `<plugin-dir N>/…`, as the files' real paths, for reports a terminal, an
+    /// editor and GitHub resolve: relative to `cwd` when below it, else absolute (always
+    /// absolute with `absolute`). The lock and the baseline keep the placeholders.
+    pub fn show_plugin_dirs(&mut self, options: &Options, cwd: &Path, absolute: bool) {
+        if options.plugin_dirs.is_empty() {
+            return;
+        }
+        let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+        let real = |path: &mut String| {
+            if !path.starts_with("<plugin-dir ") {
+                return;
+            }
+            let located = locate(options, path);
+            let located = std::path::absolute(&located).unwrap_or(located);
+            // The plugin's folder resolved (a `..` in the flag, a link), then the file in it.
+            let file = match (located.parent().and_then(|p| p.canonicalize().ok()), located.file_name()) {
+                (Some(dir), Some(name)) => dir.join(name),
+                _ => located,
+            };
+            let shown = match file.strip_prefix(&cwd) {
+                Ok(rel) if !absolute && !rel.as_os_str().is_empty() => rel.to_path_buf(),
+                _ => file,
+            };
+            *path = shown.to_string_lossy().replace('\\', "/");
+        };
+        self.diagnostics.iter_mut().for_each(|d| real(&mut d.path));
+        self.files.iter_mut().for_each(|f| real(&mut f.path));
+        self.suppressed = std::mem::take(&mut self.suppressed)
+            .into_iter()
+            .map(|(mut p, n)| {
+                real(&mut p);
+                (p, n)
+            })
+            .collect();
+        self.files.sort_by(|a, b| a.path.cmp(&b.path));
+        sort_diagnostics(&mut self.diagnostics);
+    }
+
+    /// One report of several checks (their paths already told apart with [`Checked::show_under`]).
+    pub fn merge(parts: Vec<Checked>) -> Checked {
+        let mut all = Checked::empty(Vec::new());
+        for part in parts {
+            all.files_checked += part.files_checked;
+            all.files.extend(part.files);
+            all.declarations += part.declarations;
+            all.diagnostics.extend(part.diagnostics);
+            all.ignored += part.ignored;
+            for (path, n) in part.suppressed {
+                *all.suppressed.entry(path).or_default() += n;
+            }
+        }
+        all.files.sort_by(|a, b| a.path.cmp(&b.path));
+        all.files.dedup_by(|a, b| a.path == b.path);
+        sort_diagnostics(&mut all.diagnostics);
+        all
+    }
+
+    /// Reads now the texts a report would read again ([`SourceFile::reread`]): for a check
+    /// whose folder goes away before its findings are compared (`--new-since`'s extracted
+    /// revision).
+    pub fn read_texts_now(&mut self) {
+        for file in self.files.iter_mut().filter(|f| f.text.is_none() && f.reread.is_some()) {
+            let text = file.text();
+            file.text = text;
+            file.reread = None;
+        }
+    }
+
+    pub fn files_of(&self, kind: FileKind) -> usize {
+        self.files.iter().filter(|f| f.kind == kind).count()
+    }
+    pub fn source(&self, path: &str) -> Option<&SourceFile> {
+        self.files.binary_search_by(|f| f.path.as_str().cmp(path)).ok().map(|i| &self.files[i])
+    }
+}
+
+/// Sorted by (path, offset, rule, message); exact repeats are dropped.
+pub(super) fn sort_diagnostics(diagnostics: &mut Vec<Diagnostic>) {
+    fn key(d: &Diagnostic) -> (&str, usize, &str, &str) {
+        (&d.path, d.span.map_or(0, |s| s.start), d.rule, &d.message)
+    }
+    diagnostics.sort_by(|a, b| key(a).cmp(&key(b)));
+    diagnostics.dedup_by(|a, b| key(a) == key(b));
+}
+
+/// Turns diagnostics' spans into 1-based (line, column) pairs. Diagnostics come sorted by
+/// path, so the line index of a file is built once and reused for all of its findings.
+pub struct Positions<'a> {
+    checked: &'a Checked,
+    current: Option<(&'a str, Arc<str>, LineIndex)>,
+}
+
+impl<'a> Positions<'a> {
+    pub fn new(checked: &'a Checked) -> Positions<'a> {
+        Positions { checked, current: None }
+    }
+
+    /// Start and end of `diagnostic`; a finding without a span (or a file without text) is
+    /// placed at 1:1.
+    pub fn of(&mut self, diagnostic: &Diagnostic) -> ((usize, usize), (usize, usize)) {
+        let Some(span) = diagnostic.span else { return ((1, 1), (1, 1)) };
+        if self.current.as_ref().is_none_or(|(path, _, _)| *path != diagnostic.path) {
+            let checked = self.checked;
+            self.current = checked
+                .source(&diagnostic.path)
+                .and_then(|f| f.text().map(|text| (f.path.as_str(), text.clone(), LineIndex::new(&text))));
+        }
+        match &self.current {
+            Some((path, text, index)) if *path == diagnostic.path => {
+                (index.position(text, span.start), index.position(text, span.end))
+            }
+            _ => ((1, 1), (1, 1)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A clean file a cross-file finding points into is read again for the report: a file put
+    /// in its place since the check (here a link to a file outside the folder) shows nothing,
+    /// never the other file's lines.
+    #[cfg(unix)]
+    #[test]
+    fn a_text_read_again_is_taken_only_when_it_is_the_one_checked() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().join("repo");
+        let write = |rel: &str, text: &str| {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("folder");
+            std::fs::write(path, text).expect("write");
+        };
+        write(".claude/commands/deploy.md", "---\ndescription: Deploy it\n---\nhello\n");
+        write(".claude/skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Deploy skill\n---\nhi\n");
+        let outside = dir.path().join("secret.txt");
+        std::fs::write(&outside, "---\nOUTSIDE-SECRET line two\n---\nhello\n").expect("write");
+        let checked =
+            crate::check::check(&crate::check::Options { root: root.clone(), ..Default::default() }).expect("check");
+        let file = checked.source(".claude/commands/deploy.md").expect("the command's file");
+        assert!(
+            checked.diagnostics.iter().any(|d| d.path == file.path && d.span.is_some()),
+            "{:?}",
+            checked.diagnostics
+        );
+        assert!(file.text().is_some_and(|t| t.contains("Deploy it")), "the unchanged file is read again");
+        let command = root.join(".claude/commands/deploy.md");
+        std::fs::remove_file(&command).expect("remove");
+        std::os::unix::fs::symlink(&outside, &command).expect("link");
+        assert_eq!(file.text(), None, "another file's text was taken for the checked one");
+        std::fs::remove_file(&command).expect("remove");
+        std::fs::write(&command, "---\ndescription: Changed\n---\nhello\n").expect("write");
+        assert_eq!(file.text(), None, "a file changed since the check was taken for the checked one");
+    }
+}

@@ -1,0 +1,330 @@
+//! The only place the compiler touches the file system: walking a root and reading files.
+//!
+//! Symbolic links are followed when their target stays inside the root; a link that
+//! escapes the root, dangles or loops back to an ancestor is reported and not followed,
+//! so a walk always ends.
+//!
+//! A [`Filter`] leaves out what ignore files name, as ripgrep does: `.gitignore` (inside a git
+//! repository, with the repository's `.git/info/exclude` and git's global excludes), and
+//! `.ignore` anywhere, each in the folder it sits in and below, the deeper file first; plus
+//! capc.toml's `exclude` patterns. An ignored folder is not descended into and an ignored file
+//! is not listed, so neither is ever read. Ignore files are read like declarations: regular
+//! files only, bounded, never through a link (as git reads them).
+
+//!
+//! This file holds the walk itself; `tree.rs` the listing it gives, `file.rs` how one file is
+//! read, `loaded.rs` what Claude Code reads whatever ignore files say and `rules.rs` the ignore
+//! files' rules.
+
+mod file;
+mod loaded;
+mod rules;
+mod tree;
+
+pub use file::{
+    content_hash, open_regular, read, read_program, read_regular, text_hash, Content, Links, ReadError, TextSource,
+    Texts,
+};
+pub use loaded::PLUGIN_LOADS;
+pub use tree::{Tree, WalkProblem, WalkProblemKind};
+
+use ignore::gitignore::Gitignore;
+use loaded::{Exempt, Loaded};
+use rayon::prelude::*;
+use rules::{dir_rules, outer_rules, Repository, Rules};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// Directories never descended into: version control, dependency and build output, and
+/// hidden folders of other tools (`.cursor-plugin`, `.codex-plugin`, `.agents`, …).
+/// `.claude` and `.claude-plugin` are the hidden folders Claude Code reads.
+pub fn is_skipped_dir(name: &str) -> bool {
+    matches!(name, "node_modules" | "target" | "__pycache__")
+        || (name.starts_with('.') && !matches!(name, ".claude" | ".claude-plugin"))
+}
+
+/// Files larger than this are reported (`file-too-large`) and not parsed.
+pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
+
+/// Walks stop listing after this many entries, so a pathological tree stays bounded.
+pub const MAX_ENTRIES: usize = 2_000_000;
+
+/// Folders deeper than this below the root are not descended into (`too-deep` is reported
+/// instead): each level is a frame of the walk's recursion, and a repository of thousands of
+/// nested folders would otherwise overflow the stack. No declaration Claude Code reads sits
+/// anywhere near this deep; the same bound applies to JSON and YAML nesting.
+pub const MAX_DEPTH: usize = 128;
+
+/// Ignore files larger than this are not read (git's own limit is 100 MiB; no real one comes
+/// near a megabyte).
+pub const MAX_IGNORE_FILE_BYTES: u64 = 1024 * 1024;
+
+/// What a walk leaves out besides the folders it always skips ([`is_skipped_dir`]).
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Honour `.gitignore` and git's excludes (inside a git repository) and `.ignore` files.
+    pub ignore_files: bool,
+    /// Gitignore-syntax patterns rooted at their own folder (capc.toml's `exclude`).
+    pub exclude: Option<Arc<Gitignore>>,
+}
+
+impl Filter {
+    fn is_active(&self) -> bool {
+        self.ignore_files || self.exclude.is_some()
+    }
+}
+/// Walks `root` (which must be a directory), reading every file. Folders are read in
+/// parallel; the result is the same whatever the scheduling, because every collection in
+/// `Tree` is sorted.
+pub fn walk(root: &Path) -> Tree {
+    walk_filtered(root, &Filter::default())
+}
+
+/// Walks `root` leaving out what `filter` names (see the module docs).
+pub fn walk_filtered(root: &Path, filter: &Filter) -> Tree {
+    let mut tree = Tree::default();
+    Arc::make_mut(&mut tree.dirs).insert(String::new());
+    let canonical_root = match root.canonicalize() {
+        Ok(p) => p,
+        Err(e) => {
+            tree.problems
+                .push(WalkProblem { path: String::new(), kind: WalkProblemKind::Unreadable { error: e.to_string() } });
+            return tree;
+        }
+    };
+    let (rules, repository) =
+        if filter.is_active() { outer_rules(&canonical_root, filter) } else { (None, Repository::default()) };
+    let cx = WalkCx {
+        canonical_root: &canonical_root,
+        entries: AtomicUsize::new(0),
+        filter: filter.is_active().then_some(filter),
+        repository,
+        ignored: AtomicUsize::new(0),
+    };
+    let chain = Arc::new(Chain { path: canonical_root.clone(), parent: None, depth: 0, below: Below::default() });
+    let part = walk_dir(&cx, root.to_path_buf(), String::new(), chain, rules);
+    // Collected, the sets are sorted once and built in bulk rather than path by path.
+    tree.files = Arc::new(part.files.into_iter().collect());
+    tree.dirs = Arc::new(std::iter::once(String::new()).chain(part.dirs).collect());
+    tree.links.extend(part.links);
+    tree.ignored = cx.ignored.load(Ordering::Relaxed);
+    tree.problems = part.problems;
+    tree.problems.sort_by(|a, b| a.path.cmp(&b.path));
+    tree
+}
+
+struct WalkCx<'a> {
+    canonical_root: &'a Path,
+    /// Entries seen so far, across threads.
+    entries: AtomicUsize,
+    filter: Option<&'a Filter>,
+    repository: Repository,
+    /// Entries left out by the filter, across threads.
+    ignored: AtomicUsize,
+}
+/// What one folder and everything below it holds.
+#[derive(Default)]
+struct Part {
+    files: Vec<String>,
+    dirs: Vec<String>,
+    links: Vec<(String, String)>,
+    problems: Vec<WalkProblem>,
+}
+
+fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, rules: Option<Arc<Rules>>) -> Part {
+    let mut part = Part::default();
+    let read = match std::fs::read_dir(&dir) {
+        Ok(read) => read,
+        Err(e) => {
+            part.problems.push(WalkProblem { path: rel, kind: WalkProblemKind::Unreadable { error: e.to_string() } });
+            return part;
+        }
+    };
+    let mut entries: Vec<(String, std::fs::DirEntry)> = Vec::new();
+    for entry in read.filter_map(Result::ok) {
+        if cx.entries.fetch_add(1, Ordering::Relaxed) >= MAX_ENTRIES {
+            part.problems.push(WalkProblem { path: rel, kind: WalkProblemKind::TooManyEntries });
+            return part;
+        }
+        let Ok(name) = entry.file_name().into_string() else {
+            continue; // not UTF-8: no Claude Code declaration has such a name
+        };
+        entries.push((name, entry));
+    }
+    // This folder's own ignore files apply to its entries and everything below.
+    let rules = match cx.filter.filter(|f| f.ignore_files) {
+        Some(_) => {
+            let has = |name: &str| entries.iter().any(|(n, _)| n == name);
+            let here = if has(".gitignore") || has(".ignore") {
+                dir_rules(&cx.canonical_root.join(&rel), has, cx.repository.inside)
+            } else {
+                None
+            };
+            match here {
+                Some(matcher) => Some(Arc::new(Rules { matcher, parent: rules })),
+                None => rules,
+            }
+        }
+        None => rules,
+    };
+    // A plugin's or marketplace's folder: what Claude Code loads below it is read whatever
+    // ignore files say (`Loaded`); its manifests are read for the paths they name.
+    let loaded = match ancestors.below.whole || cx.filter.is_none() {
+        false if entries.iter().any(|(n, _)| n == ".claude-plugin") => {
+            Some(Arc::new(Loaded { paths: cx.loads(&rel), parent: ancestors.below.loaded.clone() }))
+        }
+        _ => ancestors.below.loaded.clone(),
+    };
+    // What becomes of an entry: `None` when it is left out, else how the walk goes on below it.
+    let decide = |rel: &str, is_dir: bool| -> Option<Below> {
+        let keep = |whole: bool, ignored: bool| Some(Below { whole, ignored, loaded: loaded.clone() });
+        if ancestors.below.whole || cx.filter.is_none() {
+            return keep(ancestors.below.whole, false);
+        }
+        let exempt = Loaded::find(loaded.as_deref(), rel);
+        if exempt == Exempt::Whole {
+            return keep(true, false);
+        }
+        if !ancestors.below.ignored && !cx.is_ignored(rules.as_deref(), rel, is_dir) {
+            return keep(false, false);
+        }
+        // An ignored folder is entered only on the way to what Claude Code loads (a plugin a
+        // marketplace above lists, a path a manifest names); its other entries stay ignored. A
+        // plugin folder nothing lists is not loaded, so an ignore rule that names it leaves it
+        // out like any other folder.
+        if is_dir && exempt == Exempt::Leads {
+            return keep(false, true);
+        }
+        None
+    };
+    let mut subdirs: Vec<(PathBuf, String, Arc<Chain>)> = Vec::new();
+    for (name, entry) in entries {
+        let child_rel = if rel.is_empty() {
+            name.clone()
+        } else {
+            let mut child = String::with_capacity(rel.len() + 1 + name.len());
+            child.push_str(&rel);
+            child.push('/');
+            child.push_str(&name);
+            child
+        };
+        let Ok(file_type) = entry.file_type() else { continue };
+        if file_type.is_symlink() {
+            let path = entry.path();
+            let target = std::fs::read_link(&path).map(|t| t.display().to_string()).unwrap_or_default();
+            let resolved = match path.canonicalize() {
+                Ok(resolved) => resolved,
+                Err(_) => {
+                    part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Dangling { target } });
+                    continue;
+                }
+            };
+            if !resolved.starts_with(cx.canonical_root) {
+                part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::EscapesRoot { target } });
+                continue;
+            }
+            if resolved.is_dir() {
+                if is_skipped_dir(&name) {
+                    continue;
+                }
+                let Some(below) = decide(&child_rel, true) else {
+                    cx.ignored.fetch_add(1, Ordering::Relaxed);
+                    continue;
+                };
+                if ancestors.contains(&resolved) {
+                    part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Loop { target } });
+                    continue;
+                }
+                if ancestors.depth >= MAX_DEPTH {
+                    part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::TooDeep });
+                    continue;
+                }
+                if let Ok(target_rel) = resolved.strip_prefix(cx.canonical_root) {
+                    let target_rel = target_rel.to_string_lossy().replace('\\', "/");
+                    part.links.push((child_rel.clone(), target_rel));
+                }
+                let chain = Chain::below(&ancestors, resolved, below);
+                part.dirs.push(child_rel.clone());
+                subdirs.push((path, child_rel, chain));
+            } else if decide(&child_rel, false).is_none() {
+                cx.ignored.fetch_add(1, Ordering::Relaxed);
+            } else {
+                part.files.push(child_rel);
+            }
+        } else if file_type.is_dir() {
+            if is_skipped_dir(&name) {
+                continue;
+            }
+            let Some(below) = decide(&child_rel, true) else {
+                cx.ignored.fetch_add(1, Ordering::Relaxed);
+                continue;
+            };
+            if ancestors.depth >= MAX_DEPTH {
+                part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::TooDeep });
+                continue;
+            }
+            let chain = Chain::below(&ancestors, ancestors.path.join(&name), below);
+            part.dirs.push(child_rel.clone());
+            subdirs.push((entry.path(), child_rel, chain));
+        } else if decide(&child_rel, false).is_none() {
+            cx.ignored.fetch_add(1, Ordering::Relaxed);
+        } else {
+            // Regular files, and FIFOs, sockets and devices: those are listed too, so one named
+            // like a declaration is claimed and `read` reports what it is instead of reading it.
+            part.files.push(child_rel);
+        }
+    }
+    let below: Vec<Part> =
+        subdirs.into_par_iter().map(|(path, rel, chain)| walk_dir(cx, path, rel, chain, rules.clone())).collect();
+    for sub in below {
+        part.files.extend(sub.files);
+        part.dirs.extend(sub.dirs);
+        part.links.extend(sub.links);
+        part.problems.extend(sub.problems);
+    }
+    part
+}
+
+/// The real folders from the root down to the one being read, so a link back to any of
+/// them is recognised as a loop. Shared between siblings, so descending costs one node.
+struct Chain {
+    path: PathBuf,
+    parent: Option<Arc<Chain>>,
+    /// Levels below the root (the root is 0).
+    depth: usize,
+    /// How ignore rules apply below this folder.
+    below: Below,
+}
+
+/// How ignore rules apply in a folder.
+#[derive(Clone, Default)]
+struct Below {
+    /// Inside what Claude Code loads whatever ignore files say: nothing below is left out.
+    whole: bool,
+    /// Inside an ignored folder entered only on the way to what Claude Code loads: everything
+    /// below is left out but that.
+    ignored: bool,
+    /// What the plugins and marketplaces above load.
+    loaded: Option<Arc<Loaded>>,
+}
+
+impl Chain {
+    fn below(parent: &Arc<Chain>, path: PathBuf, below: Below) -> Arc<Chain> {
+        Arc::new(Chain { path, parent: Some(parent.clone()), depth: parent.depth + 1, below })
+    }
+
+    fn contains(&self, target: &Path) -> bool {
+        let mut at = Some(self);
+        while let Some(link) = at {
+            if link.path == target {
+                return true;
+            }
+            at = link.parent.as_deref();
+        }
+        false
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests;
