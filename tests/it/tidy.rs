@@ -192,10 +192,10 @@ fn names_an_issue(text: &str) -> bool {
     after_issue || hash_number
 }
 
-#[test]
-fn comments_name_no_issue_numbers() {
+/// Each line of every Rust source but this file's, with its repository path and line number
+/// (from 1): what the comment rules below read.
+fn each_rust_line(mut visit: impl FnMut(&str, usize, &str)) {
     let root = repo();
-    let mut found = Vec::new();
     for file in sources().into_iter().filter(|f| f.extension().is_some_and(|e| e == "rs")) {
         let Ok(text) = std::fs::read_to_string(&file) else { continue };
         let rel = file.strip_prefix(&root).unwrap_or(&file).to_string_lossy().replace('\\', "/");
@@ -203,11 +203,19 @@ fn comments_name_no_issue_numbers() {
             continue;
         }
         for (n, line) in text.lines().enumerate() {
-            if comment(line).is_some_and(|c| names_an_issue(&prose(c))) {
-                found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
-            }
+            visit(&rel, n + 1, line);
         }
     }
+}
+
+#[test]
+fn comments_name_no_issue_numbers() {
+    let mut found = Vec::new();
+    each_rust_line(|rel, n, line| {
+        if comment(line).is_some_and(|c| names_an_issue(&prose(c))) {
+            found.push(format!("{rel}:{n}: {}", line.trim()));
+        }
+    });
     assert!(found.is_empty(), "comments that cite an issue number (say what it said instead):\n{}", found.join("\n"));
 }
 
@@ -234,23 +242,15 @@ fn is_minified(span: &str) -> bool {
 
 #[test]
 fn comments_name_no_minified_symbols() {
-    let root = repo();
     let mut found = Vec::new();
-    for file in sources().into_iter().filter(|f| f.extension().is_some_and(|e| e == "rs")) {
-        let Ok(text) = std::fs::read_to_string(&file) else { continue };
-        let rel = file.strip_prefix(&root).unwrap_or(&file).to_string_lossy().replace('\\', "/");
-        if rel == "tests/it/tidy.rs" {
-            continue;
+    each_rust_line(|rel, n, line| {
+        let lookalike = |s: &&str| LOOKALIKES.iter().any(|(f, span, _)| *f == rel && span == s);
+        if let Some(span) =
+            comment(line).and_then(|c| code_spans(c).into_iter().find(|s| is_minified(s) && !lookalike(s)))
+        {
+            found.push(format!("{rel}:{n}: `{span}`: {}", line.trim()));
         }
-        for (n, line) in text.lines().enumerate() {
-            let lookalike = |s: &&str| LOOKALIKES.iter().any(|(f, span, _)| *f == rel && span == s);
-            if let Some(span) =
-                comment(line).and_then(|c| code_spans(c).into_iter().find(|s| is_minified(s) && !lookalike(s)))
-            {
-                found.push(format!("{rel}:{}: `{span}`: {}", n + 1, line.trim()));
-            }
-        }
-    }
+    });
     assert!(
         found.is_empty(),
         "comments that name a minified symbol (say what the code does; the names live in where-found.json):\n{}",
