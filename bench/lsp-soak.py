@@ -35,17 +35,7 @@ import tempfile
 import threading
 import time
 
-
-def status(pid):
-    out = {}
-    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            out[key] = int(value.split()[0])
-        if key == "Threads":
-            out["Threads"] = int(value)
-    out["fds"] = len(os.listdir(f"/proc/{pid}/fd"))
-    return out
+from procstat import status
 
 
 class Client:

@@ -28,7 +28,6 @@ a growth is a failure. No figure here is a timing.
 """
 import argparse
 import json
-import os
 import pathlib
 import shutil
 import subprocess
@@ -37,19 +36,9 @@ import tempfile
 import threading
 import time
 
+from procstat import status
+
 PROTOCOL = "2025-06-18"
-
-
-def status(pid):
-    out = {}
-    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            out[key] = int(value.split()[0])
-        if key == "Threads":
-            out["Threads"] = int(value)
-    out["fds"] = len(os.listdir(f"/proc/{pid}/fd"))
-    return out
 
 
 class Refused(SystemExit):
