@@ -37,12 +37,12 @@ mod shell;
 mod template;
 mod tools;
 
-pub use bash::{decide_bash, BashBehavior, BashContext, BashDecision, LinkResolver, PermissionMode};
+pub use bash::{decide_bash, BashContext, BashDecision, LinkResolver, PermissionMode};
 pub use command_line::{parse_command_line, CommandLine};
 pub use decide::decide;
 pub use env::{expand_env, parse_env_refs, parse_env_refs_pest, EnvRef};
 pub use error::SyntaxError;
-pub use matching::{Behavior, Decision, DecisionBehavior, MatchContext, SourcedRule, ToolCall};
+pub use matching::{Behavior, Decision, MatchContext, SourcedRule, ToolCall};
 pub use permission::{
     parse_permission_rule, BashPattern, PathAnchor, PermissionRule, RuleContent, SkillPattern, Specifier, ToolKind,
     ToolName, WildcardPiece,

@@ -274,15 +274,6 @@ pub fn settings_notice(
     lines
 }
 
-pub fn behavior(word: &str) -> Option<Behavior> {
-    match word {
-        "allow" => Some(Behavior::Allow),
-        "ask" => Some(Behavior::Ask),
-        "deny" => Some(Behavior::Deny),
-        _ => None,
-    }
-}
-
 /// A lock rule, parsed. A rule whose content the lock keeps only as a hash (it held a
 /// secret: `Bash(sha256:…)`) fails closed: as a deny or ask rule it covers its whole tool, as
 /// an allow rule it allows nothing.
@@ -428,13 +419,12 @@ impl Loaded {
             .permissions
             .iter()
             .filter_map(|p| {
-                let behavior = behavior(p.behavior.as_str())?;
                 Some(Rule {
                     text: p.rule.clone(),
-                    behavior,
+                    behavior: p.behavior,
                     scope: p.scope,
                     source: p.path.clone(),
-                    parsed: parsed_rule(&p.rule, behavior)?,
+                    parsed: parsed_rule(&p.rule, p.behavior)?,
                 })
             })
             .collect();
@@ -531,7 +521,7 @@ impl Loaded {
         let Ok(lock) = derive_from(&self.roots, true, None) else { return Vec::new() };
         lock.permissions
             .iter()
-            .filter(|p| p.scope == Scope::Local && behavior(p.behavior.as_str()) == Some(Behavior::Allow))
+            .filter(|p| p.scope == Scope::Local && p.behavior == Behavior::Allow)
             .map(|p| p.rule.clone())
             .collect()
     }

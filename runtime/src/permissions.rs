@@ -16,8 +16,7 @@
 use crate::context::{PermissionMode, TurnContext};
 use crate::loaded::Loaded;
 use capc_grammar::{
-    decide, parse_permission_rule, Behavior, DecisionBehavior, MatchContext, PermissionRule, RuleContent, SourcedRule,
-    ToolCall,
+    decide, parse_permission_rule, Behavior, MatchContext, PermissionRule, RuleContent, SourcedRule, ToolCall,
 };
 use std::sync::Arc;
 
@@ -138,11 +137,9 @@ impl Permissions {
         let decision = decide(&rules, call, cx);
         let rule = decision.rule.and_then(|i| rules.get(i)).map(|r| format!("{} ({})", rule_text(&r.rule), r.source));
         let behavior = match decision.behavior {
-            DecisionBehavior::Deny => "deny",
-            DecisionBehavior::Allow => "allow",
-            DecisionBehavior::Ask if self.mode == PermissionMode::DontAsk => "deny",
-            DecisionBehavior::Ask => "ask",
-            DecisionBehavior::Passthrough => match self.mode {
+            Some(Behavior::Ask) if self.mode == PermissionMode::DontAsk => "deny",
+            Some(behavior) => behavior.as_str(),
+            None => match self.mode {
                 PermissionMode::BypassPermissions => "allow",
                 PermissionMode::DontAsk => "deny",
                 _ => "ask",

@@ -19,8 +19,8 @@
 //! `(Bash completed with no output)`, as in Claude Code.
 
 use capc_grammar::{
-    analyse_shell, decide_bash, BashBehavior, BashContext, CommandContext, LinkResolver, PermissionMode, ShellCommand,
-    SourcedRule, Template,
+    analyse_shell, decide_bash, BashContext, CommandContext, LinkResolver, PermissionMode, ShellCommand, SourcedRule,
+    Template,
 };
 use serde::Serialize;
 use std::io::Read;
@@ -129,7 +129,7 @@ pub fn expand(
             exit_code: None,
             not_run: None,
         });
-        if decision.behavior != BashBehavior::Allow && !settings.disabled {
+        if decision.behavior != capc_grammar::Behavior::Allow && !settings.disabled {
             if gated {
                 let message = format!("Couldn't run `{}`. {BARE_REPOSITORY}", template.command(shell).trim());
                 return Err(Failure { message, runs });

@@ -685,25 +685,8 @@ impl Approval {
     }
 }
 
-/// What a permission rule does when it matches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum Behavior {
-    #[default]
-    Allow,
-    Ask,
-    Deny,
-}
-
-impl Behavior {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Behavior::Allow => "allow",
-            Behavior::Ask => "ask",
-            Behavior::Deny => "deny",
-        }
-    }
-}
+/// What a permission rule does when it matches: the grammar's, which matches the rules.
+pub use capc_grammar::Behavior;
 
 /// A file the lock was computed from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

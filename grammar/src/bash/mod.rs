@@ -195,29 +195,12 @@ fn normalize(path: &str) -> String {
 /// What [`decide_bash`] answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BashDecision {
-    pub behavior: BashBehavior,
+    pub behavior: Behavior,
     /// The index of the deciding rule in the caller's list: the deny or ask rule that matched,
     /// or the (first) allow rule. `None` for read-only commands, modes and refusals.
     pub rule: Option<usize>,
     /// Claude Code's message for an ask or a deny; `None` for an allow.
     pub message: Option<String>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BashBehavior {
-    Allow,
-    Ask,
-    Deny,
-}
-
-impl BashBehavior {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BashBehavior::Allow => "allow",
-            BashBehavior::Ask => "ask",
-            BashBehavior::Deny => "deny",
-        }
-    }
 }
 
 const TOOL_DENIED: &str = "Permission to use Bash has been denied.";
@@ -386,9 +369,9 @@ pub fn decide_bash(rules: &[SourcedRule], command: &str, cx: &BashContext<'_>) -
     let decision =
         |behavior, rule, message: Option<&str>| BashDecision { behavior, rule, message: message.map(str::to_owned) };
     let decided = if let Some(index) = set.whole_tool(Behavior::Deny) {
-        decision(BashBehavior::Deny, Some(index), Some(TOOL_DENIED))
+        decision(Behavior::Deny, Some(index), Some(TOOL_DENIED))
     } else if let Some(index) = set.whole_tool(Behavior::Ask) {
-        decision(BashBehavior::Ask, Some(index), Some(GENERIC_ASK))
+        decision(Behavior::Ask, Some(index), Some(GENERIC_ASK))
     } else {
         let trimmed = command.trim();
         let verdict = if trimmed.is_empty() {
@@ -410,22 +393,22 @@ pub fn decide_bash(rules: &[SourcedRule], command: &str, cx: &BashContext<'_>) -
             other => other,
         };
         match verdict {
-            Verdict::Deny { rule, message } => decision(BashBehavior::Deny, rule, Some(&message)),
-            Verdict::Ask { rule, message, hard: true } => decision(BashBehavior::Ask, rule, Some(&message)),
-            _ if cx.mode == PermissionMode::BypassPermissions => decision(BashBehavior::Allow, None, None),
-            Verdict::Allow(rule) => decision(BashBehavior::Allow, rule, None),
+            Verdict::Deny { rule, message } => decision(Behavior::Deny, rule, Some(&message)),
+            Verdict::Ask { rule, message, hard: true } => decision(Behavior::Ask, rule, Some(&message)),
+            _ if cx.mode == PermissionMode::BypassPermissions => decision(Behavior::Allow, None, None),
+            Verdict::Allow(rule) => decision(Behavior::Allow, rule, None),
             Verdict::Ask { rule, message, .. } => match set.whole_tool(Behavior::Allow) {
-                Some(index) => decision(BashBehavior::Allow, Some(index), None),
-                None => decision(BashBehavior::Ask, rule, Some(&message)),
+                Some(index) => decision(Behavior::Allow, Some(index), None),
+                None => decision(Behavior::Ask, rule, Some(&message)),
             },
             Verdict::Passthrough(message) => match set.whole_tool(Behavior::Allow) {
-                Some(index) => decision(BashBehavior::Allow, Some(index), None),
-                None => decision(BashBehavior::Ask, None, Some(&message)),
+                Some(index) => decision(Behavior::Allow, Some(index), None),
+                None => decision(Behavior::Ask, None, Some(&message)),
             },
         }
     };
-    if decided.behavior == BashBehavior::Ask && cx.mode == PermissionMode::DontAsk {
-        return BashDecision { behavior: BashBehavior::Deny, rule: decided.rule, message: Some(DONT_ASK.to_owned()) };
+    if decided.behavior == Behavior::Ask && cx.mode == PermissionMode::DontAsk {
+        return BashDecision { behavior: Behavior::Deny, rule: decided.rule, message: Some(DONT_ASK.to_owned()) };
     }
     decided
 }

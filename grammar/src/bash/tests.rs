@@ -174,7 +174,7 @@ fn modes() {
     );
     let cx = BashContext { mode: PermissionMode::DontAsk, ..BashContext::new("/p", "/h") };
     let decision = decide_bash(&[], "mark a", &cx);
-    assert_eq!(decision.behavior, BashBehavior::Deny);
+    assert_eq!(decision.behavior, Behavior::Deny);
     assert!(decision.message.is_some_and(|m| m.contains("don't ask mode")));
 }
 

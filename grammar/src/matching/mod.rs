@@ -8,7 +8,7 @@
 //! `PERMISSION_RULE_SOURCES` order: user, project, local, flag, policy, cliArg, command, session).
 //! Modes (`bypassPermissions`, `dontAsk`, …), hooks, sandboxing, read-only auto-allows and the safety
 //! checks on `.git`/`.claude` are outside this crate: when no rule matches the answer is
-//! [`DecisionBehavior::Passthrough`]. The exception is a Bash command, which [`crate::decide`] hands to
+//! a [`Decision`] with no behaviour (passthrough). The exception is a Bash command, which [`crate::decide`] hands to
 //! [`crate::decide_bash`] (Claude Code's whole Bash check, in the default mode): it
 //! never passes through. [`PermissionRule::matches`] stays the reading of one rule against one
 //! command (used for PowerShell, and for questions about a single rule).
@@ -26,12 +26,32 @@ use crate::{PermissionRule, RuleContent, SkillPattern, ToolKind, ToolName};
 
 use self::wildcard::star_match;
 
-/// The list a rule came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+// The one permission behaviour of the workspace: the list a rule was written in, what `decide`
+// and `decide_bash` answer, and (with the `serde` feature, which the compiler turns on) the
+// `behavior` of a rule in `capabilities.lock`. Its doc comment is the lock schema's description.
+/// What a permission rule does when it matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(rename_all = "kebab-case")
+)]
 pub enum Behavior {
-    Deny,
-    Ask,
+    #[default]
     Allow,
+    Ask,
+    Deny,
+}
+
+impl Behavior {
+    /// The word of the lists and of the lock: `allow`, `ask`, `deny`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Behavior::Allow => "allow",
+            Behavior::Ask => "ask",
+            Behavior::Deny => "deny",
+        }
+    }
 }
 
 /// One tool call, as far as permission rules can see it.
@@ -82,18 +102,11 @@ pub struct SourcedRule {
 }
 
 /// What [`decide`] answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DecisionBehavior {
-    Deny,
-    Ask,
-    Allow,
-    /// No rule matched; Claude Code goes on to the tool's own checks and the permission mode.
-    Passthrough,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
-    pub behavior: DecisionBehavior,
+    /// `None`: no rule matched (Claude Code's `passthrough`); Claude Code goes on to the tool's
+    /// own checks and the permission mode.
+    pub behavior: Option<Behavior>,
     /// The index in the caller's rule list of the rule that decided.
     pub rule: Option<usize>,
     /// That rule's source label.
@@ -104,29 +117,25 @@ pub struct Decision {
 /// An allow for a compound shell command needs every part allowed, possibly by different rules;
 /// the decision then names the first part's rule.
 pub(crate) fn decide_by_rules(rules: &[SourcedRule], call: &ToolCall<'_>, cx: &MatchContext<'_>) -> Decision {
-    let decided = |index: usize, behavior: DecisionBehavior| Decision {
-        behavior,
+    let decided = |index: usize, behavior: Behavior| Decision {
+        behavior: Some(behavior),
         rule: Some(index),
         source: rules.get(index).map(|rule| rule.source.clone()),
     };
-    for (behavior, outcome) in [
-        (Behavior::Deny, DecisionBehavior::Deny),
-        (Behavior::Ask, DecisionBehavior::Ask),
-        (Behavior::Allow, DecisionBehavior::Allow),
-    ] {
+    for behavior in [Behavior::Deny, Behavior::Ask, Behavior::Allow] {
         let found = rules
             .iter()
             .enumerate()
             .filter(|(_, rule)| rule.behavior == behavior)
             .find(|(_, rule)| rule.rule.matches(behavior, call, &context_for(rule, cx)));
         if let Some((index, _)) = found {
-            return decided(index, outcome);
+            return decided(index, behavior);
         }
     }
     if let Some(index) = compound_allow(rules, call, cx) {
-        return decided(index, DecisionBehavior::Allow);
+        return decided(index, Behavior::Allow);
     }
-    Decision { behavior: DecisionBehavior::Passthrough, rule: None, source: None }
+    Decision { behavior: None, rule: None, source: None }
 }
 
 /// Every part of a compound shell command allowed by some allow rule: the rule of the first part.

@@ -29,12 +29,7 @@ fn rules_of(rules: &str) -> Vec<SourcedRule> {
 }
 
 fn render(decision: &Decision) -> String {
-    let behavior = match decision.behavior {
-        DecisionBehavior::Deny => "deny",
-        DecisionBehavior::Ask => "ask",
-        DecisionBehavior::Allow => "allow",
-        DecisionBehavior::Passthrough => return "passthrough".to_owned(),
-    };
+    let Some(behavior) = decision.behavior.map(Behavior::as_str) else { return "passthrough".to_owned() };
     let Some(index) = decision.rule else { return behavior.to_owned() };
     assert_eq!(decision.source.as_deref(), Some(format!("source{index}").as_str()));
     format!("{behavior} {index}")

@@ -6,8 +6,8 @@
 //! the reason, in `data/bash-allowlist.toml`; a listed case that matches fails too.
 
 use capc_grammar::{
-    decide_bash, parse_permission_rule, parse_template, BashBehavior, BashContext, Behavior, LinkResolver,
-    PermissionMode, SourcedRule,
+    decide_bash, parse_permission_rule, parse_template, BashContext, Behavior, LinkResolver, PermissionMode,
+    SourcedRule,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -162,7 +162,7 @@ fn capc_answer(case: &Value) -> (String, Option<String>) {
         panic!("{id}: expected one injection, found {}", template.shell_commands.len())
     };
     let decision = decide_bash(&rules, template.command(shell), &cx);
-    let failure = (decision.behavior != BashBehavior::Allow).then(|| {
+    let failure = (decision.behavior != Behavior::Allow).then(|| {
         format!(
             "Shell command permission check failed for pattern \"{}\": {}",
             template.text(shell.span),

@@ -2,9 +2,7 @@
 //! process substitution, a `${…}`, a file redirection or a second command, a prefix rule
 //! (`Bash(git status:*)`) or a wildcard rule (`Bash(git status *)`) alone never allows it.
 
-use capc_grammar::{
-    analyse_shell, decide_bash, parse_permission_rule, BashBehavior, BashContext, Behavior, SourcedRule,
-};
+use capc_grammar::{analyse_shell, decide_bash, parse_permission_rule, BashContext, Behavior, SourcedRule};
 use proptest::prelude::*;
 
 const PREFIXES: &[&str] = &["git status", "echo", "mark", "ls", "cat", "npm run"];
@@ -77,7 +75,7 @@ proptest! {
         let text = if wildcard { format!("Bash({prefix} *)") } else { format!("Bash({prefix}:*)") };
         let rules = [rule(&text)];
         let decision = decide_bash(&rules, &command, &BashContext::new("/p", "/h"));
-        prop_assert_ne!(decision.behavior, BashBehavior::Allow, "{} allowed {:?}", text, command);
+        prop_assert_ne!(decision.behavior, Behavior::Allow, "{} allowed {:?}", text, command);
     }
 
     #[test]
@@ -122,6 +120,6 @@ fn commands_sharing_a_span_are_decided() {
     for line in ["\"&g`a;Z`\"", "\"&g`Ѩ;Z`\"", "ȺѨጒ𞸪z$.௸mÃ།ѨXȺ݉𝈣?G\"Ѩ&g`Ѩ;iৗᜯ¡?=4𐌽\\Ű𑲜[Z`\"ௐ+<Ⱥ𑏂Ѩ"]
     {
         let decision = decide_bash(&[rule("Bash(git status:*)")], line, &BashContext::new("/p", "/h"));
-        assert_ne!(decision.behavior, BashBehavior::Allow, "{line}");
+        assert_ne!(decision.behavior, Behavior::Allow, "{line}");
     }
 }

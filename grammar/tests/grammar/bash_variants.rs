@@ -6,7 +6,7 @@
 //! `data/bash-variants-allowlist.toml` under the reason. A listed command that matches fails
 //! too, so the list only shrinks; capc allowing what Claude Code refused is never listable.
 
-use capc_grammar::{decide_bash, BashBehavior, BashContext};
+use capc_grammar::{decide_bash, BashContext, Behavior};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -48,7 +48,7 @@ fn every_generated_variant_is_decided_as_claude_code_decides_it_or_stricter() {
         let project = format!("/tmp/bv/{chunk}/proj");
         let home = format!("/tmp/bv/{chunk}/home");
         let cx = BashContext::new(&project, &home);
-        let capc = decide_bash(&[], command, &cx).behavior == BashBehavior::Allow;
+        let capc = decide_bash(&[], command, &cx).behavior == Behavior::Allow;
         let claude = match case["decision"].as_str() {
             Some("allow") => true,
             Some("ask") => false,

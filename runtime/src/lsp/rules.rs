@@ -10,8 +10,8 @@
 use super::analysis::Analysis;
 use capc_compiler::model::{Behavior, Permission};
 use capc_grammar::{
-    parse_permission_rule, BashPattern, DecisionBehavior, MatchContext, PermissionRule, RuleContent, SkillPattern,
-    SourcedRule, ToolCall, ToolKind, WildcardPiece,
+    parse_permission_rule, BashPattern, MatchContext, PermissionRule, RuleContent, SkillPattern, SourcedRule, ToolCall,
+    ToolKind, WildcardPiece,
 };
 
 /// The hover of the rule `text` written in the `behavior` list (`allow`, `ask`, `deny`) of the
@@ -206,12 +206,7 @@ fn decided_example(analysis: &Analysis, permissions: &[Permission], this: &Permi
     let mut origin = Vec::new();
     for p in permissions {
         let Ok(rule) = parse_permission_rule(&p.rule) else { continue };
-        let behavior = match p.behavior {
-            Behavior::Allow => capc_grammar::Behavior::Allow,
-            Behavior::Ask => capc_grammar::Behavior::Ask,
-            Behavior::Deny => capc_grammar::Behavior::Deny,
-        };
-        rules.push(SourcedRule { rule, behavior, source: p.path.clone(), settings_dir: None });
+        rules.push(SourcedRule { rule, behavior: p.behavior, source: p.path.clone(), settings_dir: None });
         origin.push(p);
     }
     let cwd = analysis.options.root.to_string_lossy().into_owned();
@@ -228,10 +223,10 @@ fn decided_example(analysis: &Analysis, permissions: &[Permission], this: &Permi
         None => format!("a `{}` call", example.tool),
     };
     let verb = match decision.behavior {
-        DecisionBehavior::Deny => "denied",
-        DecisionBehavior::Ask => "asked about",
-        DecisionBehavior::Allow => "allowed",
-        DecisionBehavior::Passthrough => "left to the permission mode",
+        Some(Behavior::Deny) => "denied",
+        Some(Behavior::Ask) => "asked about",
+        Some(Behavior::Allow) => "allowed",
+        None => "left to the permission mode",
     };
     match decision.rule.and_then(|i| origin.get(i)) {
         Some(p) if std::ptr::eq(*p, this) => format!("{what} is {verb} by this rule."),
