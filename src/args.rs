@@ -32,11 +32,11 @@ pub(crate) struct Cli {
     #[arg(short, long, global = true)]
     pub(crate) quiet: bool,
     #[command(subcommand)]
-    pub(crate) command: Command,
+    pub(crate) command: CliCommand,
 }
 
 #[derive(Subcommand)]
-pub(crate) enum Command {
+pub(crate) enum CliCommand {
     /// Check every Claude Code declaration under PATH and report what is wrong
     ///
     /// Finds projects (`.claude/`, `.mcp.json`), plugins (`.claude-plugin/plugin.json` or a
@@ -75,11 +75,11 @@ pub(crate) enum Command {
         #[arg(long, requires = "fix")]
         diff: bool,
         #[command(flatten)]
-        reading: Reading,
+        reading: ReadingFlags,
         #[command(flatten)]
         selection: Selection,
         #[command(flatten)]
-        compared: compare::Compared,
+        compared: compare::BaselineFlags,
     },
     /// Resolve names and precedence and write PATH/capabilities.lock
     ///
@@ -117,7 +117,7 @@ pub(crate) enum Command {
         #[command(flatten)]
         scopes: Scopes,
         #[command(flatten)]
-        reading: Reading,
+        reading: ReadingFlags,
         #[command(flatten)]
         selection: Selection,
     },
@@ -156,7 +156,7 @@ pub(crate) enum Command {
         #[command(flatten)]
         scopes: Scopes,
         #[command(flatten)]
-        reading: Reading,
+        reading: ReadingFlags,
     },
     /// Show every candidate for a name, the winner first, and the rule that decided
     ///
@@ -173,7 +173,7 @@ pub(crate) enum Command {
         #[command(flatten)]
         scopes: Scopes,
         #[command(flatten)]
-        reading: Reading,
+        reading: ReadingFlags,
     },
     /// Print the resolution graph: declarations and who shadows, removes or pre-empts whom
     Graph {
@@ -189,7 +189,7 @@ pub(crate) enum Command {
         #[command(flatten)]
         scopes: Scopes,
         #[command(flatten)]
-        reading: Reading,
+        reading: ReadingFlags,
     },
     /// Run a session from a lock: newline-delimited JSON on stdin/stdout, or a REPL on a terminal
     ///
@@ -377,8 +377,8 @@ pub(crate) enum Command {
 #[derive(Args, Clone)]
 pub(crate) struct Shown {
     /// Show only findings at least this severe (the exit code still counts every finding)
-    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = Level::Info)]
-    pub(crate) severity: Level,
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = MinSeverity::Info)]
+    pub(crate) severity: MinSeverity,
     /// Warnings fail the check too (exit 1)
     #[arg(long)]
     pub(crate) strict: bool,
@@ -393,19 +393,19 @@ pub(crate) struct Shown {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Level {
+pub(crate) enum MinSeverity {
     Error,
     Warning,
     Info,
 }
 
-impl Level {
+impl MinSeverity {
     pub(crate) fn admits(self, severity: capc_compiler::Severity) -> bool {
         use capc_compiler::Severity as S;
         match self {
-            Level::Error => severity == S::Error,
-            Level::Warning => severity != S::Info,
-            Level::Info => true,
+            MinSeverity::Error => severity == S::Error,
+            MinSeverity::Warning => severity != S::Info,
+            MinSeverity::Info => true,
         }
     }
 }
@@ -421,7 +421,7 @@ pub(crate) enum CheckFormat {
 
 /// How the checked folder is read: its configuration and ignore files.
 #[derive(Args, Clone, Default)]
-pub(crate) struct Reading {
+pub(crate) struct ReadingFlags {
     /// Use this configuration file instead of the capc.toml or .capc.toml found from PATH
     /// upwards (up to the repository's top)
     #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
@@ -525,7 +525,12 @@ impl Scopes {
 
     /// Options for a command that writes no lock (no source hashes): the configuration found
     /// for `root`, with these flags over it. Says why not on stderr (exit 2).
-    pub(crate) fn options(&self, root: PathBuf, reading: &Reading, selection: &Selection) -> Result<Options, ExitCode> {
+    pub(crate) fn options(
+        &self,
+        root: PathBuf,
+        reading: &ReadingFlags,
+        selection: &Selection,
+    ) -> Result<Options, ExitCode> {
         self.options_and_config(root, reading, selection).map(|(options, _)| options)
     }
 
@@ -533,7 +538,7 @@ impl Scopes {
     pub(crate) fn options_and_config(
         &self,
         root: PathBuf,
-        reading: &Reading,
+        reading: &ReadingFlags,
         selection: &Selection,
     ) -> Result<(Options, Config), ExitCode> {
         let config = self.config(&root, reading, selection).map_err(|e| {
@@ -566,7 +571,7 @@ impl Scopes {
     pub(crate) fn config(
         &self,
         root: &std::path::Path,
-        reading: &Reading,
+        reading: &ReadingFlags,
         selection: &Selection,
     ) -> Result<Config, ConfigError> {
         let mut config =

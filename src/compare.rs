@@ -8,7 +8,7 @@ use capc_compiler::config::Config;
 use capc_compiler::diff::revision;
 use capc_compiler::plural::count;
 use capc_compiler::printable::escape;
-use capc_compiler::target::Target;
+use capc_compiler::target::TargetFolder;
 use capc_compiler::{Checked, Options};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 /// What `capc check` compares its findings with.
 #[derive(Args, Clone, Default)]
-pub(crate) struct Compared {
+pub(crate) struct BaselineFlags {
     /// Report, and fail on, only the findings not recorded in FILE (written by
     /// `--write-baseline`); says how many recorded findings remain and which are gone
     #[arg(long, value_name = "FILE", conflicts_with_all = ["write_baseline", "new_since"])]
@@ -114,7 +114,7 @@ fn folder_of(file: &Path) -> Result<PathBuf, ExitCode> {
 
 impl Comparison {
     /// The comparison the flags ask for; a baseline that cannot be read stops the check (exit 2).
-    pub(crate) fn new(compared: &Compared, targets: &[Target]) -> Result<Comparison, ExitCode> {
+    pub(crate) fn new(compared: &BaselineFlags, targets: &[TargetFolder]) -> Result<Comparison, ExitCode> {
         if let Some(file) = &compared.baseline {
             let read = Baseline::read(file).map_err(|e| {
                 eprintln!("error: {e}");
@@ -146,7 +146,7 @@ impl Comparison {
     pub(crate) fn compare(
         &mut self,
         checked: &mut Checked,
-        target: &Target,
+        target: &TargetFolder,
         options: &Options,
         config: &Config,
         admits: impl Fn(capc_compiler::Severity) -> bool,
@@ -296,7 +296,12 @@ fn write(file: &Path, findings: Vec<(Key, String)>) -> ExitCode {
 /// The check of `target` as it was at the revision `rev`: its folder extracted by `capc diff`'s
 /// extraction, read with this check's configuration (its `exclude` and `per-path-ignores`
 /// rooted at the same place relative to the folder) and scopes. Returns it and the commit.
-fn old_check(rev: &str, target: &Target, options: &Options, config: &Config) -> Result<(Checked, String), ExitCode> {
+fn old_check(
+    rev: &str,
+    target: &TargetFolder,
+    options: &Options,
+    config: &Config,
+) -> Result<(Checked, String), ExitCode> {
     let root = real(&target.root, "the folder")?;
     let name = |p: &Path| p.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "tree".into());
     // The configuration's folder is the folder itself or one above it: the tree is placed as

@@ -2,7 +2,7 @@
 //! calls one library function and maps the outcome to an exit code:
 //! 0 clean (warnings allowed), 1 errors found, 2 capc itself could not run.
 
-use crate::args::{Cli, Command};
+use crate::args::{Cli, CliCommand};
 use crate::commands::check::{check, CheckHow};
 use crate::commands::explain::explain;
 use crate::commands::graph::graph;
@@ -39,15 +39,27 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     output::QUIET.store(cli.quiet, std::sync::atomic::Ordering::Relaxed);
     match cli.command {
-        Command::Check { paths, format, scopes, color, list_files, shown, fix, diff, reading, selection, compared } => {
+        CliCommand::Check {
+            paths,
+            format,
+            scopes,
+            color,
+            list_files,
+            shown,
+            fix,
+            diff,
+            reading,
+            selection,
+            compared,
+        } => {
             let how = CheckHow { format, color, list_files, shown, fix, diff, compared };
             check(&paths, &scopes, &reading, &selection, how)
         }
-        Command::Lock { paths, check, include_local, allow_empty, connect, trust, scopes, reading, selection } => {
+        CliCommand::Lock { paths, check, include_local, allow_empty, connect, trust, scopes, reading, selection } => {
             let how = LockHow { check_only: check, include_local, allow_empty, connect, trust };
             lock_all(&paths, &scopes, &reading, &selection, how)
         }
-        Command::Ls { path, format, all, budget, runs, scopes, reading } => {
+        CliCommand::Ls { path, format, all, budget, runs, scopes, reading } => {
             match resolve_options_and_config(path, &scopes, &reading) {
                 Ok((options, config)) if budget => ls_budget(options, &config, format),
                 Ok((options, _)) if runs => ls_runs(options, format),
@@ -55,46 +67,46 @@ fn main() -> ExitCode {
                 Err(code) => code,
             }
         }
-        Command::Explain { name, path, scopes, reading } => match resolve_options(path, &scopes, &reading) {
+        CliCommand::Explain { name, path, scopes, reading } => match resolve_options(path, &scopes, &reading) {
             Ok(options) => explain(options, &name),
             Err(code) => code,
         },
-        Command::Graph { path, format, all, scopes, reading } => match resolve_options(path, &scopes, &reading) {
+        CliCommand::Graph { path, format, all, scopes, reading } => match resolve_options(path, &scopes, &reading) {
             Ok(options) => graph(options, format, all),
             Err(code) => code,
         },
-        Command::Session { path, lock, repl, json, connect, from } => {
+        CliCommand::Session { path, lock, repl, json, connect, from } => {
             let repl = repl || (!json && std::io::stdin().is_terminal());
             session(lock_of(path, lock), repl, connect, from)
         }
-        Command::Serve { path, lock, tree, http, allow_remote, token_env, watch, connect, from } => {
+        CliCommand::Serve { path, lock, tree, http, allow_remote, token_env, watch, connect, from } => {
             let limits = capc_runtime::serve::http::Limits::from_env(|name| std::env::var(name).ok());
             let options = capc_runtime::serve::Options { http, allow_remote, token: None, watch, connect, limits };
             serve(path, lock, tree, options, token_env.as_deref(), from)
         }
-        Command::Diff { old, new, format, fail_on, scopes } => match scopes.sides() {
+        CliCommand::Diff { old, new, format, fail_on, scopes } => match scopes.sides() {
             Ok(scopes) => diff::run(&old, &new, format, &fail_on, &scopes),
             Err(code) => code,
         },
-        Command::Verify { path, user_dir, connect, trust, installed_only } => {
+        CliCommand::Verify { path, user_dir, connect, trust, installed_only } => {
             verify::run(&path, user_dir, connect.then_some(trust), installed_only)
         }
-        Command::Rules { id, config } => match config {
+        CliCommand::Rules { id, config } => match config {
             Some(path) => config_command(&path),
             None => rules_command(id.as_deref()),
         },
-        Command::Lsp => match capc_runtime::lsp::run_stdio() {
+        CliCommand::Lsp => match capc_runtime::lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: capc lsp: {}", shown(&e));
                 ExitCode::from(2)
             }
         },
-        Command::Completions { shell } => {
+        CliCommand::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "capc", &mut out);
             exit(write_stdout(&String::from_utf8_lossy(&out)), 0)
         }
-        Command::Man { command } => man(command.as_deref()),
+        CliCommand::Man { command } => man(command.as_deref()),
     }
 }

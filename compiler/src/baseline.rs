@@ -39,7 +39,7 @@ pub struct Key {
 
 /// One recorded key.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub struct Recorded {
     pub count: usize,
     /// The message of the first occurrence, for review; not compared.
     pub message: String,
@@ -48,7 +48,7 @@ pub struct Entry {
 /// Recorded findings, by key.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Baseline {
-    pub entries: BTreeMap<Key, Entry>,
+    pub entries: BTreeMap<Key, Recorded>,
 }
 
 /// The file as written.
@@ -106,11 +106,11 @@ pub fn keys(checked: &Checked, path_of: impl Fn(&str) -> String) -> Vec<Key> {
 impl Baseline {
     /// The baseline of these findings (key and message each).
     pub fn of<'a>(findings: impl IntoIterator<Item = (Key, &'a str)>) -> Baseline {
-        let mut entries: BTreeMap<Key, Entry> = BTreeMap::new();
+        let mut entries: BTreeMap<Key, Recorded> = BTreeMap::new();
         for (key, message) in findings {
             entries
                 .entry(key)
-                .or_insert_with(|| Entry { count: 0, message: crate::secrets::mask_words(message).into_owned() })
+                .or_insert_with(|| Recorded { count: 0, message: crate::secrets::mask_words(message).into_owned() })
                 .count += 1;
         }
         Baseline { entries }
@@ -164,7 +164,7 @@ impl Baseline {
         let mut entries = BTreeMap::new();
         for e in file.finding {
             let key = Key { path: e.path, rule: e.rule, fingerprint: e.fingerprint };
-            let entry = entries.entry(key).or_insert(Entry { count: 0, message: e.message });
+            let entry = entries.entry(key).or_insert(Recorded { count: 0, message: e.message });
             entry.count += e.count;
         }
         Ok(Baseline { entries })
@@ -184,7 +184,7 @@ impl Baseline {
 /// What is left of a baseline while findings are matched against it.
 #[derive(Debug, Clone, Default)]
 pub struct Remaining {
-    left: BTreeMap<Key, Entry>,
+    left: BTreeMap<Key, Recorded>,
     /// How many findings were matched.
     pub matched: usize,
 }

@@ -66,12 +66,12 @@ pub enum Edit {
     RenameKey { span: Span, from: String, to: String },
     /// Replace the bytes of `span` with `parts`: literal text and copies of other spans of the
     /// same file (an entry moved elsewhere), so the edit can be replayed on a masked copy.
-    Compose { span: Span, parts: Vec<Part> },
+    Compose { span: Span, parts: Vec<EditPart> },
 }
 
 /// A piece of [`Edit::Compose`]'s replacement.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Part {
+pub enum EditPart {
     Text(String),
     /// The file's own bytes at this span, as they are.
     Source(Span),
@@ -158,15 +158,19 @@ pub(crate) fn wrap_entries(text: &str, root: &Node, key: &str) -> Option<Edit> {
     let open = inside(text, root.span.start + 1, first.0.span.start);
     let close = inside(text, last.1.span.end, root.span.end.checked_sub(1)?);
     let Some((_, indent)) = open.rsplit_once('\n') else {
-        let parts = vec![Part::Text(format!("{{\"{key}\": ")), Part::Source(root.span), Part::Text("}".to_string())];
+        let parts = vec![
+            EditPart::Text(format!("{{\"{key}\": ")),
+            EditPart::Source(root.span),
+            EditPart::Text("}".to_string()),
+        ];
         return Some(Edit::Compose { span: root.span, parts });
     };
     let outer = close.rsplit_once('\n').map_or("", |(_, i)| i);
     let step = indent.strip_prefix(outer).filter(|s| !s.is_empty()).unwrap_or(indent);
     let parts = vec![
-        Part::Text(format!("{{\n{indent}\"{key}\": {{\n{indent}{step}")),
-        Part::Indented { span: Span::new(first.0.span.start, last.1.span.end), indent: step.to_string() },
-        Part::Text(format!("\n{indent}}}\n{outer}}}")),
+        EditPart::Text(format!("{{\n{indent}\"{key}\": {{\n{indent}{step}")),
+        EditPart::Indented { span: Span::new(first.0.span.start, last.1.span.end), indent: step.to_string() },
+        EditPart::Text(format!("\n{indent}}}\n{outer}}}")),
     ];
     Some(Edit::Compose { span: root.span, parts })
 }

@@ -10,7 +10,7 @@
 //! Each file is written atomically, and only if it still holds the bytes that were checked.
 
 use crate::check::Checked;
-use crate::diagnostic::{Edit, Part};
+use crate::diagnostic::{Edit, EditPart};
 use crate::span::Span;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -118,9 +118,9 @@ fn resolve(text: &str, edits: &[Edit]) -> Option<Vec<(Span, String)>> {
                 let mut out = String::new();
                 for part in parts {
                     match part {
-                        Part::Text(t) => out.push_str(t),
-                        Part::Source(from) => out.push_str(text.get(from.start..from.end)?),
-                        Part::Indented { span, indent } => {
+                        EditPart::Text(t) => out.push_str(t),
+                        EditPart::Source(from) => out.push_str(text.get(from.start..from.end)?),
+                        EditPart::Indented { span, indent } => {
                             out.push_str(&crate::diagnostic::indented(text.get(span.start..span.end)?, indent))
                         }
                     }

@@ -10,7 +10,7 @@ use crate::model::Pin;
 /// The package a server's command line fetches, as the lock records it (`of`, `name` and
 /// `path` are filled in by the reader).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Launch {
+pub struct Fetch {
     /// The launcher, as the lock names it: `npx`, `bunx`, `pnpm dlx`, `yarn dlx`, `uvx`,
     /// `pipx run`, `docker run`, `podman run`.
     pub via: &'static str,
@@ -20,7 +20,7 @@ pub struct Launch {
     pub requested: Option<String>,
 }
 
-impl Launch {
+impl Fetch {
     pub fn pin(self, of: crate::model::PinOf, name: &str, path: &str) -> Pin {
         Pin {
             of,
@@ -49,7 +49,7 @@ impl Launch {
 /// `unpinned-mcp-package` (MCP servers) and `unpinned-package` (every other run), and the
 /// `unpinned` mark of `capc ls --runs`.
 pub struct Unpinned {
-    pub launch: Launch,
+    pub launch: Fetch,
     /// `package` or `image`.
     pub what: &'static str,
     /// What was asked instead of an exact version: "no version", "tag `latest`, not a digest", ….
@@ -100,7 +100,7 @@ pub fn unpinned_line(line: &str) -> Option<Unpinned> {
 }
 
 /// What a stdio server's `command` and `args` fetch, when they start a package launcher.
-pub fn server_launch(command: &str, args: &[String]) -> Option<Launch> {
+pub fn server_launch(command: &str, args: &[String]) -> Option<Fetch> {
     // A whole command line in `command` (it fails to start, but it says what was meant).
     let mut words: Vec<&str> = command.split_whitespace().collect();
     words.extend(args.iter().map(String::as_str));
@@ -156,7 +156,7 @@ fn program(word: &str) -> String {
 
 /// `npx`-style launchers: the package is `--package`'s value, else the first word that is not
 /// an option; its version follows the last `@` that is not the scope's.
-fn npm_like(via: &'static str, words: &[&str], package_flags: &[&str], command_flags: &[&str]) -> Option<Launch> {
+fn npm_like(via: &'static str, words: &[&str], package_flags: &[&str], command_flags: &[&str]) -> Option<Fetch> {
     let mut spec = None;
     let mut i = 0;
     while i < words.len() {
@@ -197,12 +197,12 @@ fn npm_like(via: &'static str, words: &[&str], package_flags: &[&str], command_f
         return None;
     }
     let (exact, requested) = classify(version, is_exact_semver);
-    Some(Launch { via, package: package.to_string(), exact, requested })
+    Some(Fetch { via, package: package.to_string(), exact, requested })
 }
 
 /// `uvx` and `pipx run`: `--from`/`--spec` name the package, else the first word that is not
 /// an option; `pkg==1.2.3` (or uv's `pkg@1.2.3`) is exact.
-fn python_like(via: &'static str, words: &[&str]) -> Option<Launch> {
+fn python_like(via: &'static str, words: &[&str]) -> Option<Fetch> {
     const WITH_VALUE: &[&str] = &[
         "--with",
         "--with-editable",
@@ -269,12 +269,12 @@ fn python_like(via: &'static str, words: &[&str]) -> Option<Launch> {
     } else {
         (None, Some(rest.to_string()))
     };
-    Some(Launch { via, package: package.to_string(), exact, requested })
+    Some(Fetch { via, package: package.to_string(), exact, requested })
 }
 
 /// A package fetched from a git repository: pinned only by a full commit hash after `sep`
 /// (after the URL's own `user@host`, for pip's `@`).
-fn git_spec(via: &'static str, spec: &str, sep: char) -> Launch {
+fn git_spec(via: &'static str, spec: &str, sep: char) -> Fetch {
     let path_start = spec.find("://").map_or(0, |i| i + 3);
     let cut = spec[path_start..].find('/').map_or(spec.len(), |i| path_start + i);
     let (package, rev) = match spec[cut..].rfind(sep) {
@@ -282,7 +282,7 @@ fn git_spec(via: &'static str, spec: &str, sep: char) -> Launch {
         None => (spec, None),
     };
     let (exact, requested) = classify(rev, is_commit_sha);
-    Launch { via, package: package.to_string(), exact, requested }
+    Fetch { via, package: package.to_string(), exact, requested }
 }
 
 /// `docker run` options that take a value (the next word when not written `--opt=value`).
@@ -370,7 +370,7 @@ const DOCKER_WITH_VALUE: &[&str] = &[
     "--workdir",
 ];
 
-fn container(via: &'static str, words: &[&str]) -> Option<Launch> {
+fn container(via: &'static str, words: &[&str]) -> Option<Fetch> {
     let mut i = 0;
     while i < words.len() {
         let w = words[i];
@@ -386,7 +386,7 @@ fn container(via: &'static str, words: &[&str]) -> Option<Launch> {
     let image = *words.get(i)?;
     if image.contains('$') && !image.contains("@sha256:") {
         // An image named by a variable: what runs is decided by whoever sets it.
-        return Some(Launch { via, package: image.to_string(), exact: None, requested: None });
+        return Some(Fetch { via, package: image.to_string(), exact: None, requested: None });
     }
     let (name, digest) = match image.split_once('@') {
         Some((name, digest)) => (name, Some(digest)),
@@ -400,7 +400,7 @@ fn container(via: &'static str, words: &[&str]) -> Option<Launch> {
     };
     let exact = digest.filter(|d| is_sha256_digest(d)).map(str::to_string);
     let requested = if exact.is_some() { None } else { Some(tag.unwrap_or("latest").to_string()) };
-    Some(Launch { via, package: repository.to_string(), exact, requested })
+    Some(Fetch { via, package: repository.to_string(), exact, requested })
 }
 
 fn is_sha256_digest(digest: &str) -> bool {

@@ -10,7 +10,7 @@ use std::path::{Component, Path, PathBuf};
 
 /// One folder to check.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
+pub struct TargetFolder {
     /// The folder checked, as given (a folder) or as found (absolute, for a file).
     pub root: PathBuf,
     /// What is put in front of its paths in the report: `""` when they are shown relative to it
@@ -21,9 +21,9 @@ pub struct Target {
 }
 
 /// The folders to check for the paths given, in the order given, each once.
-pub fn targets(paths: &[PathBuf]) -> Result<Vec<Target>, CheckError> {
+pub fn targets(paths: &[PathBuf]) -> Result<Vec<TargetFolder>, CheckError> {
     let cwd = std::env::current_dir().unwrap_or_default();
-    let mut out: Vec<Target> = Vec::new();
+    let mut out: Vec<TargetFolder> = Vec::new();
     let mut index: BTreeMap<PathBuf, usize> = BTreeMap::new();
     for path in paths {
         let meta = std::fs::metadata(path).map_err(|e| CheckError::Unreadable(path.clone(), e))?;
@@ -37,7 +37,7 @@ pub fn targets(paths: &[PathBuf]) -> Result<Vec<Target>, CheckError> {
         };
         let key = lexical_absolute(&root, &cwd);
         let at = *index.entry(key.clone()).or_insert_with(|| {
-            out.push(Target { root: root.clone(), shown: shown(&key, &cwd), files: Some(BTreeSet::new()) });
+            out.push(TargetFolder { root: root.clone(), shown: shown(&key, &cwd), files: Some(BTreeSet::new()) });
             out.len() - 1
         });
         match (file, &mut out[at].files) {

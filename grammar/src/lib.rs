@@ -53,7 +53,8 @@ pub use shell::{
 };
 pub use template::{
     escape_argument, expand, find_shell_commands, parse_template, split_arguments, try_expand, ExpandContext, FileRef,
-    Part, PartKind, Placeholder, ShellCommand, ShellKind, Template, TemplateVar, TooLong, MAX_EXPANDED_CHARS,
+    Placeholder, ShellCommand, ShellKind, Template, TemplatePart, TemplatePartKind, TemplateVar, TooLong,
+    MAX_EXPANDED_CHARS,
 };
 pub use tools::{canonical_tool_name, primary_field, BUILTIN_TOOLS, LEGACY_TOOL_ALIASES};
 

@@ -58,7 +58,7 @@ pub struct ListingBudget {
 
 /// One entry of the listing.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct Row {
+pub struct ListingRow {
     /// The name the listing shows.
     pub name: String,
     /// The declaring file (`None`: a bundled skill).
@@ -88,7 +88,7 @@ pub struct Measured {
     /// The listing's characters as sent.
     pub sent: usize,
     /// In listing order.
-    pub entries: Vec<Row>,
+    pub entries: Vec<ListingRow>,
 }
 
 impl Measured {
@@ -160,7 +160,7 @@ pub fn measure(loaded: &Loaded, base: &TurnContext, window: ContextWindow) -> Op
         .iter()
         .zip(&listed.decls)
         .enumerate()
-        .map(|(i, (e, decl))| Row {
+        .map(|(i, (e, decl))| ListingRow {
             name: e.name.to_string(),
             path: decl.map(|d| loaded.lock.commands[d].path.clone()),
             full: plan.full[i],
@@ -226,13 +226,13 @@ pub fn measure_each(
 }
 
 /// The entries by what they cost (characters in full) descending, then by name and path.
-pub fn by_cost(entries: &[Row]) -> Vec<&Row> {
-    let mut rows: Vec<&Row> = entries.iter().collect();
+pub fn by_cost(entries: &[ListingRow]) -> Vec<&ListingRow> {
+    let mut rows: Vec<&ListingRow> = entries.iter().collect();
     rows.sort_by(|a, b| b.full.cmp(&a.full).then_with(|| a.name.cmp(&b.name)).then_with(|| a.path.cmp(&b.path)));
     rows
 }
 
-impl Row {
+impl ListingRow {
     /// Characters of the entry as sent.
     pub fn sent(&self) -> usize {
         if self.kept == Kept::Full {

@@ -4,7 +4,7 @@
 
 use crate::context::{Auth, TurnContext};
 use crate::loaded::Loaded;
-use capc_compiler::builtins::{BuiltinKind, BundledSkill, BundledSource, CommandType, Gate, BUILTINS};
+use capc_compiler::builtins::{Availability, BuiltinKind, BundledSkill, BundledSource, CommandType, Gate, BUILTINS};
 use capc_compiler::model::{Command, Origin, Scope};
 use serde::Serialize;
 use std::sync::{Arc, OnceLock};
@@ -40,40 +40,32 @@ pub struct CommandView {
 /// the subscription commands the docs describe, not a table read from the client.
 const CLAUDE_AI_ONLY: &[&str] = &["passes", "upgrade", "usage-credits"];
 
-/// Who a built-in is available to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Availability {
-    Always,
-    /// `login` and `logout` exist only without third-party services.
-    FirstParty,
-    ClaudeAi,
-}
-
 fn is_available(availability: Availability, cx: &TurnContext) -> bool {
     match availability {
-        Availability::Always => true,
+        Availability::Everyone => true,
         Availability::FirstParty => cx.auth.first_party(),
         Availability::ClaudeAi => cx.auth == Auth::ClaudeAi,
     }
 }
 
+/// Who a built-in is available to: `login` and `logout` exist only without third-party services.
 fn availability(name: &str) -> Availability {
     match name {
         "login" | "logout" => Availability::FirstParty,
         n if CLAUDE_AI_ONLY.contains(&n) => Availability::ClaudeAi,
-        _ => Availability::Always,
+        _ => Availability::Everyone,
     }
 }
 
 /// The settings switches that remove built-ins, read once per turn.
-struct Switches {
+struct BuiltinSwitches {
     no_bundled: bool,
     no_doctor: bool,
 }
 
-impl Switches {
-    fn of(cx: &TurnContext) -> Switches {
-        Switches { no_bundled: cx.no_bundled(), no_doctor: cx.flag("DISABLE_DOCTOR_COMMAND") }
+impl BuiltinSwitches {
+    fn of(cx: &TurnContext) -> BuiltinSwitches {
+        BuiltinSwitches { no_bundled: cx.no_bundled(), no_doctor: cx.flag("DISABLE_DOCTOR_COMMAND") }
     }
     /// `/doctor` stays when bundled skills are off, unless `DISABLE_DOCTOR_COMMAND`.
     fn enabled(&self, name: &str, kind: BuiltinKind) -> bool {
@@ -182,7 +174,7 @@ pub fn command_table(loaded: &Loaded, cx: &TurnContext) -> Vec<CommandView> {
             table.push(view(i, c, false));
         }
     }
-    let switches = Switches::of(cx);
+    let switches = BuiltinSwitches::of(cx);
     for (row, kind, available) in builtin_rows() {
         if is_available(*available, cx) && switches.enabled(&row.name, *kind) {
             table.push(row.clone());

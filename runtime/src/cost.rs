@@ -14,7 +14,7 @@
 //! approval counts, as in the sessions of a team that approves it; a tool a deny rule removes
 //! does not.
 
-use crate::budget::{self, Measured, Row};
+use crate::budget::{self, ListingRow, Measured};
 use crate::context::TurnContext;
 use crate::listing::Kept;
 use crate::pool::{search_mode, SearchMode};
@@ -104,7 +104,7 @@ pub struct ToolSurface {
 
 /// How a mode sends the surface in one window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Split {
+pub struct Deferral {
     /// Tool search on: deferred tools are left out of the request.
     pub search: bool,
     pub up_front: u64,
@@ -113,7 +113,7 @@ pub struct Split {
     pub names: u64,
 }
 
-impl Split {
+impl Deferral {
     /// What the request carries of the surface.
     pub fn sent(&self) -> u64 {
         self.up_front + self.names
@@ -197,9 +197,9 @@ impl ToolSurface {
     }
 
     /// What `mode` sends of the surface in a window of `tokens`.
-    pub fn split(&self, mode: SearchMode, tokens: u64) -> Split {
+    pub fn split(&self, mode: SearchMode, tokens: u64) -> Deferral {
         let search = self.searching(mode, tokens);
-        let mut split = Split { search, ..Split::default() };
+        let mut split = Deferral { search, ..Deferral::default() };
         for s in &self.servers {
             split.up_front += s.up_front(search);
             if search && !s.always_load {
@@ -235,7 +235,7 @@ pub struct Total {
     pub listing_chars: usize,
     pub listing: u64,
     /// The MCP surface in the folder's mode.
-    pub tools: Split,
+    pub tools: Deferral,
     /// The instruction files sent at the start (CLAUDE.md, rules without `paths`, their
     /// imports), by Claude Code's own estimate of a quarter token per character.
     pub instructions: u64,
@@ -453,7 +453,7 @@ pub struct ContextCeiling {
 /// folder declares.
 enum Largest<'a> {
     Server(&'a ServerCost),
-    Entry(&'a Row),
+    Entry(&'a ListingRow),
     /// An instruction file sent at the start: its path and tokens.
     Instruction(&'a str, u64),
 }

@@ -95,7 +95,7 @@ pub enum Kept {
 /// How the listing is laid out: each entry's width as `- NAME` and in full, and which entries
 /// keep their description (the module docs' budget rules).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Plan {
+pub struct ListingLayout {
     /// Width of each entry as `- NAME`.
     pub short: Vec<usize>,
     /// Width of each entry in full (cut to `max_desc`); a name-only override's is its short one.
@@ -105,7 +105,7 @@ pub struct Plan {
     pub budget: usize,
 }
 
-impl Plan {
+impl ListingLayout {
     /// The listing's size with every entry in full (line breaks counted).
     pub fn full_size(&self) -> usize {
         self.full.iter().sum::<usize>() + self.full.len().saturating_sub(1)
@@ -119,7 +119,7 @@ impl Plan {
 }
 
 /// The layout of `entries` within `budget` (see the module docs); [`render`] writes it.
-pub fn plan(entries: &[ListingEntry<'_>], budget: usize, max_desc: usize) -> Plan {
+pub fn plan(entries: &[ListingEntry<'_>], budget: usize, max_desc: usize) -> ListingLayout {
     // Widths of each entry as `- NAME` and in full.
     let short: Vec<usize> = entries.iter().map(|e| 2 + size(e.name)).collect();
     let full: Vec<usize> = entries
@@ -157,7 +157,7 @@ pub fn plan(entries: &[ListingEntry<'_>], budget: usize, max_desc: usize) -> Pla
             (_, false) => Kept::Dropped,
         })
         .collect();
-    Plan { short, full, kept, budget }
+    ListingLayout { short, full, kept, budget }
 }
 
 /// The listing text: entries joined by `\n`, each cut to `max_desc` and the whole kept within

@@ -162,7 +162,7 @@ fn numbered_dir<'d>(shown: &str, prefix: &str, dirs: &'d [PathBuf]) -> Option<&'
 
 /// A permission rule of the lock, parsed once at load.
 #[derive(Debug, Clone)]
-pub struct Rule {
+pub struct LockRule {
     pub text: String,
     pub behavior: Behavior,
     pub scope: Scope,
@@ -185,7 +185,7 @@ pub struct Loaded {
     /// the locked one down to it are sent at the start, and `@` mentions are taken from it.
     pub start: String,
     /// The lock's permission rules that parse, in lock order.
-    pub rules: Vec<Rule>,
+    pub rules: Vec<LockRule>,
     /// The rules that hold in a trusted folder (all) and in an untrusted one.
     trusted: Held,
     untrusted: Held,
@@ -231,14 +231,14 @@ pub struct Held {
 
 /// The rules that hold trusted (all of them) and untrusted (without the project's and the
 /// local settings' allow rules, which Claude Code ignores there and names on stderr).
-pub(crate) fn held(rules: &[Rule], root: &str, home: &str) -> (Held, Held) {
-    let sourced = |r: &Rule| SourcedRule {
+pub(crate) fn held(rules: &[LockRule], root: &str, home: &str) -> (Held, Held) {
+    let sourced = |r: &LockRule| SourcedRule {
         rule: r.parsed.clone(),
         behavior: r.behavior,
         source: r.source.clone(),
         settings_dir: None,
     };
-    let ignored_here = |r: &Rule| r.behavior == Behavior::Allow && matches!(r.scope, Scope::Project | Scope::Local);
+    let ignored_here = |r: &LockRule| r.behavior == Behavior::Allow && matches!(r.scope, Scope::Project | Scope::Local);
     let mut ignored: Vec<(String, usize)> = Vec::new();
     for r in rules.iter().filter(|r| ignored_here(r)) {
         match ignored.iter_mut().find(|(path, _)| *path == r.source) {
@@ -415,11 +415,11 @@ impl Loaded {
     /// `lock` is taken as it is or shared (`Arc<Lock>`: a check's resolved lock, not copied).
     pub fn new(lock: impl Into<Arc<Lock>>, roots: Roots) -> Loaded {
         let lock: Arc<Lock> = lock.into();
-        let rules: Vec<Rule> = lock
+        let rules: Vec<LockRule> = lock
             .permissions
             .iter()
             .filter_map(|p| {
-                Some(Rule {
+                Some(LockRule {
                     text: p.rule.clone(),
                     behavior: p.behavior,
                     scope: p.scope,

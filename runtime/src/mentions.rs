@@ -127,7 +127,7 @@ pub fn parse_range(mention: &str) -> (&str, Option<(u64, u64)>) {
 
 /// What reading one mention gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Read {
+pub enum MentionRead {
     /// The two reminders of the call and its result, without the joining `\n`.
     Blocks([String; 2]),
     /// Nothing (a missing path).
@@ -169,18 +169,18 @@ fn json_string(s: &str) -> String {
 
 /// Reads one mention: `mention` as written, `path` where it resolves, `inside` whether capc may
 /// read there.
-pub fn read(mention: &str, path: &Path, range: Option<(u64, u64)>, inside: impl Fn(&Path) -> bool) -> Read {
-    let Ok(meta) = std::fs::metadata(path) else { return Read::Nothing };
+pub fn read(mention: &str, path: &Path, range: Option<(u64, u64)>, inside: impl Fn(&Path) -> bool) -> MentionRead {
+    let Ok(meta) = std::fs::metadata(path) else { return MentionRead::Nothing };
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     if !inside(&canonical) {
-        return Read::Note(format!(
+        return MentionRead::Note(format!(
             "`@{mention}` names {}, outside the folder and the plugins' roots: capc does not read it (Claude Code does)",
             path.display()
         ));
     }
     let shown = path.to_string_lossy();
     if meta.is_dir() {
-        let Ok(entries) = std::fs::read_dir(path) else { return Read::Nothing };
+        let Ok(entries) = std::fs::read_dir(path) else { return MentionRead::Nothing };
         // Directory (readdir) order, as `ls` in Claude Code's stand-in gives it.
         let names: Vec<String> =
             entries.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
@@ -189,13 +189,13 @@ pub fn read(mention: &str, path: &Path, range: Option<(u64, u64)>, inside: impl 
             json_string(&format!("ls {shown}")),
             json_string(&format!("Lists files in {shown}"))
         );
-        return Read::Blocks([
+        return MentionRead::Blocks([
             reminder(&call),
             reminder(&format!("Result of calling the Bash tool:\n{}", names.join("\n"))),
         ]);
     }
     if meta.len() > MAX_BYTES {
-        return Read::Note(format!(
+        return MentionRead::Note(format!(
             "`@{mention}`: a file over {MAX_BYTES} bytes; Claude Code's Read limits are not reproduced, so capc leaves it out"
         ));
     }
@@ -204,12 +204,12 @@ pub fn read(mention: &str, path: &Path, range: Option<(u64, u64)>, inside: impl 
     let bytes = match capc_compiler::walk::read_regular(path, MAX_BYTES, capc_compiler::walk::Links::Follow) {
         Ok(bytes) => bytes,
         Err(capc_compiler::walk::ReadError::NotRegular(kind)) => {
-            return Read::Note(format!("`@{mention}` names {kind}, not a regular file: capc does not read it"));
+            return MentionRead::Note(format!("`@{mention}` names {kind}, not a regular file: capc does not read it"));
         }
-        Err(_) => return Read::Nothing,
+        Err(_) => return MentionRead::Nothing,
     };
     let Ok(text) = String::from_utf8(bytes) else {
-        return Read::Note(format!(
+        return MentionRead::Note(format!(
             "`@{mention}`: not UTF-8 text (an image, a PDF, a binary); capc does not reproduce its read"
         ));
     };
@@ -233,7 +233,7 @@ pub fn read(mention: &str, path: &Path, range: Option<(u64, u64)>, inside: impl 
             .collect::<Vec<_>>()
             .join("\n")
     };
-    Read::Blocks([
+    MentionRead::Blocks([
         reminder(&format!("Called the Read tool with the following input: {input}")),
         reminder(&format!("Result of calling the Read tool:\n{content}")),
     ])
@@ -299,7 +299,7 @@ mod tests {
         std::fs::write(dir.join("docs/a.txt"), "a").expect("write");
         std::fs::write(dir.join("empty.txt"), "").expect("write");
         let everywhere = |_: &Path| true;
-        let Read::Blocks([call, result]) = read("notes.txt", &dir.join("notes.txt"), None, everywhere) else {
+        let MentionRead::Blocks([call, result]) = read("notes.txt", &dir.join("notes.txt"), None, everywhere) else {
             panic!("notes.txt reads")
         };
         assert_eq!(
@@ -313,24 +313,25 @@ mod tests {
             result,
             "<system-reminder>\nResult of calling the Read tool:\n1\tline one\n2\t\tline two\n3\t\n4\tline four\n5\t\n</system-reminder>"
         );
-        let Read::Blocks([call, result]) = read("notes.txt#L2-3", &dir.join("notes.txt"), Some((2, 2)), everywhere)
+        let MentionRead::Blocks([call, result]) =
+            read("notes.txt#L2-3", &dir.join("notes.txt"), Some((2, 2)), everywhere)
         else {
             panic!("range reads")
         };
         assert!(call.ends_with(".txt\",\"offset\":2,\"limit\":2}\n</system-reminder>"), "{call}");
         assert!(result.ends_with(":\n2\t\tline two\n3\t\n</system-reminder>"), "{result}");
-        let Read::Blocks([call, result]) = read("docs", &dir.join("docs"), None, everywhere) else {
+        let MentionRead::Blocks([call, result]) = read("docs", &dir.join("docs"), None, everywhere) else {
             panic!("docs lists")
         };
         assert!(call.contains("{\"command\":\"ls "), "{call}");
         assert_eq!(result, "<system-reminder>\nResult of calling the Bash tool:\na.txt\n</system-reminder>");
-        let Read::Blocks([_, result]) = read("empty.txt", &dir.join("empty.txt"), None, everywhere) else {
+        let MentionRead::Blocks([_, result]) = read("empty.txt", &dir.join("empty.txt"), None, everywhere) else {
             panic!("empty reads")
         };
         assert!(result.contains("Warning: the file exists but the contents are empty."));
-        assert_eq!(read("missing.txt", &dir.join("missing.txt"), None, everywhere), Read::Nothing);
+        assert_eq!(read("missing.txt", &dir.join("missing.txt"), None, everywhere), MentionRead::Nothing);
         let outside = read("notes.txt", &dir.join("notes.txt"), None, |_: &Path| false);
-        assert!(matches!(outside, Read::Note(n) if n.contains("outside the folder")));
+        assert!(matches!(outside, MentionRead::Note(n) if n.contains("outside the folder")));
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -487,14 +487,14 @@ pub fn serve(
     let mut buf = Vec::new();
     while let Some(line) = read_line(&mut input, &mut buf, MAX_REQUEST_BYTES)? {
         let response = match line {
-            Line::TooLong(len) => error(
+            LineRead::TooLong(len) => error(
                 Value::Null,
                 ErrorCode::RequestTooLarge,
                 format!(
                     "a request line of {len} bytes, over the limit of {MAX_REQUEST_BYTES} (16 MiB); the line was skipped"
                 ),
             ),
-            Line::Bytes => match std::str::from_utf8(&buf) {
+            LineRead::Bytes => match std::str::from_utf8(&buf) {
                 Err(e) => error(
                     Value::Null,
                     ErrorCode::ParseError,
@@ -515,7 +515,7 @@ pub fn serve(
 }
 
 /// What [`read_line`] read.
-enum Line {
+enum LineRead {
     /// A whole line, now in the buffer (without its newline).
     Bytes,
     /// A line longer than the limit, skipped; this many bytes long.
@@ -524,7 +524,7 @@ enum Line {
 
 /// Reads the next line into `buf`, holding at most `limit` bytes of it; `None` at end of
 /// input. A longer line is consumed to its end without being kept.
-fn read_line(input: &mut impl std::io::BufRead, buf: &mut Vec<u8>, limit: usize) -> std::io::Result<Option<Line>> {
+fn read_line(input: &mut impl std::io::BufRead, buf: &mut Vec<u8>, limit: usize) -> std::io::Result<Option<LineRead>> {
     buf.clear();
     let mut seen = 0usize;
     let mut any = false;
@@ -558,12 +558,12 @@ fn read_line(input: &mut impl std::io::BufRead, buf: &mut Vec<u8>, limit: usize)
         }
     }
     if seen > limit {
-        return Ok(Some(Line::TooLong(seen)));
+        return Ok(Some(LineRead::TooLong(seen)));
     }
     if buf.last() == Some(&b'\r') {
         buf.pop();
     }
-    Ok(Some(Line::Bytes))
+    Ok(Some(LineRead::Bytes))
 }
 
 #[cfg(test)]
@@ -577,8 +577,8 @@ mod tests {
         let mut out = Vec::new();
         while let Some(line) = read_line(&mut input, &mut buf, limit).expect("in memory") {
             out.push(match line {
-                Line::Bytes => Ok(buf.clone()),
-                Line::TooLong(n) => Err(n),
+                LineRead::Bytes => Ok(buf.clone()),
+                LineRead::TooLong(n) => Err(n),
             });
         }
         out

@@ -83,7 +83,7 @@ pub struct Settings<'a> {
 
 /// The expansion aborted: the line Claude Code prints instead, and what was decided so far.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
+pub struct Aborted {
     pub message: String,
     pub runs: Vec<ShellRun>,
 }
@@ -94,7 +94,7 @@ pub fn expand(
     template: &Template,
     rules: &[SourcedRule],
     settings: &Settings<'_>,
-) -> Result<(String, Vec<ShellRun>), Failure> {
+) -> Result<(String, Vec<ShellRun>), Aborted> {
     let dir = absolute(settings.dir);
     let additional: Vec<String> = settings.additional_dirs.iter().map(|d| absolute(d)).collect();
     let additional_refs: Vec<&str> = additional.iter().map(String::as_str).collect();
@@ -132,14 +132,14 @@ pub fn expand(
         if decision.behavior != capc_grammar::Behavior::Allow && !settings.disabled {
             if gated {
                 let message = format!("Couldn't run `{}`. {BARE_REPOSITORY}", template.command(shell).trim());
-                return Err(Failure { message, runs });
+                return Err(Aborted { message, runs });
             }
             let message = format!(
                 "Shell command permission check failed for pattern \"{}\": {}",
                 template.text(shell.span),
                 decision.message.as_deref().unwrap_or("Permission denied")
             );
-            return Err(Failure { message, runs });
+            return Err(Aborted { message, runs });
         }
     }
     let outputs: Vec<Result<String, String>> = if settings.disabled {
@@ -157,12 +157,12 @@ pub fn expand(
     } else if !settings.run {
         injections.iter().map(|_| Ok("[shell command not run: permission allow]".to_owned())).collect()
     } else {
-        let finished: Vec<Finished> = std::thread::scope(|scope| {
+        let finished: Vec<Ended> = std::thread::scope(|scope| {
             let handles: Vec<_> =
                 runs.iter().map(|run| scope.spawn(|| execute(&run.command, settings.dir, TIMEOUT))).collect();
             handles
                 .into_iter()
-                .map(|handle| handle.join().unwrap_or_else(|_| Finished::failed_to_start("panicked")))
+                .map(|handle| handle.join().unwrap_or_else(|_| Ended::failed_to_start("panicked")))
                 .collect()
         });
         finished
@@ -181,7 +181,7 @@ pub fn expand(
             Ok(output) => replacements.push((shell.span, output)),
             Err(reason) => {
                 let message = format!("Shell command failed for pattern \"{}\": {reason}", template.text(shell.span));
-                return Err(Failure { message, runs });
+                return Err(Aborted { message, runs });
             }
         }
     }
@@ -345,7 +345,7 @@ fn absolute(path: &Path) -> String {
 
 /// How one command ended.
 #[derive(Debug)]
-struct Finished {
+struct Ended {
     output: String,
     status: Option<i32>,
     timed_out: bool,
@@ -353,9 +353,9 @@ struct Finished {
     start_error: Option<String>,
 }
 
-impl Finished {
-    fn failed_to_start(why: &str) -> Finished {
-        Finished { output: String::new(), status: None, timed_out: false, start_error: Some(why.to_owned()) }
+impl Ended {
+    fn failed_to_start(why: &str) -> Ended {
+        Ended { output: String::new(), status: None, timed_out: false, start_error: Some(why.to_owned()) }
     }
 
     /// What replaces the injection (`Ok`), or why the expansion aborts (`Err`).
@@ -422,7 +422,7 @@ fn bash() -> &'static str {
 }
 
 /// Runs one command in its own process group, output capped, killed at `timeout`.
-fn execute(command: &str, dir: &Path, timeout: Duration) -> Finished {
+fn execute(command: &str, dir: &Path, timeout: Duration) -> Ended {
     use std::process::{Command, Stdio};
     let mut process = Command::new(bash());
     // `eval` so that a syntax error is reported like any other failure, on stderr, which is
@@ -436,7 +436,7 @@ fn execute(command: &str, dir: &Path, timeout: Duration) -> Finished {
     }
     let mut child = match process.spawn() {
         Ok(child) => child,
-        Err(e) => return Finished::failed_to_start(&e.to_string()),
+        Err(e) => return Ended::failed_to_start(&e.to_string()),
     };
     let group = i32::try_from(child.id()).unwrap_or(0);
     if let Ok(mut running) = RUNNING.lock() {
@@ -478,7 +478,7 @@ fn execute(command: &str, dir: &Path, timeout: Duration) -> Finished {
     }
     let _ = read_finished.recv_timeout(DRAIN);
     let output = captured.lock().map(|captured| captured.text()).unwrap_or_default();
-    Finished { output, status, timed_out, start_error: None }
+    Ended { output, status, timed_out, start_error: None }
 }
 
 /// The first [`MAX_OUTPUT_CHARS`] characters' worth of bytes, and how many characters came in all.
@@ -558,7 +558,7 @@ mod tests {
         Scratch(dir)
     }
 
-    fn run_body(body: &str, rules: &[&str], dir: &Path) -> Result<(String, Vec<ShellRun>), Failure> {
+    fn run_body(body: &str, rules: &[&str], dir: &Path) -> Result<(String, Vec<ShellRun>), Aborted> {
         let (template, _) = parse_template(body);
         expand(&template, &allow(rules), &settings(dir))
     }
@@ -704,7 +704,7 @@ mod tests {
         assert!(started.elapsed() < Duration::from_secs(5));
         let group = std::fs::read_to_string(dir.join("group")).expect("the group id");
         assert_group_gone(group.trim());
-        let failure = Finished { ..finished }.replacement("sleep 300").expect_err("a timeout aborts");
+        let failure = Ended { ..finished }.replacement("sleep 300").expect_err("a timeout aborts");
         assert_eq!(failure, "[stderr]\n[timed out after 10 s; its process group was killed]");
     }
 

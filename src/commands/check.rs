@@ -1,12 +1,12 @@
 //! `capc check PATH…`, `--fix` and `--fix --diff`.
 
-use crate::args::{CheckFormat, Color, Reading, Scopes, Selection, Shown};
+use crate::args::{CheckFormat, Color, ReadingFlags, Scopes, Selection, Shown};
 use crate::commands::rules::{rule_counts, terminal_width};
 use crate::commands::{say_not_declarations, shown_path, targets, use_color};
 use crate::compare;
 use crate::output::{quiet, run_check, write_stdout};
 use capc_compiler::plural::count;
-use capc_compiler::target::Target;
+use capc_compiler::target::TargetFolder;
 use capc_compiler::{fix, printable, report, Checked, Options};
 use clap::ValueEnum;
 use std::io::IsTerminal;
@@ -21,13 +21,13 @@ pub(crate) struct CheckHow {
     pub(crate) shown: Shown,
     pub(crate) fix: bool,
     pub(crate) diff: bool,
-    pub(crate) compared: compare::Compared,
+    pub(crate) compared: compare::BaselineFlags,
 }
 
 pub(crate) fn check(
     paths: &[PathBuf],
     scopes: &Scopes,
-    reading: &Reading,
+    reading: &ReadingFlags,
     selection: &Selection,
     how: CheckHow,
 ) -> ExitCode {
@@ -192,7 +192,7 @@ const FIX_ROUNDS: usize = 10;
 /// `check --fix`: checks, writes the fixes, checks again until nothing is left to fix; says on
 /// stderr what it changed. Only the files asked for are fixed when the target names files.
 /// Returns the last check, of the fixed files, for the report.
-fn fix_files(options: &Options, target: &Target) -> Result<Checked, ExitCode> {
+fn fix_files(options: &Options, target: &TargetFolder) -> Result<Checked, ExitCode> {
     let mut fixed: std::collections::BTreeMap<String, Vec<&'static str>> = std::collections::BTreeMap::new();
     let mut refused: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut checked = run_check(options)?;
@@ -223,7 +223,7 @@ fn fix_files(options: &Options, target: &Target) -> Result<Checked, ExitCode> {
 }
 
 /// The fixes a check offers, for the files the target names (all, for a folder).
-fn fix_plans(checked: &Checked, target: &Target) -> Vec<fix::FileFix> {
+fn fix_plans(checked: &Checked, target: &TargetFolder) -> Vec<fix::FileFix> {
     let mut plans = fix::plan(checked);
     if let Some(files) = &target.files {
         plans.retain(|p| files.contains(&p.path));
@@ -232,7 +232,7 @@ fn fix_plans(checked: &Checked, target: &Target) -> Vec<fix::FileFix> {
 }
 
 /// `check --fix --diff`: the first round of fixes as a unified diff; nothing is written.
-fn fix_diff(targets: &[Target], options_of: &[Options]) -> ExitCode {
+fn fix_diff(targets: &[TargetFolder], options_of: &[Options]) -> ExitCode {
     let mut diff = String::new();
     let (mut findings, mut files) = (0, 0);
     for (target, options) in targets.iter().zip(options_of) {

@@ -1,12 +1,12 @@
 //! `capc lock PATH…`.
 
-use crate::args::{Reading, Scopes, Selection};
+use crate::args::{ReadingFlags, Scopes, Selection};
 use crate::commands::{exit, say_not_declarations, targets};
 use crate::output::{run_check, shown, write_stdout};
 use capc_compiler::lock::write;
 use capc_compiler::plan;
 use capc_compiler::plural::count;
-use capc_compiler::target::Target;
+use capc_compiler::target::TargetFolder;
 use capc_compiler::{printable, Options};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,7 +26,7 @@ pub(crate) struct LockHow {
 pub(crate) fn lock_all(
     paths: &[PathBuf],
     scopes: &Scopes,
-    reading: &Reading,
+    reading: &ReadingFlags,
     selection: &Selection,
     how: LockHow,
 ) -> ExitCode {
@@ -60,7 +60,7 @@ pub(crate) fn lock_all(
 }
 
 /// `capc lock` for one folder: [`plan::plan`] decides, this prints.
-pub(crate) fn lock(options: Options, how: LockHow, target: &Target) -> ExitCode {
+pub(crate) fn lock(options: Options, how: LockHow, target: &TargetFolder) -> ExitCode {
     let path = options.root.join(write::FILE_NAME);
     if how.connect && !trusted(&options, how.trust) {
         eprintln!(

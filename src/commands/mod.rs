@@ -1,9 +1,9 @@
 //! One file per subcommand: each takes its parsed flags, calls the library and maps the
 //! outcome to an exit code. What several share is here.
 
-use crate::args::{Color, Reading, Scopes, Selection};
+use crate::args::{Color, ReadingFlags, Scopes, Selection};
 use crate::output::shown;
-use capc_compiler::target::Target;
+use capc_compiler::target::TargetFolder;
 use capc_compiler::{printable, Checked, Options};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,7 +20,7 @@ pub(crate) mod session;
 
 /// Options for `ls`, `explain` and `graph`: the folder PATH is (or belongs to, for a file),
 /// read as `capc check` reads it.
-pub(crate) fn resolve_options(path: PathBuf, scopes: &Scopes, reading: &Reading) -> Result<Options, ExitCode> {
+pub(crate) fn resolve_options(path: PathBuf, scopes: &Scopes, reading: &ReadingFlags) -> Result<Options, ExitCode> {
     resolve_options_and_config(path, scopes, reading).map(|(options, _)| options)
 }
 
@@ -28,7 +28,7 @@ pub(crate) fn resolve_options(path: PathBuf, scopes: &Scopes, reading: &Reading)
 pub(crate) fn resolve_options_and_config(
     path: PathBuf,
     scopes: &Scopes,
-    reading: &Reading,
+    reading: &ReadingFlags,
 ) -> Result<(Options, capc_compiler::config::Config), ExitCode> {
     let root = match capc_compiler::target::targets(std::slice::from_ref(&path)) {
         Ok(mut targets) if targets.len() == 1 => targets.remove(0).root,
@@ -42,7 +42,7 @@ pub(crate) fn resolve_options_and_config(
 }
 
 /// The folders PATH… stand for, or why not (exit 2).
-pub(crate) fn targets(paths: &[PathBuf]) -> Result<Vec<Target>, ExitCode> {
+pub(crate) fn targets(paths: &[PathBuf]) -> Result<Vec<TargetFolder>, ExitCode> {
     capc_compiler::target::targets(paths).map_err(|e| {
         eprintln!("error: {}", shown(&e));
         ExitCode::from(2)
@@ -68,7 +68,7 @@ pub(crate) fn exit(result: std::io::Result<()>, code: u8) -> ExitCode {
 /// `capc check FILE` and `capc lock FILE` on files that are no declaration where they are:
 /// says so (a lock would otherwise stand for the file's whole folder, and a check would pass
 /// a file it never read). The caller exits with code 2.
-pub(crate) fn say_not_declarations(target: &Target, not_read: &[&str]) {
+pub(crate) fn say_not_declarations(target: &TargetFolder, not_read: &[&str]) {
     for path in not_read {
         eprintln!(
             "error: `{}` is not a Claude Code declaration: Claude Code reads no file of this kind at this place",
@@ -87,6 +87,6 @@ pub(crate) fn resolution(checked: &Checked) -> &capc_compiler::lock::resolve::Re
 }
 
 /// A path of a target as the report shows it.
-pub(crate) fn shown_path(target: &Target, path: &str) -> String {
+pub(crate) fn shown_path(target: &TargetFolder, path: &str) -> String {
     capc_compiler::check::path_under(&target.shown, path)
 }

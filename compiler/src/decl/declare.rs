@@ -1,7 +1,7 @@
 //! What a file declares, as `model::Decl`s: readers call these next to their checks
 //! (`Sink::decls`), with the same parsed tree the checks saw, so nothing is read twice.
 //!
-//! Every literal that reaches the lock passes [`Keep`]: a value that looks like a literal
+//! Every literal that reaches the lock passes [`Literals`]: a value that looks like a literal
 //! secret is reported (`literal-secret`, its span marked secret so snippets mask it) and kept
 //! only as `sha256:<hex>`: whole for what runs or connects (MCP fields, hook commands), the
 //! content of a permission rule (`Bash(sha256:…)`), and word by word in prose (descriptions).
@@ -61,13 +61,13 @@ fn first_body_line(body: &str, default: &str) -> String {
 }
 
 /// Literals on their way into the lock, reported when they look like secrets.
-struct Keep<'s, 'p> {
+struct Literals<'s, 'p> {
     sink: &'s mut Sink<'p>,
     /// Who holds the values, for the message (`server `db``, `hook `PreToolUse``, `skill`).
     owner: String,
 }
 
-impl Keep<'_, '_> {
+impl Literals<'_, '_> {
     /// The string `args` of a server's `config` as the lock keeps them. They are read together:
     /// a flag's value is the argument after it (`--token`, `X`).
     fn args(&mut self, config: &Node, help: &str) -> Vec<String> {
@@ -194,7 +194,7 @@ pub fn command(
         crate::frontmatter::Split::Found(block) => block.body_start,
         _ => 0,
     };
-    let mut keep = Keep { sink, owner: if is_skill { "skill".to_string() } else { "command".to_string() } };
+    let mut keep = Literals { sink, owner: if is_skill { "skill".to_string() } else { "command".to_string() } };
     // `paths`: a trailing `/**` is dropped; all-`**` means no condition (Claude Code's loader).
     let mut paths: Vec<String> = keep
         .list(f, "paths", &[','], Shape::Whole)
@@ -283,7 +283,7 @@ pub fn agent(sink: &mut Sink<'_>, name: String, fields: Option<&Node>, at: Place
     if at.plugin.is_none() && (!present("name") || !present("description")) {
         return None;
     }
-    let mut keep = Keep { sink, owner: format!("agent `{name}`") };
+    let mut keep = Literals { sink, owner: format!("agent `{name}`") };
     let agent = Agent {
         scope: at.scope,
         path: path.to_string(),
@@ -317,7 +317,7 @@ pub fn agent(sink: &mut Sink<'_>, name: String, fields: Option<&Node>, at: Place
 /// plugin`, so a plugin agent whose frontmatter is empty or does not parse is still listed
 /// with a description. A project or user agent's description is kept as written, but for a
 /// literal `\n` (a backslash and an `n`), which that loader turns into a line break.
-fn agent_description(keep: &mut Keep<'_, '_>, f: &Node, plugin: Option<&str>) -> Option<String> {
+fn agent_description(keep: &mut Literals<'_, '_>, f: &Node, plugin: Option<&str>) -> Option<String> {
     let Some(plugin) = plugin else {
         return keep.raw_string(f, "description", Shape::Words).map(|d| d.replace("\\n", "\n"));
     };
@@ -334,7 +334,7 @@ pub fn hooks(sink: &mut Sink<'_>, map: &Node, at: Placement<'_>, path: &str, out
     for (event, groups) in
         map.as_object().unwrap_or_default().iter().filter(|(e, _)| super::hooks::EVENTS.contains(&e.name.as_str()))
     {
-        let mut keep = Keep { sink: &mut *sink, owner: format!("hook `{}`", event.name) };
+        let mut keep = Literals { sink: &mut *sink, owner: format!("hook `{}`", event.name) };
         for group in groups.as_array().unwrap_or_default() {
             let matcher = group.get("matcher").and_then(Node::as_str).map(str::to_string);
             for handler in group.get("hooks").and_then(Node::as_array).unwrap_or_default() {
@@ -366,7 +366,7 @@ pub fn hooks(sink: &mut Sink<'_>, map: &Node, at: Placement<'_>, path: &str, out
 
 /// `permissions.allow|ask|deny` of a settings file.
 pub fn rules(sink: &mut Sink<'_>, permissions: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
-    let mut keep = Keep { sink, owner: "permissions".to_string() };
+    let mut keep = Literals { sink, owner: "permissions".to_string() };
     for behavior in [Behavior::Allow, Behavior::Ask, Behavior::Deny] {
         for rule in permissions.get(behavior.as_str()).and_then(Node::as_array).unwrap_or_default() {
             let Some(text) = rule.as_str() else { continue };
@@ -594,9 +594,9 @@ pub fn server(
         Some(plugin) => (format!("plugin:{plugin}:{}", name.name), crate::names::plugin_server(plugin, &name.name)),
         None => (name.name.clone(), crate::names::normalize_server(&name.name)),
     };
-    let mut keep = Keep { sink, owner: format!("server `{}`", name.name) };
+    let mut keep = Literals { sink, owner: format!("server `{}`", name.name) };
     const REFERENCE: &str = "read it from the environment with a `${VAR}` reference (such as `Bearer ${API_TOKEN}`)";
-    let field = |keep: &mut Keep<'_, '_>, key: &str| {
+    let field = |keep: &mut Literals<'_, '_>, key: &str| {
         let node = config.get(key)?;
         Some(keep.value(node, node.as_str()?, None, &format!("`{key}`"), Shape::Whole, REFERENCE))
     };
@@ -609,7 +609,7 @@ pub fn server(
             .get("headersHelper")
             .and_then(|node| Some(keep.value(node, node.as_str()?, None, "`headersHelper`", Shape::Whole, help)))
     };
-    let map = |keep: &mut Keep<'_, '_>, field: &str| -> std::collections::BTreeMap<String, String> {
+    let map = |keep: &mut Literals<'_, '_>, field: &str| -> std::collections::BTreeMap<String, String> {
         let mut out = std::collections::BTreeMap::new();
         for (key, value) in config.get(field).and_then(Node::as_object).unwrap_or_default() {
             let Some(text) = value.as_str() else { continue };
@@ -656,7 +656,7 @@ pub fn server(
 /// A command line that runs (a monitor's), as the lock keeps it: hashed whole when it looks
 /// like it holds a literal secret (reported).
 pub fn kept_command(sink: &mut Sink<'_>, node: &Node, command: &str, owner: &str) -> String {
-    let mut keep = Keep { sink, owner: owner.to_string() };
+    let mut keep = Literals { sink, owner: owner.to_string() };
     keep.value(
         node,
         command,
@@ -676,7 +676,7 @@ pub fn lsp_server(
     path: &str,
     line: u32,
 ) -> crate::model::LspServer {
-    let mut keep = Keep { sink, owner: format!("LSP server `{name}`") };
+    let mut keep = Literals { sink, owner: format!("LSP server `{name}`") };
     const REFERENCE: &str = "read it from the environment with a `${VAR}` reference";
     let command = config
         .get("command")

@@ -2,7 +2,7 @@
 //! same event map inline in plugin.json, settings and skill or agent frontmatter.
 
 use super::{join_rel, FileCx};
-use crate::diagnostic::{self, did_you_mean, Edit, Part, Severity, Sink};
+use crate::diagnostic::{self, did_you_mean, Edit, EditPart, Severity, Sink};
 use crate::node::{Node, NodeKind};
 use crate::rules;
 use crate::schema::{check_fields, field, Field, Ty, Unknown};
@@ -437,10 +437,10 @@ fn move_under_hooks(text: &str, root: &Node) -> Option<Vec<Edit>> {
         let mut parts = Vec::new();
         for (n, &i) in moved.iter().enumerate() {
             if n > 0 {
-                parts.push(Part::Text(separator.to_string()));
+                parts.push(EditPart::Text(separator.to_string()));
             }
             let span = diagnostic::entry_span(&entries[i].0, &entries[i].1);
-            parts.push(Part::Indented { span, indent: step.to_string() });
+            parts.push(EditPart::Indented { span, indent: step.to_string() });
         }
         parts
     };
@@ -459,12 +459,12 @@ fn move_under_hooks(text: &str, root: &Node) -> Option<Vec<Edit>> {
             } else {
                 ""
             };
-            let mut parts = vec![Part::Text(format!("\"hooks\": {{{open}{step}"))];
+            let mut parts = vec![EditPart::Text(format!("\"hooks\": {{{open}{step}"))];
             let separator = diagnostic::separator(text, root);
             let separator = if separator.contains('\n') { format!("{separator}{step}") } else { separator };
             parts.extend(copies(&separator, step));
             let closing = if open.contains('\n') { format!("\n{indent}}}") } else { format!("{close}}}") };
-            parts.push(Part::Text(closing));
+            parts.push(EditPart::Text(closing));
             let mut edits = diagnostic::remove_entries(entries, &moved[1..]);
             edits.push(Edit::Compose { span: Span::new(first_key.span.start, first_value.span.end), parts });
             Some(edits)
@@ -484,7 +484,7 @@ fn move_under_hooks(text: &str, root: &Node) -> Option<Vec<Edit>> {
                         (Some(inner), Some(top)) => inner.strip_prefix(top.as_str()).unwrap_or("").to_string(),
                         _ => String::new(),
                     };
-                    let mut parts = vec![Part::Text(separator.clone())];
+                    let mut parts = vec![EditPart::Text(separator.clone())];
                     parts.extend(copies(&separator, &step));
                     Edit::Compose { span: Span::new(last.span.end, last.span.end), parts }
                 }

@@ -251,7 +251,9 @@ fn check_named_arguments(sink: &mut Sink<'_>, text: &str, body_start: usize, fie
     let (template, _) = capc_grammar::parse_template(body);
     let mut reported: Vec<String> = Vec::new();
     for part in &template.parts {
-        let capc_grammar::PartKind::Placeholder(capc_grammar::Placeholder::Named(word)) = &part.kind else { continue };
+        let capc_grammar::TemplatePartKind::Placeholder(capc_grammar::Placeholder::Named(word)) = &part.kind else {
+            continue;
+        };
         let declared =
             names.iter().any(|n| word.strip_prefix(n).is_some_and(|rest| rest.is_empty() || rest.starts_with('-')));
         let shell_like = word.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');

@@ -91,7 +91,7 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
     // in entry order, so the findings come out as a check one by one would give them.
     let mut fields = fields::PLUGIN.to_vec();
     fields.extend_from_slice(fields::MARKETPLACE_ENTRY);
-    let shared = Entries {
+    let shared = EntryChecks {
         names,
         fields,
         marketplace_name: info.name.as_deref().unwrap_or_default(),
@@ -118,7 +118,7 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
 }
 
 /// What every entry of one marketplace is checked against.
-struct Entries<'a> {
+struct EntryChecks<'a> {
     /// The index of the first entry of each name.
     names: std::collections::HashMap<&'a str, usize>,
     /// The fields an entry may have.
@@ -134,7 +134,7 @@ struct Entries<'a> {
 fn check_entry(
     sink: &mut Sink<'_>,
     cx: &FileCx<'_>,
-    shared: &Entries<'_>,
+    shared: &EntryChecks<'_>,
     entry: &Node,
     index: usize,
 ) -> Option<EntryInfo> {

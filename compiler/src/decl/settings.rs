@@ -7,7 +7,7 @@
 //! enablement, MCP approval keys and hooks their meaning.
 
 use super::permissions::{self, Use};
-use super::settings_schema::{self, Entry, Mismatch};
+use super::settings_schema::{self, KeySchema, Mismatch};
 use super::{FileCx, FileScope};
 use crate::diagnostic::{Severity, Sink};
 use crate::node::Node;
@@ -95,7 +95,7 @@ pub fn refused(root: &Node) -> Option<(String, String)> {
 fn check_keys(
     sink: &mut Sink<'_>,
     object: &Node,
-    keys: &'static std::collections::BTreeMap<String, Entry>,
+    keys: &'static std::collections::BTreeMap<String, KeySchema>,
     path: &str,
     what: &str,
     unknown: Unknown,
@@ -112,7 +112,7 @@ fn check_keys(
     }
 }
 
-fn check_nested(sink: &mut Sink<'_>, value: &Node, entry: &'static Entry, path: &str) {
+fn check_nested(sink: &mut Sink<'_>, value: &Node, entry: &'static KeySchema, path: &str) {
     // An object of several shapes: the one with keys (`attribution`: `true`, or an object).
     let entry = match entry.any_of.iter().find(|o| !o.keys.is_empty()) {
         Some(object) if value.as_object().is_some() => object,
@@ -166,7 +166,7 @@ fn report_mismatch(sink: &mut Sink<'_>, m: &Mismatch<'_>) {
 
 /// A key written in a settings file where Claude Code ignores it (a policy switch that counts
 /// only in managed settings, written in a project).
-fn check_scope(sink: &mut Sink<'_>, cx: &FileCx<'_>, key: &crate::node::Key, entry: &Entry) {
+fn check_scope(sink: &mut Sink<'_>, cx: &FileCx<'_>, key: &crate::node::Key, entry: &KeySchema) {
     let Some(scope) = &entry.scope else { return };
     let here = match cx.scope {
         FileScope::User => "user",

@@ -23,7 +23,7 @@ pub struct Table {
     pub claude_code: String,
     pub merge: MergeRule,
     /// The top-level keys.
-    pub keys: BTreeMap<String, Entry>,
+    pub keys: BTreeMap<String, KeySchema>,
 }
 
 /// How Claude Code merges settings across scopes (user, project, local, command line,
@@ -41,21 +41,21 @@ pub struct MergeRule {
 /// One key's type.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct Entry {
+pub struct KeySchema {
     /// `string`, `boolean`, `number`, `integer`, `array`, `object` or `any`; absent for a
     /// union (`any_of`) or a constant.
     #[serde(rename = "type")]
     pub ty: Option<String>,
     /// An object's keys.
-    pub keys: BTreeMap<String, Entry>,
+    pub keys: BTreeMap<String, KeySchema>,
     /// The keys an object must have.
     pub required: Vec<String>,
     /// A map's values (an object whose keys are free).
-    pub values: Option<Box<Entry>>,
+    pub values: Option<Box<KeySchema>>,
     /// An array's items.
-    pub items: Option<Box<Entry>>,
+    pub items: Option<Box<KeySchema>>,
     #[serde(rename = "anyOf")]
-    pub any_of: Vec<Entry>,
+    pub any_of: Vec<KeySchema>,
     #[serde(rename = "enum")]
     pub enumeration: Option<Vec<String>>,
     /// The enum's list is known only in part (Claude Code adds values at run time).
@@ -97,7 +97,7 @@ pub fn table() -> &'static Table {
     TABLE.get_or_init(|| serde_json::from_str(DATA).unwrap_or_default())
 }
 
-impl Entry {
+impl KeySchema {
     fn drops(&self) -> bool {
         self.invalid.as_deref() == Some("dropped")
     }
@@ -167,7 +167,7 @@ fn const_text(constant: &Value) -> String {
 /// Checks `node` against `entry`; the first value Claude Code does not accept, depth first.
 /// `skip` names the paths capc's own readers check (their findings say more).
 pub fn mismatch<'n>(
-    entry: &Entry,
+    entry: &KeySchema,
     node: &'n Node,
     path: &str,
     dropped_above: bool,

@@ -384,7 +384,7 @@ pub fn diff(old: &Lock, new: &Lock, old_side: Side, new_side: Side) -> Report {
 
 /// Compares two sides as `revision::load` read them: [`diff`], then each added or changed
 /// instruction file's text diff (`text`).
-pub fn diff_loaded(old: revision::Loaded, new: revision::Loaded) -> Report {
+pub fn diff_loaded(old: revision::ReadSide, new: revision::ReadSide) -> Report {
     let mut report = diff(&old.lock, &new.lock, old.side, new.side);
     text::attach(&mut report, &old.texts, &new.texts);
     report

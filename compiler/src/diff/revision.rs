@@ -17,12 +17,12 @@ use std::process::{Command, Stdio};
 
 /// One side, read.
 #[derive(Debug)]
-pub struct Loaded {
+pub struct ReadSide {
     pub lock: Lock,
     pub side: Side,
     /// The texts of its instruction files, read while the side was at hand (none for a lock
     /// file, which holds only their hashes).
-    pub texts: super::text::Texts,
+    pub texts: super::text::RedactedTexts,
 }
 
 /// The scope folders a resolved side is read with, as `capc lock` takes them (`--user-dir`,
@@ -63,7 +63,7 @@ impl Scopes {
 /// Reads `arg`: an existing file is a lock, an existing folder is resolved, anything else is
 /// a git revision of the repository holding `folder` (whose tree is read and resolved, at the
 /// same place in the repository as `folder`). Folders and trees are resolved with `scopes`.
-pub fn load(arg: &str, folder: &Path, scopes: &Scopes) -> Result<Loaded, String> {
+pub fn load(arg: &str, folder: &Path, scopes: &Scopes) -> Result<ReadSide, String> {
     let path = Path::new(arg);
     if path.is_file() {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{arg}`: {e}"))?;
@@ -71,7 +71,7 @@ pub fn load(arg: &str, folder: &Path, scopes: &Scopes) -> Result<Loaded, String>
         let lock = crate::lock::write::decode(&text).map_err(|e| {
             format!("`{arg}` is not a lock capc can read: {}", e.lines().next().unwrap_or("unreadable"))
         })?;
-        return Ok(Loaded { lock, side: side(arg, "lock", None, 0), texts: super::text::Texts::new() });
+        return Ok(ReadSide { lock, side: side(arg, "lock", None, 0), texts: super::text::RedactedTexts::new() });
     }
     if path.is_dir() {
         return resolve(path, Local::Tracked, scopes).map(|r| r.loaded(arg, "tree", None));
@@ -106,13 +106,13 @@ struct Resolved {
     errors: usize,
     hidden: Vec<String>,
     claim: Option<LockClaim>,
-    texts: super::text::Texts,
+    texts: super::text::RedactedTexts,
 }
 
 impl Resolved {
-    fn loaded(self, arg: &str, read_as: &str, commit: Option<String>) -> Loaded {
+    fn loaded(self, arg: &str, read_as: &str, commit: Option<String>) -> ReadSide {
         let side = Side { hidden: self.hidden, committed_lock: self.claim, ..side(arg, read_as, commit, self.errors) };
-        Loaded { lock: self.lock, side, texts: self.texts }
+        ReadSide { lock: self.lock, side, texts: self.texts }
     }
 }
 
@@ -482,7 +482,7 @@ pub fn extract_at(arg: &str, folder: &Path, at: &Path) -> Result<Extracted, Stri
     Ok(Extracted { scratch, root, commit })
 }
 
-fn revision(arg: &str, folder: &Path, scopes: &Scopes) -> Result<Loaded, String> {
+fn revision(arg: &str, folder: &Path, scopes: &Scopes) -> Result<ReadSide, String> {
     let (top, prefix, commit) = locate(arg, folder, "a file, a folder or a git revision")?;
     // The folder as it was, resolved from its sources (its committed lock is only compared
     // with them). Named as the folder is, since a plugin at the root without a manifest is
@@ -537,7 +537,7 @@ pub const MAX_EXTRACT_BYTES: u64 = 1024 * 1024 * 1024;
 const MAX_LINK_BYTES: u64 = 4096;
 
 /// One blob of the tree to extract.
-struct Entry {
+struct Blob {
     oid: String,
     /// Relative to the extraction root, `/`-separated, each part a plain name.
     rel: String,
@@ -584,7 +584,7 @@ fn extract(top: &Path, commit: &str, prefix: &str, root: &Path) -> Result<(), St
 }
 
 /// The blobs under `prefix` at `commit`, paths made relative to it.
-fn list_tree(top: &Path, commit: &str, prefix: &str) -> Result<Vec<Entry>, String> {
+fn list_tree(top: &Path, commit: &str, prefix: &str) -> Result<Vec<Blob>, String> {
     let mut args = vec!["ls-tree", "-r", "-z", "--full-tree", commit];
     if !prefix.is_empty() {
         args.extend(["--", prefix]);
@@ -615,7 +615,7 @@ const MAX_TREE_PATH_BYTES: u64 = 4096;
 
 /// Reads `ls-tree -r -z` records, at most [`crate::walk::MAX_ENTRIES`] of them, each at most
 /// [`MAX_TREE_PATH_BYTES`] past its mode, type and id; paths made relative to `prefix`.
-fn read_listing(mut listing: impl BufRead, commit: &str, prefix: &str) -> Result<Vec<Entry>, String> {
+fn read_listing(mut listing: impl BufRead, commit: &str, prefix: &str) -> Result<Vec<Blob>, String> {
     let mut entries = Vec::new();
     let mut records = 0usize;
     let mut record = Vec::new();
@@ -658,17 +658,17 @@ fn read_listing(mut listing: impl BufRead, commit: &str, prefix: &str) -> Result
                 || matches!(p, "node_modules" | "target" | ".git"))
         });
         if plain {
-            entries.push(Entry { oid: oid.to_string(), rel: rel.to_string(), link: mode == "120000" });
+            entries.push(Blob { oid: oid.to_string(), rel: rel.to_string(), link: mode == "120000" });
         }
     }
     Ok(entries)
 }
 
 /// Reads each entry's blob from `cat-file --batch` output, in order, and writes it.
-fn write_entries(entries: &[Entry], stdout: &mut impl BufRead, root: &Path) -> Result<(), String> {
-    let mut folders = Folders::new(root);
+fn write_entries(entries: &[Blob], stdout: &mut impl BufRead, root: &Path) -> Result<(), String> {
+    let mut folders = MadeFolders::new(root);
     let mut written: u64 = 0;
-    let mut links: Vec<(&Entry, PathBuf, String)> = Vec::new();
+    let mut links: Vec<(&Blob, PathBuf, String)> = Vec::new();
     for entry in entries {
         let size = read_header(stdout, &entry.oid)?;
         let target = folders.parent_of(&entry.rel)?;
@@ -769,16 +769,16 @@ fn write_blob(stdout: &mut impl BufRead, size: u64, target: &Path, rel: &str) ->
 
 /// The folders an extraction made, so a path's parents are checked once each, never through
 /// a link: a parent that exists and is not one of them refuses the entry.
-struct Folders<'a> {
+struct MadeFolders<'a> {
     root: &'a Path,
     made: std::collections::HashSet<String>,
     /// Paths a file or link holds.
     taken: std::collections::HashSet<String>,
 }
 
-impl<'a> Folders<'a> {
-    fn new(root: &'a Path) -> Folders<'a> {
-        Folders { root, made: std::collections::HashSet::new(), taken: std::collections::HashSet::new() }
+impl<'a> MadeFolders<'a> {
+    fn new(root: &'a Path) -> MadeFolders<'a> {
+        MadeFolders { root, made: std::collections::HashSet::new(), taken: std::collections::HashSet::new() }
     }
 
     /// Makes the folders above `rel` (each a real folder made here) and returns its path.

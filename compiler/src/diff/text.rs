@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// An instruction file's text by its path in the lock, credential-shaped words replaced by
 /// their `sha256:<hex>` (`crate::secrets::redact_words`, as every text of a report is).
-pub type Texts = BTreeMap<String, String>;
+pub type RedactedTexts = BTreeMap<String, String>;
 
 /// At most this many lines of a file's diff are shown; the rest are counted.
 pub const MAX_LINES: usize = 40;
@@ -25,8 +25,8 @@ const CONTEXT: usize = 3;
 /// read (a user-scope `~/…` file, an added folder's, a settings key's text are not), and only
 /// when it resolves inside `root` (no `..`, no link leading out) to a regular file within the
 /// walk's size limit; what cannot be read has no text, and its change shows none.
-pub fn read(root: &Path, lock: &Lock) -> Texts {
-    let mut texts = Texts::new();
+pub fn read(root: &Path, lock: &Lock) -> RedactedTexts {
+    let mut texts = RedactedTexts::new();
     let Ok(top) = root.canonicalize() else { return texts };
     for i in lock.instructions.iter().filter(|i| i.key.is_none()) {
         if texts.contains_key(&i.path) || !is_plain_relative(&i.path) {
@@ -58,7 +58,7 @@ fn is_plain_relative(path: &str) -> bool {
 
 /// Gives each added or changed instruction file of the folder (not of a marketplace plugin)
 /// whose text both sides hold (an added one: the new side) the diff of its lines.
-pub fn attach(report: &mut Report, old: &Texts, new: &Texts) {
+pub fn attach(report: &mut Report, old: &RedactedTexts, new: &RedactedTexts) {
     for change in report.changes.iter_mut().filter(|c| c.section == Section::Instruction && c.plugin.is_none()) {
         let before = match change.class {
             Class::Added => Some(""),

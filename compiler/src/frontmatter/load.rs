@@ -9,7 +9,7 @@ pub(super) struct YamlError {
 }
 
 pub(super) fn load(yaml: &str) -> Result<Node, YamlError> {
-    serde_yaml::from_str::<Loaded>(yaml).map(|l| l.0).map_err(|e| {
+    serde_yaml::from_str::<NodeDocument>(yaml).map(|l| l.0).map_err(|e| {
         let offset = e.location().map_or(0, |l| l.index().min(yaml.len()));
         let mut start = offset;
         while !yaml.is_char_boundary(start) {
@@ -30,11 +30,11 @@ pub(super) fn load(yaml: &str) -> Result<Node, YamlError> {
 }
 
 /// A YAML document read straight into a `Node` (spans are filled in afterwards).
-struct Loaded(Node);
+struct NodeDocument(Node);
 
-impl<'de> serde::Deserialize<'de> for Loaded {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Loaded, D::Error> {
-        deserializer.deserialize_any(NodeVisitor).map(Loaded)
+impl<'de> serde::Deserialize<'de> for NodeDocument {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<NodeDocument, D::Error> {
+        deserializer.deserialize_any(NodeVisitor).map(NodeDocument)
     }
 }
 
@@ -79,15 +79,15 @@ impl<'de> serde::de::Visitor<'de> for NodeVisitor {
     }
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
-        while let Some(Loaded(item)) = seq.next_element::<Loaded>()? {
+        while let Some(NodeDocument(item)) = seq.next_element::<NodeDocument>()? {
             items.push(item);
         }
         Ok(leaf(NodeKind::Array(items)))
     }
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
         let mut entries: Vec<(Key, Node)> = Vec::new();
-        while let Some(Loaded(key)) = map.next_key::<Loaded>()? {
-            let Loaded(value) = map.next_value::<Loaded>()?;
+        while let Some(NodeDocument(key)) = map.next_key::<NodeDocument>()? {
+            let NodeDocument(value) = map.next_value::<NodeDocument>()?;
             // Duplicate keys are kept: Claude Code loads such frontmatter (the last value
             // wins), and the field check reports the repetition (`duplicate-key`).
             entries.push((Key { name: scalar_key(&key), span: Span::default() }, value));
@@ -98,7 +98,7 @@ impl<'de> serde::de::Visitor<'de> for NodeVisitor {
         // A tagged value (`!tag value`): the tag has no meaning here; keep the value.
         use serde::de::VariantAccess;
         let (_tag, variant) = data.variant::<String>()?;
-        variant.newtype_variant::<Loaded>().map(|l| l.0)
+        variant.newtype_variant::<NodeDocument>().map(|l| l.0)
     }
 }
 

@@ -365,7 +365,7 @@ mod tests {
     }
 
     #[derive(serde::Serialize)]
-    struct Entry {
+    struct SampleEntry {
         name: String,
         tags: Vec<String>,
         missing: Option<String>,
@@ -375,16 +375,16 @@ mod tests {
     }
 
     #[derive(serde::Serialize)]
-    struct Doc {
+    struct SampleDoc {
         version: u32,
-        entry: Vec<Entry>,
+        entry: Vec<SampleEntry>,
     }
 
     #[test]
     fn writes_toml_that_both_readers_read_alike() {
-        let doc = Doc {
+        let doc = SampleDoc {
             version: 1,
-            entry: vec![Entry {
+            entry: vec![SampleEntry {
                 name: "a \"quoted\" \\ name\nwith a newline\tand\u{1} control, é, 😀".into(),
                 tags: vec!["x".into(), "y z".into()],
                 missing: None,

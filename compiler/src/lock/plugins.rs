@@ -323,23 +323,23 @@ fn unsatisfied_dependencies<'f>(
                     false => format!("{}@{marketplace}", dep.id),
                 };
                 let Some((name, _)) = id.split_once('@') else {
-                    return (!names.contains(id.as_str())).then_some((i, Failure::Missing(id), dep));
+                    return (!names.contains(id.as_str())).then_some((i, Unmet::Missing(id), dep));
                 };
                 let stand_in = format!("{name}@inline");
                 if ids.contains(&id) {
                     let range = dep.range.as_deref()?;
                     let installed = versions.get(&id).cloned().flatten();
                     (!range::satisfies(installed.as_deref(), range))
-                        .then(|| (i, Failure::Version { id: id.clone(), range: range.to_string(), installed }, dep))
+                        .then(|| (i, Unmet::Version { id: id.clone(), range: range.to_string(), installed }, dep))
                 } else {
-                    (!ids.contains(&stand_in)).then_some((i, Failure::Missing(id), dep))
+                    (!ids.contains(&stand_in)).then_some((i, Unmet::Missing(id), dep))
                 }
             })
         });
         let Some((i, failure, dep)) = failed else { return };
         let (f, _, _) = order.remove(i);
         let (message, finding, help, until) = match failure {
-            Failure::Missing(id) => {
+            Unmet::Missing(id) => {
                 // Claude Code names the `--plugin-dir` plugin that stood for `name@marketplace`.
                 let id = match id.split_once('@') {
                     Some((name, _)) if !first_ids.contains(&id) && first_ids.contains(&format!("{name}@inline")) => {
@@ -362,7 +362,7 @@ fn unsatisfied_dependencies<'f>(
                 );
                 (message, finding, help, "until its dependency loads")
             }
-            Failure::Version { id, range, installed } => {
+            Unmet::Version { id, range, installed } => {
                 let shown = installed.clone().unwrap_or_else(|| "version unknown".to_string());
                 let message = format!("Requires \"{id}\" {range}, installed {shown}");
                 let finding = match &installed {
@@ -387,7 +387,7 @@ fn unsatisfied_dependencies<'f>(
 }
 
 /// Why a dependency does not hold.
-enum Failure {
+enum Unmet {
     /// Not among the plugins that load.
     Missing(String),
     /// Loaded, at a version outside the range (or with none).

@@ -1,5 +1,5 @@
 //! What Claude Code loads whatever ignore files say: the files of the folder it starts in, and
-//! below a plugin or marketplace the components it names ([`Loaded`]).
+//! below a plugin or marketplace the components it names ([`LoadedPaths`]).
 
 use super::file::{read_regular, Links};
 use super::{WalkCx, MAX_FILE_BYTES};
@@ -11,7 +11,7 @@ use std::sync::Arc;
 /// These are never left out, by ignore files or by `exclude`: an entry committed in
 /// `.gitignore` or capc.toml would otherwise hide a `Bash(*)` rule, a hook or an MCP server from
 /// `check`, `lock` and `diff` while Claude Code still loads them. A plugin's components are
-/// read the same way ([`PLUGIN_LOADS`], [`Loaded`]).
+/// read the same way ([`PLUGIN_LOADS`], [`LoadedPaths`]).
 pub(super) fn loaded_whatever_is_ignored(rel: &str) -> bool {
     let top = rel.split('/').next().unwrap_or(rel);
     // The instruction files Claude Code reads by their names: CLAUDE.local.md is each user's
@@ -61,9 +61,9 @@ const PATH_FIELDS: &[&str] = &[
 /// [`PLUGIN_LOADS`], the component paths its plugin.json names, and for a marketplace the same
 /// for each plugin folder an entry's local `source` names (with the paths the entry itself
 /// declares). Paths are relative to the walked root; each is loaded with everything below it.
-pub(super) struct Loaded {
+pub(super) struct LoadedPaths {
     pub(super) paths: BTreeSet<String>,
-    pub(super) parent: Option<Arc<Loaded>>,
+    pub(super) parent: Option<Arc<LoadedPaths>>,
 }
 
 /// Whether Claude Code loads an entry whatever ignore files say.
@@ -76,8 +76,8 @@ pub(super) enum Exempt {
     Leads,
 }
 
-impl Loaded {
-    pub(super) fn find(mut at: Option<&Loaded>, rel: &str) -> Exempt {
+impl LoadedPaths {
+    pub(super) fn find(mut at: Option<&LoadedPaths>, rel: &str) -> Exempt {
         if at.is_none() {
             return Exempt::No;
         }

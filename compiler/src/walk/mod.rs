@@ -29,9 +29,9 @@ pub use loaded::PLUGIN_LOADS;
 pub use tree::{Tree, WalkProblem, WalkProblemKind};
 
 use ignore::gitignore::Gitignore;
-use loaded::{Exempt, Loaded};
+use loaded::{Exempt, LoadedPaths};
 use rayon::prelude::*;
-use rules::{dir_rules, outer_rules, Repository, Rules};
+use rules::{dir_rules, outer_rules, IgnoreRules, Repository};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -125,15 +125,21 @@ struct WalkCx<'a> {
 }
 /// What one folder and everything below it holds.
 #[derive(Default)]
-struct Part {
+struct Subtree {
     files: Vec<String>,
     dirs: Vec<String>,
     links: Vec<(String, String)>,
     problems: Vec<WalkProblem>,
 }
 
-fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, rules: Option<Arc<Rules>>) -> Part {
-    let mut part = Part::default();
+fn walk_dir(
+    cx: &WalkCx<'_>,
+    dir: PathBuf,
+    rel: String,
+    ancestors: Arc<Chain>,
+    rules: Option<Arc<IgnoreRules>>,
+) -> Subtree {
+    let mut part = Subtree::default();
     let read = match std::fs::read_dir(&dir) {
         Ok(read) => read,
         Err(e) => {
@@ -162,17 +168,17 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
                 None
             };
             match here {
-                Some(matcher) => Some(Arc::new(Rules { matcher, parent: rules })),
+                Some(matcher) => Some(Arc::new(IgnoreRules { matcher, parent: rules })),
                 None => rules,
             }
         }
         None => rules,
     };
     // A plugin's or marketplace's folder: what Claude Code loads below it is read whatever
-    // ignore files say (`Loaded`); its manifests are read for the paths they name.
+    // ignore files say (`LoadedPaths`); its manifests are read for the paths they name.
     let loaded = match ancestors.below.whole || cx.filter.is_none() {
         false if entries.iter().any(|(n, _)| n == ".claude-plugin") => {
-            Some(Arc::new(Loaded { paths: cx.loads(&rel), parent: ancestors.below.loaded.clone() }))
+            Some(Arc::new(LoadedPaths { paths: cx.loads(&rel), parent: ancestors.below.loaded.clone() }))
         }
         _ => ancestors.below.loaded.clone(),
     };
@@ -182,7 +188,7 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
         if ancestors.below.whole || cx.filter.is_none() {
             return keep(ancestors.below.whole, false);
         }
-        let exempt = Loaded::find(loaded.as_deref(), rel);
+        let exempt = LoadedPaths::find(loaded.as_deref(), rel);
         if exempt == Exempt::Whole {
             return keep(true, false);
         }
@@ -275,7 +281,7 @@ fn walk_dir(cx: &WalkCx<'_>, dir: PathBuf, rel: String, ancestors: Arc<Chain>, r
             part.files.push(child_rel);
         }
     }
-    let below: Vec<Part> =
+    let below: Vec<Subtree> =
         subdirs.into_par_iter().map(|(path, rel, chain)| walk_dir(cx, path, rel, chain, rules.clone())).collect();
     for sub in below {
         part.files.extend(sub.files);
@@ -306,7 +312,7 @@ struct Below {
     /// below is left out but that.
     ignored: bool,
     /// What the plugins and marketplaces above load.
-    loaded: Option<Arc<Loaded>>,
+    loaded: Option<Arc<LoadedPaths>>,
 }
 
 impl Chain {

@@ -20,9 +20,9 @@ pub(super) struct Repository {
 
 /// The ignore rules of one folder (its `.gitignore` and `.ignore`, the latter winning), and
 /// those of the folders above it.
-pub(super) struct Rules {
+pub(super) struct IgnoreRules {
     pub(super) matcher: Gitignore,
-    pub(super) parent: Option<Arc<Rules>>,
+    pub(super) parent: Option<Arc<IgnoreRules>>,
 }
 
 /// The rules of `dir`'s own ignore files, if it has any. `names` says which it holds.
@@ -53,7 +53,7 @@ fn add_ignore_file(builder: &mut GitignoreBuilder, path: &Path, links: Links) ->
 
 /// The repository around `root` and the rules of the ignore files in the folders above it,
 /// up to the repository's top (a `.gitignore` there applies to the walked folder too).
-pub(super) fn outer_rules(root: &Path, filter: &Filter) -> (Option<Arc<Rules>>, Repository) {
+pub(super) fn outer_rules(root: &Path, filter: &Filter) -> (Option<Arc<IgnoreRules>>, Repository) {
     let mut repository = Repository::default();
     if !filter.ignore_files {
         return (None, repository);
@@ -77,11 +77,11 @@ pub(super) fn outer_rules(root: &Path, filter: &Filter) -> (Option<Arc<Rules>>, 
     // From the repository's top down to the folder above the root.
     let mut above: Vec<&Path> = root.ancestors().skip(1).take_while(|dir| dir.starts_with(top)).collect();
     above.reverse();
-    let mut rules: Option<Arc<Rules>> = None;
+    let mut rules: Option<Arc<IgnoreRules>> = None;
     for dir in above {
         let has = |name: &str| std::fs::symlink_metadata(dir.join(name)).is_ok();
         if let Some(matcher) = dir_rules(dir, has, true) {
-            rules = Some(Arc::new(Rules { matcher, parent: rules }));
+            rules = Some(Arc::new(IgnoreRules { matcher, parent: rules }));
         }
     }
     (rules, repository)
@@ -89,7 +89,7 @@ pub(super) fn outer_rules(root: &Path, filter: &Filter) -> (Option<Arc<Rules>>, 
 
 impl WalkCx<'_> {
     /// Whether the entry at `rel` (a folder when `is_dir`) is left out by the filter.
-    pub(super) fn is_ignored(&self, rules: Option<&Rules>, rel: &str, is_dir: bool) -> bool {
+    pub(super) fn is_ignored(&self, rules: Option<&IgnoreRules>, rel: &str, is_dir: bool) -> bool {
         let Some(filter) = self.filter else { return false };
         if filter.exclude.is_none() && rules.is_none() && self.repository.excludes.is_empty() {
             return false;

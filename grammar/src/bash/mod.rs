@@ -32,7 +32,7 @@ mod tests;
 
 use self::paths::{cd_destinations, command_paths, redirection_paths, PathVerdict};
 use self::resolve::{is_tilde_variant, Bases};
-use self::rules::{Kinds, Rules};
+use self::rules::{BashRules, Kinds};
 use crate::matching::shell::strip_output_redirections;
 use crate::shell::{CommandContext, ShellAnalysis};
 use crate::{analyse_shell, Behavior, SimpleCommand, SourcedRule};
@@ -331,7 +331,7 @@ fn parts_message(parts: &[String]) -> String {
 
 /// The Bash check's verdict, before modes and whole-tool allow rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Verdict {
+enum BashVerdict {
     Allow(Option<usize>),
     Deny {
         rule: Option<usize>,
@@ -349,7 +349,7 @@ enum Verdict {
 
 /// One command of a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Part {
+enum PartVerdict {
     Allow(Option<usize>),
     Deny(usize),
     /// `overridable`: a write inside the working directories, which an exact allow rule for the
@@ -365,7 +365,7 @@ enum Part {
 
 /// Decides a Bash command as Claude Code does; see the module documentation.
 pub fn decide_bash(rules: &[SourcedRule], command: &str, cx: &BashContext<'_>) -> BashDecision {
-    let set = Rules::new(rules);
+    let set = BashRules::new(rules);
     let decision =
         |behavior, rule, message: Option<&str>| BashDecision { behavior, rule, message: message.map(str::to_owned) };
     let decided = if let Some(index) = set.whole_tool(Behavior::Deny) {
@@ -375,33 +375,33 @@ pub fn decide_bash(rules: &[SourcedRule], command: &str, cx: &BashContext<'_>) -
     } else {
         let trimmed = command.trim();
         let verdict = if trimmed.is_empty() {
-            Verdict::Passthrough(REQUIRES_APPROVAL.to_owned())
+            BashVerdict::Passthrough(REQUIRES_APPROVAL.to_owned())
         } else {
             check_line(&set, trimmed, cx, &line_bases(&set, trimmed, cx))
         };
         // Checked on the whole line: each pipeline segment is decided on its own, and a `cd`
         // in one reaches the git of another (`cd sub && true | git log -p`).
         let verdict = match verdict {
-            deny @ Verdict::Deny { .. } => deny,
-            ask @ Verdict::Ask { rule: Some(_), hard: true, .. } => ask,
+            deny @ BashVerdict::Deny { .. } => deny,
+            ask @ BashVerdict::Ask { rule: Some(_), hard: true, .. } => ask,
             _ if !trimmed.is_empty() && writes_git_structure(trimmed) => {
-                Verdict::Ask { rule: None, message: GIT_STRUCTURE.to_owned(), hard: false }
+                BashVerdict::Ask { rule: None, message: GIT_STRUCTURE.to_owned(), hard: false }
             }
             _ if !trimmed.is_empty() && changes_directory_for_git(trimmed, cx) => {
-                Verdict::Ask { rule: None, message: CD_GIT.to_owned(), hard: false }
+                BashVerdict::Ask { rule: None, message: CD_GIT.to_owned(), hard: false }
             }
             other => other,
         };
         match verdict {
-            Verdict::Deny { rule, message } => decision(Behavior::Deny, rule, Some(&message)),
-            Verdict::Ask { rule, message, hard: true } => decision(Behavior::Ask, rule, Some(&message)),
+            BashVerdict::Deny { rule, message } => decision(Behavior::Deny, rule, Some(&message)),
+            BashVerdict::Ask { rule, message, hard: true } => decision(Behavior::Ask, rule, Some(&message)),
             _ if cx.mode == PermissionMode::BypassPermissions => decision(Behavior::Allow, None, None),
-            Verdict::Allow(rule) => decision(Behavior::Allow, rule, None),
-            Verdict::Ask { rule, message, .. } => match set.whole_tool(Behavior::Allow) {
+            BashVerdict::Allow(rule) => decision(Behavior::Allow, rule, None),
+            BashVerdict::Ask { rule, message, .. } => match set.whole_tool(Behavior::Allow) {
                 Some(index) => decision(Behavior::Allow, Some(index), None),
                 None => decision(Behavior::Ask, rule, Some(&message)),
             },
-            Verdict::Passthrough(message) => match set.whole_tool(Behavior::Allow) {
+            BashVerdict::Passthrough(message) => match set.whole_tool(Behavior::Allow) {
                 Some(index) => decision(Behavior::Allow, Some(index), None),
                 None => decision(Behavior::Ask, None, Some(&message)),
             },
@@ -417,7 +417,7 @@ pub fn decide_bash(rules: &[SourcedRule], command: &str, cx: &BashContext<'_>) -
 /// `cd` destination in the line (in any segment), from each folder before it, that the `cd`'s
 /// own check lets through. Every command's paths are judged from each of them (a superset of
 /// where bash opens them): `cd d && cat lnk/x` reads `d/lnk/x`.
-fn line_bases(rules: &Rules<'_>, text: &str, cx: &BashContext<'_>) -> Bases {
+fn line_bases(rules: &BashRules<'_>, text: &str, cx: &BashContext<'_>) -> Bases {
     let mut bases = Bases::of(cx);
     for command in &analyse_shell(text).commands {
         let words = command.program_words();
@@ -444,7 +444,7 @@ fn line_bases(rules: &Rules<'_>, text: &str, cx: &BashContext<'_>) -> Bases {
 }
 
 /// The Bash check of one line (or one pipeline segment).
-fn check_line(rules: &Rules<'_>, text: &str, cx: &BashContext<'_>, bases: &Bases) -> Verdict {
+fn check_line(rules: &BashRules<'_>, text: &str, cx: &BashContext<'_>, bases: &Bases) -> BashVerdict {
     let analysis = analyse_shell(text);
     if let Some(verdict) = deny_sweep(rules, text, &analysis) {
         return verdict;
@@ -452,12 +452,12 @@ fn check_line(rules: &Rules<'_>, text: &str, cx: &BashContext<'_>, bases: &Bases
     match &analysis.refusal {
         Some(refusal) => {
             if let Some(index) = rules.find(Behavior::Ask, Kinds::All, text) {
-                return Verdict::Ask { rule: Some(index), message: GENERIC_ASK.to_owned(), hard: true };
+                return BashVerdict::Ask { rule: Some(index), message: GENERIC_ASK.to_owned(), hard: true };
             }
             if let Some(index) = rules.exact_allow(text) {
-                return Verdict::Allow(Some(index));
+                return BashVerdict::Allow(Some(index));
             }
-            Verdict::Ask {
+            BashVerdict::Ask {
                 rule: None,
                 message: refusal.reason.message(),
                 hard: refusal.reason == crate::RefusalReason::Ambiguous,
@@ -468,7 +468,7 @@ fn check_line(rules: &Rules<'_>, text: &str, cx: &BashContext<'_>, bases: &Bases
 }
 
 /// A deny rule matching the line, a pipeline segment, or any command in it, nested ones included.
-fn deny_sweep(rules: &Rules<'_>, text: &str, analysis: &ShellAnalysis) -> Option<Verdict> {
+fn deny_sweep(rules: &BashRules<'_>, text: &str, analysis: &ShellAnalysis) -> Option<BashVerdict> {
     if analysis.refusal.is_none() && !analysis.pipe_segments.is_empty() {
         return analysis.pipe_segments.iter().find_map(|segment| {
             let segment = strip_output_redirections(segment.slice(text).unwrap_or("").trim());
@@ -478,112 +478,113 @@ fn deny_sweep(rules: &Rules<'_>, text: &str, analysis: &ShellAnalysis) -> Option
     let index = rules.find(Behavior::Deny, Kinds::All, text).or_else(|| {
         analysis.commands.iter().find_map(|command| rules.find(Behavior::Deny, Kinds::All, &command.text))
     })?;
-    Some(Verdict::Deny { rule: Some(index), message: denied(text) })
+    Some(BashVerdict::Deny { rule: Some(index), message: denied(text) })
 }
 
 fn check_simple(
-    rules: &Rules<'_>,
+    rules: &BashRules<'_>,
     text: &str,
     analysis: &ShellAnalysis,
     cx: &BashContext<'_>,
     bases: &Bases,
-) -> Verdict {
+) -> BashVerdict {
     let commands: Vec<&SimpleCommand> =
         analysis.commands.iter().filter(|command| command.context != CommandContext::Refused).collect();
     if let Some(message) = commands.iter().find_map(|command| refused_semantics(command)) {
-        return Verdict::Ask { rule: None, message, hard: false };
+        return BashVerdict::Ask { rule: None, message, hard: false };
     }
     if let Some(index) = rules.find(Behavior::Ask, Kinds::Exact, text) {
-        return Verdict::Ask { rule: Some(index), message: GENERIC_ASK.to_owned(), hard: true };
+        return BashVerdict::Ask { rule: Some(index), message: GENERIC_ASK.to_owned(), hard: true };
     }
     let whole_allow = rules.find(Behavior::Allow, Kinds::Exact, text);
     if analysis.subshell {
-        return Verdict::Ask { rule: None, message: SHELL_OPERATORS.to_owned(), hard: false };
+        return BashVerdict::Ask { rule: None, message: SHELL_OPERATORS.to_owned(), hard: false };
     }
     if !analysis.pipe_segments.is_empty() {
         return check_pipeline(rules, text, analysis, cx, bases, whole_allow);
     }
     if commands.iter().filter(|command| command.words.first().is_some_and(|w| w.text == "cd")).count() > 1 {
-        return Verdict::Ask { rule: None, message: MULTIPLE_CD.to_owned(), hard: false };
+        return BashVerdict::Ask { rule: None, message: MULTIPLE_CD.to_owned(), hard: false };
     }
     let redirections: Vec<_> = analysis.redirections.iter().collect();
     let redirected = redirection_paths(&redirections, cx, bases, rules.all);
     let approved = matches!(redirected, PathVerdict::Fine | PathVerdict::Approved);
-    let parts: Vec<(&SimpleCommand, Part)> = commands
+    let parts: Vec<(&SimpleCommand, PartVerdict)> = commands
         .iter()
         .map(|command| (*command, check_command(rules, command, analysis, cx, bases, approved)))
         .collect();
     if let Some(index) =
-        parts.iter().find_map(|(_, part)| if let Part::Deny(index) = part { Some(*index) } else { None })
+        parts.iter().find_map(|(_, part)| if let PartVerdict::Deny(index) = part { Some(*index) } else { None })
     {
-        return Verdict::Deny { rule: Some(index), message: denied(text) };
+        return BashVerdict::Deny { rule: Some(index), message: denied(text) };
     }
-    let any_ask = parts.iter().any(|(_, part)| matches!(part, Part::Ask { .. }));
+    let any_ask = parts.iter().any(|(_, part)| matches!(part, PartVerdict::Ask { .. }));
     match redirected {
-        PathVerdict::Deny(index) => return Verdict::Deny { rule: Some(index), message: denied(text) },
+        PathVerdict::Deny(index) => return BashVerdict::Deny { rule: Some(index), message: denied(text) },
         PathVerdict::AskInside(message) | PathVerdict::AskOutside(message) | PathVerdict::Dangerous(message)
             if !any_ask =>
         {
-            return Verdict::Ask { rule: None, message, hard: false };
+            return BashVerdict::Ask { rule: None, message, hard: false };
         }
         _ => {}
     }
-    let pending: Vec<&(&SimpleCommand, Part)> =
-        parts.iter().filter(|(_, part)| !matches!(part, Part::Allow(_))).collect();
-    let overridable = |part: &Part| matches!(part, Part::Passthrough(_) | Part::Ask { overridable: true, .. });
+    let pending: Vec<&(&SimpleCommand, PartVerdict)> =
+        parts.iter().filter(|(_, part)| !matches!(part, PartVerdict::Allow(_))).collect();
+    let overridable =
+        |part: &PartVerdict| matches!(part, PartVerdict::Passthrough(_) | PartVerdict::Ask { overridable: true, .. });
     if whole_allow.is_some() && pending.iter().all(|(_, part)| overridable(part)) {
         return finish_allow(analysis, whole_allow);
     }
-    if let [(_, Part::Ask { rule, message, hard, .. })] = pending.as_slice() {
-        return Verdict::Ask { rule: *rule, message: message.clone(), hard: *hard };
+    if let [(_, PartVerdict::Ask { rule, message, hard, .. })] = pending.as_slice() {
+        return BashVerdict::Ask { rule: *rule, message: message.clone(), hard: *hard };
     }
     if pending.is_empty() {
-        let rule = parts.iter().find_map(|(_, part)| if let Part::Allow(rule) = part { *rule } else { None });
+        let rule = parts.iter().find_map(|(_, part)| if let PartVerdict::Allow(rule) = part { *rule } else { None });
         return finish_allow(analysis, rule);
     }
-    if let [(_, Part::Passthrough(message))] = parts.as_slice() {
-        return Verdict::Passthrough(message.clone());
+    if let [(_, PartVerdict::Passthrough(message))] = parts.as_slice() {
+        return BashVerdict::Passthrough(message.clone());
     }
-    let hard = pending.iter().any(|(_, part)| matches!(part, Part::Ask { hard: true, .. }));
+    let hard = pending.iter().any(|(_, part)| matches!(part, PartVerdict::Ask { hard: true, .. }));
     let names: Vec<String> = pending.iter().map(|(command, _)| strip_output_redirections(&command.text)).collect();
     if hard {
-        Verdict::Ask { rule: None, message: parts_message(&names), hard }
+        BashVerdict::Ask { rule: None, message: parts_message(&names), hard }
     } else {
-        Verdict::Passthrough(parts_message(&names))
+        BashVerdict::Passthrough(parts_message(&names))
     }
 }
 
 /// Each `|` segment is checked as a line of its own; every one must be allowed.
 fn check_pipeline(
-    rules: &Rules<'_>,
+    rules: &BashRules<'_>,
     text: &str,
     analysis: &ShellAnalysis,
     cx: &BashContext<'_>,
     bases: &Bases,
     whole_allow: Option<usize>,
-) -> Verdict {
+) -> BashVerdict {
     let mut pending = Vec::new();
     let mut hard = false;
     let mut first_rule = None;
     for segment in &analysis.pipe_segments {
         let segment = strip_output_redirections(segment.slice(text).unwrap_or("").trim());
         match check_line(rules, &segment, cx, bases) {
-            deny @ Verdict::Deny { .. } => return deny,
-            Verdict::Allow(rule) => first_rule = first_rule.or(rule),
-            Verdict::Ask { hard: is_hard, .. } => {
+            deny @ BashVerdict::Deny { .. } => return deny,
+            BashVerdict::Allow(rule) => first_rule = first_rule.or(rule),
+            BashVerdict::Ask { hard: is_hard, .. } => {
                 hard |= is_hard;
                 pending.push(segment);
             }
-            Verdict::Passthrough(_) => pending.push(segment),
+            BashVerdict::Passthrough(_) => pending.push(segment),
         }
     }
     let redirections: Vec<_> = analysis.redirections.iter().collect();
     match redirection_paths(&redirections, cx, bases, rules.all) {
-        PathVerdict::Deny(index) => return Verdict::Deny { rule: Some(index), message: denied(text) },
+        PathVerdict::Deny(index) => return BashVerdict::Deny { rule: Some(index), message: denied(text) },
         PathVerdict::AskInside(message) | PathVerdict::AskOutside(message) | PathVerdict::Dangerous(message)
             if pending.is_empty() =>
         {
-            return Verdict::Ask { rule: None, message, hard: false };
+            return BashVerdict::Ask { rule: None, message, hard: false };
         }
         _ => {}
     }
@@ -594,52 +595,52 @@ fn check_pipeline(
         return finish_allow(analysis, whole_allow);
     }
     if hard {
-        Verdict::Ask { rule: None, message: parts_message(&pending), hard }
+        BashVerdict::Ask { rule: None, message: parts_message(&pending), hard }
     } else {
-        Verdict::Passthrough(parts_message(&pending))
+        BashVerdict::Passthrough(parts_message(&pending))
     }
 }
 
 /// An allowed line still asks when it runs something in the background or sets a variable.
-fn finish_allow(analysis: &ShellAnalysis, rule: Option<usize>) -> Verdict {
+fn finish_allow(analysis: &ShellAnalysis, rule: Option<usize>) -> BashVerdict {
     if analysis.background {
-        return Verdict::Ask { rule: None, message: BACKGROUND.to_owned(), hard: false };
+        return BashVerdict::Ask { rule: None, message: BACKGROUND.to_owned(), hard: false };
     }
     if !analysis.bare_assignments.is_empty() {
-        return Verdict::Ask { rule: None, message: crate::RefusalReason::VariableSet.message(), hard: false };
+        return BashVerdict::Ask { rule: None, message: crate::RefusalReason::VariableSet.message(), hard: false };
     }
-    Verdict::Allow(rule)
+    BashVerdict::Allow(rule)
 }
 
 /// One command: ask rules, then its paths, then allow rules, then the read-only table.
 /// `redirections_approved`: the line's file redirections, if any, are approved (by the mode or
 /// an `Edit(…)` rule), so they do not stop a read-only command.
 fn check_command(
-    rules: &Rules<'_>,
+    rules: &BashRules<'_>,
     command: &SimpleCommand,
     analysis: &ShellAnalysis,
     cx: &BashContext<'_>,
     bases: &Bases,
     redirections_approved: bool,
-) -> Part {
+) -> PartVerdict {
     let text = command.text.as_str();
     if let Some(index) = rules.find(Behavior::Deny, Kinds::All, text) {
-        return Part::Deny(index);
+        return PartVerdict::Deny(index);
     }
     if let Some(index) = rules
         .find(Behavior::Ask, Kinds::Exact, text)
         .or_else(|| rules.find(Behavior::Ask, Kinds::PrefixOrWildcard, text))
     {
-        return Part::Ask { rule: Some(index), message: GENERIC_ASK.to_owned(), hard: true, overridable: false };
+        return PartVerdict::Ask { rule: Some(index), message: GENERIC_ASK.to_owned(), hard: true, overridable: false };
     }
     let paths = command_paths(command, cx, bases, rules.all);
     match &paths {
-        PathVerdict::Deny(index) => return Part::Deny(*index),
+        PathVerdict::Deny(index) => return PartVerdict::Deny(*index),
         PathVerdict::Dangerous(message) => {
-            return Part::Ask { rule: None, message: message.clone(), hard: true, overridable: false }
+            return PartVerdict::Ask { rule: None, message: message.clone(), hard: true, overridable: false }
         }
         PathVerdict::AskOutside(message) => {
-            return Part::Ask { rule: None, message: message.clone(), hard: false, overridable: false }
+            return PartVerdict::Ask { rule: None, message: message.clone(), hard: false, overridable: false }
         }
         PathVerdict::AskInside(_) | PathVerdict::Fine | PathVerdict::Approved => {}
     }
@@ -647,19 +648,19 @@ fn check_command(
         .find(Behavior::Allow, Kinds::Exact, text)
         .or_else(|| rules.find(Behavior::Allow, Kinds::PrefixOrWildcard, text))
     {
-        return Part::Allow(Some(index));
+        return PartVerdict::Allow(Some(index));
     }
     // A folder that looks like a bare repository is git's repository: its committed `config`
     // names programs git runs (`core.fsmonitor`, `diff.*.textconv`).
     if cx.bare_repository && is_git(command) {
-        return Part::Passthrough(BARE_REPOSITORY.to_owned());
+        return PartVerdict::Passthrough(BARE_REPOSITORY.to_owned());
     }
     if paths == PathVerdict::Approved || is_read_only(command, analysis, redirections_approved) {
-        return Part::Allow(None);
+        return PartVerdict::Allow(None);
     }
     match paths {
-        PathVerdict::AskInside(message) => Part::Ask { rule: None, message, hard: false, overridable: true },
-        _ => Part::Passthrough(REQUIRES_APPROVAL.to_owned()),
+        PathVerdict::AskInside(message) => PartVerdict::Ask { rule: None, message, hard: false, overridable: true },
+        _ => PartVerdict::Passthrough(REQUIRES_APPROVAL.to_owned()),
     }
 }
 

@@ -27,13 +27,13 @@ pub(crate) enum Kinds {
 }
 
 /// The Bash rules of a rule list, in the caller's order.
-pub(crate) struct Rules<'r> {
+pub(crate) struct BashRules<'r> {
     pub(crate) all: &'r [SourcedRule],
     content: Vec<(usize, Behavior, &'r BashPattern)>,
 }
 
-impl<'r> Rules<'r> {
-    pub(crate) fn new(all: &'r [SourcedRule]) -> Rules<'r> {
+impl<'r> BashRules<'r> {
+    pub(crate) fn new(all: &'r [SourcedRule]) -> BashRules<'r> {
         let content = all
             .iter()
             .enumerate()
@@ -43,7 +43,7 @@ impl<'r> Rules<'r> {
                 _ => None,
             })
             .collect();
-        Rules { all, content }
+        BashRules { all, content }
     }
 
     /// The first whole-tool rule (`Bash`, `Bash()`, `Bash(*)`, a matching tool-name glob) of `behavior`.

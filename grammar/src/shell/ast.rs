@@ -6,7 +6,7 @@ use crate::Span;
 
 /// Commands separated by `;`, `&` or newlines.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct List {
+pub(crate) struct CommandList {
     pub(crate) items: Vec<ListItem>,
 }
 
@@ -24,7 +24,7 @@ pub(crate) struct ListItem {
 pub(crate) struct Pipeline {
     #[allow(dead_code)]
     pub(crate) negated: bool,
-    pub(crate) commands: Vec<Command>,
+    pub(crate) commands: Vec<CommandNode>,
     /// The `|` or `|&` after each command but the last.
     pub(crate) pipes: Vec<(Operator, Span)>,
     #[allow(dead_code)]
@@ -32,7 +32,7 @@ pub(crate) struct Pipeline {
 }
 
 #[derive(Debug, Clone)]
-pub(crate) enum Command {
+pub(crate) enum CommandNode {
     Simple(Simple),
     Compound {
         kind: Compound,
@@ -41,7 +41,7 @@ pub(crate) enum Command {
     },
     /// `name () body` or `function name body`.
     FunctionDefinition {
-        body: Box<Command>,
+        body: Box<CommandNode>,
         span: Span,
     },
 }
@@ -49,33 +49,33 @@ pub(crate) enum Command {
 #[derive(Debug, Clone)]
 pub(crate) enum Compound {
     /// `( list )`.
-    Subshell(List),
+    Subshell(CommandList),
     /// `{ list; }`.
-    Group(List),
+    Group(CommandList),
     /// `(( expression ))`.
     Arithmetic(#[allow(dead_code)] String),
     If {
-        branches: Vec<(List, List)>,
-        otherwise: Option<List>,
+        branches: Vec<(CommandList, CommandList)>,
+        otherwise: Option<CommandList>,
     },
     /// `while` and `until`.
     Loop {
-        condition: List,
-        body: List,
+        condition: CommandList,
+        body: CommandList,
     },
     /// `for name [in words]; do …; done`, or `select`.
     For {
         words: Option<Vec<Word>>,
-        body: List,
+        body: CommandList,
         select: bool,
     },
     /// `for (( … )); do …; done`.
     CountingFor {
-        body: List,
+        body: CommandList,
     },
     Case {
         subject: Word,
-        arms: Vec<(Vec<Word>, List)>,
+        arms: Vec<(Vec<Word>, CommandList)>,
     },
     /// `[[ … ]]`.
     Test {
@@ -221,14 +221,14 @@ pub(crate) enum WordPart {
     },
     /// `$(…)` or `` `…` `` (`backquoted`; its body's spans are offsets into `text`).
     CommandSubstitution {
-        body: List,
+        body: CommandList,
         text: String,
         backquoted: bool,
         span: Span,
     },
     /// `<(…)` or `>(…)`.
     ProcessSubstitution {
-        body: List,
+        body: CommandList,
         #[allow(dead_code)]
         output: bool,
         span: Span,

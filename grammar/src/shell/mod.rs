@@ -16,7 +16,7 @@ mod tests;
 
 use std::collections::BTreeSet;
 
-use self::ast::{Command, Compound, List, Pipeline, Redirect, Simple, Word, WordPart};
+use self::ast::{CommandList, CommandNode, Compound, Pipeline, Redirect, Simple, Word, WordPart};
 pub use self::ast::{Operator, RedirOp};
 use crate::Span;
 
@@ -334,7 +334,7 @@ other means, needs the user: do not send that part again.";
 
 /// Reads a Bash command line. Never fails: what cannot be read is a [`Refusal`].
 pub fn analyse_shell(command: &str) -> ShellAnalysis {
-    let mut walk = Walk::default();
+    let mut walk = AstWalk::default();
     if command.len() > MAX_COMMAND_LEN
         || command.chars().any(|c| (c.is_control() && c != '\n' && c != '\t') || (!c.is_ascii() && c.is_whitespace()))
     {
@@ -345,9 +345,9 @@ pub fn analyse_shell(command: &str) -> ShellAnalysis {
         Ok(list) => list,
         Err(failure) => {
             let reason = match failure {
-                parse::Failure::Syntax => RefusalReason::ParseError,
-                parse::Failure::Unclosed => RefusalReason::Ambiguous,
-                parse::Failure::TooDeep => RefusalReason::Unchecked,
+                parse::ParseFailure::Syntax => RefusalReason::ParseError,
+                parse::ParseFailure::Unclosed => RefusalReason::Ambiguous,
+                parse::ParseFailure::TooDeep => RefusalReason::Unchecked,
             };
             walk.out.refusal = Some(Refusal { reason, span: Span::new(0, command.len()) });
             return walk.out;
@@ -369,7 +369,7 @@ pub fn analyse_shell(command: &str) -> ShellAnalysis {
 }
 
 #[derive(Default)]
-struct Walk {
+struct AstWalk {
     out: ShellAnalysis,
     /// Refusals Claude Code finds before walking the tree (escaped whitespace), which win.
     early: Option<Refusal>,
@@ -400,7 +400,7 @@ impl<'s> Frame<'s> {
     }
 }
 
-impl Walk {
+impl AstWalk {
     fn refuse(&mut self, reason: RefusalReason, span: Span) {
         if self.out.refusal.is_none() {
             self.out.refusal = Some(Refusal { reason, span });
@@ -408,7 +408,7 @@ impl Walk {
     }
 
     /// `pipes` collects the top level's `|` operators.
-    fn list(&mut self, list: &List, frame: &Frame<'_>, mut pipes: Option<&mut Vec<Span>>) {
+    fn list(&mut self, list: &CommandList, frame: &Frame<'_>, mut pipes: Option<&mut Vec<Span>>) {
         for item in &list.items {
             self.pipeline(&item.first, frame, pipes.as_deref_mut());
             for (operator, _, pipeline) in &item.rest {
@@ -443,15 +443,15 @@ impl Walk {
         }
     }
 
-    fn command(&mut self, command: &Command, frame: &Frame<'_>) {
+    fn command(&mut self, command: &CommandNode, frame: &Frame<'_>) {
         match command {
-            Command::Simple(simple) => self.simple(simple, frame),
-            Command::Compound { kind, redirects, span } => {
+            CommandNode::Simple(simple) => self.simple(simple, frame),
+            CommandNode::Compound { kind, redirects, span } => {
                 self.compound(kind, *span, frame);
                 let redirections: Vec<Redirection> = redirects.iter().map(|r| self.redirect(r, frame)).collect();
                 self.out.redirections.extend(redirections);
             }
-            Command::FunctionDefinition { body, span } => {
+            CommandNode::FunctionDefinition { body, span } => {
                 self.refuse(RefusalReason::FunctionDefinition, frame.span(*span));
                 self.command(body, &frame.with(CommandContext::Refused));
             }

@@ -8,7 +8,7 @@
 //! stack, and every loop consumes input, so parsing is linear.
 
 use super::ast::{
-    Assignment, Command, Compound, Heredoc, List, ListItem, Operator, Pipeline, RedirOp, Redirect, Simple,
+    Assignment, CommandList, CommandNode, Compound, Heredoc, ListItem, Operator, Pipeline, RedirOp, Redirect, Simple,
 };
 use crate::Span;
 
@@ -24,7 +24,7 @@ pub(crate) const MAX_DEPTH: usize = 64;
 
 /// Why a line could not be parsed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Failure {
+pub(crate) enum ParseFailure {
     /// A quote, backtick, `${`, `$((` or here-document never closed, or a token where none fits.
     Syntax,
     /// A `$(`, `<(`, `>(` or `(` never closed: the shells may disagree about where it ends.
@@ -33,11 +33,11 @@ pub(crate) enum Failure {
     TooDeep,
 }
 
-pub(crate) fn parse(source: &str) -> Result<List, Failure> {
+pub(crate) fn parse(source: &str) -> Result<CommandList, ParseFailure> {
     let mut parser = Parser { src: source, pos: 0, depth: 0, pending: Vec::new() };
     let list = parser.list(Stop::Eof)?;
     if parser.pos < source.len() {
-        return Err(Failure::Syntax);
+        return Err(ParseFailure::Syntax);
     }
     if !parser.pending.is_empty() {
         // A here-document on the last line with no body: bash reads an empty one.
@@ -112,10 +112,10 @@ impl<'s> Parser<'s> {
             false
         }
     }
-    fn enter(&mut self) -> Result<(), Failure> {
+    fn enter(&mut self) -> Result<(), ParseFailure> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            Err(Failure::TooDeep)
+            Err(ParseFailure::TooDeep)
         } else {
             Ok(())
         }
@@ -204,7 +204,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `list := { and-or separator }`, up to `stop` (not consumed).
-    fn list(&mut self, stop: Stop) -> Result<List, Failure> {
+    fn list(&mut self, stop: Stop) -> Result<CommandList, ParseFailure> {
         self.enter()?;
         let mut items: Vec<ListItem> = Vec::new();
         loop {
@@ -234,17 +234,17 @@ impl<'s> Parser<'s> {
                     if self.at_stop(stop) {
                         break;
                     }
-                    return Err(Failure::Syntax);
+                    return Err(ParseFailure::Syntax);
                 }
             }
             items.push(item);
         }
         self.leave();
-        Ok(List { items })
+        Ok(CommandList { items })
     }
 
     /// `and-or := pipeline { ("&&" | "||") linebreaks pipeline }`.
-    fn and_or(&mut self) -> Result<(Pipeline, AndOrRest), Failure> {
+    fn and_or(&mut self) -> Result<(Pipeline, AndOrRest), ParseFailure> {
         let first = self.pipeline()?;
         let mut rest = Vec::new();
         loop {
@@ -265,7 +265,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `pipeline := [ "!" ] command { ("|" | "|&") linebreaks command }`.
-    fn pipeline(&mut self) -> Result<Pipeline, Failure> {
+    fn pipeline(&mut self) -> Result<Pipeline, ParseFailure> {
         self.blanks_and_comment();
         let start = self.pos;
         let mut negated = false;
@@ -290,7 +290,7 @@ impl<'s> Parser<'s> {
         Ok(Pipeline { negated, commands, pipes, span: Span::new(start, self.pos) })
     }
 
-    fn command(&mut self) -> Result<Command, Failure> {
+    fn command(&mut self) -> Result<CommandNode, ParseFailure> {
         self.blanks_and_comment();
         let start = self.pos;
         let compound = match self.keyword() {
@@ -316,26 +316,26 @@ impl<'s> Parser<'s> {
             Some("function") => {
                 self.pos += "function".len();
                 self.blanks();
-                self.word()?.ok_or(Failure::Syntax)?;
+                self.word()?.ok_or(ParseFailure::Syntax)?;
                 self.blanks();
                 if self.eat("(") {
                     self.blanks();
                     if !self.eat(")") {
-                        return Err(Failure::Syntax);
+                        return Err(ParseFailure::Syntax);
                     }
                 }
                 self.linebreaks();
                 let body = self.command()?;
-                return Ok(Command::FunctionDefinition { body: Box::new(body), span: Span::new(start, self.pos) });
+                return Ok(CommandNode::FunctionDefinition { body: Box::new(body), span: Span::new(start, self.pos) });
             }
-            Some("then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}") => return Err(Failure::Syntax),
+            Some("then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}") => return Err(ParseFailure::Syntax),
             _ if self.rest().starts_with("((") => Some(self.arithmetic_command()?),
             _ if self.peek() == Some(b'(') => {
                 self.enter()?;
                 self.pos += 1;
                 let body = self.list(Stop::Paren)?;
                 if !self.eat(")") {
-                    return Err(Failure::Unclosed);
+                    return Err(ParseFailure::Unclosed);
                 }
                 self.leave();
                 Some(Compound::Subshell(body))
@@ -352,30 +352,30 @@ impl<'s> Parser<'s> {
                         None => break,
                     }
                 }
-                Ok(Command::Compound { kind, redirects, span: Span::new(start, self.pos) })
+                Ok(CommandNode::Compound { kind, redirects, span: Span::new(start, self.pos) })
             }
             None => self.simple(start),
         }
     }
 
-    fn expect_word(&mut self, word: &str) -> Result<(), Failure> {
+    fn expect_word(&mut self, word: &str) -> Result<(), ParseFailure> {
         self.linebreaks();
         if self.keyword() == Some(word) || (word == "}" && self.peek() == Some(b'}')) {
             self.pos += word.len();
             Ok(())
         } else {
-            Err(Failure::Syntax)
+            Err(ParseFailure::Syntax)
         }
     }
 
-    fn do_group(&mut self) -> Result<List, Failure> {
+    fn do_group(&mut self) -> Result<CommandList, ParseFailure> {
         self.expect_word("do")?;
         let body = self.list(Stop::Words(&["done"]))?;
         self.expect_word("done")?;
         Ok(body)
     }
 
-    fn if_clause(&mut self) -> Result<Compound, Failure> {
+    fn if_clause(&mut self) -> Result<Compound, ParseFailure> {
         self.pos += "if".len();
         let mut branches = Vec::new();
         loop {
@@ -396,12 +396,12 @@ impl<'s> Parser<'s> {
                     self.pos += "fi".len();
                     return Ok(Compound::If { branches, otherwise: None });
                 }
-                _ => return Err(Failure::Syntax),
+                _ => return Err(ParseFailure::Syntax),
             }
         }
     }
 
-    fn for_clause(&mut self, select: bool) -> Result<Compound, Failure> {
+    fn for_clause(&mut self, select: bool) -> Result<Compound, ParseFailure> {
         self.blanks();
         if self.rest().starts_with("((") {
             self.arithmetic_text()?;
@@ -412,8 +412,8 @@ impl<'s> Parser<'s> {
             let body = self.do_group()?;
             return Ok(Compound::CountingFor { body });
         }
-        let name = self.word()?.ok_or(Failure::Syntax)?;
-        name.literal().ok_or(Failure::Syntax)?;
+        let name = self.word()?.ok_or(ParseFailure::Syntax)?;
+        name.literal().ok_or(ParseFailure::Syntax)?;
         self.linebreaks();
         let mut words = None;
         if self.keyword() == Some("in") {
@@ -423,7 +423,7 @@ impl<'s> Parser<'s> {
                 self.blanks();
                 match self.peek() {
                     Some(b';' | b'\n') | None => break,
-                    _ => list.push(self.word()?.ok_or(Failure::Syntax)?),
+                    _ => list.push(self.word()?.ok_or(ParseFailure::Syntax)?),
                 }
             }
             words = Some(list);
@@ -436,13 +436,13 @@ impl<'s> Parser<'s> {
         Ok(Compound::For { words, body, select })
     }
 
-    fn case_clause(&mut self) -> Result<Compound, Failure> {
+    fn case_clause(&mut self) -> Result<Compound, ParseFailure> {
         self.pos += "case".len();
         self.blanks();
-        let subject = self.word()?.ok_or(Failure::Syntax)?;
+        let subject = self.word()?.ok_or(ParseFailure::Syntax)?;
         self.linebreaks();
         if self.keyword() != Some("in") {
-            return Err(Failure::Syntax);
+            return Err(ParseFailure::Syntax);
         }
         self.pos += 2;
         let mut arms = Vec::new();
@@ -458,7 +458,7 @@ impl<'s> Parser<'s> {
             let mut patterns = Vec::new();
             loop {
                 self.blanks();
-                patterns.push(self.word()?.ok_or(Failure::Syntax)?);
+                patterns.push(self.word()?.ok_or(ParseFailure::Syntax)?);
                 self.blanks();
                 if self.peek() == Some(b'|') {
                     self.pos += 1;
@@ -467,19 +467,19 @@ impl<'s> Parser<'s> {
                 }
             }
             if !self.eat(")") {
-                return Err(Failure::Syntax);
+                return Err(ParseFailure::Syntax);
             }
             let body = self.list(Stop::CaseArm)?;
             arms.push((patterns, body));
             self.blanks();
             if !(self.eat(";;&") || self.eat(";;") || self.eat(";&")) && self.keyword() != Some("esac") {
-                return Err(Failure::Syntax);
+                return Err(ParseFailure::Syntax);
             }
         }
     }
 
     /// `[[ … ]]`: words and the test operators between them, up to `]]`.
-    fn double_bracket(&mut self) -> Result<Compound, Failure> {
+    fn double_bracket(&mut self) -> Result<Compound, ParseFailure> {
         self.pos += 2;
         let mut words = Vec::new();
         loop {
@@ -489,31 +489,31 @@ impl<'s> Parser<'s> {
                 return Ok(Compound::Test { words });
             }
             match self.peek() {
-                None | Some(b'\n') => return Err(Failure::Syntax),
+                None | Some(b'\n') => return Err(ParseFailure::Syntax),
                 Some(b'&') if self.peek_at(1) == Some(b'&') => self.pos += 2,
                 Some(b'|') if self.peek_at(1) == Some(b'|') => self.pos += 2,
                 Some(b'(' | b')' | b'<' | b'>' | b'!') => self.pos += 1,
-                _ => words.push(self.word()?.ok_or(Failure::Syntax)?),
+                _ => words.push(self.word()?.ok_or(ParseFailure::Syntax)?),
             }
         }
     }
 
     /// `(( … ))` as a command.
-    fn arithmetic_command(&mut self) -> Result<Compound, Failure> {
+    fn arithmetic_command(&mut self) -> Result<Compound, ParseFailure> {
         let text = self.arithmetic_text()?;
         Ok(Compound::Arithmetic(text))
     }
 
     /// From `((` to the matching `))`; the text between them.
-    fn arithmetic_text(&mut self) -> Result<String, Failure> {
+    fn arithmetic_text(&mut self) -> Result<String, ParseFailure> {
         let start = self.pos + 2;
-        let end = matching_double_paren(self.src, start).ok_or(Failure::Syntax)?;
+        let end = matching_double_paren(self.src, start).ok_or(ParseFailure::Syntax)?;
         self.pos = end + 2;
         Ok(self.src[start..end].to_owned())
     }
 
     /// `simple := { assignment | redirect } [ word { word | redirect } ]`, or `name () body`.
-    fn simple(&mut self, start: usize) -> Result<Command, Failure> {
+    fn simple(&mut self, start: usize) -> Result<CommandNode, ParseFailure> {
         let mut simple = Simple::default();
         let mut first: Option<usize> = None;
         let mut end = start;
@@ -537,13 +537,16 @@ impl<'s> Parser<'s> {
                     self.pos += 1;
                     self.blanks();
                     if !self.eat(")") {
-                        return Err(Failure::Syntax);
+                        return Err(ParseFailure::Syntax);
                     }
                     self.linebreaks();
                     let body = self.command()?;
-                    return Ok(Command::FunctionDefinition { body: Box::new(body), span: Span::new(start, self.pos) });
+                    return Ok(CommandNode::FunctionDefinition {
+                        body: Box::new(body),
+                        span: Span::new(start, self.pos),
+                    });
                 }
-                return Err(Failure::Syntax);
+                return Err(ParseFailure::Syntax);
             }
             let word_start = self.pos;
             if simple.words.is_empty() {
@@ -561,17 +564,17 @@ impl<'s> Parser<'s> {
                     end = self.pos;
                     simple.words.push(word);
                 }
-                None => return Err(Failure::Syntax),
+                None => return Err(ParseFailure::Syntax),
             }
         }
         let first = first.unwrap_or(start);
         simple.span = Span::new(first, end.max(first));
-        Ok(Command::Simple(simple))
+        Ok(CommandNode::Simple(simple))
     }
 
     /// `NAME=value`, `NAME+=value`, `NAME[index]=value`, `NAME=(a b)`; `None` (nothing consumed
     /// that matters) when the word is not an assignment.
-    fn assignment(&mut self) -> Result<Option<Assignment>, Failure> {
+    fn assignment(&mut self) -> Result<Option<Assignment>, ParseFailure> {
         let start = self.pos;
         let bytes = self.src.as_bytes();
         if !self.peek().is_some_and(is_name_start) {
@@ -604,8 +607,8 @@ impl<'s> Parser<'s> {
                         self.pos += 1;
                         break;
                     }
-                    None => return Err(Failure::Syntax),
-                    _ => values.push(self.word()?.ok_or(Failure::Syntax)?),
+                    None => return Err(ParseFailure::Syntax),
+                    _ => values.push(self.word()?.ok_or(ParseFailure::Syntax)?),
                 }
             }
             self.leave();
@@ -616,7 +619,7 @@ impl<'s> Parser<'s> {
     }
 
     /// A redirection at the current position, or `None` (nothing consumed).
-    fn redirect(&mut self) -> Result<Option<Redirect>, Failure> {
+    fn redirect(&mut self) -> Result<Option<Redirect>, ParseFailure> {
         let start = self.pos;
         let rest = self.rest();
         let bytes = rest.as_bytes();
@@ -670,7 +673,7 @@ impl<'s> Parser<'s> {
         self.blanks();
         if matches!(op, RedirOp::Heredoc | RedirOp::HeredocStrip) {
             let delimiter_start = self.pos;
-            let word = self.word()?.ok_or(Failure::Syntax)?;
+            let word = self.word()?.ok_or(ParseFailure::Syntax)?;
             let raw = &self.src[delimiter_start..self.pos];
             let quoted = raw.contains(['\'', '"', '\\']);
             self.pending.push(PendingHeredoc { delimiter: word.unquoted(), strip_tabs: op == RedirOp::HeredocStrip });
@@ -683,7 +686,7 @@ impl<'s> Parser<'s> {
                 span: Span::new(start, self.pos),
             }));
         }
-        let target = self.word()?.ok_or(Failure::Syntax)?;
+        let target = self.word()?.ok_or(ParseFailure::Syntax)?;
         Ok(Some(Redirect {
             fd,
             fd_variable,

@@ -6,7 +6,7 @@
 //! is substituted again by a later pass. This is one pass over the template: values are inserted
 //! as they are. Shell commands are not run here; they come out with their arguments substituted.
 
-use super::{args::split_arguments, PartKind, Placeholder, Template, TemplateVar};
+use super::{args::split_arguments, Placeholder, Template, TemplatePartKind, TemplateVar};
 
 /// What a template is rendered with, besides the argument string.
 #[derive(Debug, Clone, Copy, Default)]
@@ -113,7 +113,7 @@ pub fn try_expand(template: &Template, args: &str, cx: &ExpandContext<'_>, limit
         .parts
         .iter()
         .map(|part| match &part.kind {
-            PartKind::Variable(var) => match cx.variables.iter().find(|(known, _)| known == var) {
+            TemplatePartKind::Variable(var) => match cx.variables.iter().find(|(known, _)| known == var) {
                 Some((_, value)) => utf16_len(value) + 2,
                 None => utf16_len(template.text(part.span)),
             },
@@ -133,8 +133,8 @@ pub fn try_expand(template: &Template, args: &str, cx: &ExpandContext<'_>, limit
     for part in &template.parts {
         let text = template.text(part.span);
         match &part.kind {
-            PartKind::Text => out.push_str(text),
-            PartKind::Placeholder(placeholder) => match resolve(placeholder, args, &words, &names) {
+            TemplatePartKind::Text => out.push_str(text),
+            TemplatePartKind::Placeholder(placeholder) => match resolve(placeholder, args, &words, &names) {
                 Some((value, rest)) => {
                     out.push_str(&fill(&value)?);
                     out.push_str(rest);
@@ -142,7 +142,7 @@ pub fn try_expand(template: &Template, args: &str, cx: &ExpandContext<'_>, limit
                 }
                 None => out.push_str(text),
             },
-            PartKind::Escaped(placeholder) => {
+            TemplatePartKind::Escaped(placeholder) => {
                 let unescaped = text.strip_prefix('\\').unwrap_or(text);
                 // A named escape stays as written when no name applies: `\$HOME` in a shell snippet.
                 let applies = match placeholder {
@@ -151,7 +151,7 @@ pub fn try_expand(template: &Template, args: &str, cx: &ExpandContext<'_>, limit
                 };
                 out.push_str(if applies { unescaped } else { text });
             }
-            PartKind::Variable(var) => match cx.variables.iter().find(|(known, _)| known == var) {
+            TemplatePartKind::Variable(var) => match cx.variables.iter().find(|(known, _)| known == var) {
                 Some((_, value)) => out.push_str(value),
                 None => out.push_str(text),
             },

@@ -12,7 +12,7 @@
 //! * `@path` and `@"path with spaces"` follow `extractAtMentionedFiles`: after whitespace or at the
 //!   start, a mention ends at the last word boundary of its run of non-space characters.
 //!
-//! The result is a flat list of [`Part`]s that tile the source exactly, plus two overlays: the
+//! The result is a flat list of [`TemplatePart`]s that tile the source exactly, plus two overlays: the
 //! [`ShellCommand`]s and [`FileRef`]s, whose spans cover parts (a placeholder inside a shell command
 //! is still a part, because Claude Code substitutes arguments before it runs the command).
 
@@ -45,7 +45,7 @@ use grammar::{Rule, TemplateParser};
 pub struct Template {
     pub source: String,
     /// Text and placeholders, in order, tiling `source` from `0` to its end.
-    pub parts: Vec<Part>,
+    pub parts: Vec<TemplatePart>,
     /// Inline `` !`cmd` `` and fenced ```` ```! ```` commands.
     pub shell_commands: Vec<ShellCommand>,
     /// `@path` and `@"path"` mentions.
@@ -53,13 +53,13 @@ pub struct Template {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Part {
-    pub kind: PartKind,
+pub struct TemplatePart {
+    pub kind: TemplatePartKind,
     pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PartKind {
+pub enum TemplatePartKind {
     /// Literal text (including shell and mention delimiters, and variables Claude Code does not know).
     Text,
     Placeholder(Placeholder),
@@ -177,7 +177,7 @@ pub fn parse_template(text: &str) -> (Template, Vec<SyntaxError>) {
         }
         Err(error) => {
             lowering.errors.push(internal_error(&error, text.len()));
-            lowering.parts = vec![Part { kind: PartKind::Text, span: Span::new(0, text.len()) }];
+            lowering.parts = vec![TemplatePart { kind: TemplatePartKind::Text, span: Span::new(0, text.len()) }];
         }
     }
     let file_refs = lowering.mentions.iter().filter_map(|&at| file_ref_at(text, at)).collect();
@@ -230,7 +230,7 @@ pub fn find_shell_commands(text: &str) -> Vec<ShellCommand> {
 
 struct Lowering<'s> {
     source: &'s str,
-    parts: Vec<Part>,
+    parts: Vec<TemplatePart>,
     shells: Vec<ShellCommand>,
     mentions: Vec<usize>,
     errors: Vec<SyntaxError>,
@@ -248,14 +248,14 @@ impl Lowering<'_> {
         match pair.as_rule() {
             Rule::arguments_index | Rule::arguments | Rule::positional | Rule::named => {
                 let placeholder = self.placeholder(&pair);
-                self.push(PartKind::Placeholder(placeholder), span);
+                self.push(TemplatePartKind::Placeholder(placeholder), span);
             }
             Rule::escape => match pair.into_inner().next() {
                 Some(inner) => {
                     let placeholder = self.placeholder(&inner);
-                    self.push(PartKind::Escaped(placeholder), span);
+                    self.push(TemplatePartKind::Escaped(placeholder), span);
                 }
-                None => self.push(PartKind::Text, span),
+                None => self.push(TemplatePartKind::Text, span),
             },
             Rule::variable => {
                 let kind = self.variable(&pair);
@@ -267,21 +267,21 @@ impl Lowering<'_> {
                     SyntaxError::new(span, "inline shell command is never closed")
                         .with_help("end it with a backquote, as in !`git status`; until then it is plain text"),
                 );
-                self.push(PartKind::Text, span);
+                self.push(TemplatePartKind::Text, span);
             }
             Rule::unclosed_block => {
                 self.errors.push(
                     SyntaxError::new(span, "shell block opened with ```! is never closed")
                         .with_help("close it with ```; until then it is plain text"),
                 );
-                self.push(PartKind::Text, span);
+                self.push(TemplatePartKind::Text, span);
             }
             Rule::file_ref => {
                 self.mentions.push(span.start);
-                self.push(PartKind::Text, span);
+                self.push(TemplatePartKind::Text, span);
             }
             Rule::EOI => {}
-            _ => self.push(PartKind::Text, span),
+            _ => self.push(TemplatePartKind::Text, span),
         }
     }
 
@@ -293,11 +293,11 @@ impl Lowering<'_> {
             _ => (ShellKind::Inline, "!`".len(), "`".len()),
         };
         let body = Span::new(span.start + open, span.end - close);
-        self.push(PartKind::Text, Span::new(span.start, body.start));
+        self.push(TemplatePartKind::Text, Span::new(span.start, body.start));
         if let Some(body_pair) = pair.into_inner().next() {
             self.items(body_pair);
         }
-        self.push(PartKind::Text, Span::new(body.end, span.end));
+        self.push(TemplatePartKind::Text, Span::new(body.end, span.end));
         // Claude Code trims the command (JavaScript `trim`) before running it.
         let raw = body.slice(self.source).unwrap_or("");
         let leading = raw.len() - raw.trim_start_matches(is_js_space).len();
@@ -332,17 +332,17 @@ impl Lowering<'_> {
         }
     }
 
-    fn variable(&mut self, pair: &Pair<'_, Rule>) -> PartKind {
+    fn variable(&mut self, pair: &Pair<'_, Rule>) -> TemplatePartKind {
         let span = span_of(pair);
         let name = pair.as_str().trim_start_matches("${").trim_end_matches('}');
         if let Some((_, var)) = CLAUDE_VARIABLES.iter().find(|(known, _)| *known == name) {
-            return PartKind::Variable(var.clone());
+            return TemplatePartKind::Variable(var.clone());
         }
         if let Some(key) = name.strip_prefix("user_config.") {
             let valid = key.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
                 && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
             if valid {
-                return PartKind::Variable(TemplateVar::UserConfig(key.to_owned()));
+                return TemplatePartKind::Variable(TemplateVar::UserConfig(key.to_owned()));
             }
             self.errors.push(
                 SyntaxError::new(span, format!("`{key}` is not a valid `user_config` key"))
@@ -355,23 +355,23 @@ impl Lowering<'_> {
                 None => error.with_help("Claude Code leaves unknown variables as written"),
             });
         }
-        PartKind::Text
+        TemplatePartKind::Text
     }
 
     /// Appends a part, merging adjacent text so that a part list reads like the source.
-    fn push(&mut self, kind: PartKind, span: Span) {
+    fn push(&mut self, kind: TemplatePartKind, span: Span) {
         if span.is_empty() {
             return;
         }
-        if kind == PartKind::Text {
+        if kind == TemplatePartKind::Text {
             if let Some(last) = self.parts.last_mut() {
-                if last.kind == PartKind::Text && last.span.end == span.start {
+                if last.kind == TemplatePartKind::Text && last.span.end == span.start {
                     last.span.end = span.end;
                     return;
                 }
             }
         }
-        self.parts.push(Part { kind, span });
+        self.parts.push(TemplatePart { kind, span });
     }
 }
 

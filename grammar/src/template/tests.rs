@@ -23,7 +23,7 @@ fn render(text: &str) -> String {
         assert!(!part.span.is_empty() && part.span.slice(text).is_some(), "bad part span {:?}", part.span);
         if index > 0 {
             assert!(
-                !(part.kind == PartKind::Text && template.parts[index - 1].kind == PartKind::Text),
+                !(part.kind == TemplatePartKind::Text && template.parts[index - 1].kind == TemplatePartKind::Text),
                 "unmerged text"
             );
         }
@@ -35,10 +35,10 @@ fn render(text: &str) -> String {
         .parts
         .iter()
         .map(|part| match &part.kind {
-            PartKind::Text => format!("{:?}", template.text(part.span)),
-            PartKind::Placeholder(placeholder) => render_placeholder(placeholder),
-            PartKind::Escaped(placeholder) => format!("esc({})", render_placeholder(placeholder)),
-            PartKind::Variable(var) => format!("var({})", var.name()),
+            TemplatePartKind::Text => format!("{:?}", template.text(part.span)),
+            TemplatePartKind::Placeholder(placeholder) => render_placeholder(placeholder),
+            TemplatePartKind::Escaped(placeholder) => format!("esc({})", render_placeholder(placeholder)),
+            TemplatePartKind::Variable(var) => format!("var({})", var.name()),
         })
         .collect();
     for shell in &template.shell_commands {

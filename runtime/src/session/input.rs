@@ -474,12 +474,12 @@ impl Session {
                 continue;
             };
             match mentions::read(mention, &target, range, inside) {
-                mentions::Read::Blocks(pair) => {
+                mentions::MentionRead::Blocks(pair) => {
                     reads.push(pair);
                     read_paths.push(target.clone());
                 }
-                mentions::Read::Nothing => {}
-                mentions::Read::Note(note) => self.notes.push(note),
+                mentions::MentionRead::Nothing => {}
+                mentions::MentionRead::Note(note) => self.notes.push(note),
             }
         }
         // The rules whose `paths` match a file read come after the reads, in the same run of
@@ -607,7 +607,7 @@ impl Session {
 /// Why a prompt command's text could not be made.
 enum Expansion {
     TooLong(capc_grammar::TooLong),
-    Shell(crate::shell::Failure),
+    Shell(crate::shell::Aborted),
 }
 
 impl Session {

@@ -1,13 +1,13 @@
 //! Words: the quoting, expansions and substitutions inside one shell word, the part of
 //! [`Parser`] that reads what a word is made of.
 
-use super::{is_meta, is_name_char, is_name_start, Failure, Parser, Stop};
+use super::{is_meta, is_name_char, is_name_start, ParseFailure, Parser, Stop};
 use crate::shell::ast::{Word, WordPart};
 use crate::Span;
 
 impl Parser<'_> {
     /// One shell word, or `None` when a word cannot start here.
-    pub(super) fn word(&mut self) -> Result<Option<Word>, Failure> {
+    pub(super) fn word(&mut self) -> Result<Option<Word>, ParseFailure> {
         let start = self.pos;
         let mut parts: Vec<WordPart> = Vec::new();
         // `<(…)` and `>(…)` are words on their own.
@@ -17,7 +17,7 @@ impl Parser<'_> {
             self.pos += 2;
             let body = self.list(Stop::Paren)?;
             if !self.eat(")") {
-                return Err(Failure::Unclosed);
+                return Err(ParseFailure::Unclosed);
             }
             self.leave();
             parts.push(WordPart::ProcessSubstitution { body, output, span: Span::new(start, self.pos) });
@@ -43,7 +43,7 @@ impl Parser<'_> {
                     }
                 },
                 b'\'' => {
-                    let close = self.src[at + 1..].find('\'').ok_or(Failure::Syntax)?;
+                    let close = self.src[at + 1..].find('\'').ok_or(ParseFailure::Syntax)?;
                     let text = self.src[at + 1..at + 1 + close].to_owned();
                     self.pos = at + close + 2;
                     WordPart::SingleQuoted { text, span: Span::new(at, self.pos) }
@@ -84,14 +84,14 @@ impl Parser<'_> {
     }
 
     /// `"…"`: literal text, escapes of `$`, `` ` ``, `"`, `\`, and expansions.
-    fn double_quoted(&mut self) -> Result<WordPart, Failure> {
+    fn double_quoted(&mut self) -> Result<WordPart, ParseFailure> {
         let open = self.pos;
         self.enter()?;
         self.pos += 1;
         let mut parts = Vec::new();
         let mut literal = String::new();
         loop {
-            let Some(b) = self.peek() else { return Err(Failure::Syntax) };
+            let Some(b) = self.peek() else { return Err(ParseFailure::Syntax) };
             match b {
                 b'"' => {
                     self.pos += 1;
@@ -144,7 +144,7 @@ impl Parser<'_> {
     }
 
     /// An expansion starting with `$`, or `None` for a literal `$`.
-    fn dollar(&mut self, in_double_quotes: bool) -> Result<Option<WordPart>, Failure> {
+    fn dollar(&mut self, in_double_quotes: bool) -> Result<Option<WordPart>, ParseFailure> {
         let start = self.pos;
         let next = self.peek_at(1);
         let part = match next {
@@ -164,7 +164,7 @@ impl Parser<'_> {
             }
             Some(b'(') => self.command_substitution()?,
             Some(b'{') => {
-                let end = matching_brace(self.src, start + 2).ok_or(Failure::Syntax)?;
+                let end = matching_brace(self.src, start + 2).ok_or(ParseFailure::Syntax)?;
                 self.pos = end + 1;
                 WordPart::BracedParameter {
                     text: self.src[start + 2..end].to_owned(),
@@ -172,7 +172,7 @@ impl Parser<'_> {
                 }
             }
             Some(b'[') => {
-                let close = self.src[start + 2..].find(']').ok_or(Failure::Syntax)?;
+                let close = self.src[start + 2..].find(']').ok_or(ParseFailure::Syntax)?;
                 self.pos = start + 2 + close + 1;
                 WordPart::Arithmetic {
                     text: self.src[start + 2..start + 2 + close].to_owned(),
@@ -185,7 +185,7 @@ impl Parser<'_> {
                 let bytes = self.src.as_bytes();
                 loop {
                     match bytes.get(at) {
-                        None => return Err(Failure::Syntax),
+                        None => return Err(ParseFailure::Syntax),
                         Some(b'\\') => at += 2,
                         Some(b'\'') => break,
                         Some(_) => at += 1,
@@ -196,7 +196,9 @@ impl Parser<'_> {
             }
             Some(b'"') if !in_double_quotes => {
                 self.pos += 1;
-                let WordPart::DoubleQuoted { span, .. } = self.double_quoted()? else { return Err(Failure::Syntax) };
+                let WordPart::DoubleQuoted { span, .. } = self.double_quoted()? else {
+                    return Err(ParseFailure::Syntax);
+                };
                 WordPart::Translated { span: Span::new(start, span.end) }
             }
             Some(b) if is_name_start(b) => {
@@ -217,13 +219,13 @@ impl Parser<'_> {
     }
 
     /// `$(…)`.
-    fn command_substitution(&mut self) -> Result<WordPart, Failure> {
+    fn command_substitution(&mut self) -> Result<WordPart, ParseFailure> {
         let start = self.pos;
         self.enter()?;
         self.pos += 2;
         let body = self.list(Stop::Paren)?;
         if !self.eat(")") {
-            return Err(Failure::Unclosed);
+            return Err(ParseFailure::Unclosed);
         }
         self.leave();
         let span = Span::new(start, self.pos);
@@ -236,14 +238,14 @@ impl Parser<'_> {
     }
 
     /// `` `…` ``: the text up to the next unescaped backquote, unescaped and parsed on its own.
-    fn backquoted(&mut self) -> Result<WordPart, Failure> {
+    fn backquoted(&mut self) -> Result<WordPart, ParseFailure> {
         let start = self.pos;
         let bytes = self.src.as_bytes();
         let mut at = start + 1;
         let mut inner = String::new();
         loop {
             match bytes.get(at) {
-                None => return Err(Failure::Syntax),
+                None => return Err(ParseFailure::Syntax),
                 Some(b'`') => break,
                 Some(b'\\') if matches!(bytes.get(at + 1), Some(b'`' | b'$' | b'\\')) => {
                     inner.push(bytes[at + 1] as char);
@@ -259,13 +261,13 @@ impl Parser<'_> {
         self.pos = at + 1;
         let span = Span::new(start, self.pos);
         if inner.trim().is_empty() {
-            return Err(Failure::Syntax);
+            return Err(ParseFailure::Syntax);
         }
         self.enter()?;
         let mut nested = Parser { src: &inner, pos: 0, depth: self.depth, pending: Vec::new() };
         let body = nested.list(Stop::Eof)?;
         if nested.pos < inner.len() {
-            return Err(Failure::Syntax);
+            return Err(ParseFailure::Syntax);
         }
         nested.read_heredoc_bodies();
         self.leave();
