@@ -21,18 +21,22 @@
 
 mod dangerous;
 mod flags;
+mod git;
 mod paths;
 mod readonly;
 mod resolve;
 mod rules;
+mod semantics;
 mod spec;
 
 #[cfg(test)]
 mod tests;
 
+use self::git::*;
 use self::paths::{cd_destinations, command_paths, redirection_paths, PathVerdict};
 use self::resolve::{is_tilde_variant, Bases};
 use self::rules::{BashRules, Kinds};
+use self::semantics::*;
 use crate::matching::shell::strip_output_redirections;
 use crate::shell::{CommandContext, ShellAnalysis};
 use crate::{analyse_shell, Behavior, SimpleCommand, SourcedRule};
@@ -206,103 +210,6 @@ pub struct BashDecision {
 const TOOL_DENIED: &str = "Permission to use Bash has been denied.";
 const GENERIC_ASK: &str = "Claude requested permissions to use Bash, but you haven't granted it yet.";
 const REQUIRES_APPROVAL: &str = "This command requires approval";
-
-/// Claude Code's reason when git would run in a folder with bare-repository indicators.
-const BARE_REPOSITORY: &str = "The current directory has bare-repo indicators (HEAD/objects/refs outside a .git/ \
-                                   directory). Git may treat it as a git dir and run config/hooks from here, so git \
-                                   commands need approval.";
-
-/// The command runs `git` (past its wrappers), or `xargs` that starts it.
-fn is_git(command: &SimpleCommand) -> bool {
-    let words = command.program_words();
-    match words.first().map(|w| w.text.as_str()) {
-        Some("git") => true,
-        Some("xargs") => words.iter().any(|w| w.text == "git"),
-        _ => false,
-    }
-}
-/// Claude Code's reason for a line that changes directory and runs git, wherever each stands
-/// in it: the folder it goes to may hold a repository's configuration or hooks.
-const CD_GIT: &str = "This command changes directory before running a version-control command, which can pick up \
-untrusted hooks or repository configuration from the target directory. Approve only if you trust it.";
-
-/// The command changes directory (past its wrappers: `command cd`, `builtin cd`).
-fn is_cd(command: &SimpleCommand) -> bool {
-    command.program_words().first().is_some_and(|w| matches!(w.text.as_str(), "cd" | "pushd" | "popd" | "chdir"))
-}
-
-/// The line changes directory and runs git, in any of its commands (pipeline segments and
-/// quoted substitutions included): Claude Code asks, whatever allows each command, unless the
-/// line's one `cd` is a plain `cd DIR` to the working directory itself (`cd . && git status`).
-/// A line Claude Code cannot check at all keeps that reason.
-fn changes_directory_for_git(text: &str, cx: &BashContext<'_>) -> bool {
-    let analysis = analyse_shell(text);
-    if analysis.refusal.is_some() {
-        return false;
-    }
-    let cds: Vec<&SimpleCommand> = analysis.commands.iter().filter(|c| is_cd(c)).collect();
-    if cds.is_empty() || !analysis.commands.iter().any(is_git) {
-        return false;
-    }
-    let stays_here = |command: &SimpleCommand| {
-        let [cd, destination] = command.words.as_slice() else { return false };
-        let plain = destination.text.bytes().all(|b| !b"$`*?[\\~".contains(&b))
-            && !destination.text.is_empty()
-            && !destination.text.starts_with('-')
-            && !destination.text.split('/').any(|part| part == "..");
-        let joined = cx.joined(cx.cwd, &destination.text);
-        let same = match cx.links {
-            Some(links) => {
-                links.real_path(&joined).map(|p| normalize(&p)) == links.real_path(cx.cwd).map(|p| normalize(&p))
-            }
-            None => normalize(&joined) == normalize(cx.cwd),
-        };
-        cd.text == "cd" && command.assignments.is_empty() && !destination.dynamic && plain && same
-    };
-    !(cds.len() == 1 && stays_here(cds[0]))
-}
-
-/// Claude Code's reason for a line that writes git repository files and runs git.
-const GIT_STRUCTURE: &str =
-    "This command creates git repository structure files (HEAD/objects/refs/hooks) and then runs \
-git, which can execute hooks/fsmonitor from the created files.";
-
-/// A path git reads as a repository's own file where it stands: `HEAD`, `objects/…`, `refs/…`,
-/// `hooks/…` (relative, case folded, as Claude Code compares them).
-fn is_git_structure(path: &str) -> bool {
-    let path = normalize(path.trim_start_matches("./"));
-    let path = path.trim_start_matches('/').to_lowercase();
-    path == "head"
-        || ["objects", "refs", "hooks"].iter().any(|dir| path == *dir || path.starts_with(&format!("{dir}/")))
-}
-
-/// The line runs git and creates or writes a file git would read as its repository's own
-/// (`touch HEAD`, `mkdir -p objects refs`, `cp x HEAD`, `> HEAD`, `cp -r hooks .`): Claude
-/// Code asks, whatever allows each command.
-fn writes_git_structure(text: &str) -> bool {
-    let analysis = analyse_shell(text);
-    if analysis.refusal.is_some() || !analysis.commands.iter().any(is_git) {
-        return false;
-    }
-    let writes = analysis.commands.iter().any(|command| {
-        let words = command.program_words();
-        let Some(name) = words.first().map(|w| w.text.as_str()) else { return false };
-        if !matches!(name, "touch" | "mkdir" | "mv" | "cp" | "tee" | "ln" | "truncate" | "install") {
-            return false;
-        }
-        let operands: Vec<&str> =
-            words[1..].iter().map(|w| w.text.as_str()).filter(|w| !w.starts_with('-') || *w == "-").collect();
-        let into_here = matches!(name, "cp" | "mv")
-            && operands.last().is_some_and(|last| {
-                matches!(*last, "." | "./" | "") || last.split('/').filter(|s| !s.is_empty()).all(|s| s == "..")
-            });
-        operands.iter().any(|operand| {
-            is_git_structure(operand)
-                || (into_here && is_git_structure(operand.trim_end_matches('/').rsplit('/').next().unwrap_or("")))
-        })
-    });
-    writes || analysis.redirections.iter().any(|r| r.writes_file() && is_git_structure(&r.target))
-}
 
 const SHELL_OPERATORS: &str = "This command uses shell operators that require approval for safety";
 const MULTIPLE_CD: &str = "Multiple directory changes in one command require approval for clarity";
@@ -662,151 +569,4 @@ fn check_command(
         PathVerdict::AskInside(message) => PartVerdict::Ask { rule: None, message, hard: false, overridable: true },
         _ => PartVerdict::Passthrough(REQUIRES_APPROVAL.to_owned()),
     }
-}
-
-/// Commands Claude Code refuses on what they do: running text as code, `find` actions (also
-/// behind wrappers: `nohup find . -delete`).
-fn refused_semantics(command: &SimpleCommand) -> Option<String> {
-    let name = command.words.first()?.text.as_str();
-    if matches!(name, "eval" | "exec") {
-        return Some(format!("'{name}' evaluates arguments as shell code"));
-    }
-    let words = command.program_words();
-    let name = words.first()?.text.as_str();
-    if matches!(name, "[" | "[[") {
-        return test_subscript(&words[1..]);
-    }
-    match name {
-        "eval" => Some(format!("'{name}' evaluates arguments as shell code")),
-        "find" => words.iter().skip(1).find(|w| readonly::FIND_ACTIONS.contains(&w.text.as_str())).map(|action| {
-            format!(
-                "find with '{}' executes commands or modifies files — cannot be auto-allowed by a Bash(find:*) prefix rule",
-                action.text
-            )
-        }),
-        _ => None,
-    }
-}
-
-/// A test (`[ … ]`, `[[ … ]]`) whose operand bash evaluates as an array subscript or as
-/// arithmetic, which runs the `$(…)` inside it: Claude Code's reasons (it names both
-/// `[[`).
-fn test_subscript(words: &[crate::ShellWord]) -> Option<String> {
-    let runtime = |word: &crate::ShellWord| word.dynamic || word.text.contains(['$', '`']);
-    for (at, word) in words.iter().enumerate() {
-        let next = words.get(at + 1);
-        if matches!(word.text.as_str(), "-v" | "-R") && next.is_some_and(|n| n.text.contains('[') || runtime(n)) {
-            return Some(format!(
-                "'[[ {}' operand contains array subscript or runtime-determined value — bash evaluates $(cmd) in \
-                 subscripts",
-                word.text
-            ));
-        }
-        if word.text == "-t" && next.is_some_and(|n| !dangerous::is_plain_operand(&n.text)) {
-            return Some("'[[ -t' operand is non-numeric — zsh arith-evals identifiers (may run $(cmd))".to_owned());
-        }
-        let sides = [at.checked_sub(1).and_then(|i| words.get(i)), next];
-        if dangerous::ARITHMETIC_TESTS.contains(&word.text.as_str())
-            && sides.into_iter().flatten().any(|side| side.text != "]]" && !dangerous::is_plain_operand(&side.text))
-        {
-            return Some(format!(
-                "'[[ ... {} ...' operand is non-numeric — `[[` arithmetically evaluates identifiers/subscripts (may \
-                 run $(cmd))",
-                word.text
-            ));
-        }
-    }
-    None
-}
-
-/// Environment variables that cannot change what a read-only command does.
-const SAFE_ASSIGNMENTS: &[&str] = &[
-    "CI",
-    "CLICOLOR",
-    "CLICOLOR_FORCE",
-    "COLORTERM",
-    "COLUMNS",
-    "DEBIAN_FRONTEND",
-    "FORCE_COLOR",
-    "GIT_TERMINAL_PROMPT",
-    "LANG",
-    "LANGUAGE",
-    "LC_ALL",
-    "LC_COLLATE",
-    "LC_CTYPE",
-    "LC_MESSAGES",
-    "LC_NUMERIC",
-    "LC_TIME",
-    "LINES",
-    "NODE_ENV",
-    "NO_COLOR",
-    "PYTHONDONTWRITEBYTECODE",
-    "PYTHONUNBUFFERED",
-    "RUST_BACKTRACE",
-    "RUST_LOG",
-    "TERM",
-    "TZ",
-];
-
-/// Read-only without a rule: the line has no subshell, `&`, variable set or output redirection to
-/// a file, and does not combine `cd` with `git`; the command's assignments are safe, its
-/// expansions are `$HOME` or substitutions of read-only commands, and its words are in the table.
-fn is_read_only(command: &SimpleCommand, analysis: &ShellAnalysis, redirections_approved: bool) -> bool {
-    if analysis.subshell
-        || analysis.background
-        || !analysis.bare_assignments.is_empty()
-        || (!redirections_approved && analysis.redirections.iter().any(|r| r.writes_file()))
-    {
-        return false;
-    }
-    // `git` after a `cd` may run in another repository's configuration. The program is named
-    // past its wrappers: `command cd d`, `builtin cd d` change directories too.
-    let changes_directory = analysis.commands.iter().any(|c| {
-        c.program_words().first().is_some_and(|w| matches!(w.text.as_str(), "cd" | "pushd" | "popd" | "chdir"))
-    });
-    if changes_directory && is_git(command) {
-        return false;
-    }
-    let safe_assignment = |name: &str, value: &str| {
-        (SAFE_ASSIGNMENTS.contains(&name) || name.starts_with("GO"))
-            && !value.is_empty()
-            && value.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'))
-    };
-    if !command.assignments.iter().all(|a| safe_assignment(&a.name, &a.value)) {
-        return false;
-    }
-    if command.words.iter().any(|word| word.dynamic && !expansions_are_known(&word.text)) {
-        return false;
-    }
-    let nested_read_only = analysis
-        .commands
-        .iter()
-        .filter(|nested| {
-            // Strictly inside: two commands the analysis gives one span (`"&g`a;Z`"`) would
-            // otherwise each count as nested in the other, and the check would never end.
-            nested.context == CommandContext::QuotedSubstitution
-                && nested.span.start >= command.span.start
-                && nested.span.end <= command.span.end
-                && nested.span.end - nested.span.start < command.span.end - command.span.start
-        })
-        .all(|nested| is_read_only(nested, analysis, redirections_approved));
-    let words: Vec<&str> = command.words.iter().map(|w| w.text.as_str()).collect();
-    nested_read_only && readonly::is_read_only(&words, &command.text)
-}
-
-/// Every `$NAME` in the word is `$HOME` (substitutions and arithmetic were already accepted by
-/// the analysis): any other variable may hold a secret (`$GITHUB_TOKEN`), and Claude Code asks.
-fn expansions_are_known(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    while let Some(offset) = text[at..].find('$') {
-        let start = at + offset + 1;
-        let end = start + bytes[start..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
-        let name = &text[start..end];
-        if !name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit()) && name != "HOME" {
-            return false;
-        }
-        at = end.max(start);
-    }
-    true
 }
