@@ -10,7 +10,7 @@ use crate::model::Pin;
 /// The package a server's command line fetches, as the lock records it (`of`, `name` and
 /// `path` are filled in by the reader).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fetch {
+pub(crate) struct Fetch {
     /// The launcher, as the lock names it: `npx`, `bunx`, `pnpm dlx`, `yarn dlx`, `uvx`,
     /// `pipx run`, `docker run`, `podman run`.
     pub via: &'static str,
@@ -21,7 +21,7 @@ pub struct Fetch {
 }
 
 impl Fetch {
-    pub fn pin(self, of: crate::model::PinOf, name: &str, path: &str) -> Pin {
+    pub(crate) fn pin(self, of: crate::model::PinOf, name: &str, path: &str) -> Pin {
         Pin {
             of,
             name: name.to_string(),
@@ -34,7 +34,7 @@ impl Fetch {
     }
 
     /// How the package is written with an exact version, for a suggestion.
-    pub fn pinned_example(&self) -> String {
+    pub(crate) fn pinned_example(&self) -> String {
         match self.via {
             "uvx" | "pipx run" => format!("{}==1.2.3", self.package),
             "docker run" | "podman run" => format!("{}@sha256:<digest>", self.package),
@@ -48,7 +48,7 @@ impl Fetch {
 /// A launcher that fetches its package or image without an exact version: the test behind
 /// `unpinned-mcp-package` (MCP servers) and `unpinned-package` (every other run), and the
 /// `unpinned` mark of `capc ls --runs`.
-pub struct Unpinned {
+pub(crate) struct Unpinned {
     pub launch: Fetch,
     /// `package` or `image`.
     pub what: &'static str,
@@ -60,13 +60,13 @@ pub struct Unpinned {
 
 impl Unpinned {
     /// "runs package `x` through `npx` with no version".
-    pub fn runs(&self) -> String {
+    pub(crate) fn runs(&self) -> String {
         format!("runs {} `{}` through `{}` with {}", self.what, self.launch.package, self.launch.via, self.asked)
     }
 }
 
 /// `command` and `args` start a package launcher without an exact version.
-pub fn unpinned(command: &str, args: &[String]) -> Option<Unpinned> {
+pub(crate) fn unpinned(command: &str, args: &[String]) -> Option<Unpinned> {
     let launch = server_launch(command, args)?;
     if launch.exact.is_some() {
         return None;
@@ -93,14 +93,14 @@ pub fn unpinned(command: &str, args: &[String]) -> Option<Unpinned> {
 
 /// A shell line that starts with a package launcher without an exact version (its words as
 /// `capc ls --runs` reads them).
-pub fn unpinned_line(line: &str) -> Option<Unpinned> {
+pub(crate) fn unpinned_line(line: &str) -> Option<Unpinned> {
     let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
     let (first, rest) = words.split_first()?;
     unpinned(first, rest)
 }
 
 /// What a stdio server's `command` and `args` fetch, when they start a package launcher.
-pub fn server_launch(command: &str, args: &[String]) -> Option<Fetch> {
+pub(crate) fn server_launch(command: &str, args: &[String]) -> Option<Fetch> {
     // A whole command line in `command` (it fails to start, but it says what was meant).
     let mut words: Vec<&str> = command.split_whitespace().collect();
     words.extend(args.iter().map(String::as_str));
@@ -417,7 +417,7 @@ fn classify(version: Option<&str>, exact: fn(&str) -> bool) -> (Option<String>, 
 }
 
 /// `1.2.3`, `1.2.3-rc.1`, `1.2.3+build` (an npm tag, range or partial version is not exact).
-pub fn is_exact_semver(v: &str) -> bool {
+pub(crate) fn is_exact_semver(v: &str) -> bool {
     let core = v.split(['-', '+']).next().unwrap_or("");
     let parts: Vec<&str> = core.split('.').collect();
     parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
@@ -433,7 +433,7 @@ fn is_exact_python_version(v: &str) -> bool {
 }
 
 /// A full 40-character lowercase commit hash.
-pub fn is_commit_sha(s: &str) -> bool {
+pub(crate) fn is_commit_sha(s: &str) -> bool {
     s.len() == 40 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
@@ -468,7 +468,7 @@ const INTERPRETERS: &[&str] = &[
 
 /// Whether a shell command line downloads something and runs it as a program; returns the
 /// shape found (`curl … | sh`), for the message.
-pub fn download_and_run(line: &str) -> Option<String> {
+pub(crate) fn download_and_run(line: &str) -> Option<String> {
     if let Some(shape) = powershell_download_and_run(line) {
         return Some(shape);
     }
@@ -564,7 +564,7 @@ fn powershell_download_and_run(line: &str) -> Option<String> {
 }
 
 /// The host of a remote MCP server's `http://` URL when it is not this machine.
-pub fn plain_http_host(url: &str) -> Option<String> {
+pub(crate) fn plain_http_host(url: &str) -> Option<String> {
     let rest = url.get(..7).filter(|s| s.eq_ignore_ascii_case("http://")).map(|_| &url[7..])?;
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
     let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);

@@ -74,7 +74,7 @@ impl Ty {
     }
 }
 
-pub fn bool_like(s: &str) -> Option<bool> {
+pub(crate) fn bool_like(s: &str) -> Option<bool> {
     match s.to_ascii_lowercase().as_str() {
         "true" | "yes" | "on" | "1" => Some(true),
         "false" | "no" | "off" | "0" => Some(false),
@@ -83,18 +83,18 @@ pub fn bool_like(s: &str) -> Option<bool> {
 }
 
 #[derive(Debug, Clone, Copy)]
-pub struct Field {
+pub(crate) struct Field {
     pub name: &'static str,
     pub ty: Ty,
 }
 
-pub const fn field(name: &'static str, ty: Ty) -> Field {
+pub(crate) const fn field(name: &'static str, ty: Ty) -> Field {
     Field { name, ty }
 }
 
 /// A key with the type capc checks: a [`Field`] of a small nested table, or a
 /// [`Key`](crate::decl::fields::Key) of a file kind's table in `decl/fields.rs`.
-pub trait Named {
+pub(crate) trait Named {
     fn name(&self) -> &'static str;
     fn ty(&self) -> Ty;
 }
@@ -110,7 +110,7 @@ impl Named for Field {
 
 /// How unknown fields are treated in one format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unknown {
+pub(crate) enum Unknown {
     /// Reported as a warning (Claude Code ignores them).
     Warn,
     /// Reported as a warning only when a known field is a near miss (objects where Claude Code
@@ -122,14 +122,14 @@ pub enum Unknown {
 /// Checks `object` against `fields`: wrong types are errors, unknown fields warnings with
 /// a suggestion, duplicate keys warnings. `what` names the thing in messages
 /// ("plugin.json", "frontmatter", "server `github`").
-pub fn check_fields<F: Named>(sink: &mut Sink<'_>, object: &Node, fields: &[F], what: &str, unknown: Unknown) {
+pub(crate) fn check_fields<F: Named>(sink: &mut Sink<'_>, object: &Node, fields: &[F], what: &str, unknown: Unknown) {
     check_fields_knowing(sink, object, fields, &[], what, unknown);
 }
 
 /// [`check_fields`] for a format where Claude Code knows more keys than capc checks the values
 /// of (`known`, such as its own list of frontmatter keys): those are accepted as they are, and
 /// are candidates for did-you-mean like the checked ones.
-pub fn check_fields_knowing<F: Named>(
+pub(crate) fn check_fields_knowing<F: Named>(
     sink: &mut Sink<'_>,
     object: &Node,
     fields: &[F],
@@ -232,7 +232,7 @@ fn misplaced_hint(name: &str, what: &str) -> Option<&'static str> {
     })
 }
 
-pub fn wrong_type(sink: &mut Sink<'_>, value: &Node, name: &str, expected: Ty, what: &str) {
+pub(crate) fn wrong_type(sink: &mut Sink<'_>, value: &Node, name: &str, expected: Ty, what: &str) {
     let found = match &value.kind {
         NodeKind::Array(items) if matches!(expected, Ty::StringArray | Ty::StringOrStringArray | Ty::StringOrList) => {
             match items.iter().find(|i| i.as_str().is_none()) {
@@ -251,7 +251,7 @@ pub fn wrong_type(sink: &mut Sink<'_>, value: &Node, name: &str, expected: Ty, w
 }
 
 /// Reports a missing required field on `object` (blamed on the object's span).
-pub fn require(sink: &mut Sink<'_>, object: &Node, name: &str, what: &str) -> bool {
+pub(crate) fn require(sink: &mut Sink<'_>, object: &Node, name: &str, what: &str) -> bool {
     if object.get(name).is_some() {
         return true;
     }

@@ -29,7 +29,7 @@ pub struct Suppression {
 }
 
 /// The suppressions written in a Markdown file's text (`path` is set by the caller).
-pub fn parse(text: &str) -> Vec<Suppression> {
+pub(crate) fn parse(text: &str) -> Vec<Suppression> {
     if !text.contains("capc-ignore") {
         return Vec::new();
     }
@@ -146,7 +146,7 @@ fn offset_in(text: &str, part: &str) -> usize {
 /// Removes the findings the suppressions cover and returns how many, and the findings about the
 /// suppressions themselves (no reason, unknown rule, nothing suppressed). `runs` says whether a
 /// rule runs at all: a suppression of a rule that is off is not reported as unused.
-pub fn apply(
+pub(crate) fn apply(
     diagnostics: &mut Vec<Diagnostic>,
     suppressions: &[Suppression],
     runs: impl Fn(&str) -> bool,

@@ -24,7 +24,7 @@ impl Shape {
 }
 
 /// Refines the spans of `node` (read from `yaml`, which starts at byte `offset` of the file).
-pub fn refine(node: &mut Node, yaml: &str, offset: usize) {
+pub(crate) fn refine(node: &mut Node, yaml: &str, offset: usize) {
     if let Some(shape) = shape(yaml, offset) {
         overlay(node, &shape);
     }

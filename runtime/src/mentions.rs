@@ -25,11 +25,11 @@
 use std::path::{Component, Path, PathBuf};
 
 /// The most mentions one turn reads.
-pub const MAX_MENTIONS: usize = 100;
+pub(crate) const MAX_MENTIONS: usize = 100;
 
 /// The largest file capc reads for a mention; Claude Code's Read has a token limit of its own
 /// above which it answers differently, which capc does not reproduce.
-pub const MAX_BYTES: u64 = 100_000;
+pub(crate) const MAX_BYTES: u64 = 100_000;
 
 /// Characters besides whitespace a mention may follow.
 const BEFORE: [char; 4] = ['\u{3002}', '\u{3001}', '\u{FF1F}', '\u{FF01}'];
@@ -43,7 +43,7 @@ fn is_word(c: char) -> bool {
 }
 
 /// The mentions of `text`, in the order Claude Code reads them.
-pub fn extract(text: &str) -> Vec<String> {
+pub(crate) fn extract(text: &str) -> Vec<String> {
     // Claude Code rewrites `@[…](claude-ref:…)` links first; capc reads the text as it is.
     let mut out: Vec<String> = Vec::new();
     let push = |m: String, out: &mut Vec<String>| {
@@ -90,7 +90,7 @@ pub fn extract(text: &str) -> Vec<String> {
 
 /// A mention's path and line range (the pattern Claude Code matches,
 /// `^([^#]+)(?:#(L|(?![^#]*#))(\d+)(?:-(\d+))?)?(?:#[^#]*)?$`): `(path, Some((offset, limit)))`.
-pub fn parse_range(mention: &str) -> (&str, Option<(u64, u64)>) {
+pub(crate) fn parse_range(mention: &str) -> (&str, Option<(u64, u64)>) {
     let Some(hash) = mention.find('#') else { return (mention, None) };
     let (path, rest) = (&mention[..hash], &mention[hash + 1..]);
     if path.is_empty() {
@@ -127,7 +127,7 @@ pub fn parse_range(mention: &str) -> (&str, Option<(u64, u64)>) {
 
 /// What reading one mention gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MentionRead {
+pub(crate) enum MentionRead {
     /// The two reminders of the call and its result, without the joining `\n`.
     Blocks([String; 2]),
     /// Nothing (a missing path).
@@ -138,7 +138,7 @@ pub enum MentionRead {
 
 /// The absolute path a mention names from `cwd`, `.` and `..` resolved as written (`~/` is
 /// the user's home, when there is one).
-pub fn resolve(cwd: &Path, home: Option<&Path>, path: &str) -> Option<PathBuf> {
+pub(crate) fn resolve(cwd: &Path, home: Option<&Path>, path: &str) -> Option<PathBuf> {
     let joined = match (path.strip_prefix("~/"), home) {
         (Some(rest), Some(home)) => home.join(rest),
         (Some(_), None) => return None,
@@ -169,7 +169,12 @@ fn json_string(s: &str) -> String {
 
 /// Reads one mention: `mention` as written, `path` where it resolves, `inside` whether capc may
 /// read there.
-pub fn read(mention: &str, path: &Path, range: Option<(u64, u64)>, inside: impl Fn(&Path) -> bool) -> MentionRead {
+pub(crate) fn read(
+    mention: &str,
+    path: &Path,
+    range: Option<(u64, u64)>,
+    inside: impl Fn(&Path) -> bool,
+) -> MentionRead {
     let Ok(meta) = std::fs::metadata(path) else { return MentionRead::Nothing };
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     if !inside(&canonical) {
@@ -244,13 +249,14 @@ pub fn read(mention: &str, path: &Path, range: Option<(u64, u64)>, inside: impl 
 /// its message, that is when no reminder joins the message after it (Claude Code sends the
 /// instructions reminder, the attribution reminder and a repository's git context there); the
 /// merge with the prompt's message then ends it with `\n` as well.
-pub fn join(reads: Vec<[String; 2]>, closes: bool) -> Vec<String> {
+#[cfg(test)] // only the tests join whole reads; the session joins blocks (`join_blocks`)
+pub(crate) fn join(reads: Vec<[String; 2]>, closes: bool) -> Vec<String> {
     join_blocks(reads.into_iter().flatten().collect(), closes)
 }
 
 /// A run of attachment blocks as the user turn carries them: each but the first ends with
 /// `\n`, the last only when it `closes` its message (see [`join`]).
-pub fn join_blocks(mut blocks: Vec<String>, closes: bool) -> Vec<String> {
+pub(crate) fn join_blocks(mut blocks: Vec<String>, closes: bool) -> Vec<String> {
     let n = blocks.len();
     for (i, b) in blocks.iter_mut().enumerate() {
         if i > 0 && (i + 1 < n || closes) {

@@ -93,7 +93,7 @@ impl Request {
 }
 
 /// The first text block of a slash command's turn.
-pub fn command_block(name: &str, args: &str) -> String {
+pub(crate) fn command_block(name: &str, args: &str) -> String {
     let mut out = format!("<command-message>{name}</command-message>\n<command-name>/{name}</command-name>\n");
     if !args.is_empty() {
         out.push_str(&format!("<command-args>{args}</command-args>\n"));
@@ -102,7 +102,7 @@ pub fn command_block(name: &str, args: &str) -> String {
 }
 
 /// The prompt block of a skill: its folder, then the expanded body.
-pub fn skill_block(dir: &str, body: &str) -> String {
+pub(crate) fn skill_block(dir: &str, body: &str) -> String {
     format!("Base directory for this skill: {dir}\n\n{body}")
 }
 
@@ -110,15 +110,15 @@ pub fn skill_block(dir: &str, body: &str) -> String {
 /// unknown-command reminder nor declared by the user: its built-in commands that work without
 /// the terminal and the bundled skills the model may not invoke (measured: 28 in
 /// `turn-expand-unknown`, whatever the declarations).
-pub const HEADLESS_BUILTIN_UNNAMED: usize = 28;
+pub(crate) const HEADLESS_BUILTIN_UNNAMED: usize = 28;
 
 /// The most commands the reminder names.
-pub const MAX_NAMED: usize = 40;
+pub(crate) const MAX_NAMED: usize = 40;
 
 /// The reminder before an unknown `/name` in a headless session: up to 40 commands the user
 /// may type and the model may run (`named`, `/`-less, in command order), how many more there
 /// are, and the closest name.
-pub fn unknown_command_reminder(name: &str, named: &[String], more: usize, closest: Option<&str>) -> String {
+pub(crate) fn unknown_command_reminder(name: &str, named: &[String], more: usize, closest: Option<&str>) -> String {
     let mut out = format!(
         "<system-reminder>\nThe user's message starts with the slash command /{name}, but no command with that name is available in this session, so it did not run. "
     );
@@ -143,7 +143,7 @@ pub fn unknown_command_reminder(name: &str, named: &[String], more: usize, close
 }
 
 /// The edit distance of two names (Levenshtein, by character).
-pub fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
@@ -159,7 +159,7 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// The nearest of `candidates` within edit distance 2 (the first of equals).
-pub fn closest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+pub(crate) fn closest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
     candidates
         .into_iter()
         .map(|c| (edit_distance(name, c), c))

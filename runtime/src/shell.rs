@@ -29,11 +29,11 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 /// How long an injection may run before its process group is killed.
-pub const TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Output kept from one injection: Claude Code's default Bash output limit (30,000 characters,
 /// `BASH_MAX_OUTPUT_LENGTH`). The rest is read and dropped, so a flood costs no memory.
-pub const MAX_OUTPUT_CHARS: usize = 30_000;
+pub(crate) const MAX_OUTPUT_CHARS: usize = 30_000;
 
 /// What replaces an injection when `disableSkillShellExecution` is set.
 const DISABLED: &str = "[shell command execution disabled by policy]";
@@ -63,7 +63,7 @@ pub struct ShellRun {
 }
 
 /// Where and how the injections of one expansion are decided and run.
-pub struct Settings<'a> {
+pub(crate) struct Settings<'a> {
     /// The project folder: the working directory of the commands.
     pub dir: &'a Path,
     /// More working directories (`--add-dir`).
@@ -83,14 +83,14 @@ pub struct Settings<'a> {
 
 /// The expansion aborted: the line Claude Code prints instead, and what was decided so far.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Aborted {
+pub(crate) struct Aborted {
     pub message: String,
     pub runs: Vec<ShellRun>,
 }
 
 /// Decides and runs the injections of `template` (an expanded body), returning the body with
 /// each injection replaced by its output.
-pub fn expand(
+pub(crate) fn expand(
     template: &Template,
     rules: &[SourcedRule],
     settings: &Settings<'_>,
@@ -396,7 +396,7 @@ fn exit_one_is_success(command: &str) -> bool {
 static RUNNING: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 
 /// Kills every injection's process group (the session is being stopped by a signal).
-pub fn end_all() {
+pub(crate) fn end_all() {
     let groups = RUNNING.lock().map(|running| running.clone()).unwrap_or_default();
     for group in groups {
         kill_group(group);

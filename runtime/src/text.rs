@@ -35,11 +35,11 @@ impl<'a> Described<'a> {
 }
 
 // One home for the listed text: the compiler's rule measures the same text the listing sends.
-pub use capc_compiler::listed::{escaped as listing_escaped, joined as describe, one_line};
+pub(crate) use capc_compiler::listed::{escaped as listing_escaped, joined as describe, one_line};
 
 /// Claude Code's `s.length > max ? s.slice(0, max − 1) + "…" : s`, in UTF-16 code units.
 /// Where JavaScript would cut a surrogate pair in half, the whole character is dropped instead.
-pub fn cut(text: Cow<'_, str>, max: usize) -> Cow<'_, str> {
+pub(crate) fn cut(text: Cow<'_, str>, max: usize) -> Cow<'_, str> {
     let max = max.max(1);
     let long = if text.is_ascii() { text.len() > max } else { text.encode_utf16().count() > max };
     if !long {
@@ -59,12 +59,12 @@ pub fn cut(text: Cow<'_, str>, max: usize) -> Cow<'_, str> {
 }
 
 /// The size a piece of the listing counts for: its display width plus one per line break.
-pub fn size(text: &str) -> usize {
+pub(crate) fn size(text: &str) -> usize {
     display_width(text) + text.bytes().filter(|b| *b == b'\n').count()
 }
 
 /// A description with its [`size`] and UTF-16 length, for [`Described`].
-pub fn measured(text: &str) -> (String, usize, usize) {
+pub(crate) fn measured(text: &str) -> (String, usize, usize) {
     let d = Described::new(text);
     (text.to_string(), d.size, d.units)
 }
@@ -88,7 +88,7 @@ impl<'a> Described<'a> {
 /// * 1: everything else.
 ///
 /// Unlike `stringWidth`, an emoji ZWJ sequence measures the sum of its parts.
-pub fn display_width(s: &str) -> usize {
+pub(crate) fn display_width(s: &str) -> usize {
     // ASCII (nearly every description): one column per printable byte, no table lookups.
     if s.is_ascii() {
         return s.bytes().filter(|b| (0x20..0x7f).contains(b)).count();

@@ -23,17 +23,19 @@ mod keywords;
 use keywords::ranked;
 
 /// The tool that does the searching; never deferred itself.
-pub const TOOL_SEARCH_TOOL_NAME: &str = "ToolSearch";
+#[cfg(test)] // read by `is_deferred` only
+pub(crate) const TOOL_SEARCH_TOOL_NAME: &str = "ToolSearch";
 
 /// `max_results` when the model leaves it out.
-pub const DEFAULT_MAX_RESULTS: usize = 5;
+#[cfg(test)] // used only by the tests
+pub(crate) const DEFAULT_MAX_RESULTS: usize = 5;
 
 /// The result text when nothing matched.
-pub const NO_MATCH_TEXT: &str = "No matching deferred tools found";
+pub(crate) const NO_MATCH_TEXT: &str = "No matching deferred tools found";
 
 /// A tool as tool search sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SearchTool<'a> {
+pub(crate) struct SearchTool<'a> {
     /// The tool's name as the model calls it (`mcp__server__tool` for MCP tools).
     pub name: &'a str,
     /// The model-facing description: `tool.prompt()`, which for MCP tools is already capped at 2048 characters by
@@ -71,7 +73,8 @@ pub struct SearchResult {
 /// fork-subagent experiment is on, and Brief and SendUserFile stay loaded under the KAIROS feature. capc models
 /// neither experiment, so they are left out.
 #[must_use]
-pub fn is_deferred(always_load: bool, is_mcp: bool, name: &str, should_defer: bool) -> bool {
+#[cfg(test)] // Claude Code's rule, pinned by the tests; nothing outside them calls it yet
+pub(crate) fn is_deferred(always_load: bool, is_mcp: bool, name: &str, should_defer: bool) -> bool {
     if always_load {
         return false;
     }
@@ -89,7 +92,7 @@ pub fn is_deferred(always_load: bool, is_mcp: bool, name: &str, should_defer: bo
 /// `tools` is the whole pool in pool order, deferred tools marked; `pending_servers` are the MCP servers still
 /// connecting, reported only when nothing matched. Never panics, whatever the query.
 #[must_use]
-pub fn tool_search(
+pub(crate) fn tool_search(
     query: &str,
     max_results: usize,
     tools: &[SearchTool<'_>],
