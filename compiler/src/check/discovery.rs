@@ -3,8 +3,9 @@
 
 use super::cache::{Discovered, Read};
 use super::cross::{cross_check_entries, is_manifest, undeclared_servers, walk_problems};
+use super::load::read_json;
 use super::placement::Realm;
-use super::reading::{read_claim, read_json};
+use super::reading::read_claim;
 use super::{Cache, Checked, Claim, Claims, Outcome, Owner, ServerUse};
 use crate::decl::marketplace::{self, EntryInfo};
 use crate::decl::plugin::{self, PluginInfo};

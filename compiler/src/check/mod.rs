@@ -28,6 +28,7 @@ mod checked;
 mod cross;
 mod discovery;
 pub mod instructions;
+mod load;
 mod placement;
 mod reading;
 mod stages;

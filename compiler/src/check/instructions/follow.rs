@@ -3,8 +3,8 @@
 
 use super::scan::{glob_matcher, scan, tokens, Import};
 use super::{extension, Excludes, MAX_DEPTH, RULE_KEYS, TEXT_EXTENSIONS};
+use crate::check::load::load;
 use crate::check::placement::Realm;
-use crate::check::reading::load;
 use crate::check::{Outcome, SourceFile};
 use crate::decl::{file_name, join_rel, parent, Counts, FileKind, FileScope};
 use crate::diagnostic::Sink;
