@@ -32,7 +32,7 @@ use std::sync::{Arc, Mutex};
 #[derive(Default)]
 pub struct Cache {
     walks: Mutex<HashMap<String, Arc<crate::walk::Tree>>>,
-    /// Each root's discovery (`discovery::discover`), by folder and scope.
+    /// Each root's claim stage (`claim::claim`), by folder and scope.
     discovered: Mutex<HashMap<String, (u64, Arc<Discovered>)>>,
     /// By the file's path as shown: the newest reading of it.
     reads: Mutex<HashMap<String, Arc<Read>>>,
@@ -82,7 +82,7 @@ pub(super) struct Rows {
     pub(super) rows: Vec<(std::collections::hash_map::DefaultHasher, Arc<Read>)>,
 }
 
-/// What a root holds before its files are read (see `discovery::discover`).
+/// What a root holds before its files are read: the claim stage's value (`claim::claim`).
 pub(super) struct Discovered {
     pub(super) claims: super::Claims,
     pub(super) outcomes: Vec<Outcome>,

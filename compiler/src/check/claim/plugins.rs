@@ -396,6 +396,19 @@ fn claim_plugin(
     for path in listed("lspServers").filter(|p| tree.is_file(p)) {
         claims.add(path, FileKind::LspConfig, &owner, None);
     }
+    claim_plugin_files(tree, claims, &at, paths, &owner);
+    layout_findings(tree, &at, out, realm, layout);
+}
+
+/// A plugin's output styles, themes, workflows, settings and `bin/` files.
+fn claim_plugin_files(
+    tree: &Tree,
+    claims: &mut Claims,
+    at: &dyn Fn(&str) -> String,
+    paths: &[(&'static str, String)],
+    owner: &Owner,
+) {
+    let listed = |field: &'static str| paths.iter().filter(move |(f, _)| *f == field).map(|(_, p)| p.as_str());
     // Output styles, themes and workflows: listed paths replace the default folder.
     for (field, folder, kind, suffix, deep) in [
         ("outputStyles", "output-styles", FileKind::OutputStyle, ".md", true),
@@ -407,26 +420,30 @@ fn claim_plugin(
             if named.is_empty() { vec![at(folder)] } else { named.iter().map(|p| p.to_string()).collect() };
         for path in folders {
             if tree.is_file(&path) && path.ends_with(suffix) {
-                claims.add(&path, kind, &owner, None);
+                claims.add(&path, kind, owner, None);
             } else if tree.is_dir(&path) {
                 let files: Vec<&String> =
                     tree.files_under(&path).filter(|f| f.ends_with(suffix) && (deep || parent(f) == path)).collect();
                 for file in files {
-                    claims.add(file, kind, &owner, None);
+                    claims.add(file, kind, owner, None);
                 }
             }
         }
     }
     if tree.is_file(&at("settings.json")) {
-        claims.add(&at("settings.json"), FileKind::PluginSettings, &owner, None);
+        claims.add(&at("settings.json"), FileKind::PluginSettings, owner, None);
     }
     // `bin/`: every file directly in it goes on the PATH of the commands Claude Code runs.
     let bin = at("bin");
     let bins: Vec<&String> = tree.files_under(&bin).filter(|f| parent(f) == bin).collect();
     for file in bins {
-        claims.add(file, FileKind::PluginBin, &owner, None);
+        claims.add(file, FileKind::PluginBin, owner, None);
     }
-    // Layout mistakes Claude Code is silent about.
+}
+
+/// Layout mistakes Claude Code is silent about: components inside `.claude-plugin/`, a plugin's
+/// own CLAUDE.md.
+fn layout_findings(tree: &Tree, at: &dyn Fn(&str) -> String, out: &mut Vec<Diagnostic>, realm: Realm, layout: Layout) {
     let manifest_dir = at(".claude-plugin");
     for folder in ["skills", "commands", "agents", "hooks"] {
         let inside = join_rel(&manifest_dir, folder).unwrap_or_default();

@@ -1,53 +1,17 @@
 //! The read stage's per-file reader: one claimed file's text loaded, the reader of its kind
 //! run ([`reader`]: the table a new kind is registered in), its `[[run]]` rows, its entry in
-//! the lock's sources and its suppression comments. Every reader is given the same [`At`] and
-//! fills the same [`Made`].
+//! the lock's sources and its suppression comments.
 
 use super::super::load::{hashed, load};
 use super::super::placement::{not_loaded_because, placement, Realm};
 use super::super::{Claim, Outcome, SourceFile};
+use super::reader::{At, Made, Reader};
 use super::{json, markdown, runs};
 use crate::decl::{self, Counts, FileCx, FileKind, FileScope};
 use crate::diagnostic::{Severity, Sink};
-use crate::model::Decl;
-use crate::node::Node;
 use crate::rules;
 use crate::walk::{self, Content, Tree};
 use std::path::Path;
-
-/// One claimed file, as every reader is given it.
-#[derive(Clone, Copy)]
-pub(super) struct At<'a> {
-    pub(super) rel: &'a str,
-    pub(super) claim: &'a Claim,
-    pub(super) realm: Realm,
-    /// The path shown.
-    pub(super) path: &'a str,
-    pub(super) text: &'a str,
-    /// The keys `~/.claude.json` may file the checked project under.
-    pub(super) project_keys: &'a [String],
-}
-
-/// What a reader makes of a file besides the findings, declarations and server names its
-/// sink collects.
-#[derive(Default)]
-pub(super) struct Made {
-    pub(super) counts: Counts,
-    /// For skills, commands and agents: the name Claude Code gives it.
-    pub(super) name: Option<String>,
-    /// Declarations, after the sink's own.
-    pub(super) decls: Vec<Decl>,
-    /// What runs while an agent or skill runs: its frontmatter, its owner's name, whether an
-    /// agent.
-    pub(super) own_runs: Option<(Node, String, bool)>,
-    /// The file, when a session started in the checked folder does not load it, and why.
-    pub(super) not_loaded: Option<(String, String)>,
-    /// The plugin (its root, as shown) Claude Code refuses to load because of this file, and why.
-    pub(super) skips_plugin: Option<(String, String)>,
-}
-
-/// A reader of one kind of file.
-type Reader = fn(&mut Sink<'_>, &FileCx<'_>, &At<'_>, &mut Made);
 
 /// The reader of each kind of file. A JSON kind's is [`json::read`], which parses the file
 /// and then checks and declares by kind; a plugin's `bin/` files are hashed, never read as

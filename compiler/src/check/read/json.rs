@@ -3,7 +3,7 @@
 //! loads, declared ([`declare`]). A new JSON kind is an arm in each.
 
 use super::super::load::parse_json;
-use super::file::{At, Made};
+use super::reader::{At, Made};
 use crate::decl::{self, FileCx, FileKind};
 use crate::diagnostic::{Severity, Sink};
 use crate::model::Item;

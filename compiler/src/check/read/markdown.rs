@@ -2,7 +2,7 @@
 //! gives them.
 
 use super::super::Claim;
-use super::file::{At, Made};
+use super::reader::{At, Made};
 use super::runs::exact_spans;
 use crate::decl::markdown::MarkdownKind;
 use crate::decl::{self, file_name, markdown, parent, FileCx, FileKind, FileScope};

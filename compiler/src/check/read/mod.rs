@@ -6,13 +6,15 @@
 //! per-file reader ([`Cache::read_each`]): a file whose text, claim and folder listing are as
 //! before keeps its reading.
 //!
-//! `file.rs` reads one claimed file, `json.rs` the JSON kinds, `markdown.rs` skills, commands
-//! and agents and the names Claude Code gives them, `runs.rs` the `[[run]]` rows of a file and
-//! the files of a plugin's `bin/`.
+//! `file.rs` reads one claimed file, `reader.rs` is what every reader is given and fills,
+//! `json.rs` reads the JSON kinds, `markdown.rs` skills, commands and agents and the names
+//! Claude Code gives them, `runs.rs` the `[[run]]` rows of a file and the files of a plugin's
+//! `bin/`.
 
 mod file;
 mod json;
 mod markdown;
+mod reader;
 mod runs;
 
 use super::cache::{self, Discovered, Read};
