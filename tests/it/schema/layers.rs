@@ -10,6 +10,10 @@
 //! A folder's `mod.rs` (and a library's `lib.rs`) declares its files and re-exports from them:
 //! its arrows down into its own folder are not counted. A binary's `main.rs` is code like any
 //! other.
+//!
+//! Inside one folder, the same arrows hold `capc check`'s stages to their order (the
+//! ```` ```stages ```` block): a file of `compiler/src/check/` may use only the files listed above
+//! its own, so no stage calls back into an earlier one.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
