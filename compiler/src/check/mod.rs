@@ -133,13 +133,13 @@ impl std::error::Error for CheckError {}
 pub fn check(options: &Options) -> Result<Checked, CheckError> {
     let roots = walk::roots(options)?;
     let reading = read::Reading::new(options);
-    let mut read = Vec::with_capacity(roots.len());
+    let mut each_root = Vec::with_capacity(roots.len());
     for root in roots {
         let walked = walk::walk(root, options);
         let claimed = claimed(&walked, options.cache.as_deref());
-        read.push(read::read(&walked, claimed, &reading));
+        each_root.push(read::read(&walked, claimed, &reading));
     }
-    let readings = read::gather(options, read);
+    let readings = read::gather(options, each_root);
     let crossed = cross::cross(options, readings);
     let policed = policy::police(options, crossed);
     Ok(report::report(options, policed))
