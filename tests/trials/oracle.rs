@@ -10,7 +10,10 @@
 //! (`capc_compiler::check`, the home as `--user-dir`), a session starts from the lock — its MCP
 //! servers connected for real — and the input is sent as a `turn` with the context of the
 //! scenario's `[capc]` table and `include: ["request"]`. Paths are compared as `<TREE>` and
-//! `<HOME>`.
+//! `<HOME>`. Scenarios of real plugins or projects, scenarios started in a subfolder (`cwd`) and
+//! the instruction-file scenarios (`instructions-*`) run through the binary instead, as users
+//! run them: `capc lock`, then `capc session` (`--cwd`, `--add-dir`, `--user-dir`,
+//! `--managed-dir`) fed the same `turn` line.
 //!
 //! A difference fails the test unless `tests/oracle/allowlist.toml` lists it (scenario, input,
 //! field, reason); an allowlist entry that no longer differs fails it too. The servers come from
@@ -297,9 +300,8 @@ fn run(s: &Scenario, input: &str) -> Value {
 
     let add_dirs: Vec<PathBuf> = s.add_dirs.iter().map(|d| tree.join(d)).collect();
     let plugin_dirs: Vec<PathBuf> = s.plugin_dirs.iter().map(|d| tree.join(d)).collect();
-    if !s.corpus_plugin_dirs.is_empty() || s.corpus_tree.is_some() {
-        assert!(managed.is_none(), "{}: managed settings are read only by in-process scenarios", s.name);
-        return run_cli(s, input, &tree, &home, &add_dirs, &plugin_dirs);
+    if through_cli(s) {
+        return run_cli(s, input, &tree, &home, &add_dirs, &plugin_dirs, managed.as_deref());
     }
     let options = capc_compiler::Options {
         root: tree.clone(),
@@ -378,10 +380,22 @@ fn writable(root: &Path) {
     }
 }
 
-/// The request of a scenario with real plugins or a real project, as a user gets it: `capc
-/// lock` of the tree with the plugins loaded by `--plugin-dir` from the corpora (outside the
-/// tree), then `capc session` from that lock with the same options, the input sent as one `turn`
-/// line. A lock capc refuses is a difference too: every field then says so.
+/// Whether a scenario runs through the binary ([`run_cli`]) rather than in process: one with
+/// real plugins or a real project, one started in a subfolder (`capc session --cwd`), and
+/// every instruction-file scenario (`instructions-*`), as users run them.
+fn through_cli(s: &Scenario) -> bool {
+    !s.corpus_plugin_dirs.is_empty()
+        || s.corpus_tree.is_some()
+        || s.cwd.is_some()
+        || s.name.starts_with("instructions-")
+}
+
+/// The request of a scenario as a user gets it ([`through_cli`]): `capc lock` of the tree with
+/// the scenario's folders (`--add-dir`, `--plugin-dir`, real plugins from the corpora outside
+/// the tree, `--user-dir`, `--managed-dir`), then `capc session` from that lock with the same
+/// options (and `--cwd`), the input sent as one `turn` line, with
+/// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` as the recording had it. A lock capc refuses
+/// is a difference too: every field then says so.
 fn run_cli(
     s: &Scenario,
     input: &str,
@@ -389,6 +403,7 @@ fn run_cli(
     home: &Path,
     add_dirs: &[PathBuf],
     plugin_dirs: &[PathBuf],
+    managed: Option<&Path>,
 ) -> Value {
     use std::io::Write as _;
     use std::process::{Command, Stdio};
@@ -402,9 +417,15 @@ fn run_cli(
         options.extend([PathBuf::from("--plugin-dir"), dir]);
     }
     options.extend([PathBuf::from("--user-dir"), home.to_path_buf()]);
+    if let Some(managed) = managed {
+        options.extend([PathBuf::from("--managed-dir"), managed.to_path_buf()]);
+    }
     let capc = || {
         let mut command = Command::new(env!("CARGO_BIN_EXE_capc"));
-        command.env("NO_COLOR", "1").env("HOME", home);
+        command.env("NO_COLOR", "1").env("HOME", home).env_remove("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD");
+        if s.add_dir_instructions {
+            command.env("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD", "1");
+        }
         command
     };
     let lock = capc().arg("lock").arg(tree).args(&options).arg("--quiet").output().expect("capc lock runs");
@@ -442,7 +463,11 @@ fn run_cli(
     let line = stdout.lines().next().unwrap_or_else(|| panic!("{}: capc session answered nothing", s.name));
     let response: Value = serde_json::from_str(line).expect("a JSON response");
     assert_eq!(response["ok"], true, "{}: {input}: {response}", s.name);
-    normalized(response["request"].to_string(), &[(tree, "<TREE>"), (home, "<HOME>"), (&corpora, "<CORPORA>")])
+    let mut paths = vec![(tree, "<TREE>"), (home, "<HOME>"), (corpora.as_path(), "<CORPORA>")];
+    if let Some(managed) = managed {
+        paths.push((managed, "/etc/claude-code"));
+    }
+    normalized(response["request"].to_string(), &paths)
 }
 
 /// The JSON `text` of a request with each scratch path written as its name (the longest first,
