@@ -267,13 +267,30 @@ fn run(s: &Scenario, input: &str) -> Value {
     } else {
         std::fs::create_dir_all(&home).expect("home");
     }
-    let mapping = [
+    // A folder beside the tree, outside it: an `--add-dir` the user names there.
+    let outside = base.join("outside");
+    let mut mapping = vec![
         ("<TREE>", tree.to_string_lossy().into_owned()),
         ("<HOME>", home.to_string_lossy().into_owned()),
         ("<SERVERS>", servers_dir().to_string_lossy().into_owned()),
     ];
+    if s.dir.join("outside").is_dir() {
+        copy_tree(&s.dir.join("outside"), &outside);
+        mapping.push(("<OUTSIDE>", outside.to_string_lossy().into_owned()));
+        substitute(&outside, &mapping);
+    }
     substitute(&tree, &mapping);
     substitute(&home, &mapping);
+    // `<TREE>` and `<OUTSIDE>` in an input or a folder name the scratch folders, as in regen.py.
+    let placed = |text: &str| -> String {
+        let mut text = text.to_string();
+        for (key, value) in mapping.iter().filter(|(k, _)| matches!(*k, "<TREE>" | "<OUTSIDE>")) {
+            text = text.replace(key, value);
+        }
+        text
+    };
+    let input = placed(input);
+    let input = input.as_str();
     // The managed settings, which the recording placed in /etc/claude-code.
     let managed = s.dir.join("managed").is_dir().then(|| {
         let managed = base.join("managed");
@@ -298,10 +315,11 @@ fn run(s: &Scenario, input: &str) -> Value {
     }
     std::fs::write(&config_path, serde_json::to_string_pretty(&config).expect("json")).expect("write .claude.json");
 
-    let add_dirs: Vec<PathBuf> = s.add_dirs.iter().map(|d| tree.join(d)).collect();
+    let add_dirs: Vec<PathBuf> = s.add_dirs.iter().map(|d| tree.join(placed(d))).collect();
     let plugin_dirs: Vec<PathBuf> = s.plugin_dirs.iter().map(|d| tree.join(d)).collect();
     if through_cli(s) {
-        return run_cli(s, input, &tree, &home, &add_dirs, &plugin_dirs, managed.as_deref());
+        let outside = s.dir.join("outside").is_dir().then_some(outside.as_path());
+        return run_cli(s, input, &tree, &home, &add_dirs, &plugin_dirs, managed.as_deref(), outside);
     }
     let options = capc_compiler::Options {
         root: tree.clone(),
@@ -357,6 +375,9 @@ fn run(s: &Scenario, input: &str) -> Value {
     if let Some(managed) = &managed {
         paths.push((managed.as_path(), "/etc/claude-code"));
     }
+    if s.dir.join("outside").is_dir() {
+        paths.push((outside.as_path(), "<OUTSIDE>"));
+    }
     normalized(response["request"].to_string(), &paths)
 }
 
@@ -396,6 +417,7 @@ fn through_cli(s: &Scenario) -> bool {
 /// options (and `--cwd`), the input sent as one `turn` line, with
 /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` as the recording had it. A lock capc refuses
 /// is a difference too: every field then says so.
+#[allow(clippy::too_many_arguments)]
 fn run_cli(
     s: &Scenario,
     input: &str,
@@ -404,6 +426,7 @@ fn run_cli(
     add_dirs: &[PathBuf],
     plugin_dirs: &[PathBuf],
     managed: Option<&Path>,
+    outside: Option<&Path>,
 ) -> Value {
     use std::io::Write as _;
     use std::process::{Command, Stdio};
@@ -466,6 +489,9 @@ fn run_cli(
     let mut paths = vec![(tree, "<TREE>"), (home, "<HOME>"), (corpora.as_path(), "<CORPORA>")];
     if let Some(managed) = managed {
         paths.push((managed, "/etc/claude-code"));
+    }
+    if let Some(outside) = outside {
+        paths.push((outside, "<OUTSIDE>"));
     }
     normalized(response["request"].to_string(), &paths)
 }
