@@ -446,3 +446,67 @@ fn a_session_started_in_a_subfolder_sends_the_folders_above_it() {
     let out = crate::support::capc_fed(&root, &["session", ".", "--cwd", "missing", "--json"], turn("hello"));
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+/// Started in a subfolder with a `.claude/` of its own, `capc session --cwd SUBDIR` loads what
+/// Claude Code started there loads (`instructions-start-subfolder-claude-dir`): the skills,
+/// commands and agents of both `.claude/` folders (the subfolder's skill wins a shared name),
+/// and the subfolder's settings alone (its deny rule holds, the project's does not). Only files
+/// the lock hashed are used: one changed since, or one the lock lacks, refuses the session.
+#[test]
+fn a_session_started_in_a_subfolder_loads_its_own_claude_folder() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, "CLAUDE.md", "Root.\n");
+    write_file(&root, ".claude/settings.json", r#"{"permissions":{"deny":["WebFetch"]}}"#);
+    write_file(&root, ".claude/skills/shared/SKILL.md", "---\ndescription: Outer shared\n---\nOuter shared body.\n");
+    write_file(&root, ".claude/commands/alpha-cmd.md", "---\ndescription: Alpha\n---\nAlpha command body.\n");
+    write_file(&root, "sub/.claude/settings.json", r#"{"permissions":{"deny":["CronCreate"]}}"#);
+    write_file(
+        &root,
+        "sub/.claude/skills/shared/SKILL.md",
+        "---\ndescription: Inner shared\n---\nInner shared body.\n",
+    );
+    write_file(&root, "sub/.claude/commands/beta-cmd.md", "---\ndescription: Beta\n---\nBeta command body.\n");
+    write_file(
+        &root,
+        "sub/.claude/agents/beta-agent.md",
+        "---\nname: beta-agent\ndescription: Beta agent\n---\nBeta.\n",
+    );
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    let turn = |input: &str| format!("{{\"id\":1,\"type\":\"turn\",\"input\":{input:?},\"include\":[\"request\"]}}\n");
+    let run = |args: &[&str], input: &str| {
+        let out = crate::support::capc_fed(&root, args, turn(input));
+        let text = stdout(&out);
+        (out, text)
+    };
+    let (out, text) = run(&["session", ".", "--cwd", "sub", "--json"], "/beta-cmd");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let response: serde_json::Value = serde_json::from_str(text.lines().next().expect("a line")).expect("JSON");
+    let request = &response["request"];
+    assert!(request["texts"].to_string().contains("Beta command body."), "{text}");
+    let deferred = request["deferred"].to_string();
+    assert!(deferred.contains("\"WebFetch\"") && !deferred.contains("\"CronCreate\""), "{deferred}");
+    let agents = request["agent_listing"].to_string();
+    assert!(agents.contains("beta-agent: Beta agent"), "{agents}");
+    let listing = request["skill_listing"].to_string();
+    assert!(listing.contains("shared: Inner shared") && !listing.contains("Outer shared"), "{listing}");
+    assert!(listing.contains("alpha-cmd: Alpha"), "{listing}");
+    // From the project's folder, none of the subfolder's `.claude/` loads.
+    let (out, text) = run(&["session", ".", "--json"], "/beta-cmd");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!text.contains("Beta command body.") && text.contains("CronCreate"), "{text}");
+    // A file changed since the lock, or one it lacks: refused.
+    write_file(&root, "sub/.claude/commands/beta-cmd.md", "---\ndescription: Beta\n---\nEdited.\n");
+    let (out, _) = run(&["session", ".", "--cwd", "sub", "--json"], "hello");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("sub/.claude/commands/beta-cmd.md") && stderr(&out).contains("changed"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    write_file(&root, "sub/.claude/commands/new-cmd.md", "---\ndescription: New\n---\nNew.\n");
+    let (out, _) = run(&["session", ".", "--cwd", "sub", "--json"], "hello");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("new-cmd.md") && stderr(&out).contains("not in the lock"), "{}", stderr(&out));
+}

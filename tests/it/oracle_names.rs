@@ -141,6 +141,8 @@ fn resolve(s: &Scenario, scratch: &Path) -> (Resolution, bool) {
             dirs
         },
         add_dirs,
+        // Where the recording started Claude Code (`cwd`), as `capc session --cwd` does.
+        start: s.spec.get("cwd").and_then(|v| v.as_str()).unwrap_or_default().to_string(),
         skip_hashes: true,
         ..Options::default()
     };

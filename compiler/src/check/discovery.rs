@@ -28,6 +28,8 @@ pub(super) struct Reading<'a> {
     pub(super) skip_sources: bool,
     /// What else decides which instruction files load.
     pub(super) loading: super::instructions::Loading<'a>,
+    /// [`Options::start`](super::Options): the folder Claude Code starts in.
+    pub(super) start: &'a str,
 }
 
 pub(super) fn check_root(
@@ -38,7 +40,7 @@ pub(super) fn check_root(
     plugin_dirs: &[(usize, String)],
     reading: Reading<'_>,
 ) -> Checked {
-    let Reading { filter, texts, cache, skip_sources, loading } = reading;
+    let Reading { filter, texts, cache, skip_sources, loading, start } = reading;
     let listed = match cache {
         Some(cache) => cache.walk(dir, filter),
         None => walk::walk_filtered(dir, filter),
@@ -69,6 +71,9 @@ pub(super) fn check_root(
         }
     };
     let Discovered { claims, outcomes, diagnostics, counts, plugin_decls, fingerprint } = &*discovered;
+    // Started below the checked folder: the folders on the way are the project's.
+    let started = (realm == Realm::Project && !start.is_empty()).then(|| claims.started_in(start));
+    let claims = started.as_ref().unwrap_or(claims);
     let (outcomes, diagnostics, counts, plugin_decls) =
         (outcomes.clone(), diagnostics.clone(), *counts, plugin_decls.clone());
 
@@ -83,7 +88,11 @@ pub(super) fn check_root(
         .iter()
         .filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
         .collect();
-    let keyed = cache.zip(listing).map(|(cache, listing)| Keyed { cache, listing, root: Some(&discovered) });
+    let keyed = cache.zip(listing).filter(|_| started.is_none()).map(|(cache, listing)| Keyed {
+        cache,
+        listing,
+        root: Some(&discovered),
+    });
     let parsed = read_claims(dir, &tree, &claimed, realm, hash, project_keys, keyed);
 
     let mut checked = Checked::empty(diagnostics);
