@@ -186,6 +186,7 @@ impl Walk<'_> {
                 order,
                 imported_by: by.map(str::to_string),
                 imports: Vec::new(),
+                external_imports: Vec::new(),
                 paths: if conditional { globs.clone() } else { Vec::new() },
                 folder: self.folder.clone(),
                 key: None,
@@ -196,13 +197,23 @@ impl Walk<'_> {
             self.chars.insert(path.clone(), body.encode_utf16().count());
         }
         let mut imported = Vec::new();
+        let mut outside: Vec<String> = Vec::new();
         // A rule that waits for a matching file brings its imports in when it loads (not
         // followed here); an empty file brings in nothing.
         if sent.is_some() && !conditional && self.imports {
             self.chain.push(rel.to_string());
             let mut named: BTreeSet<String> = BTreeSet::new();
             for import in &scanned.imports {
-                let Some(target) = self.resolve(rel, import, &mut sink) else { continue };
+                let Some(target) = self.resolve(rel, import, &mut sink) else {
+                    let written = import.written.as_str();
+                    let external = (written.starts_with("~/") && self.realm != Realm::User)
+                        || written.starts_with('/')
+                        || join_rel(parent(rel), written).is_none();
+                    if external && !outside.iter().any(|o| o == written) {
+                        outside.push(written.to_string());
+                    }
+                    continue;
+                };
                 if !named.insert(target.clone()) {
                     continue;
                 }
@@ -242,6 +253,7 @@ impl Walk<'_> {
         }
         if let Some(i) = sent {
             self.entries[i].imports = imported;
+            self.entries[i].external_imports = outside;
         }
         if !(self.claimed)(rel) {
             let kept = !sink.diagnostics.is_empty();
