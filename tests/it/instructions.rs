@@ -619,3 +619,63 @@ fn every_instruction_file_of_the_corpora_checks_locks_and_is_sent() {
     }
     assert!(sent * 2 >= files.len(), "only {sent} of {} files were sent at the start", files.len());
 }
+
+/// The prompts `capc serve ARGS` in `root` lists (its `prompts/list` names).
+fn served_prompts(root: &Path, args: &[&str]) -> Vec<String> {
+    use std::time::Duration;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(args)
+        .current_dir(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("capc serve");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let (replies, arrived) = std::sync::mpsc::channel();
+    let out = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines() {
+            let Ok(line) = line else { return };
+            if replies.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let mut send = |value: serde_json::Value| writeln!(stdin, "{value}").expect("write");
+    send(serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}));
+    let next = || -> serde_json::Value {
+        serde_json::from_str(&arrived.recv_timeout(Duration::from_secs(60)).expect("a reply")).expect("JSON")
+    };
+    let _ = next();
+    send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "prompts/list"}));
+    let list = next();
+    let _ = child.kill();
+    let _ = child.wait();
+    list["result"]["prompts"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{list}"))
+        .iter()
+        .filter_map(|p| p["name"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// `capc serve --cwd SUBDIR`, from the lock or from the files, serves what a session started
+/// there loads: the subfolder's own command beside the project's.
+#[test]
+fn serve_started_in_a_subfolder_serves_its_own_claude_folder() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, ".claude/commands/alpha-cmd.md", "---\ndescription: Alpha\n---\nAlpha.\n");
+    write_file(&root, "sub/.claude/commands/beta-cmd.md", "---\ndescription: Beta\n---\nBeta.\n");
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    let has = |names: &[String], name: &str| names.iter().any(|n| n == name);
+    let from_root = served_prompts(&root, &["serve", "."]);
+    assert!(has(&from_root, "alpha-cmd") && !has(&from_root, "beta-cmd"), "{from_root:?}");
+    for args in [&["serve", ".", "--cwd", "sub"][..], &["serve", ".", "--tree", "--cwd", "sub"]] {
+        let names = served_prompts(&root, args);
+        assert!(has(&names, "alpha-cmd") && has(&names, "beta-cmd"), "{args:?}: {names:?}");
+    }
+}
