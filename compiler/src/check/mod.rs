@@ -54,6 +54,12 @@ pub struct Options {
     pub add_dirs: Vec<PathBuf>,
     /// `--plugin-dir` folders, in order: plugins a session loads as `claude --plugin-dir` does.
     pub plugin_dirs: Vec<PathBuf>,
+    /// The folder of `root` Claude Code starts in (`capc session --cwd`), relative and
+    /// normalized (`a/b`); empty: `root` itself. Started below `root`, the project's settings
+    /// are that folder's own `.claude/settings.json` and `settings.local.json` (those of the
+    /// folders above it are not read), and the skills, commands and agents of every `.claude/`
+    /// from it up to `root` load, the nearer folder's skills first.
+    pub start: String,
     /// Read the instruction files of the `--add-dir` folders, as Claude Code does when
     /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` is set (the CLI reads that variable).
     pub add_dir_instructions: bool,
@@ -199,6 +205,30 @@ struct Claim {
 }
 
 struct Claims(BTreeMap<String, Claim>);
+
+impl Claims {
+    /// The claims as Claude Code started in `start` (a folder below the checked one) loads
+    /// them: the `.claude/` of each folder from `start` up to the checked one is the project's
+    /// (its skills, commands and agents load), but for settings, which only `start`'s own
+    /// `.claude/` holds.
+    fn started_in(&self, start: &str) -> Claims {
+        let on_path = |root: &str| root.is_empty() || root == start || start.starts_with(&format!("{root}/"));
+        let mut out = BTreeMap::new();
+        for (rel, claim) in &self.0 {
+            let mut claim = claim.clone();
+            if claim.owner.scope == FileScope::Project {
+                if let Some(root) = claim.owner.project_root.clone().filter(|r| on_path(r)) {
+                    if claim.kind == FileKind::Settings && root != start {
+                        continue;
+                    }
+                    claim.owner.project_root = Some(String::new());
+                }
+            }
+            out.insert(rel.clone(), claim);
+        }
+        Claims(out)
+    }
+}
 
 impl Claims {
     /// The first claim on a path wins.

@@ -103,12 +103,28 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
 
     // Instruction files, by path; where each comes in the reminder is no change of its own.
     let instructions = pair(&old.instructions, &new.instructions, |i| i.path.as_str());
+    // An import of a file outside the project that was not there: Claude Code asks the user to
+    // read it, and once approved sends a file nobody reviewed here.
+    let new_outside = |old: Option<&crate::model::Instruction>, new: &crate::model::Instruction| -> Vec<String> {
+        new.external_imports
+            .iter()
+            .filter(|w| old.is_none_or(|o| !o.external_imports.contains(w)))
+            .map(|w| {
+                format!(
+                    "instruction file `{}` imports `@{w}`, outside the project: Claude Code asks to read it, and sends it once approved",
+                    new.path
+                )
+            })
+            .collect()
+    };
     for i in instructions.added {
         out.push(entry(Section::Instruction, Class::Added, i.path.clone(), instruction_what(i), &[&i.path]));
+        let mut escalations = Vec::new();
         if i.at_start() {
-            last(&mut out).escalations =
-                vec![format!("a new instruction file `{}` is sent to the model in every turn", i.path)];
+            escalations.push(format!("a new instruction file `{}` is sent to the model in every turn", i.path));
         }
+        escalations.extend(new_outside(None, i));
+        last(&mut out).escalations = escalations;
     }
     for i in instructions.removed {
         out.push(entry(Section::Instruction, Class::Removed, i.path.clone(), instruction_what(i), &[&i.path]));
@@ -122,13 +138,16 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
             fields,
             ..entry(Section::Instruction, Class::Changed, n.path.clone(), instruction_what(n), &[&n.path])
         });
+        let mut escalations = Vec::new();
         if !o.at_start() && n.at_start() {
-            last(&mut out).escalations = vec![format!(
+            escalations.push(format!(
                 "instruction file `{}` is now sent in every turn, not only for the files {}",
                 n.path,
                 if o.paths.is_empty() { "below its folder" } else { "its `paths` match" }
-            )];
+            ));
         }
+        escalations.extend(new_outside(Some(o), n));
+        last(&mut out).escalations = escalations;
     }
 
     let hooks = pair(&old.hooks, &new.hooks, hook_key);

@@ -449,6 +449,11 @@ pub struct Instruction {
     /// The files its `@` imports bring in, in order (only those that load).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub imports: Vec<String>,
+    /// Its `@` imports of files outside the project (`~/…`, an absolute path, `../…` past the
+    /// folder), as written, in order: Claude Code asks the user before it reads them and reads
+    /// none until approved; capc never reads them. A new one is an escalation of `capc diff`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub external_imports: Vec<String>,
     /// A rule's `paths:` globs: it loads when the turn reads a file one of them matches, not at
     /// the start (empty: it loads at the start). A nested folder's rule matches them relative to
     /// that folder, the others relative to the locked folder.

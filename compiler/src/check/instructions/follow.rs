@@ -81,6 +81,7 @@ impl Walk<'_> {
                 order,
                 imported_by: by.map(str::to_string),
                 imports: Vec::new(),
+                external_imports: Vec::new(),
                 paths: if conditional { globs.clone() } else { Vec::new() },
                 folder: self.folder.clone(),
                 key: None,
@@ -91,13 +92,15 @@ impl Walk<'_> {
             self.chars.insert(path.clone(), body.encode_utf16().count());
         }
         let mut imported = Vec::new();
+        let mut outside: Vec<String> = Vec::new();
         // A rule that waits for a matching file brings its imports in when it loads (not
         // followed here); an empty file brings in nothing.
         if sent.is_some() && !conditional && self.imports {
-            imported = self.follow(rel, &scanned.imports, (scope, depth), &path, &mut sink);
+            (imported, outside) = self.follow(rel, &scanned.imports, (scope, depth), &path, &mut sink);
         }
         if let Some(i) = sent {
             self.entries[i].imports = imported;
+            self.entries[i].external_imports = outside;
         }
         self.keep(rel, sink, &text, &path, scope);
         sent.map(|i| self.entries[i].path.clone())
@@ -142,7 +145,8 @@ impl Walk<'_> {
         }
     }
 
-    /// Follows a sent file's imports, depth first; the paths of the files they bring in.
+    /// Follows a sent file's imports, depth first; the paths of the files they bring in, and the
+    /// imports that name a file outside the folder.
     fn follow(
         &mut self,
         rel: &str,
@@ -150,12 +154,23 @@ impl Walk<'_> {
         (scope, depth): (Scope, usize),
         path: &str,
         sink: &mut Sink<'_>,
-    ) -> Vec<String> {
+    ) -> (Vec<String>, Vec<String>) {
         let mut imported = Vec::new();
+        // Imports naming a file outside the folder, as written (never read).
+        let mut outside: Vec<String> = Vec::new();
         self.chain.push(rel.to_string());
         let mut named: BTreeSet<String> = BTreeSet::new();
         for import in imports {
-            let Some(target) = self.resolve(rel, import, sink) else { continue };
+            let Some(target) = self.resolve(rel, import, sink) else {
+                let written = import.written.as_str();
+                let external = (written.starts_with("~/") && self.realm != Realm::User)
+                    || written.starts_with('/')
+                    || join_rel(parent(rel), written).is_none();
+                if external && !outside.iter().any(|o| o == written) {
+                    outside.push(written.to_string());
+                }
+                continue;
+            };
             if !named.insert(target.clone()) {
                 continue;
             }
@@ -192,7 +207,7 @@ impl Walk<'_> {
             }
         }
         self.chain.pop();
-        imported
+        (imported, outside)
     }
 
     /// The outcome of an instruction file no other reader claimed (or its findings, for one

@@ -42,6 +42,8 @@ pub(super) struct Reading<'o> {
     excludes: Excludes,
     /// [`Options::add_dir_instructions`].
     add_dir_instructions: bool,
+    /// [`Options::start`]: the folder Claude Code starts in.
+    start: &'o str,
 }
 
 impl<'o> Reading<'o> {
@@ -53,6 +55,7 @@ impl<'o> Reading<'o> {
             project_keys: project_keys(&options.root),
             excludes: Excludes::new(&exclude_patterns(options)),
             add_dir_instructions: options.add_dir_instructions,
+            start: &options.start,
         }
     }
 }
@@ -81,6 +84,11 @@ pub(super) fn read(walked: &Walked, discovered: Arc<Discovered>, reading: &Readi
     let Discovered { claims, outcomes, diagnostics, counts, plugin_decls, fingerprint } = &*discovered;
     let (outcomes, diagnostics, counts, plugin_decls) =
         (outcomes.clone(), diagnostics.clone(), *counts, plugin_decls.clone());
+    // Started below the checked folder: the folders on the way are the project's (their
+    // readings differ from the cached ones, which are the checked folder's).
+    let started = (realm == Realm::Project && !reading.start.is_empty()).then(|| claims.started_in(reading.start));
+    let claims = started.as_ref().unwrap_or(claims);
+    let cache = reading.cache.filter(|_| started.is_none());
 
     // With a cache, what the cross-file stage reads of each file, in order, for its key
     // (the claims' own part hashed once, when they were made).
@@ -93,7 +101,7 @@ pub(super) fn read(walked: &Walked, discovered: Arc<Discovered>, reading: &Readi
         .iter()
         .filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
         .collect();
-    let parsed = read_claims(walked, &claimed, &reading.project_keys, reading.cache, &discovered);
+    let parsed = read_claims(walked, &claimed, &reading.project_keys, cache, &discovered);
 
     let mut checked = Checked::empty(diagnostics);
     checked.files.reserve(outcomes.len() + parsed.len());
