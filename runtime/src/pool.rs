@@ -120,6 +120,8 @@ const TOOLS_FILE: &str = include_str!("../../compiler/data/claude-code/tools.jso
 
 #[derive(serde::Deserialize)]
 struct ToolsFile {
+    /// The release the file was extracted from (a test ties it to the version capc follows).
+    #[cfg_attr(not(test), allow(dead_code))]
     claude_code: String,
     tools: std::collections::BTreeMap<String, ToolObject>,
 }
