@@ -315,8 +315,11 @@ pub(super) fn read_claim(
                         }
                         // Refused whole by Claude Code: it declares nothing, and its errors
                         // do not stop `capc lock` (a session here does not load the file).
-                        FileKind::Settings if decl::settings::refused(&node).is_some() => {
-                            let (key, message) = decl::settings::refused(&node).unwrap_or_default();
+                        FileKind::Settings
+                            if decl::settings::refused(&node, cx.scope == FileScope::Managed).is_some() =>
+                        {
+                            let (key, message) =
+                                decl::settings::refused(&node, cx.scope == FileScope::Managed).unwrap_or_default();
                             let why = format!("Claude Code refuses this settings file: `{key}`: {message}");
                             not_loaded.get_or_insert_with(|| (path.clone(), why));
                             decls.push(crate::model::Decl {

@@ -497,12 +497,14 @@ fn switches(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
     if let Some((node, on)) = root.get("channelsEnabled").and_then(|n| Some((n, n.as_bool()?))) {
         push("channelsEnabled", node, on.to_string());
     }
-    if let Some(node) = root.get("allowedChannelPlugins").filter(|n| n.as_array().is_some()) {
+    // Read as Claude Code reads managed settings: a `plugin@marketplace` string is an entry, an
+    // entry it cannot read is left out, a value that is not a list admits none.
+    if let Some(node) = root.get("allowedChannelPlugins") {
         let mut entries: Vec<String> = node
             .as_array()
             .unwrap_or_default()
             .iter()
-            .filter_map(|e| Some(format!("{}@{}", e.get("plugin")?.as_str()?, e.get("marketplace")?.as_str()?)))
+            .filter_map(|e| crate::decl::settings::channel_plugin(e).map(|(p, m)| format!("{p}@{m}")))
             .collect();
         entries.sort();
         entries.dedup();
