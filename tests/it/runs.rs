@@ -265,3 +265,41 @@ fn a_monitor_and_an_lsp_server_record_the_script_they_run() {
         assert_eq!(r["pinned"], "script", "{r:#}");
     }
 }
+
+/// `unpinned-package` reports exactly the rows `capc ls --runs` marks unpinned, file by file,
+/// on its fixture: settings-style hooks, a monitor, an LSP server and a skill's own frontmatter
+/// hook; a plugin agent's frontmatter hook, which Claude Code ignores, is neither a row nor a
+/// finding.
+#[test]
+fn unpinned_package_findings_are_the_unpinned_rows_of_what_runs() {
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/unpinned-package/in");
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let out = capc_in(
+        scratch.path(),
+        &["ls", ".", "--runs", "--format", "json", "--plugin-dir", fixture.to_str().expect("utf-8")],
+        100,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let mut rows: Vec<String> = json["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .filter(|r| r["pinned"] == "unpinned")
+        .map(|r| r["path"].as_str().unwrap_or_default().replace("<plugin-dir 1>/", ""))
+        .collect();
+    rows.sort();
+    let out = capc_in(&fixture, &["check", ".", "--format", "json"], 100);
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let mut findings: Vec<String> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["rule"] == "unpinned-package")
+        .map(|d| d["path"].as_str().unwrap_or_default().to_string())
+        .collect();
+    findings.sort();
+    assert_eq!(findings, rows);
+    assert!(rows.contains(&"skills/format/SKILL.md".to_string()), "{rows:?}");
+    assert!(!findings.contains(&"agents/reviewer.md".to_string()), "{findings:?}");
+}
