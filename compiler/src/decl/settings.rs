@@ -192,26 +192,6 @@ fn report_managed_mismatch(sink: &mut Sink<'_>, m: &Mismatch<'_>) {
     .help("Claude Code says so at start (\"Managed settings contain invalid entries\"); write the value its schema takes, or remove it");
 }
 
-/// A plugin id as Claude Code's schema writes it: `plugin@marketplace`, each part a name.
-fn plugin_id(text: &str) -> Option<(&str, &str)> {
-    let name = |s: &str| {
-        s.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
-            && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
-    };
-    let (plugin, marketplace) = text.split_once('@')?;
-    (name(plugin) && name(marketplace)).then_some((plugin, marketplace))
-}
-
-/// A managed `allowedChannelPlugins` entry as Claude Code reads it: an object with string
-/// `plugin` and `marketplace`, or (accepted with a notice) a string `plugin@marketplace`;
-/// `None` for an entry it ignores.
-pub fn channel_plugin(entry: &Node) -> Option<(String, String)> {
-    if let Some(text) = entry.as_str() {
-        return plugin_id(text).map(|(p, m)| (p.to_string(), m.to_string()));
-    }
-    Some((entry.get("plugin")?.as_str()?.to_string(), entry.get("marketplace")?.as_str()?.to_string()))
-}
-
 /// Managed `allowedChannelPlugins`, read as Claude Code's tolerant reading of managed settings
 /// reads it (measured): a string `plugin@marketplace` is taken as the object it names, with a
 /// notice; another entry is ignored; a value that is not a list, or a list of which no entry
@@ -233,7 +213,7 @@ fn check_channel_plugins(sink: &mut Sink<'_>, list: &Node) {
     };
     let mut read = 0;
     for (i, entry) in entries.iter().enumerate() {
-        match (entry.as_str(), channel_plugin(entry)) {
+        match (entry.as_str(), crate::decl::declare::channel_plugin(entry)) {
             (Some(text), Some((plugin, marketplace))) => {
                 read += 1;
                 let object = format!(r#"{{"plugin": "{plugin}", "marketplace": "{marketplace}"}}"#);
