@@ -303,3 +303,34 @@ fn unpinned_package_findings_are_the_unpinned_rows_of_what_runs() {
     assert!(rows.contains(&"skills/format/SKILL.md".to_string()), "{rows:?}");
     assert!(!findings.contains(&"agents/reviewer.md".to_string()), "{findings:?}");
 }
+
+/// A plugin's output style with `force-for-plugin` is applied whenever the plugin is enabled,
+/// whatever `outputStyle` selects: the lock records it (`force_for_plugin`, read as Claude Code
+/// reads the switch: `yes` is on), and `capc diff` escalates a style that starts forcing itself.
+#[test]
+fn a_plugin_style_that_forces_itself_is_locked_and_escalates() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write_file(root, "kit/.claude-plugin/plugin.json", r#"{"name": "kit"}"#);
+    let style =
+        |force: &str| format!("---\ndescription: Terse answers\nforce-for-plugin: {force}\n---\nAnswer in one line.\n");
+    write_file(root, "kit/output-styles/terse.md", &style("false"));
+    std::fs::create_dir(root.join("proj")).expect("mkdir");
+    let lock = |name: &str| {
+        let out = capc_in(root, &["lock", "proj", "--plugin-dir", "kit"], 100);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        std::fs::rename(root.join("proj/capabilities.lock"), root.join(name)).expect("rename");
+        std::fs::read_to_string(root.join(name)).expect("lock")
+    };
+    assert!(!lock("old.lock").contains("force_for_plugin"));
+    write_file(root, "kit/output-styles/terse.md", &style("yes"));
+    assert!(lock("new.lock").contains("force_for_plugin = true"));
+    let out = capc_in(root, &["diff", "old.lock", "new.lock", "--fail-on", "escalation"], 200);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("plugin output style `kit:terse` is forced (`force-for-plugin`): its text is sent to the model in every turn while the plugin is enabled, whatever `outputStyle` selects, in place of Claude Code's coding instructions"),
+        "{text}"
+    );
+    assert!(text.contains("force_for_plugin: (unset) → true"), "{text}");
+}
