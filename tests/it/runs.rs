@@ -334,3 +334,76 @@ fn a_plugin_style_that_forces_itself_is_locked_and_escalates() {
     );
     assert!(text.contains("force_for_plugin: (unset) → true"), "{text}");
 }
+
+/// `fileSuggestion` under the hooks' switches, as Claude Code ran it (measured in an interactive
+/// session on a pseudo-terminal: typing `@` runs the command, which touched a marker file in a
+/// temporary folder; managed settings in `/etc/claude-code` through an overlay). Each case: the
+/// project's, user's and managed settings, and whose `fileSuggestion` ran. `capc ls --runs`
+/// lists exactly those.
+#[test]
+fn file_suggestion_follows_the_hooks_switches_as_measured() {
+    let fs = |who: &str| format!(r#"{{"type": "command", "command": "touch marker-{who}; echo README.md"}}"#);
+    let cases: &[(&str, String, String, Option<String>, &[&str])] = &[
+        (
+            "project disableAllHooks",
+            format!(r#"{{"disableAllHooks": true, "fileSuggestion": {}}}"#, fs("project")),
+            "{}".into(),
+            None,
+            &[],
+        ),
+        (
+            "user's under the project's switch",
+            r#"{"disableAllHooks": true}"#.into(),
+            format!(r#"{{"fileSuggestion": {}}}"#, fs("user")),
+            None,
+            &[],
+        ),
+        (
+            "managed under the project's switch",
+            r#"{"disableAllHooks": true}"#.into(),
+            "{}".into(),
+            Some(format!(r#"{{"fileSuggestion": {}}}"#, fs("managed"))),
+            &["managed"],
+        ),
+        (
+            "managed disableAllHooks",
+            "{}".into(),
+            "{}".into(),
+            Some(format!(r#"{{"disableAllHooks": true, "fileSuggestion": {}}}"#, fs("managed"))),
+            &[],
+        ),
+        (
+            "project's under allowManagedHooksOnly",
+            format!(r#"{{"fileSuggestion": {}}}"#, fs("project")),
+            "{}".into(),
+            Some(r#"{"allowManagedHooksOnly": true}"#.into()),
+            &[],
+        ),
+        ("project's alone", format!(r#"{{"fileSuggestion": {}}}"#, fs("project")), "{}".into(), None, &["project"]),
+    ];
+    for (case, project, user, managed, ran) in cases {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        write_file(root, "project/.claude/settings.json", project);
+        write_file(root, "user/.claude/settings.json", user);
+        let mut args = vec!["ls", "project", "--runs", "--format", "json", "--user-dir", "user/.claude"];
+        if let Some(m) = managed {
+            write_file(root, "managed/managed-settings.json", m);
+            args.extend(["--managed-dir", "managed"]);
+        }
+        let out = capc_in(root, &args, 100);
+        assert_eq!(out.status.code(), Some(0), "{case}: {}", String::from_utf8_lossy(&out.stderr));
+        let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let listed: Vec<String> = json["runs"]
+            .as_array()
+            .expect("runs")
+            .iter()
+            .filter(|r| r["name"] == "fileSuggestion")
+            .map(|r| {
+                let run = r["run"].as_str().unwrap_or_default();
+                run.trim_start_matches("touch marker-").split(';').next().unwrap_or_default().to_string()
+            })
+            .collect();
+        assert_eq!(listed, ran.to_vec(), "{case}");
+    }
+}
