@@ -335,75 +335,107 @@ fn a_plugin_style_that_forces_itself_is_locked_and_escalates() {
     assert!(text.contains("force_for_plugin: (unset) → true"), "{text}");
 }
 
-/// `fileSuggestion` under the hooks' switches, as Claude Code ran it (measured in an interactive
-/// session on a pseudo-terminal: typing `@` runs the command, which touched a marker file in a
-/// temporary folder; managed settings in `/etc/claude-code` through an overlay). Each case: the
-/// project's, user's and managed settings, and whose `fileSuggestion` ran. `capc ls --runs`
-/// lists exactly those.
-#[test]
-fn file_suggestion_follows_the_hooks_switches_as_measured() {
-    let fs = |who: &str| format!(r#"{{"type": "command", "command": "touch marker-{who}; echo README.md"}}"#);
-    let cases: &[(&str, String, String, Option<String>, &[&str])] = &[
-        (
-            "project disableAllHooks",
-            format!(r#"{{"disableAllHooks": true, "fileSuggestion": {}}}"#, fs("project")),
-            "{}".into(),
-            None,
-            &[],
-        ),
-        (
-            "user's under the project's switch",
-            r#"{"disableAllHooks": true}"#.into(),
-            format!(r#"{{"fileSuggestion": {}}}"#, fs("user")),
-            None,
-            &[],
-        ),
-        (
-            "managed under the project's switch",
-            r#"{"disableAllHooks": true}"#.into(),
-            "{}".into(),
-            Some(format!(r#"{{"fileSuggestion": {}}}"#, fs("managed"))),
-            &["managed"],
-        ),
-        (
-            "managed disableAllHooks",
-            "{}".into(),
-            "{}".into(),
-            Some(format!(r#"{{"disableAllHooks": true, "fileSuggestion": {}}}"#, fs("managed"))),
-            &[],
-        ),
-        (
-            "project's under allowManagedHooksOnly",
-            format!(r#"{{"fileSuggestion": {}}}"#, fs("project")),
-            "{}".into(),
-            Some(r#"{"allowManagedHooksOnly": true}"#.into()),
-            &[],
-        ),
-        ("project's alone", format!(r#"{{"fileSuggestion": {}}}"#, fs("project")), "{}".into(), None, &["project"]),
-    ];
-    for (case, project, user, managed, ran) in cases {
+/// One measured case: the project's, user's and managed settings, and whose command ran.
+struct Measured {
+    case: &'static str,
+    project: String,
+    user: String,
+    managed: Option<String>,
+    ran: &'static [&'static str],
+}
+
+/// The cases measured for a settings key that runs a command (`key`), each scope's command
+/// touching `marker-<scope>`.
+fn switch_cases(key: &str) -> Vec<Measured> {
+    let cmd = |who: &str| format!(r#""{key}": {{"type": "command", "command": "touch marker-{who}; echo x"}}"#);
+    vec![
+        Measured {
+            case: "project disableAllHooks",
+            project: format!(r#"{{"disableAllHooks": true, {}}}"#, cmd("project")),
+            user: "{}".into(),
+            managed: None,
+            ran: &[],
+        },
+        Measured {
+            case: "user's under the project's switch",
+            project: r#"{"disableAllHooks": true}"#.into(),
+            user: format!("{{{}}}", cmd("user")),
+            managed: None,
+            ran: &[],
+        },
+        Measured {
+            case: "managed under the project's switch",
+            project: r#"{"disableAllHooks": true}"#.into(),
+            user: "{}".into(),
+            managed: Some(format!("{{{}}}", cmd("managed"))),
+            ran: &["managed"],
+        },
+        Measured {
+            case: "managed disableAllHooks",
+            project: "{}".into(),
+            user: "{}".into(),
+            managed: Some(format!(r#"{{"disableAllHooks": true, {}}}"#, cmd("managed"))),
+            ran: &[],
+        },
+        Measured {
+            case: "project's under allowManagedHooksOnly",
+            project: format!("{{{}}}", cmd("project")),
+            user: "{}".into(),
+            managed: Some(r#"{"allowManagedHooksOnly": true}"#.into()),
+            ran: &[],
+        },
+        Measured {
+            case: "project's alone",
+            project: format!("{{{}}}", cmd("project")),
+            user: "{}".into(),
+            managed: None,
+            ran: &["project"],
+        },
+    ]
+}
+
+/// Whose `key` command `capc ls --runs` lists in each measured case, against whose ran.
+fn check_switch_cases(key: &str) {
+    for m in switch_cases(key) {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = dir.path();
-        write_file(root, "project/.claude/settings.json", project);
-        write_file(root, "user/.claude/settings.json", user);
+        write_file(root, "project/.claude/settings.json", &m.project);
+        write_file(root, "user/.claude/settings.json", &m.user);
         let mut args = vec!["ls", "project", "--runs", "--format", "json", "--user-dir", "user/.claude"];
-        if let Some(m) = managed {
-            write_file(root, "managed/managed-settings.json", m);
+        if let Some(managed) = &m.managed {
+            write_file(root, "managed/managed-settings.json", managed);
             args.extend(["--managed-dir", "managed"]);
         }
         let out = capc_in(root, &args, 100);
-        assert_eq!(out.status.code(), Some(0), "{case}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(0), "{}: {}", m.case, String::from_utf8_lossy(&out.stderr));
         let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
         let listed: Vec<String> = json["runs"]
             .as_array()
             .expect("runs")
             .iter()
-            .filter(|r| r["name"] == "fileSuggestion")
+            .filter(|r| r["name"] == key)
             .map(|r| {
                 let run = r["run"].as_str().unwrap_or_default();
                 run.trim_start_matches("touch marker-").split(';').next().unwrap_or_default().to_string()
             })
             .collect();
-        assert_eq!(listed, ran.to_vec(), "{case}");
+        assert_eq!(listed, m.ran.to_vec(), "{key}: {}", m.case);
     }
+}
+
+/// `fileSuggestion` under the hooks' switches, as Claude Code ran it (measured in an interactive
+/// session on a pseudo-terminal: typing `@` runs the command, which touched a marker file in a
+/// temporary folder; managed settings in `/etc/claude-code` through an overlay). `capc ls
+/// --runs` lists exactly the commands that ran.
+#[test]
+fn file_suggestion_follows_the_hooks_switches_as_measured() {
+    check_switch_cases("fileSuggestion");
+}
+
+/// `subagentStatusLine` under the same switches, measured the same way: a turn whose answer (from
+/// a stand-in for the API) starts a background subagent, whose row in the agent panel runs the
+/// command. `capc ls --runs` lists exactly the commands that ran.
+#[test]
+fn subagent_status_line_follows_the_hooks_switches_as_measured() {
+    check_switch_cases("subagentStatusLine");
 }
