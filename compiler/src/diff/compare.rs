@@ -522,15 +522,26 @@ fn output_styles(old: &Lock, new: &Lock, hashes: &Hashes<'_>, out: &mut Vec<Chan
     let what = |o: &crate::model::OutputStyle| {
         let keeps = if o.keep_coding_instructions { ", keeps the coding instructions" } else { "" };
         let chosen = if selected == Some(o.name.as_str()) { ", selected" } else { "" };
+        let forced = if o.force_for_plugin { ", forced" } else { "" };
         Some(match &o.plugin {
-            Some(p) => format!("plugin `{p}`{keeps}{chosen}"),
+            Some(p) => format!("plugin `{p}`{keeps}{chosen}{forced}"),
             None => format!("{}{keeps}{chosen}", o.scope.as_str()),
         })
     };
     let styles = pair(&old.output_styles, &new.output_styles, |o| (o.name.as_str(), o.path.as_str()));
+    // A plugin's style with `force-for-plugin` is applied whatever `outputStyle` selects.
+    let forced = |o: &crate::model::OutputStyle| {
+        format!(
+            "plugin output style `{}` is forced (`force-for-plugin`): its text is sent to the model in every turn while the plugin is enabled, whatever `outputStyle` selects{}",
+            o.name,
+            if o.keep_coding_instructions { "" } else { ", in place of Claude Code's coding instructions" }
+        )
+    };
     for o in styles.added {
         out.push(entry(Section::OutputStyle, Class::Added, o.name.clone(), what(o), &[&o.path]));
-        if selected == Some(o.name.as_str()) {
+        if o.force_for_plugin {
+            last(out).escalations = vec![forced(o)];
+        } else if selected == Some(o.name.as_str()) {
             last(out).escalations = vec![format!(
                 "a new output style `{}` is selected: its text is sent to the model in every turn{}",
                 o.name,
@@ -549,7 +560,9 @@ fn output_styles(old: &Lock, new: &Lock, hashes: &Hashes<'_>, out: &mut Vec<Chan
             continue;
         }
         out.push(Change { fields, ..entry(Section::OutputStyle, Class::Changed, n.name.clone(), what(n), &[&n.path]) });
-        if selected == Some(n.name.as_str()) && o.keep_coding_instructions && !n.keep_coding_instructions {
+        if n.force_for_plugin && !o.force_for_plugin {
+            last(out).escalations = vec![forced(n)];
+        } else if selected == Some(n.name.as_str()) && o.keep_coding_instructions && !n.keep_coding_instructions {
             last(out).escalations = vec![format!(
                 "the selected output style `{}` no longer keeps Claude Code's coding instructions: its text replaces them in every turn",
                 n.name

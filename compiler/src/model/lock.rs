@@ -414,6 +414,11 @@ pub struct OutputStyle {
     /// `keep-coding-instructions: true`: Claude Code keeps its coding instructions beside it.
     #[serde(default, skip_serializing_if = "is_false")]
     pub keep_coding_instructions: bool,
+    /// A plugin's style with `force-for-plugin` on: Claude Code applies it whenever the plugin
+    /// is enabled, whatever `outputStyle` selects (the first such style when several plugins
+    /// force one). Absent from locks written before it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub force_for_plugin: bool,
 }
 
 /// A settings file Claude Code refuses whole, and why, in the words of its notice

@@ -4,7 +4,7 @@
 
 use super::super::load::parse_json;
 use super::reader::{At, Made};
-use crate::decl::{self, FileCx, FileKind};
+use crate::decl::{self, FileCx, FileKind, FileScope};
 use crate::diagnostic::{Severity, Sink};
 use crate::model::Item;
 use crate::node::Node;
@@ -115,8 +115,8 @@ fn declare(sink: &mut Sink<'_>, cx: &FileCx<'_>, at: &At<'_>, made: &mut Made, n
         }
         // Refused whole by Claude Code: it declares nothing, and its errors
         // do not stop `capc lock` (a session here does not load the file).
-        FileKind::Settings if decl::settings::refused(node).is_some() => {
-            let (key, message) = decl::settings::refused(node).unwrap_or_default();
+        FileKind::Settings if decl::settings::refused(node, cx.scope == FileScope::Managed).is_some() => {
+            let (key, message) = decl::settings::refused(node, cx.scope == FileScope::Managed).unwrap_or_default();
             let why = format!("Claude Code refuses this settings file: `{key}`: {message}");
             made.not_loaded.get_or_insert_with(|| (path.to_string(), why));
             decls.push(crate::model::Decl {
