@@ -551,6 +551,7 @@ impl Scopes {
             add_dirs: scope_dirs(&config.add_dir.value, "--add-dir", ".claude")?,
             plugin_dirs: scope_dirs(&config.plugin_dir.value, "--plugin-dir", ".claude-plugin")?,
             add_dir_instructions: add_dir_instructions(),
+            start: String::new(),
             skip_hashes: true,
             skip_sources: false,
             leave_out_local: false,

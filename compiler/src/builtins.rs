@@ -786,6 +786,14 @@ mod tests {
     }
 
     #[test]
+    fn the_read_only_flag_table_is_of_this_version() {
+        // Read by capc-grammar (which does not know the version); its version line is checked here.
+        let text = include_str!("../data/claude-code/bash-read-only-flags.tsv");
+        let version = text.lines().find_map(|l| l.strip_prefix("# Claude Code: ")).expect("a version line");
+        assert_eq!(version, CLAUDE_CODE_VERSION, "regenerate it: scripts/claude-code-tables {CLAUDE_CODE_VERSION}");
+    }
+
+    #[test]
     fn bundled_skills_are_unique_and_listed_ones_have_their_text() {
         for (i, b) in BUNDLED_SKILLS.iter().enumerate() {
             assert!(BUNDLED_SKILLS[..i].iter().all(|o| o.name != b.name), "`{}` twice", b.name);

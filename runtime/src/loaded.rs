@@ -504,8 +504,63 @@ impl Loaded {
     /// The lock `capc lock --include-local` would write now for `roots`, computed in memory and
     /// loaded: the files as Claude Code loads them, local settings included, with no lock file.
     /// Refused as `capc lock` refuses: when what a session here loads has errors.
+    /// The session started in `start` (`capc session --cwd`, relative and normalized; see
+    /// [`Loaded::start`]). When a folder on the way from the locked folder down to it (itself
+    /// included) has a `.claude/` of its own, Claude Code started there loads more and other
+    /// than the lock says for the locked folder: the skills, commands and agents of each
+    /// `.claude/` up to the locked folder, the nearer first, and the settings of `start`'s own
+    /// (`capc_compiler::Options::start`). That lock is computed from the files, as `capc lock`
+    /// reads them, and taken only when every file of the folder it reads is one the lock hashed,
+    /// unchanged; otherwise the session is refused (the lock is stale).
+    pub fn start_in(mut self, start: String) -> Result<Loaded, LoadError> {
+        let mut at = self.roots.root.clone();
+        let nested = start.split('/').filter(|p| !p.is_empty()).any(|part| {
+            at.push(part);
+            at.join(".claude").is_dir()
+        });
+        if !nested {
+            self.start = start;
+            return Ok(self);
+        }
+        let fresh = if self.from_tree {
+            derive_from(&self.roots, true, None, &start)?
+        } else {
+            let tracked = capc_compiler::diff::revision::tracked_local_files(&self.roots.root);
+            let include_local = write::includes_untracked_local(&self.claimed, tracked.as_deref());
+            let fresh = derive_from(&self.roots, include_local, Some(&self.claimed), &start)?;
+            // Only the folder's own files are compared: the other scopes are the user's.
+            for source in fresh.sources.iter().filter(|s| !s.path.starts_with('~') && !s.path.starts_with('<')) {
+                let stale = |why: &str| LoadError::Stale { path: source.path.clone(), why: why.to_string() };
+                match self.claimed.sources.iter().find(|l| l.path == source.path) {
+                    Some(locked) if locked.sha256 == source.sha256 => {}
+                    Some(_) => return Err(stale("changed since the lock was written")),
+                    None => return Err(stale("is not in the lock")),
+                }
+            }
+            fresh
+        };
+        let mut loaded = Loaded::new(fresh, self.roots);
+        loaded.claimed = self.claimed;
+        loaded.unvouched = self.unvouched;
+        loaded.from_tree = self.from_tree;
+        loaded.start = start;
+        Ok(loaded)
+    }
+
+    /// This session with `lock` in place of its lock (`capc serve` after a save): the same
+    /// folders, start folder and origin.
+    pub fn reloaded(&self, lock: Lock) -> Loaded {
+        let mut loaded = Loaded::new(lock, self.roots.clone());
+        loaded.start = self.start.clone();
+        loaded.from_tree = self.from_tree;
+        if !self.from_tree {
+            loaded.claimed = self.claimed.clone();
+        }
+        loaded
+    }
+
     pub fn from_tree(roots: Roots) -> Result<Loaded, LoadError> {
-        let lock = derive_from(&roots, true, None)?;
+        let lock = derive_from(&roots, true, None, "")?;
         let mut loaded = Loaded::new(lock, roots);
         loaded.from_tree = true;
         Ok(loaded)
@@ -518,7 +573,7 @@ impl Loaded {
         if !self.roots.root.join(".claude/settings.local.json").is_file() {
             return Vec::new();
         }
-        let Ok(lock) = derive_from(&self.roots, true, None) else { return Vec::new() };
+        let Ok(lock) = derive_from(&self.roots, true, None, &self.start) else { return Vec::new() };
         lock.permissions
             .iter()
             .filter(|p| p.scope == Scope::Local && p.behavior == Behavior::Allow)
@@ -566,7 +621,7 @@ impl Loaded {
     /// `verify` compares with, and what `capc serve` serves after a save.
     pub fn derive(&self) -> Result<Lock, LoadError> {
         if self.from_tree {
-            return derive_from(&self.roots, true, Some(&self.claimed));
+            return derive_from(&self.roots, true, Some(&self.claimed), &self.start);
         }
         derive(&self.claimed, &self.roots)
     }
@@ -766,19 +821,21 @@ impl Loaded {
 /// when `lock` has them); see [`Loaded::derive`].
 fn derive(lock: &Lock, roots: &Roots) -> Result<Lock, LoadError> {
     let tracked = capc_compiler::diff::revision::tracked_local_files(&roots.root);
-    derive_from(roots, write::includes_untracked_local(lock, tracked.as_deref()), Some(lock))
+    derive_from(roots, write::includes_untracked_local(lock, tracked.as_deref()), Some(lock), "")
 }
 
 /// The lock `capc lock` would write now for `roots` (with the local settings when
-/// `include_local`), keeping the MCP tool surface `recorded_in` recorded.
-fn derive_from(roots: &Roots, include_local: bool, recorded_in: Option<&Lock>) -> Result<Lock, LoadError> {
+/// `include_local`), keeping the MCP tool surface `recorded_in` recorded, for a session started
+/// in `start` (see [`Loaded::start_in`]).
+fn derive_from(roots: &Roots, include_local: bool, recorded_in: Option<&Lock>, start: &str) -> Result<Lock, LoadError> {
     // Local files as `capc lock` takes them: those git tracks (all outside a repository), or
     // every one with `--include-local`.
     let (leave_out_local, local_kept) = match include_local {
         true => (false, Vec::new()),
         false => capc_compiler::diff::revision::local_files_kept(&roots.root),
     };
-    let mut options = Options { skip_hashes: false, leave_out_local, local_kept, ..roots.options() };
+    let mut options =
+        Options { skip_hashes: false, leave_out_local, local_kept, start: start.to_string(), ..roots.options() };
     // The folder is read as `capc lock` reads it: its capc.toml (excluded files, rules) and
     // its ignore files.
     let config = capc_compiler::config::Config::load(&roots.root, None).map_err(|e| LoadError::Stale {
@@ -831,11 +888,20 @@ fn listing_order(commands: &[Command]) -> Vec<usize> {
             _ => (0, scope),
         }
     };
+    // A session started in a subfolder lists the skills of each `.claude/` up to the project's,
+    // the nearer folder's first.
+    let depth = |c: &Command| match (c.origin, c.form, c.scope) {
+        (Origin::Plugin, _, _) | (_, Form::Command, _) => 0,
+        (_, _, Scope::Project | Scope::Local) => {
+            c.path.find(".claude/skills/").map_or(0, |at| c.path[..at].matches('/').count())
+        }
+        _ => 0,
+    };
     // Plugins' entries keep the lock's order: their plugins' load order, then the table's.
     let key = |i: usize| {
         let c = &commands[i];
         let by_name = if c.origin == Origin::Plugin { Default::default() } else { crate::collate::key(&c.name) };
-        (group(c), by_name, i)
+        (group(c), std::cmp::Reverse(depth(c)), by_name, i)
     };
     let mut order: Vec<usize> = (0..commands.len()).collect();
     order.sort_by_cached_key(|&i| key(i));

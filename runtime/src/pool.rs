@@ -3,7 +3,7 @@
 //! announced instead of sent, the order of the `tools` array, and where
 //! `DeferredToolPlaceholder` goes.
 //!
-//! * **Built-ins** depend on the entry point, the sign-in and switches (see [`BUILTIN_TOOLS`]);
+//! * **Built-ins** depend on the entry point, the sign-in and switches (see [`CONDITIONS`]);
 //!   `--tools` keeps only the tools it names; whole-tool deny rules (settings, `--disallowedTools`,
 //!   the session) remove tools. Glob and Grep exist only without Bash, Monitor only with it.
 //! * **Order**: built-ins sorted as `localeCompare` sorts (see `collate`), then MCP tools sorted
@@ -73,54 +73,78 @@ enum When {
     LspServers,
 }
 
-/// A built-in tool of Claude Code: its name, whether it is deferred, and when it exists.
-struct BuiltinTool {
-    name: &'static str,
-    deferred: bool,
-    when: When,
-}
-
-const fn tool(name: &'static str, deferred: bool, when: When) -> BuiltinTool {
-    BuiltinTool { name, deferred, when }
-}
-
-/// Every built-in tool the oracle recordings show Claude Code sending, with its condition. ToolSearch
-/// and the MCP resource tools are added by [`tool_pool`].
-const BUILTIN_TOOLS: &[BuiltinTool] = &[
-    tool("Agent", false, When::Always),
-    tool("AskUserQuestion", false, When::Interactive),
-    tool("Bash", false, When::Always),
-    tool("CronCreate", true, When::Cron),
-    tool("CronDelete", true, When::Cron),
-    tool("CronList", true, When::Cron),
-    tool("Edit", false, When::Always),
-    tool("EnterPlanMode", true, When::Interactive),
-    tool("EnterWorktree", true, When::Always),
-    tool("ExitPlanMode", true, When::Interactive),
-    tool("ExitWorktree", true, When::Always),
-    tool("Glob", false, When::NoBash),
-    tool("Grep", false, When::NoBash),
-    tool("ListAgents", false, When::Always),
-    tool("LSP", true, When::LspServers),
-    tool("Monitor", true, When::WithBash),
-    tool("NotebookEdit", true, When::Always),
-    tool("PowerShell", false, When::PowerShell),
-    tool("Read", false, When::Always),
-    tool("RemoteTrigger", true, When::ClaudeAi),
-    tool("ReportFindings", false, When::Always),
-    tool("ScheduleWakeup", false, When::MainThread),
-    tool("SendMessage", true, When::Always),
-    tool("Skill", false, When::Always),
-    tool("TaskCreate", true, When::TodoTools),
-    tool("TaskGet", true, When::TodoTools),
-    tool("TaskList", true, When::TodoTools),
-    tool("TaskStop", true, When::Always),
-    tool("TaskUpdate", true, When::TodoTools),
-    tool("WebFetch", true, When::WebFetch),
-    tool("WebSearch", true, When::WebSearch),
-    tool("Workflow", false, When::Workflows),
-    tool("Write", false, When::Always),
+/// When a session has each built-in tool: every tool the oracle recordings show Claude Code
+/// sending, with the condition measured for it (the bundle decides these at run time, so they
+/// are not extracted). Whether a tool is deferred is the bundle's own flag, read from
+/// [`TOOLS_FILE`]; a test checks that every name here is a tool there. ToolSearch and the MCP
+/// resource tools are added by [`tool_pool`].
+const CONDITIONS: &[(&str, When)] = &[
+    ("Agent", When::Always),
+    ("AskUserQuestion", When::Interactive),
+    ("Bash", When::Always),
+    ("CronCreate", When::Cron),
+    ("CronDelete", When::Cron),
+    ("CronList", When::Cron),
+    ("Edit", When::Always),
+    ("EnterPlanMode", When::Interactive),
+    ("EnterWorktree", When::Always),
+    ("ExitPlanMode", When::Interactive),
+    ("ExitWorktree", When::Always),
+    ("Glob", When::NoBash),
+    ("Grep", When::NoBash),
+    ("ListAgents", When::Always),
+    ("LSP", When::LspServers),
+    ("Monitor", When::WithBash),
+    ("NotebookEdit", When::Always),
+    ("PowerShell", When::PowerShell),
+    ("Read", When::Always),
+    ("RemoteTrigger", When::ClaudeAi),
+    ("ReportFindings", When::Always),
+    ("ScheduleWakeup", When::MainThread),
+    ("SendMessage", When::Always),
+    ("Skill", When::Always),
+    ("TaskCreate", When::TodoTools),
+    ("TaskGet", When::TodoTools),
+    ("TaskList", When::TodoTools),
+    ("TaskStop", When::Always),
+    ("TaskUpdate", When::TodoTools),
+    ("WebFetch", When::WebFetch),
+    ("WebSearch", When::WebSearch),
+    ("Workflow", When::Workflows),
+    ("Write", When::Always),
 ];
+
+/// Claude Code's built-in tool objects, as `scripts/claude-code-tables` extracts them: each
+/// tool's name and whether it is deferred behind ToolSearch.
+const TOOLS_FILE: &str = include_str!("../../compiler/data/claude-code/tools.json");
+
+#[derive(serde::Deserialize)]
+struct ToolsFile {
+    /// The release the file was extracted from (a test ties it to the version capc follows).
+    #[cfg_attr(not(test), allow(dead_code))]
+    claude_code: String,
+    tools: std::collections::BTreeMap<String, ToolObject>,
+}
+
+#[derive(serde::Deserialize)]
+struct ToolObject {
+    deferred: bool,
+}
+
+/// [`TOOLS_FILE`], read once (a file that does not parse reads as no tools: a test checks it
+/// parses and names every tool of [`CONDITIONS`]).
+fn tools_file() -> &'static ToolsFile {
+    static FILE: OnceLock<ToolsFile> = OnceLock::new();
+    FILE.get_or_init(|| {
+        serde_json::from_str(TOOLS_FILE)
+            .unwrap_or_else(|_| ToolsFile { claude_code: String::new(), tools: Default::default() })
+    })
+}
+
+/// Whether Claude Code defers a built-in tool behind ToolSearch.
+fn deferred(name: &str) -> bool {
+    tools_file().tools.get(name).is_some_and(|t| t.deferred)
+}
 
 /// `CLAUDE_CODE_SIMPLE`'s whole pool.
 const SIMPLE_TOOLS: &[&str] = &["Bash", "Edit", "Read"];
@@ -208,9 +232,9 @@ fn tools_flag(cx: &TurnContext) -> Option<Vec<String>> {
 fn builtin_name(name: &str) -> Arc<str> {
     static NAMES: OnceLock<Vec<Arc<str>>> = OnceLock::new();
     let names = NAMES.get_or_init(|| {
-        BUILTIN_TOOLS
+        CONDITIONS
             .iter()
-            .map(|t| t.name)
+            .map(|(name, _)| *name)
             .chain(RESOURCE_TOOLS.iter().copied())
             .chain(["ToolSearch", PLACEHOLDER])
             .map(Arc::from)
@@ -237,14 +261,14 @@ pub fn tool_pool(cx: &TurnContext, permissions: &Permissions, mcp: &McpState, ls
         SIMPLE_TOOLS.iter().filter(|n| kept(n)).map(|n| (*n, false)).collect()
     } else {
         let bash = kept("Bash");
-        BUILTIN_TOOLS
+        CONDITIONS
             .iter()
-            .filter(|t| exists(t.when, cx, bash, lsp) && kept(t.name))
-            .map(|t| (t.name, t.deferred))
+            .filter(|(name, when)| exists(*when, cx, bash, lsp) && kept(name))
+            .map(|(name, _)| (*name, deferred(name)))
             .collect()
     };
     if !simple && mcp.any_resources() {
-        builtins.extend(RESOURCE_TOOLS.iter().filter(|n| kept(n)).map(|n| (*n, true)));
+        builtins.extend(RESOURCE_TOOLS.iter().filter(|n| kept(n)).map(|n| (*n, deferred(n))));
     }
 
     // MCP tools this turn keeps, and whether each is deferrable.
@@ -380,6 +404,25 @@ mod tests {
         assert_eq!(mode("auto"), SearchMode::Auto(10.0));
         assert_eq!(mode("auto:5"), SearchMode::Auto(5.0));
         assert_eq!(mode("auto:x"), SearchMode::Auto(10.0));
+    }
+
+    #[test]
+    fn every_tool_with_a_condition_is_a_tool_object_of_the_extracted_table() {
+        let file = tools_file();
+        assert_eq!(
+            file.claude_code,
+            capc_compiler::model::CLAUDE_CODE_VERSION,
+            "regenerate it: scripts/claude-code-tables {}",
+            capc_compiler::model::CLAUDE_CODE_VERSION
+        );
+        assert!(file.tools.len() > CONDITIONS.len(), "{} tool objects", file.tools.len());
+        for (name, _) in CONDITIONS {
+            assert!(file.tools.contains_key(*name), "`{name}` is not a tool object of Claude Code");
+        }
+        for name in RESOURCE_TOOLS {
+            assert!(deferred(name), "`{name}` is deferred");
+        }
+        assert!(deferred("WebFetch") && deferred("Monitor") && !deferred("Bash") && !deferred("Skill"));
     }
 
     fn names(cx: &TurnContext) -> (Vec<String>, Vec<String>) {

@@ -53,14 +53,23 @@ pub(crate) fn load_session(
         add_dir_instructions: crate::args::add_dir_instructions(),
     };
     let start = start_folder(&roots.root, cwd.as_deref())?;
-    let mut loaded = match Loaded::from_file(lock, roots) {
+    let loaded = match Loaded::from_file(lock, roots) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("error: {}", printable::escape_lines(&e.to_string()));
             return Err(ExitCode::from(2));
         }
     };
-    loaded.start = start;
+    let loaded = match loaded.start_in(start) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("error: {}", printable::escape_lines(&e.to_string()));
+            if matches!(e, capc_runtime::loaded::LoadError::Stale { .. }) {
+                eprintln!("help: run `capc lock` again: the lock no longer covers what a session started there loads");
+            }
+            return Err(ExitCode::from(2));
+        }
+    };
     if verify {
         if let Err(e) = loaded.verify() {
             eprintln!("error: {}", printable::escape_lines(&e.to_string()));
@@ -142,7 +151,7 @@ pub(crate) fn load_tree(path: &std::path::Path, from: SessionFrom) -> Result<cap
         add_dir_instructions: crate::args::add_dir_instructions(),
     };
     let start = start_folder(&roots.root, cwd.as_deref())?;
-    let mut loaded = match Loaded::from_tree(roots) {
+    let loaded = match Loaded::from_tree(roots) {
         Ok(loaded) => loaded,
         Err(LoadError::Unchecked { first, errors }) => {
             eprintln!(
@@ -157,7 +166,13 @@ pub(crate) fn load_tree(path: &std::path::Path, from: SessionFrom) -> Result<cap
         }
     };
     say!("capc: serving the files of `{folder}` as Claude Code loads them (no capabilities.lock is read or written), following saves");
-    loaded.start = start;
+    let loaded = match loaded.start_in(start) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("error: {}", printable::escape_lines(&e.to_string()));
+            return Err(ExitCode::from(2));
+        }
+    };
     Ok(started(loaded, trust, no_shell, run_untrusted))
 }
 

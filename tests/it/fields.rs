@@ -125,7 +125,7 @@ const OUTPUT_STYLE: Samples = &[
     ("name", Some("os-name")),
     ("description", Some("os-description")),
     ("keep-coding-instructions", Some("true")),
-    ("force-for-plugin", None),
+    ("force-for-plugin", Some("true")),
 ];
 
 const MCP_JSON: &str = r#"{
@@ -357,7 +357,7 @@ fn marketplace_repository(root: &Path) {
     write_file(root, "pl/pl-commands/pl-command.md", &markdown("A command"));
     write_file(root, "pl/pl-agents/pl-agent.md", "---\nname: pl-agent\ndescription: An agent\n---\nHelp.\n");
     write_file(root, "pl/pl-workflows/pl-workflow.md", &markdown("A workflow"));
-    write_file(root, "pl/pl-styles/pl-style.md", &markdown("A style"));
+    write_file(root, "pl/pl-styles/pl-style.md", &OUTPUT_STYLE_MD.replace("os-name", "pl-style"));
     write_file(root, "pl/pl-themes/pl-theme.json", "{\"name\": \"pl-theme\"}\n");
     write_file(root, "pl/pl-hooks/hooks.json", HOOKS_JSON);
     write_file(root, "pl/pl-hooks/hk-module.js", "export default {};\n");

@@ -14,7 +14,9 @@ fn capc(dir: &Path, args: &[&str]) -> Output {
 const TURN: &str = "{\"id\":1,\"type\":\"turn\",\"input\":\"hello\",\"include\":[\"request\"]}\n";
 
 /// A repository whose only Claude Code file is a CLAUDE.md (with an import) checks, locks, and
-/// its session's turn carries the instructions reminder before the typed text.
+/// its session's turn carries the instructions reminder before the typed text; once committed,
+/// `capc diff` shows an edit of it as a change with its text diff, and a new import from
+/// outside the project and a new rule (sent in every turn) as escalations.
 #[test]
 fn a_folder_with_only_a_claude_md_checks_locks_and_runs() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -47,6 +49,38 @@ fn a_folder_with_only_a_claude_md_checks_locks_and_runs() {
         root = root.display()
     );
     assert_eq!(texts.iter().map(|t| t.as_str().unwrap_or_default()).collect::<Vec<_>>(), [want.as_str(), "hello"]);
+    // `capc diff`: HEAD against the working tree.
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(["-c", "user.name=capc tests", "-c", "user.email=capc@example.invalid", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(&root)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "only a CLAUDE.md"]);
+    let out = capc(&root, &["diff"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    write_file(&root, "CLAUDE.md", "# Project\nUse spaces. See @docs/style.md\n");
+    let out = capc(&root, &["diff", "--fail-on", "escalation"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).contains("~ CLAUDE.md") && stdout(&out).contains("+Use spaces."), "{}", stdout(&out));
+    // An import of a file outside the project: Claude Code asks to read it.
+    write_file(&root, "CLAUDE.md", "# Project\nUse spaces. See @docs/style.md and @~/private.md\n");
+    let out = capc(&root, &["diff", "--fail-on", "escalation"]);
+    assert_eq!(out.status.code(), Some(1), "{}{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).contains("imports `@~/private.md`, outside the project"), "{}", stdout(&out));
+    git(&["commit", "-qam", "an outside import"]);
+    let out = capc(&root, &["diff", "--fail-on", "escalation"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    write_file(&root, ".claude/rules/always.md", "Always answer in French.\n");
+    let out = capc(&root, &["diff", "--fail-on", "escalation"]);
+    assert_eq!(out.status.code(), Some(1), "{}{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).contains("!+ .claude/rules/always.md"), "{}", stdout(&out));
 }
 
 /// An instruction file edited while a session runs is refused at the next turn, as a command
@@ -445,4 +479,203 @@ fn a_session_started_in_a_subfolder_sends_the_folders_above_it() {
     assert!(stderr(&out).contains("must be a folder inside the project"), "{}", stderr(&out));
     let out = crate::support::capc_fed(&root, &["session", ".", "--cwd", "missing", "--json"], turn("hello"));
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+/// Started in a subfolder with a `.claude/` of its own, `capc session --cwd SUBDIR` loads what
+/// Claude Code started there loads (`instructions-start-subfolder-claude-dir`): the skills,
+/// commands and agents of both `.claude/` folders (the subfolder's skill wins a shared name),
+/// and the subfolder's settings alone (its deny rule holds, the project's does not). Only files
+/// the lock hashed are used: one changed since, or one the lock lacks, refuses the session.
+#[test]
+fn a_session_started_in_a_subfolder_loads_its_own_claude_folder() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, "CLAUDE.md", "Root.\n");
+    write_file(&root, ".claude/settings.json", r#"{"permissions":{"deny":["WebFetch"]}}"#);
+    write_file(&root, ".claude/skills/shared/SKILL.md", "---\ndescription: Outer shared\n---\nOuter shared body.\n");
+    write_file(&root, ".claude/commands/alpha-cmd.md", "---\ndescription: Alpha\n---\nAlpha command body.\n");
+    write_file(&root, "sub/.claude/settings.json", r#"{"permissions":{"deny":["CronCreate"]}}"#);
+    write_file(
+        &root,
+        "sub/.claude/skills/shared/SKILL.md",
+        "---\ndescription: Inner shared\n---\nInner shared body.\n",
+    );
+    write_file(&root, "sub/.claude/commands/beta-cmd.md", "---\ndescription: Beta\n---\nBeta command body.\n");
+    write_file(
+        &root,
+        "sub/.claude/agents/beta-agent.md",
+        "---\nname: beta-agent\ndescription: Beta agent\n---\nBeta.\n",
+    );
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    let turn = |input: &str| format!("{{\"id\":1,\"type\":\"turn\",\"input\":{input:?},\"include\":[\"request\"]}}\n");
+    let run = |args: &[&str], input: &str| {
+        let out = crate::support::capc_fed(&root, args, turn(input));
+        let text = stdout(&out);
+        (out, text)
+    };
+    let (out, text) = run(&["session", ".", "--cwd", "sub", "--json"], "/beta-cmd");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let response: serde_json::Value = serde_json::from_str(text.lines().next().expect("a line")).expect("JSON");
+    let request = &response["request"];
+    assert!(request["texts"].to_string().contains("Beta command body."), "{text}");
+    let deferred = request["deferred"].to_string();
+    assert!(deferred.contains("\"WebFetch\"") && !deferred.contains("\"CronCreate\""), "{deferred}");
+    let agents = request["agent_listing"].to_string();
+    assert!(agents.contains("beta-agent: Beta agent"), "{agents}");
+    let listing = request["skill_listing"].to_string();
+    assert!(listing.contains("shared: Inner shared") && !listing.contains("Outer shared"), "{listing}");
+    assert!(listing.contains("alpha-cmd: Alpha"), "{listing}");
+    // From the project's folder, none of the subfolder's `.claude/` loads.
+    let (out, text) = run(&["session", ".", "--json"], "/beta-cmd");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!text.contains("Beta command body.") && text.contains("CronCreate"), "{text}");
+    // A file changed since the lock, or one it lacks: refused.
+    write_file(&root, "sub/.claude/commands/beta-cmd.md", "---\ndescription: Beta\n---\nEdited.\n");
+    let (out, _) = run(&["session", ".", "--cwd", "sub", "--json"], "hello");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("sub/.claude/commands/beta-cmd.md") && stderr(&out).contains("changed"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    write_file(&root, "sub/.claude/commands/new-cmd.md", "---\ndescription: New\n---\nNew.\n");
+    let (out, _) = run(&["session", ".", "--cwd", "sub", "--json"], "hello");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("new-cmd.md") && stderr(&out).contains("not in the lock"), "{}", stderr(&out));
+}
+
+/// The instruction files of the shared corpora, by path: every CLAUDE.md, CLAUDE.local.md and
+/// AGENTS.md, and every Markdown file under a `.claude/rules/` folder.
+fn corpus_instruction_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<_> = entries.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Ok(kind) = entry.file_type() else { continue };
+        if kind.is_dir() {
+            if name != ".git" && name != "node_modules" {
+                corpus_instruction_files(&path, out);
+            }
+        } else if matches!(name.as_str(), "CLAUDE.md" | "CLAUDE.local.md" | "AGENTS.md")
+            || (name.ends_with(".md") && path.to_string_lossy().contains("/.claude/rules/"))
+        {
+            out.push(path);
+        }
+    }
+}
+
+/// Every real CLAUDE.md, CLAUDE.local.md, AGENTS.md and rule of the shared corpora, alone in a
+/// folder where Claude Code reads it at the start (a rule in `.claude/rules/`, the others under
+/// their own name), is read without a crash or an error: `capc check` finds no error (an import
+/// of a file left behind is a warning), `capc lock` writes it, and a session's `hello` turn
+/// sends its text when the lock says it loads at the start.
+#[test]
+fn every_instruction_file_of_the_corpora_checks_locks_and_is_sent() {
+    let corpora = crate::support::corpora_path();
+    assert!(corpora.is_dir(), "the shared corpora are missing: {}", corpora.display());
+    let mut files = Vec::new();
+    corpus_instruction_files(&corpora, &mut files);
+    assert!(files.len() >= 60, "{} instruction files in the corpora", files.len());
+    let mut sent = 0;
+    for file in &files {
+        let Ok(bytes) = std::fs::read(file) else { continue };
+        let shown = file.strip_prefix(&corpora).unwrap_or(file).display().to_string();
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().canonicalize().expect("canonical").join("repo");
+        let name = file.file_name().expect("a name").to_string_lossy().into_owned();
+        let rel =
+            if file.to_string_lossy().contains("/.claude/rules/") { format!(".claude/rules/{name}") } else { name };
+        std::fs::create_dir_all(root.join(&rel).parent().expect("parent")).expect("mkdir");
+        std::fs::write(root.join(&rel), &bytes).expect("write");
+        let out = capc(&root, &["check", "--format", "json", "."]);
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{shown}: capc check: {e}: {}{}", stdout(&out), stderr(&out)));
+        let errors: Vec<&serde_json::Value> = report["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .filter(|d| d["severity"] == "error")
+            .collect();
+        assert!(errors.is_empty() && out.status.code() == Some(0), "{shown}: {errors:?} {}", stderr(&out));
+        let out = capc(&root, &["lock", "."]);
+        assert_eq!(out.status.code(), Some(0), "{shown}: {}{}", stdout(&out), stderr(&out));
+        let lock = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+        let out = crate::support::capc_fed(&root, &["session", ".", "--json"], TURN);
+        assert_eq!(out.status.code(), Some(0), "{shown}: {}", stderr(&out));
+        let response: serde_json::Value =
+            serde_json::from_str(stdout(&out).lines().next().expect("a line")).expect("json");
+        assert_eq!(response["ok"], true, "{shown}: {response}");
+        // Locked as loading at the start (no `paths`): its reminder names it.
+        let entry = lock.split("[[instruction]]").skip(1).find(|e| e.contains(&format!("path = {rel:?}\n")));
+        if entry.is_some_and(|e| !e.contains("\npaths = ")) {
+            let texts = response["request"]["texts"].to_string();
+            let at = format!("Contents of {}/{rel} (", root.display());
+            assert!(texts.contains(&at), "{shown}: not sent: {texts}");
+            sent += 1;
+        }
+    }
+    assert!(sent * 2 >= files.len(), "only {sent} of {} files were sent at the start", files.len());
+}
+
+/// The prompts `capc serve ARGS` in `root` lists (its `prompts/list` names).
+fn served_prompts(root: &Path, args: &[&str]) -> Vec<String> {
+    use std::time::Duration;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(args)
+        .current_dir(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("capc serve");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let (replies, arrived) = std::sync::mpsc::channel();
+    let out = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines() {
+            let Ok(line) = line else { return };
+            if replies.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let mut send = |value: serde_json::Value| writeln!(stdin, "{value}").expect("write");
+    send(serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}));
+    let next = || -> serde_json::Value {
+        serde_json::from_str(&arrived.recv_timeout(Duration::from_secs(60)).expect("a reply")).expect("JSON")
+    };
+    let _ = next();
+    send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "prompts/list"}));
+    let list = next();
+    let _ = child.kill();
+    let _ = child.wait();
+    list["result"]["prompts"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{list}"))
+        .iter()
+        .filter_map(|p| p["name"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// `capc serve --cwd SUBDIR`, from the lock or from the files, serves what a session started
+/// there loads: the subfolder's own command beside the project's.
+#[test]
+fn serve_started_in_a_subfolder_serves_its_own_claude_folder() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, ".claude/commands/alpha-cmd.md", "---\ndescription: Alpha\n---\nAlpha.\n");
+    write_file(&root, "sub/.claude/commands/beta-cmd.md", "---\ndescription: Beta\n---\nBeta.\n");
+    assert_eq!(capc(&root, &["lock", "."]).status.code(), Some(0));
+    let has = |names: &[String], name: &str| names.iter().any(|n| n == name);
+    let from_root = served_prompts(&root, &["serve", "."]);
+    assert!(has(&from_root, "alpha-cmd") && !has(&from_root, "beta-cmd"), "{from_root:?}");
+    for args in [&["serve", ".", "--cwd", "sub"][..], &["serve", ".", "--tree", "--cwd", "sub"]] {
+        let names = served_prompts(&root, args);
+        assert!(has(&names, "alpha-cmd") && has(&names, "beta-cmd"), "{args:?}: {names:?}");
+    }
 }

@@ -79,6 +79,8 @@ fn strings(spec: &toml::Table, key: &str) -> Vec<String> {
 fn resolve(s: &Scenario, scratch: &Path) -> (Resolution, bool) {
     let source = scenarios().join(&s.name);
     let (tree, home) = (scratch.join("tree"), scratch.join("home"));
+    // A folder beside the tree, outside it (an `--add-dir` named there).
+    let outside = scratch.join("outside");
     let mapping = [
         ("<TREE>", tree.to_string_lossy().into_owned()),
         ("<HOME>", home.to_string_lossy().into_owned()),
@@ -86,7 +88,11 @@ fn resolve(s: &Scenario, scratch: &Path) -> (Resolution, bool) {
             "<SERVERS>",
             Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tests/servers").to_string_lossy().into_owned(),
         ),
+        ("<OUTSIDE>", outside.to_string_lossy().into_owned()),
     ];
+    if source.join("outside").is_dir() {
+        copy(&source.join("outside"), &outside, &mapping);
+    }
     if source.join("tree").is_dir() {
         copy(&source.join("tree"), &tree, &mapping);
     } else {
@@ -116,7 +122,11 @@ fn resolve(s: &Scenario, scratch: &Path) -> (Resolution, bool) {
         std::fs::write(&config_path, config.to_string()).expect("home config");
     }
     let args = strings(&s.spec, "args");
-    let add_dirs = args.windows(2).filter(|w| w[0] == "--add-dir").map(|w| tree.join(&w[1])).collect();
+    let add_dirs = args
+        .windows(2)
+        .filter(|w| w[0] == "--add-dir")
+        .map(|w| tree.join(w[1].replace("<OUTSIDE>", &outside.to_string_lossy())))
+        .collect();
     let options = Options {
         root: tree.clone(),
         user_dir: Some(home),
@@ -131,6 +141,8 @@ fn resolve(s: &Scenario, scratch: &Path) -> (Resolution, bool) {
             dirs
         },
         add_dirs,
+        // Where the recording started Claude Code (`cwd`), as `capc session --cwd` does.
+        start: s.spec.get("cwd").and_then(|v| v.as_str()).unwrap_or_default().to_string(),
         skip_hashes: true,
         ..Options::default()
     };

@@ -272,3 +272,79 @@ fn denied_mcp_servers_match_queries_and_trailing_slashes_and_spare_managed_serve
     assert!(!lock.contains("name = \"other\"\npath = \".mcp.json\"\nkey"), "{lock}");
     assert!(!lock.contains("name = \"audit\"\npath = \"<managed>/managed-mcp.json\"\nkey"), "{lock}");
 }
+
+/// Managed settings are read with Claude Code's tolerant reading (measured with them in
+/// `/etc/claude-code`): a `plugin@marketplace` string in `allowedChannelPlugins` is accepted as
+/// the entry it names (with a notice), an entry it cannot read and a wrong-typed key are ignored,
+/// and the rest of the file is still enforced; `check` warns at each with what to write, and the lock
+/// records the policy and the deny rule. A list that is not a list admits no channel plugin.
+/// The same string in a project's settings refuses that file, as Claude Code refuses it.
+#[test]
+fn managed_settings_keep_their_policy_past_a_value_claude_code_cannot_read() {
+    let managed_json = r#"{"channelsEnabled": true, "model": 3, "permissions": {"deny": ["Bash"]},
+ "allowedChannelPlugins": ["telegram@acme", {"plugin": "x"}, 3, {"plugin": "slack", "marketplace": "acme"}]}"#;
+    let (_dir, project, managed) = project(managed_json);
+    let managed_arg = managed.to_str().expect("utf-8");
+    let out = capc(&project, &["check", ".", "--managed-dir", managed_arg, "--format", "json"]);
+    let report: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let managed_findings: Vec<(String, String, u64, u64, String)> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["path"].as_str().is_some_and(|p| p.contains("managed-settings.json")))
+        .map(|d| {
+            let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
+            (s("severity"), s("rule"), d["line"].as_u64().unwrap_or(0), d["column"].as_u64().unwrap_or(0), s("message"))
+        })
+        .collect();
+    assert!(managed_findings.iter().all(|f| f.0 == "warning"), "{managed_findings:#?}");
+    let messages: Vec<&str> = managed_findings.iter().map(|f| f.4.as_str()).collect();
+    for expected in [
+        "`allowedChannelPlugins.0` is the string \"telegram@acme\"; Claude Code accepts it as `{\"plugin\": \"telegram\", \"marketplace\": \"acme\"}` with a notice at start",
+        "Claude Code ignores `allowedChannelPlugins.1`: it needs string `plugin` and `marketplace`",
+        "Claude Code ignores `allowedChannelPlugins.2`: it is a number, not an object",
+        "`model`: Expected string, but received number; in managed settings Claude Code ignores this value and enforces the rest of the file",
+    ] {
+        assert!(messages.contains(&expected), "{expected}\n{managed_findings:#?}");
+    }
+    let string_entry = managed_findings.iter().find(|f| f.4.contains("telegram@acme")).expect("the string entry");
+    assert_eq!((string_entry.2, string_entry.3), (2, 28), "{string_entry:?}");
+
+    assert_eq!(capc(&project, &["lock", ".", "--managed-dir", managed_arg]).status.code(), Some(0));
+    let lock = std::fs::read_to_string(project.join("capabilities.lock")).expect("lock");
+    assert!(lock.contains("key = \"allowedChannelPlugins\"\nvalue = \"slack@acme, telegram@acme\""), "{lock}");
+    assert!(!lock.contains("[[settings_not_loaded]]"), "{lock}");
+    let ls = stdout(&capc(&project, &["ls", ".", "--managed-dir", managed_arg]));
+    assert!(ls.contains("removed by deny rules: Bash"), "{ls}");
+
+    let help = report["diagnostics"].as_array().expect("diagnostics").iter().find_map(|d| {
+        d["message"].as_str()?.contains("telegram@acme").then(|| d["help"].as_str().unwrap_or_default().to_string())
+    });
+    assert_eq!(
+        help.as_deref(),
+        Some(r#"write the documented object form `{"plugin": "telegram", "marketplace": "acme"}`"#)
+    );
+
+    // Not a list: no channel plugin admitted, the rest enforced.
+    write_file(
+        &managed,
+        "managed-settings.json",
+        r#"{"allowedChannelPlugins": "telegram@acme", "permissions": {"deny": ["Bash"]}}"#,
+    );
+    assert_eq!(capc(&project, &["lock", ".", "--managed-dir", managed_arg]).status.code(), Some(0));
+    let lock = std::fs::read_to_string(project.join("capabilities.lock")).expect("lock");
+    assert!(lock.contains("key = \"allowedChannelPlugins\"\nvalue = \"\""), "{lock}");
+    let ls = stdout(&capc(&project, &["ls", ".", "--managed-dir", managed_arg]));
+    assert!(ls.contains("removed by deny rules: Bash"), "{ls}");
+
+    // In a project's settings the same string refuses the file.
+    write_file(&project, ".claude/settings.local.json", r#"{"allowedChannelPlugins": ["telegram@acme"]}"#);
+    let out = capc(&project, &["check", ".", "--format", "json"]);
+    let report: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let refused = report["diagnostics"].as_array().expect("diagnostics").iter().any(|d| {
+        d["severity"] == "error"
+            && d["message"]
+                == "`allowedChannelPlugins.0`: Expected object, but received string; Claude Code ignores this whole settings file"
+    });
+    assert!(refused, "{report:#}");
+}

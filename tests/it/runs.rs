@@ -265,3 +265,177 @@ fn a_monitor_and_an_lsp_server_record_the_script_they_run() {
         assert_eq!(r["pinned"], "script", "{r:#}");
     }
 }
+
+/// `unpinned-package` reports exactly the rows `capc ls --runs` marks unpinned, file by file,
+/// on its fixture: settings-style hooks, a monitor, an LSP server and a skill's own frontmatter
+/// hook; a plugin agent's frontmatter hook, which Claude Code ignores, is neither a row nor a
+/// finding.
+#[test]
+fn unpinned_package_findings_are_the_unpinned_rows_of_what_runs() {
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/unpinned-package/in");
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let out = capc_in(
+        scratch.path(),
+        &["ls", ".", "--runs", "--format", "json", "--plugin-dir", fixture.to_str().expect("utf-8")],
+        100,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let mut rows: Vec<String> = json["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .filter(|r| r["pinned"] == "unpinned")
+        .map(|r| r["path"].as_str().unwrap_or_default().replace("<plugin-dir 1>/", ""))
+        .collect();
+    rows.sort();
+    let out = capc_in(&fixture, &["check", ".", "--format", "json"], 100);
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let mut findings: Vec<String> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["rule"] == "unpinned-package")
+        .map(|d| d["path"].as_str().unwrap_or_default().to_string())
+        .collect();
+    findings.sort();
+    assert_eq!(findings, rows);
+    assert!(rows.contains(&"skills/format/SKILL.md".to_string()), "{rows:?}");
+    assert!(!findings.contains(&"agents/reviewer.md".to_string()), "{findings:?}");
+}
+
+/// A plugin's output style with `force-for-plugin` is applied whenever the plugin is enabled,
+/// whatever `outputStyle` selects: the lock records it (`force_for_plugin`, read as Claude Code
+/// reads the switch: `yes` is on), and `capc diff` escalates a style that starts forcing itself.
+#[test]
+fn a_plugin_style_that_forces_itself_is_locked_and_escalates() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write_file(root, "kit/.claude-plugin/plugin.json", r#"{"name": "kit"}"#);
+    let style =
+        |force: &str| format!("---\ndescription: Terse answers\nforce-for-plugin: {force}\n---\nAnswer in one line.\n");
+    write_file(root, "kit/output-styles/terse.md", &style("false"));
+    std::fs::create_dir(root.join("proj")).expect("mkdir");
+    let lock = |name: &str| {
+        let out = capc_in(root, &["lock", "proj", "--plugin-dir", "kit"], 100);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        std::fs::rename(root.join("proj/capabilities.lock"), root.join(name)).expect("rename");
+        std::fs::read_to_string(root.join(name)).expect("lock")
+    };
+    assert!(!lock("old.lock").contains("force_for_plugin"));
+    write_file(root, "kit/output-styles/terse.md", &style("yes"));
+    assert!(lock("new.lock").contains("force_for_plugin = true"));
+    let out = capc_in(root, &["diff", "old.lock", "new.lock", "--fail-on", "escalation"], 200);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("plugin output style `kit:terse` is forced (`force-for-plugin`): its text is sent to the model in every turn while the plugin is enabled, whatever `outputStyle` selects, in place of Claude Code's coding instructions"),
+        "{text}"
+    );
+    assert!(text.contains("force_for_plugin: (unset) → true"), "{text}");
+}
+
+/// One measured case: the project's, user's and managed settings, and whose command ran.
+struct Measured {
+    case: &'static str,
+    project: String,
+    user: String,
+    managed: Option<String>,
+    ran: &'static [&'static str],
+}
+
+/// The cases measured for a settings key that runs a command (`key`), each scope's command
+/// touching `marker-<scope>`.
+fn switch_cases(key: &str) -> Vec<Measured> {
+    let cmd = |who: &str| format!(r#""{key}": {{"type": "command", "command": "touch marker-{who}; echo x"}}"#);
+    vec![
+        Measured {
+            case: "project disableAllHooks",
+            project: format!(r#"{{"disableAllHooks": true, {}}}"#, cmd("project")),
+            user: "{}".into(),
+            managed: None,
+            ran: &[],
+        },
+        Measured {
+            case: "user's under the project's switch",
+            project: r#"{"disableAllHooks": true}"#.into(),
+            user: format!("{{{}}}", cmd("user")),
+            managed: None,
+            ran: &[],
+        },
+        Measured {
+            case: "managed under the project's switch",
+            project: r#"{"disableAllHooks": true}"#.into(),
+            user: "{}".into(),
+            managed: Some(format!("{{{}}}", cmd("managed"))),
+            ran: &["managed"],
+        },
+        Measured {
+            case: "managed disableAllHooks",
+            project: "{}".into(),
+            user: "{}".into(),
+            managed: Some(format!(r#"{{"disableAllHooks": true, {}}}"#, cmd("managed"))),
+            ran: &[],
+        },
+        Measured {
+            case: "project's under allowManagedHooksOnly",
+            project: format!("{{{}}}", cmd("project")),
+            user: "{}".into(),
+            managed: Some(r#"{"allowManagedHooksOnly": true}"#.into()),
+            ran: &[],
+        },
+        Measured {
+            case: "project's alone",
+            project: format!("{{{}}}", cmd("project")),
+            user: "{}".into(),
+            managed: None,
+            ran: &["project"],
+        },
+    ]
+}
+
+/// Whose `key` command `capc ls --runs` lists in each measured case, against whose ran.
+fn check_switch_cases(key: &str) {
+    for m in switch_cases(key) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        write_file(root, "project/.claude/settings.json", &m.project);
+        write_file(root, "user/.claude/settings.json", &m.user);
+        let mut args = vec!["ls", "project", "--runs", "--format", "json", "--user-dir", "user/.claude"];
+        if let Some(managed) = &m.managed {
+            write_file(root, "managed/managed-settings.json", managed);
+            args.extend(["--managed-dir", "managed"]);
+        }
+        let out = capc_in(root, &args, 100);
+        assert_eq!(out.status.code(), Some(0), "{}: {}", m.case, String::from_utf8_lossy(&out.stderr));
+        let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let listed: Vec<String> = json["runs"]
+            .as_array()
+            .expect("runs")
+            .iter()
+            .filter(|r| r["name"] == key)
+            .map(|r| {
+                let run = r["run"].as_str().unwrap_or_default();
+                run.trim_start_matches("touch marker-").split(';').next().unwrap_or_default().to_string()
+            })
+            .collect();
+        assert_eq!(listed, m.ran.to_vec(), "{key}: {}", m.case);
+    }
+}
+
+/// `fileSuggestion` under the hooks' switches, as Claude Code ran it (measured in an interactive
+/// session on a pseudo-terminal: typing `@` runs the command, which touched a marker file in a
+/// temporary folder; managed settings in `/etc/claude-code` through an overlay). `capc ls
+/// --runs` lists exactly the commands that ran.
+#[test]
+fn file_suggestion_follows_the_hooks_switches_as_measured() {
+    check_switch_cases("fileSuggestion");
+}
+
+/// `subagentStatusLine` under the same switches, measured the same way: a turn whose answer (from
+/// a stand-in for the API) starts a background subagent, whose row in the agent panel runs the
+/// command. `capc ls --runs` lists exactly the commands that ran.
+#[test]
+fn subagent_status_line_follows_the_hooks_switches_as_measured() {
+    check_switch_cases("subagentStatusLine");
+}

@@ -42,7 +42,24 @@ def ran(message):
 
 # ---- the commands and their flags, as Claude Code's read-only table gives them ----
 # Flag kinds: none (no value), number, string, char (one character), {} (xargs -I), EOF (xargs -E).
-TABLE = json.load(open(os.path.join(HERE, 'bash-variants-table.json')))
+# The table is the one scripts/claude-code-tables extracts (compiler/data/claude-code/
+# bash-read-only-flags.tsv), plus the `gh` commands of bash-variants-gh.json: the bundle lists
+# them in another table that a default build never consults, and measuring them shows they ask.
+def read_flag_table(path):
+    table, current = {}, None
+    for line in open(path):
+        if not line.strip() or line.startswith('#'):
+            continue
+        parts = line.rstrip('\n').split('\t')
+        if parts[0]:
+            current = table[parts[0]] = {'safeFlags': {}}
+        else:
+            current['safeFlags'][parts[1]] = parts[2]
+    return table
+
+
+TABLE = read_flag_table(os.path.join(REPO, 'compiler', 'data', 'claude-code', 'bash-read-only-flags.tsv'))
+TABLE.update(json.load(open(os.path.join(HERE, 'bash-variants-gh.json'))))
 
 # Commands read-only with any argument without shell metacharacters, and the special cases.
 PLAIN = ['cal', 'uptime', 'cat', 'head', 'tail', 'wc', 'stat', 'strings', 'hexdump', 'od', 'nl', 'id',

@@ -9,6 +9,8 @@ Each scenario is a folder `tests/oracle/scenarios/<name>/`:
     tree/           the folder Claude Code starts in (copied to a scratch folder first;
                     absent: an empty folder)
     home/           optional: the HOME (`.claude/…`, `.claude.json`); copied too
+    outside/        optional: a folder beside the tree, outside it (`<OUTSIDE>` in `args` and in
+                    `*.json` files): an `--add-dir` the user names outside the project
     managed/        optional: the managed settings (`managed-settings.json`,
                     `managed-settings.d/`, `managed-mcp.json`). Claude Code reads them only from
                     /etc/claude-code on Linux, so the run is in a mount namespace of its own
@@ -218,6 +220,11 @@ def run_one(name, spec, scenario_dir, text):
             home.mkdir()
         tree_abs, home_abs = str(tree.resolve()), str(home.resolve())
         mapping = {'<TREE>': tree_abs, '<HOME>': home_abs, '<SERVERS>': str(SERVERS)}
+        if (scenario_dir / 'outside').is_dir():
+            outside = scratch / 'outside'
+            shutil.copytree(scenario_dir / 'outside', outside, symlinks=True)
+            mapping['<OUTSIDE>'] = str(outside.resolve())
+            substitute(outside, mapping)
         if spec.get('corpus_plugin_dirs'):
             mapping['<CORPORA>'] = str(CORPORA.resolve())
         mapping.update(spec.get('mapping', {}))
@@ -244,13 +251,19 @@ def run_one(name, spec, scenario_dir, text):
             args += ['--plugin-dir', str(tree / d)]
         for d in spec.get('corpus_plugin_dirs', []):
             args += ['--plugin-dir', str(CORPORA.resolve() / d)]
-        args += [a.replace('<TREE>', tree_abs) for a in spec.get('args', [])]
+        args += [a.replace('<TREE>', tree_abs).replace('<OUTSIDE>', mapping.get('<OUTSIDE>', '<OUTSIDE>'))
+                 for a in spec.get('args', [])]
         # The stream-json output (same request as plain `-p`) opens with an `init` message that
         # lists the command table, the loaded plugins and the MCP servers.
         stream = '--output-format' not in args
         if stream:
             args += ['--output-format', 'stream-json', '--verbose']
-        args += ['-p', text]
+        # `<TREE>` and `<OUTSIDE>` in an input name the scratch folders too.
+        sent = text
+        for key in ('<TREE>', '<OUTSIDE>'):
+            if key in mapping:
+                sent = sent.replace(key, mapping[key])
+        args += ['-p', sent]
         env = dict(os.environ)
         # Wait for MCP servers before the first request, so a busy machine records them all.
         env['MCP_CONNECTION_NONBLOCKING'] = '0'

@@ -12,7 +12,8 @@
 //! - `diff`: `capc diff` on its cases, git revisions and a marketplace pull request;
 //! - `docs`: every fenced block of the README and docs/, run or parsed as its mark says;
 //! - `live`: pre-commit, real MCP servers, the REPL on a terminal, `capc serve` with real clients;
-//! - `lsp`: `capc lsp` driven by pytest-lsp and by Neovim.
+//! - `lsp`: `capc lsp` driven by pytest-lsp and by Neovim;
+//! - `tables`: Claude Code's tables regenerated from its binary, equal to the committed data.
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -26,6 +27,7 @@ mod live;
 mod lsp;
 mod oracle;
 mod oracle_validate;
+mod tables;
 
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
@@ -40,6 +42,7 @@ fn main() {
         docs::trials(),
         live::trials(),
         lsp::trials(),
+        tables::trials(),
     ]
     .into_iter()
     .flatten()

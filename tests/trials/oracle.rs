@@ -10,7 +10,10 @@
 //! (`capc_compiler::check`, the home as `--user-dir`), a session starts from the lock — its MCP
 //! servers connected for real — and the input is sent as a `turn` with the context of the
 //! scenario's `[capc]` table and `include: ["request"]`. Paths are compared as `<TREE>` and
-//! `<HOME>`.
+//! `<HOME>`. Scenarios of real plugins or projects, scenarios started in a subfolder (`cwd`) and
+//! the instruction-file scenarios (`instructions-*`) run through the binary instead, as users
+//! run them: `capc lock`, then `capc session` (`--cwd`, `--add-dir`, `--user-dir`,
+//! `--managed-dir`) fed the same `turn` line.
 //!
 //! A difference fails the test unless `tests/oracle/allowlist.toml` lists it (scenario, input,
 //! field, reason); an allowlist entry that no longer differs fails it too. The servers come from
@@ -264,13 +267,30 @@ fn run(s: &Scenario, input: &str) -> Value {
     } else {
         std::fs::create_dir_all(&home).expect("home");
     }
-    let mapping = [
+    // A folder beside the tree, outside it: an `--add-dir` the user names there.
+    let outside = base.join("outside");
+    let mut mapping = vec![
         ("<TREE>", tree.to_string_lossy().into_owned()),
         ("<HOME>", home.to_string_lossy().into_owned()),
         ("<SERVERS>", servers_dir().to_string_lossy().into_owned()),
     ];
+    if s.dir.join("outside").is_dir() {
+        copy_tree(&s.dir.join("outside"), &outside);
+        mapping.push(("<OUTSIDE>", outside.to_string_lossy().into_owned()));
+        substitute(&outside, &mapping);
+    }
     substitute(&tree, &mapping);
     substitute(&home, &mapping);
+    // `<TREE>` and `<OUTSIDE>` in an input or a folder name the scratch folders, as in regen.py.
+    let placed = |text: &str| -> String {
+        let mut text = text.to_string();
+        for (key, value) in mapping.iter().filter(|(k, _)| matches!(*k, "<TREE>" | "<OUTSIDE>")) {
+            text = text.replace(key, value);
+        }
+        text
+    };
+    let input = placed(input);
+    let input = input.as_str();
     // The managed settings, which the recording placed in /etc/claude-code.
     let managed = s.dir.join("managed").is_dir().then(|| {
         let managed = base.join("managed");
@@ -295,11 +315,11 @@ fn run(s: &Scenario, input: &str) -> Value {
     }
     std::fs::write(&config_path, serde_json::to_string_pretty(&config).expect("json")).expect("write .claude.json");
 
-    let add_dirs: Vec<PathBuf> = s.add_dirs.iter().map(|d| tree.join(d)).collect();
+    let add_dirs: Vec<PathBuf> = s.add_dirs.iter().map(|d| tree.join(placed(d))).collect();
     let plugin_dirs: Vec<PathBuf> = s.plugin_dirs.iter().map(|d| tree.join(d)).collect();
-    if !s.corpus_plugin_dirs.is_empty() || s.corpus_tree.is_some() {
-        assert!(managed.is_none(), "{}: managed settings are read only by in-process scenarios", s.name);
-        return run_cli(s, input, &tree, &home, &add_dirs, &plugin_dirs);
+    if through_cli(s) {
+        let outside = s.dir.join("outside").is_dir().then_some(outside.as_path());
+        return run_cli(s, input, &tree, &home, &add_dirs, &plugin_dirs, managed.as_deref(), outside);
     }
     let options = capc_compiler::Options {
         root: tree.clone(),
@@ -355,6 +375,9 @@ fn run(s: &Scenario, input: &str) -> Value {
     if let Some(managed) = &managed {
         paths.push((managed.as_path(), "/etc/claude-code"));
     }
+    if s.dir.join("outside").is_dir() {
+        paths.push((outside.as_path(), "<OUTSIDE>"));
+    }
     normalized(response["request"].to_string(), &paths)
 }
 
@@ -378,10 +401,23 @@ fn writable(root: &Path) {
     }
 }
 
-/// The request of a scenario with real plugins or a real project, as a user gets it: `capc
-/// lock` of the tree with the plugins loaded by `--plugin-dir` from the corpora (outside the
-/// tree), then `capc session` from that lock with the same options, the input sent as one `turn`
-/// line. A lock capc refuses is a difference too: every field then says so.
+/// Whether a scenario runs through the binary ([`run_cli`]) rather than in process: one with
+/// real plugins or a real project, one started in a subfolder (`capc session --cwd`), and
+/// every instruction-file scenario (`instructions-*`), as users run them.
+fn through_cli(s: &Scenario) -> bool {
+    !s.corpus_plugin_dirs.is_empty()
+        || s.corpus_tree.is_some()
+        || s.cwd.is_some()
+        || s.name.starts_with("instructions-")
+}
+
+/// The request of a scenario as a user gets it ([`through_cli`]): `capc lock` of the tree with
+/// the scenario's folders (`--add-dir`, `--plugin-dir`, real plugins from the corpora outside
+/// the tree, `--user-dir`, `--managed-dir`), then `capc session` from that lock with the same
+/// options (and `--cwd`), the input sent as one `turn` line, with
+/// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` as the recording had it. A lock capc refuses
+/// is a difference too: every field then says so.
+#[allow(clippy::too_many_arguments)]
 fn run_cli(
     s: &Scenario,
     input: &str,
@@ -389,6 +425,8 @@ fn run_cli(
     home: &Path,
     add_dirs: &[PathBuf],
     plugin_dirs: &[PathBuf],
+    managed: Option<&Path>,
+    outside: Option<&Path>,
 ) -> Value {
     use std::io::Write as _;
     use std::process::{Command, Stdio};
@@ -402,9 +440,15 @@ fn run_cli(
         options.extend([PathBuf::from("--plugin-dir"), dir]);
     }
     options.extend([PathBuf::from("--user-dir"), home.to_path_buf()]);
+    if let Some(managed) = managed {
+        options.extend([PathBuf::from("--managed-dir"), managed.to_path_buf()]);
+    }
     let capc = || {
         let mut command = Command::new(env!("CARGO_BIN_EXE_capc"));
-        command.env("NO_COLOR", "1").env("HOME", home);
+        command.env("NO_COLOR", "1").env("HOME", home).env_remove("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD");
+        if s.add_dir_instructions {
+            command.env("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD", "1");
+        }
         command
     };
     let lock = capc().arg("lock").arg(tree).args(&options).arg("--quiet").output().expect("capc lock runs");
@@ -442,7 +486,14 @@ fn run_cli(
     let line = stdout.lines().next().unwrap_or_else(|| panic!("{}: capc session answered nothing", s.name));
     let response: Value = serde_json::from_str(line).expect("a JSON response");
     assert_eq!(response["ok"], true, "{}: {input}: {response}", s.name);
-    normalized(response["request"].to_string(), &[(tree, "<TREE>"), (home, "<HOME>"), (&corpora, "<CORPORA>")])
+    let mut paths = vec![(tree, "<TREE>"), (home, "<HOME>"), (corpora.as_path(), "<CORPORA>")];
+    if let Some(managed) = managed {
+        paths.push((managed, "/etc/claude-code"));
+    }
+    if let Some(outside) = outside {
+        paths.push((outside, "<OUTSIDE>"));
+    }
+    normalized(response["request"].to_string(), &paths)
 }
 
 /// The JSON `text` of a request with each scratch path written as its name (the longest first,

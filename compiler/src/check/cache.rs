@@ -32,7 +32,7 @@ use std::sync::{Arc, Mutex};
 #[derive(Default)]
 pub struct Cache {
     walks: Mutex<HashMap<String, Arc<crate::walk::Tree>>>,
-    /// Each root's discovery (`discovery::discover`), by folder and scope.
+    /// Each root's claim stage (`claim::claim`), by folder and scope.
     discovered: Mutex<HashMap<String, (u64, Arc<Discovered>)>>,
     /// By the file's path as shown: the newest reading of it.
     reads: Mutex<HashMap<String, Arc<Read>>>,
@@ -82,7 +82,7 @@ pub(super) struct Rows {
     pub(super) rows: Vec<(std::collections::hash_map::DefaultHasher, Arc<Read>)>,
 }
 
-/// What a root holds before its files are read (see `discovery::discover`).
+/// What a root holds before its files are read: the claim stage's value (`claim::claim`).
 pub(super) struct Discovered {
     pub(super) claims: super::Claims,
     pub(super) outcomes: Vec<Outcome>,
@@ -326,4 +326,111 @@ pub(super) fn text_head(text: &str, kind: crate::decl::FileKind) -> u64 {
     let mut h = hasher();
     head.hash(&mut h);
     h.finish()
+}
+
+/// Where a root's files are read from, for the keys of their readings.
+pub(super) struct Root<'a> {
+    pub(super) dir: &'a std::path::Path,
+    pub(super) tree: &'a crate::walk::Tree,
+    pub(super) realm: super::placement::Realm,
+    pub(super) hash: bool,
+    /// The listing's fingerprint.
+    pub(super) listing: u64,
+    pub(super) project_keys: &'a [String],
+}
+
+/// The key of a root's claim stage: what it reads, the listing and the manifests' texts.
+pub(super) fn claim_key(root: &Root<'_>, plugin_dirs: &[(usize, String)]) -> u64 {
+    use super::placement::is_manifest;
+    let Root { dir, tree, realm, hash, listing, .. } = *root;
+    let mut h = hasher();
+    (dir, realm, hash, plugin_dirs, listing).hash(&mut h);
+    for rel in tree.files.iter().filter(|f| is_manifest(f, "marketplace.json") || is_manifest(f, "plugin.json")) {
+        let path = dir.join(rel);
+        let stamp = tree.texts.stamp(&path).unwrap_or_else(|| crate::walk::content_hash(&tree.texts.read(&path)));
+        (rel, stamp).hash(&mut h);
+    }
+    h.finish()
+}
+
+impl Cache {
+    /// The read stage's per-file reader `read` wrapped: each claimed file of `root` (in the
+    /// order of `discovered`'s claims) keeps its reading while its text, claim and folder
+    /// listing are as before; a file read anew is read by `read`, given its text.
+    pub(super) fn read_each(
+        &self,
+        root: &Root<'_>,
+        discovered: &Arc<Discovered>,
+        claimed: &[(&String, &super::Claim)],
+        read: impl Fn(&str, &super::Claim, crate::walk::Content) -> Outcome + Sync,
+    ) -> Vec<Arc<Read>> {
+        use rayon::prelude::*;
+        let Root { dir, tree, realm, hash, listing, project_keys } = *root;
+        // What every file's key shares, hashed once.
+        let mut shared = hasher();
+        (dir, listing, hash, project_keys, realm).hash(&mut shared);
+        let shared_key = shared.finish();
+        let previous =
+            self.rows(dir, realm, discovered).filter(|p| p.shared == shared_key && p.rows.len() == claimed.len());
+        let previous = previous.as_deref();
+        let rows: Vec<(std::collections::hash_map::DefaultHasher, Arc<Read>)> = claimed
+            .par_iter()
+            .enumerate()
+            .map(|(i, (rel, claim))| {
+                let path = dir.join(rel.as_str());
+                // The key before the stamp: the same claim at the same place as before has it.
+                let h = match previous {
+                    Some(p) => p.rows[i].0.clone(),
+                    None => {
+                        let mut h = shared.clone();
+                        (rel.as_str(), claim).hash(&mut h);
+                        h
+                    }
+                };
+                // The text's hash as the source knows it, else read now (and kept for the reading).
+                let (stamp, mut content) = match tree.texts.stamp(&path) {
+                    Some(stamp) => (stamp, None),
+                    None => {
+                        let content = tree.texts.read(&path);
+                        (crate::walk::content_hash(&content), Some(content))
+                    }
+                };
+                let mut keyed = h.clone();
+                stamp.hash(&mut keyed);
+                let key = keyed.finish();
+                if let Some((_, read)) = previous.map(|p| &p.rows[i]).filter(|(_, read)| read.key == key) {
+                    return (h, read.clone());
+                }
+                let shown = realm.display(rel);
+                if let Some(found) = self.lookup(&shown, key) {
+                    return (h, found);
+                }
+                // Keyed by what is read now, even if the file changed since the source's stamp.
+                let (content, stamp, key) = match content.take() {
+                    Some(content) => (content, stamp, key),
+                    None => {
+                        let (content, stamp) = tree.texts.read_stamped(&path);
+                        let mut keyed = h.clone();
+                        stamp.hash(&mut keyed);
+                        (content, stamp, keyed.finish())
+                    }
+                };
+                let head = match &content {
+                    crate::walk::Content::Text(text) => text_head(text, claim.kind),
+                    _ => 0,
+                };
+                let mut outcome = read(rel, claim, content);
+                outcome.head = head;
+                if let Some(file) = &mut outcome.file {
+                    file.stamp = stamp;
+                }
+                (h, self.insert(shown, key, outcome, &tree.texts))
+            })
+            .collect();
+        let got = rows.iter().map(|(_, read)| read.clone()).collect();
+        if !tree.texts.cancelled() {
+            self.keep_rows(dir, realm, Rows { discovered: discovered.clone(), shared: shared_key, rows });
+        }
+        got
+    }
 }

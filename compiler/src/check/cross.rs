@@ -1,22 +1,256 @@
-//! Checks that relate files: MCP servers a rule names that no file declares, what the walk
-//! could not read, and plugin entries against the marketplace that lists them.
+//! The cross-check stage: what relates files, given every root's reading ([`Readings`]).
+//! Per root, `mcp__server` rules against the servers declared; over the whole check,
+//! `large-instructions`, then the part a cache keeps whole ([`Cache::cross`](super::Cache)):
+//! the marketplaces nothing declares, what is loaded, name resolution, the resolver's findings
+//! and the measures. It hands the policy stage a [`Crossed`]: the check with its resolution
+//! set, and the findings of the resolution and measures apart (`later`), sorted by path.
 
-use super::placement::Realm;
-use super::ServerUse;
-use crate::decl::marketplace::EntryInfo;
-use crate::decl::plugin::PluginInfo;
+use super::cache::{self, Read};
+use super::checked::sort_diagnostics;
+use super::placement::{left_out_local, locate_marketplaces};
+use super::read::Readings;
+use super::{Checked, Options, ServerUse};
 use crate::decl::{file_name, parent};
-use crate::diagnostic::{report_at, Diagnostic, Sink};
-use crate::walk::{Tree, WalkProblemKind};
-use crate::{rules, walk};
+use crate::diagnostic::{report_at, Diagnostic};
+use crate::model::Item;
+use crate::rules;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// What the cross-check stage hands the policy stage.
+pub(super) struct Crossed {
+    pub(super) all: Checked,
+    /// The findings of the resolution and the measures, sorted by path: they may point into
+    /// files whose text was dropped as clean (the report stage reads those again).
+    pub(super) later: Vec<Diagnostic>,
+    /// Kept readings (with a cache): a text read again for the report is lent to them.
+    pub(super) kept: Vec<Arc<Read>>,
+}
+
+/// The cross-check stage.
+pub(super) fn cross(options: &Options, readings: Readings) -> Crossed {
+    let Readings { mut all, servers, fingerprints } = readings;
+    for (declared, references) in servers {
+        all.diagnostics.extend(undeclared_servers(&declared, references));
+    }
+    all.diagnostics.extend(large_instructions(&all.instructions, &all.instruction_chars));
+    // Kept readings: their declarations are copied in only if the cross-file stage runs.
+    let kept = std::mem::take(&mut all.kept);
+    let later = match options.cache.as_deref() {
+        None => {
+            settle_decls(options, &mut all, &kept);
+            cross_stage(options, &mut all)
+        }
+        Some(cache) => {
+            let key = cross_key(options, &fingerprints);
+            match cache.cross(key) {
+                Some(kept) => {
+                    all.decls.clear();
+                    all.not_loaded = kept.not_loaded.clone();
+                    all.refused_asked = kept.refused_asked.clone();
+                    all.plugin_roots = kept.plugin_roots.clone();
+                    all.unloaded_plugins = kept.unloaded_plugins.clone();
+                    all.server_spans = kept.server_spans.clone();
+                    all.resolution = Some(kept.resolution.clone());
+                    kept.later.clone()
+                }
+                None => {
+                    settle_decls(options, &mut all, &kept);
+                    let later = cross_stage(options, &mut all);
+                    // Not when a read failed for a cancelled source: the stage may lack
+                    // what it could not read, under the key of the real texts.
+                    if let Some(resolution) = all.resolution.as_ref().filter(|_| !options.texts.cancelled()) {
+                        cache.keep_cross(
+                            key,
+                            Arc::new(cache::Cross {
+                                resolution: resolution.clone(),
+                                later: later.clone(),
+                                not_loaded: all.not_loaded.clone(),
+                                refused_asked: all.refused_asked.clone(),
+                                plugin_roots: all.plugin_roots.clone(),
+                                unloaded_plugins: all.unloaded_plugins.clone(),
+                                server_spans: all.server_spans.clone(),
+                            }),
+                        );
+                    }
+                    later
+                }
+            }
+        }
+    };
+    Crossed { all, later, kept }
+}
+
+/// The key the cache keeps the cross-file stage under: the options, and what the stage reads
+/// of each root.
+fn cross_key(options: &Options, fingerprints: &[u64]) -> u64 {
+    let mut h = cache::hasher();
+    cache::hash_debug(
+        &(
+            (&options.root, &options.user_dir, &options.managed_dir, &options.add_dirs, &options.plugin_dirs),
+            (options.skip_hashes, options.leave_out_local, &options.local_kept, options.no_suppressions),
+            (&options.filter, &options.policy, &options.measure, &options.surface),
+        ),
+        &mut h,
+    );
+    fingerprints.hash(&mut h);
+    h.finish()
+}
+
+/// The declarations the cross-file stage reads: those of kept readings copied in, local
+/// settings left out when asked, in a stable order whatever order the parallel reads finished
+/// in (a file's own declarations keep theirs).
+fn settle_decls(options: &Options, all: &mut Checked, kept: &[Arc<cache::Read>]) {
+    for read in kept {
+        all.decls.extend(read.outcome.decls.iter().cloned());
+    }
+    if options.leave_out_local {
+        all.decls.retain(|d| !left_out_local(options, &d.path));
+    }
+    all.decls.sort_by(|a, b| (&a.path, a.span.map(|s| s.start)).cmp(&(&b.path, b.span.map(|s| s.start))));
+}
+
+/// The cross-file stage of a check: what is loaded, name resolution, the findings that relate
+/// files, the measures. Reads `all`'s declarations (moved into the resolution) and files;
+/// returns the findings it makes, sorted (see `cache` for what a cache keys it by).
+fn cross_stage(options: &Options, all: &mut Checked) -> Vec<Diagnostic> {
+    locate_marketplaces(options, &mut all.decls);
+    undeclared_marketplaces(all);
+    // Claude Code skips a plugin it refuses and loads the rest: its errors, asked for or not,
+    // leave the session's lock truthful.
+    let refused: std::collections::BTreeSet<String> = all
+        .decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::Plugin(f) if f.refused.is_some() => Some(f.root.clone()),
+            _ => None,
+        })
+        .collect();
+    // Where each server is declared, for findings about what it offers.
+    all.server_spans = all
+        .decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::Server(s) => Some(((s.name.clone(), d.path.clone()), d.span?)),
+            _ => None,
+        })
+        .collect();
+    let resolution = crate::lock::resolve::resolve(std::mem::take(&mut all.decls));
+    for p in &resolution.lock.plugins {
+        let asked = resolution.asked_plugins.contains(&p.root);
+        if !p.loaded && asked && refused.contains(&p.root) {
+            all.refused_asked.push((p.name.clone(), p.reason.clone()));
+        }
+        let why = (!p.loaded && (!asked || refused.contains(&p.root)))
+            .then(|| format!("plugin `{}` does not load here: {}", p.name, p.reason));
+        all.plugin_roots.push((p.root.clone(), why));
+    }
+    all.unloaded_plugins =
+        all.plugin_roots.iter().filter_map(|(root, why)| Some((root.clone(), why.clone()?))).collect();
+    let mut later = resolution.diagnostics.clone();
+    if let Some(recorded) = options.surface.as_deref().filter(|r| !r.tools.is_empty()) {
+        later.extend(crate::surface::name_findings(recorded, &resolution.lock, &all.server_spans));
+    }
+    all.resolution = Some(Arc::new(resolution));
+    for measure in &options.measure.0 {
+        later.extend(measure.findings(all, options));
+    }
+    // By path (then as the report sorts them), so their files are found in one pass.
+    sort_diagnostics(&mut later);
+    later
+}
+
+/// Marketplace files that no `extraKnownMarketplaces` entry of the check points at: a session
+/// started here reads them only through one.
+fn undeclared_marketplaces(all: &mut Checked) {
+    let declared: std::collections::BTreeSet<&str> = all
+        .decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::KnownMarketplace { location: Some(location), .. } => Some(location.as_str()),
+            _ => None,
+        })
+        .collect();
+    let paths = all.files.iter().map(|f| f.path.as_str()).chain(all.diagnostics.iter().map(|d| d.path.as_str()));
+    let mut undeclared = Vec::new();
+    for path in paths {
+        if file_name(path) != "marketplace.json" || file_name(parent(path)) != ".claude-plugin" {
+            continue;
+        }
+        let root = parent(parent(path));
+        if !declared.contains(root) {
+            undeclared.push(path.to_string());
+        }
+    }
+    for path in undeclared {
+        all.not_loaded.insert(
+            path,
+            "a marketplace no setting here declares (`extraKnownMarketplaces`); a session reads it only through one"
+                .to_string(),
+        );
+    }
+}
+
+/// `large-instructions`: each file sent at the start longer than Claude Code's per-file
+/// threshold, and the largest of the others when they pass its total threshold together
+/// (Claude Code with a context window of up to 200,000 tokens).
+fn large_instructions(
+    instructions: &[crate::model::Instruction],
+    chars: &std::collections::BTreeMap<String, usize>,
+) -> Vec<crate::diagnostic::Diagnostic> {
+    const FILE: usize = 40_000;
+    const TOTAL: usize = 120_000;
+    let sized: Vec<(&str, usize)> = instructions
+        .iter()
+        .filter(|i| i.at_start() && i.key.is_none())
+        .filter_map(|i| chars.get(&i.path).map(|n| (i.path.as_str(), *n)))
+        .collect();
+    let thousands = |n: usize| {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (k, c) in digits.chars().enumerate() {
+            if k > 0 && (digits.len() - k).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let mut out = Vec::new();
+    for (path, n) in sized.iter().filter(|(_, n)| *n > FILE) {
+        let mut sink = crate::diagnostic::Sink::new(path);
+        sink.report(
+            &crate::rules::large_instructions::RULE,
+            None,
+            format!(
+                "`{path}` sends {} characters to the model in every turn; Claude Code warns past {}",
+                thousands(*n),
+                thousands(FILE)
+            ),
+        )
+        .help("move what only some tasks need into rules with `paths:` or into skills, which load when needed");
+        out.extend(sink.diagnostics);
+    }
+    let total: usize = sized.iter().filter(|(_, n)| *n <= FILE).map(|(_, n)| n).sum();
+    if total > TOTAL {
+        if let Some((path, _)) = sized.iter().filter(|(_, n)| *n <= FILE).max_by_key(|(_, n)| *n) {
+            let mut sink = crate::diagnostic::Sink::new(path);
+            sink.report(
+                &crate::rules::large_instructions::RULE,
+                None,
+                format!("the instruction files sent at the start come to {} characters together, the largest this one; Claude Code warns past {}", thousands(total), thousands(TOTAL)),
+            )
+            .help("move what only some tasks need into rules with `paths:` or into skills, which load when needed");
+            out.extend(sink.diagnostics);
+        }
+    }
+    out
+}
 
 /// Permission rules that name an MCP server no file in the check declares. In a plugin,
 /// only the plugin's own servers written without their `plugin_<plugin>_` prefix are
 /// reported: plugins often rely on servers their users install.
-pub(super) fn undeclared_servers(
-    declared: &std::collections::BTreeSet<String>,
-    references: Vec<ServerUse>,
-) -> Vec<Diagnostic> {
+fn undeclared_servers(declared: &std::collections::BTreeSet<String>, references: Vec<ServerUse>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (use_, reference) in references.iter().flat_map(|u| u.named.iter().map(move |r| (u, r))) {
         if declared.contains(&reference.server) {
@@ -49,91 +283,4 @@ pub(super) fn undeclared_servers(
         };
     }
     out
-}
-
-pub(super) fn is_manifest(rel: &str, name: &str) -> bool {
-    file_name(rel) == name && file_name(parent(rel)) == ".claude-plugin"
-}
-
-pub(super) fn walk_problems(tree: &Tree, realm: Realm) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for problem in &tree.problems {
-        let (rule, message, help) = match &problem.kind {
-            WalkProblemKind::EscapesRoot { target } => (
-                &rules::unfollowed_symlink::RULE,
-                format!("symbolic link to `{target}` leaves the checked folder; not followed"),
-                Some("check the folder that holds the target instead, or copy the files in"),
-            ),
-            WalkProblemKind::Dangling { target } => (
-                &rules::unfollowed_symlink::RULE,
-                format!("symbolic link to `{target}` points at nothing"),
-                Some("fix or remove the link"),
-            ),
-            WalkProblemKind::Loop { target } => (
-                &rules::unfollowed_symlink::RULE,
-                format!("symbolic link to `{target}` loops back to a folder that contains it; not followed"),
-                Some("remove the link"),
-            ),
-            WalkProblemKind::Unreadable { error } => {
-                (&rules::unreadable_file::RULE, format!("cannot read this folder: {error}"), None)
-            }
-            WalkProblemKind::TooManyEntries => (
-                &rules::unreadable_file::RULE,
-                format!("more than {} entries; the rest of the tree was not checked", walk::MAX_ENTRIES),
-                Some("check a smaller folder"),
-            ),
-            WalkProblemKind::TooDeep => (
-                &rules::unreadable_file::RULE,
-                format!("more than {} folders deep; this folder and what it holds were not checked", walk::MAX_DEPTH),
-                Some("move what Claude Code should load nearer the top, or check this folder on its own"),
-            ),
-        };
-        let d = report_at(&mut out, realm.display(&problem.path), rule, None, message);
-        d.help = help.map(str::to_string);
-    }
-    out
-}
-
-/// Marketplace entry vs plugin.json: versions, and strict-mode conflicts.
-pub(super) fn cross_check_entries(
-    out: &mut Vec<Diagnostic>,
-    realm: Realm,
-    info: &PluginInfo,
-    manifest_rel: Option<&str>,
-    entries: &[(String, EntryInfo)],
-) {
-    for (marketplace_rel, entry) in entries {
-        let path = realm.display(marketplace_rel);
-        let mut sink = Sink::new(&path);
-        if let (Some((entry_version, span)), Some(plugin_version), Some(manifest)) =
-            (&entry.version, &info.version, manifest_rel)
-        {
-            if entry_version != plugin_version {
-                sink.report(
-                    &rules::version_mismatch::RULE,
-                    *span,
-                    format!(
-                        "entry `{}` says version `{entry_version}`, but its plugin.json says `{plugin_version}`",
-                        entry.name
-                    ),
-                )
-                .help(format!(
-                    "plugin.json (`{}`) wins; make them equal or drop the entry's `version`",
-                    realm.display(manifest)
-                ));
-            }
-        }
-        if !entry.strict && entry.declares_components && info.declares_components {
-            sink.report(
-                &rules::conflicting_manifests::RULE,
-                entry.strict_span,
-                format!(
-                    "entry `{}` has `strict: false` and declares components, and so does its plugin.json",
-                    entry.name
-                ),
-            )
-            .help("Claude Code fails with \"conflicting manifests\"; declare components in one place");
-        }
-        out.extend(sink.diagnostics);
-    }
 }

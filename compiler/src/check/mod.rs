@@ -7,36 +7,39 @@
 //! unclaimed belongs to a skill collection. Each file is claimed once, by the first root
 //! that reaches it, so a file is never read or counted twice.
 //!
-//! The driver and the claims are here; `checked.rs` holds the results, `stages.rs` the steps
-//! after resolution (the cross checks, capc.toml's policy), `discovery.rs` finds the roots and
-//! claims their files, `reading.rs` reads each claimed file, `placement.rs` says where a file
-//! sits and whether a session here loads it, `cross.rs` holds the checks that relate files.
+//! A check is a pipeline of stages, each in its own module, each handing the next a value:
+//! walk (`walk.rs`: the roots, each listed, [`walk::Walked`]) → claim (`claim/`: which file is
+//! what, `Discovered`) → read (`read/`, `instructions/`: each claimed file read by the reader
+//! of its kind, `read::Readings`) → cross-check (`cross.rs`: what relates files, resolution,
+//! the measures, `cross::Crossed`) → policy (`policy.rs`: capc.toml and suppression comments,
+//! `policy::Policed`) → report (`report.rs`: the texts a report shows, the findings in order,
+//! [`Checked`]). Below them: this file (the options, the claims, each file's `Outcome`),
+//! `placement.rs` (where a file sits and whether a session here loads it), `load.rs` (a
+//! file's text and JSON), `cache.rs` (what a check keeps for the next; it wraps whole stages)
+//! and `checked.rs` (the results).
 
 use crate::decl::{Counts, FileKind, FileScope};
 use crate::diagnostic::{Diagnostic, Sink};
 use crate::model::{Decl, ServerRef};
-use crate::walk;
-use discovery::check_root;
-use placement::{project_keys, Realm};
 use std::collections::BTreeMap;
-use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 mod cache;
 mod checked;
+mod claim;
 mod cross;
-mod discovery;
 pub mod instructions;
+mod load;
 mod placement;
-mod reading;
-mod stages;
+mod policy;
+mod read;
+mod report;
+mod walk;
 
 pub use cache::Cache;
-use checked::sort_diagnostics;
 pub use checked::{Checked, Positions, SourceFile};
 pub use placement::locate;
-use stages::{apply_policy, cross_stage, exclude_patterns, large_instructions, left_out_local, settle_decls};
 
 /// What to check. The user and managed scopes are off unless asked for, so a check is
 /// reproducible from the repository alone.
@@ -51,6 +54,12 @@ pub struct Options {
     pub add_dirs: Vec<PathBuf>,
     /// `--plugin-dir` folders, in order: plugins a session loads as `claude --plugin-dir` does.
     pub plugin_dirs: Vec<PathBuf>,
+    /// The folder of `root` Claude Code starts in (`capc session --cwd`), relative and
+    /// normalized (`a/b`); empty: `root` itself. Started below `root`, the project's settings
+    /// are that folder's own `.claude/settings.json` and `settings.local.json` (those of the
+    /// folders above it are not read), and the skills, commands and agents of every `.claude/`
+    /// from it up to `root` load, the nearer folder's skills first.
+    pub start: String,
     /// Read the instruction files of the `--add-dir` folders, as Claude Code does when
     /// `CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD` is set (the CLI reads that variable).
     pub add_dir_instructions: bool,
@@ -70,13 +79,13 @@ pub struct Options {
     pub local_kept: Vec<String>,
     /// What the walk of the checked folder leaves out: ignore files and capc.toml's `exclude`
     /// (the extra scopes are read whole). Off by default in the library; the CLI turns it on.
-    pub filter: walk::Filter,
+    pub filter: crate::walk::Filter,
     /// Rule severities and per-path ignores from capc.toml (`None`: every rule at its default).
     pub policy: Option<std::sync::Arc<crate::config::Policy>>,
     /// Ignore suppression comments and `per-path-ignores` (`--no-suppressions`, for audits).
     pub no_suppressions: bool,
     /// Where declaration texts are read: the disk, or an editor's buffers over it (`capc lsp`).
-    pub texts: walk::Texts,
+    pub texts: crate::walk::Texts,
     /// Findings measured above the compiler once names are resolved (`listing-budget`, from the
     /// runtime's Skill listing); none by default.
     pub measure: Measures,
@@ -124,196 +133,40 @@ impl std::fmt::Display for CheckError {
 
 impl std::error::Error for CheckError {}
 
+/// `capc check`'s pipeline: each stage takes the value the one before it made and hands the
+/// next its own; none calls back into an earlier one (`tests/it/schema/layers.rs` holds them to
+/// the order ARCHITECTURE.md lists).
 pub fn check(options: &Options) -> Result<Checked, CheckError> {
-    let mut roots = vec![(options.root.clone(), Realm::Project)];
-    if let Some(dir) = &options.user_dir {
-        roots.push((dir.clone(), Realm::User));
+    let roots = walk::roots(options)?;
+    let reading = read::Reading::new(options);
+    let mut each_root = Vec::with_capacity(roots.len());
+    for root in roots {
+        let walked = walk::walk(root, options);
+        let claimed = claimed(&walked, options.cache.as_deref());
+        each_root.push(read::read(&walked, claimed, &reading));
     }
-    if let Some(dir) = &options.managed_dir {
-        roots.push((dir.clone(), Realm::Managed));
-    }
-    for (i, dir) in options.add_dirs.iter().enumerate() {
-        roots.push((dir.clone(), Realm::AddDir(i + 1)));
-    }
-    // A `--plugin-dir` inside the checked folder is read with it; one outside is its own root.
-    let root_real = options.root.canonicalize().ok();
-    let mut plugin_dirs_inside: Vec<(usize, String)> = Vec::new();
-    for (i, dir) in options.plugin_dirs.iter().enumerate() {
-        let real = dir.canonicalize().ok();
-        let inside = match (&root_real, &real) {
-            (Some(root), Some(real)) => {
-                real.strip_prefix(root).ok().map(|rel| rel.to_string_lossy().replace('\\', "/"))
-            }
-            _ => None,
-        };
-        match inside {
-            Some(rel) => plugin_dirs_inside.push((i + 1, rel)),
-            None => roots.push((dir.clone(), Realm::PluginDir(i + 1))),
-        }
-    }
-    // `~/.claude.json` keeps local-scope servers under the project's absolute path.
-    let project_keys = project_keys(&options.root);
-    let mut all = Checked::empty(Vec::new());
-    // With a cache: what each root's cross-file stage reads (see `cache`).
-    let mut fingerprints: Vec<u64> = Vec::new();
-    let excludes = instructions::Excludes::new(&exclude_patterns(options));
-    for (dir, realm) in roots {
-        match std::fs::metadata(&dir) {
-            Ok(m) if m.is_dir() => {}
-            Ok(_) => return Err(CheckError::NotADirectory(dir)),
-            Err(e) => return Err(CheckError::Unreadable(dir, e)),
-        }
-        let given: &[(usize, String)] = if realm == Realm::Project { &plugin_dirs_inside } else { &[] };
-        let filter = if realm == Realm::Project { options.filter.clone() } else { walk::Filter::default() };
-        let reading = discovery::Reading {
-            filter: &filter,
-            texts: &options.texts,
-            cache: options.cache.as_deref(),
-            skip_sources: options.skip_sources,
-            loading: instructions::Loading { excludes: Some(&excludes), add_dirs: options.add_dir_instructions },
-        };
-        let one = check_root(&dir, realm, !options.skip_hashes, &project_keys, given, reading);
-        fingerprints.push(one.fingerprint);
-        all.files_checked += one.files_checked;
-        all.suppressions.extend(one.suppressions);
-        all.ignored += one.ignored;
-        all.not_loaded.extend(one.not_loaded);
-        all.files.extend(one.files);
-        all.declarations += one.declarations;
-        all.diagnostics.extend(one.diagnostics);
-        all.decls.extend(one.decls);
-        all.kept.extend(one.kept);
-        all.sources.extend(one.sources);
-        all.instructions.extend(one.instructions);
-        all.instruction_chars.extend(one.instruction_chars);
-    }
-    // CLAUDE.local.md (and what it alone imports) is each user's own, as local settings are,
-    // unless the repository tracks it ([`Options::local_kept`]).
-    if options.leave_out_local {
-        let mut kept: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
-        let mut local: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
-        for i in all.instructions.iter().filter(|i| i.scope == crate::model::Scope::Local) {
-            let tracked = options.local_kept.contains(&i.path);
-            if tracked || i.imported_by.as_ref().is_some_and(|by| kept.contains(by)) {
-                kept.insert(i.path.clone());
-            } else {
-                local.insert(i.path.clone());
-            }
-        }
-        all.instructions.retain(|i| i.scope != crate::model::Scope::Local || kept.contains(&i.path));
-        let instructions = FileKind::Instructions.as_str();
-        all.sources.retain(|s| !(s.kind == instructions && local.contains(&s.path)));
-    }
-    // Managed instructions are sent first, then the user's, the project's, the `--add-dir`
-    // folders'; nested folders' files wait for a file below them.
-    all.instructions.sort_by_key(|i| match i.scope {
-        crate::model::Scope::Managed => 0,
-        crate::model::Scope::User => 1,
-        _ if i.path.starts_with("<add-dir ") => 3,
-        _ => 2,
-    });
-    all.diagnostics.extend(large_instructions(&all.instructions, &all.instruction_chars));
-    for (n, instruction) in all.instructions.iter_mut().enumerate() {
-        instruction.order = u32::try_from(n + 1).unwrap_or(u32::MAX);
-    }
-    if options.leave_out_local {
-        all.sources.retain(|s| !left_out_local(options, &s.path));
-    }
-    all.files.sort_by(|a, b| a.path.cmp(&b.path));
-    all.sources.sort_by(|a, b| a.path.cmp(&b.path));
-    // Kept readings: their declarations are copied in only if the cross-file stage runs.
-    let kept = std::mem::take(&mut all.kept);
-    let later = match options.cache.as_deref() {
-        None => {
-            settle_decls(options, &mut all, &kept);
-            cross_stage(options, &mut all)
-        }
-        Some(cache) => {
-            let mut h = cache::hasher();
-            cache::hash_debug(
-                &(
-                    (&options.root, &options.user_dir, &options.managed_dir, &options.add_dirs, &options.plugin_dirs),
-                    (options.skip_hashes, options.leave_out_local, &options.local_kept, options.no_suppressions),
-                    (&options.filter, &options.policy, &options.measure, &options.surface),
-                ),
-                &mut h,
-            );
-            fingerprints.hash(&mut h);
-            let key = h.finish();
-            match cache.cross(key) {
-                Some(kept) => {
-                    all.decls.clear();
-                    all.not_loaded = kept.not_loaded.clone();
-                    all.refused_asked = kept.refused_asked.clone();
-                    all.plugin_roots = kept.plugin_roots.clone();
-                    all.unloaded_plugins = kept.unloaded_plugins.clone();
-                    all.server_spans = kept.server_spans.clone();
-                    all.resolution = Some(kept.resolution.clone());
-                    kept.later.clone()
-                }
-                None => {
-                    settle_decls(options, &mut all, &kept);
-                    let later = cross_stage(options, &mut all);
-                    // Not when a read failed for a cancelled source: the stage may lack
-                    // what it could not read, under the key of the real texts.
-                    if let Some(resolution) = all.resolution.as_ref().filter(|_| !options.texts.cancelled()) {
-                        cache.keep_cross(
-                            key,
-                            Arc::new(cache::Cross {
-                                resolution: resolution.clone(),
-                                later: later.clone(),
-                                not_loaded: all.not_loaded.clone(),
-                                refused_asked: all.refused_asked.clone(),
-                                plugin_roots: all.plugin_roots.clone(),
-                                unloaded_plugins: all.unloaded_plugins.clone(),
-                                server_spans: all.server_spans.clone(),
-                            }),
-                        );
-                    }
-                    later
-                }
-            }
-        }
+    let readings = read::gather(options, each_root);
+    let crossed = cross::cross(options, readings);
+    let policed = policy::police(options, crossed);
+    Ok(report::report(options, policed))
+}
+
+/// The claim stage of a root, wrapped by the cache (when there is one): kept while the root's
+/// listing and manifests are as they were.
+fn claimed(walked: &walk::Walked, cache: Option<&Cache>) -> Arc<cache::Discovered> {
+    let Some((cache, listing)) = cache.zip(walked.listing) else {
+        return Arc::new(claim::claim(walked, false));
     };
-    // Findings of the resolver and the measures may point into files whose text was dropped
-    // as clean.
-    // (`later` is sorted by path, as `files` is: one pass over both.) A check from the disk
-    // without a cache notes where to read such a text again when a report needs it (a large
-    // tree may have tens of thousands of them); otherwise the text is read here and lent to
-    // the kept reading of its file, for the next checks.
-    let reread = options.cache.is_none() && options.texts.is_disk();
-    let mut lent: BTreeMap<&str, Arc<str>> = BTreeMap::new();
-    let mut at = 0;
-    for d in later.iter().filter(|d| d.span.is_some()) {
-        while at < all.files.len() && all.files[at].path < d.path {
-            at += 1;
-        }
-        let Some(file) = all.files.get_mut(at).filter(|f| f.path == d.path && f.text.is_none()) else { continue };
-        if reread {
-            if file.reread.is_none() {
-                file.reread = Some(locate(options, &d.path));
-            }
-            continue;
-        }
-        if let walk::Content::Text(text) = options.texts.read(&locate(options, &d.path)) {
-            let text: Arc<str> = text.into();
-            file.text = Some(text.clone());
-            lent.insert(&d.path, text);
-        }
-    }
-    if !lent.is_empty() {
-        for read in &kept {
-            if let Some(text) = read.outcome.file.as_ref().and_then(|f| lent.get(f.path.as_str())) {
-                let _ = read.text.set(text.clone());
-            }
-        }
-    }
-    drop(lent);
-    drop(kept);
-    all.diagnostics.extend(later);
-    apply_policy(options, &mut all);
-    sort_diagnostics(&mut all.diagnostics);
-    Ok(all)
+    let root = cache::Root {
+        dir: &walked.dir,
+        tree: &walked.tree,
+        realm: walked.realm,
+        hash: walked.hash,
+        listing,
+        project_keys: &[],
+    };
+    let key = cache::claim_key(&root, &walked.plugin_dirs);
+    cache.discovered(&walked.dir, walked.realm, key, &walked.tree.texts, || claim::claim(walked, true))
 }
 
 /// Who a file belongs to.
@@ -352,6 +205,30 @@ struct Claim {
 }
 
 struct Claims(BTreeMap<String, Claim>);
+
+impl Claims {
+    /// The claims as Claude Code started in `start` (a folder below the checked one) loads
+    /// them: the `.claude/` of each folder from `start` up to the checked one is the project's
+    /// (its skills, commands and agents load), but for settings, which only `start`'s own
+    /// `.claude/` holds.
+    fn started_in(&self, start: &str) -> Claims {
+        let on_path = |root: &str| root.is_empty() || root == start || start.starts_with(&format!("{root}/"));
+        let mut out = BTreeMap::new();
+        for (rel, claim) in &self.0 {
+            let mut claim = claim.clone();
+            if claim.owner.scope == FileScope::Project {
+                if let Some(root) = claim.owner.project_root.clone().filter(|r| on_path(r)) {
+                    if claim.kind == FileKind::Settings && root != start {
+                        continue;
+                    }
+                    claim.owner.project_root = Some(String::new());
+                }
+            }
+            out.insert(rel.clone(), claim);
+        }
+        Claims(out)
+    }
+}
 
 impl Claims {
     /// The first claim on a path wins.

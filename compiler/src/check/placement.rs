@@ -3,7 +3,7 @@
 //! load it.
 
 use super::{Claim, Options};
-use crate::decl::{file_name, FileKind, FileScope};
+use crate::decl::{file_name, parent, FileKind, FileScope};
 use crate::model::{Decl, Item, Placement};
 use std::path::{Path, PathBuf};
 
@@ -60,6 +60,11 @@ pub(super) fn project_keys(root: &Path) -> Vec<String> {
         .collect();
     keys.dedup();
     keys
+}
+
+/// Whether `rel` is a plugin's or marketplace's manifest: `name` in a `.claude-plugin/` folder.
+pub(super) fn is_manifest(rel: &str, name: &str) -> bool {
+    file_name(rel) == name && file_name(parent(rel)) == ".claude-plugin"
 }
 
 /// Which folder a walk covers.
@@ -168,4 +173,10 @@ pub(super) fn not_loaded_because(realm: Realm, rel: &str, claim: &Claim) -> Opti
         }
         _ => "a session started here does not load it".to_string(),
     })
+}
+
+/// Whether the file at `path` (as the lock names it) is local settings a check asked to leave
+/// out ([`Options::leave_out_local`], less [`Options::local_kept`]).
+pub(super) fn left_out_local(options: &Options, path: &str) -> bool {
+    crate::lock::write::is_local_file(path) && !options.local_kept.iter().any(|kept| kept == path)
 }

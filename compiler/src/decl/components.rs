@@ -404,6 +404,23 @@ pub fn check_lsp(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) -> usize {
     servers.len()
 }
 
+/// A frontmatter switch as Claude Code reads an output style's: a boolean, or a string or
+/// number reading `1`, `true`, `yes`, `on` (on) or `0`, `false`, `no`, `off` (off), in any
+/// case; `None` for anything else.
+fn flag(value: &Node) -> Option<bool> {
+    let text = match &value.kind {
+        NodeKind::Bool(b) => return Some(*b),
+        NodeKind::String(s) => s.trim().to_ascii_lowercase(),
+        NodeKind::Number(n) => n.clone(),
+        _ => return None,
+    };
+    match text.as_str() {
+        "1" | "true" | "yes" | "on" => Some(true),
+        "0" | "false" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
 /// An output style's Markdown: its frontmatter (`name`, `description`,
 /// `keep-coding-instructions`, and for a plugin's `force-for-plugin`) and the name Claude Code
 /// gives it.
@@ -447,6 +464,7 @@ pub fn check_output_style(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str) {
         .copied()
         .collect();
     let mut keep = false;
+    let mut force = false;
     if let Some(node) = &fields {
         crate::schema::check_fields(sink, node, &known, "an output style's frontmatter", crate::schema::Unknown::Warn);
         if let Some(v) = node.get("keep-coding-instructions") {
@@ -462,6 +480,16 @@ pub fn check_output_style(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str) {
                     )
                     .severity(Severity::Warning)
                     .help("Claude Code reads anything else as false, and drops its coding instructions");
+                }
+            }
+        }
+        if let Some(v) = node.get("force-for-plugin").filter(|_| plugin.is_some()) {
+            match flag(v) {
+                Some(on) => force = on,
+                None => {
+                    sink.report(&rules::wrong_field_type::RULE, v.span, "`force-for-plugin` must be true or false")
+                        .severity(Severity::Warning)
+                        .help("Claude Code reads another value as not set: the style is applied only when `outputStyle` selects it");
                 }
             }
         }
@@ -497,6 +525,7 @@ pub fn check_output_style(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str) {
         plugin: plugin.map(str::to_string),
         description: description.map(|d| crate::secrets::redact_words(&d).unwrap_or(d)),
         keep_coding_instructions: keep,
+        force_for_plugin: force,
     };
     sink.decls.push(Decl { path, span: None, item: Item::OutputStyle(Box::new(style)) });
 }

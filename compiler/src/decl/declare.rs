@@ -475,6 +475,26 @@ fn text_fields(source: &Node) -> Vec<(String, String)> {
 /// The surfaces `strictPluginOnlyCustomization` can lock.
 pub const SURFACES: [&str; 4] = ["skills", "agents", "hooks", "mcp"];
 
+/// A plugin id as Claude Code's schema writes it: `plugin@marketplace`, each part a name.
+fn plugin_id(text: &str) -> Option<(&str, &str)> {
+    let name = |s: &str| {
+        s.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
+    };
+    let (plugin, marketplace) = text.split_once('@')?;
+    (name(plugin) && name(marketplace)).then_some((plugin, marketplace))
+}
+
+/// A managed `allowedChannelPlugins` entry as Claude Code reads it: an object with string
+/// `plugin` and `marketplace`, or (accepted with a notice) a string `plugin@marketplace`;
+/// `None` for an entry it ignores.
+pub fn channel_plugin(entry: &Node) -> Option<(String, String)> {
+    if let Some(text) = entry.as_str() {
+        return plugin_id(text).map(|(p, m)| (p.to_string(), m.to_string()));
+    }
+    Some((entry.get("plugin")?.as_str()?.to_string(), entry.get("marketplace")?.as_str()?.to_string()))
+}
+
 /// The policy switches of a settings file, each as Claude Code reads its value; the resolver
 /// (`lock::resolve::policy`) decides in which scopes each counts.
 fn switches(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
@@ -497,12 +517,14 @@ fn switches(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
     if let Some((node, on)) = root.get("channelsEnabled").and_then(|n| Some((n, n.as_bool()?))) {
         push("channelsEnabled", node, on.to_string());
     }
-    if let Some(node) = root.get("allowedChannelPlugins").filter(|n| n.as_array().is_some()) {
+    // Read as Claude Code reads managed settings: a `plugin@marketplace` string is an entry, an
+    // entry it cannot read is left out, a value that is not a list admits none.
+    if let Some(node) = root.get("allowedChannelPlugins") {
         let mut entries: Vec<String> = node
             .as_array()
             .unwrap_or_default()
             .iter()
-            .filter_map(|e| Some(format!("{}@{}", e.get("plugin")?.as_str()?, e.get("marketplace")?.as_str()?)))
+            .filter_map(|e| channel_plugin(e).map(|(p, m)| format!("{p}@{m}")))
             .collect();
         entries.sort();
         entries.dedup();

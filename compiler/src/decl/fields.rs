@@ -448,7 +448,7 @@ pub const OUTPUT_STYLE: &[Key] = &[
     key(
         "force-for-plugin",
         Ty::Any,
-        Not("a plugin's request to apply the style; capc does not record it yet"),
+        At("output_style.force_for_plugin"),
         "In a plugin's style: applied whenever the plugin is enabled.",
     ),
 ];

@@ -207,7 +207,18 @@ fn check_fields_of(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str, fields: &No
     check_common_values(sink, fields);
     if let Some(hooks) = fields.get("hooks") {
         if hooks.as_object().is_some() {
+            let before = sink.diagnostics.len();
             super::hooks::check_event_map(sink, cx, hooks, "frontmatter `hooks`");
+            if kind == MarkdownKind::Agent && cx.scope == FileScope::Plugin {
+                // Claude Code ignores a plugin agent's hooks (`ignored-field` says so): they
+                // run nothing, so what they would run is not weighed.
+                let runs = [rules::download_and_run::RULE.id, rules::unpinned_package::RULE.id];
+                let mut i = 0;
+                sink.diagnostics.retain(|d| {
+                    i += 1;
+                    i <= before || !runs.contains(&d.rule)
+                });
+            }
         }
     }
 }

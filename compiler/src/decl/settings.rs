@@ -34,8 +34,16 @@ pub fn nested_keys(path: &[&str]) -> Vec<&'static str> {
 }
 
 /// Paths whose values capc's own readers check, with findings that say more than a type.
-const READ_ELSEWHERE: &[&str] =
-    &["hooks", "allowedMcpServers", "deniedMcpServers", "managedMcpServers", "permissions.defaultMode"];
+/// `strictPluginOnlyCustomization` is `true`, `false` or a list of surfaces in Claude Code's
+/// schema (read by a preprocess the extracted table types as an object).
+const READ_ELSEWHERE: &[&str] = &[
+    "hooks",
+    "allowedMcpServers",
+    "deniedMcpServers",
+    "managedMcpServers",
+    "permissions.defaultMode",
+    "strictPluginOnlyCustomization",
+];
 
 /// Objects whose keys are not settings names (hook events, plugin ids, variables, servers).
 const FREE_KEYS: &[&str] = &["hooks", "env", "enabledPlugins", "managedMcpServers"];
@@ -69,7 +77,14 @@ pub fn refused_whole(text: &str, parsed: Option<&Node>) -> Option<&'static str> 
 /// Why Claude Code refuses a settings file whose JSON is an object: the first value its
 /// schema rejects (a dotted path and its notice's words), unless that value is one Claude
 /// Code skips and keeps the rest.
-pub fn refused(root: &Node) -> Option<(String, String)> {
+/// Managed settings (`managed`) are never refused for a value: Claude Code reads them with a
+/// tolerant schema that ignores the field (or the list entry) it cannot read, or takes a policy
+/// key's restrictive value, and enforces the rest ("remaining valid policies are still
+/// enforced", measured).
+pub fn refused(root: &Node, managed: bool) -> Option<(String, String)> {
+    if managed {
+        return None;
+    }
     if refused_mode(root).is_some() {
         return Some(("permissions.defaultMode".to_string(), REFUSED_MODE_MESSAGE.to_string()));
     }
@@ -164,6 +179,114 @@ fn report_mismatch(sink: &mut Sink<'_>, m: &Mismatch<'_>) {
     }
 }
 
+/// A value managed settings hold that Claude Code cannot read: it ignores that value (a list's
+/// entry, or the field) and enforces the rest of the file, with a notice at start.
+fn report_managed_mismatch(sink: &mut Sink<'_>, m: &Mismatch<'_>) {
+    let rule = if m.wrong_type { &rules::wrong_field_type::RULE } else { &rules::invalid_field_value::RULE };
+    sink.report(
+        rule,
+        m.node.span,
+        format!("`{}`: {}; in managed settings Claude Code ignores this value and enforces the rest of the file", m.path, m.text),
+    )
+    .severity(Severity::Warning)
+    .help("Claude Code says so at start (\"Managed settings contain invalid entries\"); write the value its schema takes, or remove it");
+}
+
+/// Managed `allowedChannelPlugins`, read as Claude Code's tolerant reading of managed settings
+/// reads it (measured): a string `plugin@marketplace` is taken as the object it names, with a
+/// notice; another entry is ignored; a value that is not a list, or a list of which no entry
+/// can be read, admits no channel plugin at all. The rest of the file is enforced either way.
+fn check_channel_plugins(sink: &mut Sink<'_>, list: &Node) {
+    const FORM: &str = r#"{"plugin": "NAME", "marketplace": "MARKETPLACE"}"#;
+    let Some(entries) = list.as_array() else {
+        sink.report(
+            &rules::wrong_field_type::RULE,
+            list.span,
+            format!(
+                "`allowedChannelPlugins` must be a list, found {}; Claude Code then admits no channel plugin",
+                list.type_name()
+            ),
+        )
+        .severity(Severity::Warning)
+        .help(format!("write a list of `{FORM}` objects"));
+        return;
+    };
+    let mut read = 0;
+    for (i, entry) in entries.iter().enumerate() {
+        match (entry.as_str(), crate::decl::declare::channel_plugin(entry)) {
+            (Some(text), Some((plugin, marketplace))) => {
+                read += 1;
+                let object = format!(r#"{{"plugin": "{plugin}", "marketplace": "{marketplace}"}}"#);
+                sink.report(
+                    &rules::wrong_field_type::RULE,
+                    entry.span,
+                    format!("`allowedChannelPlugins.{i}` is the string \"{text}\"; Claude Code accepts it as `{object}` with a notice at start"),
+                )
+                .severity(Severity::Warning)
+                .help(format!("write the documented object form `{object}`"));
+            }
+            (_, Some(_)) => read += 1,
+            (_, None) => {
+                let why = match entry.as_str() {
+                    Some(text) => format!("the string \"{text}\" is not a `plugin@marketplace` id"),
+                    None if entry.as_object().is_some() => "it needs string `plugin` and `marketplace`".to_string(),
+                    None => format!("it is {}, not an object", entry.type_name()),
+                };
+                sink.report(
+                    &rules::wrong_field_type::RULE,
+                    entry.span,
+                    format!("Claude Code ignores `allowedChannelPlugins.{i}`: {why}"),
+                )
+                .severity(Severity::Warning)
+                .help(format!("write `{FORM}`; the other entries are enforced"));
+            }
+        }
+    }
+    if read == 0 && !entries.is_empty() {
+        sink.report(
+            &rules::invalid_field_value::RULE,
+            list.span,
+            "no entry of `allowedChannelPlugins` can be read; Claude Code then admits no channel plugin",
+        )
+        .severity(Severity::Warning)
+        .help(format!("write each entry as `{FORM}`"));
+    }
+}
+
+/// Managed `strictPluginOnlyCustomization`: `true`, `false` or a list of the surfaces it locks.
+/// Claude Code drops a list entry that names no surface (it locks nothing) and takes any other
+/// value as `true`, with a notice.
+fn check_strict_customization(sink: &mut Sink<'_>, value: &Node) {
+    use crate::decl::declare::SURFACES;
+    let known = SURFACES.map(|s| format!("`{s}`")).join(", ");
+    match (value.as_bool(), value.as_array()) {
+        (Some(_), _) => {}
+        (_, Some(list)) => {
+            for entry in list.iter().filter(|e| e.as_str().is_none_or(|s| !SURFACES.contains(&s))) {
+                sink.report(
+                    &rules::invalid_field_value::RULE,
+                    entry.span,
+                    "this `strictPluginOnlyCustomization` entry names no surface; Claude Code drops it, so it locks nothing",
+                )
+                .severity(Severity::Warning)
+                .help(format!("write one of {known}"));
+            }
+        }
+        _ => {
+            sink.report(
+                &rules::wrong_field_type::RULE,
+                value.span,
+                format!(
+                    "`strictPluginOnlyCustomization` must be `true`, `false` or a list of surfaces, found {}; Claude Code treats it as `true` (every surface locked)",
+                    value.type_name()
+                ),
+            )
+            .severity(Severity::Warning)
+            .help(format!("write `true`, or the list of surfaces to lock ({known})"));
+        }
+    }
+}
+
 /// A key written in a settings file where Claude Code ignores it (a policy switch that counts
 /// only in managed settings, written in a project).
 fn check_scope(sink: &mut Sink<'_>, cx: &FileCx<'_>, key: &crate::node::Key, entry: &KeySchema) {
@@ -216,12 +339,17 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
         return 0;
     }
     let table = settings_schema::table();
+    let managed = cx.scope == FileScope::Managed;
     check_keys(sink, root, &table.keys, "", "settings", Unknown::Warn);
     for (key, value) in root.as_object().unwrap_or_default() {
         if let Some(entry) = table.keys.get(&key.name) {
-            let skip = |path: &str| READ_ELSEWHERE.contains(&path);
+            let skip = |path: &str| READ_ELSEWHERE.contains(&path) || (managed && path == "allowedChannelPlugins");
             if let Some(m) = settings_schema::mismatch(entry, value, &key.name, false, &skip) {
-                report_mismatch(sink, &m);
+                if managed {
+                    report_managed_mismatch(sink, &m);
+                } else {
+                    report_mismatch(sink, &m);
+                }
             }
             check_scope(sink, cx, key, entry);
         }
@@ -234,7 +362,7 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
                 permissions::check_value(sink, cx, source, list, usage);
             }
         }
-        if let Some((mode, value)) = refused_mode(root) {
+        if let Some((mode, value)) = refused_mode(root).filter(|_| !managed) {
             let list = MODES.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
             let d = sink
                 .report(
@@ -253,14 +381,25 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
             };
         }
     }
+    if let Some(list) = root.get("allowedChannelPlugins").filter(|_| managed) {
+        check_channel_plugins(sink, list);
+    }
+    if let Some(value) = root.get("strictPluginOnlyCustomization").filter(|_| managed) {
+        check_strict_customization(sink, value);
+    }
     if let Some(plugins) = root.get("enabledPlugins").and_then(Node::as_object) {
         for (key, value) in plugins {
             if value.as_bool().is_none() && !matches!(value.kind, crate::node::NodeKind::Array(_)) {
-                sink.report(
+                let d = sink.report(
                     &rules::wrong_field_type::RULE,
                     value.span,
                     format!("`enabledPlugins.{}` must be `true` or `false`, found {}", key.name, value.type_name()),
                 );
+                if managed {
+                    d.severity(Severity::Warning).help(
+                        "in managed settings Claude Code ignores this entry (the plugin is neither force-enabled nor blocked) and keeps the rest",
+                    );
+                }
             }
             if !key.name.contains('@') {
                 sink.report(

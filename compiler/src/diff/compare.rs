@@ -103,12 +103,28 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
 
     // Instruction files, by path; where each comes in the reminder is no change of its own.
     let instructions = pair(&old.instructions, &new.instructions, |i| i.path.as_str());
+    // An import of a file outside the project that was not there: Claude Code asks the user to
+    // read it, and once approved sends a file nobody reviewed here.
+    let new_outside = |old: Option<&crate::model::Instruction>, new: &crate::model::Instruction| -> Vec<String> {
+        new.external_imports
+            .iter()
+            .filter(|w| old.is_none_or(|o| !o.external_imports.contains(w)))
+            .map(|w| {
+                format!(
+                    "instruction file `{}` imports `@{w}`, outside the project: Claude Code asks to read it, and sends it once approved",
+                    new.path
+                )
+            })
+            .collect()
+    };
     for i in instructions.added {
         out.push(entry(Section::Instruction, Class::Added, i.path.clone(), instruction_what(i), &[&i.path]));
+        let mut escalations = Vec::new();
         if i.at_start() {
-            last(&mut out).escalations =
-                vec![format!("a new instruction file `{}` is sent to the model in every turn", i.path)];
+            escalations.push(format!("a new instruction file `{}` is sent to the model in every turn", i.path));
         }
+        escalations.extend(new_outside(None, i));
+        last(&mut out).escalations = escalations;
     }
     for i in instructions.removed {
         out.push(entry(Section::Instruction, Class::Removed, i.path.clone(), instruction_what(i), &[&i.path]));
@@ -122,13 +138,16 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
             fields,
             ..entry(Section::Instruction, Class::Changed, n.path.clone(), instruction_what(n), &[&n.path])
         });
+        let mut escalations = Vec::new();
         if !o.at_start() && n.at_start() {
-            last(&mut out).escalations = vec![format!(
+            escalations.push(format!(
                 "instruction file `{}` is now sent in every turn, not only for the files {}",
                 n.path,
                 if o.paths.is_empty() { "below its folder" } else { "its `paths` match" }
-            )];
+            ));
         }
+        escalations.extend(new_outside(Some(o), n));
+        last(&mut out).escalations = escalations;
     }
 
     let hooks = pair(&old.hooks, &new.hooks, hook_key);
@@ -503,15 +522,26 @@ fn output_styles(old: &Lock, new: &Lock, hashes: &Hashes<'_>, out: &mut Vec<Chan
     let what = |o: &crate::model::OutputStyle| {
         let keeps = if o.keep_coding_instructions { ", keeps the coding instructions" } else { "" };
         let chosen = if selected == Some(o.name.as_str()) { ", selected" } else { "" };
+        let forced = if o.force_for_plugin { ", forced" } else { "" };
         Some(match &o.plugin {
-            Some(p) => format!("plugin `{p}`{keeps}{chosen}"),
+            Some(p) => format!("plugin `{p}`{keeps}{chosen}{forced}"),
             None => format!("{}{keeps}{chosen}", o.scope.as_str()),
         })
     };
     let styles = pair(&old.output_styles, &new.output_styles, |o| (o.name.as_str(), o.path.as_str()));
+    // A plugin's style with `force-for-plugin` is applied whatever `outputStyle` selects.
+    let forced = |o: &crate::model::OutputStyle| {
+        format!(
+            "plugin output style `{}` is forced (`force-for-plugin`): its text is sent to the model in every turn while the plugin is enabled, whatever `outputStyle` selects{}",
+            o.name,
+            if o.keep_coding_instructions { "" } else { ", in place of Claude Code's coding instructions" }
+        )
+    };
     for o in styles.added {
         out.push(entry(Section::OutputStyle, Class::Added, o.name.clone(), what(o), &[&o.path]));
-        if selected == Some(o.name.as_str()) {
+        if o.force_for_plugin {
+            last(out).escalations = vec![forced(o)];
+        } else if selected == Some(o.name.as_str()) {
             last(out).escalations = vec![format!(
                 "a new output style `{}` is selected: its text is sent to the model in every turn{}",
                 o.name,
@@ -530,7 +560,9 @@ fn output_styles(old: &Lock, new: &Lock, hashes: &Hashes<'_>, out: &mut Vec<Chan
             continue;
         }
         out.push(Change { fields, ..entry(Section::OutputStyle, Class::Changed, n.name.clone(), what(n), &[&n.path]) });
-        if selected == Some(n.name.as_str()) && o.keep_coding_instructions && !n.keep_coding_instructions {
+        if n.force_for_plugin && !o.force_for_plugin {
+            last(out).escalations = vec![forced(n)];
+        } else if selected == Some(n.name.as_str()) && o.keep_coding_instructions && !n.keep_coding_instructions {
             last(out).escalations = vec![format!(
                 "the selected output style `{}` no longer keeps Claude Code's coding instructions: its text replaces them in every turn",
                 n.name

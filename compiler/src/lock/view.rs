@@ -289,7 +289,12 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
     if !r.lock.output_styles.is_empty() {
         out.push_str("\nOutput styles:\n");
         for o in &r.lock.output_styles {
-            let keep = if o.keep_coding_instructions { "  (keeps the coding instructions)" } else { "" };
+            let keep = match (o.keep_coding_instructions, o.force_for_plugin) {
+                (true, true) => "  (keeps the coding instructions; forced while its plugin is enabled)",
+                (true, false) => "  (keeps the coding instructions)",
+                (false, true) => "  (forced while its plugin is enabled)",
+                (false, false) => "",
+            };
             put(&mut out, format_args!("  {:24}  {:8}  {}{keep}", o.name, o.scope.as_str(), o.path));
         }
     }

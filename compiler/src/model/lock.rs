@@ -414,6 +414,11 @@ pub struct OutputStyle {
     /// `keep-coding-instructions: true`: Claude Code keeps its coding instructions beside it.
     #[serde(default, skip_serializing_if = "is_false")]
     pub keep_coding_instructions: bool,
+    /// A plugin's style with `force-for-plugin` on: Claude Code applies it whenever the plugin
+    /// is enabled, whatever `outputStyle` selects (the first such style when several plugins
+    /// force one). Absent from locks written before it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub force_for_plugin: bool,
 }
 
 /// A settings file Claude Code refuses whole, and why, in the words of its notice
@@ -449,6 +454,11 @@ pub struct Instruction {
     /// The files its `@` imports bring in, in order (only those that load).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub imports: Vec<String>,
+    /// Its `@` imports of files outside the project (`~/…`, an absolute path, `../…` past the
+    /// folder), as written, in order: Claude Code asks the user before it reads them and reads
+    /// none until approved; capc never reads them. A new one is an escalation of `capc diff`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub external_imports: Vec<String>,
     /// A rule's `paths:` globs: it loads when the turn reads a file one of them matches, not at
     /// the start (empty: it loads at the start). A nested folder's rule matches them relative to
     /// that folder, the others relative to the locked folder.

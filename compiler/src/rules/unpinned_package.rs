@@ -12,7 +12,7 @@ pub static RULE: Rule = Rule {
 };
 
 const DOCS: &str = r##"### What it does
-Flags what Claude Code runs outside MCP servers — a plugin's LSP server (`command` with its `args`), a plugin's monitor, a hook `command`, a settings helper or status line (`statusLine`, `apiKeyHelper`, …) and a skill's or command's `!` injection — when it starts with a launcher that fetches what it runs — `npx`, `bunx`, `pnpm dlx`, `yarn dlx`, `uvx` (`uv tool run`), `pipx run`, `docker run`, `podman run` — without an exact version: `pkg@1.2.3` for npm, `pkg==1.2.3` for Python, `image@sha256:<digest>` for an image. These are the rows `capc ls --runs` marks `unpinned`.
+Flags what Claude Code runs outside MCP servers — a plugin's LSP server (`command` with its `args`), a plugin's monitor, a hook `command` (in settings, a plugin's hooks, or the frontmatter `hooks` of an agent, skill or command, which run while it runs; a plugin agent's are ignored by Claude Code and not reported), a settings helper or status line (`statusLine`, `apiKeyHelper`, …) and a skill's or command's `!` injection — when it starts with a launcher that fetches what it runs — `npx`, `bunx`, `pnpm dlx`, `yarn dlx`, `uvx` (`uv tool run`), `pipx run`, `docker run`, `podman run` — without an exact version: `pkg@1.2.3` for npm, `pkg==1.2.3` for Python, `image@sha256:<digest>` for an image. These are the rows `capc ls --runs` marks `unpinned`.
 
 It is the same test as `unpinned-mcp-package`, which keeps its id for MCP servers (stdio servers in `.mcp.json`, `~/.claude.json`, a plugin or an agent's `mcpServers`); this rule covers every other run, so each run is reported by exactly one of the two.
 

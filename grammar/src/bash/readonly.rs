@@ -6,7 +6,7 @@
 //! 2. A few commands are decided by name ([`by_name`]): those read-only with any argument (`cat`,
 //!    `head`, `wc`, …), `echo`, `ls`, `cd`, `find` without actions, `printf` without `-v` and
 //!    with a format that cannot run code, exact lines such as `node --version`.
-//! 3. The others must be in the flag table ([`super::flags::TABLE`], generated from the binary's
+//! 3. The others must be in the flag table ([`super::flags::table`], extracted from the binary's
 //!    own table): every option must be one the command lists, spelled in full (no
 //!    abbreviations), a value-taking option must have a value of its kind, short options may
 //!    be combined only when none of them takes a value, `xargs` may only start `echo`,
@@ -19,7 +19,7 @@
 //! the working directories, is `paths.rs`'s part.
 
 use super::dangerous::{dangerous, docker_dangerous, is_digits, is_plain_operand, ARITHMETIC_TESTS};
-use super::flags::TABLE;
+use super::flags::table;
 use super::spec::{FlagKind, FlagSpec};
 
 /// Read-only with any arguments (which of them are paths is checked elsewhere).
@@ -334,7 +334,7 @@ fn by_pattern(argv: &[&str]) -> bool {
 
 /// The command through the flag table: the first entry whose words begin it decides.
 fn in_flag_table(argv: &[&str], text: &str, bare: bool) -> bool {
-    let Some(spec) = TABLE.iter().find(|spec| {
+    let Some(spec) = table().iter().find(|spec| {
         let prefix: Vec<&str> = spec.command.split(' ').collect();
         argv.len() >= prefix.len() && argv[..prefix.len()] == prefix[..]
     }) else {

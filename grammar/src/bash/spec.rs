@@ -1,5 +1,5 @@
-//! The shape of the read-only flag table: what `flags.rs` (generated) holds and `readonly.rs`
-//! reads.
+//! The shape of the read-only flag table: what `flags.rs` reads from the data file and
+//! `readonly.rs` consults.
 
 /// The kind of value a flag of the table takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,7 +24,7 @@ pub(crate) struct FlagSpec {
     /// `--` ends the options (for `ps`, `base64`, `test`, `git blame`, `git stash list` it is
     /// skipped and options after it are still checked).
     pub(crate) respects_double_dash: bool,
-    pub(crate) flags: &'static [(&'static str, FlagKind)],
+    pub(crate) flags: Vec<(&'static str, FlagKind)>,
 }
 
 impl FlagSpec {

@@ -79,7 +79,7 @@ pub fn saved(shared: &Shared, current: &mut crate::loaded::Loaded) -> Vec<super:
     match current.derive() {
         Ok(lock) => {
             if lock != *current.lock {
-                *current = crate::loaded::Loaded::new(lock, current.roots.clone());
+                *current = current.reloaded(lock);
             }
             // Also when the lock is the same: a skill's supporting file may have changed.
             shared.reload(current.clone())

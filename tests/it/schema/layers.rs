@@ -10,6 +10,10 @@
 //! A folder's `mod.rs` (and a library's `lib.rs`) declares its files and re-exports from them:
 //! its arrows down into its own folder are not counted. A binary's `main.rs` is code like any
 //! other.
+//!
+//! Inside one folder, the same arrows hold `capc check`'s stages to their order (the
+//! ```` ```stages ```` block): a file of `compiler/src/check/` may use only the files listed above
+//! its own, so no stage calls back into an earlier one.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -463,4 +467,65 @@ mod tests { use crate::test_only::x; }
         ["crate::a::b", "crate::a::c", "crate::a::c::d", "crate::code::call", "self::local::h", "super::f::G"]
     );
     assert_eq!(use_items(&code).iter().filter(|(public, _, _)| *public).count(), 1);
+}
+
+/// The list of `capc check`'s stages in ARCHITECTURE.md (its ```` ```stages ```` block): the
+/// files of one folder of a crate, lowest line first, as `(crate folder, module path of the
+/// folder, lines of file names)`.
+fn stage_list() -> (String, Vec<String>, Vec<Vec<String>>) {
+    let text = std::fs::read_to_string(repo().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let start = text.find("```stages\n").expect("ARCHITECTURE.md has a ```stages block") + "```stages\n".len();
+    let end = start + text[start..].find("```").expect("the stages block is closed");
+    let mut lines = text[start..end].lines().map(str::trim).filter(|l| !l.is_empty());
+    let head = lines.next().and_then(|l| l.strip_suffix(':')).expect("a `crate/src/folder:` line first");
+    let (folder, module) = head.split_once("/src/").expect("the folder is `crate/src/…`");
+    let module = module.split('/').map(str::to_string).collect();
+    let lines = lines.map(|l| l.split_whitespace().map(str::to_string).collect()).collect();
+    (folder.to_string(), module, lines)
+}
+
+/// `capc check`'s stages hand values forward only: a file of the check folder (a stage, or what
+/// the stages share) may use only the files on lines above its own in ARCHITECTURE.md's
+/// `stages` list (its `mod.rs`, the options and the values every stage shares, is below them
+/// all), so a stage never calls back into an earlier one; every file is on exactly one line.
+#[test]
+fn check_stages_use_only_the_stages_before_them() {
+    let (folder, module, lines) = stage_list();
+    let krate = read_crate(&repo().join(&folder));
+    let mut problems = Vec::new();
+    let mut line_of: BTreeMap<&str, usize> = BTreeMap::new();
+    for (line, names) in lines.iter().enumerate() {
+        for n in names {
+            if line_of.insert(n, line).is_some() {
+                problems.push(format!("`{n}` is listed twice"));
+            }
+        }
+    }
+    // The file (or folder) of the check folder a module path is in, if any.
+    let part = |m: &[String]| -> Option<String> { m.strip_prefix(module.as_slice())?.first().cloned() };
+    let parts: BTreeSet<String> = krate.modules.keys().filter_map(|m| part(m)).collect();
+    for p in &parts {
+        if !line_of.contains_key(p.as_str()) {
+            problems.push(format!("`{p}` is on no line of the stages list"));
+        }
+    }
+    for n in line_of.keys().filter(|n| !parts.contains(**n)) {
+        problems.push(format!("the stages list names `{n}`, which is no file of `{}`", module.join("::")));
+    }
+    for (from, targets) in &krate.arrows {
+        let Some(a) = part(from) else { continue };
+        for to in targets {
+            let Some(b) = part(to) else { continue };
+            if let (Some(&la), Some(&lb)) = (line_of.get(a.as_str()), line_of.get(b.as_str())) {
+                if a != b && lb >= la {
+                    problems.push(format!(
+                        "`{}` uses `{}`, a stage not before its own",
+                        from.join("::"),
+                        to.join("::")
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "the stages of a check do not hold:\n{}", problems.join("\n"));
 }

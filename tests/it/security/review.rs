@@ -383,3 +383,97 @@ fn telling_tracked_local_files_runs_no_program_the_repository_configures() {
     assert_eq!(capc(&repo, &["verify", "."]).status.code(), Some(0));
     assert!(!marker.exists(), "git ran {:?}", std::fs::read_to_string(&marker));
 }
+
+/// capc run with `CAPC_GIT_TIMEOUT_MS` set, bounded as `capc_fed` bounds it.
+fn capc_git_bounded(dir: &Path, args: &[&str], input: &str, timeout_ms: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("CAPC_GIT_TIMEOUT_MS", timeout_ms)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("capc runs");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().expect("wait").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("capc {args:?} hung");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+/// What `capc lock` and a session turn of `root` hold, with `CAPC_GIT_TIMEOUT_MS` at
+/// `timeout_ms`: the tracked CLAUDE.md, never the untracked CLAUDE.local.md or
+/// settings.local.json.
+fn assert_untracked_local_files_stay_out(root: &Path, timeout_ms: &str) {
+    let out = capc_git_bounded(root, &["lock", "."], "", timeout_ms);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(root.join("capabilities.lock")).expect("lock");
+    assert!(text.contains("path = \"CLAUDE.md\""), "{text}");
+    assert!(!text.contains("path = \"CLAUDE.local.md\"") && !text.contains("settings.local.json\""), "{text}");
+    let turn = "{\"id\":1,\"type\":\"turn\",\"input\":\"hi\",\"include\":[\"request\"]}\n";
+    let out = capc_git_bounded(root, &["session", "--json"], turn, timeout_ms);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("# Repo"), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("untracked-local-notes"), "{}", stdout(&out));
+}
+
+/// A repository is untrusted: its `.git/HEAD` may be a named pipe, which git opens and waits on
+/// (for `CAPC_GIT_TIMEOUT_MS`, a minute by default). capc looks at the type of the repository's
+/// files before it runs git and never opens such a one. And when git cannot tell which local
+/// files it tracks (a pipe its configuration includes, cut off at the bound), none is taken
+/// for tracked: the untracked CLAUDE.local.md and settings.local.json stay out of the lock and
+/// of the session's turn (they used to go in, as if the folder were in no repository).
+#[test]
+fn a_named_pipe_in_git_neither_stalls_the_lock_nor_lets_untracked_local_files_in() {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    committed_repo(&root, &[("CLAUDE.md", "# Repo\n"), (".claude/commands/a.md", "---\ndescription: A\n---\nA.\n")]);
+    write_file(&root, "CLAUDE.local.md", "untracked-local-notes\n");
+    write_file(&root, ".claude/settings.local.json", r#"{"permissions":{"deny":["WebFetch"]}}"#);
+    let head = root.join(".git/HEAD");
+    let head_text = std::fs::read(&head).expect("HEAD");
+    mkfifo(&head);
+    // Whoever opens the pipe to read releases this writer, which then says whether capc was
+    // still running (`ended` is set once it has ended).
+    let ended = std::sync::Arc::new(AtomicBool::new(false));
+    let writer = {
+        let (head, ended, text) = (head.clone(), ended.clone(), head_text.clone());
+        std::thread::spawn(move || {
+            let mut pipe = std::fs::OpenOptions::new().write(true).open(&head).expect("open the pipe to write");
+            let opened_while_running = !ended.load(Ordering::SeqCst);
+            let _ = pipe.write_all(&text);
+            opened_while_running
+        })
+    };
+    // A bound longer than the hang guard: waiting on the pipe is a hang.
+    let out = capc_git_bounded(&root, &["lock", "."], "", "600000");
+    ended.store(true, Ordering::SeqCst);
+    // Release the writer: open the pipe to read, without waiting (O_NONBLOCK).
+    let _reader = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(if cfg!(target_os = "linux") { 0o4000 } else { 0x0004 })
+        .open(&head)
+        .expect("open the pipe to read");
+    assert!(!writer.join().expect("writer"), "capc (or the git it ran) opened the named pipe .git/HEAD");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_untracked_local_files_stay_out(&root, "600000");
+
+    // HEAD a file again; the configuration includes a pipe: git runs and is cut off.
+    std::fs::remove_file(&head).expect("remove the pipe");
+    std::fs::write(&head, &head_text).expect("HEAD");
+    mkfifo(&dir.path().join("fifo"));
+    let config = root.join(".git/config");
+    let text = std::fs::read_to_string(&config).expect("config");
+    std::fs::write(&config, format!("{text}[include]\n\tpath = {}\n", dir.path().join("fifo").display()))
+        .expect("write config");
+    assert_untracked_local_files_stay_out(&root, "300");
+}

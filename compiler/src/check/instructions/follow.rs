@@ -3,8 +3,8 @@
 
 use super::scan::{glob_matcher, scan, tokens, Import};
 use super::{extension, Excludes, MAX_DEPTH, RULE_KEYS, TEXT_EXTENSIONS};
+use crate::check::load::load;
 use crate::check::placement::Realm;
-use crate::check::reading::load;
 use crate::check::{Outcome, SourceFile};
 use crate::decl::{file_name, join_rel, parent, Counts, FileKind, FileScope};
 use crate::diagnostic::Sink;
@@ -64,118 +64,13 @@ impl Walk<'_> {
             }
             return None;
         };
-        let (body_start, fields) = match crate::frontmatter::split(&text) {
-            crate::frontmatter::Split::Found(block) => {
-                let fields = match crate::frontmatter::parse(&text, &block) {
-                    crate::frontmatter::Parsed::Fields { mut node, .. } => {
-                        // A list of `paths` globs: each item's own span, for findings about one.
-                        if rule && node.get("paths").is_some_and(|p| matches!(p.kind, NodeKind::Array(_))) {
-                            crate::frontmatter::refine_spans(&text, &block, &mut node);
-                        }
-                        Some(node)
-                    }
-                    _ => None,
-                };
-                (block.body_start.min(text.len()), fields)
-            }
-            _ => (0, None),
-        };
-        let mut globs: Vec<String> = Vec::new();
-        let mut spans: Vec<Span> = Vec::new();
-        if let Some(fields) = &fields {
-            if let Some(node) = fields.get("paths") {
-                let spanned: Vec<(String, Span)> = match &node.kind {
-                    NodeKind::Array(items) => items
-                        .iter()
-                        .filter_map(|i| i.as_str().map(|s| (s.trim().to_string(), i.span)))
-                        .filter(|(p, _)| !p.is_empty())
-                        .collect(),
-                    NodeKind::String(s) => s
-                        .split(',')
-                        .map(str::trim)
-                        .filter(|p| !p.is_empty())
-                        .map(|p| (p.to_string(), node.span))
-                        .collect(),
-                    _ => Vec::new(),
-                };
-                (globs, spans) = spanned.into_iter().unzip();
-            }
-            if rule {
-                let unknown: Vec<&crate::node::Key> = fields
-                    .as_object()
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|(key, _)| key)
-                    .filter(|key| !RULE_KEYS.contains(&key.name.as_str()))
-                    .collect();
-                let has_paths = fields.get("paths").is_some();
-                // Another tool's condition (`globs`, `applyTo`) without `paths`: the author meant
-                // the rule to wait for matching files, and Claude Code loads it in every session.
-                let (conditions, metadata): (Vec<&crate::node::Key>, Vec<&crate::node::Key>) =
-                    unknown.into_iter().partition(|key| {
-                        !has_paths && matches!(key.name.as_str(), "path" | "glob" | "globs" | "files" | "applyTo")
-                    });
-                for key in conditions {
-                    sink.report(
-                        &rules::unknown_field::RULE,
-                        Some(key.span),
-                        format!("Claude Code reads `paths` in a rule's frontmatter, not `{}`", key.name),
-                    )
-                    .help("did you mean `paths`? Without it Claude Code loads the rule in every session");
-                }
-                if let Some(first) = metadata.first() {
-                    let names: Vec<String> = metadata.iter().map(|k| format!("`{}`", k.name)).collect();
-                    sink.report(
-                        &rules::unknown_field::RULE,
-                        Some(first.span),
-                        format!(
-                            "Claude Code reads only `paths` in a rule's frontmatter; it ignores {}",
-                            names.join(", ")
-                        ),
-                    )
-                    .severity(crate::diagnostic::Severity::Info)
-                    .help("the frontmatter is not sent to the model; keep these as your own metadata, or remove them");
-                }
-            }
-        }
+        let (body_start, fields) = split_frontmatter(&text, rule);
+        let (globs, spans) = rule_paths(&mut sink, fields.as_ref(), rule);
         let scanned = scan(&text, body_start);
         let body = scanned.sent.trim();
         let conditional = rule && !globs.is_empty();
         if conditional && self.realm == Realm::Project {
-            // Relative to the folder whose `.claude/rules/` holds the rule.
-            let base = rel.find(".claude/rules/").map_or("", |i| rel[..i].trim_end_matches('/'));
-            for (glob, span) in globs.iter().zip(&spans) {
-                match glob_matcher(glob) {
-                    Err(why) => {
-                        sink.report(
-                            &rules::unmatched_rule_paths::RULE,
-                            Some(*span),
-                            format!("`{glob}` in `paths` is not a pattern Claude Code can match ({why})"),
-                        )
-                        .help("write a gitignore-style glob, such as `src/**/*.rs`");
-                    }
-                    Ok(matcher) => {
-                        let hit = self.tree.files.iter().any(|f| {
-                            let inner =
-                                if base.is_empty() { Some(f.as_str()) } else { f.strip_prefix(&format!("{base}/")) };
-                            inner.is_some_and(|inner| {
-                                matcher.matched_path_or_any_parents(Path::new("/").join(inner), false).is_ignore()
-                            })
-                        });
-                        if !hit {
-                            let from = if base.is_empty() { "the folder".to_string() } else { format!("`{base}/`") };
-                            sink.report(
-                                &rules::unmatched_rule_paths::RULE,
-                                Some(*span),
-                                format!("`{glob}` in `paths` matches no file here: the rule does not load until one exists"),
-                            )
-                            // A template's rules may wait for files to come: worth knowing.
-                            .severity(crate::diagnostic::Severity::Info)
-                            .help(format!("globs are relative to {from}, with `**/` for any folders (`src/**/*.rs`); fix the pattern or remove the rule"));
-                        }
-                    }
-                }
-            }
+            self.check_globs(&mut sink, rel, &globs, &spans);
         }
         let mut sent = None;
         if !body.is_empty() {
@@ -186,6 +81,7 @@ impl Walk<'_> {
                 order,
                 imported_by: by.map(str::to_string),
                 imports: Vec::new(),
+                external_imports: Vec::new(),
                 paths: if conditional { globs.clone() } else { Vec::new() },
                 folder: self.folder.clone(),
                 key: None,
@@ -196,67 +92,141 @@ impl Walk<'_> {
             self.chars.insert(path.clone(), body.encode_utf16().count());
         }
         let mut imported = Vec::new();
+        let mut outside: Vec<String> = Vec::new();
         // A rule that waits for a matching file brings its imports in when it loads (not
         // followed here); an empty file brings in nothing.
         if sent.is_some() && !conditional && self.imports {
-            self.chain.push(rel.to_string());
-            let mut named: BTreeSet<String> = BTreeSet::new();
-            for import in &scanned.imports {
-                let Some(target) = self.resolve(rel, import, &mut sink) else { continue };
-                if !named.insert(target.clone()) {
-                    continue;
-                }
-                if self.chain.contains(&target) {
-                    sink.report(
-                        &rules::import_cycle::RULE,
-                        Some(import.span),
-                        format!(
-                            "`@{}` imports `{}`, which is importing this file",
-                            import.written,
-                            self.realm.display(&target)
-                        ),
-                    )
-                    .help("Claude Code sends each file once, so the import adds nothing; remove one of the two");
-                    continue;
-                }
-                if self.done.contains(&target) {
-                    continue;
-                }
-                if depth + 1 >= MAX_DEPTH {
-                    sink.report(
-                        &rules::import_too_deep::RULE,
-                        Some(import.span),
-                        format!(
-                            "`@{}` is never read: Claude Code follows imports {} files deep at most",
-                            import.written, MAX_DEPTH
-                        ),
-                    )
-                    .help("import the file from a file nearer the top (CLAUDE.md itself)");
-                    continue;
-                }
-                if let Some(path) = self.visit(&target, scope, depth + 1, Some(&path), false) {
-                    imported.push(path);
-                }
-            }
-            self.chain.pop();
+            (imported, outside) = self.follow(rel, &scanned.imports, (scope, depth), &path, &mut sink);
         }
         if let Some(i) = sent {
             self.entries[i].imports = imported;
+            self.entries[i].external_imports = outside;
         }
+        self.keep(rel, sink, &text, &path, scope);
+        sent.map(|i| self.entries[i].path.clone())
+    }
+
+    /// `unmatched-rule-paths`: each glob of a rule's `paths` that is no pattern, or matches no
+    /// file of the folder.
+    fn check_globs(&self, sink: &mut Sink<'_>, rel: &str, globs: &[String], spans: &[Span]) {
+        // Relative to the folder whose `.claude/rules/` holds the rule.
+        let base = rel.find(".claude/rules/").map_or("", |i| rel[..i].trim_end_matches('/'));
+        for (glob, span) in globs.iter().zip(spans) {
+            match glob_matcher(glob) {
+                Err(why) => {
+                    sink.report(
+                        &rules::unmatched_rule_paths::RULE,
+                        Some(*span),
+                        format!("`{glob}` in `paths` is not a pattern Claude Code can match ({why})"),
+                    )
+                    .help("write a gitignore-style glob, such as `src/**/*.rs`");
+                }
+                Ok(matcher) => {
+                    let hit = self.tree.files.iter().any(|f| {
+                        let inner =
+                            if base.is_empty() { Some(f.as_str()) } else { f.strip_prefix(&format!("{base}/")) };
+                        inner.is_some_and(|inner| {
+                            matcher.matched_path_or_any_parents(Path::new("/").join(inner), false).is_ignore()
+                        })
+                    });
+                    if !hit {
+                        let from = if base.is_empty() { "the folder".to_string() } else { format!("`{base}/`") };
+                        sink.report(
+                            &rules::unmatched_rule_paths::RULE,
+                            Some(*span),
+                            format!("`{glob}` in `paths` matches no file here: the rule does not load until one exists"),
+                        )
+                        // A template's rules may wait for files to come: worth knowing.
+                        .severity(crate::diagnostic::Severity::Info)
+                        .help(format!("globs are relative to {from}, with `**/` for any folders (`src/**/*.rs`); fix the pattern or remove the rule"));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Follows a sent file's imports, depth first; the paths of the files they bring in, and the
+    /// imports that name a file outside the folder.
+    fn follow(
+        &mut self,
+        rel: &str,
+        imports: &[Import],
+        (scope, depth): (Scope, usize),
+        path: &str,
+        sink: &mut Sink<'_>,
+    ) -> (Vec<String>, Vec<String>) {
+        let mut imported = Vec::new();
+        // Imports naming a file outside the folder, as written (never read).
+        let mut outside: Vec<String> = Vec::new();
+        self.chain.push(rel.to_string());
+        let mut named: BTreeSet<String> = BTreeSet::new();
+        for import in imports {
+            let Some(target) = self.resolve(rel, import, sink) else {
+                let written = import.written.as_str();
+                let external = (written.starts_with("~/") && self.realm != Realm::User)
+                    || written.starts_with('/')
+                    || join_rel(parent(rel), written).is_none();
+                if external && !outside.iter().any(|o| o == written) {
+                    outside.push(written.to_string());
+                }
+                continue;
+            };
+            if !named.insert(target.clone()) {
+                continue;
+            }
+            if self.chain.contains(&target) {
+                sink.report(
+                    &rules::import_cycle::RULE,
+                    Some(import.span),
+                    format!(
+                        "`@{}` imports `{}`, which is importing this file",
+                        import.written,
+                        self.realm.display(&target)
+                    ),
+                )
+                .help("Claude Code sends each file once, so the import adds nothing; remove one of the two");
+                continue;
+            }
+            if self.done.contains(&target) {
+                continue;
+            }
+            if depth + 1 >= MAX_DEPTH {
+                sink.report(
+                    &rules::import_too_deep::RULE,
+                    Some(import.span),
+                    format!(
+                        "`@{}` is never read: Claude Code follows imports {} files deep at most",
+                        import.written, MAX_DEPTH
+                    ),
+                )
+                .help("import the file from a file nearer the top (CLAUDE.md itself)");
+                continue;
+            }
+            if let Some(path) = self.visit(&target, scope, depth + 1, Some(path), false) {
+                imported.push(path);
+            }
+        }
+        self.chain.pop();
+        (imported, outside)
+    }
+
+    /// The outcome of an instruction file no other reader claimed (or its findings, for one
+    /// another reader claimed).
+    fn keep(&mut self, rel: &str, sink: Sink<'_>, text: &str, path: &str, scope: Scope) {
         if !(self.claimed)(rel) {
             let kept = !sink.diagnostics.is_empty();
             let source = crate::model::Source {
-                path: path.clone(),
+                path: path.to_string(),
                 kind: FileKind::Instructions.as_str().to_string(),
                 sha256: if self.hash { crate::secrets::sha256_hex(text.as_bytes()) } else { String::new() },
             };
             let scope = if scope == Scope::User { FileScope::User } else { FileScope::Project };
             let file = SourceFile {
-                path: path.clone(),
+                path: path.to_string(),
                 kind: FileKind::Instructions,
                 scope,
                 name: None,
-                stamp: if kept { 0 } else { crate::walk::text_hash(&text) },
+                stamp: if kept { 0 } else { crate::walk::text_hash(text) },
                 text: kept.then(|| text.into()),
                 reread: None,
             };
@@ -264,7 +234,6 @@ impl Walk<'_> {
         } else if !sink.diagnostics.is_empty() {
             self.out.push(Outcome::new(sink, None, None, Counts::default(), None));
         }
-        sent.map(|i| self.entries[i].path.clone())
     }
 
     /// Managed settings' `claudeMd`: sent after the managed CLAUDE.md, as its own entry. The
@@ -393,4 +362,83 @@ impl Walk<'_> {
         let (Ok(root), Ok(real)) = (self.dir.canonicalize(), self.dir.join(rel).canonicalize()) else { return false };
         real.starts_with(&root) && real.is_file()
     }
+}
+
+/// Where a file's body starts, and its frontmatter's fields (for a rule with a list of
+/// `paths`, with each item's own span).
+fn split_frontmatter(text: &str, rule: bool) -> (usize, Option<crate::node::Node>) {
+    match crate::frontmatter::split(text) {
+        crate::frontmatter::Split::Found(block) => {
+            let fields = match crate::frontmatter::parse(text, &block) {
+                crate::frontmatter::Parsed::Fields { mut node, .. } => {
+                    // A list of `paths` globs: each item's own span, for findings about one.
+                    if rule && node.get("paths").is_some_and(|p| matches!(p.kind, NodeKind::Array(_))) {
+                        crate::frontmatter::refine_spans(text, &block, &mut node);
+                    }
+                    Some(node)
+                }
+                _ => None,
+            };
+            (block.body_start.min(text.len()), fields)
+        }
+        _ => (0, None),
+    }
+}
+
+/// A rule's `paths` globs with their spans; with `rule`, the findings about the other keys of
+/// its frontmatter.
+fn rule_paths(sink: &mut Sink<'_>, fields: Option<&crate::node::Node>, rule: bool) -> (Vec<String>, Vec<Span>) {
+    let mut globs: Vec<String> = Vec::new();
+    let mut spans: Vec<Span> = Vec::new();
+    if let Some(fields) = fields {
+        if let Some(node) = fields.get("paths") {
+            let spanned: Vec<(String, Span)> = match &node.kind {
+                NodeKind::Array(items) => items
+                    .iter()
+                    .filter_map(|i| i.as_str().map(|s| (s.trim().to_string(), i.span)))
+                    .filter(|(p, _)| !p.is_empty())
+                    .collect(),
+                NodeKind::String(s) => {
+                    s.split(',').map(str::trim).filter(|p| !p.is_empty()).map(|p| (p.to_string(), node.span)).collect()
+                }
+                _ => Vec::new(),
+            };
+            (globs, spans) = spanned.into_iter().unzip();
+        }
+        if rule {
+            let unknown: Vec<&crate::node::Key> = fields
+                .as_object()
+                .unwrap_or_default()
+                .iter()
+                .map(|(key, _)| key)
+                .filter(|key| !RULE_KEYS.contains(&key.name.as_str()))
+                .collect();
+            let has_paths = fields.get("paths").is_some();
+            // Another tool's condition (`globs`, `applyTo`) without `paths`: the author meant
+            // the rule to wait for matching files, and Claude Code loads it in every session.
+            let (conditions, metadata): (Vec<&crate::node::Key>, Vec<&crate::node::Key>) =
+                unknown.into_iter().partition(|key| {
+                    !has_paths && matches!(key.name.as_str(), "path" | "glob" | "globs" | "files" | "applyTo")
+                });
+            for key in conditions {
+                sink.report(
+                    &rules::unknown_field::RULE,
+                    Some(key.span),
+                    format!("Claude Code reads `paths` in a rule's frontmatter, not `{}`", key.name),
+                )
+                .help("did you mean `paths`? Without it Claude Code loads the rule in every session");
+            }
+            if let Some(first) = metadata.first() {
+                let names: Vec<String> = metadata.iter().map(|k| format!("`{}`", k.name)).collect();
+                sink.report(
+                    &rules::unknown_field::RULE,
+                    Some(first.span),
+                    format!("Claude Code reads only `paths` in a rule's frontmatter; it ignores {}", names.join(", ")),
+                )
+                .severity(crate::diagnostic::Severity::Info)
+                .help("the frontmatter is not sent to the model; keep these as your own metadata, or remove them");
+            }
+        }
+    }
+    (globs, spans)
 }

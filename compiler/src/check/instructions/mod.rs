@@ -231,61 +231,7 @@ pub(super) fn read_instructions(
         entries: Vec::new(),
     };
     match realm {
-        Realm::Project => {
-            let memory = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"];
-            let agents = ["AGENTS.md", ".claude/AGENTS.md"];
-            for rel in &memory[..2] {
-                if tree.is_file(rel) {
-                    walk.visit(rel, Scope::Project, 0, None, false);
-                }
-            }
-            for rel in rules_of(tree, ".claude/rules") {
-                walk.visit(&rel, Scope::Project, 0, None, true);
-            }
-            if tree.is_file(memory[2]) {
-                walk.visit(memory[2], Scope::Local, 0, None, false);
-            }
-            let beside: Vec<&str> = memory.iter().copied().filter(|m| tree.is_file(m)).collect();
-            for rel in agents.iter().filter(|a| tree.is_file(a)) {
-                // Beside a memory file Claude Code does not read it; one that is that file (a link
-                // to it) is no finding.
-                let same = beside.iter().any(|memory| same_instructions(dir, tree, memory, rel));
-                match beside.first() {
-                    None => {
-                        walk.visit(rel, Scope::Project, 0, None, false);
-                    }
-                    Some(_) if same => {}
-                    Some(memory) => {
-                        let shown = realm.display(rel);
-                        let mut sink = Sink::new(&shown);
-                        sink.report(
-                            &rules::unread_agents_md::RULE,
-                            None,
-                            format!("Claude Code does not read {rel}: `{memory}` is here"),
-                        )
-                        .help(format!("Claude Code reads AGENTS.md only in a folder without CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md; to give it to Claude Code too, add `@{}` to `{memory}`", relative_to(memory, rel)));
-                        walk.out.push(Outcome::new(sink, None, None, Counts::default(), None));
-                    }
-                }
-            }
-            // Nested folders: read when the session reads a file below them.
-            for folder in nested_folders(tree, claimed) {
-                walk.folder = Some(folder.clone());
-                let file = |name: &str| format!("{folder}/{name}");
-                for rel in [file("CLAUDE.md"), file(".claude/CLAUDE.md")] {
-                    if tree.is_file(&rel) {
-                        walk.visit(&rel, Scope::Project, 0, None, false);
-                    }
-                }
-                if tree.is_file(&file("CLAUDE.local.md")) {
-                    walk.visit(&file("CLAUDE.local.md"), Scope::Local, 0, None, false);
-                }
-                for rel in rules_of(tree, &file(".claude/rules")) {
-                    walk.visit(&rel, Scope::Project, 0, None, true);
-                }
-            }
-            walk.folder = None;
-        }
+        Realm::Project => read_project(&mut walk),
         Realm::User => {
             if tree.is_file(".claude/CLAUDE.md") {
                 walk.visit(".claude/CLAUDE.md", Scope::User, 0, None, false);
@@ -322,6 +268,65 @@ pub(super) fn read_instructions(
     }
     let chars = walk.chars;
     Instructions { outcomes: walk.out, entries: walk.entries, chars }
+}
+
+/// The checked folder's instruction files: its own, the AGENTS.md fallback, then its nested
+/// folders'.
+fn read_project(walk: &mut Walk<'_>) {
+    let (dir, tree, realm, claimed) = (walk.dir, walk.tree, walk.realm, walk.claimed);
+    let memory = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"];
+    let agents = ["AGENTS.md", ".claude/AGENTS.md"];
+    for rel in &memory[..2] {
+        if tree.is_file(rel) {
+            walk.visit(rel, Scope::Project, 0, None, false);
+        }
+    }
+    for rel in rules_of(tree, ".claude/rules") {
+        walk.visit(&rel, Scope::Project, 0, None, true);
+    }
+    if tree.is_file(memory[2]) {
+        walk.visit(memory[2], Scope::Local, 0, None, false);
+    }
+    let beside: Vec<&str> = memory.iter().copied().filter(|m| tree.is_file(m)).collect();
+    for rel in agents.iter().filter(|a| tree.is_file(a)) {
+        // Beside a memory file Claude Code does not read it; one that is that file (a link
+        // to it) is no finding.
+        let same = beside.iter().any(|memory| same_instructions(dir, tree, memory, rel));
+        match beside.first() {
+            None => {
+                walk.visit(rel, Scope::Project, 0, None, false);
+            }
+            Some(_) if same => {}
+            Some(memory) => {
+                let shown = realm.display(rel);
+                let mut sink = Sink::new(&shown);
+                sink.report(
+                    &rules::unread_agents_md::RULE,
+                    None,
+                    format!("Claude Code does not read {rel}: `{memory}` is here"),
+                )
+                .help(format!("Claude Code reads AGENTS.md only in a folder without CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md; to give it to Claude Code too, add `@{}` to `{memory}`", relative_to(memory, rel)));
+                walk.out.push(Outcome::new(sink, None, None, Counts::default(), None));
+            }
+        }
+    }
+    // Nested folders: read when the session reads a file below them.
+    for folder in nested_folders(tree, claimed) {
+        walk.folder = Some(folder.clone());
+        let file = |name: &str| format!("{folder}/{name}");
+        for rel in [file("CLAUDE.md"), file(".claude/CLAUDE.md")] {
+            if tree.is_file(&rel) {
+                walk.visit(&rel, Scope::Project, 0, None, false);
+            }
+        }
+        if tree.is_file(&file("CLAUDE.local.md")) {
+            walk.visit(&file("CLAUDE.local.md"), Scope::Local, 0, None, false);
+        }
+        for rel in rules_of(tree, &file(".claude/rules")) {
+            walk.visit(&rel, Scope::Project, 0, None, true);
+        }
+    }
+    walk.folder = None;
 }
 
 /// The folders below the checked one that hold instruction files of their own (`CLAUDE.md`,

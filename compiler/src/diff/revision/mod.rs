@@ -227,9 +227,19 @@ pub fn local_files_kept(folder: &Path) -> (bool, Vec<String>) {
 /// `folder`; `None` when `folder` is in no repository git reads (not one, or one the user's
 /// `safe.directory` refuses), and then which files are the user's own cannot be told: a
 /// lock keeps them all, as a copy of the folder gives them to whoever has it.
+///
+/// A repository is untrusted: one whose `.git` holds something other than plain files where
+/// git reads them (a named pipe as `HEAD`, which git would wait on) is not given to git, and it,
+/// like one git does not answer for in time, tracks nothing here: its untracked local files
+/// stay out as in any repository, never in as if there were none.
 pub fn tracked_local_files(folder: &Path) -> Option<Vec<String>> {
     let (top, prefix) = find_top(folder).ok()?;
-    run(git_found(&top).args(["rev-parse", "--git-dir"])).ok()?;
+    if plain_repository(&top).is_err() {
+        return Some(Vec::new());
+    }
+    if let Err(why) = run(git_found(&top).args(["rev-parse", "--git-dir"])) {
+        return why.starts_with(TIMED_OUT).then(Vec::new);
+    }
     // The folder's path as a glob pattern, its own glob characters escaped.
     let mut pattern = String::from(":(glob)");
     for c in prefix.chars() {
@@ -239,7 +249,10 @@ pub fn tracked_local_files(folder: &Path) -> Option<Vec<String>> {
         pattern.push(c);
     }
     let (settings, instructions) = (format!("{pattern}**/settings.local.json"), format!("{pattern}**/CLAUDE.local.md"));
-    let listed = git(&top, &["ls-files", "-z", "--cached", "--full-name", "--", &settings, &instructions]).ok()?;
+    // A repository git reads, whose index it cannot list: nothing is known to be tracked.
+    let Ok(listed) = git(&top, &["ls-files", "-z", "--cached", "--full-name", "--", &settings, &instructions]) else {
+        return Some(Vec::new());
+    };
     let mut tracked: Vec<String> = listed
         .split(|b| *b == 0)
         .filter_map(|path| String::from_utf8_lossy(path).strip_prefix(prefix.as_str()).map(str::to_string))

@@ -135,7 +135,7 @@ pub(super) fn run(command: &mut Command) -> Result<Vec<u8>, String> {
                 let _ = child.kill();
                 let _ = child.wait();
                 break Err(format!(
-                    "git did not answer within {} ms (CAPC_GIT_TIMEOUT_MS): a file its configuration names may never \
+                    "{TIMED_OUT} {} ms (CAPC_GIT_TIMEOUT_MS): a file its configuration names may never \
                      end, such as a named pipe",
                     limit.as_millis()
                 ));
@@ -150,6 +150,72 @@ pub(super) fn run(command: &mut Command) -> Result<Vec<u8>, String> {
         let stderr = String::from_utf8_lossy(&stderr);
         Err(stderr.lines().next().unwrap_or("git failed").trim().to_string())
     }
+}
+
+/// How [`run`]'s answer starts when git was stopped at [`git_timeout`].
+pub(super) const TIMED_OUT: &str = "git did not answer within";
+
+/// Checks, before git is given the repository at `top`, that the files git opens first in its
+/// `.git` (a folder, or a worktree's `gitdir:` file and the folders it names) are plain files
+/// or absent: a named pipe or a device there would make git wait or read for ever. Its type is
+/// looked at (links followed), never its contents but a `gitdir:`/`commondir` file's, which is
+/// then a plain file.
+pub(super) fn plain_repository(top: &Path) -> Result<(), String> {
+    let dot_git = top.join(".git");
+    let meta = std::fs::metadata(&dot_git).map_err(|e| format!("cannot read {}: {e}", dot_git.display()))?;
+    let git_dir = if meta.is_dir() {
+        dot_git
+    } else if meta.is_file() {
+        // A worktree: `gitdir: PATH`, relative to `top` or absolute.
+        let text = read_small(&dot_git)?;
+        let named = text
+            .strip_prefix("gitdir:")
+            .map(str::trim)
+            .ok_or_else(|| format!("{} is neither a repository folder nor a `gitdir:` file", dot_git.display()))?;
+        top.join(named)
+    } else {
+        return Err(format!("{} is neither a folder nor a file", dot_git.display()));
+    };
+    let mut dirs = vec![git_dir.clone()];
+    // A worktree's shared repository: `commondir`, relative to its own folder.
+    let commondir = git_dir.join("commondir");
+    if std::fs::symlink_metadata(&commondir).is_ok() {
+        plain_file(&commondir)?;
+        dirs.push(git_dir.join(read_small(&commondir)?.trim()));
+    }
+    for dir in dirs {
+        match std::fs::metadata(&dir) {
+            Ok(meta) if meta.is_dir() => {}
+            _ => return Err(format!("{} is not a folder", dir.display())),
+        }
+        for name in ["HEAD", "config", "index", "commondir", "packed-refs", "shallow", "objects/info/alternates"] {
+            let path = dir.join(name);
+            if std::fs::symlink_metadata(&path).is_ok() {
+                plain_file(&path)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `path`, when it (or what it links to) is a regular file; why not otherwise.
+fn plain_file(path: &Path) -> Result<(), String> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(_) => Err(format!("{} is not a regular file (a named pipe or a device is never read)", path.display())),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+/// The text of a small plain file of a repository (`gitdir:`, `commondir`), checked to be one.
+fn read_small(path: &Path) -> Result<String, String> {
+    use std::io::Read as _;
+    plain_file(path)?;
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(4096).read_to_string(&mut text))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(text)
 }
 
 /// How long one short git call (`rev-parse`, `ls-files`) may take: `CAPC_GIT_TIMEOUT_MS`, else a
@@ -195,6 +261,7 @@ pub(super) fn find_top(folder: &Path) -> Result<(PathBuf, String), String> {
 pub(super) fn locate(arg: &str, folder: &Path, what: &str) -> Result<(PathBuf, String, String), String> {
     let not_found = |why: String| format!("`{arg}` is not {what} ({why})");
     let (top, prefix) = find_top(folder).map_err(not_found)?;
+    plain_repository(&top).map_err(not_found)?;
     // git finds the same `.git` and refuses it when it is no repository or when the user's
     // `safe.directory` does not admit it.
     run(git_found(&top).args(["rev-parse", "--git-dir"])).map_err(not_found)?;

@@ -28,7 +28,22 @@ fn table_key(c: &Command, load: Option<usize>) -> TableKey<'_> {
         (_, true) => (1, 0, true),
     };
     let tie = if legacy && c.origin != Origin::Plugin { legacy_rank(c.scope) } else { 0 };
-    TableKey { group, rank, key: if by_name { &c.name } else { &c.path }, tie, path: &c.path }
+    // A session started in a subfolder loads the skills of each `.claude/` up to the project's:
+    // the nearer folder's first.
+    let depth = match (group, c.scope) {
+        (0, Scope::Project | Scope::Local) => {
+            c.path.find(".claude/skills/").map_or(0, |at| c.path[..at].matches('/').count())
+        }
+        _ => 0,
+    };
+    TableKey {
+        group,
+        rank,
+        depth: std::cmp::Reverse(depth),
+        key: if by_name { &c.name } else { &c.path },
+        tie,
+        path: &c.path,
+    }
 }
 
 /// A declared entry's place in the static table (see `table_key`).
@@ -36,6 +51,8 @@ fn table_key(c: &Command, load: Option<usize>) -> TableKey<'_> {
 struct TableKey<'c> {
     group: u8,
     rank: usize,
+    /// How deep the skill's `.claude/` is (the deeper first).
+    depth: std::cmp::Reverse<usize>,
     /// The name or the path, compared as Claude Code sorts names (`localeCompare`).
     key: &'c str,
     tie: u8,
@@ -44,8 +61,8 @@ struct TableKey<'c> {
 
 impl Ord for TableKey<'_> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.group, self.rank)
-            .cmp(&(other.group, other.rank))
+        (self.group, self.rank, self.depth)
+            .cmp(&(other.group, other.rank, other.depth))
             .then_with(|| crate::names::locale_cmp(self.key, other.key))
             .then_with(|| (self.tie, self.path).cmp(&(other.tie, other.path)))
     }

@@ -1,0 +1,293 @@
+//! The read stage: each claimed file of a root read once, side by side, by the reader of its
+//! kind (`file.rs`: `read_claim` dispatches on the claim's `FileKind`), then the instruction
+//! files a session here reads (`instructions/`); what it hands on is one [`RootReading`] per
+//! root, then ([`gather`]) one [`Readings`] for the whole check: every file, declaration and
+//! finding, the instruction files in the order Claude Code sends them. A cache wraps the
+//! per-file reader ([`Cache::read_each`]): a file whose text, claim and folder listing are as
+//! before keeps its reading.
+//!
+//! `file.rs` reads one claimed file, `reader.rs` is what every reader is given and fills,
+//! `json.rs` reads the JSON kinds, `markdown.rs` skills, commands and agents and the names
+//! Claude Code gives them, `runs.rs` the `[[run]]` rows of a file and the files of a plugin's
+//! `bin/`.
+
+mod file;
+mod json;
+mod markdown;
+mod reader;
+mod runs;
+
+use super::cache::{self, Discovered, Read};
+use super::instructions::{self, Excludes, Loading};
+use super::placement::{left_out_local, project_keys, Realm};
+use super::walk::Walked;
+use super::{Cache, Checked, Claim, Options, Outcome, ServerUse};
+use crate::decl::FileKind;
+use crate::model::{Decl, Item, Scope};
+use crate::walk;
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{Hash, Hasher};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// What the read stage takes from the options, made once for every root.
+pub(super) struct Reading<'o> {
+    cache: Option<&'o Cache>,
+    /// [`Options::skip_sources`].
+    skip_sources: bool,
+    /// The keys `~/.claude.json` may file the checked project under.
+    project_keys: Vec<String>,
+    /// What `claudeMdExcludes` leaves out of the instruction files.
+    excludes: Excludes,
+    /// [`Options::add_dir_instructions`].
+    add_dir_instructions: bool,
+    /// [`Options::start`]: the folder Claude Code starts in.
+    start: &'o str,
+}
+
+impl<'o> Reading<'o> {
+    pub(super) fn new(options: &'o Options) -> Reading<'o> {
+        Reading {
+            cache: options.cache.as_deref(),
+            skip_sources: options.skip_sources,
+            // `~/.claude.json` keeps local-scope servers under the project's absolute path.
+            project_keys: project_keys(&options.root),
+            excludes: Excludes::new(&exclude_patterns(options)),
+            add_dir_instructions: options.add_dir_instructions,
+            start: &options.start,
+        }
+    }
+}
+
+/// One root read: what its files hold, and the MCP servers they declare and name (for the
+/// cross-file stage; `None` for an `--add-dir` folder, whose rules are not checked against
+/// them).
+pub(super) struct RootReading {
+    pub(super) checked: Checked,
+    pub(super) servers: Option<(BTreeSet<String>, Vec<ServerUse>)>,
+}
+
+/// Every root read: what the cross-file stage is handed.
+pub(super) struct Readings {
+    pub(super) all: Checked,
+    /// Each root's servers (see [`RootReading::servers`]).
+    pub(super) servers: Vec<(BTreeSet<String>, Vec<ServerUse>)>,
+    /// With a cache: what the cross-file stage reads of each root (see `cache`).
+    pub(super) fingerprints: Vec<u64>,
+}
+
+/// The read stage of one root, given its walk and its claims.
+pub(super) fn read(walked: &Walked, discovered: Arc<Discovered>, reading: &Reading<'_>) -> RootReading {
+    let Walked { dir, tree, realm, hash, listing, .. } = walked;
+    let (dir, realm, hash) = (dir.as_path(), *realm, *hash);
+    let Discovered { claims, outcomes, diagnostics, counts, plugin_decls, fingerprint } = &*discovered;
+    let (outcomes, diagnostics, counts, plugin_decls) =
+        (outcomes.clone(), diagnostics.clone(), *counts, plugin_decls.clone());
+    // Started below the checked folder: the folders on the way are the project's (their
+    // readings differ from the cached ones, which are the checked folder's).
+    let started = (realm == Realm::Project && !reading.start.is_empty()).then(|| claims.started_in(reading.start));
+    let claims = started.as_ref().unwrap_or(claims);
+    let cache = reading.cache.filter(|_| started.is_none());
+
+    // With a cache, what the cross-file stage reads of each file, in order, for its key
+    // (the claims' own part hashed once, when they were made).
+    let mut fingerprints: Vec<u64> = match reading.cache {
+        Some(_) => vec![*fingerprint],
+        None => Vec::new(),
+    };
+    let claimed: Vec<(&String, &Claim)> = claims
+        .0
+        .iter()
+        .filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
+        .collect();
+    let parsed = read_claims(walked, &claimed, &reading.project_keys, cache, &discovered);
+
+    let mut checked = Checked::empty(diagnostics);
+    checked.files.reserve(outcomes.len() + parsed.len());
+    fingerprints.reserve(parsed.len());
+    checked.skip_sources = reading.skip_sources;
+    checked.declarations = counts;
+    checked.decls = plugin_decls;
+    checked.ignored = tree.ignored;
+    let mut declared: BTreeSet<String> = BTreeSet::new();
+    let mut references: Vec<ServerUse> = Vec::new();
+    let skipped: BTreeMap<String, String> =
+        outcomes.iter().chain(parsed.iter().map(Got::outcome)).filter_map(|o| o.skips_plugin.clone()).collect();
+    refuse_skipped(&mut checked.decls, &skipped);
+    let mut take = |servers: ServerUse| {
+        declared.extend(servers.declared.iter().cloned());
+        if !servers.named.is_empty() {
+            references.push(servers);
+        }
+    };
+    for outcome in outcomes {
+        take(checked.absorb(outcome));
+    }
+    for got in parsed {
+        match got {
+            Got::Read(outcome) => take(checked.absorb(*outcome)),
+            Got::Kept(read) => {
+                fingerprints.push(read.fingerprint);
+                take(checked.absorb_kept(read));
+            }
+        }
+    }
+    // The instruction files a session started here reads, and the files their imports name.
+    if matches!(realm, Realm::Project | Realm::User | Realm::Managed | Realm::AddDir(_)) {
+        let claimed = |rel: &str| claims.0.contains_key(rel);
+        let loading = Loading { excludes: Some(&reading.excludes), add_dirs: reading.add_dir_instructions };
+        let found = instructions::read_instructions(dir, tree, realm, hash, &claimed, &loading);
+        for outcome in found.outcomes {
+            take(checked.absorb(outcome));
+        }
+        checked.instructions = found.entries;
+        // An `--add-dir` folder's instruction files are not weighed by `large-instructions`.
+        if !matches!(realm, Realm::AddDir(_)) {
+            checked.instruction_chars = found.chars;
+        }
+    }
+    if let Some(listing) = listing {
+        // The plugin declarations are the claim stage's (in its fingerprint), marked refused
+        // by the files read (whose fingerprints say which they skip).
+        let mut h = cache::hasher();
+        (dir, listing, realm, &fingerprints).hash(&mut h);
+        checked.fingerprint = h.finish();
+    }
+    let servers = (!matches!(realm, Realm::AddDir(_))).then_some((declared, references));
+    RootReading { checked, servers }
+}
+
+/// A file's reading: made now, or kept in a cache (its declarations are copied out only when
+/// the cross-file stage runs).
+enum Got {
+    Read(Box<Outcome>),
+    Kept(Arc<Read>),
+}
+
+impl Got {
+    fn outcome(&self) -> &Outcome {
+        match self {
+            Got::Read(outcome) => outcome.as_ref(),
+            Got::Kept(read) => &read.outcome,
+        }
+    }
+}
+
+/// Reads the claimed files side by side, each by the reader of its kind; with a cache, each
+/// through [`Cache::read_each`].
+fn read_claims(
+    walked: &Walked,
+    claimed: &[(&String, &Claim)],
+    project_keys: &[String],
+    cache: Option<&Cache>,
+    discovered: &Arc<Discovered>,
+) -> Vec<Got> {
+    let Walked { dir, tree, realm, hash, listing, .. } = walked;
+    let (dir, realm, hash) = (dir.as_path(), *realm, *hash);
+    let read_one = |rel: &str, claim: &Claim, content: Option<walk::Content>| {
+        file::read_claim(dir, tree, rel, claim, realm, hash, project_keys, content)
+    };
+    match cache.zip(*listing) {
+        None => claimed.par_iter().map(|(rel, claim)| Got::Read(Box::new(read_one(rel, claim, None)))).collect(),
+        Some((cache, listing)) => {
+            let root = cache::Root { dir, tree, realm, hash, listing, project_keys };
+            let read = |rel: &str, claim: &Claim, content| read_one(rel, claim, Some(content));
+            cache.read_each(&root, discovered, claimed, read).into_iter().map(Got::Kept).collect()
+        }
+    }
+}
+
+/// Marks the plugins of `skipped` (root as shown → why) refused: Claude Code skips them
+/// whole and loads the others (see `hooks::skips_plugin`).
+fn refuse_skipped(decls: &mut [Decl], skipped: &BTreeMap<String, String>) {
+    for d in decls {
+        if let Item::Plugin(folder) = &mut d.item {
+            if let (None, Some(why)) = (&folder.refused, skipped.get(&folder.root)) {
+                folder.refused = Some(format!("Claude Code refuses to load it: {why}"));
+            }
+        }
+    }
+}
+
+/// Every root's reading as one: local instruction files left out when asked, the instruction
+/// files in the order Claude Code sends them, files and sources sorted by path.
+pub(super) fn gather(options: &Options, roots: Vec<RootReading>) -> Readings {
+    let mut all = Checked::empty(Vec::new());
+    let mut servers = Vec::new();
+    let mut fingerprints: Vec<u64> = Vec::new();
+    for RootReading { checked: one, servers: uses } in roots {
+        fingerprints.push(one.fingerprint);
+        servers.extend(uses);
+        all.files_checked += one.files_checked;
+        all.suppressions.extend(one.suppressions);
+        all.ignored += one.ignored;
+        all.not_loaded.extend(one.not_loaded);
+        all.files.extend(one.files);
+        all.declarations += one.declarations;
+        all.diagnostics.extend(one.diagnostics);
+        all.decls.extend(one.decls);
+        all.kept.extend(one.kept);
+        all.sources.extend(one.sources);
+        all.instructions.extend(one.instructions);
+        all.instruction_chars.extend(one.instruction_chars);
+    }
+    // CLAUDE.local.md (and what it alone imports) is each user's own, as local settings are,
+    // unless the repository tracks it ([`Options::local_kept`]).
+    if options.leave_out_local {
+        let mut kept: BTreeSet<String> = BTreeSet::new();
+        let mut local: BTreeSet<String> = BTreeSet::new();
+        for i in all.instructions.iter().filter(|i| i.scope == Scope::Local) {
+            let tracked = options.local_kept.contains(&i.path);
+            if tracked || i.imported_by.as_ref().is_some_and(|by| kept.contains(by)) {
+                kept.insert(i.path.clone());
+            } else {
+                local.insert(i.path.clone());
+            }
+        }
+        all.instructions.retain(|i| i.scope != Scope::Local || kept.contains(&i.path));
+        let instructions = FileKind::Instructions.as_str();
+        all.sources.retain(|s| !(s.kind == instructions && local.contains(&s.path)));
+    }
+    // Managed instructions are sent first, then the user's, the project's, the `--add-dir`
+    // folders'; nested folders' files wait for a file below them.
+    all.instructions.sort_by_key(|i| match i.scope {
+        Scope::Managed => 0,
+        Scope::User => 1,
+        _ if i.path.starts_with("<add-dir ") => 3,
+        _ => 2,
+    });
+    for (n, instruction) in all.instructions.iter_mut().enumerate() {
+        instruction.order = u32::try_from(n + 1).unwrap_or(u32::MAX);
+    }
+    if options.leave_out_local {
+        all.sources.retain(|s| !left_out_local(options, &s.path));
+    }
+    all.files.sort_by(|a, b| a.path.cmp(&b.path));
+    all.sources.sort_by(|a, b| a.path.cmp(&b.path));
+    Readings { all, servers, fingerprints }
+}
+
+/// The `claudeMdExcludes` of the settings a session here reads: the project's, its local
+/// settings (unless left out), the user's and the managed ones, in that order.
+fn exclude_patterns(options: &Options) -> Vec<String> {
+    let mut files: Vec<PathBuf> = vec![options.root.join(".claude/settings.json")];
+    if !options.leave_out_local || options.local_kept.iter().any(|p| p == ".claude/settings.local.json") {
+        files.push(options.root.join(".claude/settings.local.json"));
+    }
+    if let Some(home) = &options.user_dir {
+        files.push(home.join(".claude/settings.json"));
+    }
+    if let Some(dir) = &options.managed_dir {
+        files.push(dir.join("managed-settings.json"));
+    }
+    let mut patterns = Vec::new();
+    for file in files {
+        let walk::Content::Text(text) = options.texts.read(&file) else { continue };
+        let Ok(settings) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
+        if let Some(list) = settings.get("claudeMdExcludes").and_then(serde_json::Value::as_array) {
+            patterns.extend(list.iter().filter_map(|p| p.as_str().map(str::to_string)));
+        }
+    }
+    patterns
+}
