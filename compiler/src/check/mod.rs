@@ -316,27 +316,28 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     Ok(all)
 }
 
-/// Who a file belongs to.
+/// Who a file belongs to. Every file of a plugin or project claims the same owner: its
+/// strings are shared, not copied per file.
 #[derive(Debug, Clone, Hash)]
 struct Owner {
     scope: FileScope,
-    plugin_root: Option<String>,
+    plugin_root: Option<Arc<str>>,
     /// The plugin's namespace (`plugin.json` name, else the marketplace entry's, else the folder).
-    plugin_name: Option<String>,
-    project_root: Option<String>,
+    plugin_name: Option<Arc<str>>,
+    project_root: Option<Arc<str>>,
 }
 
 impl Owner {
     fn plugin(root: &str, name: &str) -> Owner {
         Owner {
             scope: FileScope::Plugin,
-            plugin_root: Some(root.to_string()),
-            plugin_name: Some(name.to_string()),
+            plugin_root: Some(root.into()),
+            plugin_name: Some(name.into()),
             project_root: None,
         }
     }
     fn project(scope: FileScope, root: &str) -> Owner {
-        Owner { scope, plugin_root: None, plugin_name: None, project_root: Some(root.to_string()) }
+        Owner { scope, plugin_root: None, plugin_name: None, project_root: Some(root.into()) }
     }
     fn bare(scope: FileScope) -> Owner {
         Owner { scope, plugin_root: None, plugin_name: None, project_root: None }
