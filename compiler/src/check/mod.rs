@@ -404,11 +404,17 @@ impl Outcome {
         counts: Counts,
         plugin: Option<&str>,
     ) -> Outcome {
-        let servers = ServerUse {
-            path: sink.path().to_string(),
-            plugin: plugin.map(str::to_string),
-            declared: sink.declared_servers,
-            named: sink.server_refs,
+        // Most files neither declare nor name a server: they keep no copy of their path for it
+        // (as a kept reading gives none, `Checked::absorb_kept`).
+        let servers = if sink.declared_servers.is_empty() && sink.server_refs.is_empty() {
+            ServerUse::default()
+        } else {
+            ServerUse {
+                path: sink.path().to_string(),
+                plugin: plugin.map(str::to_string),
+                declared: sink.declared_servers,
+                named: sink.server_refs,
+            }
         };
         Outcome {
             file,
