@@ -9,7 +9,11 @@ use super::*;
 /// `/x` runs whichever loads first and the Skill tool calls `x` ambiguous. An info:
 /// each plugin works, namespaced names reach both, and it matters only to a user who
 /// installs both.
-pub(super) fn alias_clashes(marketplaces: &[(String, String, Vec<String>)], plugins: &[model::Plugin], b: &mut Builder) {
+pub(super) fn alias_clashes(
+    marketplaces: &[(String, String, Vec<String>)],
+    plugins: &[model::Plugin],
+    b: &mut Builder,
+) {
     for (path, marketplace, roots) in marketplaces {
         let mut first: BTreeMap<&str, &str> = BTreeMap::new();
         let mut reported: BTreeSet<&str> = BTreeSet::new();
@@ -146,7 +150,11 @@ pub(super) fn marketplace_plugins(
 /// keeps against the built-ins and its own names). With `report`, its own clashes are
 /// returned beside it, since no session reports them; with `install`, everything it holds,
 /// as installing it alone gives it.
-pub(super) fn inventory(unit: Parts, report: bool, install: bool) -> (model::Inventory, Vec<Diagnostic>, Option<Installed>) {
+pub(super) fn inventory(
+    unit: Parts,
+    report: bool,
+    install: bool,
+) -> (model::Inventory, Vec<Diagnostic>, Option<Installed>) {
     let mut scratch = Builder::new();
     // A plugin without skills or commands has an empty table of its own: the built-in rows
     // alone shadow nothing that is reported.
@@ -254,6 +262,9 @@ pub(super) fn sorted(names: impl Iterator<Item = String>) -> Vec<String> {
     names
 }
 
-pub(super) fn part_names(parts: &[(model::PartKind, String)], kind: model::PartKind) -> impl Iterator<Item = String> + '_ {
+pub(super) fn part_names(
+    parts: &[(model::PartKind, String)],
+    kind: model::PartKind,
+) -> impl Iterator<Item = String> + '_ {
     parts.iter().filter(move |(k, _)| *k == kind).map(|(_, n)| n.clone())
 }

@@ -4,9 +4,9 @@
 //! and the MCP tool surface `capc lock --connect` listed.
 
 use super::{is_false, is_zero, Scope};
-use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// One command Claude Code may run, from the declaration that makes it run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
@@ -427,4 +427,3 @@ pub struct McpToolAnnotations {
 pub struct McpFailed {
     pub server: String,
 }
-
