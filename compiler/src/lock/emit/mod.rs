@@ -441,7 +441,7 @@ mod tests {
             name: format!("entry {i} \"quoted\""),
             tags: vec!["x".into(); i % 3],
             missing: None,
-            inner: (i % 2 == 0).then(|| Inner { rule: format!("r{i}") }),
+            inner: i.is_multiple_of(2).then(|| Inner { rule: format!("r{i}") }),
             many: vec![Inner { rule: "one".into() }],
             env: [("K".to_string(), format!("{i}"))].into(),
         };

@@ -240,7 +240,7 @@ impl ser::SerializeStruct for &mut Top<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
-        value.serialize(Field { top: &mut **self, key })
+        value.serialize(Field { top: self, key })
     }
     fn end(self) -> Result<(), Error> {
         Ok(())
