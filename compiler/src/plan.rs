@@ -85,8 +85,30 @@ pub struct Lockable {
     /// Local settings files left out of the lock, as shown.
     pub local_left_out: Vec<String>,
     pub lock: Lock,
+    /// Every file the lock's header names as left out, with why (`left_out` shows the first).
+    notes: Vec<(String, String)>,
+    /// Whether the header says every local file is in (`--include-local`).
+    all_local: bool,
+}
+
+impl Lockable {
     /// The lock's text, as written to `capabilities.lock`.
-    pub text: String,
+    pub fn text(&self) -> String {
+        crate::lock::write::encode_with(&self.lock, &self.notes(), self.all_local)
+    }
+
+    /// Writes the lock to `path` as it is encoded, without its whole text in memory
+    /// ([`crate::lock::write::write_with`]): the bytes [`Lockable::text`] gives.
+    pub fn write(&self, path: &std::path::Path) -> std::io::Result<crate::lock::write::Written> {
+        let notes = self.notes();
+        crate::lock::write::write_with(path, |sink| {
+            crate::lock::write::encode_to(&self.lock, &notes, self.all_local, sink)
+        })
+    }
+
+    fn notes(&self) -> Vec<(&str, &str)> {
+        self.notes.iter().map(|(p, w)| (p.as_str(), w.as_str())).collect()
+    }
 }
 
 /// Decides what `capc lock` does with `checked`. The lock moves out of `checked` (see
@@ -121,16 +143,15 @@ pub fn plan_with(checked: &mut Checked, policy: Choices, surface: impl FnOnce(&m
         Vec::new()
     };
     surface(&mut lock);
-    let notes: Vec<(&str, &str)> = left_out.iter().map(|(p, w)| (p.as_str(), w.as_str())).collect();
-    let text = crate::lock::write::encode_with(&lock, &notes, !policy.leave_out_local);
     Plan::Lock(Box::new(Lockable {
         refused_asked,
-        left_out: Listed::first(left_out),
+        left_out: Listed::first(left_out.iter().cloned()),
         loaded_anyway,
         findings,
         local_left_out,
         lock,
-        text,
+        notes: left_out,
+        all_local: !policy.leave_out_local,
     }))
 }
 

@@ -196,7 +196,7 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &TargetFolder) -> Exi
     }
     let failed = if name_errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) };
     if how.check_only {
-        return match write::freshness(&path, &lockable.text) {
+        return match write::freshness(&path, &lockable.text()) {
             Ok(write::Freshness::Fresh) => {
                 say!("{} is up to date", shown(&path.display()));
                 failed
@@ -217,7 +217,7 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &TargetFolder) -> Exi
             }
         };
     }
-    match write::write(&path, &lockable.text) {
+    match lockable.write(&path) {
         Ok(written) => {
             let verb = match written {
                 write::Written::Unchanged => "unchanged",

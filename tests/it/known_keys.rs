@@ -158,7 +158,7 @@ fn valid_value(entry: &Value) -> Value {
 #[test]
 fn the_settings_table_is_the_claude_code_version_capc_follows() {
     let table = settings_table();
-    let lock_rs = include_str!("../../compiler/src/model/lock.rs");
+    let lock_rs = include_str!("../../compiler/src/model/lock/mod.rs");
     let constant = lock_rs
         .lines()
         .find_map(|l| l.strip_prefix("pub const CLAUDE_CODE_VERSION: &str = \""))

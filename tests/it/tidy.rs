@@ -262,7 +262,7 @@ fn comments_name_no_minified_symbols() {
 /// release, recorded ground truth (scenarios, transcripts, golden locks, measured Bash cases),
 /// the changelog, lockfiles, and the schemas generated from the constant.
 const VERSION_HOMES: &[&str] = &[
-    "compiler/src/model/lock.rs",
+    "compiler/src/model/lock/mod.rs",
     "compiler/data/claude-code/",
     "CHANGELOG.md",
     "tests/oracle/claude/package.json",

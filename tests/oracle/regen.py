@@ -59,7 +59,7 @@ the tests that compare capc with these files need neither.
 records the scenarios of another folder (the live differential suite, tests/trials/differential.rs,
 writes its own there); `--keep` keeps what `expected/` holds and runs only the inputs it lacks.
 `CLAUDE_CODE_VERSION` names the version CLAUDE_BIN must report (unless set, the one capc follows:
-the constant `CLAUDE_CODE_VERSION` of compiler/src/model/lock.rs).
+the constant `CLAUDE_CODE_VERSION` of compiler/src/model/lock/mod.rs).
 """
 import json
 import os
@@ -302,7 +302,7 @@ def writable(root):
 
 def followed_version():
     """The Claude Code version capc follows: the one constant that names it."""
-    lock_rs = (HERE.parent.parent / 'compiler' / 'src' / 'model' / 'lock.rs').read_text()
+    lock_rs = (HERE.parent.parent / 'compiler' / 'src' / 'model' / 'lock' / 'mod.rs').read_text()
     return re.search(r'pub const CLAUDE_CODE_VERSION: &str = "([^"]+)";', lock_rs).group(1)
 
 

@@ -169,27 +169,28 @@ fn claimed(walked: &walk::Walked, cache: Option<&Cache>) -> Arc<cache::Discovere
     cache.discovered(&walked.dir, walked.realm, key, &walked.tree.texts, || claim::claim(walked, true))
 }
 
-/// Who a file belongs to.
+/// Who a file belongs to. Every file of a plugin or project claims the same owner: its
+/// strings are shared, not copied per file.
 #[derive(Debug, Clone, Hash)]
 struct Owner {
     scope: FileScope,
-    plugin_root: Option<String>,
+    plugin_root: Option<Arc<str>>,
     /// The plugin's namespace (`plugin.json` name, else the marketplace entry's, else the folder).
-    plugin_name: Option<String>,
-    project_root: Option<String>,
+    plugin_name: Option<Arc<str>>,
+    project_root: Option<Arc<str>>,
 }
 
 impl Owner {
     fn plugin(root: &str, name: &str) -> Owner {
         Owner {
             scope: FileScope::Plugin,
-            plugin_root: Some(root.to_string()),
-            plugin_name: Some(name.to_string()),
+            plugin_root: Some(root.into()),
+            plugin_name: Some(name.into()),
             project_root: None,
         }
     }
     fn project(scope: FileScope, root: &str) -> Owner {
-        Owner { scope, plugin_root: None, plugin_name: None, project_root: Some(root.to_string()) }
+        Owner { scope, plugin_root: None, plugin_name: None, project_root: Some(root.into()) }
     }
     fn bare(scope: FileScope) -> Owner {
         Owner { scope, plugin_root: None, plugin_name: None, project_root: None }
@@ -218,10 +219,10 @@ impl Claims {
             let mut claim = claim.clone();
             if claim.owner.scope == FileScope::Project {
                 if let Some(root) = claim.owner.project_root.clone().filter(|r| on_path(r)) {
-                    if claim.kind == FileKind::Settings && root != start {
+                    if claim.kind == FileKind::Settings && &*root != start {
                         continue;
                     }
-                    claim.owner.project_root = Some(String::new());
+                    claim.owner.project_root = Some(std::sync::Arc::from(""));
                 }
             }
             out.insert(rel.clone(), claim);
@@ -280,11 +281,17 @@ impl Outcome {
         counts: Counts,
         plugin: Option<&str>,
     ) -> Outcome {
-        let servers = ServerUse {
-            path: sink.path().to_string(),
-            plugin: plugin.map(str::to_string),
-            declared: sink.declared_servers,
-            named: sink.server_refs,
+        // Most files neither declare nor name a server: they keep no copy of their path for it
+        // (as a kept reading gives none, `Checked::absorb_kept`).
+        let servers = if sink.declared_servers.is_empty() && sink.server_refs.is_empty() {
+            ServerUse::default()
+        } else {
+            ServerUse {
+                path: sink.path().to_string(),
+                plugin: plugin.map(str::to_string),
+                declared: sink.declared_servers,
+                named: sink.server_refs,
+            }
         };
         Outcome {
             file,

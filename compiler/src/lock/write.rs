@@ -5,7 +5,6 @@
 //! size, and its nesting is bounded before a parser sees it.
 
 use crate::model::{Lock, LOCK_VERSION};
-use std::io::Write as _;
 use std::path::Path;
 
 /// The lock's file name, beside the checked folder's declarations.
@@ -60,9 +59,32 @@ pub fn encode_leaving_out(lock: &Lock, left_out: &[(&str, &str)]) -> String {
 /// [`encode_leaving_out`], the header saying whether every local file was asked for
 /// (`capc lock --include-local`: not to be committed) or only those git tracks.
 pub fn encode_with(lock: &Lock, left_out: &[(&str, &str)], all_local: bool) -> String {
+    let mut text = header(lock, left_out, all_local).into_bytes();
+    let head = text.len();
     // Serializing plain data (strings, numbers, lists, maps with string keys) cannot fail;
     // an error here is a bug in the model, shown rather than hidden.
-    let body = super::emit::to_string(lock).unwrap_or_else(|e| format!("# capc could not write this lock: {e}\n"));
+    if let Err(e) = super::emit::to_writer(lock, &mut text) {
+        text.truncate(head);
+        text.extend_from_slice(format!("# capc could not write this lock: {e}\n").as_bytes());
+    }
+    // Everything written is a `&str` pushed whole: the bytes are UTF-8.
+    String::from_utf8(text).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// [`encode_with`] written to `sink` as it is made, without the whole text in memory (a lock of
+/// 100,000 skills is tens of megabytes): the same bytes.
+pub fn encode_to(
+    lock: &Lock,
+    left_out: &[(&str, &str)],
+    all_local: bool,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    sink.write_all(header(lock, left_out, all_local).as_bytes())?;
+    super::emit::to_writer(lock, sink)
+}
+
+/// The comment lines above the lock's tables, and the blank line after them.
+fn header(lock: &Lock, left_out: &[(&str, &str)], all_local: bool) -> String {
     let local = if all_local { LOCAL_INCLUDED } else { LOCAL_LEFT_OUT };
     let mut notes = String::new();
     if !left_out.is_empty() {
@@ -78,7 +100,7 @@ pub fn encode_with(lock: &Lock, left_out: &[(&str, &str)], all_local: bool) -> S
         true => "",
         false => "# `[[marketplace_plugin]]`: what each plugin a marketplace here lists gives once installed from it, for review; a session here loads none of it.\n",
     };
-    format!("{HEADER}{listed}{}{notes}\n{body}", local.trim_end_matches('\n').to_string() + "\n")
+    format!("{HEADER}{listed}{}{notes}\n", local.trim_end_matches('\n').to_string() + "\n")
 }
 
 /// A lock file larger than this is refused (a lock of 100,000 skills is about 40 MB).
@@ -204,6 +226,16 @@ pub fn temp_path(path: &Path) -> std::path::PathBuf {
 /// Writes `text` to `path` unless it already holds exactly that; atomically otherwise. A
 /// `path` that is not a regular file (a named pipe, a device, a symbolic link) is an error.
 pub fn write(path: &Path, text: &str) -> std::io::Result<Written> {
+    write_with(path, |sink| sink.write_all(text.as_bytes()))
+}
+
+/// [`write`] of what `encode` writes as it makes it (see [`encode_to`]): into the temporary
+/// file, which is then compared with the lock on disk a block at a time, and renamed over it
+/// unless the two are the same bytes (then it is removed, and the lock left untouched).
+pub fn write_with(
+    path: &Path,
+    encode: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<Written> {
     let temp = temp_path(path);
     // A leftover of a run that was killed mid-write (or anything planted under the name: it is
     // removed, never written through).
@@ -211,25 +243,65 @@ pub fn write(path: &Path, text: &str) -> std::io::Result<Written> {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
         _ => {}
     }
-    let existed = match read_file(path) {
-        Ok(Some(old)) if old == text => return Ok(Written::Unchanged),
-        Ok(Some(_)) => true,
-        Ok(None) => false,
+    // Only a regular file is read, never through a link (as `read_file` reads it).
+    let old = match crate::walk::open_regular(path, crate::walk::Links::Refuse) {
+        Ok((file, size)) if size <= MAX_LOCK_BYTES => Some(file),
+        Ok((_, size)) => return Err(std::io::Error::other(crate::walk::ReadError::TooLarge(size).to_string())),
+        Err(crate::walk::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(crate::walk::ReadError::Io(e)) => return Err(e),
         Err(e) => return Err(std::io::Error::other(e.to_string())),
     };
     let result = (|| {
-        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
-        file.write_all(text.as_bytes())?;
+        let file = std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&temp)?;
+        let mut buffered = std::io::BufWriter::with_capacity(1 << 16, file);
+        encode(&mut buffered)?;
+        let mut file = buffered.into_inner().map_err(std::io::IntoInnerError::into_error)?;
+        if let Some(old) = &old {
+            if same_bytes(old, &mut file)? {
+                drop(file);
+                std::fs::remove_file(&temp)?;
+                return Ok(Written::Unchanged);
+            }
+        }
         // No fsync: like Cargo.lock, the lock can be written again from the tree; the rename
         // alone guarantees a reader never sees a half-written file.
         drop(file);
-        std::fs::rename(&temp, path)
+        std::fs::rename(&temp, path)?;
+        Ok(if old.is_some() { Written::Updated } else { Written::Created })
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&temp);
     }
-    result.map(|()| if existed { Written::Updated } else { Written::Created })
+    result
+}
+
+/// Whether `old` (from its start) and `new` (from its start) hold the same bytes.
+fn same_bytes(mut old: &std::fs::File, new: &mut std::fs::File) -> std::io::Result<bool> {
+    use std::io::{Read, Seek};
+    new.seek(std::io::SeekFrom::Start(0))?;
+    let (mut a, mut b) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
+    loop {
+        let n = read_full(&mut old, &mut a)?;
+        let m = read_full(new, &mut b)?;
+        if n != m || a[..n] != b[..m] {
+            return Ok(false);
+        }
+        if n == 0 {
+            return Ok(true);
+        }
+    }
+    fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut filled = 0;
+        while filled < buf.len() {
+            match r.read(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(filled)
+    }
 }
 
 /// What the lock file on disk is, against the text `capc lock` would write there
@@ -335,5 +407,32 @@ mod tests {
         std::fs::create_dir_all(folder.join("x")).expect("mkdir");
         assert!(write(&folder, "version = 1\n").is_err());
         assert!(!temp_path(&folder).exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_lock_written_as_it_is_encoded_is_compared_with_the_one_on_disk() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(FILE_NAME);
+        let mut lock = crate::lock::resolve::empty_lock();
+        let stream = |lock: &Lock| write_with(&path, |sink| encode_to(lock, &[("a.md", "why")], false, sink));
+        assert_eq!(stream(&lock).expect("written"), Written::Created);
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), encode_with(&lock, &[("a.md", "why")], false));
+        // The same bytes: the file on disk is left as it was (not replaced), and no temporary stays.
+        let before = std::fs::metadata(&path).expect("stat").ino();
+        assert_eq!(stream(&lock).expect("written"), Written::Unchanged);
+        assert_eq!(std::fs::metadata(&path).expect("stat").ino(), before);
+        assert!(!temp_path(&path).exists());
+        // A lock on disk that is the new one cut short, or longer, is replaced.
+        let text = encode_with(&lock, &[("a.md", "why")], false);
+        for old in [&text[..text.len() - 1], &format!("{text}# more\n")] {
+            std::fs::write(&path, old).expect("write");
+            assert_eq!(stream(&lock).expect("written"), Written::Updated);
+            assert_eq!(std::fs::read_to_string(&path).expect("read"), text);
+        }
+        lock.builtins = "0.0.0".into();
+        assert_eq!(stream(&lock).expect("written"), Written::Updated);
+        assert!(std::fs::read_to_string(&path).expect("read").contains("builtins = \"0.0.0\""));
     }
 }

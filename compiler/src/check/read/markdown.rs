@@ -92,8 +92,8 @@ fn skill_name(rel: &str, claim: &Claim, fields: Option<&Node>) -> String {
         return namespaced(claim, &relative_name(base, dir));
     }
     match (&claim.owner.plugin_name, &claim.owner.plugin_root) {
-        (Some(plugin), Some(root)) if root == dir => {
-            let folder = if dir.is_empty() { plugin.as_str() } else { file_name(dir) };
+        (Some(plugin), Some(root)) if &**root == dir => {
+            let folder = if dir.is_empty() { &**plugin } else { file_name(dir) };
             crate::names::plugin_root_skill(plugin, frontmatter_name(fields), folder)
         }
         (Some(plugin), _) => crate::names::plugin_skill(plugin, file_name(dir)),

@@ -9,6 +9,10 @@
 use serde::ser::{self, Serialize};
 use std::fmt::Write as _;
 
+mod stream;
+
+pub use stream::to_writer;
+
 /// A serialized value.
 #[derive(Debug)]
 enum Out {
@@ -411,5 +415,62 @@ mod tests {
         assert_eq!(general["entry"][0]["many"][1]["rule"], "two");
         assert_eq!(general["entry"][0]["env"]["a.b"], "c");
         assert!(general["entry"][0].get("missing").is_none());
+    }
+
+    /// A sink that keeps what it is given and the largest single write.
+    #[derive(Default)]
+    struct Chunks {
+        bytes: Vec<u8>,
+        largest: usize,
+    }
+
+    impl std::io::Write for Chunks {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.largest = self.largest.max(buf.len());
+            self.bytes.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_document_is_written_as_it_is_made_with_the_same_bytes() {
+        let entry = |i: usize| Entry {
+            name: format!("entry {i} \"quoted\""),
+            tags: vec!["x".into(); i % 3],
+            missing: None,
+            inner: i.is_multiple_of(2).then(|| Inner { rule: format!("r{i}") }),
+            many: vec![Inner { rule: "one".into() }],
+            env: [("K".to_string(), format!("{i}"))].into(),
+        };
+        let doc = Doc { version: 2, entry: (0..20_000).map(entry).collect() };
+        let whole = to_string(&doc).expect("writes");
+        let mut sink = Chunks::default();
+        to_writer(&doc, &mut sink).expect("streams");
+        assert_eq!(String::from_utf8(sink.bytes).expect("UTF-8"), whole);
+        // Megabytes of TOML, never handed over (nor held) more than a buffer's worth at once.
+        assert!(whole.len() > 20 * stream::FLUSH_BYTES, "{}", whole.len());
+        assert!(sink.largest < 2 * stream::FLUSH_BYTES, "{} bytes written at once", sink.largest);
+        // An empty array of tables is a plain value, as `to_string` writes it.
+        let empty = Doc { version: 1, entry: Vec::new() };
+        let mut sink = Chunks::default();
+        to_writer(&empty, &mut sink).expect("streams");
+        assert_eq!(String::from_utf8(sink.bytes).expect("UTF-8"), to_string(&empty).expect("writes"));
+    }
+
+    #[test]
+    fn a_value_after_the_tables_is_refused_rather_than_misplaced() {
+        #[derive(serde::Serialize)]
+        struct Late {
+            entry: Vec<Inner>,
+            version: u32,
+        }
+        let late = Late { entry: vec![Inner { rule: "r".into() }], version: 1 };
+        // `to_string` moves the value up; written as it comes, it would land in the last table.
+        assert!(to_string(&late).expect("writes").starts_with("version = 1\n"));
+        let err = to_writer(&late, &mut Chunks::default()).expect_err("refused");
+        assert!(err.to_string().contains("`version` comes after the tables"), "{err}");
     }
 }
