@@ -437,7 +437,7 @@ mod tests {
 
     #[test]
     fn a_document_is_written_as_it_is_made_with_the_same_bytes() {
-        let entry = |i: usize| Entry {
+        let entry = |i: usize| SampleEntry {
             name: format!("entry {i} \"quoted\""),
             tags: vec!["x".into(); i % 3],
             missing: None,
@@ -445,7 +445,7 @@ mod tests {
             many: vec![Inner { rule: "one".into() }],
             env: [("K".to_string(), format!("{i}"))].into(),
         };
-        let doc = Doc { version: 2, entry: (0..20_000).map(entry).collect() };
+        let doc = SampleDoc { version: 2, entry: (0..20_000).map(entry).collect() };
         let whole = to_string(&doc).expect("writes");
         let mut sink = Chunks::default();
         to_writer(&doc, &mut sink).expect("streams");
@@ -454,7 +454,7 @@ mod tests {
         assert!(whole.len() > 20 * stream::FLUSH_BYTES, "{}", whole.len());
         assert!(sink.largest < 2 * stream::FLUSH_BYTES, "{} bytes written at once", sink.largest);
         // An empty array of tables is a plain value, as `to_string` writes it.
-        let empty = Doc { version: 1, entry: Vec::new() };
+        let empty = SampleDoc { version: 1, entry: Vec::new() };
         let mut sink = Chunks::default();
         to_writer(&empty, &mut sink).expect("streams");
         assert_eq!(String::from_utf8(sink.bytes).expect("UTF-8"), to_string(&empty).expect("writes"));
