@@ -15,16 +15,25 @@ impl Loaded {
     /// a lock file that is not a regular file, and a lock whose paths leave its folders.
     pub fn from_file(path: &Path, roots: Roots) -> Result<Loaded, LoadError> {
         // The lock's text is not kept once it is read (a large tree's lock is tens of MB).
-        let lock = read_lock(path)?;
-        paths::check(&lock, roots.given()).map_err(|e| LoadError::Refused(path.to_path_buf(), e))?;
-        let claimed = ClaimedFile {
-            path: path.to_path_buf(),
-            local: lock.sources.iter().filter(|s| write::is_local_file(&s.path)).map(|s| s.path.clone()).collect(),
-            recorded: Arc::new(Recorded { tools: lock.mcp_tools.clone(), failed: lock.mcp_failed.clone() }),
+        let read = || -> Result<(Lock, ClaimedFile), LoadError> {
+            let lock = read_lock(path)?;
+            paths::check(&lock, roots.given()).map_err(|e| LoadError::Refused(path.to_path_buf(), e))?;
+            let claimed = ClaimedFile {
+                path: path.to_path_buf(),
+                local: lock.sources.iter().filter(|s| write::is_local_file(&s.path)).map(|s| s.path.clone()).collect(),
+                recorded: Arc::new(Recorded { tools: lock.mcp_tools.clone(), failed: lock.mcp_failed.clone() }),
+            };
+            Ok((lock, claimed))
         };
+        let (lock, claimed) = read()?;
+        // The decoded lock is not held while the sources are checked (a large tree's lock is a
+        // fifth of that peak): what the check needs of it is kept, and the file read again.
+        drop(lock);
         // The file is the repository's word: what runs (servers, allow rules, trust) is what the
         // sources and the user's own files say now, which the lock may only narrow.
         let fresh = claimed.derive(&roots);
+        // Read again (and its paths checked again): a lock changed meanwhile is narrowed the same.
+        let (lock, claimed) = read()?;
         // The claimed lock becomes the vouched one: one lock is held, not two.
         let (vouched, mut unvouched) = crate::trust::vouch(lock, fresh.as_ref().ok());
         if let Err(e) = &fresh {
