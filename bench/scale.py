@@ -11,7 +11,8 @@ other, each whole process:
 - check: `capc check TREE --format json` (output discarded), under `/usr/bin/time -v`;
 - lock: `capc lock TREE` (writes TREE/capabilities.lock), under `/usr/bin/time -v`;
 - serve: `capc serve TREE`, serving that lock: `initialize`, then `tools/list`,
-  `prompts/list` and `resources/list`, each answered; time to the last answer, peak from
+  `prompts/list` and `resources/list`, each answered, every page (`nextCursor` followed to the
+  end, as Claude Code's client reads a list); time to the last answer, peak from
   /proc/PID/status (VmHWM) before it is told to stop;
 - serve-tree: `capc serve --tree TREE`, serving the files without a lock (a whole check at
   start): the same requests;
@@ -148,7 +149,13 @@ def serve(capc, tree, args):
     server.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "scale", "version": "1"}})
     server.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
     for method in ("tools/list", "prompts/list", "resources/list"):
-        server.request(method)
+        # Every page, as Claude Code's client reads a list: its `nextCursor` followed to the end.
+        params = {}
+        while True:
+            result = server.request(method, params)
+            if "nextCursor" not in result:
+                break
+            params = {"cursor": result["nextCursor"]}
     seconds = time.perf_counter() - started
     peak = hwm(server.proc.pid)
     server.proc.stdin.close()

@@ -100,11 +100,14 @@ pub const NOT_DECLARED: &str = "not started: its sources do not declare it as th
 ///
 /// Also returns a note for each claim that was not taken, for stderr.
 pub fn vouch(
-    claimed: &capc_compiler::model::Lock,
+    claimed: capc_compiler::model::Lock,
     fresh: Option<&capc_compiler::model::Lock>,
 ) -> (capc_compiler::model::Lock, Vec<String>) {
     use capc_compiler::model::{Approval, Behavior, McpServer};
-    let mut lock = claimed.clone();
+    use std::collections::{HashMap, HashSet};
+    // The claimed lock becomes the vouched one in place (a large tree's lock is not copied),
+    // and entries are matched through maps of the fresh lock's, not by scanning it per entry.
+    let mut lock = claimed;
     let mut notes = Vec::new();
     let launch = |s: &McpServer| {
         (
@@ -156,11 +159,11 @@ pub fn vouch(
         server.shadowed_by = server.shadowed_by.take().or(narrowed.shadowed_by);
     }
     let fresh_rules = fresh.map_or(&[][..], |f| &f.permissions[..]);
-    let same = |a: &capc_compiler::model::Permission, b: &capc_compiler::model::Permission| {
-        a.rule == b.rule && a.behavior == b.behavior && a.scope == b.scope && a.path == b.path
-    };
+    let key = |p: &capc_compiler::model::Permission| (p.rule.clone(), p.behavior, p.scope, p.path.clone());
+    let fresh_keys: HashSet<_> = fresh_rules.iter().map(key).collect();
+    let claimed_keys: HashSet<_> = lock.permissions.iter().map(key).collect();
     lock.permissions.retain(|p| {
-        let holds = p.behavior != Behavior::Allow || fresh_rules.iter().any(|f| same(f, p));
+        let holds = p.behavior != Behavior::Allow || fresh_keys.contains(&key(p));
         if !holds {
             notes.push(format!(
                 "the lock's allow rule `{}` ({}) is not in its sources: it does not hold",
@@ -170,15 +173,20 @@ pub fn vouch(
         holds
     });
     for f in fresh_rules.iter().filter(|f| f.behavior != Behavior::Allow) {
-        if !claimed.permissions.iter().any(|p| same(p, f)) {
+        if !claimed_keys.contains(&key(f)) {
             lock.permissions.push(f.clone());
         }
     }
     // A command's `allowed-tools` let its `!` injections run, and its plugin decides whether it
     // needs trust: both as its file says.
-    let fresh_commands = fresh.map_or(&[][..], |f| &f.commands[..]);
+    let fresh_commands: HashMap<(&str, &str), &capc_compiler::model::Command> = fresh
+        .map_or(&[][..], |f| &f.commands[..])
+        .iter()
+        .rev()
+        .map(|f| ((f.name.as_str(), f.path.as_str()), f))
+        .collect();
     for command in &mut lock.commands {
-        let declared = fresh_commands.iter().find(|f| f.name == command.name && f.path == command.path);
+        let declared = fresh_commands.get(&(command.name.as_str(), command.path.as_str())).copied();
         let granted = |tool: &String| declared.is_some_and(|f| f.allowed_tools.contains(tool));
         if command.allowed_tools.iter().any(|tool| !granted(tool)) {
             notes.push(format!(
@@ -213,7 +221,7 @@ pub fn vouch(
     // an added or plugin folder) only when the sources declare it there.
     lock.commands.retain(|command| {
         let outside = command.path.starts_with("~/") || command.path.starts_with('<');
-        let declared = fresh_commands.iter().any(|f| f.name == command.name && f.path == command.path);
+        let declared = fresh_commands.contains_key(&(command.name.as_str(), command.path.as_str()));
         if outside && !declared {
             notes.push(format!(
                 "the lock's `{}` ({}) is not what its sources declare: it is not served",
@@ -225,10 +233,11 @@ pub fn vouch(
     // An instruction file is read and sent at the start of a turn: one in a folder outside the
     // lock's own (the user's home, the managed folder, an added folder) only when the sources
     // declare it there, as for commands.
-    let fresh_instructions = fresh.map_or(&[][..], |f| &f.instructions[..]);
+    let fresh_instructions: HashSet<(&str, Option<&str>)> =
+        fresh.map_or(&[][..], |f| &f.instructions[..]).iter().map(|f| (f.path.as_str(), f.key.as_deref())).collect();
     lock.instructions.retain(|i| {
         let outside = i.path.starts_with("~/") || i.path.starts_with('<');
-        let declared = fresh_instructions.iter().any(|f| f.path == i.path && f.key == i.key);
+        let declared = fresh_instructions.contains(&(i.path.as_str(), i.key.as_deref()));
         if outside && !declared {
             notes.push(format!(
                 "the lock's instruction file `{}` is not what its sources declare: it is not read",
@@ -256,7 +265,7 @@ pub fn vouch(
     let same_row = |a: &capc_compiler::model::Setting, b: &capc_compiler::model::Setting| {
         a.key == b.key && a.value == b.value && a.scope == b.scope && a.path == b.path
     };
-    for s in claimed.settings.iter().filter(|s| !fresh_settings.iter().any(|f| same_row(f, s))) {
+    for s in lock.settings.iter().filter(|s| !fresh_settings.iter().any(|f| same_row(f, s))) {
         notes.push(format!(
             "the lock's setting `{}` ({}, {}) is not in its sources: it is not taken",
             s.key,

@@ -1,7 +1,7 @@
 //! `capc session`, and the lock it (and `capc serve`) runs.
 
 use crate::args::SessionFrom;
-use crate::output::shown;
+use crate::output::{plugin_dirs_shown, shown};
 use capc_compiler::lock::write;
 use capc_compiler::printable;
 use std::io::IsTerminal;
@@ -53,17 +53,23 @@ pub(crate) fn load_session(
         add_dir_instructions: crate::args::add_dir_instructions(),
     };
     let start = start_folder(&roots.root, cwd.as_deref())?;
+    // Errors name a `--plugin-dir` folder by its path, as `ls` and `diff` do; the lock's
+    // `<plugin-dir N>/` is its own notation.
+    let plugin_dirs = roots.plugin_dirs.clone();
+    let shown_error = |e: &dyn std::fmt::Display| {
+        plugin_dirs_shown(&plugin_dirs, printable::escape_lines(&e.to_string()).into_owned())
+    };
     let loaded = match Loaded::from_file(lock, roots) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("error: {}", printable::escape_lines(&e.to_string()));
+            eprintln!("error: {}", shown_error(&e));
             return Err(ExitCode::from(2));
         }
     };
     let loaded = match loaded.start_in(start) {
         Ok(loaded) => loaded,
         Err(e) => {
-            eprintln!("error: {}", printable::escape_lines(&e.to_string()));
+            eprintln!("error: {}", shown_error(&e));
             if matches!(e, capc_runtime::loaded::LoadError::Stale { .. }) {
                 eprintln!("help: run `capc lock` again: the lock no longer covers what a session started there loads");
             }
@@ -72,7 +78,7 @@ pub(crate) fn load_session(
     };
     if verify {
         if let Err(e) = loaded.verify() {
-            eprintln!("error: {}", printable::escape_lines(&e.to_string()));
+            eprintln!("error: {}", shown_error(&e));
             return Err(ExitCode::from(1));
         }
     }

@@ -24,6 +24,7 @@ mod robustness;
 mod runs;
 mod schema;
 mod security;
+mod serve;
 mod surface;
 mod tidy;
 mod verify;

@@ -80,7 +80,11 @@ fn a_session_checks_the_plugin_dirs_files_against_the_lock() {
     std::fs::write(dir.path().join("acme/commands/ship.md"), format!("{COMMAND}Then tag it.\n")).expect("edit");
     let verified = capc_in(&proj, &["session", "--verify", "--plugin-dir", "../acme"]);
     assert_eq!(verified.status.code(), Some(1), "{}", stderr(&verified));
-    assert!(stderr(&verified).contains("`<plugin-dir 1>/commands/ship.md` changed"), "{}", stderr(&verified));
+    // The error names the folder given, as `ls` and `diff` do, not the lock's `<plugin-dir 1>/`.
+    let acme = dir.path().join("acme").canonicalize().expect("canonical");
+    let changed = format!("`{}/commands/ship.md` changed", acme.display());
+    assert!(stderr(&verified).contains(&changed), "{}", stderr(&verified));
+    assert!(!stderr(&verified).contains("<plugin-dir"), "{}", stderr(&verified));
     // Without the plugin folder the lock's `<plugin-dir 1>/` paths point nowhere: refused.
     let without = capc_in(&proj, &["session", "--repl"]);
     assert_eq!(without.status.code(), Some(2));

@@ -279,8 +279,9 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
             }
         };
         let findings = &all[group.clone()];
+        let hashed = findings_hash(findings);
         let (path, kept) = match was {
-            Some((path, kept)) if kept.stamp == key && kept.findings == findings => (path, kept),
+            Some((path, kept)) if kept.stamp == key && kept.findings == hashed => (path, kept),
             _ => {
                 let Some(url) = analysis.url(path) else { continue };
                 let text = file.and_then(|f| f.text.as_deref()).unwrap_or("");
@@ -292,7 +293,7 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
                         to_lsp(d, range)
                     })
                     .collect();
-                (path.to_string(), Converted { stamp: key, findings: findings.to_vec(), url, lsp: Arc::new(lsp) })
+                (path.to_string(), Converted { stamp: key, findings: hashed, url, lsp: Arc::new(lsp) })
             }
         };
         by_url.push((kept.url.clone(), kept.lsp.clone(), group));
@@ -312,6 +313,18 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
         })
         .collect();
     analysis.origins = origins.into_iter().collect();
+}
+
+/// A hash of what [`to_lsp`] and the positions read of a file's findings: equal for two
+/// checks whose findings convert to the same diagnostics on the same text.
+fn findings_hash(findings: &[capc_compiler::Diagnostic]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    findings.len().hash(&mut h);
+    for d in findings {
+        (d.rule, d.severity, d.span, &d.message, &d.help).hash(&mut h);
+    }
+    h.finish()
 }
 
 fn to_lsp(d: &capc_compiler::Diagnostic, range: Range) -> lsp_types::Diagnostic {

@@ -367,7 +367,7 @@ impl Server {
 
     /// Sends the findings of every file whose findings (or open version) changed.
     fn publish(&mut self) {
-        let Some(analysis) = self.current() else { return };
+        let Some(analysis) = self.latest.as_ref().filter(|a| a.generation == self.generation) else { return };
         let open: BTreeSet<&Url> = self.documents.iter().filter(|(_, d)| d.path.is_some()).map(|(u, _)| u).collect();
         let urls: BTreeSet<Url> =
             analysis.diagnostics.keys().chain(self.published.keys()).chain(open.iter().copied()).cloned().collect();
@@ -376,7 +376,9 @@ impl Server {
             let diagnostics = analysis.diagnostics.get(&url).cloned().unwrap_or_default();
             let version = self.documents.get(&url).filter(|d| d.path.is_some()).map(|d| d.version);
             let same = |d: &Arc<Vec<lsp_types::Diagnostic>>| Arc::ptr_eq(d, &diagnostics) || **d == *diagnostics;
-            if self.published.get(&url).is_some_and(|(v, d)| *v == version && same(d)) {
+            if let Some((v, d)) = self.published.get_mut(&url).filter(|(v, d)| *v == version && same(d)) {
+                // The same findings: this check's copy is kept, the one before is freed with it.
+                (*v, *d) = (version, diagnostics);
                 continue;
             }
             let params = lsp_types::PublishDiagnosticsParams {

@@ -38,7 +38,9 @@ pub(crate) struct DiskCache {
 pub(crate) struct Converted {
     /// The stamp of the text the positions were computed on.
     pub(crate) stamp: u64,
-    pub(crate) findings: Vec<capc_compiler::Diagnostic>,
+    /// A hash of what the conversion read of its findings (rule, severity, span, message,
+    /// help): the findings themselves are not kept.
+    pub(crate) findings: u64,
     pub(crate) url: lsp_types::Url,
     pub(crate) lsp: Arc<Vec<lsp_types::Diagnostic>>,
 }

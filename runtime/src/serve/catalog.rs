@@ -74,10 +74,15 @@ fn instruction_files(session: &Session) -> Vec<InstructionFile> {
         .collect()
 }
 
+/// How many items one page of `prompts/list` or `resources/list` holds; a longer list ends its
+/// page with a `nextCursor` (what Claude Code's client follows to the last page). A page is
+/// built when it is asked for: a large tree's whole list is never held.
+pub const PAGE: usize = 1000;
+
 /// Everything the server lists.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Catalog {
-    pub prompts: Vec<Prompt>,
+    pub prompts: Prompts,
     pub tools: Vec<Tool>,
     pub files: Files,
     /// The instruction files, as resources.
@@ -109,9 +114,10 @@ impl Catalog {
         let mut problems = Vec::new();
         if session.live.is_some() {
             tools.extend(super::gateway::tools(session, &view.tools, &mut problems));
-            let taken: HashSet<String> = prompts.iter().map(|p| p.name.clone()).collect();
+            let taken: HashSet<&str> = prompts.rows.iter().map(|r| &*r.name).collect();
             let served = super::gateway::prompts(session, &mut problems);
-            prompts.extend(served.into_iter().filter(|p| !taken.contains(&p.name)));
+            let served: Vec<Prompt> = served.into_iter().filter(|p| !taken.contains(p.name.as_str())).collect();
+            prompts.gateway = served;
         }
         let instructions = instruction_files(session);
         Catalog { prompts, tools, files, instructions, reaches, problems }
@@ -132,9 +138,11 @@ impl Catalog {
         out
     }
 
-    pub fn resources(&self) -> Vec<Resource> {
-        self.files
-            .get()
+    /// The page of `resources/list` that starts at `cursor` (see [`Prompts::page`]).
+    pub fn resources(&self, cursor: Option<&str>) -> Result<(Vec<Resource>, Option<String>), String> {
+        let files = self.files.get();
+        let (start, end, next) = page(cursor, files.len() + self.instructions.len())?;
+        let listed = files
             .iter()
             .map(|f| {
                 let mut r = Resource::new(&f.uri, format!("{}/{}", f.skill, f.relative));
@@ -148,8 +156,8 @@ impl Catalog {
                 r.mime_type = Some("text/markdown".to_string());
                 r.description = Some(format!("{}; sha256:{}", i.description, i.sha256));
                 r
-            }))
-            .collect()
+            }));
+        Ok((listed.skip(start).take(end - start).collect(), next))
     }
 
     /// The skills of the MCP Skills extension (SEP-2640): each served skill whose name the
@@ -158,15 +166,12 @@ impl Catalog {
     pub fn skills(&self) -> Vec<Skill> {
         let mut out = Vec::new();
         let all = self.files.get();
+        let served: HashMap<&str, usize> = self.prompts.rows.iter().map(|r| (&*r.name, r.decl)).collect();
         for entry in all.iter().filter(|f| f.locked) {
             let files = all.iter().filter(|f| f.skill == entry.skill);
             let resources = files.map(|f| SkillResource::new(&f.uri, format!("sha256:{}", f.sha256), f.size)).collect();
-            let description = self
-                .prompts
-                .iter()
-                .find(|p| p.name == entry.skill)
-                .and_then(|p| p.description.clone())
-                .unwrap_or_default();
+            let command = served.get(entry.skill.as_str()).map(|&i| &self.prompts.lock.commands[i]);
+            let description = command.and_then(description).unwrap_or_default();
             let skill = Skill::new(
                 &entry.uri,
                 SkillFrontmatter::new(&entry.skill, description),
@@ -181,7 +186,7 @@ impl Catalog {
 
     /// The closest prompt name to `name`, for an unknown one.
     pub fn closest_prompt(&self, name: &str) -> Option<&str> {
-        crate::request::closest(name, self.prompts.iter().map(|p| p.name.as_str()))
+        crate::request::closest(name, self.prompts.names())
     }
 }
 
@@ -191,12 +196,94 @@ pub fn context(session: &Session) -> TurnContext {
     TurnContext { trusted: session.trusted, ..TurnContext::default() }
 }
 
+/// The served prompts: the declared commands and skills as rows, each built into its MCP
+/// `Prompt` (nine and more argument slots with their descriptions) only when a page of the
+/// list or the prompt itself is asked for; then the gateway's, as their servers gave them.
+#[derive(Debug, Clone)]
+pub struct Prompts {
+    lock: Arc<capc_compiler::model::Lock>,
+    rows: Vec<Row>,
+    gateway: Vec<Prompt>,
+}
+
+/// One declared prompt: its command in the lock, the name `/name` reaches it by, its title.
+#[derive(Debug, Clone, PartialEq)]
+struct Row {
+    decl: usize,
+    name: Arc<str>,
+    display: Option<Arc<str>>,
+}
+
+impl Prompts {
+    pub fn len(&self) -> usize {
+        self.rows.len() + self.gateway.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `i`-th prompt, built.
+    pub fn get(&self, i: usize) -> Option<Prompt> {
+        match self.rows.get(i) {
+            Some(row) => Some(prompt(&self.lock.commands[row.decl], row)),
+            None => self.gateway.get(i - self.rows.len()).cloned(),
+        }
+    }
+
+    pub fn name(&self, i: usize) -> Option<&str> {
+        match self.rows.get(i) {
+            Some(row) => Some(&row.name),
+            None => self.gateway.get(i - self.rows.len()).map(|p| p.name.as_str()),
+        }
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.rows.iter().map(|r| &*r.name).chain(self.gateway.iter().map(|p| p.name.as_str()))
+    }
+
+    /// Whether `name` is one of the gateway's prompts.
+    pub fn is_upstream(&self, name: &str) -> bool {
+        self.gateway.iter().any(|p| p.name == name)
+    }
+
+    /// The page that starts at `cursor` (a position, as the previous page's `nextCursor` gave
+    /// it; none: the first), and the cursor of the next page when there is one.
+    pub fn page(&self, cursor: Option<&str>) -> Result<(Vec<Prompt>, Option<String>), String> {
+        let (start, end, next) = page(cursor, self.len())?;
+        Ok(((start..end).filter_map(|i| self.get(i)).collect(), next))
+    }
+}
+
+/// The positions of the page that starts at `cursor` in a list of `len` items, and the next
+/// page's cursor.
+pub fn page(cursor: Option<&str>, len: usize) -> Result<(usize, usize, Option<String>), String> {
+    let start = match cursor {
+        None => 0,
+        Some(c) => match c.parse::<usize>() {
+            Ok(n) if n <= len => n,
+            _ => return Err(format!("invalid cursor `{}`", capc_compiler::printable::escape(c))),
+        },
+    };
+    let end = (start + PAGE).min(len);
+    Ok((start, end, (end < len).then(|| end.to_string())))
+}
+
+/// Two lists are the same when every prompt is, compared one built prompt at a time.
+impl PartialEq for Prompts {
+    fn eq(&self, other: &Prompts) -> bool {
+        self.len() == other.len()
+            && self.gateway == other.gateway
+            && (0..self.rows.len()).all(|i| self.get(i) == other.get(i))
+    }
+}
+
 /// The declared commands and skills a user can type, each once, in command-table order under
 /// the name the table gives it (the entry `/name` reaches first); a display name is the title.
-fn prompts(session: &Session, table: &[CommandView], cx: &TurnContext) -> Vec<Prompt> {
+fn prompts(session: &Session, table: &[CommandView], cx: &TurnContext) -> Prompts {
     let commands = &session.loaded.lock.commands;
     let mut seen = HashSet::new();
-    let mut out = Vec::new();
+    let mut rows = Vec::new();
     for row in table {
         let Some(i) = row.decl else { continue };
         // A later row under a taken name is one `/name` never reaches.
@@ -207,39 +294,47 @@ fn prompts(session: &Session, table: &[CommandView], cx: &TurnContext) -> Vec<Pr
         if !c.user_invocable || cx.skill_override(&c.name) == Override::Off {
             continue;
         }
-        let description = c.description.as_deref().or(c.fallback_description.as_deref()).map(str::to_string);
-        let mut whole = PromptArgument::new(ARGUMENTS).with_description(match &c.argument_hint {
-            Some(hint) => format!("The whole argument string, as typed after /{} ({hint})", row.name),
-            None => format!("The whole argument string, as typed after /{}", row.name),
-        });
-        whole.required = Some(false);
-        let mut arguments = vec![whole];
-        for name in c.arguments.iter().filter(|n| n.as_str() != ARGUMENTS) {
-            let mut argument = PromptArgument::new(name)
-                .with_description(format!("${name}: one word of the argument string, in declared order"));
-            argument.required = Some(false);
-            arguments.push(argument);
-        }
-        // The slots that catch the rest of what is typed in Claude Code, a word each.
-        while arguments.len() < WORD_SLOTS {
-            let name = format!("word{}", arguments.len() + 1);
-            if arguments.iter().all(|a| a.name != name) {
-                arguments.push(PromptArgument::new(name));
-            } else {
-                arguments.push(PromptArgument::new(format!("{name}_")));
-            }
-        }
-        let mut prompt = Prompt::new(&*row.name, description, Some(arguments));
-        prompt.title = row.display.as_deref().map(str::to_string);
-        out.push(prompt);
+        rows.push(Row { decl: i, name: row.name.clone(), display: row.display.clone() });
     }
-    out
+    Prompts { lock: session.loaded.lock.clone(), rows, gateway: Vec::new() }
+}
+
+fn description(c: &capc_compiler::model::Command) -> Option<String> {
+    c.description.as_deref().or(c.fallback_description.as_deref()).map(str::to_string)
+}
+
+/// The MCP prompt of the command `c`, served as `row`.
+fn prompt(c: &capc_compiler::model::Command, row: &Row) -> Prompt {
+    let mut whole = PromptArgument::new(ARGUMENTS).with_description(match &c.argument_hint {
+        Some(hint) => format!("The whole argument string, as typed after /{} ({hint})", row.name),
+        None => format!("The whole argument string, as typed after /{}", row.name),
+    });
+    whole.required = Some(false);
+    let mut arguments = vec![whole];
+    for name in c.arguments.iter().filter(|n| n.as_str() != ARGUMENTS) {
+        let mut argument = PromptArgument::new(name)
+            .with_description(format!("${name}: one word of the argument string, in declared order"));
+        argument.required = Some(false);
+        arguments.push(argument);
+    }
+    // The slots that catch the rest of what is typed in Claude Code, a word each.
+    while arguments.len() < WORD_SLOTS {
+        let name = format!("word{}", arguments.len() + 1);
+        if arguments.iter().all(|a| a.name != name) {
+            arguments.push(PromptArgument::new(name));
+        } else {
+            arguments.push(PromptArgument::new(format!("{name}_")));
+        }
+    }
+    let mut prompt = Prompt::new(&*row.name, description(c), Some(arguments));
+    prompt.title = row.display.as_deref().map(str::to_string);
+    prompt
 }
 
 /// What each name reaches, by Claude Code's lookup (`commands::find`): an exact name in the
 /// table first, then the first entry in table order whose display name or aliases hold it.
-fn reaches(table: &[CommandView], prompts: &[Prompt]) -> HashMap<Arc<str>, Option<usize>> {
-    let index: HashMap<&str, usize> = prompts.iter().enumerate().map(|(i, p)| (p.name.as_str(), i)).collect();
+fn reaches(table: &[CommandView], prompts: &Prompts) -> HashMap<Arc<str>, Option<usize>> {
+    let index: HashMap<&str, usize> = prompts.rows.iter().enumerate().map(|(i, r)| (&*r.name, i)).collect();
     let served = |row: &CommandView| row.decl.and(index.get(&*row.name).copied());
     let mut out = HashMap::new();
     for row in table {
@@ -294,9 +389,9 @@ struct Folder {
 }
 
 impl Files {
-    fn of(session: &Session, prompts: &[Prompt]) -> Files {
+    fn of(session: &Session, prompts: &Prompts) -> Files {
         let loaded = &session.loaded;
-        let served: HashSet<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
+        let served: HashSet<&str> = prompts.rows.iter().map(|r| &*r.name).collect();
         let hashes: HashMap<&str, &str> =
             loaded.lock.sources.iter().map(|s| (s.path.as_str(), s.sha256.as_str())).collect();
         let mut folders = Vec::new();

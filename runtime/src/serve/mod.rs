@@ -7,29 +7,35 @@
 //! One session answers every client (stdio, or each HTTP client): its state is behind a mutex
 //! and each request runs on a blocking thread, since an expansion may run `!` injections.
 //! `catalog` holds what is listed; `http` the Streamable HTTP listener and its guards;
-//! `stdio` the stdio transport and its line filter; `watch` the live reload; `gateway` the lock's MCP servers served through capc
-//! (`--connect`); `ask` the questions put to the client's user where Claude Code would ask.
+//! `stdio` the stdio transport and its line filter; `watch` the live reload; `gateway` the
+//! lock's MCP servers served through capc (`--connect`); `ask` the questions put to the
+//! client's user where Claude Code would ask; `prompt` answers `prompts/get`; `skill` is the
+//! Skill tool.
 
 pub mod ask;
 pub mod catalog;
 pub mod gateway;
 pub mod http;
+mod prompt;
+mod skill;
 pub mod stdio;
 pub mod watch;
 
-use crate::outcome::{SkillPermission, SkillRefusal, SkillResult, TurnResult};
 use crate::session::Session;
-use catalog::{Catalog, List, ARGUMENTS, SKILL_TOOL};
+use catalog::{Catalog, List, SKILL_TOOL};
+use prompt::get_prompt;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData, GetPromptRequestParams,
     GetPromptResponse, GetPromptResult, GetSkillRequestParams, GetSkillResult, Implementation, JsonObject,
-    ListPromptsResult, ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams, PromptMessage,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents, Role,
-    ServerCapabilities, ServerConfig,
+    ListPromptsResult, ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents, ServerCapabilities,
+    ServerConfig,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{Peer, RoleServer, ServerHandler};
-use serde_json::{json, Value};
+use serde_json::json;
+pub use skill::rule_to_add;
+use skill::{shell_question, skill_arguments, skill_tool};
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -431,10 +437,14 @@ impl ServerHandler for Server {
 
     async fn list_prompts(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(ListPromptsResult::with_all_items(self.shared.catalog().prompts.clone()))
+        let catalog = self.shared.catalog();
+        let (prompts, next) = catalog.prompts.page(cursor(&request)).map_err(|e| ErrorData::invalid_params(e, None))?;
+        let mut result = ListPromptsResult::with_all_items(prompts);
+        result.next_cursor = next;
+        Ok(result)
     }
 
     async fn get_prompt(
@@ -443,7 +453,7 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let GetPromptRequestParams { name, arguments, .. } = request;
-        if name.starts_with("mcp__") && self.shared.catalog().prompts.iter().any(|p| p.name == name) {
+        if name.starts_with("mcp__") && self.shared.catalog().prompts.names().any(|p| p == name) {
             return Ok(self.shared.upstream_prompt(name, arguments).await?.into());
         }
         let attempt =
@@ -476,10 +486,14 @@ impl ServerHandler for Server {
 
     async fn list_resources(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(self.shared.catalog().resources()))
+        let catalog = self.shared.catalog();
+        let (resources, next) = catalog.resources(cursor(&request)).map_err(|e| ErrorData::invalid_params(e, None))?;
+        let mut result = ListResourcesResult::with_all_items(resources);
+        result.next_cursor = next;
+        Ok(result)
     }
 
     async fn list_skills(
@@ -513,222 +527,6 @@ impl ServerHandler for Server {
         let uri = request.uri;
         let result = self.shared.with_session(move |session, catalog| read_resource(session, catalog, &uri));
         Ok(result.await??.into())
-    }
-}
-
-/// `prompts/get`: the session's turn for `/name args`, its user texts as user messages.
-fn get_prompt(
-    session: &mut Session,
-    catalog: &Catalog,
-    name: &str,
-    arguments: Option<JsonObject>,
-) -> Step<Result<GetPromptResult, ErrorData>> {
-    let cx = session.last_context.clone();
-    // A display name or alias reaches the entry `/name` reaches, as in Claude Code.
-    let served = catalog.reaches.get(name).copied().flatten().map(|i| &catalog.prompts[i]);
-    let Some(prompt) = served.filter(|_| !name.is_empty() && !name.contains(char::is_whitespace)) else {
-        return Step::Done(Err(unknown("prompt", name, catalog.closest_prompt(name))));
-    };
-    let declared: Vec<String> =
-        prompt.arguments.iter().flatten().map(|a| a.name.clone()).filter(|n| n != ARGUMENTS).collect();
-    let args = match argument_string(arguments.as_ref(), &declared) {
-        Ok(args) => args,
-        Err(e) => return Step::Done(Err(e)),
-    };
-    let input = if args.is_empty() { format!("/{name}") } else { format!("/{name} {args}") };
-    let outcome = session.turn(&input, cx);
-    if !outcome.request.sent {
-        // Claude Code sends nothing for it (a refused `!` injection, a disabled skill): what it
-        // prints instead is the error.
-        let message = outcome.request.stdout.join("\n");
-        let error = ErrorData::invalid_request(message, serde_json::to_value(&outcome.result).ok());
-        return match shell_question(session, &outcome.result) {
-            // No is what the refusal says: the command is not sent.
-            Some(question) => Step::Ask { question, refused: Err(error.clone()), rejected: Err(error) },
-            None => Step::Done(Err(error)),
-        };
-    }
-    let messages = outcome.request.texts.into_iter().map(|t| PromptMessage::new_text(Role::User, t)).collect();
-    let mut result = GetPromptResult::new(messages);
-    result.description = prompt.description.clone();
-    Step::Done(Ok(result))
-}
-
-/// The argument string of a `prompts/get`: `arguments` as given, then the later arguments'
-/// values in their declared order, a word each (a gap before a later value is `''`). Claude Code
-/// fills the declared arguments with one typed word each, so joining them gives back what was
-/// typed (runs of whitespace become one space); a client that fills `arguments` alone gives the
-/// string whole, one that fills names puts each value in its place.
-fn argument_string(arguments: Option<&JsonObject>, declared: &[String]) -> Result<String, ErrorData> {
-    let Some(arguments) = arguments else { return Ok(String::new()) };
-    let text = |key: &str, v: &Value| match v {
-        Value::String(s) => Ok(s.clone()),
-        Value::Null => Ok(String::new()),
-        other => Err(ErrorData::invalid_params(format!("argument `{key}` must be a string, not {other}"), None)),
-    };
-    if let Some(unknown) = arguments.keys().find(|k| *k != ARGUMENTS && !declared.contains(k)) {
-        let candidates = std::iter::once(ARGUMENTS).chain(declared.iter().map(String::as_str));
-        let closest = crate::request::closest(unknown, candidates);
-        return Err(self::unknown("argument", unknown, closest));
-    }
-    let mut words = Vec::new();
-    for name in declared {
-        match arguments.get(name) {
-            Some(v) => words.push(word(&text(name, v)?)),
-            // A gap keeps the later words in place.
-            None => words.push("''".to_string()),
-        }
-    }
-    while words.last().is_some_and(|w| w == "''") {
-        words.pop();
-    }
-    if let Some(whole) = arguments.get(ARGUMENTS).map(|v| text(ARGUMENTS, v)).transpose()? {
-        if !whole.is_empty() {
-            words.insert(0, whole);
-        }
-    }
-    Ok(words.join(" "))
-}
-
-/// A value as one word: as given when it is one already (what Claude Code sends: a typed word,
-/// kept as typed), else quoted.
-fn word(value: &str) -> String {
-    if !value.is_empty() && !value.contains(char::is_whitespace) {
-        return value.to_string();
-    }
-    quote(value)
-}
-
-/// One word as Claude Code's argument splitter reads it back: bare when plain, else in single
-/// quotes (a `'` inside closes, escapes and reopens them).
-fn quote(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=@,+%".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        return word.to_string();
-    }
-    format!("'{}'", word.replace('\'', r"'\''"))
-}
-
-fn skill_arguments(arguments: Option<&JsonObject>) -> Result<(String, String), ErrorData> {
-    let field = |key: &str| arguments.and_then(|a| a.get(key));
-    let skill = match field("skill") {
-        Some(Value::String(s)) => s.clone(),
-        _ => return Err(ErrorData::invalid_params("the Skill tool needs `skill`, a string", None)),
-    };
-    let args = match field("args") {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(_) => return Err(ErrorData::invalid_params("`args` must be a string", None)),
-    };
-    Ok((skill, args))
-}
-
-/// The Skill tool: the session's answer, as Claude Code's tool result (the launch line, then
-/// the prompt the skill adds) or its refusal; the whole answer as structured content.
-fn skill_tool(session: &mut Session, skill: &str, args: &str) -> Step<CallToolResult> {
-    let answer = session.invoke_skill(skill, args);
-    let question = match &answer {
-        SkillResult::Refused(SkillRefusal::Permission { skill, permission: SkillPermission::Ask { .. } }) => {
-            let description = session
-                .loaded
-                .lock
-                .commands
-                .iter()
-                .find(|c| c.name == *skill && c.shadowed_by.is_none())
-                .and_then(|c| c.description.clone());
-            let subject = ask::Subject::Skill { name: skill.clone(), description };
-            ask::Question::new(subject, session.last_context.trusted)
-        }
-        SkillResult::Ran { result, .. } => shell_question(session, result),
-        SkillResult::Refused(_) => None,
-    };
-    let result = skill_result(session, &answer);
-    match question {
-        Some(question) => {
-            let rejected = rejected(&question);
-            Step::Ask { question, refused: result, rejected }
-        }
-        None => Step::Done(result),
-    }
-}
-
-/// The question a refused `!` injection raises: one whose decision is ask (not deny, not the
-/// bare-repository gate), in a folder where it would run.
-fn shell_question(session: &Session, result: &TurnResult) -> Option<ask::Question> {
-    let TurnResult::ShellError { command, message, shell } = result else { return None };
-    let last = shell.last()?;
-    let runs = session.last_context.trusted && session.run_shell;
-    if last.decision != "ask" || !runs || !message.starts_with("Shell command permission check failed") {
-        return None;
-    }
-    let subject = ask::Subject::Shell { command: last.command.clone(), by: command.clone() };
-    let question = ask::Question::new(subject, true)?;
-    // Only a question whose yes lets the command run: an allow rule does not lift every ask
-    // (a redirection into the folder, for one, asks whatever the rules say).
-    let mut cx = session.last_context.clone();
-    cx.session_rules.allow.push(question.rule.clone());
-    let permissions = crate::permissions::Permissions::assemble(&session.loaded, &cx, &[]);
-    let cwd = session.loaded.roots.root.to_string_lossy();
-    let home = std::env::var("HOME").unwrap_or_default();
-    let matching = capc_grammar::MatchContext { cwd: &cwd, home: &home, settings_dir: None };
-    let call = capc_grammar::ToolCall::new("Bash").with_primary(&last.command);
-    (permissions.decide(&call, &matching).behavior == "allow").then_some(question)
-}
-
-/// The Skill tool's answer as an MCP tool result.
-fn skill_result(session: &Session, answer: &SkillResult) -> CallToolResult {
-    let mut result = match answer {
-        SkillResult::Ran { result: TurnResult::Prompt { texts, .. }, tool_result, .. } => {
-            let mut content = vec![ContentBlock::text(tool_result.clone())];
-            // The command block stays with Claude Code's own turn; the prompt is what the tool adds.
-            content.extend(texts.iter().skip(1).cloned().map(ContentBlock::text));
-            CallToolResult::success(content)
-        }
-        SkillResult::Ran { result: TurnResult::Fork { command, prompt, .. }, .. } => CallToolResult::success(vec![
-            ContentBlock::text(format!("Skill \"{command}\" will run in a forked agent")),
-            ContentBlock::text(prompt.clone()),
-        ]),
-        SkillResult::Refused(SkillRefusal::Permission { skill, permission }) => {
-            let text = permission_text(skill, permission, session.last_context.trusted);
-            CallToolResult::error(vec![ContentBlock::text(text)])
-        }
-        SkillResult::Refused(SkillRefusal::Error { message, .. })
-        | SkillResult::Ran { result: TurnResult::Error { message } | TurnResult::ShellError { message, .. }, .. } => {
-            CallToolResult::error(vec![ContentBlock::text(message.clone())])
-        }
-        SkillResult::Ran { .. } => CallToolResult::error(vec![ContentBlock::text(String::new())]),
-    };
-    // Keys sorted, as the protocol prints them.
-    result.structured_content = serde_json::to_value(answer).ok();
-    result
-}
-
-fn permission_text(skill: &str, permission: &SkillPermission, trusted: bool) -> String {
-    match permission {
-        SkillPermission::Deny { rule: Some(rule) } => {
-            format!("Permission to use Skill({skill}) has been denied by {rule}.")
-        }
-        SkillPermission::Deny { rule: None } => format!("Permission to use Skill({skill}) has been denied."),
-        // A headless run cannot ask: Claude Code refuses and says so; capc names the rule.
-        SkillPermission::Ask { message, .. } => format!(
-            "Claude requested permissions to use Skill({skill}), but you haven't granted it yet ({message}). {}",
-            rule_to_add(&format!("Skill({skill})"), trusted)
-        ),
-        SkillPermission::Allow { .. } => format!(
-            "Claude requested permissions to use Skill({skill}), but you haven't granted it yet (Execute skill)."
-        ),
-    }
-}
-
-/// What a refusal a client cannot answer adds: the allow rule that lifts it, and where.
-pub fn rule_to_add(rule: &str, trusted: bool) -> String {
-    if trusted {
-        format!("To allow it, add `{rule}` to permissions.allow in {}.", ask::LOCAL_SETTINGS)
-    } else {
-        format!(
-            "To allow it, add `{rule}` to permissions.allow in {} and trust the folder (--trust): an untrusted folder's own allow rules do not hold.",
-            ask::LOCAL_SETTINGS
-        )
     }
 }
 
@@ -793,6 +591,11 @@ fn read_resource(session: &mut Session, catalog: &Catalog, uri: &str) -> Result<
         }
     };
     Ok(ReadResourceResult::new(vec![contents]))
+}
+
+/// The cursor a list request gives, if any.
+fn cursor(request: &Option<PaginatedRequestParams>) -> Option<&str> {
+    request.as_ref().and_then(|r| r.cursor.as_deref())
 }
 
 /// An unknown name, with the closest one there is.
@@ -862,38 +665,5 @@ async fn follow(shared: Arc<Shared>, changes: Arc<tokio::sync::Notify>) {
         if !changed.is_empty() {
             shared.notify(&changed).await;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn quoted_words_split_back_into_the_same_words() {
-        let words = ["plain", "two words", "it's", "", "a\"b", "$HOME", "x;y", "tab\there", "#hash"];
-        let line: Vec<String> = words.iter().map(|w| quote(w)).collect();
-        assert_eq!(capc_grammar::split_arguments(&line.join(" ")), words);
-    }
-
-    #[test]
-    fn named_arguments_fill_their_declared_places() {
-        let declared = vec!["env".to_string(), "version".to_string()];
-        let given = |v: Value| v.as_object().cloned();
-        let args = argument_string(given(json!({"version": "1.2"})).as_ref(), &declared).expect("valid");
-        assert_eq!(args, "'' 1.2");
-        let args = argument_string(given(json!({"arguments": "prod now"})).as_ref(), &declared).expect("valid");
-        assert_eq!(args, "prod now");
-        let error = argument_string(given(json!({"verison": "1"})).as_ref(), &declared).expect_err("unknown");
-        assert!(error.message.contains("did you mean `version`"), "{}", error.message);
-    }
-
-    #[test]
-    fn claude_codes_words_join_back_into_what_was_typed() {
-        // `/mcp__capc__deploy prod don't "x y" now`: one word per declared argument, in order.
-        let declared = vec!["env".to_string(), "word3".to_string(), "word4".to_string(), "word5".to_string()];
-        let given = json!({"arguments": "prod", "env": "don't", "word3": "\"x", "word4": "y\"", "word5": "now"});
-        let args = argument_string(given.as_object(), &declared).expect("valid");
-        assert_eq!(args, "prod don't \"x y\" now");
     }
 }

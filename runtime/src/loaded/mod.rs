@@ -6,14 +6,22 @@
 //! was given (`lock::paths`), and a file is read by such a path only when it is a regular
 //! file whose real path (links resolved) is still inside that folder.
 
+mod derive;
+mod rules;
+
+use derive::{derive_from, ClaimedFile};
+pub(crate) use rules::held;
+use rules::parsed_rule;
+pub use rules::{settings_notice, Held, LockRule};
+
 use crate::context::TurnContext;
 use crate::text;
-use capc_compiler::lock::{paths, write};
+use capc_compiler::lock::paths;
 use capc_compiler::model::{Command, Form, Lock, Origin, Scope};
 use capc_compiler::secrets::sha256_hex;
 use capc_compiler::Options;
 use capc_compiler::{printable, walk};
-use capc_grammar::{parse_permission_rule, Behavior, PermissionRule, SourcedRule};
+use capc_grammar::{Behavior, PermissionRule};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -160,23 +168,14 @@ fn numbered_dir<'d>(shown: &str, prefix: &str, dirs: &'d [PathBuf]) -> Option<&'
     dirs.get(n.parse::<usize>().ok()?.wrapping_sub(1))
 }
 
-/// A permission rule of the lock, parsed once at load.
-#[derive(Debug, Clone)]
-pub struct LockRule {
-    pub text: String,
-    pub behavior: Behavior,
-    pub scope: Scope,
-    pub source: String,
-    pub parsed: PermissionRule,
-}
-
 #[derive(Debug, Clone)]
 pub struct Loaded {
     /// The lock the session runs: for a lock file, its claims as far as the sources vouch for
     /// them (see [`crate::trust::vouch`]).
     pub lock: Arc<Lock>,
-    /// The lock as its file says (what `--verify` compares); `lock` itself otherwise.
-    claimed: Arc<Lock>,
+    /// What the lock file said, as far as a later derivation needs it (`lock` itself when the
+    /// lock is not from a file): not the whole lock, which `verify` reads again.
+    claimed: Option<ClaimedFile>,
     /// What the lock file claimed that its sources did not vouch for, one note each.
     pub unvouched: Vec<String>,
     pub roots: Roots,
@@ -220,69 +219,6 @@ pub struct Loaded {
     /// Made from the files, not from a lock file (`capc serve` in a folder with no lock): the
     /// local settings are read as Claude Code reads them, so a re-derivation keeps them.
     pub from_tree: bool,
-}
-
-/// The lock's rules that hold in a folder, and what Claude Code says about the others.
-#[derive(Debug, Clone)]
-pub struct Held {
-    pub rules: Arc<[SourcedRule]>,
-    pub notices: Arc<[String]>,
-}
-
-/// The rules that hold trusted (all of them) and untrusted (without the project's and the
-/// local settings' allow rules, which Claude Code ignores there and names on stderr).
-pub(crate) fn held(rules: &[LockRule], root: &str, home: &str) -> (Held, Held) {
-    let sourced = |r: &LockRule| SourcedRule {
-        rule: r.parsed.clone(),
-        behavior: r.behavior,
-        source: r.source.clone(),
-        settings_dir: None,
-    };
-    let ignored_here = |r: &LockRule| r.behavior == Behavior::Allow && matches!(r.scope, Scope::Project | Scope::Local);
-    let mut ignored: Vec<(String, usize)> = Vec::new();
-    for r in rules.iter().filter(|r| ignored_here(r)) {
-        match ignored.iter_mut().find(|(path, _)| *path == r.source) {
-            Some((_, n)) => *n += 1,
-            None => ignored.push((r.source.clone(), 1)),
-        }
-    }
-    // The project's settings file is named before the local one.
-    ignored.sort_by_key(|(path, _)| path.ends_with(".local.json"));
-    let notices: Vec<String> = crate::trust::ignored_allow_notice(&ignored, root, home).into_iter().collect();
-    let trusted = Held { rules: rules.iter().map(sourced).collect(), notices: Arc::from([]) };
-    let untrusted =
-        Held { rules: rules.iter().filter(|r| !ignored_here(r)).map(sourced).collect(), notices: notices.into() };
-    (trusted, untrusted)
-}
-
-/// The lines Claude Code prints on stderr, with text output (`-p`'s default; JSON and
-/// stream-JSON output print none), for settings files it does not load, each named by its
-/// absolute path (`at`); none when every file loads.
-pub fn settings_notice(
-    refused: &[capc_compiler::model::SettingsNotLoaded],
-    at: impl Fn(&str) -> String,
-) -> Vec<String> {
-    if refused.is_empty() {
-        return Vec::new();
-    }
-    let mut lines = vec!["These settings did not load, so nothing in them is in effect, including hooks, permission rules and sandbox settings, though environment variables they already set can stay:".to_string()];
-    lines.extend(refused.iter().map(|r| match r.key.as_str() {
-        "" => format!("  {}: {}", at(&r.path), r.message),
-        key => format!("  {} ({key}): {}", at(&r.path), r.message),
-    }));
-    lines.push("Fix each problem listed, then start Claude Code again. For settings sent with applyFlagSettings, shown as SDK inline settings, send them again instead.".to_string());
-    lines
-}
-
-/// A lock rule, parsed. A rule whose content the lock keeps only as a hash (it held a
-/// secret: `Bash(sha256:…)`) fails closed: as a deny or ask rule it covers its whole tool, as
-/// an allow rule it allows nothing.
-fn parsed_rule(text: &str, behavior: Behavior) -> Option<PermissionRule> {
-    match capc_compiler::secrets::hashed_rule_tool(text) {
-        Some(_) if behavior == Behavior::Allow => None,
-        Some(tool) => parse_permission_rule(tool).ok(),
-        None => parse_permission_rule(text).ok(),
-    }
 }
 
 impl Loaded {
@@ -379,39 +315,6 @@ impl Loaded {
         self.lock.policy.iter().find(|s| s.key == key)
     }
 
-    /// Reads `path` (a capabilities.lock) with `roots` telling where its paths point; refuses
-    /// a lock file that is not a regular file, and a lock whose paths leave its folders.
-    pub fn from_file(path: &Path, roots: Roots) -> Result<Loaded, LoadError> {
-        let unreadable = |e: String| LoadError::Unreadable(path.to_path_buf(), e);
-        let text = match write::read_file(path) {
-            Ok(Some(text)) => text,
-            Ok(None) => return Err(unreadable("no such file".to_string())),
-            Err(e) => return Err(unreadable(e.to_string())),
-        };
-        let lock = write::decode(&text).map_err(|e| LoadError::Invalid(path.to_path_buf(), e))?;
-        // The lock's text is not needed once it is read (a large tree's lock is tens of MB),
-        // and the sources are checked next.
-        drop(text);
-        paths::check(&lock, roots.given()).map_err(|e| LoadError::Refused(path.to_path_buf(), e))?;
-        // The file is the repository's word: what runs (servers, allow rules, trust) is what the
-        // sources and the user's own files say now, which the lock may only narrow.
-        let fresh = derive(&lock, &roots);
-        let (vouched, mut unvouched) = crate::trust::vouch(&lock, fresh.as_ref().ok());
-        if let Err(e) = &fresh {
-            unvouched.insert(
-                0,
-                format!(
-                    "the lock's sources cannot be read as `capc lock` reads them ({e}): no MCP server, allow rule or setting of the lock is taken on its word"
-                ),
-            );
-        }
-        drop(fresh);
-        let mut loaded = Loaded::new(vouched, roots);
-        loaded.claimed = Arc::new(lock);
-        loaded.unvouched = unvouched;
-        Ok(loaded)
-    }
-
     /// `lock` is taken as it is or shared (`Arc<Lock>`: a check's resolved lock, not copied).
     pub fn new(lock: impl Into<Arc<Lock>>, roots: Roots) -> Loaded {
         let lock: Arc<Lock> = lock.into();
@@ -477,7 +380,7 @@ impl Loaded {
             .collect();
         let builtin_named = lock.commands.iter().map(|c| capc_compiler::builtins::is_command(&c.name)).collect();
         Loaded {
-            claimed: lock.clone(),
+            claimed: None,
             lock,
             unvouched: Vec::new(),
             roots,
@@ -525,13 +428,11 @@ impl Loaded {
         let fresh = if self.from_tree {
             derive_from(&self.roots, true, None, &start)?
         } else {
-            let tracked = capc_compiler::diff::revision::tracked_local_files(&self.roots.root);
-            let include_local = write::includes_untracked_local(&self.claimed, tracked.as_deref());
-            let fresh = derive_from(&self.roots, include_local, Some(&self.claimed), &start)?;
+            let (fresh, claimed) = self.derive_started(&start)?;
             // Only the folder's own files are compared: the other scopes are the user's.
             for source in fresh.sources.iter().filter(|s| !s.path.starts_with('~') && !s.path.starts_with('<')) {
                 let stale = |why: &str| LoadError::Stale { path: source.path.clone(), why: why.to_string() };
-                match self.claimed.sources.iter().find(|l| l.path == source.path) {
+                match claimed.sources.iter().find(|l| l.path == source.path) {
                     Some(locked) if locked.sha256 == source.sha256 => {}
                     Some(_) => return Err(stale("changed since the lock was written")),
                     None => return Err(stale("is not in the lock")),
@@ -588,42 +489,6 @@ impl Loaded {
         } else {
             self.untrusted.clone()
         }
-    }
-
-    /// Re-derives the whole lock from its sources (the check `capc lock` runs, on the lock's
-    /// folder and the scopes of this session, with local settings when the lock has them) and
-    /// refuses any difference: a changed, missing or new source by name, and otherwise the
-    /// entries that differ, as a diff. An edited lock (an added server, a widened rule) is
-    /// refused even when every source still hashes as listed.
-    pub fn verify(&self) -> Result<(), LoadError> {
-        let fresh = self.derive()?;
-        if fresh == *self.claimed {
-            return Ok(());
-        }
-        let stale = |path: &str, why: &str| LoadError::Stale { path: path.to_string(), why: why.to_string() };
-        for source in &self.claimed.sources {
-            match fresh.sources.iter().find(|s| s.path == source.path) {
-                None => return Err(stale(&source.path, "is gone (or is no longer read as a declaration)")),
-                Some(now) if now.sha256 != source.sha256 => return Err(stale(&source.path, "changed")),
-                Some(_) => {}
-            }
-        }
-        if let Some(new) = fresh.sources.iter().find(|s| !self.claimed.sources.iter().any(|l| l.path == s.path)) {
-            return Err(stale(&new.path, "is new"));
-        }
-        Err(LoadError::Edited {
-            diff: write::diff(&write::encode(&self.claimed), &write::encode(&fresh), write::FILE_NAME),
-        })
-    }
-
-    /// The lock `capc lock` would write now, from the lock's folder and the scopes of this
-    /// session (with local settings when the lock has them), computed in memory: what
-    /// `verify` compares with, and what `capc serve` serves after a save.
-    pub fn derive(&self) -> Result<Lock, LoadError> {
-        if self.from_tree {
-            return derive_from(&self.roots, true, Some(&self.claimed), &self.start);
-        }
-        derive(&self.claimed, &self.roots)
     }
 
     /// The "Codebase and user instructions" reminder Claude Code puts first in the user
@@ -817,56 +682,6 @@ impl Loaded {
     }
 }
 
-/// The lock `capc lock` would write now for `lock`'s folder and `roots` (with local settings
-/// when `lock` has them); see [`Loaded::derive`].
-fn derive(lock: &Lock, roots: &Roots) -> Result<Lock, LoadError> {
-    let tracked = capc_compiler::diff::revision::tracked_local_files(&roots.root);
-    derive_from(roots, write::includes_untracked_local(lock, tracked.as_deref()), Some(lock), "")
-}
-
-/// The lock `capc lock` would write now for `roots` (with the local settings when
-/// `include_local`), keeping the MCP tool surface `recorded_in` recorded, for a session started
-/// in `start` (see [`Loaded::start_in`]).
-fn derive_from(roots: &Roots, include_local: bool, recorded_in: Option<&Lock>, start: &str) -> Result<Lock, LoadError> {
-    // Local files as `capc lock` takes them: those git tracks (all outside a repository), or
-    // every one with `--include-local`.
-    let (leave_out_local, local_kept) = match include_local {
-        true => (false, Vec::new()),
-        false => capc_compiler::diff::revision::local_files_kept(&roots.root),
-    };
-    let mut options =
-        Options { skip_hashes: false, leave_out_local, local_kept, start: start.to_string(), ..roots.options() };
-    // The folder is read as `capc lock` reads it: its capc.toml (excluded files, rules) and
-    // its ignore files.
-    let config = capc_compiler::config::Config::load(&roots.root, None).map_err(|e| LoadError::Stale {
-        path: ".".to_string(),
-        why: format!("its configuration cannot be used ({e})"),
-    })?;
-    options.filter = config.filter();
-    options.policy = Some(std::sync::Arc::new(config.policy()));
-    let mut checked = capc_compiler::check(&options)
-        .map_err(|e| LoadError::Stale { path: ".".to_string(), why: format!("cannot be checked ({e})") })?;
-    // Errors in what a session does not load (an unlisted plugin, a skill collection) do not
-    // stop `capc lock`, so they do not stop a verified session either.
-    if checked.blocking_errors().next().is_some() {
-        let errors: Vec<_> = checked.blocking_errors().collect();
-        let first = errors
-            .first()
-            .map(|d| format!("`{}` [{}] {}", printable::escape(&d.path), d.rule, printable::escape(&d.message)))
-            .unwrap_or_default();
-        return Err(LoadError::Unchecked { first, errors: errors.len() });
-    }
-    // The MCP tool surface is recorded by `capc lock --connect`, not read from the sources:
-    // kept as the lock recorded it for the servers still declared, as `capc lock` keeps it.
-    let mut fresh = checked.take_lock();
-    if let Some(lock) = recorded_in {
-        let recorded =
-            capc_compiler::surface::Recorded { tools: lock.mcp_tools.clone(), failed: lock.mcp_failed.clone() };
-        capc_compiler::surface::keep(&mut fresh, &recorded);
-    }
-    Ok(fresh)
-}
-
 /// The first paragraph of the instructions reminder (Claude Code).
 pub const INSTRUCTIONS_INTRO: &str = "Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.";
 
@@ -906,22 +721,4 @@ fn listing_order(commands: &[Command]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..commands.len()).collect();
     order.sort_by_cached_key(|&i| key(i));
     order
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_hashed_rule_fails_closed() {
-        let hashed = capc_compiler::secrets::redact_rule("Bash(curl -H sk-ant-api03-PLANTEDxxxxxxxxxxxxxxxxxxxxxxxx)");
-        assert!(
-            parsed_rule(&hashed, Behavior::Allow).is_none(),
-            "an allow rule whose content is hidden allows nothing"
-        );
-        for behavior in [Behavior::Deny, Behavior::Ask] {
-            assert_eq!(parsed_rule(&hashed, behavior), parse_permission_rule("Bash").ok(), "covers all of Bash");
-        }
-        assert_eq!(parsed_rule("Bash(git status)", Behavior::Allow), parse_permission_rule("Bash(git status)").ok());
-    }
 }
