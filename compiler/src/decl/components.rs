@@ -413,8 +413,8 @@ fn flag(value: &Node) -> Option<bool> {
         NodeKind::String(s) => s.trim().to_ascii_lowercase(),
         // Claude Code reads a number as the text JavaScript prints for it: `1.0` reads `1`.
         NodeKind::Number(n) => match n.parse::<f64>() {
-            Ok(x) if x == 1.0 => "1".to_string(),
-            Ok(x) if x == 0.0 => "0".to_string(),
+            Ok(1.0) => "1".to_string(),
+            Ok(0.0) => "0".to_string(),
             _ => n.clone(),
         },
         _ => return None,
