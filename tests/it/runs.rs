@@ -335,6 +335,67 @@ fn a_plugin_style_that_forces_itself_is_locked_and_escalates() {
     assert!(text.contains("force_for_plugin: (unset) → true"), "{text}");
 }
 
+/// `keep-coding-instructions` is read as Claude Code reads it, the same way as
+/// `force-for-plugin`: a boolean, or `1`/`true`/`yes`/`on` (any case) for on, `0`/`false`/
+/// `no`/`off` for off; another value reads as not set, with a warning. The lock records which
+/// styles keep the coding instructions, for a project's style and a plugin's alike.
+#[test]
+fn keep_coding_instructions_is_read_as_claude_code_reads_its_switches() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write_file(root, "kit/.claude-plugin/plugin.json", r#"{"name": "kit"}"#);
+    let style = |value: &str| {
+        format!("---\ndescription: A style\nkeep-coding-instructions: {value}\nforce-for-plugin: On\n---\nBe terse.\n")
+    };
+    let cases = [
+        ("yes", "Yes", Some(true)),
+        ("on", "\"ON\"", Some(true)),
+        ("one", "1", Some(true)),
+        ("onedot", "1.0", Some(true)),
+        ("true", "true", Some(true)),
+        ("off", "off", Some(false)),
+        ("zero", "0", Some(false)),
+        ("maybe", "maybe", None),
+    ];
+    for (stem, value, _) in cases {
+        write_file(root, &format!("proj/.claude/output-styles/{stem}.md"), &style(value));
+        write_file(root, &format!("kit/output-styles/{stem}.md"), &style(value));
+    }
+    let out = capc_in(root, &["lock", "proj", "--plugin-dir", "kit"], 100);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let lock: toml::Value =
+        toml::from_str(&std::fs::read_to_string(root.join("proj/capabilities.lock")).expect("lock")).expect("TOML");
+    let styles = lock["output_style"].as_array().expect("[[output_style]]");
+    for (stem, value, expected) in cases {
+        for name in [stem.to_string(), format!("kit:{stem}")] {
+            let style = styles
+                .iter()
+                .find(|s| s["name"].as_str() == Some(name.as_str()))
+                .unwrap_or_else(|| panic!("no style `{name}` in {styles:#?}"));
+            let keep = style.get("keep_coding_instructions").and_then(toml::Value::as_bool).unwrap_or(false);
+            assert_eq!(keep, expected.unwrap_or(false), "`{name}` with `keep-coding-instructions: {value}`");
+            // The plugin's own switch, `On`, reads the same way.
+            let force = style.get("force_for_plugin").and_then(toml::Value::as_bool).unwrap_or(false);
+            assert_eq!(force, name.starts_with("kit:"), "`{name}`: force_for_plugin");
+        }
+    }
+    let out = capc_in(root, &["check", "proj", "--plugin-dir", "kit", "--format", "json"], 100);
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let mut warned: Vec<String> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["rule"] == "wrong-field-type")
+        .map(|d| format!("{} {}", d["path"].as_str().unwrap_or_default(), d["message"].as_str().unwrap_or_default()))
+        .collect();
+    warned.sort();
+    let expected: Vec<String> = [".claude/output-styles/maybe.md", "kit/output-styles/maybe.md"]
+        .iter()
+        .map(|p| format!("{p} `keep-coding-instructions` must be true or false (or `yes`/`no`, `on`/`off`, `1`/`0`)"))
+        .collect();
+    assert_eq!(warned, expected);
+}
+
 /// One measured case: the project's, user's and managed settings, and whose command ran.
 struct Measured {
     case: &'static str,

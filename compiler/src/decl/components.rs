@@ -411,7 +411,12 @@ fn flag(value: &Node) -> Option<bool> {
     let text = match &value.kind {
         NodeKind::Bool(b) => return Some(*b),
         NodeKind::String(s) => s.trim().to_ascii_lowercase(),
-        NodeKind::Number(n) => n.clone(),
+        // Claude Code reads a number as the text JavaScript prints for it: `1.0` reads `1`.
+        NodeKind::Number(n) => match n.parse::<f64>() {
+            Ok(1.0) => "1".to_string(),
+            Ok(0.0) => "0".to_string(),
+            _ => n.clone(),
+        },
         _ => return None,
     };
     match text.as_str() {
@@ -467,31 +472,19 @@ pub fn check_output_style(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str) {
     let mut force = false;
     if let Some(node) = &fields {
         crate::schema::check_fields(sink, node, &known, "an output style's frontmatter", crate::schema::Unknown::Warn);
-        if let Some(v) = node.get("keep-coding-instructions") {
-            match (&v.kind, v.as_str()) {
-                (NodeKind::Bool(b), _) => keep = *b,
-                (_, Some("true")) => keep = true,
-                (_, Some("false")) => {}
-                _ => {
-                    sink.report(
-                        &rules::wrong_field_type::RULE,
-                        v.span,
-                        "`keep-coding-instructions` must be true or false",
-                    )
-                    .severity(Severity::Warning)
-                    .help("Claude Code reads anything else as false, and drops its coding instructions");
-                }
-            }
-        }
-        if let Some(v) = node.get("force-for-plugin").filter(|_| plugin.is_some()) {
-            match flag(v) {
-                Some(on) => force = on,
-                None => {
-                    sink.report(&rules::wrong_field_type::RULE, v.span, "`force-for-plugin` must be true or false")
-                        .severity(Severity::Warning)
-                        .help("Claude Code reads another value as not set: the style is applied only when `outputStyle` selects it");
-                }
-            }
+        keep = switch(
+            sink,
+            node,
+            "keep-coding-instructions",
+            "Claude Code reads another value as not set, and drops its coding instructions",
+        );
+        if plugin.is_some() {
+            force = switch(
+                sink,
+                node,
+                "force-for-plugin",
+                "Claude Code reads another value as not set: the style is applied only when `outputStyle` selects it",
+            );
         }
         if plugin.is_none() {
             if let Some((key, _)) = node.get_entry("force-for-plugin") {
@@ -528,6 +521,26 @@ pub fn check_output_style(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str) {
         force_for_plugin: force,
     };
     sink.decls.push(Decl { path, span: None, item: Item::OutputStyle(Box::new(style)) });
+}
+
+/// One of an output style's two switches (`keep-coding-instructions`, `force-for-plugin`),
+/// read as Claude Code reads both (see [`flag`]): off when absent, and off with a warning
+/// when its value reads as neither on nor off.
+fn switch(sink: &mut Sink<'_>, node: &Node, key: &str, help: &'static str) -> bool {
+    let Some(v) = node.get(key) else { return false };
+    match flag(v) {
+        Some(on) => on,
+        None => {
+            sink.report(
+                &rules::wrong_field_type::RULE,
+                v.span,
+                format!("`{key}` must be true or false (or `yes`/`no`, `on`/`off`, `1`/`0`)"),
+            )
+            .severity(Severity::Warning)
+            .help(help);
+            false
+        }
+    }
 }
 
 fn scalar_text(node: &Node) -> Option<String> {
