@@ -23,6 +23,8 @@ pub(super) struct Walk<'a> {
     pub(super) hash: bool,
     pub(super) claimed: &'a dyn Fn(&str) -> bool,
     pub(super) excludes: Option<&'a Excludes>,
+    /// See [`super::Loading::agents_md_off`].
+    pub(super) agents_md_off: bool,
     /// The folder's absolute path, `/`-separated, for `claudeMdExcludes`.
     pub(super) absolute: String,
     /// The nested folder whose files are being read (`None`: the folder's own).
