@@ -294,6 +294,28 @@ fn a_rule_glob_that_matches_nothing_is_reported_at_the_glob() {
     );
 }
 
+/// A `paths:` glob with a `[` it never closes is a warning saying what Claude Code does with it
+/// (measured: `instructions-rule-paths-unparsed`): it matches no file, not even one named as
+/// written, so a rule with only that glob never loads, and one with other globs loads through
+/// those.
+#[test]
+fn a_rule_glob_that_does_not_parse_says_the_rule_never_loads() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, "src/a.rs", "fn a() {}\n");
+    write_file(&root, "src/[ab", "named as the glob is written\n");
+    write_file(&root, ".claude/rules/bad.md", "---\npaths: \"src/[ab\"\n---\nOne glob.\n");
+    write_file(&root, ".claude/rules/mixed.md", "---\npaths:\n  - \"src/[ab\"\n  - \"src/**\"\n---\nTwo globs.\n");
+    let out = capc(&root, &["check", ".", "--format", "short"]);
+    let report = stdout(&out);
+    for want in [
+        ".claude/rules/bad.md:2:8: warning[unmatched-rule-paths] `src/[ab` in `paths` does not parse (a `[` that is never closed): Claude Code matches no file with it, so the rule never loads, neither at the start nor when a file is read",
+        ".claude/rules/mixed.md:3:5: warning[unmatched-rule-paths] `src/[ab` in `paths` does not parse (a `[` that is never closed): Claude Code matches no file with it, so the rule loads only through its other globs",
+    ] {
+        assert!(report.contains(want), "no `{want}` in:\n{report}");
+    }
+}
+
 /// `capc ls --budget` counts the instruction files sent at the start, file by file, and
 /// `max-context-tokens` counts them too, naming the largest when it is the largest share.
 #[test]
