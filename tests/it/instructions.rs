@@ -316,6 +316,36 @@ fn a_rule_glob_that_does_not_parse_says_the_rule_never_loads() {
     }
 }
 
+/// `enabledPlugins` switching off `agents-md@builtin` (the built-in plugin behind the AGENTS.md
+/// fallback) keeps AGENTS.md out of the lock, from the user's settings or the project's; local
+/// settings set later turn it back on, as measured (`instructions-agents-plugin-off`).
+#[test]
+fn the_agents_md_plugin_switched_off_keeps_agents_md_out() {
+    let off = "{\"enabledPlugins\": {\"agents-md@builtin\": false}}\n";
+    let on = "{\"enabledPlugins\": {\"agents-md@builtin\": true}}\n";
+    let locked = |project: Option<&str>, local: Option<&str>, user: Option<&str>| -> bool {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().join("repo");
+        let home = dir.path().join("home");
+        write_file(&root, "AGENTS.md", "Agents file.\n");
+        write_file(&home, ".claude/settings.json", user.unwrap_or("{}\n"));
+        if let Some(text) = project {
+            write_file(&root, ".claude/settings.json", text);
+        }
+        if let Some(text) = local {
+            write_file(&root, ".claude/settings.local.json", text);
+        }
+        let home_arg = home.to_string_lossy().into_owned();
+        let out = capc(&root, &["lock", ".", "--user-dir", &home_arg, "--quiet"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        std::fs::read_to_string(root.join("capabilities.lock")).expect("the lock").contains("AGENTS.md")
+    };
+    assert!(locked(None, None, None), "AGENTS.md alone is read");
+    assert!(!locked(Some(off), None, None), "the project's settings switch it off");
+    assert!(!locked(None, None, Some(off)), "the user's settings switch it off");
+    assert!(locked(Some(off), Some(on), None), "local settings turn it back on");
+}
+
 /// `capc ls --budget` counts the instruction files sent at the start, file by file, and
 /// `max-context-tokens` counts them too, naming the largest when it is the largest share.
 #[test]
