@@ -294,6 +294,58 @@ fn a_rule_glob_that_matches_nothing_is_reported_at_the_glob() {
     );
 }
 
+/// A `paths:` glob with a `[` it never closes is a warning saying what Claude Code does with it
+/// (measured: `instructions-rule-paths-unparsed`): it matches no file, not even one named as
+/// written, so a rule with only that glob never loads, and one with other globs loads through
+/// those.
+#[test]
+fn a_rule_glob_that_does_not_parse_says_the_rule_never_loads() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    write_file(&root, "src/a.rs", "fn a() {}\n");
+    write_file(&root, "src/[ab", "named as the glob is written\n");
+    write_file(&root, ".claude/rules/bad.md", "---\npaths: \"src/[ab\"\n---\nOne glob.\n");
+    write_file(&root, ".claude/rules/mixed.md", "---\npaths:\n  - \"src/[ab\"\n  - \"src/**\"\n---\nTwo globs.\n");
+    let out = capc(&root, &["check", ".", "--format", "short"]);
+    let report = stdout(&out);
+    for want in [
+        ".claude/rules/bad.md:2:8: warning[unmatched-rule-paths] `src/[ab` in `paths` does not parse (a `[` that is never closed): Claude Code matches no file with it, so the rule never loads, neither at the start nor when a file is read",
+        ".claude/rules/mixed.md:3:5: warning[unmatched-rule-paths] `src/[ab` in `paths` does not parse (a `[` that is never closed): Claude Code matches no file with it, so the rule loads only through its other globs",
+    ] {
+        assert!(report.contains(want), "no `{want}` in:\n{report}");
+    }
+}
+
+/// `enabledPlugins` switching off `agents-md@builtin` (the built-in plugin behind the AGENTS.md
+/// fallback) keeps AGENTS.md out of the lock, from the user's settings or the project's; local
+/// settings set later turn it back on, as measured (`instructions-agents-plugin-off`).
+#[test]
+fn the_agents_md_plugin_switched_off_keeps_agents_md_out() {
+    let off = "{\"enabledPlugins\": {\"agents-md@builtin\": false}}\n";
+    let on = "{\"enabledPlugins\": {\"agents-md@builtin\": true}}\n";
+    let locked = |project: Option<&str>, local: Option<&str>, user: Option<&str>| -> bool {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().join("repo");
+        let home = dir.path().join("home");
+        write_file(&root, "AGENTS.md", "Agents file.\n");
+        write_file(&home, ".claude/settings.json", user.unwrap_or("{}\n"));
+        if let Some(text) = project {
+            write_file(&root, ".claude/settings.json", text);
+        }
+        if let Some(text) = local {
+            write_file(&root, ".claude/settings.local.json", text);
+        }
+        let home_arg = home.to_string_lossy().into_owned();
+        let out = capc(&root, &["lock", ".", "--user-dir", &home_arg, "--quiet"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        std::fs::read_to_string(root.join("capabilities.lock")).expect("the lock").contains("AGENTS.md")
+    };
+    assert!(locked(None, None, None), "AGENTS.md alone is read");
+    assert!(!locked(Some(off), None, None), "the project's settings switch it off");
+    assert!(!locked(None, None, Some(off)), "the user's settings switch it off");
+    assert!(locked(Some(off), Some(on), None), "local settings turn it back on");
+}
+
 /// `capc ls --budget` counts the instruction files sent at the start, file by file, and
 /// `max-context-tokens` counts them too, naming the largest when it is the largest share.
 #[test]

@@ -1,7 +1,7 @@
 //! Following an instruction file's `@` imports, depth first, each file once, as Claude Code
 //! does: the files visited, their outcomes and the table's entries.
 
-use super::scan::{glob_matcher, scan, tokens, Import};
+use super::scan::{glob_matcher, scan, tokens, unclosed_class, Import};
 use super::{extension, Excludes, MAX_DEPTH, RULE_KEYS, TEXT_EXTENSIONS};
 use crate::check::load::load;
 use crate::check::placement::Realm;
@@ -23,6 +23,8 @@ pub(super) struct Walk<'a> {
     pub(super) hash: bool,
     pub(super) claimed: &'a dyn Fn(&str) -> bool,
     pub(super) excludes: Option<&'a Excludes>,
+    /// See [`super::Loading::agents_md_off`].
+    pub(super) agents_md_off: bool,
     /// The folder's absolute path, `/`-separated, for `claudeMdExcludes`.
     pub(super) absolute: String,
     /// The nested folder whose files are being read (`None`: the folder's own).
@@ -112,6 +114,20 @@ impl Walk<'_> {
         // Relative to the folder whose `.claude/rules/` holds the rule.
         let base = rel.find(".claude/rules/").map_or("", |i| rel[..i].trim_end_matches('/'));
         for (glob, span) in globs.iter().zip(spans) {
+            if unclosed_class(glob) {
+                let effect = if globs.iter().all(|g| unclosed_class(g)) {
+                    "the rule never loads, neither at the start nor when a file is read"
+                } else {
+                    "the rule loads only through its other globs"
+                };
+                sink.report(
+                    &rules::unmatched_rule_paths::RULE,
+                    Some(*span),
+                    format!("`{glob}` in `paths` does not parse (a `[` that is never closed): Claude Code matches no file with it, so {effect}"),
+                )
+                .help("close the character class (`src/[ab]*.rs`), or remove the glob");
+                continue;
+            }
             match glob_matcher(glob) {
                 Err(why) => {
                     sink.report(

@@ -200,6 +200,9 @@ pub(super) struct Loading<'a> {
     /// Whether an `--add-dir` folder's instruction files load
     /// (`CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD`).
     pub(super) add_dirs: bool,
+    /// Whether the built-in plugin behind the AGENTS.md fallback is switched off
+    /// (`enabledPlugins` sets `agents-md@builtin` to `false`): no AGENTS.md is read then.
+    pub(super) agents_md_off: bool,
 }
 
 /// The instruction files of `dir` (the checked folder, the home for [`Realm::User`], the
@@ -221,6 +224,7 @@ pub(super) fn read_instructions(
         hash,
         claimed,
         excludes: loading.excludes,
+        agents_md_off: loading.agents_md_off,
         absolute,
         folder: None,
         chars: Default::default(),
@@ -274,6 +278,7 @@ pub(super) fn read_instructions(
 /// folders'.
 fn read_project(walk: &mut Walk<'_>) {
     let (dir, tree, realm, claimed) = (walk.dir, walk.tree, walk.realm, walk.claimed);
+    let agents_md_off = walk.agents_md_off;
     let memory = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"];
     let agents = ["AGENTS.md", ".claude/AGENTS.md"];
     for rel in &memory[..2] {
@@ -293,6 +298,7 @@ fn read_project(walk: &mut Walk<'_>) {
         // to it) is no finding.
         let same = beside.iter().any(|memory| same_instructions(dir, tree, memory, rel));
         match beside.first() {
+            None if agents_md_off => {}
             None => {
                 walk.visit(rel, Scope::Project, 0, None, false);
             }

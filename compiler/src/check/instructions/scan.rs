@@ -26,15 +26,30 @@ pub(super) fn glob_matcher(glob: &str) -> Result<ignore::gitignore::Gitignore, S
 /// a file.
 pub fn paths_match(globs: &[String], rel: &str) -> bool {
     let mut builder = ignore::gitignore::GitignoreBuilder::new("/");
-    for glob in globs {
-        if builder.add_line(None, glob).is_err() {
-            return false;
-        }
+    // A glob that does not parse matches no file; the rule's other globs still apply.
+    for glob in globs.iter().filter(|glob| !unclosed_class(glob)) {
+        let _ = builder.add_line(None, glob);
     }
     match builder.build() {
         Ok(matcher) => matcher.matched_path_or_any_parents(Path::new("/").join(rel), false).is_ignore(),
         Err(_) => false,
     }
+}
+
+/// Whether a glob opens a character class it never closes (`src/[ab`): an unescaped `[`
+/// followed by no `]` before the end, with no `/` in between. Claude Code matches such a glob
+/// against no path at all, not even one named as written.
+pub(super) fn unclosed_class(glob: &str) -> bool {
+    let mut escaped = false;
+    for (i, c) in glob.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '[' if !glob[i + 1..].contains([']', '/']) => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The body of a rule as Claude Code attaches it when a turn reads a matching file: after the

@@ -42,6 +42,8 @@ pub(super) struct Reading<'o> {
     excludes: Excludes,
     /// [`Options::add_dir_instructions`].
     add_dir_instructions: bool,
+    /// Whether the settings switch off the built-in plugin behind the AGENTS.md fallback.
+    agents_md_off: bool,
     /// [`Options::start`]: the folder Claude Code starts in.
     start: &'o str,
 }
@@ -55,6 +57,7 @@ impl<'o> Reading<'o> {
             project_keys: project_keys(&options.root),
             excludes: Excludes::new(&exclude_patterns(options)),
             add_dir_instructions: options.add_dir_instructions,
+            agents_md_off: agents_md_off(options),
             start: &options.start,
         }
     }
@@ -136,7 +139,11 @@ pub(super) fn read(walked: &Walked, discovered: Arc<Discovered>, reading: &Readi
     // The instruction files a session started here reads, and the files their imports name.
     if matches!(realm, Realm::Project | Realm::User | Realm::Managed | Realm::AddDir(_)) {
         let claimed = |rel: &str| claims.0.contains_key(rel);
-        let loading = Loading { excludes: Some(&reading.excludes), add_dirs: reading.add_dir_instructions };
+        let loading = Loading {
+            excludes: Some(&reading.excludes),
+            add_dirs: reading.add_dir_instructions,
+            agents_md_off: reading.agents_md_off,
+        };
         let found = instructions::read_instructions(dir, tree, realm, hash, &claimed, &loading);
         for outcome in found.outcomes {
             take(checked.absorb(outcome));
@@ -271,23 +278,52 @@ pub(super) fn gather(options: &Options, roots: Vec<RootReading>) -> Readings {
 /// The `claudeMdExcludes` of the settings a session here reads: the project's, its local
 /// settings (unless left out), the user's and the managed ones, in that order.
 fn exclude_patterns(options: &Options) -> Vec<String> {
-    let mut files: Vec<PathBuf> = vec![options.root.join(".claude/settings.json")];
-    if !options.leave_out_local || options.local_kept.iter().any(|p| p == ".claude/settings.local.json") {
-        files.push(options.root.join(".claude/settings.local.json"));
-    }
-    if let Some(home) = &options.user_dir {
-        files.push(home.join(".claude/settings.json"));
-    }
-    if let Some(dir) = &options.managed_dir {
-        files.push(dir.join("managed-settings.json"));
-    }
     let mut patterns = Vec::new();
-    for file in files {
-        let walk::Content::Text(text) = options.texts.read(&file) else { continue };
-        let Ok(settings) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
+    for settings in settings_read(options) {
         if let Some(list) = settings.get("claudeMdExcludes").and_then(serde_json::Value::as_array) {
             patterns.extend(list.iter().filter_map(|p| p.as_str().map(str::to_string)));
         }
     }
     patterns
+}
+
+/// The id under which Claude Code's settings name the built-in plugin that reads AGENTS.md
+/// where a folder has no CLAUDE.md.
+const AGENTS_MD_PLUGIN: &str = "agents-md@builtin";
+
+/// Whether `enabledPlugins` switches off the built-in plugin behind the AGENTS.md fallback: its
+/// value in the last settings file (user, project, local, managed: the later wins) that names
+/// it is `false`. It is on by default.
+fn agents_md_off(options: &Options) -> bool {
+    let mut off = false;
+    for settings in settings_read(options) {
+        if let Some(on) = settings.get("enabledPlugins").and_then(|e| e.get(AGENTS_MD_PLUGIN)) {
+            off = on.as_bool() == Some(false);
+        }
+    }
+    off
+}
+
+/// The settings files that decide how instruction files load, lowest precedence first: the
+/// user's, the project's, its local ones (unless left out of the lock), the managed ones; each
+/// one that reads as a JSON value.
+fn settings_read(options: &Options) -> Vec<serde_json::Value> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    if let Some(home) = &options.user_dir {
+        files.push(home.join(".claude/settings.json"));
+    }
+    files.push(options.root.join(".claude/settings.json"));
+    if !options.leave_out_local || options.local_kept.iter().any(|p| p == ".claude/settings.local.json") {
+        files.push(options.root.join(".claude/settings.local.json"));
+    }
+    if let Some(dir) = &options.managed_dir {
+        files.push(dir.join("managed-settings.json"));
+    }
+    files
+        .iter()
+        .filter_map(|file| match options.texts.read(file) {
+            walk::Content::Text(text) => serde_json::from_str::<serde_json::Value>(&text).ok(),
+            _ => None,
+        })
+        .collect()
 }
