@@ -2,10 +2,12 @@
 //! binary: a folder holding only them checks, locks and runs a session; the session sends the
 //! files the lock names and refuses one that changed; ignore files do not hide them.
 
+use crate::support::serve::StdioServer;
 use crate::support::{stderr, stdout, write_file};
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 fn capc(dir: &Path, args: &[&str]) -> Output {
     crate::support::capc_fed(dir, args, "")
@@ -378,7 +380,6 @@ fn the_budget_counts_instruction_tokens_per_file() {
 /// resource, `instruction://<path>`, described with its load condition and read as locked.
 #[test]
 fn serve_gives_the_instructions_and_each_file_as_a_resource() {
-    use std::time::Duration;
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path().canonicalize().expect("canonical").join("repo");
     write_file(&root, "CLAUDE.md", "# Project\nUse tabs.\n");
@@ -386,45 +387,14 @@ fn serve_gives_the_instructions_and_each_file_as_a_resource() {
     write_file(&root, "src/main.rs", "fn main() {}\n");
     let out = capc(&root, &["lock", "."]);
     assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(["serve", "."])
-        .current_dir(&root)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("capc serve");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let (replies, arrived) = std::sync::mpsc::channel();
-    let out = child.stdout.take().expect("stdout");
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines() {
-            let Ok(line) = line else { return };
-            if replies.send(line).is_err() {
-                return;
-            }
-        }
-    });
-    let next = || -> serde_json::Value {
-        serde_json::from_str(&arrived.recv_timeout(Duration::from_secs(60)).expect("a reply")).expect("JSON")
-    };
-    let send =
-        |stdin: &mut std::process::ChildStdin, value: serde_json::Value| writeln!(stdin, "{value}").expect("write");
-    send(
-        &mut stdin,
-        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}),
-    );
-    let init = next();
-    let instructions = init["result"]["instructions"].as_str().expect("instructions");
+    let mut server = StdioServer::start(&root, &["serve", "."], Duration::from_secs(60));
+    let instructions = server.initialized["result"]["instructions"].as_str().expect("instructions");
     let want = format!(
         "Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.\n\nContents of {}/CLAUDE.md (project instructions, checked into the codebase):\n\n# Project\nUse tabs.",
         root.display()
     );
     assert!(instructions.ends_with(&want), "{instructions}");
-    send(&mut stdin, serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    send(&mut stdin, serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "resources/list"}));
-    let list = next();
+    let list = server.request("resources/list", serde_json::json!({}));
     let resources = list["result"]["resources"].as_array().expect("resources");
     let find =
         |uri: &str| resources.iter().find(|r| r["uri"] == uri).unwrap_or_else(|| panic!("{uri}: {list}")).clone();
@@ -440,14 +410,9 @@ fn serve_gives_the_instructions_and_each_file_as_a_resource() {
         ),
         "{list}"
     );
-    send(
-        &mut stdin,
-        serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": {"uri": "instruction://CLAUDE.md"}}),
-    );
-    let read = next();
+    let read = server.request("resources/read", serde_json::json!({"uri": "instruction://CLAUDE.md"}));
     assert_eq!(read["result"]["contents"][0]["text"], "# Project\nUse tabs.\n", "{read}");
-    drop(stdin);
-    assert!(child.wait().expect("capc ends").success());
+    assert!(server.end().success());
 }
 
 /// A CLAUDE.local.md the repository commits is every clone's: `capc lock` keeps it (and what it
@@ -674,38 +639,8 @@ fn every_instruction_file_of_the_corpora_checks_locks_and_is_sent() {
 
 /// The prompts `capc serve ARGS` in `root` lists (its `prompts/list` names).
 fn served_prompts(root: &Path, args: &[&str]) -> Vec<String> {
-    use std::time::Duration;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
-        .args(args)
-        .current_dir(root)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("capc serve");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let (replies, arrived) = std::sync::mpsc::channel();
-    let out = child.stdout.take().expect("stdout");
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines() {
-            let Ok(line) = line else { return };
-            if replies.send(line).is_err() {
-                return;
-            }
-        }
-    });
-    let mut send = |value: serde_json::Value| writeln!(stdin, "{value}").expect("write");
-    send(serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}));
-    let next = || -> serde_json::Value {
-        serde_json::from_str(&arrived.recv_timeout(Duration::from_secs(60)).expect("a reply")).expect("JSON")
-    };
-    let _ = next();
-    send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    send(serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "prompts/list"}));
-    let list = next();
-    let _ = child.kill();
-    let _ = child.wait();
+    let mut server = StdioServer::start(root, args, Duration::from_secs(60));
+    let list = server.request("prompts/list", serde_json::json!({}));
     list["result"]["prompts"]
         .as_array()
         .unwrap_or_else(|| panic!("{list}"))
