@@ -41,8 +41,14 @@ pub fn is_local_file(path: &str) -> bool {
 /// `None`: the folder is in no repository, and every local file is in): a lock written with
 /// `capc lock --include-local`.
 pub fn includes_untracked_local(lock: &Lock, kept: Option<&[String]>) -> bool {
+    untracked_local_among(lock.sources.iter().map(|s| s.path.as_str()), kept)
+}
+
+/// Whether `paths` (a lock's sources) hold a local file beyond `kept`: see
+/// [`includes_untracked_local`], for a caller that keeps the paths rather than the lock.
+pub fn untracked_local_among<'p>(paths: impl IntoIterator<Item = &'p str>, kept: Option<&[String]>) -> bool {
     let Some(kept) = kept else { return false };
-    lock.sources.iter().any(|s| is_local_file(&s.path) && !kept.contains(&s.path))
+    paths.into_iter().any(|path| is_local_file(path) && !kept.iter().any(|k| k == path))
 }
 
 /// The lock as TOML.

@@ -122,8 +122,7 @@ impl ClaimedFile {
     /// session started in `start` (empty: the folder itself).
     fn derive(&self, roots: &Roots, start: &str) -> Result<Lock, LoadError> {
         let tracked = capc_compiler::diff::revision::tracked_local_files(&roots.root);
-        // As `write::includes_untracked_local` decides it, from the paths alone.
-        let include_local = tracked.is_some_and(|kept| self.local.iter().any(|p| !kept.contains(p)));
+        let include_local = write::untracked_local_among(self.local.iter().map(String::as_str), tracked.as_deref());
         derive_from(roots, include_local, Some(&self.recorded), start)
     }
 }
