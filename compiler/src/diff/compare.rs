@@ -5,7 +5,7 @@ use super::pairing::{compare_fields, entry, pair, Paired};
 use super::{Change, Class, FieldChange, Section};
 use crate::model::{Agent, Command, Hook, Lock, MarketplacePlugin, McpServer, Permission, Pin, Plugin};
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Every change between `old` and `new`, escalations weighed, unsorted: what a session in
 /// the folder loads, then what each marketplace plugin gives once installed.
@@ -20,12 +20,29 @@ pub(super) fn changes(old: &Lock, new: &Lock) -> Vec<Change> {
 /// its own).
 fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
     let mut out = Vec::new();
-    let cx = escalate::Context::new(old, new);
+    commands(old, new, hashes, &mut out);
+    agents(old, new, hashes, &mut out);
+    servers(old, new, &mut out);
+    mcp_tools(old, new, &mut out);
+    output_styles(old, new, hashes, &mut out);
+    instructions(old, new, &mut out);
+    hooks(old, new, &mut out);
+    permissions(old, new, &mut out);
+    plugins(old, new, hashes, &mut out);
+    pins(old, new, hashes, &mut out);
+    super::runs::runs(old, new, &|path| hashes.same(path), &mut out);
+    super::runs::settings(old, new, &|path| hashes.same(path), &mut out);
+    policy(old, new, &mut out);
+    super::reroutes::reroutes(old, new, &mut out);
+    out
+}
 
+/// The commands, by name and file: added, removed, and kept ones whose entry or file changed.
+fn commands(old: &Lock, new: &Lock, hashes: &Hashes<'_>, out: &mut Vec<Change>) {
     let commands = pair(&old.commands, &new.commands, |c| (c.name.as_str(), c.path.as_str()));
     for c in commands.added {
         out.push(entry(Section::Command, Class::Added, command_subject(c), command_what(c), &[&c.path]));
-        last(&mut out).escalations = escalate::command_added(c);
+        last(out).escalations = escalate::command_added(c);
     }
     for c in commands.removed {
         out.push(entry(Section::Command, Class::Removed, command_subject(c), command_what(c), &[&c.path]));
@@ -55,13 +72,16 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
         if unchanged_file {
             before.shell_injections.clone_from(&n.shell_injections);
         }
-        last(&mut out).escalations = escalate::command_changed(&before, n, body.is_some());
+        last(out).escalations = escalate::command_changed(&before, n, body.is_some());
     }
+}
 
+/// The agents, by name and file: added, removed, and kept ones whose entry or file changed.
+fn agents(old: &Lock, new: &Lock, hashes: &Hashes<'_>, out: &mut Vec<Change>) {
     let agents = pair(&old.agents, &new.agents, |a| (a.name.as_str(), a.path.as_str()));
     for a in agents.added {
         out.push(entry(Section::Agent, Class::Added, a.name.clone(), agent_what(a), &[&a.path]));
-        last(&mut out).escalations = super::runs::agent_added(a);
+        last(out).escalations = super::runs::agent_added(a);
     }
     for a in agents.removed {
         out.push(entry(Section::Agent, Class::Removed, a.name.clone(), agent_what(a), &[&a.path]));
@@ -74,14 +94,17 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
             continue;
         }
         out.push(Change { fields, ..entry(Section::Agent, Class::Changed, n.name.clone(), agent_what(n), &[&n.path]) });
-        last(&mut out).escalations = escalate::agent_changed(o, n);
-        last(&mut out).escalations.extend(super::runs::agent_widened(o, n));
+        last(out).escalations = escalate::agent_changed(o, n);
+        last(out).escalations.extend(super::runs::agent_widened(o, n));
     }
+}
 
+/// The MCP servers, by name, scope and file.
+fn servers(old: &Lock, new: &Lock, out: &mut Vec<Change>) {
     let servers = pair(&old.mcp_servers, &new.mcp_servers, |s| (s.name.as_str(), s.scope, s.path.as_str()));
     for s in servers.added {
         out.push(entry(Section::McpServer, Class::Added, s.name.clone(), server_what(s), &[&s.path]));
-        last(&mut out).escalations = escalate::server_added(s);
+        last(out).escalations = escalate::server_added(s);
     }
     for s in servers.removed {
         out.push(entry(Section::McpServer, Class::Removed, s.name.clone(), server_what(s), &[&s.path]));
@@ -95,13 +118,12 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
             fields,
             ..entry(Section::McpServer, Class::Changed, n.name.clone(), server_what(n), &[&n.path])
         });
-        last(&mut out).escalations = escalate::server_changed(o, n);
+        last(out).escalations = escalate::server_changed(o, n);
     }
+}
 
-    mcp_tools(old, new, &mut out);
-    output_styles(old, new, hashes, &mut out);
-
-    // Instruction files, by path; where each comes in the reminder is no change of its own.
+/// The instruction files, by path; where each comes in the reminder is no change of its own.
+fn instructions(old: &Lock, new: &Lock, out: &mut Vec<Change>) {
     let instructions = pair(&old.instructions, &new.instructions, |i| i.path.as_str());
     // An import of a file outside the project that was not there: Claude Code asks the user to
     // read it, and once approved sends a file nobody reviewed here.
@@ -124,7 +146,7 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
             escalations.push(format!("a new instruction file `{}` is sent to the model in every turn", i.path));
         }
         escalations.extend(new_outside(None, i));
-        last(&mut out).escalations = escalations;
+        last(out).escalations = escalations;
     }
     for i in instructions.removed {
         out.push(entry(Section::Instruction, Class::Removed, i.path.clone(), instruction_what(i), &[&i.path]));
@@ -147,18 +169,25 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
             ));
         }
         escalations.extend(new_outside(Some(o), n));
-        last(&mut out).escalations = escalations;
+        last(out).escalations = escalations;
     }
+}
 
+/// The hooks added and removed, each matched by all that makes it (`hook_key`).
+fn hooks(old: &Lock, new: &Lock, out: &mut Vec<Change>) {
     let hooks = pair(&old.hooks, &new.hooks, hook_key);
     for h in hooks.added {
         out.push(entry(Section::Hook, Class::Added, hook_subject(h), hook_what(h), &[&h.path]));
-        last(&mut out).escalations = escalate::hook_added(h);
+        last(out).escalations = escalate::hook_added(h);
     }
     for h in hooks.removed {
         out.push(entry(Section::Hook, Class::Removed, hook_subject(h), hook_what(h), &[&h.path]));
     }
+}
 
+/// The permission rules, weighed against what the other side allowed.
+fn permissions(old: &Lock, new: &Lock, out: &mut Vec<Change>) {
+    let cx = escalate::Context::new(old, new);
     let rules = pair(&old.permissions, &new.permissions, |p| (p.behavior, p.rule.as_str(), p.scope, p.path.as_str()));
     for p in &rules.added {
         out.push(entry(
@@ -168,7 +197,7 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
             Some(p.scope.as_str().to_string()),
             &[&p.path],
         ));
-        last(&mut out).escalations = cx.permission_added(p, &rules.removed);
+        last(out).escalations = cx.permission_added(p, &rules.removed);
     }
     for p in &rules.removed {
         out.push(entry(
@@ -178,7 +207,7 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
             Some(p.scope.as_str().to_string()),
             &[&p.path],
         ));
-        last(&mut out).escalations = cx.permission_removed(p);
+        last(out).escalations = cx.permission_removed(p);
     }
     for (o, n) in rules.kept.into_iter().filter(|(o, n)| o != n) {
         let fields = compare_fields(o, n, &[]);
@@ -192,9 +221,12 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
                 &[&n.path],
             )
         });
-        last(&mut out).escalations = escalate::permission_changed(o, n);
+        last(out).escalations = escalate::permission_changed(o, n);
     }
+}
 
+/// The plugins, by id and folder, with the files that changed under a kept one.
+fn plugins(old: &Lock, new: &Lock, hashes: &Hashes<'_>, out: &mut Vec<Change>) {
     // A folder nothing loads that a marketplace plugin on both sides holds is reported there,
     // component by component.
     let listed = |lock: &Lock, root: &str| lock.marketplace_plugins.iter().any(|m| m.root.as_deref() == Some(root));
@@ -207,7 +239,7 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
     };
     for p in plugins.added {
         out.push(entry(Section::Plugin, Class::Added, p.id.clone(), plugin_what(p), &[&p.root]));
-        last(&mut out).escalations = escalate::plugin_added(p);
+        last(out).escalations = escalate::plugin_added(p);
     }
     for p in plugins.removed {
         out.push(entry(Section::Plugin, Class::Removed, p.id.clone(), plugin_what(p), &[&p.root]));
@@ -222,9 +254,12 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
         let mut paths: Vec<&str> = vec![&n.root];
         paths.extend(files.iter().map(String::as_str));
         out.push(Change { fields, ..entry(Section::Plugin, Class::Changed, n.id.clone(), plugin_what(n), &paths) });
-        last(&mut out).escalations = escalate::plugin_changed(o, n);
+        last(out).escalations = escalate::plugin_changed(o, n);
     }
+}
 
+/// The pins, each marked with the marketplace plugin it belongs to.
+fn pins(old: &Lock, new: &Lock, hashes: &Hashes<'_>, out: &mut Vec<Change>) {
     let pins =
         pair(&old.pins, &new.pins, |p| (p.of, p.name.as_str(), p.path.as_str(), p.via.as_str(), p.package.as_str()));
     // A pin of a file that did not change, against a lock without pins, is one that lock's capc
@@ -235,26 +270,19 @@ fn loaded(old: &Lock, new: &Lock, hashes: &Hashes<'_>) -> Vec<Change> {
     };
     for p in pins_added {
         out.push(entry(Section::Pin, Class::Added, pin_subject(p), pin_what(p), &[&p.path]));
-        last(&mut out).plugin = pin_plugin(p, new);
-        last(&mut out).escalations = escalate::pin_added(p);
+        last(out).plugin = pin_plugin(p, new);
+        last(out).escalations = escalate::pin_added(p);
     }
     for p in pins.removed {
         out.push(entry(Section::Pin, Class::Removed, pin_subject(p), pin_what(p), &[&p.path]));
-        last(&mut out).plugin = pin_plugin(p, old);
+        last(out).plugin = pin_plugin(p, old);
     }
     for (o, n) in pins.kept.into_iter().filter(|(o, n)| o != n) {
         let fields = compare_fields(o, n, &[]);
         out.push(Change { fields, ..entry(Section::Pin, Class::Changed, pin_subject(n), pin_what(n), &[&n.path]) });
-        last(&mut out).plugin = pin_plugin(n, new);
-        last(&mut out).escalations = escalate::pin_changed(o, n);
+        last(out).plugin = pin_plugin(n, new);
+        last(out).escalations = escalate::pin_changed(o, n);
     }
-
-    super::runs::runs(old, new, &|path| hashes.same(path), &mut out);
-    super::runs::settings(old, new, &|path| hashes.same(path), &mut out);
-
-    policy(old, new, &mut out);
-    reroutes(old, new, &mut out);
-    out
 }
 
 /// The policy switches and what they remove: a switch no longer in force, or a declaration
@@ -627,166 +655,4 @@ fn pin_what(p: &Pin) -> Option<String> {
         (None, Some(r)) => format!("not pinned (asks for {r})"),
         (None, None) => "not pinned".to_string(),
     })
-}
-
-/// An entry of a rebuilt command table.
-struct Row<'a> {
-    name: &'a str,
-    display_name: Option<&'a str>,
-    aliases: Vec<&'a str>,
-    /// `None` for a built-in.
-    command: Option<&'a Command>,
-    origin: &'static str,
-}
-
-impl Row<'_> {
-    fn id(&self) -> (&str, &str, &str) {
-        match self.command {
-            Some(c) => (&c.name, c.scope.as_str(), &c.path),
-            None => (self.name, "builtin", ""),
-        }
-    }
-
-    /// The entry, and how `typed` reached it when not by its name.
-    fn describe(&self, typed: &str, how: &str) -> String {
-        let how = if how == "name" { String::new() } else { format!(" through its {how} `/{typed}`") };
-        match self.command {
-            Some(c) => format!("{} `/{}` ({}, {}){how}", c.origin.as_str(), c.name, c.scope.as_str(), c.path),
-            None => format!("{} `/{}`{how}", self.origin, self.name),
-        }
-    }
-}
-
-/// The command table of a lock as lookup sees it at the start of a session: its static
-/// entries in order, then the built-ins; and the first row for each exact name and each
-/// display name or alias.
-struct Table<'a> {
-    rows: Vec<Row<'a>>,
-    exact: HashMap<&'a str, usize>,
-    labels: HashMap<&'a str, (usize, &'static str)>,
-}
-
-impl<'a> Table<'a> {
-    fn of(lock: &'a Lock) -> Table<'a> {
-        let mut rows: Vec<Row<'a>> = lock
-            .commands
-            .iter()
-            .filter(|c| c.dynamic.is_none() && c.paths.is_empty())
-            .map(|c| Row {
-                name: &c.name,
-                display_name: c.display_name.as_deref(),
-                aliases: c.aliases.iter().map(String::as_str).collect(),
-                command: Some(c),
-                origin: "",
-            })
-            .collect();
-        rows.extend(crate::builtins::table().iter().map(|b| Row {
-            name: b.name,
-            display_name: None,
-            aliases: b.aliases.to_vec(),
-            command: None,
-            origin: b.origin.as_str(),
-        }));
-        let mut exact = HashMap::with_capacity(rows.len());
-        let mut labels = HashMap::new();
-        for (i, row) in rows.iter().enumerate() {
-            exact.entry(row.name).or_insert(i);
-            if let Some(d) = row.display_name {
-                labels.entry(d).or_insert((i, "display name"));
-            }
-            for a in &row.aliases {
-                labels.entry(*a).or_insert((i, "alias"));
-            }
-        }
-        Table { rows, exact, labels }
-    }
-
-    fn lookup(&self, typed: &str) -> Option<(&Row<'a>, &'static str)> {
-        if let Some(&i) = self.exact.get(typed) {
-            return Some((&self.rows[i], "name"));
-        }
-        self.labels.get(typed).map(|&(i, how)| (&self.rows[i], how))
-    }
-}
-
-/// Names (commands, agents, MCP servers) that reach a different entry than before.
-fn reroutes(old: &Lock, new: &Lock, out: &mut Vec<Change>) {
-    let (before, after) = (Table::of(old), Table::of(new));
-    let mut typed: BTreeSet<&str> = BTreeSet::new();
-    for table in [&before, &after] {
-        typed.extend(table.exact.keys().copied());
-        typed.extend(table.labels.keys().copied());
-    }
-    for name in typed {
-        let (Some((o, o_how)), Some((n, n_how))) = (before.lookup(name), after.lookup(name)) else { continue };
-        if o.id() == n.id() {
-            continue;
-        }
-        let files: Vec<&str> = [n.command, o.command].iter().flatten().map(|c| c.path.as_str()).collect();
-        let mut change = entry(Section::Command, Class::Rerouted, format!("/{name}"), None, &files);
-        change.fields.push(FieldChange {
-            field: "reaches".to_string(),
-            old: Some(o.describe(name, o_how)),
-            new: Some(n.describe(name, n_how)),
-        });
-        if n.command.is_some() {
-            change.escalations.push(format!(
-                "`/{name}` now runs {} instead of {}",
-                n.describe(name, n_how),
-                o.describe(name, o_how)
-            ));
-        }
-        out.push(change);
-    }
-
-    // Agents: the definition each name reaches (a built-in when nothing declares it).
-    let agent_winner = |lock: &Lock, name: &str| -> Option<(String, String)> {
-        match lock.agents.iter().find(|a| a.name == name && a.shadowed_by.is_none()) {
-            Some(a) => Some((format!("{} agent `{}` ({})", a.scope.as_str(), a.name, a.path), a.path.clone())),
-            None => (crate::builtins::BUILTIN_AGENTS.iter().any(|a| a.name == name))
-                .then(|| (format!("built-in agent `{name}`"), String::new())),
-        }
-    };
-    let mut agent_names: BTreeSet<&str> = old.agents.iter().chain(&new.agents).map(|a| a.name.as_str()).collect();
-    agent_names.extend(crate::builtins::BUILTIN_AGENTS.iter().map(|a| a.name));
-    for name in agent_names {
-        let (Some(o), Some(n)) = (agent_winner(old, name), agent_winner(new, name)) else { continue };
-        if o == n {
-            continue;
-        }
-        let mut change = entry(Section::Agent, Class::Rerouted, name.to_string(), None, &[&n.1, &o.1]);
-        change.fields.push(FieldChange {
-            field: "reaches".to_string(),
-            old: Some(o.0.clone()),
-            new: Some(n.0.clone()),
-        });
-        if !n.1.is_empty() {
-            change.escalations.push(format!("agent `{name}` now runs the {} instead of the {}", n.0, o.0));
-        }
-        out.push(change);
-    }
-
-    // MCP servers: the entry each name reaches.
-    let server_winner = |lock: &Lock, name: &str| -> Option<(String, String)> {
-        lock.mcp_servers
-            .iter()
-            .find(|s| s.name == name && s.shadowed_by.is_none())
-            .map(|s| (format!("{} server `{}` ({})", s.scope.as_str(), s.name, s.path), s.path.clone()))
-    };
-    let server_names: BTreeSet<&str> =
-        old.mcp_servers.iter().chain(&new.mcp_servers).map(|s| s.name.as_str()).collect();
-    for name in server_names {
-        let (Some(o), Some(n)) = (server_winner(old, name), server_winner(new, name)) else { continue };
-        if o == n {
-            continue;
-        }
-        let mut change = entry(Section::McpServer, Class::Rerouted, name.to_string(), None, &[&n.1, &o.1]);
-        change.fields.push(FieldChange {
-            field: "reaches".to_string(),
-            old: Some(o.0.clone()),
-            new: Some(n.0.clone()),
-        });
-        change.escalations.push(format!("`{name}` now connects to the {} instead of the {}", n.0, o.0));
-        out.push(change);
-    }
 }

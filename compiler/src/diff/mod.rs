@@ -17,6 +17,7 @@ mod compare;
 mod escalate;
 mod pairing;
 pub mod render;
+mod reroutes;
 pub mod revision;
 mod runs;
 pub mod text;
