@@ -13,7 +13,7 @@
 use super::FileCx;
 use crate::diagnostic::{Severity, Sink};
 use crate::model::{Decl, Item, Monitor, OutputStyle, PartKind, Scope};
-use crate::node::{Node, NodeKind};
+use crate::node::{Key, Node, NodeKind};
 use crate::rules;
 use std::collections::BTreeMap;
 
@@ -98,72 +98,89 @@ pub fn check_monitors(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) -> usi
     let mut found: Vec<Monitor> = Vec::new();
     let mut seen: BTreeMap<&str, ()> = BTreeMap::new();
     for entry in entries {
-        if entry.as_object().is_none() {
-            wrong(sink, entry, format!("a monitor must be an object, found {}", entry.type_name()), MONITORS_DROPPED);
-            fine = false;
-            continue;
-        }
-        fine &= strict_keys(sink, entry, MONITOR_KEYS, "a monitor", MONITORS_DROPPED);
-        let name = required_string(sink, entry, "name", "a monitor", MONITORS_DROPPED);
-        let command = required_string(sink, entry, "command", "a monitor", MONITORS_DROPPED);
-        let description = required_string(sink, entry, "description", "a monitor", MONITORS_DROPPED);
-        let when = match entry.get("when") {
-            None => Some("always"),
-            Some(w) => match w.as_str() {
-                Some("always") => Some("always"),
-                Some(text) if text.starts_with("on-skill-invoke:") && text.len() > "on-skill-invoke:".len() => {
-                    Some(text)
-                }
-                Some(text) => {
-                    sink.report(
-                        &rules::invalid_field_value::RULE,
-                        w.span,
-                        format!("monitor `when` is `{text}`, not `always` or `on-skill-invoke:<skill>`"),
-                    )
-                    .severity(Severity::Error)
-                    .help(MONITORS_DROPPED);
-                    None
-                }
-                None => {
-                    wrong(
-                        sink,
-                        w,
-                        format!("monitor `when` must be a string, found {}", w.type_name()),
-                        MONITORS_DROPPED,
-                    );
-                    None
-                }
-            },
-        };
-        if let Some(name) = name {
-            if seen.insert(name, ()).is_some() {
-                let span = entry.get("name").map_or(entry.span, |n| n.span);
-                sink.report(&rules::duplicate_declaration::RULE, span, format!("two monitors are named `{name}`"))
-                    .severity(Severity::Error)
-                    .help(format!("monitor names must be unique within a plugin; {MONITORS_DROPPED}"));
-                fine = false;
-            }
-        }
-        match (name, command, description, when) {
-            (Some(name), Some(command), Some(description), Some(when)) => found.push(Monitor {
-                name: name.to_string(),
-                plugin: String::new(),
-                path: String::new(),
-                line: line_of(cx.json_source, entry.span.start),
-                command: command.to_string(),
-                description: description.to_string(),
-                when: when.to_string(),
-                ..Monitor::default()
-            }),
-            _ => fine = false,
+        match monitor(sink, cx, entry, &mut seen) {
+            Some(monitor) => found.push(monitor),
+            None => fine = false,
         }
     }
     if !fine {
         return 0;
     }
-    let (Some(at), Some(plugin)) = (cx.placement, plugin_of(cx)) else { return found.len() };
-    let path = sink.path().to_string();
+    let (Some(_), Some(plugin)) = (cx.placement, plugin_of(cx)) else { return found.len() };
     let count = found.len();
+    declare_monitors(sink, plugin, found, entries);
+    count
+}
+
+/// Checks one monitor entry (and that no earlier one in `seen` has its name); the monitor,
+/// with no plugin or path yet, when Claude Code's schema takes it.
+fn monitor<'n>(
+    sink: &mut Sink<'_>,
+    cx: &FileCx<'_>,
+    entry: &'n Node,
+    seen: &mut BTreeMap<&'n str, ()>,
+) -> Option<Monitor> {
+    if entry.as_object().is_none() {
+        wrong(sink, entry, format!("a monitor must be an object, found {}", entry.type_name()), MONITORS_DROPPED);
+        return None;
+    }
+    let mut fine = strict_keys(sink, entry, MONITOR_KEYS, "a monitor", MONITORS_DROPPED);
+    let name = required_string(sink, entry, "name", "a monitor", MONITORS_DROPPED);
+    let command = required_string(sink, entry, "command", "a monitor", MONITORS_DROPPED);
+    let description = required_string(sink, entry, "description", "a monitor", MONITORS_DROPPED);
+    let when = monitor_when(sink, entry);
+    if let Some(name) = name {
+        if seen.insert(name, ()).is_some() {
+            let span = entry.get("name").map_or(entry.span, |n| n.span);
+            sink.report(&rules::duplicate_declaration::RULE, span, format!("two monitors are named `{name}`"))
+                .severity(Severity::Error)
+                .help(format!("monitor names must be unique within a plugin; {MONITORS_DROPPED}"));
+            fine = false;
+        }
+    }
+    let (Some(name), Some(command), Some(description), Some(when)) = (name, command, description, when) else {
+        return None;
+    };
+    fine.then(|| Monitor {
+        name: name.to_string(),
+        plugin: String::new(),
+        path: String::new(),
+        line: line_of(cx.json_source, entry.span.start),
+        command: command.to_string(),
+        description: description.to_string(),
+        when: when.to_string(),
+        ..Monitor::default()
+    })
+}
+
+/// A monitor's `when`: `always` (also when absent) or `on-skill-invoke:<skill>`; reports
+/// anything else.
+fn monitor_when<'n>(sink: &mut Sink<'_>, entry: &'n Node) -> Option<&'n str> {
+    let Some(w) = entry.get("when") else { return Some("always") };
+    match w.as_str() {
+        Some("always") => Some("always"),
+        Some(text) if text.starts_with("on-skill-invoke:") && text.len() > "on-skill-invoke:".len() => Some(text),
+        Some(text) => {
+            sink.report(
+                &rules::invalid_field_value::RULE,
+                w.span,
+                format!("monitor `when` is `{text}`, not `always` or `on-skill-invoke:<skill>`"),
+            )
+            .severity(Severity::Error)
+            .help(MONITORS_DROPPED);
+            None
+        }
+        None => {
+            wrong(sink, w, format!("monitor `when` must be a string, found {}", w.type_name()), MONITORS_DROPPED);
+            None
+        }
+    }
+}
+
+/// Declares each checked monitor for `plugin`, after reporting a command that downloads and
+/// runs a script or runs a package it does not pin.
+fn declare_monitors(sink: &mut Sink<'_>, plugin: &str, found: Vec<Monitor>, entries: &[Node]) {
+    let path = sink.path().to_string();
     for (mut monitor, entry) in found.into_iter().zip(entries) {
         monitor.plugin = plugin.to_string();
         monitor.path = path.clone();
@@ -193,10 +210,8 @@ pub fn check_monitors(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) -> usi
             &monitor.command,
             &format!("monitor `{}`", monitor.name),
         );
-        let _ = at;
         sink.decls.push(Decl { path: path.clone(), span: Some(entry.span), item: Item::Monitor(Box::new(monitor)) });
     }
-    count
 }
 
 const LSP_KEYS: &[&str] = &[
@@ -232,149 +247,166 @@ pub fn check_lsp(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) -> usize {
     };
     let mut fine = true;
     for (key, config) in servers {
-        if config.as_object().is_none() {
-            wrong(
-                sink,
-                config,
-                format!("LSP server `{}` must be an object, found {}", key.name, config.type_name()),
-                LSP_DROPPED,
-            );
-            fine = false;
-            continue;
-        }
-        let what = format!("LSP server `{}`", key.name);
-        fine &= strict_keys(sink, config, LSP_KEYS, &what, LSP_DROPPED);
-        match required_string(sink, config, "command", &what, LSP_DROPPED) {
-            Some(command) if command.contains(' ') && !command.starts_with('/') => {
-                let node = config.get("command").unwrap_or(config);
-                sink.report(&rules::invalid_field_value::RULE, node.span, format!("`command` of {what} holds a space"))
-                    .severity(Severity::Error)
-                    .help(format!("name only the program and put its arguments in `args`; {LSP_DROPPED}"));
-                fine = false;
-            }
-            Some(_) => {}
-            None => fine = false,
-        }
-        if let Some(args) = config.get("args") {
-            let ok = args.as_array().is_some_and(|a| a.iter().all(|x| x.as_str().is_some_and(|s| !s.is_empty())));
-            if !ok {
-                wrong(sink, args, format!("`args` of {what} must be an array of non-empty strings"), LSP_DROPPED);
-                fine = false;
-            }
-        }
-        match config.get("extensionToLanguage") {
-            None => {
-                sink.report(
-                    &rules::missing_required_field::RULE,
-                    key.span,
-                    format!("{what} has no `extensionToLanguage`"),
-                )
-                .help(format!(
-                    "map each file extension it serves to a language id (`{{\".rs\": \"rust\"}}`); {LSP_DROPPED}"
-                ));
-                fine = false;
-            }
-            Some(map) => match map.as_object() {
-                Some([]) => {
-                    sink.report(
-                        &rules::invalid_field_value::RULE,
-                        map.span,
-                        format!("`extensionToLanguage` of {what} is empty"),
-                    )
-                    .severity(Severity::Error)
-                    .help(format!("map at least one extension; {LSP_DROPPED}"));
-                    fine = false;
-                }
-                Some(pairs) => {
-                    for (ext, language) in pairs {
-                        if ext.name.len() < 2 || !ext.name.starts_with('.') {
-                            sink.report(
-                                &rules::invalid_field_value::RULE,
-                                ext.span,
-                                format!("extension `{}` of {what} does not start with `.`", ext.name),
-                            )
-                            .severity(Severity::Error)
-                            .help(format!("write `.{}`; {LSP_DROPPED}", ext.name.trim_start_matches('.')));
-                            fine = false;
-                        }
-                        if language.as_str().is_none_or(str::is_empty) {
-                            wrong(
-                                sink,
-                                language,
-                                format!("the language of `{}` must be a non-empty string", ext.name),
-                                LSP_DROPPED,
-                            );
-                            fine = false;
-                        }
-                    }
-                }
-                None => {
-                    wrong(
-                        sink,
-                        map,
-                        format!("`extensionToLanguage` of {what} must be an object, found {}", map.type_name()),
-                        LSP_DROPPED,
-                    );
-                    fine = false;
-                }
-            },
-        }
-        if let Some(transport) = config.get("transport") {
-            if !matches!(transport.as_str(), Some("stdio" | "socket")) {
-                sink.report(
-                    &rules::invalid_field_value::RULE,
-                    transport.span,
-                    format!("`transport` of {what} is not `stdio` or `socket`"),
-                )
-                .severity(Severity::Error)
-                .help(LSP_DROPPED);
-                fine = false;
-            }
-        }
-        if let Some(env) = config.get("env") {
-            let ok = env.as_object().is_some_and(|e| e.iter().all(|(_, v)| v.as_str().is_some()));
-            if !ok {
-                wrong(sink, env, format!("`env` of {what} must be an object of strings"), LSP_DROPPED);
-                fine = false;
-            }
-        }
-        if let Some(folder) = config.get("workspaceFolder").filter(|f| f.as_str().is_none()) {
-            wrong(
-                sink,
-                folder,
-                format!("`workspaceFolder` of {what} must be a string, found {}", folder.type_name()),
-                LSP_DROPPED,
-            );
-            fine = false;
-        }
-        for key in ["restartOnCrash", "diagnostics"] {
-            if let Some(v) = config.get(key).filter(|v| v.as_bool().is_none()) {
-                wrong(
-                    sink,
-                    v,
-                    format!("`{key}` of {what} must be true or false, found {}", v.type_name()),
-                    LSP_DROPPED,
-                );
-                fine = false;
-            }
-        }
-        for (key, min) in [("startupTimeout", 1), ("shutdownTimeout", 1), ("requestTimeout", 1), ("maxRestarts", 0)] {
-            let Some(v) = config.get(key) else { continue };
-            let ok = match &v.kind {
-                NodeKind::Number(n) => n.parse::<i64>().is_ok_and(|n| n >= min && n <= 2_147_483_647),
-                _ => false,
-            };
-            if !ok {
-                let want = if min == 0 { "a whole number, 0 or more" } else { "a whole number above 0" };
-                wrong(sink, v, format!("`{key}` of {what} must be {want}"), LSP_DROPPED);
-                fine = false;
-            }
-        }
+        fine &= lsp_server_fine(sink, key, config);
     }
     if !fine {
         return 0;
     }
     let Some(plugin) = plugin_of(cx).filter(|_| cx.placement.is_some()) else { return servers.len() };
+    declare_lsp_servers(sink, cx, plugin, servers);
+    servers.len()
+}
+
+/// Checks one LSP server's configuration; whether Claude Code's schema takes it.
+fn lsp_server_fine(sink: &mut Sink<'_>, key: &Key, config: &Node) -> bool {
+    if config.as_object().is_none() {
+        wrong(
+            sink,
+            config,
+            format!("LSP server `{}` must be an object, found {}", key.name, config.type_name()),
+            LSP_DROPPED,
+        );
+        return false;
+    }
+    let what = format!("LSP server `{}`", key.name);
+    let mut fine = strict_keys(sink, config, LSP_KEYS, &what, LSP_DROPPED);
+    fine &= lsp_command_fine(sink, config, &what);
+    fine &= lsp_extensions_fine(sink, key, config, &what);
+    fine &= lsp_options_fine(sink, config, &what);
+    fine
+}
+
+/// Checks an LSP server's `command` (a program, no arguments in it) and `args`.
+fn lsp_command_fine(sink: &mut Sink<'_>, config: &Node, what: &str) -> bool {
+    let mut fine = true;
+    match required_string(sink, config, "command", what, LSP_DROPPED) {
+        Some(command) if command.contains(' ') && !command.starts_with('/') => {
+            let node = config.get("command").unwrap_or(config);
+            sink.report(&rules::invalid_field_value::RULE, node.span, format!("`command` of {what} holds a space"))
+                .severity(Severity::Error)
+                .help(format!("name only the program and put its arguments in `args`; {LSP_DROPPED}"));
+            fine = false;
+        }
+        Some(_) => {}
+        None => fine = false,
+    }
+    if let Some(args) = config.get("args") {
+        let ok = args.as_array().is_some_and(|a| a.iter().all(|x| x.as_str().is_some_and(|s| !s.is_empty())));
+        if !ok {
+            wrong(sink, args, format!("`args` of {what} must be an array of non-empty strings"), LSP_DROPPED);
+            fine = false;
+        }
+    }
+    fine
+}
+
+/// Checks an LSP server's `extensionToLanguage`: required, not empty, `.ext` to a language id.
+fn lsp_extensions_fine(sink: &mut Sink<'_>, key: &Key, config: &Node, what: &str) -> bool {
+    let Some(map) = config.get("extensionToLanguage") else {
+        sink.report(&rules::missing_required_field::RULE, key.span, format!("{what} has no `extensionToLanguage`"))
+            .help(format!(
+                "map each file extension it serves to a language id (`{{\".rs\": \"rust\"}}`); {LSP_DROPPED}"
+            ));
+        return false;
+    };
+    let pairs = match map.as_object() {
+        Some([]) => {
+            sink.report(
+                &rules::invalid_field_value::RULE,
+                map.span,
+                format!("`extensionToLanguage` of {what} is empty"),
+            )
+            .severity(Severity::Error)
+            .help(format!("map at least one extension; {LSP_DROPPED}"));
+            return false;
+        }
+        Some(pairs) => pairs,
+        None => {
+            wrong(
+                sink,
+                map,
+                format!("`extensionToLanguage` of {what} must be an object, found {}", map.type_name()),
+                LSP_DROPPED,
+            );
+            return false;
+        }
+    };
+    let mut fine = true;
+    for (ext, language) in pairs {
+        if ext.name.len() < 2 || !ext.name.starts_with('.') {
+            sink.report(
+                &rules::invalid_field_value::RULE,
+                ext.span,
+                format!("extension `{}` of {what} does not start with `.`", ext.name),
+            )
+            .severity(Severity::Error)
+            .help(format!("write `.{}`; {LSP_DROPPED}", ext.name.trim_start_matches('.')));
+            fine = false;
+        }
+        if language.as_str().is_none_or(str::is_empty) {
+            wrong(sink, language, format!("the language of `{}` must be a non-empty string", ext.name), LSP_DROPPED);
+            fine = false;
+        }
+    }
+    fine
+}
+
+/// Checks an LSP server's optional settings: `transport`, `env`, `workspaceFolder`, the
+/// switches and the timeouts.
+fn lsp_options_fine(sink: &mut Sink<'_>, config: &Node, what: &str) -> bool {
+    let mut fine = true;
+    if let Some(transport) = config.get("transport") {
+        if !matches!(transport.as_str(), Some("stdio" | "socket")) {
+            sink.report(
+                &rules::invalid_field_value::RULE,
+                transport.span,
+                format!("`transport` of {what} is not `stdio` or `socket`"),
+            )
+            .severity(Severity::Error)
+            .help(LSP_DROPPED);
+            fine = false;
+        }
+    }
+    if let Some(env) = config.get("env") {
+        let ok = env.as_object().is_some_and(|e| e.iter().all(|(_, v)| v.as_str().is_some()));
+        if !ok {
+            wrong(sink, env, format!("`env` of {what} must be an object of strings"), LSP_DROPPED);
+            fine = false;
+        }
+    }
+    if let Some(folder) = config.get("workspaceFolder").filter(|f| f.as_str().is_none()) {
+        wrong(
+            sink,
+            folder,
+            format!("`workspaceFolder` of {what} must be a string, found {}", folder.type_name()),
+            LSP_DROPPED,
+        );
+        fine = false;
+    }
+    for key in ["restartOnCrash", "diagnostics"] {
+        if let Some(v) = config.get(key).filter(|v| v.as_bool().is_none()) {
+            wrong(sink, v, format!("`{key}` of {what} must be true or false, found {}", v.type_name()), LSP_DROPPED);
+            fine = false;
+        }
+    }
+    for (key, min) in [("startupTimeout", 1), ("shutdownTimeout", 1), ("requestTimeout", 1), ("maxRestarts", 0)] {
+        let Some(v) = config.get(key) else { continue };
+        let ok = match &v.kind {
+            NodeKind::Number(n) => n.parse::<i64>().is_ok_and(|n| n >= min && n <= 2_147_483_647),
+            _ => false,
+        };
+        if !ok {
+            let want = if min == 0 { "a whole number, 0 or more" } else { "a whole number above 0" };
+            wrong(sink, v, format!("`{key}` of {what} must be {want}"), LSP_DROPPED);
+            fine = false;
+        }
+    }
+    fine
+}
+
+/// Declares each LSP server of a checked configuration for `plugin`, after reporting a command
+/// line that runs a package it does not pin.
+fn declare_lsp_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, plugin: &str, servers: &[(Key, Node)]) {
     let path = sink.path().to_string();
     for (key, config) in servers {
         if let Some(command) = config.get("command") {
@@ -401,7 +433,6 @@ pub fn check_lsp(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) -> usize {
         );
         sink.decls.push(Decl { path: path.clone(), span: Some(key.span), item: Item::LspServer(Box::new(server)) });
     }
-    servers.len()
 }
 
 /// A frontmatter switch as Claude Code reads an output style's: a boolean, or a string or
