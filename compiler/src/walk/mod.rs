@@ -132,6 +132,20 @@ struct Subtree {
     problems: Vec<WalkProblem>,
 }
 
+impl Subtree {
+    /// Takes in what a folder below holds.
+    fn absorb(&mut self, sub: Subtree) {
+        self.files.extend(sub.files);
+        self.dirs.extend(sub.dirs);
+        self.links.extend(sub.links);
+        self.problems.extend(sub.problems);
+    }
+}
+
+/// A folder to walk next: its path, its path from the root and the chain down to it.
+type Subdir = (PathBuf, String, Arc<Chain>);
+
+/// Walks one folder and, in parallel, the folders below it.
 fn walk_dir(
     cx: &WalkCx<'_>,
     dir: PathBuf,
@@ -140,59 +154,127 @@ fn walk_dir(
     rules: Option<Arc<IgnoreRules>>,
 ) -> Subtree {
     let mut part = Subtree::default();
-    let read = match std::fs::read_dir(&dir) {
-        Ok(read) => read,
-        Err(e) => {
-            part.problems.push(WalkProblem { path: rel, kind: WalkProblemKind::Unreadable { error: e.to_string() } });
+    let entries = match read_entries(cx, &dir, &rel) {
+        Ok(entries) => entries,
+        Err(problem) => {
+            part.problems.push(problem);
             return part;
         }
     };
+    let folder = Folder {
+        rules: own_rules(cx, &rel, &entries, rules),
+        loaded: loaded_below(cx, &rel, &ancestors, &entries),
+        cx,
+        rel: &rel,
+        ancestors: &ancestors,
+    };
+    let mut subdirs: Vec<Subdir> = Vec::new();
+    for (name, entry) in entries {
+        folder.entry(&name, &entry, &mut part, &mut subdirs);
+    }
+    let below: Vec<Subtree> = subdirs
+        .into_par_iter()
+        .map(|(path, rel, chain)| walk_dir(cx, path, rel, chain, folder.rules.clone()))
+        .collect();
+    for sub in below {
+        part.absorb(sub);
+    }
+    part
+}
+
+/// The folder's entries with UTF-8 names, or the problem that stops the walk of it (unreadable,
+/// or the walk's entry bound reached).
+fn read_entries(cx: &WalkCx<'_>, dir: &Path, rel: &str) -> Result<Vec<(String, std::fs::DirEntry)>, WalkProblem> {
+    let read = std::fs::read_dir(dir).map_err(|e| WalkProblem {
+        path: rel.to_string(),
+        kind: WalkProblemKind::Unreadable { error: e.to_string() },
+    })?;
     let mut entries: Vec<(String, std::fs::DirEntry)> = Vec::new();
     for entry in read.filter_map(Result::ok) {
         if cx.entries.fetch_add(1, Ordering::Relaxed) >= MAX_ENTRIES {
-            part.problems.push(WalkProblem { path: rel, kind: WalkProblemKind::TooManyEntries });
-            return part;
+            return Err(WalkProblem { path: rel.to_string(), kind: WalkProblemKind::TooManyEntries });
         }
         let Ok(name) = entry.file_name().into_string() else {
             continue; // not UTF-8: no Claude Code declaration has such a name
         };
         entries.push((name, entry));
     }
-    // This folder's own ignore files apply to its entries and everything below.
-    let rules = match cx.filter.filter(|f| f.ignore_files) {
-        Some(_) => {
-            let has = |name: &str| entries.iter().any(|(n, _)| n == name);
-            let here = if has(".gitignore") || has(".ignore") {
-                dir_rules(&cx.canonical_root.join(&rel), has, cx.repository.inside)
-            } else {
-                None
-            };
-            match here {
-                Some(matcher) => Some(Arc::new(IgnoreRules { matcher, parent: rules })),
-                None => rules,
-            }
-        }
-        None => rules,
+    Ok(entries)
+}
+
+/// The ignore rules for the folder's entries: the folder's own ignore files, which apply to its
+/// entries and everything below, on top of those from above.
+fn own_rules(
+    cx: &WalkCx<'_>,
+    rel: &str,
+    entries: &[(String, std::fs::DirEntry)],
+    rules: Option<Arc<IgnoreRules>>,
+) -> Option<Arc<IgnoreRules>> {
+    if cx.filter.is_none_or(|f| !f.ignore_files) {
+        return rules;
+    }
+    let has = |name: &str| entries.iter().any(|(n, _)| n == name);
+    let here = if has(".gitignore") || has(".ignore") {
+        dir_rules(&cx.canonical_root.join(rel), has, cx.repository.inside)
+    } else {
+        None
     };
-    // A plugin's or marketplace's folder: what Claude Code loads below it is read whatever
-    // ignore files say (`LoadedPaths`); its manifests are read for the paths they name.
-    let loaded = match ancestors.below.whole || cx.filter.is_none() {
+    match here {
+        Some(matcher) => Some(Arc::new(IgnoreRules { matcher, parent: rules })),
+        None => rules,
+    }
+}
+
+/// What Claude Code loads below the folder whatever ignore files say: in a plugin's or
+/// marketplace's folder, its manifests are read for the paths they name (`LoadedPaths`).
+fn loaded_below(
+    cx: &WalkCx<'_>,
+    rel: &str,
+    ancestors: &Chain,
+    entries: &[(String, std::fs::DirEntry)],
+) -> Option<Arc<LoadedPaths>> {
+    match ancestors.below.whole || cx.filter.is_none() {
         false if entries.iter().any(|(n, _)| n == ".claude-plugin") => {
-            Some(Arc::new(LoadedPaths { paths: cx.loads(&rel), parent: ancestors.below.loaded.clone() }))
+            Some(Arc::new(LoadedPaths { paths: cx.loads(rel), parent: ancestors.below.loaded.clone() }))
         }
         _ => ancestors.below.loaded.clone(),
-    };
-    // What becomes of an entry: `None` when it is left out, else how the walk goes on below it.
-    let decide = |rel: &str, is_dir: bool| -> Option<Below> {
-        let keep = |whole: bool, ignored: bool| Some(Below { whole, ignored, loaded: loaded.clone() });
-        if ancestors.below.whole || cx.filter.is_none() {
-            return keep(ancestors.below.whole, false);
+    }
+}
+
+/// The path from the root of the entry `name` of the folder at `rel`.
+fn child_path(rel: &str, name: &str) -> String {
+    if rel.is_empty() {
+        return name.to_string();
+    }
+    let mut child = String::with_capacity(rel.len() + 1 + name.len());
+    child.push_str(rel);
+    child.push('/');
+    child.push_str(name);
+    child
+}
+
+/// One folder being walked: where it is and how the filter applies to its entries.
+struct Folder<'a, 'c> {
+    cx: &'a WalkCx<'c>,
+    rel: &'a str,
+    ancestors: &'a Arc<Chain>,
+    rules: Option<Arc<IgnoreRules>>,
+    loaded: Option<Arc<LoadedPaths>>,
+}
+
+impl Folder<'_, '_> {
+    /// What becomes of an entry: `None` when it is left out, else how the walk goes on below it.
+    fn decide(&self, rel: &str, is_dir: bool) -> Option<Below> {
+        let below = &self.ancestors.below;
+        let keep = |whole: bool, ignored: bool| Some(Below { whole, ignored, loaded: self.loaded.clone() });
+        if below.whole || self.cx.filter.is_none() {
+            return keep(below.whole, false);
         }
-        let exempt = LoadedPaths::find(loaded.as_deref(), rel);
+        let exempt = LoadedPaths::find(self.loaded.as_deref(), rel);
         if exempt == Exempt::Whole {
             return keep(true, false);
         }
-        if !ancestors.below.ignored && !cx.is_ignored(rules.as_deref(), rel, is_dir) {
+        if !below.ignored && !self.cx.is_ignored(self.rules.as_deref(), rel, is_dir) {
             return keep(false, false);
         }
         // An ignored folder is entered only on the way to what Claude Code loads (a plugin a
@@ -203,93 +285,85 @@ fn walk_dir(
             return keep(false, true);
         }
         None
-    };
-    let mut subdirs: Vec<(PathBuf, String, Arc<Chain>)> = Vec::new();
-    for (name, entry) in entries {
-        let child_rel = if rel.is_empty() {
-            name.clone()
-        } else {
-            let mut child = String::with_capacity(rel.len() + 1 + name.len());
-            child.push_str(&rel);
-            child.push('/');
-            child.push_str(&name);
-            child
-        };
-        let Ok(file_type) = entry.file_type() else { continue };
+    }
+
+    /// Lists one entry of the folder, or leaves it out; a folder to descend into joins `subdirs`.
+    fn entry(&self, name: &str, entry: &std::fs::DirEntry, part: &mut Subtree, subdirs: &mut Vec<Subdir>) {
+        let child_rel = child_path(self.rel, name);
+        let Ok(file_type) = entry.file_type() else { return };
         if file_type.is_symlink() {
-            let path = entry.path();
-            let target = std::fs::read_link(&path).map(|t| t.display().to_string()).unwrap_or_default();
-            let resolved = match path.canonicalize() {
-                Ok(resolved) => resolved,
-                Err(_) => {
-                    part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Dangling { target } });
-                    continue;
-                }
-            };
-            if !resolved.starts_with(cx.canonical_root) {
-                part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::EscapesRoot { target } });
-                continue;
-            }
-            if resolved.is_dir() {
-                if is_skipped_dir(&name) {
-                    continue;
-                }
-                let Some(below) = decide(&child_rel, true) else {
-                    cx.ignored.fetch_add(1, Ordering::Relaxed);
-                    continue;
-                };
-                if ancestors.contains(&resolved) {
-                    part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Loop { target } });
-                    continue;
-                }
-                if ancestors.depth >= MAX_DEPTH {
-                    part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::TooDeep });
-                    continue;
-                }
-                if let Ok(target_rel) = resolved.strip_prefix(cx.canonical_root) {
-                    let target_rel = target_rel.to_string_lossy().replace('\\', "/");
-                    part.links.push((child_rel.clone(), target_rel));
-                }
-                let chain = Chain::below(&ancestors, resolved, below);
-                part.dirs.push(child_rel.clone());
-                subdirs.push((path, child_rel, chain));
-            } else if decide(&child_rel, false).is_none() {
-                cx.ignored.fetch_add(1, Ordering::Relaxed);
-            } else {
-                part.files.push(child_rel);
-            }
+            self.link(name, entry.path(), child_rel, part, subdirs);
         } else if file_type.is_dir() {
-            if is_skipped_dir(&name) {
-                continue;
+            if is_skipped_dir(name) {
+                return;
             }
-            let Some(below) = decide(&child_rel, true) else {
-                cx.ignored.fetch_add(1, Ordering::Relaxed);
-                continue;
+            let Some(below) = self.decide(&child_rel, true) else {
+                self.cx.ignored.fetch_add(1, Ordering::Relaxed);
+                return;
             };
-            if ancestors.depth >= MAX_DEPTH {
+            if self.ancestors.depth >= MAX_DEPTH {
                 part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::TooDeep });
-                continue;
+                return;
             }
-            let chain = Chain::below(&ancestors, ancestors.path.join(&name), below);
+            let chain = Chain::below(self.ancestors, self.ancestors.path.join(name), below);
             part.dirs.push(child_rel.clone());
             subdirs.push((entry.path(), child_rel, chain));
-        } else if decide(&child_rel, false).is_none() {
-            cx.ignored.fetch_add(1, Ordering::Relaxed);
         } else {
             // Regular files, and FIFOs, sockets and devices: those are listed too, so one named
             // like a declaration is claimed and `read` reports what it is instead of reading it.
+            self.file(child_rel, part);
+        }
+    }
+
+    /// A symbolic link: followed when its target stays inside the root, else reported (dangling,
+    /// escaping the root, looping back to an ancestor, too deep).
+    fn link(&self, name: &str, path: PathBuf, child_rel: String, part: &mut Subtree, subdirs: &mut Vec<Subdir>) {
+        let cx = self.cx;
+        let target = std::fs::read_link(&path).map(|t| t.display().to_string()).unwrap_or_default();
+        let Ok(resolved) = path.canonicalize() else {
+            part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Dangling { target } });
+            return;
+        };
+        if !resolved.starts_with(cx.canonical_root) {
+            part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::EscapesRoot { target } });
+            return;
+        }
+        if !resolved.is_dir() {
+            self.file(child_rel, part);
+            return;
+        }
+        if is_skipped_dir(name) {
+            return;
+        }
+        let Some(below) = self.decide(&child_rel, true) else {
+            cx.ignored.fetch_add(1, Ordering::Relaxed);
+            return;
+        };
+        if self.ancestors.contains(&resolved) {
+            part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::Loop { target } });
+            return;
+        }
+        if self.ancestors.depth >= MAX_DEPTH {
+            part.problems.push(WalkProblem { path: child_rel, kind: WalkProblemKind::TooDeep });
+            return;
+        }
+        if let Ok(target_rel) = resolved.strip_prefix(cx.canonical_root) {
+            let target_rel = target_rel.to_string_lossy().replace('\\', "/");
+            part.links.push((child_rel.clone(), target_rel));
+        }
+        let chain = Chain::below(self.ancestors, resolved, below);
+        part.dirs.push(child_rel.clone());
+        subdirs.push((path, child_rel, chain));
+    }
+
+    /// Lists a file (or a link to one) unless the filter leaves it out.
+    fn file(&self, child_rel: String, part: &mut Subtree) {
+        if self.decide(&child_rel, false).is_none() {
+            self.cx.ignored.fetch_add(1, Ordering::Relaxed);
+        } else {
             part.files.push(child_rel);
         }
     }
-    let below: Vec<Subtree> =
-        subdirs.into_par_iter().map(|(path, rel, chain)| walk_dir(cx, path, rel, chain, rules.clone())).collect();
-    for sub in below {
-        part.files.extend(sub.files);
-        part.dirs.extend(sub.dirs);
-        part.links.extend(sub.links);
-        part.problems.extend(sub.problems);
-    }
-    part
 }
 
 /// The real folders from the root down to the one being read, so a link back to any of
