@@ -72,39 +72,10 @@ impl Context {
             let value = value.strip_suffix(":*").unwrap_or(value);
             out.push(crate::span::Span::new(at + offset + lead, at + offset + lead + value.len()));
         };
-        match std::mem::take(&mut self.expect) {
-            Expect::SchemeOrCredential if is_scheme(word) => {
-                self.expect = Expect::Credential;
-                return;
-            }
-            // A key (`"type":`) is never the value expected; it is read for itself below.
-            _ if word.ends_with(':') => {}
-            Expect::FlagValue if !word.starts_with('-') => {
-                if is_secret_value(word, false) {
-                    push(0, word);
-                }
-                return;
-            }
-            Expect::Credential | Expect::SchemeOrCredential if !word.starts_with('-') => {
-                if is_secret_value(word, true) {
-                    push(0, word);
-                }
-                return;
-            }
-            _ => {}
+        if self.expected(word, &mut push) {
+            return;
         }
-        // The program a word names, found once (this runs for every word of every prose field).
-        // Looked for only when the word ends as one of the programs does.
-        let last = word.as_bytes()[word.len() - 1];
-        let program = match PROGRAM_SHORT_FLAGS.iter().any(|(p, _)| p.as_bytes().last() == Some(&last)) {
-            false => "",
-            true if classes & PATH == 0 => word,
-            true => match word.bytes().rposition(|b| b == b'/' || b == b'(') {
-                Some(at) => &word[at + 1..],
-                None => word,
-            },
-        };
-        if let Some((_, flags)) = PROGRAM_SHORT_FLAGS.iter().find(|(p, _)| program == *p) {
+        if let Some((_, flags)) = PROGRAM_SHORT_FLAGS.iter().find(|(p, _)| program(word, classes) == *p) {
             self.short_flags = flags;
             return;
         }
@@ -118,28 +89,8 @@ impl Context {
             }
             return;
         }
-        let bytes = word.as_bytes();
-        if bytes[0] == b'-' {
-            if let Some(name) = word.strip_prefix("--").filter(|n| !n.contains('=')) {
-                if flag_is_secret(name) {
-                    self.expect = Expect::FlagValue;
-                }
-                return;
-            }
-            if let Some(flag) = self.short_flags.iter().find(|f| bytes.get(1) == Some(&f.flag)) {
-                match &word[2..] {
-                    "" if !flag.attached_only => self.expect = Expect::FlagValue,
-                    value
-                        if !value.is_empty()
-                            && (!flag.needs_colon || value.contains(':'))
-                            && is_secret_value(value, false) =>
-                    {
-                        push(2, value)
-                    }
-                    _ => {}
-                }
-                return;
-            }
+        if word.starts_with('-') && self.flag(word, &mut push) {
+            return;
         }
         // What is left needs a `:` or `=` (a URL, `NAME=value`, `Name:value`): most words of
         // prose have neither, and skip the searches below.
@@ -147,8 +98,62 @@ impl Context {
         if classes & COLON_OR_EQUALS == 0 {
             return;
         }
+        self.assignment(word, &mut push);
+    }
+
+    /// Reads `word` as the value the words before it announced, if it is one; whether it was.
+    fn expected(&mut self, word: &str, push: &mut impl FnMut(usize, &str)) -> bool {
+        match std::mem::take(&mut self.expect) {
+            Expect::SchemeOrCredential if is_scheme(word) => {
+                self.expect = Expect::Credential;
+                true
+            }
+            // A key (`"type":`) is never the value expected; it is read for itself.
+            _ if word.ends_with(':') => false,
+            Expect::FlagValue if !word.starts_with('-') => {
+                if is_secret_value(word, false) {
+                    push(0, word);
+                }
+                true
+            }
+            Expect::Credential | Expect::SchemeOrCredential if !word.starts_with('-') => {
+                if is_secret_value(word, true) {
+                    push(0, word);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Reads `word`, which starts with `-`, as a secret long flag or a short flag of the last
+    /// program named; whether it was one.
+    fn flag(&mut self, word: &str, push: &mut impl FnMut(usize, &str)) -> bool {
+        if let Some(name) = word.strip_prefix("--").filter(|n| !n.contains('=')) {
+            if flag_is_secret(name) {
+                self.expect = Expect::FlagValue;
+            }
+            return true;
+        }
+        let Some(flag) = self.short_flags.iter().find(|f| word.as_bytes().get(1) == Some(&f.flag)) else {
+            return false;
+        };
+        match &word[2..] {
+            "" if !flag.attached_only => self.expect = Expect::FlagValue,
+            value
+                if !value.is_empty() && (!flag.needs_colon || value.contains(':')) && is_secret_value(value, false) =>
+            {
+                push(2, value)
+            }
+            _ => {}
+        }
+        true
+    }
+
+    /// Reads a word with a `:` or `=`: a URL, a connection string, `NAME=value`, `Name:value`.
+    fn assignment(&mut self, word: &str, push: &mut impl FnMut(usize, &str)) {
         if let Some(scheme_end) = word.find("://") {
-            url_secrets(word, scheme_end + 3, &mut push);
+            url_secrets(word, scheme_end + 3, push);
             return;
         }
         if let Some(pairs) = connection_pairs(word) {
@@ -185,6 +190,20 @@ impl Context {
                 }
             }
         }
+    }
+}
+
+/// The program a word names, or `""`: looked for only when the word ends as one of the programs
+/// does (this runs for every word of every prose field), after the last `/` or `(` of a path.
+fn program(word: &str, classes: u8) -> &str {
+    let last = word.as_bytes()[word.len() - 1];
+    match PROGRAM_SHORT_FLAGS.iter().any(|(p, _)| p.as_bytes().last() == Some(&last)) {
+        false => "",
+        true if classes & PATH == 0 => word,
+        true => match word.bytes().rposition(|b| b == b'/' || b == b'(') {
+            Some(at) => &word[at + 1..],
+            None => word,
+        },
     }
 }
 
