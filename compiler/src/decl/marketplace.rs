@@ -386,108 +386,9 @@ fn check_source(
     plugin_root_base: Option<&str>,
 ) -> Option<String> {
     match &source.kind {
-        NodeKind::String(path) => {
-            let base = if path.starts_with("./") || path == "." { Some(marketplace_root) } else { plugin_root_base };
-            let Some(base) = base else {
-                sink.report(
-                    &rules::invalid_plugin_source::RULE,
-                    source.span,
-                    format!("relative source `{path}` must start with `./`"),
-                )
-                .help(format!("write `./{path}` (a bare name works only with `metadata.pluginRoot`)"));
-                return None;
-            };
-            if path.split('/').any(|p| p == "..") {
-                sink.report(&rules::invalid_plugin_source::RULE, source.span, format!("source `{path}` contains `..`"))
-                    .help("plugin sources must stay inside the marketplace folder");
-                return None;
-            }
-            let resolved = join_rel(base, path)?;
-            if !cx.tree.is_dir(&resolved) {
-                sink.report(
-                    &rules::invalid_plugin_source::RULE,
-                    source.span,
-                    format!("source `{path}` is not a folder in this marketplace"),
-                )
-                .help(format!("create `{resolved}/` or fix the path"));
-                return None;
-            }
-            Some(resolved)
-        }
+        NodeKind::String(path) => check_local_source(sink, cx, source, path, marketplace_root, plugin_root_base),
         NodeKind::Object(_) => {
-            let Some(kind_node) = source.get("source") else {
-                sink.report(&rules::invalid_plugin_source::RULE, source.span, "source object has no `source` kind")
-                    .help("set `\"source\"` to `github`, `url`, `git-subdir`, `npm`, `archive` or `command`");
-                return None;
-            };
-            let kind = kind_node.as_str().unwrap_or("");
-            let required: &[&str] = match kind {
-                "github" => &["repo"],
-                "url" => &["url"],
-                "git-subdir" => &["url", "path"],
-                "npm" => &["package"],
-                "archive" => &["url"],
-                "command" => &["command"],
-                _ => {
-                    let d = sink.report(
-                        &rules::invalid_plugin_source::RULE,
-                        kind_node.span,
-                        format!("unknown source kind `{kind}`"),
-                    );
-                    match did_you_mean(kind, SOURCE_KINDS.iter().copied()) {
-                        Some(s) => d.help(format!("did you mean `{s}`?")),
-                        None => d.help("use `github`, `url`, `git-subdir`, `npm`, `archive` or `command`"),
-                    };
-                    return None;
-                }
-            };
-            let known: &[&str] = match kind {
-                "github" => &["source", "repo", "ref", "sha", "path"],
-                "url" => &["source", "url", "ref", "sha", "path"],
-                "git-subdir" => &["source", "url", "path", "ref", "sha"],
-                "npm" => &["source", "package", "version", "registry"],
-                "archive" => &["source", "url", "sha256"],
-                _ => &["source", "command", "timeout", "mode"],
-            };
-            let fields: Vec<Field> = known.iter().map(|k| field(k, Ty::Any)).collect();
-            check_fields(sink, source, &fields, &format!("a `{kind}` source"), Unknown::Warn);
-            for field_name in required {
-                if source.get(field_name).is_none() {
-                    sink.report(
-                        &rules::invalid_plugin_source::RULE,
-                        kind_node.span,
-                        format!("`{kind}` source has no `{field_name}`"),
-                    );
-                }
-            }
-            if let Some(sha) = source.get("sha") {
-                if sha.as_str().is_some_and(|s| {
-                    s.len() != 40 || !s.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
-                }) {
-                    sink.report(
-                        &rules::invalid_plugin_source::RULE,
-                        sha.span,
-                        "`sha` must be a full 40-character lowercase commit hash",
-                    )
-                    .help("copy the whole hash from `git rev-parse HEAD`");
-                }
-            }
-            if kind == "archive" {
-                if let Some(url) = source.get("url").and_then(|u| u.as_str().map(|s| (s, u.span))) {
-                    if !url.0.starts_with("https://") {
-                        sink.report(
-                            &rules::invalid_plugin_source::RULE,
-                            url.1,
-                            "an `archive` source must use an `https://` URL",
-                        );
-                    }
-                }
-                if let Some(sum) = source.get("sha256") {
-                    if sum.as_str().is_some_and(|s| s.len() != 64 || !s.chars().all(|c| c.is_ascii_hexdigit())) {
-                        sink.report(&rules::invalid_plugin_source::RULE, sum.span, "`sha256` must be 64 hex digits");
-                    }
-                }
-            }
+            check_remote_source(sink, source);
             None
         }
         _ => {
@@ -497,6 +398,125 @@ fn check_source(
                 format!("`source` must be a path or an object, found {}", source.type_name()),
             );
             None
+        }
+    }
+}
+
+/// Checks a path `source` (`./plugins/x`, or a bare name under `metadata.pluginRoot`); the
+/// plugin folder it names when that is a folder of the marketplace.
+fn check_local_source(
+    sink: &mut Sink<'_>,
+    cx: &FileCx<'_>,
+    source: &Node,
+    path: &str,
+    marketplace_root: &str,
+    plugin_root_base: Option<&str>,
+) -> Option<String> {
+    let base = if path.starts_with("./") || path == "." { Some(marketplace_root) } else { plugin_root_base };
+    let Some(base) = base else {
+        sink.report(
+            &rules::invalid_plugin_source::RULE,
+            source.span,
+            format!("relative source `{path}` must start with `./`"),
+        )
+        .help(format!("write `./{path}` (a bare name works only with `metadata.pluginRoot`)"));
+        return None;
+    };
+    if path.split('/').any(|p| p == "..") {
+        sink.report(&rules::invalid_plugin_source::RULE, source.span, format!("source `{path}` contains `..`"))
+            .help("plugin sources must stay inside the marketplace folder");
+        return None;
+    }
+    let resolved = join_rel(base, path)?;
+    if !cx.tree.is_dir(&resolved) {
+        sink.report(
+            &rules::invalid_plugin_source::RULE,
+            source.span,
+            format!("source `{path}` is not a folder in this marketplace"),
+        )
+        .help(format!("create `{resolved}/` or fix the path"));
+        return None;
+    }
+    Some(resolved)
+}
+
+/// Checks an object `source`: its kind, the keys that kind requires and knows, and its pins.
+fn check_remote_source(sink: &mut Sink<'_>, source: &Node) {
+    let Some(kind_node) = source.get("source") else {
+        sink.report(&rules::invalid_plugin_source::RULE, source.span, "source object has no `source` kind")
+            .help("set `\"source\"` to `github`, `url`, `git-subdir`, `npm`, `archive` or `command`");
+        return;
+    };
+    let kind = kind_node.as_str().unwrap_or("");
+    let required: &[&str] = match kind {
+        "github" => &["repo"],
+        "url" => &["url"],
+        "git-subdir" => &["url", "path"],
+        "npm" => &["package"],
+        "archive" => &["url"],
+        "command" => &["command"],
+        _ => {
+            let d = sink.report(
+                &rules::invalid_plugin_source::RULE,
+                kind_node.span,
+                format!("unknown source kind `{kind}`"),
+            );
+            match did_you_mean(kind, SOURCE_KINDS.iter().copied()) {
+                Some(s) => d.help(format!("did you mean `{s}`?")),
+                None => d.help("use `github`, `url`, `git-subdir`, `npm`, `archive` or `command`"),
+            };
+            return;
+        }
+    };
+    let known: &[&str] = match kind {
+        "github" => &["source", "repo", "ref", "sha", "path"],
+        "url" => &["source", "url", "ref", "sha", "path"],
+        "git-subdir" => &["source", "url", "path", "ref", "sha"],
+        "npm" => &["source", "package", "version", "registry"],
+        "archive" => &["source", "url", "sha256"],
+        _ => &["source", "command", "timeout", "mode"],
+    };
+    let fields: Vec<Field> = known.iter().map(|k| field(k, Ty::Any)).collect();
+    check_fields(sink, source, &fields, &format!("a `{kind}` source"), Unknown::Warn);
+    for field_name in required {
+        if source.get(field_name).is_none() {
+            sink.report(
+                &rules::invalid_plugin_source::RULE,
+                kind_node.span,
+                format!("`{kind}` source has no `{field_name}`"),
+            );
+        }
+    }
+    check_source_pins(sink, source, kind);
+}
+
+/// Checks what pins a remote source: a commit `sha` in full; an `archive`'s `https://` URL and
+/// `sha256`.
+fn check_source_pins(sink: &mut Sink<'_>, source: &Node, kind: &str) {
+    if let Some(sha) = source.get("sha") {
+        if sha
+            .as_str()
+            .is_some_and(|s| s.len() != 40 || !s.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c)))
+        {
+            sink.report(
+                &rules::invalid_plugin_source::RULE,
+                sha.span,
+                "`sha` must be a full 40-character lowercase commit hash",
+            )
+            .help("copy the whole hash from `git rev-parse HEAD`");
+        }
+    }
+    if kind != "archive" {
+        return;
+    }
+    if let Some(url) = source.get("url").and_then(|u| u.as_str().map(|s| (s, u.span))) {
+        if !url.0.starts_with("https://") {
+            sink.report(&rules::invalid_plugin_source::RULE, url.1, "an `archive` source must use an `https://` URL");
+        }
+    }
+    if let Some(sum) = source.get("sha256") {
+        if sum.as_str().is_some_and(|s| s.len() != 64 || !s.chars().all(|c| c.is_ascii_hexdigit())) {
+            sink.report(&rules::invalid_plugin_source::RULE, sum.span, "`sha256` must be 64 hex digits");
         }
     }
 }
