@@ -240,9 +240,7 @@ impl Config {
             .unwrap_or(Path::new("."))
             .canonicalize()
             .map_err(|e| ConfigError(format!("cannot read the folder of {shown}: {e}")))?;
-        let rule = |id: &str, key: &str| -> Result<&'static str, ConfigError> {
-            known_rule(id).map_err(|why| ConfigError(format!("{shown}{}: {why} in `{key}`", place_of(text, id))))
-        };
+        let file = Reading { shown: &shown, text };
         let mut config = Config::defaults(root);
         config.file = Some(path.to_path_buf());
         config.dir = dir.clone();
@@ -251,57 +249,12 @@ impl Config {
                 .map_err(|why| ConfigError(format!("{shown}{}: {why}", place_of(text, &version))))?;
             config.claude_code = Valued::file(version);
         }
-        if let Some(select) = written.select {
-            let ids = select.iter().map(|id| rule(id, "select")).collect::<Result<Vec<_>, _>>()?;
-            config.select = Valued::file(Some(ids));
-        }
-        if !written.ignore.is_empty() {
-            let ids = written.ignore.iter().map(|id| rule(id, "ignore")).collect::<Result<Vec<_>, _>>()?;
-            config.ignore = Valued::file(ids);
-        }
-        for (id, level) in written.rules {
-            config.rules.insert(rule(&id, "rules")?, Valued::file(level));
-        }
-        if !written.exclude.is_empty() {
-            matcher(&dir, &written.exclude).map_err(|why| ConfigError(format!("{shown}: `exclude`: {why}")))?;
-            config.exclude = Valued::file(written.exclude);
-        }
-        if !written.per_path_ignores.is_empty() {
-            let mut entries = Vec::new();
-            for (pattern, ids) in written.per_path_ignores {
-                matcher(&dir, std::slice::from_ref(&pattern))
-                    .map_err(|why| ConfigError(format!("{shown}: `per-path-ignores`: {why}")))?;
-                let ids = ids
-                    .iter()
-                    .map(|id| match id {
-                        id if id == ALL => Ok(ALL),
-                        id if id.eq_ignore_ascii_case(ALL) => Err(ConfigError(format!(
-                            "{shown}{}: no rule `{id}` in `per-path-ignores`; write `ALL` for every rule",
-                            place_of(text, id)
-                        ))),
-                        id => rule(id, "per-path-ignores"),
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                entries.push((pattern, ids));
-            }
-            config.per_path_ignores = Valued::file(entries);
-        }
+        file.rule_choices(&mut config, written.select, &written.ignore, written.rules)?;
+        file.patterns(&mut config, &dir, written.exclude, written.per_path_ignores)?;
         if let Some(respect) = written.respect_ignore_files {
             config.respect_ignore_files = Valued::file(respect);
         }
-        let resolve = |p: &str| dir.join(p);
-        if let Some(p) = written.user_dir {
-            config.user_dir = Valued::file(Some(resolve(&p)));
-        }
-        if let Some(p) = written.managed_dir {
-            config.managed_dir = Valued::file(Some(resolve(&p)));
-        }
-        if let Some(dirs) = written.add_dir {
-            config.add_dir = Valued::file(dirs.iter().map(|p| resolve(p)).collect());
-        }
-        if let Some(dirs) = written.plugin_dir {
-            config.plugin_dir = Valued::file(dirs.iter().map(|p| resolve(p)).collect());
-        }
+        config.folders(&dir, written.user_dir, written.managed_dir, written.add_dir, written.plugin_dir);
         if let Some(max) = written.max_context_tokens {
             if max == 0 {
                 return Err(ConfigError(format!(
@@ -312,36 +265,33 @@ impl Config {
             config.max_context_tokens = Valued::file(Some(max));
         }
         if let Some(budget) = written.listing_budget {
-            let bad = |why: &str| {
-                ConfigError(format!(
-                    "{shown}{}: `listing-budget.context-windows`: {why}",
-                    place_of(text, "context-windows")
-                ))
-            };
-            if budget.context_windows.is_empty() {
-                return Err(bad("name at least one window (or leave the key out for the default, 1000000 tokens)"));
-            }
-            let mut windows = Vec::new();
-            for w in budget.context_windows {
-                let window = match w {
-                    WindowFile::Tokens(tokens) => {
-                        ContextWindow { tokens, bytes_per_token: DEFAULT_CONTEXT_WINDOW.bytes_per_token }
-                    }
-                    WindowFile::Table { tokens, bytes_per_token } => ContextWindow {
-                        tokens,
-                        bytes_per_token: bytes_per_token.unwrap_or(DEFAULT_CONTEXT_WINDOW.bytes_per_token),
-                    },
-                };
-                if window.tokens == 0 || window.bytes_per_token == 0 {
-                    return Err(bad("a window's `tokens` and `bytes-per-token` are positive numbers"));
-                }
-                if !windows.contains(&window) {
-                    windows.push(window);
-                }
-            }
-            config.context_windows = Valued::file(windows);
+            config.context_windows = Valued::file(file.context_windows(budget)?);
         }
         Ok(config)
+    }
+
+    /// Takes the file's folder options, relative to its folder `dir`.
+    fn folders(
+        &mut self,
+        dir: &Path,
+        user_dir: Option<String>,
+        managed_dir: Option<String>,
+        add_dir: Option<Vec<String>>,
+        plugin_dir: Option<Vec<String>>,
+    ) {
+        let resolve = |p: &str| dir.join(p);
+        if let Some(p) = user_dir {
+            self.user_dir = Valued::file(Some(resolve(&p)));
+        }
+        if let Some(p) = managed_dir {
+            self.managed_dir = Valued::file(Some(resolve(&p)));
+        }
+        if let Some(dirs) = add_dir {
+            self.add_dir = Valued::file(dirs.iter().map(|p| resolve(p)).collect());
+        }
+        if let Some(dirs) = plugin_dir {
+            self.plugin_dir = Valued::file(dirs.iter().map(|p| resolve(p)).collect());
+        }
     }
 
     /// `--select` on the command line: replaces the file's `select`.
@@ -481,6 +431,113 @@ impl Config {
             ));
         }
         out
+    }
+}
+
+/// A capc.toml being read: its name as shown and its text, for errors that point into it.
+struct Reading<'a> {
+    shown: &'a str,
+    text: &'a str,
+}
+
+impl Reading<'_> {
+    /// The rule `id` written in `key`, or the error that names it.
+    fn rule(&self, id: &str, key: &str) -> Result<&'static str, ConfigError> {
+        known_rule(id)
+            .map_err(|why| ConfigError(format!("{}{}: {why} in `{key}`", self.shown, place_of(self.text, id))))
+    }
+
+    /// Takes `select`, `ignore` and `[rules]`, each rule id checked.
+    fn rule_choices(
+        &self,
+        config: &mut Config,
+        select: Option<Vec<String>>,
+        ignore: &[String],
+        rules: BTreeMap<String, Level>,
+    ) -> Result<(), ConfigError> {
+        if let Some(select) = select {
+            let ids = select.iter().map(|id| self.rule(id, "select")).collect::<Result<Vec<_>, _>>()?;
+            config.select = Valued::file(Some(ids));
+        }
+        if !ignore.is_empty() {
+            let ids = ignore.iter().map(|id| self.rule(id, "ignore")).collect::<Result<Vec<_>, _>>()?;
+            config.ignore = Valued::file(ids);
+        }
+        for (id, level) in rules {
+            config.rules.insert(self.rule(&id, "rules")?, Valued::file(level));
+        }
+        Ok(())
+    }
+
+    /// Takes `exclude` and `[per-path-ignores]`, each pattern checked against the file's folder
+    /// `dir` and each rule id checked (`ALL` for every rule).
+    fn patterns(
+        &self,
+        config: &mut Config,
+        dir: &Path,
+        exclude: Vec<String>,
+        per_path_ignores: BTreeMap<String, Vec<String>>,
+    ) -> Result<(), ConfigError> {
+        let shown = self.shown;
+        if !exclude.is_empty() {
+            matcher(dir, &exclude).map_err(|why| ConfigError(format!("{shown}: `exclude`: {why}")))?;
+            config.exclude = Valued::file(exclude);
+        }
+        if per_path_ignores.is_empty() {
+            return Ok(());
+        }
+        let mut entries = Vec::new();
+        for (pattern, ids) in per_path_ignores {
+            matcher(dir, std::slice::from_ref(&pattern))
+                .map_err(|why| ConfigError(format!("{shown}: `per-path-ignores`: {why}")))?;
+            let ids = ids
+                .iter()
+                .map(|id| match id {
+                    id if id == ALL => Ok(ALL),
+                    id if id.eq_ignore_ascii_case(ALL) => Err(ConfigError(format!(
+                        "{shown}{}: no rule `{id}` in `per-path-ignores`; write `ALL` for every rule",
+                        place_of(self.text, id)
+                    ))),
+                    id => self.rule(id, "per-path-ignores"),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            entries.push((pattern, ids));
+        }
+        config.per_path_ignores = Valued::file(entries);
+        Ok(())
+    }
+
+    /// The context windows of `[listing-budget]`, each checked, duplicates left out.
+    fn context_windows(&self, budget: ListingBudgetFile) -> Result<Vec<ContextWindow>, ConfigError> {
+        let bad = |why: &str| {
+            ConfigError(format!(
+                "{}{}: `listing-budget.context-windows`: {why}",
+                self.shown,
+                place_of(self.text, "context-windows")
+            ))
+        };
+        if budget.context_windows.is_empty() {
+            return Err(bad("name at least one window (or leave the key out for the default, 1000000 tokens)"));
+        }
+        let mut windows = Vec::new();
+        for w in budget.context_windows {
+            let window = match w {
+                WindowFile::Tokens(tokens) => {
+                    ContextWindow { tokens, bytes_per_token: DEFAULT_CONTEXT_WINDOW.bytes_per_token }
+                }
+                WindowFile::Table { tokens, bytes_per_token } => ContextWindow {
+                    tokens,
+                    bytes_per_token: bytes_per_token.unwrap_or(DEFAULT_CONTEXT_WINDOW.bytes_per_token),
+                },
+            };
+            if window.tokens == 0 || window.bytes_per_token == 0 {
+                return Err(bad("a window's `tokens` and `bytes-per-token` are positive numbers"));
+            }
+            if !windows.contains(&window) {
+                windows.push(window);
+            }
+        }
+        Ok(windows)
     }
 }
 
