@@ -338,6 +338,41 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
         );
         return 0;
     }
+    let managed = cx.scope == FileScope::Managed;
+    check_schema(sink, cx, root);
+    super::helpers::check(sink, root);
+    check_permissions(sink, cx, root);
+    if let Some(list) = root.get("allowedChannelPlugins").filter(|_| managed) {
+        check_channel_plugins(sink, list);
+    }
+    if let Some(value) = root.get("strictPluginOnlyCustomization").filter(|_| managed) {
+        check_strict_customization(sink, value);
+    }
+    check_enabled_plugins(sink, root, managed);
+    for list in ["allowedMcpServers", "deniedMcpServers"] {
+        for entry in root.get(list).and_then(Node::as_array).unwrap_or_default() {
+            check_policy_entry(sink, list, entry);
+        }
+    }
+    if let Some(servers) = root.get("managedMcpServers").filter(|s| s.as_object().is_some()) {
+        check_managed_servers(sink, cx, servers);
+    }
+    for field in ["extraKnownMarketplaces", "additionalMarketplaces"] {
+        for (key, value) in root.get(field).and_then(Node::as_object).unwrap_or_default() {
+            if let Some(source) = value.get("source") {
+                super::marketplace::report_source_secrets(sink, source, &format!("marketplace `{}`", key.name));
+            }
+        }
+    }
+    check_env(sink, cx, root);
+    match root.get("hooks") {
+        Some(hooks) if hooks.as_object().is_some() => super::hooks::check_event_map(sink, cx, hooks, "`hooks`"),
+        _ => 0,
+    }
+}
+
+/// Checks each key against Claude Code's settings schema, and where it counts.
+fn check_schema(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) {
     let table = settings_schema::table();
     let managed = cx.scope == FileScope::Managed;
     check_keys(sink, root, &table.keys, "", "settings", Unknown::Warn);
@@ -354,7 +389,11 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
             check_scope(sink, cx, key, entry);
         }
     }
-    super::helpers::check(sink, root);
+}
+
+/// Checks the `allow`, `ask` and `deny` rules and the `defaultMode` of `permissions`.
+fn check_permissions(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) {
+    let managed = cx.scope == FileScope::Managed;
     if let Some(permissions) = root.get("permissions").filter(|p| p.as_object().is_some()) {
         let source = cx.json_source.unwrap_or("");
         for (key, usage) in [("allow", Use::Allow), ("ask", Use::Ask), ("deny", Use::Deny)] {
@@ -381,12 +420,10 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
             };
         }
     }
-    if let Some(list) = root.get("allowedChannelPlugins").filter(|_| managed) {
-        check_channel_plugins(sink, list);
-    }
-    if let Some(value) = root.get("strictPluginOnlyCustomization").filter(|_| managed) {
-        check_strict_customization(sink, value);
-    }
+}
+
+/// Checks each `enabledPlugins` entry: `true` or `false`, keyed by `plugin@marketplace`.
+fn check_enabled_plugins(sink: &mut Sink<'_>, root: &Node, managed: bool) {
     if let Some(plugins) = root.get("enabledPlugins").and_then(Node::as_object) {
         for (key, value) in plugins {
             if value.as_bool().is_none() && !matches!(value.kind, crate::node::NodeKind::Array(_)) {
@@ -411,21 +448,10 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
             }
         }
     }
-    for list in ["allowedMcpServers", "deniedMcpServers"] {
-        for entry in root.get(list).and_then(Node::as_array).unwrap_or_default() {
-            check_policy_entry(sink, list, entry);
-        }
-    }
-    if let Some(servers) = root.get("managedMcpServers").filter(|s| s.as_object().is_some()) {
-        check_managed_servers(sink, cx, servers);
-    }
-    for field in ["extraKnownMarketplaces", "additionalMarketplaces"] {
-        for (key, value) in root.get(field).and_then(Node::as_object).unwrap_or_default() {
-            if let Some(source) = value.get("source") {
-                super::marketplace::report_source_secrets(sink, source, &format!("marketplace `{}`", key.name));
-            }
-        }
-    }
+}
+
+/// Checks each `env` value: text Claude Code can use, and no literal secret.
+fn check_env(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) {
     if let Some(env) = root.get("env").and_then(Node::as_object) {
         // Local settings are each user's own and untracked: a secret there is where it belongs.
         let local = crate::decl::file_name(cx.rel) == "settings.local.json";
@@ -473,10 +499,6 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
                 Some(_) => {}
             }
         }
-    }
-    match root.get("hooks") {
-        Some(hooks) if hooks.as_object().is_some() => super::hooks::check_event_map(sink, cx, hooks, "`hooks`"),
-        _ => 0,
     }
 }
 
