@@ -25,7 +25,7 @@ use std::path::{Component, Path, PathBuf};
 pub const VERSION: u32 = 1;
 
 /// A baseline file larger than this is refused (a finding takes about 200 bytes).
-pub const MAX_BASELINE_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_BASELINE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// How a finding is recognised across edits.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -216,7 +216,7 @@ pub fn builtin(name: &str) -> Option<&'static Builtin> {
 
 /// Whether a name or alias is taken by a built-in (bundled skills and commands alike, switched
 /// off or not): Claude Code drops a plugin's bare alias equal to one.
-pub fn is_taken(name: &str) -> bool {
+pub(crate) fn is_taken(name: &str) -> bool {
     builtin(name).is_some()
 }
 
@@ -532,7 +532,7 @@ SKIP only when another provider is being worked on (overrides all triggers): Ope
 ];
 
 /// `/init`'s prompt, as Claude Code ([`crate::model::CLAUDE_CODE_VERSION`]) sends it.
-pub const INIT_PROMPT: &str = r#"Please analyze this codebase and create a CLAUDE.md file, which will be given to future instances of Claude Code to operate in this repository.
+pub(crate) const INIT_PROMPT: &str = r#"Please analyze this codebase and create a CLAUDE.md file, which will be given to future instances of Claude Code to operate in this repository.
 
 What to add:
 1. Commands that will be commonly used, such as how to build, lint, and run tests. Include the necessary commands to develop in this codebase, such as how to run a single test.
@@ -686,7 +686,7 @@ const RESERVED_MCP_NAMES: &[&str] = &[
 ];
 
 /// Whether Claude Code refuses an MCP server of this name.
-pub fn is_reserved_mcp_name(name: &str) -> bool {
+pub(crate) fn is_reserved_mcp_name(name: &str) -> bool {
     let name = crate::names::normalize_server(name);
     RESERVED_MCP_NAMES.iter().any(|r| crate::names::normalize_server(r) == name)
 }
@@ -694,7 +694,7 @@ pub fn is_reserved_mcp_name(name: &str) -> bool {
 /// Marketplace names reserved for Anthropic (the plugin-marketplaces docs,
 /// https://code.claude.com/docs/en/plugin-marketplaces, plus three that `claude plugin validate`
 /// also exempts).
-pub const RESERVED_MARKETPLACES: &[&str] = &[
+pub(crate) const RESERVED_MARKETPLACES: &[&str] = &[
     "anthropic-plugin-directory",
     "claude-plugin-directory",
     "claude-tag-plugins",

@@ -206,9 +206,9 @@ pub struct Sink<'a> {
     pub diagnostics: Vec<Diagnostic>,
     /// MCP servers this file declares, by the name their tools carry (`github`,
     /// `plugin_kit_db`), for checks across files.
-    pub declared_servers: Vec<String>,
+    pub(crate) declared_servers: Vec<String>,
     /// MCP servers this file's permission rules name.
-    pub server_refs: Vec<crate::model::ServerRef>,
+    pub(crate) server_refs: Vec<crate::model::ServerRef>,
     /// What the file declares, for the resolver and the lock.
     pub decls: Vec<crate::model::Decl>,
 }
@@ -223,7 +223,7 @@ impl<'a> Sink<'a> {
     }
 
     /// Takes in what `other` (a sink for part of the same file) collected, after what this one has.
-    pub fn absorb(&mut self, other: Sink<'_>) {
+    pub(crate) fn absorb(&mut self, other: Sink<'_>) {
         self.diagnostics.extend(other.diagnostics);
         self.declared_servers.extend(other.declared_servers);
         self.server_refs.extend(other.server_refs);
@@ -277,7 +277,7 @@ impl Diagnostic {
     }
 
     /// Attaches a fix (see [`Diagnostic::fix`]).
-    pub fn with_fix(&mut self, edits: Vec<Edit>) -> &mut Diagnostic {
+    pub(crate) fn with_fix(&mut self, edits: Vec<Edit>) -> &mut Diagnostic {
         self.fix = Some(edits);
         self
     }
@@ -345,7 +345,10 @@ pub fn did_you_mean<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str
 
 /// [`did_you_mean`] when exactly one candidate is nearest: a suggestion certain enough to
 /// apply (`capc check --fix`).
-pub fn did_you_mean_unique<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str> + Clone) -> Option<&'c str> {
+pub(crate) fn did_you_mean_unique<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str> + Clone,
+) -> Option<&'c str> {
     let best = did_you_mean(word, candidates.clone())?;
     let rank = |c: &str| {
         let (lower, c_lower) = (word.to_ascii_lowercase(), c.to_ascii_lowercase());

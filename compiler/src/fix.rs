@@ -25,8 +25,8 @@ pub struct FileFix {
     /// The rule of each finding fixed, in report order.
     pub rules: Vec<&'static str>,
     /// `before` and `after` as output may show them: secrets masked (`--diff`).
-    pub shown_before: String,
-    pub shown_after: String,
+    pub(crate) shown_before: String,
+    pub(crate) shown_after: String,
 }
 
 /// One round of fixes: for each file of the checked folder with fixable findings, its text

@@ -306,7 +306,7 @@ impl Parser<'_> {
 /// Maps a byte range of a decoded JSON string back onto its source. `literal` is the span
 /// of the string literal (quotes included) in `source`; `range` is in the decoded value.
 /// Returns `None` when the literal is not a JSON string.
-pub fn string_sub_span(source: &str, literal: Span, range: std::ops::Range<usize>) -> Option<Span> {
+pub(crate) fn string_sub_span(source: &str, literal: Span, range: std::ops::Range<usize>) -> Option<Span> {
     let raw = source.get(literal.start..literal.end)?;
     let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
     let base = literal.start + 1;

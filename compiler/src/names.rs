@@ -37,7 +37,7 @@ pub const MAX_TOOL_NAME: usize = 64;
 
 /// Characters a server's tools should have for their own names after `mcp__<server>__`:
 /// fewer is a warning (`mcp-tool-name-too-long`), since real tools' names run to 30 and more.
-pub const MIN_TOOL_NAME_ROOM: usize = 24;
+pub(crate) const MIN_TOOL_NAME_ROOM: usize = 24;
 
 /// `mcp__<server>__<tool>`, from names already normalized.
 pub fn tool_name(server: &str, tool: &str) -> String {
@@ -46,25 +46,25 @@ pub fn tool_name(server: &str, tool: &str) -> String {
 
 /// The name Claude Code gives a plugin's MCP server in its tools' names: `plugin:<plugin>:<server>`
 /// normalized, `plugin_<plugin>_<server>`.
-pub fn plugin_server(plugin: &str, server: &str) -> String {
+pub(crate) fn plugin_server(plugin: &str, server: &str) -> String {
     normalize_server(&format!("plugin_{plugin}_{server}"))
 }
 
 /// A folder name as a plugin skill's name: every character outside `[A-Za-z0-9_-]` becomes
 /// `-`: `skills/my.skill` is `plugin:my-skill`.
-pub fn sanitize(folder: &str) -> String {
+pub(crate) fn sanitize(folder: &str) -> String {
     folder.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '-' }).collect()
 }
 
 /// The name of a skill in a plugin's skills folder: `<plugin>:<folder, sanitized>`; its
 /// frontmatter `name` never changes it.
-pub fn plugin_skill(plugin: &str, folder: &str) -> String {
+pub(crate) fn plugin_skill(plugin: &str, folder: &str) -> String {
     format!("{plugin}:{}", sanitize(folder))
 }
 
 /// The name of a plugin that is one root `SKILL.md`: its frontmatter `name` (without
 /// a leading `<plugin>:`), else the plugin folder's name, sanitized.
-pub fn plugin_root_skill(plugin: &str, frontmatter_name: Option<&str>, folder: &str) -> String {
+pub(crate) fn plugin_root_skill(plugin: &str, frontmatter_name: Option<&str>, folder: &str) -> String {
     let own = frontmatter_name
         .map(str::trim)
         .map(|n| n.strip_prefix(&format!("{plugin}:")).unwrap_or(n))
@@ -75,14 +75,14 @@ pub fn plugin_root_skill(plugin: &str, frontmatter_name: Option<&str>, folder: &
 
 /// A frontmatter `name` as Claude Code takes it: any scalar, as text; over 256
 /// characters it is ignored.
-pub fn frontmatter_name(raw: Option<&str>) -> Option<&str> {
+pub(crate) fn frontmatter_name(raw: Option<&str>) -> Option<&str> {
     raw.filter(|n| n.chars().count() <= MAX_NAME_CHARS && !n.is_empty())
 }
 
 /// Whether a name may be shown and looked up: not empty, at most 256
 /// characters, no control, format, private-use or unassigned characters, no `<` or `>`, no
 /// blank other than single inner spaces.
-pub fn is_user_facing(name: &str) -> bool {
+pub(crate) fn is_user_facing(name: &str) -> bool {
     let n = name.chars().count();
     if n == 0 || n > MAX_NAME_CHARS || name.starts_with(' ') || name.ends_with(' ') || name.contains("  ") {
         return false;
@@ -97,16 +97,9 @@ pub fn is_user_facing(name: &str) -> bool {
     })
 }
 
-/// Whether the Skill listing may show a display name beside the name: letters,
-/// marks, digits, `_`, `:`, `.`, `-`, at most 256 characters.
-pub fn is_listable_label(name: &str) -> bool {
-    let n = name.chars().count();
-    n > 0 && n <= MAX_NAME_CHARS && name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '-'))
-}
-
 /// The names a plugin skill or command answers to besides its own.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PluginNames {
+pub(crate) struct PluginNames {
     /// The user-facing name: the frontmatter `name`, prefixed with the command's namespace
     /// (`plugin:` or `plugin:folder:`) unless it already starts with it.
     pub display_name: Option<String>,
@@ -114,11 +107,11 @@ pub struct PluginNames {
     pub aliases: Vec<String>,
     /// What is kept from lookup because a name is not user-facing: the aliases and the
     /// display name (they still count for permission rules).
-    pub shed: Vec<String>,
+    pub(crate) shed: Vec<String>,
 }
 
 /// `command` is the entry's name (`plugin:release`), `frontmatter_name` its `name`.
-pub fn plugin_names(command: &str, frontmatter_name: Option<&str>) -> PluginNames {
+pub(crate) fn plugin_names(command: &str, frontmatter_name: Option<&str>) -> PluginNames {
     let Some(given) = self::frontmatter_name(frontmatter_name) else { return PluginNames::default() };
     let namespace = &command[..command.rfind(':').map_or(0, |i| i + 1)];
     let display = if given.starts_with(namespace) { given.to_string() } else { format!("{namespace}{given}") };
@@ -142,7 +135,7 @@ pub fn is_reserved_namespace(name: &str) -> bool {
 
 /// Names a plugin alias may never take, beyond the table's own names and built-ins:
 /// names holding `:` and MCP tool names.
-pub fn alias_never_allowed(alias: &str) -> bool {
+pub(crate) fn alias_never_allowed(alias: &str) -> bool {
     alias.contains(':') || alias.starts_with("mcp__")
 }
 
@@ -178,7 +171,7 @@ fn primary_of_any(c: char) -> (u8, u32) {
 /// `a.localeCompare(b)` as Claude Code's runtime (ICU, root locale) orders the names it sorts
 /// (skills of a folder, agents, tools), for the characters names hold: punctuation (`_` before
 /// `-`), then digits, then letters ignoring case; equal that far, lowercase before uppercase.
-pub fn locale_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+pub(crate) fn locale_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     let primary_a = a.chars().map(primary);
     let primary_b = b.chars().map(primary);
     primary_a.cmp(primary_b).then_with(|| {

@@ -63,12 +63,12 @@ impl Node {
         self.as_object()?.iter().rev().find(|(k, _)| k.name == key).map(|(_, v)| v)
     }
 
-    pub fn get_entry(&self, key: &str) -> Option<(&Key, &Node)> {
+    pub(crate) fn get_entry(&self, key: &str) -> Option<(&Key, &Node)> {
         self.as_object()?.iter().rev().find(|(k, _)| k.name == key).map(|(k, v)| (k, v))
     }
 
     /// A short noun for messages: "a string", "an array", …
-    pub fn type_name(&self) -> &'static str {
+    pub(crate) fn type_name(&self) -> &'static str {
         match self.kind {
             NodeKind::Null => "null",
             NodeKind::Bool(_) => "a boolean",
@@ -80,7 +80,7 @@ impl Node {
     }
 
     /// A compact rendering with spans, for tests: `{a@1..4: [1@7..8]@6..9}@0..10`.
-    pub fn debug_tree(&self) -> String {
+    pub(crate) fn debug_tree(&self) -> String {
         let mut out = String::new();
         self.write_tree(&mut out);
         out

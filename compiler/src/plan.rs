@@ -13,7 +13,7 @@ use crate::plural::count;
 
 /// How many entries of each list (blocking errors, left-out files, errors loaded anyway)
 /// `capc lock` shows before `… and N more`.
-pub const LISTED: usize = 10;
+pub(crate) const LISTED: usize = 10;
 
 /// What the caller asked for.
 #[derive(Clone, Copy, Debug)]

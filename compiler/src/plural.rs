@@ -10,7 +10,7 @@ pub fn count(n: usize, noun: &str) -> String {
 
 /// The noun alone, as `count` would write it after `n` (for a verb or pronoun that agrees with
 /// it: `1 file has`, `2 files have`).
-pub fn noun_for(n: usize, noun: &str) -> String {
+pub(crate) fn noun_for(n: usize, noun: &str) -> String {
     if n == 1 {
         noun.to_string()
     } else {

@@ -82,7 +82,7 @@ fn escape_keeping(text: &str, keep: impl Fn(char, Option<char>) -> bool) -> Cow<
 
 /// [`escape_lines`] of a text that spans (byte ranges) point into, with a function that
 /// moves an offset of `text` to the same place in the escaped text.
-pub fn escape_lines_mapped(text: &str) -> (Cow<'_, str>, impl Fn(usize) -> usize + '_) {
+pub(crate) fn escape_lines_mapped(text: &str) -> (Cow<'_, str>, impl Fn(usize) -> usize + '_) {
     let escaped = escape_lines(text);
     // (offset in `text`, how much longer the escaped text is from there on)
     let mut shifts: Vec<(usize, usize)> = Vec::new();

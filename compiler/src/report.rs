@@ -7,7 +7,8 @@ mod excerpt;
 mod lines;
 mod sarif;
 
-pub use lines::{short_lines, to_github, to_short, to_statistics, to_statistics_json};
+pub(crate) use lines::short_lines;
+pub use lines::{to_github, to_short, to_statistics, to_statistics_json};
 pub use sarif::to_sarif;
 
 use crate::check::{Checked, Positions};
@@ -170,7 +171,7 @@ pub enum Detail {
 }
 
 /// How many more places of a repeated finding the brief report lists before counting the rest.
-pub const MOST_PLACES_LISTED: usize = 10;
+pub(crate) const MOST_PLACES_LISTED: usize = 10;
 
 /// Renders every diagnostic for a terminal, each in full, then a one-line summary.
 pub fn to_text(checked: &Checked, color: bool, width: usize) -> String {

@@ -11,7 +11,7 @@ use std::path::Path;
 
 /// JSON with every object's keys sorted (by UTF-8 bytes) and no whitespace, so a schema hashes
 /// the same whatever order the server wrote its keys in.
-pub fn canonical_json(value: &Value) -> String {
+pub(crate) fn canonical_json(value: &Value) -> String {
     let mut out = String::new();
     write_canonical(value, &mut out);
     out
@@ -54,7 +54,7 @@ pub fn schema_sha256(schema: &Value) -> String {
 }
 
 /// The characters of a description Claude Code's estimate counts.
-pub const ESTIMATE_DESCRIPTION_CHARS: usize = 2048;
+pub(crate) const ESTIMATE_DESCRIPTION_CHARS: usize = 2048;
 
 /// Claude Code's rough token count for a tool where it has no tokenizer:
 /// `Math.round(JSON.stringify({name, description, input_schema}).length / 4)`, the length in
@@ -156,7 +156,7 @@ pub fn keep(lock: &mut Lock, old: &Recorded) {
 }
 
 /// The declaration of `name` that wins (a shadowed one never starts).
-pub fn winning<'a>(servers: &'a [McpServer], name: &str) -> Option<&'a McpServer> {
+pub(crate) fn winning<'a>(servers: &'a [McpServer], name: &str) -> Option<&'a McpServer> {
     servers.iter().find(|s| s.name == name && s.shadowed_by.is_none())
 }
 
@@ -214,7 +214,11 @@ pub fn offered<'a>(recorded: &'a Recorded, lock: &'a Lock) -> Vec<Offered<'a>> {
 /// `invalid-mcp-tool-name`: each [`offered`] tool whose composed name the API refuses,
 /// reported at the server's name in the file that declares it (`spans`: by server name and
 /// file).
-pub fn name_findings(recorded: &Recorded, lock: &Lock, spans: &BTreeMap<(String, String), Span>) -> Vec<Diagnostic> {
+pub(crate) fn name_findings(
+    recorded: &Recorded,
+    lock: &Lock,
+    spans: &BTreeMap<(String, String), Span>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for offered in offered(recorded, lock) {
         let (server, name) = (offered.server, offered.name());

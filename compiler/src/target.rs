@@ -56,7 +56,7 @@ pub fn targets(paths: &[PathBuf]) -> Result<Vec<TargetFolder>, CheckError> {
 }
 
 /// The root a file belongs to (see the module docs). `file` is absolute.
-pub fn root_of(file: &Path) -> PathBuf {
+pub(crate) fn root_of(file: &Path) -> PathBuf {
     let folder = file.parent().unwrap_or(Path::new("/"));
     // Inside a `.claude` folder: the folder holding the innermost one.
     let parts: Vec<Component<'_>> = folder.components().collect();

@@ -52,11 +52,11 @@ struct Known {
 #[derive(Debug, Default)]
 pub struct Verification {
     /// The folder read: `<home>/.claude/plugins`.
-    pub plugins_dir: PathBuf,
+    pub(crate) plugins_dir: PathBuf,
     pub marketplaces: Vec<Compared>,
     pub plugins: Vec<Compared>,
     /// Locked plugins and marketplaces the home does not have.
-    pub not_installed: Vec<String>,
+    pub(crate) not_installed: Vec<String>,
 }
 
 /// One installed plugin or known marketplace, compared.
@@ -66,7 +66,7 @@ pub struct Compared {
     /// `1.2.0 (user)`, the source of a marketplace.
     pub detail: String,
     /// Files compared and found equal.
-    pub files_equal: usize,
+    pub(crate) files_equal: usize,
     pub drift: Vec<Drift>,
 }
 

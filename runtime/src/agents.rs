@@ -20,7 +20,7 @@ use capc_compiler::model::Agent;
 use std::borrow::Cow;
 
 /// The `(Tools: …)` text of a declared agent.
-pub fn tools_text(agent: &Agent) -> Cow<'static, str> {
+pub(crate) fn tools_text(agent: &Agent) -> Cow<'static, str> {
     let tools: Vec<&str> = agent.tools.iter().map(String::as_str).filter(|t| *t != "*").collect();
     let all = agent.tools.iter().any(|t| t == "*");
     let disallowed: Vec<&str> = agent.disallowed_tools.iter().map(String::as_str).collect();

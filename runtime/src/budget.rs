@@ -52,7 +52,7 @@ const ENV: [&str; 4] = [
 
 /// The `listing-budget` measurement `capc check` runs, for these windows.
 #[derive(Debug, Clone)]
-pub struct ListingBudget {
+pub(crate) struct ListingBudget {
     pub windows: Vec<ContextWindow>,
 }
 
@@ -70,7 +70,7 @@ pub struct ListingRow {
     pub kept: Kept,
     /// Its description can be shortened or dropped (a bundled skill keeps its form).
     #[serde(skip)]
-    pub shortenable: bool,
+    pub(crate) shortenable: bool,
 }
 
 /// The listing for one context window.
@@ -187,7 +187,7 @@ pub fn measure(loaded: &Loaded, base: &TurnContext, window: ContextWindow) -> Op
 }
 
 /// The listing of a checked folder for each window, in the order given.
-pub fn measure_all(checked: &Checked, options: &Options, windows: &[ContextWindow]) -> Vec<Measured> {
+pub(crate) fn measure_all(checked: &Checked, options: &Options, windows: &[ContextWindow]) -> Vec<Measured> {
     let loaded = loaded(checked, options);
     let cx = context(checked, options);
     windows.iter().filter_map(|w| measure(&loaded, &cx, *w)).collect()
@@ -226,7 +226,7 @@ pub fn measure_each(
 }
 
 /// The entries by what they cost (characters in full) descending, then by name and path.
-pub fn by_cost(entries: &[ListingRow]) -> Vec<&ListingRow> {
+pub(crate) fn by_cost(entries: &[ListingRow]) -> Vec<&ListingRow> {
     let mut rows: Vec<&ListingRow> = entries.iter().collect();
     rows.sort_by(|a, b| b.full.cmp(&a.full).then_with(|| a.name.cmp(&b.name)).then_with(|| a.path.cmp(&b.path)));
     rows

@@ -80,7 +80,7 @@ impl BuiltinSwitches {
 
 /// A gitignore-style match of a relative path: `**` any folders, `*` and `?` within one
 /// segment; a pattern without `/` matches the file name at any depth.
-pub fn path_matches(pattern: &str, path: &str) -> bool {
+pub(crate) fn path_matches(pattern: &str, path: &str) -> bool {
     let pattern = pattern.trim_start_matches("./");
     if pattern.is_empty() || path.starts_with("..") || path.starts_with('/') {
         return false;
@@ -248,7 +248,7 @@ pub fn find<'t>(table: &'t [CommandView], name: &str) -> Option<&'t CommandView>
 }
 
 /// `loadedFrom` as Claude Code sets it for a lock entry.
-pub fn loaded_from(c: &Command) -> Option<&'static str> {
+pub(crate) fn loaded_from(c: &Command) -> Option<&'static str> {
     match (c.origin, c.form.as_str()) {
         (Origin::Plugin, "skill") => Some("plugin"),
         (Origin::Plugin, _) => None,
@@ -259,7 +259,7 @@ pub fn loaded_from(c: &Command) -> Option<&'static str> {
 
 /// Whether a bundled skill or built-in prompt command exists in this context: its gate holds
 /// and bundled skills are not turned off (a built-in plugin's skill stays even then).
-pub fn bundled_exists(b: &BundledSkill, cx: &TurnContext) -> bool {
+pub(crate) fn bundled_exists(b: &BundledSkill, cx: &TurnContext) -> bool {
     let gate = match b.gate {
         Gate::Always => true,
         Gate::Cron => !cx.flag("CLAUDE_CODE_DISABLE_CRON"),

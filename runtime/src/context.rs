@@ -38,7 +38,7 @@ pub enum Auth {
 
 impl Auth {
     /// Signed in with Anthropic itself (an API key or claude.ai), not through a cloud provider.
-    pub fn first_party(self) -> bool {
+    pub(crate) fn first_party(self) -> bool {
         matches!(self, Auth::ApiKey | Auth::ClaudeAi)
     }
 }
@@ -117,16 +117,16 @@ pub struct SessionRules {
 #[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, schemars::JsonSchema)]
 pub struct SkillUsage {
     #[serde(rename = "usageCount", default)]
-    pub usage_count: f64,
+    pub(crate) usage_count: f64,
     /// Milliseconds since the epoch.
     #[serde(rename = "lastUsedAt", default)]
-    pub last_used_at: f64,
+    pub(crate) last_used_at: f64,
 }
 
 /// The context window of Claude Code's default model (Opus 5.5), in tokens.
 pub const DEFAULT_CONTEXT_WINDOW: u64 = 1_000_000;
 /// Bytes per token the listing budget assumes for that model (4 for older models).
-pub const DEFAULT_BYTES_PER_TOKEN: u64 = 3;
+pub(crate) const DEFAULT_BYTES_PER_TOKEN: u64 = 3;
 
 /// What a turn is computed from, besides the lock and the MCP state. Every field has the
 /// default of a headless run with an API key in an untrusted folder.
@@ -181,7 +181,7 @@ pub struct TurnContext {
 
 /// A `skillOverrides` level, weakest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Override {
+pub(crate) enum Override {
     On,
     /// Listed as `- name` only.
     NameOnly,
@@ -204,7 +204,7 @@ impl TurnContext {
             _ => false,
         }
     }
-    pub fn flag_text(&self, name: &str) -> Option<String> {
+    pub(crate) fn flag_text(&self, name: &str) -> Option<String> {
         match self.flags.get(name)? {
             Value::String(s) => Some(s.clone()),
             Value::Bool(b) => Some(b.to_string()),
@@ -213,7 +213,7 @@ impl TurnContext {
         }
     }
     /// A numeric setting or variable (`"2000"` as well as `2000`).
-    pub fn flag_number(&self, name: &str) -> Option<f64> {
+    pub(crate) fn flag_number(&self, name: &str) -> Option<f64> {
         match self.flags.get(name)? {
             Value::Number(n) => n.as_f64(),
             Value::String(s) => s.trim().parse().ok(),
@@ -231,14 +231,14 @@ impl TurnContext {
         self.flag("CLAUDE_CODE_SIMPLE")
     }
     /// Bundled skills and built-in prompt commands are off.
-    pub fn no_bundled(&self) -> bool {
+    pub(crate) fn no_bundled(&self) -> bool {
         self.flag("disableBundledSkills") || self.flag("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS")
     }
     /// Whether Claude Code sends its attribution reminder (`Attribution for git commits
     /// and pull requests …`) with a turn: unless the settings leave both lines empty —
     /// `attribution` naming `commit` or `pr` (an absent one keeps its default line) with both
     /// `""`, or, without those, `includeCoAuthoredBy: false`.
-    pub fn attribution_reminder(&self) -> bool {
+    pub(crate) fn attribution_reminder(&self) -> bool {
         if let Some(Value::Object(attribution)) = self.flags.get("attribution") {
             let (commit, pr) = (attribution.get("commit"), attribution.get("pr"));
             if commit.is_some() || pr.is_some() {
@@ -249,7 +249,7 @@ impl TurnContext {
         !matches!(self.flags.get("includeCoAuthoredBy"), Some(Value::Bool(false)))
     }
     /// The `skillOverrides` level of a skill.
-    pub fn skill_override(&self, name: &str) -> Override {
+    pub(crate) fn skill_override(&self, name: &str) -> Override {
         let Some(Value::Object(map)) = self.flags.get("skillOverrides") else { return Override::On };
         match map.get(name).and_then(Value::as_str) {
             Some("name-only") => Override::NameOnly,
@@ -259,7 +259,7 @@ impl TurnContext {
         }
     }
     /// A skill's usage score: `usageCount × max(0.5^(days/7), 0.1)`.
-    pub fn usage_score(&self, name: &str) -> f64 {
+    pub(crate) fn usage_score(&self, name: &str) -> f64 {
         let Some(usage) = self.skill_usage.get(name) else { return 0.0 };
         let days = self.now.map_or(0.0, |now| ((now as f64 - usage.last_used_at) / 86_400_000.0).max(0.0));
         usage.usage_count * 0.5f64.powf(days / 7.0).max(0.1)

@@ -66,8 +66,8 @@ pub struct ServerCost {
     /// The tools whose own `_meta` says `alwaysLoad` (sent up front even when tool search
     /// defers their server's others), their tokens and their names' tokens.
     pub pinned: usize,
-    pub pinned_tokens: u64,
-    pub pinned_names: u64,
+    pub(crate) pinned_tokens: u64,
+    pub(crate) pinned_names: u64,
     pub recording: Recording,
 }
 
@@ -232,7 +232,7 @@ impl ToolSurface {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Total {
     /// The Skill listing as sent, in characters and in tokens.
-    pub listing_chars: usize,
+    pub(crate) listing_chars: usize,
     pub listing: u64,
     /// The MCP surface in the folder's mode.
     pub tools: Deferral,
@@ -258,7 +258,7 @@ impl Total {
 }
 
 /// The instruction files a session sends at the start, with their token estimates, in order.
-pub fn instructions_at_start(checked: &Checked) -> Vec<(&str, u64)> {
+pub(crate) fn instructions_at_start(checked: &Checked) -> Vec<(&str, u64)> {
     checked.instructions.iter().filter(|i| i.at_start()).map(|i| (i.path.as_str(), i.tokens)).collect()
 }
 
@@ -443,7 +443,7 @@ pub fn measures(config: &capc_compiler::config::Config, surface: &Arc<Recorded>)
 
 /// The `max-context-tokens` ceiling `capc check` enforces.
 #[derive(Debug, Clone)]
-pub struct ContextCeiling {
+pub(crate) struct ContextCeiling {
     pub windows: Vec<ContextWindow>,
     pub max: u64,
     pub surface: Arc<Recorded>,

@@ -33,9 +33,9 @@ use capc_compiler::builtins::{BundledSource, BUNDLED_SKILLS};
 use std::borrow::Cow;
 
 /// `skillListingMaxDescChars` when settings do not set it, in UTF-16 code units.
-pub const MAX_LISTING_DESC_CHARS: usize = capc_compiler::listed::MAX_DESC_UNITS;
+pub(crate) const MAX_LISTING_DESC_CHARS: usize = capc_compiler::listed::MAX_DESC_UNITS;
 /// `skillListingBudgetFraction` when settings do not set it.
-pub const DEFAULT_BUDGET_FRACTION: f64 = 0.01;
+pub(crate) const DEFAULT_BUDGET_FRACTION: f64 = 0.01;
 /// How an entry may be shortened when the listing is over budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Keep {
@@ -57,7 +57,7 @@ pub struct ListingEntry<'a> {
     pub description: Option<Described<'a>>,
     pub keep: Keep,
     /// Usage score (`skillUsage`): who gets a description back first when over budget.
-    pub score: f64,
+    pub(crate) score: f64,
 }
 
 /// Characters available to the listing: `SLASH_COMMAND_TOOL_CHAR_BUDGET` (a positive number)
@@ -107,11 +107,11 @@ pub struct ListingLayout {
 
 impl ListingLayout {
     /// The listing's size with every entry in full (line breaks counted).
-    pub fn full_size(&self) -> usize {
+    pub(crate) fn full_size(&self) -> usize {
         self.full.iter().sum::<usize>() + self.full.len().saturating_sub(1)
     }
     /// The listing's size as sent.
-    pub fn sent_size(&self) -> usize {
+    pub(crate) fn sent_size(&self) -> usize {
         let widths =
             self.kept.iter().enumerate().map(|(i, k)| if *k == Kept::Full { self.full[i] } else { self.short[i] });
         widths.sum::<usize>() + self.full.len().saturating_sub(1)
@@ -317,12 +317,12 @@ fn bundled_descriptions() -> &'static [Option<(String, usize, usize)>] {
 }
 
 /// A name Claude Code accepts as a command name: `[A-Za-z0-9:_-]`, not empty.
-pub fn valid_command_name(name: &str) -> bool {
+pub(crate) fn valid_command_name(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b':' | b'_' | b'-'))
 }
 
 /// A command's display name, when the listing shows it (see the module docs).
-pub fn shown_display<'l>(loaded: &'l Loaded, table: &[CommandView], i: usize) -> Option<&'l str> {
+pub(crate) fn shown_display<'l>(loaded: &'l Loaded, table: &[CommandView], i: usize) -> Option<&'l str> {
     let display = loaded.displays[i].as_deref()?;
     let name = loaded.lock.commands[i].name.as_str();
     let shown = display != name
@@ -334,24 +334,24 @@ pub fn shown_display<'l>(loaded: &'l Loaded, table: &[CommandView], i: usize) ->
 
 /// Which commands the Skill tool lists (`getSkillToolCommands`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Listable<'a> {
+pub(crate) struct Listable<'a> {
     /// `type === 'prompt'`.
-    pub is_prompt: bool,
+    pub(crate) is_prompt: bool,
     pub disable_model_invocation: bool,
     /// `source === 'builtin'`.
-    pub is_builtin_source: bool,
+    pub(crate) is_builtin_source: bool,
     /// `"bundled" | "skills" | "commands_DEPRECATED" | "plugin" | "mcp"`, or `None`.
-    pub loaded_from: Option<&'a str>,
+    pub(crate) loaded_from: Option<&'a str>,
     /// `hasUserSpecifiedDescription`.
-    pub has_user_description: bool,
+    pub(crate) has_user_description: bool,
     /// `whenToUse` is set and non-empty (JavaScript truthiness).
-    pub has_when_to_use: bool,
+    pub(crate) has_when_to_use: bool,
 }
 
 /// Whether the command appears in the Skill tool's listing: a prompt command the model may
 /// invoke, not built in, and either from a skills/bundled/legacy-commands loader (which always
 /// derive a description) or with an explicit description or `whenToUse` (plugin and MCP ones).
-pub fn skill_tool_lists(c: &Listable<'_>) -> bool {
+pub(crate) fn skill_tool_lists(c: &Listable<'_>) -> bool {
     c.is_prompt
         && !c.disable_model_invocation
         && !c.is_builtin_source
@@ -362,7 +362,7 @@ pub fn skill_tool_lists(c: &Listable<'_>) -> bool {
 
 /// The Skill tool's own permission decision (`checkPermissions`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SkillDecision {
+pub(crate) enum SkillDecision {
     /// A deny rule matched; `rule` is its content as given (before the `/` is stripped).
     /// Claude Code's message: "Skill execution blocked by permission rules".
     Deny { rule: String },
@@ -378,7 +378,8 @@ pub enum SkillDecision {
 /// PromptCommand keys, then the CommandBase keys. Any other key with a meaningful value (not
 /// undefined/null/`[]`/`{}`) — notably `allowedTools`, `hooks`, `kind`, `availability`,
 /// `isSensitive`, `shell` — makes the Skill tool ask.
-pub const SAFE_SKILL_PROPERTIES: &[&str] = &[
+#[cfg(test)]
+pub(crate) const SAFE_SKILL_PROPERTIES: &[&str] = &[
     "type",
     "progressMessage",
     "contentLength",
@@ -412,13 +413,14 @@ pub const SAFE_SKILL_PROPERTIES: &[&str] = &[
 ];
 
 /// The skill name as the Skill tool sees it: JavaScript `trim()`, then one leading `/` removed.
-pub fn normalize_skill_name(name: &str) -> &str {
+pub(crate) fn normalize_skill_name(name: &str) -> &str {
     let trimmed = name.trim_matches(is_js_whitespace);
     trimmed.strip_prefix('/').unwrap_or(trimmed)
 }
 
 /// The prompt shown when the decision is [`SkillDecision::Ask`]: `Execute skill: X`.
-pub fn ask_message(name: &str) -> String {
+#[cfg(test)]
+pub(crate) fn ask_message(name: &str) -> String {
     format!("Execute skill: {}", normalize_skill_name(name))
 }
 
@@ -447,7 +449,7 @@ fn rule_matches(content: &str, name: &str) -> bool {
 /// order. Ask rules with content are never consulted by the Skill tool (a bare `Skill` ask rule
 /// acts through the generic pipeline instead). `safe` must be false when the command is unknown
 /// or not a prompt command, as well as when it has a meaningful non-safe property.
-pub fn decide_skill(name: &str, deny_rules: &[&str], allow_rules: &[&str], safe: bool) -> SkillDecision {
+pub(crate) fn decide_skill(name: &str, deny_rules: &[&str], allow_rules: &[&str], safe: bool) -> SkillDecision {
     let name = normalize_skill_name(name);
     if let Some(rule) = deny_rules.iter().find(|r| rule_matches(r, name)) {
         return SkillDecision::Deny { rule: (*rule).to_owned() };

@@ -10,12 +10,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Claude Code's cap on tool descriptions and server instructions.
-pub const MAX_DESCRIPTION_CHARS: usize = 2048;
+pub(crate) const MAX_DESCRIPTION_CHARS: usize = 2048;
 /// What follows a cut description.
-pub const TRUNCATION_MARKER: &str = "… [truncated]";
+pub(crate) const TRUNCATION_MARKER: &str = "… [truncated]";
 
 /// Cuts `text` at 2,048 characters with Claude Code's marker.
-pub fn truncate_description(text: &str) -> String {
+pub(crate) fn truncate_description(text: &str) -> String {
     match text.char_indices().nth(MAX_DESCRIPTION_CHARS) {
         Some((at, _)) => format!("{}{TRUNCATION_MARKER}", &text[..at]),
         None => text.to_string(),
@@ -51,7 +51,7 @@ pub struct McpTool {
     pub server: Arc<str>,
     /// The server's position among the state's servers (for per-server decisions).
     #[serde(skip)]
-    pub server_index: usize,
+    pub(crate) server_index: usize,
     /// Cut at 2,048 characters.
     pub description: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -61,10 +61,10 @@ pub struct McpTool {
     pub always_load: bool,
     /// The tool's own `_meta` says `alwaysLoad` (what `capc lock --connect` records of it).
     #[serde(skip)]
-    pub listed_always_load: bool,
+    pub(crate) listed_always_load: bool,
     /// The name the server gave the tool (before normalization), for calls.
     #[serde(skip)]
-    pub original: String,
+    pub(crate) original: String,
     /// The tool's input schema as the server lists it, for `capc serve --connect`.
     #[serde(skip)]
     pub input_schema: Option<Arc<serde_json::Map<String, serde_json::Value>>>,
@@ -95,10 +95,10 @@ pub struct Server {
     pub always_load: bool,
     /// A server of a plugin only project settings enable: not loaded in an untrusted folder.
     #[serde(skip)]
-    pub needs_trust: bool,
+    pub(crate) needs_trust: bool,
     /// Each prompt's argument names, in order, by command name.
     #[serde(skip)]
-    pub prompt_arguments: BTreeMap<String, Vec<String>>,
+    pub(crate) prompt_arguments: BTreeMap<String, Vec<String>>,
 }
 
 /// A server's new state, as a connection reports it.
@@ -304,7 +304,7 @@ impl McpState {
     }
 
     /// Indices into [`McpState::tools`] in code-unit order of the names.
-    pub fn tools_by_code_unit(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn tools_by_code_unit(&self) -> impl Iterator<Item = usize> + '_ {
         self.by_code_unit.iter().copied()
     }
 
@@ -318,7 +318,7 @@ impl McpState {
         })
     }
 
-    pub fn any_pending(&self) -> bool {
+    pub(crate) fn any_pending(&self) -> bool {
         self.servers.values().any(|s| s.status == Status::Pending)
     }
 
@@ -326,7 +326,7 @@ impl McpState {
         self.servers.values().filter(|s| s.status == Status::Pending).map(|s| s.name.clone()).collect()
     }
 
-    pub fn any_resources(&self) -> bool {
+    pub(crate) fn any_resources(&self) -> bool {
         self.servers.values().any(|s| s.status == Status::Connected && !s.resources.is_empty())
     }
 
@@ -340,7 +340,7 @@ impl McpState {
     }
 
     /// MCP prompts of connected servers, as command names.
-    pub fn prompt_commands(&self) -> Vec<&str> {
+    pub(crate) fn prompt_commands(&self) -> Vec<&str> {
         self.servers
             .values()
             .filter(|s| s.status == Status::Connected)

@@ -21,10 +21,10 @@ use capc_grammar::{
 use std::sync::Arc;
 
 /// Where the rules a turn adds come from, as decisions name them.
-pub const DISALLOWED_TOOLS: &str = "--disallowedTools";
-pub const ALLOWED_TOOLS: &str = "--allowedTools";
-pub const SESSION: &str = "session";
-pub const SKILL_GRANT: &str = "the skill's allowed-tools";
+pub(crate) const DISALLOWED_TOOLS: &str = "--disallowedTools";
+pub(crate) const ALLOWED_TOOLS: &str = "--allowedTools";
+pub(crate) const SESSION: &str = "session";
+pub(crate) const SKILL_GRANT: &str = "the skill's allowed-tools";
 
 /// The rules of one turn.
 #[derive(Debug, Clone)]
@@ -92,7 +92,7 @@ impl Permissions {
 
     /// The whole-tool deny rules (`Tool`, `Tool(*)`, `mcp__server`, `mcp__server__*`, `*`):
     /// each removes what it matches from the pool.
-    pub fn whole_denies(&self) -> impl Iterator<Item = &PermissionRule> {
+    pub(crate) fn whole_denies(&self) -> impl Iterator<Item = &PermissionRule> {
         let extra =
             self.extra.iter().filter(|r| r.behavior == Behavior::Deny && r.rule.is_whole_tool()).map(|r| &r.rule);
         self.lock_denies.iter().chain(extra)
@@ -105,7 +105,7 @@ impl Permissions {
     }
 
     /// Whether an `Agent(type)` deny rule removes the agent `name` from the listing.
-    pub fn denies_agent(&self, name: &str) -> bool {
+    pub(crate) fn denies_agent(&self, name: &str) -> bool {
         let cx = MatchContext::default();
         let call = ToolCall::new("Agent").with_primary(name);
         self.all().any(|r| {
@@ -173,7 +173,7 @@ impl Permissions {
     }
 
     /// What Claude Code prints on stderr about this turn's rules.
-    pub fn notices(&self) -> Vec<String> {
+    pub(crate) fn notices(&self) -> Vec<String> {
         self.notices.to_vec()
     }
 }

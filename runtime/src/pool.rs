@@ -41,7 +41,7 @@ pub struct ToolView {
 }
 
 /// The name of the stub tool that keeps deferred loading on.
-pub const PLACEHOLDER: &str = "DeferredToolPlaceholder";
+pub(crate) const PLACEHOLDER: &str = "DeferredToolPlaceholder";
 
 /// When a session has a built-in tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,7 +167,7 @@ pub enum SearchMode {
 }
 
 /// The tool-search mode of a context.
-pub fn search_mode(cx: &TurnContext) -> SearchMode {
+pub(crate) fn search_mode(cx: &TurnContext) -> SearchMode {
     if cx.simple() || cx.flag("CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS") {
         return SearchMode::Standard;
     }
@@ -369,7 +369,7 @@ pub fn sent(tools: &[ToolView], placeholder: bool) -> Vec<Arc<str>> {
 
 /// The pool of a skill's forked subagent: the main thread's, without the main-thread-only
 /// tools, and with the agent's `tools` and `disallowedTools` applied.
-pub fn for_subagent(tools: &[ToolView], allowed: &[String], disallowed: &[String]) -> Vec<ToolView> {
+pub(crate) fn for_subagent(tools: &[ToolView], allowed: &[String], disallowed: &[String]) -> Vec<ToolView> {
     let base = |name: &str| name.split('(').next().unwrap_or(name).trim().to_string();
     let allowed: Vec<String> = allowed.iter().map(|t| base(t)).filter(|t| t != "*").collect();
     let disallowed: Vec<String> = disallowed.iter().map(|t| base(t)).collect();

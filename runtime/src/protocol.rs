@@ -30,7 +30,7 @@ use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// What a `turn` response holds when `include` is not given.
-pub const ALL_PARTS: &[&str] =
+pub(crate) const ALL_PARTS: &[&str] =
     &["commands", "skill_listing", "agent_listing", "tools", "tool_search", "deferred", "tool_section", "request"];
 
 /// One request line: its `id` (echoed as sent) and what it asks, by `type`.
@@ -355,7 +355,7 @@ pub fn handle(session: &mut Session, line: &str) -> Value {
 }
 
 /// Answers one request line, as a type.
-pub fn respond(session: &mut Session, line: &str) -> Response {
+pub(crate) fn respond(session: &mut Session, line: &str) -> Response {
     session.sync();
     let request: Value = match serde_json::from_str(line) {
         Ok(v) => v,
@@ -470,11 +470,11 @@ fn answer(session: &mut Session, input: Input) -> Result<Body, (ErrorCode, Strin
 /// request (an `mcp_update` listing 2,000 tools is about 6 MB) and small enough that a runaway
 /// or hostile writer cannot make the session hold or echo arbitrary amounts. A longer line is
 /// skipped to its end and answered with a `request_too_large` error.
-pub const MAX_REQUEST_BYTES: usize = 16 << 20;
+pub(crate) const MAX_REQUEST_BYTES: usize = 16 << 20;
 
 /// The longest `id` echoed back (a string of at most 256 bytes, or any number, boolean or
 /// null); a request with a larger one is answered with `id: null` and an error.
-pub const MAX_ID_BYTES: usize = 256;
+pub(crate) const MAX_ID_BYTES: usize = 256;
 
 /// Serves requests until end of input: one response line per request line (blank lines
 /// are skipped). A line that is not UTF-8 or longer than [`MAX_REQUEST_BYTES`] gets an error

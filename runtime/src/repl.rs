@@ -269,7 +269,7 @@ pub fn run(session: &mut Session, mut input: impl BufRead, mut out: impl Write) 
 
 /// Where the REPL keeps its history: `CAPC_HISTORY` (empty: nowhere), else
 /// `$XDG_STATE_HOME/capc/session_history`, else `~/.local/state/capc/session_history`.
-pub fn history_file() -> Option<PathBuf> {
+pub(crate) fn history_file() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("CAPC_HISTORY") {
         return (!path.is_empty()).then(|| PathBuf::from(path));
     }

@@ -84,7 +84,7 @@ impl Request {
 
     /// A turn that sends no attachments: an MCP prompt's turn carries neither the deferred-tools
     /// announcement nor the listings.
-    pub fn without_attachments(mut self) -> Request {
+    pub(crate) fn without_attachments(mut self) -> Request {
         self.deferred.clear();
         self.skill_listing.clear();
         self.agent_listing.clear();

@@ -56,7 +56,7 @@ pub struct ShellRun {
     pub message: Option<String>,
     /// Exit code, when it ran.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub exit_code: Option<i32>,
+    pub(crate) exit_code: Option<i32>,
     /// Why an allowed one did not run where Claude Code runs it (the folder is not trusted).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_run: Option<String>,

@@ -71,7 +71,7 @@ pub(crate) fn measured(text: &str) -> (String, usize, usize) {
 
 impl<'a> Described<'a> {
     /// From a description measured before.
-    pub fn new_measured(m: &'a (String, usize, usize)) -> Described<'a> {
+    pub(crate) fn new_measured(m: &'a (String, usize, usize)) -> Described<'a> {
         Described { text: &m.0, size: m.1, units: m.2 }
     }
 }

@@ -9,7 +9,7 @@ use capc_compiler::model::Scope;
 /// project's (or the local) settings declare, nor a project skills-folder plugin, in a folder
 /// whose trust was not accepted (the lock marks those plugins `requires_trust`). A plugin the
 /// lock calls not loaded still counts: the lock cannot free a component by that label.
-pub fn component_needs_trust(lock: &capc_compiler::model::Lock, path: &str) -> bool {
+pub(crate) fn component_needs_trust(lock: &capc_compiler::model::Lock, path: &str) -> bool {
     lock.plugins.iter().filter(|p| p.requires_trust).any(|p| capc_compiler::lock::plugins::inside(path, &p.root))
 }
 
@@ -52,13 +52,13 @@ pub fn untrusted_note(lock: &capc_compiler::model::Lock, run_untrusted: bool) ->
 
 /// A repository's own servers (its `.mcp.json`, its plugins') start only once the user trusts
 /// the folder: capc runs nothing a repository asks for before that.
-pub fn server_needs_trust(server: &capc_compiler::model::McpServer) -> bool {
+pub(crate) fn server_needs_trust(server: &capc_compiler::model::McpServer) -> bool {
     matches!(server.scope, Scope::Project | Scope::Plugin)
 }
 
 /// The stderr line of Claude Code for allow rules an untrusted folder ignores:
 /// `ignored` holds each settings file with how many entries it had.
-pub fn ignored_allow_notice(ignored: &[(String, usize)], root: &str, home: &str) -> Option<String> {
+pub(crate) fn ignored_allow_notice(ignored: &[(String, usize)], root: &str, home: &str) -> Option<String> {
     let count: usize = ignored.iter().map(|(_, n)| n).sum();
     if count == 0 {
         return None;
@@ -73,7 +73,7 @@ pub fn ignored_allow_notice(ignored: &[(String, usize)], root: &str, home: &str)
 
 /// Why a lock's MCP server does not start: its sources, read now, do not declare it as the lock
 /// does (a lock is the repository's word, and only narrows what its sources say).
-pub const NOT_DECLARED: &str = "not started: its sources do not declare it as the lock does (run `capc lock`; `capc session --verify` shows the difference)";
+pub(crate) const NOT_DECLARED: &str = "not started: its sources do not declare it as the lock does (run `capc lock`; `capc session --verify` shows the difference)";
 
 /// The lock a session runs: `claimed` (the lock file, the repository's word) with everything
 /// that decides what runs taken from `fresh` (the lock its sources and the user's own files
@@ -99,7 +99,7 @@ pub const NOT_DECLARED: &str = "not started: its sources do not declare it as th
 ///   are the sources'.
 ///
 /// Also returns a note for each claim that was not taken, for stderr.
-pub fn vouch(
+pub(crate) fn vouch(
     claimed: capc_compiler::model::Lock,
     fresh: Option<&capc_compiler::model::Lock>,
 ) -> (capc_compiler::model::Lock, Vec<String>) {

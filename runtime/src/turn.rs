@@ -15,11 +15,8 @@ use serde::Serialize;
 use std::sync::Arc;
 
 // Where these were defined before they had modules of their own; other crates name them here.
-pub use crate::commands::{bundled_exists, find, loaded_from, path_matches, CommandView};
-pub use crate::context::{
-    Auth, Entry, Override, PermissionMode, SessionRules, SkillUsage, TurnContext, DEFAULT_BYTES_PER_TOKEN,
-    DEFAULT_CONTEXT_WINDOW,
-};
+pub use crate::commands::{find, CommandView};
+pub use crate::context::{Auth, Entry, PermissionMode, SessionRules, SkillUsage, TurnContext, DEFAULT_CONTEXT_WINDOW};
 pub use crate::pool::ToolView;
 
 /// Everything one turn sees.
@@ -44,13 +41,13 @@ pub struct TurnView {
     /// The tool section of the system prompt, from the same values.
     pub tool_section: String,
     /// What Claude Code prints on stderr at start (permission rules an untrusted folder ignores).
-    pub notices: Vec<String>,
+    pub(crate) notices: Vec<String>,
 }
 
 impl TurnView {
     /// The `tools` array of the request: the pool without its deferred tools, with
     /// `DeferredToolPlaceholder` before the last one when the request has a deferred channel.
-    pub fn sent_tools(&self) -> Vec<Arc<str>> {
+    pub(crate) fn sent_tools(&self) -> Vec<Arc<str>> {
         crate::pool::sent(&self.tools, self.placeholder)
     }
 
@@ -67,7 +64,7 @@ pub fn compute(loaded: &Loaded, mcp: &McpState, cx: &TurnContext) -> TurnView {
 }
 
 /// [`compute`] with rules already assembled (a skill turn's grant among them).
-pub fn compute_with(loaded: &Loaded, mcp: &McpState, cx: &TurnContext, permissions: &Permissions) -> TurnView {
+pub(crate) fn compute_with(loaded: &Loaded, mcp: &McpState, cx: &TurnContext, permissions: &Permissions) -> TurnView {
     let commands = command_table(loaded, cx);
     let pool = crate::pool::tool_pool(cx, permissions, mcp, !loaded.lock.lsp_servers.is_empty());
     let has = |name: &str| pool.tools.iter().any(|t| &*t.name == name);
@@ -123,6 +120,7 @@ pub fn tool_section(pool: &[ToolView], search: bool, mcp: &McpState) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::path_matches;
 
     #[test]
     fn context_defaults_and_old_auth_words() {

@@ -17,6 +17,8 @@
 //!   of what capc follows (`follows Claude Code 2.1.NNN`), which must then be the constant's. An
 //!   older or newer release may be named where behaviour differs between releases. The npm pin
 //!   of the Claude Code the differential suite runs is the constant's.
+//! - No item of `capc-compiler` or `capc-runtime` is `pub` that no other crate names:
+//!   `scripts/pub-audit` lists none.
 
 use std::path::{Path, PathBuf};
 
@@ -429,4 +431,66 @@ fn the_tidy_checks_see_what_they_look_for() {
     assert_eq!(cited_path("README.md#install"), "README.md");
     assert_eq!(comment("let x = 1; // see `src/main.rs`"), Some("see `src/main.rs`"));
     assert_eq!(comment(r#"let s = "a // b";"#), None);
+}
+
+/// Runs `scripts/pub-audit` from `root` (the repository or a scratch copy of its layout).
+fn pub_audit(root: &Path, args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new("python3")
+        .arg(root.join("scripts/pub-audit"))
+        .args(args)
+        .output()
+        .expect("python3 runs scripts/pub-audit");
+    assert!(out.status.code().is_some_and(|c| c <= 1), "pub-audit failed: {}", String::from_utf8_lossy(&out.stderr));
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// A library crate's item is `pub` only when another crate names it (ARCHITECTURE.md, "What
+/// each crate exports"); `scripts/pub-audit --apply` turns the ones it lists into `pub(crate)`.
+#[test]
+fn library_items_are_pub_only_for_other_crates() {
+    let (clean, listed) = pub_audit(&repo(), &[]);
+    assert!(
+        clean && listed.is_empty(),
+        "`pub` items no other crate names (make them `pub(crate)`, or run scripts/pub-audit --apply):\n{listed}"
+    );
+}
+
+#[test]
+fn the_pub_audit_sees_what_it_looks_for() {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    let root = scratch.path();
+    let write = |path: &str, text: &str| {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    write("scripts/pub-audit", &std::fs::read_to_string(repo().join("scripts/pub-audit")).expect("the script"));
+    write(
+        "compiler/src/lib.rs",
+        "pub mod shapes;\nmod inner;\npub use inner::{Reexported, Hidden};\n\
+         pub fn build() -> Built { Built }\npub struct Built;\npub fn only_inside() {}\n\
+         pub(crate) fn already_crate() {}\n\
+         pub struct Options {\n    pub named: u8,\n    pub unnamed: u8,\n}\n\
+         pub struct Updated {\n    pub set: u8,\n    pub left: u8,\n}\n",
+    );
+    write("compiler/src/inner.rs", "pub struct Reexported;\npub struct Hidden;\n");
+    write("compiler/src/shapes.rs", "pub const USED_CONST: u8 = 1;\npub const UNUSED_CONST: u8 = 2;\n");
+    write("runtime/src/lib.rs", "pub fn runtime_only() {}\n");
+    write(
+        "src/main.rs",
+        "// only_inside is named in a comment, which does not count\n\
+         fn main() {\n    let _ = capc_compiler::build();\n    let _ = capc_compiler::Reexported;\n\
+         \x20   let _ = capc_compiler::shapes::USED_CONST;\n    let _ = capc_compiler::Options::default().named;\n\
+         \x20   let u = Updated { set: 1, ..Updated::default() };\n}\n",
+    );
+    let (clean, listed) = pub_audit(root, &[]);
+    assert!(!clean);
+    let names: Vec<&str> = listed.lines().map(|l| l.split(' ').nth(2).expect("a name")).collect();
+    assert_eq!(names, ["Hidden", "Hidden", "only_inside", "unnamed", "UNUSED_CONST", "runtime_only"], "{listed}");
+    pub_audit(root, &["--apply"]);
+    let lib = std::fs::read_to_string(root.join("compiler/src/lib.rs")).expect("lib.rs");
+    for line in ["pub use inner::Reexported;", "pub(crate) use inner::Hidden;", "pub(crate) fn only_inside() {}"] {
+        assert!(lib.contains(line), "{line} in\n{lib}");
+    }
+    assert_eq!(pub_audit(root, &[]), (true, String::new()), "applied, nothing is left");
 }

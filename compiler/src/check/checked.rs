@@ -35,7 +35,7 @@ pub struct SourceFile {
     /// finding of the cross-file stage points into (a check from the disk, without a cache):
     /// [`SourceFile::text`] reads it when a report needs it, so the check holds a path, not
     /// the text.
-    pub reread: Option<PathBuf>,
+    pub(crate) reread: Option<PathBuf>,
 }
 
 impl SourceFile {
@@ -265,7 +265,7 @@ impl Checked {
             .collect()
     }
     /// How many findings suppression comments and `per-path-ignores` hid.
-    pub fn suppressed_count(&self) -> usize {
+    pub(crate) fn suppressed_count(&self) -> usize {
         self.suppressed.values().sum()
     }
 

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 pub const FILE_NAMES: [&str; 2] = ["capc.toml", ".capc.toml"];
 
 /// A configuration file larger than this is refused.
-pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+pub(crate) const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
 /// capc.toml as written.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -37,7 +37,7 @@ pub struct File {
     /// relative to this file's folder): `"backups/**" = ["unknown-field"]`; `"ALL"` stands for
     /// every rule, as in ruff.
     #[serde(default)]
-    pub per_path_ignores: BTreeMap<String, Vec<String>>,
+    pub(crate) per_path_ignores: BTreeMap<String, Vec<String>>,
     /// Leave out what `.gitignore` (inside a git repository, with git's excludes) and `.ignore`
     /// files name (default `true`; `--no-ignore` turns it off for one run).
     pub respect_ignore_files: Option<bool>,

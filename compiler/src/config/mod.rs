@@ -21,11 +21,11 @@ mod file;
 mod find;
 mod policy;
 
-pub use file::{
-    schema, ContextWindow, File, ListingBudgetFile, WindowFile, DEFAULT_CONTEXT_WINDOW, FILE_NAMES, MAX_CONFIG_BYTES,
-};
+pub(crate) use file::MAX_CONFIG_BYTES;
+pub use file::{schema, ContextWindow, File, ListingBudgetFile, WindowFile, DEFAULT_CONTEXT_WINDOW, FILE_NAMES};
 pub use find::{find, find_in, outside_repository};
-pub use policy::{PerPath, Policy};
+pub(crate) use policy::PerPath;
+pub use policy::Policy;
 
 use crate::diagnostic::{did_you_mean, LineIndex, Severity};
 use crate::rules;
@@ -129,7 +129,7 @@ pub struct Config {
     /// Severity overrides written in `[rules]` (or given by a flag).
     pub rules: BTreeMap<&'static str, Valued<Level>>,
     pub exclude: Valued<Vec<String>>,
-    pub per_path_ignores: Valued<Vec<(String, Vec<&'static str>)>>,
+    pub(crate) per_path_ignores: Valued<Vec<(String, Vec<&'static str>)>>,
     pub respect_ignore_files: Valued<bool>,
     pub user_dir: Valued<Option<PathBuf>>,
     pub managed_dir: Valued<Option<PathBuf>>,
@@ -350,7 +350,7 @@ impl Config {
             .iter()
             .filter_map(|(pattern, ids)| {
                 let matcher = matcher(&self.dir, std::slice::from_ref(pattern)).ok()?;
-                Some(PerPath { pattern: pattern.clone(), matcher, rules: ids.clone() })
+                Some(PerPath { matcher, rules: ids.clone() })
             })
             .collect();
         Policy { levels, per_path }
@@ -554,7 +554,7 @@ fn matcher(dir: &Path, patterns: &[String]) -> Result<Gitignore, String> {
 pub const ALL: &str = "ALL";
 
 /// A rule id as the registry spells it, or why not.
-pub fn known_rule(id: &str) -> Result<&'static str, String> {
+pub(crate) fn known_rule(id: &str) -> Result<&'static str, String> {
     match rules::find(id) {
         Some(rule) => Ok(rule.id),
         None => Err(match did_you_mean(id, rules::RULES.iter().map(|r| r.id)) {
@@ -569,7 +569,7 @@ fn flag_rule(id: &str, flag: &str) -> Result<&'static str, ConfigError> {
 }
 
 /// Whether capc follows the Claude Code version a configuration names.
-pub fn check_version(version: &str) -> Result<(), String> {
+pub(crate) fn check_version(version: &str) -> Result<(), String> {
     let known = crate::model::CLAUDE_CODE_VERSION;
     if version == known {
         return Ok(());

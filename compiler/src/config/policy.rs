@@ -11,13 +11,12 @@ use std::path::Path;
 pub struct Policy {
     /// Rules whose severity differs from their default: `None` turns the rule off.
     pub levels: BTreeMap<&'static str, Option<Severity>>,
-    pub per_path: Vec<PerPath>,
+    pub(crate) per_path: Vec<PerPath>,
 }
 
 /// One `per-path-ignores` entry.
 #[derive(Debug, Clone)]
-pub struct PerPath {
-    pub pattern: String,
+pub(crate) struct PerPath {
     pub matcher: Gitignore,
     pub rules: Vec<&'static str>,
 }

@@ -89,7 +89,7 @@ const MONITORS_DROPPED: &str = "Claude Code drops every monitor of this file (th
 
 /// A monitors array (a monitors file's whole value, or plugin.json's inline `monitors`):
 /// checked, and declared when Claude Code would load it. Returns how many it declares.
-pub fn check_monitors(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) -> usize {
+pub(crate) fn check_monitors(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) -> usize {
     let Some(entries) = value.as_array() else {
         wrong(sink, value, format!("monitors must be an array, found {}", value.type_name()), MONITORS_DROPPED);
         return 0;
@@ -235,7 +235,7 @@ const LSP_DROPPED: &str =
 
 /// An LSP configuration (a `.lsp.json` file's value, or plugin.json's inline `lspServers`):
 /// servers by name. Checked, and declared when Claude Code would load it; returns how many.
-pub fn check_lsp(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) -> usize {
+pub(crate) fn check_lsp(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) -> usize {
     let Some(servers) = value.as_object() else {
         wrong(
             sink,
@@ -460,7 +460,7 @@ fn flag(value: &Node) -> Option<bool> {
 /// An output style's Markdown: its frontmatter (`name`, `description`,
 /// `keep-coding-instructions`, and for a plugin's `force-for-plugin`) and the name Claude Code
 /// gives it.
-pub fn check_output_style(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str) {
+pub(crate) fn check_output_style(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str) {
     use crate::frontmatter::{self, Parsed, Split};
     let stem = super::file_name(cx.rel).trim_end_matches(".md").to_string();
     let mut fields: Option<Node> = None;
@@ -585,7 +585,7 @@ fn scalar_text(node: &Node) -> Option<String> {
 
 /// A theme file (`themes/<slug>.json`): a JSON object Claude Code lists as `plugin:slug`; one
 /// that is not valid JSON or not an object is skipped with a warning.
-pub fn check_theme(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) {
+pub(crate) fn check_theme(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) {
     if value.as_object().is_none() {
         sink.report(
             &rules::wrong_field_type::RULE,
@@ -616,7 +616,7 @@ pub fn check_theme(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) {
 
 /// A workflow script (`workflows/*.js`): Claude Code lists it by the `name` of the
 /// `export const meta = { … }` its first statement must be.
-pub fn check_workflow(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str) {
+pub(crate) fn check_workflow(sink: &mut Sink<'_>, cx: &FileCx<'_>, text: &str) {
     match workflow_name(text) {
         Some(name) => part(sink, cx, PartKind::Workflow, &name),
         // An empty file offers nothing and loses nothing.
@@ -670,7 +670,7 @@ fn part(sink: &mut Sink<'_>, cx: &FileCx<'_>, kind: PartKind, own: &str) {
 }
 
 /// The hooks module a hooks file names in `modules` (the first; Claude Code loads one).
-pub fn declare_module(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) {
+pub(crate) fn declare_module(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) {
     let Some(first) = root.get("modules").and_then(Node::as_array).and_then(|m| m.first()) else { return };
     let spec = first.as_str().or_else(|| first.get("path").and_then(Node::as_str));
     let (Some(spec), Some(root)) = (spec, cx.plugin_root) else { return };
@@ -685,11 +685,11 @@ pub fn declare_module(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) {
 
 /// The keys Claude Code applies from a plugin's settings (its root `settings.json`, or
 /// plugin.json's `settings` when that file gives nothing); the rest are dropped.
-pub const PLUGIN_SETTINGS_KEYS: &[&str] = &["agent", "subagentStatusLine"];
+pub(crate) const PLUGIN_SETTINGS_KEYS: &[&str] = &["agent", "subagentStatusLine"];
 
 /// A plugin's settings object: what Claude Code applies from it, declared; the keys it drops
 /// reported.
-pub fn check_plugin_settings(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) {
+pub(crate) fn check_plugin_settings(sink: &mut Sink<'_>, cx: &FileCx<'_>, value: &Node) {
     let Some(entries) = value.as_object() else {
         sink.report(
             &rules::wrong_field_type::RULE,

@@ -473,7 +473,7 @@ fn text_fields(source: &Node) -> Vec<(String, String)> {
 }
 
 /// The surfaces `strictPluginOnlyCustomization` can lock.
-pub const SURFACES: [&str; 4] = ["skills", "agents", "hooks", "mcp"];
+pub(crate) const SURFACES: [&str; 4] = ["skills", "agents", "hooks", "mcp"];
 
 /// A plugin id as Claude Code's schema writes it: `plugin@marketplace`, each part a name.
 fn plugin_id(text: &str) -> Option<(&str, &str)> {
@@ -488,7 +488,7 @@ fn plugin_id(text: &str) -> Option<(&str, &str)> {
 /// A managed `allowedChannelPlugins` entry as Claude Code reads it: an object with string
 /// `plugin` and `marketplace`, or (accepted with a notice) a string `plugin@marketplace`;
 /// `None` for an entry it ignores.
-pub fn channel_plugin(entry: &Node) -> Option<(String, String)> {
+pub(crate) fn channel_plugin(entry: &Node) -> Option<(String, String)> {
     if let Some(text) = entry.as_str() {
         return plugin_id(text).map(|(p, m)| (p.to_string(), m.to_string()));
     }
@@ -544,7 +544,7 @@ fn switches(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
 
 /// Project-server approval switches (`enableAllProjectMcpServers`, `enabledMcpjsonServers`,
 /// `disabledMcpjsonServers`): in settings files, and in `~/.claude.json`'s entry of a project.
-pub fn mcp_approval(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
+pub(crate) fn mcp_approval(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
     let names = |key: &str| root.get(key).and_then(strings).unwrap_or_default();
     let enable_all = root.get("enableAllProjectMcpServers").and_then(Node::as_bool);
     let (enabled, disabled) = (names("enabledMcpjsonServers"), names("disabledMcpjsonServers"));
@@ -577,7 +577,7 @@ fn policy_entries(list: &Node) -> Vec<PolicyEntry> {
 }
 
 /// `disabledMcpServers` of `~/.claude.json`'s entry for the project.
-pub fn mcp_toggles(project: &Node, path: &str, out: &mut Vec<Decl>) {
+pub(crate) fn mcp_toggles(project: &Node, path: &str, out: &mut Vec<Decl>) {
     let Some(list) = project.get("disabledMcpServers") else { return };
     let disabled = strings(list).unwrap_or_default();
     if !disabled.is_empty() {
@@ -677,7 +677,7 @@ pub fn server(
 
 /// A command line that runs (a monitor's), as the lock keeps it: hashed whole when it looks
 /// like it holds a literal secret (reported).
-pub fn kept_command(sink: &mut Sink<'_>, node: &Node, command: &str, owner: &str) -> String {
+pub(crate) fn kept_command(sink: &mut Sink<'_>, node: &Node, command: &str, owner: &str) -> String {
     let mut keep = Literals { sink, owner: owner.to_string() };
     keep.value(
         node,

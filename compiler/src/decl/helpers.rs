@@ -8,7 +8,7 @@ use crate::rules;
 
 /// Reports a helper or status line that downloads a script and runs it (`download-and-run`)
 /// or starts a package launcher without an exact version (`unpinned-package`).
-pub fn check(sink: &mut Sink<'_>, root: &Node) {
+pub(crate) fn check(sink: &mut Sink<'_>, root: &Node) {
     for helper in crate::runs::HELPERS {
         let Some(command) = root.get(helper.key).and_then(crate::runs::helper_command) else { continue };
         let Some(line) = command.as_str() else { continue };
@@ -26,7 +26,7 @@ pub fn check(sink: &mut Sink<'_>, root: &Node) {
 
 /// A run outside MCP servers whose shell line starts a package launcher without an exact
 /// version (`unpinned-package`): `who` runs `line` `when`.
-pub fn unpinned(sink: &mut Sink<'_>, span: crate::span::Span, who: &str, line: &str, when: &str) {
+pub(crate) fn unpinned(sink: &mut Sink<'_>, span: crate::span::Span, who: &str, line: &str, when: &str) {
     let Some(u) = crate::provenance::unpinned_line(line) else { return };
     sink.report(
         &rules::unpinned_package::RULE,

@@ -95,7 +95,7 @@ fn holds_guards(node: &Node, depth: usize, matchers_count: bool, in_hooks_list: 
 /// event but holds guard hooks (`{"hooks": {"PreToolUse": …}}`, the file's shape written
 /// inline), or the map written as a single matcher group. Such a guard cannot be loaded, and
 /// it may be what protects the permissions beside it, so nothing of the plugin is applied.
-pub fn unloadable_guard(map: &Node) -> Option<String> {
+pub(crate) fn unloadable_guard(map: &Node) -> Option<String> {
     if looks_like_matcher(map) || map.as_array().is_some_and(|items| items.iter().any(looks_like_matcher)) {
         return Some("its `hooks` is a matcher group, not an object of events".to_string());
     }
@@ -141,7 +141,7 @@ fn handler_fields(kind: &str) -> Option<(Vec<Field>, &'static str)> {
 /// (a guard it cannot load may be what protects the rules beside it) and loads every other;
 /// a hooks file that is only unreadable or malformed JSON costs the plugin its hooks, not its
 /// other components.
-pub fn skips_plugin(root: &Node) -> Option<String> {
+pub(crate) fn skips_plugin(root: &Node) -> Option<String> {
     if let Some(event) = guard_event(root) {
         return Some(format!("its hooks file declares the guard event `{event}` at its top level, outside `hooks`"));
     }
@@ -259,7 +259,7 @@ fn check_modules(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) {
 }
 
 /// An event map `{Event: [{matcher?, hooks: [handler…]}]}`; returns the number of handlers.
-pub fn check_event_map(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &str) -> usize {
+pub(crate) fn check_event_map(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &str) -> usize {
     let Some(entries) = map.as_object() else { return 0 };
     let mut handlers = 0;
     for (event, groups) in entries {

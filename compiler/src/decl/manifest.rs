@@ -88,7 +88,7 @@ fn pieces(name: &str) -> Vec<String> {
 /// `claude plugin validate`: a leading run of pieces spells `claude`, `anthropic(s)`
 /// or `ccplugin`; the whole name spells one of the reserved names; or `official` stands
 /// next to `claude` or `anthropic`.
-pub fn is_reserved_plugin_name(name: &str) -> bool {
+pub(crate) fn is_reserved_plugin_name(name: &str) -> bool {
     let pieces = pieces(name);
     let mut joined = String::new();
     for piece in &pieces {
@@ -108,14 +108,14 @@ pub fn is_reserved_plugin_name(name: &str) -> bool {
 
 /// A plugin name that mentions Claude or Anthropic without being reserved: it reads as
 /// one of Anthropic's own (the validator warns).
-pub fn reads_as_anthropic(name: &str) -> bool {
+pub(crate) fn reads_as_anthropic(name: &str) -> bool {
     pieces(name).iter().any(|p| p == "claude" || p == "anthropic" || p == "anthropics")
 }
 
 /// Whether a marketplace name imitates an Anthropic marketplace, by the rule of
 /// `claude plugin validate` (the exact reserved names are exempt: they are
 /// Anthropic's own, accepted only from its GitHub organisation).
-pub fn is_reserved_marketplace_name(name: &str) -> bool {
+pub(crate) fn is_reserved_marketplace_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     if crate::builtins::RESERVED_MARKETPLACES.contains(&lower.as_str()) {
         return false;
@@ -176,7 +176,7 @@ fn imitates(lower: &str) -> bool {
 
 /// A name Claude Code can load: `[A-Za-z0-9._-]`, starting with a letter or digit (it is
 /// part of every plugin id, `name@marketplace`). Anything else fails the load (measured).
-pub fn is_loadable_name(name: &str) -> bool {
+pub(crate) fn is_loadable_name(name: &str) -> bool {
     name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
         && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
 }
@@ -235,7 +235,7 @@ fn check_kebab(sink: &mut Sink<'_>, span: Span, name: &str, what: &str) {
     }
 }
 
-pub fn is_kebab_case(name: &str) -> bool {
+pub(crate) fn is_kebab_case(name: &str) -> bool {
     !name.is_empty()
         && !name.starts_with('-')
         && !name.ends_with('-')

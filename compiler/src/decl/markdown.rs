@@ -92,7 +92,7 @@ fn closed_mid_line(sink: &mut Sink<'_>, text: &str, block: &frontmatter::Block) 
 
 /// A skill in a folder named `synced` (any case) outside plugins: the name is kept for skills
 /// synced from claude.ai, and Claude Code skips the folder's own skill.
-pub fn is_synced_folder(cx: &FileCx<'_>) -> bool {
+pub(crate) fn is_synced_folder(cx: &FileCx<'_>) -> bool {
     matches!(cx.scope, FileScope::Managed | FileScope::User | FileScope::Project)
         && file_name(parent(cx.rel)).eq_ignore_ascii_case("synced")
 }

@@ -27,10 +27,10 @@ pub struct EntryInfo {
     pub version: Option<(String, Span)>,
     pub strict: bool,
     /// Where `"strict": false` is written.
-    pub strict_span: Option<Span>,
+    pub(crate) strict_span: Option<Span>,
     /// Component paths the entry itself declares (resolved), by field.
     pub paths: Vec<(&'static str, String)>,
-    pub declares_components: bool,
+    pub(crate) declares_components: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -271,7 +271,7 @@ fn check_marketplace_name(sink: &mut Sink<'_>, span: Span, name: &str) {
 /// remote source's kind and place (`github acme/lint`, `git-subdir https://…#plugins/lint`,
 /// `npm @acme/lint`); `[[pin]]` says what pins it. Credentials in it are hidden by the
 /// resolver, as in pins.
-pub fn source_text(source: &Node) -> String {
+pub(crate) fn source_text(source: &Node) -> String {
     if let Some(path) = source.as_str() {
         return path.to_string();
     }

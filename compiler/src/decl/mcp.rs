@@ -44,7 +44,7 @@ pub fn check_file(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, project: bo
 }
 
 /// A `{name: config}` map; returns the number of servers.
-pub fn check_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &str, project: bool) -> usize {
+pub(crate) fn check_servers(sink: &mut Sink<'_>, cx: &FileCx<'_>, map: &Node, what: &str, project: bool) -> usize {
     let Some(entries) = map.as_object() else {
         sink.report(
             &rules::wrong_field_type::RULE,

@@ -4,7 +4,7 @@
 pub mod components;
 pub mod declare;
 pub mod fields;
-pub mod helpers;
+pub(crate) mod helpers;
 pub mod hooks;
 pub mod manifest;
 pub mod markdown;
@@ -123,7 +123,7 @@ pub struct FileCx<'a> {
 impl FileCx<'_> {
     /// The span of `range` (in the decoded value) inside a string node, or the whole node
     /// when the source is not JSON.
-    pub fn sub_span(&self, node: &crate::node::Node, range: std::ops::Range<usize>) -> crate::span::Span {
+    pub(crate) fn sub_span(&self, node: &crate::node::Node, range: std::ops::Range<usize>) -> crate::span::Span {
         self.json_source.and_then(|source| crate::json::string_sub_span(source, node.span, range)).unwrap_or(node.span)
     }
 }
@@ -156,7 +156,7 @@ impl std::ops::AddAssign for Counts {
 
 /// Joins a relative directory and a relative path, resolving `.` and `..`; `None` when the
 /// result would leave the checked root.
-pub fn join_rel(dir: &str, path: &str) -> Option<String> {
+pub(crate) fn join_rel(dir: &str, path: &str) -> Option<String> {
     let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
     for part in path.split('/') {
         match part {

@@ -44,7 +44,7 @@ pub enum Use {
 
 /// Checks a value holding rules: a JSON or YAML list of strings, or a comma- or
 /// space-separated string. The MCP servers the rules name go to `sink.server_refs`.
-pub fn check_value(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &str, node: &Node, usage: Use) {
+pub(crate) fn check_value(sink: &mut Sink<'_>, cx: &FileCx<'_>, source: &str, node: &Node, usage: Use) {
     let pieces: Vec<(String, Option<usize>)> = match &node.kind {
         NodeKind::Array(items) => items
             .iter()

@@ -41,9 +41,9 @@ pub struct PluginInfo {
     /// Component paths, resolved against the plugin root, by field.
     pub paths: Vec<(&'static str, String)>,
     /// Inline `mcpServers` / `hooks` were present.
-    pub inline_mcp: usize,
-    pub inline_hooks: usize,
-    pub declares_components: bool,
+    pub(crate) inline_mcp: usize,
+    pub(crate) inline_hooks: usize,
+    pub(crate) declares_components: bool,
     /// Well-formed `dependencies` entries: `name` or `name@marketplace`, the version range
     /// Claude Code compares for it (an object entry's `version`), and the entry's span.
     pub dependencies: Vec<(String, Option<String>, Span)>,
@@ -223,20 +223,20 @@ pub(super) fn check_components(
 
 /// What a manifest field of component paths accepts.
 #[derive(Debug, Clone, Copy)]
-pub struct ComponentField<'a> {
+pub(crate) struct ComponentField<'a> {
     /// The field, as messages name it (`commands`, `experimental.themes`).
     pub name: &'a str,
     /// The file ending its files must have (`.md`, `.json`), if any.
     pub suffix: Option<&'a str>,
     /// Whether a folder may be named as well as a file.
-    pub folder_ok: bool,
+    pub(crate) folder_ok: bool,
     /// The plugin's folder, which every path must stay inside.
     pub plugin_root: &'a str,
 }
 
 /// Checks one manifest path; returns it resolved against the checked root when it is
 /// well-formed and inside the plugin.
-pub fn check_component_path(
+pub(crate) fn check_component_path(
     sink: &mut Sink<'_>,
     cx: &FileCx<'_>,
     node: &Node,
@@ -622,7 +622,7 @@ fn check_version_range(sink: &mut Sink<'_>, node: &Node, what: &str) {
 
 /// An npm-style semver range: comparators (`>=1.2.3`, `^1.2`, `~1`, `1.x`, `*`) joined by
 /// spaces, ` - ` or `||`.
-pub fn is_version_range(range: &str) -> bool {
+pub(crate) fn is_version_range(range: &str) -> bool {
     let range = range.trim();
     if range.is_empty() {
         return false;

@@ -54,13 +54,13 @@ const MODES: &[&str] = &["default", "manual", "acceptEdits", "plan", "auto", "do
 
 /// What Claude Code's notice says of a `permissions.defaultMode` it refuses (its
 /// schema's list, which leaves out the `manual` it also accepts).
-pub const REFUSED_MODE_MESSAGE: &str =
+pub(crate) const REFUSED_MODE_MESSAGE: &str =
     "Invalid value. Expected one of: \"acceptEdits\", \"auto\", \"bypassPermissions\", \"default\", \"dontAsk\", \"plan\"";
 
 /// Why Claude Code refuses a settings file whole before reading any key, in its
 /// notice's words (`FILE: MESSAGE`): text that is not JSON (`parsed` is `None`; an empty file
 /// is read as no settings), or JSON that is not an object.
-pub fn refused_whole(text: &str, parsed: Option<&Node>) -> Option<&'static str> {
+pub(crate) fn refused_whole(text: &str, parsed: Option<&Node>) -> Option<&'static str> {
     use crate::node::NodeKind;
     match parsed.map(|n| &n.kind) {
         None if text.trim().is_empty() => None,
@@ -322,7 +322,7 @@ fn check_scope(sink: &mut Sink<'_>, cx: &FileCx<'_>, key: &crate::node::Key, ent
 /// A `permissions.defaultMode` Claude Code does not accept, with its text. Its settings
 /// schema validates the mode (after mapping the alias `manual` to `default`), and a settings
 /// file that fails the schema is refused whole, so nothing in it loads.
-pub fn refused_mode(root: &Node) -> Option<(&Node, &str)> {
+pub(crate) fn refused_mode(root: &Node) -> Option<(&Node, &str)> {
     let mode = root.get("permissions")?.get("defaultMode")?;
     let value = mode.as_str()?;
     (!MODES.contains(&value)).then_some((mode, value))

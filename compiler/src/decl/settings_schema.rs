@@ -35,7 +35,7 @@ pub struct Table {
 #[serde(default)]
 pub struct MergeRule {
     pub replace: Vec<String>,
-    pub shallow: Vec<String>,
+    pub(crate) shallow: Vec<String>,
 }
 
 /// One key's type.
@@ -57,26 +57,26 @@ pub struct KeySchema {
     #[serde(rename = "anyOf")]
     pub any_of: Vec<KeySchema>,
     #[serde(rename = "enum")]
-    pub enumeration: Option<Vec<String>>,
+    pub(crate) enumeration: Option<Vec<String>>,
     /// The enum's list is known only in part (Claude Code adds values at run time).
-    pub enum_partial: bool,
+    pub(crate) enum_partial: bool,
     #[serde(rename = "const")]
     pub constant: Option<Value>,
     /// `dropped`: a wrong value is skipped and the rest of the file is in effect. Otherwise a
     /// wrong value (here or below, unless a key below drops it) refuses the whole file.
     pub invalid: Option<String>,
-    pub nullable: bool,
+    pub(crate) nullable: bool,
     /// An object that keeps keys it does not know.
     pub open: bool,
     /// Settings files where Claude Code ignores the key.
     pub scope: Option<Scope>,
     pub internal: bool,
     /// The environment variable without which Claude Code does not know the key.
-    pub when_env: Option<String>,
+    pub(crate) when_env: Option<String>,
     /// `concat-unique`, `deep`, `shallow` or `replace`.
     pub merge: Option<String>,
     /// The value that wins when policy sources disagree, for the keys policy weighs.
-    pub policy_restrictive: Option<Value>,
+    pub(crate) policy_restrictive: Option<Value>,
 }
 
 /// Where a key does not count.
@@ -84,7 +84,7 @@ pub struct KeySchema {
 #[serde(default)]
 pub struct Scope {
     /// `user`, `project`, `local`.
-    pub ignored_in: Vec<String>,
+    pub(crate) ignored_in: Vec<String>,
     /// Claude Code's own words for it.
     pub because: String,
 }
@@ -250,7 +250,7 @@ pub fn mismatch<'n>(
 }
 
 /// How `key` merges across scopes.
-pub fn merge_of(key: &str) -> &'static str {
+pub(crate) fn merge_of(key: &str) -> &'static str {
     let rule = &table().merge;
     if rule.replace.iter().any(|k| k == key) {
         "replace"

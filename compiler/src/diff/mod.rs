@@ -27,7 +27,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 /// The version of `capc diff --format json` this build writes.
-pub const DIFF_VERSION: u32 = 1;
+pub(crate) const DIFF_VERSION: u32 = 1;
 
 /// What `capc diff` found between two locks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
@@ -335,8 +335,6 @@ impl FailOn {
             _ => return None,
         })
     }
-
-    pub const WORDS: &'static [&'static str] = &["added", "removed", "changed", "rerouted", "escalation", "any"];
 }
 
 impl Report {

@@ -13,7 +13,7 @@ use std::path::Path;
 pub type RedactedTexts = BTreeMap<String, String>;
 
 /// At most this many lines of a file's diff are shown; the rest are counted.
-pub const MAX_LINES: usize = 40;
+pub(crate) const MAX_LINES: usize = 40;
 
 /// A line longer than this many characters is cut, the cut marked with `…`.
 const MAX_LINE_CHARS: usize = 240;
@@ -58,7 +58,7 @@ fn is_plain_relative(path: &str) -> bool {
 
 /// Gives each added or changed instruction file of the folder (not of a marketplace plugin)
 /// whose text both sides hold (an added one: the new side) the diff of its lines.
-pub fn attach(report: &mut Report, old: &RedactedTexts, new: &RedactedTexts) {
+pub(crate) fn attach(report: &mut Report, old: &RedactedTexts, new: &RedactedTexts) {
     for change in report.changes.iter_mut().filter(|c| c.section == Section::Instruction && c.plugin.is_none()) {
         let before = match change.class {
             Class::Added => Some(""),

@@ -62,7 +62,7 @@ pub enum Spans {
 pub struct LenientNote {
     /// The first value that needed quoting.
     pub span: Span,
-    pub yaml_error: String,
+    pub(crate) yaml_error: String,
 }
 
 /// Parses the YAML of `block` within `text`; spans in the result are file offsets.

@@ -53,7 +53,7 @@ pub fn split(text: &str) -> Split {
 impl Block {
     /// Whether the closing `---` is a line of its own, as a reader expects: not text before it
     /// on its line, nor anything but whitespace after it.
-    pub fn closes_on_its_own_line(&self, text: &str) -> bool {
+    pub(crate) fn closes_on_its_own_line(&self, text: &str) -> bool {
         let at = self.yaml.end;
         let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
         let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);

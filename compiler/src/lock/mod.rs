@@ -3,7 +3,7 @@
 //! `write` (TOML out, atomic writes, the stale-lock diff), `read` (TOML back), `paths` (where a lock's paths may point), `view`
 //! (`ls`, `explain`, `graph`), `schema`.
 
-pub mod emit;
+pub(crate) mod emit;
 pub mod paths;
 pub mod plugins;
 mod range;

@@ -35,7 +35,7 @@ pub struct Loading {
 
 impl Loading {
     /// The roots of the loaded plugins, in load order.
-    pub fn loaded_roots(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn loaded_roots(&self) -> impl Iterator<Item = &str> {
         self.plugins.iter().filter(|p| p.loaded).map(|p| p.root.as_str())
     }
 }

@@ -422,7 +422,7 @@ impl serde::ser::Error for Error {
 }
 
 /// Reads a type from a parsed node, moving its strings (no second copy).
-pub fn from_node<T: serde::de::DeserializeOwned>(node: TomlValue<'_>) -> Result<T, Error> {
+pub(crate) fn from_node<T: serde::de::DeserializeOwned>(node: TomlValue<'_>) -> Result<T, Error> {
     T::deserialize(node)
 }
 

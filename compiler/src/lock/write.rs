@@ -20,13 +20,13 @@ const LOCAL_INCLUDED: &str =
 
 /// Whether a lock path names local settings: a `settings.local.json`, which is each user's own
 /// and untracked by design, so its hooks, rules and approvals stay out of a committed lock.
-pub fn is_local_settings(path: &str) -> bool {
+pub(crate) fn is_local_settings(path: &str) -> bool {
     path.rsplit('/').next() == Some("settings.local.json")
 }
 
 /// Whether a lock was made with local settings in it (`capc lock --include-local`): a
 /// `settings.local.json`, or CLAUDE.local.md among the instruction files.
-pub fn includes_local(lock: &Lock) -> bool {
+pub(crate) fn includes_local(lock: &Lock) -> bool {
     lock.sources.iter().any(|s| is_local_settings(&s.path))
         || lock.instructions.iter().any(|i| i.scope == crate::model::Scope::Local)
 }
@@ -58,13 +58,13 @@ pub fn encode(lock: &Lock) -> String {
 
 /// The lock as TOML; its header names the files with errors that it was written without (files
 /// a session here does not load), each with why.
-pub fn encode_leaving_out(lock: &Lock, left_out: &[(&str, &str)]) -> String {
+pub(crate) fn encode_leaving_out(lock: &Lock, left_out: &[(&str, &str)]) -> String {
     encode_with(lock, left_out, includes_local(lock))
 }
 
 /// [`encode_leaving_out`], the header saying whether every local file was asked for
 /// (`capc lock --include-local`: not to be committed) or only those git tracks.
-pub fn encode_with(lock: &Lock, left_out: &[(&str, &str)], all_local: bool) -> String {
+pub(crate) fn encode_with(lock: &Lock, left_out: &[(&str, &str)], all_local: bool) -> String {
     let mut text = header(lock, left_out, all_local).into_bytes();
     let head = text.len();
     // Serializing plain data (strings, numbers, lists, maps with string keys) cannot fail;
@@ -79,7 +79,7 @@ pub fn encode_with(lock: &Lock, left_out: &[(&str, &str)], all_local: bool) -> S
 
 /// [`encode_with`] written to `sink` as it is made, without the whole text in memory (a lock of
 /// 100,000 skills is tens of megabytes): the same bytes.
-pub fn encode_to(
+pub(crate) fn encode_to(
     lock: &Lock,
     left_out: &[(&str, &str)],
     all_local: bool,
@@ -110,7 +110,7 @@ fn header(lock: &Lock, left_out: &[(&str, &str)], all_local: bool) -> String {
 }
 
 /// A lock file larger than this is refused (a lock of 100,000 skills is about 40 MB).
-pub const MAX_LOCK_BYTES: u64 = 256 * 1024 * 1024;
+pub(crate) const MAX_LOCK_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Brackets nested deeper than this make a lock invalid before any parser sees it (a lock
 /// nests three levels at most; the readers recurse).
@@ -223,7 +223,7 @@ pub enum Written {
 
 /// The temporary file [`write`] renames into place: a fixed name beside the lock, so one left
 /// by a killed run is found and replaced by the next.
-pub fn temp_path(path: &Path) -> std::path::PathBuf {
+pub(crate) fn temp_path(path: &Path) -> std::path::PathBuf {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| FILE_NAME.to_string());
     dir.join(format!(".{name}.tmp"))
@@ -238,7 +238,7 @@ pub fn write(path: &Path, text: &str) -> std::io::Result<Written> {
 /// [`write`] of what `encode` writes as it makes it (see [`encode_to`]): into the temporary
 /// file, which is then compared with the lock on disk a block at a time, and renamed over it
 /// unless the two are the same bytes (then it is removed, and the lock left untouched).
-pub fn write_with(
+pub(crate) fn write_with(
     path: &Path,
     encode: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> std::io::Result<Written> {

@@ -168,7 +168,7 @@ pub struct PluginFolder {
     pub plugin_dir: Option<usize>,
     /// A plugin inside a skills folder (`.claude/skills/<x>/.claude-plugin/`): the scope of
     /// that folder (user or project).
-    pub skills_dir: Option<Scope>,
+    pub(crate) skills_dir: Option<Scope>,
     /// Why Claude Code refuses its `plugin.json` (it then loads nothing of the plugin).
     pub refused: Option<String>,
     /// The checked folder itself is this plugin (a plugin repository).
@@ -177,7 +177,7 @@ pub struct PluginFolder {
     pub version: Option<String>,
     /// The version its manifest gives, which a dependency's range is compared with:
     /// `plugin.json`'s `version` (a marketplace entry's only when there is no plugin.json).
-    pub manifest_version: Option<String>,
+    pub(crate) manifest_version: Option<String>,
     /// Its `dependencies`, as Claude Code reads them: `name` or `name@marketplace` (a version
     /// range dropped), each with where plugin.json writes it.
     pub dependencies: Vec<Dependency>,
@@ -227,7 +227,7 @@ impl std::fmt::Display for PolicyEntry {
 /// A reference to an MCP server by a permission rule, checked against the declared servers
 /// once every file is read.
 #[derive(Debug, Clone)]
-pub struct ServerRef {
+pub(crate) struct ServerRef {
     pub server: String,
     pub span: Span,
 }

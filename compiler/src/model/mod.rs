@@ -6,5 +6,6 @@
 pub mod decl;
 pub mod lock;
 
-pub use decl::{Decl, Item, PartKind, Placement, PluginFolder, PolicyEntry, ServerRef};
+pub(crate) use decl::ServerRef;
+pub use decl::{Decl, Item, PartKind, Placement, PluginFolder, PolicyEntry};
 pub use lock::*;

@@ -18,7 +18,7 @@ pub fn to_short(checked: &Checked) -> String {
 
 /// `path:line:col: severity[rule] message` for each of `diagnostics` (findings of `checked`),
 /// one line each, escaped and masked as in [`to_short`].
-pub fn short_lines<'d>(checked: &Checked, diagnostics: impl IntoIterator<Item = &'d Diagnostic>) -> String {
+pub(crate) fn short_lines<'d>(checked: &Checked, diagnostics: impl IntoIterator<Item = &'d Diagnostic>) -> String {
     let mut positions = Positions::new(checked);
     let mut out = String::new();
     for d in diagnostics {

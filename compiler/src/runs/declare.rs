@@ -20,7 +20,7 @@ const USER_OR_ADMIN: &[Scope] = &[Scope::Managed, Scope::User];
 
 /// The settings keys whose value is a command Claude Code runs (its settings schema:
 /// `apiKeyHelper` "Path to a script that outputs authentication values", …).
-pub const HELPERS: &[Helper] = &[
+pub(crate) const HELPERS: &[Helper] = &[
     Helper {
         key: "apiKeyHelper",
         kind: RunKind::Helper,
@@ -76,7 +76,7 @@ pub const HELPERS: &[Helper] = &[
 
 /// The command a helper key's value runs: a string, `{type: "command", command}`, or
 /// (`policyHelper`) `{path}`.
-pub fn helper_command(value: &Node) -> Option<&Node> {
+pub(crate) fn helper_command(value: &Node) -> Option<&Node> {
     match &value.kind {
         NodeKind::String(s) if !s.trim().is_empty() => Some(value),
         NodeKind::Object(_) => value.get("command").or_else(|| value.get("path")).filter(|c| c.as_str().is_some()),
@@ -149,7 +149,7 @@ pub fn declared(decls: &[Decl], at: &At<'_>) -> Vec<Run> {
 }
 
 /// A hook's name in the inventory: its event, then its matcher.
-pub fn hook_name(event: &str, matcher: Option<&str>) -> String {
+pub(crate) fn hook_name(event: &str, matcher: Option<&str>) -> String {
     match matcher {
         Some(m) if !m.is_empty() => format!("{event} {m}"),
         _ => event.to_string(),
@@ -157,7 +157,7 @@ pub fn hook_name(event: &str, matcher: Option<&str>) -> String {
 }
 
 /// A stdio server's command line, as one line.
-pub fn server_line(s: &McpServer) -> String {
+pub(crate) fn server_line(s: &McpServer) -> String {
     std::iter::once(s.command.as_deref().unwrap_or(""))
         .chain(s.args.iter().map(String::as_str))
         .collect::<Vec<_>>()

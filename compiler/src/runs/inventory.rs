@@ -9,7 +9,7 @@ use crate::model::{Gate, Lock, Pinned, Run, RunKind, Scope};
 pub type Source = fn(&Lock, &[Run]) -> Vec<Run>;
 
 /// Every kind of row, one function each.
-pub const SOURCES: &[Source] = &[hooks, servers, injections, helpers, owned, monitors, lsp_servers, plugin_bins];
+pub(crate) const SOURCES: &[Source] = &[hooks, servers, injections, helpers, owned, monitors, lsp_servers, plugin_bins];
 
 /// The `[[run]]` inventory of a resolved lock.
 pub fn inventory(lock: &Lock, declared: &[Run]) -> Vec<Run> {

@@ -28,12 +28,12 @@ mod inventory;
 mod scripts;
 mod widening;
 
-pub use declare::{
-    declared, frontmatter, helper_command, hook_name, server_line, settings, At, Helper, HELPERS, TURN_KEYS,
-};
-pub use inventory::{inventory, Source, SOURCES};
-pub use scripts::{script_path, script_word};
-pub use widening::{effective, mode_rank, redirects, Loosens, REDIRECTING_ENV, SANDBOX};
+pub use declare::{declared, frontmatter, settings, At, Helper, TURN_KEYS};
+pub(crate) use declare::{helper_command, HELPERS};
+pub use inventory::{inventory, Source};
+pub(crate) use scripts::{script_path, script_word};
+pub use widening::redirects;
+pub(crate) use widening::{effective, mode_rank, Loosens, SANDBOX};
 
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,7 @@
 
 /// The word of a command line that names the script it runs: the program, or an interpreter's
 /// first argument (`bash ./x.sh`, `node server.js`), when it looks like a file.
-pub fn script_word(line: &str) -> Option<String> {
+pub(crate) fn script_word(line: &str) -> Option<String> {
     const INTERPRETERS: &[&str] =
         &["sh", "bash", "zsh", "dash", "python", "python3", "node", "deno", "bun", "ruby", "perl", "pwsh", "tsx", "uv"];
     let analysis = capc_grammar::analyse_shell(line);
@@ -24,7 +24,7 @@ pub fn script_word(line: &str) -> Option<String> {
 /// path under `project` (where hooks and helpers run), `${CLAUDE_PLUGIN_ROOT}/x` under
 /// `plugin`; `None` for an absolute path, a home path, another variable or one that leaves the
 /// folder.
-pub fn script_path(word: &str, project: Option<&str>, plugin: Option<&str>) -> Option<String> {
+pub(crate) fn script_path(word: &str, project: Option<&str>, plugin: Option<&str>) -> Option<String> {
     let strip = |w: &'_ str, var: &str| -> Option<String> {
         w.strip_prefix(&format!("${{{var}}}")).or_else(|| w.strip_prefix(&format!("${var}"))).map(str::to_string)
     };

@@ -5,7 +5,7 @@
 use crate::model::{Lock, Scope, Setting};
 
 /// The setting of the highest-precedence scope for a key (`None` when no file sets it).
-pub fn effective<'l>(lock: &'l Lock, key: &str) -> Option<&'l Setting> {
+pub(crate) fn effective<'l>(lock: &'l Lock, key: &str) -> Option<&'l Setting> {
     lock.settings.iter().filter(|s| s.key == key).max_by_key(|s| precedence(s.scope))
 }
 
@@ -13,7 +13,7 @@ pub fn effective<'l>(lock: &'l Lock, key: &str) -> Option<&'l Setting> {
 /// alias `manual`) and `dontAsk` (which refuses what it would ask) run only what rules allow;
 /// `acceptEdits` edits files unasked; `auto` lets a classifier approve; `bypassPermissions`
 /// asks nothing.
-pub fn mode_rank(mode: Option<&str>) -> u8 {
+pub(crate) fn mode_rank(mode: Option<&str>) -> u8 {
     match mode.unwrap_or("default") {
         "plan" => 0,
         "acceptEdits" => 2,
@@ -26,7 +26,7 @@ pub fn mode_rank(mode: Option<&str>) -> u8 {
 /// Environment variables that send Claude Code's traffic or credentials elsewhere, or load
 /// code into it and the programs it starts, with why (the names of Claude Code's own
 /// lists of endpoint, proxy, certificate and loader variables).
-pub const REDIRECTING_ENV: &[(&str, &str)] = &[
+pub(crate) const REDIRECTING_ENV: &[(&str, &str)] = &[
     ("ANTHROPIC_BASE_URL", "sends the model's requests, with the API key, to another endpoint"),
     ("ANTHROPIC_BEDROCK_BASE_URL", "sends Bedrock requests, with AWS credentials, to another endpoint"),
     ("ANTHROPIC_VERTEX_BASE_URL", "sends Vertex requests, with Google credentials, to another endpoint"),
@@ -100,14 +100,14 @@ pub fn redirects(name: &str) -> Option<&'static str> {
 /// How a `sandbox` key loosens the sandbox: a boolean that loosens at the given value
 /// (`default` is Claude Code's when unset), or a list whose added (or, for a deny list,
 /// removed) entries loosen it.
-pub enum Loosens {
+pub(crate) enum Loosens {
     When { value: bool, default: bool },
     Added,
     Removed,
 }
 
 /// The `sandbox` keys of Claude Code's settings schema that loosen it.
-pub const SANDBOX: &[(&str, Loosens)] = &[
+pub(crate) const SANDBOX: &[(&str, Loosens)] = &[
     ("sandbox.enabled", Loosens::When { value: false, default: false }),
     ("sandbox.failIfUnavailable", Loosens::When { value: false, default: false }),
     ("sandbox.autoAllowBashIfSandboxed", Loosens::When { value: true, default: false }),

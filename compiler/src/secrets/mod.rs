@@ -362,7 +362,7 @@ use placed::*;
 
 /// Which arguments of a command line hold a secret: `args` read as the words after `command`,
 /// so a flag's value is found in the argument after it (`["--token", "X"]`).
-pub fn secret_args(command: Option<&str>, args: &[&str]) -> Vec<bool> {
+pub(crate) fn secret_args(command: Option<&str>, args: &[&str]) -> Vec<bool> {
     let mut line = command.unwrap_or_default().to_string();
     let mut ranges = Vec::with_capacity(args.len());
     for arg in args {
@@ -410,7 +410,7 @@ impl ByteSet {
 }
 
 /// Whether a value (under `key`, when it has one) holds a literal credential.
-pub fn looks_secret(key: Option<&str>, value: &str) -> bool {
+pub(crate) fn looks_secret(key: Option<&str>, value: &str) -> bool {
     let literal = literal_part(value);
     let meaningful = literal.trim();
     // A broken reference (`${TOKEN`) is reported as such; it is not a written-out secret.
@@ -433,13 +433,13 @@ pub fn looks_secret(key: Option<&str>, value: &str) -> bool {
 }
 
 /// What the lock stores for a value.
-pub fn redact(value: &str) -> String {
+pub(crate) fn redact(value: &str) -> String {
     format!("sha256:{}", sha256_hex(value.as_bytes()))
 }
 
 /// Prose (a description, a hint) with each credential-shaped word replaced by its
 /// `sha256:<hex>`, the rest kept; `None` when it has none.
-pub fn redact_words(text: &str) -> Option<String> {
+pub(crate) fn redact_words(text: &str) -> Option<String> {
     let spans = token_spans(text);
     if spans.is_empty() {
         return None;

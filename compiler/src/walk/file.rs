@@ -81,7 +81,7 @@ pub enum Links {
 /// Opens `path` for reading only if it is a regular file. The open never blocks (a FIFO
 /// with no writer would otherwise hang it) and the type is checked on the opened handle, so
 /// swapping the file between a check and the open gains nothing.
-pub fn open_regular(path: &Path, links: Links) -> Result<(std::fs::File, u64), ReadError> {
+pub(crate) fn open_regular(path: &Path, links: Links) -> Result<(std::fs::File, u64), ReadError> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -129,7 +129,7 @@ pub fn read_regular(path: &Path, limit: u64, links: Links) -> Result<Vec<u8>, Re
 
 /// The bytes of a regular file of at most `limit` bytes, and whether its mode lets it run
 /// (taken from the opened handle): a plugin's `bin/` file, hashed and never parsed.
-pub fn read_program(path: &Path, limit: u64) -> Result<(Vec<u8>, bool), ReadError> {
+pub(crate) fn read_program(path: &Path, limit: u64) -> Result<(Vec<u8>, bool), ReadError> {
     use std::io::Read;
     let (file, size) = open_regular(path, Links::Follow)?;
     if size > limit {
@@ -253,7 +253,7 @@ impl Texts {
     }
 
     /// Whether texts are read from the disk itself (no [`TextSource`] over it).
-    pub fn is_disk(&self) -> bool {
+    pub(crate) fn is_disk(&self) -> bool {
         self.0.is_none()
     }
 }

@@ -25,7 +25,7 @@ pub(super) fn loaded_whatever_is_ignored(rel: &str) -> bool {
 /// read whatever ignore files and `exclude` say, with everything below them. The rest of a
 /// plugin's folder (its README, scripts, backups, build output) is not loaded, so ignore files
 /// and `exclude` apply to it as anywhere else.
-pub const PLUGIN_LOADS: &[&str] = &[
+pub(crate) const PLUGIN_LOADS: &[&str] = &[
     ".claude-plugin",
     "commands",
     "agents",

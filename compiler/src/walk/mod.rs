@@ -21,11 +21,8 @@ mod loaded;
 mod rules;
 mod tree;
 
-pub use file::{
-    content_hash, open_regular, read, read_program, read_regular, text_hash, Content, Links, ReadError, TextSource,
-    Texts,
-};
-pub use loaded::PLUGIN_LOADS;
+pub use file::{content_hash, read, read_regular, text_hash, Content, Links, ReadError, TextSource, Texts};
+pub(crate) use file::{open_regular, read_program};
 pub use tree::{Tree, WalkProblem, WalkProblemKind};
 
 use ignore::gitignore::Gitignore;
@@ -48,7 +45,7 @@ pub fn is_skipped_dir(name: &str) -> bool {
 pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 
 /// Walks stop listing after this many entries, so a pathological tree stays bounded.
-pub const MAX_ENTRIES: usize = 2_000_000;
+pub(crate) const MAX_ENTRIES: usize = 2_000_000;
 
 /// Folders deeper than this below the root are not descended into (`too-deep` is reported
 /// instead): each level is a frame of the walk's recursion, and a repository of thousands of
@@ -58,13 +55,13 @@ pub const MAX_DEPTH: usize = 128;
 
 /// Ignore files larger than this are not read (git's own limit is 100 MiB; no real one comes
 /// near a megabyte).
-pub const MAX_IGNORE_FILE_BYTES: u64 = 1024 * 1024;
+pub(crate) const MAX_IGNORE_FILE_BYTES: u64 = 1024 * 1024;
 
 /// What a walk leaves out besides the folders it always skips ([`is_skipped_dir`]).
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
     /// Honour `.gitignore` and git's excludes (inside a git repository) and `.ignore` files.
-    pub ignore_files: bool,
+    pub(crate) ignore_files: bool,
     /// Gitignore-syntax patterns rooted at their own folder (capc.toml's `exclude`).
     pub exclude: Option<Arc<Gitignore>>,
 }
@@ -82,7 +79,7 @@ pub fn walk(root: &Path) -> Tree {
 }
 
 /// Walks `root` leaving out what `filter` names (see the module docs).
-pub fn walk_filtered(root: &Path, filter: &Filter) -> Tree {
+pub(crate) fn walk_filtered(root: &Path, filter: &Filter) -> Tree {
     let mut tree = Tree::default();
     Arc::make_mut(&mut tree.dirs).insert(String::new());
     let canonical_root = match root.canonicalize() {

@@ -29,7 +29,7 @@ pub struct Tree {
 impl Tree {
     /// The listing, shared (its files and folders are not copied), its texts read from the
     /// disk.
-    pub fn shallow_clone(&self) -> Tree {
+    pub(crate) fn shallow_clone(&self) -> Tree {
         Tree {
             files: self.files.clone(),
             dirs: self.dirs.clone(),
@@ -92,7 +92,7 @@ impl Tree {
         self.is_file(rel) || self.is_dir(rel)
     }
     /// Files directly or indirectly below `dir` (`""` for all).
-    pub fn files_under<'a>(&'a self, dir: &str) -> impl Iterator<Item = &'a String> + 'a {
+    pub(crate) fn files_under<'a>(&'a self, dir: &str) -> impl Iterator<Item = &'a String> + 'a {
         let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
         self.files.range(prefix.clone()..).take_while(move |f| f.starts_with(&prefix))
     }
@@ -117,7 +117,7 @@ impl Tree {
     /// Lists the unsaved files of `texts` that lie under `root` as if they were saved, with
     /// their folders, unless a folder on the way is one a walk never enters
     /// ([`is_skipped_dir`]). The disk's texts have none, so a walk of the disk is unchanged.
-    pub fn add_unsaved(&mut self, root: &Path) {
+    pub(crate) fn add_unsaved(&mut self, root: &Path) {
         for path in self.texts.unsaved() {
             let Ok(rel) = path.strip_prefix(root) else { continue };
             let rel = rel.to_string_lossy().replace('\\', "/");
@@ -135,7 +135,7 @@ impl Tree {
     }
 
     /// Immediate child directories of `dir`.
-    pub fn child_dirs<'a>(&'a self, dir: &str) -> impl Iterator<Item = &'a String> + 'a {
+    pub(crate) fn child_dirs<'a>(&'a self, dir: &str) -> impl Iterator<Item = &'a String> + 'a {
         let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
         let len = prefix.len();
         self.dirs

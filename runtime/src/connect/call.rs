@@ -23,7 +23,10 @@ pub(super) type Peers = Arc<Mutex<BTreeMap<String, Reachable>>>;
 /// How long a tool call may take: the server's `timeout` (values under 1,000 ms
 /// are ignored), else `MCP_TOOL_TIMEOUT`, else 100,000,000 ms; a remote server's request also
 /// stops at 60 s unless one of those two is at least 60 s.
-pub fn tool_timeout(server: &capc_compiler::model::McpServer, lookup: impl Fn(&str) -> Option<String>) -> Duration {
+pub(crate) fn tool_timeout(
+    server: &capc_compiler::model::McpServer,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Duration {
     let from_env = lookup("MCP_TOOL_TIMEOUT").and_then(|v| v.trim().parse::<u64>().ok()).filter(|ms| *ms > 0);
     let configured = server.timeout.filter(|ms| *ms >= 1000).or(from_env);
     let wall = configured.unwrap_or(100_000_000);
@@ -44,7 +47,7 @@ pub struct Caller {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct CallOutcome {
     pub text: String,
-    pub is_error: bool,
+    pub(crate) is_error: bool,
     pub truncated: bool,
 }
 

@@ -51,7 +51,7 @@ pub(super) async fn open_http(launch: &Launch, settings: &Settings) -> Result<Co
 }
 
 /// Claude Code's limit for a `headersHelper`.
-pub const HEADERS_HELPER_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const HEADERS_HELPER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Runs a server's `headersHelper` (`sh -c`, 10 s) and reads the JSON object of string
 /// headers it prints. Its output is never shown: it holds credentials.

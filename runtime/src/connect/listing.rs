@@ -166,4 +166,4 @@ pub(super) async fn listen(conn: &mut Connection, timeout: Duration) -> Result<(
 }
 
 /// How often a `subscriptions/listen` stream the server ended is reopened.
-pub const LISTEN_REOPENS: u32 = 3;
+pub(crate) const LISTEN_REOPENS: u32 = 3;

@@ -29,7 +29,7 @@ pub fn launches(
 
 /// The servers [`launches`] would start in a trusted folder but leaves alone in an untrusted
 /// one: the repository's own.
-pub fn held_back(lock: &capc_compiler::model::Lock, entry: crate::context::Entry) -> Vec<String> {
+pub(crate) fn held_back(lock: &capc_compiler::model::Lock, entry: crate::context::Entry) -> Vec<String> {
     candidates(lock, entry).filter(|s| crate::trust::server_needs_trust(s)).map(|s| s.name.clone()).collect()
 }
 

@@ -36,19 +36,18 @@ mod stdio;
 mod supervise;
 pub mod surface;
 
-pub use call::{tool_timeout, CallOutcome, Caller};
-pub use http::HEADERS_HELPER_TIMEOUT;
-pub use listing::LISTEN_REOPENS;
-pub use live::{held_back, launches, Live, Signals};
-pub use supervise::{Servers, Stopper};
+pub(crate) use call::tool_timeout;
+pub use call::{CallOutcome, Caller};
+pub use live::{launches, Live, Signals};
+pub use supervise::Servers;
 
 use std::time::Duration;
 
 /// How many bytes of a server's stderr are kept for its failure report.
-pub const STDERR_TAIL: usize = 4096;
+pub(crate) const STDERR_TAIL: usize = 4096;
 
 /// Claude Code's `maxResultSizeChars` for MCP tool results.
-pub const MAX_RESULT_CHARS: usize = 100_000;
+pub(crate) const MAX_RESULT_CHARS: usize = 100_000;
 
 /// Reconnection back-off: `min(first · 2^(n−1), cap)` before attempt `n`, `tries` attempts
 /// (Claude Code's `MAX_RECONNECT_ATTEMPTS` = 5, 1 s doubling, 30 s cap).
@@ -67,7 +66,7 @@ impl Default for Backoff {
 
 impl Backoff {
     /// The wait before attempt `attempt` (1-based).
-    pub fn delay(&self, attempt: u32) -> Duration {
+    pub(crate) fn delay(&self, attempt: u32) -> Duration {
         let doubled = self.first.saturating_mul(1u32.checked_shl(attempt.saturating_sub(1)).unwrap_or(u32::MAX));
         doubled.min(self.cap)
     }

@@ -228,7 +228,7 @@ pub struct Servers {
 
 /// Ends every supervisor of a [`Servers`]; cheap to clone (a signal handler holds one).
 #[derive(Clone)]
-pub struct Stopper {
+pub(crate) struct Stopper {
     stop: Arc<watch::Sender<bool>>,
     tasks: Arc<Mutex<Vec<tokio::task::JoinHandle<()>>>>,
 }
@@ -236,7 +236,7 @@ pub struct Stopper {
 impl Stopper {
     /// Closes every connection (each stdio server's process group ends) and waits for the
     /// supervisors, at most 10 s.
-    pub async fn stop(&self) {
+    pub(crate) async fn stop(&self) {
         let _ = self.stop.send(true);
         let tasks = self.tasks.lock().map(|mut t| std::mem::take(&mut *t)).unwrap_or_default();
         let all = async {
@@ -279,7 +279,7 @@ impl Servers {
         Caller { handle, peers: self.peers.clone() }
     }
 
-    pub fn stopper(&self) -> Stopper {
+    pub(crate) fn stopper(&self) -> Stopper {
         self.stopper.clone()
     }
 

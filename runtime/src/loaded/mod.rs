@@ -12,7 +12,8 @@ mod rules;
 use derive::{derive_from, ClaimedFile};
 pub(crate) use rules::held;
 use rules::parsed_rule;
-pub use rules::{settings_notice, Held, LockRule};
+pub use rules::LockRule;
+pub(crate) use rules::{settings_notice, Held};
 
 use crate::context::TurnContext;
 use crate::text;
@@ -189,33 +190,33 @@ pub struct Loaded {
     trusted: Held,
     untrusted: Held,
     /// The lock's whole-tool deny rules.
-    pub whole_denies: Arc<[PermissionRule]>,
+    pub(crate) whole_denies: Arc<[PermissionRule]>,
     /// Each command's name and path as shared strings, so a turn's view copies no text.
     pub names: Vec<(Arc<str>, Arc<str>)>,
     /// Each command's display name (a skill's `name:`), when it has one.
-    pub displays: Vec<Option<Arc<str>>>,
+    pub(crate) displays: Vec<Option<Arc<str>>>,
     /// Each command's bare aliases (a plugin entry's `name:` without `:`), the ones Claude Code
     /// keeps.
     pub aliases: Vec<Arc<[Arc<str>]>>,
     /// Names of the commands that are always in the table (not nested, not conditional).
-    pub static_names: std::collections::HashSet<String>,
+    pub(crate) static_names: std::collections::HashSet<String>,
     /// Per command: its name is a built-in command's (it moves the dynamic-skill insertion point).
-    pub builtin_named: Vec<bool>,
+    pub(crate) builtin_named: Vec<bool>,
     /// Per command and per agent: it comes from a plugin only project or local settings
     /// enable, which Claude Code does not load in an untrusted folder.
-    pub needs_trust: Vec<bool>,
-    pub agent_needs_trust: Vec<bool>,
+    pub(crate) needs_trust: Vec<bool>,
+    pub(crate) agent_needs_trust: Vec<bool>,
     /// The commands in the order Claude Code lists them (Skill listing, the commands named
     /// to the user): skills of managed, user, project and `--add-dir` folders, each group by
     /// name; legacy commands of every scope together by name; plugin commands; plugin skills.
-    pub listing_order: Vec<usize>,
+    pub(crate) listing_order: Vec<usize>,
     /// The home folder whose `.claude.json` the untrusted-folder notice names.
     pub home: PathBuf,
     /// Per command: what the Skill listing says of it (its description, or first body line,
     /// lines joined, with `when_to_use`), measured (see `text::measured`).
     pub descriptions: Vec<Option<(String, usize, usize)>>,
     /// Per command: its name is a bundled skill's, which it takes.
-    pub bundled_named: Vec<bool>,
+    pub(crate) bundled_named: Vec<bool>,
     /// Made from the files, not from a lock file (`capc serve` in a folder with no lock): the
     /// local settings are read as Claude Code reads them, so a re-derivation keeps them.
     pub from_tree: bool,
@@ -228,7 +229,7 @@ impl Loaded {
     /// `skillOverrides` and the other objects key by key, `attribution` whole from the
     /// strongest file that sets it, anything else from the strongest scope. A value the lock
     /// keeps only as a hash (a secret) is left out.
-    pub fn settings_flags(&self) -> BTreeMap<String, Value> {
+    pub(crate) fn settings_flags(&self) -> BTreeMap<String, Value> {
         let mut rows: Vec<&capc_compiler::model::Setting> = self
             .lock
             .settings
@@ -303,7 +304,7 @@ impl Loaded {
     /// `cx` with the locked settings' turn keys (`settings_flags`) under its own `flags`: what
     /// the host passes wins, key by key, as a variable set in the environment or a key given on
     /// the command line would.
-    pub fn with_settings(&self, mut cx: TurnContext) -> TurnContext {
+    pub(crate) fn with_settings(&self, mut cx: TurnContext) -> TurnContext {
         for (key, value) in self.settings_flags() {
             cx.flags.entry(key).or_insert(value);
         }
@@ -470,7 +471,7 @@ impl Loaded {
     /// The allow rules of the local settings (`.claude/settings.local.json`) as they are now,
     /// whether or not the lock holds them; none when there is no such file or the folder does
     /// not check.
-    pub fn local_allows(&self) -> Vec<String> {
+    pub(crate) fn local_allows(&self) -> Vec<String> {
         if !self.roots.root.join(".claude/settings.local.json").is_file() {
             return Vec::new();
         }
@@ -483,7 +484,7 @@ impl Loaded {
     }
 
     /// The lock's rules that hold in a trusted or untrusted folder.
-    pub fn held_rules(&self, trusted: bool) -> Held {
+    pub(crate) fn held_rules(&self, trusted: bool) -> Held {
         if trusted {
             self.trusted.clone()
         } else {
@@ -589,7 +590,7 @@ impl Loaded {
     /// the file relative to that folder), then the project's rules whose `paths` match. Each is
     /// `Contents of PATH:` and its body, once a turn. A file changed since the lock is left out,
     /// with a note saying so.
-    pub fn attached_for(&self, read: &[PathBuf], notes: &mut Vec<String>) -> Vec<String> {
+    pub(crate) fn attached_for(&self, read: &[PathBuf], notes: &mut Vec<String>) -> Vec<String> {
         use capc_compiler::check::instructions::paths_match;
         let root = self.roots.root.canonicalize().unwrap_or_else(|_| self.roots.root.clone());
         let rels: Vec<String> = read
@@ -683,7 +684,7 @@ impl Loaded {
 }
 
 /// The first paragraph of the instructions reminder (Claude Code).
-pub const INSTRUCTIONS_INTRO: &str = "Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.";
+pub(crate) const INSTRUCTIONS_INTRO: &str = "Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.";
 
 /// The order Claude Code lists commands in (see [`Loaded::listing_order`]); names
 /// compare as `localeCompare` does.

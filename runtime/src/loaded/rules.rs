@@ -17,9 +17,9 @@ pub struct LockRule {
 
 /// The lock's rules that hold in a folder, and what Claude Code says about the others.
 #[derive(Debug, Clone)]
-pub struct Held {
+pub(crate) struct Held {
     pub rules: Arc<[SourcedRule]>,
-    pub notices: Arc<[String]>,
+    pub(crate) notices: Arc<[String]>,
 }
 
 /// The rules that hold trusted (all of them) and untrusted (without the project's and the
@@ -51,7 +51,7 @@ pub(crate) fn held(rules: &[LockRule], root: &str, home: &str) -> (Held, Held) {
 /// The lines Claude Code prints on stderr, with text output (`-p`'s default; JSON and
 /// stream-JSON output print none), for settings files it does not load, each named by its
 /// absolute path (`at`); none when every file loads.
-pub fn settings_notice(
+pub(crate) fn settings_notice(
     refused: &[capc_compiler::model::SettingsNotLoaded],
     at: impl Fn(&str) -> String,
 ) -> Vec<String> {

@@ -60,7 +60,7 @@ pub struct SearchResult {
     /// The matched tool names, in result order.
     pub matches: Vec<String>,
     /// Servers still connecting, only when nothing matched (empty otherwise).
-    pub pending_mcp_servers: Vec<String>,
+    pub(crate) pending_mcp_servers: Vec<String>,
     /// A one-line rendering of the result: the matched names, or [`NO_MATCH_TEXT`] plus a retry hint when some MCP
     /// servers are still connecting.
     pub text: String,

@@ -50,13 +50,13 @@ fn names_only(rule: &str, subject: &Subject) -> bool {
 }
 
 /// The form's one field.
-pub const FIELD: &str = "answer";
+pub(crate) const FIELD: &str = "answer";
 /// What Claude Code tells the model when its user answers No.
 pub const REJECTED: &str = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
 /// Where Claude Code writes a "don't ask again" answer, relative to the project.
-pub const LOCAL_SETTINGS: &str = ".claude/settings.local.json";
+pub(crate) const LOCAL_SETTINGS: &str = ".claude/settings.local.json";
 /// The most questions one request may ask (a skill, then each of its `!` injections).
-pub const MAX_QUESTIONS: usize = 16;
+pub(crate) const MAX_QUESTIONS: usize = 16;
 
 /// What is asked about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -190,7 +190,7 @@ fn shown_folder(cwd: &Path) -> String {
 }
 
 /// The client declared form elicitation: it can ask its user.
-pub fn can_ask(peer: &Peer<RoleServer>) -> bool {
+pub(crate) fn can_ask(peer: &Peer<RoleServer>) -> bool {
     peer.supported_elicitation_modes().contains(&ElicitationMode::Form)
 }
 
@@ -220,7 +220,7 @@ pub async fn ask(peer: &Peer<RoleServer>, question: &Question, cwd: &Path) -> Re
 
 /// Why an answer could not be saved.
 #[derive(Debug)]
-pub struct NotSaved(pub String);
+pub(crate) struct NotSaved(pub String);
 
 impl std::fmt::Display for NotSaved {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -232,7 +232,7 @@ impl std::fmt::Display for NotSaved {
 /// keeping the file's other content; nothing is written when the rule is there already.
 /// Refused: a `.claude` or a file that is a symbolic link or not what its name says, a file
 /// that is not a JSON object, a `permissions` or `allow` of the wrong type.
-pub fn save_allow_rule(root: &Path, rule: &str) -> Result<(), NotSaved> {
+pub(crate) fn save_allow_rule(root: &Path, rule: &str) -> Result<(), NotSaved> {
     let fail = |why: String| NotSaved(why);
     let folder = root.join(".claude");
     match std::fs::symlink_metadata(&folder) {
@@ -292,7 +292,7 @@ fn write_replacing(
 
 /// `text` (a settings file, or empty for none) with `rule` added to `permissions.allow`;
 /// `None` when it is there already.
-pub fn with_allow_rule(text: &str, rule: &str) -> Result<Option<String>, String> {
+pub(crate) fn with_allow_rule(text: &str, rule: &str) -> Result<Option<String>, String> {
     let mut root = if text.trim().is_empty() {
         Value::Object(Vec::new())
     } else {

@@ -16,9 +16,9 @@ pub const ARGUMENTS: &str = "arguments";
 /// follows `/mcp__capc__<name>` at whitespace and gives word `i` to the prompt's `i`-th declared
 /// argument, dropping the words past the last one; so each prompt declares this many (`arguments`,
 /// the frontmatter's names, then `word<i>`), and `prompts/get` joins them back in order.
-pub const WORD_SLOTS: usize = 32;
+pub(crate) const WORD_SLOTS: usize = 32;
 /// The one tool: Claude Code's Skill tool, for clients without prompts.
-pub const SKILL_TOOL: &str = "Skill";
+pub(crate) const SKILL_TOOL: &str = "Skill";
 /// A skill folder holding more files than this is listed up to this many, in path order.
 const MAX_FILES_PER_SKILL: usize = 1000;
 
@@ -77,7 +77,7 @@ fn instruction_files(session: &Session) -> Vec<InstructionFile> {
 /// How many items one page of `prompts/list` or `resources/list` holds; a longer list ends its
 /// page with a `nextCursor` (what Claude Code's client follows to the last page). A page is
 /// built when it is asked for: a large tree's whole list is never held.
-pub const PAGE: usize = 1000;
+pub(crate) const PAGE: usize = 1000;
 
 /// Everything the server lists.
 #[derive(Debug, Clone, PartialEq)]
@@ -185,7 +185,7 @@ impl Catalog {
     }
 
     /// The closest prompt name to `name`, for an unknown one.
-    pub fn closest_prompt(&self, name: &str) -> Option<&str> {
+    pub(crate) fn closest_prompt(&self, name: &str) -> Option<&str> {
         crate::request::closest(name, self.prompts.names())
     }
 }
@@ -240,11 +240,6 @@ impl Prompts {
 
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.rows.iter().map(|r| &*r.name).chain(self.gateway.iter().map(|p| p.name.as_str()))
-    }
-
-    /// Whether `name` is one of the gateway's prompts.
-    pub fn is_upstream(&self, name: &str) -> bool {
-        self.gateway.iter().any(|p| p.name == name)
     }
 
     /// The page that starts at `cursor` (a position, as the previous page's `nextCursor` gave

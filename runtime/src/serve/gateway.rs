@@ -99,7 +99,7 @@ pub fn result(answer: &ToolCallResult, trusted: bool) -> CallToolResult {
 
 /// What a refused call says: the deny rule, or that a headless run cannot ask, and the allow
 /// rule that lifts it.
-pub fn permission_text(tool: &str, permission: &crate::outcome::ToolPermission, trusted: bool) -> String {
+pub(crate) fn permission_text(tool: &str, permission: &crate::outcome::ToolPermission, trusted: bool) -> String {
     let add = super::rule_to_add(tool, trusted);
     match (permission.behavior.as_str(), &permission.rule) {
         ("deny", Some(rule)) => format!("Permission to use {tool} has been denied by {rule}."),

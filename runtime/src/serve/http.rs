@@ -25,7 +25,7 @@ use std::sync::Arc;
 pub const PATH: &str = "/mcp";
 
 /// The largest request head (request line and headers) read.
-pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_HEAD_BYTES: usize = 64 * 1024;
 
 /// How much `capc serve --http` takes from its clients; [`Limits::from_env`] reads the
 /// variables that change it.
@@ -33,11 +33,11 @@ pub const MAX_HEAD_BYTES: usize = 64 * 1024;
 pub struct Limits {
     /// How long a request's head may take to arrive, and then its body
     /// (`CAPC_SERVE_REQUEST_TIMEOUT_MS`, 30 s); an idle kept-alive connection is closed after it.
-    pub request_timeout: std::time::Duration,
+    pub(crate) request_timeout: std::time::Duration,
     /// Connections open at once (`CAPC_SERVE_MAX_CONNECTIONS`, 64).
-    pub max_connections: usize,
+    pub(crate) max_connections: usize,
     /// MCP sessions alive at once (`CAPC_SERVE_MAX_SESSIONS`, 32).
-    pub max_sessions: usize,
+    pub(crate) max_sessions: usize,
 }
 
 impl Default for Limits {

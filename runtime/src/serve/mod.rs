@@ -34,13 +34,13 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{Peer, RoleServer, ServerHandler};
 use serde_json::json;
-pub use skill::rule_to_add;
+pub(crate) use skill::rule_to_add;
 use skill::{shell_question, skill_arguments, skill_tool};
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// A single JSON-RPC message over stdio or HTTP may be this large; a larger one is refused.
-pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+pub(crate) const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 
 /// How `capc serve` listens.
 #[derive(Debug, Clone, Default)]
@@ -90,7 +90,7 @@ type Attempt<T> = Arc<dyn Fn(&mut Session, &Catalog) -> Step<T> + Send + Sync>;
 /// What one attempt at a request came to: its answer, or a question to put to the user
 /// first, with the answer when the question cannot be asked (`refused`) and when the user
 /// says No (`rejected`).
-pub enum Step<T> {
+pub(crate) enum Step<T> {
     Done(T),
     Ask { question: ask::Question, refused: T, rejected: T },
 }
@@ -115,7 +115,7 @@ impl Shared {
 
     /// A server whose requests start with `allowed` as allow rules of the session (the local
     /// settings' allow rules, where an earlier run saved the user's "always" answers).
-    pub fn allowing(session: Session, allowed: Vec<String>) -> Arc<Shared> {
+    pub(crate) fn allowing(session: Session, allowed: Vec<String>) -> Arc<Shared> {
         let catalog = Arc::new(Catalog::of(&session));
         report(&catalog.problems, &[]);
         let mut state = State { session, catalog, allowed };
@@ -125,7 +125,7 @@ impl Shared {
     }
 
     /// Takes the live connections' latest state and serves it; returns the lists that changed.
-    pub fn refresh(&self) -> Vec<List> {
+    pub(crate) fn refresh(&self) -> Vec<List> {
         let mut state = lock(&self.state);
         state.session.sync();
         self.rebuild(&mut state)

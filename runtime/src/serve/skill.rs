@@ -119,7 +119,7 @@ fn permission_text(skill: &str, permission: &SkillPermission, trusted: bool) -> 
 }
 
 /// What a refusal a client cannot answer adds: the allow rule that lifts it, and where.
-pub fn rule_to_add(rule: &str, trusted: bool) -> String {
+pub(crate) fn rule_to_add(rule: &str, trusted: bool) -> String {
     if trusted {
         format!("To allow it, add `{rule}` to permissions.allow in {}.", ask::LOCAL_SETTINGS)
     } else {

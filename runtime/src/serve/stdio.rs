@@ -15,7 +15,7 @@ use tokio::sync::mpsc;
 const PIPE_BYTES: usize = 64 * 1024;
 
 /// The JSON-RPC code for input that is not JSON.
-pub const PARSE_ERROR: i32 = -32700;
+pub(crate) const PARSE_ERROR: i32 = -32700;
 
 /// The deepest nesting of arrays and objects rmcp reads (serde_json refuses a 128th level): a
 /// deeper message is dropped by rmcp without an answer, so the filter answers it.

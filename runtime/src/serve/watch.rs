@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 /// How often the folder is looked at: a save is served within this plus one `capc lock`.
-pub const INTERVAL: Duration = Duration::from_millis(150);
+pub(crate) const INTERVAL: Duration = Duration::from_millis(150);
 
 /// What a folder's files look like: size and modification time by path.
 type Fingerprint = BTreeMap<PathBuf, (u64, Option<SystemTime>)>;

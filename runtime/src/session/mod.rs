@@ -23,15 +23,14 @@ use crate::permissions::{Permissions, Verdict};
 use crate::request::Request;
 pub use crate::shell::ShellRun;
 use crate::turn::{self, TurnView};
-use capc_compiler::model::Origin;
 use capc_grammar::{MatchContext, ToolCall};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::time::Duration;
-pub use tools::ToolCallPlan;
+pub(crate) use tools::ToolCallPlan;
 
 /// How long an MCP prompt may take to arrive.
-pub const PROMPT_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const PROMPT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The turn-scoped grant of a skill turn.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
@@ -68,9 +67,9 @@ pub struct Session {
     pub trusted: bool,
     pub turns: u64,
     /// The context of the last turn, for requests between turns (tool search, invoke_skill).
-    pub last_context: TurnContext,
+    pub(crate) last_context: TurnContext,
     /// `${CLAUDE_SESSION_ID}`.
-    pub session_id: String,
+    pub(crate) session_id: String,
     /// Run `!` injections that the rules allow (off: they are decided but never run).
     pub run_shell: bool,
     /// In a folder that is not trusted, run the `!` injections the command's own
@@ -338,10 +337,6 @@ impl Session {
             out.push(format!("nothing in the lock is named `{bare}`"));
         }
         out.join("\n")
-    }
-
-    pub fn origin_of(&self, command: &str) -> Option<Origin> {
-        self.loaded.lock.commands.iter().find(|c| c.name == command).map(|c| c.origin)
     }
 }
 

@@ -153,7 +153,7 @@ impl Session {
     /// [`Session::call_tool`] up to the call itself: the pool, the permission decision, the
     /// connection and the timeout, or the result that ends the call before it is made. The plan
     /// runs without the session, so a long call holds nothing (`capc serve --connect`).
-    pub fn plan_tool_call(&self, tool: &str) -> Result<ToolCallPlan, ToolCallResult> {
+    pub(crate) fn plan_tool_call(&self, tool: &str) -> Result<ToolCallPlan, ToolCallResult> {
         let error = |tool: Option<&str>, permission: Option<ToolPermission>, message: String| ToolCallResult::Error {
             tool: tool.map(str::to_string),
             permission,
@@ -201,7 +201,7 @@ impl Session {
 }
 
 /// An allowed MCP tool call, ready to be made (see [`Session::plan_tool_call`]).
-pub struct ToolCallPlan {
+pub(crate) struct ToolCallPlan {
     tool: String,
     server: String,
     original: String,
@@ -212,7 +212,7 @@ pub struct ToolCallPlan {
 
 impl ToolCallPlan {
     /// Calls the tool within its timeout; blocks the calling thread (not a runtime's).
-    pub fn run(self, arguments: Option<serde_json::Map<String, Value>>) -> ToolCallResult {
+    pub(crate) fn run(self, arguments: Option<serde_json::Map<String, Value>>) -> ToolCallResult {
         let ToolCallPlan { tool, server, original, timeout, permission, caller } = self;
         match caller.call(&server, &original, arguments, timeout) {
             Ok(result) => ToolCallResult::ToolResult { tool, permission, result },

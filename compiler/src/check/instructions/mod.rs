@@ -187,7 +187,7 @@ impl Excludes {
     }
 
     /// Whether `absolute` (a file of `scope`) is left out.
-    pub fn excludes(&self, absolute: &str, scope: Scope) -> bool {
+    pub(crate) fn excludes(&self, absolute: &str, scope: Scope) -> bool {
         matches!(scope, Scope::User | Scope::Project | Scope::Local)
             && self.patterns.iter().any(|(glob, negated)| glob.is_match(absolute) != *negated)
     }

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 mod stream;
 
-pub use stream::to_writer;
+pub(crate) use stream::to_writer;
 
 /// A serialized value.
 #[derive(Debug)]
@@ -26,10 +26,11 @@ enum Out {
 }
 
 /// The lock's one error type for its own reader and writer.
-pub use super::read::Error;
+use super::read::Error;
 
 /// Writes a value whose top level is a struct as a TOML document.
-pub fn to_string<T: Serialize>(value: &T) -> Result<String, Error> {
+#[cfg(test)]
+fn to_string<T: Serialize>(value: &T) -> Result<String, Error> {
     let Out::Table(root) = value.serialize(ToOut)? else {
         return Err(Error::new("the top level of a TOML document must be a table"));
     };

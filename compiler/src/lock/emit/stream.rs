@@ -11,7 +11,7 @@ use serde::ser::{self, Serialize};
 /// [`FLUSH_BYTES`]. The layout [`to_string`] gives (plain values, then sub-tables, then arrays
 /// of tables) is kept by refusing a top level whose fields come in another order; the lock's
 /// do not.
-pub fn to_writer<T: Serialize>(value: &T, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+pub(crate) fn to_writer<T: Serialize>(value: &T, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut top = Top { out: String::with_capacity(FLUSH_BYTES * 2), sink, phase: Phase::Plain, failed: None };
     let result = value.serialize(&mut top).and_then(|()| top.flush());
     match (result, top.failed) {

@@ -121,7 +121,7 @@ impl Reason {
     }
 
     /// The reason a lock's `rule` field names, if capc knows it.
-    pub fn from_id(id: &str) -> Option<Reason> {
+    pub(crate) fn from_id(id: &str) -> Option<Reason> {
         Reason::ALL.into_iter().find(|r| r.id() == id)
     }
 }
@@ -223,7 +223,7 @@ pub struct Tool {
     /// `Builtin`, or `Mcp` for a server's `mcp__<server>__*`.
     pub origin: Origin,
     /// The blanket deny rule that removes it.
-    pub removed_by: Option<String>,
+    pub(crate) removed_by: Option<String>,
 }
 
 /// A node of the resolution graph.
@@ -288,7 +288,7 @@ pub struct Resolution {
     pub graph: DiGraph<GraphNode, GraphEdge>,
     pub diagnostics: Vec<Diagnostic>,
     /// The folders of the plugins a session is asked to load (see `plugins::Loading::asked`).
-    pub asked_plugins: std::collections::BTreeSet<String>,
+    pub(crate) asked_plugins: std::collections::BTreeSet<String>,
 }
 
 fn scope_rank(scope: Scope) -> u8 {

@@ -17,7 +17,7 @@ pub use runs::*;
 
 /// The version of the lock format this build writes and reads (2: plugins carry whether and
 /// why they load and what they hold; commands carry display names and aliases).
-pub const LOCK_VERSION: u32 = 2;
+pub(crate) const LOCK_VERSION: u32 = 2;
 
 /// The Claude Code version whose behaviour capc follows, the one the oracle tests recorded
 /// (`capc --version` names it; ARCHITECTURE.md, "Sources of truth about Claude Code", says
@@ -123,7 +123,7 @@ pub struct Lock {
     /// the commands it runs, with their hashes; by plugin load order then name. Absent from
     /// locks written before they were recorded.
     #[serde(default, rename = "plugin_bin", skip_serializing_if = "Vec::is_empty")]
-    pub plugin_bins: Vec<PluginBin>,
+    pub(crate) plugin_bins: Vec<PluginBin>,
     /// Output styles a session can switch to (`outputStyle`, `/output-style`): the project's,
     /// the user's and the loaded plugins', by scope then name. Absent from locks written before
     /// they were recorded.
@@ -512,7 +512,7 @@ pub struct MarketplacePlugin {
     #[serde(default, rename = "lsp_server", skip_serializing_if = "Vec::is_empty")]
     pub lsp_servers: Vec<LspServer>,
     #[serde(default, rename = "plugin_bin", skip_serializing_if = "Vec::is_empty")]
-    pub plugin_bins: Vec<PluginBin>,
+    pub(crate) plugin_bins: Vec<PluginBin>,
     #[serde(default, rename = "output_style", skip_serializing_if = "Vec::is_empty")]
     pub output_styles: Vec<OutputStyle>,
 }

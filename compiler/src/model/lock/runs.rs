@@ -18,7 +18,7 @@ pub struct Run {
     pub name: String,
     /// A hook's type: `command`, `http`, `prompt`, `agent` or `mcp_tool`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hook_type: Option<String>,
+    pub(crate) hook_type: Option<String>,
     /// The command line, URL, prompt or tool, as written (a literal secret as `sha256:<hex>`).
     pub run: String,
     pub scope: Scope,
@@ -256,7 +256,7 @@ pub struct LspServer {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub workspace_folder: Option<String>,
+    pub(crate) workspace_folder: Option<String>,
     /// The script inside the folder its command runs, and that script's SHA-256.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<String>,
@@ -341,7 +341,7 @@ pub struct Instruction {
     /// folder), as written, in order: Claude Code asks the user before it reads them and reads
     /// none until approved; capc never reads them. A new one is an escalation of `capc diff`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub external_imports: Vec<String>,
+    pub(crate) external_imports: Vec<String>,
     /// A rule's `paths:` globs: it loads when the turn reads a file one of them matches, not at
     /// the start (empty: it loads at the start). A nested folder's rule matches them relative to
     /// that folder, the others relative to the locked folder.
