@@ -4,7 +4,7 @@
 
 use crate::context::{Auth, TurnContext};
 use crate::loaded::Loaded;
-use capc_compiler::builtins::{Availability, BuiltinKind, BundledSkill, BundledSource, CommandType, Gate, BUILTINS};
+use capc_compiler::builtins::{Availability, BuiltinKind, BundledSkill, BundledSource, CommandType, Gate};
 use capc_compiler::model::{Command, Origin, Scope};
 use serde::Serialize;
 use std::sync::{Arc, OnceLock};
@@ -155,7 +155,7 @@ pub fn command_table(loaded: &Loaded, cx: &TurnContext) -> Vec<CommandView> {
         return Vec::new();
     }
     let commands = &loaded.lock.commands;
-    let mut table: Vec<CommandView> = Vec::with_capacity(commands.len() + BUILTINS.len());
+    let mut table: Vec<CommandView> = Vec::with_capacity(commands.len() + capc_compiler::builtins::builtins().len());
     let view = |i: usize, c: &Command, dynamic: bool| CommandView {
         name: loaded.names[i].0.clone(),
         display: loaded.displays[i].clone(),
