@@ -36,24 +36,11 @@ pub struct CommandView {
     pub dynamic: bool,
 }
 
-/// Built-ins that need a claude.ai subscription (`availability: ['claude-ai']`); a model of
-/// the subscription commands the docs describe, not a table read from the client.
-const CLAUDE_AI_ONLY: &[&str] = &["passes", "upgrade", "usage-credits"];
-
 fn is_available(availability: Availability, cx: &TurnContext) -> bool {
     match availability {
         Availability::Everyone => true,
         Availability::FirstParty => cx.auth.first_party(),
         Availability::ClaudeAi => cx.auth == Auth::ClaudeAi,
-    }
-}
-
-/// Who a built-in is available to: `login` and `logout` exist only without third-party services.
-fn availability(name: &str) -> Availability {
-    match name {
-        "login" | "logout" => Availability::FirstParty,
-        n if CLAUDE_AI_ONLY.contains(&n) => Availability::ClaudeAi,
-        _ => Availability::Everyone,
     }
 }
 
@@ -213,7 +200,8 @@ pub fn command_table(loaded: &Loaded, cx: &TurnContext) -> Vec<CommandView> {
     table
 }
 
-/// The built-in rows (`capc_compiler::builtins::table`), as views, with who may use them; built once.
+/// The built-in rows (`capc_compiler::builtins::table`), as views, with who may use them (the
+/// availability the compiler reads from Claude Code's data); built once.
 fn builtin_rows() -> &'static [(CommandView, BuiltinKind, Availability)] {
     static ROWS: OnceLock<Vec<(CommandView, BuiltinKind, Availability)>> = OnceLock::new();
     ROWS.get_or_init(|| {
@@ -231,7 +219,7 @@ fn builtin_rows() -> &'static [(CommandView, BuiltinKind, Availability)] {
                     decl: None,
                     dynamic: false,
                 };
-                (row, b.kind, availability(b.name))
+                (row, b.kind, b.builtin.availability)
             })
             .collect()
     })
