@@ -15,7 +15,7 @@
 use crate::context::TurnContext;
 use crate::loaded::Loaded;
 use crate::permissions::Permissions;
-use capc_compiler::builtins::{AgentGate, BUILTIN_AGENTS};
+use capc_compiler::builtins::{builtin_agents, AgentGate};
 use capc_compiler::model::Agent;
 use std::borrow::Cow;
 
@@ -61,7 +61,7 @@ pub fn agents<'l>(
         .filter(|(i, a)| a.shadowed_by.is_none() && (cx.trusted || !loaded.agent_needs_trust[*i]))
         .collect();
     let mut out: Vec<(&str, &str, Cow<'_, str>)> = Vec::new();
-    for b in BUILTIN_AGENTS {
+    for b in builtin_agents() {
         if offered(b.gate, cx) && !declared.iter().any(|(_, a)| a.name == b.name) {
             out.push((b.name, b.description, Cow::Borrowed(b.tools)));
         }

@@ -16,7 +16,7 @@
 use crate::context::TurnContext;
 use crate::listing::Kept;
 use crate::loaded::{Loaded, Roots};
-use capc_compiler::builtins::BUNDLED_SKILLS;
+use capc_compiler::builtins::bundled_skills;
 use capc_compiler::check::{locate, Measure};
 use capc_compiler::config::ContextWindow;
 use capc_compiler::decl::settings_schema::merge;
@@ -206,10 +206,10 @@ fn size_bound(lock: &capc_compiler::model::Lock) -> usize {
             + c.when_to_use.as_ref().map_or(0, |w| 3 + w.len())
             + 1
     });
-    let bundled = BUNDLED_SKILLS.iter().map(|b| {
+    let bundled = bundled_skills().iter().map(|b| {
         2 + b.name.len() + 2 + b.description.map_or(0, str::len) + b.when_to_use.map_or(0, |w| 3 + w.len()) + 1
     });
-    let entries = lock.commands.len() + BUNDLED_SKILLS.len();
+    let entries = lock.commands.len() + bundled_skills().len();
     commands.chain(bundled).sum::<usize>() + entries
 }
 

@@ -4,7 +4,7 @@
 
 use crate::context::{Auth, TurnContext};
 use crate::loaded::Loaded;
-use capc_compiler::builtins::{Availability, BuiltinKind, BundledSkill, BundledSource, CommandType, Gate, BUILTINS};
+use capc_compiler::builtins::{Availability, BuiltinKind, BundledSkill, BundledSource, CommandType, Gate};
 use capc_compiler::model::{Command, Origin, Scope};
 use serde::Serialize;
 use std::sync::{Arc, OnceLock};
@@ -36,24 +36,11 @@ pub struct CommandView {
     pub dynamic: bool,
 }
 
-/// Built-ins that need a claude.ai subscription (`availability: ['claude-ai']`); a model of
-/// the subscription commands the docs describe, not a table read from the client.
-const CLAUDE_AI_ONLY: &[&str] = &["passes", "upgrade", "usage-credits"];
-
 fn is_available(availability: Availability, cx: &TurnContext) -> bool {
     match availability {
         Availability::Everyone => true,
         Availability::FirstParty => cx.auth.first_party(),
         Availability::ClaudeAi => cx.auth == Auth::ClaudeAi,
-    }
-}
-
-/// Who a built-in is available to: `login` and `logout` exist only without third-party services.
-fn availability(name: &str) -> Availability {
-    match name {
-        "login" | "logout" => Availability::FirstParty,
-        n if CLAUDE_AI_ONLY.contains(&n) => Availability::ClaudeAi,
-        _ => Availability::Everyone,
     }
 }
 
@@ -155,7 +142,7 @@ pub fn command_table(loaded: &Loaded, cx: &TurnContext) -> Vec<CommandView> {
         return Vec::new();
     }
     let commands = &loaded.lock.commands;
-    let mut table: Vec<CommandView> = Vec::with_capacity(commands.len() + BUILTINS.len());
+    let mut table: Vec<CommandView> = Vec::with_capacity(commands.len() + capc_compiler::builtins::builtins().len());
     let view = |i: usize, c: &Command, dynamic: bool| CommandView {
         name: loaded.names[i].0.clone(),
         display: loaded.displays[i].clone(),
@@ -213,7 +200,8 @@ pub fn command_table(loaded: &Loaded, cx: &TurnContext) -> Vec<CommandView> {
     table
 }
 
-/// The built-in rows (`capc_compiler::builtins::table`), as views, with who may use them; built once.
+/// The built-in rows (`capc_compiler::builtins::table`), as views, with who may use them (the
+/// availability the compiler reads from Claude Code's data); built once.
 fn builtin_rows() -> &'static [(CommandView, BuiltinKind, Availability)] {
     static ROWS: OnceLock<Vec<(CommandView, BuiltinKind, Availability)>> = OnceLock::new();
     ROWS.get_or_init(|| {
@@ -231,7 +219,7 @@ fn builtin_rows() -> &'static [(CommandView, BuiltinKind, Availability)] {
                     decl: None,
                     dynamic: false,
                 };
-                (row, b.kind, availability(b.name))
+                (row, b.kind, b.builtin.availability)
             })
             .collect()
     })

@@ -188,7 +188,7 @@ impl ToolSurface {
 
     /// Whether `mode` turns tool search on in a window of `tokens`: `auto:N` does when the
     /// deferrable tools take more than N% of it.
-    pub fn searching(&self, mode: SearchMode, tokens: u64) -> bool {
+    pub(crate) fn searching(&self, mode: SearchMode, tokens: u64) -> bool {
         match mode {
             SearchMode::Standard => false,
             SearchMode::On => self.deferrable() > 0,

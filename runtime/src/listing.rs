@@ -29,7 +29,7 @@ use crate::commands::CommandView;
 use crate::context::{Override, TurnContext};
 use crate::loaded::Loaded;
 use crate::text::{describe, measured, size, Described};
-use capc_compiler::builtins::{BundledSource, BUNDLED_SKILLS};
+use capc_compiler::builtins::{bundled_skills, BundledSource};
 use std::borrow::Cow;
 
 /// `skillListingMaxDescChars` when settings do not set it, in UTF-16 code units.
@@ -213,7 +213,7 @@ pub fn entries<'l>(loaded: &'l Loaded, table: &[CommandView], cx: &TurnContext) 
     // Lock commands that take a bundled skill's name (the first of a name wins).
     let mut taken: Vec<&str> = Vec::new();
     let mut entries: Vec<(ListingEntry<'_>, Option<usize>)> =
-        Vec::with_capacity(loaded.listing_order.len() + BUNDLED_SKILLS.len());
+        Vec::with_capacity(loaded.listing_order.len() + bundled_skills().len());
     // Whether the listing may show lock command `i` (the model may invoke it, no override hides it).
     let listable = |i: usize| {
         let c = &commands[i];
@@ -266,7 +266,7 @@ pub fn entries<'l>(loaded: &'l Loaded, table: &[CommandView], cx: &TurnContext) 
             Some(i),
         ));
     }
-    for (b, described) in BUNDLED_SKILLS.iter().zip(bundled_descriptions()) {
+    for (b, described) in bundled_skills().iter().zip(bundled_descriptions()) {
         if !(b.listed && b.model_invocable && crate::commands::bundled_exists(b, cx)) || taken.contains(&b.name) {
             continue;
         }
@@ -309,7 +309,7 @@ pub fn entries<'l>(loaded: &'l Loaded, table: &[CommandView], cx: &TurnContext) 
 fn bundled_descriptions() -> &'static [Option<(String, usize, usize)>] {
     static DESCRIBED: std::sync::OnceLock<Vec<Option<(String, usize, usize)>>> = std::sync::OnceLock::new();
     DESCRIBED.get_or_init(|| {
-        BUNDLED_SKILLS
+        bundled_skills()
             .iter()
             .map(|b| describe(b.description.map(Cow::Borrowed), b.when_to_use).map(|d| measured(&d)))
             .collect()

@@ -3,7 +3,7 @@
 //! announced instead of sent, the order of the `tools` array, and where
 //! `DeferredToolPlaceholder` goes.
 //!
-//! * **Built-ins** depend on the entry point, the sign-in and switches (see [`CONDITIONS`]);
+//! * **Built-ins** depend on the entry point, the sign-in and switches (see [`CONDITIONS_FILE`]);
 //!   `--tools` keeps only the tools it names; whole-tool deny rules (settings, `--disallowedTools`,
 //!   the session) remove tools. Glob and Grep exist only without Bash, Monitor only with it.
 //! * **Order**: built-ins sorted as `localeCompare` sorts (see `collate`), then MCP tools sorted
@@ -22,7 +22,7 @@
 //!   denied or not among `--tools`), it is inserted before the last tool sent.
 
 use crate::context::{Auth, Entry, TurnContext};
-use crate::mcp::McpState;
+use crate::mcp::{McpState, McpTool};
 use crate::permissions::Permissions;
 use capc_grammar::{Behavior, MatchContext, PermissionRule, ToolCall};
 use serde::Serialize;
@@ -43,8 +43,10 @@ pub struct ToolView {
 /// The name of the stub tool that keeps deferred loading on.
 pub(crate) const PLACEHOLDER: &str = "DeferredToolPlaceholder";
 
-/// When a session has a built-in tool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// When a session has a built-in tool (capc's reading of each condition; which tool has which
+/// is data, [`CONDITIONS_FILE`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 enum When {
     Always,
     /// Only without Bash (Glob, Grep).
@@ -66,6 +68,7 @@ enum When {
     /// `CLAUDE_CODE_ENABLE_TODO_TOOLS`.
     TodoTools,
     /// `CLAUDE_CODE_USE_POWERSHELL_TOOL`.
+    #[serde(rename = "powershell")]
     PowerShell,
     /// The interactive entry point.
     Interactive,
@@ -74,45 +77,46 @@ enum When {
 }
 
 /// When a session has each built-in tool: every tool the oracle recordings show Claude Code
-/// sending, with the condition measured for it (the bundle decides these at run time, so they
-/// are not extracted). Whether a tool is deferred is the bundle's own flag, read from
-/// [`TOOLS_FILE`]; a test checks that every name here is a tool there. ToolSearch and the MCP
-/// resource tools are added by [`tool_pool`].
-const CONDITIONS: &[(&str, When)] = &[
-    ("Agent", When::Always),
-    ("AskUserQuestion", When::Interactive),
-    ("Bash", When::Always),
-    ("CronCreate", When::Cron),
-    ("CronDelete", When::Cron),
-    ("CronList", When::Cron),
-    ("Edit", When::Always),
-    ("EnterPlanMode", When::Interactive),
-    ("EnterWorktree", When::Always),
-    ("ExitPlanMode", When::Interactive),
-    ("ExitWorktree", When::Always),
-    ("Glob", When::NoBash),
-    ("Grep", When::NoBash),
-    ("ListAgents", When::Always),
-    ("LSP", When::LspServers),
-    ("Monitor", When::WithBash),
-    ("NotebookEdit", When::Always),
-    ("PowerShell", When::PowerShell),
-    ("Read", When::Always),
-    ("RemoteTrigger", When::ClaudeAi),
-    ("ReportFindings", When::Always),
-    ("ScheduleWakeup", When::MainThread),
-    ("SendMessage", When::Always),
-    ("Skill", When::Always),
-    ("TaskCreate", When::TodoTools),
-    ("TaskGet", When::TodoTools),
-    ("TaskList", When::TodoTools),
-    ("TaskStop", When::Always),
-    ("TaskUpdate", When::TodoTools),
-    ("WebFetch", When::WebFetch),
-    ("WebSearch", When::WebSearch),
-    ("Workflow", When::Workflows),
-    ("Write", When::Always),
-];
+/// sending, with the condition measured for it and the scenarios that show it (the bundle
+/// decides these at run time, so they are not extracted). Whether a tool is deferred is the
+/// bundle's own flag, read from [`TOOLS_FILE`]; a test checks that every tool here is a tool
+/// there and replays the scenarios. ToolSearch and the MCP resource tools are added by
+/// [`tool_pool`].
+const CONDITIONS_FILE: &str = include_str!("../../compiler/data/claude-code/measured/tool-conditions.json");
+
+#[derive(serde::Deserialize)]
+struct ConditionsFile {
+    /// The release the conditions were measured on (a test ties it to the version capc follows).
+    #[cfg_attr(not(test), allow(dead_code))]
+    claude_code: String,
+    rows: Vec<Condition>,
+}
+
+/// A row of [`CONDITIONS_FILE`].
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(not(test), allow(dead_code))]
+struct Condition {
+    tool: String,
+    when: When,
+    scenarios: Vec<String>,
+    note: Option<String>,
+}
+
+/// [`CONDITIONS_FILE`], read once (a file that does not parse reads as no tools: a test checks
+/// it parses).
+fn conditions_file() -> &'static ConditionsFile {
+    static FILE: OnceLock<ConditionsFile> = OnceLock::new();
+    FILE.get_or_init(|| {
+        serde_json::from_str(CONDITIONS_FILE)
+            .unwrap_or_else(|_| ConditionsFile { claude_code: String::new(), rows: Vec::new() })
+    })
+}
+
+/// Each built-in tool with its condition, in the file's order.
+fn conditions() -> impl Iterator<Item = (&'static str, When)> {
+    conditions_file().rows.iter().map(|c| (c.tool.as_str(), c.when))
+}
 
 /// Claude Code's built-in tool objects, as `scripts/claude-code-tables` extracts them: each
 /// tool's name and whether it is deferred behind ToolSearch.
@@ -132,7 +136,7 @@ struct ToolObject {
 }
 
 /// [`TOOLS_FILE`], read once (a file that does not parse reads as no tools: a test checks it
-/// parses and names every tool of [`CONDITIONS`]).
+/// parses and names every tool of [`CONDITIONS_FILE`]).
 fn tools_file() -> &'static ToolsFile {
     static FILE: OnceLock<ToolsFile> = OnceLock::new();
     FILE.get_or_init(|| {
@@ -232,9 +236,8 @@ fn tools_flag(cx: &TurnContext) -> Option<Vec<String>> {
 fn builtin_name(name: &str) -> Arc<str> {
     static NAMES: OnceLock<Vec<Arc<str>>> = OnceLock::new();
     let names = NAMES.get_or_init(|| {
-        CONDITIONS
-            .iter()
-            .map(|(name, _)| *name)
+        conditions()
+            .map(|(name, _)| name)
             .chain(RESOURCE_TOOLS.iter().copied())
             .chain(["ToolSearch", PLACEHOLDER])
             .map(Arc::from)
@@ -248,30 +251,44 @@ fn whole_server(rule: &PermissionRule) -> bool {
     matches!(&rule.tool.kind, capc_grammar::ToolKind::Mcp { tool, .. } if tool.as_deref().is_none_or(|t| t == "*"))
 }
 
-/// The turn's pool (see the module docs). A whole-server deny is decided once per server;
-/// only rules on particular tools are matched tool by tool.
-/// `lsp`: a loaded plugin declares an LSP server, which gives Claude Code's deferred `LSP` tool.
-pub fn tool_pool(cx: &TurnContext, permissions: &Permissions, mcp: &McpState, lsp: bool) -> Pool {
-    let only = tools_flag(cx);
-    let listed = |name: &str| only.as_ref().is_none_or(|names| names.iter().any(|n| n == name));
-    let kept = |name: &str| listed(name) && !permissions.removes(name);
-    let simple = cx.simple();
-    // (name, deferred) of the built-ins this turn has.
-    let mut builtins: Vec<(&'static str, bool)> = if simple {
-        SIMPLE_TOOLS.iter().filter(|n| kept(n)).map(|n| (*n, false)).collect()
-    } else {
-        let bash = kept("Bash");
-        CONDITIONS
-            .iter()
-            .filter(|(name, when)| exists(*when, cx, bash, lsp) && kept(name))
-            .map(|(name, _)| (*name, deferred(name)))
-            .collect()
-    };
-    if !simple && mcp.any_resources() {
-        builtins.extend(RESOURCE_TOOLS.iter().filter(|n| kept(n)).map(|n| (*n, deferred(n))));
-    }
+/// Which tools a turn keeps by name: those `--tools` lists (all without it), less those a
+/// whole-tool deny rule removes.
+struct Kept<'a> {
+    only: Option<Vec<String>>,
+    permissions: &'a Permissions,
+}
 
-    // MCP tools this turn keeps, and whether each is deferrable.
+impl Kept<'_> {
+    fn has(&self, name: &str) -> bool {
+        self.only.as_ref().is_none_or(|names| names.iter().any(|n| n == name)) && !self.permissions.removes(name)
+    }
+}
+
+/// The built-ins this turn has, as (name, deferred): the simple mode's three, or every tool whose
+/// condition holds; the MCP resource tools once a server offers resources.
+fn builtin_tools(cx: &TurnContext, kept: &Kept, mcp: &McpState, lsp: bool) -> Vec<(&'static str, bool)> {
+    if cx.simple() {
+        return SIMPLE_TOOLS.iter().filter(|n| kept.has(n)).map(|n| (*n, false)).collect();
+    }
+    let bash = kept.has("Bash");
+    let mut builtins: Vec<(&'static str, bool)> = conditions()
+        .filter(|(name, when)| exists(*when, cx, bash, lsp) && kept.has(name))
+        .map(|(name, _)| (name, deferred(name)))
+        .collect();
+    if mcp.any_resources() {
+        builtins.extend(RESOURCE_TOOLS.iter().filter(|n| kept.has(n)).map(|n| (*n, deferred(n))));
+    }
+    builtins
+}
+
+/// Which of the MCP tools this turn keeps: none in the simple mode; otherwise each whose server
+/// is trusted and not denied as a whole (decided once per server) and that no rule on the tool
+/// denies.
+fn kept_mcp_tools(cx: &TurnContext, permissions: &Permissions, mcp: &McpState) -> Vec<bool> {
+    let mcp_tools = mcp.tools();
+    if cx.simple() {
+        return vec![false; mcp_tools.len()];
+    }
     let deny_cx = MatchContext::default();
     let (server_rules, tool_rules): (Vec<&PermissionRule>, Vec<&PermissionRule>) = permissions
         .whole_denies()
@@ -285,40 +302,46 @@ pub fn tool_pool(cx: &TurnContext, permissions: &Permissions, mcp: &McpState, ls
                 || server_rules.iter().any(|r| r.matches(Behavior::Deny, &ToolCall::new(&sample), &deny_cx))
         })
         .collect();
-    let mcp_tools = mcp.tools();
-    let keep_mcp: Vec<bool> = if simple {
-        vec![false; mcp_tools.len()]
-    } else {
-        mcp_tools
-            .iter()
-            .map(|t| {
-                !server_denied.get(t.server_index).copied().unwrap_or(false)
-                    && !tool_rules.iter().any(|r| r.matches(Behavior::Deny, &ToolCall::new(&t.name), &deny_cx))
-            })
-            .collect()
-    };
+    mcp_tools
+        .iter()
+        .map(|t| {
+            !server_denied.get(t.server_index).copied().unwrap_or(false)
+                && !tool_rules.iter().any(|r| r.matches(Behavior::Deny, &ToolCall::new(&t.name), &deny_cx))
+        })
+        .collect()
+}
 
-    let mode = search_mode(cx);
-    let deferrable = |(i, t): (usize, &crate::mcp::McpTool)| keep_mcp[i] && !t.always_load;
-    let search_allowed = kept("ToolSearch");
-    let on = match mode {
+/// Whether the mode turns tool search on: in `auto` mode, when the deferrable tools' text is
+/// over the threshold by Claude Code's character fallback (2.5 characters per token).
+fn search_on(mode: SearchMode, cx: &TurnContext, builtins: &[(&str, bool)], deferrable_mcp: &[&McpTool]) -> bool {
+    match mode {
         SearchMode::Standard => false,
         SearchMode::On => true,
         SearchMode::Auto(percent) => {
-            // Claude Code's character fallback: the deferrable tools' text against 2.5 per token.
             let chars: usize = builtins.iter().filter(|(_, d)| *d).map(|(n, _)| n.len()).sum::<usize>()
-                + mcp_tools
-                    .iter()
-                    .enumerate()
-                    .filter(|&p| deferrable(p))
-                    .map(|(_, t)| t.name.len() + t.description.len())
-                    .sum::<usize>();
+                + deferrable_mcp.iter().map(|t| t.name.len() + t.description.len()).sum::<usize>();
             let threshold = (cx.context_window() as f64 * percent / 100.0).floor();
             chars as f64 > threshold * 2.5
         }
-    };
-    let any_deferrable =
-        builtins.iter().any(|(_, d)| *d) || mcp_tools.iter().enumerate().any(deferrable) || mcp.any_pending();
+    }
+}
+
+/// The turn's pool (see the module docs): the built-ins, the MCP tools kept, whether tool search
+/// is on (adding ToolSearch), the pool in order, and the announcement.
+/// `lsp`: a loaded plugin declares an LSP server, which gives Claude Code's deferred `LSP` tool.
+pub fn tool_pool(cx: &TurnContext, permissions: &Permissions, mcp: &McpState, lsp: bool) -> Pool {
+    let kept = Kept { only: tools_flag(cx), permissions };
+    let mut builtins = builtin_tools(cx, &kept, mcp, lsp);
+    let mcp_tools = mcp.tools();
+    let keep_mcp = kept_mcp_tools(cx, permissions, mcp);
+    let deferrable = |i: usize| keep_mcp[i] && !mcp_tools[i].always_load;
+    let deferrable_mcp: Vec<&McpTool> =
+        (0..mcp_tools.len()).filter(|&i| deferrable(i)).map(|i| &mcp_tools[i]).collect();
+
+    let mode = search_mode(cx);
+    let on = search_on(mode, cx, &builtins, &deferrable_mcp);
+    let search_allowed = kept.has("ToolSearch");
+    let any_deferrable = builtins.iter().any(|(_, d)| *d) || !deferrable_mcp.is_empty() || mcp.any_pending();
     let tool_search = on && search_allowed && any_deferrable;
     if tool_search {
         builtins.push(("ToolSearch", false));
@@ -339,21 +362,24 @@ pub fn tool_pool(cx: &TurnContext, permissions: &Permissions, mcp: &McpState, ls
         }
     }
 
-    // The announcement, as positions in the pool (no name is copied): with tool search on, or
-    // in `auto` mode below its threshold (Claude Code announces them there too although it
-    // sends them); never when ToolSearch is not allowed.
+    // The announcement: with tool search on, or in `auto` mode below its threshold (Claude Code
+    // announces them there too although it sends them); never when ToolSearch is not allowed.
     let announce = search_allowed && (tool_search || matches!(mode, SearchMode::Auto(_)));
-    let mut announced: Vec<u32> = Vec::new();
-    if announce {
-        let mut names: Vec<(&str, u32)> =
-            builtins.iter().enumerate().filter(|(_, (_, d))| *d).map(|(i, (n, _))| (*n, i as u32)).collect();
-        names.sort_unstable();
-        announced.extend(names.into_iter().map(|(_, i)| i));
-        // Built-in names start with a capital, `mcp__` with a small letter: in code-unit order
-        // every MCP tool comes after every built-in.
-        announced.extend(mcp.tools_by_code_unit().filter(|&i| deferrable((i, &mcp_tools[i]))).map(|i| at[i]));
-    }
+    let announced = if announce { announcement(&builtins, mcp, &at, deferrable) } else { Vec::new() };
     Pool { tools, tool_search, announced, placeholder: on }
+}
+
+/// The deferred tools announced, as positions in the pool (no name is copied): the deferred
+/// built-ins in code-unit order, then the deferrable MCP tools in code-unit order (built-in
+/// names start with a capital, `mcp__` with a small letter: every MCP tool comes after every
+/// built-in). `at`: where each MCP tool landed in the pool.
+fn announcement(builtins: &[(&str, bool)], mcp: &McpState, at: &[u32], deferrable: impl Fn(usize) -> bool) -> Vec<u32> {
+    let mut names: Vec<(&str, u32)> =
+        builtins.iter().enumerate().filter(|(_, (_, d))| *d).map(|(i, (n, _))| (*n, i as u32)).collect();
+    names.sort_unstable();
+    let mut announced: Vec<u32> = names.into_iter().map(|(_, i)| i).collect();
+    announced.extend(mcp.tools_by_code_unit().filter(|&i| deferrable(i)).map(|i| at[i]));
+    announced
 }
 
 /// The `tools` array of a request: the pool without deferred tools, the placeholder (when the
@@ -415,14 +441,51 @@ mod tests {
             "regenerate it: scripts/claude-code-tables {}",
             capc_compiler::model::CLAUDE_CODE_VERSION
         );
-        assert!(file.tools.len() > CONDITIONS.len(), "{} tool objects", file.tools.len());
-        for (name, _) in CONDITIONS {
-            assert!(file.tools.contains_key(*name), "`{name}` is not a tool object of Claude Code");
+        assert!(file.tools.len() > conditions().count(), "{} tool objects", file.tools.len());
+        assert!(conditions().count() > 30, "{} conditions", conditions().count());
+        for (name, _) in conditions() {
+            assert!(file.tools.contains_key(name), "`{name}` is not a tool object of Claude Code");
         }
         for name in RESOURCE_TOOLS {
             assert!(deferred(name), "`{name}` is deferred");
         }
         assert!(deferred("WebFetch") && deferred("Monitor") && !deferred("Bash") && !deferred("Skill"));
+    }
+
+    /// A scenario's folder (`tests/oracle/scenarios`).
+    fn scenario(name: &str) -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/oracle/scenarios").join(name)
+    }
+
+    #[test]
+    fn every_condition_shows_in_the_scenarios_it_names() {
+        let file: ConditionsFile = serde_json::from_str(CONDITIONS_FILE).expect("measured/tool-conditions.json parses");
+        assert_eq!(
+            file.claude_code,
+            capc_compiler::model::CLAUDE_CODE_VERSION,
+            "re-measure it (CONTRIBUTING.md, \"Moving to a new Claude Code version\")"
+        );
+        for row in &file.rows {
+            assert!(!row.scenarios.is_empty(), "`{}` names a scenario", row.tool);
+            let mut shown = std::collections::BTreeSet::new();
+            for name in &row.scenarios {
+                let spec = std::fs::read_to_string(scenario(name).join("scenario.toml")).expect("scenario.toml");
+                let spec: toml::Table = spec.parse().expect("TOML");
+                let context = spec.get("capc").and_then(|c| c.get("context")).cloned().expect("[capc] context");
+                let cx: TurnContext = context.try_into().expect("a turn's context");
+                let text = std::fs::read_to_string(scenario(name).join("expected/hello.json")).expect("a recording");
+                let recorded: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+                let has = |field: &str| recorded[field].as_array().into_iter().flatten().any(|t| *t == *row.tool);
+                let in_claude_code = has("tools") || has("deferred");
+                let (tools, announced) = names(&cx);
+                let in_capc = tools.contains(&row.tool) || announced.contains(&row.tool);
+                assert_eq!(in_capc, in_claude_code, "`{}` in {name}", row.tool);
+                shown.insert(in_claude_code);
+            }
+            // A condition is shown both ways, unless the row says where the other way was read.
+            let both = shown.len() == 2 || row.when == When::Always;
+            assert!(both || row.note.is_some(), "`{}` ({:?}) is shown one way only", row.tool, row.when);
+        }
     }
 
     fn names(cx: &TurnContext) -> (Vec<String>, Vec<String>) {

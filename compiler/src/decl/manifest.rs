@@ -117,7 +117,7 @@ pub(crate) fn reads_as_anthropic(name: &str) -> bool {
 /// Anthropic's own, accepted only from its GitHub organisation).
 pub(crate) fn is_reserved_marketplace_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    if crate::builtins::RESERVED_MARKETPLACES.contains(&lower.as_str()) {
+    if crate::builtins::is_reserved_marketplace(&lower) {
         return false;
     }
     if !name.chars().all(|c| c.is_ascii_graphic() || c == ' ') {

@@ -59,7 +59,7 @@ pub fn check_marketplace(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node, mark
             info.name = Some(name.to_string());
             check_marketplace_name(sink, name_node.span, name);
             // One of Anthropic's own marketplaces: the plugins it lists may use reserved names.
-            info.reserved = crate::builtins::RESERVED_MARKETPLACES.contains(&name.to_ascii_lowercase().as_str());
+            info.reserved = crate::builtins::is_reserved_marketplace(&name.to_ascii_lowercase());
         }
     }
     if require(sink, root, "owner", "marketplace.json") {
@@ -234,7 +234,7 @@ fn check_marketplace_name(sink: &mut Sink<'_>, span: Span, name: &str) {
     // An exact reserved name is accepted only from Anthropic's own GitHub organisation,
     // which a check of files cannot see: a warning. A name that imitates one is refused
     // wherever it comes from (`claude plugin validate`).
-    if crate::builtins::RESERVED_MARKETPLACES.contains(&lower.as_str()) {
+    if crate::builtins::is_reserved_marketplace(&lower) {
         sink.report(&rules::reserved_name::RULE, span, format!("marketplace name `{name}` is reserved for Anthropic"))
             .severity(Severity::Warning)
             .help("Claude Code accepts it only from Anthropic's own GitHub repositories; anyone else must choose another name");

@@ -121,12 +121,12 @@ pub(super) fn reroutes(old: &Lock, new: &Lock, out: &mut Vec<Change>) {
     let agent_winner = |lock: &Lock, name: &str| -> Option<(String, String)> {
         match lock.agents.iter().find(|a| a.name == name && a.shadowed_by.is_none()) {
             Some(a) => Some((format!("{} agent `{}` ({})", a.scope.as_str(), a.name, a.path), a.path.clone())),
-            None => (crate::builtins::BUILTIN_AGENTS.iter().any(|a| a.name == name))
+            None => (crate::builtins::builtin_agents().iter().any(|a| a.name == name))
                 .then(|| (format!("built-in agent `{name}`"), String::new())),
         }
     };
     let mut agent_names: BTreeSet<&str> = old.agents.iter().chain(&new.agents).map(|a| a.name.as_str()).collect();
-    agent_names.extend(crate::builtins::BUILTIN_AGENTS.iter().map(|a| a.name));
+    agent_names.extend(crate::builtins::builtin_agents().iter().map(|a| a.name));
     for name in agent_names {
         let (Some(o), Some(n)) = (agent_winner(old, name), agent_winner(new, name)) else { continue };
         if o == n {

@@ -432,7 +432,7 @@ fn resolve_enabled<'f>(
             return Some((f, false));
         }
         // Anthropic's own marketplaces are added by users themselves; capc cannot read them.
-        if crate::builtins::RESERVED_MARKETPLACES.contains(&marketplace) {
+        if crate::builtins::is_reserved_marketplace(marketplace) {
             return None;
         }
         match marketplaces.iter().find(|(m, _, _)| *m == marketplace) {

@@ -17,7 +17,7 @@ fn ref_json(r: &Option<Ref>) -> Value {
     }
 }
 
-use crate::builtins::{builtin_agent, BUILTIN_AGENTS};
+use crate::builtins::{builtin_agent, builtin_agents};
 
 /// `capc ls --format json`, version 1.
 pub fn ls_json(r: &Resolution) -> String {
@@ -57,7 +57,7 @@ pub fn ls_json(r: &Resolution) -> String {
             json!({"name": a.name, "type": "agent", "origin": origin.as_str(), "scope": a.scope.as_str(), "path": a.path, "shadowed_by": ref_json(&a.shadowed_by), "denied_by": a.denied_by})
         })
         .collect();
-    for name in BUILTIN_AGENTS.iter().map(|a| a.name) {
+    for name in builtin_agents().iter().map(|a| a.name) {
         let by = r.lock.agents.iter().find(|a| a.name == name && a.shadowed_by.is_none());
         let shadowed = by.map(|a| json!({"name": a.name, "origin": "agent", "scope": a.scope.as_str(), "path": a.path, "rule": Reason::AgentScopeOrder.id()}));
         agents.push(json!({"name": name, "type": "agent", "origin": "builtin", "scope": "builtin", "path": null, "shadowed_by": shadowed.unwrap_or(Value::Null)}));
@@ -197,7 +197,7 @@ pub fn ls_text(r: &Resolution, all: bool) -> String {
     }
     out.push_str("\nAgents:\n");
     if r.lock.agents.is_empty() {
-        let names: Vec<&str> = BUILTIN_AGENTS.iter().map(|a| a.name).collect();
+        let names: Vec<&str> = builtin_agents().iter().map(|a| a.name).collect();
         put(&mut out, format_args!("  (none declared; built-in: {})", names.join(", ")));
     }
     for a in &r.lock.agents {

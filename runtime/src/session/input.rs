@@ -111,7 +111,7 @@ impl Session {
         let root = self.loaded.roots.root.to_string_lossy().into_owned();
         let prompt = match b.name {
             "security-review" if !in_git_repository(&self.loaded.roots.root) => {
-                Some(capc_compiler::builtins::SECURITY_REVIEW_OUTSIDE_GIT.replace("{cwd}", &root))
+                Some(capc_compiler::builtins::security_review_outside_git().replace("{cwd}", &root))
             }
             _ => b.prompt.map(str::to_string),
         };
@@ -306,7 +306,7 @@ impl Session {
                 named.push(shown);
             }
         }
-        for b in capc_compiler::builtins::BUNDLED_SKILLS {
+        for b in capc_compiler::builtins::bundled_skills() {
             let listed = b.listed && b.model_invocable && b.user_invocable && commands::bundled_exists(b, cx);
             if listed
                 && !taken.contains(b.name)
