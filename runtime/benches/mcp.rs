@@ -145,15 +145,26 @@ fn ms(d: Duration) -> String {
 }
 
 async fn run(everything: &Path, faulty: &Path) {
-    let mut rows: Vec<(String, String)> = Vec::new();
-    let mut row = |what: &str, value: String| rows.push((what.to_string(), value));
     let twenty = everything_servers(everything, 20);
-    let parallel = Settings { local_window: 20, ..Settings::default() };
-
     // 4 first, in a fresh process: once 20 connections have come and gone, the allocator
     // keeps their memory and the growth would read as zero. It also warms node's file cache.
+    let memory = memory_rows(everything, &twenty).await;
+    let mut rows = connect_rows(&twenty).await;
+    rows.extend(flood_rows(faulty).await);
+    rows.extend(memory);
+    let width = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
+    println!("\nMCP connections (capc-runtime, real servers)\n{}", "-".repeat(width + 30));
+    for (what, value) in &rows {
+        println!("{what:<width$}  {value}");
+    }
+}
+
+/// Row 4: this process's RSS growth and the servers' own RSS and PSS, per server, with the 20
+/// servers of `twenty` (running `everything`) connected at once.
+async fn memory_rows(everything: &Path, twenty: &[McpServer]) -> Vec<(String, String)> {
+    let parallel = Settings { local_window: 20, ..Settings::default() };
     let before = kb("self", "status", "VmRSS:");
-    let (shared, servers, started) = start(&twenty, parallel.clone());
+    let (shared, servers, started) = start(twenty, parallel);
     all_connected(&shared, started).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let after = kb("self", "status", "VmRSS:");
@@ -162,27 +173,42 @@ async fn run(everything: &Path, faulty: &Path) {
     let rss: u64 = pids.iter().map(|p| kb(p, "status", "VmRSS:")).sum();
     let pss: u64 = pids.iter().map(|p| kb(p, "smaps_rollup", "Pss:")).sum();
     within("shutdown", servers.shutdown()).await;
-    let memory = [
+    vec![
         (
-            "client RSS per server",
+            "20 servers: client RSS per server".to_string(),
             format!("{:.0} kB ({before} → {after} kB)", after.saturating_sub(before) as f64 / 20.0),
         ),
-        ("server RSS per server", format!("{:.0} kB (PSS {:.0} kB)", rss as f64 / 20.0, pss as f64 / 20.0)),
-    ];
+        (
+            "20 servers: server RSS per server".to_string(),
+            format!("{:.0} kB (PSS {:.0} kB)", rss as f64 / 20.0, pss as f64 / 20.0),
+        ),
+    ]
+}
 
-    // 1 and 2.
+/// Rows 1 and 2: the median connect + first listing of one server, and of the 20 of `twenty`
+/// with concurrency windows of 20, 3 and 1.
+async fn connect_rows(twenty: &[McpServer]) -> Vec<(String, String)> {
+    let mut rows: Vec<(String, String)> = Vec::new();
     let one = median_connect(&twenty[..1], &Settings::default(), 5).await;
-    row("1 server: connect + first listing (median of 5)", ms(one));
+    rows.push(("1 server: connect + first listing (median of 5)".to_string(), ms(one)));
     let mut windows = Vec::new();
     for window in [20, 3, 1] {
         let settings = Settings { local_window: window, ..Settings::default() };
-        let time = median_connect(&twenty, &settings, 3).await;
-        row(&format!("20 servers, window {window:>2} (median of 3)"), ms(time));
+        let time = median_connect(twenty, &settings, 3).await;
+        rows.push((format!("20 servers, window {window:>2} (median of 3)"), ms(time)));
         windows.push(time);
     }
-    row("speed-up of window 20 over window 1", format!("{:.1}×", windows[2].as_secs_f64() / windows[0].as_secs_f64()));
+    rows.push((
+        "speed-up of window 20 over window 1".to_string(),
+        format!("{:.1}×", windows[2].as_secs_f64() / windows[0].as_secs_f64()),
+    ));
+    rows
+}
 
-    // 3. Each sample reads the version between two clock readings, so a change happened after
+/// Row 3: the state changes of one `faulty` server flooding `tools/list_changed`, their rate
+/// against the batching bound, and the smallest gap between two.
+async fn flood_rows(faulty: &Path) -> Vec<(String, String)> {
+    // Each sample reads the version between two clock readings, so a change happened after
     // the `before` of the last sample that saw the old version and by the `after` of the first
     // that saw the new one. The gap between two changes is thus surely at least (`before` of
     // the last sample before the later change − `after` of the first sample after the earlier
@@ -231,23 +257,19 @@ async fn run(everything: &Path, faulty: &Path) {
     let duration = seen.last().map_or(Duration::ZERO, |s| s.1 - flood_start);
     let observed = seen.windows(2).map(|w| w[1].1 - w[0].1).min().unwrap_or_default();
     let lower = seen.windows(2).map(|w| w[1].0.saturating_duration_since(w[0].1)).min().unwrap_or_default();
-    row("flood: list_changed notifications sent", format!("{FLOOD} at {FLOOD_RATE}/s"));
-    row("flood: state changes observed", format!("{changes} in {} ({merged} merged samples)", ms(duration)));
-    row(
-        "flood: state changes per second",
-        format!("{:.1}/s (bound: 1 per {} = 62.5/s)", changes as f64 / duration.as_secs_f64(), ms(WINDOW)),
-    );
-    row(
-        "flood: smallest gap between changes",
-        format!("{} (surely ≥ {}; samples ≤ {} apart)", ms(observed), ms(lower), ms(widest)),
-    );
-
-    for (what, value) in memory {
-        row(&format!("20 servers: {what}"), value);
-    }
-    let width = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
-    println!("\nMCP connections (capc-runtime, real servers)\n{}", "-".repeat(width + 30));
-    for (what, value) in &rows {
-        println!("{what:<width$}  {value}");
-    }
+    vec![
+        ("flood: list_changed notifications sent".to_string(), format!("{FLOOD} at {FLOOD_RATE}/s")),
+        (
+            "flood: state changes observed".to_string(),
+            format!("{changes} in {} ({merged} merged samples)", ms(duration)),
+        ),
+        (
+            "flood: state changes per second".to_string(),
+            format!("{:.1}/s (bound: 1 per {} = 62.5/s)", changes as f64 / duration.as_secs_f64(), ms(WINDOW)),
+        ),
+        (
+            "flood: smallest gap between changes".to_string(),
+            format!("{} (surely ≥ {}; samples ≤ {} apart)", ms(observed), ms(lower), ms(widest)),
+        ),
+    ]
 }

@@ -466,113 +466,165 @@ impl Measure for ContextCeiling {
         let Some(((window, listing), total)) = listings.iter().zip(&totals).find(|(_, t)| t.tokens() > self.max) else {
             return Vec::new();
         };
-        let split = total.tools;
-        let sent = |s: &ServerCost| s.up_front(split.search);
-        let up_front: Vec<&ServerCost> = surface.servers.iter().filter(|s| sent(s) > 0).collect();
-        let server =
-            up_front.iter().copied().max_by(|a, b| sent(a).cmp(&sent(b)).then_with(|| b.server.cmp(&a.server)));
-        let entry = listing.as_ref().and_then(|m| {
-            m.entries
-                .iter()
-                .filter(|r| r.path.is_some() && r.kept != Kept::Dropped)
-                .max_by(|a, b| a.sent().cmp(&b.sent()).then_with(|| b.name.cmp(&a.name)))
-        });
+        let search = total.tools.search;
+        let up_front: Vec<&ServerCost> = surface.servers.iter().filter(|s| s.up_front(search) > 0).collect();
+        let entry = longest_declared_entry(listing.as_ref());
         let bytes = window.bytes_per_token.max(1);
-        let largest = match (server, entry) {
-            (Some(s), Some(e)) if (e.sent() as u64).div_ceil(bytes) > sent(s) => Some(Largest::Entry(e)),
-            (Some(s), _) => Some(Largest::Server(s)),
-            (None, Some(e)) => Some(Largest::Entry(e)),
-            (None, None) => None,
+        let Some(largest) = largest_share(checked, &up_front, entry, search, bytes) else {
+            return Vec::new();
         };
-        let file = instructions_at_start(checked).into_iter().max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(a.0)));
-        let share = |l: &Largest<'_>| match l {
-            Largest::Server(s) => sent(s),
-            Largest::Entry(e) => (e.sent() as u64).div_ceil(bytes),
-            Largest::Instruction(_, t) => *t,
-        };
-        let largest = match (largest, file) {
-            (Some(l), Some((path, tokens))) if tokens > share(&l) => Largest::Instruction(path, tokens),
-            (Some(l), _) => l,
-            (None, Some((path, tokens))) => Largest::Instruction(path, tokens),
-            (None, None) => return Vec::new(),
-        };
-        let mut parts = Vec::new();
-        let files = instructions_at_start(checked);
-        if total.instructions > 0 {
-            let mut named = files.clone();
-            named.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
-            let names: Vec<String> = named.iter().take(3).map(|(p, t)| format!("`{p}` {t}")).collect();
-            let more = if named.len() > 3 { ", …" } else { "" };
-            parts.push(format!("instructions {} ({}{more})", total.instructions, names.join(", ")));
-        }
-        parts.push(format!("the Skill listing {} ({} characters)", total.listing, total.listing_chars));
-        if split.up_front > 0 {
-            let mut named: Vec<&ServerCost> = up_front.clone();
-            named.sort_by(|a, b| sent(b).cmp(&sent(a)).then_with(|| a.server.cmp(&b.server)));
-            let names: Vec<String> = named.iter().take(3).map(|s| format!("`{}` {}", s.server, sent(s))).collect();
-            let more = if named.len() > 3 { ", …" } else { "" };
-            parts.push(format!("MCP tools sent up front {} ({}{more})", split.up_front, names.join(", ")));
-        }
-        if split.names > 0 {
-            parts.push(format!("deferred tools' names {}", split.names));
-        }
-        let message = format!(
-            "a plain turn in a {}-token window reads {} tokens of instructions, skills and MCP tools before the conversation, \
-             {} over `max-context-tokens` ({}) in capc.toml: {}",
-            window.tokens,
-            total.tokens(),
-            total.tokens() - self.max,
-            self.max,
-            parts.join(", ")
-        );
-        let mut ways = Vec::new();
-        let deferrable_up_front: u64 = up_front.iter().map(|s| s.deferrable()).sum();
-        if !split.search && deferrable_up_front > 0 {
-            ways.push(format!(
-                "let tool search defer the MCP tools (`ENABLE_TOOL_SEARCH` unset or `true`): {deferrable_up_front} tokens fewer"
-            ));
-        }
-        let always: Vec<String> =
-            up_front.iter().filter(|s| s.always_load).map(|s| format!("`{}`", s.server)).collect();
-        if !always.is_empty() {
-            ways.push(format!("drop `alwaysLoad` from {}", always.join(", ")));
-        }
-        if total.instructions > 0 {
-            ways.push("move instructions only some tasks need into rules with `paths:` or into skills".to_string());
-        }
-        if entry.is_some() {
-            ways.push("shorten skill descriptions or list skills `name-only` in `skillOverrides`".to_string());
-        }
-        ways.push("raise `max-context-tokens` in capc.toml (`capc ls --budget` shows every share)".to_string());
-        let help = format!("to fit: {}", ways.join(", or "));
-        let mut out = Vec::new();
-        match largest {
-            Largest::Server(s) => {
-                let span = checked.server_spans.get(&(s.server.clone(), s.path.clone())).copied();
-                let message = format!(
-                    "{message}; server `{}` is the largest share the folder declares, {} tokens",
-                    s.server,
-                    sent(s)
-                );
-                report_at(&mut out, s.path.clone(), &rules::max_context_tokens::RULE, span, message).help(help);
-            }
-            Largest::Entry(e) => {
-                let path = e.path.clone().unwrap_or_default();
-                let span = budget::description_span(options, &path);
-                let message = format!(
-                    "{message}; `{}` is the listing's longest entry the folder declares, {} characters",
-                    e.name,
-                    e.sent()
-                );
-                report_at(&mut out, path, &rules::max_context_tokens::RULE, span, message).help(help);
-            }
-            Largest::Instruction(path, tokens) => {
-                let message = format!("{message}; `{path}` is the largest share the folder declares, {tokens} tokens");
-                report_at(&mut out, path.to_string(), &rules::max_context_tokens::RULE, None, message).help(help);
-            }
-        }
-        out
+        let message = over_message(checked, window, total, &up_front, self.max);
+        let help = ways_to_fit(total, &up_front, entry.is_some());
+        report_largest(checked, options, largest, search, message, help)
     }
+}
+
+/// The listing's longest entry the folder declares (one with a file, not dropped), the last
+/// name first among equals.
+fn longest_declared_entry(listing: Option<&Measured>) -> Option<&ListingRow> {
+    listing.and_then(|m| {
+        m.entries
+            .iter()
+            .filter(|r| r.path.is_some() && r.kept != Kept::Dropped)
+            .max_by(|a, b| a.sent().cmp(&b.sent()).then_with(|| b.name.cmp(&a.name)))
+    })
+}
+
+/// The largest share of a total over the ceiling: the server sent up front with the most
+/// tokens, the listing's longest declared entry or the largest instruction file sent at the
+/// start (`bytes` per token for the listing), `None` when there is none.
+fn largest_share<'a>(
+    checked: &'a Checked,
+    up_front: &[&'a ServerCost],
+    entry: Option<&'a ListingRow>,
+    search: bool,
+    bytes: u64,
+) -> Option<Largest<'a>> {
+    let sent = |s: &ServerCost| s.up_front(search);
+    let server = up_front.iter().copied().max_by(|a, b| sent(a).cmp(&sent(b)).then_with(|| b.server.cmp(&a.server)));
+    let largest = match (server, entry) {
+        (Some(s), Some(e)) if (e.sent() as u64).div_ceil(bytes) > sent(s) => Some(Largest::Entry(e)),
+        (Some(s), _) => Some(Largest::Server(s)),
+        (None, Some(e)) => Some(Largest::Entry(e)),
+        (None, None) => None,
+    };
+    let file = instructions_at_start(checked).into_iter().max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(a.0)));
+    let share = |l: &Largest<'_>| match l {
+        Largest::Server(s) => sent(s),
+        Largest::Entry(e) => (e.sent() as u64).div_ceil(bytes),
+        Largest::Instruction(_, t) => *t,
+    };
+    match (largest, file) {
+        (Some(l), Some((path, tokens))) if tokens > share(&l) => Some(Largest::Instruction(path, tokens)),
+        (Some(l), _) => Some(l),
+        (None, Some((path, tokens))) => Some(Largest::Instruction(path, tokens)),
+        (None, None) => None,
+    }
+}
+
+/// The finding's message: what a plain turn in `window` reads, how far over `max`, and each
+/// share (instructions, the Skill listing, MCP tools up front, deferred names) with its three
+/// largest parts.
+fn over_message(
+    checked: &Checked,
+    window: &ContextWindow,
+    total: &Total,
+    up_front: &[&ServerCost],
+    max: u64,
+) -> String {
+    let split = total.tools;
+    let sent = |s: &ServerCost| s.up_front(split.search);
+    let mut parts = Vec::new();
+    let files = instructions_at_start(checked);
+    if total.instructions > 0 {
+        let mut named = files.clone();
+        named.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        let names: Vec<String> = named.iter().take(3).map(|(p, t)| format!("`{p}` {t}")).collect();
+        let more = if named.len() > 3 { ", …" } else { "" };
+        parts.push(format!("instructions {} ({}{more})", total.instructions, names.join(", ")));
+    }
+    parts.push(format!("the Skill listing {} ({} characters)", total.listing, total.listing_chars));
+    if split.up_front > 0 {
+        let mut named: Vec<&ServerCost> = up_front.to_vec();
+        named.sort_by(|a, b| sent(b).cmp(&sent(a)).then_with(|| a.server.cmp(&b.server)));
+        let names: Vec<String> = named.iter().take(3).map(|s| format!("`{}` {}", s.server, sent(s))).collect();
+        let more = if named.len() > 3 { ", …" } else { "" };
+        parts.push(format!("MCP tools sent up front {} ({}{more})", split.up_front, names.join(", ")));
+    }
+    if split.names > 0 {
+        parts.push(format!("deferred tools' names {}", split.names));
+    }
+    format!(
+        "a plain turn in a {}-token window reads {} tokens of instructions, skills and MCP tools before the conversation, \
+         {} over `max-context-tokens` ({}) in capc.toml: {}",
+        window.tokens,
+        total.tokens(),
+        total.tokens() - max,
+        max,
+        parts.join(", ")
+    )
+}
+
+/// The finding's help: the ways to bring the total under the ceiling that apply here
+/// (`entry_listed`: the listing has a declared entry), raising the ceiling last.
+fn ways_to_fit(total: &Total, up_front: &[&ServerCost], entry_listed: bool) -> String {
+    let mut ways = Vec::new();
+    let deferrable_up_front: u64 = up_front.iter().map(|s| s.deferrable()).sum();
+    if !total.tools.search && deferrable_up_front > 0 {
+        ways.push(format!(
+            "let tool search defer the MCP tools (`ENABLE_TOOL_SEARCH` unset or `true`): {deferrable_up_front} tokens fewer"
+        ));
+    }
+    let always: Vec<String> = up_front.iter().filter(|s| s.always_load).map(|s| format!("`{}`", s.server)).collect();
+    if !always.is_empty() {
+        ways.push(format!("drop `alwaysLoad` from {}", always.join(", ")));
+    }
+    if total.instructions > 0 {
+        ways.push("move instructions only some tasks need into rules with `paths:` or into skills".to_string());
+    }
+    if entry_listed {
+        ways.push("shorten skill descriptions or list skills `name-only` in `skillOverrides`".to_string());
+    }
+    ways.push("raise `max-context-tokens` in capc.toml (`capc ls --budget` shows every share)".to_string());
+    format!("to fit: {}", ways.join(", or "))
+}
+
+/// The one finding, reported at the largest share's declaration with `message` naming it.
+fn report_largest(
+    checked: &Checked,
+    options: &Options,
+    largest: Largest<'_>,
+    search: bool,
+    message: String,
+    help: String,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    match largest {
+        Largest::Server(s) => {
+            let span = checked.server_spans.get(&(s.server.clone(), s.path.clone())).copied();
+            let message = format!(
+                "{message}; server `{}` is the largest share the folder declares, {} tokens",
+                s.server,
+                s.up_front(search)
+            );
+            report_at(&mut out, s.path.clone(), &rules::max_context_tokens::RULE, span, message).help(help);
+        }
+        Largest::Entry(e) => {
+            let path = e.path.clone().unwrap_or_default();
+            let span = budget::description_span(options, &path);
+            let message = format!(
+                "{message}; `{}` is the listing's longest entry the folder declares, {} characters",
+                e.name,
+                e.sent()
+            );
+            report_at(&mut out, path, &rules::max_context_tokens::RULE, span, message).help(help);
+        }
+        Largest::Instruction(path, tokens) => {
+            let message = format!("{message}; `{path}` is the largest share the folder declares, {tokens} tokens");
+            report_at(&mut out, path.to_string(), &rules::max_context_tokens::RULE, None, message).help(help);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

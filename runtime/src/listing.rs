@@ -203,6 +203,54 @@ pub fn skill_listing(loaded: &Loaded, table: &[CommandView], cx: &TurnContext) -
 
 /// The entries of a turn's Skill listing, in listing order, with the budget (see the module docs).
 pub fn entries<'l>(loaded: &'l Loaded, table: &[CommandView], cx: &TurnContext) -> Entries<'l> {
+    let mut entries: Vec<(ListingEntry<'_>, Option<usize>)> =
+        Vec::with_capacity(loaded.listing_order.len() + bundled_skills().len());
+    // Lock commands that take a bundled skill's name (the first of a name wins).
+    let taken = push_declared(&mut entries, loaded, table, cx);
+    push_bundled(&mut entries, &taken, cx);
+    // A plugin's `anthropic-skills:…` entries sit after the built-ins, as Claude Code lists them.
+    let (mut entries, reserved): (Vec<_>, Vec<_>) =
+        entries.into_iter().partition(|(e, _)| !capc_compiler::names::is_reserved_namespace(e.name));
+    entries.extend(reserved);
+    let budget = budget(
+        cx.flag_number("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
+        cx.context_window(),
+        cx.bytes_per_token(),
+        cx.flag_number("skillListingBudgetFraction"),
+    );
+    let max_desc =
+        cx.flag_number("skillListingMaxDescChars").filter(|m| *m >= 1.0).map_or(MAX_LISTING_DESC_CHARS, |m| m as usize);
+    let (entries, decls) = entries.into_iter().unzip();
+    Entries { entries, decls, budget, max_desc }
+}
+
+/// Whether the listing may show lock command `c` (the model may invoke it, no override hides it).
+fn listable(c: &capc_compiler::model::Command, cx: &TurnContext) -> bool {
+    skill_tool_lists(&Listable {
+        is_prompt: true,
+        disable_model_invocation: c.disable_model_invocation,
+        is_builtin_source: false,
+        loaded_from: crate::commands::loaded_from(c),
+        has_user_description: c.description.is_some(),
+        has_when_to_use: c.when_to_use.is_some(),
+    }) && !matches!(cx.skill_override(&c.name), Override::Off | Override::UserInvocableOnly)
+}
+
+/// The lock command that took command `i`'s name, when one did.
+fn winner(commands: &[capc_compiler::model::Command], i: usize) -> Option<usize> {
+    let by = commands[i].shadowed_by.as_ref()?;
+    let path = by.path.as_deref()?;
+    commands.iter().position(|w| w.path == path && w.name == commands[i].name)
+}
+
+/// Pushes the entries of the lock's commands in `table`, in listing order, and returns the
+/// names of those that take a bundled skill's name.
+fn push_declared<'l>(
+    entries: &mut Vec<(ListingEntry<'l>, Option<usize>)>,
+    loaded: &'l Loaded,
+    table: &[CommandView],
+    cx: &TurnContext,
+) -> Vec<&'l str> {
     let commands = &loaded.lock.commands;
     let mut in_table = vec![false; commands.len()];
     for row in table {
@@ -210,28 +258,7 @@ pub fn entries<'l>(loaded: &'l Loaded, table: &[CommandView], cx: &TurnContext) 
             in_table[i] = true;
         }
     }
-    // Lock commands that take a bundled skill's name (the first of a name wins).
     let mut taken: Vec<&str> = Vec::new();
-    let mut entries: Vec<(ListingEntry<'_>, Option<usize>)> =
-        Vec::with_capacity(loaded.listing_order.len() + bundled_skills().len());
-    // Whether the listing may show lock command `i` (the model may invoke it, no override hides it).
-    let listable = |i: usize| {
-        let c = &commands[i];
-        skill_tool_lists(&Listable {
-            is_prompt: true,
-            disable_model_invocation: c.disable_model_invocation,
-            is_builtin_source: false,
-            loaded_from: crate::commands::loaded_from(c),
-            has_user_description: c.description.is_some(),
-            has_when_to_use: c.when_to_use.is_some(),
-        }) && !matches!(cx.skill_override(&c.name), Override::Off | Override::UserInvocableOnly)
-    };
-    // The lock command that took entry `i`'s name, when one did.
-    let winner = |i: usize| {
-        let by = commands[i].shadowed_by.as_ref()?;
-        let path = by.path.as_deref()?;
-        commands.iter().position(|w| w.path == path && w.name == commands[i].name)
-    };
     // The listing holds the entries the model may invoke, a name once (Claude Code filters, then
     // keeps the first of each name): an entry hidden by a winner the listing leaves out is listed
     // in its place. One hidden by a built-in stays out.
@@ -242,8 +269,8 @@ pub fn entries<'l>(loaded: &'l Loaded, table: &[CommandView], cx: &TurnContext) 
             continue;
         }
         if c.shadowed_by.is_some() {
-            match winner(i) {
-                Some(w) if !listable(w) && !listed_names.contains(&&*loaded.names[i].0) => {}
+            match winner(commands, i) {
+                Some(w) if !listable(&commands[w], cx) && !listed_names.contains(&&*loaded.names[i].0) => {}
                 _ => continue,
             }
         }
@@ -251,7 +278,7 @@ pub fn entries<'l>(loaded: &'l Loaded, table: &[CommandView], cx: &TurnContext) 
             taken.push(&c.name);
         }
         let level = cx.skill_override(&c.name);
-        if !listable(i) {
+        if !listable(c, cx) {
             continue;
         }
         listed_names.push(&loaded.names[i].0);
@@ -266,6 +293,12 @@ pub fn entries<'l>(loaded: &'l Loaded, table: &[CommandView], cx: &TurnContext) 
             Some(i),
         ));
     }
+    taken
+}
+
+/// Pushes the entries of the bundled skills this turn lists, but for those whose names a lock
+/// command took (`taken`).
+fn push_bundled(entries: &mut Vec<(ListingEntry<'_>, Option<usize>)>, taken: &[&str], cx: &TurnContext) {
     for (b, described) in bundled_skills().iter().zip(bundled_descriptions()) {
         if !(b.listed && b.model_invocable && crate::commands::bundled_exists(b, cx)) || taken.contains(&b.name) {
             continue;
@@ -289,20 +322,6 @@ pub fn entries<'l>(loaded: &'l Loaded, table: &[CommandView], cx: &TurnContext) 
             None,
         ));
     }
-    // A plugin's `anthropic-skills:…` entries sit after the built-ins, as Claude Code lists them.
-    let (mut entries, reserved): (Vec<_>, Vec<_>) =
-        entries.into_iter().partition(|(e, _)| !capc_compiler::names::is_reserved_namespace(e.name));
-    entries.extend(reserved);
-    let budget = budget(
-        cx.flag_number("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
-        cx.context_window(),
-        cx.bytes_per_token(),
-        cx.flag_number("skillListingBudgetFraction"),
-    );
-    let max_desc =
-        cx.flag_number("skillListingMaxDescChars").filter(|m| *m >= 1.0).map_or(MAX_LISTING_DESC_CHARS, |m| m as usize);
-    let (entries, decls) = entries.into_iter().unzip();
-    Entries { entries, decls, budget, max_desc }
 }
 
 /// The bundled skills' descriptions (with `when_to_use`) measured, once per process.

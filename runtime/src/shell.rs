@@ -95,6 +95,21 @@ pub(crate) fn expand(
     rules: &[SourcedRule],
     settings: &Settings<'_>,
 ) -> Result<(String, Vec<ShellRun>), Aborted> {
+    let injections: Vec<&ShellCommand> =
+        template.shell_commands.iter().filter(|shell| !template.command(shell).trim().is_empty()).collect();
+    let mut runs = decide_all(template, &injections, rules, settings)?;
+    let outputs = run_allowed(&mut runs, settings);
+    replace_injections(template, &injections, outputs, runs)
+}
+
+/// Decides every injection, in body order, with `rules` in the project folder: a run for each,
+/// or the abort of the first one not allowed (unless policy disables them all).
+fn decide_all(
+    template: &Template,
+    injections: &[&ShellCommand],
+    rules: &[SourcedRule],
+    settings: &Settings<'_>,
+) -> Result<Vec<ShellRun>, Aborted> {
     let dir = absolute(settings.dir);
     let additional: Vec<String> = settings.additional_dirs.iter().map(|d| absolute(d)).collect();
     let additional_refs: Vec<&str> = additional.iter().map(String::as_str).collect();
@@ -113,10 +128,8 @@ pub(crate) fn expand(
     let bare_with_head = bare_repository(Path::new(&dir), true);
     let allows_dropped: Vec<SourcedRule> =
         rules.iter().filter(|r| r.behavior != capc_grammar::Behavior::Allow).cloned().collect();
-    let injections: Vec<&ShellCommand> =
-        template.shell_commands.iter().filter(|shell| !template.command(shell).trim().is_empty()).collect();
     let mut runs = Vec::new();
-    for shell in &injections {
+    for shell in injections {
         let command = template.command(shell).to_owned();
         let gated = bare_with_head && may_run_git(&command);
         let decision = decide_bash(if gated { &allows_dropped } else { rules }, &command, &cx);
@@ -142,20 +155,27 @@ pub(crate) fn expand(
             return Err(Aborted { message, runs });
         }
     }
-    let outputs: Vec<Result<String, String>> = if settings.disabled {
-        injections.iter().map(|_| Ok(DISABLED.to_owned())).collect()
+    Ok(runs)
+}
+
+/// What replaces each injection, all decided: the policy's placeholder, a not-run notice (the
+/// folder is not trusted, or `--no-shell`), or its output once run concurrently (`Err`: why it
+/// failed); records each run's exit code or why it did not run.
+fn run_allowed(runs: &mut [ShellRun], settings: &Settings<'_>) -> Vec<Result<String, String>> {
+    if settings.disabled {
+        runs.iter().map(|_| Ok(DISABLED.to_owned())).collect()
     } else if !settings.trusted && !settings.run_untrusted {
         // Headless Claude Code runs them (each allowed above): the turn says so.
-        for run in &mut runs {
+        for run in runs.iter_mut() {
             let rule = run.rule.as_deref().map_or_else(String::new, |rule| format!(", allowed by {rule}"));
             run.not_run = Some(format!(
                 "the folder is not trusted, so capc did not run it; headless Claude Code runs it{rule}; \
                  `--untrusted-injections run` runs it as Claude Code does"
             ));
         }
-        injections.iter().map(|_| Ok("[shell command not run: the folder is not trusted]".to_owned())).collect()
+        runs.iter().map(|_| Ok("[shell command not run: the folder is not trusted]".to_owned())).collect()
     } else if !settings.run {
-        injections.iter().map(|_| Ok("[shell command not run: permission allow]".to_owned())).collect()
+        runs.iter().map(|_| Ok("[shell command not run: permission allow]".to_owned())).collect()
     } else {
         let finished: Vec<Ended> = std::thread::scope(|scope| {
             let handles: Vec<_> =
@@ -173,7 +193,16 @@ pub(crate) fn expand(
                 finished.replacement(&run.command)
             })
             .collect()
-    };
+    }
+}
+
+/// The body with each injection replaced by its output, or the abort of the first that failed.
+fn replace_injections(
+    template: &Template,
+    injections: &[&ShellCommand],
+    outputs: Vec<Result<String, String>>,
+    runs: Vec<ShellRun>,
+) -> Result<(String, Vec<ShellRun>), Aborted> {
     // A failure nearer the top of the body is the one reported.
     let mut replacements = Vec::new();
     for (shell, output) in injections.iter().zip(outputs) {

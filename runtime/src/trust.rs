@@ -103,29 +103,57 @@ pub(crate) fn vouch(
     claimed: capc_compiler::model::Lock,
     fresh: Option<&capc_compiler::model::Lock>,
 ) -> (capc_compiler::model::Lock, Vec<String>) {
-    use capc_compiler::model::{Approval, Behavior, McpServer};
-    use std::collections::{HashMap, HashSet};
     // The claimed lock becomes the vouched one in place (a large tree's lock is not copied),
     // and entries are matched through maps of the fresh lock's, not by scanning it per entry.
     let mut lock = claimed;
     let mut notes = Vec::new();
-    let launch = |s: &McpServer| {
-        (
-            s.transport,
-            s.command.clone(),
-            s.args.clone(),
-            s.url.clone(),
-            s.cwd.clone(),
-            s.env.clone(),
-            s.headers.clone(),
-            s.headers_helper.clone(),
-        )
-    };
-    let empty = Vec::new();
-    let fresh_servers = fresh.map_or(&empty, |f| &f.mcp_servers);
-    for server in &mut lock.mcp_servers {
-        let declared = fresh_servers.iter().find(|f| {
-            f.name == server.name && f.plugin == server.plugin && f.path == server.path && launch(f) == launch(server)
+    vouch_servers(&mut lock.mcp_servers, fresh.map_or(&[][..], |f| &f.mcp_servers[..]), &mut notes);
+    vouch_permissions(&mut lock.permissions, fresh.map_or(&[][..], |f| &f.permissions[..]), &mut notes);
+    let fresh_commands = commands_by_name_and_path(fresh.map_or(&[][..], |f| &f.commands[..]));
+    vouch_commands(&mut lock.commands, &fresh_commands, &mut notes);
+    keep_declared_outside_commands(&mut lock.commands, &fresh_commands, &mut notes);
+    keep_declared_outside_instructions(
+        &mut lock.instructions,
+        fresh.map_or(&[][..], |f| &f.instructions[..]),
+        &mut notes,
+    );
+    keep_loaded_lsp_servers(&mut lock.lsp_servers, fresh.map_or(&[][..], |f| &f.lsp_servers[..]), &mut notes);
+    take_fresh_settings(&mut lock.settings, fresh.map_or(&[][..], |f| &f.settings[..]), &mut notes);
+    // A policy switch the sources set holds whether or not the lock file records it.
+    for f in fresh.map_or(&[][..], |f| &f.policy[..]) {
+        if !lock.policy.contains(f) {
+            lock.policy.push(f.clone());
+        }
+    }
+    vouch_plugins(&mut lock.plugins, fresh.map_or(&[][..], |f| &f.plugins[..]), &mut notes);
+    (lock, notes)
+}
+
+/// Whether two MCP servers are launched alike: the same transport, command, arguments, URL,
+/// folder, environment, headers and headers helper.
+fn same_launch(a: &capc_compiler::model::McpServer, b: &capc_compiler::model::McpServer) -> bool {
+    a.transport == b.transport
+        && a.command == b.command
+        && a.args == b.args
+        && a.url == b.url
+        && a.cwd == b.cwd
+        && a.env == b.env
+        && a.headers == b.headers
+        && a.headers_helper == b.headers_helper
+}
+
+/// Each of the lock's MCP servers becomes the one the sources declare with the same name, file
+/// and launch fields (keeping the lock's shadows and any deny, block, shadowing or `disabled` it
+/// adds); one they do not declare is blocked with [`NOT_DECLARED`].
+fn vouch_servers(
+    servers: &mut [capc_compiler::model::McpServer],
+    fresh: &[capc_compiler::model::McpServer],
+    notes: &mut Vec<String>,
+) {
+    use capc_compiler::model::{Approval, McpServer};
+    for server in servers {
+        let declared = fresh.iter().find(|f| {
+            f.name == server.name && f.plugin == server.plugin && f.path == server.path && same_launch(f, server)
         });
         let Some(declared) = declared else {
             if server.blocked_by.is_none() {
@@ -158,11 +186,21 @@ pub(crate) fn vouch(
         server.blocked_by = server.blocked_by.take().or(narrowed.blocked_by);
         server.shadowed_by = server.shadowed_by.take().or(narrowed.shadowed_by);
     }
-    let fresh_rules = fresh.map_or(&[][..], |f| &f.permissions[..]);
+}
+
+/// Keeps an allow rule only when the sources hold the same rule in the same file and scope,
+/// and adds the sources' deny and ask rules the lock leaves out.
+fn vouch_permissions(
+    permissions: &mut Vec<capc_compiler::model::Permission>,
+    fresh: &[capc_compiler::model::Permission],
+    notes: &mut Vec<String>,
+) {
+    use capc_compiler::model::Behavior;
+    use std::collections::HashSet;
     let key = |p: &capc_compiler::model::Permission| (p.rule.clone(), p.behavior, p.scope, p.path.clone());
-    let fresh_keys: HashSet<_> = fresh_rules.iter().map(key).collect();
-    let claimed_keys: HashSet<_> = lock.permissions.iter().map(key).collect();
-    lock.permissions.retain(|p| {
+    let fresh_keys: HashSet<_> = fresh.iter().map(key).collect();
+    let claimed_keys: HashSet<_> = permissions.iter().map(key).collect();
+    permissions.retain(|p| {
         let holds = p.behavior != Behavior::Allow || fresh_keys.contains(&key(p));
         if !holds {
             notes.push(format!(
@@ -172,21 +210,31 @@ pub(crate) fn vouch(
         }
         holds
     });
-    for f in fresh_rules.iter().filter(|f| f.behavior != Behavior::Allow) {
+    for f in fresh.iter().filter(|f| f.behavior != Behavior::Allow) {
         if !claimed_keys.contains(&key(f)) {
-            lock.permissions.push(f.clone());
+            permissions.push(f.clone());
         }
     }
+}
+
+/// The sources' commands by name and file (the first of a repeated pair wins).
+fn commands_by_name_and_path(
+    fresh: &[capc_compiler::model::Command],
+) -> std::collections::HashMap<(&str, &str), &capc_compiler::model::Command> {
+    fresh.iter().rev().map(|f| ((f.name.as_str(), f.path.as_str()), f)).collect()
+}
+
+/// Narrows each command's `allowed-tools` to those its file gives, and takes its plugin and
+/// scope from the sources.
+fn vouch_commands(
+    commands: &mut [capc_compiler::model::Command],
+    fresh: &std::collections::HashMap<(&str, &str), &capc_compiler::model::Command>,
+    notes: &mut Vec<String>,
+) {
     // A command's `allowed-tools` let its `!` injections run, and its plugin decides whether it
     // needs trust: both as its file says.
-    let fresh_commands: HashMap<(&str, &str), &capc_compiler::model::Command> = fresh
-        .map_or(&[][..], |f| &f.commands[..])
-        .iter()
-        .rev()
-        .map(|f| ((f.name.as_str(), f.path.as_str()), f))
-        .collect();
-    for command in &mut lock.commands {
-        let declared = fresh_commands.get(&(command.name.as_str(), command.path.as_str())).copied();
+    for command in commands {
+        let declared = fresh.get(&(command.name.as_str(), command.path.as_str())).copied();
         let granted = |tool: &String| declared.is_some_and(|f| f.allowed_tools.contains(tool));
         if command.allowed_tools.iter().any(|tool| !granted(tool)) {
             notes.push(format!(
@@ -216,12 +264,20 @@ pub(crate) fn vouch(
             command.scope = scope;
         }
     }
+}
+
+/// Drops a command in a folder outside the lock's own that the sources do not declare there.
+fn keep_declared_outside_commands(
+    commands: &mut Vec<capc_compiler::model::Command>,
+    fresh: &std::collections::HashMap<(&str, &str), &capc_compiler::model::Command>,
+    notes: &mut Vec<String>,
+) {
     // A command's file and folder are read (its body, hashed; a skill's other files, served as
     // resources): one in a folder outside the lock's own (the user's home, the managed folder,
     // an added or plugin folder) only when the sources declare it there.
-    lock.commands.retain(|command| {
+    commands.retain(|command| {
         let outside = command.path.starts_with("~/") || command.path.starts_with('<');
-        let declared = fresh_commands.contains_key(&(command.name.as_str(), command.path.as_str()));
+        let declared = fresh.contains_key(&(command.name.as_str(), command.path.as_str()));
         if outside && !declared {
             notes.push(format!(
                 "the lock's `{}` ({}) is not what its sources declare: it is not served",
@@ -230,14 +286,23 @@ pub(crate) fn vouch(
         }
         declared || !outside
     });
+}
+
+/// Drops an instruction file in a folder outside the lock's own that the sources do not
+/// declare there.
+fn keep_declared_outside_instructions(
+    instructions: &mut Vec<capc_compiler::model::Instruction>,
+    fresh: &[capc_compiler::model::Instruction],
+    notes: &mut Vec<String>,
+) {
     // An instruction file is read and sent at the start of a turn: one in a folder outside the
     // lock's own (the user's home, the managed folder, an added folder) only when the sources
     // declare it there, as for commands.
-    let fresh_instructions: HashSet<(&str, Option<&str>)> =
-        fresh.map_or(&[][..], |f| &f.instructions[..]).iter().map(|f| (f.path.as_str(), f.key.as_deref())).collect();
-    lock.instructions.retain(|i| {
+    let fresh: std::collections::HashSet<(&str, Option<&str>)> =
+        fresh.iter().map(|f| (f.path.as_str(), f.key.as_deref())).collect();
+    instructions.retain(|i| {
         let outside = i.path.starts_with("~/") || i.path.starts_with('<');
-        let declared = fresh_instructions.contains(&(i.path.as_str(), i.key.as_deref()));
+        let declared = fresh.contains(&(i.path.as_str(), i.key.as_deref()));
         if outside && !declared {
             notes.push(format!(
                 "the lock's instruction file `{}` is not what its sources declare: it is not read",
@@ -246,10 +311,17 @@ pub(crate) fn vouch(
         }
         declared || !outside
     });
+}
+
+/// Keeps only the LSP servers the sources load.
+fn keep_loaded_lsp_servers(
+    lsp_servers: &mut Vec<capc_compiler::model::LspServer>,
+    fresh: &[capc_compiler::model::LspServer],
+    notes: &mut Vec<String>,
+) {
     // A loaded plugin's LSP servers offer the model the LSP tool: only those the sources load.
-    let fresh_lsp = fresh.map_or(&[][..], |f| &f.lsp_servers[..]);
-    lock.lsp_servers.retain(|l| {
-        let declared = fresh_lsp.iter().any(|f| f.name == l.name && f.plugin == l.plugin && f.path == l.path);
+    lsp_servers.retain(|l| {
+        let declared = fresh.iter().any(|f| f.name == l.name && f.plugin == l.plugin && f.path == l.path);
         if !declared {
             notes.push(format!(
                 "the lock's LSP server `{}` ({}) is not what its sources load: it is left out",
@@ -258,14 +330,21 @@ pub(crate) fn vouch(
         }
         declared
     });
+}
+
+/// Replaces the lock's settings rows by the sources', with a note for each row they lack.
+fn take_fresh_settings(
+    settings: &mut Vec<capc_compiler::model::Setting>,
+    fresh: &[capc_compiler::model::Setting],
+    notes: &mut Vec<String>,
+) {
     // The settings rows give a turn its keys and `env` variables (which tools are offered,
     // which skills are listed or disabled, the listing's limits): the sources' rows, whatever
     // the lock file adds, relabels or leaves out; none when the sources cannot be read.
-    let fresh_settings = fresh.map_or(&[][..], |f| &f.settings[..]);
     let same_row = |a: &capc_compiler::model::Setting, b: &capc_compiler::model::Setting| {
         a.key == b.key && a.value == b.value && a.scope == b.scope && a.path == b.path
     };
-    for s in lock.settings.iter().filter(|s| !fresh_settings.iter().any(|f| same_row(f, s))) {
+    for s in settings.iter().filter(|s| !fresh.iter().any(|f| same_row(f, s))) {
         notes.push(format!(
             "the lock's setting `{}` ({}, {}) is not in its sources: it is not taken",
             s.key,
@@ -273,18 +352,20 @@ pub(crate) fn vouch(
             s.path
         ));
     }
-    lock.settings = fresh_settings.to_vec();
-    // A policy switch the sources set holds whether or not the lock file records it.
-    for f in fresh.map_or(&[][..], |f| &f.policy[..]) {
-        if !lock.policy.contains(f) {
-            lock.policy.push(f.clone());
-        }
-    }
-    let fresh_plugins = fresh.map_or(&[][..], |f| &f.plugins[..]);
+    *settings = fresh.to_vec();
+}
+
+/// A plugin needs trust when either lock says so or the sources do not list it, and is loaded
+/// only when the sources load it.
+fn vouch_plugins(
+    plugins: &mut [capc_compiler::model::Plugin],
+    fresh: &[capc_compiler::model::Plugin],
+    notes: &mut Vec<String>,
+) {
     // A loaded plugin's root is a folder a session may read (`@` mentions): only one the
     // sources load is.
-    for plugin in &mut lock.plugins {
-        match fresh_plugins.iter().find(|f| f.name == plugin.name && f.root == plugin.root) {
+    for plugin in plugins {
+        match fresh.iter().find(|f| f.name == plugin.name && f.root == plugin.root) {
             Some(f) => {
                 plugin.requires_trust |= f.requires_trust;
                 plugin.loaded &= f.loaded;
@@ -301,5 +382,4 @@ pub(crate) fn vouch(
             }
         }
     }
-    (lock, notes)
 }

@@ -236,120 +236,28 @@ fn sessions_load_and_name_what_claude_code_does() {
         let scratch = tempfile::tempdir().expect("scratch");
         let (r, trusted) = resolve(&s, scratch.path());
         let rows = session_rows(&r, trusted);
-        let mut fail = |input: Option<&str>, field: &str, expected: String, got: String| {
-            if expected != got && !is_allowed(&s.name, input, field) {
-                let (expected, got) = around_difference(&expected, &got);
-                failures.push(format!(
-                    "{} {}{field}:\n    Claude Code: {expected}\n    capc:        {got}",
-                    s.name,
-                    input.map(|i| format!("`{i}` ")).unwrap_or_default()
-                ));
-            }
-        };
         let Some(first) = s.expected.iter().find(|e| e.get("init").is_some()) else { continue };
         let init = &first["init"];
         compared += 1;
         *if s.name.starts_with("real-") { &mut real } else { &mut written } += 1;
-        // The command table (each name once, as Claude Code's `init` lists it). Which
-        // built-ins a session has depends on the turn's context (sign-in, switches): the
-        // session's own oracle test covers them; here the declared entries' order, and the
-        // whole table for scenarios that change no context, are compared.
-        let builtin = |n: &str| capc_compiler::builtins::named(n).is_some();
-        let plain = s
-            .spec
-            .get("env")
-            .and_then(|e| e.as_table())
-            .is_none_or(|env| env.keys().all(|k| k == "MCP_CONNECTION_NONBLOCKING"))
-            // Variables a settings file's `env` sets switch built-ins too.
-            && !r.lock.settings.iter().any(|s| s.key.starts_with("env."));
-        let mut seen = BTreeSet::new();
-        let table: Vec<&str> = rows
-            .iter()
-            .filter(|row| row.decl.is_none_or(|i| r.lock.commands[i].user_invocable))
-            .filter(|row| row.name != "keybindings-help")
-            .map(|row| row.name.as_str())
-            .filter(|n| seen.insert(*n))
-            .filter(|n| plain || !builtin(n))
-            .collect();
-        // MCP prompts (`mcp__server__prompt`) are known only once a server answers: the
-        // session's tests compare them.
-        let expected_table: Vec<&str> = init["slash_commands"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .filter(|n| !n.starts_with("mcp__"))
-            .filter(|n| plain || !builtin(n))
-            .collect();
-        fail(None, "slash_commands", expected_table.join(" "), table.join(" "));
-        // Plugins, in load order.
-        let plugins: Vec<&str> = r
-            .lock
-            .plugins
-            .iter()
-            .filter(|p| p.loaded && (trusted || !p.requires_trust))
-            .map(|p| p.id.as_str())
-            .collect();
-        let expected_plugins: Vec<&str> =
-            init["plugins"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-        fail(None, "plugins", expected_plugins.join(" "), plugins.join(" "));
-        // Agents (as a set; the listing's order is the session's business).
-        let untrusted_roots: Vec<&str> =
-            r.lock.plugins.iter().filter(|p| p.requires_trust && !trusted).map(|p| p.root.as_str()).collect();
-        // Declared agents (the built-in ones depend on the turn's context).
-        let builtin_agent = |a: &str| capc_compiler::builtins::builtin_agent(a).is_some();
-        let agents: BTreeSet<String> = r
-            .lock
-            .agents
-            .iter()
-            .filter(|a| a.shadowed_by.is_none() && a.denied_by.is_none())
-            .filter(|a| !untrusted_roots.iter().any(|root| capc_compiler::lock::plugins::inside(&a.path, root)))
-            .map(|a| a.name.clone())
-            .filter(|a| !builtin_agent(a))
-            .collect();
-        let expected_agents: BTreeSet<String> = init["agents"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .filter(|a| !builtin_agent(a) && *a != "claude-code-guide")
-            .map(str::to_string)
-            .collect();
-        fail(None, "agents", format!("{expected_agents:?}"), format!("{agents:?}"));
-        // MCP servers a headless session starts (a pending project server counts as approved).
-        let servers: BTreeSet<String> = r
-            .lock
-            .mcp_servers
-            .iter()
-            .filter(|m| m.shadowed_by.is_none() && m.blocked_by.is_none() && m.approval != Some(Approval::Disabled))
-            .filter(|m| !untrusted_roots.iter().any(|root| capc_compiler::lock::plugins::inside(&m.path, root)))
-            .map(|m| format!("{} ({})", m.name, if m.scope == Scope::Plugin { "plugin" } else { m.scope.as_str() }))
-            .collect();
-        let expected_servers: BTreeSet<String> = init["mcp_servers"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|m| format!("{} ({})", m["name"].as_str().unwrap_or(""), m["source"].as_str().unwrap_or("")))
-            .collect();
-        fail(None, "mcp_servers", format!("{expected_servers:?}"), format!("{servers:?}"));
-        // Every typed input: the entry it runs.
-        for e in &s.expected {
-            let input = e["input"].as_str().unwrap_or_default();
-            if !input.starts_with('/') || input.starts_with("/mcp__") {
-                continue;
+        let session = [
+            command_table(&s, &r, &rows, init),
+            plugins(&r, trusted, init),
+            agents(&r, trusted, init),
+            mcp_servers(&r, trusted, init),
+        ];
+        let typed = typed_runs(&s, &r, &rows);
+        typed_inputs += typed.len();
+        for c in session.into_iter().chain(typed) {
+            if c.expected != c.got && !is_allowed(&s.name, c.input.as_deref(), c.field) {
+                let (expected, got) = around_difference(&c.expected, &c.got);
+                failures.push(format!(
+                    "{} {}{}:\n    Claude Code: {expected}\n    capc:        {got}",
+                    s.name,
+                    c.input.map(|i| format!("`{i}` ")).unwrap_or_default(),
+                    c.field
+                ));
             }
-            typed_inputs += 1;
-            let expected = e["commands"].as_array().and_then(|c| c.first()).and_then(Value::as_str).map(str::to_string);
-            let got = typed(&rows, &r, input);
-            // A skill the model may run but the user may not makes no request at all; a
-            // forked skill's one request is its subagent's, without the command's name.
-            let no_request = e["request"] == Value::Bool(false);
-            let forked = got
-                .as_deref()
-                .and_then(|g| r.lock.commands.iter().find(|c| format!("/{}", c.name) == g))
-                .is_some_and(|c| c.context.is_some());
-            let got = if no_request || forked { None } else { got };
-            fail(Some(input), "runs", format!("{expected:?}"), format!("{got:?}"));
         }
     }
     assert!(compared > 0, "no scenario has an init message to compare with");
@@ -377,4 +285,141 @@ fn sessions_load_and_name_what_claude_code_does() {
         );
         assert!(manual.contains(&figures), "docs/reading.md's figures are stale: it should say `{figures}`");
     }
+}
+
+/// One field compared: the typed input it is about (`None`: the session's), and what Claude
+/// Code recorded and capc gives.
+struct Compared {
+    input: Option<String>,
+    field: &'static str,
+    expected: String,
+    got: String,
+}
+
+impl Compared {
+    fn session(field: &'static str, expected: String, got: String) -> Compared {
+        Compared { input: None, field, expected, got }
+    }
+}
+
+/// The command table (each name once, as Claude Code's `init` lists it). Which built-ins a
+/// session has depends on the turn's context (sign-in, switches): the session's own oracle test
+/// covers them; here the declared entries' order, and the whole table for scenarios that change
+/// no context, are compared.
+fn command_table(s: &Scenario, r: &Resolution, rows: &[&Row], init: &Value) -> Compared {
+    let builtin = |n: &str| capc_compiler::builtins::named(n).is_some();
+    let plain = s
+        .spec
+        .get("env")
+        .and_then(|e| e.as_table())
+        .is_none_or(|env| env.keys().all(|k| k == "MCP_CONNECTION_NONBLOCKING"))
+        // Variables a settings file's `env` sets switch built-ins too.
+        && !r.lock.settings.iter().any(|s| s.key.starts_with("env."));
+    let mut seen = BTreeSet::new();
+    let table: Vec<&str> = rows
+        .iter()
+        .filter(|row| row.decl.is_none_or(|i| r.lock.commands[i].user_invocable))
+        .filter(|row| row.name != "keybindings-help")
+        .map(|row| row.name.as_str())
+        .filter(|n| seen.insert(*n))
+        .filter(|n| plain || !builtin(n))
+        .collect();
+    // MCP prompts (`mcp__server__prompt`) are known only once a server answers: the
+    // session's tests compare them.
+    let expected_table: Vec<&str> = init["slash_commands"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter(|n| !n.starts_with("mcp__"))
+        .filter(|n| plain || !builtin(n))
+        .collect();
+    Compared::session("slash_commands", expected_table.join(" "), table.join(" "))
+}
+
+/// Plugins, in load order.
+fn plugins(r: &Resolution, trusted: bool, init: &Value) -> Compared {
+    let plugins: Vec<&str> =
+        r.lock.plugins.iter().filter(|p| p.loaded && (trusted || !p.requires_trust)).map(|p| p.id.as_str()).collect();
+    let expected_plugins: Vec<&str> =
+        init["plugins"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    Compared::session("plugins", expected_plugins.join(" "), plugins.join(" "))
+}
+
+/// The roots of the plugins an untrusted folder does not load (none when `trusted`).
+fn untrusted_roots(r: &Resolution, trusted: bool) -> Vec<&str> {
+    r.lock.plugins.iter().filter(|p| p.requires_trust && !trusted).map(|p| p.root.as_str()).collect()
+}
+
+/// Agents (as a set; the listing's order is the session's business), the declared ones only
+/// (the built-in ones depend on the turn's context).
+fn agents(r: &Resolution, trusted: bool, init: &Value) -> Compared {
+    let untrusted_roots = untrusted_roots(r, trusted);
+    let builtin_agent = |a: &str| capc_compiler::builtins::builtin_agent(a).is_some();
+    let agents: BTreeSet<String> = r
+        .lock
+        .agents
+        .iter()
+        .filter(|a| a.shadowed_by.is_none() && a.denied_by.is_none())
+        .filter(|a| !untrusted_roots.iter().any(|root| capc_compiler::lock::plugins::inside(&a.path, root)))
+        .map(|a| a.name.clone())
+        .filter(|a| !builtin_agent(a))
+        .collect();
+    let expected_agents: BTreeSet<String> = init["agents"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter(|a| !builtin_agent(a) && *a != "claude-code-guide")
+        .map(str::to_string)
+        .collect();
+    Compared::session("agents", format!("{expected_agents:?}"), format!("{agents:?}"))
+}
+
+/// MCP servers a headless session starts (a pending project server counts as approved).
+fn mcp_servers(r: &Resolution, trusted: bool, init: &Value) -> Compared {
+    let untrusted_roots = untrusted_roots(r, trusted);
+    let servers: BTreeSet<String> = r
+        .lock
+        .mcp_servers
+        .iter()
+        .filter(|m| m.shadowed_by.is_none() && m.blocked_by.is_none() && m.approval != Some(Approval::Disabled))
+        .filter(|m| !untrusted_roots.iter().any(|root| capc_compiler::lock::plugins::inside(&m.path, root)))
+        .map(|m| format!("{} ({})", m.name, if m.scope == Scope::Plugin { "plugin" } else { m.scope.as_str() }))
+        .collect();
+    let expected_servers: BTreeSet<String> = init["mcp_servers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|m| format!("{} ({})", m["name"].as_str().unwrap_or(""), m["source"].as_str().unwrap_or("")))
+        .collect();
+    Compared::session("mcp_servers", format!("{expected_servers:?}"), format!("{servers:?}"))
+}
+
+/// Every typed input of the scenario: the entry it runs.
+fn typed_runs(s: &Scenario, r: &Resolution, rows: &[&Row]) -> Vec<Compared> {
+    let mut compared = Vec::new();
+    for e in &s.expected {
+        let input = e["input"].as_str().unwrap_or_default();
+        if !input.starts_with('/') || input.starts_with("/mcp__") {
+            continue;
+        }
+        let expected = e["commands"].as_array().and_then(|c| c.first()).and_then(Value::as_str).map(str::to_string);
+        let got = typed(rows, r, input);
+        // A skill the model may run but the user may not makes no request at all; a
+        // forked skill's one request is its subagent's, without the command's name.
+        let no_request = e["request"] == Value::Bool(false);
+        let forked = got
+            .as_deref()
+            .and_then(|g| r.lock.commands.iter().find(|c| format!("/{}", c.name) == g))
+            .is_some_and(|c| c.context.is_some());
+        let got = if no_request || forked { None } else { got };
+        compared.push(Compared {
+            input: Some(input.to_string()),
+            field: "runs",
+            expected: format!("{expected:?}"),
+            got: format!("{got:?}"),
+        });
+    }
+    compared
 }

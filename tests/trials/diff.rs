@@ -632,17 +632,28 @@ fn a_marketplace_pull_request_is_reviewed_plugin_by_plugin() {
     git(repo, &["init", "-q"]);
     copy_tree(&corpus, repo);
     commit(repo, "the marketplace");
-    let marketplace = repo.join(".claude-plugin/marketplace.json");
-    let json = |args: &[&str]| -> Value {
-        let run = capc(args, repo);
-        assert!(matches!(run.status.code(), Some(0 | 1)), "{args:?}: {}", String::from_utf8_lossy(&run.stderr));
-        serde_json::from_slice(&run.stdout).expect("JSON")
-    };
-    let escalations = |report: &Value| -> Vec<Value> {
-        let changes = report["changes"].as_array().expect("changes");
-        changes.iter().filter(|c| c["escalations"].as_array().is_some_and(|e| !e.is_empty())).cloned().collect()
-    };
+    a_description_edit_passes(repo);
+    a_hook_and_bash_star_fail_naming_the_plugin(repo);
+    a_new_entry_that_pins_nothing_fails(repo);
+}
 
+/// The JSON `capc` prints for `args` in `repo`, which must exit 0 or 1.
+fn diff_json(repo: &Path, args: &[&str]) -> Value {
+    let run = capc(args, repo);
+    assert!(matches!(run.status.code(), Some(0 | 1)), "{args:?}: {}", String::from_utf8_lossy(&run.stderr));
+    serde_json::from_slice(&run.stdout).expect("JSON")
+}
+
+/// The changes of a JSON diff report that escalate.
+fn escalations(report: &Value) -> Vec<Value> {
+    let changes = report["changes"].as_array().expect("changes");
+    changes.iter().filter(|c| c["escalations"].as_array().is_some_and(|e| !e.is_empty())).cloned().collect()
+}
+
+/// A harmless pull request (descriptions, in the marketplace and in a listed plugin) passes
+/// `--fail-on escalation`, the edit seen in its plugin.
+fn a_description_edit_passes(repo: &Path) {
+    let marketplace = repo.join(".claude-plugin/marketplace.json");
     // A harmless pull request: descriptions, in the marketplace and in a listed plugin.
     edit(
         &marketplace,
@@ -657,7 +668,7 @@ fn a_marketplace_pull_request_is_reviewed_plugin_by_plugin() {
     commit(repo, "descriptions");
     let run = capc(&["diff", "HEAD~1", "HEAD", "--fail-on", "escalation"], repo);
     assert_eq!(run.status.code(), Some(0), "{}{}", stdout(&run), String::from_utf8_lossy(&run.stderr));
-    let report = json(&["diff", "HEAD~1", "HEAD", "--format", "json"]);
+    let report = diff_json(repo, &["diff", "HEAD~1", "HEAD", "--format", "json"]);
     let changed: Vec<(&str, &str, &str)> = report["changes"]
         .as_array()
         .expect("changes")
@@ -675,7 +686,11 @@ fn a_marketplace_pull_request_is_reviewed_plugin_by_plugin() {
         "the description edit is seen, in its plugin: {changed:?}"
     );
     assert_eq!(report["summary"]["escalations"], 0, "{report:#}");
+}
 
+/// A hook that downloads a script and runs it, and `Bash(*)` added to a listed plugin, fail
+/// `--fail-on escalation`, each escalation naming the plugin.
+fn a_hook_and_bash_star_fail_naming_the_plugin(repo: &Path) {
     // A plugin gains a hook that downloads a script and runs it, and a skill that may run any
     // command without asking.
     let plugin = repo.join("plugins/code-review");
@@ -696,7 +711,7 @@ fn a_marketplace_pull_request_is_reviewed_plugin_by_plugin() {
     let text = stdout(&run);
     assert!(text.contains("! marketplace plugin code-review@claude-plugins-official: hook added"), "{text}");
     assert!(text.contains("! marketplace plugin code-review@claude-plugins-official: command changed"), "{text}");
-    let report = json(&["diff", "HEAD~1", "HEAD", "--format", "json"]);
+    let report = diff_json(repo, &["diff", "HEAD~1", "HEAD", "--format", "json"]);
     let found = escalations(&report);
     assert!(
         !found.is_empty() && found.iter().all(|c| c["plugin"] == "code-review@claude-plugins-official"),
@@ -714,7 +729,12 @@ fn a_marketplace_pull_request_is_reviewed_plugin_by_plugin() {
         markdown.contains("| hook of marketplace plugin `code-review@claude-plugins-official` | added"),
         "{markdown}"
     );
+}
 
+/// A new entry whose git source pins nothing, committed with its lock, fails `--fail-on
+/// escalation`; the committed lock is the newer side and a session accepts it.
+fn a_new_entry_that_pins_nothing_fails(repo: &Path) {
+    let marketplace = repo.join(".claude-plugin/marketplace.json");
     // A new entry whose git source pins nothing; the lock is committed with it, and the
     // committed lock is what the newer side is read as.
     edit(
@@ -731,7 +751,7 @@ fn a_marketplace_pull_request_is_reviewed_plugin_by_plugin() {
         "the lock lists it"
     );
     commit(repo, "a new plugin from elsewhere");
-    let report = json(&["diff", "HEAD~1", "HEAD", "--format", "json"]);
+    let report = diff_json(repo, &["diff", "HEAD~1", "HEAD", "--format", "json"]);
     assert_eq!(report["new"]["read_as"], "revision-tree");
     assert_eq!(report["new"]["committed_lock"]["state"], "matches", "{report:#}");
     let found = escalations(&report);

@@ -219,75 +219,10 @@ fn every_turn_equals_claude_code(corpus: &str, allowlist: &[Allowed]) {
     let scratch = tempfile::tempdir().expect("tempdir");
     let dir = scratch.path();
     let root = crate::support::corpora_path().join(corpus);
-    let hello = vec!["hello".to_string()];
-    let project = |trusted: bool, extra: &str, context: &str| {
-        format!(
-            "corpus_tree = {}\ntrusted = {trusted}\n{extra}{}\n[capc]\ncontext = {context}\n",
-            quoted(corpus),
-            inputs_line(&hello)
-        )
-    };
-    write_scenario(dir, "project-trusted", &project(true, "", "{ trusted = true }"));
-    write_scenario(dir, "project-untrusted", &project(false, "", "{ trusted = false }"));
-    write_scenario(
-        dir,
-        "project-tool-search-off",
-        &project(
-            true,
-            "env = { ENABLE_TOOL_SEARCH = \"false\" }\n",
-            "{ trusted = true, flags = { ENABLE_TOOL_SEARCH = \"false\" } }",
-        ),
-    );
-    let mut names: Vec<String> =
-        ["project-trusted", "project-untrusted", "project-tool-search-off"].map(String::from).into();
-    let plugins = sample(&plugin_folders(&root));
-    for (i, plugin) in plugins.iter().enumerate() {
-        let rel = if plugin.is_empty() { corpus.to_string() } else { format!("{corpus}/{plugin}") };
-        let name = format!("plugin-{}", i + 1);
-        write_scenario(
-            dir,
-            &name,
-            &format!(
-                "# {rel}\ncorpus_plugin_dirs = [{}]\ntrusted = true\n{}\n[capc]\ncontext = {{ trusted = true }}\n",
-                quoted(&rel),
-                inputs_line(&hello)
-            ),
-        );
-        names.push(name);
-    }
+    let names = write_scenarios(dir, corpus, &root);
     record(dir, &names);
     // Then what the user can type, from Claude Code's own table of each recorded folder.
-    let built_ins = built_in_names();
-    let typed = |scenario: &str, n: usize, bare: bool| -> Vec<String> {
-        let mut inputs = hello.clone();
-        for (i, name) in added_names(dir, scenario, n, &built_ins).iter().enumerate() {
-            if bare && i == 0 {
-                inputs.push(format!("/{name}"));
-            }
-            inputs.push(format!("/{name} {ARGUMENT}"));
-        }
-        inputs
-    };
-    let mut retyped = Vec::new();
-    let mut trusted_inputs = typed("project-trusted", 2, true);
-    // An `@` mention of a file the project has: its README, when it has one.
-    if root.join("README.md").is_file() {
-        trusted_inputs.push(MENTION.to_string());
-    }
-    if trusted_inputs.len() > 1 {
-        let text = std::fs::read_to_string(dir.join("project-trusted/scenario.toml")).expect("scenario");
-        let text = text.replace(&inputs_line(&hello), &inputs_line(&trusted_inputs));
-        write_scenario(dir, "project-trusted", &text);
-        retyped.push("project-trusted".to_string());
-    }
-    for name in names.iter().filter(|n| n.starts_with("plugin-")) {
-        let inputs = typed(name, 1, false);
-        if inputs.len() > 1 {
-            let text = std::fs::read_to_string(dir.join(name).join("scenario.toml")).expect("scenario");
-            write_scenario(dir, name, &text.replace(&inputs_line(&hello), &inputs_line(&inputs)));
-            retyped.push(name.clone());
-        }
-    }
+    let retyped = add_typed_inputs(dir, &root, &names);
     if !retyped.is_empty() {
         record(dir, &retyped);
     }
@@ -323,4 +258,90 @@ fn every_turn_equals_claude_code(corpus: &str, allowlist: &[Allowed]) {
         stale.len(),
         stale.join("\n")
     );
+}
+
+/// The input every scenario records first.
+fn hello() -> Vec<String> {
+    vec!["hello".to_string()]
+}
+
+/// Writes the scenarios of one corpus in `dir` (the project trusted, untrusted and with tool
+/// search off, and a sample of its plugins under `root`, each typing `hello`); their names.
+fn write_scenarios(dir: &Path, corpus: &str, root: &Path) -> Vec<String> {
+    let hello = hello();
+    let project = |trusted: bool, extra: &str, context: &str| {
+        format!(
+            "corpus_tree = {}\ntrusted = {trusted}\n{extra}{}\n[capc]\ncontext = {context}\n",
+            quoted(corpus),
+            inputs_line(&hello)
+        )
+    };
+    write_scenario(dir, "project-trusted", &project(true, "", "{ trusted = true }"));
+    write_scenario(dir, "project-untrusted", &project(false, "", "{ trusted = false }"));
+    write_scenario(
+        dir,
+        "project-tool-search-off",
+        &project(
+            true,
+            "env = { ENABLE_TOOL_SEARCH = \"false\" }\n",
+            "{ trusted = true, flags = { ENABLE_TOOL_SEARCH = \"false\" } }",
+        ),
+    );
+    let mut names: Vec<String> =
+        ["project-trusted", "project-untrusted", "project-tool-search-off"].map(String::from).into();
+    let plugins = sample(&plugin_folders(root));
+    for (i, plugin) in plugins.iter().enumerate() {
+        let rel = if plugin.is_empty() { corpus.to_string() } else { format!("{corpus}/{plugin}") };
+        let name = format!("plugin-{}", i + 1);
+        write_scenario(
+            dir,
+            &name,
+            &format!(
+                "# {rel}\ncorpus_plugin_dirs = [{}]\ntrusted = true\n{}\n[capc]\ncontext = {{ trusted = true }}\n",
+                quoted(&rel),
+                inputs_line(&hello)
+            ),
+        );
+        names.push(name);
+    }
+    names
+}
+
+/// Adds to the recorded scenarios `names` of `dir` the names Claude Code's table added to the
+/// built-ins, typed with an argument (and the trusted project's first bare, and an `@` mention
+/// of its README when `root` has one); the scenarios that changed, to record again.
+fn add_typed_inputs(dir: &Path, root: &Path, names: &[String]) -> Vec<String> {
+    let hello = hello();
+    let built_ins = built_in_names();
+    let typed = |scenario: &str, n: usize, bare: bool| -> Vec<String> {
+        let mut inputs = hello.clone();
+        for (i, name) in added_names(dir, scenario, n, &built_ins).iter().enumerate() {
+            if bare && i == 0 {
+                inputs.push(format!("/{name}"));
+            }
+            inputs.push(format!("/{name} {ARGUMENT}"));
+        }
+        inputs
+    };
+    let mut retyped = Vec::new();
+    let mut trusted_inputs = typed("project-trusted", 2, true);
+    // An `@` mention of a file the project has: its README, when it has one.
+    if root.join("README.md").is_file() {
+        trusted_inputs.push(MENTION.to_string());
+    }
+    if trusted_inputs.len() > 1 {
+        let text = std::fs::read_to_string(dir.join("project-trusted/scenario.toml")).expect("scenario");
+        let text = text.replace(&inputs_line(&hello), &inputs_line(&trusted_inputs));
+        write_scenario(dir, "project-trusted", &text);
+        retyped.push("project-trusted".to_string());
+    }
+    for name in names.iter().filter(|n| n.starts_with("plugin-")) {
+        let inputs = typed(name, 1, false);
+        if inputs.len() > 1 {
+            let text = std::fs::read_to_string(dir.join(name).join("scenario.toml")).expect("scenario");
+            write_scenario(dir, name, &text.replace(&inputs_line(&hello), &inputs_line(&inputs)));
+            retyped.push(name.clone());
+        }
+    }
+    retyped
 }

@@ -250,11 +250,42 @@ fn readme_pre_commit_config() -> String {
 /// tree (`examples/team-repo`) commits, and a commit that breaks its `.mcp.json` is refused
 /// with capc's report.
 fn readme_pre_commit_snippet_works_as_written() {
+    let snippet = readme_snippet();
+    // The repository users point at: a clone of this one, with its tags (as `git clone` keeps them).
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let capc_repo = scratch.path().join("capc");
+    let config = clone_as_released(&capc_repo, &snippet);
+    let project = scratch.path().join("project");
+    let status = Command::new("cp").arg("-R").arg(repo().join("examples/team-repo")).arg(&project).status();
+    assert!(status.is_ok_and(|s| s.success()), "copy examples/team-repo");
+    std::fs::write(
+        project.join(".pre-commit-config.yaml"),
+        config.replace(&snippet.url, capc_repo.to_str().expect("utf-8")),
+    )
+    .expect("write .pre-commit-config.yaml");
+    the_hook_passes_a_clean_commit_and_refuses_an_error(scratch.path(), &project);
+}
+
+/// The README's pre-commit snippet as written, with what it names.
+struct Snippet {
+    /// The `.pre-commit-config.yaml` text.
+    config: String,
+    /// Its `repo:`.
+    url: String,
+    /// Its `rev:`.
+    rev: String,
+    /// The tag the README pins (`v` and the crate's version), empty before the first release.
+    release: String,
+}
+
+/// The README's snippet, checked: the hook of `.pre-commit-hooks.yaml`, at the `rev:` of this
+/// release's tag (`<commit>` before the first release).
+fn readme_snippet() -> Snippet {
     let config = readme_pre_commit_config();
     let parsed: serde_yaml::Value = serde_yaml::from_str(&config).expect("the README's pre-commit snippet is YAML");
     let entry = &parsed["repos"][0];
-    let url = entry["repo"].as_str().expect("the snippet's `repo:`");
-    let rev = entry["rev"].as_str().expect("the snippet's `rev:`");
+    let url = entry["repo"].as_str().expect("the snippet's `repo:`").to_string();
+    let rev = entry["rev"].as_str().expect("the snippet's `rev:`").to_string();
     let hooks: Vec<&str> =
         entry["hooks"].as_sequence().expect("hooks").iter().filter_map(|h| h["id"].as_str()).collect();
     assert_eq!(hooks, ["capc-check"], "the snippet uses the hook of .pre-commit-hooks.yaml");
@@ -268,39 +299,44 @@ fn readme_pre_commit_snippet_works_as_written() {
     if !release.is_empty() {
         assert_eq!(rev, release, "the README's `rev:` names this release's tag, `{release}`");
     }
+    Snippet { config, url, rev, release }
+}
 
-    // The repository users point at: a clone of this one, with its tags (as `git clone` keeps them).
-    let scratch = tempfile::tempdir().expect("tempdir");
+/// Clones this repository into `capc_repo` and checks it holds the snippet's `rev:` as a tag
+/// (tagging HEAD when the checkout has no tags at all); the snippet's config, pinned to this
+/// commit's full SHA before the first release.
+fn clone_as_released(capc_repo: &Path, snippet: &Snippet) -> String {
+    let release = &snippet.release;
     let top = Command::new("git").args(["rev-parse", "--show-toplevel"]).current_dir(repo()).output().expect("git");
     assert!(top.status.success(), "this source tree is not a git repository; the test clones it");
     let top = String::from_utf8_lossy(&top.stdout).trim().to_string();
-    let capc_repo = scratch.path().join("capc");
-    git(scratch.path(), &["clone", "--quiet", &top, capc_repo.to_str().expect("utf-8")]);
+    let parent = capc_repo.parent().expect("a scratch folder");
+    git(parent, &["clone", "--quiet", &top, capc_repo.to_str().expect("utf-8")]);
     let has_tag = |tag: &str| {
         let out = Command::new("git")
             .args(["rev-parse", "--verify", "--quiet", &format!("refs/tags/{tag}^{{commit}}")])
-            .current_dir(&capc_repo)
+            .current_dir(capc_repo)
             .output()
             .expect("git");
         out.status.success()
     };
     // Before the first release a reader pins a commit: this one, by its full SHA.
     let config = if release.is_empty() {
-        let head = Command::new("git").args(["rev-parse", "HEAD"]).current_dir(&capc_repo).output().expect("git");
+        let head = Command::new("git").args(["rev-parse", "HEAD"]).current_dir(capc_repo).output().expect("git");
         let head = String::from_utf8_lossy(&head.stdout).trim().to_string();
         assert_eq!(head.len(), 40, "a commit SHA: {head}");
-        config.replace("<commit>", &head)
+        snippet.config.replace("<commit>", &head)
     } else {
-        config
+        snippet.config.clone()
     };
-    let rev = if release.is_empty() { "HEAD" } else { rev };
-    let tags = Command::new("git").args(["tag", "--list"]).current_dir(&capc_repo).output().expect("git");
+    let rev = if release.is_empty() { "HEAD" } else { snippet.rev.as_str() };
+    let tags = Command::new("git").args(["tag", "--list"]).current_dir(capc_repo).output().expect("git");
     if !release.is_empty() && String::from_utf8_lossy(&tags.stdout).trim().is_empty() {
         // A checkout that carries no tag at all (CI systems often fetch commits only) cannot
         // say whether the release was tagged; the snippet is still run as written, against
         // this commit tagged `rev` in the scratch clone, as a release would tag it.
         eprintln!("note: this checkout has no tags; `{rev}` is tagged on HEAD in the scratch clone");
-        git(&capc_repo, &["-c", "user.name=capc tests", "-c", "user.email=tests@capc.invalid", "tag", rev]);
+        git(capc_repo, &["-c", "user.name=capc tests", "-c", "user.email=tests@capc.invalid", "tag", rev]);
     }
     assert!(
         release.is_empty() || has_tag(rev),
@@ -308,13 +344,14 @@ fn readme_pre_commit_snippet_works_as_written() {
          tag the release (`git tag -a {rev} -m 'capc {}'` on the commit released, then push the tag)",
         env!("CARGO_PKG_VERSION")
     );
+    config
+}
 
-    let project = scratch.path().join("project");
-    let status = Command::new("cp").arg("-R").arg(repo().join("examples/team-repo")).arg(&project).status();
-    assert!(status.is_ok_and(|s| s.success()), "copy examples/team-repo");
-    std::fs::write(project.join(".pre-commit-config.yaml"), config.replace(url, capc_repo.to_str().expect("utf-8")))
-        .expect("write .pre-commit-config.yaml");
-    let home = scratch.path().join("pre-commit-home");
+/// `pre-commit install` in `project` (its home under `scratch`), then real commits with the
+/// built capc first on PATH: a clean tree commits, and a commit that breaks its `.mcp.json` is
+/// refused with capc's report.
+fn the_hook_passes_a_clean_commit_and_refuses_an_error(scratch: &Path, project: &Path) {
+    let home = scratch.join("pre-commit-home");
     let bin = Path::new(env!("CARGO_BIN_EXE_capc")).parent().expect("bin dir").to_path_buf();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
     // git in the project, with the built capc first on PATH for the hook it runs.
@@ -322,7 +359,7 @@ fn readme_pre_commit_snippet_works_as_written() {
         let out = Command::new("git")
             .args(["-c", "user.name=capc tests", "-c", "user.email=tests@capc.invalid", "-c", "commit.gpgsign=false"])
             .args(args)
-            .current_dir(&project)
+            .current_dir(project)
             .env("PATH", &path)
             .env("PRE_COMMIT_HOME", &home)
             .env("PRE_COMMIT_COLOR", "never")
@@ -333,7 +370,7 @@ fn readme_pre_commit_snippet_works_as_written() {
     };
     assert_eq!(run(&["init", "--quiet"]).0, Some(0));
     let install =
-        Command::new(pre_commit_path()).arg("install").current_dir(&project).env("PRE_COMMIT_HOME", &home).output();
+        Command::new(pre_commit_path()).arg("install").current_dir(project).env("PRE_COMMIT_HOME", &home).output();
     let install = install.expect("pre-commit runs");
     assert!(install.status.success(), "pre-commit install: {}", String::from_utf8_lossy(&install.stderr));
 

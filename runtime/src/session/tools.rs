@@ -3,17 +3,57 @@
 
 use super::input::BUNDLED_NOTE;
 use super::{Grant, Session};
-use crate::commands;
+use crate::commands::{self, CommandView};
 use crate::context::Override;
 use crate::outcome::{SkillPermission, SkillRefusal, SkillResult, ToolCallResult, ToolPermission, TurnResult};
+use crate::permissions::Permissions;
+use crate::turn::TurnView;
 use capc_compiler::builtins::bundled_skill;
+use capc_compiler::model::Command;
 use capc_grammar::ToolCall;
 use serde_json::Value;
+
+/// A Skill tool call refused with Claude Code's error code and message.
+fn refused(code: u8, message: String) -> SkillResult {
+    SkillResult::Refused(SkillRefusal::Error { code, message })
+}
+
+/// What the permission rules decide for the Skill tool calling `canonical` (`command`: its
+/// declaration, `None` for a bundled skill), naming the rule that decided: a skill with no
+/// `allowed-tools` is allowed by its safe properties when no rule decides.
+fn skill_permission(permissions: &Permissions, canonical: &str, command: Option<&Command>) -> SkillPermission {
+    use crate::listing::SkillDecision;
+    let (deny, allow) = permissions.skill_rules();
+    let deny_refs: Vec<&str> = deny.iter().map(|(c, _)| c.as_str()).collect();
+    let allow_refs: Vec<&str> = allow.iter().map(|(c, _)| c.as_str()).collect();
+    let safe = command.is_none_or(|c| c.allowed_tools.is_empty());
+    let decision = crate::listing::decide_skill(canonical, &deny_refs, &allow_refs, safe);
+    let (word, rule) = match &decision {
+        SkillDecision::Deny { rule } => ("deny", Some(rule.clone())),
+        SkillDecision::Allow { rule } => ("allow", rule.clone()),
+        SkillDecision::Ask { .. } => ("ask", None),
+    };
+    let source = |content: &Option<String>, list: &[(String, String)]| {
+        content.as_ref().and_then(|c| list.iter().find(|(r, _)| r == c)).map(|(r, s)| format!("Skill({r}) ({s})"))
+    };
+    let deciding = match word {
+        "deny" => source(&rule, &deny),
+        "allow" if rule.is_some() => source(&rule, &allow),
+        "allow" => Some("safe properties (no allowed-tools or hooks)".to_string()),
+        _ => None,
+    };
+    match decision {
+        SkillDecision::Ask { suggestions } => {
+            SkillPermission::Ask { message: format!("Execute skill: {canonical}"), suggestions }
+        }
+        SkillDecision::Deny { .. } => SkillPermission::Deny { rule: deciding },
+        SkillDecision::Allow { .. } => SkillPermission::Allow { rule: deciding },
+    }
+}
 
 impl Session {
     /// The Skill tool, called by the model.
     pub fn invoke_skill(&mut self, skill: &str, args: &str) -> SkillResult {
-        let refused = |code: u8, message: String| SkillResult::Refused(SkillRefusal::Error { code, message });
         let cx = self.last_context.clone();
         let (permissions, view) = self.assembled(&cx);
         let name = skill.trim().strip_prefix('/').unwrap_or(skill.trim()).to_string();
@@ -21,32 +61,8 @@ impl Session {
             return refused(1, "Invalid skill format".to_string());
         }
         let row = commands::find(&view.commands, &name).cloned();
-        // Reached through a bare alias (or not at all): Claude Code refuses a name that
-        // several skills answer to (an alias, or the part after a `:`), and names the one a
-        // unique suffix matches.
-        let by_alias = row.as_ref().is_some_and(|r| *r.name != *name && r.display.as_deref() != Some(name.as_str()));
-        if row.is_none() || by_alias {
-            let commands = &self.loaded.lock.commands;
-            let mut matches: Vec<&str> = view
-                .commands
-                .iter()
-                .filter_map(|r| r.decl.map(|i| (r, &commands[i])))
-                .filter(|(_, c)| !c.disable_model_invocation)
-                .filter(|(r, _)| r.aliases.iter().any(|a| **a == *name) || r.name.ends_with(&format!(":{name}")))
-                .map(|(r, _)| &*r.name)
-                .collect();
-            matches.dedup();
-            if matches.len() > 1 {
-                let message = format!(
-                    "Unknown skill: {name}. Several skills match that name: {} — invoke one by its full name.",
-                    matches.join(", ")
-                );
-                return refused(2, message);
-            }
-            if let (None, [only]) = (&row, matches.as_slice()) {
-                let message = format!("Unknown skill: {name}. Did you mean {only}? Invoke it by that full name.");
-                return refused(2, message);
-            }
+        if let Some(refusal) = self.refuse_ambiguous(&view, row.as_ref(), &name) {
+            return refusal;
         }
         let command = row.as_ref().and_then(|r| r.decl).map(|i| self.loaded.lock.commands[i].clone());
         let bundled = match &command {
@@ -66,33 +82,8 @@ impl Session {
             return refused(4, format!("Skill {name} cannot be used with Skill tool due to disable-model-invocation"));
         }
         let canonical = command.as_ref().map_or(name.clone(), |c| c.name.clone());
-        let (deny, allow) = permissions.skill_rules();
-        let deny_refs: Vec<&str> = deny.iter().map(|(c, _)| c.as_str()).collect();
-        let allow_refs: Vec<&str> = allow.iter().map(|(c, _)| c.as_str()).collect();
-        let safe = command.as_ref().is_none_or(|c| c.allowed_tools.is_empty());
-        let decision = crate::listing::decide_skill(&canonical, &deny_refs, &allow_refs, safe);
-        let (word, rule) = match &decision {
-            crate::listing::SkillDecision::Deny { rule } => ("deny", Some(rule.clone())),
-            crate::listing::SkillDecision::Allow { rule } => ("allow", rule.clone()),
-            crate::listing::SkillDecision::Ask { .. } => ("ask", None),
-        };
-        let source = |content: &Option<String>, list: &[(String, String)]| {
-            content.as_ref().and_then(|c| list.iter().find(|(r, _)| r == c)).map(|(r, s)| format!("Skill({r}) ({s})"))
-        };
-        let deciding = match word {
-            "deny" => source(&rule, &deny),
-            "allow" if rule.is_some() => source(&rule, &allow),
-            "allow" => Some("safe properties (no allowed-tools or hooks)".to_string()),
-            _ => None,
-        };
-        let permission = match decision {
-            crate::listing::SkillDecision::Ask { suggestions } => {
-                SkillPermission::Ask { message: format!("Execute skill: {canonical}"), suggestions }
-            }
-            crate::listing::SkillDecision::Deny { .. } => SkillPermission::Deny { rule: deciding },
-            crate::listing::SkillDecision::Allow { .. } => SkillPermission::Allow { rule: deciding },
-        };
-        if word != "allow" {
+        let permission = skill_permission(&permissions, &canonical, command.as_ref());
+        if !matches!(permission, SkillPermission::Allow { .. }) {
             return SkillResult::Refused(SkillRefusal::Permission { skill: canonical, permission });
         }
         let Some(command) = command else {
@@ -116,6 +107,38 @@ impl Session {
             format!("Launching skill: {}", command.name)
         };
         SkillResult::Ran { result, permission, tool_result }
+    }
+
+    /// The refusal of a name reached through a bare alias (or not at all) when several
+    /// model-invocable skills answer to it (an alias, or the part after a `:`), or when it is
+    /// unknown and one skill's name ends with it: Claude Code names that one.
+    fn refuse_ambiguous(&self, view: &TurnView, row: Option<&CommandView>, name: &str) -> Option<SkillResult> {
+        let by_alias = row.is_some_and(|r| *r.name != *name && r.display.as_deref() != Some(name));
+        if row.is_some() && !by_alias {
+            return None;
+        }
+        let commands = &self.loaded.lock.commands;
+        let mut matches: Vec<&str> = view
+            .commands
+            .iter()
+            .filter_map(|r| r.decl.map(|i| (r, &commands[i])))
+            .filter(|(_, c)| !c.disable_model_invocation)
+            .filter(|(r, _)| r.aliases.iter().any(|a| **a == *name) || r.name.ends_with(&format!(":{name}")))
+            .map(|(r, _)| &*r.name)
+            .collect();
+        matches.dedup();
+        if matches.len() > 1 {
+            let message = format!(
+                "Unknown skill: {name}. Several skills match that name: {} — invoke one by its full name.",
+                matches.join(", ")
+            );
+            return Some(refused(2, message));
+        }
+        if let (None, [only]) = (row, matches.as_slice()) {
+            let message = format!("Unknown skill: {name}. Did you mean {only}? Invoke it by that full name.");
+            return Some(refused(2, message));
+        }
+        None
     }
 
     /// ToolSearch over the last turn's pool.

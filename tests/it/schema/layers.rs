@@ -77,6 +77,12 @@ fn modules(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
 /// replaced by spaces, so braces and paths inside them do not count) and `#[cfg(test)]`
 /// modules removed.
 fn code(text: &str) -> String {
+    without_test_modules(blanked(text))
+}
+
+/// `text` with its comments and string and character literals blanked: each of their bytes but
+/// newlines replaced by a space.
+fn blanked(text: &str) -> String {
     let b = text.as_bytes();
     let mut out = b.to_vec();
     let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
@@ -141,7 +147,11 @@ fn code(text: &str) -> String {
             i += 1;
         }
     }
-    let mut code = String::from_utf8(out).expect("blanking keeps UTF-8 at ASCII boundaries");
+    String::from_utf8(out).expect("blanking keeps UTF-8 at ASCII boundaries")
+}
+
+/// `code` without its `#[cfg(test)]` modules.
+fn without_test_modules(mut code: String) -> String {
     // `#[cfg(test)]`, perhaps more attributes, then `mod name { … }`: removed to its brace.
     let mut from = 0;
     while let Some(at) = code[from..].find("#[cfg(test)]").map(|n| from + n) {

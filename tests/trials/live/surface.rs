@@ -32,6 +32,18 @@ const LONG: &str = "a_tool_whose_name_is_far_too_long_for_the_messages_api";
 pub(super) fn lock_connect_records_and_diff_weighs_the_surface() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
+    let mcp = serve_files(root);
+    let first = lock_connect_records_each_tool(root);
+    lock_keeps_the_recorded_surface(root, &first);
+    diff_weighs_the_next_version(root);
+    an_overlong_tool_name_is_an_error(root, &mcp);
+    budget_and_session_count_the_recorded_tool(root);
+    always_load_is_recorded_and_sent_up_front(root);
+}
+
+/// Declares the server `files` in `root`'s `.mcp.json`, offering three tools; returns the
+/// `.mcp.json` written.
+fn serve_files(root: &Path) -> Value {
     let mcp = json!({"mcpServers": {"files": {
         "command": python(),
         "args": [servers().join("surface.py"), root.join("tools.json")],
@@ -45,6 +57,12 @@ pub(super) fn lock_connect_records_and_diff_weighs_the_surface() {
             {"name": "gone", "description": "Removed in the next version."},
         ]),
     );
+    mcp
+}
+
+/// `capc lock --connect` starts nothing in an untrusted folder, and with `--trust` records each
+/// tool (hash, annotations, token estimate) as docs/budget.md shows; returns the lock written.
+fn lock_connect_records_each_tool(root: &Path) -> String {
     let untrusted = capc(root, &["lock", "--connect", "."]);
     assert_eq!(
         untrusted.status.code(),
@@ -83,7 +101,12 @@ pub(super) fn lock_connect_records_and_diff_weighs_the_surface() {
         assert!(text(&locked).lines().any(|l| l == line), "docs/budget.md shows `{line}`:\n{}", text(&locked));
     }
     assert!(first.contains(entry), "docs/budget.md's `[[mcp_tool]]` entry is not in the lock:\n{entry}\n---\n{first}");
+    first
+}
 
+/// Without --connect the recorded surface (`first`) is kept, and `verify --connect` finds the
+/// same surface; the lock is kept as `old.lock`.
+fn lock_keeps_the_recorded_surface(root: &Path, first: &str) {
     // Without --connect the recorded surface is kept, byte for byte.
     let again = capc(root, &["lock", "."]);
     assert_eq!(again.status.code(), Some(0), "{}", text(&again));
@@ -93,7 +116,11 @@ pub(super) fn lock_connect_records_and_diff_weighs_the_surface() {
     assert_eq!(verified.status.code(), Some(0), "{}", text(&verified));
     assert!(text(&verified).contains("the 3 tools of 1 server match the lock"), "{}", text(&verified));
     std::fs::copy(root.join("capabilities.lock"), root.join("old.lock")).expect("copy");
+}
 
+/// The server's next version: `verify --connect` reports the drift, and `capc diff --fail-on
+/// escalation` exits 1 naming the new tool and the rewritten description, as docs/budget.md shows.
+fn diff_weighs_the_next_version(root: &Path) {
     // The server's next version.
     offer(
         root,
@@ -149,7 +176,11 @@ pub(super) fn lock_connect_records_and_diff_weighs_the_surface() {
             "docs/budget.md shows `{line}`, which capc diff does not print:\n{shown}"
         );
     }
+}
 
+/// A tool whose composed name the API refuses: an error in `lock --connect`, and `capc check`
+/// reports it at the server's name in `mcp` (the `.mcp.json`).
+fn an_overlong_tool_name_is_an_error(root: &Path, mcp: &Value) {
     // A tool whose composed name the API refuses.
     offer(root, &json!([{"name": LONG, "description": "Long."}]));
     let refused = capc(root, &["lock", "--connect", "--trust", "."]);
@@ -175,7 +206,10 @@ pub(super) fn lock_connect_records_and_diff_weighs_the_surface() {
     assert_eq!((found[0]["line"].as_u64(), found[0]["column"].as_u64()), (Some(1), Some(at as u64 + 1)), "{report:#}");
     let message = found[0]["message"].as_str().expect("message");
     assert!(message.contains(&format!("`mcp__files__{LONG}`, which is 66 characters")), "{message}");
+}
 
+/// `capc ls --budget` sums what the recorded tool costs, and a session says the request fails.
+fn budget_and_session_count_the_recorded_tool(root: &Path) {
     // `capc ls --budget` sums what the recorded tool costs, deferred by default.
     let budget = capc(root, &["ls", "--budget", "--format", "json", "."]);
     assert_eq!(budget.status.code(), Some(0), "{}", text(&budget));
@@ -201,7 +235,10 @@ pub(super) fn lock_connect_records_and_diff_weighs_the_surface() {
             && n.contains("`files`")),
         "{turn:#}"
     );
+}
 
+/// A tool whose own `_meta` says `anthropic/alwaysLoad` is recorded, weighed and sent up front.
+fn always_load_is_recorded_and_sent_up_front(root: &Path) {
     // A tool whose own `_meta` says `anthropic/alwaysLoad`: recorded on the tool, sent up front
     // while tool search defers its server's other tool, as a live session sends it.
     offer(
