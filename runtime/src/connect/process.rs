@@ -45,7 +45,9 @@ impl Process {
             let _ = self.child.signal(SIGTERM);
             if !wait(&mut self.child, 1000).await {
                 let _ = self.child.start_kill();
-                wait(&mut self.child, 1000).await;
+                // SIGKILL cannot be refused: wait until it is reaped, however loaded the machine
+                // (the caller bounds the whole shutdown).
+                let _ = self.child.wait().await;
             }
         }
         // Whatever else the server started in its group.

@@ -231,20 +231,29 @@ pub struct Servers {
 pub(crate) struct Stopper {
     stop: Arc<watch::Sender<bool>>,
     tasks: Arc<Mutex<Vec<tokio::task::JoinHandle<()>>>>,
+    /// Set once the supervisors have ended: a second `stop` (the signal handler's and the
+    /// session's own end both stop) waits for the first instead of returning at once.
+    stopped: Arc<tokio::sync::OnceCell<()>>,
 }
 
 impl Stopper {
     /// Closes every connection (each stdio server's process group ends) and waits for the
-    /// supervisors, at most 10 s.
+    /// supervisors, at most 10 s. Every caller waits: one that comes while another is stopping
+    /// returns when the servers have ended, not before (a process that exits then would leave a
+    /// server to be reaped by someone else).
     pub(crate) async fn stop(&self) {
         let _ = self.stop.send(true);
-        let tasks = self.tasks.lock().map(|mut t| std::mem::take(&mut *t)).unwrap_or_default();
-        let all = async {
-            for task in tasks {
-                let _ = task.await;
-            }
-        };
-        let _ = tokio::time::timeout(Duration::from_secs(10), all).await;
+        self.stopped
+            .get_or_init(|| async {
+                let tasks = self.tasks.lock().map(|mut t| std::mem::take(&mut *t)).unwrap_or_default();
+                let all = async {
+                    for task in tasks {
+                        let _ = task.await;
+                    }
+                };
+                let _ = tokio::time::timeout(Duration::from_secs(10), all).await;
+            })
+            .await;
     }
 }
 
@@ -271,7 +280,10 @@ impl Servers {
                 ))
             })
             .collect();
-        Servers { stopper: Stopper { stop: Arc::new(stop), tasks: Arc::new(Mutex::new(tasks)) }, peers }
+        Servers {
+            stopper: Stopper { stop: Arc::new(stop), tasks: Arc::new(Mutex::new(tasks)), stopped: Arc::default() },
+            peers,
+        }
     }
 
     /// Calls tools on these servers from outside the runtime that `handle` names.
