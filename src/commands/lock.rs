@@ -82,67 +82,115 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &TargetFolder) -> Exi
     }
     let check_command = format!("capc check {}", printable::escape(&options.root.display().to_string()));
     let policy = plan::Choices { write_empty: how.check_only || how.allow_empty, leave_out_local: !how.include_local };
-    let mut name_errors = Vec::new();
-    let mut surface_failed = Vec::new();
-    let mut connect_error = None;
-    let surface = |lock: &mut capc_compiler::model::Lock| {
-        if how.connect {
-            let settings = capc_runtime::connect::Settings::from_env(|name| std::env::var(name).ok());
-            match capc_runtime::connect::surface::list(lock, true, settings) {
-                Ok(listed) => {
-                    lock.mcp_tools = listed.tools;
-                    lock.mcp_failed = listed.failed;
-                    surface_failed = listed.reasons;
-                }
-                Err(e) => connect_error = Some(e),
-            }
-        } else {
-            // The surface recorded before, for the servers still declared; a lock that does not
-            // read has none to keep.
-            capc_compiler::surface::keep(lock, &capc_compiler::surface::Recorded::read(&path));
-        }
-        name_errors = capc_compiler::surface::name_errors(&lock.mcp_tools);
-    };
-    let lockable = match plan::plan_with(&mut checked, policy, surface) {
-        plan::Plan::Blocked { errors, findings } => {
-            eprintln!(
-                "error: not writing {}: {} in what a session here loads:",
-                write::FILE_NAME,
-                count(errors.len(), "error")
-            );
-            for line in indented(&errors) {
-                eprintln!("{line}");
-            }
-            eprintln!("help: `{check_command}` shows every finding ({findings}) with its source and help");
-            return ExitCode::from(1);
-        }
-        plan::Plan::Empty => {
-            eprintln!(
-                "error: no Claude Code declarations found in `{}`; not writing an empty {} (`--allow-empty` writes it)",
-                printable::escape(&options.root.display().to_string()),
-                write::FILE_NAME
-            );
-            return ExitCode::from(2);
-        }
+    let mut surface = Surface::default();
+    let planned = plan::plan_with(&mut checked, policy, |lock| surface.record(lock, how.connect, &path));
+    let lockable = match planned {
+        plan::Plan::Blocked { errors, findings } => return say_blocked(&errors, &findings, &check_command),
+        plan::Plan::Empty => return say_empty(&options),
         // What the check built is not freed: the process ends soon after, and leaving it to
         // the operating system spares freeing tens of thousands of small allocations one by one.
         plan::Plan::Lock(lockable) => std::mem::ManuallyDrop::new(lockable),
     };
     std::mem::forget(checked);
-    if let Some(e) = connect_error {
-        eprintln!("error: cannot start the MCP connections: {}", shown(&e));
-        return ExitCode::from(2);
+    if let Err(code) = surface.say() {
+        return code;
     }
-    for (server, why) in &surface_failed {
-        eprintln!(
-            "warning: MCP server `{}` did not connect; recorded as failed in [[mcp_failed]]: {}",
-            printable::escape(server),
-            printable::escape_lines(why)
-        );
+    say_notes(&lockable, &check_command);
+    let failed = if surface.name_errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) };
+    if how.check_only {
+        return say_freshness(&path, &lockable, failed);
     }
-    for line in &name_errors {
-        eprintln!("error: {line}");
+    match lockable.write(&path) {
+        Ok(written) => {
+            say_written(&path, written, &lockable.lock, how.connect);
+            failed
+        }
+        Err(e) => {
+            eprintln!("error: cannot write {}: {}", shown(&path.display()), shown(&e));
+            ExitCode::from(2)
+        }
     }
+}
+
+/// The MCP tool surface of the lock, as `capc lock` records it, and what went wrong on the way.
+#[derive(Default)]
+struct Surface {
+    /// Tool names Claude Code would refuse, one line each.
+    name_errors: Vec<String>,
+    /// The servers that did not connect, with why.
+    failed: Vec<(String, String)>,
+    connect_error: Option<std::io::Error>,
+}
+
+impl Surface {
+    /// Fills in the lock's surface: listed live with `connect`, otherwise the one recorded
+    /// before in the lock at `path`, for the servers still declared (a lock that does not read
+    /// has none to keep).
+    fn record(&mut self, lock: &mut capc_compiler::model::Lock, connect: bool, path: &std::path::Path) {
+        if connect {
+            let settings = capc_runtime::connect::Settings::from_env(|name| std::env::var(name).ok());
+            match capc_runtime::connect::surface::list(lock, true, settings) {
+                Ok(listed) => {
+                    lock.mcp_tools = listed.tools;
+                    lock.mcp_failed = listed.failed;
+                    self.failed = listed.reasons;
+                }
+                Err(e) => self.connect_error = Some(e),
+            }
+        } else {
+            capc_compiler::surface::keep(lock, &capc_compiler::surface::Recorded::read(path));
+        }
+        self.name_errors = capc_compiler::surface::name_errors(&lock.mcp_tools);
+    }
+
+    /// Says what went wrong: the connections that could not start (the run stops), the servers
+    /// that did not connect, the tool names in error.
+    fn say(&self) -> Result<(), ExitCode> {
+        if let Some(e) = &self.connect_error {
+            eprintln!("error: cannot start the MCP connections: {}", shown(e));
+            return Err(ExitCode::from(2));
+        }
+        for (server, why) in &self.failed {
+            eprintln!(
+                "warning: MCP server `{}` did not connect; recorded as failed in [[mcp_failed]]: {}",
+                printable::escape(server),
+                printable::escape_lines(why)
+            );
+        }
+        for line in &self.name_errors {
+            eprintln!("error: {line}");
+        }
+        Ok(())
+    }
+}
+
+/// Says that errors in what a session loads block the lock, and which; exit code 1.
+fn say_blocked(errors: &plan::Listed<String>, findings: &str, check_command: &str) -> ExitCode {
+    eprintln!(
+        "error: not writing {}: {} in what a session here loads:",
+        write::FILE_NAME,
+        count(errors.len(), "error")
+    );
+    for line in indented(errors) {
+        eprintln!("{line}");
+    }
+    eprintln!("help: `{check_command}` shows every finding ({findings}) with its source and help");
+    ExitCode::from(1)
+}
+
+/// Says that the folder declares nothing, so no empty lock is written; exit code 2.
+fn say_empty(options: &Options) -> ExitCode {
+    eprintln!(
+        "error: no Claude Code declarations found in `{}`; not writing an empty {} (`--allow-empty` writes it)",
+        printable::escape(&options.root.display().to_string()),
+        write::FILE_NAME
+    );
+    ExitCode::from(2)
+}
+
+/// The notes beside a lock: plugins asked for that Claude Code skips, files left out for their
+/// errors, errors Claude Code loads past, the other findings, local settings left out.
+fn say_notes(lockable: &plan::Lockable, check_command: &str) {
     // A plugin asked for that Claude Code skips is no reason to fail: Claude Code runs the
     // session without it, and the lock says so (`loaded = false` and why).
     for (name, why) in &lockable.refused_asked {
@@ -194,72 +242,65 @@ pub(crate) fn lock(options: Options, how: LockHow, target: &TargetFolder) -> Exi
                 .join(", ")
         );
     }
-    let failed = if name_errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) };
-    if how.check_only {
-        return match write::freshness(&path, &lockable.text()) {
-            Ok(write::Freshness::Fresh) => {
-                say!("{} is up to date", shown(&path.display()));
-                failed
-            }
-            Ok(write::Freshness::Stale { diff }) => {
-                // The lock on disk may hold anything: no control character reaches the terminal.
-                let diff = printable::escape_lines(&diff);
-                eprintln!("error: {} is stale; run `capc lock` to update it", shown(&path.display()));
-                exit(write_stdout(&diff), 1)
-            }
-            Ok(write::Freshness::Missing) => {
-                eprintln!("error: {} does not exist; run `capc lock` to create it", shown(&path.display()));
-                ExitCode::from(1)
-            }
-            Err(e) => {
-                eprintln!("error: cannot read {}: {}", shown(&path.display()), shown(&e));
-                ExitCode::from(2)
-            }
-        };
-    }
-    match lockable.write(&path) {
-        Ok(written) => {
-            let verb = match written {
-                write::Written::Unchanged => "unchanged",
-                write::Written::Created => "created",
-                write::Written::Updated => "updated",
-            };
-            let lock = &lockable.lock;
-            // Instruction files are named only where there are some, so other summaries stay as they were.
-            let instructions = match lock.instructions.len() {
-                0 => String::new(),
-                n => format!(", {}", count(n, "instruction file")),
-            };
-            say!(
-                "{} {verb}: {}, {}, {}, {}, {}{instructions} from {}",
-                shown(&path.display()),
-                count(lock.commands.len(), "command"),
-                count(lock.agents.len(), "agent"),
-                count(lock.mcp_servers.len(), "MCP server"),
-                count(lock.hooks.len(), "hook"),
-                count(lock.permissions.len(), "permission rule"),
-                count(lock.sources.len(), "file")
-            );
-            if how.connect {
-                say!(
-                    "MCP tool surface: {} from {}{}",
-                    count(lock.mcp_tools.len(), "tool"),
-                    count(
-                        lock.mcp_tools.iter().map(|t| &t.server).collect::<std::collections::BTreeSet<_>>().len(),
-                        "server"
-                    ),
-                    match lock.mcp_failed.len() {
-                        0 => String::new(),
-                        n => format!(", {} failed", count(n, "server")),
-                    }
-                );
-            }
+}
+
+/// `capc lock --check`: whether the lock at `path` is the one this would write; `failed` is
+/// the exit code when it is.
+fn say_freshness(path: &std::path::Path, lockable: &plan::Lockable, failed: ExitCode) -> ExitCode {
+    match write::freshness(path, &lockable.text()) {
+        Ok(write::Freshness::Fresh) => {
+            say!("{} is up to date", shown(&path.display()));
             failed
         }
+        Ok(write::Freshness::Stale { diff }) => {
+            // The lock on disk may hold anything: no control character reaches the terminal.
+            let diff = printable::escape_lines(&diff);
+            eprintln!("error: {} is stale; run `capc lock` to update it", shown(&path.display()));
+            exit(write_stdout(&diff), 1)
+        }
+        Ok(write::Freshness::Missing) => {
+            eprintln!("error: {} does not exist; run `capc lock` to create it", shown(&path.display()));
+            ExitCode::from(1)
+        }
         Err(e) => {
-            eprintln!("error: cannot write {}: {}", shown(&path.display()), shown(&e));
+            eprintln!("error: cannot read {}: {}", shown(&path.display()), shown(&e));
             ExitCode::from(2)
         }
+    }
+}
+
+/// The summary of a written lock: what it holds, and with `connect` its MCP tool surface.
+fn say_written(path: &std::path::Path, written: write::Written, lock: &capc_compiler::model::Lock, connect: bool) {
+    let verb = match written {
+        write::Written::Unchanged => "unchanged",
+        write::Written::Created => "created",
+        write::Written::Updated => "updated",
+    };
+    // Instruction files are named only where there are some, so other summaries stay as they were.
+    let instructions = match lock.instructions.len() {
+        0 => String::new(),
+        n => format!(", {}", count(n, "instruction file")),
+    };
+    say!(
+        "{} {verb}: {}, {}, {}, {}, {}{instructions} from {}",
+        shown(&path.display()),
+        count(lock.commands.len(), "command"),
+        count(lock.agents.len(), "agent"),
+        count(lock.mcp_servers.len(), "MCP server"),
+        count(lock.hooks.len(), "hook"),
+        count(lock.permissions.len(), "permission rule"),
+        count(lock.sources.len(), "file")
+    );
+    if connect {
+        say!(
+            "MCP tool surface: {} from {}{}",
+            count(lock.mcp_tools.len(), "tool"),
+            count(lock.mcp_tools.iter().map(|t| &t.server).collect::<std::collections::BTreeSet<_>>().len(), "server"),
+            match lock.mcp_failed.len() {
+                0 => String::new(),
+                n => format!(", {} failed", count(n, "server")),
+            }
+        );
     }
 }
 

@@ -90,208 +90,270 @@ fn merge_rank(scope: Scope) -> u8 {
     }
 }
 
-/// `refused`: the marketplaces managed settings refuse, with the key and the file.
+/// What loading reads from the declarations.
+struct Found<'d> {
+    /// The plugin folders, by folder.
+    folders: Vec<&'d PluginFolder>,
+    marketplaces: Vec<Listed<'d>>,
+    /// The marketplaces settings declare, by name.
+    known: BTreeMap<&'d str, Vec<Known<'d>>>,
+    /// Merged `enabledPlugins`: key order of first appearance, value of the last file (with
+    /// the declaration that gives it).
+    merged: Vec<(&'d str, bool, &'d Decl)>,
+}
+
+impl<'d> Found<'d> {
+    fn of(decls: &'d [Decl]) -> Found<'d> {
+        let mut folders: Vec<&PluginFolder> = Vec::new();
+        let mut marketplaces: Vec<Listed<'_>> = Vec::new();
+        let mut known: BTreeMap<&str, Vec<Known<'_>>> = BTreeMap::new();
+        let mut switches: Vec<(&Decl, &str, bool, Scope)> = Vec::new();
+        for d in decls {
+            match &d.item {
+                Item::Plugin(folder) => folders.push(folder),
+                Item::Marketplace { name, root, plugins, .. } => marketplaces.push((name, root, plugins)),
+                Item::KnownMarketplace { name, scope, source, path, location, .. } => {
+                    known.entry(name).or_default().push(Known {
+                        scope: *scope,
+                        source,
+                        path: path.as_deref(),
+                        location: location.as_deref(),
+                        decl: d,
+                    })
+                }
+                Item::EnablePlugin { key, enabled, scope } => switches.push((d, key, *enabled, *scope)),
+                _ => {}
+            }
+        }
+        folders.sort_by(|a, b| a.root.cmp(&b.root));
+        switches.sort_by(|a, b| {
+            (merge_rank(a.3), &a.0.path, a.0.span.map(|s| s.start)).cmp(&(
+                merge_rank(b.3),
+                &b.0.path,
+                b.0.span.map(|s| s.start),
+            ))
+        });
+        let mut merged: Vec<(&str, bool, &Decl)> = Vec::new();
+        for (d, key, on, _) in &switches {
+            match merged.iter_mut().find(|(k, _, _)| k == key) {
+                Some(entry) => {
+                    entry.1 = *on;
+                    entry.2 = d;
+                }
+                None => merged.push((key, *on, d)),
+            }
+        }
+        Found { folders, marketplaces, known, merged }
+    }
+
+    /// Whether a merged `enabledPlugins` entry turns `name@marketplace` off.
+    fn switched_off(&self, name: &str, marketplace: &str) -> bool {
+        self.merged.iter().any(|(k, on, _)| !on && *k == format!("{name}@{marketplace}"))
+    }
+
+    /// The folders whose id is `key`.
+    fn with_id<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'d PluginFolder> + 'a {
+        self.folders.iter().copied().filter(move |f| id_of(f) == key)
+    }
+}
+
+/// The load order as it is decided: each folder that loads, with why and whether it loads
+/// only in a trusted folder, and why each folder set aside does not load.
+#[derive(Default)]
+struct Order<'f> {
+    order: Vec<(&'f PluginFolder, String, bool)>,
+    why_not: BTreeMap<&'f str, String>,
+}
+
+impl<'f> Order<'f> {
+    fn loads(&self, f: &PluginFolder) -> bool {
+        self.order.iter().any(|(o, _, _)| o.root == f.root)
+    }
+
+    /// First, the `--plugin-dir` folders, in the order given.
+    fn add_given(&mut self, found: &Found<'f>) {
+        let mut given: Vec<&PluginFolder> = found.folders.iter().copied().filter(|f| f.plugin_dir.is_some()).collect();
+        given.sort_by_key(|f| f.plugin_dir);
+        for f in given {
+            match f.refused.clone() {
+                Some(why) => {
+                    self.why_not.insert(&f.root, why);
+                }
+                None => self.order.push((f, format!("--plugin-dir {}", f.plugin_dir.unwrap_or_default()), false)),
+            }
+        }
+    }
+
+    /// Then the `enabledPlugins` keys set to `true`, each through its marketplace; a
+    /// `--plugin-dir` plugin of the same name replaces it.
+    fn add_enabled(
+        &mut self,
+        found: &Found<'f>,
+        refused_marketplaces: &BTreeMap<String, (String, String)>,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        let by_plugin_dir: BTreeSet<String> = self.order.iter().map(|(f, _, _)| f.name.clone()).collect();
+        for (key, on, d) in &found.merged {
+            let Some((name, marketplace)) = key.rsplit_once('@') else { continue };
+            if !on || matches!(marketplace, "inline" | "skills-dir") {
+                continue;
+            }
+            if let Some((policy, by)) = refused_marketplaces.get(marketplace) {
+                for f in found.with_id(key) {
+                    self.why_not
+                        .entry(&f.root)
+                        .or_insert_with(|| format!("its marketplace `{marketplace}` is refused by {policy} in {by}"));
+                }
+                continue;
+            }
+            let Some((f, requires_trust)) = resolve_enabled(name, marketplace, d, found, diagnostics) else {
+                for f in found.with_id(key) {
+                    self.why_not.entry(&f.root).or_insert_with(|| {
+                        format!("`enabledPlugins` in {} names it, but its marketplace `{marketplace}` does not resolve (see the finding there)", d.path)
+                    });
+                }
+                continue;
+            };
+            if self.loads(f) {
+                continue;
+            }
+            if by_plugin_dir.contains(&f.name) {
+                self.why_not
+                    .insert(&f.root, format!("replaced by the --plugin-dir plugin of the same name `{}`", f.name));
+                continue;
+            }
+            if let Some(why) = f.refused.clone() {
+                self.why_not.insert(&f.root, why);
+                continue;
+            }
+            self.order.push((f, format!("enabledPlugins `{key}` in {}", d.path), requires_trust));
+        }
+    }
+
+    /// Last, the plugins in a skills folder: the user's, then the project's (which need trust).
+    fn add_skills_dir(&mut self, found: &Found<'f>) {
+        let mut skills_dir: Vec<&PluginFolder> =
+            found.folders.iter().copied().filter(|f| f.skills_dir.is_some()).collect();
+        skills_dir.sort_by_key(|f| (f.skills_dir != Some(Scope::User), f.root.clone()));
+        for f in skills_dir {
+            if self.loads(f) {
+                continue;
+            }
+            if let Some(why) = f.refused.clone() {
+                self.why_not.insert(&f.root, why);
+            } else if found.switched_off(&f.name, "skills-dir") {
+                self.why_not.insert(&f.root, format!("turned off by enabledPlugins `{}@skills-dir`", f.name));
+            } else {
+                let trust = f.skills_dir == Some(Scope::Project);
+                self.order.push((f, format!("a plugin in the skills folder {}", parent_of(&f.root)), trust));
+            }
+        }
+    }
+
+    /// Says why a folder an `enabledPlugins` entry turns off does not load, unless something
+    /// else already does.
+    fn note_turned_off(&mut self, found: &Found<'f>) {
+        for (key, on, d) in &found.merged {
+            if *on {
+                continue;
+            }
+            for f in found.with_id(key) {
+                self.why_not
+                    .entry(&f.root)
+                    .or_insert_with(|| format!("turned off by enabledPlugins `{key}` in {}", d.path));
+            }
+        }
+    }
+}
+
+/// `refused_marketplaces`: the marketplaces managed settings refuse, with the key and the file.
 pub fn load(
     decls: &[Decl],
     refused_marketplaces: &BTreeMap<String, (String, String)>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Loading {
-    let mut folders: Vec<&PluginFolder> = Vec::new();
-    let mut marketplaces: Vec<Listed<'_>> = Vec::new();
-    let mut known: BTreeMap<&str, Vec<Known<'_>>> = BTreeMap::new();
-    let mut switches: Vec<(&Decl, &str, bool, Scope)> = Vec::new();
-    for d in decls {
-        match &d.item {
-            Item::Plugin(folder) => folders.push(folder),
-            Item::Marketplace { name, root, plugins, .. } => marketplaces.push((name, root, plugins)),
-            Item::KnownMarketplace { name, scope, source, path, location, .. } => known
-                .entry(name)
-                .or_default()
-                .push(Known { scope: *scope, source, path: path.as_deref(), location: location.as_deref(), decl: d }),
-            Item::EnablePlugin { key, enabled, scope } => switches.push((d, key, *enabled, *scope)),
-            _ => {}
-        }
+    let found = Found::of(decls);
+    let mut order = Order::default();
+    order.add_given(&found);
+    order.add_enabled(&found, refused_marketplaces, diagnostics);
+    order.add_skills_dir(&found);
+    unsatisfied_dependencies(&mut order.order, &mut order.why_not, diagnostics);
+    order.note_turned_off(&found);
+    let mut plugins: Vec<Plugin> = order
+        .order
+        .iter()
+        .map(|(f, reason, requires_trust)| plugin_entry(f, true, reason.clone(), *requires_trust))
+        .collect();
+    for f in found.folders.iter().filter(|f| !order.loads(f)) {
+        let reason = not_loaded_reason(f, &order.why_not, &found.marketplaces, diagnostics);
+        plugins.push(plugin_entry(f, false, reason, false));
     }
-    folders.sort_by(|a, b| a.root.cmp(&b.root));
-    // Merged `enabledPlugins`: key order of first appearance, value of the last file.
-    switches.sort_by(|a, b| {
-        (merge_rank(a.3), &a.0.path, a.0.span.map(|s| s.start)).cmp(&(
-            merge_rank(b.3),
-            &b.0.path,
-            b.0.span.map(|s| s.start),
-        ))
-    });
-    let mut merged: Vec<(&str, bool, &Decl)> = Vec::new();
-    for (d, key, on, _) in &switches {
-        match merged.iter_mut().find(|(k, _, _)| k == key) {
-            Some(entry) => {
-                entry.1 = *on;
-                entry.2 = d;
-            }
-            None => merged.push((key, *on, d)),
-        }
-    }
-    let switched_off =
-        |name: &str, marketplace: &str| merged.iter().any(|(k, on, _)| !on && *k == format!("{name}@{marketplace}"));
-
-    let mut order: Vec<(&PluginFolder, String, bool)> = Vec::new();
-    let mut why_not: BTreeMap<&str, String> = BTreeMap::new();
-    let refused = |f: &PluginFolder| f.refused.clone();
-
-    // 1. `--plugin-dir`, in order.
-    let mut given: Vec<&PluginFolder> = folders.iter().copied().filter(|f| f.plugin_dir.is_some()).collect();
-    given.sort_by_key(|f| f.plugin_dir);
-    for f in given {
-        match refused(f) {
-            Some(why) => {
-                why_not.insert(&f.root, why);
-            }
-            None => order.push((f, format!("--plugin-dir {}", f.plugin_dir.unwrap_or_default()), false)),
-        }
-    }
-    let by_plugin_dir: BTreeSet<String> = order.iter().map(|(f, _, _)| f.name.clone()).collect();
-
-    // 2. `enabledPlugins`.
-    for (key, on, d) in &merged {
-        let Some((name, marketplace)) = key.rsplit_once('@') else { continue };
-        if !on || matches!(marketplace, "inline" | "skills-dir") {
-            continue;
-        }
-        if let Some((policy, by)) = refused_marketplaces.get(marketplace) {
-            for f in folders.iter().filter(|f| id_of(f) == *key) {
-                why_not
-                    .entry(&f.root)
-                    .or_insert_with(|| format!("its marketplace `{marketplace}` is refused by {policy} in {by}"));
-            }
-            continue;
-        }
-        let Some(folder) = resolve_enabled(name, marketplace, d, &folders, &marketplaces, &known, diagnostics) else {
-            for f in folders.iter().filter(|f| id_of(f) == *key) {
-                why_not.entry(&f.root).or_insert_with(|| {
-                    format!("`enabledPlugins` in {} names it, but its marketplace `{marketplace}` does not resolve (see the finding there)", d.path)
-                });
-            }
-            continue;
-        };
-        let (f, requires_trust) = folder;
-        if order.iter().any(|(o, _, _)| o.root == f.root) {
-            continue;
-        }
-        if by_plugin_dir.contains(&f.name) {
-            why_not.insert(&f.root, format!("replaced by the --plugin-dir plugin of the same name `{}`", f.name));
-            continue;
-        }
-        if let Some(why) = refused(f) {
-            why_not.insert(&f.root, why);
-            continue;
-        }
-        order.push((f, format!("enabledPlugins `{key}` in {}", d.path), requires_trust));
-    }
-
-    // 3. Skills-folder plugins: the user's, then the project's.
-    let mut skills_dir: Vec<&PluginFolder> = folders.iter().copied().filter(|f| f.skills_dir.is_some()).collect();
-    skills_dir.sort_by_key(|f| (f.skills_dir != Some(Scope::User), f.root.clone()));
-    for f in skills_dir {
-        if order.iter().any(|(o, _, _)| o.root == f.root) {
-            continue;
-        }
-        if let Some(why) = refused(f) {
-            why_not.insert(&f.root, why);
-        } else if switched_off(&f.name, "skills-dir") {
-            why_not.insert(&f.root, format!("turned off by enabledPlugins `{}@skills-dir`", f.name));
-        } else {
-            let trust = f.skills_dir == Some(Scope::Project);
-            order.push((f, format!("a plugin in the skills folder {}", parent_of(&f.root)), trust));
-        }
-    }
-
-    unsatisfied_dependencies(&mut order, &mut why_not, diagnostics);
-
-    // Folders an `enabledPlugins` entry turns off.
-    for (key, on, d) in &merged {
-        if *on {
-            continue;
-        }
-        for f in folders.iter().filter(|f| id_of(f) == *key) {
-            why_not.entry(&f.root).or_insert_with(|| format!("turned off by enabledPlugins `{key}` in {}", d.path));
-        }
-    }
-    let mut plugins: Vec<Plugin> = Vec::new();
-    for (f, reason, requires_trust) in &order {
-        plugins.push(Plugin {
-            name: f.name.clone(),
-            id: id_of(f),
-            root: f.root.clone(),
-            loaded: true,
-            reason: reason.clone(),
-            requires_trust: *requires_trust,
-            version: f.version.clone(),
-            inventory: Default::default(),
-            agent: None,
-            subagent_status_line: None,
-        });
-    }
-    for f in &folders {
-        if order.iter().any(|(o, _, _)| o.root == f.root) {
-            continue;
-        }
-        let listed_by = marketplaces
-            .iter()
-            .find(|(_, _, entries)| entries.iter().any(|(_, root)| root.as_deref() == Some(f.root.as_str())));
-        let reason = match (why_not.get(f.root.as_str()), listed_by) {
-            (_, _) if f.refused.is_some() => f.refused.clone().unwrap_or_default(),
-            (Some(why), _) => why.clone(),
-            (None, Some((m, _, _))) => {
-                format!(
-                    "listed by marketplace `{m}`; a session here loads it once `enabledPlugins` names `{}@{m}`",
-                    f.name
-                )
-            }
-            (None, None) if f.at_root => {
-                "this folder is the plugin; a session loads it with `--plugin-dir`".to_string()
-            }
-            // A copy in the user's plugin cache: an installed version no setting enables here.
-            (None, None) if f.root.contains(".claude/plugins/cache/") => {
-                "an installed copy that no setting enables here".to_string()
-            }
-            (None, None) => {
-                let path = if f.root.is_empty() { ".".to_string() } else { f.root.clone() };
-                report_at(
-                    diagnostics,
-                    path,
-                    &rules::unloaded_plugin::RULE,
-                    None,
-                    format!("plugin `{}` never loads: no marketplace lists this folder and no setting enables it", f.name),
-                )
-                .help("list it in a marketplace.json, or load it with `claude --plugin-dir`; a copy kept for reference (a backup) can be ignored");
-                "no marketplace lists it and no setting enables it".to_string()
-            }
-        };
-        plugins.push(Plugin {
-            name: f.name.clone(),
-            id: id_of(f),
-            root: f.root.clone(),
-            loaded: false,
-            reason,
-            requires_trust: false,
-            version: f.version.clone(),
-            inventory: Default::default(),
-            agent: None,
-            subagent_status_line: None,
-        });
-    }
-    let mut asked: BTreeSet<String> = folders
+    let mut asked: BTreeSet<String> = found
+        .folders
         .iter()
         .filter(|f| f.plugin_dir.is_some() || f.skills_dir.is_some() || f.at_root)
         .map(|f| f.root.clone())
         .collect();
-    for (key, on, _) in &merged {
+    for (key, on, _) in &found.merged {
         if *on {
-            asked.extend(folders.iter().filter(|f| id_of(f) == *key).map(|f| f.root.clone()));
+            asked.extend(found.with_id(key).map(|f| f.root.clone()));
         }
     }
     asked.extend(plugins.iter().filter(|p| p.loaded).map(|p| p.root.clone()));
     Loading { plugins, asked }
+}
+
+/// The lock's entry for a plugin folder; its inventory is filled in later.
+fn plugin_entry(f: &PluginFolder, loaded: bool, reason: String, requires_trust: bool) -> Plugin {
+    Plugin {
+        name: f.name.clone(),
+        id: id_of(f),
+        root: f.root.clone(),
+        loaded,
+        reason,
+        requires_trust,
+        version: f.version.clone(),
+        inventory: Default::default(),
+        agent: None,
+        subagent_status_line: None,
+    }
+}
+
+/// Why a folder does not load; a folder that nothing lists or enables, and that is neither the
+/// checked folder nor a cached copy, is reported.
+fn not_loaded_reason(
+    f: &PluginFolder,
+    why_not: &BTreeMap<&str, String>,
+    marketplaces: &[Listed<'_>],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> String {
+    let listed_by = marketplaces
+        .iter()
+        .find(|(_, _, entries)| entries.iter().any(|(_, root)| root.as_deref() == Some(f.root.as_str())));
+    match (why_not.get(f.root.as_str()), listed_by) {
+        (_, _) if f.refused.is_some() => f.refused.clone().unwrap_or_default(),
+        (Some(why), _) => why.clone(),
+        (None, Some((m, _, _))) => {
+            format!("listed by marketplace `{m}`; a session here loads it once `enabledPlugins` names `{}@{m}`", f.name)
+        }
+        (None, None) if f.at_root => "this folder is the plugin; a session loads it with `--plugin-dir`".to_string(),
+        // A copy in the user's plugin cache: an installed version no setting enables here.
+        (None, None) if f.root.contains(".claude/plugins/cache/") => {
+            "an installed copy that no setting enables here".to_string()
+        }
+        (None, None) => {
+            let path = if f.root.is_empty() { ".".to_string() } else { f.root.clone() };
+            report_at(
+                diagnostics,
+                path,
+                &rules::unloaded_plugin::RULE,
+                None,
+                format!("plugin `{}` never loads: no marketplace lists this folder and no setting enables it", f.name),
+            )
+            .help("list it in a marketplace.json, or load it with `claude --plugin-dir`; a copy kept for reference (a backup) can be ignored");
+            "no marketplace lists it and no setting enables it".to_string()
+        }
+    }
 }
 
 /// Claude Code turns off a plugin whose dependency is not among the plugins that load, or
@@ -415,83 +477,35 @@ fn resolve_enabled<'f>(
     name: &str,
     marketplace: &str,
     d: &Decl,
-    folders: &[&'f PluginFolder],
-    marketplaces: &[Listed<'_>],
-    known: &BTreeMap<&str, Vec<Known<'_>>>,
+    found: &Found<'f>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<(&'f PluginFolder, bool)> {
     // A plugin the user installed: its copy in the cache of that marketplace.
-    let cached = folders
+    let cached = found
+        .folders
         .iter()
         .copied()
         .filter(|f| f.name == name && f.marketplace.as_deref() == Some(marketplace))
         .find(|f| f.root.contains(".claude/plugins/cache/"));
-    let declared = known.get(marketplace);
+    let declared = found.known.get(marketplace);
     let Some(declared) = declared.filter(|k| !k.is_empty()) else {
-        if let Some(f) = cached {
-            return Some((f, false));
-        }
-        // Anthropic's own marketplaces are added by users themselves; capc cannot read them.
-        if crate::builtins::is_reserved_marketplace(marketplace) {
-            return None;
-        }
-        match marketplaces.iter().find(|(m, _, _)| *m == marketplace) {
-            // The marketplace is here but undeclared: still say when it lacks the plugin.
-            Some((_, _, entries)) if !entries.iter().any(|(n, _)| n == name) => {
-                not_listed(name, marketplace, entries, d, diagnostics);
-            }
-            found => {
-                let message = match found {
-                    Some(_) => format!("marketplace `{marketplace}` is in this folder but no settings declare it, so `{name}` does not load"),
-                    None => format!("marketplace `{marketplace}` is not declared anywhere in this check, so `{name}@{marketplace}` does not load here"),
-                };
-                report_at(diagnostics, d.path.clone(), &rules::unknown_enabled_plugin::RULE, d.span, message)
-                    .help(format!("declare it under `extraKnownMarketplaces` (`\"{marketplace}\": {{\"source\": {{\"source\": \"directory\", \"path\": …}}}}`) so teammates get it; otherwise `{name}` loads only for those who added the marketplace themselves"));
-            }
-        }
-        return None;
+        return cached.map(|f| (f, false)).or_else(|| {
+            undeclared(name, marketplace, d, &found.marketplaces, diagnostics);
+            None
+        });
     };
     // The most trusted declaration wins: user or managed settings need no trust.
     let best =
         declared.iter().min_by_key(|k| (matches!(k.scope, Scope::Project | Scope::Local), k.location.is_none()))?;
     let requires_trust = matches!(best.scope, Scope::Project | Scope::Local);
     let Some(location) = best.location else {
-        if let Some(f) = cached {
-            return Some((f, requires_trust));
-        }
-        if let Some(path) = best.path.filter(|p| !p.starts_with('/')) {
-            report_at(
-                diagnostics,
-                best.decl.path.clone(),
-                &rules::unknown_enabled_plugin::RULE,
-                best.decl.span,
-                format!("marketplace `{marketplace}` has a relative `path` (`{path}`): Claude Code loads no plugin through it, so `{name}` does not load"),
-            )
-            .help("Claude Code follows only an absolute `directory` path; for a marketplace teammates share, use a `github` or `git` source");
-            return None;
-        }
-        let what = if best.source == "directory" {
-            "a `directory` source outside the folders this check reads".to_string()
-        } else if best.source.is_empty() {
-            "no `source`".to_string()
-        } else {
-            format!("a `{}` source, which capc does not fetch", best.source)
-        };
-        report_at(
-            diagnostics,
-            d.path.clone(),
-            &rules::unknown_enabled_plugin::RULE,
-            d.span,
-            format!("marketplace `{marketplace}` has {what}, so capc cannot tell what `{name}` holds"),
-        )
-        .severity(Severity::Info)
-        .help(format!(
-            "declared in {}; check the marketplace's own repository, or pass its folder to capc",
-            best.decl.path
-        ));
-        return None;
+        return cached.map(|f| (f, requires_trust)).or_else(|| {
+            unreadable(name, marketplace, d, best, diagnostics);
+            None
+        });
     };
-    let Some((_, _, entries)) = marketplaces.iter().find(|(m, root, _)| *m == marketplace && *root == location) else {
+    let Some((_, _, entries)) = found.marketplaces.iter().find(|(m, root, _)| *m == marketplace && *root == location)
+    else {
         report_at(
             diagnostics,
             best.decl.path.clone(),
@@ -506,7 +520,7 @@ fn resolve_enabled<'f>(
         not_listed(name, marketplace, entries, d, diagnostics);
         return None;
     };
-    let folder = root.as_deref().and_then(|r| folders.iter().copied().find(|f| f.root == r));
+    let folder = root.as_deref().and_then(|r| found.folders.iter().copied().find(|f| f.root == r));
     match folder {
         Some(f) => Some((f, requires_trust)),
         None => {
@@ -522,6 +536,64 @@ fn resolve_enabled<'f>(
             None
         }
     }
+}
+
+/// Reports an `enabledPlugins` key whose marketplace no settings declare (and no cache holds
+/// the plugin of): whether the marketplace is here, or lacks the plugin. Anthropic's own
+/// marketplaces are added by users themselves; capc cannot read them and says nothing.
+fn undeclared(name: &str, marketplace: &str, d: &Decl, marketplaces: &[Listed<'_>], diagnostics: &mut Vec<Diagnostic>) {
+    if crate::builtins::is_reserved_marketplace(marketplace) {
+        return;
+    }
+    match marketplaces.iter().find(|(m, _, _)| *m == marketplace) {
+        // The marketplace is here but undeclared: still say when it lacks the plugin.
+        Some((_, _, entries)) if !entries.iter().any(|(n, _)| n == name) => {
+            not_listed(name, marketplace, entries, d, diagnostics);
+        }
+        found => {
+            let message = match found {
+                Some(_) => format!("marketplace `{marketplace}` is in this folder but no settings declare it, so `{name}` does not load"),
+                None => format!("marketplace `{marketplace}` is not declared anywhere in this check, so `{name}@{marketplace}` does not load here"),
+            };
+            report_at(diagnostics, d.path.clone(), &rules::unknown_enabled_plugin::RULE, d.span, message)
+                .help(format!("declare it under `extraKnownMarketplaces` (`\"{marketplace}\": {{\"source\": {{\"source\": \"directory\", \"path\": …}}}}`) so teammates get it; otherwise `{name}` loads only for those who added the marketplace themselves"));
+        }
+    }
+}
+
+/// Reports a declared marketplace whose source capc does not follow: a relative `path`
+/// (Claude Code loads nothing through it), or a source outside what this check reads.
+fn unreadable(name: &str, marketplace: &str, d: &Decl, best: &Known<'_>, diagnostics: &mut Vec<Diagnostic>) {
+    if let Some(path) = best.path.filter(|p| !p.starts_with('/')) {
+        report_at(
+            diagnostics,
+            best.decl.path.clone(),
+            &rules::unknown_enabled_plugin::RULE,
+            best.decl.span,
+            format!("marketplace `{marketplace}` has a relative `path` (`{path}`): Claude Code loads no plugin through it, so `{name}` does not load"),
+        )
+        .help("Claude Code follows only an absolute `directory` path; for a marketplace teammates share, use a `github` or `git` source");
+        return;
+    }
+    let what = if best.source == "directory" {
+        "a `directory` source outside the folders this check reads".to_string()
+    } else if best.source.is_empty() {
+        "no `source`".to_string()
+    } else {
+        format!("a `{}` source, which capc does not fetch", best.source)
+    };
+    report_at(
+        diagnostics,
+        d.path.clone(),
+        &rules::unknown_enabled_plugin::RULE,
+        d.span,
+        format!("marketplace `{marketplace}` has {what}, so capc cannot tell what `{name}` holds"),
+    )
+    .severity(Severity::Info)
+    .help(format!(
+        "declared in {}; check the marketplace's own repository, or pass its folder to capc",
+        best.decl.path
+    ));
 }
 
 /// `enabledPlugins` names a plugin its marketplace does not list.

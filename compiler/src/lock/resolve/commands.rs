@@ -73,18 +73,30 @@ impl PartialOrd for TableKey<'_> {
         Some(self.cmp(other))
     }
 }
+/// A declared command with its span and its plugin's place in the load order.
+type Declared = (Command, Option<Span>, Option<usize>);
+
 /// The command table: static entries (with the bundled workflows between the skills folders'
 /// entries and the plugins'), then dynamic skills before the first built-in command; then which
 /// entry each name, display name and alias reaches.
-pub(super) fn command_table(
-    declared: Vec<(Command, Option<Span>, Option<usize>)>,
-    b: &mut Builder,
-) -> (Vec<Command>, Vec<Row>) {
-    let mut declared: Vec<(Command, Option<Span>, Option<usize>)> = declared;
+pub(super) fn command_table(declared: Vec<Declared>, b: &mut Builder) -> (Vec<Command>, Vec<Row>) {
+    let mut declared: Vec<Declared> = declared;
     declared.sort_by(|(a, _, la), (c, _, lc)| table_key(a, *la).cmp(&table_key(c, *lc)));
-    // `anthropic-skills` is Anthropic's namespace: a non-plugin entry that takes it
-    // is dropped, a plugin's moves after the built-ins.
-    let mut reserved: Vec<(Command, Option<Span>, Option<usize>)> = Vec::new();
+    let (kept, reserved) = without_reserved(declared, b);
+    let (dynamic, fixed): (Vec<_>, Vec<_>) =
+        kept.into_iter().partition(|(c, _, _)| c.dynamic.is_some() || !c.paths.is_empty());
+    let mut table = Table::fixed(fixed, reserved);
+    table.drop_taken_aliases(b);
+    table.add_dynamic(dynamic);
+    table.mark_hidden(b);
+    (table.commands, table.rows)
+}
+
+/// Sets apart the entries in `anthropic-skills`, Anthropic's namespace: a non-plugin entry
+/// that takes it is dropped (and reported), a plugin's is returned second, to go after the
+/// built-ins.
+fn without_reserved(declared: Vec<Declared>, b: &mut Builder) -> (Vec<Declared>, Vec<Declared>) {
+    let mut reserved: Vec<Declared> = Vec::new();
     let mut kept = Vec::with_capacity(declared.len());
     for (c, span, load) in declared {
         let names = std::iter::once(c.name.as_str()).chain(c.display_name.as_deref());
@@ -100,12 +112,12 @@ pub(super) fn command_table(
         }
         kept.push((c, span, load));
     }
-    let (dynamic, fixed): (Vec<_>, Vec<_>) =
-        kept.into_iter().partition(|(c, _, _)| c.dynamic.is_some() || !c.paths.is_empty());
-    let mut spans: Vec<Option<Span>> = Vec::new();
-    let mut commands: Vec<Command> = Vec::new();
-    let mut rows: Vec<Row> = Vec::new();
-    let row_of = |c: &Command, decl: usize, load: Option<usize>| Row {
+    (kept, reserved)
+}
+
+/// The row of declared command `c`, which is `Lock::commands[decl]`.
+fn declared_row(c: &Command, decl: usize, load: Option<usize>) -> Row {
+    Row {
         load,
         name: c.name.clone(),
         kind: CommandType::Prompt,
@@ -118,8 +130,12 @@ pub(super) fn command_table(
         shadowed_by: None,
         dynamic: c.dynamic.clone(),
         conditional: !c.paths.is_empty(),
-    };
-    let builtin_row = |t: &crate::builtins::TableEntry| Row {
+    }
+}
+
+/// The row of a built-in command or bundled skill.
+fn builtin_row(t: &crate::builtins::TableEntry) -> Row {
+    Row {
         load: None,
         name: t.name.to_string(),
         kind: t.command_type,
@@ -132,41 +148,96 @@ pub(super) fn command_table(
         shadowed_by: None,
         dynamic: None,
         conditional: false,
-    };
-    let workflows = crate::builtins::table().iter().filter(|t| t.kind == crate::builtins::BuiltinKind::BundledWorkflow);
-    let mut workflows_placed = false;
-    for (c, span, load) in fixed {
-        if !workflows_placed && c.origin == Origin::Plugin {
-            rows.extend(workflows.clone().map(builtin_row));
-            workflows_placed = true;
+    }
+}
+
+/// Who hides whom in the table: the first row with a name hides a later one of that name; the
+/// row that answers to an alias or display name first hides a later one that also claims it.
+enum Hides {
+    Name(usize, usize),
+    Alias(usize, usize, String),
+}
+
+/// The command table as it is built: its rows in lookup order, and the declared commands the
+/// rows point at (`Row::decl`) with their spans.
+struct Table {
+    rows: Vec<Row>,
+    commands: Vec<Command>,
+    spans: Vec<Option<Span>>,
+}
+
+impl Table {
+    /// The static table: the skills folders' and `.claude/commands` entries, the bundled
+    /// workflows, the plugins' entries, the built-in commands and bundled skills, then the
+    /// plugins' entries in the reserved namespace.
+    fn fixed(fixed: Vec<Declared>, reserved: Vec<Declared>) -> Table {
+        let mut table = Table { rows: Vec::new(), commands: Vec::new(), spans: Vec::new() };
+        let workflows =
+            crate::builtins::table().iter().filter(|t| t.kind == crate::builtins::BuiltinKind::BundledWorkflow);
+        let mut workflows_placed = false;
+        for entry in fixed {
+            if !workflows_placed && entry.0.origin == Origin::Plugin {
+                table.rows.extend(workflows.clone().map(builtin_row));
+                workflows_placed = true;
+            }
+            table.push(entry);
         }
-        rows.push(row_of(&c, commands.len(), load));
-        commands.push(c);
-        spans.push(span);
+        if !workflows_placed {
+            table.rows.extend(workflows.map(builtin_row));
+        }
+        table.rows.extend(
+            crate::builtins::table()
+                .iter()
+                .filter(|t| {
+                    t.kind != crate::builtins::BuiltinKind::BundledWorkflow
+                        && (t.builtin.headless || t.builtin.interactive)
+                })
+                .map(builtin_row),
+        );
+        for entry in reserved {
+            table.push(entry);
+        }
+        table
     }
-    if !workflows_placed {
-        rows.extend(workflows.map(builtin_row));
+
+    /// Adds a declared entry: its row at the end of the table.
+    fn push(&mut self, (c, span, load): Declared) {
+        self.rows.push(declared_row(&c, self.commands.len(), load));
+        self.commands.push(c);
+        self.spans.push(span);
     }
-    rows.extend(
-        crate::builtins::table()
-            .iter()
-            .filter(|t| {
-                t.kind != crate::builtins::BuiltinKind::BundledWorkflow && (t.builtin.headless || t.builtin.interactive)
-            })
-            .map(builtin_row),
-    );
-    for (c, span, load) in reserved {
-        rows.push(row_of(&c, commands.len(), load));
-        commands.push(c);
-        spans.push(span);
+
+    /// Drops the plugin aliases Claude Code drops, each reported: the name of any entry, an
+    /// alias of a non-plugin entry or of a built-in (switched off or not), a name with `:` or
+    /// an MCP tool name. (Headless sessions do not count `help` and `feedback`, which they
+    /// lack.)
+    fn drop_taken_aliases(&mut self, b: &mut Builder) {
+        let dropped = self.taken_aliases();
+        let Table { rows, commands, spans } = self;
+        for (i, d, alias, by) in dropped {
+            report_at(
+                &mut b.diagnostics,
+                commands[d].path.clone(),
+                &rules::shadowed_declaration::RULE,
+                spans[d],
+                format!("the alias `/{alias}` of `{}` is dropped: it belongs to {by}", rows[i].name),
+            )
+            .help(format!(
+                "`/{alias}` does not reach this entry; `/{}` does. Rename the frontmatter `name` if the short form matters",
+                rows[i].name
+            ));
+            rows[i].aliases.retain(|a| *a != alias);
+            commands[d].aliases.retain(|a| *a != alias);
+            commands[d].shed_aliases.push(alias);
+        }
     }
-    // Plugin aliases Claude Code drops: the name of any entry, an alias of a non-plugin
-    // entry or of a built-in (switched off or not), a name with `:` or an MCP tool name.
-    // (Headless sessions do not count `help` and `feedback`, which they lack.)
-    // The decisions read only names and non-plugin aliases, which nothing below changes; they
-    // are made first and carried out after, in table order.
-    let mut dropped: Vec<(usize, usize, String, String)> = Vec::new();
-    {
+
+    /// The plugin aliases to drop, in table order: the row, its command, the alias and what
+    /// takes it. The decisions read only names and non-plugin aliases, which dropping an alias
+    /// does not change, so they are all made before any is carried out.
+    fn taken_aliases(&self) -> Vec<(usize, usize, String, String)> {
+        let (rows, commands) = (&self.rows, &self.commands);
+        let mut dropped: Vec<(usize, usize, String, String)> = Vec::new();
         let names: foldhash::HashSet<&str> = rows.iter().map(|r| r.name.as_str()).collect();
         let foreign_aliases: foldhash::HashSet<&str> = rows
             .iter()
@@ -177,11 +248,11 @@ pub(super) fn command_table(
             let Some(d) = row.decl.filter(|_| row.origin == Origin::Plugin) else { continue };
             for alias in &row.aliases {
                 let taker = if names.contains(alias.as_str()) {
-                    rows.iter().find(|r| r.name == *alias).map(|r| what(r, &commands))
+                    rows.iter().find(|r| r.name == *alias).map(|r| what(r, commands))
                 } else if foreign_aliases.contains(alias.as_str()) {
                     rows.iter()
                         .find(|r| r.origin != Origin::Plugin && r.aliases.contains(alias))
-                        .map(|r| format!("{} (an alias)", what(r, &commands)))
+                        .map(|r| format!("{} (an alias)", what(r, commands)))
                 } else if crate::names::alias_never_allowed(alias) {
                     Some("nothing: a bare alias may not hold `:` or start with `mcp__`".to_string())
                 } else if crate::builtins::is_taken(alias) && alias != "help" && alias != "feedback" {
@@ -194,85 +265,76 @@ pub(super) fn command_table(
                 }
             }
         }
+        dropped
     }
-    for (i, d, alias, by) in dropped {
-        report_at(
-            &mut b.diagnostics,
-            commands[d].path.clone(),
-            &rules::shadowed_declaration::RULE,
-            spans[d],
-            format!("the alias `/{alias}` of `{}` is dropped: it belongs to {by}", rows[i].name),
-        )
-        .help(format!(
-            "`/{alias}` does not reach this entry; `/{}` does. Rename the frontmatter `name` if the short form matters",
-            rows[i].name
-        ));
-        rows[i].aliases.retain(|a| *a != alias);
-        commands[d].aliases.retain(|a| *a != alias);
-        commands[d].shed_aliases.push(alias);
-    }
-    // Dynamic skills: deeper folders first (they win a shared name), then the table order.
-    let mut dynamic = dynamic;
-    fn dynamic_key(c: &Command, load: Option<usize>) -> (std::cmp::Reverse<usize>, TableKey<'_>) {
-        let depth = c.dynamic.as_deref().map_or(0, |d| d.split('/').count());
-        (std::cmp::Reverse(depth), table_key(c, load))
-    }
-    dynamic.sort_by(|(a, _, la), (c, _, lc)| dynamic_key(a, *la).cmp(&dynamic_key(c, *lc)));
-    let taken: foldhash::HashSet<&str> =
-        if dynamic.is_empty() { Default::default() } else { rows.iter().map(|r| r.name.as_str()).collect() };
-    let mut added: Vec<Row> = Vec::new();
-    for (mut c, span, load) in dynamic {
-        if taken.contains(c.name.as_str()) {
-            if let Some(folder) = c.dynamic.clone() {
-                // A nested skill whose name is taken answers to its folder-qualified name.
-                c.name = format!("{folder}:{}", c.name);
-            }
-        }
-        added.push(row_of(&c, commands.len(), load));
-        commands.push(c);
-        spans.push(span);
-    }
-    let at = rows.iter().position(|r| crate::builtins::is_command(&r.name) && r.decl.is_none()).unwrap_or(rows.len());
-    rows.splice(at..at, added);
 
-    // Lookup (`$s`): an exact name anywhere first, then the first display name or alias. Who
-    // hides whom depends only on names, display names and aliases, which marking a row hidden
-    // leaves alone: found first, then carried out in table order.
-    enum Hides {
-        Name(usize, usize),
-        Alias(usize, usize, String),
-    }
-    let mut hides: Vec<Hides> = Vec::new();
-    {
-        let mut owner: foldhash::HashMap<&str, usize> =
-            foldhash::HashMap::with_capacity_and_hasher(rows.len(), Default::default());
-        for (i, row) in rows.iter().enumerate() {
-            owner.entry(row.name.as_str()).or_insert(i);
+    /// Adds the dynamic skills just before the first built-in command: deeper folders first
+    /// (they win a shared name), then the table order; a nested skill whose name is taken
+    /// answers to its folder-qualified name.
+    fn add_dynamic(&mut self, mut dynamic: Vec<Declared>) {
+        fn dynamic_key(c: &Command, load: Option<usize>) -> (std::cmp::Reverse<usize>, TableKey<'_>) {
+            let depth = c.dynamic.as_deref().map_or(0, |d| d.split('/').count());
+            (std::cmp::Reverse(depth), table_key(c, load))
         }
-        let mut other: foldhash::HashMap<&str, usize> = foldhash::HashMap::default();
-        for (i, row) in rows.iter().enumerate() {
-            let first = owner[row.name.as_str()];
-            if first != i {
-                hides.push(Hides::Name(first, i));
-            }
-            for alias in row.display_name.iter().chain(row.aliases.iter()) {
-                let w = match owner.get(alias.as_str()) {
-                    Some(&w) => w,
-                    None => *other.entry(alias.as_str()).or_insert(i),
-                };
-                if w != i {
-                    hides.push(Hides::Alias(w, i, alias.clone()));
+        dynamic.sort_by(|(a, _, la), (c, _, lc)| dynamic_key(a, *la).cmp(&dynamic_key(c, *lc)));
+        let rows = &mut self.rows;
+        let taken: foldhash::HashSet<&str> =
+            if dynamic.is_empty() { Default::default() } else { rows.iter().map(|r| r.name.as_str()).collect() };
+        let mut added: Vec<Row> = Vec::new();
+        for (mut c, span, load) in dynamic {
+            if taken.contains(c.name.as_str()) {
+                if let Some(folder) = c.dynamic.clone() {
+                    c.name = format!("{folder}:{}", c.name);
                 }
             }
+            added.push(declared_row(&c, self.commands.len(), load));
+            self.commands.push(c);
+            self.spans.push(span);
+        }
+        let at =
+            rows.iter().position(|r| crate::builtins::is_command(&r.name) && r.decl.is_none()).unwrap_or(rows.len());
+        rows.splice(at..at, added);
+    }
+
+    /// Lookup (`$s`): an exact name anywhere first, then the first display name or alias. Marks
+    /// each row another hides, in table order, with its edge and finding.
+    fn mark_hidden(&mut self, b: &mut Builder) {
+        let Table { rows, commands, spans } = self;
+        for hide in hides(rows) {
+            match hide {
+                Hides::Name(w, l) => shadow(rows, commands, spans, w, l, b),
+                Hides::Alias(w, l, alias) => alias_taken(rows, commands, spans, w, l, &alias, b),
+            }
         }
     }
-    for hide in hides {
-        match hide {
-            Hides::Name(w, l) => shadow(&mut rows, &mut commands, &spans, w, l, b),
-            Hides::Alias(w, l, alias) => alias_taken(&mut rows, &mut commands, &spans, w, l, &alias, b),
+}
+
+/// Who hides whom, in table order. It depends only on names, display names and aliases, which
+/// marking a row hidden leaves alone: all is found before any is carried out.
+fn hides(rows: &[Row]) -> Vec<Hides> {
+    let mut hides: Vec<Hides> = Vec::new();
+    let mut owner: foldhash::HashMap<&str, usize> =
+        foldhash::HashMap::with_capacity_and_hasher(rows.len(), Default::default());
+    for (i, row) in rows.iter().enumerate() {
+        owner.entry(row.name.as_str()).or_insert(i);
+    }
+    let mut other: foldhash::HashMap<&str, usize> = foldhash::HashMap::default();
+    for (i, row) in rows.iter().enumerate() {
+        let first = owner[row.name.as_str()];
+        if first != i {
+            hides.push(Hides::Name(first, i));
+        }
+        for alias in row.display_name.iter().chain(row.aliases.iter()) {
+            let w = match owner.get(alias.as_str()) {
+                Some(&w) => w,
+                None => *other.entry(alias.as_str()).or_insert(i),
+            };
+            if w != i {
+                hides.push(Hides::Alias(w, i, alias.clone()));
+            }
         }
     }
-    (commands, rows)
+    hides
 }
 
 /// The rule by which command row `w` hides row `l`.

@@ -174,6 +174,22 @@ fn signature(s: &McpServer) -> String {
     format!("{} {}", endpoint(s), env.join(" "))
 }
 
+/// Servers of one name in precedence order: managed, local, project, user, then plugins'.
+fn precedence(s: Scope) -> u8 {
+    match s {
+        Scope::Managed => 0,
+        Scope::Local => 1,
+        Scope::Project => 2,
+        Scope::User => 3,
+        _ => 4,
+    }
+}
+
+/// A server with the span of its declaration.
+type Spanned = (McpServer, Option<Span>);
+
+/// Which server each name reaches, which are dropped as duplicates, which names clash, and
+/// what approval, policy and deny rules do to each; by name, the winner first.
 pub(super) fn resolve_servers(
     servers: Vec<(McpServer, Option<Span>, Option<usize>)>,
     approvals: &Approvals,
@@ -183,28 +199,49 @@ pub(super) fn resolve_servers(
     removed: &mut Vec<RemovedByPolicy>,
     b: &mut Builder,
 ) -> Vec<McpServer> {
-    let rank = |s: Scope| match s {
-        Scope::Managed => 0,
-        Scope::Local => 1,
-        Scope::Project => 2,
-        Scope::User => 3,
-        _ => 4,
-    };
-    // Plugins' servers in the plugins' load order; the others by name.
+    let mut servers = in_precedence_order(servers);
+    shadow_servers(&mut servers, approvals, b);
+    name_clashes(&servers, b);
+    let mut out: Vec<McpServer> = servers.into_iter().map(|(s, _)| s).collect();
+    for s in &mut out {
+        if let Some(approval) = approval(s, approvals) {
+            s.approval = Some(approval);
+        }
+        if s.blocked_by.is_none() {
+            if let Some((key, by, why)) = policy.blocks(s) {
+                s.blocked_by = Some(why);
+                let (kind, name, path) = ("mcp-server".to_string(), s.name.clone(), s.path.clone());
+                removed.push(RemovedByPolicy { kind, name, path, key: key.to_string(), by });
+            }
+        }
+        deny_rules(s, permissions, parsed, b);
+    }
+    // By name, and within a name in precedence order (the winner first).
+    out.sort_by(|a, c| (&a.name, precedence(a.scope), &a.path).cmp(&(&c.name, precedence(c.scope), &c.path)));
+    out
+}
+
+/// The servers in the order they claim names: plugins' servers in the plugins' load order, the
+/// others by name. A name Claude Code keeps for its own servers never loads (the reader
+/// reports it: `reserved-name`).
+fn in_precedence_order(servers: Vec<(McpServer, Option<Span>, Option<usize>)>) -> Vec<Spanned> {
     let mut servers = servers;
     servers.sort_by(|(a, _, la), (c, _, lc)| {
-        (rank(a.scope), la, &a.name, &a.path).cmp(&(rank(c.scope), lc, &c.name, &c.path))
+        (precedence(a.scope), la, &a.name, &a.path).cmp(&(precedence(c.scope), lc, &c.name, &c.path))
     });
-    let mut servers: Vec<(McpServer, Option<Span>)> = servers.into_iter().map(|(s, span, _)| (s, span)).collect();
-    // Names Claude Code keeps for its own servers: such an entry never loads.
-    // (The reader reports them: `reserved-name`.)
+    let mut servers: Vec<Spanned> = servers.into_iter().map(|(s, span, _)| (s, span)).collect();
     for (s, _) in servers.iter_mut() {
         if s.plugin.is_none() && crate::builtins::is_reserved_mcp_name(&s.name) {
             s.blocked_by = Some(format!("`{}` is a name Claude Code keeps for its own servers", s.name));
         }
     }
-    // `managed-mcp.json` replaces every other source; managed settings' `managedMcpServers`
-    // load beside the others.
+    servers
+}
+
+/// Marks each server another hides: every other source when `managed-mcp.json` is there
+/// (managed settings' `managedMcpServers` load beside the others), a plugin's server that runs
+/// what a configured one or an earlier plugin's runs, a server whose name an earlier one took.
+fn shadow_servers(servers: &mut [Spanned], approvals: &Approvals, b: &mut Builder) {
     let exclusive = |m: &McpServer| m.scope == Scope::Managed && m.path.ends_with("managed-mcp.json");
     let managed = servers.iter().any(|(s, _)| exclusive(s));
     // A project server the settings reject does not hide another of its name (measured).
@@ -215,69 +252,69 @@ pub(super) fn resolve_servers(
     let mut configured: HashMap<String, usize> = HashMap::new();
     let mut plugin_signatures: HashMap<String, usize> = HashMap::new();
     for i in 0..servers.len() {
-        let s = servers[i].0.clone();
+        let s = &servers[i].0;
         if s.blocked_by.is_some() {
             continue;
         }
-        let winner = if managed && !exclusive(&s) {
+        let winner = if managed && !exclusive(s) {
             servers.iter().position(|(m, _)| exclusive(m)).map(|w| (w, Reason::ManagedMcpExclusive))
         } else if s.scope == Scope::Plugin {
             configured
-                .get(&endpoint(&s))
-                .or_else(|| plugin_signatures.get(&signature(&s)))
+                .get(&endpoint(s))
+                .or_else(|| plugin_signatures.get(&signature(s)))
                 .map(|w| (*w, Reason::McpEndpoint))
-        } else if rejected(&s) {
+        } else if rejected(s) {
             None
         } else {
             by_name.get(&s.name).map(|w| (*w, Reason::McpScopeOrder))
         };
         match winner {
-            Some((w, rule)) => {
-                let win = servers[w].0.clone();
-                servers[i].0.shadowed_by = Some(reference(&win.name, Origin::Mcp, win.scope, Some(&win.path), rule));
-                servers[w].0.shadows.push(reference(&s.name, Origin::Mcp, s.scope, Some(&s.path), rule));
-                let from = b.node(GraphNodeKind::McpServer, &win.name, "mcp", win.scope, Some(&win.path));
-                let to = b.node(GraphNodeKind::McpServer, &s.name, "mcp", s.scope, Some(&s.path));
-                b.edge(from, to, GraphEdge::Shadows(rule));
-                let message = match rule {
-                    Reason::ManagedMcpExclusive => format!(
-                        "MCP server `{}` is never started: `{}` replaces every other MCP source",
-                        s.name, win.path
-                    ),
-                    Reason::McpEndpoint => format!(
-                        "MCP server `{}` runs the same {} as `{}` ({}) and is dropped",
-                        s.name,
-                        if s.url.is_some() { "URL" } else { "command" },
-                        win.name,
-                        win.path
-                    ),
-                    _ => format!(
-                        "MCP server `{}` is hidden by the {} server of the same name ({})",
-                        s.name,
-                        win.scope.as_str(),
-                        win.path
-                    ),
-                };
-                report_at(
-                    &mut b.diagnostics,
-                    s.path.clone(),
-                    &rules::shadowed_declaration::RULE,
-                    servers[i].1,
-                    message,
-                )
-                .help(rule.text());
-            }
-            None if rejected(&s) => {}
+            Some((w, rule)) => shadowed(servers, w, i, rule, b),
+            None if rejected(s) => {}
             None if s.scope == Scope::Plugin => {
-                plugin_signatures.entry(signature(&s)).or_insert(i);
+                plugin_signatures.entry(signature(s)).or_insert(i);
             }
             None => {
                 by_name.entry(s.name.clone()).or_insert(i);
-                configured.entry(endpoint(&s)).or_insert(i);
+                configured.entry(endpoint(s)).or_insert(i);
             }
         }
     }
-    // Names that collide once normalized, and names that hold the `__` separator.
+}
+
+/// Server `w` hides server `l` by `rule`: recorded on both, as an edge, and reported.
+fn shadowed(servers: &mut [Spanned], w: usize, l: usize, rule: Reason, b: &mut Builder) {
+    let (win, s) = (servers[w].0.clone(), servers[l].0.clone());
+    servers[l].0.shadowed_by = Some(reference(&win.name, Origin::Mcp, win.scope, Some(&win.path), rule));
+    servers[w].0.shadows.push(reference(&s.name, Origin::Mcp, s.scope, Some(&s.path), rule));
+    let from = b.node(GraphNodeKind::McpServer, &win.name, "mcp", win.scope, Some(&win.path));
+    let to = b.node(GraphNodeKind::McpServer, &s.name, "mcp", s.scope, Some(&s.path));
+    b.edge(from, to, GraphEdge::Shadows(rule));
+    let message = match rule {
+        Reason::ManagedMcpExclusive => {
+            format!("MCP server `{}` is never started: `{}` replaces every other MCP source", s.name, win.path)
+        }
+        Reason::McpEndpoint => format!(
+            "MCP server `{}` runs the same {} as `{}` ({}) and is dropped",
+            s.name,
+            if s.url.is_some() { "URL" } else { "command" },
+            win.name,
+            win.path
+        ),
+        _ => format!(
+            "MCP server `{}` is hidden by the {} server of the same name ({})",
+            s.name,
+            win.scope.as_str(),
+            win.path
+        ),
+    };
+    report_at(&mut b.diagnostics, s.path.clone(), &rules::shadowed_declaration::RULE, servers[l].1, message)
+        .help(rule.text());
+}
+
+/// Reports the names that collide once normalized, and names that hold the `__` separator,
+/// among the servers nothing hides.
+fn name_clashes(servers: &[Spanned], b: &mut Builder) {
     let mut by_normalized: BTreeMap<String, usize> = BTreeMap::new();
     for i in 0..servers.len() {
         let s = &servers[i].0;
@@ -292,7 +329,7 @@ pub(super) fn resolve_servers(
         }
         match by_normalized.get(&s.normalized) {
             Some(&w) if servers[w].0.name != s.name => {
-                let other = servers[w].0.clone();
+                let other = &servers[w].0;
                 report_at(&mut b.diagnostics, s.path.clone(), &rules::mcp_server_name_clash::RULE, servers[i].1, format!("MCP servers `{}` and `{}` both name their tools `mcp__{}__…`", other.name, s.name, s.normalized))
                     .help(format!("`{}` declares `{}`; one server's tools replace the other's and no rule can tell them apart; rename one", other.path, other.name));
                 let from = b.node(GraphNodeKind::McpServer, &other.name, "mcp", other.scope, Some(&other.path));
@@ -305,49 +342,52 @@ pub(super) fn resolve_servers(
             }
         }
     }
-    let mut out: Vec<McpServer> = servers.into_iter().map(|(s, _)| s).collect();
-    for s in &mut out {
-        if s.scope == Scope::Project {
-            let bare = &s.name;
-            s.approval = Some(if approvals.disabled.contains(bare) {
-                Approval::Disabled
-            } else if approvals.enable_all == Some(true) || approvals.enabled.contains(bare) {
-                Approval::Approved
-            } else {
-                Approval::Pending
-            });
-        } else if approvals.turned_off.contains(&s.name) {
-            // Turned off with `/mcp` in this project.
-            s.approval = Some(Approval::Disabled);
+}
+
+/// A project server's approval, or `Disabled` for another server turned off with `/mcp` in
+/// this project; `None` leaves the server's as it is.
+fn approval(s: &McpServer, approvals: &Approvals) -> Option<Approval> {
+    if s.scope == Scope::Project {
+        let bare = &s.name;
+        Some(if approvals.disabled.contains(bare) {
+            Approval::Disabled
+        } else if approvals.enable_all == Some(true) || approvals.enabled.contains(bare) {
+            Approval::Approved
+        } else {
+            Approval::Pending
+        })
+    } else if approvals.turned_off.contains(&s.name) {
+        Some(Approval::Disabled)
+    } else {
+        None
+    }
+}
+
+/// Marks the server removed by the first deny rule that names all its tools (`mcp__server`,
+/// `mcp__server__*`, or a glob), with an edge from the rule.
+fn deny_rules(
+    s: &mut McpServer,
+    permissions: &[(Permission, Option<Span>)],
+    parsed: &[Option<PermissionRule>],
+    b: &mut Builder,
+) {
+    for (i, (p, _)) in permissions.iter().enumerate() {
+        let Some(rule) = parsed[i].as_ref() else { continue };
+        if p.behavior != Behavior::Deny || rule.content.is_some() || s.denied_by.is_some() {
+            continue;
         }
-        if s.blocked_by.is_none() {
-            if let Some((key, by, why)) = policy.blocks(s) {
-                s.blocked_by = Some(why);
-                let (kind, name, path) = ("mcp-server".to_string(), s.name.clone(), s.path.clone());
-                removed.push(RemovedByPolicy { kind, name, path, key: key.to_string(), by });
+        let hit = match &rule.tool.kind {
+            ToolKind::Mcp { server, tool } => {
+                tool.as_deref().is_none_or(|t| t == "*") && glob_match(server, &s.normalized)
             }
-        }
-        for (i, (p, _)) in permissions.iter().enumerate() {
-            let Some(rule) = parsed[i].as_ref() else { continue };
-            if p.behavior != Behavior::Deny || rule.content.is_some() || s.denied_by.is_some() {
-                continue;
-            }
-            let hit = match &rule.tool.kind {
-                ToolKind::Mcp { server, tool } => {
-                    tool.as_deref().is_none_or(|t| t == "*") && glob_match(server, &s.normalized)
-                }
-                ToolKind::Glob => glob_match(&rule.tool.canonical, &format!("mcp__{}__", s.normalized)),
-                _ => false,
-            };
-            if hit {
-                s.denied_by = Some(p.rule.clone());
-                let from = b.node(GraphNodeKind::Permission, &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
-                let to = b.node(GraphNodeKind::McpServer, &s.name, "mcp", s.scope, Some(&s.path));
-                b.edge(from, to, GraphEdge::Removes);
-            }
+            ToolKind::Glob => glob_match(&rule.tool.canonical, &format!("mcp__{}__", s.normalized)),
+            _ => false,
+        };
+        if hit {
+            s.denied_by = Some(p.rule.clone());
+            let from = b.node(GraphNodeKind::Permission, &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
+            let to = b.node(GraphNodeKind::McpServer, &s.name, "mcp", s.scope, Some(&s.path));
+            b.edge(from, to, GraphEdge::Removes);
         }
     }
-    // By name, and within a name in precedence order (the winner first).
-    out.sort_by(|a, c| (&a.name, rank(a.scope), &a.path).cmp(&(&c.name, rank(c.scope), &c.path)));
-    out
 }

@@ -27,14 +27,16 @@ use crate::{model, rules};
 use agents::resolve_agents;
 use capc_grammar::{parse_permission_rule, PermissionRule};
 use commands::command_table;
+use gather::{give_plugin_settings, plugin_inventories, split, Gathered};
 use mcp::{approvals, resolve_servers, ServerPolicy};
-use parts::{alias_clashes, inventory, marketplace_plugins, selected_names, Installed, Parts};
+use parts::{alias_clashes, marketplace_plugins, selected_names, Parts};
 use permissions::resolve_permissions;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 mod agents;
 mod commands;
+mod gather;
 mod mcp;
 mod parts;
 mod permissions;
@@ -351,25 +353,81 @@ impl Builder {
     fn edge(&mut self, from: NodeIndex, to: NodeIndex, edge: GraphEdge) {
         self.graph.add_edge(from, to, edge);
     }
-}
 
-/// Resolves every declaration of a check.
-/// A pin as the lock keeps it: a credential in its package, URL or command
-/// (`https://user:TOKEN@host/…`, `?token=…`) replaced by its `sha256:<hex>`, the rest kept so
-/// the pin still says where it comes from. The readers report the credential
-/// (`literal-secret`); this makes sure no pin, whoever recorded it, carries one into the lock.
-fn pin_without_secrets(mut pin: model::Pin) -> model::Pin {
-    let hide = |text: &mut String| {
-        if let Some(hidden) = crate::secrets::redact_words(text) {
-            *text = hidden;
+    /// Adds a node for every declaration of the lock, whether or not anything shadows it, and
+    /// for every built-in command, bundled skill and tool of the tables (views leave out the
+    /// untouched ones).
+    fn add_nodes(&mut self, table: &[Row], tools: &[Tool], lock: &Lock) {
+        for row in table.iter().filter(|r| r.decl.is_none()) {
+            self.node(GraphNodeKind::Command, &row.name, row.origin.as_str(), Scope::Builtin, None);
         }
-    };
-    hide(&mut pin.package);
-    pin.requested.iter_mut().for_each(hide);
-    pin.exact.iter_mut().for_each(hide);
-    pin
+        for tool in tools {
+            self.node(GraphNodeKind::Tool, &tool.name, tool.origin.as_str(), Scope::Builtin, None);
+        }
+        for c in &lock.commands {
+            self.node(GraphNodeKind::Command, &c.name, c.origin.as_str(), c.scope, Some(&c.path));
+        }
+        for a in &lock.agents {
+            self.node(GraphNodeKind::Agent, &a.name, "agent", a.scope, Some(&a.path));
+        }
+        for s in &lock.mcp_servers {
+            self.node(GraphNodeKind::McpServer, &s.name, "mcp", s.scope, Some(&s.path));
+        }
+        for p in &lock.permissions {
+            self.node(GraphNodeKind::Permission, &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
+        }
+    }
+
+    /// Adds a node for each loaded plugin, with an edge to each component it declares, and a
+    /// node for every hook.
+    fn add_declared(&mut self, lock: &Lock) {
+        let plugin_nodes: Vec<(&str, NodeIndex)> = lock
+            .plugins
+            .iter()
+            .filter(|p| p.loaded)
+            .map(|p| (p.root.as_str(), self.node(GraphNodeKind::Plugin, &p.id, "plugin", Scope::Plugin, Some(&p.root))))
+            .collect();
+        let declarer = |path: &str| {
+            plugin_nodes
+                .iter()
+                .filter(|(root, _)| super::plugins::inside(path, root))
+                .max_by_key(|(r, _)| r.len())
+                .map(|(_, n)| *n)
+        };
+        for h in &lock.hooks {
+            let name = match &h.matcher {
+                Some(m) if !m.is_empty() => format!("{} {m}", h.event),
+                _ => h.event.clone(),
+            };
+            let hook = self.node(GraphNodeKind::Hook, &name, &h.kind, h.scope, Some(&h.path));
+            if let Some(from) = h.plugin.as_ref().and_then(|_| declarer(&h.path)) {
+                self.edge(from, hook, GraphEdge::Declares);
+            }
+        }
+        for c in lock.commands.iter().filter(|c| c.plugin.is_some()) {
+            if let Some(from) = declarer(&c.path) {
+                let to = self.node(GraphNodeKind::Command, &c.name, c.origin.as_str(), c.scope, Some(&c.path));
+                self.edge(from, to, GraphEdge::Declares);
+            }
+        }
+        for a in lock.agents.iter().filter(|a| a.plugin.is_some()) {
+            if let Some(from) = declarer(&a.path) {
+                let to = self.node(GraphNodeKind::Agent, &a.name, "agent", a.scope, Some(&a.path));
+                self.edge(from, to, GraphEdge::Declares);
+            }
+        }
+        for s in lock.mcp_servers.iter().filter(|s| s.plugin.is_some()) {
+            if let Some(from) = declarer(&s.path) {
+                let to = self.node(GraphNodeKind::McpServer, &s.name, "mcp", s.scope, Some(&s.path));
+                self.edge(from, to, GraphEdge::Declares);
+            }
+        }
+    }
 }
 
+/// Resolves every declaration of a check: which plugins load, what each plugin holds, what the
+/// policy switches remove, then the session's commands, agents, MCP servers and permissions,
+/// the graph of who shadows whom, and the lock.
 pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let mut b = Builder::new();
     let (refused_marketplaces, marketplaces_removed) = policy::marketplaces(&decls);
@@ -377,283 +435,58 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
     let approvals = approvals(&decls);
     let policy = ServerPolicy::of(&decls);
     let switches = policy::Switches::of(&decls);
-    // Marketplaces managed settings declare: their plugins keep their `allowed-tools` under
-    // `allowManagedPermissionRulesOnly`.
-    let managed_marketplaces: Vec<String> = decls
-        .iter()
-        .filter_map(|d| match &d.item {
-            Item::KnownMarketplace { name, scope: Scope::Managed, .. } => Some(name.clone()),
-            _ => None,
-        })
-        .collect();
-    // Every plugin folder, deepest first, to tell which one a component file belongs to.
+    // Every plugin folder, to tell which one a component file belongs to; each loaded one's
+    // place in the load order.
     let roots: Vec<String> = loading.plugins.iter().map(|p| p.root.clone()).collect();
-    let load_index: HashMap<&str, usize> = loading.loaded_roots().enumerate().map(|(i, r)| (r, i)).collect();
-    let owner = |plugin: &Option<String>, path: &str| -> Option<String> {
-        plugin.as_ref()?;
-        super::plugins::owner(path, &roots).map(str::to_string)
-    };
+    let positions: HashMap<String, usize> =
+        loading.loaded_roots().enumerate().map(|(i, r)| (r.to_string(), i)).collect();
+    let gathered = Gathered::of(&decls, &roots);
+    let (mut session, units) = split(decls, &roots, &positions);
+    let installed = plugin_inventories(&mut loading.plugins, units, &gathered.listed_roots(), &mut b.diagnostics);
+    session.runs.extend(give_plugin_settings(&mut loading.plugins, gathered.plugin_settings, &positions));
+    let marketplace_plugins = marketplace_plugins(&gathered.listings, &loading.plugins, installed, &gathered.refused);
 
-    let marketplaces: Vec<(String, String, Vec<String>)> = decls
-        .iter()
-        .filter_map(|d| match &d.item {
-            Item::Marketplace { name, plugins, .. } => {
-                Some((d.path.clone(), name.clone(), plugins.iter().filter_map(|(_, r)| r.clone()).collect()))
-            }
-            _ => None,
-        })
-        .collect();
-    // What the marketplaces of the checked folder list (not the user's, not a cache's).
-    let listings: Vec<(String, String, Vec<model::decl::ListedEntry>)> = {
-        let mut found: Vec<(String, String, Vec<model::decl::ListedEntry>)> = decls
-            .iter()
-            .filter(|d| !d.path.starts_with("~/") && !d.path.starts_with('<'))
-            .filter_map(|d| match &d.item {
-                Item::Marketplace { name, entries, .. } => Some((d.path.clone(), name.clone(), entries.clone())),
-                _ => None,
-            })
-            .collect();
-        found.sort_by(|a, b| a.0.cmp(&b.0));
-        found
-    };
-    let listed_roots: BTreeSet<&str> =
-        listings.iter().flat_map(|(_, _, entries)| entries.iter().filter_map(|e| e.root.as_deref())).collect();
-    let refused: HashMap<String, String> = decls
-        .iter()
-        .filter_map(|d| match &d.item {
-            Item::Plugin(f) => Some((f.root.clone(), f.refused.clone()?)),
-            _ => None,
-        })
-        .collect();
-    let mut pins: Vec<model::Pin> = decls
-        .iter()
-        .filter_map(|d| if let Item::Pin(p) = &d.item { Some(pin_without_secrets(p.clone())) } else { None })
-        .collect();
-    pins.sort();
-    pins.dedup();
-    let mut settings_not_loaded: Vec<model::SettingsNotLoaded> = decls
-        .iter()
-        .filter_map(|d| if let Item::SettingsNotLoaded(s) = &d.item { Some(s.clone()) } else { None })
-        .collect();
-    settings_not_loaded.sort();
-    settings_not_loaded.dedup();
-    let mut settings: Vec<model::Setting> =
-        decls.iter().filter_map(|d| if let Item::Setting(s) = &d.item { Some(s.clone()) } else { None }).collect();
-    settings.sort();
-    settings.dedup();
-    let mut session = Parts::default();
-    let mut units: BTreeMap<String, Parts> = BTreeMap::new();
-    // Each plugin's settings, by folder: its `settings.json` before plugin.json's `settings`.
-    let mut plugin_settings: BTreeMap<String, (bool, Option<String>, Option<String>, String)> = BTreeMap::new();
-    for d in &decls {
-        if let Item::PluginSettings { plugin, agent, subagent_status_line } = &d.item {
-            let Some(root) = owner(&Some(plugin.clone()), &d.path) else { continue };
-            let own_file = !d.path.ends_with("plugin.json");
-            let kept = plugin_settings.get(&root).is_some_and(|(file, _, _, _)| *file && !own_file);
-            if !kept {
-                plugin_settings.insert(root, (own_file, agent.clone(), subagent_status_line.clone(), d.path.clone()));
-            }
-        }
-    }
-    let selects: Vec<(String, Option<Span>, &'static str, String)> = decls
-        .iter()
-        .filter_map(|d| match &d.item {
-            Item::Selects { key, value } => Some((d.path.clone(), d.span, *key, value.clone())),
-            _ => None,
-        })
-        .collect();
-    for d in decls {
-        let (plugin, path) = match &d.item {
-            Item::Command(c) => (c.plugin.clone(), c.path.clone()),
-            Item::Agent(a) => (a.plugin.clone(), a.path.clone()),
-            Item::Server(s) => (s.plugin.clone(), s.path.clone()),
-            Item::Hook(h) => (h.plugin.clone(), h.path.clone()),
-            Item::Run(r) => (r.plugin.clone(), r.path.clone()),
-            Item::Rule(_) => (None, String::new()),
-            Item::Monitor(m) => (Some(m.plugin.clone()), m.path.clone()),
-            Item::LspServer(l) => (Some(l.plugin.clone()), l.path.clone()),
-            Item::PluginBin(b) => (Some(b.plugin.clone()), b.path.clone()),
-            Item::OutputStyle(o) => (o.plugin.clone(), o.path.clone()),
-            Item::PluginPart { plugin, .. } => (Some(plugin.clone()), d.path.clone()),
-            _ => continue,
-        };
-        match owner(&plugin, &path) {
-            Some(root) => {
-                let position = load_index.get(root.as_str()).copied();
-                if let Some(position) = position {
-                    session.push(d.clone(), Some(position));
-                }
-                units.entry(root).or_default().push(d, position);
-            }
-            None if plugin.is_some() => {}
-            None => session.push(d, None),
-        }
-    }
-
-    // Each plugin on its own, side by side: what it holds, and (when no session loads it) its
-    // own clashes, reported in plugin order.
-    let units: Vec<(Parts, bool, bool)> = loading
-        .plugins
-        .iter()
-        .map(|p| (units.remove(&p.root).unwrap_or_default(), !p.loaded, listed_roots.contains(p.root.as_str())))
-        .collect();
-    let inventories: Vec<(model::Inventory, Vec<Diagnostic>, Option<Installed>)> = {
-        use rayon::prelude::*;
-        units.into_par_iter().map(|(unit, report, install)| inventory(unit, report, install)).collect()
-    };
-    let positions: HashMap<String, usize> = load_index.iter().map(|(r, i)| (r.to_string(), *i)).collect();
-    let mut installed: HashMap<String, Installed> = HashMap::new();
-    for (plugin, (held, mut diagnostics, alone)) in loading.plugins.iter_mut().zip(inventories) {
-        plugin.inventory = held;
-        b.diagnostics.append(&mut diagnostics);
-        if let Some(alone) = alone {
-            installed.insert(plugin.root.clone(), alone);
-        }
-    }
-    // The last loaded plugin with a `subagentStatusLine` gives the one settings do not.
-    let mut status_line: Option<(usize, model::Run)> = None;
-    for p in &mut loading.plugins {
-        if let Some((_, agent, line, path)) = plugin_settings.remove(&p.root) {
-            p.agent = agent;
-            if let (Some(command), true) = (&line, p.loaded) {
-                let position = positions.get(&p.root).copied().unwrap_or(0);
-                if status_line.as_ref().is_none_or(|(at, _)| *at <= position) {
-                    let row = model::Run {
-                        kind: model::RunKind::StatusLine,
-                        name: "subagentStatusLine".to_string(),
-                        run: command.clone(),
-                        scope: Scope::Plugin,
-                        path,
-                        plugin: Some(p.name.clone()),
-                        ..model::Run::default()
-                    };
-                    status_line = Some((position, row));
-                }
-            }
-            p.subagent_status_line = line;
-        }
-    }
-    session.runs.extend(status_line.map(|(_, row)| row));
-    let marketplace_plugins = marketplace_plugins(&listings, &loading.plugins, installed, &refused);
-
-    alias_clashes(&marketplaces, &loading.plugins, &mut b);
-    let mut removed_by_policy = policy::apply(&switches, &mut session, &loading.plugins, &managed_marketplaces);
+    alias_clashes(&gathered.marketplaces, &loading.plugins, &mut b);
+    let mut removed_by_policy =
+        policy::apply(&switches, &mut session, &loading.plugins, &gathered.managed_marketplaces);
     removed_by_policy.extend(marketplaces_removed);
-    let (commands, table) = command_table(session.commands, &mut b);
+    let Parts { commands, agents, servers, hooks, permissions, runs, monitors, lsp_servers, bins, styles, parts: _ } =
+        session;
+    let (commands, table) = command_table(commands, &mut b);
     let parsed: Vec<Option<PermissionRule>> =
-        session.permissions.iter().map(|(p, _)| parse_permission_rule(&p.rule).ok()).collect();
-    let agents = resolve_agents(session.agents, &session.permissions, &parsed, &mut b);
-    let servers = resolve_servers(
-        session.servers,
-        &approvals,
-        &policy,
-        &session.permissions,
-        &parsed,
-        &mut removed_by_policy,
-        &mut b,
-    );
+        permissions.iter().map(|(p, _)| parse_permission_rule(&p.rule).ok()).collect();
+    let agents = resolve_agents(agents, &permissions, &parsed, &mut b);
+    let servers = resolve_servers(servers, &approvals, &policy, &permissions, &parsed, &mut removed_by_policy, &mut b);
     removed_by_policy.sort();
     removed_by_policy.dedup();
-    let (permissions, tools) = resolve_permissions(session.permissions, &parsed, &servers, &agents, &mut b);
-    let hooks = session.hooks;
-    let declared_runs = session.runs;
+    let (permissions, tools) = resolve_permissions(permissions, &parsed, &servers, &agents, &mut b);
     // What the loaded plugins run and offer beyond commands, agents, hooks and servers, in
     // plugin load order (the session's parts carry it), then file and position.
-    let mut monitors = session.monitors;
-    monitors.sort_by(|a, b| (a.0, &a.1.path, a.1.line).cmp(&(b.0, &b.1.path, b.1.line)));
-    let monitors: Vec<model::Monitor> = monitors.into_iter().map(|(_, m)| m).collect();
-    let mut lsp_servers = session.lsp_servers;
-    lsp_servers.sort_by(|a, b| (a.0, &a.1.path, a.1.line).cmp(&(b.0, &b.1.path, b.1.line)));
-    let lsp_servers: Vec<model::LspServer> = lsp_servers.into_iter().map(|(_, l)| l).collect();
-    let mut plugin_bins = session.bins;
-    plugin_bins.sort_by(|a, b| (a.0, &a.1.name).cmp(&(b.0, &b.1.name)));
-    let plugin_bins: Vec<model::PluginBin> = plugin_bins.into_iter().map(|(_, b)| b).collect();
-    let mut output_styles = session.styles;
-    output_styles.sort_by(|a, b| (a.1.scope, a.0, &a.1.name, &a.1.path).cmp(&(b.1.scope, b.0, &b.1.name, &b.1.path)));
-    let output_styles: Vec<model::OutputStyle> = output_styles.into_iter().map(|(_, o)| o).collect();
-    selected_names(&selects, &agents, &output_styles, &mut b);
-    let plugins = loading.plugins;
-    let asked_plugins = loading.asked;
-    // Every declaration is a node, whether or not anything shadows it; so is every built-in
-    // command, bundled skill and tool of the tables (views leave out the untouched ones).
-    for row in table.iter().filter(|r| r.decl.is_none()) {
-        b.node(GraphNodeKind::Command, &row.name, row.origin.as_str(), Scope::Builtin, None);
-    }
-    for tool in &tools {
-        b.node(GraphNodeKind::Tool, &tool.name, tool.origin.as_str(), Scope::Builtin, None);
-    }
-    for c in &commands {
-        b.node(GraphNodeKind::Command, &c.name, c.origin.as_str(), c.scope, Some(&c.path));
-    }
-    for a in &agents {
-        b.node(GraphNodeKind::Agent, &a.name, "agent", a.scope, Some(&a.path));
-    }
-    for s in &servers {
-        b.node(GraphNodeKind::McpServer, &s.name, "mcp", s.scope, Some(&s.path));
-    }
-    for p in &permissions {
-        b.node(GraphNodeKind::Permission, &p.rule, p.behavior.as_str(), p.scope, Some(&p.path));
-    }
-    // Each loaded plugin declares its components.
-    let plugin_nodes: Vec<(&str, NodeIndex)> = plugins
-        .iter()
-        .filter(|p| p.loaded)
-        .map(|p| (p.root.as_str(), b.node(GraphNodeKind::Plugin, &p.id, "plugin", Scope::Plugin, Some(&p.root))))
-        .collect();
-    let declarer = |path: &str| {
-        plugin_nodes
-            .iter()
-            .filter(|(root, _)| super::plugins::inside(path, root))
-            .max_by_key(|(r, _)| r.len())
-            .map(|(_, n)| *n)
-    };
-    for h in &hooks {
-        let name = match &h.matcher {
-            Some(m) if !m.is_empty() => format!("{} {m}", h.event),
-            _ => h.event.clone(),
-        };
-        let hook = b.node(GraphNodeKind::Hook, &name, &h.kind, h.scope, Some(&h.path));
-        if let Some(from) = h.plugin.as_ref().and_then(|_| declarer(&h.path)) {
-            b.edge(from, hook, GraphEdge::Declares);
-        }
-    }
-    for c in commands.iter().filter(|c| c.plugin.is_some()) {
-        if let Some(from) = declarer(&c.path) {
-            let to = b.node(GraphNodeKind::Command, &c.name, c.origin.as_str(), c.scope, Some(&c.path));
-            b.edge(from, to, GraphEdge::Declares);
-        }
-    }
-    for a in agents.iter().filter(|a| a.plugin.is_some()) {
-        if let Some(from) = declarer(&a.path) {
-            let to = b.node(GraphNodeKind::Agent, &a.name, "agent", a.scope, Some(&a.path));
-            b.edge(from, to, GraphEdge::Declares);
-        }
-    }
-    for s in servers.iter().filter(|s| s.plugin.is_some()) {
-        if let Some(from) = declarer(&s.path) {
-            let to = b.node(GraphNodeKind::McpServer, &s.name, "mcp", s.scope, Some(&s.path));
-            b.edge(from, to, GraphEdge::Declares);
-        }
-    }
-    let lock = Lock {
+    let monitors = in_order(monitors, |a, b| (a.0, &a.1.path, a.1.line).cmp(&(b.0, &b.1.path, b.1.line)));
+    let lsp_servers = in_order(lsp_servers, |a, b| (a.0, &a.1.path, a.1.line).cmp(&(b.0, &b.1.path, b.1.line)));
+    let plugin_bins = in_order(bins, |a, b| (a.0, &a.1.name).cmp(&(b.0, &b.1.name)));
+    let output_styles =
+        in_order(styles, |a, b| (a.1.scope, a.0, &a.1.name, &a.1.path).cmp(&(b.1.scope, b.0, &b.1.name, &b.1.path)));
+    selected_names(&gathered.selects, &agents, &output_styles, &mut b);
+    let mut lock = Lock {
         version: model::LOCK_VERSION,
         claude_code: model::CLAUDE_CODE_VERSION.to_string(),
         builtins: model::CLAUDE_CODE_VERSION.to_string(),
         sources: Vec::new(),
-        plugins,
+        plugins: loading.plugins,
         commands,
         agents,
         mcp_servers: servers,
         hooks,
         permissions,
-        pins,
+        pins: gathered.pins,
         marketplace_plugins,
         mcp_tools: Vec::new(),
         mcp_failed: Vec::new(),
-        settings_not_loaded,
+        settings_not_loaded: gathered.settings_not_loaded,
         instructions: Vec::new(),
         runs: Vec::new(),
-        settings,
+        settings: gathered.settings,
         policy: switches.into_lock(),
         removed_by_policy,
         monitors,
@@ -661,16 +494,27 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         plugin_bins,
         output_styles,
     };
-    let mut lock = lock;
-    lock.runs = crate::runs::inventory(&lock, &declared_runs);
+    b.add_nodes(&table, &tools, &lock);
+    b.add_declared(&lock);
+    lock.runs = crate::runs::inventory(&lock, &runs);
     Resolution {
         lock: std::sync::Arc::new(lock),
         table,
         tools,
         graph: b.graph,
         diagnostics: b.diagnostics,
-        asked_plugins,
+        asked_plugins: loading.asked,
     }
+}
+
+/// The entries, each kept with its plugin's place in the load order, sorted by `order` and
+/// without that place.
+fn in_order<T>(
+    mut entries: Vec<(usize, T)>,
+    order: impl FnMut(&(usize, T), &(usize, T)) -> std::cmp::Ordering,
+) -> Vec<T> {
+    entries.sort_by(order);
+    entries.into_iter().map(|(_, entry)| entry).collect()
 }
 
 /// The lock of a folder that declares nothing (the built-in entries only).

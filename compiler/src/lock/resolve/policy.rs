@@ -118,27 +118,77 @@ pub(super) fn apply(
     plugins: &[Plugin],
     managed_marketplaces: &[String],
 ) -> Vec<RemovedByPolicy> {
-    let mut removed = Vec::new();
-    let mut remove = |kind: &str, name: String, path: &str, switch: &PolicySwitch| {
-        removed.push(RemovedByPolicy {
+    let mut removed = Removals(Vec::new());
+    remove_hooks(switches, session, plugins, &mut removed);
+    remove_helpers(switches, session, &mut removed);
+    if let Some(switch) = switches.locks("skills") {
+        session.commands.retain(|(c, _, _)| {
+            let keep = !local(c.scope, &c.plugin);
+            if !keep {
+                removed.remove("command", c.name.clone(), &c.path, switch);
+            }
+            keep
+        });
+    }
+    if let Some(switch) = switches.get("allowManagedPermissionRulesOnly") {
+        managed_rules_only(switch, session, plugins, managed_marketplaces, &mut removed);
+    }
+    if let Some(switch) = switches.locks("agents") {
+        session.agents.retain(|(a, _)| {
+            let keep = !local(a.scope, &a.plugin);
+            if !keep {
+                removed.remove("agent", a.name.clone(), &a.path, switch);
+            }
+            keep
+        });
+    }
+    if let Some(switch) = switches.locks("mcp") {
+        for (s, _, _) in &mut session.servers {
+            if s.blocked_by.is_none() && local(s.scope, &s.plugin) {
+                s.blocked_by = Some(format!("strictPluginOnlyCustomization ({})", switch.path));
+                removed.remove("mcp-server", s.name.clone(), &s.path, switch);
+            }
+        }
+    }
+    removed.0
+}
+
+/// What the switches have removed so far, in the order they removed it.
+struct Removals(Vec<RemovedByPolicy>);
+
+impl Removals {
+    /// Records that `switch` removes the `kind` declaration `name` of the file `path`.
+    fn remove(&mut self, kind: &str, name: String, path: &str, switch: &PolicySwitch) {
+        self.0.push(RemovedByPolicy {
             kind: kind.to_string(),
             name,
             path: path.to_string(),
             key: switch.key.clone(),
             by: switch.path.clone(),
         });
-    };
-    let plugin_of = |path: &str| {
-        plugins.iter().filter(|p| p.loaded && super::super::plugins::inside(path, &p.root)).max_by_key(|p| p.root.len())
-    };
-    // A plugin managed settings enable keeps its hooks under `allowManagedHooksOnly` and a
-    // user's `disableAllHooks`.
-    let managed_enabled = |path: &str| {
-        plugin_of(path).is_some_and(|p| p.reason.starts_with("enabledPlugins ") && p.reason.contains(" in <managed>/"))
-    };
+    }
+}
 
-    // Hooks, in Claude Code's order of reasons: managed `disableAllHooks`, then
-    // `allowManagedHooksOnly`, `strictPluginOnlyCustomization`, a user's `disableAllHooks`.
+/// Whether a declaration is the user's or the project's own (not managed, not a plugin's):
+/// what `strictPluginOnlyCustomization` locks out.
+fn local(scope: Scope, plugin: &Option<String>) -> bool {
+    plugin.is_none() && matches!(scope, Scope::User | Scope::Project | Scope::Local | Scope::AddDir)
+}
+
+/// The loaded plugin a file belongs to: the deepest loaded folder that holds it.
+fn loaded_plugin_of<'p>(plugins: &'p [Plugin], path: &str) -> Option<&'p Plugin> {
+    plugins.iter().filter(|p| p.loaded && super::super::plugins::inside(path, &p.root)).max_by_key(|p| p.root.len())
+}
+
+/// Takes out the hooks the switches turn off, in Claude Code's order of reasons: managed
+/// `disableAllHooks`, then `allowManagedHooksOnly`, `strictPluginOnlyCustomization`, a user's
+/// `disableAllHooks`. A plugin managed settings enable keeps its hooks under
+/// `allowManagedHooksOnly` and a user's `disableAllHooks`.
+fn remove_hooks(switches: &Switches, session: &mut Parts, plugins: &[Plugin], removed: &mut Removals) {
+    let managed_enabled = |path: &str| {
+        loaded_plugin_of(plugins, path)
+            .is_some_and(|p| p.reason.starts_with("enabledPlugins ") && p.reason.contains(" in <managed>/"))
+    };
     let hooks = std::mem::take(&mut session.hooks);
     for h in hooks {
         let why = if switches.all_hooks_managed {
@@ -160,16 +210,18 @@ pub(super) fn apply(
                 if let Some(run) = &h.run {
                     name = format!("{name}: {run}");
                 }
-                remove("hook", name, &h.path, switch);
+                removed.remove("hook", name, &h.path, switch);
             }
             None => session.hooks.push(h),
         }
     }
+}
 
-    // The status lines and `fileSuggestion` follow the hooks' switches (measured with a status
-    // line that writes a marker): managed `disableAllHooks` runs none of them, managed ones
-    // included; `allowManagedHooksOnly` or a user's, project's or local `disableAllHooks` runs
-    // only the managed settings' own. The other helpers run whatever these switches say.
+/// Takes out the status lines and `fileSuggestion` the hooks' switches turn off (measured with
+/// a status line that writes a marker): managed `disableAllHooks` runs none of them, managed
+/// ones included; `allowManagedHooksOnly` or a user's, project's or local `disableAllHooks`
+/// runs only the managed settings' own. The other helpers run whatever these switches say.
+fn remove_helpers(switches: &Switches, session: &mut Parts, removed: &mut Removals) {
     let runs = std::mem::take(&mut session.runs);
     for r in runs {
         let display = r.owner.is_none()
@@ -181,65 +233,41 @@ pub(super) fn apply(
             true => switches.get("allowManagedHooksOnly").or_else(|| switches.get("disableAllHooks")),
         };
         match why {
-            Some(switch) => remove(HELPER_REMOVED, format!("{}: {}", r.name, r.run), &r.path, switch),
+            Some(switch) => removed.remove(HELPER_REMOVED, format!("{}: {}", r.name, r.run), &r.path, switch),
             None => session.runs.push(r),
         }
     }
+}
 
-    let local = |scope: Scope, plugin: &Option<String>| {
-        plugin.is_none() && matches!(scope, Scope::User | Scope::Project | Scope::Local | Scope::AddDir)
-    };
-    if let Some(switch) = switches.locks("skills") {
-        session.commands.retain(|(c, _, _)| {
-            let keep = !local(c.scope, &c.plugin);
-            if !keep {
-                remove("command", c.name.clone(), &c.path, switch);
-            }
-            keep
-        });
-    }
-    if let Some(switch) = switches.get("allowManagedPermissionRulesOnly") {
-        session.permissions.retain(|(p, _)| {
-            let keep = p.scope == Scope::Managed;
-            if !keep {
-                remove("permission", format!("{} {}", p.behavior.as_str(), p.rule), &p.path, switch);
-            }
-            keep
-        });
-        // A skill's or command's `allowed-tools` grants nothing unless it is managed, or comes
-        // from a plugin of a marketplace managed settings declare.
-        for (c, _, _) in &mut session.commands {
-            let vouched = match &c.plugin {
-                Some(_) => plugin_of(&c.path).is_some_and(|p| {
-                    p.id.rsplit_once('@').is_some_and(|(_, m)| managed_marketplaces.iter().any(|k| k == m))
-                }),
-                None => c.scope == Scope::Managed,
-            };
-            if !vouched && !c.allowed_tools.is_empty() {
-                remove("allowed-tools", format!("{} ({})", c.name, c.allowed_tools.join(", ")), &c.path, switch);
-                c.allowed_tools.clear();
-            }
+/// `allowManagedPermissionRulesOnly`: takes out every permission rule but the managed ones,
+/// and the `allowed-tools` of every skill and command that is not managed and comes from no
+/// plugin of a marketplace managed settings declare.
+fn managed_rules_only(
+    switch: &PolicySwitch,
+    session: &mut Parts,
+    plugins: &[Plugin],
+    managed_marketplaces: &[String],
+    removed: &mut Removals,
+) {
+    session.permissions.retain(|(p, _)| {
+        let keep = p.scope == Scope::Managed;
+        if !keep {
+            removed.remove("permission", format!("{} {}", p.behavior.as_str(), p.rule), &p.path, switch);
+        }
+        keep
+    });
+    for (c, _, _) in &mut session.commands {
+        let vouched = match &c.plugin {
+            Some(_) => loaded_plugin_of(plugins, &c.path).is_some_and(|p| {
+                p.id.rsplit_once('@').is_some_and(|(_, m)| managed_marketplaces.iter().any(|k| k == m))
+            }),
+            None => c.scope == Scope::Managed,
+        };
+        if !vouched && !c.allowed_tools.is_empty() {
+            removed.remove("allowed-tools", format!("{} ({})", c.name, c.allowed_tools.join(", ")), &c.path, switch);
+            c.allowed_tools.clear();
         }
     }
-
-    if let Some(switch) = switches.locks("agents") {
-        session.agents.retain(|(a, _)| {
-            let keep = !local(a.scope, &a.plugin);
-            if !keep {
-                remove("agent", a.name.clone(), &a.path, switch);
-            }
-            keep
-        });
-    }
-    if let Some(switch) = switches.locks("mcp") {
-        for (s, _, _) in &mut session.servers {
-            if s.blocked_by.is_none() && local(s.scope, &s.plugin) {
-                s.blocked_by = Some(format!("strictPluginOnlyCustomization ({})", switch.path));
-                remove("mcp-server", s.name.clone(), &s.path, switch);
-            }
-        }
-    }
-    removed
 }
 
 /// The marketplaces managed `blockedMarketplaces` and `strictKnownMarketplaces` refuse, by
