@@ -475,3 +475,71 @@ fn managed_switches_claude_code_cannot_read_are_read_as_it_reads_them() {
     assert_eq!(mark["result"]["kind"], "shell_error", "{mark}");
     assert!(!project.join("injected.txt").exists());
 }
+
+/// The marketplace lists of managed settings through the CLI, on the tree of the oracle
+/// scenario `policy-managed-strict-marketplaces` (a user's directory marketplace whose plugins
+/// user and project settings enable): `strictKnownMarketplaces` that does not list it and
+/// `blockedMarketplaces` that names it keep it out, so none of its plugins loads, and `capc ls`
+/// says which key in which file removed it. A `strictKnownMarketplaces` Claude Code cannot read
+/// is an empty allowlist (measured: "enforcing an empty allowlist (no marketplaces admitted)"),
+/// and the warning says so; a `blockedMarketplaces` it cannot read is dropped.
+#[test]
+fn managed_marketplace_lists_keep_a_marketplace_out_as_claude_code_does() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical");
+    let scenario =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/scenarios/policy-managed-strict-marketplaces");
+    for part in ["home", "tree"] {
+        crate::support::copy_tree(&scenario.join(part), &root.join(part));
+    }
+    let home = root.join("home");
+    let user_settings = home.join(".claude/settings.json");
+    let text = std::fs::read_to_string(&user_settings).expect("user settings");
+    std::fs::write(&user_settings, text.replace("<HOME>", home.to_str().expect("utf-8"))).expect("write");
+    let (tree, managed) = (root.join("tree"), root.join("managed"));
+    let lock_with = |managed_json: &str| -> (String, String) {
+        write_file(&managed, "managed-settings.json", managed_json);
+        let args = ["--user-dir", "../home", "--managed-dir", "../managed"];
+        let out = capc(&tree, &[&["lock", "."][..], &args].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let ls = stdout(&capc(&tree, &[&["ls", "."][..], &args].concat()));
+        (std::fs::read_to_string(tree.join("capabilities.lock")).expect("lock"), ls)
+    };
+    let removed = |key: &str| {
+        format!("[[removed_by_policy]]\nkind = \"marketplace\"\nname = \"local\"\npath = \"~/.claude/settings.json\"\nkey = \"{key}\"\nby = \"<managed>/managed-settings.json\"")
+    };
+
+    let (lock, ls) = lock_with("{}");
+    assert!(!lock.contains("[[removed_by_policy]]"), "{lock}");
+    assert!(ls.contains("/uplug:hi") && ls.contains("/pplug:hi"), "{ls}");
+
+    for (managed_json, key) in [
+        (r#"{"strictKnownMarketplaces": [{"source": "github", "repo": "acme/plugins"}]}"#, "strictKnownMarketplaces"),
+        (r#"{"strictKnownMarketplaces": "acme"}"#, "strictKnownMarketplaces"),
+        (
+            &format!(r#"{{"blockedMarketplaces": [{{"source": "directory", "path": "{}/market"}}]}}"#, home.display()),
+            "blockedMarketplaces",
+        ),
+    ] {
+        let (lock, ls) = lock_with(managed_json);
+        assert!(lock.contains(&removed(key)), "{managed_json}:\n{lock}");
+        assert!(
+            ls.contains(&format!(
+                "✗ marketplace local (~/.claude/settings.json): removed by {key} in <managed>/managed-settings.json"
+            )),
+            "{ls}"
+        );
+        assert!(!ls.contains("/uplug:hi") && !ls.contains("/pplug:hi"), "{ls}");
+    }
+
+    let (lock, _) = lock_with(r#"{"blockedMarketplaces": 4}"#);
+    assert!(!lock.contains("[[removed_by_policy]]"), "{lock}");
+
+    write_file(&managed, "managed-settings.json", r#"{"strictKnownMarketplaces": "acme"}"#);
+    let out = capc(&tree, &["check", ".", "--user-dir", "../home", "--managed-dir", "../managed", "--format", "short"]);
+    assert!(
+        stdout(&out).contains("`strictKnownMarketplaces`: Expected array, but received string; in managed settings Claude Code enforces an empty allowlist instead (no marketplaces admitted) and the rest of the file"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -247,6 +247,13 @@ fn report_managed_mismatch(sink: &mut Sink<'_>, m: &Mismatch<'_>) {
             ),
             format!("Claude Code says so at start (\"Managed settings contain invalid entries\"); write `{key}` as an object"),
         ),
+        ManagedReading::EmptyAllowlist(leaves) => (
+            format!(
+                "`{}`: {}; in managed settings Claude Code enforces an empty allowlist instead ({leaves}) and the rest of the file",
+                m.path, m.text
+            ),
+            "Claude Code says so at start (\"Managed settings contain invalid entries\"); write the list you mean".to_string(),
+        ),
         ManagedReading::Ignored => (
             format!("`{}`: {}; in managed settings Claude Code ignores this value and enforces the rest of the file", m.path, m.text),
             "Claude Code says so at start (\"Managed settings contain invalid entries\"); write the value its schema takes, or remove it".to_string(),
@@ -406,7 +413,13 @@ pub fn check(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) -> usize {
     check_keys(sink, root, &table.keys, "", "settings", Unknown::Warn);
     for (key, value) in root.as_object().unwrap_or_default() {
         if let Some(entry) = table.keys.get(&key.name) {
-            let skip = |path: &str| READ_ELSEWHERE.contains(&path) || (managed && path == "allowedChannelPlugins");
+            // The MCP lists' entries are checked below; in managed settings a value that is no
+            // list at all is read as Claude Code's tolerant reading reads it.
+            let whole_list = managed && matches!(key.name.as_str(), "allowedMcpServers" | "deniedMcpServers");
+            let whole_list = whole_list && value.as_array().is_none();
+            let skip = |path: &str| {
+                (READ_ELSEWHERE.contains(&path) && !whole_list) || (managed && path == "allowedChannelPlugins")
+            };
             if managed {
                 let mut found = Vec::new();
                 managed_mismatches(entry, value, &key.name, &skip, &mut found);

@@ -264,9 +264,22 @@ pub enum ManagedReading {
     /// An object that is not one: each policy key below it takes its restrictive value (their
     /// names, one level down).
     Locks(Vec<String>),
+    /// An allowlist read as empty: it admits nothing (what it then admits, in Claude Code's
+    /// words).
+    EmptyAllowlist(&'static str),
     /// Ignored: the value takes no effect.
     Ignored,
 }
+
+/// The managed allowlists Claude Code enforces empty when it cannot read them (measured), with
+/// what that leaves, in its notice's words.
+const EMPTY_ALLOWLISTS: &[(&str, &str)] = &[
+    ("strictKnownMarketplaces", "no marketplaces admitted"),
+    ("allowedMcpServers", "no MCP servers admitted"),
+    ("availableModels", "only the default model is available"),
+    ("allowedHttpHookUrls", "no HTTP hooks may run"),
+    ("httpHookAllowedEnvVars", "no environment variables may be interpolated into HTTP hook headers"),
+];
 
 /// The entry at a dotted path (`permissions.disableBypassPermissionsMode`), through objects.
 pub fn entry_at(path: &str) -> Option<&'static KeySchema> {
@@ -324,6 +337,9 @@ fn locks_below(path: &str, entry: &KeySchema) -> Vec<String> {
 /// How Claude Code reads `node`, a managed settings value at `path` (dotted, as
 /// `Mismatch::path` gives it) that its schema rejects.
 pub fn managed_reading(path: &str, node: &Node) -> ManagedReading {
+    if let Some((_, leaves)) = EMPTY_ALLOWLISTS.iter().find(|(key, _)| *key == path) {
+        return ManagedReading::EmptyAllowlist(leaves);
+    }
     let Some(entry) = entry_at(path) else { return ManagedReading::Ignored };
     let is_substitutable = path.contains('.') || substitute(path, entry).is_some();
     match (restrictive_of(path, entry), &node.kind) {
@@ -462,6 +478,10 @@ mod tests {
         assert_eq!(read("feedbackDrafts", "5"), Restrictive(json!("off")));
         assert_eq!(read("availableModelsMatch", "3"), Restrictive(json!("exact")));
         assert_eq!(read("disableAllHooks", "\"true\""), Ignored);
+        assert_eq!(read("strictKnownMarketplaces", "\"acme\""), EmptyAllowlist("no marketplaces admitted"));
+        assert_eq!(read("allowedMcpServers", "5"), EmptyAllowlist("no MCP servers admitted"));
+        assert_eq!(read("blockedMarketplaces", "4"), Ignored);
+        assert_eq!(read("deniedMcpServers", "\"x\""), Ignored);
         assert_eq!(read("askUserQuestionTimeout", "5"), Ignored);
         assert_eq!(read("remoteMessageReceipts", "5"), Ignored);
         assert_eq!(read("permissions.disableBypassPermissionsMode", "5"), Restrictive(json!("disable")));
