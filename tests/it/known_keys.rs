@@ -203,6 +203,37 @@ fn no_settings_key_claude_code_knows_is_unknown_at_any_level() {
     assert!(!ignored.iter().any(|p| p.contains("managed-settings")), "{ignored:?}");
 }
 
+/// A plugin's root `settings.json` holding every settings key: Claude Code applies `agent` and
+/// `subagentStatusLine` from it and drops the rest, so each other key is `ignored-field` (it
+/// says Claude Code does not apply it there) and none is `unknown-field`.
+#[test]
+fn a_plugin_settings_file_ignores_every_key_but_agent_and_subagent_status_line() {
+    let table = settings_table();
+    let mut settings = serde_json::Map::new();
+    for (key, entry) in table["keys"].as_object().expect("keys") {
+        settings.insert(key.clone(), valid_value(entry));
+    }
+    settings.insert("subagentStatusLine".to_string(), serde_json::json!({"type": "command", "command": "./status.sh"}));
+    let total = settings.len();
+    let dir = tempfile::tempdir().expect("tempdir");
+    write_file(dir.path(), ".claude-plugin/plugin.json", r#"{"name": "kit"}"#);
+    let text = serde_json::to_string_pretty(&Value::Object(settings)).expect("JSON");
+    write_file(dir.path(), "settings.json", &text);
+    let found = findings(dir.path());
+    let of = |rule: &str| -> Vec<String> {
+        found
+            .iter()
+            .filter(|d| d["rule"] == rule && d["path"] == "settings.json")
+            .map(|d| d["message"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    assert!(of("unknown-field").is_empty(), "{:?}", of("unknown-field"));
+    let ignored = of("ignored-field");
+    assert_eq!(ignored.len(), total - 2, "{ignored:#?}");
+    assert!(ignored.contains(&"Claude Code does not apply `model` from a plugin's settings".to_string()));
+    assert!(!ignored.iter().any(|m| m.contains("`agent`") || m.contains("`subagentStatusLine`")), "{ignored:#?}");
+}
+
 #[test]
 fn a_settings_typo_is_a_warning_with_the_key_it_meant_at_every_level() {
     let dir = tempfile::tempdir().expect("tempdir");

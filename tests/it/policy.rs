@@ -348,3 +348,198 @@ fn managed_settings_keep_their_policy_past_a_value_claude_code_cannot_read() {
     });
     assert!(refused, "{report:#}");
 }
+
+/// A managed policy key Claude Code cannot read is read at its restrictive value (measured:
+/// `allowManagedHooksOnly: "yes"` keeps the project's hook from running and
+/// `allowManagedPermissionRulesOnly: 1` its rules from applying, each with a notice at start;
+/// scenario `policy-managed-invalid-switches`). The lock removes what the valid `true` removes
+/// and says why the value is `true`; `capc ls` shows it; the finding names the value applied; a
+/// turn keeps `WebFetch` and refuses the injection. `capc diff` weighs it as the valid value:
+/// from `true` to `"yes"` escalates nothing, from `"yes"` to no policy is a loosened policy.
+#[test]
+fn managed_policy_keys_claude_code_cannot_read_take_their_restrictive_values() {
+    let (_dir, project, managed) =
+        project(r#"{"allowManagedHooksOnly": true, "allowManagedPermissionRulesOnly": true}"#);
+    let managed_arg = managed.to_str().expect("utf-8");
+    assert_eq!(capc(&project, &["lock", ".", "--managed-dir", managed_arg]).status.code(), Some(0));
+    let valid = std::fs::read_to_string(project.join("capabilities.lock")).expect("lock");
+    std::fs::rename(project.join("capabilities.lock"), project.join("valid.lock")).expect("rename");
+
+    write_file(
+        &managed,
+        "managed-settings.json",
+        r#"{"allowManagedHooksOnly": "yes", "allowManagedPermissionRulesOnly": 1}"#,
+    );
+    let out = capc(&project, &["check", ".", "--managed-dir", managed_arg, "--format", "json"]);
+    let report: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let messages: Vec<&str> =
+        report["diagnostics"].as_array().expect("diagnostics").iter().filter_map(|d| d["message"].as_str()).collect();
+    assert!(
+        messages.contains(&"`allowManagedHooksOnly`: Expected boolean, but received string; in managed settings Claude Code applies the key's restrictive value, `true`, and enforces the rest of the file"),
+        "{messages:#?}"
+    );
+    assert!(
+        messages.contains(&"`allowManagedPermissionRulesOnly`: Expected boolean, but received number; in managed settings Claude Code applies the key's restrictive value, `true`, and enforces the rest of the file"),
+        "{messages:#?}"
+    );
+
+    assert_eq!(capc(&project, &["lock", ".", "--managed-dir", managed_arg]).status.code(), Some(0));
+    let lock = std::fs::read_to_string(project.join("capabilities.lock")).expect("lock");
+    let removed = |lock: &str| lock.split("[[removed_by_policy]]").skip(1).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(removed(&lock), removed(&valid), "the same removals as `true`");
+    assert_eq!(removed(&lock).len(), 3, "{lock}");
+    assert!(
+        lock.contains("[[policy]]\nkey = \"allowManagedHooksOnly\"\nvalue = \"true\"\npath = \"<managed>/managed-settings.json\"\nwhy = \"written \\\"yes\\\", which Claude Code cannot read: it applies the key's restrictive value\""),
+        "{lock}"
+    );
+    let ls = stdout(&capc(&project, &["ls", ".", "--managed-dir", managed_arg]));
+    assert!(
+        ls.contains("allowManagedPermissionRulesOnly = true (<managed>/managed-settings.json): written 1, which Claude Code cannot read: it applies the key's restrictive value"),
+        "{ls}"
+    );
+    assert!(ls.contains("Policy: 3 declarations removed"), "{ls}");
+
+    let trusted = serde_json::json!({"trusted": true});
+    let hello = turn(&project, &["--managed-dir", managed_arg], "hello", trusted.clone());
+    assert!(deferred(&hello).contains(&"WebFetch".to_string()), "{hello}");
+    let mark = turn(&project, &["--managed-dir", managed_arg], "/mark", trusted);
+    assert_eq!(mark["result"]["kind"], "shell_error", "{mark}");
+    assert!(!project.join("injected.txt").exists());
+
+    let out = capc(&project, &["diff", "valid.lock", "capabilities.lock", "--fail-on", "escalation"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    std::fs::rename(project.join("capabilities.lock"), project.join("invalid.lock")).expect("rename");
+    assert_eq!(capc(&project, &["lock", "."]).status.code(), Some(0));
+    let out = capc(&project, &["diff", "invalid.lock", "capabilities.lock", "--fail-on", "escalation"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(
+        text.contains(
+            "policy loosened: `allowManagedHooksOnly` (<managed>/managed-settings.json) is no longer in force"
+        ),
+        "{text}"
+    );
+}
+
+/// What else Claude Code's tolerant reading of managed settings does with a switch it cannot
+/// read as written (measured): the strings `"true"` and `"false"` are read as the booleans
+/// (`"false"` keeps the project's hook), `disableAllHooks` is no policy key of that kind and a
+/// value it cannot read is ignored (the hook stays), `disableSkillShellExecution: "True"` is
+/// `true` (the injection's placeholder), and a `permissions` that is no object disables the
+/// bypass mode while `disableBypassPermissionsMode: false` is read as absent.
+#[test]
+fn managed_switches_claude_code_cannot_read_are_read_as_it_reads_them() {
+    let (_dir, project, managed) = project(
+        r#"{"allowManagedHooksOnly": "false", "disableAllHooks": "true", "disableSkillShellExecution": "True"}"#,
+    );
+    let managed_arg = managed.to_str().expect("utf-8");
+    let out = capc(&project, &["lock", ".", "--managed-dir", managed_arg]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lock = std::fs::read_to_string(project.join("capabilities.lock")).expect("lock");
+    assert!(lock.contains("[[hook]]\nevent = \"UserPromptSubmit\""), "{lock}");
+    assert!(!lock.contains("[[removed_by_policy]]"), "{lock}");
+    assert!(!lock.contains("key = \"allowManagedHooksOnly\"") && !lock.contains("key = \"disableAllHooks\""), "{lock}");
+    assert!(lock.contains("key = \"disableSkillShellExecution\"\nvalue = \"true\""), "{lock}");
+    let out = capc(&project, &["check", ".", "--managed-dir", managed_arg, "--format", "json"]);
+    let report: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let messages: Vec<&str> =
+        report["diagnostics"].as_array().expect("diagnostics").iter().filter_map(|d| d["message"].as_str()).collect();
+    for expected in [
+        "`allowManagedHooksOnly` holds the string \"false\" where a boolean belongs; in managed settings Claude Code reads it as `false`",
+        "`disableAllHooks`: Expected boolean, but received string; in managed settings Claude Code ignores this value and enforces the rest of the file",
+        "`disableSkillShellExecution`: Expected boolean, but received string; in managed settings Claude Code applies the key's restrictive value, `true`, and enforces the rest of the file",
+    ] {
+        assert!(messages.contains(&expected), "{expected}\n{messages:#?}");
+    }
+    let mark = turn(&project, &["--managed-dir", managed_arg], "/mark", serde_json::json!({"trusted": true}));
+    assert!(
+        mark["request"]["texts"].to_string().contains("Out: [shell command execution disabled by policy]"),
+        "{mark}"
+    );
+
+    let bypass = serde_json::json!({"trusted": true, "permission_mode": "bypassPermissions"});
+    write_file(&project, ".claude/settings.json", "{}");
+    write_file(&managed, "managed-settings.json", r#"{"permissions": {"disableBypassPermissionsMode": false}}"#);
+    assert_eq!(capc(&project, &["lock", ".", "--managed-dir", managed_arg]).status.code(), Some(0));
+    let lock = std::fs::read_to_string(project.join("capabilities.lock")).expect("lock");
+    assert!(!lock.contains("disableBypassPermissionsMode"), "{lock}");
+    let mark = turn(&project, &["--managed-dir", managed_arg], "/mark", bypass.clone());
+    assert!(mark["request"]["texts"].to_string().contains("Out: injected"), "{mark}");
+    std::fs::remove_file(project.join("injected.txt")).expect("the injection ran");
+
+    write_file(&managed, "managed-settings.json", r#"{"permissions": 5}"#);
+    assert_eq!(capc(&project, &["lock", ".", "--managed-dir", managed_arg]).status.code(), Some(0));
+    let lock = std::fs::read_to_string(project.join("capabilities.lock")).expect("lock");
+    assert!(lock.contains("key = \"permissions.disableBypassPermissionsMode\"\nvalue = \"disable\""), "{lock}");
+    let mark = turn(&project, &["--managed-dir", managed_arg], "/mark", bypass);
+    assert_eq!(mark["result"]["kind"], "shell_error", "{mark}");
+    assert!(!project.join("injected.txt").exists());
+}
+
+/// The marketplace lists of managed settings through the CLI, on the tree of the oracle
+/// scenario `policy-managed-strict-marketplaces` (a user's directory marketplace whose plugins
+/// user and project settings enable): `strictKnownMarketplaces` that does not list it and
+/// `blockedMarketplaces` that names it keep it out, so none of its plugins loads, and `capc ls`
+/// says which key in which file removed it. A `strictKnownMarketplaces` Claude Code cannot read
+/// is an empty allowlist (measured: "enforcing an empty allowlist (no marketplaces admitted)"),
+/// and the warning says so; a `blockedMarketplaces` it cannot read is dropped.
+#[test]
+fn managed_marketplace_lists_keep_a_marketplace_out_as_claude_code_does() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical");
+    let scenario =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/scenarios/policy-managed-strict-marketplaces");
+    for part in ["home", "tree"] {
+        crate::support::copy_tree(&scenario.join(part), &root.join(part));
+    }
+    let home = root.join("home");
+    let user_settings = home.join(".claude/settings.json");
+    let text = std::fs::read_to_string(&user_settings).expect("user settings");
+    std::fs::write(&user_settings, text.replace("<HOME>", home.to_str().expect("utf-8"))).expect("write");
+    let (tree, managed) = (root.join("tree"), root.join("managed"));
+    let lock_with = |managed_json: &str| -> (String, String) {
+        write_file(&managed, "managed-settings.json", managed_json);
+        let args = ["--user-dir", "../home", "--managed-dir", "../managed"];
+        let out = capc(&tree, &[&["lock", "."][..], &args].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let ls = stdout(&capc(&tree, &[&["ls", "."][..], &args].concat()));
+        (std::fs::read_to_string(tree.join("capabilities.lock")).expect("lock"), ls)
+    };
+    let removed = |key: &str| {
+        format!("[[removed_by_policy]]\nkind = \"marketplace\"\nname = \"local\"\npath = \"~/.claude/settings.json\"\nkey = \"{key}\"\nby = \"<managed>/managed-settings.json\"")
+    };
+
+    let (lock, ls) = lock_with("{}");
+    assert!(!lock.contains("[[removed_by_policy]]"), "{lock}");
+    assert!(ls.contains("/uplug:hi") && ls.contains("/pplug:hi"), "{ls}");
+
+    for (managed_json, key) in [
+        (r#"{"strictKnownMarketplaces": [{"source": "github", "repo": "acme/plugins"}]}"#, "strictKnownMarketplaces"),
+        (r#"{"strictKnownMarketplaces": "acme"}"#, "strictKnownMarketplaces"),
+        (
+            &format!(r#"{{"blockedMarketplaces": [{{"source": "directory", "path": "{}/market"}}]}}"#, home.display()),
+            "blockedMarketplaces",
+        ),
+    ] {
+        let (lock, ls) = lock_with(managed_json);
+        assert!(lock.contains(&removed(key)), "{managed_json}:\n{lock}");
+        assert!(
+            ls.contains(&format!(
+                "✗ marketplace local (~/.claude/settings.json): removed by {key} in <managed>/managed-settings.json"
+            )),
+            "{ls}"
+        );
+        assert!(!ls.contains("/uplug:hi") && !ls.contains("/pplug:hi"), "{ls}");
+    }
+
+    let (lock, _) = lock_with(r#"{"blockedMarketplaces": 4}"#);
+    assert!(!lock.contains("[[removed_by_policy]]"), "{lock}");
+
+    write_file(&managed, "managed-settings.json", r#"{"strictKnownMarketplaces": "acme"}"#);
+    let out = capc(&tree, &["check", ".", "--user-dir", "../home", "--managed-dir", "../managed", "--format", "short"]);
+    assert!(
+        stdout(&out).contains("`strictKnownMarketplaces`: Expected array, but received string; in managed settings Claude Code enforces an empty allowlist instead (no marketplaces admitted) and the rest of the file"),
+        "{}",
+        stdout(&out)
+    );
+}

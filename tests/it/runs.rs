@@ -500,3 +500,47 @@ fn file_suggestion_follows_the_hooks_switches_as_measured() {
 fn subagent_status_line_follows_the_hooks_switches_as_measured() {
     check_switch_cases("subagentStatusLine");
 }
+
+/// The MCP stdio servers of the other scopes are in what runs too: the user's own
+/// (`~/.claude.json`) and a plugin's (`.mcp.json`), each with its file, its scope, what it
+/// fetches and how it is pinned; the lock records both in `[[run]]`.
+#[test]
+fn user_and_plugin_mcp_servers_are_in_what_runs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write_file(root, "project/.claude/settings.json", "{}");
+    write_file(
+        root,
+        "user/.claude.json",
+        r#"{"mcpServers": {"userfs": {"command": "npx", "args": ["-y", "fs-server"]}}}"#,
+    );
+    write_file(root, "kit/.claude-plugin/plugin.json", r#"{"name": "kit"}"#);
+    write_file(
+        root,
+        "kit/.mcp.json",
+        r#"{"mcpServers": {"kitsrv": {"command": "node", "args": ["${CLAUDE_PLUGIN_ROOT}/srv.js"]}}}"#,
+    );
+    let args = ["--user-dir", "user", "--plugin-dir", "kit"];
+    let mut all = vec!["ls", "project", "--runs", "--format", "json"];
+    all.extend(args);
+    let out = capc_in(root, &all, 100);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let rows = json["runs"].as_array().expect("runs").clone();
+    let user = row(&rows, "mcp-server", "userfs");
+    assert_eq!((user["path"].as_str(), user["scope"].as_str()), (Some("~/.claude.json"), Some("user")), "{user:#}");
+    assert_eq!((user["pinned"].as_str(), user["fetches"].as_str()), (Some("unpinned"), Some("npx fs-server")));
+    let plugin = row(&rows, "mcp-server", "plugin:kit:kitsrv");
+    assert_eq!(plugin["path"], "<plugin-dir 1>/.mcp.json");
+    assert_eq!((plugin["scope"].as_str(), plugin["plugin"].as_str()), (Some("plugin"), Some("kit")));
+    assert_eq!(plugin["run"], "node ${CLAUDE_PLUGIN_ROOT}/srv.js");
+
+    let project = root.join("project");
+    let out = capc_in(&project, &["lock", ".", "--user-dir", "../user", "--plugin-dir", "../kit"], 100);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let lock = std::fs::read_to_string(project.join("capabilities.lock")).expect("lock");
+    for name in ["name = \"userfs\"", "name = \"plugin:kit:kitsrv\""] {
+        let in_runs = lock.split("[[run]]").skip(1).any(|r| r.contains(name));
+        assert!(in_runs, "{name} in a [[run]] of\n{lock}");
+    }
+}

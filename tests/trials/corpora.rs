@@ -425,6 +425,11 @@ pub(crate) fn trials() -> Vec<Trial> {
         trials.push(harness::trial(name, &missing, move || the_brief_report_places_every_finding(corpus)));
     }
     trials.push(harness::trial("corpora::every_corpus_is_pinned", absent.as_slice(), every_corpus_is_pinned));
+    trials.push(harness::trial(
+        "corpora::no_settings_key_claude_code_knows_is_unknown",
+        absent.as_slice(),
+        no_settings_key_claude_code_knows_is_unknown,
+    ));
     let readme: Vec<Missing> = match &dir {
         Some(dir) if README_CORPORA.iter().all(|(name, _)| dir.join(name).is_dir()) => Vec::new(),
         _ => vec![Missing { label: "corpus", why: "a corpus the README measures is absent".to_string() }],
@@ -520,6 +525,56 @@ fn cli_severities(path: &Path) -> Severities {
         }
     }
     counts
+}
+
+/// The settings files of the corpora, as the check of each corpus and of each of its plugins
+/// claims them, with their kind: project and local settings, and a plugin's root
+/// `settings.json` (none of the corpora's plugins has one; the pin says so, and grows when one
+/// does). No `unknown-field` finding in any of them names a key Claude Code's settings table
+/// knows at that level; in a plugin's settings, where Claude Code applies only `agent` and
+/// `subagentStatusLine`, every other key is `ignored-field`, never `unknown-field`.
+fn no_settings_key_claude_code_knows_is_unknown() {
+    use capc_compiler::decl::settings::{known_keys, nested_keys};
+    let dir = corpora_dir().expect("the corpora are here");
+    let mut covered: BTreeMap<PathBuf, FileKind> = BTreeMap::new();
+    let mut wrong = Vec::new();
+    for corpus in CORPORA {
+        let root = dir.join(corpus.name);
+        for folder in std::iter::once(root.clone()).chain(plugin_folders(&root)) {
+            let checked =
+                check(&Options { root: folder.clone(), ..Options::default() }).expect("corpus is a directory");
+            let settings: BTreeMap<&str, FileKind> = checked
+                .files
+                .iter()
+                .filter(|f| matches!(f.kind, FileKind::Settings | FileKind::PluginSettings))
+                .map(|f| (f.path.as_str(), f.kind))
+                .collect();
+            for (path, kind) in &settings {
+                covered.insert(folder.join(path), *kind);
+            }
+            for d in checked.diagnostics.iter().filter(|d| d.rule == "unknown-field") {
+                let Some(kind) = settings.get(d.path.as_str()) else { continue };
+                // `unknown field `KEY` in settings` or `… in `a.b``.
+                let parsed = d.message.strip_prefix("unknown field `").and_then(|m| m.split_once("` in "));
+                let Some((key, what)) = parsed else { continue };
+                let level: Vec<&str> = match what.trim_matches('`') {
+                    "settings" => Vec::new(),
+                    path => path.split('.').collect(),
+                };
+                let known = if level.is_empty() { known_keys() } else { nested_keys(&level) };
+                if *kind == FileKind::PluginSettings || known.contains(&key) {
+                    wrong.push(format!("{}: {}", folder.join(&d.path).display(), d.message));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "keys Claude Code knows, reported unknown:\n{}", wrong.join("\n"));
+    let count = |kind: FileKind| covered.values().filter(|k| **k == kind).count();
+    assert_eq!(
+        (count(FileKind::Settings), count(FileKind::PluginSettings)),
+        (5, 0),
+        "the corpora's settings files (project and local; plugin root): {covered:#?}"
+    );
 }
 
 /// The folders holding `.claude-plugin/plugin.json` at or below `root` (not entering

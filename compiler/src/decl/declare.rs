@@ -6,6 +6,7 @@
 //! only as `sha256:<hex>`: whole for what runs or connects (MCP fields, hook commands), the
 //! content of a permission rule (`Bash(sha256:…)`), and word by word in prose (descriptions).
 
+use super::settings_schema;
 use crate::diagnostic::Sink;
 use crate::model::{
     Agent, Behavior, Command, Decl, Form, Hook, Item, McpServer, Origin, Permission, Placement, PolicyEntry, Scope,
@@ -13,6 +14,7 @@ use crate::model::{
 };
 use crate::node::{Node, NodeKind};
 use crate::span::Span;
+use serde_json::Value;
 
 /// How a literal is kept when it looks like a secret.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -450,7 +452,12 @@ pub fn settings(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
     }
     let allowed = root.get("allowedMcpServers").map(policy_entries);
     let denied = root.get("deniedMcpServers").map(policy_entries).unwrap_or_default();
-    let managed_only = root.get("allowManagedMcpServersOnly").and_then(Node::as_bool);
+    // In managed settings, a value Claude Code cannot read is its restrictive `true`.
+    let managed_only = root.get("allowManagedMcpServersOnly").and_then(|node| match node.as_bool() {
+        Some(on) => Some(on),
+        None if scope == Scope::Managed => managed_switch("allowManagedMcpServersOnly", node).0?.as_bool(),
+        None => None,
+    });
     if allowed.is_some() || !denied.is_empty() || managed_only.is_some() {
         out.push(Decl {
             path: path.to_string(),
@@ -496,26 +503,64 @@ pub(crate) fn channel_plugin(entry: &Node) -> Option<(String, String)> {
 }
 
 /// The policy switches of a settings file, each as Claude Code reads its value; the resolver
-/// (`lock::resolve::policy`) decides in which scopes each counts.
+/// (`lock::resolve::policy`) decides in which scopes each counts. Managed settings are read as
+/// Claude Code's tolerant reading reads them (`settings_schema::managed_reading`): a value it
+/// cannot read puts a policy key at its restrictive value (`allowManagedHooksOnly: "yes"` is
+/// `true`), and `disableAllHooks` is then ignored.
 fn switches(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
-    let mut push = |key: &'static str, node: &Node, value: String| {
-        out.push(Decl { path: path.to_string(), span: Some(node.span), item: Item::Switch { scope, key, value } });
+    let mut push = |key: &'static str, node: &Node, value: String, why: Option<String>| {
+        out.push(Decl { path: path.to_string(), span: Some(node.span), item: Item::Switch { scope, key, value, why } });
     };
+    let managed = scope == Scope::Managed;
     for key in
         ["allowManagedHooksOnly", "allowManagedPermissionRulesOnly", "disableAllHooks", "disableSkillShellExecution"]
     {
-        if let Some((node, on)) = root.get(key).and_then(|n| Some((n, n.as_bool()?))) {
-            push(key, node, on.to_string());
+        let Some(node) = root.get(key) else { continue };
+        match (node.as_bool(), managed) {
+            (Some(on), _) => push(key, node, on.to_string(), None),
+            (None, true) => {
+                if let (Some(Value::Bool(on)), why) = managed_switch(key, node) {
+                    push(key, node, on.to_string(), why);
+                }
+            }
+            (None, false) => {}
         }
     }
-    if let Some(node) = root.get("permissions").and_then(|p| p.get("disableBypassPermissionsMode")) {
-        push("permissions.disableBypassPermissionsMode", node, node.as_str().unwrap_or_default().to_string());
+    let bypass = "permissions.disableBypassPermissionsMode";
+    match root.get("permissions") {
+        Some(permissions) if permissions.as_object().is_none() && managed => {
+            if let settings_schema::ManagedReading::Locks(locks) =
+                settings_schema::managed_reading("permissions", permissions)
+            {
+                if locks.iter().any(|l| l == "disableBypassPermissionsMode") {
+                    let why = format!(
+                        "`permissions` is {}, not an object: Claude Code applies the restrictive value of each policy key in it",
+                        permissions.type_name()
+                    );
+                    push(bypass, permissions, "disable".to_string(), Some(why));
+                }
+            }
+        }
+        Some(permissions) => {
+            if let Some(node) = permissions.get("disableBypassPermissionsMode") {
+                match managed_switch(bypass, node) {
+                    (Some(Value::String(value)), why) if managed => push(bypass, node, value, why),
+                    (_, _) if managed => {}
+                    _ => push(bypass, node, node.as_str().unwrap_or_default().to_string(), None),
+                }
+            }
+        }
+        None => {}
     }
     // Channels (MCP servers pushing messages into a session): Claude Code reads both keys from
     // managed settings only. `allowedChannelPlugins` replaces the default allowlist; each entry
     // as `plugin@marketplace`.
-    if let Some((node, on)) = root.get("channelsEnabled").and_then(|n| Some((n, n.as_bool()?))) {
-        push("channelsEnabled", node, on.to_string());
+    if let Some(node) = root.get("channelsEnabled") {
+        match (node.as_bool(), managed_switch("channelsEnabled", node)) {
+            (Some(on), _) => push("channelsEnabled", node, on.to_string(), None),
+            (None, (Some(Value::Bool(on)), why)) if managed => push("channelsEnabled", node, on.to_string(), why),
+            _ => {}
+        }
     }
     // Read as Claude Code reads managed settings: a `plugin@marketplace` string is an entry, an
     // entry it cannot read is left out, a value that is not a list admits none.
@@ -528,7 +573,7 @@ fn switches(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
             .collect();
         entries.sort();
         entries.dedup();
-        push("allowedChannelPlugins", node, entries.join(", "));
+        push("allowedChannelPlugins", node, entries.join(", "), None);
     }
     if let Some(node) = root.get("strictPluginOnlyCustomization") {
         // `true` locks every surface, `false` none; a list locks the surfaces it names (an
@@ -538,8 +583,28 @@ fn switches(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
             (_, Some(list)) => SURFACES.into_iter().filter(|s| list.iter().any(|e| e.as_str() == Some(*s))).collect(),
             _ => SURFACES.to_vec(),
         };
-        push("strictPluginOnlyCustomization", node, locked.join(", "));
+        push("strictPluginOnlyCustomization", node, locked.join(", "), None);
     }
+}
+
+/// A managed settings boolean or string switch as Claude Code applies it, and why, when that
+/// is not the value as written.
+fn managed_switch(key: &str, node: &Node) -> (Option<Value>, Option<String>) {
+    use settings_schema::ManagedReading;
+    let (value, reading) = settings_schema::managed_value(key, node);
+    let shown = match &node.kind {
+        NodeKind::String(s) => format!("\"{s}\""),
+        NodeKind::Number(n) => n.clone(),
+        _ => node.type_name().to_string(),
+    };
+    let why = match reading {
+        Some(ManagedReading::Restrictive(_)) => {
+            Some(format!("written {shown}, which Claude Code cannot read: it applies the key's restrictive value"))
+        }
+        Some(ManagedReading::Coerced(_)) => Some(format!("written {shown}, a string Claude Code reads as the boolean")),
+        _ => None,
+    };
+    (value, why)
 }
 
 /// Project-server approval switches (`enableAllProjectMcpServers`, `enabledMcpjsonServers`,

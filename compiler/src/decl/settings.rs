@@ -179,17 +179,87 @@ fn report_mismatch(sink: &mut Sink<'_>, m: &Mismatch<'_>) {
     }
 }
 
-/// A value managed settings hold that Claude Code cannot read: it ignores that value (a list's
-/// entry, or the field) and enforces the rest of the file, with a notice at start.
+/// Every value under `node` (managed settings) that Claude Code's schema rejects, one per
+/// field: its tolerant reading takes each field of an object on its own.
+fn managed_mismatches<'n>(
+    entry: &'static KeySchema,
+    node: &'n Node,
+    path: &str,
+    skip: &dyn Fn(&str) -> bool,
+    out: &mut Vec<Mismatch<'n>>,
+) {
+    if skip(path) {
+        return;
+    }
+    let before = out.len();
+    if let (Some(entries), Some("object"), false) = (node.as_object(), entry.ty.as_deref(), entry.keys.is_empty()) {
+        for (key, value) in entries {
+            if let Some(child) = entry.keys.get(&key.name) {
+                managed_mismatches(child, value, &format!("{path}.{}", key.name), skip, out);
+            }
+        }
+    }
+    if out.len() == before {
+        out.extend(settings_schema::mismatch(entry, node, path, false, skip));
+    }
+}
+
+/// The value as written, for a message: a string quoted, anything else its type.
+fn written(node: &Node) -> String {
+    match &node.kind {
+        crate::node::NodeKind::String(s) => format!("the string \"{s}\""),
+        crate::node::NodeKind::Number(n) => format!("the number {n}"),
+        crate::node::NodeKind::Bool(b) => format!("`{b}`"),
+        _ => node.type_name().to_string(),
+    }
+}
+
+/// A value managed settings hold that Claude Code cannot read, with what it applies instead:
+/// the key's restrictive value for a policy key, a boolean for `"true"`/`"false"`, nothing for
+/// `false` where the only value is `"disable"`, and otherwise nothing (the value is ignored);
+/// the rest of the file is enforced, with a notice at start.
 fn report_managed_mismatch(sink: &mut Sink<'_>, m: &Mismatch<'_>) {
+    use settings_schema::ManagedReading;
     let rule = if m.wrong_type { &rules::wrong_field_type::RULE } else { &rules::invalid_field_value::RULE };
-    sink.report(
-        rule,
-        m.node.span,
-        format!("`{}`: {}; in managed settings Claude Code ignores this value and enforces the rest of the file", m.path, m.text),
-    )
-    .severity(Severity::Warning)
-    .help("Claude Code says so at start (\"Managed settings contain invalid entries\"); write the value its schema takes, or remove it");
+    let key = m.path.rsplit('.').next().unwrap_or(&m.path);
+    let (message, help) = match settings_schema::managed_reading(&m.path, m.node) {
+        ManagedReading::Coerced(value) => (
+            format!("`{}` holds {} where a boolean belongs; in managed settings Claude Code reads it as `{value}`", m.path, written(m.node)),
+            "Claude Code says so at start; write it without quotes".to_string(),
+        ),
+        ManagedReading::Absent => (
+            format!("`{}` is {}; in managed settings Claude Code reads it as absent (the key's only value is \"disable\")", m.path, written(m.node)),
+            format!("remove `{key}` to leave it unset, or write `\"disable\"`"),
+        ),
+        ManagedReading::Restrictive(value) => (
+            format!(
+                "`{}`: {}; in managed settings Claude Code applies the key's restrictive value, `{}`, and enforces the rest of the file",
+                m.path, m.text, value
+            ),
+            "Claude Code says so at start (\"Managed settings contain invalid entries\"); until the value is fixed the policy is at its strictest: write the value you mean".to_string(),
+        ),
+        ManagedReading::Locks(locks) => (
+            format!(
+                "`{}`: {}; in managed settings Claude Code applies the restrictive value of each policy key below it ({}) and enforces the rest of the file",
+                m.path,
+                m.text,
+                locks.iter().map(|l| format!("`{l}`")).collect::<Vec<_>>().join(", ")
+            ),
+            format!("Claude Code says so at start (\"Managed settings contain invalid entries\"); write `{key}` as an object"),
+        ),
+        ManagedReading::EmptyAllowlist(leaves) => (
+            format!(
+                "`{}`: {}; in managed settings Claude Code enforces an empty allowlist instead ({leaves}) and the rest of the file",
+                m.path, m.text
+            ),
+            "Claude Code says so at start (\"Managed settings contain invalid entries\"); write the list you mean".to_string(),
+        ),
+        ManagedReading::Ignored => (
+            format!("`{}`: {}; in managed settings Claude Code ignores this value and enforces the rest of the file", m.path, m.text),
+            "Claude Code says so at start (\"Managed settings contain invalid entries\"); write the value its schema takes, or remove it".to_string(),
+        ),
+    };
+    sink.report(rule, m.node.span, message).severity(Severity::Warning).help(help);
 }
 
 /// Managed `allowedChannelPlugins`, read as Claude Code's tolerant reading of managed settings
@@ -378,13 +448,21 @@ fn check_schema(sink: &mut Sink<'_>, cx: &FileCx<'_>, root: &Node) {
     check_keys(sink, root, &table.keys, "", "settings", Unknown::Warn);
     for (key, value) in root.as_object().unwrap_or_default() {
         if let Some(entry) = table.keys.get(&key.name) {
-            let skip = |path: &str| READ_ELSEWHERE.contains(&path) || (managed && path == "allowedChannelPlugins");
-            if let Some(m) = settings_schema::mismatch(entry, value, &key.name, false, &skip) {
-                if managed {
-                    report_managed_mismatch(sink, &m);
-                } else {
-                    report_mismatch(sink, &m);
+            // The MCP lists' entries are checked below; in managed settings a value that is no
+            // list at all is read as Claude Code's tolerant reading reads it.
+            let whole_list = managed && matches!(key.name.as_str(), "allowedMcpServers" | "deniedMcpServers");
+            let whole_list = whole_list && value.as_array().is_none();
+            let skip = |path: &str| {
+                (READ_ELSEWHERE.contains(&path) && !whole_list) || (managed && path == "allowedChannelPlugins")
+            };
+            if managed {
+                let mut found = Vec::new();
+                managed_mismatches(entry, value, &key.name, &skip, &mut found);
+                for m in &found {
+                    report_managed_mismatch(sink, m);
                 }
+            } else if let Some(m) = settings_schema::mismatch(entry, value, &key.name, false, &skip) {
+                report_mismatch(sink, &m);
             }
             check_scope(sink, cx, key, entry);
         }

@@ -249,6 +249,144 @@ pub fn mismatch<'n>(
     }
 }
 
+/// What Claude Code puts in place of a managed settings value its schema rejects. It reads
+/// managed settings with a tolerant schema (measured with them in `/etc/claude-code`; each case
+/// has a notice at start): most values it cannot read are ignored, but a policy key is read at
+/// its restrictive value, so a mistyped lock fails closed.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ManagedReading {
+    /// Read as this value: the string `"true"` or `"false"` where a boolean belongs.
+    Coerced(Value),
+    /// Read as absent: `false` (or `"false"`) for a key whose only value is `"disable"`.
+    Absent,
+    /// Replaced by the key's restrictive value.
+    Restrictive(Value),
+    /// An object that is not one: each policy key below it takes its restrictive value (their
+    /// names, one level down).
+    Locks(Vec<String>),
+    /// An allowlist read as empty: it admits nothing (what it then admits, in Claude Code's
+    /// words).
+    EmptyAllowlist(&'static str),
+    /// Ignored: the value takes no effect.
+    Ignored,
+}
+
+/// The managed allowlists Claude Code enforces empty when it cannot read them (measured), with
+/// what that leaves, in its notice's words.
+const EMPTY_ALLOWLISTS: &[(&str, &str)] = &[
+    ("strictKnownMarketplaces", "no marketplaces admitted"),
+    ("allowedMcpServers", "no MCP servers admitted"),
+    ("availableModels", "only the default model is available"),
+    ("allowedHttpHookUrls", "no HTTP hooks may run"),
+    ("httpHookAllowedEnvVars", "no environment variables may be interpolated into HTTP hook headers"),
+];
+
+/// The entry at a dotted path (`permissions.disableBypassPermissionsMode`), through objects.
+pub(crate) fn entry_at(path: &str) -> Option<&'static KeySchema> {
+    let mut parts = path.split('.');
+    let mut entry = table().keys.get(parts.next()?)?;
+    for part in parts {
+        entry = entry.keys.get(part)?;
+    }
+    Some(entry)
+}
+
+/// The restrictive value Claude Code substitutes for an unreadable managed value at `path`,
+/// if it substitutes one. At the top level: a key whose restrictive value is a boolean or a
+/// string, except `disableAllHooks` and `strictPluginOnlyCustomization` (read their own way)
+/// and keys whose wrong value is skipped anyway (measured: `askUserQuestionTimeout` is
+/// ignored). Below it: every policy key (the first of several restrictive values) but
+/// `sandbox.failIfUnavailable`, which Claude Code ignores ("not treated as true").
+fn substitute(path: &str, entry: &KeySchema) -> Option<Value> {
+    let restrictive = match entry.policy_restrictive.as_ref()? {
+        Value::Array(values) => values.first()?.clone(),
+        other => other.clone(),
+    };
+    let substitutes = match path.contains('.') {
+        false => {
+            matches!(restrictive, Value::Bool(_) | Value::String(_))
+                && !matches!(path, "disableAllHooks" | "strictPluginOnlyCustomization")
+                && !entry.drops()
+        }
+        true => path != "sandbox.failIfUnavailable",
+    };
+    substitutes.then_some(restrictive)
+}
+
+/// The restrictive value of a policy key, whether or not Claude Code substitutes it.
+fn restrictive_of(path: &str, entry: &KeySchema) -> Option<Value> {
+    match entry.policy_restrictive.as_ref()? {
+        Value::Array(values) if path.contains('.') => values.first().cloned(),
+        other => Some(other.clone()),
+    }
+}
+
+/// The keys just below `entry` that hold a policy key (themselves or further down), which
+/// Claude Code sets to their restrictive values when the object at `path` is not an object
+/// (`sandbox.enabled` and `sandbox.failIfUnavailable` left out, as Claude Code leaves them).
+fn locks_below(path: &str, entry: &KeySchema) -> Vec<String> {
+    fn holds(path: &str, entry: &KeySchema) -> bool {
+        if matches!(path, "sandbox.enabled" | "sandbox.failIfUnavailable") {
+            return false;
+        }
+        entry.policy_restrictive.is_some() || entry.keys.iter().any(|(k, e)| holds(&format!("{path}.{k}"), e))
+    }
+    entry.keys.iter().filter(|(k, e)| holds(&format!("{path}.{k}"), e)).map(|(k, _)| k.clone()).collect()
+}
+
+/// How Claude Code reads `node`, a managed settings value at `path` (dotted, as
+/// `Mismatch::path` gives it) that its schema rejects.
+pub(crate) fn managed_reading(path: &str, node: &Node) -> ManagedReading {
+    if let Some((_, leaves)) = EMPTY_ALLOWLISTS.iter().find(|(key, _)| *key == path) {
+        return ManagedReading::EmptyAllowlist(leaves);
+    }
+    let Some(entry) = entry_at(path) else { return ManagedReading::Ignored };
+    let is_substitutable = path.contains('.') || substitute(path, entry).is_some();
+    match (restrictive_of(path, entry), &node.kind) {
+        (Some(Value::Bool(_)), NodeKind::String(s)) if is_substitutable && (s == "true" || s == "false") => {
+            return ManagedReading::Coerced(Value::Bool(s == "true"));
+        }
+        (Some(Value::String(r)), NodeKind::Bool(false)) if is_substitutable && r == "disable" => {
+            return ManagedReading::Absent;
+        }
+        (Some(Value::String(r)), NodeKind::String(s)) if is_substitutable && r == "disable" && s == "false" => {
+            return ManagedReading::Absent;
+        }
+        _ => {}
+    }
+    if let Some(value) = substitute(path, entry) {
+        return ManagedReading::Restrictive(value);
+    }
+    if !matches!(node.kind, NodeKind::Object(_)) && entry.ty.as_deref() == Some("object") {
+        let locks = locks_below(path, entry);
+        if !locks.is_empty() {
+            return ManagedReading::Locks(locks);
+        }
+    }
+    ManagedReading::Ignored
+}
+
+/// A managed settings boolean or string as Claude Code applies it: `Some(the value)` as
+/// written when the schema accepts it, or what its tolerant reading puts in its place (`None`:
+/// absent or ignored), with that reading when it is not the value as written.
+pub(crate) fn managed_value(path: &str, node: &Node) -> (Option<Value>, Option<ManagedReading>) {
+    let Some(entry) = entry_at(path) else { return (None, None) };
+    if mismatch(entry, node, path, false, &|_| false).is_none() {
+        let value = match &node.kind {
+            NodeKind::Bool(b) => Some(Value::Bool(*b)),
+            NodeKind::String(s) => Some(Value::String(s.clone())),
+            _ => None,
+        };
+        return (value, None);
+    }
+    let reading = managed_reading(path, node);
+    let value = match &reading {
+        ManagedReading::Coerced(v) | ManagedReading::Restrictive(v) => Some(v.clone()),
+        _ => None,
+    };
+    (value, Some(reading))
+}
+
 /// How `key` merges across scopes.
 pub(crate) fn merge_of(key: &str) -> &'static str {
     let rule = &table().merge;
@@ -321,6 +459,62 @@ mod tests {
         assert_eq!(parsed.claude_code, crate::model::lock::CLAUDE_CODE_VERSION);
         assert!(parsed.keys.len() > 150, "every top-level key, not a sample");
         assert!(table().keys["permissions"].keys.contains_key("blockReadsOutsideWorkingDirectories"));
+    }
+
+    /// What Claude Code did with each of these managed values (its notices at start,
+    /// managed settings in `/etc/claude-code`).
+    #[test]
+    fn managed_readings_are_the_measured_ones() {
+        use ManagedReading::*;
+        let read = |path: &str, json: &str| {
+            let node = crate::json::parse(json).expect("json");
+            managed_reading(path, &node)
+        };
+        assert_eq!(read("allowManagedHooksOnly", "\"yes\""), Restrictive(json!(true)));
+        assert_eq!(read("allowManagedHooksOnly", "\"True\""), Restrictive(json!(true)));
+        assert_eq!(read("allowManagedHooksOnly", "\"false\""), Coerced(json!(false)));
+        assert_eq!(read("channelsEnabled", "\"x\""), Restrictive(json!(false)));
+        assert_eq!(read("enableAllProjectMcpServers", "\"x\""), Restrictive(json!(false)));
+        assert_eq!(read("feedbackDrafts", "5"), Restrictive(json!("off")));
+        assert_eq!(read("availableModelsMatch", "3"), Restrictive(json!("exact")));
+        assert_eq!(read("disableAllHooks", "\"true\""), Ignored);
+        assert_eq!(read("strictKnownMarketplaces", "\"acme\""), EmptyAllowlist("no marketplaces admitted"));
+        assert_eq!(read("allowedMcpServers", "5"), EmptyAllowlist("no MCP servers admitted"));
+        assert_eq!(read("blockedMarketplaces", "4"), Ignored);
+        assert_eq!(read("deniedMcpServers", "\"x\""), Ignored);
+        assert_eq!(read("askUserQuestionTimeout", "5"), Ignored);
+        assert_eq!(read("remoteMessageReceipts", "5"), Ignored);
+        assert_eq!(read("permissions.disableBypassPermissionsMode", "5"), Restrictive(json!("disable")));
+        assert_eq!(read("permissions.disableAutoMode", "false"), Absent);
+        assert_eq!(read("permissions.denyInsteadOfPrompting", "\"true\""), Coerced(json!(true)));
+        assert_eq!(read("permissions.denyInsteadOfPrompting", "\"x\""), Restrictive(json!(true)));
+        assert_eq!(read("sandbox.enabled", "\"x\""), Restrictive(json!(true)));
+        assert_eq!(read("sandbox.failIfUnavailable", "\"x\""), Ignored);
+        assert_eq!(read("sandbox.network.allowLocalBinding", "\"x\""), Restrictive(json!(false)));
+        assert_eq!(read("worktree.bgIsolation", "4"), Restrictive(json!("worktree")));
+        assert_eq!(read("worktree", "1"), Locks(vec!["bgIsolation".to_string()]));
+        assert_eq!(read("remoteTools", "\"x\""), Locks(vec!["allowUnattendedServing".to_string()]));
+        let permissions = [
+            "blockReadsOutsideWorkingDirectories",
+            "blockWritesOutsideWorkingDirectories",
+            "denyInsteadOfPrompting",
+            "disableAutoMode",
+            "disableBypassPermissionsMode",
+        ];
+        assert_eq!(read("permissions", "5"), Locks(permissions.map(str::to_string).to_vec()));
+        let sandbox = [
+            "allowAppleEvents",
+            "allowNestedUserNamespaces",
+            "allowUnsandboxedCommands",
+            "autoAllowBashIfSandboxed",
+            "credentials",
+            "enableWeakerNestedSandbox",
+            "enableWeakerNetworkIsolation",
+            "filesystem",
+            "network",
+            "windows",
+        ];
+        assert_eq!(read("sandbox", "5"), Locks(sandbox.map(str::to_string).to_vec()));
     }
 
     #[test]

@@ -76,6 +76,9 @@ pub enum Item {
         scope: Scope,
         key: &'static str,
         value: String,
+        /// Why the value is not the one written (managed settings Claude Code cannot read as
+        /// written: a policy key at its restrictive value, `"true"` read as `true`).
+        why: Option<String>,
     },
     /// `~/.claude.json`'s per-project `disabledMcpServers`: servers (other than `.mcp.json`
     /// ones) turned off in this project.

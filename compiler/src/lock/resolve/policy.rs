@@ -52,23 +52,28 @@ impl Switches {
         let mut found: Vec<(&Decl, Scope, &'static str, &str)> = decls
             .iter()
             .filter_map(|d| match &d.item {
-                Item::Switch { scope, key, value } => Some((d, *scope, *key, value.as_str())),
+                Item::Switch { scope, key, value, .. } => Some((d, *scope, *key, value.as_str())),
                 _ => None,
             })
             .collect();
         found.sort_by_key(|(d, scope, _, _)| merge_order(*scope, &d.path));
         // The last value of each key, among the managed files and among the others.
-        let mut managed: BTreeMap<&'static str, (&str, &str)> = BTreeMap::new();
-        let mut user: BTreeMap<&'static str, (&str, &str)> = BTreeMap::new();
+        let mut managed: BTreeMap<&'static str, (&str, &str, Option<&str>)> = BTreeMap::new();
+        let mut user: BTreeMap<&'static str, (&str, &str, Option<&str>)> = BTreeMap::new();
         for (d, scope, key, value) in found {
             let into = if scope == Scope::Managed { &mut managed } else { &mut user };
-            into.insert(key, (value, d.path.as_str()));
+            let why = match &d.item {
+                Item::Switch { why, .. } => why.as_deref(),
+                _ => None,
+            };
+            into.insert(key, (value, d.path.as_str(), why));
         }
         let mut set = BTreeMap::new();
-        let mut put = |key: &'static str, (value, path): (&str, &str)| {
-            set.insert(key, PolicySwitch { key: key.to_string(), value: value.to_string(), path: path.to_string() });
+        let mut put = |key: &'static str, (value, path, why): (&str, &str, Option<&str>)| {
+            let (value, path, why) = (value.to_string(), path.to_string(), why.map(str::to_string));
+            set.insert(key, PolicySwitch { key: key.to_string(), value, path, why });
         };
-        let on = |v: &(&str, &str)| v.0 == "true";
+        let on = |v: &(&str, &str, Option<&str>)| v.0 == "true";
         for key in ["allowManagedHooksOnly", "allowManagedPermissionRulesOnly"] {
             if let Some(v) = managed.get(key).filter(|v| on(v)) {
                 put(key, *v);

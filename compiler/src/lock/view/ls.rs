@@ -268,7 +268,8 @@ fn policy_text(lock: &Lock, out: &mut String) {
     out.push('\n');
     put(out, format_args!("Policy: {}", count(lock.removed_by_policy.len(), "declaration") + " removed"));
     for s in &lock.policy {
-        put(out, format_args!("  {} = {} ({})", s.key, s.value, s.path));
+        let why = s.why.as_ref().map(|w| format!(": {w}")).unwrap_or_default();
+        put(out, format_args!("  {} = {} ({}){why}", s.key, s.value, s.path));
     }
     for e in &lock.removed_by_policy {
         put(out, format_args!("  ✗ {} {} ({}): removed by {} in {}", e.kind, e.name, e.path, e.key, e.by));

@@ -187,6 +187,10 @@ pub struct PolicySwitch {
     pub value: String,
     /// The settings file that sets it (for a switch merged from several, the one that wins).
     pub path: String,
+    /// Why `value` is not what the file writes: managed settings Claude Code cannot read as
+    /// written (a policy key at its restrictive value, a string `"true"` read as `true`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
 }
 
 /// A declaration a policy switch keeps out of the session.
