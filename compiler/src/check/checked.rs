@@ -178,6 +178,29 @@ impl Checked {
         outcome.servers
     }
 
+    /// Adds runs of files read side by side (each [`Checked::absorb`]ed into its own part, the
+    /// parts in claim order) as if each file's outcome were absorbed here in turn. One list at
+    /// a time, each part's list freed as soon as it is moved: at no point are all the parts'
+    /// lists held beside their copies here.
+    pub(super) fn absorb_parts(&mut self, mut parts: Vec<&mut Checked>) {
+        fn move_all<T>(into: &mut Vec<T>, parts: &mut [&mut Checked], list: impl Fn(&mut Checked) -> &mut Vec<T>) {
+            into.reserve(parts.iter_mut().map(|part| list(part).len()).sum());
+            for part in parts.iter_mut() {
+                into.extend(std::mem::take(list(part)));
+            }
+        }
+        for part in parts.iter_mut() {
+            self.files_checked += part.files_checked;
+            self.declarations += part.declarations;
+            self.not_loaded.append(&mut part.not_loaded);
+        }
+        move_all(&mut self.diagnostics, &mut parts, |p| &mut p.diagnostics);
+        move_all(&mut self.files, &mut parts, |p| &mut p.files);
+        move_all(&mut self.sources, &mut parts, |p| &mut p.sources);
+        move_all(&mut self.decls, &mut parts, |p| &mut p.decls);
+        move_all(&mut self.suppressions, &mut parts, |p| &mut p.suppressions);
+    }
+
     /// The lock of this check (its sources and resolution).
     pub fn lock(&self) -> crate::model::Lock {
         let mut lock = match &self.resolution {

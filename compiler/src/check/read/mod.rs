@@ -104,11 +104,9 @@ pub(super) fn read(walked: &Walked, discovered: Arc<Discovered>, reading: &Readi
         .iter()
         .filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
         .collect();
-    let parsed = read_claims(walked, &claimed, &reading.project_keys, cache, &discovered);
+    let parsed = read_claims(walked, &claimed, &reading.project_keys, cache, &discovered, reading.skip_sources);
 
     let mut checked = Checked::empty(diagnostics);
-    checked.files.reserve(outcomes.len() + parsed.len());
-    fingerprints.reserve(parsed.len());
     checked.skip_sources = reading.skip_sources;
     checked.declarations = counts;
     checked.decls = plugin_decls;
@@ -116,7 +114,7 @@ pub(super) fn read(walked: &Walked, discovered: Arc<Discovered>, reading: &Readi
     let mut declared: BTreeSet<String> = BTreeSet::new();
     let mut references: Vec<ServerUse> = Vec::new();
     let skipped: BTreeMap<String, String> =
-        outcomes.iter().chain(parsed.iter().map(Got::outcome)).filter_map(|o| o.skips_plugin.clone()).collect();
+        outcomes.iter().filter_map(|o| o.skips_plugin.clone()).chain(parsed.skips()).collect();
     refuse_skipped(&mut checked.decls, &skipped);
     let mut take = |servers: ServerUse| {
         declared.extend(servers.declared.iter().cloned());
@@ -127,10 +125,15 @@ pub(super) fn read(walked: &Walked, discovered: Arc<Discovered>, reading: &Readi
     for outcome in outcomes {
         take(checked.absorb(outcome));
     }
-    for got in parsed {
-        match got {
-            Got::Read(outcome) => take(checked.absorb(*outcome)),
-            Got::Kept(read) => {
+    match parsed {
+        Got::Read(mut parts) => {
+            checked.absorb_parts(parts.iter_mut().map(|part| &mut part.checked).collect());
+            parts.into_iter().flat_map(|part| part.servers).for_each(&mut take);
+        }
+        Got::Kept(reads) => {
+            checked.files.reserve(reads.len());
+            fingerprints.reserve(reads.len());
+            for read in reads {
                 fingerprints.push(read.fingerprint);
                 take(checked.absorb_kept(read));
             }
@@ -165,19 +168,51 @@ pub(super) fn read(walked: &Walked, discovered: Arc<Discovered>, reading: &Readi
     RootReading { checked, servers }
 }
 
-/// A file's reading: made now, or kept in a cache (its declarations are copied out only when
-/// the cross-file stage runs).
+/// The files of a root read: made now, or kept in a cache (a kept reading's declarations are
+/// copied out only when the cross-file stage runs).
 enum Got {
-    Read(Box<Outcome>),
-    Kept(Arc<Read>),
+    /// Folded as they were read, each run of files read on one thread into one [`Part`], the
+    /// parts in claim order.
+    Read(Vec<Part>),
+    Kept(Vec<Arc<Read>>),
 }
 
 impl Got {
-    fn outcome(&self) -> &Outcome {
+    /// The plugins (their roots, as shown) Claude Code refuses to load because of a file read,
+    /// with why, in claim order.
+    fn skips(&self) -> Vec<(String, String)> {
         match self {
-            Got::Read(outcome) => outcome.as_ref(),
-            Got::Kept(read) => &read.outcome,
+            Got::Read(parts) => parts.iter().flat_map(|part| part.skips.iter().cloned()).collect(),
+            Got::Kept(reads) => reads.iter().filter_map(|read| read.outcome.skips_plugin.clone()).collect(),
         }
+    }
+}
+
+/// A run of claimed files read one after the other on one thread, each file's outcome added
+/// as soon as it is read ([`Checked::absorb`]): a file's reading is never held beside the
+/// others in a form of its own, only in the lists every file's go to.
+struct Part {
+    checked: Checked,
+    /// The servers each file declares or names, for the files that declare or name one.
+    servers: Vec<ServerUse>,
+    /// See [`Got::skips`].
+    skips: Vec<(String, String)>,
+}
+
+impl Part {
+    fn new(skip_sources: bool) -> Part {
+        let mut checked = Checked::empty(Vec::new());
+        checked.skip_sources = skip_sources;
+        Part { checked, servers: Vec::new(), skips: Vec::new() }
+    }
+
+    fn add(mut self, outcome: Outcome) -> Part {
+        self.skips.extend(outcome.skips_plugin.clone());
+        let servers = self.checked.absorb(outcome);
+        if !servers.declared.is_empty() || !servers.named.is_empty() {
+            self.servers.push(servers);
+        }
+        self
     }
 }
 
@@ -189,18 +224,26 @@ fn read_claims(
     project_keys: &[String],
     cache: Option<&Cache>,
     discovered: &Arc<Discovered>,
-) -> Vec<Got> {
+    skip_sources: bool,
+) -> Got {
     let Walked { dir, tree, realm, hash, listing, .. } = walked;
     let (dir, realm, hash) = (dir.as_path(), *realm, *hash);
     let read_one = |rel: &str, claim: &Claim, content: Option<walk::Content>| {
         file::read_claim(dir, tree, rel, claim, realm, hash, project_keys, content)
     };
     match cache.zip(*listing) {
-        None => claimed.par_iter().map(|(rel, claim)| Got::Read(Box::new(read_one(rel, claim, None)))).collect(),
+        // Each run of files a thread reads is folded into one part, the runs in claim order
+        // (rayon's `collect` keeps the order of a `fold`'s runs).
+        None => Got::Read(
+            claimed
+                .par_iter()
+                .fold(|| Part::new(skip_sources), |part, (rel, claim)| part.add(read_one(rel, claim, None)))
+                .collect(),
+        ),
         Some((cache, listing)) => {
             let root = cache::Root { dir, tree, realm, hash, listing, project_keys };
             let read = |rel: &str, claim: &Claim, content| read_one(rel, claim, Some(content));
-            cache.read_each(&root, discovered, claimed, read).into_iter().map(Got::Kept).collect()
+            Got::Kept(cache.read_each(&root, discovered, claimed, read))
         }
     }
 }
@@ -230,12 +273,12 @@ pub(super) fn gather(options: &Options, roots: Vec<RootReading>) -> Readings {
         all.suppressions.extend(one.suppressions);
         all.ignored += one.ignored;
         all.not_loaded.extend(one.not_loaded);
-        all.files.extend(one.files);
+        append(&mut all.files, one.files);
         all.declarations += one.declarations;
-        all.diagnostics.extend(one.diagnostics);
-        all.decls.extend(one.decls);
+        append(&mut all.diagnostics, one.diagnostics);
+        append(&mut all.decls, one.decls);
         all.kept.extend(one.kept);
-        all.sources.extend(one.sources);
+        append(&mut all.sources, one.sources);
         all.instructions.extend(one.instructions);
         all.instruction_chars.extend(one.instruction_chars);
     }
@@ -273,6 +316,16 @@ pub(super) fn gather(options: &Options, roots: Vec<RootReading>) -> Readings {
     all.files.sort_by(|a, b| a.path.cmp(&b.path));
     all.sources.sort_by(|a, b| a.path.cmp(&b.path));
     Readings { all, servers, fingerprints }
+}
+
+/// `more` after `list`: moved, not copied, when `list` is empty (most checks read one root,
+/// whose lists are every file's).
+fn append<T>(list: &mut Vec<T>, more: Vec<T>) {
+    if list.is_empty() {
+        *list = more;
+    } else {
+        list.extend(more);
+    }
 }
 
 /// The `claudeMdExcludes` of the settings a session here reads: the project's, its local
