@@ -239,7 +239,7 @@ def main():
             print(f"command={name} peak_mib={peak / 1024:.1f} seconds={seconds:.2f} exit={code}")
             if peak / 1024 > a.bound_mib:
                 over.append(f"{name} {peak / 1024:.0f} MiB")
-        print("bound=" + (f"met ({a.bound_mib:g} MiB)" if not over else f"PASSED ({a.bound_mib:g} MiB): " + ", ".join(over)))
+        print("bound=" + (f"met ({a.bound_mib:g} MiB)" if not over else f"exceeded ({a.bound_mib:g} MiB): " + ", ".join(over)))
         return 1 if over else 0
     finally:
         if not (a.tree or a.keep):
