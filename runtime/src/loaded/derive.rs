@@ -2,7 +2,7 @@
 //! (see [`crate::trust::vouch`]), compared whole by `--verify`, and the lock `capc lock` would
 //! write now derived in memory (what `capc serve` serves after a save).
 
-use super::{LoadError, Loaded, Roots};
+use super::{LoadError, Loaded, Rederive, Roots};
 use capc_compiler::lock::{paths, write};
 use capc_compiler::model::Lock;
 use capc_compiler::surface::Recorded;
@@ -88,11 +88,7 @@ impl Loaded {
     /// session (with local settings when the lock has them), computed in memory: what
     /// `verify` compares with, and what `capc serve` serves after a save.
     pub fn derive(&self) -> Result<Lock, LoadError> {
-        match &self.claimed {
-            None if self.from_tree => derive_from(&self.roots, true, Some(&recorded(&self.lock)), &self.start),
-            None => derive(&self.lock, &self.roots),
-            Some(claimed) => claimed.derive(&self.roots, ""),
-        }
+        self.rederive().derive()
     }
 
     /// The lock `capc lock` would write now for a session started in `start` (see
@@ -102,6 +98,17 @@ impl Loaded {
         match &self.claimed {
             None => Ok((derive_started(&self.lock, &self.roots, start)?, self.lock.clone())),
             Some(file) => Ok((file.derive(&self.roots, start)?, Arc::new(read_lock(&file.path)?))),
+        }
+    }
+}
+
+impl Rederive {
+    /// See [`Loaded::derive`].
+    pub fn derive(&self) -> Result<Lock, LoadError> {
+        match &self.claimed {
+            None if self.from_tree => derive_from(&self.roots, true, Some(&recorded(&self.lock)), &self.start),
+            None => derive(&self.lock, &self.roots),
+            Some(claimed) => claimed.derive(&self.roots, ""),
         }
     }
 }

@@ -222,6 +222,37 @@ pub struct Loaded {
     pub from_tree: bool,
 }
 
+/// What deriving a session's lock again needs, and serving the lock derived: the lock (shared
+/// with the session, not copied), where it came from, its folders and start folder; not the
+/// rules, names and descriptions a session computes from its lock, which a copy of the whole
+/// [`Loaded`] would hold twice (`capc serve --watch` keeps this between saves).
+#[derive(Debug, Clone)]
+pub struct Rederive {
+    pub lock: Arc<Lock>,
+    claimed: Option<ClaimedFile>,
+    roots: Roots,
+    start: String,
+    from_tree: bool,
+}
+
+impl Rederive {
+    pub fn roots(&self) -> &Roots {
+        &self.roots
+    }
+
+    /// The session of `lock` in place of this one's lock (`capc serve` after a save): the same
+    /// folders, start folder and origin.
+    pub fn reloaded(&self, lock: Lock) -> Loaded {
+        let mut loaded = Loaded::new(lock, self.roots.clone());
+        loaded.start = self.start.clone();
+        loaded.from_tree = self.from_tree;
+        if !self.from_tree {
+            loaded.claimed = self.claimed.clone();
+        }
+        loaded
+    }
+}
+
 impl Loaded {
     /// The settings keys and `env` variables that change what a turn sends, as the locked
     /// settings give them merged (user, project, local, then managed, each over what came
@@ -449,16 +480,15 @@ impl Loaded {
         Ok(loaded)
     }
 
-    /// This session with `lock` in place of its lock (`capc serve` after a save): the same
-    /// folders, start folder and origin.
-    pub fn reloaded(&self, lock: Lock) -> Loaded {
-        let mut loaded = Loaded::new(lock, self.roots.clone());
-        loaded.start = self.start.clone();
-        loaded.from_tree = self.from_tree;
-        if !self.from_tree {
-            loaded.claimed = self.claimed.clone();
+    /// What deriving this session's lock again needs (see [`Rederive`]).
+    pub fn rederive(&self) -> Rederive {
+        Rederive {
+            lock: self.lock.clone(),
+            claimed: self.claimed.clone(),
+            roots: self.roots.clone(),
+            start: self.start.clone(),
+            from_tree: self.from_tree,
         }
-        loaded
     }
 
     pub fn from_tree(roots: Roots) -> Result<Loaded, LoadError> {

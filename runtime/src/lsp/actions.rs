@@ -46,7 +46,7 @@ pub(crate) fn code_actions(analysis: &Analysis, params: CodeActionParams) -> Vec
         actions.push(CodeActionOrCommand::CodeAction(CodeAction {
             title: format!("Fix `{}`: {}", finding.rule, first_line(&shown.message)),
             kind: Some(CodeActionKind::QUICKFIX),
-            diagnostics: Some(vec![shown.clone()]),
+            diagnostics: Some(vec![shown.lsp()]),
             edit: Some(workspace_edit(&uri, &lines, text, &after)),
             is_preferred: Some(true),
             ..Default::default()

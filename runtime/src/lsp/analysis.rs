@@ -79,11 +79,51 @@ pub(crate) struct Analysis {
     /// `None` when the workspace folder itself cannot be read.
     pub(crate) checked: Option<Checked>,
     /// Every finding, by the file it is in, in the report's order (shared with the converted
-    /// findings kept for the next check, and with what was published).
-    pub(crate) diagnostics: BTreeMap<Url, Arc<Vec<lsp_types::Diagnostic>>>,
+    /// findings kept for the next check, and with what was published; each file's URL too).
+    pub(crate) diagnostics: BTreeMap<Arc<Url>, Findings>,
     /// Where each file's findings are: the first of its `diagnostics` that comes from
     /// `checked.diagnostics`, and their indices there (in the same order).
-    pub(crate) origins: BTreeMap<Url, (usize, std::ops::Range<usize>)>,
+    pub(crate) origins: BTreeMap<Arc<Url>, (usize, std::ops::Range<usize>)>,
+}
+
+/// A file's findings as shown, shared by the checks that found them the same and by what was
+/// published.
+pub(crate) type Findings = Arc<Vec<Shown>>;
+
+/// One finding as the editor is shown it: what it is sent as, less what every finding of a
+/// rule shares (its code, the link to its documentation, the source `capc`), which is added
+/// when it is sent ([`Shown::lsp`]): an LSP diagnostic holds each of those as a string of its
+/// own, twice the memory of the finding on a tree with tens of thousands of them.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Shown {
+    pub(crate) range: Range,
+    pub(crate) severity: DiagnosticSeverity,
+    /// The rule; `None` for an error of capc's own setup (capc.toml, the baseline).
+    pub(crate) rule: Option<&'static str>,
+    /// The message, masked, with its help.
+    pub(crate) message: Box<str>,
+}
+
+impl Shown {
+    pub(crate) fn lsp(&self) -> lsp_types::Diagnostic {
+        lsp_types::Diagnostic {
+            range: self.range,
+            severity: Some(self.severity),
+            code: self.rule.map(|rule| NumberOrString::String(rule.to_string())),
+            code_description: self
+                .rule
+                .and_then(|rule| Url::parse(&format!("{RULES_DOCS}#{rule}")).ok())
+                .map(|href| CodeDescription { href }),
+            source: Some("capc".to_string()),
+            message: self.message.to_string(),
+            ..Default::default()
+        }
+    }
+}
+
+/// A file's findings as LSP diagnostics, to send.
+pub(crate) fn lsp(shown: &[Shown]) -> Vec<lsp_types::Diagnostic> {
+    shown.iter().map(Shown::lsp).collect()
 }
 
 impl Analysis {
@@ -251,11 +291,11 @@ pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCa
 fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
     use std::hash::{Hash, Hasher};
     let mut converted = disk.converted.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    // What the check before converted, by path as this one is: what this one keeps of it moves
+    // What the check before converted, by a hash of the path: what this one keeps of it moves
     // to `now`, the rest (files without findings now) is dropped.
-    let mut before = std::mem::take(&mut *converted).into_iter().peekable();
-    let mut now: Vec<(String, Converted)> = Vec::with_capacity(before.len());
-    let mut by_url: Vec<(Url, Arc<Vec<lsp_types::Diagnostic>>, std::ops::Range<usize>)> = Vec::new();
+    let mut before = std::mem::take(&mut *converted);
+    let mut now = std::collections::HashMap::with_capacity(before.len());
+    let mut by_url: Vec<(Arc<Url>, Findings, std::ops::Range<usize>)> = Vec::new();
     let all = &checked.diagnostics;
     // Files and findings are both sorted by path: one pass over each.
     let mut files = checked.files.iter().peekable();
@@ -267,8 +307,8 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
         start = end;
         while files.next_if(|f| f.path.as_str() < path).is_some() {}
         let file = files.peek().filter(|f| f.path == path);
-        while before.next_if(|(p, _)| p.as_str() < path).is_some() {}
-        let was = before.next_if(|(p, _)| p == path);
+        let at = path_hash(path);
+        let was = before.remove(&at);
         // What the positions are computed on: the text's stamp, else a hash of the text.
         let key = match file {
             Some(file) if file.stamp != 0 => file.stamp,
@@ -280,24 +320,24 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
         };
         let findings = &all[group.clone()];
         let hashed = findings_hash(findings);
-        let (path, kept) = match was {
-            Some((path, kept)) if kept.stamp == key && kept.findings == hashed => (path, kept),
+        let kept = match was {
+            Some(kept) if kept.stamp == key && kept.findings == hashed => kept,
             _ => {
                 let Some(url) = analysis.url(path) else { continue };
                 let text = file.and_then(|f| f.text.as_deref()).unwrap_or("");
                 let lines = Lines::new(text);
-                let lsp: Vec<lsp_types::Diagnostic> = findings
+                let shown: Vec<Shown> = findings
                     .iter()
                     .map(|d| {
                         let range = d.span.map_or(Range::default(), |span| lines.range(span.start, span.end));
-                        to_lsp(d, range)
+                        shown(d, range)
                     })
                     .collect();
-                (path.to_string(), Converted { stamp: key, findings: hashed, url, lsp: Arc::new(lsp) })
+                Converted { stamp: key, findings: hashed, url: Arc::new(url), lsp: Arc::new(shown) }
             }
         };
         by_url.push((kept.url.clone(), kept.lsp.clone(), group));
-        now.push((path, kept));
+        now.insert(at, kept);
     }
     *converted = now;
     drop(converted);
@@ -315,7 +355,16 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
     analysis.origins = origins.into_iter().collect();
 }
 
-/// A hash of what [`to_lsp`] and the positions read of a file's findings: equal for two
+/// A hash of a path as the report shows it: what the converted findings are kept by (the
+/// other keys of a kept conversion, its text's stamp and its findings, are hashes too).
+fn path_hash(path: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    path.hash(&mut h);
+    h.finish()
+}
+
+/// A hash of what [`shown`] and the positions read of a file's findings: equal for two
 /// checks whose findings convert to the same diagnostics on the same text.
 fn findings_hash(findings: &[capc_compiler::Diagnostic]) -> u64 {
     use std::hash::{Hash, Hasher};
@@ -327,25 +376,22 @@ fn findings_hash(findings: &[capc_compiler::Diagnostic]) -> u64 {
     h.finish()
 }
 
-fn to_lsp(d: &capc_compiler::Diagnostic, range: Range) -> lsp_types::Diagnostic {
+fn shown(d: &capc_compiler::Diagnostic, range: Range) -> Shown {
     use capc_compiler::secrets::mask_words;
     let mut message = mask_words(&d.message).into_owned();
     if let Some(help) = &d.help {
         message.push_str("\nhelp: ");
         message.push_str(&mask_words(help));
     }
-    lsp_types::Diagnostic {
+    Shown {
         range,
-        severity: Some(match d.severity {
+        severity: match d.severity {
             Severity::Error => DiagnosticSeverity::ERROR,
             Severity::Warning => DiagnosticSeverity::WARNING,
             Severity::Info => DiagnosticSeverity::INFORMATION,
-        }),
-        code: Some(NumberOrString::String(d.rule.to_string())),
-        code_description: Url::parse(&format!("{RULES_DOCS}#{}", d.rule)).ok().map(|href| CodeDescription { href }),
-        source: Some("capc".to_string()),
-        message,
-        ..Default::default()
+        },
+        rule: Some(d.rule),
+        message: message.into(),
     }
 }
 
@@ -377,13 +423,9 @@ fn file_error(analysis: &mut Analysis, file: &std::path::Path, message: String) 
 /// An error of capc's own setup, first in its file.
 fn error_at(analysis: &mut Analysis, url: Url, at: Position, message: String) {
     // First in its file, before the findings there (which then start one place later).
-    let diagnostic = lsp_types::Diagnostic {
-        range: Range::new(at, at),
-        severity: Some(DiagnosticSeverity::ERROR),
-        source: Some("capc".to_string()),
-        message,
-        ..Default::default()
-    };
+    let diagnostic =
+        Shown { range: Range::new(at, at), severity: DiagnosticSeverity::ERROR, rule: None, message: message.into() };
+    let url = Arc::new(url);
     Arc::make_mut(analysis.diagnostics.entry(url.clone()).or_default()).insert(0, diagnostic);
     if let Some((first, _)) = analysis.origins.get_mut(&url) {
         *first += 1;

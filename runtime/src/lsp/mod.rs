@@ -8,7 +8,7 @@
 //! newest generation's findings are published. A check reads the open buffers over a cache of
 //! texts read from disk (`text`), so an edit re-reads nothing but what changed. `actions`
 //! turns `capc check --fix`'s fixes into code actions; `features` answers hover, completion,
-//! definition and symbols (what a key means is the text of the compiler's field tables,
+//! definition, links and symbols, a module each (what a key means is the text of the compiler's field tables,
 //! `decl::fields`), `references` every place a name is declared or named. `transport` frames
 //! messages and survives malformed input.
 

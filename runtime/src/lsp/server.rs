@@ -1,7 +1,7 @@
 //! The main loop: client messages applied in the order they arrive, checks handed to the
 //! checker thread, findings published when they belong to the newest text.
 
-use super::analysis::{self, Analysis, Job, Scopes};
+use super::analysis::{self, Analysis, Findings, Job, Scopes};
 use super::text::{apply_change, Buffers, DiskCache};
 use super::transport::{Incoming, Outgoing};
 use super::{actions, features, references};
@@ -35,11 +35,13 @@ pub(crate) struct Server {
     newest: Arc<std::sync::atomic::AtomicU64>,
     jobs: Sender<Job>,
     results: Receiver<Analysis>,
-    /// The newest check received; current when its generation is `generation`.
+    /// The check of the newest text, once it has come: the check before is freed when the
+    /// next one starts, so that one check is held at a time, not two.
     latest: Option<Analysis>,
-    /// What each file was last sent: the document version and the findings.
-    published: BTreeMap<Url, (Option<i32>, Arc<Vec<lsp_types::Diagnostic>>)>,
-    /// Requests that need the check of the newest text, answered when it arrives.
+    /// What each file was last sent: the document version and the findings (shared with the
+    /// check that sent them, as the file's URL is).
+    published: BTreeMap<Arc<Url>, (Option<i32>, Findings)>,
+    /// Requests made while a check runs, answered from it when it arrives.
     waiting: Vec<Request>,
     shut_down: bool,
     next_request: i32,
@@ -341,8 +343,11 @@ impl Server {
         self.changed();
     }
 
-    /// What a check reads changed: a new generation, checked on the checker thread.
+    /// What a check reads changed: a new generation, checked on the checker thread. The last
+    /// check is freed first: every request is answered from the check of the newest text
+    /// (docs/lsp.md, "Which check answers"), so the last one has nothing left to answer.
     fn changed(&mut self) {
+        discard(self.latest.take());
         self.generation += 1;
         self.newest.store(self.generation, std::sync::atomic::Ordering::Release);
         let _ = self.jobs.send(Job {
@@ -352,38 +357,36 @@ impl Server {
         });
     }
 
-    fn current(&self) -> Option<&Analysis> {
-        self.latest.as_ref().filter(|a| a.generation == self.generation)
-    }
-
     fn checked(&mut self, analysis: Analysis) {
-        let before = self.latest.replace(analysis);
-        if self.current().is_some() {
-            self.publish();
+        if analysis.generation != self.generation {
+            // A check of a text since changed (it finished as the change came): the check of
+            // the newest text is on its way.
+            return discard(Some(analysis));
         }
+        self.latest = Some(analysis);
+        self.publish();
         self.answer_waiting();
-        discard(before);
     }
 
     /// Sends the findings of every file whose findings (or open version) changed.
     fn publish(&mut self) {
-        let Some(analysis) = self.latest.as_ref().filter(|a| a.generation == self.generation) else { return };
-        let open: BTreeSet<&Url> = self.documents.iter().filter(|(_, d)| d.path.is_some()).map(|(u, _)| u).collect();
-        let urls: BTreeSet<Url> =
-            analysis.diagnostics.keys().chain(self.published.keys()).chain(open.iter().copied()).cloned().collect();
+        let Some(analysis) = self.latest.as_ref() else { return };
+        let open = self.documents.iter().filter(|(_, d)| d.path.is_some()).map(|(u, _)| Arc::new(u.clone()));
+        let urls: BTreeSet<Arc<Url>> =
+            analysis.diagnostics.keys().chain(self.published.keys()).cloned().chain(open).collect();
         let mut sent = Vec::new();
         for url in urls {
             let diagnostics = analysis.diagnostics.get(&url).cloned().unwrap_or_default();
-            let version = self.documents.get(&url).filter(|d| d.path.is_some()).map(|d| d.version);
-            let same = |d: &Arc<Vec<lsp_types::Diagnostic>>| Arc::ptr_eq(d, &diagnostics) || **d == *diagnostics;
+            let version = self.documents.get(&*url).filter(|d| d.path.is_some()).map(|d| d.version);
+            let same = |d: &Findings| Arc::ptr_eq(d, &diagnostics) || **d == *diagnostics;
             if let Some((v, d)) = self.published.get_mut(&url).filter(|(v, d)| *v == version && same(d)) {
                 // The same findings: this check's copy is kept, the one before is freed with it.
                 (*v, *d) = (version, diagnostics);
                 continue;
             }
             let params = lsp_types::PublishDiagnosticsParams {
-                uri: url.clone(),
-                diagnostics: diagnostics.as_ref().clone(),
+                uri: (*url).clone(),
+                diagnostics: analysis::lsp(&diagnostics),
                 version,
             };
             send(&self.out, Message::Notification(Notification::new(notif::PublishDiagnostics::METHOD.into(), params)));
@@ -398,22 +401,10 @@ impl Server {
         }
     }
 
-    /// Answers the waiting requests that can be answered: those about findings need the check
-    /// of the newest text; the others any check, with the newest text of the document.
+    /// Answers the waiting requests once the check of the newest text is there.
     fn answer_waiting(&mut self) {
-        let current = self.current().is_some();
         let Some(analysis) = self.latest.as_ref() else { return };
-        let (ready, waiting): (Vec<Request>, Vec<Request>) =
-            std::mem::take(&mut self.waiting).into_iter().partition(|r| {
-                current
-                    || !matches!(
-                        r.method.as_str(),
-                        req::DocumentDiagnosticRequest::METHOD
-                            | req::CodeActionRequest::METHOD
-                            | req::References::METHOD
-                    )
-            });
-        self.waiting = waiting;
+        let ready = std::mem::take(&mut self.waiting);
         let texts = |url: &Url| -> Option<String> { self.documents.get(url).map(|d| d.text.clone()) };
         for request in ready {
             let id = request.id.clone();
@@ -475,7 +466,7 @@ fn answer(
     let value = match request.method.as_str() {
         req::DocumentDiagnosticRequest::METHOD => {
             let p: lsp_types::DocumentDiagnosticParams = take(request)?;
-            let items = analysis.diagnostics.get(&p.text_document.uri).map(|d| d.as_ref().clone()).unwrap_or_default();
+            let items = analysis.diagnostics.get(&p.text_document.uri).map(|d| analysis::lsp(d)).unwrap_or_default();
             serde_json::to_value(lsp_types::DocumentDiagnosticReport::Full(
                 lsp_types::RelatedFullDocumentDiagnosticReport {
                     related_documents: None,

@@ -29,9 +29,9 @@ pub(crate) struct DiskCache {
     /// What each check keeps for the next: the folders' listings (forgotten with any file),
     /// each file's reading, the cross-file stage.
     pub(crate) check: Arc<capc_compiler::check::Cache>,
-    /// Each file's findings as last converted to LSP diagnostics, sorted by path
+    /// Each file's findings as last converted, by a hash of its path as the report shows it
     /// (`analysis::convert`).
-    pub(crate) converted: std::sync::Mutex<Vec<(String, Converted)>>,
+    pub(crate) converted: std::sync::Mutex<HashMap<u64, Converted>>,
 }
 
 /// A file's findings converted to LSP diagnostics (see `DiskCache::converted`).
@@ -41,8 +41,9 @@ pub(crate) struct Converted {
     /// A hash of what the conversion read of its findings (rule, severity, span, message,
     /// help): the findings themselves are not kept.
     pub(crate) findings: u64,
-    pub(crate) url: lsp_types::Url,
-    pub(crate) lsp: Arc<Vec<lsp_types::Diagnostic>>,
+    /// The file's URL, shared with every check and publication that names the file.
+    pub(crate) url: Arc<lsp_types::Url>,
+    pub(crate) lsp: super::analysis::Findings,
 }
 
 impl DiskCache {

@@ -167,9 +167,16 @@ impl Catalog {
         let mut out = Vec::new();
         let all = self.files.get();
         let served: HashMap<&str, usize> = self.prompts.rows.iter().map(|r| (&*r.name, r.decl)).collect();
+        // Each skill's files in list order, found by name once rather than by a scan of the
+        // whole list per skill.
+        let mut by_skill: HashMap<&str, Vec<&SkillFile>> = HashMap::new();
+        for f in all {
+            by_skill.entry(f.skill.as_str()).or_default().push(f);
+        }
         for entry in all.iter().filter(|f| f.locked) {
-            let files = all.iter().filter(|f| f.skill == entry.skill);
-            let resources = files.map(|f| SkillResource::new(&f.uri, format!("sha256:{}", f.sha256), f.size)).collect();
+            let files = by_skill.get(entry.skill.as_str()).map_or(&[][..], Vec::as_slice);
+            let resources =
+                files.iter().map(|f| SkillResource::new(&f.uri, format!("sha256:{}", f.sha256), f.size)).collect();
             let command = served.get(entry.skill.as_str()).map(|&i| &self.prompts.lock.commands[i]);
             let description = command.and_then(description).unwrap_or_default();
             let skill = Skill::new(
@@ -369,36 +376,48 @@ fn skill_tool(listing: &str) -> Tool {
 /// for them, not at start: `initialize` is then answered without reading every supporting file.
 #[derive(Debug, Clone)]
 pub struct Files {
+    /// The served lock, whose commands and sources the folders point into.
+    lock: Arc<capc_compiler::model::Lock>,
     folders: Arc<Vec<Folder>>,
     roots: crate::loaded::Roots,
     listed: Arc<OnceLock<Vec<SkillFile>>>,
 }
 
-/// One served skill, before its folder is walked.
-#[derive(Debug, PartialEq)]
+/// One served skill, before its folder is walked: its name (shared with the session), its
+/// command in the lock (whose path is `SKILL.md`'s) and `SKILL.md`'s source there (its hash).
+#[derive(Debug)]
 struct Folder {
-    skill: String,
-    /// `SKILL.md`'s path in the lock's notation, and its hash there.
-    path: String,
-    sha256: String,
+    skill: Arc<str>,
+    command: usize,
+    source: usize,
 }
 
 impl Files {
     fn of(session: &Session, prompts: &Prompts) -> Files {
         let loaded = &session.loaded;
         let served: HashSet<&str> = prompts.rows.iter().map(|r| &*r.name).collect();
-        let hashes: HashMap<&str, &str> =
-            loaded.lock.sources.iter().map(|s| (s.path.as_str(), s.sha256.as_str())).collect();
+        let sources: HashMap<&str, usize> =
+            loaded.lock.sources.iter().enumerate().map(|(i, s)| (s.path.as_str(), i)).collect();
         let mut folders = Vec::new();
         for (i, c) in loaded.lock.commands.iter().enumerate() {
             if c.form != Form::Skill || !served.contains(&*loaded.names[i].0) {
                 continue;
             }
-            let Some(sha) = hashes.get(c.path.as_str()) else { continue };
-            let skill = loaded.names[i].0.to_string();
-            folders.push(Folder { skill, path: c.path.clone(), sha256: sha.to_string() });
+            let Some(&source) = sources.get(c.path.as_str()) else { continue };
+            folders.push(Folder { skill: loaded.names[i].0.clone(), command: i, source });
         }
-        Files { folders: Arc::new(folders), roots: loaded.roots.clone(), listed: Arc::default() }
+        Files {
+            lock: loaded.lock.clone(),
+            folders: Arc::new(folders),
+            roots: loaded.roots.clone(),
+            listed: Arc::default(),
+        }
+    }
+
+    /// A served skill's name, `SKILL.md`'s path in the lock's notation, and its hash there.
+    fn folder<'a>(&'a self, folder: &'a Folder) -> (&'a str, &'a str, &'a str) {
+        let path = &self.lock.commands[folder.command].path;
+        (&folder.skill, path, &self.lock.sources[folder.source].sha256)
     }
 
     /// Every file, walked and hashed on the first call.
@@ -408,11 +427,11 @@ impl Files {
 
     fn walk(&self) -> Vec<SkillFile> {
         let mut out = Vec::new();
-        for Folder { skill, path, sha256 } in self.folders.iter() {
+        for (skill, path, sha256) in self.folders.iter().map(|f| self.folder(f)) {
             let Some((folder_shown, file_name)) = path.rsplit_once('/') else { continue };
             let folder = self.roots.locate(folder_shown);
             let size = std::fs::metadata(self.roots.locate(path)).map(|m| m.len()).unwrap_or(0);
-            out.push(file(skill, file_name, path, sha256.clone(), size, true));
+            out.push(file(skill, file_name, path, sha256.to_string(), size, true));
             let tree = capc_compiler::walk::walk(&folder);
             for relative in tree.files.iter().filter(|f| f.as_str() != file_name).take(MAX_FILES_PER_SKILL) {
                 let shown = format!("{folder_shown}/{relative}");
@@ -432,7 +451,7 @@ impl Files {
     /// of their other files to update.
     fn changed(&self, before: &Files) -> bool {
         if before.listed.get().is_none() {
-            return self.folders != before.folders;
+            return !self.folders.iter().map(|f| self.folder(f)).eq(before.folders.iter().map(|f| before.folder(f)));
         }
         self != before
     }

@@ -164,22 +164,25 @@ impl Shared {
         }
     }
 
-    /// Serves `loaded` from now on; returns the lists that changed.
-    pub fn reload(&self, loaded: crate::loaded::Loaded) -> Vec<List> {
+    /// Serves `loaded` from now on (`None`: the lock served now, again); returns the lists
+    /// that changed.
+    pub fn reload(&self, loaded: Option<crate::loaded::Loaded>) -> Vec<List> {
         let mut state = lock(&self.state);
         let session = &mut state.session;
+        if let Some(loaded) = loaded {
+            session.loaded = loaded;
+        }
         // Live connections keep their state: the servers started stay as they are.
         if session.live.is_none() {
-            session.mcp = crate::mcp::McpState::from_lock(&loaded.lock);
+            session.mcp = crate::mcp::McpState::from_lock(&session.loaded.lock);
         }
-        session.loaded = loaded;
         state.session.last_context = state.context();
         self.rebuild(&mut state)
     }
 
-    /// The loaded lock's roots and a copy of the lock, for the watcher.
-    pub fn loaded(&self) -> crate::loaded::Loaded {
-        lock(&self.state).session.loaded.clone()
+    /// What deriving the served lock again needs, for the watcher: the lock itself is shared.
+    pub fn rederive(&self) -> crate::loaded::Rederive {
+        lock(&self.state).session.loaded.rederive()
     }
 
     /// How many clients have finished their `initialize` handshake and are still connected:

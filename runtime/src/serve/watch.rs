@@ -49,22 +49,19 @@ fn folders(roots: &crate::loaded::Roots) -> Vec<PathBuf> {
 /// client makes right after `initialize` is then a change, not part of the starting picture.
 pub fn start(shared: Arc<Shared>) {
     let handle = tokio::runtime::Handle::current();
-    let loaded = shared.loaded();
-    let watched = folders(&loaded.roots);
+    let mut current = shared.rederive();
+    let watched = folders(current.roots());
     let mut last = fingerprint(&watched);
-    let spawned = std::thread::Builder::new().name("capc-serve-watch".to_string()).spawn(move || {
-        let mut current = loaded;
-        loop {
-            std::thread::sleep(INTERVAL);
-            let now = fingerprint(&watched);
-            if now == last {
-                continue;
-            }
-            last = now;
-            let changed = saved(&shared, &mut current);
-            if !changed.is_empty() {
-                handle.block_on(shared.notify(&changed));
-            }
+    let spawned = std::thread::Builder::new().name("capc-serve-watch".to_string()).spawn(move || loop {
+        std::thread::sleep(INTERVAL);
+        let now = fingerprint(&watched);
+        if now == last {
+            continue;
+        }
+        last = now;
+        let changed = saved(&shared, &mut current);
+        if !changed.is_empty() {
+            handle.block_on(shared.notify(&changed));
         }
     });
     if let Err(e) = spawned {
@@ -74,16 +71,17 @@ pub fn start(shared: Arc<Shared>) {
 
 /// What the watcher does after a save: the lock recomputed from `current`'s folders and
 /// served; returns the lists that changed, for `list_changed`. The in-process serve
-/// transcripts call it where they save a file.
-pub fn saved(shared: &Shared, current: &mut crate::loaded::Loaded) -> Vec<super::catalog::List> {
+/// transcripts call it where they save a file. Between saves the watcher holds `current`, the
+/// served lock shared with the session, not a copy of the session's state.
+pub fn saved(shared: &Shared, current: &mut crate::loaded::Rederive) -> Vec<super::catalog::List> {
     match current.derive() {
-        Ok(lock) => {
-            if lock != *current.lock {
-                *current = current.reloaded(lock);
-            }
-            // Also when the lock is the same: a skill's supporting file may have changed.
-            shared.reload(current.clone())
+        Ok(lock) if lock != *current.lock => {
+            let loaded = current.reloaded(lock);
+            *current = loaded.rederive();
+            shared.reload(Some(loaded))
         }
+        // Served again all the same: a skill's supporting file may have changed.
+        Ok(_) => shared.reload(None),
         // Served as before until the folder checks again.
         // The error quotes the folder's files (names, a line of a declaration): escaped.
         Err(e) => {

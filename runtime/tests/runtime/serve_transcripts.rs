@@ -45,7 +45,7 @@ async fn replay(name: &str, text: &str) -> String {
     let (server_output, client_input) = tokio::io::duplex(64 * 1024);
     let served = tokio::spawn(stdio::serve_on(shared.clone(), server_input, server_output));
     let mut lines = BufReader::new(client_input).lines();
-    let mut current = shared.loaded();
+    let mut current = shared.rederive();
     let mut out = String::new();
     // The request whose response the runner waits for; it outlives an answer to the server.
     let mut pending: Option<serde_json::Value> = None;
