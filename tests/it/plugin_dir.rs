@@ -683,9 +683,9 @@ fn a_monitors_or_lsp_file_claude_code_refuses_is_reported_and_declares_nothing()
     assert!(json["plugins"][0]["inventory"]["monitors"].is_null(), "{}", json["plugins"][0]["inventory"]);
 }
 
-/// What a plugin's monitors, LSP servers and `bin/` files run is in `capc ls --runs` (and the
-/// lock's `[[run]]`), each with its place, when it runs, the folder's trust as its gate, and a
-/// `bin/` file's hash, so `capc diff` sees an edited one.
+/// What a plugin's monitors, LSP servers, `bin/` files, hooks module and workflow scripts run is
+/// in `capc ls --runs` (and the lock's `[[run]]`), each with its place, when it runs, the
+/// folder's trust as its gate, and a file's hash, so `capc diff` sees an edited one.
 #[test]
 fn a_plugins_monitors_lsp_servers_and_bin_files_are_in_what_runs() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -715,4 +715,24 @@ fn a_plugins_monitors_lsp_servers_and_bin_files_are_in_what_runs() {
     let tool = row("plugin-bin", "tool");
     assert_eq!(tool["pinned"], "script");
     assert_eq!(tool["script_sha256"], capc_compiler::secrets::sha256_hex(b"#!/bin/sh\necho tool\n"));
+    // The hooks module Claude Code loads into its own process, named where the hooks file is.
+    let module = row("hooks-module", "hooks/mod.js");
+    assert_eq!(module["run"], "<plugin-dir 1>/hooks/mod.js");
+    assert_eq!(module["path"], "<plugin-dir 1>/hooks/hooks.json");
+    assert_eq!(module["gate"], "trust");
+    assert_eq!(module["pinned"], "script");
+    assert!(module["when"].as_str().is_some_and(|w| w.contains("session start")), "{module}");
+    assert_eq!(
+        module["script_sha256"],
+        capc_compiler::secrets::sha256_hex(b"export function register(on, options) {}\n")
+    );
+    // A workflow script, run by the Workflow tool.
+    let triage = row("workflow", "kit:triage");
+    assert_eq!(triage["run"], "<plugin-dir 1>/workflows/triage.js");
+    assert_eq!(triage["pinned"], "script");
+    assert!(triage["when"].as_str().is_some_and(|w| w.contains("Workflow tool")), "{triage}");
+    assert_eq!(
+        triage["script_sha256"],
+        capc_compiler::secrets::sha256_hex(b"export const meta = { name: 'triage', description: 'Triage issues' }\n")
+    );
 }
