@@ -254,10 +254,9 @@ fn plugin_bins(lock: &Lock, _declared: &[Run]) -> Vec<Run> {
 
 /// The loaded plugins' hooks modules and workflow scripts, as the readers of the hooks file and
 /// the workflow declared them (each hashed). A hooks module is JavaScript Claude Code loads into
-/// its own process as the plugin loads; none loads where only managed hooks may run. A
+/// its own process as the plugin loads (policy took out those `allowManagedHooksOnly` stops). A
 /// workflow script runs when the Workflow tool runs it.
 fn plugin_code(lock: &Lock, declared: &[Run]) -> Vec<Run> {
-    let managed_only = effective(lock, "allowManagedHooksOnly").is_some_and(|s| s.value == "true");
     let loaded = |plugin: &Option<String>| {
         plugin.as_deref().is_some_and(|p| lock.plugins.iter().any(|l| l.loaded && l.name == p))
     };
@@ -266,7 +265,7 @@ fn plugin_code(lock: &Lock, declared: &[Run]) -> Vec<Run> {
         .filter(|d| d.owner.is_none() && loaded(&d.plugin))
         .filter_map(|d| {
             let when = match d.kind {
-                RunKind::HooksModule if !managed_only => {
+                RunKind::HooksModule => {
                     "at session start, as the plugin loads: its code runs inside Claude Code, on the events it hooks"
                         .to_string()
                 }

@@ -205,7 +205,7 @@ pub struct PolicySwitch {
 #[serde(deny_unknown_fields)]
 pub struct RemovedByPolicy {
     /// `hook`, `permission`, `allowed-tools` (a skill's or command's grant), `command`,
-    /// `agent` or `mcp-server`.
+    /// `agent`, `mcp-server`, `helper` or `hooks-module`.
     pub kind: String,
     /// The hook's event (and matcher), the rule, or the name.
     pub name: String,
