@@ -683,9 +683,9 @@ fn a_monitors_or_lsp_file_claude_code_refuses_is_reported_and_declares_nothing()
     assert!(json["plugins"][0]["inventory"]["monitors"].is_null(), "{}", json["plugins"][0]["inventory"]);
 }
 
-/// What a plugin's monitors, LSP servers and `bin/` files run is in `capc ls --runs` (and the
-/// lock's `[[run]]`), each with its place, when it runs, the folder's trust as its gate, and a
-/// `bin/` file's hash, so `capc diff` sees an edited one.
+/// What a plugin's monitors, LSP servers, `bin/` files, hooks module and workflow scripts run is
+/// in `capc ls --runs` (and the lock's `[[run]]`), each with its place, when it runs, the
+/// folder's trust as its gate, and a file's hash, so `capc diff` sees an edited one.
 #[test]
 fn a_plugins_monitors_lsp_servers_and_bin_files_are_in_what_runs() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -715,4 +715,51 @@ fn a_plugins_monitors_lsp_servers_and_bin_files_are_in_what_runs() {
     let tool = row("plugin-bin", "tool");
     assert_eq!(tool["pinned"], "script");
     assert_eq!(tool["script_sha256"], capc_compiler::secrets::sha256_hex(b"#!/bin/sh\necho tool\n"));
+    // The hooks module Claude Code loads into its own process, named where the hooks file is.
+    let module = row("hooks-module", "hooks/mod.js");
+    assert_eq!(module["run"], "<plugin-dir 1>/hooks/mod.js");
+    assert_eq!(module["path"], "<plugin-dir 1>/hooks/hooks.json");
+    assert_eq!(module["gate"], "trust");
+    assert_eq!(module["pinned"], "script");
+    assert!(module["when"].as_str().is_some_and(|w| w.contains("session start")), "{module}");
+    assert_eq!(
+        module["script_sha256"],
+        capc_compiler::secrets::sha256_hex(b"export function register(on, options) {}\n")
+    );
+    // A workflow script, run by the Workflow tool.
+    let triage = row("workflow", "kit:triage");
+    assert_eq!(triage["run"], "<plugin-dir 1>/workflows/triage.js");
+    assert_eq!(triage["pinned"], "script");
+    assert!(triage["when"].as_str().is_some_and(|w| w.contains("Workflow tool")), "{triage}");
+    assert_eq!(
+        triage["script_sha256"],
+        capc_compiler::secrets::sha256_hex(b"export const meta = { name: 'triage', description: 'Triage issues' }\n")
+    );
+}
+
+/// Where managed settings allow only managed hooks, a plugin's hooks module does not load (the
+/// bundle's own words), so it is no row of what runs; its workflow scripts still are.
+#[test]
+fn no_hooks_module_runs_where_only_managed_hooks_may() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("proj")).expect("mkdir proj");
+    every_kind(dir.path());
+    write(dir.path(), &[("managed/managed-settings.json", "{\"allowManagedHooksOnly\": true}\n")]);
+    let managed = dir.path().join("managed");
+    let managed = managed.to_str().expect("utf-8");
+    let args = ["ls", "proj", "--runs", "--format", "json", "--plugin-dir", "kit", "--managed-dir", managed];
+    let out = capc_in(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let rows = json["runs"].as_array().expect("runs");
+    let kinds: Vec<&str> = rows.iter().filter_map(|r| r["kind"].as_str()).collect();
+    assert!(!kinds.contains(&"hooks-module"), "{rows:#?}");
+    assert!(kinds.contains(&"workflow"), "{rows:#?}");
+    // The lock names what the switch keeps out.
+    let proj = dir.path().join("proj");
+    let lock = capc_in(&proj, &["lock", ".", "--plugin-dir", "../kit", "--managed-dir", managed]);
+    assert!(lock.status.success(), "{}", stderr(&lock));
+    let text = lock_text(&proj);
+    let removed = "[[removed_by_policy]]\nkind = \"hooks-module\"\nname = \"hooks/mod.js: <plugin-dir 1>/hooks/mod.js\"\npath = \"<plugin-dir 1>/hooks/hooks.json\"\nkey = \"allowManagedHooksOnly\"";
+    assert!(text.contains(removed), "{text}");
 }

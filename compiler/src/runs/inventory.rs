@@ -9,7 +9,8 @@ use crate::model::{Gate, Lock, Pinned, Run, RunKind, Scope};
 pub type Source = fn(&Lock, &[Run]) -> Vec<Run>;
 
 /// Every kind of row, one function each.
-pub(crate) const SOURCES: &[Source] = &[hooks, servers, injections, helpers, owned, monitors, lsp_servers, plugin_bins];
+pub(crate) const SOURCES: &[Source] =
+    &[hooks, servers, injections, helpers, owned, monitors, lsp_servers, plugin_bins, plugin_code];
 
 /// The `[[run]]` inventory of a resolved lock.
 pub fn inventory(lock: &Lock, declared: &[Run]) -> Vec<Run> {
@@ -247,6 +248,31 @@ fn plugin_bins(lock: &Lock, _declared: &[Run]) -> Vec<Run> {
             script: Some(b.path.clone()),
             script_sha256: (!b.sha256.is_empty()).then(|| b.sha256.clone()),
             ..Run::default()
+        })
+        .collect()
+}
+
+/// The loaded plugins' hooks modules and workflow scripts, as the readers of the hooks file and
+/// the workflow declared them (each hashed). A hooks module is JavaScript Claude Code loads into
+/// its own process as the plugin loads (policy took out those `allowManagedHooksOnly` stops). A
+/// workflow script runs when the Workflow tool runs it.
+fn plugin_code(lock: &Lock, declared: &[Run]) -> Vec<Run> {
+    let loaded = |plugin: &Option<String>| {
+        plugin.as_deref().is_some_and(|p| lock.plugins.iter().any(|l| l.loaded && l.name == p))
+    };
+    declared
+        .iter()
+        .filter(|d| d.owner.is_none() && loaded(&d.plugin))
+        .filter_map(|d| {
+            let when = match d.kind {
+                RunKind::HooksModule => {
+                    "at session start, as the plugin loads: its code runs inside Claude Code, on the events it hooks"
+                        .to_string()
+                }
+                RunKind::Workflow => format!("when the Workflow tool runs workflow `{}`", d.name),
+                _ => return None,
+            };
+            Some(Run { when, gate: gate_of(Scope::Plugin), ..d.clone() })
         })
         .collect()
 }

@@ -41,6 +41,35 @@ pub(super) fn add_runs(
             _ => {}
         }
     }
+    let parts: Vec<(crate::model::PartKind, String, String)> = sink
+        .decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::PluginPart { kind, name, plugin } => Some((*kind, name.clone(), plugin.clone())),
+            _ => None,
+        })
+        .collect();
+    for (kind, name, plugin) in parts {
+        let row = match kind {
+            crate::model::PartKind::Module => scripts.module(&name, &plugin, path),
+            // The workflow script is this file: its own bytes.
+            crate::model::PartKind::Workflow => Some(crate::model::Run {
+                kind: crate::model::RunKind::Workflow,
+                name,
+                run: path.to_string(),
+                scope: crate::model::Scope::Plugin,
+                path: path.to_string(),
+                plugin: Some(plugin),
+                script: Some(path.to_string()),
+                script_sha256: Some(crate::secrets::sha256_hex(text.as_bytes())),
+                ..crate::model::Run::default()
+            }),
+            crate::model::PartKind::Theme => None,
+        };
+        if let Some(row) = row {
+            sink.decls.push(crate::model::Decl { path: path.to_string(), span: None, item: Item::Run(Box::new(row)) });
+        }
+    }
     for mut row in rows {
         scripts.hash(&mut row);
         sink.decls.push(crate::model::Decl { path: path.to_string(), span: None, item: Item::Run(Box::new(row)) });
@@ -109,6 +138,32 @@ impl Scripts<'_> {
             row.script = Some(self.realm.display(&target));
             row.script_sha256 = Some(crate::secrets::sha256_hex(&bytes));
         }
+    }
+}
+
+impl Scripts<'_> {
+    /// The row of the hooks module `module` (its path in the plugin) that the hooks file at
+    /// `path` names, with the SHA-256 of its bytes when it is a regular file inside the plugin.
+    fn module(&self, module: &str, plugin: &str, path: &str) -> Option<crate::model::Run> {
+        let root = self.plugin?;
+        let target = if root.is_empty() { module.to_string() } else { format!("{root}/{module}") };
+        let shown = self.realm.display(&target);
+        let mut row = crate::model::Run {
+            kind: crate::model::RunKind::HooksModule,
+            name: module.to_string(),
+            run: shown.clone(),
+            scope: crate::model::Scope::Plugin,
+            path: path.to_string(),
+            plugin: Some(plugin.to_string()),
+            ..crate::model::Run::default()
+        };
+        if self.tree.exists(&target) {
+            if let Ok(bytes) = walk::read_regular(&self.dir.join(&target), walk::MAX_FILE_BYTES, walk::Links::Refuse) {
+                row.script = Some(shown);
+                row.script_sha256 = Some(crate::secrets::sha256_hex(&bytes));
+            }
+        }
+        Some(row)
     }
 }
 

@@ -226,6 +226,7 @@ fn remove_hooks(switches: &Switches, session: &mut Parts, plugins: &[Plugin], re
 /// a status line that writes a marker): managed `disableAllHooks` runs none of them, managed
 /// ones included; `allowManagedHooksOnly` or a user's, project's or local `disableAllHooks`
 /// runs only the managed settings' own. The other helpers run whatever these switches say.
+/// `allowManagedHooksOnly` also keeps out every plugin's hooks module.
 fn remove_helpers(switches: &Switches, session: &mut Parts, removed: &mut Removals) {
     let runs = std::mem::take(&mut session.runs);
     for r in runs {
@@ -237,8 +238,15 @@ fn remove_helpers(switches: &Switches, session: &mut Parts, removed: &mut Remova
             true if r.scope == Scope::Managed => None,
             true => switches.get("allowManagedHooksOnly").or_else(|| switches.get("disableAllHooks")),
         };
+        // A plugin's hooks module runs in the user's tier and does not load where only managed
+        // hooks may (the bundle's words).
+        let why = match r.kind == RunKind::HooksModule && r.owner.is_none() {
+            true => switches.get("allowManagedHooksOnly"),
+            false => why,
+        };
+        let kind = if r.kind == RunKind::HooksModule { "hooks-module" } else { HELPER_REMOVED };
         match why {
-            Some(switch) => removed.remove(HELPER_REMOVED, format!("{}: {}", r.name, r.run), &r.path, switch),
+            Some(switch) => removed.remove(kind, format!("{}: {}", r.name, r.run), &r.path, switch),
             None => session.runs.push(r),
         }
     }

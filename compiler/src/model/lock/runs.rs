@@ -81,6 +81,11 @@ pub enum RunKind {
     /// A file of a plugin's `bin/` (`[[plugin_bin]]`), on the PATH of the commands Claude Code
     /// runs.
     PluginBin,
+    /// A plugin's hooks module (`modules` in its hooks file): JavaScript Claude Code loads
+    /// into its own process when the plugin loads.
+    HooksModule,
+    /// A plugin's workflow script (`workflows/*.js`): JavaScript the Workflow tool runs.
+    Workflow,
 }
 
 impl RunKind {
@@ -94,6 +99,8 @@ impl RunKind {
             RunKind::Monitor => "monitor",
             RunKind::LspServer => "lsp-server",
             RunKind::PluginBin => "plugin-bin",
+            RunKind::HooksModule => "hooks-module",
+            RunKind::Workflow => "workflow",
         }
     }
 }
@@ -198,7 +205,7 @@ pub struct PolicySwitch {
 #[serde(deny_unknown_fields)]
 pub struct RemovedByPolicy {
     /// `hook`, `permission`, `allowed-tools` (a skill's or command's grant), `command`,
-    /// `agent` or `mcp-server`.
+    /// `agent`, `mcp-server`, `helper` or `hooks-module`.
     pub kind: String,
     /// The hook's event (and matcher), the rule, or the name.
     pub name: String,

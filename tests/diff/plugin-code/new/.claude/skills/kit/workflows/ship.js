@@ -1,0 +1,1 @@
+export const meta = { name: 'ship', description: 'Ship it' }

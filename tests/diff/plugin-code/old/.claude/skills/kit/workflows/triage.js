@@ -1,0 +1,1 @@
+export const meta = { name: 'triage', description: 'Triage issues' }
