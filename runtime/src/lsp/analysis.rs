@@ -8,12 +8,14 @@
 //! is dropped unsent. The main loop still publishes a result only if no change came after it,
 //! so a client never sees findings of a text it no longer has.
 
+use super::shown::Shown;
+pub(crate) use super::shown::{lsp, Findings};
 use super::text::{Buffers, Cancel, Converted, DiskCache, Lines, Snapshot};
 use capc_compiler::check::{locate, Checked};
 use capc_compiler::config::{Config, ConfigError};
 use capc_compiler::{walk, Options, Severity};
 use crossbeam_channel::{Receiver, Sender};
-use lsp_types::{CodeDescription, DiagnosticSeverity, NumberOrString, Position, Range, Url};
+use lsp_types::{DiagnosticSeverity, Position, Range, Url};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
@@ -60,9 +62,6 @@ fn apply_baseline(checked: &mut Checked, root: &std::path::Path, file: &std::pat
     Ok(())
 }
 
-/// Where the rules' documentation is published: `codeDescription` links each finding there.
-const RULES_DOCS: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules.md");
-
 pub(crate) struct Job {
     pub(crate) generation: u64,
     pub(crate) buffers: Arc<Buffers>,
@@ -84,46 +83,6 @@ pub(crate) struct Analysis {
     /// Where each file's findings are: the first of its `diagnostics` that comes from
     /// `checked.diagnostics`, and their indices there (in the same order).
     pub(crate) origins: BTreeMap<Arc<Url>, (usize, std::ops::Range<usize>)>,
-}
-
-/// A file's findings as shown, shared by the checks that found them the same and by what was
-/// published.
-pub(crate) type Findings = Arc<Vec<Shown>>;
-
-/// One finding as the editor is shown it: what it is sent as, less what every finding of a
-/// rule shares (its code, the link to its documentation, the source `capc`), which is added
-/// when it is sent ([`Shown::lsp`]): an LSP diagnostic holds each of those as a string of its
-/// own, twice the memory of the finding on a tree with tens of thousands of them.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Shown {
-    pub(crate) range: Range,
-    pub(crate) severity: DiagnosticSeverity,
-    /// The rule; `None` for an error of capc's own setup (capc.toml, the baseline).
-    pub(crate) rule: Option<&'static str>,
-    /// The message, masked, with its help.
-    pub(crate) message: Box<str>,
-}
-
-impl Shown {
-    pub(crate) fn lsp(&self) -> lsp_types::Diagnostic {
-        lsp_types::Diagnostic {
-            range: self.range,
-            severity: Some(self.severity),
-            code: self.rule.map(|rule| NumberOrString::String(rule.to_string())),
-            code_description: self
-                .rule
-                .and_then(|rule| Url::parse(&format!("{RULES_DOCS}#{rule}")).ok())
-                .map(|href| CodeDescription { href }),
-            source: Some("capc".to_string()),
-            message: self.message.to_string(),
-            ..Default::default()
-        }
-    }
-}
-
-/// A file's findings as LSP diagnostics, to send.
-pub(crate) fn lsp(shown: &[Shown]) -> Vec<lsp_types::Diagnostic> {
-    shown.iter().map(Shown::lsp).collect()
 }
 
 impl Analysis {

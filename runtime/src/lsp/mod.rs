@@ -18,6 +18,7 @@ mod features;
 mod references;
 mod rules;
 mod server;
+mod shown;
 mod text;
 mod transport;
 

@@ -43,7 +43,7 @@ pub(crate) struct Converted {
     pub(crate) findings: u64,
     /// The file's URL, shared with every check and publication that names the file.
     pub(crate) url: Arc<lsp_types::Url>,
-    pub(crate) lsp: super::analysis::Findings,
+    pub(crate) lsp: super::shown::Findings,
 }
 
 impl DiskCache {
