@@ -103,19 +103,19 @@ const MEASURED_AGENTS: &str = include_str!("../data/claude-code/measured/agents.
 /// Names Claude Code keeps for itself.
 const RESERVED_NAMES: &str = include_str!("../data/claude-code/measured/reserved-names.json");
 
-/// A measured file: the release it was measured on and its rows.
+/// A measured file (`compiler/data/claude-code/measured/`): the release it was measured on and
+/// its rows. The runtime reads its own measured file, the tool conditions, through it too.
 #[derive(Deserialize)]
-struct Measured<R> {
+pub struct Measured<R> {
     /// A test ties it to the version capc follows.
-    #[cfg_attr(not(test), allow(dead_code))]
-    claude_code: String,
-    rows: Vec<R>,
+    pub claude_code: String,
+    pub rows: Vec<R>,
 }
 
 impl<R> Measured<R> {
     /// A measured file, parsed (one that does not parse reads as no rows: a test checks each
     /// parses, with its rows).
-    fn read(text: &str) -> Measured<R>
+    pub fn read(text: &str) -> Measured<R>
     where
         R: serde::de::DeserializeOwned,
     {

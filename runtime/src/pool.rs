@@ -24,6 +24,7 @@
 use crate::context::{Auth, Entry, TurnContext};
 use crate::mcp::{McpState, McpTool};
 use crate::permissions::Permissions;
+use capc_compiler::builtins::Measured;
 use capc_grammar::{Behavior, MatchContext, PermissionRule, ToolCall};
 use serde::Serialize;
 use std::sync::{Arc, OnceLock};
@@ -84,14 +85,6 @@ enum When {
 /// [`tool_pool`].
 const CONDITIONS_FILE: &str = include_str!("../../compiler/data/claude-code/measured/tool-conditions.json");
 
-#[derive(serde::Deserialize)]
-struct ConditionsFile {
-    /// The release the conditions were measured on (a test ties it to the version capc follows).
-    #[cfg_attr(not(test), allow(dead_code))]
-    claude_code: String,
-    rows: Vec<Condition>,
-}
-
 /// A row of [`CONDITIONS_FILE`].
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -105,12 +98,9 @@ struct Condition {
 
 /// [`CONDITIONS_FILE`], read once (a file that does not parse reads as no tools: a test checks
 /// it parses).
-fn conditions_file() -> &'static ConditionsFile {
-    static FILE: OnceLock<ConditionsFile> = OnceLock::new();
-    FILE.get_or_init(|| {
-        serde_json::from_str(CONDITIONS_FILE)
-            .unwrap_or_else(|_| ConditionsFile { claude_code: String::new(), rows: Vec::new() })
-    })
+fn conditions_file() -> &'static Measured<Condition> {
+    static FILE: OnceLock<Measured<Condition>> = OnceLock::new();
+    FILE.get_or_init(|| Measured::read(CONDITIONS_FILE))
 }
 
 /// Each built-in tool with its condition, in the file's order.
@@ -459,7 +449,8 @@ mod tests {
 
     #[test]
     fn every_condition_shows_in_the_scenarios_it_names() {
-        let file: ConditionsFile = serde_json::from_str(CONDITIONS_FILE).expect("measured/tool-conditions.json parses");
+        let file: Measured<Condition> =
+            serde_json::from_str(CONDITIONS_FILE).expect("measured/tool-conditions.json parses");
         assert_eq!(
             file.claude_code,
             capc_compiler::model::CLAUDE_CODE_VERSION,
