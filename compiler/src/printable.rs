@@ -38,6 +38,64 @@ pub fn escape_json(json: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A writer that passes JSON text on to `inner` with [`escape_json`] applied, for JSON
+/// written as it is made (a report too large to hold). serde writes whole characters, but a
+/// character cut between two writes is kept until its last byte comes; [`JsonEscaping::finish`]
+/// flushes.
+pub(crate) struct JsonEscaping<W: std::io::Write> {
+    inner: W,
+    /// The first bytes of a character whose rest has not been written yet.
+    pending: Vec<u8>,
+}
+
+impl<W: std::io::Write> JsonEscaping<W> {
+    pub(crate) fn new(inner: W) -> Self {
+        JsonEscaping { inner, pending: Vec::new() }
+    }
+
+    /// Writes what is left and flushes `inner`.
+    pub(crate) fn finish(mut self) -> std::io::Result<()> {
+        let rest = std::mem::take(&mut self.pending);
+        self.inner.write_all(&rest)?;
+        self.inner.flush()
+    }
+
+    /// Writes the longest prefix of `bytes` that is whole UTF-8, escaped, and returns how many
+    /// bytes it took. Bytes that are not UTF-8 at all (serde never writes them) pass as they are.
+    fn put(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let valid = match std::str::from_utf8(bytes) {
+            Ok(text) => text.len(),
+            Err(e) if e.error_len().is_some() => {
+                self.inner.write_all(bytes)?;
+                return Ok(bytes.len());
+            }
+            Err(e) => e.valid_up_to(),
+        };
+        let text = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+        self.inner.write_all(escape_json(text).as_bytes())?;
+        Ok(valid)
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for JsonEscaping<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.pending.is_empty() {
+            let taken = self.put(buf)?;
+            self.pending.extend_from_slice(&buf[taken..]);
+        } else {
+            let mut joined = std::mem::take(&mut self.pending);
+            joined.extend_from_slice(buf);
+            let taken = self.put(&joined)?;
+            self.pending = joined.split_off(taken);
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 fn push_escaped(out: &mut String, c: char) {
     match c {
         '\n' => out.push_str("\\n"),
@@ -130,6 +188,27 @@ mod tests {
         assert!(!escaped.chars().any(|c| c != '\n' && is_unsafe(c)), "{escaped}");
         assert!(escaped.contains("\\u009b31m\\u007f\\u202e\\u200f"), "{escaped}");
         assert_eq!(serde_json::from_str::<serde_json::Value>(&escaped).expect("still JSON"), value);
+    }
+
+    #[test]
+    fn json_escaped_as_written_equals_json_escaped_whole() {
+        use std::io::Write;
+        let value = serde_json::json!({"name": "a\u{1b}[2J\u{9b}31m ✓ \u{202e}\u{200f}b\n", "plain": "é€𝄞"});
+        let json = serde_json::to_string_pretty(&value).expect("json");
+        // Cut into pieces of every size from 1 byte, so that characters of 2, 3 and 4 bytes
+        // are cut between writes.
+        for size in 1..=json.len() {
+            let mut out = Vec::new();
+            let mut writer = JsonEscaping::new(&mut out);
+            for piece in json.as_bytes().chunks(size) {
+                writer.write_all(piece).expect("write");
+            }
+            writer.finish().expect("finish");
+            assert_eq!(String::from_utf8(out).expect("UTF-8"), escape_json(&json), "pieces of {size}");
+        }
+        let mut out = Vec::new();
+        serde_json::to_writer_pretty(JsonEscaping::new(&mut out), &value).expect("json");
+        assert_eq!(String::from_utf8(out).expect("UTF-8"), escape_json(&json));
     }
 
     #[test]

@@ -125,7 +125,18 @@ struct JsonSummary {
     suppressed: usize,
 }
 
+/// The JSON report, as [`write_json`] writes it.
 pub fn to_json(checked: &Checked) -> String {
+    let mut out = Vec::new();
+    // Writing into memory fails only when serializing does, which the report's types do not.
+    let _ = write_json(checked, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Writes the JSON report to `out` as it is made: a report of a large tree (tens of MB) is
+/// never held whole in memory. Every character [`printable::escape_json`] escapes is escaped
+/// on the way.
+pub fn write_json(checked: &Checked, out: impl std::io::Write) -> std::io::Result<()> {
     let c = checked.declarations;
     let report = JsonReport {
         version: 1,
@@ -149,14 +160,10 @@ pub fn to_json(checked: &Checked) -> String {
         },
         baseline: json_baseline(checked),
     };
-    let json = serde_json::to_string_pretty(&report).unwrap_or_default();
-    // Escaped only when it must be: most reports are kept as written, without a copy.
-    let mut out = match crate::printable::escape_json(&json) {
-        std::borrow::Cow::Borrowed(_) => json,
-        std::borrow::Cow::Owned(escaped) => escaped,
-    };
-    out.push('\n');
-    out
+    let mut out = printable::JsonEscaping::new(out);
+    serde_json::to_writer_pretty(&mut out, &report)?;
+    std::io::Write::write_all(&mut out, b"\n")?;
+    out.finish()
 }
 
 /// How much of each finding the terminal report shows.

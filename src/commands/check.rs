@@ -66,6 +66,16 @@ pub(crate) fn check(
     let hidden = total - checked.diagnostics.len();
     let nothing = checked.files_checked == 0 && checked.diagnostics.is_empty();
     let empty_folder = nothing && targets.iter().all(|t| t.files.is_none());
+    if matches!(how.format, CheckFormat::Json) && !shown.statistics {
+        // Written as it is made: a large tree's report is not held whole (tens of MB).
+        let written = write_json(&checked);
+        std::mem::forget(checked);
+        return match written {
+            Err(_) => ExitCode::from(2),
+            Ok(()) if failed => ExitCode::from(1),
+            Ok(()) => ExitCode::SUCCESS,
+        };
+    }
     let mut output = rendered(&checked, &how, empty_folder, paths, ignored);
     finish_output(&mut output, &checked, &how, nothing, hidden);
     // What the check built is not freed: the process ends soon after, and leaving it to the
@@ -148,6 +158,16 @@ fn check_targets(
     Ok((checked, ignored))
 }
 
+/// `--format json`'s report on stdout, written as it is made; a closed pipe is not an error
+/// (as [`write_stdout`]).
+fn write_json(checked: &Checked) -> std::io::Result<()> {
+    let out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
+    match report::write_json(checked, out) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
 /// `--list-files`: each file read, its kind and its name, one a line.
 fn list_files(checked: Checked) -> ExitCode {
     let listing: String = checked
@@ -175,6 +195,7 @@ fn rendered(checked: &Checked, how: &CheckHow, empty_folder: bool, paths: &[Path
     match (how.format, how.shown.statistics) {
         (CheckFormat::Json, true) => report::to_statistics_json(checked),
         (_, true) => report::to_statistics(checked),
+        // Written by `write_json`, as it is made; never rendered here.
         (CheckFormat::Json, false) => report::to_json(checked),
         (CheckFormat::Sarif, false) => report::to_sarif(checked),
         (CheckFormat::Github, false) => report::to_github(checked),
