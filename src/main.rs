@@ -28,6 +28,7 @@ macro_rules! say {
     };
 }
 
+mod alloc;
 mod args;
 mod commands;
 mod compare;
@@ -35,11 +36,8 @@ mod diff;
 mod output;
 mod verify;
 
-/// mimalloc, not the system's allocator: why, and what it saves, in Cargo.toml.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
+    alloc::return_freed_memory_at_once();
     let cli = Cli::parse();
     output::QUIET.store(cli.quiet, std::sync::atomic::Ordering::Relaxed);
     match cli.command {
