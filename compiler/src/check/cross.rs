@@ -88,7 +88,8 @@ fn cross_key(options: &Options, fingerprints: &[u64]) -> u64 {
     cache::hash_debug(
         &(
             (&options.root, &options.user_dir, &options.managed_dir, &options.add_dirs, &options.plugin_dirs),
-            (options.skip_hashes, options.leave_out_local, &options.local_kept, options.no_suppressions),
+            (options.skip_hashes, options.skip_sources, options.leave_out_local, &options.local_kept),
+            options.no_suppressions,
             (&options.filter, &options.policy, &options.measure, &options.surface),
         ),
         &mut h,
@@ -135,7 +136,7 @@ fn cross_stage(options: &Options, all: &mut Checked) -> Vec<Diagnostic> {
             _ => None,
         })
         .collect();
-    let resolution = crate::lock::resolve::resolve(std::mem::take(&mut all.decls));
+    let resolution = crate::lock::resolve::resolve(std::mem::take(&mut all.decls), !options.skip_sources);
     for p in &resolution.lock.plugins {
         let asked = resolution.asked_plugins.contains(&p.root);
         if !p.loaded && asked && refused.contains(&p.root) {

@@ -67,8 +67,10 @@ pub struct Options {
     /// `explain`, `graph`), hashing is most of the CPU time on a machine without SHA
     /// instructions.
     pub skip_hashes: bool,
-    /// Leave [`Checked::sources`] empty: for `capc lsp`, which writes no lock and would copy
-    /// an entry per file on every edit.
+    /// For commands that write no lock (`capc check`, `capc lsp`): leave [`Checked::sources`]
+    /// empty (an entry per file, copied on every edit in `capc lsp`), and do not resolve each
+    /// plugin a marketplace lists as installed alone (the lock's `[[marketplace_plugin]]`
+    /// components; no finding reads them).
     pub skip_sources: bool,
     /// Leave local files (`settings.local.json`, `CLAUDE.local.md`) out of the declarations,
     /// instructions and sources (`capc lock` without `--include-local`, in a git work tree);
@@ -143,7 +145,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     for root in roots {
         let walked = walk::walk(root, options);
         let claimed = claimed(&walked, options.cache.as_deref());
-        each_root.push(read::read(&walked, claimed, &reading));
+        each_root.push(read::read(walked, claimed, &reading));
     }
     let readings = read::gather(options, each_root);
     let crossed = cross::cross(options, readings);

@@ -80,37 +80,30 @@ pub(super) struct Readings {
     pub(super) fingerprints: Vec<u64>,
 }
 
-/// The read stage of one root, given its walk and its claims.
-pub(super) fn read(walked: &Walked, discovered: Arc<Discovered>, reading: &Reading<'_>) -> RootReading {
-    let Walked { dir, tree, realm, hash, listing, .. } = walked;
-    let (dir, realm, hash) = (dir.as_path(), *realm, *hash);
-    let Discovered { claims, outcomes, diagnostics, counts, plugin_decls, fingerprint } = &*discovered;
+/// The read stage of one root, given its walk and its claims. Both are freed once the files
+/// are read, before the readings are gathered (the stage's largest moment).
+pub(super) fn read(walked: Walked, discovered: Arc<Discovered>, reading: &Reading<'_>) -> RootReading {
+    let (realm, listing) = (walked.realm, walked.listing);
+    let Discovered { outcomes, diagnostics, counts, plugin_decls, fingerprint, .. } = &*discovered;
     let (outcomes, diagnostics, counts, plugin_decls) =
         (outcomes.clone(), diagnostics.clone(), *counts, plugin_decls.clone());
-    // Started below the checked folder: the folders on the way are the project's (their
-    // readings differ from the cached ones, which are the checked folder's).
-    let started = (realm == Realm::Project && !reading.start.is_empty()).then(|| claims.started_in(reading.start));
-    let claims = started.as_ref().unwrap_or(claims);
-    let cache = reading.cache.filter(|_| started.is_none());
-
     // With a cache, what the cross-file stage reads of each file, in order, for its key
     // (the claims' own part hashed once, when they were made).
     let mut fingerprints: Vec<u64> = match reading.cache {
         Some(_) => vec![*fingerprint],
         None => Vec::new(),
     };
-    let claimed: Vec<(&String, &Claim)> = claims
-        .0
-        .iter()
-        .filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
-        .collect();
-    let parsed = read_claims(walked, &claimed, &reading.project_keys, cache, &discovered, reading.skip_sources);
+    let (parsed, found) = read_files(&walked, &discovered, reading);
+    drop(discovered);
+    let Walked { dir, tree, .. } = walked;
+    let ignored = tree.ignored;
+    drop(tree);
 
     let mut checked = Checked::empty(diagnostics);
     checked.skip_sources = reading.skip_sources;
     checked.declarations = counts;
     checked.decls = plugin_decls;
-    checked.ignored = tree.ignored;
+    checked.ignored = ignored;
     let mut declared: BTreeSet<String> = BTreeSet::new();
     let mut references: Vec<ServerUse> = Vec::new();
     let skipped: BTreeMap<String, String> =
@@ -139,15 +132,7 @@ pub(super) fn read(walked: &Walked, discovered: Arc<Discovered>, reading: &Readi
             }
         }
     }
-    // The instruction files a session started here reads, and the files their imports name.
-    if matches!(realm, Realm::Project | Realm::User | Realm::Managed | Realm::AddDir(_)) {
-        let claimed = |rel: &str| claims.0.contains_key(rel);
-        let loading = Loading {
-            excludes: Some(&reading.excludes),
-            add_dirs: reading.add_dir_instructions,
-            agents_md_off: reading.agents_md_off,
-        };
-        let found = instructions::read_instructions(dir, tree, realm, hash, &claimed, &loading);
+    if let Some(found) = found {
         for outcome in found.outcomes {
             take(checked.absorb(outcome));
         }
@@ -161,11 +146,44 @@ pub(super) fn read(walked: &Walked, discovered: Arc<Discovered>, reading: &Readi
         // The plugin declarations are the claim stage's (in its fingerprint), marked refused
         // by the files read (whose fingerprints say which they skip).
         let mut h = cache::hasher();
-        (dir, listing, realm, &fingerprints).hash(&mut h);
+        (dir.as_path(), listing, realm, &fingerprints).hash(&mut h);
         checked.fingerprint = h.finish();
     }
     let servers = (!matches!(realm, Realm::AddDir(_))).then_some((declared, references));
     RootReading { checked, servers }
+}
+
+/// The claimed files of a root read, and the instruction files a session started there reads
+/// with the files their imports name (for the realms that have them).
+fn read_files(
+    walked: &Walked,
+    discovered: &Arc<Discovered>,
+    reading: &Reading<'_>,
+) -> (Got, Option<instructions::Instructions>) {
+    let Walked { dir, tree, realm, hash, .. } = walked;
+    let (dir, realm, hash) = (dir.as_path(), *realm, *hash);
+    let claims = &discovered.claims;
+    // Started below the checked folder: the folders on the way are the project's (their
+    // readings differ from the cached ones, which are the checked folder's).
+    let started = (realm == Realm::Project && !reading.start.is_empty()).then(|| claims.started_in(reading.start));
+    let claims = started.as_ref().unwrap_or(claims);
+    let cache = reading.cache.filter(|_| started.is_none());
+    let claimed: Vec<(&String, &Claim)> = claims
+        .0
+        .iter()
+        .filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
+        .collect();
+    let parsed = read_claims(walked, &claimed, &reading.project_keys, cache, discovered, reading.skip_sources);
+    let found = matches!(realm, Realm::Project | Realm::User | Realm::Managed | Realm::AddDir(_)).then(|| {
+        let claimed = |rel: &str| claims.0.contains_key(rel);
+        let loading = Loading {
+            excludes: Some(&reading.excludes),
+            add_dirs: reading.add_dir_instructions,
+            agents_md_off: reading.agents_md_off,
+        };
+        instructions::read_instructions(dir, tree, realm, hash, &claimed, &loading)
+    });
+    (parsed, found)
 }
 
 /// The files of a root read: made now, or kept in a cache (a kept reading's declarations are

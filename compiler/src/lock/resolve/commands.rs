@@ -73,8 +73,9 @@ impl PartialOrd for TableKey<'_> {
         Some(self.cmp(other))
     }
 }
-/// A declared command with its span and its plugin's place in the load order.
-type Declared = (Command, Option<Span>, Option<usize>);
+/// A declared command (boxed, as read: moved between the steps below as a pointer) with its
+/// span and its plugin's place in the load order.
+pub(super) type Declared = (Box<Command>, Option<Span>, Option<usize>);
 
 /// The command table: static entries (with the bundled workflows between the skills folders'
 /// entries and the plugins'), then dynamic skills before the first built-in command; then which
@@ -85,7 +86,7 @@ pub(super) fn command_table(declared: Vec<Declared>, b: &mut Builder) -> (Vec<Co
     let (kept, reserved) = without_reserved(declared, b);
     let (dynamic, fixed): (Vec<_>, Vec<_>) =
         kept.into_iter().partition(|(c, _, _)| c.dynamic.is_some() || !c.paths.is_empty());
-    let mut table = Table::fixed(fixed, reserved);
+    let mut table = Table::fixed(fixed, reserved, dynamic.len());
     table.drop_taken_aliases(b);
     table.add_dynamic(dynamic);
     table.mark_hidden(b);
@@ -170,8 +171,14 @@ impl Table {
     /// The static table: the skills folders' and `.claude/commands` entries, the bundled
     /// workflows, the plugins' entries, the built-in commands and bundled skills, then the
     /// plugins' entries in the reserved namespace.
-    fn fixed(fixed: Vec<Declared>, reserved: Vec<Declared>) -> Table {
-        let mut table = Table { rows: Vec::new(), commands: Vec::new(), spans: Vec::new() };
+    fn fixed(fixed: Vec<Declared>, reserved: Vec<Declared>, dynamic: usize) -> Table {
+        // Every declared command is unboxed once, into a list made to its size.
+        let declared = fixed.len() + reserved.len() + dynamic;
+        let mut table = Table {
+            rows: Vec::with_capacity(declared + crate::builtins::table().len()),
+            commands: Vec::with_capacity(declared),
+            spans: Vec::with_capacity(declared),
+        };
         let workflows =
             crate::builtins::table().iter().filter(|t| t.kind == crate::builtins::BuiltinKind::BundledWorkflow);
         let mut workflows_placed = false;
@@ -203,7 +210,7 @@ impl Table {
     /// Adds a declared entry: its row at the end of the table.
     fn push(&mut self, (c, span, load): Declared) {
         self.rows.push(declared_row(&c, self.commands.len(), load));
-        self.commands.push(c);
+        self.commands.push(*c);
         self.spans.push(span);
     }
 
@@ -288,7 +295,7 @@ impl Table {
                 }
             }
             added.push(declared_row(&c, self.commands.len(), load));
-            self.commands.push(c);
+            self.commands.push(*c);
             self.spans.push(span);
         }
         let at =

@@ -427,8 +427,10 @@ impl Builder {
 
 /// Resolves every declaration of a check: which plugins load, what each plugin holds, what the
 /// policy switches remove, then the session's commands, agents, MCP servers and permissions,
-/// the graph of who shadows whom, and the lock.
-pub fn resolve(decls: Vec<Decl>) -> Resolution {
+/// the graph of who shadows whom, and the lock. Without `for_lock` (a check that writes no
+/// lock), the plugins a marketplace here lists are not each resolved as installed alone: the
+/// lock's `[[marketplace_plugin]]` entries then hold no components, which no finding reads.
+pub fn resolve(decls: Vec<Decl>, for_lock: bool) -> Resolution {
     let mut b = Builder::new();
     let (refused_marketplaces, marketplaces_removed) = policy::marketplaces(&decls);
     let mut loading = super::plugins::load(&decls, &refused_marketplaces, &mut b.diagnostics);
@@ -442,7 +444,8 @@ pub fn resolve(decls: Vec<Decl>) -> Resolution {
         loading.loaded_roots().enumerate().map(|(i, r)| (r.to_string(), i)).collect();
     let gathered = Gathered::of(&decls, &roots);
     let (mut session, units) = split(decls, &roots, &positions);
-    let installed = plugin_inventories(&mut loading.plugins, units, &gathered.listed_roots(), &mut b.diagnostics);
+    let listed = if for_lock { gathered.listed_roots() } else { Default::default() };
+    let installed = plugin_inventories(&mut loading.plugins, units, &listed, &mut b.diagnostics);
     session.runs.extend(give_plugin_settings(&mut loading.plugins, gathered.plugin_settings, &positions));
     let marketplace_plugins = marketplace_plugins(&gathered.listings, &loading.plugins, installed, &gathered.refused);
 
@@ -519,7 +522,7 @@ fn in_order<T>(
 
 /// The lock of a folder that declares nothing (the built-in entries only).
 pub fn empty_lock() -> Lock {
-    std::sync::Arc::unwrap_or_clone(resolve(Vec::new()).lock)
+    std::sync::Arc::unwrap_or_clone(resolve(Vec::new(), true).lock)
 }
 
 #[cfg(test)]

@@ -41,7 +41,8 @@ pub(super) fn alias_clashes(
 /// plugin's place in the load order.
 #[derive(Default)]
 pub(super) struct Parts {
-    pub(super) commands: Vec<(Command, Option<Span>, Option<usize>)>,
+    /// Boxed as declared: the table is sorted and split by moving pointers, not commands.
+    pub(super) commands: Vec<super::commands::Declared>,
     pub(super) agents: Vec<(Agent, Option<Span>)>,
     pub(super) servers: Vec<(McpServer, Option<Span>, Option<usize>)>,
     pub(super) hooks: Vec<model::Hook>,
@@ -60,7 +61,7 @@ impl Parts {
     pub(super) fn push(&mut self, d: Decl, position: Option<usize>) {
         let at = position.unwrap_or(usize::MAX);
         match d.item {
-            Item::Command(c) => self.commands.push((*c, d.span, position)),
+            Item::Command(c) => self.commands.push((c, d.span, position)),
             Item::Agent(a) => self.agents.push((*a, d.span)),
             Item::Server(s) => self.servers.push((*s, d.span, position)),
             Item::Hook(h) => self.hooks.push(h),
