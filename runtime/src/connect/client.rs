@@ -2,7 +2,7 @@
 //! changes forwarded), a negotiated [`Connection`] and its close, and the causes of rmcp's
 //! errors as one line.
 
-use super::process::Process;
+use super::process::{Process, Reap};
 use super::{Negotiation, Settings};
 use crate::launch::StderrTail;
 use rmcp::model::{
@@ -185,14 +185,14 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for LateProbe<T> {
 
 impl Connection {
     /// Ends the session: the listen reader, the MCP session (stdin closed, or an HTTP DELETE),
-    /// then a stdio server's process group.
-    pub(super) async fn close(mut self) {
+    /// then a stdio server's process group, waiting for it as `reap` says.
+    pub(super) async fn close(mut self, reap: Reap) {
         if let Some(listener) = self.listener.take() {
             listener.abort();
         }
         let _ = tokio::time::timeout(Duration::from_secs(5), self.service.cancel()).await;
         if let Some(process) = self.process.take() {
-            process.end().await;
+            process.end(reap).await;
         }
     }
 }
@@ -304,7 +304,7 @@ mod tests {
             .unwrap_or_else(|e| panic!("initialize fails: {}", init_cause(&e)));
         let took = started.elapsed();
         let protocol = connection.service.peer_info().map(|info| info.protocol_version.to_string());
-        connection.close().await;
+        connection.close(Reap::Awaited).await;
         assert!(server.await.expect("the server ends"), "the server answered the probe");
         (protocol.unwrap_or_default(), took)
     }
