@@ -36,6 +36,11 @@ fn main() {
         println!("mcp bench: skipped in test mode; run `cargo bench -p capc-runtime --bench mcp`");
         return;
     }
+    if !on_path("node") {
+        println!("mcp bench: skipped, `node` is not on PATH: install Node.js, then the test servers");
+        println!("with `npm ci --prefix runtime/tests/servers`.");
+        return;
+    }
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/servers");
     let everything = dir.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     if !everything.exists() {
@@ -46,6 +51,10 @@ fn main() {
     let runtime =
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a tokio runtime");
     runtime.block_on(run(&everything, &dir.join("faulty.cjs")));
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }
 
 /// `future`, or a panic naming `what` after [`PHASE`].

@@ -14,7 +14,10 @@
 //!    stderr tail (Claude Code never reconnects stdio servers); a remote server that stops
 //!    answering (a periodic ping, or any failed request) is reconnected with back-off — each
 //!    attempt `pending`, 5 tries, 1 s doubling to 30 s — and `failed` after the last;
-//! 4. on shutdown closes the session and ends the server's whole process group.
+//! 4. on shutdown closes the session and ends the server's whole process group (SIGTERM, then
+//!    SIGKILL), and waits until it is reaped, within the shutdown's 10 s; a server that fails
+//!    to start or is lost is waited for at most 10 s after SIGKILL, then left to be reaped
+//!    when it exits, with a note on stderr.
 //!
 //! The files: `client` (rmcp's client handler, one connection, the causes of its errors),
 //! `process` (a stdio server's process group), `stdio` and `http` (each transport opened and

@@ -2,15 +2,21 @@
 //! tail, and a session negotiated over its stdin and stdout.
 
 use super::client::{negotiate, seconds, Connection, Tail};
-use super::process::Process;
+use super::process::{Process, Reap};
 use super::Settings;
 use crate::launch::Launch;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::RoleClient;
 use tokio::io::AsyncReadExt;
 
-/// Starts a stdio server and negotiates a session with it.
-pub(super) async fn open_stdio(launch: &Launch, settings: &Settings, tail: &Tail) -> Result<Connection, String> {
+/// Starts the stdio server `server` and negotiates a session with it. A start that fails ends
+/// the server's group, waiting a bounded time for it ([`Reap::Bounded`]).
+pub(super) async fn open_stdio(
+    server: &str,
+    launch: &Launch,
+    settings: &Settings,
+    tail: &Tail,
+) -> Result<Connection, String> {
     use process_wrap::tokio::{CommandWrap, KillOnDrop, ProcessGroup};
     use std::process::Stdio;
     let Some(program) = launch.command.as_deref() else {
@@ -40,9 +46,9 @@ pub(super) async fn open_stdio(launch: &Launch, settings: &Settings, tail: &Tail
         })
     });
     let (stdout, stdin) = (child.stdout().take(), child.stdin().take());
-    let mut process = Process { child, stderr };
+    let mut process = Process { server: server.to_string(), child, stderr };
     let (Some(stdout), Some(stdin)) = (stdout, stdin) else {
-        process.end().await;
+        process.end(Reap::Bounded).await;
         return Err("the server's stdin/stdout could not be opened".into());
     };
     let transport =
@@ -51,14 +57,14 @@ pub(super) async fn open_stdio(launch: &Launch, settings: &Settings, tail: &Tail
         Ok(Ok(connection)) => Ok(Connection { process: Some(process), ..connection }),
         Ok(Err(e)) => {
             let exited = process.exited().await;
-            process.end().await;
+            process.end(Reap::Bounded).await;
             Err(match exited {
                 Some(status) => format!("the server exited during initialize ({status})"),
                 None => format!("initialize failed: {e}"),
             })
         }
         Err(_) => {
-            process.end().await;
+            process.end(Reap::Bounded).await;
             Err(format!("no answer to initialize within {}", seconds(settings.connect_timeout)))
         }
     }

@@ -5,7 +5,7 @@ use super::call::{Caller, Peers, Reachable};
 use super::client::{request_cause, seconds, with_tail, Connection, Tail, ALL};
 use super::http::open_http;
 use super::listing::{list, listen};
-use super::process::exit_reason;
+use super::process::{exit_reason, Reap};
 use super::stdio::open_stdio;
 use super::{Settings, STDERR_TAIL};
 use crate::batch::Batcher;
@@ -28,7 +28,7 @@ async fn connect(
     let _permit = window.acquire().await.map_err(|_| "the session is ending".to_string())?;
     let mut conn = match launch.transport {
         Transport::Http => open_http(launch, settings).await?,
-        _ => open_stdio(launch, settings, tail).await?,
+        _ => open_stdio(server, launch, settings, tail).await?,
     };
     let mut problems = Vec::new();
     if let Err(why) = listen(&mut conn, settings.connect_timeout).await {
@@ -37,7 +37,7 @@ async fn connect(
     let listing = match list(server, conn.service.peer(), &ALL, settings.connect_timeout).await {
         Ok(listing) => listing,
         Err(why) => {
-            conn.close().await;
+            conn.close(Reap::Bounded).await;
             return Err(why);
         }
     };
@@ -184,7 +184,10 @@ async fn supervise(
                 if let Ok(mut all) = peers.lock() {
                     all.remove(&server);
                 }
-                conn.close().await;
+                // Stopped, the session is ending: capc exits only once the server is reaped (the
+                // stop bounds it). Lost: nothing else bounds the wait.
+                let reap = if matches!(ended, Ended::Stopped) { Reap::Awaited } else { Reap::Bounded };
+                conn.close(reap).await;
                 match ended {
                     Ended::Stopped => return,
                     Ended::Lost(why) => with_tail(why, &tail),
@@ -238,9 +241,10 @@ pub(crate) struct Stopper {
 
 impl Stopper {
     /// Closes every connection (each stdio server's process group ends) and waits for the
-    /// supervisors, at most 10 s. Every caller waits: one that comes while another is stopping
-    /// returns when the servers have ended, not before (a process that exits then would leave a
-    /// server to be reaped by someone else).
+    /// supervisors, at most 10 s: this bound is the only one on a stopping server, which each
+    /// supervisor waits for until it is reaped ([`Reap::Awaited`]). Every caller waits: one that
+    /// comes while another is stopping returns when the servers have ended, not before (a
+    /// process that exits then would leave a server to be reaped by someone else).
     pub(crate) async fn stop(&self) {
         let _ = self.stop.send(true);
         self.stopped
