@@ -180,10 +180,14 @@ impl Cache {
         self.reads.lock().ok()?.get(path).filter(|r| r.key == key).cloned()
     }
 
-    /// Keeps `outcome` as the newest reading of `path`, under `key`.
     /// Keeps `outcome` as the newest reading of `path`, unless `texts` was cancelled while it
     /// was made (it may hold a failed read under the key of the real text).
-    pub(super) fn insert(&self, path: String, key: u64, outcome: Outcome, texts: &crate::walk::Texts) -> Arc<Read> {
+    pub(super) fn insert(&self, path: String, key: u64, mut outcome: Outcome, texts: &crate::walk::Texts) -> Arc<Read> {
+        // Kept for as long as the file is unchanged: its lists at their size (a list grown
+        // by one push holds room for four; a `Decl` is a few hundred bytes).
+        outcome.decls.shrink_to_fit();
+        outcome.diagnostics.shrink_to_fit();
+        outcome.suppressions.shrink_to_fit();
         let fingerprint = fingerprint(&outcome);
         let read = Arc::new(Read { key, outcome, fingerprint, text: std::sync::OnceLock::new() });
         if texts.cancelled() {
