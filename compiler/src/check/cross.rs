@@ -168,7 +168,7 @@ fn undeclared_marketplaces(all: &mut Checked) {
         .decls
         .iter()
         .filter_map(|d| match &d.item {
-            Item::KnownMarketplace { location: Some(location), .. } => Some(location.as_str()),
+            Item::KnownMarketplace(k) => k.location.as_deref(),
             _ => None,
         })
         .collect();

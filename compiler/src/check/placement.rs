@@ -35,7 +35,8 @@ pub(super) fn locate_marketplaces(options: &Options, decls: &mut [Decl]) {
     let realms: Vec<(PathBuf, Realm)> =
         realms.into_iter().filter_map(|(d, r)| d.canonicalize().ok().map(|d| (d, r))).collect();
     for d in decls.iter_mut() {
-        let Item::KnownMarketplace { path: Some(path), location, .. } = &mut d.item else { continue };
+        let Item::KnownMarketplace(known) = &mut d.item else { continue };
+        let crate::model::decl::KnownMarketplace { path: Some(path), location, .. } = &mut **known else { continue };
         // Claude Code loads nothing through a relative `path` (measured): only an
         // absolute one is followed.
         if !Path::new(path.as_str()).is_absolute() {

@@ -360,7 +360,7 @@ pub fn hooks(sink: &mut Sink<'_>, map: &Node, at: Placement<'_>, path: &str, out
                     path: path.to_string(),
                     plugin: at.plugin.map(str::to_string),
                 };
-                out.push(Decl { path: path.to_string(), span: Some(handler.span), item: Item::Hook(hook) });
+                out.push(Decl { path: path.to_string(), span: Some(handler.span), item: Item::Hook(Box::new(hook)) });
             }
         }
     }
@@ -383,7 +383,7 @@ pub fn rules(sink: &mut Sink<'_>, permissions: &Node, scope: Scope, path: &str, 
                 removes: Vec::new(),
                 pre_empted_by: None,
             };
-            out.push(Decl { path: path.to_string(), span: Some(rule.span), item: Item::Rule(permission) });
+            out.push(Decl { path: path.to_string(), span: Some(rule.span), item: Item::Rule(Box::new(permission)) });
         }
     }
 }
@@ -413,7 +413,7 @@ pub fn settings(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
                 out.push(Decl {
                     path: path.to_string(),
                     span: Some(key.span),
-                    item: Item::Pin(crate::model::Pin {
+                    item: Item::Pin(Box::new(crate::model::Pin {
                         of: crate::model::PinOf::Marketplace,
                         name: key.name.clone(),
                         path: path.to_string(),
@@ -421,20 +421,20 @@ pub fn settings(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
                         package,
                         exact,
                         requested: text("ref"),
-                    }),
+                    })),
                 });
             }
             out.push(Decl {
                 path: path.to_string(),
                 span: Some(key.span),
-                item: Item::KnownMarketplace {
+                item: Item::KnownMarketplace(Box::new(crate::model::decl::KnownMarketplace {
                     name: key.name.clone(),
                     scope,
                     source: kind.to_string(),
                     path: dir.map(str::to_string),
                     location: None,
                     fields: source.map(text_fields).unwrap_or_default(),
-                },
+                })),
             });
         }
     }

@@ -354,7 +354,7 @@ fn source_pin(sink: &mut Sink<'_>, source: &Node, plugin: &str, marketplace: &st
         requested,
     };
     let path = sink.path().to_string();
-    sink.decls.push(crate::model::Decl { path, span: Some(source.span), item: crate::model::Item::Pin(pin) });
+    sink.decls.push(crate::model::Decl { path, span: Some(source.span), item: crate::model::Item::Pin(Box::new(pin)) });
 }
 
 /// A credential written into a plugin's or marketplace's `source` (`https://user:TOKEN@host/…`,

@@ -236,7 +236,11 @@ pub(crate) fn check_provenance(sink: &mut Sink<'_>, cx: &FileCx<'_>, name: &str,
         };
         let path = sink.path().to_string();
         let pin = launch.pin(crate::model::PinOf::McpServer, &full_name, &path);
-        sink.decls.push(crate::model::Decl { path, span: Some(command.span), item: crate::model::Item::Pin(pin) });
+        sink.decls.push(crate::model::Decl {
+            path,
+            span: Some(command.span),
+            item: crate::model::Item::Pin(Box::new(pin)),
+        });
     }
 }
 

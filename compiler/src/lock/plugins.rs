@@ -111,16 +111,14 @@ impl<'d> Found<'d> {
         for d in decls {
             match &d.item {
                 Item::Plugin(folder) => folders.push(folder),
-                Item::Marketplace { name, root, plugins, .. } => marketplaces.push((name, root, plugins)),
-                Item::KnownMarketplace { name, scope, source, path, location, .. } => {
-                    known.entry(name).or_default().push(Known {
-                        scope: *scope,
-                        source,
-                        path: path.as_deref(),
-                        location: location.as_deref(),
-                        decl: d,
-                    })
-                }
+                Item::Marketplace(m) => marketplaces.push((&m.name, &m.root, &m.plugins)),
+                Item::KnownMarketplace(k) => known.entry(&k.name).or_default().push(Known {
+                    scope: k.scope,
+                    source: &k.source,
+                    path: k.path.as_deref(),
+                    location: k.location.as_deref(),
+                    decl: d,
+                }),
                 Item::EnablePlugin { key, enabled, scope } => switches.push((d, key, *enabled, *scope)),
                 _ => {}
             }

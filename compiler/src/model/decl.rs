@@ -18,13 +18,17 @@ pub struct Decl {
     pub item: Item,
 }
 
+// A check holds one `Decl` per declaration, a few times over on a large tree (read, gathered,
+// cached by `capc lsp`): the large variants are boxed so that each is at most this.
+const _: () = assert!(std::mem::size_of::<Decl>() <= 128);
+
 #[derive(Debug, Clone)]
 pub enum Item {
     Command(Box<Command>),
     Agent(Box<Agent>),
     Server(Box<McpServer>),
-    Hook(Hook),
-    Rule(Permission),
+    Hook(Box<Hook>),
+    Rule(Box<Permission>),
     /// An `enabledPlugins` entry.
     EnablePlugin {
         key: String,
@@ -32,20 +36,7 @@ pub enum Item {
         scope: Scope,
     },
     /// A marketplace settings make known (`extraKnownMarketplaces`).
-    KnownMarketplace {
-        name: String,
-        scope: Scope,
-        /// `source.source`: `directory`, `github`, `git`, `url`, … (empty when absent).
-        source: String,
-        /// A `directory` source's `path`, as written.
-        path: Option<String>,
-        /// The folder it names, as shown, when it lies in a folder this check reads (set once
-        /// every folder is walked).
-        location: Option<String>,
-        /// The source object's text fields as written (`repo`, `url`, `path`, `package`, `ref`,
-        /// …), by key: what `strictKnownMarketplaces` and `blockedMarketplaces` match.
-        fields: Vec<(String, String)>,
-    },
+    KnownMarketplace(Box<KnownMarketplace>),
     /// Managed `strictKnownMarketplaces` (`None` when unset) and `blockedMarketplaces` of one
     /// settings file: each entry a marketplace source's text fields, `source` among them.
     MarketplacePolicy {
@@ -86,24 +77,24 @@ pub enum Item {
         disabled: Vec<String>,
     },
     /// A settings file Claude Code refuses whole (nothing else it declares is read).
-    SettingsNotLoaded(super::SettingsNotLoaded),
+    SettingsNotLoaded(Box<super::SettingsNotLoaded>),
     /// A plugin folder, its namespace and how it may load.
     Plugin(Box<PluginFolder>),
     /// Something pulled in from outside (a server's package, a remote plugin source, a
     /// declared marketplace) and what pins it.
-    Pin(Pin),
+    Pin(Box<Pin>),
     /// Something Claude Code may run (`crate::runs` turns the lock's entries and these into
     /// `[[run]]`): a hook, server or injection of another declaration with its line, or a
     /// settings helper, status line, agent's own server or frontmatter hook.
     Run(Box<Run>),
     /// A setting that widens what Claude Code may do (`[[setting]]`).
-    Setting(Setting),
+    Setting(Box<Setting>),
     /// A plugin's monitor.
     Monitor(Box<Monitor>),
     /// A plugin's LSP server.
     LspServer(Box<LspServer>),
     /// A file of a plugin's `bin/`.
-    PluginBin(PluginBin),
+    PluginBin(Box<PluginBin>),
     /// An output style (a project's, the user's or a plugin's).
     OutputStyle(Box<OutputStyle>),
     /// A plugin's theme, workflow or hooks module: named in its inventory only.
@@ -129,13 +120,35 @@ pub enum Item {
         subagent_status_line: Option<String>,
     },
     /// A marketplace: its folder and the plugins it lists, with their folders when local.
-    Marketplace {
-        name: String,
-        root: String,
-        plugins: Vec<(String, Option<String>)>,
-        /// Its entries as Claude Code installs them, in order (for `[[marketplace_plugin]]`).
-        entries: Vec<ListedEntry>,
-    },
+    Marketplace(Box<Marketplace>),
+}
+
+/// A marketplace settings make known (`extraKnownMarketplaces`): [`Item::KnownMarketplace`].
+#[derive(Debug, Clone)]
+pub struct KnownMarketplace {
+    pub name: String,
+    pub scope: Scope,
+    /// `source.source`: `directory`, `github`, `git`, `url`, … (empty when absent).
+    pub source: String,
+    /// A `directory` source's `path`, as written.
+    pub path: Option<String>,
+    /// The folder it names, as shown, when it lies in a folder this check reads (set once
+    /// every folder is walked).
+    pub location: Option<String>,
+    /// The source object's text fields as written (`repo`, `url`, `path`, `package`, `ref`,
+    /// …), by key: what `strictKnownMarketplaces` and `blockedMarketplaces` match.
+    pub fields: Vec<(String, String)>,
+}
+
+/// A marketplace: its folder and the plugins it lists, with their folders when local
+/// ([`Item::Marketplace`]).
+#[derive(Debug, Clone)]
+pub struct Marketplace {
+    pub name: String,
+    pub root: String,
+    pub plugins: Vec<(String, Option<String>)>,
+    /// Its entries as Claude Code installs them, in order (for `[[marketplace_plugin]]`).
+    pub entries: Vec<ListedEntry>,
 }
 
 /// The kinds of plugin component recorded by name only.

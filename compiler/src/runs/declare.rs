@@ -178,7 +178,7 @@ pub fn settings(root: &Node, at: &At<'_>, out: &mut Vec<Decl>) {
     let mut push = |key: String, node: &Node, value: String| {
         let setting =
             Setting { key, value, scope: at.scope, path: at.path.to_string(), line: at.line(node.span.start) };
-        out.push(Decl { path: at.path.to_string(), span: Some(node.span), item: Item::Setting(setting) });
+        out.push(Decl { path: at.path.to_string(), span: Some(node.span), item: Item::Setting(Box::new(setting)) });
     };
     if let Some(permissions) = root.get("permissions") {
         for key in ["defaultMode", "disableBypassPermissionsMode", "disableAutoMode"] {

@@ -94,7 +94,11 @@ fn marketplace_decl(
         })
         .unwrap_or_default();
     let root = realm.display(marketplace_root);
-    Decl { path: realm.display(rel), span: None, item: Item::Marketplace { name, root, plugins, entries } }
+    Decl {
+        path: realm.display(rel),
+        span: None,
+        item: Item::Marketplace(Box::new(crate::model::decl::Marketplace { name, root, plugins, entries })),
+    }
 }
 
 /// The plugin folders of a root.

@@ -39,11 +39,11 @@ pub(super) fn read(sink: &mut Sink<'_>, cx: &FileCx<'_>, at: &At<'_>, made: &mut
         made.decls.push(crate::model::Decl {
             path: path.to_string(),
             span: None,
-            item: crate::model::Item::SettingsNotLoaded(crate::model::SettingsNotLoaded {
+            item: crate::model::Item::SettingsNotLoaded(Box::new(crate::model::SettingsNotLoaded {
                 path: path.to_string(),
                 key: String::new(),
                 message: message.to_string(),
-            }),
+            })),
         });
     }
     if let Some(node) = parsed {
@@ -122,11 +122,11 @@ fn declare(sink: &mut Sink<'_>, cx: &FileCx<'_>, at: &At<'_>, made: &mut Made, n
             decls.push(crate::model::Decl {
                 path: path.to_string(),
                 span: None,
-                item: crate::model::Item::SettingsNotLoaded(crate::model::SettingsNotLoaded {
+                item: crate::model::Item::SettingsNotLoaded(Box::new(crate::model::SettingsNotLoaded {
                     path: path.to_string(),
                     key,
                     message,
-                }),
+                })),
             });
         }
         FileKind::Settings => {

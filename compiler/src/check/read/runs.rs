@@ -186,13 +186,13 @@ pub(super) fn read_bin(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm:
         sink.decls.push(crate::model::Decl {
             path: path.clone(),
             span: None,
-            item: Item::PluginBin(crate::model::PluginBin {
+            item: Item::PluginBin(Box::new(crate::model::PluginBin {
                 name: file_name(rel).to_string(),
                 plugin: plugin.to_string(),
                 path: path.clone(),
                 sha256: sha256.clone(),
                 executable,
-            }),
+            })),
         });
     }
     let source = crate::model::Source { path: path.clone(), kind: FileKind::PluginBin.as_str().to_string(), sha256 };

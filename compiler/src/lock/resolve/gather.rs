@@ -46,15 +46,15 @@ impl Gathered {
         let managed_marketplaces = decls
             .iter()
             .filter_map(|d| match &d.item {
-                Item::KnownMarketplace { name, scope: Scope::Managed, .. } => Some(name.clone()),
+                Item::KnownMarketplace(k) if k.scope == Scope::Managed => Some(k.name.clone()),
                 _ => None,
             })
             .collect();
         let marketplaces = decls
             .iter()
             .filter_map(|d| match &d.item {
-                Item::Marketplace { name, plugins, .. } => {
-                    Some((d.path.clone(), name.clone(), plugins.iter().filter_map(|(_, r)| r.clone()).collect()))
+                Item::Marketplace(m) => {
+                    Some((d.path.clone(), m.name.clone(), m.plugins.iter().filter_map(|(_, r)| r.clone()).collect()))
                 }
                 _ => None,
             })
@@ -63,7 +63,7 @@ impl Gathered {
             .iter()
             .filter(|d| !d.path.starts_with("~/") && !d.path.starts_with('<'))
             .filter_map(|d| match &d.item {
-                Item::Marketplace { name, entries, .. } => Some((d.path.clone(), name.clone(), entries.clone())),
+                Item::Marketplace(m) => Some((d.path.clone(), m.name.clone(), m.entries.clone())),
                 _ => None,
             })
             .collect();
@@ -88,15 +88,15 @@ impl Gathered {
             listings,
             refused,
             pins: sorted_unique(decls.iter().filter_map(|d| match &d.item {
-                Item::Pin(p) => Some(pin_without_secrets(p.clone())),
+                Item::Pin(p) => Some(pin_without_secrets((**p).clone())),
                 _ => None,
             })),
             settings_not_loaded: sorted_unique(decls.iter().filter_map(|d| match &d.item {
-                Item::SettingsNotLoaded(s) => Some(s.clone()),
+                Item::SettingsNotLoaded(s) => Some((**s).clone()),
                 _ => None,
             })),
             settings: sorted_unique(decls.iter().filter_map(|d| match &d.item {
-                Item::Setting(s) => Some(s.clone()),
+                Item::Setting(s) => Some((**s).clone()),
                 _ => None,
             })),
             plugin_settings: plugin_settings(decls, roots),

@@ -317,7 +317,8 @@ pub(super) fn marketplaces(decls: &[Decl]) -> (BTreeMap<String, (String, String)
     let mut refused: BTreeMap<String, Vec<Option<(String, String)>>> = BTreeMap::new();
     let mut removed = Vec::new();
     for d in decls {
-        let Item::KnownMarketplace { name, fields, .. } = &d.item else { continue };
+        let Item::KnownMarketplace(known) = &d.item else { continue };
+        let (name, fields) = (&known.name, &known.fields);
         let why = if let Some((_, by)) = blocked.iter().find(|(e, _)| matches(e, fields, true)) {
             Some(("blockedMarketplaces", *by))
         } else {
