@@ -127,22 +127,70 @@ pub struct Recorded {
 
 impl Recorded {
     /// What the lock file at `path` recorded. Empty when there is no lock, when it is not a
-    /// regular file (a symbolic link is not followed), when it does not read as a lock of this
-    /// format version, or when it recorded no surface; a lock without one is not decoded.
+    /// regular file (a symbolic link is not followed), when its surface does not read as one of
+    /// this format version, or when it recorded none. The lock is read a line at a time and
+    /// only its top-level keys and its `[[mcp_tool]]` and `[[mcp_failed]]` tables are kept and
+    /// decoded: a lock of a large tree (tens of MB) is never held whole for them.
     pub fn read(path: &Path) -> Recorded {
-        let Ok(Some(text)) = crate::lock::write::read_file(path) else { return Recorded::default() };
-        if !text.contains("mcp_tool") && !text.contains("mcp_failed") {
-            return Recorded::default();
-        }
-        match crate::lock::write::decode(&text) {
-            Ok(lock) => Recorded { tools: lock.mcp_tools, failed: lock.mcp_failed },
-            Err(_) => Recorded::default(),
+        match surface_tables(path) {
+            Some(text) if text.contains("[[mcp_") => decode_surface(&text).unwrap_or_default(),
+            _ => Recorded::default(),
         }
     }
 
     pub fn is_empty(&self) -> bool {
         self.tools.is_empty() && self.failed.is_empty()
     }
+}
+
+/// The lines of the lock at `path` that say its surface: its top-level keys (the format
+/// version among them) and its `mcp_tool` and `mcp_failed` tables. `None` when there is no
+/// lock to read, it is larger than a lock may be, or it is not UTF-8 text. The lock's writer
+/// puts every string on one line, so a line that starts with `[` is a table's header.
+fn surface_tables(path: &Path) -> Option<String> {
+    use std::io::{BufRead, Read};
+    let limit = crate::lock::write::MAX_LOCK_BYTES;
+    let (file, size) = crate::walk::open_regular(path, crate::walk::Links::Refuse).ok()?;
+    if size > limit {
+        return None;
+    }
+    let of_surface = |header: &str| {
+        let name = header.trim_end().trim_start_matches('[').trim_end_matches(']');
+        ["mcp_tool", "mcp_failed"]
+            .iter()
+            .any(|t| name == *t || name.strip_prefix(t).is_some_and(|r| r.starts_with('.')))
+    };
+    let (mut kept, mut inside) = (String::new(), true);
+    for line in std::io::BufReader::new(file.take(limit)).lines() {
+        let line = line.ok()?;
+        if line.starts_with('[') {
+            inside = of_surface(&line);
+        }
+        if inside {
+            kept.push_str(&line);
+            kept.push('\n');
+        }
+    }
+    Some(kept)
+}
+
+/// The surface tables [`surface_tables`] kept, decoded; `None` when they are not a lock's of
+/// this format version.
+fn decode_surface(text: &str) -> Option<Recorded> {
+    #[derive(serde::Deserialize)]
+    struct Surface {
+        version: u32,
+        #[serde(default)]
+        mcp_tool: Vec<McpToolEntry>,
+        #[serde(default)]
+        mcp_failed: Vec<McpFailed>,
+    }
+    if crate::lock::write::too_deep(text).is_some() {
+        return None;
+    }
+    let surface: Surface = toml::from_str(text).ok()?;
+    (surface.version == crate::model::LOCK_VERSION)
+        .then_some(Recorded { tools: surface.mcp_tool, failed: surface.mcp_failed })
 }
 
 /// Carries the surface `old` recorded into `lock` for the servers `lock` still declares
@@ -250,6 +298,37 @@ pub(crate) fn name_findings(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Read a line at a time, the surface is the one the whole lock decodes to, on every lock
+    /// of this repository that records one (with `[mcp_tool.annotations]` subtables); a lock
+    /// of another format version, or without a surface, records none.
+    #[test]
+    fn the_surface_read_by_lines_is_the_whole_locks() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let locks = [
+            "tests/fixtures/max-context-tokens/in/capabilities.lock",
+            "tests/fixtures/invalid-mcp-tool-name/in/capabilities.lock",
+            "tests/diff/tool-surface/new/capabilities.lock",
+            "tests/diff/tool-surface/old/capabilities.lock",
+        ];
+        for rel in locks {
+            let path = repo.join(rel);
+            let text = std::fs::read_to_string(&path).expect("lock");
+            let whole = crate::lock::write::decode(&text).expect("decodes");
+            let read = Recorded::read(&path);
+            assert!(!read.is_empty(), "{rel}");
+            assert_eq!(read, Recorded { tools: whole.mcp_tools, failed: whole.mcp_failed }, "{rel}");
+        }
+        let dir = tempfile::tempdir().expect("tempdir");
+        let text = std::fs::read_to_string(repo.join(locks[2])).expect("lock");
+        let other = dir.path().join("other.lock");
+        std::fs::write(&other, text.replacen("version = 2", "version = 1", 1)).expect("write");
+        assert!(Recorded::read(&other).is_empty(), "another format version");
+        let bare = dir.path().join("bare.lock");
+        std::fs::write(&bare, text.split("[[mcp_tool]]").next().expect("head")).expect("write");
+        assert!(Recorded::read(&bare).is_empty(), "no surface");
+        assert!(Recorded::read(&dir.path().join("none.lock")).is_empty(), "no lock");
+    }
 
     #[test]
     fn canonical_json_sorts_keys_and_drops_whitespace() {
