@@ -31,7 +31,13 @@ impl Loaded {
         drop(lock);
         // The file is the repository's word: what runs (servers, allow rules, trust) is what the
         // sources and the user's own files say now, which the lock may only narrow.
-        let fresh = claimed.derive(&roots, "");
+        let mut fresh = claimed.derive(&roots, "");
+        // Vouching reads neither the fresh lock's sources nor its marketplace entries (on a large
+        // tree, most of it): freed before the lock file is decoded again beside it.
+        if let Ok(fresh) = fresh.as_mut() {
+            fresh.sources = Vec::new();
+            fresh.marketplace_plugins = Vec::new();
+        }
         // Read again (and its paths checked again): a lock changed meanwhile is narrowed the same.
         let (lock, claimed) = read()?;
         // The claimed lock becomes the vouched one: one lock is held, not two.
