@@ -152,12 +152,9 @@ impl Checked {
             self.sources.extend(outcome.source.iter().cloned());
         }
         self.suppressions.extend(outcome.suppressions.iter().cloned());
-        self.not_loaded.extend(outcome.not_loaded.iter().cloned());
+        self.not_loaded.extend(outcome.not_loaded.as_deref().cloned());
         // Most files declare and name no server: nothing to copy.
-        let servers = match &outcome.servers {
-            s if s.declared.is_empty() && s.named.is_empty() => ServerUse::default(),
-            s => s.clone(),
-        };
+        let servers = outcome.servers.as_deref().cloned().unwrap_or_default();
         self.kept.push(read);
         servers
     }
@@ -174,8 +171,8 @@ impl Checked {
         }
         self.decls.extend(outcome.decls);
         self.suppressions.extend(outcome.suppressions);
-        self.not_loaded.extend(outcome.not_loaded);
-        outcome.servers
+        self.not_loaded.extend(outcome.not_loaded.map(|n| *n));
+        outcome.servers.map(|s| *s).unwrap_or_default()
     }
 
     /// Adds runs of files read side by side (each [`Checked::absorb`]ed into its own part, the

@@ -251,13 +251,15 @@ struct Outcome {
     decls: Vec<Decl>,
     counts: Counts,
     diagnostics: Vec<Diagnostic>,
-    /// The MCP servers the file declares and the ones its rules name.
-    servers: ServerUse,
+    /// The MCP servers the file declares and the ones its rules name; `None` for the many
+    /// files that declare and name none. The rare fields are boxed: a cache keeps one
+    /// `Outcome` per file.
+    servers: Option<Box<ServerUse>>,
     suppressions: Vec<crate::suppress::Suppression>,
     /// The file, when a session started in the checked folder does not load it, and why.
-    not_loaded: Option<(String, String)>,
+    not_loaded: Option<Box<(String, String)>>,
     /// The plugin (its root, as shown) Claude Code refuses to load because of this file, and why.
-    skips_plugin: Option<(String, String)>,
+    skips_plugin: Option<Box<(String, String)>>,
     /// With a cache: what the cross-file stage may point into (`cache::text_head`); 0 without
     /// a cache, or when there is no text.
     head: u64,
@@ -286,14 +288,14 @@ impl Outcome {
         // Most files neither declare nor name a server: they keep no copy of their path for it
         // (as a kept reading gives none, `Checked::absorb_kept`).
         let servers = if sink.declared_servers.is_empty() && sink.server_refs.is_empty() {
-            ServerUse::default()
+            None
         } else {
-            ServerUse {
+            Some(Box::new(ServerUse {
                 path: sink.path().to_string(),
                 plugin: plugin.map(str::to_string),
                 declared: sink.declared_servers,
                 named: sink.server_refs,
-            }
+            }))
         };
         Outcome {
             file,

@@ -59,7 +59,7 @@ pub(super) fn read_claim(
     }
     let Some(text) = load(dir, tree, rel, content, &mut sink) else {
         let mut outcome = Outcome::new(sink, None, None, counts, claim.owner.plugin_name.as_deref());
-        outcome.not_loaded = not_loaded;
+        outcome.not_loaded = not_loaded.map(Box::new);
         return outcome;
     };
     // Claude Code's plugin agent loader skips agent files over 1 MiB (measured).
@@ -109,8 +109,8 @@ pub(super) fn read_claim(
     };
     let mut outcome = Outcome::new(sink, Some(file), Some(source), counts, claim.owner.plugin_name.as_deref());
     outcome.suppressions = suppressions;
-    outcome.not_loaded = not_loaded;
-    outcome.skips_plugin = skips_plugin;
+    outcome.not_loaded = not_loaded.map(Box::new);
+    outcome.skips_plugin = skips_plugin.map(Box::new);
     outcome
 }
 

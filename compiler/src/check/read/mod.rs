@@ -107,7 +107,7 @@ pub(super) fn read(walked: Walked, discovered: Arc<Discovered>, reading: &Readin
     let mut declared: BTreeSet<String> = BTreeSet::new();
     let mut references: Vec<ServerUse> = Vec::new();
     let skipped: BTreeMap<String, String> =
-        outcomes.iter().filter_map(|o| o.skips_plugin.clone()).chain(parsed.skips()).collect();
+        outcomes.iter().filter_map(|o| o.skips_plugin.as_deref().cloned()).chain(parsed.skips()).collect();
     refuse_skipped(&mut checked.decls, &skipped);
     let mut take = |servers: ServerUse| {
         declared.extend(servers.declared.iter().cloned());
@@ -201,7 +201,7 @@ impl Got {
     fn skips(&self) -> Vec<(String, String)> {
         match self {
             Got::Read(parts) => parts.iter().flat_map(|part| part.skips.iter().cloned()).collect(),
-            Got::Kept(reads) => reads.iter().filter_map(|read| read.outcome.skips_plugin.clone()).collect(),
+            Got::Kept(reads) => reads.iter().filter_map(|read| read.outcome.skips_plugin.as_deref().cloned()).collect(),
         }
     }
 }
@@ -225,7 +225,7 @@ impl Part {
     }
 
     fn add(mut self, outcome: Outcome) -> Part {
-        self.skips.extend(outcome.skips_plugin.clone());
+        self.skips.extend(outcome.skips_plugin.as_deref().cloned());
         let servers = self.checked.absorb(outcome);
         if !servers.declared.is_empty() || !servers.named.is_empty() {
             self.servers.push(servers);
