@@ -37,7 +37,7 @@ mod output;
 mod verify;
 
 fn main() -> ExitCode {
-    alloc::return_freed_memory_at_once();
+    alloc::return_freed_memory_soon();
     let cli = Cli::parse();
     output::QUIET.store(cli.quiet, std::sync::atomic::Ordering::Relaxed);
     match cli.command {
