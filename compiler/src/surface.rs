@@ -161,13 +161,19 @@ fn surface_tables(path: &Path) -> Option<String> {
             .any(|t| name == *t || name.strip_prefix(t).is_some_and(|r| r.starts_with('.')))
     };
     let (mut kept, mut inside) = (String::new(), true);
-    for line in std::io::BufReader::new(file.take(limit)).lines() {
-        let line = line.ok()?;
+    let mut reader = std::io::BufReader::with_capacity(256 * 1024, file.take(limit));
+    // One buffer for every line (a large lock has a million).
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).ok()? == 0 {
+            break;
+        }
         if line.starts_with('[') {
             inside = of_surface(&line);
         }
         if inside {
-            kept.push_str(&line);
+            kept.push_str(line.trim_end_matches(['\n', '\r']));
             kept.push('\n');
         }
     }
