@@ -118,7 +118,7 @@ pub(super) fn reroutes(old: &Lock, new: &Lock, out: &mut Vec<Change>) {
     }
 
     // Agents: the definition each name reaches (a built-in when nothing declares it).
-    let agent_winner = |lock: &Lock, name: &str| -> Option<(String, String)> {
+    let agent_winner = |lock: &Lock, name: &str| -> Option<Reached> {
         match lock.agents.iter().find(|a| a.name == name && a.shadowed_by.is_none()) {
             Some(a) => Some((format!("{} agent `{}` ({})", a.scope.as_str(), a.name, a.path), a.path.clone())),
             None => (crate::builtins::builtin_agents().iter().any(|a| a.name == name))
@@ -127,25 +127,13 @@ pub(super) fn reroutes(old: &Lock, new: &Lock, out: &mut Vec<Change>) {
     };
     let mut agent_names: BTreeSet<&str> = old.agents.iter().chain(&new.agents).map(|a| a.name.as_str()).collect();
     agent_names.extend(crate::builtins::builtin_agents().iter().map(|a| a.name));
-    for name in agent_names {
-        let (Some(o), Some(n)) = (agent_winner(old, name), agent_winner(new, name)) else { continue };
-        if o == n {
-            continue;
-        }
-        let mut change = entry(Section::Agent, Class::Rerouted, name.to_string(), None, &[&n.1, &o.1]);
-        change.fields.push(FieldChange {
-            field: "reaches".to_string(),
-            old: Some(o.0.clone()),
-            new: Some(n.0.clone()),
-        });
-        if !n.1.is_empty() {
-            change.escalations.push(format!("agent `{name}` now runs the {} instead of the {}", n.0, o.0));
-        }
-        out.push(change);
-    }
+    let agents = Winners { section: Section::Agent, names: agent_names, winner: &agent_winner };
+    agents.rerouted(old, new, out, |name, o, n| {
+        (!n.1.is_empty()).then(|| format!("agent `{name}` now runs the {} instead of the {}", n.0, o.0))
+    });
 
     // MCP servers: the entry each name reaches.
-    let server_winner = |lock: &Lock, name: &str| -> Option<(String, String)> {
+    let server_winner = |lock: &Lock, name: &str| -> Option<Reached> {
         lock.mcp_servers
             .iter()
             .find(|s| s.name == name && s.shadowed_by.is_none())
@@ -153,18 +141,42 @@ pub(super) fn reroutes(old: &Lock, new: &Lock, out: &mut Vec<Change>) {
     };
     let server_names: BTreeSet<&str> =
         old.mcp_servers.iter().chain(&new.mcp_servers).map(|s| s.name.as_str()).collect();
-    for name in server_names {
-        let (Some(o), Some(n)) = (server_winner(old, name), server_winner(new, name)) else { continue };
-        if o == n {
-            continue;
+    let servers = Winners { section: Section::McpServer, names: server_names, winner: &server_winner };
+    servers.rerouted(old, new, out, |name, o, n| {
+        Some(format!("`{name}` now connects to the {} instead of the {}", n.0, o.0))
+    });
+}
+
+/// What a name reaches: the entry described, and its file (empty for a built-in).
+type Reached = (String, String);
+
+/// The names of one section (agents, MCP servers) and the entry each reaches in a lock.
+struct Winners<'n, F: Fn(&Lock, &str) -> Option<Reached>> {
+    section: Section,
+    names: BTreeSet<&'n str>,
+    winner: &'n F,
+}
+
+impl<F: Fn(&Lock, &str) -> Option<Reached>> Winners<'_, F> {
+    /// A change for each name that reaches an entry in both locks, a different one now, with the
+    /// escalation `escalation` gives for it (`None` when the entry reached now is no wider, as a
+    /// built-in agent).
+    fn rerouted(
+        &self,
+        old: &Lock,
+        new: &Lock,
+        out: &mut Vec<Change>,
+        escalation: impl Fn(&str, &Reached, &Reached) -> Option<String>,
+    ) {
+        for &name in &self.names {
+            let (Some(o), Some(n)) = ((self.winner)(old, name), (self.winner)(new, name)) else { continue };
+            if o == n {
+                continue;
+            }
+            let mut change = entry(self.section, Class::Rerouted, name.to_string(), None, &[&n.1, &o.1]);
+            change.escalations.extend(escalation(name, &o, &n));
+            change.fields.push(FieldChange { field: "reaches".to_string(), old: Some(o.0), new: Some(n.0) });
+            out.push(change);
         }
-        let mut change = entry(Section::McpServer, Class::Rerouted, name.to_string(), None, &[&n.1, &o.1]);
-        change.fields.push(FieldChange {
-            field: "reaches".to_string(),
-            old: Some(o.0.clone()),
-            new: Some(n.0.clone()),
-        });
-        change.escalations.push(format!("`{name}` now connects to the {} instead of the {}", n.0, o.0));
-        out.push(change);
     }
 }
