@@ -11,8 +11,14 @@ pub(crate) fn quiet() -> bool {
 
 /// Writes to stdout; a closed pipe (`capc check | head`) is not an error worth a panic.
 pub(crate) fn write_stdout(text: &str) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    write_stdout_with(|out| out.write_all(text.as_bytes()))
+}
+
+/// Writes to stdout through `write`, for output made as it is written (a report too large to
+/// hold), buffered; a closed pipe is not an error, as for [`write_stdout`].
+pub(crate) fn write_stdout_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
     }

@@ -148,12 +148,9 @@ impl Recorded {
 /// lock to read, it is larger than a lock may be, or it is not UTF-8 text. The lock's writer
 /// puts every string on one line, so a line that starts with `[` is a table's header.
 fn surface_tables(path: &Path) -> Option<String> {
-    use std::io::{BufRead, Read};
+    use std::io::BufRead;
     let limit = crate::lock::write::MAX_LOCK_BYTES;
-    let (file, size) = crate::walk::open_regular(path, crate::walk::Links::Refuse).ok()?;
-    if size > limit {
-        return None;
-    }
+    let (file, _) = crate::walk::open_within(path, limit, crate::walk::Links::Refuse).ok()?;
     let of_surface = |header: &str| {
         let name = header.trim_end().trim_start_matches('[').trim_end_matches(']');
         ["mcp_tool", "mcp_failed"]
@@ -161,13 +158,17 @@ fn surface_tables(path: &Path) -> Option<String> {
             .any(|t| name == *t || name.strip_prefix(t).is_some_and(|r| r.starts_with('.')))
     };
     let (mut kept, mut inside) = (String::new(), true);
-    let mut reader = std::io::BufReader::with_capacity(256 * 1024, file.take(limit));
+    let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
     // One buffer for every line (a large lock has a million).
-    let mut line = String::new();
+    let (mut line, mut read) = (String::new(), 0);
     loop {
         line.clear();
-        if reader.read_line(&mut line).ok()? == 0 {
-            break;
+        match reader.read_line(&mut line).ok()? {
+            0 => break,
+            n => read += n as u64,
+        }
+        if read > limit {
+            return None;
         }
         if line.starts_with('[') {
             inside = of_surface(&line);

@@ -4,7 +4,7 @@ use crate::args::{CheckFormat, Color, ReadingFlags, Scopes, Selection, Shown};
 use crate::commands::rules::{rule_counts, terminal_width};
 use crate::commands::{say_not_declarations, shown_path, targets, use_color};
 use crate::compare;
-use crate::output::{quiet, run_check, write_stdout};
+use crate::output::{quiet, run_check, write_stdout, write_stdout_with};
 use capc_compiler::config::Config;
 use capc_compiler::plural::count;
 use capc_compiler::target::TargetFolder;
@@ -66,28 +66,21 @@ pub(crate) fn check(
     let hidden = total - checked.diagnostics.len();
     let nothing = checked.files_checked == 0 && checked.diagnostics.is_empty();
     let empty_folder = nothing && targets.iter().all(|t| t.files.is_none());
-    if matches!(how.format, CheckFormat::Json) && !shown.statistics {
+    let written = if matches!(how.format, CheckFormat::Json) && !shown.statistics {
         // Written as it is made: a large tree's report is not held whole (tens of MB).
-        let written = write_json(&checked);
-        std::mem::forget(checked);
-        return match written {
-            Err(_) => ExitCode::from(2),
-            Ok(()) if failed => ExitCode::from(1),
-            Ok(()) => ExitCode::SUCCESS,
-        };
-    }
-    let mut output = rendered(&checked, &how, empty_folder, paths, ignored);
-    finish_output(&mut output, &checked, &how, nothing, hidden);
+        write_stdout_with(|out| report::write_json(&checked, out))
+    } else {
+        let mut output = rendered(&checked, &how, empty_folder, paths, ignored);
+        finish_output(&mut output, &checked, &how, nothing, hidden);
+        write_stdout(&output)
+    };
     // What the check built is not freed: the process ends soon after, and leaving it to the
     // operating system spares freeing its many small allocations one by one (as `capc lock`).
     std::mem::forget(checked);
-    if write_stdout(&output).is_err() {
-        return ExitCode::from(2);
-    }
-    if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
+    match written {
+        Err(_) => ExitCode::from(2),
+        Ok(()) if failed => ExitCode::from(1),
+        Ok(()) => ExitCode::SUCCESS,
     }
 }
 
@@ -160,16 +153,6 @@ fn check_targets(
     Ok((checked, ignored))
 }
 
-/// `--format json`'s report on stdout, written as it is made; a closed pipe is not an error
-/// (as [`write_stdout`]).
-fn write_json(checked: &Checked) -> std::io::Result<()> {
-    let out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
-    match report::write_json(checked, out) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other,
-    }
-}
-
 /// `--list-files`: each file read, its kind and its name, one a line.
 fn list_files(checked: Checked) -> ExitCode {
     let listing: String = checked
@@ -197,7 +180,7 @@ fn rendered(checked: &Checked, how: &CheckHow, empty_folder: bool, paths: &[Path
     match (how.format, how.shown.statistics) {
         (CheckFormat::Json, true) => report::to_statistics_json(checked),
         (_, true) => report::to_statistics(checked),
-        // Written by `write_json`, as it is made; never rendered here.
+        // Not reached: `check` writes this one as it is made (`report::write_json`).
         (CheckFormat::Json, false) => report::to_json(checked),
         (CheckFormat::Sarif, false) => report::to_sarif(checked),
         (CheckFormat::Github, false) => report::to_github(checked),

@@ -111,16 +111,28 @@ pub(crate) fn open_regular(path: &Path, links: Links) -> Result<(std::fs::File, 
     Ok((file, meta.len()))
 }
 
-/// The bytes of a regular file of at most `limit` bytes (see [`open_regular`]).
-pub fn read_regular(path: &Path, limit: u64, links: Links) -> Result<Vec<u8>, ReadError> {
+/// A regular file of at most `limit` bytes (see [`open_regular`]) opened to be read, with its
+/// size: reading stops one byte past `limit`, so that a file that grows while it is read is
+/// seen to be too large (more than `limit` bytes read).
+pub(crate) fn open_within(
+    path: &Path,
+    limit: u64,
+    links: Links,
+) -> Result<(std::io::Take<std::fs::File>, u64), ReadError> {
     use std::io::Read;
     let (file, size) = open_regular(path, links)?;
     if size > limit {
         return Err(ReadError::TooLarge(size));
     }
+    Ok((file.take(limit + 1), size))
+}
+
+/// The bytes of a regular file of at most `limit` bytes (see [`open_within`]).
+pub fn read_regular(path: &Path, limit: u64, links: Links) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    let (mut file, size) = open_within(path, limit, links)?;
     let mut bytes = Vec::with_capacity(size as usize + 1);
-    // `take` bounds a file that grows while it is read.
-    file.take(limit + 1).read_to_end(&mut bytes).map_err(ReadError::Io)?;
+    file.read_to_end(&mut bytes).map_err(ReadError::Io)?;
     if bytes.len() as u64 > limit {
         return Err(ReadError::TooLarge(bytes.len() as u64));
     }

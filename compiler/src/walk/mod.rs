@@ -22,7 +22,7 @@ mod rules;
 mod tree;
 
 pub use file::{content_hash, read, read_regular, text_hash, Content, Links, ReadError, TextSource, Texts};
-pub(crate) use file::{open_regular, read_program};
+pub(crate) use file::{open_regular, open_within, read_program};
 pub use tree::{Tree, WalkProblem, WalkProblemKind};
 
 use ignore::gitignore::Gitignore;

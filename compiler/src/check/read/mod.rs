@@ -224,8 +224,8 @@ impl Part {
         Part { checked, servers: Vec::new(), skips: Vec::new() }
     }
 
-    fn add(mut self, outcome: Outcome) -> Part {
-        self.skips.extend(outcome.skips_plugin.as_deref().cloned());
+    fn add(mut self, mut outcome: Outcome) -> Part {
+        self.skips.extend(outcome.skips_plugin.take().map(|s| *s));
         let servers = self.checked.absorb(outcome);
         if !servers.declared.is_empty() || !servers.named.is_empty() {
             self.servers.push(servers);
