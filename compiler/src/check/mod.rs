@@ -171,10 +171,13 @@ fn claimed(walked: &walk::Walked, cache: Option<&Cache>) -> Arc<cache::Discovere
     cache.discovered(&walked.dir, walked.realm, key, &walked.tree.texts, || claim::claim(walked, true))
 }
 
-/// Who a file belongs to. Every file of a plugin or project claims the same owner: its
-/// strings are shared, not copied per file.
+/// Who a file belongs to. Every file of a plugin or project claims the same owner, shared
+/// (one pointer per claim, not its strings copied per file: a large tree has a claim per file).
 #[derive(Debug, Clone, Hash)]
-struct Owner {
+struct Owner(Arc<Owned>);
+
+#[derive(Debug, Clone, Hash)]
+struct Owned {
     scope: FileScope,
     plugin_root: Option<Arc<str>>,
     /// The plugin's namespace (`plugin.json` name, else the marketplace entry's, else the folder).
@@ -182,20 +185,27 @@ struct Owner {
     project_root: Option<Arc<str>>,
 }
 
+impl std::ops::Deref for Owner {
+    type Target = Owned;
+    fn deref(&self) -> &Owned {
+        &self.0
+    }
+}
+
 impl Owner {
     fn plugin(root: &str, name: &str) -> Owner {
-        Owner {
+        Owner(Arc::new(Owned {
             scope: FileScope::Plugin,
             plugin_root: Some(root.into()),
             plugin_name: Some(name.into()),
             project_root: None,
-        }
+        }))
     }
     fn project(scope: FileScope, root: &str) -> Owner {
-        Owner { scope, plugin_root: None, plugin_name: None, project_root: Some(root.into()) }
+        Owner(Arc::new(Owned { scope, plugin_root: None, plugin_name: None, project_root: Some(root.into()) }))
     }
     fn bare(scope: FileScope) -> Owner {
-        Owner { scope, plugin_root: None, plugin_name: None, project_root: None }
+        Owner(Arc::new(Owned { scope, plugin_root: None, plugin_name: None, project_root: None }))
     }
 }
 
@@ -203,8 +213,9 @@ impl Owner {
 struct Claim {
     kind: FileKind,
     owner: Owner,
-    /// For commands and agents: the folder their names are relative to.
-    base: Option<String>,
+    /// For commands and agents: the folder their names are relative to (shared by the files
+    /// of one folder).
+    base: Option<Arc<str>>,
 }
 
 struct Claims(BTreeMap<String, Claim>);
@@ -224,7 +235,7 @@ impl Claims {
                     if claim.kind == FileKind::Settings && &*root != start {
                         continue;
                     }
-                    claim.owner.project_root = Some(std::sync::Arc::from(""));
+                    Arc::make_mut(&mut claim.owner.0).project_root = Some(Arc::from(""));
                 }
             }
             out.insert(rel.clone(), claim);
@@ -235,12 +246,8 @@ impl Claims {
 
 impl Claims {
     /// The first claim on a path wins.
-    fn add(&mut self, rel: &str, kind: FileKind, owner: &Owner, base: Option<&str>) {
-        self.0.entry(rel.to_string()).or_insert_with(|| Claim {
-            kind,
-            owner: owner.clone(),
-            base: base.map(str::to_string),
-        });
+    fn add(&mut self, rel: &str, kind: FileKind, owner: &Owner, base: Option<&Arc<str>>) {
+        self.0.entry(rel.to_string()).or_insert_with(|| Claim { kind, owner: owner.clone(), base: base.cloned() });
     }
 }
 

@@ -476,13 +476,13 @@ mod tests {
         old.mcp_servers = vec![server(Scope::Project, ".mcp.json", "db-mcp")];
         let mut new = empty();
         let mut hidden = server(Scope::Project, ".mcp.json", "db-mcp");
-        hidden.shadowed_by = Some(Ref {
+        hidden.shadowed_by = Some(Box::new(Ref {
             name: "db".to_string(),
             origin: Origin::Mcp,
             scope: Scope::Local,
             path: Some("~/.claude.json".to_string()),
             rule: "mcp-scope-order".to_string(),
-        });
+        }));
         new.mcp_servers = vec![server(Scope::Local, "~/.claude.json", "evil-mcp"), hidden];
         let report = diff(&old, &new, side("old"), side("new"));
         let rerouted: Vec<&Change> = report.changes.iter().filter(|c| c.class == Class::Rerouted).collect();

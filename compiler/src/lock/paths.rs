@@ -22,8 +22,8 @@ pub struct Given {
 pub fn check(lock: &Lock, given: Given) -> Result<(), String> {
     let file = |entry: String, path: &str| check_path(path, given, false).map_err(|why| format!("{entry}: {why}"));
     let folder = |entry: String, path: &str| check_path(path, given, true).map_err(|why| format!("{entry}: {why}"));
-    let refs = |entry: &str, by: &Option<Ref>, hidden: &[Ref]| -> Result<(), String> {
-        for r in by.iter().chain(hidden) {
+    let refs = |entry: &str, by: &Option<Box<Ref>>, hidden: &[Ref]| -> Result<(), String> {
+        for r in by.as_deref().into_iter().chain(hidden) {
             if let Some(path) = &r.path {
                 file(format!("{entry} (its reference to `{}`)", r.name), path)?;
             }

@@ -7,6 +7,7 @@ use crate::decl::{file_name, join_rel, parent, FileKind, FileScope};
 use crate::diagnostic::{report_at, Diagnostic};
 use crate::rules;
 use crate::walk::Tree;
+use std::sync::Arc;
 
 /// An `--add-dir` folder: Claude Code reads the skills, commands and agents of its `.claude/`.
 pub(super) fn claim_added_dir(tree: &Tree, claims: &mut Claims, diagnostics: &mut Vec<Diagnostic>, realm: Realm) {
@@ -87,6 +88,7 @@ pub(super) fn claim_markdown_tree(tree: &Tree, claims: &mut Claims, dir: &str, k
     } else {
         Vec::new()
     };
+    let base: Arc<str> = dir.into();
     for rel in tree.files_under(dir) {
         if !rel.ends_with(".md") {
             continue;
@@ -94,11 +96,11 @@ pub(super) fn claim_markdown_tree(tree: &Tree, claims: &mut Claims, dir: &str, k
         let below = |d: &&String| rel.strip_prefix(d.as_str()).is_some_and(|rest| rest.starts_with('/'));
         if let Some(skill_dir) = skill_dirs.iter().find(below) {
             if parent(rel) == skill_dir && file_name(rel).eq_ignore_ascii_case("skill.md") {
-                claims.add(rel, FileKind::Skill, owner, Some(dir));
+                claims.add(rel, FileKind::Skill, owner, Some(&base));
             }
             continue;
         }
-        claims.add(rel, kind, owner, Some(dir));
+        claims.add(rel, kind, owner, Some(&base));
     }
 }
 

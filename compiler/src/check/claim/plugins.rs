@@ -366,7 +366,7 @@ fn claim_plugin(
             if tree.is_dir(path) {
                 claim_markdown_tree(tree, claims, path, kind, &owner);
             } else if path.ends_with(".md") {
-                claims.add(path, kind, &owner, Some(parent(path)));
+                claims.add(path, kind, &owner, Some(&parent(path).into()));
             }
         }
         if !any && tree.is_dir(&at(folder)) {

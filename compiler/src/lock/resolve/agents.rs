@@ -40,7 +40,8 @@ pub(super) fn resolve_agents(
         let rule = if same { Reason::AgentLastFile } else { Reason::AgentScopeOrder };
         let winner = agents[w].0.clone();
         let loser = agents[i].0.clone();
-        agents[i].0.shadowed_by = Some(reference(&winner.name, Origin::Agent, winner.scope, Some(&winner.path), rule));
+        agents[i].0.shadowed_by =
+            Some(Box::new(reference(&winner.name, Origin::Agent, winner.scope, Some(&winner.path), rule)));
         agents[w].0.shadows.push(reference(&loser.name, Origin::Agent, loser.scope, Some(&loser.path), rule));
         let from = b.node(GraphNodeKind::Agent, &winner.name, "agent", winner.scope, Some(&winner.path));
         let to = b.node(GraphNodeKind::Agent, &loser.name, "agent", loser.scope, Some(&loser.path));

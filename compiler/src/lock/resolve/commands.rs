@@ -381,7 +381,7 @@ fn shadow(rows: &mut [Row], commands: &mut [Command], spans: &[Option<Span>], w:
     let by = reference(&winner.name, winner.origin, winner.scope, winner.path.as_deref(), rule);
     rows[l].shadowed_by = Some(by.clone());
     if let Some(i) = loser.decl {
-        commands[i].shadowed_by = Some(by);
+        commands[i].shadowed_by = Some(Box::new(by));
     }
     if let Some(i) = winner.decl {
         commands[i].shadows.push(reference(&loser.name, loser.origin, loser.scope, loser.path.as_deref(), rule));

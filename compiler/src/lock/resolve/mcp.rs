@@ -285,7 +285,7 @@ fn shadow_servers(servers: &mut [Spanned], approvals: &Approvals, b: &mut Builde
 /// Server `w` hides server `l` by `rule`: recorded on both, as an edge, and reported.
 fn shadowed(servers: &mut [Spanned], w: usize, l: usize, rule: Reason, b: &mut Builder) {
     let (win, s) = (servers[w].0.clone(), servers[l].0.clone());
-    servers[l].0.shadowed_by = Some(reference(&win.name, Origin::Mcp, win.scope, Some(&win.path), rule));
+    servers[l].0.shadowed_by = Some(Box::new(reference(&win.name, Origin::Mcp, win.scope, Some(&win.path), rule)));
     servers[w].0.shadows.push(reference(&s.name, Origin::Mcp, s.scope, Some(&s.path), rule));
     let from = b.node(GraphNodeKind::McpServer, &win.name, "mcp", win.scope, Some(&win.path));
     let to = b.node(GraphNodeKind::McpServer, &s.name, "mcp", s.scope, Some(&s.path));

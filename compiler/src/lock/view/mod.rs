@@ -9,7 +9,7 @@ use crate::plural::count;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
-fn ref_json(r: &Option<Ref>) -> Value {
+fn ref_json(r: Option<&Ref>) -> Value {
     match r {
         Some(r) => {
             json!({"name": r.name, "origin": r.origin.as_str(), "scope": r.scope.as_str(), "path": r.path, "rule": r.rule})
@@ -38,7 +38,7 @@ pub fn ls_json(r: &Resolution) -> String {
                 "origin": row.origin.as_str(),
                 "scope": row.scope.as_str(),
                 "path": row.path,
-                "shadowed_by": ref_json(&row.shadowed_by),
+                "shadowed_by": ref_json(row.shadowed_by.as_ref()),
             });
             if let Some(d) = &row.display_name {
                 v["display_name"] = json!(d);
@@ -61,7 +61,7 @@ pub fn ls_json(r: &Resolution) -> String {
         .iter()
         .map(|a| {
             let origin = if a.plugin.is_some() { Origin::Plugin } else { Origin::Agent };
-            json!({"name": a.name, "type": "agent", "origin": origin.as_str(), "scope": a.scope.as_str(), "path": a.path, "shadowed_by": ref_json(&a.shadowed_by), "denied_by": a.denied_by})
+            json!({"name": a.name, "type": "agent", "origin": origin.as_str(), "scope": a.scope.as_str(), "path": a.path, "shadowed_by": ref_json(a.shadowed_by.as_deref()), "denied_by": a.denied_by})
         })
         .collect();
     for name in builtin_agents().iter().map(|a| a.name) {
@@ -74,7 +74,7 @@ pub fn ls_json(r: &Resolution) -> String {
         .mcp_servers
         .iter()
         .map(|s| {
-            json!({"name": s.name, "normalized": s.normalized, "scope": s.scope.as_str(), "transport": s.transport, "path": s.path, "shadowed_by": ref_json(&s.shadowed_by), "approval": s.approval, "denied_by": s.denied_by, "blocked_by": s.blocked_by})
+            json!({"name": s.name, "normalized": s.normalized, "scope": s.scope.as_str(), "transport": s.transport, "path": s.path, "shadowed_by": ref_json(s.shadowed_by.as_deref()), "approval": s.approval, "denied_by": s.denied_by, "blocked_by": s.blocked_by})
         })
         .collect();
     let tools: Vec<Value> = r

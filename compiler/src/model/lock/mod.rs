@@ -334,7 +334,7 @@ pub struct Command {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shell_injections: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shadowed_by: Option<Ref>,
+    pub shadowed_by: Option<Box<Ref>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shadows: Vec<Ref>,
 }
@@ -374,7 +374,7 @@ pub struct Agent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub denied_by: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shadowed_by: Option<Ref>,
+    pub shadowed_by: Option<Box<Ref>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shadows: Vec<Ref>,
 }
@@ -424,7 +424,7 @@ pub struct McpServer {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub headers: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shadowed_by: Option<Ref>,
+    pub shadowed_by: Option<Box<Ref>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shadows: Vec<Ref>,
 }
