@@ -22,9 +22,9 @@ fn command(i: usize) -> Command {
         path: format!(".claude/skills/skill-{i:05}/SKILL.md"),
         plugin: i.is_multiple_of(5).then(|| "kit".to_string()),
         description: Some(format!("Does task number {i} for the team, with care and a checklist")),
-        when_to_use: i.is_multiple_of(4).then(|| "When the user asks for it".to_string()),
-        allowed_tools: vec!["Read".into(), "Bash(git status:*)".into()],
-        paths: if i.is_multiple_of(50) { vec!["src/**".into()] } else { Vec::new() },
+        when_to_use: i.is_multiple_of(4).then(|| "When the user asks for it".into()),
+        allowed_tools: ["Read".to_string(), "Bash(git status:*)".to_string()].into_iter().collect(),
+        paths: if i.is_multiple_of(50) { std::iter::once("src/**".to_string()).collect() } else { Default::default() },
         user_invocable: true,
         content_length: 400,
         ..Command::default()

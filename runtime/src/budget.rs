@@ -198,7 +198,7 @@ pub(crate) fn measure_all(checked: &Checked, options: &Options, windows: &[Conte
 /// than its UTF-8 bytes), and cutting a description adds at most its one-column `…`.
 fn size_bound(lock: &capc_compiler::model::Lock) -> usize {
     let commands = lock.commands.iter().map(|c| {
-        let description = c.description.as_ref().or(c.fallback_description.as_ref());
+        let description = c.description.as_deref().or(c.fallback_description.as_deref());
         2 + c.name.len()
             + c.display_name.as_ref().map_or(0, |d| 3 + d.len())
             + 2

@@ -120,7 +120,7 @@ fn glob_segment(pattern: &str, text: &str) -> bool {
 /// Whether a dynamic or conditional skill is active for these touched files.
 fn activated(command: &Command, touched: &[String]) -> bool {
     if let Some(dir) = &command.dynamic {
-        let inside = |f: &String| f.strip_prefix(dir.as_str()).is_some_and(|rest| rest.starts_with('/'));
+        let inside = |f: &String| f.strip_prefix(&**dir).is_some_and(|rest| rest.starts_with('/'));
         if !touched.iter().any(inside) {
             return false;
         }

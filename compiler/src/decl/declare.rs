@@ -15,6 +15,7 @@ use crate::model::{
 use crate::node::{Node, NodeKind};
 use crate::span::Span;
 use serde_json::Value;
+use thin_vec::ThinVec;
 
 /// How a literal is kept when it looks like a secret.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -232,30 +233,30 @@ pub fn command(
     let command = Command {
         name,
         display_name: None,
-        aliases: Vec::new(),
-        shed_aliases: Vec::new(),
+        aliases: ThinVec::new(),
+        shed_aliases: ThinVec::new(),
         origin,
         scope: at.scope,
         form: if is_skill { Form::Skill } else { Form::Command },
         path: path.to_string(),
         plugin: at.plugin.map(str::to_string),
-        dynamic: at.dynamic.map(str::to_string),
+        dynamic: at.dynamic.map(Into::into),
         description,
-        fallback_description,
-        when_to_use: keep.string(f, "when_to_use", Shape::Words),
-        argument_hint: keep.string(f, "argument-hint", Shape::Words),
+        fallback_description: fallback_description.map(Into::into),
+        when_to_use: keep.string(f, "when_to_use", Shape::Words).map(Into::into),
+        argument_hint: keep.string(f, "argument-hint", Shape::Words).map(Into::into),
         // Empty and all-digit argument names are dropped (Claude Code's loader).
         arguments: keep
             .list(f, "arguments", &[' ', '\t', '\n'], Shape::Whole)
             .into_iter()
             .filter(|a| !a.chars().all(|c| c.is_ascii_digit()))
             .collect(),
-        allowed_tools: keep.list(f, "allowed-tools", &[], Shape::Rule),
-        model: keep.string(f, "model", Shape::Whole).filter(|m| m != "inherit"),
-        effort: keep.string(f, "effort", Shape::Whole),
-        context: keep.string(f, "context", Shape::Whole).filter(|c| c == "fork"),
-        agent: keep.string(f, "agent", Shape::Whole),
-        paths,
+        allowed_tools: keep.list(f, "allowed-tools", &[], Shape::Rule).into(),
+        model: keep.string(f, "model", Shape::Whole).filter(|m| m != "inherit").map(Into::into),
+        effort: keep.string(f, "effort", Shape::Whole).map(Into::into),
+        context: keep.string(f, "context", Shape::Whole).filter(|c| c == "fork").map(Into::into),
+        agent: keep.string(f, "agent", Shape::Whole).map(Into::into),
+        paths: paths.into(),
         disable_model_invocation: flag(f, "disable-model-invocation").unwrap_or(false),
         user_invocable: flag(f, "user-invocable").unwrap_or(true),
         content_length: text.len().saturating_sub(body_start),
@@ -264,7 +265,7 @@ pub fn command(
             .map(|(command, _)| command)
             .collect(),
         shadowed_by: None,
-        shadows: Vec::new(),
+        shadows: ThinVec::new(),
     };
     // Point at what identifies the entry to a reader: its `name`, else its `description`.
     let span = fields.and_then(|f| f.get("name").or_else(|| f.get("description"))).map(|n| n.span);

@@ -525,7 +525,7 @@ mod tests {
             ..Command::default()
         }];
         let mut new = old.clone();
-        new.commands[0].shell_injections = vec!["git status".to_string()];
+        new.commands[0].shell_injections = thin_vec::thin_vec!["git status".to_string()];
         new.pins = vec![Pin {
             of: PinOf::McpServer,
             name: "github".to_string(),

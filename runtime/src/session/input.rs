@@ -295,7 +295,7 @@ impl Session {
                 continue;
             }
             // By the name it shows; one a user cannot type as one word is not named.
-            let shown = c.display_name.clone().unwrap_or_else(|| c.name.clone());
+            let shown = c.display_name.as_deref().map_or_else(|| c.name.clone(), str::to_string);
             let typable = !shown.is_empty()
                 && shown.chars().all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '_' | ':' | '.' | '-'));
             if c.disable_model_invocation || level == Override::UserInvocableOnly || !typable {
@@ -404,12 +404,12 @@ impl Session {
         };
         let declared = Declared {
             allowed_tools: allowed_tools.clone(),
-            model: command.model.clone(),
-            effort: command.effort.clone(),
+            model: command.model.as_deref().map(str::to_string),
+            effort: command.effort.as_deref().map(str::to_string),
             shell,
         };
         if command.context.as_deref() == Some("fork") {
-            let agent = command.agent.clone().unwrap_or_else(|| "general-purpose".to_string());
+            let agent = command.agent.as_deref().unwrap_or("general-purpose").to_string();
             let request = self.subagent_request(view, &agent, prompt.clone());
             let result = TurnResult::Fork { command: command.name.clone(), agent, prompt, declared };
             return (result, request);
@@ -417,8 +417,8 @@ impl Session {
         let grant = Grant {
             skill: command.name.clone(),
             allowed_tools,
-            model: command.model.clone(),
-            effort: command.effort.clone(),
+            model: command.model.as_deref().map(str::to_string),
+            effort: command.effort.as_deref().map(str::to_string),
         };
         self.grant = match (from_model, self.grant.take()) {
             // The Skill tool's context modifier: a set union with what the turn already has.
@@ -641,7 +641,7 @@ impl Folders {
     /// `${CLAUDE_SKILL_DIR}` as the folder each names, so
     /// `Bash(${CLAUDE_PLUGIN_ROOT}/scripts/setup.sh:*)` allows that script.
     fn allowed_tools(&self, command: &Command) -> Vec<String> {
-        let Some(root) = &self.plugin_root else { return command.allowed_tools.clone() };
+        let Some(root) = &self.plugin_root else { return command.allowed_tools.to_vec() };
         let skill_dir = (command.form == Form::Skill).then_some(&self.skill_dir);
         command
             .allowed_tools

@@ -109,13 +109,13 @@ fn other_names(command: &mut crate::model::Command, claim: &Claim, kind: Markdow
     let given = fields.and_then(|f| f.get("name")).and_then(scalar_text);
     if claim.owner.plugin_name.is_some() {
         let names = crate::names::plugin_names(&command.name, given.as_deref().map(str::trim));
-        command.display_name = names.display_name;
-        command.aliases = names.aliases;
-        command.shed_aliases = names.shed;
+        command.display_name = names.display_name.map(Into::into);
+        command.aliases = names.aliases.into();
+        command.shed_aliases = names.shed.into();
     } else if kind == MarkdownKind::Skill && claim.base.is_none() {
         command.display_name = crate::names::frontmatter_name(given.as_deref().map(str::trim))
             .filter(|n| *n != command.name)
-            .map(str::to_string);
+            .map(Into::into);
     }
 }
 

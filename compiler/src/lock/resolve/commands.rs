@@ -125,11 +125,11 @@ fn declared_row(c: &Command, decl: usize, load: Option<usize>) -> Row {
         origin: c.origin,
         scope: c.scope,
         path: Some(c.path.clone()),
-        display_name: c.display_name.clone(),
-        aliases: c.aliases.clone(),
+        display_name: c.display_name.as_deref().map(str::to_string),
+        aliases: c.aliases.to_vec(),
         decl: Some(decl),
         shadowed_by: None,
-        dynamic: c.dynamic.clone(),
+        dynamic: c.dynamic.as_deref().map(str::to_string),
         conditional: !c.paths.is_empty(),
     }
 }

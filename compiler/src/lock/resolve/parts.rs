@@ -175,8 +175,8 @@ pub(super) fn inventory(
             .filter(|c| c.shadowed_by.is_none())
             .map(|c| model::InventoryEntry {
                 name: c.name.clone(),
-                display_name: c.display_name.clone(),
-                aliases: c.aliases.clone(),
+                display_name: c.display_name.as_deref().map(str::to_string),
+                aliases: c.aliases.to_vec(),
             })
             .collect(),
         agents: agents.iter().filter(|a| a.shadowed_by.is_none()).map(|a| a.name.clone()).collect(),

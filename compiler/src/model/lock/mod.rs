@@ -8,6 +8,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use thin_vec::ThinVec;
 
 mod kinds;
 mod runs;
@@ -275,15 +276,17 @@ pub struct Command {
     /// plugin skill in `skills/release/`, `deploy` for `.claude/skills/deploy-prod`). Lookup
     /// finds it after every exact `name` in the table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub display_name: Option<String>,
+    pub display_name: Option<Box<str>>,
     /// Bare names that also reach it (a plugin skill's or command's frontmatter `name` without
     /// a colon: `/ship`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub aliases: Vec<String>,
+    #[serde(default, skip_serializing_if = "ThinVec::is_empty")]
+    #[schemars(with = "Vec<String>")]
+    pub aliases: ThinVec<String>,
     /// Aliases Claude Code drops because another entry, a built-in or a non-plugin alias has
     /// the name, or because the name is not one a user can type; they reach nothing.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub shed_aliases: Vec<String>,
+    #[serde(default, skip_serializing_if = "ThinVec::is_empty")]
+    #[schemars(with = "Vec<String>")]
+    pub shed_aliases: ThinVec<String>,
     pub origin: Origin,
     pub scope: Scope,
     /// Which loader read it (a plugin has both).
@@ -293,7 +296,7 @@ pub struct Command {
     pub plugin: Option<String>,
     /// For a skill of a nested `.claude/skills/`: the folder whose files activate it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dynamic: Option<String>,
+    pub dynamic: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Without `description`: what Claude Code 2.1.332 lists instead — the body's first
@@ -301,27 +304,30 @@ pub struct Command {
     /// when over 100; without such a line, the kind's word (`Skill`, `Custom command`,
     /// `Plugin skill`, `Plugin command`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fallback_description: Option<String>,
+    pub fallback_description: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub when_to_use: Option<String>,
+    pub when_to_use: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub argument_hint: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub arguments: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub allowed_tools: Vec<String>,
+    pub argument_hint: Option<Box<str>>,
+    #[serde(default, skip_serializing_if = "ThinVec::is_empty")]
+    #[schemars(with = "Vec<String>")]
+    pub arguments: ThinVec<String>,
+    #[serde(default, skip_serializing_if = "ThinVec::is_empty")]
+    #[schemars(with = "Vec<String>")]
+    pub allowed_tools: ThinVec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
+    pub model: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub effort: Option<String>,
+    pub effort: Option<Box<str>>,
     /// `fork` when the skill runs in a subagent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub context: Option<String>,
+    pub context: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent: Option<String>,
+    pub agent: Option<Box<str>>,
     /// Globs that activate a conditional skill.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub paths: Vec<String>,
+    #[serde(default, skip_serializing_if = "ThinVec::is_empty")]
+    #[schemars(with = "Vec<String>")]
+    pub paths: ThinVec<String>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub disable_model_invocation: bool,
     #[serde(default = "yes", skip_serializing_if = "is_true")]
@@ -331,12 +337,14 @@ pub struct Command {
     pub content_length: usize,
     /// The `!` shell injections of the body (`` !`cmd` `` and ```` ```! ```` blocks), each
     /// command as written: Claude Code runs them when the prompt is expanded.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub shell_injections: Vec<String>,
+    #[serde(default, skip_serializing_if = "ThinVec::is_empty")]
+    #[schemars(with = "Vec<String>")]
+    pub shell_injections: ThinVec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shadowed_by: Option<Box<Ref>>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub shadows: Vec<Ref>,
+    #[serde(default, skip_serializing_if = "ThinVec::is_empty")]
+    #[schemars(with = "Vec<Ref>")]
+    pub shadows: ThinVec<Ref>,
 }
 
 /// A subagent definition.
