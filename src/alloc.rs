@@ -1,5 +1,6 @@
-//! The process's allocator, mimalloc (why: Cargo.toml), and the one option capc sets on it:
-//! the only `unsafe` code in the workspace (`tests/it/tidy.rs` keeps it so).
+//! The process's allocator, mimalloc (why: Cargo.toml), and how capc tunes it (its purge delay;
+//! no transparent huge pages): the only `unsafe` code in the workspace (`tests/it/tidy.rs`
+//! keeps it so).
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -9,7 +10,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// default purge delay, 1,000 ms, which no other option has.
 const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
-/// The purge delay capc sets, in milliseconds (see [`return_freed_memory_soon`]).
+/// The purge delay capc sets, in milliseconds (see [`tune`]).
 const PURGE_AFTER_MS: std::ffi::c_long = 10;
 
 /// Freed memory goes back to the system after 10 ms instead of a second (mimalloc's
@@ -19,15 +20,35 @@ const PURGE_AFTER_MS: std::ffi::c_long = 10;
 /// ones (docs/performance.md, "Memory at scale": about 400 → 214 MiB for `capc check` of a
 /// 100,000-file tree). 0 ms saves a few MiB more but costs `capc serve` 8% in time (pages
 /// returned and faulted in again while a lock is decoded); 10 ms, mimalloc 2's own default,
-/// costs nothing measurable. Called first thing in `main`, before any other thread.
+/// costs nothing measurable.
+///
+/// On Linux, a command that reads, reports and exits (all but `capc serve`, `capc session`
+/// and `capc lsp`) also gives up transparent huge pages (`PR_SET_THP_DISABLE`), unless
+/// `MIMALLOC_ALLOW_THP` says otherwise: mimalloc asks for them on its arenas, and a huge page
+/// is resident whole, 2 MiB, as soon as one byte of it is touched. Measured on the same tree
+/// (docs/performance.md, "Huge pages"): `capc check` 183–191 → 170–179 MiB and `capc lock`
+/// 200–215 → 173 MiB, no slower. Not for the three that stay: `serve` and `session` start the
+/// user's MCP servers and `!` commands, which would inherit the flag, and `capc lsp` measured
+/// 610–618 → 666–681 MiB without huge pages. mimalloc's own `allow_thp` option cannot do it
+/// from here: mimalloc reads it when the process starts, before `main`.
+///
+/// Called in `main` once the arguments are read, before any other thread.
 #[allow(unsafe_code)]
-pub(crate) fn return_freed_memory_soon() {
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
-        return;
+pub(crate) fn tune(exits_soon: bool) {
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: `mi_option_set` takes two integers and writes mimalloc's own option table; no
+        // pointer crosses. Only the main thread runs yet, so nothing reads the option meanwhile.
+        unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, PURGE_AFTER_MS) }
     }
-    // SAFETY: `mi_option_set` takes two integers and writes mimalloc's own option table; no
-    // pointer crosses. Only the main thread runs yet, so nothing reads the option meanwhile.
-    unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, PURGE_AFTER_MS) }
+    #[cfg(target_os = "linux")]
+    if exits_soon && std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
+        // SAFETY: `prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0)` takes integers only and sets a flag
+        // of this process; no pointer crosses. Its result is not needed: a kernel without the
+        // call leaves huge pages as they were.
+        let _ = unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) };
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = exits_soon;
 }
 
 #[cfg(test)]

@@ -37,8 +37,8 @@ mod output;
 mod verify;
 
 fn main() -> ExitCode {
-    alloc::return_freed_memory_soon();
     let cli = Cli::parse();
+    alloc::tune(!matches!(cli.command, CliCommand::Serve { .. } | CliCommand::Session { .. } | CliCommand::Lsp));
     output::QUIET.store(cli.quiet, std::sync::atomic::Ordering::Relaxed);
     match cli.command {
         CliCommand::Check {

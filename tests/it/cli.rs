@@ -812,3 +812,48 @@ fn lock_records_settings_claude_code_refuses_and_is_written() {
     assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
     assert!(stdout(&check).contains("[invalid-json] file is empty"), "{}", stdout(&check));
 }
+
+/// `THP_enabled` of a process's /proc status: 0 once it gave up transparent huge pages.
+#[cfg(target_os = "linux")]
+fn thp_enabled(status: &str) -> &str {
+    let line = status.lines().find(|l| l.starts_with("THP_enabled:")).unwrap_or_else(|| panic!("{status}"));
+    line["THP_enabled:".len()..].trim()
+}
+
+/// A command that reports and exits gives up transparent huge pages (src/alloc.rs), and the
+/// flag passes to what it starts: `git`, here a stand-in that records its own status. `capc
+/// serve` keeps them, so the MCP servers and `!` commands it starts are as the user's shell
+/// would start them.
+#[cfg(target_os = "linux")]
+#[test]
+fn only_commands_that_exit_give_up_huge_pages() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical");
+    let (repo, bin) = (root.join("repo"), root.join("bin"));
+    std::fs::create_dir_all(repo.join(".git")).expect("mkdir");
+    std::fs::create_dir_all(repo.join(".claude/commands")).expect("mkdir");
+    std::fs::write(repo.join(".claude/commands/ship.md"), "Ship it.\n").expect("write");
+    std::fs::create_dir_all(&bin).expect("mkdir");
+    let recorded = root.join("git-status");
+    let git = format!("#!/bin/sh\ncat /proc/self/status > '{}'\nexit 1\n", recorded.display());
+    std::fs::write(bin.join("git"), git).expect("write");
+    std::fs::set_permissions(bin.join("git"), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let out = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .args(["diff", "HEAD", "."])
+        .current_dir(&repo)
+        .env("PATH", path)
+        .env_remove("MIMALLOC_ALLOW_THP")
+        .output()
+        .expect("capc runs");
+    assert_eq!(out.status.code(), Some(2), "git failed, so the diff cannot run: {}", stderr(&out));
+    let status = std::fs::read_to_string(&recorded).expect("capc diff ran git");
+    assert_eq!(thp_enabled(&status), "0", "capc diff gave up huge pages before it started git");
+
+    let server =
+        crate::support::serve::StdioServer::start(&repo, &["serve", "--tree", "."], std::time::Duration::from_secs(60));
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).expect("its status");
+    let own = std::fs::read_to_string("/proc/self/status").expect("the test's status");
+    assert_eq!(thp_enabled(&status), thp_enabled(&own), "capc serve keeps huge pages as it found them");
+}

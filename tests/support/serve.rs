@@ -109,6 +109,11 @@ impl StdioServer {
         }
     }
 
+    /// The server's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Closes the server's input, as a client that leaves does, and waits for it to end.
     pub(crate) fn end(mut self) -> std::process::ExitStatus {
         drop(self.stdin.take());
