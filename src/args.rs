@@ -554,6 +554,7 @@ impl Scopes {
             start: String::new(),
             skip_hashes: true,
             skip_sources: false,
+            findings_only: false,
             leave_out_local: false,
             local_kept: Vec::new(),
             filter: config.filter(),

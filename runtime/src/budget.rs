@@ -392,7 +392,7 @@ impl Measure for ListingBudget {
             }
         }
         let mut advice: Vec<Option<String>> = vec![None; measured.len()];
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(dropped.len());
         for (path, name, w, also) in dropped {
             let m = &measured[w];
             let also = if also.is_empty() {

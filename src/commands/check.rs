@@ -101,8 +101,10 @@ fn options_and_configs(
         ));
         o.measure = capc_runtime::cost::measures(&c, &surface);
         o.surface = Some(surface);
-        // A check writes no lock: no entry per file for its `[[source]]` list.
+        // A check writes no lock: no entry per file for its `[[source]]` list; and it reports
+        // findings only, no names resolved.
         o.skip_sources = true;
+        o.findings_only = true;
         options_of.push(o);
         configs.push(c);
     }

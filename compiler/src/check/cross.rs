@@ -136,7 +136,7 @@ fn cross_stage(options: &Options, all: &mut Checked) -> Vec<Diagnostic> {
             _ => None,
         })
         .collect();
-    let resolution = crate::lock::resolve::resolve(std::mem::take(&mut all.decls), !options.skip_sources);
+    let mut resolution = crate::lock::resolve::resolve(std::mem::take(&mut all.decls), !options.skip_sources);
     for p in &resolution.lock.plugins {
         let asked = resolution.asked_plugins.contains(&p.root);
         if !p.loaded && asked && refused.contains(&p.root) {
@@ -148,7 +148,12 @@ fn cross_stage(options: &Options, all: &mut Checked) -> Vec<Diagnostic> {
     }
     all.unloaded_plugins =
         all.plugin_roots.iter().filter_map(|(root, why)| Some((root.clone(), why.clone()?))).collect();
-    let mut later = resolution.diagnostics.clone();
+    // A findings-only check drops the resolution after this stage: its findings are moved.
+    let mut later = if options.findings_only {
+        std::mem::take(&mut resolution.diagnostics)
+    } else {
+        resolution.diagnostics.clone()
+    };
     if let Some(recorded) = options.surface.as_deref().filter(|r| !r.tools.is_empty()) {
         later.extend(crate::surface::name_findings(recorded, &resolution.lock, &all.server_spans));
     }

@@ -72,6 +72,10 @@ pub struct Options {
     /// plugin a marketplace lists as installed alone (the lock's `[[marketplace_plugin]]`
     /// components; no finding reads them).
     pub skip_sources: bool,
+    /// The caller reads only the findings and the files (`capc check`): the resolution
+    /// ([`Checked::resolution`]) is freed once the findings are made, before they are policed
+    /// and sorted (on a large tree it is most of what the check holds then).
+    pub findings_only: bool,
     /// Leave local files (`settings.local.json`, `CLAUDE.local.md`) out of the declarations,
     /// instructions and sources (`capc lock` without `--include-local`, in a git work tree);
     /// they are still read and checked.
@@ -148,7 +152,10 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
         each_root.push(read::read(walked, claimed, &reading));
     }
     let readings = read::gather(options, each_root);
-    let crossed = cross::cross(options, readings);
+    let mut crossed = cross::cross(options, readings);
+    if options.findings_only {
+        crossed.all.resolution = None;
+    }
     let policed = policy::police(options, crossed);
     Ok(report::report(options, policed))
 }

@@ -12,8 +12,9 @@ use std::sync::Arc;
 /// What the policy stage hands the report stage.
 pub(super) struct Policed {
     pub(super) all: Checked,
-    /// The files the cross-check stage's findings point into (by path, in order).
-    pub(super) pointed: Vec<String>,
+    /// The files the cross-check stage's findings point into: their places in `all.files`, in
+    /// order, each once (a large tree has tens of thousands; their paths are not copied).
+    pub(super) pointed: Vec<usize>,
     /// Kept readings (with a cache), to lend the texts read again to.
     pub(super) kept: Vec<Arc<super::cache::Read>>,
 }
@@ -21,7 +22,14 @@ pub(super) struct Policed {
 /// The policy stage.
 pub(super) fn police(options: &Options, crossed: Crossed) -> Policed {
     let Crossed { mut all, later, kept } = crossed;
-    let pointed: Vec<String> = later.iter().filter(|d| d.span.is_some()).map(|d| d.path.clone()).collect();
+    // `files` is sorted by path (`read::gather`).
+    let mut pointed: Vec<usize> = later
+        .iter()
+        .filter(|d| d.span.is_some())
+        .filter_map(|d| all.files.binary_search_by(|f| f.path.as_str().cmp(&d.path)).ok())
+        .collect();
+    pointed.sort_unstable();
+    pointed.dedup();
     all.diagnostics.extend(later);
     apply_policy(options, &mut all);
     Policed { all, pointed, kept }

@@ -16,31 +16,31 @@ use std::sync::Arc;
 /// The report stage: the finished check.
 pub(super) fn report(options: &Options, policed: Policed) -> Checked {
     let Policed { mut all, pointed, kept } = policed;
-    // (`pointed` is sorted by path, as `files` is: one pass over both.)
     let reread = options.cache.is_none() && options.texts.is_disk();
-    let mut lent: BTreeMap<&str, Arc<str>> = BTreeMap::new();
-    let mut at = 0;
-    for path in &pointed {
-        while at < all.files.len() && all.files[at].path < *path {
-            at += 1;
+    let mut read_now: Vec<usize> = Vec::new();
+    for &at in &pointed {
+        let file = &mut all.files[at];
+        if file.text.is_some() {
+            continue;
         }
-        let Some(file) = all.files.get_mut(at).filter(|f| f.path == *path && f.text.is_none()) else { continue };
         if reread {
             if file.reread.is_none() {
-                file.reread = Some(locate(options, path));
+                file.reread = Some(locate(options, &file.path));
             }
             continue;
         }
-        if let walk::Content::Text(text) = options.texts.read(&locate(options, path)) {
-            let text: Arc<str> = text.into();
-            file.text = Some(text.clone());
-            lent.insert(path, text);
+        if let walk::Content::Text(text) = options.texts.read(&locate(options, &file.path)) {
+            file.text = Some(text.into());
+            read_now.push(at);
         }
     }
+    drop(pointed);
+    let lent: BTreeMap<&str, &Arc<str>> =
+        read_now.iter().filter_map(|&at| Some((all.files[at].path.as_str(), all.files[at].text.as_ref()?))).collect();
     if !lent.is_empty() {
         for read in &kept {
             if let Some(text) = read.outcome.file.as_ref().and_then(|f| lent.get(f.path.as_str())) {
-                let _ = read.text.set(text.clone());
+                let _ = read.text.set(Arc::clone(text));
             }
         }
     }

@@ -5,7 +5,9 @@
 
 pub mod decl;
 pub mod lock;
+mod thin;
 
 pub(crate) use decl::ServerRef;
 pub use decl::{Decl, Item, PartKind, Placement, PluginFolder, PolicyEntry};
 pub use lock::*;
+pub use thin::ThinStr;

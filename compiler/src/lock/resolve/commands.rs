@@ -379,7 +379,7 @@ fn shadow(rows: &mut [Row], commands: &mut [Command], spans: &[Option<Span>], w:
     let rule = command_rule(&rows[w], &rows[l], commands);
     let (winner, loser) = (rows[w].clone(), rows[l].clone());
     let by = reference(&winner.name, winner.origin, winner.scope, winner.path.as_deref(), rule);
-    rows[l].shadowed_by = Some(by.clone());
+    rows[l].shadowed_by = Some(Box::new(by.clone()));
     if let Some(i) = loser.decl {
         commands[i].shadowed_by = Some(Box::new(by));
     }

@@ -208,7 +208,7 @@ pub struct Row {
     pub aliases: Vec<String>,
     /// Index into `Lock::commands` for declared entries.
     pub decl: Option<usize>,
-    pub shadowed_by: Option<Ref>,
+    pub shadowed_by: Option<Box<Ref>>,
     pub dynamic: Option<String>,
     /// A conditional skill, active once a file matching its `paths` is touched.
     pub conditional: bool,

@@ -38,7 +38,7 @@ pub fn ls_json(r: &Resolution) -> String {
                 "origin": row.origin.as_str(),
                 "scope": row.scope.as_str(),
                 "path": row.path,
-                "shadowed_by": ref_json(row.shadowed_by.as_ref()),
+                "shadowed_by": ref_json(row.shadowed_by.as_deref()),
             });
             if let Some(d) = &row.display_name {
                 v["display_name"] = json!(d);

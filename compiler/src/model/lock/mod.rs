@@ -5,6 +5,7 @@
 //! Field order here is the order in the file; lists are sorted by the resolver (commands
 //! in lookup order, everything else by stable keys), maps are `BTreeMap`s.
 
+use super::ThinStr;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -276,7 +277,7 @@ pub struct Command {
     /// plugin skill in `skills/release/`, `deploy` for `.claude/skills/deploy-prod`). Lookup
     /// finds it after every exact `name` in the table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub display_name: Option<Box<str>>,
+    pub display_name: Option<ThinStr>,
     /// Bare names that also reach it (a plugin skill's or command's frontmatter `name` without
     /// a colon: `/ship`).
     #[serde(default, skip_serializing_if = "ThinVec::is_empty")]
@@ -296,7 +297,7 @@ pub struct Command {
     pub plugin: Option<String>,
     /// For a skill of a nested `.claude/skills/`: the folder whose files activate it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dynamic: Option<Box<str>>,
+    pub dynamic: Option<ThinStr>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Without `description`: what Claude Code 2.1.332 lists instead — the body's first
@@ -304,11 +305,11 @@ pub struct Command {
     /// when over 100; without such a line, the kind's word (`Skill`, `Custom command`,
     /// `Plugin skill`, `Plugin command`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fallback_description: Option<Box<str>>,
+    pub fallback_description: Option<ThinStr>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub when_to_use: Option<Box<str>>,
+    pub when_to_use: Option<ThinStr>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub argument_hint: Option<Box<str>>,
+    pub argument_hint: Option<ThinStr>,
     #[serde(default, skip_serializing_if = "ThinVec::is_empty")]
     #[schemars(with = "Vec<String>")]
     pub arguments: ThinVec<String>,
@@ -316,14 +317,14 @@ pub struct Command {
     #[schemars(with = "Vec<String>")]
     pub allowed_tools: ThinVec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<Box<str>>,
+    pub model: Option<ThinStr>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub effort: Option<Box<str>>,
+    pub effort: Option<ThinStr>,
     /// `fork` when the skill runs in a subagent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub context: Option<Box<str>>,
+    pub context: Option<ThinStr>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent: Option<Box<str>>,
+    pub agent: Option<ThinStr>,
     /// Globs that activate a conditional skill.
     #[serde(default, skip_serializing_if = "ThinVec::is_empty")]
     #[schemars(with = "Vec<String>")]
