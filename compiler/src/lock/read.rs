@@ -1,9 +1,10 @@
 //! A fast reader for the TOML that `capc lock` writes. A lock is machine-written and holds a
 //! small part of TOML: `[[array.of.tables]]` and `[sub.tables]` headers, `key = value` lines
 //! with strings (basic, literal, multi-line), integers, booleans and one-line arrays of
-//! those. This reader handles exactly that part, into a `serde_json::Value` the lock's serde
-//! types read; anything else (a hand edit using more of TOML) makes it give up, and the
-//! general `toml` parser reads the file instead. It exists because a large lock must load in
+//! those. This reader handles exactly that part, into a tree the lock's serde types read, one
+//! top-level entry at a time ([`from_text`]: a large lock's whole tree is bigger than its
+//! text, and is never held); anything else (a hand edit using more of TOML) makes it give up,
+//! and the general `toml` parser reads the file instead. It exists because a large lock must load in
 //! well under the general parser's time (`cargo bench -p capc-runtime`), and it is tested
 //! against `toml` on every lock in the test suite.
 
@@ -331,8 +332,14 @@ fn open<'t, 'a>(root: &'t mut Table<'a>, path: &[Cow<'a, str>], array: bool) -> 
 /// Reads the TOML subset a lock uses; `None` when the text uses more of TOML (or is not
 /// valid), and the caller falls back to the general parser.
 pub fn parse(text: &str) -> Option<TomlValue<'_>> {
-    let mut cur = Cursor { text, at: 0, depth: 0 };
     let mut root: Table<'_> = Vec::new();
+    parse_into(&mut root, text)?;
+    Some(TomlValue::Table(root))
+}
+
+/// [`parse`] into `root`, which may hold tables read from other parts of the same file.
+fn parse_into<'a>(root: &mut Table<'a>, text: &'a str) -> Option<()> {
+    let mut cur = Cursor { text, at: 0, depth: 0 };
     // The current table, as a header path and whether it is an array element.
     let mut current: Option<(Vec<Cow<'_, str>>, bool)> = None;
     while cur.at < text.len() {
@@ -350,7 +357,7 @@ pub fn parse(text: &str) -> Option<TomlValue<'_>> {
                     return None;
                 }
                 cur.end_line()?;
-                open(&mut root, &path, array)?;
+                open(root, &path, array)?;
                 current = Some((path, array));
             }
             Some(_) => {
@@ -362,8 +369,8 @@ pub fn parse(text: &str) -> Option<TomlValue<'_>> {
                 let value = cur.value()?;
                 cur.end_line()?;
                 let table = match &current {
-                    None => &mut root,
-                    Some((path, array)) => find(&mut root, path, *array)?,
+                    None => &mut *root,
+                    Some((path, array)) => find(root, path, *array)?,
                 };
                 if get_mut(table, &key).is_some() {
                     return None;
@@ -373,7 +380,7 @@ pub fn parse(text: &str) -> Option<TomlValue<'_>> {
             None => break,
         }
     }
-    Some(TomlValue::Table(root))
+    Some(())
 }
 
 /// The table a header opened (its last element, for an array of tables).
@@ -387,6 +394,216 @@ fn find<'t, 'a>(root: &'t mut Table<'a>, path: &[Cow<'a, str>], array: bool) -> 
         },
         TomlValue::Table(t) if !array => Some(t),
         _ => None,
+    }
+}
+
+/// A lock's text in parts, for reading it one top-level entry at a time: the texts of each
+/// top-level array of tables' entries (`[[command]]` with the headers below it, up to the next
+/// top-level header), by array in order of appearance; and the rest (the top-level keys and
+/// tables). `None` when the text is not laid out as the lock writer lays it out (an array's
+/// sub-table outside its entry, a key both an array and something else): the caller then
+/// reads it whole.
+struct Parts<'a> {
+    rest: Vec<&'a str>,
+    arrays: Vec<(Cow<'a, str>, Vec<&'a str>)>,
+}
+
+fn split(text: &str) -> Option<Parts<'_>> {
+    let mut cur = Cursor { text, at: 0, depth: 0 };
+    let mut parts = Parts { rest: Vec::new(), arrays: Vec::new() };
+    // Where the part being read began, and whose entry it is (`None`: the rest).
+    let mut start = 0;
+    let mut entry: Option<Cow<'_, str>> = None;
+    // The top-level keys and tables of the rest, by name.
+    let mut others: Vec<Cow<'_, str>> = Vec::new();
+    let mut preamble = true;
+    loop {
+        cur.skip_spaces();
+        let line = cur.at;
+        match cur.peek() {
+            Some(b'#' | b'\n' | b'\r') => cur.end_line()?,
+            Some(b'[') => {
+                let array = cur.eat("[[");
+                if !array {
+                    cur.at += 1;
+                }
+                let path = cur.path()?;
+                cur.skip_spaces();
+                if !cur.eat(if array { "]]" } else { "]" }) {
+                    return None;
+                }
+                cur.end_line()?;
+                preamble = false;
+                let top = path.first()?.clone();
+                let continues = entry.as_ref().is_some_and(|e| *e == top) && !(array && path.len() == 1);
+                if continues {
+                    continue;
+                }
+                // The part before this header is complete.
+                let done = &text[start..line];
+                match entry.take() {
+                    Some(key) => push_entry(&mut parts.arrays, key, done),
+                    None => parts.rest.push(done),
+                }
+                start = line;
+                if array && path.len() == 1 {
+                    entry = Some(top);
+                } else {
+                    others.push(top);
+                }
+            }
+            Some(_) => {
+                let key = cur.key()?;
+                cur.skip_spaces();
+                if !cur.eat("=") {
+                    return None;
+                }
+                cur.value()?;
+                cur.end_line()?;
+                if preamble {
+                    others.push(key);
+                }
+            }
+            None => {
+                let done = &text[start..];
+                match entry.take() {
+                    Some(key) => push_entry(&mut parts.arrays, key, done),
+                    None => parts.rest.push(done),
+                }
+                break;
+            }
+        }
+    }
+    // A name both an array of tables and a key or table of the rest: not the writer's layout.
+    if parts.arrays.iter().any(|(key, _)| others.contains(key)) {
+        return None;
+    }
+    Some(parts)
+}
+
+/// Adds an entry's text to its array's list (an array's entries are together, in order).
+fn push_entry<'a>(arrays: &mut Vec<(Cow<'a, str>, Vec<&'a str>)>, key: Cow<'a, str>, text: &'a str) {
+    match arrays.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, texts)) => texts.push(text),
+        None => arrays.push((key, vec![text])),
+    }
+}
+
+/// Reads a type from a lock's text one top-level entry at a time: each entry's text is parsed
+/// when the type reads it and its parsed tree dropped before the next, so the whole file's tree
+/// is never held (on a large lock, more than the text itself). `None` when the text is not
+/// the lock writer's layout or uses more of TOML than [`parse`] reads.
+pub(crate) fn from_text<T: serde::de::DeserializeOwned>(text: &str) -> Option<Result<T, Error>> {
+    let parts = split(text)?;
+    let mut root: Table<'_> = Vec::new();
+    for rest in &parts.rest {
+        parse_into(&mut root, rest)?;
+    }
+    Some(T::deserialize(Lazy { root, arrays: parts.arrays }))
+}
+
+/// A lock's top level: its rest parsed, its arrays' entries still text.
+struct Lazy<'a> {
+    root: Table<'a>,
+    arrays: Vec<(Cow<'a, str>, Vec<&'a str>)>,
+}
+
+/// A value of [`Lazy`]'s top level: parsed, or an array of tables' entries still text.
+enum LazyValue<'a> {
+    Node(TomlValue<'a>),
+    Entries(Cow<'a, str>, Vec<&'a str>),
+}
+
+/// One entry of a top-level array of tables, as text.
+struct Entry<'a>(Cow<'a, str>, &'a str);
+
+impl<'de, 'a> serde::Deserializer<'de> for Lazy<'a> {
+    type Error = Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        let nodes = self.root.into_iter().map(|(k, v)| (Key(k), LazyValue::Node(v)));
+        let entries = self.arrays.into_iter().map(|(k, texts)| (Key(k.clone()), LazyValue::Entries(k, texts)));
+        visitor.visit_map(serde::de::value::MapDeserializer::new(nodes.chain(entries)))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+impl<'de, 'a> serde::Deserializer<'de> for LazyValue<'a> {
+    type Error = Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            LazyValue::Node(node) => node.deserialize_any(visitor),
+            LazyValue::Entries(key, texts) => visitor.visit_seq(serde::de::value::SeqDeserializer::new(
+                texts.into_iter().map(move |text| Entry(key.clone(), text)),
+            )),
+        }
+    }
+
+    fn deserialize_option<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_enum<V: serde::de::Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self {
+            LazyValue::Node(node) => node.deserialize_enum(name, variants, visitor),
+            LazyValue::Entries(..) => Err(serde::de::Error::custom("expected a string for an enum")),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct identifier ignored_any
+    }
+}
+
+impl<'de, 'a> serde::de::IntoDeserializer<'de, Error> for LazyValue<'a> {
+    type Deserializer = LazyValue<'a>;
+    fn into_deserializer(self) -> LazyValue<'a> {
+        self
+    }
+}
+
+impl<'de, 'a> serde::de::IntoDeserializer<'de, Error> for Entry<'a> {
+    type Deserializer = Entry<'a>;
+    fn into_deserializer(self) -> Entry<'a> {
+        self
+    }
+}
+
+impl<'de, 'a> serde::Deserializer<'de> for Entry<'a> {
+    type Error = Error;
+
+    /// The entry's text parsed (its header and the sub-tables below it), read as its table;
+    /// a text [`parse`] cannot read is an error, and the caller reads the file whole.
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        let Entry(key, text) = self;
+        let mut root: Table<'a> = Vec::new();
+        let entry = parse_into(&mut root, text).and_then(|()| match root.pop() {
+            Some((k, TomlValue::Array(mut items))) if k == key && root.is_empty() && items.len() == 1 => items.pop(),
+            _ => None,
+        });
+        match entry {
+            Some(entry) => entry.deserialize_any(visitor),
+            None => Err(Error::new(format!("an entry of `{key}` is not in the writer's form"))),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
     }
 }
 
@@ -422,6 +639,7 @@ impl serde::ser::Error for Error {
 }
 
 /// Reads a type from a parsed node, moving its strings (no second copy).
+#[cfg(test)]
 pub(crate) fn from_node<T: serde::de::DeserializeOwned>(node: TomlValue<'_>) -> Result<T, Error> {
     T::deserialize(node)
 }
@@ -494,6 +712,36 @@ mod tests {
         assert_eq!(fast, general, "{text}");
     }
 
+    /// Read in parts, one top-level entry at a time, a text reads as it does whole.
+    fn same_in_parts(text: &str) {
+        let whole: serde_json::Value = from_node(parse(text).expect("reads whole")).expect("reads as JSON");
+        let parts: serde_json::Value = from_text(text).expect("in the writer's layout").expect("reads in parts");
+        assert_eq!(parts, whole, "{text}");
+    }
+
+    #[test]
+    fn reads_in_parts_what_it_reads_whole() {
+        same_in_parts("# c\nversion = 1\nname = \"x\"\n\n[[command]]\nname = \"a\"\n\n[command.shadowed_by]\nrule = \"r\"\n\n[[command.shadows]]\nname = \"b\"\n\n[[command]]\nname = \"d\"\n\n[[plugin]]\nname = \"p\"\n\n[plugin.inventory]\n\n[[plugin.inventory.commands]]\nname = \"p:c\"\n\n[surface]\nk = 1\n\n[surface.tools]\nt = [\"a\"]\n");
+        // An array's entries apart (TOML allows it): still one array, in order.
+        same_in_parts("[[a]]\nx = 1\n\n[b]\ny = 2\n\n[[a]]\nx = 3\n");
+        // A header inside a multi-line string is text, not a header.
+        same_in_parts("[[a]]\nx = \"\"\"\n[[b]]\n[a.c]\n\"\"\"\n\n[[a]]\nx = 'y'\n");
+        for text in ["version = 1\n", ""] {
+            same_in_parts(text);
+        }
+    }
+
+    #[test]
+    fn a_layout_the_writer_never_makes_is_read_whole() {
+        // A sub-table of an array's entry away from the entry, a name both a key and an array.
+        for text in ["[[a]]\nx = 1\n\n[b]\ny = 2\n\n[a.c]\nz = 3\n", "a = 1\n\n[[a]]\nx = 1\n"] {
+            assert!(split(text).is_none(), "{text}");
+        }
+        // An entry its own reader refuses is refused in parts too (the caller reads it whole).
+        let bad: Option<Result<serde_json::Value, Error>> = from_text("[[a]]\nx = 1\n\n[[a]]\nx = 1\nx = 2\n");
+        assert!(matches!(bad, Some(Err(_))), "{bad:?}");
+    }
+
     #[test]
     fn reads_what_the_lock_writer_emits() {
         same_as_toml("# c\nversion = 1\nname = \"x\"\n\n[[command]]\nname = \"a\"\nflag = true\nlist = [\"a\", 'b\\c', 3]\n\n[command.shadowed_by]\nrule = \"r\"\n\n[[command.shadows]]\nname = \"b\"\n\n[[command.shadows]]\nname = \"c\"\n\n[[command]]\nname = \"d\"\n\n[command.env]\n\"X-Api-Key\" = \"sha256:00\"\n");
@@ -509,6 +757,7 @@ mod tests {
         for entry in std::fs::read_dir(stories).expect("tests/precedence").filter_map(Result::ok) {
             let Ok(text) = std::fs::read_to_string(entry.path().join("capabilities.lock")) else { continue };
             same_as_toml(&text);
+            same_in_parts(&text);
             seen += 1;
         }
         assert!(seen >= 15, "read {seen} locks");
