@@ -13,8 +13,8 @@ pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>, connect: Option<bool>,
     let file = if path.is_dir() { path.join(write::FILE_NAME) } else { path.to_path_buf() };
     // A regular file within the lock's size cap, never through a link (a named pipe would
     // hang the read), as a session reads it.
-    let text = match write::read_file(&file) {
-        Ok(Some(text)) => text,
+    let decoded = match write::read_decoded(&file) {
+        Ok(Some(decoded)) => decoded,
         Ok(None) if path.is_dir() => {
             let path = escape(&path.to_string_lossy()).into_owned();
             eprintln!("error: no {} in {path}; run `capc lock {path}` first", write::FILE_NAME);
@@ -29,7 +29,7 @@ pub(crate) fn run(path: &Path, user_dir: Option<PathBuf>, connect: Option<bool>,
             return ExitCode::from(2);
         }
     };
-    let lock = match write::decode(&text) {
+    let lock = match decoded {
         Ok(lock) => lock,
         Err(e) => {
             // The lock's own text may be quoted in the error.

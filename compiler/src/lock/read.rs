@@ -2,8 +2,9 @@
 //! small part of TOML: `[[array.of.tables]]` and `[sub.tables]` headers, `key = value` lines
 //! with strings (basic, literal, multi-line), integers, booleans and one-line arrays of
 //! those. This reader handles exactly that part, into a tree the lock's serde types read, one
-//! top-level entry at a time ([`from_text`]: a large lock's whole tree is bigger than its
-//! text, and is never held); anything else (a hand edit using more of TOML) makes it give up,
+//! top-level entry at a time: from a file's lines ([`from_lines`], its text never held whole)
+//! or from a text ([`from_text`]); a large lock's whole tree, bigger than its text, is never
+//! held either. Anything else (a hand edit using more of TOML) makes it give up,
 //! and the general `toml` parser reads the file instead. It exists because a large lock must load in
 //! well under the general parser's time (`cargo bench -p capc-runtime`), and it is tested
 //! against `toml` on every lock in the test suite.
@@ -502,6 +503,243 @@ pub(crate) fn from_text<T: serde::de::DeserializeOwned>(text: &str) -> Option<Re
     Some(T::deserialize(Lazy { root, arrays: parts.arrays }))
 }
 
+/// Reads a type from a lock file's lines, one top-level entry at a time, without ever holding
+/// the file's whole text (on a large lock, tens of MB): each top-level key, table and
+/// `[[entry]]` is gathered, parsed and read before the next line is. `None` (or an error)
+/// when the file is not laid out as the lock writer lays it out, is not UTF-8, or uses more
+/// of TOML than [`parse`] reads: the caller then reads it whole.
+pub(crate) fn from_lines<T: serde::de::DeserializeOwned>(reader: impl std::io::BufRead) -> Result<T, Error> {
+    let mut lines = Lines { reader, ahead: None, seen: Vec::new() };
+    T::deserialize(Streamed { lines: &mut lines })
+}
+
+/// A lock file's logical lines: a header, a whole `key = value` (a multi-line string's lines
+/// joined), or a blank or comment line; one header may be read ahead and put back.
+struct Lines<R> {
+    reader: R,
+    ahead: Option<String>,
+    /// The top-level names read so far: one read twice is not the writer's layout.
+    seen: Vec<String>,
+}
+
+/// A header line's path and whether it opens an array entry.
+fn header(line: &str) -> Option<(Vec<String>, bool)> {
+    let mut cur = Cursor { text: line, at: 0, depth: 0 };
+    cur.skip_spaces();
+    let array = cur.eat("[[");
+    if !array && !cur.eat("[") {
+        return None;
+    }
+    let path = cur.path()?.into_iter().map(Cow::into_owned).collect();
+    cur.skip_spaces();
+    if !cur.eat(if array { "]]" } else { "]" }) {
+        return None;
+    }
+    cur.end_line()?;
+    Some((path, array))
+}
+
+fn is_header(line: &str) -> bool {
+    line.trim_start_matches([' ', '\t']).starts_with('[')
+}
+
+impl<R: std::io::BufRead> Lines<R> {
+    fn physical(&mut self) -> Result<Option<String>, Error> {
+        let mut line = String::new();
+        match self.reader.read_line(&mut line) {
+            Ok(0) => Ok(None),
+            Ok(_) => Ok(Some(line)),
+            Err(e) => Err(Error::new(format!("cannot read the lock: {e}"))),
+        }
+    }
+
+    /// The next logical line; a key line is read on until its value is whole.
+    fn next(&mut self) -> Result<Option<String>, Error> {
+        if let Some(line) = self.ahead.take() {
+            return Ok(Some(line));
+        }
+        let Some(mut line) = self.physical()? else { return Ok(None) };
+        let blank = line.trim_start_matches([' ', '\t']);
+        if is_header(&line) || blank.is_empty() || blank.starts_with(['#', '\n', '\r']) {
+            return Ok(Some(line));
+        }
+        loop {
+            let mut cur = Cursor { text: &line, at: 0, depth: 0 };
+            let whole = cur.key().is_some()
+                && {
+                    cur.skip_spaces();
+                    cur.eat("=")
+                }
+                && cur.value().is_some()
+                && cur.end_line().is_some();
+            if whole {
+                return Ok(Some(line));
+            }
+            // Only a multi-line string goes on past its line.
+            if !(line.contains("\"\"\"") || line.contains("\'\'\'")) {
+                return Err(Error::new("a line the lock writer does not write"));
+            }
+            match self.physical()? {
+                Some(more) => line.push_str(&more),
+                None => return Err(Error::new("a string that does not end")),
+            }
+        }
+    }
+
+    /// The lines of the part a header (already read) begins, up to the next header that ends
+    /// it (put back): for an entry of `[[key]]`, the next `[[key]]` or a header outside `key`;
+    /// for the table `[key]`, a header outside `key`.
+    fn part(&mut self, first: String, key: &str, entry: bool) -> Result<String, Error> {
+        let mut text = first;
+        while let Some(line) = self.next()? {
+            if is_header(&line) {
+                let (path, array) =
+                    header(&line).ok_or_else(|| Error::new("a header the lock writer does not write"))?;
+                let ends = path[0] != key || (entry && array && path.len() == 1);
+                if ends {
+                    self.ahead = Some(line);
+                    break;
+                }
+            }
+            text.push_str(&line);
+        }
+        Ok(text)
+    }
+}
+
+/// The top-level table of a lock file read by lines.
+struct Streamed<'l, R> {
+    lines: &'l mut Lines<R>,
+}
+
+impl<'de, R: std::io::BufRead> serde::Deserializer<'de> for Streamed<'_, R> {
+    type Error = Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_map(TopLevel { lines: self.lines, value: None })
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// What the next top-level value is, its key already given.
+enum Pending {
+    /// A key's line or a table's part: parsed when the value is read.
+    Text(String, String),
+    /// The entries of `[[key]]`, the first header read.
+    Entries(String, String),
+}
+
+struct TopLevel<'l, R> {
+    lines: &'l mut Lines<R>,
+    value: Option<Pending>,
+}
+
+impl<'de, R: std::io::BufRead> serde::de::MapAccess<'de> for TopLevel<'_, R> {
+    type Error = Error;
+
+    fn next_key_seed<K: serde::de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
+        let not_writers = || Error::new("a layout the lock writer does not write");
+        loop {
+            let Some(line) = self.lines.next()? else { return Ok(None) };
+            let (key, pending) = if is_header(&line) {
+                let (path, array) = header(&line).ok_or_else(not_writers)?;
+                // A sub-table (`[a.b]`) outside the part of its top-level name.
+                if path.len() != 1 {
+                    return Err(not_writers());
+                }
+                let key = path[0].clone();
+                match array {
+                    true => (key.clone(), Pending::Entries(key, line)),
+                    false => {
+                        let text = self.lines.part(line, &key, false)?;
+                        (key.clone(), Pending::Text(key, text))
+                    }
+                }
+            } else {
+                let blank = line.trim_start_matches([' ', '\t']);
+                if blank.is_empty() || blank.starts_with(['#', '\n', '\r']) {
+                    continue;
+                }
+                // A top-level key: only before every header (the lines are read in order).
+                let mut cur = Cursor { text: &line, at: 0, depth: 0 };
+                let key = cur.key().ok_or_else(not_writers)?.into_owned();
+                (key.clone(), Pending::Text(key, line))
+            };
+            if self.lines.seen.contains(&key) {
+                return Err(not_writers());
+            }
+            self.lines.seen.push(key.clone());
+            self.value = Some(pending);
+            return seed.deserialize(TomlValue::Str(Cow::Owned(key))).map(Some);
+        }
+    }
+
+    fn next_value_seed<V: serde::de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        match self.value.take() {
+            Some(Pending::Text(key, text)) => {
+                let mut root: Table<'_> = Vec::new();
+                parse_into(&mut root, &text).ok_or_else(|| Error::new("a part the fast reader cannot read"))?;
+                match root.pop() {
+                    Some((k, value)) if k == key && root.is_empty() => seed.deserialize(value),
+                    _ => Err(Error::new("a part the fast reader cannot read")),
+                }
+            }
+            Some(Pending::Entries(key, first)) => {
+                seed.deserialize(EntriesOf { lines: &mut *self.lines, key, first: Some(first) })
+            }
+            None => Err(Error::new("a value without its key")),
+        }
+    }
+}
+
+/// The entries of a top-level array of tables, read one at a time.
+struct EntriesOf<'l, R> {
+    lines: &'l mut Lines<R>,
+    key: String,
+    /// The header of the next entry, when it has been read.
+    first: Option<String>,
+}
+
+impl<'de, R: std::io::BufRead> serde::Deserializer<'de> for EntriesOf<'_, R> {
+    type Error = Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_seq(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+impl<'de, R: std::io::BufRead> serde::de::SeqAccess<'de> for EntriesOf<'_, R> {
+    type Error = Error;
+
+    fn next_element_seed<T: serde::de::DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
+        let first = match self.first.take() {
+            Some(first) => first,
+            // The next entry's header, unless the array ended.
+            None => match self.lines.next()? {
+                Some(line) if header(&line).is_some_and(|(p, a)| a && p.len() == 1 && p[0] == self.key) => line,
+                Some(line) => {
+                    self.lines.ahead = Some(line);
+                    return Ok(None);
+                }
+                None => return Ok(None),
+            },
+        };
+        let text = self.lines.part(first, &self.key, true)?;
+        seed.deserialize(Entry(Cow::Borrowed(self.key.as_str()), &text)).map(Some)
+    }
+}
+
 /// A lock's top level: its rest parsed, its arrays' entries still text.
 struct Lazy<'a> {
     root: Table<'a>,
@@ -719,6 +957,39 @@ mod tests {
         assert_eq!(parts, whole, "{text}");
     }
 
+    /// Read a line at a time, a text reads as it does whole.
+    fn same_by_lines(text: &str) {
+        let whole: serde_json::Value = from_node(parse(text).expect("reads whole")).expect("reads as JSON");
+        let lines: serde_json::Value = from_lines(text.as_bytes()).unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert_eq!(lines, whole, "{text}");
+    }
+
+    #[test]
+    fn reads_by_lines_what_it_reads_whole() {
+        same_by_lines("# c\nversion = 1\nname = \"x\"\n\n[[command]]\nname = \"a\"\n\n[command.shadowed_by]\nrule = \"r\"\n\n[[command.shadows]]\nname = \"b\"\n\n[[command]]\nname = \"d\"\n\n[[plugin]]\nname = \"p\"\n\n[plugin.inventory]\n\n[[plugin.inventory.commands]]\nname = \"p:c\"\n\n[surface]\nk = 1\n\n[surface.tools]\nt = [\"a\"]\n");
+        // Headers and keys inside multi-line strings are text; a last line without its newline.
+        same_by_lines("v = '''\n[[a]]\nk = 1\n'''\n[[a]]\nx = \"\"\"\n[[b]]\n[a.c]\n\"\"\"\n\n[[a]]\nx = 'y'");
+        same_by_lines("version = 1\r\n\r\n[[a]]\r\nx = 1\r\n");
+        for text in ["version = 1\n", "", "\n# only a comment\n"] {
+            same_by_lines(text);
+        }
+    }
+
+    #[test]
+    fn a_layout_the_writer_never_makes_is_not_read_by_lines() {
+        for text in [
+            "[[a]]\nx = 1\n\n[b]\ny = 2\n\n[[a]]\nx = 3\n",
+            "[[a]]\nx = 1\n\n[b]\ny = 2\n\n[a.c]\nz = 3\n",
+            "a = 1\n\n[[a]]\nx = 1\n",
+            "[[a]]\nx = \"\"\"\nnever ends\n",
+            "[[a]]\nx = 1\nx = 2\n",
+            "a.b = 1\n",
+        ] {
+            let read: Result<serde_json::Value, Error> = from_lines(text.as_bytes());
+            assert!(read.is_err(), "{text}: {read:?}");
+        }
+    }
+
     #[test]
     fn reads_in_parts_what_it_reads_whole() {
         same_in_parts("# c\nversion = 1\nname = \"x\"\n\n[[command]]\nname = \"a\"\n\n[command.shadowed_by]\nrule = \"r\"\n\n[[command.shadows]]\nname = \"b\"\n\n[[command]]\nname = \"d\"\n\n[[plugin]]\nname = \"p\"\n\n[plugin.inventory]\n\n[[plugin.inventory.commands]]\nname = \"p:c\"\n\n[surface]\nk = 1\n\n[surface.tools]\nt = [\"a\"]\n");
@@ -758,6 +1029,7 @@ mod tests {
             let Ok(text) = std::fs::read_to_string(entry.path().join("capabilities.lock")) else { continue };
             same_as_toml(&text);
             same_in_parts(&text);
+            same_by_lines(&text);
             seen += 1;
         }
         assert!(seen >= 15, "read {seen} locks");

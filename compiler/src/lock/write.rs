@@ -131,6 +131,30 @@ pub fn read_file(path: &Path) -> Result<Option<String>, crate::walk::ReadError> 
     }
 }
 
+/// The lock file at `path` decoded, read a line at a time (`read::from_lines`): its text is
+/// never held whole (on a large tree, tens of MB). `Ok(None)` when there is none. A file the
+/// line reader does not take (another layout or version, not UTF-8, grown past the limit
+/// while read) is read whole and decoded as [`decode`] decodes it, with its errors.
+pub fn read_decoded(path: &Path) -> Result<Option<Result<Lock, String>>, crate::walk::ReadError> {
+    use crate::walk::{open_within, Links, ReadError};
+    match open_within(path, MAX_LOCK_BYTES, Links::Refuse) {
+        Ok((file, _)) => {
+            let mut reader = std::io::BufReader::new(file);
+            let streamed = super::read::from_lines::<Lock>(&mut reader);
+            // Read to its limit: the file grew while read, and what was read may be a part.
+            let whole = reader.get_ref().limit() > 0;
+            if let (Ok(lock), true) = (streamed, whole) {
+                if lock.version == LOCK_VERSION {
+                    return Ok(Some(Ok(lock)));
+                }
+            }
+        }
+        Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    }
+    Ok(read_file(path)?.map(|text| decode(&text)))
+}
+
 /// Reads a lock, refusing one of another format version.
 pub fn decode(text: &str) -> Result<Lock, String> {
     if let Some(line) = too_deep(text) {
@@ -344,6 +368,31 @@ pub fn diff(old: &str, new: &str, label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A lock file read a line at a time is the lock its whole text decodes to; a file the
+    /// line reader does not take gives the whole decode's answer, its error included.
+    #[test]
+    fn a_lock_file_read_by_lines_is_the_one_its_text_decodes_to() {
+        let stories = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/precedence");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(stories).expect("tests/precedence").filter_map(Result::ok) {
+            let path = entry.path().join(FILE_NAME);
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            let by_lines = read_decoded(&path).expect("readable").expect("there").expect("decodes");
+            assert_eq!(by_lines, decode(&text).expect("decodes"), "{}", path.display());
+            seen += 1;
+        }
+        assert!(seen >= 15, "read {seen} locks");
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(FILE_NAME);
+        assert!(read_decoded(&path).expect("no error").is_none(), "no file: no lock");
+        for text in ["version = 999\n", "version = 1\nname = [\n", "[[command]]\nname = 1\n"] {
+            std::fs::write(&path, text).expect("write");
+            let read = read_decoded(&path).expect("readable").expect("there");
+            assert_eq!(read, decode(text), "{text}");
+            assert!(read.is_err(), "{text}");
+        }
+    }
 
     #[test]
     fn nesting_is_refused_before_the_parsers() {

@@ -143,12 +143,11 @@ impl ClaimedFile {
 /// A lock file, decoded (what [`Loaded::verify`] compares).
 fn read_lock(path: &Path) -> Result<Lock, LoadError> {
     let unreadable = |e: String| LoadError::Unreadable(path.to_path_buf(), e);
-    let text = match write::read_file(path) {
-        Ok(Some(text)) => text,
-        Ok(None) => return Err(unreadable("no such file".to_string())),
-        Err(e) => return Err(unreadable(e.to_string())),
-    };
-    write::decode(&text).map_err(|e| LoadError::Invalid(path.to_path_buf(), e))
+    match write::read_decoded(path) {
+        Ok(Some(decoded)) => decoded.map_err(|e| LoadError::Invalid(path.to_path_buf(), e)),
+        Ok(None) => Err(unreadable("no such file".to_string())),
+        Err(e) => Err(unreadable(e.to_string())),
+    }
 }
 
 /// The MCP tool surface `lock` recorded.

@@ -183,9 +183,9 @@ fn resolve(root: &Path, local: Local, scopes: &Scopes) -> Result<Resolved, Strin
         hidden = lock.sources.iter().map(|s| s.path.clone()).filter(|p| !kept.contains(p.as_str())).collect();
         hidden.sort();
     }
-    let claim = match crate::lock::write::read_file(&root.join(crate::lock::write::FILE_NAME)) {
+    let claim = match crate::lock::write::read_decoded(&root.join(crate::lock::write::FILE_NAME)) {
         Ok(None) => None,
-        Ok(Some(text)) => Some(match crate::lock::write::decode(&text) {
+        Ok(Some(decoded)) => Some(match decoded {
             Err(_) => LockClaim { state: ClaimState::Unreadable, differences: 0 },
             Ok(committed) => {
                 // What `capc lock` writes there: ignore files and `exclude` applied, local
