@@ -116,6 +116,32 @@ impl<'a> Cursor<'a> {
             parts.push(self.key()?);
         }
     }
+    /// A header line (`[a.b]` or `[[a.b]]`), from its `[` past its newline: its path and
+    /// whether it opens an entry of an array of tables.
+    fn header(&mut self) -> Option<(Vec<Cow<'a, str>>, bool)> {
+        let array = self.eat("[[");
+        if !array && !self.eat("[") {
+            return None;
+        }
+        let path = self.path()?;
+        self.skip_spaces();
+        if !self.eat(if array { "]]" } else { "]" }) {
+            return None;
+        }
+        self.end_line()?;
+        Some((path, array))
+    }
+    /// A `key = value` line, past its newline (dotted keys and other forms: `None`).
+    fn key_value(&mut self) -> Option<(Cow<'a, str>, TomlValue<'a>)> {
+        let key = self.key()?;
+        self.skip_spaces();
+        if !self.eat("=") {
+            return None;
+        }
+        let value = self.value()?;
+        self.end_line()?;
+        Some((key, value))
+    }
     /// After the opening `"`.
     fn basic_string(&mut self) -> Option<Cow<'a, str>> {
         let rest = self.rest();
@@ -348,27 +374,13 @@ fn parse_into<'a>(root: &mut Table<'a>, text: &'a str) -> Option<()> {
         match cur.peek() {
             Some(b'#' | b'\n' | b'\r') => cur.end_line()?,
             Some(b'[') => {
-                let array = cur.eat("[[");
-                if !array {
-                    cur.at += 1;
-                }
-                let path = cur.path()?;
-                cur.skip_spaces();
-                if !cur.eat(if array { "]]" } else { "]" }) {
-                    return None;
-                }
-                cur.end_line()?;
+                let (path, array) = cur.header()?;
                 open(root, &path, array)?;
                 current = Some((path, array));
             }
             Some(_) => {
-                let key = cur.key()?;
-                cur.skip_spaces();
-                if !cur.eat("=") {
-                    return None; // dotted keys and other forms: the general parser
-                }
-                let value = cur.value()?;
-                cur.end_line()?;
+                // Dotted keys and other forms: the general parser.
+                let (key, value) = cur.key_value()?;
                 let table = match &current {
                     None => &mut *root,
                     Some((path, array)) => find(root, path, *array)?,
@@ -424,16 +436,7 @@ fn split(text: &str) -> Option<Parts<'_>> {
         match cur.peek() {
             Some(b'#' | b'\n' | b'\r') => cur.end_line()?,
             Some(b'[') => {
-                let array = cur.eat("[[");
-                if !array {
-                    cur.at += 1;
-                }
-                let path = cur.path()?;
-                cur.skip_spaces();
-                if !cur.eat(if array { "]]" } else { "]" }) {
-                    return None;
-                }
-                cur.end_line()?;
+                let (path, array) = cur.header()?;
                 preamble = false;
                 let top = path.first()?.clone();
                 let continues = entry.as_ref().is_some_and(|e| *e == top) && !(array && path.len() == 1);
@@ -454,13 +457,7 @@ fn split(text: &str) -> Option<Parts<'_>> {
                 }
             }
             Some(_) => {
-                let key = cur.key()?;
-                cur.skip_spaces();
-                if !cur.eat("=") {
-                    return None;
-                }
-                cur.value()?;
-                cur.end_line()?;
+                let (key, _) = cur.key_value()?;
                 if preamble {
                     others.push(key);
                 }
@@ -526,17 +523,8 @@ struct Lines<R> {
 fn header(line: &str) -> Option<(Vec<String>, bool)> {
     let mut cur = Cursor { text: line, at: 0, depth: 0 };
     cur.skip_spaces();
-    let array = cur.eat("[[");
-    if !array && !cur.eat("[") {
-        return None;
-    }
-    let path = cur.path()?.into_iter().map(Cow::into_owned).collect();
-    cur.skip_spaces();
-    if !cur.eat(if array { "]]" } else { "]" }) {
-        return None;
-    }
-    cur.end_line()?;
-    Some((path, array))
+    let (path, array) = cur.header()?;
+    Some((path.into_iter().map(Cow::into_owned).collect(), array))
 }
 
 fn is_header(line: &str) -> bool {
@@ -564,15 +552,7 @@ impl<R: std::io::BufRead> Lines<R> {
             return Ok(Some(line));
         }
         loop {
-            let mut cur = Cursor { text: &line, at: 0, depth: 0 };
-            let whole = cur.key().is_some()
-                && {
-                    cur.skip_spaces();
-                    cur.eat("=")
-                }
-                && cur.value().is_some()
-                && cur.end_line().is_some();
-            if whole {
+            if (Cursor { text: &line, at: 0, depth: 0 }).key_value().is_some() {
                 return Ok(Some(line));
             }
             // Only a multi-line string goes on past its line.
