@@ -106,6 +106,15 @@ impl Lockable {
         })
     }
 
+    /// Whether the lock at `path` is the one [`Lockable::text`] gives, compared as it is
+    /// encoded ([`crate::lock::write::freshness_with`]): `capc lock --check`.
+    pub fn freshness(&self, path: &std::path::Path) -> Result<crate::lock::write::Freshness, crate::walk::ReadError> {
+        let notes = self.notes();
+        crate::lock::write::freshness_with(path, |sink| {
+            crate::lock::write::encode_to(&self.lock, &notes, self.all_local, sink)
+        })
+    }
+
     fn notes(&self) -> Vec<(&str, &str)> {
         self.notes.iter().map(|(p, w)| (p.as_str(), w.as_str())).collect()
     }

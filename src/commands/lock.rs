@@ -247,7 +247,7 @@ fn say_notes(lockable: &plan::Lockable, check_command: &str) {
 /// `capc lock --check`: whether the lock at `path` is the one this would write; `failed` is
 /// the exit code when it is.
 fn say_freshness(path: &std::path::Path, lockable: &plan::Lockable, failed: ExitCode) -> ExitCode {
-    match write::freshness(path, &lockable.text()) {
+    match lockable.freshness(path) {
         Ok(write::Freshness::Fresh) => {
             say!("{} is up to date", shown(&path.display()));
             failed

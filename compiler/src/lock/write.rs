@@ -307,7 +307,7 @@ pub(crate) fn write_with(
 
 /// Whether `old` (from its start) and `new` (from its start) hold the same bytes.
 fn same_bytes(mut old: &std::fs::File, new: &mut std::fs::File) -> std::io::Result<bool> {
-    use std::io::{Read, Seek};
+    use std::io::Seek;
     new.seek(std::io::SeekFrom::Start(0))?;
     let (mut a, mut b) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
     loop {
@@ -320,18 +320,20 @@ fn same_bytes(mut old: &std::fs::File, new: &mut std::fs::File) -> std::io::Resu
             return Ok(true);
         }
     }
-    fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-        let mut filled = 0;
-        while filled < buf.len() {
-            match r.read(&mut buf[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
+}
+
+/// Reads into `buf` until it is full or `r` ends: how many bytes were read.
+fn read_full(r: &mut impl std::io::Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match r.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
         }
-        Ok(filled)
     }
+    Ok(filled)
 }
 
 /// What the lock file on disk is, against the text `capc lock` would write there
@@ -354,6 +356,54 @@ pub fn freshness(path: &Path, text: &str) -> Result<Freshness, crate::walk::Read
         Some(old) => Freshness::Stale { diff: diff(&old, text, FILE_NAME) },
         None => Freshness::Missing,
     })
+}
+
+/// [`freshness`] of what `encode` writes as it makes it: compared with the lock file as it is
+/// made, a block at a time, so that neither text is held whole when they are the same (on a
+/// large tree, tens of MB each). Otherwise the text is made again and [`freshness`] gives the
+/// answer, the stale lock's diff or the file's error, as it gives it for that text.
+pub(crate) fn freshness_with(
+    path: &Path,
+    encode: impl Fn(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<Freshness, crate::walk::ReadError> {
+    use crate::walk::{open_within, Links, ReadError};
+    let (file, _) = match open_within(path, MAX_LOCK_BYTES, Links::Refuse) {
+        Ok(opened) => opened,
+        Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Freshness::Missing),
+        Err(e) => return Err(e),
+    };
+    let mut compared = Compared { old: file, same: true, theirs: Vec::new() };
+    encode(&mut compared).map_err(ReadError::Io)?;
+    // The same bytes, and nothing after them.
+    if compared.same && read_full(&mut compared.old, &mut [0u8; 1]).map_err(ReadError::Io)? == 0 {
+        return Ok(Freshness::Fresh);
+    }
+    let mut text = Vec::new();
+    encode(&mut text).map_err(ReadError::Io)?;
+    freshness(path, &String::from_utf8_lossy(&text))
+}
+
+/// A writer that compares what it is given with what `old` holds next, block by block.
+struct Compared<R> {
+    old: R,
+    /// Every byte so far was the same.
+    same: bool,
+    theirs: Vec<u8>,
+}
+
+impl<R: std::io::Read> std::io::Write for Compared<R> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.same {
+            self.theirs.resize(buf.len(), 0);
+            let n = read_full(&mut self.old, &mut self.theirs)?;
+            self.same = n == buf.len() && self.theirs[..n] == *buf;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A unified diff from the lock on disk to the one a fresh `capc lock` would write.
@@ -430,6 +480,43 @@ mod tests {
         std::os::unix::fs::symlink("secret", &path).expect("symlink");
         let refused = read_file(&path).expect_err("a link is refused").to_string();
         assert!(refused.contains("a symbolic link"), "{refused}");
+    }
+
+    /// Compared as it is made, in pieces of every size, a text gets the answer [`freshness`]
+    /// gives it: on a lock the same, one longer or shorter, one that differs in its last byte,
+    /// no lock, and a file that is not text.
+    #[test]
+    fn freshness_as_it_is_made_is_freshness_of_the_text() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(FILE_NAME);
+        let text = "version = 1\nname = \"é\"\n\n[[command]]\nname = \"deploy\"\n";
+        let in_pieces = |piece: usize| {
+            move |sink: &mut dyn std::io::Write| text.as_bytes().chunks(piece).try_for_each(|c| sink.write_all(c))
+        };
+        let mut longer = text.to_string();
+        longer.push('\n');
+        let mut last = text.to_string();
+        last.pop();
+        last.push('X');
+        let on_disk: [Option<&[u8]>; 6] = [
+            Some(text.as_bytes()),
+            Some(longer.as_bytes()),
+            Some(&text.as_bytes()[..text.len() - 1]),
+            Some(last.as_bytes()),
+            None,
+            Some(b"version = 1\n\xff\n"),
+        ];
+        for disk in on_disk {
+            match disk {
+                Some(bytes) => std::fs::write(&path, bytes).expect("write"),
+                None => std::fs::remove_file(&path).expect("remove"),
+            }
+            let whole = freshness(&path, text).map_err(|e| e.to_string());
+            for piece in [1, 2, 3, 7, 64, 4096] {
+                let made = freshness_with(&path, in_pieces(piece)).map_err(|e| e.to_string());
+                assert_eq!(made, whole, "{disk:?}, pieces of {piece}");
+            }
+        }
     }
 
     #[test]
