@@ -2,12 +2,12 @@
 //! small part of TOML: `[[array.of.tables]]` and `[sub.tables]` headers, `key = value` lines
 //! with strings (basic, literal, multi-line), integers, booleans and one-line arrays of
 //! those. This reader handles exactly that part, into a tree the lock's serde types read, one
-//! top-level entry at a time, from a file's lines or a text's ([`from_lines`]): neither a
-//! file's whole text nor its whole tree, bigger than the text, is held. Anything else (a hand
-//! edit using more of TOML) makes it give up, and the general `toml` parser reads the file
-//! instead. It exists because a large lock must load in well under the general parser's time
-//! (`cargo bench -p capc-runtime`), and it is tested against `toml` on every lock in the test
-//! suite.
+//! top-level entry at a time: from a file's lines ([`from_lines`], its text never held whole)
+//! or from a text ([`from_text`]); a large lock's whole tree, bigger than its text, is never
+//! held either. Anything else (a hand edit using more of TOML) makes it give up,
+//! and the general `toml` parser reads the file instead. It exists because a large lock must load in
+//! well under the general parser's time (`cargo bench -p capc-runtime`), and it is tested
+//! against `toml` on every lock in the test suite.
 
 use std::borrow::Cow;
 
@@ -410,11 +410,101 @@ fn find<'t, 'a>(root: &'t mut Table<'a>, path: &[Cow<'a, str>], array: bool) -> 
     }
 }
 
+/// A lock's text in parts, for reading it one top-level entry at a time: the texts of each
+/// top-level array of tables' entries (`[[command]]` with the headers below it, up to the next
+/// top-level header), by array in order of appearance; and the rest (the top-level keys and
+/// tables). `None` when the text is not laid out as the lock writer lays it out (an array's
+/// sub-table outside its entry, a key both an array and something else): the caller then
+/// reads it whole.
+struct Parts<'a> {
+    rest: Vec<&'a str>,
+    arrays: Vec<(Cow<'a, str>, Vec<&'a str>)>,
+}
+
+fn split(text: &str) -> Option<Parts<'_>> {
+    let mut cur = Cursor { text, at: 0, depth: 0 };
+    let mut parts = Parts { rest: Vec::new(), arrays: Vec::new() };
+    // Where the part being read began, and whose entry it is (`None`: the rest).
+    let mut start = 0;
+    let mut entry: Option<Cow<'_, str>> = None;
+    // The top-level keys and tables of the rest, by name.
+    let mut others: Vec<Cow<'_, str>> = Vec::new();
+    let mut preamble = true;
+    loop {
+        cur.skip_spaces();
+        let line = cur.at;
+        match cur.peek() {
+            Some(b'#' | b'\n' | b'\r') => cur.end_line()?,
+            Some(b'[') => {
+                let (path, array) = cur.header()?;
+                preamble = false;
+                let top = path.first()?.clone();
+                let continues = entry.as_ref().is_some_and(|e| *e == top) && !(array && path.len() == 1);
+                if continues {
+                    continue;
+                }
+                // The part before this header is complete.
+                let done = &text[start..line];
+                match entry.take() {
+                    Some(key) => push_entry(&mut parts.arrays, key, done),
+                    None => parts.rest.push(done),
+                }
+                start = line;
+                if array && path.len() == 1 {
+                    entry = Some(top);
+                } else {
+                    others.push(top);
+                }
+            }
+            Some(_) => {
+                let (key, _) = cur.key_value()?;
+                if preamble {
+                    others.push(key);
+                }
+            }
+            None => {
+                let done = &text[start..];
+                match entry.take() {
+                    Some(key) => push_entry(&mut parts.arrays, key, done),
+                    None => parts.rest.push(done),
+                }
+                break;
+            }
+        }
+    }
+    // A name both an array of tables and a key or table of the rest: not the writer's layout.
+    if parts.arrays.iter().any(|(key, _)| others.contains(key)) {
+        return None;
+    }
+    Some(parts)
+}
+
+/// Adds an entry's text to its array's list (an array's entries are together, in order).
+fn push_entry<'a>(arrays: &mut Vec<(Cow<'a, str>, Vec<&'a str>)>, key: Cow<'a, str>, text: &'a str) {
+    match arrays.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, texts)) => texts.push(text),
+        None => arrays.push((key, vec![text])),
+    }
+}
+
+/// Reads a type from a lock's text one top-level entry at a time: each entry's text is parsed
+/// when the type reads it and its parsed tree dropped before the next, so the whole file's tree
+/// is never held (on a large lock, more than the text itself). `None` when the text is not
+/// the lock writer's layout or uses more of TOML than [`parse`] reads.
+pub(crate) fn from_text<T: serde::de::DeserializeOwned>(text: &str) -> Option<Result<T, Error>> {
+    let parts = split(text)?;
+    let mut root: Table<'_> = Vec::new();
+    for rest in &parts.rest {
+        parse_into(&mut root, rest)?;
+    }
+    Some(T::deserialize(Lazy { root, arrays: parts.arrays }))
+}
+
 /// Reads a type from a lock file's lines, one top-level entry at a time, without ever holding
 /// the file's whole text (on a large lock, tens of MB): each top-level key, table and
-/// `[[entry]]` is gathered, parsed and read before the next line is. An error when the file
-/// is not laid out as the lock writer lays it out, is not UTF-8, or uses more of TOML than
-/// [`parse`] reads: the caller then reads it with the general parser.
+/// `[[entry]]` is gathered, parsed and read before the next line is. `None` (or an error)
+/// when the file is not laid out as the lock writer lays it out, is not UTF-8, or uses more
+/// of TOML than [`parse`] reads: the caller then reads it whole.
 pub(crate) fn from_lines<T: serde::de::DeserializeOwned>(reader: impl std::io::BufRead) -> Result<T, Error> {
     let mut lines = Lines { reader, ahead: None, seen: Vec::new() };
     T::deserialize(Streamed { lines: &mut lines })
@@ -571,10 +661,14 @@ impl<'de, R: std::io::BufRead> serde::de::MapAccess<'de> for TopLevel<'_, R> {
 
     fn next_value_seed<V: serde::de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
         match self.value.take() {
-            Some(Pending::Text(key, text)) => match parse_only(&text, &key) {
-                Some(value) => seed.deserialize(value),
-                None => Err(Error::new("a part the fast reader cannot read")),
-            },
+            Some(Pending::Text(key, text)) => {
+                let mut root: Table<'_> = Vec::new();
+                parse_into(&mut root, &text).ok_or_else(|| Error::new("a part the fast reader cannot read"))?;
+                match root.pop() {
+                    Some((k, value)) if k == key && root.is_empty() => seed.deserialize(value),
+                    _ => Err(Error::new("a part the fast reader cannot read")),
+                }
+            }
             Some(Pending::Entries(key, first)) => {
                 seed.deserialize(EntriesOf { lines: &mut *self.lines, key, first: Some(first) })
             }
@@ -622,22 +716,89 @@ impl<'de, R: std::io::BufRead> serde::de::SeqAccess<'de> for EntriesOf<'_, R> {
             },
         };
         let text = self.lines.part(first, &self.key, true)?;
-        seed.deserialize(Entry(&self.key, &text)).map(Some)
+        seed.deserialize(Entry(Cow::Borrowed(self.key.as_str()), &text)).map(Some)
     }
 }
 
-/// `text` parsed, when it holds `key` and nothing else at its top level: `key`'s value.
-fn parse_only<'a>(text: &'a str, key: &str) -> Option<TomlValue<'a>> {
-    let mut root: Table<'a> = Vec::new();
-    parse_into(&mut root, text)?;
-    match root.pop() {
-        Some((k, value)) if k == key && root.is_empty() => Some(value),
-        _ => None,
+/// A lock's top level: its rest parsed, its arrays' entries still text.
+struct Lazy<'a> {
+    root: Table<'a>,
+    arrays: Vec<(Cow<'a, str>, Vec<&'a str>)>,
+}
+
+/// A value of [`Lazy`]'s top level: parsed, or an array of tables' entries still text.
+enum LazyValue<'a> {
+    Node(TomlValue<'a>),
+    Entries(Cow<'a, str>, Vec<&'a str>),
+}
+
+/// One entry of a top-level array of tables, as text.
+struct Entry<'a>(Cow<'a, str>, &'a str);
+
+impl<'de, 'a> serde::Deserializer<'de> for Lazy<'a> {
+    type Error = Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        let nodes = self.root.into_iter().map(|(k, v)| (Key(k), LazyValue::Node(v)));
+        let entries = self.arrays.into_iter().map(|(k, texts)| (Key(k.clone()), LazyValue::Entries(k, texts)));
+        visitor.visit_map(serde::de::value::MapDeserializer::new(nodes.chain(entries)))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
     }
 }
 
-/// One entry of a top-level array of tables (its name, its text).
-struct Entry<'a>(&'a str, &'a str);
+impl<'de, 'a> serde::Deserializer<'de> for LazyValue<'a> {
+    type Error = Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            LazyValue::Node(node) => node.deserialize_any(visitor),
+            LazyValue::Entries(key, texts) => visitor.visit_seq(serde::de::value::SeqDeserializer::new(
+                texts.into_iter().map(move |text| Entry(key.clone(), text)),
+            )),
+        }
+    }
+
+    fn deserialize_option<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_enum<V: serde::de::Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self {
+            LazyValue::Node(node) => node.deserialize_enum(name, variants, visitor),
+            LazyValue::Entries(..) => Err(serde::de::Error::custom("expected a string for an enum")),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct identifier ignored_any
+    }
+}
+
+impl<'de, 'a> serde::de::IntoDeserializer<'de, Error> for LazyValue<'a> {
+    type Deserializer = LazyValue<'a>;
+    fn into_deserializer(self) -> LazyValue<'a> {
+        self
+    }
+}
+
+impl<'de, 'a> serde::de::IntoDeserializer<'de, Error> for Entry<'a> {
+    type Deserializer = Entry<'a>;
+    fn into_deserializer(self) -> Entry<'a> {
+        self
+    }
+}
 
 impl<'de, 'a> serde::Deserializer<'de> for Entry<'a> {
     type Error = Error;
@@ -646,10 +807,11 @@ impl<'de, 'a> serde::Deserializer<'de> for Entry<'a> {
     /// a text [`parse`] cannot read is an error, and the caller reads the file whole.
     fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         let Entry(key, text) = self;
-        let entry = match parse_only(text, key) {
-            Some(TomlValue::Array(mut items)) if items.len() == 1 => items.pop(),
+        let mut root: Table<'a> = Vec::new();
+        let entry = parse_into(&mut root, text).and_then(|()| match root.pop() {
+            Some((k, TomlValue::Array(mut items))) if k == key && root.is_empty() && items.len() == 1 => items.pop(),
             _ => None,
-        };
+        });
         match entry {
             Some(entry) => entry.deserialize_any(visitor),
             None => Err(Error::new(format!("an entry of `{key}` is not in the writer's form"))),
@@ -768,6 +930,13 @@ mod tests {
         assert_eq!(fast, general, "{text}");
     }
 
+    /// Read in parts, one top-level entry at a time, a text reads as it does whole.
+    fn same_in_parts(text: &str) {
+        let whole: serde_json::Value = from_node(parse(text).expect("reads whole")).expect("reads as JSON");
+        let parts: serde_json::Value = from_text(text).expect("in the writer's layout").expect("reads in parts");
+        assert_eq!(parts, whole, "{text}");
+    }
+
     /// Read a line at a time, a text reads as it does whole.
     fn same_by_lines(text: &str) {
         let whole: serde_json::Value = from_node(parse(text).expect("reads whole")).expect("reads as JSON");
@@ -802,6 +971,29 @@ mod tests {
     }
 
     #[test]
+    fn reads_in_parts_what_it_reads_whole() {
+        same_in_parts("# c\nversion = 1\nname = \"x\"\n\n[[command]]\nname = \"a\"\n\n[command.shadowed_by]\nrule = \"r\"\n\n[[command.shadows]]\nname = \"b\"\n\n[[command]]\nname = \"d\"\n\n[[plugin]]\nname = \"p\"\n\n[plugin.inventory]\n\n[[plugin.inventory.commands]]\nname = \"p:c\"\n\n[surface]\nk = 1\n\n[surface.tools]\nt = [\"a\"]\n");
+        // An array's entries apart (TOML allows it): still one array, in order.
+        same_in_parts("[[a]]\nx = 1\n\n[b]\ny = 2\n\n[[a]]\nx = 3\n");
+        // A header inside a multi-line string is text, not a header.
+        same_in_parts("[[a]]\nx = \"\"\"\n[[b]]\n[a.c]\n\"\"\"\n\n[[a]]\nx = 'y'\n");
+        for text in ["version = 1\n", ""] {
+            same_in_parts(text);
+        }
+    }
+
+    #[test]
+    fn a_layout_the_writer_never_makes_is_read_whole() {
+        // A sub-table of an array's entry away from the entry, a name both a key and an array.
+        for text in ["[[a]]\nx = 1\n\n[b]\ny = 2\n\n[a.c]\nz = 3\n", "a = 1\n\n[[a]]\nx = 1\n"] {
+            assert!(split(text).is_none(), "{text}");
+        }
+        // An entry its own reader refuses is refused in parts too (the caller reads it whole).
+        let bad: Option<Result<serde_json::Value, Error>> = from_text("[[a]]\nx = 1\n\n[[a]]\nx = 1\nx = 2\n");
+        assert!(matches!(bad, Some(Err(_))), "{bad:?}");
+    }
+
+    #[test]
     fn reads_what_the_lock_writer_emits() {
         same_as_toml("# c\nversion = 1\nname = \"x\"\n\n[[command]]\nname = \"a\"\nflag = true\nlist = [\"a\", 'b\\c', 3]\n\n[command.shadowed_by]\nrule = \"r\"\n\n[[command.shadows]]\nname = \"b\"\n\n[[command.shadows]]\nname = \"c\"\n\n[[command]]\nname = \"d\"\n\n[command.env]\n\"X-Api-Key\" = \"sha256:00\"\n");
         same_as_toml("a = \"\"\"\nline one\nline \"two\" \\\n   joined\\ttab\"\"\"\nb = '''\nraw \\n ''quoted'''\nc = \"\\u00e9\\U0001F600 \\\"q\\\"\"\nd = -42\n");
@@ -816,6 +1008,7 @@ mod tests {
         for entry in std::fs::read_dir(stories).expect("tests/precedence").filter_map(Result::ok) {
             let Ok(text) = std::fs::read_to_string(entry.path().join("capabilities.lock")) else { continue };
             same_as_toml(&text);
+            same_in_parts(&text);
             same_by_lines(&text);
             seen += 1;
         }

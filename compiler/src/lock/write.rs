@@ -166,7 +166,7 @@ pub fn decode(text: &str) -> Result<Lock, String> {
     }
     // The subset a lock is written in reads fast; anything else goes to the general parser,
     // which also gives the error messages.
-    let fast = super::read::from_lines::<Lock>(text.as_bytes()).ok();
+    let fast = super::read::from_text::<Lock>(text).and_then(Result::ok);
     let lock: Lock = match fast {
         Some(lock) => lock,
         None => toml::from_str(text).map_err(|e| e.to_string())?,
