@@ -661,14 +661,10 @@ impl<'de, R: std::io::BufRead> serde::de::MapAccess<'de> for TopLevel<'_, R> {
 
     fn next_value_seed<V: serde::de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
         match self.value.take() {
-            Some(Pending::Text(key, text)) => {
-                let mut root: Table<'_> = Vec::new();
-                parse_into(&mut root, &text).ok_or_else(|| Error::new("a part the fast reader cannot read"))?;
-                match root.pop() {
-                    Some((k, value)) if k == key && root.is_empty() => seed.deserialize(value),
-                    _ => Err(Error::new("a part the fast reader cannot read")),
-                }
-            }
+            Some(Pending::Text(key, text)) => match parse_only(&text, &key) {
+                Some(value) => seed.deserialize(value),
+                None => Err(Error::new("a part the fast reader cannot read")),
+            },
             Some(Pending::Entries(key, first)) => {
                 seed.deserialize(EntriesOf { lines: &mut *self.lines, key, first: Some(first) })
             }
@@ -730,6 +726,16 @@ struct Lazy<'a> {
 enum LazyValue<'a> {
     Node(TomlValue<'a>),
     Entries(Cow<'a, str>, Vec<&'a str>),
+}
+
+/// `text` parsed, when it holds `key` and nothing else at its top level: `key`'s value.
+fn parse_only<'a>(text: &'a str, key: &str) -> Option<TomlValue<'a>> {
+    let mut root: Table<'a> = Vec::new();
+    parse_into(&mut root, text)?;
+    match root.pop() {
+        Some((k, value)) if k == key && root.is_empty() => Some(value),
+        _ => None,
+    }
 }
 
 /// One entry of a top-level array of tables, as text.
@@ -807,11 +813,10 @@ impl<'de, 'a> serde::Deserializer<'de> for Entry<'a> {
     /// a text [`parse`] cannot read is an error, and the caller reads the file whole.
     fn deserialize_any<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         let Entry(key, text) = self;
-        let mut root: Table<'a> = Vec::new();
-        let entry = parse_into(&mut root, text).and_then(|()| match root.pop() {
-            Some((k, TomlValue::Array(mut items))) if k == key && root.is_empty() && items.len() == 1 => items.pop(),
+        let entry = match parse_only(text, &key) {
+            Some(TomlValue::Array(mut items)) if items.len() == 1 => items.pop(),
             _ => None,
-        });
+        };
         match entry {
             Some(entry) => entry.deserialize_any(visitor),
             None => Err(Error::new(format!("an entry of `{key}` is not in the writer's form"))),
