@@ -554,7 +554,7 @@ impl Scopes {
             start: String::new(),
             skip_hashes: true,
             skip_sources: false,
-            findings_only: false,
+            keeps: capc_compiler::check::Keeps::Everything,
             leave_out_local: false,
             local_kept: Vec::new(),
             filter: config.filter(),

@@ -196,6 +196,7 @@ fn compare_plugin(id: &str, l: &Locked<'_>, install: &Install, lock: &Lock, home
         root: copy.clone(),
         plugin_dirs: if carries_marketplace { Vec::new() } else { vec![copy.clone()] },
         skip_hashes: false,
+        keeps: crate::check::Keeps::Lock,
         ..crate::Options::default()
     };
     let installed_files: BTreeMap<String, String> = match crate::check(&options) {

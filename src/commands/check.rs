@@ -104,7 +104,7 @@ fn options_and_configs(
         // A check writes no lock: no entry per file for its `[[source]]` list; and it reports
         // findings only, no names resolved.
         o.skip_sources = true;
-        o.findings_only = true;
+        o.keeps = capc_compiler::check::Keeps::Findings;
         options_of.push(o);
         configs.push(c);
     }

@@ -43,7 +43,9 @@ pub(crate) fn lock_all(
                     true => (false, Vec::new()),
                     false => capc_compiler::diff::revision::local_files_kept(&target.root),
                 };
-                Options { skip_hashes: false, leave_out_local, local_kept, ..o }
+                // It writes the lock alone: no table, tools or graph kept.
+                let keeps = capc_compiler::check::Keeps::Lock;
+                Options { skip_hashes: false, leave_out_local, local_kept, keeps, ..o }
             }
             Err(code) => return code,
         };

@@ -275,3 +275,44 @@ fn local_servers_come_from_the_projects_entry_of_claude_json() {
     assert_eq!(docs.approval, Some(capc_compiler::model::Approval::Approved), "approved in the project's entry");
     assert_eq!(lock.mcp_servers.iter().filter(|s| s.name == "db").count(), 3, "local, project and user `db`");
 }
+
+/// A check that keeps only the lock (`capc lock`, `capc serve`'s fresh check) or only the
+/// findings (`capc check`) frees the rest of the resolution early; it must report the same
+/// findings and make the same lock (sources included) as a check that keeps everything, on
+/// every story and every shared corpus, with the measures `capc check` runs.
+#[test]
+fn a_check_keeping_less_reports_and_locks_the_same() {
+    use capc_compiler::check::Keeps;
+    let corpora = crate::support::corpora_path();
+    let corpus_names = crate::support::corpus_names(&corpora);
+    assert!(!corpus_names.is_empty(), "the shared corpora are missing: {}", corpora.display());
+    let stories = stories().into_iter().map(|s| options(&stories_dir().join(s)));
+    let corpora =
+        corpus_names.iter().map(|name| Options { root: corpora.join(name), skip_hashes: false, ..Options::default() });
+    for base in stories.chain(corpora) {
+        let config = capc_compiler::config::Config::defaults(&base.root);
+        let surface = std::sync::Arc::new(capc_compiler::surface::Recorded::default());
+        let base = Options { measure: capc_runtime::cost::measures(&config, &surface), surface: Some(surface), ..base };
+        let run = |keeps: Keeps| check(&Options { keeps, ..base.clone() }).expect("check");
+        let (mut everything, mut lock_only, findings) =
+            (run(Keeps::Everything), run(Keeps::Lock), run(Keeps::Findings));
+        let at = base.root.display();
+        let report = capc_compiler::report::to_json(&everything);
+        assert_eq!(capc_compiler::report::to_json(&lock_only), report, "{at}: the findings of a lock-only check");
+        assert_eq!(capc_compiler::report::to_json(&findings), report, "{at}: the findings of a findings-only check");
+        assert!(findings.resolution.is_none(), "{at}: a findings-only check keeps no resolution");
+        let kept = lock_only.resolution.as_ref().expect("a lock-only check keeps the lock");
+        assert!(
+            kept.table.is_empty() && kept.graph.node_count() == 0,
+            "{at}: a lock-only check keeps no table or graph"
+        );
+        let full = everything.resolution.as_ref().expect("resolved");
+        assert!(!full.table.is_empty() && full.graph.node_count() > 0, "{at}: a whole check keeps its table and graph");
+        let (whole, lean) = (everything.take_lock(), lock_only.take_lock());
+        assert!(
+            !whole.sources.is_empty() && whole.sources.iter().all(|s| s.sha256.len() == 64),
+            "{at}: sources hashed"
+        );
+        assert_eq!(write::encode(&lean), write::encode(&whole), "{at}: the lock of a lock-only check");
+    }
+}

@@ -8,7 +8,7 @@ use crate::diagnostic::{Diagnostic, LineIndex, Severity};
 use crate::model::Decl;
 use crate::walk;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// A file that was read, with its text for rendering positions.
@@ -22,6 +22,12 @@ pub struct SourceFile {
     /// For skills, commands and agents: the name Claude Code gives it (`plugin:name`,
     /// `frontend:component`, …).
     pub name: Option<String>,
+    /// The SHA-256 of its bytes when hashes are taken ([`Options::skip_hashes`] not set), for
+    /// its entry in the lock's list of sources ([`Checked::sources`], made from the files at
+    /// the end of a check: a large tree's files would otherwise hold both while read).
+    pub(crate) sha256: Option<Box<[u8; 32]>>,
+    /// Left out of the list of sources (a `CLAUDE.local.md` the lock leaves out).
+    pub(crate) unlisted: bool,
     /// The text, kept only for files something may be reported in (to render the report);
     /// the text of a clean file is dropped as soon as it is read, so memory stays flat.
     /// Shared: a kept reading (`check::Cache`) lends it to every check without a copy.
@@ -35,7 +41,7 @@ pub struct SourceFile {
     /// finding of the cross-file stage points into (a check from the disk, without a cache):
     /// [`SourceFile::text`] reads it when a report needs it, so the check holds a path, not
     /// the text.
-    pub(crate) reread: Option<PathBuf>,
+    pub(crate) reread: Option<Box<Path>>,
 }
 
 impl SourceFile {
@@ -96,8 +102,6 @@ pub struct Checked {
     pub(super) fingerprint: u64,
     /// Kept readings whose declarations are not in `decls` (see [`Checked::absorb_kept`]).
     pub(super) kept: Vec<Arc<cache::Read>>,
-    /// [`Options::skip_sources`]: `sources` stays empty.
-    pub(super) skip_sources: bool,
     /// The instruction files a session started in the checked folder reads, in the order
     /// Claude Code sends them (the lock's `[[instruction]]`).
     pub instructions: Vec<crate::model::Instruction>,
@@ -128,7 +132,6 @@ impl Checked {
             server_spans: BTreeMap::new(),
             fingerprint: 0,
             kept: Vec::new(),
-            skip_sources: false,
             instructions: Vec::new(),
             instruction_chars: Default::default(),
         }
@@ -148,9 +151,6 @@ impl Checked {
             }
             file
         }));
-        if !self.skip_sources {
-            self.sources.extend(outcome.source.iter().cloned());
-        }
         self.suppressions.extend(outcome.suppressions.iter().cloned());
         self.not_loaded.extend(outcome.not_loaded.as_deref().cloned());
         // Most files declare and name no server: nothing to copy.
@@ -166,9 +166,6 @@ impl Checked {
         self.declarations += outcome.counts;
         self.diagnostics.extend(outcome.diagnostics);
         self.files.extend(outcome.file);
-        if !self.skip_sources {
-            self.sources.extend(outcome.source);
-        }
         self.decls.extend(outcome.decls);
         self.suppressions.extend(outcome.suppressions);
         self.not_loaded.extend(outcome.not_loaded.map(|n| *n));

@@ -9,7 +9,7 @@ use super::cache::{self, Read};
 use super::checked::sort_diagnostics;
 use super::placement::{left_out_local, locate_marketplaces};
 use super::read::Readings;
-use super::{Checked, Options, ServerUse};
+use super::{Checked, Keeps, Options, ServerUse};
 use crate::decl::{file_name, parent};
 use crate::diagnostic::{report_at, Diagnostic};
 use crate::model::Item;
@@ -89,7 +89,7 @@ fn cross_key(options: &Options, fingerprints: &[u64]) -> u64 {
         &(
             (&options.root, &options.user_dir, &options.managed_dir, &options.add_dirs, &options.plugin_dirs),
             (options.skip_hashes, options.skip_sources, options.leave_out_local, &options.local_kept),
-            options.no_suppressions,
+            (options.no_suppressions, options.keeps),
             (&options.filter, &options.policy, &options.measure, &options.surface),
         ),
         &mut h,
@@ -148,11 +148,16 @@ fn cross_stage(options: &Options, all: &mut Checked) -> Vec<Diagnostic> {
     }
     all.unloaded_plugins =
         all.plugin_roots.iter().filter_map(|(root, why)| Some((root.clone(), why.clone()?))).collect();
-    // A findings-only check drops the resolution after this stage: its findings are moved.
-    let mut later = if options.findings_only {
-        std::mem::take(&mut resolution.diagnostics)
-    } else {
+    // What the caller does not read goes now, before the measures run (they read the lock):
+    // the command table, the tools and the graph, a quarter of what a large tree's check
+    // holds here. The resolver's findings are then moved, not copied.
+    let mut later = if options.keeps == Keeps::Everything {
         resolution.diagnostics.clone()
+    } else {
+        resolution.table = Vec::new();
+        resolution.tools = Vec::new();
+        resolution.graph = Default::default();
+        std::mem::take(&mut resolution.diagnostics)
     };
     if let Some(recorded) = options.surface.as_deref().filter(|r| !r.tools.is_empty()) {
         later.extend(crate::surface::name_findings(recorded, &resolution.lock, &all.server_spans));

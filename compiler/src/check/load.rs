@@ -12,13 +12,10 @@ use crate::rules;
 use crate::walk::{self, Content, Tree};
 use std::path::Path;
 
-/// A file's entry in the lock's list of sources.
-pub(super) fn hashed(path: &str, kind: FileKind, text: &str, hash: bool) -> crate::model::Source {
-    crate::model::Source {
-        path: path.to_string(),
-        kind: kind.as_str().to_string(),
-        sha256: if hash { crate::secrets::sha256_hex(text.as_bytes()) } else { String::new() },
-    }
+/// The SHA-256 of a file's text for the lock's list of sources, when hashes are taken
+/// (`SourceFile::sha256`).
+pub(super) fn hashed(text: &str, hash: bool) -> Option<Box<[u8; 32]>> {
+    hash.then(|| Box::new(crate::secrets::sha256(text.as_bytes())))
 }
 
 /// Reads a file's text (`content`, when it was read already), reporting why it cannot be
@@ -67,7 +64,7 @@ pub(super) fn read_json<T>(
     let path = realm.display(rel);
     let mut sink = Sink::new(&path);
     let Some(text) = load(dir, tree, rel, None, &mut sink) else {
-        return (Outcome::new(sink, None, None, Counts::default(), None), None);
+        return (Outcome::new(sink, None, Counts::default(), None), None);
     };
     let cx = FileCx {
         tree,
@@ -81,17 +78,18 @@ pub(super) fn read_json<T>(
     };
     let result = parse_json(&mut sink, &text, kind).map(|node| f(&mut sink, &cx, &node));
     // Manifests stay: cross-file checks may report into them later.
-    let source = hashed(&path, kind, &text, hash);
     let file = SourceFile {
         path: path.clone(),
         kind,
         scope: FileScope::Plugin,
         name: None,
+        sha256: hashed(&text, hash),
+        unlisted: false,
         text: Some(text.into()),
         stamp: 0,
         reread: None,
     };
-    (Outcome::new(sink, Some(file), Some(source), Counts::default(), None), result)
+    (Outcome::new(sink, Some(file), Counts::default(), None), result)
 }
 
 /// The JSON of a declaration file, or `invalid-json` with what the failure costs.

@@ -72,10 +72,10 @@ pub struct Options {
     /// plugin a marketplace lists as installed alone (the lock's `[[marketplace_plugin]]`
     /// components; no finding reads them).
     pub skip_sources: bool,
-    /// The caller reads only the findings and the files (`capc check`): the resolution
-    /// ([`Checked::resolution`]) is freed once the findings are made, before they are policed
-    /// and sorted (on a large tree it is most of what the check holds then).
-    pub findings_only: bool,
+    /// What the caller reads of the resolution ([`Checked::resolution`]): on a large tree it
+    /// is most of what a check holds once its files are read, so what no one reads goes as
+    /// soon as the findings are made.
+    pub keeps: Keeps,
     /// Leave local files (`settings.local.json`, `CLAUDE.local.md`) out of the declarations,
     /// instructions and sources (`capc lock` without `--include-local`, in a git work tree);
     /// they are still read and checked.
@@ -121,6 +121,22 @@ impl std::fmt::Debug for Measures {
     }
 }
 
+/// What a check's caller reads of its resolution ([`Options::keeps`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Keeps {
+    /// All of it: the lock, the command table, the tools and the graph (`capc ls`, `explain`,
+    /// `graph`, `capc lsp`'s hovers and references).
+    #[default]
+    Everything,
+    /// The lock only (`capc lock`, `capc serve`'s fresh check, `capc diff` of a revision):
+    /// the command table, the tools and the graph are freed once the findings are made.
+    Lock,
+    /// The findings and the files only (`capc check`): the lock is kept while the measures
+    /// read it, the rest freed before they run; then the lock too, before the findings are
+    /// policed and sorted.
+    Findings,
+}
+
 /// Why a check could not run at all (exit code 2).
 #[derive(Debug)]
 pub enum CheckError {
@@ -153,7 +169,7 @@ pub fn check(options: &Options) -> Result<Checked, CheckError> {
     }
     let readings = read::gather(options, each_root);
     let mut crossed = cross::cross(options, readings);
-    if options.findings_only {
+    if options.keeps == Keeps::Findings {
         crossed.all.resolution = None;
     }
     let policed = policy::police(options, crossed);
@@ -261,7 +277,6 @@ impl Claims {
 #[derive(Clone)]
 struct Outcome {
     file: Option<SourceFile>,
-    source: Option<crate::model::Source>,
     decls: Vec<Decl>,
     counts: Counts,
     diagnostics: Vec<Diagnostic>,
@@ -290,15 +305,9 @@ struct ServerUse {
 }
 
 impl Outcome {
-    /// `source` is the file's hash, taken while its text was at hand (a clean file's text is
-    /// dropped).
-    fn new(
-        sink: Sink<'_>,
-        file: Option<SourceFile>,
-        source: Option<crate::model::Source>,
-        counts: Counts,
-        plugin: Option<&str>,
-    ) -> Outcome {
+    /// `file` carries the file's hash, taken while its text was at hand (a clean file's text
+    /// is dropped).
+    fn new(sink: Sink<'_>, file: Option<SourceFile>, counts: Counts, plugin: Option<&str>) -> Outcome {
         // Most files neither declare nor name a server: they keep no copy of their path for it
         // (as a kept reading gives none, `Checked::absorb_kept`).
         let servers = if sink.declared_servers.is_empty() && sink.server_refs.is_empty() {
@@ -313,7 +322,6 @@ impl Outcome {
         };
         Outcome {
             file,
-            source,
             decls: sink.decls,
             counts,
             diagnostics: sink.diagnostics,

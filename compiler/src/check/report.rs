@@ -6,9 +6,9 @@
 //! next checks.
 
 use super::checked::sort_diagnostics;
-use super::placement::locate;
+use super::placement::{left_out_local, locate};
 use super::policy::Policed;
-use super::{Checked, Options};
+use super::{Checked, Options, SourceFile};
 use crate::walk;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -25,7 +25,7 @@ pub(super) fn report(options: &Options, policed: Policed) -> Checked {
         }
         if reread {
             if file.reread.is_none() {
-                file.reread = Some(locate(options, &file.path));
+                file.reread = Some(locate(options, &file.path).into_boxed_path());
             }
             continue;
         }
@@ -47,5 +47,22 @@ pub(super) fn report(options: &Options, policed: Policed) -> Checked {
     drop(lent);
     drop(kept);
     sort_diagnostics(&mut all.diagnostics);
+    if !options.skip_sources {
+        all.sources = sources(options, &mut all.files);
+    }
     all
+}
+
+/// The lock's list of sources: every file read, in the files' order (by path), with its hash
+/// (each file's is freed as its entry is made); without the local files the lock leaves out.
+fn sources(options: &Options, files: &mut [SourceFile]) -> Vec<crate::model::Source> {
+    let mut sources = Vec::with_capacity(files.len());
+    for file in files {
+        let sha256 = file.sha256.take().map(|digest| crate::secrets::hex(&digest)).unwrap_or_default();
+        if file.unlisted || (options.leave_out_local && left_out_local(options, &file.path)) {
+            continue;
+        }
+        sources.push(crate::model::Source { path: file.path.clone(), kind: file.kind.as_str().to_string(), sha256 });
+    }
+    sources
 }

@@ -17,9 +17,18 @@ use sha2::{Digest, Sha256};
 
 /// Lowercase hex SHA-256 of bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
+    hex(&sha256(bytes))
+}
+
+/// SHA-256 of bytes.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
+}
+
+/// Lowercase hex of a SHA-256.
+pub fn hex(digest: &[u8; 32]) -> String {
     let mut out = String::with_capacity(64);
-    for b in digest {
+    for &b in digest {
         out.push(char::from_digit(u32::from(b >> 4), 16).unwrap_or('0'));
         out.push(char::from_digit(u32::from(b & 0xf), 16).unwrap_or('0'));
     }

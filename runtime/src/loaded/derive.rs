@@ -182,8 +182,14 @@ pub(super) fn derive_from(
         true => (false, Vec::new()),
         false => capc_compiler::diff::revision::local_files_kept(&roots.root),
     };
-    let mut options =
-        Options { skip_hashes: false, leave_out_local, local_kept, start: start.to_string(), ..roots.options() };
+    let mut options = Options {
+        skip_hashes: false,
+        leave_out_local,
+        local_kept,
+        start: start.to_string(),
+        keeps: capc_compiler::check::Keeps::Lock,
+        ..roots.options()
+    };
     // The folder is read as `capc lock` reads it: its capc.toml (excluded files, rules) and
     // its ignore files.
     let config = capc_compiler::config::Config::load(&roots.root, None).map_err(|e| LoadError::Stale {

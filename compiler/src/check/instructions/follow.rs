@@ -62,7 +62,7 @@ impl Walk<'_> {
         let text = load(self.dir, self.tree, rel, None, &mut sink);
         let Some(text) = text else {
             if !(self.claimed)(rel) {
-                self.out.push(Outcome::new(sink, None, None, Counts::default(), None));
+                self.out.push(Outcome::new(sink, None, Counts::default(), None));
             }
             return None;
         };
@@ -231,24 +231,21 @@ impl Walk<'_> {
     fn keep(&mut self, rel: &str, sink: Sink<'_>, text: &str, path: &str, scope: Scope) {
         if !(self.claimed)(rel) {
             let kept = !sink.diagnostics.is_empty();
-            let source = crate::model::Source {
-                path: path.to_string(),
-                kind: FileKind::Instructions.as_str().to_string(),
-                sha256: if self.hash { crate::secrets::sha256_hex(text.as_bytes()) } else { String::new() },
-            };
             let scope = if scope == Scope::User { FileScope::User } else { FileScope::Project };
             let file = SourceFile {
                 path: path.to_string(),
                 kind: FileKind::Instructions,
                 scope,
                 name: None,
+                sha256: self.hash.then(|| Box::new(crate::secrets::sha256(text.as_bytes()))),
+                unlisted: false,
                 stamp: if kept { 0 } else { crate::walk::text_hash(text) },
                 text: kept.then(|| text.into()),
                 reread: None,
             };
-            self.out.push(Outcome::new(sink, Some(file), Some(source), Counts::default(), None));
+            self.out.push(Outcome::new(sink, Some(file), Counts::default(), None));
         } else if !sink.diagnostics.is_empty() {
-            self.out.push(Outcome::new(sink, None, None, Counts::default(), None));
+            self.out.push(Outcome::new(sink, None, Counts::default(), None));
         }
     }
 

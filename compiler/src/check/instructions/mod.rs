@@ -312,7 +312,7 @@ fn read_project(walk: &mut Walk<'_>) {
                     format!("Claude Code does not read {rel}: `{memory}` is here"),
                 )
                 .help(format!("Claude Code reads AGENTS.md only in a folder without CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md; to give it to Claude Code too, add `@{}` to `{memory}`", relative_to(memory, rel)));
-                walk.out.push(Outcome::new(sink, None, None, Counts::default(), None));
+                walk.out.push(Outcome::new(sink, None, Counts::default(), None));
             }
         }
     }

@@ -58,7 +58,7 @@ pub(super) fn read_claim(
         return runs::read_bin(dir, tree, rel, claim, realm, sink);
     }
     let Some(text) = load(dir, tree, rel, content, &mut sink) else {
-        let mut outcome = Outcome::new(sink, None, None, counts, claim.owner.plugin_name.as_deref());
+        let mut outcome = Outcome::new(sink, None, counts, claim.owner.plugin_name.as_deref());
         outcome.not_loaded = not_loaded.map(Box::new);
         return outcome;
     };
@@ -89,7 +89,6 @@ pub(super) fn read_claim(
     let Made { counts, name, mut decls, own_runs, not_loaded, skips_plugin } = made;
     sink.decls.append(&mut decls);
     runs::add_runs(&mut sink, &cx, own_runs.as_ref(), (dir, realm), (&text, &path));
-    let source = hashed(&path, claim.kind, &text, hash);
     let mut suppressions = if is_json { Vec::new() } else { crate::suppress::parse(&text) };
     for s in &mut suppressions {
         s.path = path.clone();
@@ -102,12 +101,14 @@ pub(super) fn read_claim(
         kind: claim.kind,
         scope: claim.owner.scope,
         name,
+        sha256: hashed(&text, hash),
+        unlisted: false,
         // A dropped text's hash: read again for a report, the file must still hold it.
         stamp: if keep { 0 } else { walk::text_hash(&text) },
         text: keep.then(|| text.into()),
         reread: None,
     };
-    let mut outcome = Outcome::new(sink, Some(file), Some(source), counts, claim.owner.plugin_name.as_deref());
+    let mut outcome = Outcome::new(sink, Some(file), counts, claim.owner.plugin_name.as_deref());
     outcome.suppressions = suppressions;
     outcome.not_loaded = not_loaded.map(Box::new);
     outcome.skips_plugin = skips_plugin.map(Box::new);

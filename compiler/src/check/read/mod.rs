@@ -19,7 +19,7 @@ mod runs;
 
 use super::cache::{self, Discovered, Read};
 use super::instructions::{self, Excludes, Loading};
-use super::placement::{left_out_local, project_keys, Realm};
+use super::placement::{project_keys, Realm};
 use super::walk::Walked;
 use super::{Cache, Checked, Claim, Options, Outcome, ServerUse};
 use crate::decl::FileKind;
@@ -34,8 +34,6 @@ use std::sync::Arc;
 /// What the read stage takes from the options, made once for every root.
 pub(super) struct Reading<'o> {
     cache: Option<&'o Cache>,
-    /// [`Options::skip_sources`].
-    skip_sources: bool,
     /// The keys `~/.claude.json` may file the checked project under.
     project_keys: Vec<String>,
     /// What `claudeMdExcludes` leaves out of the instruction files.
@@ -52,7 +50,6 @@ impl<'o> Reading<'o> {
     pub(super) fn new(options: &'o Options) -> Reading<'o> {
         Reading {
             cache: options.cache.as_deref(),
-            skip_sources: options.skip_sources,
             // `~/.claude.json` keeps local-scope servers under the project's absolute path.
             project_keys: project_keys(&options.root),
             excludes: Excludes::new(&exclude_patterns(options)),
@@ -100,7 +97,6 @@ pub(super) fn read(walked: Walked, discovered: Arc<Discovered>, reading: &Readin
     drop(tree);
 
     let mut checked = Checked::empty(diagnostics);
-    checked.skip_sources = reading.skip_sources;
     checked.declarations = counts;
     checked.decls = plugin_decls;
     checked.ignored = ignored;
@@ -173,7 +169,7 @@ fn read_files(
         .iter()
         .filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
         .collect();
-    let parsed = read_claims(walked, &claimed, &reading.project_keys, cache, discovered, reading.skip_sources);
+    let parsed = read_claims(walked, &claimed, &reading.project_keys, cache, discovered);
     let found = matches!(realm, Realm::Project | Realm::User | Realm::Managed | Realm::AddDir(_)).then(|| {
         let claimed = |rel: &str| claims.0.contains_key(rel);
         let loading = Loading {
@@ -218,10 +214,8 @@ struct Part {
 }
 
 impl Part {
-    fn new(skip_sources: bool) -> Part {
-        let mut checked = Checked::empty(Vec::new());
-        checked.skip_sources = skip_sources;
-        Part { checked, servers: Vec::new(), skips: Vec::new() }
+    fn new() -> Part {
+        Part { checked: Checked::empty(Vec::new()), servers: Vec::new(), skips: Vec::new() }
     }
 
     fn add(mut self, mut outcome: Outcome) -> Part {
@@ -240,7 +234,6 @@ impl Part {
         let checked = &mut self.checked;
         checked.files.shrink_to_fit();
         checked.decls.shrink_to_fit();
-        checked.sources.shrink_to_fit();
         checked.diagnostics.shrink_to_fit();
         self.servers.shrink_to_fit();
         self
@@ -255,7 +248,6 @@ fn read_claims(
     project_keys: &[String],
     cache: Option<&Cache>,
     discovered: &Arc<Discovered>,
-    skip_sources: bool,
 ) -> Got {
     let Walked { dir, tree, realm, hash, listing, .. } = walked;
     let (dir, realm, hash) = (dir.as_path(), *realm, *hash);
@@ -268,7 +260,7 @@ fn read_claims(
         None => Got::Read(
             claimed
                 .par_iter()
-                .fold(|| Part::new(skip_sources), |part, (rel, claim)| part.add(read_one(rel, claim, None)))
+                .fold(Part::new, |part, (rel, claim)| part.add(read_one(rel, claim, None)))
                 .map(Part::finished)
                 .collect(),
         ),
@@ -293,7 +285,7 @@ fn refuse_skipped(decls: &mut [Decl], skipped: &BTreeMap<String, String>) {
 }
 
 /// Every root's reading as one: local instruction files left out when asked, the instruction
-/// files in the order Claude Code sends them, files and sources sorted by path.
+/// files in the order Claude Code sends them, files sorted by path.
 pub(super) fn gather(options: &Options, roots: Vec<RootReading>) -> Readings {
     let mut all = Checked::empty(Vec::new());
     let mut servers = Vec::new();
@@ -310,7 +302,6 @@ pub(super) fn gather(options: &Options, roots: Vec<RootReading>) -> Readings {
         append(&mut all.diagnostics, one.diagnostics);
         append(&mut all.decls, one.decls);
         all.kept.extend(one.kept);
-        append(&mut all.sources, one.sources);
         all.instructions.extend(one.instructions);
         all.instruction_chars.extend(one.instruction_chars);
     }
@@ -328,8 +319,9 @@ pub(super) fn gather(options: &Options, roots: Vec<RootReading>) -> Readings {
             }
         }
         all.instructions.retain(|i| i.scope != Scope::Local || kept.contains(&i.path));
-        let instructions = FileKind::Instructions.as_str();
-        all.sources.retain(|s| !(s.kind == instructions && local.contains(&s.path)));
+        for file in all.files.iter_mut().filter(|f| f.kind == FileKind::Instructions && local.contains(&f.path)) {
+            file.unlisted = true;
+        }
     }
     // Managed instructions are sent first, then the user's, the project's, the `--add-dir`
     // folders'; nested folders' files wait for a file below them.
@@ -342,11 +334,7 @@ pub(super) fn gather(options: &Options, roots: Vec<RootReading>) -> Readings {
     for (n, instruction) in all.instructions.iter_mut().enumerate() {
         instruction.order = u32::try_from(n + 1).unwrap_or(u32::MAX);
     }
-    if options.leave_out_local {
-        all.sources.retain(|s| !left_out_local(options, &s.path));
-    }
     all.files.sort_by(|a, b| a.path.cmp(&b.path));
-    all.sources.sort_by(|a, b| a.path.cmp(&b.path));
     Readings { all, servers, fingerprints }
 }
 

@@ -172,15 +172,16 @@ impl Scripts<'_> {
 pub(super) fn read_bin(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm: Realm, mut sink: Sink<'_>) -> Outcome {
     let _ = tree;
     let path = sink.path().to_string();
-    let (sha256, executable) = match walk::read_program(&dir.join(rel), walk::MAX_FILE_BYTES) {
-        Ok((bytes, executable)) => (crate::secrets::sha256_hex(&bytes), executable),
+    let (digest, executable) = match walk::read_program(&dir.join(rel), walk::MAX_FILE_BYTES) {
+        Ok((bytes, executable)) => (Some(Box::new(crate::secrets::sha256(&bytes))), executable),
         Err(e) => {
             sink.report(&rules::unreadable_file::RULE, None, format!("cannot read file: {e}"))
                 .severity(Severity::Warning)
                 .help("capc records it unhashed; Claude Code still puts it on the PATH");
-            (String::new(), false)
+            (None, false)
         }
     };
+    let sha256 = digest.as_deref().map(crate::secrets::hex).unwrap_or_default();
     if let (Some(at), Some(plugin)) = (placement(realm, rel, claim), claim.owner.plugin_name.as_deref()) {
         let _ = at;
         sink.decls.push(crate::model::Decl {
@@ -190,20 +191,22 @@ pub(super) fn read_bin(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm:
                 name: file_name(rel).to_string(),
                 plugin: plugin.to_string(),
                 path: path.clone(),
-                sha256: sha256.clone(),
+                sha256,
                 executable,
             })),
         });
     }
-    let source = crate::model::Source { path: path.clone(), kind: FileKind::PluginBin.as_str().to_string(), sha256 };
+    // Hashed whatever the options say: the hash is the entry's, in the lock and its sources.
     let file = SourceFile {
         path,
         kind: FileKind::PluginBin,
         scope: claim.owner.scope,
         name: None,
+        sha256: digest,
+        unlisted: false,
         text: None,
         stamp: 0,
         reread: None,
     };
-    Outcome::new(sink, Some(file), Some(source), crate::decl::Counts::default(), claim.owner.plugin_name.as_deref())
+    Outcome::new(sink, Some(file), crate::decl::Counts::default(), claim.owner.plugin_name.as_deref())
 }

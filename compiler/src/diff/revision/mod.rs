@@ -165,6 +165,7 @@ fn resolve(root: &Path, local: Local, scopes: &Scopes) -> Result<Resolved, Strin
             local_kept,
             filter,
             policy: Some(policy.clone()),
+            keeps: crate::check::Keeps::Lock,
             ..crate::Options::default()
         };
         crate::check(&options).map_err(|e| e.to_string())
