@@ -81,3 +81,30 @@ fn long_lists_come_in_pages_that_together_hold_every_item() {
     let again = server.request("prompts/list", serde_json::json!({}));
     assert_eq!(again["result"]["nextCursor"], "1000", "{}", again["result"]["nextCursor"]);
 }
+
+/// The prompts are the commands `/name` runs: the first entry in lookup order under each name
+/// (a skill before the command it hides, a folder's skill before the built-in it hides), once
+/// each; a name whose first entry the user cannot invoke is served by no later entry either.
+#[test]
+fn each_prompt_is_what_its_slash_name_runs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical");
+    let write = |rel: &str, text: &str| {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    write(".claude/commands/review.md", "---\ndescription: Review it\n---\nReview.\n");
+    write(".claude/commands/ship.md", "---\ndescription: Ship command\n---\nShip.\n");
+    write(".claude/skills/ship/SKILL.md", "---\ndescription: Ship skill\n---\nShip skill.\n");
+    write(".claude/skills/hidden/SKILL.md", "---\ndescription: Hidden\nuser-invocable: false\n---\nH.\n");
+    write(".claude/commands/hidden.md", "---\ndescription: Hidden command\n---\nH.\n");
+    write(".claude/skills/init/SKILL.md", "---\ndescription: Init mine\n---\nI.\n");
+    let mut server = StdioServer::start(&root, &["serve", "--tree", "."], Duration::from_secs(120));
+    let (prompts, _) = all_pages(&mut server, "prompts/list", "prompts");
+    let served: Vec<(&str, &str)> = prompts
+        .iter()
+        .map(|p| (p["name"].as_str().expect("a name"), p["description"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(served, [("init", "Init mine"), ("ship", "Ship skill"), ("review", "Review it")], "{served:?}");
+}

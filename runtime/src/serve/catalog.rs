@@ -2,7 +2,7 @@
 //! skill a user can type), the Skill tool, and each skill's files as resources. Pure data,
 //! compared as a whole after a reload to know which `list_changed` notifications to send.
 
-use crate::commands::{self, CommandView};
+use crate::commands::CommandView;
 use crate::context::{Override, TurnContext};
 use crate::session::Session;
 use capc_compiler::model::Form;
@@ -284,13 +284,20 @@ impl PartialEq for Prompts {
 /// the name the table gives it (the entry `/name` reaches first); a display name is the title.
 fn prompts(session: &Session, table: &[CommandView], cx: &TurnContext) -> Prompts {
     let commands = &session.loaded.lock.commands;
-    let mut seen = HashSet::new();
+    // What `/name` runs (`commands::find`): the first row under that exact name. A later row
+    // under a taken name is one `/name` never reaches. Found in one pass, not a lookup per row
+    // (a large tree's table has 100,000).
+    let mut first: HashMap<&str, Option<usize>> = HashMap::with_capacity(table.len());
+    for row in table {
+        first.entry(&*row.name).or_insert(row.decl);
+    }
     let mut rows = Vec::new();
     for row in table {
         let Some(i) = row.decl else { continue };
-        // A later row under a taken name is one `/name` never reaches.
-        if !seen.insert(row.name.clone()) || commands::find(table, &row.name).map(|r| r.decl) != Some(Some(i)) {
-            continue;
+        match first.get_mut(&*row.name) {
+            // Once served, the name is taken.
+            Some(decl) if *decl == Some(i) => *decl = None,
+            _ => continue,
         }
         let c = &commands[i];
         if !c.user_invocable || cx.skill_override(&c.name) == Override::Off {
