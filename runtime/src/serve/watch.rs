@@ -8,28 +8,30 @@
 //! reading files) and one `stat` per file every `INTERVAL`.
 
 use super::Shared;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 /// How often the folder is looked at: a save is served within this plus one `capc lock`.
 pub(crate) const INTERVAL: Duration = Duration::from_millis(150);
 
-/// What a folder's files look like: size and modification time by path.
-type Fingerprint = BTreeMap<PathBuf, (u64, Option<SystemTime>)>;
+/// What a folder's files look like: a hash of each file's path, size and modification time,
+/// in the walk's order. Only whether it changed is asked, so no map of every path is held
+/// between two looks (nor two maps during one): on a 100,000-file tree that map was 20 MB.
+type Fingerprint = u64;
 
 fn fingerprint(folders: &[PathBuf]) -> Fingerprint {
-    let mut out = Fingerprint::new();
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
     for folder in folders {
         let tree = capc_compiler::walk::walk(folder);
+        (folder, tree.files.len()).hash(&mut h);
         for file in tree.files.iter() {
-            let path = folder.join(file);
-            let meta = std::fs::symlink_metadata(&path).ok();
-            out.insert(path, meta.map_or((0, None), |m| (m.len(), m.modified().ok())));
+            let meta = std::fs::symlink_metadata(folder.join(file)).ok();
+            (file, meta.map_or((0, None), |m| (m.len(), m.modified().ok()))).hash(&mut h);
         }
     }
-    out
+    h.finish()
 }
 
 /// The folders a lock is made from: the project and the scope folders given.
