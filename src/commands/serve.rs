@@ -32,21 +32,19 @@ pub(crate) fn serve(
             return ExitCode::from(2);
         }
     };
-    let loaded = match &lock {
+    if lock.is_none() && from.verify {
+        let folder = capc_compiler::printable::escape(&path.display().to_string()).into_owned();
+        eprintln!(
+            "error: --verify checks a lock, and `{folder}` has none (its files are served as they are without it)"
+        );
+        return ExitCode::from(2);
+    }
+    // The files are the truth without a lock: they are followed as they are saved.
+    options.watch |= lock.is_none();
+    let loaded = crate::alloc::loading_without_huge_pages(|| match &lock {
         Some(lock) => load_session(lock, from),
-        None if from.verify => {
-            let folder = capc_compiler::printable::escape(&path.display().to_string()).into_owned();
-            eprintln!(
-                "error: --verify checks a lock, and `{folder}` has none (its files are served as they are without it)"
-            );
-            return ExitCode::from(2);
-        }
-        None => {
-            // The files are the truth: they are followed as they are saved.
-            options.watch = true;
-            load_tree(&path, from)
-        }
-    };
+        None => load_tree(&path, from),
+    });
     let session = match loaded {
         Ok(session) => session,
         Err(code) => return code,

@@ -183,7 +183,7 @@ pub(crate) fn load_tree(path: &std::path::Path, from: SessionFrom) -> Result<cap
 }
 
 pub(crate) fn session(lock: PathBuf, repl: bool, connect: bool, from: SessionFrom) -> ExitCode {
-    let mut session = match load_session(&lock, from) {
+    let mut session = match crate::alloc::loading_without_huge_pages(|| load_session(&lock, from)) {
         Ok(session) => session,
         Err(code) => return code,
     };

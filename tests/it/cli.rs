@@ -843,7 +843,7 @@ fn only_commands_that_exit_give_up_huge_pages() {
     let out = Command::new(env!("CARGO_BIN_EXE_capc"))
         .args(["diff", "HEAD", "."])
         .current_dir(&repo)
-        .env("PATH", path)
+        .env("PATH", &path)
         .env_remove("MIMALLOC_ALLOW_THP")
         .output()
         .expect("capc runs");
@@ -851,9 +851,22 @@ fn only_commands_that_exit_give_up_huge_pages() {
     let status = std::fs::read_to_string(&recorded).expect("capc diff ran git");
     assert_eq!(thp_enabled(&status), "0", "capc diff gave up huge pages before it started git");
 
-    let server =
-        crate::support::serve::StdioServer::start(&repo, &["serve", "--tree", "."], std::time::Duration::from_secs(60));
+    // `capc serve` loads its lock without them (the check of its sources runs git, to know the
+    // local files it tracks), then gives them back before it serves or starts anything.
+    let lock = Command::new(env!("CARGO_BIN_EXE_capc")).arg("lock").current_dir(&repo).output().expect("capc runs");
+    assert!(lock.status.success(), "capc lock: {}", stderr(&lock));
+    std::fs::remove_file(&recorded).ok();
+    let wait = std::time::Duration::from_secs(60);
+    let env = [("PATH", path.as_str()), ("MIMALLOC_ALLOW_THP", "")];
+    let server = crate::support::serve::StdioServer::start_with(&repo, &["serve", "."], wait, &env);
+    let status = std::fs::read_to_string(&recorded).expect("capc serve's load ran git");
+    assert_eq!(thp_enabled(&status), "0", "capc serve gave up huge pages while it loaded");
     let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).expect("its status");
     let own = std::fs::read_to_string("/proc/self/status").expect("the test's status");
-    assert_eq!(thp_enabled(&status), thp_enabled(&own), "capc serve keeps huge pages as it found them");
+    assert_eq!(thp_enabled(&status), thp_enabled(&own), "capc serve keeps huge pages as it found them once loaded");
+    drop(server);
+
+    let server = crate::support::serve::StdioServer::start(&repo, &["serve", "--tree", "."], wait);
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).expect("its status");
+    assert_eq!(thp_enabled(&status), thp_enabled(&own), "capc serve --tree keeps huge pages as it found them");
 }

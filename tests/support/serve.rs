@@ -64,7 +64,20 @@ impl StdioServer {
     /// Starts `capc ARGS` in `root` and initializes it (`initialize`, then
     /// `notifications/initialized`); each answer may take up to `wait`.
     pub(crate) fn start(root: &Path, args: &[&str], wait: Duration) -> StdioServer {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_capc"))
+        StdioServer::start_with(root, args, wait, &[])
+    }
+
+    /// [`StdioServer::start`] with `env` added to (or, for an empty value, removed from) the
+    /// environment.
+    pub(crate) fn start_with(root: &Path, args: &[&str], wait: Duration, env: &[(&str, &str)]) -> StdioServer {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_capc"));
+        for (name, value) in env {
+            match value.is_empty() {
+                true => command.env_remove(name),
+                false => command.env(name, value),
+            };
+        }
+        let mut child = command
             .args(args)
             .current_dir(root)
             .stdin(Stdio::piped())
