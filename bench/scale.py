@@ -10,6 +10,8 @@ other, each whole process:
 
 - check: `capc check TREE --format json` (output discarded), under `/usr/bin/time -v`;
 - lock: `capc lock TREE` (writes TREE/capabilities.lock), under `/usr/bin/time -v`;
+- lock-check: `capc lock --check TREE`, comparing that lock with the tree (it is fresh),
+  under `/usr/bin/time -v`;
 - serve: `capc serve TREE`, serving that lock: `initialize`, then `tools/list`,
   `prompts/list` and `resources/list`, each answered, every page (`nextCursor` followed to the
   end, as Claude Code's client reads a list); time to the last answer, peak from
@@ -206,7 +208,7 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the generated tree")
     ap.add_argument("--reuse", action="store_true", help="use the tree at --tree as it is")
     ap.add_argument("--bound-mib", type=float, default=150)
-    ap.add_argument("--only", default="check,lock,serve,serve-tree,lsp")
+    ap.add_argument("--only", default="check,lock,lock-check,serve,serve-tree,lsp")
     a = ap.parse_args()
     only = a.only.split(",")
     tree = pathlib.Path(a.tree) if a.tree else pathlib.Path(tempfile.mkdtemp(prefix="capc-scale-")) / "tree"
@@ -219,12 +221,17 @@ def main():
         if "check" in only:
             code, peak, seconds = timed([a.capc, "check", str(tree), "--format", "json"])
             results["check"] = (peak, seconds, code)
-        if "lock" in only or "serve" in only:
+        if "lock" in only or "lock-check" in only or "serve" in only:
             code, peak, seconds = timed([a.capc, "lock", str(tree)])
             if code != 0:
                 raise SystemExit(f"capc lock exited {code}")
             if "lock" in only:
                 results["lock"] = (peak, seconds, code)
+        if "lock-check" in only:
+            code, peak, seconds = timed([a.capc, "lock", "--check", str(tree)])
+            if code != 0:
+                raise SystemExit(f"capc lock --check exited {code}: the lock just written is not fresh")
+            results["lock-check"] = (peak, seconds, code)
         if "serve" in only:
             peak, seconds = serve(a.capc, tree, [])
             results["serve"] = (peak, seconds, 0)
