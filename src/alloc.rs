@@ -51,37 +51,42 @@ pub(crate) fn tune(exits_soon: bool) {
     let _ = exits_soon;
 }
 
-/// Runs `load` without transparent huge pages, then gives them back as they were: for `capc
-/// serve` and `capc session`, whose load (a whole check beside the lock it reads) holds the
-/// most, and which then start the user's MCP servers and `!` commands, which must not inherit
-/// the flag ([`tune`] gives them up for the whole process only where nothing is started but
-/// `git`, which the load may start too). Measured on a 100,000-file tree
-/// (docs/performance.md, "Huge pages"). Nothing is changed when the flag is already set (by
+/// Gives up transparent huge pages until capc starts a process of the user's, then gives them
+/// back: for `capc serve` and `capc session`, which hold a whole check beside the lock they
+/// read while they load, and then serve from what they built, but which start the user's MCP
+/// servers, `!` commands and `headersHelper`s, which must inherit huge pages as capc found them
+/// (the flag passes to a process's children). The runtime calls the hook set here before the
+/// first such start (`launch::before_first_start`); what capc runs for itself meanwhile (`git`
+/// for the local files a lock keeps) runs without, as under [`tune`]. Measured on a 100,000-file
+/// tree (docs/performance.md, "Huge pages"). Nothing is changed when the flag is already set (by
 /// the parent, or mimalloc's `MIMALLOC_ALLOW_THP=0`) or when `MIMALLOC_ALLOW_THP` is set.
 ///
-/// Called on the main thread before the server's own threads start.
+/// Called on the main thread before any other thread starts.
 #[allow(unsafe_code)]
-pub(crate) fn loading_without_huge_pages<T>(load: impl FnOnce() -> T) -> T {
+pub(crate) fn without_huge_pages_until_a_process_starts() {
     #[cfg(target_os = "linux")]
     {
         if std::env::var_os("MIMALLOC_ALLOW_THP").is_some() {
-            return load();
+            return;
         }
         // SAFETY: `prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0)` takes integers and returns the flag
         // of this process (or -1); no pointer crosses.
         let before = unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) };
         if before != 0 {
-            return load();
+            return;
         }
         // SAFETY: as in `tune`: integers only, a flag of this process.
         let _ = unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) };
-        let loaded = load();
-        // SAFETY: the same call, clearing the flag set above (it was clear before).
-        let _ = unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 0, 0, 0, 0) };
-        loaded
+        capc_runtime::launch::before_first_start(give_back_huge_pages);
     }
-    #[cfg(not(target_os = "linux"))]
-    load()
+}
+
+/// Clears the flag [`without_huge_pages_until_a_process_starts`] set (it was clear before).
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn give_back_huge_pages() {
+    // SAFETY: the same call as in `tune`, clearing the flag: integers only.
+    let _ = unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 0, 0, 0, 0) };
 }
 
 #[cfg(test)]

@@ -7,6 +7,27 @@
 use capc_compiler::model::{McpServer, Transport};
 use capc_grammar::expand_env;
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::OnceLock;
+
+/// What the binary has done once, before capc starts the first process of the user's (an MCP
+/// server, a `!` command, a `headersHelper`): `capc serve` and `capc session` run without
+/// transparent huge pages until then, and give them back here, so that the process inherits
+/// them as capc found them.
+static BEFORE_FIRST_START: OnceLock<fn()> = OnceLock::new();
+
+/// Sets what [`starting`] runs once (the first setting holds).
+pub fn before_first_start(hook: fn()) {
+    let _ = BEFORE_FIRST_START.set(hook);
+}
+
+/// Called where capc starts a process of the user's, before it starts it: the first call runs
+/// the hook set by [`before_first_start`]; a call meanwhile on another thread waits for it.
+pub(crate) fn starting() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    if let Some(hook) = BEFORE_FIRST_START.get() {
+        ONCE.call_once(hook);
+    }
+}
 
 /// A server ready to start: every field expanded.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,7 +17,8 @@
 //! - `mcp`: the MCP servers' state, changed only by explicit updates.
 //! - `batch`: updates within a 16 ms window applied as one state change (for connections).
 //! - `launch`: a lock entry made ready to start (`${VAR}` expanded at run time, hashed
-//!   secrets and legacy transports refused) and a stderr tail for failure reports.
+//!   secrets and legacy transports refused), a stderr tail for failure reports, and what the
+//!   binary has done before the first process of the user's starts.
 //! - `connect`: a stdio server over rmcp, its listing kept live as updates to the batcher.
 //! - `session`: slash input, prompt expansion, the Skill tool, and the one thing that
 //!   outlives a turn on purpose: a skill turn's grant.

@@ -463,6 +463,7 @@ fn execute(command: &str, dir: &Path, timeout: Duration) -> Ended {
         use std::os::unix::process::CommandExt;
         process.process_group(0);
     }
+    crate::launch::starting();
     let mut child = match process.spawn() {
         Ok(child) => child,
         Err(e) => return Ended::failed_to_start(&e.to_string()),

@@ -41,10 +41,11 @@ pub(crate) fn serve(
     }
     // The files are the truth without a lock: they are followed as they are saved.
     options.watch |= lock.is_none();
-    let loaded = crate::alloc::loading_without_huge_pages(|| match &lock {
+    crate::alloc::without_huge_pages_until_a_process_starts();
+    let loaded = match &lock {
         Some(lock) => load_session(lock, from),
         None => load_tree(&path, from),
-    });
+    };
     let session = match loaded {
         Ok(session) => session,
         Err(code) => return code,

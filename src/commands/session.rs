@@ -183,7 +183,8 @@ pub(crate) fn load_tree(path: &std::path::Path, from: SessionFrom) -> Result<cap
 }
 
 pub(crate) fn session(lock: PathBuf, repl: bool, connect: bool, from: SessionFrom) -> ExitCode {
-    let mut session = match crate::alloc::loading_without_huge_pages(|| load_session(&lock, from)) {
+    crate::alloc::without_huge_pages_until_a_process_starts();
+    let mut session = match load_session(&lock, from) {
         Ok(session) => session,
         Err(code) => return code,
     };

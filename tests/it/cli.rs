@@ -822,8 +822,8 @@ fn thp_enabled(status: &str) -> &str {
 
 /// A command that reports and exits gives up transparent huge pages (src/alloc.rs), and the
 /// flag passes to what it starts: `git`, here a stand-in that records its own status. `capc
-/// serve` keeps them, so the MCP servers and `!` commands it starts are as the user's shell
-/// would start them.
+/// serve` gives them up only until it starts a process of the user's, so the MCP servers and `!`
+/// commands it starts are as the user's shell would start them.
 #[cfg(target_os = "linux")]
 #[test]
 fn only_commands_that_exit_give_up_huge_pages() {
@@ -851,22 +851,38 @@ fn only_commands_that_exit_give_up_huge_pages() {
     let status = std::fs::read_to_string(&recorded).expect("capc diff ran git");
     assert_eq!(thp_enabled(&status), "0", "capc diff gave up huge pages before it started git");
 
-    // `capc serve` loads its lock without them (the check of its sources runs git, to know the
-    // local files it tracks), then gives them back before it serves or starts anything.
+    // `capc serve` runs without them until it starts a process of the user's: its load (whose
+    // check of the sources runs git, to know the local files it tracks) and its answers; the
+    // first `!` injection it runs gets them as the test has them, and so does the server after.
+    std::fs::create_dir_all(repo.join(".claude/skills/thp")).expect("mkdir");
+    let skill = "---\ndescription: Reports huge pages\n---\nStatus: !`./thp.sh`\n";
+    std::fs::write(repo.join(".claude/skills/thp/SKILL.md"), skill).expect("write");
+    std::fs::write(repo.join("thp.sh"), "#!/bin/sh\ngrep THP_enabled /proc/self/status\n").expect("write");
+    std::fs::set_permissions(repo.join("thp.sh"), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    std::fs::write(repo.join(".claude/settings.json"), r#"{"permissions":{"allow":["Bash(./thp.sh)"]}}"#)
+        .expect("write");
     let lock = Command::new(env!("CARGO_BIN_EXE_capc")).arg("lock").current_dir(&repo).output().expect("capc runs");
     assert!(lock.status.success(), "capc lock: {}", stderr(&lock));
     std::fs::remove_file(&recorded).ok();
+    let own = std::fs::read_to_string("/proc/self/status").expect("the test's status");
+    let own = thp_enabled(&own).to_string();
+    // Given up only when they were on; a flag set already stays set.
+    let until_started = if own == "1" { "0" } else { own.as_str() };
     let wait = std::time::Duration::from_secs(60);
     let env = [("PATH", path.as_str()), ("MIMALLOC_ALLOW_THP", "")];
-    let server = crate::support::serve::StdioServer::start_with(&repo, &["serve", "."], wait, &env);
+    let mut server = crate::support::serve::StdioServer::start_with(&repo, &["serve", "--trust", "."], wait, &env);
     let status = std::fs::read_to_string(&recorded).expect("capc serve's load ran git");
     assert_eq!(thp_enabled(&status), "0", "capc serve gave up huge pages while it loaded");
+    let serve_status = || std::fs::read_to_string(format!("/proc/{}/status", server.pid())).expect("its status");
+    assert_eq!(thp_enabled(&serve_status()), until_started, "capc serve runs without them until it starts a process");
+    let got = server.request("prompts/get", serde_json::json!({"name": "thp"}));
+    let text = got["result"]["messages"].to_string();
+    assert!(text.contains(&format!("THP_enabled:\\t{own}")), "the injection has them as capc found them: {got}");
     let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).expect("its status");
-    let own = std::fs::read_to_string("/proc/self/status").expect("the test's status");
-    assert_eq!(thp_enabled(&status), thp_enabled(&own), "capc serve keeps huge pages as it found them once loaded");
+    assert_eq!(thp_enabled(&status), own, "capc serve has them back once it started a process");
     drop(server);
 
     let server = crate::support::serve::StdioServer::start(&repo, &["serve", "--tree", "."], wait);
     let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).expect("its status");
-    assert_eq!(thp_enabled(&status), thp_enabled(&own), "capc serve --tree keeps huge pages as it found them");
+    assert_eq!(thp_enabled(&status), until_started, "capc serve --tree runs without them until it starts a process");
 }

@@ -61,6 +61,7 @@ async fn run_headers_helper(helper: &str, cwd: Option<&str>) -> Result<BTreeMap<
     if let Some(dir) = cwd {
         command.current_dir(dir);
     }
+    crate::launch::starting();
     let output = tokio::time::timeout(HEADERS_HELPER_TIMEOUT, command.output())
         .await
         .map_err(|_| format!("`headersHelper` did not finish within {}", seconds(HEADERS_HELPER_TIMEOUT)))?

@@ -29,6 +29,7 @@ pub(super) async fn open_stdio(
         }
     });
     command.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
+    crate::launch::starting();
     let mut child = command.spawn().map_err(|e| format!("cannot start `{program}`: {e}"))?;
     // Always drain stderr: an undrained pipe deadlocks a chatty server.
     let stderr = child.stderr().take().map(|mut stderr| {
