@@ -3,7 +3,7 @@
 
 use super::scan::{glob_matcher, scan, tokens, unclosed_class, Import};
 use super::{extension, Excludes, MAX_DEPTH, RULE_KEYS, TEXT_EXTENSIONS};
-use crate::check::load::load;
+use crate::check::load::{hashed, load};
 use crate::check::placement::Realm;
 use crate::check::{Outcome, SourceFile};
 use crate::decl::{file_name, join_rel, parent, Counts, FileKind, FileScope};
@@ -237,7 +237,7 @@ impl Walk<'_> {
                 kind: FileKind::Instructions,
                 scope,
                 name: None,
-                sha256: self.hash.then(|| Box::new(crate::secrets::sha256(text.as_bytes()))),
+                sha256: hashed(text, self.hash),
                 unlisted: false,
                 stamp: if kept { 0 } else { crate::walk::text_hash(text) },
                 text: kept.then(|| text.into()),
