@@ -42,13 +42,21 @@ pub(crate) fn tune(exits_soon: bool) {
     }
     #[cfg(target_os = "linux")]
     if exits_soon && std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
-        // SAFETY: `prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0)` takes integers only and sets a flag
-        // of this process; no pointer crosses. Its result is not needed: a kernel without the
-        // call leaves huge pages as they were.
-        let _ = unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) };
+        set_thp_disabled(true);
     }
     #[cfg(not(target_os = "linux"))]
     let _ = exits_soon;
+}
+
+/// Sets or clears this process's `PR_SET_THP_DISABLE` flag (the processes it starts inherit
+/// it).
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn set_thp_disabled(disabled: bool) {
+    // SAFETY: `prctl(PR_SET_THP_DISABLE, 0 or 1, 0, 0, 0)` takes integers only and sets a flag
+    // of this process; no pointer crosses. Its result is not needed: a kernel without the call
+    // leaves huge pages as they were.
+    let _ = unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, libc::c_ulong::from(disabled), 0, 0, 0) };
 }
 
 /// Gives up transparent huge pages until capc starts a process of the user's, then gives them
@@ -75,18 +83,15 @@ pub(crate) fn without_huge_pages_until_a_process_starts() {
         if before != 0 {
             return;
         }
-        // SAFETY: as in `tune`: integers only, a flag of this process.
-        let _ = unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) };
+        set_thp_disabled(true);
         capc_runtime::launch::before_first_start(give_back_huge_pages);
     }
 }
 
 /// Clears the flag [`without_huge_pages_until_a_process_starts`] set (it was clear before).
 #[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
 fn give_back_huge_pages() {
-    // SAFETY: the same call as in `tune`, clearing the flag: integers only.
-    let _ = unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 0, 0, 0, 0) };
+    set_thp_disabled(false);
 }
 
 #[cfg(test)]
