@@ -22,23 +22,58 @@ pub(crate) const SKILL_TOOL: &str = "Skill";
 /// A skill folder holding more files than this is listed up to this many, in path order.
 const MAX_FILES_PER_SKILL: usize = 1000;
 
-/// One file of a skill, served as `skill://<skill>/<path>`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SkillFile {
-    pub uri: String,
+/// One file of a skill, served as `skill://<skill>/<path>`: a view of the list [`Files`] keeps,
+/// whose URI, path and hash texts are made when a page, a read or a comparison needs them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SkillFile<'a> {
     /// The skill's name as typed (the prompt's name).
-    pub skill: String,
+    pub skill: &'a str,
     /// The file's path relative to the skill's folder, with `/`.
-    pub relative: String,
-    /// The path in the lock's notation (`.claude/skills/x/SKILL.md`, `~/…`), read through
-    /// `Roots::read`, which keeps it inside its folder.
-    pub shown: String,
-    /// Lowercase hex SHA-256: the lock's for `SKILL.md`; for a supporting file, of the bytes
-    /// read when the list was made (the lock hashes declarations only).
-    pub sha256: String,
+    pub relative: &'a str,
+    /// `SKILL.md`'s path in the lock's notation (`.claude/skills/x/SKILL.md`, `~/…`): the
+    /// folder every file of the skill is read from.
+    skill_md: &'a str,
+    hash: Hash<'a>,
     pub size: u64,
-    /// The hash is the lock's own.
-    pub locked: bool,
+}
+
+/// A listed file's SHA-256: the lock's for `SKILL.md` (lowercase hex); for a supporting file,
+/// of the bytes read when the list was made (the lock hashes declarations only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hash<'a> {
+    Locked(&'a str),
+    Read(&'a [u8; 32]),
+}
+
+impl SkillFile<'_> {
+    pub fn uri(&self) -> String {
+        uri(self.skill, self.relative)
+    }
+
+    /// The path in the lock's notation, read through `Roots::read`, which keeps it inside its
+    /// folder.
+    pub fn shown(&self) -> std::borrow::Cow<'_, str> {
+        match self.hash {
+            Hash::Locked(_) => self.skill_md.into(),
+            Hash::Read(_) => {
+                let folder = self.skill_md.rsplit_once('/').map_or("", |(folder, _)| folder);
+                format!("{folder}/{}", self.relative).into()
+            }
+        }
+    }
+
+    /// Lowercase hex SHA-256.
+    pub fn sha256(&self) -> std::borrow::Cow<'_, str> {
+        match self.hash {
+            Hash::Locked(hex) => hex.into(),
+            Hash::Read(digest) => capc_compiler::secrets::hex(digest).into(),
+        }
+    }
+
+    /// The hash is the lock's own (the file is `SKILL.md`).
+    pub fn locked(&self) -> bool {
+        matches!(self.hash, Hash::Locked(_))
+    }
 }
 
 /// One instruction file of the lock (CLAUDE.md, a rule, an imported file), served as
@@ -143,12 +178,11 @@ impl Catalog {
         let files = self.files.get();
         let (start, end, next) = page(cursor, files.len() + self.instructions.len())?;
         let listed = files
-            .iter()
             .map(|f| {
-                let mut r = Resource::new(&f.uri, format!("{}/{}", f.skill, f.relative));
-                r.mime_type = Some(mime_type(&f.relative).to_string());
+                let mut r = Resource::new(f.uri(), format!("{}/{}", f.skill, f.relative));
+                r.mime_type = Some(mime_type(f.relative).to_string());
                 r.size = Some(f.size);
-                r.description = Some(format!("sha256:{}", f.sha256));
+                r.description = Some(format!("sha256:{}", f.sha256()));
                 r
             })
             .chain(self.instructions.iter().map(|i| {
@@ -165,23 +199,22 @@ impl Catalog {
     /// with its files, their digests and sizes.
     pub fn skills(&self) -> Vec<Skill> {
         let mut out = Vec::new();
-        let all = self.files.get();
         let served: HashMap<&str, usize> = self.prompts.rows.iter().map(|r| (&*r.name, r.decl)).collect();
         // Each skill's files in list order, found by name once rather than by a scan of the
         // whole list per skill.
-        let mut by_skill: HashMap<&str, Vec<&SkillFile>> = HashMap::new();
-        for f in all {
-            by_skill.entry(f.skill.as_str()).or_default().push(f);
+        let mut by_skill: HashMap<&str, Vec<SkillFile<'_>>> = HashMap::new();
+        for f in self.files.get() {
+            by_skill.entry(f.skill).or_default().push(f);
         }
-        for entry in all.iter().filter(|f| f.locked) {
-            let files = by_skill.get(entry.skill.as_str()).map_or(&[][..], Vec::as_slice);
+        for entry in self.files.get().filter(SkillFile::locked) {
+            let files = by_skill.get(entry.skill).map_or(&[][..], Vec::as_slice);
             let resources =
-                files.iter().map(|f| SkillResource::new(&f.uri, format!("sha256:{}", f.sha256), f.size)).collect();
-            let command = served.get(entry.skill.as_str()).map(|&i| &self.prompts.lock.commands[i]);
+                files.iter().map(|f| SkillResource::new(f.uri(), format!("sha256:{}", f.sha256()), f.size)).collect();
+            let command = served.get(entry.skill).map(|&i| &self.prompts.lock.commands[i]);
             let description = command.and_then(description).unwrap_or_default();
             let skill = Skill::new(
-                &entry.uri,
-                SkillFrontmatter::new(&entry.skill, description),
+                entry.uri(),
+                SkillFrontmatter::new(entry.skill, description),
                 SkillResources::Files(resources),
             );
             if skill.validate().is_ok() {
@@ -387,7 +420,7 @@ pub struct Files {
     lock: Arc<capc_compiler::model::Lock>,
     folders: Arc<Vec<Folder>>,
     roots: crate::loaded::Roots,
-    listed: Arc<OnceLock<Vec<SkillFile>>>,
+    listed: Arc<OnceLock<Vec<Listed>>>,
 }
 
 /// One served skill, before its folder is walked: its name (shared with the session), its
@@ -397,6 +430,16 @@ struct Folder {
     skill: Arc<str>,
     command: usize,
     source: usize,
+}
+
+/// One listed file as [`Files`] keeps it: its skill's folder (an index), and for a supporting
+/// file its path in the folder and its hash; `SKILL.md`'s are the lock's. A large tree lists
+/// one per skill at least, so nothing here is text a [`SkillFile`] can make when asked.
+#[derive(Debug)]
+struct Listed {
+    folder: u32,
+    supporting: Option<(Box<str>, [u8; 32])>,
+    size: u64,
 }
 
 impl Files {
@@ -428,26 +471,50 @@ impl Files {
     }
 
     /// Every file, walked and hashed on the first call.
-    pub fn get(&self) -> &[SkillFile] {
-        self.listed.get_or_init(|| self.walk())
+    pub fn get(&self) -> impl ExactSizeIterator<Item = SkillFile<'_>> + Clone {
+        self.listed.get_or_init(|| self.walk()).iter().map(|listed| self.view(listed))
     }
 
-    fn walk(&self) -> Vec<SkillFile> {
+    fn view<'a>(&'a self, listed: &'a Listed) -> SkillFile<'a> {
+        let (skill, skill_md, sha256) = self.folder(&self.folders[listed.folder as usize]);
+        let (relative, hash) = match &listed.supporting {
+            Some((relative, digest)) => (&**relative, Hash::Read(digest)),
+            None => (skill_md.rsplit_once('/').map_or(skill_md, |(_, name)| name), Hash::Locked(sha256)),
+        };
+        SkillFile { skill, relative, skill_md, hash, size: listed.size }
+    }
+
+    /// The listed file `uri` names.
+    pub fn find(&self, uri: &str) -> Option<SkillFile<'_>> {
+        let mut made = String::new();
+        self.get().find(|f| {
+            made.clear();
+            write_uri(&mut made, f.skill, f.relative);
+            made == uri
+        })
+    }
+
+    fn walk(&self) -> Vec<Listed> {
         let mut out = Vec::new();
-        for (skill, path, sha256) in self.folders.iter().map(|f| self.folder(f)) {
+        for (index, folder) in self.folders.iter().enumerate() {
+            let (_, path, _) = self.folder(folder);
             let Some((folder_shown, file_name)) = path.rsplit_once('/') else { continue };
-            let folder = self.roots.locate(folder_shown);
+            let folder = index as u32;
             let size = std::fs::metadata(self.roots.locate(path)).map(|m| m.len()).unwrap_or(0);
-            out.push(file(skill, file_name, path, sha256.to_string(), size, true));
-            let tree = capc_compiler::walk::walk(&folder);
+            out.push(Listed { folder, supporting: None, size });
+            let tree = capc_compiler::walk::walk(&self.roots.locate(folder_shown));
             for relative in tree.files.iter().filter(|f| f.as_str() != file_name).take(MAX_FILES_PER_SKILL) {
-                let shown = format!("{folder_shown}/{relative}");
                 // Unreadable files (too large, a FIFO, a link out) are left out of the list.
-                let Ok(bytes) = self.roots.read(&shown) else { continue };
-                let sha = capc_compiler::secrets::sha256_hex(&bytes);
-                out.push(file(skill, relative, &shown, sha, bytes.len() as u64, false));
+                let Ok(bytes) = self.roots.read(&format!("{folder_shown}/{relative}")) else { continue };
+                let digest = capc_compiler::secrets::sha256(&bytes);
+                out.push(Listed {
+                    folder,
+                    supporting: Some((relative.as_str().into(), digest)),
+                    size: bytes.len() as u64,
+                });
             }
         }
+        out.shrink_to_fit();
         out
     }
 }
@@ -466,39 +533,36 @@ impl Files {
 
 impl PartialEq for Files {
     fn eq(&self, other: &Files) -> bool {
-        self.get() == other.get()
-    }
-}
-
-fn file(skill: &str, relative: &str, shown: &str, sha256: String, size: u64, locked: bool) -> SkillFile {
-    SkillFile {
-        uri: uri(skill, relative),
-        skill: skill.to_string(),
-        relative: relative.to_string(),
-        shown: shown.to_string(),
-        sha256,
-        size,
-        locked,
+        self.get().eq(other.get())
     }
 }
 
 /// `skill://<skill>/<path>`, each segment percent-encoded where a URI cannot hold it (a
 /// plugin skill's `:` would otherwise read as a port).
 pub fn uri(skill: &str, relative: &str) -> String {
-    let path: Vec<String> = relative.split('/').map(encode).collect();
-    format!("skill://{}/{}", encode(skill), path.join("/"))
+    let mut out = String::new();
+    write_uri(&mut out, skill, relative);
+    out
 }
 
-fn encode(segment: &str) -> String {
-    let mut out = String::with_capacity(segment.len());
+fn write_uri(out: &mut String, skill: &str, relative: &str) {
+    out.push_str("skill://");
+    encode(out, skill);
+    for segment in relative.split('/') {
+        out.push('/');
+        encode(out, segment);
+    }
+}
+
+fn encode(out: &mut String, segment: &str) {
     for b in segment.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
             out.push(b as char);
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            use std::fmt::Write as _;
+            let _ = write!(out, "%{b:02X}");
         }
     }
-    out
 }
 
 fn mime_type(path: &str) -> &'static str {

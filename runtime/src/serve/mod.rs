@@ -559,30 +559,24 @@ fn read_resource(session: &mut Session, catalog: &Catalog, uri: &str) -> Result<
         }
         return Ok(ReadResourceResult::new(vec![contents]));
     }
-    let Some(file) = catalog.files.get().iter().find(|f| f.uri == uri) else {
-        let uris = catalog
-            .files
-            .get()
-            .iter()
-            .map(|f| f.uri.as_str())
-            .chain(catalog.instructions.iter().map(|f| f.uri.as_str()));
+    let Some(file) = catalog.files.find(uri) else {
+        let uris = catalog.files.get().map(|f| f.uri()).collect::<Vec<_>>();
+        let uris = uris.iter().map(String::as_str).chain(catalog.instructions.iter().map(|f| f.uri.as_str()));
         let closest = crate::request::closest(uri, uris);
         let mut error = unknown("resource", uri, closest);
         error.code = rmcp::model::ErrorCode::RESOURCE_NOT_FOUND;
         return Err(error);
     };
+    let shown = file.shown();
     let bytes = session
         .loaded
         .roots
-        .read(&file.shown)
-        .map_err(|e| ErrorData::invalid_request(format!("{} cannot be read: {e}", file.shown), None))?;
-    if capc_compiler::secrets::sha256_hex(&bytes) != file.sha256 {
-        let against = if file.locked { "the lock" } else { "the list" };
+        .read(&shown)
+        .map_err(|e| ErrorData::invalid_request(format!("{shown} cannot be read: {e}"), None))?;
+    if capc_compiler::secrets::sha256_hex(&bytes) != file.sha256() {
+        let against = if file.locked() { "the lock" } else { "the list" };
         return Err(ErrorData::invalid_request(
-            format!(
-                "{} changed since {against} was made (run `capc lock` and reconnect, or serve with --watch)",
-                file.shown
-            ),
+            format!("{shown} changed since {against} was made (run `capc lock` and reconnect, or serve with --watch)"),
             None,
         ));
     }
@@ -639,7 +633,7 @@ pub fn run(mut session: Session, options: Options) -> std::io::Result<u8> {
         if options.watch {
             // The files as they are before any save, so that a later save of a supporting file
             // is a change to announce (otherwise they are read when first listed).
-            shared.catalog().files.get();
+            shared.catalog().files.get().len();
             watch::start(shared.clone());
         }
         if let Some(changes) = changes {
