@@ -286,7 +286,7 @@ fn push_declared<'l>(
             ListingEntry {
                 name: &loaded.names[i].0,
                 display: shown_display(loaded, table, i),
-                description: loaded.descriptions[i].as_ref().map(Described::new_measured),
+                description: loaded.description(i),
                 keep: if level == Override::NameOnly { Keep::NameOnly } else { Keep::Normal },
                 score: cx.usage_score(&c.name),
             },

@@ -72,7 +72,12 @@ pub(crate) fn measured(text: &str) -> (String, usize, usize) {
 impl<'a> Described<'a> {
     /// From a description measured before.
     pub(crate) fn new_measured(m: &'a (String, usize, usize)) -> Described<'a> {
-        Described { text: &m.0, size: m.1, units: m.2 }
+        Described::with_measure(&m.0, m.1, m.2)
+    }
+
+    /// `text` with the [`size`] and UTF-16 length measured before.
+    pub(crate) fn with_measure(text: &'a str, size: usize, units: usize) -> Described<'a> {
+        Described { text, size, units }
     }
 }
 

@@ -213,13 +213,22 @@ pub struct Loaded {
     /// The home folder whose `.claude.json` the untrusted-folder notice names.
     pub home: PathBuf,
     /// Per command: what the Skill listing says of it (its description, or first body line,
-    /// lines joined, with `when_to_use`), measured (see `text::measured`).
-    pub descriptions: Vec<Option<(String, usize, usize)>>,
+    /// lines joined, with `when_to_use`), measured (see [`Loaded::description`]).
+    descriptions: Vec<Option<Measured>>,
     /// Per command: its name is a bundled skill's, which it takes.
     pub(crate) bundled_named: Vec<bool>,
     /// Made from the files, not from a lock file (`capc serve` in a folder with no lock): the
     /// local settings are read as Claude Code reads them, so a re-derivation keeps them.
     pub from_tree: bool,
+}
+
+/// A command's text in the Skill listing, measured once: kept only when it is not the lock's
+/// description (or first body line) as it is, which it is for most commands.
+#[derive(Debug, Clone)]
+struct Measured {
+    own: Option<Box<str>>,
+    size: usize,
+    units: usize,
 }
 
 /// What deriving a session's lock again needs, and serving the lock derived: the lock (shared
@@ -254,6 +263,18 @@ impl Rederive {
 }
 
 impl Loaded {
+    /// What the Skill listing says of command `i` (its description, or first body line, lines
+    /// joined, with `when_to_use`), with its size and length.
+    pub(crate) fn description(&self, i: usize) -> Option<text::Described<'_>> {
+        let measured = self.descriptions[i].as_ref()?;
+        let command = &self.lock.commands[i];
+        let text = match &measured.own {
+            Some(own) => own,
+            None => command.description.as_deref().or(command.fallback_description.as_deref())?,
+        };
+        Some(text::Described::with_measure(text, measured.size, measured.units))
+    }
+
     /// The settings keys and `env` variables that change what a turn sends, as the locked
     /// settings give them merged (user, project, local, then managed, each over what came
     /// before; managed-settings.json before the managed-settings.d/ files): `env`,
@@ -397,9 +418,11 @@ impl Loaded {
             .commands
             .iter()
             .map(|c| {
-                let description = c.description.as_deref().or(c.fallback_description.as_deref()).map(text::one_line);
-                text::describe(description, c.when_to_use.as_deref())
-                    .map(|d| text::measured(&text::listing_escaped(&d)))
+                let description = c.description.as_deref().or(c.fallback_description.as_deref());
+                let listed = text::describe(description.map(text::one_line), c.when_to_use.as_deref())?;
+                let (listed, size, units) = text::measured(&text::listing_escaped(&listed));
+                let own = (Some(listed.as_str()) != description).then(|| listed.into_boxed_str());
+                Some(Measured { own, size, units })
             })
             .collect();
         let bundled_named =
