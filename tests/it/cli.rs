@@ -372,6 +372,32 @@ fn ls_json_and_graph_formats() {
     assert!(graph["edges"].as_array().expect("edges").iter().any(|e| e["kind"] == "shadows"));
 }
 
+/// A session holds its lock without the marketplaces' entries (which load nothing), and never
+/// reads them from the lock file; `--verify` still compares the whole file with its sources.
+#[test]
+fn a_session_leaves_the_marketplace_entries_out_and_verify_still_compares_them() {
+    let dir = story_copy("marketplace-alias-clash");
+    let root = dir.path().to_str().expect("utf-8");
+    assert_eq!(capc(&["lock", root]).status.code(), Some(0));
+    let lock = dir.path().join("capabilities.lock");
+    let text = std::fs::read_to_string(&lock).expect("the lock");
+    assert!(text.contains("[[marketplace_plugin.command]]\nname = \"zeta:lint\""), "{text}");
+    let session =
+        |input: &str| capc_with_input(&["session", "--lock", lock.to_str().expect("utf-8"), "--verify"], input);
+    let status = "{\"id\":1,\"type\":\"status\"}\n";
+    let out = session(status);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("\"ok\":true"), "{}", stdout(&out));
+    // An entry the session never decodes, edited, is still a lock its sources do not write.
+    std::fs::write(&lock, text.replace("name = \"zeta:lint\"", "name = \"zeta:edited\"")).expect("edit");
+    let out = session(status);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("was it edited?") && stderr(&out).contains("zeta:edited"), "{}", stderr(&out));
+    // Without --verify the session runs from it.
+    let out = capc_with_input(&["session", "--lock", lock.to_str().expect("utf-8")], status);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
 #[test]
 fn session_speaks_ndjson_and_verify_refuses_a_stale_lock() {
     let dir = story_copy("skill-beats-command");

@@ -504,9 +504,13 @@ pub(crate) fn from_text<T: serde::de::DeserializeOwned>(text: &str) -> Option<Re
 /// the file's whole text (on a large lock, tens of MB): each top-level key, table and
 /// `[[entry]]` is gathered, parsed and read before the next line is. `None` (or an error)
 /// when the file is not laid out as the lock writer lays it out, is not UTF-8, or uses more
-/// of TOML than [`parse`] reads: the caller then reads it whole.
-pub(crate) fn from_lines<T: serde::de::DeserializeOwned>(reader: impl std::io::BufRead) -> Result<T, Error> {
-    let mut lines = Lines { reader, ahead: None, seen: Vec::new() };
+/// of TOML than [`parse`] reads: the caller then reads it whole. The top-level tables and arrays of tables named in `left_out` are read past, not decoded:
+/// the type gets them as absent.
+pub(crate) fn from_lines<T: serde::de::DeserializeOwned>(
+    reader: impl std::io::BufRead,
+    left_out: &'static [&'static str],
+) -> Result<T, Error> {
+    let mut lines = Lines { reader, ahead: None, seen: Vec::new(), left_out };
     T::deserialize(Streamed { lines: &mut lines })
 }
 
@@ -517,6 +521,8 @@ struct Lines<R> {
     ahead: Option<String>,
     /// The top-level names read so far: one read twice is not the writer's layout.
     seen: Vec<String>,
+    /// The top-level names whose parts are read past.
+    left_out: &'static [&'static str],
 }
 
 /// A header line's path and whether it opens an array entry.
@@ -654,6 +660,13 @@ impl<'de, R: std::io::BufRead> serde::de::MapAccess<'de> for TopLevel<'_, R> {
                 return Err(not_writers());
             }
             self.lines.seen.push(key.clone());
+            if self.lines.left_out.contains(&key.as_str()) {
+                if let Pending::Entries(key, first) = pending {
+                    let mut entries = EntriesOf { lines: &mut *self.lines, key, first: Some(first) };
+                    while entries.next_text()?.is_some() {}
+                }
+                continue;
+            }
             self.value = Some(pending);
             return seed.deserialize(TomlValue::Str(Cow::Owned(key))).map(Some);
         }
@@ -695,10 +708,9 @@ impl<'de, R: std::io::BufRead> serde::Deserializer<'de> for EntriesOf<'_, R> {
     }
 }
 
-impl<'de, R: std::io::BufRead> serde::de::SeqAccess<'de> for EntriesOf<'_, R> {
-    type Error = Error;
-
-    fn next_element_seed<T: serde::de::DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
+impl<R: std::io::BufRead> EntriesOf<'_, R> {
+    /// The text of the next entry, unless the array ended.
+    fn next_text(&mut self) -> Result<Option<String>, Error> {
         let first = match self.first.take() {
             Some(first) => first,
             // The next entry's header, unless the array ended.
@@ -711,7 +723,15 @@ impl<'de, R: std::io::BufRead> serde::de::SeqAccess<'de> for EntriesOf<'_, R> {
                 None => return Ok(None),
             },
         };
-        let text = self.lines.part(first, &self.key, true)?;
+        self.lines.part(first, &self.key, true).map(Some)
+    }
+}
+
+impl<'de, R: std::io::BufRead> serde::de::SeqAccess<'de> for EntriesOf<'_, R> {
+    type Error = Error;
+
+    fn next_element_seed<T: serde::de::DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
+        let Some(text) = self.next_text()? else { return Ok(None) };
         seed.deserialize(Entry(Cow::Borrowed(self.key.as_str()), &text)).map(Some)
     }
 }
@@ -945,7 +965,7 @@ mod tests {
     /// Read a line at a time, a text reads as it does whole.
     fn same_by_lines(text: &str) {
         let whole: serde_json::Value = from_node(parse(text).expect("reads whole")).expect("reads as JSON");
-        let lines: serde_json::Value = from_lines(text.as_bytes()).unwrap_or_else(|e| panic!("{e}: {text}"));
+        let lines: serde_json::Value = from_lines(text.as_bytes(), &[]).unwrap_or_else(|e| panic!("{e}: {text}"));
         assert_eq!(lines, whole, "{text}");
     }
 
@@ -961,6 +981,17 @@ mod tests {
     }
 
     #[test]
+    fn parts_left_out_are_read_past_and_nothing_else_is() {
+        let text = "version = 1\n\n[[a]]\nx = 1\n\n[a.t]\ny = 2\n\n[[a.n]]\nz = 3\n\n[[a]]\nx = \"\"\"\n[[b]]\n\"\"\"\n\n[[b]]\nw = 4\n\n[c]\nv = 5\n\n[[d]]\nu = 6\n";
+        let mut whole: serde_json::Value = from_node(parse(text).expect("reads whole")).expect("reads as JSON");
+        let without: serde_json::Value = from_lines(text.as_bytes(), &["a", "c"]).expect("reads by lines");
+        let map = whole.as_object_mut().expect("a table");
+        assert!(map.remove("a").is_some() && map.remove("c").is_some());
+        assert_eq!(without, whole);
+        assert_eq!(without["b"], serde_json::json!([{"w": 4}]), "a header in a left-out string is text");
+    }
+
+    #[test]
     fn a_layout_the_writer_never_makes_is_not_read_by_lines() {
         for text in [
             "[[a]]\nx = 1\n\n[b]\ny = 2\n\n[[a]]\nx = 3\n",
@@ -970,7 +1001,7 @@ mod tests {
             "[[a]]\nx = 1\nx = 2\n",
             "a.b = 1\n",
         ] {
-            let read: Result<serde_json::Value, Error> = from_lines(text.as_bytes());
+            let read: Result<serde_json::Value, Error> = from_lines(text.as_bytes(), &[]);
             assert!(read.is_err(), "{text}: {read:?}");
         }
     }

@@ -136,11 +136,32 @@ pub fn read_file(path: &Path) -> Result<Option<String>, crate::walk::ReadError> 
 /// line reader does not take (another layout or version, not UTF-8, grown past the limit
 /// while read) is read whole and decoded as [`decode`] decodes it, with its errors.
 pub fn read_decoded(path: &Path) -> Result<Option<Result<Lock, String>>, crate::walk::ReadError> {
+    read_decoded_leaving_out(path, &[])
+}
+
+/// [`read_decoded`] without what a session does not read: the `[[marketplace_plugin]]` entries,
+/// which are for review (`capc diff`) and load nothing (on a large tree, a fifth of the lock in
+/// memory). Their text is read past, not checked: a lock read so is not compared with another.
+pub fn read_decoded_for_session(path: &Path) -> Result<Option<Result<Lock, String>>, crate::walk::ReadError> {
+    let decoded = read_decoded_leaving_out(path, &["marketplace_plugin"])?;
+    Ok(decoded.map(|lock| {
+        lock.map(|mut lock| {
+            // Decoded whole when the line reader did not take the file.
+            lock.marketplace_plugins = Vec::new();
+            lock
+        })
+    }))
+}
+
+fn read_decoded_leaving_out(
+    path: &Path,
+    left_out: &'static [&'static str],
+) -> Result<Option<Result<Lock, String>>, crate::walk::ReadError> {
     use crate::walk::{open_within, Links, ReadError};
     match open_within(path, MAX_LOCK_BYTES, Links::Refuse) {
         Ok((file, _)) => {
             let mut reader = std::io::BufReader::new(file);
-            let streamed = super::read::from_lines::<Lock>(&mut reader);
+            let streamed = super::read::from_lines::<Lock>(&mut reader, left_out);
             // Read to its limit: the file grew while read, and what was read may be a part.
             let whole = reader.get_ref().limit() > 0;
             if let (Ok(lock), true) = (streamed, whole) {

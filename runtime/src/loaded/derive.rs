@@ -16,7 +16,9 @@ impl Loaded {
     pub fn from_file(path: &Path, roots: Roots) -> Result<Loaded, LoadError> {
         // The lock's text is not kept once it is read (a large tree's lock is tens of MB).
         let read = || -> Result<(Lock, ClaimedFile), LoadError> {
-            let lock = read_lock(path)?;
+            // As a session holds it (`for_session`), read so: the lock file is read whole again
+            // wherever it is compared.
+            let lock = decoded(path, write::read_decoded_for_session(path))?;
             paths::check(&lock, roots.given()).map_err(|e| LoadError::Refused(path.to_path_buf(), e))?;
             let claimed = ClaimedFile {
                 path: path.to_path_buf(),
@@ -63,9 +65,13 @@ impl Loaded {
     /// entries that differ, as a diff. An edited lock (an added server, a widened rule) is
     /// refused even when every source still hashes as listed.
     pub fn verify(&self) -> Result<(), LoadError> {
-        let fresh = self.derive()?;
+        let mut fresh = self.derive()?;
         let read;
         let claimed: &Lock = match &self.claimed {
+            None if self.from_tree => {
+                super::for_session(&mut fresh);
+                &self.lock
+            }
             None => &self.lock,
             Some(file) => {
                 read = read_lock(&file.path)?;
@@ -142,8 +148,15 @@ impl ClaimedFile {
 
 /// A lock file, decoded (what [`Loaded::verify`] compares).
 fn read_lock(path: &Path) -> Result<Lock, LoadError> {
+    decoded(path, write::read_decoded(path))
+}
+
+fn decoded(
+    path: &Path,
+    read: Result<Option<Result<Lock, String>>, capc_compiler::walk::ReadError>,
+) -> Result<Lock, LoadError> {
     let unreadable = |e: String| LoadError::Unreadable(path.to_path_buf(), e);
-    match write::read_decoded(path) {
+    match read {
         Ok(Some(decoded)) => decoded.map_err(|e| LoadError::Invalid(path.to_path_buf(), e)),
         Ok(None) => Err(unreadable("no such file".to_string())),
         Err(e) => Err(unreadable(e.to_string())),

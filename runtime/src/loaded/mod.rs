@@ -222,6 +222,14 @@ pub struct Loaded {
     pub from_tree: bool,
 }
 
+/// A lock as a session holds it, from a lock file or computed from the files (not one it was
+/// given): without the marketplaces' entries (`[[marketplace_plugin]]`), which are for review
+/// (`capc diff`) and load nothing (on a large tree, a fifth of the lock). What a session's lock
+/// is compared with is read whole (a lock file, again) or made so ([`Loaded::verify`]).
+pub(crate) fn for_session(lock: &mut Lock) {
+    lock.marketplace_plugins = Vec::new();
+}
+
 /// A command's text in the Skill listing, measured once: kept only when it is not the lock's
 /// description (or first body line) as it is, which it is for most commands.
 #[derive(Debug, Clone)]
@@ -251,7 +259,10 @@ impl Rederive {
 
     /// The session of `lock` in place of this one's lock (`capc serve` after a save): the same
     /// folders, start folder and origin.
-    pub fn reloaded(&self, lock: Lock) -> Loaded {
+    pub fn reloaded(&self, mut lock: Lock) -> Loaded {
+        if self.claimed.is_some() || self.from_tree {
+            for_session(&mut lock);
+        }
         let mut loaded = Loaded::new(lock, self.roots.clone());
         loaded.start = self.start.clone();
         loaded.from_tree = self.from_tree;
@@ -480,7 +491,7 @@ impl Loaded {
             self.start = start;
             return Ok(self);
         }
-        let fresh = if self.from_tree {
+        let mut fresh = if self.from_tree {
             derive_from(&self.roots, true, None, &start)?
         } else {
             let (fresh, claimed) = self.derive_started(&start)?;
@@ -495,6 +506,9 @@ impl Loaded {
             }
             fresh
         };
+        if self.claimed.is_some() || self.from_tree {
+            for_session(&mut fresh);
+        }
         let mut loaded = Loaded::new(fresh, self.roots);
         loaded.claimed = self.claimed;
         loaded.unvouched = self.unvouched;
@@ -515,7 +529,8 @@ impl Loaded {
     }
 
     pub fn from_tree(roots: Roots) -> Result<Loaded, LoadError> {
-        let lock = derive_from(&roots, true, None, "")?;
+        let mut lock = derive_from(&roots, true, None, "")?;
+        for_session(&mut lock);
         let mut loaded = Loaded::new(lock, roots);
         loaded.from_tree = true;
         Ok(loaded)
