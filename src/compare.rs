@@ -155,7 +155,7 @@ impl Comparison {
             Comparison::None => Ok(()),
             Comparison::Baseline { dir, remaining, covered, .. } => {
                 let root = real(&target.root, "the folder")?;
-                let keys = baseline::keys(checked, |p| baseline::path_in(dir, &root, p));
+                let keys = baseline::keys(checked, &options.texts, |p| baseline::path_in(dir, &root, p));
                 remaining.apply(checked, &keys);
                 covered.push(match &target.files {
                     None => Covered::Under(baseline::path_in(dir, &root, "")),
@@ -170,7 +170,7 @@ impl Comparison {
             }
             Comparison::Write { dir, findings, .. } => {
                 let root = real(&target.root, "the folder")?;
-                let keys = baseline::keys(checked, |p| baseline::path_in(dir, &root, p));
+                let keys = baseline::keys(checked, &options.texts, |p| baseline::path_in(dir, &root, p));
                 for (key, d) in keys.into_iter().zip(&checked.diagnostics) {
                     if admits(d.severity) {
                         findings.push((key, d.message.clone()));
@@ -181,11 +181,11 @@ impl Comparison {
             Comparison::NewSince { rev, commit, baselined, gone } => {
                 let (old, at) = old_check(rev, target, options, config)?;
                 *commit = Some(at);
-                let old_keys = baseline::keys(&old, str::to_string);
+                let old_keys = baseline::keys(&old, &Default::default(), str::to_string);
                 let recorded =
                     Baseline::of(old_keys.into_iter().zip(old.diagnostics.iter().map(|d| d.message.as_str())));
                 let mut remaining = Remaining::new(recorded);
-                let keys = baseline::keys(checked, str::to_string);
+                let keys = baseline::keys(checked, &options.texts, str::to_string);
                 remaining.apply(checked, &keys);
                 *baselined += remaining.matched;
                 gone.extend(remaining.gone(|_| true, |p| capc_compiler::check::path_under(&target.shown, p)));

@@ -84,15 +84,16 @@ pub fn fingerprint(diagnostic: &Diagnostic, text: Option<&str>) -> String {
 }
 
 /// The key of each of `checked`'s diagnostics, in order; `path_of` turns a reported path into
-/// the key's.
-pub fn keys(checked: &Checked, path_of: impl Fn(&str) -> String) -> Vec<Key> {
+/// the key's. A text the check dropped is read again from `texts`, the check's
+/// [`crate::Options::texts`].
+pub fn keys(checked: &Checked, texts: &crate::walk::Texts, path_of: impl Fn(&str) -> String) -> Vec<Key> {
     let mut text: Option<(&str, Option<std::sync::Arc<str>>)> = None;
     checked
         .diagnostics
         .iter()
         .map(|d| {
             if text.as_ref().is_none_or(|(path, _)| *path != d.path) {
-                text = Some((d.path.as_str(), checked.source(&d.path).and_then(|f| f.text())));
+                text = Some((d.path.as_str(), checked.source(&d.path).and_then(|f| f.text_in(texts))));
             }
             Key {
                 path: path_of(&d.path),

@@ -102,6 +102,26 @@ async def test_cross_file_findings_follow_edits(client: LanguageClient, tmp_path
     assert "no MCP server `jira` is declared here" in again
 
 
+async def test_a_cross_file_finding_in_a_clean_buffer_is_placed_on_its_unsaved_text(client: LanguageClient, tmp_path):
+    # A command hidden by a skill of its name: clean itself, it gets the skill's finding on its
+    # description, placed on the text the check read, the buffer's (not kept by the check).
+    skill = tmp_path / ".claude" / "skills" / "deploy" / "SKILL.md"
+    command = tmp_path / ".claude" / "commands" / "deploy.md"
+    skill.parent.mkdir(parents=True)
+    command.parent.mkdir(parents=True)
+    skill.write_text("---\ndescription: Deploy it\n---\nDeploy.\n")
+    text = "---\ndescription: Old deploy\n---\nDeploy the old way.\n"
+    command.write_text(text)
+    await start(client, tmp_path)
+    open_file(client, command)
+    ranges = lambda found: [(d.code, d.range.start.line, d.range.start.character) for d in found]
+    assert ranges(await pull(client, command.as_uri())) == [("shadowed-declaration", 1, 13)]
+    moved = text.replace("---\n", "---\nargument-hint: <env>\n", 1)
+    replace_all(client, command, 2, text, moved)
+    assert ranges(await pull(client, command.as_uri())) == [("shadowed-declaration", 2, 13)]
+    await wait_until(lambda: ranges(client.diagnostics.get(command.as_uri(), [])) == [("shadowed-declaration", 2, 13)])
+
+
 async def test_files_changed_on_disk_are_read_again(client: LanguageClient, tmp_path):
     skill = tmp_path / ".claude" / "skills" / "triage" / "SKILL.md"
     skill.parent.mkdir(parents=True)

@@ -58,10 +58,6 @@ pub(super) struct Read {
     pub(super) outcome: Outcome,
     /// What the cross-file stage reads of the file (see the module docs).
     pub(super) fingerprint: u64,
-    /// The text of a clean file (its reading dropped it) once a cross-file finding pointed
-    /// into it: the next checks lend it instead of reading it again. The reading is keyed by
-    /// the text's stamp, so this is that text.
-    pub(super) text: std::sync::OnceLock<Arc<str>>,
 }
 
 impl std::fmt::Debug for Read {
@@ -189,7 +185,7 @@ impl Cache {
         outcome.diagnostics.shrink_to_fit();
         outcome.suppressions.shrink_to_fit();
         let fingerprint = fingerprint(&outcome);
-        let read = Arc::new(Read { key, outcome, fingerprint, text: std::sync::OnceLock::new() });
+        let read = Arc::new(Read { key, outcome, fingerprint });
         if texts.cancelled() {
             return read;
         }

@@ -30,7 +30,7 @@ pub struct SourceFile {
     pub(crate) unlisted: bool,
     /// The text, kept only for files something may be reported in (to render the report);
     /// the text of a clean file is dropped as soon as it is read, so memory stays flat.
-    /// Shared: a kept reading (`check::Cache`) lends it to every check without a copy.
+    /// Shared: a kept reading (`check::Cache`) gives it to every check without a copy.
     pub text: Option<Arc<str>>,
     /// `walk::content_hash` of what was read: with a cache ([`Options::cache`]), so a keeper
     /// of results can tell an unchanged file without its text; without one, for a file whose
@@ -38,9 +38,9 @@ pub struct SourceFile {
     /// when it is the one checked; 0 otherwise.
     pub stamp: u64,
     /// Where to read the text again, for a file whose text was dropped as clean and that a
-    /// finding of the cross-file stage points into (a check from the disk, without a cache):
-    /// [`SourceFile::text`] reads it when a report needs it, so the check holds a path, not
-    /// the text.
+    /// finding of the cross-file stage points into (a check from the disk, or one with a
+    /// cache): [`SourceFile::text`] reads it when a report needs it, so the check holds a
+    /// path, not the text.
     pub(crate) reread: Option<Box<Path>>,
 }
 
@@ -50,10 +50,16 @@ impl SourceFile {
     /// a file replaced since, or a link put in its place, shows nothing rather than another
     /// file's lines. `None` when neither is at hand.
     pub fn text(&self) -> Option<Arc<str>> {
+        self.text_in(&walk::Texts::default())
+    }
+
+    /// [`SourceFile::text`], a dropped text read again from `texts` (the check's
+    /// [`Options::texts`]: `capc lsp`'s open buffers over the disk).
+    pub fn text_in(&self, texts: &walk::Texts) -> Option<Arc<str>> {
         if let Some(text) = &self.text {
             return Some(text.clone());
         }
-        match walk::read(self.reread.as_deref()?) {
+        match texts.read(self.reread.as_deref()?) {
             walk::Content::Text(text) if walk::text_hash(&text) == self.stamp => Some(text.into()),
             _ => None,
         }
@@ -144,13 +150,7 @@ impl Checked {
         self.files_checked += 1;
         self.declarations += outcome.counts;
         self.diagnostics.extend(outcome.diagnostics.iter().cloned());
-        self.files.extend(outcome.file.iter().map(|file| {
-            let mut file = file.clone();
-            if file.text.is_none() {
-                file.text = read.text.get().cloned();
-            }
-            file
-        }));
+        self.files.extend(outcome.file.iter().cloned());
         self.suppressions.extend(outcome.suppressions.iter().cloned());
         self.not_loaded.extend(outcome.not_loaded.as_deref().cloned());
         // Most files declare and name no server: nothing to copy.

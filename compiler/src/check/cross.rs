@@ -5,7 +5,7 @@
 //! and the measures. It hands the policy stage a [`Crossed`]: the check with its resolution
 //! set, and the findings of the resolution and measures apart (`later`), sorted by path.
 
-use super::cache::{self, Read};
+use super::cache;
 use super::checked::sort_diagnostics;
 use super::placement::{left_out_local, locate_marketplaces};
 use super::read::Readings;
@@ -23,8 +23,6 @@ pub(super) struct Crossed {
     /// The findings of the resolution and the measures, sorted by path: they may point into
     /// files whose text was dropped as clean (the report stage reads those again).
     pub(super) later: Vec<Diagnostic>,
-    /// Kept readings (with a cache): a text read again for the report is lent to them.
-    pub(super) kept: Vec<Arc<Read>>,
 }
 
 /// The cross-check stage.
@@ -78,7 +76,7 @@ pub(super) fn cross(options: &Options, readings: Readings) -> Crossed {
             }
         }
     };
-    Crossed { all, later, kept }
+    Crossed { all, later }
 }
 
 /// The key the cache keeps the cross-file stage under: the options, and what the stage reads

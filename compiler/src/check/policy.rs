@@ -7,7 +7,6 @@ use super::placement::Places;
 use super::{Checked, Options};
 use crate::diagnostic::Diagnostic;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// What the policy stage hands the report stage.
 pub(super) struct Policed {
@@ -15,13 +14,11 @@ pub(super) struct Policed {
     /// The files the cross-check stage's findings point into: their places in `all.files`, in
     /// order, each once (a large tree has tens of thousands; their paths are not copied).
     pub(super) pointed: Vec<usize>,
-    /// Kept readings (with a cache), to lend the texts read again to.
-    pub(super) kept: Vec<Arc<super::cache::Read>>,
 }
 
 /// The policy stage.
 pub(super) fn police(options: &Options, crossed: Crossed) -> Policed {
-    let Crossed { mut all, later, kept } = crossed;
+    let Crossed { mut all, later } = crossed;
     // `files` is sorted by path (`read::gather`).
     let mut pointed: Vec<usize> = later
         .iter()
@@ -32,7 +29,7 @@ pub(super) fn police(options: &Options, crossed: Crossed) -> Policed {
     pointed.dedup();
     all.diagnostics.extend(later);
     apply_policy(options, &mut all);
-    Policed { all, pointed, kept }
+    Policed { all, pointed }
 }
 
 /// capc.toml's severities and per-path ignores, then the suppression comments.

@@ -19,6 +19,7 @@ pub(crate) fn code_actions(analysis: &Analysis, params: CodeActionParams) -> Vec
     let uri = params.text_document.uri;
     let (Some(checked), Some(path)) = (analysis.checked.as_ref(), analysis.shown(&uri)) else { return Vec::new() };
     let Some(text) = analysis.text(&path) else { return Vec::new() };
+    let text = &*text;
     let (Some(lsp), Some(origins)) = (analysis.diagnostics.get(&uri), analysis.origins.get(&uri)) else {
         return Vec::new();
     };

@@ -51,13 +51,18 @@ fn baseline_file(root: &std::path::Path, scopes: &Scopes) -> Option<PathBuf> {
 
 /// Hides the findings of `checked` that the baseline `file` records, as `capc check --baseline`
 /// does (rule, file and fingerprint, counted); why not when it cannot be read.
-fn apply_baseline(checked: &mut Checked, root: &std::path::Path, file: &std::path::Path) -> Result<(), String> {
+fn apply_baseline(
+    checked: &mut Checked,
+    texts: &walk::Texts,
+    root: &std::path::Path,
+    file: &std::path::Path,
+) -> Result<(), String> {
     use capc_compiler::baseline::{self, Baseline, Remaining};
     let recorded = Baseline::read(file)?;
     let canonical = |p: &std::path::Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     let dir = canonical(file.parent().unwrap_or(root));
     let root = canonical(root);
-    let keys = baseline::keys(checked, |p| baseline::path_in(&dir, &root, p));
+    let keys = baseline::keys(checked, texts, |p| baseline::path_in(&dir, &root, p));
     Remaining::new(recorded).apply(checked, &keys);
     Ok(())
 }
@@ -86,9 +91,10 @@ pub(crate) struct Analysis {
 }
 
 impl Analysis {
-    /// The text the check read for a path as shown in the report.
-    pub(crate) fn text(&self, path: &str) -> Option<&str> {
-        self.checked.as_ref()?.source(path)?.text.as_deref()
+    /// The text the check read for a path as shown in the report: the one it kept, or the
+    /// buffer's or the disk's when it is still that text.
+    pub(crate) fn text(&self, path: &str) -> Option<Arc<str>> {
+        self.checked.as_ref()?.source(path)?.text_in(&self.options.texts)
     }
 
     /// The path as the report shows it for a file URL (the workspace's files only).
@@ -215,13 +221,14 @@ pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCa
     let snapshot = Snapshot { buffers: job.buffers, disk: disk.clone(), cancel: None };
     options.texts = walk::Texts::new(Arc::new(Snapshot { cancel: Some(cancel), ..snapshot.clone() }));
     let mut checked = capc_compiler::check(&options).ok();
+    // What is read after the check (the baseline's texts, positions, fixes, references) is read
+    // without the cancellation.
+    options.texts = walk::Texts::new(Arc::new(snapshot.clone()));
     let baseline = baseline_file(root, scopes);
     let baseline_error = match (&mut checked, &baseline) {
-        (Some(checked), Some(file)) => apply_baseline(checked, root, file).err(),
+        (Some(checked), Some(file)) => apply_baseline(checked, &options.texts, root, file).err(),
         _ => None,
     };
-    // What the features read later (fixes, references) reads without the cancellation.
-    options.texts = walk::Texts::new(Arc::new(snapshot.clone()));
     let mut analysis = Analysis {
         generation: job.generation,
         options,
@@ -273,7 +280,7 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
             Some(file) if file.stamp != 0 => file.stamp,
             file => {
                 let mut h = std::collections::hash_map::DefaultHasher::new();
-                file.and_then(|f| f.text.as_deref()).hash(&mut h);
+                file.and_then(|f| f.text_in(&analysis.options.texts)).hash(&mut h);
                 h.finish()
             }
         };
@@ -283,8 +290,10 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
             Some(kept) if kept.stamp == key && kept.findings == hashed => kept,
             _ => {
                 let Some(url) = analysis.url(path) else { continue };
-                let text = file.and_then(|f| f.text.as_deref()).unwrap_or("");
-                let lines = Lines::new(text);
+                // Read again for the positions (a check keeps no text of a clean file), and
+                // dropped once they are computed.
+                let text = file.and_then(|f| f.text_in(&analysis.options.texts));
+                let lines = Lines::new(text.as_deref().unwrap_or(""));
                 let shown: Vec<Shown> = findings
                     .iter()
                     .map(|d| {

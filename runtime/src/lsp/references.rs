@@ -140,8 +140,7 @@ fn name_location(analysis: &Analysis, shown: &str) -> Option<Location> {
     Some(Location::new(url, range))
 }
 
-/// The text the check read for a file (from the open buffers and the disk cache: nothing is
-/// read again).
+/// The text the check read for a file, else the open buffer's or the disk's as it is now.
 fn text_of(analysis: &Analysis, shown: &str) -> Option<String> {
     if let Some(text) = analysis.text(shown) {
         return Some(text.to_string());

@@ -33,7 +33,7 @@ pub(crate) struct Doc {
 impl Doc {
     pub(crate) fn of(analysis: &Analysis, texts: &Texts<'_>, url: &Url) -> Option<Doc> {
         let shown = analysis.shown(url)?;
-        let text = match texts(url).or_else(|| analysis.text(&shown).map(str::to_string)) {
+        let text = match texts(url).or_else(|| analysis.text(&shown).map(|t| t.to_string())) {
             Some(text) => text,
             None => match walk::read(&analysis.options.root.join(&shown)) {
                 walk::Content::Text(text) => text,
