@@ -102,6 +102,24 @@ async def test_cross_file_findings_follow_edits(client: LanguageClient, tmp_path
     assert "no MCP server `jira` is declared here" in again
 
 
+async def test_a_finding_whose_message_changes_in_place_is_sent_again(client: LanguageClient, tmp_path):
+    settings, mcp = tmp_path / ".claude" / "settings.json", tmp_path / ".mcp.json"
+    settings.parent.mkdir()
+    settings.write_text('{\n  "permissions": { "allow": ["mcp__gihtub__create_issue"] }\n}\n')
+    server = '{\n  "mcpServers": {\n    "github": { "type": "http", "url": "https://example.com/mcp" }\n  }\n}\n'
+    mcp.write_text(server)
+    await start(client, tmp_path)
+    open_file(client, settings, language="json")
+    pushed = lambda: [(d.range.start.line, d.message) for d in client.diagnostics.get(settings.as_uri(), [])]
+    await wait_until(lambda: [m for _, m in pushed() if "did you mean `github`?" in m])
+    (line, _), = pushed()
+    # Another server's name changes the help of the one finding, which stays where it was.
+    text = open_file(client, mcp, language="json")
+    replace_all(client, mcp, 2, text, text.replace('"github"', '"gihtubs"'))
+    await wait_until(lambda: [m for _, m in pushed() if "did you mean `gihtubs`?" in m])
+    assert [l for l, _ in pushed()] == [line]
+
+
 async def test_a_cross_file_finding_in_a_clean_buffer_is_placed_on_its_unsaved_text(client: LanguageClient, tmp_path):
     # A command hidden by a skill of its name: clean itself, it gets the skill's finding on its
     # description, placed on the text the check read, the buffer's (not kept by the check).

@@ -33,7 +33,7 @@ pub(crate) fn code_actions(analysis: &Analysis, params: CodeActionParams) -> Vec
     let mut actions = Vec::new();
     let mut fixable = false;
     let (first, origins) = origins.clone();
-    for (shown, i) in lsp.iter().skip(first).zip(origins) {
+    for (shown, i) in lsp.shown.iter().skip(first).zip(origins) {
         let finding = &checked.diagnostics[i];
         let Some(edits) = &finding.fix else { continue };
         fixable = true;
@@ -45,9 +45,9 @@ pub(crate) fn code_actions(analysis: &Analysis, params: CodeActionParams) -> Vec
             continue;
         }
         actions.push(CodeActionOrCommand::CodeAction(CodeAction {
-            title: format!("Fix `{}`: {}", finding.rule, first_line(&shown.message)),
+            title: format!("Fix `{}`: {}", finding.rule, first_line(&super::shown::message(finding))),
             kind: Some(CodeActionKind::QUICKFIX),
-            diagnostics: Some(vec![shown.lsp()]),
+            diagnostics: Some(vec![shown.lsp(Some(finding))]),
             edit: Some(workspace_edit(&uri, &lines, text, &after)),
             is_preferred: Some(true),
             ..Default::default()

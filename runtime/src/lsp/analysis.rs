@@ -8,12 +8,13 @@
 //! is dropped unsent. The main loop still publishes a result only if no change came after it,
 //! so a client never sees findings of a text it no longer has.
 
+use super::shown::FileFindings;
+pub(crate) use super::shown::Findings;
 use super::shown::Shown;
-pub(crate) use super::shown::{lsp, Findings};
 use super::text::{Buffers, Cancel, Converted, DiskCache, Lines, Snapshot};
 use capc_compiler::check::{locate, Checked};
 use capc_compiler::config::{Config, ConfigError};
-use capc_compiler::{walk, Options, Severity};
+use capc_compiler::{walk, Options};
 use crossbeam_channel::{Receiver, Sender};
 use lsp_types::{DiagnosticSeverity, Position, Range, Url};
 use std::collections::BTreeMap;
@@ -95,6 +96,20 @@ impl Analysis {
     /// buffer's or the disk's when it is still that text.
     pub(crate) fn text(&self, path: &str) -> Option<Arc<str>> {
         self.checked.as_ref()?.source(path)?.text_in(&self.options.texts)
+    }
+
+    /// The findings of the file at `url` as LSP diagnostics, to send: each with its message
+    /// from this check's finding (or its own, for an error of capc's setup).
+    pub(crate) fn lsp(&self, url: &Url) -> Vec<lsp_types::Diagnostic> {
+        let Some(findings) = self.diagnostics.get(url) else { return Vec::new() };
+        let (first, group) = self.origins.get(url).cloned().unwrap_or((findings.shown.len(), 0..0));
+        let all = self.checked.as_ref().map_or(&[][..], |c| &c.diagnostics[..]);
+        findings
+            .shown
+            .iter()
+            .enumerate()
+            .map(|(i, shown)| shown.lsp(i.checked_sub(first).map(|k| group.start + k).and_then(|at| all.get(at))))
+            .collect()
     }
 
     /// The path as the report shows it for a file URL (the workspace's files only).
@@ -287,7 +302,7 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
         let findings = &all[group.clone()];
         let hashed = findings_hash(findings);
         let kept = match was {
-            Some(kept) if kept.stamp == key && kept.findings == hashed => kept,
+            Some(kept) if kept.stamp == key && kept.lsp.hash == hashed => kept,
             _ => {
                 let Some(url) = analysis.url(path) else { continue };
                 // Read again for the positions (a check keeps no text of a clean file), and
@@ -296,12 +311,9 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
                 let lines = Lines::new(text.as_deref().unwrap_or(""));
                 let shown: Vec<Shown> = findings
                     .iter()
-                    .map(|d| {
-                        let range = d.span.map_or(Range::default(), |span| lines.range(span.start, span.end));
-                        shown(d, range)
-                    })
+                    .map(|d| Shown::of(d, d.span.map_or(Range::default(), |span| lines.range(span.start, span.end))))
                     .collect();
-                Converted { stamp: key, findings: hashed, url: Arc::new(url), lsp: Arc::new(shown) }
+                Converted { stamp: key, url: Arc::new(url), lsp: Arc::new(FileFindings { hash: hashed, shown }) }
             }
         };
         by_url.push((kept.url.clone(), kept.lsp.clone(), group));
@@ -344,25 +356,6 @@ fn findings_hash(findings: &[capc_compiler::Diagnostic]) -> u64 {
     h.finish()
 }
 
-fn shown(d: &capc_compiler::Diagnostic, range: Range) -> Shown {
-    use capc_compiler::secrets::mask_words;
-    let mut message = mask_words(&d.message).into_owned();
-    if let Some(help) = &d.help {
-        message.push_str("\nhelp: ");
-        message.push_str(&mask_words(help));
-    }
-    Shown {
-        range,
-        severity: match d.severity {
-            Severity::Error => DiagnosticSeverity::ERROR,
-            Severity::Warning => DiagnosticSeverity::WARNING,
-            Severity::Info => DiagnosticSeverity::INFORMATION,
-        },
-        rule: Some(d.rule),
-        message: message.into(),
-    }
-}
-
 /// capc.toml that cannot be used: `capc check` stops with this error; the editor shows it on
 /// the file and checks with the defaults meanwhile.
 fn config_diagnostic(analysis: &mut Analysis, error: &ConfigError, file: Option<PathBuf>) {
@@ -391,10 +384,15 @@ fn file_error(analysis: &mut Analysis, file: &std::path::Path, message: String) 
 /// An error of capc's own setup, first in its file.
 fn error_at(analysis: &mut Analysis, url: Url, at: Position, message: String) {
     // First in its file, before the findings there (which then start one place later).
-    let diagnostic =
-        Shown { range: Range::new(at, at), severity: DiagnosticSeverity::ERROR, rule: None, message: message.into() };
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
     let url = Arc::new(url);
-    Arc::make_mut(analysis.diagnostics.entry(url.clone()).or_default()).insert(0, diagnostic);
+    let findings = Arc::make_mut(analysis.diagnostics.entry(url.clone()).or_default());
+    (findings.hash, &message).hash(&mut h);
+    findings.hash = h.finish();
+    let diagnostic =
+        Shown { range: Range::new(at, at), severity: DiagnosticSeverity::ERROR, rule: None, own: Some(message.into()) };
+    findings.shown.insert(0, diagnostic);
     if let Some((first, _)) = analysis.origins.get_mut(&url) {
         *first += 1;
     }

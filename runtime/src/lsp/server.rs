@@ -384,16 +384,13 @@ impl Server {
                 (*v, *d) = (version, diagnostics);
                 continue;
             }
-            let params = lsp_types::PublishDiagnosticsParams {
-                uri: (*url).clone(),
-                diagnostics: analysis::lsp(&diagnostics),
-                version,
-            };
+            let params =
+                lsp_types::PublishDiagnosticsParams { uri: (*url).clone(), diagnostics: analysis.lsp(&url), version };
             send(&self.out, Message::Notification(Notification::new(notif::PublishDiagnostics::METHOD.into(), params)));
             sent.push((url, version, diagnostics));
         }
         for (url, version, diagnostics) in sent {
-            if diagnostics.is_empty() && version.is_none() {
+            if diagnostics.shown.is_empty() && version.is_none() {
                 self.published.remove(&url);
             } else {
                 self.published.insert(url, (version, diagnostics));
@@ -466,7 +463,7 @@ fn answer(
     let value = match request.method.as_str() {
         req::DocumentDiagnosticRequest::METHOD => {
             let p: lsp_types::DocumentDiagnosticParams = take(request)?;
-            let items = analysis.diagnostics.get(&p.text_document.uri).map(|d| analysis::lsp(d)).unwrap_or_default();
+            let items = analysis.lsp(&p.text_document.uri);
             serde_json::to_value(lsp_types::DocumentDiagnosticReport::Full(
                 lsp_types::RelatedFullDocumentDiagnosticReport {
                     related_documents: None,

@@ -1,6 +1,7 @@
 //! A finding as the editor is shown it, kept compact between checks and made an LSP diagnostic
 //! when sent. Below both the checks (`analysis`) and the texts' cache (`text`), which keep them.
 
+use capc_compiler::Severity;
 use lsp_types::{CodeDescription, DiagnosticSeverity, NumberOrString, Range, Url};
 use std::sync::Arc;
 
@@ -9,24 +10,56 @@ const RULES_DOCS: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/
 
 /// A file's findings as shown, shared by the checks that found them the same and by what was
 /// published.
-pub(crate) type Findings = Arc<Vec<Shown>>;
+pub(crate) type Findings = Arc<FileFindings>;
 
-/// One finding as the editor is shown it: what it is sent as, less what every finding of a
-/// rule shares (its code, the link to its documentation, the source `capc`), which is added
-/// when it is sent ([`Shown::lsp`]): an LSP diagnostic holds each of those as a string of its
-/// own, twice the memory of the finding on a tree with tens of thousands of them.
+/// A file's findings as shown: where each is, and a hash of what its message is made of.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct FileFindings {
+    /// A hash of each finding's rule, severity, span, message and help (and of a setup error's
+    /// message): two lists with the same places and hash show the same messages.
+    pub(crate) hash: u64,
+    pub(crate) shown: Vec<Shown>,
+}
+
+/// One finding as the editor is shown it: what it is sent as, less its message, which is the
+/// finding's in the check the editor is answered from (the same, the hash says, as when it
+/// was converted), and less what every finding of a rule shares (its code, the link to its
+/// documentation, the source `capc`): both are added when it is sent ([`Shown::lsp`]). On a
+/// tree with tens of thousands of findings, a copy of each message would cost as much as the
+/// findings themselves.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Shown {
     pub(crate) range: Range,
     pub(crate) severity: DiagnosticSeverity,
     /// The rule; `None` for an error of capc's own setup (capc.toml, the baseline).
     pub(crate) rule: Option<&'static str>,
-    /// The message, masked, with its help.
-    pub(crate) message: Box<str>,
+    /// The message of an error of capc's own setup, which no finding of the check holds.
+    pub(crate) own: Option<Box<str>>,
 }
 
 impl Shown {
-    pub(crate) fn lsp(&self) -> lsp_types::Diagnostic {
+    /// A finding of the check, placed at `range`.
+    pub(crate) fn of(d: &capc_compiler::Diagnostic, range: Range) -> Shown {
+        Shown {
+            range,
+            severity: match d.severity {
+                Severity::Error => DiagnosticSeverity::ERROR,
+                Severity::Warning => DiagnosticSeverity::WARNING,
+                Severity::Info => DiagnosticSeverity::INFORMATION,
+            },
+            rule: Some(d.rule),
+            own: None,
+        }
+    }
+
+    /// As sent, with the message of `finding`, the check's finding it was converted from (or
+    /// its own).
+    pub(crate) fn lsp(&self, finding: Option<&capc_compiler::Diagnostic>) -> lsp_types::Diagnostic {
+        let message = match (&self.own, finding) {
+            (Some(own), _) => own.to_string(),
+            (None, Some(finding)) => message(finding),
+            (None, None) => String::new(),
+        };
         lsp_types::Diagnostic {
             range: self.range,
             severity: Some(self.severity),
@@ -36,13 +69,19 @@ impl Shown {
                 .and_then(|rule| Url::parse(&format!("{RULES_DOCS}#{rule}")).ok())
                 .map(|href| CodeDescription { href }),
             source: Some("capc".to_string()),
-            message: self.message.to_string(),
+            message,
             ..Default::default()
         }
     }
 }
 
-/// A file's findings as LSP diagnostics, to send.
-pub(crate) fn lsp(shown: &[Shown]) -> Vec<lsp_types::Diagnostic> {
-    shown.iter().map(Shown::lsp).collect()
+/// A finding's message as the editor shows it: masked, with its help.
+pub(crate) fn message(d: &capc_compiler::Diagnostic) -> String {
+    use capc_compiler::secrets::mask_words;
+    let mut message = mask_words(&d.message).into_owned();
+    if let Some(help) = &d.help {
+        message.push_str("\nhelp: ");
+        message.push_str(&mask_words(help));
+    }
+    message
 }

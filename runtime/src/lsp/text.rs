@@ -18,11 +18,12 @@ pub(crate) type Buffers = BTreeMap<PathBuf, Arc<str>>;
 #[derive(Default)]
 pub(crate) struct DiskCache {
     /// Each file's `walk::content_hash`, taken when it was read, and what reading it gave
-    /// when that was no text (too large, not UTF-8, an error: small, and kept as it is); by
-    /// the path's bytes as the check spelled it (every check spells a file's path the same
-    /// way, and comparing bytes is several times faster than comparing `Path`s by component,
-    /// which every lookup of a large tree's files pays).
-    texts: RwLock<HashMap<std::ffi::OsString, (Option<Content>, u64)>>,
+    /// when that was no text (too large, not UTF-8, an error: rare, and boxed so that the
+    /// entry of every other file is three words); by the path's bytes as the check spelled it
+    /// (every check spells a file's path the same way, and comparing bytes is several times
+    /// faster than comparing `Path`s by component, which every lookup of a large tree's files
+    /// pays).
+    texts: RwLock<HashMap<Box<std::ffi::OsStr>, Stamped>>,
     /// The tool surface the workspace's `capabilities.lock` recorded, read once until the lock
     /// changes (`invalid-mcp-tool-name`).
     surface: RwLock<Option<Arc<capc_compiler::surface::Recorded>>>,
@@ -34,13 +35,14 @@ pub(crate) struct DiskCache {
     pub(crate) converted: std::sync::Mutex<HashMap<u64, Converted>>,
 }
 
+/// A file's `walk::content_hash`, with what reading it gave when that was no text.
+type Stamped = (Option<Box<Content>>, u64);
+
 /// A file's findings converted to LSP diagnostics (see `DiskCache::converted`).
 pub(crate) struct Converted {
-    /// The stamp of the text the positions were computed on.
+    /// The stamp of the text the positions were computed on (the findings' hash is in
+    /// `lsp`).
     pub(crate) stamp: u64,
-    /// A hash of what the conversion read of its findings (rule, severity, span, message,
-    /// help): the findings themselves are not kept.
-    pub(crate) findings: u64,
     /// The file's URL, shared with every check and publication that names the file.
     pub(crate) url: Arc<lsp_types::Url>,
     pub(crate) lsp: super::shown::Findings,
@@ -50,7 +52,7 @@ impl DiskCache {
     /// The text of `path` with its hash: what is kept when it was no text, else read now.
     fn read(&self, path: &Path) -> (Content, u64) {
         if let Some((Some(content), stamp)) = self.texts.read().ok().and_then(|t| t.get(path.as_os_str()).cloned()) {
-            return (content, stamp);
+            return (*content, stamp);
         }
         self.load(path)
     }
@@ -69,13 +71,13 @@ impl DiskCache {
         let stamp = walk::content_hash(&content);
         let kept = match &content {
             Content::Text(_) => None,
-            other => Some(other.clone()),
+            other => Some(Box::new(other.clone())),
         };
         if let Ok(mut texts) = self.texts.write() {
             match texts.get_mut(path.as_os_str()) {
                 Some(entry) => *entry = (kept, stamp),
                 None => {
-                    texts.insert(path.as_os_str().to_os_string(), (kept, stamp));
+                    texts.insert(path.as_os_str().into(), (kept, stamp));
                 }
             }
         }
