@@ -39,10 +39,11 @@ pub struct Cache {
     cross: Mutex<Option<(u64, Arc<Cross>)>>,
     /// Each root's readings in its claims' order (see [`Rows`]), by folder and scope.
     rows: Mutex<HashMap<String, Arc<Rows>>>,
-    /// Places a measure found in a file's text (what it looked for, by file), under the
-    /// text's stamp.
+    /// Places a measure found in a file's text (what it looked for, by a hash of the file's
+    /// path: a large tree's paths are not copied), under the text's stamp. Two paths under one
+    /// hash would also need texts under one stamp: the same text, with the same places.
     #[allow(clippy::type_complexity)]
-    spans: Mutex<HashMap<(String, &'static str), (u64, Option<crate::span::Span>)>>,
+    spans: Mutex<HashMap<(u64, &'static str), (u64, Option<crate::span::Span>)>>,
 }
 
 impl std::fmt::Debug for Cache {
@@ -205,7 +206,14 @@ impl Cache {
         texts: &crate::walk::Texts,
         find: impl FnOnce() -> Option<crate::span::Span>,
     ) -> Option<crate::span::Span> {
-        let key = (path.to_string(), what);
+        let key = (
+            {
+                let mut h = hasher();
+                path.hash(&mut h);
+                h.finish()
+            },
+            what,
+        );
         if let Some((_, span)) = self.spans.lock().ok().and_then(|s| s.get(&key).copied()).filter(|(s, _)| *s == stamp)
         {
             return span;
