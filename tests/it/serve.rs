@@ -108,3 +108,58 @@ fn each_prompt_is_what_its_slash_name_runs() {
         .collect();
     assert_eq!(served, [("init", "Init mine"), ("ship", "Ship skill"), ("review", "Review it")], "{served:?}");
 }
+
+/// One HTTP exchange with `capc serve --http` at `address` on a connection of its own: the
+/// answer's head and body (read to the end: the request asks the server to close).
+fn post(address: &str, session: Option<&str>, body: &serde_json::Value) -> (String, String) {
+    use std::io::{Read as _, Write as _};
+    let body = body.to_string();
+    let session =
+        session.map(|s| format!("Mcp-Session-Id: {s}\r\nMcp-Protocol-Version: 2025-06-18\r\n")).unwrap_or_default();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{session}Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = std::net::TcpStream::connect(address).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(60))).expect("timeout");
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("the answer");
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    (head.to_string(), body.to_string())
+}
+
+/// A request whose parameters do not read as its method's is answered "invalid params"
+/// (`-32602`) with its id, over HTTP as over stdio (`runtime/tests/transcripts/serve/errors.txt`):
+/// rmcp alone takes it for a request of a method it does not know (`-32601`).
+#[test]
+fn parameters_of_the_wrong_shape_are_invalid_params_over_http() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().canonicalize().expect("canonical");
+    std::fs::create_dir_all(root.join(".claude/commands")).expect("mkdir");
+    std::fs::write(root.join(".claude/commands/ship.md"), "---\ndescription: Ship it\n---\nShip.\n").expect("write");
+    let (_server, url) = crate::support::serve::http(&root, &["--tree"], &[]);
+    let address = url.trim_start_matches("http://").trim_end_matches("/mcp").to_string();
+    let initialize = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
+    let (head, _) = post(&address, None, &initialize);
+    let session = head
+        .lines()
+        .find_map(|l| {
+            l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case("mcp-session-id")).map(|(_, v)| v.trim())
+        })
+        .unwrap_or_else(|| panic!("a session id: {head}"))
+        .to_string();
+    post(&address, Some(&session), &serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let bad = serde_json::json!({"jsonrpc": "2.0", "id": 7, "method": "prompts/get", "params": {"nme": "ship"}});
+    let (head, body) = post(&address, Some(&session), &bad);
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    let answer: serde_json::Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    assert_eq!(answer["id"], 7, "{answer}");
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    assert_eq!(answer["error"]["message"], "Invalid params for `prompts/get`: missing field `name`", "{answer}");
+    // The same request with its parameters right is rmcp's to answer.
+    let good = serde_json::json!({"jsonrpc": "2.0", "id": 8, "method": "prompts/get", "params": {"name": "ship"}});
+    let (_, body) = post(&address, Some(&session), &good);
+    assert!(body.contains("\"id\":8") && body.contains("Ship."), "{body}");
+}

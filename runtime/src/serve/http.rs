@@ -230,6 +230,20 @@ impl Guard {
             Ok(Ok(collected)) => collected.to_bytes(),
         };
         let bytes = if new_session { bounded_client_info(bytes) } else { bytes };
+        // A request of a session rmcp keeps whose parameters rmcp cannot read: answered
+        // "invalid params" here, as the stdio transport's filter answers it.
+        let session = parts.headers.get("mcp-session-id").and_then(|id| id.to_str().ok());
+        if let Some(session) = session.filter(|_| parts.method == hyper::Method::POST) {
+            let known = self.sessions.sessions.read().await.contains_key(session);
+            let message = serde_json::from_slice::<serde_json::Value>(&bytes).ok().filter(|_| known);
+            if let Some(answer) = message.and_then(|m| super::params::invalid(&m)) {
+                let mut response = Response::new(Full::new(Bytes::from(answer)).boxed());
+                response
+                    .headers_mut()
+                    .insert(hyper::header::CONTENT_TYPE, hyper::header::HeaderValue::from_static("application/json"));
+                return Err(response);
+            }
+        }
         Ok(Request::from_parts(parts, Full::new(bytes)))
     }
 }

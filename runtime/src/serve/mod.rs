@@ -16,6 +16,7 @@ pub mod ask;
 pub mod catalog;
 pub mod gateway;
 pub mod http;
+mod params;
 mod prompt;
 mod skill;
 pub mod stdio;

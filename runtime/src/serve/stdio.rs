@@ -2,7 +2,8 @@
 //! line that is not JSON, or is longer than its cap, without a word, so the client waits for an
 //! answer that never comes. The filter reads stdin line by line (never holding more than
 //! [`MAX_MESSAGE_BYTES`] of one line), answers such a line itself with a JSON-RPC parse error
-//! (`-32700`, id `null`), skips blank lines, and passes every other line on to rmcp. One writer
+//! (`-32700`, id `null`), and a request whose parameters rmcp cannot read with "invalid params"
+//! (`super::params`), skips blank lines, and passes every other line on to rmcp. One writer
 //! puts rmcp's lines and the filter's answers on stdout, each line whole.
 
 use super::{Server, Shared, MAX_MESSAGE_BYTES};
@@ -108,7 +109,11 @@ fn judge(line: &[u8], over: bool) -> Verdict {
         Ok(_) if depth(line) > MAX_DEPTH => {
             parse_error(&format!("Parse error: the message nests arrays and objects more than {MAX_DEPTH} levels deep"))
         }
-        Ok(_) => Verdict::Pass,
+        // Read again as a value only once it nests no deeper than rmcp reads.
+        Ok(_) => match serde_json::from_slice::<serde_json::Value>(line) {
+            Ok(message) => super::params::invalid(&message).map_or(Verdict::Pass, Verdict::Answer),
+            Err(_) => Verdict::Pass,
+        },
         Err(e) => parse_error(&format!("Parse error: {e}")),
     }
 }
