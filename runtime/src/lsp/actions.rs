@@ -17,12 +17,9 @@ const FIX_ROUNDS: usize = 10;
 
 pub(crate) fn code_actions(analysis: &Analysis, params: CodeActionParams) -> Vec<CodeActionOrCommand> {
     let uri = params.text_document.uri;
-    let (Some(checked), Some(path)) = (analysis.checked.as_ref(), analysis.shown(&uri)) else { return Vec::new() };
+    let Some(path) = analysis.shown(&uri) else { return Vec::new() };
     let Some(text) = analysis.text(&path) else { return Vec::new() };
     let text = &*text;
-    let (Some(lsp), Some(origins)) = (analysis.diagnostics.get(&uri), analysis.origins.get(&uri)) else {
-        return Vec::new();
-    };
     let lines = Lines::new(text);
     let wants = |kind: &CodeActionKind| {
         // `only` names kinds or their parents (`source` covers `source.fixAll`).
@@ -32,10 +29,8 @@ pub(crate) fn code_actions(analysis: &Analysis, params: CodeActionParams) -> Vec
     };
     let mut actions = Vec::new();
     let mut fixable = false;
-    let (first, origins) = origins.clone();
-    for (shown, i) in lsp.shown.iter().skip(first).zip(origins) {
-        let finding = &checked.diagnostics[i];
-        let Some(edits) = &finding.fix else { continue };
+    for (shown, finding) in analysis.findings(&uri) {
+        let Some((finding, edits)) = finding.and_then(|f| Some((f, f.fix.as_ref()?))) else { continue };
         fixable = true;
         if !wants(&CodeActionKind::QUICKFIX) || !touches(shown.range, params.range) {
             continue;

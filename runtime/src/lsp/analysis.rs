@@ -98,18 +98,20 @@ impl Analysis {
         self.checked.as_ref()?.source(path)?.text_in(&self.options.texts)
     }
 
+    /// The findings shown in the file at `url`, each with this check's finding it was converted
+    /// from (`None` for an error of capc's setup, which comes first).
+    pub(crate) fn findings(&self, url: &Url) -> impl Iterator<Item = (&Shown, Option<&capc_compiler::Diagnostic>)> {
+        let shown = self.diagnostics.get(url).map_or(&[][..], |f| &f.shown[..]);
+        let (first, group) = self.origins.get(url).cloned().unwrap_or((shown.len(), 0..0));
+        let all = self.checked.as_ref().map_or(&[][..], |c| &c.diagnostics[..]);
+        let found = all.get(group).unwrap_or_default().iter().map(Some);
+        shown.iter().zip(std::iter::repeat_n(None, first).chain(found))
+    }
+
     /// The findings of the file at `url` as LSP diagnostics, to send: each with its message
     /// from this check's finding (or its own, for an error of capc's setup).
     pub(crate) fn lsp(&self, url: &Url) -> Vec<lsp_types::Diagnostic> {
-        let Some(findings) = self.diagnostics.get(url) else { return Vec::new() };
-        let (first, group) = self.origins.get(url).cloned().unwrap_or((findings.shown.len(), 0..0));
-        let all = self.checked.as_ref().map_or(&[][..], |c| &c.diagnostics[..]);
-        findings
-            .shown
-            .iter()
-            .enumerate()
-            .map(|(i, shown)| shown.lsp(i.checked_sub(first).map(|k| group.start + k).and_then(|at| all.get(at))))
-            .collect()
+        self.findings(url).map(|(shown, finding)| shown.lsp(finding)).collect()
     }
 
     /// The path as the report shows it for a file URL (the workspace's files only).
