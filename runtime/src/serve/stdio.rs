@@ -105,16 +105,23 @@ fn judge(line: &[u8], over: bool) -> Verdict {
     if line.iter().all(u8::is_ascii_whitespace) {
         return Verdict::Skip;
     }
-    match serde_json::from_slice::<serde::de::IgnoredAny>(line) {
-        Ok(_) if depth(line) > MAX_DEPTH => {
-            parse_error(&format!("Parse error: the message nests arrays and objects more than {MAX_DEPTH} levels deep"))
-        }
-        // Read again as a value only once it nests no deeper than rmcp reads.
-        Ok(_) => match serde_json::from_slice::<serde_json::Value>(line) {
-            Ok(message) => super::params::invalid(&message).map_or(Verdict::Pass, Verdict::Answer),
-            Err(_) => Verdict::Pass,
+    // Too deep a line is not read as a value (serde_json refuses a 128th level, as rmcp does):
+    // only whether it is JSON at all, for which error to give.
+    if depth(line) > MAX_DEPTH {
+        return match serde_json::from_slice::<serde::de::IgnoredAny>(line) {
+            Ok(_) => parse_error(&format!(
+                "Parse error: the message nests arrays and objects more than {MAX_DEPTH} levels deep"
+            )),
+            Err(e) => parse_error(&format!("Parse error: {e}")),
+        };
+    }
+    match serde_json::from_slice::<serde_json::Value>(line) {
+        Ok(message) => super::params::invalid(&message).map_or(Verdict::Pass, Verdict::Answer),
+        // JSON a value cannot hold (a lone surrogate) is rmcp's to refuse.
+        Err(_) => match serde_json::from_slice::<serde::de::IgnoredAny>(line) {
+            Ok(_) => Verdict::Pass,
+            Err(e) => parse_error(&format!("Parse error: {e}")),
         },
-        Err(e) => parse_error(&format!("Parse error: {e}")),
     }
 }
 
