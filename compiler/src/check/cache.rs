@@ -206,14 +206,9 @@ impl Cache {
         texts: &crate::walk::Texts,
         find: impl FnOnce() -> Option<crate::span::Span>,
     ) -> Option<crate::span::Span> {
-        let key = (
-            {
-                let mut h = hasher();
-                path.hash(&mut h);
-                h.finish()
-            },
-            what,
-        );
+        let mut h = hasher();
+        path.hash(&mut h);
+        let key = (h.finish(), what);
         if let Some((_, span)) = self.spans.lock().ok().and_then(|s| s.get(&key).copied()).filter(|(s, _)| *s == stamp)
         {
             return span;

@@ -504,8 +504,9 @@ pub(crate) fn from_text<T: serde::de::DeserializeOwned>(text: &str) -> Option<Re
 /// the file's whole text (on a large lock, tens of MB): each top-level key, table and
 /// `[[entry]]` is gathered, parsed and read before the next line is. `None` (or an error)
 /// when the file is not laid out as the lock writer lays it out, is not UTF-8, or uses more
-/// of TOML than [`parse`] reads: the caller then reads it whole. The top-level tables and arrays of tables named in `left_out` are read past, not decoded:
-/// the type gets them as absent.
+/// of TOML than [`parse`] reads: the caller then reads it whole. The top-level tables and
+/// arrays of tables named in `left_out` are read past, not decoded: the type gets them as
+/// absent.
 pub(crate) fn from_lines<T: serde::de::DeserializeOwned>(
     reader: impl std::io::BufRead,
     left_out: &'static [&'static str],
