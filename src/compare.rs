@@ -173,7 +173,7 @@ impl Comparison {
                 let keys = baseline::keys(checked, &options.texts, |p| baseline::path_in(dir, &root, p));
                 for (key, d) in keys.into_iter().zip(&checked.diagnostics) {
                     if admits(d.severity) {
-                        findings.push((key, d.message.clone()));
+                        findings.push((key, d.message.to_string()));
                     }
                 }
                 Ok(())
@@ -182,8 +182,7 @@ impl Comparison {
                 let (old, at) = old_check(rev, target, options, config)?;
                 *commit = Some(at);
                 let old_keys = baseline::keys(&old, &Default::default(), str::to_string);
-                let recorded =
-                    Baseline::of(old_keys.into_iter().zip(old.diagnostics.iter().map(|d| d.message.as_str())));
+                let recorded = Baseline::of(old_keys.into_iter().zip(old.diagnostics.iter().map(|d| &*d.message)));
                 let mut remaining = Remaining::new(recorded);
                 let keys = baseline::keys(checked, &options.texts, str::to_string);
                 remaining.apply(checked, &keys);

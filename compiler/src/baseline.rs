@@ -269,7 +269,7 @@ mod tests {
             severity: Severity::Warning,
             path: path.to_string(),
             span: span.map(|(s, e)| Span::new(s, e)),
-            message: message.to_string(),
+            message: message.into(),
             help: None,
             secret: false,
             fix: None,

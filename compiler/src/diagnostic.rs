@@ -4,6 +4,7 @@
 use crate::node::{Key, Node};
 use crate::span::Span;
 use serde::Serialize;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -42,8 +43,10 @@ pub struct Diagnostic {
     pub path: String,
     /// Where in the file; `None` blames the whole file (reported at 1:1).
     pub span: Option<Span>,
-    pub message: String,
-    pub help: Option<String>,
+    /// Shared text: a check that keeps the cross-file stage's findings (`check::Cache`) hands
+    /// them to every check after it without copying their words.
+    pub message: Arc<str>,
+    pub help: Option<Arc<str>>,
     /// The span covers a secret value: every report of this file shows it masked.
     pub secret: bool,
     /// A mechanical fix whose result is certain (`capc check --fix`): edits of this file's
@@ -235,7 +238,7 @@ impl<'a> Sink<'a> {
         &mut self,
         rule: &Rule,
         span: impl Into<Option<Span>>,
-        message: impl Into<String>,
+        message: impl Into<Arc<str>>,
     ) -> &mut Diagnostic {
         report_at(&mut self.diagnostics, self.path.to_string(), rule, span, message)
     }
@@ -248,7 +251,7 @@ pub fn report_at<'o>(
     path: String,
     rule: &Rule,
     span: impl Into<Option<Span>>,
-    message: impl Into<String>,
+    message: impl Into<Arc<str>>,
 ) -> &'o mut Diagnostic {
     out.push(Diagnostic {
         rule: rule.id,
@@ -266,7 +269,7 @@ pub fn report_at<'o>(
 }
 
 impl Diagnostic {
-    pub fn help(&mut self, help: impl Into<String>) -> &mut Diagnostic {
+    pub fn help(&mut self, help: impl Into<Arc<str>>) -> &mut Diagnostic {
         self.help = Some(help.into());
         self
     }

@@ -204,7 +204,7 @@ pub fn to_text_with(checked: &Checked, color: bool, width: usize, detail: Detail
     let mut repeats: std::collections::BTreeMap<usize, Vec<usize>> = std::collections::BTreeMap::new();
     if detail == Detail::Brief {
         for (i, d) in checked.diagnostics.iter().enumerate() {
-            let first = *first_of.entry((d.rule, d.severity, d.message.as_str(), d.help.as_deref())).or_insert(i);
+            let first = *first_of.entry((d.rule, d.severity, &*d.message, d.help.as_deref())).or_insert(i);
             if first != i {
                 repeats.entry(first).or_default().push(i);
             }

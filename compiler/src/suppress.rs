@@ -284,7 +284,7 @@ mod tests {
         assert_eq!(suppressed, 2);
         let left: Vec<(&str, &str)> = diagnostics.iter().map(|d| (d.rule, d.path.as_str())).collect();
         assert_eq!(left, [("unknown-field", "b.md"), ("invalid-json", "a.md")]);
-        let messages: Vec<&str> = about.iter().map(|d| d.message.as_str()).collect();
+        let messages: Vec<&str> = about.iter().map(|d| &*d.message).collect();
         assert_eq!(
             messages,
             [

@@ -376,7 +376,7 @@ impl Measure for ListingBudget {
         let measured = measure_all(checked, options, &self.windows);
         // Each skill once, at the first window (in the order configured) that drops it. A
         // listing far over its budget drops thousands of skills: they are found by a map, and
-        // the advice, the same for every skill a window drops, is made once per window.
+        // the advice, the same for every skill a window drops, is made once per window and shared.
         let mut dropped: Vec<(&str, &str, usize, Vec<&Measured>)> = Vec::new();
         let mut seen: std::collections::HashMap<(&str, &str), usize> = std::collections::HashMap::new();
         for (w, m) in measured.iter().enumerate() {
@@ -391,7 +391,7 @@ impl Measure for ListingBudget {
                 }
             }
         }
-        let mut advice: Vec<Option<String>> = vec![None; measured.len()];
+        let mut advice: Vec<Option<std::sync::Arc<str>>> = vec![None; measured.len()];
         let mut out = Vec::with_capacity(dropped.len());
         for (path, name, w, also) in dropped {
             let m = &measured[w];
@@ -416,7 +416,7 @@ impl Measure for ListingBudget {
                 }
                 None => description_span(options, path),
             };
-            let help = advice[w].get_or_insert_with(|| fits(m)).clone();
+            let help = advice[w].get_or_insert_with(|| fits(m).into()).clone();
             report_at(&mut out, path.to_string(), &rules::listing_budget::RULE, span, message).help(help);
         }
         out

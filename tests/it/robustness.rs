@@ -65,7 +65,7 @@ fn hostile_files_are_diagnosed_and_the_rest_still_checked() {
     assert_eq!(rules_at(&checked, ".claude/skills/brackets/SKILL.md"), ["invalid-frontmatter"]);
     let brackets_message =
         &checked.diagnostics.iter().find(|d| d.path == ".claude/skills/brackets/SKILL.md").expect("reported").message;
-    assert_eq!(brackets_message, "frontmatter is nested deeper than 128 levels");
+    assert_eq!(&**brackets_message, "frontmatter is nested deeper than 128 levels");
     assert_eq!(rules_at(&checked, ".claude/settings.json"), ["invalid-json"]);
     assert_eq!(rules_at(&checked, ".claude/agents/empty.md"), ["missing-frontmatter"]);
     assert_eq!(rules_at(&checked, ".mcp.json"), ["invalid-json"]);

@@ -123,7 +123,7 @@ pub(super) fn walk_problems(tree: &Tree, realm: Realm) -> Vec<Diagnostic> {
             ),
         };
         let d = report_at(&mut out, realm.display(&problem.path), rule, None, message);
-        d.help = help.map(str::to_string);
+        d.help = help.map(Into::into);
     }
     out
 }

@@ -405,10 +405,10 @@ fn strict_fields(sink: &mut Sink<'_>, object: &Node, fields: &[Field], what: &st
     for d in &mut sink.diagnostics[before..] {
         if d.rule == rules::unknown_field::RULE.id {
             d.severity = Severity::Error;
-            d.help = Some(format!(
-                "{}; here Claude Code refuses the whole manifest",
-                d.help.as_deref().unwrap_or("remove it")
-            ));
+            d.help = Some(
+                format!("{}; here Claude Code refuses the whole manifest", d.help.as_deref().unwrap_or("remove it"))
+                    .into(),
+            );
         }
     }
 }

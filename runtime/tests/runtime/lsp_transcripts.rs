@@ -228,7 +228,7 @@ fn published_diagnostics_are_what_capc_check_reports() {
         let at = (before.matches('\n').count() as u64, (before.len() - line_start) as u64);
         let message = match &d.help {
             Some(help) => format!("{}\nhelp: {help}", d.message),
-            None => d.message.clone(),
+            None => d.message.to_string(),
         };
         reported.entry(d.path.clone()).or_default().push((at, d.rule.to_string(), message));
     }
