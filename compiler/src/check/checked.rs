@@ -2,69 +2,13 @@
 //! is asked of them, with [`Positions`] to turn their spans into lines and columns.
 
 use super::placement::locate;
-use super::{cache, path_under, Options, Outcome, ServerUse};
-use crate::decl::{Counts, FileKind, FileScope};
+use super::{cache, path_under, Options, Outcome, ServerUse, SourceFile};
+use crate::decl::{Counts, FileKind};
 use crate::diagnostic::{Diagnostic, LineIndex, Severity};
 use crate::model::Decl;
-use crate::walk;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
-
-/// A file that was read, with its text for rendering positions.
-#[derive(Debug, Clone)]
-pub struct SourceFile {
-    /// The path shown to people: relative to the root, `~/…` for the user scope,
-    /// `<managed>/…` for the managed scope.
-    pub path: String,
-    pub kind: FileKind,
-    pub scope: FileScope,
-    /// For skills, commands and agents: the name Claude Code gives it (`plugin:name`,
-    /// `frontend:component`, …).
-    pub name: Option<String>,
-    /// The SHA-256 of its bytes when hashes are taken ([`Options::skip_hashes`] not set), for
-    /// its entry in the lock's list of sources ([`Checked::sources`], made from the files at
-    /// the end of a check: a large tree's files would otherwise hold both while read).
-    pub(crate) sha256: Option<Box<[u8; 32]>>,
-    /// Left out of the list of sources (a `CLAUDE.local.md` the lock leaves out).
-    pub(crate) unlisted: bool,
-    /// The text, kept only for files something may be reported in (to render the report);
-    /// the text of a clean file is dropped as soon as it is read, so memory stays flat.
-    /// Shared: a kept reading (`check::Cache`) gives it to every check without a copy.
-    pub text: Option<Arc<str>>,
-    /// `walk::content_hash` of what was read: with a cache ([`Options::cache`]), so a keeper
-    /// of results can tell an unchanged file without its text; without one, for a file whose
-    /// text was dropped, so that the text read again ([`SourceFile::reread`]) is taken only
-    /// when it is the one checked; 0 otherwise.
-    pub stamp: u64,
-    /// Where to read the text again, for a file whose text was dropped as clean and that a
-    /// finding of the cross-file stage points into (a check from the disk, or one with a
-    /// cache): [`SourceFile::text`] reads it when a report needs it, so the check holds a
-    /// path, not the text.
-    pub(crate) reread: Option<Box<Path>>,
-}
-
-impl SourceFile {
-    /// The file's text: the one kept, or (for a file whose text was dropped) the disk's, read
-    /// again now, only when it is still the text that was checked (its [`SourceFile::stamp`]):
-    /// a file replaced since, or a link put in its place, shows nothing rather than another
-    /// file's lines. `None` when neither is at hand.
-    pub fn text(&self) -> Option<Arc<str>> {
-        self.text_in(&walk::Texts::default())
-    }
-
-    /// [`SourceFile::text`], a dropped text read again from `texts` (the check's
-    /// [`Options::texts`]: `capc lsp`'s open buffers over the disk).
-    pub fn text_in(&self, texts: &walk::Texts) -> Option<Arc<str>> {
-        if let Some(text) = &self.text {
-            return Some(text.clone());
-        }
-        match texts.read(self.reread.as_deref()?) {
-            walk::Content::Text(text) if walk::text_hash(&text) == self.stamp => Some(text.into()),
-            _ => None,
-        }
-    }
-}
 
 #[derive(Debug, Clone)]
 pub struct Checked {
@@ -146,15 +90,17 @@ impl Checked {
     /// Adds a kept reading of one file as [`Checked::absorb`] adds an outcome, but for its
     /// declarations, which stay in the reading until the cross-file stage needs them.
     pub(super) fn absorb_kept(&mut self, read: Arc<cache::Read>) -> ServerUse {
-        let outcome = &read.outcome;
         self.files_checked += 1;
-        self.declarations += outcome.counts;
-        self.diagnostics.extend(outcome.diagnostics.iter().cloned());
-        self.files.extend(outcome.file.iter().cloned());
-        self.suppressions.extend(outcome.suppressions.iter().cloned());
-        self.not_loaded.extend(outcome.not_loaded.as_deref().cloned());
-        // Most files declare and name no server: nothing to copy.
-        let servers = outcome.servers.as_deref().cloned().unwrap_or_default();
+        self.declarations += read.counts;
+        self.files.extend(read.file.iter().cloned());
+        // Most files have no findings, suppressions or servers: nothing to copy.
+        let mut servers = ServerUse::default();
+        if let Some(rare) = &read.rare {
+            self.diagnostics.extend(rare.diagnostics.iter().cloned());
+            self.suppressions.extend(rare.suppressions.iter().cloned());
+            self.not_loaded.extend(rare.not_loaded.as_deref().cloned());
+            servers = rare.servers.as_deref().cloned().unwrap_or_default();
+        }
         self.kept.push(read);
         servers
     }

@@ -101,7 +101,7 @@ fn cross_key(options: &Options, fingerprints: &[u64]) -> u64 {
 /// in (a file's own declarations keep theirs).
 fn settle_decls(options: &Options, all: &mut Checked, kept: &[Arc<cache::Read>]) {
     for read in kept {
-        all.decls.extend(read.outcome.decls.iter().cloned());
+        all.decls.extend(read.decls.iter().cloned());
     }
     if options.leave_out_local {
         all.decls.retain(|d| !left_out_local(options, &d.path));

@@ -38,7 +38,7 @@ mod report;
 mod walk;
 
 pub use cache::Cache;
-pub use checked::{Checked, Positions, SourceFile};
+pub use checked::{Checked, Positions};
 pub use placement::locate;
 
 /// What to check. The user and managed scopes are off unless asked for, so a check is
@@ -271,6 +271,61 @@ impl Claims {
     /// The first claim on a path wins.
     fn add(&mut self, rel: &str, kind: FileKind, owner: &Owner, base: Option<&Arc<str>>) {
         self.0.entry(rel.to_string()).or_insert_with(|| Claim { kind, owner: owner.clone(), base: base.cloned() });
+    }
+}
+
+/// A file that was read, with its text for rendering positions.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// The path shown to people: relative to the root, `~/…` for the user scope,
+    /// `<managed>/…` for the managed scope.
+    pub path: String,
+    pub kind: FileKind,
+    pub scope: FileScope,
+    /// For skills, commands and agents: the name Claude Code gives it (`plugin:name`,
+    /// `frontend:component`, …).
+    pub name: Option<String>,
+    /// The SHA-256 of its bytes when hashes are taken ([`Options::skip_hashes`] not set), for
+    /// its entry in the lock's list of sources ([`Checked::sources`], made from the files at
+    /// the end of a check: a large tree's files would otherwise hold both while read).
+    pub(crate) sha256: Option<Box<[u8; 32]>>,
+    /// Left out of the list of sources (a `CLAUDE.local.md` the lock leaves out).
+    pub(crate) unlisted: bool,
+    /// The text, kept only for files something may be reported in (to render the report);
+    /// the text of a clean file is dropped as soon as it is read, so memory stays flat.
+    /// Shared: a kept reading (`check::Cache`) gives it to every check without a copy.
+    pub text: Option<Arc<str>>,
+    /// `walk::content_hash` of what was read: with a cache ([`Options::cache`]), so a keeper
+    /// of results can tell an unchanged file without its text; without one, for a file whose
+    /// text was dropped, so that the text read again ([`SourceFile::reread`]) is taken only
+    /// when it is the one checked; 0 otherwise.
+    pub stamp: u64,
+    /// Where to read the text again, for a file whose text was dropped as clean and that a
+    /// finding of the cross-file stage points into (a check from the disk, or one with a
+    /// cache): [`SourceFile::text`] reads it when a report needs it, so the check holds a
+    /// path, not the text.
+    pub(crate) reread: Option<Box<std::path::Path>>,
+}
+
+impl SourceFile {
+    /// The file's text: the one kept, or (for a file whose text was dropped) the disk's, read
+    /// again now, only when it is still the text that was checked (its [`SourceFile::stamp`]):
+    /// a file replaced since, or a link put in its place, shows nothing rather than another
+    /// file's lines. `None` when neither is at hand.
+    pub fn text(&self) -> Option<Arc<str>> {
+        self.text_in(&crate::walk::Texts::default())
+    }
+
+    /// [`SourceFile::text`], a dropped text read again from `texts` (the check's
+    /// [`Options::texts`]: `capc lsp`'s open buffers over the disk).
+    pub fn text_in(&self, texts: &crate::walk::Texts) -> Option<Arc<str>> {
+        if let Some(text) = &self.text {
+            return Some(text.clone());
+        }
+        match texts.read(self.reread.as_deref()?) {
+            crate::walk::Content::Text(text) if crate::walk::text_hash(&text) == self.stamp => Some(text.into()),
+            _ => None,
+        }
     }
 }
 

@@ -197,7 +197,9 @@ impl Got {
     fn skips(&self) -> Vec<(String, String)> {
         match self {
             Got::Read(parts) => parts.iter().flat_map(|part| part.skips.iter().cloned()).collect(),
-            Got::Kept(reads) => reads.iter().filter_map(|read| read.outcome.skips_plugin.as_deref().cloned()).collect(),
+            Got::Kept(reads) => {
+                reads.iter().filter_map(|read| read.rare.as_ref()?.skips_plugin.as_deref().cloned()).collect()
+            }
         }
     }
 }
