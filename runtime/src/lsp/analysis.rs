@@ -9,6 +9,7 @@
 //! so a client never sees findings of a text it no longer has.
 
 use super::shown::FileFindings;
+pub(crate) use super::shown::FileUrl;
 pub(crate) use super::shown::Findings;
 use super::shown::Shown;
 use super::text::{Buffers, Cancel, Converted, DiskCache, Lines, Snapshot};
@@ -17,7 +18,6 @@ use capc_compiler::config::{Config, ConfigError};
 use capc_compiler::{walk, Options};
 use crossbeam_channel::{Receiver, Sender};
 use lsp_types::{DiagnosticSeverity, Position, Range, Url};
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
@@ -83,12 +83,19 @@ pub(crate) struct Analysis {
     pub(crate) snapshot: Snapshot,
     /// `None` when the workspace folder itself cannot be read.
     pub(crate) checked: Option<Checked>,
-    /// Every finding, by the file it is in, in the report's order (shared with the converted
-    /// findings kept for the next check, and with what was published; each file's URL too).
-    pub(crate) diagnostics: BTreeMap<Arc<Url>, Findings>,
-    /// Where each file's findings are: the first of its `diagnostics` that comes from
-    /// `checked.diagnostics`, and their indices there (in the same order).
-    pub(crate) origins: BTreeMap<Arc<Url>, (usize, std::ops::Range<usize>)>,
+    /// Each file with findings, by its URL (as text: see [`FileUrl`]), sorted by it.
+    pub(crate) files: Vec<(FileUrl, Shows)>,
+}
+
+/// What one file is shown.
+pub(crate) struct Shows {
+    /// Its findings as shown (shared with the converted findings kept for the next check, and
+    /// with what was published).
+    pub(crate) findings: Findings,
+    /// Where they come from: the first of `findings` that comes from `checked.diagnostics` (an
+    /// error of capc's setup comes before them), and their indices there, in the same order.
+    first: usize,
+    group: std::ops::Range<usize>,
 }
 
 impl Analysis {
@@ -101,8 +108,9 @@ impl Analysis {
     /// The findings shown in the file at `url`, each with this check's finding it was converted
     /// from (`None` for an error of capc's setup, which comes first).
     pub(crate) fn findings(&self, url: &Url) -> impl Iterator<Item = (&Shown, Option<&capc_compiler::Diagnostic>)> {
-        let shown = self.diagnostics.get(url).map_or(&[][..], |f| &f.shown[..]);
-        let (first, group) = self.origins.get(url).cloned().unwrap_or((shown.len(), 0..0));
+        let shows = self.shows(url.as_str());
+        let shown = shows.map_or(&[][..], |f| &f.findings.shown[..]);
+        let (first, group) = shows.map_or((shown.len(), 0..0), |f| (f.first, f.group.clone()));
         let all = self.checked.as_ref().map_or(&[][..], |c| &c.diagnostics[..]);
         let found = all.get(group).unwrap_or_default().iter().map(Some);
         shown.iter().zip(std::iter::repeat_n(None, first).chain(found))
@@ -112,6 +120,12 @@ impl Analysis {
     /// from this check's finding (or its own, for an error of capc's setup).
     pub(crate) fn lsp(&self, url: &Url) -> Vec<lsp_types::Diagnostic> {
         self.findings(url).map(|(shown, finding)| shown.lsp(finding)).collect()
+    }
+
+    /// What the file at `url` (as text) is shown, if anything.
+    pub(crate) fn shows(&self, url: &str) -> Option<&Shows> {
+        let at = self.files.binary_search_by(|(key, _)| (**key).cmp(url)).ok()?;
+        Some(&self.files[at].1)
     }
 
     /// The path as the report shows it for a file URL (the workspace's files only).
@@ -246,14 +260,7 @@ pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCa
         (Some(checked), Some(file)) => apply_baseline(checked, &options.texts, root, file).err(),
         _ => None,
     };
-    let mut analysis = Analysis {
-        generation: job.generation,
-        options,
-        snapshot,
-        checked: None,
-        diagnostics: BTreeMap::new(),
-        origins: BTreeMap::new(),
-    };
+    let mut analysis = Analysis { generation: job.generation, options, snapshot, checked: None, files: Vec::new() };
     if let Some(checked) = &checked {
         convert(&mut analysis, checked, disk);
     }
@@ -278,7 +285,7 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
     // to `now`, the rest (files without findings now) is dropped.
     let mut before = std::mem::take(&mut *converted);
     let mut now = std::collections::HashMap::with_capacity(before.len());
-    let mut by_url: Vec<(Arc<Url>, Findings, std::ops::Range<usize>)> = Vec::new();
+    let mut shows: Vec<(FileUrl, Shows)> = Vec::new();
     let all = &checked.diagnostics;
     // Files and findings are both sorted by path: one pass over each.
     let mut files = checked.files.iter().peekable();
@@ -307,6 +314,7 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
             Some(kept) if kept.stamp == key && kept.lsp.hash == hashed => kept,
             _ => {
                 let Some(url) = analysis.url(path) else { continue };
+                let url = FileUrl::from(url.as_str());
                 // Read again for the positions (a check keeps no text of a clean file), and
                 // dropped once they are computed.
                 let text = file.and_then(|f| f.text_in(&analysis.options.texts));
@@ -315,26 +323,26 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
                     .iter()
                     .map(|d| Shown::of(d, d.span.map_or(Range::default(), |span| lines.range(span.start, span.end))))
                     .collect();
-                Converted { stamp: key, url: Arc::new(url), lsp: Arc::new(FileFindings { hash: hashed, shown }) }
+                Converted { stamp: key, url, lsp: Arc::new(FileFindings { hash: hashed, shown }) }
             }
         };
-        by_url.push((kept.url.clone(), kept.lsp.clone(), group));
+        shows.push((kept.url.clone(), Shows { findings: kept.lsp.clone(), first: 0, group }));
         now.insert(at, kept);
     }
     *converted = now;
     drop(converted);
     // In the report's order, which is the URLs' order but where a path's characters are
     // escaped in its URL: sorted again (nearly sorted already, so in about one pass).
-    by_url.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut origins = Vec::with_capacity(by_url.len());
-    analysis.diagnostics = by_url
-        .into_iter()
-        .map(|(url, lsp, group)| {
-            origins.push((url.clone(), (0, group)));
-            (url, lsp)
-        })
-        .collect();
-    analysis.origins = origins.into_iter().collect();
+    shows.sort_by(|a, b| a.0.cmp(&b.0));
+    // Two paths of one URL (a file shown under two scopes): the last one's, as a map keeps.
+    shows.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            std::mem::swap(later, kept);
+        }
+        same
+    });
+    analysis.files = shows;
 }
 
 /// A hash of a path as the report shows it: what the converted findings are kept by (the
@@ -388,14 +396,20 @@ fn error_at(analysis: &mut Analysis, url: Url, at: Position, message: String) {
     // First in its file, before the findings there (which then start one place later).
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    let url = Arc::new(url);
-    let findings = Arc::make_mut(analysis.diagnostics.entry(url.clone()).or_default());
+    let at_file = match analysis.files.binary_search_by(|(key, _)| (**key).cmp(url.as_str())) {
+        Ok(i) => i,
+        Err(i) => {
+            let shows = Shows { findings: Findings::default(), first: 0, group: 0..0 };
+            analysis.files.insert(i, (FileUrl::from(url.as_str()), shows));
+            i
+        }
+    };
+    let shows = &mut analysis.files[at_file].1;
+    let findings = Arc::make_mut(&mut shows.findings);
     (findings.hash, &message).hash(&mut h);
     findings.hash = h.finish();
     let diagnostic =
         Shown { range: Range::new(at, at), severity: DiagnosticSeverity::ERROR, rule: None, own: Some(message.into()) };
     findings.shown.insert(0, diagnostic);
-    if let Some((first, _)) = analysis.origins.get_mut(&url) {
-        *first += 1;
-    }
+    shows.first += 1;
 }

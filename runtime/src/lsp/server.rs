@@ -1,7 +1,7 @@
 //! The main loop: client messages applied in the order they arrive, checks handed to the
 //! checker thread, findings published when they belong to the newest text.
 
-use super::analysis::{self, Analysis, Findings, Job, Scopes};
+use super::analysis::{self, Analysis, FileUrl, Findings, Job, Scopes};
 use super::text::{apply_change, Buffers, DiskCache};
 use super::transport::{Incoming, Outgoing};
 use super::{actions, features, references};
@@ -40,7 +40,7 @@ pub(crate) struct Server {
     latest: Option<Analysis>,
     /// What each file was last sent: the document version and the findings (shared with the
     /// check that sent them, as the file's URL is).
-    published: BTreeMap<Arc<Url>, (Option<i32>, Findings)>,
+    published: BTreeMap<FileUrl, (Option<i32>, Findings)>,
     /// Requests made while a check runs, answered from it when it arrives.
     waiting: Vec<Request>,
     shut_down: bool,
@@ -371,21 +371,28 @@ impl Server {
     /// Sends the findings of every file whose findings (or open version) changed.
     fn publish(&mut self) {
         let Some(analysis) = self.latest.as_ref() else { return };
-        let open = self.documents.iter().filter(|(_, d)| d.path.is_some()).map(|(u, _)| Arc::new(u.clone()));
-        let urls: BTreeSet<Arc<Url>> =
-            analysis.diagnostics.keys().chain(self.published.keys()).cloned().chain(open).collect();
+        let open: BTreeMap<&str, i32> =
+            self.documents.iter().filter(|(_, d)| d.path.is_some()).map(|(u, d)| (u.as_str(), d.version)).collect();
+        let urls: BTreeSet<FileUrl> = analysis
+            .files
+            .iter()
+            .map(|(url, _)| url)
+            .chain(self.published.keys())
+            .cloned()
+            .chain(open.keys().map(|u| FileUrl::from(*u)))
+            .collect();
         let mut sent = Vec::new();
         for url in urls {
-            let diagnostics = analysis.diagnostics.get(&url).cloned().unwrap_or_default();
-            let version = self.documents.get(&*url).filter(|d| d.path.is_some()).map(|d| d.version);
+            let diagnostics = analysis.shows(&url).map(|s| s.findings.clone()).unwrap_or_default();
+            let version = open.get(&*url).copied();
             let same = |d: &Findings| Arc::ptr_eq(d, &diagnostics) || **d == *diagnostics;
             if let Some((v, d)) = self.published.get_mut(&url).filter(|(v, d)| *v == version && same(d)) {
                 // The same findings: this check's copy is kept, the one before is freed with it.
                 (*v, *d) = (version, diagnostics);
                 continue;
             }
-            let params =
-                lsp_types::PublishDiagnosticsParams { uri: (*url).clone(), diagnostics: analysis.lsp(&url), version };
+            let Ok(uri) = Url::parse(&url) else { continue };
+            let params = lsp_types::PublishDiagnosticsParams { diagnostics: analysis.lsp(&uri), uri, version };
             send(&self.out, Message::Notification(Notification::new(notif::PublishDiagnostics::METHOD.into(), params)));
             sent.push((url, version, diagnostics));
         }

@@ -8,6 +8,12 @@ use std::sync::Arc;
 /// Where the rules' documentation is published: `codeDescription` links each finding there.
 const RULES_DOCS: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules.md");
 
+/// A file's URL as text: the key of what is shown in it, shared with the converted findings
+/// kept for the next check and with what was published. The `Url` itself (parsed, several
+/// times the size on a tree with findings in tens of thousands of files) is made when the
+/// file's findings are sent.
+pub(crate) type FileUrl = Arc<str>;
+
 /// A file's findings as shown, shared by the checks that found them the same and by what was
 /// published.
 pub(crate) type Findings = Arc<FileFindings>;

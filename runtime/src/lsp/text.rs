@@ -43,8 +43,8 @@ pub(crate) struct Converted {
     /// The stamp of the text the positions were computed on (the findings' hash is in
     /// `lsp`).
     pub(crate) stamp: u64,
-    /// The file's URL, shared with every check and publication that names the file.
-    pub(crate) url: Arc<lsp_types::Url>,
+    /// The file's URL as text, shared with every check and publication that names the file.
+    pub(crate) url: super::shown::FileUrl,
     pub(crate) lsp: super::shown::Findings,
 }
 
