@@ -1,7 +1,8 @@
 //! A check that keeps a `Cache` between runs (as `capc lsp` does) reports what a check from
 //! nothing reports, edit after edit, on a real marketplace: a body edit (the cross-file stage
 //! kept), a description edit, a rename that makes one skill hide another, broken YAML and
-//! JSON, a settings change the listing's budget reads, a file deleted and one created.
+//! JSON, a settings change the listing's budget reads, a file deleted and one created; and a
+//! manifest edit, which makes the discovery again, reads no other file again.
 
 use capc_compiler::check::Cache;
 use capc_compiler::walk::TextSource;
@@ -225,4 +226,71 @@ fn a_check_cancelled_at_any_read_leaves_nothing_the_next_check_keeps() {
         assert!(next.1 == fresh.1, "after a check cancelled at read {after}, the lock differs");
     }
     assert!(cancelled_checks >= 4, "the checks read the tree's files ({cancelled_checks} points of cancellation)");
+}
+
+/// The disk, counting the texts read (a stamp is the disk's hash, as `capc lsp`'s disk cache
+/// knows it without reading the text again).
+#[derive(Default)]
+struct Counted {
+    reads: std::sync::atomic::AtomicUsize,
+}
+
+impl capc_compiler::walk::TextSource for Counted {
+    fn read(&self, path: &Path) -> capc_compiler::walk::Content {
+        self.reads.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        capc_compiler::walk::read(path)
+    }
+
+    fn stamp(&self, path: &Path) -> Option<u64> {
+        Some(capc_compiler::walk::content_hash(&capc_compiler::walk::read(path)))
+    }
+}
+
+/// A manifest edited makes the root's discovery again (its claims are new values); every other
+/// file's reading is still found, by path, and kept.
+#[test]
+fn a_manifest_edited_reads_no_other_file_again() {
+    let corpus = crate::support::corpora_path().join("wshobson__agents");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("agents");
+    crate::support::copy_tree(&corpus, &root);
+    let cache = Arc::new(Cache::new());
+    let source = Arc::new(Counted::default());
+    let mut kept = options(&root, Some(cache.clone()));
+    kept.texts = capc_compiler::walk::Texts::new(source.clone());
+    let reads = || source.reads.swap(0, std::sync::atomic::Ordering::SeqCst);
+    let first = outcome(&kept);
+    let all = reads();
+    assert!(all > 200, "the first check reads the tree's files ({all})");
+    // What every check reads again (the texts its cross-file findings point into, for the
+    // report), as a check with nothing changed reads it.
+    outcome(&kept);
+    let again = reads();
+    assert!(again < all / 20, "nothing changed: next to nothing is read ({again} of {all})");
+
+    let marketplace = root.join(".claude-plugin/marketplace.json");
+    let manifest = std::fs::read_to_string(&marketplace).expect("marketplace");
+    std::fs::write(&marketplace, manifest.replacen('{', "{ \"unknownKey\": 1, ", 1)).expect("write");
+    let edited = outcome(&kept);
+    let after = reads();
+    assert_eq!(edited.0, outcome(&options(&root, None)).0, "the kept readings report what a fresh check does");
+    // The discovery reads the manifests again; nothing else is.
+    let mut manifests = 0;
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read_dir").filter_map(Result::ok) {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.file_name().is_some_and(|n| n == "plugin.json" || n == "marketplace.json") {
+                manifests += 1;
+            }
+        }
+    }
+    let most = again + manifests;
+    assert!(after <= most, "a manifest edited reads the manifests, not every file again ({after} of {all})");
+    std::fs::write(&marketplace, &manifest).expect("write");
+    assert_eq!(outcome(&kept).0, first.0, "as it was");
+    let back = reads();
+    assert!(back <= most, "and back, the same ({back} of {all})");
 }

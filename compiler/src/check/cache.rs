@@ -6,8 +6,9 @@
 //! * each root's discovery (its marketplaces and plugin manifests read, the claim on every
 //!   other file), keyed by the folder's listing and the manifests' texts;
 //! * each file's reading, keyed by what it reads: its text, its claim (kind, owner, the folder
-//!   its name is relative to), the folder's list of files and folders, the scope; and each
-//!   root's readings in its claims' order ([`Rows`]), found by place while its discovery is kept;
+//!   its name is relative to), the folder's list of files and folders, the scope; kept as each
+//!   root's readings in its claims' order ([`Rows`]), found by place while its discovery is
+//!   kept, else (a file added or removed) by path, the claims before and now merged in order;
 //! * the cross-file stage (name resolution, the measures, what is loaded), keyed by what it
 //!   reads: every file's declarations, the whole text of each JSON file and the frontmatter of
 //!   each Markdown file (where the cross-file findings point), and the options. A body edit
@@ -34,8 +35,6 @@ pub struct Cache {
     walks: Mutex<HashMap<String, Arc<crate::walk::Tree>>>,
     /// Each root's claim stage (`claim::claim`), by folder and scope.
     discovered: Mutex<HashMap<String, (u64, Arc<Discovered>)>>,
-    /// By the file's path as shown: the newest reading of it.
-    reads: Mutex<HashMap<String, Arc<Read>>>,
     cross: Mutex<Option<(u64, Arc<Cross>)>>,
     /// Each root's readings in its claims' order (see [`Rows`]), by folder and scope.
     rows: Mutex<HashMap<String, Arc<Rows>>>,
@@ -48,7 +47,7 @@ pub struct Cache {
 
 impl std::fmt::Debug for Cache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let reads = self.reads.lock().map(|r| r.len()).unwrap_or(0);
+        let reads = self.rows.lock().map(|r| r.values().map(|rows| rows.rows.len()).sum::<usize>()).unwrap_or(0);
         write!(f, "Cache({reads} readings)")
     }
 }
@@ -104,16 +103,23 @@ impl std::fmt::Debug for Read {
     }
 }
 
-/// A root's readings in the order of its discovery's claims, each with the part of its key
-/// that comes before its text's stamp. While the root's discovery is the one kept (so its
-/// claims are), the reading of the i-th claimed file is found at its place: its key is that
-/// part and its stamp, without a lookup by path.
+/// A root's readings in the order of its discovery's claims, each with the hash of its key's
+/// part that comes before its text's stamp (a reading's key is the hash of that hash and the
+/// stamp). While the root's discovery is the one kept (so its claims are), the reading of the
+/// i-th claimed file is found at its place, without a lookup by path.
 pub(super) struct Rows {
     /// The discovery whose claims these follow.
     pub(super) discovered: Arc<Discovered>,
     /// The hash of what every key of the root shares (the folder, its listing, the scope…).
     pub(super) shared: u64,
-    pub(super) rows: Vec<(std::collections::hash_map::DefaultHasher, Arc<Read>)>,
+    pub(super) rows: Vec<(u64, Arc<Read>)>,
+}
+
+/// A reading's key: the hash of its key's part before the stamp (see [`Rows`]) and the stamp.
+fn keyed(before: u64, stamp: u64) -> u64 {
+    let mut h = hasher();
+    (before, stamp).hash(&mut h);
+    h.finish()
 }
 
 /// What a root holds before its files are read: the claim stage's value (`claim::claim`).
@@ -176,9 +182,6 @@ impl Cache {
     /// Forgets everything.
     pub fn clear(&self) {
         self.forget_walks();
-        if let Ok(mut reads) = self.reads.lock() {
-            reads.clear();
-        }
         if let Ok(mut cross) = self.cross.lock() {
             *cross = None;
         }
@@ -207,26 +210,6 @@ impl Cache {
             walks.insert(key, Arc::new(tree));
         }
         copy
-    }
-
-    /// The newest reading of `path`, if it was made under `key`.
-    pub(super) fn lookup(&self, path: &str, key: u64) -> Option<Arc<Read>> {
-        self.reads.lock().ok()?.get(path).filter(|r| r.key == key).cloned()
-    }
-
-    /// Keeps `outcome` as the newest reading of `path`, unless `texts` was cancelled while it
-    /// was made (it may hold a failed read under the key of the real text).
-    pub(super) fn insert(&self, path: String, key: u64, outcome: Outcome, texts: &crate::walk::Texts) -> Arc<Read> {
-        // Kept for as long as the file is unchanged: its lists at their size (a list grown
-        // by one push holds room for four; a `Decl` is a few hundred bytes).
-        let read = Arc::new(Read::new(key, outcome));
-        if texts.cancelled() {
-            return read;
-        }
-        if let Ok(mut reads) = self.reads.lock() {
-            reads.insert(path, read.clone());
-        }
-        read
     }
 
     /// Where `what` is in the file `path` whose text has `stamp` ([`SourceFile::stamp`](super::SourceFile)),
@@ -284,15 +267,10 @@ impl Cache {
         found
     }
 
-    /// The rows kept for the root `dir` in `realm`, if they follow `discovered`.
-    pub(super) fn rows(
-        &self,
-        dir: &std::path::Path,
-        realm: super::placement::Realm,
-        discovered: &Arc<Discovered>,
-    ) -> Option<Arc<Rows>> {
+    /// The rows kept for the root `dir` in `realm`.
+    pub(super) fn rows(&self, dir: &std::path::Path, realm: super::placement::Realm) -> Option<Arc<Rows>> {
         let root = root_key(dir, realm);
-        self.rows.lock().ok()?.get(&root).filter(|r| Arc::ptr_eq(&r.discovered, discovered)).cloned()
+        self.rows.lock().ok()?.get(&root).cloned()
     }
 
     pub(super) fn keep_rows(&self, dir: &std::path::Path, realm: super::placement::Realm, rows: Rows) {
@@ -406,21 +384,36 @@ impl Cache {
         let mut shared = hasher();
         (dir, listing, hash, project_keys, realm).hash(&mut shared);
         let shared_key = shared.finish();
-        let previous =
-            self.rows(dir, realm, discovered).filter(|p| p.shared == shared_key && p.rows.len() == claimed.len());
-        let previous = previous.as_deref();
-        let rows: Vec<(std::collections::hash_map::DefaultHasher, Arc<Read>)> = claimed
+        let kept = self.rows(dir, realm).filter(|k| k.shared == shared_key);
+        // Where each file's reading is in the rows kept: at its place while the discovery is
+        // the one kept, else (a file added or removed since) found by path, the claims of the
+        // kept discovery and of this one merged in their order.
+        let same = kept.as_deref().filter(|k| Arc::ptr_eq(&k.discovered, discovered) && k.rows.len() == claimed.len());
+        let moved: Vec<Option<usize>> = match (same, kept.as_deref()) {
+            (None, Some(kept)) => {
+                let mut before = kept.discovered.claims.read_in_order().map(|(rel, _)| rel).enumerate().peekable();
+                claimed
+                    .iter()
+                    .map(|(rel, _)| {
+                        while before.next_if(|(_, was)| was < rel).is_some() {}
+                        before.next_if(|(_, was)| was == rel).map(|(j, _)| j).filter(|j| *j < kept.rows.len())
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        let rows: Vec<(u64, Arc<Read>)> = claimed
             .par_iter()
             .enumerate()
             .map(|(i, (rel, claim))| {
                 let path = dir.join(rel.as_str());
                 // The key before the stamp: the same claim at the same place as before has it.
-                let h = match previous {
-                    Some(p) => p.rows[i].0.clone(),
+                let before = match same {
+                    Some(same) => same.rows[i].0,
                     None => {
                         let mut h = shared.clone();
                         (rel.as_str(), claim).hash(&mut h);
-                        h
+                        h.finish()
                     }
                 };
                 // The text's hash as the source knows it, else read now (and kept for the reading).
@@ -431,24 +424,21 @@ impl Cache {
                         (crate::walk::content_hash(&content), Some(content))
                     }
                 };
-                let mut keyed = h.clone();
-                stamp.hash(&mut keyed);
-                let key = keyed.finish();
-                if let Some((_, read)) = previous.map(|p| &p.rows[i]).filter(|(_, read)| read.key == key) {
-                    return (h, read.clone());
-                }
-                let shown = realm.display(rel);
-                if let Some(found) = self.lookup(&shown, key) {
-                    return (h, found);
+                let key = keyed(before, stamp);
+                let found = match (same, moved.get(i).copied().flatten()) {
+                    (Some(same), _) => Some(&same.rows[i].1),
+                    (None, Some(j)) => kept.as_deref().map(|kept| &kept.rows[j].1),
+                    (None, None) => None,
+                };
+                if let Some(read) = found.filter(|read| read.key == key) {
+                    return (before, read.clone());
                 }
                 // Keyed by what is read now, even if the file changed since the source's stamp.
                 let (content, stamp, key) = match content.take() {
                     Some(content) => (content, stamp, key),
                     None => {
                         let (content, stamp) = tree.texts.read_stamped(&path);
-                        let mut keyed = h.clone();
-                        stamp.hash(&mut keyed);
-                        (content, stamp, keyed.finish())
+                        (content, stamp, keyed(before, stamp))
                     }
                 };
                 let head = match &content {
@@ -460,7 +450,7 @@ impl Cache {
                 if let Some(file) = &mut outcome.file {
                     file.stamp = stamp;
                 }
-                (h, self.insert(shown, key, outcome, &tree.texts))
+                (before, Arc::new(Read::new(key, outcome)))
             })
             .collect();
         let got = rows.iter().map(|(_, read)| read.clone()).collect();

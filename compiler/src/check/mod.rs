@@ -268,6 +268,12 @@ impl Claims {
 }
 
 impl Claims {
+    /// The claims the read stage reads, in their order (by path): all but the marketplaces'
+    /// and plugins' manifests, which the claim stage read.
+    fn read_in_order(&self) -> impl Iterator<Item = (&String, &Claim)> {
+        self.0.iter().filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
+    }
+
     /// The first claim on a path wins.
     fn add(&mut self, rel: &str, kind: FileKind, owner: &Owner, base: Option<&Arc<str>>) {
         self.0.entry(rel.to_string()).or_insert_with(|| Claim { kind, owner: owner.clone(), base: base.cloned() });

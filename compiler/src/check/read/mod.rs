@@ -164,11 +164,7 @@ fn read_files(
     let started = (realm == Realm::Project && !reading.start.is_empty()).then(|| claims.started_in(reading.start));
     let claims = started.as_ref().unwrap_or(claims);
     let cache = reading.cache.filter(|_| started.is_none());
-    let claimed: Vec<(&String, &Claim)> = claims
-        .0
-        .iter()
-        .filter(|(_, claim)| !matches!(claim.kind, FileKind::Marketplace | FileKind::PluginManifest))
-        .collect();
+    let claimed: Vec<(&String, &Claim)> = claims.read_in_order().collect();
     let parsed = read_claims(walked, &claimed, &reading.project_keys, cache, discovered);
     let found = matches!(realm, Realm::Project | Realm::User | Realm::Managed | Realm::AddDir(_)).then(|| {
         let claimed = |rel: &str| claims.0.contains_key(rel);
