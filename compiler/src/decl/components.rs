@@ -666,7 +666,11 @@ fn part(sink: &mut Sink<'_>, cx: &FileCx<'_>, kind: PartKind, own: &str) {
         PartKind::Module => own.to_string(),
         _ => format!("{plugin}:{own}"),
     };
-    sink.decls.push(Decl { path, span: None, item: Item::PluginPart { kind, name, plugin: plugin.to_string() } });
+    sink.decls.push(Decl {
+        path,
+        span: None,
+        item: Item::PluginPart(Box::new(crate::model::decl::PluginPart { kind, name, plugin: plugin.to_string() })),
+    });
 }
 
 /// The hooks module a hooks file names in `modules` (the first; Claude Code loads one).
@@ -735,7 +739,11 @@ pub(crate) fn check_plugin_settings(sink: &mut Sink<'_>, cx: &FileCx<'_>, value:
     sink.decls.push(Decl {
         path,
         span: Some(value.span),
-        item: Item::PluginSettings { plugin: plugin.to_string(), agent, subagent_status_line },
+        item: Item::PluginSettings(Box::new(crate::model::decl::PluginSettings {
+            plugin: plugin.to_string(),
+            agent,
+            subagent_status_line,
+        })),
     });
 }
 

@@ -398,7 +398,11 @@ pub fn settings(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
         out.push(Decl {
             path: path.to_string(),
             span: Some(key.span),
-            item: Item::EnablePlugin { key: key.name.clone(), enabled, scope },
+            item: Item::EnablePlugin(Box::new(crate::model::decl::EnablePlugin {
+                key: key.name.clone(),
+                enabled,
+                scope,
+            })),
         });
     }
     for field in ["extraKnownMarketplaces", "additionalMarketplaces"] {
@@ -448,7 +452,11 @@ pub fn settings(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
         out.push(Decl {
             path: path.to_string(),
             span: None,
-            item: Item::MarketplacePolicy { scope, strict, blocked: blocked.unwrap_or_default() },
+            item: Item::MarketplacePolicy(Box::new(crate::model::decl::MarketplacePolicy {
+                scope,
+                strict,
+                blocked: blocked.unwrap_or_default(),
+            })),
         });
     }
     let allowed = root.get("allowedMcpServers").map(policy_entries);
@@ -463,7 +471,7 @@ pub fn settings(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
         out.push(Decl {
             path: path.to_string(),
             span: None,
-            item: Item::McpPolicy { scope, allowed, denied, managed_only },
+            item: Item::McpPolicy(Box::new(crate::model::decl::McpPolicy { scope, allowed, denied, managed_only })),
         });
     }
 }
@@ -510,7 +518,11 @@ pub(crate) fn channel_plugin(entry: &Node) -> Option<(String, String)> {
 /// `true`), and `disableAllHooks` is then ignored.
 fn switches(root: &Node, scope: Scope, path: &str, out: &mut Vec<Decl>) {
     let mut push = |key: &'static str, node: &Node, value: String, why: Option<String>| {
-        out.push(Decl { path: path.to_string(), span: Some(node.span), item: Item::Switch { scope, key, value, why } });
+        out.push(Decl {
+            path: path.to_string(),
+            span: Some(node.span),
+            item: Item::Switch(Box::new(crate::model::decl::Switch { scope, key, value, why })),
+        });
     };
     let managed = scope == Scope::Managed;
     for key in
@@ -618,7 +630,7 @@ pub(crate) fn mcp_approval(root: &Node, scope: Scope, path: &str, out: &mut Vec<
         out.push(Decl {
             path: path.to_string(),
             span: None,
-            item: Item::McpApproval { scope, enable_all, enabled, disabled },
+            item: Item::McpApproval(Box::new(crate::model::decl::McpApproval { scope, enable_all, enabled, disabled })),
         });
     }
 }
@@ -647,7 +659,11 @@ pub(crate) fn mcp_toggles(project: &Node, path: &str, out: &mut Vec<Decl>) {
     let Some(list) = project.get("disabledMcpServers") else { return };
     let disabled = strings(list).unwrap_or_default();
     if !disabled.is_empty() {
-        out.push(Decl { path: path.to_string(), span: Some(list.span), item: Item::McpToggle { disabled } });
+        out.push(Decl {
+            path: path.to_string(),
+            span: Some(list.span),
+            item: Item::McpToggle(Box::new(crate::model::decl::McpToggle { disabled })),
+        });
     }
 }
 

@@ -119,7 +119,7 @@ impl<'d> Found<'d> {
                     location: k.location.as_deref(),
                     decl: d,
                 }),
-                Item::EnablePlugin { key, enabled, scope } => switches.push((d, key, *enabled, *scope)),
+                Item::EnablePlugin(e) => switches.push((d, &e.key, e.enabled, e.scope)),
                 _ => {}
             }
         }

@@ -19,8 +19,8 @@ pub struct Decl {
 }
 
 // A check holds one `Decl` per declaration, a few times over on a large tree (read, gathered,
-// cached by `capc lsp`): the large variants are boxed so that each is at most this.
-const _: () = assert!(std::mem::size_of::<Decl>() <= 128);
+// cached by `capc lsp`): every variant with fields is boxed, so that each is at most this.
+const _: () = assert!(std::mem::size_of::<Decl>() <= 64);
 
 #[derive(Debug, Clone)]
 pub enum Item {
@@ -30,52 +30,23 @@ pub enum Item {
     Hook(Box<Hook>),
     Rule(Box<Permission>),
     /// An `enabledPlugins` entry.
-    EnablePlugin {
-        key: String,
-        enabled: bool,
-        scope: Scope,
-    },
+    EnablePlugin(Box<EnablePlugin>),
     /// A marketplace settings make known (`extraKnownMarketplaces`).
     KnownMarketplace(Box<KnownMarketplace>),
     /// Managed `strictKnownMarketplaces` (`None` when unset) and `blockedMarketplaces` of one
     /// settings file: each entry a marketplace source's text fields, `source` among them.
-    MarketplacePolicy {
-        scope: Scope,
-        strict: Option<Vec<Vec<(String, String)>>>,
-        blocked: Vec<Vec<(String, String)>>,
-    },
+    MarketplacePolicy(Box<MarketplacePolicy>),
     /// Project-server approval keys of one settings file.
-    McpApproval {
-        scope: Scope,
-        enable_all: Option<bool>,
-        enabled: Vec<String>,
-        disabled: Vec<String>,
-    },
+    McpApproval(Box<McpApproval>),
     /// The MCP policy keys of one settings file.
-    McpPolicy {
-        scope: Scope,
-        /// `allowedMcpServers`, when the file sets it (`[]` allows nothing).
-        allowed: Option<Vec<PolicyEntry>>,
-        denied: Vec<PolicyEntry>,
-        /// `allowManagedMcpServersOnly`.
-        managed_only: Option<bool>,
-    },
+    McpPolicy(Box<McpPolicy>),
     /// A policy switch a settings file sets (`allowManagedHooksOnly`, `disableAllHooks`, …),
     /// with its value as Claude Code reads it (`true`, `false`, `disable`, or the surfaces
     /// `strictPluginOnlyCustomization` locks).
-    Switch {
-        scope: Scope,
-        key: &'static str,
-        value: String,
-        /// Why the value is not the one written (managed settings Claude Code cannot read as
-        /// written: a policy key at its restrictive value, `"true"` read as `true`).
-        why: Option<String>,
-    },
+    Switch(Box<Switch>),
     /// `~/.claude.json`'s per-project `disabledMcpServers`: servers (other than `.mcp.json`
     /// ones) turned off in this project.
-    McpToggle {
-        disabled: Vec<String>,
-    },
+    McpToggle(Box<McpToggle>),
     /// A settings file Claude Code refuses whole (nothing else it declares is read).
     SettingsNotLoaded(Box<super::SettingsNotLoaded>),
     /// A plugin folder, its namespace and how it may load.
@@ -98,29 +69,94 @@ pub enum Item {
     /// An output style (a project's, the user's or a plugin's).
     OutputStyle(Box<OutputStyle>),
     /// A plugin's theme, workflow or hooks module: named in its inventory only.
-    PluginPart {
-        kind: PartKind,
-        /// As Claude Code names it (`plugin:slug`, `plugin:name`, the module's path).
-        name: String,
-        plugin: String,
-    },
+    PluginPart(Box<PluginPart>),
     /// A setting that selects something by name: `outputStyle` (an output style) or `agent`
     /// (the agent the main thread runs as); checked once every name is known.
-    Selects {
-        key: &'static str,
-        value: String,
-    },
+    Selects(Box<Selects>),
     /// A plugin's root `settings.json` (or plugin.json's `settings`): the keys Claude Code
     /// applies from it while the plugin is enabled.
-    PluginSettings {
-        plugin: String,
-        /// `agent`: the agent this session's main thread runs as.
-        agent: Option<String>,
-        /// `subagentStatusLine.command`: a shell command Claude Code runs for the status line.
-        subagent_status_line: Option<String>,
-    },
+    PluginSettings(Box<PluginSettings>),
     /// A marketplace: its folder and the plugins it lists, with their folders when local.
     Marketplace(Box<Marketplace>),
+}
+
+/// The fields of [`Item::EnablePlugin`] (boxed: an `Item` is two words).
+#[derive(Debug, Clone)]
+pub struct EnablePlugin {
+    pub key: String,
+    pub enabled: bool,
+    pub scope: Scope,
+}
+
+/// The fields of [`Item::MarketplacePolicy`] (boxed: an `Item` is two words).
+#[derive(Debug, Clone)]
+pub struct MarketplacePolicy {
+    pub scope: Scope,
+    pub strict: Option<Vec<Vec<(String, String)>>>,
+    pub blocked: Vec<Vec<(String, String)>>,
+}
+
+/// The fields of [`Item::McpApproval`] (boxed: an `Item` is two words).
+#[derive(Debug, Clone)]
+pub struct McpApproval {
+    pub scope: Scope,
+    pub enable_all: Option<bool>,
+    pub enabled: Vec<String>,
+    pub disabled: Vec<String>,
+}
+
+/// The fields of [`Item::McpPolicy`] (boxed: an `Item` is two words).
+#[derive(Debug, Clone)]
+pub struct McpPolicy {
+    pub scope: Scope,
+    /// `allowedMcpServers`, when the file sets it (`[]` allows nothing).
+    pub allowed: Option<Vec<PolicyEntry>>,
+    pub denied: Vec<PolicyEntry>,
+    /// `allowManagedMcpServersOnly`.
+    pub(crate) managed_only: Option<bool>,
+}
+
+/// The fields of [`Item::Switch`] (boxed: an `Item` is two words).
+#[derive(Debug, Clone)]
+pub struct Switch {
+    pub scope: Scope,
+    pub key: &'static str,
+    pub value: String,
+    /// Why the value is not the one written (managed settings Claude Code cannot read as
+    /// written: a policy key at its restrictive value, `"true"` read as `true`).
+    pub why: Option<String>,
+}
+
+/// The fields of [`Item::McpToggle`] (boxed: an `Item` is two words).
+#[derive(Debug, Clone)]
+pub struct McpToggle {
+    pub disabled: Vec<String>,
+}
+
+/// The fields of [`Item::PluginPart`] (boxed: an `Item` is two words).
+#[derive(Debug, Clone)]
+pub struct PluginPart {
+    pub kind: PartKind,
+    /// As Claude Code names it (`plugin:slug`, `plugin:name`, the module's path).
+    pub name: String,
+    pub plugin: String,
+}
+
+/// The fields of [`Item::Selects`] (boxed: an `Item` is two words).
+#[derive(Debug, Clone)]
+pub struct Selects {
+    pub key: &'static str,
+    pub value: String,
+}
+
+/// The fields of [`Item::PluginSettings`] (boxed: an `Item` is two words).
+#[derive(Debug, Clone)]
+pub struct PluginSettings {
+    pub plugin: String,
+    /// `agent`: the agent this session's main thread runs as.
+    pub agent: Option<String>,
+    /// `subagentStatusLine.command`: a shell command Claude Code runs for the status line.
+    pub(crate) subagent_status_line: Option<String>,
 }
 
 /// A marketplace settings make known (`extraKnownMarketplaces`): [`Item::KnownMarketplace`].

@@ -147,7 +147,10 @@ fn declare(sink: &mut Sink<'_>, cx: &FileCx<'_>, at: &At<'_>, made: &mut Made, n
                     decls.push(crate::model::Decl {
                         path: path.to_string(),
                         span: Some(value.span),
-                        item: Item::Selects { key, value: value.as_str().unwrap_or_default().to_string() },
+                        item: Item::Selects(Box::new(crate::model::decl::Selects {
+                            key,
+                            value: value.as_str().unwrap_or_default().to_string(),
+                        })),
                     });
                 }
             }

@@ -45,7 +45,7 @@ pub(super) fn add_runs(
         .decls
         .iter()
         .filter_map(|d| match &d.item {
-            Item::PluginPart { kind, name, plugin } => Some((*kind, name.clone(), plugin.clone())),
+            Item::PluginPart(part) => Some((part.kind, part.name.clone(), part.plugin.clone())),
             _ => None,
         })
         .collect();

@@ -78,7 +78,7 @@ impl Gathered {
         let selects = decls
             .iter()
             .filter_map(|d| match &d.item {
-                Item::Selects { key, value } => Some((d.path.clone(), d.span, *key, value.clone())),
+                Item::Selects(selects) => Some((d.path.clone(), d.span, selects.key, selects.value.clone())),
                 _ => None,
             })
             .collect();
@@ -138,7 +138,8 @@ fn pin_without_secrets(mut pin: model::Pin) -> model::Pin {
 fn plugin_settings(decls: &[Decl], roots: &[String]) -> BTreeMap<String, PluginSettings> {
     let mut found: BTreeMap<String, PluginSettings> = BTreeMap::new();
     for d in decls {
-        if let Item::PluginSettings { agent, subagent_status_line, .. } = &d.item {
+        if let Item::PluginSettings(settings) = &d.item {
+            let crate::model::decl::PluginSettings { agent, subagent_status_line, .. } = &**settings;
             let Some(root) = owner(&d.path, roots) else { continue };
             let own_file = !d.path.ends_with("plugin.json");
             let kept = found.get(root).is_some_and(|s| s.own_file && !own_file);
@@ -180,7 +181,7 @@ pub(super) fn split(
             Item::LspServer(l) => (true, l.path.as_str()),
             Item::PluginBin(b) => (true, b.path.as_str()),
             Item::OutputStyle(o) => (o.plugin.is_some(), o.path.as_str()),
-            Item::PluginPart { .. } => (true, d.path.as_str()),
+            Item::PluginPart(_) => (true, d.path.as_str()),
             _ => continue,
         };
         match plugin.then(|| owner(path, roots)).flatten() {

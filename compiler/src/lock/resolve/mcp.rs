@@ -25,7 +25,7 @@ pub(super) fn approvals(decls: &[Decl]) -> Approvals {
     let mut found: Vec<&Item> =
         decls.iter().map(|d| &d.item).filter(|i| matches!(i, Item::McpApproval { .. })).collect();
     found.sort_by_key(|i| match i {
-        Item::McpApproval { scope, .. } => scope_rank(*scope),
+        Item::McpApproval(approval) => scope_rank(approval.scope),
         _ => u8::MAX,
     });
     let mut out = Approvals {
@@ -35,14 +35,16 @@ pub(super) fn approvals(decls: &[Decl]) -> Approvals {
         turned_off: BTreeSet::new(),
     };
     for item in found {
-        if let Item::McpApproval { enable_all, enabled, disabled, .. } = item {
+        if let Item::McpApproval(approval) = item {
+            let crate::model::decl::McpApproval { enable_all, enabled, disabled, .. } = &**approval;
             out.enable_all = out.enable_all.or(*enable_all);
             out.enabled.extend(enabled.iter().cloned());
             out.disabled.extend(disabled.iter().cloned());
         }
     }
     for d in decls {
-        if let Item::McpToggle { disabled } = &d.item {
+        if let Item::McpToggle(toggle) = &d.item {
+            let disabled = &toggle.disabled;
             out.turned_off.extend(disabled.iter().cloned());
         }
     }
@@ -63,12 +65,13 @@ pub(super) struct ServerPolicy {
 
 impl ServerPolicy {
     pub(super) fn of(decls: &[Decl]) -> ServerPolicy {
-        let managed_only = decls
-            .iter()
-            .any(|d| matches!(d.item, Item::McpPolicy { scope: Scope::Managed, managed_only: Some(true), .. }));
+        let managed_only = decls.iter().any(
+            |d| matches!(&d.item, Item::McpPolicy(p) if p.scope == Scope::Managed && p.managed_only == Some(true)),
+        );
         let mut policy = ServerPolicy { allowed: None, allowed_in: BTreeSet::new(), denied: Vec::new() };
         for d in decls {
-            let Item::McpPolicy { scope, allowed, denied, .. } = &d.item else { continue };
+            let Item::McpPolicy(keys) = &d.item else { continue };
+            let crate::model::decl::McpPolicy { scope, allowed, denied, .. } = &**keys;
             policy.denied.extend(denied.iter().map(|e| (e.clone(), d.path.clone(), *scope)));
             if let Some(allowed) = allowed.as_ref().filter(|_| !managed_only || *scope == Scope::Managed) {
                 policy.allowed.get_or_insert_with(Vec::new).extend(allowed.iter().cloned());

@@ -71,7 +71,7 @@ impl Parts {
             Item::LspServer(l) => self.lsp_servers.push((at, *l)),
             Item::PluginBin(b) => self.bins.push((at, *b)),
             Item::OutputStyle(o) => self.styles.push((at, *o)),
-            Item::PluginPart { kind, name, .. } => self.parts.push((kind, name)),
+            Item::PluginPart(part) => self.parts.push((part.kind, part.name)),
             _ => {}
         }
     }

@@ -52,7 +52,7 @@ impl Switches {
         let mut found: Vec<(&Decl, Scope, &'static str, &str)> = decls
             .iter()
             .filter_map(|d| match &d.item {
-                Item::Switch { scope, key, value, .. } => Some((d, *scope, *key, value.as_str())),
+                Item::Switch(switch) => Some((d, switch.scope, switch.key, switch.value.as_str())),
                 _ => None,
             })
             .collect();
@@ -63,7 +63,7 @@ impl Switches {
         for (d, scope, key, value) in found {
             let into = if scope == Scope::Managed { &mut managed } else { &mut user };
             let why = match &d.item {
-                Item::Switch { why, .. } => why.as_deref(),
+                Item::Switch(switch) => switch.why.as_deref(),
                 _ => None,
             };
             into.insert(key, (value, d.path.as_str(), why));
@@ -294,7 +294,10 @@ pub(super) fn marketplaces(decls: &[Decl]) -> (BTreeMap<String, (String, String)
     let mut strict: Option<(Vec<&Fields>, &str)> = None;
     let mut blocked: Vec<(&Fields, &str)> = Vec::new();
     for d in decls {
-        let Item::MarketplacePolicy { scope: Scope::Managed, strict: s, blocked: b } = &d.item else { continue };
+        let Item::MarketplacePolicy(policy) = &d.item else { continue };
+        let crate::model::decl::MarketplacePolicy { scope: Scope::Managed, strict: s, blocked: b } = &**policy else {
+            continue;
+        };
         if let Some(list) = s {
             let entry = strict.get_or_insert_with(|| (Vec::new(), d.path.as_str()));
             entry.0.extend(list.iter());

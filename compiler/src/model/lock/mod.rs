@@ -199,7 +199,7 @@ pub struct Plugin {
     /// Code runs to draw subagents' status lines. Absent from locks written before it was
     /// recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub subagent_status_line: Option<String>,
+    pub(crate) subagent_status_line: Option<String>,
 }
 
 /// A plugin's components, named as Claude Code names them.
