@@ -208,26 +208,41 @@ impl Catalog {
         }
         for entry in self.files.get().filter(SkillFile::locked) {
             let files = by_skill.get(entry.skill).map_or(&[][..], Vec::as_slice);
-            let resources =
-                files.iter().map(|f| SkillResource::new(f.uri(), format!("sha256:{}", f.sha256()), f.size)).collect();
             let command = served.get(entry.skill).map(|&i| &self.prompts.lock.commands[i]);
-            let description = command.and_then(description).unwrap_or_default();
-            let skill = Skill::new(
-                entry.uri(),
-                SkillFrontmatter::new(entry.skill, description),
-                SkillResources::Files(resources),
-            );
-            if skill.validate().is_ok() {
-                out.push(skill);
-            }
+            out.extend(skill(entry, files, command));
         }
         out
+    }
+
+    /// The skill whose `SKILL.md` is at `uri`, as [`Catalog::skills`] lists it: found, and only
+    /// it built (a large tree lists tens of thousands).
+    pub fn skill(&self, uri: &str) -> Option<Skill> {
+        let entry = self.files.find(uri).filter(SkillFile::locked)?;
+        let files: Vec<SkillFile<'_>> = self.files.get().filter(|f| f.skill == entry.skill).collect();
+        let command =
+            self.prompts.rows.iter().find(|r| &*r.name == entry.skill).map(|r| &self.prompts.lock.commands[r.decl]);
+        skill(entry, &files, command)
     }
 
     /// The closest prompt name to `name`, for an unknown one.
     pub(crate) fn closest_prompt(&self, name: &str) -> Option<&str> {
         crate::request::closest(name, self.prompts.names())
     }
+}
+
+/// The skill of `entry` (a `SKILL.md`) with its `files` and the `command` it is served as, when
+/// the extension admits it (a name of lowercase letters, digits and hyphens).
+fn skill(
+    entry: SkillFile<'_>,
+    files: &[SkillFile<'_>],
+    command: Option<&capc_compiler::model::Command>,
+) -> Option<Skill> {
+    let resources =
+        files.iter().map(|f| SkillResource::new(f.uri(), format!("sha256:{}", f.sha256()), f.size)).collect();
+    let description = command.and_then(description).unwrap_or_default();
+    let skill =
+        Skill::new(entry.uri(), SkillFrontmatter::new(entry.skill, description), SkillResources::Files(resources));
+    skill.validate().is_ok().then_some(skill)
 }
 
 /// The turn every request is answered in: a headless run, trusted only when the user said so

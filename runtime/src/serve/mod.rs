@@ -513,10 +513,11 @@ impl ServerHandler for Server {
         request: GetSkillRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, ErrorData> {
-        let skills = self.shared.catalog().skills();
-        match skills.iter().find(|s| s.uri == request.uri) {
-            Some(skill) => Ok(GetSkillResult::new(skill.clone())),
+        let catalog = self.shared.catalog();
+        match catalog.skill(&request.uri) {
+            Some(skill) => Ok(GetSkillResult::new(skill)),
             None => {
+                let skills = catalog.skills();
                 let closest = crate::request::closest(&request.uri, skills.iter().map(|s| s.uri.as_str()));
                 Err(unknown("skill", &request.uri, closest))
             }
