@@ -74,6 +74,16 @@ fn long_lists_come_in_pages_that_together_hold_every_item() {
     assert_eq!(resources.len(), SKILLS);
     assert!(resources.iter().any(|r| r["uri"] == "skill://skill-1002/SKILL.md"), "the last page's file");
 
+    // The Skills extension's list, in the same pages, each skill once with its files.
+    let (skills, pages) = all_pages(&mut server, "skills/list", "skills");
+    assert_eq!(pages, 2, "1,003 skills are two pages");
+    let uris: std::collections::BTreeSet<&str> = skills.iter().filter_map(|s| s["uri"].as_str()).collect();
+    assert_eq!((skills.len(), uris.len()), (SKILLS, SKILLS), "each skill once");
+    let last = skills.iter().find(|s| s["uri"] == "skill://skill-1002/SKILL.md").expect("the last page's skill");
+    assert_eq!(last["frontmatter"]["description"], "Skill number 1002. Use when asked for 1002.", "{last}");
+    let got = server.request("skills/get", serde_json::json!({"uri": "skill://skill-1002/SKILL.md"}));
+    assert_eq!(&got["result"]["skill"], last, "skills/get gives what the list gave");
+
     // A cursor no page gave is refused, and the server goes on.
     let bad = server.request("prompts/list", serde_json::json!({"cursor": "many"}));
     assert_eq!(bad["error"]["code"], -32602, "{bad}");

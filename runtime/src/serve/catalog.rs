@@ -214,6 +214,43 @@ impl Catalog {
         out
     }
 
+    /// The page of [`Catalog::skills`] that starts at `cursor` (as `prompts/list`'s pages), and
+    /// the next page's cursor. The skills the extension admits are found once, each built and
+    /// dropped in turn; a page builds its own only.
+    pub(crate) fn skills_page(&self, cursor: Option<&str>) -> Result<(Vec<Skill>, Option<String>), String> {
+        let served: HashMap<&str, usize> = self.prompts.rows.iter().map(|r| (&*r.name, r.decl)).collect();
+        let command = |name: &str| served.get(name).map(|&i| &self.prompts.lock.commands[i]);
+        let entries: Vec<SkillFile<'_>> = self.files.get().filter(SkillFile::locked).collect();
+        let admitted = self.files.admitted.get_or_init(|| {
+            let mut by_skill: HashMap<&str, Vec<SkillFile<'_>>> = HashMap::new();
+            for f in self.files.get() {
+                by_skill.entry(f.skill).or_default().push(f);
+            }
+            let files = |name: &str| by_skill.get(name).map_or(&[][..], Vec::as_slice);
+            (0..entries.len() as u32)
+                .filter(|&i| {
+                    let entry = entries[i as usize];
+                    skill(entry, files(entry.skill), command(entry.skill)).is_some()
+                })
+                .collect()
+        });
+        let (start, end, next) = page(cursor, admitted.len())?;
+        let shown = &admitted[start..end];
+        let names: HashSet<&str> = shown.iter().map(|&i| entries[i as usize].skill).collect();
+        let mut by_skill: HashMap<&str, Vec<SkillFile<'_>>> = HashMap::new();
+        for f in self.files.get().filter(|f| names.contains(f.skill)) {
+            by_skill.entry(f.skill).or_default().push(f);
+        }
+        let skills = shown
+            .iter()
+            .filter_map(|&i| {
+                let entry = entries[i as usize];
+                skill(entry, by_skill.get(entry.skill).map_or(&[][..], Vec::as_slice), command(entry.skill))
+            })
+            .collect();
+        Ok((skills, next))
+    }
+
     /// The skill whose `SKILL.md` is at `uri`, as [`Catalog::skills`] lists it: found, and only
     /// it built (a large tree lists tens of thousands).
     pub fn skill(&self, uri: &str) -> Option<Skill> {
@@ -436,6 +473,9 @@ pub struct Files {
     folders: Arc<Vec<Folder>>,
     roots: crate::loaded::Roots,
     listed: Arc<OnceLock<Vec<Listed>>>,
+    /// Which of the listed `SKILL.md`s the Skills extension admits (their places among them),
+    /// found the first time `skills/list` is asked (see [`Catalog::skills_page`]).
+    admitted: Arc<OnceLock<Vec<u32>>>,
 }
 
 /// One served skill, before its folder is walked: its name (shared with the session), its
@@ -476,6 +516,7 @@ impl Files {
             folders: Arc::new(folders),
             roots: loaded.roots.clone(),
             listed: Arc::default(),
+            admitted: Arc::default(),
         }
     }
 

@@ -502,10 +502,14 @@ impl ServerHandler for Server {
 
     async fn list_skills(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, ErrorData> {
-        Ok(ListSkillsResult::with_all_items(self.shared.catalog().skills()))
+        let catalog = self.shared.catalog();
+        let (skills, next) = catalog.skills_page(cursor(&request)).map_err(|e| ErrorData::invalid_params(e, None))?;
+        let mut result = ListSkillsResult::with_all_items(skills);
+        result.next_cursor = next;
+        Ok(result)
     }
 
     async fn get_skill(
