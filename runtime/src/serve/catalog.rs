@@ -194,65 +194,33 @@ impl Catalog {
         Ok((listed.skip(start).take(end - start).collect(), next))
     }
 
-    /// The skills of the MCP Skills extension (SEP-2640): each served skill whose name the
-    /// extension allows (lowercase letters, digits and hyphens: not a plugin's `acme:ship`),
-    /// with its files, their digests and sizes.
-    pub fn skills(&self) -> Vec<Skill> {
-        let mut out = Vec::new();
-        let served: HashMap<&str, usize> = self.prompts.rows.iter().map(|r| (&*r.name, r.decl)).collect();
-        // Each skill's files in list order, found by name once rather than by a scan of the
-        // whole list per skill.
-        let mut by_skill: HashMap<&str, Vec<SkillFile<'_>>> = HashMap::new();
-        for f in self.files.get() {
-            by_skill.entry(f.skill).or_default().push(f);
-        }
-        for entry in self.files.get().filter(SkillFile::locked) {
-            let files = by_skill.get(entry.skill).map_or(&[][..], Vec::as_slice);
-            let command = served.get(entry.skill).map(|&i| &self.prompts.lock.commands[i]);
-            out.extend(skill(entry, files, command));
-        }
-        out
-    }
-
-    /// The page of [`Catalog::skills`] that starts at `cursor` (as `prompts/list`'s pages), and
-    /// the next page's cursor. The skills the extension admits are found once, each built and
-    /// dropped in turn; a page builds its own only.
+    /// The skills of the MCP Skills extension (SEP-2640), in pages: each served skill whose name
+    /// the extension allows (lowercase letters, digits and hyphens: not a plugin's
+    /// `acme:ship`), with its files, their digests and sizes. The page that starts at `cursor`
+    /// (as `prompts/list`'s pages), and the next page's cursor; a page builds its own skills.
     pub(crate) fn skills_page(&self, cursor: Option<&str>) -> Result<(Vec<Skill>, Option<String>), String> {
-        let served: HashMap<&str, usize> = self.prompts.rows.iter().map(|r| (&*r.name, r.decl)).collect();
-        let command = |name: &str| served.get(name).map(|&i| &self.prompts.lock.commands[i]);
-        let entries: Vec<SkillFile<'_>> = self.files.get().filter(SkillFile::locked).collect();
-        let admitted = self.files.admitted.get_or_init(|| {
-            let mut by_skill: HashMap<&str, Vec<SkillFile<'_>>> = HashMap::new();
-            for f in self.files.get() {
-                by_skill.entry(f.skill).or_default().push(f);
-            }
-            let files = |name: &str| by_skill.get(name).map_or(&[][..], Vec::as_slice);
-            (0..entries.len() as u32)
-                .filter(|&i| {
-                    let entry = entries[i as usize];
-                    skill(entry, files(entry.skill), command(entry.skill)).is_some()
-                })
-                .collect()
-        });
+        let (entries, admitted) = self.admitted_skills();
         let (start, end, next) = page(cursor, admitted.len())?;
-        let shown = &admitted[start..end];
-        let names: HashSet<&str> = shown.iter().map(|&i| entries[i as usize].skill).collect();
-        let mut by_skill: HashMap<&str, Vec<SkillFile<'_>>> = HashMap::new();
-        for f in self.files.get().filter(|f| names.contains(f.skill)) {
-            by_skill.entry(f.skill).or_default().push(f);
-        }
+        let shown: Vec<SkillFile<'_>> = admitted[start..end].iter().map(|&i| entries[i as usize]).collect();
+        let names: HashSet<&str> = shown.iter().map(|entry| entry.skill).collect();
+        let by_skill = by_skill(self.files.get().filter(|f| names.contains(f.skill)));
+        let served = self.served();
+        let files = |name: &str| by_skill.get(name).map_or(&[][..], Vec::as_slice);
         let skills = shown
-            .iter()
-            .filter_map(|&i| {
-                let entry = entries[i as usize];
-                skill(entry, by_skill.get(entry.skill).map_or(&[][..], Vec::as_slice), command(entry.skill))
-            })
+            .into_iter()
+            .filter_map(|entry| skill(entry, files(entry.skill), served.get(entry.skill).copied()))
             .collect();
         Ok((skills, next))
     }
 
-    /// The skill whose `SKILL.md` is at `uri`, as [`Catalog::skills`] lists it: found, and only
-    /// it built (a large tree lists tens of thousands).
+    /// The URI of every skill [`Catalog::skills_page`] lists, in its order.
+    pub(crate) fn skill_uris(&self) -> Vec<String> {
+        let (entries, admitted) = self.admitted_skills();
+        admitted.iter().map(|&i| entries[i as usize].uri()).collect()
+    }
+
+    /// The skill whose `SKILL.md` is at `uri`, as [`Catalog::skills_page`] lists it: found, and
+    /// only it built (a large tree lists tens of thousands).
     pub fn skill(&self, uri: &str) -> Option<Skill> {
         let entry = self.files.find(uri).filter(SkillFile::locked)?;
         let files: Vec<SkillFile<'_>> = self.files.get().filter(|f| f.skill == entry.skill).collect();
@@ -261,10 +229,44 @@ impl Catalog {
         skill(entry, &files, command)
     }
 
+    /// The listed `SKILL.md`s, and the places among them of those the extension admits: found
+    /// the first time they are asked for, each skill built and dropped in turn.
+    fn admitted_skills(&self) -> (Vec<SkillFile<'_>>, &[u32]) {
+        let entries: Vec<SkillFile<'_>> = self.files.get().filter(SkillFile::locked).collect();
+        let admitted = self.files.admitted.get_or_init(|| {
+            // Each skill's files in list order, found by name once rather than by a scan of
+            // the whole list per skill.
+            let by_skill = by_skill(self.files.get());
+            let served = self.served();
+            let files = |name: &str| by_skill.get(name).map_or(&[][..], Vec::as_slice);
+            (0..entries.len() as u32)
+                .filter(|&i| {
+                    let entry = entries[i as usize];
+                    skill(entry, files(entry.skill), served.get(entry.skill).copied()).is_some()
+                })
+                .collect()
+        });
+        (entries, admitted)
+    }
+
+    /// The command each served prompt's name runs, by that name.
+    fn served(&self) -> HashMap<&str, &capc_compiler::model::Command> {
+        self.prompts.rows.iter().map(|r| (&*r.name, &self.prompts.lock.commands[r.decl])).collect()
+    }
+
     /// The closest prompt name to `name`, for an unknown one.
     pub(crate) fn closest_prompt(&self, name: &str) -> Option<&str> {
         crate::request::closest(name, self.prompts.names())
     }
+}
+
+/// Skill files by their skill's name, each skill's in list order.
+fn by_skill<'a>(files: impl Iterator<Item = SkillFile<'a>>) -> HashMap<&'a str, Vec<SkillFile<'a>>> {
+    let mut by_skill: HashMap<&str, Vec<SkillFile<'_>>> = HashMap::new();
+    for f in files {
+        by_skill.entry(f.skill).or_default().push(f);
+    }
+    by_skill
 }
 
 /// The skill of `entry` (a `SKILL.md`) with its `files` and the `command` it is served as, when
@@ -474,7 +476,7 @@ pub struct Files {
     roots: crate::loaded::Roots,
     listed: Arc<OnceLock<Vec<Listed>>>,
     /// Which of the listed `SKILL.md`s the Skills extension admits (their places among them),
-    /// found the first time `skills/list` is asked (see [`Catalog::skills_page`]).
+    /// found the first time the skills are listed (see `Catalog::admitted_skills`).
     admitted: Arc<OnceLock<Vec<u32>>>,
 }
 

@@ -521,8 +521,8 @@ impl ServerHandler for Server {
         match catalog.skill(&request.uri) {
             Some(skill) => Ok(GetSkillResult::new(skill)),
             None => {
-                let skills = catalog.skills();
-                let closest = crate::request::closest(&request.uri, skills.iter().map(|s| s.uri.as_str()));
+                let uris = catalog.skill_uris();
+                let closest = crate::request::closest(&request.uri, uris.iter().map(String::as_str));
                 Err(unknown("skill", &request.uri, closest))
             }
         }
