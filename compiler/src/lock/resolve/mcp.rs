@@ -4,6 +4,7 @@
 use super::permissions::glob_match;
 use super::{reference, scope_rank, Builder, GraphEdge, GraphNodeKind, Reason};
 use crate::diagnostic::{report_at, Severity};
+use crate::model::decl::{McpApproval, McpPolicy};
 use crate::model::{
     Approval, Behavior, Decl, Item, McpServer, Origin, Permission, PolicyEntry, RemovedByPolicy, Scope,
 };
@@ -22,30 +23,28 @@ pub(super) struct Approvals {
 }
 
 pub(super) fn approvals(decls: &[Decl]) -> Approvals {
-    let mut found: Vec<&Item> =
-        decls.iter().map(|d| &d.item).filter(|i| matches!(i, Item::McpApproval { .. })).collect();
-    found.sort_by_key(|i| match i {
-        Item::McpApproval(approval) => scope_rank(approval.scope),
-        _ => u8::MAX,
-    });
+    let mut found: Vec<&McpApproval> = decls
+        .iter()
+        .filter_map(|d| match &d.item {
+            Item::McpApproval(approval) => Some(&**approval),
+            _ => None,
+        })
+        .collect();
+    found.sort_by_key(|approval| scope_rank(approval.scope));
     let mut out = Approvals {
         enable_all: None,
         enabled: BTreeSet::new(),
         disabled: BTreeSet::new(),
         turned_off: BTreeSet::new(),
     };
-    for item in found {
-        if let Item::McpApproval(approval) = item {
-            let crate::model::decl::McpApproval { enable_all, enabled, disabled, .. } = &**approval;
-            out.enable_all = out.enable_all.or(*enable_all);
-            out.enabled.extend(enabled.iter().cloned());
-            out.disabled.extend(disabled.iter().cloned());
-        }
+    for McpApproval { enable_all, enabled, disabled, .. } in found {
+        out.enable_all = out.enable_all.or(*enable_all);
+        out.enabled.extend(enabled.iter().cloned());
+        out.disabled.extend(disabled.iter().cloned());
     }
     for d in decls {
         if let Item::McpToggle(toggle) = &d.item {
-            let disabled = &toggle.disabled;
-            out.turned_off.extend(disabled.iter().cloned());
+            out.turned_off.extend(toggle.disabled.iter().cloned());
         }
     }
     out
@@ -71,7 +70,7 @@ impl ServerPolicy {
         let mut policy = ServerPolicy { allowed: None, allowed_in: BTreeSet::new(), denied: Vec::new() };
         for d in decls {
             let Item::McpPolicy(keys) = &d.item else { continue };
-            let crate::model::decl::McpPolicy { scope, allowed, denied, .. } = &**keys;
+            let McpPolicy { scope, allowed, denied, .. } = &**keys;
             policy.denied.extend(denied.iter().map(|e| (e.clone(), d.path.clone(), *scope)));
             if let Some(allowed) = allowed.as_ref().filter(|_| !managed_only || *scope == Scope::Managed) {
                 policy.allowed.get_or_insert_with(Vec::new).extend(allowed.iter().cloned());

@@ -20,6 +20,7 @@
 //!   into a session): managed settings only; capc runs no channel, it records them.
 
 use super::Parts;
+use crate::model::decl::{MarketplacePolicy, Switch};
 use crate::model::{Decl, Item, Plugin, PolicySwitch, RemovedByPolicy, RunKind, Scope};
 
 /// The kind `[[removed_by_policy]]` gives a status line or `fileSuggestion` the hooks'
@@ -49,24 +50,20 @@ pub(super) struct Switches {
 
 impl Switches {
     pub(super) fn of(decls: &[Decl]) -> Switches {
-        let mut found: Vec<(&Decl, Scope, &'static str, &str)> = decls
+        let mut found: Vec<(&Decl, &Switch)> = decls
             .iter()
             .filter_map(|d| match &d.item {
-                Item::Switch(switch) => Some((d, switch.scope, switch.key, switch.value.as_str())),
+                Item::Switch(switch) => Some((d, &**switch)),
                 _ => None,
             })
             .collect();
-        found.sort_by_key(|(d, scope, _, _)| merge_order(*scope, &d.path));
+        found.sort_by_key(|(d, switch)| merge_order(switch.scope, &d.path));
         // The last value of each key, among the managed files and among the others.
         let mut managed: BTreeMap<&'static str, (&str, &str, Option<&str>)> = BTreeMap::new();
         let mut user: BTreeMap<&'static str, (&str, &str, Option<&str>)> = BTreeMap::new();
-        for (d, scope, key, value) in found {
-            let into = if scope == Scope::Managed { &mut managed } else { &mut user };
-            let why = match &d.item {
-                Item::Switch(switch) => switch.why.as_deref(),
-                _ => None,
-            };
-            into.insert(key, (value, d.path.as_str(), why));
+        for (d, switch) in found {
+            let into = if switch.scope == Scope::Managed { &mut managed } else { &mut user };
+            into.insert(switch.key, (switch.value.as_str(), d.path.as_str(), switch.why.as_deref()));
         }
         let mut set = BTreeMap::new();
         let mut put = |key: &'static str, (value, path, why): (&str, &str, Option<&str>)| {
@@ -295,7 +292,7 @@ pub(super) fn marketplaces(decls: &[Decl]) -> (BTreeMap<String, (String, String)
     let mut blocked: Vec<(&Fields, &str)> = Vec::new();
     for d in decls {
         let Item::MarketplacePolicy(policy) = &d.item else { continue };
-        let crate::model::decl::MarketplacePolicy { scope: Scope::Managed, strict: s, blocked: b } = &**policy else {
+        let MarketplacePolicy { scope: Scope::Managed, strict: s, blocked: b } = &**policy else {
             continue;
         };
         if let Some(list) = s {
