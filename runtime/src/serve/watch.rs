@@ -29,6 +29,13 @@ pub(crate) fn pause(looked: Duration) -> Duration {
 /// between two looks (nor two maps during one): on a 100,000-file tree that map was 20 MB.
 type Fingerprint = u64;
 
+/// One look at `folders`: their fingerprint, and how long taking it took.
+fn look(folders: &[PathBuf]) -> (Fingerprint, Duration) {
+    let started = std::time::Instant::now();
+    let fingerprint = fingerprint(folders);
+    (fingerprint, started.elapsed())
+}
+
 fn fingerprint(folders: &[PathBuf]) -> Fingerprint {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -62,14 +69,11 @@ pub fn start(shared: Arc<Shared>) {
     let handle = tokio::runtime::Handle::current();
     let mut current = shared.rederive();
     let watched = folders(current.roots());
-    let started = std::time::Instant::now();
-    let mut last = fingerprint(&watched);
-    let mut looked = started.elapsed();
+    let (mut last, mut looked) = look(&watched);
     let spawned = std::thread::Builder::new().name("capc-serve-watch".to_string()).spawn(move || loop {
         std::thread::sleep(pause(looked));
-        let started = std::time::Instant::now();
-        let now = fingerprint(&watched);
-        looked = started.elapsed();
+        let (now, took) = look(&watched);
+        looked = took;
         if now == last {
             continue;
         }
