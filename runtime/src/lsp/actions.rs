@@ -29,7 +29,7 @@ pub(crate) fn code_actions(analysis: &Analysis, params: CodeActionParams) -> Vec
     };
     let mut actions = Vec::new();
     let mut fixable = false;
-    for (shown, finding) in analysis.findings(&uri) {
+    for (shown, finding) in analysis.findings(uri.as_str()) {
         let Some((finding, edits)) = finding.and_then(|f| Some((f, f.fix.as_ref()?))) else { continue };
         fixable = true;
         if !wants(&CodeActionKind::QUICKFIX) || !touches(shown.range, params.range) {

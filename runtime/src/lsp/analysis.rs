@@ -107,8 +107,8 @@ impl Analysis {
 
     /// The findings shown in the file at `url`, each with this check's finding it was converted
     /// from (`None` for an error of capc's setup, which comes first).
-    pub(crate) fn findings(&self, url: &Url) -> impl Iterator<Item = (&Shown, Option<&capc_compiler::Diagnostic>)> {
-        let shows = self.shows(url.as_str());
+    pub(crate) fn findings(&self, url: &str) -> impl Iterator<Item = (&Shown, Option<&capc_compiler::Diagnostic>)> {
+        let shows = self.shows(url);
         let shown = shows.map_or(&[][..], |f| &f.findings.shown[..]);
         let (first, group) = shows.map_or((shown.len(), 0..0), |f| (f.first, f.group.clone()));
         let all = self.checked.as_ref().map_or(&[][..], |c| &c.diagnostics[..]);
@@ -119,7 +119,7 @@ impl Analysis {
     /// The findings of the file at `url` as LSP diagnostics, to send: each with its message
     /// from this check's finding (or its own, for an error of capc's setup).
     pub(crate) fn lsp(&self, url: &Url) -> Vec<lsp_types::Diagnostic> {
-        self.findings(url).map(|(shown, finding)| shown.lsp(finding)).collect()
+        self.findings(url.as_str()).map(|(shown, finding)| shown.lsp(finding)).collect()
     }
 
     /// What the file at `url` (as text) is shown, if anything.

@@ -2,8 +2,9 @@
 //! checker thread, findings published when they belong to the newest text.
 
 use super::analysis::{self, Analysis, FileUrl, Findings, Job, Scopes};
+use super::shown::Words;
 use super::text::{apply_change, Buffers, DiskCache};
-use super::transport::{Incoming, Outgoing};
+use super::transport::{Each, Incoming, Outgoing};
 use super::{actions, features, references};
 use crossbeam_channel::{select, Receiver, Sender};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
@@ -391,18 +392,31 @@ impl Server {
                 (*v, *d) = (version, diagnostics);
                 continue;
             }
-            let Ok(uri) = Url::parse(&url) else { continue };
-            let params = lsp_types::PublishDiagnosticsParams { diagnostics: analysis.lsp(&uri), uri, version };
-            send(&self.out, Message::Notification(Notification::new(notif::PublishDiagnostics::METHOD.into(), params)));
             sent.push((url, version, diagnostics));
         }
+        if sent.is_empty() {
+            return;
+        }
+        // Each file's notification is made as the writer gets to it (`Each`), from its findings
+        // as shown and their words (texts shared with the check, which an edit may free first).
+        let mut files = Vec::with_capacity(sent.len());
         for (url, version, diagnostics) in sent {
+            let words: Vec<Option<Words>> = analysis.findings(&url).map(|(_, f)| f.map(Words::of)).collect();
+            files.push((url.clone(), version, diagnostics.clone(), words));
             if diagnostics.shown.is_empty() && version.is_none() {
                 self.published.remove(&url);
             } else {
                 self.published.insert(url, (version, diagnostics));
             }
         }
+        let notifications = files.into_iter().filter_map(|(url, version, findings, words)| {
+            let uri = Url::parse(&url).ok()?;
+            let diagnostics =
+                findings.shown.iter().zip(&words).map(|(shown, words)| shown.sent(words.as_ref())).collect();
+            let params = lsp_types::PublishDiagnosticsParams { diagnostics, uri, version };
+            Some(Message::Notification(Notification::new(notif::PublishDiagnostics::METHOD.into(), params)))
+        });
+        let _ = self.out.send(Outgoing::Each(Each(Box::new(notifications))));
     }
 
     /// Answers the waiting requests once the check of the newest text is there.

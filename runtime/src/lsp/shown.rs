@@ -61,9 +61,14 @@ impl Shown {
     /// As sent, with the message of `finding`, the check's finding it was converted from (or
     /// its own).
     pub(crate) fn lsp(&self, finding: Option<&capc_compiler::Diagnostic>) -> lsp_types::Diagnostic {
-        let message = match (&self.own, finding) {
+        self.sent(finding.map(Words::of).as_ref())
+    }
+
+    /// As sent, with the message made of `words` (or its own).
+    pub(crate) fn sent(&self, words: Option<&Words>) -> lsp_types::Diagnostic {
+        let message = match (&self.own, words) {
             (Some(own), _) => own.to_string(),
-            (None, Some(finding)) => message(finding),
+            (None, Some(words)) => words.message(),
             (None, None) => String::new(),
         };
         lsp_types::Diagnostic {
@@ -81,13 +86,32 @@ impl Shown {
     }
 }
 
+/// What a finding's message is made of: its message and help, shared with the check's finding
+/// (so that the findings of a check can be sent after the check itself is freed).
+#[derive(Debug, Clone)]
+pub(crate) struct Words {
+    message: Arc<str>,
+    help: Option<Arc<str>>,
+}
+
+impl Words {
+    pub(crate) fn of(d: &capc_compiler::Diagnostic) -> Words {
+        Words { message: d.message.clone(), help: d.help.clone() }
+    }
+
+    /// The message as the editor shows it: masked, with its help.
+    fn message(&self) -> String {
+        use capc_compiler::secrets::mask_words;
+        let mut message = mask_words(&self.message).into_owned();
+        if let Some(help) = &self.help {
+            message.push_str("\nhelp: ");
+            message.push_str(&mask_words(help));
+        }
+        message
+    }
+}
+
 /// A finding's message as the editor shows it: masked, with its help.
 pub(crate) fn message(d: &capc_compiler::Diagnostic) -> String {
-    use capc_compiler::secrets::mask_words;
-    let mut message = mask_words(&d.message).into_owned();
-    if let Some(help) = &d.help {
-        message.push_str("\nhelp: ");
-        message.push_str(&mask_words(help));
-    }
-    message
+    Words::of(d).message()
 }

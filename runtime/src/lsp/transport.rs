@@ -28,12 +28,25 @@ pub(crate) enum Incoming {
     },
 }
 
-/// What the writer sends: a message, or an error reply to a request whose id could not be read
-/// (JSON-RPC says `"id": null` then, which lsp-server's types cannot express).
+/// What the writer sends: a message, an error reply to a request whose id could not be read
+/// (JSON-RPC says `"id": null` then, which lsp-server's types cannot express), or messages made
+/// one at a time as they are written.
 #[derive(Debug)]
 pub(crate) enum Outgoing {
     Message(Message),
     NullIdError { code: i32, message: String },
+    Each(Each),
+}
+
+/// Messages the writer makes one at a time, each as it gets to it, and writes in turn: a check's
+/// findings for tens of thousands of files, made all at once, would all be held at once (as JSON
+/// values, several times the size of the findings) until the client had read them.
+pub(crate) struct Each(pub(crate) Box<dyn Iterator<Item = Message> + Send>);
+
+impl std::fmt::Debug for Each {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Each(..)")
+    }
 }
 
 /// JSON-RPC's parse error and invalid request codes.
@@ -94,6 +107,7 @@ pub(crate) fn threads<I: BufRead, O: Write>(
 fn write(out: &mut impl Write, message: Outgoing) -> io::Result<()> {
     match message {
         Outgoing::Message(message) => message.write(out),
+        Outgoing::Each(Each(messages)) => messages.into_iter().try_for_each(|message| message.write(out)),
         Outgoing::NullIdError { code, message } => {
             let body = serde_json::json!({
                 "jsonrpc": "2.0",
@@ -199,5 +213,40 @@ mod tests {
         );
         assert!(matches!(&got[3], Incoming::Message(Message::Notification(n)) if n.method == "initialized"), "{got:?}");
         assert_eq!(got.len(), 4);
+    }
+
+    /// Messages made as they are written go out framed and in order, as if each had been sent
+    /// on its own, and each is made only once the one before it is written.
+    #[test]
+    fn messages_made_one_at_a_time_are_written_in_turn() {
+        let note = |n: usize| Message::Notification(lsp_server::Notification::new("n".into(), n));
+        let made = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let written = std::sync::Arc::new(std::sync::Mutex::new(Vec::<u8>::new()));
+        struct Out(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+        impl Write for Out {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                self.0.lock().unwrap().write(buf)
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let (counter, seen) = (made.clone(), written.clone());
+        let messages = (0..3).map(move |n| {
+            // The frames of every message before this one are written already.
+            let frames = seen.lock().unwrap().windows(15).filter(|w| w == b"Content-Length:").count();
+            assert_eq!(frames, n, "message {n} made before the one before it was written");
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            note(n)
+        });
+        let mut out = Out(written.clone());
+        write(&mut out, Outgoing::Each(Each(Box::new(messages)))).unwrap();
+        assert_eq!(made.load(std::sync::atomic::Ordering::SeqCst), 3);
+
+        let mut one_by_one = Vec::new();
+        for n in 0..3 {
+            write(&mut one_by_one, Outgoing::Message(note(n))).unwrap();
+        }
+        assert_eq!(*written.lock().unwrap(), one_by_one);
     }
 }
