@@ -294,12 +294,13 @@ fn a_check_keeping_less_reports_and_locks_the_same() {
         let surface = std::sync::Arc::new(capc_compiler::surface::Recorded::default());
         let base = Options { measure: capc_runtime::cost::measures(&config, &surface), surface: Some(surface), ..base };
         let run = |keeps: Keeps| check(&Options { keeps, ..base.clone() }).expect("check");
-        let (mut everything, mut lock_only, findings) =
-            (run(Keeps::Everything), run(Keeps::Lock), run(Keeps::Findings));
+        let (mut everything, mut lock_only, findings, mut table) =
+            (run(Keeps::Everything), run(Keeps::Lock), run(Keeps::Findings), run(Keeps::Table));
         let at = base.root.display();
         let report = capc_compiler::report::to_json(&everything);
         assert_eq!(capc_compiler::report::to_json(&lock_only), report, "{at}: the findings of a lock-only check");
         assert_eq!(capc_compiler::report::to_json(&findings), report, "{at}: the findings of a findings-only check");
+        assert_eq!(capc_compiler::report::to_json(&table), report, "{at}: the findings of a check keeping its table");
         assert!(findings.resolution.is_none(), "{at}: a findings-only check keeps no resolution");
         let kept = lock_only.resolution.as_ref().expect("a lock-only check keeps the lock");
         assert!(
@@ -308,7 +309,18 @@ fn a_check_keeping_less_reports_and_locks_the_same() {
         );
         let full = everything.resolution.as_ref().expect("resolved");
         assert!(!full.table.is_empty() && full.graph.node_count() > 0, "{at}: a whole check keeps its table and graph");
+        let tabled = table.resolution.as_ref().expect("a check keeping its table keeps the lock");
+        assert!(
+            tabled.table.len() == full.table.len() && tabled.graph.node_count() == 0 && tabled.tools.is_empty(),
+            "{at}: a check keeping its table keeps all of it, and no graph or tools"
+        );
+        assert!(tabled.diagnostics.is_empty(), "{at}: the resolver's findings are moved into the check's");
         let (whole, lean) = (everything.take_lock(), lock_only.take_lock());
+        assert_eq!(
+            write::encode(&table.take_lock()),
+            write::encode(&whole),
+            "{at}: the lock of a check keeping its table"
+        );
         assert!(
             !whole.sources.is_empty() && whole.sources.iter().all(|s| s.sha256.len() == 64),
             "{at}: sources hashed"

@@ -147,12 +147,14 @@ fn cross_stage(options: &Options, all: &mut Checked) -> Vec<Diagnostic> {
     all.unloaded_plugins =
         all.plugin_roots.iter().filter_map(|(root, why)| Some((root.clone(), why.clone()?))).collect();
     // What the caller does not read goes now, before the measures run (they read the lock):
-    // the command table, the tools and the graph, a quarter of what a large tree's check
-    // holds here. The resolver's findings are then moved, not copied.
+    // the command table (unless kept), the tools and the graph, a quarter of what a large
+    // tree's check holds here. The resolver's findings are then moved, not copied.
     let mut later = if options.keeps == Keeps::Everything {
         resolution.diagnostics.clone()
     } else {
-        resolution.table = Vec::new();
+        if options.keeps != Keeps::Table {
+            resolution.table = Vec::new();
+        }
         resolution.tools = Vec::new();
         resolution.graph = Default::default();
         std::mem::take(&mut resolution.diagnostics)

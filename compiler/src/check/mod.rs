@@ -125,9 +125,13 @@ impl std::fmt::Debug for Measures {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Keeps {
     /// All of it: the lock, the command table, the tools and the graph (`capc ls`, `explain`,
-    /// `graph`, `capc lsp`'s hovers and references).
+    /// `graph`).
     #[default]
     Everything,
+    /// The lock and the command table (`capc lsp`'s hovers, completions, definitions and
+    /// references): the tools and the graph are freed once the findings are made, and the
+    /// resolver's findings are moved into the check's, not copied.
+    Table,
     /// The lock only (`capc lock`, `capc serve`'s fresh check, `capc diff` of a revision):
     /// the command table, the tools and the graph are freed once the findings are made.
     Lock,

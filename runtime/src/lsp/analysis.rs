@@ -240,6 +240,8 @@ pub(crate) fn options(
         // as `capc check` reports them.
         measure: crate::cost::measures(&config, &surface),
         surface: Some(surface),
+        // Hovers, completions, definitions and references read the lock and the command table.
+        keeps: capc_compiler::check::Keeps::Table,
         ..Options::default()
     };
     (options, error)
