@@ -19,11 +19,9 @@ pub(crate) type Buffers = BTreeMap<PathBuf, Arc<str>>;
 pub(crate) struct DiskCache {
     /// Each file's `walk::content_hash`, taken when it was read, and what reading it gave
     /// when that was no text (too large, not UTF-8, an error: rare, and boxed so that the
-    /// entry of every other file is three words); by the path's bytes as the check spelled it
-    /// (every check spells a file's path the same way, and comparing bytes is several times
-    /// faster than comparing `Path`s by component, which every lookup of a large tree's files
-    /// pays).
-    texts: RwLock<HashMap<Box<std::ffi::OsStr>, Stamped>>,
+    /// entry of every other file is two words); by a hash of its path ([`path_key`]), not the
+    /// path: on a large tree, a copy of every file's path would be most of the cache.
+    texts: RwLock<HashMap<u64, Stamped>>,
     /// The tool surface the workspace's `capabilities.lock` recorded, read once until the lock
     /// changes (`invalid-mcp-tool-name`).
     surface: RwLock<Option<Arc<capc_compiler::surface::Recorded>>>,
@@ -33,6 +31,34 @@ pub(crate) struct DiskCache {
     /// Each file's findings as last converted, by a hash of its path as the report shows it
     /// (`analysis::convert`).
     pub(crate) converted: std::sync::Mutex<HashMap<u64, Converted>>,
+}
+
+/// What [`DiskCache`] keeps a file's hash by: a hash of its path, however it is spelled (`a/./b`
+/// and `a//b` are `a/b`, as `Path`s compare). A path already in that form (every path a check
+/// reads, and every path an editor's event names) is hashed as its bytes, without taking it
+/// apart: every lookup of a large tree's files pays for it.
+fn path_key(path: &Path) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    if in_normal_form(path) {
+        path.as_os_str().as_encoded_bytes().hash(&mut h);
+    } else {
+        path.components().collect::<PathBuf>().as_os_str().as_encoded_bytes().hash(&mut h);
+    }
+    h.finish()
+}
+
+/// Whether `path`'s bytes are those its components make again (no `.` after its start, no
+/// doubled or trailing separator).
+fn in_normal_form(path: &Path) -> bool {
+    if cfg!(not(unix)) {
+        return false;
+    }
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let doubled = bytes.windows(2).any(|w| w == b"//");
+    let dot = bytes.windows(3).any(|w| w == b"/./") || bytes.ends_with(b"/.");
+    let trailing = bytes.len() > 1 && bytes.ends_with(b"/");
+    !(doubled || dot || trailing)
 }
 
 /// A file's `walk::content_hash`, with what reading it gave when that was no text.
@@ -51,7 +77,7 @@ pub(crate) struct Converted {
 impl DiskCache {
     /// The text of `path` with its hash: what is kept when it was no text, else read now.
     fn read(&self, path: &Path) -> (Content, u64) {
-        if let Some((Some(content), stamp)) = self.texts.read().ok().and_then(|t| t.get(path.as_os_str()).cloned()) {
+        if let Some((Some(content), stamp)) = self.texts.read().ok().and_then(|t| t.get(&path_key(path)).cloned()) {
             return (*content, stamp);
         }
         self.load(path)
@@ -60,7 +86,7 @@ impl DiskCache {
     /// The hash of the text of `path` when it was read before; `None` (read it to know) when
     /// not: the reader then has the text at hand for the reading it makes, read once.
     fn stamp(&self, path: &Path) -> Option<u64> {
-        self.texts.read().ok().and_then(|t| t.get(path.as_os_str()).map(|(_, stamp)| *stamp))
+        self.texts.read().ok().and_then(|t| t.get(&path_key(path)).map(|(_, stamp)| *stamp))
     }
 
     /// Reads `path` and keeps its hash (and what it gave, when that was no text). A file read
@@ -74,12 +100,7 @@ impl DiskCache {
             other => Some(Box::new(other.clone())),
         };
         if let Ok(mut texts) = self.texts.write() {
-            match texts.get_mut(path.as_os_str()) {
-                Some(entry) => *entry = (kept, stamp),
-                None => {
-                    texts.insert(path.as_os_str().into(), (kept, stamp));
-                }
-            }
+            texts.insert(path_key(path), (kept, stamp));
         }
         (content, stamp)
     }
@@ -98,9 +119,8 @@ impl DiskCache {
     }
 
     pub(crate) fn forget(&self, path: &Path) {
-        // However the check spelled the path (`a/./b` is `a/b`): events are rare, a scan is cheap.
         if let Ok(mut texts) = self.texts.write() {
-            texts.retain(|kept, _| Path::new(kept) != path);
+            texts.remove(&path_key(path));
         }
         // The file may be new, or gone: the folders are listed again.
         self.check.forget_walks();
@@ -272,6 +292,27 @@ pub(crate) fn apply_change(text: &mut String, change: lsp_types::TextDocumentCon
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file's hash is found by the path the check read it by and by the path an event
+    /// names, spelled either way.
+    #[test]
+    fn a_path_is_kept_by_one_key_however_it_is_spelled() {
+        let key = |p: &str| path_key(Path::new(p));
+        assert_eq!(key("/w/.claude/skills/a/SKILL.md"), key("/w/./.claude//skills/a/SKILL.md"));
+        assert_eq!(key("/w/a"), key("/w/a/"));
+        assert_eq!(key("/w/a"), key("/w/a/."));
+        assert_ne!(key("/w/a"), key("/w/b"));
+        assert_ne!(key("/w/a"), key("w/a"));
+        // A path in normal form is hashed as its bytes: those its components make again.
+        for p in ["/w/a/b.md", "w/a", "./a", "/", "a.b/.c/..d"] {
+            let path = Path::new(p);
+            assert!(!cfg!(unix) || in_normal_form(path), "{p}");
+            assert_eq!(path.components().collect::<PathBuf>().as_os_str(), path.as_os_str(), "{p}");
+        }
+        for p in ["/w//a", "/w/./a", "/w/a/", "/w/a/."] {
+            assert!(!in_normal_form(Path::new(p)), "{p}");
+        }
+    }
 
     #[test]
     fn positions_count_utf16_code_units() {
