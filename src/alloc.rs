@@ -22,30 +22,32 @@ const PURGE_AFTER_MS: std::ffi::c_long = 10;
 /// returned and faulted in again while a lock is decoded); 10 ms, mimalloc 2's own default,
 /// costs nothing measurable.
 ///
-/// On Linux, a command that reads, reports and exits (all but `capc serve`, `capc session`
-/// and `capc lsp`) also gives up transparent huge pages (`PR_SET_THP_DISABLE`), unless
+/// On Linux, a command that starts no process of the user's (all but `capc serve` and `capc
+/// session`) also gives up transparent huge pages (`PR_SET_THP_DISABLE`), unless
 /// `MIMALLOC_ALLOW_THP` says otherwise: mimalloc asks for them on its arenas, and a huge page
 /// is resident whole, 2 MiB, as soon as one byte of it is touched. Measured on the same tree
 /// (docs/performance.md, "Huge pages"): `capc check` 183–191 → 170–179 MiB and `capc lock`
-/// 200–215 → 173 MiB, no slower. Not for the three that stay: `serve` and `session` start the
-/// user's MCP servers and `!` commands, which would inherit the flag, and `capc lsp` measured
-/// 610–618 → 666–681 MiB without huge pages. mimalloc's own `allow_thp` option cannot do it
-/// from here: mimalloc reads it when the process starts, before `main`.
+/// 200–215 → 173 MiB, no slower; `capc lsp` 328–335 → 307–312 MiB and faster to its first
+/// diagnostics (it once measured the other way: 610–618 → 666–681 MiB, when it held several
+/// times what it holds now). Not `serve` and `session`: they start the user's MCP servers and
+/// `!` commands, which would inherit the flag ([`without_huge_pages_until_a_process_starts`]).
+/// mimalloc's own `allow_thp` option cannot do it from here: mimalloc reads it when the process
+/// starts, before `main`.
 ///
 /// Called in `main` once the arguments are read, before any other thread.
 #[allow(unsafe_code)]
-pub(crate) fn tune(exits_soon: bool) {
+pub(crate) fn tune(starts_no_process: bool) {
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
         // SAFETY: `mi_option_set` takes two integers and writes mimalloc's own option table; no
         // pointer crosses. Only the main thread runs yet, so nothing reads the option meanwhile.
         unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, PURGE_AFTER_MS) }
     }
     #[cfg(target_os = "linux")]
-    if exits_soon && std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
+    if starts_no_process && std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
         set_thp_disabled(true);
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = exits_soon;
+    let _ = starts_no_process;
 }
 
 /// Sets or clears this process's `PR_SET_THP_DISABLE` flag (the processes it starts inherit

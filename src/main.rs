@@ -38,7 +38,7 @@ mod verify;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    alloc::tune(!matches!(cli.command, CliCommand::Serve { .. } | CliCommand::Session { .. } | CliCommand::Lsp));
+    alloc::tune(!matches!(cli.command, CliCommand::Serve { .. } | CliCommand::Session { .. }));
     output::QUIET.store(cli.quiet, std::sync::atomic::Ordering::Relaxed);
     match cli.command {
         CliCommand::Check {

@@ -846,10 +846,11 @@ fn thp_enabled(status: &str) -> &str {
     line["THP_enabled:".len()..].trim()
 }
 
-/// A command that reports and exits gives up transparent huge pages (src/alloc.rs), and the
-/// flag passes to what it starts: `git`, here a stand-in that records its own status. `capc
-/// serve` gives them up only until it starts a process of the user's, so the MCP servers and `!`
-/// commands it starts are as the user's shell would start them.
+/// A command that starts no process of the user's (one that reports and exits, `capc lsp`)
+/// gives up transparent huge pages (src/alloc.rs), and the flag passes to what it starts:
+/// `git`, here a stand-in that records its own status. `capc serve` gives them up only until it
+/// starts a process of the user's, so the MCP servers and `!` commands it starts are as the
+/// user's shell would start them.
 #[cfg(target_os = "linux")]
 #[test]
 fn only_commands_that_exit_give_up_huge_pages() {
@@ -911,4 +912,36 @@ fn only_commands_that_exit_give_up_huge_pages() {
     let server = crate::support::serve::StdioServer::start(&repo, &["serve", "--tree", "."], wait);
     let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).expect("its status");
     assert_eq!(thp_enabled(&status), until_started, "capc serve --tree runs without them until it starts a process");
+    drop(server);
+
+    // `capc lsp` starts no process of the user's: it gives them up as a command that exits does
+    // (read once it has answered `initialize`, so once `main` has set the flag).
+    use std::io::{BufRead, Read, Write};
+    let mut lsp = Command::new(env!("CARGO_BIN_EXE_capc"))
+        .arg("lsp")
+        .current_dir(&repo)
+        .env_remove("MIMALLOC_ALLOW_THP")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("capc lsp runs");
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}});
+    let body = body.to_string();
+    let mut stdin = lsp.stdin.take().expect("its stdin");
+    write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
+    stdin.flush().expect("flush");
+    let mut answer = std::io::BufReader::new(lsp.stdout.take().expect("its stdout"));
+    let mut header = String::new();
+    answer.read_line(&mut header).expect("a header");
+    let length: usize = header.trim().trim_start_matches("Content-Length:").trim().parse().expect("a length");
+    answer.read_line(&mut String::new()).expect("the blank line");
+    let mut reply = vec![0; length];
+    answer.read_exact(&mut reply).expect("its answer");
+    assert!(String::from_utf8_lossy(&reply).contains("\"capabilities\""), "{}", String::from_utf8_lossy(&reply));
+    let status = std::fs::read_to_string(format!("/proc/{}/status", lsp.id())).expect("its status");
+    assert_eq!(thp_enabled(&status), until_started, "capc lsp gives them up");
+    drop(stdin);
+    let _ = lsp.kill();
+    let _ = lsp.wait();
 }
