@@ -137,7 +137,7 @@ pub(super) struct Discovered {
 /// What the cross-file stage made.
 pub(super) struct Cross {
     pub(super) resolution: Arc<Resolution>,
-    pub(super) later: Vec<crate::Diagnostic>,
+    pub(super) later: Arc<Vec<crate::Diagnostic>>,
     pub(super) not_loaded: BTreeMap<String, String>,
     pub(super) refused_asked: Vec<(String, String)>,
     pub(super) plugin_roots: Vec<(String, Option<String>)>,

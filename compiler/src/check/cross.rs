@@ -21,8 +21,9 @@ use std::sync::Arc;
 pub(super) struct Crossed {
     pub(super) all: Checked,
     /// The findings of the resolution and the measures, sorted by path: they may point into
-    /// files whose text was dropped as clean (the report stage reads those again).
-    pub(super) later: Vec<Diagnostic>,
+    /// files whose text was dropped as clean (the report stage reads those again). Shared with
+    /// the cache that keeps them for the next check, which copies them in only once.
+    pub(super) later: Arc<Vec<Diagnostic>>,
 }
 
 /// The cross-check stage.
@@ -37,7 +38,7 @@ pub(super) fn cross(options: &Options, readings: Readings) -> Crossed {
     let later = match options.cache.as_deref() {
         None => {
             settle_decls(options, &mut all, &kept);
-            cross_stage(options, &mut all)
+            Arc::new(cross_stage(options, &mut all))
         }
         Some(cache) => {
             let key = cross_key(options, &fingerprints);
@@ -54,7 +55,7 @@ pub(super) fn cross(options: &Options, readings: Readings) -> Crossed {
                 }
                 None => {
                     settle_decls(options, &mut all, &kept);
-                    let later = cross_stage(options, &mut all);
+                    let later = Arc::new(cross_stage(options, &mut all));
                     // Not when a read failed for a cancelled source: the stage may lack
                     // what it could not read, under the key of the real texts.
                     if let Some(resolution) = all.resolution.as_ref().filter(|_| !options.texts.cancelled()) {

@@ -7,6 +7,7 @@ use super::placement::Places;
 use super::{Checked, Options};
 use crate::diagnostic::Diagnostic;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// What the policy stage hands the report stage.
 pub(super) struct Policed {
@@ -27,7 +28,11 @@ pub(super) fn police(options: &Options, crossed: Crossed) -> Policed {
         .collect();
     pointed.sort_unstable();
     pointed.dedup();
-    all.diagnostics.extend(later);
+    // Moved when no cache shares them; else copied straight in (no list of copies between).
+    match Arc::try_unwrap(later) {
+        Ok(later) => all.diagnostics.extend(later),
+        Err(shared) => all.diagnostics.extend(shared.iter().cloned()),
+    }
     apply_policy(options, &mut all);
     Policed { all, pointed }
 }
