@@ -283,12 +283,14 @@ pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCa
 fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
     use std::hash::{Hash, Hasher};
     let mut converted = disk.converted.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    // What the check before converted, by a hash of the path: what this one keeps of it moves
-    // to `now`, the rest (files without findings now) is dropped.
-    let mut before = std::mem::take(&mut *converted);
-    let mut now = std::collections::HashMap::with_capacity(before.len());
-    let mut shows: Vec<(FileUrl, Shows)> = Vec::new();
+    // What the check before converted, sorted by a hash of the path: what this one keeps of it
+    // goes to `now`, the rest (files without findings now) is dropped with `before`.
+    let before = std::mem::take(&mut *converted);
     let all = &checked.diagnostics;
+    // One entry a file with findings, each list made to its size.
+    let files_with_findings = all.chunk_by(|a, b| a.path == b.path).count();
+    let mut now = Vec::with_capacity(files_with_findings);
+    let mut shows: Vec<(FileUrl, Shows)> = Vec::with_capacity(files_with_findings);
     // Files and findings are both sorted by path: one pass over each.
     let mut files = checked.files.iter().peekable();
     let mut start = 0;
@@ -300,7 +302,7 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
         while files.next_if(|f| f.path.as_str() < path).is_some() {}
         let file = files.peek().filter(|f| f.path == path);
         let at = path_hash(path);
-        let was = before.remove(&at);
+        let was = before.binary_search_by_key(&at, |(key, _)| *key).ok().map(|i| &before[i].1);
         // What the positions are computed on: the text's stamp, else a hash of the text.
         let key = match file {
             Some(file) if file.stamp != 0 => file.stamp,
@@ -313,7 +315,7 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
         let findings = &all[group.clone()];
         let hashed = findings_hash(findings);
         let kept = match was {
-            Some(kept) if kept.stamp == key && kept.lsp.hash == hashed => kept,
+            Some(kept) if kept.stamp == key && kept.lsp.hash == hashed => kept.clone(),
             _ => {
                 let Some(url) = analysis.url(path) else { continue };
                 let url = FileUrl::from(url.as_str());
@@ -329,10 +331,12 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
             }
         };
         shows.push((kept.url.clone(), Shows { findings: kept.lsp.clone(), first: 0, group }));
-        now.insert(at, kept);
+        now.push((at, kept));
     }
+    now.sort_unstable_by_key(|(key, _)| *key);
     *converted = now;
     drop(converted);
+    drop(before);
     // In the report's order, which is the URLs' order but where a path's characters are
     // escaped in its URL: sorted again (nearly sorted already, so in about one pass).
     shows.sort_by(|a, b| a.0.cmp(&b.0));

@@ -28,9 +28,9 @@ pub(crate) struct DiskCache {
     /// What each check keeps for the next: the folders' listings (forgotten with any file),
     /// each file's reading, the cross-file stage.
     pub(crate) check: Arc<capc_compiler::check::Cache>,
-    /// Each file's findings as last converted, by a hash of its path as the report shows it
-    /// (`analysis::convert`).
-    pub(crate) converted: std::sync::Mutex<HashMap<u64, Converted>>,
+    /// Each file's findings as last converted, with a hash of its path as the report shows it,
+    /// sorted by that hash (`analysis::convert`).
+    pub(crate) converted: std::sync::Mutex<Vec<(u64, Converted)>>,
 }
 
 /// What [`DiskCache`] keeps a file's hash by: a hash of its path, however it is spelled (`a/./b`
@@ -65,6 +65,7 @@ fn in_normal_form(path: &Path) -> bool {
 type Stamped = (Option<Box<Content>>, u64);
 
 /// A file's findings converted to LSP diagnostics (see `DiskCache::converted`).
+#[derive(Clone)]
 pub(crate) struct Converted {
     /// The stamp of the text the positions were computed on (the findings' hash is in
     /// `lsp`).
