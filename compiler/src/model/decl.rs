@@ -24,7 +24,7 @@ const _: () = assert!(std::mem::size_of::<Decl>() <= 64);
 
 #[derive(Debug, Clone)]
 pub enum Item {
-    Command(Box<Command>),
+    Command(std::sync::Arc<Command>),
     Agent(Box<Agent>),
     Server(Box<McpServer>),
     Hook(Box<Hook>),

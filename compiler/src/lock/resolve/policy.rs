@@ -27,6 +27,7 @@ use crate::model::{Decl, Item, Plugin, PolicySwitch, RemovedByPolicy, RunKind, S
 /// switches keep from running.
 pub(crate) const HELPER_REMOVED: &str = "helper";
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The order settings files merge in (later wins): user, project, local, then managed
 /// (`managed-settings.json` before the `managed-settings.d/` files, which come in name order).
@@ -275,7 +276,7 @@ fn managed_rules_only(
         };
         if !vouched && !c.allowed_tools.is_empty() {
             removed.remove("allowed-tools", format!("{} ({})", c.name, c.allowed_tools.join(", ")), &c.path, switch);
-            c.allowed_tools.clear();
+            Arc::make_mut(c).allowed_tools.clear();
         }
     }
 }
