@@ -33,7 +33,7 @@ fn command(i: usize) -> Command {
 
 fn lock(commands: usize, servers: usize) -> Lock {
     let mut lock = capc_compiler::lock::resolve::empty_lock();
-    lock.commands = (0..commands).map(command).map(std::sync::Arc::new).collect();
+    lock.commands = (0..commands).map(command).collect();
     lock.sources = (0..commands)
         .map(|i| Source {
             path: format!(".claude/skills/skill-{i:05}/SKILL.md"),

@@ -237,7 +237,7 @@ fn listable(c: &capc_compiler::model::Command, cx: &TurnContext) -> bool {
 }
 
 /// The lock command that took command `i`'s name, when one did.
-fn winner(commands: &[std::sync::Arc<capc_compiler::model::Command>], i: usize) -> Option<usize> {
+fn winner(commands: &[capc_compiler::model::Command], i: usize) -> Option<usize> {
     let by = commands[i].shadowed_by.as_ref()?;
     let path = by.path.as_deref()?;
     commands.iter().position(|w| w.path == path && w.name == commands[i].name)

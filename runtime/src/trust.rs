@@ -219,23 +219,21 @@ fn vouch_permissions(
 
 /// The sources' commands by name and file (the first of a repeated pair wins).
 fn commands_by_name_and_path(
-    fresh: &[std::sync::Arc<capc_compiler::model::Command>],
+    fresh: &[capc_compiler::model::Command],
 ) -> std::collections::HashMap<(&str, &str), &capc_compiler::model::Command> {
-    fresh.iter().rev().map(|f| ((f.name.as_str(), f.path.as_str()), &**f)).collect()
+    fresh.iter().rev().map(|f| ((f.name.as_str(), f.path.as_str()), f)).collect()
 }
 
 /// Narrows each command's `allowed-tools` to those its file gives, and takes its plugin and
 /// scope from the sources.
 fn vouch_commands(
-    commands: &mut [std::sync::Arc<capc_compiler::model::Command>],
+    commands: &mut [capc_compiler::model::Command],
     fresh: &std::collections::HashMap<(&str, &str), &capc_compiler::model::Command>,
     notes: &mut Vec<String>,
 ) {
     // A command's `allowed-tools` let its `!` injections run, and its plugin decides whether it
     // needs trust: both as its file says.
     for command in commands {
-        // A lock read from its file holds each entry alone: no copy is made.
-        let command = std::sync::Arc::make_mut(command);
         let declared = fresh.get(&(command.name.as_str(), command.path.as_str())).copied();
         let granted = |tool: &String| declared.is_some_and(|f| f.allowed_tools.contains(tool));
         if command.allowed_tools.iter().any(|tool| !granted(tool)) {
@@ -270,7 +268,7 @@ fn vouch_commands(
 
 /// Drops a command in a folder outside the lock's own that the sources do not declare there.
 fn keep_declared_outside_commands(
-    commands: &mut Vec<std::sync::Arc<capc_compiler::model::Command>>,
+    commands: &mut Vec<capc_compiler::model::Command>,
     fresh: &std::collections::HashMap<(&str, &str), &capc_compiler::model::Command>,
     notes: &mut Vec<String>,
 ) {

@@ -30,7 +30,7 @@ fn outcome(options: &Options) -> (String, String, String, Resolved) {
     let mut lock = checked.lock();
     let listed = lock.marketplace_plugins.iter_mut().flat_map(|p| p.commands.iter_mut());
     for command in lock.commands.iter_mut().chain(listed) {
-        std::sync::Arc::make_mut(command).content_length = 0;
+        command.content_length = 0;
     }
     let loaded = format!("{:?} {:?} {:?}", checked.not_loaded, checked.unloaded_plugins, checked.refused_asked);
     (report::to_json(&checked), format!("{lock:?}"), loaded, checked.resolution.clone())

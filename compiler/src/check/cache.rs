@@ -300,12 +300,10 @@ pub(super) fn fingerprint(outcome: &Outcome) -> u64 {
     for decl in &outcome.decls {
         match &decl.item {
             Item::Command(command) if command.content_length != 0 => {
-                let command = crate::model::Command { content_length: 0, ..crate::model::Command::clone(command) };
-                let decl = crate::model::Decl {
-                    path: decl.path.clone(),
-                    span: decl.span,
-                    item: Item::Command(Arc::new(command)),
-                };
+                let mut command = command.clone();
+                command.content_length = 0;
+                let decl =
+                    crate::model::Decl { path: decl.path.clone(), span: decl.span, item: Item::Command(command) };
                 hash_debug(&decl, &mut h);
             }
             _ => hash_debug(decl, &mut h),

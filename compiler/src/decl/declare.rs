@@ -269,7 +269,7 @@ pub fn command(
     };
     // Point at what identifies the entry to a reader: its `name`, else its `description`.
     let span = fields.and_then(|f| f.get("name").or_else(|| f.get("description"))).map(|n| n.span);
-    Decl { path: path.to_string(), span, item: Item::Command(std::sync::Arc::new(command)) }
+    Decl { path: path.to_string(), span, item: Item::Command(Box::new(command)) }
 }
 
 /// An agent file, or `None` when Claude Code would not load it (a local agent needs a

@@ -68,7 +68,7 @@ fn commands(old: &Lock, new: &Lock, hashes: &Hashes<'_>, out: &mut Vec<Change>) 
             fields,
             ..entry(Section::Command, Class::Changed, command_subject(n), command_what(n), &[&n.path])
         });
-        let mut before = crate::model::Command::clone(o);
+        let mut before = o.clone();
         if unchanged_file {
             before.shell_injections.clone_from(&n.shell_injections);
         }

@@ -523,10 +523,9 @@ mod tests {
             name: "status".to_string(),
             path: ".claude/skills/status/SKILL.md".to_string(),
             ..Command::default()
-        }
-        .into()];
+        }];
         let mut new = old.clone();
-        std::sync::Arc::make_mut(&mut new.commands[0]).shell_injections = thin_vec::thin_vec!["git status".to_string()];
+        new.commands[0].shell_injections = thin_vec::thin_vec!["git status".to_string()];
         new.pins = vec![Pin {
             of: PinOf::McpServer,
             name: "github".to_string(),

@@ -246,14 +246,11 @@ mod tests {
     #[test]
     fn the_error_names_the_entry() {
         let mut lock = crate::lock::resolve::empty_lock();
-        lock.commands.push(
-            crate::model::Command {
-                name: "deploy".to_string(),
-                path: "/etc/hostname".to_string(),
-                ..Default::default()
-            }
-            .into(),
-        );
+        lock.commands.push(crate::model::Command {
+            name: "deploy".to_string(),
+            path: "/etc/hostname".to_string(),
+            ..Default::default()
+        });
         assert_eq!(
             check(&lock, Given::default()),
             Err("`[[command]]` `deploy`: path `/etc/hostname` is absolute; a lock's paths are relative to its folder"

@@ -24,7 +24,7 @@ const _: () = assert!(std::mem::size_of::<Decl>() <= 64);
 
 #[derive(Debug, Clone)]
 pub enum Item {
-    Command(std::sync::Arc<Command>),
+    Command(Box<Command>),
     Agent(Box<Agent>),
     Server(Box<McpServer>),
     Hook(Box<Hook>),

@@ -756,7 +756,7 @@ pub(crate) const INSTRUCTIONS_INTRO: &str = "Codebase and user instructions are 
 
 /// The order Claude Code lists commands in (see [`Loaded::listing_order`]); names
 /// compare as `localeCompare` does.
-fn listing_order(commands: &[std::sync::Arc<Command>]) -> Vec<usize> {
+fn listing_order(commands: &[Command]) -> Vec<usize> {
     let group = |c: &Command| -> (u8, u8) {
         let scope = match c.scope {
             Scope::Managed => 0,

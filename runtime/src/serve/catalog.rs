@@ -225,7 +225,7 @@ impl Catalog {
         let entry = self.files.find(uri).filter(SkillFile::locked)?;
         let files: Vec<SkillFile<'_>> = self.files.get().filter(|f| f.skill == entry.skill).collect();
         let command =
-            self.prompts.rows.iter().find(|r| &*r.name == entry.skill).map(|r| &*self.prompts.lock.commands[r.decl]);
+            self.prompts.rows.iter().find(|r| &*r.name == entry.skill).map(|r| &self.prompts.lock.commands[r.decl]);
         skill(entry, &files, command)
     }
 
@@ -251,7 +251,7 @@ impl Catalog {
 
     /// The command each served prompt's name runs, by that name.
     fn served(&self) -> HashMap<&str, &capc_compiler::model::Command> {
-        self.prompts.rows.iter().map(|r| (&*r.name, &*self.prompts.lock.commands[r.decl])).collect()
+        self.prompts.rows.iter().map(|r| (&*r.name, &self.prompts.lock.commands[r.decl])).collect()
     }
 
     /// The closest prompt name to `name`, for an unknown one.

@@ -82,7 +82,7 @@ impl Session {
             return refused(4, format!("Skill {name} cannot be used with Skill tool due to disable-model-invocation"));
         }
         let canonical = command.as_ref().map_or(name.clone(), |c| c.name.clone());
-        let permission = skill_permission(&permissions, &canonical, command.as_deref());
+        let permission = skill_permission(&permissions, &canonical, command.as_ref());
         if !matches!(permission, SkillPermission::Allow { .. }) {
             return SkillResult::Refused(SkillRefusal::Permission { skill: canonical, permission });
         }

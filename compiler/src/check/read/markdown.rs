@@ -27,8 +27,6 @@ pub(super) fn read_command(sink: &mut Sink<'_>, cx: &FileCx<'_>, at: &At<'_>, ma
         let form = if claim.base.is_some() { MarkdownKind::Command } else { MarkdownKind::Skill };
         let mut decl = crate::decl::declare::command(sink, own.clone(), form, fields.as_ref(), text, placed, path);
         if let Item::Command(command) = &mut decl.item {
-            // Made just now: the only holder, so no copy is made.
-            let command = std::sync::Arc::make_mut(command);
             other_names(command, claim, kind, fields.as_ref());
             made.own_runs = fields.clone().map(|f| (f, format!("/{}", command.name), false));
         }

@@ -7,7 +7,6 @@ use crate::diagnostic::{report_at, Severity};
 use crate::model::{Command, Form, Origin, Scope};
 use crate::rules;
 use crate::span::Span;
-use std::sync::Arc;
 
 /// Position of a declared command in the static table (Claude Code's command table): skills
 /// folders (managed, user, project, `--add-dir`; each by name), then legacy `.claude/commands`
@@ -76,12 +75,12 @@ impl PartialOrd for TableKey<'_> {
 }
 /// A declared command (boxed, as read: moved between the steps below as a pointer) with its
 /// span and its plugin's place in the load order.
-pub(super) type Declared = (Arc<Command>, Option<Span>, Option<usize>);
+pub(super) type Declared = (Box<Command>, Option<Span>, Option<usize>);
 
 /// The command table: static entries (with the bundled workflows between the skills folders'
 /// entries and the plugins'), then dynamic skills before the first built-in command; then which
 /// entry each name, display name and alias reaches.
-pub(super) fn command_table(declared: Vec<Declared>, b: &mut Builder) -> (Vec<Arc<Command>>, Vec<Row>) {
+pub(super) fn command_table(declared: Vec<Declared>, b: &mut Builder) -> (Vec<Command>, Vec<Row>) {
     let mut declared: Vec<Declared> = declared;
     declared.sort_by(|(a, _, la), (c, _, lc)| table_key(a, *la).cmp(&table_key(c, *lc)));
     let (kept, reserved) = without_reserved(declared, b);
@@ -164,9 +163,7 @@ enum Hides {
 /// rows point at (`Row::decl`) with their spans.
 struct Table {
     rows: Vec<Row>,
-    /// Shared with the declarations they were made from (`capc lsp`'s kept readings): an
-    /// entry the table changes is copied first.
-    commands: Vec<Arc<Command>>,
+    commands: Vec<Command>,
     spans: Vec<Option<Span>>,
 }
 
@@ -213,7 +210,7 @@ impl Table {
     /// Adds a declared entry: its row at the end of the table.
     fn push(&mut self, (c, span, load): Declared) {
         self.rows.push(declared_row(&c, self.commands.len(), load));
-        self.commands.push(c);
+        self.commands.push(*c);
         self.spans.push(span);
     }
 
@@ -237,9 +234,8 @@ impl Table {
                 rows[i].name
             ));
             rows[i].aliases.retain(|a| *a != alias);
-            let command = Arc::make_mut(&mut commands[d]);
-            command.aliases.retain(|a| *a != alias);
-            command.shed_aliases.push(alias);
+            commands[d].aliases.retain(|a| *a != alias);
+            commands[d].shed_aliases.push(alias);
         }
     }
 
@@ -295,12 +291,11 @@ impl Table {
         for (mut c, span, load) in dynamic {
             if taken.contains(c.name.as_str()) {
                 if let Some(folder) = c.dynamic.clone() {
-                    let c = Arc::make_mut(&mut c);
                     c.name = format!("{folder}:{}", c.name);
                 }
             }
             added.push(declared_row(&c, self.commands.len(), load));
-            self.commands.push(c);
+            self.commands.push(*c);
             self.spans.push(span);
         }
         let at =
@@ -350,7 +345,7 @@ fn hides(rows: &[Row]) -> Vec<Hides> {
 }
 
 /// The rule by which command row `w` hides row `l`.
-fn command_rule(w: &Row, l: &Row, commands: &[Arc<Command>]) -> Reason {
+fn command_rule(w: &Row, l: &Row, commands: &[Command]) -> Reason {
     let form = |r: &Row| r.decl.map(|i| commands[i].form.as_str());
     if w.origin == Origin::Plugin && l.origin == Origin::Plugin && w.load.is_some() && w.load != l.load {
         Reason::LoadOrder
@@ -371,7 +366,7 @@ fn command_rule(w: &Row, l: &Row, commands: &[Arc<Command>]) -> Reason {
     }
 }
 
-fn what(row: &Row, commands: &[Arc<Command>]) -> String {
+fn what(row: &Row, commands: &[Command]) -> String {
     match row.decl {
         Some(i) if commands[i].form == Form::Command => format!("command `/{}`", row.name),
         Some(_) => format!("skill `/{}`", row.name),
@@ -380,29 +375,16 @@ fn what(row: &Row, commands: &[Arc<Command>]) -> String {
     }
 }
 
-fn shadow(
-    rows: &mut [Row],
-    commands: &mut [Arc<Command>],
-    spans: &[Option<Span>],
-    w: usize,
-    l: usize,
-    b: &mut Builder,
-) {
+fn shadow(rows: &mut [Row], commands: &mut [Command], spans: &[Option<Span>], w: usize, l: usize, b: &mut Builder) {
     let rule = command_rule(&rows[w], &rows[l], commands);
     let (winner, loser) = (rows[w].clone(), rows[l].clone());
     let by = reference(&winner.name, winner.origin, winner.scope, winner.path.as_deref(), rule);
     rows[l].shadowed_by = Some(Box::new(by.clone()));
     if let Some(i) = loser.decl {
-        Arc::make_mut(&mut commands[i]).shadowed_by = Some(Box::new(by));
+        commands[i].shadowed_by = Some(Box::new(by));
     }
     if let Some(i) = winner.decl {
-        Arc::make_mut(&mut commands[i]).shadows.push(reference(
-            &loser.name,
-            loser.origin,
-            loser.scope,
-            loser.path.as_deref(),
-            rule,
-        ));
+        commands[i].shadows.push(reference(&loser.name, loser.origin, loser.scope, loser.path.as_deref(), rule));
     }
     let from =
         b.node(GraphNodeKind::Command, &winner.name, winner.origin.as_str(), winner.scope, winner.path.as_deref());
@@ -463,7 +445,7 @@ fn shadow(
 /// table), so `alias` never reaches row `l`, which also claims it.
 fn alias_taken(
     rows: &mut [Row],
-    commands: &mut [Arc<Command>],
+    commands: &mut [Command],
     spans: &[Option<Span>],
     w: usize,
     l: usize,
@@ -479,13 +461,7 @@ fn alias_taken(
     let kind = if loser.display_name.as_deref() == Some(alias) { "display name" } else { "alias" };
     match (winner.decl, loser.decl) {
         (Some(i), None) => {
-            Arc::make_mut(&mut commands[i]).shadows.push(reference(
-                alias,
-                loser.origin,
-                loser.scope,
-                None,
-                Reason::BeforeBuiltins,
-            ));
+            commands[i].shadows.push(reference(alias, loser.origin, loser.scope, None, Reason::BeforeBuiltins));
             report_at(
                 &mut b.diagnostics,
                 commands[i].path.clone(),

@@ -81,7 +81,7 @@ impl Parts {
 /// against the built-ins and each other, with no setting applied.
 #[derive(Clone, Default)]
 pub(super) struct Installed {
-    pub(super) commands: Vec<std::sync::Arc<Command>>,
+    pub(super) commands: Vec<Command>,
     pub(super) agents: Vec<Agent>,
     pub(super) servers: Vec<McpServer>,
     pub(super) hooks: Vec<model::Hook>,

@@ -27,7 +27,6 @@ use crate::model::{Decl, Item, Plugin, PolicySwitch, RemovedByPolicy, RunKind, S
 /// switches keep from running.
 pub(crate) const HELPER_REMOVED: &str = "helper";
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// The order settings files merge in (later wins): user, project, local, then managed
 /// (`managed-settings.json` before the `managed-settings.d/` files, which come in name order).
@@ -276,7 +275,7 @@ fn managed_rules_only(
         };
         if !vouched && !c.allowed_tools.is_empty() {
             removed.remove("allowed-tools", format!("{} ({})", c.name, c.allowed_tools.join(", ")), &c.path, switch);
-            Arc::make_mut(c).allowed_tools.clear();
+            c.allowed_tools.clear();
         }
     }
 }

@@ -44,10 +44,8 @@ pub struct Lock {
     pub plugins: Vec<Plugin>,
     /// Skills and commands, in the order Claude Code looks names up (built-ins are not
     /// listed; the `builtins` tables of the named version complete the table).
-    // Each shared with the declaration it was resolved from (`capc lsp` keeps both): an entry
-    // resolution changes is a copy.
     #[serde(default, rename = "command", skip_serializing_if = "Vec::is_empty")]
-    pub commands: Vec<std::sync::Arc<Command>>,
+    pub commands: Vec<Command>,
     /// Subagents, winners before the definitions they hide.
     #[serde(default, rename = "agent", skip_serializing_if = "Vec::is_empty")]
     pub agents: Vec<Agent>,
@@ -508,7 +506,7 @@ pub struct MarketplacePlugin {
     /// Its skills and commands, in the order its own command table has them; their
     /// `allowed-tools` are the permission rules it grants.
     #[serde(default, rename = "command", skip_serializing_if = "Vec::is_empty")]
-    pub commands: Vec<std::sync::Arc<Command>>,
+    pub commands: Vec<Command>,
     #[serde(default, rename = "agent", skip_serializing_if = "Vec::is_empty")]
     pub agents: Vec<Agent>,
     #[serde(default, rename = "mcp_server", skip_serializing_if = "Vec::is_empty")]
