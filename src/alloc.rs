@@ -27,7 +27,7 @@ const PURGE_AFTER_MS: std::ffi::c_long = 10;
 /// `MIMALLOC_ALLOW_THP` says otherwise: mimalloc asks for them on its arenas, and a huge page
 /// is resident whole, 2 MiB, as soon as one byte of it is touched. Measured on the same tree
 /// (docs/performance.md, "Huge pages"): `capc check` 183–191 → 170–179 MiB and `capc lock`
-/// 200–215 → 173 MiB, no slower; `capc lsp` 328–335 → 307–312 MiB and faster to its first
+/// 200–215 → 173 MiB, no slower; `capc lsp` 328–338 → 315–317 MiB and faster to its first
 /// diagnostics (it once measured the other way: 610–618 → 666–681 MiB, when it held several
 /// times what it holds now). Not `serve` and `session`: they start the user's MCP servers and
 /// `!` commands, which would inherit the flag ([`without_huge_pages_until_a_process_starts`]).

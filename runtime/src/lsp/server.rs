@@ -382,7 +382,9 @@ impl Server {
             .cloned()
             .chain(open.keys().map(|u| FileUrl::from(*u)))
             .collect();
-        let mut sent = Vec::new();
+        // Each file's notification is made as the writer gets to it (`Each`), from its findings
+        // as shown and their words (texts shared with the check, which an edit may free first).
+        let mut files = Vec::new();
         for url in urls {
             let diagnostics = analysis.shows(&url).map(|s| s.findings.clone()).unwrap_or_default();
             let version = open.get(&*url).copied();
@@ -392,15 +394,6 @@ impl Server {
                 (*v, *d) = (version, diagnostics);
                 continue;
             }
-            sent.push((url, version, diagnostics));
-        }
-        if sent.is_empty() {
-            return;
-        }
-        // Each file's notification is made as the writer gets to it (`Each`), from its findings
-        // as shown and their words (texts shared with the check, which an edit may free first).
-        let mut files = Vec::with_capacity(sent.len());
-        for (url, version, diagnostics) in sent {
             let words: Vec<Option<Words>> = analysis.findings(&url).map(|(_, f)| f.map(Words::of)).collect();
             files.push((url.clone(), version, diagnostics.clone(), words));
             if diagnostics.shown.is_empty() && version.is_none() {
@@ -408,6 +401,9 @@ impl Server {
             } else {
                 self.published.insert(url, (version, diagnostics));
             }
+        }
+        if files.is_empty() {
+            return;
         }
         let notifications = files.into_iter().filter_map(|(url, version, findings, words)| {
             let uri = Url::parse(&url).ok()?;
