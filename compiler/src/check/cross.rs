@@ -167,6 +167,13 @@ fn cross_stage(options: &Options, all: &mut Checked) -> Vec<Diagnostic> {
     for measure in &options.measure.0 {
         later.extend(measure.findings(all, options));
     }
+    // Once the measures have read them, the lock's skills and commands go too when the caller
+    // reads the table instead (each is a copy of a file's declaration, which a cache keeps).
+    if options.keeps == Keeps::Table {
+        if let Some(lock) = all.resolution.as_mut().and_then(Arc::get_mut).and_then(|r| Arc::get_mut(&mut r.lock)) {
+            lock.commands = Vec::new();
+        }
+    }
     // By path (then as the report sorts them), so their files are found in one pass.
     sort_diagnostics(&mut later);
     later

@@ -206,7 +206,8 @@ pub struct Row {
     pub display_name: Option<String>,
     /// Other names it answers to (a plugin entry's bare alias; a built-in's aliases).
     pub aliases: Vec<String>,
-    /// Index into `Lock::commands` for declared entries.
+    /// Index into `Lock::commands` for declared entries (a check keeping only the table,
+    /// `check::Keeps::Table`, keeps no commands in its lock).
     pub decl: Option<usize>,
     pub shadowed_by: Option<Box<Ref>>,
     pub dynamic: Option<String>,
