@@ -54,16 +54,20 @@ impl std::fmt::Debug for Cache {
 
 /// One file's reading: its [`Outcome`] as kept, one per file of a tree for as long as the file
 /// is unchanged. What few files have (findings, suppressions, servers, why it is not loaded,
-/// the plugin it makes Claude Code skip) is behind one box: 208 bytes a file instead of 288.
+/// the plugin it makes Claude Code skip) is behind one box.
 pub(super) struct Read {
     pub(super) key: u64,
     /// What the cross-file stage reads of the file (see the module docs).
     pub(super) fingerprint: u64,
     pub(super) file: Option<super::SourceFile>,
-    pub(super) decls: Box<[crate::model::Decl]>,
-    pub(super) counts: crate::decl::Counts,
+    decls: KeptDecls,
+    /// Its [`Counts`](crate::decl::Counts) (one file's, small), in half the bytes.
+    counts: [u32; 8],
     pub(super) rare: Option<Box<Rare>>,
 }
+
+// Kept for every file of a tree: with its `Arc`'s two counts, within mimalloc's 224-byte class.
+const _: () = assert!(std::mem::size_of::<Read>() <= 208);
 
 /// What few files' readings have (see [`Read`]).
 pub(super) struct Rare {
@@ -93,7 +97,95 @@ impl Read {
                 skips_plugin,
             })
         });
-        Read { key, fingerprint, file, decls: decls.into_boxed_slice(), counts, rare }
+        let decls = KeptDecls::keep(decls, file.as_ref().map(|f| f.path.as_str()));
+        let crate::decl::Counts { skills, commands, agents, plugins, marketplaces, mcp_servers, hooks, settings } =
+            counts;
+        let counts = [skills, commands, agents, plugins, marketplaces, mcp_servers, hooks, settings]
+            .map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+        Read { key, fingerprint, file, decls, counts, rare }
+    }
+
+    /// The declarations it counted, by kind.
+    pub(super) fn counts(&self) -> crate::decl::Counts {
+        let [skills, commands, agents, plugins, marketplaces, mcp_servers, hooks, settings] =
+            self.counts.map(|n| n as usize);
+        crate::decl::Counts { skills, commands, agents, plugins, marketplaces, mcp_servers, hooks, settings }
+    }
+
+    /// Its declarations, added to `into` in the order the reader made them.
+    pub(super) fn decls_into(&self, into: &mut Vec<crate::model::Decl>) {
+        match &self.decls {
+            KeptDecls::Plain(decls) => into.extend(decls.iter().cloned()),
+            KeptDecls::Packed(packed) => KeptDecls::unpack(packed, self.file.as_ref().map(|f| f.path.as_str()), into),
+        }
+    }
+}
+
+/// A kept reading's declarations. Most files of a large tree are skills and commands, whose
+/// one declaration is a [`Command`](crate::model::lock::Command): kept packed, as JSON (each
+/// absent field left out, the file's path not repeated), a third of what the declaration
+/// takes in memory, and unpacked only when the cross-file stage runs again (an edit of
+/// what it reads). Any other declaration is kept as it is.
+enum KeptDecls {
+    Plain(Box<[crate::model::Decl]>),
+    Packed(Box<[u8]>),
+}
+
+/// One packed declaration of a command: its path and span, and the command with its path left
+/// empty where it is the file's.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Packed {
+    /// The declaration's path, when it is not the command's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    span: Option<(usize, usize)>,
+    command: crate::model::lock::Command,
+}
+
+impl KeptDecls {
+    fn keep(decls: Vec<crate::model::Decl>, file: Option<&str>) -> KeptDecls {
+        let commands = !decls.is_empty() && decls.iter().all(|d| matches!(d.item, Item::Command(_)));
+        if !commands {
+            return KeptDecls::Plain(decls.into_boxed_slice());
+        }
+        let packed: Vec<Packed> = decls
+            .into_iter()
+            .filter_map(|decl| match decl.item {
+                Item::Command(command) => {
+                    let mut command = *command;
+                    let at = (decl.path != command.path).then_some(decl.path);
+                    if Some(command.path.as_str()) == file {
+                        command.path = String::new();
+                    }
+                    Some(Packed { at, span: decl.span.map(|s| (s.start, s.end)), command })
+                }
+                _ => None,
+            })
+            .collect();
+        match serde_json::to_vec(&packed) {
+            Ok(bytes) => KeptDecls::Packed(bytes.into_boxed_slice()),
+            // Not reached (a command is strings, flags and lists); kept whole all the same.
+            Err(_) => KeptDecls::Plain(packed.into_iter().map(|p| Self::unpacked(p, file)).collect()),
+        }
+    }
+
+    fn unpacked(packed: Packed, file: Option<&str>) -> crate::model::Decl {
+        let Packed { at, span, mut command } = packed;
+        if command.path.is_empty() {
+            command.path = file.unwrap_or_default().to_string();
+        }
+        crate::model::Decl {
+            path: at.unwrap_or_else(|| command.path.clone()),
+            span: span.map(|(start, end)| crate::span::Span::new(start, end)),
+            item: Item::Command(Box::new(command)),
+        }
+    }
+
+    fn unpack(bytes: &[u8], file: Option<&str>, into: &mut Vec<crate::model::Decl>) {
+        // Bytes this process wrote from the same type: they read back.
+        let packed: Vec<Packed> = serde_json::from_slice(bytes).expect("a kept reading's commands read back");
+        into.extend(packed.into_iter().map(|p| Self::unpacked(p, file)));
     }
 }
 
@@ -458,5 +550,70 @@ impl Cache {
             self.keep_rows(dir, realm, Rows { discovered: discovered.clone(), shared: shared_key, rows });
         }
         got
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::lock::Command;
+    use crate::model::Decl;
+
+    fn command(path: &str, description: &str) -> Command {
+        Command {
+            name: "review".into(),
+            path: path.into(),
+            description: Some(description.into()),
+            allowed_tools: vec!["Bash(git diff:*)".to_string()].into(),
+            paths: vec!["src/**/*.rs".to_string()].into(),
+            content_length: 42,
+            shell_injections: vec!["git status".to_string()].into(),
+            ..Command::default()
+        }
+    }
+
+    fn unpacked(kept: &KeptDecls, file: Option<&str>) -> Vec<Decl> {
+        let mut out = Vec::new();
+        match kept {
+            KeptDecls::Plain(decls) => out.extend(decls.iter().cloned()),
+            KeptDecls::Packed(bytes) => KeptDecls::unpack(bytes, file, &mut out),
+        }
+        out
+    }
+
+    /// A file's commands are kept packed and read back as they were: the file's own path, a
+    /// declaration whose path is another, a command whose path is not the file's, a span or
+    /// none, text that JSON escapes.
+    #[test]
+    fn commands_kept_packed_read_back_as_they_were() {
+        let file = "plugins/p/skills/review/SKILL.md";
+        let decls = vec![
+            Decl {
+                path: file.into(),
+                span: Some(crate::span::Span::new(4, 10)),
+                item: Item::Command(Box::new(command(file, "Reviews \"diffs\"\n\tand — more"))),
+            },
+            Decl { path: "elsewhere.json".into(), span: None, item: Item::Command(Box::new(command(file, ""))) },
+            Decl { path: file.into(), span: None, item: Item::Command(Box::new(command("other/SKILL.md", "x"))) },
+        ];
+        let before = format!("{decls:?}");
+        let kept = KeptDecls::keep(decls, Some(file));
+        assert!(matches!(kept, KeptDecls::Packed(_)), "a file of commands only is kept packed");
+        assert_eq!(format!("{:?}", unpacked(&kept, Some(file))), before);
+    }
+
+    /// A file with any other declaration keeps them all as they are, in their order.
+    #[test]
+    fn other_declarations_are_kept_as_they_are() {
+        let file = ".claude/settings.json";
+        let decls = vec![
+            Decl { path: file.into(), span: None, item: Item::Command(Box::new(command(file, "d"))) },
+            Decl { path: file.into(), span: None, item: Item::Rule(Box::default()) },
+        ];
+        let before = format!("{decls:?}");
+        let kept = KeptDecls::keep(decls, Some(file));
+        assert!(matches!(kept, KeptDecls::Plain(_)));
+        assert_eq!(format!("{:?}", unpacked(&kept, Some(file))), before);
+        assert!(matches!(KeptDecls::keep(Vec::new(), None), KeptDecls::Plain(_)), "no declarations: nothing packed");
     }
 }

@@ -91,7 +91,7 @@ impl Checked {
     /// declarations, which stay in the reading until the cross-file stage needs them.
     pub(super) fn absorb_kept(&mut self, read: Arc<cache::Read>) -> ServerUse {
         self.files_checked += 1;
-        self.declarations += read.counts;
+        self.declarations += read.counts();
         self.files.extend(read.file.iter().cloned());
         // Most files have no findings, suppressions or servers: nothing to copy.
         let mut servers = ServerUse::default();
