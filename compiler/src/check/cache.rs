@@ -126,9 +126,19 @@ impl Read {
 /// absent field left out, the file's path not repeated), a third of what the declaration
 /// takes in memory, and unpacked only when the cross-file stage runs again (an edit of
 /// what it reads). Any other declaration is kept as it is.
-enum KeptDecls {
+#[derive(Clone)]
+pub(super) enum KeptDecls {
     Plain(Box<[crate::model::Decl]>),
     Packed(Box<[u8]>),
+}
+
+impl std::fmt::Debug for KeptDecls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeptDecls::Plain(decls) => f.debug_tuple("Plain").field(decls).finish(),
+            KeptDecls::Packed(bytes) => write!(f, "Packed({} bytes)", bytes.len()),
+        }
+    }
 }
 
 /// One packed declaration of a command: its path and span, and the command with its path left
@@ -144,7 +154,10 @@ struct Packed {
 }
 
 impl KeptDecls {
-    fn keep(decls: Vec<crate::model::Decl>, file: Option<&str>) -> KeptDecls {
+    /// `decls` as kept: packed when they are all commands. With the path of their `file`, a
+    /// command's own path is not written again when it is the file's (the same `file` unpacks
+    /// them).
+    pub(super) fn keep(decls: Vec<crate::model::Decl>, file: Option<&str>) -> KeptDecls {
         let commands = !decls.is_empty() && decls.iter().all(|d| matches!(d.item, Item::Command(_)));
         if !commands {
             return KeptDecls::Plain(decls.into_boxed_slice());
@@ -179,6 +192,14 @@ impl KeptDecls {
             path: at.unwrap_or_else(|| command.path.clone()),
             span: span.map(|(start, end)| crate::span::Span::new(start, end)),
             item: Item::Command(Box::new(command)),
+        }
+    }
+
+    /// Adds the declarations to `into`, in their order (kept without a file's path).
+    pub(super) fn into_decls(self, into: &mut Vec<crate::model::Decl>) {
+        match self {
+            KeptDecls::Plain(decls) => into.extend(decls.into_vec()),
+            KeptDecls::Packed(packed) => KeptDecls::unpack(&packed, None, into),
         }
     }
 

@@ -50,6 +50,14 @@ pub struct Checked {
     pub server_spans: BTreeMap<(String, String), crate::span::Span>,
     /// With a cache: what the cross-file stage reads of this root (see `cache`).
     pub(super) fingerprint: u64,
+    /// With `pack`, the declarations of the files read, in their order, until the cross-file
+    /// stage puts them in `decls` (`cross::settle_decls`): each file's skills and commands
+    /// packed (see `cache::KeptDecls`), about half their size while the rest of the tree is
+    /// read.
+    pub(super) packed: Vec<cache::KeptDecls>,
+    /// Whether the files read keep their declarations in `packed` rather than `decls` (the read
+    /// stage's `Reading::pack`).
+    pub(super) pack: bool,
     /// Kept readings whose declarations are not in `decls` (see [`Checked::absorb_kept`]).
     pub(super) kept: Vec<Arc<cache::Read>>,
     /// The instruction files a session started in the checked folder reads, in the order
@@ -81,6 +89,8 @@ impl Checked {
             baseline: None,
             server_spans: BTreeMap::new(),
             fingerprint: 0,
+            packed: Vec::new(),
+            pack: false,
             kept: Vec::new(),
             instructions: Vec::new(),
             instruction_chars: Default::default(),
@@ -111,8 +121,14 @@ impl Checked {
         self.files_checked += 1;
         self.declarations += outcome.counts;
         self.diagnostics.extend(outcome.diagnostics);
+        if self.pack {
+            if !outcome.decls.is_empty() {
+                self.packed.push(cache::KeptDecls::keep(outcome.decls, None));
+            }
+        } else {
+            self.decls.extend(outcome.decls);
+        }
         self.files.extend(outcome.file);
-        self.decls.extend(outcome.decls);
         self.suppressions.extend(outcome.suppressions);
         self.not_loaded.extend(outcome.not_loaded.map(|n| *n));
         outcome.servers.map(|s| *s).unwrap_or_default()
@@ -138,6 +154,7 @@ impl Checked {
         move_all(&mut self.files, &mut parts, |p| &mut p.files);
         move_all(&mut self.sources, &mut parts, |p| &mut p.sources);
         move_all(&mut self.decls, &mut parts, |p| &mut p.decls);
+        move_all(&mut self.packed, &mut parts, |p| &mut p.packed);
         move_all(&mut self.suppressions, &mut parts, |p| &mut p.suppressions);
     }
 

@@ -45,6 +45,7 @@ pub(super) fn cross(options: &Options, readings: Readings) -> Crossed {
             match cache.cross(key) {
                 Some(kept) => {
                     all.decls.clear();
+                    all.packed.clear();
                     all.not_loaded = kept.not_loaded.clone();
                     all.refused_asked = kept.refused_asked.clone();
                     all.plugin_roots = kept.plugin_roots.clone();
@@ -97,15 +98,27 @@ fn cross_key(options: &Options, fingerprints: &[u64]) -> u64 {
     h.finish()
 }
 
-/// The declarations the cross-file stage reads: those of kept readings copied in, local
-/// settings left out when asked, in a stable order whatever order the parallel reads finished
-/// in (a file's own declarations keep theirs).
+/// The declarations the cross-file stage reads: those of the files read (each file's packed
+/// ones unpacked, and freed as they are) and of kept readings (copied), local settings left out
+/// when asked, in a stable order whatever order the parallel reads finished in (a file's own
+/// declarations keep theirs).
 fn settle_decls(options: &Options, all: &mut Checked, kept: &[Arc<cache::Read>]) {
-    // Unpacked side by side (most are packed: `cache::Read`), a run of readings at a time,
-    // then added in their order.
     use rayon::prelude::*;
-    let runs: Vec<Vec<crate::model::Decl>> = kept
-        .par_chunks(1024)
+    // Unpacked side by side, a run of files at a time, then added in their order.
+    const RUN: usize = 1024;
+    let read: Vec<Vec<crate::model::Decl>> = std::mem::take(&mut all.packed)
+        .into_par_iter()
+        .chunks(RUN)
+        .map(|run| {
+            let mut decls = Vec::with_capacity(run.len());
+            for packed in run {
+                packed.into_decls(&mut decls);
+            }
+            decls
+        })
+        .collect();
+    let copied: Vec<Vec<crate::model::Decl>> = kept
+        .par_chunks(RUN)
         .map(|run| {
             let mut decls = Vec::with_capacity(run.len());
             for read in run {
@@ -114,8 +127,8 @@ fn settle_decls(options: &Options, all: &mut Checked, kept: &[Arc<cache::Read>])
             decls
         })
         .collect();
-    all.decls.reserve(runs.iter().map(Vec::len).sum());
-    for run in runs {
+    all.decls.reserve(read.iter().chain(&copied).map(Vec::len).sum());
+    for run in read.into_iter().chain(copied) {
         all.decls.extend(run);
     }
     if options.leave_out_local {
