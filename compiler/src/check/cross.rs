@@ -105,28 +105,20 @@ fn cross_key(options: &Options, fingerprints: &[u64]) -> u64 {
 fn settle_decls(options: &Options, all: &mut Checked, kept: &[Arc<cache::Read>]) {
     use rayon::prelude::*;
     // Unpacked side by side, a run of files at a time, then added in their order.
-    const RUN: usize = 1024;
-    let read: Vec<Vec<crate::model::Decl>> = std::mem::take(&mut all.packed)
-        .into_par_iter()
-        .chunks(RUN)
-        .map(|run| {
-            let mut decls = Vec::with_capacity(run.len());
-            for packed in run {
-                packed.into_decls(&mut decls);
-            }
-            decls
-        })
-        .collect();
-    let copied: Vec<Vec<crate::model::Decl>> = kept
-        .par_chunks(RUN)
-        .map(|run| {
-            let mut decls = Vec::with_capacity(run.len());
-            for read in run {
-                read.decls_into(&mut decls);
-            }
-            decls
-        })
-        .collect();
+    fn in_runs<I: IndexedParallelIterator>(
+        each: I,
+        add: impl Fn(I::Item, &mut Vec<crate::model::Decl>) + Sync + Send,
+    ) -> Vec<Vec<crate::model::Decl>> {
+        each.chunks(1024)
+            .map(|run| {
+                let mut decls = Vec::with_capacity(run.len());
+                run.into_iter().for_each(|one| add(one, &mut decls));
+                decls
+            })
+            .collect()
+    }
+    let read = in_runs(std::mem::take(&mut all.packed).into_par_iter(), cache::KeptDecls::into_decls);
+    let copied = in_runs(kept.par_iter(), |read, into| read.decls_into(into));
     all.decls.reserve(read.iter().chain(&copied).map(Vec::len).sum());
     for run in read.into_iter().chain(copied) {
         all.decls.extend(run);
