@@ -20,9 +20,12 @@ other, each whole process:
   start): the same requests;
 - lsp: `capc lsp` initialized on TREE, one skill opened and its diagnostics waited for (the
   whole workspace checked once), then 20 edits of its body, each waited for; time to the
-  first diagnostics, peak (VmHWM) after the edits.
+  first diagnostics, peak (VmHWM) after the edits, and each edit's time to its diagnostics;
+- lsp-description: the same with 4 edits of the skill's description, which the cross-file
+  stage reads (each runs it again).
 
-Prints a `key=value` line per command (`peak_mib`, `seconds`) and exits 1 when a peak is over
+Prints a `key=value` line per command (`peak_mib`, `seconds`; for the lsp, `edits_s`, the
+fastest and slowest edit) and exits 1 when a peak is over
 the bound docs/performance.md states (`--bound-mib`, 150 MiB). Times are wall times on
 whatever else the machine runs: compare them only with a baseline taken in the same run.
 The tree is removed at the end unless `--keep` or `--tree` is given.
@@ -165,7 +168,7 @@ def serve(capc, tree, args):
     return peak, seconds
 
 
-def lsp(capc, tree, edits=20):
+def lsp(capc, tree, edits=20, description=False):
     started = time.perf_counter()
     client = Framed([capc, "lsp"])
     root = tree.resolve()
@@ -188,16 +191,23 @@ def lsp(capc, tree, edits=20):
     client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}})
     client.wait(published(1))
     seconds = time.perf_counter() - started
+    times = []
     for version in range(2, edits + 2):
+        if description:
+            edited = text.replace("description: ", f"description: Version {version}. ", 1)
+        else:
+            edited = text + f"\nStep {version}.\n"
+        edit_started = time.perf_counter()
         client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
-                                                 "contentChanges": [{"text": text + f"\nStep {version}.\n"}]})
+                                                 "contentChanges": [{"text": edited}]})
         client.wait(published(version))
+        times.append(time.perf_counter() - edit_started)
     peak = hwm(client.proc.pid)
     client.request("shutdown", None)
     client.wait(lambda m: m.get("id") == client.next_id)
     client.notify("exit", None)
     client.proc.wait(timeout=60)
-    return peak, seconds
+    return peak, seconds, times
 
 
 def main():
@@ -208,7 +218,7 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the generated tree")
     ap.add_argument("--reuse", action="store_true", help="use the tree at --tree as it is")
     ap.add_argument("--bound-mib", type=float, default=150)
-    ap.add_argument("--only", default="check,lock,lock-check,serve,serve-tree,lsp")
+    ap.add_argument("--only", default="check,lock,lock-check,serve,serve-tree,lsp,lsp-description")
     a = ap.parse_args()
     only = a.only.split(",")
     tree = pathlib.Path(a.tree) if a.tree else pathlib.Path(tempfile.mkdtemp(prefix="capc-scale-")) / "tree"
@@ -238,12 +248,19 @@ def main():
         if "serve-tree" in only:
             peak, seconds = serve(a.capc, tree, ["--tree"])
             results["serve-tree"] = (peak, seconds, 0)
+        edits = {}
         if "lsp" in only:
-            peak, seconds = lsp(a.capc, tree)
+            peak, seconds, edits["lsp"] = lsp(a.capc, tree)
             results["lsp"] = (peak, seconds, 0)
+        if "lsp-description" in only:
+            peak, seconds, edits["lsp-description"] = lsp(a.capc, tree, edits=4, description=True)
+            results["lsp-description"] = (peak, seconds, 0)
         over = []
         for name, (peak, seconds, code) in results.items():
-            print(f"command={name} peak_mib={peak / 1024:.1f} seconds={seconds:.2f} exit={code}")
+            line = f"command={name} peak_mib={peak / 1024:.1f} seconds={seconds:.2f} exit={code}"
+            if name in edits:
+                line += f" edits_s={min(edits[name]):.2f}-{max(edits[name]):.2f}"
+            print(line)
             if peak / 1024 > a.bound_mib:
                 over.append(f"{name} {peak / 1024:.0f} MiB")
         print("bound=" + (f"met ({a.bound_mib:g} MiB)" if not over else f"exceeded ({a.bound_mib:g} MiB): " + ", ".join(over)))
