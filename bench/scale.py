@@ -21,8 +21,8 @@ other, each whole process:
 - lsp: `capc lsp` initialized on TREE, one skill opened and its diagnostics waited for (the
   whole workspace checked once), then 20 edits of its body, each waited for; time to the
   first diagnostics, peak (VmHWM) after the edits, and each edit's time to its diagnostics;
-- lsp-description: the same with 4 edits of the skill's description, which the cross-file
-  stage reads (each runs it again).
+- lsp-description: the same with 4 edits of the skill's description, each longer, which the
+  cross-file stage reads (each runs it again, and changes every `listing-budget` message).
 
 Prints a `key=value` line per command (`peak_mib`, `seconds`; for the lsp, `edits_s`, the
 fastest and slowest edit) and exits 1 when a peak is over
@@ -194,7 +194,9 @@ def lsp(capc, tree, edits=20, description=False):
     times = []
     for version in range(2, edits + 2):
         if description:
-            edited = text.replace("description: ", f"description: Version {version}. ", 1)
+            # Longer at each edit, as typing makes it: the listing's size changes, and with it
+            # the message of every `listing-budget` finding (sent again, file by file).
+            edited = text.replace("description: ", "description: " + "Revised. " * (version - 1), 1)
         else:
             edited = text + f"\nStep {version}.\n"
         edit_started = time.perf_counter()
