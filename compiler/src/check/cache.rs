@@ -123,7 +123,7 @@ impl Read {
 
 /// A kept reading's declarations. Most files of a large tree are skills and commands, whose
 /// one declaration is a [`Command`](crate::model::lock::Command): kept packed, as JSON (each
-/// absent field left out, the file's path not repeated), a third of what the declaration
+/// absent field left out, the file's path not repeated), about half what the declaration
 /// takes in memory, and unpacked only when the cross-file stage runs again (an edit of
 /// what it reads). Any other declaration is kept as it is.
 #[derive(Clone)]
@@ -148,6 +148,9 @@ struct Packed {
     /// The declaration's path, when it is not the command's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     at: Option<String>,
+    /// The command's path is the file's, left out.
+    #[serde(default, rename = "f", skip_serializing_if = "std::ops::Not::not")]
+    file_path: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     span: Option<(usize, usize)>,
     command: crate::model::lock::Command,
@@ -168,10 +171,11 @@ impl KeptDecls {
                 Item::Command(command) => {
                     let mut command = *command;
                     let at = (decl.path != command.path).then_some(decl.path);
-                    if Some(command.path.as_str()) == file {
+                    let file_path = Some(command.path.as_str()) == file;
+                    if file_path {
                         command.path = String::new();
                     }
-                    Some(Packed { at, span: decl.span.map(|s| (s.start, s.end)), command })
+                    Some(Packed { at, file_path, span: decl.span.map(|s| (s.start, s.end)), command })
                 }
                 _ => None,
             })
@@ -184,8 +188,8 @@ impl KeptDecls {
     }
 
     fn unpacked(packed: Packed, file: Option<&str>) -> crate::model::Decl {
-        let Packed { at, span, mut command } = packed;
-        if command.path.is_empty() {
+        let Packed { at, file_path, span, mut command } = packed;
+        if file_path {
             command.path = file.unwrap_or_default().to_string();
         }
         crate::model::Decl {
@@ -604,7 +608,7 @@ mod tests {
 
     /// A file's commands are kept packed and read back as they were: the file's own path, a
     /// declaration whose path is another, a command whose path is not the file's, a span or
-    /// none, text that JSON escapes.
+    /// none, no path at all, text that JSON escapes.
     #[test]
     fn commands_kept_packed_read_back_as_they_were() {
         let file = "plugins/p/skills/review/SKILL.md";
@@ -616,6 +620,7 @@ mod tests {
             },
             Decl { path: "elsewhere.json".into(), span: None, item: Item::Command(Box::new(command(file, ""))) },
             Decl { path: file.into(), span: None, item: Item::Command(Box::new(command("other/SKILL.md", "x"))) },
+            Decl { path: String::new(), span: None, item: Item::Command(Box::new(command("", "no path"))) },
         ];
         let before = format!("{decls:?}");
         let kept = KeptDecls::keep(decls, Some(file));

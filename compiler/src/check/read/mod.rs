@@ -112,9 +112,10 @@ pub(super) fn read(walked: Walked, discovered: Arc<Discovered>, reading: &Readin
     let skipped: BTreeMap<String, String> =
         outcomes.iter().filter_map(|o| o.skips_plugin.as_deref().cloned()).chain(parsed.skips()).collect();
     refuse_skipped(&mut plugin_decls, &skipped);
-    match checked.pack {
-        true => checked.packed.push(cache::KeptDecls::Plain(plugin_decls.into_boxed_slice())),
-        false => checked.decls = plugin_decls,
+    if checked.pack {
+        checked.packed.push(cache::KeptDecls::Plain(plugin_decls.into_boxed_slice()));
+    } else {
+        checked.decls = plugin_decls;
     }
     let mut take = |servers: ServerUse| {
         declared.extend(servers.declared.iter().cloned());
