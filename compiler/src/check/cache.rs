@@ -148,9 +148,6 @@ struct Packed {
     /// The declaration's path, when it is not the command's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     at: Option<String>,
-    /// The command's path is the file's, left out.
-    #[serde(default, rename = "f", skip_serializing_if = "std::ops::Not::not")]
-    file_path: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     span: Option<(usize, usize)>,
     command: crate::model::lock::Command,
@@ -158,11 +155,14 @@ struct Packed {
 
 impl KeptDecls {
     /// `decls` as kept: packed when they are all commands. With the path of their `file`, a
-    /// command's own path is not written again when it is the file's (the same `file` unpacks
-    /// them).
+    /// command's own path is left empty when it is the file's (the same `file` unpacks them),
+    /// so a command whose path is empty is kept as it is.
     pub(super) fn keep(decls: Vec<crate::model::Decl>, file: Option<&str>) -> KeptDecls {
-        let commands = !decls.is_empty() && decls.iter().all(|d| matches!(d.item, Item::Command(_)));
-        if !commands {
+        let packable = |d: &crate::model::Decl| match &d.item {
+            Item::Command(c) => file.is_none() || !c.path.is_empty(),
+            _ => false,
+        };
+        if decls.is_empty() || !decls.iter().all(packable) {
             return KeptDecls::Plain(decls.into_boxed_slice());
         }
         let packed: Vec<Packed> = decls
@@ -171,11 +171,10 @@ impl KeptDecls {
                 Item::Command(command) => {
                     let mut command = *command;
                     let at = (decl.path != command.path).then_some(decl.path);
-                    let file_path = Some(command.path.as_str()) == file;
-                    if file_path {
+                    if Some(command.path.as_str()) == file {
                         command.path = String::new();
                     }
-                    Some(Packed { at, file_path, span: decl.span.map(|s| (s.start, s.end)), command })
+                    Some(Packed { at, span: decl.span.map(|s| (s.start, s.end)), command })
                 }
                 _ => None,
             })
@@ -188,9 +187,9 @@ impl KeptDecls {
     }
 
     fn unpacked(packed: Packed, file: Option<&str>) -> crate::model::Decl {
-        let Packed { at, file_path, span, mut command } = packed;
-        if file_path {
-            command.path = file.unwrap_or_default().to_string();
+        let Packed { at, span, mut command } = packed;
+        if let Some(file) = file.filter(|_| command.path.is_empty()) {
+            command.path = file.to_string();
         }
         crate::model::Decl {
             path: at.unwrap_or_else(|| command.path.clone()),
@@ -608,7 +607,7 @@ mod tests {
 
     /// A file's commands are kept packed and read back as they were: the file's own path, a
     /// declaration whose path is another, a command whose path is not the file's, a span or
-    /// none, no path at all, text that JSON escapes.
+    /// none, text that JSON escapes.
     #[test]
     fn commands_kept_packed_read_back_as_they_were() {
         let file = "plugins/p/skills/review/SKILL.md";
@@ -620,7 +619,6 @@ mod tests {
             },
             Decl { path: "elsewhere.json".into(), span: None, item: Item::Command(Box::new(command(file, ""))) },
             Decl { path: file.into(), span: None, item: Item::Command(Box::new(command("other/SKILL.md", "x"))) },
-            Decl { path: String::new(), span: None, item: Item::Command(Box::new(command("", "no path"))) },
         ];
         let before = format!("{decls:?}");
         let kept = KeptDecls::keep(decls, Some(file));
@@ -641,5 +639,15 @@ mod tests {
         assert!(matches!(kept, KeptDecls::Plain(_)));
         assert_eq!(format!("{:?}", unpacked(&kept, Some(file))), before);
         assert!(matches!(KeptDecls::keep(Vec::new(), None), KeptDecls::Plain(_)), "no declarations: nothing packed");
+        // A command without a path would read back with the file's: kept as it is.
+        let pathless = vec![Decl { path: String::new(), span: None, item: Item::Command(Box::new(command("", "d"))) }];
+        let before = format!("{pathless:?}");
+        let kept = KeptDecls::keep(pathless.clone(), Some(file));
+        assert!(matches!(kept, KeptDecls::Plain(_)));
+        assert_eq!(format!("{:?}", unpacked(&kept, Some(file))), before);
+        // Without the file's path, nothing is left out: packed, and read back as it was.
+        let kept = KeptDecls::keep(pathless, None);
+        assert!(matches!(kept, KeptDecls::Packed(_)));
+        assert_eq!(format!("{:?}", unpacked(&kept, None)), before);
     }
 }
