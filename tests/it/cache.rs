@@ -154,6 +154,28 @@ fn a_kept_cache_reports_what_a_fresh_check_reports_edit_after_edit() {
     assert_eq!(same("as it was").0, first);
 }
 
+/// Every shared corpus read through a cache, which keeps each file's skills and commands
+/// packed and unpacks them for the cross-file stage (the first check) or keeps it (the
+/// second), reports and locks what a check without one does: every real declaration reads
+/// back as it was read.
+#[test]
+fn every_corpus_checked_through_a_cache_reports_and_locks_the_same() {
+    let corpora = crate::support::corpora_path();
+    let names = crate::support::corpus_names(&corpora);
+    assert!(!names.is_empty(), "the shared corpora are missing: {}", corpora.display());
+    for name in names {
+        let root = corpora.join(&name);
+        let cache = Arc::new(Cache::new());
+        let fresh = outcome(&options(&root, None));
+        for step in ["a first check", "a second check"] {
+            let kept = outcome(&options(&root, Some(cache.clone())));
+            assert!(kept.0 == fresh.0, "{name}, {step} through a cache: the report differs");
+            assert!(kept.1 == fresh.1, "{name}, {step} through a cache: the lock differs");
+            assert!(kept.2 == fresh.2, "{name}, {step} through a cache: what loads differs");
+        }
+    }
+}
+
 /// The disk, until the `after`-th read: from then on every read fails, as the reads of a
 /// check `capc lsp` has superseded by a newer edit do, while the stamps the check took before
 /// still name the real texts (a stamp taken, then the read made after the edit). Nothing such
