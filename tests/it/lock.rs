@@ -277,9 +277,10 @@ fn local_servers_come_from_the_projects_entry_of_claude_json() {
 }
 
 /// A check that keeps only the lock (`capc lock`, `capc serve`'s fresh check), the table
-/// (`capc lsp`) or only the findings (`capc check`) frees the rest of the resolution early; it must report the same
-/// findings and make the same lock (sources included) as a check that keeps everything, on
-/// every story and every shared corpus, with the measures `capc check` runs.
+/// (`capc lsp`) or only the findings (`capc check`) frees the rest of the resolution early; it
+/// must report the same findings and make the same lock (sources included; without its
+/// commands, for the table) as a check that keeps everything, on every story and every shared
+/// corpus, with the measures `capc check` runs.
 #[test]
 fn a_check_keeping_less_reports_and_locks_the_same() {
     use capc_compiler::check::Keeps;
