@@ -114,10 +114,7 @@ impl Read {
 
     /// Its declarations, added to `into` in the order the reader made them.
     pub(super) fn decls_into(&self, into: &mut Vec<crate::model::Decl>) {
-        match &self.decls {
-            KeptDecls::Plain(decls) => into.extend(decls.iter().cloned()),
-            KeptDecls::Packed(packed) => KeptDecls::unpack(packed, self.file.as_ref().map(|f| f.path.as_str()), into),
-        }
+        self.decls.copy_into(self.file.as_ref().map(|f| f.path.as_str()), into);
     }
 }
 
@@ -195,6 +192,14 @@ impl KeptDecls {
             path: at.unwrap_or_else(|| command.path.clone()),
             span: span.map(|(start, end)| crate::span::Span::new(start, end)),
             item: Item::Command(Box::new(command)),
+        }
+    }
+
+    /// Adds copies of the declarations to `into`, in their order (kept with `file`'s path).
+    fn copy_into(&self, file: Option<&str>, into: &mut Vec<crate::model::Decl>) {
+        match self {
+            KeptDecls::Plain(decls) => into.extend(decls.iter().cloned()),
+            KeptDecls::Packed(packed) => KeptDecls::unpack(packed, file, into),
         }
     }
 
@@ -598,10 +603,7 @@ mod tests {
 
     fn unpacked(kept: &KeptDecls, file: Option<&str>) -> Vec<Decl> {
         let mut out = Vec::new();
-        match kept {
-            KeptDecls::Plain(decls) => out.extend(decls.iter().cloned()),
-            KeptDecls::Packed(bytes) => KeptDecls::unpack(bytes, file, &mut out),
-        }
+        kept.copy_into(file, &mut out);
         out
     }
 
