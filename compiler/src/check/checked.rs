@@ -50,14 +50,11 @@ pub struct Checked {
     pub server_spans: BTreeMap<(String, String), crate::span::Span>,
     /// With a cache: what the cross-file stage reads of this root (see `cache`).
     pub(super) fingerprint: u64,
-    /// With `pack`, the declarations of the files read, in their order, until the cross-file
-    /// stage puts them in `decls` (`cross::settle_decls`): each file's skills and commands
-    /// packed (see `cache::KeptDecls`), about half their size while the rest of the tree is
-    /// read.
+    /// When the read stage packs them (`read::Reading::pack`), the declarations of the files
+    /// read, in their order, until the cross-file stage puts them in `decls`
+    /// (`cross::settle_decls`): each file's skills and commands packed (see
+    /// `cache::KeptDecls`), about half their size while the rest of the tree is read.
     pub(super) packed: Vec<cache::KeptDecls>,
-    /// Whether the files read keep their declarations in `packed` rather than `decls` (the read
-    /// stage's `Reading::pack`).
-    pub(super) pack: bool,
     /// Kept readings whose declarations are not in `decls` (see [`Checked::absorb_kept`]).
     pub(super) kept: Vec<Arc<cache::Read>>,
     /// The instruction files a session started in the checked folder reads, in the order
@@ -90,7 +87,6 @@ impl Checked {
             server_spans: BTreeMap::new(),
             fingerprint: 0,
             packed: Vec::new(),
-            pack: false,
             kept: Vec::new(),
             instructions: Vec::new(),
             instruction_chars: Default::default(),
@@ -115,13 +111,13 @@ impl Checked {
         servers
     }
 
-    /// Adds one file's outcome; returns the MCP servers it declares and names, for the
-    /// cross-file check.
-    pub(super) fn absorb(&mut self, outcome: Outcome) -> ServerUse {
+    /// Adds one file's outcome, its declarations packed in `packed` with `pack`; returns the
+    /// MCP servers it declares and names, for the cross-file check.
+    pub(super) fn absorb(&mut self, outcome: Outcome, pack: bool) -> ServerUse {
         self.files_checked += 1;
         self.declarations += outcome.counts;
         self.diagnostics.extend(outcome.diagnostics);
-        if self.pack {
+        if pack {
             if !outcome.decls.is_empty() {
                 self.packed.push(cache::KeptDecls::keep(outcome.decls, None));
             }

@@ -103,7 +103,6 @@ pub(super) fn read(walked: Walked, discovered: Arc<Discovered>, reading: &Readin
     drop(tree);
 
     let mut checked = Checked::empty(diagnostics);
-    checked.pack = reading.pack;
     checked.declarations = counts;
     let mut plugin_decls = plugin_decls;
     checked.ignored = ignored;
@@ -112,7 +111,7 @@ pub(super) fn read(walked: Walked, discovered: Arc<Discovered>, reading: &Readin
     let skipped: BTreeMap<String, String> =
         outcomes.iter().filter_map(|o| o.skips_plugin.as_deref().cloned()).chain(parsed.skips()).collect();
     refuse_skipped(&mut plugin_decls, &skipped);
-    if checked.pack {
+    if reading.pack {
         checked.packed.push(cache::KeptDecls::Plain(plugin_decls.into_boxed_slice()));
     } else {
         checked.decls = plugin_decls;
@@ -124,7 +123,7 @@ pub(super) fn read(walked: Walked, discovered: Arc<Discovered>, reading: &Readin
         }
     };
     for outcome in outcomes {
-        take(checked.absorb(outcome));
+        take(checked.absorb(outcome, reading.pack));
     }
     match parsed {
         Got::Read(mut parts) => {
@@ -142,7 +141,7 @@ pub(super) fn read(walked: Walked, discovered: Arc<Discovered>, reading: &Readin
     }
     if let Some(found) = found {
         for outcome in found.outcomes {
-            take(checked.absorb(outcome));
+            take(checked.absorb(outcome, reading.pack));
         }
         checked.instructions = found.entries;
         // An `--add-dir` folder's instruction files are not weighed by `large-instructions`.
@@ -217,6 +216,8 @@ impl Got {
 /// others in a form of its own, only in the lists every file's go to.
 struct Part {
     checked: Checked,
+    /// See [`Reading::pack`].
+    pack: bool,
     /// The servers each file declares or names, for the files that declare or name one.
     servers: Vec<ServerUse>,
     /// See [`Got::skips`].
@@ -225,14 +226,12 @@ struct Part {
 
 impl Part {
     fn new(pack: bool) -> Part {
-        let mut checked = Checked::empty(Vec::new());
-        checked.pack = pack;
-        Part { checked, servers: Vec::new(), skips: Vec::new() }
+        Part { checked: Checked::empty(Vec::new()), pack, servers: Vec::new(), skips: Vec::new() }
     }
 
     fn add(mut self, mut outcome: Outcome) -> Part {
         self.skips.extend(outcome.skips_plugin.take().map(|s| *s));
-        let servers = self.checked.absorb(outcome);
+        let servers = self.checked.absorb(outcome, self.pack);
         if !servers.declared.is_empty() || !servers.named.is_empty() {
             self.servers.push(servers);
         }
