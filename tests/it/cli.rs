@@ -853,7 +853,7 @@ fn thp_enabled(status: &str) -> &str {
 /// user's shell would start them.
 #[cfg(target_os = "linux")]
 #[test]
-fn only_commands_that_exit_give_up_huge_pages() {
+fn only_commands_that_start_no_process_give_up_huge_pages() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path().canonicalize().expect("canonical");
