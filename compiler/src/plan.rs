@@ -142,7 +142,7 @@ pub fn plan_with(checked: &mut Checked, policy: Choices, surface: impl FnOnce(&m
     let loaded_anyway = short_lines(checked, &anyway);
     let findings = (!checked.diagnostics.is_empty()).then(|| (findings(checked), checked.count(Severity::Warning) > 0));
     let local_files: Vec<String> =
-        checked.files.iter().map(|f| f.path.clone()).filter(|p| crate::lock::write::is_local_file(p)).collect();
+        checked.files.iter().map(|f| f.path.to_string()).filter(|p| crate::lock::write::is_local_file(p)).collect();
     let refused_asked = std::mem::take(&mut checked.refused_asked);
     let mut lock = checked.take_lock();
     // The local files the lock leaves out: those git does not track (none outside a repository).

@@ -103,7 +103,7 @@ impl Measured {
 pub fn context(checked: &Checked, options: &Options) -> TurnContext {
     let mut merged = Value::Object(Map::new());
     for shown in SETTINGS {
-        if !checked.files.iter().any(|f| f.path == shown) {
+        if !checked.files.iter().any(|f| *f.path == *shown) {
             continue;
         }
         let walk::Content::Text(text) = options.texts.read(&locate(options, shown)) else { continue };

@@ -115,7 +115,7 @@ fn links_inside_the_root_are_followed_and_read_once() {
     std::fs::create_dir_all(root.join(".claude/skills")).expect("mkdir");
     std::os::unix::fs::symlink("../../shared/skills/lint", root.join(".claude/skills/lint")).expect("symlink");
     let checked = check(&Options { root: root.to_path_buf(), ..Options::default() }).expect("dir");
-    let skills: Vec<&str> = checked.files.iter().map(|f| f.path.as_str()).collect();
+    let skills: Vec<&str> = checked.files.iter().map(|f| &*f.path).collect();
     assert_eq!(skills, [".claude/skills/lint/SKILL.md"], "the linked skill is read once, where Claude Code loads it");
     assert_eq!(rules_at(&checked, ".claude/skills/lint/SKILL.md"), ["unknown-field"]);
     assert!(checked.diagnostics.iter().all(|d| d.rule != "unfollowed-symlink"));

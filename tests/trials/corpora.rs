@@ -547,7 +547,7 @@ fn no_settings_key_claude_code_knows_is_unknown() {
                 .files
                 .iter()
                 .filter(|f| matches!(f.kind, FileKind::Settings | FileKind::PluginSettings))
-                .map(|f| (f.path.as_str(), f.kind))
+                .map(|f| (&*f.path, f.kind))
                 .collect();
             for (path, kind) in &settings {
                 covered.insert(folder.join(path), *kind);

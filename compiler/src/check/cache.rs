@@ -59,15 +59,16 @@ pub(super) struct Read {
     pub(super) key: u64,
     /// What the cross-file stage reads of the file (see the module docs).
     pub(super) fingerprint: u64,
-    pub(super) file: Option<super::SourceFile>,
+    /// Shared with the checks that take this reading ([`Checked::files`](super::Checked)).
+    pub(super) file: Option<Arc<super::SourceFile>>,
     decls: KeptDecls,
     /// Its [`Counts`](crate::decl::Counts) (one file's, small), in half the bytes.
     counts: [u32; 8],
     pub(super) rare: Option<Box<Rare>>,
 }
 
-// Kept for every file of a tree: with its `Arc`'s two counts, within mimalloc's 224-byte class.
-const _: () = assert!(std::mem::size_of::<Read>() <= 208);
+// Kept for every file of a tree: with its `Arc`'s two counts, within mimalloc's 112-byte class.
+const _: () = assert!(std::mem::size_of::<Read>() <= 96);
 
 /// What few files' readings have (see [`Read`]).
 pub(super) struct Rare {
@@ -97,12 +98,12 @@ impl Read {
                 skips_plugin,
             })
         });
-        let decls = KeptDecls::keep(decls, file.as_ref().map(|f| f.path.as_str()));
+        let decls = KeptDecls::keep(decls, file.as_ref().map(|f| &*f.path));
         let crate::decl::Counts { skills, commands, agents, plugins, marketplaces, mcp_servers, hooks, settings } =
             counts;
         let counts = [skills, commands, agents, plugins, marketplaces, mcp_servers, hooks, settings]
             .map(|n| u32::try_from(n).unwrap_or(u32::MAX));
-        Read { key, fingerprint, file, decls, counts, rare }
+        Read { key, fingerprint, file: file.map(Arc::new), decls, counts, rare }
     }
 
     /// The declarations it counted, by kind.
@@ -114,7 +115,7 @@ impl Read {
 
     /// Its declarations, added to `into` in the order the reader made them.
     pub(super) fn decls_into(&self, into: &mut Vec<crate::model::Decl>) {
-        self.decls.copy_into(self.file.as_ref().map(|f| f.path.as_str()), into);
+        self.decls.copy_into(self.file.as_ref().map(|f| &*f.path), into);
     }
 }
 

@@ -14,7 +14,8 @@ use std::sync::Arc;
 pub struct Checked {
     /// Declaration files read (including those that could not be used).
     pub files_checked: usize,
-    pub files: Vec<SourceFile>,
+    /// Shared with the readings a cache keeps ([`Options::cache`](super::Options)).
+    pub files: Vec<Arc<SourceFile>>,
     pub declarations: Counts,
     pub diagnostics: Vec<Diagnostic>,
     /// Every declaration, for the resolver (moved into the resolution by [`check`]).
@@ -124,7 +125,7 @@ impl Checked {
         } else {
             self.decls.extend(outcome.decls);
         }
-        self.files.extend(outcome.file);
+        self.files.extend(outcome.file.map(Arc::new));
         self.suppressions.extend(outcome.suppressions);
         self.not_loaded.extend(outcome.not_loaded.map(|n| *n));
         outcome.servers.map(|s| *s).unwrap_or_default()
@@ -255,7 +256,7 @@ impl Checked {
 
     /// The shown paths of the files a reader read or a finding names.
     fn read_paths(&self) -> std::collections::BTreeSet<&str> {
-        self.files.iter().map(|f| f.path.as_str()).chain(self.diagnostics.iter().map(|d| d.path.as_str())).collect()
+        self.files.iter().map(|f| &*f.path).chain(self.diagnostics.iter().map(|d| d.path.as_str())).collect()
     }
 
     /// Keeps only what concerns the files at `paths` (shown paths): their findings, and only
@@ -265,7 +266,7 @@ impl Checked {
         let checked = paths.iter().filter(|p| read.contains(p.as_str())).count();
         self.files_checked = checked;
         self.diagnostics.retain(|d| paths.contains(&d.path));
-        self.files.retain(|f| paths.contains(&f.path));
+        self.files.retain(|f| paths.contains(&*f.path));
         self.suppressed.retain(|p, _| paths.contains(p));
     }
 
@@ -279,7 +280,10 @@ impl Checked {
         }
         let under = |path: &mut String| *path = path_under(prefix, path);
         self.diagnostics.iter_mut().for_each(|d| under(&mut d.path));
-        self.files.iter_mut().for_each(|f| under(&mut f.path));
+        for file in &mut self.files {
+            let path = path_under(prefix, &file.path);
+            Arc::make_mut(file).path = path.into();
+        }
         self.suppressed = std::mem::take(&mut self.suppressed)
             .into_iter()
             .map(|(mut p, n)| {
@@ -318,7 +322,13 @@ impl Checked {
             *path = shown.to_string_lossy().replace('\\', "/");
         };
         self.diagnostics.iter_mut().for_each(|d| real(&mut d.path));
-        self.files.iter_mut().for_each(|f| real(&mut f.path));
+        for file in &mut self.files {
+            let mut path = file.path.to_string();
+            real(&mut path);
+            if *path != *file.path {
+                Arc::make_mut(file).path = path.into();
+            }
+        }
         self.suppressed = std::mem::take(&mut self.suppressed)
             .into_iter()
             .map(|(mut p, n)| {
@@ -353,10 +363,11 @@ impl Checked {
     /// whose folder goes away before its findings are compared (`--new-since`'s extracted
     /// revision).
     pub fn read_texts_now(&mut self) {
-        for file in self.files.iter_mut().filter(|f| f.text.is_none() && f.reread.is_some()) {
+        for file in self.files.iter_mut().filter(|f| f.text.is_none() && f.reread.get().is_some()) {
             let text = file.text();
+            let file = Arc::make_mut(file);
             file.text = text;
-            file.reread = None;
+            file.reread = Default::default();
         }
     }
 
@@ -364,7 +375,7 @@ impl Checked {
         self.files.iter().filter(|f| f.kind == kind).count()
     }
     pub fn source(&self, path: &str) -> Option<&SourceFile> {
-        self.files.binary_search_by(|f| f.path.as_str().cmp(path)).ok().map(|i| &self.files[i])
+        self.files.binary_search_by(|f| (*f.path).cmp(path)).ok().map(|i| &*self.files[i])
     }
 }
 
@@ -420,7 +431,7 @@ impl<'a> Positions<'a> {
             let checked = self.checked;
             self.current = checked
                 .source(&diagnostic.path)
-                .and_then(|f| f.text().map(|text| (f.path.as_str(), text.clone(), LineIndex::new(&text))));
+                .and_then(|f| f.text().map(|text| (&*f.path, text.clone(), LineIndex::new(&text))));
         }
         match &self.current {
             Some((path, text, index)) if *path == diagnostic.path => {
@@ -514,7 +525,7 @@ mod tests {
             crate::check::check(&crate::check::Options { root: root.clone(), ..Default::default() }).expect("check");
         let file = checked.source(".claude/commands/deploy.md").expect("the command's file");
         assert!(
-            checked.diagnostics.iter().any(|d| d.path == file.path && d.span.is_some()),
+            checked.diagnostics.iter().any(|d| *d.path == *file.path && d.span.is_some()),
             "{:?}",
             checked.diagnostics
         );

@@ -209,7 +209,7 @@ fn undeclared_marketplaces(all: &mut Checked) {
             _ => None,
         })
         .collect();
-    let paths = all.files.iter().map(|f| f.path.as_str()).chain(all.diagnostics.iter().map(|d| d.path.as_str()));
+    let paths = all.files.iter().map(|f| &*f.path).chain(all.diagnostics.iter().map(|d| d.path.as_str()));
     let mut undeclared = Vec::new();
     for path in paths {
         if file_name(path) != "marketplace.json" || file_name(parent(path)) != ".claude-plugin" {

@@ -79,7 +79,7 @@ pub(super) fn read_json<T>(
     let result = parse_json(&mut sink, &text, kind).map(|node| f(&mut sink, &cx, &node));
     // Manifests stay: cross-file checks may report into them later.
     let file = SourceFile {
-        path: path.clone(),
+        path: path.as_str().into(),
         kind,
         scope: FileScope::Plugin,
         name: None,
@@ -87,7 +87,7 @@ pub(super) fn read_json<T>(
         unlisted: false,
         text: Some(text.into()),
         stamp: 0,
-        reread: None,
+        reread: Default::default(),
     };
     (Outcome::new(sink, Some(file), Counts::default(), None), result)
 }

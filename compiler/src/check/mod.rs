@@ -290,12 +290,12 @@ impl Claims {
 pub struct SourceFile {
     /// The path shown to people: relative to the root, `~/…` for the user scope,
     /// `<managed>/…` for the managed scope.
-    pub path: String,
+    pub path: Box<str>,
     pub kind: FileKind,
     pub scope: FileScope,
     /// For skills, commands and agents: the name Claude Code gives it (`plugin:name`,
     /// `frontend:component`, …).
-    pub name: Option<String>,
+    pub name: Option<Box<str>>,
     /// The SHA-256 of its bytes when hashes are taken ([`Options::skip_hashes`] not set), for
     /// its entry in the lock's list of sources ([`Checked::sources`], made from the files at
     /// the end of a check: a large tree's files would otherwise hold both while read).
@@ -314,8 +314,9 @@ pub struct SourceFile {
     /// Where to read the text again, for a file whose text was dropped as clean and that a
     /// finding of the cross-file stage points into (a check from the disk, or one with a
     /// cache): [`SourceFile::text`] reads it when a report needs it, so the check holds a
-    /// path, not the text.
-    pub(crate) reread: Option<Box<std::path::Path>>,
+    /// path, not the text. Set once, through a shared file: a kept reading's file is the
+    /// same one in every check that takes it (`check::Cache`), and keeps where it was found.
+    pub(crate) reread: once_cell::race::OnceBox<std::path::PathBuf>,
 }
 
 impl SourceFile {
@@ -333,7 +334,7 @@ impl SourceFile {
         if let Some(text) = &self.text {
             return Some(text.clone());
         }
-        match texts.read(self.reread.as_deref()?) {
+        match texts.read(self.reread.get()?.as_path()) {
             crate::walk::Content::Text(text) if crate::walk::text_hash(&text) == self.stamp => Some(text.into()),
             _ => None,
         }

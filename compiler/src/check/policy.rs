@@ -24,7 +24,7 @@ pub(super) fn police(options: &Options, crossed: Crossed) -> Policed {
     let mut pointed: Vec<usize> = later
         .iter()
         .filter(|d| d.span.is_some())
-        .filter_map(|d| all.files.binary_search_by(|f| f.path.as_str().cmp(&d.path)).ok())
+        .filter_map(|d| all.files.binary_search_by(|f| (*f.path).cmp(d.path.as_str())).ok())
         .collect();
     pointed.sort_unstable();
     pointed.dedup();

@@ -10,24 +10,24 @@ use super::placement::{left_out_local, locate};
 use super::policy::Policed;
 use super::{Checked, Options, SourceFile};
 use crate::walk;
+use std::sync::Arc;
 
 /// The report stage: the finished check.
 pub(super) fn report(options: &Options, policed: Policed) -> Checked {
     let Policed { mut all, pointed } = policed;
     let reread = options.cache.is_some() || options.texts.is_disk();
     for &at in &pointed {
-        let file = &mut all.files[at];
+        let file = &all.files[at];
         if file.text.is_some() {
             continue;
         }
         if reread {
-            if file.reread.is_none() {
-                file.reread = Some(locate(options, &file.path).into_boxed_path());
-            }
+            // Through the shared file: a kept reading's keeps it for the checks after.
+            file.reread.get_or_init(|| Box::new(locate(options, &file.path)));
             continue;
         }
         if let walk::Content::Text(text) = options.texts.read(&locate(options, &file.path)) {
-            file.text = Some(text.into());
+            Arc::make_mut(&mut all.files[at]).text = Some(text.into());
         }
     }
     drop(pointed);
@@ -40,14 +40,19 @@ pub(super) fn report(options: &Options, policed: Policed) -> Checked {
 
 /// The lock's list of sources: every file read, in the files' order (by path), with its hash
 /// (each file's is freed as its entry is made); without the local files the lock leaves out.
-fn sources(options: &Options, files: &mut [SourceFile]) -> Vec<crate::model::Source> {
+fn sources(options: &Options, files: &mut [Arc<SourceFile>]) -> Vec<crate::model::Source> {
     let mut sources = Vec::with_capacity(files.len());
     for file in files {
-        let sha256 = file.sha256.take().map(|digest| crate::secrets::hex(&digest)).unwrap_or_default();
+        // A file a cache keeps too keeps its hash.
+        let sha256 = match Arc::get_mut(file) {
+            Some(own) => own.sha256.take(),
+            None => file.sha256.clone(),
+        };
+        let sha256 = sha256.map(|digest| crate::secrets::hex(&digest)).unwrap_or_default();
         if file.unlisted || (options.leave_out_local && left_out_local(options, &file.path)) {
             continue;
         }
-        sources.push(crate::model::Source { path: file.path.clone(), kind: file.kind.as_str().to_string(), sha256 });
+        sources.push(crate::model::Source { path: file.path.to_string(), kind: file.kind.as_str().into(), sha256 });
     }
     sources
 }

@@ -516,7 +516,7 @@ mod tests {
     #[test]
     fn facts_an_older_lock_did_not_record_are_no_change_while_their_file_is_unchanged() {
         use crate::model::{Command, Pin, PinOf, Source};
-        let source = |path: &str| Source { path: path.to_string(), kind: "skill".to_string(), sha256: "ab".repeat(32) };
+        let source = |path: &str| Source { path: path.to_string(), kind: "skill".into(), sha256: "ab".repeat(32) };
         let mut old = empty();
         old.sources = vec![source(".claude/skills/status/SKILL.md"), source(".mcp.json")];
         old.commands = vec![Command {

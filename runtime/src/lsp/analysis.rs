@@ -299,8 +299,8 @@ fn convert(analysis: &mut Analysis, checked: &Checked, disk: &DiskCache) {
         let end = start + all[start..].iter().take_while(|d| d.path == path).count();
         let group = start..end;
         start = end;
-        while files.next_if(|f| f.path.as_str() < path).is_some() {}
-        let file = files.peek().filter(|f| f.path == path);
+        while files.next_if(|f| *f.path < *path).is_some() {}
+        let file = files.peek().filter(|f| *f.path == *path);
         let at = path_hash(path);
         let was = before.binary_search_by_key(&at, |(key, _)| *key).ok().map(|i| &before[i].1);
         // What the positions are computed on: the text's stamp, else a hash of the text.

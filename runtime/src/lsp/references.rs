@@ -65,7 +65,7 @@ pub(crate) fn target_at(analysis: &Analysis, doc: &Doc, offset: usize) -> Option
         return match key {
             Some("name") => {
                 let file = analysis.checked.as_ref()?.source(&doc.shown)?;
-                let name = file.name.clone().unwrap_or_else(|| bare.to_string());
+                let name = file.name.as_deref().unwrap_or(bare).to_string();
                 Some(if doc.kind == Some(FileKind::Agent) { Target::Agent(name) } else { Target::Command(name) })
             }
             Some("agent") => Some(Target::Agent(bare.to_string())),

@@ -233,7 +233,7 @@ impl Walk<'_> {
             let kept = !sink.diagnostics.is_empty();
             let scope = if scope == Scope::User { FileScope::User } else { FileScope::Project };
             let file = SourceFile {
-                path: path.to_string(),
+                path: path.into(),
                 kind: FileKind::Instructions,
                 scope,
                 name: None,
@@ -241,7 +241,7 @@ impl Walk<'_> {
                 unlisted: false,
                 stamp: if kept { 0 } else { crate::walk::text_hash(text) },
                 text: kept.then(|| text.into()),
-                reread: None,
+                reread: Default::default(),
             };
             self.out.push(Outcome::new(sink, Some(file), Counts::default(), None));
         } else if !sink.diagnostics.is_empty() {

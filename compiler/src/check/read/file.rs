@@ -97,16 +97,16 @@ pub(super) fn read_claim(
     // be reported themselves.
     let keep = !sink.diagnostics.is_empty() || !sink.server_refs.is_empty() || !suppressions.is_empty();
     let file = SourceFile {
-        path: path.clone(),
+        path: path.as_str().into(),
         kind: claim.kind,
         scope: claim.owner.scope,
-        name,
+        name: name.map(Into::into),
         sha256: hashed(&text, hash),
         unlisted: false,
         // A dropped text's hash: read again for a report, the file must still hold it.
         stamp: if keep { 0 } else { walk::text_hash(&text) },
         text: keep.then(|| text.into()),
-        reread: None,
+        reread: Default::default(),
     };
     let mut outcome = Outcome::new(sink, Some(file), counts, claim.owner.plugin_name.as_deref());
     outcome.suppressions = suppressions;

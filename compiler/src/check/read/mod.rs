@@ -333,8 +333,8 @@ pub(super) fn gather(options: &Options, roots: Vec<RootReading>) -> Readings {
             }
         }
         all.instructions.retain(|i| i.scope != Scope::Local || kept.contains(&i.path));
-        for file in all.files.iter_mut().filter(|f| f.kind == FileKind::Instructions && local.contains(&f.path)) {
-            file.unlisted = true;
+        for file in all.files.iter_mut().filter(|f| f.kind == FileKind::Instructions && local.contains(&*f.path)) {
+            Arc::make_mut(file).unlisted = true;
         }
     }
     // Managed instructions are sent first, then the user's, the project's, the `--add-dir`

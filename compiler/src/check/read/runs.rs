@@ -198,7 +198,7 @@ pub(super) fn read_bin(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm:
     }
     // Hashed whatever the options say: the hash is the entry's, in the lock and its sources.
     let file = SourceFile {
-        path,
+        path: path.into(),
         kind: FileKind::PluginBin,
         scope: claim.owner.scope,
         name: None,
@@ -206,7 +206,7 @@ pub(super) fn read_bin(dir: &Path, tree: &Tree, rel: &str, claim: &Claim, realm:
         unlisted: false,
         text: None,
         stamp: 0,
-        reread: None,
+        reread: Default::default(),
     };
     Outcome::new(sink, Some(file), crate::decl::Counts::default(), claim.owner.plugin_name.as_deref())
 }

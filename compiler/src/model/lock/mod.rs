@@ -143,7 +143,9 @@ pub struct Source {
     pub path: String,
     /// `skill`, `command`, `agent`, `plugin manifest`, `marketplace`, `MCP config`, `hooks`,
     /// `settings`, `instructions`.
-    pub kind: String,
+    // Borrowed when a check makes it (one of a few names), owned when read from a lock: a
+    // large tree's lock lists a source per file.
+    pub kind: std::borrow::Cow<'static, str>,
     /// Lowercase hex SHA-256 of the file's bytes.
     pub sha256: String,
 }

@@ -49,7 +49,7 @@ pub(crate) fn document_symbols(
             .checked
             .as_ref()
             .and_then(|c| c.source(&doc.shown))
-            .and_then(|f| f.name.clone())
+            .and_then(|f| f.name.as_deref().map(str::to_string))
             .unwrap_or_else(|| doc.shown.clone());
         let kind = if doc.kind == Some(FileKind::Agent) { SymbolKind::CLASS } else { SymbolKind::FUNCTION };
         vec![symbol(name, kind, lines.range(0, doc.text.len()), keys)]
