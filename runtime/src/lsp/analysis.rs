@@ -252,8 +252,15 @@ pub(crate) fn analyse(root: &std::path::Path, scopes: &Scopes, disk: &Arc<DiskCa
     options.cache = Some(disk.check.clone());
     let cancel = Cancel { generation: job.generation, newest: job.newest };
     let snapshot = Snapshot { buffers: job.buffers, disk: disk.clone(), cancel: None };
-    options.texts = walk::Texts::new(Arc::new(Snapshot { cancel: Some(cancel), ..snapshot.clone() }));
+    options.texts = walk::Texts::new(Arc::new(Snapshot { cancel: Some(cancel.clone()), ..snapshot.clone() }));
     let mut checked = capc_compiler::check(&options).ok();
+    if cancel.is_superseded() {
+        // Dropped unsent ([`spawn`]), and like the check's cache, the conversions kept for the
+        // next check keep nothing of it: its reads failed from the change on, and the files it
+        // could not read would be converted for nothing (the first check, superseded as the
+        // editor opens a file, fails all of a large tree's) and held through the next check.
+        return Analysis { generation: job.generation, options, snapshot, checked: None, files: Vec::new() };
+    }
     // What is read after the check (the baseline's texts, positions, fixes, references) is read
     // without the cancellation.
     options.texts = walk::Texts::new(Arc::new(snapshot.clone()));
@@ -418,4 +425,39 @@ fn error_at(analysis: &mut Analysis, url: Url, at: Position, message: String) {
         Shown { range: Range::new(at, at), severity: DiagnosticSeverity::ERROR, rule: None, own: Some(message.into()) };
     findings.shown.insert(0, diagnostic);
     shows.first += 1;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::text::Buffers;
+
+    /// A check a newer change superseded is dropped unsent, and the conversions kept for the
+    /// next check keep nothing of it; a check that stands keeps its files' findings converted.
+    #[test]
+    fn a_superseded_check_leaves_no_conversions_for_the_next() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let write = |rel: &str, text: &str| {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("folder");
+            std::fs::write(path, text).expect("write");
+        };
+        // A command and a skill of one name: a finding in each file.
+        write(".claude/commands/deploy.md", "---\ndescription: Deploy it\n---\nhello\n");
+        write(".claude/skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Deploy skill\n---\nhi\n");
+        let run = |newest: u64| {
+            let disk = Arc::new(DiskCache::default());
+            let job =
+                Job { generation: 1, buffers: Arc::new(Buffers::new()), newest: Arc::new(AtomicU64::new(newest)) };
+            let analysis = analyse(dir.path(), &Scopes::default(), &disk, job);
+            let kept = disk.converted.lock().map(|c| c.len()).unwrap_or_default();
+            (analysis, kept)
+        };
+        let (standing, kept) = run(1);
+        assert!(standing.checked.is_some(), "the check stands");
+        assert!(!standing.files.is_empty() && kept > 0, "{} files shown, {kept} kept", standing.files.len());
+        let (superseded, kept) = run(2);
+        assert!(superseded.checked.is_none() && superseded.files.is_empty());
+        assert_eq!(kept, 0, "conversions kept of a superseded check");
+    }
 }
