@@ -2,7 +2,8 @@
 //! nothing reports, edit after edit, on a real marketplace: a body edit (the cross-file stage
 //! kept), a description edit, a rename that makes one skill hide another, broken YAML and
 //! JSON, a settings change the listing's budget reads, a file deleted and one created; and a
-//! manifest edit, which makes the discovery again, reads no other file again.
+//! manifest edit, which makes the discovery again, reads no other file again; and a script a
+//! hook runs edited, which the reading that hashed it reads again.
 
 use capc_compiler::check::Cache;
 use capc_compiler::walk::TextSource;
@@ -315,4 +316,28 @@ fn a_manifest_edited_reads_no_other_file_again() {
     assert_eq!(outcome(&kept).0, first.0, "as it was");
     let back = reads();
     assert!(back <= most, "and back, the same ({back} of {all})");
+}
+
+/// A reading that hashed a script its hooks run depends on the script's bytes too: the script
+/// edited (the folder's listing the same), a check through a cache records its new hash, as a
+/// check without one does.
+#[test]
+fn a_script_edited_is_hashed_again_through_a_cache() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let hook = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/check.sh"}]}]}}"#;
+    let script = root.join(".claude/hooks/check.sh");
+    std::fs::create_dir_all(script.parent().expect("parent")).expect("folder");
+    std::fs::write(root.join(".claude/settings.json"), hook).expect("write");
+    std::fs::write(&script, "echo one\n").expect("write");
+    let cache = Arc::new(Cache::new());
+    let first = outcome(&options(root, Some(cache.clone())));
+    std::fs::write(&script, "echo two, and longer\n").expect("write");
+    cache.forget_walks();
+    let kept = outcome(&options(root, Some(cache.clone())));
+    let fresh = outcome(&options(root, None));
+    assert_ne!(first.1, fresh.1, "the lock records the script's hash");
+    assert_eq!(kept.1, fresh.1, "the script's new hash");
+    assert_eq!(kept.0, fresh.0);
 }

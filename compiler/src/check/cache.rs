@@ -6,7 +6,9 @@
 //! * each root's discovery (its marketplaces and plugin manifests read, the claim on every
 //!   other file), keyed by the folder's listing and the manifests' texts;
 //! * each file's reading, keyed by what it reads: its text, its claim (kind, owner, the folder
-//!   its name is relative to), the folder's list of files and folders, the scope; kept as each
+//!   its name is relative to), the folder's list of files and folders, the scope (a reading
+//!   that also read another file, a script its hooks or servers run, hashed, is never taken
+//!   again: a few files of a tree, read anew by every check); kept as each
 //!   root's readings in its claims' order ([`Rows`]), found by place while its discovery is
 //!   kept, else (a file added or removed) by path, the claims before and now merged in order;
 //! * the cross-file stage (name resolution, the measures, what is loaded), keyed by what it
@@ -64,6 +66,9 @@ pub(super) struct Read {
     decls: KeptDecls,
     /// Its [`Counts`](crate::decl::Counts) (one file's, small), in half the bytes.
     counts: [u32; 8],
+    /// It read other files than its own (the scripts its rows run, hashed): never taken again
+    /// by a later check, which reads the file anew (see the module docs).
+    reads_others: bool,
     pub(super) rare: Option<Box<Rare>>,
 }
 
@@ -82,8 +87,18 @@ pub(super) struct Rare {
 impl Read {
     fn new(key: u64, outcome: Outcome) -> Read {
         let fingerprint = fingerprint(&outcome);
-        let Outcome { file, decls, counts, diagnostics, servers, suppressions, not_loaded, skips_plugin, head: _ } =
-            outcome;
+        let Outcome {
+            file,
+            decls,
+            counts,
+            diagnostics,
+            servers,
+            suppressions,
+            not_loaded,
+            skips_plugin,
+            head: _,
+            reads_others,
+        } = outcome;
         let rare = (!diagnostics.is_empty()
             || !suppressions.is_empty()
             || servers.is_some()
@@ -103,7 +118,7 @@ impl Read {
             counts;
         let counts = [skills, commands, agents, plugins, marketplaces, mcp_servers, hooks, settings]
             .map(|n| u32::try_from(n).unwrap_or(u32::MAX));
-        Read { key, fingerprint, file: file.map(Arc::new), decls, counts, rare }
+        Read { key, fingerprint, file: file.map(Arc::new), decls, counts, reads_others, rare }
     }
 
     /// The declarations it counted, by kind.
@@ -552,7 +567,7 @@ impl Cache {
                     (None, Some(j)) => kept.as_deref().map(|kept| &kept.rows[j].1),
                     (None, None) => None,
                 };
-                if let Some(read) = found.filter(|read| read.key == key) {
+                if let Some(read) = found.filter(|read| read.key == key && !read.reads_others) {
                     return (before, read.clone());
                 }
                 // Keyed by what is read now, even if the file changed since the source's stamp.

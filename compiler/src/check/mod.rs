@@ -359,6 +359,9 @@ struct Outcome {
     /// With a cache: what the cross-file stage may point into (`cache::text_head`); 0 without
     /// a cache, or when there is no text.
     head: u64,
+    /// The reading hashed another file's bytes (a script its hooks, servers or `!` injections
+    /// run): it depends on more than its own text, so a cache never takes it again.
+    reads_others: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -397,6 +400,7 @@ impl Outcome {
             not_loaded: None,
             skips_plugin: None,
             head: 0,
+            reads_others: false,
         }
     }
 }

@@ -88,7 +88,7 @@ pub(super) fn read_claim(
     reader(claim.kind)(&mut sink, &cx, &at, &mut made);
     let Made { counts, name, mut decls, own_runs, not_loaded, skips_plugin } = made;
     sink.decls.append(&mut decls);
-    runs::add_runs(&mut sink, &cx, own_runs.as_ref(), (dir, realm), (&text, &path));
+    let reads_others = runs::add_runs(&mut sink, &cx, own_runs.as_ref(), (dir, realm), (&text, &path));
     let mut suppressions = if is_json { Vec::new() } else { crate::suppress::parse(&text) };
     for s in &mut suppressions {
         s.path = path.clone();
@@ -112,6 +112,7 @@ pub(super) fn read_claim(
     outcome.suppressions = suppressions;
     outcome.not_loaded = not_loaded.map(Box::new);
     outcome.skips_plugin = skips_plugin.map(Box::new);
+    outcome.reads_others = reads_others;
     outcome
 }
 

@@ -13,17 +13,24 @@ use crate::walk::{self, Tree};
 use std::path::Path;
 
 /// Adds the `[[run]]` rows of a placed file to `sink`'s declarations, and hashes the scripts
-/// inside the folder that its rows, monitors and LSP servers run.
+/// inside the folder that its rows, monitors and LSP servers run; whether it read any.
 pub(super) fn add_runs(
     sink: &mut Sink<'_>,
     cx: &crate::decl::FileCx<'_>,
     own_runs: Option<&(Node, String, bool)>,
     (dir, realm): (&Path, Realm),
     (text, path): (&str, &str),
-) {
-    let Some(at) = cx.placement else { return };
+) -> bool {
+    let Some(at) = cx.placement else { return false };
     let rows = runs_of(&sink.decls, own_runs, text, path, at);
-    let scripts = Scripts { dir, tree: cx.tree, realm, project: cx.project_root, plugin: cx.plugin_root };
+    let scripts = Scripts {
+        dir,
+        tree: cx.tree,
+        realm,
+        project: cx.project_root,
+        plugin: cx.plugin_root,
+        read: std::cell::Cell::new(false),
+    };
     for d in &mut sink.decls {
         match &mut d.item {
             Item::Run(row) => scripts.hash(row),
@@ -74,6 +81,7 @@ pub(super) fn add_runs(
         scripts.hash(&mut row);
         sink.decls.push(crate::model::Decl { path: path.to_string(), span: None, item: Item::Run(Box::new(row)) });
     }
+    scripts.read.get()
 }
 
 /// The `[[run]]` rows of one file: the line of each hook, server and `!` injection it declares,
@@ -123,6 +131,8 @@ struct Scripts<'a> {
     realm: Realm,
     project: Option<&'a str>,
     plugin: Option<&'a str>,
+    /// Whether a script's bytes were read.
+    read: std::cell::Cell<bool>,
 }
 
 impl Scripts<'_> {
@@ -134,6 +144,7 @@ impl Scripts<'_> {
         if !self.tree.exists(&target) {
             return;
         }
+        self.read.set(true);
         if let Ok(bytes) = walk::read_regular(&self.dir.join(&target), walk::MAX_FILE_BYTES, walk::Links::Refuse) {
             row.script = Some(self.realm.display(&target));
             row.script_sha256 = Some(crate::secrets::sha256_hex(&bytes));
@@ -158,6 +169,7 @@ impl Scripts<'_> {
             ..crate::model::Run::default()
         };
         if self.tree.exists(&target) {
+            self.read.set(true);
             if let Ok(bytes) = walk::read_regular(&self.dir.join(&target), walk::MAX_FILE_BYTES, walk::Links::Refuse) {
                 row.script = Some(shown);
                 row.script_sha256 = Some(crate::secrets::sha256_hex(&bytes));
