@@ -269,6 +269,23 @@ impl capc_compiler::walk::TextSource for Counted {
     }
 }
 
+/// The plugin and marketplace manifests below `root`: what a root's discovery reads.
+fn manifests(root: &Path) -> usize {
+    let mut manifests = 0;
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read_dir").filter_map(Result::ok) {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.file_name().is_some_and(|n| n == "plugin.json" || n == "marketplace.json") {
+                manifests += 1;
+            }
+        }
+    }
+    manifests
+}
+
 /// A manifest edited makes the root's discovery again (its claims are new values); every other
 /// file's reading is still found, by path, and kept.
 #[test]
@@ -298,19 +315,7 @@ fn a_manifest_edited_reads_no_other_file_again() {
     let after = reads();
     assert_eq!(edited.0, outcome(&options(&root, None)).0, "the kept readings report what a fresh check does");
     // The discovery reads the manifests again; nothing else is.
-    let mut manifests = 0;
-    let mut stack = vec![root.clone()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("read_dir").filter_map(Result::ok) {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.file_name().is_some_and(|n| n == "plugin.json" || n == "marketplace.json") {
-                manifests += 1;
-            }
-        }
-    }
-    let most = again + manifests;
+    let most = again + manifests(&root);
     assert!(after <= most, "a manifest edited reads the manifests, not every file again ({after} of {all})");
     std::fs::write(&marketplace, &manifest).expect("write");
     assert_eq!(outcome(&kept).0, first.0, "as it was");
@@ -339,5 +344,67 @@ fn a_script_edited_is_hashed_again_through_a_cache() {
     let fresh = outcome(&options(root, None));
     assert_ne!(first.1, fresh.1, "the lock records the script's hash");
     assert_eq!(kept.1, fresh.1, "the script's new hash");
+    assert_eq!(kept.0, fresh.0);
+}
+
+/// A file created changes the folder's listing: the discovery is made again, the new file is
+/// read, and every other reading is kept (their readers asked nothing about the folder), as
+/// a fresh check reports; so with the file deleted again.
+#[test]
+fn a_file_created_reads_the_new_file_not_the_tree() {
+    let corpus = crate::support::corpora_path().join("wshobson__agents");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("agents");
+    crate::support::copy_tree(&corpus, &root);
+    let cache = Arc::new(Cache::new());
+    let source = Arc::new(Counted::default());
+    let mut kept = options(&root, Some(cache.clone()));
+    kept.texts = capc_compiler::walk::Texts::new(source.clone());
+    let reads = || source.reads.swap(0, std::sync::atomic::Ordering::SeqCst);
+    let first = outcome(&kept);
+    let all = reads();
+    outcome(&kept);
+    let again = reads();
+    let most = again + manifests(&root) + 1;
+
+    let skill = root.join(".claude/skills/zz-new/SKILL.md");
+    std::fs::create_dir_all(skill.parent().expect("parent")).expect("folder");
+    std::fs::write(&skill, "---\nname: zz-new\ndescription: A new skill\nbogus-field: 1\n---\nDo it.\n")
+        .expect("write");
+    cache.forget_walks();
+    let created = outcome(&kept);
+    let after = reads();
+    let fresh = outcome(&options(&root, None));
+    assert_eq!((&created.0, &created.1, &created.2), (&fresh.0, &fresh.1, &fresh.2), "as a fresh check");
+    assert!(created.0.contains("zz-new"), "the new skill is read");
+    assert!(after <= most, "a file created reads it and the manifests, not the tree ({after} of {all})");
+
+    std::fs::remove_dir_all(skill.parent().expect("parent")).expect("remove");
+    cache.forget_walks();
+    assert_eq!(outcome(&kept).0, first.0, "as it was");
+    let back = reads();
+    assert!(back <= most, "and deleted, the same ({back} of {all})");
+}
+
+/// A reading whose reader asked about another path depends on the folder's listing: a hook's
+/// script missing, then created, is found and hashed, as a fresh check finds it.
+#[test]
+fn a_script_created_is_found_by_the_reading_that_asked_for_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let hook = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/check.sh"}]}]}}"#;
+    std::fs::create_dir_all(root.join(".claude")).expect("folder");
+    std::fs::write(root.join(".claude/settings.json"), hook).expect("write");
+    let cache = Arc::new(Cache::new());
+    let first = outcome(&options(root, Some(cache.clone())));
+    let script = root.join(".claude/hooks/check.sh");
+    std::fs::create_dir_all(script.parent().expect("parent")).expect("folder");
+    std::fs::write(&script, "echo one\n").expect("write");
+    cache.forget_walks();
+    let kept = outcome(&options(root, Some(cache.clone())));
+    let fresh = outcome(&options(root, None));
+    assert_ne!(first.1, fresh.1, "the lock records the script once it exists");
+    assert_eq!(kept.1, fresh.1);
     assert_eq!(kept.0, fresh.0);
 }

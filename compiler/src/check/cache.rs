@@ -6,9 +6,11 @@
 //! * each root's discovery (its marketplaces and plugin manifests read, the claim on every
 //!   other file), keyed by the folder's listing and the manifests' texts;
 //! * each file's reading, keyed by what it reads: its text, its claim (kind, owner, the folder
-//!   its name is relative to), the folder's list of files and folders, the scope (a reading
-//!   that also read another file, a script its hooks or servers run, hashed, is never taken
-//!   again: a few files of a tree, read anew by every check); kept as each
+//!   its name is relative to), the scope, and the folder's list of files and folders when its
+//!   reader asked whether another path exists (`decl::Listing`: a file created or deleted
+//!   leaves every other reading kept); a reading that also read another file, a script its
+//!   hooks or servers run, hashed, is never taken again (a few files of a tree, read anew by
+//!   every check); kept as each
 //!   root's readings in its claims' order ([`Rows`]), found by place while its discovery is
 //!   kept, else (a file added or removed) by path, the claims before and now merged in order;
 //! * the cross-file stage (name resolution, the measures, what is loaded), keyed by what it
@@ -69,6 +71,8 @@ pub(super) struct Read {
     /// It read other files than its own (the scripts its rows run, hashed): never taken again
     /// by a later check, which reads the file anew (see the module docs).
     reads_others: bool,
+    /// Its reader asked about other paths of the folder: its key has the folder's listing.
+    reads_listing: bool,
     pub(super) rare: Option<Box<Rare>>,
 }
 
@@ -98,6 +102,7 @@ impl Read {
             skips_plugin,
             head: _,
             reads_others,
+            reads_listing,
         } = outcome;
         let rare = (!diagnostics.is_empty()
             || !suppressions.is_empty()
@@ -118,7 +123,7 @@ impl Read {
             counts;
         let counts = [skills, commands, agents, plugins, marketplaces, mcp_servers, hooks, settings]
             .map(|n| u32::try_from(n).unwrap_or(u32::MAX));
-        Read { key, fingerprint, file: file.map(Arc::new), decls, counts, reads_others, rare }
+        Read { key, fingerprint, file: file.map(Arc::new), decls, counts, reads_others, reads_listing, rare }
     }
 
     /// The declarations it counted, by kind.
@@ -517,10 +522,18 @@ impl Cache {
     ) -> Vec<Arc<Read>> {
         use rayon::prelude::*;
         let Root { dir, tree, realm, hash, listing, project_keys } = *root;
-        // What every file's key shares, hashed once.
+        // What every file's key shares, hashed once. Not the folder's listing: only a reading
+        // whose reader asked about other paths has it in its key (a file created or deleted
+        // leaves every other reading as it was).
         let mut shared = hasher();
-        (dir, listing, hash, project_keys, realm).hash(&mut shared);
+        (dir, hash, project_keys, realm).hash(&mut shared);
         let shared_key = shared.finish();
+        // A reading's key: its part before the stamp, the folder's listing when its reader
+        // asked about other paths, its text's stamp.
+        let key_of = |before: u64, listed: bool, stamp: u64| {
+            let before = if listed { keyed(before, listing) } else { before };
+            keyed(before, stamp)
+        };
         let kept = self.rows(dir, realm).filter(|k| k.shared == shared_key);
         // Where each file's reading is in the rows kept: at its place while the discovery is
         // the one kept, else (a file added or removed since) found by path, the claims of the
@@ -561,22 +574,20 @@ impl Cache {
                         (crate::walk::content_hash(&content), Some(content))
                     }
                 };
-                let key = keyed(before, stamp);
                 let found = match (same, moved.get(i).copied().flatten()) {
                     (Some(same), _) => Some(&same.rows[i].1),
                     (None, Some(j)) => kept.as_deref().map(|kept| &kept.rows[j].1),
                     (None, None) => None,
                 };
-                if let Some(read) = found.filter(|read| read.key == key && !read.reads_others) {
+                let taken =
+                    |read: &&Arc<Read>| read.key == key_of(before, read.reads_listing, stamp) && !read.reads_others;
+                if let Some(read) = found.filter(taken) {
                     return (before, read.clone());
                 }
                 // Keyed by what is read now, even if the file changed since the source's stamp.
-                let (content, stamp, key) = match content.take() {
-                    Some(content) => (content, stamp, key),
-                    None => {
-                        let (content, stamp) = tree.texts.read_stamped(&path);
-                        (content, stamp, keyed(before, stamp))
-                    }
+                let (content, stamp) = match content.take() {
+                    Some(content) => (content, stamp),
+                    None => tree.texts.read_stamped(&path),
                 };
                 let head = match &content {
                     crate::walk::Content::Text(text) => text_head(text, claim.kind),
@@ -587,6 +598,7 @@ impl Cache {
                 if let Some(file) = &mut outcome.file {
                     file.stamp = stamp;
                 }
+                let key = key_of(before, outcome.reads_listing, stamp);
                 (before, Arc::new(Read::new(key, outcome)))
             })
             .collect();

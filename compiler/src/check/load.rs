@@ -66,8 +66,10 @@ pub(super) fn read_json<T>(
     let Some(text) = load(dir, tree, rel, None, &mut sink) else {
         return (Outcome::new(sink, None, Counts::default(), None), None);
     };
+    // A manifest's discovery is kept by the folder's listing whatever its reader asks.
+    let asked = std::sync::atomic::AtomicBool::new(false);
     let cx = FileCx {
-        tree,
+        tree: crate::decl::Listing::new(tree, &asked),
         rel,
         scope: FileScope::Plugin,
         plugin_root: None,

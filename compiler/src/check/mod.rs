@@ -362,6 +362,9 @@ struct Outcome {
     /// The reading hashed another file's bytes (a script its hooks, servers or `!` injections
     /// run): it depends on more than its own text, so a cache never takes it again.
     reads_others: bool,
+    /// The reader asked whether other paths are files or folders (`decl::Listing`): the
+    /// reading depends on the folder's listing, which a cache keys it by.
+    reads_listing: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -401,6 +404,7 @@ impl Outcome {
             skips_plugin: None,
             head: 0,
             reads_others: false,
+            reads_listing: false,
         }
     }
 }

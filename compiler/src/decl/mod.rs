@@ -16,6 +16,7 @@ pub mod settings;
 pub mod settings_schema;
 
 use crate::walk::Tree;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Where a declaration comes from (managed > user > project; plugins are their own scope).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -101,10 +102,43 @@ impl FileKind {
     }
 }
 
+/// The walked tree as a file's reader asks it about other files (is a path a file, a folder):
+/// each question is noted, so that a cache (`check::Cache`) knows the reading depends on the
+/// folder's listing, not only on the file's own text.
+#[derive(Debug, Clone, Copy)]
+pub struct Listing<'a> {
+    tree: &'a Tree,
+    asked: &'a AtomicBool,
+}
+
+impl<'a> Listing<'a> {
+    /// `tree`, its questions noted in `asked`.
+    pub fn new(tree: &'a Tree, asked: &'a AtomicBool) -> Listing<'a> {
+        Listing { tree, asked }
+    }
+
+    fn ask(&self) -> &'a Tree {
+        self.asked.store(true, Ordering::Relaxed);
+        self.tree
+    }
+
+    pub fn is_file(&self, rel: &str) -> bool {
+        self.ask().is_file(rel)
+    }
+
+    pub fn is_dir(&self, rel: &str) -> bool {
+        self.ask().is_dir(rel)
+    }
+
+    pub fn exists(&self, rel: &str) -> bool {
+        self.ask().exists(rel)
+    }
+}
+
 /// What a reader needs beyond the file itself.
 #[derive(Debug, Clone, Copy)]
 pub struct FileCx<'a> {
-    pub tree: &'a Tree,
+    pub tree: Listing<'a>,
     pub rel: &'a str,
     pub scope: FileScope,
     /// For plugin files: the plugin's root directory (relative, `""` for the checked root).

@@ -73,8 +73,9 @@ pub(super) fn read_claim(
         .help("move reference material out of the agent's prompt, into files it reads when needed");
     }
     let is_json = is_json(claim.kind);
+    let asked = std::sync::atomic::AtomicBool::new(false);
     let cx = FileCx {
-        tree,
+        tree: crate::decl::Listing::new(tree, &asked),
         rel,
         scope: claim.owner.scope,
         plugin_root: claim.owner.plugin_root.as_deref(),
@@ -113,6 +114,7 @@ pub(super) fn read_claim(
     outcome.not_loaded = not_loaded.map(Box::new);
     outcome.skips_plugin = skips_plugin.map(Box::new);
     outcome.reads_others = reads_others;
+    outcome.reads_listing = asked.load(std::sync::atomic::Ordering::Relaxed);
     outcome
 }
 

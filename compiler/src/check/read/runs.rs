@@ -127,7 +127,7 @@ pub(super) fn exact_spans(fields: &Node, text: &str) -> Node {
 /// Where the scripts a file's rows run are found, to hash them.
 struct Scripts<'a> {
     dir: &'a Path,
-    tree: &'a Tree,
+    tree: crate::decl::Listing<'a>,
     realm: Realm,
     project: Option<&'a str>,
     plugin: Option<&'a str>,
