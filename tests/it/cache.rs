@@ -2,8 +2,8 @@
 //! nothing reports, edit after edit, on a real marketplace: a body edit (the cross-file stage
 //! kept), a description edit, a rename that makes one skill hide another, broken YAML and
 //! JSON, a settings change the listing's budget reads, a file deleted and one created; and a
-//! manifest edit, which makes the discovery again, reads no other file again; and a script a
-//! hook runs edited, which the reading that hashed it reads again.
+//! manifest edit, which makes the discovery again, reads no other file again, nor does a file
+//! created; and a hook's script, created then edited, is hashed as a fresh check hashes it.
 
 use capc_compiler::check::Cache;
 use capc_compiler::walk::TextSource;
@@ -269,6 +269,27 @@ impl capc_compiler::walk::TextSource for Counted {
     }
 }
 
+/// A copy of a real marketplace under `dir`, checked through a cache from a source that counts
+/// the texts read.
+struct Counting {
+    root: PathBuf,
+    cache: Arc<Cache>,
+    source: Arc<Counted>,
+    kept: Options,
+}
+
+impl Counting {
+    fn copy(dir: &Path) -> Counting {
+        let root = dir.join("agents");
+        crate::support::copy_tree(&crate::support::corpora_path().join("wshobson__agents"), &root);
+        let cache = Arc::new(Cache::new());
+        let source = Arc::new(Counted::default());
+        let mut kept = options(&root, Some(cache.clone()));
+        kept.texts = capc_compiler::walk::Texts::new(source.clone());
+        Counting { root, cache, source, kept }
+    }
+}
+
 /// The plugin and marketplace manifests below `root`: what a root's discovery reads.
 fn manifests(root: &Path) -> usize {
     let mut manifests = 0;
@@ -290,14 +311,8 @@ fn manifests(root: &Path) -> usize {
 /// file's reading is still found, by path, and kept.
 #[test]
 fn a_manifest_edited_reads_no_other_file_again() {
-    let corpus = crate::support::corpora_path().join("wshobson__agents");
     let dir = tempfile::tempdir().expect("tempdir");
-    let root = dir.path().join("agents");
-    crate::support::copy_tree(&corpus, &root);
-    let cache = Arc::new(Cache::new());
-    let source = Arc::new(Counted::default());
-    let mut kept = options(&root, Some(cache.clone()));
-    kept.texts = capc_compiler::walk::Texts::new(source.clone());
+    let Counting { root, source, kept, .. } = Counting::copy(dir.path());
     let reads = || source.reads.swap(0, std::sync::atomic::Ordering::SeqCst);
     let first = outcome(&kept);
     let all = reads();
@@ -323,43 +338,13 @@ fn a_manifest_edited_reads_no_other_file_again() {
     assert!(back <= most, "and back, the same ({back} of {all})");
 }
 
-/// A reading that hashed a script its hooks run depends on the script's bytes too: the script
-/// edited (the folder's listing the same), a check through a cache records its new hash, as a
-/// check without one does.
-#[test]
-fn a_script_edited_is_hashed_again_through_a_cache() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = dir.path();
-    let hook = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/check.sh"}]}]}}"#;
-    let script = root.join(".claude/hooks/check.sh");
-    std::fs::create_dir_all(script.parent().expect("parent")).expect("folder");
-    std::fs::write(root.join(".claude/settings.json"), hook).expect("write");
-    std::fs::write(&script, "echo one\n").expect("write");
-    let cache = Arc::new(Cache::new());
-    let first = outcome(&options(root, Some(cache.clone())));
-    std::fs::write(&script, "echo two, and longer\n").expect("write");
-    cache.forget_walks();
-    let kept = outcome(&options(root, Some(cache.clone())));
-    let fresh = outcome(&options(root, None));
-    assert_ne!(first.1, fresh.1, "the lock records the script's hash");
-    assert_eq!(kept.1, fresh.1, "the script's new hash");
-    assert_eq!(kept.0, fresh.0);
-}
-
 /// A file created changes the folder's listing: the discovery is made again, the new file is
 /// read, and every other reading is kept (their readers asked nothing about the folder), as
 /// a fresh check reports; so with the file deleted again.
 #[test]
 fn a_file_created_reads_the_new_file_not_the_tree() {
-    let corpus = crate::support::corpora_path().join("wshobson__agents");
     let dir = tempfile::tempdir().expect("tempdir");
-    let root = dir.path().join("agents");
-    crate::support::copy_tree(&corpus, &root);
-    let cache = Arc::new(Cache::new());
-    let source = Arc::new(Counted::default());
-    let mut kept = options(&root, Some(cache.clone()));
-    kept.texts = capc_compiler::walk::Texts::new(source.clone());
+    let Counting { root, cache, source, kept } = Counting::copy(dir.path());
     let reads = || source.reads.swap(0, std::sync::atomic::Ordering::SeqCst);
     let first = outcome(&kept);
     let all = reads();
@@ -386,25 +371,29 @@ fn a_file_created_reads_the_new_file_not_the_tree() {
     assert!(back <= most, "and deleted, the same ({back} of {all})");
 }
 
-/// A reading whose reader asked about another path depends on the folder's listing: a hook's
-/// script missing, then created, is found and hashed, as a fresh check finds it.
+/// A hook's script, missing, then created, then edited in place: the reading of the settings
+/// that run it asked whether it exists (so it depends on the folder's listing), then hashed it
+/// (so it depends on its bytes too). Through a cache, each step records what a check without
+/// one records.
 #[test]
-fn a_script_created_is_found_by_the_reading_that_asked_for_it() {
+fn a_hooks_script_created_then_edited_is_hashed_as_a_fresh_check_hashes_it() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
     let hook = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/check.sh"}]}]}}"#;
-    std::fs::create_dir_all(root.join(".claude")).expect("folder");
-    std::fs::write(root.join(".claude/settings.json"), hook).expect("write");
-    let cache = Arc::new(Cache::new());
-    let first = outcome(&options(root, Some(cache.clone())));
     let script = root.join(".claude/hooks/check.sh");
     std::fs::create_dir_all(script.parent().expect("parent")).expect("folder");
-    std::fs::write(&script, "echo one\n").expect("write");
-    cache.forget_walks();
-    let kept = outcome(&options(root, Some(cache.clone())));
-    let fresh = outcome(&options(root, None));
-    assert_ne!(first.1, fresh.1, "the lock records the script once it exists");
-    assert_eq!(kept.1, fresh.1);
-    assert_eq!(kept.0, fresh.0);
+    std::fs::write(root.join(".claude/settings.json"), hook).expect("write");
+    let cache = Arc::new(Cache::new());
+    let mut before = outcome(&options(root, Some(cache.clone())));
+    for (step, text) in [("created", "echo one\n"), ("edited", "echo two, and longer\n")] {
+        std::fs::write(&script, text).expect("write");
+        cache.forget_walks();
+        let kept = outcome(&options(root, Some(cache.clone())));
+        let fresh = outcome(&options(root, None));
+        assert_ne!(before.1, fresh.1, "{step}: the lock records the script's hash");
+        assert_eq!(kept.1, fresh.1, "{step}");
+        assert_eq!(kept.0, fresh.0, "{step}");
+        before = kept;
+    }
 }
