@@ -141,14 +141,21 @@ impl Scripts<'_> {
     fn hash(&self, row: &mut crate::model::Run) {
         let Some(word) = crate::runs::script_word(&row.run) else { return };
         let Some(target) = crate::runs::script_path(&word, self.project, self.plugin) else { return };
-        if !self.tree.exists(&target) {
-            return;
+        if let Some(sha256) = self.sha256(&target) {
+            row.script = Some(self.realm.display(&target));
+            row.script_sha256 = Some(sha256);
+        }
+    }
+
+    /// The SHA-256 of the script at `target` (relative to the folder), when it is in the tree
+    /// and a regular file; noted in `read` whenever it is in the tree.
+    fn sha256(&self, target: &str) -> Option<String> {
+        if !self.tree.exists(target) {
+            return None;
         }
         self.read.set(true);
-        if let Ok(bytes) = walk::read_regular(&self.dir.join(&target), walk::MAX_FILE_BYTES, walk::Links::Refuse) {
-            row.script = Some(self.realm.display(&target));
-            row.script_sha256 = Some(crate::secrets::sha256_hex(&bytes));
-        }
+        let bytes = walk::read_regular(&self.dir.join(target), walk::MAX_FILE_BYTES, walk::Links::Refuse).ok()?;
+        Some(crate::secrets::sha256_hex(&bytes))
     }
 }
 
@@ -168,12 +175,9 @@ impl Scripts<'_> {
             plugin: Some(plugin.to_string()),
             ..crate::model::Run::default()
         };
-        if self.tree.exists(&target) {
-            self.read.set(true);
-            if let Ok(bytes) = walk::read_regular(&self.dir.join(&target), walk::MAX_FILE_BYTES, walk::Links::Refuse) {
-                row.script = Some(shown);
-                row.script_sha256 = Some(crate::secrets::sha256_hex(&bytes));
-            }
+        if let Some(sha256) = self.sha256(&target) {
+            row.script = Some(shown);
+            row.script_sha256 = Some(sha256);
         }
         Some(row)
     }
