@@ -304,9 +304,10 @@ impl Checked {
             return;
         }
         let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
-        let real = |path: &mut String| {
+        // The path shown instead of `path`, when it is in a `--plugin-dir` folder.
+        let real = |path: &str| {
             if !path.starts_with("<plugin-dir ") {
-                return;
+                return None;
             }
             let located = locate(options, path);
             let located = std::path::absolute(&located).unwrap_or(located);
@@ -319,23 +320,20 @@ impl Checked {
                 Ok(rel) if !absolute && !rel.as_os_str().is_empty() => rel.to_path_buf(),
                 _ => file,
             };
-            *path = shown.to_string_lossy().replace('\\', "/");
+            Some(shown.to_string_lossy().replace('\\', "/"))
         };
-        self.diagnostics.iter_mut().for_each(|d| real(&mut d.path));
+        for d in &mut self.diagnostics {
+            if let Some(path) = real(&d.path) {
+                d.path = path;
+            }
+        }
         for file in &mut self.files {
-            let mut path = file.path.to_string();
-            real(&mut path);
-            if *path != *file.path {
+            if let Some(path) = real(&file.path) {
                 Arc::make_mut(file).path = path.into();
             }
         }
-        self.suppressed = std::mem::take(&mut self.suppressed)
-            .into_iter()
-            .map(|(mut p, n)| {
-                real(&mut p);
-                (p, n)
-            })
-            .collect();
+        self.suppressed =
+            std::mem::take(&mut self.suppressed).into_iter().map(|(p, n)| (real(&p).unwrap_or(p), n)).collect();
         self.files.sort_by(|a, b| a.path.cmp(&b.path));
         sort_diagnostics(&mut self.diagnostics);
     }
