@@ -279,7 +279,7 @@ fn local_servers_come_from_the_projects_entry_of_claude_json() {
 /// A check that keeps only the lock (`capc lock`, `capc serve`'s fresh check), the table
 /// (`capc lsp`) or only the findings (`capc check`) frees the rest of the resolution early; it
 /// must report the same findings and make the same lock (sources included; without its
-/// commands, for the table) as a check that keeps everything, on every story and every shared
+/// commands and its plugins' inventories, for the table) as a check that keeps everything, on every story and every shared
 /// corpus, with the measures `capc check` runs.
 #[test]
 fn a_check_keeping_less_reports_and_locks_the_same() {
@@ -319,14 +319,19 @@ fn a_check_keeping_less_reports_and_locks_the_same() {
         let (whole, lean) = (everything.take_lock(), lock_only.take_lock());
         let tabled = table.take_lock();
         assert!(tabled.commands.is_empty(), "{at}: a check keeping its table keeps no commands in its lock");
+        assert!(
+            tabled.plugins.iter().all(|p| p.inventory == Default::default()),
+            "{at}: a check keeping its table keeps no plugin's inventory"
+        );
         assert_eq!(
             write::encode(&tabled),
             write::encode(&{
                 let mut whole = whole.clone();
                 whole.commands = Vec::new();
+                whole.plugins.iter_mut().for_each(|p| p.inventory = Default::default());
                 whole
             }),
-            "{at}: the lock of a check keeping its table, but for its commands"
+            "{at}: the lock of a check keeping its table, but for its commands and the plugins' inventories"
         );
         assert!(
             !whole.sources.is_empty() && whole.sources.iter().all(|s| s.sha256.len() == 64),

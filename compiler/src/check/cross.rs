@@ -177,6 +177,14 @@ fn cross_stage(options: &Options, all: &mut Checked) -> Vec<Diagnostic> {
         }
         resolution.tools = Vec::new();
         resolution.graph = Default::default();
+        // Nor, unless it writes or compares a lock, what each plugin holds (its inventory: the
+        // lock's, `capc ls`'s and `capc explain`'s; the resolver's marketplace clashes have
+        // read it): every skill and command name of a plugin, again.
+        if options.keeps != Keeps::Lock {
+            if let Some(lock) = Arc::get_mut(&mut resolution.lock) {
+                lock.plugins.iter_mut().for_each(|p| p.inventory = Default::default());
+            }
+        }
         std::mem::take(&mut resolution.diagnostics)
     };
     if let Some(recorded) = options.surface.as_deref().filter(|r| !r.tools.is_empty()) {

@@ -129,9 +129,10 @@ pub enum Keeps {
     #[default]
     Everything,
     /// The command table and the lock without its skills and commands (`capc lsp`'s hovers,
-    /// completions, definitions and references read the table for those): the tools and the
-    /// graph are freed once the findings are made, the lock's commands once the measures have
-    /// read them, and the resolver's findings are moved into the check's, not copied.
+    /// completions, definitions and references read the table for those): the tools, the
+    /// graph and the plugins' inventories are freed once the findings are made, the lock's
+    /// commands once the measures have read them, and the resolver's findings are moved into
+    /// the check's, not copied.
     Table,
     /// The lock only (`capc lock`, `capc serve`'s fresh check, `capc diff` of a revision):
     /// the command table, the tools and the graph are freed once the findings are made.
