@@ -288,6 +288,24 @@ impl Counting {
         kept.texts = capc_compiler::walk::Texts::new(source.clone());
         Counting { root, cache, source, kept }
     }
+
+    /// The texts read since the last call.
+    fn reads(&self) -> usize {
+        self.source.reads.swap(0, std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// The first check through the cache, with the texts it read, and what a second check with
+    /// nothing changed reads again (the texts its cross-file findings point into, for the
+    /// report).
+    fn first_checks(&self) -> ((String, String, String, Resolved), usize, usize) {
+        let first = outcome(&self.kept);
+        let all = self.reads();
+        assert!(all > 200, "the first check reads the tree's files ({all})");
+        outcome(&self.kept);
+        let again = self.reads();
+        assert!(again < all / 20, "nothing changed: next to nothing is read ({again} of {all})");
+        (first, all, again)
+    }
 }
 
 /// The plugin and marketplace manifests below `root`: what a root's discovery reads.
@@ -312,29 +330,22 @@ fn manifests(root: &Path) -> usize {
 #[test]
 fn a_manifest_edited_reads_no_other_file_again() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let Counting { root, source, kept, .. } = Counting::copy(dir.path());
-    let reads = || source.reads.swap(0, std::sync::atomic::Ordering::SeqCst);
-    let first = outcome(&kept);
-    let all = reads();
-    assert!(all > 200, "the first check reads the tree's files ({all})");
-    // What every check reads again (the texts its cross-file findings point into, for the
-    // report), as a check with nothing changed reads it.
-    outcome(&kept);
-    let again = reads();
-    assert!(again < all / 20, "nothing changed: next to nothing is read ({again} of {all})");
+    let counting = Counting::copy(dir.path());
+    let (first, all, again) = counting.first_checks();
+    let (root, kept) = (&counting.root, &counting.kept);
 
     let marketplace = root.join(".claude-plugin/marketplace.json");
     let manifest = std::fs::read_to_string(&marketplace).expect("marketplace");
     std::fs::write(&marketplace, manifest.replacen('{', "{ \"unknownKey\": 1, ", 1)).expect("write");
-    let edited = outcome(&kept);
-    let after = reads();
-    assert_eq!(edited.0, outcome(&options(&root, None)).0, "the kept readings report what a fresh check does");
+    let edited = outcome(kept);
+    let after = counting.reads();
+    assert_eq!(edited.0, outcome(&options(root, None)).0, "the kept readings report what a fresh check does");
     // The discovery reads the manifests again; nothing else is.
-    let most = again + manifests(&root);
+    let most = again + manifests(root);
     assert!(after <= most, "a manifest edited reads the manifests, not every file again ({after} of {all})");
     std::fs::write(&marketplace, &manifest).expect("write");
-    assert_eq!(outcome(&kept).0, first.0, "as it was");
-    let back = reads();
+    assert_eq!(outcome(kept).0, first.0, "as it was");
+    let back = counting.reads();
     assert!(back <= most, "and back, the same ({back} of {all})");
 }
 
@@ -344,30 +355,27 @@ fn a_manifest_edited_reads_no_other_file_again() {
 #[test]
 fn a_file_created_reads_the_new_file_not_the_tree() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let Counting { root, cache, source, kept } = Counting::copy(dir.path());
-    let reads = || source.reads.swap(0, std::sync::atomic::Ordering::SeqCst);
-    let first = outcome(&kept);
-    let all = reads();
-    outcome(&kept);
-    let again = reads();
-    let most = again + manifests(&root) + 1;
+    let counting = Counting::copy(dir.path());
+    let (first, all, again) = counting.first_checks();
+    let (root, cache, kept) = (&counting.root, &counting.cache, &counting.kept);
+    let most = again + manifests(root) + 1;
 
     let skill = root.join(".claude/skills/zz-new/SKILL.md");
     std::fs::create_dir_all(skill.parent().expect("parent")).expect("folder");
     std::fs::write(&skill, "---\nname: zz-new\ndescription: A new skill\nbogus-field: 1\n---\nDo it.\n")
         .expect("write");
     cache.forget_walks();
-    let created = outcome(&kept);
-    let after = reads();
-    let fresh = outcome(&options(&root, None));
+    let created = outcome(kept);
+    let after = counting.reads();
+    let fresh = outcome(&options(root, None));
     assert_eq!((&created.0, &created.1, &created.2), (&fresh.0, &fresh.1, &fresh.2), "as a fresh check");
     assert!(created.0.contains("zz-new"), "the new skill is read");
     assert!(after <= most, "a file created reads it and the manifests, not the tree ({after} of {all})");
 
     std::fs::remove_dir_all(skill.parent().expect("parent")).expect("remove");
     cache.forget_walks();
-    assert_eq!(outcome(&kept).0, first.0, "as it was");
-    let back = reads();
+    assert_eq!(outcome(kept).0, first.0, "as it was");
+    let back = counting.reads();
     assert!(back <= most, "and deleted, the same ({back} of {all})");
 }
 
