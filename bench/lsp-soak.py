@@ -25,74 +25,14 @@ then), so a growth is a failure. No figure here is a timing.
 """
 import argparse
 import json
-import os
 import pathlib
-import queue
 import shutil
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 
+from lspclient import Client, published
 from procstat import status
-
-
-class Client:
-    """`capc lsp` on stdio, LSP's Content-Length framing; the server's requests answered null."""
-
-    def __init__(self, capc):
-        self.proc = subprocess.Popen([capc, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.inbox = queue.Queue()
-        self.next_id = 0
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        out = self.proc.stdout
-        while True:
-            length = None
-            while True:
-                line = out.readline()
-                if not line:
-                    self.inbox.put(None)
-                    return
-                line = line.strip()
-                if not line:
-                    break
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            self.inbox.put(json.loads(out.read(length)))
-
-    def send(self, message):
-        body = json.dumps(message).encode()
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-
-    def notify(self, method, params):
-        self.send({"jsonrpc": "2.0", "method": method, "params": params})
-
-    def wait(self, predicate, timeout=60):
-        while True:
-            try:
-                message = self.inbox.get(timeout=timeout)
-            except queue.Empty:
-                raise SystemExit(f"no answer within {timeout} s") from None
-            if message is None:
-                raise SystemExit("the language server ended")
-            if "method" in message and "id" in message:
-                self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
-                continue
-            if predicate(message):
-                return message
-
-    def request(self, method, params):
-        self.next_id += 1
-        asked = self.next_id
-        self.send({"jsonrpc": "2.0", "id": asked, "method": method, "params": params})
-        answer = self.wait(lambda m: m.get("id") == asked and "method" not in m)
-        if "error" in answer:
-            raise SystemExit(f"{method}: {answer['error']}")
-        return answer.get("result")
 
 
 def skill_text(i, version):
@@ -150,20 +90,10 @@ def main():
             (root / ".claude/settings.json", "json", settings_text),
             (root / ".mcp.json", "json", mcp_text),
         ]
-        client = Client(args.capc)
+        client = Client([args.capc, "lsp"])
         pid = client.proc.pid
-        client.request("initialize", {
-            "processId": os.getpid(),
-            "rootUri": root.as_uri(),
-            "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
-            "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": True}}},
-        })
-        client.notify("initialized", {})
+        client.initialize(root)
         versions = [1] * len(files)
-
-        def published(uri, version):
-            return lambda m: (m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
-                              and m["params"].get("version") == version)
 
         for path, language, text in files:
             client.notify("textDocument/didOpen", {"textDocument": {"uri": path.as_uri(), "languageId": language, "version": 1, "text": text(0)}})
@@ -171,11 +101,11 @@ def main():
         samples = [("start", 0, status(pid))]
         skill_uri, settings_uri = files[0][0].as_uri(), files[3][0].as_uri()
         requests = [
-            ("hover-key", lambda: client.request("textDocument/hover", {"textDocument": {"uri": skill_uri}, "position": position(skill_text(0, 0), "description", 2)})),
-            ("completion", lambda: client.request("textDocument/completion", {"textDocument": {"uri": skill_uri}, "position": position(skill_text(0, 0), "Read, Grep", 10)})),
-            ("definition", lambda: client.request("textDocument/definition", {"textDocument": {"uri": settings_uri}, "position": position(settings_text(0), "mcp__svc-0__read", 6)})),
-            ("hover-rule", lambda: client.request("textDocument/hover", {"textDocument": {"uri": settings_uri}, "position": position(settings_text(0), "mcp__svc-0__read", 6)})),
-            ("symbols", lambda: client.request("textDocument/documentSymbol", {"textDocument": {"uri": skill_uri}})),
+            ("hover-key", lambda: client.ask("textDocument/hover", {"textDocument": {"uri": skill_uri}, "position": position(skill_text(0, 0), "description", 2)})),
+            ("completion", lambda: client.ask("textDocument/completion", {"textDocument": {"uri": skill_uri}, "position": position(skill_text(0, 0), "Read, Grep", 10)})),
+            ("definition", lambda: client.ask("textDocument/definition", {"textDocument": {"uri": settings_uri}, "position": position(settings_text(0), "mcp__svc-0__read", 6)})),
+            ("hover-rule", lambda: client.ask("textDocument/hover", {"textDocument": {"uri": settings_uri}, "position": position(settings_text(0), "mcp__svc-0__read", 6)})),
+            ("symbols", lambda: client.ask("textDocument/documentSymbol", {"textDocument": {"uri": skill_uri}})),
         ]
         answered = {name: 0 for name, _ in requests}
         for n in range(1, args.edits + 1):
@@ -216,9 +146,7 @@ def main():
             failed.append("file descriptors grew")
         if end["Threads"] > base["Threads"] + 2:
             failed.append("threads grew by more than 2")
-        client.request("shutdown", None)
-        client.notify("exit", None)
-        client.proc.wait(timeout=30)
+        client.shutdown(timeout=30)
         print("bounds=" + ("met" if not failed else "PASSED: " + "; ".join(failed)))
         return 1 if failed else 0
     finally:

@@ -23,80 +23,13 @@ Prints `key=value` lines: milliseconds (p50, p95, max) and KiB. Timings are the 
 by this client, which reads the server's output on a thread of its own.
 """
 import argparse
-import json
 import os
 import pathlib
-import queue
 import statistics
-import subprocess
 import sys
-import threading
 import time
 
-
-class Client:
-    def __init__(self, cmd):
-        self.started = time.perf_counter()
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.inbox = queue.Queue()
-        self.next_id = 0
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        out = self.proc.stdout
-        while True:
-            length = None
-            while True:
-                line = out.readline()
-                if not line:
-                    return
-                line = line.strip()
-                if not line:
-                    break
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            body = out.read(length)
-            self.inbox.put((time.perf_counter(), json.loads(body)))
-
-    def send(self, message):
-        body = json.dumps(message).encode()
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-
-    def notify(self, method, params):
-        self.send({"jsonrpc": "2.0", "method": method, "params": params})
-
-    def request(self, method, params):
-        self.next_id += 1
-        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        return self.next_id
-
-    def wait(self, predicate, timeout=120.0):
-        """The arrival time of the first message `predicate` accepts; requests from the server
-        are answered with null."""
-        deadline = time.perf_counter() + timeout
-        while True:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                raise TimeoutError("no answer in time")
-            try:
-                at, message = self.inbox.get(timeout=left)
-            except queue.Empty:
-                raise TimeoutError(f"no answer in {timeout:.0f} s") from None
-            if "method" in message and "id" in message:
-                self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
-                continue
-            if predicate(message):
-                return at
-
-
-def published(uri, version=None):
-    def accept(m):
-        if m.get("method") != "textDocument/publishDiagnostics" or m["params"]["uri"] != uri:
-            return False
-        return version is None or m["params"].get("version") == version
-
-    return accept
+from lspclient import Client, published
 
 
 def percentiles(samples):
@@ -142,17 +75,10 @@ def main():
 
     client = Client([a.capc, "lsp"])
     pid = client.proc.pid
-    client.request("initialize", {
-        "processId": os.getpid(),
-        "rootUri": root.as_uri(),
-        "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
-        "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": True}}},
-    })
-    client.wait(lambda m: m.get("id") == 1)
-    client.notify("initialized", {})
+    client.initialize(root)
     uri = skill.as_uri()
     client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": skill_text}})
-    first = client.wait(published(uri, 1))
+    first, _ = client.wait_at(published(uri, 1))
     print(f"start_ms={(first - client.started) * 1000:.0f} root={root}")
     before = read_bytes(pid)
 
@@ -164,7 +90,7 @@ def main():
         sent = time.perf_counter()
         client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
                                                  "contentChanges": [{"range": whole_range(text), "text": new}]})
-        times.append(client.wait(published(uri, version)) - sent)
+        times.append(client.wait_at(published(uri, version))[0] - sent)
         text = new
     print("single", percentiles(times))
 
@@ -210,7 +136,7 @@ def main():
             return "self" in seen and "other" in seen
 
         try:
-            times.append(client.wait(accept, timeout=60.0) - sent)
+            times.append(client.wait_at(accept, timeout=60.0)[0] - sent)
         except TimeoutError:
             sys.exit(f"the cross-file edit of {target.relative_to(root)} changed no other file's findings "
                      "within 60 s; name an edit that does with --cross FILE:OLD:NEW")
@@ -218,9 +144,7 @@ def main():
     print(f"cross {percentiles(times)} file={target.relative_to(root)}")
     after = read_bytes(pid)
     print(f"rss_peak_kib={status(pid, 'VmHWM')} rss_now_kib={status(pid, 'VmRSS')} read_during_edits_kib={(after - before) // 1024 if before is not None and after is not None else 'n/a'}")
-    client.request("shutdown", None)
-    client.notify("exit", None)
-    client.proc.wait(timeout=10)
+    client.shutdown(timeout=10)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,8 @@ import tempfile
 import threading
 import time
 
+import lspclient
+
 HERE = pathlib.Path(__file__).resolve().parent
 
 
@@ -97,57 +99,6 @@ class Lines:
                 return message["result"]
 
 
-class Framed:
-    """A server speaking LSP's Content-Length framing on stdio (`capc lsp`)."""
-
-    def __init__(self, cmd):
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.inbox = queue.Queue()
-        self.next_id = 0
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        out = self.proc.stdout
-        while True:
-            length = None
-            while True:
-                line = out.readline()
-                if not line:
-                    self.inbox.put(None)
-                    return
-                line = line.strip()
-                if not line:
-                    break
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            self.inbox.put(json.loads(out.read(length)))
-
-    def send(self, message):
-        body = json.dumps(message).encode()
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-
-    def notify(self, method, params):
-        self.send({"jsonrpc": "2.0", "method": method, "params": params})
-
-    def request(self, method, params):
-        self.next_id += 1
-        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        return self.next_id
-
-    def wait(self, predicate, timeout=600):
-        deadline = time.perf_counter() + timeout
-        while True:
-            message = self.inbox.get(timeout=max(0.1, deadline - time.perf_counter()))
-            if message is None:
-                raise SystemExit("the language server ended")
-            if "method" in message and "id" in message:
-                self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
-                continue
-            if predicate(message):
-                return message
-
-
 def serve(capc, tree, args):
     started = time.perf_counter()
     server = Lines([capc, "serve", *args, str(tree)])
@@ -170,26 +121,15 @@ def serve(capc, tree, args):
 
 def lsp(capc, tree, edits=20, description=False):
     started = time.perf_counter()
-    client = Framed([capc, "lsp"])
+    client = lspclient.Client([capc, "lsp"])
     root = tree.resolve()
-    client.request("initialize", {
-        "processId": os.getpid(),
-        "rootUri": root.as_uri(),
-        "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
-        "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": True}}},
-    })
-    client.wait(lambda m: m.get("id") == 1)
-    client.notify("initialized", {})
+    client.initialize(root)
     skill = root / ".claude/skills/review-0/SKILL.md"
     text = skill.read_text()
     uri = skill.as_uri()
 
-    def published(version):
-        return lambda m: (m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
-                          and m["params"].get("version") == version)
-
     client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}})
-    client.wait(published(1))
+    client.wait(lspclient.published(uri, 1))
     seconds = time.perf_counter() - started
     times = []
     for version in range(2, edits + 2):
@@ -202,13 +142,10 @@ def lsp(capc, tree, edits=20, description=False):
         edit_started = time.perf_counter()
         client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
                                                  "contentChanges": [{"text": edited}]})
-        client.wait(published(version))
+        client.wait(lspclient.published(uri, version))
         times.append(time.perf_counter() - edit_started)
     peak = hwm(client.proc.pid)
-    client.request("shutdown", None)
-    client.wait(lambda m: m.get("id") == client.next_id)
-    client.notify("exit", None)
-    client.proc.wait(timeout=60)
+    client.shutdown(timeout=60)
     return peak, seconds, times
 
 
