@@ -90,7 +90,7 @@ def main():
             (root / ".claude/settings.json", "json", settings_text),
             (root / ".mcp.json", "json", mcp_text),
         ]
-        client = Client([args.capc, "lsp"])
+        client = Client([args.capc, "lsp"], timeout=60)
         pid = client.proc.pid
         client.initialize(root)
         versions = [1] * len(files)

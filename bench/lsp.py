@@ -73,7 +73,7 @@ def main():
     skill = root / a.skill if a.skill else min(root.rglob("SKILL.md"))
     skill_text = skill.read_text()
 
-    client = Client([a.capc, "lsp"])
+    client = Client([a.capc, "lsp"], timeout=120.0)
     pid = client.proc.pid
     client.initialize(root)
     uri = skill.as_uri()

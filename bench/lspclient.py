@@ -12,9 +12,11 @@ import time
 
 
 class Client:
-    """A language server on stdio (`capc lsp`). Requests the server makes are answered null."""
+    """A language server on stdio (`capc lsp`). Requests the server makes are answered null;
+    `timeout` is how long a wait is, in seconds, unless the wait names its own."""
 
-    def __init__(self, cmd):
+    def __init__(self, cmd, timeout=600.0):
+        self.timeout = timeout
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         # (arrival time, message), then None once the server's output ends.
@@ -53,7 +55,7 @@ class Client:
         self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
         return self.next_id
 
-    def ask(self, method, params, timeout=600.0):
+    def ask(self, method, params, timeout=None):
         """Sends a request and waits for its answer: its result (exits on an error)."""
         asked = self.request(method, params)
         answer = self.wait(lambda m: m.get("id") == asked and "method" not in m, timeout)
@@ -61,9 +63,10 @@ class Client:
             raise SystemExit(f"{method}: {answer['error']}")
         return answer.get("result")
 
-    def wait_at(self, predicate, timeout=600.0):
+    def wait_at(self, predicate, timeout=None):
         """The first message `predicate` accepts, and when it arrived (`time.perf_counter()`).
         `TimeoutError` when none comes in `timeout` seconds; exits when the server ends."""
+        timeout = self.timeout if timeout is None else timeout
         deadline = time.perf_counter() + timeout
         while True:
             left = deadline - time.perf_counter()
@@ -82,7 +85,7 @@ class Client:
             if predicate(message):
                 return at, message
 
-    def wait(self, predicate, timeout=600.0):
+    def wait(self, predicate, timeout=None):
         """The first message `predicate` accepts (see `wait_at`)."""
         return self.wait_at(predicate, timeout)[1]
 
